@@ -1,0 +1,111 @@
+/**
+ * The decoded model of a checkpoint/savepoint `_metadata` file and its state handles
+ * (spec: flink-savepoint-format.md §2). Plain data: JSON-friendly except bigint where noted.
+ */
+
+/** A handle's bytes: inline in `_metadata` or a file next to it. */
+export type StreamHandle =
+  | { kind: 'inline'; name: string; size: number; /** absolute offset of the data inside `_metadata` */ offset: number; data: Uint8Array }
+  | { kind: 'relative-file'; relativePath: string; size: number }
+  | { kind: 'file'; path: string; size: number }
+  | { kind: 'segment-file'; physicalPath: string; logicalFileId: string; start: number; size: number; scope: 'EXCLUSIVE' | 'SHARED' }
+  | { kind: 'empty-segment' }
+  | { kind: 'legacy-key-groups'; range: KeyGroupRange; offsets: number[]; delegate: StreamHandle | null };
+
+export interface KeyGroupRange {
+  start: number;
+  /** inclusive; end = start - 1 for an empty range */
+  end: number;
+}
+
+export type KeyedStateHandle =
+  | {
+      kind: 'key-groups';
+      /** 7: canonical savepoint; 12/3: heap snapshot format (or raw keyed state) */
+      code: 3 | 7 | 12;
+      range: KeyGroupRange;
+      /** one offset per key group of the range; 0 = no data for that key group */
+      offsets: number[];
+      delegate: StreamHandle | null;
+      handleId?: string;
+    }
+  | {
+      kind: 'incremental';
+      code: 5 | 11;
+      checkpointId: bigint;
+      backendId: string;
+      range: KeyGroupRange;
+      checkpointedSize?: bigint;
+      metaData: StreamHandle | null;
+      sharedFiles: { localPath: string; handle: StreamHandle | null }[];
+      privateFiles: { localPath: string; handle: StreamHandle | null }[];
+      handleId?: string;
+    }
+  | { kind: 'changelog'; code: 8 | 9 | 10 | 13 | 14; range: KeyGroupRange; description: string; nested: KeyedStateHandle[] };
+
+export type DistributionMode = 'SPLIT_DISTRIBUTE' | 'UNION' | 'BROADCAST';
+
+export interface OperatorStateEntry {
+  name: string;
+  mode: DistributionMode;
+  /** list/union: start of each element; broadcast: exactly one (start of the map) */
+  offsets: number[];
+}
+
+export interface OperatorStateHandle {
+  kind: 'operator';
+  code: 4 | 17;
+  states: OperatorStateEntry[];
+  delegate: StreamHandle | null;
+}
+
+export interface SubtaskState {
+  index: number;
+  finished: boolean;
+  managedOperatorState: OperatorStateHandle | null;
+  rawOperatorState: OperatorStateHandle | null;
+  managedKeyedState: KeyedStateHandle | null;
+  rawKeyedState: KeyedStateHandle | null;
+  inputChannelStateCount: number;
+  resultSubpartitionStateCount: number;
+}
+
+export interface OperatorState {
+  /** 32 lower-case hex chars, as Flink prints it */
+  id: string;
+  /** V5+ only; undefined before V5 or when empty */
+  name?: string;
+  uid?: string;
+  parallelism: number;
+  maxParallelism: number;
+  coordinatorState: StreamHandle | null;
+  /** true when the subtask count was -1 (fully finished operator) */
+  fullyFinished: boolean;
+  subtasks: SubtaskState[];
+}
+
+export interface MasterState {
+  name: string;
+  version: number;
+  data: Uint8Array;
+}
+
+export interface CheckpointProperties {
+  /** 'savepoint' | 'checkpoint' from the Java-serialized CheckpointProperties (V4+) */
+  type: 'savepoint' | 'checkpoint' | 'unknown';
+  /** CANONICAL / NATIVE for savepoints */
+  formatType?: 'CANONICAL' | 'NATIVE';
+  /** e.g. "Savepoint", "Suspend Savepoint", "Checkpoint", "Full Checkpoint" */
+  name?: string;
+  trailerSize: number;
+}
+
+export interface CheckpointMetadata {
+  version: number;
+  checkpointId: bigint;
+  masterStates: MasterState[];
+  operators: OperatorState[];
+  properties: CheckpointProperties | null;
+  /** size of `_metadata` in bytes */
+  size: number;
+}
