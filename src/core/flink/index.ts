@@ -1,2 +1,3 @@
 export * from './types';
 export * from './snapshot-types';
+export * from './inspection-types';
