@@ -41,7 +41,31 @@ export type KeyedStateHandle =
       privateFiles: { localPath: string; handle: StreamHandle | null }[];
       handleId?: string;
     }
-  | { kind: 'changelog'; code: 8 | 9 | 10 | 13 | 14; range: KeyGroupRange; description: string; nested: KeyedStateHandle[] };
+  | {
+      kind: 'changelog';
+      code: 8 | 9 | 10 | 13 | 14;
+      range: KeyGroupRange;
+      description: string;
+      nested: KeyedStateHandle[];
+      /** (added by flink-metadata) details per code; all optional */
+      checkpointedSize?: bigint;
+      /** 8/14: number of materialized handles at the start of `nested` (the rest are non-materialized) */
+      materializedCount?: number;
+      materializationId?: bigint;
+      /** 14 only */
+      checkpointId?: bigint;
+      /** 9: sequence numbers */
+      fromSequence?: bigint;
+      toSequence?: bigint;
+      /** 9: inline changes (absolute offset of the bytes inside `_metadata`) */
+      changes?: { keyGroup: number; offset: number; length: number }[];
+      /** 10/13: change files with their start offsets */
+      files?: { offset: number; handle: StreamHandle | null }[];
+      stateSize?: bigint;
+      /** 13 (10: always "filesystem") */
+      storageIdentifier?: string;
+      handleId?: string;
+    };
 
 export type DistributionMode = 'SPLIT_DISTRIBUTE' | 'UNION' | 'BROADCAST';
 
@@ -57,7 +81,31 @@ export interface OperatorStateHandle {
   code: 4 | 17;
   states: OperatorStateEntry[];
   delegate: StreamHandle | null;
+  /** code 17 (file merging) only */
+  taskOwnedDirectory?: string;
+  sharedDirectory?: string;
+  emptyPlaceholder?: boolean;
 }
+
+/** Unaligned-checkpoint in-flight data (spec §2.6.4); never present in savepoints. */
+export type ChannelStateHandle =
+  | {
+      kind: 'input-channel' | 'result-subpartition';
+      subtaskIndex: number;
+      /** input: gate index, channel index; output: partition index, subpartition index */
+      info: [number, number];
+      offsets: number[];
+      stateSize: bigint;
+      delegate: StreamHandle | null;
+    }
+  | {
+      kind: 'merged-input-channel' | 'merged-result-subpartition';
+      subtaskIndex: number;
+      stateSize: bigint;
+      delegate: StreamHandle | null;
+      /** length of the opaque serialized channel offsets */
+      serializedOffsetsLength: number;
+    };
 
 export interface SubtaskState {
   index: number;
@@ -68,6 +116,11 @@ export interface SubtaskState {
   rawKeyedState: KeyedStateHandle | null;
   inputChannelStateCount: number;
   resultSubpartitionStateCount: number;
+  /** (added by flink-metadata) the channel handles themselves; empty for savepoints */
+  inputChannelStates?: ChannelStateHandle[];
+  resultSubpartitionStates?: ChannelStateHandle[];
+  /** V7 only: reference checkpoint id when the marker byte was 1 */
+  referenceCheckpointId?: bigint;
 }
 
 export interface OperatorState {
@@ -98,6 +151,12 @@ export interface CheckpointProperties {
   /** e.g. "Savepoint", "Suspend Savepoint", "Checkpoint", "Full Checkpoint" */
   name?: string;
   trailerSize: number;
+  /** (added by flink-metadata) absolute offset of the trailer in `_metadata` */
+  trailerOffset?: number;
+  /** Java class of checkpointType, e.g. org.apache.flink.runtime.checkpoint.SavepointType */
+  snapshotTypeClass?: string;
+  /** set when the trailer was read by the scanning fallback or had trailing bytes */
+  warning?: string;
 }
 
 export interface CheckpointMetadata {
