@@ -1,0 +1,86 @@
+import type { ByteReader } from '../../io';
+import type { DecodedValue, SnapshotReader, ValueCodec } from '../snapshot-types';
+import { checkOuterVersion, expectNestedCount, readCompositeSnapshot } from './read-composite-snapshot';
+import { makeComposite } from './make-composite';
+
+const LIST = 'org.apache.flink.api.common.typeutils.base.ListSerializerSnapshot';
+const ARRAY_LIST = 'org.apache.flink.runtime.state.ArrayListSerializerSnapshot';
+const MAP = 'org.apache.flink.api.common.typeutils.base.MapSerializerSnapshot';
+const SET = 'org.apache.flink.api.common.typeutils.base.SetSerializerSnapshot';
+const GENERIC_ARRAY = 'org.apache.flink.api.common.typeutils.base.GenericArraySerializerSnapshot';
+
+const noOuter = () => undefined;
+
+/** ListSerializer / ArrayListSerializer values: `i32` size, then elements (spec §6.5). */
+function decodeList(r: ByteReader, [element]: ValueCodec[]): DecodedValue {
+  const n = r.readCount('list elements', 1);
+  const items: DecodedValue[] = [];
+  for (let i = 0; i < n; i++) items.push(element!.decode(r));
+  return { kind: 'list', items };
+}
+
+/** MapSerializer values: `i32` size, then key, `bool` isNull, value unless null. */
+function decodeMap(r: ByteReader, [key, value]: ValueCodec[]): DecodedValue {
+  const n = r.readCount('map entries', 2);
+  const entries: { key: DecodedValue; value: DecodedValue }[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = key!.decode(r);
+    const isNull = r.readBool('map value null flag');
+    entries.push({ key: k, value: isNull ? { kind: 'null' } : value!.decode(r) });
+  }
+  return { kind: 'map', entries };
+}
+
+/** SetSerializer values (2.x): `i32` size, then per element `bool` isNull + element. */
+function decodeSet(r: ByteReader, [element]: ValueCodec[]): DecodedValue {
+  const n = r.readCount('set elements', 1);
+  const items: DecodedValue[] = [];
+  for (let i = 0; i < n; i++) items.push(r.readBool('set element null flag') ? { kind: 'null' } : element!.decode(r));
+  return { kind: 'list', items };
+}
+
+/** GenericArraySerializer values: `i32` length, then per element `bool` notNull + element. */
+function decodeGenericArray(r: ByteReader, [component]: ValueCodec[]): DecodedValue {
+  const n = r.readCount('array elements', 1);
+  const items: DecodedValue[] = [];
+  for (let i = 0; i < n; i++) items.push(r.readBool('array element present flag') ? component!.decode(r) : { kind: 'null' });
+  return { kind: 'list', items };
+}
+
+function singleElementReader(className: string, label: (e: string) => string, decode: (r: ByteReader, c: ValueCodec[]) => DecodedValue): SnapshotReader {
+  return {
+    classNames: [className],
+    read(r, version, name, ctx) {
+      const at = r.position;
+      const { outerVersion, nested } = readCompositeSnapshot(r, version, ctx, noOuter);
+      if (version >= 3) checkOuterVersion(r, name, outerVersion, [1]);
+      expectNestedCount(r, name, nested, 1, at);
+      return makeComposite(name, version, nested, label(nested[0]!.typeLabel), -1, decode);
+    },
+  };
+}
+
+export const listSnapshotReader = singleElementReader(LIST, (e) => `List<${e}>`, decodeList);
+export const arrayListSnapshotReader = singleElementReader(ARRAY_LIST, (e) => `ArrayList<${e}>`, decodeList);
+export const setSnapshotReader = singleElementReader(SET, (e) => `Set<${e}>`, decodeSet);
+
+export const mapSnapshotReader: SnapshotReader = {
+  classNames: [MAP],
+  read(r, version, name, ctx) {
+    const at = r.position;
+    const { outerVersion, nested } = readCompositeSnapshot(r, version, ctx, noOuter);
+    if (version >= 3) checkOuterVersion(r, name, outerVersion, [1]);
+    expectNestedCount(r, name, nested, 2, at);
+    return makeComposite(name, version, nested, `Map<${nested[0]!.typeLabel}, ${nested[1]!.typeLabel}>`, -1, decodeMap);
+  },
+};
+
+export const genericArraySnapshotReader: SnapshotReader = {
+  classNames: [GENERIC_ARRAY],
+  read(r, version, name, ctx) {
+    const at = r.position;
+    const { outer: componentClass, nested } = readCompositeSnapshot(r, version, ctx, (o) => o.readUtf('array component class'));
+    expectNestedCount(r, name, nested, 1, at);
+    return makeComposite(name, version, nested, `${nested[0]!.typeLabel}[]`, -1, decodeGenericArray, { componentClass });
+  },
+};

@@ -1,0 +1,77 @@
+import type { ByteReader } from '../../io';
+import type { DecodedValue, ValueCodec } from '../snapshot-types';
+
+/** StringSerializer: Flink StringValue.writeString (spec §6.2), null allowed. */
+export const stringCodec: ValueCodec = {
+  decode(r) {
+    const s = r.readStringValue('String value');
+    return s === null ? { kind: 'null' } : { kind: 'string', value: s };
+  },
+};
+
+/**
+ * StringValueSerializer: StringValue.write — the length varint is the plain length (no +1, no
+ * null), then each UTF-16 unit as a varint.
+ */
+export const stringValueCodec: ValueCodec = {
+  decode(r) {
+    const len = readStringValueVarint(r, 'length of StringValue');
+    if (len > r.remaining) throw r.error('truncated', `expected ${len} characters of StringValue, found only ${r.remaining} bytes`);
+    const units: number[] = [];
+    for (let i = 0; i < len; i++) units.push(readStringValueVarint(r, 'character of StringValue'));
+    let out = '';
+    for (let i = 0; i < units.length; i += 4096) out += String.fromCharCode(...units.slice(i, i + 4096));
+    return { kind: 'string', value: out };
+  },
+};
+
+function readStringValueVarint(r: ByteReader, what: string): number {
+  let result = 0;
+  for (let shift = 0; shift < 35; shift += 7) {
+    const b = r.readU8(what);
+    result += (b & 0x7f) * 2 ** shift;
+    if ((b & 0x80) === 0) return result;
+  }
+  throw r.error('invalid-value', `expected a varint of at most 5 bytes for the ${what}, found a longer one`);
+}
+
+/** BigIntSerializer tag: 0 null, 1 ZERO, 2 ONE, 3 TEN, else t − 4 magnitude bytes (spec §6.3). */
+function readBigInteger(r: ByteReader, what: string): bigint | null {
+  const at = r.position;
+  const tag = r.readI32(`${what} length tag`);
+  if (tag === 0) return null;
+  if (tag === 1) return 0n;
+  if (tag === 2) return 1n;
+  if (tag === 3) return 10n;
+  if (tag < 0) throw r.error('invalid-value', `expected a BigInteger length tag ≥ 0, found ${tag}`, at);
+  const bytes = r.readBytes(tag - 4, `${what} magnitude`);
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  if (bytes.length > 0 && (bytes[0]! & 0x80) !== 0) v -= 1n << BigInt(bytes.length * 8);
+  return v;
+}
+
+export const bigIntCodec: ValueCodec = {
+  decode(r): DecodedValue {
+    const v = readBigInteger(r, 'BigInteger');
+    return v === null ? { kind: 'null' } : { kind: 'other', type: 'BigInteger', text: v.toString() };
+  },
+};
+
+export const bigDecCodec: ValueCodec = {
+  decode(r): DecodedValue {
+    const unscaled = readBigInteger(r, 'BigDecimal unscaled value');
+    if (unscaled === null) return { kind: 'null' };
+    const scale = r.readI32('BigDecimal scale');
+    return { kind: 'other', type: 'BigDecimal', text: formatBigDecimal(unscaled, scale) };
+  },
+};
+
+/** Plain (non-scientific) text of unscaled × 10^-scale. */
+export function formatBigDecimal(unscaled: bigint, scale: number): string {
+  const neg = unscaled < 0n;
+  let digits = (neg ? -unscaled : unscaled).toString();
+  if (scale <= 0) return (neg ? '-' : '') + digits + '0'.repeat(-scale);
+  if (digits.length <= scale) digits = '0'.repeat(scale - digits.length + 1) + digits;
+  return `${neg ? '-' : ''}${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
+}
