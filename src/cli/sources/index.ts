@@ -1,0 +1,3 @@
+export { openNodeFileSource } from './node-file-source';
+export { openNodeHttpSource } from './http-range-source';
+export { openNodeInput, walkFolder } from './open-node-input';

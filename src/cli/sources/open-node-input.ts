@@ -1,0 +1,47 @@
+import { readdir, stat } from 'node:fs/promises';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { openSavepointInput, type ArchiveLimits, type InputFile, type SavepointFiles } from '../../core/io';
+import { openNodeHttpSource } from './http-range-source';
+import { openNodeFileSource } from './node-file-source';
+
+const MAX_DEPTH = 16;
+const MAX_FILES = 200_000;
+
+/**
+ * Opens what the user named on the command line: a savepoint folder (walked recursively, files read
+ * lazily by range), a `_metadata` file, a .zip/.tar/.tar.gz archive (detected by magic bytes), or an
+ * http(s) URL of an archive or `_metadata` (read with Range requests).
+ */
+export async function openNodeInput(pathOrUrl: string, options: { limits?: Partial<ArchiveLimits> } = {}): Promise<SavepointFiles> {
+  if (/^https?:\/\//i.test(pathOrUrl)) {
+    return openSavepointInput({ kind: 'source', source: await openNodeHttpSource(pathOrUrl) }, options);
+  }
+  const abs = resolve(pathOrUrl);
+  const info = await stat(abs);
+  if (info.isDirectory()) {
+    const files = await walkFolder(abs);
+    return openSavepointInput({ kind: 'files', name: pathOrUrl, files }, options);
+  }
+  return openSavepointInput({ kind: 'source', source: await openNodeFileSource(abs, pathOrUrl) }, options);
+}
+
+/** The regular files below a folder, with '/'-separated paths relative to it (symlinks not followed). */
+export async function walkFolder(root: string): Promise<InputFile[]> {
+  const out: InputFile[] = [];
+  async function walk(dir: string, depth: number): Promise<void> {
+    if (depth > MAX_DEPTH) return;
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const full = join(dir, e.name);
+      if (e.isDirectory()) await walk(full, depth + 1);
+      else if (e.isFile()) {
+        if (out.length >= MAX_FILES) throw new Error(`${root} holds more than ${MAX_FILES} files; point at the savepoint folder itself`);
+        const rel = relative(root, full).split(sep).join('/');
+        out.push({ path: rel, source: await openNodeFileSource(full, join(basename(root), rel).split(sep).join('/')) });
+      }
+    }
+  }
+  await walk(root, 0);
+  return out;
+}
