@@ -1,0 +1,72 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { zipSync } from 'fflate';
+
+/** The real Flink savepoints, read from the shared folder next to the repository (never copied into it). */
+export const SHARED_SAVEPOINTS = path.resolve(process.cwd(), '../shared/flink-savepoints');
+export const HAVE_SHARED_SAVEPOINTS = existsSync(SHARED_SAVEPOINTS);
+
+export function sharedSavepoint(name: string): string {
+  return path.join(SHARED_SAVEPOINTS, name);
+}
+
+/** Every file under `dir`, relative paths with '/'. */
+export function listFiles(dir: string, rel = ''): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(path.join(dir, rel)).sort()) {
+    const r = rel ? `${rel}/${name}` : name;
+    if (statSync(path.join(dir, r)).isDirectory()) out.push(...listFiles(dir, r));
+    else out.push(r);
+  }
+  return out;
+}
+
+/** A temp dir holding `<folder>.zip` and `<folder>.tar.gz` of a savepoint folder (top-level folder kept). */
+export function makeArchives(folder: string): { zip: string; tarGz: string; dir: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'spi-e2e-'));
+  const base = path.basename(folder);
+  const entries: Record<string, Uint8Array> = {};
+  for (const f of listFiles(folder)) entries[`${base}/${f}`] = new Uint8Array(readFileSync(path.join(folder, f)));
+  const zip = path.join(dir, `${base}.zip`);
+  writeFileSync(zip, zipSync(entries));
+  const tarGz = path.join(dir, `${base}.tar.gz`);
+  execFileSync('tar', ['-czf', tarGz, '-C', path.dirname(folder), base]);
+  return { zip, tarGz, dir };
+}
+
+/** Records every request that leaves the app's own origin; assert it is empty at the end. */
+export function watchForeignRequests(page: Page, baseURL: string): string[] {
+  const origin = new URL(baseURL).origin;
+  const foreign: string[] = [];
+  page.on('request', (req) => {
+    const u = req.url();
+    if (u.startsWith('data:') || u.startsWith('blob:')) return;
+    if (new URL(u).origin !== origin) foreign.push(u);
+  });
+  return foreign;
+}
+
+/** Waits on the app's explicit state (never on time): `ready`, `failed` or `empty`. */
+export async function waitForAppState(page: Page, state: 'ready' | 'failed' | 'empty'): Promise<void> {
+  await expect(page.getByTestId('app')).toHaveAttribute('data-app-state', state);
+}
+
+/** Dispatches a real `drop` event carrying the given files (as a browser drop of plain files does). */
+export async function dropFiles(page: Page, files: { name: string; bytes: Buffer }[]): Promise<void> {
+  const payload = files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64') }));
+  const dt = await page.evaluateHandle((items) => {
+    const transfer = new DataTransfer();
+    for (const it of items) {
+      const bin = atob(it.b64);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      transfer.items.add(new File([bytes], it.name));
+    }
+    return transfer;
+  }, payload);
+  await page.dispatchEvent('[data-testid="app"]', 'dragover', { dataTransfer: dt });
+  await page.dispatchEvent('[data-testid="app"]', 'drop', { dataTransfer: dt });
+}

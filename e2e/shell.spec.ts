@@ -1,0 +1,30 @@
+import { expect, test } from '@playwright/test';
+import { waitForAppState, watchForeignRequests } from './helpers';
+
+test('the start page offers a drop zone, pickers and the demo, and sends a strict CSP', async ({ page, baseURL }) => {
+  const foreign = watchForeignRequests(page, baseURL!);
+  const response = await page.goto('/');
+  const csp = response!.headers()['content-security-policy'];
+  expect(csp).toContain("default-src 'self'");
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("connect-src 'self'");
+  expect(csp).not.toContain('unsafe-eval');
+  await waitForAppState(page, 'empty');
+  await expect(page.getByTestId('dropzone')).toContainText('Drop a Flink savepoint here');
+  await expect(page.getByTestId('file-input')).toBeAttached();
+  await expect(page.getByTestId('folder-input')).toHaveJSProperty('webkitdirectory', true);
+  await expect(page.getByTestId('open-demo')).toBeVisible();
+  await page.screenshot({ path: '/tmp/shots/start.png' });
+  expect(foreign).toEqual([]);
+});
+
+test('a lone descriptor set is taken as the new schema and the app asks for the savepoint', async ({ page }) => {
+  await page.goto('/');
+  await waitForAppState(page, 'empty');
+  await page.getByTestId('file-input').setInputFiles({ name: 'new.binpb', mimeType: 'application/octet-stream', buffer: Buffer.from([0x0a, 0x00]) });
+  await waitForAppState(page, 'failed');
+  await expect(page.getByTestId('failure-message').first()).toHaveText(
+    'new.binpb is a Protobuf descriptor set (the new schema), not a savepoint: add the savepoint too — its folder, a .zip/.tar/.tar.gz of it, or its _metadata file',
+  );
+  await expect(page.getByTestId('schema-chip')).toContainText('new.binpb');
+});

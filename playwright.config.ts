@@ -1,0 +1,35 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests in Debian's Chromium (/usr/bin/chromium; `apt-get install chromium`), never a
+ * downloaded browser, against the built app served by `vite preview` (run `npm run build` first;
+ * `npm run test:e2e` does both).
+ */
+export const E2E_PORT = 4319;
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  timeout: 90_000,
+  expect: { timeout: 30_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    browserName: 'chromium',
+    headless: true,
+    acceptDownloads: true,
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    },
+    viewport: { width: 1400, height: 900 },
+  },
+  webServer: {
+    command: `npx vite preview --port ${E2E_PORT} --strictPort`,
+    url: `http://localhost:${E2E_PORT}/`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});

@@ -1,0 +1,108 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState, type DragEvent } from 'react';
+import { toInspectorFailure, type InputFile } from '../worker';
+import { FailurePanel } from './components/failure-panel';
+import { NavBar } from './components/nav-bar';
+import { ProgressBar } from './components/progress-bar';
+import { StartPage } from './components/start-page';
+import { TopBar } from './components/top-bar';
+import { useInspector } from './inspector-context';
+import { loadDemoFiles } from './input/load-demo-files';
+import { readDroppedFiles } from './input/read-dropped-files';
+import { useLoadInput } from './input/use-load-input';
+import { useAppStore } from './state/app-store';
+import { useInspection } from './state/use-inspection';
+import { VIEWS, navigate, useHashRoute } from './state/use-hash-route';
+import { ViewSwitch } from './view-switch';
+
+export function App() {
+  const inspector = useInspector();
+  const queryClient = useQueryClient();
+  const load = useLoadInput();
+  const route = useHashRoute();
+  const { status, failure, progress, session, storageError, set } = useAppStore();
+  const inspection = useInspection();
+  const [dragging, setDragging] = useState(false);
+
+  const openFiles = useCallback((files: InputFile[], replace?: boolean) => void load(files, { replace }), [load]);
+  const openDemo = useCallback(async () => {
+    set({ status: 'loading', failure: null, progress: null });
+    try {
+      const files = await loadDemoFiles();
+      await load(files, { replace: true });
+    } catch (e) {
+      set({ status: 'failed', failure: toInspectorFailure(e) });
+    }
+  }, [load, set]);
+  const close = useCallback(() => {
+    set({ session: null, savepointFiles: [], schemaFiles: [], status: 'empty', failure: null });
+    void queryClient.invalidateQueries({ queryKey: ['recent-sessions'] });
+  }, [queryClient, set]);
+
+  // `npm start` and `?demo` open the bundled demo; a plain build opens the start page
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.search);
+    if (params.has('demo') || (import.meta.env.DEV && !params.has('nodemo'))) void openDemo();
+  }, [openDemo]);
+
+  // number keys switch views, as in other inspectors
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (e.altKey || e.ctrlKey || e.metaKey || (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName)))) return;
+      const v = VIEWS.find((x) => x.key === e.key);
+      if (v) navigate(v.id, { op: route.params.op, state: route.params.state });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [route.params.op, route.params.state]);
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    const pending = readDroppedFiles(e.dataTransfer);
+    void pending.then((files) => openFiles(files), (err: unknown) => set({ status: 'failed', failure: toInspectorFailure(err) }));
+  };
+
+  const busy = status === 'loading' || inspection.isFetching;
+  const appState = busy ? 'loading' : status === 'failed' || inspection.isError ? 'failed' : session ? 'ready' : 'empty';
+  return (
+    <div
+      className={`app${dragging ? ' dragging' : ''}`}
+      data-app-state={appState}
+      data-testid="app"
+      onDragOver={(e) => {
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        if (!dragging) setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target) setDragging(false);
+      }}
+      onDrop={onDrop}
+    >
+      <TopBar onFiles={(f) => openFiles(f)} onDemo={() => void openDemo()} onClose={close} />
+      {busy ? <ProgressBar progress={progress} onCancel={() => void inspector.cancel()} /> : null}
+      {storageError ? (
+        <div className="notice" role="alert" data-testid="storage-error">
+          {storageError}
+          <button type="button" className="btn small ghost" onClick={() => set({ storageError: null })} aria-label="Dismiss storage message">
+            ✕
+          </button>
+        </div>
+      ) : null}
+      <div className="body">
+        {session ? <NavBar current={route.view} params={route.params} /> : null}
+        <main className="main">
+          {failure ? <FailurePanel failure={failure} onDismiss={() => set({ failure: null, status: session ? 'ready' : 'empty' })} /> : null}
+          {session ? <ViewSwitch route={route} inspection={inspection} /> : status !== 'loading' ? <StartPage onFiles={openFiles} onDemo={() => void openDemo()} /> : null}
+        </main>
+      </div>
+      {dragging ? (
+        <div className="drop-overlay" aria-hidden="true">
+          <div>Drop a savepoint (folder, archive, _metadata) and/or a descriptor set</div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import type { InspectorProgress } from '../../worker';
+import { formatBytes } from '../format';
+
+const PHASE_LABELS: Record<InspectorProgress['phase'], string> = {
+  hashing: 'Hashing input',
+  opening: 'Opening input',
+  'reading-metadata': 'Reading _metadata',
+  'reading-state-headers': 'Reading state headers',
+  'scanning-values': 'Scanning values',
+  evaluating: 'Evaluating compatibility',
+  'building-report': 'Building report',
+};
+
+export function ProgressBar({ progress, onCancel }: { progress: InspectorProgress | null; onCancel: () => void }) {
+  const total = progress?.bytesTotal ?? 0;
+  const read = progress?.bytesRead ?? 0;
+  const pct = total > 0 ? Math.min(100, (read / total) * 100) : undefined;
+  const label = progress ? PHASE_LABELS[progress.phase] : 'Starting';
+  return (
+    <div className="progress" role="status" aria-live="polite" data-testid="progress">
+      <div className="progress-text">
+        <span className="progress-phase">{label}</span>
+        {progress?.detail ? <span className="progress-detail mono">{progress.detail}</span> : null}
+        <span className="progress-bytes mono">
+          {total > 0 ? `${formatBytes(read)} / ${formatBytes(total)}` : read > 0 ? formatBytes(read) : ''}
+        </span>
+        <button type="button" className="btn small" onClick={onCancel} aria-label="Cancel the running step">
+          Cancel
+        </button>
+      </div>
+      <div
+        className={`progress-track${pct === undefined ? ' indeterminate' : ''}`}
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={pct === undefined ? undefined : Math.round(pct)}
+      >
+        <div className="progress-fill" style={{ width: pct === undefined ? '30%' : `${pct}%` }} />
+      </div>
+    </div>
+  );
+}

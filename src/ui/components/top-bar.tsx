@@ -1,0 +1,44 @@
+import type { InputFile } from '../../worker';
+import { formatBytes } from '../format';
+import { useAppStore } from '../state/app-store';
+import { FilePickers } from './file-pickers';
+
+export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFile[]) => void; onDemo: () => void; onClose: () => void }) {
+  const session = useAppStore((s) => s.session);
+  const savepointSize = useAppStore((s) => s.savepointFiles.reduce((n, f) => n + f.blob.size, 0));
+  return (
+    <header className="topbar">
+      <a className="brand" href="#/overview" aria-label="Savepoint Inspector, overview">
+        <span className="brand-mark" aria-hidden="true">◧</span> Savepoint Inspector
+      </a>
+      <div className="inputs" aria-label="Current input">
+        {session ? (
+          <>
+            <span className="input-chip" title="Savepoint" data-testid="savepoint-chip">
+              <span className="chip-label">savepoint</span>
+              <span className="mono">{session.savepointName ?? 'none'}</span>
+              {session.savepointName ? <span className="muted"> {formatBytes(savepointSize)}</span> : null}
+            </span>
+            <span className="input-chip" title="New schema (descriptor set)" data-testid="schema-chip">
+              <span className="chip-label">new schema</span>
+              <span className="mono">{session.descriptorSetName ?? 'none — drop a .binpb/.pb/.desc/.protoset'}</span>
+            </span>
+          </>
+        ) : null}
+      </div>
+      <div className="topbar-actions">
+        {session ? <FilePickers onFiles={onFiles} compact /> : null}
+        {session ? (
+          <button type="button" className="btn small" onClick={onDemo} aria-label="Open the demo savepoint">
+            Demo
+          </button>
+        ) : null}
+        {session ? (
+          <button type="button" className="btn small ghost" onClick={onClose} aria-label="Close the input and go back to the start page">
+            Close
+          </button>
+        ) : null}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,44 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { toInspectorFailure, type InputFile } from '../../worker';
+import { useInspector } from '../inspector-context';
+import { useAppStore } from '../state/app-store';
+import { describeStorageError, recordRecentSession } from '../state/recent-sessions';
+import { mergeInputFiles } from './merge-input-files';
+
+let generation = 0;
+
+/** Opens files in the worker (merged with what is open), then records the session in IndexedDB. */
+export function useLoadInput(): (added: InputFile[], opts?: { replace?: boolean }) => Promise<void> {
+  const inspector = useInspector();
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (added, opts) => {
+      const store = useAppStore.getState();
+      const merged = opts?.replace
+        ? mergeInputFiles({ savepointFiles: [], schemaFiles: [] }, added)
+        : mergeInputFiles({ savepointFiles: store.savepointFiles, schemaFiles: store.schemaFiles }, added);
+      store.set({ status: 'loading', failure: null, progress: null });
+      const mine = ++generation;
+      try {
+        const all = [...merged.savepointFiles, ...merged.schemaFiles];
+        const session = await inspector.open({ kind: 'files', files: all.length > 0 ? all : added }, (progress) =>
+          useAppStore.getState().set({ progress }),
+        );
+        if (mine !== generation) return; // a newer load replaced this one
+        useAppStore.getState().set({ ...merged, session, status: 'ready', progress: null });
+        try {
+          const { note } = await recordRecentSession(session, merged, useAppStore.getState().keepFiles, null);
+          useAppStore.getState().set({ storageError: note });
+        } catch (e) {
+          useAppStore.getState().set({ storageError: describeStorageError(e) });
+        }
+        await queryClient.invalidateQueries({ queryKey: ['recent-sessions'] });
+      } catch (e) {
+        if (mine !== generation) return;
+        useAppStore.getState().set({ status: 'failed', failure: toInspectorFailure(e), progress: null });
+      }
+    },
+    [inspector, queryClient],
+  );
+}

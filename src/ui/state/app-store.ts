@@ -1,0 +1,37 @@
+import { create } from 'zustand';
+import type { InputFile, InspectorFailure, InspectorProgress, OpenedSession } from '../../worker';
+
+export type LoadStatus = 'empty' | 'loading' | 'ready' | 'failed';
+
+export interface AppState {
+  /** savepoint parts of the current input (folder files or one archive) */
+  savepointFiles: InputFile[];
+  /** the new schema */
+  schemaFiles: InputFile[];
+  session: OpenedSession | null;
+  status: LoadStatus;
+  progress: InspectorProgress | null;
+  failure: InspectorFailure | null;
+  /** operators table filter */
+  operatorFilter: string;
+  diffChangesOnly: boolean;
+  /** opt-in: keep the input files in IndexedDB so a reload can reopen them */
+  keepFiles: boolean;
+  /** storage errors (quota) are shown, never swallowed */
+  storageError: string | null;
+  set(patch: Partial<AppState>): void;
+}
+
+export const useAppStore = create<AppState>((set) => ({
+  savepointFiles: [],
+  schemaFiles: [],
+  session: null,
+  status: 'empty',
+  progress: null,
+  failure: null,
+  operatorFilter: '',
+  diffChangesOnly: false,
+  keepFiles: false,
+  storageError: null,
+  set: (patch) => set(patch),
+}));

@@ -1,0 +1,127 @@
+import { useMemo } from 'react';
+import type { SavepointInspection } from '../../core/flink';
+import { describeFlinkVersionHint } from '../flink-version-hint';
+import { formatBytes, formatCount } from '../format';
+import { useAppStore } from '../state/app-store';
+import { formatHashRoute } from '../state/use-hash-route';
+import { UidLookup } from '../components/uid-lookup';
+
+export function OverviewView({ inspection }: { inspection: SavepointInspection }) {
+  const filter = useAppStore((s) => s.operatorFilter);
+  const set = useAppStore((s) => s.set);
+  const operators = useMemo(() => {
+    const q = filter.trim().toLowerCase();
+    if (!q) return inspection.operators;
+    return inspection.operators.filter((o) =>
+      [o.id, o.uid ?? '', o.name ?? '', ...o.states.map((s) => s.name)].some((t) => t.toLowerCase().includes(q)),
+    );
+  }, [filter, inspection.operators]);
+  const stateCount = inspection.operators.reduce((n, o) => n + o.states.length, 0);
+  return (
+    <div className="view" data-testid="overview">
+      <h1>Overview</h1>
+      <div className="cards">
+        <Card label="Input" value={inspection.input} mono testId="ov-input" />
+        <Card label="Type" value={inspection.type} testId="ov-type" />
+        <Card label="Format" value={inspection.format} testId="ov-format" />
+        <Card label="Checkpoint id" value={inspection.checkpointId} mono testId="ov-checkpoint" />
+        <Card
+          label="Metadata version"
+          value={String(inspection.metadataVersion)}
+          sub={describeFlinkVersionHint(inspection.metadataVersion)}
+          testId="ov-version"
+        />
+        <Card label="Total size" value={formatBytes(inspection.totalSize)} sub={`${formatCount(inspection.totalSize)} bytes`} testId="ov-size" />
+        <Card label="Operators" value={String(inspection.operators.length)} sub={`${stateCount} states`} testId="ov-operators" />
+      </div>
+      {inspection.warnings.length > 0 ? (
+        <ul className="warnings" aria-label="Warnings">
+          {inspection.warnings.map((w, i) => (
+            <li key={i}>{w}</li>
+          ))}
+        </ul>
+      ) : null}
+      {inspection.errors.length > 0 ? (
+        <ul className="errors" aria-label="Decode errors">
+          {inspection.errors.map((e, i) => (
+            <li key={i}>
+              {e.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <section className="panel">
+        <header className="panel-head">
+          <h2>Operators</h2>
+          <input
+            type="search"
+            className="search"
+            placeholder="Filter by id, uid, name or state"
+            aria-label="Filter operators"
+            value={filter}
+            onChange={(e) => set({ operatorFilter: e.currentTarget.value })}
+          />
+        </header>
+        <table className="grid" data-testid="operators-table">
+          <thead>
+            <tr>
+              <th>Operator id</th>
+              <th>uid / name</th>
+              <th className="num">Parallelism</th>
+              <th className="num">Max par.</th>
+              <th>States</th>
+              <th className="num">Size</th>
+            </tr>
+          </thead>
+          <tbody>
+            {operators.map((o) => (
+              <tr key={o.id} data-testid="operator-row">
+                <td className="mono">{o.id}</td>
+                <td>
+                  {o.uid ? <span className="mono">{o.uid}</span> : null}
+                  {o.uid && o.name ? <span className="muted"> · </span> : null}
+                  {o.name ? <span>{o.name}</span> : null}
+                  {!o.uid && !o.name ? <span className="muted">not stored</span> : null}
+                </td>
+                <td className="num">{o.parallelism}</td>
+                <td className="num">{o.maxParallelism}</td>
+                <td>
+                  {o.states.length === 0 ? (
+                    <span className="muted">none</span>
+                  ) : (
+                    o.states.map((s) => (
+                      <a key={`${s.scope}:${s.name}`} className="chip" href={formatHashRoute('state', { op: o.id, state: s.name })}>
+                        {s.name}
+                      </a>
+                    ))
+                  )}
+                </td>
+                <td className="num" title={`${formatCount(o.stateSize)} bytes`}>
+                  {formatBytes(o.stateSize)}
+                </td>
+              </tr>
+            ))}
+            {operators.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="muted">
+                  No operator matches “{filter}”.
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </section>
+      <UidLookup operatorIds={inspection.operators.map((o) => o.id)} />
+    </div>
+  );
+}
+
+function Card({ label, value, sub, mono, testId }: { label: string; value: string; sub?: string; mono?: boolean; testId: string }) {
+  return (
+    <div className="card" data-testid={testId}>
+      <div className="card-label">{label}</div>
+      <div className={`card-value${mono ? ' mono' : ''}`}>{value}</div>
+      {sub ? <div className="card-sub">{sub}</div> : null}
+    </div>
+  );
+}

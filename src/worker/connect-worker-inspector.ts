@@ -1,0 +1,39 @@
+/**
+ * The UI's Inspector: a Comlink proxy to the Web Worker. Progress listeners are passed as Comlink
+ * proxies; failures arrive as InspectorFailure data.
+ */
+import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
+import type { Inspector, ProgressListener } from './inspector';
+import { toInspectorFailure } from './to-inspector-failure';
+
+export interface WorkerInspector {
+  inspector: Inspector;
+  terminate(): void;
+}
+
+export function connectWorkerInspector(): WorkerInspector {
+  const worker = new Worker(new URL('./inspector.worker.ts', import.meta.url), { type: 'module', name: 'inspector' });
+  const remote: Remote<Inspector> = wrap<Inspector>(worker);
+  const listen = (l?: ProgressListener) => (l ? proxy(l) : undefined);
+  const call = async <T>(p: Promise<T>): Promise<T> => {
+    try {
+      return await p;
+    } catch (e) {
+      throw toInspectorFailure(e);
+    }
+  };
+  const inspector: Inspector = {
+    open: (input, onProgress) => call(remote.open(input, listen(onProgress))),
+    getInspection: (onProgress) => call(remote.getInspection(listen(onProgress))),
+    listEntries: (query, onProgress) => call(remote.listEntries(query, listen(onProgress))),
+    getEntryDetail: (query) => call(remote.getEntryDetail(query)),
+    cancel: () => call(remote.cancel()),
+  };
+  return {
+    inspector,
+    terminate() {
+      remote[releaseProxy]();
+      worker.terminate();
+    },
+  };
+}

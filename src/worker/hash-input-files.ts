@@ -1,0 +1,37 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { InputFile, InputFileDigest } from './inspector';
+
+/** Read size per slice: a large file is hashed incrementally, never held whole in memory. */
+export const HASH_SLICE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * SHA-256 of each file's content (equal to `sha256sum`), and the input hash: SHA-256 of the
+ * sorted `path \t size \t sha256` lines, the cache key of every result derived from this input.
+ */
+export async function hashInputFiles(
+  files: readonly InputFile[],
+  onBytes: (bytesRead: number, bytesTotal: number, path: string) => void,
+): Promise<{ digests: InputFileDigest[]; inputHash: string }> {
+  const total = files.reduce((n, f) => n + f.blob.size, 0);
+  let read = 0;
+  const digests: InputFileDigest[] = [];
+  for (const f of files) {
+    const h = sha256.create();
+    for (let at = 0; at < f.blob.size; at += HASH_SLICE_BYTES) {
+      const bytes = new Uint8Array(await f.blob.slice(at, at + HASH_SLICE_BYTES).arrayBuffer());
+      h.update(bytes);
+      read += bytes.length;
+      onBytes(read, total, f.path);
+    }
+    digests.push({ path: f.path, size: f.blob.size, sha256: toHex(h.digest()) });
+  }
+  digests.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const listing = digests.map((d) => `${d.path}\t${d.size}\t${d.sha256}`).join('\n');
+  return { digests, inputHash: toHex(sha256(new TextEncoder().encode(listing))) };
+}
+
+function toHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}

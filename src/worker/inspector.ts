@@ -1,0 +1,130 @@
+/**
+ * The one interface between the UI and the decoding core. Two implementations share it:
+ * `LocalInspector` (in-process, used directly by unit tests and inside the worker) and the Comlink
+ * proxy returned by `connectWorkerInspector` (the UI's view of the Web Worker). Everything that
+ * crosses it is structured-clonable data: results, progress events and failures (never class
+ * instances, so nothing is lost at the worker boundary).
+ */
+import type { DecodeErrorJson } from '../core/io';
+import type { DecodedValue, SavepointInspection, StateEntry } from '../core/flink';
+
+/** One input file as the user gave it: relative path (folder drops keep their tree) and bytes. */
+export interface InputFile {
+  /** e.g. `savepoint-7/_metadata`, `savepoint.tar.gz`, `schema/new.binpb` */
+  path: string;
+  blob: Blob;
+}
+
+export type InspectorInput =
+  | { kind: 'files'; files: InputFile[] }
+  /** a savepoint folder/archive served over HTTP (?savepoint=<url>) */
+  | { kind: 'url'; url: string };
+
+/** What a file was taken for when the input was classified. */
+export type InputFileRole = 'savepoint-metadata' | 'savepoint-file' | 'savepoint-archive' | 'descriptor-set' | 'ignored';
+
+export interface ClassifiedFile {
+  path: string;
+  size: number;
+  role: InputFileRole;
+  /** why a file was ignored or how it was recognised */
+  note?: string;
+}
+
+export type InspectorPhase =
+  | 'hashing'
+  | 'opening'
+  | 'reading-metadata'
+  | 'reading-state-headers'
+  | 'scanning-values'
+  | 'evaluating'
+  | 'building-report';
+
+export interface InspectorProgress {
+  phase: InspectorPhase;
+  /** bytes read so far in this phase */
+  bytesRead: number;
+  /** bytes this phase will read at most (0 when unknown) */
+  bytesTotal: number;
+  /** e.g. the file being read */
+  detail?: string;
+}
+
+export type ProgressListener = (p: InspectorProgress) => void;
+
+export interface InputFileDigest {
+  path: string;
+  size: number;
+  /** lower-case hex SHA-256 of the content */
+  sha256: string;
+}
+
+export interface OpenedSession {
+  /** SHA-256 over the sorted (path, size, sha256) list: the cache key of every later result */
+  inputHash: string;
+  files: ClassifiedFile[];
+  digests: InputFileDigest[];
+  /** display name of the savepoint input (folder, archive or `_metadata`), null when only a schema was given */
+  savepointName: string | null;
+  /** display name of the new schema (descriptor set), null when none was given */
+  descriptorSetName: string | null;
+  warnings: string[];
+}
+
+export interface EntryQuery {
+  operatorId: string;
+  state: string;
+  offset: number;
+  limit: number;
+}
+
+/** One row of the values table: small, so a page of many rows crosses the worker boundary cheaply. */
+export interface EntryRow {
+  index: number;
+  subtask: number;
+  keyGroup: number;
+  key?: string;
+  namespace?: string;
+  userKey?: string;
+  /** short text of the value */
+  value: string;
+  /** bytes of the value in its file */
+  size: number;
+  /** unknown Protobuf fields in the value (0 for non-Protobuf values) */
+  unknownFields: number;
+}
+
+export interface EntryPage {
+  /** total entries of the state (known after the first scan) */
+  total: number;
+  offset: number;
+  rows: EntryRow[];
+}
+
+export interface EntryDetail {
+  row: EntryRow;
+  entry: StateEntry;
+  /** the value's bytes as stored (frame included), for the hex view */
+  bytes: Uint8Array;
+  /** absolute offset of `bytes[0]` in `entry.file` */
+  bytesOffset: number;
+  value: DecodedValue | null;
+}
+
+/** Failure data as it crosses the boundary: a decode error (user's file) or an internal error (our bug). */
+export type InspectorFailure =
+  | (DecodeErrorJson & { kind: 'decode' })
+  | { kind: 'internal'; name: string; message: string; stack?: string }
+  | { kind: 'cancelled'; message: string }
+  | { kind: 'unavailable'; message: string };
+
+export interface Inspector {
+  /** Reads and classifies the input, hashes it and opens the savepoint. Replaces any open session. */
+  open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession>;
+  /** The savepoint model (operators, states, sizes). */
+  getInspection(onProgress?: ProgressListener): Promise<SavepointInspection>;
+  listEntries(query: EntryQuery, onProgress?: ProgressListener): Promise<EntryPage>;
+  getEntryDetail(query: { operatorId: string; state: string; index: number }): Promise<EntryDetail>;
+  /** Cancels the running long step; it rejects with a `cancelled` failure. */
+  cancel(): Promise<void>;
+}

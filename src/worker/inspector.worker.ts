@@ -1,0 +1,31 @@
+/// <reference lib="webworker" />
+/**
+ * Worker entry: one LocalInspector exposed through Comlink. Every failure is turned into plain
+ * InspectorFailure data before it crosses, because Comlink would keep only the message of an Error.
+ */
+import { expose } from 'comlink';
+import type { Inspector } from './inspector';
+import { LocalInspector } from './local-inspector';
+import { toInspectorFailure } from './to-inspector-failure';
+
+const local = new LocalInspector();
+
+function guard<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    try {
+      return await fn(...args);
+    } catch (e) {
+      throw toInspectorFailure(e);
+    }
+  };
+}
+
+const exposed: Inspector = {
+  open: guard((input, onProgress) => local.open(input, onProgress)),
+  getInspection: guard((onProgress) => local.getInspection(onProgress)),
+  listEntries: guard((query, onProgress) => local.listEntries(query, onProgress)),
+  getEntryDetail: guard((query) => local.getEntryDetail(query)),
+  cancel: guard(() => local.cancel()),
+};
+
+expose(exposed);

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { InputFile } from './inspector';
+import { LocalInspector } from './local-inspector';
+
+const file = (path: string, bytes: number[] | Uint8Array): InputFile => ({ path, blob: new Blob([new Uint8Array(bytes)]) });
+
+describe('LocalInspector.open', () => {
+  it('classifies a folder drop and hashes every file with SHA-256', async () => {
+    const meta = new Uint8Array([0x49, 0x60, 0x67, 0x2d, 0, 0, 0, 4]);
+    const state = new Uint8Array([1, 2, 3]);
+    const progress: number[] = [];
+    const session = await new LocalInspector().open(
+      {
+        kind: 'files',
+        files: [file('sp/_metadata', meta), file('sp/abc-uuid', state), file('new.binpb', [0x0a, 0x00]), file('notes.txt', [0x41])],
+      },
+      (p) => progress.push(p.bytesRead),
+    );
+    expect(session.savepointName).toBe('sp');
+    expect(session.descriptorSetName).toBe('new.binpb');
+    expect(session.files).toEqual([
+      { path: 'sp/_metadata', size: 8, role: 'savepoint-metadata' },
+      { path: 'sp/abc-uuid', size: 3, role: 'savepoint-file' },
+      { path: 'new.binpb', size: 2, role: 'descriptor-set' },
+      { path: 'notes.txt', size: 1, role: 'ignored', note: 'outside the savepoint folder sp' },
+    ]);
+    const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+    expect(session.digests.find((d) => d.path === 'sp/_metadata')?.sha256).toBe(sha(meta));
+    expect(session.digests.find((d) => d.path === 'sp/abc-uuid')?.sha256).toBe(sha(state));
+    const listing = [...session.digests].map((d) => `${d.path}\t${d.size}\t${d.sha256}`).join('\n');
+    expect(session.inputHash).toBe(sha(new TextEncoder().encode(listing)));
+    expect(progress.at(-1)).toBe(14);
+  });
+
+  it('gives the same input hash for the same files in another order, and a different one when a byte changes', async () => {
+    const a = await new LocalInspector().open({ kind: 'files', files: [file('sp/_metadata', [1]), file('sp/x', [2])] });
+    const b = await new LocalInspector().open({ kind: 'files', files: [file('sp/x', [2]), file('sp/_metadata', [1])] });
+    const c = await new LocalInspector().open({ kind: 'files', files: [file('sp/x', [3]), file('sp/_metadata', [1])] });
+    expect(b.inputHash).toBe(a.inputHash);
+    expect(c.inputHash).not.toBe(a.inputHash);
+  });
+
+  it('rejects files that are neither a savepoint nor a descriptor set, naming them', async () => {
+    await expect(new LocalInspector().open({ kind: 'files', files: [file('photo.jpg', [0xff, 0xd8])] })).rejects.toEqual({
+      kind: 'decode',
+      name: 'DecodeError',
+      code: 'wrong-file-kind',
+      message:
+        'no savepoint was found in photo.jpg: expected a folder with _metadata, a .zip/.tar/.tar.gz of one, a lone _metadata file, or a descriptor set (.pb, .binpb, .desc, .protoset)',
+      detail:
+        'no savepoint was found in photo.jpg: expected a folder with _metadata, a .zip/.tar/.tar.gz of one, a lone _metadata file, or a descriptor set (.pb, .binpb, .desc, .protoset)',
+      path: [],
+    });
+  });
+
+  it('says a lone descriptor set is the schema, not a savepoint, when the savepoint is asked for', async () => {
+    const inspector = new LocalInspector();
+    const session = await inspector.open({ kind: 'files', files: [file('schemas/new.protoset', [0x0a, 0x00])] });
+    expect(session.savepointName).toBeNull();
+    await expect(inspector.getInspection()).rejects.toMatchObject({
+      kind: 'decode',
+      code: 'wrong-file-kind',
+      detail:
+        'schemas/new.protoset is a Protobuf descriptor set (the new schema), not a savepoint: add the savepoint too — its folder, a .zip/.tar/.tar.gz of it, or its _metadata file',
+    });
+  });
+
+  it('cancels a running open: it rejects as cancelled and keeps no session', async () => {
+    const inspector = new LocalInspector();
+    const big = new Uint8Array(20 * 1024 * 1024);
+    let cancelled = false;
+    const pending = inspector.open({ kind: 'files', files: [file('sp/_metadata', [1]), file('sp/big', big)] }, () => {
+      if (!cancelled) {
+        cancelled = true;
+        void inspector.cancel();
+      }
+    });
+    await expect(pending).rejects.toMatchObject({ name: 'DecodeError', code: 'cancelled' });
+    await expect(inspector.getInspection()).rejects.toMatchObject({ detail: 'nothing is open: open a savepoint first' });
+  });
+});
