@@ -1,1 +1,11 @@
-export {};
+export * from './types';
+export { RULES, getRule, formatRuleMessage, formatRuleTemplate, type RuleId, type RuleDefinition, type RuleGroup } from './rules';
+export { loadDescriptorSet, type LoadedDescriptorSet } from './load-descriptor-set';
+export { normalizeForComparison, deriveJsonName } from './normalize-for-comparison';
+export { indexDeclarations, resolveTypeName, type Declaration, type DeclarationIndex, type MessageDeclaration, type EnumDeclaration } from './index-declarations';
+export { evaluateSchemaChange, type SchemaChangeResult, type ReachedPair } from './evaluate-schema-change';
+export { evaluateIdentityRules, type IdentityInput } from './evaluate-identity-rules';
+export { evaluateExactRule, normalizeForExactRule, type ExactRuleInput } from './evaluate-exact-rule';
+export { evaluateStateCompatibility, describeRestoreFailure, type StateCompatibility, type PlanningAid } from './evaluate-state-compatibility';
+export { deriveJavaClassName } from './derive-java-class-name';
+export { orderFilesByImports } from './order-files-by-imports';

@@ -1,0 +1,105 @@
+/**
+ * Compares one reached message pair in the order of compatibility-rules.md §6: construction
+ * (PAYLOAD_NOT_PROTO3), message options, each saved field (removal rules, then retained-field
+ * rules), added fields, field order, reservations, oneofs and any other difference. Returns the
+ * retained fields so the walk can recurse into their types.
+ */
+import { clone } from '@bufbuild/protobuf';
+import { DescriptorProtoSchema, MessageOptionsSchema, OneofOptionsSchema, type FieldDescriptorProto } from '@bufbuild/protobuf/wkt';
+import { checkPayloadProto3 } from './check-payload-proto3';
+import { compareReservations, isNumberReserved, type Reservations } from './compare-reservations';
+import { compareRetainedField } from './compare-retained-field';
+import { describeMessageChanges } from './describe-message-changes';
+import { realOneofName } from './describe-descriptor-parts';
+import type { MessageDeclaration } from './index-declarations';
+import { addFinding, type WalkContext } from './walk-context';
+
+export interface RetainedField {
+  saved: FieldDescriptorProto;
+  next: FieldDescriptorProto;
+}
+
+export function compareMessageDeclaration(ctx: WalkContext, saved: MessageDeclaration, next: MessageDeclaration): RetainedField[] {
+  const m = saved.fullName;
+  const payloadProblems = checkPayloadProto3(ctx, next);
+  const optionChanges = describeMessageChanges(MessageOptionsSchema, saved.proto.options, next.proto.options);
+  if (optionChanges) addFinding(ctx, 'MESSAGE_OPTION_CHANGED', m, { message: m, changes: optionChanges });
+
+  const savedOneofs = saved.proto.oneofDecl.map((o) => o.name);
+  const nextOneofs = next.proto.oneofDecl.map((o) => o.name);
+  const nextByNumber = new Map(next.proto.field.map((f) => [f.number, f]));
+  const savedNumbers = new Set(saved.proto.field.map((f) => f.number));
+  const nextReservations = reservationsOf(next.proto);
+  const savedReservations = reservationsOf(saved.proto);
+  const retained: RetainedField[] = [];
+  for (const s of saved.proto.field) {
+    const n = nextByNumber.get(s.number);
+    const base = { number: s.number, name: s.name, message: m };
+    const path = `${m}.${s.name} (${s.number})`;
+    if (n === undefined) {
+      const reserved = isNumberReserved(s.number, nextReservations);
+      addFinding(ctx, reserved ? 'FIELD_REMOVED_RESERVED' : 'FIELD_REMOVED_UNRESERVED', path, base);
+      continue;
+    }
+    compareRetainedField(ctx, { message: m, saved: s, next: n, savedOneofs, nextOneofs });
+    retained.push({ saved: s, next: n });
+  }
+  for (const n of next.proto.field) {
+    if (savedNumbers.has(n.number)) continue;
+    const reused = isNumberReserved(n.number, savedReservations);
+    addFinding(ctx, reused ? 'RESERVED_NUMBER_REUSED' : 'FIELD_ADDED', `${m}.${n.name} (${n.number})`, { number: n.number, name: n.name, message: m });
+  }
+  const savedOrder = retained.map((r) => r.saved.number);
+  const nextOrder = next.proto.field.filter((f) => savedNumbers.has(f.number)).map((f) => f.number);
+  if (savedOrder.join(',') !== nextOrder.join(',')) {
+    const names = new Map(saved.proto.field.map((f) => [f.number, f.name]));
+    const show = (order: number[]): string => order.map((no) => `${no} (${names.get(no)})`).join(', ');
+    addFinding(ctx, 'FIELD_ORDER_CHANGED', m, { message: m, from: show(savedOrder), to: show(nextOrder) });
+  }
+  compareReservations(ctx, m, savedReservations, nextReservations);
+  compareOneofs(ctx, saved, next, savedNumbers);
+
+  const rest = describeMessageChanges(DescriptorProtoSchema, remainder(saved.proto, payloadProblems), remainder(next.proto, payloadProblems));
+  if (rest) addFinding(ctx, 'DECLARATION_CHANGED', m, { declaration: `Message ${m}`, what: rest });
+  return retained;
+}
+
+function reservationsOf(proto: MessageDeclaration['proto']): Reservations {
+  return { ranges: proto.reservedRange, names: proto.reservedName, endExclusive: true };
+}
+
+function compareOneofs(ctx: WalkContext, saved: MessageDeclaration, next: MessageDeclaration, savedNumbers: ReadonlySet<number>): void {
+  const m = saved.fullName;
+  const nextOneofNames = next.proto.oneofDecl.map((o) => o.name);
+  const realMembers = (index: number): FieldDescriptorProto[] =>
+    next.proto.field.filter((f) => realOneofName(f, nextOneofNames) !== undefined && f.oneofIndex === index);
+  next.proto.oneofDecl.forEach((oneof, index) => {
+    const members = realMembers(index);
+    if (members.length === 0) return; // synthetic oneof of a proto3 optional field
+    const savedOneof = saved.proto.oneofDecl.find((o) => o.name === oneof.name);
+    if (savedOneof === undefined) {
+      if (members.every((f) => !savedNumbers.has(f.number))) addFinding(ctx, 'ONEOF_ADDED', m, { name: oneof.name, message: m });
+      return;
+    }
+    const changes = describeMessageChanges(OneofOptionsSchema, savedOneof.options, oneof.options);
+    if (changes) addFinding(ctx, 'DECLARATION_CHANGED', m, { declaration: `Oneof ${oneof.name} of ${m}`, what: `options: ${changes}` });
+  });
+}
+
+/** The message without the parts the specific rules compare (nested declarations are compared only when reached). */
+function remainder(proto: MessageDeclaration['proto'], dropExtensions: boolean): MessageDeclaration['proto'] {
+  const copy = clone(DescriptorProtoSchema, proto);
+  delete (copy as { name?: string }).name;
+  copy.field = [];
+  copy.nestedType = [];
+  copy.enumType = [];
+  copy.reservedRange = [];
+  copy.reservedName = [];
+  copy.oneofDecl = [];
+  delete (copy as { options?: unknown }).options;
+  if (dropExtensions) {
+    copy.extension = [];
+    copy.extensionRange = [];
+  }
+  return copy;
+}

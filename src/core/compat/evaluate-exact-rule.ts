@@ -1,0 +1,80 @@
+/**
+ * The 0.x exact rule (compatibility-rules.md §2, library-format.md §3.2): compatible only if the
+ * Java class name, the root full name and the normalized descriptor sets are equal as decoded
+ * messages, and neither reader limit decreases. The deterministic flag is ignored.
+ */
+import { toBinary } from '@bufbuild/protobuf';
+import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { evaluateIdentityRules, type IdentityInput } from './evaluate-identity-rules';
+import { evaluateSchemaChange } from './evaluate-schema-change';
+import { indexDeclarations } from './index-declarations';
+import { normalizeForComparison } from './normalize-for-comparison';
+import { orderFilesByImports } from './order-files-by-imports';
+import { formatRuleMessage } from './rules';
+import type { Finding } from './types';
+
+export interface ExactRuleInput extends IdentityInput {
+  savedSet: FileDescriptorSet;
+  newSet: FileDescriptorSet;
+}
+
+export function evaluateExactRule(input: ExactRuleInput): Finding[] {
+  const findings = evaluateIdentityRules({ ...input, savedKind: 'generated', newKind: 'generated' });
+  const difference = findExactDifference(input.savedSet, input.savedRoot, input.newSet, input.newRoot);
+  if (difference !== undefined) {
+    findings.push({
+      ruleId: 'EXACT_SCHEMA_CHANGED',
+      accepted: false,
+      path: 'descriptor set',
+      message: formatRuleMessage('EXACT_SCHEMA_CHANGED', { difference }),
+    });
+  }
+  return findings;
+}
+
+/** Normalizes like the 0.x serializer: import closure of the root's file, Kahn order, generated-code form. */
+export function normalizeForExactRule(set: FileDescriptorSet, root: string): FileDescriptorSet {
+  const normalized = normalizeForComparison(set);
+  const rootFile = indexDeclarations(normalized).byName.get(root)?.file;
+  if (!rootFile) return normalized;
+  const byName = new Map(normalized.file.map((f) => [f.name, f]));
+  const closure = new Set<string>([rootFile.name]);
+  const queue = [rootFile.name];
+  for (let head = 0; head < queue.length; head++) {
+    for (const dep of byName.get(queue[head])?.dependency ?? []) {
+      if (!closure.has(dep) && byName.has(dep)) {
+        closure.add(dep);
+        queue.push(dep);
+      }
+    }
+  }
+  return { ...normalized, file: orderFilesByImports(normalized.file.filter((f) => closure.has(f.name))) };
+}
+
+/** undefined when equal; otherwise the first difference in words. */
+function findExactDifference(savedSet: FileDescriptorSet, savedRoot: string, newSet: FileDescriptorSet, newRoot: string): string | undefined {
+  const a = normalizeForExactRule(savedSet, savedRoot);
+  const b = normalizeForExactRule(newSet, newRoot);
+  if (equalBytes(toBinary(FileDescriptorSetSchema, a), toBinary(FileDescriptorSetSchema, b))) return undefined;
+  try {
+    const walk = evaluateSchemaChange(a, savedRoot, b, newRoot);
+    const first = walk.findings[0];
+    if (first) return first.message;
+  } catch {
+    // a root missing on one side is reported by ROOT_RENAMED; fall through to a file-level description
+  }
+  const names = (s: FileDescriptorSet): string => s.file.map((f) => f.name).join(', ');
+  if (names(a) !== names(b)) return `files change from [${names(a)}] to [${names(b)}]`;
+  for (let i = 0; i < a.file.length; i++) {
+    if (!equalBytes(toBinary(FileDescriptorProtoSchema, a.file[i]), toBinary(FileDescriptorProtoSchema, b.file[i]))) {
+      return `file ${a.file[i].name} differs outside the declarations the root reaches`;
+    }
+  }
+  return 'the descriptor set differs in its unknown fields';
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,112 @@
+/**
+ * One state's answer to "will the restore work?" (compatibility-rules.md §2): picks the rule set
+ * from the saved snapshot's library line and the target line, runs identity/settings rules and the
+ * exact or the directional evaluator, and phrases the failure Flink would report.
+ */
+import { deriveJavaClassName } from './derive-java-class-name';
+import { evaluateExactRule } from './evaluate-exact-rule';
+import { evaluateIdentityRules } from './evaluate-identity-rules';
+import { evaluateSchemaChange, type SchemaChangeResult } from './evaluate-schema-change';
+import { formatRuleMessage, getRule } from './rules';
+import type { Finding, LibraryLine, NewSide, SavedSide, Verdict } from './types';
+
+export interface PlanningAid {
+  /** what the directional rules would say, had the target been able to read the snapshot */
+  verdict: 'compatible' | 'incompatible';
+  findings: Finding[];
+  firstIncompatibility?: Finding;
+}
+
+export interface StateCompatibility {
+  verdict: Verdict;
+  target: LibraryLine;
+  /** which rule set decided: exact (0.x), directional (1.x), or none (not-restorable) */
+  ruleSet: 'exact' | 'directional' | 'none';
+  savedRoot: string;
+  newRoot: string;
+  savedJavaClass?: string;
+  newJavaClass?: string;
+  findings: Finding[];
+  firstIncompatibility?: Finding;
+  /** the failure Flink would report for the restore */
+  failureText?: string;
+  /** not-restorable 0.x → 1.x: the directional answer, labelled as a planning aid */
+  planningAid?: PlanningAid;
+  /** the directional walk (reached pairs and indexes) for the schema diff; absent when a root is missing */
+  schema?: SchemaChangeResult;
+}
+
+export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): StateCompatibility {
+  const newJavaClass = next.newKind === 'generated' ? (next.newJavaClass ?? deriveJavaClassName(next.newSet, next.newRoot)) : undefined;
+  const base = {
+    target: next.target,
+    savedRoot: saved.savedRoot,
+    newRoot: next.newRoot,
+    ...(saved.savedJavaClass ? { savedJavaClass: saved.savedJavaClass } : {}),
+    ...(newJavaClass ? { newJavaClass } : {}),
+  };
+  const identity = {
+    savedKind: saved.savedKind,
+    newKind: next.newKind,
+    savedRoot: saved.savedRoot,
+    newRoot: next.newRoot,
+    savedSettings: saved.savedSettings,
+    newSettings: next.newSettings,
+    ...(saved.savedJavaClass ? { savedJavaClass: saved.savedJavaClass } : {}),
+    ...(newJavaClass ? { newJavaClass } : {}),
+  };
+  const schema = evaluateSchemaChange(saved.savedSet, saved.savedRoot, next.newSet, next.newRoot);
+  const directional = [...evaluateIdentityRules(identity), ...schema.findings];
+  const directionalFirst = directional.find((f) => !f.accepted);
+
+  if (saved.savedLine !== next.target) {
+    const reason =
+      saved.savedLine === '0.x'
+        ? '1.0.0 removed the 0.x snapshot classes, so Flink fails the restore; start with fresh state or replay the input'
+        : 'downgrades are not supported';
+    const finding: Finding = {
+      ruleId: 'TARGET_CANNOT_READ_SNAPSHOT',
+      accepted: false,
+      path: 'snapshot',
+      message: formatRuleMessage('TARGET_CANNOT_READ_SNAPSHOT', { snapshotClass: saved.snapshotClass, savedLine: saved.savedLine, target: next.target, reason }),
+    };
+    return {
+      ...base,
+      verdict: 'not-restorable',
+      ruleSet: 'none',
+      findings: [finding],
+      firstIncompatibility: finding,
+      failureText: `Flink fails the restore: the saved snapshot class ${saved.snapshotClass} is not in the ${next.target} library`,
+      planningAid: {
+        verdict: directionalFirst ? 'incompatible' : 'compatible',
+        findings: directional,
+        ...(directionalFirst ? { firstIncompatibility: directionalFirst } : {}),
+      },
+      schema,
+    };
+  }
+  const findings = next.target === '0.x' ? evaluateExactRule({ ...identity, savedSet: saved.savedSet, newSet: next.newSet }) : directional;
+  const first = findings.find((f) => !f.accepted);
+  return {
+    ...base,
+    verdict: first ? 'incompatible' : 'compatible',
+    ruleSet: next.target === '0.x' ? 'exact' : 'directional',
+    findings,
+    ...(first ? { firstIncompatibility: first, failureText: describeRestoreFailure(saved, first) } : {}),
+    schema,
+  };
+}
+
+/** The failure Flink would print (compatibility-rules.md §6); limits and kinds fail without a reason. */
+export function describeRestoreFailure(saved: SavedSide, first: Finding): string {
+  const group = getRule(first.ruleId).group;
+  const structural = first.ruleId === 'ROOT_RENAMED' || group === 'structure' || group === 'target';
+  if (saved.savedKind === 'generated' && structural) {
+    return (
+      `Cannot restore Protobuf serializer for ${saved.savedJavaClass ?? '(unknown class)'} (${saved.savedRoot}): ` +
+      "supply a supported generated class that can read the saved schema through Flink's user-code classloader. " +
+      `Cause: Generated class cannot read the saved Protobuf schema: ${first.message}`
+    );
+  }
+  return `StateMigrationException: the new state serializer is incompatible with the old state serializer (Flink names no reason; the inspector found: ${first.message})`;
+}

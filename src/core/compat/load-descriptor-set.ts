@@ -1,0 +1,62 @@
+/**
+ * Loads the new application's schema: a binary google.protobuf.FileDescriptorSet as written by
+ * `protoc --include_imports --descriptor_set_out` or `buf build -o x.binpb` (with or without source
+ * info and imports). Not-a-descriptor-set, corrupt set, missing import and unresolvable types are
+ * told apart, each as a DecodeError.
+ */
+import { createFileRegistry, fromBinary, type FileRegistry } from '@bufbuild/protobuf';
+import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { DecodeError } from '../io';
+import { orderFilesByImports } from './order-files-by-imports';
+
+export interface LoadedDescriptorSet {
+  set: FileDescriptorSet;
+  registry: FileRegistry;
+}
+
+const LENGTH_DELIMITED_FILE_TAG = 0x0a; // field 1 (file), wire type 2
+
+export function loadDescriptorSet(bytes: Uint8Array, fileName: string): LoadedDescriptorSet {
+  const fail = (code: 'not-recognised' | 'invalid-value' | 'protobuf', detail: string, offset?: number): never => {
+    throw new DecodeError({ code, detail, file: fileName, ...(offset === undefined ? {} : { offset }), path: ['descriptor set'] });
+  };
+  if (bytes.length === 0) fail('not-recognised', 'Expected a binary FileDescriptorSet, found an empty file', 0);
+  if (bytes[0] !== LENGTH_DELIMITED_FILE_TAG) {
+    fail('not-recognised', `Expected a binary FileDescriptorSet (first byte 0x0a), found ${describeStart(bytes)}`, 0);
+  }
+  let set: FileDescriptorSet;
+  try {
+    set = fromBinary(FileDescriptorSetSchema, bytes, { readUnknownFields: true });
+  } catch (e) {
+    return fail('invalid-value', `Recognised as a FileDescriptorSet but corrupt: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (set.file.length === 0) fail('invalid-value', 'The FileDescriptorSet contains no files');
+  const names = new Set<string>();
+  for (const [i, file] of set.file.entries()) {
+    if (!file.name) fail('invalid-value', `File ${i} of the FileDescriptorSet has no name`);
+    if (names.has(file.name)) fail('invalid-value', `The FileDescriptorSet contains ${file.name} twice`);
+    names.add(file.name);
+  }
+  for (const file of set.file) {
+    for (const dep of file.dependency) {
+      if (!names.has(dep)) fail('invalid-value', `Cannot find ${dep}, imported by ${file.name}`);
+    }
+  }
+  let registry: FileRegistry;
+  try {
+    registry = createFileRegistry({ ...set, file: orderFilesByImports(set.file) });
+  } catch (e) {
+    return fail('invalid-value', `Invalid descriptor set: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return { set, registry };
+}
+
+function describeStart(bytes: Uint8Array): string {
+  const head = Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join(' ');
+  const text = String.fromCharCode(...bytes.subarray(0, 64));
+  if (/^\s*(syntax|edition|package|import|message|\/\/|\/\*)/.test(text)) return `Protobuf source text (compile it with buf build -o x.binpb): ${head}`;
+  if (/^\s*[{[]/.test(text)) return `JSON text: ${head}`;
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return `a zip archive: ${head}`;
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return `a gzip file: ${head}`;
+  return `bytes ${head}`;
+}

@@ -1,0 +1,104 @@
+/** Target-line, identity and settings rules (compatibility-rules.md §2, §3). */
+import type { RuleDefinition } from './rule';
+
+export const TARGET_RULES = [
+  {
+    id: 'TARGET_CANNOT_READ_SNAPSHOT',
+    outcome: 'rejected',
+    group: 'target',
+    section: '2',
+    summary: 'the target library line cannot read the saved snapshot class at all (not-restorable)',
+    template: '{snapshotClass} ({savedLine}) cannot be read by target {target}: {reason}',
+  },
+  {
+    id: 'EXACT_SCHEMA_CHANGED',
+    outcome: 'rejected',
+    group: 'target',
+    section: '2 (0.x exact rule)',
+    summary: '0.x accepts only equal normalized descriptor sets',
+    template: 'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): {difference}',
+  },
+  {
+    id: 'SERIALIZER_NOT_PROTOBUF',
+    outcome: 'warning',
+    group: 'target',
+    section: '2',
+    summary: 'the state is not written by the Protobuf serializer; Protobuf rules do not apply',
+    template: 'State serializer {snapshotClass} is not the Protobuf serializer; its compatibility cannot be decided from a descriptor set',
+  },
+] as const satisfies readonly RuleDefinition[];
+
+export const IDENTITY_RULES = [
+  {
+    id: 'TYPE_KIND_CHANGED',
+    outcome: 'rejected',
+    group: 'identity',
+    section: '3',
+    summary: 'generated-class state restored as DynamicMessage, or the reverse',
+    template: 'Saved {oldKind} state cannot be restored as {newKind}',
+  },
+  {
+    id: 'JAVA_CLASS_CHANGED',
+    outcome: 'rejected',
+    group: 'identity',
+    section: '3',
+    summary: 'generated-class state: the Java binary class name differs',
+    template: 'Java class changes from {old} to {new}',
+  },
+  {
+    id: 'ROOT_RENAMED',
+    outcome: 'rejected',
+    group: 'identity',
+    section: '3',
+    summary: 'the root message full name differs',
+    template: 'Root message changes from {old} to {new}',
+  },
+  {
+    id: 'MAX_MESSAGE_SIZE_DECREASED',
+    outcome: 'rejected',
+    group: 'settings',
+    section: '3',
+    summary: 'new maxMessageSize is smaller than the saved one',
+    template: 'maxMessageSize decreases from {old} to {new}',
+  },
+  {
+    id: 'RECURSION_LIMIT_DECREASED',
+    outcome: 'rejected',
+    group: 'settings',
+    section: '3',
+    summary: 'new recursionLimit is smaller than the saved one',
+    template: 'recursionLimit decreases from {old} to {new}',
+  },
+  {
+    id: 'MAX_MESSAGE_SIZE_INCREASED',
+    outcome: 'accepted',
+    group: 'settings',
+    section: '3',
+    summary: 'new maxMessageSize is larger than the saved one',
+    template: 'maxMessageSize increases from {old} to {new}',
+  },
+  {
+    id: 'RECURSION_LIMIT_INCREASED',
+    outcome: 'accepted',
+    group: 'settings',
+    section: '3',
+    summary: 'new recursionLimit is larger than the saved one',
+    template: 'recursionLimit increases from {old} to {new}',
+  },
+  {
+    id: 'DETERMINISTIC_SERIALIZATION_CHANGED',
+    outcome: 'accepted',
+    group: 'settings',
+    section: '3',
+    summary: 'deterministicSerialization changes (either direction is allowed)',
+    template: 'deterministicSerialization changes from {old} to {new}',
+  },
+  {
+    id: 'LARGE_PAYLOAD_ALIASING_CHANGED',
+    outcome: 'accepted',
+    group: 'settings',
+    section: '3',
+    summary: 'largePayloadAliasing changes (either direction is allowed)',
+    template: 'largePayloadAliasing changes from {old} to {new}',
+  },
+] as const satisfies readonly RuleDefinition[];

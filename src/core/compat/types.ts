@@ -1,0 +1,70 @@
+/**
+ * The evaluator's plain-data model (compatibility-rules.md). Inputs are built from a serializer
+ * snapshot (saved side) and a user's descriptor set (new side), or directly in tests.
+ */
+import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import type { RuleId } from './rules';
+
+export interface SerializerSettings {
+  deterministicSerialization: boolean;
+  maxMessageSize: number;
+  recursionLimit: number;
+  /** absent in 0.x snapshots (never aliased) */
+  largePayloadAliasing?: boolean;
+}
+
+/** Defaults of the library (seed 001): 64 MiB, depth 100, deterministic off, aliasing on. */
+export const DEFAULT_SETTINGS: Readonly<Required<SerializerSettings>> = Object.freeze({
+  deterministicSerialization: false,
+  maxMessageSize: 67_108_864,
+  recursionLimit: 100,
+  largePayloadAliasing: true,
+});
+
+export type TypeKind = 'generated' | 'dynamic';
+/** Which library line wrote / reads the snapshot. */
+export type LibraryLine = '0.x' | '1.x';
+
+export interface SavedSide {
+  savedSet: FileDescriptorSet;
+  /** root message full name, no leading dot */
+  savedRoot: string;
+  /** Java binary class name (generated-class state only) */
+  savedJavaClass?: string;
+  savedKind: TypeKind;
+  savedSettings: SerializerSettings;
+  /** snapshot class as Flink recorded it */
+  snapshotClass: string;
+  /** library line that wrote the snapshot */
+  savedLine: LibraryLine;
+}
+
+export interface NewSide {
+  newSet: FileDescriptorSet;
+  newRoot: string;
+  newKind: TypeKind;
+  /** Java binary class name; derived from the file options when absent (generated only) */
+  newJavaClass?: string;
+  newSettings: SerializerSettings;
+  target: LibraryLine;
+}
+
+export type Verdict = 'compatible' | 'incompatible' | 'not-restorable' | 'unknown';
+
+export interface Finding {
+  ruleId: RuleId;
+  accepted: boolean;
+  /** logical location: `example.Event`, `example.Event.count (2)`, `file event.proto`, `settings` */
+  path: string;
+  message: string;
+  /** true for findings outside the reached declarations (diff only, never affects the verdict) */
+  unreached?: boolean;
+}
+
+export interface SchemaEvaluation {
+  /** every finding in walk order (compatibility-rules.md §6) */
+  findings: Finding[];
+  firstIncompatibility?: Finding;
+  /** full names of the reached saved declarations, in walk order */
+  reached: string[];
+}

@@ -1,0 +1,86 @@
+/**
+ * Directional conformance suite (compatibility-rules.md §3–§6): each case compiles saved.proto and
+ * new.proto with buf, evaluates with target 1.x and asserts the verdict, the first incompatibility
+ * (rule id and exact message) and the presence/absence of rule ids. The meta-test checks that every
+ * structural rule has an accepting and a rejecting case.
+ */
+import { fromBinary } from '@bufbuild/protobuf';
+import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, evaluateStateCompatibility, loadDescriptorSet, RULES, type StateCompatibility } from '../../src/core/compat';
+import { buildDescriptorSet, mapLimited } from './build-descriptor-set';
+import { DIRECTIONAL_CASES, type DirectionalCase } from './directional-cases';
+
+const results = new Map<string, StateCompatibility>();
+
+async function evaluateCase(c: DirectionalCase): Promise<StateCompatibility> {
+  // saved side as generated code embeds it: no source info, no image extension (json_name is dropped by normalization)
+  const savedBytes = await buildDescriptorSet(c.saved, { excludeSourceInfo: true, asFileDescriptorSet: true });
+  const newBytes = await buildDescriptorSet(c.next);
+  const savedRoot = c.root ?? 'example.Event';
+  return evaluateStateCompatibility(
+    {
+      savedSet: fromBinary(FileDescriptorSetSchema, savedBytes),
+      savedRoot,
+      savedJavaClass: 'io.example.Events$Event',
+      savedKind: 'generated',
+      savedSettings: DEFAULT_SETTINGS,
+      snapshotClass: 'test.ProtobufSnapshot',
+      savedLine: '1.x',
+    },
+    {
+      newSet: loadDescriptorSet(newBytes, 'new.binpb').set,
+      newRoot: c.newRoot ?? savedRoot,
+      newKind: 'generated',
+      newJavaClass: 'io.example.Events$Event',
+      newSettings: DEFAULT_SETTINGS,
+      target: '1.x',
+    },
+  );
+}
+
+describe('directional conformance (target 1.x, buf-built descriptor sets)', () => {
+  beforeAll(async () => {
+    const evaluated = await mapLimited(DIRECTIONAL_CASES, 2, evaluateCase);
+    DIRECTIONAL_CASES.forEach((c, i) => results.set(c.name, evaluated[i]));
+  }, 120_000);
+
+  for (const c of DIRECTIONAL_CASES) {
+    it(c.name, () => {
+      const r = results.get(c.name)!;
+      expect(r.verdict).toBe(c.verdict);
+      if (c.first) {
+        expect({ ruleId: r.firstIncompatibility?.ruleId, message: r.firstIncompatibility?.message }).toEqual(c.first);
+      } else {
+        expect(r.firstIncompatibility).toBeUndefined();
+      }
+      for (const h of c.has ?? []) {
+        expect(r.findings.some((f) => f.ruleId === h.ruleId && f.accepted === h.accepted), `finding ${h.ruleId} (${h.accepted ? 'accepted' : 'rejected'})`).toBe(true);
+      }
+      for (const id of c.lacks ?? []) expect(r.findings.map((f) => f.ruleId)).not.toContain(id);
+      if (c.noFindings) expect(r.findings).toEqual([]);
+    });
+  }
+
+  it('the serializer example prints the Flink-style restore failure', () => {
+    const r = results.get('int32 to sint32 (the serializer example)')!;
+    expect(r.failureText).toBe(
+      "Cannot restore Protobuf serializer for io.example.Events$Event (example.Event): supply a supported generated class that can read the saved schema through Flink's user-code classloader. Cause: Generated class cannot read the saved Protobuf schema: Field 2 (count) of example.Event changes type from INT32 to SINT32",
+    );
+  });
+});
+
+describe('rule registry meta-test', () => {
+  const structural = RULES.filter((r) => r.group === 'structure');
+  for (const rule of structural) {
+    it(`${rule.id} has an accepting and a rejecting conformance case`, () => {
+      const cases = DIRECTIONAL_CASES.filter((c) => c.covers.includes(rule.id));
+      expect(cases.some((c) => c.verdict === 'compatible'), 'accepting case').toBe(true);
+      expect(cases.some((c) => c.verdict === 'incompatible'), 'rejecting case').toBe(true);
+    });
+  }
+  it('every registry entry has a unique id and a template', () => {
+    expect(new Set(RULES.map((r) => r.id)).size).toBe(RULES.length);
+    for (const r of RULES) expect(r.template.length).toBeGreaterThan(0);
+  });
+});
