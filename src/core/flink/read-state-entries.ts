@@ -1,0 +1,69 @@
+import { DecodeError, type SavepointFiles } from '../io';
+import type { CancelSignal } from './cancel-signal';
+import { computeOperatorId } from './compute-operator-id';
+import type { StateEntry } from './inspection-types';
+import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
+import { readCanonicalKeyedEntries } from './read-canonical-keyed-entries';
+import { readHeapKeyedEntries } from './read-heap-keyed-entries';
+import { readOperatorStateEntries } from './read-operator-state-entries';
+import { ROCKSDB_NATIVE_UNREADABLE, readSubtaskKeyedStream, readSubtaskOperatorStream } from './read-subtask-state-headers';
+import type { SnapshotRegistry } from './snapshot-registry';
+import type { OperatorState } from './types';
+
+export interface ReadStateEntriesOptions {
+  /** 32-hex operator id, or a uid (matched against V5+ uids and through the uid → id hash) */
+  operatorId: string;
+  state: string;
+  /** stop after this many entries */
+  limit?: number;
+  signal?: CancelSignal;
+  /** an already opened savepoint (avoids reading `_metadata` again) */
+  opened?: OpenedSavepoint;
+}
+
+/** Finds an operator by id, stored uid, or uid hashed to an id (spec §2.3). */
+export function findOperator(opened: OpenedSavepoint, idOrUid: string): OperatorState | undefined {
+  const ops = opened.metadata.operators;
+  const lower = idOrUid.toLowerCase();
+  return ops.find((o) => o.id === lower) ?? ops.find((o) => o.uid === idOrUid) ?? ops.find((o) => o.id === computeOperatorId(idOrUid));
+}
+
+/**
+ * Streams the entries of one state of one operator, subtask by subtask (operator list/union and
+ * broadcast states, canonical and heap keyed states). RocksDB native snapshots throw a DecodeError
+ * `unsupported-format` with ROCKSDB_NATIVE_UNREADABLE.
+ */
+export async function* readStateEntries(files: SavepointFiles, registry: SnapshotRegistry, options: ReadStateEntriesOptions): AsyncGenerator<StateEntry> {
+  const opened = options.opened ?? (await openSavepoint(files));
+  const op = findOperator(opened, options.operatorId);
+  if (!op) {
+    throw new DecodeError({ code: 'invalid-value', detail: `expected an operator id or uid of this savepoint, found ${options.operatorId} (operators: ${opened.metadata.operators.map((o) => o.id).join(', ')})` });
+  }
+  const limit = options.limit ?? Infinity;
+  if (limit <= 0) return;
+  let produced = 0;
+  const filter = { state: options.state, ...(options.signal ? { signal: options.signal } : {}) };
+  const subtasks = [...op.subtasks].sort((a, b) => a.index - b.index);
+  for (const subtask of subtasks) {
+    if (subtask.managedOperatorState?.states.some((s) => s.name === options.state)) {
+      const stream = await readSubtaskOperatorStream(opened, op, subtask, registry);
+      if (stream) {
+        for await (const e of readOperatorStateEntries(stream.input, stream.header, filter)) {
+          yield e;
+          if (++produced >= limit) return;
+        }
+      }
+    }
+    const keyed = await readSubtaskKeyedStream(opened, op, subtask, registry);
+    if (!keyed?.header?.states.some((s) => s.name === options.state)) continue;
+    if (keyed.format === 'rocksdb-native') {
+      throw new DecodeError({ code: 'unsupported-format', detail: ROCKSDB_NATIVE_UNREADABLE, path: [`subtask ${subtask.index}`, options.state] });
+    }
+    if (!keyed.input) continue;
+    const entries = keyed.format === 'heap' ? readHeapKeyedEntries(keyed.input, keyed.header, filter) : readCanonicalKeyedEntries(keyed.input, keyed.header, filter);
+    for await (const e of entries) {
+      yield e;
+      if (++produced >= limit) return;
+    }
+  }
+}
