@@ -41,7 +41,7 @@ export async function* walkTarMembers(cursor: TarCursor, maxEntries: number): As
     const stored = readOctal(header, 148, 8);
     const actual = checksumOf(header);
     if (stored !== actual) {
-      throw fail('corrupt-archive', `expected a tar header with checksum ${actual}, found ${stored === undefined ? 'an unreadable checksum field' : stored}: the tar is damaged or this is not a tar header`, pos);
+      throw fail('corrupt-archive', `expected tar header checksum ${actual} (the sum of its bytes), found ${stored === undefined ? 'an unreadable value' : stored} in its checksum field: the tar is damaged or this is not a tar header`, pos);
     }
     const type = String.fromCharCode(header[156]!);
     const ustar = strFromU8(header.subarray(257, 263), true) === 'ustar\u0000';

@@ -1,0 +1,171 @@
+import { gzipSync, strToU8 } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { bytesSource, isDecodeError, openSavepointInput, openTarArchive, openTarGzArchive, readAll, type ByteSource } from './index';
+
+interface Member {
+  name: string;
+  data?: Uint8Array;
+  type?: string;
+  prefix?: string;
+  /** GNU magic ("ustar  \0") instead of POSIX ("ustar\0" "00") */
+  gnu?: boolean;
+}
+
+function header(m: Member, size: number): Uint8Array {
+  const h = new Uint8Array(512);
+  const put = (s: string, at: number): void => h.set(strToU8(s).subarray(0, Math.min(s.length, 512 - at)), at);
+  put(m.name, 0);
+  put('0000644\0', 100);
+  put('0000000\0', 108);
+  put('0000000\0', 116);
+  put(size.toString(8).padStart(11, '0') + '\0', 124);
+  put('00000000000\0', 136);
+  h[156] = (m.type ?? '0').charCodeAt(0);
+  if (m.gnu) put('ustar  \0', 257);
+  else {
+    put('ustar\0', 257);
+    put('00', 263);
+  }
+  if (m.prefix) put(m.prefix, 345);
+  let sum = 0;
+  for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
+  put(sum.toString(8).padStart(6, '0') + '\0 ', 148);
+  return h;
+}
+
+function buildTar(members: Member[], { end = true } = {}): Uint8Array {
+  const parts: Uint8Array[] = [];
+  for (const m of members) {
+    const data = m.data ?? new Uint8Array(0);
+    parts.push(header(m, data.length), data, new Uint8Array((512 - (data.length % 512)) % 512));
+  }
+  if (end) parts.push(new Uint8Array(1024));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let q = 0;
+  for (const p of parts) {
+    out.set(p, q);
+    q += p.length;
+  }
+  return out;
+}
+const text = (s: string): Uint8Array => strToU8(s);
+function pax(records: Record<string, string>): Uint8Array {
+  let s = '';
+  for (const [k, v] of Object.entries(records)) {
+    const body = ` ${k}=${v}\n`;
+    const n = strToU8(body).length; // the length counts bytes, not characters
+    let len = n + 1;
+    while (String(len).length + n !== len) len = String(len).length + n;
+    s += `${len}${body}`;
+  }
+  return text(s);
+}
+
+describe('openTarArchive', () => {
+  it('lists ustar members (with prefix), GNU long names and pax paths; skips directories and links', async () => {
+    const longName = `sp/${'x'.repeat(150)}`;
+    const tar = buildTar([
+      { name: 'sp/', type: '5' },
+      { name: '_metadata', prefix: 'sp', data: text('meta') },
+      { name: '././@LongLink', type: 'L', data: text(`${longName}\0`), gnu: true },
+      { name: 'truncated-name', data: text('long'), gnu: true },
+      { name: 'PaxHeaders/x', type: 'x', data: pax({ path: 'sp/päx-name', mtime: '1' }) },
+      { name: 'short', data: text('pax') },
+      { name: 'sp/link', type: '2' },
+    ]);
+    const listing = await openTarArchive(bytesSource('sp.tar', tar));
+    expect(listing.files.map((f) => [f.path, f.source.name, f.source.size])).toEqual([
+      ['sp/_metadata', 'sp.tar!/sp/_metadata', 4],
+      [longName, `sp.tar!/${longName}`, 4],
+      ['sp/päx-name', 'sp.tar!/sp/päx-name', 3],
+    ]);
+    expect(await readAll(listing.files[1]!.source)).toEqual(text('long'));
+    expect(listing.warnings).toEqual(["ignored tar member 'sp/link': it is a symbolic link, not a regular file"]);
+  });
+
+  it('members are range sources into the tar: reads touch only the requested bytes', async () => {
+    const payload = new Uint8Array(3000).map((_, i) => i % 251);
+    const tar = buildTar([{ name: 'a/_metadata', data: text('m') }, { name: 'a/s', data: payload }]);
+    const inner = bytesSource('a.tar', tar);
+    const reads: [number, number][] = [];
+    const counting: ByteSource = { name: 'a.tar', size: inner.size, read: (o, l) => (reads.push([o, l]), inner.read(o, l)) };
+    const listing = await openTarArchive(counting);
+    expect(reads).toEqual([[0, 512], [1024, 512], [1024 + 512 + 3072, 512]]);
+    reads.length = 0;
+    expect(await listing.files[1]!.source.read(100, 5)).toEqual(payload.subarray(100, 105));
+    expect(reads).toEqual([[1536 + 100, 5]]);
+  });
+
+  it('drops members with .. or absolute paths with a warning', async () => {
+    const tar = buildTar([{ name: '../../etc/cron', data: text('x') }, { name: '/abs', data: text('y') }, { name: 'ok', data: text('z') }]);
+    const listing = await openTarArchive(bytesSource('t.tar', tar));
+    expect(listing.files.map((f) => f.path)).toEqual(['ok']);
+    expect(listing.warnings).toEqual(["ignored tar member '../../etc/cron': it contains a '..' segment", "ignored tar member '/abs': it is an absolute path"]);
+  });
+
+  it('reports a damaged header by its checksum, and a member running past the end', async () => {
+    const tar = buildTar([{ name: 'a', data: text('abc') }, { name: 'b', data: text('def') }]);
+    tar[1024 + 1] = 0x41;
+    const e = await openTarArchive(bytesSource('bad.tar', tar)).catch((x: unknown) => x as Error);
+    expect(isDecodeError(e) && e.code).toBe('corrupt-archive');
+    expect((e as Error).message).toBe('expected tar header checksum 3203 (the sum of its bytes), found 3138 in its checksum field: the tar is damaged or this is not a tar header — at bad.tar, offset 1024 (0x400)');
+
+    const cut = buildTar([{ name: 'a', data: new Uint8Array(2000) }], { end: false }).subarray(0, 1000);
+    await expect(openTarArchive(bytesSource('cut.tar', cut))).rejects.toThrow("expected cut.tar!/a (2000 bytes at offset 512) inside the 1000-byte cut.tar, found it runs past the end — at cut.tar, offset 512 (0x200)");
+    const half = buildTar([{ name: 'a', data: text('x') }]).subarray(0, 1024 + 100);
+    await expect(openTarArchive(bytesSource('half.tar', half))).rejects.toThrow('expected a 512-byte tar header, found 100 bytes — at half.tar, offset 1024 (0x400)');
+  });
+
+  it('warns about a tar without end-of-archive blocks', async () => {
+    const listing = await openTarArchive(bytesSource('t.tar', buildTar([{ name: 'a', data: text('x') }], { end: false })));
+    expect(listing.files.map((f) => f.path)).toEqual(['a']);
+    expect(listing.warnings).toEqual(['tar t.tar ends without its end-of-archive blocks (it may be truncated)']);
+  });
+});
+
+describe('openTarGzArchive', () => {
+  it('gunzips as a stream and lists the same members; keeps them in memory within the budget', async () => {
+    const tar = buildTar([{ name: 'sp/_metadata', data: text('meta') }, { name: 'sp/s1', data: text('state one') }]);
+    const listing = await openTarGzArchive(bytesSource('sp.tgz', gzipSync(tar)));
+    expect(listing.kind).toBe('tar.gz');
+    expect(await Promise.all(listing.files.map(async (f) => [f.path, new TextDecoder().decode(await readAll(f.source))]))).toEqual([
+      ['sp/_metadata', 'meta'],
+      ['sp/s1', 'state one'],
+    ]);
+    expect(listing.warnings).toEqual([]);
+  });
+
+  it('past the memory budget, members are re-read from the gzip stream on demand (with a warning)', async () => {
+    const payload = new Uint8Array(5000).map((_, i) => (i * 7) % 256);
+    const tar = buildTar([{ name: 'sp/_metadata', data: text('meta') }, { name: 'sp/big', data: payload }]);
+    const listing = await openTarGzArchive(bytesSource('sp.tgz', gzipSync(tar)), { maxBufferedBytes: 100 });
+    expect(await listing.files[1]!.source.read(4000, 10)).toEqual(payload.subarray(4000, 4010));
+    expect(listing.warnings).toEqual(['sp.tgz holds more than 100 bytes; 1 member(s) are re-read from the start of the gzip stream on demand (slow): extract the archive or use a zip for large savepoints']);
+  });
+
+  it('refuses a gzip bomb by its expansion ratio and by its total size', async () => {
+    const bomb = gzipSync(new Uint8Array(4 * 1024 * 1024));
+    const e = await openTarGzArchive(bytesSource('bomb.tgz', bomb)).catch((x: unknown) => x as Error);
+    expect(isDecodeError(e) && e.code).toBe('limit-exceeded');
+    expect((e as Error).message).toMatch(/^expected the gzip stream to expand at most 200:1, found \d+ bytes from \d+ compressed bytes: refusing a possible gzip bomb — at bomb\.tgz, offset \d+/);
+    const tar = buildTar([{ name: 'a', data: new Uint8Array(4000).map((_, i) => i % 256) }]);
+    await expect(openTarGzArchive(bytesSource('t.tgz', gzipSync(tar)), { maxTotalBytes: 2048 })).rejects.toThrow(/^expected the gzip stream to expand to at most 2048 bytes, found more: refusing a possible gzip bomb/);
+  });
+
+  it('reports corrupt gzip data', async () => {
+    const gz = gzipSync(buildTar([{ name: 'a', data: text('x') }]));
+    gz.fill(0xff, 12, 20);
+    const e = await openTarGzArchive(bytesSource('bad.tgz', gz)).catch((x: unknown) => x as Error);
+    expect(isDecodeError(e) && e.code).toBe('corrupt-compression');
+    expect((e as Error).message).toMatch(/^expected a valid gzip stream, found corrupt data \(.+\) — at bad\.tgz, offset 0 \(0x0\)$/);
+  });
+
+  it('openSavepointInput detects tar.gz by its magic bytes and roots the savepoint at _metadata', async () => {
+    const tar = buildTar([{ name: 'outer/sp/_metadata', data: text('meta') }, { name: 'outer/sp/uuid-1', data: text('s') }, { name: 'outer/readme', data: text('r') }]);
+    const files = await openSavepointInput({ kind: 'source', source: bytesSource('upload.bin', gzipSync(tar)) });
+    expect(files.metadata.name).toBe('upload.bin!/outer/sp/_metadata');
+    expect(files.resolveRelative('uuid-1')?.name).toBe('upload.bin!/outer/sp/uuid-1');
+    expect(files.resolveRelative('../readme')).toBeUndefined();
+    expect(files.warnings).toEqual(["1 file of upload.bin outside the _metadata folder 'outer/sp' is ignored"]);
+  });
+});
