@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type DragEvent } from 'react';
-import { toInspectorFailure, type InputFile } from '../worker';
+import { readDroppedEntries, toInspectorFailure, type InputFile } from '../worker';
 import { FailurePanel } from './components/failure-panel';
 import { NavBar } from './components/nav-bar';
 import { ProgressBar } from './components/progress-bar';
@@ -8,7 +8,6 @@ import { StartPage } from './components/start-page';
 import { TopBar } from './components/top-bar';
 import { useInspector } from './inspector-context';
 import { loadDemoFiles } from './input/load-demo-files';
-import { readDroppedFiles } from './input/read-dropped-files';
 import { useLoadInput } from './input/use-load-input';
 import { useAppStore } from './state/app-store';
 import { useInspection } from './state/use-inspection';
@@ -60,7 +59,7 @@ export function App() {
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    const pending = readDroppedFiles(e.dataTransfer);
+    const pending = readDroppedEntries(e.dataTransfer.items);
     void pending.then((files) => openFiles(files), (err: unknown) => set({ status: 'failed', failure: toInspectorFailure(err) }));
   };
 

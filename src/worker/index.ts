@@ -2,4 +2,5 @@ export * from './inspector';
 export { LocalInspector } from './local-inspector';
 export { connectWorkerInspector, type WorkerInspector } from './connect-worker-inspector';
 export { toInspectorFailure, isInspectorFailure } from './to-inspector-failure';
-export { classifyInputFiles, baseName, dirName } from './classify-input-files';
+export { splitInputFiles, isDescriptorSetName, nameSavepointInput } from './split-input-files';
+export { readDroppedEntries, readPickedFiles } from './sources';

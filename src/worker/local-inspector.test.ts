@@ -9,28 +9,30 @@ describe('LocalInspector.open', () => {
   it('classifies a folder drop and hashes every file with SHA-256', async () => {
     const meta = new Uint8Array([0x49, 0x60, 0x67, 0x2d, 0, 0, 0, 4]);
     const state = new Uint8Array([1, 2, 3]);
-    const progress: number[] = [];
+    const progress: string[] = [];
     const session = await new LocalInspector().open(
       {
         kind: 'files',
         files: [file('sp/_metadata', meta), file('sp/abc-uuid', state), file('new.binpb', [0x0a, 0x00]), file('notes.txt', [0x41])],
       },
-      (p) => progress.push(p.bytesRead),
+      (p) => progress.push(`${p.phase} ${p.bytesRead}/${p.bytesTotal}`),
     );
-    expect(session.savepointName).toBe('sp');
+    expect(session.savepointName).toBe('dropped files');
+    expect(session.warnings).toEqual(["1 file of dropped files outside the _metadata folder 'sp' is ignored"]);
     expect(session.descriptorSetName).toBe('new.binpb');
     expect(session.files).toEqual([
       { path: 'sp/_metadata', size: 8, role: 'savepoint-metadata' },
       { path: 'sp/abc-uuid', size: 3, role: 'savepoint-file' },
       { path: 'new.binpb', size: 2, role: 'descriptor-set' },
-      { path: 'notes.txt', size: 1, role: 'ignored', note: 'outside the savepoint folder sp' },
+      { path: 'notes.txt', size: 1, role: 'ignored' },
     ]);
     const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
     expect(session.digests.find((d) => d.path === 'sp/_metadata')?.sha256).toBe(sha(meta));
     expect(session.digests.find((d) => d.path === 'sp/abc-uuid')?.sha256).toBe(sha(state));
     const listing = [...session.digests].map((d) => `${d.path}\t${d.size}\t${d.sha256}`).join('\n');
     expect(session.inputHash).toBe(sha(new TextEncoder().encode(listing)));
-    expect(progress.at(-1)).toBe(14);
+    expect(progress.filter((p) => p.startsWith('hashing')).at(-1)).toBe('hashing 14/14');
+    expect(progress).toContain('opening 0/0');
   });
 
   it('gives the same input hash for the same files in another order, and a different one when a byte changes', async () => {
@@ -41,16 +43,13 @@ describe('LocalInspector.open', () => {
     expect(c.inputHash).not.toBe(a.inputHash);
   });
 
-  it('rejects files that are neither a savepoint nor a descriptor set, naming them', async () => {
-    await expect(new LocalInspector().open({ kind: 'files', files: [file('photo.jpg', [0xff, 0xd8])] })).rejects.toEqual({
-      kind: 'decode',
+  it('rejects a file that is not a savepoint, with the core\'s content-based message', async () => {
+    await expect(new LocalInspector().open({ kind: 'files', files: [file('photo.jpg', [0xff, 0xd8, 0xff, 0xe0])] })).rejects.toMatchObject({
       name: 'DecodeError',
-      code: 'wrong-file-kind',
-      message:
-        'no savepoint was found in photo.jpg: expected a folder with _metadata, a .zip/.tar/.tar.gz of one, a lone _metadata file, or a descriptor set (.pb, .binpb, .desc, .protoset)',
-      detail:
-        'no savepoint was found in photo.jpg: expected a folder with _metadata, a .zip/.tar/.tar.gz of one, a lone _metadata file, or a descriptor set (.pb, .binpb, .desc, .protoset)',
-      path: [],
+      code: 'not-recognised',
+      file: 'photo.jpg',
+      offset: 0,
+      detail: 'expected a savepoint folder, its _metadata file, or a .zip/.tar/.tar.gz of the folder, found an unrecognised file starting with ff d8 ff e0',
     });
   });
 

@@ -3,73 +3,76 @@
  * through Comlink (`inspector.worker.ts`); unit tests use it directly, with no worker and no
  * browser, so they exercise the same code paths the app runs.
  */
+import { openSavepointInput, type SavepointFiles } from '../core/io';
 import type { SavepointInspection } from '../core/flink';
 import { Cancellation } from './cancellation';
-import { classifyInputFiles, type ClassifiedInput } from './classify-input-files';
 import { hashInputFiles } from './hash-input-files';
 import type {
+  ClassifiedFile,
   EntryDetail,
   EntryPage,
   EntryQuery,
+  InputFile,
   Inspector,
   InspectorFailure,
   InspectorInput,
-  InspectorProgress,
+  InspectorPhase,
   OpenedSession,
   ProgressListener,
 } from './inspector';
+import { toInputFiles } from './sources';
+import { nameSavepointInput, splitInputFiles } from './split-input-files';
+import { trackSourceReads, type ReadingStep } from './track-source-reads';
 
 interface Session {
   opened: OpenedSession;
-  input: ClassifiedInput;
+  savepoint: SavepointFiles | null;
+  descriptorSet: InputFile | null;
 }
 
 export class LocalInspector implements Inspector {
   private session: Session | null = null;
-  private running: Cancellation | null = null;
+  private step: ReadingStep | null = null;
 
   async open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession> {
-    return this.runStep(async (cancel) => {
+    return this.runStep('hashing', onProgress, async (cancel, phase) => {
       if (input.kind === 'url') {
-        throw unavailable('loading a savepoint by URL needs the HTTP range source, which is not built yet');
+        throw unavailable('loading a savepoint by URL is not wired into the app yet');
       }
       if (input.files.length === 0) {
         throw wrongInput('no files were given: drop a savepoint folder, a .zip/.tar/.tar.gz of one, or a _metadata file');
       }
-      const classified = classifyInputFiles(input.files);
-      if (classified.savepointFiles.length === 0 && classified.descriptorSets.length === 0) {
-        const names = input.files.slice(0, 3).map((f) => f.path).join(', ');
-        throw wrongInput(
-          `no savepoint was found in ${names}${input.files.length > 3 ? ', …' : ''}: expected a folder with _metadata, a .zip/.tar/.tar.gz of one, a lone _metadata file, or a descriptor set (.pb, .binpb, .desc, .protoset)`,
-        );
-      }
+      const { descriptorSets, savepointFiles } = splitInputFiles(input.files);
       const { digests, inputHash } = await hashInputFiles(input.files, (bytesRead, bytesTotal, path) => {
         cancel.check();
-        emit(onProgress, { phase: 'hashing', bytesRead, bytesTotal, detail: path });
+        onProgress?.({ phase: 'hashing', bytesRead, bytesTotal, detail: path });
       });
+      phase('opening', 0);
+      let savepoint: SavepointFiles | null = null;
+      if (savepointFiles.length > 0) {
+        const tracked = toInputFiles(savepointFiles).map((f) => ({ path: f.path, source: trackSourceReads(f.source, () => this.step) }));
+        savepoint = await openSavepointInput({ kind: 'files', name: nameSavepointInput(savepointFiles), files: tracked });
+      }
+      const warnings = [...(savepoint?.warnings ?? [])];
+      if (descriptorSets.length > 1) {
+        warnings.push(`${descriptorSets.length} descriptor sets were given; using ${descriptorSets[0].path} as the new schema`);
+      }
       const opened: OpenedSession = {
         inputHash,
-        files: classified.files,
+        files: describeFiles(input.files, savepoint, descriptorSets[0] ?? null),
         digests,
-        savepointName: classified.savepointName,
-        descriptorSetName: classified.descriptorSets[0]?.path ?? null,
-        warnings: [...classified.warnings],
+        savepointName: savepoint?.name ?? null,
+        descriptorSetName: descriptorSets[0]?.path ?? null,
+        warnings,
       };
-      if (classified.descriptorSets.length > 1) {
-        opened.warnings.push(
-          `${classified.descriptorSets.length} descriptor sets were given; using ${classified.descriptorSets[0].path} as the new schema`,
-        );
-      }
-      this.session = { opened, input: classified };
+      this.session = { opened, savepoint, descriptorSet: descriptorSets[0] ?? null };
       return opened;
     });
   }
 
   async getInspection(_onProgress?: ProgressListener): Promise<SavepointInspection> {
     const session = this.requireSession();
-    if (session.input.savepointFiles.length === 0) {
-      throw wrongInput(noSavepointMessage(session.opened));
-    }
+    if (session.savepoint === null) throw wrongInput(noSavepointMessage(session.opened));
     throw unavailable('savepoint decoding (core inspectSavepoint) is not built yet');
   }
 
@@ -84,7 +87,7 @@ export class LocalInspector implements Inspector {
   }
 
   async cancel(): Promise<void> {
-    this.running?.cancel();
+    this.step?.cancel.cancel();
   }
 
   private requireSession(): Session {
@@ -92,21 +95,47 @@ export class LocalInspector implements Inspector {
     return this.session;
   }
 
-  /** Runs one long step with a fresh cancellation; a newer step cancels an older one. */
-  private async runStep<T>(step: (cancel: Cancellation) => Promise<T>): Promise<T> {
-    this.running?.cancel();
+  /**
+   * Runs one long step with a fresh cancellation (a newer step cancels an older one); reads of the
+   * session's sources during the step are reported as progress of the step's current phase.
+   */
+  private async runStep<T>(
+    firstPhase: InspectorPhase,
+    onProgress: ProgressListener | undefined,
+    body: (cancel: Cancellation, phase: (p: InspectorPhase, bytesTotal: number) => void) => Promise<T>,
+  ): Promise<T> {
+    this.step?.cancel.cancel();
     const cancel = new Cancellation();
-    this.running = cancel;
+    let current = { phase: firstPhase, bytesRead: 0, bytesTotal: 0 };
+    const step: ReadingStep = {
+      cancel,
+      onRead: (bytes, source) => {
+        current.bytesRead += bytes;
+        onProgress?.({ ...current, detail: source });
+      },
+    };
+    this.step = step;
     try {
-      return await step(cancel);
+      return await body(cancel, (phase, bytesTotal) => {
+        current = { phase, bytesRead: 0, bytesTotal };
+        onProgress?.({ ...current });
+      });
     } finally {
-      if (this.running === cancel) this.running = null;
+      if (this.step === step) this.step = null;
     }
   }
 }
 
-function emit(listener: ProgressListener | undefined, p: InspectorProgress): void {
-  if (listener) void listener(p);
+function describeFiles(input: readonly InputFile[], savepoint: SavepointFiles | null, schema: InputFile | null): ClassifiedFile[] {
+  const used = new Set(savepoint?.files.map((f) => f.name) ?? []);
+  return input.map((f): ClassifiedFile => {
+    const size = f.blob.size;
+    if (f === schema) return { path: f.path, size, role: 'descriptor-set' };
+    if (savepoint && f.path === savepoint.metadata.name) return { path: f.path, size, role: 'savepoint-metadata' };
+    if (used.has(f.path)) return { path: f.path, size, role: 'savepoint-file' };
+    if (savepoint && f.path === savepoint.name) return { path: f.path, size, role: 'savepoint-archive' };
+    return { path: f.path, size, role: 'ignored' };
+  });
 }
 
 function unavailable(message: string): InspectorFailure {

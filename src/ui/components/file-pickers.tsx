@@ -1,13 +1,12 @@
 import { useRef } from 'react';
-import type { InputFile } from '../../worker';
-import { filesFromList } from '../input/files-from-list';
+import { readPickedFiles, type InputFile } from '../../worker';
 
 /** Pickers for those who do not drag: files (archives, _metadata, descriptor sets) and a folder. */
 export function FilePickers({ onFiles, compact }: { onFiles: (files: InputFile[]) => void; compact?: boolean }) {
   const filesRef = useRef<HTMLInputElement>(null);
   const folderRef = useRef<HTMLInputElement>(null);
   const take = (input: HTMLInputElement) => {
-    if (input.files && input.files.length > 0) onFiles(filesFromList(input.files));
+    if (input.files && input.files.length > 0) onFiles(readPickedFiles(input.files));
     input.value = '';
   };
   const cls = compact ? 'btn small' : 'btn';

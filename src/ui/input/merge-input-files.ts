@@ -1,4 +1,4 @@
-import { classifyInputFiles, type InputFile } from '../../worker';
+import { splitInputFiles, type InputFile } from '../../worker';
 
 /**
  * A new drop either brings a savepoint (replaces the savepoint parts), a schema (replaces the
@@ -8,11 +8,9 @@ export function mergeInputFiles(
   current: { savepointFiles: InputFile[]; schemaFiles: InputFile[] },
   added: InputFile[],
 ): { savepointFiles: InputFile[]; schemaFiles: InputFile[] } {
-  const c = classifyInputFiles(added);
-  const schemaPaths = new Set(c.descriptorSets.map((f) => f.path));
-  const bringsSavepoint = c.savepointFiles.length > 0 || c.descriptorSets.length === 0;
+  const { descriptorSets, savepointFiles } = splitInputFiles(added);
   return {
-    savepointFiles: bringsSavepoint ? added.filter((f) => !schemaPaths.has(f.path)) : current.savepointFiles,
-    schemaFiles: c.descriptorSets.length > 0 ? c.descriptorSets : current.schemaFiles,
+    savepointFiles: savepointFiles.length > 0 ? savepointFiles : current.savepointFiles,
+    schemaFiles: descriptorSets.length > 0 ? descriptorSets : current.schemaFiles,
   };
 }

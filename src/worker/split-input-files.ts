@@ -1,0 +1,28 @@
+import type { InputFile } from './inspector';
+
+const DESCRIPTOR_SET_SUFFIXES = ['.pb', '.binpb', '.desc', '.protoset'];
+
+export function isDescriptorSetName(path: string): boolean {
+  const lower = path.toLowerCase();
+  return DESCRIPTOR_SET_SUFFIXES.some((s) => lower.endsWith(s));
+}
+
+/**
+ * Splits what the user gave into the new schema (descriptor sets, by their usual suffixes) and the
+ * savepoint candidates (everything else: a folder's files, an archive, a lone `_metadata`). What
+ * the candidates really are is decided by content when the savepoint is opened.
+ */
+export function splitInputFiles(input: readonly InputFile[]): { descriptorSets: InputFile[]; savepointFiles: InputFile[] } {
+  const descriptorSets: InputFile[] = [];
+  const savepointFiles: InputFile[] = [];
+  for (const f of input) (isDescriptorSetName(f.path) ? descriptorSets : savepointFiles).push(f);
+  return { descriptorSets, savepointFiles };
+}
+
+/** Display name of a savepoint input: the common top folder of a drop, or the single file's name. */
+export function nameSavepointInput(files: readonly InputFile[]): string {
+  if (files.length === 1) return files[0].path;
+  const tops = new Set(files.map((f) => (f.path.includes('/') ? f.path.slice(0, f.path.indexOf('/')) : '')));
+  const [only] = tops;
+  return tops.size === 1 && only !== '' ? only : 'dropped files';
+}
