@@ -106,6 +106,7 @@ export function decodeKeyedEntry(plan: KeyedDecodePlan, key: ByteReader, value: 
   }
   if (!decodeCompositeKey(plan, key, out)) return { ...out, value: decodeValue(plan, value) };
   if (plan.userKey) out.userKey = decodeOrOpaque(plan.userKey, 'user key', key, true);
+  else if (plan.state.kind === 'MAP') out.userKey = describeOpaque(key.readBytes(key.remaining), `user key: ${noCodecReason(plan.state.serializers.VALUE_SERIALIZER, 'map state')}`);
   else if (key.remaining > 0) {
     out.userKey = describeOpaque(key.readBytes(key.remaining), "unexpected bytes after the namespace");
   }

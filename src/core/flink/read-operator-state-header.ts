@@ -1,6 +1,6 @@
-import type { ByteReader } from '../io';
+import { SNAPPY_STREAM_IDENTIFIER, type ByteReader } from '../io';
 import type { OperatorStateHeader } from './inspection-types';
-import { readStateMetaInfoSections } from './read-state-meta-info-sections';
+import { isAtFence, readStateMetaInfoSections } from './read-state-meta-info-sections';
 import type { SnapshotRegistry } from './snapshot-registry';
 
 export interface OperatorStateHeaderResult extends OperatorStateHeader {
@@ -20,8 +20,10 @@ export function readOperatorStateHeader(r: ByteReader, registry: SnapshotRegistr
     throw r.error('unsupported-version', `expected operator backend header version 5 or 6, found ${version}`, at);
   }
   const compressed = version >= 6 ? r.readBool('operator state compression flag') : false;
-  const { sections, warnings } = readStateMetaInfoSections(r, registry, 2, options.fence);
-  if (options.fence !== undefined && r.absolutePosition !== options.fence) {
+  // compressed: the Snappy stream identifier chunk (10 bytes) sits between the header and the first offset
+  const fence = options.fence === undefined ? undefined : compressed ? [options.fence, options.fence - SNAPPY_STREAM_IDENTIFIER.length] : options.fence;
+  const { sections, warnings } = readStateMetaInfoSections(r, registry, 2, fence);
+  if (fence !== undefined && !isAtFence(r, fence)) {
     warnings.push(`operator state header ends at offset ${r.absolutePosition}, but the first state starts at ${options.fence}`);
   }
   return { version, compressed, states: sections[0] ?? [], broadcastStates: sections[1] ?? [], end: r.absolutePosition, warnings };

@@ -28,20 +28,28 @@ interface Partial {
  * first one from which the rest of the header parses and ends exactly at the fence.
  * Without a fence, or when no position fits, the `unknown-serializer` DecodeError is thrown.
  */
-export function readStateMetaInfoSections(r: ByteReader, registry: SnapshotRegistry, sectionCount: number, fence?: number): MetaInfoSectionsResult {
+export function readStateMetaInfoSections(r: ByteReader, registry: SnapshotRegistry, sectionCount: number, fence?: Fence): MetaInfoSectionsResult {
   const parser = new SectionsParser(r, registry, sectionCount, fence);
   parser.parseSections(0);
   return { sections: parser.sections, warnings: parser.warnings };
 }
 
+/** Absolute offset(s) where a header may end (several when e.g. a Snappy identifier chunk may follow it). */
+export type Fence = number | readonly number[];
+
+export function isAtFence(r: ByteReader, fence: Fence): boolean {
+  return typeof fence === 'number' ? r.absolutePosition === fence : fence.includes(r.absolutePosition);
+}
+
 /** Runs `parse` at every position after `from` until one parses to the fence. For callers that hit an unknown snapshot before the sections. */
-export function resyncToFence<T>(r: ByteReader, from: number, fence: number, parse: () => T): T | undefined {
-  const limit = Math.min(fence - r.baseOffset, r.length);
+export function resyncToFence<T>(r: ByteReader, from: number, fence: Fence, parse: () => T): T | undefined {
+  const last = typeof fence === 'number' ? fence : Math.max(...fence);
+  const limit = Math.min(last - r.baseOffset, r.length);
   for (let p = from, n = 0; p < limit && n < MAX_RESYNC_ATTEMPTS; p++, n++) {
     r.seek(p);
     try {
       const out = parse();
-      if (r.absolutePosition === fence) return out;
+      if (isAtFence(r, fence)) return out;
     } catch (e) {
       if (!isDecodeError(e)) throw e;
     }
@@ -58,7 +66,7 @@ class SectionsParser {
     private readonly r: ByteReader,
     private readonly registry: SnapshotRegistry,
     private readonly sectionCount: number,
-    private readonly fence: number | undefined,
+    private readonly fence: Fence | undefined,
   ) {}
 
   parseSections(from: number): void {
@@ -72,8 +80,8 @@ class SectionsParser {
         return; // parseStates continues with the following sections
       }
     }
-    if (this.resyncDepth > 0 && this.fence !== undefined && this.r.absolutePosition !== this.fence) {
-      throw this.r.error('invalid-value', `expected the header to end at the key-group fence ${this.fence}, found its end at ${this.r.absolutePosition}`);
+    if (this.resyncDepth > 0 && this.fence !== undefined && !isAtFence(this.r, this.fence)) {
+      throw this.r.error('invalid-value', `expected the header to end at the fence ${String(this.fence)}, found its end at ${this.r.absolutePosition}`);
     }
   }
 
