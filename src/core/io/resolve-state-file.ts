@@ -26,6 +26,8 @@ export function missingStateFileError(files: SavepointFiles, fileName: string, p
   return new DecodeError({
     code: 'missing-file',
     detail: `expected state file '${fileName}' next to _metadata in ${files.name}, found no such file: the savepoint is incomplete (copy the whole folder)`,
+    // the handle naming the file lives in _metadata
+    file: files.metadata.name,
     path,
   });
 }
