@@ -1,1 +1,31 @@
-export {};
+/**
+ * protobuf/: the flink-datastream-protobuf serializer's half of the core — value frames, its
+ * serializer snapshot (read, write, registry plug-in), descriptor normalization, protobuf-java
+ * decoding of saved values (JSON view, unknown fields, byte ranges), the structural scan with the
+ * aliasing memory model, and the value-level compatibility checks.
+ */
+export * from './protobuf-constants';
+export * from './protobuf-errors';
+export * from './protobuf-message-types';
+export * from './protobuf-snapshot-types';
+export { decodeUtf8, encodeUtf8 } from './decode-utf8';
+export { decodeProtobufPayload, createPbMessage, isPbMessage, type DecodeProtobufPayloadOptions } from './decode-protobuf-payload';
+export { encodeProtobufMessage } from './encode-protobuf-message';
+export { formatProtobufJson, type JsonValue } from './format-protobuf-json';
+export { collectProtobufUnknownFields, collectProtobufFieldRanges, walkMessages } from './collect-protobuf-fields';
+export { readProtobufFrame, copyProtobufFrame, type ProtobufFrame } from './read-protobuf-frame';
+export { writeProtobufFrame } from './write-protobuf-frame';
+export { decodeProtobufValue, type ProtobufValueDetail, type ProtobufValueTarget } from './decode-protobuf-value';
+export { parseDescriptorSet } from './parse-descriptor-set';
+export { normalizeDescriptorSet, orderDescriptorFiles, type NormalizedDescriptorSet } from './normalize-descriptor-set';
+export { stripDerivedJsonNames, deriveJsonName } from './strip-derived-json-names';
+export { computeSha256, formatHex } from './compute-sha256';
+export { readProtobufSnapshotContent } from './read-protobuf-snapshot';
+export { writeProtobufSnapshot, writeProtobufSnapshotParts, normalizeSnapshotDescriptors, type ProtobufSnapshotInput } from './write-protobuf-snapshot';
+export { ProtobufValueCodec, isProtobufValueCodec } from './protobuf-value-codec';
+export {
+  registerProtobufSnapshotReaders,
+  createProtobufSerializerSnapshot,
+  getProtobufSnapshotContent,
+  PROTOBUF_SNAPSHOT_READERS,
+} from './register-protobuf-snapshot-readers';

@@ -1,0 +1,58 @@
+/**
+ * Flattens a decoded message into display lists: every unknown field with its nested path and
+ * raw bytes, and the byte range of every field occurrence (for the hex view). Offsets are
+ * payload-relative plus `base`.
+ */
+import { isPbMessage } from './decode-protobuf-payload';
+import type { PbElement, PbFieldRangeInfo, PbMessage, PbUnknownField, PbUnknownFieldInfo } from './protobuf-message-types';
+
+export function collectProtobufUnknownFields(msg: PbMessage, payload: Uint8Array, base = 0): PbUnknownFieldInfo[] {
+  const out: PbUnknownFieldInfo[] = [];
+  walkMessages(msg, '', (m, path) => addUnknown(m.unknown, path, payload, base, out));
+  return out;
+}
+
+export function collectProtobufFieldRanges(msg: PbMessage, base = 0): PbFieldRangeInfo[] {
+  const out: PbFieldRangeInfo[] = [];
+  walkMessages(msg, '', (m, path) => {
+    for (const fv of m.fields.values()) {
+      const name = join(path, fv.field.name);
+      for (const r of fv.ranges) out.push({ path: name, number: fv.field.number, known: true, offset: base + r.offset, length: r.length });
+    }
+    for (const u of m.unknown) out.push({ path: join(path, String(u.number)), number: u.number, known: false, offset: base + u.range.offset, length: u.range.length });
+  });
+  return out.sort((a, b) => a.offset - b.offset);
+}
+
+function addUnknown(fields: readonly PbUnknownField[], path: string, payload: Uint8Array, base: number, out: PbUnknownFieldInfo[]): void {
+  for (const u of fields) {
+    out.push({
+      path,
+      number: u.number,
+      wireType: u.wireType,
+      offset: base + u.range.offset,
+      length: u.range.length,
+      raw: payload.subarray(u.range.offset, u.range.offset + u.range.length),
+    });
+    if (u.wireType === 3) addUnknown(u.value, join(path, String(u.number)), payload, base, out);
+  }
+}
+
+/** Visits the message and every nested message with its path (`child.items[2]`, `nodes["k"]`). */
+export function walkMessages(msg: PbMessage, path: string, visit: (m: PbMessage, path: string) => void, depth = 0): void {
+  if (depth > 5000) return;
+  visit(msg, path);
+  for (const fv of msg.fields.values()) {
+    const name = join(path, fv.field.name);
+    const child = (v: PbElement, p: string): void => {
+      if (isPbMessage(v)) walkMessages(v, p, visit, depth + 1);
+    };
+    if (fv.kind === 'singular') child(fv.value, name);
+    else if (fv.kind === 'list') fv.values.forEach((v, i) => child(v, `${name}[${i}]`));
+    else for (const [k, e] of fv.entries) child(e.value, `${name}[${JSON.stringify(k)}]`);
+  }
+}
+
+function join(path: string, name: string): string {
+  return path === '' ? name : `${path}.${name}`;
+}

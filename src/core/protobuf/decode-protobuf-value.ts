@@ -1,0 +1,68 @@
+/**
+ * Reads one value written by the serializer: the frame (§1.2 step 1), then the payload with
+ * protobuf-java semantics; parse failures become `Invalid Protobuf frame for <class>: <inner>`
+ * (§1.2 step 5), located at the failing byte. Returns the JSON view, unknown fields, field
+ * ranges, payload size and depth.
+ */
+import type { DescMessage } from '@bufbuild/protobuf';
+import { DecodeError, type ByteReader } from '../io';
+import { collectProtobufFieldRanges, collectProtobufUnknownFields } from './collect-protobuf-fields';
+import { decodeProtobufPayload } from './decode-protobuf-payload';
+import { formatProtobufJson, type JsonValue } from './format-protobuf-json';
+import type { ProtobufSettings } from './protobuf-constants';
+import { isProtobufParseError } from './protobuf-errors';
+import type { PbFieldRangeInfo, PbMessage, PbUnknownFieldInfo } from './protobuf-message-types';
+import { readProtobufFrame } from './read-protobuf-frame';
+
+export interface ProtobufValueTarget {
+  root: DescMessage;
+  javaClass: string;
+  settings: ProtobufSettings;
+}
+
+export interface ProtobufValueDetail {
+  typeName: string;
+  frameOffset: number;
+  payloadOffset: number;
+  payloadSize: number;
+  depth: number;
+  json: { [key: string]: JsonValue };
+  message: PbMessage;
+  /** absolute offsets */
+  unknownFields: PbUnknownFieldInfo[];
+  /** absolute offsets */
+  fieldRanges: PbFieldRangeInfo[];
+}
+
+export function decodeProtobufValue(r: ByteReader, target: ProtobufValueTarget): ProtobufValueDetail {
+  const frame = readProtobufFrame(r, target.settings.maxMessageSize);
+  let decoded;
+  try {
+    decoded = decodeProtobufPayload(frame.payload, target.root, {
+      maxMessageSize: target.settings.maxMessageSize,
+      recursionLimit: target.settings.recursionLimit,
+      frameLength: frame.length,
+    });
+  } catch (e) {
+    if (!isProtobufParseError(e)) throw e;
+    throw new DecodeError({
+      code: e.code,
+      detail: e.code === 'protobuf' ? `Invalid Protobuf frame for ${target.javaClass}: ${e.message}` : e.message,
+      ...(r.file === undefined ? {} : { file: r.file }),
+      offset: frame.payloadOffset + e.offset,
+      path: r.path,
+      cause: e,
+    });
+  }
+  return {
+    typeName: decoded.typeName,
+    frameOffset: frame.frameOffset,
+    payloadOffset: frame.payloadOffset,
+    payloadSize: frame.length,
+    depth: decoded.depth,
+    json: formatProtobufJson(decoded.message),
+    message: decoded.message,
+    unknownFields: collectProtobufUnknownFields(decoded.message, frame.payload, frame.payloadOffset),
+    fieldRanges: collectProtobufFieldRanges(decoded.message, frame.payloadOffset),
+  };
+}

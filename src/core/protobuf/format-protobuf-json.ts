@@ -1,0 +1,59 @@
+/**
+ * The JSON view of a decoded message: ProtoJSON field names (json_name), 64-bit integers as
+ * strings, bytes as base64, enums by name (the number when the value is not declared), maps as
+ * objects, NaN/Infinity as strings. Fields appear as protobuf-java's getAllFields lists them
+ * (set fields, by field number); unknown fields are listed separately (collect-protobuf-unknown-fields).
+ */
+import { ScalarType, type DescField } from '@bufbuild/protobuf';
+import { encodeBase64 } from '../flink';
+import { decodeUtf8 } from './decode-utf8';
+import { isPbMessage } from './decode-protobuf-payload';
+import { isSingularPresent } from './encode-protobuf-message';
+import type { PbElement, PbMessage, PbScalar } from './protobuf-message-types';
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export function formatProtobufJson(msg: PbMessage): { [key: string]: JsonValue } {
+  const out: { [key: string]: JsonValue } = {};
+  const numbers = [...msg.fields.keys()].sort((a, b) => a - b);
+  for (const no of numbers) {
+    const fv = msg.fields.get(no)!;
+    const field = fv.field;
+    if (fv.kind === 'singular') {
+      if (!isSingularPresent(field, fv.value)) continue;
+      out[field.jsonName] = formatElement(field, fv.value);
+    } else if (fv.kind === 'list') {
+      if (fv.values.length > 0) out[field.jsonName] = fv.values.map((v) => formatElement(field, v));
+    } else if (field.fieldKind === 'map') {
+      const obj: { [key: string]: JsonValue } = {};
+      for (const { key, value } of fv.entries.values()) {
+        const k = formatScalar(field.mapKey, key);
+        const valueJson = isPbMessage(value) ? formatProtobufJson(value) : field.mapKind === 'enum' ? formatEnum(field, value as number) : formatScalar(field.scalar!, value as PbScalar);
+        obj[String(k)] = valueJson;
+      }
+      out[field.jsonName] = obj;
+    }
+  }
+  return out;
+}
+
+function formatElement(field: DescField, v: PbElement): JsonValue {
+  if (isPbMessage(v)) return formatProtobufJson(v);
+  if (field.enum !== undefined) return formatEnum(field, v as number);
+  return formatScalar(field.scalar!, v);
+}
+
+function formatEnum(field: DescField, n: number): JsonValue {
+  const value = field.enum?.value[n];
+  return value === undefined ? n : value.name;
+}
+
+export function formatScalar(type: ScalarType, v: PbScalar): JsonValue {
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'boolean') return v;
+  if (v instanceof Uint8Array) return type === ScalarType.STRING ? decodeUtf8(v, 0, v.length, false)! : encodeBase64(v);
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Number.POSITIVE_INFINITY) return 'Infinity';
+  if (v === Number.NEGATIVE_INFINITY) return '-Infinity';
+  return v;
+}
