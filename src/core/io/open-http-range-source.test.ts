@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { openHttpRangeSource, type RangeFetch, type RangeFetchResponse } from './index';
+
+const body = Uint8Array.from({ length: 50 }, (_, i) => i);
+
+/** A server double: `expose` lists the response headers a cross-origin page may read. */
+function server(expose: string[]): { fetch: RangeFetch; calls: string[] } {
+  const calls: string[] = [];
+  const fetch: RangeFetch = async (_url, init) => {
+    calls.push(`${init.method} ${init.headers?.Range ?? ''}`.trim());
+    const all: Record<string, string> = { 'content-length': String(body.length) };
+    let bytes = body;
+    let status = 200;
+    const m = init.headers?.Range ? /bytes=(\d+)-(\d+)/.exec(init.headers.Range) : null;
+    if (m) {
+      bytes = body.subarray(Number(m[1]), Number(m[2]) + 1);
+      status = 206;
+      all['content-range'] = `bytes ${m[1]}-${m[2]}/${body.length}`;
+      all['content-length'] = String(bytes.length);
+    }
+    const res: RangeFetchResponse = {
+      status,
+      headers: { get: (n: string) => (expose.includes(n.toLowerCase()) ? (all[n.toLowerCase()] ?? null) : null) },
+      arrayBuffer: async () => bytes.slice().buffer,
+    };
+    return res;
+  };
+  return { fetch, calls };
+}
+
+describe('openHttpRangeSource', () => {
+  it('takes the size from Content-Range and reads exact ranges', async () => {
+    const s = server(['content-range', 'content-length']);
+    const src = await openHttpRangeSource('https://h/sp.zip', s.fetch);
+    expect(src.size).toBe(50);
+    expect([...(await src.read(10, 3))]).toEqual([10, 11, 12]);
+    expect(s.calls).toEqual(['GET bytes=0-0', 'GET bytes=10-12']);
+  });
+
+  it('falls back to HEAD Content-Length when Content-Range is not exposed (CORS)', async () => {
+    const s = server(['content-length']);
+    const src = await openHttpRangeSource('https://h/sp.zip', s.fetch);
+    expect(src.size).toBe(50);
+    expect(s.calls).toEqual(['GET bytes=0-0', 'HEAD']);
+  });
+
+  it('says which headers to expose when neither size header is readable', async () => {
+    await expect(openHttpRangeSource('https://h/sp.zip', server([]).fetch)).rejects.toThrow(
+      'expected the size of https://h/sp.zip in a Content-Range or Content-Length header, found neither (for a cross-origin server, add Access-Control-Expose-Headers: Content-Range, Content-Length) — at https://h/sp.zip',
+    );
+  });
+
+  it('a fetch that throws (CORS or network) becomes a missing-file DecodeError', async () => {
+    const failing: RangeFetch = () => Promise.reject(new TypeError('Failed to fetch'));
+    await expect(openHttpRangeSource('https://h/sp.zip', failing, 'sp.zip')).rejects.toThrow(
+      'expected to reach https://h/sp.zip, found the request failed (network error, or a cross-origin request the server does not allow (it must send Access-Control-Allow-Origin, and Access-Control-Expose-Headers: Content-Range)): Failed to fetch — at sp.zip',
+    );
+  });
+});
