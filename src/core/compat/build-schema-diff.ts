@@ -1,0 +1,101 @@
+/**
+ * The schema-change diff model (feeds the UI's diff view and the reports): for each reached
+ * declaration, saved and new members side by side with the findings of its rules; plus the
+ * unreached declarations that changed, marked as not affecting the verdict.
+ */
+import { compareEnumDeclaration } from './compare-enum-declaration';
+import { compareMessageDeclaration } from './compare-message-declaration';
+import { describeDeclarationMembers, type MemberRow } from './describe-declaration-members';
+import type { SchemaChangeResult } from './evaluate-schema-change';
+import type { Declaration } from './index-declarations';
+import type { Finding } from './types';
+import { createWalkContext } from './walk-context';
+
+export interface DiffDeclaration {
+  kind: 'message' | 'enum';
+  savedName?: string;
+  newName?: string;
+  savedFile?: string;
+  newFile?: string;
+  reached: boolean;
+  /** false for unreached declarations: shown, never part of the verdict */
+  affectsVerdict: boolean;
+  status: 'unchanged' | 'changed' | 'added' | 'removed';
+  findings: Finding[];
+  rows: MemberRow[];
+}
+
+export interface SchemaDiff {
+  savedRoot: string;
+  newRoot: string;
+  /** findings about files, identity and settings (not tied to one declaration) */
+  otherFindings: Finding[];
+  declarations: DiffDeclaration[];
+  unreached: DiffDeclaration[];
+}
+
+export function buildSchemaDiff(schema: SchemaChangeResult, extraFindings: readonly Finding[] = []): SchemaDiff {
+  const byDecl = new Map<string, Finding[]>();
+  const other: Finding[] = [...extraFindings];
+  const reachedNames = new Set(schema.reached.map((p) => p.saved.fullName));
+  for (const f of schema.findings) {
+    const owner = findOwner(f.path, reachedNames);
+    if (owner) byDecl.set(owner, [...(byDecl.get(owner) ?? []), f]);
+    else other.push(f);
+  }
+  const declarations = schema.reached.map((pair) => {
+    const findings = byDecl.get(pair.saved.fullName) ?? [];
+    return entry(pair.saved, pair.next, true, findings, findings.length > 0 || pair.saved.fullName !== pair.next.fullName ? 'changed' : 'unchanged');
+  });
+  return { savedRoot: schema.reached[0]?.saved.fullName ?? '', newRoot: schema.reached[0]?.next.fullName ?? '', otherFindings: other, declarations, unreached: diffUnreached(schema) };
+}
+
+function entry(saved: Declaration | undefined, next: Declaration | undefined, reached: boolean, findings: Finding[], status: DiffDeclaration['status']): DiffDeclaration {
+  return {
+    kind: (saved ?? next)!.kind,
+    ...(saved ? { savedName: saved.fullName, savedFile: saved.file.name } : {}),
+    ...(next ? { newName: next.fullName, newFile: next.file.name } : {}),
+    reached,
+    affectsVerdict: reached,
+    status,
+    findings,
+    rows: describeDeclarationMembers(saved, next),
+  };
+}
+
+/** `example.Event.count (2)` → `example.Event` when that declaration was reached. */
+function findOwner(path: string, reached: ReadonlySet<string>): string | undefined {
+  let name = path.replace(/ \(\d+\)$/, '');
+  while (name) {
+    if (reached.has(name)) return name;
+    const dot = name.lastIndexOf('.');
+    if (dot < 0) return undefined;
+    name = name.slice(0, dot);
+  }
+  return undefined;
+}
+
+/** Same-named declarations outside the reached set are compared one by one (no recursion); added/removed are listed. */
+function diffUnreached(schema: SchemaChangeResult): DiffDeclaration[] {
+  const reachedSaved = new Set(schema.reached.map((p) => p.saved.fullName));
+  const reachedNew = new Set(schema.reached.map((p) => p.next.fullName));
+  const out: DiffDeclaration[] = [];
+  for (const saved of schema.savedIndex.all) {
+    if (reachedSaved.has(saved.fullName) || saved.kind === 'message' && saved.proto.options?.mapEntry) continue;
+    const next = schema.nextIndex.byName.get(saved.fullName);
+    if (!next || next.kind !== saved.kind) {
+      out.push(entry(saved, undefined, false, [], 'removed'));
+      continue;
+    }
+    const ctx = createWalkContext(schema.savedIndex, schema.nextIndex, true);
+    if (saved.kind === 'message' && next.kind === 'message') compareMessageDeclaration(ctx, saved, next);
+    if (saved.kind === 'enum' && next.kind === 'enum') compareEnumDeclaration(ctx, saved, next);
+    if (ctx.findings.length > 0) out.push({ ...entry(saved, next, false, ctx.findings, 'changed') });
+  }
+  for (const next of schema.nextIndex.all) {
+    if (reachedNew.has(next.fullName) || schema.savedIndex.byName.has(next.fullName)) continue;
+    if (next.kind === 'message' && next.proto.options?.mapEntry) continue;
+    out.push(entry(undefined, next, false, [], 'added'));
+  }
+  return out;
+}

@@ -1,0 +1,182 @@
+/**
+ * Unit tests of the compat module that need no buf build: descriptor-set loading errors (exact
+ * messages), identity rules, Java class derivation, json_name derivation, value warnings and the diff.
+ */
+import { create, toBinary } from '@bufbuild/protobuf';
+import {
+  FieldDescriptorProto_Label as L,
+  FieldDescriptorProto_Type as T,
+  FileDescriptorSetSchema,
+  type FileDescriptorSet,
+} from '@bufbuild/protobuf/wkt';
+import { describe, expect, it } from 'vitest';
+import { ByteWriter, isDecodeError } from '../io';
+import {
+  buildSchemaDiff,
+  DEFAULT_SETTINGS,
+  deriveJavaClassName,
+  deriveJsonName,
+  evaluateIdentityRules,
+  evaluateSchemaChange,
+  evaluateValueWarnings,
+  loadDescriptorSet,
+  type ScannedValue,
+} from '.';
+
+function set(files: { name: string; pkg?: string; deps?: string[]; options?: Record<string, unknown>; messages?: unknown[] }[]): FileDescriptorSet {
+  return create(FileDescriptorSetSchema, {
+    file: files.map((f) => ({ name: f.name, package: f.pkg ?? 'example', dependency: f.deps ?? [], syntax: 'proto3', options: f.options, messageType: f.messages ?? [] })),
+  } as never);
+}
+
+const EVENT_V1 = set([
+  {
+    name: 'event.proto',
+    messages: [
+      { name: 'Event', field: [{ name: 'id', number: 1, type: T.INT32, label: L.OPTIONAL }, { name: 'payload', number: 3, type: T.BYTES, label: L.OPTIONAL }], reservedRange: [] },
+      { name: 'Unused', field: [{ name: 'x', number: 1, type: T.INT32, label: L.OPTIONAL }] },
+    ],
+  },
+]);
+const EVENT_V2 = set([
+  {
+    name: 'event.proto',
+    messages: [
+      {
+        name: 'Event',
+        field: [{ name: 'id', number: 1, type: T.INT32, label: L.OPTIONAL }, { name: 'label', number: 2, type: T.STRING, label: L.OPTIONAL }],
+        reservedRange: [{ start: 3, end: 4 }],
+      },
+      { name: 'Unused', field: [{ name: 'x', number: 1, type: T.INT64, label: L.OPTIONAL }] },
+    ],
+  },
+]);
+
+function errorOf(fn: () => unknown): { code: string; message: string } {
+  try {
+    fn();
+  } catch (e) {
+    if (isDecodeError(e)) return { code: e.code, message: e.message };
+    throw e;
+  }
+  throw new Error('expected a DecodeError');
+}
+
+describe('loadDescriptorSet', () => {
+  it('rejects a file that is not a descriptor set, naming what it looks like', () => {
+    const proto = new TextEncoder().encode('syntax = "proto3";\nmessage A {}\n');
+    expect(errorOf(() => loadDescriptorSet(proto, 'a.proto'))).toEqual({
+      code: 'not-recognised',
+      message: 'Expected a binary FileDescriptorSet (first byte 0x0a), found Protobuf source text (compile it with buf build -o x.binpb): 73 79 6e 74 61 78 20 3d — at a.proto, offset 0 (0x0) [descriptor set]',
+    });
+    expect(errorOf(() => loadDescriptorSet(new Uint8Array(), 'empty.binpb')).message).toBe(
+      'Expected a binary FileDescriptorSet, found an empty file — at empty.binpb, offset 0 (0x0) [descriptor set]',
+    );
+  });
+  it('tells a corrupt set apart from an unrecognised file', () => {
+    const bytes = new ByteWriter().bytes([0x0a, 0x10]).finish(); // field 1, length 16, but nothing follows
+    const r = errorOf(() => loadDescriptorSet(bytes, 'cut.binpb'));
+    expect(r.code).toBe('invalid-value');
+    expect(r.message).toMatch(/^Recognised as a FileDescriptorSet but corrupt: .+ — at cut\.binpb \[descriptor set\]$/);
+  });
+  it('names a missing import and its importer', () => {
+    const bytes = toBinary(FileDescriptorSetSchema, set([{ name: 'a.proto', deps: ['b.proto'] }]));
+    expect(errorOf(() => loadDescriptorSet(bytes, 'new.binpb')).message).toBe('Cannot find b.proto, imported by a.proto — at new.binpb [descriptor set]');
+  });
+  it('loads a set whose imports are listed after their importer', () => {
+    const bytes = toBinary(FileDescriptorSetSchema, set([{ name: 'a.proto', deps: ['b.proto'] }, { name: 'b.proto' }]));
+    expect(loadDescriptorSet(bytes, 'new.binpb').set.file.map((f) => f.name)).toEqual(['a.proto', 'b.proto']);
+  });
+});
+
+describe('identity and settings rules', () => {
+  const base = { savedRoot: 'example.Event', newRoot: 'example.Event', savedSettings: DEFAULT_SETTINGS, newSettings: DEFAULT_SETTINGS };
+  it('generated state restored as DynamicMessage', () => {
+    expect(evaluateIdentityRules({ ...base, savedKind: 'generated', newKind: 'dynamic', savedJavaClass: 'a.B' })[0]).toEqual({
+      ruleId: 'TYPE_KIND_CHANGED',
+      accepted: false,
+      path: 'type kind',
+      message: 'Saved generated-class state cannot be restored as DynamicMessage',
+    });
+  });
+  it('DynamicMessage state compares no Java class; settings changes in both directions', () => {
+    const findings = evaluateIdentityRules({
+      ...base,
+      savedKind: 'dynamic',
+      newKind: 'dynamic',
+      newSettings: { deterministicSerialization: true, maxMessageSize: 1024, recursionLimit: 200, largePayloadAliasing: false },
+    });
+    expect(findings.map((f) => [f.ruleId, f.accepted, f.message])).toEqual([
+      ['MAX_MESSAGE_SIZE_DECREASED', false, 'maxMessageSize decreases from 67108864 to 1024'],
+      ['RECURSION_LIMIT_INCREASED', true, 'recursionLimit increases from 100 to 200'],
+      ['DETERMINISTIC_SERIALIZATION_CHANGED', true, 'deterministicSerialization changes from false to true'],
+      ['LARGE_PAYLOAD_ALIASING_CHANGED', true, 'largePayloadAliasing changes from true to false'],
+    ]);
+  });
+});
+
+describe('deriveJavaClassName and deriveJsonName', () => {
+  it('follows protoc: outer class from options or file name, $ for nesting, OuterClass on conflict', () => {
+    const nested = [{ name: 'Event', nestedType: [{ name: 'Inner' }] }];
+    expect(deriveJavaClassName(set([{ name: 'x/events.proto', options: { javaPackage: 'io.example', javaOuterClassname: 'Events' }, messages: nested }]), 'example.Event.Inner')).toBe(
+      'io.example.Events$Event$Inner',
+    );
+    expect(deriveJavaClassName(set([{ name: 'my_event-v2.proto', messages: nested }]), 'example.Event')).toBe('example.MyEventV2$Event');
+    expect(deriveJavaClassName(set([{ name: 'event.proto', messages: nested }]), 'example.Event')).toBe('example.EventOuterClass$Event');
+    expect(deriveJavaClassName(set([{ name: 'event.proto', options: { javaMultipleFiles: true, javaPackage: 'io.x' }, messages: nested }]), 'example.Event.Inner')).toBe('io.x.Event$Inner');
+  });
+  it('derives json_name like protoc', () => {
+    expect(deriveJsonName('user_name')).toBe('userName');
+    expect(deriveJsonName('a__b_c1_d')).toBe('aBC1D');
+    expect(deriveJsonName('already_Camel')).toBe('alreadyCamel');
+  });
+});
+
+describe('value warnings', () => {
+  const schema = evaluateSchemaChange(EVENT_V1, 'example.Event', EVENT_V2, 'example.Event');
+  it('finds saved unknown fields that the added field will read, with count and keys', () => {
+    const values: ScannedValue[] = [
+      { key: 'k1', payloadSize: 10, depth: 0, unknownFields: [{ message: 'example.Event', number: 2, wireType: 2 }], knownFields: [] },
+      { key: 'k2', payloadSize: 10, depth: 0, unknownFields: [{ message: 'example.Event', number: 2, wireType: 0 }], knownFields: [] },
+      { key: 'k3', payloadSize: 10, depth: 0, unknownFields: [{ message: 'example.Event', number: 2, wireType: 2 }], knownFields: [{ message: 'example.Event', number: 3, wireType: 2, bytes: true }] },
+    ];
+    const warnings = evaluateValueWarnings(values, schema, DEFAULT_SETTINGS);
+    expect(warnings[0]).toEqual({
+      ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD',
+      message: '2 saved value(s) carry unknown field 2 in example.Event, which the new schema declares as label: the new parser reads the retained bytes as that field',
+      count: 2,
+      keys: ['k1', 'k3'],
+      location: { message: 'example.Event', number: 2 },
+    });
+    expect(warnings[1]).toMatchObject({ ruleId: 'REMOVED_FIELD_RETAINED', count: 1, keys: ['k3'] });
+    expect(warnings).toHaveLength(2);
+  });
+  it('reports values over the new limits and large aliased payloads', () => {
+    const big: ScannedValue = { key: 'big', payloadSize: 5000, depth: 7, unknownFields: [{ message: 'example.Event', number: 600_000_000, wireType: 2 }], knownFields: [] };
+    const warnings = evaluateValueWarnings([big], schema, { ...DEFAULT_SETTINGS, maxMessageSize: 4999, recursionLimit: 5 });
+    expect(warnings.map((w) => w.message)).toEqual([
+      '1 saved value(s) carry unknown field number 600000000 in example.Event, above 536,870,911: rejected on write',
+      '1 saved value(s) exceed the new maxMessageSize of 4999 (largest: 5000): the new reader fails on them',
+      '1 saved value(s) exceed the new recursionLimit of 5 (largest: 7): the new reader fails on them',
+      '1 saved value(s) above 4 KiB hold bytes fields or unknown length-delimited fields that would share the payload array under large-payload aliasing (largest payload: 5000 bytes)',
+    ]);
+  });
+});
+
+describe('schema diff', () => {
+  it('puts reached declarations side by side and marks unreached changes as not affecting the verdict', () => {
+    const diff = buildSchemaDiff(evaluateSchemaChange(EVENT_V1, 'example.Event', EVENT_V2, 'example.Event'));
+    expect(diff.declarations).toHaveLength(1);
+    const event = diff.declarations[0];
+    expect(event).toMatchObject({ savedName: 'example.Event', status: 'changed', affectsVerdict: true });
+    expect(event.findings.map((f) => f.ruleId)).toEqual(['FIELD_REMOVED_RESERVED', 'FIELD_ADDED', 'RESERVATION_ADDED']);
+    expect(event.rows.find((r) => r.kind === 'field' && r.key === '2')).toEqual({
+      kind: 'field',
+      key: '2',
+      new: { number: '2', name: 'label', type: 'STRING', label: 'singular' },
+    });
+    expect(diff.unreached).toHaveLength(1);
+    expect(diff.unreached[0]).toMatchObject({ savedName: 'example.Unused', affectsVerdict: false, status: 'changed' });
+    expect(diff.unreached[0].findings[0]).toMatchObject({ ruleId: 'FIELD_TYPE_CHANGED', unreached: true, message: 'Field 1 (x) of example.Unused changes type from INT32 to INT64' });
+  });
+});

@@ -1,0 +1,74 @@
+/** Side-by-side rows of a message's or an enum's members, for the schema diff view. */
+import {
+  EnumOptionsSchema,
+  EnumValueOptionsSchema,
+  FieldOptionsSchema,
+  MessageOptionsSchema,
+  FieldDescriptorProto_Label,
+  type FieldDescriptorProto,
+} from '@bufbuild/protobuf/wkt';
+import { describeFieldType, describeOptional, describeRange, realOneofName } from './describe-descriptor-parts';
+import { flattenMessage } from './describe-message-changes';
+import { resolveTypeName, type Declaration } from './index-declarations';
+import { isSet } from './normalize-for-comparison';
+
+/** One member as attribute → text; absent attributes are omitted. */
+export type MemberSummary = Record<string, string>;
+
+export interface MemberRow {
+  kind: 'field' | 'enum-value' | 'reserved' | 'oneof' | 'options';
+  /** stable key: field/value number, range text, oneof name, `options` */
+  key: string;
+  saved?: MemberSummary;
+  new?: MemberSummary;
+}
+
+export function describeDeclarationMembers(saved: Declaration | undefined, next: Declaration | undefined): MemberRow[] {
+  const rows = new Map<string, MemberRow>();
+  const put = (side: 'saved' | 'new', kind: MemberRow['kind'], key: string, summary: MemberSummary): void => {
+    const id = `${kind}|${key}`;
+    const row = rows.get(id) ?? { kind, key };
+    row[side] = summary;
+    rows.set(id, row);
+  };
+  for (const [side, decl] of [['saved', saved], ['new', next]] as const) {
+    if (!decl) continue;
+    const options = describeOptions(decl);
+    if (options) put(side, 'options', 'options', { options });
+    if (decl.kind === 'message') {
+      const oneofs = decl.proto.oneofDecl.map((o) => o.name);
+      for (const f of decl.proto.field) put(side, 'field', String(f.number), summarizeField(f, oneofs));
+      for (const r of decl.proto.reservedRange) put(side, 'reserved', describeRange(r.start, r.end, true), { reserved: describeRange(r.start, r.end, true) });
+      for (const o of decl.proto.oneofDecl) put(side, 'oneof', o.name, { oneof: o.name });
+    } else {
+      for (const v of decl.proto.value) {
+        const opts = [...flattenMessage(EnumValueOptionsSchema, v.options)].map(([k, x]) => `${k}=${x}`).join(', ');
+        const key = rows.has(`enum-value|${v.number}`) && rows.get(`enum-value|${v.number}`)![side] ? `${v.number} ${v.name}` : String(v.number);
+        put(side, 'enum-value', key, { number: String(v.number), name: v.name, ...(opts ? { options: opts } : {}) });
+      }
+      for (const r of decl.proto.reservedRange) put(side, 'reserved', describeRange(r.start, r.end, false), { reserved: describeRange(r.start, r.end, false) });
+    }
+    for (const name of decl.proto.reservedName) put(side, 'reserved', JSON.stringify(name), { reserved: JSON.stringify(name) });
+  }
+  return [...rows.values()];
+}
+
+function summarizeField(f: FieldDescriptorProto, oneofs: readonly string[]): MemberSummary {
+  const options = [...flattenMessage(FieldOptionsSchema, f.options)].map(([k, v]) => `${k}=${v}`).join(', ');
+  const oneof = realOneofName(f, oneofs);
+  return {
+    number: String(f.number),
+    name: f.name,
+    type: f.typeName ? `${describeFieldType(f)} ${resolveTypeName(f.typeName)}` : describeFieldType(f),
+    label: f.label === FieldDescriptorProto_Label.REPEATED ? 'repeated' : f.label === FieldDescriptorProto_Label.REQUIRED ? 'required' : f.proto3Optional ? 'optional' : 'singular',
+    ...(oneof ? { oneof } : {}),
+    ...(isSet(f, 'jsonName') ? { jsonName: describeOptional(f.jsonName) } : {}),
+    ...(isSet(f, 'defaultValue') ? { default: describeOptional(f.defaultValue) } : {}),
+    ...(options ? { options } : {}),
+  };
+}
+
+function describeOptions(decl: Declaration): string {
+  const entries = decl.kind === 'message' ? flattenMessage(MessageOptionsSchema, decl.proto.options) : flattenMessage(EnumOptionsSchema, decl.proto.options);
+  return [...entries].map(([k, v]) => `${k}=${v}`).join(', ');
+}

@@ -1,0 +1,125 @@
+/**
+ * Value-aware warnings (compatibility-rules.md §7): joins the scan of the saved values with the new
+ * schema. Above all UNKNOWN_NUMBER_BECOMES_FIELD: a saved value carries an unknown field whose number
+ * the new schema declares, so the new parser reads those retained bytes as the added field.
+ */
+import { FieldDescriptorProto_Label, FieldDescriptorProto_Type, type FieldDescriptorProto } from '@bufbuild/protobuf/wkt';
+import { MAX_FIELD_NUMBER } from './describe-descriptor-parts';
+import type { SchemaChangeResult } from './evaluate-schema-change';
+import { formatRuleMessage } from './rules';
+import type { SerializerSettings } from './types';
+import { ALIASING_THRESHOLD_BYTES, MAX_WARNING_KEYS, type ScannedValue, type ValueWarning } from './value-scan-types';
+
+interface Bucket {
+  ruleId: ValueWarning['ruleId'];
+  params: Record<string, string | number>;
+  location?: { message: string; number: number };
+  count: number;
+  keys: string[];
+  largest: number;
+}
+
+export function evaluateValueWarnings(values: Iterable<ScannedValue>, schema: SchemaChangeResult, newSettings: SerializerSettings): ValueWarning[] {
+  const nextBySaved = new Map<string, Map<number, FieldDescriptorProto>>();
+  const savedFields = new Map<string, Map<number, FieldDescriptorProto>>();
+  for (const pair of schema.reached) {
+    if (pair.saved.kind !== 'message' || pair.next.kind !== 'message') continue;
+    nextBySaved.set(pair.saved.fullName, new Map(pair.next.proto.field.map((f) => [f.number, f])));
+    savedFields.set(pair.saved.fullName, new Map(pair.saved.proto.field.map((f) => [f.number, f])));
+  }
+  const removedReserved = new Set(schema.findings.filter((f) => f.ruleId === 'FIELD_REMOVED_RESERVED').map((f) => f.path));
+  const buckets = new Map<string, Bucket>();
+  const hit = (key: string, make: () => Omit<Bucket, 'count' | 'keys' | 'largest'>, value: ScannedValue, size = 0): void => {
+    let b = buckets.get(key);
+    if (!b) buckets.set(key, (b = { ...make(), count: 0, keys: [], largest: 0 }));
+    b.count++;
+    b.largest = Math.max(b.largest, size);
+    if (b.keys.length < MAX_WARNING_KEYS) b.keys.push(value.key);
+  };
+
+  for (const value of values) {
+    const seen = new Set<string>();
+    const once = (key: string, make: () => Omit<Bucket, 'count' | 'keys' | 'largest'>, size = 0): void => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      hit(key, make, value, size);
+    };
+    for (const u of value.unknownFields) {
+      const declared = nextBySaved.get(u.message)?.get(u.number);
+      if (u.number > MAX_FIELD_NUMBER) {
+        once(`large|${u.message}|${u.number}`, () => ({ ruleId: 'UNKNOWN_NUMBER_TOO_LARGE', params: { number: u.number, message: u.message }, location: { message: u.message, number: u.number } }));
+      } else if (declared && acceptsWireType(declared, u.wireType)) {
+        const wasDeclared = savedFields.get(u.message)?.has(u.number) ?? false;
+        const ruleId = wasDeclared ? 'UNKNOWN_REUSES_DECLARED_NUMBER' : 'UNKNOWN_NUMBER_BECOMES_FIELD';
+        once(`${ruleId}|${u.message}|${u.number}`, () => ({
+          ruleId,
+          params: { number: u.number, message: u.message, name: declared.name, wireType: describeWireType(u.wireType) },
+          location: { message: u.message, number: u.number },
+        }));
+      }
+    }
+    for (const k of value.knownFields) {
+      const name = savedFields.get(k.message)?.get(k.number)?.name ?? '';
+      if (removedReserved.has(`${k.message}.${name} (${k.number})`)) {
+        once(`removed|${k.message}|${k.number}`, () => ({ ruleId: 'REMOVED_FIELD_RETAINED', params: { number: k.number, name, message: k.message }, location: { message: k.message, number: k.number } }));
+      }
+    }
+    if (value.payloadSize > newSettings.maxMessageSize) {
+      once('size', () => ({ ruleId: 'VALUE_EXCEEDS_NEW_LIMIT', params: { limit: 'maxMessageSize', value: newSettings.maxMessageSize } }), value.payloadSize);
+    }
+    if (value.depth > newSettings.recursionLimit) {
+      once('depth', () => ({ ruleId: 'VALUE_EXCEEDS_NEW_LIMIT', params: { limit: 'recursionLimit', value: newSettings.recursionLimit } }), value.depth);
+    }
+    const aliasing = newSettings.largePayloadAliasing ?? true;
+    if (aliasing && value.payloadSize > ALIASING_THRESHOLD_BYTES && (value.knownFields.some((k) => k.bytes) || value.unknownFields.some((u) => u.wireType === 2))) {
+      once('aliasing', () => ({ ruleId: 'ALIASING_RETENTION', params: {} }), value.payloadSize);
+    }
+  }
+  return [...buckets.values()].sort(compareBuckets).map((b) => ({
+    ruleId: b.ruleId,
+    message: formatRuleMessage(b.ruleId, { ...b.params, count: b.count, largest: b.largest }),
+    count: b.count,
+    keys: b.keys,
+    ...(b.location ? { location: b.location } : {}),
+  }));
+}
+
+const ORDER: ValueWarning['ruleId'][] = [
+  'UNKNOWN_NUMBER_BECOMES_FIELD',
+  'UNKNOWN_REUSES_DECLARED_NUMBER',
+  'UNKNOWN_NUMBER_TOO_LARGE',
+  'VALUE_EXCEEDS_NEW_LIMIT',
+  'REMOVED_FIELD_RETAINED',
+  'ALIASING_RETENTION',
+];
+
+/** Rule order of §7 first, then location, so the output is stable whatever the scan order. */
+function compareBuckets(a: Bucket, b: Bucket): number {
+  const byRule = ORDER.indexOf(a.ruleId) - ORDER.indexOf(b.ruleId);
+  if (byRule !== 0) return byRule;
+  const am = a.location?.message ?? String(a.params.limit ?? '');
+  const bm = b.location?.message ?? String(b.params.limit ?? '');
+  if (am !== bm) return am < bm ? -1 : 1;
+  return (a.location?.number ?? 0) - (b.location?.number ?? 0);
+}
+
+const VARINT_TYPES = new Set([
+  FieldDescriptorProto_Type.INT32, FieldDescriptorProto_Type.INT64, FieldDescriptorProto_Type.UINT32, FieldDescriptorProto_Type.UINT64,
+  FieldDescriptorProto_Type.SINT32, FieldDescriptorProto_Type.SINT64, FieldDescriptorProto_Type.BOOL, FieldDescriptorProto_Type.ENUM,
+]);
+const FIXED64_TYPES = new Set([FieldDescriptorProto_Type.FIXED64, FieldDescriptorProto_Type.SFIXED64, FieldDescriptorProto_Type.DOUBLE]);
+const FIXED32_TYPES = new Set([FieldDescriptorProto_Type.FIXED32, FieldDescriptorProto_Type.SFIXED32, FieldDescriptorProto_Type.FLOAT]);
+
+/** Whether protobuf-java's parser merges a field of this wire type into the declared field (seed 001). */
+export function acceptsWireType(field: FieldDescriptorProto, wireType: number): boolean {
+  const repeated = field.label === FieldDescriptorProto_Label.REPEATED;
+  if (VARINT_TYPES.has(field.type)) return wireType === 0 || (repeated && wireType === 2);
+  if (FIXED64_TYPES.has(field.type)) return wireType === 1 || (repeated && wireType === 2);
+  if (FIXED32_TYPES.has(field.type)) return wireType === 5 || (repeated && wireType === 2);
+  if (field.type === FieldDescriptorProto_Type.GROUP) return wireType === 3;
+  return wireType === 2;
+}
+
+function describeWireType(wireType: number): string {
+  return ['VARINT', 'I64', 'LEN', 'SGROUP', 'EGROUP', 'I32'][wireType] ?? `wire type ${wireType}`;
+}
