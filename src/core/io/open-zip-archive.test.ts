@@ -117,6 +117,22 @@ describe('openZipArchive', () => {
     ]);
   });
 
+  it('a DEFLATE entry inflates on demand: reading its first bytes fetches only the first compressed slice', async () => {
+    let x = 1;
+    // xorshift32: incompressible enough that the entry stays about 1 MB compressed
+    const noisy = Uint8Array.from({ length: 1_000_000 }, () => ((x ^= x << 13), (x ^= x >>> 17), (x ^= x << 5), x & 0xff));
+    const zip = zipSync({ 'sp/state': [noisy, { level: 1 }] });
+    const inner = bytesSource('n.zip', zip);
+    let bytesRead = 0;
+    const counting: ByteSource = { name: inner.name, size: inner.size, read: (o, l) => ((bytesRead += l), inner.read(o, l)) };
+    const listing = await openZipArchive(counting);
+    bytesRead = 0;
+    expect(await listing.files[0]!.source.read(0, 100)).toEqual(noisy.subarray(0, 100));
+    expect(zip.length).toBeGreaterThan(900_000);
+    expect(bytesRead).toBe(30 + 64 * 1024); // the 30-byte local header, then one 64 KiB compressed slice
+    expect(await listing.files[0]!.source.read(999_900, 100)).toEqual(noisy.subarray(999_900));
+  });
+
   it('reads a Zip64 archive (Zip64 EOCD record + locator, sizes and offsets in Zip64 extra fields)', async () => {
     const zip = buildZip([{ name: 'sp/_metadata', data: text('hello') }, { name: 'sp/x', data: text('dragons '.repeat(50)), method: 8 }], { zip64: true });
     const listing = await openZipArchive(bytesSource('z64.zip', zip));

@@ -1,4 +1,5 @@
 import { compress } from 'snappyjs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bytesSource, computeMaskedCrc32c, decodeSnappyFramed, isDecodeError, SnappyFramedReader, writeSnappyFramed, writeSnappyFramedSegments, type ByteSource } from './index';
 
@@ -53,6 +54,16 @@ describe('Snappy framing: round trips', () => {
     const { data: back, warnings } = decodeSnappyFramed(framed, { identifier: 'required', checksums: 'verify' });
     expect(back).toEqual(data);
     expect(warnings).toEqual([]);
+  });
+
+  it('round-trips arbitrary data with any chunk size and mode (property)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), fc.integer({ min: 1, max: 700 }), fc.constantFrom('auto', 'compressed', 'uncompressed'), (data, chunkSize, chunks) => {
+        const framed = writeSnappyFramed(data, { chunkSize, chunks });
+        expect(decodeSnappyFramed(framed, { identifier: 'required', checksums: 'verify' }).data).toEqual(data);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it("'auto' compresses compressible data and stores random data uncompressed (xerial's 0.85 rule)", () => {
