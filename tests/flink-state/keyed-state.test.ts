@@ -1,0 +1,263 @@
+import { describe, expect, it } from 'vitest';
+import { ByteReader, ByteWriter, bytesSource, isDecodeError, writeSnappyFramed, type DecodeError } from '../../src/core/io';
+import {
+  createSnapshotRegistry,
+  readCanonicalKeyedEntries,
+  readHeapKeyedEntries,
+  readKeyedStateHeader,
+  type KeyedStateHeader,
+  type StateEntry,
+} from '../../src/core/flink';
+import { CLS, list, map, simple, timer, tuple, valueState, writeKeyedHeader, type StateSpec } from '../helpers/write-test-snapshots';
+
+const registry = createSnapshotRegistry();
+
+async function catchAsync(fn: () => Promise<unknown>): Promise<DecodeError> {
+  try {
+    await fn();
+  } catch (e) {
+    if (isDecodeError(e)) return e;
+    throw e;
+  }
+  throw new Error('expected a DecodeError');
+}
+
+/** A keyed stream: header + blocks; returns the bytes and the offsets per key group. */
+function buildStream(header: ByteWriter, blocks: { keyGroup: number; bytes: Uint8Array }[], range: { start: number; end: number }) {
+  const w = new ByteWriter().bytes(header.finish());
+  const offsets = new Array<number>(range.end - range.start + 1).fill(0);
+  for (const b of blocks) {
+    offsets[b.keyGroup - range.start] = w.length;
+    w.bytes(b.bytes);
+  }
+  return { bytes: w.finish(), offsets };
+}
+
+async function readAllEntries(bytes: Uint8Array, offsets: number[], range: { start: number; end: number }, maxParallelism: number, heap = false): Promise<{ header: KeyedStateHeader; entries: StateEntry[] }> {
+  const fence = offsets.filter((o) => o > 0).sort((a, b) => a - b)[0] ?? bytes.length;
+  const header = readKeyedStateHeader(new ByteReader(bytes.subarray(0, fence), { file: 's' }), registry, { fence });
+  const input = { operatorId: 'op', subtask: 0, maxParallelism, source: bytesSource('s', bytes), file: 's', baseOffset: 0, range, offsets };
+  const entries: StateEntry[] = [];
+  for await (const e of heap ? readHeapKeyedEntries(input, header) : readCanonicalKeyedEntries(input, header)) entries.push(e);
+  return { header, entries };
+}
+
+const entry = (key: Uint8Array, value: Uint8Array) => new ByteWriter().i32(key.length).bytes(key).i32(value.length).bytes(value);
+const flag = (key: Uint8Array) => {
+  const k = key.slice();
+  k[0] |= 0x80;
+  return k;
+};
+const longKey = (prefix: number[], k: number) => new ByteWriter().bytes(prefix).i64(k).u8(0).finish();
+
+describe('keyed state header (§3.1)', () => {
+  it('reads version 6, compression flag, key serializer and state meta infos', () => {
+    const w = writeKeyedHeader(new ByteWriter(), tuple('org.apache.flink.api.java.tuple.Tuple1', simple(CLS.long)), [valueState('state-name', simple(CLS.long))]);
+    const h = readKeyedStateHeader(new ByteReader(w.finish()), registry, { fence: w.length });
+    expect(h.keySerializer.typeLabel).toBe('Tuple1<Long>');
+    expect(h.states.map((s) => [s.name, s.kind, s.backendStateType, s.serializers.VALUE_SERIALIZER!.typeLabel])).toEqual([['state-name', 'VALUE', 'KEY_VALUE', 'Long']]);
+    expect([h.end, h.warnings]).toEqual([w.length, []]);
+  });
+
+  it('rejects other header versions', () => {
+    const e = (() => {
+      try {
+        readKeyedStateHeader(new ByteReader(new ByteWriter().i32(5).finish(), { file: 's' }), registry);
+      } catch (x) {
+        return x as DecodeError;
+      }
+      throw new Error('no error');
+    })();
+    expect(e.message).toBe('expected keyed backend header version 6, found 5 (written by Flink before 1.8; not restorable by Flink ≥ 1.17 either) — at s, offset 0 (0x0)');
+  });
+
+  it('recovers past an unknown value serializer using the key-group fence and marks that state', () => {
+    const unknownState: StateSpec = { ...valueState('mystery', { raw: CLS.unknown, version: 1, content: (w) => w.i32(4).bytes([1, 2, 3, 4]) }) };
+    const w = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [unknownState, valueState('plain', simple(CLS.string))]);
+    const h = readKeyedStateHeader(new ByteReader(w.finish(), { file: 's' }), registry, { fence: w.length });
+    expect(h.states.map((s) => s.name)).toEqual(['mystery', 'plain']);
+    expect(h.states[0]!.serializers.VALUE_SERIALIZER).toMatchObject({ status: 'unknown', className: CLS.unknown, version: 1 });
+    expect(h.states[0]!.serializers.NAMESPACE_SERIALIZER!.typeLabel).toBe('VoidNamespace');
+    expect(h.states[1]!.serializers.VALUE_SERIALIZER!.typeLabel).toBe('String');
+    expect(h.warnings).toEqual([`state mystery: unknown serializer snapshot ${CLS.unknown} v1 skipped by resynchronising on the key-group fence`]);
+  });
+
+  it('recovers past an unknown key serializer', () => {
+    const w = writeKeyedHeader(new ByteWriter(), { raw: CLS.unknown, version: 2, content: (x) => x.utf('whatever') }, [valueState('v', simple(CLS.long))]);
+    const h = readKeyedStateHeader(new ByteReader(w.finish()), registry, { fence: w.length });
+    expect(h.keySerializer).toMatchObject({ status: 'unknown', className: CLS.unknown, version: 2 });
+    expect(h.states.map((s) => s.name)).toEqual(['v']);
+  });
+
+  it('without a fence an unknown serializer is an unknown-serializer error', () => {
+    const w = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('m', { raw: CLS.unknown, version: 1, content: () => {} })]);
+    expect(() => readKeyedStateHeader(new ByteReader(w.finish()), registry)).toThrow(`unknown serializer snapshot ${CLS.unknown} v1`);
+  });
+});
+
+describe('canonical key-group blocks (§3.2–§3.4)', () => {
+  const tuple1 = tuple('org.apache.flink.api.java.tuple.Tuple1', simple(CLS.long));
+
+  it('reads two state runs with the 0x80 flag, 1-byte prefixes and value state values', async () => {
+    const header = writeKeyedHeader(new ByteWriter(), tuple1, [valueState('a', simple(CLS.long)), valueState('b', simple(CLS.string))]);
+    const block = new ByteWriter().u16(0);
+    block.bytes(entry(longKey([2], 0), new ByteWriter().i64(10).finish()).finish());
+    block.bytes(entry(flag(longKey([2], 1)), new ByteWriter().i64(11).finish()).finish());
+    block.u16(1).bytes(entry(flag(longKey([2], 5)), new ByteWriter().stringValue('x').finish()).finish()).u16(0xffff);
+    const range = { start: 0, end: 3 };
+    const { bytes, offsets } = buildStream(header, [{ keyGroup: 2, bytes: block.finish() }], range);
+    const { entries } = await readAllEntries(bytes, offsets, range, 4);
+    expect(entries.map((e) => [e.state, e.keyGroup, (e.key as { fields: { value: string }[] }).fields[0]!.value, e.value])).toEqual([
+      ['a', 2, '0', { kind: 'long', value: '10' }],
+      ['a', 2, '1', { kind: 'long', value: '11' }],
+      ['b', 2, '5', { kind: 'string', value: 'x' }],
+    ]);
+    expect(entries[0]!.keyRange).toEqual({ offset: offsets[2]! + 2 + 4, length: 10 });
+    expect(entries[0]!.valueRange).toEqual({ offset: offsets[2]! + 2 + 4 + 10 + 4, length: 8 });
+  });
+
+  it('uses 2-byte prefixes above max parallelism 128 and decodes lists with 0x2C delimiters', async () => {
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.int), [valueState('l', list(simple(CLS.int)), simple(CLS.voidNs), 'LIST')]);
+    const key = new ByteWriter().u16(300).i32(7).u8(0).finish();
+    const value = new ByteWriter().i32(1).u8(0x2c).i32(2).u8(0x2c).i32(3).finish();
+    const block = new ByteWriter().u16(0).bytes(entry(flag(key), value).finish()).u16(0xffff);
+    const range = { start: 256, end: 511 };
+    const { bytes, offsets } = buildStream(header, [{ keyGroup: 300, bytes: block.finish() }], range);
+    const { entries } = await readAllEntries(bytes, offsets, range, 512);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.key).toEqual({ kind: 'int', type: 'Int', value: 7 });
+    expect(entries[0]!.value).toEqual({ kind: 'list', items: [1, 2, 3].map((v) => ({ kind: 'int', type: 'Int', value: v })) });
+  });
+
+  it('reads MapState user keys and null flags', async () => {
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('m', map(simple(CLS.string), simple(CLS.long)), simple(CLS.voidNs), 'MAP')]);
+    const k = (uk: string) => new ByteWriter().u8(1).i64(9).u8(0).stringValue(uk).finish();
+    const block = new ByteWriter().u16(0).bytes(entry(k('a'), new ByteWriter().bool(false).i64(5).finish()).finish()).bytes(entry(flag(k('b')), new Uint8Array([1])).finish()).u16(0xffff);
+    const range = { start: 0, end: 3 };
+    const { bytes, offsets } = buildStream(header, [{ keyGroup: 1, bytes: block.finish() }], range);
+    const { entries } = await readAllEntries(bytes, offsets, range, 4);
+    expect(entries.map((e) => [e.userKey, e.value])).toEqual([
+      [{ kind: 'string', value: 'a' }, { kind: 'long', value: '5' }],
+      [{ kind: 'string', value: 'b' }, null],
+    ]);
+  });
+
+  it('skips the ambiguity length suffixes when key and namespace are both variable-length', async () => {
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.string), [valueState('v', simple(CLS.long), simple(CLS.string))]);
+    const key = new ByteWriter().u8(0).stringValue('key').u8(4).stringValue('namespace').u8(10).finish();
+    const block = new ByteWriter().u16(0).bytes(entry(flag(key), new ByteWriter().i64(1).finish()).finish()).u16(0xffff);
+    const range = { start: 0, end: 0 };
+    const { bytes, offsets } = buildStream(header, [{ keyGroup: 0, bytes: block.finish() }], range);
+    const { entries } = await readAllEntries(bytes, offsets, range, 1);
+    expect([entries[0]!.key, entries[0]!.namespace, entries[0]!.value]).toEqual([{ kind: 'string', value: 'key' }, { kind: 'string', value: 'namespace' }, { kind: 'long', value: '1' }]);
+  });
+
+  it('decodes timers from the key bytes (flipped sign bit) with an empty value', async () => {
+    const pq: StateSpec = { name: '_timer_state/event_timer', type: 3, options: {}, serializers: [['VALUE_SERIALIZER', timer(simple(CLS.long), simple(CLS.voidNs))]] };
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [pq]);
+    const ts = BigInt.asIntN(64, (-(2n ** 63n) + 10n) ^ (1n << 63n));
+    const key = new ByteWriter().u8(3).i64(ts).i64(42).u8(0).finish();
+    const block = new ByteWriter().u16(0).bytes(entry(flag(key), new Uint8Array(0)).finish()).u16(0xffff);
+    const range = { start: 0, end: 3 };
+    const { bytes, offsets } = buildStream(header, [{ keyGroup: 3, bytes: block.finish() }], range);
+    const { entries } = await readAllEntries(bytes, offsets, range, 4);
+    expect(entries[0]!.value).toEqual({ kind: 'timer', timestamp: '-9223372036854775798', key: { kind: 'long', value: '42' }, namespace: { kind: 'void-namespace' } });
+    expect(entries[0]!.key).toEqual({ kind: 'long', value: '42' });
+  });
+
+  it('rejects a key whose key-group prefix differs from its block, with the key offset', async () => {
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('v', simple(CLS.long))]);
+    const block = new ByteWriter().u16(0).bytes(entry(flag(longKey([1], 0)), new ByteWriter().i64(1).finish()).finish()).u16(0xffff);
+    const range = { start: 0, end: 3 };
+    const { bytes, offsets } = buildStream(header, [{ keyGroup: 2, bytes: block.finish() }], range);
+    const e = await catchAsync(() => readAllEntries(bytes, offsets, range, 4));
+    expect(e.message).toBe(`expected the key-group prefix of key group 2, found 1 — at s, offset ${offsets[2]! + 2 + 4} (0x${(offsets[2]! + 6).toString(16)})`);
+  });
+
+  it('rejects an out-of-range state id', async () => {
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('v', simple(CLS.long))]);
+    const block = new ByteWriter().u16(4).finish();
+    const range = { start: 0, end: 0 };
+    const { bytes, offsets } = buildStream(header, [{ keyGroup: 0, bytes: block }], range);
+    const e = await catchAsync(() => readAllEntries(bytes, offsets, range, 1));
+    expect(e.detail).toBe('expected a kv-state id below 1, found 4');
+    expect(e.offset).toBe(offsets[0]);
+  });
+
+  it('keeps values of unknown serializers as opaque bytes and goes on', async () => {
+    const mystery = valueState('m', { raw: CLS.unknown, version: 1, content: () => {} });
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [mystery, valueState('v', simple(CLS.long))]);
+    const block = new ByteWriter().u16(0).bytes(entry(flag(longKey([0], 1)), new Uint8Array([9, 9])).finish()).u16(1).bytes(entry(flag(longKey([0], 2)), new ByteWriter().i64(3).finish()).finish()).u16(0xffff);
+    const range = { start: 0, end: 0 };
+    const { bytes, offsets } = buildStream(header, [{ keyGroup: 0, bytes: block.finish() }], range);
+    const { entries } = await readAllEntries(bytes, offsets, range, 1);
+    expect(entries.map((e) => e.value)).toEqual([
+      { kind: 'opaque', reason: `unknown serializer snapshot ${CLS.unknown} v1`, length: 2, base64: 'CQk=' },
+      { kind: 'long', value: '3' },
+    ]);
+  });
+
+  it('reads Snappy-compressed blocks (one framed stream per key group)', async () => {
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('v', simple(CLS.long))], true);
+    const plain = (kg: number, k: number) => new ByteWriter().u16(0).bytes(entry(flag(longKey([kg], k)), new ByteWriter().i64(k * 10).finish()).finish()).u16(0xffff).finish();
+    const range = { start: 0, end: 3 };
+    const { bytes, offsets } = buildStream(header, [
+      { keyGroup: 1, bytes: writeSnappyFramed(plain(1, 4), { chunks: 'compressed' }) },
+      { keyGroup: 3, bytes: writeSnappyFramed(plain(3, 7), { chunks: 'uncompressed' }) },
+    ], range);
+    const { header: h, entries } = await readAllEntries(bytes, offsets, range, 4);
+    expect(h.compressed).toBe(true);
+    expect(entries.map((e) => [e.keyGroup, e.key, e.value])).toEqual([
+      [1, { kind: 'long', value: '4' }, { kind: 'long', value: '40' }],
+      [3, { kind: 'long', value: '7' }, { kind: 'long', value: '70' }],
+    ]);
+  });
+});
+
+describe('heap snapshot format (Appendix A)', () => {
+  it('reads one block per key group, namespace first, List/Map bodies and timers', async () => {
+    const states: StateSpec[] = [
+      valueState('l', list(simple(CLS.long)), simple(CLS.voidNs), 'LIST'),
+      valueState('m', map(simple(CLS.string), simple(CLS.long)), simple(CLS.voidNs), 'MAP'),
+      { name: 't', type: 3, options: {}, serializers: [['VALUE_SERIALIZER', timer(simple(CLS.long), simple(CLS.voidNs))]] },
+    ];
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), states);
+    const block = (kg: number) => {
+      const w = new ByteWriter().i32(kg);
+      w.i16(1).i32(1).u8(0).i64(5).i32(2).stringValue('k').bool(false).i64(6).stringValue('n').bool(true);
+      w.i16(0).i32(1).u8(0).i64(5).i32(2).i64(1).i64(2);
+      w.i16(2).i32(1).i64(7n ^ (1n << 63n)).i64(5).u8(0);
+      return w.finish();
+    };
+    const range = { start: 0, end: 1 };
+    const { bytes, offsets } = buildStream(header, [{ keyGroup: 0, bytes: block(0) }, { keyGroup: 1, bytes: new ByteWriter().i32(1).i16(0).i32(0).i16(1).i32(0).i16(2).i32(0).finish() }], range);
+    const { entries } = await readAllEntries(bytes, offsets, range, 2, true);
+    expect(entries.map((e) => [e.state, e.keyGroup, e.key, e.userKey, e.value])).toEqual([
+      ['m', 0, { kind: 'long', value: '5' }, { kind: 'string', value: 'k' }, { kind: 'long', value: '6' }],
+      ['m', 0, { kind: 'long', value: '5' }, { kind: 'string', value: 'n' }, null],
+      ['l', 0, { kind: 'long', value: '5' }, undefined, { kind: 'list', items: [{ kind: 'long', value: '1' }, { kind: 'long', value: '2' }] }],
+      ['t', 0, { kind: 'long', value: '5' }, undefined, { kind: 'timer', timestamp: '7', key: { kind: 'long', value: '5' }, namespace: { kind: 'void-namespace' } }],
+    ]);
+  });
+
+  it('rejects a block whose key group differs from its offset slot', async () => {
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('v', simple(CLS.long))]);
+    const range = { start: 0, end: 0 };
+    const { bytes, offsets } = buildStream(header, [{ keyGroup: 0, bytes: new ByteWriter().i32(9).finish() }], range);
+    const e = await catchAsync(() => readAllEntries(bytes, offsets, range, 1, true));
+    expect(e.message).toBe(`expected key group 0 at its offset, found 9 — at s, offset ${offsets[0]} (0x${offsets[0]!.toString(16)})`);
+  });
+
+  it('reads per-state Snappy chunks of a compressed heap block', async () => {
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('a', simple(CLS.long)), valueState('b', simple(CLS.long))], true);
+    const chunk = (id: number, v: number) => writeSnappyFramed(new ByteWriter().i16(id).i32(1).u8(0).i64(1).i64(v).finish());
+    const block = new ByteWriter().i32(0).bytes(chunk(1, 20)).bytes(chunk(0, 10)).finish();
+    const range = { start: 0, end: 0 };
+    const { bytes, offsets } = buildStream(header, [{ keyGroup: 0, bytes: block }], range);
+    const { entries } = await readAllEntries(bytes, offsets, range, 1, true);
+    expect(entries.map((e) => [e.state, e.value])).toEqual([
+      ['b', { kind: 'long', value: '20' }],
+      ['a', { kind: 'long', value: '10' }],
+    ]);
+  });
+});
