@@ -10,6 +10,12 @@ import { decodeUtf8 } from './decode-utf8';
 import { isPbMessage } from './decode-protobuf-payload';
 import { isSingularPresent } from './encode-protobuf-message';
 import type { PbElement, PbMessage, PbScalar } from './protobuf-message-types';
+import { deriveJsonName } from './strip-derived-json-names';
+
+/** json_name when the descriptor has one (protoc output), otherwise protoc's derivation (gencode descriptors have none). */
+export function getJsonName(field: DescField): string {
+  return field.jsonName !== '' ? field.jsonName : deriveJsonName(field.name);
+}
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -21,9 +27,9 @@ export function formatProtobufJson(msg: PbMessage): { [key: string]: JsonValue }
     const field = fv.field;
     if (fv.kind === 'singular') {
       if (!isSingularPresent(field, fv.value)) continue;
-      out[field.jsonName] = formatElement(field, fv.value);
+      out[getJsonName(field)] = formatElement(field, fv.value);
     } else if (fv.kind === 'list') {
-      if (fv.values.length > 0) out[field.jsonName] = fv.values.map((v) => formatElement(field, v));
+      if (fv.values.length > 0) out[getJsonName(field)] = fv.values.map((v) => formatElement(field, v));
     } else if (field.fieldKind === 'map') {
       const obj: { [key: string]: JsonValue } = {};
       for (const { key, value } of fv.entries.values()) {
@@ -31,7 +37,7 @@ export function formatProtobufJson(msg: PbMessage): { [key: string]: JsonValue }
         const valueJson = isPbMessage(value) ? formatProtobufJson(value) : field.mapKind === 'enum' ? formatEnum(field, value as number) : formatScalar(field.scalar!, value as PbScalar);
         obj[String(k)] = valueJson;
       }
-      out[field.jsonName] = obj;
+      out[getJsonName(field)] = obj;
     }
   }
   return out;
