@@ -79,7 +79,7 @@ describe('keyed state header (§3.1)', () => {
     expect(h.states[0]!.serializers.VALUE_SERIALIZER).toMatchObject({ status: 'unknown', className: CLS.unknown, version: 1 });
     expect(h.states[0]!.serializers.NAMESPACE_SERIALIZER!.typeLabel).toBe('VoidNamespace');
     expect(h.states[1]!.serializers.VALUE_SERIALIZER!.typeLabel).toBe('String');
-    expect(h.warnings).toEqual([`state mystery: unknown serializer snapshot ${CLS.unknown} v1 skipped by resynchronising on the key-group fence`]);
+    expect(h.warnings).toEqual([`state mystery: unknown serializer snapshot ${CLS.unknown} v1 skipped by resynchronising on the header fence`]);
   });
 
   it('recovers past an unknown key serializer', () => {

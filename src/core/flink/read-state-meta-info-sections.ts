@@ -126,7 +126,7 @@ class SectionsParser {
         return true;
       });
       if (!found) throw error;
-      this.warnings.unshift(`state ${partial.prefix.name}: ${error.detail} skipped by resynchronising on the key-group fence`);
+      this.warnings.unshift(`state ${partial.prefix.name}: ${error.detail} skipped by resynchronising on the header fence`);
     } finally {
       this.resyncDepth--;
     }
