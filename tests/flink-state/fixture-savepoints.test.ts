@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { countStateEntries, createSnapshotRegistry, inspectSavepoint, readStateEntries, ROCKSDB_NATIVE_UNREADABLE } from '../../src/core/flink';
+import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
+
+const ROOT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20');
+const exists = existsSync(path.join(ROOT, 'rocksdb/native/savepoint/_metadata'));
+if (!exists) console.warn(`fixture savepoint tests skipped: ${ROOT} is absent`);
+
+const registry = createSnapshotRegistry();
+const open = (c: string) => openFolderSavepoint(path.join(ROOT, c, 'savepoint'));
+
+describe.skipIf(!exists)('committed fixture savepoints (Flink 1.20.5)', () => {
+  it('RocksDB native: lists keyed states from the meta data handle and marks them unreadable', async () => {
+    const ins = await inspectSavepoint(open('rocksdb/native'), registry);
+    const keyed = ins.operators.flatMap((o) => o.states.filter((s) => s.scope === 'keyed'));
+    expect(keyed.length).toBeGreaterThan(0);
+    for (const s of keyed) expect([s.status, s.statusReason]).toEqual(['unreadable', ROCKSDB_NATIVE_UNREADABLE]);
+    expect(ins.operators.filter((o) => o.states.some((s) => s.scope === 'keyed')).every((o) => o.keyedFormat === 'rocksdb-native')).toBe(true);
+    const op = ins.operators.find((o) => o.states.some((s) => s.name === 'last-event'))!;
+    const iterate = async () => {
+      for await (const _ of readStateEntries(open('rocksdb/native'), registry, { operatorId: op.id, state: 'last-event' })) void _;
+    };
+    await expect(iterate()).rejects.toThrow(ROCKSDB_NATIVE_UNREADABLE);
+  });
+
+  it('compressed canonical savepoints count the same entries per state as uncompressed ones', async () => {
+    for (const backend of ['hashmap', 'rocksdb']) {
+      const counts = async (c: string) => {
+        const r = await countStateEntries(open(`${backend}/${c}`), registry);
+        expect(r.errors).toEqual([]);
+        return r.counts.map((x) => `${x.operatorId}|${x.scope}|${x.state}|${x.entries}`).sort();
+      };
+      const plain = await counts('canonical');
+      expect(plain.some((l) => !l.endsWith('|0'))).toBe(true);
+      expect(await counts('canonical-compressed')).toEqual(plain);
+    }
+  });
+
+  it('hashmap native (heap format, code 12) is recognised as heap', async () => {
+    const ins = await inspectSavepoint(open('hashmap/native'), registry);
+    expect(ins.format).toBe('NATIVE');
+    expect(ins.operators.some((o) => o.keyedFormat === 'heap')).toBe(true);
+  });
+});
