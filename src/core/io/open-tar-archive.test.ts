@@ -169,3 +169,16 @@ describe('openTarGzArchive', () => {
     expect(files.warnings).toEqual(["1 file of upload.bin outside the _metadata folder 'outer/sp' is ignored"]);
   });
 });
+
+describe('gzip that holds no tar', () => {
+  it('a gzipped _metadata and other gzip data get specific messages', async () => {
+    const meta = new Uint8Array(600);
+    meta.set([0x49, 0x60, 0x67, 0x2d]);
+    await expect(openTarGzArchive(bytesSource('m.gz', gzipSync(meta)))).rejects.toThrow(
+      'This is a gzip-compressed _metadata file, not a .tar.gz: gunzip it first, or archive the savepoint folder as .zip/.tar/.tar.gz — at m.gz',
+    );
+    await expect(openTarGzArchive(bytesSource('x.gz', gzipSync(new Uint8Array(600).fill(3))))).rejects.toThrow(
+      'expected a .tar.gz (a tar archive inside the gzip stream), found gzip-compressed data that is not a tar archive — at x.gz',
+    );
+  });
+});

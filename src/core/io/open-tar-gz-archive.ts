@@ -22,6 +22,17 @@ export async function openTarGzArchive(gz: ByteSource, limitsIn?: Partial<Archiv
   const seen = new Set<string>();
   let kept = 0;
   let spilled = 0;
+  const head = await cursor.read(0, 512);
+  if (head.length >= 262 && String.fromCharCode(...head.subarray(257, 262)) !== 'ustar') {
+    const metadata = head[0] === 0x49 && head[1] === 0x60 && head[2] === 0x67 && head[3] === 0x2d;
+    throw new DecodeError({
+      code: 'wrong-file-kind',
+      file: gz.name,
+      detail: metadata
+        ? 'This is a gzip-compressed _metadata file, not a .tar.gz: gunzip it first, or archive the savepoint folder as .zip/.tar/.tar.gz'
+        : 'expected a .tar.gz (a tar archive inside the gzip stream), found gzip-compressed data that is not a tar archive',
+    });
+  }
   for await (const item of walkTarMembers(cursor, limits.maxEntries)) {
     const path = acceptTarItem(item, seen, warnings);
     if (path === undefined || item.kind !== 'file') continue;

@@ -196,6 +196,25 @@ describe('openZipArchive', () => {
     expect(e.message).toBe("zip entry 'big' declares 100 bytes, above the limit of 50 bytes per entry: refusing a possible zip bomb — at big.zip, offset 133 (0x85)");
   });
 
+  it('finds the end record even when the zip comment contains its signature', async () => {
+    const zip = buildZip([{ name: 'a', data: text('x') }]);
+    const comment = Uint8Array.from([0x50, 0x4b, 0x05, 0x06, 1, 2, 3]);
+    const withComment = new Uint8Array(zip.length + comment.length);
+    withComment.set(zip);
+    withComment.set([comment.length, 0], zip.length - 2);
+    withComment.set(comment, zip.length);
+    const listing = await openZipArchive(bytesSource('c.zip', withComment));
+    expect(listing.files.map((f) => f.path)).toEqual(['a']);
+  });
+
+  it('enforces the overall expansion ratio of the archive', async () => {
+    const zip = buildZip([{ name: 'a', data: new Uint8Array(3000), method: 8 }, { name: 'b', data: new Uint8Array(3000), method: 8 }]);
+    await expect(openZipArchive(bytesSource('r.zip', zip), { ratioFloor: 1000, maxRatio: 20 })).rejects.toThrow(/^zip entry 'a' declares 3000 bytes from \d+ compressed bytes/);
+    await expect(openZipArchive(bytesSource('r.zip', zip), { ratioFloor: 4000, maxRatio: 20 })).rejects.toThrow(
+      `expected the zip to expand at most 20:1, found 6000 declared bytes in a ${zip.length}-byte zip: refusing a possible zip bomb — at r.zip`,
+    );
+  });
+
   it('drops entries with .. or absolute paths with a warning', async () => {
     const zip = buildZip([{ name: 'sp/_metadata', data: text('m') }, { name: '../evil', data: text('x') }, { name: '/etc/passwd', data: text('y') }, { name: 'sp/./ok', data: text('z') }]);
     const listing = await openZipArchive(bytesSource('t.zip', zip));

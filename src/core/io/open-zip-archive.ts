@@ -41,18 +41,26 @@ export async function openZipArchive(zip: ByteSource, limitsIn?: Partial<Archive
     if (total > limits.maxTotalBytes) {
       throw new DecodeError({
         code: 'limit-exceeded',
-        detail: `expected the zip's entries to hold at most ${limits.maxTotalBytes} bytes in total, found more than ${total - e.uncompressedSize} + ${e.uncompressedSize} ('${e.rawName}'): refusing a possible zip bomb`,
+        detail: `expected the zip's entries to declare at most ${limits.maxTotalBytes} bytes in total, found at least ${total} (up to '${e.rawName}'): refusing a possible zip bomb`,
         file: zip.name,
         offset: e.recordOffset,
       });
     }
     files.push({ path: norm.path, source: openEntrySource(zip, e, norm.path) });
   }
+  if (total > limits.ratioFloor && total / Math.max(1, zip.size) > limits.maxRatio) {
+    throw new DecodeError({
+      code: 'limit-exceeded',
+      detail: `expected the zip to expand at most ${limits.maxRatio}:1, found ${total} declared bytes in a ${zip.size}-byte zip: refusing a possible zip bomb`,
+      file: zip.name,
+      offset: cd.centralDirectoryOffset,
+    });
+  }
   return { kind: 'zip', name: zip.name, files, warnings };
 }
 
 function checkEntry(zip: ByteSource, e: ZipEntryRecord, limits: ArchiveLimits): void {
-  const fail = (code: 'unsupported-format' | 'limit-exceeded' | 'truncated', detail: string): DecodeError =>
+  const fail = (code: 'unsupported-format' | 'limit-exceeded' | 'truncated' | 'corrupt-archive', detail: string): DecodeError =>
     new DecodeError({ code, detail, file: zip.name, offset: e.recordOffset });
   if ((e.flags & 0x1) !== 0 || e.method === 99) {
     throw fail('unsupported-format', `zip entry '${e.rawName}' is encrypted; encrypted zips are not supported: extract it or re-zip without a password`);
@@ -62,7 +70,7 @@ function checkEntry(zip: ByteSource, e: ZipEntryRecord, limits: ArchiveLimits): 
     throw fail('unsupported-format', `zip entry '${e.rawName}' uses compression method ${e.method}${label}; only STORED (0) and DEFLATE (8) are supported`);
   }
   if (e.method === 0 && e.compressedSize !== e.uncompressedSize) {
-    throw fail('truncated', `expected STORED zip entry '${e.rawName}' to have equal compressed and uncompressed sizes, found ${e.compressedSize} and ${e.uncompressedSize}`);
+    throw fail('corrupt-archive', `expected STORED zip entry '${e.rawName}' to have equal compressed and uncompressed sizes, found ${e.compressedSize} and ${e.uncompressedSize}`);
   }
   if (e.uncompressedSize > limits.maxEntryBytes) {
     throw fail('limit-exceeded', `zip entry '${e.rawName}' declares ${e.uncompressedSize} bytes, above the limit of ${limits.maxEntryBytes} bytes per entry: refusing a possible zip bomb`);

@@ -44,9 +44,13 @@ export async function readZipCentralDirectory(zip: ByteSource, maxEntries: numbe
   const tailLen = Math.min(zip.size, EOCD_SIZE + MAX_COMMENT);
   const tailStart = zip.size - tailLen;
   const tail = await zip.read(tailStart, tailLen);
+  // The last signature whose comment length reaches exactly the end wins (a comment may itself
+  // contain PK\x05\x06); failing that, the last signature found (trailing bytes, or truncation).
   let eocdAt = -1;
   for (let i = tail.length - 4; i >= 0; i--) {
-    if (readU32LE(tail, i) === EOCD_SIG) {
+    if (readU32LE(tail, i) !== EOCD_SIG) continue;
+    if (eocdAt < 0) eocdAt = i;
+    if (i + EOCD_SIZE <= tail.length && i + EOCD_SIZE + readU16LE(tail, i + 20) === tail.length) {
       eocdAt = i;
       break;
     }
