@@ -16,6 +16,11 @@ const METHOD_NAMES: Record<number, string> = { 1: 'Shrink', 6: 'Implode', 9: 'De
  * entries inflate on demand. Checks every entry against the expansion limits up front (declared
  * size, ratio, total), refuses encrypted entries and unsupported methods, and drops (with a warning)
  * entries whose path is absolute or contains '..'.
+ *
+ * Hand-written over fflate rather than @zip.js/zip.js: the central directory is ~150 lines, while
+ * zip.js brings its own Reader/stream/worker machinery typed against DOM globals (the core has no
+ * DOM), would not give range reads of STORED entries straight from a ByteSource, and would not
+ * report failures as DecodeErrors with offsets. fflate (already pinned) does the inflating.
  */
 export async function openZipArchive(zip: ByteSource, limitsIn?: Partial<ArchiveLimits>): Promise<ArchiveListing> {
   const limits = resolveArchiveLimits(limitsIn);
