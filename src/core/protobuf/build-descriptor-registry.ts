@@ -10,7 +10,8 @@ import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type DescriptorProt
 import { DescriptorSchemaError } from './protobuf-errors';
 
 export function buildDescriptorRegistry(orderedFileBytes: readonly Uint8Array[]): FileRegistry {
-  const files = orderedFileBytes.map((b) => fromBinary(FileDescriptorProtoSchema, b));
+  // depth was already limited by parseDescriptorSet (101); do not apply a second, lower limit here
+  const files = orderedFileBytes.map((b) => fromBinary(FileDescriptorProtoSchema, b, { recursionLimit: 10_000 }));
   checkDescriptorGraph(files);
   try {
     return createFileRegistry(create(FileDescriptorSetSchema, { file: files }));
