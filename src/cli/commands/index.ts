@@ -1,0 +1,13 @@
+/**
+ * The CLI's command table. Each command lives in its own file and is registered with one line
+ * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts).
+ */
+import type { CliCommand } from '../cli-types';
+import { inspectCommand } from './inspect';
+import { checkCommand } from './check';
+
+export const COMMANDS: readonly CliCommand[] = [
+  inspectCommand,
+  // dump: import { dumpCommand } from './dump'; and add dumpCommand here
+  checkCommand,
+];

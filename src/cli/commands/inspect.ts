@@ -1,0 +1,47 @@
+/**
+ * `inspect <savepoint folder | _metadata | archive | URL> [--json] [--handles] [--headers-only]`:
+ * what a savepoint holds per operator and state (serializers, entry counts), from `_metadata` and
+ * the state files.
+ */
+import { createSnapshotRegistry, inspectSavepoint, openSavepoint } from '../../core/flink';
+import { registerProtobufSnapshotReaders } from '../../core/protobuf';
+import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
+import { buildInspectDocument } from '../format/build-inspect-document';
+import { formatInspectionText } from '../format/format-inspection-text';
+import { openNodeInput } from '../sources';
+
+export const inspectCommand: CliCommand = {
+  name: 'inspect',
+  summary: 'list operators, states, serializers and entry counts of a savepoint',
+  usage: [
+    'Usage: savepoint-inspector inspect <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> [options]',
+    '',
+    'Options:',
+    '  --json          print the inspection as a stable JSON document (docs/cli.md)',
+    '  --handles       with --json: include the per-subtask state handles from _metadata',
+    '  --headers-only  read only _metadata and the state headers; do not count entries',
+    '  -h, --help      show this help',
+  ].join('\n'),
+  options: {
+    json: { type: 'boolean' },
+    handles: { type: 'boolean' },
+    'headers-only': { type: 'boolean' },
+  },
+  async run({ values, positionals }, io) {
+    if (positionals.length !== 1) {
+      throw new CliUsageError(positionals.length === 0 ? 'expected a savepoint to inspect' : `expected one savepoint, found ${positionals.length} arguments`);
+    }
+    if (values['handles'] === true && values['json'] !== true) throw new CliUsageError('--handles needs --json');
+    const files = await openNodeInput(positionals[0]!);
+    const registry = createSnapshotRegistry();
+    registerProtobufSnapshotReaders(registry);
+    const inspection = await inspectSavepoint(files, registry, { countEntries: values['headers-only'] !== true });
+    if (values['json'] === true) {
+      const doc = buildInspectDocument(inspection, values['handles'] === true ? { metadata: (await openSavepoint(files)).metadata } : {});
+      io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
+    } else {
+      io.stdout(formatInspectionText(inspection));
+    }
+    return EXIT_OK;
+  },
+};

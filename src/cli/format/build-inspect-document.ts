@@ -1,0 +1,114 @@
+/**
+ * The stable JSON document of `inspect --json` (documented in docs/cli.md): fixed key order,
+ * 64-bit numbers as decimal strings, serializers as their snapshot class plus a readable type.
+ */
+import type { CheckpointMetadata, InspectedOperator, InspectedState, SavepointInspection, SerializerSnapshot, SubtaskState, StreamHandle } from '../../core/flink';
+
+export const INSPECT_DOCUMENT_VERSION = 1;
+
+export interface InspectDocumentOptions {
+  /** when given, each operator gets `subtasks` with its state handles from this `_metadata` */
+  metadata?: CheckpointMetadata;
+}
+
+export function buildInspectDocument(inspection: SavepointInspection, options: InspectDocumentOptions = {}): Record<string, unknown> {
+  const metadata = options.metadata;
+  return {
+    documentVersion: INSPECT_DOCUMENT_VERSION,
+    input: inspection.input,
+    metadataVersion: inspection.metadataVersion,
+    checkpointId: inspection.checkpointId,
+    type: inspection.type,
+    format: inspection.format,
+    totalSize: inspection.totalSize,
+    operators: inspection.operators.map((op) => describeOperator(op, metadata ? (metadata.operators.find((o) => o.id === op.id)?.subtasks ?? []) : undefined)),
+    warnings: [...inspection.warnings],
+    errors: inspection.errors.map((e) => ({ code: e.code, message: e.message, file: e.file ?? null, offset: e.offset ?? null, path: [...e.path] })),
+  };
+}
+
+function describeOperator(op: InspectedOperator, subtasks: SubtaskState[] | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: op.id,
+    name: op.name ?? null,
+    uid: op.uid ?? null,
+    parallelism: op.parallelism,
+    maxParallelism: op.maxParallelism,
+    fullyFinished: op.fullyFinished,
+    subtaskCount: op.subtaskCount,
+    stateSize: op.stateSize,
+    keyedFormat: op.keyedFormat,
+    states: [...op.states].sort(compareStates).map(describeState),
+    warnings: [...op.warnings],
+  };
+  if (subtasks) out['subtasks'] = [...subtasks].sort((a, b) => a.index - b.index).map(describeSubtask);
+  return out;
+}
+
+function compareStates(a: InspectedState, b: InspectedState): number {
+  return a.scope === b.scope ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.scope < b.scope ? -1 : 1;
+}
+
+function describeState(s: InspectedState): Record<string, unknown> {
+  return {
+    name: s.name,
+    scope: s.scope,
+    kind: s.kind,
+    backendStateType: s.backendStateType,
+    status: s.status,
+    statusReason: s.statusReason ?? null,
+    keySerializer: s.keySerializer?.className ?? null,
+    keyType: s.keySerializer?.typeLabel ?? null,
+    namespaceSerializer: s.namespaceSerializer?.className ?? null,
+    namespaceType: s.namespaceSerializer?.typeLabel ?? null,
+    valueSerializer: s.valueSerializer?.className ?? null,
+    valueType: s.valueSerializer?.typeLabel ?? null,
+    valueSerializerStatus: serializerStatus(s.valueSerializer),
+    subtasks: [...s.subtasks],
+    entries: s.entries ?? null,
+  };
+}
+
+function serializerStatus(s: SerializerSnapshot | undefined): string | null {
+  return s?.status ?? null;
+}
+
+function describeSubtask(s: SubtaskState): Record<string, unknown> {
+  const operatorHandle = (h: SubtaskState['managedOperatorState']) =>
+    h === null ? null : { code: h.code, states: h.states.map((e) => ({ name: e.name, mode: e.mode, offsets: [...e.offsets] })), data: describeStreamHandle(h.delegate) };
+  const keyedHandle = (h: SubtaskState['managedKeyedState']) => {
+    if (h === null) return null;
+    const range = { start: h.range.start, end: h.range.end };
+    if (h.kind === 'key-groups') return { code: h.code, kind: h.kind, keyGroups: range, data: describeStreamHandle(h.delegate) };
+    if (h.kind === 'incremental') return { code: h.code, kind: h.kind, keyGroups: range, metaData: describeStreamHandle(h.metaData), sharedFiles: h.sharedFiles.length, privateFiles: h.privateFiles.length };
+    return { code: h.code, kind: h.kind, keyGroups: range, description: h.description };
+  };
+  return {
+    index: s.index,
+    finished: s.finished,
+    managedOperatorState: operatorHandle(s.managedOperatorState),
+    rawOperatorState: operatorHandle(s.rawOperatorState),
+    managedKeyedState: keyedHandle(s.managedKeyedState),
+    rawKeyedState: keyedHandle(s.rawKeyedState),
+    inputChannelStates: s.inputChannelStateCount,
+    resultSubpartitionStates: s.resultSubpartitionStateCount,
+  };
+}
+
+export function describeStreamHandle(h: StreamHandle | null): Record<string, unknown> | null {
+  if (h === null) return null;
+  switch (h.kind) {
+    case 'inline':
+      return { code: 1, kind: h.kind, name: h.name, size: h.size, offset: h.offset };
+    case 'file':
+      return { code: 2, kind: h.kind, path: h.path, size: h.size };
+    case 'legacy-key-groups':
+      return { code: 3, kind: h.kind, data: describeStreamHandle(h.delegate) };
+    case 'relative-file':
+      return { code: 6, kind: h.kind, path: h.relativePath, size: h.size };
+    case 'segment-file':
+      return { code: 15, kind: h.kind, path: h.physicalPath, start: h.start, size: h.size, scope: h.scope };
+    case 'empty-segment':
+      return { code: 16, kind: h.kind };
+  }
+}
