@@ -96,7 +96,7 @@ describe('identity and settings rules', () => {
       ruleId: 'TYPE_KIND_CHANGED',
       accepted: false,
       path: 'type kind',
-      message: 'Saved generated-class state cannot be restored as DynamicMessage',
+      message: 'Saved generated state cannot be restored as dynamic',
     });
   });
   it('DynamicMessage state compares no Java class; settings changes in both directions', () => {

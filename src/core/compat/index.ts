@@ -13,3 +13,5 @@ export { evaluateValueWarnings, acceptsWireType } from './evaluate-value-warning
 export { MAX_WARNING_KEYS, ALIASING_THRESHOLD_BYTES, type ScannedValue, type ScannedField, type ValueWarning } from './value-scan-types';
 export { buildSchemaDiff, type SchemaDiff, type DiffDeclaration } from './build-schema-diff';
 export type { MemberRow, MemberSummary } from './describe-declaration-members';
+export { findProtobufStates, type FoundProtobufState, type FoundOtherState } from './find-protobuf-states';
+export { scanProtobufStateValues, registerRecordingProtobufReaders, summarizeProtobufValue, describeEntryKey, type ScanStateOptions, type ScanResult } from './scan-protobuf-state-values';

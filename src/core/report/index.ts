@@ -1,1 +1,10 @@
-export {};
+export * from './report-types';
+export { buildReport, computeExitCode } from './build-report';
+export { formatJson } from './format-json';
+export { formatText } from './format-text';
+export { formatMarkdown, escapeMarkdown } from './format-markdown';
+export { formatHtml, escapeHtml } from './format-html';
+export { formatJunit, escapeXml } from './format-junit';
+export { formatGithub, escapeGithubData, escapeGithubProperty } from './format-github';
+export { formatReport, REPORT_FORMATS, type ReportFormat } from './format-report';
+export { checkSavepoint, type CheckSavepointInput } from './check-savepoint';

@@ -1,0 +1,146 @@
+/**
+ * `check` end to end, in process, on the committed Flink 2.3 savepoint with Protobuf state
+ * (fixtures/savepoints/flink-2.3/hashmap/canonical, written in the 0.1.0 format) against new
+ * descriptor sets that buf builds from the fixture's own .proto files, edited per case.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli';
+import { buildDescriptorSet } from '../../../tests/conformance/build-descriptor-set';
+
+const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
+const PROTO_DIR = path.resolve(process.cwd(), 'fixtures/flink-writer/src/main/proto');
+const present = existsSync(SAVEPOINT) && existsSync(PROTO_DIR);
+
+let dir = '';
+const sets: Record<string, string> = {};
+
+async function protoFiles(edit: (events: string) => string = (s) => s): Promise<Record<string, string>> {
+  const events = await readFile(path.join(PROTO_DIR, 'fixtures/events.proto'), 'utf8');
+  const common = await readFile(path.join(PROTO_DIR, 'fixtures/common.proto'), 'utf8');
+  return { 'fixtures/events.proto': edit(events), 'fixtures/common.proto': common };
+}
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(['check', ...args], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+describe.skipIf(!present)('check CLI on a savepoint with Protobuf state', () => {
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'compat-check-'));
+    const write = async (name: string, files: Record<string, string>) => {
+      sets[name] = path.join(dir, `${name}.binpb`);
+      await writeFile(sets[name], await buildDescriptorSet(files));
+    };
+    await write('same', await protoFiles());
+    await write('added100', await protoFiles((s) => s.replace('  double score = 16;', '  double score = 16;\n  int64 added = 100;')));
+    await write('sint', await protoFiles((s) => s.replace('  int64 id = 1;', '  sint64 id = 1;')));
+    await writeFile(path.join(dir, 'event.proto'), 'syntax = "proto3";\nmessage A {}\n');
+  }, 60_000);
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('unchanged schema, target 0.x: exit 0 and a compatible JSON report', async () => {
+    const r = await run([SAVEPOINT, '--descriptors', sets.same!, '--target', '0.x', '--format', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.verdict).toBe('compatible');
+    expect(report.summary).toMatchObject({ protobufStates: 9, compatible: 9, incompatible: 0, notRestorable: 0 });
+    const state = report.states.find((s: { state: string }) => s.state === 'processed-events');
+    expect(state).toMatchObject({ operatorUid: 'int-keyed', verdict: 'compatible', firstIncompatibility: null, ruleSet: 'exact', savedRoot: 'fixtures.events.Event' });
+    expect(report.inputs.map((i: { role: string; name: string }) => [i.role, i.name])).toEqual([
+      ['savepoint', SAVEPOINT],
+      ['descriptors', 'same.binpb'],
+    ]);
+    expect(report.inputs[1].sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('identical input gives byte-identical JSON', async () => {
+    const a = await run([SAVEPOINT, '--descriptors', sets.sint!, '--format', 'json']);
+    const b = await run([SAVEPOINT, '--descriptors', sets.sint!, '--format', 'json']);
+    expect(a.stdout).toBe(b.stdout);
+  });
+
+  it('an added field whose number saved values carry as unknown: UNKNOWN_NUMBER_BECOMES_FIELD with count and keys', async () => {
+    const r = await run([SAVEPOINT, '--descriptors', sets.added100!, '--target', '1.x', '--format', 'json']);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report.verdict).toBe('not-restorable');
+    const state = report.states.find((s: { state: string }) => s.state === 'processed-events');
+    expect(state.verdict).toBe('not-restorable');
+    expect(state.firstIncompatibility.ruleId).toBe('TARGET_CANNOT_READ_SNAPSHOT');
+    expect(state.planningAid.verdict).toBe('compatible');
+    expect(state.planningAid.findings.map((f: { ruleId: string }) => f.ruleId)).toContain('FIELD_ADDED');
+    const warning = state.warnings.find((w: { ruleId: string }) => w.ruleId === 'UNKNOWN_NUMBER_BECOMES_FIELD');
+    expect(warning.count).toBe(24);
+    expect(warning.message).toBe(
+      '24 saved value(s) carry unknown field 100 in fixtures.events.Event, which the new schema declares as added: the new parser reads the retained bytes as that field',
+    );
+    expect(warning.keys.length).toBe(20);
+  });
+
+  it('a type change: 0.x exact rule and the 1.x planning aid name it; exit 1', async () => {
+    const exact = await run([SAVEPOINT, '--descriptors', sets.sint!, '--target', '0.x', '--format', 'json', '--no-values']);
+    expect(exact.code).toBe(1);
+    const s0 = JSON.parse(exact.stdout).states.find((s: { state: string }) => s.state === 'last-event');
+    expect(s0.firstIncompatibility).toEqual({
+      ruleId: 'EXACT_SCHEMA_CHANGED',
+      message: 'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): Field 1 (id) of fixtures.events.Event changes type from INT64 to SINT64',
+    });
+    expect(s0.failureText).toBe(
+      "Cannot restore Protobuf serializer for dev.savepointinspector.fixtures.generated.EventMessages$Event (fixtures.events.Event): supply a supported generated class that can read the saved schema through Flink's user-code classloader. Cause: Generated class cannot read the saved Protobuf schema: " +
+        s0.firstIncompatibility.message,
+    );
+    const directional = await run([SAVEPOINT, '--descriptors', sets.sint!, '--format', 'json', '--no-values']);
+    const s1 = JSON.parse(directional.stdout).states.find((s: { state: string }) => s.state === 'last-event');
+    expect(s1.planningAid.firstIncompatibility).toEqual({ ruleId: 'FIELD_TYPE_CHANGED', message: 'Field 1 (id) of fixtures.events.Event changes type from INT64 to SINT64' });
+  });
+
+  it('renders every format, and --output writes the file', async () => {
+    const args = [SAVEPOINT, '--descriptors', sets.sint!, '--target', '0.x'];
+    const text = await run([...args]);
+    expect(text.code).toBe(1);
+    expect(text.stdout.split('\n')[0]).toBe('Verdict: INCOMPATIBLE');
+    const md = await run([...args, '--format', 'markdown']);
+    expect(md.stdout.startsWith('# Savepoint compatibility: INCOMPATIBLE\n')).toBe(true);
+    expect(md.stdout).toContain('| int-keyed (6d821971c3bfd7ae2c972e89d7414f7c) / last-event | INCOMPATIBLE |');
+    const html = await run([...args, '--format', 'html']);
+    expect(html.stdout).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline';`);
+    expect(html.stdout).not.toMatch(/<script/i);
+    expect(html.stdout).toContain('EventMessages$Event');
+    const junit = await run([...args, '--format', 'junit']);
+    expect(junit.stdout).toContain('<testsuites name="savepoint compatibility" tests="17" failures="9" errors="0" skipped="8">');
+    expect(junit.stdout).toContain('<testcase classname="int-keyed" name="last-event (VALUE_SERIALIZER)">');
+    const gh = await run([...args, '--format', 'github']);
+    const lines = gh.stdout.trimEnd().split('\n');
+    expect(lines.every((l) => l.startsWith('::error ') || l.startsWith('::warning ') || l.startsWith('::notice '))).toBe(true);
+    expect(lines.filter((l) => l.startsWith('::error ')).length).toBe(9);
+    const out = path.join(dir, 'report.html');
+    const written = await run([...args, '--format', 'html', '--output', out]);
+    expect(written.stdout).toBe('');
+    expect(await readFile(out, 'utf8')).toBe(html.stdout);
+  });
+
+  it('unusable input exits 2 with the reason on stderr', async () => {
+    const notSet = await run([SAVEPOINT, '--descriptors', path.join(dir, 'event.proto')]);
+    expect(notSet.code).toBe(2);
+    expect(notSet.stderr).toContain('Expected a binary FileDescriptorSet (first byte 0x0a), found Protobuf source text');
+    const noRoot = await run([SAVEPOINT, '--descriptors', sets.same!, '--root', 'fixtures.events.Missing']);
+    expect(noRoot.code).toBe(2);
+    expect(noRoot.stderr).toContain('The new descriptor set has no message fixtures.events.Missing');
+    const usage = await run([SAVEPOINT]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--descriptors <new.binpb> is required');
+    const badTarget = await run([SAVEPOINT, '--descriptors', sets.same!, '--target', '2.x']);
+    expect(badTarget.code).toBe(2);
+  });
+});
+

@@ -1,0 +1,122 @@
+/**
+ * `check <savepoint> --descriptors <new.binpb> [--target 0.x|1.x] [--max-message-size N]
+ * [--recursion-limit N] [--deterministic true|false] [--aliasing true|false] [--root NAME]
+ * [--root <op>/<state>=NAME …] [--java-class NAME] [--format …] [--output FILE] [--no-values]`:
+ * will the restore work with the new schema, per Protobuf state. Exit 0 when every Protobuf state
+ * is compatible, 1 when any is incompatible or not restorable, 2 for unusable input.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { checkSavepoint, computeExitCode, formatReport, REPORT_FORMATS, type ReportFormat } from '../../core/report';
+import { CliUsageError, type CliCommand } from '../cli-types';
+import { openNodeInput } from '../sources';
+import packageJson from '../../../package.json' with { type: 'json' };
+
+export const checkCommand: CliCommand = {
+  name: 'check',
+  summary: 'check whether the Protobuf state of a savepoint restores with a new schema',
+  usage: [
+    'Usage: savepoint-inspector check <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> --descriptors <new.binpb> [options]',
+    '',
+    'Options:',
+    '  --descriptors FILE       the new application\'s FileDescriptorSet (protoc --include_imports --descriptor_set_out, buf build -o)',
+    '  --target 0.x|1.x         library line of the new application (default 1.x)',
+    '  --max-message-size N     new maxMessageSize (default 67108864)',
+    '  --recursion-limit N      new recursionLimit (default 100)',
+    '  --deterministic BOOL     new deterministicSerialization (default false)',
+    '  --aliasing BOOL          new largePayloadAliasing (default true)',
+    '  --root NAME              new root message for every Protobuf state (default: the saved root)',
+    '  --root OP/STATE=NAME     new root message for one state (operator id or uid / state name); repeatable',
+    '  --java-class NAME        new Java binary class (default: derived from the new descriptor\'s java options)',
+    '  --format FORMAT          text (default), json, markdown, html, junit or github',
+    '  --output FILE            write the report to FILE instead of stdout',
+    '  --no-values              do not scan saved values (no value warnings)',
+    '  -h, --help               show this help',
+    '',
+    'Exit codes: 0 every Protobuf state compatible, 1 any incompatible or not restorable, 2 unusable input.',
+  ].join('\n'),
+  options: {
+    descriptors: { type: 'string' },
+    target: { type: 'string' },
+    'max-message-size': { type: 'string' },
+    'recursion-limit': { type: 'string' },
+    deterministic: { type: 'string' },
+    aliasing: { type: 'string' },
+    root: { type: 'string', multiple: true },
+    'java-class': { type: 'string' },
+    format: { type: 'string' },
+    output: { type: 'string' },
+    'no-values': { type: 'boolean' },
+  },
+  async run({ values, positionals }, io) {
+    if (positionals.length !== 1) {
+      throw new CliUsageError(positionals.length === 0 ? 'expected a savepoint to check' : `expected one savepoint, found ${positionals.length} arguments`);
+    }
+    const descriptors = values['descriptors'];
+    if (typeof descriptors !== 'string') throw new CliUsageError('--descriptors <new.binpb> is required');
+    const target = values['target'] ?? '1.x';
+    if (target !== '0.x' && target !== '1.x') throw new CliUsageError(`--target must be 0.x or 1.x, found ${String(target)}`);
+    const format = (values['format'] ?? 'text') as string;
+    if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new CliUsageError(`--format must be one of ${REPORT_FORMATS.join(', ')}, found ${format}`);
+    const { newRoot, newRoots } = parseRoots(values['root']);
+    const newSettings = {
+      ...optionalInt(values['max-message-size'], '--max-message-size', 'maxMessageSize'),
+      ...optionalInt(values['recursion-limit'], '--recursion-limit', 'recursionLimit'),
+      ...optionalBool(values['deterministic'], '--deterministic', 'deterministicSerialization'),
+      ...optionalBool(values['aliasing'], '--aliasing', 'largePayloadAliasing'),
+    };
+    const bytes = new Uint8Array(await readFile(descriptors));
+    const files = await openNodeInput(positionals[0]!);
+    const javaClass = values['java-class'];
+    const report = await checkSavepoint({
+      files,
+      descriptorSet: { name: path.basename(descriptors), bytes },
+      tool: { name: 'savepoint-inspector', version: packageJson.version },
+      target,
+      newSettings,
+      ...(newRoot ? { newRoot } : {}),
+      newRoots,
+      ...(typeof javaClass === 'string' ? { newJavaClass: javaClass } : {}),
+      scanValues: values['no-values'] !== true,
+    });
+    const text = formatReport(report, format as ReportFormat);
+    const output = values['output'];
+    if (typeof output === 'string') await writeFile(output, text);
+    else io.stdout(text);
+    return computeExitCode(report);
+  },
+};
+
+function parseRoots(raw: unknown): { newRoot?: string; newRoots: Record<string, string> } {
+  const list = Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];
+  const newRoots: Record<string, string> = {};
+  let newRoot: string | undefined;
+  for (const item of list) {
+    const eq = item.indexOf('=');
+    if (eq < 0) {
+      if (newRoot !== undefined) throw new CliUsageError(`--root NAME given twice (${newRoot}, ${item}); use --root OP/STATE=NAME per state`);
+      newRoot = item;
+    } else {
+      const key = item.slice(0, eq);
+      if (!key.includes('/')) throw new CliUsageError(`--root ${item}: expected OPERATOR/STATE=NAME`);
+      newRoots[key] = item.slice(eq + 1);
+    }
+  }
+  return { ...(newRoot ? { newRoot } : {}), newRoots };
+}
+
+function optionalInt<K extends string>(raw: unknown, flag: string, key: K): Partial<Record<K, number>> {
+  if (raw === undefined) return {};
+  const text = String(raw);
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647) {
+    throw new CliUsageError(`${flag} must be a positive 32-bit integer, found ${text}`);
+  }
+  return { [key]: n } as Partial<Record<K, number>>;
+}
+
+function optionalBool<K extends string>(raw: unknown, flag: string, key: K): Partial<Record<K, boolean>> {
+  if (raw === undefined) return {};
+  if (raw !== 'true' && raw !== 'false') throw new CliUsageError(`${flag} must be true or false, found ${String(raw)}`);
+  return { [key]: raw === 'true' } as Partial<Record<K, boolean>>;
+}

@@ -1,0 +1,65 @@
+/**
+ * Finds every state whose serializers contain a Protobuf snapshot (at top level or nested in
+ * Map/List/TTL composite snapshots), and every other state, from an inspection.
+ */
+import type { InspectedOperator, InspectedState, SavepointInspection, SerializerSnapshot } from '../flink';
+import { getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
+
+export interface FoundProtobufState {
+  operator: InspectedOperator;
+  state: InspectedState;
+  /** KEY_SERIALIZER, NAMESPACE_SERIALIZER or VALUE_SERIALIZER, plus the nesting path for composites */
+  role: string;
+  snapshot: SerializerSnapshot;
+  content: ProtobufSnapshotContent;
+}
+
+export interface FoundOtherState {
+  operator: InspectedOperator;
+  state: InspectedState;
+  role: string;
+  snapshotClass: string;
+  reason: string;
+}
+
+const MAX_NESTING = 64;
+
+export function findProtobufStates(inspection: SavepointInspection): { protobuf: FoundProtobufState[]; other: FoundOtherState[] } {
+  const protobuf: FoundProtobufState[] = [];
+  const other: FoundOtherState[] = [];
+  for (const operator of inspection.operators) {
+    for (const state of operator.states) {
+      const roles: [string, SerializerSnapshot | undefined][] = [
+        ['KEY_SERIALIZER', state.keySerializer],
+        ['NAMESPACE_SERIALIZER', state.namespaceSerializer],
+        ['VALUE_SERIALIZER', state.valueSerializer],
+      ];
+      let found = false;
+      for (const [role, snapshot] of roles) {
+        if (!snapshot) continue;
+        visit(snapshot, role, 0, (s, path) => {
+          const content = getProtobufSnapshotContent(s);
+          if (content) {
+            protobuf.push({ operator, state, role: path, snapshot: s, content });
+            found = true;
+          }
+        });
+      }
+      if (!found) {
+        const snapshotClass = state.valueSerializer?.className ?? '(unreadable)';
+        const reason =
+          state.status === 'ok'
+            ? `not a Protobuf state: ${state.valueSerializer?.typeLabel ?? 'no value serializer'}`
+            : `state header not decided: ${state.statusReason ?? state.status}`;
+        other.push({ operator, state, role: 'VALUE_SERIALIZER', snapshotClass, reason });
+      }
+    }
+  }
+  return { protobuf, other };
+}
+
+function visit(s: SerializerSnapshot, path: string, depth: number, fn: (s: SerializerSnapshot, path: string) => void): void {
+  if (depth > MAX_NESTING) return;
+  fn(s, path);
+  s.nested.forEach((n, i) => visit(n, `${path}/${i}`, depth + 1, fn));
+}

@@ -1,0 +1,112 @@
+/**
+ * The structural scan behind the value warnings: streams one state's entries with a snapshot
+ * registry whose Protobuf codec also records, per decoded value, its size, depth, unknown fields
+ * and present known fields (the protobuf module's protobuf-java-semantics decoder).
+ */
+import { ScalarType } from '@bufbuild/protobuf';
+import { readStateEntries, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry, type ValueCodec } from '../flink';
+import type { SavepointFiles } from '../io';
+import { PROTOBUF_SNAPSHOT_READERS, walkMessages, type ProtobufValueCodec, type ProtobufValueDetail } from '../protobuf';
+import type { ScannedField, ScannedValue } from './value-scan-types';
+
+export interface ScanStateOptions {
+  operatorId: string;
+  state: string;
+  /** stop after this many entries (default: all) */
+  limit?: number;
+  signal?: CancelSignal;
+  opened?: OpenedSavepoint;
+}
+
+export interface ScanResult {
+  values: ScannedValue[];
+  entries: number;
+}
+
+/** Registers recording wrappers of the Protobuf snapshot readers into `registry`; recorded values go to `sink`. */
+export function registerRecordingProtobufReaders(registry: SnapshotRegistry, sink: (detail: ProtobufValueDetail) => void): void {
+  for (const reader of PROTOBUF_SNAPSHOT_READERS) {
+    registry.register({
+      classNames: reader.classNames,
+      read(r, version, className, ctx) {
+        const snapshot = reader.read(r, version, className, ctx);
+        const inner = snapshot.codec as ProtobufValueCodec | undefined;
+        return inner ? { ...snapshot, codec: recordingCodec(inner, sink) } : snapshot;
+      },
+    });
+  }
+}
+
+function recordingCodec(inner: ProtobufValueCodec, sink: (detail: ProtobufValueDetail) => void): ValueCodec {
+  return {
+    decode(r) {
+      const d = inner.decodeDetailed(r);
+      sink(d);
+      return {
+        kind: 'message',
+        format: 'protobuf',
+        typeName: d.typeName,
+        payloadSize: d.payloadSize,
+        frame: { offset: d.frameOffset, length: 4 + d.payloadSize },
+        json: d.json,
+        unknownFieldCount: d.unknownFields.length,
+        depth: d.depth,
+      };
+    },
+  };
+}
+
+export async function scanProtobufStateValues(files: SavepointFiles, registry: SnapshotRegistry, pending: ProtobufValueDetail[], options: ScanStateOptions): Promise<ScanResult> {
+  const values: ScannedValue[] = [];
+  let entries = 0;
+  pending.length = 0;
+  for await (const entry of readStateEntries(files, registry, {
+    operatorId: options.operatorId,
+    state: options.state,
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.opened ? { opened: options.opened } : {}),
+  })) {
+    entries++;
+    const key = describeEntryKey(entry.key, entry.userKey);
+    for (const detail of pending) values.push(summarizeProtobufValue(key, detail));
+    pending.length = 0;
+  }
+  return { values, entries };
+}
+
+export function summarizeProtobufValue(key: string, d: ProtobufValueDetail): ScannedValue {
+  const unknown = new Map<string, ScannedField>();
+  const known = new Map<string, ScannedField & { bytes?: boolean }>();
+  walkMessages(d.message, '', (m) => {
+    const message = m.desc.typeName;
+    for (const u of m.unknown) unknown.set(`${message}|${u.number}|${u.wireType}`, { message, number: u.number, wireType: u.wireType });
+    for (const fv of m.fields.values()) {
+      const bytes = fv.field.fieldKind === 'scalar' && fv.field.scalar === ScalarType.BYTES;
+      known.set(`${message}|${fv.field.number}`, { message, number: fv.field.number, wireType: 2, ...(bytes ? { bytes: true } : {}) });
+    }
+  });
+  return { key, payloadSize: d.payloadSize, depth: d.depth, unknownFields: [...unknown.values()], knownFields: [...known.values()] };
+}
+
+/** Display text of a state key: `user-42`, `7 / "k"` (key / user key). */
+export function describeEntryKey(key: DecodedValue | undefined, userKey: DecodedValue | undefined): string {
+  const parts = [key, userKey].filter((k): k is DecodedValue => k !== undefined).map(describeDecodedValue);
+  return parts.length > 0 ? parts.join(' / ') : '(no key)';
+}
+
+function describeDecodedValue(v: DecodedValue): string {
+  switch (v.kind) {
+    case 'string':
+      return JSON.stringify(v.value);
+    case 'int':
+    case 'long':
+    case 'boolean':
+    case 'float':
+      return String(v.value);
+    case 'null':
+      return 'null';
+    default:
+      return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+  }
+}

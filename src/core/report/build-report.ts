@@ -1,0 +1,92 @@
+/** Builds the report model from evaluated states, in a stable order (operator id, state, role). */
+import { DEFAULT_SETTINGS, type Finding, type Verdict } from '../compat';
+import { REPORT_SCHEMA_VERSION, type CompatibilityReport, type ReportFinding, type ReportInput, type ReportState, type ReportStateInput } from './report-types';
+
+export function buildReport(input: ReportInput): CompatibilityReport {
+  const states = input.states.map(toReportState).sort(compareStates);
+  const protobuf = states.filter((s) => s.ruleSet !== undefined);
+  const count = (v: Verdict): number => protobuf.filter((s) => s.verdict === v).length;
+  const summary = {
+    protobufStates: protobuf.length,
+    compatible: count('compatible'),
+    incompatible: count('incompatible'),
+    notRestorable: count('not-restorable'),
+    unknown: count('unknown'),
+    otherStates: states.length - protobuf.length,
+    warnings: states.reduce((n, s) => n + s.warnings.length, 0),
+  };
+  return {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: input.tool.name, version: input.tool.version },
+    ...(input.generatedAt ? { generatedAt: input.generatedAt } : {}),
+    inputs: [...input.inputs].map((f) => ({ role: f.role, name: f.name, size: f.size, sha256: f.sha256 })),
+    target: input.target,
+    newSettings: { ...DEFAULT_SETTINGS, ...input.newSettings },
+    verdict: overallVerdict(summary),
+    summary,
+    states,
+  };
+}
+
+/** not-restorable and incompatible fail; compatible when every Protobuf state is; unknown when there is none. */
+function overallVerdict(s: CompatibilityReport['summary']): Verdict {
+  if (s.notRestorable > 0) return 'not-restorable';
+  if (s.incompatible > 0) return 'incompatible';
+  if (s.unknown > 0 || s.protobufStates === 0) return 'unknown';
+  return 'compatible';
+}
+
+function toFinding(f: Finding): ReportFinding {
+  return { ruleId: f.ruleId, accepted: f.accepted, path: f.path, message: f.message };
+}
+
+function first(f: Finding | undefined): { ruleId: string; message: string } | null {
+  return f ? { ruleId: f.ruleId, message: f.message } : null;
+}
+
+function toReportState(input: ReportStateInput): ReportState {
+  const op = {
+    operator: input.operator.id,
+    ...(input.operator.uid ? { operatorUid: input.operator.uid } : {}),
+    ...(input.operator.name ? { operatorName: input.operator.name } : {}),
+    state: input.state,
+    role: input.role,
+    serializer: input.snapshotClass,
+  };
+  if (input.kind === 'other') {
+    return { ...op, verdict: 'unknown', reason: input.reason, firstIncompatibility: null, findings: [], warnings: [] };
+  }
+  const c = input.compatibility;
+  return {
+    ...op,
+    verdict: c.verdict,
+    ...(c.verdict === 'not-restorable' && c.firstIncompatibility ? { reason: c.firstIncompatibility.message } : {}),
+    ruleSet: c.ruleSet,
+    savedRoot: c.savedRoot,
+    newRoot: c.newRoot,
+    ...(c.savedJavaClass ? { savedJavaClass: c.savedJavaClass } : {}),
+    ...(c.newJavaClass ? { newJavaClass: c.newJavaClass } : {}),
+    firstIncompatibility: first(c.firstIncompatibility),
+    ...(c.failureText ? { failureText: c.failureText } : {}),
+    findings: c.findings.map(toFinding),
+    warnings: input.warnings.map((w) => ({ ruleId: w.ruleId, message: w.message, count: w.count, keys: [...w.keys] })),
+    ...(input.valuesScanned !== undefined ? { valuesScanned: input.valuesScanned } : {}),
+    ...(c.planningAid
+      ? { planningAid: { verdict: c.planningAid.verdict, firstIncompatibility: first(c.planningAid.firstIncompatibility), findings: c.planningAid.findings.map(toFinding) } }
+      : {}),
+    ...(input.diff ? { diff: input.diff } : {}),
+  };
+}
+
+function compareStates(a: ReportState, b: ReportState): number {
+  return cmp(a.operator, b.operator) || cmp(a.state, b.state) || cmp(a.role, b.role);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Exit code of `check`: 0 when every Protobuf state is compatible, 1 when any is incompatible or not restorable. */
+export function computeExitCode(report: CompatibilityReport): 0 | 1 {
+  return report.summary.incompatible > 0 || report.summary.notRestorable > 0 ? 1 : 0;
+}

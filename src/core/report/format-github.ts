@@ -1,0 +1,33 @@
+/**
+ * GitHub Actions workflow commands: `::error` per failing state, `::warning` per value warning and
+ * a closing `::notice` with the summary. Data and properties are escaped as the runner expects.
+ */
+import { describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
+import type { CompatibilityReport } from './report-types';
+
+export function escapeGithubData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+export function escapeGithubProperty(text: string): string {
+  return escapeGithubData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+export function formatGithub(report: CompatibilityReport): string {
+  const out: string[] = [];
+  const file = report.inputs.find((f) => f.role === 'descriptors')?.name;
+  const fileProp = file ? `file=${escapeGithubProperty(file)},` : '';
+  for (const s of report.states) {
+    const title = escapeGithubProperty(`${describeStateTitle(s)}: ${VERDICT_LABEL[s.verdict]}`);
+    if (s.verdict === 'incompatible' || s.verdict === 'not-restorable') {
+      const text = [s.firstIncompatibility ? `${s.firstIncompatibility.message} (${s.firstIncompatibility.ruleId})` : (s.reason ?? s.verdict), s.failureText ?? ''].filter(Boolean).join('\n');
+      out.push(`::error ${fileProp}title=${title}::${escapeGithubData(text)}`);
+    }
+    for (const w of s.warnings) {
+      const keys = w.keys.length > 0 ? ` Keys: ${w.keys.join(', ')}` : '';
+      out.push(`::warning ${fileProp}title=${escapeGithubProperty(`${describeStateTitle(s)}: ${w.ruleId}`)}::${escapeGithubData(w.message + keys)}`);
+    }
+  }
+  out.push(`::notice title=${escapeGithubProperty(`Savepoint compatibility: ${VERDICT_LABEL[report.verdict]}`)}::${escapeGithubData(describeSummary(report))}`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,36 @@
+/** JUnit XML for CI: one testcase per state; incompatible/not-restorable fail, unknown is skipped. */
+import { describeStateTitle, describeSummary } from './describe-state';
+import type { CompatibilityReport } from './report-types';
+
+export function escapeXml(text: string): string {
+  // characters XML 1.0 cannot carry at all are replaced
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+}
+
+export function formatJunit(report: CompatibilityReport): string {
+  const e = escapeXml;
+  const failures = report.summary.incompatible + report.summary.notRestorable;
+  const skipped = report.states.filter((s) => s.verdict === 'unknown').length;
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="savepoint compatibility" tests="${report.states.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
+    `<testsuite name="${e(`check (target ${report.target})`)}" tests="${report.states.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
+    `<properties>${report.inputs.map((f) => `<property name="${e(`${f.role}:${f.name}`)}" value="${e(f.sha256)}"/>`).join('')}</properties>`,
+  ];
+  for (const s of report.states) {
+    out.push(`<testcase classname="${e(s.operatorUid ?? s.operator)}" name="${e(`${s.state} (${s.role})`)}">`);
+    if (s.verdict === 'incompatible' || s.verdict === 'not-restorable') {
+      const message = s.firstIncompatibility?.message ?? s.reason ?? s.verdict;
+      const body = [s.failureText ?? '', ...s.findings.filter((f) => !f.accepted).map((f) => `[${f.ruleId}] ${f.message}`)].filter(Boolean).join('\n');
+      out.push(`<failure type="${e(s.firstIncompatibility?.ruleId ?? s.verdict)}" message="${e(message)}">${e(body)}</failure>`);
+    } else if (s.verdict === 'unknown') {
+      out.push(`<skipped message="${e(s.reason ?? 'not a Protobuf state')}"/>`);
+    }
+    if (s.warnings.length > 0) out.push(`<system-out>${e(s.warnings.map((w) => `WARNING [${w.ruleId}] ${w.message}`).join('\n'))}</system-out>`);
+    out.push('</testcase>');
+  }
+  out.push(`<system-out>${e(`${describeSummary(report)} (${report.states.map(describeStateTitle).length} states)`)}</system-out>`);
+  out.push('</testsuite>', '</testsuites>');
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,46 @@
+/** Markdown rendering (PR comments, wikis): summary table, then per state its findings and warnings. */
+import { describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
+import type { CompatibilityReport, ReportState } from './report-types';
+
+/** Escapes text for a Markdown paragraph or table cell. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_[\]<>|~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+}
+
+export function formatMarkdown(report: CompatibilityReport): string {
+  const e = escapeMarkdown;
+  const out: string[] = [];
+  out.push(`# Savepoint compatibility: ${VERDICT_LABEL[report.verdict]}`, '');
+  out.push(e(describeSummary(report)), '', e(describeSettings(report)), '');
+  out.push('| input | file | bytes | SHA-256 |', '| --- | --- | ---: | --- |');
+  for (const f of report.inputs) out.push(`| ${f.role} | ${e(f.name)} | ${f.size} | \`${f.sha256}\` |`);
+  out.push('', '| operator / state | verdict | first incompatibility | warnings |', '| --- | --- | --- | ---: |');
+  for (const s of report.states) {
+    const first = s.firstIncompatibility ? `${e(s.firstIncompatibility.message)} (${s.firstIncompatibility.ruleId})` : e(s.reason ?? '');
+    out.push(`| ${e(describeStateTitle(s))} | ${VERDICT_LABEL[s.verdict]} | ${first} | ${s.warnings.length} |`);
+  }
+  for (const s of report.states) out.push('', ...formatState(s));
+  return `${out.join('\n')}\n`;
+}
+
+function formatState(s: ReportState): string[] {
+  const e = escapeMarkdown;
+  const out = [`## ${e(describeStateTitle(s))}: ${VERDICT_LABEL[s.verdict]}`, ''];
+  out.push(`Serializer: ${e(s.serializer)} (${e(s.role)})`);
+  if (s.reason) out.push('', `Reason: ${e(s.reason)}`);
+  if (s.savedRoot) out.push('', `Root: ${e(s.savedRoot)} → ${e(s.newRoot ?? '')}${s.savedJavaClass ? `; Java class ${e(s.savedJavaClass)} → ${e(s.newJavaClass ?? '?')}` : ''}`);
+  if (s.failureText) out.push('', 'Flink would fail the restore with:', '', '```text', s.failureText.replace(/```/g, '` ` `'), '```');
+  if (s.warnings.length > 0) {
+    out.push('', '**Value warnings**', '');
+    for (const w of s.warnings) out.push(`- ⚠️ **${w.ruleId}**: ${e(w.message)}${w.keys.length > 0 ? ` Keys: ${w.keys.map(e).join(', ')}` : ''}`);
+  }
+  if (s.findings.length > 0) {
+    out.push('', '| rule | outcome | where | message |', '| --- | --- | --- | --- |');
+    for (const f of s.findings) out.push(`| ${f.ruleId} | ${f.accepted ? 'accepted' : 'rejected'} | ${e(f.path)} | ${e(f.message)} |`);
+  }
+  if (s.planningAid) {
+    out.push('', `Planning aid (what the 1.x rules would say if the snapshot could be read): ${s.planningAid.verdict}`);
+    if (s.planningAid.firstIncompatibility) out.push('', `First incompatibility: ${e(s.planningAid.firstIncompatibility.message)} (${s.planningAid.firstIncompatibility.ruleId})`);
+  }
+  return out;
+}

@@ -1,0 +1,28 @@
+/** Dispatches to one output format by name (the `--format` values of `check`). */
+import { formatGithub } from './format-github';
+import { formatHtml } from './format-html';
+import { formatJson } from './format-json';
+import { formatJunit } from './format-junit';
+import { formatMarkdown } from './format-markdown';
+import { formatText } from './format-text';
+import type { CompatibilityReport } from './report-types';
+
+export const REPORT_FORMATS = ['text', 'json', 'markdown', 'html', 'junit', 'github'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export function formatReport(report: CompatibilityReport, format: ReportFormat): string {
+  switch (format) {
+    case 'text':
+      return formatText(report);
+    case 'json':
+      return formatJson(report);
+    case 'markdown':
+      return formatMarkdown(report);
+    case 'html':
+      return formatHtml(report);
+    case 'junit':
+      return formatJunit(report);
+    case 'github':
+      return formatGithub(report);
+  }
+}

@@ -1,0 +1,26 @@
+/** Plain-text rendering for the terminal. */
+import { describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
+import type { CompatibilityReport } from './report-types';
+
+export function formatText(report: CompatibilityReport): string {
+  const out: string[] = [];
+  out.push(`Verdict: ${VERDICT_LABEL[report.verdict]}`);
+  out.push(describeSummary(report));
+  out.push(describeSettings(report));
+  for (const f of report.inputs) out.push(`input ${f.role}: ${f.name} (${f.size} bytes, sha256 ${f.sha256})`);
+  for (const s of report.states) {
+    out.push('');
+    out.push(`[${VERDICT_LABEL[s.verdict]}] ${describeStateTitle(s)} (${s.role}, ${s.serializer})`);
+    if (s.reason) out.push(`  reason: ${s.reason}`);
+    if (s.savedRoot) out.push(`  root: ${s.savedRoot} -> ${s.newRoot}${s.savedJavaClass ? `; class ${s.savedJavaClass} -> ${s.newJavaClass ?? '?'}` : ''}`);
+    if (s.firstIncompatibility) out.push(`  first incompatibility [${s.firstIncompatibility.ruleId}]: ${s.firstIncompatibility.message}`);
+    if (s.failureText) out.push(`  Flink would fail with: ${s.failureText}`);
+    for (const w of s.warnings) out.push(`  WARNING [${w.ruleId}] ${w.message}${w.keys.length > 0 ? ` (keys: ${w.keys.join(', ')})` : ''}`);
+    for (const f of s.findings) out.push(`  ${f.accepted ? 'ok  ' : 'FAIL'} [${f.ruleId}] ${f.message}`);
+    if (s.planningAid) {
+      out.push(`  planning aid (what the 1.x rules would say): ${s.planningAid.verdict}`);
+      if (s.planningAid.firstIncompatibility) out.push(`    first incompatibility [${s.planningAid.firstIncompatibility.ruleId}]: ${s.planningAid.firstIncompatibility.message}`);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,98 @@
+/**
+ * The report model (docs/report-schema.md): one model, rendered as JSON, Markdown, HTML, JUnit XML,
+ * GitHub Actions annotations and text. Deterministic: no timestamps unless passed in, stable order.
+ */
+import type { LibraryLine, SchemaDiff, SerializerSettings, StateCompatibility, ValueWarning, Verdict } from '../compat';
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+export interface ReportInputFile {
+  role: 'savepoint' | 'descriptors';
+  name: string;
+  size: number;
+  /** lower-case hex SHA-256 of the file's bytes (of `_metadata` for a savepoint folder, see docs) */
+  sha256: string;
+}
+
+export interface ReportOperatorRef {
+  id: string;
+  uid?: string;
+  name?: string;
+}
+
+/** What the caller knows about one state; build-report turns it into a ReportState. */
+export type ReportStateInput =
+  | {
+      kind: 'protobuf';
+      operator: ReportOperatorRef;
+      state: string;
+      /** which serializer of the state holds the Protobuf type (VALUE_SERIALIZER, …) */
+      role: string;
+      snapshotClass: string;
+      compatibility: StateCompatibility;
+      warnings: readonly ValueWarning[];
+      /** number of saved values scanned for the warnings; undefined when values were not scanned */
+      valuesScanned?: number;
+      diff?: SchemaDiff;
+    }
+  | { kind: 'other'; operator: ReportOperatorRef; state: string; role: string; snapshotClass: string; reason: string };
+
+export interface ReportInput {
+  tool: { name: string; version: string };
+  inputs: readonly ReportInputFile[];
+  target: LibraryLine;
+  newSettings: SerializerSettings;
+  states: readonly ReportStateInput[];
+  /** ISO time, only when the caller passes one (never read from a clock here) */
+  generatedAt?: string;
+}
+
+export interface ReportFinding {
+  ruleId: string;
+  accepted: boolean;
+  path: string;
+  message: string;
+}
+
+export interface ReportWarning {
+  ruleId: string;
+  message: string;
+  count: number;
+  keys: string[];
+}
+
+export interface ReportState {
+  operator: string;
+  operatorUid?: string;
+  operatorName?: string;
+  state: string;
+  role: string;
+  serializer: string;
+  verdict: Verdict;
+  /** why the verdict is unknown or not-restorable */
+  reason?: string;
+  ruleSet?: 'exact' | 'directional' | 'none';
+  savedRoot?: string;
+  newRoot?: string;
+  savedJavaClass?: string;
+  newJavaClass?: string;
+  firstIncompatibility: { ruleId: string; message: string } | null;
+  failureText?: string;
+  findings: ReportFinding[];
+  warnings: ReportWarning[];
+  valuesScanned?: number;
+  planningAid?: { verdict: 'compatible' | 'incompatible'; firstIncompatibility: { ruleId: string; message: string } | null; findings: ReportFinding[] };
+  diff?: SchemaDiff;
+}
+
+export interface CompatibilityReport {
+  schemaVersion: number;
+  tool: { name: string; version: string };
+  generatedAt?: string;
+  inputs: ReportInputFile[];
+  target: LibraryLine;
+  newSettings: Required<SerializerSettings>;
+  verdict: Verdict;
+  summary: { protobufStates: number; compatible: number; incompatible: number; notRestorable: number; unknown: number; otherStates: number; warnings: number };
+  states: ReportState[];
+}
