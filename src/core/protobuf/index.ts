@@ -29,3 +29,14 @@ export {
   getProtobufSnapshotContent,
   PROTOBUF_SNAPSHOT_READERS,
 } from './register-protobuf-snapshot-readers';
+export { buildProtobufScanIndex, type ProtobufScanIndex, type ScanMessageInfo } from './build-protobuf-scan-index';
+export { scanProtobufPayload, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
+export {
+  createProtobufStateScan,
+  type ProtobufStateScan,
+  type ProtobufStateScanSummary,
+  type ProtobufStateScanOptions,
+  type ProtobufValueFinding,
+  type ProtobufValueCheckId,
+  type AliasingMemory,
+} from './aggregate-protobuf-state-scan';

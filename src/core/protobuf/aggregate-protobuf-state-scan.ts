@@ -1,0 +1,147 @@
+/**
+ * Whole-state statistics from the structural scan: sizes, depth, unknown fields, the
+ * large-payload aliasing memory model with aliasing on and off (seed 001, "Memory of large decoded
+ * messages"), and the value-level checks of compatibility-rules.md §7 that need only the saved
+ * data, each counted per state with example keys.
+ *
+ * Memory model, per value whose payload exceeds 4 KiB and holds aliasable fields (non-empty bytes
+ * fields, unknown length-delimited fields):
+ * - aliasing on: those values share the payload array, so one retained value keeps all
+ *   `payloadSize` bytes alive (`retainedArrayBytes`); when the message itself is retained, the
+ *   array also holds the wire form of its other content besides the decoded form
+ *   (`extraWireBytes` = payloadSize − aliasable bytes). Smaller payloads never share storage.
+ * - aliasing off: every bytes value is copied (`copiedBytes` = its length), no array is retained.
+ */
+import { ALIASING_THRESHOLD_BYTES } from './protobuf-constants';
+import type { ProtobufScanIndex } from './build-protobuf-scan-index';
+import { scanProtobufPayload, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
+
+export type ProtobufValueCheckId = 'UNKNOWN_REUSES_DECLARED_NUMBER' | 'UNKNOWN_NUMBER_TOO_LARGE' | 'VALUE_EXCEEDS_NEW_LIMIT' | 'ALIASING_RETENTION';
+
+export interface ProtobufValueFinding {
+  id: ProtobufValueCheckId;
+  /** number of values with the finding */
+  count: number;
+  exampleKeys: string[];
+  /** what the first example shows */
+  detail: string;
+}
+
+export interface AliasingMemory {
+  retainedArrayBytes: number;
+  copiedBytes: number;
+  extraWireBytes: number;
+}
+
+export interface ProtobufStateScanSummary {
+  values: number;
+  unreadableValues: number;
+  errors: { key: string; message: string; offset: number }[];
+  totalPayloadBytes: number;
+  maxPayloadSize: number;
+  maxDepth: number;
+  valuesWithUnknownFields: number;
+  unknownFields: number;
+  unknownBytes: number;
+  largeValues: number;
+  aliasedValues: number;
+  aliasableFields: number;
+  aliasableBytes: number;
+  aliasing: { on: AliasingMemory; off: AliasingMemory; thresholdBytes: number };
+  findings: ProtobufValueFinding[];
+}
+
+export interface ProtobufStateScanOptions extends ProtobufScanOptions {
+  /** the new application's limits, for VALUE_EXCEEDS_NEW_LIMIT */
+  newLimits?: { maxMessageSize: number; recursionLimit: number };
+  maxExamples?: number;
+}
+
+export interface ProtobufStateScan {
+  /** Scans one payload (frame without its 4-byte length) and adds it. */
+  addPayload(payload: Uint8Array, key: string, frameLength?: number): ProtobufPayloadScan;
+  /** Adds an already computed scan. */
+  addScan(scan: ProtobufPayloadScan, key: string): void;
+  finish(): ProtobufStateScanSummary;
+}
+
+export function createProtobufStateScan(index: ProtobufScanIndex, options: ProtobufStateScanOptions): ProtobufStateScan {
+  const maxExamples = options.maxExamples ?? 5;
+  const s: ProtobufStateScanSummary = {
+    values: 0,
+    unreadableValues: 0,
+    errors: [],
+    totalPayloadBytes: 0,
+    maxPayloadSize: 0,
+    maxDepth: 0,
+    valuesWithUnknownFields: 0,
+    unknownFields: 0,
+    unknownBytes: 0,
+    largeValues: 0,
+    aliasedValues: 0,
+    aliasableFields: 0,
+    aliasableBytes: 0,
+    aliasing: { on: { retainedArrayBytes: 0, copiedBytes: 0, extraWireBytes: 0 }, off: { retainedArrayBytes: 0, copiedBytes: 0, extraWireBytes: 0 }, thresholdBytes: ALIASING_THRESHOLD_BYTES },
+    findings: [],
+  };
+  const findings = new Map<ProtobufValueCheckId, ProtobufValueFinding>();
+  const note = (id: ProtobufValueCheckId, key: string, detail: () => string): void => {
+    let f = findings.get(id);
+    if (f === undefined) {
+      f = { id, count: 0, exampleKeys: [], detail: detail() };
+      findings.set(id, f);
+    }
+    f.count++;
+    if (f.exampleKeys.length < maxExamples) f.exampleKeys.push(key);
+  };
+  const addScan = (v: ProtobufPayloadScan, key: string): void => {
+    s.values++;
+    s.totalPayloadBytes += v.payloadSize;
+    s.maxPayloadSize = Math.max(s.maxPayloadSize, v.payloadSize);
+    s.maxDepth = Math.max(s.maxDepth, v.depth);
+    if (v.error !== undefined) {
+      s.unreadableValues++;
+      if (s.errors.length < maxExamples) s.errors.push({ key, ...v.error });
+      return;
+    }
+    if (v.unknownFields > 0) s.valuesWithUnknownFields++;
+    s.unknownFields += v.unknownFields;
+    s.unknownBytes += v.unknownBytes;
+    s.aliasableFields += v.aliasableFields;
+    s.aliasableBytes += v.aliasableBytes;
+    s.aliasing.off.copiedBytes += v.aliasableBytes;
+    if (v.large) s.largeValues++;
+    if (v.aliased) {
+      s.aliasedValues++;
+      s.aliasing.on.retainedArrayBytes += v.keptAliveBytes;
+      s.aliasing.on.extraWireBytes += v.extraWireBytes;
+      note('ALIASING_RETENTION', key, () => `a ${v.payloadSize}-byte payload shares its array with ${v.aliasableFields} bytes/unknown length-delimited field(s) (${v.aliasableBytes} bytes); a retained one keeps all ${v.payloadSize} bytes alive`);
+    } else {
+      s.aliasing.on.copiedBytes += v.aliasableBytes;
+    }
+    if (v.reusedDeclaredNumbers > 0) {
+      const ex = v.reuseExample!;
+      note('UNKNOWN_REUSES_DECLARED_NUMBER', key, () => `field ${ex.number} of ${ex.typeName} is written after unknown fields or out of field-number order, as only an unknown field reusing that declared number is written`);
+    }
+    if (v.numbersTooLarge > 0) note('UNKNOWN_NUMBER_TOO_LARGE', key, () => `a tag carries field number ${v.tooLargeExample}, above 536,870,911`);
+    const limits = options.newLimits;
+    if (limits !== undefined && (v.payloadSize > limits.maxMessageSize || v.depth > limits.recursionLimit)) {
+      note('VALUE_EXCEEDS_NEW_LIMIT', key, () =>
+        v.payloadSize > limits.maxMessageSize
+          ? `a ${v.payloadSize}-byte payload exceeds the new maxMessageSize ${limits.maxMessageSize}`
+          : `nesting depth ${v.depth} exceeds the new recursionLimit ${limits.recursionLimit}`,
+      );
+    }
+  };
+  return {
+    addPayload(payload, key, frameLength) {
+      const v = scanProtobufPayload(payload, index, frameLength === undefined ? options : { ...options, frameLength });
+      addScan(v, key);
+      return v;
+    },
+    addScan,
+    finish() {
+      return { ...s, findings: [...findings.values()] };
+    },
+  };
+}

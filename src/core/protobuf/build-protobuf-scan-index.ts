@@ -1,0 +1,85 @@
+/**
+ * A compact per-message field table for the structural scan: for each declared field number the
+ * wire types it accepts, whether it is repeated, bytes or string, and the message its
+ * length-delimited (or group) value continues in. Map fields get a synthetic entry message
+ * (key = 1, value = 2) whose other fields protobuf-java skips rather than keeps.
+ */
+import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { getAcceptedWireTypes, getScalarWireType } from './protobuf-field-wire';
+
+export const SCAN_REPEATED = 1 << 8;
+export const SCAN_BYTES = 1 << 9;
+export const SCAN_STRING = 1 << 10;
+export const SCAN_GROUP = 1 << 11;
+/** bits 0-7: accepted wire types; SCAN_STRING only for strings that must be valid UTF-8; bits 16-31: child message index + 1 */
+export const SCAN_CHILD_SHIFT = 16;
+
+export interface ScanMessageInfo {
+  typeName: string;
+  /** field info by number for numbers below `small.length`; 0 = not declared */
+  small: Int32Array;
+  large: Map<number, number>;
+  /** a synthetic map entry: unknown/mismatched fields are skipped (not kept) as protobuf-java does */
+  mapEntry: boolean;
+}
+
+export interface ProtobufScanIndex {
+  messages: ScanMessageInfo[];
+  /** index of the root message */
+  root: number;
+}
+
+const SMALL_LIMIT = 64;
+
+export function buildProtobufScanIndex(root: DescMessage): ProtobufScanIndex {
+  const messages: ScanMessageInfo[] = [];
+  const indexOf = new Map<DescMessage, number>();
+  const add = (desc: DescMessage): number => {
+    const known = indexOf.get(desc);
+    if (known !== undefined) return known;
+    const i = messages.length;
+    const info: ScanMessageInfo = { typeName: desc.typeName, small: new Int32Array(SMALL_LIMIT), large: new Map(), mapEntry: false };
+    messages.push(info);
+    indexOf.set(desc, i);
+    for (const field of desc.fields) setInfo(info, field.number, describeField(field, add, messages));
+    return i;
+  };
+  const root0 = add(root);
+  if (messages.length >= 0xffff) throw new RangeError(`too many message types for the scan index: ${messages.length}`);
+  return { messages, root: root0 };
+}
+
+function setInfo(info: ScanMessageInfo, no: number, value: number): void {
+  if (no < SMALL_LIMIT) info.small[no] = value;
+  else info.large.set(no, value);
+}
+
+function describeField(field: DescField, add: (d: DescMessage) => number, messages: ScanMessageInfo[]): number {
+  let v = getAcceptedWireTypes(field);
+  switch (field.fieldKind) {
+    case 'scalar':
+      if (field.scalar === ScalarType.BYTES) v |= SCAN_BYTES;
+      if (field.scalar === ScalarType.STRING && field.utf8Validation) v |= SCAN_STRING;
+      return v;
+    case 'enum':
+      return v;
+    case 'message':
+      return v | (field.delimitedEncoding ? SCAN_GROUP : 0) | ((add(field.message) + 1) << SCAN_CHILD_SHIFT);
+    case 'list':
+      v |= SCAN_REPEATED;
+      if (field.listKind === 'message') return v | (field.delimitedEncoding ? SCAN_GROUP : 0) | ((add(field.message) + 1) << SCAN_CHILD_SHIFT);
+      if (field.listKind === 'scalar' && field.scalar === ScalarType.BYTES) v |= SCAN_BYTES;
+      if (field.listKind === 'scalar' && field.scalar === ScalarType.STRING && field.utf8Validation) v |= SCAN_STRING;
+      return v;
+    case 'map': {
+      const entry: ScanMessageInfo = { typeName: `${field.parent.typeName}.${field.name}[entry]`, small: new Int32Array(3), large: new Map(), mapEntry: true };
+      const entryIndex = messages.length;
+      messages.push(entry);
+      entry.small[1] = (1 << getScalarWireType(field.mapKey)) | (field.mapKey === ScalarType.STRING && field.utf8Validation ? SCAN_STRING : 0);
+      if (field.mapKind === 'message') entry.small[2] = (1 << 2) | ((add(field.message) + 1) << SCAN_CHILD_SHIFT);
+      else if (field.mapKind === 'enum') entry.small[2] = 1 << 0;
+      else entry.small[2] = (1 << getScalarWireType(field.scalar)) | (field.scalar === ScalarType.BYTES ? SCAN_BYTES : 0) | (field.scalar === ScalarType.STRING && field.utf8Validation ? SCAN_STRING : 0);
+      return v | SCAN_REPEATED | ((entryIndex + 1) << SCAN_CHILD_SHIFT);
+    }
+  }
+}

@@ -1,0 +1,314 @@
+/**
+ * The fast structural scan: size, nesting depth, unknown fields, aliasing statistics and the
+ * value-level findings of compatibility-rules.md §7, computed straight from the wire bytes with
+ * the field table of build-protobuf-scan-index — no message objects, no allocation per field.
+ * It follows the full decoder's rules (accepted wire types, depth counting, map entries skipping
+ * foreign fields, UTF-8 of proto3 strings); when it meets anything malformed it asks the full
+ * decoder (decode-protobuf-payload) for protobuf-java's exact error, so both speeds agree.
+ * Known gap: unknown numbers of closed (proto2) enums count as known here.
+ */
+import type { DescMessage } from '@bufbuild/protobuf';
+import { decodeProtobufPayload } from './decode-protobuf-payload';
+import { decodeUtf8 } from './decode-utf8';
+import { ALIASING_THRESHOLD_BYTES, MAX_DECODER_DEPTH } from './protobuf-constants';
+import { isProtobufParseError } from './protobuf-errors';
+import {
+  SCAN_BYTES,
+  SCAN_CHILD_SHIFT,
+  SCAN_GROUP,
+  SCAN_REPEATED,
+  SCAN_STRING,
+  type ProtobufScanIndex,
+  type ScanMessageInfo,
+} from './build-protobuf-scan-index';
+
+export interface ProtobufScanOptions {
+  /** the reader's limits (the snapshot's settings) */
+  maxMessageSize: number;
+  recursionLimit: number;
+  /** root descriptor, used only to obtain the exact error of a malformed payload */
+  root?: DescMessage;
+  /** declared payload length when fewer bytes are present */
+  frameLength?: number;
+}
+
+export interface ProtobufPayloadScan {
+  payloadSize: number;
+  /** deepest nesting (root 0; each message, group and map entry +1) */
+  depth: number;
+  /** unknown fields, including those inside unknown groups */
+  unknownFields: number;
+  /** bytes of unknown fields, tags included (top-level unknown fields of each message) */
+  unknownBytes: number;
+  /** non-empty bytes fields and unknown length-delimited fields: what large-payload aliasing shares */
+  aliasableFields: number;
+  aliasableBytes: number;
+  /** payload above 4 KiB: read into its own array under 1.0.0 aliasing */
+  large: boolean;
+  /** large and holding at least one aliasable field */
+  aliased: boolean;
+  /** with aliasing on: bytes a retained small aliased value keeps alive (the whole payload array), else 0 */
+  keptAliveBytes: number;
+  /** with aliasing on: wire bytes of the other content that the retained array holds besides its decoded form, else 0 */
+  extraWireBytes: number;
+  /** declared fields written after unknown fields or out of field-number order: only an unknown field reusing a declared number is written that way */
+  reusedDeclaredNumbers: number;
+  reuseExample?: { typeName: string; number: number };
+  /** tags whose field number is above 536,870,911 (protobuf-java keeps the low 32 bits of the tag) */
+  numbersTooLarge: number;
+  tooLargeExample?: string;
+  /** protobuf-java's error when the payload cannot be read */
+  error?: { message: string; offset: number };
+}
+
+const FAIL = -1;
+
+// scan state, reset per call (keeps the hot loop free of allocations)
+let buf: Uint8Array = new Uint8Array(0);
+let messages: ScanMessageInfo[] = [];
+let recursionLimit = 0;
+let maxDepth = 0;
+let unknownFields = 0;
+let unknownBytes = 0;
+let aliasableFields = 0;
+let aliasableBytes = 0;
+let reused = 0;
+let reuseExample: { typeName: string; number: number } | undefined;
+let tooLarge = 0;
+let tooLargeExample: string | undefined;
+
+export function scanProtobufPayload(bytes: Uint8Array, index: ProtobufScanIndex, options: ProtobufScanOptions): ProtobufPayloadScan {
+  const frameLength = options.frameLength ?? bytes.length;
+  buf = bytes;
+  messages = index.messages;
+  recursionLimit = Math.min(options.recursionLimit, MAX_DECODER_DEPTH);
+  maxDepth = unknownFields = unknownBytes = aliasableFields = aliasableBytes = reused = tooLarge = 0;
+  reuseExample = undefined;
+  tooLargeExample = undefined;
+  const ok = bytes.length >= frameLength && frameLength <= options.maxMessageSize && scanMessage(0, frameLength, index.root, 0, -1) === frameLength;
+  const large = frameLength > ALIASING_THRESHOLD_BYTES;
+  const result: ProtobufPayloadScan = {
+    payloadSize: frameLength,
+    depth: maxDepth,
+    unknownFields,
+    unknownBytes,
+    aliasableFields,
+    aliasableBytes,
+    large,
+    aliased: large && aliasableFields > 0,
+    keptAliveBytes: large && aliasableFields > 0 ? frameLength : 0,
+    extraWireBytes: large && aliasableFields > 0 ? frameLength - aliasableBytes : 0,
+    reusedDeclaredNumbers: reused,
+    numbersTooLarge: tooLarge,
+  };
+  if (reuseExample !== undefined) result.reuseExample = reuseExample;
+  if (tooLargeExample !== undefined) result.tooLargeExample = tooLargeExample;
+  buf = new Uint8Array(0);
+  if (!ok) result.error = explainFailure(bytes, options, frameLength);
+  return result;
+}
+
+function explainFailure(bytes: Uint8Array, options: ProtobufScanOptions, frameLength: number): { message: string; offset: number } {
+  if (options.root !== undefined) {
+    try {
+      decodeProtobufPayload(bytes, options.root, { maxMessageSize: options.maxMessageSize, recursionLimit: options.recursionLimit, frameLength });
+    } catch (e) {
+      if (isProtobufParseError(e)) return { message: e.message, offset: e.offset };
+      throw e;
+    }
+  }
+  return { message: 'The payload is not a well-formed Protobuf message', offset: 0 };
+}
+
+/** Scans fields in [pos, end); for a group, up to and including its END_GROUP. Returns the end position or FAIL. */
+function scanMessage(pos: number, end: number, m: number, depth: number, groupNo: number): number {
+  if (depth > maxDepth) maxDepth = depth;
+  const info = m >= 0 ? messages[m] : undefined;
+  const mapEntry = info !== undefined && info.mapEntry;
+  let lastNo = 0;
+  let sawUnknown = false;
+  while (pos < end) {
+    // tag: protobuf-java keeps the low 32 bits of up to 10 bytes
+    const tagStart = pos;
+    let b = buf[pos++]!;
+    let tag = b & 0x7f;
+    if (b & 0x80) {
+      b = buf[pos++]!;
+      tag |= (b & 0x7f) << 7;
+      if (b & 0x80) {
+        b = buf[pos++]!;
+        tag |= (b & 0x7f) << 14;
+        if (b & 0x80) {
+          b = buf[pos++]!;
+          tag |= (b & 0x7f) << 21;
+          if (b & 0x80) {
+            b = buf[pos++]!;
+            tag |= (b & 0x7f) << 28;
+            let over = (b & 0x70) !== 0;
+            let n = 5;
+            while (b & 0x80) {
+              if (n++ >= 10) return FAIL;
+              b = buf[pos++]!;
+              if ((b & 0x7f) !== 0) over = true;
+            }
+            if (over) noteTooLarge(tagStart, pos);
+          }
+        }
+      }
+      if (pos > end) return FAIL;
+    }
+    const no = tag >>> 3;
+    const wt = tag & 7;
+    if (no === 0) return FAIL;
+    if (wt === 4) return groupNo === no ? pos : FAIL;
+    const f = info === undefined ? 0 : no < info.small.length ? info.small[no]! : (info.large.get(no) ?? 0);
+    if (f !== 0 && (f & (1 << wt)) !== 0) {
+      if (!mapEntry) {
+        if (sawUnknown || no < lastNo || (no === lastNo && (f & SCAN_REPEATED) === 0)) {
+          reused++;
+          if (reuseExample === undefined) reuseExample = { typeName: info!.typeName, number: no };
+        }
+        lastNo = no;
+      }
+      const child = f >>> SCAN_CHILD_SHIFT;
+      if (wt === 0) {
+        const s = pos;
+        while (buf[pos++]! & 0x80) if (pos - s >= 10) return FAIL;
+      } else if (wt === 2) {
+        const len = readLength(pos);
+        if (len < 0) return FAIL;
+        pos = lengthEnd;
+        const valueEnd = pos + len;
+        if (valueEnd > end) return FAIL;
+        if (child !== 0 && (f & SCAN_GROUP) === 0) {
+          if (depth + 1 > recursionLimit) return FAIL;
+          if (scanMessage(pos, valueEnd, child - 1, depth + 1, -1) !== valueEnd) return FAIL;
+        } else if ((f & SCAN_BYTES) !== 0) {
+          if (len > 0) {
+            aliasableFields++;
+            aliasableBytes += len;
+          }
+        } else if ((f & 0xff) !== 1 << 2) {
+          // packed repeated numbers: every element must end inside the value
+          if (!checkPacked(pos, valueEnd, f)) return FAIL;
+        } else if ((f & SCAN_STRING) !== 0) {
+          for (let i = pos; i < valueEnd; i++) {
+            if (buf[i]! >= 0x80) {
+              if (decodeUtf8(buf, pos, valueEnd, true) === undefined) return FAIL;
+              break;
+            }
+          }
+        }
+        pos = valueEnd;
+      } else if (wt === 1) pos += 8;
+      else if (wt === 5) pos += 4;
+      else {
+        if (depth + 1 > recursionLimit) return FAIL;
+        pos = scanMessage(pos, end, child - 1, depth + 1, no);
+        if (pos === FAIL) return FAIL;
+      }
+      if (pos > end) return FAIL;
+      continue;
+    }
+    if (mapEntry) {
+      pos = skipField(pos, end, wt, no, 0);
+      if (pos === FAIL) return FAIL;
+      continue;
+    }
+    // unknown field: undeclared number, or a wire type the declared field does not accept
+    sawUnknown = true;
+    unknownFields++;
+    if (wt === 0) {
+      const s = pos;
+      while (buf[pos++]! & 0x80) if (pos - s >= 10) return FAIL;
+    } else if (wt === 2) {
+      const len = readLength(pos);
+      if (len < 0) return FAIL;
+      pos = lengthEnd + len;
+      if (len > 0) {
+        aliasableFields++;
+        aliasableBytes += len;
+      }
+    } else if (wt === 1) pos += 8;
+    else if (wt === 5) pos += 4;
+    else if (wt === 3) {
+      if (depth + 1 > recursionLimit) return FAIL;
+      pos = scanMessage(pos, end, -1, depth + 1, no);
+      if (pos === FAIL) return FAIL;
+    } else return FAIL;
+    if (pos > end) return FAIL;
+    unknownBytes += pos - tagStart;
+  }
+  if (pos !== end || groupNo >= 0) return FAIL;
+  return pos;
+}
+
+/** Packed elements of a field accepting varint (bit 0), fixed64 (bit 1) or fixed32 (bit 5). */
+function checkPacked(pos: number, end: number, f: number): boolean {
+  if ((f & 1) !== 0) {
+    while (pos < end) {
+      const s = pos;
+      while (buf[pos++]! & 0x80) if (pos - s >= 10) return false;
+    }
+    return pos === end;
+  }
+  return (end - pos) % ((f & 2) !== 0 ? 8 : 4) === 0;
+}
+
+let lengthEnd = 0;
+
+/** A varint32 length (protobuf-java readRawVarint32); -1 when negative or malformed. Sets lengthEnd. */
+function readLength(pos: number): number {
+  let result = 0;
+  for (let i = 0; i < 10; i++) {
+    const b = buf[pos++];
+    if (b === undefined) return -1;
+    if (i < 5) result |= (b & 0x7f) << (7 * i);
+    if ((b & 0x80) === 0) {
+      lengthEnd = pos;
+      return result;
+    }
+  }
+  return -1;
+}
+
+/** CodedInputStream.skipField inside map entries (no depth counted, nothing kept). */
+function skipField(pos: number, end: number, wt: number, no: number, nesting: number): number {
+  if (wt === 0) {
+    const s = pos;
+    while (buf[pos++]! & 0x80) if (pos - s >= 10) return FAIL;
+  } else if (wt === 1) pos += 8;
+  else if (wt === 5) pos += 4;
+  else if (wt === 2) {
+    const len = readLength(pos);
+    if (len < 0) return FAIL;
+    pos = lengthEnd + len;
+  } else if (wt === 3) {
+    if (nesting > MAX_DECODER_DEPTH) return FAIL;
+    for (;;) {
+      if (pos >= end) return FAIL;
+      const len = readLength(pos);
+      if (len <= 0) return FAIL;
+      pos = lengthEnd;
+      const t = len >>> 3;
+      const w = len & 7;
+      if (w === 4) {
+        if (t !== no) return FAIL;
+        break;
+      }
+      if (t === 0) return FAIL;
+      pos = skipField(pos, end, w, t, nesting + 1);
+      if (pos === FAIL) return FAIL;
+    }
+  } else return FAIL;
+  return pos > end ? FAIL : pos;
+}
+
+/** A tag varint above 32 bits: its field number exceeds MAX_FIELD_NUMBER. */
+function noteTooLarge(tagStart: number, tagEnd: number): void {
+  tooLarge++;
+  if (tooLargeExample !== undefined) return;
+  let v = 0n;
+  for (let i = tagEnd - 1; i >= tagStart; i--) v = (v << 7n) | BigInt(buf[i]! & 0x7f);
+  tooLargeExample = String(v >> 3n);
+}

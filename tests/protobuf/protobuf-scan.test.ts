@@ -1,0 +1,168 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  buildProtobufScanIndex,
+  collectProtobufUnknownFields,
+  createProtobufStateScan,
+  decodeProtobufPayload,
+  JAVA_PARSE_MESSAGES as M,
+  ProtobufParseError,
+  scanProtobufPayload,
+} from '../../src/core/protobuf';
+import { ENVELOPE_NAME, hex, loadTestSchema } from './protobuf-test-schemas';
+
+const recursive = loadTestSchema('serializer', 'flink.protobuf.serializer.RecursiveMessage').root;
+const envelope = loadTestSchema('snapshot', ENVELOPE_NAME).root;
+const recursiveIndex = buildProtobufScanIndex(recursive);
+const envelopeIndex = buildProtobufScanIndex(envelope);
+const limits = { maxMessageSize: 1 << 20, recursionLimit: 100 };
+
+function varint(n: number): number[] {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return out;
+}
+function lenField(tag: number, body: number[]): number[] {
+  return [...varint(tag), ...varint(body.length), ...body];
+}
+
+describe('scanProtobufPayload: the structural scan', () => {
+  it('measures the published Envelope example like the full decoder', () => {
+    const payload = hex('08 2a 12 07 0a 05 73 61 76 65 64 1a 02 08 07 20 01 2a 08 0a 06 6e 65 73 74 65 64 a0 06 63');
+    const s = scanProtobufPayload(payload, envelopeIndex, { ...limits, root: envelope });
+    expect(s).toEqual({
+      payloadSize: 30,
+      depth: 1,
+      unknownFields: 1,
+      unknownBytes: 3,
+      aliasableFields: 0,
+      aliasableBytes: 0,
+      large: false,
+      aliased: false,
+      keptAliveBytes: 0,
+      extraWireBytes: 0,
+      reusedDeclaredNumbers: 0,
+      numbersTooLarge: 0,
+    });
+  });
+
+  it('models large-payload aliasing: bytes fields and unknown length-delimited fields of a payload above 4 KiB', () => {
+    // payload = 5000 bytes, text = 100 × 'a', unknown field 100 = 10 bytes
+    const body = [...lenField(0x2a, new Array(5000).fill(7)), ...lenField(0x42, new Array(100).fill(0x61)), ...lenField(0x322, new Array(10).fill(1))];
+    const s = scanProtobufPayload(Uint8Array.from(body), recursiveIndex, { ...limits, root: recursive });
+    expect(s.payloadSize).toBe(body.length);
+    expect(s.large).toBe(true);
+    expect(s.aliased).toBe(true);
+    expect(s.aliasableFields).toBe(2);
+    expect(s.aliasableBytes).toBe(5010);
+    expect(s.keptAliveBytes).toBe(body.length);
+    expect(s.extraWireBytes).toBe(body.length - 5010);
+    // at most 4 KiB never shares storage
+    const small = scanProtobufPayload(Uint8Array.from(lenField(0x2a, new Array(4093).fill(1))), recursiveIndex, limits);
+    expect(small.payloadSize).toBe(4096);
+    expect([small.large, small.aliased, small.keptAliveBytes]).toEqual([false, false, 0]);
+    // empty bytes are not aliased
+    expect(scanProtobufPayload(hex('2a 00'), recursiveIndex, limits).aliasableFields).toBe(0);
+  });
+
+  it('counts bytes values inside nested messages, lists and maps', () => {
+    // child{payload=3 bytes}, chunks=[2 bytes, 1 byte]
+    const s = scanProtobufPayload(hex('0a 05 2a 03 01 02 03 32 02 01 02 32 01 09'), recursiveIndex, limits);
+    expect([s.aliasableFields, s.aliasableBytes, s.depth]).toEqual([3, 6, 1]);
+  });
+
+  it('flags a declared field written after unknown fields or out of order (UNKNOWN_REUSES_DECLARED_NUMBER)', () => {
+    const payload = hex('42 01 61 a0 06 01 42 01 62'); // text, unknown 100, text again
+    const s = scanProtobufPayload(payload, recursiveIndex, limits);
+    expect(s.reusedDeclaredNumbers).toBe(1);
+    expect(s.reuseExample).toEqual({ typeName: 'flink.protobuf.serializer.RecursiveMessage', number: 8 });
+    // the reader merges it into the declared field (last value wins)
+    expect(decodeProtobufPayload(payload, recursive, limits).message.fields.get(8)!.ranges).toHaveLength(2);
+    expect(scanProtobufPayload(hex('58 01 42 01 61'), recursiveIndex, limits).reusedDeclaredNumbers).toBe(1);
+    // in order, repeated unpacked elements and map entries are fine
+    expect(scanProtobufPayload(hex('38 01 38 02 42 01 61 a0 06 01'), recursiveIndex, limits).reusedDeclaredNumbers).toBe(0);
+  });
+
+  it('flags a tag whose field number is above 536,870,911 (UNKNOWN_NUMBER_TOO_LARGE)', () => {
+    // number 2^29 + 1, varint: tag value 2^32 + 8 → protobuf-java keeps the low 32 bits (field 1, varint)
+    const s = scanProtobufPayload(Uint8Array.from([...varint(2 ** 32 + 8), 0x05]), recursiveIndex, limits);
+    expect(s.numbersTooLarge).toBe(1);
+    expect(s.tooLargeExample).toBe('536870913');
+    expect(s.error).toBeUndefined();
+  });
+
+  it('reports protobuf-java\'s exact error for malformed payloads, via the full decoder', () => {
+    expect(scanProtobufPayload(hex('0a 06 0a 04 0a 02 0a 00'), recursiveIndex, { ...limits, recursionLimit: 3, root: recursive }).error).toEqual({
+      message: M.recursionLimit,
+      offset: 6,
+    });
+    expect(scanProtobufPayload(hex('42 02 c3 28'), recursiveIndex, { ...limits, root: recursive }).error).toEqual({ message: M.invalidUtf8, offset: 1 });
+    expect(scanProtobufPayload(hex('08'), recursiveIndex, { ...limits, root: recursive }).error!.message).toBe(M.truncated);
+  });
+
+  it('agrees with the full decoder on validity, depth, unknown fields and bytes for arbitrary and mutated payloads', () => {
+    const valid = [
+      '0a 05 2a 03 01 02 03 32 02 01 02 32 01 09',
+      '1a 07 0a 01 6b 12 02 0a 00 22 05 0a 01 6b 10 02',
+      'a3 06 08 01 ab 06 2a 01 00 ac 06 a4 06 3a 02 01 02 48 05',
+      '42 01 61 a0 06 01 0d 01 00 00 00 71 00 00 00 00 00 00 f8 7f',
+    ].map(hex);
+    const payloads = fc.oneof(
+      fc.uint8Array({ maxLength: 40 }),
+      fc.tuple(fc.constantFrom(...valid), fc.nat(), fc.integer({ min: 0, max: 255 })).map(([v, i, b]) => {
+        const copy = Uint8Array.from(v);
+        copy[i % copy.length] = b;
+        return copy;
+      }),
+      fc.tuple(fc.constantFrom(...valid), fc.nat()).map(([v, n]) => v.subarray(0, n % (v.length + 1))),
+    );
+    fc.assert(
+      fc.property(payloads, fc.integer({ min: 1, max: 4 }), (payload, recursionLimit) => {
+        const opts = { maxMessageSize: 1 << 20, recursionLimit };
+        const scan = scanProtobufPayload(payload, recursiveIndex, { ...opts, root: recursive });
+        let decoded;
+        try {
+          decoded = decodeProtobufPayload(payload, recursive, opts);
+        } catch (e) {
+          if (!(e instanceof ProtobufParseError)) throw e;
+          expect(scan.error).toEqual({ message: e.message, offset: e.offset });
+          return;
+        }
+        expect(scan.error).toBeUndefined();
+        expect(scan.depth).toBe(decoded.depth);
+        expect(scan.unknownFields).toBe(collectProtobufUnknownFields(decoded.message, payload).length);
+      }),
+      { numRuns: 3000, seed: 20261129 },
+    );
+  });
+});
+
+describe('createProtobufStateScan: per-state statistics and §7 findings', () => {
+  it('aggregates sizes, aliasing on/off and counts findings with example keys', () => {
+    const scan = createProtobufStateScan(recursiveIndex, { ...limits, root: recursive, newLimits: { maxMessageSize: 4000, recursionLimit: 1 }, maxExamples: 2 });
+    const large = Uint8Array.from(lenField(0x2a, new Array(5000).fill(7)));
+    scan.addPayload(large, 'key 1');
+    scan.addPayload(hex('0a 02 0a 00'), 'key 2'); // depth 2 > new limit 1
+    scan.addPayload(hex('42 01 61 a0 06 01 42 01 62'), 'key 3');
+    scan.addPayload(hex('08'), 'key 4');
+    const s = scan.finish();
+    expect(s.values).toBe(4);
+    expect(s.unreadableValues).toBe(1);
+    expect(s.errors).toEqual([{ key: 'key 4', message: M.truncated, offset: 1 }]);
+    expect(s.largeValues).toBe(1);
+    expect(s.aliasedValues).toBe(1);
+    expect(s.aliasing.on).toEqual({ retainedArrayBytes: large.length, copiedBytes: 0, extraWireBytes: large.length - 5000 });
+    expect(s.aliasing.off).toEqual({ retainedArrayBytes: 0, copiedBytes: 5000, extraWireBytes: 0 });
+    expect(s.maxDepth).toBe(2);
+    expect(s.findings.map((f) => [f.id, f.count, f.exampleKeys])).toEqual([
+      ['ALIASING_RETENTION', 1, ['key 1']],
+      ['VALUE_EXCEEDS_NEW_LIMIT', 2, ['key 1', 'key 2']],
+      ['UNKNOWN_REUSES_DECLARED_NUMBER', 1, ['key 3']],
+    ]);
+    expect(s.findings[1]!.detail).toBe(`a ${large.length}-byte payload exceeds the new maxMessageSize 4000`);
+  });
+});
