@@ -19,7 +19,7 @@ export interface ExactRuleInput extends IdentityInput {
 }
 
 export function evaluateExactRule(input: ExactRuleInput): Finding[] {
-  const findings = evaluateIdentityRules({ ...input, savedKind: 'generated', newKind: 'generated' });
+  const findings = evaluateIdentityRules(input);
   const difference = findExactDifference(input.savedSet, input.savedRoot, input.newSet, input.newRoot);
   if (difference !== undefined) {
     findings.push({

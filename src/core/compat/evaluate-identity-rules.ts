@@ -9,8 +9,6 @@ export interface IdentityInput {
   newKind: TypeKind;
   savedJavaClass?: string;
   newJavaClass?: string;
-  /** true when newJavaClass was derived from the new descriptor's file options rather than given */
-  newJavaClassDerived?: boolean;
   savedRoot: string;
   newRoot: string;
   savedSettings: SerializerSettings;
@@ -24,16 +22,10 @@ export function evaluateIdentityRules(input: IdentityInput): Finding[] {
   if (input.savedKind !== input.newKind) {
     addFinding(ctx, 'TYPE_KIND_CHANGED', 'type kind', { oldKind: input.savedKind, newKind: input.newKind });
   }
-  const classChanged = input.savedKind === 'generated' && input.newKind === 'generated' && input.savedJavaClass !== input.newJavaClass;
-  const rootChanged = input.savedRoot !== input.newRoot;
-  const reportClass = (): void =>
+  if (input.savedKind === 'generated' && input.newKind === 'generated' && input.savedJavaClass !== input.newJavaClass) {
     addFinding(ctx, 'JAVA_CLASS_CHANGED', 'java class', { old: input.savedJavaClass ?? '(unknown)', new: input.newJavaClass ?? '(unknown)' });
-  // A class derived from the new descriptor (not given by the user) follows the root's name: when the root is
-  // renamed, the rename is the cause and comes first (docs/rules.md, "derived Java class").
-  const classFirst = classChanged && !(input.newJavaClassDerived && rootChanged);
-  if (classFirst) reportClass();
-  if (rootChanged) addFinding(ctx, 'ROOT_RENAMED', 'root', { old: input.savedRoot, new: input.newRoot });
-  if (classChanged && !classFirst) reportClass();
+  }
+  if (input.savedRoot !== input.newRoot) addFinding(ctx, 'ROOT_RENAMED', 'root', { old: input.savedRoot, new: input.newRoot });
   const s = input.savedSettings;
   const n = input.newSettings;
   if (n.maxMessageSize < s.maxMessageSize) {

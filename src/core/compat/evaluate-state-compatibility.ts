@@ -54,7 +54,6 @@ export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): Sta
     newSettings: next.newSettings,
     ...(saved.savedJavaClass ? { savedJavaClass: saved.savedJavaClass } : {}),
     ...(newJavaClass ? { newJavaClass } : {}),
-    newJavaClassDerived: next.newJavaClass === undefined,
   };
   const schema = evaluateSchemaChange(saved.savedSet, saved.savedRoot, next.newSet, next.newRoot);
   const directional = [...evaluateIdentityRules(identity), ...schema.findings];
