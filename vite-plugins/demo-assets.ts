@@ -8,11 +8,13 @@ import type { Plugin } from 'vite';
  * manifest. Nothing is copied into public/ by hand, so the demo always matches the fixtures.
  */
 export const DEMO = {
-  /** folder holding `_metadata`, relative to the repository root */
-  savepoint: 'fixtures/savepoints/demo',
-  /** the new schema: a descriptor set */
-  schema: 'fixtures/schema-changes/demo/new.binpb',
-  description: 'Savepoint of a job with Protobuf state, and a changed schema for it',
+  /** folder holding `_metadata`, relative to the repository root (a real Flink 1.20.5 savepoint) */
+  savepoint: 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint',
+  /** the folder name the app shows for it */
+  folderName: 'flink-1.20-hashmap-canonical-savepoint',
+  /** the new schema: a descriptor set built from src/ui/demo-schema (see its README) */
+  schema: 'src/ui/demo-schema/events-changed.binpb',
+  description: 'Flink 1.20 savepoint with Protobuf state (fixtures.events.Event), and a changed events schema',
 };
 
 interface DemoFile {
@@ -24,7 +26,7 @@ interface DemoFile {
 export function listDemoFiles(root: string): DemoFile[] | null {
   const spDir = path.resolve(root, DEMO.savepoint);
   if (!existsSync(path.join(spDir, '_metadata'))) return null;
-  const folder = path.basename(spDir);
+  const folder = DEMO.folderName;
   const files: DemoFile[] = [];
   const walk = (dir: string, rel: string) => {
     for (const name of readdirSync(dir).sort()) {
@@ -43,7 +45,7 @@ export function listDemoFiles(root: string): DemoFile[] | null {
 function manifestOf(files: DemoFile[]): string {
   const schema = files.find((f) => f.path === path.basename(DEMO.schema));
   return JSON.stringify(
-    { savepoint: path.basename(DEMO.savepoint), schema: schema ? schema.path : null, description: DEMO.description, files: files.map((f) => f.path) },
+    { savepoint: DEMO.folderName, schema: schema ? schema.path : null, description: DEMO.description, files: files.map((f) => f.path) },
     null,
     2,
   );

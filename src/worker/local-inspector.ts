@@ -4,7 +4,7 @@
  * browser, so they exercise the same code paths the app runs.
  */
 import { openSavepointInput, type SavepointFiles } from '../core/io';
-import type { SavepointInspection } from '../core/flink';
+import { createSnapshotRegistry, inspectSavepoint, type CancelSignal, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
 import { Cancellation } from './cancellation';
 import { hashInputFiles } from './hash-input-files';
 import type {
@@ -22,6 +22,7 @@ import type {
 } from './inspector';
 import { toInputFiles } from './sources';
 import { nameSavepointInput, splitInputFiles } from './split-input-files';
+import { stripFunctions } from './strip-functions';
 import { trackSourceReads, type ReadingStep } from './track-source-reads';
 
 interface Session {
@@ -33,6 +34,7 @@ interface Session {
 export class LocalInspector implements Inspector {
   private session: Session | null = null;
   private step: ReadingStep | null = null;
+  private readonly registry: SnapshotRegistry = createSnapshotRegistry();
 
   async open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession> {
     return this.runStep('hashing', onProgress, async (cancel, phase) => {
@@ -70,10 +72,15 @@ export class LocalInspector implements Inspector {
     });
   }
 
-  async getInspection(_onProgress?: ProgressListener): Promise<SavepointInspection> {
+  /** `_metadata`, every state header, and a full scan that counts each state's entries. */
+  async getInspection(onProgress?: ProgressListener): Promise<SavepointInspection> {
     const session = this.requireSession();
-    if (session.savepoint === null) throw wrongInput(noSavepointMessage(session.opened));
-    throw unavailable('savepoint decoding (core inspectSavepoint) is not built yet');
+    const savepoint = session.savepoint;
+    if (savepoint === null) throw wrongInput(noSavepointMessage(session.opened));
+    return this.runStep('reading-metadata', onProgress, async (cancel, phase) => {
+      phase('reading-state-headers', totalBytes(savepoint));
+      return stripFunctions(await inspectSavepoint(savepoint, this.registry, { countEntries: true, signal: signalOf(cancel) }));
+    });
   }
 
   async listEntries(_query: EntryQuery, _onProgress?: ProgressListener): Promise<EntryPage> {
@@ -124,6 +131,18 @@ export class LocalInspector implements Inspector {
       if (this.step === step) this.step = null;
     }
   }
+}
+
+function totalBytes(files: SavepointFiles): number {
+  return files.files.reduce((n, f) => n + f.size, 0);
+}
+
+function signalOf(cancel: Cancellation): CancelSignal {
+  return {
+    get aborted() {
+      return cancel.isCancelled;
+    },
+  };
 }
 
 function describeFiles(input: readonly InputFile[], savepoint: SavepointFiles | null, schema: InputFile | null): ClassifiedFile[] {

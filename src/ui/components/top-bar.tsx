@@ -14,12 +14,12 @@ export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFil
       <div className="inputs" aria-label="Current input">
         {session ? (
           <>
-            <span className="input-chip" title="Savepoint" data-testid="savepoint-chip">
+            <span className="input-chip" title={`Savepoint: ${session.savepointName ?? 'none'}`} data-testid="savepoint-chip">
               <span className="chip-label">savepoint</span>
               <span className="mono">{session.savepointName ?? 'none'}</span>
               {session.savepointName ? <span className="muted"> {formatBytes(savepointSize)}</span> : null}
             </span>
-            <span className="input-chip" title="New schema (descriptor set)" data-testid="schema-chip">
+            <span className="input-chip" title={`New schema (descriptor set): ${session.descriptorSetName ?? 'none'}`} data-testid="schema-chip">
               <span className="chip-label">new schema</span>
               <span className="mono">{session.descriptorSetName ?? 'none — drop a .binpb/.pb/.desc/.protoset'}</span>
             </span>

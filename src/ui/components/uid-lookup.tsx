@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { computeOperatorId } from '../../core/flink';
 
 /**
  * Type a uid, see the operator id Flink derives from it (murmur3_128 of the uid, as Flink 1.x/2.x
@@ -38,6 +39,6 @@ export function UidLookup({ operatorIds }: { operatorIds: readonly string[] }) {
   );
 }
 
-function computeOperatorIdForUid(_uid: string): { kind: 'ok'; id: string } | { kind: 'unavailable'; message: string } {
-  return { kind: 'unavailable', message: 'needs the core computeOperatorId, not built yet' };
+function computeOperatorIdForUid(uid: string): { kind: 'ok'; id: string } | { kind: 'unavailable'; message: string } {
+  return { kind: 'ok', id: computeOperatorId(uid) };
 }

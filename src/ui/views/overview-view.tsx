@@ -21,7 +21,7 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
     <div className="view" data-testid="overview">
       <h1>Overview</h1>
       <div className="cards">
-        <Card label="Input" value={inspection.input} mono testId="ov-input" />
+        <Card label="Input" value={inspection.input} mono wide testId="ov-input" />
         <Card label="Type" value={inspection.type} testId="ov-type" />
         <Card label="Format" value={inspection.format} testId="ov-format" />
         <Card label="Checkpoint id" value={inspection.checkpointId} mono testId="ov-checkpoint" />
@@ -116,11 +116,11 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
   );
 }
 
-function Card({ label, value, sub, mono, testId }: { label: string; value: string; sub?: string; mono?: boolean; testId: string }) {
+function Card({ label, value, sub, mono, wide, testId }: { label: string; value: string; sub?: string; mono?: boolean; wide?: boolean; testId: string }) {
   return (
-    <div className="card" data-testid={testId}>
+    <div className={`card${wide ? ' wide' : ''}`} data-testid={testId}>
       <div className="card-label">{label}</div>
-      <div className={`card-value${mono ? ' mono' : ''}`}>{value}</div>
+      <div className={`card-value${mono ? ' mono' : ''}`} title={value}>{value}</div>
       {sub ? <div className="card-sub">{sub}</div> : null}
     </div>
   );
