@@ -64,8 +64,13 @@ export function compareRetainedField(ctx: WalkContext, pair: FieldPair): void {
   }
   const optionChanges = describeMessageChanges(FieldOptionsSchema, s.options, n.options);
   if (optionChanges) addFinding(ctx, 'FIELD_OPTION_CHANGED', path, { ...base, changes: optionChanges });
-  const rest = describeMessageChanges(FieldDescriptorProtoSchema, remainder(s, fromCardinality !== toCardinality), remainder(n, fromCardinality !== toCardinality));
+  const rest = mayDifferElsewhere(s, n) ? describeMessageChanges(FieldDescriptorProtoSchema, remainder(s, fromCardinality !== toCardinality), remainder(n, fromCardinality !== toCardinality)) : undefined;
   if (rest) addFinding(ctx, 'DECLARATION_CHANGED', path, { declaration: `Field ${s.number} (${s.name}) of ${message}`, what: rest });
+}
+
+/** Cheap pre-check of the attributes `remainder` keeps (label, extendee, unknown fields), so most fields skip the generic comparison. */
+function mayDifferElsewhere(a: FieldDescriptorProto, b: FieldDescriptorProto): boolean {
+  return a.label !== b.label || a.extendee !== b.extendee || (a.$unknown?.length ?? 0) > 0 || (b.$unknown?.length ?? 0) > 0;
 }
 
 /** The field without the attributes that the specific rules compare. */

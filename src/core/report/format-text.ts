@@ -11,12 +11,12 @@ export function formatText(report: CompatibilityReport): string {
   for (const s of report.states) {
     out.push('');
     out.push(`[${VERDICT_LABEL[s.verdict]}] ${describeStateTitle(s)} (${s.role}, ${s.serializer})`);
-    if (s.reason) out.push(`  reason: ${s.reason}`);
+    if (s.reason && s.reason !== s.firstIncompatibility?.message) out.push(`  reason: ${s.reason}`);
     if (s.savedRoot) out.push(`  root: ${s.savedRoot} -> ${s.newRoot}${s.savedJavaClass ? `; class ${s.savedJavaClass} -> ${s.newJavaClass ?? '?'}` : ''}`);
     if (s.firstIncompatibility) out.push(`  first incompatibility [${s.firstIncompatibility.ruleId}]: ${s.firstIncompatibility.message}`);
     if (s.failureText) out.push(`  Flink would fail with: ${s.failureText}`);
     for (const w of s.warnings) out.push(`  WARNING [${w.ruleId}] ${w.message}${w.keys.length > 0 ? ` (keys: ${w.keys.join(', ')})` : ''}`);
-    for (const f of s.findings) out.push(`  ${f.accepted ? 'ok  ' : 'FAIL'} [${f.ruleId}] ${f.message}`);
+    for (const f of s.findings.filter((x) => x.message !== s.firstIncompatibility?.message)) out.push(`  ${f.accepted ? 'ok  ' : 'FAIL'} [${f.ruleId}] ${f.message}`);
     if (s.planningAid) {
       out.push(`  planning aid (what the 1.x rules would say): ${s.planningAid.verdict}`);
       if (s.planningAid.firstIncompatibility) out.push(`    first incompatibility [${s.planningAid.firstIncompatibility.ruleId}]: ${s.planningAid.firstIncompatibility.message}`);

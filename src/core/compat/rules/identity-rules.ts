@@ -18,14 +18,6 @@ export const TARGET_RULES = [
     summary: '0.x accepts only equal normalized descriptor sets',
     template: 'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): {difference}',
   },
-  {
-    id: 'SERIALIZER_NOT_PROTOBUF',
-    outcome: 'warning',
-    group: 'target',
-    section: '2',
-    summary: 'the state is not written by the Protobuf serializer; Protobuf rules do not apply',
-    template: 'State serializer {snapshotClass} is not the Protobuf serializer; its compatibility cannot be decided from a descriptor set',
-  },
 ] as const satisfies readonly RuleDefinition[];
 
 export const IDENTITY_RULES = [

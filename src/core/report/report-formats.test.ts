@@ -1,0 +1,96 @@
+/**
+ * The report formats over a hand-built model with hostile strings: escaping in HTML, Markdown,
+ * JUnit and GitHub annotations, the HTML's CSP and absence of script, stable JSON, exit codes.
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, type StateCompatibility } from '../compat';
+import { buildReport, computeExitCode, formatGithub, formatHtml, formatJson, formatJunit, formatMarkdown, type ReportInput } from '.';
+
+const HOSTILE = `<script>alert("x")</script> | 50% & 'q'\nline2`;
+
+const compat: StateCompatibility = {
+  verdict: 'incompatible',
+  target: '1.x',
+  ruleSet: 'directional',
+  savedRoot: 'example.Event',
+  newRoot: 'example.Event',
+  findings: [
+    { ruleId: 'FIELD_ADDED', accepted: true, path: 'example.Event.label (5)', message: 'Field 5 (label) is added to example.Event' },
+    { ruleId: 'FIELD_TYPE_CHANGED', accepted: false, path: 'example.Event.count (2)', message: 'Field 2 (count) of example.Event changes type from INT32 to SINT32' },
+  ],
+  firstIncompatibility: { ruleId: 'FIELD_TYPE_CHANGED', accepted: false, path: 'example.Event.count (2)', message: 'Field 2 (count) of example.Event changes type from INT32 to SINT32' },
+  failureText: 'Cannot restore …',
+};
+
+function input(states: ReportInput['states']): ReportInput {
+  return {
+    tool: { name: 'savepoint-inspector', version: '9.9.9' },
+    inputs: [{ role: 'descriptors', name: 'new.binpb', size: 3, sha256: 'ab'.repeat(32) }],
+    target: '1.x',
+    newSettings: DEFAULT_SETTINGS,
+    states,
+  };
+}
+
+const STATES: ReportInput['states'] = [
+  { kind: 'other', operator: { id: 'ffff' }, state: 'z-state', role: 'VALUE_SERIALIZER', snapshotClass: 'x.LongSerializer', reason: 'not a Protobuf state: Long' },
+  {
+    kind: 'protobuf',
+    operator: { id: 'aaaa', uid: 'my-uid' },
+    state: HOSTILE,
+    role: 'VALUE_SERIALIZER',
+    snapshotClass: 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot',
+    compatibility: compat,
+    warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: 'w <b>', count: 2, keys: ['k<1>', 'k2'] }],
+  },
+];
+
+describe('report model and formats', () => {
+  const report = buildReport(input(STATES));
+
+  it('sorts states, summarizes, and keeps the overall verdict and exit code', () => {
+    expect(report.states.map((s) => s.operator)).toEqual(['aaaa', 'ffff']);
+    expect(report.summary).toEqual({ protobufStates: 1, compatible: 0, incompatible: 1, notRestorable: 0, unknown: 0, otherStates: 1, warnings: 1 });
+    expect(report.verdict).toBe('incompatible');
+    expect(computeExitCode(report)).toBe(1);
+    expect(computeExitCode(buildReport(input([STATES[0]!])))).toBe(0);
+    expect(buildReport(input([STATES[0]!])).verdict).toBe('unknown');
+  });
+
+  it('JSON does not depend on the order states were given in', () => {
+    expect(formatJson(buildReport(input([...STATES].reverse())))).toBe(formatJson(report));
+    expect(formatJson(report)).not.toContain('generatedAt');
+  });
+
+  it('HTML escapes every string, has its own CSP and no script', () => {
+    const html = formatHtml(report);
+    expect(html).not.toContain('<script');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; | 50% &amp; &#39;q&#39;');
+    expect(html).toContain('w &lt;b&gt;');
+    expect(html).toContain('Keys: k&lt;1&gt;, k2');
+    expect(html.match(/Content-Security-Policy/g)).toHaveLength(1);
+  });
+
+  it('Markdown escapes table cells and keeps one line per row', () => {
+    const md = formatMarkdown(report);
+    expect(md).toContain('| my-uid (aaaa) / ');
+    expect(md).toContain('\\<script\\>alert("x")\\</script\\> \\| 50% & \'q\' line2');
+  });
+
+  it('JUnit escapes attributes and reports failures and skips', () => {
+    const xml = formatJunit(report);
+    expect(xml).toContain('tests="2" failures="1" errors="0" skipped="1"');
+    expect(xml).toContain('name="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; | 50% &amp; &apos;q&apos;\nline2 (VALUE_SERIALIZER)"');
+    expect(xml).toContain('<failure type="FIELD_TYPE_CHANGED" message="Field 2 (count) of example.Event changes type from INT32 to SINT32">');
+    expect(xml).toContain('<skipped message="not a Protobuf state: Long"/>');
+  });
+
+  it('GitHub annotations escape %, newlines, and : , in properties', () => {
+    const lines = formatGithub(report).trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      "::error file=new.binpb,title=my-uid (aaaa) / <script>alert(\"x\")</script> | 50%25 & 'q'%0Aline2%3A INCOMPATIBLE::Field 2 (count) of example.Event changes type from INT32 to SINT32 (FIELD_TYPE_CHANGED)%0ACannot restore …",
+    );
+    expect(lines[1]).toMatch(/^::warning file=new\.binpb,title=.*%3A UNKNOWN_NUMBER_BECOMES_FIELD::w <b> Keys: k<1>, k2$/);
+    expect(lines.at(-1)).toMatch(/^::notice title=Savepoint compatibility%3A INCOMPATIBLE::1 Protobuf state\(s\)/);
+  });
+});
