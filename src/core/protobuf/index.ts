@@ -30,7 +30,7 @@ export {
   PROTOBUF_SNAPSHOT_READERS,
 } from './register-protobuf-snapshot-readers';
 export { buildProtobufScanIndex, type ProtobufScanIndex, type ScanMessageInfo } from './build-protobuf-scan-index';
-export { scanProtobufPayload, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
+export { scanProtobufPayload, scanProtobufPayloadInto, createEmptyScan, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
 export {
   createProtobufStateScan,
   type ProtobufStateScan,

@@ -22,6 +22,15 @@ import {
   type ScanMessageInfo,
 } from './build-protobuf-scan-index';
 
+// Local copies: bundlers/transpilers may turn imported bindings into getter calls in the hot loop.
+const F_BYTES = SCAN_BYTES;
+const F_CHILD_SHIFT = SCAN_CHILD_SHIFT;
+const F_GROUP = SCAN_GROUP;
+const F_REPEATED = SCAN_REPEATED;
+const F_STRING = SCAN_STRING;
+const ALIAS_THRESHOLD = ALIASING_THRESHOLD_BYTES;
+const DEPTH_CAP = MAX_DECODER_DEPTH;
+
 export interface ProtobufScanOptions {
   /** the reader's limits (the snapshot's settings) */
   maxMessageSize: number;
@@ -53,12 +62,12 @@ export interface ProtobufPayloadScan {
   extraWireBytes: number;
   /** declared fields written after unknown fields or out of field-number order: only an unknown field reusing a declared number is written that way */
   reusedDeclaredNumbers: number;
-  reuseExample?: { typeName: string; number: number };
+  reuseExample?: { typeName: string; number: number } | undefined;
   /** tags whose field number is above 536,870,911 (protobuf-java keeps the low 32 bits of the tag) */
   numbersTooLarge: number;
-  tooLargeExample?: string;
+  tooLargeExample?: string | undefined;
   /** protobuf-java's error when the payload cannot be read */
-  error?: { message: string; offset: number };
+  error?: { message: string; offset: number } | undefined;
 }
 
 const FAIL = -1;
@@ -78,34 +87,65 @@ let tooLarge = 0;
 let tooLargeExample: string | undefined;
 
 export function scanProtobufPayload(bytes: Uint8Array, index: ProtobufScanIndex, options: ProtobufScanOptions): ProtobufPayloadScan {
+  const out = createEmptyScan();
+  scanProtobufPayloadInto(out, bytes, index, options);
+  return out;
+}
+
+/** A scan result to reuse with scanProtobufPayloadInto. */
+export function createEmptyScan(): ProtobufPayloadScan {
+  return {
+    payloadSize: 0,
+    depth: 0,
+    unknownFields: 0,
+    unknownBytes: 0,
+    aliasableFields: 0,
+    aliasableBytes: 0,
+    large: false,
+    aliased: false,
+    keptAliveBytes: 0,
+    extraWireBytes: 0,
+    reusedDeclaredNumbers: 0,
+    reuseExample: undefined,
+    numbersTooLarge: 0,
+    tooLargeExample: undefined,
+    error: undefined,
+  };
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Scans into `out` (overwriting every field) without allocating: the whole-state path. Absent
+ * optional results are set to undefined.
+ */
+export function scanProtobufPayloadInto(out: ProtobufPayloadScan, bytes: Uint8Array, index: ProtobufScanIndex, options: ProtobufScanOptions): void {
   const frameLength = options.frameLength ?? bytes.length;
   buf = bytes;
   messages = index.messages;
-  recursionLimit = Math.min(options.recursionLimit, MAX_DECODER_DEPTH);
+  recursionLimit = options.recursionLimit < DEPTH_CAP ? options.recursionLimit : DEPTH_CAP;
   maxDepth = unknownFields = unknownBytes = aliasableFields = aliasableBytes = reused = tooLarge = 0;
   reuseExample = undefined;
   tooLargeExample = undefined;
   const ok = bytes.length >= frameLength && frameLength <= options.maxMessageSize && scanMessage(0, frameLength, index.root, 0, -1) === frameLength;
-  const large = frameLength > ALIASING_THRESHOLD_BYTES;
-  const result: ProtobufPayloadScan = {
-    payloadSize: frameLength,
-    depth: maxDepth,
-    unknownFields,
-    unknownBytes,
-    aliasableFields,
-    aliasableBytes,
-    large,
-    aliased: large && aliasableFields > 0,
-    keptAliveBytes: large && aliasableFields > 0 ? frameLength : 0,
-    extraWireBytes: large && aliasableFields > 0 ? frameLength - aliasableBytes : 0,
-    reusedDeclaredNumbers: reused,
-    numbersTooLarge: tooLarge,
-  };
-  if (reuseExample !== undefined) result.reuseExample = reuseExample;
-  if (tooLargeExample !== undefined) result.tooLargeExample = tooLargeExample;
-  buf = new Uint8Array(0);
-  if (!ok) result.error = explainFailure(bytes, options, frameLength);
-  return result;
+  const large = frameLength > ALIAS_THRESHOLD;
+  const aliased = large && aliasableFields > 0;
+  out.payloadSize = frameLength;
+  out.depth = maxDepth;
+  out.unknownFields = unknownFields;
+  out.unknownBytes = unknownBytes;
+  out.aliasableFields = aliasableFields;
+  out.aliasableBytes = aliasableBytes;
+  out.large = large;
+  out.aliased = aliased;
+  out.keptAliveBytes = aliased ? frameLength : 0;
+  out.extraWireBytes = aliased ? frameLength - aliasableBytes : 0;
+  out.reusedDeclaredNumbers = reused;
+  out.reuseExample = reuseExample;
+  out.numbersTooLarge = tooLarge;
+  out.tooLargeExample = tooLargeExample;
+  buf = EMPTY;
+  out.error = ok ? undefined : explainFailure(bytes, options, frameLength);
 }
 
 function explainFailure(bytes: Uint8Array, options: ProtobufScanOptions, frameLength: number): { message: string; offset: number } {
@@ -123,6 +163,7 @@ function explainFailure(bytes: Uint8Array, options: ProtobufScanOptions, frameLe
 /** Scans fields in [pos, end); for a group, up to and including its END_GROUP. Returns the end position or FAIL. */
 function scanMessage(pos: number, end: number, m: number, depth: number, groupNo: number): number {
   if (depth > maxDepth) maxDepth = depth;
+  const bytes = buf;
   const info = m >= 0 ? messages[m] : undefined;
   const mapEntry = info !== undefined && info.mapEntry;
   let lastNo = 0;
@@ -130,25 +171,25 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
   while (pos < end) {
     // tag: protobuf-java keeps the low 32 bits of up to 10 bytes
     const tagStart = pos;
-    let b = buf[pos++]!;
+    let b = bytes[pos++]!;
     let tag = b & 0x7f;
     if (b & 0x80) {
-      b = buf[pos++]!;
+      b = bytes[pos++]!;
       tag |= (b & 0x7f) << 7;
       if (b & 0x80) {
-        b = buf[pos++]!;
+        b = bytes[pos++]!;
         tag |= (b & 0x7f) << 14;
         if (b & 0x80) {
-          b = buf[pos++]!;
+          b = bytes[pos++]!;
           tag |= (b & 0x7f) << 21;
           if (b & 0x80) {
-            b = buf[pos++]!;
+            b = bytes[pos++]!;
             tag |= (b & 0x7f) << 28;
             let over = (b & 0x70) !== 0;
             let n = 5;
             while (b & 0x80) {
               if (n++ >= 10) return FAIL;
-              b = buf[pos++]!;
+              b = bytes[pos++]!;
               if ((b & 0x7f) !== 0) over = true;
             }
             if (over) noteTooLarge(tagStart, pos);
@@ -164,26 +205,30 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
     const f = info === undefined ? 0 : no < info.small.length ? info.small[no]! : (info.large.get(no) ?? 0);
     if (f !== 0 && (f & (1 << wt)) !== 0) {
       if (!mapEntry) {
-        if (sawUnknown || no < lastNo || (no === lastNo && (f & SCAN_REPEATED) === 0)) {
+        if (sawUnknown || no < lastNo || (no === lastNo && (f & F_REPEATED) === 0)) {
           reused++;
           if (reuseExample === undefined) reuseExample = { typeName: info!.typeName, number: no };
         }
         lastNo = no;
       }
-      const child = f >>> SCAN_CHILD_SHIFT;
+      const child = f >>> F_CHILD_SHIFT;
       if (wt === 0) {
         const s = pos;
-        while (buf[pos++]! & 0x80) if (pos - s >= 10) return FAIL;
+        while (bytes[pos++]! & 0x80) if (pos - s >= 10) return FAIL;
       } else if (wt === 2) {
-        const len = readLength(pos);
-        if (len < 0) return FAIL;
-        pos = lengthEnd;
+        let len = bytes[pos]!;
+        if (len < 0x80) pos++;
+        else {
+          len = readLength(pos);
+          if (len < 0) return FAIL;
+          pos = lengthEnd;
+        }
         const valueEnd = pos + len;
         if (valueEnd > end) return FAIL;
-        if (child !== 0 && (f & SCAN_GROUP) === 0) {
+        if (child !== 0 && (f & F_GROUP) === 0) {
           if (depth + 1 > recursionLimit) return FAIL;
           if (scanMessage(pos, valueEnd, child - 1, depth + 1, -1) !== valueEnd) return FAIL;
-        } else if ((f & SCAN_BYTES) !== 0) {
+        } else if ((f & F_BYTES) !== 0) {
           if (len > 0) {
             aliasableFields++;
             aliasableBytes += len;
@@ -191,10 +236,10 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
         } else if ((f & 0xff) !== 1 << 2) {
           // packed repeated numbers: every element must end inside the value
           if (!checkPacked(pos, valueEnd, f)) return FAIL;
-        } else if ((f & SCAN_STRING) !== 0) {
+        } else if ((f & F_STRING) !== 0) {
           for (let i = pos; i < valueEnd; i++) {
-            if (buf[i]! >= 0x80) {
-              if (decodeUtf8(buf, pos, valueEnd, true) === undefined) return FAIL;
+            if (bytes[i]! >= 0x80) {
+              if (decodeUtf8(bytes, pos, valueEnd, true) === undefined) return FAIL;
               break;
             }
           }
@@ -220,7 +265,7 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
     unknownFields++;
     if (wt === 0) {
       const s = pos;
-      while (buf[pos++]! & 0x80) if (pos - s >= 10) return FAIL;
+      while (bytes[pos++]! & 0x80) if (pos - s >= 10) return FAIL;
     } else if (wt === 2) {
       const len = readLength(pos);
       if (len < 0) return FAIL;
@@ -284,7 +329,7 @@ function skipField(pos: number, end: number, wt: number, no: number, nesting: nu
     if (len < 0) return FAIL;
     pos = lengthEnd + len;
   } else if (wt === 3) {
-    if (nesting > MAX_DECODER_DEPTH) return FAIL;
+    if (nesting > DEPTH_CAP) return FAIL;
     for (;;) {
       if (pos >= end) return FAIL;
       const len = readLength(pos);
