@@ -71,6 +71,7 @@ export const checkCommand: CliCommand = {
     const report = await checkSavepoint({
       files,
       descriptorSet: { name: path.basename(descriptors), bytes },
+      savepointName: /^https?:\/\//i.test(positionals[0]!) ? positionals[0]! : path.basename(path.resolve(positionals[0]!)),
       tool: { name: 'savepoint-inspector', version: packageJson.version },
       target,
       newSettings,

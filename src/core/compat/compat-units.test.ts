@@ -18,6 +18,7 @@ import {
   deriveJsonName,
   evaluateIdentityRules,
   evaluateSchemaChange,
+  evaluateStateCompatibility,
   evaluateValueWarnings,
   loadDescriptorSet,
   type ScannedValue,
@@ -112,6 +113,26 @@ describe('identity and settings rules', () => {
       ['DETERMINISTIC_SERIALIZATION_CHANGED', true, 'deterministicSerialization changes from false to true'],
       ['LARGE_PAYLOAD_ALIASING_CHANGED', true, 'largePayloadAliasing changes from true to false'],
     ]);
+  });
+});
+
+describe('target line', () => {
+  it('a 1.x snapshot with target 0.x is not-restorable (downgrade)', () => {
+    const r = evaluateStateCompatibility(
+      { savedSet: EVENT_V1, savedRoot: 'example.Event', savedJavaClass: 'a.B', savedKind: 'generated', savedSettings: DEFAULT_SETTINGS, snapshotClass: 'x.V1Snapshot', savedLine: '1.x' },
+      { newSet: EVENT_V1, newRoot: 'example.Event', newKind: 'generated', newJavaClass: 'a.B', newSettings: DEFAULT_SETTINGS, target: '0.x' },
+    );
+    expect(r.verdict).toBe('not-restorable');
+    expect(r.firstIncompatibility?.message).toBe('x.V1Snapshot (1.x) cannot be read by target 0.x: downgrades are not supported');
+  });
+  it('limit decreases fail with a reasonless StateMigrationException in Flink; the text names the limit', () => {
+    const r = evaluateStateCompatibility(
+      { savedSet: EVENT_V1, savedRoot: 'example.Event', savedJavaClass: 'a.B', savedKind: 'generated', savedSettings: DEFAULT_SETTINGS, snapshotClass: 'x.V1Snapshot', savedLine: '1.x' },
+      { newSet: EVENT_V1, newRoot: 'example.Event', newKind: 'generated', newJavaClass: 'a.B', newSettings: { ...DEFAULT_SETTINGS, recursionLimit: 50 }, target: '1.x' },
+    );
+    expect(r.failureText).toBe(
+      'StateMigrationException: the new state serializer is incompatible with the old state serializer (Flink names no reason; the inspector found: recursionLimit decreases from 100 to 50)',
+    );
   });
 });
 

@@ -30,6 +30,8 @@ import type { CompatibilityReport, ReportStateInput } from './report-types';
 export interface CheckSavepointInput {
   files: SavepointFiles;
   descriptorSet: { name: string; bytes: Uint8Array };
+  /** the savepoint's name in the report (default files.name); the CLI and the app pass the base name so their reports match */
+  savepointName?: string;
   tool: { name: string; version: string };
   /** default 1.x (the newest line this project supports) */
   target?: LibraryLine;
@@ -146,7 +148,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
   return buildReport({
     tool: input.tool,
     inputs: [
-      { role: 'savepoint', name: input.files.name, size: metadataBytes.length, sha256: formatHex(computeSha256(metadataBytes)) },
+      { role: 'savepoint', name: input.savepointName ?? input.files.name, size: metadataBytes.length, sha256: formatHex(computeSha256(metadataBytes)) },
       { role: 'descriptors', name: input.descriptorSet.name, size: input.descriptorSet.bytes.length, sha256: formatHex(computeSha256(input.descriptorSet.bytes)) },
     ],
     target,
