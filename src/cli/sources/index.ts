@@ -1,3 +1,4 @@
 export { openNodeFileSource } from './node-file-source';
 export { openNodeHttpSource } from './http-range-source';
 export { openNodeInput, walkFolder } from './open-node-input';
+export { openNodeHttpFolder, isHttpFolderUrl } from './open-node-http-folder';

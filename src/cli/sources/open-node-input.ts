@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { openSavepointInput, type ArchiveLimits, type InputFile, type SavepointFiles } from '../../core/io';
+import { openNodeHttpFolder, isHttpFolderUrl } from './open-node-http-folder';
 import { openNodeHttpSource } from './http-range-source';
 import { openNodeFileSource } from './node-file-source';
 
@@ -10,11 +11,22 @@ const MAX_FILES = 200_000;
 /**
  * Opens what the user named on the command line: a savepoint folder (walked recursively, files read
  * lazily by range), a `_metadata` file, a .zip/.tar/.tar.gz archive (detected by magic bytes), or an
- * http(s) URL of an archive or `_metadata` (read with Range requests).
+ * http(s) URL of an archive, or of a savepoint folder (`…/sp-1/`, `…/sp-1/_metadata`, or a URL
+ * that is not a file but has a `_metadata` below it) whose state files are fetched lazily by range.
  */
 export async function openNodeInput(pathOrUrl: string, options: { limits?: Partial<ArchiveLimits> } = {}): Promise<SavepointFiles> {
   if (/^https?:\/\//i.test(pathOrUrl)) {
-    return openSavepointInput({ kind: 'source', source: await openNodeHttpSource(pathOrUrl) }, options);
+    if (isHttpFolderUrl(pathOrUrl)) return openNodeHttpFolder(pathOrUrl);
+    let source;
+    try {
+      source = await openNodeHttpSource(pathOrUrl);
+    } catch (e) {
+      // not a file: maybe a folder URL without the trailing '/'
+      const folder = await openNodeHttpFolder(pathOrUrl).catch(() => undefined);
+      if (folder) return folder;
+      throw e;
+    }
+    return openSavepointInput({ kind: 'source', source }, options);
   }
   const abs = resolve(pathOrUrl);
   const info = await stat(abs);

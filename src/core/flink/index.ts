@@ -37,3 +37,6 @@ export * from './merge-inspected-states';
 export * from './inspect-savepoint';
 export * from './read-state-entries';
 export * from './count-state-entries';
+// remote savepoint folders (performance engineer)
+export * from './list-state-file-sizes';
+export * from './open-http-savepoint-folder';

@@ -24,3 +24,6 @@ export * from './decode-snappy-chunk';
 export * from './read-snappy-framed';
 export * from './write-snappy-framed';
 export * from './open-http-range-source';
+// remote savepoint folders (performance engineer)
+export * from './open-lazy-http-source';
+export * from './open-http-folder';
