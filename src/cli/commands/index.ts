@@ -5,9 +5,10 @@
 import type { CliCommand } from '../cli-types';
 import { inspectCommand } from './inspect';
 import { checkCommand } from './check';
+import { dumpCommand } from './dump';
 
 export const COMMANDS: readonly CliCommand[] = [
   inspectCommand,
-  // dump: import { dumpCommand } from './dump'; and add dumpCommand here
+  dumpCommand,
   checkCommand,
 ];

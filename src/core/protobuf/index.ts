@@ -22,7 +22,7 @@ export { stripDerivedJsonNames, deriveJsonName } from './strip-derived-json-name
 export { computeSha256, formatHex } from './compute-sha256';
 export { readProtobufSnapshotContent } from './read-protobuf-snapshot';
 export { writeProtobufSnapshot, writeProtobufSnapshotParts, normalizeSnapshotDescriptors, type ProtobufSnapshotInput } from './write-protobuf-snapshot';
-export { ProtobufValueCodec, isProtobufValueCodec } from './protobuf-value-codec';
+export { ProtobufValueCodec, isProtobufValueCodec, toMessageValue } from './protobuf-value-codec';
 export {
   registerProtobufSnapshotReaders,
   createProtobufSerializerSnapshot,

@@ -18,18 +18,22 @@ export class ProtobufValueCodec implements ValueCodec {
   }
 
   decode(r: ByteReader): DecodedValue {
-    const d = this.decodeDetailed(r);
-    return {
-      kind: 'message',
-      format: 'protobuf',
-      typeName: d.typeName,
-      payloadSize: d.payloadSize,
-      frame: { offset: d.frameOffset, length: 4 + d.payloadSize },
-      json: d.json,
-      unknownFieldCount: d.unknownFields.length,
-      depth: d.depth,
-    };
+    return toMessageValue(this.decodeDetailed(r));
   }
+}
+
+/** The DecodedValue (kind 'message') of a detailed Protobuf value. */
+export function toMessageValue(d: ProtobufValueDetail): DecodedValue {
+  return {
+    kind: 'message',
+    format: 'protobuf',
+    typeName: d.typeName,
+    payloadSize: d.payloadSize,
+    frame: { offset: d.frameOffset, length: 4 + d.payloadSize },
+    json: d.json,
+    unknownFieldCount: d.unknownFields.length,
+    depth: d.depth,
+  };
 }
 
 export function isProtobufValueCodec(codec: unknown): codec is ProtobufValueCodec {
