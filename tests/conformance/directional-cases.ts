@@ -12,7 +12,13 @@ export interface DirectionalCase {
   next: Record<string, string>;
   root?: string;
   newRoot?: string;
-  verdict: 'compatible' | 'incompatible';
+  verdict: 'compatible' | 'incompatible' | 'not-restorable';
+  /** overrides of the new side (defaults: same kind, class and settings as saved, target 1.x) */
+  newKind?: 'generated' | 'dynamic';
+  newJavaClass?: string;
+  newSettings?: Partial<{ deterministicSerialization: boolean; maxMessageSize: number; recursionLimit: number; largePayloadAliasing: boolean }>;
+  savedLine?: '0.x' | '1.x';
+  target?: '0.x' | '1.x';
   first?: { ruleId: RuleId; message: string };
   /** rule ids (with outcome) that must appear among the findings */
   has?: { ruleId: RuleId; accepted: boolean }[];
@@ -398,6 +404,95 @@ export const DIRECTIONAL_CASES: DirectionalCase[] = [
     newRoot: 'example.Detail',
     verdict: 'incompatible',
     first: { ruleId: 'ROOT_RENAMED', message: 'Root message changes from example.Event to example.Detail' },
+  },
+];
+
+/** Identity, settings and target-line cases (§2, §3) over the same schema pair. */
+export const IDENTITY_CASES: DirectionalCase[] = [
+  {
+    name: 'unchanged identity and settings',
+    covers: ['TYPE_KIND_CHANGED', 'JAVA_CLASS_CHANGED', 'MAX_MESSAGE_SIZE_DECREASED', 'RECURSION_LIMIT_DECREASED', 'TARGET_CANNOT_READ_SNAPSHOT'],
+    saved: eventProto(BASE),
+    next: eventProto(BASE),
+    verdict: 'compatible',
+    noFindings: true,
+  },
+  {
+    name: 'generated state restored as DynamicMessage',
+    covers: ['TYPE_KIND_CHANGED'],
+    saved: eventProto(BASE),
+    next: eventProto(BASE),
+    newKind: 'dynamic',
+    verdict: 'incompatible',
+    first: { ruleId: 'TYPE_KIND_CHANGED', message: 'Saved generated state cannot be restored as dynamic' },
+  },
+  {
+    name: 'another generated class',
+    covers: ['JAVA_CLASS_CHANGED'],
+    saved: eventProto(BASE),
+    next: eventProto(BASE),
+    newJavaClass: 'io.example.v2.Events$Event',
+    verdict: 'incompatible',
+    first: { ruleId: 'JAVA_CLASS_CHANGED', message: 'Java class changes from io.example.Events$Event to io.example.v2.Events$Event' },
+  },
+  {
+    name: 'limits raised, flags flipped',
+    covers: ['MAX_MESSAGE_SIZE_INCREASED', 'RECURSION_LIMIT_INCREASED', 'DETERMINISTIC_SERIALIZATION_CHANGED', 'LARGE_PAYLOAD_ALIASING_CHANGED'],
+    saved: eventProto(BASE),
+    next: eventProto(BASE),
+    newSettings: { maxMessageSize: 134_217_728, recursionLimit: 200, deterministicSerialization: true, largePayloadAliasing: false },
+    verdict: 'compatible',
+    has: [acc('MAX_MESSAGE_SIZE_INCREASED'), acc('RECURSION_LIMIT_INCREASED'), acc('DETERMINISTIC_SERIALIZATION_CHANGED'), acc('LARGE_PAYLOAD_ALIASING_CHANGED')],
+  },
+  {
+    name: 'size decreased while depth raised and flags flipped',
+    covers: ['MAX_MESSAGE_SIZE_DECREASED', 'RECURSION_LIMIT_INCREASED', 'DETERMINISTIC_SERIALIZATION_CHANGED', 'LARGE_PAYLOAD_ALIASING_CHANGED'],
+    saved: eventProto(BASE),
+    next: eventProto(BASE),
+    newSettings: { maxMessageSize: 1024, recursionLimit: 200, deterministicSerialization: true, largePayloadAliasing: false },
+    verdict: 'incompatible',
+    first: { ruleId: 'MAX_MESSAGE_SIZE_DECREASED', message: 'maxMessageSize decreases from 67108864 to 1024' },
+  },
+  {
+    name: 'depth decreased while size raised',
+    covers: ['RECURSION_LIMIT_DECREASED', 'MAX_MESSAGE_SIZE_INCREASED'],
+    saved: eventProto(BASE),
+    next: eventProto(BASE),
+    newSettings: { maxMessageSize: 134_217_728, recursionLimit: 99 },
+    verdict: 'incompatible',
+    first: { ruleId: 'RECURSION_LIMIT_DECREASED', message: 'recursionLimit decreases from 100 to 99' },
+  },
+  {
+    name: '0.x snapshot, target 1.x',
+    covers: ['TARGET_CANNOT_READ_SNAPSHOT'],
+    saved: eventProto(BASE),
+    next: eventProto(BASE),
+    savedLine: '0.x',
+    verdict: 'not-restorable',
+    first: {
+      ruleId: 'TARGET_CANNOT_READ_SNAPSHOT',
+      message: 'test.ProtobufSnapshot (0.x) cannot be read by target 1.x: 1.0.0 removed the 0.x snapshot classes, so Flink fails the restore; start with fresh state or replay the input',
+    },
+  },
+  {
+    name: '0.x exact rule, unchanged',
+    covers: ['EXACT_SCHEMA_CHANGED'],
+    saved: eventProto(BASE),
+    next: eventProto(BASE),
+    savedLine: '0.x',
+    target: '0.x',
+    verdict: 'compatible',
+    noFindings: true,
+  },
+  {
+    name: '0.x exact rule rejects even an accepted change',
+    covers: ['EXACT_SCHEMA_CHANGED'],
+    saved: eventProto(BASE),
+    next: eventProto(`${BASE}\n  string label = 5;`),
+    savedLine: '0.x',
+    target: '0.x',
+    verdict: 'incompatible',
+    first: { ruleId: 'EXACT_SCHEMA_CHANGED', message: 'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): Field 5 (label) is added to example.Event' },
   },
 ];
 

@@ -172,6 +172,21 @@ describe('value warnings', () => {
     expect(warnings[1]).toMatchObject({ ruleId: 'REMOVED_FIELD_RETAINED', count: 1, keys: ['k3'] });
     expect(warnings).toHaveLength(2);
   });
+  it('an unknown field reusing a retained declared number with an accepted wire type; other wire types stay unknown', () => {
+    const values: ScannedValue[] = [
+      { key: 'a', payloadSize: 5, depth: 0, unknownFields: [{ message: 'example.Event', number: 1, wireType: 0 }], knownFields: [] },
+      { key: 'b', payloadSize: 5, depth: 0, unknownFields: [{ message: 'example.Event', number: 1, wireType: 5 }], knownFields: [] },
+    ];
+    expect(evaluateValueWarnings(values, schema, DEFAULT_SETTINGS)).toEqual([
+      {
+        ruleId: 'UNKNOWN_REUSES_DECLARED_NUMBER',
+        message: '1 saved value(s) carry unknown field 1 (VARINT) in example.Event, whose declared field id accepts that wire type: the serializer rejects such a value on write',
+        count: 1,
+        keys: ['a'],
+        location: { message: 'example.Event', number: 1 },
+      },
+    ]);
+  });
   it('reports values over the new limits and large aliased payloads', () => {
     const big: ScannedValue = { key: 'big', payloadSize: 5000, depth: 7, unknownFields: [{ message: 'example.Event', number: 600_000_000, wireType: 2 }], knownFields: [] };
     const warnings = evaluateValueWarnings([big], schema, { ...DEFAULT_SETTINGS, maxMessageSize: 4999, recursionLimit: 5 });
