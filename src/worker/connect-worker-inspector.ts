@@ -27,6 +27,9 @@ export function connectWorkerInspector(): WorkerInspector {
     getInspection: (onProgress) => call(remote.getInspection(listen(onProgress))),
     listEntries: (query, onProgress) => call(remote.listEntries(query, listen(onProgress))),
     getEntryDetail: (query) => call(remote.getEntryDetail(query)),
+    getStateStats: (query, onProgress) => call(remote.getStateStats(query, listen(onProgress))),
+    check: (options, onProgress) => call(remote.check(options, listen(onProgress))),
+    formatReport: (options, format) => call(remote.formatReport(options, format)),
     cancel: () => call(remote.cancel()),
   };
   return {

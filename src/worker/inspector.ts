@@ -6,7 +6,20 @@
  * instances, so nothing is lost at the worker boundary).
  */
 import type { DecodeErrorJson } from '../core/io';
-import type { DecodedValue, SavepointInspection, StateEntry } from '../core/flink';
+import type { SavepointInspection, StateEntry } from '../core/flink';
+import type { ProtobufStateScanSummary } from '../core/protobuf';
+import type { LibraryLine, SerializerSettings } from '../core/compat';
+import type { CompatibilityReport } from '../core/report';
+
+/** What `check` is asked: the target library line of the new application and its settings. */
+export interface CheckOptions {
+  target: LibraryLine;
+  newSettings: Partial<SerializerSettings>;
+  /** the new root message for every Protobuf state (default: each state's saved root) */
+  newRoot?: string;
+}
+
+export type ExportFormat = 'json' | 'markdown' | 'html';
 
 /** One input file as the user gave it: relative path (folder drops keep their tree) and bytes. */
 export interface InputFile {
@@ -104,11 +117,78 @@ export interface EntryPage {
 export interface EntryDetail {
   row: EntryRow;
   entry: StateEntry;
-  /** the value's bytes as stored (frame included), for the hex view */
-  bytes: Uint8Array;
-  /** absolute offset of `bytes[0]` in `entry.file` */
-  bytesOffset: number;
-  value: DecodedValue | null;
+  /** the Protobuf values of the entry (one for VALUE/MAP entries, one per element of a LIST), in order */
+  values: EntryProtobufValue[];
+}
+
+/** Protobuf wire type names, by wire type number. */
+export const WIRE_TYPE_NAMES = ['VARINT', 'I64', 'LEN', 'SGROUP', 'EGROUP', 'I32'] as const;
+
+/** One decoded Protobuf value with its bytes; all offsets are relative to `frame[0]`. */
+export interface EntryProtobufValue {
+  typeName: string;
+  /** the frame as stored: 4-byte big-endian length, then the payload */
+  frame: Uint8Array;
+  /** absolute offset of the frame in its (decompressed) stream */
+  frameOffset: number;
+  payloadSize: number;
+  depth: number;
+  json: unknown;
+  unknownFields: { path: string; number: number; wireType: number; offset: number; length: number }[];
+  fieldRanges: { path: string; number: number; known: boolean; offset: number; length: number }[];
+}
+
+export interface DistributionBucket {
+  /** key group or subtask index */
+  id: number;
+  entries: number;
+  /** value bytes */
+  bytes: number;
+}
+
+export interface UnknownFieldStat {
+  /** full name of the message that holds the unknown field */
+  message: string;
+  number: number;
+  wireType: number;
+  occurrences: number;
+  /** values holding at least one occurrence */
+  values: number;
+  bytes: number;
+  /** keys of example entries */
+  examples: string[];
+}
+
+/** Payload sizes in [from, to) */
+export interface SizeBin {
+  from: number;
+  to: number;
+  count: number;
+}
+
+export interface ProtobufStateStats {
+  typeName: string;
+  javaClass: string;
+  settings: { maxMessageSize: number; recursionLimit: number; deterministic: boolean };
+  values: number;
+  valuesWithUnknownFields: number;
+  unknownFields: UnknownFieldStat[];
+  histogram: SizeBin[];
+  /** largest payloads above the aliasing threshold, largest first (at most 50) */
+  largePayloads: { key: string; entryIndex: number; payloadSize: number }[];
+  /** the protobuf module's whole-state scan: sizes, depth, aliasing memory on/off, value findings */
+  summary: ProtobufStateScanSummary;
+}
+
+export interface StateStats {
+  operatorId: string;
+  state: string;
+  entries: number;
+  /** true when the scan stopped at the entry cap */
+  truncated: boolean;
+  byKeyGroup: DistributionBucket[];
+  bySubtask: DistributionBucket[];
+  protobuf: ProtobufStateStats | null;
 }
 
 /** Failure data as it crosses the boundary: a decode error (user's file) or an internal error (our bug). */
@@ -125,6 +205,12 @@ export interface Inspector {
   getInspection(onProgress?: ProgressListener): Promise<SavepointInspection>;
   listEntries(query: EntryQuery, onProgress?: ProgressListener): Promise<EntryPage>;
   getEntryDetail(query: { operatorId: string; state: string; index: number }): Promise<EntryDetail>;
+  /** Scans the state (once, cached): distribution over key groups/subtasks, Protobuf value statistics. */
+  getStateStats(query: { operatorId: string; state: string }, onProgress?: ProgressListener): Promise<StateStats>;
+  /** The compatibility report of the open savepoint against the new schema (the same model as the CLI's `check`). */
+  check(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport>;
+  /** The report as a file, byte-for-byte what `check --format <format>` writes for the same inputs. */
+  formatReport(options: CheckOptions, format: ExportFormat): Promise<string>;
   /** Cancels the running long step; it rejects with a `cancelled` failure. */
   cancel(): Promise<void>;
 }

@@ -25,6 +25,9 @@ const exposed: Inspector = {
   getInspection: guard((onProgress) => local.getInspection(onProgress)),
   listEntries: guard((query, onProgress) => local.listEntries(query, onProgress)),
   getEntryDetail: guard((query) => local.getEntryDetail(query)),
+  getStateStats: guard((query, onProgress) => local.getStateStats(query, onProgress)),
+  check: guard((options, onProgress) => local.check(options, onProgress)),
+  formatReport: guard((options, format) => local.formatReport(options, format)),
   cancel: guard(() => local.cancel()),
 };
 

@@ -3,15 +3,20 @@
  * through Comlink (`inspector.worker.ts`); unit tests use it directly, with no worker and no
  * browser, so they exercise the same code paths the app runs.
  */
+import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type CancelSignal, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
 import { openSavepointInput, type SavepointFiles } from '../core/io';
-import { createSnapshotRegistry, inspectSavepoint, type CancelSignal, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
+import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
+import packageJson from '../../package.json';
 import { Cancellation } from './cancellation';
+import { registerCapturingProtobufReaders, type CapturedProtobufValue } from './capture-protobuf-values';
+import { describeInputFiles } from './describe-input-files';
 import { hashInputFiles } from './hash-input-files';
 import type {
-  ClassifiedFile,
+  CheckOptions,
   EntryDetail,
   EntryPage,
   EntryQuery,
+  ExportFormat,
   InputFile,
   Inspector,
   InspectorFailure,
@@ -19,28 +24,39 @@ import type {
   InspectorPhase,
   OpenedSession,
   ProgressListener,
+  StateStats,
 } from './inspector';
+import { scanStateEntries, toEntryProtobufValue, type ScannedState } from './scan-state-entries';
 import { toInputFiles } from './sources';
 import { nameSavepointInput, splitInputFiles } from './split-input-files';
 import { stripFunctions } from './strip-functions';
 import { trackSourceReads, type ReadingStep } from './track-source-reads';
 
+/** The tool identity written into reports: the same as the CLI's, so exports equal `check` output. */
+export const REPORT_TOOL = { name: 'savepoint-inspector', version: packageJson.version };
+
 interface Session {
   opened: OpenedSession;
   savepoint: SavepointFiles | null;
   descriptorSet: InputFile | null;
+  metadata?: Promise<OpenedSavepoint>;
+  scans: Map<string, ScannedState>;
+  reports: Map<string, CompatibilityReport>;
 }
 
 export class LocalInspector implements Inspector {
   private session: Session | null = null;
   private step: ReadingStep | null = null;
+  private capturing: CapturedProtobufValue[] | null = null;
   private readonly registry: SnapshotRegistry = createSnapshotRegistry();
+
+  constructor() {
+    registerCapturingProtobufReaders(this.registry, (v) => this.capturing?.push(v));
+  }
 
   async open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession> {
     return this.runStep('hashing', onProgress, async (cancel, phase) => {
-      if (input.kind === 'url') {
-        throw unavailable('loading a savepoint by URL is not wired into the app yet');
-      }
+      if (input.kind === 'url') throw unavailable('loading a savepoint by URL is not wired into the app yet');
       if (input.files.length === 0) {
         throw wrongInput('no files were given: drop a savepoint folder, a .zip/.tar/.tar.gz of one, or a _metadata file');
       }
@@ -59,47 +75,110 @@ export class LocalInspector implements Inspector {
       if (descriptorSets.length > 1) {
         warnings.push(`${descriptorSets.length} descriptor sets were given; using ${descriptorSets[0].path} as the new schema`);
       }
+      const schema = descriptorSets[0] ?? null;
       const opened: OpenedSession = {
         inputHash,
-        files: describeFiles(input.files, savepoint, descriptorSets[0] ?? null),
+        files: describeInputFiles(input.files, savepoint, schema),
         digests,
         savepointName: savepoint?.name ?? null,
-        descriptorSetName: descriptorSets[0]?.path ?? null,
+        descriptorSetName: schema?.path ?? null,
         warnings,
       };
-      this.session = { opened, savepoint, descriptorSet: descriptorSets[0] ?? null };
+      this.session = { opened, savepoint, descriptorSet: schema, scans: new Map(), reports: new Map() };
       return opened;
     });
   }
 
   /** `_metadata`, every state header, and a full scan that counts each state's entries. */
   async getInspection(onProgress?: ProgressListener): Promise<SavepointInspection> {
-    const session = this.requireSession();
-    const savepoint = session.savepoint;
-    if (savepoint === null) throw wrongInput(noSavepointMessage(session.opened));
+    const { savepoint } = this.requireSavepoint();
     return this.runStep('reading-metadata', onProgress, async (cancel, phase) => {
       phase('reading-state-headers', totalBytes(savepoint));
       return stripFunctions(await inspectSavepoint(savepoint, this.registry, { countEntries: true, signal: signalOf(cancel) }));
     });
   }
 
-  async listEntries(_query: EntryQuery, _onProgress?: ProgressListener): Promise<EntryPage> {
-    this.requireSession();
-    throw unavailable('reading state entries (core readStateEntries) is not built yet');
+  async listEntries(query: EntryQuery, onProgress?: ProgressListener): Promise<EntryPage> {
+    const scan = await this.scanState(query, onProgress);
+    const offset = Math.max(0, Math.min(query.offset, scan.rows.length));
+    return { total: scan.rows.length, offset, rows: scan.rows.slice(offset, offset + Math.max(0, query.limit)) };
   }
 
-  async getEntryDetail(_query: { operatorId: string; state: string; index: number }): Promise<EntryDetail> {
-    this.requireSession();
-    throw unavailable('reading state entries (core readStateEntries) is not built yet');
+  async getEntryDetail(query: { operatorId: string; state: string; index: number }): Promise<EntryDetail> {
+    const scan = await this.scanState(query);
+    const row = scan.rows[query.index];
+    if (row === undefined) throw wrongInput(`entry ${query.index} does not exist: state ${query.state} has ${scan.rows.length} entries`);
+    return { row, entry: scan.entries[query.index], values: scan.values[query.index].map(toEntryProtobufValue) };
+  }
+
+  async getStateStats(query: { operatorId: string; state: string }, onProgress?: ProgressListener): Promise<StateStats> {
+    return stripFunctions((await this.scanState(query, onProgress)).stats);
+  }
+
+  async check(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport> {
+    const session = this.requireSavepoint();
+    const schema = session.descriptorSet;
+    if (schema === null) throw wrongInput('no new schema was given: drop a descriptor set (.pb, .binpb, .desc, .protoset) to check compatibility');
+    const key = JSON.stringify(options);
+    const cached = session.reports.get(key);
+    if (cached) return cached;
+    const report = await this.runStep('evaluating', onProgress, async (cancel, phase) => {
+      phase('evaluating', totalBytes(session.savepoint));
+      const bytes = new Uint8Array(await schema.blob.arrayBuffer());
+      return checkSavepoint({
+        files: session.savepoint,
+        descriptorSet: { name: schema.path, bytes },
+        tool: REPORT_TOOL,
+        target: options.target,
+        newSettings: options.newSettings,
+        ...(options.newRoot ? { newRoot: options.newRoot } : {}),
+        signal: signalOf(cancel),
+      });
+    });
+    const plain = stripFunctions(report);
+    session.reports.set(key, plain);
+    return plain;
+  }
+
+  async formatReport(options: CheckOptions, format: ExportFormat): Promise<string> {
+    return formatReport(await this.check(options), format);
   }
 
   async cancel(): Promise<void> {
     this.step?.cancel.cancel();
   }
 
+  private async scanState(query: { operatorId: string; state: string }, onProgress?: ProgressListener): Promise<ScannedState> {
+    const session = this.requireSavepoint();
+    const key = `${query.operatorId}\u0000${query.state}`;
+    const cached = session.scans.get(key);
+    if (cached) return cached;
+    const scan = await this.runStep('scanning-values', onProgress, async (cancel, phase) => {
+      phase('reading-metadata', session.savepoint.metadata.size);
+      session.metadata ??= openSavepoint(session.savepoint);
+      const opened = await session.metadata;
+      phase('scanning-values', totalBytes(session.savepoint));
+      const captured: CapturedProtobufValue[] = [];
+      this.capturing = captured;
+      try {
+        return await scanStateEntries(session.savepoint, opened, this.registry, captured, query, signalOf(cancel));
+      } finally {
+        this.capturing = null;
+      }
+    });
+    session.scans.set(key, scan);
+    return scan;
+  }
+
   private requireSession(): Session {
     if (this.session === null) throw wrongInput('nothing is open: open a savepoint first');
     return this.session;
+  }
+
+  private requireSavepoint(): Session & { savepoint: SavepointFiles } {
+    const session = this.requireSession();
+    if (session.savepoint === null) throw wrongInput(noSavepointMessage(session.opened));
+    return session as Session & { savepoint: SavepointFiles };
   }
 
   /**
@@ -145,18 +224,6 @@ function signalOf(cancel: Cancellation): CancelSignal {
   };
 }
 
-function describeFiles(input: readonly InputFile[], savepoint: SavepointFiles | null, schema: InputFile | null): ClassifiedFile[] {
-  const used = new Set(savepoint?.files.map((f) => f.name) ?? []);
-  return input.map((f): ClassifiedFile => {
-    const size = f.blob.size;
-    if (f === schema) return { path: f.path, size, role: 'descriptor-set' };
-    if (savepoint && f.path === savepoint.metadata.name) return { path: f.path, size, role: 'savepoint-metadata' };
-    if (used.has(f.path)) return { path: f.path, size, role: 'savepoint-file' };
-    if (savepoint && f.path === savepoint.name) return { path: f.path, size, role: 'savepoint-archive' };
-    return { path: f.path, size, role: 'ignored' };
-  });
-}
-
 function unavailable(message: string): InspectorFailure {
   return { kind: 'unavailable', message };
 }
@@ -171,3 +238,4 @@ function noSavepointMessage(opened: OpenedSession): string {
     ? 'no savepoint was given'
     : `${schema} is a Protobuf descriptor set (the new schema), not a savepoint: add the savepoint too — its folder, a .zip/.tar/.tar.gz of it, or its _metadata file`;
 }
+

@@ -1,0 +1,50 @@
+import type { SnapshotRegistry } from '../core/flink';
+import { PROTOBUF_SNAPSHOT_READERS, isProtobufValueCodec, type ProtobufSnapshotContent, type ProtobufValueDetail } from '../core/protobuf';
+
+/** One Protobuf value as decoded while scanning a state, with its frame bytes for the hex view. */
+export interface CapturedProtobufValue {
+  detail: ProtobufValueDetail;
+  /** copy of the frame (4-byte length + payload) */
+  frame: Uint8Array;
+  /** absolute offset of frame[0] in the coordinates of the detail's offsets */
+  frameOffset: number;
+  content: ProtobufSnapshotContent;
+}
+
+/**
+ * Registers the Protobuf snapshot readers so that their value codec also hands every decoded value
+ * (detail, frame bytes, snapshot content) to `sink`. Values are decoded exactly once.
+ */
+export function registerCapturingProtobufReaders(registry: SnapshotRegistry, sink: (v: CapturedProtobufValue) => void): void {
+  for (const reader of PROTOBUF_SNAPSHOT_READERS) {
+    registry.register({
+      classNames: reader.classNames,
+      read(r, version, className, ctx) {
+        const snapshot = reader.read(r, version, className, ctx);
+        const inner = snapshot.codec;
+        if (!inner || !isProtobufValueCodec(inner)) return snapshot;
+        return {
+          ...snapshot,
+          codec: {
+            decode(vr) {
+              const start = vr.position;
+              const frameOffset = vr.absolutePosition;
+              const detail = inner.decodeDetailed(vr);
+              sink({ detail, frame: vr.bytes.slice(start, vr.position), frameOffset, content: inner.content });
+              return {
+                kind: 'message',
+                format: 'protobuf',
+                typeName: detail.typeName,
+                payloadSize: detail.payloadSize,
+                frame: { offset: detail.frameOffset, length: 4 + detail.payloadSize },
+                json: detail.json,
+                unknownFieldCount: detail.unknownFields.length,
+                depth: detail.depth,
+              };
+            },
+          },
+        };
+      },
+    });
+  }
+}

@@ -1,0 +1,67 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatReport } from '../core/report';
+import { LocalInspector } from './local-inspector';
+
+const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint');
+const SCHEMA = path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb');
+const exists = existsSync(path.join(SAVEPOINT, '_metadata'));
+
+async function openFixture(): Promise<{ inspector: LocalInspector; operatorId: string }> {
+  const files = readdirSync(SAVEPOINT).map((n) => ({ path: `sp/${n}`, blob: new Blob([readFileSync(path.join(SAVEPOINT, n))]) }));
+  files.push({ path: 'events-changed.binpb', blob: new Blob([readFileSync(SCHEMA)]) });
+  const inspector = new LocalInspector();
+  await inspector.open({ kind: 'files', files });
+  const inspection = await inspector.getInspection();
+  const op = inspection.operators.find((o) => o.states.some((s) => s.name === 'last-event'));
+  if (!op) throw new Error('fixture has no last-event state');
+  return { inspector, operatorId: op.id };
+}
+
+describe.skipIf(!exists)('LocalInspector over the fixture savepoint (flink-1.20/hashmap/canonical) and the demo schema', () => {
+  it('scans a state: distribution, unknown fields by number and wire type, payload histogram', async () => {
+    const { inspector, operatorId } = await openFixture();
+    const stats = await inspector.getStateStats({ operatorId, state: 'last-event' });
+    expect(stats.entries).toBe(5);
+    expect(stats.bySubtask.map((b) => [b.id, b.entries])).toEqual([[0, 3], [1, 2]]);
+    expect(stats.byKeyGroup.map((b) => b.id)).toEqual([1, 6, 7, 14, 15]);
+    expect(stats.protobuf?.typeName).toBe('fixtures.events.Event');
+    expect(stats.protobuf?.unknownFields.map((u) => [u.message, u.number, u.wireType, u.values])).toEqual([
+      ['fixtures.events.Event', 100, 0, 5],
+      ['fixtures.events.Event', 101, 2, 2],
+    ]);
+    expect(stats.protobuf?.histogram.reduce((n, b) => n + b.count, 0)).toBe(5);
+    expect(stats.protobuf?.histogram.some((b) => b.to === 4096)).toBe(true);
+  });
+
+  it('pages entries and gives an entry with its frame bytes, unknown field and field ranges relative to the frame', async () => {
+    const { inspector, operatorId } = await openFixture();
+    const page = await inspector.listEntries({ operatorId, state: 'last-event', offset: 1, limit: 2 });
+    expect(page.total).toBe(5);
+    expect(page.rows.map((r) => r.index)).toEqual([1, 2]);
+    const detail = await inspector.getEntryDetail({ operatorId, state: 'last-event', index: 0 });
+    const v = detail.values[0];
+    expect(v.frame.length).toBe(4 + v.payloadSize);
+    // the 4-byte big-endian frame length is the payload size
+    expect(new DataView(v.frame.buffer, v.frame.byteOffset).getInt32(0)).toBe(v.payloadSize);
+    const u100 = v.unknownFields.find((u) => u.number === 100)!;
+    // an unknown varint field 100 starts with its tag: (100 << 3 | 0) as a varint = a0 06
+    expect([...v.frame.subarray(u100.offset, u100.offset + 2)]).toEqual([0xa0, 0x06]);
+    expect(v.fieldRanges[0]).toMatchObject({ path: 'id', number: 1, known: true, offset: 4 });
+  });
+
+  it('checks compatibility like the CLI: 0.x snapshots are not restorable by target 1.x, with value warnings', async () => {
+    const { inspector, operatorId } = await openFixture();
+    const report = await inspector.check({ target: '1.x', newSettings: {} });
+    expect(report.verdict).toBe('not-restorable');
+    const lastEvent = report.states.find((s) => s.operator === operatorId && s.state === 'last-event')!;
+    expect(lastEvent.verdict).toBe('not-restorable');
+    expect(lastEvent.planningAid?.firstIncompatibility).toEqual({
+      ruleId: 'FIELD_TYPE_CHANGED',
+      message: 'Field 2 (code) of fixtures.common.Detail changes type from FIXED32 to INT32',
+    });
+    expect(lastEvent.warnings.map((w) => w.ruleId)).toContain('UNKNOWN_NUMBER_BECOMES_FIELD');
+    expect(await inspector.formatReport({ target: '1.x', newSettings: {} }, 'json')).toBe(formatReport(report, 'json'));
+  });
+});
