@@ -11,7 +11,14 @@ import { DescriptorSchemaError } from './protobuf-errors';
 
 export function buildDescriptorRegistry(orderedFileBytes: readonly Uint8Array[]): FileRegistry {
   // depth was already limited by parseDescriptorSet (101); do not apply a second, lower limit here
-  const files = orderedFileBytes.map((b) => fromBinary(FileDescriptorProtoSchema, b, { recursionLimit: 10_000 }));
+  const files = orderedFileBytes.map((b) => {
+    try {
+      return fromBinary(FileDescriptorProtoSchema, b, { recursionLimit: 10_000 });
+    } catch (e) {
+      // bytes protobuf-java's rules accepted (e.g. a known field number with a foreign wire type) can still fail here
+      throw new DescriptorSchemaError(`Invalid descriptor graph: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  });
   checkDescriptorGraph(files);
   try {
     return createFileRegistry(create(FileDescriptorSetSchema, { file: files }));
