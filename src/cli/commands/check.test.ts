@@ -129,6 +129,18 @@ describe.skipIf(!present)('check CLI on a savepoint with Protobuf state', () => 
     expect(await readFile(out, 'utf8')).toBe(html.stdout);
   });
 
+  it('--kind dynamic and --root OP/STATE=NAME pick the new type per state', async () => {
+    const r = await run([SAVEPOINT, '--descriptors', sets.same!, '--target', '0.x', '--format', 'json', '--no-values', '--kind', 'dynamic', '--root', 'int-keyed/last-event=fixtures.events.Rule']);
+    expect(r.code).toBe(1);
+    const states = JSON.parse(r.stdout).states;
+    const last = states.find((s: { state: string }) => s.state === 'last-event');
+    expect(last.newRoot).toBe('fixtures.events.Rule');
+    expect(last.findings.map((f: { ruleId: string }) => f.ruleId).slice(0, 2)).toEqual(['TYPE_KIND_CHANGED', 'ROOT_RENAMED']);
+    const other = states.find((s: { state: string }) => s.state === 'processed-events');
+    expect(other.newRoot).toBe('fixtures.events.Event');
+    expect(other.firstIncompatibility.message).toBe('Saved generated state cannot be restored as dynamic');
+  });
+
   it('unusable input exits 2 with the reason on stderr', async () => {
     const notSet = await run([SAVEPOINT, '--descriptors', path.join(dir, 'event.proto')]);
     expect(notSet.code).toBe(2);

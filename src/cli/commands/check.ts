@@ -28,6 +28,7 @@ export const checkCommand: CliCommand = {
     '  --root NAME              new root message for every Protobuf state (default: the saved root)',
     '  --root OP/STATE=NAME     new root message for one state (operator id or uid / state name); repeatable',
     '  --java-class NAME        new Java binary class (default: derived from the new descriptor\'s java options)',
+    '  --kind generated|dynamic type kind of the new state type (default: the saved kind)',
     '  --format FORMAT          text (default), json, markdown, html, junit or github',
     '  --output FILE            write the report to FILE instead of stdout',
     '  --no-values              do not scan saved values (no value warnings)',
@@ -44,6 +45,7 @@ export const checkCommand: CliCommand = {
     aliasing: { type: 'string' },
     root: { type: 'string', multiple: true },
     'java-class': { type: 'string' },
+    kind: { type: 'string' },
     format: { type: 'string' },
     output: { type: 'string' },
     'no-values': { type: 'boolean' },
@@ -68,6 +70,8 @@ export const checkCommand: CliCommand = {
     const bytes = new Uint8Array(await readFile(descriptors));
     const files = await openNodeInput(positionals[0]!);
     const javaClass = values['java-class'];
+    const kind = values['kind'];
+    if (kind !== undefined && kind !== 'generated' && kind !== 'dynamic') throw new CliUsageError(`--kind must be generated or dynamic, found ${String(kind)}`);
     const report = await checkSavepoint({
       files,
       descriptorSet: { name: path.basename(descriptors), bytes },
@@ -79,6 +83,7 @@ export const checkCommand: CliCommand = {
       newRoots,
       ...(typeof javaClass === 'string' ? { newJavaClass: javaClass } : {}),
       scanValues: values['no-values'] !== true,
+      ...(kind === 'generated' || kind === 'dynamic' ? { newKind: kind } : {}),
     });
     const text = formatReport(report, format as ReportFormat);
     const output = values['output'];
