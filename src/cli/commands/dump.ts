@@ -49,7 +49,10 @@ export const dumpCommand: CliCommand = {
     registerDetailedProtobufReaders(registry, pending);
     const entries: DumpEntry[] = [];
     for await (const entry of readStateEntries(files, registry, { operatorId: operator, state, ...(limit === undefined ? {} : { limit }) })) {
-      entries.push(toDumpEntry(entry, pending.splice(0)));
+      // heap snapshots decode the values of other states too: keep the details inside this entry's value
+      const inside = pending.filter((d) => (d.file === undefined || d.file === entry.file) && d.frameOffset >= entry.valueRange.offset && d.frameOffset < entry.valueRange.offset + entry.valueRange.length);
+      pending.length = 0;
+      entries.push(toDumpEntry(entry, inside));
     }
     if (values['json'] === true) {
       io.stdout(`${JSON.stringify({ operator, state, entries }, null, 2)}\n`);

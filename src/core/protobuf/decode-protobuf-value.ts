@@ -22,9 +22,13 @@ export interface ProtobufValueTarget {
 
 export interface ProtobufValueDetail {
   typeName: string;
+  /** the file the value was read from, when the reader knows it */
+  file?: string;
   frameOffset: number;
   payloadOffset: number;
   payloadSize: number;
+  /** the payload bytes (a view into the input, not a copy) */
+  payload: Uint8Array;
   depth: number;
   json: { [key: string]: JsonValue };
   message: PbMessage;
@@ -56,9 +60,11 @@ export function decodeProtobufValue(r: ByteReader, target: ProtobufValueTarget):
   }
   return {
     typeName: decoded.typeName,
+    ...(r.file === undefined ? {} : { file: r.file }),
     frameOffset: frame.frameOffset,
     payloadOffset: frame.payloadOffset,
     payloadSize: frame.length,
+    payload: frame.payload,
     depth: decoded.depth,
     json: formatProtobufJson(decoded.message),
     message: decoded.message,
