@@ -5,6 +5,7 @@ import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
 import { readCanonicalKeyedEntries } from './read-canonical-keyed-entries';
 import { readHeapKeyedEntries } from './read-heap-keyed-entries';
 import { readOperatorStateEntries } from './read-operator-state-entries';
+import { checkStateSample, listSampledKeyedInputs, type SampleCoverage, type StateSample } from './sample-keyed-stream';
 import { readSubtaskKeyedStream, readSubtaskOperatorStream } from './read-subtask-state-headers';
 import type { SnapshotRegistry } from './snapshot-registry';
 
@@ -13,6 +14,8 @@ export interface StateEntryCount {
   state: string;
   scope: StateScope;
   entries: number;
+  /** set when a sample was read: the count covers only the sampled entries */
+  sampled?: true;
 }
 
 export interface CountStateEntriesResult {
@@ -20,6 +23,8 @@ export interface CountStateEntriesResult {
   counts: StateEntryCount[];
   /** streams that failed (their states' counts cover only the entries read before the failure) */
   errors: DecodeErrorJson[];
+  /** present when options.sample was given: what the sample covered */
+  coverage?: SampleCoverage;
 }
 
 /**
@@ -29,19 +34,29 @@ export interface CountStateEntriesResult {
 export async function countStateEntries(
   files: SavepointFiles,
   registry: SnapshotRegistry,
-  options: { operatorId?: string; signal?: CancelSignal; opened?: OpenedSavepoint } = {},
+  options: { operatorId?: string; signal?: CancelSignal; opened?: OpenedSavepoint; sample?: StateSample } = {},
 ): Promise<CountStateEntriesResult> {
+  const sample = options.sample;
+  if (sample) checkStateSample(sample);
+  const perState = sample?.kind === 'first-entries' ? sample.count : Infinity;
+  const coverage: SampleCoverage | undefined = sample ? { sample, keyGroupsRead: 0, keyGroupsWithData: 0 } : undefined;
   const opened = options.opened ?? (await openSavepoint(files));
   const counts = new Map<string, StateEntryCount>();
   const errors: DecodeErrorJson[] = [];
   const slot = (operatorId: string, state: string, scope: StateScope) => {
     const k = `${operatorId}\u0000${scope}\u0000${state}`;
     let c = counts.get(k);
-    if (!c) counts.set(k, (c = { operatorId, state, scope, entries: 0 }));
+    if (!c) counts.set(k, (c = { operatorId, state, scope, entries: 0, ...(sample ? { sampled: true as const } : {}) }));
     return c;
   };
-  const tally = async (operatorId: string, entries: AsyncIterable<StateEntry>, scopeOf: (e: StateEntry) => StateScope) => {
-    for await (const e of entries) slot(operatorId, e.state, scopeOf(e)).entries++;
+  /** counts a stream; with a per-state cap, stops reading once every state of the stream is full */
+  const tally = async (operatorId: string, entries: AsyncIterable<StateEntry>, scopeOf: (e: StateEntry) => StateScope, states: StateEntryCount[]) => {
+    if (states.length > 0 && states.every((s) => s.entries >= perState)) return;
+    for await (const e of entries) {
+      const c = slot(operatorId, e.state, scopeOf(e));
+      if (c.entries < perState) c.entries++;
+      else if (states.every((s) => s.entries >= perState)) return;
+    }
   };
   for (const op of opened.metadata.operators) {
     if (options.operatorId !== undefined && op.id !== options.operatorId) continue;
@@ -52,9 +67,8 @@ export async function countStateEntries(
         const stream = await readSubtaskOperatorStream(opened, op, subtask, registry);
         if (stream) {
           const broadcast = new Set(stream.header.broadcastStates.map((s) => s.name));
-          for (const s of stream.header.states) slot(op.id, s.name, 'operator');
-          for (const s of stream.header.broadcastStates) slot(op.id, s.name, 'broadcast');
-          await tally(op.id, readOperatorStateEntries(stream.input, stream.header, signal), (e) => (broadcast.has(e.state) ? 'broadcast' : 'operator'));
+          const states = [...stream.header.states.map((s) => slot(op.id, s.name, 'operator')), ...stream.header.broadcastStates.map((s) => slot(op.id, s.name, 'broadcast'))];
+          await tally(op.id, readOperatorStateEntries(stream.input, stream.header, signal), (e) => (broadcast.has(e.state) ? 'broadcast' : 'operator'), states);
         }
       } catch (e) {
         if (!isDecodeError(e) || e.code === 'cancelled') throw e;
@@ -63,9 +77,16 @@ export async function countStateEntries(
       try {
         const keyed = await readSubtaskKeyedStream(opened, op, subtask, registry);
         if (keyed?.input && keyed.header && (keyed.format === 'canonical' || keyed.format === 'heap')) {
-          for (const s of keyed.header.states) slot(op.id, s.name, 'keyed');
-          const entries = keyed.format === 'heap' ? readHeapKeyedEntries(keyed.input, keyed.header, signal) : readCanonicalKeyedEntries(keyed.input, keyed.header, signal);
-          await tally(op.id, entries, () => 'keyed');
+          const states = keyed.header.states.map((s) => slot(op.id, s.name, 'keyed'));
+          const sampled = listSampledKeyedInputs(keyed.input, sample);
+          if (coverage) {
+            coverage.keyGroupsWithData += sampled.keyGroupsWithData;
+            coverage.keyGroupsRead += sampled.keyGroupsRead;
+          }
+          for (const input of sampled.inputs) {
+            const entries = keyed.format === 'heap' ? readHeapKeyedEntries(input, keyed.header, signal) : readCanonicalKeyedEntries(input, keyed.header, signal);
+            await tally(op.id, entries, () => 'keyed', states);
+          }
         }
       } catch (e) {
         if (!isDecodeError(e) || e.code === 'cancelled') throw e;
@@ -73,5 +94,5 @@ export async function countStateEntries(
       }
     }
   }
-  return { counts: [...counts.values()], errors };
+  return { counts: [...counts.values()], errors, ...(coverage ? { coverage } : {}) };
 }

@@ -40,3 +40,4 @@ export * from './count-state-entries';
 // remote savepoint folders (performance engineer)
 export * from './list-state-file-sizes';
 export * from './open-http-savepoint-folder';
+export * from './sample-keyed-stream';

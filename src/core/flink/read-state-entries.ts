@@ -6,6 +6,7 @@ import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
 import { readCanonicalKeyedEntries } from './read-canonical-keyed-entries';
 import { readHeapKeyedEntries } from './read-heap-keyed-entries';
 import { readOperatorStateEntries } from './read-operator-state-entries';
+import { checkStateSample, listSampledKeyedInputs, type StateSample } from './sample-keyed-stream';
 import { ROCKSDB_NATIVE_UNREADABLE, readSubtaskKeyedStream, readSubtaskOperatorStream } from './read-subtask-state-headers';
 import type { SnapshotRegistry } from './snapshot-registry';
 import type { OperatorState } from './types';
@@ -19,6 +20,10 @@ export interface ReadStateEntriesOptions {
   signal?: CancelSignal;
   /** an already opened savepoint (avoids reading `_metadata` again) */
   opened?: OpenedSavepoint;
+  /** read a sample only: every n-th key group, or the first N entries (= a limit) */
+  sample?: StateSample;
+  /** filled while reading: key groups with data in the keyed streams visited, and how many were read */
+  coverage?: { keyGroupsRead: number; keyGroupsWithData: number };
 }
 
 /** Finds an operator by id, stored uid, or uid hashed to an id (spec §2.3). */
@@ -39,7 +44,9 @@ export async function* readStateEntries(files: SavepointFiles, registry: Snapsho
   if (!op) {
     throw new DecodeError({ code: 'invalid-value', detail: `expected an operator id or uid of this savepoint, found ${options.operatorId} (operators: ${opened.metadata.operators.map((o) => o.id).join(', ')})` });
   }
-  const limit = options.limit ?? Infinity;
+  if (options.sample) checkStateSample(options.sample);
+  const sample = options.sample;
+  const limit = Math.min(options.limit ?? Infinity, sample?.kind === 'first-entries' ? sample.count : Infinity);
   if (limit <= 0) return;
   let produced = 0;
   const filter = { state: options.state, ...(options.signal ? { signal: options.signal } : {}) };
@@ -60,10 +67,17 @@ export async function* readStateEntries(files: SavepointFiles, registry: Snapsho
       throw new DecodeError({ code: 'unsupported-format', detail: ROCKSDB_NATIVE_UNREADABLE, path: [`subtask ${subtask.index}`, options.state] });
     }
     if (!keyed.input) continue;
-    const entries = keyed.format === 'heap' ? readHeapKeyedEntries(keyed.input, keyed.header, filter) : readCanonicalKeyedEntries(keyed.input, keyed.header, filter);
-    for await (const e of entries) {
-      yield e;
-      if (++produced >= limit) return;
+    const sampled = listSampledKeyedInputs(keyed.input, sample);
+    if (options.coverage) {
+      options.coverage.keyGroupsWithData += sampled.keyGroupsWithData;
+      options.coverage.keyGroupsRead += sampled.keyGroupsRead;
+    }
+    for (const input of sampled.inputs) {
+      const entries = keyed.format === 'heap' ? readHeapKeyedEntries(input, keyed.header, filter) : readCanonicalKeyedEntries(input, keyed.header, filter);
+      for await (const e of entries) {
+        yield e;
+        if (++produced >= limit) return;
+      }
     }
   }
 }
