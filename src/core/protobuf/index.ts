@@ -40,3 +40,4 @@ export {
   type ProtobufValueCheckId,
   type AliasingMemory,
 } from './aggregate-protobuf-state-scan';
+export { describeProtobufSnapshots, formatProtobufSnapshotSummary, type ProtobufSnapshotSummary } from './describe-protobuf-snapshot';
