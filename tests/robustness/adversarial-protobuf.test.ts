@@ -3,6 +3,7 @@
  * with a specific message and location, never another exception or a stack overflow.
  */
 import { describe, expect, it } from 'vitest';
+import { loadDescriptorSet } from '../../src/core/compat';
 import { createSnapshotRegistry, readNestedSerializerSnapshot } from '../../src/core/flink';
 import { ByteReader, ByteWriter, isDecodeError } from '../../src/core/io';
 import { DEFAULT_PROTOBUF_SETTINGS, registerProtobufSnapshotReaders, writeProtobufSnapshotParts } from '../../src/core/protobuf';
@@ -41,5 +42,28 @@ describe('saved descriptor sets', () => {
     expect(e.file).toBe('snap');
     // envelope 2+59+4, versions 4+4, class 2+12, root 2+3, settings 1+4+4, length 4: descriptor bytes start at 105
     expect(e.offset).toBe(105);
+  });
+});
+
+describe('descriptor sets given as the new schema', () => {
+  const load = (bytes: number[]) => {
+    try {
+      loadDescriptorSet(new Uint8Array(bytes), 'set.binpb');
+    } catch (e) {
+      return e;
+    }
+    throw new Error('expected the descriptor set to be refused');
+  };
+
+  it('a truncated set names the byte where it ends', () => {
+    const e = load([0x0a, 0x10, 0x0a, 0x07, ...ascii('a.proto')]);
+    expect(isDecodeError(e) && [e.code, e.message]).toEqual(['invalid-value', 'Recognised as a FileDescriptorSet but corrupt: premature EOF — at set.binpb, offset 11 (0xb) [descriptor set]']);
+  });
+
+  it('a missing import and a duplicate file name point at the file entry', () => {
+    const missing = load([0x0a, 0x09, 0x0a, 0x07, ...ascii('a.proto'), 0x0a, 0x0c, 0x0a, 0x07, ...ascii('b.proto'), 0x1a, 0x01, 0x63]);
+    expect(isDecodeError(missing) && missing.message).toBe('Cannot find c, imported by b.proto — at set.binpb, offset 11 (0xb) [descriptor set]');
+    const twice = load([0x0a, 0x09, 0x0a, 0x07, ...ascii('a.proto'), 0x0a, 0x09, 0x0a, 0x07, ...ascii('a.proto')]);
+    expect(isDecodeError(twice) && twice.message).toBe('The FileDescriptorSet contains a.proto twice — at set.binpb, offset 11 (0xb) [descriptor set]');
   });
 });

@@ -78,11 +78,11 @@ describe('loadDescriptorSet', () => {
     const bytes = new ByteWriter().bytes([0x0a, 0x10]).finish(); // field 1, length 16, but nothing follows
     const r = errorOf(() => loadDescriptorSet(bytes, 'cut.binpb'));
     expect(r.code).toBe('invalid-value');
-    expect(r.message).toMatch(/^Recognised as a FileDescriptorSet but corrupt: .+ — at cut\.binpb \[descriptor set\]$/);
+    expect(r.message).toMatch(/^Recognised as a FileDescriptorSet but corrupt: .+ — at cut\.binpb, offset 2 \(0x2\) \[descriptor set\]$/);
   });
   it('names a missing import and its importer', () => {
     const bytes = toBinary(FileDescriptorSetSchema, set([{ name: 'a.proto', deps: ['b.proto'] }]));
-    expect(errorOf(() => loadDescriptorSet(bytes, 'new.binpb')).message).toBe('Cannot find b.proto, imported by a.proto — at new.binpb [descriptor set]');
+    expect(errorOf(() => loadDescriptorSet(bytes, 'new.binpb')).message).toBe('Cannot find b.proto, imported by a.proto — at new.binpb, offset 0 (0x0) [descriptor set]');
   });
   it('loads a set whose imports are listed after their importer', () => {
     const bytes = toBinary(FileDescriptorSetSchema, set([{ name: 'a.proto', deps: ['b.proto'] }, { name: 'b.proto' }]));

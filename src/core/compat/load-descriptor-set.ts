@@ -7,6 +7,7 @@
 import { createFileRegistry, fromBinary, type FileRegistry } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { DecodeError } from '../io';
+import { isProtobufParseError, parseDescriptorSet } from '../protobuf';
 import { orderFilesByImports } from './order-files-by-imports';
 
 export interface LoadedDescriptorSet {
@@ -28,27 +29,64 @@ export function loadDescriptorSet(bytes: Uint8Array, fileName: string): LoadedDe
   try {
     set = fromBinary(FileDescriptorSetSchema, bytes, { readUnknownFields: true });
   } catch (e) {
-    return fail('invalid-value', `Recognised as a FileDescriptorSet but corrupt: ${e instanceof Error ? e.message : String(e)}`);
+    return fail('invalid-value', `Recognised as a FileDescriptorSet but corrupt: ${e instanceof Error ? e.message : String(e)}`, locateCorruption(bytes));
   }
-  if (set.file.length === 0) fail('invalid-value', 'The FileDescriptorSet contains no files');
+  if (set.file.length === 0) fail('invalid-value', 'The FileDescriptorSet contains no files', 0);
+  const entryOffsets = listFileEntryOffsets(bytes);
   const names = new Set<string>();
   for (const [i, file] of set.file.entries()) {
-    if (!file.name) fail('invalid-value', `File ${i} of the FileDescriptorSet has no name`);
-    if (names.has(file.name)) fail('invalid-value', `The FileDescriptorSet contains ${file.name} twice`);
+    if (!file.name) fail('invalid-value', `File ${i} of the FileDescriptorSet has no name`, entryOffsets[i] ?? 0);
+    if (names.has(file.name)) fail('invalid-value', `The FileDescriptorSet contains ${file.name} twice`, entryOffsets[i] ?? 0);
     names.add(file.name);
   }
-  for (const file of set.file) {
+  for (const [i, file] of set.file.entries()) {
     for (const dep of file.dependency) {
-      if (!names.has(dep)) fail('invalid-value', `Cannot find ${dep}, imported by ${file.name}`);
+      if (!names.has(dep)) fail('invalid-value', `Cannot find ${dep}, imported by ${file.name}`, entryOffsets[i] ?? 0);
     }
   }
   let registry: FileRegistry;
   try {
     registry = createFileRegistry({ ...set, file: orderFilesByImports(set.file) });
   } catch (e) {
-    return fail('invalid-value', `Invalid descriptor set: ${e instanceof Error ? e.message : String(e)}`);
+    // a cross-file inconsistency has no single byte; the location is the set itself
+    return fail('invalid-value', `Invalid descriptor set: ${e instanceof Error ? e.message : String(e)}`, 0);
   }
   return { set, registry };
+}
+
+/** Where the set stops parsing under protobuf-java's rules (0 when only @bufbuild's reader objects). */
+function locateCorruption(bytes: Uint8Array): number {
+  try {
+    parseDescriptorSet(bytes);
+  } catch (e) {
+    if (isProtobufParseError(e)) return e.offset;
+  }
+  return 0;
+}
+
+/** Byte offset of each top-level `file` entry (field 1), in order, for locating per-file problems. */
+function listFileEntryOffsets(bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  let pos = 0;
+  const varint = (): number => {
+    let v = 0;
+    for (let shift = 0; shift < 35 && pos < bytes.length; shift += 7) {
+      const b = bytes[pos++]!;
+      v += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return v;
+    }
+    return -1;
+  };
+  while (pos < bytes.length) {
+    const start = pos;
+    const tag = varint();
+    if (tag < 0 || (tag & 7) !== 2) break;
+    const length = varint();
+    if (length < 0) break;
+    if (tag >>> 3 === 1) out.push(start);
+    pos += length;
+  }
+  return out;
 }
 
 function describeStart(bytes: Uint8Array): string {
