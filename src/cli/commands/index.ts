@@ -6,9 +6,11 @@ import type { CliCommand } from '../cli-types';
 import { inspectCommand } from './inspect';
 import { checkCommand } from './check';
 import { dumpCommand } from './dump';
+import { statsCommand } from '../scan/stats-command';
 
 export const COMMANDS: readonly CliCommand[] = [
   inspectCommand,
   dumpCommand,
   checkCommand,
+  statsCommand,
 ];

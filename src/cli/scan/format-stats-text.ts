@@ -1,0 +1,22 @@
+import type { ParallelScanResult } from './run-parallel-scan';
+
+/** Text form of the `stats` command. */
+export function formatStatsText(input: string, r: ParallelScanResult): string {
+  const lines = [`Statistics of ${input} (${r.units} subtask streams, ${r.workers} worker${r.workers === 1 ? '' : 's'}, ${r.bytesRead} state bytes read)`];
+  if (r.coverage) {
+    const s = r.coverage.sample;
+    const what = s.kind === 'key-groups' ? `key groups 0, ${s.every}, ${2 * s.every}, …` : `first ${s.count} entries per state`;
+    lines.push(`  SAMPLE (${what}): ${r.coverage.keyGroupsRead} of ${r.coverage.keyGroupsWithData} key groups with data read; counts cover the sample only`);
+  }
+  for (const s of r.states) {
+    lines.push(`  ${s.operatorId} ${s.scope} ${s.state}: ${s.entries} entries, ${s.valueBytes} value bytes`);
+    const p = s.protobuf;
+    if (p) {
+      lines.push(`    Protobuf: ${p.values} values, ${p.totalPayloadBytes} payload bytes (max ${p.maxPayloadSize}), max depth ${p.maxDepth}, ${p.valuesWithUnknownFields} values with ${p.unknownFields} unknown fields, ${p.largeValues} large / ${p.aliasedValues} aliased, ${p.unreadableValues} unreadable`);
+      for (const f of p.findings) lines.push(`    ${f.id}: ${f.count} value(s), e.g. ${f.exampleKeys.join(', ')} — ${f.detail}`);
+      for (const e of p.errors) lines.push(`    unreadable ${e.key}: ${e.message} (payload offset ${e.offset})`);
+    }
+  }
+  for (const e of r.errors) lines.push(`  error: ${e.message}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,138 @@
+/**
+ * Whole-state statistics over some subtasks of a savepoint (the work of one scan worker, or of
+ * the whole scan in one thread): streams every state's entries key group by key group (one range
+ * read per block, so memory is bounded by the largest block), counts entries and value bytes, and
+ * runs the Protobuf structural scan on every Protobuf value — never the full decoder.
+ */
+import {
+  createSnapshotRegistry,
+  listSampledKeyedInputs,
+  openSavepoint,
+  readCanonicalKeyedEntries,
+  readHeapKeyedEntries,
+  readOperatorStateEntries,
+  readSubtaskKeyedStream,
+  readSubtaskOperatorStream,
+  throwIfCancelled,
+  type CancelSignal,
+  type SampleCoverage,
+  type StateEntry,
+  type StateScope,
+} from '../../core/flink';
+import { describeEntryKey } from '../../core/compat';
+import { isDecodeError, type ByteSource, type DecodeErrorJson, type SavepointFiles } from '../../core/io';
+import { createProtobufStateScan, type ProtobufStateScan } from '../../core/protobuf';
+import { registerScanningProtobufReaders, type ScannedFrame } from './register-scanning-protobuf-readers';
+import type { ScanOptions, ScanUnit, StateStats } from './state-stats-types';
+
+export interface UnitsScanResult {
+  states: StateStats[];
+  errors: DecodeErrorJson[];
+  coverage?: SampleCoverage;
+  bytesRead: number;
+}
+
+export async function scanSavepointUnits(input: SavepointFiles, units: readonly Pick<ScanUnit, 'operatorId' | 'subtask'>[], options: ScanOptions & { signal?: CancelSignal } = {}): Promise<UnitsScanResult> {
+  const counter = { bytes: 0 };
+  const files = countStateFileReads(input, counter);
+  // frames scanned while an entry was decoded; heap chunks decode several entries before yielding them
+  const pending: ScannedFrame[] = [];
+  const registry = createSnapshotRegistry();
+  registerScanningProtobufReaders(registry, (f) => pending.push(f));
+  const opened = await openSavepoint(files);
+  const stats = new Map<string, StateStats & { scan?: ProtobufStateScan }>();
+  const errors: DecodeErrorJson[] = [];
+  const coverage: SampleCoverage | undefined = options.sample ? { sample: options.sample, keyGroupsRead: 0, keyGroupsWithData: 0 } : undefined;
+  const slot = (operatorId: string, state: string, scope: StateScope) => {
+    const k = `${operatorId}\u0000${scope}\u0000${state}`;
+    let s = stats.get(k);
+    if (!s) stats.set(k, (s = { operatorId, state, scope, entries: 0, valueBytes: 0 }));
+    return s;
+  };
+  const tally = async (operatorId: string, entries: AsyncIterable<StateEntry>, scopeOf: (e: StateEntry) => StateScope) => {
+    for await (const e of entries) {
+      const s = slot(operatorId, e.state, scopeOf(e));
+      s.entries++;
+      s.valueBytes += e.valueRange?.length ?? 0;
+      if (pending.length === 0 || !e.valueRange) continue;
+      const start = e.valueRange.offset;
+      const end = start + e.valueRange.length;
+      let taken = 0;
+      let key: string | undefined;
+      for (const frame of pending) {
+        if (frame.offset >= end) break;
+        taken++;
+        if (frame.offset < start) continue;
+        s.scan ??= createProtobufStateScan(frame.index, {
+          maxMessageSize: frame.content.settings.maxMessageSize,
+          recursionLimit: frame.content.settings.recursionLimit,
+          root: frame.content.schema.root,
+          ...(options.newLimits ? { newLimits: options.newLimits } : {}),
+        });
+        s.scan.addPayload(frame.payload, (key ??= describeEntryKey(e.key, e.userKey)), frame.length);
+      }
+      pending.splice(0, taken);
+    }
+  };
+  const signal = options.signal ? { signal: options.signal } : {};
+  for (const unit of units) {
+    const op = opened.metadata.operators.find((o) => o.id === unit.operatorId);
+    const subtask = op?.subtasks.find((s) => s.index === unit.subtask);
+    if (!op || !subtask) continue;
+    throwIfCancelled(options.signal);
+    try {
+      const stream = await readSubtaskOperatorStream(opened, op, subtask, registry);
+      if (stream) {
+        const broadcast = new Set(stream.header.broadcastStates.map((s) => s.name));
+        for (const s of stream.header.states) slot(op.id, s.name, 'operator');
+        for (const s of stream.header.broadcastStates) slot(op.id, s.name, 'broadcast');
+        await tally(op.id, readOperatorStateEntries(stream.input, stream.header, signal), (e) => (broadcast.has(e.state) ? 'broadcast' : 'operator'));
+      }
+    } catch (e) {
+      if (!isDecodeError(e) || e.code === 'cancelled') throw e;
+      errors.push(e.toJSON());
+    }
+    try {
+      const keyed = await readSubtaskKeyedStream(opened, op, subtask, registry);
+      if (keyed?.input && keyed.header && (keyed.format === 'canonical' || keyed.format === 'heap')) {
+        for (const s of keyed.header.states) slot(op.id, s.name, 'keyed');
+        const sampled = listSampledKeyedInputs(keyed.input, options.sample);
+        if (coverage) {
+          coverage.keyGroupsRead += sampled.keyGroupsRead;
+          coverage.keyGroupsWithData += sampled.keyGroupsWithData;
+        }
+        for (const part of sampled.inputs) {
+          await tally(op.id, keyed.format === 'heap' ? readHeapKeyedEntries(part, keyed.header, signal) : readCanonicalKeyedEntries(part, keyed.header, signal), () => 'keyed');
+        }
+      }
+    } catch (e) {
+      if (!isDecodeError(e) || e.code === 'cancelled') throw e;
+      errors.push(e.toJSON());
+    }
+  }
+  const states = [...stats.values()].map(({ scan, ...s }) => (scan ? { ...s, protobuf: scan.finish() } : s));
+  return { states, errors, ...(coverage ? { coverage } : {}), bytesRead: counter.bytes };
+}
+
+/** The input with its state-file reads counted (`_metadata` is not counted). */
+function countStateFileReads(input: SavepointFiles, counter: { bytes: number }): SavepointFiles {
+  const wrap = (s: ByteSource): ByteSource => ({
+    name: s.name,
+    size: s.size,
+    read(offset, length) {
+      counter.bytes += length;
+      return s.read(offset, length);
+    },
+  });
+  const cache = new Map<string, ByteSource>();
+  return {
+    ...input,
+    resolveRelative(path) {
+      const s = input.resolveRelative(path);
+      if (!s) return undefined;
+      let w = cache.get(path);
+      if (!w) cache.set(path, (w = wrap(s)));
+      return w;
+    },
+  };
+}

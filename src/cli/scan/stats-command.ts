@@ -1,0 +1,49 @@
+/**
+ * `stats <savepoint> [--workers N] [--every-key-group N | --first N] [--json]`: whole-state
+ * statistics of every state (entries, value bytes, and the Protobuf structural scan: values,
+ * payload bytes, depth, unknown fields, large/aliased values, value findings), scanned in parallel
+ * worker threads, optionally on a sample.
+ */
+import type { StateSample } from '../../core/flink';
+import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
+import { formatStatsText } from './format-stats-text';
+import { runParallelScan } from './run-parallel-scan';
+
+export const statsCommand: CliCommand = {
+  name: 'stats',
+  summary: 'whole-state statistics (entries, sizes, Protobuf structure) scanned in parallel, optionally sampled',
+  usage: [
+    'Usage: savepoint-inspector stats <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> [options]',
+    '',
+    'Options:',
+    '  --workers N          worker threads (default 2)',
+    '  --every-key-group N  sample: read only key groups 0, N, 2N, … of keyed state',
+    '  --first N            sample: only the first N entries of each state',
+    '  --json               print the statistics as JSON',
+    '  -h, --help           show this help',
+  ].join('\n'),
+  options: {
+    workers: { type: 'string' },
+    'every-key-group': { type: 'string' },
+    first: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  async run({ values, positionals }, io) {
+    if (positionals.length !== 1) throw new CliUsageError(positionals.length === 0 ? 'expected a savepoint' : `expected one savepoint, found ${positionals.length} arguments`);
+    const workers = parsePositive(values['workers'], '--workers') ?? 2;
+    const every = parsePositive(values['every-key-group'], '--every-key-group');
+    const first = parsePositive(values['first'], '--first');
+    if (every !== undefined && first !== undefined) throw new CliUsageError('use either --every-key-group or --first, not both');
+    const sample: StateSample | undefined = every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
+    const stats = await runParallelScan(positionals[0]!, { workers, ...(sample ? { sample } : {}) });
+    io.stdout(values['json'] === true ? `${JSON.stringify(stats, null, 2)}\n` : formatStatsText(positionals[0]!, stats));
+    return EXIT_OK;
+  },
+};
+
+function parsePositive(v: unknown, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || n < 1) throw new CliUsageError(`${flag} expects a whole number of at least 1, found '${String(v)}'`);
+  return n;
+}
