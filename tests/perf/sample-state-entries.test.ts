@@ -76,10 +76,11 @@ function expectedBytes(every: number): number {
   for (const s of md.operators[0]!.subtasks) {
     const h = s.managedKeyedState!;
     if (h.kind !== 'key-groups' || h.delegate?.kind !== 'relative-file') throw new Error('unexpected handle');
+    const fileSize = h.delegate.size;
     const blocks = h.offsets.map((o, i) => ({ kg: h.range.start + i, o })).filter((b) => b.o > 0).sort((a, b) => a.o - b.o);
     total += blocks[0]!.o;
     blocks.forEach((b, i) => {
-      if (b.kg % every === 0) total += (i + 1 < blocks.length ? blocks[i + 1]!.o : h.delegate!.size) - b.o;
+      if (b.kg % every === 0) total += (i + 1 < blocks.length ? blocks[i + 1]!.o : fileSize) - b.o;
     });
   }
   return total;
