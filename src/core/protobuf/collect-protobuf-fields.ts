@@ -3,7 +3,7 @@
  * raw bytes, and the byte range of every field occurrence (for the hex view). Offsets are
  * payload-relative plus `base`.
  */
-import { isPbMessage } from './decode-protobuf-payload';
+import { isPbMessage } from './create-pb-message';
 import type { PbElement, PbFieldRangeInfo, PbMessage, PbUnknownField, PbUnknownFieldInfo } from './protobuf-message-types';
 
 export function collectProtobufUnknownFields(msg: PbMessage, payload: Uint8Array, base = 0): PbUnknownFieldInfo[] {

@@ -4,7 +4,7 @@
  * proto2 strings survive normalization untouched.
  */
 import { decodeUtf8 } from './decode-utf8';
-import { isPbMessage } from './decode-protobuf-payload';
+import { isPbMessage } from './create-pb-message';
 import type { PbElement, PbMessage } from './protobuf-message-types';
 
 export function getTreeString(msg: PbMessage, no: number): string | undefined {

@@ -9,7 +9,7 @@ import { ScalarType, type DescField } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
 import { getScalarWireType } from './protobuf-field-wire';
 import type { PbElement, PbMessage, PbScalar, PbUnknownField } from './protobuf-message-types';
-import { isPbMessage } from './decode-protobuf-payload';
+import { isPbMessage } from './create-pb-message';
 import { ProtoBytesWriter } from './proto-bytes-writer';
 
 export function encodeProtobufMessage(msg: PbMessage): Uint8Array {

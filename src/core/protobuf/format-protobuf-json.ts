@@ -7,7 +7,7 @@
 import { ScalarType, type DescField } from '@bufbuild/protobuf';
 import { encodeBase64 } from '../flink';
 import { decodeUtf8 } from './decode-utf8';
-import { isPbMessage } from './decode-protobuf-payload';
+import { isPbMessage } from './create-pb-message';
 import { isSingularPresent } from './encode-protobuf-message';
 import type { PbElement, PbMessage, PbScalar } from './protobuf-message-types';
 import { deriveJsonName } from './strip-derived-json-names';

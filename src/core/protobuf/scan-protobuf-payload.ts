@@ -7,11 +7,11 @@
  * decoder (decode-protobuf-payload) for protobuf-java's exact error, so both speeds agree.
  * Known gap: unknown numbers of closed (proto2) enums count as known here.
  */
-import type { DescMessage } from '@bufbuild/protobuf';
-import { decodeProtobufPayload } from './decode-protobuf-payload';
 import { decodeUtf8 } from './decode-utf8';
 import { ALIASING_THRESHOLD_BYTES, MAX_DECODER_DEPTH } from './protobuf-constants';
-import { isProtobufParseError } from './protobuf-errors';
+import { createEmptyScan, explainFailure, type ProtobufPayloadScan, type ProtobufScanOptions } from './protobuf-payload-scan-types';
+export type { ProtobufPayloadScan, ProtobufScanOptions } from './protobuf-payload-scan-types';
+export { createEmptyScan } from './protobuf-payload-scan-types';
 import {
   SCAN_BYTES,
   SCAN_CHILD_SHIFT,
@@ -30,45 +30,6 @@ const F_REPEATED = SCAN_REPEATED;
 const F_STRING = SCAN_STRING;
 const ALIAS_THRESHOLD = ALIASING_THRESHOLD_BYTES;
 const DEPTH_CAP = MAX_DECODER_DEPTH;
-
-export interface ProtobufScanOptions {
-  /** the reader's limits (the snapshot's settings) */
-  maxMessageSize: number;
-  recursionLimit: number;
-  /** root descriptor, used only to obtain the exact error of a malformed payload */
-  root?: DescMessage;
-  /** declared payload length when fewer bytes are present */
-  frameLength?: number;
-}
-
-export interface ProtobufPayloadScan {
-  payloadSize: number;
-  /** deepest nesting (root 0; each message, group and map entry +1) */
-  depth: number;
-  /** unknown fields, including those inside unknown groups */
-  unknownFields: number;
-  /** bytes of unknown fields, tags included (top-level unknown fields of each message) */
-  unknownBytes: number;
-  /** non-empty bytes fields and unknown length-delimited fields: what large-payload aliasing shares */
-  aliasableFields: number;
-  aliasableBytes: number;
-  /** payload above 4 KiB: read into its own array under 1.0.0 aliasing */
-  large: boolean;
-  /** large and holding at least one aliasable field */
-  aliased: boolean;
-  /** with aliasing on: bytes a retained small aliased value keeps alive (the whole payload array), else 0 */
-  keptAliveBytes: number;
-  /** with aliasing on: wire bytes of the other content that the retained array holds besides its decoded form, else 0 */
-  extraWireBytes: number;
-  /** declared fields written after unknown fields or out of field-number order: only an unknown field reusing a declared number is written that way */
-  reusedDeclaredNumbers: number;
-  reuseExample?: { typeName: string; number: number } | undefined;
-  /** tags whose field number is above 536,870,911 (protobuf-java keeps the low 32 bits of the tag) */
-  numbersTooLarge: number;
-  tooLargeExample?: string | undefined;
-  /** protobuf-java's error when the payload cannot be read */
-  error?: { message: string; offset: number } | undefined;
-}
 
 const FAIL = -1;
 
@@ -90,27 +51,6 @@ export function scanProtobufPayload(bytes: Uint8Array, index: ProtobufScanIndex,
   const out = createEmptyScan();
   scanProtobufPayloadInto(out, bytes, index, options);
   return out;
-}
-
-/** A scan result to reuse with scanProtobufPayloadInto. */
-export function createEmptyScan(): ProtobufPayloadScan {
-  return {
-    payloadSize: 0,
-    depth: 0,
-    unknownFields: 0,
-    unknownBytes: 0,
-    aliasableFields: 0,
-    aliasableBytes: 0,
-    large: false,
-    aliased: false,
-    keptAliveBytes: 0,
-    extraWireBytes: 0,
-    reusedDeclaredNumbers: 0,
-    reuseExample: undefined,
-    numbersTooLarge: 0,
-    tooLargeExample: undefined,
-    error: undefined,
-  };
 }
 
 const EMPTY = new Uint8Array(0);
@@ -146,18 +86,6 @@ export function scanProtobufPayloadInto(out: ProtobufPayloadScan, bytes: Uint8Ar
   out.tooLargeExample = tooLargeExample;
   buf = EMPTY;
   out.error = ok ? undefined : explainFailure(bytes, options, frameLength);
-}
-
-function explainFailure(bytes: Uint8Array, options: ProtobufScanOptions, frameLength: number): { message: string; offset: number } {
-  if (options.root !== undefined) {
-    try {
-      decodeProtobufPayload(bytes, options.root, { maxMessageSize: options.maxMessageSize, recursionLimit: options.recursionLimit, frameLength });
-    } catch (e) {
-      if (isProtobufParseError(e)) return { message: e.message, offset: e.offset };
-      throw e;
-    }
-  }
-  return { message: 'The payload is not a well-formed Protobuf message', offset: 0 };
 }
 
 /** Scans fields in [pos, end); for a group, up to and including its END_GROUP. Returns the end position or FAIL. */

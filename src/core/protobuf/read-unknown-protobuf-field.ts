@@ -1,0 +1,80 @@
+/**
+ * Unknown fields (UnknownFieldSet.mergeFieldFrom) and skipped fields (CodedInputStream.skipField)
+ * with protobuf-java's rules: groups nest (and count depth when kept), END_GROUP ends the caller.
+ */
+import { JAVA_PARSE_MESSAGES as M, ProtobufParseError } from './protobuf-errors';
+import type { PbUnknownField } from './protobuf-message-types';
+import { toBigInt64, WIRE_END_GROUP, type WireInput } from './wire-input';
+
+/** CodedInputStream.skipField: false for END_GROUP. */
+export function skipField(input: WireInput, tag: number, nesting: number): boolean {
+  switch (tag & 7) {
+    case 0:
+      input.readVarint64();
+      return true;
+    case 1:
+      input.skip(8);
+      return true;
+    case 2:
+      input.skip(input.readLength());
+      return true;
+    case 3: {
+      if (nesting >= 2000) throw new ProtobufParseError('expected at most 2000 nested groups in a map entry, found more', input.tagStart, 'limit-exceeded');
+      for (;;) {
+        const t = input.readTag();
+        if (t === 0 || !skipField(input, t, nesting + 1)) break;
+      }
+      input.checkLastTagWas(((tag >>> 3) << 3) | WIRE_END_GROUP);
+      return true;
+    }
+    case 4:
+      return false;
+    case 5:
+      input.skip(4);
+      return true;
+    default:
+      throw new ProtobufParseError(M.invalidWireType, input.tagStart);
+  }
+}
+
+/** UnknownFieldSet.mergeFieldFrom: false for END_GROUP. */
+export function readUnknownField(input: WireInput, into: PbUnknownField[], no: number, wt: number, start: number): boolean {
+  switch (wt) {
+    case 0: {
+      const lo = input.readVarint64();
+      into.push({ number: no, wireType: 0, value: toBigInt64(lo, input.hi, false), range: { offset: start, length: input.pos - start } });
+      return true;
+    }
+    case 1: {
+      const lo = input.readFixed64();
+      into.push({ number: no, wireType: 1, value: toBigInt64(lo, input.hi, false), range: { offset: start, length: input.pos - start } });
+      return true;
+    }
+    case 2: {
+      const value = input.readBytes(input.readLength());
+      into.push({ number: no, wireType: 2, value, range: { offset: start, length: input.pos - start } });
+      return true;
+    }
+    case 3: {
+      const children: PbUnknownField[] = [];
+      input.enter(start);
+      for (;;) {
+        const tag = input.readTag();
+        if (tag === 0 || !readUnknownField(input, children, tag >>> 3, tag & 7, input.tagStart)) break;
+      }
+      input.checkLastTagWas((no << 3) | WIRE_END_GROUP);
+      input.leave();
+      into.push({ number: no, wireType: 3, value: children, range: { offset: start, length: input.pos - start } });
+      return true;
+    }
+    case 4:
+      return false;
+    case 5: {
+      const value = input.readFixed32();
+      into.push({ number: no, wireType: 5, value, range: { offset: start, length: input.pos - start } });
+      return true;
+    }
+    default:
+      throw new ProtobufParseError(M.invalidWireType, start);
+  }
+}
