@@ -154,7 +154,8 @@ export async function runDescriptorSetPipeline(input: DescriptorPairInput): Prom
     );
     outcome.produced++;
   });
-  await collecting(outcome, () => {
+  // the writer refuses empty descriptor bytes before anything is read; nothing to normalize then
+  if (input.file.bytes.length > 0) await collecting(outcome, () => {
     // the serializer's normalization runs where saved descriptor bytes are read: inside a snapshot
     const w = new ByteWriter();
     writeProtobufSnapshotParts(w, 'robustness.Mutated', input.root, DEFAULT_PROTOBUF_SETTINGS, input.file.bytes);

@@ -1,6 +1,6 @@
 /**
  * Runs one mutation case and judges it: success, or only DecodeErrors that name a file, an offset
- * and say what went wrong. Any other exception, a case over the hang guard (2 s) or a memory jump
+ * (except `missing-file`: an absent file has no byte to point at) and say what went wrong. Any other exception, a case over the hang guard (2 s) or a memory jump
  * above 256 MiB (ArrayBuffer growth or peak-RSS growth during the case) is a failure.
  */
 import { isDecodeError } from '../../src/core/io';
@@ -20,7 +20,9 @@ export interface CaseResult {
 /** Why a DecodeError does not meet the bar, or undefined when it does. */
 export function judgeDecodeError(e: ReportedError): string | undefined {
   if (typeof e.file !== 'string' || e.file === '') return 'DecodeError names no file';
-  if (typeof e.offset !== 'number' || !Number.isInteger(e.offset) || e.offset < 0) return 'DecodeError names no byte offset';
+  // a state file that is absent has no byte to point at: the error names the file and who references it
+  const needsOffset = e.code !== 'missing-file';
+  if (needsOffset && (typeof e.offset !== 'number' || !Number.isInteger(e.offset) || e.offset < 0)) return 'DecodeError names no byte offset';
   if (e.detail.trim() === '' || e.message.trim() === '') return 'DecodeError has an empty message';
   return undefined;
 }

@@ -80,7 +80,7 @@ function wrongInput(source: ByteSource, detected: DetectedInput, hex: string): D
     case 'rocksdb-sst':
       return new DecodeError({ code: 'wrong-file-kind', file, detail: `This looks like a RocksDB SST file (native RocksDB state), not a savepoint: ${EXPECTED}` });
     case 'empty':
-      return new DecodeError({ code: 'not-recognised', file, detail: `${EXPECTED}, found an empty file` });
+      return new DecodeError({ code: 'not-recognised', file, offset: 0, detail: `${EXPECTED}, found an empty file` });
     case 'unknown':
       return new DecodeError({ code: 'not-recognised', file, offset: 0, detail: `${EXPECTED}, found an unrecognised file starting with ${hex}` });
     default:
