@@ -2,7 +2,11 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { SavepointInspection } from '../core/flink';
 import type { InspectorFailure } from '../worker';
 import { FailurePanel } from './components/failure-panel';
-import { Unavailable } from './components/unavailable';
+import { AliasingView } from './views/aliasing-view';
+import { CompatView } from './views/compat-view';
+import { DiffView } from './views/diff-view';
+import { UnknownFieldsView } from './views/unknown-fields-view';
+import { ValuesView } from './views/values-view';
 import type { HashRoute } from './state/use-hash-route';
 import { OverviewView } from './views/overview-view';
 import { StateView } from './views/state-view';
@@ -17,14 +21,14 @@ export function ViewSwitch({ route, inspection }: { route: HashRoute; inspection
     case 'state':
       return <StateView inspection={data} params={route.params} />;
     case 'compat':
-      return <Unavailable title="Compatibility" needs="the compatibility evaluator (src/core/compat)" />;
+      return <CompatView params={route.params} />;
     case 'diff':
-      return <Unavailable title="Schema diff" needs="the schema diff model (src/core/compat)" />;
+      return <DiffView params={route.params} />;
     case 'values':
-      return <Unavailable title="Values" needs="the state entry reader (readStateEntries)" />;
+      return <ValuesView inspection={data} params={route.params} />;
     case 'unknown':
-      return <Unavailable title="Unknown fields" needs="the Protobuf structural scan (src/core/protobuf)" />;
+      return <UnknownFieldsView inspection={data} params={route.params} />;
     case 'aliasing':
-      return <Unavailable title="Aliasing memory" needs="the Protobuf aliasing model (src/core/protobuf)" />;
+      return <AliasingView inspection={data} params={route.params} />;
   }
 }

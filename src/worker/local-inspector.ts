@@ -46,7 +46,8 @@ interface Session {
 
 export class LocalInspector implements Inspector {
   private session: Session | null = null;
-  private step: ReadingStep | null = null;
+  /** the long steps running now (the UI runs independent queries side by side) */
+  private readonly running = new Set<ReadingStep>();
   private capturing: CapturedProtobufValue[] | null = null;
   private readonly registry: SnapshotRegistry = createSnapshotRegistry();
 
@@ -68,7 +69,7 @@ export class LocalInspector implements Inspector {
       phase('opening', 0);
       let savepoint: SavepointFiles | null = null;
       if (savepointFiles.length > 0) {
-        const tracked = toInputFiles(savepointFiles).map((f) => ({ path: f.path, source: trackSourceReads(f.source, () => this.step) }));
+        const tracked = toInputFiles(savepointFiles).map((f) => ({ path: f.path, source: trackSourceReads(f.source, () => this.running) }));
         savepoint = await openSavepointInput({ kind: 'files', name: nameSavepointInput(savepointFiles), files: tracked });
       }
       const warnings = [...(savepoint?.warnings ?? [])];
@@ -144,8 +145,9 @@ export class LocalInspector implements Inspector {
     return formatReport(await this.check(options), format);
   }
 
+  /** Cancels every running step; each rejects with a `cancelled` failure. */
   async cancel(): Promise<void> {
-    this.step?.cancel.cancel();
+    for (const step of this.running) step.cancel.cancel();
   }
 
   private async scanState(query: { operatorId: string; state: string }, onProgress?: ProgressListener): Promise<ScannedState> {
@@ -182,15 +184,14 @@ export class LocalInspector implements Inspector {
   }
 
   /**
-   * Runs one long step with a fresh cancellation (a newer step cancels an older one); reads of the
-   * session's sources during the step are reported as progress of the step's current phase.
+   * Runs one long step with its own cancellation; reads of the session's sources while it runs are
+   * reported as progress of the step's current phase.
    */
   private async runStep<T>(
     firstPhase: InspectorPhase,
     onProgress: ProgressListener | undefined,
     body: (cancel: Cancellation, phase: (p: InspectorPhase, bytesTotal: number) => void) => Promise<T>,
   ): Promise<T> {
-    this.step?.cancel.cancel();
     const cancel = new Cancellation();
     let current = { phase: firstPhase, bytesRead: 0, bytesTotal: 0 };
     const step: ReadingStep = {
@@ -200,14 +201,14 @@ export class LocalInspector implements Inspector {
         onProgress?.({ ...current, detail: source });
       },
     };
-    this.step = step;
+    this.running.add(step);
     try {
       return await body(cancel, (phase, bytesTotal) => {
         current = { phase, bytesRead: 0, bytesTotal };
         onProgress?.({ ...current });
       });
     } finally {
-      if (this.step === step) this.step = null;
+      this.running.delete(step);
     }
   }
 }

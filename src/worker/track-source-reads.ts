@@ -9,17 +9,17 @@ export interface ReadingStep {
 }
 
 /**
- * The same source, but every read first checks the running step for cancellation and then reports
- * its bytes for progress. The step is looked up per read, so one source serves many steps.
+ * The same source, but every read first checks the running steps for cancellation and then reports
+ * its bytes as their progress. Steps are looked up per read, so one source serves many steps.
  */
-export function trackSourceReads(source: ByteSource, currentStep: () => ReadingStep | null): ByteSource {
+export function trackSourceReads(source: ByteSource, runningSteps: () => Iterable<ReadingStep>): ByteSource {
   return {
     name: source.name,
     size: source.size,
     async read(offset, length) {
-      currentStep()?.cancel.check();
+      for (const step of runningSteps()) step.cancel.check();
       const bytes = await source.read(offset, length);
-      currentStep()?.onRead(bytes.length, source.name);
+      for (const step of runningSteps()) step.onRead(bytes.length, source.name);
       return bytes;
     },
   };

@@ -1,11 +1,22 @@
 import type { InputFile } from '../../worker';
 import { formatBytes } from '../format';
 import { useAppStore } from '../state/app-store';
+import { useEffect } from 'react';
+import { useCheck } from '../state/use-check';
+import { describeStorageError, setRecentVerdict } from '../state/recent-sessions';
+import { ExportButtons } from './export-buttons';
 import { FilePickers } from './file-pickers';
+import { VerdictBadge } from './verdict-badge';
 
 export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFile[]) => void; onDemo: () => void; onClose: () => void }) {
   const session = useAppStore((s) => s.session);
   const savepointSize = useAppStore((s) => s.savepointFiles.reduce((n, f) => n + f.blob.size, 0));
+  const check = useCheck();
+  const verdict = check.data?.verdict;
+  const hash = session?.inputHash;
+  useEffect(() => {
+    if (hash && verdict) setRecentVerdict(hash, verdict).catch((e: unknown) => useAppStore.getState().set({ storageError: describeStorageError(e) }));
+  }, [hash, verdict]);
   return (
     <header className="topbar">
       <a className="brand" href="#/overview" aria-label="Savepoint Inspector, overview">
@@ -26,6 +37,12 @@ export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFil
           </>
         ) : null}
       </div>
+      {verdict ? (
+        <a className="topbar-verdict" href="#/compat" aria-label={`Overall verdict: ${verdict}`} data-testid="overall-verdict">
+          <VerdictBadge verdict={verdict} large />
+        </a>
+      ) : null}
+      {check.data ? <ExportButtons /> : null}
       <div className="topbar-actions">
         {session ? <FilePickers onFiles={onFiles} compact /> : null}
         {session ? (

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { InputFile, InspectorFailure, InspectorProgress, OpenedSession } from '../../worker';
+import type { CheckOptions, InputFile, InspectorFailure, InspectorProgress, OpenedSession } from '../../worker';
 
 export type LoadStatus = 'empty' | 'loading' | 'ready' | 'failed';
 
@@ -15,6 +15,8 @@ export interface AppState {
   /** operators table filter */
   operatorFilter: string;
   diffChangesOnly: boolean;
+  /** target library line and new settings of the compatibility check */
+  checkOptions: CheckOptions;
   /** opt-in: keep the input files in IndexedDB so a reload can reopen them */
   keepFiles: boolean;
   /** storage errors (quota) are shown, never swallowed */
@@ -30,7 +32,8 @@ export const useAppStore = create<AppState>((set) => ({
   progress: null,
   failure: null,
   operatorFilter: '',
-  diffChangesOnly: false,
+  diffChangesOnly: true,
+  checkOptions: { target: '1.x', newSettings: {} },
   keepFiles: false,
   storageError: null,
   set: (patch) => set(patch),

@@ -1,5 +1,6 @@
 import type { InspectedOperator, InspectedState, SavepointInspection } from '../../core/flink';
 import { SnapshotTree } from '../components/snapshot-tree';
+import { StateDistribution } from '../components/state-distribution';
 import { formatCount } from '../format';
 import { formatHashRoute } from '../state/use-hash-route';
 
@@ -102,6 +103,7 @@ function StateDetails({ operator, state }: { operator: InspectedOperator; state:
         <dt>keyed format</dt>
         <dd>{operator.keyedFormat}</dd>
       </dl>
+      {state.status === 'ok' ? <StateDistribution operator={operator} state={state.name} /> : null}
       <section className="panel">
         <header className="panel-head">
           <h2>Value serializer</h2>

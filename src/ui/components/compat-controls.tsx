@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { DEFAULT_SETTINGS } from '../../core/compat';
+import type { CheckOptions } from '../../worker';
+import { useAppStore } from '../state/app-store';
+
+/** Target library line and the new application's serializer settings; changes re-run the check. */
+export function CompatControls() {
+  const options = useAppStore((s) => s.checkOptions);
+  const set = useAppStore((s) => s.set);
+  const update = (patch: Partial<CheckOptions>) => set({ checkOptions: { ...options, ...patch } });
+  const settings = options.newSettings;
+  const setSetting = <K extends keyof typeof settings>(key: K, value: (typeof settings)[K] | undefined) => {
+    const next = { ...settings };
+    if (value === undefined) delete next[key];
+    else next[key] = value;
+    update({ newSettings: next });
+  };
+  return (
+    <div className="controls" role="group" aria-label="New application">
+      <label>
+        Target library
+        <select value={options.target} onChange={(e) => update({ target: e.currentTarget.value as CheckOptions['target'] })} data-testid="target-select">
+          <option value="1.x">1.x (directional rules)</option>
+          <option value="0.x">0.x (exact rule)</option>
+        </select>
+      </label>
+      <NumberSetting label="maxMessageSize" value={settings.maxMessageSize} fallback={DEFAULT_SETTINGS.maxMessageSize} onCommit={(v) => setSetting('maxMessageSize', v)} />
+      <NumberSetting label="recursionLimit" value={settings.recursionLimit} fallback={DEFAULT_SETTINGS.recursionLimit} onCommit={(v) => setSetting('recursionLimit', v)} />
+      <BoolSetting label="deterministicSerialization" value={settings.deterministicSerialization} fallback={DEFAULT_SETTINGS.deterministicSerialization} onChange={(v) => setSetting('deterministicSerialization', v)} />
+      <BoolSetting label="largePayloadAliasing" value={settings.largePayloadAliasing} fallback={DEFAULT_SETTINGS.largePayloadAliasing} onChange={(v) => setSetting('largePayloadAliasing', v)} />
+    </div>
+  );
+}
+
+/** Commits on Enter or blur, so typing a number does not re-run the check per keystroke. */
+function NumberSetting({ label, value, fallback, onCommit }: { label: string; value: number | undefined; fallback: number; onCommit: (v: number | undefined) => void }) {
+  const [text, setText] = useState(value === undefined ? '' : String(value));
+  const [error, setError] = useState<string | null>(null);
+  const commit = () => {
+    const t = text.trim();
+    if (t === '') {
+      setError(null);
+      onCommit(undefined);
+      return;
+    }
+    if (!/^\d+$/.test(t) || !Number.isSafeInteger(Number(t)) || Number(t) <= 0) {
+      setError(`expected a positive whole number, found “${t}”`);
+      return;
+    }
+    setError(null);
+    onCommit(Number(t));
+  };
+  return (
+    <label>
+      {label}
+      <input
+        className="mono"
+        inputMode="numeric"
+        value={text}
+        placeholder={`${fallback} (default)`}
+        aria-invalid={error !== null}
+        onChange={(e) => setText(e.currentTarget.value)}
+        onBlur={commit}
+        onKeyDown={(e) => e.key === 'Enter' && commit()}
+        data-testid={`setting-${label}`}
+      />
+      {error ? <span className="error-text small">{error}</span> : null}
+    </label>
+  );
+}
+
+function BoolSetting({ label, value, fallback, onChange }: { label: string; value: boolean | undefined; fallback: boolean; onChange: (v: boolean | undefined) => void }) {
+  return (
+    <label>
+      {label}
+      <select
+        value={value === undefined ? 'default' : String(value)}
+        onChange={(e) => onChange(e.currentTarget.value === 'default' ? undefined : e.currentTarget.value === 'true')}
+      >
+        <option value="default">default ({String(fallback)})</option>
+        <option value="true">true</option>
+        <option value="false">false</option>
+      </select>
+    </label>
+  );
+}

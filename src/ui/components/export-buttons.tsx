@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import { toInspectorFailure, type ExportFormat } from '../../worker';
+import { useInspector } from '../inspector-context';
+import { useAppStore } from '../state/app-store';
+
+const EXTENSIONS: Record<ExportFormat, string> = { json: 'json', markdown: 'md', html: 'html' };
+const TYPES: Record<ExportFormat, string> = { json: 'application/json', markdown: 'text/markdown', html: 'text/html' };
+
+/** Downloads the report, rendered by the core's report formats (the same bytes `check --format` writes). */
+export function ExportButtons() {
+  const inspector = useInspector();
+  const options = useAppStore((s) => s.checkOptions);
+  const name = useAppStore((s) => s.session?.savepointName ?? 'savepoint');
+  const set = useAppStore((s) => s.set);
+  const [busy, setBusy] = useState<ExportFormat | null>(null);
+  const download = async (format: ExportFormat) => {
+    setBusy(format);
+    try {
+      const text = await inspector.formatReport(options, format);
+      const url = URL.createObjectURL(new Blob([text], { type: TYPES[format] }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `${baseName(name)}-report.${EXTENSIONS[format]}`;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (e) {
+      set({ failure: toInspectorFailure(e) });
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <span className="export" role="group" aria-label="Export the report">
+      <span className="chip-label">export</span>
+      {(['json', 'markdown', 'html'] as const).map((f) => (
+        <button key={f} type="button" className="btn small" disabled={busy !== null} onClick={() => void download(f)} data-testid={`export-${f}`} aria-label={`Download the report as ${f}`}>
+          {f === 'markdown' ? 'MD' : f.toUpperCase()}
+        </button>
+      ))}
+    </span>
+  );
+}
+
+function baseName(path: string): string {
+  const last = path.split('/').filter(Boolean).pop() ?? 'savepoint';
+  return last.replace(/\.(zip|tar|tar\.gz|tgz)$/i, '').replace(/[^A-Za-z0-9._-]+/g, '_') || 'savepoint';
+}

@@ -1,0 +1,48 @@
+import type { ReportFinding, ReportWarning } from '../../core/report';
+
+export function FindingsTable({ findings, testId }: { findings: readonly ReportFinding[]; testId?: string }) {
+  if (findings.length === 0) return <p className="muted">No findings: the reached schema did not change.</p>;
+  return (
+    <table className="grid findings" data-testid={testId}>
+      <thead>
+        <tr>
+          <th>Rule</th>
+          <th>Result</th>
+          <th>Where</th>
+          <th>Message</th>
+        </tr>
+      </thead>
+      <tbody>
+        {findings.map((f, i) => (
+          <tr key={i} className={f.accepted ? 'accepted' : 'rejected'}>
+            <td className="mono">{f.ruleId}</td>
+            <td>
+              <span className={`tag ${f.accepted ? 'ok' : 'bad'}`}>{f.accepted ? 'accepted' : 'rejected'}</span>
+            </td>
+            <td className="mono">{f.path}</td>
+            <td>{f.message}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function WarningsList({ warnings }: { warnings: readonly ReportWarning[] }) {
+  if (warnings.length === 0) return <p className="muted">No value warnings.</p>;
+  return (
+    <ul className="value-warnings" data-testid="value-warnings">
+      {warnings.map((w, i) => (
+        <li key={i}>
+          <span className="mono tag warn">{w.ruleId}</span> {w.message}
+          {w.keys.length > 0 ? (
+            <div className="muted small">
+              keys: <span className="mono">{w.keys.join(', ')}</span>
+              {w.count > w.keys.length ? ` and ${w.count - w.keys.length} more` : ''}
+            </div>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,168 @@
+import type { CompatibilityReport, ReportState } from '../../core/report';
+import { CompatControls } from '../components/compat-controls';
+import { FailurePanel } from '../components/failure-panel';
+import { FindingsTable, WarningsList } from '../components/findings-table';
+import { VerdictBadge } from '../components/verdict-badge';
+import { useAppStore } from '../state/app-store';
+import { useCheck } from '../state/use-check';
+import { formatHashRoute } from '../state/use-hash-route';
+
+export function CompatView({ params }: { params: Record<string, string> }) {
+  const session = useAppStore((s) => s.session);
+  const check = useCheck();
+  return (
+    <div className="view" data-testid="compat-view">
+      <h1>Compatibility</h1>
+      {session?.descriptorSetName === null ? (
+        <p className="hint" data-testid="need-schema">
+          Drop the new schema as a descriptor set (<code>.pb</code>, <code>.binpb</code>, <code>.desc</code>, <code>.protoset</code>) to check
+          whether each state can be restored with it. Build one with <code>buf build -o new.binpb</code>.
+        </p>
+      ) : (
+        <>
+          <CompatControls />
+          {check.isError ? <FailurePanel failure={check.error} context="checking compatibility" /> : null}
+          {check.data ? <Report report={check.data} params={params} /> : null}
+        </>
+      )}
+    </div>
+  );
+}
+
+function stateKey(s: ReportState): string {
+  return `${s.operator}/${s.state}`;
+}
+
+function Report({ report, params }: { report: CompatibilityReport; params: Record<string, string> }) {
+  const selected = report.states.find((s) => s.operator === params.op && s.state === params.state) ?? report.states.find((s) => s.verdict !== 'unknown') ?? report.states[0];
+  const sm = report.summary;
+  // Protobuf states first (they carry a verdict of their own), then the others, each in report order
+  const rows = [...report.states.filter((s) => s.ruleSet !== undefined), ...report.states.filter((s) => s.ruleSet === undefined)];
+  return (
+    <>
+      <div className="summary-bar" data-testid="compat-summary">
+        <VerdictBadge verdict={report.verdict} large />
+        <span>
+          {sm.protobufStates} Protobuf states: {sm.compatible} compatible, {sm.incompatible} incompatible, {sm.notRestorable} not restorable, {sm.unknown} unknown
+        </span>
+        <span className="muted">
+          · {sm.otherStates} other states · {sm.warnings} value warnings · target {report.target}
+        </span>
+      </div>
+      <section className="panel">
+        <table className="grid" data-testid="compat-states">
+          <thead>
+            <tr>
+              <th>Operator</th>
+              <th>State</th>
+              <th>Verdict</th>
+              <th>First incompatibility / reason</th>
+              <th className="num">Warnings</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((s) => (
+              <tr key={stateKey(s)} className={s === selected ? 'selected' : undefined} data-testid="compat-state-row">
+                <td className="mono" title={s.operator}>
+                  {s.operatorUid ?? s.operatorName ?? `${s.operator.slice(0, 12)}…`}
+                </td>
+                <td>
+                  <a className="mono" href={formatHashRoute('compat', { op: s.operator, state: s.state })}>
+                    {s.state}
+                  </a>
+                </td>
+                <td>
+                  <VerdictBadge verdict={s.verdict} />
+                </td>
+                <td className="clip" title={s.firstIncompatibility?.message ?? s.reason}>
+                  {s.firstIncompatibility?.message ?? s.reason ?? <span className="muted">—</span>}
+                </td>
+                <td className="num">{s.warnings.reduce((n, w) => n + w.count, 0) || ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      {selected ? <StateReport state={selected} /> : null}
+    </>
+  );
+}
+
+function StateReport({ state }: { state: ReportState }) {
+  return (
+    <section className="panel state-report" data-testid="compat-state-detail">
+      <header className="panel-head">
+        <h2>
+          {state.state} <span className="muted">· {state.operatorUid ?? state.operator}</span>
+        </h2>
+        <VerdictBadge verdict={state.verdict} />
+      </header>
+      <div className="panel-body">
+        <dl className="kv inline">
+          <dt>serializer</dt>
+          <dd className="mono">{state.serializer}</dd>
+          {state.ruleSet ? (
+            <>
+              <dt>rules</dt>
+              <dd>{state.ruleSet}</dd>
+            </>
+          ) : null}
+          {state.savedRoot ? (
+            <>
+              <dt>root</dt>
+              <dd className="mono">
+                {state.savedRoot} → {state.newRoot}
+              </dd>
+            </>
+          ) : null}
+          {state.savedJavaClass ? (
+            <>
+              <dt>Java class</dt>
+              <dd className="mono">
+                {state.savedJavaClass} → {state.newJavaClass}
+              </dd>
+            </>
+          ) : null}
+          {state.valuesScanned !== undefined ? (
+            <>
+              <dt>values scanned</dt>
+              <dd>{state.valuesScanned}</dd>
+            </>
+          ) : null}
+        </dl>
+        {state.reason && state.reason !== state.firstIncompatibility?.message ? <p className="reason">{state.reason}</p> : null}
+        {state.firstIncompatibility ? (
+          <div className="first-incompatibility">
+            <div className="label">First incompatibility</div>
+            <div data-testid="first-incompatibility">
+              <span className="mono tag bad">{state.firstIncompatibility.ruleId}</span> {state.firstIncompatibility.message}
+            </div>
+          </div>
+        ) : null}
+        {state.failureText ? (
+          <div className="first-incompatibility">
+            <div className="label">What Flink prints on restore</div>
+            <pre className="flink-text" data-testid="failure-text">{state.failureText}</pre>
+          </div>
+        ) : null}
+        <h3>Findings</h3>
+        <FindingsTable findings={state.findings} testId="findings" />
+        <h3>Value warnings</h3>
+        <WarningsList warnings={state.warnings} />
+        {state.planningAid ? (
+          <div className="planning-aid" data-testid="planning-aid">
+            <h3>
+              Planning aid: what the directional rules would say <VerdictBadge verdict={state.planningAid.verdict} />
+            </h3>
+            {state.planningAid.firstIncompatibility ? (
+              <p data-testid="planning-first-incompatibility">
+                <span className="mono tag bad">{state.planningAid.firstIncompatibility.ruleId}</span> {state.planningAid.firstIncompatibility.message}
+              </p>
+            ) : null}
+            <FindingsTable findings={state.planningAid.findings} testId="planning-findings" />
+          </div>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import { WIRE_TYPE_NAMES, type EntryProtobufValue } from '../../worker';
+import { FailurePanel } from '../components/failure-panel';
+import { HexView, type HexRange } from '../components/hex-view';
+import { JsonTree } from '../components/json-tree';
+import { useEntryDetail } from '../state/use-entry-pages';
+
+export function EntryDetailPane({ operatorId, state, index }: { operatorId: string; state: string; index: number }) {
+  const detail = useEntryDetail(operatorId, state, index);
+  if (detail.isError) return <FailurePanel failure={detail.error} context={`reading entry ${index} of ${state}`} />;
+  if (!detail.data) return null;
+  const { row, entry, values } = detail.data;
+  return (
+    <section className="panel entry-detail" data-testid="entry-detail">
+      <header className="panel-head">
+        <h2>Entry {row.index}</h2>
+        <span className="muted small mono">
+          {entry.file} @ {entry.valueRange.offset} (+{entry.valueRange.length})
+        </span>
+      </header>
+      <div className="panel-body">
+        <dl className="kv inline">
+          {row.key !== undefined ? (
+            <>
+              <dt>key</dt>
+              <dd className="mono">{row.key}</dd>
+            </>
+          ) : null}
+          {row.userKey !== undefined ? (
+            <>
+              <dt>user key</dt>
+              <dd className="mono">{row.userKey}</dd>
+            </>
+          ) : null}
+          {row.namespace !== undefined ? (
+            <>
+              <dt>namespace</dt>
+              <dd className="mono">{row.namespace}</dd>
+            </>
+          ) : null}
+          <dt>key group · subtask</dt>
+          <dd className="mono">
+            {row.keyGroup >= 0 ? row.keyGroup : '—'} · {row.subtask}
+          </dd>
+        </dl>
+        {values.length === 0 ? (
+          <>
+            <h3>Value</h3>
+            <pre className="mono value-text" data-testid="plain-value">{row.value}</pre>
+          </>
+        ) : (
+          values.map((v, i) => <ProtobufValue key={i} value={v} label={values.length > 1 ? `Element ${i}` : 'Value'} />)
+        )}
+      </div>
+    </section>
+  );
+}
+
+function ProtobufValue({ value, label }: { value: EntryProtobufValue; label: string }) {
+  const [hoverPath, setHoverPath] = useState<string | null>(null);
+  const ranges: HexRange[] = value.fieldRanges.map((r) => ({ offset: r.offset, length: r.length, path: r.path, known: r.known }));
+  return (
+    <div className="pb-value">
+      <h3>
+        {label} <span className="mono">{value.typeName}</span>
+        <span className="muted small">
+          {value.payloadSize} payload bytes · depth {value.depth}
+        </span>
+      </h3>
+      <div className="pb-columns">
+        <div>
+          <JsonTree value={value.json} hoverPath={hoverPath} onHoverPath={setHoverPath} />
+          <h3>Unknown fields ({value.unknownFields.length})</h3>
+          {value.unknownFields.length === 0 ? (
+            <p className="muted">None.</p>
+          ) : (
+            <table className="grid" data-testid="unknown-fields">
+              <thead>
+                <tr>
+                  <th>In</th>
+                  <th className="num">Number</th>
+                  <th>Wire type</th>
+                  <th className="num">Bytes</th>
+                  <th>Hex</th>
+                </tr>
+              </thead>
+              <tbody>
+                {value.unknownFields.map((u, i) => {
+                  const path = u.path ? `${u.path}.${u.number}` : String(u.number);
+                  return (
+                    <tr
+                      key={i}
+                      className={hoverPath === path ? 'selected' : undefined}
+                      onMouseEnter={() => setHoverPath(path)}
+                      onMouseLeave={() => setHoverPath(null)}
+                      data-testid="unknown-field"
+                    >
+                      <td className="mono">{u.path || value.typeName}</td>
+                      <td className="num mono">{u.number}</td>
+                      <td className="mono">{WIRE_TYPE_NAMES[u.wireType] ?? u.wireType}</td>
+                      <td className="num">{u.length}</td>
+                      <td className="mono">{hex(value.frame.subarray(u.offset, Math.min(u.offset + u.length, u.offset + 32)))}{u.length > 32 ? ' …' : ''}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          )}
+        </div>
+        <HexView bytes={value.frame} baseOffset={value.frameOffset} ranges={ranges} hoverPath={hoverPath} onHoverPath={setHoverPath} />
+      </div>
+    </div>
+  );
+}
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ');
+}

@@ -1,0 +1,78 @@
+import type { SavepointInspection } from '../../core/flink';
+import { WIRE_TYPE_NAMES } from '../../worker';
+import { FailurePanel } from '../components/failure-panel';
+import { formatBytes, formatCount, formatPercent } from '../format';
+import { useStateStats } from '../state/use-state-stats';
+import { StateList, findState } from './state-view';
+
+export function UnknownFieldsView({ inspection, params }: { inspection: SavepointInspection; params: Record<string, string> }) {
+  const found = findState(inspection, params.op, params.state);
+  return (
+    <div className="view split" data-testid="unknown-view">
+      <StateList inspection={inspection} view="unknown" selected={found ? { op: found.operator.id, state: found.state.name } : null} />
+      <div className="split-main">{found ? <UnknownFields operatorId={found.operator.id} state={found.state.name} /> : <p className="muted">Pick a state on the left.</p>}</div>
+    </div>
+  );
+}
+
+function UnknownFields({ operatorId, state }: { operatorId: string; state: string }) {
+  const stats = useStateStats(operatorId, state);
+  if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} />;
+  if (!stats.data) return <p className="muted">Scanning values…</p>;
+  const pb = stats.data.protobuf;
+  return (
+    <>
+      <h1>Unknown fields · {state}</h1>
+      {pb === null ? (
+        <p className="muted">This state holds no Protobuf values, so it has no unknown fields.</p>
+      ) : (
+        <>
+          <p>
+            <strong>{formatCount(pb.valuesWithUnknownFields)}</strong> of {formatCount(pb.values)} <span className="mono">{pb.typeName}</span> values (
+            {formatPercent(pb.valuesWithUnknownFields, pb.values)}) carry unknown fields: numbers the saved schema does not declare. They are kept and written back
+            by every later savepoint.
+          </p>
+          {pb.unknownFields.length === 0 ? (
+            <p className="muted">No value carries an unknown field.</p>
+          ) : (
+            <section className="panel">
+              <table className="grid" data-testid="unknown-stats">
+                <thead>
+                  <tr>
+                    <th>Message</th>
+                    <th className="num">Number</th>
+                    <th>Wire type</th>
+                    <th className="num">Values</th>
+                    <th>Share of values</th>
+                    <th className="num">Occurrences</th>
+                    <th className="num">Bytes</th>
+                    <th>Example keys</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {pb.unknownFields.map((u) => (
+                    <tr key={`${u.message}|${u.number}|${u.wireType}`} data-testid="unknown-stat">
+                      <td className="mono">{u.message}</td>
+                      <td className="num mono">{u.number}</td>
+                      <td className="mono">{WIRE_TYPE_NAMES[u.wireType] ?? u.wireType}</td>
+                      <td className="num">{formatCount(u.values)}</td>
+                      <td>
+                        <span className="share">
+                          <span className="share-fill" style={{ width: `${(u.values / pb.values) * 100}%` }} />
+                        </span>{' '}
+                        {formatPercent(u.values, pb.values)}
+                      </td>
+                      <td className="num">{formatCount(u.occurrences)}</td>
+                      <td className="num">{formatBytes(u.bytes)}</td>
+                      <td className="mono clip">{u.examples.join(', ')}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          )}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,101 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
+import type { SavepointInspection } from '../../core/flink';
+import { FailurePanel } from '../components/failure-panel';
+import { formatCount } from '../format';
+import { useEntryPages } from '../state/use-entry-pages';
+import { updateRouteParams } from '../state/use-hash-route';
+import { EntryDetailPane } from './entry-detail-pane';
+import { StateList, findState } from './state-view';
+
+const ROW_HEIGHT = 26;
+
+export function ValuesView({ inspection, params }: { inspection: SavepointInspection; params: Record<string, string> }) {
+  const found = findState(inspection, params.op, params.state);
+  return (
+    <div className="view split" data-testid="values-view">
+      <StateList inspection={inspection} view="values" selected={found ? { op: found.operator.id, state: found.state.name } : null} />
+      <div className="split-main">
+        {found === null ? (
+          <p className="muted">Pick a state on the left.</p>
+        ) : (
+          <EntriesTable
+            key={`${found.operator.id}/${found.state.name}`}
+            operatorId={found.operator.id}
+            state={found.state.name}
+            selected={params.entry === undefined ? null : Number(params.entry)}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function EntriesTable({ operatorId, state, selected }: { operatorId: string; state: string; selected: number | null }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const probe = useEntryPages(operatorId, state, { from: 0, to: 0 });
+  const virtualizer = useVirtualizer({ count: probe.total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+  const items = virtualizer.getVirtualItems();
+  const { rowAt } = useEntryPages(operatorId, state, { from: items[0]?.index ?? 0, to: items[items.length - 1]?.index ?? 0 });
+  if (probe.first.isError) return <FailurePanel failure={probe.first.error} context={`reading the entries of ${state}`} />;
+  const select = (i: number) => updateRouteParams({ entry: String(i) });
+  return (
+    <>
+      <h1>
+        {state} <span className="muted small">{probe.first.isSuccess ? `${formatCount(probe.total)} entries` : 'scanning…'}</span>
+      </h1>
+      <div className="vtable" role="grid" aria-label={`Entries of ${state}`} aria-rowcount={probe.total} data-testid="entries-table">
+        <div className="vrow vhead" role="row">
+          <span role="columnheader">#</span>
+          <span role="columnheader">Key</span>
+          <span role="columnheader">Key group</span>
+          <span role="columnheader">Subtask</span>
+          <span role="columnheader">Namespace</span>
+          <span role="columnheader">User key</span>
+          <span role="columnheader">Value</span>
+          <span role="columnheader" className="num">Size</span>
+          <span role="columnheader" className="num">Unknown</span>
+        </div>
+        <div className="vbody" ref={scrollRef} style={{ height: Math.min(420, Math.max(1, probe.total) * ROW_HEIGHT + 2) }}>
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {items.map((it) => {
+              const row = rowAt(it.index);
+              return (
+                <div
+                  key={it.key}
+                  role="row"
+                  tabIndex={0}
+                  aria-selected={selected === it.index}
+                  className={`vrow${selected === it.index ? ' selected' : ''}`}
+                  style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${it.start}px)` }}
+                  onClick={() => select(it.index)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') select(it.index);
+                  }}
+                  data-testid="entry-row"
+                >
+                  {row ? (
+                    <>
+                      <span className="muted">{row.index}</span>
+                      <span className="mono">{row.key ?? ''}</span>
+                      <span className="mono">{row.keyGroup >= 0 ? row.keyGroup : '—'}</span>
+                      <span className="mono">{row.subtask}</span>
+                      <span className="mono">{row.namespace ?? ''}</span>
+                      <span className="mono">{row.userKey ?? ''}</span>
+                      <span className="mono clip">{row.value}</span>
+                      <span className="num">{row.size}</span>
+                      <span className={`num${row.unknownFields > 0 ? ' unknown-count' : ''}`}>{row.unknownFields || ''}</span>
+                    </>
+                  ) : (
+                    <span className="muted">…</span>
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+      {selected !== null ? <EntryDetailPane operatorId={operatorId} state={state} index={selected} /> : <p className="muted">Select a row to see its decoded value and bytes.</p>}
+    </>
+  );
+}
