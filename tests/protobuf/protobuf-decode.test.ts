@@ -129,3 +129,59 @@ describe('decodeProtobufPayload follows protobuf-java semantics', () => {
     expect([...encodeProtobufMessage(decode('58 00 48 00 80 01 00').message)]).toEqual([0x48, 0x00, 0x80, 0x01, 0x00]);
   });
 });
+
+describe('JSON view of well-known types (ProtoJSON forms)', () => {
+  const holder = loadTestSchema('wkt', 'flink.protobuf.wkt.Holder').root;
+  const varint = (n: number): number[] => {
+    const out: number[] = [];
+    while (n > 0x7f) {
+      out.push((n & 0x7f) | 0x80);
+      n = Math.floor(n / 128);
+    }
+    return [...out, n];
+  };
+  const ld = (tag: number, ...body: number[]): number[] => [tag, ...varint(body.length), ...body];
+  const str = (tag: number, text: string): number[] => ld(tag, ...Buffer.from(text));
+
+  it('formats Timestamp, Duration, wrappers, Struct, FieldMask, Empty and Any', () => {
+    const double15 = [0x11, ...Buffer.from('000000000000f83f', 'hex')];
+    const bytes = [
+      ...ld(0x0a, 0x08, ...varint(63108020), 0x10, ...varint(21_000_000)), // at
+      ...ld(0x12, 0x08, 0x01, 0x10, ...varint(1000)), // took: 1 s + 1000 ns
+      ...ld(0x1a, 0x08, 0x07), // count: 7
+      ...ld(0x22, ...str(0x0a, 'x')), // label
+      ...ld(0x2a, ...ld(0x0a, ...str(0x0a, 'a'), ...ld(0x12, ...double15)), ...ld(0x0a, ...str(0x0a, 'b'), ...ld(0x12, ...ld(0x2a, ...ld(0x0a, ...str(0x0a, ''), ...ld(0x12, ...str(0x1a, 'z'))))))),
+      ...ld(0x32, ...str(0x0a, 'type/x.Y'), ...ld(0x12, 0x01)), // extra
+      ...ld(0x3a, ...str(0x0a, 'foo_bar.bz')), // mask
+      ...ld(0x42), // nothing
+      ...ld(0x4a), // enabled: false
+    ];
+    const d = decodeProtobufPayload(Uint8Array.from(bytes), holder, limits);
+    expect(formatProtobufJson(d.message)).toEqual({
+      at: '1972-01-01T10:00:20.021Z',
+      took: '1.000001s',
+      count: '7',
+      label: 'x',
+      attributes: { a: 1.5, b: { '': 'z' } },
+      extra: { '@type': 'type/x.Y', value: 'AQ==' },
+      mask: 'fooBar.bz',
+      nothing: {},
+      enabled: false,
+    });
+  });
+
+  it('keeps the plain form of a Timestamp outside the ProtoJSON range', () => {
+    // seconds = -62135596801 (before 0001-01-01)
+    const seconds = BigInt.asUintN(64, -62135596801n);
+    const v: number[] = [];
+    let n = seconds;
+    while (n > 0x7fn) {
+      v.push(Number(n & 0x7fn) | 0x80);
+      n >>= 7n;
+    }
+    v.push(Number(n));
+    const inner = [0x08, ...v];
+    const d = decodeProtobufPayload(Uint8Array.from([0x0a, inner.length, ...inner]), holder, limits);
+    expect(formatProtobufJson(d.message)).toEqual({ at: { seconds: '-62135596801' } });
+  });
+});

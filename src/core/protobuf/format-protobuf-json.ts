@@ -11,6 +11,7 @@ import { isPbMessage } from './create-pb-message';
 import { isSingularPresent } from './encode-protobuf-message';
 import type { PbElement, PbMessage, PbScalar } from './protobuf-message-types';
 import { deriveJsonName } from './strip-derived-json-names';
+import { formatWellKnownJson } from './format-well-known-json';
 
 /** json_name when the descriptor has one (protoc output), otherwise protoc's derivation (gencode descriptors have none). */
 export function getJsonName(field: DescField): string {
@@ -19,6 +20,7 @@ export function getJsonName(field: DescField): string {
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
+/** The root message's JSON object (a well-known root type keeps its plain object form). */
 export function formatProtobufJson(msg: PbMessage): { [key: string]: JsonValue } {
   const out: { [key: string]: JsonValue } = {};
   const numbers = [...msg.fields.keys()].sort((a, b) => a - b);
@@ -34,7 +36,7 @@ export function formatProtobufJson(msg: PbMessage): { [key: string]: JsonValue }
       const obj: { [key: string]: JsonValue } = {};
       for (const { key, value } of fv.entries.values()) {
         const k = formatScalar(field.mapKey, key);
-        const valueJson = isPbMessage(value) ? formatProtobufJson(value) : field.mapKind === 'enum' ? formatEnum(field, value as number) : formatScalar(field.scalar!, value as PbScalar);
+        const valueJson = isPbMessage(value) ? formatMessage(value) : field.mapKind === 'enum' ? formatEnum(field, value as number) : formatScalar(field.scalar!, value as PbScalar);
         obj[String(k)] = valueJson;
       }
       out[getJsonName(field)] = obj;
@@ -43,8 +45,19 @@ export function formatProtobufJson(msg: PbMessage): { [key: string]: JsonValue }
   return out;
 }
 
+/** A nested message: the ProtoJSON form of a well-known type, else its object. */
+function formatMessage(msg: PbMessage): JsonValue {
+  return formatWellKnownJson(msg, formatFieldOf) ?? formatProtobufJson(msg);
+}
+
+function formatFieldOf(msg: PbMessage, no: number): JsonValue | undefined {
+  const fv = msg.fields.get(no);
+  if (fv?.kind !== 'singular') return undefined;
+  return formatElement(fv.field, fv.value);
+}
+
 function formatElement(field: DescField, v: PbElement): JsonValue {
-  if (isPbMessage(v)) return formatProtobufJson(v);
+  if (isPbMessage(v)) return formatMessage(v);
   if (field.enum !== undefined) return formatEnum(field, v as number);
   return formatScalar(field.scalar!, v);
 }
