@@ -6,6 +6,8 @@ import { createSnapshotRegistry, readNestedSerializerSnapshot, type SerializerSn
 import {
   computeSha256,
   DEFAULT_PROTOBUF_SETTINGS,
+  describeProtobufSnapshots,
+  formatProtobufSnapshotSummary,
   formatHex,
   getProtobufSnapshotContent,
   JAVA_PARSE_MESSAGES as M,
@@ -180,6 +182,11 @@ describe('ProtobufTypeSerializerSnapshot v1: reader', () => {
     const s = readSnapshot(w.finish());
     expect(s.nested.map((n) => n.typeLabel)).toEqual(['String', 'Protobuf flink.protobuf.snapshot.Envelope']);
     expect(s.nested[1]!.range!.length).toBe(824);
+    const summaries = describeProtobufSnapshots(s);
+    expect(summaries).toHaveLength(1);
+    expect(formatProtobufSnapshotSummary(summaries[0]!)).toBe(
+      `protobuf: java class ${ENVELOPE_CLASS}, root flink.protobuf.snapshot.Envelope, settings deterministic=false maxMessageSize=67108864 recursionLimit=100, descriptor files snapshot_dependency.proto, snapshot.proto`,
+    );
   });
 
   it('fails every strict prefix of the payload with exactly "Truncated Protobuf snapshot"', () => {
