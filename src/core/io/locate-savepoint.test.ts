@@ -31,7 +31,7 @@ describe('locateSavepoint', () => {
       expect.unreachable();
     } catch (e) {
       expect(isDecodeError(e) && e.code).toBe('not-recognised');
-      expect((e as Error).message).toBe("expected a savepoint (a file named _metadata) in drop, found 2 files: 'b', 'x/a'");
+      expect((e as Error).message).toBe("expected a savepoint (a file named _metadata) in drop, found 2 files: 'b', 'x/a' — at drop, offset 0 (0x0)");
     }
     expect(() => locateSavepoint('empty', [])).toThrow('expected a savepoint (a file named _metadata) in empty, found no files');
   });
@@ -99,7 +99,7 @@ describe('detectInputKind and openSavepointInput on wrong inputs', () => {
     expect(await detectInputKind(src)).toEqual({ kind: 'protobuf-descriptor-set', label: 'a Protobuf descriptor set' });
     const e = await openSavepointInput({ kind: 'source', source: src }).catch((x: unknown) => x as Error);
     expect(isDecodeError(e) && e.code).toBe('wrong-file-kind');
-    expect((e as Error).message).toBe('This looks like a Protobuf descriptor set, not a savepoint: give it as the new schema, and as the savepoint a savepoint folder, its _metadata file, or a .zip/.tar/.tar.gz of the folder — at schema.binpb');
+    expect((e as Error).message).toBe('This looks like a Protobuf descriptor set, not a savepoint: give it as the new schema, and as the savepoint a savepoint folder, its _metadata file, or a .zip/.tar/.tar.gz of the folder — at schema.binpb, offset 0 (0x0)');
     const dropped = await openSavepointInput({ kind: 'files', name: 'drop', files: [{ path: 'schema.binpb', source: src }] }).catch((x: unknown) => x as Error);
     expect((dropped as Error).message).toMatch(/^This looks like a Protobuf descriptor set, not a savepoint/);
   });

@@ -37,6 +37,8 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
     throw new DecodeError({
       code: 'not-recognised',
       detail: `expected a savepoint (a file named _metadata) in ${name}, found ${paths.length === 0 ? 'no files' : `${paths.length} file${paths.length === 1 ? '' : 's'}: ${shown}${more}`}`,
+      file: name,
+      offset: 0,
     });
   }
   if (candidates.length > 1) {
