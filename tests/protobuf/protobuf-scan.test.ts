@@ -83,6 +83,8 @@ describe('scanProtobufPayload: the structural scan', () => {
     // the reader merges it into the declared field (last value wins)
     expect(decodeProtobufPayload(payload, recursive, limits).message.fields.get(8)!.ranges).toHaveLength(2);
     expect(scanProtobufPayload(hex('58 01 42 01 61'), recursiveIndex, limits).reusedDeclaredNumbers).toBe(1);
+    // a second member of a oneof (a = 9, then b = 10, in field order) can only come from the unknown set
+    expect(scanProtobufPayload(hex('48 05 52 01 78'), recursiveIndex, limits).reuseExample).toEqual({ typeName: 'flink.protobuf.serializer.RecursiveMessage', number: 10 });
     // in order, repeated unpacked elements and map entries are fine
     expect(scanProtobufPayload(hex('38 01 38 02 42 01 61 a0 06 01'), recursiveIndex, limits).reusedDeclaredNumbers).toBe(0);
   });

@@ -11,6 +11,8 @@ export const SCAN_REPEATED = 1 << 8;
 export const SCAN_BYTES = 1 << 9;
 export const SCAN_STRING = 1 << 10;
 export const SCAN_GROUP = 1 << 11;
+/** bits 12-15: oneof index + 1 within the message (0: no oneof, or index ≥ 15) */
+export const SCAN_ONEOF_SHIFT = 12;
 /** bits 0-7: accepted wire types; SCAN_STRING only for strings that must be valid UTF-8; bits 16-31: child message index + 1 */
 export const SCAN_CHILD_SHIFT = 16;
 
@@ -41,7 +43,11 @@ export function buildProtobufScanIndex(root: DescMessage): ProtobufScanIndex {
     const info: ScanMessageInfo = { typeName: desc.typeName, small: new Int32Array(SMALL_LIMIT), large: new Map(), mapEntry: false };
     messages.push(info);
     indexOf.set(desc, i);
-    for (const field of desc.fields) setInfo(info, field.number, describeField(field, add, messages));
+    for (const field of desc.fields) {
+      const oneofIndex = field.oneof === undefined ? -1 : desc.oneofs.indexOf(field.oneof);
+      const oneofBits = oneofIndex >= 0 && oneofIndex < 15 ? (oneofIndex + 1) << SCAN_ONEOF_SHIFT : 0;
+      setInfo(info, field.number, describeField(field, add, messages) | oneofBits);
+    }
     return i;
   };
   const root0 = add(root);

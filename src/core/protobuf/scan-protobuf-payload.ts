@@ -16,6 +16,7 @@ import {
   SCAN_BYTES,
   SCAN_CHILD_SHIFT,
   SCAN_GROUP,
+  SCAN_ONEOF_SHIFT,
   SCAN_REPEATED,
   SCAN_STRING,
   type ProtobufScanIndex,
@@ -26,6 +27,7 @@ import {
 const F_BYTES = SCAN_BYTES;
 const F_CHILD_SHIFT = SCAN_CHILD_SHIFT;
 const F_GROUP = SCAN_GROUP;
+const F_ONEOF_SHIFT = SCAN_ONEOF_SHIFT;
 const F_REPEATED = SCAN_REPEATED;
 const F_STRING = SCAN_STRING;
 const ALIAS_THRESHOLD = ALIASING_THRESHOLD_BYTES;
@@ -96,6 +98,7 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
   const mapEntry = info !== undefined && info.mapEntry;
   let lastNo = 0;
   let sawUnknown = false;
+  let oneofsSeen = 0;
   while (pos < end) {
     // tag: protobuf-java keeps the low 32 bits of up to 10 bytes
     const tagStart = pos;
@@ -133,10 +136,13 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
     const f = info === undefined ? 0 : no < info.small.length ? info.small[no]! : (info.large.get(no) ?? 0);
     if (f !== 0 && (f & (1 << wt)) !== 0) {
       if (!mapEntry) {
-        if (sawUnknown || no < lastNo || (no === lastNo && (f & F_REPEATED) === 0)) {
+        // a second member of one oneof is as impossible for protobuf-java's writer as a late declared field
+        const oneofBit = 1 << ((f >>> F_ONEOF_SHIFT) & 0xf);
+        if (sawUnknown || no < lastNo || (no === lastNo && (f & F_REPEATED) === 0) || (oneofBit > 1 && (oneofsSeen & oneofBit) !== 0)) {
           reused++;
           if (reuseExample === undefined) reuseExample = { typeName: info!.typeName, number: no };
         }
+        oneofsSeen |= oneofBit;
         lastNo = no;
       }
       const child = f >>> F_CHILD_SHIFT;
