@@ -20,7 +20,7 @@ import {
   type SubtaskState,
 } from '../../src/core/flink';
 import { BENCH_JAVA_CLASS, BENCH_ROOT, createRandom, encodeValuePool, loadBenchSchema } from './bench-values';
-import { writeKeyedStateHeader } from './write-keyed-state-header';
+import { writeKeyedStateHeader, type BenchProtobufType } from './write-keyed-state-header';
 
 export const BENCH_OPERATOR_UID = 'bench-events';
 export const BENCH_STATES = ['events', 'last-event'] as const;
@@ -38,6 +38,8 @@ export interface BenchSavepointOptions {
   /** number of subtasks = state files */
   parallelism: number;
   seed?: number;
+  /** another Protobuf type and its encoded values (default: bench.Event from bench-events.proto) */
+  type?: BenchProtobufType & { pool: Uint8Array[] };
 }
 
 export interface BenchSavepointManifest {
@@ -67,9 +69,13 @@ export function generateBenchSavepoint(options: BenchSavepointOptions): BenchSav
   const seed = options.seed ?? 1;
   rmSync(options.dir, { recursive: true, force: true });
   mkdirSync(options.dir, { recursive: true });
-  const schema = loadBenchSchema();
-  const pool = encodeValuePool(schema, POOL_SIZE, seed);
-  const header = writeKeyedStateHeader(BENCH_STATES, { javaClass: BENCH_JAVA_CLASS, rootFullName: BENCH_ROOT, descriptorSet: schema.descriptorSet });
+  let type = options.type;
+  if (!type) {
+    const schema = loadBenchSchema();
+    type = { javaClass: BENCH_JAVA_CLASS, rootFullName: BENCH_ROOT, descriptorSet: schema.descriptorSet, pool: encodeValuePool(schema, POOL_SIZE, seed) };
+  }
+  const pool = type.pool;
+  const header = writeKeyedStateHeader(BENCH_STATES, type);
   const avgPayload = pool.reduce((s, p) => s + p.length, 0) / pool.length;
   // key ≈ 1 + 1 + 10 + 1 bytes, value = 4-byte frame length + payload, plus two i32 lengths; 1.25 values per key
   const perKey = 1.25 * (13 + 4 + avgPayload + 8);

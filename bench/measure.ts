@@ -1,0 +1,60 @@
+/** Timing and formatting helpers of the benchmarks (benchmarks are not tests: nothing asserts a time). */
+import { spawnSync } from 'node:child_process';
+
+export async function timeAsync<T>(fn: () => Promise<T>): Promise<{ ms: number; result: T }> {
+  const t0 = performance.now();
+  const result = await fn();
+  return { ms: performance.now() - t0, result };
+}
+
+/** Median wall time of `runs` whole-process runs of a command (exit status must be in `okStatus`). */
+export function timeProcess(cmd: string, args: string[], runs: number, okStatus: readonly number[] = [0]): { ms: number; stdout: string } {
+  const times: number[] = [];
+  let stdout = '';
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    times.push(performance.now() - t0);
+    if (r.status === null || !okStatus.includes(r.status)) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}: ${r.stderr}`);
+    stdout = r.stdout;
+  }
+  return { ms: median(times), stdout };
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+export const MiB = 1024 * 1024;
+export const GiB = 1024 * MiB;
+
+export function fmtBytes(n: number): string {
+  if (n >= GiB) return `${(n / GiB).toFixed(2)} GiB`;
+  if (n >= MiB) return `${(n / MiB).toFixed(1)} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${n} B`;
+}
+
+export function fmtMs(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`;
+}
+
+export function fmtRate(bytes: number, ms: number): string {
+  return `${(bytes / MiB / (ms / 1000)).toFixed(0)} MiB/s`;
+}
+
+/** One printed figure: "value (ratio vs reference, goal …) — met/missed". */
+export interface Figure {
+  id: string;
+  name: string;
+  value: string;
+  ratio: string;
+  goal: string;
+  met: boolean | undefined;
+}
+
+export function formatFigure(f: Figure): string {
+  const verdict = f.met === undefined ? '' : f.met ? ' — goal met' : ' — goal NOT met';
+  return `${f.id} ${f.name}: ${f.value} (${f.ratio}; goal ${f.goal})${verdict}`;
+}
