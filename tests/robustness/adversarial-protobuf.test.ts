@@ -2,11 +2,13 @@
  * Adversarial Protobuf inputs (saved snapshots, descriptor sets, values): each ends in a DecodeError
  * with a specific message and location, never another exception or a stack overflow.
  */
+import { create, toBinary } from '@bufbuild/protobuf';
+import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { loadDescriptorSet } from '../../src/core/compat';
 import { createSnapshotRegistry, readNestedSerializerSnapshot } from '../../src/core/flink';
 import { ByteReader, ByteWriter, isDecodeError } from '../../src/core/io';
-import { DEFAULT_PROTOBUF_SETTINGS, registerProtobufSnapshotReaders, writeProtobufSnapshotParts } from '../../src/core/protobuf';
+import { DEFAULT_PROTOBUF_SETTINGS, registerProtobufSnapshotReaders, writeProtobufSnapshot, writeProtobufSnapshotParts } from '../../src/core/protobuf';
 
 function readSnapshotWithDescriptors(descriptorBytes: Uint8Array, root = 'a.A'): unknown {
   const w = new ByteWriter();
@@ -65,5 +67,77 @@ describe('descriptor sets given as the new schema', () => {
     expect(isDecodeError(missing) && missing.message).toBe('Cannot find c, imported by b.proto — at set.binpb, offset 11 (0xb) [descriptor set]');
     const twice = load([0x0a, 0x09, 0x0a, 0x07, ...ascii('a.proto'), 0x0a, 0x09, 0x0a, 0x07, ...ascii('a.proto')]);
     expect(isDecodeError(twice) && twice.message).toBe('The FileDescriptorSet contains a.proto twice — at set.binpb, offset 11 (0xb) [descriptor set]');
+  });
+});
+
+describe('Protobuf values nested 100,000 deep', () => {
+  // message Node { Node child = 1; }
+  const nodeSet = toBinary(
+    FileDescriptorSetSchema,
+    create(FileDescriptorSetSchema, {
+      file: [{ name: 'node.proto', package: 'deep', syntax: 'proto3', messageType: [{ name: 'Node', field: [{ name: 'child', number: 1, label: 1, type: 11, typeName: '.deep.Node', jsonName: 'child' }] }] }],
+    }),
+  );
+  const varintSize = (v: number) => (v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : 4);
+
+  /** A frame holding `depth` nested `child` messages, written outside-in without quadratic copying. */
+  function nestedFrame(depth: number): Uint8Array {
+    const lengths = [0];
+    for (let k = 0; k < depth; k++) lengths.push(1 + varintSize(lengths[k]!) + lengths[k]!);
+    const w = new ByteWriter().i32(lengths[depth]!);
+    for (let k = depth - 1; k >= 0; k--) {
+      w.u8(0x0a);
+      let v = lengths[k]!;
+      while (v >= 0x80) {
+        w.u8((v & 0x7f) | 0x80);
+        v >>>= 7;
+      }
+      w.u8(v);
+    }
+    return w.finish();
+  }
+
+  /** A frame of `depth` nested unknown groups (field 2): start-group tags, then end-group tags. */
+  function nestedGroupsFrame(depth: number): Uint8Array {
+    return new ByteWriter().i32(2 * depth).bytes(new Uint8Array(depth).fill(0x13)).bytes(new Uint8Array(depth).fill(0x14)).finish();
+  }
+
+  function decodeWith(recursionLimit: number, frame = nestedFrame(100_000)): unknown {
+    const w = new ByteWriter();
+    writeProtobufSnapshot(w, { javaClass: 'deep.NodeOuterClass$Node', rootFullName: 'deep.Node', settings: { ...DEFAULT_PROTOBUF_SETTINGS, recursionLimit }, descriptorSet: nodeSet });
+    const registry = createSnapshotRegistry();
+    registerProtobufSnapshotReaders(registry);
+    const snapshot = readNestedSerializerSnapshot(new ByteReader(w.finish(), { file: 'snap' }), registry);
+    try {
+      return snapshot.codec!.decode(new ByteReader(frame, { file: 'state' }));
+    } catch (e) {
+      return e;
+    }
+  }
+
+  it("the snapshot's recursionLimit (100) applies, in protobuf-java's words", () => {
+    const e = decodeWith(100);
+    expect(isDecodeError(e) && [e.code, e.file]).toEqual(['protobuf', 'state']);
+    expect((e as Error).message).toBe("Invalid Protobuf frame for deep.NodeOuterClass$Node: Protocol message had too many levels of nesting.  May be malicious.  Use CodedInputStream.setRecursionLimit() to increase the depth limit. — at state, offset 404 (0x194)");
+  });
+
+  it('a snapshot recording recursionLimit 2^31-1 still meets the reader’s own depth cap', () => {
+    // found by this test: with a cap of 2000 the decoder overflowed the stack (RangeError) first
+    const e = decodeWith(0x7fffffff);
+    expect(isDecodeError(e) && [e.code, e.file]).toEqual(['limit-exceeded', 'state']);
+    expect((e as Error).message).toBe("expected at most 1000 nesting levels (this reader's cap), found more — at state, offset 4004 (0xfa4)");
+  });
+
+  it('100,000 nested unknown groups meet the same limits', () => {
+    for (const [limit, code] of [[100, 'protobuf'], [0x7fffffff, 'limit-exceeded']] as const) {
+      const e = decodeWith(limit, nestedGroupsFrame(100_000));
+      expect(isDecodeError(e) && [e.code, e.file]).toEqual([code, 'state']);
+    }
+  });
+
+  it('a value just under the cap still decodes, JSON view included', () => {
+    const v = decodeWith(0x7fffffff, nestedFrame(999)) as { kind: string; depth: number; json: unknown };
+    expect([v.kind, v.depth]).toEqual(['message', 999]);
+    expect(JSON.stringify(v.json).length).toBeGreaterThan(999 * 10);
   });
 });

@@ -19,8 +19,10 @@ export const ALIASING_THRESHOLD_BYTES = 4096;
 /**
  * Hard cap of this reader's own recursion, whatever recursionLimit a snapshot records (a
  * snapshot may legally record 2^31-1). Deeper input fails with a 'limit-exceeded' DecodeError.
+ * 1000, not more: the decoder recurses about three frames per level, and 2000 levels overflowed
+ * Node's default stack (a RangeError instead of this limit's DecodeError).
  */
-export const MAX_DECODER_DEPTH = 2000;
+export const MAX_DECODER_DEPTH = 1000;
 
 export interface ProtobufSettings {
   deterministic: boolean;

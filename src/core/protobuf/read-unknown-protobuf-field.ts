@@ -2,6 +2,7 @@
  * Unknown fields (UnknownFieldSet.mergeFieldFrom) and skipped fields (CodedInputStream.skipField)
  * with protobuf-java's rules: groups nest (and count depth when kept), END_GROUP ends the caller.
  */
+import { MAX_DECODER_DEPTH } from './protobuf-constants';
 import { JAVA_PARSE_MESSAGES as M, ProtobufParseError } from './protobuf-errors';
 import type { PbUnknownField } from './protobuf-message-types';
 import { toBigInt64, WIRE_END_GROUP, type WireInput } from './wire-input';
@@ -19,7 +20,7 @@ export function skipField(input: WireInput, tag: number, nesting: number): boole
       input.skip(input.readLength());
       return true;
     case 3: {
-      if (nesting >= 2000) throw new ProtobufParseError('expected at most 2000 nested groups in a map entry, found more', input.tagStart, 'limit-exceeded');
+      if (nesting >= MAX_DECODER_DEPTH) throw new ProtobufParseError(`expected at most ${MAX_DECODER_DEPTH} nested groups in a map entry, found more`, input.tagStart, 'limit-exceeded');
       for (;;) {
         const t = input.readTag();
         if (t === 0 || !skipField(input, t, nesting + 1)) break;
