@@ -14,6 +14,8 @@ import { ENVELOPE_NAME, hex, loadTestSchema } from './protobuf-test-schemas';
 const recursive = loadTestSchema('serializer', 'flink.protobuf.serializer.RecursiveMessage').root;
 const envelope = loadTestSchema('snapshot', ENVELOPE_NAME).root;
 const recursiveIndex = buildProtobufScanIndex(recursive);
+const legacy = loadTestSchema('legacy', 'flink.protobuf.legacy.LegacyMessage').root;
+const legacyIndex = buildProtobufScanIndex(legacy);
 const envelopeIndex = buildProtobufScanIndex(envelope);
 const limits = { maxMessageSize: 1 << 20, recursionLimit: 100 };
 
@@ -122,13 +124,23 @@ describe('scanProtobufPayload: the structural scan', () => {
       }),
       fc.tuple(fc.constantFrom(...valid), fc.nat()).map(([v, n]) => v.subarray(0, n % (v.length + 1))),
     );
+    const legacyValid = ['0a 02 c3 28 3b 08 05 3c 40 05 40 01 4a 03 01 07 00 48 09 48 01', '3b a3 06 08 01 a4 06 3c 4a 00'].map(hex);
+    const legacyPayloads = fc.tuple(fc.constantFrom(...legacyValid), fc.nat(), fc.integer({ min: 0, max: 255 })).map(([v, i, b]) => {
+      const copy = Uint8Array.from(v);
+      copy[i % copy.length] = b;
+      return copy;
+    });
+    const cases = fc.oneof(
+      payloads.map((p) => ({ payload: p, desc: recursive, index: recursiveIndex })),
+      fc.oneof(legacyPayloads, fc.constantFrom(...legacyValid)).map((p) => ({ payload: p, desc: legacy, index: legacyIndex })),
+    );
     fc.assert(
-      fc.property(payloads, fc.integer({ min: 1, max: 4 }), (payload, recursionLimit) => {
+      fc.property(cases, fc.integer({ min: 1, max: 4 }), ({ payload, desc, index }, recursionLimit) => {
         const opts = { maxMessageSize: 1 << 20, recursionLimit };
-        const scan = scanProtobufPayload(payload, recursiveIndex, { ...opts, root: recursive });
+        const scan = scanProtobufPayload(payload, index, { ...opts, root: desc });
         let decoded;
         try {
-          decoded = decodeProtobufPayload(payload, recursive, opts);
+          decoded = decodeProtobufPayload(payload, desc, opts);
         } catch (e) {
           if (!(e instanceof ProtobufParseError)) throw e;
           expect(scan.error).toEqual({ message: e.message, offset: e.offset });
@@ -138,7 +150,7 @@ describe('scanProtobufPayload: the structural scan', () => {
         expect(scan.depth).toBe(decoded.depth);
         expect(scan.unknownFields).toBe(collectProtobufUnknownFields(decoded.message, payload).length);
       }),
-      { numRuns: 3000, seed: 20261129 },
+      { numRuns: 5000, seed: 20261129 },
     );
   });
 });

@@ -7,6 +7,8 @@
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
 import { getAcceptedWireTypes, getScalarWireType } from './protobuf-field-wire';
 
+/** bit 7 (no wire type 7 is ever accepted): a closed (proto2) enum; its numbers are in ScanMessageInfo.closedEnums */
+export const SCAN_CLOSED_ENUM = 1 << 7;
 export const SCAN_REPEATED = 1 << 8;
 export const SCAN_BYTES = 1 << 9;
 export const SCAN_STRING = 1 << 10;
@@ -23,6 +25,8 @@ export interface ScanMessageInfo {
   large: Map<number, number>;
   /** a synthetic map entry: unknown/mismatched fields are skipped (not kept) as protobuf-java does */
   mapEntry: boolean;
+  /** declared numbers of closed enum fields, by field number */
+  closedEnums: Map<number, Set<number>>;
 }
 
 export interface ProtobufScanIndex {
@@ -40,13 +44,15 @@ export function buildProtobufScanIndex(root: DescMessage): ProtobufScanIndex {
     const known = indexOf.get(desc);
     if (known !== undefined) return known;
     const i = messages.length;
-    const info: ScanMessageInfo = { typeName: desc.typeName, small: new Int32Array(SMALL_LIMIT), large: new Map(), mapEntry: false };
+    const info: ScanMessageInfo = { typeName: desc.typeName, small: new Int32Array(SMALL_LIMIT), large: new Map(), mapEntry: false, closedEnums: new Map() };
     messages.push(info);
     indexOf.set(desc, i);
     for (const field of desc.fields) {
       const oneofIndex = field.oneof === undefined ? -1 : desc.oneofs.indexOf(field.oneof);
       const oneofBits = oneofIndex >= 0 && oneofIndex < 15 ? (oneofIndex + 1) << SCAN_ONEOF_SHIFT : 0;
-      setInfo(info, field.number, describeField(field, add, messages) | oneofBits);
+      const closed = (field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum')) && !field.enum!.open;
+      if (closed) info.closedEnums.set(field.number, new Set(field.enum!.values.map((v) => v.number)));
+      setInfo(info, field.number, describeField(field, add, messages) | oneofBits | (closed ? SCAN_CLOSED_ENUM : 0));
     }
     return i;
   };
@@ -78,7 +84,7 @@ function describeField(field: DescField, add: (d: DescMessage) => number, messag
       if (field.listKind === 'scalar' && field.scalar === ScalarType.STRING && field.utf8Validation) v |= SCAN_STRING;
       return v;
     case 'map': {
-      const entry: ScanMessageInfo = { typeName: `${field.parent.typeName}.${field.name}[entry]`, small: new Int32Array(3), large: new Map(), mapEntry: true };
+      const entry: ScanMessageInfo = { typeName: `${field.parent.typeName}.${field.name}[entry]`, small: new Int32Array(3), large: new Map(), mapEntry: true, closedEnums: new Map() };
       const entryIndex = messages.length;
       messages.push(entry);
       entry.small[1] = (1 << getScalarWireType(field.mapKey)) | (field.mapKey === ScalarType.STRING && field.utf8Validation ? SCAN_STRING : 0);

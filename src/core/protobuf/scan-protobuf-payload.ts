@@ -4,10 +4,11 @@
  * the field table of build-protobuf-scan-index — no message objects, no allocation per field.
  * It follows the full decoder's rules (accepted wire types, depth counting, map entries skipping
  * foreign fields, UTF-8 of proto3 strings); when it meets anything malformed it asks the full
- * decoder (decode-protobuf-payload) for protobuf-java's exact error, so both speeds agree.
- * Known gap: unknown numbers of closed (proto2) enums count as known here.
+ * decoder (decode-protobuf-payload) for protobuf-java's exact error, so both speeds agree
+ * (unknown numbers of closed proto2 enums count as unknown fields, as protobuf-java keeps them).
  */
 import { decodeUtf8 } from './decode-utf8';
+import { checkPacked, FAIL, readLength, scanClosedEnum, scanCursor, skipField } from './scan-wire-helpers';
 import { ALIASING_THRESHOLD_BYTES, MAX_DECODER_DEPTH } from './protobuf-constants';
 import { createEmptyScan, explainFailure, type ProtobufPayloadScan, type ProtobufScanOptions } from './protobuf-payload-scan-types';
 export type { ProtobufPayloadScan, ProtobufScanOptions } from './protobuf-payload-scan-types';
@@ -15,6 +16,7 @@ export { createEmptyScan } from './protobuf-payload-scan-types';
 import {
   SCAN_BYTES,
   SCAN_CHILD_SHIFT,
+  SCAN_CLOSED_ENUM,
   SCAN_GROUP,
   SCAN_ONEOF_SHIFT,
   SCAN_REPEATED,
@@ -25,6 +27,7 @@ import {
 
 // Local copies: bundlers/transpilers may turn imported bindings into getter calls in the hot loop.
 const F_BYTES = SCAN_BYTES;
+const F_CLOSED_ENUM = SCAN_CLOSED_ENUM;
 const F_CHILD_SHIFT = SCAN_CHILD_SHIFT;
 const F_GROUP = SCAN_GROUP;
 const F_ONEOF_SHIFT = SCAN_ONEOF_SHIFT;
@@ -33,7 +36,6 @@ const F_STRING = SCAN_STRING;
 const ALIAS_THRESHOLD = ALIASING_THRESHOLD_BYTES;
 const DEPTH_CAP = MAX_DECODER_DEPTH;
 
-const FAIL = -1;
 
 // scan state, reset per call (keeps the hot loop free of allocations)
 let buf: Uint8Array = new Uint8Array(0);
@@ -134,7 +136,19 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
     if (no === 0) return FAIL;
     if (wt === 4) return groupNo === no ? pos : FAIL;
     const f = info === undefined ? 0 : no < info.small.length ? info.small[no]! : (info.large.get(no) ?? 0);
-    if (f !== 0 && (f & (1 << wt)) !== 0) {
+    // bits 0-6 hold the accepted wire types (bit 7 flags closed enums, and wire type 7 is never accepted)
+    if ((f & 0x7f & (1 << wt)) !== 0) {
+      if ((f & F_CLOSED_ENUM) !== 0) {
+        // protobuf-java keeps unknown numbers of closed enums as unknown varint fields
+        pos = scanClosedEnum(buf, pos, end, wt, info!.closedEnums.get(no)!);
+        if (pos === FAIL) return FAIL;
+        if (scanCursor.closedUnknown > 0) {
+          unknownFields += scanCursor.closedUnknown;
+          sawUnknown = true;
+        }
+        lastNo = no;
+        continue;
+      }
       if (!mapEntry) {
         // a second member of one oneof is as impossible for protobuf-java's writer as a late declared field
         const oneofBit = 1 << ((f >>> F_ONEOF_SHIFT) & 0xf);
@@ -153,9 +167,9 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
         let len = bytes[pos]!;
         if (len < 0x80) pos++;
         else {
-          len = readLength(pos);
+          len = readLength(buf, pos);
           if (len < 0) return FAIL;
-          pos = lengthEnd;
+          pos = scanCursor.lengthEnd;
         }
         const valueEnd = pos + len;
         if (valueEnd > end) return FAIL;
@@ -167,9 +181,9 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
             aliasableFields++;
             aliasableBytes += len;
           }
-        } else if ((f & 0xff) !== 1 << 2) {
+        } else if ((f & 0x7f) !== 1 << 2) {
           // packed repeated numbers: every element must end inside the value
-          if (!checkPacked(pos, valueEnd, f)) return FAIL;
+          if (!checkPacked(bytes, pos, valueEnd, f)) return FAIL;
         } else if ((f & F_STRING) !== 0) {
           for (let i = pos; i < valueEnd; i++) {
             if (bytes[i]! >= 0x80) {
@@ -190,7 +204,7 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
       continue;
     }
     if (mapEntry) {
-      pos = skipField(pos, end, wt, no, 0);
+      pos = skipField(buf, pos, end, wt, no, 0);
       if (pos === FAIL) return FAIL;
       continue;
     }
@@ -201,9 +215,9 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
       const s = pos;
       while (bytes[pos++]! & 0x80) if (pos - s >= 10) return FAIL;
     } else if (wt === 2) {
-      const len = readLength(pos);
+      const len = readLength(buf, pos);
       if (len < 0) return FAIL;
-      pos = lengthEnd + len;
+      pos = scanCursor.lengthEnd + len;
       if (len > 0) {
         aliasableFields++;
         aliasableBytes += len;
@@ -220,67 +234,6 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
   }
   if (pos !== end || groupNo >= 0) return FAIL;
   return pos;
-}
-
-/** Packed elements of a field accepting varint (bit 0), fixed64 (bit 1) or fixed32 (bit 5). */
-function checkPacked(pos: number, end: number, f: number): boolean {
-  if ((f & 1) !== 0) {
-    while (pos < end) {
-      const s = pos;
-      while (buf[pos++]! & 0x80) if (pos - s >= 10) return false;
-    }
-    return pos === end;
-  }
-  return (end - pos) % ((f & 2) !== 0 ? 8 : 4) === 0;
-}
-
-let lengthEnd = 0;
-
-/** A varint32 length (protobuf-java readRawVarint32); -1 when negative or malformed. Sets lengthEnd. */
-function readLength(pos: number): number {
-  let result = 0;
-  for (let i = 0; i < 10; i++) {
-    const b = buf[pos++];
-    if (b === undefined) return -1;
-    if (i < 5) result |= (b & 0x7f) << (7 * i);
-    if ((b & 0x80) === 0) {
-      lengthEnd = pos;
-      return result;
-    }
-  }
-  return -1;
-}
-
-/** CodedInputStream.skipField inside map entries (no depth counted, nothing kept). */
-function skipField(pos: number, end: number, wt: number, no: number, nesting: number): number {
-  if (wt === 0) {
-    const s = pos;
-    while (buf[pos++]! & 0x80) if (pos - s >= 10) return FAIL;
-  } else if (wt === 1) pos += 8;
-  else if (wt === 5) pos += 4;
-  else if (wt === 2) {
-    const len = readLength(pos);
-    if (len < 0) return FAIL;
-    pos = lengthEnd + len;
-  } else if (wt === 3) {
-    if (nesting > DEPTH_CAP) return FAIL;
-    for (;;) {
-      if (pos >= end) return FAIL;
-      const len = readLength(pos);
-      if (len <= 0) return FAIL;
-      pos = lengthEnd;
-      const t = len >>> 3;
-      const w = len & 7;
-      if (w === 4) {
-        if (t !== no) return FAIL;
-        break;
-      }
-      if (t === 0) return FAIL;
-      pos = skipField(pos, end, w, t, nesting + 1);
-      if (pos === FAIL) return FAIL;
-    }
-  } else return FAIL;
-  return pos > end ? FAIL : pos;
 }
 
 /** A tag varint above 32 bits: its field number exceeds MAX_FIELD_NUMBER. */
