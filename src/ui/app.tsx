@@ -10,6 +10,7 @@ import { useInspector } from './inspector-context';
 import { loadDemoFiles } from './input/load-demo-files';
 import { useLoadInput } from './input/use-load-input';
 import { useAppStore } from './state/app-store';
+import { reopenLastSession } from './state/reopen-last-session';
 import { useInspection } from './state/use-inspection';
 import { VIEWS, navigate, useHashRoute } from './state/use-hash-route';
 import { ViewSwitch } from './view-switch';
@@ -38,11 +39,13 @@ export function App() {
     void queryClient.invalidateQueries({ queryKey: ['recent-sessions'] });
   }, [queryClient, set]);
 
-  // `npm start` and `?demo` open the bundled demo; a plain build opens the start page
+  // `npm start` and `?demo` open the bundled demo; a reloaded view link reopens the last session
+  // whose files were kept (opt-in); otherwise the start page
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
     if (params.has('demo') || (import.meta.env.DEV && !params.has('nodemo'))) void openDemo();
-  }, [openDemo]);
+    else if (window.location.hash.length > 2) void reopenLastSession(openFiles, (storageError) => set({ storageError }));
+  }, [openDemo, openFiles, set]);
 
   // number keys switch views, as in other inspectors
   useEffect(() => {

@@ -21,7 +21,11 @@ export function splitInputFiles(input: readonly InputFile[]): { descriptorSets: 
 
 /** Display name of a savepoint input: the common top folder of a drop, or the single file's name. */
 export function nameSavepointInput(files: readonly InputFile[]): string {
-  if (files.length === 1) return files[0].path;
+  if (files.length === 1) {
+    // a folder holding only `_metadata` is named after the folder, any other single file after itself
+    const only = files[0].path;
+    return only.endsWith('/_metadata') ? only.slice(0, only.indexOf('/')) : only;
+  }
   const tops = new Set(files.map((f) => (f.path.includes('/') ? f.path.slice(0, f.path.indexOf('/')) : '')));
   const [only] = tops;
   return tops.size === 1 && only !== '' ? only : 'dropped files';
