@@ -17,6 +17,7 @@ export { readProtobufFrame, copyProtobufFrame, type ProtobufFrame } from './read
 export { writeProtobufFrame } from './write-protobuf-frame';
 export { decodeProtobufValue, type ProtobufValueDetail, type ProtobufValueTarget } from './decode-protobuf-value';
 export { parseDescriptorSet } from './parse-descriptor-set';
+export { countDeclaredMembers } from './count-declared-members';
 export { normalizeDescriptorSet, orderDescriptorFiles, type NormalizedDescriptorSet } from './normalize-descriptor-set';
 export { stripDerivedJsonNames, deriveJsonName } from './strip-derived-json-names';
 export { computeSha256, formatHex } from './compute-sha256';

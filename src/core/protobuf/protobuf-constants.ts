@@ -24,6 +24,12 @@ export const ALIASING_THRESHOLD_BYTES = 4096;
  */
 export const MAX_DECODER_DEPTH = 1000;
 
+/**
+ * Most fields, extensions and enum values a descriptor set may declare (this inspector's safety cap,
+ * not protobuf-java's): beyond it, building descriptors costs gigabytes of memory.
+ */
+export const MAX_DECLARED_MEMBERS = 100_000;
+
 export interface ProtobufSettings {
   deterministic: boolean;
   maxMessageSize: number;

@@ -4,7 +4,7 @@
  */
 import { DecodeError, type DecodeErrorCode } from '../io';
 
-/** protobuf-java InvalidProtocolBufferException texts. */
+/** protobuf-java InvalidProtocolBufferException texts, as protobuf-java 4.36.2 words them (checked against its jar). */
 export const JAVA_PARSE_MESSAGES = {
   truncated:
     'While parsing a protocol message, the input ended unexpectedly in the middle of a field.  This could mean either that the input has been truncated or that an embedded message misreported its own length.',
@@ -13,10 +13,9 @@ export const JAVA_PARSE_MESSAGES = {
   invalidTag: 'Protocol message contained an invalid tag (zero).',
   invalidEndTag: 'Protocol message end-group tag did not match expected tag.',
   invalidWireType: 'Protocol message tag had invalid wire type.',
-  recursionLimit:
-    'Protocol message had too many levels of nesting.  May be malicious.  Use CodedInputStream.setRecursionLimit() to increase the depth limit.',
+  recursionLimit: 'Protocol message had too many levels of nesting.  May be malicious.  Use setRecursionLimit() to increase the recursion depth limit.',
   sizeLimit:
-    'Protocol message was too large.  May be malicious.  Use CodedInputStream.setSizeLimit() to increase the size limit.',
+    'Protocol message was too large.  May be malicious.  Use CodedInputStream.setSizeLimit() to increase the size limit. If reading multiple messages, consider resetting the counter between each message using CodedInputStream.resetSizeCounter().',
   invalidUtf8: 'Protocol message had invalid UTF-8.',
 } as const;
 

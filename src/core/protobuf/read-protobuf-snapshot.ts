@@ -13,8 +13,10 @@ import {
   PROTOBUF_FRAMING_VERSION,
   PROTOBUF_NORMALIZATION_VERSION,
   PROTOBUF_SNAPSHOT_VERSION,
+  MAX_DECLARED_MEMBERS,
 } from './protobuf-constants';
-import { createProtobufError, DescriptorSchemaError, isProtobufParseError } from './protobuf-errors';
+import { countDeclaredMembers } from './count-declared-members';
+import { createProtobufError, DescriptorSchemaError, isProtobufParseError, ProtobufParseError } from './protobuf-errors';
 import type { ProtobufSnapshotContent } from './protobuf-snapshot-types';
 
 export function readProtobufSnapshotContent(r: ByteReader, readVersion: number): ProtobufSnapshotContent {
@@ -56,6 +58,9 @@ export function readProtobufSnapshotContent(r: ByteReader, readVersion: number):
     const actual = computeSha256(descriptorBytes);
     if (formatHex(actual) !== formatHex(digest)) fail('Descriptor SHA-256 fingerprint mismatch');
     at = descriptorStart;
+    if (countDeclaredMembers(descriptorBytes, MAX_DECLARED_MEMBERS) > MAX_DECLARED_MEMBERS) {
+      throw new ProtobufParseError(`expected a descriptor set declaring at most ${MAX_DECLARED_MEMBERS} fields and enum values (this reader's cap), found more`, 0, 'limit-exceeded');
+    }
     const set = parseDescriptorSet(descriptorBytes);
     const schema = normalizeDescriptorSet(set, rootFullName);
     return {
