@@ -141,3 +141,73 @@ describe('Protobuf values nested 100,000 deep', () => {
     expect(JSON.stringify(v.json).length).toBeGreaterThan(999 * 10);
   });
 });
+
+describe('descriptor sets with import cycles or millions of declared fields', () => {
+  const varint = (w: ByteWriter, v: number) => {
+    while (v >= 0x80) {
+      w.u8((v & 0x7f) | 0x80);
+      v = Math.floor(v / 128);
+    }
+    return w.u8(v);
+  };
+  const lengthDelimited = (w: ByteWriter, tag: number, body: Uint8Array) => varint(varint(w, tag), body.length).bytes(body);
+
+  /** a.proto declaring message `a.M` with `fields` fields named f (never built as objects here). */
+  function millionFieldSet(fields: number): Uint8Array {
+    const field = new ByteWriter().u8(0x12).u8(3).u8(0x0a).u8(1).u8(0x66).finish();
+    const msg = new ByteWriter().u8(0x0a).u8(1).u8(0x4d);
+    for (let i = 0; i < fields; i++) msg.bytes(field);
+    const file = new ByteWriter().u8(0x0a).u8(7).bytes(ascii('a.proto')).u8(0x12).u8(1).u8(0x61);
+    lengthDelimited(file, 0x22, msg.finish());
+    return lengthDelimited(new ByteWriter(), 0x0a, file.finish()).finish();
+  }
+
+  const cycle = toBinary(
+    FileDescriptorSetSchema,
+    create(FileDescriptorSetSchema, {
+      file: [
+        { name: 'a.proto', package: 'a', dependency: ['b.proto'], messageType: [{ name: 'A' }], syntax: 'proto3' },
+        { name: 'b.proto', package: 'b', dependency: ['a.proto'], messageType: [{ name: 'B' }], syntax: 'proto3' },
+      ],
+    }),
+  );
+
+  it('an import cycle is named, as the new schema and inside a snapshot', () => {
+    const e = (() => {
+      try {
+        loadDescriptorSet(cycle, 'cycle.binpb');
+      } catch (x) {
+        return x;
+      }
+    })();
+    expect(isDecodeError(e) && [e.code, e.message]).toEqual(['invalid-value', 'Invalid descriptor set: Cyclic descriptor file imports — at cycle.binpb, offset 0 (0x0) [descriptor set]']);
+    const s = readSnapshotWithDescriptors(cycle);
+    expect(isDecodeError(s) && [s.code, s.detail, s.offset]).toEqual(['protobuf', 'Cannot read Protobuf snapshot: Cyclic descriptor file imports', 105]);
+  });
+
+  it('a million declared fields are refused from the bytes, before descriptors are built', () => {
+    const set = millionFieldSet(1_000_000);
+    expect(set.length).toBeGreaterThan(5_000_000);
+    const e = (() => {
+      try {
+        loadDescriptorSet(set, 'huge.binpb');
+      } catch (x) {
+        return x;
+      }
+    })();
+    expect(isDecodeError(e) && [e.code, e.message]).toEqual([
+      'limit-exceeded',
+      "Expected a FileDescriptorSet declaring at most 100000 fields and enum values (this inspector's cap), found more — at huge.binpb, offset 0 (0x0) [descriptor set]",
+    ]);
+    const s = readSnapshotWithDescriptors(set, 'a.M');
+    expect(isDecodeError(s) && [s.code, s.detail, s.offset]).toEqual([
+      'limit-exceeded',
+      "Cannot read Protobuf snapshot: expected a descriptor set declaring at most 100000 fields and enum values (this reader's cap), found more",
+      105,
+    ]);
+  });
+
+  it('an ordinary set (1000 fields) still loads', () => {
+    expect(loadDescriptorSet(millionFieldSet(1000), 'ok.binpb').set.file[0]!.messageType[0]!.field).toHaveLength(1000);
+  });
+});

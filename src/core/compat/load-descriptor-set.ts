@@ -7,7 +7,7 @@
 import { createFileRegistry, fromBinary, type FileRegistry } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { DecodeError } from '../io';
-import { isProtobufParseError, parseDescriptorSet } from '../protobuf';
+import { countDeclaredMembers, isProtobufParseError, MAX_DECLARED_MEMBERS, parseDescriptorSet } from '../protobuf';
 import { orderFilesByImports } from './order-files-by-imports';
 
 export interface LoadedDescriptorSet {
@@ -18,12 +18,15 @@ export interface LoadedDescriptorSet {
 const LENGTH_DELIMITED_FILE_TAG = 0x0a; // field 1 (file), wire type 2
 
 export function loadDescriptorSet(bytes: Uint8Array, fileName: string): LoadedDescriptorSet {
-  const fail = (code: 'not-recognised' | 'invalid-value' | 'protobuf', detail: string, offset?: number): never => {
+  const fail = (code: 'not-recognised' | 'invalid-value' | 'protobuf' | 'limit-exceeded', detail: string, offset?: number): never => {
     throw new DecodeError({ code, detail, file: fileName, ...(offset === undefined ? {} : { offset }), path: ['descriptor set'] });
   };
   if (bytes.length === 0) fail('not-recognised', 'Expected a binary FileDescriptorSet, found an empty file', 0);
   if (bytes[0] !== LENGTH_DELIMITED_FILE_TAG) {
     fail('not-recognised', `Expected a binary FileDescriptorSet (first byte 0x0a), found ${describeStart(bytes)}`, 0);
+  }
+  if (countDeclaredMembers(bytes, MAX_DECLARED_MEMBERS) > MAX_DECLARED_MEMBERS) {
+    fail('limit-exceeded', `Expected a FileDescriptorSet declaring at most ${MAX_DECLARED_MEMBERS} fields and enum values (this inspector's cap), found more`, 0);
   }
   let set: FileDescriptorSet;
   try {
