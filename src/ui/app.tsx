@@ -35,7 +35,7 @@ export function App() {
     }
   }, [load, set]);
   const close = useCallback(() => {
-    set({ session: null, savepointFiles: [], schemaFiles: [], status: 'empty', failure: null });
+    set({ session: null, savepointFiles: [], schemaFiles: [], savepointUrl: null, status: 'empty', failure: null });
     void queryClient.invalidateQueries({ queryKey: ['recent-sessions'] });
   }, [queryClient, set]);
 
@@ -43,9 +43,11 @@ export function App() {
   // whose files were kept (opt-in); otherwise the start page
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
-    if (params.has('demo') || (import.meta.env.DEV && !params.has('nodemo'))) void openDemo();
+    const savepointUrl = params.get('savepoint');
+    if (savepointUrl !== null) void load([], { replace: true, url: savepointUrl });
+    else if (params.has('demo') || (import.meta.env.DEV && !params.has('nodemo'))) void openDemo();
     else if (window.location.hash.length > 2) void reopenLastSession(openFiles, (storageError) => set({ storageError }));
-  }, [openDemo, openFiles, set]);
+  }, [load, openDemo, openFiles, set]);
 
   // number keys switch views, as in other inspectors
   useEffect(() => {

@@ -5,6 +5,7 @@
 import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
 import type { Inspector, ProgressListener } from './inspector';
 import { toInspectorFailure } from './to-inspector-failure';
+import inspectorWorkerUrl from './inspector.worker.ts?worker&url';
 
 export interface WorkerInspector {
   inspector: Inspector;
@@ -12,7 +13,12 @@ export interface WorkerInspector {
 }
 
 export function connectWorkerInspector(): WorkerInspector {
-  const worker = new Worker(new URL('./inspector.worker.ts', import.meta.url), { type: 'module', name: 'inspector' });
+  // The worker's Content-Security-Policy comes from its own response: the page's ?savepoint=<url>
+  // is passed on so that the server allows that origin for the worker's range requests too.
+  const url = new URL(inspectorWorkerUrl, window.location.href);
+  const savepoint = new URLSearchParams(window.location.search).get('savepoint');
+  if (savepoint !== null) url.searchParams.set('savepoint', savepoint);
+  const worker = new Worker(url, { type: 'module', name: 'inspector' });
   const remote: Remote<Inspector> = wrap<Inspector>(worker);
   const listen = (l?: ProgressListener) => (l ? proxy(l) : undefined);
   const call = async <T>(p: Promise<T>): Promise<T> => {

@@ -30,8 +30,8 @@ export interface InputFile {
 
 export type InspectorInput =
   | { kind: 'files'; files: InputFile[] }
-  /** a savepoint folder/archive served over HTTP (?savepoint=<url>) */
-  | { kind: 'url'; url: string };
+  /** a savepoint folder/archive served over HTTP (?savepoint=<url>), with the new schema as files */
+  | { kind: 'url'; url: string; schemaFiles: InputFile[] };
 
 /** What a file was taken for when the input was classified. */
 export type InputFileRole = 'savepoint-metadata' | 'savepoint-file' | 'savepoint-archive' | 'descriptor-set' | 'ignored';

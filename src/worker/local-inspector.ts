@@ -4,7 +4,8 @@
  * browser, so they exercise the same code paths the app runs.
  */
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type CancelSignal, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
-import { openSavepointInput, type SavepointFiles } from '../core/io';
+import { openSavepointInput, readAll, type ByteSource, type SavepointFiles } from '../core/io';
+import { openUrlInput } from './open-url-input';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
 import packageJson from '../../package.json';
 import { Cancellation } from './cancellation';
@@ -57,7 +58,7 @@ export class LocalInspector implements Inspector {
 
   async open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession> {
     return this.runStep('hashing', onProgress, async (cancel, phase) => {
-      if (input.kind === 'url') throw unavailable('loading a savepoint by URL is not wired into the app yet');
+      if (input.kind === 'url') return this.openUrl(input.url, input.schemaFiles, phase);
       if (input.files.length === 0) {
         throw wrongInput('no files were given: drop a savepoint folder, a .zip/.tar/.tar.gz of one, or a _metadata file');
       }
@@ -88,6 +89,35 @@ export class LocalInspector implements Inspector {
       this.session = { opened, savepoint, descriptorSet: schema, scans: new Map(), reports: new Map() };
       return opened;
     });
+  }
+
+  /** A savepoint served over HTTP; the input hash covers the URL, `_metadata` and the schema files. */
+  private async openUrl(url: string, schemaFiles: InputFile[], phase: (p: InspectorPhase, bytesTotal: number) => void): Promise<OpenedSession> {
+    phase('opening', 0);
+    const remote = await openUrlInput(url);
+    const track = (source: ByteSource) => trackSourceReads(source, () => this.running);
+    const savepoint: SavepointFiles = {
+      ...remote,
+      metadata: track(remote.metadata),
+      files: remote.files.map(track),
+      resolveRelative: (path) => {
+        const source = remote.resolveRelative(path);
+        return source === undefined ? undefined : track(source);
+      },
+    };
+    const metadataFile: InputFile = { path: url, blob: new Blob([(await readAll(savepoint.metadata)) as Uint8Array<ArrayBuffer>]) };
+    const { digests, inputHash } = await hashInputFiles([metadataFile, ...schemaFiles], () => undefined);
+    const schema = schemaFiles[0] ?? null;
+    const opened: OpenedSession = {
+      inputHash,
+      files: [{ path: url, size: savepoint.metadata.size, role: 'savepoint-metadata' }, ...schemaFiles.map((f) => ({ path: f.path, size: f.blob.size, role: 'descriptor-set' as const }))],
+      digests,
+      savepointName: url,
+      descriptorSetName: schema?.path ?? null,
+      warnings: [...savepoint.warnings],
+    };
+    this.session = { opened, savepoint, descriptorSet: schema, scans: new Map(), reports: new Map() };
+    return opened;
   }
 
   /** `_metadata`, every state header, and a full scan that counts each state's entries. */
@@ -223,10 +253,6 @@ function signalOf(cancel: Cancellation): CancelSignal {
       return cancel.isCancelled;
     },
   };
-}
-
-function unavailable(message: string): InspectorFailure {
-  return { kind: 'unavailable', message };
 }
 
 function wrongInput(detail: string): InspectorFailure {

@@ -8,6 +8,8 @@ export interface AppState {
   savepointFiles: InputFile[];
   /** the new schema */
   schemaFiles: InputFile[];
+  /** the savepoint URL when it was opened with ?savepoint=<url> */
+  savepointUrl: string | null;
   session: OpenedSession | null;
   status: LoadStatus;
   progress: InspectorProgress | null;
@@ -27,6 +29,7 @@ export interface AppState {
 export const useAppStore = create<AppState>((set) => ({
   savepointFiles: [],
   schemaFiles: [],
+  savepointUrl: null,
   session: null,
   status: 'empty',
   progress: null,
