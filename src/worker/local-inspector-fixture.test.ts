@@ -64,4 +64,17 @@ describe.skipIf(!exists)('LocalInspector over the fixture savepoint (flink-1.20/
     expect(lastEvent.warnings.map((w) => w.ruleId)).toContain('UNKNOWN_NUMBER_BECOMES_FIELD');
     expect(await inspector.formatReport({ target: '1.x', newSettings: {} }, 'json')).toBe(formatReport(report, 'json'));
   });
+
+  it('cancels a state scan on request: it rejects as cancelled, nothing is cached, and the next call scans again', async () => {
+    const { inspector, operatorId } = await openFixture();
+    const phases: string[] = [];
+    const cancelled = inspector.getStateStats({ operatorId, state: 'events-by-name' }, (p) => {
+      phases.push(p.phase);
+      void inspector.cancel();
+    });
+    await expect(cancelled).rejects.toMatchObject({ name: 'DecodeError', code: 'cancelled' });
+    expect(phases.length).toBeGreaterThan(0);
+    const stats = await inspector.getStateStats({ operatorId, state: 'events-by-name' });
+    expect(stats.entries).toBe(24);
+  });
 });

@@ -187,7 +187,14 @@ export class LocalInspector implements Inspector {
     if (cached) return cached;
     const scan = await this.runStep('scanning-values', onProgress, async (cancel, phase) => {
       phase('reading-metadata', session.savepoint.metadata.size);
-      session.metadata ??= openSavepoint(session.savepoint);
+      if (session.metadata === undefined) {
+        // cached for later scans, but a failed or cancelled open is not
+        const pending = openSavepoint(session.savepoint);
+        session.metadata = pending;
+        pending.catch(() => {
+          if (session.metadata === pending) session.metadata = undefined;
+        });
+      }
       const opened = await session.metadata;
       phase('scanning-values', totalBytes(session.savepoint));
       const captured: CapturedProtobufValue[] = [];

@@ -31,7 +31,7 @@ export function BarChart({
   const top = 16;
   const plotH = height - 40;
   const width = left + bars.length * slot + 8;
-  const ticks = [0, 0.5, 1].map((t) => Math.round(max * t));
+  const ticks = max <= 4 ? Array.from({ length: max + 1 }, (_, i) => i) : [...new Set([0, Math.round(max / 2), max])];
   const labelEvery = Math.ceil(bars.length / 24);
   return (
     <svg className="chart" width={width} height={height} role="img" aria-label={ariaLabel} data-testid="bar-chart">
