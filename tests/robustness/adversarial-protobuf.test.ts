@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadDescriptorSet } from '../../src/core/compat';
 import { createSnapshotRegistry, readNestedSerializerSnapshot } from '../../src/core/flink';
 import { ByteReader, ByteWriter, isDecodeError } from '../../src/core/io';
-import { DEFAULT_PROTOBUF_SETTINGS, registerProtobufSnapshotReaders, writeProtobufSnapshot, writeProtobufSnapshotParts } from '../../src/core/protobuf';
+import { DEFAULT_PROTOBUF_SETTINGS, JAVA_PARSE_MESSAGES, registerProtobufSnapshotReaders, writeProtobufSnapshot, writeProtobufSnapshotParts } from '../../src/core/protobuf';
 
 function readSnapshotWithDescriptors(descriptorBytes: Uint8Array, root = 'a.A'): unknown {
   const w = new ByteWriter();
@@ -118,7 +118,7 @@ describe('Protobuf values nested 100,000 deep', () => {
   it("the snapshot's recursionLimit (100) applies, in protobuf-java's words", () => {
     const e = decodeWith(100);
     expect(isDecodeError(e) && [e.code, e.file]).toEqual(['protobuf', 'state']);
-    expect((e as Error).message).toBe("Invalid Protobuf frame for deep.NodeOuterClass$Node: Protocol message had too many levels of nesting.  May be malicious.  Use CodedInputStream.setRecursionLimit() to increase the depth limit. — at state, offset 404 (0x194)");
+    expect((e as Error).message).toBe(`Invalid Protobuf frame for deep.NodeOuterClass$Node: ${JAVA_PARSE_MESSAGES.recursionLimit} — at state, offset 404 (0x194)`);
   });
 
   it('a snapshot recording recursionLimit 2^31-1 still meets the reader’s own depth cap', () => {
@@ -179,6 +179,7 @@ describe('descriptor sets with import cycles or millions of declared fields', ()
       } catch (x) {
         return x;
       }
+      return undefined;
     })();
     expect(isDecodeError(e) && [e.code, e.message]).toEqual(['invalid-value', 'Invalid descriptor set: Cyclic descriptor file imports — at cycle.binpb, offset 0 (0x0) [descriptor set]']);
     const s = readSnapshotWithDescriptors(cycle);
@@ -194,6 +195,7 @@ describe('descriptor sets with import cycles or millions of declared fields', ()
       } catch (x) {
         return x;
       }
+      return undefined;
     })();
     expect(isDecodeError(e) && [e.code, e.message]).toEqual([
       'limit-exceeded',
