@@ -33,7 +33,7 @@ export function measureEvaluator(workDir: string): Figure[] {
   const sp = path.join(workDir, 'sp');
   ensureBenchSavepoint({ dir: sp, targetBytes: 64 * 1024, parallelism: 1, type: { javaClass: 'dev.savepointinspector.big.M0', rootFullName: 'big.M0', descriptorSet: oldSet, pool: [new Uint8Array(0)] } });
   const cli = path.resolve(process.cwd(), 'bin/savepoint-inspector.mjs');
-  const ours = timeProcess(process.execPath, [cli, 'check', sp, '--descriptors', newBin, '--no-values', '--format', 'json'], 3, [0, 1]);
+  const ours = timeProcess(process.execPath, [cli, 'check', sp, '--descriptors', newBin, '--no-values', '--target', '0.x', '--format', 'json'], 3, [0, 1]);
   const buf = timeProcess(BUF_BIN, ['breaking', newBin, '--against', oldBin], 3, [0, 100]);
   const report = JSON.parse(ours.stdout) as unknown;
   const findings = JSON.stringify(report).match(/"ruleId":/g)?.length ?? 0;
