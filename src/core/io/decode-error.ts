@@ -100,7 +100,8 @@ export function formatDecodeErrorMessage(init: DecodeErrorInit): string {
   if (init.file !== undefined) where.push(init.file);
   if (init.offset !== undefined) where.push(`offset ${init.offset} (0x${init.offset.toString(16)})`);
   const path = init.path && init.path.length > 0 ? ` [${init.path.join(' / ')}]` : '';
-  return where.length > 0 || path ? `${init.detail} — at ${where.join(', ')}${path}` : init.detail;
+  if (where.length > 0) return `${init.detail} — at ${where.join(', ')}${path}`;
+  return path ? `${init.detail} — at${path}` : init.detail;
 }
 
 /** Runs fn; a DecodeError thrown inside gets the path segment (and file) prepended. */
