@@ -7,8 +7,13 @@ import { JAVA_PARSE_MESSAGES as M, ProtobufParseError } from './protobuf-errors'
 import type { PbUnknownField } from './protobuf-message-types';
 import { toBigInt64, WIRE_END_GROUP, type WireInput } from './wire-input';
 
-/** CodedInputStream.skipField: false for END_GROUP. */
-export function skipField(input: WireInput, tag: number, nesting: number): boolean {
+/**
+ * CodedInputStream.skipField as protobuf-java 4.36.2 does it (map entries skip foreign fields this
+ * way). `groupDepth` is the number of skipped groups around the field: each field inside a skipped
+ * group is checked against the recursion limit with messageDepth + groupDepth (checkRecursionLimit),
+ * and an END_GROUP outside any skipped group fails at once (checkValidEndTag). False for END_GROUP.
+ */
+export function skipField(input: WireInput, tag: number, groupDepth: number): boolean {
   switch (tag & 7) {
     case 0:
       input.readVarint64();
@@ -20,15 +25,18 @@ export function skipField(input: WireInput, tag: number, nesting: number): boole
       input.skip(input.readLength());
       return true;
     case 3: {
-      if (nesting >= MAX_DECODER_DEPTH) throw new ProtobufParseError(`expected at most ${MAX_DECODER_DEPTH} nested groups in a map entry, found more`, input.tagStart, 'limit-exceeded');
+      if (groupDepth >= MAX_DECODER_DEPTH) throw new ProtobufParseError(`expected at most ${MAX_DECODER_DEPTH} nested groups in a map entry, found more`, input.tagStart, 'limit-exceeded');
       for (;;) {
         const t = input.readTag();
-        if (t === 0 || !skipField(input, t, nesting + 1)) break;
+        if (t === 0) break;
+        if (input.depth + groupDepth >= input.recursionLimit) throw new ProtobufParseError(M.recursionLimit, input.tagStart);
+        if (!skipField(input, t, groupDepth + 1)) break;
       }
       input.checkLastTagWas(((tag >>> 3) << 3) | WIRE_END_GROUP);
       return true;
     }
     case 4:
+      if (groupDepth === 0) input.checkLastTagWas(0);
       return false;
     case 5:
       input.skip(4);

@@ -204,7 +204,7 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
       continue;
     }
     if (mapEntry) {
-      pos = skipField(buf, pos, end, wt, no, 0);
+      pos = skipField(buf, pos, end, wt, no, 0, depth, recursionLimit);
       if (pos === FAIL) return FAIL;
       continue;
     }

@@ -64,8 +64,11 @@ export function readLength(buf: Uint8Array, pos: number): number {
   return -1;
 }
 
-/** CodedInputStream.skipField inside map entries (no depth counted, nothing kept). */
-export function skipField(buf: Uint8Array, pos: number, end: number, wt: number, no: number, nesting: number): number {
+/**
+ * CodedInputStream.skipField inside map entries (nothing kept): fields inside skipped groups are
+ * checked against the recursion limit with messageDepth + groupDepth, as protobuf-java 4.36.2 does.
+ */
+export function skipField(buf: Uint8Array, pos: number, end: number, wt: number, no: number, groupDepth: number, messageDepth: number, recursionLimit: number): number {
   if (wt === 0) {
     const s = pos;
     while (buf[pos++]! & 0x80) if (pos - s >= 10) return FAIL;
@@ -76,7 +79,7 @@ export function skipField(buf: Uint8Array, pos: number, end: number, wt: number,
     if (len < 0) return FAIL;
     pos = scanCursor.lengthEnd + len;
   } else if (wt === 3) {
-    if (nesting > MAX_DECODER_DEPTH) return FAIL;
+    if (groupDepth > MAX_DECODER_DEPTH) return FAIL;
     for (;;) {
       if (pos >= end) return FAIL;
       const len = readLength(buf, pos);
@@ -88,8 +91,8 @@ export function skipField(buf: Uint8Array, pos: number, end: number, wt: number,
         if (t !== no) return FAIL;
         break;
       }
-      if (t === 0) return FAIL;
-      pos = skipField(buf, pos, end, w, t, nesting + 1);
+      if (t === 0 || messageDepth + groupDepth >= recursionLimit) return FAIL;
+      pos = skipField(buf, pos, end, w, t, groupDepth + 1, messageDepth, recursionLimit);
       if (pos === FAIL) return FAIL;
     }
   } else return FAIL;
