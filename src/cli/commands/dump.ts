@@ -189,7 +189,15 @@ export function formatDecodedValue(v: DecodedValue): string {
       return v.name ?? `#${v.ordinal}`;
     case 'opaque':
       return `opaque(${v.length} bytes: ${v.reason})`;
-    default:
-      return JSON.stringify(v);
+    case 'timer':
+      return `timer @${v.timestamp} key ${formatDecodedValue(v.key)} namespace ${formatDecodedValue(v.namespace)}`;
+    case 'time-window':
+      return `TimeWindow[${v.start}, ${v.end})`;
+    case 'global-window':
+      return 'GlobalWindow';
+    case 'java-serialized':
+      return `java-serialized(${v.length} bytes)${v.text === undefined ? '' : ` ${v.text}`}`;
+    case 'other':
+      return `${v.type}: ${v.text}`;
   }
 }
