@@ -77,4 +77,19 @@ describe.skipIf(!exists)('LocalInspector over the fixture savepoint (flink-1.20/
     const stats = await inspector.getStateStats({ operatorId, state: 'events-by-name' });
     expect(stats.entries).toBe(24);
   });
+
+  it('answers concurrent requests from one scan per state, without mixing values of other decodes in', async () => {
+    const { inspector, operatorId } = await openFixture();
+    const [page, detail, inspection, stats] = await Promise.all([
+      inspector.listEntries({ operatorId, state: 'last-event', offset: 0, limit: 10 }),
+      inspector.getEntryDetail({ operatorId, state: 'last-event', index: 0 }),
+      inspector.getInspection(),
+      inspector.getStateStats({ operatorId, state: 'events-by-name' }),
+    ]);
+    expect(page.rows.map((r) => r.unknownFields)).toEqual([1, 1, 1, 2, 2]);
+    expect(detail.values).toHaveLength(1);
+    expect(detail.values[0].unknownFields.map((u) => u.number)).toEqual([100]);
+    expect(inspection.operators.length).toBeGreaterThan(0);
+    expect(stats.entries).toBe(24);
+  });
 });

@@ -6,6 +6,7 @@
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type CancelSignal, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
 import { openSavepointInput, readAll, type ByteSource, type SavepointFiles } from '../core/io';
 import { openUrlInput } from './open-url-input';
+import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
 import packageJson from '../../package.json';
 import { Cancellation } from './cancellation';
@@ -30,7 +31,7 @@ import type {
 import { scanStateEntries, toEntryProtobufValue, type ScannedState } from './scan-state-entries';
 import { toInputFiles } from './sources';
 import { nameSavepointInput, splitInputFiles } from './split-input-files';
-import { stripFunctions } from './strip-functions';
+import { toPlainData } from './to-plain-data';
 import { trackSourceReads, type ReadingStep } from './track-source-reads';
 
 /** The tool identity written into reports: the same as the CLI's, so exports equal `check` output. */
@@ -41,7 +42,8 @@ interface Session {
   savepoint: SavepointFiles | null;
   descriptorSet: InputFile | null;
   metadata?: Promise<OpenedSavepoint>;
-  scans: Map<string, ScannedState>;
+  /** state scans, running or done; a failed or cancelled scan is removed */
+  scans: Map<string, Promise<ScannedState>>;
   reports: Map<string, CompatibilityReport>;
 }
 
@@ -49,11 +51,11 @@ export class LocalInspector implements Inspector {
   private session: Session | null = null;
   /** the long steps running now (the UI runs independent queries side by side) */
   private readonly running = new Set<ReadingStep>();
-  private capturing: CapturedProtobufValue[] | null = null;
+  /** for the inspection (headers and entry counts); each state scan uses its own capturing registry */
   private readonly registry: SnapshotRegistry = createSnapshotRegistry();
 
   constructor() {
-    registerCapturingProtobufReaders(this.registry, (v) => this.capturing?.push(v));
+    registerProtobufSnapshotReaders(this.registry);
   }
 
   async open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession> {
@@ -125,7 +127,7 @@ export class LocalInspector implements Inspector {
     const { savepoint } = this.requireSavepoint();
     return this.runStep('reading-metadata', onProgress, async (cancel, phase) => {
       phase('reading-state-headers', totalBytes(savepoint));
-      return stripFunctions(await inspectSavepoint(savepoint, this.registry, { countEntries: true, signal: signalOf(cancel) }));
+      return toPlainData(await inspectSavepoint(savepoint, this.registry, { countEntries: true, signal: signalOf(cancel) }));
     });
   }
 
@@ -143,7 +145,7 @@ export class LocalInspector implements Inspector {
   }
 
   async getStateStats(query: { operatorId: string; state: string }, onProgress?: ProgressListener): Promise<StateStats> {
-    return stripFunctions((await this.scanState(query, onProgress)).stats);
+    return toPlainData((await this.scanState(query, onProgress)).stats);
   }
 
   async check(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport> {
@@ -166,7 +168,7 @@ export class LocalInspector implements Inspector {
         signal: signalOf(cancel),
       });
     });
-    const plain = stripFunctions(report);
+    const plain = toPlainData(report);
     session.reports.set(key, plain);
     return plain;
   }
@@ -180,33 +182,37 @@ export class LocalInspector implements Inspector {
     for (const step of this.running) step.cancel.cancel();
   }
 
-  private async scanState(query: { operatorId: string; state: string }, onProgress?: ProgressListener): Promise<ScannedState> {
+  private scanState(query: { operatorId: string; state: string }, onProgress?: ProgressListener): Promise<ScannedState> {
     const session = this.requireSavepoint();
     const key = `${query.operatorId}\u0000${query.state}`;
-    const cached = session.scans.get(key);
-    if (cached) return cached;
-    const scan = await this.runStep('scanning-values', onProgress, async (cancel, phase) => {
+    const known = session.scans.get(key);
+    if (known) return known;
+    const scan = this.runStep('scanning-values', onProgress, async (cancel, phase) => {
       phase('reading-metadata', session.savepoint.metadata.size);
-      if (session.metadata === undefined) {
-        // cached for later scans, but a failed or cancelled open is not
-        const pending = openSavepoint(session.savepoint);
-        session.metadata = pending;
-        pending.catch(() => {
-          if (session.metadata === pending) session.metadata = undefined;
-        });
-      }
-      const opened = await session.metadata;
+      const opened = await this.openMetadata(session);
       phase('scanning-values', totalBytes(session.savepoint));
       const captured: CapturedProtobufValue[] = [];
-      this.capturing = captured;
-      try {
-        return await scanStateEntries(session.savepoint, opened, this.registry, captured, query, signalOf(cancel));
-      } finally {
-        this.capturing = null;
-      }
+      const registry = createSnapshotRegistry();
+      registerCapturingProtobufReaders(registry, (v) => captured.push(v));
+      return scanStateEntries(session.savepoint, opened, registry, captured, query, signalOf(cancel));
     });
     session.scans.set(key, scan);
+    scan.catch(() => {
+      if (session.scans.get(key) === scan) session.scans.delete(key);
+    });
     return scan;
+  }
+
+  /** `_metadata` of the session, read once; a failed or cancelled read is not kept. */
+  private openMetadata(session: Session & { savepoint: SavepointFiles }): Promise<OpenedSavepoint> {
+    if (session.metadata === undefined) {
+      const pending = openSavepoint(session.savepoint);
+      session.metadata = pending;
+      pending.catch(() => {
+        if (session.metadata === pending) session.metadata = undefined;
+      });
+    }
+    return session.metadata;
   }
 
   private requireSession(): Session {

@@ -36,8 +36,9 @@ function stateKey(s: ReportState): string {
 function Report({ report, params }: { report: CompatibilityReport; params: Record<string, string> }) {
   const selected = report.states.find((s) => s.operator === params.op && s.state === params.state) ?? report.states.find((s) => s.verdict !== 'unknown') ?? report.states[0];
   const sm = report.summary;
-  // Protobuf states first (they carry a verdict of their own), then the others, each in report order
-  const rows = [...report.states.filter((s) => s.ruleSet !== undefined), ...report.states.filter((s) => s.ruleSet === undefined)];
+  // Protobuf states carry a verdict of their own; the others are listed apart, each in report order
+  const protobuf = report.states.filter((s) => s.ruleSet !== undefined);
+  const others = report.states.filter((s) => s.ruleSet === undefined);
   return (
     <>
       <div className="summary-bar" data-testid="compat-summary">
@@ -50,41 +51,55 @@ function Report({ report, params }: { report: CompatibilityReport; params: Recor
         </span>
       </div>
       <section className="panel">
-        <table className="grid" data-testid="compat-states">
-          <thead>
-            <tr>
-              <th>Operator</th>
-              <th>State</th>
-              <th>Verdict</th>
-              <th>First incompatibility / reason</th>
-              <th className="num">Warnings</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((s) => (
-              <tr key={stateKey(s)} className={s === selected ? 'selected' : undefined} data-testid="compat-state-row">
-                <td className="mono" title={s.operator}>
-                  {s.operatorUid ?? s.operatorName ?? `${s.operator.slice(0, 12)}…`}
-                </td>
-                <td>
-                  <a className="mono" href={formatHashRoute('compat', { op: s.operator, state: s.state })}>
-                    {s.state}
-                  </a>
-                </td>
-                <td>
-                  <VerdictBadge verdict={s.verdict} />
-                </td>
-                <td className="clip" title={s.firstIncompatibility?.message ?? s.reason}>
-                  {s.firstIncompatibility?.message ?? s.reason ?? <span className="muted">—</span>}
-                </td>
-                <td className="num">{s.warnings.reduce((n, w) => n + w.count, 0) || ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <StatesTable states={protobuf} selected={selected} testId="compat-states" />
+        {others.length > 0 ? (
+          <details className="other-states">
+            <summary>
+              {others.length} state{others.length === 1 ? '' : 's'} without a Protobuf serializer (not checked by the Protobuf rules)
+            </summary>
+            <StatesTable states={others} selected={selected} testId="compat-other-states" />
+          </details>
+        ) : null}
       </section>
       {selected ? <StateReport state={selected} /> : null}
     </>
+  );
+}
+
+function StatesTable({ states, selected, testId }: { states: readonly ReportState[]; selected: ReportState | undefined; testId: string }) {
+  return (
+    <table className="grid" data-testid={testId}>
+      <thead>
+        <tr>
+          <th>Operator</th>
+          <th>State</th>
+          <th>Verdict</th>
+          <th>First incompatibility / reason</th>
+          <th className="num">Warnings</th>
+        </tr>
+      </thead>
+      <tbody>
+        {states.map((s) => (
+          <tr key={stateKey(s)} className={s === selected ? 'selected' : undefined} data-testid="compat-state-row">
+            <td className="mono" title={s.operator}>
+              {s.operatorUid ?? s.operatorName ?? `${s.operator.slice(0, 12)}…`}
+            </td>
+            <td>
+              <a className="mono" href={formatHashRoute('compat', { op: s.operator, state: s.state })}>
+                {s.state}
+              </a>
+            </td>
+            <td>
+              <VerdictBadge verdict={s.verdict} />
+            </td>
+            <td className="clip" title={s.firstIncompatibility?.message ?? s.reason}>
+              {s.firstIncompatibility?.message ?? s.reason ?? <span className="muted">—</span>}
+            </td>
+            <td className="num">{s.warnings.reduce((n, w) => n + w.count, 0) || ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
