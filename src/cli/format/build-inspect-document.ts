@@ -3,6 +3,7 @@
  * 64-bit numbers as decimal strings, serializers as their snapshot class plus a readable type.
  */
 import type { CheckpointMetadata, InspectedOperator, InspectedState, SavepointInspection, SerializerSnapshot, SubtaskState, StreamHandle } from '../../core/flink';
+import { describeProtobufSnapshots } from '../../core/protobuf';
 
 export const INSPECT_DOCUMENT_VERSION = 1;
 
@@ -66,7 +67,21 @@ function describeState(s: InspectedState): Record<string, unknown> {
     valueSerializerStatus: serializerStatus(s.valueSerializer),
     subtasks: [...s.subtasks],
     entries: s.entries ?? null,
+    protobuf: describeProtobuf(s),
   };
+}
+
+/** The Protobuf serializer snapshots of a state (value, or nested in Map/List/TTL), null when none. */
+function describeProtobuf(s: InspectedState): Record<string, unknown>[] | null {
+  const found = describeProtobufSnapshots(s.valueSerializer);
+  if (found.length === 0) return null;
+  return found.map((p) => ({
+    javaClass: p.javaClass,
+    rootFullName: p.rootFullName,
+    settings: { deterministic: p.settings.deterministic, maxMessageSize: p.settings.maxMessageSize, recursionLimit: p.settings.recursionLimit },
+    descriptorFiles: [...p.descriptorFiles],
+    descriptorSha256: p.descriptorSha256,
+  }));
 }
 
 function serializerStatus(s: SerializerSnapshot | undefined): string | null {

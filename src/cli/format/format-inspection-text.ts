@@ -1,5 +1,6 @@
 /** The readable summary printed by `inspect` without --json. */
 import type { InspectedOperator, InspectedState, SavepointInspection } from '../../core/flink';
+import { describeProtobufSnapshots, formatProtobufSnapshotSummary } from '../../core/protobuf';
 
 export function formatInspectionText(inspection: SavepointInspection): string {
   const lines: string[] = [];
@@ -30,6 +31,7 @@ function formatState(s: InspectedState): string[] {
   if (s.keySerializer) out.push(`      key       ${s.keySerializer.typeLabel}  (${s.keySerializer.className})`);
   if (s.namespaceSerializer) out.push(`      namespace ${s.namespaceSerializer.typeLabel}  (${s.namespaceSerializer.className})`);
   if (s.valueSerializer) out.push(`      value     ${s.valueSerializer.typeLabel}  (${s.valueSerializer.className})`);
+  for (const p of describeProtobufSnapshots(s.valueSerializer)) out.push(`      ${formatProtobufSnapshotSummary(p)}`);
   return out;
 }
 
