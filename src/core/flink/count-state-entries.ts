@@ -5,6 +5,7 @@ import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
 import { readCanonicalKeyedEntries } from './read-canonical-keyed-entries';
 import { readHeapKeyedEntries } from './read-heap-keyed-entries';
 import { readOperatorStateEntries } from './read-operator-state-entries';
+import { isCountedBroadcastCopy, skipStates } from './select-broadcast-copy';
 import { checkStateSample, listSampledKeyedInputs, type SampleCoverage, type StateSample } from './sample-keyed-stream';
 import { readSubtaskKeyedStream, readSubtaskOperatorStream } from './read-subtask-state-headers';
 import type { SnapshotRegistry } from './snapshot-registry';
@@ -29,7 +30,8 @@ export interface CountStateEntriesResult {
 
 /**
  * Counts the entries of every state (a full scan of all state data): keyed entries per
- * key/namespace[/user key], operator list elements, broadcast map entries.
+ * key/namespace[/user key], operator list elements, broadcast map entries (one subtask's copy:
+ * every subtask holds the whole broadcast state).
  */
 export async function countStateEntries(
   files: SavepointFiles,
@@ -68,7 +70,9 @@ export async function countStateEntries(
         if (stream) {
           const broadcast = new Set(stream.header.broadcastStates.map((s) => s.name));
           const states = [...stream.header.states.map((s) => slot(op.id, s.name, 'operator')), ...stream.header.broadcastStates.map((s) => slot(op.id, s.name, 'broadcast'))];
-          await tally(op.id, readOperatorStateEntries(stream.input, stream.header, signal), (e) => (broadcast.has(e.state) ? 'broadcast' : 'operator'), states);
+          // every subtask holds a full copy of a broadcast state: count one copy, not the sum
+          const skipped = new Set(stream.header.broadcastStates.filter((s) => !isCountedBroadcastCopy(op, subtask.index, s.name)).map((s) => s.name));
+          await tally(op.id, skipStates(readOperatorStateEntries(stream.input, stream.header, signal), skipped), (e) => (broadcast.has(e.state) ? 'broadcast' : 'operator'), states);
         }
       } catch (e) {
         if (!isDecodeError(e) || e.code === 'cancelled') throw e;

@@ -41,3 +41,4 @@ export * from './count-state-entries';
 export * from './list-state-file-sizes';
 export * from './open-http-savepoint-folder';
 export * from './sample-keyed-stream';
+export * from './select-broadcast-copy';
