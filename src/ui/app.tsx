@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type DragEvent } from 'react';
 import { readDroppedEntries, toInspectorFailure, type InputFile } from '../worker';
 import { FailurePanel } from './components/failure-panel';
@@ -68,7 +68,9 @@ export function App() {
     void pending.then((files) => openFiles(files), (err: unknown) => set({ status: 'failed', failure: toInspectorFailure(err) }));
   };
 
-  const busy = status === 'loading' || inspection.isFetching;
+  // every worker call of the open session is a query under ['session', …]: any of them running shows progress
+  const fetching = useIsFetching({ queryKey: ['session'] });
+  const busy = status === 'loading' || fetching > 0;
   const appState = busy ? 'loading' : status === 'failed' || inspection.isError ? 'failed' : session ? 'ready' : 'empty';
   return (
     <div

@@ -12,7 +12,7 @@ import { OverviewView } from './views/overview-view';
 import { StateView } from './views/state-view';
 
 export function ViewSwitch({ route, inspection }: { route: HashRoute; inspection: UseQueryResult<SavepointInspection, InspectorFailure> }) {
-  if (inspection.isError) return <FailurePanel failure={inspection.error} context="reading the savepoint" />;
+  if (inspection.isError) return <FailurePanel failure={inspection.error} context="reading the savepoint" onRetry={() => void inspection.refetch()} />;
   if (!inspection.data) return null;
   const data = inspection.data;
   switch (route.view) {

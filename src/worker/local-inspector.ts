@@ -10,7 +10,7 @@ import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
 import packageJson from '../../package.json';
 import { Cancellation } from './cancellation';
-import { registerCapturingProtobufReaders, type CapturedProtobufValue } from './capture-protobuf-values';
+import { redecodeProtobufValue, registerCapturingProtobufReaders, type CapturedProtobufValue } from './capture-protobuf-values';
 import { describeInputFiles } from './describe-input-files';
 import { hashInputFiles } from './hash-input-files';
 import type {
@@ -141,7 +141,7 @@ export class LocalInspector implements Inspector {
     const scan = await this.scanState(query);
     const row = scan.rows[query.index];
     if (row === undefined) throw wrongInput(`entry ${query.index} does not exist: state ${query.state} has ${scan.rows.length} entries`);
-    return { row, entry: scan.entries[query.index], values: scan.values[query.index].map(toEntryProtobufValue) };
+    return toPlainData({ row, entry: scan.entries[query.index], values: scan.values[query.index].map((v) => toEntryProtobufValue(redecodeProtobufValue(v))) });
   }
 
   async getStateStats(query: { operatorId: string; state: string }, onProgress?: ProgressListener): Promise<StateStats> {

@@ -1,8 +1,8 @@
 import { describeEntryKey } from '../core/compat';
-import { readStateEntries, type CancelSignal, type OpenedSavepoint, type SnapshotRegistry, type StateEntry } from '../core/flink';
+import { readStateEntries, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry, type StateEntry } from '../core/flink';
 import type { SavepointFiles } from '../core/io';
 import { ALIASING_THRESHOLD_BYTES, buildProtobufScanIndex, createProtobufStateScan, type ProtobufStateScan } from '../core/protobuf';
-import type { CapturedProtobufValue } from './capture-protobuf-values';
+import type { CapturedProtobufValue, StoredProtobufValue } from './capture-protobuf-values';
 import type { DistributionBucket, EntryProtobufValue, EntryRow, ProtobufStateStats, SizeBin, StateStats, UnknownFieldStat } from './inspector';
 import { summarizeDecodedValue } from './summarize-decoded-value';
 
@@ -13,8 +13,9 @@ const MAX_LARGE_PAYLOADS = 50;
 
 export interface ScannedState {
   rows: EntryRow[];
+  /** the entries, with the JSON of Protobuf values dropped (the detail view decodes the frame again) */
   entries: StateEntry[];
-  values: CapturedProtobufValue[][];
+  values: StoredProtobufValue[][];
   stats: StateStats;
 }
 
@@ -33,7 +34,7 @@ export async function scanStateEntries(
 ): Promise<ScannedState> {
   const rows: EntryRow[] = [];
   const entries: StateEntry[] = [];
-  const values: CapturedProtobufValue[][] = [];
+  const values: StoredProtobufValue[][] = [];
   const byKeyGroup = new Map<number, DistributionBucket>();
   const bySubtask = new Map<number, DistributionBucket>();
   const proto = new ProtobufAccumulator();
@@ -60,8 +61,8 @@ export async function scanStateEntries(
       size,
       unknownFields: unknown,
     });
-    entries.push(entry);
-    values.push(mine);
+    entries.push(lightenEntry(entry));
+    values.push(mine.map((v) => ({ frame: v.frame, frameOffset: v.frameOffset, file: entry.file, codec: v.codec })));
     bump(byKeyGroup, entry.keyGroup, size);
     bump(bySubtask, entry.subtask, size);
     for (const v of mine) proto.add(v, key, index);
@@ -73,6 +74,24 @@ export async function scanStateEntries(
     values,
     stats: { operatorId: query.operatorId, state: query.state, entries: entries.length, truncated, byKeyGroup: sorted(byKeyGroup), bySubtask: sorted(bySubtask), protobuf: proto.finish() },
   };
+}
+
+/** The entry without the JSON views of its Protobuf values (kept per entry, they would dominate memory). */
+function lightenEntry(entry: StateEntry): StateEntry {
+  return entry.value === null ? entry : { ...entry, value: lightenValue(entry.value) };
+}
+
+function lightenValue(v: DecodedValue): DecodedValue {
+  switch (v.kind) {
+    case 'message':
+      return { ...v, json: null };
+    case 'list':
+      return { ...v, items: v.items.map(lightenValue) };
+    case 'ttl':
+      return { ...v, value: lightenValue(v.value) };
+    default:
+      return v;
+  }
 }
 
 function bump(m: Map<number, DistributionBucket>, id: number, bytes: number): void {

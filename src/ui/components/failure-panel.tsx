@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { InspectorFailure } from '../../worker';
 
 /** A failure with everything needed to act on it: message, file, offset, path, and copyable diagnostics. */
-export function FailurePanel({ failure, context, onDismiss }: { failure: InspectorFailure; context?: string; onDismiss?: () => void }) {
+export function FailurePanel({ failure, context, onDismiss, onRetry }: { failure: InspectorFailure; context?: string; onDismiss?: () => void; onRetry?: () => void }) {
   const [copied, setCopied] = useState<string | null>(null);
   const diagnostics = JSON.stringify(
     { tool: 'savepoint-inspector', userAgent: navigator.userAgent, context: context ?? null, failure },
@@ -65,6 +65,13 @@ export function FailurePanel({ failure, context, onDismiss }: { failure: Inspect
             </>
           ) : null}
         </dl>
+      ) : null}
+      {failure.kind === 'cancelled' && onRetry ? (
+        <div className="failure-actions">
+          <button type="button" className="btn small" onClick={onRetry}>
+            Run again
+          </button>
+        </div>
       ) : null}
       {failure.kind !== 'cancelled' ? (
         <div className="failure-actions">

@@ -7,7 +7,7 @@ import { FailurePanel } from './failure-panel';
 /** Entries per key group and per subtask, from a scan of the state. */
 export function StateDistribution({ operator, state }: { operator: InspectedOperator; state: string }) {
   const stats = useStateStats(operator.id, state);
-  if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} />;
+  if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} onRetry={() => void stats.refetch()} />;
   if (!stats.data) return <p className="muted">Scanning entries…</p>;
   const s = stats.data;
   const keyed = s.byKeyGroup.some((b) => b.id >= 0);

@@ -24,7 +24,7 @@ function binLabel(n: number): string {
 function Aliasing({ operatorId, state }: { operatorId: string; state: string }) {
   const stats = useStateStats(operatorId, state);
   const aliasingSetting = useAppStore((s) => s.checkOptions.newSettings.largePayloadAliasing);
-  if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} />;
+  if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} onRetry={() => void stats.refetch()} />;
   if (!stats.data) return <p className="muted">Scanning values…</p>;
   const pb = stats.data.protobuf;
   if (pb === null) {

@@ -21,7 +21,7 @@ export function CompatView({ params }: { params: Record<string, string> }) {
       ) : (
         <>
           <CompatControls />
-          {check.isError ? <FailurePanel failure={check.error} context="checking compatibility" /> : null}
+          {check.isError ? <FailurePanel failure={check.error} context="checking compatibility" onRetry={() => void check.refetch()} /> : null}
           {check.data ? <Report report={check.data} params={params} /> : null}
         </>
       )}

@@ -18,7 +18,7 @@ export function DiffView({ params }: { params: Record<string, string> }) {
       </div>
     );
   }
-  if (check.isError) return <FailurePanel failure={check.error} context="building the schema diff" />;
+  if (check.isError) return <FailurePanel failure={check.error} context="building the schema diff" onRetry={() => void check.refetch()} />;
   if (!check.data) return null;
   const withDiff = check.data.states.filter((s): s is ReportState & { diff: SchemaDiff } => s.diff !== undefined);
   const selected = withDiff.find((s) => s.operator === params.op && s.state === params.state) ?? withDiff[0];

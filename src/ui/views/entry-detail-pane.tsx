@@ -7,7 +7,7 @@ import { useEntryDetail } from '../state/use-entry-pages';
 
 export function EntryDetailPane({ operatorId, state, index }: { operatorId: string; state: string; index: number }) {
   const detail = useEntryDetail(operatorId, state, index);
-  if (detail.isError) return <FailurePanel failure={detail.error} context={`reading entry ${index} of ${state}`} />;
+  if (detail.isError) return <FailurePanel failure={detail.error} context={`reading entry ${index} of ${state}`} onRetry={() => void detail.refetch()} />;
   if (!detail.data) return null;
   const { row, entry, values } = detail.data;
   return (

@@ -17,7 +17,7 @@ export function UnknownFieldsView({ inspection, params }: { inspection: Savepoin
 
 function UnknownFields({ operatorId, state }: { operatorId: string; state: string }) {
   const stats = useStateStats(operatorId, state);
-  if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} />;
+  if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} onRetry={() => void stats.refetch()} />;
   if (!stats.data) return <p className="muted">Scanning values…</p>;
   const pb = stats.data.protobuf;
   return (

@@ -37,7 +37,7 @@ function EntriesTable({ operatorId, state, selected }: { operatorId: string; sta
   const virtualizer = useVirtualizer({ count: probe.total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
   const items = virtualizer.getVirtualItems();
   const { rowAt } = useEntryPages(operatorId, state, { from: items[0]?.index ?? 0, to: items[items.length - 1]?.index ?? 0 });
-  if (probe.first.isError) return <FailurePanel failure={probe.first.error} context={`reading the entries of ${state}`} />;
+  if (probe.first.isError) return <FailurePanel failure={probe.first.error} context={`reading the entries of ${state}`} onRetry={() => void probe.first.refetch()} />;
   const select = (i: number) => updateRouteParams({ entry: String(i) });
   return (
     <>
