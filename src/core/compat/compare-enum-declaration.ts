@@ -1,6 +1,6 @@
 /** Compares one reached enum pair: options, each saved value (removed, renamed, options), added values, order, reservations. */
-import { clone } from '@bufbuild/protobuf';
 import { EnumDescriptorProtoSchema, EnumOptionsSchema, EnumValueOptionsSchema, type EnumValueDescriptorProto } from '@bufbuild/protobuf/wkt';
+import { copyDescriptorMessage } from './copy-descriptor-message';
 import { compareReservations } from './compare-reservations';
 import { describeMessageChanges } from './describe-message-changes';
 import type { EnumDeclaration } from './index-declarations';
@@ -46,7 +46,7 @@ export function compareEnumDeclaration(ctx: WalkContext, saved: EnumDeclaration,
 }
 
 function remainder(proto: EnumDeclaration['proto']): EnumDeclaration['proto'] {
-  const copy = clone(EnumDescriptorProtoSchema, proto);
+  const copy = copyDescriptorMessage(proto);
   delete (copy as { name?: string }).name;
   copy.value = [];
   copy.reservedRange = [];

@@ -4,8 +4,8 @@
  * rules), added fields, field order, reservations, oneofs and any other difference. Returns the
  * retained fields so the walk can recurse into their types.
  */
-import { clone } from '@bufbuild/protobuf';
 import { DescriptorProtoSchema, MessageOptionsSchema, OneofOptionsSchema, type FieldDescriptorProto } from '@bufbuild/protobuf/wkt';
+import { copyDescriptorMessage } from './copy-descriptor-message';
 import { checkPayloadProto3 } from './check-payload-proto3';
 import { compareReservations, isNumberReserved, type Reservations } from './compare-reservations';
 import { compareRetainedField } from './compare-retained-field';
@@ -88,7 +88,7 @@ function compareOneofs(ctx: WalkContext, saved: MessageDeclaration, next: Messag
 
 /** The message without the parts the specific rules compare (nested declarations are compared only when reached). */
 function remainder(proto: MessageDeclaration['proto'], dropExtensions: boolean): MessageDeclaration['proto'] {
-  const copy = clone(DescriptorProtoSchema, proto);
+  const copy = copyDescriptorMessage(proto);
   delete (copy as { name?: string }).name;
   copy.field = [];
   copy.nestedType = [];

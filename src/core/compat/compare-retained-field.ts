@@ -2,8 +2,8 @@
  * The retained-field rules (compatibility-rules.md §5), in the table's order: type, type name,
  * cardinality, presence, oneof, name, default, json_name, options, then any other difference.
  */
-import { clone } from '@bufbuild/protobuf';
 import { FieldDescriptorProtoSchema, FieldOptionsSchema, type FieldDescriptorProto } from '@bufbuild/protobuf/wkt';
+import { copyDescriptorMessage } from './copy-descriptor-message';
 import { describeMessageChanges } from './describe-message-changes';
 import {
   describeCardinality,
@@ -75,7 +75,7 @@ function mayDifferElsewhere(a: FieldDescriptorProto, b: FieldDescriptorProto): b
 
 /** The field without the attributes that the specific rules compare. */
 function remainder(field: FieldDescriptorProto, cardinalityReported: boolean): FieldDescriptorProto {
-  const copy = clone(FieldDescriptorProtoSchema, field);
+  const copy = copyDescriptorMessage(field);
   const drop = ['name', 'number', 'type', 'typeName', 'oneofIndex', 'proto3Optional', 'defaultValue', 'jsonName', 'options'];
   if (cardinalityReported) drop.push('label');
   for (const key of drop) delete (copy as unknown as Record<string, unknown>)[key];

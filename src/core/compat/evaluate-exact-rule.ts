@@ -32,8 +32,27 @@ export function evaluateExactRule(input: ExactRuleInput): Finding[] {
   return findings;
 }
 
-/** Normalizes like the 0.x serializer: import closure of the root's file, Kahn order, generated-code form. */
+const exactSets = new WeakMap<FileDescriptorSet, Map<string, FileDescriptorSet>>();
+const encodedSets = new WeakMap<FileDescriptorSet, Uint8Array>();
+
+/**
+ * Normalizes like the 0.x serializer: import closure of the root's file, Kahn order, generated-code
+ * form. Remembered per set object and root (the result must not be mutated).
+ */
 export function normalizeForExactRule(set: FileDescriptorSet, root: string): FileDescriptorSet {
+  let byRoot = exactSets.get(set);
+  if (byRoot === undefined) {
+    byRoot = new Map();
+    exactSets.set(set, byRoot);
+  }
+  const cached = byRoot.get(root);
+  if (cached !== undefined) return cached;
+  const result = computeExactForm(set, root);
+  byRoot.set(root, result);
+  return result;
+}
+
+function computeExactForm(set: FileDescriptorSet, root: string): FileDescriptorSet {
   const normalized = normalizeForComparison(set);
   const rootFile = indexDeclarations(normalized).byName.get(root)?.file;
   if (!rootFile) return normalized;
@@ -55,7 +74,7 @@ export function normalizeForExactRule(set: FileDescriptorSet, root: string): Fil
 function findExactDifference(savedSet: FileDescriptorSet, savedRoot: string, newSet: FileDescriptorSet, newRoot: string): string | undefined {
   const a = normalizeForExactRule(savedSet, savedRoot);
   const b = normalizeForExactRule(newSet, newRoot);
-  if (equalBytes(toBinary(FileDescriptorSetSchema, a), toBinary(FileDescriptorSetSchema, b))) return undefined;
+  if (equalBytes(encodeSet(a), encodeSet(b))) return undefined;
   try {
     const walk = evaluateSchemaChange(a, savedRoot, b, newRoot);
     const first = walk.findings[0];
@@ -71,6 +90,15 @@ function findExactDifference(savedSet: FileDescriptorSet, savedRoot: string, new
     }
   }
   return 'the descriptor set differs in its unknown fields';
+}
+
+function encodeSet(set: FileDescriptorSet): Uint8Array {
+  let bytes = encodedSets.get(set);
+  if (bytes === undefined) {
+    bytes = toBinary(FileDescriptorSetSchema, set);
+    encodedSets.set(set, bytes);
+  }
+  return bytes;
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {

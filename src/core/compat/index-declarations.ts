@@ -28,7 +28,18 @@ export interface DeclarationIndex {
 
 const MAX_NESTING = 200;
 
+const indexes = new WeakMap<FileDescriptorSet, DeclarationIndex>();
+
+/** Remembered per set object (descriptor sets are not mutated once loaded), so each set is indexed once per check. */
 export function indexDeclarations(set: FileDescriptorSet): DeclarationIndex {
+  const cached = indexes.get(set);
+  if (cached !== undefined) return cached;
+  const index = buildIndex(set);
+  indexes.set(set, index);
+  return index;
+}
+
+function buildIndex(set: FileDescriptorSet): DeclarationIndex {
   const byName = new Map<string, Declaration>();
   const all: Declaration[] = [];
   const add = (d: Declaration): void => {

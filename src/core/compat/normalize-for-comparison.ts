@@ -2,46 +2,62 @@
  * Normalizes a descriptor set to what generated code embeds (compatibility-rules.md §4): drops
  * source_code_info, a field's json_name when it equals the name protoc derives, and the image
  * extension (field 8042 of FileDescriptorProto, an unknown field) that `buf build` adds. Applied to
- * both sides so the comparison sees only real schema differences. Returns a copy.
+ * both sides so the comparison sees only real schema differences.
+ *
+ * Returns a new set that shares every sub-message it does not change with the input (files,
+ * messages and fields are shallow copies; options, enums and the rest are shared), so neither the
+ * input nor the result may be mutated afterwards. The result is remembered per input object (and a
+ * normalized set normalizes to itself), so a check normalizes each descriptor set once, however
+ * many states and rules look at it.
  */
-import { clone } from '@bufbuild/protobuf';
-import {
-  FileDescriptorSetSchema,
-  type DescriptorProto,
-  type FieldDescriptorProto,
-  type FileDescriptorSet,
-} from '@bufbuild/protobuf/wkt';
+import type { DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { copyDescriptorMessage } from './copy-descriptor-message';
 
 export const BUF_IMAGE_EXTENSION_FIELD = 8042;
 
+const normalizedSets = new WeakMap<FileDescriptorSet, FileDescriptorSet>();
+
 export function normalizeForComparison(set: FileDescriptorSet): FileDescriptorSet {
-  const copy = clone(FileDescriptorSetSchema, set);
-  for (const file of copy.file) {
-    file.sourceCodeInfo = undefined;
-    if (file.$unknown) {
-      const kept = file.$unknown.filter((u) => u.no !== BUF_IMAGE_EXTENSION_FIELD);
-      file.$unknown = kept.length > 0 ? kept : undefined;
-    }
-    for (const message of file.messageType) dropDerivedJsonNames(message, 0);
-    for (const ext of file.extension) dropDerivedJsonName(ext);
-  }
+  const cached = normalizedSets.get(set);
+  if (cached !== undefined) return cached;
+  const copy = copyDescriptorMessage(set);
+  copy.file = set.file.map(normalizeFile);
+  normalizedSets.set(set, copy);
+  normalizedSets.set(copy, copy);
   return copy;
+}
+
+function normalizeFile(original: FileDescriptorProto): FileDescriptorProto {
+  const file = copyDescriptorMessage(original);
+  file.sourceCodeInfo = undefined;
+  if (file.$unknown) {
+    const kept = file.$unknown.filter((u) => u.no !== BUF_IMAGE_EXTENSION_FIELD);
+    file.$unknown = kept.length > 0 ? kept : undefined;
+  }
+  file.messageType = file.messageType.map((m) => normalizeMessage(m, 0));
+  file.extension = file.extension.map(normalizeField);
+  return file;
 }
 
 const MAX_NESTING = 200;
 
-function dropDerivedJsonNames(message: DescriptorProto, depth: number): void {
-  if (depth > MAX_NESTING) throw new Error(`Message nesting deeper than ${MAX_NESTING} at ${message.name}`);
-  for (const field of [...message.field, ...message.extension]) dropDerivedJsonName(field);
-  for (const nested of message.nestedType) dropDerivedJsonNames(nested, depth + 1);
+function normalizeMessage(original: DescriptorProto, depth: number): DescriptorProto {
+  if (depth > MAX_NESTING) throw new Error(`Message nesting deeper than ${MAX_NESTING} at ${original.name}`);
+  const message = copyDescriptorMessage(original);
+  message.field = message.field.map(normalizeField);
+  message.extension = message.extension.map(normalizeField);
+  message.nestedType = message.nestedType.map((n) => normalizeMessage(n, depth + 1));
+  return message;
 }
 
-function dropDerivedJsonName(field: FieldDescriptorProto): void {
+/** The field without a json_name equal to the derived one (a copy only when one is dropped). */
+function normalizeField(field: FieldDescriptorProto): FieldDescriptorProto {
   // descriptor.proto is proto2: a set optional field is an own property in protobuf-es;
   // deleting it falls back to the prototype's default (unset).
-  if (isSet(field, 'jsonName') && field.jsonName === deriveJsonName(field.name)) {
-    delete (field as { jsonName?: string }).jsonName;
-  }
+  if (!isSet(field, 'jsonName') || field.jsonName !== deriveJsonName(field.name)) return field;
+  const copy = copyDescriptorMessage(field);
+  delete (copy as { jsonName?: string }).jsonName;
+  return copy;
 }
 
 /** proto2 presence of a descriptor field (own property in protobuf-es). */
