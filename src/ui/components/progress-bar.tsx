@@ -5,7 +5,7 @@ const PHASE_LABELS: Record<InspectorProgress['phase'], string> = {
   hashing: 'Hashing input',
   opening: 'Opening input',
   'reading-metadata': 'Reading _metadata',
-  'reading-state-headers': 'Reading state headers',
+  'reading-state-headers': 'Reading state files',
   'scanning-values': 'Scanning values',
   evaluating: 'Evaluating compatibility',
   'building-report': 'Building report',
