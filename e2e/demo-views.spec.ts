@@ -38,5 +38,16 @@ test('the bundled demo opens, every view renders and is reachable by URL hash, k
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('aliasing-view')).toContainText('Aliasing memory · large-event');
   await expect(page.getByTestId('al-max')).toContainText('19,990 bytes');
+  // the start page lists the session (IndexedDB) with its verdict, and reopens its kept files
+  await page.getByRole('button', { name: 'Close the input and go back to the start page' }).click();
+  await waitForAppState(page, 'empty');
+  const recent = page.getByRole('region', { name: 'Recent sessions' }).locator('tbody tr');
+  await expect(recent).toHaveCount(1);
+  await expect(recent).toContainText('flink-1.20-hashmap-canonical-savepoint');
+  await expect(recent).toContainText('events-changed.binpb');
+  await expect(recent).toContainText('not-restorable');
+  await recent.getByRole('button', { name: /^Reopen/ }).click();
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('overall-verdict')).toHaveText('not restorable');
   expect(foreign).toEqual([]);
 });

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
 import type { CheckOptions, InputFile, InspectorFailure, InspectorProgress, OpenedSession } from '../../worker';
 
 export type LoadStatus = 'empty' | 'loading' | 'ready' | 'failed';
@@ -26,18 +27,28 @@ export interface AppState {
   set(patch: Partial<AppState>): void;
 }
 
-export const useAppStore = create<AppState>((set) => ({
-  savepointFiles: [],
-  schemaFiles: [],
-  savepointUrl: null,
-  session: null,
-  status: 'empty',
-  progress: null,
-  failure: null,
-  operatorFilter: '',
-  diffChangesOnly: true,
-  checkOptions: { target: '1.x', newSettings: {} },
-  keepFiles: false,
-  storageError: null,
-  set: (patch) => set(patch),
-}));
+/** UI state; only the user's storage opt-in survives a reload (localStorage), the rest is per page. */
+export const useAppStore = create<AppState>()(
+  persist(
+    (set) => ({
+      savepointFiles: [],
+      schemaFiles: [],
+      savepointUrl: null,
+      session: null,
+      status: 'empty',
+      progress: null,
+      failure: null,
+      operatorFilter: '',
+      diffChangesOnly: true,
+      checkOptions: { target: '1.x', newSettings: {} },
+      keepFiles: false,
+      storageError: null,
+      set: (patch) => set(patch),
+    }),
+    {
+      name: 'savepoint-inspector:ui',
+      storage: createJSONStorage(() => localStorage),
+      partialize: (s) => ({ keepFiles: s.keepFiles }),
+    },
+  ),
+);

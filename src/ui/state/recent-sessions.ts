@@ -60,7 +60,9 @@ export async function recordRecentSession(
 ): Promise<{ filesKept: boolean; note: string | null }> {
   const db = await openRecentDb();
   const totalSize = session.digests.reduce((n, d) => n + d.size, 0);
-  let filesKept = false;
+  const earlier = await db.get('sessions', session.inputHash);
+  // files kept for this very input earlier stay kept (same hash, same bytes)
+  let filesKept = earlier?.filesKept === true && !keepFiles && (await db.count('files', session.inputHash)) > 0;
   let note: string | null = null;
   if (keepFiles) {
     if (totalSize > FILE_STORE_CAP_BYTES) {

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { describeFlinkVersionHint } from './flink-version-hint';
+import { formatBytes, formatPercent } from './format';
+import { mergeInputFiles } from './input/merge-input-files';
+import { formatHashRoute, parseHashRoute } from './state/use-hash-route';
+
+const file = (path: string) => ({ path, blob: new Blob([path]) });
+
+describe('hash routes', () => {
+  it('parse a view with its parameters and format back to the same hash', () => {
+    const hash = '#/values?op=6d82&state=_timer_state%2Fevent_timer&entry=3';
+    expect(parseHashRoute(hash)).toEqual({ view: 'values', params: { op: '6d82', state: '_timer_state/event_timer', entry: '3' } });
+    expect(formatHashRoute('values', { op: '6d82', state: '_timer_state/event_timer', entry: '3' })).toBe(hash);
+  });
+
+  it('fall back to the overview for an empty or unknown view, and drop empty parameters', () => {
+    expect(parseHashRoute('')).toEqual({ view: 'overview', params: {} });
+    expect(parseHashRoute('#/nope?x=1')).toEqual({ view: 'overview', params: { x: '1' } });
+    expect(formatHashRoute('compat', { op: undefined, state: '' })).toBe('#/compat');
+  });
+});
+
+describe('mergeInputFiles', () => {
+  const current = { savepointFiles: [file('sp/_metadata'), file('sp/a')], schemaFiles: [file('old.binpb')] };
+
+  it('keeps the savepoint when only a schema is dropped, and the schema when only a savepoint is dropped', () => {
+    expect(mergeInputFiles(current, [file('new.protoset')])).toEqual({ savepointFiles: current.savepointFiles, schemaFiles: [file('new.protoset')] });
+    expect(mergeInputFiles(current, [file('sp2.tar.gz')])).toEqual({ savepointFiles: [file('sp2.tar.gz')], schemaFiles: current.schemaFiles });
+  });
+
+  it('replaces both when a drop brings both', () => {
+    expect(mergeInputFiles(current, [file('x/_metadata'), file('s.desc')])).toEqual({ savepointFiles: [file('x/_metadata')], schemaFiles: [file('s.desc')] });
+  });
+});
+
+describe('formatting', () => {
+  it.each([
+    [0, '0 B'],
+    [1023, '1023 B'],
+    [1024, '1 KiB'],
+    [1536, '1.5 KiB'],
+    [4096, '4 KiB'],
+    [18068, '18 KiB'],
+    [67108864, '64 MiB'],
+  ])('formatBytes(%i) = %s', (n, text) => {
+    expect(formatBytes(n)).toBe(text);
+  });
+
+  it('percentages and Flink version hints', () => {
+    expect(formatPercent(2, 5)).toBe('40%');
+    expect(formatPercent(1, 3)).toBe('33%');
+    expect(formatPercent(1, 0)).toBe('—');
+    expect([3, 4, 5, 6, 7, 9].map(describeFlinkVersionHint)).toEqual([
+      'Flink 1.15 or older',
+      'Flink 1.16 – 1.20',
+      'Flink 2.0',
+      'Flink 2.1 – 2.2',
+      'a Flink release newer than 2.2',
+      'unknown Flink release',
+    ]);
+  });
+});
