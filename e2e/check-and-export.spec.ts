@@ -95,6 +95,10 @@ test.describe('checking a Protobuf savepoint against a changed schema', () => {
     await unknown.hover();
     await expect(entry.locator('.hx-hot')).toHaveText(['a0', '06', '63']);
     await page.screenshot({ path: '/tmp/shots/check-values.png', fullPage: true });
+    // arrow keys move through the entries
+    await page.getByRole('row', { name: /^0 3 1 0/ }).press('ArrowDown');
+    await expect(page).toHaveURL(/entry=1/);
+    await expect(entry.getByTestId('json-tree')).toContainText('"event-21"');
 
     // unknown fields per state
     await page.getByTestId('nav-unknown').click();

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useRef, type KeyboardEvent } from 'react';
 import type { SavepointInspection } from '../../core/flink';
 import { FailurePanel } from '../components/failure-panel';
 import { formatCount } from '../format';
@@ -39,6 +39,14 @@ function EntriesTable({ operatorId, state, selected }: { operatorId: string; sta
   const { rowAt } = useEntryPages(operatorId, state, { from: items[0]?.index ?? 0, to: items[items.length - 1]?.index ?? 0 });
   if (probe.first.isError) return <FailurePanel failure={probe.first.error} context={`reading the entries of ${state}`} onRetry={() => void probe.first.refetch()} />;
   const select = (i: number) => updateRouteParams({ entry: String(i) });
+  // arrow keys move the selection, as in other inspectors' tables
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    e.preventDefault();
+    const next = Math.max(0, Math.min(probe.total - 1, (selected ?? -1) + (e.key === 'ArrowDown' ? 1 : -1)));
+    select(next);
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
   return (
     <>
       <h1>
@@ -56,7 +64,7 @@ function EntriesTable({ operatorId, state, selected }: { operatorId: string; sta
           <span role="columnheader" className="num">Size</span>
           <span role="columnheader" className="num">Unknown</span>
         </div>
-        <div className="vbody" ref={scrollRef} style={{ height: Math.min(420, Math.max(1, probe.total) * ROW_HEIGHT + 2) }}>
+        <div className="vbody" ref={scrollRef} tabIndex={0} onKeyDown={onKeyDown} aria-label="Entries; arrow keys move the selection" style={{ height: Math.min(420, Math.max(1, probe.total) * ROW_HEIGHT + 2) }}>
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((it) => {
               const row = rowAt(it.index);
