@@ -4,6 +4,7 @@
  * differences as `name: old → new` items.
  */
 import { toJson, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { haveSameContent } from './have-same-content';
 
 const UNSET = 'unset';
 
@@ -28,6 +29,8 @@ export function describeMessageChanges<Desc extends DescMessage>(
   saved: MessageShape<Desc> | undefined,
   next: MessageShape<Desc> | undefined,
 ): string | undefined {
+  // most compared parts are equal: skip the two toJson renderings when the content is the same
+  if (haveSameContent(saved, next)) return undefined;
   const a = flattenMessage(schema, saved);
   const b = flattenMessage(schema, next);
   const keys = [...new Set([...a.keys(), ...b.keys()])].sort();

@@ -67,7 +67,10 @@ function computeExactForm(set: FileDescriptorSet, root: string): FileDescriptorS
       }
     }
   }
-  return { ...normalized, file: orderFilesByImports(normalized.file.filter((f) => closure.has(f.name))) };
+  const files = orderFilesByImports(normalized.file.filter((f) => closure.has(f.name)));
+  // already the exact form: the same set, so the directional walk over it is the one already done
+  if (files.length === normalized.file.length && files.every((f, i) => f === normalized.file[i])) return normalized;
+  return { ...normalized, file: files };
 }
 
 /** undefined when equal; otherwise the first difference in words. */

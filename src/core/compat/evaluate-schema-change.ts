@@ -3,6 +3,8 @@
  * declarations depth first from the saved root in saved declaration order (each type once), and
  * reports every finding in walk order; the first rejected one is the first incompatibility.
  * Linear in the size of the reached schema: each declaration pair and file pair is compared once.
+ * A check asks for the same walk more than once (the 0.x exact rule describes its first difference
+ * with it), so results are remembered per pair of normalized sets and roots.
  */
 import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { checkPayloadProto3 } from './check-payload-proto3';
@@ -28,9 +30,31 @@ export interface SchemaChangeResult {
   nextIndex: DeclarationIndex;
 }
 
+const results = new WeakMap<FileDescriptorSet, WeakMap<FileDescriptorSet, Map<string, SchemaChangeResult>>>();
+
+/** Remembered per pair of (normalized) sets and roots: the result is shared and must not be mutated. */
 export function evaluateSchemaChange(savedSet: FileDescriptorSet, savedRoot: string, newSet: FileDescriptorSet, newRoot: string): SchemaChangeResult {
-  const savedIndex = indexDeclarations(normalizeForComparison(savedSet));
-  const nextIndex = indexDeclarations(normalizeForComparison(newSet));
+  const savedNormalized = normalizeForComparison(savedSet);
+  const nextNormalized = normalizeForComparison(newSet);
+  let bySaved = results.get(savedNormalized);
+  if (bySaved === undefined) {
+    bySaved = new WeakMap();
+    results.set(savedNormalized, bySaved);
+  }
+  let byRoots = bySaved.get(nextNormalized);
+  if (byRoots === undefined) {
+    byRoots = new Map();
+    bySaved.set(nextNormalized, byRoots);
+  }
+  const key = `${savedRoot}\n${newRoot}`;
+  const cached = byRoots.get(key);
+  if (cached !== undefined) return cached;
+  const result = walkSchemaChange(indexDeclarations(savedNormalized), savedRoot, indexDeclarations(nextNormalized), newRoot);
+  byRoots.set(key, result);
+  return result;
+}
+
+function walkSchemaChange(savedIndex: DeclarationIndex, savedRoot: string, nextIndex: DeclarationIndex, newRoot: string): SchemaChangeResult {
   const ctx = createWalkContext(savedIndex, nextIndex);
   const savedRootDecl = savedIndex.byName.get(savedRoot);
   const nextRootDecl = nextIndex.byName.get(newRoot);

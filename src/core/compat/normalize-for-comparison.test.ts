@@ -12,7 +12,7 @@ import {
   type FileDescriptorSet,
 } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
-import { deriveJsonName, indexDeclarations, normalizeForComparison, normalizeForExactRule } from '.';
+import { deriveJsonName, evaluateSchemaChange, indexDeclarations, normalizeForComparison, normalizeForExactRule } from '.';
 import { copyDescriptorMessage } from './copy-descriptor-message';
 import { isSet } from './normalize-for-comparison';
 
@@ -106,6 +106,13 @@ describe('normalizeForComparison (structural sharing, no deep clone)', () => {
     expect(normalizeForExactRule(set, 'p.Outer')).toBe(normalizeForExactRule(set, 'p.Outer'));
     expect(normalizeForExactRule(set, 'p.Outer').file.map((f) => f.name)).toEqual(['a.proto']);
     expect(normalizeForExactRule(set, 'q.Other').file.map((f) => f.name)).toEqual(['a.proto', 'b.proto']);
+    // the whole set already in import order is its own exact form, so the 0.x rule reuses the directional walk
+    expect(normalizeForExactRule(set, 'q.Other')).toBe(n);
+    const other = sampleSet();
+    const walk = evaluateSchemaChange(set, 'p.Outer', other, 'p.Outer');
+    expect(evaluateSchemaChange(n, 'p.Outer', normalizeForComparison(other), 'p.Outer')).toBe(walk);
+    expect(evaluateSchemaChange(set, 'p.Outer.Inner', other, 'p.Outer.Inner')).not.toBe(walk);
+    expect(walk.reached.map((p) => p.saved.fullName)).toEqual(['p.Outer']);
   });
 });
 
