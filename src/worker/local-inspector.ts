@@ -3,13 +3,12 @@
  * through Comlink (`inspector.worker.ts`); unit tests use it directly, with no worker and no
  * browser, so they exercise the same code paths the app runs.
  */
-import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type CancelSignal, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
+import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
 import { openSavepointInput, readAll, type ByteSource, type SavepointFiles } from '../core/io';
 import { openUrlInput } from './open-url-input';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
 import packageJson from '../../package.json';
-import { Cancellation } from './cancellation';
 import { redecodeProtobufValue, registerCapturingProtobufReaders, type CapturedProtobufValue } from './capture-protobuf-values';
 import { describeInputFiles } from './describe-input-files';
 import { hashInputFiles } from './hash-input-files';
@@ -23,7 +22,6 @@ import type {
   Inspector,
   InspectorFailure,
   InspectorInput,
-  InspectorPhase,
   OpenedSession,
   ProgressListener,
   StateStats,
@@ -32,7 +30,8 @@ import { scanStateEntries, toEntryProtobufValue, type ScannedState } from './sca
 import { toInputFiles } from './sources';
 import { nameSavepointInput, splitInputFiles } from './split-input-files';
 import { toPlainData } from './to-plain-data';
-import { trackSourceReads, type ReadingStep } from './track-source-reads';
+import { signalOf, StepRunner, type SetPhase } from './step-runner';
+import { trackSourceReads } from './track-source-reads';
 
 /** The tool identity written into reports: the same as the CLI's, so exports equal `check` output. */
 export const REPORT_TOOL = { name: 'savepoint-inspector', version: packageJson.version };
@@ -49,8 +48,7 @@ interface Session {
 
 export class LocalInspector implements Inspector {
   private session: Session | null = null;
-  /** the long steps running now (the UI runs independent queries side by side) */
-  private readonly running = new Set<ReadingStep>();
+  private readonly steps = new StepRunner();
   /** for the inspection (headers and entry counts); each state scan uses its own capturing registry */
   private readonly registry: SnapshotRegistry = createSnapshotRegistry();
 
@@ -59,7 +57,7 @@ export class LocalInspector implements Inspector {
   }
 
   async open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession> {
-    return this.runStep('hashing', onProgress, async (cancel, phase) => {
+    return this.steps.run('hashing', onProgress, async (cancel, phase) => {
       if (input.kind === 'url') return this.openUrl(input.url, input.schemaFiles, phase);
       if (input.files.length === 0) {
         throw wrongInput('no files were given: drop a savepoint folder, a .zip/.tar/.tar.gz of one, or a _metadata file');
@@ -72,7 +70,7 @@ export class LocalInspector implements Inspector {
       phase('opening', 0);
       let savepoint: SavepointFiles | null = null;
       if (savepointFiles.length > 0) {
-        const tracked = toInputFiles(savepointFiles).map((f) => ({ path: f.path, source: trackSourceReads(f.source, () => this.running) }));
+        const tracked = toInputFiles(savepointFiles).map((f) => ({ path: f.path, source: trackSourceReads(f.source, () => this.steps.running) }));
         savepoint = await openSavepointInput({ kind: 'files', name: nameSavepointInput(savepointFiles), files: tracked });
       }
       const warnings = [...(savepoint?.warnings ?? [])];
@@ -94,10 +92,10 @@ export class LocalInspector implements Inspector {
   }
 
   /** A savepoint served over HTTP; the input hash covers the URL, `_metadata` and the schema files. */
-  private async openUrl(url: string, schemaFiles: InputFile[], phase: (p: InspectorPhase, bytesTotal: number) => void): Promise<OpenedSession> {
+  private async openUrl(url: string, schemaFiles: InputFile[], phase: SetPhase): Promise<OpenedSession> {
     phase('opening', 0);
     const remote = await openUrlInput(url);
-    const track = (source: ByteSource) => trackSourceReads(source, () => this.running);
+    const track = (source: ByteSource) => trackSourceReads(source, () => this.steps.running);
     const savepoint: SavepointFiles = {
       ...remote,
       metadata: track(remote.metadata),
@@ -125,7 +123,7 @@ export class LocalInspector implements Inspector {
   /** `_metadata`, every state header, and a full scan that counts each state's entries. */
   async getInspection(onProgress?: ProgressListener): Promise<SavepointInspection> {
     const { savepoint } = this.requireSavepoint();
-    return this.runStep('reading-metadata', onProgress, async (cancel, phase) => {
+    return this.steps.run('reading-metadata', onProgress, async (cancel, phase) => {
       phase('reading-state-headers', totalBytes(savepoint));
       return toPlainData(await inspectSavepoint(savepoint, this.registry, { countEntries: true, signal: signalOf(cancel) }));
     });
@@ -155,7 +153,7 @@ export class LocalInspector implements Inspector {
     const key = JSON.stringify(options);
     const cached = session.reports.get(key);
     if (cached) return cached;
-    const report = await this.runStep('evaluating', onProgress, async (cancel, phase) => {
+    const report = await this.steps.run('evaluating', onProgress, async (cancel, phase) => {
       phase('evaluating', totalBytes(session.savepoint));
       const bytes = new Uint8Array(await schema.blob.arrayBuffer());
       return checkSavepoint({
@@ -179,7 +177,7 @@ export class LocalInspector implements Inspector {
 
   /** Cancels every running step; each rejects with a `cancelled` failure. */
   async cancel(): Promise<void> {
-    for (const step of this.running) step.cancel.cancel();
+    this.steps.cancelAll();
   }
 
   private scanState(query: { operatorId: string; state: string }, onProgress?: ProgressListener): Promise<ScannedState> {
@@ -187,7 +185,7 @@ export class LocalInspector implements Inspector {
     const key = `${query.operatorId}\u0000${query.state}`;
     const known = session.scans.get(key);
     if (known) return known;
-    const scan = this.runStep('scanning-values', onProgress, async (cancel, phase) => {
+    const scan = this.steps.run('scanning-values', onProgress, async (cancel, phase) => {
       phase('reading-metadata', session.savepoint.metadata.size);
       const opened = await this.openMetadata(session);
       phase('scanning-values', totalBytes(session.savepoint));
@@ -225,47 +223,10 @@ export class LocalInspector implements Inspector {
     if (session.savepoint === null) throw wrongInput(noSavepointMessage(session.opened));
     return session as Session & { savepoint: SavepointFiles };
   }
-
-  /**
-   * Runs one long step with its own cancellation; reads of the session's sources while it runs are
-   * reported as progress of the step's current phase.
-   */
-  private async runStep<T>(
-    firstPhase: InspectorPhase,
-    onProgress: ProgressListener | undefined,
-    body: (cancel: Cancellation, phase: (p: InspectorPhase, bytesTotal: number) => void) => Promise<T>,
-  ): Promise<T> {
-    const cancel = new Cancellation();
-    let current = { phase: firstPhase, bytesRead: 0, bytesTotal: 0 };
-    const step: ReadingStep = {
-      cancel,
-      onRead: (bytes, source) => {
-        current.bytesRead += bytes;
-        onProgress?.({ ...current, detail: source });
-      },
-    };
-    this.running.add(step);
-    try {
-      return await body(cancel, (phase, bytesTotal) => {
-        current = { phase, bytesRead: 0, bytesTotal };
-        onProgress?.({ ...current });
-      });
-    } finally {
-      this.running.delete(step);
-    }
-  }
 }
 
 function totalBytes(files: SavepointFiles): number {
   return files.files.reduce((n, f) => n + f.size, 0);
-}
-
-function signalOf(cancel: Cancellation): CancelSignal {
-  return {
-    get aborted() {
-      return cancel.isCancelled;
-    },
-  };
 }
 
 function wrongInput(detail: string): InspectorFailure {

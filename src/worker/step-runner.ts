@@ -1,0 +1,49 @@
+import type { CancelSignal } from '../core/flink';
+import { Cancellation } from './cancellation';
+import type { InspectorPhase, ProgressListener } from './inspector';
+import type { ReadingStep } from './track-source-reads';
+
+export type SetPhase = (phase: InspectorPhase, bytesTotal: number) => void;
+
+/**
+ * Runs the Inspector's long steps, each with its own cancellation, side by side (the UI runs
+ * independent queries at once). Reads of tracked sources while a step runs are reported as
+ * progress of the step's current phase; `cancelAll` cancels every running step.
+ */
+export class StepRunner {
+  readonly running = new Set<ReadingStep>();
+
+  async run<T>(firstPhase: InspectorPhase, onProgress: ProgressListener | undefined, body: (cancel: Cancellation, phase: SetPhase) => Promise<T>): Promise<T> {
+    const cancel = new Cancellation();
+    let current = { phase: firstPhase, bytesRead: 0, bytesTotal: 0 };
+    const step: ReadingStep = {
+      cancel,
+      onRead: (bytes, source) => {
+        current.bytesRead += bytes;
+        onProgress?.({ ...current, detail: source });
+      },
+    };
+    this.running.add(step);
+    try {
+      return await body(cancel, (phase, bytesTotal) => {
+        current = { phase, bytesRead: 0, bytesTotal };
+        onProgress?.({ ...current });
+      });
+    } finally {
+      this.running.delete(step);
+    }
+  }
+
+  cancelAll(): void {
+    for (const step of this.running) step.cancel.cancel();
+  }
+}
+
+/** The core's cancel signal over a step's cancellation. */
+export function signalOf(cancel: Cancellation): CancelSignal {
+  return {
+    get aborted() {
+      return cancel.isCancelled;
+    },
+  };
+}
