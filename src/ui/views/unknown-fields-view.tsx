@@ -56,7 +56,7 @@ function UnknownFields({ operatorId, state }: { operatorId: string; state: strin
                       <td className="num mono">{u.number}</td>
                       <td className="mono">{WIRE_TYPE_NAMES[u.wireType] ?? u.wireType}</td>
                       <td className="num">{formatCount(u.values)}</td>
-                      <td>
+                      <td className="nowrap">
                         <span className="share">
                           <span className="share-fill" style={{ width: `${(u.values / pb.values) * 100}%` }} />
                         </span>{' '}
@@ -64,7 +64,7 @@ function UnknownFields({ operatorId, state }: { operatorId: string; state: strin
                       </td>
                       <td className="num">{formatCount(u.occurrences)}</td>
                       <td className="num">{formatBytes(u.bytes)}</td>
-                      <td className="mono clip">{u.examples.join(', ')}</td>
+                      <td className="mono examples">{u.examples.join(', ')}</td>
                     </tr>
                   ))}
                 </tbody>
