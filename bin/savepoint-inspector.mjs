@@ -1,7 +1,19 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI (src/cli/main.ts) through tsx's loader, resolved relative to this file so
-// it works from any working directory, from `npm run cli` and as the package's "bin".
-import { register } from 'tsx/esm/api';
+// Runs the CLI. Prefers the prebuilt bundle dist-cli/savepoint-inspector.mjs (`npm run build:cli`;
+// starts in ~0.1 s instead of ~0.5 s of TypeScript compilation) while it is up to date with the
+// sources it was built from. Otherwise, or with SAVEPOINT_INSPECTOR_TSX=1, runs src/cli/main.ts
+// through tsx's loader, resolved relative to this file so it works from any working directory,
+// from `npm run cli` and as the package's "bin".
+import { fileURLToPath } from 'node:url';
+import { checkBundleFreshness } from './is-bundle-fresh.mjs';
 
-register();
-await import(new URL('../src/cli/main.ts', import.meta.url).href);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bundle = fileURLToPath(new URL('../dist-cli/savepoint-inspector.mjs', import.meta.url));
+
+if (process.env.SAVEPOINT_INSPECTOR_TSX !== '1' && checkBundleFreshness(bundle, `${root}dist-cli`, root) === 'fresh') {
+  await import(new URL('../dist-cli/savepoint-inspector.mjs', import.meta.url).href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(new URL('../src/cli/main.ts', import.meta.url).href);
+}

@@ -1,0 +1,28 @@
+// Whether a prebuilt bundle may run instead of the TypeScript sources: it exists and no source file
+// it was built from (listed in <distDir>/inputs.json by bin/build-cli.mjs, relative to rootDir) is
+// newer than it or gone. Used by bin/savepoint-inspector.mjs; a stale bundle is never run.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** @returns {'fresh' | 'not-built' | 'stale'} */
+export function checkBundleFreshness(bundleFile, distDir, rootDir) {
+  let builtAt;
+  let sources;
+  try {
+    builtAt = statSync(bundleFile).mtimeMs;
+    sources = JSON.parse(readFileSync(path.join(distDir, 'inputs.json'), 'utf8')).sources;
+  } catch {
+    return 'not-built';
+  }
+  if (!Array.isArray(sources)) return 'not-built';
+  for (const source of sources) {
+    let modifiedAt;
+    try {
+      modifiedAt = statSync(path.join(rootDir, source)).mtimeMs;
+    } catch {
+      return 'stale'; // removed or renamed since the build
+    }
+    if (modifiedAt > builtAt) return 'stale';
+  }
+  return 'fresh';
+}

@@ -1,0 +1,115 @@
+/**
+ * The prebuilt CLI bundle (`npm run build:cli`, bin/build-cli.mjs): bin/savepoint-inspector.mjs runs
+ * it only while it is fresh, and the bundle (with its bundled scan worker) answers exactly like the
+ * TypeScript sources: `check` reports and `stats` with two worker threads.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli';
+import { buildDescriptorSet } from '../conformance/build-descriptor-set';
+// @ts-expect-error plain .mjs helper of bin/ without type declarations
+import { checkBundleFreshness } from '../../bin/is-bundle-fresh.mjs';
+
+const ROOT = process.cwd();
+const SAVEPOINT = path.resolve(ROOT, 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
+const PROTO_DIR = path.resolve(ROOT, 'fixtures/flink-writer/src/main/proto');
+const present = existsSync(SAVEPOINT) && existsSync(PROTO_DIR);
+const fresh = checkBundleFreshness as (bundle: string, distDir: string, rootDir: string) => 'fresh' | 'not-built' | 'stale';
+
+describe('checkBundleFreshness', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'bundle-fresh-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is fresh only while every listed source is older than the bundle and present', () => {
+    const dist = path.join(dir, 'dist');
+    const bundle = path.join(dist, 'cli.mjs');
+    mkdirSync(path.join(dir, 'src'), { recursive: true });
+    expect(fresh(bundle, dist, dir)).toBe('not-built');
+    writeFileSync(path.join(dir, 'src/a.ts'), 'a');
+    writeFileSync(path.join(dir, 'src/b.ts'), 'b');
+    mkdirSync(dist);
+    writeFileSync(bundle, '');
+    expect(fresh(bundle, dist, dir)).toBe('not-built'); // no inputs.json
+    writeFileSync(path.join(dist, 'inputs.json'), JSON.stringify({ sources: ['src/a.ts', 'src/b.ts'] }));
+    const t = Date.now() / 1000;
+    utimesSync(path.join(dir, 'src/a.ts'), t - 20, t - 20);
+    utimesSync(path.join(dir, 'src/b.ts'), t - 20, t - 20);
+    utimesSync(bundle, t - 10, t - 10);
+    expect(fresh(bundle, dist, dir)).toBe('fresh');
+    utimesSync(path.join(dir, 'src/b.ts'), t - 5, t - 5);
+    expect(fresh(bundle, dist, dir)).toBe('stale');
+    utimesSync(path.join(dir, 'src/b.ts'), t - 20, t - 20);
+    rmSync(path.join(dir, 'src/a.ts'));
+    expect(fresh(bundle, dist, dir)).toBe('stale');
+  });
+});
+
+describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources', () => {
+  let dir = '';
+  let out = '';
+  let descriptors = '';
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cli-bundle-'));
+    out = path.join(dir, 'dist-cli');
+    execFileSync(process.execPath, [path.join(ROOT, 'bin/build-cli.mjs'), '--outdir', out], { stdio: 'pipe' });
+    const events = await readFile(path.join(PROTO_DIR, 'fixtures/events.proto'), 'utf8');
+    const common = await readFile(path.join(PROTO_DIR, 'fixtures/common.proto'), 'utf8');
+    descriptors = path.join(dir, 'sint.binpb');
+    writeFileSync(descriptors, await buildDescriptorSet({ 'fixtures/events.proto': events.replace('  int64 id = 1;', '  sint64 id = 1;'), 'fixtures/common.proto': common }));
+  }, 120_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const inProcess = async (args: string[]): Promise<{ code: number; stdout: string }> => {
+    let stdout = '';
+    const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: () => undefined });
+    return { code, stdout };
+  };
+  const bundled = (args: string[]): { code: number | null; stdout: string; stderr: string } => {
+    const r = spawnSync(process.execPath, [path.join(out, 'savepoint-inspector.mjs'), ...args], { encoding: 'utf8', cwd: ROOT });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const withoutTimestamp = (json: string): unknown => {
+    const report = JSON.parse(json) as Record<string, unknown>;
+    delete report['generatedAt'];
+    return report;
+  };
+
+  it('lists its sources (including the scan worker) for the freshness check', () => {
+    const { sources } = JSON.parse(readFileSync(path.join(out, 'inputs.json'), 'utf8')) as { sources: string[] };
+    expect(sources).toContain('src/cli/main.ts');
+    expect(sources).toContain('src/cli/scan/scan-worker.ts');
+    expect(sources).toContain('src/core/compat/evaluate-schema-change.ts');
+    expect(sources.every((s) => existsSync(path.join(ROOT, s)))).toBe(true);
+  });
+
+  it('check: the same exit code and JSON report, 0.x and 1.x', async () => {
+    for (const target of ['0.x', '1.x']) {
+      const args = ['check', SAVEPOINT, '--descriptors', descriptors, '--target', target, '--format', 'json'];
+      const expected = await inProcess(args);
+      const actual = bundled(args);
+      expect(actual.stderr).toBe('');
+      expect(actual.code).toBe(expected.code);
+      expect(expected.code).toBe(1); // sint64 id: incompatible under both lines
+      expect(withoutTimestamp(actual.stdout)).toEqual(withoutTimestamp(expected.stdout));
+    }
+  }, 60_000);
+
+  it('stats with 2 worker threads: the bundled worker gives the same statistics', async () => {
+    const args = ['stats', SAVEPOINT, '--workers', '2', '--json'];
+    const expected = await inProcess(args);
+    const actual = bundled(args);
+    expect(actual.stderr).toBe('');
+    expect(actual.code).toBe(expected.code);
+    const parsed = JSON.parse(actual.stdout) as { workers: number; errors: unknown[] };
+    expect(parsed.workers).toBe(2);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed).toEqual(JSON.parse(expected.stdout));
+  }, 60_000);
+});
