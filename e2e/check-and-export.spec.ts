@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 import { waitForAppState, watchForeignRequests } from './helpers';
 
 /** The project's own fixture (committed): a Flink 1.20.5 savepoint with Protobuf state, and the demo's changed schema. */

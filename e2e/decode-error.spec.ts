@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { readCheckpointMetadata } from '../src/core/flink';
 import { isDecodeError } from '../src/core/io';
 import { HAVE_SHARED_SAVEPOINTS, sharedSavepoint, waitForAppState } from './helpers';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { waitForAppState, watchForeignRequests } from './helpers';
 
 const VIEWS = [

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { HAVE_SHARED_SAVEPOINTS, sharedSavepoint, waitForAppState, watchForeignRequests } from './helpers';
 
 const NAME = 'new-stateful-udf-migration-itcase-flink2.0-rocksdb-savepoint';

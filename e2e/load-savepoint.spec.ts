@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { HAVE_SHARED_SAVEPOINTS, dropFiles, makeArchives, sharedSavepoint, waitForAppState, watchForeignRequests } from './helpers';
 
 const NAME = 'new-stateful-udf-migration-itcase-flink1.20-hashmap-savepoint';

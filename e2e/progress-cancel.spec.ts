@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { waitForAppState } from './helpers';
 
 /** A generated 64 MiB savepoint (bench/generate), large enough that reading its state takes a while. */

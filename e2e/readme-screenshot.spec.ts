@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { waitForAppState } from './helpers';
 
 /** Keeps docs/app-screenshot.png current when run with UPDATE_SCREENSHOT=1 (the README shows it). */

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { waitForAppState, watchForeignRequests } from './helpers';
 
 test('the start page offers a drop zone, pickers and the demo, and sends a strict CSP', async ({ page, baseURL }) => {

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { readCheckpointMetadata, writeCheckpointMetadata } from '../src/core/flink';
 import { waitForAppState, watchForeignRequests } from './helpers';
 
