@@ -11,11 +11,20 @@ export const HASH_SLICE_BYTES = 8 * 1024 * 1024;
 export async function hashInputFiles(
   files: readonly InputFile[],
   onBytes: (bytesRead: number, bytesTotal: number, path: string) => void,
+  known?: Map<string, string>,
 ): Promise<{ digests: InputFileDigest[]; inputHash: string }> {
   const total = files.reduce((n, f) => n + f.blob.size, 0);
   let read = 0;
   const digests: InputFileDigest[] = [];
   for (const f of files) {
+    const id = fileIdentity(f);
+    const cached = id === null ? undefined : known?.get(id);
+    if (cached !== undefined) {
+      read += f.blob.size;
+      onBytes(read, total, f.path);
+      digests.push({ path: f.path, size: f.blob.size, sha256: cached });
+      continue;
+    }
     const h = sha256.create();
     for (let at = 0; at < f.blob.size; at += HASH_SLICE_BYTES) {
       const bytes = new Uint8Array(await f.blob.slice(at, at + HASH_SLICE_BYTES).arrayBuffer());
@@ -23,11 +32,28 @@ export async function hashInputFiles(
       read += bytes.length;
       onBytes(read, total, f.path);
     }
-    digests.push({ path: f.path, size: f.blob.size, sha256: toHex(h.digest()) });
+    const digest = toHex(h.digest());
+    if (id !== null) known?.set(id, digest);
+    digests.push({ path: f.path, size: f.blob.size, sha256: digest });
   }
   digests.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const listing = digests.map((d) => `${d.path}\t${d.size}\t${d.sha256}`).join('\n');
-  return { digests, inputHash: toHex(sha256(new TextEncoder().encode(listing))) };
+  return { digests, inputHash: hashListing(digests) };
+}
+
+/** SHA-256 of the sorted `path \t size \t sha256` lines of some digests. */
+export function hashListing(digests: readonly InputFileDigest[]): string {
+  const sorted = [...digests].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const listing = sorted.map((d) => `${d.path}\t${d.size}\t${d.sha256}`).join('\n');
+  return toHex(sha256(new TextEncoder().encode(listing)));
+}
+
+/**
+ * A picked/dropped File is identified by path, size and modification time, so that opening the
+ * same files again (e.g. adding a schema to an open savepoint) does not hash them again.
+ */
+function fileIdentity(f: InputFile): string | null {
+  const lastModified = (f.blob as Partial<File>).lastModified;
+  return typeof lastModified === 'number' ? `${f.path}\u0000${f.blob.size}\u0000${lastModified}` : null;
 }
 
 function toHex(bytes: Uint8Array): string {

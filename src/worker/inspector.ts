@@ -73,8 +73,10 @@ export interface InputFileDigest {
 }
 
 export interface OpenedSession {
-  /** SHA-256 over the sorted (path, size, sha256) list: the cache key of every later result */
+  /** SHA-256 over the sorted (path, size, sha256) list of every file: the cache key of the compatibility results */
   inputHash: string;
+  /** the same over the savepoint's files only (null without a savepoint): the cache key of inspection and scans */
+  savepointHash: string | null;
   files: ClassifiedFile[];
   digests: InputFileDigest[];
   /** display name of the savepoint input (folder, archive or `_metadata`), null when only a schema was given */

@@ -92,4 +92,31 @@ describe.skipIf(!exists)('LocalInspector over the fixture savepoint (flink-1.20/
     expect(inspection.operators.length).toBeGreaterThan(0);
     expect(stats.entries).toBe(24);
   });
+
+  it('keeps the scans of an unchanged savepoint when only the schema changes, without reading its files again', async () => {
+    let reads = 0;
+    class CountingFile extends File {
+      override slice(start?: number, end?: number, contentType?: string): Blob {
+        reads++;
+        return super.slice(start, end, contentType);
+      }
+    }
+    const savepointFiles = () => readdirSync(SAVEPOINT).map((n) => ({ path: `sp/${n}`, blob: new CountingFile([readFileSync(path.join(SAVEPOINT, n))], n, { lastModified: 1_700_000_000_000 }) }));
+    const inspector = new LocalInspector();
+    const first = await inspector.open({ kind: 'files', files: savepointFiles() });
+    const operatorId = (await inspector.getInspection()).operators.find((o) => o.states.some((s) => s.name === 'last-event'))!.id;
+    await inspector.getStateStats({ operatorId, state: 'last-event' });
+    const schema = { path: 'events-changed.binpb', blob: new File([readFileSync(SCHEMA)], 'events-changed.binpb', { lastModified: 1 }) };
+    reads = 0;
+    const second = await inspector.open({ kind: 'files', files: [...savepointFiles(), schema] });
+    expect(reads).toBe(0);
+    expect(second.savepointHash).toBe(first.savepointHash);
+    expect(second.inputHash).not.toBe(first.inputHash);
+    expect(second.descriptorSetName).toBe('events-changed.binpb');
+    expect(second.digests.find((d) => d.path === 'sp/_metadata')?.sha256).toBe(first.digests.find((d) => d.path === 'sp/_metadata')?.sha256);
+    const progress: string[] = [];
+    const stats = await inspector.getStateStats({ operatorId, state: 'last-event' }, (p) => progress.push(p.phase));
+    expect(stats.entries).toBe(5);
+    expect(progress).toEqual([]);
+  });
 });

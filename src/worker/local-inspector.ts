@@ -11,7 +11,7 @@ import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/
 import packageJson from '../../package.json';
 import { redecodeProtobufValue, registerCapturingProtobufReaders, type CapturedProtobufValue } from './capture-protobuf-values';
 import { describeInputFiles } from './describe-input-files';
-import { hashInputFiles } from './hash-input-files';
+import { hashInputFiles, hashListing } from './hash-input-files';
 import type {
   CheckOptions,
   EntryDetail,
@@ -49,6 +49,8 @@ interface Session {
 export class LocalInspector implements Inspector {
   private session: Session | null = null;
   private readonly steps = new StepRunner();
+  /** SHA-256 of files seen before, by path, size and modification time */
+  private readonly knownDigests = new Map<string, string>();
   /** for the inspection (headers and entry counts); each state scan uses its own capturing registry */
   private readonly registry: SnapshotRegistry = createSnapshotRegistry();
 
@@ -63,13 +65,22 @@ export class LocalInspector implements Inspector {
         throw wrongInput('no files were given: drop a savepoint folder, a .zip/.tar/.tar.gz of one, or a _metadata file');
       }
       const { descriptorSets, savepointFiles } = splitInputFiles(input.files);
-      const { digests, inputHash } = await hashInputFiles(input.files, (bytesRead, bytesTotal, path) => {
-        cancel.check();
-        onProgress?.({ phase: 'hashing', bytesRead, bytesTotal, detail: path });
-      });
+      const { digests, inputHash } = await hashInputFiles(
+        input.files,
+        (bytesRead, bytesTotal, path) => {
+          cancel.check();
+          onProgress?.({ phase: 'hashing', bytesRead, bytesTotal, detail: path });
+        },
+        this.knownDigests,
+      );
       phase('opening', 0);
-      let savepoint: SavepointFiles | null = null;
-      if (savepointFiles.length > 0) {
+      const savepointPaths = new Set(savepointFiles.map((f) => f.path));
+      const savepointHash = savepointFiles.length > 0 ? hashListing(digests.filter((d) => savepointPaths.has(d.path))) : null;
+      const previous = this.session;
+      // the same savepoint again (e.g. only the schema changed): keep its opened files and scans
+      const same = previous !== null && previous.savepoint !== null && savepointHash !== null && previous.opened.savepointHash === savepointHash;
+      let savepoint: SavepointFiles | null = same ? previous.savepoint : null;
+      if (!same && savepointFiles.length > 0) {
         const tracked = toInputFiles(savepointFiles).map((f) => ({ path: f.path, source: trackSourceReads(f.source, () => this.steps.running) }));
         savepoint = await openSavepointInput({ kind: 'files', name: nameSavepointInput(savepointFiles), files: tracked });
       }
@@ -80,13 +91,16 @@ export class LocalInspector implements Inspector {
       const schema = descriptorSets[0] ?? null;
       const opened: OpenedSession = {
         inputHash,
+        savepointHash,
         files: describeInputFiles(input.files, savepoint, schema),
         digests,
         savepointName: savepoint?.name ?? null,
         descriptorSetName: schema?.path ?? null,
         warnings,
       };
-      this.session = { opened, savepoint, descriptorSet: schema, scans: new Map(), reports: new Map() };
+      this.session = same
+        ? { opened, savepoint, descriptorSet: schema, scans: previous.scans, reports: new Map(), ...(previous.metadata ? { metadata: previous.metadata } : {}) }
+        : { opened, savepoint, descriptorSet: schema, scans: new Map(), reports: new Map() };
       return opened;
     });
   }
@@ -110,6 +124,7 @@ export class LocalInspector implements Inspector {
     const schema = schemaFiles[0] ?? null;
     const opened: OpenedSession = {
       inputHash,
+      savepointHash: hashListing(digests.filter((d) => d.path === url)),
       files: [{ path: url, size: savepoint.metadata.size, role: 'savepoint-metadata' }, ...schemaFiles.map((f) => ({ path: f.path, size: f.blob.size, role: 'descriptor-set' as const }))],
       digests,
       savepointName: url,

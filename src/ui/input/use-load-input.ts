@@ -30,6 +30,8 @@ export function useLoadInput(): (added: InputFile[], opts?: { replace?: boolean;
           : { kind: 'files', files: all.length > 0 ? all : added };
         const session = await inspector.open(input, (progress) => useAppStore.getState().set({ progress }));
         if (mine !== generation) return; // a newer load replaced this one
+        // results that failed before (e.g. cancelled) are computed again for the new input
+        queryClient.removeQueries({ queryKey: ['session'], predicate: (q) => q.state.status === 'error' });
         useAppStore.getState().set({ ...merged, savepointUrl: byUrl ? url : null, session, status: 'ready', progress: null });
         try {
           const { note } = await recordRecentSession(session, merged, useAppStore.getState().keepFiles && !byUrl, null);

@@ -8,7 +8,7 @@ export const ENTRY_PAGE_SIZE = 500;
 /** Rows of one state in pages; only the pages that cover `visible` are fetched from the worker. */
 export function useEntryPages(operatorId: string, state: string, visible: { from: number; to: number }) {
   const inspector = useInspector();
-  const hash = useAppStore((s) => s.session?.inputHash);
+  const hash = useAppStore((s) => s.session?.savepointHash);
   const key = (page: number) => ['session', hash, 'entries', operatorId, state, page];
   const fetchPage = (page: number) => () =>
     inspector.listEntries({ operatorId, state, offset: page * ENTRY_PAGE_SIZE, limit: ENTRY_PAGE_SIZE }, (progress) => useAppStore.getState().set({ progress }));
@@ -28,7 +28,7 @@ export function useEntryPages(operatorId: string, state: string, visible: { from
 
 export function useEntryDetail(operatorId: string, state: string, index: number | null) {
   const inspector = useInspector();
-  const hash = useAppStore((s) => s.session?.inputHash);
+  const hash = useAppStore((s) => s.session?.savepointHash);
   return useQuery<EntryDetail, InspectorFailure>({
     queryKey: ['session', hash, 'entry', operatorId, state, index],
     enabled: index !== null,

@@ -9,7 +9,7 @@ export function useInspection() {
   const inspector = useInspector();
   const session = useAppStore((s) => s.session);
   return useQuery<SavepointInspection, InspectorFailure>({
-    queryKey: ['session', session?.inputHash, 'inspection'],
+    queryKey: ['session', session?.savepointHash ?? session?.inputHash, 'inspection'],
     enabled: session !== null,
     staleTime: Infinity,
     retry: false,

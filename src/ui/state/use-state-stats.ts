@@ -8,7 +8,7 @@ export function useStateStats(operatorId: string | undefined, state: string | un
   const inspector = useInspector();
   const session = useAppStore((s) => s.session);
   return useQuery<StateStats, InspectorFailure>({
-    queryKey: ['session', session?.inputHash, 'stats', operatorId, state],
+    queryKey: ['session', session?.savepointHash, 'stats', operatorId, state],
     enabled: session !== null && operatorId !== undefined && state !== undefined,
     staleTime: Infinity,
     retry: false,
