@@ -3,7 +3,7 @@
  * proxies; failures arrive as InspectorFailure data.
  */
 import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
-import type { Inspector, ProgressListener } from './inspector';
+import type { Inspector, InspectorFailure, ProgressListener } from './inspector';
 import { toInspectorFailure } from './to-inspector-failure';
 import inspectorWorkerUrl from './inspector.worker.ts?worker&url';
 
@@ -21,9 +21,16 @@ export function connectWorkerInspector(): WorkerInspector {
   const worker = new Worker(url, { type: 'module', name: 'inspector' });
   const remote: Remote<Inspector> = wrap<Inspector>(worker);
   const listen = (l?: ProgressListener) => (l ? proxy(l) : undefined);
+  // a worker that fails to load or crashes would leave every call pending: fail them instead
+  const crashed = new Promise<never>((_, reject) => {
+    worker.addEventListener('error', (e) => {
+      reject({ kind: 'internal', name: 'WorkerError', message: `the decoding worker stopped: ${e.message || 'it could not be loaded'}` } satisfies InspectorFailure);
+    });
+  });
+  crashed.catch(() => undefined);
   const call = async <T>(p: Promise<T>): Promise<T> => {
     try {
-      return await p;
+      return await Promise.race([p, crashed]);
     } catch (e) {
       throw toInspectorFailure(e);
     }
