@@ -76,12 +76,12 @@ function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: b
           <tbody>
             {recent.data.map((s) => (
               <tr key={s.inputHash}>
-                <td className="mono">{s.savepointName ?? '—'}</td>
-                <td className="mono">{s.descriptorSetName ?? '—'}</td>
+                <td className="mono clip" title={s.savepointName ?? undefined}>{s.savepointName ?? '—'}</td>
+                <td className="mono" title={s.descriptorSetName ?? undefined}>{s.descriptorSetName ?? '—'}</td>
                 <td className="num">{formatBytes(s.totalSize)}</td>
                 <td className="mono" title={s.inputHash}>{shortHash(s.inputHash)}</td>
                 <td>{s.verdict ?? <span className="muted">—</span>}</td>
-                <td>{new Date(s.openedAt).toLocaleString()}</td>
+                <td className="nowrap">{new Date(s.openedAt).toLocaleString()}</td>
                 <td className="actions">
                   {s.filesKept ? (
                     <button type="button" className="btn small" onClick={() => void reopen(s)} aria-label={`Reopen ${s.savepointName ?? s.inputHash}`}>
