@@ -116,6 +116,15 @@ test.describe('checking a Protobuf savepoint against a changed schema', () => {
     await expect(page.getByTestId('large-payloads').locator('tbody tr')).toHaveCount(1);
     await page.screenshot({ path: '/tmp/shots/check-aliasing.png', fullPage: true });
 
+    // a new root message that the new schema does not have is reported, with the file it concerns
+    await page.getByTestId('nav-compat').click();
+    await page.getByTestId('setting-newRoot').fill('fixtures.events.Missing');
+    await page.getByTestId('setting-newRoot').press('Enter');
+    await waitForAppState(page, 'ready');
+    const failure = page.getByTestId('compat-view').getByTestId('failure');
+    await expect(failure.getByTestId('failure-message')).toContainText('The new descriptor set has no message fixtures.events.Missing');
+    await expect(failure.getByTestId('failure-file')).toHaveText('events-changed.binpb');
+
     expect(foreign).toEqual([]);
   });
 });

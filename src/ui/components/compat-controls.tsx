@@ -28,6 +28,7 @@ export function CompatControls() {
       <NumberSetting label="recursionLimit" value={settings.recursionLimit} fallback={DEFAULT_SETTINGS.recursionLimit} onCommit={(v) => setSetting('recursionLimit', v)} />
       <BoolSetting label="deterministicSerialization" value={settings.deterministicSerialization} fallback={DEFAULT_SETTINGS.deterministicSerialization} onChange={(v) => setSetting('deterministicSerialization', v)} />
       <BoolSetting label="largePayloadAliasing" value={settings.largePayloadAliasing} fallback={DEFAULT_SETTINGS.largePayloadAliasing} onChange={(v) => setSetting('largePayloadAliasing', v)} />
+      <RootSetting value={options.newRoot} onCommit={(newRoot) => update({ newRoot })} />
     </div>
   );
 }
@@ -65,6 +66,26 @@ function NumberSetting({ label, value, fallback, onCommit }: { label: string; va
         data-testid={`setting-${label}`}
       />
       {error ? <span className="error-text small">{error}</span> : null}
+    </label>
+  );
+}
+
+/** The new root message of every Protobuf state, when it was renamed (default: each state's saved root). */
+function RootSetting({ value, onCommit }: { value: string | undefined; onCommit: (v: string | undefined) => void }) {
+  const [text, setText] = useState(value ?? '');
+  const commit = () => onCommit(text.trim() === '' ? undefined : text.trim().replace(/^\./, ''));
+  return (
+    <label>
+      new root message
+      <input
+        className="mono"
+        value={text}
+        placeholder="the saved root (default)"
+        onChange={(e) => setText(e.currentTarget.value)}
+        onBlur={commit}
+        onKeyDown={(e) => e.key === 'Enter' && commit()}
+        data-testid="setting-newRoot"
+      />
     </label>
   );
 }

@@ -107,7 +107,13 @@ function ProtobufValue({ value, label }: { value: EntryProtobufValue; label: str
             </table>
           )}
         </div>
-        <HexView bytes={value.frame} baseOffset={value.frameOffset} ranges={ranges} hoverPath={hoverPath} onHoverPath={setHoverPath} />
+        <div>
+          <HexView bytes={value.frame} baseOffset={value.frameOffset} ranges={ranges} hoverPath={hoverPath} onHoverPath={setHoverPath} />
+          <div className="hex-legend small muted" aria-hidden="true">
+            <span className="hx hx-frame">00</span> frame length <span className="hx hx-known">00</span> declared field{' '}
+            <span className="hx hx-unknown">00</span> unknown field · hover a byte or a field to link them
+          </div>
+        </div>
       </div>
     </div>
   );
