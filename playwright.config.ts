@@ -27,7 +27,8 @@ export default defineConfig({
     viewport: { width: 1400, height: 900 },
   },
   webServer: {
-    command: `npx vite preview --port ${E2E_PORT} --strictPort`,
+    // --bypass-lock: other previews of this checkout (other engineers, CI jobs) must not stop the suite
+    command: `npx vite preview --port ${E2E_PORT} --strictPort --bypass-lock`,
     url: `http://localhost:${E2E_PORT}/`,
     reuseExistingServer: false,
     timeout: 60_000,

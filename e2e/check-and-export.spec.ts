@@ -95,6 +95,11 @@ test.describe('checking a Protobuf savepoint against a changed schema', () => {
     await expect(unknown.locator('td')).toHaveText(['fixtures.events.Event', '100', 'VARINT', '3', 'a0 06 63']);
     await unknown.hover();
     await expect(entry.locator('.hx-hot')).toHaveText(['a0', '06', '63']);
+    // and back: a byte of field 2 marks `name` in the tree; the tree's `location` marks its 20 bytes
+    await entry.locator('.hx[data-offset="8"]').hover();
+    await expect(entry.locator('.jt-key.hot')).toHaveText(['name']);
+    await entry.locator('.jt-key[data-path="location"]').hover();
+    await expect(entry.locator('.hx-hot')).toHaveCount(20);
     await page.screenshot({ path: '/tmp/shots/check-values.png', fullPage: true });
     // arrow keys move through the entries
     await page.getByRole('row', { name: /^0 3 1 0/ }).press('ArrowDown');
