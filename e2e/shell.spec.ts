@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from './test';
 import { waitForAppState, watchForeignRequests } from './helpers';
 
@@ -27,4 +29,17 @@ test('a lone descriptor set is taken as the new schema and the app asks for the 
     'new.binpb is a Protobuf descriptor set (the new schema), not a savepoint: add the savepoint too — its folder, a .zip/.tar/.tar.gz of it, or its _metadata file',
   );
   await expect(page.getByTestId('schema-chip')).toContainText('new.binpb');
+});
+
+test('a descriptor set without its usual suffix, given as the savepoint, is recognised by content and named', async ({ page }) => {
+  await page.goto('/');
+  await waitForAppState(page, 'empty');
+  const bytes = readFileSync(path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb'));
+  await page.getByTestId('file-input').setInputFiles({ name: 'schema.bin', mimeType: 'application/octet-stream', buffer: bytes });
+  await waitForAppState(page, 'failed');
+  await expect(page.getByTestId('failure')).toContainText('This input cannot be used here');
+  await expect(page.getByTestId('failure-message')).toHaveText(
+    'This looks like a Protobuf descriptor set, not a savepoint: give it as the new schema, and as the savepoint a savepoint folder, its _metadata file, or a .zip/.tar/.tar.gz of the folder',
+  );
+  await expect(page.getByTestId('failure-file')).toHaveText('schema.bin');
 });
