@@ -13,6 +13,11 @@ const VIEWS = [
 
 test('the bundled demo opens, every view renders and is reachable by URL hash, keyboard switches views', async ({ page, baseURL }) => {
   const foreign = watchForeignRequests(page, baseURL!);
+  // the app runs under its CSP without tripping it (no inline styles or scripts, no eval)
+  const cspViolations: string[] = [];
+  page.on('console', (m) => {
+    if (m.text().includes('Content Security Policy')) cspViolations.push(m.text());
+  });
   await page.goto('/');
   await waitForAppState(page, 'empty');
   // opt in to keeping the files, so that a reload reopens them
@@ -50,4 +55,5 @@ test('the bundled demo opens, every view renders and is reachable by URL hash, k
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('overall-verdict')).toHaveText('not restorable');
   expect(foreign).toEqual([]);
+  expect(cspViolations).toEqual([]);
 });
