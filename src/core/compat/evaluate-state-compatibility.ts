@@ -76,7 +76,8 @@ export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): Sta
       ruleSet: 'none',
       findings: [finding],
       firstIncompatibility: finding,
-      failureText: `Flink fails the restore: the saved snapshot class ${saved.snapshotClass} is not in the ${next.target} library`,
+      // what Flink's InstantiationUtil.resolveClassByName throws when the snapshot class is not on the classpath
+      failureText: `Could not find class '${saved.snapshotClass}' in classpath.`,
       planningAid: {
         verdict: directionalFirst ? 'incompatible' : 'compatible',
         findings: directional,
