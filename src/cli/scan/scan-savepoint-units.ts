@@ -52,8 +52,17 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
     return s;
   };
   const tally = async (operatorId: string, entries: AsyncIterable<StateEntry>, scopeOf: (e: StateEntry) => StateScope) => {
+    // entries of one state come in runs: look the slot up again only when the state or scope changes
+    let lastState: string | undefined;
+    let lastScope: StateScope | undefined;
+    let s: ReturnType<typeof slot> | undefined;
     for await (const e of entries) {
-      const s = slot(operatorId, e.state, scopeOf(e));
+      const scope = scopeOf(e);
+      if (s === undefined || e.state !== lastState || scope !== lastScope) {
+        s = slot(operatorId, e.state, scope);
+        lastState = e.state;
+        lastScope = scope;
+      }
       s.entries++;
       s.valueBytes += e.valueRange?.length ?? 0;
       if (pending.length === 0 || !e.valueRange) continue;
@@ -73,7 +82,8 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
         });
         s.scan.addPayload(frame.payload, (key ??= describeEntryKey(e.key, e.userKey)), frame.length);
       }
-      pending.splice(0, taken);
+      if (taken === pending.length) pending.length = 0;
+      else pending.splice(0, taken);
     }
   };
   const signal = options.signal ? { signal: options.signal } : {};

@@ -91,8 +91,9 @@ export function summarizeProtobufValue(key: string, d: ProtobufValueDetail): Sca
 
 /** Display text of a state key: `user-42`, `7 / "k"` (key / user key). */
 export function describeEntryKey(key: DecodedValue | undefined, userKey: DecodedValue | undefined): string {
-  const parts = [key, userKey].filter((k): k is DecodedValue => k !== undefined).map(describeDecodedValue);
-  return parts.length > 0 ? parts.join(' / ') : '(no key)';
+  // called once per scanned value: no intermediate arrays
+  if (key === undefined) return userKey === undefined ? '(no key)' : describeDecodedValue(userKey);
+  return userKey === undefined ? describeDecodedValue(key) : `${describeDecodedValue(key)} / ${describeDecodedValue(userKey)}`;
 }
 
 function describeDecodedValue(v: DecodedValue): string {

@@ -40,45 +40,100 @@ export function computeKeyedHeaderFence(input: Pick<KeyedStreamInput, 'range' | 
   return first ? first.offset : input.source.size;
 }
 
+/** Reads of consecutive key-group blocks are joined up to this many bytes (a larger block is read alone). */
+export const MAX_KEYED_SLICE_BYTES = 1024 * 1024;
+/** The first read's limit; each further slice may be twice as large as the one before, up to MAX_KEYED_SLICE_BYTES. */
+export const FIRST_KEYED_SLICE_BYTES = 64 * 1024;
+/** The next slice is read while the current one is decoded only while both together stay within this. */
+export const KEYED_READ_AHEAD_BYTES = 16 * 1024 * 1024;
+
+export interface KeyGroupSlice {
+  offset: number;
+  end: number;
+  blocks: { keyGroup: number; offset: number; end: number }[];
+}
+
+/**
+ * Groups the blocks (contiguous, in offset order) into range reads: the first of at most
+ * `firstBytes`, each next one of at most twice the limit before, up to `maxBytes`. A reader that
+ * stops early (a listing of the first entries, over HTTP) fetches little more than it shows; a
+ * full scan soon reads in large slices.
+ */
+export function groupKeyGroupSlices(
+  blocks: readonly { keyGroup: number; offset: number; end: number }[],
+  maxBytes = MAX_KEYED_SLICE_BYTES,
+  firstBytes = FIRST_KEYED_SLICE_BYTES,
+): KeyGroupSlice[] {
+  const slices: KeyGroupSlice[] = [];
+  let current: KeyGroupSlice | undefined;
+  let limit = Math.min(firstBytes, maxBytes);
+  for (const b of blocks) {
+    if (current && current.end === b.offset && b.end - current.offset <= limit) {
+      current.end = b.end;
+      current.blocks.push(b);
+    } else {
+      if (current) limit = Math.min(limit * 2, maxBytes);
+      current = { offset: b.offset, end: b.end, blocks: [b] };
+      slices.push(current);
+    }
+  }
+  return slices;
+}
+
 /**
  * Streams the entries of a canonical keyed state stream (spec §3.2–§3.4): one block per non-zero
- * key-group offset, read with one range read per block (Snappy-framed per block when the header
- * says so), decoded per state with the header's serializers.
+ * key-group offset (Snappy-framed per block when the header says so), decoded per state with the
+ * header's serializers. Consecutive blocks are read together in growing slices (groupKeyGroupSlices,
+ * up to 1 MiB), and from the second slice on the next one is read while this one is decoded when
+ * both fit in 16 MiB, so memory stays bounded by twice the larger of 1 MiB and the largest block.
  */
 export async function* readCanonicalKeyedEntries(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<StateEntry> {
   const plans = new Map<number, KeyedDecodePlan>();
   const wanted = options.state === undefined ? undefined : header.states.findIndex((s) => s.name === options.state);
   if (wanted === -1) return;
-  for (const block of listKeyGroupBlocks(input)) {
-    throwIfCancelled(options.signal);
-    const raw = await input.source.read(block.offset, block.end - block.offset);
-    const absolute = input.baseOffset + block.offset;
-    const r = header.compressed
-      ? new ByteReader(decodeSnappyFramed(raw, { identifier: 'required', file: input.file }).data, { file: `${input.file} (Snappy block at ${absolute})`, baseOffset: 0 })
-      : new ByteReader(raw, { file: input.file, baseOffset: absolute });
-    const prefixBytes = input.maxParallelism > 128 ? 2 : 1;
-    for (const e of readKeyGroupBlock(r, header.states.length, prefixBytes)) {
-      if (wanted !== undefined && e.stateId !== wanted) continue;
-      let plan = plans.get(e.stateId);
-      if (!plan) {
-        plan = planKeyedDecode(header.states[e.stateId]!, header.keySerializer, input.maxParallelism);
-        plans.set(e.stateId, plan);
+  const prefixBytes = input.maxParallelism > 128 ? 2 : 1;
+  const slices = groupKeyGroupSlices(listKeyGroupBlocks(input));
+  const readSlice = (slice: KeyGroupSlice): Promise<Uint8Array> => input.source.read(slice.offset, slice.end - slice.offset);
+  let pending: Promise<Uint8Array> | undefined;
+  try {
+    for (let i = 0; i < slices.length; i++) {
+      const slice = slices[i]!;
+      throwIfCancelled(options.signal);
+      const raw = await (pending ?? readSlice(slice));
+      pending = undefined;
+      const next = slices[i + 1];
+      // not after the first slice: a reader that stops within it reads nothing more
+      if (i > 0 && next && next.end - next.offset + (slice.end - slice.offset) <= KEYED_READ_AHEAD_BYTES) pending = readSlice(next);
+      for (const block of slice.blocks) {
+        if (block !== slice.blocks[0]) throwIfCancelled(options.signal);
+        const bytes = raw.subarray(block.offset - slice.offset, block.end - slice.offset);
+        const absolute = input.baseOffset + block.offset;
+        const r = header.compressed
+          ? new ByteReader(decodeSnappyFramed(bytes, { identifier: 'required', file: input.file }).data, { file: `${input.file} (Snappy block at ${absolute})`, baseOffset: 0 })
+          : new ByteReader(bytes, { file: input.file, baseOffset: absolute });
+        const file = r.file ?? input.file;
+        for (const e of readKeyGroupBlock(r, header.states.length, prefixBytes)) {
+          if (wanted !== undefined && e.stateId !== wanted) continue;
+          let plan = plans.get(e.stateId);
+          if (!plan) {
+            plan = planKeyedDecode(header.states[e.stateId]!, header.keySerializer, input.maxParallelism);
+            plans.set(e.stateId, plan);
+          }
+          const decoded = decodeKeyedEntry(plan, new ByteReader(e.key, { file, baseOffset: e.keyOffset }), new ByteReader(e.value, { file, baseOffset: e.valueOffset }), block.keyGroup);
+          yield {
+            operatorId: input.operatorId,
+            state: plan.state.name,
+            subtask: input.subtask,
+            ...decoded,
+            file,
+            keyRange: { offset: e.keyOffset, length: e.key.length },
+            valueRange: { offset: e.valueOffset, length: e.value.length },
+          };
+        }
       }
-      const decoded = decodeKeyedEntry(
-        plan,
-        new ByteReader(e.key, { file: r.file ?? input.file, baseOffset: e.keyOffset }),
-        new ByteReader(e.value, { file: r.file ?? input.file, baseOffset: e.valueOffset }),
-        block.keyGroup,
-      );
-      yield {
-        operatorId: input.operatorId,
-        state: plan.state.name,
-        subtask: input.subtask,
-        ...decoded,
-        file: r.file ?? input.file,
-        keyRange: { offset: e.keyOffset, length: e.key.length },
-        valueRange: { offset: e.valueOffset, length: e.value.length },
-      };
     }
+  } finally {
+    // a consumer that stops early (or a failure) leaves the read-ahead unawaited: never an unhandled rejection
+    pending?.catch(() => undefined);
   }
 }

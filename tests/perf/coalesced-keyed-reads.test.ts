@@ -1,0 +1,164 @@
+/**
+ * Canonical keyed streams are read in slices: consecutive key-group blocks joined up to
+ * MAX_KEYED_SLICE_BYTES, the next slice read ahead while the current one is decoded (within
+ * KEYED_READ_AHEAD_BYTES). Same entries as one read per block, fewer reads, every byte read once,
+ * and a consumer that stops early leaves no unhandled rejection behind.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DecodeError, type ByteSource, type SavepointFiles } from '../../src/core/io';
+import {
+  countStateEntries,
+  createSnapshotRegistry,
+  FIRST_KEYED_SLICE_BYTES,
+  groupKeyGroupSlices,
+  KEYED_READ_AHEAD_BYTES,
+  listKeyGroupBlocks,
+  MAX_KEYED_SLICE_BYTES,
+  openSavepoint,
+  readCanonicalKeyedEntries,
+  readSubtaskKeyedStream,
+} from '../../src/core/flink';
+import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
+import { openNodeInput } from '../../src/cli/sources';
+import { generateBenchSavepoint, type BenchSavepointManifest } from '../../bench/generate/generate-bench-savepoint';
+
+describe('groupKeyGroupSlices', () => {
+  it('joins contiguous blocks up to a limit that doubles per slice, and reads a larger block alone', () => {
+    const blocks = [
+      { keyGroup: 3, offset: 100, end: 400 },
+      { keyGroup: 4, offset: 400, end: 900 },
+      { keyGroup: 5, offset: 900, end: 2000 },
+      { keyGroup: 6, offset: 2000, end: 2100 },
+      { keyGroup: 8, offset: 2500, end: 2600 },
+    ];
+    expect(groupKeyGroupSlices(blocks, 1000, 1000).map((s) => [s.offset, s.end, s.blocks.map((b) => b.keyGroup)])).toEqual([
+      [100, 900, [3, 4]],
+      [900, 2000, [5]],
+      [2000, 2100, [6]],
+      [2500, 2600, [8]],
+    ]);
+    // limits 300, 600, 1000: the first slice holds one block only
+    expect(groupKeyGroupSlices(blocks, 1000, 300).map((s) => s.blocks.map((b) => b.keyGroup))).toEqual([[3], [4], [5], [6], [8]]);
+    const even = Array.from({ length: 12 }, (_, i) => ({ keyGroup: i, offset: i * 100, end: i * 100 + 100 }));
+    expect(groupKeyGroupSlices(even, 400, 100).map((s) => s.blocks.length)).toEqual([1, 2, 4, 4, 1]);
+    expect(groupKeyGroupSlices([], 1000)).toEqual([]);
+    expect(MAX_KEYED_SLICE_BYTES).toBeLessThanOrEqual(KEYED_READ_AHEAD_BYTES);
+  });
+});
+
+/** The input with every state-file read recorded (offset, length). */
+function recordReads(input: SavepointFiles, reads: [string, number, number][], failAfter = Infinity): SavepointFiles {
+  return {
+    ...input,
+    resolveRelative(p) {
+      const s = input.resolveRelative(p);
+      if (!s) return undefined;
+      const wrapped: ByteSource = {
+        name: s.name,
+        size: s.size,
+        read(offset, length) {
+          reads.push([p, offset, length]);
+          if (reads.length > failAfter) return Promise.reject(new DecodeError({ code: 'truncated', detail: 'test: read refused', file: s.name, offset }));
+          return s.read(offset, length);
+        },
+      };
+      return wrapped;
+    },
+  };
+}
+
+describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 KiB in one state file)', () => {
+  let root = '';
+  let dir = '';
+  let manifest: BenchSavepointManifest;
+  beforeAll(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'perf-slices-'));
+    dir = path.join(root, 'sp');
+    manifest = generateBenchSavepoint({ dir, targetBytes: 3 * 1024 * 1024, parallelism: 1 });
+  }, 60_000);
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('reads each state byte once in slices of at most MAX_KEYED_SLICE_BYTES, far fewer than one per block, with every entry', async () => {
+    const registry = createSnapshotRegistry();
+    registerProtobufSnapshotReaders(registry);
+    const reads: [string, number, number][] = [];
+    const files = recordReads(await openNodeInput(dir), reads);
+    const result = await countStateEntries(files, registry);
+    expect(result.errors).toEqual([]);
+    expect(result.counts.reduce((s, c) => s + c.entries, 0)).toBe(manifest.entries);
+    const opened = await openSavepoint(await openNodeInput(dir));
+    const op = opened.metadata.operators.find((o) => o.subtasks.length > 0)!;
+    const keyed = await readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
+    const blocks = listKeyGroupBlocks(keyed!.input!);
+    expect(blocks.length).toBe(128);
+    // header reads (below the first block) are not slices; the rest cover the blocks exactly once, in order
+    const sliceReads = reads.filter(([, offset]) => offset >= blocks[0]!.offset);
+    expect(sliceReads.length).toBe(groupKeyGroupSlices(blocks).length);
+    expect(sliceReads.length).toBeLessThan(blocks.length / 4);
+    let at = blocks[0]!.offset;
+    for (const [, offset, length] of sliceReads) {
+      expect(offset).toBe(at);
+      expect(length).toBeLessThanOrEqual(MAX_KEYED_SLICE_BYTES);
+      at += length;
+    }
+    expect(at).toBe(manifest.files[0]!.size);
+  });
+
+  it('a consumer that stops within the first slice reads nothing more', async () => {
+    const registry = createSnapshotRegistry();
+    registerProtobufSnapshotReaders(registry);
+    const opened = await openSavepoint(await openNodeInput(dir));
+    const op = opened.metadata.operators.find((o) => o.subtasks.length > 0)!;
+    const keyed = await readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
+    const reads: number[] = [];
+    const source = keyed!.input!.source;
+    const counting: ByteSource = { name: source.name, size: source.size, read: (offset, length) => (reads.push(length), source.read(offset, length)) };
+    for await (const entry of readCanonicalKeyedEntries({ ...keyed!.input!, source: counting }, keyed!.header!)) {
+      expect(entry.keyGroup).toBe(listKeyGroupBlocks(keyed!.input!)[0]!.keyGroup);
+      break;
+    }
+    expect(reads).toEqual([groupKeyGroupSlices(listKeyGroupBlocks(keyed!.input!))[0]!.end - listKeyGroupBlocks(keyed!.input!)[0]!.offset]);
+    expect(reads[0]).toBeLessThanOrEqual(FIRST_KEYED_SLICE_BYTES);
+  });
+
+  it('a consumer that stops in the second slice leaves the read-ahead of the third settled, even when it fails', async () => {
+    const registry = createSnapshotRegistry();
+    registerProtobufSnapshotReaders(registry);
+    const opened = await openSavepoint(await openNodeInput(dir));
+    const op = opened.metadata.operators.find((o) => o.subtasks.length > 0)!;
+    const keyed = await readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
+    const reads: [string, number, number][] = [];
+    const source = keyed!.input!.source;
+    let refused = 0;
+    const failing: ByteSource = {
+      name: source.name,
+      size: source.size,
+      read(offset, length) {
+        reads.push(['', offset, length]);
+        if (reads.length > 2) {
+          refused++;
+          return Promise.reject(new DecodeError({ code: 'truncated', detail: 'test: read refused', file: source.name, offset }));
+        }
+        return source.read(offset, length);
+      },
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown): void => void unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const second = groupKeyGroupSlices(listKeyGroupBlocks(keyed!.input!))[1]!;
+      for await (const entry of readCanonicalKeyedEntries({ ...keyed!.input!, source: failing }, keyed!.header!)) {
+        if (entry.keyGroup === second.blocks[0]!.keyGroup) break;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(reads.length).toBe(3); // the first two slices, and the read-ahead of the third
+    expect(refused).toBe(1);
+    expect(unhandled).toEqual([]);
+  });
+});
