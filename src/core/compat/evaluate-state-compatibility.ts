@@ -93,16 +93,33 @@ export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): Sta
     verdict: first ? 'incompatible' : 'compatible',
     ruleSet: next.target === '0.x' ? 'exact' : 'directional',
     findings,
-    ...(first ? { firstIncompatibility: first, failureText: describeRestoreFailure(saved, first) } : {}),
+    ...(first ? { firstIncompatibility: first, failureText: describeRestoreFailure(saved, first, next.target) } : {}),
     schema,
   };
 }
 
-/** The failure Flink would print (compatibility-rules.md §6); limits and kinds fail without a reason. */
-export function describeRestoreFailure(saved: SavedSide, first: Finding): string {
+/**
+ * The failure Flink would print.
+ * - 1.x directional rules (compatibility-rules.md §6): structural changes of generated-class state fail in
+ *   restoreSerializer with the first incompatibility as the cause.
+ * - 0.x exact rule (library-format.md §3.3): Flink's keyed backends fetch the previous serializer
+ *   (restoreSerializer) before checking compatibility; the 0.x snapshot loads the saved class and requires the
+ *   saved schema, so a schema, root or class change fails there with "Generated class has a different Protobuf
+ *   schema" (a missing class with its ClassNotFoundException instead).
+ * - Otherwise (limits, kinds) resolveSchemaCompatibility answers "incompatible" without a reason and Flink
+ *   throws a StateMigrationException that names none.
+ */
+export function describeRestoreFailure(saved: SavedSide, first: Finding, target: '0.x' | '1.x' = '1.x'): string {
   const group = getRule(first.ruleId).group;
+  if (saved.savedKind === 'generated' && target === '0.x' && (first.ruleId === 'EXACT_SCHEMA_CHANGED' || first.ruleId === 'ROOT_RENAMED' || first.ruleId === 'JAVA_CLASS_CHANGED')) {
+    return (
+      `Cannot restore Protobuf serializer for ${saved.savedJavaClass ?? '(unknown class)'} (${saved.savedRoot}): ` +
+      "supply a supported generated class with the saved schema through Flink's user-code classloader. " +
+      'Cause: Generated class has a different Protobuf schema'
+    );
+  }
   const structural = first.ruleId === 'ROOT_RENAMED' || group === 'structure' || group === 'target';
-  if (saved.savedKind === 'generated' && structural) {
+  if (saved.savedKind === 'generated' && structural && target === '1.x') {
     return (
       `Cannot restore Protobuf serializer for ${saved.savedJavaClass ?? '(unknown class)'} (${saved.savedRoot}): ` +
       "supply a supported generated class that can read the saved schema through Flink's user-code classloader. " +
