@@ -3,16 +3,16 @@
  * framing, key decoding) feeds every Protobuf payload either to the structural scan or to
  * @bufbuild/protobuf fromBinary, or decodes it fully with the core's decoder; the reference is a
  * plain read + copy of the same bytes in 8 MiB slices. Also: the payload-only CPU ratio over an
- * in-memory pool, and the parallel scan with 2 workers vs 1.
+ * in-memory pool, and the `stats` command (prebuilt CLI bundle) with 2 workers vs 1.
  */
+import path from 'node:path';
 import { fromBinary } from '@bufbuild/protobuf';
 import { countStateEntries, createSnapshotRegistry } from '../src/core/flink';
 import { buildProtobufScanIndex, registerProtobufSnapshotReaders, scanProtobufPayload } from '../src/core/protobuf';
 import { openNodeInput } from '../src/cli/sources';
 import { registerScanningProtobufReaders, type ScannedFrame } from '../src/cli/scan/register-scanning-protobuf-readers';
-import { runParallelScan } from '../src/cli/scan/run-parallel-scan';
 import { encodeValuePool, loadBenchSchema } from './generate/bench-values';
-import { fmtBytes, fmtMs, fmtRate, MiB, timeAsync, type Figure } from './measure';
+import { fmtBytes, fmtMs, fmtRate, MiB, timeAsync, timeProcess, type Figure } from './measure';
 import type { BenchSavepointManifest } from './generate/generate-bench-savepoint';
 
 const SLICE = 8 * MiB;
@@ -69,14 +69,16 @@ export async function measureScanThroughput(dir: string, manifest: BenchSavepoin
   const cpuEs = await timeAsync(async () => {
     for (let i = 0; i < rounds; i++) for (const p of pool) fromBinary(schema.event, p);
   });
-  const one = await timeAsync(() => runParallelScan(dir, { workers: 1 }));
-  const two = await timeAsync(() => runParallelScan(dir, { workers: 2 }));
+  // as a user runs it: whole `stats` processes of the prebuilt CLI bundle (its worker threads load the bundled worker)
+  const cli = path.resolve(process.cwd(), 'bin/savepoint-inspector.mjs');
+  const one = timeProcess(process.execPath, [cli, 'stats', dir, '--workers', '1'], 3);
+  const two = timeProcess(process.execPath, [cli, 'stats', dir, '--workers', '2'], 3);
   const rc = bytes / readCopyMs;
   return [
     { id: '2a', name: `structural scan of every value, ${fmtBytes(bytes)} of state (${manifest.entries} values)`, value: `${fmtRate(bytes, scan.ms)} (${fmtMs(scan.ms)})`, ratio: `${((100 * (bytes / scan.ms)) / rc).toFixed(0)} % of plain read+copy at ${fmtRate(bytes, readCopyMs)}`, goal: '≥ 25 % of read+copy', met: bytes / scan.ms / rc >= 0.25 },
     { id: '2b', name: 'same pipeline with @bufbuild/protobuf fromBinary per value', value: `${fmtRate(bytes, es.ms)} (${fmtMs(es.ms)})`, ratio: `structural scan is ${(es.ms / scan.ms).toFixed(2)}× faster end to end`, goal: 'scan 5× faster', met: es.ms / scan.ms >= 5 },
     { id: '2c', name: 'payload-only CPU (values in memory, no I/O or entry framing)', value: `scan ${fmtRate(poolBytes * rounds, cpuScan.ms)}, fromBinary ${fmtRate(poolBytes * rounds, cpuEs.ms)}`, ratio: `scan is ${(cpuEs.ms / cpuScan.ms).toFixed(2)}× faster`, goal: 'scan 5× faster', met: cpuEs.ms / cpuScan.ms >= 5 },
     { id: '2d', name: 'same pipeline with the full decoder (protobuf-java semantics + JSON view)', value: `${fmtRate(bytes, full.ms)} (${fmtMs(full.ms)})`, ratio: `structural scan is ${(full.ms / scan.ms).toFixed(2)}× faster`, goal: '(information)', met: undefined },
-    { id: '2e', name: '`stats` parallel scan, 2 worker threads vs 1 (whole scan incl. worker start-up)', value: `${fmtMs(two.ms)} vs ${fmtMs(one.ms)}`, ratio: `${(one.ms / two.ms).toFixed(2)}× speed-up on 2 cores`, goal: 'use both cores', met: one.ms / two.ms > 1.2 },
+    { id: '2e', name: '`stats` parallel scan, 2 worker threads vs 1 (whole CLI processes, prebuilt bundle, median of 3)', value: `${fmtMs(two.ms)} vs ${fmtMs(one.ms)}`, ratio: `${(one.ms / two.ms).toFixed(2)}× speed-up on 2 cores`, goal: 'use both cores', met: one.ms / two.ms > 1.2 },
   ];
 }

@@ -8,12 +8,12 @@ export async function timeAsync<T>(fn: () => Promise<T>): Promise<{ ms: number; 
 }
 
 /** Median wall time of `runs` whole-process runs of a command (exit status must be in `okStatus`). */
-export function timeProcess(cmd: string, args: string[], runs: number, okStatus: readonly number[] = [0]): { ms: number; stdout: string } {
+export function timeProcess(cmd: string, args: string[], runs: number, okStatus: readonly number[] = [0], env?: Readonly<Record<string, string>>): { ms: number; stdout: string } {
   const times: number[] = [];
   let stdout = '';
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...(env ? { env: { ...process.env, ...env } } : {}) });
     times.push(performance.now() - t0);
     if (r.status === null || !okStatus.includes(r.status)) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}: ${r.stderr}`);
     stdout = r.stdout;
