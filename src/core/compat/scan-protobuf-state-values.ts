@@ -59,6 +59,8 @@ function recordingCodec(inner: ProtobufValueCodec, sink: (detail: ProtobufValueD
 export async function scanProtobufStateValues(files: SavepointFiles, registry: SnapshotRegistry, pending: ProtobufValueDetail[], options: ScanStateOptions): Promise<ScanResult> {
   const values: ScannedValue[] = [];
   let entries = 0;
+  // operator list/union elements have no key: name them by subtask and position instead
+  const elementsPerSubtask = new Map<number, number>();
   pending.length = 0;
   for await (const entry of readStateEntries(files, registry, {
     operatorId: options.operatorId,
@@ -68,7 +70,9 @@ export async function scanProtobufStateValues(files: SavepointFiles, registry: S
     ...(options.opened ? { opened: options.opened } : {}),
   })) {
     entries++;
-    const key = describeEntryKey(entry.key, entry.userKey);
+    const ordinal = elementsPerSubtask.get(entry.subtask) ?? 0;
+    elementsPerSubtask.set(entry.subtask, ordinal + 1);
+    const key = describeEntryKey(entry.key, entry.userKey, `subtask ${entry.subtask} element ${ordinal}`);
     for (const detail of pending) values.push(summarizeProtobufValue(key, detail));
     pending.length = 0;
   }
@@ -90,9 +94,9 @@ export function summarizeProtobufValue(key: string, d: ProtobufValueDetail): Sca
 }
 
 /** Display text of a state key: `user-42`, `7 / "k"` (key / user key). */
-export function describeEntryKey(key: DecodedValue | undefined, userKey: DecodedValue | undefined): string {
+export function describeEntryKey(key: DecodedValue | undefined, userKey: DecodedValue | undefined, keyless = '(no key)'): string {
   // called once per scanned value: no intermediate arrays
-  if (key === undefined) return userKey === undefined ? '(no key)' : describeDecodedValue(userKey);
+  if (key === undefined) return userKey === undefined ? keyless : describeDecodedValue(userKey);
   return userKey === undefined ? describeDecodedValue(key) : `${describeDecodedValue(key)} / ${describeDecodedValue(userKey)}`;
 }
 
