@@ -1,11 +1,13 @@
-import type { InspectedOperator } from '../../core/flink';
+import type { InspectedOperator, InspectedState } from '../../core/flink';
+import { describeEntryCount } from '../describe-entry-count';
 import { formatBytes, formatCount } from '../format';
 import { useStateStats } from '../state/use-state-stats';
 import { BarChart, type Bar } from './bar-chart';
 import { FailurePanel } from './failure-panel';
 
 /** Entries per key group and per subtask, from a scan of the state. */
-export function StateDistribution({ operator, state }: { operator: InspectedOperator; state: string }) {
+export function StateDistribution({ operator, state: inspected }: { operator: InspectedOperator; state: InspectedState }) {
+  const state = inspected.name;
   const stats = useStateStats(operator.id, state);
   if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} onRetry={() => void stats.refetch()} />;
   if (!stats.data) return <p className="muted">Scanning entries…</p>;
@@ -26,8 +28,9 @@ export function StateDistribution({ operator, state }: { operator: InspectedOper
     <section className="panel" data-testid="distribution">
       <header className="panel-head">
         <h2>Distribution</h2>
-        <span className="muted small">
-          {formatCount(s.entries)} entries{s.truncated ? ' (scan stopped at the entry cap)' : ''}
+        <span className="muted small" data-testid="distribution-count">
+          {describeEntryCount(inspected, s.entries)}
+          {s.truncated ? ' (scan stopped at the entry cap)' : ''}
         </span>
       </header>
       {s.entries === 0 ? (
@@ -41,7 +44,9 @@ export function StateDistribution({ operator, state }: { operator: InspectedOper
             </figure>
           ) : null}
           <figure>
-            <figcaption>Entries per subtask (parallelism {operator.parallelism})</figcaption>
+            <figcaption>
+              {inspected.scope === 'broadcast' ? 'Entries per subtask copy' : 'Entries per subtask'} (parallelism {operator.parallelism})
+            </figcaption>
             <BarChart bars={subtasks} ariaLabel="Entries per subtask" formatValue={formatCount} />
           </figure>
         </div>

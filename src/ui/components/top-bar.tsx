@@ -20,7 +20,7 @@ export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFil
   return (
     <header className="topbar">
       <a className="brand" href="#/overview" aria-label="Savepoint Inspector, overview">
-        <span className="brand-mark" aria-hidden="true">◧</span> Savepoint Inspector
+        <span className="brand-mark" aria-hidden="true">◧</span> <span className="brand-name">Savepoint Inspector</span>
       </a>
       <div className="inputs" aria-label="Current input">
         {session ? (

@@ -2,10 +2,14 @@ import type { CompatibilityReport, ReportState } from '../../core/report';
 import { CompatControls } from '../components/compat-controls';
 import { FailurePanel } from '../components/failure-panel';
 import { FindingsTable, WarningsList } from '../components/findings-table';
+import { LibraryLineNote } from '../components/library-line-note';
+import { ValueAlertCallouts } from '../components/value-alert-callouts';
 import { VerdictBadge } from '../components/verdict-badge';
 import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
 import { formatHashRoute } from '../state/use-hash-route';
+import { parseRuleMessage } from '../report/parse-rule-message';
+import { simpleClassName } from '../report/describe-library-line';
 
 export function CompatView({ params }: { params: Record<string, string> }) {
   const session = useAppStore((s) => s.session);
@@ -50,6 +54,8 @@ function Report({ report, params }: { report: CompatibilityReport; params: Recor
           · {sm.otherStates} other states · {sm.warnings} value warnings · target {report.target}
         </span>
       </div>
+      <ValueAlertCallouts report={report} />
+      <LibraryLineNote report={report} />
       <section className="panel">
         <StatesTable states={protobuf} selected={selected} testId="compat-states" />
         {others.length > 0 ? (
@@ -67,24 +73,26 @@ function Report({ report, params }: { report: CompatibilityReport; params: Recor
 }
 
 function StatesTable({ states, selected, testId }: { states: readonly ReportState[]; selected: ReportState | undefined; testId: string }) {
+  const withAid = states.some((s) => s.planningAid !== undefined);
   return (
-    <table className="grid" data-testid={testId}>
+    <table className={`grid states${withAid ? ' with-aid' : ''}`} data-testid={testId}>
       <thead>
         <tr>
           <th>Operator</th>
           <th>State</th>
           <th>Verdict</th>
-          <th>First incompatibility / reason</th>
+          <th>{withAid ? 'Reason' : 'First incompatibility / reason'}</th>
+          {withAid ? <th title="what the target's rules would say, had it been able to read the snapshot: not the verdict">Planning aid (not the verdict)</th> : null}
           <th className="num">Warnings</th>
         </tr>
       </thead>
       <tbody>
         {states.map((s) => (
           <tr key={stateKey(s)} className={s === selected ? 'selected' : undefined} data-testid="compat-state-row">
-            <td className="mono" title={s.operator}>
+            <td className="mono op-cell" title={s.operator}>
               {s.operatorUid ?? s.operatorName ?? `${s.operator.slice(0, 12)}…`}
             </td>
-            <td>
+            <td className="nowrap">
               <a className="mono" href={formatHashRoute('compat', { op: s.operator, state: s.state })}>
                 {s.state}
               </a>
@@ -93,13 +101,43 @@ function StatesTable({ states, selected, testId }: { states: readonly ReportStat
               <VerdictBadge verdict={s.verdict} />
             </td>
             <td className="clip" title={s.firstIncompatibility?.message ?? s.reason}>
-              {s.firstIncompatibility?.message ?? s.reason ?? <span className="muted">—</span>}
+              {summarizeReason(s) ?? <span className="muted">—</span>}
             </td>
+            {withAid ? (
+              <td className="aid-cell" data-testid="row-planning-aid">
+                {s.planningAid ? <PlanningAidSummary aid={s.planningAid} testId="planning-aid-first" /> : <span className="muted">—</span>}
+              </td>
+            ) : null}
             <td className="num">{s.warnings.reduce((n, w) => n + w.count, 0) || ''}</td>
           </tr>
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The reason column: a library-line failure in a few words (the note above explains it), else the first incompatibility. */
+function summarizeReason(s: ReportState): string | undefined {
+  const first = s.firstIncompatibility;
+  if (first?.ruleId === 'TARGET_CANNOT_READ_SNAPSHOT') {
+    const p = parseRuleMessage(first.ruleId, first.message);
+    if (p) return `${p.savedLine} snapshot (${simpleClassName(p.snapshotClass)}): ${p.target} cannot read it`;
+  }
+  return first?.message ?? s.reason;
+}
+
+function PlanningAidSummary({ aid, testId }: { aid: NonNullable<ReportState['planningAid']>; testId: string }) {
+  return (
+    <>
+      <VerdictBadge verdict={aid.verdict} />{' '}
+      {aid.firstIncompatibility ? (
+        <span data-testid={testId}>
+          <span className="mono tag bad">{aid.firstIncompatibility.ruleId}</span> {aid.firstIncompatibility.message}
+        </span>
+      ) : (
+        <span className="muted">no incompatible change</span>
+      )}
+    </>
   );
 }
 
@@ -160,24 +198,32 @@ function StateReport({ state }: { state: ReportState }) {
             <pre className="flink-text" data-testid="failure-text">{state.failureText}</pre>
           </div>
         ) : null}
+        {state.planningAid ? (
+          <div className="planning-aid" data-testid="planning-aid">
+            <div className="label">
+              Planning aid, not the verdict: what the {state.ruleSet === 'none' && state.findings[0] ? targetOf(state) : 'target'} rules would say about this schema change
+            </div>
+            <p>
+              <PlanningAidSummary aid={state.planningAid} testId="planning-first-incompatibility" />
+            </p>
+            <details>
+              <summary>all {state.planningAid.findings.length} planning-aid findings</summary>
+              <FindingsTable findings={state.planningAid.findings} testId="planning-findings" />
+            </details>
+          </div>
+        ) : null}
         <h3>Findings</h3>
         <FindingsTable findings={state.findings} testId="findings" />
         <h3>Value warnings</h3>
         <WarningsList warnings={state.warnings} />
-        {state.planningAid ? (
-          <div className="planning-aid" data-testid="planning-aid">
-            <h3>
-              Planning aid: what the directional rules would say <VerdictBadge verdict={state.planningAid.verdict} />
-            </h3>
-            {state.planningAid.firstIncompatibility ? (
-              <p data-testid="planning-first-incompatibility">
-                <span className="mono tag bad">{state.planningAid.firstIncompatibility.ruleId}</span> {state.planningAid.firstIncompatibility.message}
-              </p>
-            ) : null}
-            <FindingsTable findings={state.planningAid.findings} testId="planning-findings" />
-          </div>
-        ) : null}
       </div>
     </section>
   );
+}
+
+/** `1.x` from a TARGET_CANNOT_READ_SNAPSHOT finding of the state. */
+function targetOf(state: ReportState): string {
+  const first = state.firstIncompatibility;
+  const p = first ? parseRuleMessage(first.ruleId, first.message) : null;
+  return p?.target ?? 'target';
 }

@@ -5,6 +5,7 @@ import { formatBytes, formatCount } from '../format';
 import { useAppStore } from '../state/app-store';
 import { formatHashRoute } from '../state/use-hash-route';
 import { UidLookup } from '../components/uid-lookup';
+import { CompatOverview } from '../components/compat-overview';
 
 export function OverviewView({ inspection }: { inspection: SavepointInspection }) {
   const filter = useAppStore((s) => s.operatorFilter);
@@ -34,6 +35,7 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
         <Card label="Total size" value={formatBytes(inspection.totalSize)} sub={`${formatCount(inspection.totalSize)} bytes`} testId="ov-size" />
         <Card label="Operators" value={String(inspection.operators.length)} sub={`${stateCount} states`} testId="ov-operators" />
       </div>
+      <CompatOverview />
       {inspection.warnings.length > 0 ? (
         <ul className="warnings" aria-label="Warnings">
           {inspection.warnings.map((w, i) => (

@@ -1,7 +1,7 @@
 import type { InspectedOperator, InspectedState, SavepointInspection } from '../../core/flink';
 import { SnapshotTree } from '../components/snapshot-tree';
 import { StateDistribution } from '../components/state-distribution';
-import { formatCount } from '../format';
+import { describeDistributionMode, describeEntryCount } from '../describe-entry-count';
 import { formatHashRoute } from '../state/use-hash-route';
 
 export function findState(
@@ -97,13 +97,24 @@ function StateDetails({ operator, state }: { operator: InspectedOperator; state:
           {state.statusReason ? <span className="muted"> {state.statusReason}</span> : null}
         </dd>
         <dt>entries</dt>
-        <dd data-testid="state-entries">{state.entries === undefined ? <span className="muted">not scanned</span> : formatCount(state.entries)}</dd>
+        <dd data-testid="state-entries">{state.entries === undefined ? <span className="muted">not scanned</span> : describeEntryCount(state, state.entries)}</dd>
         <dt>subtasks</dt>
         <dd className="mono">{state.subtasks.join(', ') || '—'}</dd>
-        <dt>keyed format</dt>
-        <dd>{operator.keyedFormat}</dd>
+        {state.scope === 'keyed' ? (
+          <>
+            <dt>keyed format</dt>
+            <dd>{operator.keyedFormat}</dd>
+          </>
+        ) : (
+          <>
+            <dt>distribution mode</dt>
+            <dd className="mono" data-testid="distribution-mode">
+              {describeDistributionMode(state) ?? <span className="muted">not recorded</span>}
+            </dd>
+          </>
+        )}
       </dl>
-      {state.status === 'ok' ? <StateDistribution operator={operator} state={state.name} /> : null}
+      {state.status === 'ok' ? <StateDistribution operator={operator} state={state} /> : null}
       <section className="panel">
         <header className="panel-head">
           <h2>Value serializer</h2>

@@ -3,6 +3,9 @@ import { WIRE_TYPE_NAMES } from '../../worker';
 import { FailurePanel } from '../components/failure-panel';
 import { formatBytes, formatCount, formatPercent } from '../format';
 import { useStateStats } from '../state/use-state-stats';
+import { useAppStore } from '../state/app-store';
+import { useCheck } from '../state/use-check';
+import { describeNewDeclaration, type NewDeclaration } from '../report/describe-new-declaration';
 import { StateList, findState } from './state-view';
 
 export function UnknownFieldsView({ inspection, params }: { inspection: SavepointInspection; params: Record<string, string> }) {
@@ -10,13 +13,16 @@ export function UnknownFieldsView({ inspection, params }: { inspection: Savepoin
   return (
     <div className="view split" data-testid="unknown-view">
       <StateList inspection={inspection} view="unknown" selected={found ? { op: found.operator.id, state: found.state.name } : null} />
-      <div className="split-main">{found ? <UnknownFields operatorId={found.operator.id} state={found.state.name} /> : <p className="muted">Pick a state on the left.</p>}</div>
+      <div className="split-main">{found ? <UnknownFields operatorId={found.operator.id} state={found.state.name} copies={found.state.scope === 'broadcast' ? found.state.subtasks.length : 1} /> : <p className="muted">Pick a state on the left.</p>}</div>
     </div>
   );
 }
 
-function UnknownFields({ operatorId, state }: { operatorId: string; state: string }) {
+function UnknownFields({ operatorId, state, copies }: { operatorId: string; state: string; copies: number }) {
   const stats = useStateStats(operatorId, state);
+  const hasSchema = useAppStore((s) => s.session?.descriptorSetName != null);
+  const check = useCheck();
+  const reportState = check.data?.states.find((s) => s.operator === operatorId && s.state === state);
   if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} onRetry={() => void stats.refetch()} />;
   if (!stats.data) return <p className="muted">Scanning values…</p>;
   const pb = stats.data.protobuf;
@@ -27,16 +33,17 @@ function UnknownFields({ operatorId, state }: { operatorId: string; state: strin
         <p className="muted">This state holds no Protobuf values, so it has no unknown fields.</p>
       ) : (
         <>
-          <p>
+          <p className="lead">
             <strong>{formatCount(pb.valuesWithUnknownFields)}</strong> of {formatCount(pb.values)} <span className="mono">{pb.typeName}</span> values (
             {formatPercent(pb.valuesWithUnknownFields, pb.values)}) carry unknown fields: numbers the saved schema does not declare. They are kept and written back
             by every later savepoint.
+            {copies > 1 ? ` Broadcast state: every one of the ${copies} subtasks holds a full copy, and each copy is counted here.` : ''}
           </p>
           {pb.unknownFields.length === 0 ? (
             <p className="muted">No value carries an unknown field.</p>
           ) : (
-            <section className="panel">
-              <table className="grid" data-testid="unknown-stats">
+            <section className="panel scroll-x">
+              <table className="grid unknown-table" data-testid="unknown-stats">
                 <thead>
                   <tr>
                     <th>Message</th>
@@ -47,6 +54,7 @@ function UnknownFields({ operatorId, state }: { operatorId: string; state: strin
                     <th className="num">Occurrences</th>
                     <th className="num">Bytes</th>
                     <th>Example keys</th>
+                    {hasSchema ? <th>New schema</th> : null}
                   </tr>
                 </thead>
                 <tbody>
@@ -65,6 +73,11 @@ function UnknownFields({ operatorId, state }: { operatorId: string; state: strin
                       <td className="num">{formatCount(u.occurrences)}</td>
                       <td className="num">{formatBytes(u.bytes)}</td>
                       <td className="mono examples">{u.examples.join(', ')}</td>
+                      {hasSchema ? (
+                        <td className="new-field" data-testid="unknown-new-field">
+                          {reportState ? <NewFieldText d={describeNewDeclaration(reportState, u.message, u.number, u.wireType)} /> : check.isError ? <span className="muted">check failed</span> : <span className="muted">checking…</span>}
+                        </td>
+                      ) : null}
                     </tr>
                   ))}
                 </tbody>
@@ -75,4 +88,32 @@ function UnknownFields({ operatorId, state }: { operatorId: string; state: strin
       )}
     </>
   );
+}
+
+function NewFieldText({ d }: { d: NewDeclaration }) {
+  const type = (x: { type: string; label?: string }) => [x.label, x.type].filter(Boolean).join(' ').toLowerCase();
+  switch (d.kind) {
+    case 'read-as':
+      return (
+        <span className="tag-line">
+          <span className="tag warn">would be read as</span> <span className="mono">{d.name}</span> ({type(d)})
+        </span>
+      );
+    case 'wire-type-mismatch':
+      return (
+        <span>
+          declared as <span className="mono">{d.name}</span> ({type(d)}) with another wire type: stays unknown
+        </span>
+      );
+    case 'declared':
+      return (
+        <span>
+          declared as <span className="mono">{d.name}</span> ({type(d)})
+        </span>
+      );
+    case 'undeclared':
+      return <span className="muted">not declared: stays unknown</span>;
+    case 'unknown-message':
+      return <span className="muted">message not reached by the new schema</span>;
+  }
 }

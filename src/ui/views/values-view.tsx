@@ -1,8 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, type KeyboardEvent } from 'react';
-import type { SavepointInspection } from '../../core/flink';
+import type { InspectedState, SavepointInspection } from '../../core/flink';
+import { describeEntryCount } from '../describe-entry-count';
 import { FailurePanel } from '../components/failure-panel';
-import { formatCount } from '../format';
 import { useEntryPages } from '../state/use-entry-pages';
 import { updateRouteParams } from '../state/use-hash-route';
 import { EntryDetailPane } from './entry-detail-pane';
@@ -23,6 +23,7 @@ export function ValuesView({ inspection, params }: { inspection: SavepointInspec
             key={`${found.operator.id}/${found.state.name}`}
             operatorId={found.operator.id}
             state={found.state.name}
+            inspected={found.state}
             selected={params.entry === undefined ? null : Number(params.entry)}
           />
         )}
@@ -31,7 +32,7 @@ export function ValuesView({ inspection, params }: { inspection: SavepointInspec
   );
 }
 
-function EntriesTable({ operatorId, state, selected }: { operatorId: string; state: string; selected: number | null }) {
+function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: string; state: string; inspected: InspectedState; selected: number | null }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const probe = useEntryPages(operatorId, state, { from: 0, to: 0 });
   const virtualizer = useVirtualizer({ count: probe.total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
@@ -50,7 +51,10 @@ function EntriesTable({ operatorId, state, selected }: { operatorId: string; sta
   return (
     <>
       <h1>
-        {state} <span className="muted small">{probe.first.isSuccess ? `${formatCount(probe.total)} entries` : 'scanning…'}</span>
+        {state}{' '}
+        <span className="muted small" data-testid="entries-count">
+          {probe.first.isSuccess ? describeEntryCount(inspected, probe.total) : 'scanning…'}
+        </span>
       </h1>
       <div className="vtable" role="grid" aria-label={`Entries of ${state}`} aria-rowcount={probe.total} data-testid="entries-table">
         <div className="vrow vhead" role="row">

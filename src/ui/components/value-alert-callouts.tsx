@@ -1,0 +1,97 @@
+import type { CompatibilityReport } from '../../core/report';
+import { formatCount } from '../format';
+import { collectValueAlerts, type AlertState, type BecomesFieldAlert, type ExceedsLimitAlert } from '../report/collect-value-alerts';
+import { formatHashRoute } from '../state/use-hash-route';
+
+/**
+ * The value-aware warnings as callouts (compatibility-rules.md §7): saved values whose unknown field
+ * the new schema declares (the new parser reads those bytes as that field), and values above a new
+ * limit. Shown at the top of the Compatibility view and in the overview.
+ */
+export function ValueAlertCallouts({ report }: { report: CompatibilityReport }) {
+  const alerts = collectValueAlerts(report);
+  if (alerts.becomesField.length === 0 && alerts.exceedsLimit.length === 0) return null;
+  return (
+    <div className="callouts" data-testid="value-alerts">
+      {alerts.becomesField.map((a) => (
+        <BecomesFieldCallout key={`${a.message}|${a.number}|${a.newName}`} alert={a} />
+      ))}
+      {alerts.exceedsLimit.map((a) => (
+        <ExceedsLimitCallout key={`${a.limit}|${a.value}`} alert={a} />
+      ))}
+    </div>
+  );
+}
+
+function BecomesFieldCallout({ alert: a }: { alert: BecomesFieldAlert }) {
+  return (
+    <section className="callout warn" data-testid="alert-becomes-field">
+      <header>
+        <span className="mono tag warn">UNKNOWN_NUMBER_BECOMES_FIELD</span>
+        <strong>
+          {formatCount(a.total)} saved value{a.total === 1 ? '' : 's'} carry unknown field {a.number} of <span className="mono">{a.message}</span>, which the new
+          schema declares as <span className="mono">{a.newName}</span>
+          {a.newType ? (
+            <>
+              {' '}
+              (<span className="mono">{[a.newLabel, a.newType].filter(Boolean).join(' ')}</span>)
+            </>
+          ) : null}
+        </strong>
+      </header>
+      <p>
+        Today these bytes are unknown and carried along untouched. After the restore the new parser reads them as <span className="mono">{a.newName}</span>:
+        the values get a {a.newName} they never had, decoded from whatever those bytes once meant.
+      </p>
+      <AlertStates states={a.states} unknownLink />
+    </section>
+  );
+}
+
+function ExceedsLimitCallout({ alert: a }: { alert: ExceedsLimitAlert }) {
+  return (
+    <section className="callout bad" data-testid="alert-exceeds-limit">
+      <header>
+        <span className="mono tag bad">VALUE_EXCEEDS_NEW_LIMIT</span>
+        <strong>
+          {formatCount(a.total)} saved value{a.total === 1 ? '' : 's'} exceed the new <span className="mono">{a.limit}</span> of {a.value} (largest:{' '}
+          {formatCount(a.largest)})
+        </strong>
+      </header>
+      <p>The new reader fails on these values when the job reads them: raise the limit in the new application or shrink the data first.</p>
+      <AlertStates states={a.states} />
+    </section>
+  );
+}
+
+/** example keys per state in a callout (the state's detail lists all the report keeps) */
+const EXAMPLE_KEYS = 3;
+
+function AlertStates({ states, unknownLink }: { states: readonly AlertState[]; unknownLink?: boolean }) {
+  return (
+    <ul className="alert-states">
+      {states.map((s) => (
+        <li key={`${s.operator}/${s.state}`}>
+          <a className="mono" href={formatHashRoute('compat', { op: s.operator, state: s.state })}>
+            {s.state}
+          </a>{' '}
+          <span className="muted">({s.operatorLabel ?? `${s.operator.slice(0, 12)}…`})</span>: {formatCount(s.count)} value{s.count === 1 ? '' : 's'}
+          {s.keys.length > 0 ? (
+            <>
+              , e.g. key{s.keys.length === 1 ? '' : 's'} <span className="mono">{s.keys.slice(0, EXAMPLE_KEYS).join(', ')}</span>
+              {s.count > Math.min(s.keys.length, EXAMPLE_KEYS) ? ` and ${formatCount(s.count - Math.min(s.keys.length, EXAMPLE_KEYS))} more` : ''}
+            </>
+          ) : null}
+          {unknownLink ? (
+            <>
+              {' · '}
+              <a href={formatHashRoute('unknown', { op: s.operator, state: s.state })} data-testid="alert-unknown-link">
+                unknown fields of {s.state}
+              </a>
+            </>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}

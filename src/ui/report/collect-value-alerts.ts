@@ -1,0 +1,89 @@
+/**
+ * The value-aware warnings that decide whether restored data stays correct, gathered over every
+ * state of a report for the callouts: UNKNOWN_NUMBER_BECOMES_FIELD grouped per (message, number)
+ * with the new field's name and type from the state's schema diff, and VALUE_EXCEEDS_NEW_LIMIT
+ * grouped per limit.
+ */
+import type { CompatibilityReport, ReportState } from '../../core/report';
+import { parseRuleMessage } from './parse-rule-message';
+
+export interface AlertState {
+  operator: string;
+  /** uid or name when the savepoint records one */
+  operatorLabel?: string;
+  state: string;
+  count: number;
+  keys: string[];
+}
+
+export interface BecomesFieldAlert {
+  kind: 'becomes-field';
+  message: string;
+  number: number;
+  newName: string;
+  /** the new field's type as the diff shows it (`INT64`, `MESSAGE fixtures.X`); undefined when the diff does not list it */
+  newType?: string;
+  /** `repeated`, `optional`, … (omitted for singular) */
+  newLabel?: string;
+  total: number;
+  states: AlertState[];
+}
+
+export interface ExceedsLimitAlert {
+  kind: 'exceeds-limit';
+  limit: string;
+  value: string;
+  total: number;
+  /** the largest offending payload size or depth over all states */
+  largest: number;
+  states: AlertState[];
+}
+
+export interface ValueAlerts {
+  becomesField: BecomesFieldAlert[];
+  exceedsLimit: ExceedsLimitAlert[];
+}
+
+export function collectValueAlerts(report: CompatibilityReport): ValueAlerts {
+  const becomes = new Map<string, BecomesFieldAlert>();
+  const exceeds = new Map<string, ExceedsLimitAlert>();
+  for (const s of report.states) {
+    for (const w of s.warnings) {
+      const p = parseRuleMessage(w.ruleId, w.message);
+      if (!p) continue;
+      const at: AlertState = { operator: s.operator, ...labelOf(s), state: s.state, count: w.count, keys: [...w.keys] };
+      if (w.ruleId === 'UNKNOWN_NUMBER_BECOMES_FIELD') {
+        const key = `${p.message}|${p.number}|${p.name}`;
+        let a = becomes.get(key);
+        if (!a) {
+          const field = findNewField(s, p.message, p.number);
+          a = { kind: 'becomes-field', message: p.message, number: Number(p.number), newName: p.name, total: 0, states: [] };
+          if (field?.type) a.newType = field.type;
+          if (field?.label && field.label !== 'singular') a.newLabel = field.label;
+          becomes.set(key, a);
+        }
+        a.total += w.count;
+        a.states.push(at);
+      } else if (w.ruleId === 'VALUE_EXCEEDS_NEW_LIMIT') {
+        const key = `${p.limit}|${p.value}`;
+        let a = exceeds.get(key);
+        if (!a) exceeds.set(key, (a = { kind: 'exceeds-limit', limit: p.limit, value: p.value, total: 0, largest: 0, states: [] }));
+        a.total += w.count;
+        a.largest = Math.max(a.largest, Number(p.largest) || 0);
+        a.states.push(at);
+      }
+    }
+  }
+  return { becomesField: [...becomes.values()], exceedsLimit: [...exceeds.values()] };
+}
+
+function labelOf(s: ReportState): { operatorLabel?: string } {
+  const label = s.operatorUid ?? s.operatorName;
+  return label ? { operatorLabel: label } : {};
+}
+
+/** The new side of field `number` of saved message `message` in the state's schema diff. */
+export function findNewField(s: ReportState, message: string, number: string | number): Record<string, string> | undefined {
+  const decl = s.diff?.declarations.find((d) => d.kind === 'message' && d.savedName === message);
+  return decl?.rows.find((r) => r.kind === 'field' && r.key === String(number))?.new;
+}
