@@ -5,7 +5,9 @@ import { defineConfig } from '@playwright/test';
  * downloaded browser, against the built app served by `vite preview` (run `npm run build` first;
  * `npm run test:e2e` does both).
  */
-export const E2E_PORT = 4319;
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4319);
+/** the built app to serve (default `dist`, what `npm run build` writes); set E2E_OUT_DIR to test another build */
+const OUT_DIR = process.env.E2E_OUT_DIR ?? 'dist';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -28,7 +30,7 @@ export default defineConfig({
   },
   webServer: {
     // --bypass-lock: other previews of this checkout (other engineers, CI jobs) must not stop the suite
-    command: `npx vite preview --port ${E2E_PORT} --strictPort --bypass-lock`,
+    command: `npx vite preview --outDir ${JSON.stringify(OUT_DIR)} --port ${E2E_PORT} --strictPort --bypass-lock`,
     url: `http://localhost:${E2E_PORT}/`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -1,7 +1,6 @@
 import { expect, test } from './test';
 import { waitForAppState } from './helpers';
 
-/** Keeps docs/app-screenshot.png current when run with UPDATE_SCREENSHOT=1 (the README shows it). */
 test('the demo\'s values view shows a decoded Protobuf value with its unknown field highlighted', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 860 });
   await page.goto('/?demo#/values?op=6d821971c3bfd7ae2c972e89d7414f7c&state=last-event&entry=0');
@@ -10,5 +9,15 @@ test('the demo\'s values view shows a decoded Protobuf value with its unknown fi
   await expect(unknown).toHaveCount(1);
   await unknown.hover();
   await expect(page.locator('.hx-hot')).toHaveCount(3);
+});
+
+/** Keeps docs/app-screenshot.png current when run with UPDATE_SCREENSHOT=1 (the README shows it). */
+test('the demo\'s compatibility view leads with the value-aware callout and the library-line explanation', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/?demo#/compat?op=6d821971c3bfd7ae2c972e89d7414f7c&state=last-event');
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('alert-becomes-field')).toBeVisible();
+  await expect(page.getByTestId('library-line-note')).toBeVisible();
+  await expect(page.getByTestId('row-planning-aid').first()).toBeVisible();
   if (process.env.UPDATE_SCREENSHOT === '1') await page.screenshot({ path: 'docs/app-screenshot.png' });
 });

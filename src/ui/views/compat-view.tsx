@@ -9,7 +9,6 @@ import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
 import { formatHashRoute } from '../state/use-hash-route';
 import { parseRuleMessage } from '../report/parse-rule-message';
-import { simpleClassName } from '../report/describe-library-line';
 
 export function CompatView({ params }: { params: Record<string, string> }) {
   const session = useAppStore((s) => s.session);
@@ -121,7 +120,7 @@ function summarizeReason(s: ReportState): string | undefined {
   const first = s.firstIncompatibility;
   if (first?.ruleId === 'TARGET_CANNOT_READ_SNAPSHOT') {
     const p = parseRuleMessage(first.ruleId, first.message);
-    if (p) return `${p.savedLine} snapshot (${simpleClassName(p.snapshotClass)}): ${p.target} cannot read it`;
+    if (p) return `${p.savedLine} snapshot: ${p.target} cannot read it`;
   }
   return first?.message ?? s.reason;
 }
