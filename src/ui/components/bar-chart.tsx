@@ -34,7 +34,7 @@ export function BarChart({
   const ticks = max <= 4 ? Array.from({ length: max + 1 }, (_, i) => i) : [...new Set([0, Math.round(max / 2), max])];
   const labelEvery = Math.ceil(bars.length / 24);
   return (
-    <svg className="chart" width={width} height={height} role="img" aria-label={ariaLabel} data-testid="bar-chart">
+    <svg className="chart" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={ariaLabel} data-testid="bar-chart">
       {ticks.map((t) => {
         const y = top + plotH - (t / max) * plotH;
         return (
