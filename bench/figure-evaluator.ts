@@ -12,7 +12,7 @@ import { checkSavepoint } from '../src/core/report';
 import { openNodeInput } from '../src/cli/sources';
 import { BUF_BIN, buildDescriptorSet } from './generate/build-descriptor-set';
 import { ensureBenchSavepoint } from './generate/generate-bench-savepoint';
-import { TSX_ENV } from './build-cli-bundle';
+import { buildCliBundle, TSX_ENV } from './build-cli-bundle';
 import { fmtMs, median, timeProcess, type Figure } from './measure';
 
 const MESSAGES = 1000;
@@ -55,6 +55,8 @@ async function timeInProcess(sp: string, newBin: string): Promise<{ first: numbe
 
 export async function measureEvaluator(workDir: string): Promise<Figure[]> {
   const { sp, oldBin, newBin } = prepare(workDir, MESSAGES);
+  // rebuilt right before timing: a source edited since the run started would make bin/ fall back to tsx
+  buildCliBundle();
   const cli = path.resolve(process.cwd(), 'bin/savepoint-inspector.mjs');
   const args = [cli, 'check', sp, '--descriptors', newBin, '--no-values', '--target', '0.x', '--format', 'json'];
   const ours = timeProcess(process.execPath, args, 5, [0, 1]);

@@ -14,6 +14,7 @@ import { registerScanningProtobufReaders, type ScannedFrame } from '../src/cli/s
 import { encodeValuePool, loadBenchSchema } from './generate/bench-values';
 import { fmtBytes, fmtMs, fmtRate, MiB, timeAsync, timeProcess, type Figure } from './measure';
 import type { BenchSavepointManifest } from './generate/generate-bench-savepoint';
+import { buildCliBundle } from './build-cli-bundle';
 
 const SLICE = 8 * MiB;
 
@@ -70,6 +71,7 @@ export async function measureScanThroughput(dir: string, manifest: BenchSavepoin
     for (let i = 0; i < rounds; i++) for (const p of pool) fromBinary(schema.event, p);
   });
   // as a user runs it: whole `stats` processes of the prebuilt CLI bundle (its worker threads load the bundled worker)
+  buildCliBundle(); // fresh right before timing, or bin/ would fall back to tsx
   const cli = path.resolve(process.cwd(), 'bin/savepoint-inspector.mjs');
   const one = timeProcess(process.execPath, [cli, 'stats', dir, '--workers', '1'], 3);
   const two = timeProcess(process.execPath, [cli, 'stats', dir, '--workers', '2'], 3);

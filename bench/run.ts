@@ -11,7 +11,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildDescriptorSet, BUF_BIN } from './generate/build-descriptor-set';
 import { ensureBenchSavepoint } from './generate/generate-bench-savepoint';
-import { buildCliBundle } from './build-cli-bundle';
 import { measureEvaluator } from './figure-evaluator';
 import { measureHeaderCheck } from './figure-header-check';
 import { measureMemory } from './figure-memory';
@@ -33,9 +32,6 @@ async function main(): Promise<void> {
   const proto = readFileSync(new URL('./generate/bench-events.proto', import.meta.url), 'utf8').replace('repeated int32 samples = 9;', 'repeated int32 samples = 9;\n  string region = 10;');
   const newDescriptors = path.join(root, 'bench-events-new.binpb');
   writeFileSync(newDescriptors, buildDescriptorSet({ 'bench/bench_events.proto': proto }));
-
-  log('building the CLI bundle (npm run build:cli) …');
-  buildCliBundle();
 
   const figures: Figure[] = [];
   const show = (fs: Figure[]) => {
