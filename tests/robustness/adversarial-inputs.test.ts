@@ -7,18 +7,11 @@ import { gzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { loadDescriptorSet } from '../../src/core/compat';
 import { readCheckpointMetadata } from '../../src/core/flink';
-import { ByteReader, ByteWriter, bytesSource, decodeSnappyFramed, isDecodeError, openSavepointInput, openTarArchive, openZipArchive, writeSnappyFramed, type DecodeError } from '../../src/core/io';
+import { ByteReader, ByteWriter, bytesSource, decodeSnappyFramed, isDecodeError, openSavepointInput, openTarArchive, openZipArchive, writeSnappyFramed } from '../../src/core/io';
 import { DEFAULT_PROTOBUF_SETTINGS, readProtobufFrame } from '../../src/core/protobuf';
+import { decodeErrorOfAsync } from '../helpers/decode-error-of';
 
-async function decodeErrorOf(run: () => unknown): Promise<DecodeError> {
-  try {
-    await run();
-  } catch (e) {
-    if (isDecodeError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a DecodeError');
-}
+const decodeErrorOf = decodeErrorOfAsync;
 
 /** A ustar archive of regular files (test-side writer: 512-byte headers with checksums). */
 function buildTar(entries: { name: string; data: Uint8Array }[]): Uint8Array {

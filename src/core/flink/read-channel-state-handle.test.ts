@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, isDecodeError, type DecodeError } from '../io';
+import { decodeErrorOf } from '../../../tests/helpers/decode-error-of';
+import { ByteReader, ByteWriter } from '../io';
 import { readChannelStateHandle } from './read-channel-state-handle';
 
 function reader(w: ByteWriter): ByteReader {
   return new ByteReader(w.finish(), { file: '_metadata', baseOffset: 0 });
-}
-function decodeErrorOf(fn: () => unknown): DecodeError {
-  try {
-    fn();
-  } catch (e) {
-    if (isDecodeError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a DecodeError, none was thrown');
 }
 
 describe('readChannelStateHandle (spec §2.6.4)', () => {

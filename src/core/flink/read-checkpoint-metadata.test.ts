@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ByteWriter, isDecodeError, type DecodeError } from '../io';
+import { decodeErrorOf } from '../../../tests/helpers/decode-error-of';
+import { ByteWriter } from '../io';
 import { readCheckpointMetadata } from './read-checkpoint-metadata';
 
 // A Java-serialized CheckpointProperties{CheckpointType("Full Checkpoint")} (see read-checkpoint-properties.test.ts)
@@ -10,15 +11,6 @@ const TRAILER = Uint8Array.from(
 );
 const OP_ID = [0x67, 0x30, 0xef, 0x73, 0x75, 0xfb, 0x60, 0xf9, 0xd9, 0xbb, 0xdf, 0xdf, 0xd1, 0x74, 0xd8, 0x03];
 
-function decodeErrorOf(fn: () => unknown): DecodeError {
-  try {
-    fn();
-  } catch (e) {
-    if (isDecodeError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a DecodeError, none was thrown');
-}
 
 /** One operator `6730ef73…` (p 2, max p 128) with subtask 0 holding operator state and a code-7 keyed handle. */
 function buildMetadata(version: number, opts: { trailer?: boolean } = {}): Uint8Array {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDecodeError, type DecodeError } from '../io';
+import { decodeErrorOf } from '../../../tests/helpers/decode-error-of';
 import { readCheckpointProperties, scanCheckpointProperties } from './read-checkpoint-properties';
 
 // Written by java.io.ObjectOutputStream (Java 17) for stand-in classes with Flink's class and field
@@ -12,15 +12,6 @@ const CHECKPOINT_WITH_WRITE_METHOD =
 
 function hex(s: string): Uint8Array {
   return Uint8Array.from(s.match(/../g)!.map((b) => parseInt(b, 16)));
-}
-function decodeErrorOf(fn: () => unknown): DecodeError {
-  try {
-    fn();
-  } catch (e) {
-    if (isDecodeError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a DecodeError, none was thrown');
 }
 
 describe('readCheckpointProperties (spec §2.7)', () => {

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, isDecodeError, type DecodeError } from '../io';
+import { decodeErrorOf } from '../../../tests/helpers/decode-error-of';
+import { ByteReader, ByteWriter } from '../io';
 import { readKeyedStateHandle } from './read-keyed-state-handle';
 import { writeInMemoryChangelogHandle } from './write-state-handle';
 
 function reader(w: ByteWriter): ByteReader {
   return new ByteReader(w.finish(), { file: '_metadata', baseOffset: 1000 });
-}
-function decodeErrorOf(fn: () => unknown): DecodeError {
-  try {
-    fn();
-  } catch (e) {
-    if (isDecodeError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a DecodeError, none was thrown');
 }
 const relative = (w: ByteWriter, name: string, size: number) => w.u8(6).utf(name).i64(size);
 

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, isDecodeError, type DecodeError } from '../io';
+import { decodeErrorOf } from '../../../tests/helpers/decode-error-of';
+import { ByteReader, ByteWriter } from '../io';
 import { readOperatorStateHandle } from './read-operator-state-handle';
 
 function reader(w: ByteWriter): ByteReader {
   return new ByteReader(w.finish(), { file: '_metadata', baseOffset: 50 });
-}
-function decodeErrorOf(fn: () => unknown): DecodeError {
-  try {
-    fn();
-  } catch (e) {
-    if (isDecodeError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a DecodeError, none was thrown');
 }
 
 describe('readOperatorStateHandle (spec §2.6.2)', () => {

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, isDecodeError, type DecodeError } from '../io';
+import { decodeErrorOf } from '../../../tests/helpers/decode-error-of';
+import { ByteReader, ByteWriter } from '../io';
 import { readStreamHandle } from './read-stream-handle';
 
 /** A reader over `w`'s bytes as if they sat at offset 100 of `_metadata`. */
 function readerAt100(w: ByteWriter): ByteReader {
   return new ByteReader(w.finish(), { file: '_metadata', baseOffset: 100 });
-}
-function decodeErrorOf(fn: () => unknown): DecodeError {
-  try {
-    fn();
-  } catch (e) {
-    if (isDecodeError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a DecodeError, none was thrown');
 }
 
 describe('readStreamHandle (spec §2.5)', () => {
