@@ -21,6 +21,7 @@ import {
 } from '../../src/core/flink';
 import { BENCH_JAVA_CLASS, BENCH_ROOT, createRandom, encodeValuePool, loadBenchSchema } from './bench-values';
 import { writeKeyedStateHeader, type BenchProtobufType } from './write-keyed-state-header';
+import { toGencodeDescriptorSet } from './to-gencode-descriptor-set';
 
 export const BENCH_OPERATOR_UID = 'bench-events';
 export const BENCH_STATES = ['events', 'last-event'] as const;
@@ -40,6 +41,12 @@ export interface BenchSavepointOptions {
   seed?: number;
   /** another Protobuf type and its encoded values (default: bench.Event from bench-events.proto) */
   type?: BenchProtobufType & { pool: Uint8Array[] };
+  /**
+   * write the default type's descriptors as protoc's Java gencode embeds them (no buf image extension,
+   * no derived json_name),
+   * so Flink's 0.x serializer with the protoc-compiled bench.Event class restores the states (figure 6)
+   */
+  gencodeDescriptors?: boolean;
 }
 
 export interface BenchSavepointManifest {
@@ -53,6 +60,8 @@ export interface BenchSavepointManifest {
   entries: number;
   operatorId: string;
   files: { name: string; size: number }[];
+  /** present (true) only when generated with `gencodeDescriptors` */
+  gencodeDescriptors?: boolean;
 }
 
 /** Returns the manifest of `dir` when it was generated with the same options, else generates it. */
@@ -60,7 +69,7 @@ export function ensureBenchSavepoint(options: BenchSavepointOptions): BenchSavep
   const manifestPath = path.join(options.dir, 'bench-manifest.json');
   if (existsSync(manifestPath)) {
     const m = JSON.parse(readFileSync(manifestPath, 'utf8')) as BenchSavepointManifest;
-    if (m.generatorVersion === GENERATOR_VERSION && m.targetBytes === options.targetBytes && m.parallelism === options.parallelism && m.seed === (options.seed ?? 1)) return m;
+    if (m.generatorVersion === GENERATOR_VERSION && m.targetBytes === options.targetBytes && m.parallelism === options.parallelism && m.seed === (options.seed ?? 1) && (m.gencodeDescriptors ?? false) === (options.gencodeDescriptors ?? false)) return m;
   }
   return generateBenchSavepoint(options);
 }
@@ -72,7 +81,8 @@ export function generateBenchSavepoint(options: BenchSavepointOptions): BenchSav
   let type = options.type;
   if (!type) {
     const schema = loadBenchSchema();
-    type = { javaClass: BENCH_JAVA_CLASS, rootFullName: BENCH_ROOT, descriptorSet: schema.descriptorSet, pool: encodeValuePool(schema, POOL_SIZE, seed) };
+    const descriptorSet = options.gencodeDescriptors ? toGencodeDescriptorSet(schema.descriptorSet) : schema.descriptorSet;
+    type = { javaClass: BENCH_JAVA_CLASS, rootFullName: BENCH_ROOT, descriptorSet, pool: encodeValuePool(schema, POOL_SIZE, seed) };
   }
   const pool = type.pool;
   const header = writeKeyedStateHeader(BENCH_STATES, type);
@@ -140,6 +150,7 @@ export function generateBenchSavepoint(options: BenchSavepointOptions): BenchSav
     entries,
     operatorId: operator.id,
     files,
+    ...(options.gencodeDescriptors ? { gencodeDescriptors: true } : {}),
   };
   writeFileSync(path.join(options.dir, 'bench-manifest.json'), JSON.stringify(manifest, null, 2));
   return manifest;
