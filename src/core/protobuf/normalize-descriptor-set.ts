@@ -15,8 +15,8 @@ import { DescriptorSchemaError } from './protobuf-errors';
 export interface NormalizedDescriptorSet {
   /** the normalized FileDescriptorSet (files ordered, source info dropped, set-level unknown fields kept) */
   set: PbMessage;
-  /** protobuf-java's serialization of `set` (what the snapshot embeds) */
-  bytes: Uint8Array;
+  /** protobuf-java's serialization of `set` (what the snapshot embeds), encoded on first read */
+  readonly bytes: Uint8Array;
   fileNames: string[];
   registry: FileRegistry;
   root: DescMessage;
@@ -62,7 +62,17 @@ export function normalizeDescriptorSet(set: PbMessage, rootFullName: string): No
     pending.push(...getTreeStrings(byName.get(name)!.file, FILE.dependency));
   }
   if (closure.size !== byName.size) throw new DescriptorSchemaError('Descriptor set contains files outside the root import closure');
-  return { set: normalized, bytes: encodeProtobufMessage(normalized), fileNames: order, registry, root };
+  // `bytes` (only the snapshot writer needs them) is encoded on first use: a reader of a saved snapshot never does
+  let bytes: Uint8Array | undefined;
+  return {
+    set: normalized,
+    get bytes(): Uint8Array {
+      return (bytes ??= encodeProtobufMessage(normalized));
+    },
+    fileNames: order,
+    registry,
+    root,
+  };
 }
 
 /** Kahn's algorithm; among ready files the smallest name (UTF-16 order) is emitted next. */

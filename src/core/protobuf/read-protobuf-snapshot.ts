@@ -16,6 +16,7 @@ import {
   MAX_DECLARED_MEMBERS,
 } from './protobuf-constants';
 import { countDeclaredMembers } from './count-declared-members';
+import { rememberNormalizedSchema } from './remember-normalized-schema';
 import { createProtobufError, DescriptorSchemaError, isProtobufParseError, ProtobufParseError } from './protobuf-errors';
 import type { ProtobufSnapshotContent } from './protobuf-snapshot-types';
 
@@ -58,17 +59,20 @@ export function readProtobufSnapshotContent(r: ByteReader, readVersion: number):
     const actual = computeSha256(descriptorBytes);
     if (formatHex(actual) !== formatHex(digest)) fail('Descriptor SHA-256 fingerprint mismatch');
     at = descriptorStart;
-    if (countDeclaredMembers(descriptorBytes, MAX_DECLARED_MEMBERS) > MAX_DECLARED_MEMBERS) {
-      throw new ProtobufParseError(`expected a descriptor set declaring at most ${MAX_DECLARED_MEMBERS} fields and enum values (this reader's cap), found more`, 0, 'limit-exceeded');
-    }
-    const set = parseDescriptorSet(descriptorBytes);
-    const schema = normalizeDescriptorSet(set, rootFullName);
+    const sha256 = formatHex(actual);
+    // the same bytes and root normalize to the same schema: states sharing a snapshot pay once
+    const schema = rememberNormalizedSchema(sha256, rootFullName, () => {
+      if (countDeclaredMembers(descriptorBytes, MAX_DECLARED_MEMBERS) > MAX_DECLARED_MEMBERS) {
+        throw new ProtobufParseError(`expected a descriptor set declaring at most ${MAX_DECLARED_MEMBERS} fields and enum values (this reader's cap), found more`, 0, 'limit-exceeded');
+      }
+      return normalizeDescriptorSet(parseDescriptorSet(descriptorBytes), rootFullName);
+    });
     return {
       javaClass,
       rootFullName,
       settings: { deterministic: flag === 1, maxMessageSize, recursionLimit },
       descriptorBytes,
-      descriptorSha256: formatHex(actual),
+      descriptorSha256: sha256,
       schema,
     };
   } catch (e) {

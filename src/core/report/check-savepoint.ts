@@ -5,7 +5,7 @@
  * warnings, build the schema diff, and assemble the report model.
  */
 import { fromBinary } from '@bufbuild/protobuf';
-import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
+import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import {
   buildSchemaDiff,
   DEFAULT_SETTINGS,
@@ -68,6 +68,8 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
   registerRecordingProtobufReaders(scanRegistry, (d) => pending.push(d));
   const opened = input.scanValues === false || protobuf.length === 0 ? undefined : await openSavepoint(input.files);
 
+  // states usually share one saved schema: parse it once per descriptor SHA-256 (the compat engine also remembers its work per set object)
+  const savedSets = new Map<string, FileDescriptorSet>();
   const states: ReportStateInput[] = [];
   for (const found of protobuf) {
     const stateKey = `${found.operator.id}/${found.state.name}`;
@@ -84,7 +86,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
     const savedKind: TypeKind = 'generated';
     const compatibility = evaluateStateCompatibility(
       {
-        savedSet: fromBinary(FileDescriptorSetSchema, found.content.descriptorBytes),
+        savedSet: parseSavedSet(savedSets, found.content.descriptorSha256, found.content.descriptorBytes),
         savedRoot: found.content.rootFullName,
         savedJavaClass: found.content.javaClass,
         savedKind,
@@ -156,4 +158,10 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
     states,
     ...(input.generatedAt ? { generatedAt: input.generatedAt } : {}),
   });
+}
+
+function parseSavedSet(sets: Map<string, FileDescriptorSet>, sha256: string, bytes: Uint8Array): FileDescriptorSet {
+  let set = sets.get(sha256);
+  if (set === undefined) sets.set(sha256, (set = fromBinary(FileDescriptorSetSchema, bytes)));
+  return set;
 }

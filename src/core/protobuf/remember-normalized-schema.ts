@@ -1,0 +1,28 @@
+/**
+ * A small bounded cache of normalized snapshot schemas, keyed by the descriptor bytes' SHA-256 and the
+ * root's full name. A savepoint usually stores the same Protobuf snapshot in many states (and the
+ * app and `check` read the same headers more than once), and normalizing a large set (parse, encode,
+ * build the descriptor registry) costs far more than hashing it. Only successful normalizations are
+ * remembered, so a failing snapshot still fails at every read with its own error; the cached value
+ * is a pure function of (bytes, root), so a hit answers exactly what a new normalization would.
+ */
+import type { NormalizedDescriptorSet } from './normalize-descriptor-set';
+
+const CAPACITY = 8;
+const remembered = new Map<string, NormalizedDescriptorSet>();
+
+/** The schema for (sha256, root): the remembered one (most recently used last), else `normalize()` remembered. */
+export function rememberNormalizedSchema(sha256Hex: string, rootFullName: string, normalize: () => NormalizedDescriptorSet): NormalizedDescriptorSet {
+  const key = `${sha256Hex}\n${rootFullName}`;
+  const hit = remembered.get(key);
+  if (hit !== undefined) {
+    remembered.delete(key);
+    remembered.set(key, hit);
+    return hit;
+  }
+  const schema = normalize();
+  remembered.set(key, schema);
+  if (remembered.size > CAPACITY) remembered.delete(remembered.keys().next().value!);
+  return schema;
+}
+
