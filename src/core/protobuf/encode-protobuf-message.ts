@@ -30,31 +30,31 @@ function writeMessage(w: ProtoBytesWriter, msg: PbMessage, depth: number): void 
     } else if (fv.kind === 'list') {
       if (fv.values.length === 0) continue;
       if (field.fieldKind === 'list' && field.packed && field.listKind !== 'message') {
-        const inner = new ProtoBytesWriter();
-        for (const v of fv.values) writeScalarValue(inner, field.listKind === 'enum' ? ScalarType.INT32 : field.scalar!, v as PbScalar);
-        const bytes = inner.finish();
-        w.tag(no, 2).varint(bytes.length).raw(bytes);
+        w.tag(no, 2);
+        const at = w.beginLength();
+        for (const v of fv.values) writeScalarValue(w, field.listKind === 'enum' ? ScalarType.INT32 : field.scalar!, v as PbScalar);
+        w.endLength(at);
       } else {
         for (const v of fv.values) writeElement(w, field, no, v, depth);
       }
     } else {
       if (field.fieldKind !== 'map') continue;
       for (const { key, value } of fv.entries.values()) {
-        const inner = new ProtoBytesWriter();
-        inner.tag(1, getScalarWireType(field.mapKey));
-        writeScalarValue(inner, field.mapKey, key);
+        w.tag(no, 2);
+        const entryAt = w.beginLength();
+        w.tag(1, getScalarWireType(field.mapKey));
+        writeScalarValue(w, field.mapKey, key);
         if (field.mapKind === 'message') {
-          const sub = new ProtoBytesWriter();
-          writeMessage(sub, value as PbMessage, depth + 1);
-          const b = sub.finish();
-          inner.tag(2, 2).varint(b.length).raw(b);
+          w.tag(2, 2);
+          const at = w.beginLength();
+          writeMessage(w, value as PbMessage, depth + 1);
+          w.endLength(at);
         } else {
           const t = field.mapKind === 'enum' ? ScalarType.INT32 : field.scalar;
-          inner.tag(2, getScalarWireType(t));
-          writeScalarValue(inner, t, value as PbScalar);
+          w.tag(2, getScalarWireType(t));
+          writeScalarValue(w, t, value as PbScalar);
         }
-        const bytes = inner.finish();
-        w.tag(no, 2).varint(bytes.length).raw(bytes);
+        w.endLength(entryAt);
       }
     }
   }
@@ -70,10 +70,11 @@ function writeElement(w: ProtoBytesWriter, field: DescField, no: number, value: 
       w.tag(no, 4);
       return;
     }
-    const sub = new ProtoBytesWriter();
-    writeMessage(sub, value, depth + 1);
-    const b = sub.finish();
-    w.tag(no, 2).varint(b.length).raw(b);
+    // written in place; the length is filled in after (no writer and no copy per sub-message)
+    w.tag(no, 2);
+    const at = w.beginLength();
+    writeMessage(w, value, depth + 1);
+    w.endLength(at);
     return;
   }
   const type = field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum') ? ScalarType.INT32 : field.scalar!;
@@ -95,9 +96,13 @@ const scratch = new DataView(new ArrayBuffer(8));
 
 function writeScalarValue(w: ProtoBytesWriter, type: ScalarType, v: PbScalar): void {
   switch (type) {
-    case ScalarType.INT32:
-      w.varint64(BigInt(v as number));
+    case ScalarType.INT32: {
+      const n = v as number;
+      // a negative int32 is sign-extended to ten bytes; others are the plain varint
+      if (n >= 0) w.varint(n);
+      else w.varint64(BigInt(n));
       return;
+    }
     case ScalarType.UINT32:
       w.varint((v as number) >>> 0);
       return;

@@ -59,6 +59,31 @@ export class ProtoBytesWriter {
     return this;
   }
 
+  /** Reserves one byte for the length of a length-delimited value written next; pass the result to endLength. */
+  beginLength(): number {
+    this.ensure(1);
+    return this.len++;
+  }
+
+  /** Writes the length of everything after `at` as a varint at `at`, moving the value when it needs more than one byte. */
+  endLength(at: number): this {
+    let v = this.len - at - 1;
+    let size = 1;
+    for (let x = v; x > 0x7f; x = Math.floor(x / 128)) size++;
+    if (size > 1) {
+      this.ensure(size - 1);
+      this.buf.copyWithin(at + size, at + 1, this.len);
+      this.len += size - 1;
+    }
+    let p = at;
+    while (v > 0x7f) {
+      this.buf[p++] = (v & 0x7f) | 0x80;
+      v = Math.floor(v / 128);
+    }
+    this.buf[p] = v;
+    return this;
+  }
+
   finish(): Uint8Array {
     return this.buf.slice(0, this.len);
   }
