@@ -2,7 +2,7 @@ import { isDecodeError, type DecodeErrorJson, type SavepointFiles } from '../io'
 import { throwIfCancelled, type CancelSignal } from './cancel-signal';
 import type { StateEntry, StateScope } from './inspection-types';
 import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
-import { readCanonicalKeyedEntries } from './read-canonical-keyed-entries';
+import { readCanonicalKeyedEntryRuns } from './read-canonical-keyed-entries';
 import { readHeapKeyedEntries } from './read-heap-keyed-entries';
 import { readOperatorStateEntries } from './read-operator-state-entries';
 import { isCountedBroadcastCopy, skipStates } from './select-broadcast-copy';
@@ -54,11 +54,28 @@ export async function countStateEntries(
   /** counts a stream; with a per-state cap, stops reading once every state of the stream is full */
   const tally = async (operatorId: string, entries: AsyncIterable<StateEntry>, scopeOf: (e: StateEntry) => StateScope, states: StateEntryCount[]) => {
     if (states.length > 0 && states.every((s) => s.entries >= perState)) return;
-    for await (const e of entries) {
-      const c = slot(operatorId, e.state, scopeOf(e));
-      if (c.entries < perState) c.entries++;
-      else if (states.every((s) => s.entries >= perState)) return;
-    }
+    const count = createCounter(operatorId, scopeOf, states);
+    for await (const e of entries) if (!count(e)) return;
+  };
+  /** the same for a stream read in runs of entries (one async step per key-group block) */
+  const tallyRuns = async (operatorId: string, runs: AsyncIterable<Iterable<StateEntry>>, states: StateEntryCount[]) => {
+    if (states.length > 0 && states.every((s) => s.entries >= perState)) return;
+    const count = createCounter(operatorId, () => 'keyed', states);
+    for await (const run of runs) for (const e of run) if (!count(e)) return;
+  };
+  /** counts one entry; false when every state of the stream is full (stop reading) */
+  const createCounter = (operatorId: string, scopeOf: (e: StateEntry) => StateScope, states: StateEntryCount[]) => {
+    // entries come in runs of one state: look its slot up again only when the state or scope changes
+    let lastState: string | undefined;
+    let lastScope: StateScope | undefined;
+    let last: StateEntryCount | undefined;
+    return (e: StateEntry): boolean => {
+      const scope = scopeOf(e);
+      if (last === undefined || e.state !== lastState || scope !== lastScope) last = slot(operatorId, (lastState = e.state), (lastScope = scope));
+      if (last.entries < perState) last.entries++;
+      else if (states.every((s) => s.entries >= perState)) return false;
+      return true;
+    };
   };
   for (const op of opened.metadata.operators) {
     if (options.operatorId !== undefined && op.id !== options.operatorId) continue;
@@ -88,8 +105,8 @@ export async function countStateEntries(
             coverage.keyGroupsRead += sampled.keyGroupsRead;
           }
           for (const input of sampled.inputs) {
-            const entries = keyed.format === 'heap' ? readHeapKeyedEntries(input, keyed.header, signal) : readCanonicalKeyedEntries(input, keyed.header, signal);
-            await tally(op.id, entries, () => 'keyed', states);
+            if (keyed.format === 'heap') await tally(op.id, readHeapKeyedEntries(input, keyed.header, signal), () => 'keyed', states);
+            else await tallyRuns(op.id, readCanonicalKeyedEntryRuns(input, keyed.header, signal), states);
           }
         }
       } catch (e) {

@@ -88,13 +88,23 @@ function skipLengthSuffix(r: ByteReader, expected: number, what: string): void {
  * length-prefixed entries always let the stream go on.
  */
 export function decodeKeyedEntry(plan: KeyedDecodePlan, key: ByteReader, value: ByteReader, keyGroup: number): DecodedKeyedEntry {
+  return decodeKeyedEntryInto({}, plan, key, value, keyGroup);
+}
+
+/**
+ * decodeKeyedEntry writing into `base` (its own properties first, then keyGroup, value, key,
+ * namespace, userKey as decodeKeyedEntry orders them), so a stream builds one object per entry.
+ */
+export function decodeKeyedEntryInto<T extends object>(base: T, plan: KeyedDecodePlan, key: ByteReader, value: ByteReader, keyGroup: number): T & DecodedKeyedEntry {
   const prefixAt = key.position;
   let prefix = 0;
   for (let i = 0; i < plan.keyGroupPrefixBytes; i++) prefix = prefix * 256 + key.readU8('key-group prefix');
   if (prefix !== keyGroup) {
     throw key.error('invalid-value', `expected the key-group prefix of key group ${keyGroup}, found ${prefix}`, prefixAt);
   }
-  const out: DecodedKeyedEntry = { keyGroup, value: null };
+  const out = base as T & DecodedKeyedEntry;
+  out.keyGroup = keyGroup;
+  out.value = null;
   if (plan.state.kind === 'PRIORITY_QUEUE') {
     const element = decodeOrOpaque(plan.value, 'element', key, true);
     out.value = element;
@@ -104,7 +114,10 @@ export function decodeKeyedEntry(plan: KeyedDecodePlan, key: ByteReader, value: 
     }
     return out;
   }
-  if (!decodeCompositeKey(plan, key, out)) return { ...out, value: decodeValue(plan, value) };
+  if (!decodeCompositeKey(plan, key, out)) {
+    out.value = decodeValue(plan, value);
+    return out;
+  }
   if (plan.userKey) out.userKey = decodeOrOpaque(plan.userKey, 'user key', key, true);
   else if (plan.state.kind === 'MAP') out.userKey = describeOpaque(key.readBytes(key.remaining), `user key: ${noCodecReason(plan.state.serializers.VALUE_SERIALIZER, 'map state')}`);
   else if (key.remaining > 0) {

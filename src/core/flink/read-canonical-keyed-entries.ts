@@ -1,6 +1,6 @@
 import { ByteReader, decodeSnappyFramed, type ByteSource } from '../io';
 import { throwIfCancelled, type CancelSignal } from './cancel-signal';
-import { decodeKeyedEntry, planKeyedDecode, type KeyedDecodePlan } from './decode-keyed-entry';
+import { decodeKeyedEntryInto, planKeyedDecode, type KeyedDecodePlan } from './decode-keyed-entry';
 import type { KeyedStateHeader, StateEntry } from './inspection-types';
 import { readKeyGroupBlock } from './read-key-group-block';
 import type { KeyGroupRange } from './types';
@@ -88,6 +88,15 @@ export function groupKeyGroupSlices(
  * both fit in 16 MiB, so memory stays bounded by twice the larger of 1 MiB and the largest block.
  */
 export async function* readCanonicalKeyedEntries(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<StateEntry> {
+  for await (const run of readCanonicalKeyedEntryRuns(input, header, options)) for (const e of run) yield e;
+}
+
+/**
+ * The same entries, in the same order and with the same errors, as one lazy run per key-group block:
+ * each yielded iterable decodes its block's entries one at a time as it is iterated (consume a run, or
+ * stop, before asking for the next). A whole-state scan pays one async step per block, not per entry.
+ */
+export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<Iterable<StateEntry>> {
   const plans = new Map<number, KeyedDecodePlan>();
   const wanted = options.state === undefined ? undefined : header.states.findIndex((s) => s.name === options.state);
   if (wanted === -1) return;
@@ -106,34 +115,47 @@ export async function* readCanonicalKeyedEntries(input: KeyedStreamInput, header
       if (i > 0 && next && next.end - next.offset + (slice.end - slice.offset) <= KEYED_READ_AHEAD_BYTES) pending = readSlice(next);
       for (const block of slice.blocks) {
         if (block !== slice.blocks[0]) throwIfCancelled(options.signal);
-        const bytes = raw.subarray(block.offset - slice.offset, block.end - slice.offset);
-        const absolute = input.baseOffset + block.offset;
-        const r = header.compressed
-          ? new ByteReader(decodeSnappyFramed(bytes, { identifier: 'required', file: input.file }).data, { file: `${input.file} (Snappy block at ${absolute})`, baseOffset: 0 })
-          : new ByteReader(bytes, { file: input.file, baseOffset: absolute });
-        const file = r.file ?? input.file;
-        for (const e of readKeyGroupBlock(r, header.states.length, prefixBytes)) {
-          if (wanted !== undefined && e.stateId !== wanted) continue;
-          let plan = plans.get(e.stateId);
-          if (!plan) {
-            plan = planKeyedDecode(header.states[e.stateId]!, header.keySerializer, input.maxParallelism);
-            plans.set(e.stateId, plan);
-          }
-          const decoded = decodeKeyedEntry(plan, new ByteReader(e.key, { file, baseOffset: e.keyOffset }), new ByteReader(e.value, { file, baseOffset: e.valueOffset }), block.keyGroup);
-          yield {
-            operatorId: input.operatorId,
-            state: plan.state.name,
-            subtask: input.subtask,
-            ...decoded,
-            file,
-            keyRange: { offset: e.keyOffset, length: e.key.length },
-            valueRange: { offset: e.valueOffset, length: e.value.length },
-          };
-        }
+        yield decodeBlockEntries(input, header, plans, wanted, prefixBytes, raw.subarray(block.offset - slice.offset, block.end - slice.offset), block);
       }
     }
   } finally {
     // a consumer that stops early (or a failure) leaves the read-ahead unawaited: never an unhandled rejection
     pending?.catch(() => undefined);
+  }
+}
+
+function* decodeBlockEntries(
+  input: KeyedStreamInput,
+  header: KeyedStateHeader,
+  plans: Map<number, KeyedDecodePlan>,
+  wanted: number | undefined,
+  prefixBytes: number,
+  bytes: Uint8Array,
+  block: { keyGroup: number; offset: number },
+): Generator<StateEntry> {
+  const absolute = input.baseOffset + block.offset;
+  const r = header.compressed
+    ? new ByteReader(decodeSnappyFramed(bytes, { identifier: 'required', file: input.file }).data, { file: `${input.file} (Snappy block at ${absolute})`, baseOffset: 0 })
+    : new ByteReader(bytes, { file: input.file, baseOffset: absolute });
+  const file = r.file ?? input.file;
+  for (const e of readKeyGroupBlock(r, header.states.length, prefixBytes)) {
+    if (wanted !== undefined && e.stateId !== wanted) continue;
+    let plan = plans.get(e.stateId);
+    if (!plan) {
+      plan = planKeyedDecode(header.states[e.stateId]!, header.keySerializer, input.maxParallelism);
+      plans.set(e.stateId, plan);
+    }
+    // one object per entry, in StateEntry's property order (the decoded parts are written into it)
+    const entry = decodeKeyedEntryInto(
+      { operatorId: input.operatorId, state: plan.state.name, subtask: input.subtask },
+      plan,
+      new ByteReader(e.key, { file, baseOffset: e.keyOffset }),
+      new ByteReader(e.value, { file, baseOffset: e.valueOffset }),
+      block.keyGroup,
+    ) as StateEntry;
+    entry.file = file;
+    entry.keyRange = { offset: e.keyOffset, length: e.key.length };
+    entry.valueRange = { offset: e.valueOffset, length: e.value.length };
+    yield entry;
   }
 }
