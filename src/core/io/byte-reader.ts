@@ -190,8 +190,15 @@ export class ByteReader {
     }
     let out = '';
     const chunk: number[] = [];
+    const bytes = this.bytes;
     for (let i = 0; i < n; i++) {
-      const c = this.readStringValueVarint(what, `character ${i}`);
+      // a one-byte unit (ASCII) needs no varint loop and no error texts; anything else takes the checked path
+      const b = this.pos < bytes.length ? bytes[this.pos]! : 0x80;
+      let c: number;
+      if (b < 0x80) {
+        this.pos++;
+        c = b;
+      } else c = this.readStringValueVarint(what, `character ${i}`);
       if (c > 0xffff) {
         throw this.error('invalid-value', `expected a UTF-16 code unit in ${what}, found ${c}`, this.pos);
       }
