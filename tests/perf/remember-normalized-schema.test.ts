@@ -1,10 +1,12 @@
 /**
  * The snapshot reader remembers normalized schemas by (descriptor SHA-256, root): a second read of the
  * same snapshot bytes shares the schema, a failing snapshot fails at every read with the same error
- * (failures are never remembered), and the cache is bounded (8 schemas, least recently used dropped).
+ * (failures are never remembered), and the cache is bounded (8 schemas and 16 MiB of descriptor bytes,
+ * least recently used dropped first).
  */
 import { create, toBinary } from '@bufbuild/protobuf';
-import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { FileDescriptorSetSchema, FileOptionsSchema } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter, isDecodeError } from '../../src/core/io';
 import { createSnapshotRegistry, readNestedSerializerSnapshot } from '../../src/core/flink';
@@ -13,10 +15,20 @@ import { computeSha256, getProtobufSnapshotContent, PROTOBUF_SNAPSHOT_CLASS, reg
 const registry = createSnapshotRegistry();
 registerProtobufSnapshotReaders(registry);
 
-/** One proto3 file `cache<tag>.proto` in package `cache` with messages M0..M9 (no fields). */
-function descriptorSet(tag: string): Uint8Array {
+/** One proto3 file `cache<tag>.proto` in package `cache` with messages M0..M9 (no fields), optionally padded by an unknown file option of `padding` bytes. */
+function descriptorSet(tag: string, padding = 0): Uint8Array {
   const messageType = Array.from({ length: 10 }, (_, i) => ({ name: `M${i}` }));
-  return toBinary(FileDescriptorSetSchema, create(FileDescriptorSetSchema, { file: [{ name: `cache${tag}.proto`, package: 'cache', syntax: 'proto3', messageType }] }));
+  const set = create(FileDescriptorSetSchema, { file: [{ name: `cache${tag}.proto`, package: 'cache', syntax: 'proto3', messageType }] });
+  if (padding > 0) {
+    const options = create(FileOptionsSchema);
+    options.$unknown = [{ no: 50000, wireType: WireType.LengthDelimited, data: encodeLengthDelimited(new Uint8Array(padding).fill(7)) }];
+    set.file[0]!.options = options;
+  }
+  return toBinary(FileDescriptorSetSchema, set);
+}
+
+function encodeLengthDelimited(bytes: Uint8Array): Uint8Array {
+  return new BinaryWriter().bytes(bytes).finish();
 }
 
 function snapshotBytes(descriptors: Uint8Array, root: string): Uint8Array {
@@ -92,6 +104,20 @@ describe('normalized snapshot schemas remembered by descriptor SHA-256 and root'
     expect(again).not.toBe(first);
     expect(again.root.typeName).toBe('cache.M0');
   });
+
+  it('keeps at most 16 MiB of descriptor bytes: a second 9 MiB set drops the first, a 17 MiB set is never remembered', () => {
+    const a = descriptorSet('f', 9 * 1024 * 1024);
+    const b = descriptorSet('g', 9 * 1024 * 1024);
+    expect(a.length).toBeGreaterThan(9 * 1024 * 1024);
+    const first = read(snapshotBytes(a, 'cache.M0')).schema;
+    expect(read(snapshotBytes(a, 'cache.M0')).schema).toBe(first);
+    read(snapshotBytes(b, 'cache.M0'));
+    const again = read(snapshotBytes(a, 'cache.M0')).schema;
+    expect(again).not.toBe(first);
+    expect(again.fileNames).toEqual(['cachef.proto']);
+    const large = snapshotBytes(descriptorSet('h', 17 * 1024 * 1024), 'cache.M0');
+    expect(read(large).schema).not.toBe(read(large).schema);
+  }, 30_000);
 
   it('the normalized bytes are encoded on first use and stay the same object', () => {
     const content = read(snapshotBytes(descriptorSet('e'), 'cache.M2'));
