@@ -13,7 +13,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page, type Worker } from '@playwright/test';
-import { fmtBytes, fmtMs, MiB, timeProcess, type Figure } from './measure';
+import { fmtBytes, fmtMs, timeProcess, type Figure } from './measure';
+import { buildCliBundle } from './build-cli-bundle';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const PORT = 4799;
@@ -223,8 +224,8 @@ export function formatBrowserScanFigures(run: BrowserScanRun, savepointBytes: nu
 
 /** Whole-process CLI `stats` of the zip (prebuilt bundle when fresh). */
 export function timeCliStats(zip: string): number {
+  buildCliBundle();
   return timeProcess(process.execPath, [path.resolve(process.cwd(), 'bin/savepoint-inspector.mjs'), 'stats', zip], 1).ms;
 }
 
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
-export { MiB };

@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fmtBytes, fmtMs, timeProcess, type Figure } from './measure';
 import type { BenchSavepointManifest } from './generate/generate-bench-savepoint';
+import { buildCliBundle } from './build-cli-bundle';
 
 const WRITER_DIR = path.resolve(process.cwd(), 'fixtures/flink-writer');
 const FLINK_VERSION = '2.3.0';
@@ -43,6 +44,7 @@ export function skippedStateProcessorFigure(reason: string): Figure {
 
 /** `dir` must be generated with `gencodeDescriptors` (else the 0.x serializer refuses the schema). */
 export function measureStateProcessor(dir: string, manifest: BenchSavepointManifest, classpath: string): Figure[] {
+  buildCliBundle(); // fresh right before timing, or bin/ would fall back to tsx
   const cli = path.resolve(process.cwd(), 'bin/savepoint-inspector.mjs');
   const ours = timeProcess(process.execPath, [cli, 'stats', dir, '--json', '--workers', '2'], 1);
   const stats = JSON.parse(ours.stdout) as CliStats;
