@@ -19,7 +19,7 @@ import {
   type SerializerSnapshot,
   type SnapshotRegistry,
 } from '../../src/core/flink';
-import { ByteReader, ByteWriter, bytesSource, isDecodeError, openSavepointInput, type DecodeError, type SavepointInput } from '../../src/core/io';
+import { ByteReader, ByteWriter, bytesSource, isDecodeError, openSavepointInput, DecodeError, type SavepointInput } from '../../src/core/io';
 import {
   DEFAULT_PROTOBUF_SETTINGS,
   getProtobufSnapshotContent,
@@ -147,6 +147,10 @@ export async function runDescriptorSetPipeline(input: DescriptorPairInput): Prom
     const loaded = loadDescriptorSet(input.file.bytes, input.file.path);
     outcome.produced++;
     const partner = loadDescriptorSet(input.partner.bytes, input.partner.path);
+    // as check-savepoint.ts does: a new set without the state's root message is the user's input error, named by file
+    if (loaded.registry.getMessage(input.root) === undefined) {
+      throw new DecodeError({ code: 'invalid-value', detail: `The new descriptor set has no message ${input.root}`, file: input.file.path, offset: 0, path: ['descriptor set'] });
+    }
     const settings = { deterministicSerialization: false, maxMessageSize: 67_108_864, recursionLimit: 100 };
     evaluateStateCompatibility(
       { savedSet: partner.set, savedRoot: input.partnerRoot, savedKind: 'generated', savedSettings: settings, snapshotClass: 'saved', savedLine: '1.x' },

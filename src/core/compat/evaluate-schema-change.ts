@@ -7,6 +7,7 @@
  * with it), so results are remembered per pair of normalized sets and roots.
  */
 import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { DecodeError } from '../io';
 import { checkPayloadProto3 } from './check-payload-proto3';
 import { compareDeclaringContext } from './compare-declaring-context';
 import { compareEnumDeclaration } from './compare-enum-declaration';
@@ -58,8 +59,9 @@ function walkSchemaChange(savedIndex: DeclarationIndex, savedRoot: string, nextI
   const ctx = createWalkContext(savedIndex, nextIndex);
   const savedRootDecl = savedIndex.byName.get(savedRoot);
   const nextRootDecl = nextIndex.byName.get(newRoot);
-  if (savedRootDecl?.kind !== 'message') throw new Error(`The saved descriptor set has no message ${savedRoot}`);
-  if (nextRootDecl?.kind !== 'message') throw new Error(`The new descriptor set has no message ${newRoot}`);
+  // callers check the roots first and name the file (check-savepoint.ts); this is the core's own guard
+  if (savedRootDecl?.kind !== 'message') throw new DecodeError({ code: 'invalid-value', detail: `The saved descriptor set has no message ${savedRoot}`, path: ['saved descriptor set'] });
+  if (nextRootDecl?.kind !== 'message') throw new DecodeError({ code: 'invalid-value', detail: `The new descriptor set has no message ${newRoot}`, path: ['new descriptor set'] });
   const reached = walkReached(ctx, { saved: savedRootDecl, next: nextRootDecl });
   checkNewOnlyPayload(ctx, nextRootDecl.fullName, new Set(reached.map((p) => p.next.fullName)));
   const findings = ctx.findings;
