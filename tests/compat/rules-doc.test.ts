@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RULES } from './rules';
+import { RULES } from '../../src/core/compat/rules';
 
 const DOC = path.resolve(process.cwd(), 'docs/rules.md');
 
