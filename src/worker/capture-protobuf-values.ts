@@ -1,6 +1,6 @@
 import type { SnapshotRegistry } from '../core/flink';
 import { ByteReader } from '../core/io';
-import { PROTOBUF_SNAPSHOT_READERS, isProtobufValueCodec, type ProtobufSnapshotContent, type ProtobufValueCodec, type ProtobufValueDetail } from '../core/protobuf';
+import { registerWrappedProtobufSnapshotReaders, toMessageValue, type ProtobufSnapshotContent, type ProtobufValueCodec, type ProtobufValueDetail } from '../core/protobuf';
 
 /** One Protobuf value as decoded while scanning a state, with its frame bytes for the hex view. */
 export interface CapturedProtobufValue {
@@ -33,35 +33,13 @@ export function redecodeProtobufValue(v: StoredProtobufValue): CapturedProtobufV
  * (detail, frame bytes, snapshot content) to `sink`. Values are decoded exactly once.
  */
 export function registerCapturingProtobufReaders(registry: SnapshotRegistry, sink: (v: CapturedProtobufValue) => void): void {
-  for (const reader of PROTOBUF_SNAPSHOT_READERS) {
-    registry.register({
-      classNames: reader.classNames,
-      read(r, version, className, ctx) {
-        const snapshot = reader.read(r, version, className, ctx);
-        const inner = snapshot.codec;
-        if (!inner || !isProtobufValueCodec(inner)) return snapshot;
-        return {
-          ...snapshot,
-          codec: {
-            decode(vr) {
-              const start = vr.position;
-              const frameOffset = vr.absolutePosition;
-              const detail = inner.decodeDetailed(vr);
-              sink({ detail, frame: vr.bytes.slice(start, vr.position), frameOffset, content: inner.content, codec: inner });
-              return {
-                kind: 'message',
-                format: 'protobuf',
-                typeName: detail.typeName,
-                payloadSize: detail.payloadSize,
-                frame: { offset: detail.frameOffset, length: 4 + detail.payloadSize },
-                json: detail.json,
-                unknownFieldCount: detail.unknownFields.length,
-                depth: detail.depth,
-              };
-            },
-          },
-        };
-      },
-    });
-  }
+  registerWrappedProtobufSnapshotReaders(registry, (inner) => ({
+    decode(vr) {
+      const start = vr.position;
+      const frameOffset = vr.absolutePosition;
+      const detail = inner.decodeDetailed(vr);
+      sink({ detail, frame: vr.bytes.slice(start, vr.position), frameOffset, content: inner.content, codec: inner });
+      return toMessageValue(detail);
+    },
+  }));
 }

@@ -3,8 +3,9 @@
  * state with key, key group, namespace, user key and decoded value; Protobuf values are decoded
  * with the descriptors of their own snapshot and listed with their unknown fields.
  */
-import { createSnapshotRegistry, readStateEntries, type DecodedValue, type SnapshotRegistry, type StateEntry } from '../../core/flink';
-import { formatHex, isProtobufValueCodec, PROTOBUF_SNAPSHOT_READERS, toMessageValue, type ProtobufValueDetail } from '../../core/protobuf';
+import { createSnapshotRegistry, readStateEntries, type DecodedValue, type StateEntry } from '../../core/flink';
+import { registerRecordingProtobufReaders } from '../../core/compat';
+import { formatHex, type ProtobufValueDetail } from '../../core/protobuf';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { openNodeInput } from '../sources';
 
@@ -46,7 +47,7 @@ export const dumpCommand: CliCommand = {
     const files = await openNodeInput(positionals[0]!);
     const pending: ProtobufValueDetail[] = [];
     const registry = createSnapshotRegistry();
-    registerDetailedProtobufReaders(registry, pending);
+    registerRecordingProtobufReaders(registry, (d) => pending.push(d));
     const entries: DumpEntry[] = [];
     for await (const entry of readStateEntries(files, registry, { operatorId: operator, state, ...(limit === undefined ? {} : { limit }) })) {
       // heap snapshots decode the values of other states too: keep the details inside this entry's value
@@ -84,30 +85,6 @@ export interface DumpEntry {
   valueLength: number;
   /** per Protobuf message in the value (one for ValueState/MapState, one per element for lists) */
   protobuf: { typeName: string; payloadSize: number; depth: number; unknownFields: DumpUnknownField[] }[];
-}
-
-/** The Protobuf snapshot readers, with codecs that also hand each value's details to `sink`. */
-function registerDetailedProtobufReaders(registry: SnapshotRegistry, sink: ProtobufValueDetail[]): void {
-  for (const reader of PROTOBUF_SNAPSHOT_READERS) {
-    registry.register({
-      classNames: reader.classNames,
-      read(r, version, className, ctx) {
-        const snapshot = reader.read(r, version, className, ctx);
-        const codec = snapshot.codec;
-        if (!isProtobufValueCodec(codec)) return snapshot;
-        return {
-          ...snapshot,
-          codec: {
-            decode(vr) {
-              const detail = codec.decodeDetailed(vr);
-              sink.push(detail);
-              return toMessageValue(detail);
-            },
-          },
-        };
-      },
-    });
-  }
 }
 
 function toDumpEntry(e: StateEntry, details: ProtobufValueDetail[]): DumpEntry {

@@ -1,9 +1,8 @@
 import type { DecodedValue, SnapshotRegistry } from '../../core/flink';
 import {
-  PROTOBUF_SNAPSHOT_READERS,
   buildProtobufScanIndex,
-  isProtobufValueCodec,
   readProtobufFrame,
+  registerWrappedProtobufSnapshotReaders,
   type ProtobufScanIndex,
   type ProtobufSnapshotContent,
 } from '../../core/protobuf';
@@ -29,30 +28,19 @@ export interface ScannedFrame {
  */
 export function registerScanningProtobufReaders(registry: SnapshotRegistry, sink: (frame: ScannedFrame) => void): void {
   const indexes = new Map<string, ProtobufScanIndex>();
-  for (const reader of PROTOBUF_SNAPSHOT_READERS) {
-    registry.register({
-      classNames: reader.classNames,
-      read(r, version, className, ctx) {
-        const snapshot = reader.read(r, version, className, ctx);
-        const inner = snapshot.codec;
-        if (!inner || !isProtobufValueCodec(inner)) return snapshot;
-        const content = inner.content;
-        const cacheKey = `${content.rootFullName}\u0000${content.descriptorSha256}`;
-        let index = indexes.get(cacheKey);
-        if (!index) indexes.set(cacheKey, (index = buildProtobufScanIndex(content.schema.root)));
-        const scanIndex = index;
-        return {
-          ...snapshot,
-          codec: {
-            decode(vr): DecodedValue {
-              const offset = vr.absolutePosition;
-              const frame = readProtobufFrame(vr, content.settings.maxMessageSize);
-              sink({ offset, payload: frame.payload, length: frame.length, content, index: scanIndex });
-              return SCANNED;
-            },
-          },
-        };
+  registerWrappedProtobufSnapshotReaders(registry, (inner) => {
+    const content = inner.content;
+    const cacheKey = `${content.rootFullName}\u0000${content.descriptorSha256}`;
+    let index = indexes.get(cacheKey);
+    if (!index) indexes.set(cacheKey, (index = buildProtobufScanIndex(content.schema.root)));
+    const scanIndex = index;
+    return {
+      decode(vr): DecodedValue {
+        const offset = vr.absolutePosition;
+        const frame = readProtobufFrame(vr, content.settings.maxMessageSize);
+        sink({ offset, payload: frame.payload, length: frame.length, content, index: scanIndex });
+        return SCANNED;
       },
-    });
-  }
+    };
+  });
 }

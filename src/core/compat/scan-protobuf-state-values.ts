@@ -4,9 +4,9 @@
  * and present known fields (the protobuf module's protobuf-java-semantics decoder).
  */
 import { ScalarType } from '@bufbuild/protobuf';
-import { readStateEntries, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry, type ValueCodec } from '../flink';
+import { readStateEntries, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry } from '../flink';
 import type { SavepointFiles } from '../io';
-import { PROTOBUF_SNAPSHOT_READERS, walkMessages, type ProtobufValueCodec, type ProtobufValueDetail } from '../protobuf';
+import { registerWrappedProtobufSnapshotReaders, toMessageValue, walkMessages, type ProtobufValueDetail } from '../protobuf';
 import type { ScannedField, ScannedValue } from './value-scan-types';
 
 export interface ScanStateOptions {
@@ -25,35 +25,13 @@ export interface ScanResult {
 
 /** Registers recording wrappers of the Protobuf snapshot readers into `registry`; recorded values go to `sink`. */
 export function registerRecordingProtobufReaders(registry: SnapshotRegistry, sink: (detail: ProtobufValueDetail) => void): void {
-  for (const reader of PROTOBUF_SNAPSHOT_READERS) {
-    registry.register({
-      classNames: reader.classNames,
-      read(r, version, className, ctx) {
-        const snapshot = reader.read(r, version, className, ctx);
-        const inner = snapshot.codec as ProtobufValueCodec | undefined;
-        return inner ? { ...snapshot, codec: recordingCodec(inner, sink) } : snapshot;
-      },
-    });
-  }
-}
-
-function recordingCodec(inner: ProtobufValueCodec, sink: (detail: ProtobufValueDetail) => void): ValueCodec {
-  return {
+  registerWrappedProtobufSnapshotReaders(registry, (inner) => ({
     decode(r) {
       const d = inner.decodeDetailed(r);
       sink(d);
-      return {
-        kind: 'message',
-        format: 'protobuf',
-        typeName: d.typeName,
-        payloadSize: d.payloadSize,
-        frame: { offset: d.frameOffset, length: 4 + d.payloadSize },
-        json: d.json,
-        unknownFieldCount: d.unknownFields.length,
-        depth: d.depth,
-      };
+      return toMessageValue(d);
     },
-  };
+  }));
 }
 
 export async function scanProtobufStateValues(files: SavepointFiles, registry: SnapshotRegistry, pending: ProtobufValueDetail[], options: ScanStateOptions): Promise<ScanResult> {

@@ -26,6 +26,7 @@ export { writeProtobufSnapshot, writeProtobufSnapshotParts, normalizeSnapshotDes
 export { ProtobufValueCodec, isProtobufValueCodec, toMessageValue } from './protobuf-value-codec';
 export {
   registerProtobufSnapshotReaders,
+  registerWrappedProtobufSnapshotReaders,
   createProtobufSerializerSnapshot,
   getProtobufSnapshotContent,
   PROTOBUF_SNAPSHOT_READERS,
