@@ -6,13 +6,11 @@
  */
 import {
   createSnapshotRegistry,
-  isCountedBroadcastCopy,
-  skipStates,
+  readCountedOperatorStateEntries,
   listSampledKeyedInputs,
   openSavepoint,
   readCanonicalKeyedEntries,
   readHeapKeyedEntries,
-  readOperatorStateEntries,
   readSubtaskKeyedStream,
   readSubtaskOperatorStream,
   throwIfCancelled,
@@ -98,9 +96,8 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
         const broadcast = new Set(stream.header.broadcastStates.map((s) => s.name));
         for (const s of stream.header.states) slot(op.id, s.name, 'operator');
         for (const s of stream.header.broadcastStates) slot(op.id, s.name, 'broadcast');
-        // every subtask holds a full copy of a broadcast state: scan one copy, not the sum
-        const skipped = new Set(stream.header.broadcastStates.filter((s) => !isCountedBroadcastCopy(op, subtask.index, s.name)).map((s) => s.name));
-        await tally(op.id, skipStates(readOperatorStateEntries(stream.input, stream.header, signal), skipped), (e) => (broadcast.has(e.state) ? 'broadcast' : 'operator'));
+        // every subtask holds a full copy of a broadcast state: scan one copy, not the sum (readCountedOperatorStateEntries)
+        await tally(op.id, readCountedOperatorStateEntries(op, subtask.index, stream.input, stream.header, signal), (e) => (broadcast.has(e.state) ? 'broadcast' : 'operator'));
       }
     } catch (e) {
       if (!isDecodeError(e) || e.code === 'cancelled') throw e;

@@ -4,8 +4,7 @@ import type { StateEntry, StateScope } from './inspection-types';
 import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
 import { readCanonicalKeyedEntryRuns } from './read-canonical-keyed-entries';
 import { readHeapKeyedEntries } from './read-heap-keyed-entries';
-import { readOperatorStateEntries } from './read-operator-state-entries';
-import { isCountedBroadcastCopy, skipStates } from './select-broadcast-copy';
+import { readCountedOperatorStateEntries } from './select-broadcast-copy';
 import { checkStateSample, listSampledKeyedInputs, type SampleCoverage, type StateSample } from './sample-keyed-stream';
 import { readSubtaskKeyedStream, readSubtaskOperatorStream } from './read-subtask-state-headers';
 import type { SnapshotRegistry } from './snapshot-registry';
@@ -87,9 +86,8 @@ export async function countStateEntries(
         if (stream) {
           const broadcast = new Set(stream.header.broadcastStates.map((s) => s.name));
           const states = [...stream.header.states.map((s) => slot(op.id, s.name, 'operator')), ...stream.header.broadcastStates.map((s) => slot(op.id, s.name, 'broadcast'))];
-          // every subtask holds a full copy of a broadcast state: count one copy, not the sum
-          const skipped = new Set(stream.header.broadcastStates.filter((s) => !isCountedBroadcastCopy(op, subtask.index, s.name)).map((s) => s.name));
-          await tally(op.id, skipStates(readOperatorStateEntries(stream.input, stream.header, signal), skipped), (e) => (broadcast.has(e.state) ? 'broadcast' : 'operator'), states);
+          // every subtask holds a full copy of a broadcast state: count one copy, not the sum (readCountedOperatorStateEntries)
+          await tally(op.id, readCountedOperatorStateEntries(op, subtask.index, stream.input, stream.header, signal), (e) => (broadcast.has(e.state) ? 'broadcast' : 'operator'), states);
         }
       } catch (e) {
         if (!isDecodeError(e) || e.code === 'cancelled') throw e;

@@ -1,3 +1,6 @@
+import type { CancelSignal } from './cancel-signal';
+import type { OperatorStateHeader, StateEntry } from './inspection-types';
+import { readOperatorStateEntries, type OperatorStreamInput } from './read-operator-state-entries';
 import type { OperatorState } from './types';
 
 /**
@@ -13,7 +16,17 @@ export function isCountedBroadcastCopy(op: OperatorState, subtaskIndex: number, 
   return lowest === subtaskIndex;
 }
 
-/** The entries of `entries` whose state is not in `skipped`. */
-export async function* skipStates<T extends { state: string }>(entries: AsyncIterable<T>, skipped: ReadonlySet<string>): AsyncGenerator<T> {
-  for await (const e of entries) if (!skipped.has(e.state)) yield e;
+/**
+ * The entries of one subtask's operator state stream for statistics: list and union elements, and
+ * the broadcast states only where this subtask holds the counted copy (isCountedBroadcastCopy).
+ */
+export async function* readCountedOperatorStateEntries(
+  op: OperatorState,
+  subtaskIndex: number,
+  input: OperatorStreamInput,
+  header: OperatorStateHeader,
+  options: { signal?: CancelSignal } = {},
+): AsyncGenerator<StateEntry> {
+  const skipped = new Set(header.broadcastStates.filter((s) => !isCountedBroadcastCopy(op, subtaskIndex, s.name)).map((s) => s.name));
+  for await (const e of readOperatorStateEntries(input, header, options)) if (!skipped.has(e.state)) yield e;
 }
