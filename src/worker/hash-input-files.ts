@@ -5,8 +5,9 @@ import type { InputFile, InputFileDigest } from './inspector';
 export const HASH_SLICE_BYTES = 8 * 1024 * 1024;
 
 /**
- * SHA-256 of each file's content (equal to `sha256sum`), and the input hash: SHA-256 of the
- * sorted `path \t size \t sha256` lines, the cache key of every result derived from this input.
+ * SHA-256 of each file's content (equal to `sha256sum`), and their listing hash: SHA-256 of the
+ * sorted `path \t size \t sha256` lines. The app hashes only small files this way (descriptor
+ * sets); a savepoint is identified without reading its state files (identify-savepoint.ts).
  */
 export async function hashInputFiles(
   files: readonly InputFile[],
@@ -43,7 +44,7 @@ export async function hashInputFiles(
 /** SHA-256 of the sorted `path \t size \t sha256` lines of some digests. */
 export function hashListing(digests: readonly InputFileDigest[]): string {
   const sorted = [...digests].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const listing = sorted.map((d) => `${d.path}\t${d.size}\t${d.sha256}`).join('\n');
+  const listing = sorted.map((d) => `${d.path}\t${d.size}\t${d.sha256 ?? ''}`).join('\n');
   return toHex(sha256(new TextEncoder().encode(listing)));
 }
 
@@ -56,8 +57,4 @@ function fileIdentity(f: InputFile): string | null {
   return typeof lastModified === 'number' ? `${f.path}\u0000${f.blob.size}\u0000${lastModified}` : null;
 }
 
-function toHex(bytes: Uint8Array): string {
-  let hex = '';
-  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
-  return hex;
-}
+import { toHex } from './identify-savepoint';

@@ -6,7 +6,7 @@
  * instances, so nothing is lost at the worker boundary).
  */
 import type { DecodeErrorJson } from '../core/io';
-import type { SavepointInspection, StateEntry } from '../core/flink';
+import type { SavepointInspection, StateEntry, StateSample } from '../core/flink';
 import type { ProtobufStateScanSummary } from '../core/protobuf';
 import type { LibraryLine, SerializerSettings } from '../core/compat';
 import type { CompatibilityReport } from '../core/report';
@@ -68,14 +68,14 @@ export type ProgressListener = (p: InspectorProgress) => void;
 export interface InputFileDigest {
   path: string;
   size: number;
-  /** lower-case hex SHA-256 of the content */
-  sha256: string;
+  /** lower-case hex SHA-256 of the content: for `_metadata` and descriptor sets only (state files are identified by path and size; see README) */
+  sha256?: string;
 }
 
 export interface OpenedSession {
-  /** SHA-256 over the sorted (path, size, sha256) list of every file: the cache key of the compatibility results */
+  /** SHA-256 over the savepoint hash and the (path, size, sha256) of each descriptor set: the cache key of the compatibility results */
   inputHash: string;
-  /** the same over the savepoint's files only (null without a savepoint): the cache key of inspection and scans */
+  /** SHA-256 over `_metadata`'s bytes and the sorted (path, size) listing of the savepoint's other files (null without a savepoint): the cache key of inspection and scans; no state file is read for it */
   savepointHash: string | null;
   files: ClassifiedFile[];
   digests: InputFileDigest[];
@@ -86,9 +86,15 @@ export interface OpenedSession {
   warnings: string[];
 }
 
-export interface EntryQuery {
+/** One state, optionally read as a sample (every n-th key group, or the first N entries). */
+export interface StateQuery {
   operatorId: string;
   state: string;
+  /** read a sample only; the stats, the values table and the details of one sample agree */
+  sample?: StateSample;
+}
+
+export interface EntryQuery extends StateQuery {
   offset: number;
   limit: number;
 }
@@ -182,12 +188,26 @@ export interface ProtobufStateStats {
   summary: ProtobufStateScanSummary;
 }
 
+/** What a sampled scan covered, shown next to its figures. */
+export interface StatsSampleInfo {
+  sample: StateSample;
+  /** key groups with data that were read / that exist (key-group samples; keyed states) */
+  keyGroupsRead: number;
+  keyGroupsWithData: number;
+  /** first-entries samples: true when the count stopped the scan (the state holds more) */
+  limited: boolean;
+}
+
 export interface StateStats {
   operatorId: string;
   state: string;
   entries: number;
-  /** true when the scan stopped at the entry cap */
+  /** always false: the structural scan keeps no entry, so it has no entry cap (kept for compatibility) */
   truncated: boolean;
+  /** present when the scan read a sample */
+  sample?: StatsSampleInfo;
+  /** bytes of state files read by the scan */
+  bytesRead: number;
   byKeyGroup: DistributionBucket[];
   bySubtask: DistributionBucket[];
   protobuf: ProtobufStateStats | null;
@@ -205,11 +225,15 @@ export interface Inspector {
   open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession>;
   /** The savepoint model (operators, states, sizes). */
   getInspection(onProgress?: ProgressListener): Promise<SavepointInspection>;
+  /** A page of the values table: needs the state's scan (getStateStats, run first when missing); decodes only the page's rows. */
   listEntries(query: EntryQuery, onProgress?: ProgressListener): Promise<EntryPage>;
-  getEntryDetail(query: { operatorId: string; state: string; index: number }): Promise<EntryDetail>;
-  /** Scans the state (once, cached): distribution over key groups/subtasks, Protobuf value statistics. */
-  getStateStats(query: { operatorId: string; state: string }, onProgress?: ProgressListener): Promise<StateStats>;
-  /** The compatibility report of the open savepoint against the new schema (the same model as the CLI's `check`). */
+  /** One entry, fully decoded (JSON, frame bytes, unknown-field and field ranges), read from its key group only. */
+  getEntryDetail(query: StateQuery & { index: number }): Promise<EntryDetail>;
+  /** Scans the state structurally (once per sample, cached): distribution over key groups/subtasks, Protobuf value statistics. */
+  getStateStats(query: StateQuery, onProgress?: ProgressListener): Promise<StateStats>;
+  /** The header-only verdict: `_metadata` and the state headers, no value read (checkSavepoint with scanValues false). */
+  checkHeaders(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport>;
+  /** The compatibility report of the open savepoint against the new schema with the value scan (the same as the CLI's `check`). */
   check(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport>;
   /** The report as a file, byte-for-byte what `check --format <format>` writes for the same inputs. */
   formatReport(options: CheckOptions, format: ExportFormat): Promise<string>;

@@ -26,6 +26,7 @@ const exposed: Inspector = {
   listEntries: guard((query, onProgress) => local.listEntries(query, onProgress)),
   getEntryDetail: guard((query) => local.getEntryDetail(query)),
   getStateStats: guard((query, onProgress) => local.getStateStats(query, onProgress)),
+  checkHeaders: guard((options, onProgress) => local.checkHeaders(options, onProgress)),
   check: guard((options, onProgress) => local.check(options, onProgress)),
   formatReport: guard((options, format) => local.formatReport(options, format)),
   cancel: guard(() => local.cancel()),

@@ -6,14 +6,15 @@ import { LocalInspector } from './local-inspector';
 const file = (path: string, bytes: number[] | Uint8Array): InputFile => ({ path, blob: new Blob([new Uint8Array(bytes)]) });
 
 describe('LocalInspector.open', () => {
-  it('classifies a folder drop and hashes every file with SHA-256', async () => {
+  it('classifies a folder drop and identifies it by _metadata\'s SHA-256 and the (path, size) listing, reading no state file', async () => {
     const meta = new Uint8Array([0x49, 0x60, 0x67, 0x2d, 0, 0, 0, 4]);
     const state = new Uint8Array([1, 2, 3]);
+    const schema = new Uint8Array([0x0a, 0x00]);
     const progress: string[] = [];
     const session = await new LocalInspector().open(
       {
         kind: 'files',
-        files: [file('sp/_metadata', meta), file('sp/abc-uuid', state), file('new.binpb', [0x0a, 0x00]), file('notes.txt', [0x41])],
+        files: [file('sp/_metadata', meta), file('sp/abc-uuid', state), file('new.binpb', schema), file('notes.txt', [0x41])],
       },
       (p) => progress.push(`${p.phase} ${p.bytesRead}/${p.bytesTotal}`),
     );
@@ -26,21 +27,31 @@ describe('LocalInspector.open', () => {
       { path: 'new.binpb', size: 2, role: 'descriptor-set' },
       { path: 'notes.txt', size: 1, role: 'ignored' },
     ]);
-    const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-    expect(session.digests.find((d) => d.path === 'sp/_metadata')?.sha256).toBe(sha(meta));
-    expect(session.digests.find((d) => d.path === 'sp/abc-uuid')?.sha256).toBe(sha(state));
-    const listing = [...session.digests].map((d) => `${d.path}\t${d.size}\t${d.sha256}`).join('\n');
-    expect(session.inputHash).toBe(sha(new TextEncoder().encode(listing)));
-    expect(progress.filter((p) => p.startsWith('hashing')).at(-1)).toBe('hashing 14/14');
+    const sha = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
+    expect(session.digests).toEqual([
+      { path: 'sp/_metadata', size: 8, sha256: sha(meta) },
+      { path: 'sp/abc-uuid', size: 3 },
+      { path: 'new.binpb', size: 2, sha256: sha(schema) },
+    ]);
+    expect(session.savepointHash).toBe(sha(`metadata\t8\t${sha(meta)}\nsp/abc-uuid\t3`));
+    expect(session.inputHash).toBe(sha(`savepoint\t${session.savepointHash}\nnew.binpb\t2\t${sha(schema)}`));
+    // only the descriptor set is hashed (2 bytes), the state file is not read
+    expect(progress.filter((p) => p.startsWith('hashing')).at(-1)).toBe('hashing 2/2');
     expect(progress).toContain('opening 0/0');
   });
 
-  it('gives the same input hash for the same files in another order, and a different one when a byte changes', async () => {
-    const a = await new LocalInspector().open({ kind: 'files', files: [file('sp/_metadata', [1]), file('sp/x', [2])] });
-    const b = await new LocalInspector().open({ kind: 'files', files: [file('sp/x', [2]), file('sp/_metadata', [1])] });
-    const c = await new LocalInspector().open({ kind: 'files', files: [file('sp/x', [3]), file('sp/_metadata', [1])] });
-    expect(b.inputHash).toBe(a.inputHash);
-    expect(c.inputHash).not.toBe(a.inputHash);
+  it('gives the same hash for the same files in another order; another hash when _metadata, a size, a path or the schema changes', async () => {
+    const open = async (...files: InputFile[]) => new LocalInspector().open({ kind: 'files', files });
+    const a = await open(file('sp/_metadata', [1]), file('sp/x', [2]));
+    expect((await open(file('sp/x', [2]), file('sp/_metadata', [1]))).inputHash).toBe(a.inputHash);
+    // a state file's content is not part of the identity (Flink writes a new _metadata for every savepoint)
+    expect((await open(file('sp/x', [3]), file('sp/_metadata', [1]))).savepointHash).toBe(a.savepointHash);
+    expect((await open(file('sp/x', [2]), file('sp/_metadata', [9]))).savepointHash).not.toBe(a.savepointHash);
+    expect((await open(file('sp/x', [2, 2]), file('sp/_metadata', [1]))).savepointHash).not.toBe(a.savepointHash);
+    expect((await open(file('sp/y', [2]), file('sp/_metadata', [1]))).savepointHash).not.toBe(a.savepointHash);
+    const withSchema = await open(file('sp/x', [2]), file('sp/_metadata', [1]), file('s.binpb', [0x0a, 0x00]));
+    expect(withSchema.savepointHash).toBe(a.savepointHash);
+    expect(withSchema.inputHash).not.toBe(a.inputHash);
   });
 
   it('rejects a file that is not a savepoint, with the core\'s content-based message', async () => {

@@ -2,35 +2,29 @@
  * The in-process Inspector: the real implementation. The Web Worker exposes one instance of it
  * through Comlink (`inspector.worker.ts`); unit tests use it directly, with no worker and no
  * browser, so they exercise the same code paths the app runs.
+ *
+ * Cost model: `open`, `getInspection` and `checkHeaders` read `_metadata` and the state headers
+ * only (O(files)); `getStateStats` is one structural scan of a state (or a sample of it);
+ * `listEntries`/`getEntryDetail` read one key group's block per page; `check` runs the value scan
+ * of the CLI's `check` (its report is what the export writes).
  */
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
-import { openSavepointInput, readAll, type ByteSource, type SavepointFiles } from '../core/io';
-import { openUrlInput } from './open-url-input';
+import { openSavepointInput, type ByteSource, type SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
 import packageJson from '../../package.json';
-import { redecodeProtobufValue, registerCapturingProtobufReaders, type CapturedProtobufValue } from './capture-protobuf-values';
 import { describeInputFiles } from './describe-input-files';
-import { hashInputFiles, hashListing } from './hash-input-files';
-import type {
-  CheckOptions,
-  EntryDetail,
-  EntryPage,
-  EntryQuery,
-  ExportFormat,
-  InputFile,
-  Inspector,
-  InspectorFailure,
-  InspectorInput,
-  OpenedSession,
-  ProgressListener,
-  StateStats,
-} from './inspector';
-import { scanStateEntries, toEntryProtobufValue, type ScannedState } from './scan-state-entries';
+import { hashInputFiles } from './hash-input-files';
+import { computeInputHash, identifySavepoint } from './identify-savepoint';
+import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportFormat, InputFile, Inspector, InspectorFailure, InspectorInput, OpenedSession, ProgressListener, StateQuery, StateStats } from './inspector';
+import { openUrlInput } from './open-url-input';
+import { readStatePage, type ReadEntry } from './read-state-page';
+import { registerWorkerProtobufReaders, type ProtobufReadControl } from './register-worker-protobuf-readers';
+import { scanStateStatistics, type ScannedState } from './scan-state-statistics';
 import { toInputFiles } from './sources';
 import { nameSavepointInput, splitInputFiles } from './split-input-files';
+import { signalOf, StepRunner } from './step-runner';
 import { toPlainData } from './to-plain-data';
-import { signalOf, StepRunner, type SetPhase } from './step-runner';
 import { trackSourceReads } from './track-source-reads';
 
 /** The tool identity written into reports: the same as the CLI's, so exports equal `check` output. */
@@ -39,19 +33,25 @@ export const REPORT_TOOL = { name: 'savepoint-inspector', version: packageJson.v
 interface Session {
   opened: OpenedSession;
   savepoint: SavepointFiles | null;
+  /** path, size and modification time of the savepoint's files (null when a file has no time): reopening them needs no read */
+  fileKey: string | null;
   descriptorSet: InputFile | null;
   metadata?: Promise<OpenedSavepoint>;
-  /** state scans, running or done; a failed or cancelled scan is removed */
+  /** state scans by state and sample, running or done; a failed or cancelled scan is removed */
   scans: Map<string, Promise<ScannedState>>;
+  /** reports with the value scan, and header-only reports, by check options */
   reports: Map<string, CompatibilityReport>;
+  headerReports: Map<string, CompatibilityReport>;
+  /** page reads run one at a time through one registry whose Protobuf codec mode they switch */
+  pages: { queue: Promise<unknown>; registry: SnapshotRegistry; control: ProtobufReadControl } | null;
 }
 
 export class LocalInspector implements Inspector {
   private session: Session | null = null;
   private readonly steps = new StepRunner();
-  /** SHA-256 of files seen before, by path, size and modification time */
+  /** SHA-256 of descriptor sets seen before, by path, size and modification time */
   private readonly knownDigests = new Map<string, string>();
-  /** for the inspection (headers and entry counts); each state scan uses its own capturing registry */
+  /** for the inspection and the header-only reads */
   private readonly registry: SnapshotRegistry = createSnapshotRegistry();
 
   constructor() {
@@ -65,125 +65,107 @@ export class LocalInspector implements Inspector {
         throw wrongInput('no files were given: drop a savepoint folder, a .zip/.tar/.tar.gz of one, or a _metadata file');
       }
       const { descriptorSets, savepointFiles } = splitInputFiles(input.files);
-      const { digests, inputHash } = await hashInputFiles(
-        input.files,
-        (bytesRead, bytesTotal, path) => {
-          cancel.check();
-          onProgress?.({ phase: 'hashing', bytesRead, bytesTotal, detail: path });
-        },
-        this.knownDigests,
-      );
+      // descriptor sets are small: hashed whole; state files are never read here
+      const schemaDigests = (await hashInputFiles(descriptorSets, (bytesRead, bytesTotal, path) => {
+        cancel.check();
+        onProgress?.({ phase: 'hashing', bytesRead, bytesTotal, detail: path });
+      }, this.knownDigests)).digests;
       phase('opening', 0);
-      const savepointPaths = new Set(savepointFiles.map((f) => f.path));
-      const savepointHash = savepointFiles.length > 0 ? hashListing(digests.filter((d) => savepointPaths.has(d.path))) : null;
       const previous = this.session;
-      // the same savepoint again (e.g. only the schema changed): keep its opened files and scans
-      const same = previous !== null && previous.savepoint !== null && savepointHash !== null && previous.opened.savepointHash === savepointHash;
-      let savepoint: SavepointFiles | null = same ? previous.savepoint : null;
-      if (!same && savepointFiles.length > 0) {
-        const tracked = toInputFiles(savepointFiles).map((f) => ({ path: f.path, source: trackSourceReads(f.source, () => this.steps.running) }));
+      const fileKey = savepointFiles.length > 0 ? listFileKey(savepointFiles) : null;
+      let reuse = previous !== null && previous.savepoint !== null && fileKey !== null && previous.fileKey === fileKey ? previous : null;
+      let savepoint: SavepointFiles | null = reuse?.savepoint ?? null;
+      let identity = reuse ? { savepointHash: reuse.opened.savepointHash!, digests: reuse.opened.digests.filter((d) => !descriptorPaths(previous!).has(d.path)) } : null;
+      if (!reuse && savepointFiles.length > 0) {
+        const tracked = toInputFiles(savepointFiles).map((f) => ({ path: f.path, source: this.track(f.source) }));
         savepoint = await openSavepointInput({ kind: 'files', name: nameSavepointInput(savepointFiles), files: tracked });
+        identity = await identifySavepoint(savepoint);
+        // the same savepoint given again as other file objects: keep its scans
+        if (previous?.savepoint && previous.opened.savepointHash === identity.savepointHash) reuse = previous;
       }
       const warnings = [...(savepoint?.warnings ?? [])];
-      if (descriptorSets.length > 1) {
-        warnings.push(`${descriptorSets.length} descriptor sets were given; using ${descriptorSets[0].path} as the new schema`);
-      }
+      if (descriptorSets.length > 1) warnings.push(`${descriptorSets.length} descriptor sets were given; using ${descriptorSets[0].path} as the new schema`);
       const schema = descriptorSets[0] ?? null;
+      const savepointHash = identity?.savepointHash ?? null;
       const opened: OpenedSession = {
-        inputHash,
+        inputHash: computeInputHash(savepointHash, schemaDigests),
         savepointHash,
         files: describeInputFiles(input.files, savepoint, schema),
-        digests,
+        digests: [...(identity?.digests ?? []), ...schemaDigests],
         savepointName: savepoint?.name ?? null,
         descriptorSetName: schema?.path ?? null,
         warnings,
       };
-      this.session = same
-        ? { opened, savepoint, descriptorSet: schema, scans: previous.scans, reports: new Map(), ...(previous.metadata ? { metadata: previous.metadata } : {}) }
-        : { opened, savepoint, descriptorSet: schema, scans: new Map(), reports: new Map() };
+      this.session = {
+        ...emptySession(opened, savepoint, schema, fileKey),
+        ...(reuse ? { scans: reuse.scans, pages: reuse.pages, ...(reuse.metadata ? { metadata: reuse.metadata } : {}) } : {}),
+      };
       return opened;
     });
   }
 
-  /** A savepoint served over HTTP; the input hash covers the URL, `_metadata` and the schema files. */
-  private async openUrl(url: string, schemaFiles: InputFile[], phase: SetPhase): Promise<OpenedSession> {
+  /** A savepoint served over HTTP: identified like a folder (`_metadata` + listing), nothing else is fetched. */
+  private async openUrl(url: string, schemaFiles: InputFile[], phase: (p: 'opening', total: number) => void): Promise<OpenedSession> {
     phase('opening', 0);
     const remote = await openUrlInput(url);
-    const track = (source: ByteSource) => trackSourceReads(source, () => this.steps.running);
     const savepoint: SavepointFiles = {
       ...remote,
-      metadata: track(remote.metadata),
-      files: remote.files.map(track),
+      metadata: this.track(remote.metadata),
+      files: remote.files.map((f) => this.track(f)),
       resolveRelative: (path) => {
         const source = remote.resolveRelative(path);
-        return source === undefined ? undefined : track(source);
+        return source === undefined ? undefined : this.track(source);
       },
     };
-    const metadataFile: InputFile = { path: url, blob: new Blob([(await readAll(savepoint.metadata)) as Uint8Array<ArrayBuffer>]) };
-    const { digests, inputHash } = await hashInputFiles([metadataFile, ...schemaFiles], () => undefined);
+    const identity = await identifySavepoint(savepoint);
+    const schemaDigests = (await hashInputFiles(schemaFiles, () => undefined, this.knownDigests)).digests;
     const schema = schemaFiles[0] ?? null;
     const opened: OpenedSession = {
-      inputHash,
-      savepointHash: hashListing(digests.filter((d) => d.path === url)),
+      inputHash: computeInputHash(identity.savepointHash, schemaDigests),
+      savepointHash: identity.savepointHash,
       files: [{ path: url, size: savepoint.metadata.size, role: 'savepoint-metadata' }, ...schemaFiles.map((f) => ({ path: f.path, size: f.blob.size, role: 'descriptor-set' as const }))],
-      digests,
+      digests: [...identity.digests, ...schemaDigests],
       savepointName: url,
       descriptorSetName: schema?.path ?? null,
       warnings: [...savepoint.warnings],
     };
-    this.session = { opened, savepoint, descriptorSet: schema, scans: new Map(), reports: new Map() };
+    this.session = emptySession(opened, savepoint, schema, null);
     return opened;
   }
 
-  /** `_metadata`, every state header, and a full scan that counts each state's entries. */
+  /** `_metadata` and every state header; entry counts come from the state scans (getStateStats). */
   async getInspection(onProgress?: ProgressListener): Promise<SavepointInspection> {
     const { savepoint } = this.requireSavepoint();
     return this.steps.run('reading-metadata', onProgress, async (cancel, phase) => {
-      phase('reading-state-headers', totalBytes(savepoint));
-      return toPlainData(await inspectSavepoint(savepoint, this.registry, { countEntries: true, signal: signalOf(cancel) }));
+      phase('reading-state-headers', 0);
+      return toPlainData(await inspectSavepoint(savepoint, this.registry, { signal: signalOf(cancel) }));
     });
   }
 
   async listEntries(query: EntryQuery, onProgress?: ProgressListener): Promise<EntryPage> {
     const scan = await this.scanState(query, onProgress);
-    const offset = Math.max(0, Math.min(query.offset, scan.rows.length));
-    return { total: scan.rows.length, offset, rows: scan.rows.slice(offset, offset + Math.max(0, query.limit)) };
+    const offset = Math.max(0, Math.min(query.offset, scan.index.total));
+    const read = await this.readPage(query, scan, offset, query.limit, onProgress);
+    return { total: scan.index.total, offset, rows: read.map((r) => r.row) };
   }
 
-  async getEntryDetail(query: { operatorId: string; state: string; index: number }): Promise<EntryDetail> {
+  async getEntryDetail(query: StateQuery & { index: number }): Promise<EntryDetail> {
     const scan = await this.scanState(query);
-    const row = scan.rows[query.index];
-    if (row === undefined) throw wrongInput(`entry ${query.index} does not exist: state ${query.state} has ${scan.rows.length} entries`);
-    return toPlainData({ row, entry: scan.entries[query.index], values: scan.values[query.index].map((v) => toEntryProtobufValue(redecodeProtobufValue(v))) });
+    const [read] = query.index >= 0 && query.index < scan.index.total ? await this.readPage(query, scan, query.index, 1) : [];
+    if (read === undefined) throw wrongInput(`entry ${query.index} does not exist: state ${query.state} has ${scan.index.total} entries`);
+    return toPlainData(read);
   }
 
-  async getStateStats(query: { operatorId: string; state: string }, onProgress?: ProgressListener): Promise<StateStats> {
+  async getStateStats(query: StateQuery, onProgress?: ProgressListener): Promise<StateStats> {
     return toPlainData((await this.scanState(query, onProgress)).stats);
   }
 
+  async checkHeaders(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport> {
+    return this.runCheck(options, false, onProgress);
+  }
+
   async check(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport> {
-    const session = this.requireSavepoint();
-    const schema = session.descriptorSet;
-    if (schema === null) throw wrongInput('no new schema was given: drop a descriptor set (.pb, .binpb, .desc, .protoset) to check compatibility');
-    const key = JSON.stringify(options);
-    const cached = session.reports.get(key);
-    if (cached) return cached;
-    const report = await this.steps.run('evaluating', onProgress, async (cancel, phase) => {
-      phase('evaluating', totalBytes(session.savepoint));
-      const bytes = new Uint8Array(await schema.blob.arrayBuffer());
-      return checkSavepoint({
-        files: session.savepoint,
-        descriptorSet: { name: schema.path, bytes },
-        tool: REPORT_TOOL,
-        target: options.target,
-        newSettings: options.newSettings,
-        ...(options.newRoot ? { newRoot: options.newRoot } : {}),
-        signal: signalOf(cancel),
-      });
-    });
-    const plain = toPlainData(report);
-    session.reports.set(key, plain);
-    return plain;
+    return this.runCheck(options, true, onProgress);
   }
 
   async formatReport(options: CheckOptions, format: ExportFormat): Promise<string> {
@@ -195,25 +177,74 @@ export class LocalInspector implements Inspector {
     this.steps.cancelAll();
   }
 
-  private scanState(query: { operatorId: string; state: string }, onProgress?: ProgressListener): Promise<ScannedState> {
+  private async runCheck(options: CheckOptions, scanValues: boolean, onProgress?: ProgressListener): Promise<CompatibilityReport> {
     const session = this.requireSavepoint();
-    const key = `${query.operatorId}\u0000${query.state}`;
+    const schema = session.descriptorSet;
+    if (schema === null) throw wrongInput('no new schema was given: drop a descriptor set (.pb, .binpb, .desc, .protoset) to check compatibility');
+    const cache = scanValues ? session.reports : session.headerReports;
+    const key = JSON.stringify(options);
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const report = await this.steps.run('evaluating', onProgress, async (cancel, phase) => {
+      phase(scanValues ? 'scanning-values' : 'evaluating', scanValues ? totalBytes(session.savepoint) : 0);
+      const bytes = new Uint8Array(await schema.blob.arrayBuffer());
+      return checkSavepoint({
+        files: session.savepoint,
+        descriptorSet: { name: schema.path, bytes },
+        tool: REPORT_TOOL,
+        target: options.target,
+        newSettings: options.newSettings,
+        ...(options.newRoot ? { newRoot: options.newRoot } : {}),
+        scanValues,
+        signal: signalOf(cancel),
+      });
+    });
+    const plain = toPlainData(report);
+    cache.set(key, plain);
+    return plain;
+  }
+
+  private scanState(query: StateQuery, onProgress?: ProgressListener): Promise<ScannedState> {
+    const session = this.requireSavepoint();
+    const key = JSON.stringify([query.operatorId, query.state, query.sample ?? null]);
     const known = session.scans.get(key);
     if (known) return known;
-    const scan = this.steps.run('scanning-values', onProgress, async (cancel, phase) => {
+    const scan = this.steps.run('scanning-values', onProgress, async (cancel, phase, bytesRead) => {
       phase('reading-metadata', session.savepoint.metadata.size);
       const opened = await this.openMetadata(session);
-      phase('scanning-values', totalBytes(session.savepoint));
-      const captured: CapturedProtobufValue[] = [];
+      const op = opened.totals.operators.find((o) => o.id === query.operatorId);
+      phase('scanning-values', op?.stateSize ?? totalBytes(session.savepoint));
+      const control: ProtobufReadControl = { mode: 'scan', pending: [] };
       const registry = createSnapshotRegistry();
-      registerCapturingProtobufReaders(registry, (v) => captured.push(v));
-      return scanStateEntries(session.savepoint, opened, registry, captured, query, signalOf(cancel));
+      registerWorkerProtobufReaders(registry, control);
+      const start = bytesRead();
+      return scanStateStatistics(opened, registry, control, query, { signal: signalOf(cancel), bytesRead: () => bytesRead() - start });
     });
     session.scans.set(key, scan);
     scan.catch(() => {
       if (session.scans.get(key) === scan) session.scans.delete(key);
     });
     return scan;
+  }
+
+  /** Reads rows [offset, offset + limit) of a scanned state; page reads of a session run one at a time. */
+  private readPage(query: StateQuery, scan: ScannedState, offset: number, limit: number, onProgress?: ProgressListener): Promise<ReadEntry[]> {
+    const session = this.requireSavepoint();
+    if (session.pages === null) {
+      const control: ProtobufReadControl = { mode: 'decode', pending: [] };
+      const registry = createSnapshotRegistry();
+      registerWorkerProtobufReaders(registry, control);
+      session.pages = { queue: Promise.resolve(), registry, control };
+    }
+    const pages = session.pages;
+    const run = pages.queue.then(() =>
+      this.steps.run('scanning-values', onProgress, async (cancel) => {
+        const opened = await this.openMetadata(session);
+        return readStatePage(opened, pages.registry, pages.control, query, scan.index, { offset, limit }, signalOf(cancel));
+      }),
+    );
+    pages.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** `_metadata` of the session, read once; a failed or cancelled read is not kept. */
@@ -228,16 +259,34 @@ export class LocalInspector implements Inspector {
     return session.metadata;
   }
 
-  private requireSession(): Session {
-    if (this.session === null) throw wrongInput('nothing is open: open a savepoint first');
-    return this.session;
+  private track(source: ByteSource): ByteSource {
+    return trackSourceReads(source, () => this.steps.running);
   }
 
   private requireSavepoint(): Session & { savepoint: SavepointFiles } {
-    const session = this.requireSession();
-    if (session.savepoint === null) throw wrongInput(noSavepointMessage(session.opened));
-    return session as Session & { savepoint: SavepointFiles };
+    if (this.session === null) throw wrongInput('nothing is open: open a savepoint first');
+    if (this.session.savepoint === null) throw wrongInput(noSavepointMessage(this.session.opened));
+    return this.session as Session & { savepoint: SavepointFiles };
   }
+}
+
+function emptySession(opened: OpenedSession, savepoint: SavepointFiles | null, descriptorSet: InputFile | null, fileKey: string | null): Session {
+  return { opened, savepoint, fileKey, descriptorSet, scans: new Map(), reports: new Map(), headerReports: new Map(), pages: null };
+}
+
+/** The savepoint files by path, size and modification time; null when one has no time (then the files are identified by content). */
+function listFileKey(files: readonly InputFile[]): string | null {
+  const parts: string[] = [];
+  for (const f of files) {
+    const lastModified = (f.blob as Partial<File>).lastModified;
+    if (typeof lastModified !== 'number') return null;
+    parts.push(`${f.path}\u0000${f.blob.size}\u0000${lastModified}`);
+  }
+  return parts.sort().join('\n');
+}
+
+function descriptorPaths(session: Session): Set<string> {
+  return new Set(session.opened.files.filter((f) => f.role === 'descriptor-set').map((f) => f.path));
 }
 
 function totalBytes(files: SavepointFiles): number {
@@ -254,4 +303,3 @@ function noSavepointMessage(opened: OpenedSession): string {
     ? 'no savepoint was given'
     : `${schema} is a Protobuf descriptor set (the new schema), not a savepoint: add the savepoint too — its folder, a .zip/.tar/.tar.gz of it, or its _metadata file`;
 }
-

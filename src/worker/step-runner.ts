@@ -13,22 +13,32 @@ export type SetPhase = (phase: InspectorPhase, bytesTotal: number) => void;
 export class StepRunner {
   readonly running = new Set<ReadingStep>();
 
-  async run<T>(firstPhase: InspectorPhase, onProgress: ProgressListener | undefined, body: (cancel: Cancellation, phase: SetPhase) => Promise<T>): Promise<T> {
+  async run<T>(
+    firstPhase: InspectorPhase,
+    onProgress: ProgressListener | undefined,
+    body: (cancel: Cancellation, phase: SetPhase, bytesRead: () => number) => Promise<T>,
+  ): Promise<T> {
     const cancel = new Cancellation();
     let current = { phase: firstPhase, bytesRead: 0, bytesTotal: 0 };
+    let stepBytes = 0;
     const step: ReadingStep = {
       cancel,
       onRead: (bytes, source) => {
         current.bytesRead += bytes;
+        stepBytes += bytes;
         onProgress?.({ ...current, detail: source });
       },
     };
     this.running.add(step);
     try {
-      return await body(cancel, (phase, bytesTotal) => {
-        current = { phase, bytesRead: 0, bytesTotal };
-        onProgress?.({ ...current });
-      });
+      return await body(
+        cancel,
+        (phase, bytesTotal) => {
+          current = { phase, bytesRead: 0, bytesTotal };
+          onProgress?.({ ...current });
+        },
+        () => stepBytes,
+      );
     } finally {
       this.running.delete(step);
     }

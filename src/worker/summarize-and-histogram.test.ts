@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSizeHistogram } from './scan-state-entries';
+import { buildSizeHistogram } from './build-size-histogram';
 import { summarizeDecodedValue } from './summarize-decoded-value';
 
 describe('summarizeDecodedValue', () => {

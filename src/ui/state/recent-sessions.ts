@@ -13,7 +13,8 @@ export interface RecentSession {
   inputHash: string;
   savepointName: string | null;
   descriptorSetName: string | null;
-  files: { path: string; size: number; sha256: string }[];
+  /** `_metadata` and descriptor sets carry their SHA-256; state files are identified by path and size */
+  files: { path: string; size: number; sha256?: string }[];
   totalSize: number;
   /** overall verdict when one was computed */
   verdict: string | null;
@@ -83,7 +84,7 @@ export async function recordRecentSession(
     inputHash: session.inputHash,
     savepointName: session.savepointName,
     descriptorSetName: session.descriptorSetName,
-    files: session.digests.map((d) => ({ path: d.path, size: d.size, sha256: d.sha256 })),
+    files: session.digests.map((d) => ({ path: d.path, size: d.size, ...(d.sha256 === undefined ? {} : { sha256: d.sha256 }) })),
     totalSize,
     verdict,
     openedAt: Date.now(),
