@@ -9,6 +9,7 @@ import {
 } from '@bufbuild/protobuf/wkt';
 import { describeFieldType, describeOptional, describeRange, realOneofName } from './describe-descriptor-parts';
 import { flattenMessage } from './describe-message-changes';
+import { haveSameContent } from './have-same-content';
 import { resolveTypeName, type Declaration } from './index-declarations';
 import { isSet } from './normalize-for-comparison';
 
@@ -31,8 +32,14 @@ export function describeDeclarationMembers(saved: Declaration | undefined, next:
     row[side] = summary;
     rows.set(id, row);
   };
+  // most reached declarations are unchanged: describe such a pair once and show the same summaries on both sides
+  const same = saved !== undefined && next !== undefined && saved.kind === next.kind && haveSameContent(saved.proto, next.proto);
   for (const [side, decl] of [['saved', saved], ['new', next]] as const) {
     if (!decl) continue;
+    if (same && side === 'new') {
+      for (const row of rows.values()) if (row.saved) row.new = row.saved;
+      break;
+    }
     const options = describeOptions(decl);
     if (options) put(side, 'options', 'options', { options });
     if (decl.kind === 'message') {

@@ -7,6 +7,7 @@ import { toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { evaluateIdentityRules, type IdentityInput } from './evaluate-identity-rules';
 import { evaluateSchemaChange } from './evaluate-schema-change';
+import { haveSameContent } from './have-same-content';
 import { indexDeclarations } from './index-declarations';
 import { normalizeForComparison } from './normalize-for-comparison';
 import { orderFilesByImports } from './order-files-by-imports';
@@ -77,14 +78,17 @@ function computeExactForm(set: FileDescriptorSet, root: string): FileDescriptorS
 function findExactDifference(savedSet: FileDescriptorSet, savedRoot: string, newSet: FileDescriptorSet, newRoot: string): string | undefined {
   const a = normalizeForExactRule(savedSet, savedRoot);
   const b = normalizeForExactRule(newSet, newRoot);
-  if (equalBytes(encodeSet(a), encodeSet(b))) return undefined;
+  // the walk (usually already done by the directional evaluation, and remembered) comes first: a finding
+  // is a change, so the sets differ and neither set needs encoding (encoding both is the costly part)
+  let first: string | undefined;
   try {
-    const walk = evaluateSchemaChange(a, savedRoot, b, newRoot);
-    const first = walk.findings[0];
-    if (first) return first.message;
+    first = evaluateSchemaChange(a, savedRoot, b, newRoot).findings[0]?.message;
   } catch {
     // a root missing on one side is reported by ROOT_RENAMED; fall through to a file-level description
   }
+  if (first !== undefined && !haveSameContent(a, b)) return first;
+  if (equalBytes(encodeSet(a), encodeSet(b))) return undefined;
+  if (first !== undefined) return first;
   const names = (s: FileDescriptorSet): string => s.file.map((f) => f.name).join(', ');
   if (names(a) !== names(b)) return `files change from [${names(a)}] to [${names(b)}]`;
   for (let i = 0; i < a.file.length; i++) {
