@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectInputKind, isDecodeError, readAll, resolveStateFile, type SavepointFiles } from '../../core/io';
-import { openNodeFileSource } from './node-file-source';
+import { countOpenFileHandles, MAX_OPEN_FILES, openNodeFileSource } from './node-file-source';
 import { openNodeInput } from './open-node-input';
 
 const SHARED = resolve(process.cwd(), '../shared/flink-savepoints');
@@ -113,6 +113,44 @@ describe('openNodeFileSource', () => {
       expect([...(await src.read(10, 3))]).toEqual([10, 11, 12]);
       const e = await src.read(99, 2).catch((x: unknown) => x);
       expect(isDecodeError(e) && e.message).toBe('expected 2 bytes at offset 99, found a 100-byte file — at sp/f, offset 99 (0x63)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('keeps at most MAX_OPEN_FILES idle handles open across many files, reading each one right', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sp-src-'));
+    try {
+      const sources = [];
+      for (let f = 0; f < 3 * MAX_OPEN_FILES; f++) {
+        const p = join(dir, `f${f}`);
+        writeFileSync(p, Uint8Array.from({ length: 64 }, (_, i) => (i + f) & 0xff));
+        sources.push(await openNodeFileSource(p, `sp/f${f}`));
+      }
+      // interleaved and concurrent ranges over every file, twice
+      for (let round = 0; round < 2; round++) {
+        const got = await Promise.all(sources.map((s, f) => s.read(round * 8, 4).then((b) => [...b].map((x) => x - f))));
+        expect(got).toEqual(sources.map(() => [round * 8, round * 8 + 1, round * 8 + 2, round * 8 + 3]));
+        expect(countOpenFileHandles()).toBeLessThanOrEqual(MAX_OPEN_FILES);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a source opened after the file was replaced reads the new file, and a shrunk file is reported', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sp-src-'));
+    try {
+      const p = join(dir, 'f');
+      writeFileSync(p, new Uint8Array(10).fill(1));
+      const first = await openNodeFileSource(p, 'sp/f');
+      expect([...(await first.read(0, 2))]).toEqual([1, 1]);
+      rmSync(p);
+      writeFileSync(p, new Uint8Array(10).fill(2));
+      const second = await openNodeFileSource(p, 'sp/f');
+      expect([...(await second.read(0, 2))]).toEqual([2, 2]);
+      writeFileSync(p, new Uint8Array(4).fill(3));
+      const e = await second.read(2, 6).catch((x: unknown) => x);
+      expect(isDecodeError(e) && e.message).toBe('expected 6 bytes at offset 2, found 2: the file shrank while it was read — at sp/f, offset 2 (0x2)');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
