@@ -9,7 +9,7 @@ import {
   readCountedOperatorStateEntries,
   listSampledKeyedInputs,
   openSavepoint,
-  readCanonicalKeyedEntries,
+  readCanonicalKeyedEntryRuns,
   readHeapKeyedEntries,
   readSubtaskKeyedStream,
   readSubtaskOperatorStream,
@@ -49,12 +49,16 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
     if (!s) stats.set(k, (s = { operatorId, state, scope, entries: 0, valueBytes: 0 }));
     return s;
   };
-  const tally = async (operatorId: string, entries: AsyncIterable<StateEntry>, scopeOf: (e: StateEntry) => StateScope) => {
+  /**
+   * Counts entries given one at a time (operator and heap state) or as runs of one key-group block
+   * each (canonical keyed state: one async step per block, not per entry).
+   */
+  const tally = async (operatorId: string, input: { entries: AsyncIterable<StateEntry> } | { runs: AsyncIterable<Iterable<StateEntry>> }, scopeOf: (e: StateEntry) => StateScope) => {
     // entries of one state come in runs: look the slot up again only when the state or scope changes
     let lastState: string | undefined;
     let lastScope: StateScope | undefined;
     let s: ReturnType<typeof slot> | undefined;
-    for await (const e of entries) {
+    const add = (e: StateEntry): void => {
       const scope = scopeOf(e);
       if (s === undefined || e.state !== lastState || scope !== lastScope) {
         s = slot(operatorId, e.state, scope);
@@ -63,7 +67,7 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
       }
       s.entries++;
       s.valueBytes += e.valueRange?.length ?? 0;
-      if (pending.length === 0 || !e.valueRange) continue;
+      if (pending.length === 0 || !e.valueRange) return;
       const start = e.valueRange.offset;
       const end = start + e.valueRange.length;
       let taken = 0;
@@ -82,6 +86,11 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
       }
       if (taken === pending.length) pending.length = 0;
       else pending.splice(0, taken);
+    };
+    if ('runs' in input) {
+      for await (const run of input.runs) for (const e of run) add(e);
+    } else {
+      for await (const e of input.entries) add(e);
     }
   };
   const signal = options.signal ? { signal: options.signal } : {};
@@ -97,7 +106,7 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
         for (const s of stream.header.states) slot(op.id, s.name, 'operator');
         for (const s of stream.header.broadcastStates) slot(op.id, s.name, 'broadcast');
         // every subtask holds a full copy of a broadcast state: scan one copy, not the sum (readCountedOperatorStateEntries)
-        await tally(op.id, readCountedOperatorStateEntries(op, subtask.index, stream.input, stream.header, signal), (e) => (broadcast.has(e.state) ? 'broadcast' : 'operator'));
+        await tally(op.id, { entries: readCountedOperatorStateEntries(op, subtask.index, stream.input, stream.header, signal) }, (e) => (broadcast.has(e.state) ? 'broadcast' : 'operator'));
       }
     } catch (e) {
       if (!isDecodeError(e) || e.code === 'cancelled') throw e;
@@ -113,7 +122,7 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
           coverage.keyGroupsWithData += sampled.keyGroupsWithData;
         }
         for (const part of sampled.inputs) {
-          await tally(op.id, keyed.format === 'heap' ? readHeapKeyedEntries(part, keyed.header, signal) : readCanonicalKeyedEntries(part, keyed.header, signal), () => 'keyed');
+          await tally(op.id, keyed.format === 'heap' ? { entries: readHeapKeyedEntries(part, keyed.header, signal) } : { runs: readCanonicalKeyedEntryRuns(part, keyed.header, signal) }, () => 'keyed');
         }
       }
     } catch (e) {
