@@ -185,7 +185,12 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
           // packed repeated numbers: every element must end inside the value
           if (!checkPacked(bytes, pos, valueEnd, f)) return FAIL;
         } else if ((f & F_STRING) !== 0) {
-          for (let i = pos; i < valueEnd; i++) {
+          // ASCII needs no UTF-8 check: test 8 bytes per step, then the tail, and validate only from a non-ASCII byte on
+          let i = pos;
+          for (const last8 = valueEnd - 8; i <= last8; i += 8) {
+            if (((bytes[i]! | bytes[i + 1]! | bytes[i + 2]! | bytes[i + 3]! | bytes[i + 4]! | bytes[i + 5]! | bytes[i + 6]! | bytes[i + 7]!) & 0x80) !== 0) break;
+          }
+          for (; i < valueEnd; i++) {
             if (bytes[i]! >= 0x80) {
               if (decodeUtf8(bytes, pos, valueEnd, true) === undefined) return FAIL;
               break;

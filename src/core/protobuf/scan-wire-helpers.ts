@@ -39,11 +39,14 @@ export function scanClosedEnum(buf: Uint8Array, pos: number, end: number, wt: nu
 /** Packed elements of a field accepting varint (bit 0), fixed64 (bit 1) or fixed32 (bit 5). */
 export function checkPacked(buf: Uint8Array, pos: number, end: number, f: number): boolean {
   if ((f & 1) !== 0) {
-    while (pos < end) {
-      const s = pos;
-      while (buf[pos++]! & 0x80) if (pos - s >= 10) return false;
+    // valid when every varint ends inside [pos, end) within 10 bytes: no run of 10 continuation
+    // bytes, and the last byte ends a varint (run counts the continuation bytes in a row, branch-free)
+    let run = 0;
+    for (let i = pos; i < end; i++) {
+      run = (run + 1) * (buf[i]! >>> 7);
+      if (run >= 10) return false;
     }
-    return pos === end;
+    return run === 0;
   }
   return (end - pos) % ((f & 2) !== 0 ? 8 : 4) === 0;
 }
