@@ -179,4 +179,23 @@ describe('createProtobufStateScan: per-state statistics and §7 findings', () =>
     ]);
     expect(s.findings[1]!.detail).toBe(`a ${large.length}-byte payload exceeds the new maxMessageSize 4000`);
   });
+
+  it('makes a key given as a function only for values kept as examples, once each, and gives the same figures', () => {
+    const made: string[] = [];
+    const lazy = (k: string) => () => (made.push(k), k);
+    const scan = createProtobufStateScan(recursiveIndex, { ...limits, root: recursive, maxExamples: 1 });
+    const reuse = hex('42 01 61 a0 06 01 42 01 62'); // UNKNOWN_REUSES_DECLARED_NUMBER
+    scan.addPayload(hex('0a 00'), lazy('plain'));
+    scan.addPayload(reuse, lazy('first reuse'));
+    scan.addPayload(reuse, lazy('second reuse')); // counted, but the one example slot is taken
+    const r = scan.addPayload(hex('08'), lazy('broken'));
+    expect(r.error?.message).toBe(M.truncated);
+    const s = scan.finish();
+    expect(made).toEqual(['first reuse', 'broken']);
+    expect(s.findings.map((f) => [f.id, f.count, f.exampleKeys])).toEqual([['UNKNOWN_REUSES_DECLARED_NUMBER', 2, ['first reuse']]]);
+    expect(s.errors).toEqual([{ key: 'broken', message: M.truncated, offset: 1 }]);
+    const eager = createProtobufStateScan(recursiveIndex, { ...limits, root: recursive, maxExamples: 1 });
+    for (const [p, k] of [[hex('0a 00'), 'plain'], [reuse, 'first reuse'], [reuse, 'second reuse'], [hex('08'), 'broken']] as const) eager.addPayload(p, k);
+    expect(eager.finish()).toEqual(s);
+  });
 });

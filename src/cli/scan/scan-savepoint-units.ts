@@ -71,7 +71,9 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
       const start = e.valueRange.offset;
       const end = start + e.valueRange.length;
       let taken = 0;
+      // the key's text is needed only for the few example keys: made on demand, once per entry
       let key: string | undefined;
+      const keyOf = (): string => (key ??= describeEntryKey(e.key, e.userKey));
       for (const frame of pending) {
         if (frame.offset >= end) break;
         taken++;
@@ -82,7 +84,7 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
           root: frame.content.schema.root,
           ...(options.newLimits ? { newLimits: options.newLimits } : {}),
         });
-        s.scan.addPayload(frame.payload, (key ??= describeEntryKey(e.key, e.userKey)), frame.length);
+        s.scan.addPayload(frame.payload, keyOf, frame.length);
       }
       if (taken === pending.length) pending.length = 0;
       else pending.splice(0, taken);

@@ -14,7 +14,7 @@
  */
 import { ALIASING_THRESHOLD_BYTES } from './protobuf-constants';
 import type { ProtobufScanIndex } from './build-protobuf-scan-index';
-import { scanProtobufPayload, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
+import { createEmptyScan, scanProtobufPayloadInto, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
 
 export type ProtobufValueCheckId = 'UNKNOWN_REUSES_DECLARED_NUMBER' | 'UNKNOWN_NUMBER_TOO_LARGE' | 'VALUE_EXCEEDS_NEW_LIMIT' | 'ALIASING_RETENTION';
 
@@ -58,12 +58,19 @@ export interface ProtobufStateScanOptions extends ProtobufScanOptions {
 }
 
 export interface ProtobufStateScan {
-  /** Scans one payload (frame without its 4-byte length) and adds it. */
-  addPayload(payload: Uint8Array, key: string, frameLength?: number): ProtobufPayloadScan;
+  /**
+   * Scans one payload (frame without its 4-byte length) and adds it. The returned scan is this
+   * state scan's scratch object: read it before the next call. `key` names the entry in examples;
+   * give a function to build the text only when an example is kept.
+   */
+  addPayload(payload: Uint8Array, key: EntryKeyText, frameLength?: number): ProtobufPayloadScan;
   /** Adds an already computed scan. */
-  addScan(scan: ProtobufPayloadScan, key: string): void;
+  addScan(scan: ProtobufPayloadScan, key: EntryKeyText): void;
   finish(): ProtobufStateScanSummary;
 }
+
+/** An entry's key as text, or a function that makes it (called at most once per value, only when needed). */
+export type EntryKeyText = string | (() => string);
 
 export function createProtobufStateScan(index: ProtobufScanIndex, options: ProtobufStateScanOptions): ProtobufStateScan {
   const maxExamples = options.maxExamples ?? 5;
@@ -85,23 +92,30 @@ export function createProtobufStateScan(index: ProtobufScanIndex, options: Proto
     findings: [],
   };
   const findings = new Map<ProtobufValueCheckId, ProtobufValueFinding>();
-  const note = (id: ProtobufValueCheckId, key: string, detail: () => string): void => {
+  const scratch = createEmptyScan();
+  const scanOptions: ProtobufScanOptions = { ...options };
+  let keyOf: EntryKeyText = '';
+  let keyText: string | undefined;
+  const currentKey = (): string => (keyText ??= typeof keyOf === 'string' ? keyOf : keyOf());
+  const note = (id: ProtobufValueCheckId, detail: () => string): void => {
     let f = findings.get(id);
     if (f === undefined) {
       f = { id, count: 0, exampleKeys: [], detail: detail() };
       findings.set(id, f);
     }
     f.count++;
-    if (f.exampleKeys.length < maxExamples) f.exampleKeys.push(key);
+    if (f.exampleKeys.length < maxExamples) f.exampleKeys.push(currentKey());
   };
-  const addScan = (v: ProtobufPayloadScan, key: string): void => {
+  const addScan = (v: ProtobufPayloadScan, key: EntryKeyText): void => {
+    keyOf = key;
+    keyText = undefined;
     s.values++;
     s.totalPayloadBytes += v.payloadSize;
     s.maxPayloadSize = Math.max(s.maxPayloadSize, v.payloadSize);
     s.maxDepth = Math.max(s.maxDepth, v.depth);
     if (v.error !== undefined) {
       s.unreadableValues++;
-      if (s.errors.length < maxExamples) s.errors.push({ key, ...v.error });
+      if (s.errors.length < maxExamples) s.errors.push({ key: currentKey(), ...v.error });
       return;
     }
     if (v.unknownFields > 0) s.valuesWithUnknownFields++;
@@ -115,18 +129,18 @@ export function createProtobufStateScan(index: ProtobufScanIndex, options: Proto
       s.aliasedValues++;
       s.aliasing.on.retainedArrayBytes += v.keptAliveBytes;
       s.aliasing.on.extraWireBytes += v.extraWireBytes;
-      note('ALIASING_RETENTION', key, () => `a ${v.payloadSize}-byte payload shares its array with ${v.aliasableFields} bytes/unknown length-delimited field(s) (${v.aliasableBytes} bytes); a retained one keeps all ${v.payloadSize} bytes alive`);
+      note('ALIASING_RETENTION', () => `a ${v.payloadSize}-byte payload shares its array with ${v.aliasableFields} bytes/unknown length-delimited field(s) (${v.aliasableBytes} bytes); a retained one keeps all ${v.payloadSize} bytes alive`);
     } else {
       s.aliasing.on.copiedBytes += v.aliasableBytes;
     }
     if (v.reusedDeclaredNumbers > 0) {
       const ex = v.reuseExample!;
-      note('UNKNOWN_REUSES_DECLARED_NUMBER', key, () => `field ${ex.number} of ${ex.typeName} is written after unknown fields or out of field-number order, as only an unknown field reusing that declared number is written`);
+      note('UNKNOWN_REUSES_DECLARED_NUMBER', () => `field ${ex.number} of ${ex.typeName} is written after unknown fields or out of field-number order, as only an unknown field reusing that declared number is written`);
     }
-    if (v.numbersTooLarge > 0) note('UNKNOWN_NUMBER_TOO_LARGE', key, () => `a tag carries field number ${v.tooLargeExample}, above 536,870,911`);
+    if (v.numbersTooLarge > 0) note('UNKNOWN_NUMBER_TOO_LARGE', () => `a tag carries field number ${v.tooLargeExample}, above 536,870,911`);
     const limits = options.newLimits;
     if (limits !== undefined && (v.payloadSize > limits.maxMessageSize || v.depth > limits.recursionLimit)) {
-      note('VALUE_EXCEEDS_NEW_LIMIT', key, () =>
+      note('VALUE_EXCEEDS_NEW_LIMIT', () =>
         v.payloadSize > limits.maxMessageSize
           ? `a ${v.payloadSize}-byte payload exceeds the new maxMessageSize ${limits.maxMessageSize}`
           : `nesting depth ${v.depth} exceeds the new recursionLimit ${limits.recursionLimit}`,
@@ -135,9 +149,11 @@ export function createProtobufStateScan(index: ProtobufScanIndex, options: Proto
   };
   return {
     addPayload(payload, key, frameLength) {
-      const v = scanProtobufPayload(payload, index, frameLength === undefined ? options : { ...options, frameLength });
-      addScan(v, key);
-      return v;
+      // one scratch result and one options object for the whole state: no allocation per value
+      scanOptions.frameLength = frameLength ?? options.frameLength ?? payload.length;
+      scanProtobufPayloadInto(scratch, payload, index, scanOptions);
+      addScan(scratch, key);
+      return scratch;
     },
     addScan,
     finish() {

@@ -41,5 +41,6 @@ export {
   type ProtobufValueFinding,
   type ProtobufValueCheckId,
   type AliasingMemory,
+  type EntryKeyText,
 } from './aggregate-protobuf-state-scan';
 export { describeProtobufSnapshots, formatProtobufSnapshotSummary, type ProtobufSnapshotSummary } from './describe-protobuf-snapshot';
