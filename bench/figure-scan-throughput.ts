@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { fromBinary } from '@bufbuild/protobuf';
 import { countStateEntries, createSnapshotRegistry } from '../src/core/flink';
-import { buildProtobufScanIndex, registerProtobufSnapshotReaders, scanProtobufPayload } from '../src/core/protobuf';
+import { buildProtobufScanIndex, createEmptyScan, registerProtobufSnapshotReaders, scanProtobufPayloadInto, type ProtobufScanOptions } from '../src/core/protobuf';
 import { openNodeInput } from '../src/cli/sources';
 import { registerScanningProtobufReaders, type ScannedFrame } from '../src/cli/scan/register-scanning-protobuf-readers';
 import { encodeValuePool, loadBenchSchema } from './generate/bench-values';
@@ -46,9 +46,14 @@ async function runPipeline(dir: string, sink: ((f: ScannedFrame) => void) | 'ful
 export async function measureScanThroughput(dir: string, manifest: BenchSavepointManifest, readCopyMs: number): Promise<Figure[]> {
   const bytes = manifest.totalBytes - manifest.metadataBytes;
   let scanned = 0;
+  // as the whole-state scan runs it (createProtobufStateScan.addPayload): one reused result and one options object per schema
+  const out = createEmptyScan();
+  const optionsOf = new Map<ScannedFrame['content'], ProtobufScanOptions>();
   const scan = await runPipeline(dir, (f) => {
-    const r = scanProtobufPayload(f.payload, f.index, { maxMessageSize: f.content.settings.maxMessageSize, recursionLimit: f.content.settings.recursionLimit, root: f.content.schema.root });
-    if (r.error) throw new Error(r.error.message);
+    let options = optionsOf.get(f.content);
+    if (options === undefined) optionsOf.set(f.content, (options = { maxMessageSize: f.content.settings.maxMessageSize, recursionLimit: f.content.settings.recursionLimit, root: f.content.schema.root }));
+    scanProtobufPayloadInto(out, f.payload, f.index, options);
+    if (out.error) throw new Error(out.error.message);
     scanned++;
   });
   let parsed = 0;
@@ -65,7 +70,8 @@ export async function measureScanThroughput(dir: string, manifest: BenchSavepoin
   const poolBytes = pool.reduce((s, p) => s + p.length, 0);
   const rounds = 20;
   const cpuScan = await timeAsync(async () => {
-    for (let i = 0; i < rounds; i++) for (const p of pool) scanProtobufPayload(p, index, { maxMessageSize: 67_108_864, recursionLimit: 100 });
+    const options = { maxMessageSize: 67_108_864, recursionLimit: 100 };
+    for (let i = 0; i < rounds; i++) for (const p of pool) scanProtobufPayloadInto(out, p, index, options);
   });
   const cpuEs = await timeAsync(async () => {
     for (let i = 0; i < rounds; i++) for (const p of pool) fromBinary(schema.event, p);
@@ -78,7 +84,7 @@ export async function measureScanThroughput(dir: string, manifest: BenchSavepoin
   const rc = bytes / readCopyMs;
   return [
     { id: '2a', name: `structural scan of every value, ${fmtBytes(bytes)} of state (${manifest.entries} values)`, value: `${fmtRate(bytes, scan.ms)} (${fmtMs(scan.ms)})`, ratio: `${((100 * (bytes / scan.ms)) / rc).toFixed(0)} % of plain read+copy at ${fmtRate(bytes, readCopyMs)}`, goal: '≥ 25 % of read+copy', met: bytes / scan.ms / rc >= 0.25 },
-    { id: '2b', name: 'same pipeline with @bufbuild/protobuf fromBinary per value', value: `${fmtRate(bytes, es.ms)} (${fmtMs(es.ms)})`, ratio: `structural scan is ${(es.ms / scan.ms).toFixed(2)}× faster end to end`, goal: 'scan 5× faster', met: es.ms / scan.ms >= 5 },
+    { id: '2b', name: 'same pipeline with @bufbuild/protobuf fromBinary per value', value: `${fmtRate(bytes, es.ms)} (${fmtMs(es.ms)})`, ratio: `structural scan is ${(es.ms / scan.ms).toFixed(2)}× faster end to end (a scan costing nothing beyond read+copy would be ${(es.ms / readCopyMs).toFixed(2)}×)`, goal: 'scan 5× faster', met: es.ms / scan.ms >= 5 },
     { id: '2c', name: 'payload-only CPU (values in memory, no I/O or entry framing)', value: `scan ${fmtRate(poolBytes * rounds, cpuScan.ms)}, fromBinary ${fmtRate(poolBytes * rounds, cpuEs.ms)}`, ratio: `scan is ${(cpuEs.ms / cpuScan.ms).toFixed(2)}× faster`, goal: 'scan 5× faster', met: cpuEs.ms / cpuScan.ms >= 5 },
     { id: '2d', name: 'same pipeline with the full decoder (protobuf-java semantics + JSON view)', value: `${fmtRate(bytes, full.ms)} (${fmtMs(full.ms)})`, ratio: `structural scan is ${(full.ms / scan.ms).toFixed(2)}× faster`, goal: '(information)', met: undefined },
     { id: '2e', name: '`stats` parallel scan, 2 worker threads vs 1 (whole CLI processes, prebuilt bundle, median of 3)', value: `${fmtMs(two.ms)} vs ${fmtMs(one.ms)}`, ratio: `${(one.ms / two.ms).toFixed(2)}× speed-up on 2 cores`, goal: 'use both cores', met: one.ms / two.ms > 1.2 },
