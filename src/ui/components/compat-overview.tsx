@@ -2,6 +2,7 @@ import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
 import { formatHashRoute } from '../state/use-hash-route';
 import { ValueAlertCallouts } from './value-alert-callouts';
+import { ValueCheckNote } from './value-check-note';
 import { VerdictBadge } from './verdict-badge';
 
 /** The overview's compatibility summary: verdict, counts and the value-aware callouts (when a schema is loaded). */
@@ -17,10 +18,11 @@ export function CompatOverview() {
         <VerdictBadge verdict={r.verdict} large />
         <span>
           against <span className="mono">{schema}</span> (target {r.target}): {sm.protobufStates} Protobuf states, {sm.compatible} compatible, {sm.incompatible}{' '}
-          incompatible, {sm.notRestorable} not restorable, {sm.unknown} unknown · {sm.warnings} value warnings
+          incompatible, {sm.notRestorable} not restorable, {sm.unknown} unknown · {check.values.status === 'done' ? `${sm.warnings} value warnings` : 'values not scanned'}
         </span>
         <a href={formatHashRoute('compat', {})}>Compatibility details</a>
       </div>
+      <ValueCheckNote values={check.values} />
       <ValueAlertCallouts report={r} />
     </section>
   );

@@ -2,12 +2,16 @@ import { useState } from 'react';
 import { toInspectorFailure, type ExportFormat } from '../../worker';
 import { useInspector } from '../inspector-context';
 import { useAppStore } from '../state/app-store';
+import type { CheckResult } from '../state/use-check';
 
 const EXTENSIONS: Record<ExportFormat, string> = { json: 'json', markdown: 'md', html: 'html' };
 const TYPES: Record<ExportFormat, string> = { json: 'application/json', markdown: 'text/markdown', html: 'text/html' };
 
-/** Downloads the report, rendered by the core's report formats (the same bytes `check --format` writes). */
-export function ExportButtons() {
+/**
+ * Downloads the report, rendered by the core's report formats (the same bytes `check --format` writes,
+ * so the report with the value scan: the buttons wait for it).
+ */
+export function ExportButtons({ values }: { values: CheckResult['values'] }) {
   const inspector = useInspector();
   const options = useAppStore((s) => s.checkOptions);
   const name = useAppStore((s) => s.session?.savepointName ?? 'savepoint');
@@ -35,7 +39,8 @@ export function ExportButtons() {
     <span className="export" role="group" aria-label="Export the report">
       <span className="chip-label">export</span>
       {(['json', 'markdown', 'html'] as const).map((f) => (
-        <button key={f} type="button" className="btn small" disabled={busy !== null} onClick={() => void download(f)} data-testid={`export-${f}`} aria-label={`Download the report as ${f}`}>
+        <button key={f} type="button" className="btn small" disabled={busy !== null || values.status !== 'done'}
+          title={values.status === 'done' ? undefined : 'The report includes the value warnings: scan the values first'} onClick={() => void download(f)} data-testid={`export-${f}`} aria-label={`Download the report as ${f}`}>
           {f === 'markdown' ? 'MD' : f.toUpperCase()}
         </button>
       ))}

@@ -1,16 +1,44 @@
 import type { InspectedOperator, InspectedState } from '../../core/flink';
 import { describeEntryCount } from '../describe-entry-count';
 import { formatBytes, formatCount } from '../format';
+import { useState } from 'react';
+import { AUTO_SCAN_BYTES } from '../state/scan-thresholds';
 import { useStateStats } from '../state/use-state-stats';
+import { ScanControls, describeScanCoverage } from './scan-controls';
 import { BarChart, type Bar } from './bar-chart';
 import { FailurePanel } from './failure-panel';
 
-/** Entries per key group and per subtask, from a scan of the state. */
+/**
+ * Entries per key group and per subtask, from the structural scan of the state: run at once when
+ * the operator's state is small (AUTO_SCAN_BYTES), else when the user asks (Scan values).
+ */
 export function StateDistribution({ operator, state: inspected }: { operator: InspectedOperator; state: InspectedState }) {
   const state = inspected.name;
-  const stats = useStateStats(operator.id, state);
+  const [asked, setAsked] = useState(false);
+  const stats = useStateStats(operator.id, state, { enabled: asked || operator.stateSize <= AUTO_SCAN_BYTES });
   if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} onRetry={() => void stats.refetch()} />;
-  if (!stats.data) return <p className="muted">Scanning entries…</p>;
+  if (!stats.data) {
+    return (
+      <section className="panel" data-testid="distribution">
+        <header className="panel-head">
+          <h2>Distribution</h2>
+        </header>
+        <div className="panel-body">
+          <ScanControls stats={undefined} />
+          {stats.isFetching ? (
+            <p className="muted">Scanning entries…</p>
+          ) : (
+            <p>
+              <span className="muted">Not scanned: the operator holds {formatBytes(operator.stateSize)} of state. Entry counts, the distribution and the value statistics need a scan of the values.</span>{' '}
+              <button type="button" className="btn small" onClick={() => setAsked(true)} data-testid="scan-values">
+                Scan values
+              </button>
+            </p>
+          )}
+        </div>
+      </section>
+    );
+  }
   const s = stats.data;
   const keyed = s.byKeyGroup.some((b) => b.id >= 0);
   const groups: Bar[] = [];
@@ -30,9 +58,12 @@ export function StateDistribution({ operator, state: inspected }: { operator: In
         <h2>Distribution</h2>
         <span className="muted small" data-testid="distribution-count">
           {describeEntryCount(inspected, s.entries)}
-          {s.truncated ? ' (scan stopped at the entry cap)' : ''}
+          {s.sample ? ` (${describeScanCoverage(s)})` : ''}
         </span>
       </header>
+      <div className="panel-body">
+        <ScanControls stats={s} />
+      </div>
       {s.entries === 0 ? (
         <p className="muted">No entries.</p>
       ) : (

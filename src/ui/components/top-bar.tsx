@@ -42,7 +42,7 @@ export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFil
           <VerdictBadge verdict={verdict} large />
         </a>
       ) : null}
-      {check.data ? <ExportButtons /> : null}
+      {check.data ? <ExportButtons values={check.values} /> : null}
       <div className="topbar-actions">
         {session ? <FilePickers onFiles={onFiles} compact /> : null}
         {session ? (

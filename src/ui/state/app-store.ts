@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import type { StateSample } from '../../core/flink';
 import type { CheckOptions, InputFile, InspectorFailure, InspectorProgress, OpenedSession } from '../../worker';
 
 export type LoadStatus = 'empty' | 'loading' | 'ready' | 'failed';
@@ -20,6 +21,10 @@ export interface AppState {
   diffChangesOnly: boolean;
   /** target library line and new settings of the compatibility check */
   checkOptions: CheckOptions;
+  /** how the state statistics and the values table read a state: whole (null) or a sample */
+  sample: StateSample | null;
+  /** input hash for which the user asked for the value scan of the compatibility check (large savepoints) */
+  valueCheckFor: string | null;
   /** opt-in: keep the input files in IndexedDB so a reload can reopen them */
   keepFiles: boolean;
   /** storage errors (quota) are shown, never swallowed */
@@ -41,6 +46,8 @@ export const useAppStore = create<AppState>()(
       operatorFilter: '',
       diffChangesOnly: true,
       checkOptions: { target: '1.x', newSettings: {} },
+      sample: null,
+      valueCheckFor: null,
       keepFiles: false,
       storageError: null,
       set: (patch) => set(patch),

@@ -3,23 +3,74 @@ import type { CompatibilityReport } from '../../core/report';
 import type { InspectorFailure } from '../../worker';
 import { useInspector } from '../inspector-context';
 import { useAppStore } from './app-store';
+import { AUTO_SCAN_BYTES, measureSavepointBytes } from './scan-thresholds';
 
-/** The compatibility report for the open input and the chosen target/settings; null without a schema. */
-export function useCheck() {
+export interface CheckResult {
+  /** the report with the value scan once it is there, else the header-only one */
+  data: CompatibilityReport | undefined;
+  isError: boolean;
+  /** the header-only check's failure (meaningful when isError) */
+  error: InspectorFailure;
+  refetch(): void;
+  /** the value scan of the check: done (`data` holds its warnings), running, or waiting to be asked for */
+  values: { status: 'done' | 'running' | 'not-requested' | 'failed'; savepointBytes: number; request(): void };
+}
+
+/**
+ * The compatibility report for the open input and the chosen target/settings, in two steps: the
+ * header-only verdict at once (`_metadata` and state headers), then the value warnings from the
+ * value scan — at once for a savepoint up to AUTO_SCAN_BYTES, else when the user asks for it.
+ * The exported report is always the one with values (what the CLI's `check` writes).
+ */
+export function useCheck(): CheckResult {
   const inspector = useInspector();
   const session = useAppStore((s) => s.session);
   const options = useAppStore((s) => s.checkOptions);
-  return useQuery<CompatibilityReport, InspectorFailure>({
-    queryKey: ['session', session?.inputHash, 'check', options],
-    enabled: session !== null && session.savepointName !== null && session.descriptorSetName !== null,
+  const requested = useAppStore((s) => s.valueCheckFor !== null && s.valueCheckFor === s.session?.inputHash);
+  const ready = session !== null && session.savepointName !== null && session.descriptorSetName !== null;
+  const savepointBytes = measureSavepointBytes(session);
+  const withValues = ready && (savepointBytes <= AUTO_SCAN_BYTES || requested);
+  const progress = (p: Parameters<NonNullable<Parameters<typeof inspector.check>[1]>>[0]) => useAppStore.getState().set({ progress: p });
+  const headers = useQuery<CompatibilityReport, InspectorFailure>({
+    queryKey: ['session', session?.inputHash, 'check-headers', options],
+    enabled: ready,
     staleTime: Infinity,
     retry: false,
     queryFn: async () => {
       try {
-        return await inspector.check(options, (progress) => useAppStore.getState().set({ progress }));
+        return await inspector.checkHeaders(options, progress);
       } finally {
         useAppStore.getState().set({ progress: null });
       }
     },
   });
+  const values = useQuery<CompatibilityReport, InspectorFailure>({
+    queryKey: ['session', session?.inputHash, 'check', options],
+    enabled: withValues,
+    staleTime: Infinity,
+    retry: false,
+    queryFn: async () => {
+      try {
+        return await inspector.check(options, progress);
+      } finally {
+        useAppStore.getState().set({ progress: null });
+      }
+    },
+  });
+  const status = values.data ? 'done' : values.isError ? 'failed' : values.isFetching ? 'running' : 'not-requested';
+  return {
+    data: values.data ?? headers.data,
+    isError: headers.isError,
+    error: headers.error as InspectorFailure,
+    refetch: () => void headers.refetch(),
+    values: {
+      status,
+      savepointBytes,
+      request: () => {
+        const hash = useAppStore.getState().session?.inputHash ?? null;
+        useAppStore.getState().set({ valueCheckFor: hash });
+        if (values.isError) void values.refetch();
+      },
+    },
+  };
 }

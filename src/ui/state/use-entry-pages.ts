@@ -9,9 +9,15 @@ export const ENTRY_PAGE_SIZE = 500;
 export function useEntryPages(operatorId: string, state: string, visible: { from: number; to: number }) {
   const inspector = useInspector();
   const hash = useAppStore((s) => s.session?.savepointHash);
-  const key = (page: number) => ['session', hash, 'entries', operatorId, state, page];
-  const fetchPage = (page: number) => () =>
-    inspector.listEntries({ operatorId, state, offset: page * ENTRY_PAGE_SIZE, limit: ENTRY_PAGE_SIZE }, (progress) => useAppStore.getState().set({ progress }));
+  const sample = useAppStore((s) => s.sample);
+  const key = (page: number) => ['session', hash, 'entries', operatorId, state, sample, page];
+  const fetchPage = (page: number) => async () => {
+    try {
+      return await inspector.listEntries({ operatorId, state, offset: page * ENTRY_PAGE_SIZE, limit: ENTRY_PAGE_SIZE, ...(sample ? { sample } : {}) }, (progress) => useAppStore.getState().set({ progress }));
+    } finally {
+      useAppStore.getState().set({ progress: null });
+    }
+  };
   const first = useQuery<EntryPage, InspectorFailure>({ queryKey: key(0), queryFn: fetchPage(0), staleTime: Infinity, retry: false });
   const pages: number[] = [];
   for (let p = Math.floor(visible.from / ENTRY_PAGE_SIZE); p <= Math.floor(Math.max(visible.from, visible.to) / ENTRY_PAGE_SIZE); p++) if (p > 0) pages.push(p);
@@ -29,11 +35,12 @@ export function useEntryPages(operatorId: string, state: string, visible: { from
 export function useEntryDetail(operatorId: string, state: string, index: number | null) {
   const inspector = useInspector();
   const hash = useAppStore((s) => s.session?.savepointHash);
+  const sample = useAppStore((s) => s.sample);
   return useQuery<EntryDetail, InspectorFailure>({
-    queryKey: ['session', hash, 'entry', operatorId, state, index],
+    queryKey: ['session', hash, 'entry', operatorId, state, sample, index],
     enabled: index !== null,
     staleTime: Infinity,
     retry: false,
-    queryFn: () => inspector.getEntryDetail({ operatorId, state, index: index! }),
+    queryFn: () => inspector.getEntryDetail({ operatorId, state, index: index!, ...(sample ? { sample } : {}) }),
   });
 }

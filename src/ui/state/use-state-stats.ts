@@ -3,18 +3,22 @@ import type { InspectorFailure, StateStats } from '../../worker';
 import { useInspector } from '../inspector-context';
 import { useAppStore } from './app-store';
 
-/** One state's scan (distribution, Protobuf statistics), cached per input hash and state. */
-export function useStateStats(operatorId: string | undefined, state: string | undefined) {
+/**
+ * One state's structural scan (distribution, Protobuf statistics, entry index), cached per
+ * savepoint, state and sample. `enabled: false` only reads a scan that is already there.
+ */
+export function useStateStats(operatorId: string | undefined, state: string | undefined, options: { enabled?: boolean } = {}) {
   const inspector = useInspector();
   const session = useAppStore((s) => s.session);
+  const sample = useAppStore((s) => s.sample);
   return useQuery<StateStats, InspectorFailure>({
-    queryKey: ['session', session?.savepointHash, 'stats', operatorId, state],
-    enabled: session !== null && operatorId !== undefined && state !== undefined,
+    queryKey: ['session', session?.savepointHash, 'stats', operatorId, state, sample],
+    enabled: session !== null && operatorId !== undefined && state !== undefined && (options.enabled ?? true),
     staleTime: Infinity,
     retry: false,
     queryFn: async () => {
       try {
-        return await inspector.getStateStats({ operatorId: operatorId!, state: state! }, (progress) => useAppStore.getState().set({ progress }));
+        return await inspector.getStateStats({ operatorId: operatorId!, state: state!, ...(sample ? { sample } : {}) }, (progress) => useAppStore.getState().set({ progress }));
       } finally {
         useAppStore.getState().set({ progress: null });
       }

@@ -6,6 +6,7 @@ import { useAppStore } from '../state/app-store';
 import { useStateStats } from '../state/use-state-stats';
 import { formatHashRoute } from '../state/use-hash-route';
 import { StateList, findState } from './state-view';
+import { ScanControls } from '../components/scan-controls';
 
 export function AliasingView({ inspection, params }: { inspection: SavepointInspection; params: Record<string, string> }) {
   const found = findState(inspection, params.op, params.state);
@@ -25,12 +26,20 @@ function Aliasing({ operatorId, state }: { operatorId: string; state: string }) 
   const stats = useStateStats(operatorId, state);
   const aliasingSetting = useAppStore((s) => s.checkOptions.newSettings.largePayloadAliasing);
   if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} onRetry={() => void stats.refetch()} />;
-  if (!stats.data) return <p className="muted">Scanning values…</p>;
+  if (!stats.data) {
+    return (
+      <>
+        <ScanControls stats={undefined} />
+        <p className="muted">Scanning values…</p>
+      </>
+    );
+  }
   const pb = stats.data.protobuf;
   if (pb === null) {
     return (
       <>
         <h1>Aliasing memory · {state}</h1>
+        <ScanControls stats={stats.data} />
         <p className="muted">This state holds no Protobuf values; large-payload aliasing does not apply.</p>
       </>
     );
@@ -49,6 +58,7 @@ function Aliasing({ operatorId, state }: { operatorId: string; state: string }) 
   return (
     <>
       <h1>Aliasing memory · {state}</h1>
+      <ScanControls stats={stats.data} />
       <p className="lead">
         With <span className="mono">largePayloadAliasing</span> on (the 1.x default{aliasingSetting === false ? '; your new settings turn it off' : ''}), a payload above{' '}
         {formatBytes(threshold)} is read into its own array, and its <span className="mono">bytes</span> fields and unknown length-delimited fields are views into

@@ -5,6 +5,7 @@ import { FindingsTable, WarningsList } from '../components/findings-table';
 import { LibraryLineNote } from '../components/library-line-note';
 import { ValueAlertCallouts } from '../components/value-alert-callouts';
 import { VerdictBadge } from '../components/verdict-badge';
+import { ValueCheckNote } from '../components/value-check-note';
 import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
 import { formatHashRoute } from '../state/use-hash-route';
@@ -24,8 +25,9 @@ export function CompatView({ params }: { params: Record<string, string> }) {
       ) : (
         <>
           <CompatControls />
+          {check.data ? <ValueCheckNote values={check.values} /> : null}
           {check.isError ? <FailurePanel failure={check.error} context="checking compatibility" onRetry={() => void check.refetch()} /> : null}
-          {check.data ? <Report report={check.data} params={params} /> : null}
+          {check.data ? <Report report={check.data} params={params} valuesScanned={check.values.status === 'done'} /> : null}
         </>
       )}
     </div>
@@ -36,7 +38,7 @@ function stateKey(s: ReportState): string {
   return `${s.operator}/${s.state}`;
 }
 
-function Report({ report, params }: { report: CompatibilityReport; params: Record<string, string> }) {
+function Report({ report, params, valuesScanned }: { report: CompatibilityReport; params: Record<string, string>; valuesScanned: boolean }) {
   const selected = report.states.find((s) => s.operator === params.op && s.state === params.state) ?? report.states.find((s) => s.verdict !== 'unknown') ?? report.states[0];
   const sm = report.summary;
   // Protobuf states carry a verdict of their own; the others are listed apart, each in report order
@@ -50,7 +52,7 @@ function Report({ report, params }: { report: CompatibilityReport; params: Recor
           {sm.protobufStates} Protobuf states: {sm.compatible} compatible, {sm.incompatible} incompatible, {sm.notRestorable} not restorable, {sm.unknown} unknown
         </span>
         <span className="muted">
-          · {sm.otherStates} other states · {sm.warnings} value warnings · target {report.target}
+          · {sm.otherStates} other states · {valuesScanned ? `${sm.warnings} value warnings` : 'values not scanned'} · target {report.target}
         </span>
       </div>
       <ValueAlertCallouts report={report} />

@@ -3,6 +3,7 @@ import { SnapshotTree } from '../components/snapshot-tree';
 import { StateDistribution } from '../components/state-distribution';
 import { describeDistributionMode, describeEntryCount } from '../describe-entry-count';
 import { formatHashRoute } from '../state/use-hash-route';
+import { useStateStats } from '../state/use-state-stats';
 
 export function findState(
   inspection: SavepointInspection,
@@ -75,6 +76,9 @@ export function StateView({ inspection, params }: { inspection: SavepointInspect
 }
 
 function StateDetails({ operator, state }: { operator: InspectedOperator; state: InspectedState }) {
+  // the inspection reads headers only: entry counts come from a scan of the state, once there is one
+  const scanned = useStateStats(operator.id, state.name, { enabled: false }).data;
+  const entries = state.entries ?? scanned?.entries;
   return (
     <>
       <h1>
@@ -97,7 +101,10 @@ function StateDetails({ operator, state }: { operator: InspectedOperator; state:
           {state.statusReason ? <span className="muted"> {state.statusReason}</span> : null}
         </dd>
         <dt>entries</dt>
-        <dd data-testid="state-entries">{state.entries === undefined ? <span className="muted">not scanned</span> : describeEntryCount(state, state.entries)}</dd>
+        <dd data-testid="state-entries">
+          {entries === undefined ? <span className="muted">not scanned</span> : describeEntryCount(state, entries)}
+          {state.entries === undefined && scanned?.sample ? <span className="muted"> in the sample</span> : null}
+        </dd>
         <dt>subtasks</dt>
         <dd className="mono">{state.subtasks.join(', ') || '—'}</dd>
         {state.scope === 'keyed' ? (

@@ -3,7 +3,9 @@ import { useRef, type KeyboardEvent } from 'react';
 import type { InspectedState, SavepointInspection } from '../../core/flink';
 import { describeEntryCount } from '../describe-entry-count';
 import { FailurePanel } from '../components/failure-panel';
+import { ScanControls } from '../components/scan-controls';
 import { useEntryPages } from '../state/use-entry-pages';
+import { useStateStats } from '../state/use-state-stats';
 import { updateRouteParams } from '../state/use-hash-route';
 import { EntryDetailPane } from './entry-detail-pane';
 import { StateList, findState } from './state-view';
@@ -38,6 +40,8 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
   const virtualizer = useVirtualizer({ count: probe.total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
   const items = virtualizer.getVirtualItems();
   const { rowAt } = useEntryPages(operatorId, state, { from: items[0]?.index ?? 0, to: items[items.length - 1]?.index ?? 0 });
+  // the same scan the pages are read with (one per state and sample in the worker): its coverage is shown
+  const stats = useStateStats(operatorId, state);
   if (probe.first.isError) return <FailurePanel failure={probe.first.error} context={`reading the entries of ${state}`} onRetry={() => void probe.first.refetch()} />;
   const select = (i: number) => updateRouteParams({ entry: String(i) });
   // arrow keys move the selection, as in other inspectors' tables
@@ -56,6 +60,7 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
           {probe.first.isSuccess ? describeEntryCount(inspected, probe.total) : 'scanning…'}
         </span>
       </h1>
+      <ScanControls stats={stats.data} />
       <div className="vtable" role="grid" aria-label={`Entries of ${state}`} aria-rowcount={probe.total} data-testid="entries-table">
         <div className="vrow vhead" role="row">
           <span role="columnheader">#</span>
