@@ -1,9 +1,9 @@
 /**
  * Figure 5: a savepoint zip scanned in the app in headless Chromium. Builds the app
  * (`vite build --outDir /tmp/bench-dist`), serves it with `vite preview` on port 4799, opens the zip
- * through the real file input (the inspection reads every state file to count entries), then opens
- * the Unknown fields view of the largest state, which scans every value of that state in the worker
- * (getStateStats). Records PerformanceObserver 'longtask' entries (installed before the app loads),
+ * through the real file input (open + inspection read `_metadata` and the state headers only), then
+ * opens the Unknown fields view of the largest state, which scans every value of that state in the
+ * worker with the structural scan (getStateStats). Records PerformanceObserver 'longtask' entries (installed before the app loads),
  * whether the page crashed, the peak PSS of all Chromium processes, the main thread's JS heap (CDP
  * Performance.getMetrics) and the worker's (performance.memory, when Chromium exposes it there).
  * Reference: the same steps' wall times and the CLI's `stats` of the same zip.
@@ -234,7 +234,7 @@ export function formatBrowserScanFigures(run: BrowserScanRun, savepointBytes: nu
     },
     {
       id: '5b',
-      name: `the same run: wall time and memory (open = inspection counting every entry; scan = Unknown fields view of '${state}', ${values} values)`,
+      name: `the same run: wall time and memory (open = _metadata + state headers; scan = Unknown fields view of '${state}', ${values} values, structural scan)`,
       value: `open ${fmtMs(run.openMs)}, scan ${fmtMs(run.scanMs)}; peak PSS of all Chromium processes ${fmtBytes(run.peakChromiumRssBytes)}, main-thread JS heap ${fmtBytes(run.peakMainHeapBytes)}, worker JS heap ${run.peakWorkerHeapBytes === undefined ? 'not exposed' : fmtBytes(run.peakWorkerHeapBytes)}`,
       ratio: `CLI \`stats\` of the same zip (whole process, all states): ${fmtMs(cliStatsMs)}; the app's open + scan takes ${(total / cliStatsMs).toFixed(1)}× that`,
       goal: '(information)',
