@@ -45,6 +45,22 @@ test.describe('a long step', () => {
     await expect(view.getByTestId('scan-coverage')).toContainText('all entries');
   });
 
+  test('the values table opens at an entry deep in a large state: only its key group is decoded for the detail', async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.goto('/');
+    await waitForAppState(page, 'empty');
+    await page.getByTestId('folder-input').setInputFiles(BENCH);
+    await waitForAppState(page, 'ready');
+    const href = await page.getByTestId('operator-row').first().getByRole('link', { name: 'events', exact: true }).getAttribute('href');
+    const op = new URLSearchParams(href!.slice(href!.indexOf('?') + 1)).get('op')!;
+    await page.goto(`/#/values?op=${op}&state=events&entry=30000`);
+    await waitForAppState(page, 'ready');
+    const detail = page.getByTestId('entry-detail');
+    await expect(detail).toContainText('bench.Event');
+    await expect(detail.getByRole('heading', { level: 2 })).toHaveText('Entry 30000');
+    await page.screenshot({ path: '/tmp/shots/values-deep-entry.png', fullPage: true });
+  });
+
   test('sampling: every 16th key group or the first 1,000 entries, with the sample size next to the figures', async ({ page }) => {
     test.setTimeout(180_000);
     await page.goto('/');
