@@ -24,8 +24,8 @@ export class ProtobufStatsAccumulator {
   private readonly histogram = new SizeHistogram();
   private large: { key: string; entryIndex: number; payloadSize: number }[] = [];
 
-  /** Adds one value read in `scan` mode (the frame is a view, used only during this call). */
-  add(f: WorkerProtobufFrame, key: string, entryIndex: number): void {
+  /** Adds one value read in `scan` mode (the frame is a view, used only during this call); `key` is formatted only when an example needs it. */
+  add(f: WorkerProtobufFrame, key: () => string, entryIndex: number): void {
     if (this.scan === null) {
       const c = f.codec.content;
       this.content = c;
@@ -39,13 +39,13 @@ export class ProtobufStatsAccumulator {
     this.scan.addScan(this.out, key);
     this.histogram.add(f.length);
     if (f.length > ALIASING_THRESHOLD_BYTES) {
-      this.large.push({ key, entryIndex, payloadSize: f.length });
+      this.large.push({ key: key(), entryIndex, payloadSize: f.length });
       if (this.large.length >= 4 * MAX_LARGE_PAYLOADS) this.large = largestFirst(this.large);
     }
     if (this.out.error === undefined && this.out.unknownFields > 0) this.addUnknownFields(f, key);
   }
 
-  private addUnknownFields(f: WorkerProtobufFrame, key: string): void {
+  private addUnknownFields(f: WorkerProtobufFrame, key: () => string): void {
     const detail = f.codec.decodeDetailed(new ByteReader(f.frame, { baseOffset: f.offset }));
     const seen = new Set<string>();
     for (const u of detail.unknownFields) {
@@ -58,7 +58,7 @@ export class ProtobufStatsAccumulator {
       if (!seen.has(k)) {
         seen.add(k);
         stat.values++;
-        if (stat.examples.length < MAX_EXAMPLES) stat.examples.push(key);
+        if (stat.examples.length < MAX_EXAMPLES) stat.examples.push(key());
       }
     }
   }

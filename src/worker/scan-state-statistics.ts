@@ -66,7 +66,8 @@ export async function scanStateStatistics(
       bump(bySubtask, e.subtask, size);
       const frames = takeEntryFrames(control.pending, e.valueRange);
       if (frames.length > 0) {
-        const key = describeEntryKey(e.key, e.userKey);
+        let text: string | undefined;
+        const key = () => (text ??= describeEntryKey(e.key, e.userKey));
         for (const f of frames) proto.add(f, key, total);
       }
       total++;
