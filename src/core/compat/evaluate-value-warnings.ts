@@ -20,6 +20,19 @@ interface Bucket {
 }
 
 export function evaluateValueWarnings(values: Iterable<ScannedValue>, schema: SchemaChangeResult, newSettings: SerializerSettings): ValueWarning[] {
+  const collector = createValueWarningCollector(schema, newSettings);
+  for (const value of values) collector.add(value);
+  return collector.finish();
+}
+
+export interface ValueWarningCollector {
+  /** Counts one saved value; nothing of it is kept beyond the first MAX_WARNING_KEYS keys per warning. */
+  add(value: ScannedValue): void;
+  finish(): ValueWarning[];
+}
+
+/** The same warnings as evaluateValueWarnings, fed one value at a time while the state is scanned (bounded memory). */
+export function createValueWarningCollector(schema: SchemaChangeResult, newSettings: SerializerSettings): ValueWarningCollector {
   const nextBySaved = new Map<string, Map<number, FieldDescriptorProto>>();
   const savedFields = new Map<string, Map<number, FieldDescriptorProto>>();
   for (const pair of schema.reached) {
@@ -37,7 +50,7 @@ export function evaluateValueWarnings(values: Iterable<ScannedValue>, schema: Sc
     if (b.keys.length < MAX_WARNING_KEYS) b.keys.push(value.key);
   };
 
-  for (const value of values) {
+  const add = (value: ScannedValue): void => {
     const seen = new Set<string>();
     const once = (key: string, make: () => Omit<Bucket, 'count' | 'keys' | 'largest'>, size = 0): void => {
       if (seen.has(key)) return;
@@ -74,14 +87,16 @@ export function evaluateValueWarnings(values: Iterable<ScannedValue>, schema: Sc
     if (aliasing && value.payloadSize > ALIASING_THRESHOLD_BYTES && (value.knownFields.some((k) => k.bytes) || value.unknownFields.some((u) => u.wireType === 2))) {
       once('aliasing', () => ({ ruleId: 'ALIASING_RETENTION', params: {} }), value.payloadSize);
     }
-  }
-  return [...buckets.values()].sort(compareBuckets).map((b) => ({
-    ruleId: b.ruleId,
-    message: formatRuleMessage(b.ruleId, { ...b.params, count: b.count, largest: b.largest }),
-    count: b.count,
-    keys: b.keys,
-    ...(b.location ? { location: b.location } : {}),
-  }));
+  };
+  const finish = (): ValueWarning[] =>
+    [...buckets.values()].sort(compareBuckets).map((b) => ({
+      ruleId: b.ruleId,
+      message: formatRuleMessage(b.ruleId, { ...b.params, count: b.count, largest: b.largest }),
+      count: b.count,
+      keys: b.keys,
+      ...(b.location ? { location: b.location } : {}),
+    }));
+  return { add, finish };
 }
 
 const ORDER: ValueWarning['ruleId'][] = [

@@ -16,10 +16,15 @@ export interface ScanStateOptions {
   limit?: number;
   signal?: CancelSignal;
   opened?: OpenedSavepoint;
+  /** receives every scanned value instead of the result keeping them all (bounded memory) */
+  onValue?: (value: ScannedValue) => void;
 }
 
 export interface ScanResult {
+  /** every scanned value, unless `onValue` took them */
   values: ScannedValue[];
+  /** Protobuf values scanned */
+  scannedValues: number;
   entries: number;
 }
 
@@ -36,7 +41,9 @@ export function registerRecordingProtobufReaders(registry: SnapshotRegistry, sin
 
 export async function scanProtobufStateValues(files: SavepointFiles, registry: SnapshotRegistry, pending: ProtobufValueDetail[], options: ScanStateOptions): Promise<ScanResult> {
   const values: ScannedValue[] = [];
+  const take = options.onValue ?? ((v: ScannedValue) => void values.push(v));
   let entries = 0;
+  let scannedValues = 0;
   // operator list/union elements have no key: name them by subtask and position instead
   const elementsPerSubtask = new Map<number, number>();
   pending.length = 0;
@@ -51,10 +58,11 @@ export async function scanProtobufStateValues(files: SavepointFiles, registry: S
     const ordinal = elementsPerSubtask.get(entry.subtask) ?? 0;
     elementsPerSubtask.set(entry.subtask, ordinal + 1);
     const key = describeEntryKey(entry.key, entry.userKey, `subtask ${entry.subtask} element ${ordinal}`);
-    for (const detail of pending) values.push(summarizeProtobufValue(key, detail));
+    for (const detail of pending) take(summarizeProtobufValue(key, detail));
+    scannedValues += pending.length;
     pending.length = 0;
   }
-  return { values, entries };
+  return { values, scannedValues, entries };
 }
 
 export function summarizeProtobufValue(key: string, d: ProtobufValueDetail): ScannedValue {

@@ -10,7 +10,7 @@ import {
   buildSchemaDiff,
   DEFAULT_SETTINGS,
   evaluateStateCompatibility,
-  evaluateValueWarnings,
+  createValueWarningCollector,
   findProtobufStates,
   indexDeclarations,
   loadDescriptorSet,
@@ -111,14 +111,17 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
     let valuesScanned: number | undefined;
     if (opened && compatibility.schema) {
       try {
+        // values are counted into the warnings as they are read, never kept: memory stays bounded by the warnings' example keys
+        const collector = createValueWarningCollector(compatibility.schema, newSettings);
         const scan = await scanProtobufStateValues(input.files, scanRegistry, pending, {
           operatorId: found.operator.id,
           state: found.state.name,
           opened,
+          onValue: collector.add,
           ...(input.signal ? { signal: input.signal } : {}),
         });
-        warnings = evaluateValueWarnings(scan.values, compatibility.schema, newSettings);
-        valuesScanned = scan.values.length;
+        warnings = collector.finish();
+        valuesScanned = scan.scannedValues;
       } catch (e) {
         if (!isDecodeError(e)) throw e;
         // values not readable (e.g. RocksDB native): the report says they were not scanned
