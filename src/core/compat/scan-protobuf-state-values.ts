@@ -39,7 +39,11 @@ export function registerRecordingProtobufReaders(registry: SnapshotRegistry, sin
   }));
 }
 
-export async function scanProtobufStateValues(files: SavepointFiles, registry: SnapshotRegistry, pending: ProtobufValueDetail[], options: ScanStateOptions): Promise<ScanResult> {
+/**
+ * `pending` is where the registry's codec puts each value it reads (registerRecordingProtobufReaders:
+ * full decodes; registerValueScanningReaders: structural scans); this attaches the entry's key to them.
+ */
+export async function scanProtobufStateValues(files: SavepointFiles, registry: SnapshotRegistry, pending: (ProtobufValueDetail | Omit<ScannedValue, 'key'>)[], options: ScanStateOptions): Promise<ScanResult> {
   const values: ScannedValue[] = [];
   const take = options.onValue ?? ((v: ScannedValue) => void values.push(v));
   let entries = 0;
@@ -58,7 +62,7 @@ export async function scanProtobufStateValues(files: SavepointFiles, registry: S
     const ordinal = elementsPerSubtask.get(entry.subtask) ?? 0;
     elementsPerSubtask.set(entry.subtask, ordinal + 1);
     const key = describeEntryKey(entry.key, entry.userKey, `subtask ${entry.subtask} element ${ordinal}`);
-    for (const detail of pending) take(summarizeProtobufValue(key, detail));
+    for (const item of pending) take('message' in item ? summarizeProtobufValue(key, item) : { key, ...item });
     scannedValues += pending.length;
     pending.length = 0;
   }

@@ -11,6 +11,30 @@ export interface ProtobufScanOptions {
   root?: DescMessage;
   /** declared payload length when fewer bytes are present */
   frameLength?: number;
+  /** when given, filled with the fields the value holds (for the value-aware warnings) */
+  fieldLog?: ProtobufFieldLog;
+}
+
+/**
+ * The fields of one scanned value, as the value-aware warnings need them, flattened to numbers
+ * (message indexes into the scan index's `messages`). Cleared at the start of every scan. Fields
+ * inside unknown groups and the key/value of map entries are not logged (the full decoder's tree
+ * has no message for them); repeated occurrences are logged again.
+ */
+export interface ProtobufFieldLog {
+  /** triples: message index, field number, wire type */
+  unknown: number[];
+  /** pairs: message index, field number */
+  known: number[];
+  /**
+   * set when the value holds something this log cannot mirror exactly (a closed enum field, whose
+   * unknown numbers protobuf-java moves to unknown fields): read that value with the full decoder
+   */
+  needsFullDecode: boolean;
+}
+
+export function createProtobufFieldLog(): ProtobufFieldLog {
+  return { unknown: [], known: [], needsFullDecode: false };
 }
 
 export interface ProtobufPayloadScan {

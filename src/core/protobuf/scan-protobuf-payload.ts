@@ -10,9 +10,9 @@
 import { decodeUtf8 } from './decode-utf8';
 import { checkPacked, FAIL, readLength, scanClosedEnum, scanCursor, skipField } from './scan-wire-helpers';
 import { ALIASING_THRESHOLD_BYTES, MAX_DECODER_DEPTH } from './protobuf-constants';
-import { createEmptyScan, explainFailure, type ProtobufPayloadScan, type ProtobufScanOptions } from './protobuf-payload-scan-types';
-export type { ProtobufPayloadScan, ProtobufScanOptions } from './protobuf-payload-scan-types';
-export { createEmptyScan } from './protobuf-payload-scan-types';
+import { createEmptyScan, explainFailure, type ProtobufFieldLog, type ProtobufPayloadScan, type ProtobufScanOptions } from './protobuf-payload-scan-types';
+export type { ProtobufFieldLog, ProtobufPayloadScan, ProtobufScanOptions } from './protobuf-payload-scan-types';
+export { createEmptyScan, createProtobufFieldLog } from './protobuf-payload-scan-types';
 import {
   SCAN_BYTES,
   SCAN_CHILD_SHIFT,
@@ -50,6 +50,7 @@ let reused = 0;
 let reuseExample: { typeName: string; number: number } | undefined;
 let tooLarge = 0;
 let tooLargeExample: string | undefined;
+let log: ProtobufFieldLog | undefined;
 
 export function scanProtobufPayload(bytes: Uint8Array, index: ProtobufScanIndex, options: ProtobufScanOptions): ProtobufPayloadScan {
   const out = createEmptyScan();
@@ -71,6 +72,12 @@ export function scanProtobufPayloadInto(out: ProtobufPayloadScan, bytes: Uint8Ar
   maxDepth = unknownFields = unknownBytes = aliasableFields = aliasableBytes = reused = tooLarge = 0;
   reuseExample = undefined;
   tooLargeExample = undefined;
+  log = options.fieldLog;
+  if (log !== undefined) {
+    log.unknown.length = 0;
+    log.known.length = 0;
+    log.needsFullDecode = false;
+  }
   const ok = bytes.length >= frameLength && frameLength <= options.maxMessageSize && scanMessage(0, frameLength, index.root, 0, -1) === frameLength;
   const large = frameLength > ALIAS_THRESHOLD;
   const aliased = large && aliasableFields > 0;
@@ -89,6 +96,7 @@ export function scanProtobufPayloadInto(out: ProtobufPayloadScan, bytes: Uint8Ar
   out.numbersTooLarge = tooLarge;
   out.tooLargeExample = tooLargeExample;
   buf = EMPTY;
+  log = undefined;
   out.error = ok ? undefined : explainFailure(bytes, options, frameLength);
 }
 
@@ -140,6 +148,7 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
     if ((f & 0x7f & (1 << wt)) !== 0) {
       if ((f & F_CLOSED_ENUM) !== 0) {
         // protobuf-java keeps unknown numbers of closed enums as unknown varint fields
+        if (log !== undefined) log.needsFullDecode = true;
         pos = scanClosedEnum(buf, pos, end, wt, info!.closedEnums.get(no)!);
         if (pos === FAIL) return FAIL;
         if (scanCursor.closedUnknown > 0) {
@@ -158,6 +167,7 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
         }
         oneofsSeen |= oneofBit;
         lastNo = no;
+        if (log !== undefined) log.known.push(m, no);
       }
       const child = f >>> F_CHILD_SHIFT;
       if (wt === 0) {
@@ -216,6 +226,7 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
     // unknown field: undeclared number, or a wire type the declared field does not accept
     sawUnknown = true;
     unknownFields++;
+    if (log !== undefined && m >= 0) log.unknown.push(m, no, wt);
     if (wt === 0) {
       const s = pos;
       while (bytes[pos++]! & 0x80) if (pos - s >= 10) return FAIL;

@@ -14,7 +14,8 @@ import {
   findProtobufStates,
   indexDeclarations,
   loadDescriptorSet,
-  registerRecordingProtobufReaders,
+  registerValueScanningReaders,
+  type UnkeyedScannedValue,
   scanProtobufStateValues,
   type LibraryLine,
   type SerializerSettings,
@@ -23,7 +24,7 @@ import {
 } from '../compat';
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type CancelSignal } from '../flink';
 import { DecodeError, isDecodeError, readAll, type SavepointFiles } from '../io';
-import { computeSha256, formatHex, PROTOBUF_SNAPSHOT_CLASS, registerProtobufSnapshotReaders, type ProtobufValueDetail } from '../protobuf';
+import { computeSha256, formatHex, PROTOBUF_SNAPSHOT_CLASS, registerProtobufSnapshotReaders } from '../protobuf';
 import { buildReport } from './build-report';
 import type { CompatibilityReport, ReportStateInput } from './report-types';
 
@@ -63,9 +64,10 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
   const inspection = await inspectSavepoint(input.files, registry, input.signal ? { signal: input.signal } : {});
   const { protobuf, other } = findProtobufStates(inspection);
 
-  const pending: ProtobufValueDetail[] = [];
+  // the value warnings read values with the structural scan (the full decoder only where the scan cannot mirror it exactly)
+  const pending: UnkeyedScannedValue[] = [];
   const scanRegistry = createSnapshotRegistry();
-  registerRecordingProtobufReaders(scanRegistry, (d) => pending.push(d));
+  registerValueScanningReaders(scanRegistry, (v) => pending.push(v));
   const opened = input.scanValues === false || protobuf.length === 0 ? undefined : await openSavepoint(input.files);
 
   // states usually share one saved schema: parse it once per descriptor SHA-256 (the compat engine also remembers its work per set object)

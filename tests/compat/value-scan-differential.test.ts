@@ -1,0 +1,75 @@
+/**
+ * The value warnings read saved values with the structural scan and a field log
+ * (registerValueScanningReaders); whenever the scan accepts a value without asking for the full
+ * decoder, its fields must be exactly those summarizeProtobufValue takes from the full decode.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { DescMessage } from '@bufbuild/protobuf';
+import { summarizeProtobufValue } from '../../src/core/compat';
+import { buildProtobufScanIndex, createEmptyScan, createProtobufFieldLog, decodeProtobufValue, listLoggedFields, scanProtobufPayloadInto, writeProtobufFrame } from '../../src/core/protobuf';
+import { ByteReader, ByteWriter } from '../../src/core/io';
+import { encodeValuePool, loadBenchSchema } from '../../bench/generate/bench-values';
+import { hex, loadTestSchema } from '../protobuf/protobuf-test-schemas';
+
+const recursive = loadTestSchema('serializer', 'flink.protobuf.serializer.RecursiveMessage').root;
+const bench = loadBenchSchema().event;
+
+function sortFields<T extends { message: string; number: number; wireType: number }>(list: readonly T[]): T[] {
+  return [...list].sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : a.number - b.number || a.wireType - b.wireType));
+}
+
+function compare(desc: DescMessage, payload: Uint8Array, recursionLimit: number): 'scanned' | 'full decode' {
+  const index = buildProtobufScanIndex(desc);
+  const out = createEmptyScan();
+  const log = createProtobufFieldLog();
+  scanProtobufPayloadInto(out, payload, index, { maxMessageSize: 1 << 20, recursionLimit, fieldLog: log });
+  if (out.error !== undefined || log.needsFullDecode || out.reusedDeclaredNumbers > 0 || out.numbersTooLarge > 0) return 'full decode';
+  const w = new ByteWriter();
+  writeProtobufFrame(w, payload, 1 << 20);
+  const frame = w.finish();
+  const detail = decodeProtobufValue(new ByteReader(frame), { root: desc, javaClass: 'x', settings: { maxMessageSize: 1 << 20, recursionLimit, deterministic: false } });
+  const expected = summarizeProtobufValue('k', detail);
+  const fields = listLoggedFields(index, log);
+  expect(out.payloadSize).toBe(expected.payloadSize);
+  expect(out.depth).toBe(expected.depth);
+  expect(sortFields(fields.unknown)).toEqual(sortFields(expected.unknownFields));
+  expect(sortFields(fields.known)).toEqual(sortFields(expected.knownFields));
+  return 'scanned';
+}
+
+describe('structural field log vs the full decoder (value warnings)', () => {
+  it('gives the same fields for bench Event values (maps, packed numbers, nested messages, bytes) and their mutations', () => {
+    const pool = encodeValuePool(loadBenchSchema(), 64, 11);
+    let scanned = 0;
+    for (const p of pool) if (compare(bench, p, 100) === 'scanned') scanned++;
+    expect(scanned).toBe(pool.length);
+    fc.assert(
+      fc.property(fc.constantFrom(...pool), fc.nat(), fc.integer({ min: 0, max: 255 }), fc.nat(), (v, i, b, cut) => {
+        const copy = Uint8Array.from(v);
+        copy[i % copy.length] = b;
+        compare(bench, copy.subarray(0, copy.length - (cut % 3 === 0 ? cut % 7 : 0)), 100);
+      }),
+      { numRuns: 3000, seed: 20261129 },
+    );
+  });
+
+  it('gives the same fields for serializer.proto values with unknown fields, groups and map entries, and their mutations', () => {
+    const valid = [
+      '0a 05 2a 03 01 02 03 32 02 01 02 32 01 09',
+      '1a 07 0a 01 6b 12 02 0a 00 22 05 0a 01 6b 10 02',
+      'a3 06 08 01 ab 06 2a 01 00 ac 06 a4 06 3a 02 01 02 48 05',
+      '42 01 61 a0 06 01 0d 01 00 00 00 71 00 00 00 00 00 00 f8 7f',
+    ].map(hex);
+    const outcomes = new Set(valid.map((v) => compare(recursive, v, 100)));
+    expect(outcomes.has('scanned')).toBe(true);
+    fc.assert(
+      fc.property(fc.constantFrom(...valid), fc.nat(), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 4 }), (v, i, b, limit) => {
+        const copy = Uint8Array.from(v);
+        copy[i % copy.length] = b;
+        compare(recursive, copy, limit);
+      }),
+      { numRuns: 3000, seed: 20261129 },
+    );
+  });
+});
