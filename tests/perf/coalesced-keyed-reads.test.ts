@@ -19,7 +19,9 @@ import {
   MAX_KEYED_SLICE_BYTES,
   openSavepoint,
   readCanonicalKeyedEntries,
+  readCanonicalKeyedEntryRuns,
   readSubtaskKeyedStream,
+  type StateEntry,
 } from '../../src/core/flink';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
@@ -105,6 +107,42 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
       at += length;
     }
     expect(at).toBe(manifest.files[0]!.size);
+  });
+
+  it('with reuseReadBuffers every slice goes through readInto into two alternating buffers, with the same entries', async () => {
+    const registry = createSnapshotRegistry();
+    registerProtobufSnapshotReaders(registry);
+    const opened = await openSavepoint(await openNodeInput(dir));
+    const op = opened.metadata.operators.find((o) => o.subtasks.length > 0)!;
+    const keyed = await readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
+    const input = keyed!.input!;
+    const targets: ArrayBufferLike[] = [];
+    let plainReads = 0;
+    const source: ByteSource = {
+      name: input.source.name,
+      size: input.source.size,
+      read: (offset, length) => (plainReads++, input.source.read(offset, length)),
+      readInto: async (offset, length, target) => {
+        targets.push(target.buffer);
+        const bytes = await input.source.read(offset, length);
+        target.set(bytes);
+        return target.subarray(0, length);
+      },
+    };
+    // what a whole-state tally keeps of each entry (nothing that points into the buffers)
+    const describe = (e: StateEntry) => JSON.stringify([e.keyGroup, e.key, e.namespace, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    const expected: string[] = [];
+    for await (const e of readCanonicalKeyedEntries(input, keyed!.header!)) expected.push(describe(e));
+    const got: string[] = [];
+    for await (const run of readCanonicalKeyedEntryRuns({ ...input, source }, keyed!.header!, { reuseReadBuffers: true })) for (const e of run) got.push(describe(e));
+    expect(got).toEqual(expected);
+    const slices = groupKeyGroupSlices(listKeyGroupBlocks(input));
+    expect(slices.length).toBeGreaterThan(3);
+    expect(plainReads).toBe(0);
+    expect(targets.length).toBe(slices.length);
+    // slice i and i + 1 never share a buffer; slice i and i + 2 do once both fit
+    for (let i = 1; i < targets.length; i++) expect(targets[i]).not.toBe(targets[i - 1]);
+    expect(new Set(targets).size).toBeLessThan(targets.length);
   });
 
   it('a consumer that stops within the first slice reads nothing more', async () => {

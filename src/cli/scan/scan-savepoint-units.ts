@@ -124,7 +124,7 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
           coverage.keyGroupsWithData += sampled.keyGroupsWithData;
         }
         for (const part of sampled.inputs) {
-          await tally(op.id, keyed.format === 'heap' ? { entries: readHeapKeyedEntries(part, keyed.header, signal) } : { runs: readCanonicalKeyedEntryRuns(part, keyed.header, signal) }, () => 'keyed');
+          await tally(op.id, keyed.format === 'heap' ? { entries: readHeapKeyedEntries(part, keyed.header, signal) } : { runs: readCanonicalKeyedEntryRuns(part, keyed.header, { ...signal, reuseReadBuffers: true }) }, () => 'keyed');
         }
       }
     } catch (e) {
@@ -138,14 +138,25 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
 
 /** The input with its state-file reads counted (`_metadata` is not counted). */
 function countStateFileReads(input: SavepointFiles, counter: { bytes: number }): SavepointFiles {
-  const wrap = (s: ByteSource): ByteSource => ({
-    name: s.name,
-    size: s.size,
-    read(offset, length) {
-      counter.bytes += length;
-      return s.read(offset, length);
-    },
-  });
+  const wrap = (s: ByteSource): ByteSource => {
+    const readInto = s.readInto?.bind(s);
+    return {
+      name: s.name,
+      size: s.size,
+      read(offset, length) {
+        counter.bytes += length;
+        return s.read(offset, length);
+      },
+      ...(readInto === undefined
+        ? {}
+        : {
+            readInto(offset: number, length: number, target: Uint8Array) {
+              counter.bytes += length;
+              return readInto(offset, length, target);
+            },
+          }),
+    };
+  };
   const cache = new Map<string, ByteSource>();
   return {
     ...input,

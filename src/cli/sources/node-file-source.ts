@@ -12,31 +12,33 @@ export async function openNodeFileSource(path: string, name = path): Promise<Byt
   const size = (await stat(path)).size;
   // one handle per source (not per path): a file replaced after this source was opened is not read through an older handle
   const slot = {};
+  const readInto = async (offset: number, length: number, target: Uint8Array): Promise<Uint8Array> => {
+    if (offset < 0 || length < 0 || offset + length > size) {
+      throw new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found a ${size}-byte file`, file: name, offset });
+    }
+    const out = target.length === length ? target : target.subarray(0, length);
+    if (length === 0) return out;
+    const lease = await leaseFileHandle(slot, path);
+    try {
+      let got = 0;
+      while (got < length) {
+        const { bytesRead } = await lease.handle.read(out, got, length - got, offset + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      if (got < length) {
+        throw new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found ${got}: the file shrank while it was read`, file: name, offset });
+      }
+    } finally {
+      lease.release();
+    }
+    return out;
+  };
   return {
     name,
     size,
-    async read(offset, length) {
-      if (offset < 0 || length < 0 || offset + length > size) {
-        throw new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found a ${size}-byte file`, file: name, offset });
-      }
-      const out = new Uint8Array(length);
-      if (length === 0) return out;
-      const lease = await leaseFileHandle(slot, path);
-      try {
-        let got = 0;
-        while (got < length) {
-          const { bytesRead } = await lease.handle.read(out, got, length - got, offset + got);
-          if (bytesRead === 0) break;
-          got += bytesRead;
-        }
-        if (got < length) {
-          throw new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found ${got}: the file shrank while it was read`, file: name, offset });
-        }
-      } finally {
-        lease.release();
-      }
-      return out;
-    },
+    read: (offset, length) => readInto(offset, length, new Uint8Array(Math.max(0, length))),
+    readInto,
   };
 }
 

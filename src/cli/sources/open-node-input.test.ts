@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectInputKind, isDecodeError, readAll, resolveStateFile, type SavepointFiles } from '../../core/io';
+import { detectInputKind, isDecodeError, readAll, resolveStateFile, sliceSource, type SavepointFiles } from '../../core/io';
 import { countOpenFileHandles, MAX_OPEN_FILES, openNodeFileSource } from './node-file-source';
 import { openNodeInput } from './open-node-input';
 
@@ -113,6 +113,15 @@ describe('openNodeFileSource', () => {
       expect([...(await src.read(10, 3))]).toEqual([10, 11, 12]);
       const e = await src.read(99, 2).catch((x: unknown) => x);
       expect(isDecodeError(e) && e.message).toBe('expected 2 bytes at offset 99, found a 100-byte file — at sp/f, offset 99 (0x63)');
+      // readInto: the same bytes into the caller's buffer, as a view of it; a slice of the file passes it on
+      const target = new Uint8Array(8).fill(0xee);
+      const view = await src.readInto!(20, 3, target);
+      expect(view.buffer).toBe(target.buffer);
+      expect([...target]).toEqual([20, 21, 22, 0xee, 0xee, 0xee, 0xee, 0xee]);
+      const slice = sliceSource(src, 50, 10, 'sp/f[50..60)');
+      expect([...(await slice.readInto!(8, 2, target))]).toEqual([58, 59]);
+      const e2 = await slice.readInto!(9, 2, target).catch((x: unknown) => x);
+      expect(isDecodeError(e2) && e2.message).toBe('expected 2 bytes at offset 9, found a 10-byte file — at sp/f[50..60), offset 9 (0x9)');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

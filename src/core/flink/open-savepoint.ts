@@ -107,14 +107,25 @@ function missingFile(files: SavepointFiles, what: string, name: string, context:
 
 function rangeSource(parent: ByteSource, start: number, size: number): ByteSource {
   const name = `${parent.name}[${start}..${start + size})`;
+  const read = (offset: number, length: number): Promise<Uint8Array> => {
+    if (offset < 0 || length < 0 || offset + length > size) {
+      return Promise.reject(new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found a ${size}-byte segment`, file: parent.name, offset: start + offset }));
+    }
+    return parent.read(start + offset, length);
+  };
+  const parentReadInto = parent.readInto?.bind(parent);
   return {
     name,
     size,
-    read(offset, length) {
-      if (offset < 0 || length < 0 || offset + length > size) {
-        return Promise.reject(new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found a ${size}-byte segment`, file: parent.name, offset: start + offset }));
-      }
-      return parent.read(start + offset, length);
-    },
+    read,
+    ...(parentReadInto === undefined
+      ? {}
+      : {
+          readInto(offset: number, length: number, target: Uint8Array): Promise<Uint8Array> {
+            // out of range: read's path, which rejects with this segment's error
+            if (offset < 0 || length < 0 || offset + length > size) return read(offset, length);
+            return parentReadInto(start + offset, length, target);
+          },
+        }),
   };
 }

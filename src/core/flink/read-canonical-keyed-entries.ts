@@ -23,6 +23,13 @@ export interface KeyedReadOptions {
   /** only this state's entries */
   state?: string;
   signal?: CancelSignal;
+  /**
+   * Read the blocks into two buffers reused for the whole stream (where the source offers
+   * `readInto`) instead of a new array per read: for a consumer that is done with a run's entries,
+   * their bytes included, before it asks for the next run (a whole-state tally). Memory then stays
+   * at two buffers of the largest slice, without waiting for the garbage collector to free old ones.
+   */
+  reuseReadBuffers?: boolean;
 }
 
 /** Non-zero offsets as [keyGroup, offset, end) blocks, in offset order; end = next block or the stream end. */
@@ -102,7 +109,18 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
   if (wanted === -1) return;
   const prefixBytes = input.maxParallelism > 128 ? 2 : 1;
   const slices = groupKeyGroupSlices(listKeyGroupBlocks(input));
-  const readSlice = (slice: KeyGroupSlice): Promise<Uint8Array> => input.source.read(slice.offset, slice.end - slice.offset);
+  // two buffers in turn: slice i is decoded from one while slice i + 1 is read ahead into the other
+  const buffers: (Uint8Array | undefined)[] = [undefined, undefined];
+  let turn = 0;
+  const readInto = options.reuseReadBuffers ? input.source.readInto?.bind(input.source) : undefined;
+  const readSlice = (slice: KeyGroupSlice): Promise<Uint8Array> => {
+    const length = slice.end - slice.offset;
+    if (readInto === undefined) return input.source.read(slice.offset, length);
+    let buffer = buffers[turn];
+    if (buffer === undefined || buffer.length < length) buffers[turn] = buffer = new Uint8Array(length);
+    turn ^= 1;
+    return readInto(slice.offset, length, buffer);
+  };
   let pending: Promise<Uint8Array> | undefined;
   try {
     for (let i = 0; i < slices.length; i++) {

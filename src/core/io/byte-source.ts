@@ -11,6 +11,12 @@ export interface ByteSource {
   readonly size: number;
   /** Reads exactly [offset, offset + length); rejects with a DecodeError if out of range. */
   read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * Optional: the same bytes written into `target` (at least `length` long), returned as
+   * `target.subarray(0, length)`, so a reader that reuses its buffers allocates nothing per read.
+   * Readers fall back to `read` where a source does not offer it.
+   */
+  readInto?(offset: number, length: number, target: Uint8Array): Promise<Uint8Array>;
 }
 
 export function bytesSource(name: string, bytes: Uint8Array): ByteSource {

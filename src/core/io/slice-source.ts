@@ -15,21 +15,32 @@ export function sliceSource(parent: ByteSource, start: number, length: number, n
       offset: start,
     });
   }
+  const read = (offset: number, len: number): Promise<Uint8Array> => {
+    if (offset < 0 || len < 0 || offset + len > length) {
+      return Promise.reject(
+        new DecodeError({
+          code: 'truncated',
+          detail: `expected ${len} bytes at offset ${offset}, found a ${length}-byte file`,
+          file: name,
+          offset,
+        }),
+      );
+    }
+    return parent.read(start + offset, len);
+  };
+  const parentReadInto = parent.readInto?.bind(parent);
   return {
     name,
     size: length,
-    read(offset, len) {
-      if (offset < 0 || len < 0 || offset + len > length) {
-        return Promise.reject(
-          new DecodeError({
-            code: 'truncated',
-            detail: `expected ${len} bytes at offset ${offset}, found a ${length}-byte file`,
-            file: name,
-            offset,
-          }),
-        );
-      }
-      return parent.read(start + offset, len);
-    },
+    read,
+    ...(parentReadInto === undefined
+      ? {}
+      : {
+          readInto(offset: number, len: number, target: Uint8Array): Promise<Uint8Array> {
+            // out of range: read's path, which rejects with this slice's error
+            if (offset < 0 || len < 0 || offset + len > length) return read(offset, len);
+            return parentReadInto(start + offset, len, target);
+          },
+        }),
   };
 }
