@@ -26,7 +26,7 @@ import { toGencodeDescriptorSet } from './to-gencode-descriptor-set';
 export const BENCH_OPERATOR_UID = 'bench-events';
 export const BENCH_STATES = ['events', 'last-event'] as const;
 const GENERATOR_VERSION = 1;
-const MAX_PARALLELISM = 128;
+const DEFAULT_MAX_PARALLELISM = 128;
 const POOL_SIZE = 4096;
 const END_OF_KEY_GROUP_MARK = 0xffff;
 const END_OF_STATE_RUN_FLAG = 0x80;
@@ -38,6 +38,8 @@ export interface BenchSavepointOptions {
   targetBytes: number;
   /** number of subtasks = state files */
   parallelism: number;
+  /** key groups (default 128); few key groups make large key-group blocks */
+  maxParallelism?: number;
   seed?: number;
   /** another Protobuf type and its encoded values (default: bench.Event from bench-events.proto) */
   type?: BenchProtobufType & { pool: Uint8Array[] };
@@ -90,6 +92,7 @@ export function generateBenchSavepoint(options: BenchSavepointOptions): BenchSav
   // key ≈ 1 + 1 + 10 + 1 bytes, value = 4-byte frame length + payload, plus two i32 lengths; 1.25 values per key
   const perKey = 1.25 * (13 + 4 + avgPayload + 8);
   const keys = Math.max(1, Math.ceil(Math.max(0, options.targetBytes - header.length * options.parallelism) / perKey));
+  const MAX_PARALLELISM = options.maxParallelism ?? DEFAULT_MAX_PARALLELISM;
   const byKeyGroup: number[][] = Array.from({ length: MAX_PARALLELISM }, () => []);
   for (let i = 0; i < keys; i++) byKeyGroup[computeKeyGroup({ kind: 'string', value: `user-${i}` }, MAX_PARALLELISM)]!.push(i);
   const rnd = createRandom(seed * 31 + 1);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DecodeError, type ByteSource, type SavepointFiles } from '../../src/core/io';
+import { DecodeError, isDecodeError, sliceSource, type ByteSource, type SavepointFiles } from '../../src/core/io';
 import {
   countStateEntries,
   createSnapshotRegistry,
@@ -199,4 +199,69 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
     expect(refused).toBe(1);
     expect(unhandled).toEqual([]);
   });
+});
+
+describe('large key-group blocks (4 key groups of ~1.5 MiB) are streamed in windows', () => {
+  let root = '';
+  let dir = '';
+  beforeAll(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'perf-windows-'));
+    dir = path.join(root, 'sp');
+    generateBenchSavepoint({ dir, targetBytes: 6 * 1024 * 1024, parallelism: 1, maxParallelism: 4 });
+  }, 60_000);
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('streams blocks above the window size in windows: the same entries for any window, even one smaller than an entry', async () => {
+    const registry = createSnapshotRegistry();
+    registerProtobufSnapshotReaders(registry);
+    const opened = await openSavepoint(await openNodeInput(dir));
+    const op = opened.metadata.operators.find((o) => o.subtasks.length > 0)!;
+    const keyed = await readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
+    const input = keyed!.input!;
+    const describe = (e: StateEntry) => JSON.stringify([e.keyGroup, e.state, e.key, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    const expected: string[] = [];
+    for await (const e of readCanonicalKeyedEntries(input, keyed!.header!)) expected.push(describe(e));
+    const blocks = listKeyGroupBlocks(input);
+    expect(blocks.length).toBe(4);
+    const largest = Math.max(...blocks.map((b) => b.end - b.offset));
+    expect(largest).toBeGreaterThan(MAX_KEYED_SLICE_BYTES);
+    // 100 bytes is below most values (~1 KiB): windows double until an entry fits
+    for (const window of [100, 4096, Math.floor(largest / 3)]) {
+      const reads: number[] = [];
+      const source: ByteSource = { name: input.source.name, size: input.source.size, read: (offset, length) => (reads.push(length), input.source.read(offset, length)) };
+      const got: string[] = [];
+      let runs = 0;
+      for await (const run of readCanonicalKeyedEntryRuns({ ...input, source }, keyed!.header!, { blockWindowBytes: window })) {
+        runs++;
+        for (const e of run) got.push(describe(e));
+      }
+      expect(got).toEqual(expected);
+      expect(runs).toBeGreaterThan(blocks.length);
+      expect(Math.max(...reads)).toBeLessThan(Math.max(2 * window, 4 * 1024));
+    }
+  });
+
+  it('a truncated large block fails with the whole-block error (text and offset) when streamed', async () => {
+    const registry = createSnapshotRegistry();
+    registerProtobufSnapshotReaders(registry);
+    const opened = await openSavepoint(await openNodeInput(dir));
+    const op = opened.metadata.operators.find((o) => o.subtasks.length > 0)!;
+    const keyed = await readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
+    const input = keyed!.input!;
+    const last = listKeyGroupBlocks(input).at(-1)!;
+    // the stream ends 10 bytes early: the last block's final entry is cut
+    const cut: typeof input = { ...input, source: sliceSource(input.source, 0, last.end - 10, input.source.name) };
+    const fail = async (options: { blockWindowBytes?: number }) => {
+      try {
+        for await (const run of readCanonicalKeyedEntryRuns(cut, keyed!.header!, options)) for (const _ of run);
+      } catch (e) {
+        return isDecodeError(e) ? e.message : String(e);
+      }
+      return 'no error';
+    };
+    const whole = await fail({});
+    expect(whole).toMatch(/^expected \d+ bytes? for (value bytes|key bytes|value length|key length|kv-state id or end-of-key-group mark), found \d+/);
+    expect(await fail({ blockWindowBytes: 512 })).toBe(whole);
+  });
+
 });

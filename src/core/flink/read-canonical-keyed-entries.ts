@@ -2,7 +2,7 @@ import { ByteReader, decodeSnappyFramed, type ByteSource } from '../io';
 import { throwIfCancelled, type CancelSignal } from './cancel-signal';
 import { decodeKeyedEntryInto, planKeyedDecode, type KeyedDecodePlan } from './decode-keyed-entry';
 import type { KeyedStateHeader, StateEntry } from './inspection-types';
-import { readKeyGroupBlock } from './read-key-group-block';
+import { createKeyGroupBlockCursor, readKeyGroupBlock, readKeyGroupBlockPart, type RawKeyedEntry } from './read-key-group-block';
 import type { KeyGroupRange } from './types';
 
 export interface KeyedStreamInput {
@@ -30,6 +30,8 @@ export interface KeyedReadOptions {
    * at two buffers of the largest slice, without waiting for the garbage collector to free old ones.
    */
   reuseReadBuffers?: boolean;
+  /** window size for streaming large uncompressed blocks (default KEYED_BLOCK_WINDOW_BYTES; tests use small ones) */
+  blockWindowBytes?: number;
 }
 
 /** Non-zero offsets as [keyGroup, offset, end) blocks, in offset order; end = next block or the stream end. */
@@ -53,6 +55,12 @@ export const MAX_KEYED_SLICE_BYTES = 1024 * 1024;
 export const FIRST_KEYED_SLICE_BYTES = 64 * 1024;
 /** The next slice is read while the current one is decoded only while both together stay within this. */
 export const KEYED_READ_AHEAD_BYTES = 16 * 1024 * 1024;
+/**
+ * An uncompressed key-group block larger than this is read in windows of this size (an entry larger
+ * than a window gets a window of its own size), so memory does not grow with the key-group size:
+ * a large state with few key groups (low max parallelism) has key groups of gigabytes.
+ */
+export const KEYED_BLOCK_WINDOW_BYTES = 4 * 1024 * 1024;
 
 export interface KeyGroupSlice {
   offset: number;
@@ -121,16 +129,24 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
     turn ^= 1;
     return readInto(slice.offset, length, buffer);
   };
+  const windowBytes = options.blockWindowBytes ?? KEYED_BLOCK_WINDOW_BYTES;
+  // only a block alone in its slice (a block above MAX_KEYED_SLICE_BYTES always is; joined slices stay below it)
+  const streamed = (slice: KeyGroupSlice): boolean => !header.compressed && slice.blocks.length === 1 && slice.end - slice.offset > windowBytes;
   let pending: Promise<Uint8Array> | undefined;
   try {
     for (let i = 0; i < slices.length; i++) {
       const slice = slices[i]!;
       throwIfCancelled(options.signal);
+      if (streamed(slice)) {
+        // never read ahead into or out of a streamed block
+        yield* streamKeyGroupBlock(input, header, plans, wanted, prefixBytes, slice.blocks[0]!, windowBytes, readInto, options.signal);
+        continue;
+      }
       const raw = await (pending ?? readSlice(slice));
       pending = undefined;
       const next = slices[i + 1];
       // not after the first slice: a reader that stops within it reads nothing more
-      if (i > 0 && next && next.end - next.offset + (slice.end - slice.offset) <= KEYED_READ_AHEAD_BYTES) pending = readSlice(next);
+      if (i > 0 && next && !streamed(next) && next.end - next.offset + (slice.end - slice.offset) <= KEYED_READ_AHEAD_BYTES) pending = readSlice(next);
       for (const block of slice.blocks) {
         if (block !== slice.blocks[0]) throwIfCancelled(options.signal);
         yield decodeBlockEntries(input, header, plans, wanted, prefixBytes, raw.subarray(block.offset - slice.offset, block.end - slice.offset), block);
@@ -139,6 +155,49 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
   } finally {
     // a consumer that stops early (or a failure) leaves the read-ahead unawaited: never an unhandled rejection
     pending?.catch(() => undefined);
+  }
+}
+
+/**
+ * One large uncompressed block in windows: each window's complete entries become one run (decoded
+ * before the next window is read); a window that holds no complete entry is doubled until it does.
+ * Errors are the whole block's: the last window ends where the block ends.
+ */
+async function* streamKeyGroupBlock(
+  input: KeyedStreamInput,
+  header: KeyedStateHeader,
+  plans: Map<number, KeyedDecodePlan>,
+  wanted: number | undefined,
+  prefixBytes: number,
+  block: { keyGroup: number; offset: number; end: number },
+  windowBytes: number,
+  readInto: ((offset: number, length: number, target: Uint8Array) => Promise<Uint8Array>) | undefined,
+  signal: CancelSignal | undefined,
+): AsyncGenerator<Iterable<StateEntry>> {
+  const cursor = createKeyGroupBlockCursor();
+  let at = block.offset;
+  let window = windowBytes;
+  let buffer: Uint8Array | undefined;
+  while (!cursor.done) {
+    throwIfCancelled(signal);
+    const length = Math.min(window, block.end - at);
+    const more = at + length < block.end;
+    let bytes: Uint8Array;
+    if (readInto === undefined) bytes = await input.source.read(at, length);
+    else {
+      if (buffer === undefined || buffer.length < length) buffer = new Uint8Array(length);
+      bytes = await readInto(at, length, buffer);
+    }
+    const r = new ByteReader(bytes, { file: input.file, baseOffset: input.baseOffset + at });
+    const raw: RawKeyedEntry[] = [];
+    const consumed = readKeyGroupBlockPart(r, cursor, header.states.length, prefixBytes, raw, more);
+    if (consumed === 0 && !cursor.done) {
+      window = length * 2; // an entry larger than the window
+      continue;
+    }
+    window = windowBytes;
+    at += consumed;
+    if (raw.length > 0) yield decodeRawEntries(input, header, plans, wanted, raw, input.file, block.keyGroup);
   }
 }
 
@@ -155,8 +214,19 @@ function* decodeBlockEntries(
   const r = header.compressed
     ? new ByteReader(decodeSnappyFramed(bytes, { identifier: 'required', file: input.file }).data, { file: `${input.file} (Snappy block at ${absolute})`, baseOffset: 0 })
     : new ByteReader(bytes, { file: input.file, baseOffset: absolute });
-  const file = r.file ?? input.file;
-  for (const e of readKeyGroupBlock(r, header.states.length, prefixBytes)) {
+  yield* decodeRawEntries(input, header, plans, wanted, readKeyGroupBlock(r, header.states.length, prefixBytes), r.file ?? input.file, block.keyGroup);
+}
+
+function* decodeRawEntries(
+  input: KeyedStreamInput,
+  header: KeyedStateHeader,
+  plans: Map<number, KeyedDecodePlan>,
+  wanted: number | undefined,
+  raw: readonly RawKeyedEntry[],
+  file: string,
+  keyGroup: number,
+): Generator<StateEntry> {
+  for (const e of raw) {
     if (wanted !== undefined && e.stateId !== wanted) continue;
     let plan = plans.get(e.stateId);
     if (!plan) {
@@ -169,7 +239,7 @@ function* decodeBlockEntries(
       plan,
       new ByteReader(e.key, { file, baseOffset: e.keyOffset }),
       new ByteReader(e.value, { file, baseOffset: e.valueOffset }),
-      block.keyGroup,
+      keyGroup,
     ) as StateEntry;
     entry.file = file;
     entry.keyRange = { offset: e.keyOffset, length: e.key.length };
