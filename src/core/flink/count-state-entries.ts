@@ -104,7 +104,7 @@ export async function countStateEntries(
           }
           for (const input of sampled.inputs) {
             if (keyed.format === 'heap') await tally(op.id, readHeapKeyedEntries(input, keyed.header, signal), () => 'keyed', states);
-            else await tallyRuns(op.id, readCanonicalKeyedEntryRuns(input, keyed.header, signal), states);
+            else await tallyRuns(op.id, readCanonicalKeyedEntryRuns(input, keyed.header, { ...signal, reuseReadBuffers: true }), states); // counting keeps no entry: the read buffers are reused
           }
         }
       } catch (e) {
