@@ -1,6 +1,6 @@
 /**
  * Writes this run's figures into docs/benchmarks.md between markers, keeping every other section
- * of the file (e.g. the protobuf engineer's "Protobuf scan" section) as it is.
+ * of the file (the analysis, the history of rounds, the "Protobuf scan" micro-benchmark) as it is.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { formatFigure, type Figure } from './measure';
