@@ -1,4 +1,4 @@
-import { ByteReader, decodeSnappyFramed, type ByteSource } from '../io';
+import { ByteReader, decodeSnappyFramed, SnappyFramedReader, type ByteSource } from '../io';
 import { throwIfCancelled, type CancelSignal } from './cancel-signal';
 import { decodeKeyedEntryInto, planKeyedDecode, type KeyedDecodePlan } from './decode-keyed-entry';
 import type { KeyedStateHeader, StateEntry } from './inspection-types';
@@ -131,7 +131,7 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
   };
   const windowBytes = options.blockWindowBytes ?? KEYED_BLOCK_WINDOW_BYTES;
   // only a block alone in its slice (a block above MAX_KEYED_SLICE_BYTES always is; joined slices stay below it)
-  const streamed = (slice: KeyGroupSlice): boolean => !header.compressed && slice.blocks.length === 1 && slice.end - slice.offset > windowBytes;
+  const streamed = (slice: KeyGroupSlice): boolean => slice.blocks.length === 1 && slice.end - slice.offset > windowBytes;
   let pending: Promise<Uint8Array> | undefined;
   try {
     for (let i = 0; i < slices.length; i++) {
@@ -139,7 +139,8 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
       throwIfCancelled(options.signal);
       if (streamed(slice)) {
         // never read ahead into or out of a streamed block
-        yield* streamKeyGroupBlock(input, header, plans, wanted, prefixBytes, slice.blocks[0]!, windowBytes, readInto, options.signal);
+        if (header.compressed) yield* streamSnappyKeyGroupBlock(input, header, plans, wanted, prefixBytes, slice.blocks[0]!, windowBytes, options.reuseReadBuffers === true, options.signal);
+        else yield* streamKeyGroupBlock(input, header, plans, wanted, prefixBytes, slice.blocks[0]!, windowBytes, readInto, options.signal);
         continue;
       }
       const raw = await (pending ?? readSlice(slice));
@@ -198,6 +199,70 @@ async function* streamKeyGroupBlock(
     window = windowBytes;
     at += consumed;
     if (raw.length > 0) yield decodeRawEntries(input, header, plans, wanted, raw, input.file, block.keyGroup);
+  }
+}
+
+/**
+ * One large Snappy-compressed block (Flink compresses each key group as one framed stream, §3.6),
+ * decompressed chunk by chunk into a window of about `windowBytes`; the window's complete entries are
+ * one run, the unfinished tail starts the next window. Entry offsets and the file label are those of
+ * the whole-block decoder (positions in the decompressed block); memory is the window, not the block.
+ */
+async function* streamSnappyKeyGroupBlock(
+  input: KeyedStreamInput,
+  header: KeyedStateHeader,
+  plans: Map<number, KeyedDecodePlan>,
+  wanted: number | undefined,
+  prefixBytes: number,
+  block: { keyGroup: number; offset: number; end: number },
+  windowBytes: number,
+  reuse: boolean,
+  signal: CancelSignal | undefined,
+): AsyncGenerator<Iterable<StateEntry>> {
+  const file = `${input.file} (Snappy block at ${input.baseOffset + block.offset})`;
+  const reader = new SnappyFramedReader(input.source, { offset: block.offset, end: block.end, identifier: 'required', maxOutputBytes: Number.MAX_SAFE_INTEGER });
+  const cursor = createKeyGroupBlockCursor();
+  let window = new Uint8Array(windowBytes);
+  let filled = 0;
+  let windowStart = 0;
+  let ended = false;
+  let want = windowBytes;
+  while (!cursor.done) {
+    throwIfCancelled(signal);
+    while (!ended && filled < want) {
+      const chunk = await reader.readChunk();
+      if (chunk === undefined) {
+        ended = true;
+        break;
+      }
+      if (filled + chunk.length > window.length) {
+        const grown = new Uint8Array(Math.max(filled + chunk.length, window.length * 2));
+        grown.set(window.subarray(0, filled));
+        window = grown;
+      }
+      window.set(chunk, filled);
+      filled += chunk.length;
+    }
+    const r = new ByteReader(window.subarray(0, filled), { file, baseOffset: windowStart });
+    const raw: RawKeyedEntry[] = [];
+    const consumed = readKeyGroupBlockPart(r, cursor, header.states.length, prefixBytes, raw, !ended);
+    if (consumed === 0 && !cursor.done) {
+      want = filled * 2; // an entry larger than the window
+      continue;
+    }
+    want = windowBytes;
+    if (raw.length > 0) yield decodeRawEntries(input, header, plans, wanted, raw, file, block.keyGroup);
+    // the consumer is done with this run: carry the unfinished tail to the front (a new array unless
+    // the caller allowed reuse, since entries may keep views of the old one)
+    const tail = window.subarray(consumed, filled);
+    if (reuse) window.copyWithin(0, consumed, filled);
+    else {
+      const next = new Uint8Array(Math.max(windowBytes, tail.length));
+      next.set(tail);
+      window = next;
+    }
+    filled = tail.length;
+    windowStart += consumed;
   }
 }
 
