@@ -1,8 +1,10 @@
-import { ByteReader, decodeSnappyFramed, SnappyFramedReader, type ByteSource } from '../io';
+import { ByteReader, decodeSnappyFramed, type ByteSource } from '../io';
 import { throwIfCancelled, type CancelSignal } from './cancel-signal';
-import { decodeKeyedEntryInto, planKeyedDecode, type KeyedDecodePlan } from './decode-keyed-entry';
+import type { KeyedDecodePlan } from './decode-keyed-entry';
 import type { KeyedStateHeader, StateEntry } from './inspection-types';
-import { createKeyGroupBlockCursor, readKeyGroupBlock, readKeyGroupBlockPart, type RawKeyedEntry } from './read-key-group-block';
+import { readKeyGroupBlock } from './read-key-group-block';
+import { decodeRawKeyedEntries } from './decode-raw-keyed-entries';
+import { streamKeyGroupBlock, streamSnappyKeyGroupBlock } from './stream-key-group-block';
 import type { KeyGroupRange } from './types';
 
 export interface KeyedStreamInput {
@@ -159,113 +161,6 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
   }
 }
 
-/**
- * One large uncompressed block in windows: each window's complete entries become one run (decoded
- * before the next window is read); a window that holds no complete entry is doubled until it does.
- * Errors are the whole block's: the last window ends where the block ends.
- */
-async function* streamKeyGroupBlock(
-  input: KeyedStreamInput,
-  header: KeyedStateHeader,
-  plans: Map<number, KeyedDecodePlan>,
-  wanted: number | undefined,
-  prefixBytes: number,
-  block: { keyGroup: number; offset: number; end: number },
-  windowBytes: number,
-  readInto: ((offset: number, length: number, target: Uint8Array) => Promise<Uint8Array>) | undefined,
-  signal: CancelSignal | undefined,
-): AsyncGenerator<Iterable<StateEntry>> {
-  const cursor = createKeyGroupBlockCursor();
-  let at = block.offset;
-  let window = windowBytes;
-  let buffer: Uint8Array | undefined;
-  while (!cursor.done) {
-    throwIfCancelled(signal);
-    const length = Math.min(window, block.end - at);
-    const more = at + length < block.end;
-    let bytes: Uint8Array;
-    if (readInto === undefined) bytes = await input.source.read(at, length);
-    else {
-      if (buffer === undefined || buffer.length < length) buffer = new Uint8Array(length);
-      bytes = await readInto(at, length, buffer);
-    }
-    const r = new ByteReader(bytes, { file: input.file, baseOffset: input.baseOffset + at });
-    const raw: RawKeyedEntry[] = [];
-    const consumed = readKeyGroupBlockPart(r, cursor, header.states.length, prefixBytes, raw, more);
-    if (consumed === 0 && !cursor.done) {
-      window = length * 2; // an entry larger than the window
-      continue;
-    }
-    window = windowBytes;
-    at += consumed;
-    if (raw.length > 0) yield decodeRawEntries(input, header, plans, wanted, raw, input.file, block.keyGroup);
-  }
-}
-
-/**
- * One large Snappy-compressed block (Flink compresses each key group as one framed stream, §3.6),
- * decompressed chunk by chunk into a window of about `windowBytes`; the window's complete entries are
- * one run, the unfinished tail starts the next window. Entry offsets and the file label are those of
- * the whole-block decoder (positions in the decompressed block); memory is the window, not the block.
- */
-async function* streamSnappyKeyGroupBlock(
-  input: KeyedStreamInput,
-  header: KeyedStateHeader,
-  plans: Map<number, KeyedDecodePlan>,
-  wanted: number | undefined,
-  prefixBytes: number,
-  block: { keyGroup: number; offset: number; end: number },
-  windowBytes: number,
-  reuse: boolean,
-  signal: CancelSignal | undefined,
-): AsyncGenerator<Iterable<StateEntry>> {
-  const file = `${input.file} (Snappy block at ${input.baseOffset + block.offset})`;
-  const reader = new SnappyFramedReader(input.source, { offset: block.offset, end: block.end, identifier: 'required', maxOutputBytes: Number.MAX_SAFE_INTEGER });
-  const cursor = createKeyGroupBlockCursor();
-  let window = new Uint8Array(windowBytes);
-  let filled = 0;
-  let windowStart = 0;
-  let ended = false;
-  let want = windowBytes;
-  while (!cursor.done) {
-    throwIfCancelled(signal);
-    while (!ended && filled < want) {
-      const chunk = await reader.readChunk();
-      if (chunk === undefined) {
-        ended = true;
-        break;
-      }
-      if (filled + chunk.length > window.length) {
-        const grown = new Uint8Array(Math.max(filled + chunk.length, window.length * 2));
-        grown.set(window.subarray(0, filled));
-        window = grown;
-      }
-      window.set(chunk, filled);
-      filled += chunk.length;
-    }
-    const r = new ByteReader(window.subarray(0, filled), { file, baseOffset: windowStart });
-    const raw: RawKeyedEntry[] = [];
-    const consumed = readKeyGroupBlockPart(r, cursor, header.states.length, prefixBytes, raw, !ended);
-    if (consumed === 0 && !cursor.done) {
-      want = filled * 2; // an entry larger than the window
-      continue;
-    }
-    want = windowBytes;
-    if (raw.length > 0) yield decodeRawEntries(input, header, plans, wanted, raw, file, block.keyGroup);
-    // the consumer is done with this run: carry the unfinished tail to the front (a new array unless
-    // the caller allowed reuse, since entries may keep views of the old one)
-    const tail = window.subarray(consumed, filled);
-    if (reuse) window.copyWithin(0, consumed, filled);
-    else {
-      const next = new Uint8Array(Math.max(windowBytes, tail.length));
-      next.set(tail);
-      window = next;
-    }
-    filled = tail.length;
-    windowStart += consumed;
-  }
-}
-
 function* decodeBlockEntries(
   input: KeyedStreamInput,
   header: KeyedStateHeader,
@@ -279,36 +174,5 @@ function* decodeBlockEntries(
   const r = header.compressed
     ? new ByteReader(decodeSnappyFramed(bytes, { identifier: 'required', file: input.file }).data, { file: `${input.file} (Snappy block at ${absolute})`, baseOffset: 0 })
     : new ByteReader(bytes, { file: input.file, baseOffset: absolute });
-  yield* decodeRawEntries(input, header, plans, wanted, readKeyGroupBlock(r, header.states.length, prefixBytes), r.file ?? input.file, block.keyGroup);
-}
-
-function* decodeRawEntries(
-  input: KeyedStreamInput,
-  header: KeyedStateHeader,
-  plans: Map<number, KeyedDecodePlan>,
-  wanted: number | undefined,
-  raw: readonly RawKeyedEntry[],
-  file: string,
-  keyGroup: number,
-): Generator<StateEntry> {
-  for (const e of raw) {
-    if (wanted !== undefined && e.stateId !== wanted) continue;
-    let plan = plans.get(e.stateId);
-    if (!plan) {
-      plan = planKeyedDecode(header.states[e.stateId]!, header.keySerializer, input.maxParallelism);
-      plans.set(e.stateId, plan);
-    }
-    // one object per entry, in StateEntry's property order (the decoded parts are written into it)
-    const entry = decodeKeyedEntryInto(
-      { operatorId: input.operatorId, state: plan.state.name, subtask: input.subtask },
-      plan,
-      new ByteReader(e.key, { file, baseOffset: e.keyOffset }),
-      new ByteReader(e.value, { file, baseOffset: e.valueOffset }),
-      keyGroup,
-    ) as StateEntry;
-    entry.file = file;
-    entry.keyRange = { offset: e.keyOffset, length: e.key.length };
-    entry.valueRange = { offset: e.valueOffset, length: e.value.length };
-    yield entry;
-  }
+  yield* decodeRawKeyedEntries(input, header, plans, wanted, readKeyGroupBlock(r, header.states.length, prefixBytes), r.file ?? input.file, block.keyGroup);
 }
