@@ -19,7 +19,7 @@ import { computeInputHash, identifySavepoint } from './identify-savepoint';
 import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportFormat, InputFile, Inspector, InspectorFailure, InspectorInput, OpenedSession, ProgressListener, StateQuery, StateStats } from './inspector';
 import { openUrlInput } from './open-url-input';
 import { readStatePage, type ReadEntry } from './read-state-page';
-import { registerWorkerProtobufReaders, type ProtobufReadControl } from './register-worker-protobuf-readers';
+import { createProtobufReadControl, registerWorkerProtobufReaders, type ProtobufReadControl } from './register-worker-protobuf-readers';
 import { scanStateStatistics, type ScannedState } from './scan-state-statistics';
 import { toInputFiles } from './sources';
 import { nameSavepointInput, splitInputFiles } from './split-input-files';
@@ -214,7 +214,7 @@ export class LocalInspector implements Inspector {
       const opened = await this.openMetadata(session);
       const op = opened.totals.operators.find((o) => o.id === query.operatorId);
       phase('scanning-values', op?.stateSize ?? totalBytes(session.savepoint));
-      const control: ProtobufReadControl = { mode: 'scan', pending: [] };
+      const control = createProtobufReadControl('scan');
       const registry = createSnapshotRegistry();
       registerWorkerProtobufReaders(registry, control);
       const start = bytesRead();
@@ -231,7 +231,7 @@ export class LocalInspector implements Inspector {
   private readPage(query: StateQuery, scan: ScannedState, offset: number, limit: number, onProgress?: ProgressListener): Promise<ReadEntry[]> {
     const session = this.requireSavepoint();
     if (session.pages === null) {
-      const control: ProtobufReadControl = { mode: 'decode', pending: [] };
+      const control = createProtobufReadControl('decode');
       const registry = createSnapshotRegistry();
       registerWorkerProtobufReaders(registry, control);
       session.pages = { queue: Promise.resolve(), registry, control };

@@ -8,7 +8,7 @@ import { DecodeError } from '../core/io';
 import type { CancelSignal, DecodedValue, OpenedSavepoint, SnapshotRegistry, StateEntry } from '../core/flink';
 import type { EntryProtobufValue, EntryRow } from './inspector';
 import { readStatePart } from './read-state-parts';
-import { takeEntryFrames, type ProtobufReadControl, type WorkerProtobufFrame } from './register-worker-protobuf-readers';
+import { findValueFrames, type ProtobufReadControl, type WorkerProtobufFrame } from './register-worker-protobuf-readers';
 import type { StateEntryIndex } from './scan-state-statistics';
 import { summarizeDecodedValue } from './summarize-decoded-value';
 
@@ -50,18 +50,15 @@ export async function readStatePage(
     const from = Math.max(page.offset, part.first) - part.first;
     const stop = Math.min(part.count, end - part.first);
     const read = await readStatePart(opened, registry, { ...query, signal }, part);
-    control.pending.length = 0;
     // lazily decoded (canonical) entries are decoded when pulled: the mode is set before each pull
     const modeFor = (k: number) => (read.eager || k >= from ? 'decode' : 'skip');
     control.mode = modeFor(0);
     let k = 0;
     for await (const e of read.entries) {
-      const frames = takeEntryFrames(control.pending, e.valueRange);
-      if (k >= from) out.push(toReadEntry(part.first + k, e, frames));
+      if (k >= from) out.push(toReadEntry(part.first + k, e, findValueFrames(control, e.value)));
       if (++k >= stop) break;
       control.mode = modeFor(k);
     }
-    control.pending.length = 0;
     if (k < stop) {
       const where = `subtask ${part.subtask}${part.keyGroup >= 0 ? `, key group ${part.keyGroup}` : ''}`;
       throw new DecodeError({ code: 'invalid-value', detail: `expected ${part.count} entries of state ${query.state} in ${where} (as its scan counted), found ${k}`, path: [query.state, where] });

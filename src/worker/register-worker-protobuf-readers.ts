@@ -4,8 +4,11 @@
  * - `scan`: reads the frame only and hands a view of it (no copy) to the structural scan;
  * - `skip`: reads the frame only (entries before the first row of a page);
  * - `decode`: the full decoder, for the rows and the entry shown; the frame is copied for the hex view.
- * A value's frames go to `control.pending` in read order; the reader of the entries matches them to
- * entries by offset (heap and broadcast chunks decode several entries before yielding them).
+ * Each value the codec returns in `scan` and `decode` mode is a new object, and `control.frames` maps
+ * it to the frame it was read from: an entry's frames are found from its value by identity
+ * (findValueFrames), whatever its byte offsets (heap MapState user keys share one value range,
+ * compressed heap chunks restart offsets at 0). Frames of values nobody asks for (other states of a
+ * heap chunk, entries before a page) go away with their values.
  */
 import type { DecodedValue, SnapshotRegistry } from '../core/flink';
 import {
@@ -37,7 +40,12 @@ export interface WorkerProtobufFrame {
 
 export interface ProtobufReadControl {
   mode: ProtobufReadMode;
-  pending: WorkerProtobufFrame[];
+  /** the frame of each value the codec returned, keyed by that value object */
+  frames: WeakMap<DecodedValue, WorkerProtobufFrame>;
+}
+
+export function createProtobufReadControl(mode: ProtobufReadMode): ProtobufReadControl {
+  return { mode, frames: new WeakMap() };
 }
 
 /** The value an entry carries when its Protobuf payload was scanned or skipped, not decoded. */
@@ -59,33 +67,57 @@ export function registerWorkerProtobufReaders(registry: SnapshotRegistry, contro
         const offset = vr.absolutePosition;
         if (control.mode === 'decode') {
           const detail = inner.decodeDetailed(vr);
-          control.pending.push({ offset, frame: vr.bytes.slice(start, vr.position), length: detail.payloadSize, codec: inner, detail });
-          return toMessageValue(detail);
+          const value = toMessageValue(detail);
+          control.frames.set(value, { offset, frame: vr.bytes.slice(start, vr.position), length: detail.payloadSize, codec: inner, detail });
+          return value;
         }
         const frame = readProtobufFrame(vr, content.settings.maxMessageSize);
-        if (control.mode === 'scan') control.pending.push({ offset, frame: vr.bytes.subarray(start, vr.position), length: frame.length, codec: inner, index: indexOf() });
-        return NOT_DECODED;
+        if (control.mode === 'skip') return NOT_DECODED;
+        const value: DecodedValue = { kind: 'other', type: 'Protobuf frame', text: 'not decoded' };
+        control.frames.set(value, { offset, frame: vr.bytes.subarray(start, vr.position), length: frame.length, codec: inner, index: indexOf() });
+        return value;
       },
     };
   });
 }
 
-/**
- * Takes the frames that belong to an entry whose value spans [start, end) out of `pending`: frames
- * before `start` (values of entries not asked for) are dropped, frames from `end` on stay.
- */
-export function takeEntryFrames(pending: WorkerProtobufFrame[], range: { offset: number; length: number } | undefined): WorkerProtobufFrame[] {
-  if (pending.length === 0) return [];
-  if (range === undefined) return [];
-  const end = range.offset + range.length;
-  let taken = 0;
-  const mine: WorkerProtobufFrame[] = [];
-  for (const f of pending) {
-    if (f.offset >= end) break;
-    taken++;
-    if (f.offset >= range.offset) mine.push(f);
+/** Deepest nesting of values searched for frames (values are built by depth-limited decoders). */
+const MAX_VALUE_DEPTH = 64;
+
+/** The frames of the Protobuf values inside `value` (list items, TTL wrappers, ...), in read order. */
+export function findValueFrames(control: ProtobufReadControl, value: DecodedValue | null): WorkerProtobufFrame[] {
+  const out: WorkerProtobufFrame[] = [];
+  if (value !== null) collectFrames(control.frames, value, out, 0);
+  return out;
+}
+
+function collectFrames(frames: WeakMap<DecodedValue, WorkerProtobufFrame>, v: DecodedValue, out: WorkerProtobufFrame[], depth: number): void {
+  const own = frames.get(v);
+  if (own !== undefined) {
+    out.push(own);
+    return;
   }
-  if (taken === pending.length) pending.length = 0;
-  else pending.splice(0, taken);
-  return mine;
+  if (depth >= MAX_VALUE_DEPTH) return;
+  switch (v.kind) {
+    case 'list':
+      for (const item of v.items) collectFrames(frames, item, out, depth + 1);
+      return;
+    case 'ttl':
+      collectFrames(frames, v.value, out, depth + 1);
+      return;
+    case 'tuple':
+      for (const f of v.fields) collectFrames(frames, f, out, depth + 1);
+      return;
+    case 'pojo':
+      for (const f of v.fields) collectFrames(frames, f.value, out, depth + 1);
+      return;
+    case 'map':
+      for (const e of v.entries) {
+        collectFrames(frames, e.key, out, depth + 1);
+        collectFrames(frames, e.value, out, depth + 1);
+      }
+      return;
+    default:
+      return;
+  }
 }

@@ -9,7 +9,7 @@ import { checkStateSample, type CancelSignal, type OpenedSavepoint, type Snapsho
 import { ProtobufStatsAccumulator } from './accumulate-protobuf-stats';
 import type { DistributionBucket, StateStats } from './inspector';
 import { readStateParts } from './read-state-parts';
-import { takeEntryFrames, type ProtobufReadControl } from './register-worker-protobuf-readers';
+import { findValueFrames, type ProtobufReadControl } from './register-worker-protobuf-readers';
 
 /** Where the entries of one part (a subtask's operator state, or one key group of a subtask) start. */
 export interface IndexedPart {
@@ -49,7 +49,6 @@ export async function scanStateStatistics(
   let total = 0;
   let limited = false;
   control.mode = 'scan';
-  control.pending.length = 0;
   const sampleQuery = { ...query, signal: options.signal };
   outer: for await (const part of readStateParts(opened, registry, sampleQuery, coverage)) {
     let current: IndexedPart | undefined;
@@ -64,7 +63,7 @@ export async function scanStateStatistics(
       const size = e.valueRange.length;
       bump(byKeyGroup, e.keyGroup, size);
       bump(bySubtask, e.subtask, size);
-      const frames = takeEntryFrames(control.pending, e.valueRange);
+      const frames = findValueFrames(control, e.value);
       if (frames.length > 0) {
         let text: string | undefined;
         const key = () => (text ??= describeEntryKey(e.key, e.userKey));
@@ -72,9 +71,7 @@ export async function scanStateStatistics(
       }
       total++;
     }
-    control.pending.length = 0;
   }
-  control.pending.length = 0;
   const sorted = (m: Map<number, DistributionBucket>) => [...m.values()].sort((a, b) => a.id - b.id);
   const stats: StateStats = {
     operatorId: query.operatorId,

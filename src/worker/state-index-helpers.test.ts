@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ProtobufValueCodec } from '../core/protobuf';
 import { buildSizeHistogram, SizeHistogram } from './build-size-histogram';
 import { findIndexedPart } from './read-state-page';
-import { takeEntryFrames, type WorkerProtobufFrame } from './register-worker-protobuf-readers';
+import type { DecodedValue } from '../core/flink';
+import { createProtobufReadControl, findValueFrames, NOT_DECODED, type WorkerProtobufFrame } from './register-worker-protobuf-readers';
 
 describe('findIndexedPart', () => {
   const index = {
@@ -23,16 +24,39 @@ describe('findIndexedPart', () => {
   });
 });
 
-describe('takeEntryFrames', () => {
+describe('findValueFrames', () => {
   const codec = {} as ProtobufValueCodec;
-  const frame = (offset: number): WorkerProtobufFrame => ({ offset, frame: new Uint8Array(4), length: 0, codec });
-  it('takes the frames inside the value range, drops earlier ones, keeps later ones', () => {
-    const pending = [frame(5), frame(10), frame(14), frame(20)];
-    expect(takeEntryFrames(pending, { offset: 10, length: 10 }).map((f) => f.offset)).toEqual([10, 14]);
-    expect(pending.map((f) => f.offset)).toEqual([20]);
-    expect(takeEntryFrames(pending, { offset: 20, length: 4 }).map((f) => f.offset)).toEqual([20]);
-    expect(pending).toEqual([]);
-    expect(takeEntryFrames(pending, { offset: 30, length: 4 })).toEqual([]);
+  const frame = (offset: number, tag: number): WorkerProtobufFrame => ({ offset, frame: new Uint8Array([0, 0, 0, tag]), length: tag, codec });
+  const notDecoded = (): DecodedValue => ({ kind: 'other', type: 'Protobuf frame', text: 'not decoded' });
+
+  it('finds the own frame of each value by identity, even when frames of different values sit at the same offset', () => {
+    const control = createProtobufReadControl('scan');
+    // two heap chunks whose offsets both restart at 0; equal-looking values, different frames
+    const a = notDecoded();
+    const b = notDecoded();
+    control.frames.set(a, frame(0, 1));
+    control.frames.set(b, frame(0, 2));
+    expect(findValueFrames(control, a).map((f) => f.length)).toEqual([1]);
+    expect(findValueFrames(control, b).map((f) => f.length)).toEqual([2]);
+    expect(findValueFrames(control, notDecoded())).toEqual([]);
+    expect(findValueFrames(control, NOT_DECODED)).toEqual([]);
+    expect(findValueFrames(control, null)).toEqual([]);
+  });
+
+  it('finds the frames inside lists, TTL wrappers, tuples, POJOs and maps, in read order', () => {
+    const control = createProtobufReadControl('decode');
+    const values = [notDecoded(), notDecoded(), notDecoded(), notDecoded(), notDecoded()];
+    values.forEach((v, i) => control.frames.set(v, frame(100, i)));
+    const value: DecodedValue = {
+      kind: 'list',
+      items: [
+        { kind: 'ttl', lastAccessTimestamp: '1', value: values[0]! },
+        { kind: 'tuple', className: 'T', fields: [values[1]!, { kind: 'null' }] },
+        { kind: 'pojo', className: 'P', fields: [{ name: 'x', value: values[2]! }] },
+        { kind: 'map', entries: [{ key: values[3]!, value: values[4]! }] },
+      ],
+    };
+    expect(findValueFrames(control, value).map((f) => f.length)).toEqual([0, 1, 2, 3, 4]);
   });
 });
 
