@@ -46,6 +46,8 @@ interface Session {
   pages: { queue: Promise<unknown>; registry: SnapshotRegistry; control: ProtobufReadControl } | null;
 }
 
+type OpenSession = Session & { savepoint: SavepointFiles };
+
 export class LocalInspector implements Inspector {
   private session: Session | null = null;
   private readonly steps = new StepRunner();
@@ -142,22 +144,25 @@ export class LocalInspector implements Inspector {
     });
   }
 
+  /** The session is taken once: a page started before another `open` is read from its own savepoint. */
   async listEntries(query: EntryQuery, onProgress?: ProgressListener): Promise<EntryPage> {
-    const scan = await this.scanState(query, onProgress);
+    const session = this.requireSavepoint();
+    const scan = await this.scanState(session, query, onProgress);
     const offset = Math.max(0, Math.min(query.offset, scan.index.total));
-    const read = await this.readPage(query, scan, offset, query.limit, onProgress);
+    const read = await this.readPage(session, query, scan, offset, query.limit, onProgress);
     return { total: scan.index.total, offset, rows: read.map((r) => r.row) };
   }
 
   async getEntryDetail(query: StateQuery & { index: number }): Promise<EntryDetail> {
-    const scan = await this.scanState(query);
-    const [read] = query.index >= 0 && query.index < scan.index.total ? await this.readPage(query, scan, query.index, 1) : [];
+    const session = this.requireSavepoint();
+    const scan = await this.scanState(session, query);
+    const [read] = query.index >= 0 && query.index < scan.index.total ? await this.readPage(session, query, scan, query.index, 1) : [];
     if (read === undefined) throw wrongInput(`entry ${query.index} does not exist: state ${query.state} has ${scan.index.total} entries`);
     return toPlainData(read);
   }
 
   async getStateStats(query: StateQuery, onProgress?: ProgressListener): Promise<StateStats> {
-    return toPlainData((await this.scanState(query, onProgress)).stats);
+    return toPlainData((await this.scanState(this.requireSavepoint(), query, onProgress)).stats);
   }
 
   async checkHeaders(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport> {
@@ -204,8 +209,8 @@ export class LocalInspector implements Inspector {
     return plain;
   }
 
-  private scanState(query: StateQuery, onProgress?: ProgressListener): Promise<ScannedState> {
-    const session = this.requireSavepoint();
+  /** A state's scan in `session` (its scans are kept in that session only). */
+  private scanState(session: OpenSession, query: StateQuery, onProgress?: ProgressListener): Promise<ScannedState> {
     const key = JSON.stringify([query.operatorId, query.state, query.sample ?? null]);
     const known = session.scans.get(key);
     if (known) return known;
@@ -228,8 +233,7 @@ export class LocalInspector implements Inspector {
   }
 
   /** Reads rows [offset, offset + limit) of a scanned state; page reads of a session run one at a time. */
-  private readPage(query: StateQuery, scan: ScannedState, offset: number, limit: number, onProgress?: ProgressListener): Promise<ReadEntry[]> {
-    const session = this.requireSavepoint();
+  private readPage(session: OpenSession, query: StateQuery, scan: ScannedState, offset: number, limit: number, onProgress?: ProgressListener): Promise<ReadEntry[]> {
     if (session.pages === null) {
       const control = createProtobufReadControl('decode');
       const registry = createSnapshotRegistry();
@@ -248,7 +252,7 @@ export class LocalInspector implements Inspector {
   }
 
   /** `_metadata` of the session, read once; a failed or cancelled read is not kept. */
-  private openMetadata(session: Session & { savepoint: SavepointFiles }): Promise<OpenedSavepoint> {
+  private openMetadata(session: OpenSession): Promise<OpenedSavepoint> {
     if (session.metadata === undefined) {
       const pending = openSavepoint(session.savepoint);
       session.metadata = pending;
@@ -263,10 +267,10 @@ export class LocalInspector implements Inspector {
     return trackSourceReads(source, () => this.steps.running);
   }
 
-  private requireSavepoint(): Session & { savepoint: SavepointFiles } {
+  private requireSavepoint(): OpenSession {
     if (this.session === null) throw wrongInput('nothing is open: open a savepoint first');
     if (this.session.savepoint === null) throw wrongInput(noSavepointMessage(this.session.opened));
-    return this.session as Session & { savepoint: SavepointFiles };
+    return this.session as OpenSession;
   }
 }
 
