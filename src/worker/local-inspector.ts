@@ -9,7 +9,7 @@
  * of the CLI's `check` (its report is what the export writes).
  */
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
-import { openSavepointInput, type ByteSource, type SavepointFiles } from '../core/io';
+import { openSavepointInput, type SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
 import packageJson from '../../package.json';
@@ -25,7 +25,9 @@ import { toInputFiles } from './sources';
 import { nameSavepointInput, splitInputFiles } from './split-input-files';
 import { signalOf, StepRunner } from './step-runner';
 import { toPlainData } from './to-plain-data';
-import { trackSourceReads } from './track-source-reads';
+import type { Cancellation } from './cancellation';
+import { trackOpenedSavepointReads, trackSavepointReads } from './track-savepoint-reads';
+import { trackSourceReads, type ReadingStep } from './track-source-reads';
 
 /** The tool identity written into reports: the same as the CLI's, so exports equal `check` output. */
 export const REPORT_TOOL = { name: 'savepoint-inspector', version: packageJson.version };
@@ -53,6 +55,8 @@ export class LocalInspector implements Inspector {
   private readonly steps = new StepRunner();
   /** SHA-256 of descriptor sets seen before, by path, size and modification time */
   private readonly knownDigests = new Map<string, string>();
+  /** the cancellation of each state scan's step */
+  private readonly scanCancels = new WeakMap<Promise<ScannedState>, Cancellation>();
   /** for the inspection and the header-only reads */
   private readonly registry: SnapshotRegistry = createSnapshotRegistry();
 
@@ -61,8 +65,8 @@ export class LocalInspector implements Inspector {
   }
 
   async open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession> {
-    return this.steps.run('hashing', onProgress, async (cancel, phase) => {
-      if (input.kind === 'url') return this.openUrl(input.url, input.schemaFiles, phase);
+    return this.steps.run('hashing', onProgress, async (cancel, phase, _bytesRead, step) => {
+      if (input.kind === 'url') return this.openUrl(input.url, input.schemaFiles, phase, step);
       if (input.files.length === 0) {
         throw wrongInput('no files were given: drop a savepoint folder, a .zip/.tar/.tar.gz of one, or a _metadata file');
       }
@@ -79,7 +83,7 @@ export class LocalInspector implements Inspector {
       let savepoint: SavepointFiles | null = reuse?.savepoint ?? null;
       let identity = reuse ? { savepointHash: reuse.opened.savepointHash!, digests: reuse.opened.digests.filter((d) => !descriptorPaths(previous!).has(d.path)) } : null;
       if (!reuse && savepointFiles.length > 0) {
-        const tracked = toInputFiles(savepointFiles).map((f) => ({ path: f.path, source: this.track(f.source) }));
+        const tracked = toInputFiles(savepointFiles).map((f) => ({ path: f.path, source: trackSourceReads(f.source, step) }));
         savepoint = await openSavepointInput({ kind: 'files', name: nameSavepointInput(savepointFiles), files: tracked });
         identity = await identifySavepoint(savepoint);
         // the same savepoint given again as other file objects: keep its scans
@@ -107,19 +111,10 @@ export class LocalInspector implements Inspector {
   }
 
   /** A savepoint served over HTTP: identified like a folder (`_metadata` + listing), nothing else is fetched. */
-  private async openUrl(url: string, schemaFiles: InputFile[], phase: (p: 'opening', total: number) => void): Promise<OpenedSession> {
+  private async openUrl(url: string, schemaFiles: InputFile[], phase: (p: 'opening', total: number) => void, step: ReadingStep): Promise<OpenedSession> {
     phase('opening', 0);
-    const remote = await openUrlInput(url);
-    const savepoint: SavepointFiles = {
-      ...remote,
-      metadata: this.track(remote.metadata),
-      files: remote.files.map((f) => this.track(f)),
-      resolveRelative: (path) => {
-        const source = remote.resolveRelative(path);
-        return source === undefined ? undefined : this.track(source);
-      },
-    };
-    const identity = await identifySavepoint(savepoint);
+    const savepoint = await openUrlInput(url);
+    const identity = await identifySavepoint(trackSavepointReads(savepoint, step));
     const schemaDigests = (await hashInputFiles(schemaFiles, () => undefined, this.knownDigests)).digests;
     const schema = schemaFiles[0] ?? null;
     const opened: OpenedSession = {
@@ -138,9 +133,9 @@ export class LocalInspector implements Inspector {
   /** `_metadata` and every state header; entry counts come from the state scans (getStateStats). */
   async getInspection(onProgress?: ProgressListener): Promise<SavepointInspection> {
     const { savepoint } = this.requireSavepoint();
-    return this.steps.run('reading-metadata', onProgress, async (cancel, phase) => {
+    return this.steps.run('reading-metadata', onProgress, async (cancel, phase, _bytesRead, step) => {
       phase('reading-state-headers', 0);
-      return toPlainData(await inspectSavepoint(savepoint, this.registry, { signal: signalOf(cancel) }));
+      return toPlainData(await inspectSavepoint(trackSavepointReads(savepoint, step), this.registry, { signal: signalOf(cancel) }));
     });
   }
 
@@ -190,11 +185,11 @@ export class LocalInspector implements Inspector {
     const key = JSON.stringify(options);
     const cached = cache.get(key);
     if (cached) return cached;
-    const report = await this.steps.run('evaluating', onProgress, async (cancel, phase) => {
+    const report = await this.steps.run('evaluating', onProgress, async (cancel, phase, _bytesRead, step) => {
       phase(scanValues ? 'scanning-values' : 'evaluating', scanValues ? totalBytes(session.savepoint) : 0);
       const bytes = new Uint8Array(await schema.blob.arrayBuffer());
       return checkSavepoint({
-        files: session.savepoint,
+        files: trackSavepointReads(session.savepoint, step),
         descriptorSet: { name: schema.path, bytes },
         tool: REPORT_TOOL,
         target: options.target,
@@ -213,10 +208,13 @@ export class LocalInspector implements Inspector {
   private scanState(session: OpenSession, query: StateQuery, onProgress?: ProgressListener): Promise<ScannedState> {
     const key = JSON.stringify([query.operatorId, query.state, query.sample ?? null]);
     const known = session.scans.get(key);
-    if (known) return known;
-    const scan = this.steps.run('scanning-values', onProgress, async (cancel, phase, bytesRead) => {
+    // a scan cancelled but not yet unwound is not handed to a new call
+    if (known && this.scanCancels.get(known)?.isCancelled !== true) return known;
+    let stepCancel: Cancellation | undefined;
+    const scan = this.steps.run('scanning-values', onProgress, async (cancel, phase, bytesRead, step) => {
+      stepCancel = cancel;
       phase('reading-metadata', session.savepoint.metadata.size);
-      const opened = await this.openMetadata(session);
+      const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
       const op = opened.totals.operators.find((o) => o.id === query.operatorId);
       phase('scanning-values', op?.stateSize ?? totalBytes(session.savepoint));
       const control = createProtobufReadControl('scan');
@@ -225,6 +223,7 @@ export class LocalInspector implements Inspector {
       const start = bytesRead();
       return scanStateStatistics(opened, registry, control, query, { signal: signalOf(cancel), bytesRead: () => bytesRead() - start });
     });
+    if (stepCancel) this.scanCancels.set(scan, stepCancel);
     session.scans.set(key, scan);
     scan.catch(() => {
       if (session.scans.get(key) === scan) session.scans.delete(key);
@@ -242,8 +241,8 @@ export class LocalInspector implements Inspector {
     }
     const pages = session.pages;
     const run = pages.queue.then(() =>
-      this.steps.run('scanning-values', onProgress, async (cancel) => {
-        const opened = await this.openMetadata(session);
+      this.steps.run('scanning-values', onProgress, async (cancel, _phase, _bytesRead, step) => {
+        const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
         return readStatePage(opened, pages.registry, pages.control, query, scan.index, { offset, limit }, signalOf(cancel));
       }),
     );
@@ -261,10 +260,6 @@ export class LocalInspector implements Inspector {
       });
     }
     return session.metadata;
-  }
-
-  private track(source: ByteSource): ByteSource {
-    return trackSourceReads(source, () => this.steps.running);
   }
 
   private requireSavepoint(): OpenSession {

@@ -1,25 +1,28 @@
 import type { ByteSource } from '../core/io';
 import type { Cancellation } from './cancellation';
 
-/** The long step currently reading: its cancellation and its byte counter for progress. */
+/** One long step that reads: its own cancellation and its own byte counter. */
 export interface ReadingStep {
   cancel: Cancellation;
-  /** called after each read with the bytes it returned */
+  /** called after each read made for this step with the bytes it returned */
   onRead(bytes: number, source: string): void;
+  /** false once the step has ended: a source it wrapped then neither checks nor counts */
+  readonly active: boolean;
 }
 
 /**
- * The same source, but every read first checks the running steps for cancellation and then reports
- * its bytes as their progress. Steps are looked up per read, so one source serves many steps.
+ * The same source, read for one step: each read first checks that step's cancellation and then
+ * counts its bytes as that step's progress. Every step wraps the sources it reads itself, so
+ * concurrent steps count only their own reads and a cancelled step never fails another.
  */
-export function trackSourceReads(source: ByteSource, runningSteps: () => Iterable<ReadingStep>): ByteSource {
+export function trackSourceReads(source: ByteSource, step: ReadingStep): ByteSource {
   return {
     name: source.name,
     size: source.size,
     async read(offset, length) {
-      for (const step of runningSteps()) step.cancel.check();
+      if (step.active) step.cancel.check();
       const bytes = await source.read(offset, length);
-      for (const step of runningSteps()) step.onRead(bytes.length, source.name);
+      if (step.active) step.onRead(bytes.length, source.name);
       return bytes;
     },
   };

@@ -1,0 +1,29 @@
+import type { OpenedSavepoint } from '../core/flink';
+import type { SavepointFiles } from '../core/io';
+import { trackSourceReads, type ReadingStep } from './track-source-reads';
+
+/** The savepoint's files as one step reads them (trackSourceReads on every source it hands out). */
+export function trackSavepointReads(files: SavepointFiles, step: ReadingStep): SavepointFiles {
+  return {
+    name: files.name,
+    warnings: files.warnings,
+    metadata: trackSourceReads(files.metadata, step),
+    files: files.files.map((f) => trackSourceReads(f, step)),
+    resolveRelative(relativePath) {
+      const source = files.resolveRelative(relativePath);
+      return source === undefined ? undefined : trackSourceReads(source, step);
+    },
+  };
+}
+
+/** An opened savepoint (read once per session) whose state streams are read for one step. */
+export function trackOpenedSavepointReads(opened: OpenedSavepoint, step: ReadingStep): OpenedSavepoint {
+  return {
+    ...opened,
+    files: trackSavepointReads(opened.files, step),
+    resolveStreamHandle(handle, context) {
+      const resolved = opened.resolveStreamHandle(handle, context);
+      return { ...resolved, source: trackSourceReads(resolved.source, step) };
+    },
+  };
+}
