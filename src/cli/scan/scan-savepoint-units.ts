@@ -89,11 +89,19 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
       if (taken === pending.length) pending.length = 0;
       else pending.splice(0, taken);
     };
+    // Frames are matched to entries by offset, and offsets are only comparable within one stream (one
+    // Snappy block for compressed keyed state, where they restart at 0): frames decoded for entries that
+    // were never yielded (a broadcast copy not counted) must not reach the next stream's entries.
+    pending.length = 0;
     if ('runs' in input) {
-      for await (const run of input.runs) for (const e of run) add(e);
+      for await (const run of input.runs) {
+        for (const e of run) add(e);
+        pending.length = 0;
+      }
     } else {
       for await (const e of input.entries) add(e);
     }
+    pending.length = 0;
   };
   const signal = options.signal ? { signal: options.signal } : {};
   for (const unit of units) {

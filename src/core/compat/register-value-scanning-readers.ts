@@ -22,8 +22,8 @@ import {
 import { summarizeProtobufValue } from './scan-protobuf-state-values';
 import type { ScannedValue } from './value-scan-types';
 
-/** A scanned value before its entry's key is known. */
-export type UnkeyedScannedValue = Omit<ScannedValue, 'key'>;
+/** A scanned value before its entry's key is known, with where its frame starts (absolute, as StateEntry.valueRange). */
+export type UnkeyedScannedValue = Omit<ScannedValue, 'key'> & { frameOffset: number; file: string | undefined };
 
 /** What an entry carries as its value in this scan: the payload went to the warnings instead. */
 const SCANNED: DecodedValue = Object.freeze({ kind: 'other', type: 'Protobuf frame', text: 'scanned for the value warnings, not decoded' });
@@ -40,15 +40,17 @@ export function registerValueScanningReaders(registry: SnapshotRegistry, sink: (
     const { index, exact } = scan;
     const options: ProtobufScanOptions = { maxMessageSize: content.settings.maxMessageSize, recursionLimit: content.settings.recursionLimit, fieldLog: log };
     const decodeFully = (r: Parameters<typeof inner.decodeDetailed>[0]): DecodedValue => {
+      const frameOffset = r.absolutePosition;
       const d = inner.decodeDetailed(r);
       const { key: _key, ...value } = summarizeProtobufValue('', d);
-      sink(value);
+      sink({ ...value, frameOffset, file: r.file });
       return SCANNED;
     };
     return {
       decode(r): DecodedValue {
         if (!exact) return decodeFully(r);
         const start = r.position;
+        const frameOffset = r.absolutePosition;
         let frame;
         try {
           frame = readProtobufFrame(r, content.settings.maxMessageSize);
@@ -63,7 +65,7 @@ export function registerValueScanningReaders(registry: SnapshotRegistry, sink: (
           return decodeFully(r);
         }
         const fields = listLoggedFields(index, log);
-        sink({ payloadSize: out.payloadSize, depth: out.depth, unknownFields: fields.unknown, knownFields: fields.known });
+        sink({ payloadSize: out.payloadSize, depth: out.depth, unknownFields: fields.unknown, knownFields: fields.known, frameOffset, file: r.file });
         return SCANNED;
       },
     };

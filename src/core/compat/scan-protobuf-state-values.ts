@@ -43,11 +43,17 @@ export function registerRecordingProtobufReaders(registry: SnapshotRegistry, sin
  * `pending` is where the registry's codec puts each value it reads (registerRecordingProtobufReaders:
  * full decodes; registerValueScanningReaders: structural scans); this attaches the entry's key to them.
  */
-export async function scanProtobufStateValues(files: SavepointFiles, registry: SnapshotRegistry, pending: (ProtobufValueDetail | Omit<ScannedValue, 'key'>)[], options: ScanStateOptions): Promise<ScanResult> {
+export async function scanProtobufStateValues(
+  files: SavepointFiles,
+  registry: SnapshotRegistry,
+  pending: (ProtobufValueDetail | (Omit<ScannedValue, 'key'> & { frameOffset: number; file: string | undefined }))[],
+  options: ScanStateOptions,
+): Promise<ScanResult> {
   const values: ScannedValue[] = [];
   const take = options.onValue ?? ((v: ScannedValue) => void values.push(v));
   let entries = 0;
   let scannedValues = 0;
+  let head = 0;
   // operator list/union elements have no key: name them by subtask and position instead
   const elementsPerSubtask = new Map<number, number>();
   pending.length = 0;
@@ -62,9 +68,28 @@ export async function scanProtobufStateValues(files: SavepointFiles, registry: S
     const ordinal = elementsPerSubtask.get(entry.subtask) ?? 0;
     elementsPerSubtask.set(entry.subtask, ordinal + 1);
     const key = describeEntryKey(entry.key, entry.userKey, `subtask ${entry.subtask} element ${ordinal}`);
-    for (const item of pending) take('message' in item ? summarizeProtobufValue(key, item) : { key, ...item });
-    scannedValues += pending.length;
-    pending.length = 0;
+    // A heap key group decodes whole state chunks (wanted or not) before their entries are yielded: each
+    // entry takes the values whose frames lie in its own value range of its own stream (offsets restart
+    // per file and per Snappy chunk); values of other streams or before the range are never any later
+    // entry's, values after it wait for later entries of the same stream.
+    const range = entry.valueRange;
+    for (; head < pending.length; head++) {
+      const item = pending[head]!;
+      if (range !== undefined && item.file === entry.file && item.frameOffset >= range.offset + range.length) break;
+      if (range !== undefined && (item.file !== entry.file || item.frameOffset < range.offset)) continue;
+      scannedValues++;
+      if ('message' in item) take(summarizeProtobufValue(key, item));
+      else {
+        const { frameOffset: _at, file: _file, ...value } = item;
+        take({ key, ...value });
+      }
+    }
+    // drop what was taken (at once when nothing waits, else in large steps: linear, not quadratic)
+    if (head === pending.length) pending.length = head = 0;
+    else if (head >= 4096) {
+      pending.splice(0, head);
+      head = 0;
+    }
   }
   return { values, scannedValues, entries };
 }

@@ -3,6 +3,7 @@ import { throwIfCancelled } from './cancel-signal';
 import type { KeyedStateHeader, StateEntry, StateMetaInfo } from './inspection-types';
 import { listKeyGroupBlocks, type KeyedReadOptions, type KeyedStreamInput } from './read-canonical-keyed-entries';
 import type { SerializerSnapshot, ValueCodec } from './snapshot-types';
+import { MAP_ENTRY_VALUE_RANGES } from './snapshots/collection-snapshots';
 
 /**
  * Streams the entries of a heap snapshot stream (spec Appendix A; keyed handle code 12/3):
@@ -65,7 +66,9 @@ function readStateChunk(r: ByteReader, state: StateMetaInfo, keySerializer: Seri
     const v = value.decode(r);
     const valueRange = { offset: at, length: r.absolutePosition - at };
     if (state.kind === 'MAP' && v.kind === 'map') {
-      for (const m of v.entries) out.push({ key: k, namespace, userKey: m.key, value: m.value.kind === 'null' ? null : m.value, valueRange });
+      // each user key's own value bytes, not the whole map's
+      const ranges = MAP_ENTRY_VALUE_RANGES.get(v);
+      v.entries.forEach((m, j) => out.push({ key: k, namespace, userKey: m.key, value: m.value.kind === 'null' ? null : m.value, valueRange: ranges?.[j] ?? valueRange }));
     } else {
       out.push({ key: k, namespace, value: v, valueRange });
     }

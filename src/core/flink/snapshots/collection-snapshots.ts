@@ -19,16 +19,29 @@ function decodeList(r: ByteReader, [element]: ValueCodec[]): DecodedValue {
   return { kind: 'list', items };
 }
 
+/**
+ * Where each entry's value lies in its stream (absolute offsets, null flag included), per
+ * decoded map: a heap MapState stores a key's whole map as one value, and each user key's entry
+ * needs its own range. Kept beside the value, so the decoded model and its JSON stay as they are.
+ */
+export const MAP_ENTRY_VALUE_RANGES = new WeakMap<DecodedValue, { offset: number; length: number }[]>();
+
 /** MapSerializer values: `i32` size, then key, `bool` isNull, value unless null. */
 function decodeMap(r: ByteReader, [key, value]: ValueCodec[]): DecodedValue {
   const n = r.readCount('map entries', 2);
   const entries: { key: DecodedValue; value: DecodedValue }[] = [];
+  const ranges: { offset: number; length: number }[] = [];
   for (let i = 0; i < n; i++) {
     const k = key!.decode(r);
+    // from the null flag on, as a canonical MapState entry's value is written (flag + value)
+    const at = r.absolutePosition;
     const isNull = r.readBool('map value null flag');
     entries.push({ key: k, value: isNull ? { kind: 'null' } : value!.decode(r) });
+    ranges.push({ offset: at, length: r.absolutePosition - at });
   }
-  return { kind: 'map', entries };
+  const map: DecodedValue = { kind: 'map', entries };
+  MAP_ENTRY_VALUE_RANGES.set(map, ranges);
+  return map;
 }
 
 /** SetSerializer values (2.x): `i32` size, then per element `bool` isNull + element. */
