@@ -201,7 +201,10 @@ export interface StatsSampleInfo {
 export interface StateStats {
   operatorId: string;
   state: string;
+  /** entries counted: a broadcast state's copy in one subtask only (as the CLI's stats) */
   entries: number;
+  /** rows of the values table: every entry of every subtask (more than `entries` for a broadcast state held by several subtasks) */
+  rows: number;
   /** always false: the structural scan keeps no entry, so it has no entry cap (kept for compatibility) */
   truncated: boolean;
   /** present when the scan read a sample */

@@ -191,10 +191,15 @@ describe.skipIf(!existsSync(path.join(FIXTURE, '_metadata')))('LocalInspector ov
     const cli = await cliStats(FIXTURE);
     const inspection = await inspector.getInspection();
     for (const op of inspection.operators) {
-      for (const s of op.states.filter((x) => x.scope === 'keyed')) {
+      for (const s of op.states) {
         const stats = await inspector.getStateStats({ operatorId: op.id, state: s.name });
         const expected = cli.states.find((c) => c.operatorId === op.id && c.state === s.name)!;
-        expect(stats.entries).toBe(expected.entries);
+        expect(stats.entries, `${op.id}/${s.name}`).toBe(expected.entries);
+        // the values table lists every subtask's copy of a broadcast state
+        const page = await inspector.listEntries({ operatorId: op.id, state: s.name, offset: 0, limit: 1 });
+        expect(page.total, `${op.id}/${s.name}`).toBe(stats.rows);
+        if (s.scope === 'broadcast') expect(stats.rows, `${op.id}/${s.name}`).toBe(stats.entries * s.subtasks.length);
+        else expect(stats.rows).toBe(stats.entries);
         expect(sumBuckets(stats)).toBe(expected.valueBytes);
         expect(stats.protobuf?.summary ?? undefined).toEqual(expected.protobuf);
         const pb = stats.protobuf;

@@ -10,6 +10,7 @@ import {
 } from '../core/io';
 import {
   findOperator,
+  isCountedBroadcastCopy,
   listKeyGroupBlocks,
   listSampledKeyedInputs,
   readCanonicalKeyedEntries,
@@ -32,6 +33,11 @@ export interface StatePart {
   kind: 'operator' | 'keyed';
   /** heap (and operator/broadcast) entries are decoded a chunk at a time before they are yielded */
   eager: boolean;
+  /**
+   * false for a broadcast state's copy in any subtask but the counted one (isCountedBroadcastCopy):
+   * its rows are listed, but statistics count one copy, as the CLI's stats
+   */
+  counted: boolean;
   entries: AsyncIterable<StateEntry>;
 }
 
@@ -55,7 +61,8 @@ export async function* readStateParts(
   for (const subtask of [...op.subtasks].sort((a, b) => a.index - b.index)) {
     if (subtask.managedOperatorState?.states.some((s) => s.name === query.state)) {
       const stream = await readSubtaskOperatorStream(opened, op, subtask, registry);
-      if (stream) yield { subtask: subtask.index, kind: 'operator', eager: true, entries: readOperatorStateEntries(stream.input, stream.header, filter) };
+      const counted = !isBroadcastState(subtask, query.state) || isCountedBroadcastCopy(op, subtask.index, query.state);
+      if (stream) yield { subtask: subtask.index, kind: 'operator', eager: true, counted, entries: readOperatorStateEntries(stream.input, stream.header, filter) };
     }
     const keyed = await readSubtaskKeyedStream(opened, op, subtask, registry);
     if (!keyed?.header?.states.some((s) => s.name === query.state)) continue;
@@ -69,7 +76,7 @@ export async function* readStateParts(
     const header = keyed.header;
     const heap = keyed.format === 'heap';
     for (const input of sampled.inputs) {
-      yield { subtask: subtask.index, kind: 'keyed', eager: heap, entries: heap ? readHeapKeyedEntries(input, header, filter) : readCanonicalKeyedEntries(input, header, filter) };
+      yield { subtask: subtask.index, kind: 'keyed', eager: heap, counted: true, entries: heap ? readHeapKeyedEntries(input, header, filter) : readCanonicalKeyedEntries(input, header, filter) };
     }
   }
 }
@@ -89,14 +96,19 @@ export async function readStatePart(
   if (at.keyGroup < 0) {
     const stream = await readSubtaskOperatorStream(opened, op, subtask, registry);
     if (!stream) throw missing('operator state');
-    return { subtask: at.subtask, kind: 'operator', eager: true, entries: readOperatorStateEntries(stream.input, stream.header, filter) };
+    const counted = !isBroadcastState(subtask, query.state) || isCountedBroadcastCopy(op, at.subtask, query.state);
+    return { subtask: at.subtask, kind: 'operator', eager: true, counted, entries: readOperatorStateEntries(stream.input, stream.header, filter) };
   }
   const keyed = await readSubtaskKeyedStream(opened, op, subtask, registry);
   if (!keyed?.input || !keyed.header || keyed.format === 'rocksdb-native' || keyed.format === 'changelog') throw missing('keyed state');
   const input = narrowToKeyGroup(keyed.input, at.keyGroup);
   if (!input) throw missing(`key group ${at.keyGroup}`);
   const heap = keyed.format === 'heap';
-  return { subtask: at.subtask, kind: 'keyed', eager: heap, entries: heap ? readHeapKeyedEntries(input, keyed.header, filter) : readCanonicalKeyedEntries(input, keyed.header, filter) };
+  return { subtask: at.subtask, kind: 'keyed', eager: heap, counted: true, entries: heap ? readHeapKeyedEntries(input, keyed.header, filter) : readCanonicalKeyedEntries(input, keyed.header, filter) };
+}
+
+function isBroadcastState(subtask: OperatorState['subtasks'][number], state: string): boolean {
+  return subtask.managedOperatorState?.states.some((s) => s.name === state && s.mode === 'BROADCAST') === true;
 }
 
 /** The stream narrowed to one key group's block: one range read of exactly that block. */

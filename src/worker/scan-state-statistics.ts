@@ -47,6 +47,8 @@ export async function scanStateStatistics(
   const parts: IndexedPart[] = [];
   const coverage = { keyGroupsRead: 0, keyGroupsWithData: 0 };
   let total = 0;
+  /** entries counted by the statistics: one copy of a broadcast state (as the CLI's stats), `total` lists every copy */
+  let counted = 0;
   let limited = false;
   control.mode = 'scan';
   const sampleQuery = { ...query, signal: options.signal };
@@ -60,6 +62,9 @@ export async function scanStateStatistics(
       const keyGroup = part.kind === 'operator' ? -1 : e.keyGroup;
       if (current === undefined || current.keyGroup !== keyGroup) parts.push((current = { subtask: part.subtask, keyGroup, first: total, count: 0 }));
       current.count++;
+      total++;
+      if (!part.counted) continue;
+      counted++;
       const size = e.valueRange.length;
       bump(byKeyGroup, e.keyGroup, size);
       bump(bySubtask, e.subtask, size);
@@ -67,16 +72,16 @@ export async function scanStateStatistics(
       if (frames.length > 0) {
         let text: string | undefined;
         const key = () => (text ??= describeEntryKey(e.key, e.userKey));
-        for (const f of frames) proto.add(f, key, total);
+        for (const f of frames) proto.add(f, key, total - 1);
       }
-      total++;
     }
   }
   const sorted = (m: Map<number, DistributionBucket>) => [...m.values()].sort((a, b) => a.id - b.id);
   const stats: StateStats = {
     operatorId: query.operatorId,
     state: query.state,
-    entries: total,
+    entries: counted,
+    rows: total,
     truncated: false,
     ...(query.sample ? { sample: { sample: query.sample, ...coverage, limited } } : {}),
     bytesRead: options.bytesRead(),

@@ -57,7 +57,7 @@ export function StateDistribution({ operator, state: inspected }: { operator: In
       <header className="panel-head">
         <h2>Distribution</h2>
         <span className="muted small" data-testid="distribution-count">
-          {describeEntryCount(inspected, s.entries)}
+          {describeEntryCount(inspected, s)}
           {s.sample ? ` (${describeScanCoverage(s)})` : ''}
         </span>
       </header>

@@ -106,12 +106,14 @@ describe('describeLibraryLine', () => {
 });
 
 describe('entry counts and distribution modes', () => {
-  it('counts one broadcast copy and names the copies; other states count their rows', () => {
-    expect(describeEntryCount({ scope: 'broadcast', entries: 3, subtasks: [0, 1] }, 6)).toBe('3 entries × 2 subtask copies');
-    expect(describeEntryCount({ scope: 'broadcast', subtasks: [0, 1] }, 6)).toBe('3 entries × 2 subtask copies');
-    expect(describeEntryCount({ scope: 'broadcast', entries: 3, subtasks: [0] }, 3)).toBe('3 entries');
-    expect(describeEntryCount({ scope: 'keyed', entries: 1, subtasks: [0, 1] }, 1)).toBe('1 entry');
-    expect(describeEntryCount({ scope: 'operator', subtasks: [0, 1] }, 1200)).toBe('1,200 entries');
+  it('counts one broadcast copy and names the copies, from the scan own numbers; other states count their entries', () => {
+    expect(describeEntryCount({ scope: 'broadcast', subtasks: [0, 1] }, { entries: 3, rows: 6 })).toBe('3 entries × 2 subtask copies');
+    expect(describeEntryCount({ scope: 'broadcast', subtasks: [0, 1] }, { entries: 3 })).toBe('3 entries × 2 subtask copies');
+    // a sample of the first 4 rows holds 3 entries of the counted copy and 1 of the next: not "2 entries × 2"
+    expect(describeEntryCount({ scope: 'broadcast', subtasks: [0, 1] }, { entries: 3, rows: 4 })).toBe('3 entries in one copy, 4 rows over 2 subtask copies');
+    expect(describeEntryCount({ scope: 'broadcast', subtasks: [0] }, { entries: 3, rows: 3 })).toBe('3 entries');
+    expect(describeEntryCount({ scope: 'keyed', subtasks: [0, 1] }, { entries: 1, rows: 1 })).toBe('1 entry');
+    expect(describeEntryCount({ scope: 'operator', subtasks: [0, 1] }, { entries: 1200, rows: 1200 })).toBe('1,200 entries');
   });
 
   it('maps operator state kinds to the distribution mode, and keyed states to none', () => {

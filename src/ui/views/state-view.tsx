@@ -102,7 +102,7 @@ function StateDetails({ operator, state }: { operator: InspectedOperator; state:
         </dd>
         <dt>entries</dt>
         <dd data-testid="state-entries">
-          {entries === undefined ? <span className="muted">not scanned</span> : describeEntryCount(state, entries)}
+          {entries === undefined ? <span className="muted">not scanned</span> : describeEntryCount(state, { entries, ...(state.entries === undefined && scanned ? { rows: scanned.rows } : {}) })}
           {state.entries === undefined && scanned?.sample ? <span className="muted"> in the sample</span> : null}
         </dd>
         <dt>subtasks</dt>

@@ -57,7 +57,7 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
       <h1>
         {state}{' '}
         <span className="muted small" data-testid="entries-count">
-          {probe.first.isSuccess ? describeEntryCount(inspected, probe.total) : 'scanning…'}
+          {probe.first.isSuccess && stats.data ? describeEntryCount(inspected, stats.data) : 'scanning…'}
         </span>
       </h1>
       <ScanControls stats={stats.data} />
