@@ -49,10 +49,19 @@ export const dumpCommand: CliCommand = {
     const registry = createSnapshotRegistry();
     registerRecordingProtobufReaders(registry, (d) => pending.push(d));
     const entries: DumpEntry[] = [];
+    let head = 0;
     for await (const entry of readStateEntries(files, registry, { operatorId: operator, state, ...(limit === undefined ? {} : { limit }) })) {
-      // heap snapshots decode the values of other states too: keep the details inside this entry's value
-      const inside = pending.filter((d) => (d.file === undefined || d.file === entry.file) && d.frameOffset >= entry.valueRange.offset && d.frameOffset < entry.valueRange.offset + entry.valueRange.length);
-      pending.length = 0;
+      // heap snapshots decode whole state chunks (other states' too) before yielding their entries: an entry
+      // takes the details inside its own value range of its own stream; later ones wait for later entries
+      const { offset, length } = entry.valueRange;
+      const inside: ProtobufValueDetail[] = [];
+      for (; head < pending.length; head++) {
+        const d = pending[head]!;
+        const sameStream = d.file === undefined || d.file === entry.file;
+        if (sameStream && d.frameOffset >= offset + length) break;
+        if (sameStream && d.frameOffset >= offset) inside.push(d);
+      }
+      if (head === pending.length) pending.length = head = 0;
       entries.push(toDumpEntry(entry, inside));
     }
     if (values['json'] === true) {
