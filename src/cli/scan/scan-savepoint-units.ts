@@ -58,6 +58,7 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
     let lastState: string | undefined;
     let lastScope: StateScope | undefined;
     let s: ReturnType<typeof slot> | undefined;
+    let head = 0;
     const add = (e: StateEntry): void => {
       const scope = scopeOf(e);
       if (s === undefined || e.state !== lastState || scope !== lastScope) {
@@ -67,16 +68,16 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
       }
       s.entries++;
       s.valueBytes += e.valueRange?.length ?? 0;
-      if (pending.length === 0 || !e.valueRange) return;
+      if (head === pending.length || !e.valueRange) return;
       const start = e.valueRange.offset;
       const end = start + e.valueRange.length;
-      let taken = 0;
       // the key's text is needed only for the few example keys: made on demand, once per entry
       let key: string | undefined;
       const keyOf = (): string => (key ??= describeEntryKey(e.key, e.userKey));
-      for (const frame of pending) {
+      // a forward pointer over the frames (a heap chunk decodes all its entries first): linear, not quadratic
+      for (; head < pending.length; head++) {
+        const frame = pending[head]!;
         if (frame.offset >= end) break;
-        taken++;
         if (frame.offset < start) continue;
         s.scan ??= createProtobufStateScan(frame.index, {
           maxMessageSize: frame.content.settings.maxMessageSize,
@@ -86,22 +87,21 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
         });
         s.scan.addPayload(frame.payload, keyOf, frame.length);
       }
-      if (taken === pending.length) pending.length = 0;
-      else pending.splice(0, taken);
+      if (head === pending.length) pending.length = head = 0;
     };
     // Frames are matched to entries by offset, and offsets are only comparable within one stream (one
     // Snappy block for compressed keyed state, where they restart at 0): frames decoded for entries that
     // were never yielded (a broadcast copy not counted) must not reach the next stream's entries.
-    pending.length = 0;
+    pending.length = head = 0;
     if ('runs' in input) {
       for await (const run of input.runs) {
         for (const e of run) add(e);
-        pending.length = 0;
+        pending.length = head = 0;
       }
     } else {
       for await (const e of input.entries) add(e);
     }
-    pending.length = 0;
+    pending.length = head = 0;
   };
   const signal = options.signal ? { signal: options.signal } : {};
   for (const unit of units) {
