@@ -18,6 +18,8 @@ import { hashInputFiles } from './hash-input-files';
 import { computeInputHash, identifySavepoint } from './identify-savepoint';
 import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportFormat, InputFile, Inspector, InspectorFailure, InspectorInput, OpenedSession, ProgressListener, StateQuery, StateStats } from './inspector';
 import { openUrlInput } from './open-url-input';
+import { createSwitchingStep, type SwitchingStep } from './create-switching-step';
+import { createSubtaskStreamCache, type SubtaskStreamCache } from './read-state-part';
 import { readStatePage, type ReadEntry } from './read-state-page';
 import { createProtobufReadControl, registerWorkerProtobufReaders, type ProtobufReadControl } from './register-worker-protobuf-readers';
 import { scanStateStatistics, type ScannedState } from './scan-state-statistics';
@@ -45,7 +47,7 @@ interface Session {
   reports: Map<string, CompatibilityReport>;
   headerReports: Map<string, CompatibilityReport>;
   /** page reads run one at a time through one registry whose Protobuf codec mode they switch */
-  pages: { queue: Promise<unknown>; registry: SnapshotRegistry; control: ProtobufReadControl } | null;
+  pages: { queue: Promise<unknown>; registry: SnapshotRegistry; control: ProtobufReadControl; streams: SubtaskStreamCache; reader: SwitchingStep } | null;
 }
 
 type OpenSession = Session & { savepoint: SavepointFiles };
@@ -237,13 +239,19 @@ export class LocalInspector implements Inspector {
       const control = createProtobufReadControl('decode');
       const registry = createSnapshotRegistry();
       registerWorkerProtobufReaders(registry, control);
-      session.pages = { queue: Promise.resolve(), registry, control };
+      session.pages = { queue: Promise.resolve(), registry, control, streams: createSubtaskStreamCache(), reader: createSwitchingStep() };
     }
     const pages = session.pages;
     const run = pages.queue.then(() =>
       this.steps.run('scanning-values', onProgress, async (cancel, _phase, _bytesRead, step) => {
-        const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
-        return readStatePage(opened, pages.registry, pages.control, query, scan.index, { offset, limit }, signalOf(cancel));
+        // the cached subtask streams read through pages.reader: this step's reads while it runs
+        pages.reader.current = step;
+        try {
+          const opened = trackOpenedSavepointReads(await this.openMetadata(session), pages.reader);
+          return await readStatePage(opened, pages.registry, pages.control, query, scan.index, { offset, limit }, signalOf(cancel), pages.streams);
+        } finally {
+          pages.reader.current = null;
+        }
       }),
     );
     pages.queue = run.catch(() => undefined);

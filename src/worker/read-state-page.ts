@@ -7,29 +7,18 @@
 import { DecodeError } from '../core/io';
 import type { CancelSignal, DecodedValue, OpenedSavepoint, SnapshotRegistry, StateEntry } from '../core/flink';
 import type { EntryProtobufValue, EntryRow } from './inspector';
-import { readStatePart } from './read-state-parts';
+import { findIndexedPart } from './find-indexed-part';
+import { readStatePart, type SubtaskStreamCache } from './read-state-part';
 import { findValueFrames, type ProtobufReadControl, type WorkerProtobufFrame } from './register-worker-protobuf-readers';
 import type { StateEntryIndex } from './scan-state-statistics';
 import { summarizeDecodedValue } from './summarize-decoded-value';
+import { toEntryProtobufValue } from './to-entry-protobuf-value';
 
 export interface ReadEntry {
   row: EntryRow;
   /** the entry without the JSON of its Protobuf values (they are in `values`) */
   entry: StateEntry;
   values: EntryProtobufValue[];
-}
-
-/** The part holding entry `offset`: the last part whose first entry is at or before it. */
-export function findIndexedPart(index: StateEntryIndex, offset: number): number {
-  let lo = 0;
-  let hi = index.parts.length - 1;
-  if (hi < 0 || offset < 0 || offset >= index.total) return -1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (index.parts[mid]!.first <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 export async function readStatePage(
@@ -40,6 +29,7 @@ export async function readStatePage(
   index: StateEntryIndex,
   page: { offset: number; limit: number },
   signal: CancelSignal,
+  streams: SubtaskStreamCache,
 ): Promise<ReadEntry[]> {
   const out: ReadEntry[] = [];
   const end = Math.min(index.total, page.offset + Math.max(0, page.limit));
@@ -49,7 +39,7 @@ export async function readStatePage(
     const part = index.parts[p]!;
     const from = Math.max(page.offset, part.first) - part.first;
     const stop = Math.min(part.count, end - part.first);
-    const read = await readStatePart(opened, registry, { ...query, signal }, part);
+    const read = await readStatePart(opened, registry, { ...query, signal }, part, streams);
     // lazily decoded (canonical) entries are decoded when pulled: the mode is set before each pull
     const modeFor = (k: number) => (read.eager || k >= from ? 'decode' : 'skip');
     control.mode = modeFor(0);
@@ -80,22 +70,6 @@ function toReadEntry(index: number, entry: StateEntry, frames: WorkerProtobufFra
     unknownFields: frames.reduce((n, f) => n + (f.detail?.unknownFields.length ?? 0), 0),
   };
   return { row, entry: lightenEntry(entry), values: frames.flatMap((f) => (f.detail ? [toEntryProtobufValue(f)] : [])) };
-}
-
-/** A decoded value as the detail pane needs it: offsets relative to the frame. */
-export function toEntryProtobufValue(f: WorkerProtobufFrame): EntryProtobufValue {
-  const d = f.detail!;
-  const base = f.offset;
-  return {
-    typeName: d.typeName,
-    frame: f.frame,
-    frameOffset: f.offset,
-    payloadSize: d.payloadSize,
-    depth: d.depth,
-    json: d.json,
-    unknownFields: d.unknownFields.map((u) => ({ path: u.path, number: u.number, wireType: u.wireType, offset: u.offset - base, length: u.length })),
-    fieldRanges: d.fieldRanges.map((r) => ({ path: r.path, number: r.number, known: r.known, offset: r.offset - base, length: r.length })),
-  };
 }
 
 /** The entry without the JSON views of its Protobuf values (the detail carries them once). */

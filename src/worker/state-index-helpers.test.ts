@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProtobufValueCodec } from '../core/protobuf';
 import { buildSizeHistogram, SizeHistogram } from './build-size-histogram';
-import { findIndexedPart } from './read-state-page';
+import { findIndexedPart } from './find-indexed-part';
 import type { DecodedValue } from '../core/flink';
 import { createProtobufReadControl, findValueFrames, NOT_DECODED, type WorkerProtobufFrame } from './register-worker-protobuf-readers';
 
