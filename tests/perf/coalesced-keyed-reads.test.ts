@@ -51,6 +51,15 @@ describe('groupKeyGroupSlices', () => {
   });
 });
 
+/** The keyed stream of the first subtask of the first operator with subtasks, with the Protobuf readers registered. */
+async function openFirstKeyedStream(dir: string) {
+  const registry = createSnapshotRegistry();
+  registerProtobufSnapshotReaders(registry);
+  const opened = await openSavepoint(await openNodeInput(dir));
+  const op = opened.metadata.operators.find((o) => o.subtasks.length > 0)!;
+  return readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
+}
+
 /** The input with every state-file read recorded (offset, length). */
 function recordReads(input: SavepointFiles, reads: [string, number, number][], failAfter = Infinity): SavepointFiles {
   return {
@@ -110,11 +119,7 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
   });
 
   it('with reuseReadBuffers every slice goes through readInto into two alternating buffers, with the same entries', async () => {
-    const registry = createSnapshotRegistry();
-    registerProtobufSnapshotReaders(registry);
-    const opened = await openSavepoint(await openNodeInput(dir));
-    const op = opened.metadata.operators.find((o) => o.subtasks.length > 0)!;
-    const keyed = await readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
+    const keyed = await openFirstKeyedStream(dir);
     const input = keyed!.input!;
     const targets: ArrayBufferLike[] = [];
     let plainReads = 0;
@@ -146,11 +151,7 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
   });
 
   it('a consumer that stops within the first slice reads nothing more', async () => {
-    const registry = createSnapshotRegistry();
-    registerProtobufSnapshotReaders(registry);
-    const opened = await openSavepoint(await openNodeInput(dir));
-    const op = opened.metadata.operators.find((o) => o.subtasks.length > 0)!;
-    const keyed = await readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
+    const keyed = await openFirstKeyedStream(dir);
     const reads: number[] = [];
     const source = keyed!.input!.source;
     const counting: ByteSource = { name: source.name, size: source.size, read: (offset, length) => (reads.push(length), source.read(offset, length)) };
@@ -163,11 +164,7 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
   });
 
   it('a consumer that stops in the second slice leaves the read-ahead of the third settled, even when it fails', async () => {
-    const registry = createSnapshotRegistry();
-    registerProtobufSnapshotReaders(registry);
-    const opened = await openSavepoint(await openNodeInput(dir));
-    const op = opened.metadata.operators.find((o) => o.subtasks.length > 0)!;
-    const keyed = await readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
+    const keyed = await openFirstKeyedStream(dir);
     const reads: [string, number, number][] = [];
     const source = keyed!.input!.source;
     let refused = 0;
@@ -212,11 +209,7 @@ describe('large key-group blocks (4 key groups of ~1.5 MiB) are streamed in wind
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('streams blocks above the window size in windows: the same entries for any window, even one smaller than an entry', async () => {
-    const registry = createSnapshotRegistry();
-    registerProtobufSnapshotReaders(registry);
-    const opened = await openSavepoint(await openNodeInput(dir));
-    const op = opened.metadata.operators.find((o) => o.subtasks.length > 0)!;
-    const keyed = await readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
+    const keyed = await openFirstKeyedStream(dir);
     const input = keyed!.input!;
     const describe = (e: StateEntry) => JSON.stringify([e.keyGroup, e.state, e.key, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
     const expected: string[] = [];
@@ -242,11 +235,7 @@ describe('large key-group blocks (4 key groups of ~1.5 MiB) are streamed in wind
   });
 
   it('a truncated large block fails with the whole-block error (text and offset) when streamed', async () => {
-    const registry = createSnapshotRegistry();
-    registerProtobufSnapshotReaders(registry);
-    const opened = await openSavepoint(await openNodeInput(dir));
-    const op = opened.metadata.operators.find((o) => o.subtasks.length > 0)!;
-    const keyed = await readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
+    const keyed = await openFirstKeyedStream(dir);
     const input = keyed!.input!;
     const last = listKeyGroupBlocks(input).at(-1)!;
     // the stream ends 10 bytes early: the last block's final entry is cut
