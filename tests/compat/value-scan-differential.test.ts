@@ -10,7 +10,7 @@ import { summarizeProtobufValue } from '../../src/core/compat';
 import { buildProtobufScanIndex, createEmptyScan, createProtobufFieldLog, decodeProtobufValue, listLoggedFields, scanProtobufPayloadInto, writeProtobufFrame } from '../../src/core/protobuf';
 import { ByteReader, ByteWriter } from '../../src/core/io';
 import { encodeValuePool, loadBenchSchema } from '../../bench/generate/bench-values';
-import { hex, loadTestSchema } from '../protobuf/protobuf-test-schemas';
+import { loadTestSchema, RECURSIVE_SAMPLE_PAYLOADS } from '../protobuf/protobuf-test-schemas';
 
 const recursive = loadTestSchema('serializer', 'flink.protobuf.serializer.RecursiveMessage').root;
 const bench = loadBenchSchema().event;
@@ -55,12 +55,7 @@ describe('structural field log vs the full decoder (value warnings)', () => {
   });
 
   it('gives the same fields for serializer.proto values with unknown fields, groups and map entries, and their mutations', () => {
-    const valid = [
-      '0a 05 2a 03 01 02 03 32 02 01 02 32 01 09',
-      '1a 07 0a 01 6b 12 02 0a 00 22 05 0a 01 6b 10 02',
-      'a3 06 08 01 ab 06 2a 01 00 ac 06 a4 06 3a 02 01 02 48 05',
-      '42 01 61 a0 06 01 0d 01 00 00 00 71 00 00 00 00 00 00 f8 7f',
-    ].map(hex);
+    const valid = RECURSIVE_SAMPLE_PAYLOADS;
     const outcomes = new Set(valid.map((v) => compare(recursive, v, 100)));
     expect(outcomes.has('scanned')).toBe(true);
     fc.assert(

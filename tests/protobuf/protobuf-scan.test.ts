@@ -9,7 +9,7 @@ import {
   ProtobufParseError,
   scanProtobufPayload,
 } from '../../src/core/protobuf';
-import { ENVELOPE_NAME, hex, loadTestSchema } from './protobuf-test-schemas';
+import { ENVELOPE_NAME, hex, loadTestSchema, RECURSIVE_SAMPLE_PAYLOADS } from './protobuf-test-schemas';
 
 const recursive = loadTestSchema('serializer', 'flink.protobuf.serializer.RecursiveMessage').root;
 const envelope = loadTestSchema('snapshot', ENVELOPE_NAME).root;
@@ -109,12 +109,7 @@ describe('scanProtobufPayload: the structural scan', () => {
   });
 
   it('agrees with the full decoder on validity, depth, unknown fields and bytes for arbitrary and mutated payloads', () => {
-    const valid = [
-      '0a 05 2a 03 01 02 03 32 02 01 02 32 01 09',
-      '1a 07 0a 01 6b 12 02 0a 00 22 05 0a 01 6b 10 02',
-      'a3 06 08 01 ab 06 2a 01 00 ac 06 a4 06 3a 02 01 02 48 05',
-      '42 01 61 a0 06 01 0d 01 00 00 00 71 00 00 00 00 00 00 f8 7f',
-    ].map(hex);
+    const valid = RECURSIVE_SAMPLE_PAYLOADS;
     const payloads = fc.oneof(
       fc.uint8Array({ maxLength: 40 }),
       fc.tuple(fc.constantFrom(...valid), fc.nat(), fc.integer({ min: 0, max: 255 })).map(([v, i, b]) => {

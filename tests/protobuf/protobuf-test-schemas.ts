@@ -68,3 +68,14 @@ export function hex(s: string): Uint8Array {
   for (let i = 0; i < out.length; i++) out[i] = parseInt(clean.slice(2 * i, 2 * i + 2), 16);
   return out;
 }
+
+/**
+ * Valid serializer.proto RecursiveMessage payloads with nested messages, packed numbers, a map entry,
+ * groups and unknown fields (including an unknown group and a reused number): seeds for mutation tests.
+ */
+export const RECURSIVE_SAMPLE_PAYLOADS: readonly Uint8Array[] = [
+  '0a 05 2a 03 01 02 03 32 02 01 02 32 01 09',
+  '1a 07 0a 01 6b 12 02 0a 00 22 05 0a 01 6b 10 02',
+  'a3 06 08 01 ab 06 2a 01 00 ac 06 a4 06 3a 02 01 02 48 05',
+  '42 01 61 a0 06 01 0d 01 00 00 00 71 00 00 00 00 00 00 f8 7f',
+].map(hex);
