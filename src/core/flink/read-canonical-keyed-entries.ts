@@ -102,7 +102,9 @@ export function groupKeyGroupSlices(
  * key-group offset (Snappy-framed per block when the header says so), decoded per state with the
  * header's serializers. Consecutive blocks are read together in growing slices (groupKeyGroupSlices,
  * up to 1 MiB), and from the second slice on the next one is read while this one is decoded when
- * both fit in 16 MiB, so memory stays bounded by twice the larger of 1 MiB and the largest block.
+ * both fit in 16 MiB; a block above KEYED_BLOCK_WINDOW_BYTES (4 MiB) is streamed in windows of that
+ * size (stream-key-group-block.ts), so memory stays bounded by a few windows, whatever the key-group
+ * size (an entry larger than a window gets a window of its own size).
  */
 export async function* readCanonicalKeyedEntries(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<StateEntry> {
   for await (const run of readCanonicalKeyedEntryRuns(input, header, options)) for (const e of run) yield e;
