@@ -2,6 +2,7 @@ import type { StateSample } from '../../core/flink';
 import type { StateStats } from '../../worker';
 import { formatBytes, formatCount } from '../format';
 import { useAppStore } from '../state/app-store';
+import { selectSample } from '../state/select-sample';
 
 const CHOICES: { id: string; label: string; sample: StateSample | null }[] = [
   { id: 'all', label: 'all entries', sample: null },
@@ -26,14 +27,13 @@ export function describeScanCoverage(stats: Pick<StateStats, 'sample' | 'entries
 /** The scan mode (whole state or a sample) of the statistics views and the values table, and what the last scan covered. */
 export function ScanControls({ stats }: { stats: StateStats | undefined }) {
   const sample = useAppStore((s) => s.sample);
-  const set = useAppStore((s) => s.set);
   return (
     <div className="scan-controls" data-testid="scan-controls">
       <label>
         <span className="chip-label">read</span>{' '}
         <select
           value={choiceOf(sample)}
-          onChange={(e) => set({ sample: CHOICES.find((c) => c.id === e.currentTarget.value)?.sample ?? null })}
+          onChange={(e) => selectSample(CHOICES.find((c) => c.id === e.currentTarget.value)?.sample ?? null)}
           aria-label="Read the whole state or a sample"
           data-testid="sample-select"
         >

@@ -1,0 +1,18 @@
+import { expect, test } from './test';
+import { waitForAppState } from './helpers';
+
+const EVENTS_OP = '6d821971c3bfd7ae2c972e89d7414f7c';
+
+test('changing the sample clears the selected entry (entry numbers are per sample)', async ({ page }) => {
+  await page.goto(`/?demo#/values?op=${EVENTS_OP}&state=events-by-name&entry=20`);
+  await waitForAppState(page, 'ready');
+  const detail = page.getByTestId('entry-detail');
+  await expect(detail.getByRole('heading', { level: 2 })).toHaveText('Entry 20');
+  await page.getByTestId('sample-select').selectOption({ label: 'every 16th key group' });
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('scan-coverage')).toContainText('every 16th');
+  await expect(page).not.toHaveURL(/entry=/);
+  await expect(detail).toHaveCount(0);
+  await expect(page.getByText('Select a row to see its decoded value and bytes.')).toBeVisible();
+  await expect(page.getByTestId('failure')).toHaveCount(0);
+});
