@@ -1,19 +1,20 @@
 import { sha256 } from '@noble/hashes/sha2.js';
+import { toHex } from './identify-savepoint';
 import type { InputFile, InputFileDigest } from './inspector';
 
 /** Read size per slice: a large file is hashed incrementally, never held whole in memory. */
 export const HASH_SLICE_BYTES = 8 * 1024 * 1024;
 
 /**
- * SHA-256 of each file's content (equal to `sha256sum`), and their listing hash: SHA-256 of the
- * sorted `path \t size \t sha256` lines. The app hashes only small files this way (descriptor
- * sets); a savepoint is identified without reading its state files (identify-savepoint.ts).
+ * SHA-256 of each file's content (equal to `sha256sum`), sorted by path. The app hashes only small
+ * files this way (descriptor sets; computeInputHash combines them with the savepoint's hash); a
+ * savepoint is identified without reading its state files (identify-savepoint.ts).
  */
 export async function hashInputFiles(
   files: readonly InputFile[],
   onBytes: (bytesRead: number, bytesTotal: number, path: string) => void,
   known?: Map<string, string>,
-): Promise<{ digests: InputFileDigest[]; inputHash: string }> {
+): Promise<InputFileDigest[]> {
   const total = files.reduce((n, f) => n + f.blob.size, 0);
   let read = 0;
   const digests: InputFileDigest[] = [];
@@ -38,14 +39,7 @@ export async function hashInputFiles(
     digests.push({ path: f.path, size: f.blob.size, sha256: digest });
   }
   digests.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { digests, inputHash: hashListing(digests) };
-}
-
-/** SHA-256 of the sorted `path \t size \t sha256` lines of some digests. */
-export function hashListing(digests: readonly InputFileDigest[]): string {
-  const sorted = [...digests].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const listing = sorted.map((d) => `${d.path}\t${d.size}\t${d.sha256 ?? ''}`).join('\n');
-  return toHex(sha256(new TextEncoder().encode(listing)));
+  return digests;
 }
 
 /**
@@ -56,5 +50,3 @@ function fileIdentity(f: InputFile): string | null {
   const lastModified = (f.blob as Partial<File>).lastModified;
   return typeof lastModified === 'number' ? `${f.path}\u0000${f.blob.size}\u0000${lastModified}` : null;
 }
-
-import { toHex } from './identify-savepoint';

@@ -9,48 +9,27 @@
  * of the CLI's `check` (its report is what the export writes).
  */
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
-import { openSavepointInput, type SavepointFiles } from '../core/io';
+import type { SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
 import packageJson from '../../package.json';
-import { describeInputFiles } from './describe-input-files';
-import { hashInputFiles } from './hash-input-files';
-import { computeInputHash, identifySavepoint } from './identify-savepoint';
-import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportFormat, InputFile, Inspector, InspectorFailure, InspectorInput, OpenedSession, ProgressListener, StateQuery, StateStats } from './inspector';
-import { openUrlInput } from './open-url-input';
-import { createSwitchingStep, type SwitchingStep } from './create-switching-step';
-import { createSubtaskStreamCache, type SubtaskStreamCache } from './read-state-part';
+import type { Cancellation } from './cancellation';
+import { createSwitchingStep } from './create-switching-step';
+import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportFormat, Inspector, InspectorInput, OpenedSession, ProgressListener, StateQuery, StateStats } from './inspector';
+import type { OpenSession, Session } from './inspector-session';
+import { openFileSession } from './open-file-session';
+import { openUrlSession } from './open-url-session';
+import { createSubtaskStreamCache } from './read-state-part';
 import { readStatePage, type ReadEntry } from './read-state-page';
-import { createProtobufReadControl, registerWorkerProtobufReaders, type ProtobufReadControl } from './register-worker-protobuf-readers';
+import { createProtobufReadControl, registerWorkerProtobufReaders } from './register-worker-protobuf-readers';
 import { scanStateStatistics, type ScannedState } from './scan-state-statistics';
-import { toInputFiles } from './sources';
-import { nameSavepointInput, splitInputFiles } from './split-input-files';
 import { signalOf, StepRunner } from './step-runner';
 import { toPlainData } from './to-plain-data';
-import type { Cancellation } from './cancellation';
 import { trackOpenedSavepointReads, trackSavepointReads } from './track-savepoint-reads';
-import { trackSourceReads, type ReadingStep } from './track-source-reads';
+import { wrongInput } from './wrong-input';
 
 /** The tool identity written into reports: the same as the CLI's, so exports equal `check` output. */
 export const REPORT_TOOL = { name: 'savepoint-inspector', version: packageJson.version };
-
-interface Session {
-  opened: OpenedSession;
-  savepoint: SavepointFiles | null;
-  /** path, size and modification time of the savepoint's files (null when a file has no time): reopening them needs no read */
-  fileKey: string | null;
-  descriptorSet: InputFile | null;
-  metadata?: Promise<OpenedSavepoint>;
-  /** state scans by state and sample, running or done; a failed or cancelled scan is removed */
-  scans: Map<string, Promise<ScannedState>>;
-  /** reports with the value scan, and header-only reports, by check options */
-  reports: Map<string, CompatibilityReport>;
-  headerReports: Map<string, CompatibilityReport>;
-  /** page reads run one at a time through one registry whose Protobuf codec mode they switch */
-  pages: { queue: Promise<unknown>; registry: SnapshotRegistry; control: ProtobufReadControl; streams: SubtaskStreamCache; reader: SwitchingStep } | null;
-}
-
-type OpenSession = Session & { savepoint: SavepointFiles };
 
 export class LocalInspector implements Inspector {
   private session: Session | null = null;
@@ -68,68 +47,13 @@ export class LocalInspector implements Inspector {
 
   async open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession> {
     return this.steps.run('hashing', onProgress, async (cancel, phase, _bytesRead, step) => {
-      if (input.kind === 'url') return this.openUrl(input.url, input.schemaFiles, phase, step);
-      if (input.files.length === 0) {
-        throw wrongInput('no files were given: drop a savepoint folder, a .zip/.tar/.tar.gz of one, or a _metadata file');
-      }
-      const { descriptorSets, savepointFiles } = splitInputFiles(input.files);
-      // descriptor sets are small: hashed whole; state files are never read here
-      const schemaDigests = (await hashInputFiles(descriptorSets, (bytesRead, bytesTotal, path) => {
-        cancel.check();
-        onProgress?.({ phase: 'hashing', bytesRead, bytesTotal, detail: path });
-      }, this.knownDigests)).digests;
-      phase('opening', 0);
-      const previous = this.session;
-      const fileKey = savepointFiles.length > 0 ? listFileKey(savepointFiles) : null;
-      let reuse = previous !== null && previous.savepoint !== null && fileKey !== null && previous.fileKey === fileKey ? previous : null;
-      let savepoint: SavepointFiles | null = reuse?.savepoint ?? null;
-      let identity = reuse ? { savepointHash: reuse.opened.savepointHash!, digests: reuse.opened.digests.filter((d) => !descriptorPaths(previous!).has(d.path)) } : null;
-      if (!reuse && savepointFiles.length > 0) {
-        const tracked = toInputFiles(savepointFiles).map((f) => ({ path: f.path, source: trackSourceReads(f.source, step) }));
-        savepoint = await openSavepointInput({ kind: 'files', name: nameSavepointInput(savepointFiles), files: tracked });
-        identity = await identifySavepoint(savepoint);
-        // the same savepoint given again as other file objects: keep its scans
-        if (previous?.savepoint && previous.opened.savepointHash === identity.savepointHash) reuse = previous;
-      }
-      const warnings = [...(savepoint?.warnings ?? [])];
-      if (descriptorSets.length > 1) warnings.push(`${descriptorSets.length} descriptor sets were given; using ${descriptorSets[0].path} as the new schema`);
-      const schema = descriptorSets[0] ?? null;
-      const savepointHash = identity?.savepointHash ?? null;
-      const opened: OpenedSession = {
-        inputHash: computeInputHash(savepointHash, schemaDigests),
-        savepointHash,
-        files: describeInputFiles(input.files, savepoint, schema),
-        digests: [...(identity?.digests ?? []), ...schemaDigests],
-        savepointName: savepoint?.name ?? null,
-        descriptorSetName: schema?.path ?? null,
-        warnings,
-      };
-      this.session = {
-        ...emptySession(opened, savepoint, schema, fileKey),
-        ...(reuse ? { scans: reuse.scans, pages: reuse.pages, ...(reuse.metadata ? { metadata: reuse.metadata } : {}) } : {}),
-      };
-      return opened;
+      const session =
+        input.kind === 'url'
+          ? await openUrlSession(input.url, input.schemaFiles, { knownDigests: this.knownDigests, step, phase })
+          : await openFileSession(input.files, this.session, { knownDigests: this.knownDigests, step, cancel, phase, onProgress });
+      this.session = session;
+      return session.opened;
     });
-  }
-
-  /** A savepoint served over HTTP: identified like a folder (`_metadata` + listing), nothing else is fetched. */
-  private async openUrl(url: string, schemaFiles: InputFile[], phase: (p: 'opening', total: number) => void, step: ReadingStep): Promise<OpenedSession> {
-    phase('opening', 0);
-    const savepoint = await openUrlInput(url);
-    const identity = await identifySavepoint(trackSavepointReads(savepoint, step));
-    const schemaDigests = (await hashInputFiles(schemaFiles, () => undefined, this.knownDigests)).digests;
-    const schema = schemaFiles[0] ?? null;
-    const opened: OpenedSession = {
-      inputHash: computeInputHash(identity.savepointHash, schemaDigests),
-      savepointHash: identity.savepointHash,
-      files: [{ path: url, size: savepoint.metadata.size, role: 'savepoint-metadata' }, ...schemaFiles.map((f) => ({ path: f.path, size: f.blob.size, role: 'descriptor-set' as const }))],
-      digests: [...identity.digests, ...schemaDigests],
-      savepointName: url,
-      descriptorSetName: schema?.path ?? null,
-      warnings: [...savepoint.warnings],
-    };
-    this.session = emptySession(opened, savepoint, schema, null);
-    return opened;
   }
 
   /** `_metadata` and every state header; entry counts come from the state scans (getStateStats). */
@@ -277,31 +201,8 @@ export class LocalInspector implements Inspector {
   }
 }
 
-function emptySession(opened: OpenedSession, savepoint: SavepointFiles | null, descriptorSet: InputFile | null, fileKey: string | null): Session {
-  return { opened, savepoint, fileKey, descriptorSet, scans: new Map(), reports: new Map(), headerReports: new Map(), pages: null };
-}
-
-/** The savepoint files by path, size and modification time; null when one has no time (then the files are identified by content). */
-function listFileKey(files: readonly InputFile[]): string | null {
-  const parts: string[] = [];
-  for (const f of files) {
-    const lastModified = (f.blob as Partial<File>).lastModified;
-    if (typeof lastModified !== 'number') return null;
-    parts.push(`${f.path}\u0000${f.blob.size}\u0000${lastModified}`);
-  }
-  return parts.sort().join('\n');
-}
-
-function descriptorPaths(session: Session): Set<string> {
-  return new Set(session.opened.files.filter((f) => f.role === 'descriptor-set').map((f) => f.path));
-}
-
 function totalBytes(files: SavepointFiles): number {
   return files.files.reduce((n, f) => n + f.size, 0);
-}
-
-function wrongInput(detail: string): InspectorFailure {
-  return { kind: 'decode', name: 'DecodeError', code: 'wrong-file-kind', message: detail, detail, path: [] };
 }
 
 function noSavepointMessage(opened: OpenedSession): string {

@@ -66,7 +66,11 @@ describe('SizeHistogram', () => {
     const h = new SizeHistogram();
     for (const n of sizes) h.add(n);
     const bins = h.finish();
-    expect(bins).toEqual(buildSizeHistogram(sizes));
+    // 18 bins [0,1), [1,2), [2,4) … [65536,131072): counts by hand
+    const counts: Record<number, number> = { 0: 1, 1: 1, 2: 2, 12: 1, 13: 1, 17: 1 };
+    expect(bins.map((b) => b.count)).toEqual(Array.from({ length: 18 }, (_, i) => counts[i] ?? 0));
+    expect(bins.slice(0, 4).map((b) => [b.from, b.to])).toEqual([[0, 1], [1, 2], [2, 4], [4, 8]]);
+    expect(bins.every((b, i) => i === 0 || b.from === bins[i - 1]!.to)).toBe(true);
     expect(bins.map((b) => b.count).reduce((a, b) => a + b, 0)).toBe(7);
     expect(bins.find((b) => b.from === 4096)).toEqual({ from: 4096, to: 8192, count: 1 });
     expect(bins.find((b) => b.from === 2048)).toEqual({ from: 2048, to: 4096, count: 1 });
