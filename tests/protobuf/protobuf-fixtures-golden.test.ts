@@ -72,11 +72,17 @@ describe.skipIf(readable.length === 0)('Protobuf values of the fixture savepoint
         if (state.valueSerializer?.snapshotClass !== 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot') continue;
         pending.length = 0;
         const details: ProtobufValueDetail[] = [];
+        let head = 0;
         for await (const entry of readStateEntries(files, registry, { operatorId: op.uid, state: state.name })) {
-          // heap snapshots decode other states' values too: keep those inside this entry's value
+          // heap snapshots decode whole state chunks (other states' too) before yielding their entries:
+          // each entry takes the values inside its own value range of its stream, later ones wait
           const { offset, length } = entry.valueRange;
-          details.push(...pending.filter((d) => d.file === entry.file && d.frameOffset >= offset && d.frameOffset < offset + length));
-          pending.length = 0;
+          for (; head < pending.length; head++) {
+            const d = pending[head]!;
+            if (d.file === entry.file && d.frameOffset >= offset + length) break;
+            if (d.file === entry.file && d.frameOffset >= offset) details.push(d);
+          }
+          if (head === pending.length) pending.length = head = 0;
         }
         const hashes = details.map((d) => formatHex(computeSha256(d.payload))).sort();
         expect(hashes, `${op.uid}/${state.name}`).toEqual(expectedHashes(state));
