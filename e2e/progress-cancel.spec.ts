@@ -5,14 +5,14 @@ import path from 'node:path';
 import { expect, test } from './test';
 import { waitForAppState } from './helpers';
 
-/** A generated 64 MiB savepoint (bench/generate), large enough that scanning its state takes a while. */
-const BENCH = path.join(tmpdir(), 'spi-e2e-bench-64MiB');
+/** A generated 256 MiB savepoint (bench/generate), large enough that a scan is still running when the test cancels it (about 2 s in the app). */
+const BENCH = path.join(tmpdir(), 'spi-e2e-bench-256MiB');
 /** The bench schema compiled by buf, as the new schema. */
 const SCHEMA = path.join(tmpdir(), 'spi-e2e-bench-events.binpb');
 
 test.describe('a long step', () => {
   test.beforeAll(() => {
-    execFileSync(path.resolve(process.cwd(), 'node_modules/.bin/tsx'), [path.resolve(process.cwd(), 'bench/generate/main.ts'), BENCH, '64MiB', '2'], { stdio: 'ignore' });
+    execFileSync(path.resolve(process.cwd(), 'node_modules/.bin/tsx'), [path.resolve(process.cwd(), 'bench/generate/main.ts'), BENCH, '256MiB', '2'], { stdio: 'ignore' });
     execFileSync(path.resolve(process.cwd(), 'node_modules/.bin/buf'), ['build', path.resolve(process.cwd(), 'bench/generate'), '--exclude-source-info', '-o', SCHEMA], {
       stdio: 'ignore',
       env: { ...process.env, BUF_CACHE_DIR: path.join(tmpdir(), 'bench-buf-cache') },
