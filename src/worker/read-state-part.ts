@@ -4,6 +4,7 @@
  * `opened` must then track reads for whichever page step runs, see createSwitchingStep).
  */
 import {
+  narrowKeyedInputToKeyGroup,
   readCanonicalKeyedEntries,
   readHeapKeyedEntries,
   readOperatorStateEntries,
@@ -17,7 +18,6 @@ import {
 } from '../core/flink';
 import { DecodeError } from '../core/io';
 import { isCountedOperatorPart } from './is-counted-operator-part';
-import { narrowToKeyGroup } from './narrow-to-key-group';
 import type { StatePart } from './read-state-parts';
 import { requireOperator } from './require-operator';
 
@@ -51,7 +51,7 @@ export async function readStatePart(
   }
   const keyed = await remember(streams.keyed, key, () => readSubtaskKeyedStream(opened, op, subtask, registry));
   if (!keyed?.input || !keyed.header || keyed.format === 'rocksdb-native' || keyed.format === 'changelog') throw missing('keyed state');
-  const input = narrowToKeyGroup(keyed.input, at.keyGroup);
+  const input = narrowKeyedInputToKeyGroup(keyed.input, at.keyGroup);
   if (!input) throw missing(`key group ${at.keyGroup}`);
   const heap = keyed.format === 'heap';
   return { subtask: at.subtask, kind: 'keyed', eager: heap, counted: true, entries: heap ? readHeapKeyedEntries(input, keyed.header, filter) : readCanonicalKeyedEntries(input, keyed.header, filter) };

@@ -31,11 +31,21 @@ export function listSampledKeyedInputs(input: KeyedStreamInput, sample: StateSam
   const blocks = listKeyGroupBlocks(input);
   if (sample?.kind !== 'key-groups') return { inputs: [input], keyGroupsWithData: blocks.length, keyGroupsRead: blocks.length };
   const chosen = blocks.filter((b) => b.keyGroup % sample.every === 0);
-  const inputs = chosen.map((b) => ({
+  const inputs = chosen.map((b) => narrowToBlock(input, b));
+  return { inputs, keyGroupsWithData: blocks.length, keyGroupsRead: chosen.length };
+}
+
+/** The stream narrowed to one key group's block (undefined when the key group holds no data): one range read of exactly that block. */
+export function narrowKeyedInputToKeyGroup(input: KeyedStreamInput, keyGroup: number): KeyedStreamInput | undefined {
+  const block = listKeyGroupBlocks(input).find((b) => b.keyGroup === keyGroup);
+  return block === undefined ? undefined : narrowToBlock(input, block);
+}
+
+function narrowToBlock(input: KeyedStreamInput, block: { keyGroup: number; end: number }): KeyedStreamInput {
+  return {
     ...input,
     // the block is the only non-zero offset and ends where the source ends: one exact range read
-    source: sliceSource(input.source, 0, b.end, input.source.name),
-    offsets: input.offsets.map((o, i) => (input.range.start + i === b.keyGroup ? o : 0)),
-  }));
-  return { inputs, keyGroupsWithData: blocks.length, keyGroupsRead: chosen.length };
+    source: sliceSource(input.source, 0, block.end, input.source.name),
+    offsets: input.offsets.map((o, i) => (input.range.start + i === block.keyGroup ? o : 0)),
+  };
 }
