@@ -4,7 +4,7 @@
  * next to `_metadata`; absolute (code 2) and segment paths → by base name, with a warning; missing
  * → DecodeError `missing-file` naming the file, operator and subtask.
  */
-import { bytesSource, DecodeError, readAll, type ByteSource, type SavepointFiles } from '../io';
+import { bytesSource, DecodeError, forwardReadInto, readAll, type ByteSource, type SavepointFiles } from '../io';
 import { computeSavepointTotals, type SavepointTotals } from './open-savepoint-totals';
 import { formatOperatorPathSegment } from './read-checkpoint-metadata-operator';
 import { readCheckpointMetadata } from './read-checkpoint-metadata';
@@ -113,19 +113,5 @@ function rangeSource(parent: ByteSource, start: number, size: number): ByteSourc
     }
     return parent.read(start + offset, length);
   };
-  const parentReadInto = parent.readInto?.bind(parent);
-  return {
-    name,
-    size,
-    read,
-    ...(parentReadInto === undefined
-      ? {}
-      : {
-          readInto(offset: number, length: number, target: Uint8Array): Promise<Uint8Array> {
-            // out of range: read's path, which rejects with this segment's error
-            if (offset < 0 || length < 0 || offset + length > size) return read(offset, length);
-            return parentReadInto(start + offset, length, target);
-          },
-        }),
-  };
+  return { name, size, read, ...forwardReadInto(parent, start, size, read) };
 }

@@ -28,19 +28,21 @@ export function sliceSource(parent: ByteSource, start: number, length: number, n
     }
     return parent.read(start + offset, len);
   };
+  return { name, size: length, read, ...forwardReadInto(parent, start, length, read) };
+}
+
+/**
+ * `readInto` of a window [start, start + size) of `parent`, when the parent has one: in range it reads
+ * straight into the caller's buffer; out of range it takes `read`'s path, which rejects with the
+ * window's own error.
+ */
+export function forwardReadInto(parent: ByteSource, start: number, size: number, read: ByteSource['read']): Pick<ByteSource, 'readInto'> {
   const parentReadInto = parent.readInto?.bind(parent);
+  if (parentReadInto === undefined) return {};
   return {
-    name,
-    size: length,
-    read,
-    ...(parentReadInto === undefined
-      ? {}
-      : {
-          readInto(offset: number, len: number, target: Uint8Array): Promise<Uint8Array> {
-            // out of range: read's path, which rejects with this slice's error
-            if (offset < 0 || len < 0 || offset + len > length) return read(offset, len);
-            return parentReadInto(start + offset, len, target);
-          },
-        }),
+    readInto(offset, length, target) {
+      if (offset < 0 || length < 0 || offset + length > size) return read(offset, length);
+      return parentReadInto(start + offset, length, target);
+    },
   };
 }
