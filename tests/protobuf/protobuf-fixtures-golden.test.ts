@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openNodeInput } from '../../src/cli/sources';
-import { createSnapshotRegistry, readStateEntries } from '../../src/core/flink';
+import { createEntryValueMatcher, createSnapshotRegistry, readStateEntries } from '../../src/core/flink';
 import {
   buildProtobufScanIndex,
   computeSha256,
@@ -72,17 +72,10 @@ describe.skipIf(readable.length === 0)('Protobuf values of the fixture savepoint
         if (state.valueSerializer?.snapshotClass !== 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot') continue;
         pending.length = 0;
         const details: ProtobufValueDetail[] = [];
-        let head = 0;
+        const matcher = createEntryValueMatcher(pending, (d) => d.frameOffset, (d) => d.file);
         for await (const entry of readStateEntries(files, registry, { operatorId: op.uid, state: state.name })) {
-          // heap snapshots decode whole state chunks (other states' too) before yielding their entries:
-          // each entry takes the values inside its own value range of its stream, later ones wait
-          const { offset, length } = entry.valueRange;
-          for (; head < pending.length; head++) {
-            const d = pending[head]!;
-            if (d.file === entry.file && d.frameOffset >= offset + length) break;
-            if (d.file === entry.file && d.frameOffset >= offset) details.push(d);
-          }
-          if (head === pending.length) pending.length = head = 0;
+          // heap snapshots decode whole state chunks (other states' too) before yielding their entries
+          matcher.take(entry, (d) => details.push(d));
         }
         const hashes = details.map((d) => formatHex(computeSha256(d.payload))).sort();
         expect(hashes, `${op.uid}/${state.name}`).toEqual(expectedHashes(state));

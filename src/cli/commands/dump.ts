@@ -3,7 +3,7 @@
  * state with key, key group, namespace, user key and decoded value; Protobuf values are decoded
  * with the descriptors of their own snapshot and listed with their unknown fields.
  */
-import { createSnapshotRegistry, readStateEntries, type DecodedValue, type StateEntry } from '../../core/flink';
+import { createEntryValueMatcher, createSnapshotRegistry, readStateEntries, type DecodedValue, type StateEntry } from '../../core/flink';
 import { registerRecordingProtobufReaders } from '../../core/compat';
 import { formatHex, type ProtobufValueDetail } from '../../core/protobuf';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
@@ -49,19 +49,11 @@ export const dumpCommand: CliCommand = {
     const registry = createSnapshotRegistry();
     registerRecordingProtobufReaders(registry, (d) => pending.push(d));
     const entries: DumpEntry[] = [];
-    let head = 0;
+    // each entry keeps the details inside its own value range of its stream (see createEntryValueMatcher)
+    const matcher = createEntryValueMatcher(pending, (d) => d.frameOffset, (d) => d.file);
     for await (const entry of readStateEntries(files, registry, { operatorId: operator, state, ...(limit === undefined ? {} : { limit }) })) {
-      // heap snapshots decode whole state chunks (other states' too) before yielding their entries: an entry
-      // takes the details inside its own value range of its own stream; later ones wait for later entries
-      const { offset, length } = entry.valueRange;
       const inside: ProtobufValueDetail[] = [];
-      for (; head < pending.length; head++) {
-        const d = pending[head]!;
-        const sameStream = d.file === undefined || d.file === entry.file;
-        if (sameStream && d.frameOffset >= offset + length) break;
-        if (sameStream && d.frameOffset >= offset) inside.push(d);
-      }
-      if (head === pending.length) pending.length = head = 0;
+      matcher.take(entry, (d) => inside.push(d));
       entries.push(toDumpEntry(entry, inside));
     }
     if (values['json'] === true) {

@@ -5,6 +5,7 @@
  * runs the Protobuf structural scan on every Protobuf value — never the full decoder.
  */
 import {
+  createEntryValueMatcher,
   createSnapshotRegistry,
   readCountedOperatorStateEntries,
   listSampledKeyedInputs,
@@ -37,6 +38,8 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
   const files = countStateFileReads(input, counter);
   // frames scanned while an entry was decoded; heap chunks decode several entries before yielding them
   const pending: ScannedFrame[] = [];
+  // frames carry no file: within one stream (the matcher is reset between streams) offsets decide
+  const matcher = createEntryValueMatcher(pending, (f) => f.offset);
   const registry = createSnapshotRegistry();
   registerScanningProtobufReaders(registry, (f) => pending.push(f));
   const opened = await openSavepoint(files);
@@ -58,7 +61,17 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
     let lastState: string | undefined;
     let lastScope: StateScope | undefined;
     let s: ReturnType<typeof slot> | undefined;
-    let head = 0;
+    // the key's text is needed only for the few example keys: made on demand, once per entry
+    let keyOf: () => string = () => '';
+    const scanFrame = (frame: ScannedFrame): void => {
+      s!.scan ??= createProtobufStateScan(frame.index, {
+        maxMessageSize: frame.content.settings.maxMessageSize,
+        recursionLimit: frame.content.settings.recursionLimit,
+        root: frame.content.schema.root,
+        ...(options.newLimits ? { newLimits: options.newLimits } : {}),
+      });
+      s!.scan.addPayload(frame.payload, keyOf, frame.length);
+    };
     const add = (e: StateEntry): void => {
       const scope = scopeOf(e);
       if (s === undefined || e.state !== lastState || scope !== lastScope) {
@@ -68,40 +81,24 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
       }
       s.entries++;
       s.valueBytes += e.valueRange?.length ?? 0;
-      if (head === pending.length || !e.valueRange) return;
-      const start = e.valueRange.offset;
-      const end = start + e.valueRange.length;
-      // the key's text is needed only for the few example keys: made on demand, once per entry
+      if (pending.length === 0 || !e.valueRange) return;
       let key: string | undefined;
-      const keyOf = (): string => (key ??= describeEntryKey(e.key, e.userKey));
-      // a forward pointer over the frames (a heap chunk decodes all its entries first): linear, not quadratic
-      for (; head < pending.length; head++) {
-        const frame = pending[head]!;
-        if (frame.offset >= end) break;
-        if (frame.offset < start) continue;
-        s.scan ??= createProtobufStateScan(frame.index, {
-          maxMessageSize: frame.content.settings.maxMessageSize,
-          recursionLimit: frame.content.settings.recursionLimit,
-          root: frame.content.schema.root,
-          ...(options.newLimits ? { newLimits: options.newLimits } : {}),
-        });
-        s.scan.addPayload(frame.payload, keyOf, frame.length);
-      }
-      if (head === pending.length) pending.length = head = 0;
+      keyOf = () => (key ??= describeEntryKey(e.key, e.userKey));
+      matcher.take(e, scanFrame);
     };
     // Frames are matched to entries by offset, and offsets are only comparable within one stream (one
     // Snappy block for compressed keyed state, where they restart at 0): frames decoded for entries that
     // were never yielded (a broadcast copy not counted) must not reach the next stream's entries.
-    pending.length = head = 0;
+    matcher.reset();
     if ('runs' in input) {
       for await (const run of input.runs) {
         for (const e of run) add(e);
-        pending.length = head = 0;
+        matcher.reset();
       }
     } else {
       for await (const e of input.entries) add(e);
     }
-    pending.length = head = 0;
+    matcher.reset();
   };
   const signal = options.signal ? { signal: options.signal } : {};
   for (const unit of units) {

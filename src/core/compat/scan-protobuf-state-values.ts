@@ -4,7 +4,7 @@
  * and present known fields (the protobuf module's protobuf-java-semantics decoder).
  */
 import { ScalarType } from '@bufbuild/protobuf';
-import { readStateEntries, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry } from '../flink';
+import { createEntryValueMatcher, readStateEntries, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry } from '../flink';
 import type { SavepointFiles } from '../io';
 import { registerWrappedProtobufSnapshotReaders, toMessageValue, walkMessages, type ProtobufValueDetail } from '../protobuf';
 import type { ScannedField, ScannedValue } from './value-scan-types';
@@ -53,10 +53,10 @@ export async function scanProtobufStateValues(
   const take = options.onValue ?? ((v: ScannedValue) => void values.push(v));
   let entries = 0;
   let scannedValues = 0;
-  let head = 0;
+  const matcher = createEntryValueMatcher(pending, (item) => item.frameOffset, (item) => item.file);
   // operator list/union elements have no key: name them by subtask and position instead
   const elementsPerSubtask = new Map<number, number>();
-  pending.length = 0;
+  matcher.reset();
   for await (const entry of readStateEntries(files, registry, {
     operatorId: options.operatorId,
     state: options.state,
@@ -68,28 +68,15 @@ export async function scanProtobufStateValues(
     const ordinal = elementsPerSubtask.get(entry.subtask) ?? 0;
     elementsPerSubtask.set(entry.subtask, ordinal + 1);
     const key = describeEntryKey(entry.key, entry.userKey, `subtask ${entry.subtask} element ${ordinal}`);
-    // A heap key group decodes whole state chunks (wanted or not) before their entries are yielded: each
-    // entry takes the values whose frames lie in its own value range of its own stream (offsets restart
-    // per file and per Snappy chunk); values of other streams or before the range are never any later
-    // entry's, values after it wait for later entries of the same stream.
-    const range = entry.valueRange;
-    for (; head < pending.length; head++) {
-      const item = pending[head]!;
-      if (range !== undefined && item.file === entry.file && item.frameOffset >= range.offset + range.length) break;
-      if (range !== undefined && (item.file !== entry.file || item.frameOffset < range.offset)) continue;
+    // each entry takes the values inside its own value range of its stream (see createEntryValueMatcher)
+    matcher.take(entry, (item) => {
       scannedValues++;
       if ('message' in item) take(summarizeProtobufValue(key, item));
       else {
         const { frameOffset: _at, file: _file, ...value } = item;
         take({ key, ...value });
       }
-    }
-    // drop what was taken (at once when nothing waits, else in large steps: linear, not quadratic)
-    if (head === pending.length) pending.length = head = 0;
-    else if (head >= 4096) {
-      pending.splice(0, head);
-      head = 0;
-    }
+    });
   }
   return { values, scannedValues, entries };
 }

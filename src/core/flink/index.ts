@@ -41,4 +41,5 @@ export * from './count-state-entries';
 export * from './list-state-file-sizes';
 export * from './open-http-savepoint-folder';
 export * from './sample-keyed-stream';
+export { createEntryValueMatcher, type EntryValueMatcher } from './match-entry-values';
 export * from './select-broadcast-copy';
