@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, bytesSource, isDecodeError, writeSnappyFramed, type DecodeError } from '../../src/core/io';
+import { ByteReader, ByteWriter, bytesSource, writeSnappyFramed, type DecodeError } from '../../src/core/io';
 import {
   createSnapshotRegistry,
   readCanonicalKeyedEntries,
@@ -9,18 +9,9 @@ import {
   type StateEntry,
 } from '../../src/core/flink';
 import { CLS, list, map, simple, timer, tuple, valueState, writeKeyedHeader, type StateSpec } from '../helpers/write-test-snapshots';
+import { decodeErrorOfAsync } from '../helpers/decode-error-of';
 
 const registry = createSnapshotRegistry();
-
-async function catchAsync(fn: () => Promise<unknown>): Promise<DecodeError> {
-  try {
-    await fn();
-  } catch (e) {
-    if (isDecodeError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a DecodeError');
-}
 
 /** A keyed stream: header + blocks; returns the bytes and the offsets per key group. */
 function buildStream(header: ByteWriter, blocks: { keyGroup: number; bytes: Uint8Array }[], range: { start: number; end: number }) {
@@ -170,7 +161,7 @@ describe('canonical key-group blocks (§3.2–§3.4)', () => {
     const block = new ByteWriter().u16(0).bytes(entry(flag(longKey([1], 0)), new ByteWriter().i64(1).finish()).finish()).u16(0xffff);
     const range = { start: 0, end: 3 };
     const { bytes, offsets } = buildStream(header, [{ keyGroup: 2, bytes: block.finish() }], range);
-    const e = await catchAsync(() => readAllEntries(bytes, offsets, range, 4));
+    const e = await decodeErrorOfAsync(() => readAllEntries(bytes, offsets, range, 4));
     expect(e.message).toBe(`expected the key-group prefix of key group 2, found 1 — at s, offset ${offsets[2]! + 2 + 4} (0x${(offsets[2]! + 6).toString(16)})`);
   });
 
@@ -179,7 +170,7 @@ describe('canonical key-group blocks (§3.2–§3.4)', () => {
     const block = new ByteWriter().u16(4).finish();
     const range = { start: 0, end: 0 };
     const { bytes, offsets } = buildStream(header, [{ keyGroup: 0, bytes: block }], range);
-    const e = await catchAsync(() => readAllEntries(bytes, offsets, range, 1));
+    const e = await decodeErrorOfAsync(() => readAllEntries(bytes, offsets, range, 1));
     expect(e.detail).toBe('expected a kv-state id below 1, found 4');
     expect(e.offset).toBe(offsets[0]);
   });
@@ -244,7 +235,7 @@ describe('heap snapshot format (Appendix A)', () => {
     const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('v', simple(CLS.long))]);
     const range = { start: 0, end: 0 };
     const { bytes, offsets } = buildStream(header, [{ keyGroup: 0, bytes: new ByteWriter().i32(9).finish() }], range);
-    const e = await catchAsync(() => readAllEntries(bytes, offsets, range, 1, true));
+    const e = await decodeErrorOfAsync(() => readAllEntries(bytes, offsets, range, 1, true));
     expect(e.message).toBe(`expected key group 0 at its offset, found 9 — at s, offset ${offsets[0]} (0x${offsets[0]!.toString(16)})`);
   });
 

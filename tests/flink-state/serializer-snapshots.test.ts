@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, isDecodeError, type DecodeError } from '../../src/core/io';
+import { ByteReader, ByteWriter } from '../../src/core/io';
 import { createSnapshotRegistry, describeUnknownSerializer, readNestedSerializerSnapshot, readSerializerSnapshot, type SerializerSnapshot } from '../../src/core/flink';
 import { CLS, list, map, simple, timer, tuple, writeNested, writeTopLevel, type SnapshotSpec } from '../helpers/write-test-snapshots';
+import { decodeErrorOf } from '../helpers/decode-error-of';
 
 const registry = createSnapshotRegistry();
 
@@ -10,16 +11,6 @@ function read(spec: SnapshotSpec, trailing: (w: ByteWriter) => void = () => {}):
   trailing(w);
   const r = new ByteReader(w.finish(), { file: 'f' });
   return { s: readSerializerSnapshot(r, registry), r };
-}
-
-function catchError(fn: () => unknown): DecodeError {
-  try {
-    fn();
-  } catch (e) {
-    if (isDecodeError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected a DecodeError');
 }
 
 function decode(s: SerializerSnapshot, bytes: Uint8Array) {
@@ -34,27 +25,27 @@ describe('serializer snapshot envelope (§5.1, §5.2)', () => {
     const bytes = new ByteWriter().u8(9).i32(1).utf(CLS.long).i32(3).finish();
     const r = new ByteReader(bytes, { file: 'f' });
     r.readU8();
-    const e = catchError(() => readSerializerSnapshot(r, registry));
+    const e = decodeErrorOf(() => readSerializerSnapshot(r, registry));
     expect(e.code).toBe('unsupported-version');
     expect(e.offset).toBe(1);
     expect(e.message).toBe('expected serializer snapshot proxy version 2, found 1 (a legacy TypeSerializerConfigSnapshot, written before Flink 1.8-era snapshots; Flink ≥ 1.17 cannot restore it either) — at f, offset 1 (0x1)');
   });
 
   it('rejects other proxy versions', () => {
-    const e = catchError(() => readSerializerSnapshot(new ByteReader(new ByteWriter().i32(7).finish()), registry));
+    const e = decodeErrorOf(() => readSerializerSnapshot(new ByteReader(new ByteWriter().i32(7).finish()), registry));
     expect(e.detail).toBe('expected serializer snapshot proxy version 2, found 7');
   });
 
   it('reports a truncated class name with what it expected', () => {
     const bytes = new ByteWriter().i32(2).u16(80).bytes([0x6f, 0x72, 0x67]).finish();
-    const e = catchError(() => readSerializerSnapshot(new ByteReader(bytes, { file: 'f' }), registry));
+    const e = decodeErrorOf(() => readSerializerSnapshot(new ByteReader(bytes, { file: 'f' }), registry));
     expect(e.code).toBe('truncated');
     expect(e.message).toBe('expected 80 bytes for serializer snapshot class name (80 bytes of modified UTF-8), found 3 — at f, offset 6 (0x6)');
   });
 
   it('signals an unknown class as unknown-serializer carrying class name and version', () => {
     const bytes = new ByteWriter().i32(2).utf(CLS.unknown).i32(5).u8(1).finish();
-    const e = catchError(() => readSerializerSnapshot(new ByteReader(bytes, { file: 'f' }), registry));
+    const e = decodeErrorOf(() => readSerializerSnapshot(new ByteReader(bytes, { file: 'f' }), registry));
     expect(e.code).toBe('unknown-serializer');
     expect(e.offset).toBe(4);
     expect(e.detail).toBe('unknown serializer snapshot com.example.MysterySerializerSnapshot v5');
@@ -63,7 +54,7 @@ describe('serializer snapshot envelope (§5.1, §5.2)', () => {
 
   it('reports an unknown class nested in a composite with its own offset', () => {
     const w = writeTopLevel(new ByteWriter(), map(simple(CLS.string), simple(CLS.unknown)));
-    const e = catchError(() => readSerializerSnapshot(new ByteReader(w.finish()), registry));
+    const e = decodeErrorOf(() => readSerializerSnapshot(new ByteReader(w.finish()), registry));
     expect(e.code).toBe('unknown-serializer');
     expect(describeUnknownSerializer(e)?.className).toBe(CLS.unknown);
   });
@@ -71,7 +62,7 @@ describe('serializer snapshot envelope (§5.1, §5.2)', () => {
   it('limits nesting depth to 64', () => {
     let spec: SnapshotSpec = simple(CLS.long);
     for (let i = 0; i < 70; i++) spec = list(spec);
-    const e = catchError(() => readSerializerSnapshot(new ByteReader(writeTopLevel(new ByteWriter(), spec).finish()), registry));
+    const e = decodeErrorOf(() => readSerializerSnapshot(new ByteReader(writeTopLevel(new ByteWriter(), spec).finish()), registry));
     expect(e.code).toBe('limit-exceeded');
     expect(e.detail).toBe('expected serializer snapshots nested at most 64 deep, found deeper nesting');
   });
@@ -101,7 +92,7 @@ describe('simple snapshots (§5.3) and their values (§6)', () => {
   });
 
   it('rejects an unrecognised simple snapshot version', () => {
-    const e = catchError(() => read({ simple: CLS.string, version: 4 }));
+    const e = decodeErrorOf(() => read({ simple: CLS.string, version: 4 }));
     expect(e.detail).toBe(`expected ${CLS.string} version 2 or 3, found 4`);
   });
 
@@ -136,7 +127,7 @@ describe('simple snapshots (§5.3) and their values (§6)', () => {
     expect(decode(s, str)).toEqual({ kind: 'java-serialized', length: 13, text: 'first0', base64: 'rO0ABXQABmZpcnN0MA==' });
     const obj = new Uint8Array([0xac, 0xed, 0x00, 0x05, 0x73, 0x72, 0x00]);
     expect(decode(s, obj)).toEqual({ kind: 'java-serialized', length: 7, base64: 'rO0ABXNyAA==' });
-    const e = catchError(() => s.codec!.decode(new ByteReader(new Uint8Array([1, 2]), { file: 'f', baseOffset: 10 })));
+    const e = decodeErrorOf(() => s.codec!.decode(new ByteReader(new Uint8Array([1, 2]), { file: 'f', baseOffset: 10 })));
     expect(e.message).toBe('expected a Java serialization stream (AC ED 00 05), found 01 02 — at f, offset 10 (0xa)');
   });
 });
@@ -181,7 +172,7 @@ describe('composite snapshots (§5.4)', () => {
 
   it('rejects a wrong composite magic with its offset', () => {
     const w = new ByteWriter().i32(2).utf(CLS.list).i32(3).i32(1234);
-    const e = catchError(() => readSerializerSnapshot(new ByteReader(w.finish(), { file: 'f' }), registry));
+    const e = decodeErrorOf(() => readSerializerSnapshot(new ByteReader(w.finish(), { file: 'f' }), registry));
     expect(e.code).toBe('bad-magic');
     expect(e.offset).toBe(4 + 2 + CLS.list.length + 4);
     expect(e.detail).toBe('expected composite snapshot magic 911108 (00 0d e7 04), found 1234');
@@ -249,7 +240,7 @@ describe('POJO, Kryo and Enum snapshots (§5.5)', () => {
   });
 
   it('rejects a bad linked optional map header with the header it found', () => {
-    const err = catchError(() => read({ raw: CLS.kryo, version: 2, content: (w) => w.utf('T').i64(5) }));
+    const err = decodeErrorOf(() => read({ raw: CLS.kryo, version: 2, content: (w) => w.utf('T').i64(5) }));
     expect(err.detail).toBe('expected linked optional map header 0x000004f2c69a3d70 for Kryo registrations, found 0x0000000000000005');
   });
 });
