@@ -52,3 +52,13 @@ export function ScanControls({ stats }: { stats: StateStats | undefined }) {
     </div>
   );
 }
+
+/** A statistics view while its scan runs: the scan mode, and that the values are being scanned. */
+export function ScanPending() {
+  return (
+    <>
+      <ScanControls stats={undefined} />
+      <p className="muted">Scanning values…</p>
+    </>
+  );
+}

@@ -6,7 +6,7 @@ import { useAppStore } from '../state/app-store';
 import { useStateStats } from '../state/use-state-stats';
 import { formatHashRoute } from '../state/use-hash-route';
 import { StateList, findState } from './state-view';
-import { ScanControls } from '../components/scan-controls';
+import { ScanControls, ScanPending } from '../components/scan-controls';
 
 export function AliasingView({ inspection, params }: { inspection: SavepointInspection; params: Record<string, string> }) {
   const found = findState(inspection, params.op, params.state);
@@ -26,14 +26,7 @@ function Aliasing({ operatorId, state }: { operatorId: string; state: string }) 
   const stats = useStateStats(operatorId, state);
   const aliasingSetting = useAppStore((s) => s.checkOptions.newSettings.largePayloadAliasing);
   if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} onRetry={() => void stats.refetch()} />;
-  if (!stats.data) {
-    return (
-      <>
-        <ScanControls stats={undefined} />
-        <p className="muted">Scanning values…</p>
-      </>
-    );
-  }
+  if (!stats.data) return <ScanPending />;
   const pb = stats.data.protobuf;
   if (pb === null) {
     return (

@@ -7,7 +7,7 @@ import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
 import { describeNewDeclaration, type NewDeclaration } from '../report/describe-new-declaration';
 import { StateList, findState } from './state-view';
-import { ScanControls } from '../components/scan-controls';
+import { ScanControls, ScanPending } from '../components/scan-controls';
 
 export function UnknownFieldsView({ inspection, params }: { inspection: SavepointInspection; params: Record<string, string> }) {
   const found = findState(inspection, params.op, params.state);
@@ -25,14 +25,7 @@ function UnknownFields({ operatorId, state, copies }: { operatorId: string; stat
   const check = useCheck();
   const reportState = check.data?.states.find((s) => s.operator === operatorId && s.state === state);
   if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} onRetry={() => void stats.refetch()} />;
-  if (!stats.data) {
-    return (
-      <>
-        <ScanControls stats={undefined} />
-        <p className="muted">Scanning values…</p>
-      </>
-    );
-  }
+  if (!stats.data) return <ScanPending />;
   const pb = stats.data.protobuf;
   return (
     <>
