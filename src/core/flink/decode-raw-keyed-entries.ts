@@ -5,15 +5,20 @@ import type { KeyedStateHeader, StateEntry } from './inspection-types';
 import type { KeyedStreamInput } from './read-canonical-keyed-entries';
 import type { RawKeyedEntry } from './read-key-group-block';
 
-export function* decodeRawKeyedEntries(
-  input: KeyedStreamInput,
-  header: KeyedStateHeader,
-  plans: Map<number, KeyedDecodePlan>,
-  wanted: number | undefined,
-  raw: readonly RawKeyedEntry[],
-  file: string,
-  keyGroup: number,
-): Generator<StateEntry> {
+/** What decoding the key-group blocks of one stream needs, made once per stream. */
+export interface KeyedBlockDecoding {
+  input: KeyedStreamInput;
+  header: KeyedStateHeader;
+  /** decode plans by state id, made on first use */
+  plans: Map<number, KeyedDecodePlan>;
+  /** the one state id to decode (undefined: every state) */
+  wanted: number | undefined;
+  /** bytes of the key-group prefix of every key (2 above max parallelism 128) */
+  prefixBytes: number;
+}
+
+export function* decodeRawKeyedEntries(d: KeyedBlockDecoding, raw: readonly RawKeyedEntry[], file: string, keyGroup: number): Generator<StateEntry> {
+  const { input, header, plans, wanted } = d;
   for (const e of raw) {
     if (wanted !== undefined && e.stateId !== wanted) continue;
     let plan = plans.get(e.stateId);

@@ -1,9 +1,8 @@
 import { ByteReader, decodeSnappyFramed, type ByteSource } from '../io';
 import { throwIfCancelled, type CancelSignal } from './cancel-signal';
-import type { KeyedDecodePlan } from './decode-keyed-entry';
 import type { KeyedStateHeader, StateEntry } from './inspection-types';
 import { readKeyGroupBlock } from './read-key-group-block';
-import { decodeRawKeyedEntries } from './decode-raw-keyed-entries';
+import { decodeRawKeyedEntries, type KeyedBlockDecoding } from './decode-raw-keyed-entries';
 import { streamKeyGroupBlock, streamSnappyKeyGroupBlock } from './stream-key-group-block';
 import type { KeyGroupRange } from './types';
 
@@ -116,10 +115,9 @@ export async function* readCanonicalKeyedEntries(input: KeyedStreamInput, header
  * stop, before asking for the next). A whole-state scan pays one async step per block, not per entry.
  */
 export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<Iterable<StateEntry>> {
-  const plans = new Map<number, KeyedDecodePlan>();
   const wanted = options.state === undefined ? undefined : header.states.findIndex((s) => s.name === options.state);
   if (wanted === -1) return;
-  const prefixBytes = input.maxParallelism > 128 ? 2 : 1;
+  const decoding: KeyedBlockDecoding = { input, header, plans: new Map(), wanted, prefixBytes: input.maxParallelism > 128 ? 2 : 1 };
   const slices = groupKeyGroupSlices(listKeyGroupBlocks(input));
   // two buffers in turn: slice i is decoded from one while slice i + 1 is read ahead into the other
   const buffers: (Uint8Array | undefined)[] = [undefined, undefined];
@@ -143,8 +141,8 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
       throwIfCancelled(options.signal);
       if (streamed(slice)) {
         // never read ahead into or out of a streamed block
-        if (header.compressed) yield* streamSnappyKeyGroupBlock(input, header, plans, wanted, prefixBytes, slice.blocks[0]!, windowBytes, options.reuseReadBuffers === true, options.signal);
-        else yield* streamKeyGroupBlock(input, header, plans, wanted, prefixBytes, slice.blocks[0]!, windowBytes, readInto, options.signal);
+        if (header.compressed) yield* streamSnappyKeyGroupBlock(decoding, slice.blocks[0]!, windowBytes, options.reuseReadBuffers === true, options.signal);
+        else yield* streamKeyGroupBlock(decoding, slice.blocks[0]!, windowBytes, readInto, options.signal);
         continue;
       }
       const raw = await (pending ?? readSlice(slice));
@@ -154,7 +152,7 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
       if (i > 0 && next && !streamed(next) && next.end - next.offset + (slice.end - slice.offset) <= KEYED_READ_AHEAD_BYTES) pending = readSlice(next);
       for (const block of slice.blocks) {
         if (block !== slice.blocks[0]) throwIfCancelled(options.signal);
-        yield decodeBlockEntries(input, header, plans, wanted, prefixBytes, raw.subarray(block.offset - slice.offset, block.end - slice.offset), block);
+        yield decodeBlockEntries(decoding, raw.subarray(block.offset - slice.offset, block.end - slice.offset), block);
       }
     }
   } finally {
@@ -163,18 +161,11 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
   }
 }
 
-function* decodeBlockEntries(
-  input: KeyedStreamInput,
-  header: KeyedStateHeader,
-  plans: Map<number, KeyedDecodePlan>,
-  wanted: number | undefined,
-  prefixBytes: number,
-  bytes: Uint8Array,
-  block: { keyGroup: number; offset: number },
-): Generator<StateEntry> {
+function* decodeBlockEntries(d: KeyedBlockDecoding, bytes: Uint8Array, block: { keyGroup: number; offset: number }): Generator<StateEntry> {
+  const { input, header, prefixBytes } = d;
   const absolute = input.baseOffset + block.offset;
   const r = header.compressed
     ? new ByteReader(decodeSnappyFramed(bytes, { identifier: 'required', file: input.file }).data, { file: `${input.file} (Snappy block at ${absolute})`, baseOffset: 0 })
     : new ByteReader(bytes, { file: input.file, baseOffset: absolute });
-  yield* decodeRawKeyedEntries(input, header, plans, wanted, readKeyGroupBlock(r, header.states.length, prefixBytes), r.file ?? input.file, block.keyGroup);
+  yield* decodeRawKeyedEntries(d, readKeyGroupBlock(r, header.states.length, prefixBytes), r.file ?? input.file, block.keyGroup);
 }

@@ -4,10 +4,8 @@
  */
 import { ByteReader, SnappyFramedReader } from '../io';
 import { throwIfCancelled, type CancelSignal } from './cancel-signal';
-import { decodeRawKeyedEntries } from './decode-raw-keyed-entries';
-import type { KeyedDecodePlan } from './decode-keyed-entry';
-import type { KeyedStateHeader, StateEntry } from './inspection-types';
-import type { KeyedStreamInput } from './read-canonical-keyed-entries';
+import { decodeRawKeyedEntries, type KeyedBlockDecoding } from './decode-raw-keyed-entries';
+import type { StateEntry } from './inspection-types';
 import { createKeyGroupBlockCursor, readKeyGroupBlockPart, type RawKeyedEntry } from './read-key-group-block';
 
 /**
@@ -16,16 +14,13 @@ import { createKeyGroupBlockCursor, readKeyGroupBlockPart, type RawKeyedEntry } 
  * Errors are the whole block's: the last window ends where the block ends.
  */
 export async function* streamKeyGroupBlock(
-  input: KeyedStreamInput,
-  header: KeyedStateHeader,
-  plans: Map<number, KeyedDecodePlan>,
-  wanted: number | undefined,
-  prefixBytes: number,
+  d: KeyedBlockDecoding,
   block: { keyGroup: number; offset: number; end: number },
   windowBytes: number,
   readInto: ((offset: number, length: number, target: Uint8Array) => Promise<Uint8Array>) | undefined,
   signal: CancelSignal | undefined,
 ): AsyncGenerator<Iterable<StateEntry>> {
+  const { input, header, prefixBytes } = d;
   const cursor = createKeyGroupBlockCursor();
   let at = block.offset;
   let window = windowBytes;
@@ -49,7 +44,7 @@ export async function* streamKeyGroupBlock(
     }
     window = windowBytes;
     at += consumed;
-    if (raw.length > 0) yield decodeRawKeyedEntries(input, header, plans, wanted, raw, input.file, block.keyGroup);
+    if (raw.length > 0) yield decodeRawKeyedEntries(d, raw, input.file, block.keyGroup);
   }
 }
 
@@ -60,16 +55,13 @@ export async function* streamKeyGroupBlock(
  * the whole-block decoder (positions in the decompressed block); memory is the window, not the block.
  */
 export async function* streamSnappyKeyGroupBlock(
-  input: KeyedStreamInput,
-  header: KeyedStateHeader,
-  plans: Map<number, KeyedDecodePlan>,
-  wanted: number | undefined,
-  prefixBytes: number,
+  d: KeyedBlockDecoding,
   block: { keyGroup: number; offset: number; end: number },
   windowBytes: number,
   reuse: boolean,
   signal: CancelSignal | undefined,
 ): AsyncGenerator<Iterable<StateEntry>> {
+  const { input, header, prefixBytes } = d;
   const file = `${input.file} (Snappy block at ${input.baseOffset + block.offset})`;
   const reader = new SnappyFramedReader(input.source, { offset: block.offset, end: block.end, identifier: 'required', maxOutputBytes: Number.MAX_SAFE_INTEGER });
   const cursor = createKeyGroupBlockCursor();
@@ -102,7 +94,7 @@ export async function* streamSnappyKeyGroupBlock(
       continue;
     }
     want = windowBytes;
-    if (raw.length > 0) yield decodeRawKeyedEntries(input, header, plans, wanted, raw, file, block.keyGroup);
+    if (raw.length > 0) yield decodeRawKeyedEntries(d, raw, file, block.keyGroup);
     // the consumer is done with this run: carry the unfinished tail to the front (a new array unless
     // the caller allowed reuse, since entries may keep views of the old one)
     const tail = window.subarray(consumed, filled);
