@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { waitForAppState } from './helpers';
 
@@ -9,6 +10,13 @@ import { waitForAppState } from './helpers';
 const BENCH = path.join(tmpdir(), 'spi-e2e-bench-256MiB');
 /** The bench schema compiled by buf, as the new schema. */
 const SCHEMA = path.join(tmpdir(), 'spi-e2e-bench-events.binpb');
+
+/** Opens the app empty and drops the generated savepoint folder into it. */
+async function openBench(page: Page): Promise<void> {
+  await page.goto('/');
+  await waitForAppState(page, 'empty');
+  await page.getByTestId('folder-input').setInputFiles(BENCH);
+}
 
 test.describe('a long step', () => {
   test.beforeAll(() => {
@@ -21,9 +29,7 @@ test.describe('a long step', () => {
 
   test('opening reads headers only; a state scan is asked for, shows its phase and bytes, can be cancelled, and run again', async ({ page }) => {
     test.setTimeout(180_000);
-    await page.goto('/');
-    await waitForAppState(page, 'empty');
-    await page.getByTestId('folder-input').setInputFiles(BENCH);
+    await openBench(page);
     // open + inspection read _metadata and the state headers: no entry counts until a state is scanned
     await waitForAppState(page, 'ready');
     await page.getByTestId('operator-row').first().getByRole('link', { name: 'events', exact: true }).click();
@@ -47,9 +53,7 @@ test.describe('a long step', () => {
 
   test('the values table opens at an entry deep in a large state: only its key group is decoded for the detail', async ({ page }) => {
     test.setTimeout(180_000);
-    await page.goto('/');
-    await waitForAppState(page, 'empty');
-    await page.getByTestId('folder-input').setInputFiles(BENCH);
+    await openBench(page);
     await waitForAppState(page, 'ready');
     const href = await page.getByTestId('operator-row').first().getByRole('link', { name: 'events', exact: true }).getAttribute('href');
     const op = new URLSearchParams(href!.slice(href!.indexOf('?') + 1)).get('op')!;
@@ -63,9 +67,7 @@ test.describe('a long step', () => {
 
   test('sampling: every 16th key group or the first 1,000 entries, with the sample size next to the figures', async ({ page }) => {
     test.setTimeout(180_000);
-    await page.goto('/');
-    await waitForAppState(page, 'empty');
-    await page.getByTestId('folder-input').setInputFiles(BENCH);
+    await openBench(page);
     await waitForAppState(page, 'ready');
     await page.getByTestId('operator-row').first().getByRole('link', { name: 'events', exact: true }).click();
     const view = page.getByTestId('state-view');
@@ -93,9 +95,7 @@ test.describe('a long step', () => {
 
   test('with a schema: header-only verdicts at once; the value warnings and the export after Scan values, equal to the CLI', async ({ page }) => {
     test.setTimeout(180_000);
-    await page.goto('/');
-    await waitForAppState(page, 'empty');
-    await page.getByTestId('folder-input').setInputFiles(BENCH);
+    await openBench(page);
     await waitForAppState(page, 'ready');
     await page.getByTestId('file-input').setInputFiles(SCHEMA);
     await waitForAppState(page, 'ready');
