@@ -34,4 +34,23 @@ describe('checkPacked (packed varints)', () => {
       { numRuns: 5000 },
     );
   });
+
+  it('agrees with reading varint after varint on long runs of continuation bytes (runs of 9, 10 and 11 at every offset)', () => {
+    // runs of 0–14 continuation bytes, each closed by a terminator or not, so runs of 9, 10 and 11 meet the probe at every phase
+    const run = fc.tuple(fc.integer({ min: 0, max: 14 }), fc.boolean(), fc.integer({ min: 0x80, max: 0xff }), fc.integer({ min: 0, max: 0x7f }));
+    fc.assert(
+      fc.property(fc.array(run, { maxLength: 12 }), fc.nat(), fc.nat(), (runs, a, b) => {
+        const list: number[] = [];
+        for (const [length, closed, high, low] of runs) {
+          for (let i = 0; i < length; i++) list.push(high);
+          if (closed) list.push(low);
+        }
+        const buf = Uint8Array.from(list);
+        const pos = a % (buf.length + 1);
+        const end = pos + (b % (buf.length - pos + 1));
+        expect(checkPacked(buf, pos, end, VARINT)).toBe(checkPackedVarintsOneByOne(buf, pos, end));
+      }),
+      { numRuns: 20000 },
+    );
+  });
 });
