@@ -1,7 +1,7 @@
 /**
  * `check <savepoint> --descriptors <new.binpb> [--target 0.x|1.x] [--max-message-size N]
  * [--recursion-limit N] [--deterministic true|false] [--aliasing true|false] [--root NAME]
- * [--root <op>/<state>=NAME …] [--java-class NAME] [--format …] [--output FILE] [--no-values]`:
+ * [--root <op>/<state>=NAME …] [--java-class NAME] [--format …] [--output FILE] [--no-values] [--workers N]`:
  * will the restore work with the new schema, per Protobuf state. Exit 0 when every Protobuf state
  * is compatible, 1 when any is incompatible or not restorable, 2 for unusable input.
  */
@@ -9,6 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkSavepoint, computeExitCode, formatReport, REPORT_FORMATS, type ReportFormat } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
+import { createParallelValueScan, type WorkerCheckInput } from '../scan/run-parallel-value-scan';
 import { openNodeInput } from '../sources';
 import packageJson from '../../../package.json' with { type: 'json' };
 
@@ -32,6 +33,7 @@ export const checkCommand: CliCommand = {
     '  --format FORMAT          text (default), json, markdown, html, junit or github',
     '  --output FILE            write the report to FILE instead of stdout',
     '  --no-values              do not scan saved values (no value warnings)',
+    '  --workers N              worker threads for the value scan of larger savepoints (default 2)',
     '  -h, --help               show this help',
     '',
     'Exit codes: 0 every Protobuf state compatible, 1 any incompatible or not restorable, 2 unusable input.',
@@ -49,6 +51,7 @@ export const checkCommand: CliCommand = {
     format: { type: 'string' },
     output: { type: 'string' },
     'no-values': { type: 'boolean' },
+    workers: { type: 'string' },
   },
   async run({ values, positionals }, io) {
     if (positionals.length !== 1) {
@@ -72,8 +75,8 @@ export const checkCommand: CliCommand = {
     const javaClass = values['java-class'];
     const kind = values['kind'];
     if (kind !== undefined && kind !== 'generated' && kind !== 'dynamic') throw new CliUsageError(`--kind must be generated or dynamic, found ${String(kind)}`);
-    const report = await checkSavepoint({
-      files,
+    const { workers } = optionalInt(values['workers'], '--workers', 'workers');
+    const check: WorkerCheckInput = {
       descriptorSet: { name: path.basename(descriptors), bytes },
       savepointName: /^https?:\/\//i.test(positionals[0]!) ? positionals[0]! : path.basename(path.resolve(positionals[0]!)),
       tool: { name: 'savepoint-inspector', version: packageJson.version },
@@ -84,7 +87,9 @@ export const checkCommand: CliCommand = {
       ...(typeof javaClass === 'string' ? { newJavaClass: javaClass } : {}),
       scanValues: values['no-values'] !== true,
       ...(kind === 'generated' || kind === 'dynamic' ? { newKind: kind } : {}),
-    });
+    };
+    // the value scan of a larger savepoint runs in worker threads, a share of the subtasks each (same report)
+    const report = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(positionals[0]!, files, check, workers ? { workers } : {}) });
     const text = formatReport(report, format as ReportFormat);
     const output = values['output'];
     if (typeof output === 'string') await writeFile(output, text);

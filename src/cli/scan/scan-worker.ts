@@ -1,9 +1,15 @@
-/** Worker thread entry of the parallel scan: opens the input itself and scans its share of subtasks. */
+/** Worker thread entry of the parallel scans: opens the input itself and scans its share of subtasks (`stats`, or `check`'s value warnings). */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openNodeInput } from '../sources';
 import { scanSavepointUnits } from './scan-savepoint-units';
+import type { WorkerCheckInput } from './run-parallel-value-scan';
+import { tallySubtaskValues } from './tally-subtask-values';
 import type { ScanOptions, ScanUnit } from './state-stats-types';
 
-const job = workerData as { input: string; units: ScanUnit[]; options: ScanOptions };
-const files = await openNodeInput(job.input);
-parentPort!.postMessage(await scanSavepointUnits(files, job.units, job.options));
+const job = workerData as { kind?: 'stats'; input: string; units: ScanUnit[]; options: ScanOptions } | { kind: 'check-values'; input: string; units: ScanUnit[]; check: WorkerCheckInput };
+if (job.kind === 'check-values') {
+  parentPort!.postMessage(await tallySubtaskValues(job.input, job.check, job.units));
+} else {
+  const files = await openNodeInput(job.input);
+  parentPort!.postMessage(await scanSavepointUnits(files, job.units, job.options));
+}

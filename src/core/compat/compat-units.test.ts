@@ -9,6 +9,7 @@ import {
   FileDescriptorSetSchema,
   type FileDescriptorSet,
 } from '@bufbuild/protobuf/wkt';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, isDecodeError } from '../io';
 import {
@@ -20,6 +21,8 @@ import {
   evaluateSchemaChange,
   evaluateStateCompatibility,
   evaluateValueWarnings,
+  createValueWarningCollector,
+  finishValueWarnings,
   loadDescriptorSet,
   type ScannedValue,
 } from '.';
@@ -196,6 +199,51 @@ describe('value warnings', () => {
       '1 saved value(s) exceed the new recursionLimit of 5 (largest: 7): the new reader fails on them',
       '1 saved value(s) above 4 KiB hold bytes fields or unknown length-delimited fields that would share the payload array under large-payload aliasing (largest payload: 5000 bytes)',
     ]);
+  });
+});
+
+describe('value warning tallies (check scans subtasks in parallel and merges their tallies)', () => {
+  const schema = evaluateSchemaChange(EVENT_V1, 'example.Event', EVENT_V2, 'example.Event');
+  // unknown fields 2 (declared by the new schema) / 9 (not), field 3 (bytes), sizes and depths around the new limits
+  const value = fc.record({
+    unknown: fc.subarray([2, 9, 600_000_000]),
+    wireType: fc.constantFrom(0, 2, 5),
+    bytes: fc.boolean(),
+    payloadSize: fc.integer({ min: 1, max: 9000 }),
+    depth: fc.integer({ min: 0, max: 8 }),
+  });
+  it('tallies of consecutive runs of values, merged in order, give what one collector fed every value gives (counts, largest, first 20 keys)', () => {
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 80 }), fc.array(fc.nat(), { maxLength: 4 }), (shapes, cuts) => {
+        const values: ScannedValue[] = shapes.map((v, i) => ({
+          key: `k${i}`,
+          payloadSize: v.payloadSize,
+          depth: v.depth,
+          unknownFields: v.unknown.map((number) => ({ message: 'example.Event', number, wireType: v.wireType })),
+          knownFields: v.bytes ? [{ message: 'example.Event', number: 3, wireType: 2, bytes: true }] : [],
+        }));
+        const settings = { ...DEFAULT_SETTINGS, maxMessageSize: 8000, recursionLimit: 6 };
+        const whole = evaluateValueWarnings(values, schema, settings);
+        const bounds = [0, ...cuts.map((c) => c % (values.length + 1)).sort((a, b) => a - b), values.length];
+        const tallies = bounds.slice(1).map((end, i) => {
+          const collector = createValueWarningCollector(schema, settings);
+          for (const v of values.slice(bounds[i], end)) collector.add(v);
+          return collector.tally();
+        });
+        expect(finishValueWarnings(tallies)).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it('keeps the first 20 keys in scan order across tallies', () => {
+    const hit = (key: string): ScannedValue => ({ key, payloadSize: 10, depth: 0, unknownFields: [{ message: 'example.Event', number: 2, wireType: 2 }], knownFields: [] });
+    const first = createValueWarningCollector(schema, DEFAULT_SETTINGS);
+    const second = createValueWarningCollector(schema, DEFAULT_SETTINGS);
+    for (let i = 0; i < 15; i++) first.add(hit(`a${i}`));
+    for (let i = 0; i < 15; i++) second.add(hit(`b${i}`));
+    const [warning] = finishValueWarnings([first.tally(), second.tally()]);
+    expect(warning!.count).toBe(30);
+    expect(warning!.keys).toEqual([...Array.from({ length: 15 }, (_, i) => `a${i}`), ...Array.from({ length: 5 }, (_, i) => `b${i}`)]);
   });
 });
 

@@ -11,6 +11,8 @@ import type { SerializerSettings } from './types';
 import { ALIASING_THRESHOLD_BYTES, MAX_WARNING_KEYS, type ScannedValue, type ValueWarning } from './value-scan-types';
 
 interface Bucket {
+  /** what makes two hits the same warning (rule, message, number) */
+  key: string;
   ruleId: ValueWarning['ruleId'];
   params: Record<string, string | number>;
   location?: { message: string; number: number };
@@ -29,6 +31,41 @@ export interface ValueWarningCollector {
   /** Counts one saved value; nothing of it is kept beyond the first MAX_WARNING_KEYS keys per warning. */
   add(value: ScannedValue): void;
   finish(): ValueWarning[];
+  /** What was counted so far, as plain data (it crosses worker threads), for finishValueWarnings. */
+  tally(): ValueWarningTally;
+}
+
+/** The counts of a collector: one entry per warning, its example keys in scan order. */
+export interface ValueWarningTally {
+  buckets: Bucket[];
+}
+
+/**
+ * The warnings of several tallies of one state, in scan order (e.g. one per subtask, scanned in
+ * parallel): the same as one collector fed every value in that order gives. Counts add, the largest
+ * size is the maximum, and the example keys are the first MAX_WARNING_KEYS of the tallies' keys in turn.
+ */
+export function finishValueWarnings(tallies: readonly ValueWarningTally[]): ValueWarning[] {
+  const merged = new Map<string, Bucket>();
+  for (const t of tallies) {
+    for (const b of t.buckets) {
+      const into = merged.get(b.key);
+      if (into === undefined) {
+        merged.set(b.key, { ...b, keys: b.keys.slice(0, MAX_WARNING_KEYS) });
+        continue;
+      }
+      into.count += b.count;
+      into.largest = Math.max(into.largest, b.largest);
+      for (const k of b.keys) if (into.keys.length < MAX_WARNING_KEYS) into.keys.push(k);
+    }
+  }
+  return [...merged.values()].sort(compareBuckets).map((b) => ({
+    ruleId: b.ruleId,
+    message: formatRuleMessage(b.ruleId, { ...b.params, count: b.count, largest: b.largest }),
+    count: b.count,
+    keys: b.keys,
+    ...(b.location ? { location: b.location } : {}),
+  }));
 }
 
 /** The same warnings as evaluateValueWarnings, fed one value at a time while the state is scanned (bounded memory). */
@@ -42,9 +79,9 @@ export function createValueWarningCollector(schema: SchemaChangeResult, newSetti
   }
   const removedReserved = new Set(schema.findings.filter((f) => f.ruleId === 'FIELD_REMOVED_RESERVED').map((f) => f.path));
   const buckets = new Map<string, Bucket>();
-  const hit = (key: string, make: () => Omit<Bucket, 'count' | 'keys' | 'largest'>, value: ScannedValue, size = 0): void => {
+  const hit = (key: string, make: () => Omit<Bucket, 'key' | 'count' | 'keys' | 'largest'>, value: ScannedValue, size = 0): void => {
     let b = buckets.get(key);
-    if (!b) buckets.set(key, (b = { ...make(), count: 0, keys: [], largest: 0 }));
+    if (!b) buckets.set(key, (b = { key, ...make(), count: 0, keys: [], largest: 0 }));
     b.count++;
     b.largest = Math.max(b.largest, size);
     if (b.keys.length < MAX_WARNING_KEYS) b.keys.push(value.key);
@@ -52,7 +89,7 @@ export function createValueWarningCollector(schema: SchemaChangeResult, newSetti
 
   const add = (value: ScannedValue): void => {
     const seen = new Set<string>();
-    const once = (key: string, make: () => Omit<Bucket, 'count' | 'keys' | 'largest'>, size = 0): void => {
+    const once = (key: string, make: () => Omit<Bucket, 'key' | 'count' | 'keys' | 'largest'>, size = 0): void => {
       if (seen.has(key)) return;
       seen.add(key);
       hit(key, make, value, size);
@@ -88,15 +125,8 @@ export function createValueWarningCollector(schema: SchemaChangeResult, newSetti
       once('aliasing', () => ({ ruleId: 'ALIASING_RETENTION', params: {} }), value.payloadSize);
     }
   };
-  const finish = (): ValueWarning[] =>
-    [...buckets.values()].sort(compareBuckets).map((b) => ({
-      ruleId: b.ruleId,
-      message: formatRuleMessage(b.ruleId, { ...b.params, count: b.count, largest: b.largest }),
-      count: b.count,
-      keys: b.keys,
-      ...(b.location ? { location: b.location } : {}),
-    }));
-  return { add, finish };
+  const tally = (): ValueWarningTally => ({ buckets: [...buckets.values()] });
+  return { add, finish: () => finishValueWarnings([tally()]), tally };
 }
 
 const ORDER: ValueWarning['ruleId'][] = [

@@ -9,7 +9,7 @@ export { evaluateExactRule, normalizeForExactRule, type ExactRuleInput } from '.
 export { evaluateStateCompatibility, describeRestoreFailure, type StateCompatibility, type PlanningAid } from './evaluate-state-compatibility';
 export { deriveJavaClassName } from './derive-java-class-name';
 export { orderFilesByImports } from './order-files-by-imports';
-export { evaluateValueWarnings, createValueWarningCollector, acceptsWireType, type ValueWarningCollector } from './evaluate-value-warnings';
+export { evaluateValueWarnings, createValueWarningCollector, finishValueWarnings, acceptsWireType, type ValueWarningCollector, type ValueWarningTally } from './evaluate-value-warnings';
 export { MAX_WARNING_KEYS, ALIASING_THRESHOLD_BYTES, type ScannedValue, type ScannedField, type ValueWarning } from './value-scan-types';
 export { buildSchemaDiff, type SchemaDiff, type DiffDeclaration } from './build-schema-diff';
 export type { MemberRow, MemberSummary } from './describe-declaration-members';

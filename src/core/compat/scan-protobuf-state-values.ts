@@ -16,6 +16,8 @@ export interface ScanStateOptions {
   limit?: number;
   signal?: CancelSignal;
   opened?: OpenedSavepoint;
+  /** scan only these subtasks (by index) */
+  subtasks?: readonly number[];
   /** receives every scanned value instead of the result keeping them all (bounded memory) */
   onValue?: (value: ScannedValue) => void;
 }
@@ -63,6 +65,7 @@ export async function scanProtobufStateValues(
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.opened ? { opened: options.opened } : {}),
+    ...(options.subtasks ? { subtasks: options.subtasks } : {}),
   })) {
     entries++;
     const ordinal = elementsPerSubtask.get(entry.subtask) ?? 0;

@@ -22,6 +22,8 @@ export interface ReadStateEntriesOptions {
   opened?: OpenedSavepoint;
   /** read a sample only: every n-th key group, or the first N entries (= a limit) */
   sample?: StateSample;
+  /** read only these subtasks (by index); the entries are those the whole read yields for them, in the same order */
+  subtasks?: readonly number[];
   /** filled while reading: key groups with data in the keyed streams visited, and how many were read */
   coverage?: { keyGroupsRead: number; keyGroupsWithData: number };
 }
@@ -50,7 +52,8 @@ export async function* readStateEntries(files: SavepointFiles, registry: Snapsho
   if (limit <= 0) return;
   let produced = 0;
   const filter = { state: options.state, ...(options.signal ? { signal: options.signal } : {}) };
-  const subtasks = [...op.subtasks].sort((a, b) => a.index - b.index);
+  const only = options.subtasks === undefined ? undefined : new Set(options.subtasks);
+  const subtasks = [...op.subtasks].filter((s) => only === undefined || only.has(s.index)).sort((a, b) => a.index - b.index);
   for (const subtask of subtasks) {
     if (subtask.managedOperatorState?.states.some((s) => s.name === options.state)) {
       const stream = await readSubtaskOperatorStream(opened, op, subtask, registry);

@@ -8,3 +8,7 @@ export { formatJunit, escapeXml } from './format-junit';
 export { formatGithub, escapeGithubData, escapeGithubProperty } from './format-github';
 export { formatReport, REPORT_FORMATS, type ReportFormat } from './format-report';
 export { checkSavepoint, type CheckSavepointInput } from './check-savepoint';
+export { evaluateSavepointStates } from './evaluate-savepoint-states';
+export { createStateValueScanner, type StateValueScanner } from './create-state-value-scanner';
+export { mergeStateValueTallies } from './merge-state-value-tallies';
+export type { EvaluatedSavepoint, EvaluatedProtobufState, StateValueTally } from './check-savepoint-types';

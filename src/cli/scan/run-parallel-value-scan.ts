@@ -1,0 +1,79 @@
+/**
+ * `check`'s value scan on several cores: the subtasks of the operators holding Protobuf states are
+ * split over worker threads by size (splitUnits); each worker opens the input itself, evaluates the
+ * states again (evaluateSavepointStates: same input, same states in the same order) and tallies
+ * the value warnings of every state per subtask of its share; the tallies are merged per state in
+ * subtask order, which is the order one whole read visits them in, so the report is the one a
+ * scan in this thread gives. Small savepoints (below `minParallelBytes` of state in those
+ * subtasks), one worker or one subtask: scanned in this thread.
+ */
+import { Worker } from 'node:worker_threads';
+import { openSavepoint } from '../../core/flink';
+import type { SavepointFiles } from '../../core/io';
+import { createStateValueScanner, mergeStateValueTallies, type CheckSavepointInput, type EvaluatedSavepoint, type StateValueTally } from '../../core/report';
+import { splitUnits } from './run-parallel-scan';
+import type { ScanUnit } from './state-stats-types';
+
+/** What a worker needs to evaluate the states again: the check's input without the opened files and the callbacks. */
+export type WorkerCheckInput = Omit<CheckSavepointInput, 'files' | 'scanValueTallies' | 'signal'>;
+
+/** One (state, subtask) tally of a worker; `state` is the index in EvaluatedSavepoint.protobuf. */
+export interface SubtaskValueTally {
+  state: number;
+  operatorId: string;
+  stateName: string;
+  subtask: number;
+  result: StateValueTally | undefined;
+}
+
+export interface ParallelValueScanOptions {
+  /** worker threads (default 2) */
+  workers?: number;
+  /** below this many bytes of state in the scanned subtasks, scan in this thread (default 32 MiB: a worker's start-up costs ~0.1–0.2 s) */
+  minParallelBytes?: number;
+  /** told how the scan runs: worker threads (0: in this thread) and subtasks */
+  onPlan?: (plan: { workers: number; subtasks: number }) => void;
+}
+
+const DEFAULT_MIN_PARALLEL_BYTES = 32 * 1024 * 1024;
+
+/** A CheckSavepointInput.scanValueTallies for the savepoint at `input` (a path or URL the workers open again). */
+export function createParallelValueScan(input: string, files: SavepointFiles, check: WorkerCheckInput, options: ParallelValueScanOptions = {}): (evaluated: EvaluatedSavepoint) => Promise<(StateValueTally | undefined)[]> {
+  return async (evaluated) => {
+    const opened = await openSavepoint(files);
+    const operatorIds = new Set(evaluated.protobuf.map((s) => s.found.operator.id));
+    const units: ScanUnit[] = [];
+    for (const op of opened.totals.operators) if (operatorIds.has(op.id)) for (const s of op.subtasks) units.push({ operatorId: op.id, subtask: s.index, bytes: s.stateSize });
+    const bytes = units.reduce((sum, u) => sum + u.bytes, 0);
+    const workers = Math.max(1, Math.min(options.workers ?? 2, units.length));
+    const inThread = workers === 1 || bytes < (options.minParallelBytes ?? DEFAULT_MIN_PARALLEL_BYTES);
+    options.onPlan?.({ workers: inThread ? 0 : workers, subtasks: units.length });
+    if (inThread) {
+      const scanner = await createStateValueScanner(files, evaluated);
+      const out: (StateValueTally | undefined)[] = [];
+      for (const state of evaluated.protobuf) out.push(await scanner.scan(state));
+      return out;
+    }
+    const parts = (await Promise.all(splitUnits(units, workers).map((share) => runWorker(input, check, share)))).flat();
+    return evaluated.protobuf.map((state, i) => {
+      const mine = parts.filter((p) => p.state === i).sort((a, b) => a.subtask - b.subtask);
+      for (const p of mine) {
+        if (p.operatorId !== state.found.operator.id || p.stateName !== state.found.state.name) {
+          throw new Error(`value scan worker evaluated state ${i} as ${p.operatorId}/${p.stateName}, this thread as ${state.found.operator.id}/${state.found.state.name}`);
+        }
+      }
+      return mergeStateValueTallies(mine.map((p) => p.result));
+    });
+  };
+}
+
+function runWorker(input: string, check: WorkerCheckInput, units: ScanUnit[]): Promise<SubtaskValueTally[]> {
+  return new Promise((resolve, reject) => {
+    // as the stats workers: a small young generation (the scan's garbage is short-lived)
+    const worker = new Worker(new URL('./scan-worker-entry.mjs', import.meta.url), { workerData: { kind: 'check-values', input, check, units }, resourceLimits: { maxYoungGenerationSizeMb: 12 } });
+    let result: SubtaskValueTally[] | undefined;
+    worker.once('message', (m: SubtaskValueTally[]) => (result = m));
+    worker.once('error', reject);
+    worker.once('exit', (code) => (result ? resolve(result) : reject(new Error(`value scan worker exited with code ${code} before sending its result`))));
+  });
+}

@@ -1,0 +1,52 @@
+import type { LibraryLine, SerializerSettings, StateCompatibility, TypeKind, FoundProtobufState, FoundOtherState, ValueWarningTally } from '../compat';
+import type { CancelSignal } from '../flink';
+import type { SavepointFiles } from '../io';
+
+export interface CheckSavepointInput {
+  files: SavepointFiles;
+  descriptorSet: { name: string; bytes: Uint8Array };
+  /** the savepoint's name in the report (default files.name); the CLI and the app pass the base name so their reports match */
+  savepointName?: string;
+  tool: { name: string; version: string };
+  /** default 1.x (the newest line this project supports) */
+  target?: LibraryLine;
+  newSettings?: Partial<SerializerSettings>;
+  /** the new root message for every Protobuf state (default: each state's saved root) */
+  newRoot?: string;
+  /** per state `<operator id or uid>/<state name>` → new root; wins over newRoot */
+  newRoots?: Readonly<Record<string, string>>;
+  /** the new Java class (default: derived from the new descriptor's file options) */
+  newJavaClass?: string;
+  /** default: the saved kind */
+  newKind?: TypeKind;
+  /** scan saved values for the value warnings (default true) */
+  scanValues?: boolean;
+  /**
+   * Scans the saved values of the evaluated states somewhere else (the CLI: worker threads, a share
+   * of the subtasks each); one result per state, in order, each exactly what scanStateValueTally
+   * gives for it. Default: scanStateValueTally here, state after state.
+   */
+  scanValueTallies?: (evaluated: EvaluatedSavepoint) => Promise<(StateValueTally | undefined)[]>;
+  generatedAt?: string;
+  signal?: CancelSignal;
+}
+
+/** One Protobuf state with its verdict: the input of the value scan and of the report. */
+export interface EvaluatedProtobufState {
+  found: FoundProtobufState;
+  compatibility: StateCompatibility;
+}
+
+/** `_metadata` and the state headers read, every Protobuf state evaluated against the new set; no value read yet. */
+export interface EvaluatedSavepoint {
+  newSettings: Required<SerializerSettings>;
+  target: LibraryLine;
+  protobuf: EvaluatedProtobufState[];
+  other: FoundOtherState[];
+}
+
+/** The value warnings of one state (or of some of its subtasks) before they are finished, and how many values were scanned. */
+export interface StateValueTally {
+  tally: ValueWarningTally;
+  valuesScanned: number;
+}

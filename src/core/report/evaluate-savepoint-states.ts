@@ -1,0 +1,76 @@
+/**
+ * The header-only half of `check`: load the new descriptor set, inspect the savepoint (`_metadata`
+ * and the state headers), and evaluate every Protobuf state against the new set (target line,
+ * settings, root per state). Deterministic in its input, so a worker thread that runs it again
+ * finds the same states in the same order.
+ */
+import { fromBinary } from '@bufbuild/protobuf';
+import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { DEFAULT_SETTINGS, evaluateStateCompatibility, findProtobufStates, indexDeclarations, loadDescriptorSet, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
+import { createSnapshotRegistry, inspectSavepoint } from '../flink';
+import { DecodeError } from '../io';
+import { PROTOBUF_SNAPSHOT_CLASS, registerProtobufSnapshotReaders } from '../protobuf';
+import type { CheckSavepointInput, EvaluatedProtobufState, EvaluatedSavepoint } from './check-savepoint-types';
+
+/** The 0.1.0 snapshot class is the only one observed so far; it is the 0.x line. */
+const SNAPSHOT_LINES: Readonly<Record<string, LibraryLine>> = { [PROTOBUF_SNAPSHOT_CLASS]: '0.x' };
+
+export async function evaluateSavepointStates(input: CheckSavepointInput): Promise<EvaluatedSavepoint> {
+  const loaded = loadDescriptorSet(input.descriptorSet.bytes, input.descriptorSet.name);
+  const newIndex = indexDeclarations(loaded.set);
+  const target = input.target ?? '1.x';
+  const newSettings: Required<SerializerSettings> = { ...DEFAULT_SETTINGS, ...input.newSettings };
+  const registry = createSnapshotRegistry();
+  registerProtobufSnapshotReaders(registry);
+  const inspection = await inspectSavepoint(input.files, registry, input.signal ? { signal: input.signal } : {});
+  const { protobuf, other } = findProtobufStates(inspection);
+
+  // states usually share one saved schema: parse it once per descriptor SHA-256 (the compat engine also remembers its work per set object)
+  const savedSets = new Map<string, FileDescriptorSet>();
+  const evaluated: EvaluatedProtobufState[] = [];
+  for (const found of protobuf) {
+    const stateKey = `${found.operator.id}/${found.state.name}`;
+    const uidKey = found.operator.uid ? `${found.operator.uid}/${found.state.name}` : undefined;
+    const newRoot = input.newRoots?.[stateKey] ?? (uidKey ? input.newRoots?.[uidKey] : undefined) ?? input.newRoot ?? found.content.rootFullName;
+    if (newIndex.byName.get(newRoot)?.kind !== 'message') {
+      throw new DecodeError({
+        code: 'invalid-value',
+        detail: `The new descriptor set has no message ${newRoot} (the new type of state ${found.state.name} of operator ${found.operator.uid ?? found.operator.id}); pick one with --root`,
+        file: input.descriptorSet.name,
+        path: ['descriptor set'],
+      });
+    }
+    const savedKind: TypeKind = 'generated';
+    const compatibility = evaluateStateCompatibility(
+      {
+        savedSet: parseSavedSet(savedSets, found.content.descriptorSha256, found.content.descriptorBytes),
+        savedRoot: found.content.rootFullName,
+        savedJavaClass: found.content.javaClass,
+        savedKind,
+        savedSettings: {
+          deterministicSerialization: found.content.settings.deterministic,
+          maxMessageSize: found.content.settings.maxMessageSize,
+          recursionLimit: found.content.settings.recursionLimit,
+        },
+        snapshotClass: found.snapshot.className,
+        savedLine: SNAPSHOT_LINES[found.snapshot.className] ?? '1.x',
+      },
+      {
+        newSet: loaded.set,
+        newRoot,
+        newKind: input.newKind ?? savedKind,
+        ...(input.newJavaClass ? { newJavaClass: input.newJavaClass } : {}),
+        newSettings,
+        target,
+      },
+    );
+    evaluated.push({ found, compatibility });
+  }
+  return { newSettings, target, protobuf: evaluated, other };
+}
+
+function parseSavedSet(sets: Map<string, FileDescriptorSet>, sha256: string, bytes: Uint8Array): FileDescriptorSet {
+  let set = sets.get(sha256);
+  if (set === undefined) sets.set(sha256, (set = fromBinary(FileDescriptorSetSchema, bytes)));
+  return set;
+}
