@@ -10,7 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import { openSavepoint } from '../../core/flink';
 import type { SavepointFiles } from '../../core/io';
-import { createStateValueScanner, mergeStateValueTallies, type CheckSavepointInput, type EvaluatedSavepoint, type StateValueTally } from '../../core/report';
+import { createStateValueScanner, mergeStateValueTallies, scanValuesByOperator, type CheckSavepointInput, type EvaluatedSavepoint, type StateValueTally } from '../../core/report';
 import { splitUnits } from './run-parallel-scan';
 import type { ScanUnit } from './state-stats-types';
 
@@ -49,10 +49,7 @@ export function createParallelValueScan(input: string, files: SavepointFiles, ch
     const inThread = workers === 1 || bytes < (options.minParallelBytes ?? DEFAULT_MIN_PARALLEL_BYTES);
     options.onPlan?.({ workers: inThread ? 0 : workers, subtasks: units.length });
     if (inThread) {
-      const scanner = await createStateValueScanner(files, evaluated);
-      const out: (StateValueTally | undefined)[] = [];
-      for (const state of evaluated.protobuf) out.push(await scanner.scan(state));
-      return out;
+      return scanValuesByOperator(await createStateValueScanner(files, evaluated), evaluated);
     }
     const parts = (await Promise.all(splitUnits(units, workers).map((share) => runWorker(input, check, share)))).flat();
     return evaluated.protobuf.map((state, i) => {

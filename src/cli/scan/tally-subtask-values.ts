@@ -1,7 +1,8 @@
 /**
  * A value scan worker's share of `check`: evaluate the states as the main thread did, then tally
- * the value warnings of every Protobuf state for each of the given subtasks of its operator, one
- * tally per (state, subtask) so the main thread can merge them in subtask order.
+ * the value warnings of every Protobuf state for each of the given subtasks of its operator (one
+ * pass per subtask over the operator's states), one tally per (state, subtask) so the main thread
+ * can merge them in subtask order.
  */
 import { createStateValueScanner, evaluateSavepointStates } from '../../core/report';
 import { openNodeInput } from '../sources';
@@ -13,11 +14,15 @@ export async function tallySubtaskValues(input: string, check: WorkerCheckInput,
   const evaluated = await evaluateSavepointStates({ ...check, files });
   const scanner = await createStateValueScanner(files, evaluated);
   const out: SubtaskValueTally[] = [];
-  for (const [i, state] of evaluated.protobuf.entries()) {
-    const subtasks = units.filter((u) => u.operatorId === state.found.operator.id).map((u) => u.subtask).sort((a, b) => a - b);
-    for (const subtask of subtasks) {
-      out.push({ state: i, operatorId: state.found.operator.id, stateName: state.found.state.name, subtask, result: await scanner.scan(state, [subtask]) });
-    }
+  for (const unit of units) {
+    // the operator's states in one pass over this subtask's streams
+    const indexes = [...evaluated.protobuf.keys()].filter((i) => evaluated.protobuf[i]!.found.operator.id === unit.operatorId);
+    if (indexes.length === 0) continue;
+    const tallies = await scanner.scanOperator(indexes.map((i) => evaluated.protobuf[i]!), [unit.subtask]);
+    indexes.forEach((i, k) => {
+      const state = evaluated.protobuf[i]!;
+      out.push({ state: i, operatorId: state.found.operator.id, stateName: state.found.state.name, subtask: unit.subtask, result: tallies[k] });
+    });
   }
   return out;
 }

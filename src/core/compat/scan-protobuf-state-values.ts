@@ -11,7 +11,8 @@ import type { ScannedField, ScannedValue } from './value-scan-types';
 
 export interface ScanStateOptions {
   operatorId: string;
-  state: string;
+  /** one state, or several of the operator scanned in one pass (onValue tells them apart) */
+  state: string | readonly string[];
   /** stop after this many entries (default: all) */
   limit?: number;
   signal?: CancelSignal;
@@ -19,7 +20,7 @@ export interface ScanStateOptions {
   /** scan only these subtasks (by index) */
   subtasks?: readonly number[];
   /** receives every scanned value instead of the result keeping them all (bounded memory) */
-  onValue?: (value: ScannedValue) => void;
+  onValue?: (value: ScannedValue, state: string) => void;
 }
 
 export interface ScanResult {
@@ -56,8 +57,8 @@ export async function scanProtobufStateValues(
   let entries = 0;
   let scannedValues = 0;
   const matcher = createEntryValueMatcher(pending, (item) => item.frameOffset, (item) => item.file);
-  // operator list/union elements have no key: name them by subtask and position instead
-  const elementsPerSubtask = new Map<number, number>();
+  // operator list/union elements have no key: name them by subtask and position (in their state) instead
+  const elementsPerSubtask = new Map<string, number>();
   matcher.reset();
   for await (const entry of readStateEntries(files, registry, {
     operatorId: options.operatorId,
@@ -68,16 +69,17 @@ export async function scanProtobufStateValues(
     ...(options.subtasks ? { subtasks: options.subtasks } : {}),
   })) {
     entries++;
-    const ordinal = elementsPerSubtask.get(entry.subtask) ?? 0;
-    elementsPerSubtask.set(entry.subtask, ordinal + 1);
+    const element = `${entry.state}\n${entry.subtask}`;
+    const ordinal = elementsPerSubtask.get(element) ?? 0;
+    elementsPerSubtask.set(element, ordinal + 1);
     const key = describeEntryKey(entry.key, entry.userKey, `subtask ${entry.subtask} element ${ordinal}`);
     // each entry takes the values inside its own value range of its stream (see createEntryValueMatcher)
     matcher.take(entry, (item) => {
       scannedValues++;
-      if ('message' in item) take(summarizeProtobufValue(key, item));
+      if ('message' in item) take(summarizeProtobufValue(key, item), entry.state);
       else {
         const { frameOffset: _at, file: _file, ...value } = item;
-        take({ key, ...value });
+        take({ key, ...value }, entry.state);
       }
     });
   }

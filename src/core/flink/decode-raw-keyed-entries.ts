@@ -11,8 +11,8 @@ export interface KeyedBlockDecoding {
   header: KeyedStateHeader;
   /** decode plans by state id, made on first use */
   plans: Map<number, KeyedDecodePlan>;
-  /** the one state id to decode (undefined: every state) */
-  wanted: number | undefined;
+  /** the state ids to decode (undefined: every state) */
+  wanted: ReadonlySet<number> | undefined;
   /** bytes of the key-group prefix of every key (2 above max parallelism 128) */
   prefixBytes: number;
 }
@@ -20,7 +20,7 @@ export interface KeyedBlockDecoding {
 export function* decodeRawKeyedEntries(d: KeyedBlockDecoding, raw: readonly RawKeyedEntry[], file: string, keyGroup: number): Generator<StateEntry> {
   const { input, header, plans, wanted } = d;
   for (const e of raw) {
-    if (wanted !== undefined && e.stateId !== wanted) continue;
+    if (wanted !== undefined && !wanted.has(e.stateId)) continue;
     let plan = plans.get(e.stateId);
     if (!plan) {
       plan = planKeyedDecode(header.states[e.stateId]!, header.keySerializer, input.maxParallelism);

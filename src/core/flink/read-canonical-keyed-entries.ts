@@ -4,6 +4,7 @@ import type { KeyedStateHeader, StateEntry } from './inspection-types';
 import { readKeyGroupBlock } from './read-key-group-block';
 import { decodeRawKeyedEntries, type KeyedBlockDecoding } from './decode-raw-keyed-entries';
 import { streamKeyGroupBlock, streamSnappyKeyGroupBlock } from './stream-key-group-block';
+import { isWantedState } from './is-wanted-state';
 import type { KeyGroupRange } from './types';
 
 export interface KeyedStreamInput {
@@ -21,8 +22,8 @@ export interface KeyedStreamInput {
 }
 
 export interface KeyedReadOptions {
-  /** only this state's entries */
-  state?: string;
+  /** only this state's entries, or these states' (in stream order) */
+  state?: string | ReadonlySet<string>;
   signal?: CancelSignal;
   /**
    * Read the blocks into two buffers reused for the whole stream (where the source offers
@@ -33,6 +34,16 @@ export interface KeyedReadOptions {
   reuseReadBuffers?: boolean;
   /** window size for streaming large uncompressed blocks (default KEYED_BLOCK_WINDOW_BYTES; tests use small ones) */
   blockWindowBytes?: number;
+}
+
+/** The header's state ids that pass the filter (undefined: every state). */
+function listWantedStateIds(header: KeyedStateHeader, filter: string | ReadonlySet<string> | undefined): ReadonlySet<number> | undefined {
+  if (filter === undefined) return undefined;
+  const ids = new Set<number>();
+  header.states.forEach((s, id) => {
+    if (isWantedState(filter, s.name)) ids.add(id);
+  });
+  return ids;
 }
 
 /** Non-zero offsets as [keyGroup, offset, end) blocks, in offset order; end = next block or the stream end. */
@@ -115,8 +126,8 @@ export async function* readCanonicalKeyedEntries(input: KeyedStreamInput, header
  * stop, before asking for the next). A whole-state scan pays one async step per block, not per entry.
  */
 export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<Iterable<StateEntry>> {
-  const wanted = options.state === undefined ? undefined : header.states.findIndex((s) => s.name === options.state);
-  if (wanted === -1) return;
+  const wanted = listWantedStateIds(header, options.state);
+  if (wanted?.size === 0) return;
   const decoding: KeyedBlockDecoding = { input, header, plans: new Map(), wanted, prefixBytes: input.maxParallelism > 128 ? 2 : 1 };
   const slices = groupKeyGroupSlices(listKeyGroupBlocks(input));
   // two buffers in turn: slice i is decoded from one while slice i + 1 is read ahead into the other

@@ -1,6 +1,7 @@
 import { ByteReader, decodeSnappyFramed, isDecodeError } from '../io';
 import { throwIfCancelled } from './cancel-signal';
 import type { KeyedStateHeader, StateEntry, StateMetaInfo } from './inspection-types';
+import { isWantedState } from './is-wanted-state';
 import { listKeyGroupBlocks, type KeyedReadOptions, type KeyedStreamInput } from './read-canonical-keyed-entries';
 import type { SerializerSnapshot, ValueCodec } from './snapshot-types';
 import { MAP_ENTRY_VALUE_RANGES } from './snapshots/collection-snapshots';
@@ -28,7 +29,7 @@ export async function* readHeapKeyedEntries(input: KeyedStreamInput, header: Key
       const state = header.states[stateId];
       if (!state) throw cr.error('invalid-value', `expected a state id below ${header.states.length}, found ${stateId}`, idAt);
       const entries = readStateChunk(cr, state, header.keySerializer);
-      if (options.state !== undefined && state.name !== options.state) continue;
+      if (!isWantedState(options.state, state.name)) continue;
       for (const e of entries) {
         yield { operatorId: input.operatorId, state: state.name, subtask: input.subtask, keyGroup: kg, ...e, file: cr.file ?? input.file };
       }

@@ -1,6 +1,7 @@
 import { ByteReader, decodeSnappyFramed, isDecodeError, type ByteSource } from '../io';
 import { throwIfCancelled, type CancelSignal } from './cancel-signal';
 import { describeOpaque } from './decode-keyed-entry';
+import { isWantedState } from './is-wanted-state';
 import type { OperatorStateHeader, StateEntry, StateMetaInfo } from './inspection-types';
 import type { OperatorStateEntry } from './types';
 
@@ -30,12 +31,12 @@ export function computeOperatorHeaderFence(input: Pick<OperatorStreamInput, 'sta
 export async function* readOperatorStateEntries(
   input: OperatorStreamInput,
   header: OperatorStateHeader,
-  options: { state?: string; signal?: CancelSignal } = {},
+  options: { state?: string | ReadonlySet<string>; signal?: CancelSignal } = {},
 ): AsyncGenerator<StateEntry> {
   const bounds = [...new Set(input.states.flatMap((s) => s.offsets))].sort((a, b) => a - b);
   const endOf = (offset: number) => bounds.find((b) => b > offset) ?? input.source.size;
   for (const entry of input.states) {
-    if (options.state !== undefined && entry.name !== options.state) continue;
+    if (!isWantedState(options.state, entry.name)) continue;
     const broadcast = entry.mode === 'BROADCAST';
     const meta = (broadcast ? header.broadcastStates : header.states).find((s) => s.name === entry.name);
     for (const offset of entry.offsets) {

@@ -14,7 +14,8 @@ import type { OperatorState } from './types';
 export interface ReadStateEntriesOptions {
   /** 32-hex operator id, or a uid (matched against V5+ uids and through the uid → id hash) */
   operatorId: string;
-  state: string;
+  /** one state, or several of the operator read in one pass (each state's entries in the order a read of it alone gives) */
+  state: string | readonly string[];
   /** stop after this many entries */
   limit?: number;
   signal?: CancelSignal;
@@ -51,11 +52,13 @@ export async function* readStateEntries(files: SavepointFiles, registry: Snapsho
   const limit = Math.min(options.limit ?? Infinity, sample?.kind === 'first-entries' ? sample.count : Infinity);
   if (limit <= 0) return;
   let produced = 0;
-  const filter = { state: options.state, ...(options.signal ? { signal: options.signal } : {}) };
+  const names: string | ReadonlySet<string> = typeof options.state === 'string' ? options.state : new Set(options.state);
+  const wanted = (name: string): boolean => (typeof names === 'string' ? names === name : names.has(name));
+  const filter = { state: names, ...(options.signal ? { signal: options.signal } : {}) };
   const only = options.subtasks === undefined ? undefined : new Set(options.subtasks);
   const subtasks = [...op.subtasks].filter((s) => only === undefined || only.has(s.index)).sort((a, b) => a.index - b.index);
   for (const subtask of subtasks) {
-    if (subtask.managedOperatorState?.states.some((s) => s.name === options.state)) {
+    if (subtask.managedOperatorState?.states.some((s) => wanted(s.name))) {
       const stream = await readSubtaskOperatorStream(opened, op, subtask, registry);
       if (stream) {
         for await (const e of readOperatorStateEntries(stream.input, stream.header, filter)) {
@@ -65,9 +68,10 @@ export async function* readStateEntries(files: SavepointFiles, registry: Snapsho
       }
     }
     const keyed = await readSubtaskKeyedStream(opened, op, subtask, registry);
-    if (!keyed?.header?.states.some((s) => s.name === options.state)) continue;
+    const keyedState = keyed?.header?.states.find((s) => wanted(s.name));
+    if (!keyed?.header || !keyedState) continue;
     if (keyed.format === 'rocksdb-native') {
-      throw new DecodeError({ code: 'unsupported-format', detail: ROCKSDB_NATIVE_UNREADABLE, path: [`subtask ${subtask.index}`, options.state] });
+      throw new DecodeError({ code: 'unsupported-format', detail: ROCKSDB_NATIVE_UNREADABLE, path: [`subtask ${subtask.index}`, keyedState.name] });
     }
     if (!keyed.input) continue;
     const sampled = listSampledKeyedInputs(keyed.input, sample);

@@ -12,6 +12,7 @@ import { buildReport } from './build-report';
 import type { CheckSavepointInput, EvaluatedSavepoint, StateValueTally } from './check-savepoint-types';
 import { createStateValueScanner } from './create-state-value-scanner';
 import { evaluateSavepointStates } from './evaluate-savepoint-states';
+import { scanValuesByOperator } from './scan-values-by-operator';
 import type { CompatibilityReport, ReportStateInput } from './report-types';
 
 export type { CheckSavepointInput } from './check-savepoint-types';
@@ -62,7 +63,6 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
 async function scanTallies(input: CheckSavepointInput, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | undefined)[]> {
   if (input.scanValueTallies) return input.scanValueTallies(evaluated);
   const scanner = await createStateValueScanner(input.files, evaluated, input.signal);
-  const out: (StateValueTally | undefined)[] = [];
-  for (const state of evaluated.protobuf) out.push(await scanner.scan(state));
-  return out;
+  return scanValuesByOperator(scanner, evaluated);
 }
+

@@ -3,7 +3,8 @@
  * (the full decoder only where the scan cannot mirror it exactly) and count them into the value
  * warnings as they are read, keeping nothing per value. `subtasks` limits the read to some
  * subtasks (a worker thread's share); the tallies of all subtasks, merged in subtask order
- * (mergeStateValueTallies), equal the tally of one whole read.
+ * (mergeStateValueTallies), equal the tally of one whole read. scanOperator reads the states of one
+ * operator in one pass over its streams (a read of one state frames every state's entries anyway).
  */
 import { createValueWarningCollector, registerValueScanningReaders, scanProtobufStateValues, type UnkeyedScannedValue } from '../compat';
 import { createSnapshotRegistry, openSavepoint, type CancelSignal } from '../flink';
@@ -13,6 +14,12 @@ import type { EvaluatedProtobufState, EvaluatedSavepoint, StateValueTally } from
 export interface StateValueScanner {
   /** The tally of one state, or undefined when its values are not readable (e.g. RocksDB native); a cancelled scan rejects. */
   scan(state: EvaluatedProtobufState, subtasks?: readonly number[]): Promise<StateValueTally | undefined>;
+  /**
+   * The tallies of several states of one operator, in order: each exactly what scan(state) gives. One
+   * pass reads them all; should it fail, each state is scanned alone, so a state whose own values
+   * are readable is never lost to another state's unreadable ones.
+   */
+  scanOperator(states: readonly EvaluatedProtobufState[], subtasks?: readonly number[]): Promise<(StateValueTally | undefined)[]>;
 }
 
 export async function createStateValueScanner(files: SavepointFiles, evaluated: EvaluatedSavepoint, signal?: CancelSignal): Promise<StateValueScanner> {
@@ -20,7 +27,7 @@ export async function createStateValueScanner(files: SavepointFiles, evaluated: 
   const registry = createSnapshotRegistry();
   registerValueScanningReaders(registry, (v) => pending.push(v));
   const opened = await openSavepoint(files);
-  return {
+  const scanner: StateValueScanner = {
     async scan(state, subtasks) {
       if (!state.compatibility.schema) return undefined;
       try {
@@ -42,5 +49,43 @@ export async function createStateValueScanner(files: SavepointFiles, evaluated: 
         return undefined;
       }
     },
+    async scanOperator(states, subtasks) {
+      if (states.length === 1) return [await scanner.scan(states[0]!, subtasks)];
+      const operatorId = states[0]!.found.operator.id;
+      if (states.some((s) => s.found.operator.id !== operatorId)) throw new Error('scanOperator: states of different operators');
+      // a state may hold several Protobuf types (key and value serializers): each gets every value of its state, as scan() gives it
+      const slots = states.map((s) => (s.compatibility.schema ? { collector: createValueWarningCollector(s.compatibility.schema, evaluated.newSettings), values: 0 } : undefined));
+      const byState = new Map<string, NonNullable<(typeof slots)[number]>[]>();
+      states.forEach((s, i) => {
+        const slot = slots[i];
+        if (slot === undefined) return;
+        const list = byState.get(s.found.state.name) ?? [];
+        list.push(slot);
+        byState.set(s.found.state.name, list);
+      });
+      if (byState.size === 0) return states.map(() => undefined);
+      try {
+        await scanProtobufStateValues(files, registry, pending, {
+          operatorId,
+          state: [...byState.keys()],
+          opened,
+          onValue: (value, name) => {
+            for (const slot of byState.get(name) ?? []) {
+              slot.collector.add(value);
+              slot.values++;
+            }
+          },
+          ...(subtasks ? { subtasks } : {}),
+          ...(signal ? { signal } : {}),
+        });
+      } catch (e) {
+        if (!isDecodeError(e) || e.code === 'cancelled') throw e;
+        const out: (StateValueTally | undefined)[] = [];
+        for (const s of states) out.push(await scanner.scan(s, subtasks));
+        return out;
+      }
+      return slots.map((slot) => (slot ? { tally: slot.collector.tally(), valuesScanned: slot.values } : undefined));
+    },
   };
+  return scanner;
 }

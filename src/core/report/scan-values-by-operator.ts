@@ -1,0 +1,14 @@
+/** The value tallies of every evaluated Protobuf state, in order: one pass per operator over its streams. */
+import type { EvaluatedSavepoint, StateValueTally } from './check-savepoint-types';
+import type { StateValueScanner } from './create-state-value-scanner';
+
+export async function scanValuesByOperator(scanner: StateValueScanner, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | undefined)[]> {
+  const groups = new Map<string, number[]>();
+  evaluated.protobuf.forEach((s, i) => groups.set(s.found.operator.id, [...(groups.get(s.found.operator.id) ?? []), i]));
+  const out = new Array<StateValueTally | undefined>(evaluated.protobuf.length);
+  for (const indexes of groups.values()) {
+    const tallies = await scanner.scanOperator(indexes.map((i) => evaluated.protobuf[i]!));
+    indexes.forEach((i, k) => (out[i] = tallies[k]));
+  }
+  return out;
+}

@@ -1,0 +1,40 @@
+/**
+ * `check` reads the Protobuf states of one operator in one pass (scanOperator); each state's tally
+ * must be what scanning it alone gives, including when the pass fails (RocksDB native keyed states)
+ * and the readable states are then scanned alone.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createStateValueScanner, evaluateSavepointStates } from '../../src/core/report';
+import { openNodeInput } from '../../src/cli/sources';
+
+const SCHEMA = path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb');
+const fixture = (p: string) => path.resolve(process.cwd(), 'fixtures/savepoints', p, 'savepoint');
+
+describe('one pass per operator over its Protobuf states', () => {
+  for (const sp of ['flink-2.3/hashmap/canonical', 'flink-2.3/rocksdb/canonical-compressed', 'flink-1.20/hashmap/native', 'flink-2.3/rocksdb/native']) {
+    it(`gives each state of ${sp} the tally of scanning it alone`, async () => {
+      const files = await openNodeInput(fixture(sp));
+      const evaluated = await evaluateSavepointStates({ files, descriptorSet: { name: 'events-changed.binpb', bytes: new Uint8Array(readFileSync(SCHEMA)) }, tool: { name: 't', version: '0' } });
+      const scanner = await createStateValueScanner(files, evaluated);
+      const groups = new Map<string, typeof evaluated.protobuf>();
+      for (const s of evaluated.protobuf) groups.set(s.found.operator.id, [...(groups.get(s.found.operator.id) ?? []), s]);
+      expect([...groups.values()].some((g) => g.length >= 2)).toBe(true);
+      let scanned = 0;
+      for (const group of groups.values()) {
+        const alone = [];
+        for (const s of group) alone.push(await scanner.scan(s));
+        expect(await scanner.scanOperator(group)).toEqual(alone);
+        // and per subtask, as the worker threads scan them
+        for (const subtask of [0, 1]) {
+          const each = [];
+          for (const s of group) each.push(await scanner.scan(s, [subtask]));
+          expect(await scanner.scanOperator(group, [subtask])).toEqual(each);
+        }
+        scanned += alone.reduce((n, t) => n + (t?.valuesScanned ?? 0), 0);
+      }
+      expect(scanned).toBeGreaterThan(0);
+    });
+  }
+});
