@@ -87,9 +87,25 @@ export function createValueWarningCollector(schema: SchemaChangeResult, newSetti
     if (b.keys.length < MAX_WARNING_KEYS) b.keys.push(value.key);
   };
 
+  // whether a present known field is one the new schema removes and reserves, memoized per (message, number)
+  const retainedCache = new Map<string, Map<number, boolean>>();
+  const isRemovedReserved = (message: string, number: number): boolean => {
+    let byNumber = retainedCache.get(message);
+    if (byNumber === undefined) retainedCache.set(message, (byNumber = new Map()));
+    let removed = byNumber.get(number);
+    if (removed === undefined) {
+      const name = savedFields.get(message)?.get(number)?.name ?? '';
+      byNumber.set(number, (removed = removedReserved.has(`${message}.${name} (${number})`)));
+    }
+    return removed;
+  };
+  const aliasing = newSettings.largePayloadAliasing ?? true;
+
+  // called once per saved value: a value that hits no warning allocates nothing
   const add = (value: ScannedValue): void => {
-    const seen = new Set<string>();
+    let seen: Set<string> | undefined;
     const once = (key: string, make: () => Omit<Bucket, 'key' | 'count' | 'keys' | 'largest'>, size = 0): void => {
+      seen ??= new Set();
       if (seen.has(key)) return;
       seen.add(key);
       hit(key, make, value, size);
@@ -108,10 +124,12 @@ export function createValueWarningCollector(schema: SchemaChangeResult, newSetti
         }));
       }
     }
-    for (const k of value.knownFields) {
-      const name = savedFields.get(k.message)?.get(k.number)?.name ?? '';
-      if (removedReserved.has(`${k.message}.${name} (${k.number})`)) {
-        once(`removed|${k.message}|${k.number}`, () => ({ ruleId: 'REMOVED_FIELD_RETAINED', params: { number: k.number, name, message: k.message }, location: { message: k.message, number: k.number } }));
+    if (removedReserved.size > 0) {
+      for (const k of value.knownFields) {
+        if (isRemovedReserved(k.message, k.number)) {
+          const name = savedFields.get(k.message)?.get(k.number)?.name ?? '';
+          once(`removed|${k.message}|${k.number}`, () => ({ ruleId: 'REMOVED_FIELD_RETAINED', params: { number: k.number, name, message: k.message }, location: { message: k.message, number: k.number } }));
+        }
       }
     }
     if (value.payloadSize > newSettings.maxMessageSize) {
@@ -120,7 +138,6 @@ export function createValueWarningCollector(schema: SchemaChangeResult, newSetti
     if (value.depth > newSettings.recursionLimit) {
       once('depth', () => ({ ruleId: 'VALUE_EXCEEDS_NEW_LIMIT', params: { limit: 'recursionLimit', value: newSettings.recursionLimit } }), value.depth);
     }
-    const aliasing = newSettings.largePayloadAliasing ?? true;
     if (aliasing && value.payloadSize > ALIASING_THRESHOLD_BYTES && (value.knownFields.some((k) => k.bytes) || value.unknownFields.some((u) => u.wireType === 2))) {
       once('aliasing', () => ({ ruleId: 'ALIASING_RETENTION', params: {} }), value.payloadSize);
     }

@@ -78,8 +78,7 @@ export async function scanProtobufStateValues(
       scannedValues++;
       if ('message' in item) take(summarizeProtobufValue(key, item), entry.state);
       else {
-        const { frameOffset: _at, file: _file, ...value } = item;
-        take({ key, ...value }, entry.state);
+        take({ key, payloadSize: item.payloadSize, depth: item.depth, unknownFields: item.unknownFields, knownFields: item.knownFields }, entry.state);
       }
     });
   }
