@@ -55,9 +55,12 @@ export function registerWorkerProtobufReaders(registry: SnapshotRegistry, contro
   const indexes = new Map<string, ProtobufScanIndex>();
   registerWrappedProtobufSnapshotReaders(registry, (inner) => {
     const content = inner.content;
+    // looked up once per codec, not per value (a key string per scanned value showed in profiles)
+    let index: ProtobufScanIndex | undefined;
     const indexOf = (): ProtobufScanIndex => {
+      if (index !== undefined) return index;
       const key = `${content.rootFullName}\u0000${content.descriptorSha256}`;
-      let index = indexes.get(key);
+      index = indexes.get(key);
       if (index === undefined) indexes.set(key, (index = buildProtobufScanIndex(content.schema.root)));
       return index;
     };
