@@ -15,20 +15,26 @@ export interface ByteReaderOptions {
  * left first and throws a DecodeError (code `truncated`) naming what it wanted; it never
  * returns a default past the end.
  */
+const NO_PATH: readonly string[] = Object.freeze([]);
+
 export class ByteReader {
   readonly bytes: Uint8Array;
   readonly file: string | undefined;
   readonly baseOffset: number;
   readonly path: readonly string[];
-  private readonly view: DataView;
+  /** made on the first 64-bit or floating-point read: a reader per entry key and value is common, a DataView per reader is not free */
+  private viewCache: DataView | undefined;
   private pos = 0;
 
   constructor(bytes: Uint8Array, options: ByteReaderOptions = {}) {
     this.bytes = bytes;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.file = options.file;
     this.baseOffset = options.baseOffset ?? 0;
-    this.path = options.path ?? [];
+    this.path = options.path ?? NO_PATH;
+  }
+
+  private get view(): DataView {
+    return (this.viewCache ??= new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength));
   }
 
   get position(): number {
@@ -101,7 +107,7 @@ export class ByteReader {
   }
   readI8(what = 'byte'): number {
     this.require(1, what);
-    return this.view.getInt8(this.pos++);
+    return (this.bytes[this.pos++]! << 24) >> 24;
   }
   /** Java readBoolean: any non-zero byte is true. */
   readBool(what = 'boolean'): boolean {
@@ -109,27 +115,31 @@ export class ByteReader {
   }
   readI16(what = 'short'): number {
     this.require(2, what);
-    const v = this.view.getInt16(this.pos);
-    this.pos += 2;
-    return v;
+    const b = this.bytes;
+    const p = this.pos;
+    this.pos = p + 2;
+    return ((b[p]! << 24) >> 16) | b[p + 1]!;
   }
   readU16(what = 'unsigned short'): number {
     this.require(2, what);
-    const v = this.view.getUint16(this.pos);
-    this.pos += 2;
-    return v;
+    const b = this.bytes;
+    const p = this.pos;
+    this.pos = p + 2;
+    return (b[p]! << 8) | b[p + 1]!;
   }
   readI32(what = 'int'): number {
     this.require(4, what);
-    const v = this.view.getInt32(this.pos);
-    this.pos += 4;
-    return v;
+    const b = this.bytes;
+    const p = this.pos;
+    this.pos = p + 4;
+    return (b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!;
   }
   readU32(what = 'unsigned int'): number {
     this.require(4, what);
-    const v = this.view.getUint32(this.pos);
-    this.pos += 4;
-    return v;
+    const b = this.bytes;
+    const p = this.pos;
+    this.pos = p + 4;
+    return ((b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!) >>> 0;
   }
   readI64(what = 'long'): bigint {
     this.require(8, what);
