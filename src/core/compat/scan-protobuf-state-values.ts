@@ -4,7 +4,7 @@
  * and present known fields (the protobuf module's protobuf-java-semantics decoder).
  */
 import { ScalarType } from '@bufbuild/protobuf';
-import { createEntryValueMatcher, readStateEntries, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry } from '../flink';
+import { createEntryValueMatcher, readStateEntryRuns, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry } from '../flink';
 import type { SavepointFiles } from '../io';
 import { registerWrappedProtobufSnapshotReaders, toMessageValue, walkMessages, type ProtobufValueDetail } from '../protobuf';
 import type { ScannedField, ScannedValue } from './value-scan-types';
@@ -60,14 +60,15 @@ export async function scanProtobufStateValues(
   // operator list/union elements have no key: name them by subtask and position (in their state) instead
   const elementsPerSubtask = new Map<string, number>();
   matcher.reset();
-  for await (const entry of readStateEntries(files, registry, {
+  // one async step per key-group block, not per entry (readStateEntryRuns)
+  for await (const run of readStateEntryRuns(files, registry, {
     operatorId: options.operatorId,
     state: options.state,
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.opened ? { opened: options.opened } : {}),
     ...(options.subtasks ? { subtasks: options.subtasks } : {}),
-  })) {
+  })) for (const entry of run) {
     entries++;
     const element = `${entry.state}\n${entry.subtask}`;
     const ordinal = elementsPerSubtask.get(element) ?? 0;

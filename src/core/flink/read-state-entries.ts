@@ -3,7 +3,7 @@ import type { CancelSignal } from './cancel-signal';
 import { computeOperatorId } from './compute-operator-id';
 import type { StateEntry } from './inspection-types';
 import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
-import { readCanonicalKeyedEntries } from './read-canonical-keyed-entries';
+import { readCanonicalKeyedEntryRuns } from './read-canonical-keyed-entries';
 import { readHeapKeyedEntries } from './read-heap-keyed-entries';
 import { readOperatorStateEntries } from './read-operator-state-entries';
 import { checkStateSample, listSampledKeyedInputs, type StateSample } from './sample-keyed-stream';
@@ -42,6 +42,16 @@ export function findOperator(opened: OpenedSavepoint, idOrUid: string): Operator
  * `unsupported-format` with ROCKSDB_NATIVE_UNREADABLE.
  */
 export async function* readStateEntries(files: SavepointFiles, registry: SnapshotRegistry, options: ReadStateEntriesOptions): AsyncGenerator<StateEntry> {
+  for await (const run of readStateEntryRuns(files, registry, options)) for (const e of run) yield e;
+}
+
+/**
+ * The same entries, in the same order and with the same errors, in runs: canonical keyed entries one
+ * run per key-group block (or window of a large one), decoded as the run is iterated, so a whole-state
+ * scan pays one async step per block instead of per entry; operator and heap entries one per run.
+ * Finish a run before asking for the next.
+ */
+export async function* readStateEntryRuns(files: SavepointFiles, registry: SnapshotRegistry, options: ReadStateEntriesOptions): AsyncGenerator<Iterable<StateEntry>> {
   const opened = options.opened ?? (await openSavepoint(files));
   const op = findOperator(opened, options.operatorId);
   if (!op) {
@@ -62,7 +72,7 @@ export async function* readStateEntries(files: SavepointFiles, registry: Snapsho
       const stream = await readSubtaskOperatorStream(opened, op, subtask, registry);
       if (stream) {
         for await (const e of readOperatorStateEntries(stream.input, stream.header, filter)) {
-          yield e;
+          yield [e];
           if (++produced >= limit) return;
         }
       }
@@ -80,11 +90,30 @@ export async function* readStateEntries(files: SavepointFiles, registry: Snapsho
       options.coverage.keyGroupsRead += sampled.keyGroupsRead;
     }
     for (const input of sampled.inputs) {
-      const entries = keyed.format === 'heap' ? readHeapKeyedEntries(input, keyed.header, filter) : readCanonicalKeyedEntries(input, keyed.header, filter);
-      for await (const e of entries) {
-        yield e;
-        if (++produced >= limit) return;
+      if (keyed.format === 'heap') {
+        for await (const e of readHeapKeyedEntries(input, keyed.header, filter)) {
+          yield [e];
+          if (++produced >= limit) return;
+        }
+        continue;
       }
+      for await (const run of readCanonicalKeyedEntryRuns(input, keyed.header, filter)) {
+        // the run stops itself at the limit; the read stops when the consumer asks for the next run
+        const stop = { reached: false };
+        yield takeUpTo(run, () => ++produced >= limit, stop);
+        if (stop.reached) return;
+      }
+    }
+  }
+}
+
+/** The run's entries until `counted()` says the limit is reached with one of them (that one included). */
+function* takeUpTo(run: Iterable<StateEntry>, counted: () => boolean, stop: { reached: boolean }): Generator<StateEntry> {
+  for (const e of run) {
+    yield e;
+    if (counted()) {
+      stop.reached = true;
+      return;
     }
   }
 }
