@@ -12,7 +12,7 @@ import { buildProtobufScanIndex, createEmptyScan, registerProtobufSnapshotReader
 import { openNodeInput } from '../src/cli/sources';
 import { registerScanningProtobufReaders, type ScannedFrame } from '../src/cli/scan/register-scanning-protobuf-readers';
 import { encodeValuePool, loadBenchSchema } from './generate/bench-values';
-import { fmtBytes, fmtMs, fmtRate, MiB, timeAsync, timeProcess, type Figure } from './measure';
+import { fmtBytes, fmtMs, fmtRate, median, MiB, timeAsync, timeProcess, type Figure } from './measure';
 import type { BenchSavepointManifest } from './generate/generate-bench-savepoint';
 import { buildCliBundle } from './build-cli-bundle';
 
@@ -76,14 +76,23 @@ export async function measureScanThroughput(dir: string, manifest: BenchSavepoin
   const pool = encodeValuePool(schema, 4096, 3);
   const index = buildProtobufScanIndex(schema.event);
   const poolBytes = pool.reduce((s, p) => s + p.length, 0);
-  const rounds = 20;
-  const cpuScan = await timeAsync(async () => {
-    const options = { maxMessageSize: 67_108_864, recursionLimit: 100 };
-    for (let i = 0; i < rounds; i++) for (const p of pool) scanProtobufPayloadInto(out, p, index, options);
-  });
-  const cpuEs = await timeAsync(async () => {
-    for (let i = 0; i < rounds; i++) for (const p of pool) fromBinary(schema.event, p);
-  });
+  // alternated trials, each side's median: one pass each swung the ratio between 3.9x and 8.1x on this shared VM
+  const rounds = 4;
+  const trials = 7;
+  const options = { maxMessageSize: 67_108_864, recursionLimit: 100 };
+  const scanTimes: number[] = [];
+  const esTimes: number[] = [];
+  for (let t = 0; t < trials; t++) {
+    scanTimes.push((await timeAsync(async () => {
+      for (let i = 0; i < rounds; i++) for (const p of pool) scanProtobufPayloadInto(out, p, index, options);
+    })).ms);
+    esTimes.push((await timeAsync(async () => {
+      for (let i = 0; i < rounds; i++) for (const p of pool) fromBinary(schema.event, p);
+    })).ms);
+  }
+  const cpuScan = { ms: median(scanTimes) };
+  const cpuEs = { ms: median(esTimes) };
+  const ratios = scanTimes.map((ms, i) => esTimes[i]! / ms).sort((a, b) => a - b);
   // as a user runs it: whole `stats` processes of the prebuilt CLI bundle (its worker threads load the bundled worker)
   buildCliBundle(); // fresh right before timing, or bin/ would fall back to tsx
   const cli = path.resolve(process.cwd(), 'bin/savepoint-inspector.mjs');
@@ -93,7 +102,7 @@ export async function measureScanThroughput(dir: string, manifest: BenchSavepoin
   return [
     { id: '2a', name: `structural scan of every value, ${fmtBytes(bytes)} of state (${manifest.entries} values)`, value: `${fmtRate(bytes, scan.ms)} (${fmtMs(scan.ms)})`, ratio: `${((100 * (bytes / scan.ms)) / rc).toFixed(0)} % of plain read+copy at ${fmtRate(bytes, readCopyMs)}`, goal: '≥ 25 % of read+copy', met: bytes / scan.ms / rc >= 0.25 },
     { id: '2b', name: 'same pipeline with @bufbuild/protobuf fromBinary per value', value: `${fmtRate(bytes, es.ms)} (${fmtMs(es.ms)})`, ratio: `structural scan is ${(es.ms / scan.ms).toFixed(2)}× faster end to end (a scan costing nothing beyond read+copy would be ${(es.ms / readCopyMs).toFixed(2)}×)`, goal: 'scan 5× faster', met: es.ms / scan.ms >= 5 },
-    { id: '2c', name: 'payload-only CPU (values in memory, no I/O or entry framing)', value: `scan ${fmtRate(poolBytes * rounds, cpuScan.ms)}, fromBinary ${fmtRate(poolBytes * rounds, cpuEs.ms)}`, ratio: `scan is ${(cpuEs.ms / cpuScan.ms).toFixed(2)}× faster`, goal: 'scan 5× faster', met: cpuEs.ms / cpuScan.ms >= 5 },
+    { id: '2c', name: `payload-only CPU (values in memory, no I/O or entry framing; median of ${trials} alternated trials)`, value: `scan ${fmtRate(poolBytes * rounds, cpuScan.ms)}, fromBinary ${fmtRate(poolBytes * rounds, cpuEs.ms)}`, ratio: `scan is ${(cpuEs.ms / cpuScan.ms).toFixed(2)}× faster (per-trial ratios ${ratios[0]!.toFixed(1)}–${ratios[ratios.length - 1]!.toFixed(1)}×)`, goal: 'scan 5× faster', met: cpuEs.ms / cpuScan.ms >= 5 },
     { id: '2d', name: 'same pipeline with the full decoder (protobuf-java semantics + JSON view)', value: `${fmtRate(bytes, full.ms)} (${fmtMs(full.ms)})`, ratio: `structural scan is ${(full.ms / scan.ms).toFixed(2)}× faster`, goal: '(information)', met: undefined },
     { id: '2e', name: `\`stats\` parallel scan of ${fmtBytes(statsManifest.totalBytes)}, 2 worker threads vs 1 (whole CLI processes, prebuilt bundle, median of 3)`, value: `${fmtMs(two.ms)} vs ${fmtMs(one.ms)}`, ratio: `${(one.ms / two.ms).toFixed(2)}× speed-up on 2 cores`, goal: 'use both cores', met: one.ms / two.ms > 1.2 },
   ];
