@@ -38,14 +38,38 @@ export interface WorkerProtobufFrame {
   detail?: ProtobufValueDetail;
 }
 
+/** The frame of each value the codec returned, keyed by that value object (as a WeakMap would, without its per-entry cost). */
+export interface ValueFrames {
+  set(value: DecodedValue, frame: WorkerProtobufFrame): void;
+  get(value: DecodedValue): WorkerProtobufFrame | undefined;
+}
+
 export interface ProtobufReadControl {
   mode: ProtobufReadMode;
-  /** the frame of each value the codec returned, keyed by that value object */
-  frames: WeakMap<DecodedValue, WorkerProtobufFrame>;
+  frames: ValueFrames;
 }
 
 export function createProtobufReadControl(mode: ProtobufReadMode): ProtobufReadControl {
-  return { mode, frames: new WeakMap() };
+  return { mode, frames: createValueFrames() };
+}
+
+/**
+ * Frames kept on the value objects themselves under a symbol of this table: a value scan sets one per
+ * value, and a WeakMap entry per value cost more than the scan of small values. The property is
+ * invisible elsewhere (another table's symbol, structured clone, Object.entries and JSON all skip it) and
+ * goes away with its value. Values the codec returns are new objects, never frozen.
+ */
+function createValueFrames(): ValueFrames {
+  const key = Symbol('protobuf frame');
+  type Carrier = { [key]?: WorkerProtobufFrame };
+  return {
+    set(value, frame) {
+      (value as Carrier)[key] = frame;
+    },
+    get(value) {
+      return (value as Carrier)[key];
+    },
+  };
 }
 
 /** The value an entry carries when its Protobuf payload was scanned or skipped, not decoded. */
@@ -94,7 +118,7 @@ export function findValueFrames(control: ProtobufReadControl, value: DecodedValu
   return out;
 }
 
-function collectFrames(frames: WeakMap<DecodedValue, WorkerProtobufFrame>, v: DecodedValue, out: WorkerProtobufFrame[], depth: number): void {
+function collectFrames(frames: ValueFrames, v: DecodedValue, out: WorkerProtobufFrame[], depth: number): void {
   const own = frames.get(v);
   if (own !== undefined) {
     out.push(own);

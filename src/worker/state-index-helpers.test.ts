@@ -43,6 +43,19 @@ describe('findValueFrames', () => {
     expect(findValueFrames(control, null)).toEqual([]);
   });
 
+  it("keeps a value's frame to the control that read it, out of structured clones, JSON and Object.entries", () => {
+    const a = createProtobufReadControl('scan');
+    const b = createProtobufReadControl('scan');
+    const value = notDecoded();
+    a.frames.set(value, frame(7, 3));
+    expect(findValueFrames(a, value).map((f) => f.offset)).toEqual([7]);
+    expect(findValueFrames(b, value)).toEqual([]);
+    expect(structuredClone(value)).toEqual(notDecoded());
+    expect(findValueFrames(a, structuredClone(value))).toEqual([]);
+    expect(JSON.stringify(value)).toBe(JSON.stringify(notDecoded()));
+    expect(Object.entries(value)).toEqual(Object.entries(notDecoded()));
+  });
+
   it('finds the frames inside lists, TTL wrappers, tuples, POJOs and maps, in read order', () => {
     const control = createProtobufReadControl('decode');
     const values = [notDecoded(), notDecoded(), notDecoded(), notDecoded(), notDecoded()];
