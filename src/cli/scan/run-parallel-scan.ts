@@ -4,10 +4,10 @@
  * least loaded), each worker opens the input itself and scans its share (scanSavepointUnits), and
  * the results are merged. With one worker (or one subtask) it scans in this thread.
  */
-import { Worker } from 'node:worker_threads';
 import { openSavepoint } from '../../core/flink';
 import { openNodeInput } from '../sources';
 import { mergeCoverage, mergeStateStats } from './merge-state-stats';
+import { runWorkerThreads } from './run-worker-threads';
 import { scanSavepointUnits, type UnitsScanResult } from './scan-savepoint-units';
 import type { SavepointStats, ScanOptions, ScanUnit } from './state-stats-types';
 
@@ -25,14 +25,24 @@ export async function runParallelScan(input: string, options: ParallelScanOption
   const files = await openNodeInput(input);
   const opened = await openSavepoint(files);
   const units: ScanUnit[] = [];
-  for (const op of opened.totals.operators) for (const s of op.subtasks) units.push({ operatorId: op.id, subtask: s.index, bytes: s.stateSize });
+  // each (operator id, subtask) once: a unit is scanned in the first operator with its id (as every read finds it), and a
+  // `_metadata` that lists an id twice must not have those subtasks scanned, and their entries counted, twice
+  const listed = new Set<string>();
+  for (const op of opened.totals.operators) {
+    for (const s of op.subtasks) {
+      const key = `${op.id}/${s.index}`;
+      if (listed.has(key)) continue;
+      listed.add(key);
+      units.push({ operatorId: op.id, subtask: s.index, bytes: s.stateSize });
+    }
+  }
   const scanOptions: ScanOptions = { ...(options.sample ? { sample: options.sample } : {}), ...(options.newLimits ? { newLimits: options.newLimits } : {}) };
   const workers = Math.max(1, Math.min(options.workers ?? 2, units.length));
   let parts: UnitsScanResult[];
   if (workers === 1) {
     parts = [await scanSavepointUnits(files, units, scanOptions)];
   } else {
-    parts = await Promise.all(splitUnits(units, workers).map((share) => runWorker(input, share, scanOptions)));
+    parts = await runWorkers(input, splitUnits(units, workers), scanOptions);
   }
   const coverage = mergeCoverage(parts.map((p) => p.coverage));
   return {
@@ -56,14 +66,8 @@ export function splitUnits(units: readonly ScanUnit[], shares: number): ScanUnit
   return out.map((s) => s.units).filter((u) => u.length > 0);
 }
 
-function runWorker(input: string, units: ScanUnit[], options: ScanOptions): Promise<UnitsScanResult> {
-  return new Promise((resolve, reject) => {
-    // a small young generation per worker: the scan's garbage is short-lived (entry objects, views of the
-    // read buffers), and V8's default lets each worker hold ~35 MB more of it (2 workers over 2 GiB: ~410 -> ~330 MB RSS, same speed)
-    const worker = new Worker(new URL('./scan-worker-entry.mjs', import.meta.url), { workerData: { input, units, options }, resourceLimits: { maxYoungGenerationSizeMb: 12 } });
-    let result: UnitsScanResult | undefined;
-    worker.once('message', (m: UnitsScanResult) => (result = m));
-    worker.once('error', reject);
-    worker.once('exit', (code) => (result ? resolve(result) : reject(new Error(`scan worker exited with code ${code} before sending its result`))));
-  });
+function runWorkers(input: string, shares: ScanUnit[][], options: ScanOptions): Promise<UnitsScanResult[]> {
+  // a small young generation per worker: the scan's garbage is short-lived (entry objects, views of the
+  // read buffers), and V8's default lets each worker hold ~35 MB more of it (2 workers over 2 GiB: ~410 -> ~330 MB RSS, same speed)
+  return runWorkerThreads<UnitsScanResult>(new URL('./scan-worker-entry.mjs', import.meta.url), shares.map((units) => ({ input, units, options })), { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
 }

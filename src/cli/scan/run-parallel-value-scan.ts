@@ -7,11 +7,11 @@
  * scan in this thread gives. Small savepoints (below `minParallelBytes` of state in those
  * subtasks), one worker or one subtask: scanned in this thread.
  */
-import { Worker } from 'node:worker_threads';
 import { findOperator, openSavepoint, type OpenedSavepoint } from '../../core/flink';
 import type { SavepointFiles } from '../../core/io';
 import { createStateValueScanner, mergeStateValueTallies, scanValuesByOperator, type CheckSavepointInput, type EvaluatedSavepoint, type StateValueTally } from '../../core/report';
 import { splitUnits } from './run-parallel-scan';
+import { runWorkerThreads } from './run-worker-threads';
 import type { ScanUnit } from './state-stats-types';
 
 /** What a worker needs to evaluate the states again: the check's input without the opened files and the callbacks. */
@@ -49,7 +49,7 @@ export function createParallelValueScan(input: string, files: SavepointFiles, ch
     if (inThread) {
       return scanValuesByOperator(await createStateValueScanner(files, evaluated), evaluated);
     }
-    const parts = (await Promise.all(splitUnits(units, workers).map((share) => runWorker(input, check, share)))).flat();
+    const parts = (await runWorkers(input, check, splitUnits(units, workers))).flat();
     return evaluated.protobuf.map((state, i) => {
       const mine = parts.filter((p) => p.state === i).sort((a, b) => a.subtask - b.subtask);
       for (const p of mine) {
@@ -79,13 +79,7 @@ export function listValueScanUnits(opened: OpenedSavepoint, evaluated: Evaluated
   return units;
 }
 
-function runWorker(input: string, check: WorkerCheckInput, units: ScanUnit[]): Promise<SubtaskValueTally[]> {
-  return new Promise((resolve, reject) => {
-    // as the stats workers: a small young generation (the scan's garbage is short-lived)
-    const worker = new Worker(new URL('./scan-worker-entry.mjs', import.meta.url), { workerData: { kind: 'check-values', input, check, units }, resourceLimits: { maxYoungGenerationSizeMb: 12 } });
-    let result: SubtaskValueTally[] | undefined;
-    worker.once('message', (m: SubtaskValueTally[]) => (result = m));
-    worker.once('error', reject);
-    worker.once('exit', (code) => (result ? resolve(result) : reject(new Error(`value scan worker exited with code ${code} before sending its result`))));
-  });
+function runWorkers(input: string, check: WorkerCheckInput, shares: ScanUnit[][]): Promise<SubtaskValueTally[][]> {
+  // as the stats workers: a small young generation (the scan's garbage is short-lived)
+  return runWorkerThreads<SubtaskValueTally[]>(new URL('./scan-worker-entry.mjs', import.meta.url), shares.map((units) => ({ kind: 'check-values', input, check, units })), { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
 }
