@@ -9,6 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkSavepoint, computeExitCode, formatReport, REPORT_FORMATS, type ReportFormat } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
+import { countScanWorkers, MAX_SCAN_WORKERS } from '../scan/count-scan-workers';
 import { createParallelValueScan, type WorkerCheckInput } from '../scan/run-parallel-value-scan';
 import { openNodeInput } from '../sources';
 import packageJson from '../../../package.json' with { type: 'json' };
@@ -33,7 +34,7 @@ export const checkCommand: CliCommand = {
     '  --format FORMAT          text (default), json, markdown, html, junit or github',
     '  --output FILE            write the report to FILE instead of stdout',
     '  --no-values              do not scan saved values (no value warnings)',
-    '  --workers N              worker threads for the value scan of larger savepoints (default 2)',
+    '  --workers N              worker threads for the value scan of larger savepoints (default 2, at most 64; .tar.gz: 1)',
     '  -h, --help               show this help',
     '',
     'Exit codes: 0 every Protobuf state compatible, 1 any incompatible or not restorable, 2 unusable input.',
@@ -76,6 +77,7 @@ export const checkCommand: CliCommand = {
     const kind = values['kind'];
     if (kind !== undefined && kind !== 'generated' && kind !== 'dynamic') throw new CliUsageError(`--kind must be generated or dynamic, found ${String(kind)}`);
     const { workers } = optionalInt(values['workers'], '--workers', 'workers');
+    if (workers !== undefined && workers > MAX_SCAN_WORKERS) throw new CliUsageError(`--workers must be at most ${MAX_SCAN_WORKERS}, found ${workers}`);
     const check: WorkerCheckInput = {
       descriptorSet: { name: path.basename(descriptors), bytes },
       savepointName: /^https?:\/\//i.test(positionals[0]!) ? positionals[0]! : path.basename(path.resolve(positionals[0]!)),
@@ -89,7 +91,8 @@ export const checkCommand: CliCommand = {
       ...(kind === 'generated' || kind === 'dynamic' ? { newKind: kind } : {}),
     };
     // the value scan of a larger savepoint runs in worker threads, a share of the subtasks each (same report)
-    const report = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(positionals[0]!, files, check, workers ? { workers } : {}) });
+    const scanWorkers = check.scanValues ? await countScanWorkers(positionals[0]!, workers ?? 2) : 1;
+    const report = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(positionals[0]!, files, check, { workers: scanWorkers }) });
     const text = formatReport(report, format as ReportFormat);
     const output = values['output'];
     if (typeof output === 'string') await writeFile(output, text);

@@ -6,6 +6,7 @@
  */
 import type { StateSample } from '../../core/flink';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
+import { countScanWorkers, MAX_SCAN_WORKERS } from './count-scan-workers';
 import { formatStatsText } from './format-stats-text';
 import { runParallelScan } from './run-parallel-scan';
 
@@ -16,7 +17,7 @@ export const statsCommand: CliCommand = {
     'Usage: savepoint-inspector stats <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> [options]',
     '',
     'Options:',
-    '  --workers N          worker threads (default 2)',
+    '  --workers N          worker threads (default 2, at most 64; a .tar.gz is scanned in one)',
     '  --every-key-group N  sample: read only key groups 0, N, 2N, … of keyed state',
     '  --first N            sample: only the first N entries of each state',
     '  --json               print the statistics as JSON',
@@ -30,7 +31,9 @@ export const statsCommand: CliCommand = {
   },
   async run({ values, positionals }, io) {
     if (positionals.length !== 1) throw new CliUsageError(positionals.length === 0 ? 'expected a savepoint' : `expected one savepoint, found ${positionals.length} arguments`);
-    const workers = parsePositive(values['workers'], '--workers') ?? 2;
+    const requested = parsePositive(values['workers'], '--workers') ?? 2;
+    if (requested > MAX_SCAN_WORKERS) throw new CliUsageError(`--workers must be at most ${MAX_SCAN_WORKERS}, found ${requested}`);
+    const workers = await countScanWorkers(positionals[0]!, requested);
     const every = parsePositive(values['every-key-group'], '--every-key-group');
     const first = parsePositive(values['first'], '--first');
     if (every !== undefined && first !== undefined) throw new CliUsageError('use either --every-key-group or --first, not both');
