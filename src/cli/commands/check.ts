@@ -7,7 +7,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { checkSavepoint, computeExitCode, formatReport, REPORT_FORMATS, type ReportFormat } from '../../core/report';
+import { checkSavepoint, computeExitCode, formatReport, formatShowsSchemaDiff, REPORT_FORMATS, type ReportFormat } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { countScanWorkers, MAX_SCAN_WORKERS } from '../scan/count-scan-workers';
 import { createParallelValueScan, type WorkerCheckInput } from '../scan/run-parallel-value-scan';
@@ -88,6 +88,8 @@ export const checkCommand: CliCommand = {
       newRoots,
       ...(typeof javaClass === 'string' ? { newJavaClass: javaClass } : {}),
       scanValues: values['no-values'] !== true,
+      // only the JSON and HTML reports show the schema diff: the other formats do not pay for it
+      schemaDiff: formatShowsSchemaDiff(format as ReportFormat),
       ...(kind === 'generated' || kind === 'dynamic' ? { newKind: kind } : {}),
     };
     // the value scan of a larger savepoint runs in worker threads, a share of the subtasks each (same report)

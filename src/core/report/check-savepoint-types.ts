@@ -21,6 +21,8 @@ export interface CheckSavepointInput {
   newKind?: TypeKind;
   /** scan saved values for the value warnings (default true) */
   scanValues?: boolean;
+  /** build each state's schema diff (default true; the text, Markdown, JUnit and GitHub formats do not print it) */
+  schemaDiff?: boolean;
   /**
    * Scans the saved values of the evaluated states somewhere else (the CLI: worker threads, a share
    * of the subtasks each); one result per state, in order, each exactly what scanStateValueTally

@@ -33,7 +33,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
       compatibility,
       warnings,
       ...(scanned ? { valuesScanned: scanned.valuesScanned } : {}),
-      ...(compatibility.schema ? { diff: buildSchemaDiff(compatibility.schema) } : {}),
+      ...(compatibility.schema && input.schemaDiff !== false ? { diff: buildSchemaDiff(compatibility.schema) } : {}),
     });
   }
   for (const o of evaluated.other) {

@@ -26,3 +26,8 @@ export function formatReport(report: CompatibilityReport, format: ReportFormat):
       return formatGithub(report);
   }
 }
+
+/** Whether a format prints the schema diff (the others let `check` skip building it). */
+export function formatShowsSchemaDiff(format: ReportFormat): boolean {
+  return format === 'json' || format === 'html';
+}

@@ -6,7 +6,7 @@ export { formatMarkdown, escapeMarkdown } from './format-markdown';
 export { formatHtml, escapeHtml } from './format-html';
 export { formatJunit, escapeXml } from './format-junit';
 export { formatGithub, escapeGithubData, escapeGithubProperty } from './format-github';
-export { formatReport, REPORT_FORMATS, type ReportFormat } from './format-report';
+export { formatReport, formatShowsSchemaDiff, REPORT_FORMATS, type ReportFormat } from './format-report';
 export { checkSavepoint, type CheckSavepointInput } from './check-savepoint';
 export { evaluateSavepointStates } from './evaluate-savepoint-states';
 export { createStateValueScanner, type StateValueScanner } from './create-state-value-scanner';
