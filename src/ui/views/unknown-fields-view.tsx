@@ -51,12 +51,12 @@ function UnknownFields({ operatorId, state, copies }: { operatorId: string; stat
                     <th>Message</th>
                     <th className="num">Number</th>
                     <th>Wire type</th>
+                    {hasSchema ? <th>New schema</th> : null}
                     <th className="num">Values</th>
                     <th>Share of values</th>
-                    <th className="num">Occurrences</th>
+                    <th className="num">Occur&shy;rences</th>
                     <th className="num">Bytes</th>
                     <th>Example keys</th>
-                    {hasSchema ? <th>New schema</th> : null}
                   </tr>
                 </thead>
                 <tbody>
@@ -65,6 +65,12 @@ function UnknownFields({ operatorId, state, copies }: { operatorId: string; stat
                       <td className="mono">{u.message}</td>
                       <td className="num mono">{u.number}</td>
                       <td className="mono">{WIRE_TYPE_NAMES[u.wireType] ?? u.wireType}</td>
+                      {/* what the new schema makes of the number comes first after it: the column users open this view for */}
+                      {hasSchema ? (
+                        <td className="new-field" data-testid="unknown-new-field">
+                          {reportState ? <NewFieldText d={describeNewDeclaration(reportState, u.message, u.number, u.wireType)} /> : check.isError ? <span className="muted">check failed</span> : <span className="muted">checking…</span>}
+                        </td>
+                      ) : null}
                       <td className="num">{formatCount(u.values)}</td>
                       <td className="nowrap">
                         <span className="share">
@@ -75,11 +81,6 @@ function UnknownFields({ operatorId, state, copies }: { operatorId: string; stat
                       <td className="num">{formatCount(u.occurrences)}</td>
                       <td className="num">{formatBytes(u.bytes)}</td>
                       <td className="mono examples">{u.examples.join(', ')}</td>
-                      {hasSchema ? (
-                        <td className="new-field" data-testid="unknown-new-field">
-                          {reportState ? <NewFieldText d={describeNewDeclaration(reportState, u.message, u.number, u.wireType)} /> : check.isError ? <span className="muted">check failed</span> : <span className="muted">checking…</span>}
-                        </td>
-                      ) : null}
                     </tr>
                   ))}
                 </tbody>
