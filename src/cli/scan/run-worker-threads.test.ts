@@ -36,4 +36,17 @@ describe('runWorkerThreads', () => {
     expect(workers).toHaveLength(3);
     expect(exited).toHaveLength(3);
   });
+
+  it('when a later worker cannot be created, terminates the ones already started before passing the error on', async () => {
+    const workers: Worker[] = [];
+    const exited: Worker[] = [];
+    const onStart = (w: Worker) => {
+      workers.push(w);
+      w.once('exit', () => exited.push(w));
+    };
+    // a function cannot be cloned into workerData: the Worker constructor throws for the second job
+    await expect(runWorkerThreads(entry, ['forever', () => undefined], { onStart })).rejects.toThrow('could not be cloned');
+    expect(workers).toHaveLength(1);
+    expect(exited).toHaveLength(1);
+  });
 });

@@ -13,19 +13,11 @@ export interface WorkerThreadOptions {
 }
 
 export async function runWorkerThreads<T>(entry: URL, jobs: readonly unknown[], options: WorkerThreadOptions = {}): Promise<T[]> {
-  const running = jobs.map((workerData) => {
-    const worker = new Worker(entry, { workerData, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}) });
-    options.onStart?.(worker);
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    const result = new Promise<T>((resolve, reject) => {
-      let message: { value: T } | undefined;
-      worker.once('message', (m: T) => (message = { value: m }));
-      worker.once('error', reject);
-      worker.once('exit', (code) => (message ? resolve(message.value) : reject(new Error(`worker thread exited with code ${code} before sending its result`))));
-    });
-    return { worker, exited, result };
-  });
+  const running: RunningWorker<T>[] = [];
   try {
+    // started inside the try: a job whose worker cannot be created (its workerData does not clone, no thread
+    // can be started) must not leave the workers started before it running
+    for (const workerData of jobs) running.push(startWorker<T>(entry, workerData, options));
     return await Promise.all(running.map((r) => r.result));
   } catch (e) {
     await Promise.all(running.map(async (r) => {
@@ -34,4 +26,26 @@ export async function runWorkerThreads<T>(entry: URL, jobs: readonly unknown[], 
     }));
     throw e;
   }
+}
+
+interface RunningWorker<T> {
+  worker: Worker;
+  exited: Promise<void>;
+  result: Promise<T>;
+}
+
+function startWorker<T>(entry: URL, workerData: unknown, options: WorkerThreadOptions): RunningWorker<T> {
+  const worker = new Worker(entry, { workerData, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}) });
+  options.onStart?.(worker);
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const result = new Promise<T>((resolve, reject) => {
+    let message: { value: T } | undefined;
+    worker.once('message', (m: T) => (message = { value: m }));
+    worker.once('error', reject);
+    worker.once('exit', (code) => (message ? resolve(message.value) : reject(new Error(`worker thread exited with code ${code} before sending its result`))));
+  });
+  // a worker failing while an earlier job's result is awaited, or while a later worker is being created, is
+  // handled here: its failure is passed on by Promise.all (or replaced by the creation error), never unhandled
+  result.catch(() => undefined);
+  return { worker, exited, result };
 }
