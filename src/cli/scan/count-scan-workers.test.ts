@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,6 +36,29 @@ describe('countScanWorkers', () => {
   it('scans a .tar.gz, local or over HTTP, in one thread (every worker would inflate the whole stream again)', async () => {
     expect(await countScanWorkers(tgz, 2)).toBe(1);
     expect(await countScanWorkers(`${served.base}/savepoint.tar.gz`, 4)).toBe(1);
+  });
+
+  it('reads one small range of an HTTP input to tell (not a range probe plus the 520 bytes of a full detection)', async () => {
+    for (const [name, expected] of [['savepoint.tar.gz', 1], ['savepoint.zip', 4]] as const) {
+      const before = { requests: served.stats.requests, bytes: served.stats.bytes };
+      expect(await countScanWorkers(`${served.base}/${name}`, 4)).toBe(expected);
+      expect([served.stats.requests - before.requests, served.stats.bytes - before.bytes], name).toEqual([1, 2]);
+    }
+  });
+
+  it('keeps the requested workers when the input cannot be read while detecting (the command reports its own error)', async () => {
+    // answers the 1-byte range probe of a range source, fails every other read
+    const server: Server = createServer((req, res) => {
+      if (req.headers.range === 'bytes=0-0') res.writeHead(206, { 'content-range': 'bytes 0-0/1000', 'content-length': 1 }).end(Buffer.from([0x1f]));
+      else res.writeHead(500).end();
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/savepoint.tar.gz`;
+      expect(await countScanWorkers(url, 3)).toBe(3);
+    } finally {
+      await new Promise<void>((ok) => server.close(() => ok()));
+    }
   });
 
   it('stats reports the workers it used, and --workers above 64 is a usage error', async () => {
