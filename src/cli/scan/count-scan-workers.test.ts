@@ -61,6 +61,14 @@ describe('countScanWorkers', () => {
     }
   });
 
+  it('stats checks all of its options before reading the input to count its workers', async () => {
+    const before = served.stats.requests;
+    let err = '';
+    expect(await runCli(['stats', `${served.base}/savepoint.tar.gz`, '--every-key-group', '0'], { stdout: () => undefined, stderr: (t) => void (err += t) })).toBe(2);
+    expect(err).toContain("--every-key-group expects a whole number of at least 1, found '0'");
+    expect(served.stats.requests - before).toBe(0);
+  });
+
   it('stats reports the workers it used, and --workers above 64 is a usage error', async () => {
     let out = '';
     expect(await runCli(['stats', tgz, '--json', '--workers', '2'], { stdout: (t) => void (out += t), stderr: () => undefined })).toBe(0);
