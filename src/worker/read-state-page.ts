@@ -72,15 +72,16 @@ function toReadEntry(index: number, entry: StateEntry, frames: WorkerProtobufFra
   return { row, entry: lightenEntry(entry), values: frames.flatMap((f) => (f.detail ? [toEntryProtobufValue(f)] : [])) };
 }
 
-/** The entry without the JSON views of its Protobuf values (the detail carries them once). */
-function lightenEntry(entry: StateEntry): StateEntry {
+/** The entry without the JSON views of its Protobuf values (the detail carries them once), nor their frames. */
+export function lightenEntry(entry: StateEntry): StateEntry {
   return entry.value === null ? entry : { ...entry, value: lightenValue(entry.value) };
 }
 
 function lightenValue(v: DecodedValue): DecodedValue {
   switch (v.kind) {
     case 'message':
-      return { ...v, json: null };
+      // the string-keyed properties only: a spread would also copy the frame the read keeps on the value under a symbol
+      return { ...(Object.fromEntries(Object.entries(v)) as typeof v), json: null };
     case 'list':
       return { ...v, items: v.items.map(lightenValue) };
     case 'ttl':

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ProtobufValueCodec } from '../core/protobuf';
 import { buildSizeHistogram, SizeHistogram } from './build-size-histogram';
 import { findIndexedPart } from './find-indexed-part';
+import { lightenEntry } from './read-state-page';
 import type { DecodedValue } from '../core/flink';
 import { createProtobufReadControl, findValueFrames, NOT_DECODED, type WorkerProtobufFrame } from './register-worker-protobuf-readers';
 
@@ -54,6 +55,17 @@ describe('findValueFrames', () => {
     expect(findValueFrames(a, structuredClone(value))).toEqual([]);
     expect(JSON.stringify(value)).toBe(JSON.stringify(notDecoded()));
     expect(Object.entries(value)).toEqual(Object.entries(notDecoded()));
+  });
+
+  it('a lightened entry (a page row) carries neither the JSON view nor the frame of its Protobuf value', () => {
+    const control = createProtobufReadControl('decode');
+    const value = { kind: 'message', typeName: 'x.Event', json: { id: '1' } } as unknown as DecodedValue;
+    control.frames.set(value, frame(9, 4));
+    const entry = { operatorId: 'op', state: 's', subtask: 0, keyGroup: 0, key: null, namespace: null, userKey: null, value, file: 'f', keyRange: { offset: 0, length: 0 }, valueRange: { offset: 9, length: 8 } };
+    const light = lightenEntry(entry as never);
+    expect(light.value).toEqual({ kind: 'message', typeName: 'x.Event', json: null });
+    expect(findValueFrames(control, light.value)).toEqual([]);
+    expect(findValueFrames(control, value).map((f) => f.offset)).toEqual([9]);
   });
 
   it('finds the frames inside lists, TTL wrappers, tuples, POJOs and maps, in read order', () => {
