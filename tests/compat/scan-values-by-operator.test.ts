@@ -12,6 +12,22 @@ import { openNodeInput } from '../../src/cli/sources';
 const SCHEMA = path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb');
 const fixture = (p: string) => path.resolve(process.cwd(), 'fixtures/savepoints', p, 'savepoint');
 
+describe('a state with two Protobuf types (e.g. a Protobuf key next to a Protobuf value)', () => {
+  it('gives each serializer only the values read with its own type, in the one pass and alone', async () => {
+    const files = await openNodeInput(fixture('flink-2.3/hashmap/canonical'));
+    const evaluated = await evaluateSavepointStates({ files, descriptorSet: { name: 'events-changed.binpb', bytes: new Uint8Array(readFileSync(SCHEMA)) }, tool: { name: 't', version: '0' } });
+    const scanner = await createStateValueScanner(files, evaluated);
+    const value = evaluated.protobuf.find((s) => s.found.state.name === 'last-event')!;
+    // the same state as if it also had a serializer of another Protobuf type (another root, other descriptors)
+    const other = { ...value, found: { ...value.found, role: 'KEY_SERIALIZER', content: { ...value.found.content, rootFullName: 'fixtures.events.Key', descriptorSha256: '0'.repeat(64) } } };
+    const alone = await scanner.scan(value);
+    expect(alone!.valuesScanned).toBeGreaterThan(0);
+    expect(alone!.tally.buckets.length).toBeGreaterThan(0);
+    expect(await scanner.scan(other)).toEqual({ tally: { buckets: [] }, valuesScanned: 0 });
+    expect(await scanner.scanOperator([value, other])).toEqual([alone, { tally: { buckets: [] }, valuesScanned: 0 }]);
+  });
+});
+
 describe('one pass per operator over its Protobuf states', () => {
   for (const sp of ['flink-2.3/hashmap/canonical', 'flink-2.3/rocksdb/canonical-compressed', 'flink-1.20/hashmap/native', 'flink-2.3/rocksdb/native']) {
     it(`gives each state of ${sp} the tally of scanning it alone`, async () => {

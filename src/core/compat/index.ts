@@ -15,4 +15,5 @@ export { buildSchemaDiff, type SchemaDiff, type DiffDeclaration } from './build-
 export type { MemberRow, MemberSummary } from './describe-declaration-members';
 export { findProtobufStates, type FoundProtobufState, type FoundOtherState } from './find-protobuf-states';
 export { registerValueScanningReaders, type UnkeyedScannedValue } from './register-value-scanning-readers';
+export { identifyProtobufSchema } from './identify-protobuf-schema';
 export { scanProtobufStateValues, registerRecordingProtobufReaders, summarizeProtobufValue, describeEntryKey, type ScanStateOptions, type ScanResult } from './scan-protobuf-state-values';

@@ -19,11 +19,12 @@ import {
   type ProtobufScanIndex,
   type ProtobufScanOptions,
 } from '../protobuf';
+import { identifyProtobufSchema } from './identify-protobuf-schema';
 import { summarizeProtobufValue } from './scan-protobuf-state-values';
 import type { ScannedValue } from './value-scan-types';
 
 /** A scanned value before its entry's key is known, with where its frame starts (absolute, as StateEntry.valueRange). */
-export type UnkeyedScannedValue = Omit<ScannedValue, 'key'> & { frameOffset: number; file: string | undefined };
+export type UnkeyedScannedValue = Omit<ScannedValue, 'key'> & { frameOffset: number; file: string | undefined; /** identifyProtobufSchema of the type it was read with */ schema: string };
 
 /** What an entry carries as its value in this scan: the payload went to the warnings instead. */
 const SCANNED: DecodedValue = Object.freeze({ kind: 'other', type: 'Protobuf frame', text: 'scanned for the value warnings, not decoded' });
@@ -38,12 +39,13 @@ export function registerValueScanningReaders(registry: SnapshotRegistry, sink: (
     let scan = scans.get(root);
     if (scan === undefined) scans.set(root, (scan = { index: buildProtobufScanIndex(root), exact: !hasClosedEnums(root) }));
     const { index, exact } = scan;
+    const schema = identifyProtobufSchema(content);
     const options: ProtobufScanOptions = { maxMessageSize: content.settings.maxMessageSize, recursionLimit: content.settings.recursionLimit, fieldLog: log };
     const decodeFully = (r: Parameters<typeof inner.decodeDetailed>[0]): DecodedValue => {
       const frameOffset = r.absolutePosition;
       const d = inner.decodeDetailed(r);
       const { key: _key, ...value } = summarizeProtobufValue('', d);
-      sink({ ...value, frameOffset, file: r.file });
+      sink({ ...value, frameOffset, file: r.file, schema });
       return SCANNED;
     };
     return {
@@ -65,7 +67,7 @@ export function registerValueScanningReaders(registry: SnapshotRegistry, sink: (
           return decodeFully(r);
         }
         const fields = listLoggedFields(index, log);
-        sink({ payloadSize: out.payloadSize, depth: out.depth, unknownFields: fields.unknown, knownFields: fields.known, frameOffset, file: r.file });
+        sink({ payloadSize: out.payloadSize, depth: out.depth, unknownFields: fields.unknown, knownFields: fields.known, frameOffset, file: r.file, schema });
         return SCANNED;
       },
     };

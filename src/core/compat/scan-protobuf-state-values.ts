@@ -20,7 +20,8 @@ export interface ScanStateOptions {
   /** scan only these subtasks (by index) */
   subtasks?: readonly number[];
   /** receives every scanned value instead of the result keeping them all (bounded memory) */
-  onValue?: (value: ScannedValue, state: string) => void;
+  /** `schema`: identifyProtobufSchema of the type the value was read with, when the reader recorded it */
+  onValue?: (value: ScannedValue, state: string, schema: string | undefined) => void;
 }
 
 export interface ScanResult {
@@ -49,7 +50,7 @@ export function registerRecordingProtobufReaders(registry: SnapshotRegistry, sin
 export async function scanProtobufStateValues(
   files: SavepointFiles,
   registry: SnapshotRegistry,
-  pending: (ProtobufValueDetail | (Omit<ScannedValue, 'key'> & { frameOffset: number; file: string | undefined }))[],
+  pending: (ProtobufValueDetail | (Omit<ScannedValue, 'key'> & { frameOffset: number; file: string | undefined; schema?: string }))[],
   options: ScanStateOptions,
 ): Promise<ScanResult> {
   const values: ScannedValue[] = [];
@@ -77,9 +78,9 @@ export async function scanProtobufStateValues(
     // each entry takes the values inside its own value range of its stream (see createEntryValueMatcher)
     matcher.take(entry, (item) => {
       scannedValues++;
-      if ('message' in item) take(summarizeProtobufValue(key, item), entry.state);
+      if ('message' in item) take(summarizeProtobufValue(key, item), entry.state, undefined);
       else {
-        take({ key, payloadSize: item.payloadSize, depth: item.depth, unknownFields: item.unknownFields, knownFields: item.knownFields }, entry.state);
+        take({ key, payloadSize: item.payloadSize, depth: item.depth, unknownFields: item.unknownFields, knownFields: item.knownFields }, entry.state, item.schema);
       }
     });
   }

@@ -6,7 +6,7 @@
  * (mergeStateValueTallies), equal the tally of one whole read. scanOperator reads the states of one
  * operator in one pass over its streams (a read of one state frames every state's entries anyway).
  */
-import { createValueWarningCollector, registerValueScanningReaders, scanProtobufStateValues, type UnkeyedScannedValue } from '../compat';
+import { createValueWarningCollector, identifyProtobufSchema, registerValueScanningReaders, scanProtobufStateValues, type UnkeyedScannedValue } from '../compat';
 import { createSnapshotRegistry, openSavepoint, type CancelSignal } from '../flink';
 import { isDecodeError, type SavepointFiles } from '../io';
 import type { EvaluatedProtobufState, EvaluatedSavepoint, StateValueTally } from './check-savepoint-types';
@@ -33,15 +33,22 @@ export async function createStateValueScanner(files: SavepointFiles, evaluated: 
       try {
         // values are counted into the warnings as they are read, never kept: memory stays bounded by the warnings' example keys
         const collector = createValueWarningCollector(state.compatibility.schema, evaluated.newSettings);
-        const scan = await scanProtobufStateValues(files, registry, pending, {
+        const own = identifyProtobufSchema(state.found.content);
+        let values = 0;
+        await scanProtobufStateValues(files, registry, pending, {
           operatorId: state.found.operator.id,
           state: state.found.state.name,
           opened,
-          onValue: collector.add,
+          onValue: (value, _state, schema) => {
+            // a value of the state's other Protobuf type (a Protobuf key next to a Protobuf value) is not this serializer's
+            if (schema !== undefined && schema !== own) return;
+            collector.add(value);
+            values++;
+          },
           ...(subtasks ? { subtasks } : {}),
           ...(signal ? { signal } : {}),
         });
-        return { tally: collector.tally(), valuesScanned: scan.scannedValues };
+        return { tally: collector.tally(), valuesScanned: values };
       } catch (e) {
         // a cancelled scan is not "values not readable": a report without its warnings must never look complete
         if (!isDecodeError(e) || e.code === 'cancelled') throw e;
@@ -53,8 +60,8 @@ export async function createStateValueScanner(files: SavepointFiles, evaluated: 
       if (states.length === 1) return [await scanner.scan(states[0]!, subtasks)];
       const operatorId = states[0]!.found.operator.id;
       if (states.some((s) => s.found.operator.id !== operatorId)) throw new Error('scanOperator: states of different operators');
-      // a state may hold several Protobuf types (key and value serializers): each gets every value of its state, as scan() gives it
-      const slots = states.map((s) => (s.compatibility.schema ? { collector: createValueWarningCollector(s.compatibility.schema, evaluated.newSettings), values: 0 } : undefined));
+      // a state may hold several Protobuf types (key and value serializers): each gets the values read with its type, as scan() gives it
+      const slots = states.map((s) => (s.compatibility.schema ? { collector: createValueWarningCollector(s.compatibility.schema, evaluated.newSettings), values: 0, schema: identifyProtobufSchema(s.found.content) } : undefined));
       const byState = new Map<string, NonNullable<(typeof slots)[number]>[]>();
       states.forEach((s, i) => {
         const slot = slots[i];
@@ -69,8 +76,9 @@ export async function createStateValueScanner(files: SavepointFiles, evaluated: 
           operatorId,
           state: [...byState.keys()],
           opened,
-          onValue: (value, name) => {
+          onValue: (value, name, schema) => {
             for (const slot of byState.get(name) ?? []) {
+              if (schema !== undefined && schema !== slot.schema) continue;
               slot.collector.add(value);
               slot.values++;
             }
