@@ -47,7 +47,7 @@ export function createParallelValueScan(input: string, files: SavepointFiles, ch
     const inThread = workers === 1 || bytes < (options.minParallelBytes ?? DEFAULT_MIN_PARALLEL_BYTES);
     options.onPlan?.({ workers: inThread ? 0 : workers, subtasks: units.length });
     if (inThread) {
-      return scanValuesByOperator(await createStateValueScanner(files, evaluated), evaluated);
+      return scanValuesByOperator(await createStateValueScanner(files, evaluated, undefined, opened), evaluated);
     }
     const parts = (await runWorkers(input, check, splitUnits(units, workers))).flat();
     return evaluated.protobuf.map((state, i) => {

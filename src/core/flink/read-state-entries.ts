@@ -2,6 +2,7 @@ import { DecodeError, type SavepointFiles } from '../io';
 import type { CancelSignal } from './cancel-signal';
 import { computeOperatorId } from './compute-operator-id';
 import type { StateEntry } from './inspection-types';
+import { isWantedState } from './is-wanted-state';
 import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
 import { readCanonicalKeyedEntryRuns } from './read-canonical-keyed-entries';
 import { readHeapKeyedEntries } from './read-heap-keyed-entries';
@@ -63,7 +64,7 @@ export async function* readStateEntryRuns(files: SavepointFiles, registry: Snaps
   if (limit <= 0) return;
   let produced = 0;
   const names: string | ReadonlySet<string> = typeof options.state === 'string' ? options.state : new Set(options.state);
-  const wanted = (name: string): boolean => (typeof names === 'string' ? names === name : names.has(name));
+  const wanted = (name: string): boolean => isWantedState(names, name);
   const filter = { state: names, ...(options.signal ? { signal: options.signal } : {}) };
   const only = options.subtasks === undefined ? undefined : new Set(options.subtasks);
   const subtasks = [...op.subtasks].filter((s) => only === undefined || only.has(s.index)).sort((a, b) => a.index - b.index);

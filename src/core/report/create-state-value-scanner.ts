@@ -7,7 +7,7 @@
  * operator in one pass over its streams (a read of one state frames every state's entries anyway).
  */
 import { createValueWarningCollector, identifyProtobufSchema, registerValueScanningReaders, scanProtobufStateValues, type UnkeyedScannedValue } from '../compat';
-import { createSnapshotRegistry, openSavepoint, type CancelSignal } from '../flink';
+import { createSnapshotRegistry, openSavepoint, type CancelSignal, type OpenedSavepoint } from '../flink';
 import { isDecodeError, type SavepointFiles } from '../io';
 import type { EvaluatedProtobufState, EvaluatedSavepoint, StateValueTally } from './check-savepoint-types';
 
@@ -22,77 +22,65 @@ export interface StateValueScanner {
   scanOperator(states: readonly EvaluatedProtobufState[], subtasks?: readonly number[]): Promise<(StateValueTally | undefined)[]>;
 }
 
-export async function createStateValueScanner(files: SavepointFiles, evaluated: EvaluatedSavepoint, signal?: CancelSignal): Promise<StateValueScanner> {
+/** `opened`: the savepoint already opened by the caller (else it is opened here). */
+export async function createStateValueScanner(files: SavepointFiles, evaluated: EvaluatedSavepoint, signal?: CancelSignal, opened?: OpenedSavepoint): Promise<StateValueScanner> {
   const pending: UnkeyedScannedValue[] = [];
   const registry = createSnapshotRegistry();
   registerValueScanningReaders(registry, (v) => pending.push(v));
-  const opened = await openSavepoint(files);
+  const savepoint = opened ?? (await openSavepoint(files));
+
+  /** One pass over the states' operator; throws what the read throws. */
+  const tallyInOnePass = async (states: readonly EvaluatedProtobufState[], subtasks: readonly number[] | undefined): Promise<(StateValueTally | undefined)[]> => {
+    // a state may hold several Protobuf types (key and value serializers): each serializer gets only the values read with its type
+    const slots = states.map((s) => (s.compatibility.schema ? { collector: createValueWarningCollector(s.compatibility.schema, evaluated.newSettings), values: 0, schema: identifyProtobufSchema(s.found.content) } : undefined));
+    const byState = new Map<string, NonNullable<(typeof slots)[number]>[]>();
+    states.forEach((s, i) => {
+      const slot = slots[i];
+      if (slot !== undefined) byState.set(s.found.state.name, [...(byState.get(s.found.state.name) ?? []), slot]);
+    });
+    if (byState.size === 0) return states.map(() => undefined);
+    // values are counted into the warnings as they are read, never kept: memory stays bounded by the warnings' example keys
+    await scanProtobufStateValues(files, registry, pending, {
+      operatorId: states[0]!.found.operator.id,
+      state: [...byState.keys()],
+      opened: savepoint,
+      onValue: (value, name, schema) => {
+        for (const slot of byState.get(name) ?? []) {
+          if (schema !== undefined && schema !== slot.schema) continue;
+          slot.collector.add(value);
+          slot.values++;
+        }
+      },
+      ...(subtasks ? { subtasks } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    return slots.map((slot) => (slot ? { tally: slot.collector.tally(), valuesScanned: slot.values } : undefined));
+  };
+
+  /** A failed read means "values not readable" (e.g. RocksDB native), except a cancellation: a report without its warnings must never look complete. */
+  const isUnreadable = (e: unknown): boolean => isDecodeError(e) && e.code !== 'cancelled';
+
   const scanner: StateValueScanner = {
     async scan(state, subtasks) {
-      if (!state.compatibility.schema) return undefined;
       try {
-        // values are counted into the warnings as they are read, never kept: memory stays bounded by the warnings' example keys
-        const collector = createValueWarningCollector(state.compatibility.schema, evaluated.newSettings);
-        const own = identifyProtobufSchema(state.found.content);
-        let values = 0;
-        await scanProtobufStateValues(files, registry, pending, {
-          operatorId: state.found.operator.id,
-          state: state.found.state.name,
-          opened,
-          onValue: (value, _state, schema) => {
-            // a value of the state's other Protobuf type (a Protobuf key next to a Protobuf value) is not this serializer's
-            if (schema !== undefined && schema !== own) return;
-            collector.add(value);
-            values++;
-          },
-          ...(subtasks ? { subtasks } : {}),
-          ...(signal ? { signal } : {}),
-        });
-        return { tally: collector.tally(), valuesScanned: values };
+        return (await tallyInOnePass([state], subtasks))[0];
       } catch (e) {
-        // a cancelled scan is not "values not readable": a report without its warnings must never look complete
-        if (!isDecodeError(e) || e.code === 'cancelled') throw e;
-        // values not readable (e.g. RocksDB native): the report says they were not scanned
-        return undefined;
+        if (isUnreadable(e)) return undefined;
+        throw e;
       }
     },
     async scanOperator(states, subtasks) {
       if (states.length === 1) return [await scanner.scan(states[0]!, subtasks)];
-      const operatorId = states[0]!.found.operator.id;
-      if (states.some((s) => s.found.operator.id !== operatorId)) throw new Error('scanOperator: states of different operators');
-      // a state may hold several Protobuf types (key and value serializers): each gets the values read with its type, as scan() gives it
-      const slots = states.map((s) => (s.compatibility.schema ? { collector: createValueWarningCollector(s.compatibility.schema, evaluated.newSettings), values: 0, schema: identifyProtobufSchema(s.found.content) } : undefined));
-      const byState = new Map<string, NonNullable<(typeof slots)[number]>[]>();
-      states.forEach((s, i) => {
-        const slot = slots[i];
-        if (slot === undefined) return;
-        const list = byState.get(s.found.state.name) ?? [];
-        list.push(slot);
-        byState.set(s.found.state.name, list);
-      });
-      if (byState.size === 0) return states.map(() => undefined);
+      if (states.some((s) => s.found.operator.id !== states[0]!.found.operator.id)) throw new Error('scanOperator: states of different operators');
       try {
-        await scanProtobufStateValues(files, registry, pending, {
-          operatorId,
-          state: [...byState.keys()],
-          opened,
-          onValue: (value, name, schema) => {
-            for (const slot of byState.get(name) ?? []) {
-              if (schema !== undefined && schema !== slot.schema) continue;
-              slot.collector.add(value);
-              slot.values++;
-            }
-          },
-          ...(subtasks ? { subtasks } : {}),
-          ...(signal ? { signal } : {}),
-        });
+        return await tallyInOnePass(states, subtasks);
       } catch (e) {
-        if (!isDecodeError(e) || e.code === 'cancelled') throw e;
+        if (!isUnreadable(e)) throw e;
+        // each state alone: a state whose own values are readable is not lost to another state's unreadable ones
         const out: (StateValueTally | undefined)[] = [];
         for (const s of states) out.push(await scanner.scan(s, subtasks));
         return out;
       }
-      return slots.map((slot) => (slot ? { tally: slot.collector.tally(), valuesScanned: slot.values } : undefined));
     },
   };
   return scanner;
