@@ -6,6 +6,7 @@
  */
 import { openSavepoint } from '../../core/flink';
 import { openNodeInput } from '../sources';
+import { listScanUnits } from './list-scan-units';
 import { mergeCoverage, mergeStateStats } from './merge-state-stats';
 import { runWorkerThreads } from './run-worker-threads';
 import { scanSavepointUnits, type UnitsScanResult } from './scan-savepoint-units';
@@ -24,18 +25,7 @@ export interface ParallelScanResult extends SavepointStats {
 export async function runParallelScan(input: string, options: ParallelScanOptions = {}): Promise<ParallelScanResult> {
   const files = await openNodeInput(input);
   const opened = await openSavepoint(files);
-  const units: ScanUnit[] = [];
-  // each (operator id, subtask) once: a unit is scanned in the first operator with its id (as every read finds it), and a
-  // `_metadata` that lists an id twice must not have those subtasks scanned, and their entries counted, twice
-  const listed = new Set<string>();
-  for (const op of opened.totals.operators) {
-    for (const s of op.subtasks) {
-      const key = `${op.id}/${s.index}`;
-      if (listed.has(key)) continue;
-      listed.add(key);
-      units.push({ operatorId: op.id, subtask: s.index, bytes: s.stateSize });
-    }
-  }
+  const units = listScanUnits(opened, opened.totals.operators.map((o) => o.id));
   const scanOptions: ScanOptions = { ...(options.sample ? { sample: options.sample } : {}), ...(options.newLimits ? { newLimits: options.newLimits } : {}) };
   const workers = Math.max(1, Math.min(options.workers ?? 2, units.length));
   let parts: UnitsScanResult[];

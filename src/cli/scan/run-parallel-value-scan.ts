@@ -7,9 +7,10 @@
  * scan in this thread gives. Small savepoints (below `minParallelBytes` of state in those
  * subtasks), one worker or one subtask: scanned in this thread.
  */
-import { findOperator, openSavepoint, type OpenedSavepoint } from '../../core/flink';
+import { openSavepoint } from '../../core/flink';
 import type { SavepointFiles } from '../../core/io';
 import { createStateValueScanner, mergeStateValueTallies, scanValuesByOperator, type CheckSavepointInput, type EvaluatedSavepoint, type StateValueTally } from '../../core/report';
+import { listScanUnits } from './list-scan-units';
 import { splitUnits } from './run-parallel-scan';
 import { runWorkerThreads } from './run-worker-threads';
 import type { ScanUnit } from './state-stats-types';
@@ -41,7 +42,7 @@ const DEFAULT_MIN_PARALLEL_BYTES = 32 * 1024 * 1024;
 export function createParallelValueScan(input: string, files: SavepointFiles, check: WorkerCheckInput, options: ParallelValueScanOptions = {}): (evaluated: EvaluatedSavepoint) => Promise<(StateValueTally | undefined)[]> {
   return async (evaluated) => {
     const opened = await openSavepoint(files);
-    const units = listValueScanUnits(opened, evaluated);
+    const units = listScanUnits(opened, evaluated.protobuf.map((s) => s.found.operator.id));
     const bytes = units.reduce((sum, u) => sum + u.bytes, 0);
     const workers = Math.max(1, Math.min(options.workers ?? 2, units.length));
     const inThread = workers === 1 || bytes < (options.minParallelBytes ?? DEFAULT_MIN_PARALLEL_BYTES);
@@ -60,23 +61,6 @@ export function createParallelValueScan(input: string, files: SavepointFiles, ch
       return mergeStateValueTallies(mine.map((p) => p.result));
     });
   };
-}
-
-/**
- * The (operator, subtask) units of the value scan: the subtasks of the operator each state's read
- * actually visits (findOperator: the first operator with the id), once each. Not every entry of
- * totals.operators with the id: `_metadata` may list an id twice, and a subtask scanned twice would
- * count its values twice.
- */
-export function listValueScanUnits(opened: OpenedSavepoint, evaluated: EvaluatedSavepoint): ScanUnit[] {
-  const units: ScanUnit[] = [];
-  for (const id of new Set(evaluated.protobuf.map((s) => s.found.operator.id))) {
-    const op = findOperator(opened, id);
-    if (op === undefined) continue;
-    const sizes = new Map(opened.totals.operators[opened.metadata.operators.indexOf(op)]?.subtasks.map((t) => [t.index, t.stateSize]));
-    for (const s of op.subtasks) units.push({ operatorId: id, subtask: s.index, bytes: sizes.get(s.index) ?? 0 });
-  }
-  return units;
 }
 
 function runWorkers(input: string, check: WorkerCheckInput, shares: ScanUnit[][]): Promise<SubtaskValueTally[][]> {
