@@ -1,7 +1,8 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { copyWithDuplicateOperatorId } from '../../../tests/helpers/copy-with-duplicate-operator-id';
 import { runParallelScan } from './run-parallel-scan';
 
 const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
@@ -16,19 +17,8 @@ afterAll(async () => {
 describe('runParallelScan', () => {
   it('scans each subtask once when _metadata lists an operator id twice, with one worker or two', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'stats-duplicate-id-'));
-    await cp(SAVEPOINT, dir, { recursive: true });
-    const metadata = new Uint8Array(await readFile(path.join(dir, '_metadata')));
-    const idAt = (hex: string): number => {
-      const id = Uint8Array.from(hex.match(/../g)!, (h) => parseInt(h, 16));
-      const at: number[] = [];
-      for (let i = 0; i + 16 <= metadata.length; i++) if (id.every((b, j) => metadata[i + j] === b)) at.push(i);
-      expect(at, hex).toHaveLength(1);
-      return at[0]!;
-    };
     // SECOND's id becomes FIRST's: the operator listed earlier of the two is the one every read of the id finds
-    const listedFirst = idAt(SECOND) < idAt(FIRST) ? SECOND : FIRST;
-    metadata.set(metadata.slice(idAt(FIRST), idAt(FIRST) + 16), idAt(SECOND));
-    await writeFile(path.join(dir, '_metadata'), metadata);
+    const { listedFirst } = await copyWithDuplicateOperatorId(SAVEPOINT, dir, FIRST, SECOND);
     const entriesOf = (r: Awaited<ReturnType<typeof runParallelScan>>, id: string) => r.states.filter((s) => s.operatorId === id).map((s) => `${s.scope}|${s.state}|${s.entries}|${s.valueBytes}`).sort();
     const original = entriesOf(await runParallelScan(SAVEPOINT, { workers: 1 }), listedFirst);
     expect(original.length).toBeGreaterThan(0);

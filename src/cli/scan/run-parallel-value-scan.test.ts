@@ -4,7 +4,7 @@
  * 2: two subtasks per operator; heap and RocksDB, canonical, compressed, inline and native)
  * against a new schema whose added field 100 the saved values carry as an unknown field.
  */
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSavepoint, formatJson } from '../../core/report';
 import { openNodeInput } from '../sources';
 import { buildDescriptorSet } from '../../../tests/conformance/build-descriptor-set';
+import { copyWithDuplicateOperatorId } from '../../../tests/helpers/copy-with-duplicate-operator-id';
 import { createParallelValueScan, type WorkerCheckInput } from './run-parallel-value-scan';
 
 const FIXTURES = path.resolve(process.cwd(), 'fixtures/savepoints');
@@ -64,18 +65,7 @@ describe.skipIf(!present)('check value scan in worker threads', () => {
   it('scans each subtask once when _metadata lists an operator id twice (as the in-thread read: the first operator with the id)', async () => {
     // two operators with Protobuf state, parallelism 2 each; the second one's id bytes overwritten with the first one's
     const copy = path.join(dir, 'duplicate-operator-id');
-    await cp(path.join(FIXTURES, 'flink-2.3/hashmap/canonical/savepoint'), copy, { recursive: true });
-    const metadata = new Uint8Array(await readFile(path.join(copy, '_metadata')));
-    const idAt = (hex: string): number => {
-      const id = Uint8Array.from(hex.match(/../g)!, (h) => parseInt(h, 16));
-      const at: number[] = [];
-      for (let i = 0; i + 16 <= metadata.length; i++) if (id.every((b, j) => metadata[i + j] === b)) at.push(i);
-      expect(at, hex).toHaveLength(1);
-      return at[0]!;
-    };
-    const broadcast = idAt('732aacc57f1a1cd4ab51694dd9eed722');
-    metadata.set(metadata.slice(idAt('6d821971c3bfd7ae2c972e89d7414f7c'), idAt('6d821971c3bfd7ae2c972e89d7414f7c') + 16), broadcast);
-    await writeFile(path.join(copy, '_metadata'), metadata);
+    await copyWithDuplicateOperatorId(path.join(FIXTURES, 'flink-2.3/hashmap/canonical/savepoint'), copy, '6d821971c3bfd7ae2c972e89d7414f7c', '732aacc57f1a1cd4ab51694dd9eed722');
     const check: WorkerCheckInput = { descriptorSet: { name: 'added100.binpb', bytes: added100 }, tool: { name: 'test', version: '0' } };
     const inThread = await checkSavepoint({ ...check, files: await openNodeInput(copy) });
     expect(inThread.states.filter((s) => s.operator === '6d821971c3bfd7ae2c972e89d7414f7c' && (s.valuesScanned ?? 0) > 0).length).toBeGreaterThan(0);
