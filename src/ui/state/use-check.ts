@@ -36,26 +36,14 @@ export function useCheck(): CheckResult {
     enabled: ready,
     staleTime: Infinity,
     retry: false,
-    queryFn: async () => {
-      try {
-        return await inspector.checkHeaders(options, progress);
-      } finally {
-        useAppStore.getState().set({ progress: null });
-      }
-    },
+    queryFn: () => clearingProgress(inspector.checkHeaders(options, progress)),
   });
   const values = useQuery<CompatibilityReport, InspectorFailure>({
     queryKey: ['session', session?.inputHash, 'check', options],
     enabled: withValues,
     staleTime: Infinity,
     retry: false,
-    queryFn: async () => {
-      try {
-        return await inspector.check(options, progress);
-      } finally {
-        useAppStore.getState().set({ progress: null });
-      }
-    },
+    queryFn: () => clearingProgress(inspector.check(options, progress)),
   });
   const status = values.data ? 'done' : values.isError ? 'failed' : values.isFetching ? 'running' : 'not-requested';
   return {
@@ -73,4 +61,13 @@ export function useCheck(): CheckResult {
       },
     },
   };
+}
+
+/** The check's result; the progress bar goes away when it settles, whatever the outcome. */
+async function clearingProgress<T>(run: Promise<T>): Promise<T> {
+  try {
+    return await run;
+  } finally {
+    useAppStore.getState().set({ progress: null });
+  }
 }
