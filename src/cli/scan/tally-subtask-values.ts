@@ -4,7 +4,7 @@
  * pass per subtask over the operator's states), one tally per (state, subtask) so the main thread
  * can merge them in subtask order.
  */
-import { createStateValueScanner, evaluateSavepointStates } from '../../core/report';
+import { createStateValueScanner, evaluateSavepointStates, groupStatesByOperator } from '../../core/report';
 import { openNodeInput } from '../sources';
 import type { SubtaskValueTally, WorkerCheckInput } from './run-parallel-value-scan';
 import type { ScanUnit } from './state-stats-types';
@@ -13,11 +13,12 @@ export async function tallySubtaskValues(input: string, check: WorkerCheckInput,
   const files = await openNodeInput(input);
   const evaluated = await evaluateSavepointStates({ ...check, files });
   const scanner = await createStateValueScanner(files, evaluated);
+  const byOperator = groupStatesByOperator(evaluated);
   const out: SubtaskValueTally[] = [];
   for (const unit of units) {
     // the operator's states in one pass over this subtask's streams
-    const indexes = [...evaluated.protobuf.keys()].filter((i) => evaluated.protobuf[i]!.found.operator.id === unit.operatorId);
-    if (indexes.length === 0) continue;
+    const indexes = byOperator.get(unit.operatorId);
+    if (indexes === undefined) continue;
     const tallies = await scanner.scanOperator(indexes.map((i) => evaluated.protobuf[i]!), [unit.subtask]);
     indexes.forEach((i, k) => {
       const state = evaluated.protobuf[i]!;

@@ -11,5 +11,5 @@ export { checkSavepoint, type CheckSavepointInput } from './check-savepoint';
 export { evaluateSavepointStates } from './evaluate-savepoint-states';
 export { createStateValueScanner, type StateValueScanner } from './create-state-value-scanner';
 export { mergeStateValueTallies } from './merge-state-value-tallies';
-export { scanValuesByOperator } from './scan-values-by-operator';
+export { groupStatesByOperator, scanValuesByOperator } from './scan-values-by-operator';
 export type { EvaluatedSavepoint, EvaluatedProtobufState, StateValueTally } from './check-savepoint-types';

@@ -3,12 +3,17 @@ import type { EvaluatedSavepoint, StateValueTally } from './check-savepoint-type
 import type { StateValueScanner } from './create-state-value-scanner';
 
 export async function scanValuesByOperator(scanner: StateValueScanner, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | undefined)[]> {
-  const groups = new Map<string, number[]>();
-  evaluated.protobuf.forEach((s, i) => groups.set(s.found.operator.id, [...(groups.get(s.found.operator.id) ?? []), i]));
   const out = new Array<StateValueTally | undefined>(evaluated.protobuf.length);
-  for (const indexes of groups.values()) {
+  for (const indexes of groupStatesByOperator(evaluated).values()) {
     const tallies = await scanner.scanOperator(indexes.map((i) => evaluated.protobuf[i]!));
     indexes.forEach((i, k) => (out[i] = tallies[k]));
   }
   return out;
+}
+
+/** The indexes (in EvaluatedSavepoint.protobuf) of each operator's Protobuf states, by operator id, in first-seen order. */
+export function groupStatesByOperator(evaluated: EvaluatedSavepoint): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  evaluated.protobuf.forEach((s, i) => groups.set(s.found.operator.id, [...(groups.get(s.found.operator.id) ?? []), i]));
+  return groups;
 }
