@@ -1,10 +1,11 @@
 /**
  * The CLI's command table. Each command lives in its own file and is registered with one line
- * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts).
+ * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts).
  */
 import type { CliCommand } from '../cli-types';
 import { inspectCommand } from './inspect';
 import { checkCommand } from './check';
+import { compareCommand } from './compare';
 import { dumpCommand } from './dump';
 import { statsCommand } from '../scan/stats-command';
 
@@ -12,5 +13,6 @@ export const COMMANDS: readonly CliCommand[] = [
   inspectCommand,
   dumpCommand,
   checkCommand,
+  compareCommand,
   statsCommand,
 ];

@@ -17,6 +17,7 @@ export function buildReport(input: ReportInput): CompatibilityReport {
   };
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
+    ...(input.subject ? { subject: input.subject } : {}),
     tool: { name: input.tool.name, version: input.tool.version },
     ...(input.generatedAt ? { generatedAt: input.generatedAt } : {}),
     inputs: [...input.inputs].map((f) => ({ role: f.role, name: f.name, size: f.size, sha256: f.sha256 })),

@@ -2,7 +2,7 @@
  * GitHub Actions workflow commands: `::error` per failing state, `::warning` per value warning and
  * a closing `::notice` with the summary. Data and properties are escaped as the runner expects.
  */
-import { describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
+import { describeReportTitle, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
 import type { CompatibilityReport } from './report-types';
 
 export function escapeGithubData(text: string): string {
@@ -28,6 +28,6 @@ export function formatGithub(report: CompatibilityReport): string {
       out.push(`::warning ${fileProp}title=${escapeGithubProperty(`${describeStateTitle(s)}: ${w.ruleId}`)}::${escapeGithubData(w.message + keys)}`);
     }
   }
-  out.push(`::notice title=${escapeGithubProperty(`Savepoint compatibility: ${VERDICT_LABEL[report.verdict]}`)}::${escapeGithubData(describeSummary(report))}`);
+  out.push(`::notice title=${escapeGithubProperty(describeReportTitle(report))}::${escapeGithubData(describeSummary(report))}`);
   return `${out.join('\n')}\n`;
 }

@@ -3,7 +3,7 @@
  * may load; inline styles only), every string escaped. Includes the schema diff of each state.
  */
 import type { DiffDeclaration } from '../compat';
-import { describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
+import { describeEntryHeading, describeReportTitle, describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
 import type { CompatibilityReport, ReportState } from './report-types';
 
 export function escapeHtml(text: string): string {
@@ -18,7 +18,7 @@ th{background:#f6f8fa}.v-compatible{color:#116329}.v-incompatible,.v-not-restora
 
 export function formatHtml(report: CompatibilityReport): string {
   const e = escapeHtml;
-  const title = `Savepoint compatibility: ${VERDICT_LABEL[report.verdict]}`;
+  const title = describeReportTitle(report);
   const out: string[] = [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -31,7 +31,7 @@ export function formatHtml(report: CompatibilityReport): string {
     '<table><tr><th>input</th><th>file</th><th>bytes</th><th>SHA-256</th></tr>',
     ...report.inputs.map((f) => `<tr><td>${e(f.role)}</td><td>${e(f.name)}</td><td>${f.size}</td><td><code>${e(f.sha256)}</code></td></tr>`),
     '</table>',
-    '<table><tr><th>operator / state</th><th>verdict</th><th>first incompatibility</th><th>warnings</th></tr>',
+    `<table><tr><th>${describeEntryHeading(report)}</th><th>verdict</th><th>first incompatibility</th><th>warnings</th></tr>`,
     ...report.states.map(
       (s) =>
         `<tr><td>${e(describeStateTitle(s))}</td><td class="v-${e(s.verdict)}">${e(VERDICT_LABEL[s.verdict])}</td><td>${e(s.firstIncompatibility?.message ?? s.reason ?? '')}</td><td>${s.warnings.length}</td></tr>`,

@@ -1,5 +1,5 @@
 /** JUnit XML for CI: one testcase per state; incompatible/not-restorable fail, unknown is skipped. */
-import { describeStateTitle, describeSummary } from './describe-state';
+import { describeSummary } from './describe-state';
 import type { CompatibilityReport } from './report-types';
 
 export function escapeXml(text: string): string {
@@ -15,11 +15,11 @@ export function formatJunit(report: CompatibilityReport): string {
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="savepoint compatibility" tests="${report.states.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
-    `<testsuite name="${e(`check (target ${report.target})`)}" tests="${report.states.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
+    `<testsuite name="${e(`${report.subject === 'descriptor-sets' ? 'compare' : 'check'} (target ${report.target})`)}" tests="${report.states.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
     `<properties>${report.inputs.map((f) => `<property name="${e(`${f.role}:${f.name}`)}" value="${e(f.sha256)}"/>`).join('')}</properties>`,
   ];
   for (const s of report.states) {
-    out.push(`<testcase classname="${e(s.operatorUid ?? s.operator)}" name="${e(`${s.state} (${s.role})`)}">`);
+    out.push(`<testcase classname="${e(s.operatorUid ?? (s.operator || 'schema'))}" name="${e(`${s.state} (${s.role})`)}">`);
     if (s.verdict === 'incompatible' || s.verdict === 'not-restorable') {
       const message = s.firstIncompatibility?.message ?? s.reason ?? s.verdict;
       const body = [s.failureText ?? '', ...s.findings.filter((f) => !f.accepted).map((f) => `[${f.ruleId}] ${f.message}`)].filter(Boolean).join('\n');
@@ -30,7 +30,7 @@ export function formatJunit(report: CompatibilityReport): string {
     if (s.warnings.length > 0) out.push(`<system-out>${e(s.warnings.map((w) => `WARNING [${w.ruleId}] ${w.message}`).join('\n'))}</system-out>`);
     out.push('</testcase>');
   }
-  out.push(`<system-out>${e(`${describeSummary(report)} (${report.states.map(describeStateTitle).length} states)`)}</system-out>`);
+  out.push(`<system-out>${e(`${describeSummary(report)} (${report.states.length} ${report.subject === 'descriptor-sets' ? 'roots' : 'states'})`)}</system-out>`);
   out.push('</testsuite>', '</testsuites>');
   return `${out.join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 /** Markdown rendering (PR comments, wikis): summary table, then per state its findings and warnings. */
-import { describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
+import { describeEntryHeading, describeReportTitle, describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
 import type { CompatibilityReport, ReportState } from './report-types';
 
 /** Escapes text for a Markdown paragraph or table cell. */
@@ -10,11 +10,11 @@ export function escapeMarkdown(text: string): string {
 export function formatMarkdown(report: CompatibilityReport): string {
   const e = escapeMarkdown;
   const out: string[] = [];
-  out.push(`# Savepoint compatibility: ${VERDICT_LABEL[report.verdict]}`, '');
+  out.push(`# ${describeReportTitle(report)}`, '');
   out.push(e(describeSummary(report)), '', e(describeSettings(report)), '');
   out.push('| input | file | bytes | SHA-256 |', '| --- | --- | ---: | --- |');
   for (const f of report.inputs) out.push(`| ${f.role} | ${e(f.name)} | ${f.size} | \`${f.sha256}\` |`);
-  out.push('', '| operator / state | verdict | first incompatibility | warnings |', '| --- | --- | --- | ---: |');
+  out.push('', `| ${describeEntryHeading(report)} | verdict | first incompatibility | warnings |`, '| --- | --- | --- | ---: |');
   for (const s of report.states) {
     const first = s.firstIncompatibility ? `${e(s.firstIncompatibility.message)} (${s.firstIncompatibility.ruleId})` : e(s.reason ?? '');
     out.push(`| ${e(describeStateTitle(s))} | ${VERDICT_LABEL[s.verdict]} | ${first} | ${s.warnings.length} |`);

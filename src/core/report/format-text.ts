@@ -1,10 +1,10 @@
 /** Plain-text rendering for the terminal. */
-import { describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
+import { describeReportTitle, describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
 import type { CompatibilityReport } from './report-types';
 
 export function formatText(report: CompatibilityReport): string {
   const out: string[] = [];
-  out.push(`Verdict: ${VERDICT_LABEL[report.verdict]}`);
+  out.push(report.subject === 'descriptor-sets' ? describeReportTitle(report) : `Verdict: ${VERDICT_LABEL[report.verdict]}`);
   out.push(describeSummary(report));
   out.push(describeSettings(report));
   for (const f of report.inputs) out.push(`input ${f.role}: ${f.name} (${f.size} bytes, sha256 ${f.sha256})`);

@@ -8,6 +8,7 @@ export { formatJunit, escapeXml } from './format-junit';
 export { formatGithub, escapeGithubData, escapeGithubProperty } from './format-github';
 export { formatReport, formatShowsSchemaDiff, REPORT_FORMATS, type ReportFormat } from './format-report';
 export { checkSavepoint, type CheckSavepointInput } from './check-savepoint';
+export { compareDescriptorSets, COMPARE_ROLE, COMPARE_SERIALIZER, type CompareDescriptorSetsInput, type DescriptorSetFile } from './compare-descriptor-sets';
 export { evaluateSavepointStates } from './evaluate-savepoint-states';
 export { createStateValueScanner, type StateValueScanner } from './create-state-value-scanner';
 export { mergeStateValueTallies } from './merge-state-value-tallies';

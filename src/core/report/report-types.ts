@@ -7,7 +7,8 @@ import type { LibraryLine, SchemaDiff, SerializerSettings, StateCompatibility, V
 export const REPORT_SCHEMA_VERSION = 1;
 
 export interface ReportInputFile {
-  role: 'savepoint' | 'descriptors';
+  /** `saved-descriptors`: the old application's descriptor set that `compare` reads in place of a savepoint */
+  role: 'savepoint' | 'saved-descriptors' | 'descriptors';
   name: string;
   size: number;
   /** lower-case hex SHA-256 of the file's bytes (of `_metadata` for a savepoint folder, see docs) */
@@ -38,6 +39,8 @@ export type ReportStateInput =
   | { kind: 'other'; operator: ReportOperatorRef; state: string; role: string; snapshotClass: string; reason: string };
 
 export interface ReportInput {
+  /** `descriptor-sets`: a `compare` report (two descriptor sets, one entry per root message, no savepoint); absent for `check` */
+  subject?: 'descriptor-sets';
   tool: { name: string; version: string };
   inputs: readonly ReportInputFile[];
   target: LibraryLine;
@@ -87,6 +90,8 @@ export interface ReportState {
 
 export interface CompatibilityReport {
   schemaVersion: number;
+  /** present only on `compare` reports: the states are root messages of two descriptor sets, not savepoint states */
+  subject?: 'descriptor-sets';
   tool: { name: string; version: string };
   generatedAt?: string;
   inputs: ReportInputFile[];

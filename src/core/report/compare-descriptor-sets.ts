@@ -1,0 +1,111 @@
+/**
+ * `compare` as one platform-free operation: the evaluator on two descriptor sets, the old
+ * application's (what its state was saved with) and the new one's, for each root message the
+ * user names — the same rules `check` applies to a savepoint's saved schema, without a savepoint
+ * (for a pull request's CI, before any savepoint of the new schema exists; the exact analogue of
+ * `buf breaking new.binpb --against old.binpb`).
+ *
+ * The old side stands for state written by the old application with the same library line as the
+ * target and the library's default reader settings; both sides' Java classes are derived from
+ * their sets' java options (generated-class state) unless the kind is `dynamic`.
+ */
+import { buildSchemaDiff, DEFAULT_SETTINGS, deriveJavaClassName, evaluateStateCompatibility, indexDeclarations, loadDescriptorSet, normalizeForComparison, type DeclarationIndex, type LibraryLine, type TypeKind } from '../compat';
+import { DecodeError } from '../io';
+import { computeSha256, formatHex } from '../protobuf';
+import { buildReport } from './build-report';
+import type { CompatibilityReport, ReportStateInput } from './report-types';
+
+export interface DescriptorSetFile {
+  name: string;
+  bytes: Uint8Array;
+  sha256?: string;
+}
+
+export interface CompareDescriptorSetsInput {
+  /** the old application's FileDescriptorSet; `sha256` (lower-case hex) when the caller has a native hash, else computed here */
+  saved: DescriptorSetFile;
+  /** the new application's FileDescriptorSet */
+  next: DescriptorSetFile;
+  /** one entry per state type: its root message in the old set, and in the new set when renamed */
+  roots: readonly { savedRoot: string; newRoot?: string }[];
+  tool: { name: string; version: string };
+  /** library line of both applications (default 1.x) */
+  target?: LibraryLine;
+  /** type kind of both sides (default generated) */
+  kind?: TypeKind;
+  /** build each root's schema diff (default true; only the JSON and HTML formats print it) */
+  schemaDiff?: boolean;
+  generatedAt?: string;
+}
+
+/** What a compare report's entries show where a savepoint state has its serializer's snapshot class. */
+export const COMPARE_SERIALIZER = 'descriptor set';
+export const COMPARE_ROLE = 'schema';
+
+export function compareDescriptorSets(input: CompareDescriptorSetsInput): CompatibilityReport {
+  if (input.roots.length === 0) throw new Error('compareDescriptorSets: no root message to compare');
+  // the evaluator compares the normalized sets (remembered per set): looking roots up in them too indexes each set once
+  const savedSet = normalizeForComparison(loadDescriptorSet(input.saved.bytes, input.saved.name).set);
+  const newSet = normalizeForComparison(loadDescriptorSet(input.next.bytes, input.next.name).set);
+  const savedIndex = indexDeclarations(savedSet);
+  const newIndex = indexDeclarations(newSet);
+  const target = input.target ?? '1.x';
+  const kind = input.kind ?? 'generated';
+  const states: ReportStateInput[] = [];
+  for (const { savedRoot, newRoot = savedRoot } of input.roots) {
+    requireMessage(savedIndex, savedRoot, input.saved.name, 'old');
+    requireMessage(newIndex, newRoot, input.next.name, 'new');
+    const savedJavaClass = kind === 'generated' ? deriveJavaClassName(savedSet, savedRoot) : undefined;
+    const compatibility = evaluateStateCompatibility(
+      {
+        savedSet,
+        savedRoot,
+        ...(savedJavaClass ? { savedJavaClass } : {}),
+        savedKind: kind,
+        savedSettings: DEFAULT_SETTINGS,
+        snapshotClass: COMPARE_SERIALIZER,
+        savedLine: target,
+      },
+      { newSet, newRoot, newKind: kind, newSettings: DEFAULT_SETTINGS, target },
+    );
+    states.push({
+      kind: 'protobuf',
+      operator: { id: '' },
+      state: savedRoot,
+      role: COMPARE_ROLE,
+      snapshotClass: COMPARE_SERIALIZER,
+      compatibility,
+      warnings: [],
+      ...(compatibility.schema && input.schemaDiff !== false ? { diff: buildSchemaDiff(compatibility.schema) } : {}),
+    });
+  }
+  return buildReport({
+    subject: 'descriptor-sets',
+    tool: input.tool,
+    inputs: [
+      { role: 'saved-descriptors', name: input.saved.name, size: input.saved.bytes.length, sha256: input.saved.sha256 ?? formatHex(computeSha256(input.saved.bytes)) },
+      { role: 'descriptors', name: input.next.name, size: input.next.bytes.length, sha256: input.next.sha256 ?? formatHex(computeSha256(input.next.bytes)) },
+    ],
+    target,
+    newSettings: DEFAULT_SETTINGS,
+    states,
+    ...(input.generatedAt ? { generatedAt: input.generatedAt } : {}),
+  });
+}
+
+function requireMessage(index: DeclarationIndex, name: string, file: string, side: 'old' | 'new'): void {
+  if (index.byName.get(name)?.kind === 'message') return;
+  throw new DecodeError({
+    code: 'invalid-value',
+    detail: `The ${side} descriptor set has no message ${name}${describeNearMisses(index, name)}`,
+    file,
+    path: ['descriptor set'],
+  });
+}
+
+/** Up to five messages whose simple name matches, for a root given without or with the wrong package. */
+function describeNearMisses(index: DeclarationIndex, name: string): string {
+  const simple = name.slice(name.lastIndexOf('.') + 1);
+  const near = [...index.byName].filter(([full, d]) => d.kind === 'message' && full.slice(full.lastIndexOf('.') + 1) === simple).map(([full]) => full);
+  return near.length === 0 ? '' : ` (did you mean ${near.slice(0, 5).join(', ')}?)`;
+}
