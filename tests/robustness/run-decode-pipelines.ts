@@ -9,7 +9,7 @@
  * DecodeErrors inside one state are collected (the session goes on, as in the app); any other
  * exception escapes and fails the case.
  */
-import { evaluateStateCompatibility, loadDescriptorSet, type LoadedDescriptorSet } from '../../src/core/compat';
+import { evaluateStateCompatibility, indexDeclarations, loadDescriptorSet, type LoadedDescriptorSet } from '../../src/core/compat';
 import {
   createSnapshotRegistry,
   inspectSavepoint,
@@ -148,7 +148,7 @@ export async function runDescriptorSetPipeline(input: DescriptorPairInput): Prom
     outcome.produced++;
     const partner = loadDescriptorSet(input.partner.bytes, input.partner.path);
     // as check-savepoint.ts does: a new set without the state's root message is the user's input error, named by file
-    if (loaded.registry.getMessage(input.root) === undefined) {
+    if (indexDeclarations(loaded.set).byName.get(input.root)?.kind !== 'message') {
       throw new DecodeError({ code: 'invalid-value', detail: `The new descriptor set has no message ${input.root}`, file: input.file.path, offset: 0, path: ['descriptor set'] });
     }
     const settings = { deterministicSerialization: false, maxMessageSize: 67_108_864, recursionLimit: 100 };

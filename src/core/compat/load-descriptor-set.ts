@@ -4,15 +4,15 @@
  * info and imports). Not-a-descriptor-set, corrupt set, missing import and unresolvable types are
  * told apart, each as a DecodeError.
  */
-import { createFileRegistry, fromBinary, type FileRegistry } from '@bufbuild/protobuf';
+import { createFileRegistry, fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { DecodeError } from '../io';
 import { countDeclaredMembers, isProtobufParseError, MAX_DECLARED_MEMBERS, parseDescriptorSet } from '../protobuf';
+import { isRegistrySafe } from './is-registry-safe';
 import { orderFilesByImports } from './order-files-by-imports';
 
 export interface LoadedDescriptorSet {
   set: FileDescriptorSet;
-  registry: FileRegistry;
 }
 
 const LENGTH_DELIMITED_FILE_TAG = 0x0a; // field 1 (file), wire type 2
@@ -47,14 +47,15 @@ export function loadDescriptorSet(bytes: Uint8Array, fileName: string): LoadedDe
       if (!names.has(dep)) fail('invalid-value', `Cannot find ${dep}, imported by ${file.name}`, entryOffsets[i] ?? 0);
     }
   }
-  let registry: FileRegistry;
   try {
-    registry = createFileRegistry({ ...set, file: orderFilesByImports(set.file) });
+    const ordered = orderFilesByImports(set.file);
+    // the registry is built only to reject what it cannot resolve, with its own message; a set surely within what it resolves skips it
+    if (!isRegistrySafe(ordered)) createFileRegistry({ ...set, file: ordered });
   } catch (e) {
     // a cross-file inconsistency has no single byte; the location is the set itself
     return fail('invalid-value', `Invalid descriptor set: ${e instanceof Error ? e.message : String(e)}`, 0);
   }
-  return { set, registry };
+  return { set };
 }
 
 /** Where the set stops parsing under protobuf-java's rules (0 when only @bufbuild's reader objects). */

@@ -1,0 +1,209 @@
+/**
+ * isRegistrySafe against the registry it stands in for: whenever it answers true,
+ * createFileRegistry accepts the same files. Checked on the repository's descriptor sets (which must
+ * all be safe, or the fast path would never run) and on thousands of seeded mutations of them that
+ * break type references, labels, oneofs, names, syntax, imports and map entries; the mutations must
+ * also make the registry fail often, and leave enough sets safe, or the property says nothing.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { clone, create, createFileRegistry, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { FileDescriptorSetSchema, MessageOptionsSchema, OneofDescriptorProtoSchema, type DescriptorProto, type FieldDescriptorProto, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { describe, expect, it } from 'vitest';
+import { isRegistrySafe } from './is-registry-safe';
+import { loadDescriptorSet } from './load-descriptor-set';
+import { orderFilesByImports } from './order-files-by-imports';
+
+const ROOT = process.cwd();
+const CASES = path.join(ROOT, 'fixtures/schema-changes');
+const setFiles = [
+  ...(existsSync(CASES) ? readdirSync(CASES).flatMap((c) => ['old.binpb', 'new.binpb'].map((f) => path.join(CASES, c, f))) : []),
+  path.join(ROOT, 'src/ui/demo-schema/events-changed.binpb'),
+].filter((f) => existsSync(f));
+const sets = setFiles.map((f) => fromBinary(FileDescriptorSetSchema, new Uint8Array(readFileSync(f)), { readUnknownFields: true }));
+
+function registryAccepts(files: FileDescriptorProto[], set: FileDescriptorSet): boolean {
+  try {
+    createFileRegistry({ ...set, file: files });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** mulberry32 */
+function createRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function listMessages(files: FileDescriptorProto[]): { file: FileDescriptorProto; message: DescriptorProto; fullName: string }[] {
+  const out: { file: FileDescriptorProto; message: DescriptorProto; fullName: string }[] = [];
+  const visit = (file: FileDescriptorProto, m: DescriptorProto, prefix: string) => {
+    out.push({ file, message: m, fullName: prefix + m.name });
+    for (const n of m.nestedType) visit(file, n, `${prefix}${m.name}.`);
+  };
+  for (const f of files) for (const m of f.messageType) visit(f, m, f.package ? `${f.package}.` : '');
+  return out;
+}
+
+const BAD_NAMES = ['', 'a.b', 'x-y', 'white space', 'ümlaut'];
+
+function mutate(set: FileDescriptorSet, random: () => number): FileDescriptorSet {
+  const copy = clone(FileDescriptorSetSchema, set);
+  const pick = <T,>(list: readonly T[]): T | undefined => (list.length === 0 ? undefined : list[Math.floor(random() * list.length)]);
+  const messages = listMessages(copy.file);
+  const fields: { field: FieldDescriptorProto; message: DescriptorProto }[] = messages.flatMap(({ message }) => message.field.map((field) => ({ field, message })));
+  const names = [...messages.map((m) => m.fullName), ...copy.file.flatMap((f) => f.enumType.map((e) => (f.package ? `${f.package}.` : '') + e.name)), 'nope.Missing'];
+  const steps = 1 + Math.floor(random() * 3);
+  for (let s = 0; s < steps; s++) {
+    const target = pick(fields);
+    const m = pick(messages);
+    switch (Math.floor(random() * 16)) {
+      case 0:
+        if (target) target.field.typeName = (random() < 0.8 ? '.' : '') + pick(names)!;
+        break;
+      case 1:
+        if (target) target.field.type = Math.floor(random() * 21) as FieldDescriptorProto['type'];
+        break;
+      case 2:
+        if (target) target.field.label = (1 + Math.floor(random() * 3)) as FieldDescriptorProto['label'];
+        break;
+      case 3:
+        if (target) target.field.oneofIndex = Math.floor(random() * 4) - 1;
+        break;
+      case 4:
+        if (target) target.field.proto3Optional = !target.field.proto3Optional;
+        break;
+      case 5:
+        if (target) target.field.name = pick(BAD_NAMES)!;
+        else if (m) m.message.name = pick(BAD_NAMES)!;
+        break;
+      case 6:
+        // a second declaration of the same full name
+        if (m) m.file.messageType.push(m.message);
+        break;
+      case 7: {
+        const f = pick(copy.file);
+        if (f) f.syntax = pick(['editions', 'proto4', '', 'proto2', 'proto3'])!;
+        break;
+      }
+      case 8: {
+        const f = pick(copy.file);
+        if (f) f.dependency.push(random() < 0.5 ? 'missing.proto' : pick(copy.file)!.name);
+        break;
+      }
+      case 9:
+        if (m) {
+          const list = m.file.messageType;
+          const i = list.indexOf(m.message);
+          if (i >= 0) list.splice(i, 1);
+        }
+        break;
+      case 10:
+        if (m) {
+          m.message.options = m.message.options ? clone(MessageOptionsSchema, m.message.options) : create(MessageOptionsSchema);
+          m.message.options.mapEntry = !m.message.options.mapEntry;
+        }
+        break;
+      case 11: {
+        const entry = messages.find((x) => x.message.options?.mapEntry);
+        const f = entry && pick(entry.message.field);
+        if (f) {
+          if (random() < 0.5) f.type = pick([1, 2, 11, 12, 14, 9, 3])! as FieldDescriptorProto['type'];
+          else f.label = 3 as FieldDescriptorProto['label'];
+        }
+        break;
+      }
+      case 12:
+        // a message (possibly a map entry) moved to another file: references across files
+        if (m && copy.file.length > 1) {
+          const list = m.file.messageType;
+          const i = list.indexOf(m.message);
+          const other = copy.file.find((f) => f !== m.file);
+          if (i >= 0 && other) other.messageType.push(...list.splice(i, 1));
+        }
+        break;
+      case 14: {
+        // a map entry declared by another (imported) file, the map field pointing at it there
+        const owner = messages.find((x) => x.message.nestedType.some((n) => n.options?.mapEntry));
+        const other = owner && pick(copy.file.filter((f) => f !== owner.file));
+        if (owner && other) {
+          const entry = owner.message.nestedType.find((n) => n.options?.mapEntry)!;
+          owner.message.nestedType.splice(owner.message.nestedType.indexOf(entry), 1);
+          other.messageType.push(entry);
+          for (const f of owner.message.field) if (f.typeName === `.${owner.fullName}.${entry.name}`) f.typeName = `.${other.package ? `${other.package}.` : ''}${entry.name}`;
+          if (!owner.file.dependency.includes(other.name)) owner.file.dependency.push(other.name);
+        }
+        break;
+      }
+      case 15: {
+        // an extension (custom option) of another or a missing message, or of an enum-typed value
+        const ext = pick(copy.file.flatMap((f) => f.extension));
+        if (ext) {
+          if (random() < 0.5) ext.extendee = (random() < 0.8 ? '.' : '') + pick(names)!;
+          else ext.typeName = `.${pick(names)!}`;
+        }
+        break;
+      }
+      case 13:
+        if (m) m.message.oneofDecl.push(create(OneofDescriptorProtoSchema, { name: pick(['kind', ...BAD_NAMES])! }));
+        break;
+    }
+  }
+  return copy;
+}
+
+describe('isRegistrySafe', () => {
+  it('passes every descriptor set of the repository (so loading them skips the registry)', () => {
+    expect(sets.length).toBeGreaterThanOrEqual(60);
+    for (const [i, set] of sets.entries()) expect(isRegistrySafe(orderFilesByImports(set.file)), setFiles[i]).toBe(true);
+  });
+
+  it('answers true only where createFileRegistry accepts the files (seeded mutations)', () => {
+    const random = createRandom(20261130);
+    // the sets with several files, maps or extensions get a share of their own
+    const rich = sets.filter((s) => s.file.length > 1);
+    expect(rich.length).toBeGreaterThanOrEqual(2);
+    let safe = 0;
+    let rejected = 0;
+    let checked = 0;
+    for (let i = 0; i < 6000; i++) {
+      const base = i % 3 === 0 ? rich[(i / 3) % rich.length]! : sets[i % sets.length]!;
+      const set = mutate(base, random);
+      let ordered: FileDescriptorProto[];
+      try {
+        ordered = orderFilesByImports(set.file);
+      } catch {
+        continue; // an import cycle: loadDescriptorSet rejects it before either is asked
+      }
+      checked++;
+      const accepts = registryAccepts(ordered, set);
+      if (!accepts) rejected++;
+      if (isRegistrySafe(ordered)) {
+        safe++;
+        if (!accepts) expect.fail(`isRegistrySafe passed a set the registry rejects (mutation ${i} of ${setFiles[sets.indexOf(base)]})`);
+      }
+    }
+    expect(checked).toBeGreaterThan(5000);
+    expect(rejected).toBeGreaterThan(1000);
+    expect(safe).toBeGreaterThan(1000);
+  });
+
+  it('leaves a set it does not pass to the registry, which names the problem', () => {
+    const set = clone(FileDescriptorSetSchema, sets[0]!);
+    const field = set.file[0]!.messageType[0]!.field[0]!;
+    field.type = 11 as FieldDescriptorProto['type'];
+    field.typeName = '.nope.Missing';
+    expect(isRegistrySafe(orderFilesByImports(set.file))).toBe(false);
+    expect(() => loadDescriptorSet(toBinary(FileDescriptorSetSchema, set), 'bad.binpb')).toThrow(
+      'Invalid descriptor set: invalid FieldDescriptorProto: type_name .nope.Missing not found — at bad.binpb, offset 0 (0x0) [descriptor set]',
+    );
+  });
+});
