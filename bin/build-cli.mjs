@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// `npm run build:cli`: bundles the CLI (src/cli/main.ts) and the parallel scan's worker thread
-// (src/cli/scan/scan-worker.ts) with esbuild into dist-cli/ (gitignored), so the CLI starts without
-// compiling TypeScript (tsx costs ~0.5 s per process and per worker thread). The worker bundle is
-// named scan-worker-entry.mjs next to the CLI bundle, which is the file run-parallel-scan.ts
-// starts relative to its own module. dist-cli/inputs.json lists every source file of the bundles:
-// bin/savepoint-inspector.mjs runs the bundle only while none of them is newer than it.
+// `npm run build:cli`: bundles the CLI (src/cli/bundle-entry.ts, CommonJS so that bin/run-cli-bundle.mjs
+// can compile it with a V8 code cache) and the parallel scan's worker thread (src/cli/scan/scan-worker.ts,
+// ESM) with esbuild into dist-cli/ (gitignored), so the CLI starts without compiling TypeScript (tsx
+// costs ~0.5 s per process and per worker thread), then trains the code cache in a process of its own
+// (bin/train-cli-code-cache.mjs). The worker bundle is named scan-worker-entry.mjs next to the CLI
+// bundle, which is the file run-parallel-scan.ts starts relative to its own module (import.meta.url
+// in the CommonJS bundle is the bundle file's URL). dist-cli/inputs.json lists every source file of
+// the bundles: bin/savepoint-inspector.mjs runs the bundle only while none of them is newer than it.
+import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,24 +18,30 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outArg = process.argv.indexOf('--outdir');
 const outdir = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root, 'dist-cli');
 mkdirSync(outdir, { recursive: true });
-const common = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: 'linked',
-  metafile: true,
-  logLevel: 'warning',
-  // bundled CommonJS dependencies may call require() for Node built-ins
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-};
+const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: 'linked', metafile: true, logLevel: 'warning' };
 const results = await Promise.all([
-  build({ ...common, entryPoints: [path.join(root, 'src/cli/main.ts')], outfile: path.join(outdir, 'savepoint-inspector.mjs') }),
-  build({ ...common, entryPoints: [path.join(root, 'src/cli/scan/scan-worker.ts')], outfile: path.join(outdir, 'scan-worker-entry.mjs') }),
+  build({
+    ...common,
+    format: 'cjs',
+    entryPoints: [path.join(root, 'src/cli/bundle-entry.ts')],
+    outfile: path.join(outdir, 'savepoint-inspector.cjs'),
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  }),
+  build({
+    ...common,
+    format: 'esm',
+    entryPoints: [path.join(root, 'src/cli/scan/scan-worker.ts')],
+    outfile: path.join(outdir, 'scan-worker-entry.mjs'),
+    // bundled CommonJS dependencies may call require() for Node built-ins
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  }),
 ]);
 const inputs = new Set();
 for (const r of results) for (const input of Object.keys(r.metafile.inputs)) inputs.add(path.relative(root, path.resolve(input)));
 // paths relative to the repository root, the bundles' own sources first (node_modules change only with package-lock.json)
 const sources = [...inputs].filter((p) => !p.includes('node_modules/')).sort();
-writeFileSync(path.join(outdir, 'inputs.json'), JSON.stringify({ sources: [...new Set([...sources, 'package.json', 'package-lock.json', 'bin/build-cli.mjs'])] }, null, 1) + '\n');
-console.log(`${path.relative(root, outdir) || '.'}/: savepoint-inspector.mjs, scan-worker-entry.mjs (${sources.length} source files)`);
+writeFileSync(path.join(outdir, 'inputs.json'), JSON.stringify({ sources: [...new Set([...sources, 'package.json', 'package-lock.json', 'bin/build-cli.mjs', 'bin/run-cli-bundle.mjs', 'bin/train-cli-code-cache.mjs'])] }, null, 1) + '\n');
+console.log(`${path.relative(root, outdir) || '.'}/: savepoint-inspector.cjs, scan-worker-entry.mjs (${sources.length} source files)`);
+// a process of its own with Node's default flags, as the CLI runs (V8 rejects a cache made under other flags)
+execFileSync(process.execPath, [path.join(root, 'bin/train-cli-code-cache.mjs'), outdir], { stdio: ['ignore', 'inherit', 'inherit'] });

@@ -1,12 +1,14 @@
 /**
  * The prebuilt CLI bundle (`npm run build:cli`, bin/build-cli.mjs): bin/savepoint-inspector.mjs runs
- * it only while it is fresh, and the bundle (with its bundled scan worker) answers exactly like the
- * TypeScript sources: `check` reports and `stats` with two worker threads.
+ * it only while it is fresh, with the V8 code cache trained at build time (bin/run-cli-bundle.mjs),
+ * and the bundle (with its bundled scan worker) answers exactly like the TypeScript sources: `check`
+ * and `compare` reports and `stats` with two worker threads, with the cache and without it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
@@ -71,9 +73,21 @@ describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources',
     const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: () => undefined });
     return { code, stdout };
   };
+  // as bin/savepoint-inspector.mjs runs a fresh bundle: through the loader, with the code cache (a file, not -e: worker threads inherit the flags)
   const bundled = (args: string[]): { code: number | null; stdout: string; stderr: string } => {
-    const r = spawnSync(process.execPath, [path.join(out, 'savepoint-inspector.mjs'), ...args], { encoding: 'utf8', cwd: ROOT });
+    const runner = path.join(dir, 'run.mjs');
+    if (!existsSync(runner)) writeFileSync(runner, `import { runCliBundle } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'bin/run-cli-bundle.mjs')).href)};\nawait runCliBundle(${JSON.stringify(out)}, process.argv.slice(2));\n`);
+    const r = spawnSync(process.execPath, [runner, ...args], { encoding: 'utf8', cwd: ROOT });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  // the bundle run directly: no code cache
+  const direct = (args: string[]): { code: number | null; stdout: string; stderr: string } => {
+    const r = spawnSync(process.execPath, [path.join(out, 'savepoint-inspector.cjs'), ...args], { encoding: 'utf8', cwd: ROOT });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const cacheState = (): string => {
+    const probe = `import { loadCliBundle } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'bin/run-cli-bundle.mjs')).href)}; process.stdout.write(loadCliBundle(process.argv[1]).cache);`;
+    return spawnSync(process.execPath, ['--input-type=module', '-e', probe, out], { encoding: 'utf8' }).stdout;
   };
   const withoutTimestamp = (json: string): unknown => {
     const report = JSON.parse(json) as Record<string, unknown>;
@@ -83,7 +97,8 @@ describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources',
 
   it('lists its sources (including the scan worker) for the freshness check', () => {
     const { sources } = JSON.parse(readFileSync(path.join(out, 'inputs.json'), 'utf8')) as { sources: string[] };
-    expect(sources).toContain('src/cli/main.ts');
+    expect(sources).toContain('src/cli/bundle-entry.ts');
+    expect(sources).toContain('bin/run-cli-bundle.mjs');
     expect(sources).toContain('src/cli/scan/scan-worker.ts');
     expect(sources).toContain('src/core/compat/evaluate-schema-change.ts');
     expect(sources.every((s) => existsSync(path.join(ROOT, s)))).toBe(true);
@@ -93,13 +108,34 @@ describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources',
     for (const target of ['0.x', '1.x']) {
       const args = ['check', SAVEPOINT, '--descriptors', descriptors, '--target', target, '--format', 'json'];
       const expected = await inProcess(args);
-      const actual = bundled(args);
-      expect(actual.stderr).toBe('');
-      expect(actual.code).toBe(expected.code);
       expect(expected.code).toBe(1); // sint64 id: incompatible under both lines
-      expect(withoutTimestamp(actual.stdout)).toEqual(withoutTimestamp(expected.stdout));
+      for (const actual of [bundled(args), direct(args)]) {
+        expect(actual.stderr).toBe('');
+        expect(actual.code).toBe(expected.code);
+        expect(withoutTimestamp(actual.stdout)).toEqual(withoutTimestamp(expected.stdout));
+      }
     }
   }, 60_000);
+
+  it('compare: the same report in every format', async () => {
+    const pair = (side: string) => path.join(ROOT, 'fixtures/schema-changes/field-type-changed', `${side}.binpb`);
+    for (const format of ['text', 'json', 'junit']) {
+      const args = ['compare', pair('new'), '--against', pair('old'), '--root', 'fixtures.change.Order', '--format', format];
+      const expected = await inProcess(args);
+      const actual = bundled(args);
+      expect([actual.code, actual.stdout, actual.stderr]).toEqual([expected.code, expected.stdout, '']);
+    }
+  }, 60_000);
+
+  it('starts with the trained code cache, and never with one of another bundle', () => {
+    expect(existsSync(path.join(out, 'savepoint-inspector.code-cache'))).toBe(true);
+    expect(cacheState()).toBe('used');
+    // a bundle edited (or replaced) after the training: its cache is not used
+    const bundle = path.join(out, 'savepoint-inspector.cjs');
+    const t = Date.now() / 1000;
+    utimesSync(bundle, t + 5, t + 5);
+    expect(cacheState()).toBe('none');
+  });
 
   it('stats with 2 worker threads: the bundled worker gives the same statistics', async () => {
     const args = ['stats', SAVEPOINT, '--workers', '2', '--json'];

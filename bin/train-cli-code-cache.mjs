@@ -1,0 +1,38 @@
+// Trains the V8 code cache of the prebuilt CLI bundle (run by bin/build-cli.mjs in a process of its own,
+// with Node's default flags, as the CLI runs): loads dist-cli/savepoint-inspector.cjs without a cache,
+// runs the commands on the repository's fixtures (output discarded), so V8 compiles the functions a
+// command uses, and writes the cache of that bytecode (bin/run-cli-bundle.mjs). Inputs that are absent
+// are skipped; with none the cache holds the bundle's top level only.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadCliBundle, writeCodeCache } from './run-cli-bundle.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const distDir = path.resolve(process.argv[2] ?? path.join(root, 'dist-cli'));
+const at = (p) => path.join(root, p);
+const savepoint = at('fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
+const rocksdb = at('fixtures/savepoints/flink-2.3/rocksdb/canonical/savepoint');
+const changed = at('src/ui/demo-schema/events-changed.binpb');
+const pair = (name) => [at(`fixtures/schema-changes/${name}/new.binpb`), '--against', at(`fixtures/schema-changes/${name}/old.binpb`)];
+const runs = [
+  ['inspect', savepoint, '--json'],
+  ['inspect', rocksdb],
+  ['dump', savepoint, '--operator', 'int-keyed', '--state', 'last-event', '--limit', '3', '--json'],
+  ['check', savepoint, '--descriptors', changed, '--no-values', '--format', 'json'],
+  ['check', savepoint, '--descriptors', changed, '--target', '0.x'],
+  ['check', rocksdb, '--descriptors', changed, '--format', 'markdown'],
+  ['compare', ...pair('field-renamed'), '--root', 'fixtures.change.Order'],
+  ['compare', ...pair('field-added'), '--root', 'fixtures.change.Order', '--format', 'json'],
+  ['compare', ...pair('enum-value-added'), '--root', 'fixtures.change.Order', '--target', '0.x', '--format', 'junit'],
+];
+const { exports, script } = loadCliBundle(distDir, { cache: false });
+const io = { stdout: () => undefined, stderr: () => undefined };
+let trained = 0;
+for (const argv of runs) {
+  if (!argv.every((a) => !a.startsWith('/') || existsSync(a))) continue;
+  await exports.runCli(argv, io);
+  trained++;
+}
+writeCodeCache(distDir, script);
+console.log(`${path.relative(root, distDir) || '.'}/: code cache trained on ${trained} of ${runs.length} commands`);
