@@ -35,7 +35,8 @@ type Kind = 'message' | 'map-entry' | 'enum';
 export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): boolean {
   // what the registry holds: declarations of the files added so far (map entries stay per file)
   const kinds = new Map<string, Kind>();
-  const mapEntryFile = new Map<string, FileDescriptorProto>();
+  /** map entries by full name, with their file */
+  const mapEntries = new Map<string, { file: FileDescriptorProto; proto: DescriptorProto }>();
   const seenFiles = new Set<string>();
   for (const file of orderedFiles) {
     if (file.syntax !== '' && file.syntax !== 'proto2' && file.syntax !== 'proto3') return false;
@@ -64,7 +65,7 @@ export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): bo
       if (mapEntry && m.extension.length > 0) return false;
       extensions.push(...m.extension);
       if (!declare(fullName, mapEntry ? 'map-entry' : 'message')) return false;
-      if (mapEntry) mapEntryFile.set(fullName, file);
+      if (mapEntry) mapEntries.set(fullName, { file, proto: m });
       for (const o of m.oneofDecl) if (!IDENTIFIER.test(o.name) || o.options?.features) return false;
       messages.push({ proto: m });
       for (const e of m.enumType) if (!addEnum(e, `${fullName}.${e.name}`)) return false;
@@ -77,7 +78,7 @@ export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): bo
     for (const ext of extensions) if (!isExtensionSafe(ext, kinds)) return false;
     for (const { proto } of messages) {
       for (const field of proto.field) {
-        if (!isFieldSafe(field, proto, file, kinds, mapEntryFile)) return false;
+        if (!isFieldSafe(field, proto, file, kinds, mapEntries)) return false;
       }
     }
     seenFiles.add(file.name);
@@ -85,7 +86,13 @@ export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): bo
   return true;
 }
 
-function isFieldSafe(field: FieldDescriptorProto, message: DescriptorProto, file: FileDescriptorProto, kinds: ReadonlyMap<string, Kind>, mapEntryFile: ReadonlyMap<string, FileDescriptorProto>): boolean {
+function isFieldSafe(
+  field: FieldDescriptorProto,
+  message: DescriptorProto,
+  file: FileDescriptorProto,
+  kinds: ReadonlyMap<string, Kind>,
+  mapEntries: ReadonlyMap<string, { file: FileDescriptorProto; proto: DescriptorProto }>,
+): boolean {
   if (!IDENTIFIER.test(field.name) || field.options?.features) return false;
   if (field.type < 1 || field.type > TYPE_MAX) return false;
   if (Object.prototype.hasOwnProperty.call(field, 'oneofIndex') && field.oneofIndex !== undefined && !field.proto3Optional) {
@@ -97,8 +104,9 @@ function isFieldSafe(field: FieldDescriptorProto, message: DescriptorProto, file
   if (field.type === TYPE_ENUM) return kind === 'enum';
   if (kind === 'message') return true;
   // a map field: a repeated message field whose entry the same file declares, with a scalar key (not bytes/float/double) and a singular value
-  if (kind !== 'map-entry' || field.type !== TYPE_MESSAGE || field.label !== LABEL_REPEATED || mapEntryFile.get(target) !== file) return false;
-  return isMapEntrySafe(target, file, kinds);
+  const entry = mapEntries.get(target);
+  if (kind !== 'map-entry' || field.type !== TYPE_MESSAGE || field.label !== LABEL_REPEATED || entry?.file !== file) return false;
+  return isMapEntrySafe(entry.proto, kinds);
 }
 
 /** An extension: extends a message the registry holds; its own type resolves as a field's, never as a map. */
@@ -115,9 +123,7 @@ function trimDot(name: string): string {
   return name.startsWith('.') ? name.slice(1) : name;
 }
 
-function isMapEntrySafe(fullName: string, file: FileDescriptorProto, kinds: ReadonlyMap<string, Kind>): boolean {
-  const entry = findMessage(file, fullName);
-  if (!entry) return false;
+function isMapEntrySafe(entry: DescriptorProto, kinds: ReadonlyMap<string, Kind>): boolean {
   const key = entry.field.find((f) => f.number === 1);
   const value = entry.field.find((f) => f.number === 2);
   if (!key || !value) return false;
@@ -126,17 +132,4 @@ function isMapEntrySafe(fullName: string, file: FileDescriptorProto, kinds: Read
   if (value.label === LABEL_REPEATED) return false;
   if (value.type === TYPE_MESSAGE || value.type === TYPE_GROUP) return kinds.get(trimDot(value.typeName)) === 'message';
   return true;
-}
-
-function findMessage(file: FileDescriptorProto, fullName: string): DescriptorProto | undefined {
-  const prefix = file.package ? `${file.package}.` : '';
-  if (!fullName.startsWith(prefix)) return undefined;
-  let list = file.messageType;
-  let found: DescriptorProto | undefined;
-  for (const part of fullName.slice(prefix.length).split('.')) {
-    found = list.find((m) => m.name === part);
-    if (!found) return undefined;
-    list = found.nestedType;
-  }
-  return found;
 }
