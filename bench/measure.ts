@@ -21,6 +21,32 @@ export function timeProcess(cmd: string, args: string[], runs: number, okStatus:
   return { ms: median(times), stdout };
 }
 
+export interface ProcessSpec {
+  cmd: string;
+  args: string[];
+  okStatus?: readonly number[];
+  env?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Whole processes timed in alternation (a, b, c, a, b, c, …), each one's median: on a shared VM a
+ * slow stretch then hits every command alike instead of whichever ran during it.
+ */
+export function timeProcessesAlternated(specs: readonly ProcessSpec[], runs: number): { ms: number; stdout: string }[] {
+  const times = specs.map(() => [] as number[]);
+  const stdout = specs.map(() => '');
+  for (let i = 0; i < runs; i++) {
+    for (const [j, spec] of specs.entries()) {
+      const t0 = performance.now();
+      const r = spawnSync(spec.cmd, spec.args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...(spec.env ? { env: { ...process.env, ...spec.env } } : {}) });
+      times[j]!.push(performance.now() - t0);
+      if (r.status === null || !(spec.okStatus ?? [0]).includes(r.status)) throw new Error(`${spec.cmd} ${spec.args.join(' ')} exited with ${r.status}: ${r.stderr}`);
+      stdout[j] = r.stdout;
+    }
+  }
+  return times.map((t, j) => ({ ms: median(t), stdout: stdout[j]! }));
+}
+
 export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
