@@ -76,7 +76,8 @@ export function listSavepointInputs(): (SavepointFolderInput | SavepointArchiveI
   const fixtures = path.join(REPO_ROOT, 'fixtures/savepoints');
   const folders = [...findSavepointFolders(fixtures), ...findSavepointFolders(SHARED_SAVEPOINTS)];
   const inputs: (SavepointFolderInput | SavepointArchiveInput)[] = folders.map((dir) => {
-    const name = path.relative(path.dirname(REPO_ROOT), dir);
+    // named relative to the repository or to ../shared, never by the checkout's own folder name: the name seeds the sampled mutations
+    const name = dir.startsWith(`${SHARED_SAVEPOINTS}${path.sep}`) || dir === SHARED_SAVEPOINTS ? `shared/flink-savepoints/${path.relative(SHARED_SAVEPOINTS, dir)}` : path.relative(REPO_ROOT, dir);
     return { kind: 'folder', name, files: walkFiles(dir).map((f) => ({ path: `${path.basename(dir)}/${f.path}`, bytes: f.bytes })) };
   });
   for (const archive of findArchives(fixtures)) {
