@@ -2,13 +2,14 @@
  * isRegistrySafe against the registry it stands in for: whenever it answers true,
  * createFileRegistry accepts the same files. Checked on the repository's descriptor sets (which must
  * all be safe, or the fast path would never run) and on thousands of seeded mutations of them that
- * break type references, labels, oneofs, names, syntax, imports and map entries; the mutations must
+ * break type references, labels, oneofs, names, syntax, imports, map entries and extension names (found
+ * by review: an extension named like a type, a map field inside a map entry); the mutations must
  * also make the registry fail often, and leave enough sets safe, or the property says nothing.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { clone, create, createFileRegistry, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { FileDescriptorSetSchema, MessageOptionsSchema, OneofDescriptorProtoSchema, type DescriptorProto, type FieldDescriptorProto, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { FieldDescriptorProtoSchema, FileDescriptorSetSchema, MessageOptionsSchema, OneofDescriptorProtoSchema, type DescriptorProto, type FieldDescriptorProto, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { isRegistrySafe } from './is-registry-safe';
 import { loadDescriptorSet } from './load-descriptor-set';
@@ -65,7 +66,7 @@ function mutate(set: FileDescriptorSet, random: () => number): FileDescriptorSet
   for (let s = 0; s < steps; s++) {
     const target = pick(fields);
     const m = pick(messages);
-    switch (Math.floor(random() * 16)) {
+    switch (Math.floor(random() * 18)) {
       case 0:
         if (target) target.field.typeName = (random() < 0.8 ? '.' : '') + pick(names)!;
         break;
@@ -152,6 +153,26 @@ function mutate(set: FileDescriptorSet, random: () => number): FileDescriptorSet
         }
         break;
       }
+      case 16: {
+        // an extension named like a type of its scope (the registry keeps both in one name table)
+        const f = pick(copy.file.filter((x) => x.extension.length > 0 && x.messageType.length > 0));
+        if (f) pick(f.extension)!.name = pick(f.messageType)!.name;
+        break;
+      }
+      case 17: {
+        // a map entry that is more than key and value: a map field inside it (to itself or another entry), or its fields reordered
+        const entries = messages.filter((x) => x.message.options?.mapEntry);
+        const entry = pick(entries);
+        if (entry) {
+          if (random() < 0.7) {
+            const target = pick(entries)!;
+            const inner = create(FieldDescriptorProtoSchema, { name: 'inner', number: 3, label: 3, type: 11, typeName: `.${target.fullName}` });
+            if (random() < 0.5) entry.message.field.unshift(inner);
+            else entry.message.field.push(inner);
+          } else entry.message.field.reverse();
+        }
+        break;
+      }
       case 13:
         if (m) m.message.oneofDecl.push(create(OneofDescriptorProtoSchema, { name: pick(['kind', ...BAD_NAMES])! }));
         break;
@@ -194,6 +215,26 @@ describe('isRegistrySafe', () => {
     expect(checked).toBeGreaterThan(5000);
     expect(rejected).toBeGreaterThan(1000);
     expect(safe).toBeGreaterThan(1000);
+  });
+
+  it('does not pass the shapes a review found the registry rejects (extension named like a type, map field inside a map entry)', () => {
+    const [INT32, STRING, MESSAGE, OPTIONAL, REPEATED] = [5, 9, 11, 1, 3] as const;
+    const entry = (name: string, extra: object[] = []) => ({
+      name,
+      options: { mapEntry: true },
+      field: [...extra, { name: 'key', number: 1, label: OPTIONAL, type: STRING }, { name: 'value', number: 2, label: OPTIONAL, type: STRING }],
+    });
+    const shapes = {
+      extensionNamedLikeMessage: { name: 'a.proto', package: 'p', syntax: 'proto2', messageType: [{ name: 'M', field: [{ name: 'self', number: 1, label: OPTIONAL, type: MESSAGE, typeName: '.p.M' }], extensionRange: [{ start: 100, end: 200 }] }], extension: [{ name: 'M', number: 100, label: OPTIONAL, type: INT32, extendee: '.p.M' }] },
+      extensionNamedLikeExtendee: { name: 'a.proto', package: 'p', syntax: 'proto2', messageType: [{ name: 'M', extensionRange: [{ start: 100, end: 200 }] }], extension: [{ name: 'M', number: 100, label: OPTIONAL, type: INT32, extendee: '.p.M' }, { name: 'x', number: 101, label: OPTIONAL, type: INT32, extendee: '.p.M' }] },
+      mapFieldInsideMapEntry: { name: 'b.proto', package: 'p', syntax: 'proto3', messageType: [{ name: 'M', nestedType: [entry('AEntry', [{ name: 'inner', number: 3, label: REPEATED, type: MESSAGE, typeName: '.p.M.BEntry' }]), entry('BEntry')] }] },
+      mapEntryReferringToItself: { name: 'b.proto', package: 'p', syntax: 'proto3', messageType: [{ name: 'M', nestedType: [entry('AEntry', [{ name: 'inner', number: 3, label: REPEATED, type: MESSAGE, typeName: '.p.M.AEntry' }])] }] },
+    };
+    for (const [name, file] of Object.entries(shapes)) {
+      const set = create(FileDescriptorSetSchema, { file: [file as never] });
+      expect(registryAccepts(set.file, set), name).toBe(false);
+      expect(isRegistrySafe(set.file), name).toBe(false);
+    }
   });
 
   it('leaves a set it does not pass to the registry, which names the problem', () => {

@@ -9,8 +9,8 @@
  * (registry.js, 2.17.0) resolves without throwing — proto2/proto3 files, Protobuf identifiers as
  * names, every dependency earlier in the order, every message and enum field type resolving to a
  * declaration the registry holds at that point (a map entry only from a repeated field of its own
- * file, with a scalar key and a singular value), oneof indexes in range, extensions (custom
- * options) of messages it holds, unique full names — and false for everything it does not model
+ * file, with exactly a scalar key and a singular value), oneof indexes in range, extensions (custom
+ * options) of messages it holds, unique full names of types and extensions — and false for everything it does not model
  * (editions, `features` options, services, the JSON-name option of enum values), which then go
  * through the registry. A property test holds it
  * to the registry over mutated sets (is-registry-safe.test.ts).
@@ -30,7 +30,7 @@ const LABEL_REPEATED = 3;
 /** extend EnumValueOptions { JsonEnumValueOptions json = 998; }, read by the registry from unknown fields */
 const ENUM_VALUE_JSON_EXTENSION = 998;
 
-type Kind = 'message' | 'map-entry' | 'enum';
+type Kind = 'message' | 'map-entry' | 'enum' | 'extension';
 
 export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): boolean {
   // what the registry holds: declarations of the files added so far (map entries stay per file)
@@ -43,7 +43,15 @@ export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): bo
     if (file.options?.features || file.service.length > 0) return false;
     for (const dep of file.dependency) if (!seenFiles.has(dep)) return false;
     const messages: { proto: DescriptorProto }[] = [];
-    const extensions: FieldDescriptorProto[] = [...file.extension];
+    const extensions: FieldDescriptorProto[] = [];
+    // the registry keeps extensions in the same name table as types: one named like a type hides it
+    const addExtensions = (list: readonly FieldDescriptorProto[], scope: string): boolean => {
+      for (const ext of list) {
+        if (!declare(scope + ext.name, 'extension')) return false;
+        extensions.push(ext);
+      }
+      return true;
+    };
     const prefix = file.package ? `${file.package}.` : '';
     const declare = (fullName: string, kind: Kind): boolean => {
       if (kinds.has(fullName)) return false;
@@ -61,9 +69,10 @@ export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): bo
     const addMessage = (m: DescriptorProto, fullName: string, depth: number): boolean => {
       if (depth > 100 || !IDENTIFIER.test(m.name) || m.options?.features) return false;
       const mapEntry = m.options?.mapEntry === true;
-      // the registry never reads a map entry's extensions; one elsewhere is an ordinary extension
-      if (mapEntry && m.extension.length > 0) return false;
-      extensions.push(...m.extension);
+      // a map entry as protoc writes it: key and value, nothing nested (the registry builds the entries' fields in
+      // turn, so a map field inside an entry would look up another entry's fields before they exist)
+      if (mapEntry && (m.field.length !== 2 || m.nestedType.length > 0 || m.enumType.length > 0 || m.oneofDecl.length > 0 || m.extension.length > 0)) return false;
+      if (!addExtensions(m.extension, `${fullName}.`)) return false;
       if (!declare(fullName, mapEntry ? 'map-entry' : 'message')) return false;
       if (mapEntry) mapEntries.set(fullName, { file, proto: m });
       for (const o of m.oneofDecl) if (!IDENTIFIER.test(o.name) || o.options?.features) return false;
@@ -74,6 +83,7 @@ export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): bo
     };
     for (const e of file.enumType) if (!addEnum(e, prefix + e.name)) return false;
     for (const m of file.messageType) if (!addMessage(m, prefix + m.name, 0)) return false;
+    if (!addExtensions(file.extension, prefix)) return false;
     // fields and extensions resolve against every declaration of this file and the earlier ones
     for (const ext of extensions) if (!isExtensionSafe(ext, kinds)) return false;
     for (const { proto } of messages) {
@@ -124,9 +134,8 @@ function trimDot(name: string): string {
 }
 
 function isMapEntrySafe(entry: DescriptorProto, kinds: ReadonlyMap<string, Kind>): boolean {
-  const key = entry.field.find((f) => f.number === 1);
-  const value = entry.field.find((f) => f.number === 2);
-  if (!key || !value) return false;
+  const [key, value] = entry.field[0]?.number === 1 ? entry.field : [entry.field[1], entry.field[0]];
+  if (key?.number !== 1 || value?.number !== 2) return false;
   if (key.label === LABEL_REPEATED || key.type === TYPE_MESSAGE || key.type === TYPE_GROUP || key.type === TYPE_ENUM) return false;
   if (key.type === TYPE_BYTES || key.type === TYPE_FLOAT || key.type === TYPE_DOUBLE) return false;
   if (value.label === LABEL_REPEATED) return false;
