@@ -26,7 +26,8 @@ const results = await Promise.all([
     entryPoints: [path.join(root, 'src/cli/bundle-entry.ts')],
     outfile: path.join(outdir, 'savepoint-inspector.cjs'),
     define: { 'import.meta.url': '__bundleUrl' },
-    banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // the banner comes before esbuild's own "use strict", which then is no directive: keep the bundle strict as the ESM sources are
+    banner: { js: "'use strict';\nconst __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   }),
   build({
     ...common,

@@ -127,14 +127,41 @@ describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources',
     }
   }, 60_000);
 
-  it('starts with the trained code cache, and never with one of another bundle', () => {
+  it('starts with the trained code cache, and never with the cache of another source', () => {
     expect(existsSync(path.join(out, 'savepoint-inspector.code-cache'))).toBe(true);
     expect(cacheState()).toBe('used');
-    // a bundle edited (or replaced) after the training: its cache is not used
+    // the same bundle touched: still its cache
     const bundle = path.join(out, 'savepoint-inspector.cjs');
     const t = Date.now() / 1000;
     utimesSync(bundle, t + 5, t + 5);
+    expect(cacheState()).toBe('used');
+    // an edit of the same length (which V8's own check lets through): compiled without the cache, and it runs the edited code
+    const source = readFileSync(bundle, 'utf8');
+    expect(source.includes('? "Schema" : "Savepoint"')).toBe(true);
+    writeFileSync(bundle, source.replace('? "Schema" : "Savepoint"', '? "SCHEMA" : "Savepoint"'));
     expect(cacheState()).toBe('none');
+    const pair = (side: string) => path.join(ROOT, 'fixtures/schema-changes/field-renamed', `${side}.binpb`);
+    expect(bundled(['compare', pair('new'), '--against', pair('old'), '--root', 'fixtures.change.Order']).stdout.split('\n')[0]).toBe('SCHEMA compatibility: INCOMPATIBLE');
+    writeFileSync(bundle, source);
+    expect(cacheState()).toBe('used');
+    // another build replaces the bundle (same length) while a trainer exercises the old one: the cache it writes is the old source's
+    const race = path.join(dir, 'race.mjs');
+    writeFileSync(
+      race,
+      [
+        `import { readFileSync, writeFileSync } from 'node:fs';`,
+        `import { loadCliBundle, writeCodeCache } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'bin/run-cli-bundle.mjs')).href)};`,
+        `const loaded = loadCliBundle(process.argv[2], { cache: false });`,
+        `writeFileSync(process.argv[3], readFileSync(process.argv[3], 'utf8').replace('? "Schema" : "Savepoint"', '? "SCHEMA" : "Savepoint"'));`,
+        `writeCodeCache(process.argv[2], loaded);`,
+      ].join('\n'),
+    );
+    execFileSync(process.execPath, [race, out, bundle]);
+    expect(cacheState()).toBe('none');
+    expect(bundled(['compare', pair('new'), '--against', pair('old'), '--root', 'fixtures.change.Order']).stdout.split('\n')[0]).toBe('SCHEMA compatibility: INCOMPATIBLE');
+    writeFileSync(bundle, source);
+    execFileSync(process.execPath, [path.join(ROOT, 'bin/train-cli-code-cache.mjs'), out]);
+    expect(cacheState()).toBe('used');
   });
 
   it('stats with 2 worker threads: the bundled worker gives the same statistics', async () => {

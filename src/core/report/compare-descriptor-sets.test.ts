@@ -112,6 +112,7 @@ describe.skipIf(cases.length === 0)('compare report', () => {
     expect(text['markdown']).toContain('# Schema compatibility: INCOMPATIBLE');
     expect(text['markdown']).toContain('| root message | verdict | first incompatibility | warnings |');
     expect(text['html']).toContain('<title>Schema compatibility: INCOMPATIBLE</title>');
+    expect(text['junit']).toContain('<testsuites name="schema compatibility"');
     expect(text['junit']).toContain('<testsuite name="compare (target 1.x)"');
     expect(text['junit']).toContain('<testcase classname="schema" name="fixtures.change.Order (schema)">');
     expect(text['github']).toMatch(/^::error file=new\.binpb,title=root fixtures\.change\.Order%3A INCOMPATIBLE::Field 2 \(note\) of fixtures\.change\.Order is renamed to comment \(FIELD_RENAMED\)/);

@@ -14,7 +14,7 @@ export function formatJunit(report: CompatibilityReport): string {
   const skipped = report.states.filter((s) => s.verdict === 'unknown').length;
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="savepoint compatibility" tests="${report.states.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
+    `<testsuites name="${report.subject === 'descriptor-sets' ? 'schema' : 'savepoint'} compatibility" tests="${report.states.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
     `<testsuite name="${e(`${report.subject === 'descriptor-sets' ? 'compare' : 'check'} (target ${report.target})`)}" tests="${report.states.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
     `<properties>${report.inputs.map((f) => `<property name="${e(`${f.role}:${f.name}`)}" value="${e(f.sha256)}"/>`).join('')}</properties>`,
   ];
