@@ -18,6 +18,7 @@ const pair = (name) => [at(`fixtures/schema-changes/${name}/new.binpb`), '--agai
 const runs = [
   ['inspect', savepoint, '--json'],
   ['inspect', rocksdb],
+  ['export-schema', savepoint, '--json'],
   ['dump', savepoint, '--operator', 'int-keyed', '--state', 'last-event', '--limit', '3', '--json'],
   ['check', savepoint, '--descriptors', changed, '--no-values', '--format', 'json'],
   ['check', savepoint, '--descriptors', changed, '--target', '0.x'],

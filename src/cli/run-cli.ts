@@ -67,5 +67,5 @@ function describeFileSystemError(e: unknown): string | undefined {
 export function formatHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return `Usage: ${PROGRAM} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun '${PROGRAM} <command> --help' for a command's options. Exit codes: 0 ok, 1 findings (check), 2 bad input or usage, 3 internal error.\n`;
+  return `Usage: ${PROGRAM} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun '${PROGRAM} <command> --help' for a command's options. Exit codes: 0 ok, 1 findings (check, compare), 2 bad input or usage, 3 internal error.\n`;
 }

@@ -1,11 +1,12 @@
 /**
  * The CLI's command table. Each command lives in its own file and is registered with one line
- * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts).
+ * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts), `export-schema` (./export-schema.ts).
  */
 import type { CliCommand } from '../cli-types';
 import { inspectCommand } from './inspect';
 import { checkCommand } from './check';
 import { compareCommand } from './compare';
+import { exportSchemaCommand } from './export-schema';
 import { dumpCommand } from './dump';
 import { statsCommand } from '../scan/stats-command';
 
@@ -14,5 +15,6 @@ export const COMMANDS: readonly CliCommand[] = [
   dumpCommand,
   checkCommand,
   compareCommand,
+  exportSchemaCommand,
   statsCommand,
 ];

@@ -1,0 +1,113 @@
+/**
+ * `export-schema <savepoint> [--operator <id|uid>] [--state <name>] [--output FILE] [--json]`: the
+ * saved Protobuf schemas of a savepoint (the descriptor sets its serializer snapshots embed). Without
+ * --output it lists them; with --output it writes the one the selection names, byte for byte, as a
+ * FileDescriptorSet that `compare --against` reads: keep it next to the job's code and check every
+ * change of the schema against what production state was saved with, without the savepoint.
+ */
+import { writeFile } from 'node:fs/promises';
+import { DEFAULT_SETTINGS, listSavedSchemas, type SavedSchema } from '../../core/compat';
+import { CliUsageError, EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
+import { openNodeInput } from '../sources';
+
+export const exportSchemaCommand: CliCommand = {
+  name: 'export-schema',
+  summary: "list a savepoint's saved Protobuf schemas, or write one as a descriptor set for compare",
+  usage: [
+    'Usage: savepoint-inspector export-schema <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> [options]',
+    '',
+    'Reads _metadata and the state headers only. Without --output, lists every Protobuf state with its',
+    'root message and saved schema; with --output, writes the saved schema the selection names.',
+    '',
+    'Options:',
+    '  --operator <id|uid>  only states of this operator (32-hex id or uid)',
+    '  --state <name>       only states of this name',
+    '  --output FILE        write the selected saved schema (a FileDescriptorSet) to FILE',
+    '  --json               list as JSON: [{operator, operatorUid, state, role, root, javaClass, snapshotClass, settings, size, sha256}]',
+    '  -h, --help           show this help',
+    '',
+    'Then: savepoint-inspector compare <new.binpb> --against FILE --root <root>',
+  ].join('\n'),
+  options: {
+    operator: { type: 'string' },
+    state: { type: 'string' },
+    output: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  async run({ values, positionals }, io) {
+    if (positionals.length !== 1) {
+      throw new CliUsageError(positionals.length === 0 ? 'expected a savepoint' : `expected one savepoint, found ${positionals.length} arguments`);
+    }
+    const operator = values['operator'];
+    const state = values['state'];
+    const output = values['output'];
+    if (output !== undefined && values['json'] === true) throw new CliUsageError('--json lists the schemas; it cannot be combined with --output');
+    const all = await listSavedSchemas(await openNodeInput(positionals[0]!));
+    const selected = all.filter((s) => (operator === undefined || s.operatorId === operator || s.operatorUid === operator) && (state === undefined || s.state === state));
+    if (selected.length === 0) {
+      const what = all.length === 0 ? 'the savepoint has no Protobuf state' : `no Protobuf state matches${operator === undefined ? '' : ` --operator ${String(operator)}`}${state === undefined ? '' : ` --state ${String(state)}`}; its Protobuf states:\n${all.map(describeState).join('\n')}`;
+      return fail(io, what);
+    }
+    if (typeof output !== 'string') {
+      io.stdout(values['json'] === true ? `${JSON.stringify(selected.map(toJson), null, 2)}\n` : formatList(selected));
+      return EXIT_OK;
+    }
+    const schemas = new Map(selected.map((s) => [s.descriptorSha256, s]));
+    if (schemas.size > 1) {
+      return fail(io, `the selected states hold ${schemas.size} different saved schemas; name one with --operator and --state:\n${selected.map(describeState).join('\n')}`);
+    }
+    const chosen = selected[0]!;
+    await writeFile(output, chosen.descriptorBytes);
+    const roots = [...new Set(selected.map((s) => s.rootFullName))];
+    io.stdout(
+      `wrote ${output}: the saved schema of ${selected.map(describeStateName).join(', ')} (${chosen.descriptorBytes.length} bytes, sha256 ${chosen.descriptorSha256})\n` +
+        `check a new schema against it: savepoint-inspector compare <new.binpb> --against ${output} ${roots.map((r) => `--root ${r}`).join(' ')}\n`,
+    );
+    return EXIT_OK;
+  },
+};
+
+function fail(io: CliIo, message: string): number {
+  io.stderr(`savepoint-inspector export-schema: ${message}\n`);
+  return EXIT_BAD_INPUT;
+}
+
+function describeStateName(s: SavedSchema): string {
+  return `${s.operatorUid ?? s.operatorId}/${s.state}${s.role === 'VALUE_SERIALIZER' ? '' : ` (${s.role})`}`;
+}
+
+function describeState(s: SavedSchema): string {
+  return `  ${describeStateName(s)}: root ${s.rootFullName}, schema ${s.descriptorSha256.slice(0, 12)}… (${s.descriptorBytes.length} bytes)`;
+}
+
+function formatList(list: readonly SavedSchema[]): string {
+  const distinct = new Set(list.map((s) => s.descriptorSha256)).size;
+  const lines = [`${list.length} Protobuf state(s), ${distinct} saved schema(s):`];
+  for (const s of list) {
+    lines.push(`  ${s.operatorUid ? `${s.operatorUid} (${s.operatorId})` : s.operatorId} / ${s.state} [${s.role}]`);
+    lines.push(`    root ${s.rootFullName}, Java class ${s.javaClass}; schema sha256 ${s.descriptorSha256} (${s.descriptorBytes.length} bytes)`);
+    lines.push(`    saved settings: ${describeSettings(s)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function describeSettings(s: SavedSchema): string {
+  const t = s.settings;
+  const defaults = t.maxMessageSize === DEFAULT_SETTINGS.maxMessageSize && t.recursionLimit === DEFAULT_SETTINGS.recursionLimit && t.deterministicSerialization === DEFAULT_SETTINGS.deterministicSerialization;
+  return `maxMessageSize ${t.maxMessageSize}, recursionLimit ${t.recursionLimit}, deterministicSerialization ${t.deterministicSerialization}${defaults ? ' (the defaults)' : ' (not the defaults: compare assumes the defaults, check reads these)'}`;
+}
+
+function toJson(s: SavedSchema): Record<string, unknown> {
+  return {
+    operator: s.operatorId,
+    ...(s.operatorUid ? { operatorUid: s.operatorUid } : {}),
+    state: s.state,
+    role: s.role,
+    root: s.rootFullName,
+    javaClass: s.javaClass,
+    snapshotClass: s.snapshotClass,
+    settings: s.settings,
+    size: s.descriptorBytes.length,
+    sha256: s.descriptorSha256,
+  };
+}
