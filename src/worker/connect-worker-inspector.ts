@@ -44,6 +44,7 @@ export function connectWorkerInspector(): WorkerInspector {
     checkHeaders: (options, onProgress) => call(remote.checkHeaders(options, listen(onProgress))),
     check: (options, onProgress) => call(remote.check(options, listen(onProgress))),
     formatReport: (options, format) => call(remote.formatReport(options, format)),
+    getSavedSchema: (sha256) => call(remote.getSavedSchema(sha256)),
     cancel: () => call(remote.cancel()),
   };
   return {

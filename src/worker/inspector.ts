@@ -240,6 +240,8 @@ export interface Inspector {
   check(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport>;
   /** The report as a file, byte-for-byte what `check --format <format>` writes for the same inputs. */
   formatReport(options: CheckOptions, format: ExportFormat): Promise<string>;
+  /** A saved schema of the open savepoint (a Protobuf snapshot's descriptor set, by its SHA-256), byte for byte what `export-schema --output` writes. */
+  getSavedSchema(descriptorSha256: string): Promise<Uint8Array>;
   /** Cancels the running long step; it rejects with a `cancelled` failure. */
   cancel(): Promise<void>;
 }

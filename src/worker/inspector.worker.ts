@@ -29,6 +29,7 @@ const exposed: Inspector = {
   checkHeaders: guard((options, onProgress) => local.checkHeaders(options, onProgress)),
   check: guard((options, onProgress) => local.check(options, onProgress)),
   formatReport: guard((options, format) => local.formatReport(options, format)),
+  getSavedSchema: guard((sha256) => local.getSavedSchema(sha256)),
   cancel: guard(() => local.cancel()),
 };
 

@@ -1,7 +1,10 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { listSavedSchemas } from '../core/compat';
 import { formatReport } from '../core/report';
+import { openNodeInput } from '../cli/sources';
 import { LocalInspector } from './local-inspector';
 
 const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint');
@@ -20,6 +23,20 @@ async function openFixture(): Promise<{ inspector: LocalInspector; operatorId: s
 }
 
 describe.skipIf(!exists)('LocalInspector over the fixture savepoint (flink-1.20/hashmap/canonical) and the demo schema', () => {
+  it('gives a state\'s saved schema by the digest its snapshot details show, byte for byte the export-schema file', async () => {
+    const { inspector, operatorId } = await openFixture();
+    const inspection = await inspector.getInspection();
+    const state = inspection.operators.find((o) => o.id === operatorId)!.states.find((s) => s.name === 'last-event')!;
+    const sha256 = state.valueSerializer?.details?.['descriptorSha256'];
+    expect(typeof sha256).toBe('string');
+    const bytes = await inspector.getSavedSchema(sha256 as string);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha256);
+    expect(bytes.length).toBe(state.valueSerializer?.details?.['descriptorBytes']);
+    const [cli] = await listSavedSchemas(await openNodeInput(SAVEPOINT));
+    expect(Buffer.from(bytes).equals(Buffer.from(cli!.descriptorBytes))).toBe(true);
+    await expect(inspector.getSavedSchema('00'.repeat(32))).rejects.toMatchObject({ message: `the open savepoint has no saved schema with SHA-256 ${'00'.repeat(32)}` });
+  });
+
   it('scans a state: distribution, unknown fields by number and wire type, payload histogram', async () => {
     const { inspector, operatorId } = await openFixture();
     const stats = await inspector.getStateStats({ operatorId, state: 'last-event' });

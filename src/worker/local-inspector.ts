@@ -9,6 +9,7 @@
  * of the CLI's `check` (its report is what the export writes).
  */
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
+import { listSavedSchemas } from '../core/compat';
 import type { SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
@@ -96,6 +97,14 @@ export class LocalInspector implements Inspector {
 
   async formatReport(options: CheckOptions, format: ExportFormat): Promise<string> {
     return formatReport(await this.check(options), format);
+  }
+
+  async getSavedSchema(descriptorSha256: string): Promise<Uint8Array> {
+    const { savepoint } = this.requireSavepoint();
+    // _metadata and the state headers again (O(files)); the inspection handed to the UI carries no codecs or descriptor bytes
+    const found = (await listSavedSchemas(savepoint)).find((s) => s.descriptorSha256 === descriptorSha256);
+    if (found === undefined) throw wrongInput(`the open savepoint has no saved schema with SHA-256 ${descriptorSha256}`);
+    return found.descriptorBytes.slice();
   }
 
   /** Cancels every running step; each rejects with a `cancelled` failure. */

@@ -1,4 +1,5 @@
 import type { SerializerSnapshot } from '../../core/flink';
+import { SavedSchemaButton } from './saved-schema-button';
 
 const MAX_DEPTH = 12;
 
@@ -19,6 +20,9 @@ export function SnapshotTree({ snapshot, depth = 0 }: { snapshot: SerializerSnap
         </div>
       ) : null}
       {snapshot.details && Object.keys(snapshot.details).length > 0 ? <DetailsTable details={snapshot.details} /> : null}
+      {typeof snapshot.details?.['descriptorSha256'] === 'string' && typeof snapshot.details['rootFullName'] === 'string' ? (
+        <SavedSchemaButton sha256={snapshot.details['descriptorSha256']} root={snapshot.details['rootFullName']} />
+      ) : null}
       {snapshot.nested.length > 0 ? (
         depth >= MAX_DEPTH ? (
           <div className="muted">… {snapshot.nested.length} nested snapshots (deeper than {MAX_DEPTH} levels)</div>

@@ -1,0 +1,42 @@
+import { useState } from 'react';
+import { toInspectorFailure } from '../../worker';
+import { useInspector } from '../inspector-context';
+import { useAppStore } from '../state/app-store';
+
+/**
+ * Downloads a Protobuf snapshot's saved schema (the descriptor set it embeds, byte for byte what the
+ * CLI's `export-schema --output` writes), for `compare <new.binpb> --against <file> --root <root>` in CI.
+ */
+export function SavedSchemaButton({ sha256, root }: { sha256: string; root: string }) {
+  const inspector = useInspector();
+  const set = useAppStore((s) => s.set);
+  const [busy, setBusy] = useState(false);
+  const fileName = `${root.replace(/[^A-Za-z0-9._-]+/g, '_')}.saved.binpb`;
+  const download = async () => {
+    setBusy(true);
+    try {
+      const bytes = await inspector.getSavedSchema(sha256);
+      const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = fileName;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (e) {
+      set({ failure: toInspectorFailure(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="saved-schema">
+      <button type="button" className="btn small" disabled={busy} onClick={() => void download()} data-testid="download-saved-schema"
+        title={`Check a new schema against it without the savepoint: savepoint-inspector compare <new.binpb> --against ${fileName} --root ${root}`}>
+        Download saved schema
+      </button>
+      <span className="muted small"> {fileName}: the descriptor set this snapshot embeds, for <code>compare --against</code></span>
+    </div>
+  );
+}
