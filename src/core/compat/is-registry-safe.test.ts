@@ -164,7 +164,12 @@ function mutate(set: FileDescriptorSet, random: () => number): FileDescriptorSet
         const entries = messages.filter((x) => x.message.options?.mapEntry);
         const entry = pick(entries);
         if (entry) {
-          if (random() < 0.7) {
+          const r = random();
+          if (r < 0.25) {
+            // its own key or value becomes a map field (to itself or another entry)
+            const f = pick(entry.message.field);
+            if (f) Object.assign(f, { label: 3, type: 11, typeName: `.${pick(entries)!.fullName}` });
+          } else if (r < 0.7) {
             const target = pick(entries)!;
             const inner = create(FieldDescriptorProtoSchema, { name: 'inner', number: 3, label: 3, type: 11, typeName: `.${target.fullName}` });
             if (random() < 0.5) entry.message.field.unshift(inner);
@@ -229,12 +234,31 @@ describe('isRegistrySafe', () => {
       extensionNamedLikeExtendee: { name: 'a.proto', package: 'p', syntax: 'proto2', messageType: [{ name: 'M', extensionRange: [{ start: 100, end: 200 }] }], extension: [{ name: 'M', number: 100, label: OPTIONAL, type: INT32, extendee: '.p.M' }, { name: 'x', number: 101, label: OPTIONAL, type: INT32, extendee: '.p.M' }] },
       mapFieldInsideMapEntry: { name: 'b.proto', package: 'p', syntax: 'proto3', messageType: [{ name: 'M', nestedType: [entry('AEntry', [{ name: 'inner', number: 3, label: REPEATED, type: MESSAGE, typeName: '.p.M.BEntry' }]), entry('BEntry')] }] },
       mapEntryReferringToItself: { name: 'b.proto', package: 'p', syntax: 'proto3', messageType: [{ name: 'M', nestedType: [entry('AEntry', [{ name: 'inner', number: 3, label: REPEATED, type: MESSAGE, typeName: '.p.M.AEntry' }])] }] },
+      // (second review) an unreferenced entry whose own value or key is a map field to an entry built after it
+      entryValueIsMapField: { name: 'c.proto', package: 'p', syntax: 'proto3', messageType: [{ name: 'M', nestedType: [
+        { name: 'AEntry', options: { mapEntry: true }, field: [{ name: 'key', number: 1, label: OPTIONAL, type: STRING }, { name: 'value', number: 2, label: REPEATED, type: MESSAGE, typeName: '.p.M.BEntry' }] },
+        entry('BEntry'),
+      ] }] },
+      entryKeyIsMapField: { name: 'c.proto', package: 'p', syntax: 'proto3', messageType: [{ name: 'M', nestedType: [
+        { name: 'AEntry', options: { mapEntry: true }, field: [{ name: 'key', number: 1, label: REPEATED, type: MESSAGE, typeName: '.p.M.BEntry' }, { name: 'value', number: 2, label: OPTIONAL, type: STRING }] },
+        entry('BEntry'),
+      ] }] },
     };
     for (const [name, file] of Object.entries(shapes)) {
       const set = create(FileDescriptorSetSchema, { file: [file as never] });
       expect(registryAccepts(set.file, set), name).toBe(false);
       expect(isRegistrySafe(set.file), name).toBe(false);
     }
+  });
+
+  it('names a registry failure that came without a reason', () => {
+    const set = create(FileDescriptorSetSchema, { file: [{ name: 'c.proto', package: 'p', syntax: 'proto3', messageType: [{ name: 'M', nestedType: [
+      { name: 'AEntry', options: { mapEntry: true }, field: [{ name: 'key', number: 1, label: 1, type: 9 }, { name: 'value', number: 2, label: 3, type: 11, typeName: '.p.M.BEntry' }] },
+      { name: 'BEntry', options: { mapEntry: true }, field: [{ name: 'key', number: 1, label: 1, type: 9 }, { name: 'value', number: 2, label: 1, type: 9 }] },
+    ] }] } as never] });
+    expect(() => loadDescriptorSet(toBinary(FileDescriptorSetSchema, set), 'c.binpb')).toThrow(
+      'Invalid descriptor set: @bufbuild/protobuf could not build its descriptors and gave no reason (a map entry message that is not exactly a scalar key 1 and a singular value 2 is one cause) — at c.binpb, offset 0 (0x0) [descriptor set]',
+    );
   });
 
   it('leaves a set it does not pass to the registry, which names the problem', () => {

@@ -71,7 +71,8 @@ export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): bo
       const mapEntry = m.options?.mapEntry === true;
       // a map entry as protoc writes it: key and value, nothing nested (the registry builds the entries' fields in
       // turn, so a map field inside an entry would look up another entry's fields before they exist)
-      if (mapEntry && (m.field.length !== 2 || m.nestedType.length > 0 || m.enumType.length > 0 || m.oneofDecl.length > 0 || m.extension.length > 0)) return false;
+      // (every entry is built, referenced or not: its key and value must have that shape, neither a map field itself)
+      if (mapEntry && (m.nestedType.length > 0 || m.enumType.length > 0 || m.oneofDecl.length > 0 || m.extension.length > 0 || !hasMapEntryShape(m))) return false;
       if (!addExtensions(m.extension, `${fullName}.`)) return false;
       if (!declare(fullName, mapEntry ? 'map-entry' : 'message')) return false;
       if (mapEntry) mapEntries.set(fullName, { file, proto: m });
@@ -134,11 +135,18 @@ function trimDot(name: string): string {
 }
 
 function isMapEntrySafe(entry: DescriptorProto, kinds: ReadonlyMap<string, Kind>): boolean {
-  const [key, value] = entry.field[0]?.number === 1 ? entry.field : [entry.field[1], entry.field[0]];
+  if (!hasMapEntryShape(entry)) return false;
+  const value = entry.field[0]!.number === 2 ? entry.field[0]! : entry.field[1]!;
+  if (value.type === TYPE_MESSAGE || value.type === TYPE_GROUP) return kinds.get(trimDot(value.typeName)) === 'message';
+  return true;
+}
+
+/** Exactly a singular scalar key 1 (not bytes, float or double) and a singular value 2. */
+function hasMapEntryShape(entry: DescriptorProto): boolean {
+  if (entry.field.length !== 2) return false;
+  const [key, value] = entry.field[0]!.number === 1 ? entry.field : [entry.field[1]!, entry.field[0]!];
   if (key?.number !== 1 || value?.number !== 2) return false;
   if (key.label === LABEL_REPEATED || key.type === TYPE_MESSAGE || key.type === TYPE_GROUP || key.type === TYPE_ENUM) return false;
   if (key.type === TYPE_BYTES || key.type === TYPE_FLOAT || key.type === TYPE_DOUBLE) return false;
-  if (value.label === LABEL_REPEATED) return false;
-  if (value.type === TYPE_MESSAGE || value.type === TYPE_GROUP) return kinds.get(trimDot(value.typeName)) === 'message';
-  return true;
+  return value.label !== LABEL_REPEATED;
 }

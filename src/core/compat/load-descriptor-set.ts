@@ -53,9 +53,15 @@ export function loadDescriptorSet(bytes: Uint8Array, fileName: string): LoadedDe
     if (!isRegistrySafe(ordered)) createFileRegistry({ ...set, file: ordered });
   } catch (e) {
     // a cross-file inconsistency has no single byte; the location is the set itself
-    return fail('invalid-value', `Invalid descriptor set: ${e instanceof Error ? e.message : String(e)}`, 0);
+    return fail('invalid-value', `Invalid descriptor set: ${describeRegistryFailure(e)}`, 0);
   }
   return { set };
+}
+
+/** The registry's reason; some of its consistency checks throw without one (e.g. a map field whose entry is not a key and a value). */
+function describeRegistryFailure(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  return message !== '' ? message : '@bufbuild/protobuf could not build its descriptors and gave no reason (a map entry message that is not exactly a scalar key 1 and a singular value 2 is one cause)';
 }
 
 /** Where the set stops parsing under protobuf-java's rules (0 when only @bufbuild's reader objects). */
