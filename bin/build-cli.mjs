@@ -9,7 +9,7 @@
 // the bundles: bin/savepoint-inspector.mjs runs the bundle only while none of them is newer than it.
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,5 +44,7 @@ for (const r of results) for (const input of Object.keys(r.metafile.inputs)) inp
 const sources = [...inputs].filter((p) => !p.includes('node_modules/')).sort();
 writeFileSync(path.join(outdir, 'inputs.json'), JSON.stringify({ sources: [...new Set([...sources, 'package.json', 'package-lock.json', 'bin/build-cli.mjs', 'bin/run-cli-bundle.mjs', 'bin/train-cli-code-cache.mjs'])] }, null, 1) + '\n');
 console.log(`${path.relative(root, outdir) || '.'}/: savepoint-inspector.cjs, scan-worker-entry.mjs (${sources.length} source files)`);
+// the separate manifest of earlier builds (the digest now heads the cache file)
+rmSync(path.join(outdir, 'savepoint-inspector.code-cache.json'), { force: true });
 // a process of its own with Node's default flags, as the CLI runs (V8 rejects a cache made under other flags)
 execFileSync(process.execPath, [path.join(root, 'bin/train-cli-code-cache.mjs'), outdir], { stdio: ['ignore', 'inherit', 'inherit'] });

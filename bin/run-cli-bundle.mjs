@@ -5,18 +5,21 @@
 // command starts with it instead of parsing and compiling each function again (figure 4 of
 // docs/benchmarks.md). V8 checks that the cache belongs to this V8 version, these flags and a source of
 // this length, and rejects it otherwise (the bundle then compiles as usual). A source of the same length
-// would pass that check with another bundle's bytecode, so the cache's manifest records the SHA-256 of the
+// would pass that check with another bundle's bytecode, so the cache file starts with the SHA-256 of the
 // very source the trainer compiled, and the loader uses the cache only for a source with that digest
-// (a bundle edited, or rebuilt by another build while one trained, compiles as usual).
+// (a bundle edited, or rebuilt by another build while one trained, compiles as usual). Digest and
+// bytecode are one file, written whole and renamed into place, so two trainers that finish together
+// cannot leave one's digest next to the other's bytecode.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Script } from 'node:vm';
 
 export const BUNDLE_NAME = 'savepoint-inspector.cjs';
 export const CODE_CACHE_NAME = 'savepoint-inspector.code-cache';
-const MANIFEST_NAME = `${CODE_CACHE_NAME}.json`;
+/** the cache file starts with one JSON line naming the source digest and the Node version, then the bytecode */
+const NEWLINE = 0x0a;
 
 /**
  * Compiles and evaluates the bundle of `distDir` as a CommonJS module.
@@ -41,19 +44,25 @@ export async function runCliBundle(distDir, argv) {
   await loadCliBundle(distDir).exports.runMain(argv);
 }
 
-/** Writes the code cache of a loaded (and exercised) bundle, with the manifest that ties it to the source it compiled. */
+/** Writes the code cache of a loaded (and exercised) bundle, headed by the digest of the source it compiled. */
 export function writeCodeCache(distDir, loaded) {
-  writeFileSync(path.join(distDir, CODE_CACHE_NAME), loaded.script.createCachedData());
-  writeFileSync(path.join(distDir, MANIFEST_NAME), `${JSON.stringify({ sourceSha256: digestOf(loaded.source), node: process.version })}\n`);
+  const header = Buffer.from(`${JSON.stringify({ sourceSha256: digestOf(loaded.source), node: process.version })}\n`);
+  const file = path.join(distDir, CODE_CACHE_NAME);
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, Buffer.concat([header, loaded.script.createCachedData()]));
+  renameSync(temporary, file);
 }
 
 function readCodeCache(distDir, source) {
-  const cacheFile = path.join(distDir, CODE_CACHE_NAME);
-  if (!existsSync(cacheFile)) return undefined;
+  const file = path.join(distDir, CODE_CACHE_NAME);
+  if (!existsSync(file)) return undefined;
   try {
-    const manifest = JSON.parse(readFileSync(path.join(distDir, MANIFEST_NAME), 'utf8'));
-    if (manifest.node !== process.version || manifest.sourceSha256 !== digestOf(source)) return undefined;
-    return readFileSync(cacheFile);
+    const bytes = readFileSync(file);
+    const end = bytes.indexOf(NEWLINE);
+    if (end < 0 || end > 512) return undefined;
+    const header = JSON.parse(bytes.subarray(0, end).toString('utf8'));
+    if (header.node !== process.version || header.sourceSha256 !== digestOf(source)) return undefined;
+    return bytes.subarray(end + 1);
   } catch {
     return undefined;
   }
