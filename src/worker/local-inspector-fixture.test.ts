@@ -23,6 +23,14 @@ async function openFixture(): Promise<{ inspector: LocalInspector; operatorId: s
 }
 
 describe.skipIf(!exists)('LocalInspector over the fixture savepoint (flink-1.20/hashmap/canonical) and the demo schema', () => {
+  it('gives a saved schema before the inspection was asked for (it reads the inspection itself)', async () => {
+    const files = readdirSync(SAVEPOINT).map((n) => ({ path: `sp/${n}`, blob: new Blob([readFileSync(path.join(SAVEPOINT, n))]) }));
+    const inspector = new LocalInspector();
+    await inspector.open({ kind: 'files', files });
+    const [cli] = await listSavedSchemas(await openNodeInput(SAVEPOINT));
+    expect(Buffer.from(await inspector.getSavedSchema(cli!.descriptorSha256)).equals(Buffer.from(cli!.descriptorBytes))).toBe(true);
+  });
+
   it('gives a state\'s saved schema by the digest its snapshot details show, byte for byte the export-schema file', async () => {
     const { inspector, operatorId } = await openFixture();
     const inspection = await inspector.getInspection();

@@ -9,7 +9,7 @@
  * of the CLI's `check` (its report is what the export writes).
  */
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
-import { listSavedSchemas } from '../core/compat';
+import { findProtobufStates } from '../core/compat';
 import type { SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
@@ -41,6 +41,8 @@ export class LocalInspector implements Inspector {
   private readonly scanCancels = new WeakMap<Promise<ScannedState>, Cancellation>();
   /** for the inspection and the header-only reads */
   private readonly registry: SnapshotRegistry = createSnapshotRegistry();
+  /** per session, the saved schemas its inspection found (the plain inspection the UI gets carries no descriptor bytes) */
+  private readonly savedSchemas = new WeakMap<Session, Map<string, Uint8Array>>();
 
   constructor() {
     registerProtobufSnapshotReaders(this.registry);
@@ -59,10 +61,12 @@ export class LocalInspector implements Inspector {
 
   /** `_metadata` and every state header; entry counts come from the state scans (getStateStats). */
   async getInspection(onProgress?: ProgressListener): Promise<SavepointInspection> {
-    const { savepoint } = this.requireSavepoint();
+    const session = this.requireSavepoint();
     return this.steps.run('reading-metadata', onProgress, async (cancel, phase, _bytesRead, step) => {
       phase('reading-state-headers', 0);
-      return toPlainData(await inspectSavepoint(trackSavepointReads(savepoint, step), this.registry, { signal: signalOf(cancel) }));
+      const inspection = await inspectSavepoint(trackSavepointReads(session.savepoint, step), this.registry, { signal: signalOf(cancel) });
+      this.savedSchemas.set(session, new Map(findProtobufStates(inspection).protobuf.map((f) => [f.content.descriptorSha256, f.content.descriptorBytes])));
+      return toPlainData(inspection);
     });
   }
 
@@ -99,12 +103,13 @@ export class LocalInspector implements Inspector {
     return formatReport(await this.check(options), format);
   }
 
+  /** From the session's inspection (read once, with its progress and cancel, when there is none yet): no second read of the savepoint. */
   async getSavedSchema(descriptorSha256: string): Promise<Uint8Array> {
-    const { savepoint } = this.requireSavepoint();
-    // _metadata and the state headers again (O(files)); the inspection handed to the UI carries no codecs or descriptor bytes
-    const found = (await listSavedSchemas(savepoint)).find((s) => s.descriptorSha256 === descriptorSha256);
-    if (found === undefined) throw wrongInput(`the open savepoint has no saved schema with SHA-256 ${descriptorSha256}`);
-    return found.descriptorBytes.slice();
+    const session = this.requireSavepoint();
+    if (!this.savedSchemas.has(session)) await this.getInspection();
+    const bytes = this.savedSchemas.get(session)?.get(descriptorSha256);
+    if (bytes === undefined) throw wrongInput(`the open savepoint has no saved schema with SHA-256 ${descriptorSha256}`);
+    return bytes.slice();
   }
 
   /** Cancels every running step; each rejects with a `cancelled` failure. */

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli';
+import { writeKeyedByProtobufSavepoint } from '../../../tests/helpers/write-keyed-by-protobuf-savepoint';
 
 const SAVEPOINTS = ['flink-2.3/hashmap/canonical', 'flink-1.20/rocksdb/canonical'].map((p) => path.resolve(process.cwd(), 'fixtures/savepoints', p, 'savepoint'));
 const NEW_SCHEMA = path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb');
@@ -105,12 +106,47 @@ describe.skipIf(!present)('export-schema', () => {
     expect(comparedFindings).toBeGreaterThan(20);
   }, 60_000);
 
-  it('says what is there when the selection names nothing, or more than one saved schema', async () => {
+  it('finds operators as dump does: by a uid the savepoint does not store (hashed to the id) and by an upper-case id', async () => {
+    const flink120 = SAVEPOINTS[1]!;
+    const byUid = await run(['export-schema', flink120, '--operator', 'int-keyed', '--state', 'events-by-name', '--json']);
+    expect(byUid.code).toBe(0);
+    const [listed] = JSON.parse(byUid.stdout) as Listed[];
+    expect([listed!.operator, listed!.operatorUid, listed!.role]).toEqual(['6d821971c3bfd7ae2c972e89d7414f7c', undefined, 'VALUE_SERIALIZER/1']);
+    const byUpperId = await run(['export-schema', flink120, '--operator', listed!.operator.toUpperCase(), '--state', 'events-by-name', '--role', 'VALUE_SERIALIZER/1', '--json']);
+    expect(JSON.parse(byUpperId.stdout)).toEqual([listed]);
+    const header = (await run(['export-schema', flink120])).stdout.split('\n')[0];
+    expect(header).toMatch(/^\d+ Protobuf state\(s\), \d+ serializer\(s\) with a Protobuf type, 1 saved schema\(s\):$/);
+  });
+
+  it('a state keyed by a Protobuf message holds two saved schemas: the selection must name one by role or root', async () => {
+    const sp = path.join(dir, 'keyed-by-proto');
+    writeKeyedByProtobufSavepoint(sp);
+    const several = await run(['export-schema', sp, '--state', 'v', '--output', path.join(dir, 'none.binpb')]);
+    expect(several.code).toBe(2);
+    expect(several.stderr.split('\n').slice(0, 3)).toEqual([
+      'savepoint-inspector export-schema: the selection holds 2 different saved schemas; narrow it with --operator, --state, --role or --root:',
+      expect.stringMatching(/^ {2}a{32}\/v KEY_SERIALIZER: root p\.Key, schema [0-9a-f]{12}… \(\d+ bytes\)$/),
+      expect.stringMatching(/^ {2}a{32}\/v VALUE_SERIALIZER: root p\.Val, schema [0-9a-f]{12}… \(\d+ bytes\)$/),
+    ]);
+    expect(existsSync(path.join(dir, 'none.binpb'))).toBe(false);
+    const listed = JSON.parse((await run(['export-schema', sp, '--json'])).stdout) as Listed[];
+    for (const [option, value, root] of [['--role', 'KEY_SERIALIZER', 'p.Key'], ['--root', 'p.Val', 'p.Val']] as const) {
+      const out = path.join(dir, `${root}.binpb`);
+      const one = await run(['export-schema', sp, option, value, '--output', out]);
+      expect([one.code, one.stderr]).toEqual([0, '']);
+      expect(createHash('sha256').update(readFileSync(out)).digest('hex')).toBe(listed.find((s) => s.root === root)!.sha256);
+      // the exported schema is a descriptor set compare reads (against itself: compatible)
+      const same = await run(['compare', out, '--against', out, '--root', root]);
+      expect([same.code, same.stdout.split('\n')[0]]).toEqual([0, 'Schema compatibility: compatible']);
+    }
+  });
+
+  it('says what is there when the selection names nothing', async () => {
     const none = await run(['export-schema', SAVEPOINTS[0]!, '--state', 'nope', '--output', path.join(dir, 'x.binpb')]);
     expect(none.code).toBe(2);
     expect(none.stderr.split('\n').slice(0, 2)).toEqual([
       'savepoint-inspector export-schema: no Protobuf state matches --state nope; its Protobuf states:',
-      '  long-broadcast/rules: root fixtures.events.Rule, schema ffe146abec15… (1204 bytes)',
+      '  long-broadcast/rules VALUE_SERIALIZER: root fixtures.events.Rule, schema ffe146abec15… (1204 bytes)',
     ]);
     expect(existsSync(path.join(dir, 'x.binpb'))).toBe(false);
     const usage = await run(['export-schema', SAVEPOINTS[0]!, '--json', '--output', path.join(dir, 'x.binpb')]);

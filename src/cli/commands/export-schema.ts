@@ -1,5 +1,5 @@
 /**
- * `export-schema <savepoint> [--operator <id|uid>] [--state <name>] [--output FILE] [--json]`: the
+ * `export-schema <savepoint> [--operator <id|uid>] [--state <name>] [--role R] [--root NAME] [--output FILE] [--json]`: the
  * saved Protobuf schemas of a savepoint (the descriptor sets its serializer snapshots embed). Without
  * --output it lists them; with --output it writes the one the selection names, byte for byte, as a
  * FileDescriptorSet that `compare --against` reads: keep it next to the job's code and check every
@@ -8,6 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { DEFAULT_SETTINGS, listSavedSchemas, type SavedSchema } from '../../core/compat';
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
+import { selectSavedSchemas } from './select-saved-schemas';
 import { openNodeInput } from '../sources';
 
 export const exportSchemaCommand: CliCommand = {
@@ -22,6 +23,8 @@ export const exportSchemaCommand: CliCommand = {
     'Options:',
     '  --operator <id|uid>  only states of this operator (32-hex id or uid)',
     '  --state <name>       only states of this name',
+    '  --role <role>        only this serializer of a state (VALUE_SERIALIZER, KEY_SERIALIZER, VALUE_SERIALIZER/1 for a map value, …)',
+    '  --root <name>        only Protobuf types with this root message',
     '  --output FILE        write the selected saved schema (a FileDescriptorSet) to FILE',
     '  --json               list as JSON: [{operator, operatorUid, state, role, root, javaClass, snapshotClass, settings, size, sha256}]',
     '  -h, --help           show this help',
@@ -31,6 +34,8 @@ export const exportSchemaCommand: CliCommand = {
   options: {
     operator: { type: 'string' },
     state: { type: 'string' },
+    role: { type: 'string' },
+    root: { type: 'string' },
     output: { type: 'string' },
     json: { type: 'boolean' },
   },
@@ -38,29 +43,32 @@ export const exportSchemaCommand: CliCommand = {
     if (positionals.length !== 1) {
       throw new CliUsageError(positionals.length === 0 ? 'expected a savepoint' : `expected one savepoint, found ${positionals.length} arguments`);
     }
-    const operator = values['operator'];
-    const state = values['state'];
+    const selection = {
+      ...optionalText(values['operator'], 'operator'),
+      ...optionalText(values['state'], 'state'),
+      ...optionalText(values['role'], 'role'),
+      ...optionalText(values['root'], 'root'),
+    };
     const output = values['output'];
     if (output !== undefined && values['json'] === true) throw new CliUsageError('--json lists the schemas; it cannot be combined with --output');
     const all = await listSavedSchemas(await openNodeInput(positionals[0]!));
-    const selected = all.filter((s) => (operator === undefined || s.operatorId === operator || s.operatorUid === operator) && (state === undefined || s.state === state));
-    if (selected.length === 0) {
-      const what = all.length === 0 ? 'the savepoint has no Protobuf state' : `no Protobuf state matches${operator === undefined ? '' : ` --operator ${String(operator)}`}${state === undefined ? '' : ` --state ${String(state)}`}; its Protobuf states:\n${all.map(describeState).join('\n')}`;
-      return fail(io, what);
+    const selected = selectSavedSchemas(all, selection);
+    if (selected.kind === 'none') {
+      const given = Object.entries(selection).map(([k, v]) => ` --${k} ${v}`).join('');
+      return fail(io, all.length === 0 ? 'the savepoint has no Protobuf state' : `no Protobuf state matches${given}; its Protobuf states:\n${all.map(describeState).join('\n')}`);
     }
     if (typeof output !== 'string') {
-      io.stdout(values['json'] === true ? `${JSON.stringify(selected.map(toJson), null, 2)}\n` : formatList(selected));
+      io.stdout(values['json'] === true ? `${JSON.stringify(selected.states.map(toJson), null, 2)}\n` : formatList(selected.states));
       return EXIT_OK;
     }
-    const schemas = new Map(selected.map((s) => [s.descriptorSha256, s]));
-    if (schemas.size > 1) {
-      return fail(io, `the selected states hold ${schemas.size} different saved schemas; name one with --operator and --state:\n${selected.map(describeState).join('\n')}`);
+    if (selected.kind === 'several') {
+      return fail(io, `the selection holds ${selected.schemas} different saved schemas; narrow it with --operator, --state, --role or --root:\n${selected.states.map(describeState).join('\n')}`);
     }
-    const chosen = selected[0]!;
+    const chosen = selected.schema;
     await writeFile(output, chosen.descriptorBytes);
-    const roots = [...new Set(selected.map((s) => s.rootFullName))];
+    const roots = [...new Set(selected.states.map((s) => s.rootFullName))];
     io.stdout(
-      `wrote ${output}: the saved schema of ${selected.map(describeStateName).join(', ')} (${chosen.descriptorBytes.length} bytes, sha256 ${chosen.descriptorSha256})\n` +
+      `wrote ${output}: the saved schema of ${selected.states.map(describeStateName).join(', ')} (${chosen.descriptorBytes.length} bytes, sha256 ${chosen.descriptorSha256})\n` +
         `check a new schema against it: savepoint-inspector compare <new.binpb> --against ${output} ${roots.map((r) => `--root ${r}`).join(' ')}\n`,
     );
     return EXIT_OK;
@@ -73,7 +81,13 @@ function fail(io: CliIo, message: string): number {
 }
 
 function describeStateName(s: SavedSchema): string {
-  return `${s.operatorUid ?? s.operatorId}/${s.state}${s.role === 'VALUE_SERIALIZER' ? '' : ` (${s.role})`}`;
+  return `${s.operatorUid ?? s.operatorId}/${s.state} ${s.role}`;
+}
+
+function optionalText(raw: unknown, key: string): Record<string, string> {
+  if (raw === undefined) return {};
+  if (typeof raw !== 'string' || raw === '') throw new CliUsageError(`--${key} needs a value`);
+  return { [key]: raw };
 }
 
 function describeState(s: SavedSchema): string {
@@ -82,7 +96,8 @@ function describeState(s: SavedSchema): string {
 
 function formatList(list: readonly SavedSchema[]): string {
   const distinct = new Set(list.map((s) => s.descriptorSha256)).size;
-  const lines = [`${list.length} Protobuf state(s), ${distinct} saved schema(s):`];
+  const states = new Set(list.map((s) => `${s.operatorId}\u0000${s.state}`)).size;
+  const lines = [`${states} Protobuf state(s), ${list.length} serializer(s) with a Protobuf type, ${distinct} saved schema(s):`];
   for (const s of list) {
     lines.push(`  ${s.operatorUid ? `${s.operatorUid} (${s.operatorId})` : s.operatorId} / ${s.state} [${s.role}]`);
     lines.push(`    root ${s.rootFullName}, Java class ${s.javaClass}; schema sha256 ${s.descriptorSha256} (${s.descriptorBytes.length} bytes)`);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { toInspectorFailure } from '../../worker';
 import { useInspector } from '../inspector-context';
 import { useAppStore } from '../state/app-store';
@@ -11,6 +11,7 @@ export function SavedSchemaButton({ sha256, root }: { sha256: string; root: stri
   const inspector = useInspector();
   const set = useAppStore((s) => s.set);
   const [busy, setBusy] = useState(false);
+  const hintId = useId();
   const fileName = `${root.replace(/[^A-Za-z0-9._-]+/g, '_')}.saved.binpb`;
   const download = async () => {
     setBusy(true);
@@ -33,10 +34,14 @@ export function SavedSchemaButton({ sha256, root }: { sha256: string; root: stri
   return (
     <div className="saved-schema">
       <button type="button" className="btn small" disabled={busy} onClick={() => void download()} data-testid="download-saved-schema"
-        title={`Check a new schema against it without the savepoint: savepoint-inspector compare <new.binpb> --against ${fileName} --root ${root}`}>
+        aria-label={`Download the saved schema of ${root}`} aria-describedby={hintId}>
         Download saved schema
       </button>
-      <span className="muted small"> {fileName}: the descriptor set this snapshot embeds, for <code>compare --against</code></span>
+      <span className="muted small" id={hintId}>
+        {' '}
+        {fileName}: the descriptor set this snapshot embeds. Check a new schema against it without the savepoint:{' '}
+        <code>savepoint-inspector compare &lt;new.binpb&gt; --against {fileName} --root {root}</code>
+      </span>
     </div>
   );
 }
