@@ -8,9 +8,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, type SerializerSettings } from '../compat';
-import { compareDescriptorSets } from './compare-descriptor-sets';
-import { formatReport, REPORT_FORMATS } from './format-report';
+import { DEFAULT_SETTINGS, type SerializerSettings } from '../../src/core/compat';
+import { compareDescriptorSets, formatReport, REPORT_FORMATS } from '../../src/core/report';
 
 const ROOT = path.resolve(process.cwd(), 'fixtures/schema-changes');
 const cases = existsSync(ROOT) ? readdirSync(ROOT).filter((d) => existsSync(path.join(ROOT, d, 'expected.json'))).sort() : [];

@@ -11,9 +11,8 @@ import path from 'node:path';
 import { clone, create, createFileRegistry, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { FieldDescriptorProtoSchema, FileDescriptorSetSchema, MessageOptionsSchema, OneofDescriptorProtoSchema, type DescriptorProto, type FieldDescriptorProto, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
-import { isRegistrySafe } from './is-registry-safe';
-import { loadDescriptorSet } from './load-descriptor-set';
-import { orderFilesByImports } from './order-files-by-imports';
+import { isRegistrySafe } from '../../src/core/compat/is-registry-safe';
+import { loadDescriptorSet, orderFilesByImports } from '../../src/core/compat';
 
 const ROOT = process.cwd();
 const CASES = path.join(ROOT, 'fixtures/schema-changes');
