@@ -12,6 +12,7 @@ import { clone, create, createFileRegistry, fromBinary, toBinary } from '@bufbui
 import { FieldDescriptorProtoSchema, FileDescriptorSetSchema, MessageOptionsSchema, OneofDescriptorProtoSchema, type DescriptorProto, type FieldDescriptorProto, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { isRegistrySafe } from '../../src/core/compat/is-registry-safe';
+import { createSeededRandom } from '../robustness/seeded-random';
 import { loadDescriptorSet, orderFilesByImports } from '../../src/core/compat';
 
 const ROOT = process.cwd();
@@ -29,18 +30,6 @@ function registryAccepts(files: FileDescriptorProto[], set: FileDescriptorSet): 
   } catch {
     return false;
   }
-}
-
-/** mulberry32 */
-function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function listMessages(files: FileDescriptorProto[]): { file: FileDescriptorProto; message: DescriptorProto; fullName: string }[] {
@@ -192,7 +181,7 @@ describe('isRegistrySafe', () => {
   });
 
   it('answers true only where createFileRegistry accepts the files (seeded mutations)', () => {
-    const random = createRandom(20261130);
+    const random = createSeededRandom(20261130).next;
     // the sets with several files, maps or extensions get a share of their own
     const rich = sets.filter((s) => s.file.length > 1);
     expect(rich.length).toBeGreaterThanOrEqual(2);

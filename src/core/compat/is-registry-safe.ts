@@ -16,6 +16,7 @@
  * to the registry over mutated sets (is-registry-safe.test.ts).
  */
 import type { DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto } from '@bufbuild/protobuf/wkt';
+import { resolveTypeName } from './index-declarations';
 
 const IDENTIFIER = /^[A-Za-z0-9_]+$/;
 // FieldDescriptorProto.Type / Label numbers
@@ -35,8 +36,8 @@ type Kind = 'message' | 'map-entry' | 'enum' | 'extension';
 export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): boolean {
   // what the registry holds: declarations of the files added so far (map entries stay per file)
   const kinds = new Map<string, Kind>();
-  /** map entries by full name, with their file */
-  const mapEntries = new Map<string, { file: FileDescriptorProto; proto: DescriptorProto }>();
+  /** the file declaring each map entry, by full name */
+  const mapEntryFiles = new Map<string, FileDescriptorProto>();
   const seenFiles = new Set<string>();
   for (const file of orderedFiles) {
     if (file.syntax !== '' && file.syntax !== 'proto2' && file.syntax !== 'proto3') return false;
@@ -75,7 +76,7 @@ export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): bo
       if (mapEntry && (m.nestedType.length > 0 || m.enumType.length > 0 || m.oneofDecl.length > 0 || m.extension.length > 0 || !hasMapEntryShape(m))) return false;
       if (!addExtensions(m.extension, `${fullName}.`)) return false;
       if (!declare(fullName, mapEntry ? 'map-entry' : 'message')) return false;
-      if (mapEntry) mapEntries.set(fullName, { file, proto: m });
+      if (mapEntry) mapEntryFiles.set(fullName, file);
       for (const o of m.oneofDecl) if (!IDENTIFIER.test(o.name) || o.options?.features) return false;
       messages.push({ proto: m });
       for (const e of m.enumType) if (!addEnum(e, `${fullName}.${e.name}`)) return false;
@@ -89,7 +90,7 @@ export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): bo
     for (const ext of extensions) if (!isExtensionSafe(ext, kinds)) return false;
     for (const { proto } of messages) {
       for (const field of proto.field) {
-        if (!isFieldSafe(field, proto, file, kinds, mapEntries)) return false;
+        if (!isFieldSafe(field, proto, file, kinds, mapEntryFiles)) return false;
       }
     }
     seenFiles.add(file.name);
@@ -102,7 +103,7 @@ function isFieldSafe(
   message: DescriptorProto,
   file: FileDescriptorProto,
   kinds: ReadonlyMap<string, Kind>,
-  mapEntries: ReadonlyMap<string, { file: FileDescriptorProto; proto: DescriptorProto }>,
+  mapEntryFiles: ReadonlyMap<string, FileDescriptorProto>,
 ): boolean {
   if (!IDENTIFIER.test(field.name) || field.options?.features) return false;
   if (field.type < 1 || field.type > TYPE_MAX) return false;
@@ -110,34 +111,22 @@ function isFieldSafe(
     if (!Number.isInteger(field.oneofIndex) || field.oneofIndex < 0 || field.oneofIndex >= message.oneofDecl.length) return false;
   }
   if (field.type !== TYPE_MESSAGE && field.type !== TYPE_GROUP && field.type !== TYPE_ENUM) return true;
-  const target = trimDot(field.typeName);
+  const target = resolveTypeName(field.typeName);
   const kind = kinds.get(target);
   if (field.type === TYPE_ENUM) return kind === 'enum';
   if (kind === 'message') return true;
-  // a map field: a repeated message field whose entry the same file declares, with a scalar key (not bytes/float/double) and a singular value
-  const entry = mapEntries.get(target);
-  if (kind !== 'map-entry' || field.type !== TYPE_MESSAGE || field.label !== LABEL_REPEATED || entry?.file !== file) return false;
-  return isMapEntrySafe(entry.proto, kinds);
+  // a map field: a repeated message field whose entry the same file declares (every entry was held to hasMapEntryShape
+  // when declared, and its key and value fields are checked here like any message's)
+  return kind === 'map-entry' && field.type === TYPE_MESSAGE && field.label === LABEL_REPEATED && mapEntryFiles.get(target) === file;
 }
 
 /** An extension: extends a message the registry holds; its own type resolves as a field's, never as a map. */
 function isExtensionSafe(ext: FieldDescriptorProto, kinds: ReadonlyMap<string, Kind>): boolean {
   if (!IDENTIFIER.test(ext.name) || ext.options?.features) return false;
   if (ext.type < 1 || ext.type > TYPE_MAX) return false;
-  if (kinds.get(trimDot(ext.extendee)) !== 'message') return false;
-  if (ext.type === TYPE_ENUM) return kinds.get(trimDot(ext.typeName)) === 'enum';
-  if (ext.type === TYPE_MESSAGE || ext.type === TYPE_GROUP) return kinds.get(trimDot(ext.typeName)) === 'message';
-  return true;
-}
-
-function trimDot(name: string): string {
-  return name.startsWith('.') ? name.slice(1) : name;
-}
-
-function isMapEntrySafe(entry: DescriptorProto, kinds: ReadonlyMap<string, Kind>): boolean {
-  if (!hasMapEntryShape(entry)) return false;
-  const value = entry.field[0]!.number === 2 ? entry.field[0]! : entry.field[1]!;
-  if (value.type === TYPE_MESSAGE || value.type === TYPE_GROUP) return kinds.get(trimDot(value.typeName)) === 'message';
+  if (kinds.get(resolveTypeName(ext.extendee)) !== 'message') return false;
+  if (ext.type === TYPE_ENUM) return kinds.get(resolveTypeName(ext.typeName)) === 'enum';
+  if (ext.type === TYPE_MESSAGE || ext.type === TYPE_GROUP) return kinds.get(resolveTypeName(ext.typeName)) === 'message';
   return true;
 }
 
