@@ -7,8 +7,9 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { checkSavepoint, computeExitCode, formatReport, formatShowsSchemaDiff, REPORT_FORMATS, type ReportFormat } from '../../core/report';
+import { checkSavepoint, computeExitCode, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
+import { parseReportFormat, parseTarget, parseTypeKind, takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, MAX_SCAN_WORKERS } from '../scan/count-scan-workers';
 import { createParallelValueScan, type WorkerCheckInput } from '../scan/run-parallel-value-scan';
 import { openNodeInput } from '../sources';
@@ -55,15 +56,11 @@ export const checkCommand: CliCommand = {
     workers: { type: 'string' },
   },
   async run({ values, positionals }, io) {
-    if (positionals.length !== 1) {
-      throw new CliUsageError(positionals.length === 0 ? 'expected a savepoint to check' : `expected one savepoint, found ${positionals.length} arguments`);
-    }
+    const savepoint = takeOnePositional(positionals, 'expected a savepoint to check');
     const descriptors = values['descriptors'];
     if (typeof descriptors !== 'string') throw new CliUsageError('--descriptors <new.binpb> is required');
-    const target = values['target'] ?? '1.x';
-    if (target !== '0.x' && target !== '1.x') throw new CliUsageError(`--target must be 0.x or 1.x, found ${String(target)}`);
-    const format = (values['format'] ?? 'text') as string;
-    if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new CliUsageError(`--format must be one of ${REPORT_FORMATS.join(', ')}, found ${format}`);
+    const target = parseTarget(values['target']);
+    const format = parseReportFormat(values['format']);
     const { newRoot, newRoots } = parseRoots(values['root']);
     const newSettings = {
       ...optionalInt(values['max-message-size'], '--max-message-size', 'maxMessageSize'),
@@ -72,15 +69,14 @@ export const checkCommand: CliCommand = {
       ...optionalBool(values['aliasing'], '--aliasing', 'largePayloadAliasing'),
     };
     const bytes = new Uint8Array(await readFile(descriptors));
-    const files = await openNodeInput(positionals[0]!);
+    const files = await openNodeInput(savepoint);
     const javaClass = values['java-class'];
-    const kind = values['kind'];
-    if (kind !== undefined && kind !== 'generated' && kind !== 'dynamic') throw new CliUsageError(`--kind must be generated or dynamic, found ${String(kind)}`);
+    const kind = parseTypeKind(values['kind']);
     const { workers } = optionalInt(values['workers'], '--workers', 'workers');
     if (workers !== undefined && workers > MAX_SCAN_WORKERS) throw new CliUsageError(`--workers must be at most ${MAX_SCAN_WORKERS}, found ${workers}`);
     const check: WorkerCheckInput = {
       descriptorSet: { name: path.basename(descriptors), bytes },
-      savepointName: /^https?:\/\//i.test(positionals[0]!) ? positionals[0]! : path.basename(path.resolve(positionals[0]!)),
+      savepointName: /^https?:\/\//i.test(savepoint) ? savepoint : path.basename(path.resolve(savepoint)),
       tool: { name: 'savepoint-inspector', version: packageJson.version },
       target,
       newSettings,
@@ -89,13 +85,13 @@ export const checkCommand: CliCommand = {
       ...(typeof javaClass === 'string' ? { newJavaClass: javaClass } : {}),
       scanValues: values['no-values'] !== true,
       // only the JSON and HTML reports show the schema diff: the other formats do not pay for it
-      schemaDiff: formatShowsSchemaDiff(format as ReportFormat),
+      schemaDiff: formatShowsSchemaDiff(format),
       ...(kind === 'generated' || kind === 'dynamic' ? { newKind: kind } : {}),
     };
     // the value scan of a larger savepoint runs in worker threads, a share of the subtasks each (same report)
-    const scanWorkers = check.scanValues ? await countScanWorkers(positionals[0]!, workers ?? 2) : 1;
-    const report = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(positionals[0]!, files, check, { workers: scanWorkers }) });
-    const text = formatReport(report, format as ReportFormat);
+    const scanWorkers = check.scanValues ? await countScanWorkers(savepoint, workers ?? 2) : 1;
+    const report = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(savepoint, files, check, { workers: scanWorkers }) });
+    const text = formatReport(report, format);
     const output = values['output'];
     if (typeof output === 'string') await writeFile(output, text);
     else io.stdout(text);

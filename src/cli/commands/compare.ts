@@ -7,8 +7,9 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { compareDescriptorSets, computeExitCode, formatReport, formatShowsSchemaDiff, REPORT_FORMATS, type ReportFormat } from '../../core/report';
+import { compareDescriptorSets, computeExitCode, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
+import { parseReportFormat, parseTarget, parseTypeKind, takeOnePositional } from '../parse-cli-values';
 import packageJson from '../../../package.json' with { type: 'json' };
 
 export const compareCommand: CliCommand = {
@@ -42,19 +43,13 @@ export const compareCommand: CliCommand = {
     output: { type: 'string' },
   },
   async run({ values, positionals }, io) {
-    if (positionals.length !== 1) {
-      throw new CliUsageError(positionals.length === 0 ? 'expected the new descriptor set' : `expected one new descriptor set, found ${positionals.length} arguments`);
-    }
+    const newPath = takeOnePositional(positionals, 'expected the new descriptor set', 'one new descriptor set');
     const against = values['against'];
     if (typeof against !== 'string') throw new CliUsageError('--against <old.binpb> is required');
     const roots = parseRoots(values['root']);
-    const target = values['target'] ?? '1.x';
-    if (target !== '0.x' && target !== '1.x') throw new CliUsageError(`--target must be 0.x or 1.x, found ${String(target)}`);
-    const kind = values['kind'] ?? 'generated';
-    if (kind !== 'generated' && kind !== 'dynamic') throw new CliUsageError(`--kind must be generated or dynamic, found ${String(kind)}`);
-    const format = String(values['format'] ?? 'text');
-    if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new CliUsageError(`--format must be one of ${REPORT_FORMATS.join(', ')}, found ${format}`);
-    const newPath = positionals[0]!;
+    const target = parseTarget(values['target']);
+    const kind = parseTypeKind(values['kind']) ?? 'generated';
+    const format = parseReportFormat(values['format']);
     const [savedBytes, newBytes] = await Promise.all([readFile(against), readFile(newPath)]);
     const report = compareDescriptorSets({
       // node:crypto's SHA-256 (the core's portable one costs ~10 ms per 200 KB before it is compiled)
@@ -65,9 +60,9 @@ export const compareCommand: CliCommand = {
       target,
       kind,
       // only the JSON and HTML reports show the schema diff: the other formats do not pay for it
-      schemaDiff: formatShowsSchemaDiff(format as ReportFormat),
+      schemaDiff: formatShowsSchemaDiff(format),
     });
-    const text = formatReport(report, format as ReportFormat);
+    const text = formatReport(report, format);
     const output = values['output'];
     if (typeof output === 'string') await writeFile(output, text);
     else io.stdout(text);

@@ -7,6 +7,7 @@ import { createEntryValueMatcher, createSnapshotRegistry, readStateEntries, type
 import { registerRecordingProtobufReaders } from '../../core/compat';
 import { formatHex, type ProtobufValueDetail } from '../../core/protobuf';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
+import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 
 const WIRE_TYPES = ['varint', 'fixed64', 'length-delimited', 'group', 'end-group', 'fixed32'];
@@ -31,9 +32,7 @@ export const dumpCommand: CliCommand = {
     json: { type: 'boolean' },
   },
   async run({ values, positionals }, io) {
-    if (positionals.length !== 1) {
-      throw new CliUsageError(positionals.length === 0 ? 'expected a savepoint to dump' : `expected one savepoint, found ${positionals.length} arguments`);
-    }
+    const savepoint = takeOnePositional(positionals, 'expected a savepoint to dump');
     const operator = values['operator'];
     const state = values['state'];
     if (typeof operator !== 'string' || operator === '') throw new CliUsageError('expected --operator <id|uid>');
@@ -44,7 +43,7 @@ export const dumpCommand: CliCommand = {
       if (typeof limitText !== 'string' || !/^\d+$/.test(limitText)) throw new CliUsageError(`expected --limit to be a non-negative integer, found ${String(limitText)}`);
       limit = Number(limitText);
     }
-    const files = await openNodeInput(positionals[0]!);
+    const files = await openNodeInput(savepoint);
     const pending: ProtobufValueDetail[] = [];
     const registry = createSnapshotRegistry();
     registerRecordingProtobufReaders(registry, (d) => pending.push(d));

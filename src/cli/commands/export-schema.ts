@@ -8,6 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { DEFAULT_SETTINGS, listSavedSchemas, type SavedSchema } from '../../core/compat';
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
+import { takeOnePositional } from '../parse-cli-values';
 import { selectSavedSchemas } from './select-saved-schemas';
 import { openNodeInput } from '../sources';
 
@@ -40,9 +41,7 @@ export const exportSchemaCommand: CliCommand = {
     json: { type: 'boolean' },
   },
   async run({ values, positionals }, io) {
-    if (positionals.length !== 1) {
-      throw new CliUsageError(positionals.length === 0 ? 'expected a savepoint' : `expected one savepoint, found ${positionals.length} arguments`);
-    }
+    const savepoint = takeOnePositional(positionals, 'expected a savepoint');
     const selection = {
       ...optionalText(values['operator'], 'operator'),
       ...optionalText(values['state'], 'state'),
@@ -51,7 +50,7 @@ export const exportSchemaCommand: CliCommand = {
     };
     const output = values['output'];
     if (output !== undefined && values['json'] === true) throw new CliUsageError('--json lists the schemas; it cannot be combined with --output');
-    const all = await listSavedSchemas(await openNodeInput(positionals[0]!));
+    const all = await listSavedSchemas(await openNodeInput(savepoint));
     const selected = selectSavedSchemas(all, selection);
     if (selected.kind === 'none') {
       const given = Object.entries(selection).map(([k, v]) => ` --${k} ${v}`).join('');

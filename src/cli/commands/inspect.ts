@@ -6,6 +6,7 @@
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint } from '../../core/flink';
 import { registerProtobufSnapshotReaders } from '../../core/protobuf';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
+import { takeOnePositional } from '../parse-cli-values';
 import { buildInspectDocument } from '../format/build-inspect-document';
 import { formatInspectionText } from '../format/format-inspection-text';
 import { openNodeInput } from '../sources';
@@ -28,11 +29,9 @@ export const inspectCommand: CliCommand = {
     'headers-only': { type: 'boolean' },
   },
   async run({ values, positionals }, io) {
-    if (positionals.length !== 1) {
-      throw new CliUsageError(positionals.length === 0 ? 'expected a savepoint to inspect' : `expected one savepoint, found ${positionals.length} arguments`);
-    }
+    const savepoint = takeOnePositional(positionals, 'expected a savepoint to inspect');
     if (values['handles'] === true && values['json'] !== true) throw new CliUsageError('--handles needs --json');
-    const files = await openNodeInput(positionals[0]!);
+    const files = await openNodeInput(savepoint);
     const registry = createSnapshotRegistry();
     registerProtobufSnapshotReaders(registry);
     const inspection = await inspectSavepoint(files, registry, { countEntries: values['headers-only'] !== true });

@@ -6,6 +6,7 @@
  */
 import type { StateSample } from '../../core/flink';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
+import { takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, MAX_SCAN_WORKERS } from './count-scan-workers';
 import { formatStatsText } from './format-stats-text';
 import { runParallelScan } from './run-parallel-scan';
@@ -30,17 +31,17 @@ export const statsCommand: CliCommand = {
     json: { type: 'boolean' },
   },
   async run({ values, positionals }, io) {
-    if (positionals.length !== 1) throw new CliUsageError(positionals.length === 0 ? 'expected a savepoint' : `expected one savepoint, found ${positionals.length} arguments`);
+    const savepoint = takeOnePositional(positionals, 'expected a savepoint');
     const requested = parsePositive(values['workers'], '--workers') ?? 2;
     if (requested > MAX_SCAN_WORKERS) throw new CliUsageError(`--workers must be at most ${MAX_SCAN_WORKERS}, found ${requested}`);
     const every = parsePositive(values['every-key-group'], '--every-key-group');
     const first = parsePositive(values['first'], '--first');
     if (every !== undefined && first !== undefined) throw new CliUsageError('use either --every-key-group or --first, not both');
     // after every option is checked: a usage error reads nothing
-    const workers = await countScanWorkers(positionals[0]!, requested);
+    const workers = await countScanWorkers(savepoint, requested);
     const sample: StateSample | undefined = every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
-    const stats = await runParallelScan(positionals[0]!, { workers, ...(sample ? { sample } : {}) });
-    io.stdout(values['json'] === true ? `${JSON.stringify(stats, null, 2)}\n` : formatStatsText(positionals[0]!, stats));
+    const stats = await runParallelScan(savepoint, { workers, ...(sample ? { sample } : {}) });
+    io.stdout(values['json'] === true ? `${JSON.stringify(stats, null, 2)}\n` : formatStatsText(savepoint, stats));
     return EXIT_OK;
   },
 };

@@ -1,0 +1,33 @@
+/**
+ * The argument checks the commands share: exactly one positional input, and the values of
+ * `--target`, `--format` and `--kind` (check and compare), each a CliUsageError naming what it found.
+ */
+import type { LibraryLine, TypeKind } from '../core/compat';
+import { REPORT_FORMATS, type ReportFormat } from '../core/report';
+import { CliUsageError } from './cli-types';
+
+/** The one positional argument; `missing` is the message without one, `one` what one is ("one savepoint"). */
+export function takeOnePositional(positionals: readonly string[], missing: string, one = 'one savepoint'): string {
+  if (positionals.length !== 1) throw new CliUsageError(positionals.length === 0 ? missing : `expected ${one}, found ${positionals.length} arguments`);
+  return positionals[0]!;
+}
+
+/** `--target 0.x|1.x`, default 1.x. */
+export function parseTarget(raw: unknown): LibraryLine {
+  const target = raw ?? '1.x';
+  if (target !== '0.x' && target !== '1.x') throw new CliUsageError(`--target must be 0.x or 1.x, found ${String(target)}`);
+  return target;
+}
+
+/** `--format`, one of the report formats, default text. */
+export function parseReportFormat(raw: unknown): ReportFormat {
+  const format = String(raw ?? 'text');
+  if (!(REPORT_FORMATS as readonly string[]).includes(format)) throw new CliUsageError(`--format must be one of ${REPORT_FORMATS.join(', ')}, found ${format}`);
+  return format as ReportFormat;
+}
+
+/** `--kind generated|dynamic`; undefined when not given. */
+export function parseTypeKind(raw: unknown): TypeKind | undefined {
+  if (raw !== undefined && raw !== 'generated' && raw !== 'dynamic') throw new CliUsageError(`--kind must be generated or dynamic, found ${String(raw)}`);
+  return raw;
+}
