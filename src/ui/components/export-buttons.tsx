@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { toInspectorFailure, type ExportFormat } from '../../worker';
+import { downloadBlob } from '../download-blob';
 import { useInspector } from '../inspector-context';
 import { useAppStore } from '../state/app-store';
 import type { CheckResult } from '../state/use-check';
@@ -21,14 +22,7 @@ export function ExportButtons({ values }: { values: CheckResult['values'] }) {
     setBusy(format);
     try {
       const text = await inspector.formatReport(options, format);
-      const url = URL.createObjectURL(new Blob([text], { type: TYPES[format] }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `${baseName(name)}-report.${EXTENSIONS[format]}`;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      downloadBlob(new Blob([text], { type: TYPES[format] }), `${baseName(name)}-report.${EXTENSIONS[format]}`);
     } catch (e) {
       set({ failure: toInspectorFailure(e) });
     } finally {

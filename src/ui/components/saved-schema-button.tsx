@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { toInspectorFailure } from '../../worker';
+import { downloadBlob } from '../download-blob';
 import { useInspector } from '../inspector-context';
 import { useAppStore } from '../state/app-store';
 
@@ -17,14 +18,7 @@ export function SavedSchemaButton({ sha256, root }: { sha256: string; root: stri
     setBusy(true);
     try {
       const bytes = await inspector.getSavedSchema(sha256);
-      const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = fileName;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      downloadBlob(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), fileName);
     } catch (e) {
       set({ failure: toInspectorFailure(e) });
     } finally {
