@@ -14,6 +14,7 @@ export { MAX_WARNING_KEYS, ALIASING_THRESHOLD_BYTES, type ScannedValue, type Sca
 export { buildSchemaDiff, type SchemaDiff, type DiffDeclaration } from './build-schema-diff';
 export type { MemberRow, MemberSummary } from './describe-declaration-members';
 export { findProtobufStates, type FoundProtobufState, type FoundOtherState } from './find-protobuf-states';
+export { inspectProtobufStates } from './inspect-protobuf-states';
 export { listSavedSchemas, type SavedSchema } from './list-saved-schemas';
 export { registerValueScanningReaders, type UnkeyedScannedValue } from './register-value-scanning-readers';
 export { identifyProtobufSchema } from './identify-protobuf-schema';

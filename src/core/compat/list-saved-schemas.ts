@@ -5,11 +5,10 @@
  * request's CI can `compare` a new schema against what production state was saved with, without
  * the savepoint.
  */
-import { createSnapshotRegistry, inspectSavepoint, type CancelSignal } from '../flink';
+import type { CancelSignal } from '../flink';
 import type { SavepointFiles } from '../io';
+import { inspectProtobufStates } from './inspect-protobuf-states';
 import type { SerializerSettings } from './types';
-import { registerProtobufSnapshotReaders } from '../protobuf';
-import { findProtobufStates } from './find-protobuf-states';
 
 export interface SavedSchema {
   operatorId: string;
@@ -29,10 +28,7 @@ export interface SavedSchema {
 }
 
 export async function listSavedSchemas(files: SavepointFiles, options: { signal?: CancelSignal } = {}): Promise<SavedSchema[]> {
-  const registry = createSnapshotRegistry();
-  registerProtobufSnapshotReaders(registry);
-  const inspection = await inspectSavepoint(files, registry, options.signal ? { signal: options.signal } : {});
-  return findProtobufStates(inspection).protobuf.map(({ operator, state, role, snapshot, content }) => ({
+  return (await inspectProtobufStates(files, options)).protobuf.map(({ operator, state, role, snapshot, content }) => ({
     operatorId: operator.id,
     ...(operator.uid ? { operatorUid: operator.uid } : {}),
     state: state.name,

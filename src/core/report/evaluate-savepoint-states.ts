@@ -6,10 +6,9 @@
  */
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { DEFAULT_SETTINGS, evaluateStateCompatibility, findProtobufStates, indexDeclarations, loadDescriptorSet, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
-import { createSnapshotRegistry, inspectSavepoint } from '../flink';
+import { DEFAULT_SETTINGS, evaluateStateCompatibility, indexDeclarations, inspectProtobufStates, loadDescriptorSet, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
 import { DecodeError } from '../io';
-import { PROTOBUF_SNAPSHOT_CLASS, registerProtobufSnapshotReaders } from '../protobuf';
+import { PROTOBUF_SNAPSHOT_CLASS } from '../protobuf';
 import type { CheckSavepointInput, EvaluatedProtobufState, EvaluatedSavepoint } from './check-savepoint-types';
 
 /** The 0.1.0 snapshot class is the only one observed so far; it is the 0.x line. */
@@ -20,10 +19,7 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
   const newIndex = indexDeclarations(loaded.set);
   const target = input.target ?? '1.x';
   const newSettings: Required<SerializerSettings> = { ...DEFAULT_SETTINGS, ...input.newSettings };
-  const registry = createSnapshotRegistry();
-  registerProtobufSnapshotReaders(registry);
-  const inspection = await inspectSavepoint(input.files, registry, input.signal ? { signal: input.signal } : {});
-  const { protobuf, other } = findProtobufStates(inspection);
+  const { protobuf, other } = await inspectProtobufStates(input.files, input.signal ? { signal: input.signal } : {});
 
   // states usually share one saved schema: parse it once per descriptor SHA-256 (the compat engine also remembers its work per set object)
   const savedSets = new Map<string, FileDescriptorSet>();
