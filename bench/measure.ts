@@ -7,18 +7,9 @@ export async function timeAsync<T>(fn: () => Promise<T>): Promise<{ ms: number; 
   return { ms: performance.now() - t0, result };
 }
 
-/** Median wall time of `runs` whole-process runs of a command (exit status must be in `okStatus`). */
+/** One command run `runs` times as a whole process: the median wall time and the last run's stdout (exit status must be in `okStatus`). */
 export function timeProcess(cmd: string, args: string[], runs: number, okStatus: readonly number[] = [0], env?: Readonly<Record<string, string>>): { ms: number; stdout: string } {
-  const times: number[] = [];
-  let stdout = '';
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...(env ? { env: { ...process.env, ...env } } : {}) });
-    times.push(performance.now() - t0);
-    if (r.status === null || !okStatus.includes(r.status)) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status}: ${r.stderr}`);
-    stdout = r.stdout;
-  }
-  return { ms: median(times), stdout };
+  return timeProcessesAlternated([{ cmd, args, okStatus, ...(env ? { env } : {}) }], runs)[0]!;
 }
 
 export interface ProcessSpec {
