@@ -57,7 +57,7 @@ export function describeOpaque(bytes: Uint8Array, reason: string): DecodedValue 
   return { kind: 'opaque', reason, length: bytes.length, base64: encodeBase64(bytes) };
 }
 
-function codecOf(s: SerializerSnapshot | undefined): ValueCodec | undefined {
+export function codecOf(s: SerializerSnapshot | undefined): ValueCodec | undefined {
   return s && s.status !== 'unknown' ? s.codec : undefined;
 }
 
@@ -96,6 +96,17 @@ export function decodeKeyedEntry(plan: KeyedDecodePlan, key: ByteReader, value: 
  * namespace, userKey as decodeKeyedEntry orders them), so a stream builds one object per entry.
  */
 export function decodeKeyedEntryInto<T extends object>(base: T, plan: KeyedDecodePlan, key: ByteReader, value: ByteReader, keyGroup: number): T & DecodedKeyedEntry {
+  const out = decodeKeyedEntryKeyInto(base, plan, key, keyGroup);
+  if (plan.state.kind !== 'PRIORITY_QUEUE') out.value = decodeValue(plan, value);
+  return out;
+}
+
+/**
+ * The key side of decodeKeyedEntryInto: key-group prefix, key, length suffixes, namespace and user
+ * key (a PRIORITY_QUEUE element, which is all key, as the value); the value is left null. The same
+ * errors in the same order.
+ */
+export function decodeKeyedEntryKeyInto<T extends object>(base: T, plan: KeyedDecodePlan, key: ByteReader, keyGroup: number): T & DecodedKeyedEntry {
   const prefixAt = key.position;
   let prefix = 0;
   for (let i = 0; i < plan.keyGroupPrefixBytes; i++) prefix = prefix * 256 + key.readU8('key-group prefix');
@@ -114,16 +125,12 @@ export function decodeKeyedEntryInto<T extends object>(base: T, plan: KeyedDecod
     }
     return out;
   }
-  if (!decodeCompositeKey(plan, key, out)) {
-    out.value = decodeValue(plan, value);
-    return out;
-  }
+  if (!decodeCompositeKey(plan, key, out)) return out;
   if (plan.userKey) out.userKey = decodeOrOpaque(plan.userKey, 'user key', key, true);
   else if (plan.state.kind === 'MAP') out.userKey = describeOpaque(key.readBytes(key.remaining), `user key: ${noCodecReason(plan.state.serializers.VALUE_SERIALIZER, 'map state')}`);
   else if (key.remaining > 0) {
     out.userKey = describeOpaque(key.readBytes(key.remaining), "unexpected bytes after the namespace");
   }
-  out.value = decodeValue(plan, value);
   return out;
 }
 

@@ -1,8 +1,8 @@
 import { ByteReader, decodeSnappyFramed, type ByteSource } from '../io';
 import { throwIfCancelled, type CancelSignal } from './cancel-signal';
 import type { KeyedStateHeader, StateEntry } from './inspection-types';
-import { readKeyGroupBlock } from './read-key-group-block';
-import { decodeRawKeyedEntries, type KeyedBlockDecoding } from './decode-raw-keyed-entries';
+import { createKeyGroupBlockCursor, readKeyGroupBlockPart } from './read-key-group-block';
+import { KeyedEntryRun, takeKeyedEntryRows, type KeyedBlockDecoding } from './keyed-entry-run';
 import { streamKeyGroupBlock, streamSnappyKeyGroupBlock } from './stream-key-group-block';
 import { isWantedState } from './is-wanted-state';
 import type { KeyGroupRange } from './types';
@@ -121,14 +121,18 @@ export async function* readCanonicalKeyedEntries(input: KeyedStreamInput, header
 }
 
 /**
- * The same entries, in the same order and with the same errors, as one lazy run per key-group block:
- * each yielded iterable decodes its block's entries one at a time as it is iterated (consume a run, or
- * stop, before asking for the next). A whole-state scan pays one async step per block, not per entry.
+ * The same entries, in the same order and with the same errors, as one run per key-group block (or
+ * window of a streamed block): the block is framed into rows when the run is yielded (a framing error
+ * is thrown then, before any of the block's entries), and iterating the run decodes its entries one at
+ * a time (consume a run, or stop, before asking for the next). A whole-state scan pays one async step
+ * per block, not per entry, and may walk the rows without decoding (KeyedEntryRun). With
+ * reuseReadBuffers the row table and the window buffers are reused too, and a streamed block's next
+ * window is read while the current run is consumed.
  */
-export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<Iterable<StateEntry>> {
+export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<KeyedEntryRun> {
   const wanted = listWantedStateIds(header, options.state);
   if (wanted?.size === 0) return;
-  const decoding: KeyedBlockDecoding = { input, header, plans: new Map(), wanted, prefixBytes: input.maxParallelism > 128 ? 2 : 1 };
+  const decoding: KeyedBlockDecoding = { input, header, plans: new Map(), wanted, prefixBytes: input.maxParallelism > 128 ? 2 : 1, reuse: options.reuseReadBuffers === true };
   const slices = groupKeyGroupSlices(listKeyGroupBlocks(input));
   // two buffers in turn: slice i is decoded from one while slice i + 1 is read ahead into the other
   const buffers: (Uint8Array | undefined)[] = [undefined, undefined];
@@ -172,11 +176,13 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
   }
 }
 
-function* decodeBlockEntries(d: KeyedBlockDecoding, bytes: Uint8Array, block: { keyGroup: number; offset: number }): Generator<StateEntry> {
+function decodeBlockEntries(d: KeyedBlockDecoding, bytes: Uint8Array, block: { keyGroup: number; offset: number }): KeyedEntryRun {
   const { input, header, prefixBytes } = d;
   const absolute = input.baseOffset + block.offset;
   const r = header.compressed
     ? new ByteReader(decodeSnappyFramed(bytes, { identifier: 'required', file: input.file }).data, { file: `${input.file} (Snappy block at ${absolute})`, baseOffset: 0 })
     : new ByteReader(bytes, { file: input.file, baseOffset: absolute });
-  yield* decodeRawKeyedEntries(d, readKeyGroupBlock(r, header.states.length, prefixBytes), r.file ?? input.file, block.keyGroup);
+  const rows = takeKeyedEntryRows(d);
+  readKeyGroupBlockPart(r, createKeyGroupBlockCursor(), header.states.length, prefixBytes, rows, false);
+  return new KeyedEntryRun(d, r.bytes, r.baseOffset, rows, r.file ?? input.file, block.keyGroup);
 }

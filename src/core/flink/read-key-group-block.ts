@@ -5,28 +5,34 @@ export const END_OF_KEY_GROUP_MARK = 0xffff;
 /** The flag set on the first key byte of the last entry of a state run. */
 export const END_OF_STATE_RUN_FLAG = 0x80;
 
-/** One key/value pair of a canonical key-group block, before decoding. */
-export interface RawKeyedEntry {
-  stateId: number;
-  /** key bytes with the end-of-run flag cleared (a copy when the flag was set) */
-  key: Uint8Array;
-  /** absolute offset of the key bytes (in the block's stream; decompressed position for Snappy blocks) */
-  keyOffset: number;
-  value: Uint8Array;
-  valueOffset: number;
-}
-
 /**
- * Reads one key-group block of the canonical format (spec §3.2): `u16` kv-state id, then entries
- * (`i32` key length + key, `i32` value length + value); the first key byte of the last entry of a
- * run carries 0x80, after which the next `u16` is either the next state id or FF FF (end).
- * `stateCount` bounds the state ids. Stops right after the end mark.
+ * The key/value pairs of a canonical key-group block (or window of one) before decoding, five
+ * numbers per entry (no object per entry): kv-state id, then the start and end of the key bytes
+ * and of the value bytes, as positions in the reader's bytes. The first key byte of the last entry
+ * of a state run still carries END_OF_STATE_RUN_FLAG.
  */
-export function readKeyGroupBlock(r: ByteReader, stateCount: number, keyGroupPrefixBytes: number): RawKeyedEntry[] {
-  const entries: RawKeyedEntry[] = [];
-  readKeyGroupBlockPart(r, createKeyGroupBlockCursor(), stateCount, keyGroupPrefixBytes, entries, false);
-  return entries;
+export class KeyedEntryRows {
+  data = new Float64Array(ROW_FIELDS * 1024);
+  /** numbers in use (ROW_FIELDS per entry) */
+  length = 0;
+
+  push(stateId: number, keyStart: number, keyEnd: number, valueStart: number, valueEnd: number): void {
+    let at = this.length;
+    if (at + ROW_FIELDS > this.data.length) {
+      const grown = new Float64Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    const d = this.data;
+    d[at++] = stateId;
+    d[at++] = keyStart;
+    d[at++] = keyEnd;
+    d[at++] = valueStart;
+    d[at++] = valueEnd;
+    this.length = at;
+  }
 }
+export const ROW_FIELDS = 5;
 
 /** Where a block read in parts stands: the current state id and what comes next. */
 export interface KeyGroupBlockCursor {
@@ -41,13 +47,17 @@ export function createKeyGroupBlockCursor(): KeyGroupBlockCursor {
 }
 
 /**
- * Reads the entries of a key-group block that lie wholly in `r` (a window of the block, or all of
- * it), appending them to `out`, and returns the position after the last complete entry or state
+ * Reads a key-group block of the canonical format (spec §3.2): `u16` kv-state id, then entries
+ * (`i32` key length + key, `i32` value length + value); the first key byte of the last entry of a
+ * run carries 0x80, after which the next `u16` is either the next state id or FF FF (end).
+ * `stateCount` bounds the state ids; a whole block stops right after the end mark.
+ *
+ * Frames the entries that lie wholly in `r` (a window of the block, or all of it) into `out`, and returns the position after the last complete entry or state
  * id. With `more` (the block goes on after this window) a read running past the window ends the
  * part instead of failing; the caller reads the next window from the returned position. Without it,
  * every error is the whole block's, with the same text and offset.
  */
-export function readKeyGroupBlockPart(r: ByteReader, cursor: KeyGroupBlockCursor, stateCount: number, keyGroupPrefixBytes: number, out: RawKeyedEntry[], more: boolean): number {
+export function readKeyGroupBlockPart(r: ByteReader, cursor: KeyGroupBlockCursor, stateCount: number, keyGroupPrefixBytes: number, out: KeyedEntryRows, more: boolean): number {
   let committed = r.position;
   try {
     for (;;) {
@@ -66,19 +76,15 @@ export function readKeyGroupBlockPart(r: ByteReader, cursor: KeyGroupBlockCursor
       if (keyLen < keyGroupPrefixBytes) {
         throw r.error('invalid-value', `expected a key length of at least ${keyGroupPrefixBytes} (the key-group prefix), found ${keyLen}`, keyLenAt);
       }
-      const keyOffset = r.absolutePosition;
-      let key = r.readBytes(keyLen, 'key bytes');
+      const keyStart = r.position;
+      r.skip(keyLen, 'key bytes');
       const valueLenAt = r.position;
       const valueLen = r.readI32('value length');
       if (valueLen < 0) throw r.error('invalid-value', `expected a non-negative value length, found ${valueLen}`, valueLenAt);
-      const valueOffset = r.absolutePosition;
-      const value = r.readBytes(valueLen, 'value bytes');
-      const last = (key[0]! & END_OF_STATE_RUN_FLAG) !== 0;
-      if (last) {
-        key = key.slice();
-        key[0] = key[0]! & ~END_OF_STATE_RUN_FLAG;
-      }
-      out.push({ stateId: cursor.stateId, key, keyOffset, value, valueOffset });
+      const valueStart = r.position;
+      r.skip(valueLen, 'value bytes');
+      const last = (r.bytes[keyStart]! & END_OF_STATE_RUN_FLAG) !== 0;
+      out.push(cursor.stateId, keyStart, keyStart + keyLen, valueStart, valueStart + valueLen);
       cursor.expect = last ? 'next-state' : 'entry';
       committed = r.position;
     }

@@ -38,6 +38,12 @@ export interface SerializerSnapshot {
 export interface ValueCodec {
   /** Reads exactly one value at the reader's position. */
   decode(r: ByteReader): DecodedValue;
+  /**
+   * Optional, for keys checked without being built (a whole-state tally): where one value starting
+   * at `pos` ends when bytes[pos, end) certainly hold one that `decode` reads without an error and
+   * without side effects, else -1 (only `decode` can tell then; it gives the exact error).
+   */
+  skip?(bytes: Uint8Array, pos: number, end: number): number;
 }
 
 /** JSON-friendly decoded values. 64-bit integers are exact decimal strings. */

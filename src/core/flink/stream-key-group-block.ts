@@ -4,13 +4,13 @@
  */
 import { ByteReader, SnappyFramedReader } from '../io';
 import { throwIfCancelled, type CancelSignal } from './cancel-signal';
-import { decodeRawKeyedEntries, type KeyedBlockDecoding } from './decode-raw-keyed-entries';
-import type { StateEntry } from './inspection-types';
-import { createKeyGroupBlockCursor, readKeyGroupBlockPart, type RawKeyedEntry } from './read-key-group-block';
+import { KeyedEntryRun, takeKeyedEntryRows, type KeyedBlockDecoding } from './keyed-entry-run';
+import { createKeyGroupBlockCursor, readKeyGroupBlockPart } from './read-key-group-block';
 
 /**
- * One large uncompressed block in windows: each window's complete entries become one run (decoded
- * before the next window is read); a window that holds no complete entry is doubled until it does.
+ * One large uncompressed block in windows: each window's complete entries become one run (framed
+ * before the run is yielded; with `readInto`, the reused-buffer whole-state scan, the next window is
+ * read while the run is consumed); a window that holds no complete entry is doubled until it does.
  * Errors are the whole block's: the last window ends where the block ends.
  */
 export async function* streamKeyGroupBlock(
@@ -19,32 +19,53 @@ export async function* streamKeyGroupBlock(
   windowBytes: number,
   readInto: ((offset: number, length: number, target: Uint8Array) => Promise<Uint8Array>) | undefined,
   signal: CancelSignal | undefined,
-): AsyncGenerator<Iterable<StateEntry>> {
+): AsyncGenerator<KeyedEntryRun> {
   const { input, header, prefixBytes } = d;
   const cursor = createKeyGroupBlockCursor();
   let at = block.offset;
   let window = windowBytes;
-  let buffer: Uint8Array | undefined;
-  while (!cursor.done) {
-    throwIfCancelled(signal);
-    const length = Math.min(window, block.end - at);
-    const more = at + length < block.end;
-    let bytes: Uint8Array;
-    if (readInto === undefined) bytes = await input.source.read(at, length);
-    else {
-      if (buffer === undefined || buffer.length < length) buffer = new Uint8Array(length);
-      bytes = await readInto(at, length, buffer);
+  // a whole-state scan (reused buffers) reads the next window while this one's run is consumed, into
+  // the other of the stream's two window buffers (such a reader is done with a run before the next);
+  // a reader that may stop early (a listing, a sample) reads only the windows it asks for
+  const readWindow = (offset: number, length: number): Promise<Uint8Array> => {
+    if (readInto === undefined) return input.source.read(offset, length);
+    const buffers = (d.windowBuffers ??= []);
+    const turn = (d.windowTurn = (d.windowTurn ?? 0) ^ 1);
+    let buffer = buffers[turn];
+    if (buffer === undefined || buffer.length < length) buffers[turn] = buffer = new Uint8Array(length);
+    return readInto(offset, length, buffer);
+  };
+  let ahead: { offset: number; length: number; bytes: Promise<Uint8Array> } | undefined;
+  try {
+    while (!cursor.done) {
+      throwIfCancelled(signal);
+      const length = Math.min(window, block.end - at);
+      const more = at + length < block.end;
+      let bytes: Uint8Array;
+      if (ahead !== undefined && ahead.offset === at && ahead.length === length) bytes = await ahead.bytes;
+      else {
+        ahead?.bytes.catch(() => undefined);
+        bytes = await readWindow(at, length);
+      }
+      ahead = undefined;
+      const r = new ByteReader(bytes, { file: input.file, baseOffset: input.baseOffset + at });
+      const raw = takeKeyedEntryRows(d);
+      const consumed = readKeyGroupBlockPart(r, cursor, header.states.length, prefixBytes, raw, more);
+      if (consumed === 0 && !cursor.done) {
+        window = length * 2; // an entry larger than the window
+        continue;
+      }
+      window = windowBytes;
+      at += consumed;
+      if (readInto !== undefined && !cursor.done && at < block.end) {
+        const next = Math.min(window, block.end - at);
+        ahead = { offset: at, length: next, bytes: readWindow(at, next) };
+      }
+      if (raw.length > 0) yield new KeyedEntryRun(d, r.bytes, r.baseOffset, raw, input.file, block.keyGroup);
     }
-    const r = new ByteReader(bytes, { file: input.file, baseOffset: input.baseOffset + at });
-    const raw: RawKeyedEntry[] = [];
-    const consumed = readKeyGroupBlockPart(r, cursor, header.states.length, prefixBytes, raw, more);
-    if (consumed === 0 && !cursor.done) {
-      window = length * 2; // an entry larger than the window
-      continue;
-    }
-    window = windowBytes;
-    at += consumed;
-    if (raw.length > 0) yield decodeRawKeyedEntries(d, raw, input.file, block.keyGroup);
+  } finally {
+    // a consumer that stops early (or a failure) leaves the read-ahead unawaited: never an unhandled rejection
+    ahead?.bytes.catch(() => undefined);
   }
 }
 
@@ -60,12 +81,12 @@ export async function* streamSnappyKeyGroupBlock(
   windowBytes: number,
   reuse: boolean,
   signal: CancelSignal | undefined,
-): AsyncGenerator<Iterable<StateEntry>> {
+): AsyncGenerator<KeyedEntryRun> {
   const { input, header, prefixBytes } = d;
   const file = `${input.file} (Snappy block at ${input.baseOffset + block.offset})`;
   const reader = new SnappyFramedReader(input.source, { offset: block.offset, end: block.end, identifier: 'required', maxOutputBytes: Number.MAX_SAFE_INTEGER });
   const cursor = createKeyGroupBlockCursor();
-  let window = new Uint8Array(windowBytes);
+  let window = reuse && d.windowBuffers?.[0] !== undefined && d.windowBuffers[0].length >= windowBytes ? d.windowBuffers[0] : new Uint8Array(windowBytes);
   let filled = 0;
   let windowStart = 0;
   let ended = false;
@@ -87,14 +108,14 @@ export async function* streamSnappyKeyGroupBlock(
       filled += chunk.length;
     }
     const r = new ByteReader(window.subarray(0, filled), { file, baseOffset: windowStart });
-    const raw: RawKeyedEntry[] = [];
+    const raw = takeKeyedEntryRows(d);
     const consumed = readKeyGroupBlockPart(r, cursor, header.states.length, prefixBytes, raw, !ended);
     if (consumed === 0 && !cursor.done) {
       want = filled * 2; // an entry larger than the window
       continue;
     }
     want = windowBytes;
-    if (raw.length > 0) yield decodeRawKeyedEntries(d, raw, file, block.keyGroup);
+    if (raw.length > 0) yield new KeyedEntryRun(d, r.bytes, r.baseOffset, raw, file, block.keyGroup);
     // the consumer is done with this run: carry the unfinished tail to the front (a new array unless
     // the caller allowed reuse, since entries may keep views of the old one)
     const tail = window.subarray(consumed, filled);
@@ -107,5 +128,6 @@ export async function* streamSnappyKeyGroupBlock(
     filled = tail.length;
     windowStart += consumed;
   }
+  if (reuse) (d.windowBuffers ??= [])[0] = window;
 }
 

@@ -13,7 +13,7 @@ export { decodeProtobufPayload, createPbMessage, isPbMessage, type DecodeProtobu
 export { encodeProtobufMessage } from './encode-protobuf-message';
 export { formatProtobufJson, type JsonValue } from './format-protobuf-json';
 export { collectProtobufUnknownFields, collectProtobufFieldRanges, walkMessages } from './collect-protobuf-fields';
-export { readProtobufFrame, copyProtobufFrame, type ProtobufFrame } from './read-protobuf-frame';
+export { readProtobufFrame, readProtobufFrameLength, copyProtobufFrame, type ProtobufFrame } from './read-protobuf-frame';
 export { writeProtobufFrame } from './write-protobuf-frame';
 export { decodeProtobufValue, type ProtobufValueDetail, type ProtobufValueTarget } from './decode-protobuf-value';
 export { parseDescriptorSet } from './parse-descriptor-set';

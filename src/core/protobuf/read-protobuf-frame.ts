@@ -22,19 +22,29 @@ export interface ProtobufFrame {
 /** Reads one frame and advances `r` past it (or to the end of the input when truncated). */
 export function readProtobufFrame(r: ByteReader, maxMessageSize: number): ProtobufFrame {
   const frameOffset = r.absolutePosition;
-  const at = { file: r.file, offset: frameOffset, path: r.path };
   if (r.remaining < 4) {
     r.skip(r.remaining);
-    throw createProtobufError('Truncated Protobuf frame length', at);
+    throw createProtobufError('Truncated Protobuf frame length', { file: r.file, offset: frameOffset, path: r.path });
   }
   const length = r.readI32('Protobuf frame length');
   if (length < 0 || length > maxMessageSize) {
-    throw createProtobufError(`Invalid Protobuf frame length ${length}; maxMessageSize=${maxMessageSize}`, at);
+    throw createProtobufError(`Invalid Protobuf frame length ${length}; maxMessageSize=${maxMessageSize}`, { file: r.file, offset: frameOffset, path: r.path });
   }
   const available = Math.min(length, r.remaining);
   const payloadOffset = r.absolutePosition;
   const payload = r.readBytes(available, 'Protobuf payload');
   return { frameOffset, payloadOffset, length, payload, missing: length - available };
+}
+
+/**
+ * readProtobufFrame's length check without a reader: the declared payload length N of the frame
+ * at bytes[start, end), or -1 where readProtobufFrame throws (fewer than 4 bytes, N < 0 or
+ * N > maxMessageSize). The payload present is bytes[start + 4, start + 4 + min(N, end - start - 4)).
+ */
+export function readProtobufFrameLength(bytes: Uint8Array, start: number, end: number, maxMessageSize: number): number {
+  if (end - start < 4) return -1;
+  const length = (bytes[start]! << 24) | (bytes[start + 1]! << 16) | (bytes[start + 2]! << 8) | bytes[start + 3]!;
+  return length < 0 || length > maxMessageSize ? -1 : length;
 }
 
 /**

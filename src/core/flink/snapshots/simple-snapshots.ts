@@ -19,6 +19,7 @@ const voidNamespaceCodec: ValueCodec = {
     r.readU8('VoidNamespace byte');
     return { kind: 'void-namespace' };
   },
+  skip: v.skipFixed(1),
 };
 const timeWindowCodec: ValueCodec = {
   decode(r) {
@@ -26,12 +27,14 @@ const timeWindowCodec: ValueCodec = {
     const end = r.readI64('TimeWindow end').toString();
     return { kind: 'time-window', start, end };
   },
+  skip: v.skipFixed(16),
 };
 const globalWindowCodec: ValueCodec = {
   decode(r) {
     r.readU8('GlobalWindow byte');
     return { kind: 'global-window' };
   },
+  skip: v.skipFixed(1),
 };
 const tuple0Codec: ValueCodec = {
   decode(r): DecodedValue {

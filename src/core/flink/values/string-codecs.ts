@@ -7,7 +7,48 @@ export const stringCodec: ValueCodec = {
     const s = r.readStringValue('String value');
     return s === null ? { kind: 'null' } : { kind: 'string', value: s };
   },
+  skip: skipStringValue,
 };
+
+/**
+ * ByteReader.readStringValue without building the string: the end of the string at `pos`, or -1
+ * wherever readStringValue would throw (a varint above 5 bytes or cut off, fewer bytes than
+ * characters, a unit above 0xFFFF).
+ */
+export function skipStringValue(bytes: Uint8Array, pos: number, end: number): number {
+  const len = skipVarint5(bytes, pos, end);
+  if (len < 0) return -1;
+  pos = varintEnd;
+  if (len === 0) return pos;
+  const n = len - 1;
+  if (n > end - pos) return -1;
+  for (let i = 0; i < n; i++) {
+    if (pos < end && bytes[pos]! < 0x80) pos++;
+    else {
+      const c = skipVarint5(bytes, pos, end);
+      if (c < 0 || c > 0xffff) return -1;
+      pos = varintEnd;
+    }
+  }
+  return pos;
+}
+
+let varintEnd = 0;
+
+/** readStringValueVarint's value (at most 5 bytes, all before `end`), its end in varintEnd; -1 otherwise. */
+function skipVarint5(bytes: Uint8Array, pos: number, end: number): number {
+  let result = 0;
+  for (let shift = 0; shift < 35; shift += 7) {
+    if (pos >= end) return -1;
+    const b = bytes[pos++]!;
+    result += (b & 0x7f) * 2 ** shift;
+    if ((b & 0x80) === 0) {
+      varintEnd = pos;
+      return result;
+    }
+  }
+  return -1;
+}
 
 /**
  * StringValueSerializer: StringValue.write — the length varint is the plain length (no +1, no

@@ -1,0 +1,172 @@
+/**
+ * The entries of one key-group block (or window of one), framed into rows (read-key-group-block.ts)
+ * and decoded into StateEntry objects one at a time as the run is iterated. A whole-state tally
+ * that keeps no entry can instead walk the rows: checkRowKey tells which entries' keys are surely
+ * valid without decoding them, and the value bytes are there to read in place.
+ */
+import { ByteReader } from '../io';
+import { codecOf, decodeKeyedEntryInto, decodeKeyedEntryKeyInto, planKeyedDecode, type DecodedKeyedEntry, type KeyedDecodePlan } from './decode-keyed-entry';
+import type { KeyedStateHeader, StateEntry } from './inspection-types';
+import type { KeyedStreamInput } from './read-canonical-keyed-entries';
+import { END_OF_STATE_RUN_FLAG, KeyedEntryRows, ROW_FIELDS } from './read-key-group-block';
+import type { SerializerSnapshot } from './snapshot-types';
+
+/** What decoding the key-group blocks of one stream needs, made once per stream. */
+export interface KeyedBlockDecoding {
+  input: KeyedStreamInput;
+  header: KeyedStateHeader;
+  /** decode plans by state id, made on first use */
+  plans: Map<number, KeyedDecodePlan>;
+  /** the state ids to decode (undefined: every state) */
+  wanted: ReadonlySet<number> | undefined;
+  /** bytes of the key-group prefix of every key (2 above max parallelism 128) */
+  prefixBytes: number;
+  /** the two window buffers of streamed blocks (taken in turn), shared by the stream's blocks when read buffers are reused */
+  windowBuffers?: (Uint8Array | undefined)[];
+  windowTurn?: number;
+  /** read buffers are reused (KeyedReadOptions.reuseReadBuffers): so is the row table, run after run */
+  reuse: boolean;
+  rowTable?: KeyedEntryRows;
+}
+
+/** The row table for the next run: the stream's one table, emptied, when buffers are reused; else a new one (a run may be kept). */
+export function takeKeyedEntryRows(d: KeyedBlockDecoding): KeyedEntryRows {
+  if (!d.reuse) return new KeyedEntryRows();
+  const rows = (d.rowTable ??= new KeyedEntryRows());
+  rows.length = 0;
+  return rows;
+}
+
+/**
+ * One run: iterate it for its StateEntry objects (the wanted states' entries, in stream order), or
+ * walk rows 0 … rowCount − 1 (every state's; isRowWanted filters) with the row accessors. Valid until
+ * the next run is asked for (its bytes may be a reused read buffer).
+ */
+export class KeyedEntryRun implements Iterable<StateEntry> {
+  readonly rowCount: number;
+
+  constructor(
+    private readonly d: KeyedBlockDecoding,
+    /** the block's (or window's) bytes the rows point into */
+    readonly bytes: Uint8Array,
+    /** absolute offset of bytes[0] in `file` */
+    readonly baseOffset: number,
+    rows: KeyedEntryRows,
+    readonly file: string,
+    readonly keyGroup: number,
+  ) {
+    this.rowCount = rows.length / ROW_FIELDS;
+    this.rows = rows.data;
+  }
+
+  private readonly rows: Float64Array;
+
+  *[Symbol.iterator](): Iterator<StateEntry> {
+    for (let i = 0; i < this.rowCount; i++) if (this.isRowWanted(i)) yield this.decodeRow(i);
+  }
+
+  isRowWanted(i: number): boolean {
+    return this.d.wanted === undefined || this.d.wanted.has(this.rows[i * ROW_FIELDS]!);
+  }
+
+  /** The kv-state id of row i (its index in the header's states). */
+  stateIdOf(i: number): number {
+    return this.rows[i * ROW_FIELDS]!;
+  }
+
+  planOf(i: number): KeyedDecodePlan {
+    const stateId = this.rows[i * ROW_FIELDS]!;
+    let plan = this.d.plans.get(stateId);
+    if (!plan) {
+      plan = planKeyedDecode(this.d.header.states[stateId]!, this.d.header.keySerializer, this.d.input.maxParallelism);
+      this.d.plans.set(stateId, plan);
+    }
+    return plan;
+  }
+
+  /** The state name of row i. */
+  stateOf(i: number): string {
+    return this.planOf(i).state.name;
+  }
+
+  /** Where row i's value bytes start and end in `bytes`. */
+  valueStart(i: number): number {
+    return this.rows[i * ROW_FIELDS + 3]!;
+  }
+  valueEnd(i: number): number {
+    return this.rows[i * ROW_FIELDS + 4]!;
+  }
+
+  /**
+   * The serializer of row i's value when the value is one serialized value of it (VALUE, REDUCING,
+   * AGGREGATING, … states; not LIST or MAP values, not PRIORITY_QUEUE elements, which are keys).
+   */
+  singleValueSerializerOf(i: number): SerializerSnapshot | undefined {
+    const plan = this.planOf(i);
+    const kind = plan.state.kind;
+    return kind === 'LIST' || kind === 'MAP' || kind === 'PRIORITY_QUEUE' ? undefined : plan.value;
+  }
+
+  /**
+   * True when decoding row i's key side (decodeKeyedEntryKeyInto) surely succeeds and has no side
+   * effects: the key-group prefix matches, and the key and namespace serializers' codecs can skip
+   * them (ValueCodec.skip); false when only decoding can tell (it may throw the stream's error).
+   */
+  checkRowKey(i: number): boolean {
+    const plan = this.planOf(i);
+    if (plan.state.kind === 'PRIORITY_QUEUE' || plan.state.kind === 'MAP' || plan.ambiguousKeyLengths) return false;
+    const bytes = this.bytes;
+    const at = i * ROW_FIELDS;
+    let pos = this.rows[at + 1]!;
+    const end = this.rows[at + 2]!;
+    // the end-of-run flag sits on the first prefix byte (key groups stay below 0x8000)
+    let prefix = bytes[pos++]! & ~END_OF_STATE_RUN_FLAG;
+    if (plan.keyGroupPrefixBytes === 2) prefix = prefix * 256 + bytes[pos++]!;
+    if (prefix !== this.keyGroup) return false;
+    const keySkip = codecOf(plan.keySerializer)?.skip;
+    const nsSkip = codecOf(plan.namespace)?.skip;
+    if (keySkip === undefined || nsSkip === undefined) return false;
+    pos = keySkip(bytes, pos, end);
+    return pos >= 0 && nsSkip(bytes, pos, end) >= 0;
+  }
+
+  /** Row i as the iterator gives it: the whole entry decoded (throws the stream's error where the entry is corrupt). */
+  decodeRow(i: number): StateEntry {
+    const plan = this.planOf(i);
+    const at = i * ROW_FIELDS;
+    const valueStart = this.rows[at + 3]!;
+    const value = this.bytes.subarray(valueStart, this.rows[at + 4]!);
+    const { key, keyOffset } = this.keyBytesOf(i);
+    const valueOffset = this.baseOffset + valueStart;
+    // one object per entry, in StateEntry's property order (the decoded parts are written into it)
+    const entry = decodeKeyedEntryInto(
+      { operatorId: this.d.input.operatorId, state: plan.state.name, subtask: this.d.input.subtask },
+      plan,
+      new ByteReader(key, { file: this.file, baseOffset: keyOffset }),
+      new ByteReader(value, { file: this.file, baseOffset: valueOffset }),
+      this.keyGroup,
+    ) as StateEntry;
+    entry.file = this.file;
+    entry.keyRange = { offset: keyOffset, length: key.length };
+    entry.valueRange = { offset: valueOffset, length: value.length };
+    return entry;
+  }
+
+  /** Row i's key side only (key, namespace, user key), as decodeRow gives them; for display. */
+  decodeRowKey(i: number): DecodedKeyedEntry {
+    const { key, keyOffset } = this.keyBytesOf(i);
+    return decodeKeyedEntryKeyInto({}, this.planOf(i), new ByteReader(key, { file: this.file, baseOffset: keyOffset }), this.keyGroup);
+  }
+
+  /** The key bytes with the end-of-run flag cleared (a copy when it was set). */
+  private keyBytesOf(i: number): { key: Uint8Array; keyOffset: number } {
+    const at = i * ROW_FIELDS;
+    const keyStart = this.rows[at + 1]!;
+    let key = this.bytes.subarray(keyStart, this.rows[at + 2]!);
+    if ((key[0]! & END_OF_STATE_RUN_FLAG) !== 0) {
+      key = key.slice();
+      key[0] = key[0]! & ~END_OF_STATE_RUN_FLAG;
+    }
+    return { key, keyOffset: this.baseOffset + keyStart };
+  }
+}
