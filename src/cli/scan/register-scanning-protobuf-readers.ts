@@ -1,4 +1,4 @@
-import type { DecodedValue, SnapshotRegistry } from '../../core/flink';
+import type { DecodedValue, SnapshotRegistry, ValueCodec } from '../../core/flink';
 import {
   buildProtobufScanIndex,
   readProtobufFrame,
@@ -21,6 +21,14 @@ export interface ScannedFrame {
   index: ProtobufScanIndex;
 }
 
+/** The scanning codecs this module made, with what their frames carry (walkKeyedEntryRun reads frames in place with it). */
+const scanningCodecs = new WeakMap<ValueCodec, Pick<ScannedFrame, 'content' | 'index'>>();
+
+/** The snapshot and scan index behind a codec made by registerScanningProtobufReaders, if it is one. */
+export function getScanningCodecSchema(codec: ValueCodec | undefined): Pick<ScannedFrame, 'content' | 'index'> | undefined {
+  return codec === undefined ? undefined : scanningCodecs.get(codec);
+}
+
 /**
  * Registers the Protobuf snapshot readers with a value codec that does not decode: it reads the
  * frame and hands the payload to `sink` for the structural scan (scanProtobufPayload), and returns
@@ -34,7 +42,7 @@ export function registerScanningProtobufReaders(registry: SnapshotRegistry, sink
     let index = indexes.get(cacheKey);
     if (!index) indexes.set(cacheKey, (index = buildProtobufScanIndex(content.schema.root)));
     const scanIndex = index;
-    return {
+    const codec: ValueCodec = {
       decode(vr): DecodedValue {
         const offset = vr.absolutePosition;
         const frame = readProtobufFrame(vr, content.settings.maxMessageSize);
@@ -42,5 +50,7 @@ export function registerScanningProtobufReaders(registry: SnapshotRegistry, sink
         return SCANNED;
       },
     };
+    scanningCodecs.set(codec, { content, index: scanIndex });
+    return codec;
   });
 }

@@ -16,6 +16,7 @@ import {
   readSubtaskOperatorStream,
   throwIfCancelled,
   type CancelSignal,
+  type KeyedEntryRun,
   type SampleCoverage,
   type StateEntry,
   type StateScope,
@@ -24,6 +25,7 @@ import { describeEntryKey } from '../../core/compat';
 import { isDecodeError, type ByteSource, type DecodeErrorJson, type SavepointFiles } from '../../core/io';
 import { createProtobufStateScan, type ProtobufStateScan } from '../../core/protobuf';
 import { registerScanningProtobufReaders, type ScannedFrame } from './register-scanning-protobuf-readers';
+import { walkKeyedEntryRun } from './walk-keyed-entry-run';
 import type { ScanOptions, ScanUnit, StateStats } from './state-stats-types';
 
 export interface UnitsScanResult {
@@ -56,7 +58,7 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
    * Counts entries given one at a time (operator and heap state) or as runs of one key-group block
    * each (canonical keyed state: one async step per block, not per entry).
    */
-  const tally = async (operatorId: string, input: { entries: AsyncIterable<StateEntry> } | { runs: AsyncIterable<Iterable<StateEntry>> }, scopeOf: (e: StateEntry) => StateScope) => {
+  const tally = async (operatorId: string, input: { entries: AsyncIterable<StateEntry> } | { runs: AsyncIterable<KeyedEntryRun> }, scopeOf: (e: StateEntry) => StateScope) => {
     // entries of one state come in runs: look the slot up again only when the state or scope changes
     let lastState: string | undefined;
     let lastScope: StateScope | undefined;
@@ -86,13 +88,41 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
       keyOf = () => (key ??= describeEntryKey(e.key, e.userKey));
       matcher.take(e, scanFrame);
     };
+    /** a keyed row whose Protobuf frame was read in place (walkKeyedEntryRun): what add does for its entry */
+    const addRow = (run: KeyedEntryRun, i: number, frame: ScannedFrame | undefined): void => {
+      const state = run.stateOf(i);
+      if (s === undefined || state !== lastState || lastScope !== 'keyed') {
+        s = slot(operatorId, state, 'keyed');
+        lastState = state;
+        lastScope = 'keyed';
+      }
+      s.entries++;
+      s.valueBytes += run.valueEnd(i) - run.valueStart(i);
+      if (frame === undefined) return;
+      rowRun = run;
+      rowIndex = i;
+      rowKey = undefined;
+      keyOf = rowKeyOf;
+      scanFrame(frame);
+    };
+    // the key text of the row just handed over, made only if the scan asks for it (no closure per row)
+    let rowRun: KeyedEntryRun | undefined;
+    let rowIndex = 0;
+    let rowKey: string | undefined;
+    const rowKeyOf = (): string => {
+      if (rowKey === undefined) {
+        const k = rowRun!.decodeRowKey(rowIndex);
+        rowKey = describeEntryKey(k.key, k.userKey);
+      }
+      return rowKey;
+    };
     // Frames are matched to entries by offset, and offsets are only comparable within one stream (one
     // Snappy block for compressed keyed state, where they restart at 0): frames decoded for entries that
     // were never yielded (a broadcast copy not counted) must not reach the next stream's entries.
     matcher.reset();
     if ('runs' in input) {
       for await (const run of input.runs) {
-        for (const e of run) add(e);
+        walkKeyedEntryRun(run, add, addRow);
         matcher.reset();
       }
     } else {

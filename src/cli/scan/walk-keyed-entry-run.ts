@@ -1,0 +1,48 @@
+import type { KeyedEntryRun, StateEntry } from '../../core/flink';
+import { readProtobufFrameLength } from '../../core/protobuf';
+import { getScanningCodecSchema, type ScannedFrame } from './register-scanning-protobuf-readers';
+
+/**
+ * One run of keyed entries for a scan that keeps none, without an object per entry where it can:
+ * a row whose key is surely valid (KeyedEntryRun.checkRowKey) and whose value is one value of a
+ * scanning Protobuf codec (registerScanningProtobufReaders) goes to `onRow` with the frame that
+ * codec would have handed its sink (`frame` undefined where the codec finds none: a value too short
+ * or a length the settings refuse; the frame object is reused, use it before returning). Every other
+ * row is decoded as iterating the run decodes it (its frames go to the codec's sink) and goes to
+ * `onEntry`. Same rows, order and errors as `for (const e of run) onEntry(e)`.
+ */
+export function walkKeyedEntryRun(run: KeyedEntryRun, onEntry: (e: StateEntry) => void, onRow: (run: KeyedEntryRun, i: number, frame: ScannedFrame | undefined) => void): void {
+  const frame = SCRATCH;
+  // rows come in runs of one state: look its codec up again only when the state changes
+  let lastStateId = -1;
+  let schema: Pick<ScannedFrame, 'content' | 'index'> | undefined;
+  for (let i = 0; i < run.rowCount; i++) {
+    if (!run.isRowWanted(i)) continue;
+    const stateId = run.stateIdOf(i);
+    if (stateId !== lastStateId) {
+      lastStateId = stateId;
+      schema = getScanningCodecSchema(run.singleValueSerializerOf(i)?.codec);
+    }
+    if (schema === undefined || !run.checkRowKey(i)) {
+      onEntry(run.decodeRow(i));
+      continue;
+    }
+    const start = run.valueStart(i);
+    const end = run.valueEnd(i);
+    const length = readProtobufFrameLength(run.bytes, start, end, schema.content.settings.maxMessageSize);
+    if (length < 0) {
+      onRow(run, i, undefined);
+      continue;
+    }
+    frame.offset = run.baseOffset + start;
+    frame.payload = run.bytes.subarray(start + 4, start + 4 + Math.min(length, end - start - 4));
+    frame.length = length;
+    frame.content = schema.content;
+    frame.index = schema.index;
+    onRow(run, i, frame);
+  }
+  frame.payload = EMPTY;
+}
+
+const EMPTY = new Uint8Array(0);
+const SCRATCH = { offset: 0, payload: EMPTY, length: 0 } as ScannedFrame;
