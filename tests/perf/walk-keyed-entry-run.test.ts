@@ -61,7 +61,7 @@ async function openStreams(dir: string, pending: ScannedFrame[]): Promise<Stream
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-const frameText = (f: ScannedFrame) => `${f.offset}+${f.length}:${hex(f.payload)}`;
+const frameText = (f: ScannedFrame) => `${f.offset}+${f.length}:${hex(f.bytes.subarray(f.start, f.end))}`;
 
 /** What `stats` takes from an entry: its state, value size, the frames inside its value, its key text. */
 function recordEntry(records: string[], pending: ScannedFrame[], matcher: ReturnType<typeof createEntryValueMatcher<ScannedFrame>>, e: StateEntry): void {

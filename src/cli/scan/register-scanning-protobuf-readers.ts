@@ -14,8 +14,11 @@ const SCANNED: DecodedValue = Object.freeze({ kind: 'other', type: 'Protobuf fra
 export interface ScannedFrame {
   /** absolute offset of the frame in the reader's coordinates (as StateEntry.valueRange) */
   offset: number;
-  payload: Uint8Array;
-  /** declared payload length (more than payload.length when the input ends early) */
+  /** the payload bytes present: bytes[start, end) (the payload alone, or a stretch of a read buffer) */
+  bytes: Uint8Array;
+  start: number;
+  end: number;
+  /** declared payload length (more than end − start when the input ends early) */
   length: number;
   content: ProtobufSnapshotContent;
   index: ProtobufScanIndex;
@@ -46,7 +49,7 @@ export function registerScanningProtobufReaders(registry: SnapshotRegistry, sink
       decode(vr): DecodedValue {
         const offset = vr.absolutePosition;
         const frame = readProtobufFrame(vr, content.settings.maxMessageSize);
-        sink({ offset, payload: frame.payload, length: frame.length, content, index: scanIndex });
+        sink({ offset, bytes: frame.payload, start: 0, end: frame.payload.length, length: frame.length, content, index: scanIndex });
         return SCANNED;
       },
     };

@@ -72,7 +72,7 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
         root: frame.content.schema.root,
         ...(options.newLimits ? { newLimits: options.newLimits } : {}),
       });
-      s!.scan.addPayload(frame.payload, keyOf, frame.length);
+      s!.scan.addPayloadRange(frame.bytes, frame.start, frame.end, keyOf, frame.length);
     };
     const add = (e: StateEntry): void => {
       const scope = scopeOf(e);

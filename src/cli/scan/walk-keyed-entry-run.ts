@@ -35,14 +35,16 @@ export function walkKeyedEntryRun(run: KeyedEntryRun, onEntry: (e: StateEntry) =
       continue;
     }
     frame.offset = run.baseOffset + start;
-    frame.payload = run.bytes.subarray(start + 4, start + 4 + Math.min(length, end - start - 4));
+    frame.bytes = run.bytes;
+    frame.start = start + 4;
+    frame.end = start + 4 + Math.min(length, end - start - 4);
     frame.length = length;
     frame.content = schema.content;
     frame.index = schema.index;
     onRow(run, i, frame);
   }
-  frame.payload = EMPTY;
+  frame.bytes = EMPTY;
 }
 
 const EMPTY = new Uint8Array(0);
-const SCRATCH = { offset: 0, payload: EMPTY, length: 0 } as ScannedFrame;
+const SCRATCH = { offset: 0, bytes: EMPTY, start: 0, end: 0, length: 0 } as ScannedFrame;

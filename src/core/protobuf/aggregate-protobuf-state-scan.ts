@@ -14,7 +14,7 @@
  */
 import { ALIASING_THRESHOLD_BYTES } from './protobuf-constants';
 import type { ProtobufScanIndex } from './build-protobuf-scan-index';
-import { createEmptyScan, scanProtobufPayloadInto, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
+import { createEmptyScan, scanProtobufPayloadRangeInto, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
 
 export type ProtobufValueCheckId = 'UNKNOWN_REUSES_DECLARED_NUMBER' | 'UNKNOWN_NUMBER_TOO_LARGE' | 'VALUE_EXCEEDS_NEW_LIMIT' | 'ALIASING_RETENTION';
 
@@ -64,6 +64,8 @@ export interface ProtobufStateScan {
    * give a function to build the text only when an example is kept.
    */
   addPayload(payload: Uint8Array, key: EntryKeyText, frameLength?: number): ProtobufPayloadScan;
+  /** addPayload of the payload bytes[start, end), scanned in place (scanProtobufPayloadRangeInto). */
+  addPayloadRange(bytes: Uint8Array, start: number, end: number, key: EntryKeyText, frameLength?: number): ProtobufPayloadScan;
   /** Adds an already computed scan. */
   addScan(scan: ProtobufPayloadScan, key: EntryKeyText): void;
   finish(): ProtobufStateScanSummary;
@@ -105,6 +107,13 @@ export function createProtobufStateScan(index: ProtobufScanIndex, options: Proto
     }
     f.count++;
     if (f.exampleKeys.length < maxExamples) f.exampleKeys.push(currentKey());
+  };
+  const addPayloadRange = (bytes: Uint8Array, start: number, end: number, key: EntryKeyText, frameLength?: number): ProtobufPayloadScan => {
+    // one scratch result and one options object for the whole state: no allocation per value
+    scanOptions.frameLength = frameLength ?? options.frameLength ?? end - start;
+    scanProtobufPayloadRangeInto(scratch, bytes, start, end, index, scanOptions);
+    addScan(scratch, key);
+    return scratch;
   };
   const addScan = (v: ProtobufPayloadScan, key: EntryKeyText): void => {
     keyOf = key;
@@ -148,13 +157,8 @@ export function createProtobufStateScan(index: ProtobufScanIndex, options: Proto
     }
   };
   return {
-    addPayload(payload, key, frameLength) {
-      // one scratch result and one options object for the whole state: no allocation per value
-      scanOptions.frameLength = frameLength ?? options.frameLength ?? payload.length;
-      scanProtobufPayloadInto(scratch, payload, index, scanOptions);
-      addScan(scratch, key);
-      return scratch;
-    },
+    addPayload: (payload, key, frameLength) => addPayloadRange(payload, 0, payload.length, key, frameLength),
+    addPayloadRange,
     addScan,
     finish() {
       return { ...s, findings: [...findings.values()] };

@@ -33,7 +33,7 @@ export {
 } from './register-protobuf-snapshot-readers';
 export { listLoggedFields, type LoggedField } from './list-logged-fields';
 export { buildProtobufScanIndex, type ProtobufScanIndex, type ScanMessageInfo } from './build-protobuf-scan-index';
-export { scanProtobufPayload, scanProtobufPayloadInto, createEmptyScan, createProtobufFieldLog, type ProtobufFieldLog, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
+export { scanProtobufPayload, scanProtobufPayloadInto, scanProtobufPayloadRangeInto, createEmptyScan, createProtobufFieldLog, type ProtobufFieldLog, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
 export {
   createProtobufStateScan,
   type ProtobufStateScan,

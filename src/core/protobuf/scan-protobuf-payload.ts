@@ -65,7 +65,16 @@ const EMPTY = new Uint8Array(0);
  * optional results are set to undefined.
  */
 export function scanProtobufPayloadInto(out: ProtobufPayloadScan, bytes: Uint8Array, index: ProtobufScanIndex, options: ProtobufScanOptions): void {
-  const frameLength = options.frameLength ?? bytes.length;
+  scanProtobufPayloadRangeInto(out, bytes, 0, bytes.length, index, options);
+}
+
+/**
+ * scanProtobufPayloadInto of the payload bytes[start, end) (the bytes present; options.frameLength,
+ * default end − start, is the declared length), without a view of them: a scan straight from a read
+ * buffer. Error offsets are relative to `start`, as for the payload alone.
+ */
+export function scanProtobufPayloadRangeInto(out: ProtobufPayloadScan, bytes: Uint8Array, start: number, end: number, index: ProtobufScanIndex, options: ProtobufScanOptions): void {
+  const frameLength = options.frameLength ?? end - start;
   buf = bytes;
   messages = index.messages;
   recursionLimit = options.recursionLimit < DEPTH_CAP ? options.recursionLimit : DEPTH_CAP;
@@ -78,7 +87,11 @@ export function scanProtobufPayloadInto(out: ProtobufPayloadScan, bytes: Uint8Ar
     log.known.length = 0;
     log.needsFullDecode = false;
   }
-  const ok = bytes.length >= frameLength && frameLength <= options.maxMessageSize && scanMessage(0, frameLength, index.root, 0, -1) === frameLength;
+  const ok = end - start >= frameLength && frameLength <= options.maxMessageSize && scanMessage(start, start + frameLength, index.root, 0, -1) === start + frameLength;
+  // a malformed payload may have been read past `end` (the scan fails on any such read, but what it
+  // counted before failing could depend on the bytes there): scan it alone, as a view, for results
+  // that are the payload's own
+  if (!ok && (start !== 0 || end !== bytes.length)) return scanProtobufPayloadRangeInto(out, bytes.subarray(start, end), 0, end - start, index, options);
   const large = frameLength > ALIAS_THRESHOLD;
   const aliased = large && aliasableFields > 0;
   out.payloadSize = frameLength;
