@@ -234,6 +234,45 @@ describe('large key-group blocks (4 key groups of ~1.5 MiB) are streamed in wind
     }
   });
 
+  it('with reused buffers (a whole-state scan): the same entries, and the next window read while a run is consumed', async () => {
+    const keyed = await openFirstKeyedStream(dir);
+    const input = keyed!.input!;
+    const describe = (e: StateEntry) => JSON.stringify([e.keyGroup, e.state, e.key, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    const expected: string[] = [];
+    for await (const e of readCanonicalKeyedEntries(input, keyed!.header!)) expected.push(describe(e));
+    // 100 bytes: windows double until an entry fits; 4096: several entries per window
+    for (const window of [100, 4096]) {
+      const reads: { offset: number; length: number }[] = [];
+      const source: ByteSource = {
+        name: input.source.name,
+        size: input.source.size,
+        read: (offset, length) => input.source.read(offset, length),
+        readInto: (offset, length, target) => {
+          reads.push({ offset, length });
+          return input.source.readInto!(offset, length, target);
+        },
+      };
+      const got: string[] = [];
+      let runs = 0;
+      let aheadOfRun = 0;
+      for await (const run of readCanonicalKeyedEntryRuns({ ...input, source }, keyed!.header!, { blockWindowBytes: window, reuseReadBuffers: true })) {
+        runs++;
+        // when a run arrives, the read of a later window has already been issued
+        if (reads.at(-1)!.offset > run.baseOffset - input.baseOffset) aheadOfRun++;
+        for (const e of run) got.push(describe(e));
+      }
+      expect(got).toEqual(expected);
+      // reads go forward; a window is read again only larger, at the same offset (an entry larger than it)
+      for (let k = 1; k < reads.length; k++) {
+        if (reads[k]!.offset === reads[k - 1]!.offset) expect(reads[k]!.length).toBeGreaterThan(reads[k - 1]!.length);
+        else expect(reads[k]!.offset).toBeGreaterThan(reads[k - 1]!.offset);
+      }
+      // every run but the last of each block (4 blocks) comes with the next window already asked for
+      expect(runs).toBeGreaterThan(8);
+      expect(aheadOfRun).toBe(runs - 4);
+    }
+  });
+
   it('a truncated large block fails with the whole-block error (text and offset) when streamed', async () => {
     const keyed = await openFirstKeyedStream(dir);
     const input = keyed!.input!;

@@ -33,6 +33,6 @@ export interface SavepointStats {
   errors: DecodeErrorJson[];
   /** present for a sampled scan */
   coverage?: SampleCoverage;
-  /** bytes read from state files (headers + values) */
+  /** bytes read from state files (headers + values), a read-ahead included (a stream that fails or is cancelled may have read its next window) */
   bytesRead: number;
 }

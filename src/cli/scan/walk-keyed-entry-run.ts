@@ -16,34 +16,38 @@ export function walkKeyedEntryRun(run: KeyedEntryRun, onEntry: (e: StateEntry) =
   // rows come in runs of one state: look its codec up again only when the state changes
   let lastStateId = -1;
   let schema: Pick<ScannedFrame, 'content' | 'index'> | undefined;
-  for (let i = 0; i < run.rowCount; i++) {
-    if (!run.isRowWanted(i)) continue;
-    const stateId = run.stateIdOf(i);
-    if (stateId !== lastStateId) {
-      lastStateId = stateId;
-      schema = getScanningCodecSchema(run.singleValueSerializerOf(i)?.codec);
+  try {
+    for (let i = 0; i < run.rowCount; i++) {
+      if (!run.isRowWanted(i)) continue;
+      const stateId = run.stateIdOf(i);
+      if (stateId !== lastStateId) {
+        lastStateId = stateId;
+        schema = getScanningCodecSchema(run.singleValueSerializerOf(i)?.codec);
+      }
+      if (schema === undefined || !run.checkRowKey(i)) {
+        onEntry(run.decodeRow(i));
+        continue;
+      }
+      const start = run.valueStart(i);
+      const end = run.valueEnd(i);
+      const length = readProtobufFrameLength(run.bytes, start, end, schema.content.settings.maxMessageSize);
+      if (length < 0) {
+        onRow(run, i, undefined);
+        continue;
+      }
+      frame.offset = run.baseOffset + start;
+      frame.bytes = run.bytes;
+      frame.start = start + 4;
+      frame.end = start + 4 + Math.min(length, end - start - 4);
+      frame.length = length;
+      frame.content = schema.content;
+      frame.index = schema.index;
+      onRow(run, i, frame);
     }
-    if (schema === undefined || !run.checkRowKey(i)) {
-      onEntry(run.decodeRow(i));
-      continue;
-    }
-    const start = run.valueStart(i);
-    const end = run.valueEnd(i);
-    const length = readProtobufFrameLength(run.bytes, start, end, schema.content.settings.maxMessageSize);
-    if (length < 0) {
-      onRow(run, i, undefined);
-      continue;
-    }
-    frame.offset = run.baseOffset + start;
-    frame.bytes = run.bytes;
-    frame.start = start + 4;
-    frame.end = start + 4 + Math.min(length, end - start - 4);
-    frame.length = length;
-    frame.content = schema.content;
-    frame.index = schema.index;
-    onRow(run, i, frame);
+  } finally {
+    // the scratch frame must not keep a read buffer alive
+    frame.bytes = EMPTY;
   }
-  frame.bytes = EMPTY;
 }
 
 const EMPTY = new Uint8Array(0);

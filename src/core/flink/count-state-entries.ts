@@ -104,7 +104,8 @@ export async function countStateEntries(
           }
           for (const input of sampled.inputs) {
             if (keyed.format === 'heap') await tally(op.id, readHeapKeyedEntries(input, keyed.header, signal), () => 'keyed', states);
-            else await tallyRuns(op.id, readCanonicalKeyedEntryRuns(input, keyed.header, { ...signal, reuseReadBuffers: true }), states); // counting keeps no entry: the read buffers are reused
+            // counting keeps no entry: a whole count reuses the read buffers (and reads ahead); a capped one may stop early and reads only what it asks for
+            else await tallyRuns(op.id, readCanonicalKeyedEntryRuns(input, keyed.header, { ...signal, reuseReadBuffers: perState === Infinity }), states);
           }
         }
       } catch (e) {

@@ -12,7 +12,8 @@ export const END_OF_STATE_RUN_FLAG = 0x80;
  * of a state run still carries END_OF_STATE_RUN_FLAG.
  */
 export class KeyedEntryRows {
-  data = new Float64Array(ROW_FIELDS * 1024);
+  /** grown by doubling: a table reused for a whole stream grows once, a fresh one per run starts small */
+  data = new Float64Array(ROW_FIELDS * 64);
   /** numbers in use (ROW_FIELDS per entry) */
   length = 0;
 

@@ -27,15 +27,17 @@ export async function* streamKeyGroupBlock(
   // a whole-state scan (reused buffers) reads the next window while this one's run is consumed, into
   // the other of the stream's two window buffers (such a reader is done with a run before the next);
   // a reader that may stop early (a listing, a sample) reads only the windows it asks for
-  const readWindow = (offset: number, length: number): Promise<Uint8Array> => {
+  // (a window read again larger, for an entry larger than it, goes to the same buffer: only one grows)
+  const readWindow = (offset: number, length: number, again = false): Promise<Uint8Array> => {
     if (readInto === undefined) return input.source.read(offset, length);
     const buffers = (d.windowBuffers ??= []);
-    const turn = (d.windowTurn = (d.windowTurn ?? 0) ^ 1);
+    const turn = again ? (d.windowTurn ?? 0) : (d.windowTurn = (d.windowTurn ?? 0) ^ 1);
     let buffer = buffers[turn];
     if (buffer === undefined || buffer.length < length) buffers[turn] = buffer = new Uint8Array(length);
     return readInto(offset, length, buffer);
   };
   let ahead: { offset: number; length: number; bytes: Promise<Uint8Array> } | undefined;
+  let again = false;
   try {
     while (!cursor.done) {
       throwIfCancelled(signal);
@@ -45,13 +47,14 @@ export async function* streamKeyGroupBlock(
       if (ahead !== undefined && ahead.offset === at && ahead.length === length) bytes = await ahead.bytes;
       else {
         ahead?.bytes.catch(() => undefined);
-        bytes = await readWindow(at, length);
+        bytes = await readWindow(at, length, again);
       }
       ahead = undefined;
       const r = new ByteReader(bytes, { file: input.file, baseOffset: input.baseOffset + at });
       const raw = takeKeyedEntryRows(d);
       const consumed = readKeyGroupBlockPart(r, cursor, header.states.length, prefixBytes, raw, more);
-      if (consumed === 0 && !cursor.done) {
+      again = consumed === 0 && !cursor.done;
+      if (again) {
         window = length * 2; // an entry larger than the window
         continue;
       }
@@ -66,6 +69,9 @@ export async function* streamKeyGroupBlock(
   } finally {
     // a consumer that stops early (or a failure) leaves the read-ahead unawaited: never an unhandled rejection
     ahead?.bytes.catch(() => undefined);
+    // a window grown for one large entry is not kept for the rest of the stream
+    const buffers = d.windowBuffers;
+    if (buffers !== undefined) for (let k = 0; k < buffers.length; k++) if ((buffers[k]?.length ?? 0) > windowBytes) buffers[k] = undefined;
   }
 }
 
@@ -128,6 +134,7 @@ export async function* streamSnappyKeyGroupBlock(
     filled = tail.length;
     windowStart += consumed;
   }
-  if (reuse) (d.windowBuffers ??= [])[0] = window;
+  // kept for the stream's next block unless it grew for one large entry
+  if (reuse && window.length <= windowBytes) (d.windowBuffers ??= [])[0] = window;
 }
 
