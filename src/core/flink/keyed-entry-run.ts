@@ -27,6 +27,14 @@ export interface KeyedBlockDecoding {
   /** read buffers are reused (KeyedReadOptions.reuseReadBuffers): so is the row table, run after run */
   reuse: boolean;
   rowTable?: KeyedEntryRows;
+  /** checkRowKey's plan by state id, made on first use (null: the state's keys are decoded) */
+  keyChecks?: (RowKeyCheck | null | undefined)[];
+}
+
+interface RowKeyCheck {
+  prefixBytes: number;
+  skipKey: (bytes: Uint8Array, pos: number, end: number) => number;
+  skipNamespace: (bytes: Uint8Array, pos: number, end: number) => number;
 }
 
 /** The row table for the next run: the stream's one table, emptied, when buffers are reused; else a new one (a run may be kept). */
@@ -59,7 +67,7 @@ export class KeyedEntryRun implements Iterable<StateEntry> {
     this.rows = rows.data;
   }
 
-  private readonly rows: Float64Array;
+  private readonly rows: Uint32Array;
 
   *[Symbol.iterator](): Iterator<StateEntry> {
     for (let i = 0; i < this.rowCount; i++) if (this.isRowWanted(i)) yield this.decodeRow(i);
@@ -113,21 +121,30 @@ export class KeyedEntryRun implements Iterable<StateEntry> {
    * them (ValueCodec.skip); false when only decoding can tell (it may throw the stream's error).
    */
   checkRowKey(i: number): boolean {
-    const plan = this.planOf(i);
-    if (plan.state.kind === 'PRIORITY_QUEUE' || plan.state.kind === 'MAP' || plan.ambiguousKeyLengths) return false;
-    const bytes = this.bytes;
     const at = i * ROW_FIELDS;
+    const stateId = this.rows[at]!;
+    const checks = (this.d.keyChecks ??= []);
+    let check = checks[stateId];
+    if (check === undefined) checks[stateId] = check = this.planKeyCheck(i);
+    if (check === null) return false;
+    const bytes = this.bytes;
     let pos = this.rows[at + 1]!;
     const end = this.rows[at + 2]!;
     // the end-of-run flag sits on the first prefix byte (key groups stay below 0x8000)
     let prefix = bytes[pos++]! & ~END_OF_STATE_RUN_FLAG;
-    if (plan.keyGroupPrefixBytes === 2) prefix = prefix * 256 + bytes[pos++]!;
+    if (check.prefixBytes === 2) prefix = prefix * 256 + bytes[pos++]!;
     if (prefix !== this.keyGroup) return false;
-    const keySkip = codecOf(plan.keySerializer)?.skip;
-    const nsSkip = codecOf(plan.namespace)?.skip;
-    if (keySkip === undefined || nsSkip === undefined) return false;
-    pos = keySkip(bytes, pos, end);
-    return pos >= 0 && nsSkip(bytes, pos, end) >= 0;
+    pos = check.skipKey(bytes, pos, end);
+    return pos >= 0 && check.skipNamespace(bytes, pos, end) >= 0;
+  }
+
+  /** How checkRowKey checks the keys of row i's state, or null when only decoding can tell. */
+  private planKeyCheck(i: number): RowKeyCheck | null {
+    const plan = this.planOf(i);
+    if (plan.state.kind === 'PRIORITY_QUEUE' || plan.state.kind === 'MAP' || plan.ambiguousKeyLengths) return null;
+    const skipKey = codecOf(plan.keySerializer)?.skip;
+    const skipNamespace = codecOf(plan.namespace)?.skip;
+    return skipKey === undefined || skipNamespace === undefined ? null : { prefixBytes: plan.keyGroupPrefixBytes, skipKey, skipNamespace };
   }
 
   /** Row i as the iterator gives it: the whole entry decoded (throws the stream's error where the entry is corrupt). */
