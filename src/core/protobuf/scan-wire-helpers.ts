@@ -36,13 +36,34 @@ export function scanClosedEnum(buf: Uint8Array, pos: number, end: number, wt: nu
   return pos;
 }
 
+/** For an 8-bit mask of high bits (bit k: byte k of eight), how many bytes in a row from the first, and up to the last, have it set. */
+const LEADING_RUN = new Uint8Array(256);
+const TRAILING_RUN = new Uint8Array(256);
+for (let m = 0; m < 256; m++) {
+  let lead = 0;
+  while (lead < 8 && ((m >> lead) & 1) !== 0) lead++;
+  let trail = 0;
+  while (trail < 8 && ((m >> (7 - trail)) & 1) !== 0) trail++;
+  LEADING_RUN[m] = lead;
+  TRAILING_RUN[m] = trail;
+}
+
 /** Packed elements of a field accepting varint (bit 0), fixed64 (bit 1) or fixed32 (bit 5). */
 export function checkPacked(buf: Uint8Array, pos: number, end: number, f: number): boolean {
   if ((f & 1) !== 0) {
     // valid when every varint ends inside [pos, end) within 10 bytes: no run of 10 continuation
-    // bytes, and the last byte ends a varint (run counts the continuation bytes in a row, branch-free)
+    // bytes, and the last byte ends a varint (run counts the continuation bytes in a row). Eight
+    // bytes per step: their high bits as one mask, whose leading run extends the run so far and whose
+    // trailing run starts the next (a run inside eight bytes is shorter than 10)
     let run = 0;
-    for (let i = pos; i < end; i++) {
+    let i = pos;
+    for (const last8 = end - 8; i <= last8; i += 8) {
+      const m =
+        (buf[i]! >>> 7) | ((buf[i + 1]! >>> 7) << 1) | ((buf[i + 2]! >>> 7) << 2) | ((buf[i + 3]! >>> 7) << 3) | ((buf[i + 4]! >>> 7) << 4) | ((buf[i + 5]! >>> 7) << 5) | ((buf[i + 6]! >>> 7) << 6) | ((buf[i + 7]! >>> 7) << 7);
+      if (run + LEADING_RUN[m]! >= 10) return false;
+      run = m === 0xff ? run + 8 : TRAILING_RUN[m]!;
+    }
+    for (; i < end; i++) {
       run = (run + 1) * (buf[i]! >>> 7);
       if (run >= 10) return false;
     }
