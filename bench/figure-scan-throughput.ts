@@ -8,7 +8,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { fromBinary } from '@bufbuild/protobuf';
-import { createSnapshotRegistry, openSavepoint, readCanonicalKeyedEntryRuns, readSubtaskKeyedStream } from '../src/core/flink';
+import { createSnapshotRegistry, KeyedReadBuffers, openSavepoint, readCanonicalKeyedEntryRuns, readSubtaskKeyedStream } from '../src/core/flink';
 import { buildProtobufScanIndex, createEmptyScan, registerProtobufSnapshotReaders, scanProtobufPayloadInto, scanProtobufPayloadRangeInto, type ProtobufScanOptions } from '../src/core/protobuf';
 import { openNodeInput } from '../src/cli/sources';
 import { registerScanningProtobufReaders, type ScannedFrame } from '../src/cli/scan/register-scanning-protobuf-readers';
@@ -65,11 +65,12 @@ async function runPipeline(dir: string, sink: ((f: ScannedFrame) => void) | 'ful
   let entries = 0;
   const { ms } = await timeAsync(async () => {
     const opened = await openSavepoint(files);
+    const readBuffers = new KeyedReadBuffers();
     for (const op of opened.metadata.operators) {
       for (const subtask of op.subtasks) {
         const keyed = await readSubtaskKeyedStream(opened, op, subtask, registry);
         if (keyed?.format !== 'canonical' || !keyed.input || !keyed.header) continue;
-        for await (const run of readCanonicalKeyedEntryRuns(keyed.input, keyed.header, { reuseReadBuffers: true })) {
+        for await (const run of readCanonicalKeyedEntryRuns(keyed.input, keyed.header, { reuseReadBuffers: true, readBuffers })) {
           walkKeyedEntryRun(
             run,
             () => entries++,

@@ -11,6 +11,7 @@ import {
   listSampledKeyedInputs,
   openSavepoint,
   readCanonicalKeyedEntryRuns,
+  KeyedReadBuffers,
   readHeapKeyedEntries,
   readSubtaskKeyedStream,
   readSubtaskOperatorStream,
@@ -45,6 +46,8 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
   const registry = createSnapshotRegistry();
   registerScanningProtobufReaders(registry, (f) => pending.push(f));
   const opened = await openSavepoint(files);
+  // one set of read buffers for every keyed stream of the scan (read one after the other)
+  const readBuffers = new KeyedReadBuffers();
   const stats = new Map<string, StateStats & { scan?: ProtobufStateScan }>();
   const errors: DecodeErrorJson[] = [];
   const coverage: SampleCoverage | undefined = options.sample ? { sample: options.sample, keyGroupsRead: 0, keyGroupsWithData: 0 } : undefined;
@@ -159,7 +162,7 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
           coverage.keyGroupsWithData += sampled.keyGroupsWithData;
         }
         for (const part of sampled.inputs) {
-          await tally(op.id, keyed.format === 'heap' ? { entries: readHeapKeyedEntries(part, keyed.header, signal) } : { runs: readCanonicalKeyedEntryRuns(part, keyed.header, { ...signal, reuseReadBuffers: true }) }, () => 'keyed');
+          await tally(op.id, keyed.format === 'heap' ? { entries: readHeapKeyedEntries(part, keyed.header, signal) } : { runs: readCanonicalKeyedEntryRuns(part, keyed.header, { ...signal, reuseReadBuffers: true, readBuffers }) }, () => 'keyed');
         }
       }
     } catch (e) {

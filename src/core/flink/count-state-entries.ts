@@ -3,6 +3,7 @@ import { throwIfCancelled, type CancelSignal } from './cancel-signal';
 import type { StateEntry, StateScope } from './inspection-types';
 import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
 import { readCanonicalKeyedEntryRuns } from './read-canonical-keyed-entries';
+import { KeyedReadBuffers } from './keyed-read-buffers';
 import { readHeapKeyedEntries } from './read-heap-keyed-entries';
 import { readCountedOperatorStateEntries } from './select-broadcast-copy';
 import { checkStateSample, listSampledKeyedInputs, type SampleCoverage, type StateSample } from './sample-keyed-stream';
@@ -42,6 +43,8 @@ export async function countStateEntries(
   const perState = sample?.kind === 'first-entries' ? sample.count : Infinity;
   const coverage: SampleCoverage | undefined = sample ? { sample, keyGroupsRead: 0, keyGroupsWithData: 0 } : undefined;
   const opened = options.opened ?? (await openSavepoint(files));
+  // one set of read buffers for every keyed stream (read one after the other)
+  const readBuffers = new KeyedReadBuffers();
   const counts = new Map<string, StateEntryCount>();
   const errors: DecodeErrorJson[] = [];
   const slot = (operatorId: string, state: string, scope: StateScope) => {
@@ -105,7 +108,7 @@ export async function countStateEntries(
           for (const input of sampled.inputs) {
             if (keyed.format === 'heap') await tally(op.id, readHeapKeyedEntries(input, keyed.header, signal), () => 'keyed', states);
             // counting keeps no entry: a whole count reuses the read buffers (and reads ahead); a capped one may stop early and reads only what it asks for
-            else await tallyRuns(op.id, readCanonicalKeyedEntryRuns(input, keyed.header, { ...signal, reuseReadBuffers: perState === Infinity }), states);
+            else await tallyRuns(op.id, readCanonicalKeyedEntryRuns(input, keyed.header, { ...signal, reuseReadBuffers: perState === Infinity, readBuffers }), states);
           }
         }
       } catch (e) {

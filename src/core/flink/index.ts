@@ -31,6 +31,7 @@ export * from './read-key-group-block';
 export * from './decode-keyed-entry';
 export * from './read-canonical-keyed-entries';
 export { KeyedEntryRun } from './keyed-entry-run';
+export { KeyedReadBuffers } from './keyed-read-buffers';
 export * from './read-heap-keyed-entries';
 export * from './read-operator-state-entries';
 export * from './read-subtask-state-headers';

@@ -7,6 +7,7 @@
 import { ByteReader } from '../io';
 import { codecOf, decodeKeyedEntryInto, decodeKeyedEntryKeyInto, planKeyedDecode, type DecodedKeyedEntry, type KeyedDecodePlan } from './decode-keyed-entry';
 import type { KeyedStateHeader, StateEntry } from './inspection-types';
+import type { KeyedReadBuffers } from './keyed-read-buffers';
 import type { KeyedStreamInput } from './read-canonical-keyed-entries';
 import { END_OF_STATE_RUN_FLAG, KeyedEntryRows, ROW_FIELDS } from './read-key-group-block';
 import type { SerializerSnapshot } from './snapshot-types';
@@ -21,12 +22,8 @@ export interface KeyedBlockDecoding {
   wanted: ReadonlySet<number> | undefined;
   /** bytes of the key-group prefix of every key (2 above max parallelism 128) */
   prefixBytes: number;
-  /** the two window buffers of streamed blocks (taken in turn), shared by the stream's blocks when read buffers are reused */
-  windowBuffers?: (Uint8Array | undefined)[];
-  windowTurn?: number;
-  /** read buffers are reused (KeyedReadOptions.reuseReadBuffers): so is the row table, run after run */
-  reuse: boolean;
-  rowTable?: KeyedEntryRows;
+  /** set when read buffers are reused (KeyedReadOptions.reuseReadBuffers): slice and window buffers, and the row table, run after run */
+  buffers: KeyedReadBuffers | undefined;
   /** checkRowKey's plan by state id, made on first use (null: the state's keys are decoded) */
   keyChecks?: (RowKeyCheck | null | undefined)[];
 }
@@ -39,8 +36,8 @@ interface RowKeyCheck {
 
 /** The row table for the next run: the stream's one table, emptied, when buffers are reused; else a new one (a run may be kept). */
 export function takeKeyedEntryRows(d: KeyedBlockDecoding): KeyedEntryRows {
-  if (!d.reuse) return new KeyedEntryRows();
-  const rows = (d.rowTable ??= new KeyedEntryRows());
+  if (d.buffers === undefined) return new KeyedEntryRows();
+  const rows = (d.buffers.rows ??= new KeyedEntryRows());
   rows.length = 0;
   return rows;
 }

@@ -3,6 +3,7 @@ import { throwIfCancelled, type CancelSignal } from './cancel-signal';
 import type { KeyedStateHeader, StateEntry } from './inspection-types';
 import { createKeyGroupBlockCursor, readKeyGroupBlockPart } from './read-key-group-block';
 import { KeyedEntryRun, takeKeyedEntryRows, type KeyedBlockDecoding } from './keyed-entry-run';
+import { KeyedReadBuffers } from './keyed-read-buffers';
 import { streamKeyGroupBlock, streamSnappyKeyGroupBlock } from './stream-key-group-block';
 import { isWantedState } from './is-wanted-state';
 import type { KeyGroupRange } from './types';
@@ -32,6 +33,8 @@ export interface KeyedReadOptions {
    * at two buffers of the largest slice, without waiting for the garbage collector to free old ones.
    */
   reuseReadBuffers?: boolean;
+  /** with reuseReadBuffers: the buffers to reuse (default: a set for this stream); pass one set to read stream after stream into the same buffers */
+  readBuffers?: KeyedReadBuffers;
   /** window size for streaming large uncompressed blocks (default KEYED_BLOCK_WINDOW_BYTES; tests use small ones) */
   blockWindowBytes?: number;
 }
@@ -132,18 +135,18 @@ export async function* readCanonicalKeyedEntries(input: KeyedStreamInput, header
 export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<KeyedEntryRun> {
   const wanted = listWantedStateIds(header, options.state);
   if (wanted?.size === 0) return;
-  const decoding: KeyedBlockDecoding = { input, header, plans: new Map(), wanted, prefixBytes: input.maxParallelism > 128 ? 2 : 1, reuse: options.reuseReadBuffers === true };
+  const buffers = options.reuseReadBuffers ? (options.readBuffers ?? new KeyedReadBuffers()) : undefined;
+  const decoding: KeyedBlockDecoding = { input, header, plans: new Map(), wanted, prefixBytes: input.maxParallelism > 128 ? 2 : 1, buffers };
   const slices = groupKeyGroupSlices(listKeyGroupBlocks(input));
   // two buffers in turn: slice i is decoded from one while slice i + 1 is read ahead into the other
-  const buffers: (Uint8Array | undefined)[] = [undefined, undefined];
-  let turn = 0;
-  const readInto = options.reuseReadBuffers ? input.source.readInto?.bind(input.source) : undefined;
+  const readInto = buffers !== undefined ? input.source.readInto?.bind(input.source) : undefined;
   const readSlice = (slice: KeyGroupSlice): Promise<Uint8Array> => {
     const length = slice.end - slice.offset;
-    if (readInto === undefined) return input.source.read(slice.offset, length);
-    let buffer = buffers[turn];
-    if (buffer === undefined || buffer.length < length) buffers[turn] = buffer = new Uint8Array(length);
-    turn ^= 1;
+    if (readInto === undefined || buffers === undefined) return input.source.read(slice.offset, length);
+    const turn = buffers.sliceTurn;
+    let buffer = buffers.slices[turn];
+    if (buffer === undefined || buffer.length < length) buffers.slices[turn] = buffer = new Uint8Array(length);
+    buffers.sliceTurn = turn ^ 1;
     return readInto(slice.offset, length, buffer);
   };
   const windowBytes = options.blockWindowBytes ?? KEYED_BLOCK_WINDOW_BYTES;
@@ -156,7 +159,7 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
       throwIfCancelled(options.signal);
       if (streamed(slice)) {
         // never read ahead into or out of a streamed block
-        if (header.compressed) yield* streamSnappyKeyGroupBlock(decoding, slice.blocks[0]!, windowBytes, options.reuseReadBuffers === true, options.signal);
+        if (header.compressed) yield* streamSnappyKeyGroupBlock(decoding, slice.blocks[0]!, windowBytes, options.signal);
         else yield* streamKeyGroupBlock(decoding, slice.blocks[0]!, windowBytes, readInto, options.signal);
         continue;
       }
@@ -171,8 +174,10 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
       }
     }
   } finally {
-    // a consumer that stops early (or a failure) leaves the read-ahead unawaited: never an unhandled rejection
-    pending?.catch(() => undefined);
+    // a consumer that stops early (or a failure) leaves the read-ahead unawaited: never an unhandled rejection;
+    // into a reused buffer it is awaited, so the next stream never reads into a buffer this read still fills
+    const settled = pending?.catch(() => undefined);
+    if (readInto !== undefined) await settled;
   }
 }
 

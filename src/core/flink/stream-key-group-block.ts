@@ -28,12 +28,12 @@ export async function* streamKeyGroupBlock(
   // the other of the stream's two window buffers (such a reader is done with a run before the next);
   // a reader that may stop early (a listing, a sample) reads only the windows it asks for
   // (a window read again larger, for an entry larger than it, goes to the same buffer: only one grows)
+  const shared = d.buffers;
   const readWindow = (offset: number, length: number, again = false): Promise<Uint8Array> => {
-    if (readInto === undefined) return input.source.read(offset, length);
-    const buffers = (d.windowBuffers ??= []);
-    const turn = again ? (d.windowTurn ?? 0) : (d.windowTurn = (d.windowTurn ?? 0) ^ 1);
-    let buffer = buffers[turn];
-    if (buffer === undefined || buffer.length < length) buffers[turn] = buffer = new Uint8Array(length);
+    if (readInto === undefined || shared === undefined) return input.source.read(offset, length);
+    const turn = again ? shared.windowTurn : (shared.windowTurn ^= 1);
+    let buffer = shared.windows[turn];
+    if (buffer === undefined || buffer.length < length) shared.windows[turn] = buffer = new Uint8Array(length);
     return readInto(offset, length, buffer);
   };
   let ahead: { offset: number; length: number; bytes: Promise<Uint8Array> } | undefined;
@@ -67,11 +67,14 @@ export async function* streamKeyGroupBlock(
       if (raw.length > 0) yield new KeyedEntryRun(d, r.bytes, r.baseOffset, raw, input.file, block.keyGroup);
     }
   } finally {
-    // a consumer that stops early (or a failure) leaves the read-ahead unawaited: never an unhandled rejection
-    ahead?.bytes.catch(() => undefined);
-    // a window grown for one large entry is not kept for the rest of the stream
-    const buffers = d.windowBuffers;
-    if (buffers !== undefined) for (let k = 0; k < buffers.length; k++) if ((buffers[k]?.length ?? 0) > windowBytes) buffers[k] = undefined;
+    // a consumer that stops early (or a failure) leaves the read-ahead unawaited: never an unhandled
+    // rejection; into a reused buffer it is awaited, so no later read shares a buffer with it
+    const settled = ahead?.bytes.catch(() => undefined);
+    if (shared !== undefined && readInto !== undefined) {
+      await settled;
+      // a window grown for one large entry is not kept for the rest of the scan
+      for (let k = 0; k < shared.windows.length; k++) if ((shared.windows[k]?.length ?? 0) > windowBytes) shared.windows[k] = undefined;
+    }
   }
 }
 
@@ -85,14 +88,15 @@ export async function* streamSnappyKeyGroupBlock(
   d: KeyedBlockDecoding,
   block: { keyGroup: number; offset: number; end: number },
   windowBytes: number,
-  reuse: boolean,
   signal: CancelSignal | undefined,
 ): AsyncGenerator<KeyedEntryRun> {
+  const shared = d.buffers;
+  const reuse = shared !== undefined;
   const { input, header, prefixBytes } = d;
   const file = `${input.file} (Snappy block at ${input.baseOffset + block.offset})`;
   const reader = new SnappyFramedReader(input.source, { offset: block.offset, end: block.end, identifier: 'required', maxOutputBytes: Number.MAX_SAFE_INTEGER });
   const cursor = createKeyGroupBlockCursor();
-  let window = reuse && d.windowBuffers?.[0] !== undefined && d.windowBuffers[0].length >= windowBytes ? d.windowBuffers[0] : new Uint8Array(windowBytes);
+  let window = shared?.windows[0] !== undefined && shared.windows[0].length >= windowBytes ? shared.windows[0] : new Uint8Array(windowBytes);
   let filled = 0;
   let windowStart = 0;
   let ended = false;
@@ -135,6 +139,6 @@ export async function* streamSnappyKeyGroupBlock(
     windowStart += consumed;
   }
   // kept for the stream's next block unless it grew for one large entry
-  if (reuse && window.length <= windowBytes) (d.windowBuffers ??= [])[0] = window;
+  if (shared !== undefined && window.length <= windowBytes) shared.windows[0] = window;
 }
 
