@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DecodeError, isDecodeError, sliceSource, type ByteSource, type SavepointFiles } from '../../src/core/io';
 import {
   countStateEntries,
+  KeyedReadBuffers,
   createSnapshotRegistry,
   FIRST_KEYED_SLICE_BYTES,
   groupKeyGroupSlices,
@@ -195,6 +196,48 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
     expect(reads.length).toBe(3); // the first two slices, and the read-ahead of the third
     expect(refused).toBe(1);
     expect(unhandled).toEqual([]);
+  });
+
+  it('one set of reused buffers serves stream after stream: a stream stopped with a read-ahead in flight waits for it, so the next stream reads its own bytes', async () => {
+    const keyed = await openFirstKeyedStream(dir);
+    const input = keyed!.input!;
+    const source = input.source;
+    let inFlight = 0;
+    let inFlightAtStop = -1;
+    // slow reads into the caller's buffer, so a stopped stream's read-ahead is still running when it stops
+    const slow: ByteSource = {
+      name: source.name,
+      size: source.size,
+      read: (offset, length) => source.read(offset, length),
+      readInto: async (offset, length, target) => {
+        inFlight++;
+        try {
+          await new Promise((r) => setTimeout(r, 15));
+          return await source.readInto!(offset, length, target);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const readBuffers = new KeyedReadBuffers();
+    const second = groupKeyGroupSlices(listKeyGroupBlocks(input))[1]!;
+    let stopped = false;
+    for await (const run of readCanonicalKeyedEntryRuns({ ...input, source: slow }, keyed!.header!, { reuseReadBuffers: true, readBuffers })) {
+      if (run.keyGroup === second.blocks[0]!.keyGroup) {
+        stopped = true;
+        break;
+      }
+    }
+    inFlightAtStop = inFlight;
+    expect(stopped).toBe(true);
+    expect(inFlightAtStop).toBe(0);
+    // the same buffers again, read to the end: the entries of a fresh read
+    const describe = (e: StateEntry) => JSON.stringify([e.keyGroup, e.state, e.key, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    const again: string[] = [];
+    for await (const run of readCanonicalKeyedEntryRuns({ ...input, source: slow }, keyed!.header!, { reuseReadBuffers: true, readBuffers })) for (const e of run) again.push(describe(e));
+    const fresh: string[] = [];
+    for await (const e of readCanonicalKeyedEntries(input, keyed!.header!)) fresh.push(describe(e));
+    expect(again).toEqual(fresh);
   });
 });
 
