@@ -8,6 +8,7 @@ import { ByteReader } from '../io';
 import { codecOf, decodeKeyedEntryInto, decodeKeyedEntryKeyInto, planKeyedDecode, type DecodedKeyedEntry, type KeyedDecodePlan } from './decode-keyed-entry';
 import type { KeyedStateHeader, StateEntry } from './inspection-types';
 import type { KeyedReadBuffers } from './keyed-read-buffers';
+import type { WindowRead } from './stream-key-group-block';
 import type { KeyedStreamInput } from './read-canonical-keyed-entries';
 import { END_OF_STATE_RUN_FLAG, KeyedEntryRows, ROW_FIELDS } from './read-key-group-block';
 import type { SerializerSnapshot } from './snapshot-types';
@@ -24,6 +25,8 @@ export interface KeyedBlockDecoding {
   prefixBytes: number;
   /** set when read buffers are reused (KeyedReadOptions.reuseReadBuffers): slice and window buffers, and the row table, run after run */
   buffers: KeyedReadBuffers | undefined;
+  /** the first window of the next streamed block, read while the last run of the block before is consumed */
+  nextWindow?: WindowRead;
   /** checkRowKey's plan by state id, made on first use (null: the state's keys are decoded) */
   keyChecks?: (RowKeyCheck | null | undefined)[];
 }

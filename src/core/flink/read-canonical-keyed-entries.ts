@@ -160,7 +160,10 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
       if (streamed(slice)) {
         // never read ahead into or out of a streamed block
         if (header.compressed) yield* streamSnappyKeyGroupBlock(decoding, slice.blocks[0]!, windowBytes, options.signal);
-        else yield* streamKeyGroupBlock(decoding, slice.blocks[0]!, windowBytes, readInto, options.signal);
+        else {
+          const next = slices[i + 1];
+          yield* streamKeyGroupBlock(decoding, slice.blocks[0]!, windowBytes, readInto, options.signal, next !== undefined && streamed(next) ? next : undefined);
+        }
         continue;
       }
       const raw = await (pending ?? readSlice(slice));
@@ -177,7 +180,9 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
     // a consumer that stops early (or a failure) leaves the read-ahead unawaited: never an unhandled rejection;
     // into a reused buffer it is awaited, so the next stream never reads into a buffer this read still fills
     const settled = pending?.catch(() => undefined);
-    if (readInto !== undefined) await settled;
+    const window = decoding.nextWindow?.bytes.catch(() => undefined);
+    decoding.nextWindow = undefined;
+    if (readInto !== undefined) await Promise.all([settled, window]);
   }
 }
 

@@ -7,6 +7,13 @@ import { throwIfCancelled, type CancelSignal } from './cancel-signal';
 import { KeyedEntryRun, takeKeyedEntryRows, type KeyedBlockDecoding } from './keyed-entry-run';
 import { createKeyGroupBlockCursor, readKeyGroupBlockPart } from './read-key-group-block';
 
+/** A window read under way: where, how long, and its bytes when they arrive. */
+export interface WindowRead {
+  offset: number;
+  length: number;
+  bytes: Promise<Uint8Array>;
+}
+
 /**
  * One large uncompressed block in windows: each window's complete entries become one run (framed
  * before the run is yielded; with `readInto`, the reused-buffer whole-state scan, the next window is
@@ -19,6 +26,8 @@ export async function* streamKeyGroupBlock(
   windowBytes: number,
   readInto: ((offset: number, length: number, target: Uint8Array) => Promise<Uint8Array>) | undefined,
   signal: CancelSignal | undefined,
+  /** the stream's next block when it is streamed too: with readInto, its first window is read while this block's last run is consumed */
+  nextBlock?: { offset: number; end: number },
 ): AsyncGenerator<KeyedEntryRun> {
   const { input, header, prefixBytes } = d;
   const cursor = createKeyGroupBlockCursor();
@@ -36,7 +45,9 @@ export async function* streamKeyGroupBlock(
     if (buffer === undefined || buffer.length < length) shared.windows[turn] = buffer = new Uint8Array(length);
     return readInto(offset, length, buffer);
   };
-  let ahead: { offset: number; length: number; bytes: Promise<Uint8Array> } | undefined;
+  // the first window may have been read ahead by the block before (d.nextWindow)
+  let ahead: WindowRead | undefined = d.nextWindow;
+  d.nextWindow = undefined;
   let again = false;
   try {
     while (!cursor.done) {
@@ -46,7 +57,8 @@ export async function* streamKeyGroupBlock(
       let bytes: Uint8Array;
       if (ahead !== undefined && ahead.offset === at && ahead.length === length) bytes = await ahead.bytes;
       else {
-        ahead?.bytes.catch(() => undefined);
+        // (never happens as the reads are planned; if it did, the buffer is free once the read settles)
+        if (ahead !== undefined) await ahead.bytes.catch(() => undefined);
         bytes = await readWindow(at, length, again);
       }
       ahead = undefined;
@@ -63,6 +75,9 @@ export async function* streamKeyGroupBlock(
       if (readInto !== undefined && !cursor.done && at < block.end) {
         const next = Math.min(window, block.end - at);
         ahead = { offset: at, length: next, bytes: readWindow(at, next) };
+      } else if (readInto !== undefined && cursor.done && nextBlock !== undefined) {
+        const next = Math.min(windowBytes, nextBlock.end - nextBlock.offset);
+        d.nextWindow = { offset: nextBlock.offset, length: next, bytes: readWindow(nextBlock.offset, next) };
       }
       if (raw.length > 0) yield new KeyedEntryRun(d, r.bytes, r.baseOffset, raw, input.file, block.keyGroup);
     }
