@@ -8,12 +8,14 @@ import { DecodeError } from '../core/io';
 import {
   listSampledKeyedInputs,
   readCanonicalKeyedEntries,
+  readCanonicalKeyedEntryRuns,
   readHeapKeyedEntries,
   readOperatorStateEntries,
   readSubtaskKeyedStream,
   readSubtaskOperatorStream,
   ROCKSDB_NATIVE_UNREADABLE,
   type CancelSignal,
+  type KeyedEntryRun,
   type OpenedSavepoint,
   type SnapshotRegistry,
   type StateEntry,
@@ -33,6 +35,8 @@ export interface StatePart {
    */
   counted: boolean;
   entries: AsyncIterable<StateEntry>;
+  /** canonical keyed parts: the same entries as runs of rows, one per key-group block or window (iterate either, not both) */
+  runs?: AsyncIterable<KeyedEntryRun>;
 }
 
 /** Every part of the state (under a key-group sample: only the chosen key groups' blocks), with coverage counted. */
@@ -61,7 +65,8 @@ export async function* readStateParts(
     const header = keyed.header;
     const heap = keyed.format === 'heap';
     for (const input of sampled.inputs) {
-      yield { subtask: subtask.index, kind: 'keyed', eager: heap, counted: true, entries: heap ? readHeapKeyedEntries(input, header, filter) : readCanonicalKeyedEntries(input, header, filter) };
+      if (heap) yield { subtask: subtask.index, kind: 'keyed', eager: true, counted: true, entries: readHeapKeyedEntries(input, header, filter) };
+      else yield { subtask: subtask.index, kind: 'keyed', eager: false, counted: true, entries: readCanonicalKeyedEntries(input, header, filter), runs: readCanonicalKeyedEntryRuns(input, header, filter) };
     }
   }
 }

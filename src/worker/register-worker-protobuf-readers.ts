@@ -10,7 +10,7 @@
  * compressed heap chunks restart offsets at 0). Frames of values nobody asks for (other states of a
  * heap chunk, entries before a page) go away with their values.
  */
-import type { DecodedValue, SnapshotRegistry } from '../core/flink';
+import type { DecodedValue, SnapshotRegistry, ValueCodec } from '../core/flink';
 import {
   buildProtobufScanIndex,
   readProtobufFrame,
@@ -75,6 +75,19 @@ function createValueFrames(): ValueFrames {
 /** The value an entry carries when its Protobuf payload was scanned or skipped, not decoded. */
 export const NOT_DECODED: DecodedValue = Object.freeze({ kind: 'other', type: 'Protobuf frame', text: 'not decoded' });
 
+/** What a codec made by registerWorkerProtobufReaders scans with: the Protobuf codec it wraps and its scan index. */
+export interface WorkerScanCodec {
+  codec: ProtobufValueCodec;
+  index: () => ProtobufScanIndex;
+}
+
+const workerCodecs = new WeakMap<ValueCodec, WorkerScanCodec>();
+
+/** The Protobuf codec and scan index behind a codec of registerWorkerProtobufReaders (for frames read in place). */
+export function getWorkerScanCodec(codec: ValueCodec | undefined): WorkerScanCodec | undefined {
+  return codec === undefined ? undefined : workerCodecs.get(codec);
+}
+
 export function registerWorkerProtobufReaders(registry: SnapshotRegistry, control: ProtobufReadControl): void {
   const indexes = new Map<string, ProtobufScanIndex>();
   registerWrappedProtobufSnapshotReaders(registry, (inner) => {
@@ -88,7 +101,7 @@ export function registerWorkerProtobufReaders(registry: SnapshotRegistry, contro
       if (index === undefined) indexes.set(key, (index = buildProtobufScanIndex(content.schema.root)));
       return index;
     };
-    return {
+    const codec: ValueCodec = {
       decode(vr): DecodedValue {
         const start = vr.position;
         const offset = vr.absolutePosition;
@@ -105,6 +118,8 @@ export function registerWorkerProtobufReaders(registry: SnapshotRegistry, contro
         return value;
       },
     };
+    workerCodecs.set(codec, { codec: inner, index: indexOf });
+    return codec;
   });
 }
 

@@ -5,11 +5,12 @@
  * No entry, value or frame is kept: memory is O(key groups + histogram + examples).
  */
 import { describeEntryKey } from '../core/compat';
-import { checkStateSample, type CancelSignal, type OpenedSavepoint, type SnapshotRegistry, type StateSample } from '../core/flink';
+import { checkStateSample, type CancelSignal, type KeyedEntryRun, type OpenedSavepoint, type SnapshotRegistry, type StateEntry, type StateSample } from '../core/flink';
+import { readProtobufFrameLength } from '../core/protobuf';
 import { ProtobufStatsAccumulator } from './accumulate-protobuf-stats';
 import type { DistributionBucket, StateStats } from './inspector';
 import { readStateParts } from './read-state-parts';
-import { findValueFrames, type ProtobufReadControl } from './register-worker-protobuf-readers';
+import { findValueFrames, getWorkerScanCodec, type ProtobufReadControl, type WorkerScanCodec } from './register-worker-protobuf-readers';
 
 /** Where the entries of one part (a subtask's operator state, or one key group of a subtask) start. */
 export interface IndexedPart {
@@ -37,7 +38,7 @@ export async function scanStateStatistics(
   registry: SnapshotRegistry,
   control: ProtobufReadControl,
   query: { operatorId: string; state: string; sample?: StateSample },
-  options: { signal: CancelSignal; bytesRead: () => number },
+  options: { signal: CancelSignal; bytesRead: () => number; /** false: decode every entry (the reference the in-place read is tested against) */ readInPlace?: boolean },
 ): Promise<ScannedState> {
   if (query.sample) checkStateSample(query.sample);
   const limit = query.sample?.kind === 'first-entries' ? query.sample.count : Infinity;
@@ -52,19 +53,36 @@ export async function scanStateStatistics(
   let limited = false;
   control.mode = 'scan';
   const sampleQuery = { ...query, signal: options.signal };
+  // the key text of the row just added, made only if the statistics ask for it (during proto.add)
+  let rowRun: KeyedEntryRun | undefined;
+  let rowIndex = 0;
+  let rowKey: string | undefined;
+  const rowKeyOf = (): string => {
+    if (rowKey === undefined) {
+      const k = rowRun!.decodeRowKey(rowIndex);
+      rowKey = describeEntryKey(k.key, k.userKey);
+    }
+    return rowKey;
+  };
   outer: for await (const part of readStateParts(opened, registry, sampleQuery, coverage)) {
     let current: IndexedPart | undefined;
-    for await (const e of part.entries) {
+    /** numbers the next entry of the part: STOP at the sample's limit, LISTED when statistics skip it (a broadcast copy), else COUNTED */
+    const admit = (keyGroup: number): Admission => {
       if (total >= limit) {
         limited = true;
-        break outer;
+        return STOP;
       }
-      const keyGroup = part.kind === 'operator' ? -1 : e.keyGroup;
       if (current === undefined || current.keyGroup !== keyGroup) parts.push((current = { subtask: part.subtask, keyGroup, first: total, count: 0 }));
       current.count++;
       total++;
-      if (!part.counted) continue;
+      if (!part.counted) return LISTED;
       counted++;
+      return COUNTED;
+    };
+    /** one decoded entry (frames found from its value); false at the sample's limit */
+    const addEntry = (e: StateEntry): boolean => {
+      const a = admit(part.kind === 'operator' ? -1 : e.keyGroup);
+      if (a !== COUNTED) return a !== STOP;
       const size = e.valueRange.length;
       bump(byKeyGroup, e.keyGroup, size);
       bump(bySubtask, e.subtask, size);
@@ -73,6 +91,44 @@ export async function scanStateStatistics(
         let text: string | undefined;
         const key = () => (text ??= describeEntryKey(e.key, e.userKey));
         for (const f of frames) proto.add(f, key, total - 1);
+      }
+      return true;
+    };
+    if (part.runs === undefined || options.readInPlace === false) {
+      for await (const e of part.entries) if (!addEntry(e)) break outer;
+      continue;
+    }
+    // canonical keyed state: an entry whose key checks in place and whose value is one Protobuf frame
+    // is counted and scanned from the read bytes, without an entry object (KeyedEntryRun); the rest is decoded
+    for await (const run of part.runs) {
+      let lastStateId = -1;
+      let scan: WorkerScanCodec | undefined;
+      for (let i = 0; i < run.rowCount; i++) {
+        if (!run.isRowWanted(i)) continue;
+        const stateId = run.stateIdOf(i);
+        if (stateId !== lastStateId) {
+          lastStateId = stateId;
+          scan = getWorkerScanCodec(run.singleValueSerializerOf(i)?.codec);
+        }
+        if (scan === undefined || !run.checkRowKey(i)) {
+          if (!addEntry(run.decodeRow(i))) break outer;
+          continue;
+        }
+        const a = admit(run.keyGroup);
+        if (a === STOP) break outer;
+        if (a === LISTED) continue;
+        const start = run.valueStart(i);
+        const end = run.valueEnd(i);
+        bump(byKeyGroup, run.keyGroup, end - start);
+        bump(bySubtask, run.subtask, end - start);
+        // the frame as the codec reads it in `scan` mode (none where it fails: a short value, a refused length)
+        const length = readProtobufFrameLength(run.bytes, start, end, scan.codec.content.settings.maxMessageSize);
+        if (length < 0) continue;
+        const frame = run.bytes.subarray(start, start + 4 + Math.min(length, end - start - 4));
+        rowRun = run;
+        rowIndex = i;
+        rowKey = undefined;
+        proto.add({ offset: run.baseOffset + start, frame, length, codec: scan.codec, index: scan.index() }, rowKeyOf, total - 1);
       }
     }
   }
@@ -91,6 +147,11 @@ export async function scanStateStatistics(
   };
   return { stats, index: { total, parts } };
 }
+
+const STOP = 0;
+const LISTED = 1;
+const COUNTED = 2;
+type Admission = typeof STOP | typeof LISTED | typeof COUNTED;
 
 function bump(m: Map<number, DistributionBucket>, id: number, bytes: number): void {
   let b = m.get(id);

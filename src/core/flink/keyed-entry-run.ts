@@ -69,6 +69,11 @@ export class KeyedEntryRun implements Iterable<StateEntry> {
 
   private readonly rows: Uint32Array;
 
+  /** The subtask whose stream the run is from (StateEntry.subtask of its entries). */
+  get subtask(): number {
+    return this.d.input.subtask;
+  }
+
   *[Symbol.iterator](): Iterator<StateEntry> {
     for (let i = 0; i < this.rowCount; i++) if (this.isRowWanted(i)) yield this.decodeRow(i);
   }
