@@ -23,9 +23,10 @@ export interface ProcessSpec {
  * Whole processes timed in alternation (a, b, c, a, b, c, …), each one's median: on a shared VM a
  * slow stretch then hits every command alike instead of whichever ran during it.
  */
-export function timeProcessesAlternated(specs: readonly ProcessSpec[], runs: number): { ms: number; stdout: string }[] {
+export function timeProcessesAlternated(specs: readonly ProcessSpec[], runs: number): { ms: number; stdout: string; stderrs: string[] }[] {
   const times = specs.map(() => [] as number[]);
   const stdout = specs.map(() => '');
+  const stderrs = specs.map(() => [] as string[]);
   for (let i = 0; i < runs; i++) {
     for (const [j, spec] of specs.entries()) {
       const t0 = performance.now();
@@ -33,9 +34,20 @@ export function timeProcessesAlternated(specs: readonly ProcessSpec[], runs: num
       times[j]!.push(performance.now() - t0);
       if (r.status === null || !(spec.okStatus ?? [0]).includes(r.status)) throw new Error(`${spec.cmd} ${spec.args.join(' ')} exited with ${r.status}: ${r.stderr}`);
       stdout[j] = r.stdout;
+      stderrs[j]!.push(r.stderr);
     }
   }
-  return times.map((t, j) => ({ ms: median(t), stdout: stdout[j]! }));
+  return times.map((t, j) => ({ ms: median(t), stdout: stdout[j]!, stderrs: stderrs[j]! }));
+}
+
+/** GNU time, when the machine has it: a command run under it reports its CPU seconds (user + system) on the last line of stderr. */
+export const GNU_TIME = '/usr/bin/time';
+
+/** The CPU seconds a command run as `GNU_TIME -f '%U %S' …` reported, or undefined. */
+export function parseCpuSeconds(stderr: string): number | undefined {
+  const last = stderr.trim().split('\n').at(-1) ?? '';
+  const m = /^(\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/.exec(last);
+  return m ? Number(m[1]) + Number(m[2]) : undefined;
 }
 
 export function median(xs: readonly number[]): number {
