@@ -101,25 +101,29 @@ export async function measureScanThroughput(dir: string, manifest: BenchSavepoin
     if (out.error) throw new Error(out.error.message);
     scanned++;
   };
-  // the pipeline's own cost (2f: every payload framed and handed over, none looked at) and the scan pipeline, alternated, medians of 3
+  // the scan pipeline, the fromBinary one and the pipeline's own cost (2f: every payload framed and
+  // handed over, none looked at), alternated, medians of 3: a slow stretch of this shared VM then hits all three
   let framed = 0;
   const frameSink = () => {
     framed++;
   };
+  let parsed = 0;
+  const esSink = (f: ScannedFrame) => {
+    fromBinary(f.content.schema.root, f.bytes.subarray(f.start, f.end));
+    parsed++;
+  };
   const scanRuns: { ms: number; entries: number }[] = [];
   const frameRuns: { ms: number; entries: number }[] = [];
+  const esRuns: { ms: number; entries: number }[] = [];
   for (let i = 0; i < 3; i++) {
-    scanned = framed = 0;
+    scanned = framed = parsed = 0;
     scanRuns.push(await runPipeline(dir, scanSink));
+    esRuns.push(await runPipeline(dir, esSink));
     frameRuns.push(await runPipeline(dir, frameSink));
   }
   const scan = { ms: median(scanRuns.map((r) => r.ms)) };
   const frameOnly = { ms: median(frameRuns.map((r) => r.ms)) };
-  let parsed = 0;
-  const es = await runPipeline(dir, (f) => {
-    fromBinary(f.content.schema.root, f.bytes.subarray(f.start, f.end));
-    parsed++;
-  });
+  const es = { ms: median(esRuns.map((r) => r.ms)) };
   const full = await runPipeline(dir, 'full-decoder');
   if (framed !== manifest.entries || scanned !== manifest.entries || parsed !== manifest.entries || full.entries !== manifest.entries) throw new Error('pipelines saw different entry counts');
   // payload-only CPU: the same values in memory
@@ -168,9 +172,9 @@ export async function measureScanThroughput(dir: string, manifest: BenchSavepoin
   const rc = bytes / readCopyMs;
   return [
     { id: '2a', name: `structural scan of every value, ${fmtBytes(bytes)} of state (${manifest.entries} values; median of 3)`, value: `${fmtRate(bytes, scan.ms)} (${fmtMs(scan.ms)})`, ratio: `${((100 * (bytes / scan.ms)) / rc).toFixed(0)} % of plain read+copy at ${fmtRate(bytes, readCopyMs)}`, goal: '≥ 25 % of read+copy', met: bytes / scan.ms / rc >= 0.25 },
-    { id: '2b', name: 'same pipeline with @bufbuild/protobuf fromBinary per value', value: `${fmtRate(bytes, es.ms)} (${fmtMs(es.ms)})`, ratio: `structural scan is ${(es.ms / scan.ms).toFixed(2)}× faster end to end (a scan costing nothing beyond read+copy would be ${(es.ms / readCopyMs).toFixed(2)}×)`, goal: 'scan 5× faster', met: es.ms / scan.ms >= 5 },
+    { id: '2b', name: 'same pipeline with @bufbuild/protobuf fromBinary per value (alternated with 2a, median of 3)', value: `${fmtRate(bytes, es.ms)} (${fmtMs(es.ms)})`, ratio: `structural scan is ${(es.ms / scan.ms).toFixed(2)}× faster end to end (a scan costing nothing beyond read+copy would be ${(es.ms / readCopyMs).toFixed(2)}×)`, goal: 'scan 5× faster', met: es.ms / scan.ms >= 5 },
     { id: '2c', name: `payload-only CPU (values in memory, no I/O or entry framing; median of ${trials} alternated trials)`, value: `scan ${fmtRate(poolBytes * rounds, cpuScan.ms)}, fromBinary ${fmtRate(poolBytes * rounds, cpuEs.ms)} (a copy of the same payloads: ${fmtRate(poolBytes * rounds, cpuCopy.ms)}, the scan ${((100 * cpuCopy.ms) / cpuScan.ms).toFixed(0)} % of it)`, ratio: `scan is ${(cpuEs.ms / cpuScan.ms).toFixed(2)}× faster (per-trial ratios ${ratios[0]!.toFixed(1)}–${ratios[ratios.length - 1]!.toFixed(1)}×)`, goal: 'scan 5× faster', met: cpuEs.ms / cpuScan.ms >= 5 },
-    { id: '2f', name: 'same pipeline, payloads framed and handed over but not looked at (read, key-group blocks, entry rows, key checks; alternated with 2a, medians of 3)', value: `${fmtRate(bytes, frameOnly.ms)} (${fmtMs(frameOnly.ms)})`, ratio: `${((100 * frameOnly.ms) / scan.ms).toFixed(0)} % of the scan pipeline's time, ${(frameOnly.ms / readCopyMs).toFixed(1)}× the plain read+copy`, goal: '(information)', met: undefined },
+    { id: '2f', name: 'same pipeline, payloads framed and handed over but not looked at (read, key-group blocks, entry rows, key checks; alternated with 2a and 2b, median of 3)', value: `${fmtRate(bytes, frameOnly.ms)} (${fmtMs(frameOnly.ms)})`, ratio: `${((100 * frameOnly.ms) / scan.ms).toFixed(0)} % of the scan pipeline's time, ${(frameOnly.ms / readCopyMs).toFixed(1)}× the plain read+copy`, goal: '(information)', met: undefined },
     { id: '2d', name: 'same reads and rows, every entry decoded with the full decoder (keys, entry objects, values with protobuf-java semantics + JSON view)', value: `${fmtRate(bytes, full.ms)} (${fmtMs(full.ms)})`, ratio: `structural scan is ${(full.ms / scan.ms).toFixed(2)}× faster`, goal: '(information)', met: undefined },
     {
       id: '2e',
