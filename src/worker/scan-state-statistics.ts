@@ -4,13 +4,13 @@
  * table pages with (one record per key group: where its entries start in the state's numbering).
  * No entry, value or frame is kept: memory is O(key groups + histogram + examples).
  */
-import { describeEntryKey } from '../core/compat';
-import { checkStateSample, type CancelSignal, type KeyedEntryRun, type OpenedSavepoint, type SnapshotRegistry, type StateEntry, type StateSample } from '../core/flink';
+import { createRowKeyText, describeEntryKey } from '../core/compat';
+import { checkStateSample, type CancelSignal, type OpenedSavepoint, type SnapshotRegistry, type StateEntry, type StateSample } from '../core/flink';
 import { readProtobufFrameLength } from '../core/protobuf';
 import { ProtobufStatsAccumulator } from './accumulate-protobuf-stats';
 import type { DistributionBucket, StateStats } from './inspector';
 import { readStateParts } from './read-state-parts';
-import { findValueFrames, getWorkerScanCodec, type ProtobufReadControl, type WorkerScanCodec } from './register-worker-protobuf-readers';
+import { findValueFrames, getWorkerScanCodec, type ProtobufReadControl } from './register-worker-protobuf-readers';
 
 /** Where the entries of one part (a subtask's operator state, or one key group of a subtask) start. */
 export interface IndexedPart {
@@ -54,16 +54,7 @@ export async function scanStateStatistics(
   control.mode = 'scan';
   const sampleQuery = { ...query, signal: options.signal };
   // the key text of the row just added, made only if the statistics ask for it (during proto.add)
-  let rowRun: KeyedEntryRun | undefined;
-  let rowIndex = 0;
-  let rowKey: string | undefined;
-  const rowKeyOf = (): string => {
-    if (rowKey === undefined) {
-      const k = rowRun!.decodeRowKey(rowIndex);
-      rowKey = describeEntryKey(k.key, k.userKey);
-    }
-    return rowKey;
-  };
+  const rowKey = createRowKeyText();
   outer: for await (const part of readStateParts(opened, registry, sampleQuery, coverage)) {
     let current: IndexedPart | undefined;
     /** numbers the next entry of the part: STOP at the sample's limit, LISTED when statistics skip it (a broadcast copy), else COUNTED */
@@ -101,35 +92,22 @@ export async function scanStateStatistics(
     // canonical keyed state: an entry whose key checks in place and whose value is one Protobuf frame
     // is counted and scanned from the read bytes, without an entry object (KeyedEntryRun); the rest is decoded
     for await (const run of part.runs) {
-      let lastStateId = -1;
-      let scan: WorkerScanCodec | undefined;
-      for (let i = 0; i < run.rowCount; i++) {
-        if (!run.isRowWanted(i)) continue;
-        const stateId = run.stateIdOf(i);
-        if (stateId !== lastStateId) {
-          lastStateId = stateId;
-          scan = getWorkerScanCodec(run.singleValueSerializerOf(i)?.codec);
-        }
-        if (scan === undefined || !run.checkRowKey(i)) {
-          if (!addEntry(run.decodeRow(i))) break outer;
-          continue;
-        }
+      const walked = run.walkRows(getWorkerScanCodec, addEntry, (i, scan) => {
         const a = admit(run.keyGroup);
-        if (a === STOP) break outer;
-        if (a === LISTED) continue;
+        if (a !== COUNTED) return a !== STOP;
         const start = run.valueStart(i);
         const end = run.valueEnd(i);
         bump(byKeyGroup, run.keyGroup, end - start);
         bump(bySubtask, run.subtask, end - start);
         // the frame as the codec reads it in `scan` mode (none where it fails: a short value, a refused length)
         const length = readProtobufFrameLength(run.bytes, start, end, scan.codec.content.settings.maxMessageSize);
-        if (length < 0) continue;
+        if (length < 0) return true;
         const frame = run.bytes.subarray(start, start + 4 + Math.min(length, end - start - 4));
-        rowRun = run;
-        rowIndex = i;
-        rowKey = undefined;
-        proto.add({ offset: run.baseOffset + start, frame, length, codec: scan.codec, index: scan.index() }, rowKeyOf, total - 1);
-      }
+        rowKey.at(run, i);
+        proto.add({ offset: run.baseOffset + start, frame, length, codec: scan.codec, index: scan.index() }, rowKey.text, total - 1);
+        return true;
+      });
+      if (!walked) break outer;
     }
   }
   const sorted = (m: Map<number, DistributionBucket>) => [...m.values()].sort((a, b) => a.id - b.id);

@@ -22,7 +22,7 @@ import {
   type StateEntry,
   type StateScope,
 } from '../../core/flink';
-import { describeEntryKey } from '../../core/compat';
+import { createRowKeyText, describeEntryKey } from '../../core/compat';
 import { isDecodeError, type ByteSource, type DecodeErrorJson, type SavepointFiles } from '../../core/io';
 import { createProtobufStateScan, type ProtobufStateScan } from '../../core/protobuf';
 import { registerScanningProtobufReaders, type ScannedFrame } from './register-scanning-protobuf-readers';
@@ -102,23 +102,12 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
       s.entries++;
       s.valueBytes += run.valueEnd(i) - run.valueStart(i);
       if (frame === undefined) return;
-      rowRun = run;
-      rowIndex = i;
-      rowKey = undefined;
-      keyOf = rowKeyOf;
+      rowKey.at(run, i);
+      keyOf = rowKey.text;
       scanFrame(frame);
     };
-    // the key text of the row just handed over, made only if the scan asks for it (no closure per row)
-    let rowRun: KeyedEntryRun | undefined;
-    let rowIndex = 0;
-    let rowKey: string | undefined;
-    const rowKeyOf = (): string => {
-      if (rowKey === undefined) {
-        const k = rowRun!.decodeRowKey(rowIndex);
-        rowKey = describeEntryKey(k.key, k.userKey);
-      }
-      return rowKey;
-    };
+    // the key text of the row just handed over, made only if the scan asks for it
+    const rowKey = createRowKeyText();
     // Frames are matched to entries by offset, and offsets are only comparable within one stream (one
     // Snappy block for compressed keyed state, where they restart at 0): frames decoded for entries that
     // were never yielded (a broadcast copy not counted) must not reach the next stream's entries.

@@ -13,27 +13,14 @@ import { getScanningCodecSchema, type ScannedFrame } from './register-scanning-p
  */
 export function walkKeyedEntryRun(run: KeyedEntryRun, onEntry: (e: StateEntry) => void, onRow: (run: KeyedEntryRun, i: number, frame: ScannedFrame | undefined) => void): void {
   const frame = SCRATCH;
-  // rows come in runs of one state: look its codec up again only when the state changes
-  let lastStateId = -1;
-  let schema: Pick<ScannedFrame, 'content' | 'index'> | undefined;
   try {
-    for (let i = 0; i < run.rowCount; i++) {
-      if (!run.isRowWanted(i)) continue;
-      const stateId = run.stateIdOf(i);
-      if (stateId !== lastStateId) {
-        lastStateId = stateId;
-        schema = getScanningCodecSchema(run.singleValueSerializerOf(i)?.codec);
-      }
-      if (schema === undefined || !run.checkRowKey(i)) {
-        onEntry(run.decodeRow(i));
-        continue;
-      }
+    run.walkRows(getScanningCodecSchema, onEntry, (i, schema) => {
       const start = run.valueStart(i);
       const end = run.valueEnd(i);
       const length = readProtobufFrameLength(run.bytes, start, end, schema.content.settings.maxMessageSize);
       if (length < 0) {
         onRow(run, i, undefined);
-        continue;
+        return;
       }
       frame.offset = run.baseOffset + start;
       frame.bytes = run.bytes;
@@ -43,7 +30,7 @@ export function walkKeyedEntryRun(run: KeyedEntryRun, onEntry: (e: StateEntry) =
       frame.content = schema.content;
       frame.index = schema.index;
       onRow(run, i, frame);
-    }
+    });
   } finally {
     // the scratch frame must not keep a read buffer alive
     frame.bytes = EMPTY;

@@ -19,3 +19,4 @@ export { listSavedSchemas, type SavedSchema } from './list-saved-schemas';
 export { registerValueScanningReaders, type UnkeyedScannedValue } from './register-value-scanning-readers';
 export { identifyProtobufSchema } from './identify-protobuf-schema';
 export { scanProtobufStateValues, registerRecordingProtobufReaders, summarizeProtobufValue, describeEntryKey, type ScanStateOptions, type ScanResult } from './scan-protobuf-state-values';
+export { createRowKeyText, type RowKeyText } from './create-row-key-text';

@@ -11,7 +11,7 @@ import type { KeyedReadBuffers } from './keyed-read-buffers';
 import type { WindowRead } from './stream-key-group-block';
 import type { KeyedStreamInput } from './read-canonical-keyed-entries';
 import { END_OF_STATE_RUN_FLAG, KeyedEntryRows, ROW_FIELDS } from './read-key-group-block';
-import type { SerializerSnapshot } from './snapshot-types';
+import type { SerializerSnapshot, ValueCodec } from './snapshot-types';
 
 /** What decoding the key-group blocks of one stream needs, made once per stream. */
 export interface KeyedBlockDecoding {
@@ -82,11 +82,6 @@ export class KeyedEntryRun implements Iterable<StateEntry> {
     return this.d.wanted === undefined || this.d.wanted.has(this.rows[i * ROW_FIELDS]!);
   }
 
-  /** The kv-state id of row i (its index in the header's states). */
-  stateIdOf(i: number): number {
-    return this.rows[i * ROW_FIELDS]!;
-  }
-
   planOf(i: number): KeyedDecodePlan {
     const stateId = this.rows[i * ROW_FIELDS]!;
     let plan = this.d.plans.get(stateId);
@@ -118,6 +113,29 @@ export class KeyedEntryRun implements Iterable<StateEntry> {
     const plan = this.planOf(i);
     const kind = plan.state.kind;
     return kind === 'LIST' || kind === 'MAP' || kind === 'PRIORITY_QUEUE' ? undefined : plan.value;
+  }
+
+  /**
+   * The wanted rows in order, for a scan that reads some values in place: `readerOf` tells from the
+   * codec of a row's single value serializer (singleValueSerializerOf) what reads it in place (looked up
+   * once per run of one state); a row with such a reader and a key that checks in place (checkRowKey)
+   * goes to `onRow`, every other row is decoded (decodeRow) and goes to `onEntry`. Either returns false
+   * to stop; walkRows then returns false. Same rows, order and errors as iterating the run.
+   */
+  walkRows<R>(readerOf: (codec: ValueCodec | undefined) => R | undefined, onEntry: (e: StateEntry) => boolean | void, onRow: (i: number, reader: R) => boolean | void): boolean {
+    let lastStateId = -1;
+    let reader: R | undefined;
+    for (let i = 0; i < this.rowCount; i++) {
+      if (!this.isRowWanted(i)) continue;
+      const stateId = this.rows[i * ROW_FIELDS]!;
+      if (stateId !== lastStateId) {
+        lastStateId = stateId;
+        reader = readerOf(this.singleValueSerializerOf(i)?.codec);
+      }
+      const go = reader === undefined || !this.checkRowKey(i) ? onEntry(this.decodeRow(i)) : onRow(i, reader);
+      if (go === false) return false;
+    }
+    return true;
   }
 
   /**
