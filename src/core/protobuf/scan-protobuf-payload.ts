@@ -35,7 +35,13 @@ const F_REPEATED = SCAN_REPEATED;
 const F_STRING = SCAN_STRING;
 const ALIAS_THRESHOLD = ALIASING_THRESHOLD_BYTES;
 const DEPTH_CAP = MAX_DECODER_DEPTH;
+const F_ONEOF_MASK = 0xf << SCAN_ONEOF_SHIFT;
+/** bit 0 of (f & F_REPEATED) >>> REPEATED_SHIFT: the field is repeated */
+const REPEATED_SHIFT = 31 - Math.clz32(SCAN_REPEATED);
+/** above every order key (2 · MAX_FIELD_NUMBER + 1 < 2^31) */
+const AFTER_UNKNOWN = 0x7fffffff;
 
+const EMPTY = new Uint8Array(0);
 
 // scan state, reset per call (keeps the hot loop free of allocations)
 let buf: Uint8Array = new Uint8Array(0);
@@ -51,14 +57,36 @@ let reuseExample: { typeName: string; number: number } | undefined;
 let tooLarge = 0;
 let tooLargeExample: string | undefined;
 let log: ProtobufFieldLog | undefined;
+/**
+ * A DataView of buf for word reads (strings, packed numbers), made when first needed. It is kept for
+ * the following scans of the same buffer (a read buffer holds many values) until the current job
+ * ends, so no buffer stays alive through it.
+ */
+let view: DataView | undefined;
+let viewBytes: Uint8Array = EMPTY;
+let viewDropPending = false;
+
+function openView(): DataView {
+  view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  viewBytes = buf;
+  if (!viewDropPending) {
+    viewDropPending = true;
+    void Promise.resolve().then(dropView);
+  }
+  return view;
+}
+
+function dropView(): void {
+  view = undefined;
+  viewBytes = EMPTY;
+  viewDropPending = false;
+}
 
 export function scanProtobufPayload(bytes: Uint8Array, index: ProtobufScanIndex, options: ProtobufScanOptions): ProtobufPayloadScan {
   const out = createEmptyScan();
   scanProtobufPayloadInto(out, bytes, index, options);
   return out;
 }
-
-const EMPTY = new Uint8Array(0);
 
 /**
  * Scans into `out` (overwriting every field) without allocating: the whole-state path. Absent
@@ -74,7 +102,9 @@ export function scanProtobufPayloadInto(out: ProtobufPayloadScan, bytes: Uint8Ar
  * buffer. Error offsets are relative to `start`, as for the payload alone.
  */
 export function scanProtobufPayloadRangeInto(out: ProtobufPayloadScan, bytes: Uint8Array, start: number, end: number, index: ProtobufScanIndex, options: ProtobufScanOptions): void {
+  if (!(start >= 0 && start <= end && end <= bytes.length)) throw new RangeError(`expected a range within the ${bytes.length} bytes, found [${start}, ${end})`);
   const frameLength = options.frameLength ?? end - start;
+  if (viewBytes !== bytes) view = undefined;
   buf = bytes;
   messages = index.messages;
   recursionLimit = options.recursionLimit < DEPTH_CAP ? options.recursionLimit : DEPTH_CAP;
@@ -119,9 +149,13 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
   const bytes = buf;
   const info = m >= 0 ? messages[m] : undefined;
   const mapEntry = info !== undefined && info.mapEntry;
-  let lastNo = 0;
-  let sawUnknown = false;
+  // the order check of compatibility-rules.md §7 in one number: 2·no after a repeated field (the
+  // same number may follow), 2·no + 1 after any other, and AFTER_UNKNOWN once an unknown field was
+  // seen (every known field after it is out of writer order); a known field is in order when 2·no + 1 > lastKey
+  let lastKey = 0;
   let oneofsSeen = 0;
+  // where the known fields are listed (rarely): every known field takes the slow path
+  const slow = log !== undefined ? F_ONEOF_MASK : 0;
   while (pos < end) {
     // tag: protobuf-java keeps the low 32 bits of up to 10 bytes
     const tagStart = pos;
@@ -166,21 +200,25 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
         if (pos === FAIL) return FAIL;
         if (scanCursor.closedUnknown > 0) {
           unknownFields += scanCursor.closedUnknown;
-          sawUnknown = true;
-        }
-        lastNo = no;
+          lastKey = AFTER_UNKNOWN;
+        } else if (lastKey !== AFTER_UNKNOWN) lastKey = 2 * no + 1 - ((f & F_REPEATED) >>> REPEATED_SHIFT);
         continue;
       }
       if (!mapEntry) {
-        // a second member of one oneof is as impossible for protobuf-java's writer as a late declared field
-        const oneofBit = 1 << ((f >>> F_ONEOF_SHIFT) & 0xf);
-        if (sawUnknown || no < lastNo || (no === lastNo && (f & F_REPEATED) === 0) || (oneofBit > 1 && (oneofsSeen & oneofBit) !== 0)) {
-          reused++;
-          if (reuseExample === undefined) reuseExample = { typeName: info!.typeName, number: no };
+        // in writer order and in no oneof: the fast path
+        const key = 2 * no + 1;
+        if (((f | slow) & F_ONEOF_MASK) === 0 && key > lastKey) lastKey = key - ((f & F_REPEATED) >>> REPEATED_SHIFT);
+        else {
+          // a second member of one oneof is as impossible for protobuf-java's writer as a late declared field
+          const oneofBit = 1 << ((f >>> F_ONEOF_SHIFT) & 0xf);
+          if (key <= lastKey || (oneofBit > 1 && (oneofsSeen & oneofBit) !== 0)) {
+            reused++;
+            if (reuseExample === undefined) reuseExample = { typeName: info!.typeName, number: no };
+          }
+          oneofsSeen |= oneofBit;
+          if (lastKey !== AFTER_UNKNOWN) lastKey = key - ((f & F_REPEATED) >>> REPEATED_SHIFT);
+          if (log !== undefined) log.known.push(m, no);
         }
-        oneofsSeen |= oneofBit;
-        lastNo = no;
-        if (log !== undefined) log.known.push(m, no);
       }
       const child = f >>> F_CHILD_SHIFT;
       if (wt === 0) {
@@ -206,19 +244,17 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
           }
         } else if ((f & 0x7f) !== 1 << 2) {
           // packed repeated numbers: every element must end inside the value
-          if (!checkPacked(bytes, pos, valueEnd, f)) return FAIL;
+          if (!checkPacked(bytes, view !== undefined ? view : openView(), pos, valueEnd, f)) return FAIL;
         } else if ((f & F_STRING) !== 0) {
-          // ASCII needs no UTF-8 check: test 8 bytes per step, then the tail, and validate only from a non-ASCII byte on
-          let i = pos;
-          for (const last8 = valueEnd - 8; i <= last8; i += 8) {
-            if (((bytes[i]! | bytes[i + 1]! | bytes[i + 2]! | bytes[i + 3]! | bytes[i + 4]! | bytes[i + 5]! | bytes[i + 6]! | bytes[i + 7]!) & 0x80) !== 0) break;
-          }
-          for (; i < valueEnd; i++) {
-            if (bytes[i]! >= 0x80) {
-              if (decodeUtf8(bytes, pos, valueEnd, true) === undefined) return FAIL;
-              break;
-            }
-          }
+          // ASCII needs no UTF-8 check: OR the string's bytes together four at a time (the last four
+          // overlapping), and validate only when a high bit is set
+          let acc = 0;
+          if (len >= 4) {
+            const dv = view !== undefined ? view : openView();
+            for (let i = pos, last4 = valueEnd - 4; i < last4; i += 4) acc |= dv.getInt32(i, true);
+            acc |= dv.getInt32(valueEnd - 4, true);
+          } else for (let i = pos; i < valueEnd; i++) acc |= bytes[i]!;
+          if ((acc & 0x80808080) !== 0 && decodeUtf8(bytes, pos, valueEnd, true) === undefined) return FAIL;
         }
         pos = valueEnd;
       } else if (wt === 1) pos += 8;
@@ -237,7 +273,7 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
       continue;
     }
     // unknown field: undeclared number, or a wire type the declared field does not accept
-    sawUnknown = true;
+    lastKey = AFTER_UNKNOWN;
     unknownFields++;
     if (log !== undefined && m >= 0) log.unknown.push(m, no, wt);
     if (wt === 0) {

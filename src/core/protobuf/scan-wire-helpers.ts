@@ -48,18 +48,25 @@ for (let m = 0; m < 256; m++) {
   TRAILING_RUN[m] = trail;
 }
 
-/** Packed elements of a field accepting varint (bit 0), fixed64 (bit 1) or fixed32 (bit 5). */
-export function checkPacked(buf: Uint8Array, pos: number, end: number, f: number): boolean {
+/** The high bits of the four little-endian bytes of w as a 4-bit mask (bit k: byte k). */
+function highBits4(w: number): number {
+  return Math.imul((w >>> 7) & 0x01010101, 0x10204080) >>> 28;
+}
+
+/**
+ * Packed elements of a field accepting varint (bit 0), fixed64 (bit 1) or fixed32 (bit 5); `dv` is a
+ * DataView of buf's bytes (the same offsets).
+ */
+export function checkPacked(buf: Uint8Array, dv: DataView, pos: number, end: number, f: number): boolean {
   if ((f & 1) !== 0) {
     // valid when every varint ends inside [pos, end) within 10 bytes: no run of 10 continuation
     // bytes, and the last byte ends a varint (run counts the continuation bytes in a row). Eight
-    // bytes per step: their high bits as one mask, whose leading run extends the run so far and whose
-    // trailing run starts the next (a run inside eight bytes is shorter than 10)
+    // bytes per step, read as two words: their high bits as one mask, whose leading run extends the
+    // run so far and whose trailing run starts the next (a run inside eight bytes is shorter than 10)
     let run = 0;
     let i = pos;
     for (const last8 = end - 8; i <= last8; i += 8) {
-      const m =
-        (buf[i]! >>> 7) | ((buf[i + 1]! >>> 7) << 1) | ((buf[i + 2]! >>> 7) << 2) | ((buf[i + 3]! >>> 7) << 3) | ((buf[i + 4]! >>> 7) << 4) | ((buf[i + 5]! >>> 7) << 5) | ((buf[i + 6]! >>> 7) << 6) | ((buf[i + 7]! >>> 7) << 7);
+      const m = highBits4(dv.getInt32(i, true)) | (highBits4(dv.getInt32(i + 4, true)) << 4);
       if (run + LEADING_RUN[m]! >= 10) return false;
       run = m === 0xff ? run + 8 : TRAILING_RUN[m]!;
     }
@@ -71,7 +78,6 @@ export function checkPacked(buf: Uint8Array, pos: number, end: number, f: number
   }
   return (end - pos) % ((f & 2) !== 0 ? 8 : 4) === 0;
 }
-
 
 /** A varint32 length (protobuf-java readRawVarint32); -1 when negative or malformed. Sets scanCursor.lengthEnd. */
 export function readLength(buf: Uint8Array, pos: number): number {
