@@ -15,7 +15,9 @@ import {
   createSnapshotRegistry,
   FIRST_KEYED_SLICE_BYTES,
   groupKeyGroupSlices,
+  KEYED_BLOCK_WINDOW_BYTES,
   KEYED_READ_AHEAD_BYTES,
+  KEYED_SCAN_WINDOW_BYTES,
   listKeyGroupBlocks,
   MAX_KEYED_SLICE_BYTES,
   openSavepoint,
@@ -315,6 +317,39 @@ describe('large key-group blocks (4 key groups of ~1.5 MiB) are streamed in wind
       expect(runs).toBeGreaterThan(8);
       expect(aheadOfRun).toBe(runs - 1);
     }
+  });
+
+  it('by default a whole-state scan of a local file reads windows of KEYED_SCAN_WINDOW_BYTES, other readers these blocks whole (KEYED_BLOCK_WINDOW_BYTES)', async () => {
+    expect(KEYED_SCAN_WINDOW_BYTES).toBe(1024 * 1024);
+    expect(KEYED_BLOCK_WINDOW_BYTES).toBe(4 * 1024 * 1024);
+    const keyed = await openFirstKeyedStream(dir);
+    const input = keyed!.input!;
+    const blocks = listKeyGroupBlocks(input);
+    expect(blocks.map((b) => b.end - b.offset > KEYED_SCAN_WINDOW_BYTES && b.end - b.offset < KEYED_BLOCK_WINDOW_BYTES)).toEqual([true, true, true, true]);
+    const readsWith = async (reuseReadBuffers: boolean) => {
+      const reads: number[] = [];
+      const source: ByteSource = {
+        name: input.source.name,
+        size: input.source.size,
+        read: (offset, length) => {
+          reads.push(length);
+          return input.source.read(offset, length);
+        },
+        readInto: (offset, length, target) => {
+          reads.push(length);
+          return input.source.readInto!(offset, length, target);
+        },
+      };
+      let entries = 0;
+      for await (const run of readCanonicalKeyedEntryRuns({ ...input, source }, keyed!.header!, { reuseReadBuffers })) for (const _ of run) entries++;
+      return { reads, entries };
+    };
+    const scan = await readsWith(true);
+    const listing = await readsWith(false);
+    expect(scan.entries).toBe(listing.entries);
+    expect(Math.max(...scan.reads)).toBe(KEYED_SCAN_WINDOW_BYTES);
+    expect(scan.reads.length).toBeGreaterThanOrEqual(8);
+    expect(listing.reads).toEqual(blocks.map((b) => b.end - b.offset));
   });
 
   it('a truncated large block fails with the whole-block error (text and offset) when streamed', async () => {

@@ -35,7 +35,7 @@ export interface KeyedReadOptions {
   reuseReadBuffers?: boolean;
   /** with reuseReadBuffers: the buffers to reuse (default: a set for this stream); pass one set to read stream after stream into the same buffers */
   readBuffers?: KeyedReadBuffers;
-  /** window size for streaming large uncompressed blocks (default KEYED_BLOCK_WINDOW_BYTES; tests use small ones) */
+  /** window size for streaming large blocks (default KEYED_SCAN_WINDOW_BYTES with reused buffers and a source with readInto, else KEYED_BLOCK_WINDOW_BYTES; tests use small ones) */
   blockWindowBytes?: number;
 }
 
@@ -76,6 +76,13 @@ export const KEYED_READ_AHEAD_BYTES = 16 * 1024 * 1024;
  * a large state with few key groups (low max parallelism) has key groups of gigabytes.
  */
 export const KEYED_BLOCK_WINDOW_BYTES = 4 * 1024 * 1024;
+/**
+ * The window of a whole-state scan of a local file (reused buffers and a source with `readInto`,
+ * where a read costs a system call, not a request): a window is framed and its values scanned right
+ * after it arrives, and one that fits in a core's L2 cache is scanned faster (measured on the 0.5 GiB
+ * bench savepoint: the stats pipeline ~20 % faster with 1 or 2 MiB windows than with 4 MiB ones).
+ */
+export const KEYED_SCAN_WINDOW_BYTES = 1024 * 1024;
 
 export interface KeyGroupSlice {
   offset: number;
@@ -115,7 +122,8 @@ export function groupKeyGroupSlices(
  * key-group offset (Snappy-framed per block when the header says so), decoded per state with the
  * header's serializers. Consecutive blocks are read together in growing slices (groupKeyGroupSlices,
  * up to 1 MiB), and from the second slice on the next one is read while this one is decoded when
- * both fit in 16 MiB; a block above KEYED_BLOCK_WINDOW_BYTES (4 MiB) is streamed in windows of that
+ * both fit in 16 MiB; a block above the window size (KEYED_BLOCK_WINDOW_BYTES, 4 MiB, or for a
+ * whole-state scan of a local file KEYED_SCAN_WINDOW_BYTES, 1 MiB) is streamed in windows of that
  * size (stream-key-group-block.ts), so memory stays bounded by a few windows, whatever the key-group
  * size (an entry larger than a window gets a window of its own size).
  */
@@ -149,7 +157,7 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
     buffers.sliceTurn = turn ^ 1;
     return readInto(slice.offset, length, buffer);
   };
-  const windowBytes = options.blockWindowBytes ?? KEYED_BLOCK_WINDOW_BYTES;
+  const windowBytes = options.blockWindowBytes ?? (readInto !== undefined ? KEYED_SCAN_WINDOW_BYTES : KEYED_BLOCK_WINDOW_BYTES);
   // only a block alone in its slice (a block above MAX_KEYED_SLICE_BYTES always is; joined slices stay below it)
   const streamed = (slice: KeyGroupSlice): boolean => slice.blocks.length === 1 && slice.end - slice.offset > windowBytes;
   let pending: Promise<Uint8Array> | undefined;
