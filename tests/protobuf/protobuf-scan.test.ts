@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildProtobufScanIndex,
   collectProtobufUnknownFields,
+  createProtobufFieldLog,
   createProtobufStateScan,
   decodeProtobufPayload,
   JAVA_PARSE_MESSAGES as M,
@@ -89,6 +90,89 @@ describe('scanProtobufPayload: the structural scan', () => {
     expect(scanProtobufPayload(hex('48 05 52 01 78'), recursiveIndex, limits).reuseExample).toEqual({ typeName: 'flink.protobuf.serializer.RecursiveMessage', number: 10 });
     // in order, repeated unpacked elements and map entries are fine
     expect(scanProtobufPayload(hex('38 01 38 02 42 01 61 a0 06 01'), recursiveIndex, limits).reusedDeclaredNumbers).toBe(0);
+  });
+
+  it('counts out-of-writer-order declared fields exactly as the rule reads (property: random field sequences, field log on and off)', () => {
+    // the rule of compatibility-rules.md §7, straight from the descriptor: a declared field is out of
+    // writer order after an unknown field (an undeclared closed-enum value counts as one), below the
+    // number before it, equal to it unless repeated, or as a second member of one oneof; closed enums
+    // and map entries are not checked themselves
+    const expectOrder = (desc: typeof recursive, fields: { no: number; closedUnknown: boolean }[]) => {
+      let sawUnknown = false;
+      let lastNo = 0;
+      const oneofs = new Set<unknown>();
+      let reused = 0;
+      let example: number | undefined;
+      const known: number[] = [];
+      for (const { no, closedUnknown } of fields) {
+        const field = desc.fields.find((f) => f.number === no);
+        if (field === undefined) {
+          sawUnknown = true;
+          continue;
+        }
+        const closed = (field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum')) && !field.enum!.open;
+        if (closed) {
+          if (closedUnknown) sawUnknown = true;
+          lastNo = no;
+          continue;
+        }
+        const repeated = field.fieldKind === 'list' || field.fieldKind === 'map';
+        if (sawUnknown || no < lastNo || (no === lastNo && !repeated) || (field.oneof !== undefined && oneofs.has(field.oneof))) {
+          reused++;
+          example ??= no;
+        }
+        if (field.oneof !== undefined) oneofs.add(field.oneof);
+        lastNo = no;
+        known.push(no);
+      }
+      return { reused, example, known };
+    };
+    // one well-formed value per field number: the first wire type it accepts (or a varint when undeclared)
+    const encode = (index: typeof recursiveIndex, no: number, enumValue: number): number[] => {
+      const accepted = (no < 64 ? index.messages[index.root]!.small[no]! : 0) & 0x7f;
+      const wt = accepted === 0 ? 0 : 31 - Math.clz32(accepted & -accepted);
+      const tag = varint(no * 8 + wt);
+      if (wt === 0) return [...tag, ...varint(enumValue)];
+      if (wt === 1) return [...tag, 1, 2, 3, 4, 5, 6, 7, 8];
+      if (wt === 5) return [...tag, 1, 2, 3, 4];
+      if (wt === 3) return [...tag, ...varint(no * 8 + 4)];
+      return [...tag, 0]; // wt 2: an empty message, string, bytes or packed list
+    };
+    const cases = [
+      { desc: recursive, index: recursiveIndex, numbers: [...recursive.fields.map((f) => f.number), 17, 100, 3000] },
+      { desc: legacy, index: legacyIndex, numbers: [...legacy.fields.map((f) => f.number), 2, 100] },
+    ];
+    let flagged = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(0, 1), fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 24 }), (which, picks) => {
+        const { desc, index, numbers } = cases[which]!;
+        const fields = picks.map(([k, odd]) => ({ no: numbers[k % numbers.length]!, closedUnknown: odd }));
+        // a closed enum value is declared (the enum's first value) or not (1000)
+        const enumValueOf = (no: number, odd: boolean) => {
+          const field = desc.fields.find((f) => f.number === no);
+          const e = field?.fieldKind === 'enum' ? field.enum : field?.fieldKind === 'list' && field.listKind === 'enum' ? field.enum : undefined;
+          return e !== undefined && !e.open ? (odd ? 1000 : e.values[0]!.number) : 1;
+        };
+        const closedFields = fields.map((f) => {
+          const field = desc.fields.find((x) => x.number === f.no);
+          const closed = field !== undefined && (field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum')) && !field.enum!.open;
+          return { no: f.no, closedUnknown: closed && f.closedUnknown };
+        });
+        const payload = Uint8Array.from(fields.flatMap((f) => encode(index, f.no, enumValueOf(f.no, f.closedUnknown))));
+        const expected = expectOrder(desc, closedFields);
+        const plain = scanProtobufPayload(payload, index, { ...limits, root: desc });
+        expect(plain.error).toBeUndefined();
+        expect(plain.reusedDeclaredNumbers).toBe(expected.reused);
+        expect(plain.reuseExample?.number).toBe(expected.example);
+        const log = createProtobufFieldLog();
+        const logged = scanProtobufPayload(payload, index, { ...limits, root: desc, fieldLog: log });
+        expect(logged.reusedDeclaredNumbers).toBe(expected.reused);
+        expect(log.known.filter((_, i) => i % 2 === 1)).toEqual(expected.known);
+        if (expected.reused > 0) flagged++;
+      }),
+      { numRuns: 4000, seed: 20261130 },
+    );
+    expect(flagged).toBeGreaterThan(1000);
   });
 
   it('flags a tag whose field number is above 536,870,911 (UNKNOWN_NUMBER_TOO_LARGE)', () => {
