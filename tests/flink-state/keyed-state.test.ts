@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter, bytesSource, writeSnappyFramed, type DecodeError } from '../../src/core/io';
 import {
   createSnapshotRegistry,
+  KEYED_BLOCK_WINDOW_BYTES,
+  KEYED_SCAN_WINDOW_BYTES,
   readCanonicalKeyedEntries,
+  readCanonicalKeyedEntryRuns,
   readHeapKeyedEntries,
   readKeyedStateHeader,
   type KeyedStateHeader,
@@ -202,6 +205,59 @@ describe('canonical key-group blocks (§3.2–§3.4)', () => {
       [1, { kind: 'long', value: '4' }, { kind: 'long', value: '40' }],
       [3, { kind: 'long', value: '7' }, { kind: 'long', value: '70' }],
     ]);
+  });
+});
+
+describe('default windows of a whole-state scan (reused buffers, a source with readInto)', () => {
+  // one key group of ~1.5 MiB: 1,500 entries with 1,000-byte opaque values
+  const mystery = valueState('m', { raw: CLS.unknown, version: 1, content: () => {} });
+  const block = () => {
+    const w = new ByteWriter().u16(0);
+    for (let k = 0; k < 1500; k++) {
+      const key = longKey([0], k);
+      w.bytes(entry(k === 1499 ? flag(key) : key, new Uint8Array(1000).fill(k & 0xff)).finish());
+    }
+    return w.u16(0xffff).finish();
+  };
+  const scanReads = async (compressed: boolean) => {
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [mystery], compressed);
+    const plain = block();
+    const range = { start: 0, end: 0 };
+    const { bytes, offsets } = buildStream(header, [{ keyGroup: 0, bytes: compressed ? writeSnappyFramed(plain, { chunks: 'uncompressed' }) : plain }], range);
+    const fence = offsets[0]!;
+    const h = readKeyedStateHeader(new ByteReader(bytes.subarray(0, fence), { file: 's' }), registry, { fence });
+    const inner = bytesSource('s', bytes);
+    const reads: number[] = [];
+    const source = {
+      name: 's',
+      size: bytes.length,
+      read: (offset: number, length: number) => {
+        reads.push(length);
+        return inner.read(offset, length);
+      },
+      readInto: async (offset: number, length: number, target: Uint8Array) => {
+        reads.push(length);
+        target.set(await inner.read(offset, length));
+        return target.subarray(0, length);
+      },
+    };
+    const input = { operatorId: 'op', subtask: 0, maxParallelism: 1, source, file: 's', baseOffset: 0, range, offsets };
+    let entries = 0;
+    for await (const run of readCanonicalKeyedEntryRuns(input, h, { reuseReadBuffers: true })) for (const _ of run) entries++;
+    return { reads, entries, blockBytes: bytes.length - fence };
+  };
+
+  it('streams an uncompressed block above KEYED_SCAN_WINDOW_BYTES in windows of that size, and reads a compressed one up to KEYED_BLOCK_WINDOW_BYTES whole', async () => {
+    const plain = await scanReads(false);
+    expect(plain.entries).toBe(1500);
+    expect(plain.blockBytes).toBeGreaterThan(KEYED_SCAN_WINDOW_BYTES);
+    expect(Math.max(...plain.reads)).toBe(KEYED_SCAN_WINDOW_BYTES);
+    expect(plain.reads.length).toBe(2);
+    const compressed = await scanReads(true);
+    expect(compressed.entries).toBe(1500);
+    expect(compressed.blockBytes).toBeGreaterThan(KEYED_SCAN_WINDOW_BYTES);
+    expect(compressed.blockBytes).toBeLessThan(KEYED_BLOCK_WINDOW_BYTES);
+    expect(compressed.reads).toEqual([compressed.blockBytes]);
   });
 });
 

@@ -17,13 +17,17 @@ export interface WindowRead {
 /**
  * One large uncompressed block in windows: each window's complete entries become one run (framed
  * before the run is yielded; with `readInto`, the reused-buffer whole-state scan, the next window is
- * read while the run is consumed); a window that holds no complete entry is doubled until it does.
- * Errors are the whole block's: the last window ends where the block ends.
+ * read while the run is consumed); a window that holds no complete entry is doubled until it does,
+ * and the block goes on in windows of that size up to `grownWindowCap` (a block with one entry
+ * above the window mostly has more). Errors are the whole block's: the last window ends where the
+ * block ends.
  */
 export async function* streamKeyGroupBlock(
   d: KeyedBlockDecoding,
   block: { keyGroup: number; offset: number; end: number },
   windowBytes: number,
+  /** the largest window the block goes on with after one was doubled for a large entry */
+  grownWindowCap: number,
   readInto: ((offset: number, length: number, target: Uint8Array) => Promise<Uint8Array>) | undefined,
   signal: CancelSignal | undefined,
   /** the stream's next block when it is streamed too: with readInto, its first window is read while this block's last run is consumed */
@@ -33,6 +37,8 @@ export async function* streamKeyGroupBlock(
   const cursor = createKeyGroupBlockCursor();
   let at = block.offset;
   let window = windowBytes;
+  // the window after a successful part: windowBytes, or a grown one (up to grownWindowCap)
+  let steady = windowBytes;
   // a whole-state scan (reused buffers) reads the next window while this one's run is consumed, into
   // the other of the stream's two window buffers (such a reader is done with a run before the next);
   // a reader that may stop early (a listing, a sample) reads only the windows it asks for
@@ -70,7 +76,8 @@ export async function* streamKeyGroupBlock(
         window = length * 2; // an entry larger than the window
         continue;
       }
-      window = windowBytes;
+      if (length > steady) steady = Math.min(length, Math.max(grownWindowCap, windowBytes));
+      window = steady;
       at += consumed;
       if (readInto !== undefined && !cursor.done && at < block.end) {
         const next = Math.min(window, block.end - at);
