@@ -88,7 +88,7 @@ async function runPipeline(dir: string, sink: ((f: ScannedFrame) => void) | 'ful
 }
 
 /** `statsDir`: the savepoint for 2e, large enough that the per-worker start-up (bundle, `_metadata`, headers) is a small share. */
-export async function measureScanThroughput(dir: string, manifest: BenchSavepointManifest, readCopyMs: number, statsDir: string, statsManifest: BenchSavepointManifest): Promise<Figure[]> {
+export async function measureScanThroughput(dir: string, manifest: BenchSavepointManifest, statsDir: string, statsManifest: BenchSavepointManifest): Promise<Figure[]> {
   const bytes = manifest.totalBytes - manifest.metadataBytes;
   let scanned = 0;
   // as the whole-state scan runs it (createProtobufStateScan.addPayload): one reused result and one options object per schema
@@ -115,8 +115,11 @@ export async function measureScanThroughput(dir: string, manifest: BenchSavepoin
   const scanRuns: { ms: number; entries: number }[] = [];
   const frameRuns: { ms: number; entries: number }[] = [];
   const esRuns: { ms: number; entries: number }[] = [];
+  // the reference of 2a in the same alternation (each a warm-up pass and a timed one)
+  const readCopyRuns: number[] = [];
   for (let i = 0; i < 3; i++) {
     scanned = framed = parsed = 0;
+    readCopyRuns.push(await measureReadCopy(dir, manifest));
     scanRuns.push(await runPipeline(dir, scanSink));
     esRuns.push(await runPipeline(dir, esSink));
     frameRuns.push(await runPipeline(dir, frameSink));
@@ -124,6 +127,7 @@ export async function measureScanThroughput(dir: string, manifest: BenchSavepoin
   const scan = { ms: median(scanRuns.map((r) => r.ms)) };
   const frameOnly = { ms: median(frameRuns.map((r) => r.ms)) };
   const es = { ms: median(esRuns.map((r) => r.ms)) };
+  const readCopyMs = median(readCopyRuns);
   const full = await runPipeline(dir, 'full-decoder');
   if (framed !== manifest.entries || scanned !== manifest.entries || parsed !== manifest.entries || full.entries !== manifest.entries) throw new Error('pipelines saw different entry counts');
   // payload-only CPU: the same values in memory
@@ -171,7 +175,7 @@ export async function measureScanThroughput(dir: string, manifest: BenchSavepoin
   const coresTwo = coresOf(two, two.ms);
   const rc = bytes / readCopyMs;
   return [
-    { id: '2a', name: `structural scan of every value, ${fmtBytes(bytes)} of state (${manifest.entries} values; median of 3)`, value: `${fmtRate(bytes, scan.ms)} (${fmtMs(scan.ms)})`, ratio: `${((100 * (bytes / scan.ms)) / rc).toFixed(0)} % of plain read+copy at ${fmtRate(bytes, readCopyMs)}`, goal: '≥ 25 % of read+copy', met: bytes / scan.ms / rc >= 0.25 },
+    { id: '2a', name: `structural scan of every value, ${fmtBytes(bytes)} of state (${manifest.entries} values; median of 3)`, value: `${fmtRate(bytes, scan.ms)} (${fmtMs(scan.ms)})`, ratio: `${((100 * (bytes / scan.ms)) / rc).toFixed(0)} % of plain read+copy at ${fmtRate(bytes, readCopyMs)} (alternated, median of 3)`, goal: '≥ 25 % of read+copy', met: bytes / scan.ms / rc >= 0.25 },
     { id: '2b', name: 'same pipeline with @bufbuild/protobuf fromBinary per value (alternated with 2a, median of 3)', value: `${fmtRate(bytes, es.ms)} (${fmtMs(es.ms)})`, ratio: `structural scan is ${(es.ms / scan.ms).toFixed(2)}× faster end to end (a scan costing nothing beyond read+copy would be ${(es.ms / readCopyMs).toFixed(2)}×)`, goal: 'scan 5× faster', met: es.ms / scan.ms >= 5 },
     { id: '2c', name: `payload-only CPU (values in memory, no I/O or entry framing; median of ${trials} alternated trials)`, value: `scan ${fmtRate(poolBytes * rounds, cpuScan.ms)}, fromBinary ${fmtRate(poolBytes * rounds, cpuEs.ms)} (a copy of the same payloads: ${fmtRate(poolBytes * rounds, cpuCopy.ms)}, the scan ${((100 * cpuCopy.ms) / cpuScan.ms).toFixed(0)} % of it)`, ratio: `scan is ${(cpuEs.ms / cpuScan.ms).toFixed(2)}× faster (per-trial ratios ${ratios[0]!.toFixed(1)}–${ratios[ratios.length - 1]!.toFixed(1)}×)`, goal: 'scan 5× faster', met: cpuEs.ms / cpuScan.ms >= 5 },
     { id: '2f', name: 'same pipeline, payloads framed and handed over but not looked at (read, key-group blocks, entry rows, key checks; alternated with 2a and 2b, median of 3)', value: `${fmtRate(bytes, frameOnly.ms)} (${fmtMs(frameOnly.ms)})`, ratio: `${((100 * frameOnly.ms) / scan.ms).toFixed(0)} % of the scan pipeline's time, ${(frameOnly.ms / readCopyMs).toFixed(1)}× the plain read+copy`, goal: '(information)', met: undefined },
