@@ -5,13 +5,12 @@
  * canonical fixture savepoint (plain, Snappy, inline; Flink 1.20 and 2.3) and of a generated one,
  * whole and sampled.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSnapshotRegistry, KeyedEntryRun, openSavepoint, readSubtaskKeyedStream, type StateSample } from '../core/flink';
 import { openNodeInput } from '../cli/sources';
-import { generateBenchSavepoint } from '../../bench/generate/generate-bench-savepoint';
+import { useGeneratedBenchSavepoint } from '../../tests/helpers/use-generated-bench-savepoint';
 import { createProtobufReadControl, registerWorkerProtobufReaders } from './register-worker-protobuf-readers';
 import { scanStateStatistics } from './scan-state-statistics';
 
@@ -54,14 +53,7 @@ async function compareStates(dir: string, sample?: StateSample): Promise<{ state
 }
 
 describe('the app\'s state statistics read in place equal those of every entry decoded', () => {
-  let root = '';
-  let bench = '';
-  beforeAll(() => {
-    root = mkdtempSync(path.join(tmpdir(), 'app-stats-'));
-    bench = path.join(root, 'sp');
-    generateBenchSavepoint({ dir: bench, targetBytes: 768 * 1024, parallelism: 2 });
-  }, 60_000);
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const bench = useGeneratedBenchSavepoint('app-stats-', { targetBytes: 768 * 1024, parallelism: 2 });
 
   it.skipIf(FIXTURES.length === 0)('every state of every canonical fixture savepoint', async () => {
     let states = 0;
@@ -78,7 +70,7 @@ describe('the app\'s state statistics read in place equal those of every entry d
 
   it('a generated savepoint, whole, every other key group and the first 100 entries', async () => {
     for (const sample of [undefined, { kind: 'key-groups', every: 2 } as const, { kind: 'first-entries', count: 100 } as const]) {
-      const r = await compareStates(bench, sample);
+      const r = await compareStates(bench.dir, sample);
       expect(r.states).toBe(2);
       // String keys and Protobuf values only: every entry is read in place
       expect(r.rows).toBeGreaterThanOrEqual(100);

@@ -4,10 +4,8 @@
  * KEYED_READ_AHEAD_BYTES). Same entries as one read per block, fewer reads, every byte read once,
  * and a consumer that stops early leaves no unhandled rejection behind.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DecodeError, isDecodeError, sliceSource, type ByteSource, type SavepointFiles } from '../../src/core/io';
 import {
   countStateEntries,
@@ -28,7 +26,7 @@ import {
 } from '../../src/core/flink';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
-import { generateBenchSavepoint, type BenchSavepointManifest } from '../../bench/generate/generate-bench-savepoint';
+import { useGeneratedBenchSavepoint } from '../helpers/use-generated-bench-savepoint';
 
 describe('groupKeyGroupSlices', () => {
   it('joins contiguous blocks up to a limit that doubles per slice, and reads a larger block alone', () => {
@@ -85,25 +83,17 @@ function recordReads(input: SavepointFiles, reads: [string, number, number][], f
 }
 
 describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 KiB in one state file)', () => {
-  let root = '';
-  let dir = '';
-  let manifest: BenchSavepointManifest;
-  beforeAll(() => {
-    root = mkdtempSync(path.join(tmpdir(), 'perf-slices-'));
-    dir = path.join(root, 'sp');
-    manifest = generateBenchSavepoint({ dir, targetBytes: 3 * 1024 * 1024, parallelism: 1 });
-  }, 60_000);
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const sp = useGeneratedBenchSavepoint('perf-slices-', { targetBytes: 3 * 1024 * 1024, parallelism: 1 });
 
   it('reads each state byte once in slices of at most MAX_KEYED_SLICE_BYTES, far fewer than one per block, with every entry', async () => {
     const registry = createSnapshotRegistry();
     registerProtobufSnapshotReaders(registry);
     const reads: [string, number, number][] = [];
-    const files = recordReads(await openNodeInput(dir), reads);
+    const files = recordReads(await openNodeInput(sp.dir), reads);
     const result = await countStateEntries(files, registry);
     expect(result.errors).toEqual([]);
-    expect(result.counts.reduce((s, c) => s + c.entries, 0)).toBe(manifest.entries);
-    const opened = await openSavepoint(await openNodeInput(dir));
+    expect(result.counts.reduce((s, c) => s + c.entries, 0)).toBe(sp.manifest.entries);
+    const opened = await openSavepoint(await openNodeInput(sp.dir));
     const op = opened.metadata.operators.find((o) => o.subtasks.length > 0)!;
     const keyed = await readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
     const blocks = listKeyGroupBlocks(keyed!.input!);
@@ -118,11 +108,11 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
       expect(length).toBeLessThanOrEqual(MAX_KEYED_SLICE_BYTES);
       at += length;
     }
-    expect(at).toBe(manifest.files[0]!.size);
+    expect(at).toBe(sp.manifest.files[0]!.size);
   });
 
   it('with reuseReadBuffers every slice goes through readInto into two alternating buffers, with the same entries', async () => {
-    const keyed = await openFirstKeyedStream(dir);
+    const keyed = await openFirstKeyedStream(sp.dir);
     const input = keyed!.input!;
     const targets: ArrayBufferLike[] = [];
     let plainReads = 0;
@@ -154,7 +144,7 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
   });
 
   it('a consumer that stops within the first slice reads nothing more', async () => {
-    const keyed = await openFirstKeyedStream(dir);
+    const keyed = await openFirstKeyedStream(sp.dir);
     const reads: number[] = [];
     const source = keyed!.input!.source;
     const counting: ByteSource = { name: source.name, size: source.size, read: (offset, length) => (reads.push(length), source.read(offset, length)) };
@@ -167,7 +157,7 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
   });
 
   it('a consumer that stops in the second slice leaves the read-ahead of the third settled, even when it fails', async () => {
-    const keyed = await openFirstKeyedStream(dir);
+    const keyed = await openFirstKeyedStream(sp.dir);
     const reads: [string, number, number][] = [];
     const source = keyed!.input!.source;
     let refused = 0;
@@ -201,7 +191,7 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
   });
 
   it('one set of reused buffers serves stream after stream: a stream stopped with a read-ahead in flight waits for it, so the next stream reads its own bytes', async () => {
-    const keyed = await openFirstKeyedStream(dir);
+    const keyed = await openFirstKeyedStream(sp.dir);
     const input = keyed!.input!;
     const source = input.source;
     let inFlight = 0;
@@ -244,17 +234,10 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
 });
 
 describe('large key-group blocks (4 key groups of ~1.5 MiB) are streamed in windows', () => {
-  let root = '';
-  let dir = '';
-  beforeAll(() => {
-    root = mkdtempSync(path.join(tmpdir(), 'perf-windows-'));
-    dir = path.join(root, 'sp');
-    generateBenchSavepoint({ dir, targetBytes: 6 * 1024 * 1024, parallelism: 1, maxParallelism: 4 });
-  }, 60_000);
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const sp = useGeneratedBenchSavepoint('perf-windows-', { targetBytes: 6 * 1024 * 1024, parallelism: 1, maxParallelism: 4 });
 
   it('streams blocks above the window size in windows: the same entries for any window, even one smaller than an entry', async () => {
-    const keyed = await openFirstKeyedStream(dir);
+    const keyed = await openFirstKeyedStream(sp.dir);
     const input = keyed!.input!;
     const describe = (e: StateEntry) => JSON.stringify([e.keyGroup, e.state, e.key, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
     const expected: string[] = [];
@@ -280,7 +263,7 @@ describe('large key-group blocks (4 key groups of ~1.5 MiB) are streamed in wind
   });
 
   it('with reused buffers (a whole-state scan): the same entries, and the next window (of this block or the next) read while a run is consumed', async () => {
-    const keyed = await openFirstKeyedStream(dir);
+    const keyed = await openFirstKeyedStream(sp.dir);
     const input = keyed!.input!;
     const describe = (e: StateEntry) => JSON.stringify([e.keyGroup, e.state, e.key, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
     const expected: string[] = [];
@@ -331,7 +314,7 @@ describe('large key-group blocks (4 key groups of ~1.5 MiB) are streamed in wind
   it('by default a whole-state scan of a local file reads windows of KEYED_SCAN_WINDOW_BYTES, other readers these blocks whole (KEYED_BLOCK_WINDOW_BYTES)', async () => {
     expect(KEYED_SCAN_WINDOW_BYTES).toBe(1024 * 1024);
     expect(KEYED_BLOCK_WINDOW_BYTES).toBe(4 * 1024 * 1024);
-    const keyed = await openFirstKeyedStream(dir);
+    const keyed = await openFirstKeyedStream(sp.dir);
     const input = keyed!.input!;
     const blocks = listKeyGroupBlocks(input);
     expect(blocks.map((b) => b.end - b.offset > KEYED_SCAN_WINDOW_BYTES && b.end - b.offset < KEYED_BLOCK_WINDOW_BYTES)).toEqual([true, true, true, true]);
@@ -362,7 +345,7 @@ describe('large key-group blocks (4 key groups of ~1.5 MiB) are streamed in wind
   });
 
   it('a truncated large block fails with the whole-block error (text and offset) when streamed', async () => {
-    const keyed = await openFirstKeyedStream(dir);
+    const keyed = await openFirstKeyedStream(sp.dir);
     const input = keyed!.input!;
     const last = listKeyGroupBlocks(input).at(-1)!;
     // the stream ends 10 bytes early: the last block's final entry is cut

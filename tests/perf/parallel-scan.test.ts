@@ -3,43 +3,32 @@
  * 1 and 2 workers, entry counts equal to the full decoder's, every state byte read exactly once,
  * and the `stats` command's text for a sampled scan.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countStateEntries, createSnapshotRegistry, readStateEntries } from '../../src/core/flink';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
 import { runCli } from '../../src/cli/run-cli';
 import { runParallelScan, splitUnits } from '../../src/cli/scan/run-parallel-scan';
-import { generateBenchSavepoint, type BenchSavepointManifest } from '../../bench/generate/generate-bench-savepoint';
+import { useGeneratedBenchSavepoint } from '../helpers/use-generated-bench-savepoint';
 
 const FIXTURE = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
-let root: string;
-let dir: string;
-let manifest: BenchSavepointManifest;
-
-beforeAll(() => {
-  root = mkdtempSync(path.join(tmpdir(), 'perf-scan-'));
-  dir = path.join(root, 'sp');
-  manifest = generateBenchSavepoint({ dir, targetBytes: 2 * 1024 * 1024, parallelism: 4 });
-}, 60_000);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const sp = useGeneratedBenchSavepoint('perf-scan-', { targetBytes: 2 * 1024 * 1024, parallelism: 4 });
 
 describe('parallel statistics scan', () => {
   it('gives the same statistics with 1 and 2 workers, reading every state byte once', async () => {
-    const one = await runParallelScan(dir, { workers: 1 });
-    const two = await runParallelScan(dir, { workers: 2 });
+    const one = await runParallelScan(sp.dir, { workers: 1 });
+    const two = await runParallelScan(sp.dir, { workers: 2 });
     expect(one.workers).toBe(1);
     expect(two.workers).toBe(2);
     expect(two.states).toEqual(one.states);
     expect(two.errors).toEqual([]);
-    const stateFileBytes = manifest.files.reduce((s, f) => s + f.size, 0);
+    const stateFileBytes = sp.manifest.files.reduce((s, f) => s + f.size, 0);
     expect(one.bytesRead).toBe(stateFileBytes);
     expect(two.bytesRead).toBe(stateFileBytes);
     expect(one.states.map((s) => [s.state, s.entries, s.protobuf?.values, s.protobuf?.unreadableValues])).toEqual([
-      ['events', manifest.keys, manifest.keys, 0],
-      ['last-event', manifest.entries - manifest.keys, manifest.entries - manifest.keys, 0],
+      ['events', sp.manifest.keys, sp.manifest.keys, 0],
+      ['last-event', sp.manifest.entries - sp.manifest.keys, sp.manifest.entries - sp.manifest.keys, 0],
     ]);
     for (const s of one.states) expect(s.protobuf!.totalPayloadBytes).toBe(s.valueBytes - 4 * s.entries);
   });
@@ -76,11 +65,11 @@ describe('parallel statistics scan', () => {
     let out = '';
     let err = '';
     const io = { stdout: (t: string) => void (out += t), stderr: (t: string) => void (err += t) };
-    expect(await runCli(['stats', dir, '--every-key-group', '8', '--workers', '1'], io)).toBe(0);
+    expect(await runCli(['stats', sp.dir, '--every-key-group', '8', '--workers', '1'], io)).toBe(0);
     expect(out).toContain('  SAMPLE (key groups 0, 8, 16, …): 16 of 128 key groups with data read; counts cover the sample only\n');
-    expect(await runCli(['stats', dir, '--every-key-group', '8', '--first', '3'], io)).toBe(2);
+    expect(await runCli(['stats', sp.dir, '--every-key-group', '8', '--first', '3'], io)).toBe(2);
     expect(err).toContain('savepoint-inspector stats: use either --every-key-group or --first, not both');
-    expect(await runCli(['stats', dir, '--workers', '0'], io)).toBe(2);
+    expect(await runCli(['stats', sp.dir, '--workers', '0'], io)).toBe(2);
     expect(err).toContain("--workers expects a whole number of at least 1, found '0'");
   });
 });

@@ -3,10 +3,9 @@
  * sampled counts equal counts computed independently from the generator's keys, the coverage
  * says how many key groups were read, and the bytes read shrink to the sampled blocks.
  */
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   computeKeyGroup,
   countStateEntries,
@@ -18,18 +17,9 @@ import {
 import type { ByteSource, SavepointFiles } from '../../src/core/io';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
-import { generateBenchSavepoint, type BenchSavepointManifest } from '../../bench/generate/generate-bench-savepoint';
+import { useGeneratedBenchSavepoint } from '../helpers/use-generated-bench-savepoint';
 
-let root: string;
-let dir: string;
-let manifest: BenchSavepointManifest;
-
-beforeAll(() => {
-  root = mkdtempSync(path.join(tmpdir(), 'perf-sample-'));
-  dir = path.join(root, 'sp');
-  manifest = generateBenchSavepoint({ dir, targetBytes: 3 * 1024 * 1024, parallelism: 3 });
-}, 60_000);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const sp = useGeneratedBenchSavepoint('perf-sample-', { targetBytes: 3 * 1024 * 1024, parallelism: 3 });
 
 function registry(): SnapshotRegistry {
   const r = createSnapshotRegistry();
@@ -39,7 +29,7 @@ function registry(): SnapshotRegistry {
 
 /** The input with every state-file read counted. */
 async function openCounted(): Promise<{ files: SavepointFiles; read: { bytes: number } }> {
-  const inner = await openNodeInput(dir);
+  const inner = await openNodeInput(sp.dir);
   const read = { bytes: 0 };
   const wrap = (s: ByteSource): ByteSource => ({
     name: s.name,
@@ -57,7 +47,7 @@ function expectedSample(every: number): { events: number; lastEvent: number; las
   let events = 0;
   let lastEvent = 0;
   const lastEventGroups = new Set<number>();
-  for (let i = 0; i < manifest.keys; i++) {
+  for (let i = 0; i < sp.manifest.keys; i++) {
     const kg = computeKeyGroup({ kind: 'string', value: `user-${i}` }, 128);
     if (kg % every !== 0) continue;
     events++;
@@ -71,7 +61,7 @@ function expectedSample(every: number): { events: number; lastEvent: number; las
 
 /** Header bytes + the byte length of each key-group block whose key group is a multiple of `every`. */
 function expectedBytes(every: number): number {
-  const md = readCheckpointMetadata(new Uint8Array(readFileSync(path.join(dir, '_metadata'))));
+  const md = readCheckpointMetadata(new Uint8Array(readFileSync(path.join(sp.dir, '_metadata'))));
   let total = 0;
   for (const s of md.operators[0]!.subtasks) {
     const h = s.managedKeyedState!;
@@ -93,22 +83,22 @@ describe('sampling state entries', () => {
     const want = expectedSample(4);
     expect(result.errors).toEqual([]);
     expect(result.counts).toEqual([
-      { operatorId: manifest.operatorId, state: 'events', scope: 'keyed', entries: want.events, sampled: true },
-      { operatorId: manifest.operatorId, state: 'last-event', scope: 'keyed', entries: want.lastEvent, sampled: true },
+      { operatorId: sp.manifest.operatorId, state: 'events', scope: 'keyed', entries: want.events, sampled: true },
+      { operatorId: sp.manifest.operatorId, state: 'last-event', scope: 'keyed', entries: want.lastEvent, sampled: true },
     ]);
     expect(result.coverage).toEqual({ sample: { kind: 'key-groups', every: 4 }, keyGroupsRead: 32, keyGroupsWithData: 128 });
     // each subtask's header once, then exactly the sampled blocks
     expect(read.bytes).toBe(expectedBytes(4));
     expect(want.events).toBeGreaterThan(0);
-    expect(want.events).toBeLessThan(manifest.keys / 2);
+    expect(want.events).toBeLessThan(sp.manifest.keys / 2);
   });
 
   it('without a sample counts everything and reports no coverage', async () => {
-    const result = await countStateEntries(await openNodeInput(dir), registry());
+    const result = await countStateEntries(await openNodeInput(sp.dir), registry());
     expect(result.coverage).toBeUndefined();
     expect(result.counts.map((c) => [c.state, c.entries, c.sampled])).toEqual([
-      ['events', manifest.keys, undefined],
-      ['last-event', manifest.entries - manifest.keys, undefined],
+      ['events', sp.manifest.keys, undefined],
+      ['last-event', sp.manifest.entries - sp.manifest.keys, undefined],
     ]);
   });
 
@@ -120,15 +110,15 @@ describe('sampling state entries', () => {
       ['last-event', 50, true],
     ]);
     // the first subtask's stream holds more than 50 entries of each state: the others' headers only
-    expect(read.bytes).toBeLessThan(manifest.files[0]!.size + 2 * 4096);
-    expect(read.bytes).toBeLessThan(manifest.totalBytes / 2);
+    expect(read.bytes).toBeLessThan(sp.manifest.files[0]!.size + 2 * 4096);
+    expect(read.bytes).toBeLessThan(sp.manifest.totalBytes / 2);
   });
 
   it('readStateEntries with a key-group sample yields only sampled key groups', async () => {
     const coverage = { keyGroupsRead: 0, keyGroupsWithData: 0 };
     const groups = new Set<number>();
     let n = 0;
-    for await (const e of readStateEntries(await openNodeInput(dir), registry(), { operatorId: 'bench-events', state: 'last-event', sample: { kind: 'key-groups', every: 8 }, coverage })) {
+    for await (const e of readStateEntries(await openNodeInput(sp.dir), registry(), { operatorId: 'bench-events', state: 'last-event', sample: { kind: 'key-groups', every: 8 }, coverage })) {
       groups.add(e.keyGroup!);
       n++;
     }
@@ -141,12 +131,12 @@ describe('sampling state entries', () => {
 
   it('readStateEntries with first-entries stops at N', async () => {
     let n = 0;
-    for await (const _ of readStateEntries(await openNodeInput(dir), registry(), { operatorId: 'bench-events', state: 'events', sample: { kind: 'first-entries', count: 7 }, limit: 100 })) n++;
+    for await (const _ of readStateEntries(await openNodeInput(sp.dir), registry(), { operatorId: 'bench-events', state: 'events', sample: { kind: 'first-entries', count: 7 }, limit: 100 })) n++;
     expect(n).toBe(7);
   });
 
   it('rejects a sampling interval below 1 with the expected text', async () => {
-    await expect(countStateEntries(await openNodeInput(dir), registry(), { sample: { kind: 'key-groups', every: 0 } })).rejects.toThrow('expected a key-group sampling interval of at least 1, found 0');
-    await expect(countStateEntries(await openNodeInput(dir), registry(), { sample: { kind: 'first-entries', count: 1.5 } })).rejects.toThrow('expected a per-state entry count of at least 1, found 1.5');
+    await expect(countStateEntries(await openNodeInput(sp.dir), registry(), { sample: { kind: 'key-groups', every: 0 } })).rejects.toThrow('expected a key-group sampling interval of at least 1, found 0');
+    await expect(countStateEntries(await openNodeInput(sp.dir), registry(), { sample: { kind: 'first-entries', count: 1.5 } })).rejects.toThrow('expected a per-state entry count of at least 1, found 1.5');
   });
 });

@@ -6,10 +6,9 @@
  * same place for a corrupt stream. Over every canonical fixture savepoint (plain, Snappy, inline
  * state; Flink 1.20 and 2.3) and a generated one read in whole blocks and in small windows.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeEntryKey } from '../../src/core/compat';
 import {
   createEntryValueMatcher,
@@ -25,7 +24,7 @@ import { isDecodeError, type ByteSource } from '../../src/core/io';
 import { openNodeInput } from '../../src/cli/sources';
 import { registerScanningProtobufReaders, type ScannedFrame } from '../../src/cli/scan/register-scanning-protobuf-readers';
 import { walkKeyedEntryRun } from '../../src/cli/scan/walk-keyed-entry-run';
-import { generateBenchSavepoint } from '../../bench/generate/generate-bench-savepoint';
+import { useGeneratedBenchSavepoint } from '../helpers/use-generated-bench-savepoint';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/savepoints');
 const CANONICAL = ['flink-1.20', 'flink-2.3'].flatMap((v) => ['hashmap', 'rocksdb'].flatMap((b) => ['canonical', 'canonical-compressed', 'canonical-inline'].map((k) => path.join(FIXTURES, v, b, k, 'savepoint')))).filter((d) => {
@@ -124,14 +123,7 @@ function patchSource(source: ByteSource, at: number, value: number): ByteSource 
 }
 
 describe('walkKeyedEntryRun sees what iterating the run sees', () => {
-  let root = '';
-  let bench = '';
-  beforeAll(() => {
-    root = mkdtempSync(path.join(tmpdir(), 'walk-runs-'));
-    bench = path.join(root, 'sp');
-    generateBenchSavepoint({ dir: bench, targetBytes: 768 * 1024, parallelism: 2 });
-  }, 60_000);
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const bench = useGeneratedBenchSavepoint('walk-runs-', { targetBytes: 768 * 1024, parallelism: 2 });
 
   it('every canonical fixture savepoint', async () => {
     expect(CANONICAL.length).toBeGreaterThanOrEqual(8);
@@ -148,7 +140,7 @@ describe('walkKeyedEntryRun sees what iterating the run sees', () => {
 
   it('a generated savepoint, in whole blocks and in 4 KiB windows', async () => {
     for (const options of [{}, { blockWindowBytes: 4096 }]) {
-      const { iterated, walked } = await compare(bench, options);
+      const { iterated, walked } = await compare(bench.dir, options);
       expect(iterated.error).toBeUndefined();
       expect(iterated.records.length).toBeGreaterThan(500);
       expect(walked.records).toEqual(iterated.records);
@@ -158,13 +150,13 @@ describe('walkKeyedEntryRun sees what iterating the run sees', () => {
 
   it('corrupt keys (the same entries before the same error) and corrupt value frames', async () => {
     // every key-group prefix wrong: numbering the key groups one higher
-    const shifted = await compare(bench, {}, (streams) => streams.map((s) => ({ ...s, input: { ...s.input, range: { ...s.input.range, start: s.input.range.start + 1 } } })));
+    const shifted = await compare(bench.dir, {}, (streams) => streams.map((s) => ({ ...s, input: { ...s.input, range: { ...s.input.range, start: s.input.range.start + 1 } } })));
     expect(shifted.iterated.error).toMatch(/expected the key-group prefix of key group \d+, found \d+/);
     expect(shifted.walked).toEqual({ ...shifted.iterated, fast: 0 });
 
     // one String key of the first stream made longer than its bytes (length varint 0x7f: 126 characters)
     const p: ScannedFrame[] = [];
-    const [first] = await openStreams(bench, p);
+    const [first] = await openStreams(bench.dir, p);
     let tenth: StateEntry | undefined;
     let n = 0;
     for await (const run of readCanonicalKeyedEntryRuns(first!.input, first!.header)) {
@@ -172,7 +164,7 @@ describe('walkKeyedEntryRun sees what iterating the run sees', () => {
       if (tenth) break;
     }
     const at = tenth!.keyRange!.offset - first!.input.baseOffset + 1; // after the one-byte key-group prefix
-    const cut = await compare(bench, {}, (streams) => streams.map((s, i) => (i === 0 ? { ...s, input: { ...s.input, source: patchSource(s.input.source, at, 0x7f) } } : s)));
+    const cut = await compare(bench.dir, {}, (streams) => streams.map((s, i) => (i === 0 ? { ...s, input: { ...s.input, source: patchSource(s.input.source, at, 0x7f) } } : s)));
     expect(cut.iterated.error).toMatch(/^truncated .*expected 126 characters for String value, found only \d+ bytes/);
     expect(cut.iterated.records.length).toBe(9);
     expect(cut.walked).toEqual({ ...cut.iterated, fast: 9 });
@@ -185,7 +177,7 @@ describe('walkKeyedEntryRun sees what iterating the run sees', () => {
       for await (const run of readCanonicalKeyedEntryRuns(first!.input, first!.header)) for (const e of run) if (++k === 11) return e;
       return undefined;
     })();
-    const values = await compare(bench, {}, (streams) =>
+    const values = await compare(bench.dir, {}, (streams) =>
       streams.map((s, i) => (i === 0 ? { ...s, input: { ...s.input, source: patchSource(patchSource(s.input.source, valueAt(tenth!) + 1, 0x01), valueAt(eleventh!), 0x80) } } : s)),
     );
     expect(values.iterated.error).toBeUndefined();
