@@ -16,6 +16,7 @@ export type { MemberRow, MemberSummary } from './describe-declaration-members';
 export { findProtobufStates, type FoundProtobufState, type FoundOtherState } from './find-protobuf-states';
 export { inspectProtobufStates } from './inspect-protobuf-states';
 export { listSavedSchemas, type SavedSchema } from './list-saved-schemas';
+export { readSavedSettings } from './read-saved-settings';
 export { registerValueScanningReaders, type UnkeyedScannedValue } from './register-value-scanning-readers';
 export { identifyProtobufSchema } from './identify-protobuf-schema';
 export { scanProtobufStateValues, registerRecordingProtobufReaders, summarizeProtobufValue, describeEntryKey, type ScanStateOptions, type ScanResult } from './scan-protobuf-state-values';

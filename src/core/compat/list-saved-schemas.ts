@@ -8,6 +8,7 @@
 import type { CancelSignal } from '../flink';
 import type { SavepointFiles } from '../io';
 import { inspectProtobufStates } from './inspect-protobuf-states';
+import { readSavedSettings } from './read-saved-settings';
 import type { SerializerSettings } from './types';
 
 export interface SavedSchema {
@@ -36,7 +37,7 @@ export async function listSavedSchemas(files: SavepointFiles, options: { signal?
     rootFullName: content.rootFullName,
     javaClass: content.javaClass,
     snapshotClass: snapshot.className,
-    settings: { deterministicSerialization: content.settings.deterministic, maxMessageSize: content.settings.maxMessageSize, recursionLimit: content.settings.recursionLimit },
+    settings: readSavedSettings(content.settings),
     descriptorBytes: content.descriptorBytes,
     descriptorSha256: content.descriptorSha256,
   }));

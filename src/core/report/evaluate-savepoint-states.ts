@@ -6,7 +6,7 @@
  */
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { DEFAULT_SETTINGS, evaluateStateCompatibility, indexDeclarations, inspectProtobufStates, loadDescriptorSet, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
+import { DEFAULT_SETTINGS, evaluateStateCompatibility, indexDeclarations, inspectProtobufStates, loadDescriptorSet, readSavedSettings, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
 import { DecodeError } from '../io';
 import { PROTOBUF_SNAPSHOT_CLASS } from '../protobuf';
 import type { CheckSavepointInput, EvaluatedProtobufState, EvaluatedSavepoint } from './check-savepoint-types';
@@ -43,11 +43,7 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
         savedRoot: found.content.rootFullName,
         savedJavaClass: found.content.javaClass,
         savedKind,
-        savedSettings: {
-          deterministicSerialization: found.content.settings.deterministic,
-          maxMessageSize: found.content.settings.maxMessageSize,
-          recursionLimit: found.content.settings.recursionLimit,
-        },
+        savedSettings: readSavedSettings(found.content.settings),
         snapshotClass: found.snapshot.className,
         savedLine: SNAPSHOT_LINES[found.snapshot.className] ?? '1.x',
       },
