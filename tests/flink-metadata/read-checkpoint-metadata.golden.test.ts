@@ -6,12 +6,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bytesSource, type SavepointFiles } from '../../src/core/io';
-import { computeKeyGroup, computeOwningSubtask } from '../../src/core/flink/compute-key-group';
-import { computeOperatorId } from '../../src/core/flink/compute-operator-id';
-import { openSavepoint } from '../../src/core/flink/open-savepoint';
-import { readCheckpointMetadata } from '../../src/core/flink/read-checkpoint-metadata';
-import type { CheckpointMetadata, KeyedStateHandle, OperatorState } from '../../src/core/flink/types';
-import { writeCheckpointMetadata } from '../../src/core/flink/write-checkpoint-metadata';
+import { computeKeyGroup, computeOwningSubtask } from '../../src/core/flink/keyed/compute-key-group';
+import { computeOperatorId } from '../../src/core/flink/metadata/compute-operator-id';
+import { openSavepoint } from '../../src/core/flink/savepoint/open-savepoint';
+import { readCheckpointMetadata } from '../../src/core/flink/metadata/read-checkpoint-metadata';
+import type { CheckpointMetadata, KeyedStateHandle, OperatorState } from '../../src/core/flink/metadata/metadata-types';
+import { writeCheckpointMetadata } from '../../src/core/flink/metadata/write-checkpoint-metadata';
 
 const ROOT = path.resolve(process.cwd(), '../shared/flink-savepoints');
 const exists = existsSync(ROOT);

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
-import { writeCheckpointMetadata } from '../../src/core/flink/write-checkpoint-metadata';
+import { writeCheckpointMetadata } from '../../src/core/flink/metadata/write-checkpoint-metadata';
 import { ByteWriter } from '../../src/core/io';
 import { DEFAULT_PROTOBUF_SETTINGS, normalizeSnapshotDescriptors, PROTOBUF_SNAPSHOT_CLASS, writeProtobufSnapshotParts } from '../../src/core/protobuf';
 import { valueState, writeKeyedHeader, type SnapshotSpec } from './write-test-snapshots';

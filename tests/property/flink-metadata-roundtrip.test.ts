@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readCheckpointMetadata } from '../../src/core/flink/read-checkpoint-metadata';
-import type { ChannelStateHandle, KeyedStateHandle, OperatorState, OperatorStateHandle, StreamHandle, SubtaskState } from '../../src/core/flink/types';
-import { writeCheckpointMetadata } from '../../src/core/flink/write-checkpoint-metadata';
+import { readCheckpointMetadata } from '../../src/core/flink/metadata/read-checkpoint-metadata';
+import type { ChannelStateHandle, KeyedStateHandle, OperatorState, OperatorStateHandle, StreamHandle, SubtaskState } from '../../src/core/flink/metadata/metadata-types';
+import { writeCheckpointMetadata } from '../../src/core/flink/metadata/write-checkpoint-metadata';
 
 const TRAILER_CHECKPOINT = Uint8Array.from(
   // a minimal Java serialization stream: a CheckpointProperties object whose checkpointType is null

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readCheckpointMetadata } from '../../src/core/flink/read-checkpoint-metadata';
+import { readCheckpointMetadata } from '../../src/core/flink/metadata/read-checkpoint-metadata';
 import { isDecodeError } from '../../src/core/io';
 
 const ROOT = path.resolve(process.cwd(), '../shared/flink-savepoints');

@@ -1,4 +1,4 @@
-import type { SerializerSnapshot, SnapshotReader } from '../snapshot-types';
+import type { SerializerSnapshot, SnapshotReader } from './snapshot-types';
 
 const ENUM = 'org.apache.flink.api.common.typeutils.base.EnumSerializer$EnumSerializerSnapshot';
 

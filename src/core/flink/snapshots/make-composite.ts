@@ -1,4 +1,4 @@
-import type { DecodedValue, SerializerSnapshot, ValueCodec } from '../snapshot-types';
+import type { DecodedValue, SerializerSnapshot, ValueCodec } from './snapshot-types';
 import type { ByteReader } from '../../io';
 
 /**

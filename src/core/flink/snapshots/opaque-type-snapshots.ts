@@ -1,4 +1,4 @@
-import type { SerializerSnapshot, SnapshotReader } from '../snapshot-types';
+import type { SerializerSnapshot, SnapshotReader } from './snapshot-types';
 import { readLinkedOptionalMap } from './read-linked-optional-map';
 
 const KRYO = 'org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializerSnapshot';

@@ -1,6 +1,6 @@
 import { isDecodeError, type ByteReader } from '../../io';
-import { describeUnknownSerializer, createUnknownSnapshot } from '../read-serializer-snapshot';
-import type { DecodedValue, SerializerSnapshot, SnapshotReader, SnapshotReadContext, ValueCodec } from '../snapshot-types';
+import { describeUnknownSerializer, createUnknownSnapshot } from './read-serializer-snapshot';
+import type { DecodedValue, SerializerSnapshot, SnapshotReader, SnapshotReadContext, ValueCodec } from './snapshot-types';
 import { readLinkedOptionalMap, type LinkedOptionalMapEntry } from './read-linked-optional-map';
 
 const POJO = 'org.apache.flink.api.java.typeutils.runtime.PojoSerializerSnapshot';

@@ -1,5 +1,5 @@
 import type { ByteReader } from '../../io';
-import type { SerializerSnapshot, SnapshotReadContext } from '../snapshot-types';
+import type { SerializerSnapshot, SnapshotReadContext } from './snapshot-types';
 
 export const COMPOSITE_MAGIC = 911108;
 export const NESTED_DELEGATE_MAGIC = 1333245;

@@ -1,5 +1,5 @@
 import type { ByteReader } from '../../io';
-import type { DecodedValue, SerializerSnapshot, SnapshotReader, ValueCodec } from '../snapshot-types';
+import type { DecodedValue, SerializerSnapshot, SnapshotReader, ValueCodec } from './snapshot-types';
 import * as v from '../values';
 
 /** What a SimpleTypeSerializerSnapshot class stands for (spec §5.3, values §6). */

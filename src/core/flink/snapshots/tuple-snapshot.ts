@@ -1,4 +1,4 @@
-import type { DecodedValue, SnapshotReader } from '../snapshot-types';
+import type { DecodedValue, SnapshotReader } from './snapshot-types';
 import { readCompositeSnapshot, sumFixedLengths } from './read-composite-snapshot';
 import { makeComposite } from './make-composite';
 

@@ -1,5 +1,5 @@
 import type { ByteReader } from '../../io';
-import type { DecodedValue, SnapshotReader, ValueCodec } from '../snapshot-types';
+import type { DecodedValue, SnapshotReader, ValueCodec } from './snapshot-types';
 import { checkOuterVersion, expectNestedCount, joinLabels, readCompositeSnapshot, sumFixedLengths } from './read-composite-snapshot';
 import { makeComposite } from './make-composite';
 

@@ -1,5 +1,5 @@
 import type { ByteReader } from '../../io';
-import type { DecodedValue, ValueCodec } from '../snapshot-types';
+import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
 
 /** StringSerializer: Flink StringValue.writeString (spec §6.2), null allowed. */
 export const stringCodec: ValueCodec = {

@@ -1,5 +1,5 @@
 import type { ByteReader } from '../../io';
-import type { DecodedValue, ValueCodec } from '../snapshot-types';
+import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
 
 /** Value codecs of the date/time serializers (spec §6.1). Texts are ISO-8601 (UTC for instants). */
 

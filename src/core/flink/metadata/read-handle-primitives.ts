@@ -1,0 +1,47 @@
+/**
+ * Small shared reads for `_metadata` state handles (spec §2.5–§2.6): 64-bit file offsets/sizes
+ * as safe numbers, key-group ranges, and the nesting depth guard.
+ */
+import type { ByteReader } from '../../io';
+import type { KeyGroupRange } from './metadata-types';
+
+/** Flink's upper bound for max parallelism (= number of key groups), `1 << 15`. */
+export const MAX_KEY_GROUPS = 32768;
+/** Nested handles (legacy key-group stream handles, changelog handles) deeper than this are rejected. */
+export const MAX_HANDLE_DEPTH = 8;
+
+/** Reads an i64 that must be a non-negative safe integer (a file offset or size), or -1 when `allowUnknown`. */
+export function readHandleLong(r: ByteReader, what: string, allowUnknown = false): number {
+  const at = r.position;
+  const v = r.readI64(what);
+  const min = allowUnknown ? -1n : 0n;
+  if (v < min || v > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw r.error('invalid-value', `expected ${what} between ${min} and 2^53-1, found ${v}`, at);
+  }
+  return Number(v);
+}
+
+/** Reads `i32 start, i32 count` and checks the range lies inside [0, 32768). */
+export function readKeyGroupRange(r: ByteReader, what = 'key-group range'): KeyGroupRange {
+  const at = r.position;
+  const start = r.readI32(`start key group of ${what}`);
+  const count = r.readI32(`number of key groups of ${what}`);
+  if (start < 0 || count < 0 || start + count > MAX_KEY_GROUPS) {
+    throw r.error('invalid-value', `expected a ${what} inside [0, ${MAX_KEY_GROUPS}), found start ${start} and ${count} key groups`, at);
+  }
+  return { start, end: start + count - 1 };
+}
+
+/** Reads `count` i64 offsets (count already validated against the bytes left). */
+export function readHandleOffsets(r: ByteReader, count: number, what: string): number[] {
+  r.checkCount(count, what, 8);
+  const out: number[] = new Array<number>(count);
+  for (let i = 0; i < count; i++) out[i] = readHandleLong(r, `${what} #${i}`);
+  return out;
+}
+
+export function checkHandleDepth(r: ByteReader, depth: number, what: string): void {
+  if (depth > MAX_HANDLE_DEPTH) {
+    throw r.error('limit-exceeded', `expected ${what} nested at most ${MAX_HANDLE_DEPTH} deep, found deeper nesting`);
+  }
+}

@@ -1,0 +1,96 @@
+import { ByteReader, decodeSnappyFramed, isDecodeError, type ByteSource } from '../../io';
+import { throwIfCancelled, type CancelSignal } from '../cancel-signal';
+import { describeOpaque } from '../keyed/decode-keyed-entry';
+import { isWantedState } from '../is-wanted-state';
+import type { OperatorStateHeader, StateEntry, StateMetaInfo } from '../savepoint/inspection-types';
+import type { OperatorStateEntry } from '../metadata/metadata-types';
+
+export interface OperatorStreamInput {
+  operatorId: string;
+  subtask: number;
+  source: ByteSource;
+  file: string;
+  baseOffset: number;
+  /** the handle's state entries (name, mode, offsets) */
+  states: OperatorStateEntry[];
+}
+
+/** Where the operator state header must end: the smallest offset of the handle, or the stream end. */
+export function computeOperatorHeaderFence(input: Pick<OperatorStreamInput, 'states' | 'source'>): number {
+  let min = input.source.size;
+  for (const s of input.states) for (const o of s.offsets) if (o < min) min = o;
+  return min;
+}
+
+/**
+ * Streams operator state entries (spec §4): list/union states decode one element per offset
+ * (an element ends where the next offset of any state starts); broadcast states read `i32` count
+ * + key/value pairs at their single offset. Compressed streams: the bytes from each offset are
+ * Snappy data chunks (no identifier chunk there). Operator entries have keyGroup -1.
+ */
+export async function* readOperatorStateEntries(
+  input: OperatorStreamInput,
+  header: OperatorStateHeader,
+  options: { state?: string | ReadonlySet<string>; signal?: CancelSignal } = {},
+): AsyncGenerator<StateEntry> {
+  const bounds = [...new Set(input.states.flatMap((s) => s.offsets))].sort((a, b) => a - b);
+  const endOf = (offset: number) => bounds.find((b) => b > offset) ?? input.source.size;
+  for (const entry of input.states) {
+    if (!isWantedState(options.state, entry.name)) continue;
+    const broadcast = entry.mode === 'BROADCAST';
+    const meta = (broadcast ? header.broadcastStates : header.states).find((s) => s.name === entry.name);
+    for (const offset of entry.offsets) {
+      throwIfCancelled(options.signal);
+      const r = await openElement(input, header.compressed, offset, endOf(offset));
+      const base = { operatorId: input.operatorId, state: entry.name, subtask: input.subtask, keyGroup: -1, file: r.file ?? input.file };
+      if (broadcast) {
+        for (const e of readBroadcastMap(r, meta, entry.name)) yield { ...base, ...e };
+      } else {
+        const at = r.absolutePosition;
+        const value = decodeElement(r, meta, entry.name);
+        yield { ...base, value, valueRange: { offset: at, length: r.absolutePosition - at } };
+      }
+    }
+  }
+}
+
+async function openElement(input: OperatorStreamInput, compressed: boolean, offset: number, end: number): Promise<ByteReader> {
+  const raw = await input.source.read(offset, end - offset);
+  const absolute = input.baseOffset + offset;
+  if (!compressed) return new ByteReader(raw, { file: input.file, baseOffset: absolute });
+  const data = decodeSnappyFramed(raw, { identifier: 'optional', file: input.file }).data;
+  return new ByteReader(data, { file: `${input.file} (Snappy data from ${absolute})` });
+}
+
+function decodeElement(r: ByteReader, meta: StateMetaInfo | undefined, name: string) {
+  const s = meta?.serializers.VALUE_SERIALIZER;
+  if (!s) return describeOpaque(r.readBytes(r.remaining), `state ${name} is not in the operator state header`);
+  if (!s.codec || s.status === 'unknown') return describeOpaque(r.readBytes(r.remaining), s.status === 'unknown' ? `unknown serializer snapshot ${s.className} v${s.version}` : `element serializer ${s.typeLabel} has no value decoder`);
+  const start = r.position;
+  try {
+    return s.codec.decode(r);
+  } catch (e) {
+    if (!isDecodeError(e)) throw e;
+    r.seek(start);
+    return describeOpaque(r.readBytes(r.remaining), `element could not be decoded as ${s.typeLabel}: ${e.message}`);
+  }
+}
+
+function* readBroadcastMap(r: ByteReader, meta: StateMetaInfo | undefined, name: string): Generator<Pick<StateEntry, 'userKey' | 'value' | 'valueRange'>> {
+  const k = meta?.serializers.KEY_SERIALIZER;
+  const v = meta?.serializers.VALUE_SERIALIZER;
+  if (!k?.codec || !v?.codec || k.status === 'unknown' || v.status === 'unknown') {
+    const at = r.absolutePosition;
+    const bytes = r.readBytes(r.remaining);
+    const why = !meta ? 'is not in the operator state header' : `has serializers ${k?.typeLabel ?? 'none'} → ${v?.typeLabel ?? 'none'} that cannot all be decoded`;
+    yield { value: describeOpaque(bytes, `broadcast state ${name} ${why}`), valueRange: { offset: at, length: bytes.length } };
+    return;
+  }
+  const count = r.readCount(`entries of broadcast state ${name}`, 1);
+  for (let i = 0; i < count; i++) {
+    const userKey = k.codec.decode(r);
+    const at = r.absolutePosition;
+    const value = v.codec.decode(r);
+    yield { userKey, value, valueRange: { offset: at, length: r.absolutePosition - at } };
+  }
+}

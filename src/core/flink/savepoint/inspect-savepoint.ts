@@ -1,0 +1,102 @@
+import { isDecodeError, type DecodeErrorJson, type SavepointFiles } from '../../io';
+import type { CancelSignal } from '../cancel-signal';
+import { countStateEntries } from '../scan/count-state-entries';
+import type { InspectedOperator, InspectedState, SavepointInspection, StateMetaInfo } from './inspection-types';
+import { mergeInspectedState } from './merge-inspected-states';
+import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
+import { ROCKSDB_NATIVE_UNREADABLE, readSubtaskKeyedStream, readSubtaskOperatorStream } from '../headers/read-subtask-state-headers';
+import type { SnapshotRegistry } from '../snapshots/snapshot-types';
+import type { OperatorState } from '../metadata/metadata-types';
+
+export interface InspectSavepointOptions {
+  /** also scan every state's entries to fill `entries` (a full read; default false: headers only) */
+  countEntries?: boolean;
+  signal?: CancelSignal;
+}
+
+/**
+ * Inspects a savepoint: `_metadata` plus only the header bytes of each state file, merged into
+ * per-operator, per-state records (scope, kind, serializers, subtasks). Header failures become
+ * `errors` entries (the rest goes on); nothing here throws for bad state files.
+ */
+export async function inspectSavepoint(files: SavepointFiles, registry: SnapshotRegistry, options: InspectSavepointOptions = {}): Promise<SavepointInspection> {
+  const opened = await openSavepoint(files);
+  const errors: DecodeErrorJson[] = [];
+  const operators: InspectedOperator[] = [];
+  for (const op of opened.metadata.operators) operators.push(await inspectOperator(opened, op, registry, errors));
+  if (options.countEntries) {
+    const counts = await countStateEntries(files, registry, { ...(options.signal ? { signal: options.signal } : {}), opened });
+    for (const c of counts.counts) {
+      const state = operators.find((o) => o.id === c.operatorId)?.states.find((s) => s.name === c.state && s.scope === c.scope);
+      if (state) state.entries = c.entries;
+    }
+    errors.push(...counts.errors);
+  }
+  const props = opened.metadata.properties;
+  return {
+    input: files.name,
+    metadataVersion: opened.metadata.version,
+    checkpointId: opened.metadata.checkpointId.toString(),
+    type: props?.type ?? 'unknown',
+    format: props?.formatType ?? 'unknown',
+    totalSize: opened.totals.totalSize,
+    operators,
+    warnings: [...opened.warnings],
+    errors,
+  };
+}
+
+async function inspectOperator(opened: OpenedSavepoint, op: OperatorState, registry: SnapshotRegistry, errors: DecodeErrorJson[]): Promise<InspectedOperator> {
+  const states: InspectedState[] = [];
+  const warnings: string[] = [];
+  let keyedFormat: InspectedOperator['keyedFormat'] = 'none';
+  const record = (e: unknown) => {
+    if (!isDecodeError(e)) throw e;
+    errors.push(e.toJSON());
+    warnings.push(e.message);
+  };
+  for (const subtask of op.subtasks) {
+    try {
+      const operatorStream = await readSubtaskOperatorStream(opened, op, subtask, registry);
+      if (operatorStream) {
+        warnings.push(...operatorStream.warnings);
+        for (const meta of operatorStream.header.states) mergeInspectedState(states, warnings, 'operator', meta, subtask.index, undefined);
+        for (const meta of operatorStream.header.broadcastStates) mergeInspectedState(states, warnings, 'broadcast', meta, subtask.index, undefined);
+      }
+    } catch (e) {
+      record(e);
+      for (const s of subtask.managedOperatorState?.states ?? []) {
+        const scope = s.mode === 'BROADCAST' ? 'broadcast' : 'operator';
+        const kind = s.mode === 'BROADCAST' ? 'BROADCAST' : s.mode === 'UNION' ? 'OPERATOR_UNION' : 'OPERATOR_LIST';
+        const meta: StateMetaInfo = { name: s.name, backendStateType: s.mode === 'BROADCAST' ? 'BROADCAST' : 'OPERATOR', kind, options: {}, serializers: {} };
+        mergeInspectedState(states, warnings, scope, meta, subtask.index, undefined, { status: 'unreadable', statusReason: isDecodeError(e) ? e.message : String(e) });
+      }
+    }
+    try {
+      const keyed = await readSubtaskKeyedStream(opened, op, subtask, registry);
+      if (keyed) {
+        keyedFormat = keyed.format;
+        warnings.push(...keyed.warnings);
+        const override = keyed.format === 'rocksdb-native' ? { status: 'unreadable' as const, statusReason: ROCKSDB_NATIVE_UNREADABLE } : undefined;
+        for (const meta of keyed.header?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header!.keySerializer, override);
+      }
+    } catch (e) {
+      record(e);
+    }
+  }
+  for (const s of states) s.subtasks.sort((a, b) => a - b);
+  const totals = opened.totals.operators.find((o) => o.id === op.id);
+  return {
+    id: op.id,
+    ...(op.name !== undefined ? { name: op.name } : {}),
+    ...(op.uid !== undefined ? { uid: op.uid } : {}),
+    parallelism: op.parallelism,
+    maxParallelism: op.maxParallelism,
+    fullyFinished: op.fullyFinished,
+    subtaskCount: op.subtasks.length,
+    stateSize: totals?.stateSize ?? 0,
+    keyedFormat,
+    states,
+    warnings: [...new Set(warnings)],
+  };
+}

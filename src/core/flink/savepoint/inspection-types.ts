@@ -1,0 +1,121 @@
+/**
+ * The inspection model shared by the CLI, the worker and the reports: what a savepoint holds,
+ * per operator and per state, built from `_metadata` plus the state-file headers. Values are
+ * streamed separately as StateEntry records.
+ */
+import type { DecodeErrorJson } from '../../io';
+import type { ByteRange, DecodedValue, SerializerSnapshot } from '../snapshots/snapshot-types';
+
+export type BackendStateType = 'KEY_VALUE' | 'OPERATOR' | 'BROADCAST' | 'PRIORITY_QUEUE' | 'KEY_VALUE_V2';
+
+/** What a user calls the state. Keyed kinds from the KEYED_STATE_TYPE option; operator kinds from the distribution mode. */
+export type StateKind =
+  | 'VALUE'
+  | 'LIST'
+  | 'MAP'
+  | 'REDUCING'
+  | 'AGGREGATING'
+  | 'FOLDING'
+  | 'PRIORITY_QUEUE'
+  | 'OPERATOR_LIST'
+  | 'OPERATOR_UNION'
+  | 'BROADCAST'
+  | 'UNKNOWN';
+
+/** One state meta info entry of a keyed or operator backend header (spec §3.1). */
+export interface StateMetaInfo {
+  name: string;
+  backendStateType: BackendStateType;
+  kind: StateKind;
+  options: Record<string, string>;
+  /** by role key: KEY_SERIALIZER, NAMESPACE_SERIALIZER, VALUE_SERIALIZER, USER_KEY_SERIALIZER */
+  serializers: Record<string, SerializerSnapshot>;
+}
+
+/** Header of a keyed canonical/heap state stream (KeyedBackendSerializationProxy). */
+export interface KeyedStateHeader {
+  version: number;
+  compressed: boolean;
+  keySerializer: SerializerSnapshot;
+  /** list position = kv-state id */
+  states: StateMetaInfo[];
+  /** absolute offset where the header ends */
+  end: number;
+}
+
+/** Header of an operator state stream (OperatorBackendSerializationProxy). */
+export interface OperatorStateHeader {
+  version: number;
+  compressed: boolean;
+  states: StateMetaInfo[];
+  broadcastStates: StateMetaInfo[];
+  end: number;
+}
+
+export type StateScope = 'keyed' | 'operator' | 'broadcast';
+
+export interface InspectedState {
+  name: string;
+  scope: StateScope;
+  kind: StateKind;
+  backendStateType: BackendStateType;
+  /** readable: known serializers; unknown: a snapshot class is not recognised (reason says which); unreadable: header failed */
+  status: 'ok' | 'unknown' | 'unreadable';
+  statusReason?: string;
+  keySerializer?: SerializerSnapshot;
+  namespaceSerializer?: SerializerSnapshot;
+  /** the state serializer as Flink records it (ListSerializer for LIST, MapSerializer for MAP, element serializer for operator lists) */
+  valueSerializer?: SerializerSnapshot;
+  /** subtask indexes whose files list this state */
+  subtasks: number[];
+  /** number of entries (keyed: key/namespace[/user key] pairs; operator list: elements; broadcast: map entries); undefined until scanned */
+  entries?: number;
+}
+
+export interface InspectedOperator {
+  id: string;
+  name?: string;
+  uid?: string;
+  parallelism: number;
+  maxParallelism: number;
+  fullyFinished: boolean;
+  /** subtasks present in `_metadata` */
+  subtaskCount: number;
+  /** sum of state handle sizes (inline bytes and files) */
+  stateSize: number;
+  /** keyed handle format: canonical (code 7), heap (12/3), rocksdb-native (11), none */
+  keyedFormat: 'canonical' | 'heap' | 'rocksdb-native' | 'changelog' | 'none';
+  states: InspectedState[];
+  warnings: string[];
+}
+
+export interface SavepointInspection {
+  input: string;
+  metadataVersion: number;
+  checkpointId: string;
+  type: 'savepoint' | 'checkpoint' | 'unknown';
+  format: 'CANONICAL' | 'NATIVE' | 'unknown';
+  /** total bytes of `_metadata` plus every file it references */
+  totalSize: number;
+  operators: InspectedOperator[];
+  warnings: string[];
+  errors: DecodeErrorJson[];
+}
+
+/** One decoded state entry, streamed by the state readers. */
+export interface StateEntry {
+  operatorId: string;
+  state: string;
+  subtask: number;
+  keyGroup: number;
+  /** keyed states only */
+  key?: DecodedValue;
+  namespace?: DecodedValue;
+  /** MapState and broadcast state */
+  userKey?: DecodedValue;
+  /** null: a null MapState value; for keyed LIST the list of elements */
+  value: DecodedValue | null;
+  file: string;
+  keyRange?: ByteRange;
+  valueRange: ByteRange;
+}

@@ -1,0 +1,61 @@
+import type { InspectedState, StateMetaInfo, StateScope } from './inspection-types';
+import type { SerializerSnapshot } from '../snapshots/snapshot-types';
+
+/** The first unknown snapshot in a tree of snapshots (depth-first), if any. */
+export function findUnknownSnapshot(s: SerializerSnapshot | undefined): SerializerSnapshot | undefined {
+  if (!s) return undefined;
+  if (s.status === 'unknown') return s;
+  for (const n of s.nested) {
+    const u = findUnknownSnapshot(n);
+    if (u) return u;
+  }
+  return undefined;
+}
+
+/** Status of a state from its serializers: 'unknown' with the reason naming the first unknown class. */
+export function computeStateStatus(serializers: (SerializerSnapshot | undefined)[]): Pick<InspectedState, 'status' | 'statusReason'> {
+  for (const s of serializers) {
+    const u = findUnknownSnapshot(s);
+    if (u) return { status: 'unknown', statusReason: `unknown serializer snapshot ${u.className} v${u.version}` };
+  }
+  return { status: 'ok' };
+}
+
+/**
+ * Adds one subtask's view of a state to the per-operator list, merging by scope + name: the first
+ * subtask's serializers are kept, later subtasks add their index. A differing serializer class
+ * between subtasks is reported in `warnings`.
+ */
+export function mergeInspectedState(
+  states: InspectedState[],
+  warnings: string[],
+  scope: StateScope,
+  meta: StateMetaInfo,
+  subtask: number,
+  keySerializer: SerializerSnapshot | undefined,
+  override?: Pick<InspectedState, 'status' | 'statusReason'>,
+): void {
+  const existing = states.find((s) => s.scope === scope && s.name === meta.name);
+  const valueSerializer = meta.serializers.VALUE_SERIALIZER;
+  if (existing) {
+    if (!existing.subtasks.includes(subtask)) existing.subtasks.push(subtask);
+    if (valueSerializer && existing.valueSerializer && existing.valueSerializer.className !== valueSerializer.className) {
+      warnings.push(`state ${meta.name}: subtask ${subtask} records value serializer ${valueSerializer.className}, another subtask ${existing.valueSerializer.className}`);
+    }
+    return;
+  }
+  const key = scope === 'broadcast' ? meta.serializers.KEY_SERIALIZER : keySerializer;
+  const namespaceSerializer = meta.serializers.NAMESPACE_SERIALIZER;
+  const status = override ?? computeStateStatus([key, namespaceSerializer, valueSerializer, meta.serializers.USER_KEY_SERIALIZER]);
+  states.push({
+    name: meta.name,
+    scope,
+    kind: meta.kind,
+    backendStateType: meta.backendStateType,
+    ...status,
+    ...(key ? { keySerializer: key } : {}),
+    ...(namespaceSerializer ? { namespaceSerializer } : {}),
+    ...(valueSerializer ? { valueSerializer } : {}),
+    subtasks: [subtask],
+  });
+}

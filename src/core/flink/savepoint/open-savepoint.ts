@@ -1,0 +1,100 @@
+/**
+ * Opens a savepoint input (SavepointFiles): reads `_metadata`, and resolves stream handles to byte
+ * sources (spec §1): inline → a view into `_metadata` with absolute offsets; relative → the file
+ * next to `_metadata`; absolute (code 2) and segment paths → by base name, with a warning; missing
+ * → DecodeError `missing-file` naming the file, operator and subtask.
+ */
+import { bytesSource, DecodeError, forwardReadInto, readAll, type ByteSource, type SavepointFiles } from '../../io';
+import { computeSavepointTotals, type SavepointTotals } from './open-savepoint-totals';
+import { formatOperatorPathSegment } from '../metadata/read-checkpoint-metadata-operator';
+import { readCheckpointMetadata } from '../metadata/read-checkpoint-metadata';
+import type { CheckpointMetadata, StreamHandle } from '../metadata/metadata-types';
+import type { ResolvedStreamHandle, StreamHandleContext } from './stream-handle-types';
+
+/** `_metadata` is read whole; anything larger is refused. */
+export const MAX_METADATA_BYTES = 512 * 1024 * 1024;
+
+export interface OpenedSavepoint {
+  files: SavepointFiles;
+  metadata: CheckpointMetadata;
+  /** name of the `_metadata` source */
+  metadataFile: string;
+  totals: SavepointTotals;
+  /** input warnings plus absolute-path resolutions and missing files found while totalling */
+  warnings: string[];
+  resolveStreamHandle(handle: StreamHandle, context?: StreamHandleContext): ResolvedStreamHandle;
+}
+
+export async function openSavepoint(files: SavepointFiles): Promise<OpenedSavepoint> {
+  const source = files.metadata;
+  if (source.size > MAX_METADATA_BYTES) {
+    throw new DecodeError({ code: 'limit-exceeded', detail: `expected a _metadata file of at most ${MAX_METADATA_BYTES} bytes, found ${source.size} bytes`, file: source.name });
+  }
+  const metadata = readCheckpointMetadata(await readAll(source), source.name);
+  const resolve = (handle: StreamHandle, context: StreamHandleContext = {}) => resolveStreamHandle(files, handle, context);
+  const totals = computeSavepointTotals(metadata, files, resolve);
+  return { files, metadata, metadataFile: source.name, totals, warnings: [...files.warnings, ...totals.warnings], resolveStreamHandle: resolve };
+}
+
+export function resolveStreamHandle(files: SavepointFiles, handle: StreamHandle, context: StreamHandleContext = {}): ResolvedStreamHandle {
+  switch (handle.kind) {
+    case 'inline':
+      return { source: bytesSource(`${files.metadata.name}#${handle.name}`, handle.data), file: files.metadata.name, baseOffset: handle.offset, warnings: [] };
+    case 'relative-file': {
+      const source = files.resolveRelative(handle.relativePath);
+      if (!source) throw missingFile(files, `state file "${handle.relativePath}"`, handle.relativePath, context);
+      return { source, file: source.name, baseOffset: 0, warnings: [] };
+    }
+    case 'file': {
+      const { source, warning } = resolveByBaseName(files, handle.path, context);
+      return { source, file: source.name, baseOffset: 0, warnings: [warning] };
+    }
+    case 'segment-file': {
+      const { source, warning } = resolveByBaseName(files, handle.physicalPath, context);
+      if (handle.start + handle.size > source.size) {
+        throw new DecodeError({ code: 'truncated', detail: `expected a ${handle.size}-byte segment at offset ${handle.start} of ${source.name}, found a ${source.size}-byte file`, file: source.name, offset: handle.start, path: contextPath(context) });
+      }
+      return { source: rangeSource(source, handle.start, handle.size), file: source.name, baseOffset: handle.start, warnings: [warning] };
+    }
+    case 'empty-segment':
+      return { source: bytesSource('(empty segment)', new Uint8Array(0)), file: '(empty segment)', baseOffset: 0, warnings: [] };
+    case 'legacy-key-groups':
+      if (handle.delegate === null) {
+        throw new DecodeError({ code: 'invalid-value', detail: 'expected a legacy key-groups handle with a data handle, found none', file: files.metadata.name, path: contextPath(context) });
+      }
+      return resolveStreamHandle(files, handle.delegate, context);
+  }
+}
+
+/** Path segments for a handle's location: `operator 6730ef73… / subtask 2 / managed keyed state`. */
+export function contextPath(context: StreamHandleContext): string[] {
+  const path: string[] = [];
+  if (context.operatorId !== undefined) path.push(formatOperatorPathSegment(context.operatorId));
+  if (context.subtask !== undefined) path.push(`subtask ${context.subtask}`);
+  if (context.role !== undefined) path.push(context.role);
+  return path;
+}
+
+function resolveByBaseName(files: SavepointFiles, path: string, context: StreamHandleContext): { source: ByteSource; warning: string } {
+  const base = path.replace(/[/\\]+$/, '').split(/[/\\]/).pop() ?? '';
+  const source = base === '' ? undefined : files.resolveRelative(base);
+  if (!source) throw missingFile(files, `state file "${base}" (absolute path "${path}")`, base, context);
+  return { source, warning: `absolute path "${path}" resolved by base name "${base}" next to _metadata` };
+}
+
+function missingFile(files: SavepointFiles, what: string, name: string, context: StreamHandleContext): DecodeError {
+  const where = contextPath(context);
+  const usedBy = where.length > 0 ? `, referenced by ${where.join(' / ')},` : '';
+  return new DecodeError({ code: 'missing-file', detail: `expected ${what}${usedBy} next to _metadata in ${files.name}, found no such file`, file: name, path: where });
+}
+
+function rangeSource(parent: ByteSource, start: number, size: number): ByteSource {
+  const name = `${parent.name}[${start}..${start + size})`;
+  const read = (offset: number, length: number): Promise<Uint8Array> => {
+    if (offset < 0 || length < 0 || offset + length > size) {
+      return Promise.reject(new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found a ${size}-byte segment`, file: parent.name, offset: start + offset }));
+    }
+    return parent.read(start + offset, length);
+  };
+  return { name, size, read, ...forwardReadInto(parent, start, size, read) };
+}

@@ -1,0 +1,35 @@
+import type { SnapshotReader } from './snapshot-types';
+import { simpleSnapshotReader } from './simple-snapshots';
+import { arrayListSnapshotReader, genericArraySnapshotReader, listSnapshotReader, mapSnapshotReader, setSnapshotReader } from './collection-snapshots';
+import { eitherSnapshotReader, nullableSnapshotReader, rowSnapshotReader, timerSnapshotReader, ttlSnapshotReader } from './wrapper-snapshots';
+import { tupleSnapshotReader } from './tuple-snapshot';
+import { pojoSnapshotReader } from './pojo-snapshot';
+import { genericTypeSnapshotReader, kryoSnapshotReader } from './opaque-type-snapshots';
+import { enumSnapshotReader } from './enum-snapshot';
+
+export { SIMPLE_TYPES } from './simple-snapshots';
+export { COMPOSITE_MAGIC, NESTED_DELEGATE_MAGIC } from './read-composite-snapshot';
+export { LINKED_OPTIONAL_MAP_HEADER } from './read-linked-optional-map';
+
+export const BUILTIN_SNAPSHOT_READERS: readonly SnapshotReader[] = [
+  simpleSnapshotReader,
+  listSnapshotReader,
+  arrayListSnapshotReader,
+  setSnapshotReader,
+  mapSnapshotReader,
+  genericArraySnapshotReader,
+  ttlSnapshotReader,
+  timerSnapshotReader,
+  nullableSnapshotReader,
+  eitherSnapshotReader,
+  rowSnapshotReader,
+  tupleSnapshotReader,
+  pojoSnapshotReader,
+  kryoSnapshotReader,
+  genericTypeSnapshotReader,
+  enumSnapshotReader,
+];
+
+export function registerBuiltinSnapshotReaders(registry: { register(reader: SnapshotReader): void }): void {
+  for (const reader of BUILTIN_SNAPSHOT_READERS) registry.register(reader);
+}
