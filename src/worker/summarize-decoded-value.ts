@@ -55,6 +55,8 @@ function describe(v: DecodedValue, depth: number): string {
       return `opaque[${v.length}]`;
     case 'message':
       return `${v.typeName} ${compactJson(v.json)}`;
+    case 'frame':
+      return `${v.format} frame[${v.length}]`;
   }
 }
 

@@ -3,9 +3,8 @@
  * state with key, key group, namespace, user key and decoded value; Protobuf values are decoded
  * with the descriptors of their own snapshot and listed with their unknown fields.
  */
-import { createEntryValueMatcher, createSnapshotRegistry, readStateEntries, type DecodedValue, type StateEntry } from '../../core/flink';
-import { registerRecordingProtobufReaders } from '../../core/compat';
-import { formatHex, type ProtobufValueDetail } from '../../core/protobuf';
+import { createSnapshotRegistry, openSavepoint, scanState, type DecodedValue, type StateEntry } from '../../core/flink';
+import { formatHex, listProtobufValueDetails, registerProtobufSnapshotReaders, type ProtobufValueDetail } from '../../core/protobuf';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
@@ -44,17 +43,12 @@ export const dumpCommand: CliCommand = {
       limit = Number(limitText);
     }
     const files = await openNodeInput(savepoint);
-    const pending: ProtobufValueDetail[] = [];
     const registry = createSnapshotRegistry();
-    registerRecordingProtobufReaders(registry, (d) => pending.push(d));
+    registerProtobufSnapshotReaders(registry);
     const entries: DumpEntry[] = [];
-    // each entry keeps the details inside its own value range of its stream (see createEntryValueMatcher)
-    const matcher = createEntryValueMatcher(pending, (d) => d.frameOffset, (d) => d.file);
-    for await (const entry of readStateEntries(files, registry, { operatorId: operator, state, ...(limit === undefined ? {} : { limit }) })) {
-      const inside: ProtobufValueDetail[] = [];
-      matcher.take(entry, (d) => inside.push(d));
-      entries.push(toDumpEntry(entry, inside));
-    }
+    // decoded values carry the Protobuf decoder's details (unknown fields with their bytes)
+    const visit = (entry: StateEntry) => void entries.push(toDumpEntry(entry, listProtobufValueDetails(entry.value).map((d) => d.detail)));
+    await scanState(await openSavepoint(files), registry, { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) }, { entry: visit }, { values: { mode: 'decode' } });
     if (values['json'] === true) {
       io.stdout(`${JSON.stringify({ operator, state, entries }, null, 2)}\n`);
     } else {
@@ -150,6 +144,8 @@ export function formatDecodedValue(v: DecodedValue): string {
       return `bytes(${v.length}) ${v.base64}`;
     case 'message':
       return JSON.stringify(v.json);
+    case 'frame':
+      return `frame(${v.format}, ${v.length} bytes, not decoded)`;
     case 'list':
       return `[${v.items.map(formatDecodedValue).join(', ')}]`;
     case 'map':

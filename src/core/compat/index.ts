@@ -17,7 +17,6 @@ export { findProtobufStates, type FoundProtobufState, type FoundOtherState } fro
 export { inspectProtobufStates } from './inspect-protobuf-states';
 export { listSavedSchemas, type SavedSchema } from './list-saved-schemas';
 export { readSavedSettings } from './read-saved-settings';
-export { registerValueScanningReaders, type UnkeyedScannedValue } from './register-value-scanning-readers';
 export { identifyProtobufSchema } from './identify-protobuf-schema';
-export { scanProtobufStateValues, registerRecordingProtobufReaders, summarizeProtobufValue, describeEntryKey, type ScanStateOptions, type ScanResult } from './scan-protobuf-state-values';
+export { scanProtobufStateValues, summarizeProtobufValue, describeEntryKey, type ScanStateOptions, type ScanResult } from './scan-protobuf-state-values';
 export { createRowKeyText, type RowKeyText } from './create-row-key-text';

@@ -1,27 +1,45 @@
 /**
- * The structural scan behind the value warnings: streams one state's entries with a snapshot
- * registry whose Protobuf codec also records, per decoded value, its size, depth, unknown fields
- * and present known fields (the protobuf module's protobuf-java-semantics decoder).
+ * The values behind the value warnings: one state's (or several states' of one operator) saved
+ * Protobuf values, read with scanState in `frame` mode and summarized per value (size, depth,
+ * unknown and present known fields) by the structural scan with a field log. A value the log cannot
+ * mirror exactly — unreadable, written out of order or with reused numbers, a field number above the
+ * limit, or any value of a schema with closed enums — is read by the full decoder instead, so the
+ * warnings are the decoder's. `read: 'decode'` reads every value with the full decoder (the reference
+ * the structural summaries are tested against).
  */
-import { ScalarType } from '@bufbuild/protobuf';
-import { createEntryValueMatcher, readStateEntryRuns, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry } from '../flink';
-import type { SavepointFiles } from '../io';
-import { registerWrappedProtobufSnapshotReaders, toMessageValue, walkMessages, type ProtobufValueDetail } from '../protobuf';
+import { ScalarType, type DescMessage } from '@bufbuild/protobuf';
+import { scanState, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry } from '../flink';
+import { ByteReader, isDecodeError } from '../io';
+import {
+  buildProtobufScanIndex,
+  createEmptyScan,
+  createProtobufFieldLog,
+  listLoggedFields,
+  listProtobufFrames,
+  scanProtobufPayloadInto,
+  walkMessages,
+  type ProtobufFrameValue,
+  type ProtobufScanIndex,
+  type ProtobufScanOptions,
+  type ProtobufValueCodec,
+  type ProtobufValueDetail,
+} from '../protobuf';
+import { identifyProtobufSchema } from './identify-protobuf-schema';
 import type { ScannedField, ScannedValue } from './value-scan-types';
 
 export interface ScanStateOptions {
   operatorId: string;
   /** one state, or several of the operator scanned in one pass (onValue tells them apart) */
   state: string | readonly string[];
-  /** stop after this many entries (default: all) */
+  /** at most this many entries of each state (default: all) */
   limit?: number;
   signal?: CancelSignal;
-  opened?: OpenedSavepoint;
   /** scan only these subtasks (by index) */
   subtasks?: readonly number[];
-  /** receives every scanned value instead of the result keeping them all (bounded memory) */
-  /** `schema`: identifyProtobufSchema of the type the value was read with, when the reader recorded it */
-  onValue?: (value: ScannedValue, state: string, schema: string | undefined) => void;
+  /** `scan` (default): the structural scan where it is exact; `decode`: the full decoder for every value */
+  read?: 'scan' | 'decode';
+  /** receives every scanned value instead of the result keeping them all (bounded memory); `schema`: identifyProtobufSchema of the type it was read with */
+  onValue?: (value: ScannedValue, state: string, schema: string) => void;
 }
 
 export interface ScanResult {
@@ -32,59 +50,82 @@ export interface ScanResult {
   entries: number;
 }
 
-/** Registers recording wrappers of the Protobuf snapshot readers into `registry`; recorded values go to `sink`. */
-export function registerRecordingProtobufReaders(registry: SnapshotRegistry, sink: (detail: ProtobufValueDetail) => void): void {
-  registerWrappedProtobufSnapshotReaders(registry, (inner) => ({
-    decode(r) {
-      const d = inner.decodeDetailed(r);
-      sink(d);
-      return toMessageValue(d);
+export async function scanProtobufStateValues(opened: OpenedSavepoint, registry: SnapshotRegistry, options: ScanStateOptions): Promise<ScanResult> {
+  const values: ScannedValue[] = [];
+  const take = options.onValue ?? ((v: ScannedValue) => void values.push(v));
+  const summarize = createValueSummarizer(options.read ?? 'scan');
+  let entries = 0;
+  let scannedValues = 0;
+  // operator list/union elements have no key: name them by subtask and position (in their state) instead
+  const elementsPerSubtask = new Map<string, number>();
+  await scanState(
+    opened,
+    registry,
+    {
+      operatorId: options.operatorId,
+      states: options.state,
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+      ...(options.subtasks ? { subtasks: options.subtasks } : {}),
     },
-  }));
+    {
+      entry(entry) {
+        entries++;
+        const element = `${entry.state}\n${entry.subtask}`;
+        const ordinal = elementsPerSubtask.get(element) ?? 0;
+        elementsPerSubtask.set(element, ordinal + 1);
+        const frames = listProtobufFrames(entry.value);
+        if (frames.length === 0) return;
+        const key = describeEntryKey(entry.key, entry.userKey, `subtask ${entry.subtask} element ${ordinal}`);
+        for (const frame of frames) {
+          const summary = summarize(frame);
+          if (summary === undefined) continue;
+          scannedValues++;
+          take({ key, ...summary.value }, entry.state, summary.schema);
+        }
+      },
+    },
+    { values: { mode: 'frame' }, ...(options.signal ? { signal: options.signal } : {}) },
+  );
+  return { values, scannedValues, entries };
 }
 
 /**
- * `pending` is where the registry's codec puts each value it reads (registerRecordingProtobufReaders:
- * full decodes; registerValueScanningReaders: structural scans); this attaches the entry's key to them.
+ * What the value warnings take from one frame (undefined for a value the full decoder cannot read:
+ * a frame only locates a value, so a corrupt payload shows here and counts as not scanned).
  */
-export async function scanProtobufStateValues(
-  files: SavepointFiles,
-  registry: SnapshotRegistry,
-  pending: (ProtobufValueDetail | (Omit<ScannedValue, 'key'> & { frameOffset: number; file: string | undefined; schema?: string }))[],
-  options: ScanStateOptions,
-): Promise<ScanResult> {
-  const values: ScannedValue[] = [];
-  const take = options.onValue ?? ((v: ScannedValue) => void values.push(v));
-  let entries = 0;
-  let scannedValues = 0;
-  const matcher = createEntryValueMatcher(pending, (item) => item.frameOffset, (item) => item.file);
-  // operator list/union elements have no key: name them by subtask and position (in their state) instead
-  const elementsPerSubtask = new Map<string, number>();
-  matcher.reset();
-  // one async step per key-group block, not per entry (readStateEntryRuns)
-  for await (const run of readStateEntryRuns(files, registry, {
-    operatorId: options.operatorId,
-    state: options.state,
-    ...(options.limit !== undefined ? { limit: options.limit } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.opened ? { opened: options.opened } : {}),
-    ...(options.subtasks ? { subtasks: options.subtasks } : {}),
-  })) for (const entry of run) {
-    entries++;
-    const element = `${entry.state}\n${entry.subtask}`;
-    const ordinal = elementsPerSubtask.get(element) ?? 0;
-    elementsPerSubtask.set(element, ordinal + 1);
-    const key = describeEntryKey(entry.key, entry.userKey, `subtask ${entry.subtask} element ${ordinal}`);
-    // each entry takes the values inside its own value range of its stream (see createEntryValueMatcher)
-    matcher.take(entry, (item) => {
-      scannedValues++;
-      if ('message' in item) take(summarizeProtobufValue(key, item), entry.state, undefined);
-      else {
-        take({ key, payloadSize: item.payloadSize, depth: item.depth, unknownFields: item.unknownFields, knownFields: item.knownFields }, entry.state, item.schema);
+function createValueSummarizer(read: 'scan' | 'decode'): (frame: ProtobufFrameValue) => { value: Omit<ScannedValue, 'key'>; schema: string } | undefined {
+  const perCodec = new Map<ProtobufValueCodec, { index: ProtobufScanIndex; exact: boolean; schema: string; options: ProtobufScanOptions }>();
+  const byRoot = new Map<DescMessage, { index: ProtobufScanIndex; exact: boolean }>();
+  const out = createEmptyScan();
+  const log = createProtobufFieldLog();
+  return (frame) => {
+    const codec = frame.codec;
+    let c = perCodec.get(codec);
+    if (c === undefined) {
+      const content = codec.content;
+      const root = content.schema.root;
+      let scan = byRoot.get(root);
+      if (scan === undefined) byRoot.set(root, (scan = { index: buildProtobufScanIndex(root), exact: read === 'scan' && !hasClosedEnums(root) }));
+      perCodec.set(codec, (c = { ...scan, schema: identifyProtobufSchema(content), options: { maxMessageSize: content.settings.maxMessageSize, recursionLimit: content.settings.recursionLimit, fieldLog: log } }));
+    }
+    if (c.exact) {
+      c.options.frameLength = frame.length;
+      scanProtobufPayloadInto(out, frame.bytes.subarray(frame.payloadStart, frame.end), c.index, c.options);
+      if (out.error === undefined && !log.needsFullDecode && out.reusedDeclaredNumbers === 0 && out.numbersTooLarge === 0) {
+        const fields = listLoggedFields(c.index, log);
+        return { value: { payloadSize: out.payloadSize, depth: out.depth, unknownFields: fields.unknown, knownFields: fields.known }, schema: c.schema };
       }
-    });
-  }
-  return { values, scannedValues, entries };
+    }
+    let detail: ProtobufValueDetail;
+    try {
+      detail = codec.decodeDetailed(new ByteReader(frame.bytes.subarray(frame.start, frame.end), { ...(frame.file !== undefined ? { file: frame.file } : {}), baseOffset: frame.offset }));
+    } catch (e) {
+      if (isDecodeError(e)) return undefined;
+      throw e;
+    }
+    const { key: _key, ...value } = summarizeProtobufValue('', detail);
+    return { value, schema: c.schema };
+  };
 }
 
 export function summarizeProtobufValue(key: string, d: ProtobufValueDetail): ScannedValue {
@@ -99,6 +140,24 @@ export function summarizeProtobufValue(key: string, d: ProtobufValueDetail): Sca
     }
   });
   return { key, payloadSize: d.payloadSize, depth: d.depth, unknownFields: [...unknown.values()], knownFields: [...known.values()] };
+}
+
+/** Whether any message reachable from `root` has a field, list or map value of a closed enum. */
+function hasClosedEnums(root: DescMessage): boolean {
+  const seen = new Set<DescMessage>([root]);
+  const queue = [root];
+  for (let i = 0; i < queue.length; i++) {
+    for (const f of queue[i]!.fields) {
+      const closed = (f.fieldKind === 'enum' || (f.fieldKind === 'list' && f.listKind === 'enum') || (f.fieldKind === 'map' && f.mapKind === 'enum')) && f.enum !== undefined && !f.enum.open;
+      if (closed) return true;
+      const child = f.fieldKind === 'message' || (f.fieldKind === 'list' && f.listKind === 'message') || (f.fieldKind === 'map' && f.mapKind === 'message') ? f.message : undefined;
+      if (child !== undefined && !seen.has(child)) {
+        seen.add(child);
+        queue.push(child);
+      }
+    }
+  }
+  return false;
 }
 
 /** Display text of a state key: `user-42`, `7 / "k"` (key / user key). */

@@ -41,6 +41,8 @@ export * from './savepoint/merge-inspected-states';
 export * from './savepoint/inspect-savepoint';
 export * from './scan/read-state-entries';
 export * from './scan/count-state-entries';
+export * from './scan/scan-state';
+export { findNestedValues } from './snapshots/find-nested-values';
 // remote savepoint folders (performance engineer)
 export * from './savepoint/list-state-file-sizes';
 export * from './savepoint/open-http-savepoint-folder';

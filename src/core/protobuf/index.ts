@@ -23,7 +23,7 @@ export { stripDerivedJsonNames, deriveJsonName } from './strip-derived-json-name
 export { computeSha256, formatHex } from './compute-sha256';
 export { readProtobufSnapshotContent } from './read-protobuf-snapshot';
 export { writeProtobufSnapshot, writeProtobufSnapshotParts, normalizeSnapshotDescriptors, type ProtobufSnapshotInput } from './write-protobuf-snapshot';
-export { ProtobufValueCodec, isProtobufValueCodec, toMessageValue } from './protobuf-value-codec';
+export { ProtobufValueCodec, isProtobufValueCodec, toMessageValue, getProtobufValueDetail, listProtobufFrames, listProtobufValueDetails, asProtobufFrame, type DecodedProtobufValue, type ProtobufFrameValue } from './protobuf-value-codec';
 export {
   registerProtobufSnapshotReaders,
   registerWrappedProtobufSnapshotReaders,

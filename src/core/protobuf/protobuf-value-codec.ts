@@ -1,12 +1,16 @@
 /**
  * The ValueCodec of a Protobuf snapshot: decodes each value with the descriptors embedded in its
- * own snapshot. `decode` gives the DecodedValue of kind 'message'; `decodeDetailed` adds unknown
- * fields and field ranges for the detail/hex view.
+ * own snapshot. In the value modes of a scan (ValueMode):
+ * - `decode`: the DecodedValue of kind 'message'; the full decoder's result (unknown fields, field
+ *   ranges) and a view of the frame's bytes ride on the value itself (getProtobufValueDetail);
+ * - `frame`: the frame located, not decoded (a ValueFrame of format 'protobuf');
+ * - `skip`: the frame stepped over (SKIPPED_VALUE).
  */
 import type { ByteReader } from '../io';
-import type { DecodedValue, ValueCodec } from '../flink';
+import { findNestedValues, SKIPPED_VALUE, type DecodedValue, type ValueCodec, type ValueFrame, type ValueMode } from '../flink';
 import { decodeProtobufValue, type ProtobufValueDetail } from './decode-protobuf-value';
 import type { ProtobufSnapshotContent } from './protobuf-snapshot-types';
+import { readProtobufFrame, readProtobufFrameLength } from './read-protobuf-frame';
 
 export class ProtobufValueCodec implements ValueCodec {
   readonly format = 'protobuf';
@@ -17,9 +21,46 @@ export class ProtobufValueCodec implements ValueCodec {
     return decodeProtobufValue(r, { root: this.content.schema.root, javaClass: this.content.javaClass, settings: this.content.settings });
   }
 
-  decode(r: ByteReader): DecodedValue {
-    return toMessageValue(this.decodeDetailed(r));
+  decode(r: ByteReader, mode: ValueMode = 'decode'): DecodedValue {
+    const start = r.position;
+    if (mode === 'decode') {
+      const detail = this.decodeDetailed(r);
+      const value = toMessageValue(detail);
+      Object.defineProperty(value, DETAIL, { value: { detail, frame: r.bytes.subarray(start, r.position) } satisfies DecodedProtobufValue });
+      return value;
+    }
+    const offset = r.absolutePosition;
+    const frame = readProtobufFrame(r, this.content.settings.maxMessageSize);
+    if (mode === 'skip') return SKIPPED_VALUE;
+    return { kind: 'frame', format: 'protobuf', codec: this, bytes: r.bytes, start, payloadStart: start + 4, end: r.position, length: frame.length, offset, file: r.file };
   }
+
+  frameInPlace(bytes: Uint8Array, start: number, end: number, out: ValueFrame): boolean {
+    const length = readProtobufFrameLength(bytes, start, end, this.content.settings.maxMessageSize);
+    if (length < 0) return false;
+    out.format = 'protobuf';
+    out.codec = this;
+    out.bytes = bytes;
+    out.start = start;
+    out.payloadStart = start + 4;
+    out.end = start + 4 + Math.min(length, end - start - 4);
+    out.length = length;
+    return true;
+  }
+}
+
+/** What a `decode`-mode read keeps on a message value: the decoder's result and the frame's bytes (a view of the read bytes: copy it to keep it). */
+export interface DecodedProtobufValue {
+  detail: ProtobufValueDetail;
+  frame: Uint8Array;
+}
+
+/** Non-enumerable: JSON, structured clone, spreads and Object.entries never see it. */
+const DETAIL = Symbol('protobuf value detail');
+
+/** The decoder's result behind a message value read in `decode` mode, if it is one. */
+export function getProtobufValueDetail(value: DecodedValue): DecodedProtobufValue | undefined {
+  return value.kind === 'message' ? (value as { [DETAIL]?: DecodedProtobufValue })[DETAIL] : undefined;
 }
 
 /** The DecodedValue (kind 'message') of a detailed Protobuf value. */
@@ -38,4 +79,29 @@ export function toMessageValue(d: ProtobufValueDetail): DecodedValue {
 
 export function isProtobufValueCodec(codec: unknown): codec is ProtobufValueCodec {
   return codec instanceof ProtobufValueCodec;
+}
+
+/** The frame as a Protobuf frame, if one of this module's codecs read it. */
+export function asProtobufFrame(frame: ValueFrame): ProtobufFrameValue | undefined {
+  return isProtobufFrame(frame) ? frame : undefined;
+}
+
+/** The Protobuf frames inside a value read in `frame` mode, in read order. */
+export function listProtobufFrames(value: DecodedValue | null | undefined): ProtobufFrameValue[] {
+  return findNestedValues(value, isProtobufFrame);
+}
+
+/** The decoder's results of the Protobuf messages inside a value read in `decode` mode, in read order. */
+export function listProtobufValueDetails(value: DecodedValue | null | undefined): DecodedProtobufValue[] {
+  return findNestedValues(value, isDetailedMessage).map((m) => getProtobufValueDetail(m)!);
+}
+
+export type ProtobufFrameValue = ValueFrame & { codec: ProtobufValueCodec };
+
+function isProtobufFrame(v: DecodedValue): v is ProtobufFrameValue {
+  return v.kind === 'frame' && v.codec instanceof ProtobufValueCodec;
+}
+
+function isDetailedMessage(v: DecodedValue): v is Extract<DecodedValue, { kind: 'message' }> {
+  return v.kind === 'message' && getProtobufValueDetail(v) !== undefined;
 }

@@ -6,8 +6,9 @@
  * (mergeStateValueTallies), equal the tally of one whole read. scanOperator reads the states of one
  * operator in one pass over its streams (a read of one state frames every state's entries anyway).
  */
-import { createValueWarningCollector, identifyProtobufSchema, registerValueScanningReaders, scanProtobufStateValues, type UnkeyedScannedValue } from '../compat';
+import { createValueWarningCollector, identifyProtobufSchema, scanProtobufStateValues } from '../compat';
 import { createSnapshotRegistry, openSavepoint, type CancelSignal, type OpenedSavepoint } from '../flink';
+import { registerProtobufSnapshotReaders } from '../protobuf';
 import { isDecodeError, type SavepointFiles } from '../io';
 import type { EvaluatedProtobufState, EvaluatedSavepoint, StateValueTally } from './check-savepoint-types';
 
@@ -24,9 +25,8 @@ export interface StateValueScanner {
 
 /** `opened`: the savepoint already opened by the caller (else it is opened here). */
 export async function createStateValueScanner(files: SavepointFiles, evaluated: EvaluatedSavepoint, signal?: CancelSignal, opened?: OpenedSavepoint): Promise<StateValueScanner> {
-  const pending: UnkeyedScannedValue[] = [];
   const registry = createSnapshotRegistry();
-  registerValueScanningReaders(registry, (v) => pending.push(v));
+  registerProtobufSnapshotReaders(registry);
   const savepoint = opened ?? (await openSavepoint(files));
 
   /** One pass over the states' operator; throws what the read throws. */
@@ -40,10 +40,9 @@ export async function createStateValueScanner(files: SavepointFiles, evaluated: 
     });
     if (byState.size === 0) return states.map(() => undefined);
     // values are counted into the warnings as they are read, never kept: memory stays bounded by the warnings' example keys
-    await scanProtobufStateValues(files, registry, pending, {
+    await scanProtobufStateValues(savepoint, registry, {
       operatorId: states[0]!.found.operator.id,
       state: [...byState.keys()],
-      opened: savepoint,
       onValue: (value, name, schema) => {
         for (const slot of byState.get(name) ?? []) {
           if (schema !== undefined && schema !== slot.schema) continue;

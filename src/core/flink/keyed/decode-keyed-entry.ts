@@ -1,6 +1,6 @@
 import { ByteReader, isDecodeError } from '../../io';
 import type { StateMetaInfo } from '../savepoint/inspection-types';
-import type { DecodedValue, SerializerSnapshot, ValueCodec } from '../snapshots/snapshot-types';
+import type { DecodedValue, SerializerSnapshot, ValueCodec, ValueMode } from '../snapshots/snapshot-types';
 import { encodeBase64 } from '../values';
 
 const LIST_SNAPSHOT = 'org.apache.flink.api.common.typeutils.base.ListSerializerSnapshot';
@@ -87,17 +87,17 @@ function skipLengthSuffix(r: ByteReader, expected: number, what: string): void {
  * state kind. Values and keys whose serializer cannot decode become 'opaque' with a reason;
  * length-prefixed entries always let the stream go on.
  */
-export function decodeKeyedEntry(plan: KeyedDecodePlan, key: ByteReader, value: ByteReader, keyGroup: number): DecodedKeyedEntry {
-  return decodeKeyedEntryInto({}, plan, key, value, keyGroup);
+export function decodeKeyedEntry(plan: KeyedDecodePlan, key: ByteReader, value: ByteReader, keyGroup: number, mode?: ValueMode): DecodedKeyedEntry {
+  return decodeKeyedEntryInto({}, plan, key, value, keyGroup, mode);
 }
 
 /**
  * decodeKeyedEntry writing into `base` (its own properties first, then keyGroup, value, key,
  * namespace, userKey as decodeKeyedEntry orders them), so a stream builds one object per entry.
  */
-export function decodeKeyedEntryInto<T extends object>(base: T, plan: KeyedDecodePlan, key: ByteReader, value: ByteReader, keyGroup: number): T & DecodedKeyedEntry {
+export function decodeKeyedEntryInto<T extends object>(base: T, plan: KeyedDecodePlan, key: ByteReader, value: ByteReader, keyGroup: number, mode?: ValueMode): T & DecodedKeyedEntry {
   const out = decodeKeyedEntryKeyInto(base, plan, key, keyGroup);
-  if (plan.state.kind !== 'PRIORITY_QUEUE') out.value = decodeValue(plan, value);
+  if (plan.state.kind !== 'PRIORITY_QUEUE') out.value = decodeValue(plan, value, mode);
   return out;
 }
 
@@ -160,12 +160,12 @@ function decodeCompositeKey(plan: KeyedDecodePlan, r: ByteReader, out: DecodedKe
 }
 
 /** Decodes the whole reader with the serializer, or keeps it opaque with the reason. */
-function decodeOrOpaque(s: SerializerSnapshot | undefined, role: string, r: ByteReader, wholeRest: boolean): DecodedValue {
+function decodeOrOpaque(s: SerializerSnapshot | undefined, role: string, r: ByteReader, wholeRest: boolean, mode?: ValueMode): DecodedValue {
   const start = r.position;
   const codec = codecOf(s);
   if (!codec) return describeOpaque(r.readBytes(r.remaining), noCodecReason(s, role));
   try {
-    const v = codec.decode(r);
+    const v = codec.decode(r, mode);
     if (wholeRest && r.remaining > 0) {
       throw r.error('invalid-value', `expected the ${role} to fill its ${r.length - start} bytes, found ${r.remaining} bytes left after it`);
     }
@@ -177,28 +177,28 @@ function decodeOrOpaque(s: SerializerSnapshot | undefined, role: string, r: Byte
   }
 }
 
-function decodeValue(plan: KeyedDecodePlan, r: ByteReader): DecodedValue | null {
+function decodeValue(plan: KeyedDecodePlan, r: ByteReader, mode: ValueMode | undefined): DecodedValue | null {
   switch (plan.state.kind) {
     case 'LIST':
-      return decodeDelimitedList(plan.value, r);
+      return decodeDelimitedList(plan.value, r, mode);
     case 'MAP': {
       if (r.readBool('map value null flag')) return null;
-      return decodeOrOpaque(plan.value, 'map value', r, true);
+      return decodeOrOpaque(plan.value, 'map value', r, true, mode);
     }
     default:
-      return decodeOrOpaque(plan.value, 'value', r, true);
+      return decodeOrOpaque(plan.value, 'value', r, true, mode);
   }
 }
 
 /** ListState values: elements separated by one 0x2C byte (spec §3.4). */
-function decodeDelimitedList(element: SerializerSnapshot | undefined, r: ByteReader): DecodedValue {
+function decodeDelimitedList(element: SerializerSnapshot | undefined, r: ByteReader, mode: ValueMode | undefined): DecodedValue {
   const codec = codecOf(element);
   if (!codec) return describeOpaque(r.readBytes(r.remaining), noCodecReason(element, 'list element'));
   const start = r.position;
   const items: DecodedValue[] = [];
   try {
     while (r.remaining > 0) {
-      items.push(codec.decode(r));
+      items.push(codec.decode(r, mode));
       if (r.remaining > 0) {
         const at = r.position;
         const d = r.readU8('list delimiter');

@@ -10,7 +10,7 @@ import type { KeyedStateHeader, StateEntry } from '../savepoint/inspection-types
 import type { KeyedReadBuffers } from './keyed-read-buffers';
 import type { KeyedStreamInput, WindowRead } from './keyed-stream-types';
 import { END_OF_STATE_RUN_FLAG, KeyedEntryRows, ROW_FIELDS } from './read-key-group-block';
-import type { SerializerSnapshot, ValueCodec } from '../snapshots/snapshot-types';
+import type { SerializerSnapshot, ValueCodec, ValueModeSource } from '../snapshots/snapshot-types';
 
 /** What decoding the key-group blocks of one stream needs, made once per stream. */
 export interface KeyedBlockDecoding {
@@ -28,6 +28,8 @@ export interface KeyedBlockDecoding {
   nextWindow?: WindowRead;
   /** checkRowKey's plan by state id, made on first use (null: the state's keys are decoded) */
   keyChecks?: (RowKeyCheck | null | undefined)[];
+  /** the value mode of the read (KeyedReadOptions.values) */
+  values: ValueModeSource | undefined;
 }
 
 interface RowKeyCheck {
@@ -184,6 +186,7 @@ export class KeyedEntryRun implements Iterable<StateEntry> {
       new ByteReader(key, { file: this.file, baseOffset: keyOffset }),
       new ByteReader(value, { file: this.file, baseOffset: valueOffset }),
       this.keyGroup,
+      this.d.values?.mode,
     ) as StateEntry;
     entry.file = this.file;
     entry.keyRange = { offset: keyOffset, length: key.length };

@@ -7,6 +7,7 @@ import { KeyedEntryRun, takeKeyedEntryRows, type KeyedBlockDecoding } from './ke
 import { KeyedReadBuffers } from './keyed-read-buffers';
 import { streamKeyGroupBlock, streamSnappyKeyGroupBlock } from './stream-key-group-block';
 import { isWantedState } from '../is-wanted-state';
+import type { ValueModeSource } from '../snapshots/snapshot-types';
 
 
 export interface KeyedReadOptions {
@@ -24,6 +25,8 @@ export interface KeyedReadOptions {
   readBuffers?: KeyedReadBuffers;
   /** window size for streaming large blocks (default KEYED_SCAN_WINDOW_BYTES for uncompressed blocks with reused buffers and a source with readInto, else KEYED_BLOCK_WINDOW_BYTES; tests use small ones) */
   blockWindowBytes?: number;
+  /** the value mode, looked up as each entry's value is decoded (default decode) */
+  values?: ValueModeSource;
 }
 
 /** The header's state ids that pass the filter (undefined: every state). */
@@ -134,7 +137,7 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
   const wanted = listWantedStateIds(header, options.state);
   if (wanted?.size === 0) return;
   const buffers = options.reuseReadBuffers ? (options.readBuffers ?? new KeyedReadBuffers()) : undefined;
-  const decoding: KeyedBlockDecoding = { input, header, plans: new Map(), wanted, prefixBytes: input.maxParallelism > 128 ? 2 : 1, buffers };
+  const decoding: KeyedBlockDecoding = { input, header, plans: new Map(), wanted, prefixBytes: input.maxParallelism > 128 ? 2 : 1, buffers, values: options.values };
   const slices = groupKeyGroupSlices(listKeyGroupBlocks(input));
   // two buffers in turn: slice i is decoded from one while slice i + 1 is read ahead into the other
   const readInto = buffers !== undefined ? input.source.readInto?.bind(input.source) : undefined;

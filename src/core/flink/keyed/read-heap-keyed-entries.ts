@@ -4,7 +4,7 @@ import type { KeyedStateHeader, StateEntry, StateMetaInfo } from '../savepoint/i
 import { isWantedState } from '../is-wanted-state';
 import { listKeyGroupBlocks, type KeyedReadOptions } from './read-canonical-keyed-entries';
 import type { KeyedStreamInput } from './keyed-stream-types';
-import type { SerializerSnapshot, ValueCodec } from '../snapshots/snapshot-types';
+import type { SerializerSnapshot, ValueCodec, ValueMode } from '../snapshots/snapshot-types';
 import { MAP_ENTRY_VALUE_RANGES } from '../snapshots/collection-snapshots';
 
 /**
@@ -29,7 +29,7 @@ export async function* readHeapKeyedEntries(input: KeyedStreamInput, header: Key
       const stateId = cr.readI16('state id');
       const state = header.states[stateId];
       if (!state) throw cr.error('invalid-value', `expected a state id below ${header.states.length}, found ${stateId}`, idAt);
-      const entries = readStateChunk(cr, state, header.keySerializer);
+      const entries = readStateChunk(cr, state, header.keySerializer, options.values?.mode);
       if (!isWantedState(options.state, state.name)) continue;
       for (const e of entries) {
         yield { operatorId: input.operatorId, state: state.name, subtask: input.subtask, keyGroup: kg, ...e, file: cr.file ?? input.file };
@@ -46,7 +46,7 @@ function requireCodec(r: ByteReader, s: SerializerSnapshot | undefined, role: st
   throw r.error('unsupported-format', `expected a decodable ${role} serializer for heap state ${state}, found it ${why}; heap snapshot entries have no lengths, so this key group cannot be read further`);
 }
 
-function readStateChunk(r: ByteReader, state: StateMetaInfo, keySerializer: SerializerSnapshot): ChunkEntry[] {
+function readStateChunk(r: ByteReader, state: StateMetaInfo, keySerializer: SerializerSnapshot, mode: ValueMode | undefined): ChunkEntry[] {
   const count = r.readCount(`entries of state ${state.name}`, 1);
   const out: ChunkEntry[] = [];
   const value = requireCodec(r, state.serializers.VALUE_SERIALIZER, 'value', state.name);
@@ -65,7 +65,7 @@ function readStateChunk(r: ByteReader, state: StateMetaInfo, keySerializer: Seri
     const namespace = ns.decode(r);
     const k = key.decode(r);
     const at = r.absolutePosition;
-    const v = value.decode(r);
+    const v = value.decode(r, mode);
     const valueRange = { offset: at, length: r.absolutePosition - at };
     if (state.kind === 'MAP' && v.kind === 'map') {
       // each user key's own value bytes, not the whole map's

@@ -4,6 +4,7 @@ import { describeOpaque } from '../keyed/decode-keyed-entry';
 import { isWantedState } from '../is-wanted-state';
 import type { OperatorStateHeader, StateEntry, StateMetaInfo } from '../savepoint/inspection-types';
 import type { OperatorStateEntry } from '../metadata/metadata-types';
+import type { ValueMode, ValueModeSource } from '../snapshots/snapshot-types';
 
 export interface OperatorStreamInput {
   operatorId: string;
@@ -31,7 +32,7 @@ export function computeOperatorHeaderFence(input: Pick<OperatorStreamInput, 'sta
 export async function* readOperatorStateEntries(
   input: OperatorStreamInput,
   header: OperatorStateHeader,
-  options: { state?: string | ReadonlySet<string>; signal?: CancelSignal } = {},
+  options: { state?: string | ReadonlySet<string>; signal?: CancelSignal; /** the value mode, looked up per value (default decode) */ values?: ValueModeSource } = {},
 ): AsyncGenerator<StateEntry> {
   const bounds = [...new Set(input.states.flatMap((s) => s.offsets))].sort((a, b) => a - b);
   const endOf = (offset: number) => bounds.find((b) => b > offset) ?? input.source.size;
@@ -44,10 +45,10 @@ export async function* readOperatorStateEntries(
       const r = await openElement(input, header.compressed, offset, endOf(offset));
       const base = { operatorId: input.operatorId, state: entry.name, subtask: input.subtask, keyGroup: -1, file: r.file ?? input.file };
       if (broadcast) {
-        for (const e of readBroadcastMap(r, meta, entry.name)) yield { ...base, ...e };
+        for (const e of readBroadcastMap(r, meta, entry.name, options.values)) yield { ...base, ...e };
       } else {
         const at = r.absolutePosition;
-        const value = decodeElement(r, meta, entry.name);
+        const value = decodeElement(r, meta, entry.name, options.values?.mode);
         yield { ...base, value, valueRange: { offset: at, length: r.absolutePosition - at } };
       }
     }
@@ -62,13 +63,13 @@ async function openElement(input: OperatorStreamInput, compressed: boolean, offs
   return new ByteReader(data, { file: `${input.file} (Snappy data from ${absolute})` });
 }
 
-function decodeElement(r: ByteReader, meta: StateMetaInfo | undefined, name: string) {
+function decodeElement(r: ByteReader, meta: StateMetaInfo | undefined, name: string, mode: ValueMode | undefined) {
   const s = meta?.serializers.VALUE_SERIALIZER;
   if (!s) return describeOpaque(r.readBytes(r.remaining), `state ${name} is not in the operator state header`);
   if (!s.codec || s.status === 'unknown') return describeOpaque(r.readBytes(r.remaining), s.status === 'unknown' ? `unknown serializer snapshot ${s.className} v${s.version}` : `element serializer ${s.typeLabel} has no value decoder`);
   const start = r.position;
   try {
-    return s.codec.decode(r);
+    return s.codec.decode(r, mode);
   } catch (e) {
     if (!isDecodeError(e)) throw e;
     r.seek(start);
@@ -76,7 +77,7 @@ function decodeElement(r: ByteReader, meta: StateMetaInfo | undefined, name: str
   }
 }
 
-function* readBroadcastMap(r: ByteReader, meta: StateMetaInfo | undefined, name: string): Generator<Pick<StateEntry, 'userKey' | 'value' | 'valueRange'>> {
+function* readBroadcastMap(r: ByteReader, meta: StateMetaInfo | undefined, name: string, values: ValueModeSource | undefined): Generator<Pick<StateEntry, 'userKey' | 'value' | 'valueRange'>> {
   const k = meta?.serializers.KEY_SERIALIZER;
   const v = meta?.serializers.VALUE_SERIALIZER;
   if (!k?.codec || !v?.codec || k.status === 'unknown' || v.status === 'unknown') {
@@ -90,7 +91,7 @@ function* readBroadcastMap(r: ByteReader, meta: StateMetaInfo | undefined, name:
   for (let i = 0; i < count; i++) {
     const userKey = k.codec.decode(r);
     const at = r.absolutePosition;
-    const value = v.codec.decode(r);
+    const value = v.codec.decode(r, values?.mode);
     yield { userKey, value, valueRange: { offset: at, length: r.absolutePosition - at } };
   }
 }

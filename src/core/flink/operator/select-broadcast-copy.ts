@@ -2,6 +2,7 @@ import type { CancelSignal } from '../cancel-signal';
 import type { OperatorStateHeader, StateEntry } from '../savepoint/inspection-types';
 import { readOperatorStateEntries, type OperatorStreamInput } from './read-operator-state-entries';
 import type { OperatorState } from '../metadata/metadata-types';
+import type { ValueModeSource } from '../snapshots/snapshot-types';
 
 /**
  * Every subtask of an operator holds a full copy of each broadcast state, and Flink restores one
@@ -25,7 +26,7 @@ export async function* readCountedOperatorStateEntries(
   subtaskIndex: number,
   input: OperatorStreamInput,
   header: OperatorStateHeader,
-  options: { signal?: CancelSignal } = {},
+  options: { signal?: CancelSignal; values?: ValueModeSource } = {},
 ): AsyncGenerator<StateEntry> {
   const skipped = new Set(header.broadcastStates.filter((s) => !isCountedBroadcastCopy(op, subtaskIndex, s.name)).map((s) => s.name));
   for await (const e of readOperatorStateEntries(input, header, options)) if (!skipped.has(e.state)) yield e;

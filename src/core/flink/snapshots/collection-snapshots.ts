@@ -1,5 +1,5 @@
 import type { ByteReader } from '../../io';
-import type { DecodedValue, SnapshotReader, ValueCodec } from './snapshot-types';
+import type { DecodedValue, SnapshotReader, ValueCodec, ValueMode } from './snapshot-types';
 import { checkOuterVersion, expectNestedCount, readCompositeSnapshot } from './read-composite-snapshot';
 import { makeComposite } from './make-composite';
 
@@ -12,10 +12,10 @@ const GENERIC_ARRAY = 'org.apache.flink.api.common.typeutils.base.GenericArraySe
 const noOuter = () => undefined;
 
 /** ListSerializer / ArrayListSerializer values: `i32` size, then elements (spec §6.5). */
-function decodeList(r: ByteReader, [element]: ValueCodec[]): DecodedValue {
+function decodeList(r: ByteReader, [element]: ValueCodec[], mode: ValueMode | undefined): DecodedValue {
   const n = r.readCount('list elements', 1);
   const items: DecodedValue[] = [];
-  for (let i = 0; i < n; i++) items.push(element!.decode(r));
+  for (let i = 0; i < n; i++) items.push(element!.decode(r, mode));
   return { kind: 'list', items };
 }
 
@@ -27,16 +27,16 @@ function decodeList(r: ByteReader, [element]: ValueCodec[]): DecodedValue {
 export const MAP_ENTRY_VALUE_RANGES = new WeakMap<DecodedValue, { offset: number; length: number }[]>();
 
 /** MapSerializer values: `i32` size, then key, `bool` isNull, value unless null. */
-function decodeMap(r: ByteReader, [key, value]: ValueCodec[]): DecodedValue {
+function decodeMap(r: ByteReader, [key, value]: ValueCodec[], mode: ValueMode | undefined): DecodedValue {
   const n = r.readCount('map entries', 2);
   const entries: { key: DecodedValue; value: DecodedValue }[] = [];
   const ranges: { offset: number; length: number }[] = [];
   for (let i = 0; i < n; i++) {
-    const k = key!.decode(r);
+    const k = key!.decode(r, mode);
     // from the null flag on, as a canonical MapState entry's value is written (flag + value)
     const at = r.absolutePosition;
     const isNull = r.readBool('map value null flag');
-    entries.push({ key: k, value: isNull ? { kind: 'null' } : value!.decode(r) });
+    entries.push({ key: k, value: isNull ? { kind: 'null' } : value!.decode(r, mode) });
     ranges.push({ offset: at, length: r.absolutePosition - at });
   }
   const map: DecodedValue = { kind: 'map', entries };
@@ -45,22 +45,22 @@ function decodeMap(r: ByteReader, [key, value]: ValueCodec[]): DecodedValue {
 }
 
 /** SetSerializer values (2.x): `i32` size, then per element `bool` isNull + element. */
-function decodeSet(r: ByteReader, [element]: ValueCodec[]): DecodedValue {
+function decodeSet(r: ByteReader, [element]: ValueCodec[], mode: ValueMode | undefined): DecodedValue {
   const n = r.readCount('set elements', 1);
   const items: DecodedValue[] = [];
-  for (let i = 0; i < n; i++) items.push(r.readBool('set element null flag') ? { kind: 'null' } : element!.decode(r));
+  for (let i = 0; i < n; i++) items.push(r.readBool('set element null flag') ? { kind: 'null' } : element!.decode(r, mode));
   return { kind: 'list', items };
 }
 
 /** GenericArraySerializer values: `i32` length, then per element `bool` notNull + element. */
-function decodeGenericArray(r: ByteReader, [component]: ValueCodec[]): DecodedValue {
+function decodeGenericArray(r: ByteReader, [component]: ValueCodec[], mode: ValueMode | undefined): DecodedValue {
   const n = r.readCount('array elements', 1);
   const items: DecodedValue[] = [];
-  for (let i = 0; i < n; i++) items.push(r.readBool('array element present flag') ? component!.decode(r) : { kind: 'null' });
+  for (let i = 0; i < n; i++) items.push(r.readBool('array element present flag') ? component!.decode(r, mode) : { kind: 'null' });
   return { kind: 'list', items };
 }
 
-function singleElementReader(className: string, label: (e: string) => string, decode: (r: ByteReader, c: ValueCodec[]) => DecodedValue): SnapshotReader {
+function singleElementReader(className: string, label: (e: string) => string, decode: (r: ByteReader, c: ValueCodec[], mode: ValueMode | undefined) => DecodedValue): SnapshotReader {
   return {
     classNames: [className],
     read(r, version, name, ctx) {

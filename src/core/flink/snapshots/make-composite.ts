@@ -1,4 +1,4 @@
-import type { DecodedValue, SerializerSnapshot, ValueCodec } from './snapshot-types';
+import type { DecodedValue, SerializerSnapshot, ValueCodec, ValueMode } from './snapshot-types';
 import type { ByteReader } from '../../io';
 
 /**
@@ -11,7 +11,7 @@ export function makeComposite(
   nested: SerializerSnapshot[],
   typeLabel: string,
   fixedLength: number,
-  decode: ((r: ByteReader, codecs: ValueCodec[]) => DecodedValue) | undefined,
+  decode: ((r: ByteReader, codecs: ValueCodec[], mode: ValueMode | undefined) => DecodedValue) | undefined,
   details?: Record<string, unknown>,
 ): SerializerSnapshot {
   const codecs = nested.map((n) => (n.status === 'known' ? n.codec : undefined));
@@ -24,6 +24,6 @@ export function makeComposite(
     nested,
     fixedLength,
     ...(details === undefined ? {} : { details }),
-    ...(decodable ? { codec: { decode: (r: ByteReader) => decode(r, codecs as ValueCodec[]) } } : {}),
+    ...(decodable ? { codec: { decode: (r: ByteReader, mode?: ValueMode) => decode(r, codecs as ValueCodec[], mode) } } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { isDecodeError, type ByteReader } from '../../io';
 import { describeUnknownSerializer, createUnknownSnapshot } from './read-serializer-snapshot';
-import type { DecodedValue, SerializerSnapshot, SnapshotReader, SnapshotReadContext, ValueCodec } from './snapshot-types';
+import type { DecodedValue, SerializerSnapshot, SnapshotReader, SnapshotReadContext, ValueCodec, ValueMode } from './snapshot-types';
 import { readLinkedOptionalMap, type LinkedOptionalMapEntry } from './read-linked-optional-map';
 
 const POJO = 'org.apache.flink.api.java.typeutils.runtime.PojoSerializerSnapshot';
@@ -77,7 +77,7 @@ export const pojoSnapshotReader: SnapshotReader = {
 
 function createPojoCodec(pojoClass: string, names: string[], codecs: ValueCodec[]): ValueCodec {
   return {
-    decode(r: ByteReader): DecodedValue {
+    decode(r: ByteReader, mode?: ValueMode): DecodedValue {
       const at = r.position;
       const flags = r.readU8('POJO flags');
       if (flags & IS_NULL) return { kind: 'null' };
@@ -86,7 +86,7 @@ function createPojoCodec(pojoClass: string, names: string[], codecs: ValueCodec[
         throw r.error('unsupported-format', `expected a ${pojoClass} value of the exact class, found a ${sub} (subclass values are not decodable here)`, at);
       }
       if (!(flags & NO_SUBCLASS)) throw r.error('invalid-value', `expected POJO flags 0x01, 0x02, 0x04 or 0x08, found 0x${flags.toString(16).padStart(2, '0')}`, at);
-      const fields = names.map((name, i) => ({ name, value: r.readBool(`null flag of field ${name}`) ? ({ kind: 'null' } as DecodedValue) : codecs[i]!.decode(r) }));
+      const fields = names.map((name, i) => ({ name, value: r.readBool(`null flag of field ${name}`) ? ({ kind: 'null' } as DecodedValue) : codecs[i]!.decode(r, mode) }));
       return { kind: 'pojo', className: pojoClass, fields };
     },
   };

@@ -35,9 +35,54 @@ export interface SerializerSnapshot {
   file?: string;
 }
 
+/**
+ * How a scan reads values (scanState):
+ * - `decode`: every value decoded (a Protobuf message to its DecodedValue, with the decoder's detail);
+ * - `frame`: values that a module reads in frames (Protobuf) are located, not decoded: the value is a
+ *   ValueFrame over the read bytes, for a visitor that scans the payload itself;
+ * - `skip`: such values are only stepped over (their place in the entry is SKIPPED_VALUE).
+ * Codecs of other values decode in every mode; composite codecs pass the mode to their elements.
+ */
+export type ValueMode = 'decode' | 'frame' | 'skip';
+
+/**
+ * A value read in `frame` mode: where its bytes lie, not what they mean. Transient: `bytes` may be a
+ * reused read buffer, valid only while the scan visits the entry (copy what outlives the visit).
+ */
+export interface ValueFrame {
+  kind: 'frame';
+  /** the module whose codec framed it, e.g. `protobuf` */
+  format: string;
+  /** the codec that framed it: `decode(reader at start)` reads the whole value */
+  codec: ValueCodec;
+  /** bytes[start, end): the value as serialized (its frame header included) */
+  bytes: Uint8Array;
+  start: number;
+  /** where the payload starts (after the frame header) */
+  payloadStart: number;
+  /** end of the bytes present (less than payloadStart + length when the input ends early) */
+  end: number;
+  /** declared payload length */
+  length: number;
+  /** absolute offset of bytes[start] in `file` (as StateEntry.valueRange) */
+  offset: number;
+  file: string | undefined;
+}
+
+/** Where readers of entries look up the value mode as each value is read (a scan may switch it between entries). */
+export interface ValueModeSource {
+  readonly mode: ValueMode;
+}
+
 export interface ValueCodec {
-  /** Reads exactly one value at the reader's position. */
-  decode(r: ByteReader): DecodedValue;
+  /** Reads exactly one value at the reader's position (`mode`: see ValueMode; default `decode`). */
+  decode(r: ByteReader, mode?: ValueMode): DecodedValue;
+  /**
+   * Optional, for a `frame` scan that reads keyed values where they lie (scanState's rows): fills `out`
+   * with the frame of the one value in bytes[start, end) and returns true, or returns false where
+   * `decode` in `frame` mode would throw (too short, a length the settings refuse).
+   */
+  frameInPlace?(bytes: Uint8Array, start: number, end: number, out: ValueFrame): boolean;
   /**
    * Optional, for keys checked without being built (a whole-state tally): where one value starting
    * at `pos` ends when bytes[pos, end) certainly hold one that `decode` reads without an error and
@@ -67,6 +112,8 @@ export type DecodedValue =
   | { kind: 'enum'; className: string; ordinal: number; name?: string }
   | { kind: 'java-serialized'; length: number; text?: string; base64: string }
   | { kind: 'other'; type: string; text: string }
+  /** a value read in `frame` mode */
+  | ValueFrame
   /** raw bytes of a value whose serializer is opaque or unknown */
   | { kind: 'opaque'; reason: string; length: number; base64: string }
   /**
@@ -115,3 +162,6 @@ export interface SnapshotRegistry {
   /** Every registered class name, sorted. */
   listClassNames(): string[];
 }
+
+/** What a value stepped over in `skip` mode decodes to. */
+export const SKIPPED_VALUE: DecodedValue = Object.freeze({ kind: 'other', type: 'skipped value', text: 'stepped over, not decoded' });

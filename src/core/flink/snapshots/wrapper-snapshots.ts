@@ -1,5 +1,5 @@
 import type { ByteReader } from '../../io';
-import type { DecodedValue, SnapshotReader, ValueCodec } from './snapshot-types';
+import type { DecodedValue, SnapshotReader, ValueCodec, ValueMode } from './snapshot-types';
 import { checkOuterVersion, expectNestedCount, joinLabels, readCompositeSnapshot, sumFixedLengths } from './read-composite-snapshot';
 import { makeComposite } from './make-composite';
 
@@ -20,9 +20,9 @@ export const ttlSnapshotReader: SnapshotReader = {
     const { outerVersion, nested } = readCompositeSnapshot(r, version, ctx, noOuter);
     if (version >= 3) checkOuterVersion(r, name, outerVersion, [1, 2]);
     expectNestedCount(r, name, nested, 2, at);
-    return makeComposite(name, version, nested, `TTL<${nested[1]!.typeLabel}>`, sumFixedLengths(nested, true), (vr, [ts, value]): DecodedValue => {
+    return makeComposite(name, version, nested, `TTL<${nested[1]!.typeLabel}>`, sumFixedLengths(nested, true), (vr, [ts, value], mode): DecodedValue => {
       const t = ts!.decode(vr);
-      return { kind: 'ttl', lastAccessTimestamp: t.kind === 'long' ? t.value : JSON.stringify(t), value: value!.decode(vr) };
+      return { kind: 'ttl', lastAccessTimestamp: t.kind === 'long' ? t.value : JSON.stringify(t), value: value!.decode(vr, mode) };
     });
   },
 };
@@ -56,12 +56,12 @@ export const nullableSnapshotReader: SnapshotReader = {
       return p;
     });
     expectNestedCount(r, name, nested, 1, at);
-    return makeComposite(name, version, nested, `Nullable<${nested[0]!.typeLabel}>`, padding > 0 ? 1 + padding : -1, (vr, [inner]): DecodedValue => {
+    return makeComposite(name, version, nested, `Nullable<${nested[0]!.typeLabel}>`, padding > 0 ? 1 + padding : -1, (vr, [inner], mode): DecodedValue => {
       if (vr.readBool('null flag')) {
         vr.skip(padding, 'null padding');
         return { kind: 'null' };
       }
-      return inner!.decode(vr);
+      return inner!.decode(vr, mode);
     }, { nullPaddingLength: padding });
   },
 };
@@ -73,12 +73,12 @@ export const eitherSnapshotReader: SnapshotReader = {
     const at = r.position;
     const { nested } = readCompositeSnapshot(r, version, ctx, noOuter);
     expectNestedCount(r, name, nested, 2, at);
-    return makeComposite(name, version, nested, `Either<${joinLabels(nested)}>`, -1, (vr: ByteReader, [left, right]: ValueCodec[]): DecodedValue => {
+    return makeComposite(name, version, nested, `Either<${joinLabels(nested)}>`, -1, (vr: ByteReader, [left, right]: ValueCodec[], mode: ValueMode | undefined): DecodedValue => {
       const isLeft = vr.readBool('Either side flag');
       return {
         kind: 'tuple',
         className: isLeft ? 'org.apache.flink.types.Either$Left' : 'org.apache.flink.types.Either$Right',
-        fields: [isLeft ? left!.decode(vr) : right!.decode(vr)],
+        fields: [isLeft ? left!.decode(vr, mode) : right!.decode(vr, mode)],
       };
     });
   },

@@ -1,0 +1,316 @@
+/**
+ * The one state scan: every path that reads state values (inspect's counts, `dump`, `stats` and its
+ * worker threads, `check`'s value warnings, the app's statistics and pages) walks entries here and
+ * hands each one to a visitor, with its value read in the scan's value mode (ValueMode):
+ * - `decode`: values decoded in full;
+ * - `frame`: Protobuf values (and any codec that frames its values) located, not decoded: the visitor
+ *   finds them as ValueFrame values inside the entry's value (listValueFrames). With `visitor.row`, a
+ *   canonical keyed row whose key checks in place and whose value is one framed value is handed over
+ *   without an entry object at all (the frame points into the read buffer);
+ * - `skip`: such values stepped over.
+ * The mode is looked up as each value is read, so a visitor may switch it between entries.
+ *
+ * Order: operators (one, `units`, or all in `_metadata` order), subtasks by index; in each subtask the
+ * operator state, then the keyed state key group by key group (block order).
+ */
+import { DecodeError, isDecodeError } from '../../io';
+import { throwIfCancelled, type CancelSignal } from '../cancel-signal';
+import { isWantedState } from '../is-wanted-state';
+import { computeOperatorId } from '../metadata/compute-operator-id';
+import type { OperatorState, SubtaskState } from '../metadata/metadata-types';
+import { ROCKSDB_NATIVE_UNREADABLE, readSubtaskKeyedStream, readSubtaskOperatorStream, type KeyedStreamFormat } from '../headers/read-subtask-state-headers';
+import type { KeyedEntryRun } from '../keyed/keyed-entry-run';
+import type { KeyedReadBuffers } from '../keyed/keyed-read-buffers';
+import { readCanonicalKeyedEntryRuns } from '../keyed/read-canonical-keyed-entries';
+import { readHeapKeyedEntries } from '../keyed/read-heap-keyed-entries';
+import { checkStateSample, listSampledKeyedInputs, type StateSample } from '../keyed/sample-keyed-stream';
+import { readOperatorStateEntries } from '../operator/read-operator-state-entries';
+import { readCountedOperatorStateEntries } from '../operator/select-broadcast-copy';
+import type { OpenedSavepoint } from '../savepoint/open-savepoint';
+import type { StateEntry, StateScope } from '../savepoint/inspection-types';
+import type { SnapshotRegistry, ValueCodec, ValueFrame, ValueModeSource } from '../snapshots/snapshot-types';
+
+export interface StateScanSelection {
+  /** one operator: 32-hex id or uid (findOperator; a DecodeError names the operators when none matches); default every operator */
+  operatorId?: string;
+  /** instead: these (operator id, subtask) pairs in this order (a worker thread's share); pairs not in `_metadata` are passed over */
+  units?: readonly { operatorId: string; subtask: number }[];
+  /** the states to read (default every state) */
+  states?: string | readonly string[];
+  /** only these subtasks (by index) */
+  subtasks?: readonly number[];
+  /** every n-th key group, or the first N entries of each state */
+  sample?: StateSample;
+  /** at most this many entries of each state (with a first-entries sample, the smaller of the two) */
+  limit?: number;
+  /** broadcast states: every subtask's copy (default), or only the copy statistics count (isCountedBroadcastCopy) */
+  broadcastCopies?: 'every' | 'counted';
+}
+
+/** One stream of a subtask as the visitor sees it. */
+export interface ScanPart {
+  operator: OperatorState;
+  subtask: number;
+  kind: 'operator' | 'keyed';
+  /** operator state, or the keyed stream's format */
+  format: 'operator' | KeyedStreamFormat;
+  /** the states its header names (operator parts: list and union states, then `broadcastStates`) */
+  states: readonly string[];
+  broadcastStates: readonly string[];
+}
+
+export interface StateScanVisitor {
+  /** a part begins, before its entries (also a part whose states are all capped already) */
+  part?(part: ScanPart): void;
+  /** one entry in read order; false stops the whole scan */
+  entry(e: StateEntry, part: ScanPart): boolean | void;
+  /**
+   * `frame` scans only: a canonical keyed row whose key surely decodes (KeyedEntryRun.checkRowKey) and
+   * whose value is one value of a codec with frameInPlace, without decoding it: `frame` is filled (a
+   * scratch object: use it before returning) or undefined where frameInPlace refused the bytes. Without
+   * this hook every row is decoded and goes to `entry`. False stops the whole scan.
+   */
+  row?(run: KeyedEntryRun, i: number, frame: ValueFrame | undefined, part: ScanPart): boolean | void;
+  /** a stream could not be read: with this hook the error is handed over and the scan goes on with the next stream; without it the scan throws it */
+  streamError?(error: DecodeError, where: { operator: OperatorState; subtask: number; kind: 'operator' | 'keyed' }): void;
+  /** keyed state whose values are not readable here (RocksDB native SST files): with this hook it is reported, without it the scan throws unsupported-format */
+  unreadable?(part: ScanPart, reason: string): void;
+}
+
+export interface StateScanOptions {
+  /** the value mode, looked up as each value is read */
+  values: ValueModeSource;
+  signal?: CancelSignal;
+  /** read every canonical keyed stream into these buffers (a scan that keeps no entry past its visit): fewer allocations, and the next window is read ahead */
+  readBuffers?: KeyedReadBuffers;
+}
+
+export interface StateScanResult {
+  /** key groups with data in the keyed streams visited, and how many of them were read (under a key-group sample, fewer) */
+  keyGroupsWithData: number;
+  keyGroupsRead: number;
+}
+
+/** Finds an operator by id, stored uid, or uid hashed to an id (spec §2.3). */
+export function findOperator(opened: OpenedSavepoint, idOrUid: string): OperatorState | undefined {
+  const ops = opened.metadata.operators;
+  const lower = idOrUid.toLowerCase();
+  return ops.find((o) => o.id === lower) ?? ops.find((o) => o.uid === idOrUid) ?? ops.find((o) => o.id === computeOperatorId(idOrUid));
+}
+
+export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegistry, selection: StateScanSelection, visitor: StateScanVisitor, options: StateScanOptions): Promise<StateScanResult> {
+  const result: StateScanResult = { keyGroupsWithData: 0, keyGroupsRead: 0 };
+  const sample = selection.sample;
+  if (sample) checkStateSample(sample);
+  const cap = Math.min(selection.limit ?? Infinity, sample?.kind === 'first-entries' ? sample.count : Infinity);
+  if (cap <= 0) return result;
+  const names: string | ReadonlySet<string> | undefined = selection.states === undefined ? undefined : typeof selection.states === 'string' ? selection.states : new Set(selection.states);
+  const wanted = (name: string): boolean => names === undefined || isWantedState(names, name);
+  const signal = options.signal;
+  const values = options.values;
+  // entries taken per state (operator, scope, name), for the cap
+  const taken = new Map<string, number>();
+  const capped = cap !== Infinity;
+  const selectedStates = names === undefined ? undefined : typeof names === 'string' ? [names] : [...names];
+  let stopped = false;
+  /** every selected state has its `cap` entries (a scan of named states then stops at once) */
+  const selectionFull = (operatorId: string): boolean =>
+    capped && selectedStates !== undefined && selectedStates.every((n) => SCOPES.some((scope) => (taken.get(slotKey(operatorId, scope, n)) ?? 0) >= cap));
+
+  for (const [op, subtask] of listUnits(opened, selection)) {
+    throwIfCancelled(signal);
+    // ---- operator state ----
+    const hasOperatorState = names === undefined || subtask.managedOperatorState?.states.some((s) => wanted(s.name)) === true;
+    if (hasOperatorState) {
+      try {
+        const stream = await readSubtaskOperatorStream(opened, op, subtask, registry);
+        if (stream) {
+          const broadcast = new Set(stream.header.broadcastStates.map((s) => s.name));
+          const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'operator', format: 'operator', states: stream.header.states.map((s) => s.name), broadcastStates: [...broadcast] };
+          visitor.part?.(part);
+          const scopeOf = (state: string): StateScope => (broadcast.has(state) ? 'broadcast' : 'operator');
+          const partStates = [...part.states.filter(wanted).map((n) => slotKey(op.id, 'operator', n)), ...part.broadcastStates.filter(wanted).map((n) => slotKey(op.id, 'broadcast', n))];
+          if (!(capped && partStates.length > 0 && partStates.every((k) => (taken.get(k) ?? 0) >= cap))) {
+            const filter = { ...(names === undefined ? {} : { state: names }), ...(signal ? { signal } : {}), values };
+            const entries = selection.broadcastCopies === 'counted' ? readCountedOperatorStateEntries(op, subtask.index, stream.input, stream.header, filter) : readOperatorStateEntries(stream.input, stream.header, filter);
+            for await (const e of entries) {
+              const go = admit(op.id, scopeOf(e.state), e.state, partStates);
+              if (go === SKIP) continue;
+              if (go === END_PART) break;
+              if (visitor.entry(e, part) === false || go === LAST) {
+                stopped = true;
+                break;
+              }
+            }
+          }
+        }
+      } catch (e) {
+        handle(e, op, subtask, 'operator');
+      }
+      if (stopped || selectionFull(op.id)) return result;
+    }
+    // ---- keyed state ----
+    try {
+      const keyed = await readSubtaskKeyedStream(opened, op, subtask, registry);
+      const header = keyed?.header;
+      if (keyed && header && header.states.some((s) => wanted(s.name))) {
+        const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'keyed', format: keyed.format, states: header.states.map((s) => s.name), broadcastStates: [] };
+        if (keyed.format === 'rocksdb-native') {
+          if (!visitor.unreadable) {
+            const first = header.states.find((s) => wanted(s.name))!;
+            throw new DecodeError({ code: 'unsupported-format', detail: ROCKSDB_NATIVE_UNREADABLE, path: [`subtask ${subtask.index}`, first.name] });
+          }
+          visitor.unreadable(part, ROCKSDB_NATIVE_UNREADABLE);
+        } else if (keyed.input && (keyed.format === 'canonical' || keyed.format === 'heap')) {
+          visitor.part?.(part);
+          const partStates = part.states.filter(wanted).map((n) => slotKey(op.id, 'keyed', n));
+          const sampled = listSampledKeyedInputs(keyed.input, sample);
+          result.keyGroupsWithData += sampled.keyGroupsWithData;
+          result.keyGroupsRead += sampled.keyGroupsRead;
+          const full = () => capped && partStates.length > 0 && partStates.every((k) => (taken.get(k) ?? 0) >= cap);
+          const filter = { ...(names === undefined ? {} : { state: names }), ...(signal ? { signal } : {}), values };
+          parts: for (const input of sampled.inputs) {
+            if (full()) break;
+            if (keyed.format === 'heap') {
+              for await (const e of readHeapKeyedEntries(input, header, filter)) {
+                const go = admit(op.id, 'keyed', e.state, partStates);
+                if (go === SKIP) continue;
+                if (go === END_PART) break parts;
+                if (visitor.entry(e, part) === false || go === LAST) {
+                  stopped = true;
+                  break parts;
+                }
+              }
+              continue;
+            }
+            // a capped read may stop early: it reads only what it asks for (no read-ahead into reused buffers)
+            const reuse = options.readBuffers !== undefined && !capped;
+            const runs = readCanonicalKeyedEntryRuns(input, header, { ...filter, ...(reuse ? { reuseReadBuffers: true, readBuffers: options.readBuffers } : {}) });
+            for await (const run of runs) {
+              const go = visitRun(run, part, partStates);
+              if (go === END_PART) break parts;
+              if (go === LAST) {
+                stopped = true;
+                break parts;
+              }
+            }
+          }
+        }
+      }
+    } catch (e) {
+      handle(e, op, subtask, 'keyed');
+    }
+    if (stopped || selectionFull(op.id)) return result;
+  }
+  return result;
+
+  /** Counts one entry of a state against the cap: visit it (GO, or LAST when it fills the selection), SKIP it, or END_PART (every state of the part is full). */
+  function admit(operatorId: string, scope: StateScope, state: string, partStates: readonly string[]): Admission {
+    if (!capped) return GO;
+    const k = slotKey(operatorId, scope, state);
+    const n = taken.get(k) ?? 0;
+    if (n >= cap) return partStates.every((s) => (taken.get(s) ?? 0) >= cap) ? END_PART : SKIP;
+    taken.set(k, n + 1);
+    return selectionFull(operatorId) ? LAST : GO;
+  }
+
+  /** The run's wanted rows: in place where the visitor takes rows and the mode is `frame`, else decoded. */
+  function visitRun(run: KeyedEntryRun, part: ScanPart, partStates: readonly string[]): Admission {
+    const opId = part.operator.id;
+    const inPlace = visitor.row !== undefined && values.mode === 'frame';
+    if (!inPlace) {
+      for (const e of run) {
+        const go = admit(opId, 'keyed', e.state, partStates);
+        if (go === SKIP) continue;
+        if (go === END_PART) return END_PART;
+        if (visitor.entry(e, part) === false || go === LAST) return LAST;
+      }
+      return GO;
+    }
+    const frame = SCRATCH_FRAME;
+    let outcome: Admission = GO;
+    try {
+      run.walkRows(
+        framingCodec,
+        (e) => {
+          const go = admit(opId, 'keyed', e.state, partStates);
+          if (go === SKIP) return true;
+          if (go === END_PART || visitor.entry(e, part) === false || go === LAST) {
+            outcome = go === END_PART ? END_PART : LAST;
+            return false;
+          }
+          return true;
+        },
+        (i, codec) => {
+          const go = admit(opId, 'keyed', run.stateOf(i), partStates);
+          if (go === SKIP) return true;
+          if (go === END_PART) {
+            outcome = END_PART;
+            return false;
+          }
+          const start = run.valueStart(i);
+          const framed = codec.frameInPlace!(run.bytes, start, run.valueEnd(i), frame);
+          if (framed) {
+            frame.offset = run.baseOffset + start;
+            frame.file = run.file;
+          }
+          if (visitor.row!(run, i, framed ? frame : undefined, part) === false || go === LAST) {
+            outcome = LAST;
+            return false;
+          }
+          return true;
+        },
+      );
+    } finally {
+      // the scratch frame must not keep a read buffer alive
+      frame.bytes = EMPTY;
+    }
+    return outcome;
+  }
+
+  function handle(e: unknown, op: OperatorState, subtask: SubtaskState, kind: 'operator' | 'keyed'): void {
+    if (!isDecodeError(e) || e.code === 'cancelled' || !visitor.streamError) throw e;
+    visitor.streamError(e, { operator: op, subtask: subtask.index, kind });
+  }
+}
+
+const SCOPES: readonly StateScope[] = ['operator', 'broadcast', 'keyed'];
+const GO = 0;
+const SKIP = 1;
+const END_PART = 2;
+const LAST = 3;
+type Admission = typeof GO | typeof SKIP | typeof END_PART | typeof LAST;
+
+function slotKey(operatorId: string, scope: string, state: string): string {
+  return `${operatorId}\u0000${scope}\u0000${state}`;
+}
+
+/** The codec of a row's single value when it reads values in place (ValueCodec.frameInPlace). */
+function framingCodec(codec: ValueCodec | undefined): ValueCodec | undefined {
+  return codec?.frameInPlace === undefined ? undefined : codec;
+}
+
+/** The (operator, subtask) pairs of the selection, in scan order. */
+function listUnits(opened: OpenedSavepoint, selection: StateScanSelection): [OperatorState, SubtaskState][] {
+  const only = selection.subtasks === undefined ? undefined : new Set(selection.subtasks);
+  const bySubtask = (a: SubtaskState, b: SubtaskState) => a.index - b.index;
+  if (selection.units !== undefined) {
+    const out: [OperatorState, SubtaskState][] = [];
+    for (const unit of selection.units) {
+      const op = opened.metadata.operators.find((o) => o.id === unit.operatorId);
+      const subtask = op?.subtasks.find((s) => s.index === unit.subtask);
+      if (op && subtask && (only === undefined || only.has(subtask.index))) out.push([op, subtask]);
+    }
+    return out;
+  }
+  let ops = opened.metadata.operators;
+  if (selection.operatorId !== undefined) {
+    const op = findOperator(opened, selection.operatorId);
+    if (!op) throw new DecodeError({ code: 'invalid-value', detail: `expected an operator id or uid of this savepoint, found ${selection.operatorId} (operators: ${ops.map((o) => o.id).join(', ')})` });
+    ops = [op];
+  }
+  return ops.flatMap((op) => [...op.subtasks].filter((s) => only === undefined || only.has(s.index)).sort(bySubtask).map((s): [OperatorState, SubtaskState] => [op, s]));
+}
+
+const EMPTY = new Uint8Array(0);
+const SCRATCH_FRAME: ValueFrame = { kind: 'frame', format: '', codec: { decode: () => ({ kind: 'null' }) }, bytes: EMPTY, start: 0, payloadStart: 0, end: 0, length: 0, offset: 0, file: undefined };
