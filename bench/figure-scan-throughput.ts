@@ -9,11 +9,20 @@ import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { fromBinary } from '@bufbuild/protobuf';
-import { createSnapshotRegistry, KeyedReadBuffers, openSavepoint, readCanonicalKeyedEntryRuns, readSubtaskKeyedStream } from '../src/core/flink';
-import { buildProtobufScanIndex, createEmptyScan, registerProtobufSnapshotReaders, scanProtobufPayloadInto, scanProtobufPayloadRangeInto, type ProtobufScanOptions } from '../src/core/protobuf';
+import { createSnapshotRegistry, KeyedReadBuffers, openSavepoint, scanState } from '../src/core/flink';
+import {
+  asProtobufFrame,
+  buildProtobufScanIndex,
+  createEmptyScan,
+  getProtobufScanIndex,
+  listProtobufFrames,
+  registerProtobufSnapshotReaders,
+  scanProtobufPayloadInto,
+  scanProtobufPayloadRangeInto,
+  type ProtobufFrameValue,
+  type ProtobufScanOptions,
+} from '../src/core/protobuf';
 import { openNodeInput } from '../src/cli/sources';
-import { registerScanningProtobufReaders, type ScannedFrame } from '../src/cli/scan/register-scanning-protobuf-readers';
-import { walkKeyedEntryRun } from '../src/cli/scan/walk-keyed-entry-run';
 import { encodeValuePool, loadBenchSchema } from './generate/bench-values';
 import { fmtBytes, fmtMs, fmtRate, GNU_TIME, median, MiB, parseCpuSeconds, timeAsync, timeProcessesAlternated, type Figure, type ProcessSpec } from './measure';
 import type { BenchSavepointManifest } from './generate/generate-bench-savepoint';
@@ -52,37 +61,40 @@ export async function measureReadCopy(dir: string, manifest: BenchSavepointManif
 }
 
 /**
- * The `stats` pipeline (scanSavepointUnits) without its tallies: every keyed stream read key-group
- * block by block into reused buffers, entries framed into rows, keys checked in place and each
- * Protobuf frame handed to `sink` (walkKeyedEntryRun; entries it cannot read in place are decoded
- * and their frames reach `sink` through the scanning codec). With the full decoder the same walk
- * decodes every entry (its codecs are not scanning ones), the way `dump` and the app's value pages do.
+ * The `stats` pipeline (scanSavepointUnits) without its tallies: scanState in `frame` mode over every
+ * state, keyed streams read key-group block by block into reused buffers, entries framed into rows,
+ * keys checked in place and each Protobuf frame handed to `sink` (rows in place; entries it cannot
+ * read in place are decoded with their values as frames). With the full decoder the same scan runs in
+ * `decode` mode and decodes every entry, the way `dump` and the app's value pages do.
  */
-async function runPipeline(dir: string, sink: ((f: ScannedFrame) => void) | 'full-decoder'): Promise<{ ms: number; entries: number }> {
+async function runPipeline(dir: string, sink: ((f: ProtobufFrameValue) => void) | 'full-decoder'): Promise<{ ms: number; entries: number }> {
   const registry = createSnapshotRegistry();
-  if (sink === 'full-decoder') registerProtobufSnapshotReaders(registry);
-  else registerScanningProtobufReaders(registry, sink);
+  registerProtobufSnapshotReaders(registry);
   const files = await openNodeInput(dir);
   let entries = 0;
   const { ms } = await timeAsync(async () => {
     const opened = await openSavepoint(files);
-    const readBuffers = new KeyedReadBuffers();
-    for (const op of opened.metadata.operators) {
-      for (const subtask of op.subtasks) {
-        const keyed = await readSubtaskKeyedStream(opened, op, subtask, registry);
-        if (keyed?.format !== 'canonical' || !keyed.input || !keyed.header) continue;
-        for await (const run of readCanonicalKeyedEntryRuns(keyed.input, keyed.header, { reuseReadBuffers: true, readBuffers })) {
-          walkKeyedEntryRun(
-            run,
-            () => entries++,
-            (_run, _i, frame) => {
-              entries++;
-              if (frame !== undefined && sink !== 'full-decoder') sink(frame);
-            },
-          );
-        }
-      }
+    if (sink === 'full-decoder') {
+      await scanState(opened, registry, {}, { entry: () => void entries++ }, { values: { mode: 'decode' }, readBuffers: new KeyedReadBuffers() });
+      return;
     }
+    await scanState(
+      opened,
+      registry,
+      {},
+      {
+        entry(e) {
+          entries++;
+          for (const f of listProtobufFrames(e.value)) sink(f);
+        },
+        row(_run, _i, frame) {
+          entries++;
+          const f = frame === undefined ? undefined : asProtobufFrame(frame);
+          if (f !== undefined) sink(f);
+        },
+      },
+      { values: { mode: 'frame' }, readBuffers: new KeyedReadBuffers() },
+    );
   });
   return { ms, entries };
 }
@@ -93,11 +105,12 @@ export async function measureScanThroughput(dir: string, manifest: BenchSavepoin
   let scanned = 0;
   // as the whole-state scan runs it (createProtobufStateScan.addPayload): one reused result and one options object per schema
   const out = createEmptyScan();
-  const optionsOf = new Map<ScannedFrame['content'], ProtobufScanOptions>();
-  const scanSink = (f: ScannedFrame) => {
-    let options = optionsOf.get(f.content);
-    if (options === undefined) optionsOf.set(f.content, (options = { maxMessageSize: f.content.settings.maxMessageSize, recursionLimit: f.content.settings.recursionLimit, root: f.content.schema.root }));
-    scanProtobufPayloadRangeInto(out, f.bytes, f.start, f.end, f.index, options);
+  const optionsOf = new Map<ProtobufFrameValue['codec']['content'], ProtobufScanOptions>();
+  const scanSink = (f: ProtobufFrameValue) => {
+    const content = f.codec.content;
+    let options = optionsOf.get(content);
+    if (options === undefined) optionsOf.set(content, (options = { maxMessageSize: content.settings.maxMessageSize, recursionLimit: content.settings.recursionLimit, root: content.schema.root }));
+    scanProtobufPayloadRangeInto(out, f.bytes, f.payloadStart, f.end, getProtobufScanIndex(content.schema.root), options);
     if (out.error) throw new Error(out.error.message);
     scanned++;
   };
@@ -108,8 +121,8 @@ export async function measureScanThroughput(dir: string, manifest: BenchSavepoin
     framed++;
   };
   let parsed = 0;
-  const esSink = (f: ScannedFrame) => {
-    fromBinary(f.content.schema.root, f.bytes.subarray(f.start, f.end));
+  const esSink = (f: ProtobufFrameValue) => {
+    fromBinary(f.codec.content.schema.root, f.bytes.subarray(f.payloadStart, f.end));
     parsed++;
   };
   const scanRuns: { ms: number; entries: number }[] = [];

@@ -1,32 +1,13 @@
 /**
  * Whole-state statistics over some subtasks of a savepoint (the work of one scan worker, or of
- * the whole scan in one thread): streams every state's entries key group by key group (one range
- * read per block, so memory is bounded by the largest block), counts entries and value bytes, and
- * runs the Protobuf structural scan on every Protobuf value — never the full decoder.
+ * the whole scan in one thread): scanState in `frame` mode over the units, counting entries and
+ * value bytes and running the Protobuf structural scan on every Protobuf value where it lies in the
+ * read buffer — never the full decoder. Memory is bounded by the read buffers (reused across streams).
  */
-import {
-  createEntryValueMatcher,
-  createSnapshotRegistry,
-  readCountedOperatorStateEntries,
-  listSampledKeyedInputs,
-  openSavepoint,
-  readCanonicalKeyedEntryRuns,
-  KeyedReadBuffers,
-  readHeapKeyedEntries,
-  readSubtaskKeyedStream,
-  readSubtaskOperatorStream,
-  throwIfCancelled,
-  type CancelSignal,
-  type KeyedEntryRun,
-  type SampleCoverage,
-  type StateEntry,
-  type StateScope,
-} from '../../core/flink';
+import { createSnapshotRegistry, KeyedReadBuffers, openSavepoint, scanState, type CancelSignal, type SampleCoverage, type StateScope, type ValueFrame } from '../../core/flink';
 import { createRowKeyText, describeEntryKey } from '../../core/compat';
-import { isDecodeError, type ByteSource, type DecodeErrorJson, type SavepointFiles } from '../../core/io';
-import { createProtobufStateScan, type ProtobufStateScan } from '../../core/protobuf';
-import { registerScanningProtobufReaders, type ScannedFrame } from './register-scanning-protobuf-readers';
-import { walkKeyedEntryRun } from './walk-keyed-entry-run';
+import type { ByteSource, DecodeErrorJson, SavepointFiles } from '../../core/io';
+import { asProtobufFrame, createProtobufStateScan, getProtobufScanIndex, listProtobufFrames, registerProtobufSnapshotReaders, type EntryKeyText, type ProtobufStateScan } from '../../core/protobuf';
 import type { ScanOptions, ScanUnit, StateStats } from './state-stats-types';
 
 export interface UnitsScanResult {
@@ -39,140 +20,89 @@ export interface UnitsScanResult {
 export async function scanSavepointUnits(input: SavepointFiles, units: readonly Pick<ScanUnit, 'operatorId' | 'subtask'>[], options: ScanOptions & { signal?: CancelSignal } = {}): Promise<UnitsScanResult> {
   const counter = { bytes: 0 };
   const files = countStateFileReads(input, counter);
-  // frames scanned while an entry was decoded; heap chunks decode several entries before yielding them
-  const pending: ScannedFrame[] = [];
-  // frames carry no file: within one stream (the matcher is reset between streams) offsets decide
-  const matcher = createEntryValueMatcher(pending, (f) => f.offset);
   const registry = createSnapshotRegistry();
-  registerScanningProtobufReaders(registry, (f) => pending.push(f));
+  registerProtobufSnapshotReaders(registry);
   const opened = await openSavepoint(files);
-  // one set of read buffers for every keyed stream of the scan (read one after the other)
-  const readBuffers = new KeyedReadBuffers();
   const stats = new Map<string, StateStats & { scan?: ProtobufStateScan }>();
   const errors: DecodeErrorJson[] = [];
-  const coverage: SampleCoverage | undefined = options.sample ? { sample: options.sample, keyGroupsRead: 0, keyGroupsWithData: 0 } : undefined;
   const slot = (operatorId: string, state: string, scope: StateScope) => {
     const k = `${operatorId}\u0000${scope}\u0000${state}`;
     let s = stats.get(k);
     if (!s) stats.set(k, (s = { operatorId, state, scope, entries: 0, valueBytes: 0 }));
     return s;
   };
-  /**
-   * Counts entries given one at a time (operator and heap state) or as runs of one key-group block
-   * each (canonical keyed state: one async step per block, not per entry).
-   */
-  const tally = async (operatorId: string, input: { entries: AsyncIterable<StateEntry> } | { runs: AsyncIterable<KeyedEntryRun> }, scopeOf: (e: StateEntry) => StateScope) => {
-    // entries of one state come in runs: look the slot up again only when the state or scope changes
-    let lastState: string | undefined;
-    let lastScope: StateScope | undefined;
-    let s: ReturnType<typeof slot> | undefined;
-    // the key's text is needed only for the few example keys: made on demand, once per entry
-    let keyOf: () => string = () => '';
-    const scanFrame = (frame: ScannedFrame): void => {
-      s!.scan ??= createProtobufStateScan(frame.index, {
-        maxMessageSize: frame.content.settings.maxMessageSize,
-        recursionLimit: frame.content.settings.recursionLimit,
-        root: frame.content.schema.root,
-        ...(options.newLimits ? { newLimits: options.newLimits } : {}),
-      });
-      s!.scan.addPayloadRange(frame.bytes, frame.start, frame.end, keyOf, frame.length);
-    };
-    const add = (e: StateEntry): void => {
-      const scope = scopeOf(e);
-      if (s === undefined || e.state !== lastState || scope !== lastScope) {
-        s = slot(operatorId, e.state, scope);
-        lastState = e.state;
-        lastScope = scope;
-      }
-      s.entries++;
-      s.valueBytes += e.valueRange?.length ?? 0;
-      if (pending.length === 0 || !e.valueRange) return;
-      let key: string | undefined;
-      keyOf = () => (key ??= describeEntryKey(e.key, e.userKey));
-      matcher.take(e, scanFrame);
-    };
-    /** a keyed row whose Protobuf frame was read in place (walkKeyedEntryRun): what add does for its entry */
-    const addRow = (run: KeyedEntryRun, i: number, frame: ScannedFrame | undefined): void => {
-      const state = run.stateOf(i);
-      if (s === undefined || state !== lastState || lastScope !== 'keyed') {
-        s = slot(operatorId, state, 'keyed');
-        lastState = state;
-        lastScope = 'keyed';
-      }
-      s.entries++;
-      s.valueBytes += run.valueEnd(i) - run.valueStart(i);
-      if (frame === undefined) return;
-      rowKey.at(run, i);
-      keyOf = rowKey.text;
-      scanFrame(frame);
-    };
-    // the key text of the row just handed over, made only if the scan asks for it
-    const rowKey = createRowKeyText();
-    // Frames are matched to entries by offset, and offsets are only comparable within one stream (one
-    // Snappy block for compressed keyed state, where they restart at 0): frames decoded for entries that
-    // were never yielded (a broadcast copy not counted) must not reach the next stream's entries.
-    matcher.reset();
-    if ('runs' in input) {
-      for await (const run of input.runs) {
-        walkKeyedEntryRun(run, add, addRow);
-        matcher.reset();
-      }
-    } else {
-      for await (const e of input.entries) add(e);
-    }
-    matcher.reset();
+  // entries of one state come in runs: look the slot up again only when the state or scope changes
+  let s: (StateStats & { scan?: ProtobufStateScan }) | undefined;
+  let broadcast: ReadonlySet<string> = new Set();
+  const at = (operatorId: string, state: string, scope: StateScope) => {
+    if (s === undefined || s.state !== state || s.scope !== scope || s.operatorId !== operatorId) s = slot(operatorId, state, scope);
+    return s;
   };
-  const signal = options.signal ? { signal: options.signal } : {};
-  for (const unit of units) {
-    const op = opened.metadata.operators.find((o) => o.id === unit.operatorId);
-    const subtask = op?.subtasks.find((s) => s.index === unit.subtask);
-    if (!op || !subtask) continue;
-    throwIfCancelled(options.signal);
-    try {
-      const stream = await readSubtaskOperatorStream(opened, op, subtask, registry);
-      if (stream) {
-        const broadcast = new Set(stream.header.broadcastStates.map((s) => s.name));
-        for (const s of stream.header.states) slot(op.id, s.name, 'operator');
-        for (const s of stream.header.broadcastStates) slot(op.id, s.name, 'broadcast');
-        // every subtask holds a full copy of a broadcast state: scan one copy, not the sum (readCountedOperatorStateEntries)
-        await tally(op.id, { entries: readCountedOperatorStateEntries(op, subtask.index, stream.input, stream.header, signal) }, (e) => (broadcast.has(e.state) ? 'broadcast' : 'operator'));
-      }
-    } catch (e) {
-      if (!isDecodeError(e) || e.code === 'cancelled') throw e;
-      errors.push(e.toJSON());
-    }
-    try {
-      const keyed = await readSubtaskKeyedStream(opened, op, subtask, registry);
-      if (keyed?.input && keyed.header && (keyed.format === 'canonical' || keyed.format === 'heap')) {
-        for (const s of keyed.header.states) slot(op.id, s.name, 'keyed');
-        const sampled = listSampledKeyedInputs(keyed.input, options.sample);
-        if (coverage) {
-          coverage.keyGroupsRead += sampled.keyGroupsRead;
-          coverage.keyGroupsWithData += sampled.keyGroupsWithData;
-        }
-        for (const part of sampled.inputs) {
-          await tally(op.id, keyed.format === 'heap' ? { entries: readHeapKeyedEntries(part, keyed.header, signal) } : { runs: readCanonicalKeyedEntryRuns(part, keyed.header, { ...signal, reuseReadBuffers: true, readBuffers }) }, () => 'keyed');
-        }
-      }
-    } catch (e) {
-      if (!isDecodeError(e) || e.code === 'cancelled') throw e;
-      errors.push(e.toJSON());
-    }
-  }
-  const states = [...stats.values()].map(({ scan, ...s }) => (scan ? { ...s, protobuf: scan.finish() } : s));
+  const scanFrame = (frame: ValueFrame, key: EntryKeyText): void => {
+    const f = asProtobufFrame(frame);
+    if (f === undefined) return;
+    const content = f.codec.content;
+    s!.scan ??= createProtobufStateScan(getProtobufScanIndex(content.schema.root), {
+      maxMessageSize: content.settings.maxMessageSize,
+      recursionLimit: content.settings.recursionLimit,
+      root: content.schema.root,
+      ...(options.newLimits ? { newLimits: options.newLimits } : {}),
+    });
+    s!.scan.addPayloadRange(f.bytes, f.payloadStart, f.end, key, f.length);
+  };
+  // the key text of the row just handed over, made only if the scan asks for it (example keys)
+  const rowKey = createRowKeyText();
+  const covered = await scanState(
+    opened,
+    registry,
+    { units, broadcastCopies: 'counted', ...(options.sample ? { sample: options.sample } : {}) },
+    {
+      part(part) {
+        for (const name of part.states) slot(part.operator.id, name, part.kind === 'keyed' ? 'keyed' : 'operator');
+        for (const name of part.broadcastStates) slot(part.operator.id, name, 'broadcast');
+        broadcast = new Set(part.broadcastStates);
+        s = undefined;
+      },
+      entry(e, part) {
+        const t = at(part.operator.id, e.state, part.kind === 'keyed' ? 'keyed' : broadcast.has(e.state) ? 'broadcast' : 'operator');
+        t.entries++;
+        t.valueBytes += e.valueRange?.length ?? 0;
+        const frames = listProtobufFrames(e.value);
+        if (frames.length === 0) return;
+        let key: string | undefined;
+        const keyOf = () => (key ??= describeEntryKey(e.key, e.userKey));
+        for (const f of frames) scanFrame(f, keyOf);
+      },
+      row(run, i, frame, part) {
+        const t = at(part.operator.id, run.stateOf(i), 'keyed');
+        t.entries++;
+        t.valueBytes += run.valueEnd(i) - run.valueStart(i);
+        if (frame === undefined) return;
+        rowKey.at(run, i);
+        scanFrame(frame, rowKey.text);
+      },
+      streamError: (e) => void errors.push(e.toJSON()),
+      // RocksDB native keyed state is not read here
+      unreadable: () => undefined,
+    },
+    // one set of read buffers for every keyed stream of the scan (read one after the other)
+    { values: { mode: 'frame' }, readBuffers: new KeyedReadBuffers(), ...(options.signal ? { signal: options.signal } : {}) },
+  );
+  const coverage: SampleCoverage | undefined = options.sample ? { sample: options.sample, keyGroupsRead: covered.keyGroupsRead, keyGroupsWithData: covered.keyGroupsWithData } : undefined;
+  const states = [...stats.values()].map(({ scan, ...st }) => (scan ? { ...st, protobuf: scan.finish() } : st));
   return { states, errors, ...(coverage ? { coverage } : {}), bytesRead: counter.bytes };
 }
 
 /** The input with its state-file reads counted (`_metadata` is not counted). */
 function countStateFileReads(input: SavepointFiles, counter: { bytes: number }): SavepointFiles {
-  const wrap = (s: ByteSource): ByteSource => {
-    const readInto = s.readInto?.bind(s);
+  const wrap = (src: ByteSource): ByteSource => {
+    const readInto = src.readInto?.bind(src);
     return {
-      name: s.name,
-      size: s.size,
+      name: src.name,
+      size: src.size,
       read(offset, length) {
         counter.bytes += length;
-        return s.read(offset, length);
+        return src.read(offset, length);
       },
       ...(readInto === undefined
         ? {}
@@ -188,10 +118,10 @@ function countStateFileReads(input: SavepointFiles, counter: { bytes: number }):
   return {
     ...input,
     resolveRelative(path) {
-      const s = input.resolveRelative(path);
-      if (!s) return undefined;
+      const src = input.resolveRelative(path);
+      if (!src) return undefined;
       let w = cache.get(path);
-      if (!w) cache.set(path, (w = wrap(s)));
+      if (!w) cache.set(path, (w = wrap(src)));
       return w;
     },
   };

@@ -37,6 +37,15 @@ export interface ProtobufScanIndex {
 
 const SMALL_LIMIT = 64;
 
+const indexes = new WeakMap<DescMessage, ProtobufScanIndex>();
+
+/** buildProtobufScanIndex, once per root message object (snapshots of one schema share their root: rememberNormalizedSchema). */
+export function getProtobufScanIndex(root: DescMessage): ProtobufScanIndex {
+  let index = indexes.get(root);
+  if (index === undefined) indexes.set(root, (index = buildProtobufScanIndex(root)));
+  return index;
+}
+
 export function buildProtobufScanIndex(root: DescMessage): ProtobufScanIndex {
   const messages: ScanMessageInfo[] = [];
   const indexOf = new Map<DescMessage, number>();

@@ -32,7 +32,7 @@ export {
   PROTOBUF_SNAPSHOT_READERS,
 } from './register-protobuf-snapshot-readers';
 export { listLoggedFields, type LoggedField } from './list-logged-fields';
-export { buildProtobufScanIndex, type ProtobufScanIndex, type ScanMessageInfo } from './build-protobuf-scan-index';
+export { buildProtobufScanIndex, getProtobufScanIndex, type ProtobufScanIndex, type ScanMessageInfo } from './build-protobuf-scan-index';
 export { scanProtobufPayload, scanProtobufPayloadInto, scanProtobufPayloadRangeInto, createEmptyScan, createProtobufFieldLog, type ProtobufFieldLog, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
 export {
   createProtobufStateScan,

@@ -227,44 +227,32 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
       }
       return GO;
     }
-    const frame = SCRATCH_FRAME;
     let outcome: Admission = GO;
-    try {
-      run.walkRows(
-        framingCodec,
-        (e) => {
-          const go = admit(opId, 'keyed', e.state, partStates);
-          if (go === SKIP) return true;
-          if (go === END_PART || visitor.entry(e, part) === false || go === LAST) {
-            outcome = go === END_PART ? END_PART : LAST;
-            return false;
-          }
-          return true;
-        },
-        (i, codec) => {
-          const go = admit(opId, 'keyed', run.stateOf(i), partStates);
-          if (go === SKIP) return true;
-          if (go === END_PART) {
-            outcome = END_PART;
-            return false;
-          }
-          const start = run.valueStart(i);
-          const framed = codec.frameInPlace!(run.bytes, start, run.valueEnd(i), frame);
-          if (framed) {
-            frame.offset = run.baseOffset + start;
-            frame.file = run.file;
-          }
-          if (visitor.row!(run, i, framed ? frame : undefined, part) === false || go === LAST) {
-            outcome = LAST;
-            return false;
-          }
-          return true;
-        },
-      );
-    } finally {
-      // the scratch frame must not keep a read buffer alive
-      frame.bytes = EMPTY;
-    }
+    walkFramedRows(
+      run,
+      (e) => {
+        const go = admit(opId, 'keyed', e.state, partStates);
+        if (go === SKIP) return true;
+        if (go === END_PART || visitor.entry(e, part) === false || go === LAST) {
+          outcome = go === END_PART ? END_PART : LAST;
+          return false;
+        }
+        return true;
+      },
+      (i, frame) => {
+        const go = admit(opId, 'keyed', run.stateOf(i), partStates);
+        if (go === SKIP) return true;
+        if (go === END_PART) {
+          outcome = END_PART;
+          return false;
+        }
+        if (visitor.row!(run, i, frame, part) === false || go === LAST) {
+          outcome = LAST;
+          return false;
+        }
+        return true;
+      },
+    );
     return outcome;
   }
 
@@ -283,6 +271,29 @@ type Admission = typeof GO | typeof SKIP | typeof END_PART | typeof LAST;
 
 function slotKey(operatorId: string, scope: string, state: string): string {
   return `${operatorId}\u0000${scope}\u0000${state}`;
+}
+
+/**
+ * A run of a `frame` read without an entry object where it can be: a row whose key surely decodes
+ * (KeyedEntryRun.checkRowKey) and whose value is one value of a codec with frameInPlace goes to `onRow`
+ * with its frame (a scratch object, valid during the call; undefined where frameInPlace refused the
+ * bytes); every other row is decoded and goes to `onEntry`. Either returns false to stop (then this
+ * returns false). Same rows, order and errors as iterating the run.
+ */
+export function walkFramedRows(run: KeyedEntryRun, onEntry: (e: StateEntry) => boolean | void, onRow: (i: number, frame: ValueFrame | undefined) => boolean | void): boolean {
+  const frame = SCRATCH_FRAME;
+  try {
+    return run.walkRows(framingCodec, onEntry, (i, codec) => {
+      const start = run.valueStart(i);
+      if (!codec.frameInPlace!(run.bytes, start, run.valueEnd(i), frame)) return onRow(i, undefined);
+      frame.offset = run.baseOffset + start;
+      frame.file = run.file;
+      return onRow(i, frame);
+    });
+  } finally {
+    // the scratch frame must not keep a read buffer alive
+    frame.bytes = EMPTY;
+  }
 }
 
 /** The codec of a row's single value when it reads values in place (ValueCodec.frameInPlace). */

@@ -1,9 +1,9 @@
 /**
- * walkKeyedEntryRun (the `stats` scan's way through a run of keyed entries: rows read in place where
- * the key is surely valid and the value is one Protobuf frame) sees what iterating the run's entries
- * sees: per entry the state, the value's size, the frames the scanning codec hands over (offset,
- * declared length, payload bytes) and the key's text, in the same order, with the same error at the
- * same place for a corrupt stream. Over every canonical fixture savepoint (plain, Snappy, inline
+ * walkFramedRows (scanState's way through a run of keyed entries in a `frame` scan: rows read in place
+ * where the key is surely valid and the value is one Protobuf frame) sees what iterating the run's
+ * entries sees: per entry the state, the value's size, the frames inside the value (offset, declared
+ * length, payload bytes) and the key's text, in the same order, with the same error at the same place
+ * for a corrupt stream. Over every canonical fixture savepoint (plain, Snappy, inline
  * state; Flink 1.20 and 2.3) and a generated one read in whole blocks and in small windows.
  */
 import { readFileSync } from 'node:fs';
@@ -11,19 +11,19 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeEntryKey } from '../../src/core/compat';
 import {
-  createEntryValueMatcher,
   createSnapshotRegistry,
   openSavepoint,
   readCanonicalKeyedEntryRuns,
   readSubtaskKeyedStream,
+  walkFramedRows,
   type KeyedReadOptions,
   type KeyedStreamInput,
   type StateEntry,
+  type ValueFrame,
 } from '../../src/core/flink';
+import { listProtobufFrames, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { isDecodeError, type ByteSource } from '../../src/core/io';
 import { openNodeInput } from '../../src/cli/sources';
-import { registerScanningProtobufReaders, type ScannedFrame } from '../../src/cli/scan/register-scanning-protobuf-readers';
-import { walkKeyedEntryRun } from '../../src/cli/scan/walk-keyed-entry-run';
 import { useGeneratedBenchSavepoint } from '../helpers/use-generated-bench-savepoint';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/savepoints');
@@ -44,10 +44,10 @@ interface Seen {
 
 type Stream = { input: KeyedStreamInput; header: NonNullable<Awaited<ReturnType<typeof readSubtaskKeyedStream>>>['header'] & object };
 
-/** The keyed canonical streams of a savepoint, read with a scanning registry whose frames go to `pending`. */
-async function openStreams(dir: string, pending: ScannedFrame[]): Promise<Stream[]> {
+/** The keyed canonical streams of a savepoint. */
+async function openStreams(dir: string): Promise<Stream[]> {
   const registry = createSnapshotRegistry();
-  registerScanningProtobufReaders(registry, (f) => pending.push({ ...f }));
+  registerProtobufSnapshotReaders(registry);
   const opened = await openSavepoint(await openNodeInput(dir));
   const out: Stream[] = [];
   for (const op of opened.metadata.operators) {
@@ -60,35 +60,31 @@ async function openStreams(dir: string, pending: ScannedFrame[]): Promise<Stream
 }
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-const frameText = (f: ScannedFrame) => `${f.offset}+${f.length}:${hex(f.bytes.subarray(f.start, f.end))}`;
+const frameText = (f: ValueFrame) => `${f.offset}+${f.length}:${hex(f.bytes.subarray(f.payloadStart, f.end))}`;
 
 /** What `stats` takes from an entry: its state, value size, the frames inside its value, its key text. */
-function recordEntry(records: string[], pending: ScannedFrame[], matcher: ReturnType<typeof createEntryValueMatcher<ScannedFrame>>, e: StateEntry): void {
-  const frames: string[] = [];
-  if (pending.length > 0 && e.valueRange) matcher.take(e, (f) => frames.push(frameText(f)));
+function recordEntry(records: string[], e: StateEntry): void {
+  const frames = listProtobufFrames(e.value).map(frameText);
   records.push(`${e.state} ${e.valueRange?.length} [${frames.join()}] ${describeEntryKey(e.key, e.userKey)}`);
 }
 
-async function readAll(streams: Stream[], pending: ScannedFrame[], walk: boolean, options: KeyedReadOptions): Promise<Seen> {
+async function readAll(streams: Stream[], walk: boolean, options: KeyedReadOptions): Promise<Seen> {
   const seen: Seen = { records: [], fast: 0 };
-  const matcher = createEntryValueMatcher(pending, (f) => f.offset);
   try {
     for (const { input, header } of streams) {
-      matcher.reset();
-      for await (const run of readCanonicalKeyedEntryRuns(input, header, { ...options, reuseReadBuffers: true })) {
-        if (!walk) for (const e of run) recordEntry(seen.records, pending, matcher, e);
+      for await (const run of readCanonicalKeyedEntryRuns(input, header, { ...options, reuseReadBuffers: true, values: { mode: 'frame' } })) {
+        if (!walk) for (const e of run) recordEntry(seen.records, e);
         else {
-          walkKeyedEntryRun(
+          walkFramedRows(
             run,
-            (e) => recordEntry(seen.records, pending, matcher, e),
-            (r, i, frame) => {
+            (e) => recordEntry(seen.records, e),
+            (i, frame) => {
               seen.fast++;
-              const key = r.decodeRowKey(i);
-              seen.records.push(`${r.stateOf(i)} ${r.valueEnd(i) - r.valueStart(i)} [${frame ? frameText(frame) : ''}] ${describeEntryKey(key.key, key.userKey)}`);
+              const key = run.decodeRowKey(i);
+              seen.records.push(`${run.stateOf(i)} ${run.valueEnd(i) - run.valueStart(i)} [${frame ? frameText(frame) : ''}] ${describeEntryKey(key.key, key.userKey)}`);
             },
           );
         }
-        matcher.reset();
       }
     }
   } catch (e) {
@@ -99,12 +95,10 @@ async function readAll(streams: Stream[], pending: ScannedFrame[], walk: boolean
 }
 
 async function compare(dir: string, options: KeyedReadOptions = {}, patch?: (streams: Stream[]) => Stream[]): Promise<{ iterated: Seen; walked: Seen }> {
-  const p1: ScannedFrame[] = [];
-  const p2: ScannedFrame[] = [];
-  const s1 = await openStreams(dir, p1);
-  const s2 = await openStreams(dir, p2);
-  const iterated = await readAll(patch ? patch(s1) : s1, p1, false, options);
-  const walked = await readAll(patch ? patch(s2) : s2, p2, true, options);
+  const s1 = await openStreams(dir);
+  const s2 = await openStreams(dir);
+  const iterated = await readAll(patch ? patch(s1) : s1, false, options);
+  const walked = await readAll(patch ? patch(s2) : s2, true, options);
   return { iterated, walked };
 }
 
@@ -122,7 +116,7 @@ function patchSource(source: ByteSource, at: number, value: number): ByteSource 
   };
 }
 
-describe('walkKeyedEntryRun sees what iterating the run sees', () => {
+describe('walkFramedRows sees what iterating the run sees', () => {
   const bench = useGeneratedBenchSavepoint('walk-runs-', { targetBytes: 768 * 1024, parallelism: 2 });
 
   it('every canonical fixture savepoint', async () => {
@@ -155,8 +149,7 @@ describe('walkKeyedEntryRun sees what iterating the run sees', () => {
     expect(shifted.walked).toEqual({ ...shifted.iterated, fast: 0 });
 
     // one String key of the first stream made longer than its bytes (length varint 0x7f: 126 characters)
-    const p: ScannedFrame[] = [];
-    const [first] = await openStreams(bench.dir, p);
+    const [first] = await openStreams(bench.dir);
     let tenth: StateEntry | undefined;
     let n = 0;
     for await (const run of readCanonicalKeyedEntryRuns(first!.input, first!.header)) {
