@@ -7,10 +7,20 @@
  * payloads — never a value or a frame.
  */
 import { ByteReader } from '../core/io';
-import { ALIASING_THRESHOLD_BYTES, createEmptyScan, createProtobufStateScan, scanProtobufPayloadInto, type ProtobufScanOptions, type ProtobufStateScan, type ProtobufSnapshotContent } from '../core/protobuf';
+import {
+  ALIASING_THRESHOLD_BYTES,
+  createEmptyScan,
+  createProtobufStateScan,
+  getProtobufScanIndex,
+  scanProtobufPayloadInto,
+  type ProtobufFrameValue,
+  type ProtobufScanIndex,
+  type ProtobufScanOptions,
+  type ProtobufStateScan,
+  type ProtobufSnapshotContent,
+} from '../core/protobuf';
 import { SizeHistogram } from './build-size-histogram';
 import type { ProtobufStateStats, UnknownFieldStat } from './inspector';
-import type { WorkerProtobufFrame } from './register-worker-protobuf-readers';
 
 const MAX_EXAMPLES = 5;
 export const MAX_LARGE_PAYLOADS = 50;
@@ -18,24 +28,26 @@ export const MAX_LARGE_PAYLOADS = 50;
 export class ProtobufStatsAccumulator {
   private scan: ProtobufStateScan | null = null;
   private content: ProtobufSnapshotContent | null = null;
+  private index: ProtobufScanIndex | null = null;
   private readonly options: ProtobufScanOptions = { maxMessageSize: 0, recursionLimit: 0 };
   private readonly out = createEmptyScan();
   private readonly unknown = new Map<string, UnknownFieldStat>();
   private readonly histogram = new SizeHistogram();
   private large: { key: string; entryIndex: number; payloadSize: number }[] = [];
 
-  /** Adds one value read in `scan` mode (the frame is a view, used only during this call); `key` is formatted only when an example needs it. */
-  add(f: WorkerProtobufFrame, key: () => string, entryIndex: number): void {
+  /** Adds one value read in `frame` mode (its bytes are a view, used only during this call); `key` is formatted only when an example needs it. */
+  add(f: ProtobufFrameValue, key: () => string, entryIndex: number): void {
     if (this.scan === null) {
       const c = f.codec.content;
       this.content = c;
+      this.index = getProtobufScanIndex(c.schema.root);
       this.options.maxMessageSize = c.settings.maxMessageSize;
       this.options.recursionLimit = c.settings.recursionLimit;
       this.options.root = c.schema.root;
-      this.scan = createProtobufStateScan(f.index!, { maxMessageSize: c.settings.maxMessageSize, recursionLimit: c.settings.recursionLimit, root: c.schema.root });
+      this.scan = createProtobufStateScan(this.index, { maxMessageSize: c.settings.maxMessageSize, recursionLimit: c.settings.recursionLimit, root: c.schema.root });
     }
     this.options.frameLength = f.length;
-    scanProtobufPayloadInto(this.out, f.frame.subarray(4), f.index!, this.options);
+    scanProtobufPayloadInto(this.out, f.bytes.subarray(f.payloadStart, f.end), this.index!, this.options);
     this.scan.addScan(this.out, key);
     this.histogram.add(f.length);
     if (f.length > ALIASING_THRESHOLD_BYTES) {
@@ -45,8 +57,8 @@ export class ProtobufStatsAccumulator {
     if (this.out.error === undefined && this.out.unknownFields > 0) this.addUnknownFields(f, key);
   }
 
-  private addUnknownFields(f: WorkerProtobufFrame, key: () => string): void {
-    const detail = f.codec.decodeDetailed(new ByteReader(f.frame, { baseOffset: f.offset }));
+  private addUnknownFields(f: ProtobufFrameValue, key: () => string): void {
+    const detail = f.codec.decodeDetailed(new ByteReader(f.bytes.subarray(f.start, f.end), { baseOffset: f.offset }));
     const seen = new Set<string>();
     for (const u of detail.unknownFields) {
       const message = u.path === '' ? detail.typeName : u.path;

@@ -1,10 +1,8 @@
-import type { OpenedSavepoint, SnapshotRegistry } from '../core/flink';
+import type { OpenedSavepoint, SnapshotRegistry, SubtaskHeaderCache } from '../core/flink';
 import type { SavepointFiles } from '../core/io';
 import type { CompatibilityReport } from '../core/report';
 import type { SwitchingStep } from './create-switching-step';
 import type { InputFile, OpenedSession } from './inspector';
-import type { SubtaskStreamCache } from './read-state-part';
-import type { ProtobufReadControl } from './register-worker-protobuf-readers';
 import type { ScannedState } from './scan-state-statistics';
 
 /** What LocalInspector keeps of an open input: its files, and every result read from them. */
@@ -21,7 +19,7 @@ export interface Session {
   reports: Map<string, CompatibilityReport>;
   headerReports: Map<string, CompatibilityReport>;
   /** page reads run one at a time through one registry whose Protobuf codec mode they switch */
-  pages: { queue: Promise<unknown>; registry: SnapshotRegistry; control: ProtobufReadControl; streams: SubtaskStreamCache; reader: SwitchingStep } | null;
+  pages: { queue: Promise<unknown>; registry: SnapshotRegistry; headers: SubtaskHeaderCache; reader: SwitchingStep } | null;
 }
 
 /** A session with a savepoint (not a descriptor set alone). */

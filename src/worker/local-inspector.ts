@@ -8,7 +8,7 @@
  * `listEntries`/`getEntryDetail` read one key group's block per page; `check` runs the value scan
  * of the CLI's `check` (its report is what the export writes).
  */
-import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
+import { createSnapshotRegistry, createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
 import { findProtobufStates } from '../core/compat';
 import type { SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
@@ -20,9 +20,7 @@ import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportFormat, In
 import type { OpenSession, Session } from './inspector-session';
 import { openFileSession } from './open-file-session';
 import { openUrlSession } from './open-url-session';
-import { createSubtaskStreamCache } from './read-state-part';
 import { readStatePage, type ReadEntry } from './read-state-page';
-import { createProtobufReadControl, registerWorkerProtobufReaders } from './register-worker-protobuf-readers';
 import { scanStateStatistics, type ScannedState } from './scan-state-statistics';
 import { signalOf, StepRunner } from './step-runner';
 import { toPlainData } from './to-plain-data';
@@ -157,11 +155,10 @@ export class LocalInspector implements Inspector {
       const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
       const op = opened.totals.operators.find((o) => o.id === query.operatorId);
       phase('scanning-values', op?.stateSize ?? totalBytes(session.savepoint));
-      const control = createProtobufReadControl('scan');
       const registry = createSnapshotRegistry();
-      registerWorkerProtobufReaders(registry, control);
+      registerProtobufSnapshotReaders(registry);
       const start = bytesRead();
-      return scanStateStatistics(opened, registry, control, query, { signal: signalOf(cancel), bytesRead: () => bytesRead() - start });
+      return scanStateStatistics(opened, registry, query, { signal: signalOf(cancel), bytesRead: () => bytesRead() - start });
     });
     if (stepCancel) this.scanCancels.set(scan, stepCancel);
     session.scans.set(key, scan);
@@ -174,10 +171,9 @@ export class LocalInspector implements Inspector {
   /** Reads rows [offset, offset + limit) of a scanned state; page reads of a session run one at a time. */
   private readPage(session: OpenSession, query: StateQuery, scan: ScannedState, offset: number, limit: number, onProgress?: ProgressListener): Promise<ReadEntry[]> {
     if (session.pages === null) {
-      const control = createProtobufReadControl('decode');
       const registry = createSnapshotRegistry();
-      registerWorkerProtobufReaders(registry, control);
-      session.pages = { queue: Promise.resolve(), registry, control, streams: createSubtaskStreamCache(), reader: createSwitchingStep() };
+      registerProtobufSnapshotReaders(registry);
+      session.pages = { queue: Promise.resolve(), registry, headers: createSubtaskHeaderCache(), reader: createSwitchingStep() };
     }
     const pages = session.pages;
     const run = pages.queue.then(() =>
@@ -186,7 +182,7 @@ export class LocalInspector implements Inspector {
         pages.reader.current = step;
         try {
           const opened = trackOpenedSavepointReads(await this.openMetadata(session), pages.reader);
-          return await readStatePage(opened, pages.registry, pages.control, query, scan.index, { offset, limit }, signalOf(cancel), pages.streams);
+          return await readStatePage(opened, pages.registry, query, scan.index, { offset, limit }, signalOf(cancel), pages.headers);
         } finally {
           pages.reader.current = null;
         }

@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createSnapshotRegistry, KeyedEntryRun, openSavepoint, readSubtaskKeyedStream, type StateSample } from '../core/flink';
 import { openNodeInput } from '../cli/sources';
 import { useGeneratedBenchSavepoint } from '../../tests/helpers/use-generated-bench-savepoint';
-import { createProtobufReadControl, registerWorkerProtobufReaders } from './register-worker-protobuf-readers';
+import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { scanStateStatistics } from './scan-state-statistics';
 
 const FIXTURES = ['flink-1.20', 'flink-2.3'].flatMap((v) => ['hashmap', 'rocksdb'].flatMap((b) => ['canonical', 'canonical-compressed', 'canonical-inline'].map((k) => path.resolve(process.cwd(), 'fixtures/savepoints', v, b, k, 'savepoint')))).filter((d) => existsSync(path.join(d, '_metadata')));
@@ -28,14 +28,13 @@ async function compareStates(dir: string, sample?: StateSample): Promise<{ state
     for (const s of op.subtasks) for (const st of s.managedOperatorState?.states ?? []) names.add(st.name);
     // keyed state names come from the headers: read them through the scan of any state (its parts list them)
     const registry = createSnapshotRegistry();
-    registerWorkerProtobufReaders(registry, createProtobufReadControl('scan'));
+    registerProtobufSnapshotReaders(registry);
     for (const s of op.subtasks) for (const st of (await readSubtaskKeyedStream(opened, op, s, registry))?.header?.states ?? []) names.add(st.name);
     for (const state of names) {
       const run = async (readInPlace: boolean) => {
         const r = createSnapshotRegistry();
-        const control = createProtobufReadControl('scan');
-        registerWorkerProtobufReaders(r, control);
-        return scanStateStatistics(opened, r, control, { operatorId: op.id, state, ...(sample ? { sample } : {}) }, { signal: { aborted: false }, bytesRead: () => 0, readInPlace });
+        registerProtobufSnapshotReaders(r);
+        return scanStateStatistics(opened, r, { operatorId: op.id, state, ...(sample ? { sample } : {}) }, { signal: { aborted: false }, bytesRead: () => 0, readInPlace });
       };
       // entries read in place are the ones the in-place run did not decode
       const decodeRow = vi.spyOn(KeyedEntryRun.prototype, 'decodeRow');

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ProtobufValueCodec } from '../core/protobuf';
+import path from 'node:path';
+import { createSnapshotRegistry, readStateEntries, type StateEntry, type ValueCodec, type ValueFrame } from '../core/flink';
+import { getProtobufValueDetail, listProtobufFrames, listProtobufValueDetails, ProtobufValueCodec, registerProtobufSnapshotReaders } from '../core/protobuf';
+import { openNodeInput } from '../cli/sources';
 import { buildSizeHistogram, SizeHistogram } from './build-size-histogram';
 import { findIndexedPart } from './find-indexed-part';
 import { lightenEntry } from './read-state-page';
 import type { DecodedValue } from '../core/flink';
-import { createProtobufReadControl, findValueFrames, NOT_DECODED, type WorkerProtobufFrame } from './register-worker-protobuf-readers';
 
 describe('findIndexedPart', () => {
   const index = {
@@ -25,63 +27,45 @@ describe('findIndexedPart', () => {
   });
 });
 
-describe('findValueFrames', () => {
-  const codec = {} as ProtobufValueCodec;
-  const frame = (offset: number, tag: number): WorkerProtobufFrame => ({ offset, frame: new Uint8Array([0, 0, 0, tag]), length: tag, codec });
-  const notDecoded = (): DecodedValue => ({ kind: 'other', type: 'Protobuf frame', text: 'not decoded' });
+describe('Protobuf values inside decoded values', () => {
+  const codec = Object.create(ProtobufValueCodec.prototype) as ProtobufValueCodec;
+  const frame = (tag: number, by: ValueCodec = codec): ValueFrame => ({ kind: 'frame', format: 'protobuf', codec: by, bytes: new Uint8Array([0, 0, 0, tag]), start: 0, payloadStart: 4, end: 4, length: tag, offset: 100, file: undefined });
 
-  it('finds the own frame of each value by identity, even when frames of different values sit at the same offset', () => {
-    const control = createProtobufReadControl('scan');
-    // two heap chunks whose offsets both restart at 0; equal-looking values, different frames
-    const a = notDecoded();
-    const b = notDecoded();
-    control.frames.set(a, frame(0, 1));
-    control.frames.set(b, frame(0, 2));
-    expect(findValueFrames(control, a).map((f) => f.length)).toEqual([1]);
-    expect(findValueFrames(control, b).map((f) => f.length)).toEqual([2]);
-    expect(findValueFrames(control, notDecoded())).toEqual([]);
-    expect(findValueFrames(control, NOT_DECODED)).toEqual([]);
-    expect(findValueFrames(control, null)).toEqual([]);
-  });
-
-  it("keeps a value's frame to the control that read it, out of structured clones, JSON and Object.entries", () => {
-    const a = createProtobufReadControl('scan');
-    const b = createProtobufReadControl('scan');
-    const value = notDecoded();
-    a.frames.set(value, frame(7, 3));
-    expect(findValueFrames(a, value).map((f) => f.offset)).toEqual([7]);
-    expect(findValueFrames(b, value)).toEqual([]);
-    expect(structuredClone(value)).toEqual(notDecoded());
-    expect(findValueFrames(a, structuredClone(value))).toEqual([]);
-    expect(JSON.stringify(value)).toBe(JSON.stringify(notDecoded()));
-    expect(Object.entries(value)).toEqual(Object.entries(notDecoded()));
-  });
-
-  it('a lightened entry (a page row) carries neither the JSON view nor the frame of its Protobuf value', () => {
-    const control = createProtobufReadControl('decode');
-    const value = { kind: 'message', typeName: 'x.Event', json: { id: '1' } } as unknown as DecodedValue;
-    control.frames.set(value, frame(9, 4));
-    const entry = { operatorId: 'op', state: 's', subtask: 0, keyGroup: 0, key: null, namespace: null, userKey: null, value, file: 'f', keyRange: { offset: 0, length: 0 }, valueRange: { offset: 9, length: 8 } };
-    const light = lightenEntry(entry as never);
-    expect(light.value).toEqual({ kind: 'message', typeName: 'x.Event', json: null });
-    expect(findValueFrames(control, light.value)).toEqual([]);
-    expect(findValueFrames(control, value).map((f) => f.offset)).toEqual([9]);
-  });
-
-  it('finds the frames inside lists, TTL wrappers, tuples, POJOs and maps, in read order', () => {
-    const control = createProtobufReadControl('decode');
-    const values = [notDecoded(), notDecoded(), notDecoded(), notDecoded(), notDecoded()];
-    values.forEach((v, i) => control.frames.set(v, frame(100, i)));
+  it('finds the frames inside lists, TTL wrappers, tuples, POJOs and maps, in read order, and only those of Protobuf codecs', () => {
+    const other: ValueCodec = { decode: () => ({ kind: 'null' }) };
     const value: DecodedValue = {
       kind: 'list',
       items: [
-        { kind: 'ttl', lastAccessTimestamp: '1', value: values[0]! },
-        { kind: 'tuple', className: 'T', fields: [values[1]!, { kind: 'null' }] },
-        { kind: 'pojo', className: 'P', fields: [{ name: 'x', value: values[2]! }] },
-        { kind: 'map', entries: [{ key: values[3]!, value: values[4]! }] },
+        { kind: 'ttl', lastAccessTimestamp: '1', value: frame(0) },
+        { kind: 'tuple', className: 'T', fields: [frame(1), { kind: 'null' }, frame(9, other)] },
+        { kind: 'pojo', className: 'P', fields: [{ name: 'x', value: frame(2) }] },
+        { kind: 'map', entries: [{ key: frame(3), value: frame(4) }] },
       ],
     };
-    expect(findValueFrames(control, value).map((f) => f.length)).toEqual([0, 1, 2, 3, 4]);
+    expect(listProtobufFrames(value).map((f) => f.length)).toEqual([0, 1, 2, 3, 4]);
+    expect(listProtobufFrames(null)).toEqual([]);
+    expect(listProtobufFrames({ kind: 'other', type: 'skipped value', text: '' })).toEqual([]);
+  });
+
+  it("a decoded message keeps the decoder's detail to itself: not in structured clones, JSON, Object.entries or a page row", async () => {
+    const dir = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
+    const registry = createSnapshotRegistry();
+    registerProtobufSnapshotReaders(registry);
+    let entry: StateEntry | undefined;
+    for await (const e of readStateEntries(await openNodeInput(dir), registry, { operatorId: 'int-keyed', state: 'last-event', limit: 1 })) entry = e;
+    const value = entry!.value!;
+    expect(value.kind).toBe('message');
+    const [detail] = listProtobufValueDetails(value);
+    expect(detail!.detail.typeName).toBe('fixtures.events.Event');
+    expect(detail!.frame.length).toBe(4 + detail!.detail.payloadSize);
+    const plain = Object.fromEntries(Object.entries(value));
+    expect(structuredClone(value)).toEqual(plain);
+    expect(getProtobufValueDetail(structuredClone(value))).toBeUndefined();
+    expect(getProtobufValueDetail({ ...value })).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(value))).toEqual(JSON.parse(JSON.stringify(plain)));
+    const light = lightenEntry(entry!);
+    expect(light.value).toEqual({ ...plain, json: null });
+    expect(listProtobufValueDetails(light.value)).toEqual([]);
   });
 });
 

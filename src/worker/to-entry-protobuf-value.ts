@@ -1,14 +1,13 @@
+import type { DecodedProtobufValue } from '../core/protobuf';
 import type { EntryProtobufValue } from './inspector';
-import type { WorkerProtobufFrame } from './register-worker-protobuf-readers';
 
-/** A decoded value as the detail pane needs it: offsets relative to the frame. */
-export function toEntryProtobufValue(f: WorkerProtobufFrame): EntryProtobufValue {
-  const d = f.detail!;
-  const base = f.offset;
+/** A decoded value as the detail pane needs it: its frame's bytes (a copy) and offsets relative to the frame. */
+export function toEntryProtobufValue({ detail: d, frame }: DecodedProtobufValue): EntryProtobufValue {
+  const base = d.frameOffset;
   return {
     typeName: d.typeName,
-    frame: f.frame,
-    frameOffset: f.offset,
+    frame: frame.slice(),
+    frameOffset: base,
     payloadSize: d.payloadSize,
     depth: d.depth,
     json: d.json,

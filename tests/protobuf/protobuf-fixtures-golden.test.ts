@@ -8,17 +8,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openNodeInput } from '../../src/cli/sources';
-import { createEntryValueMatcher, createSnapshotRegistry, readStateEntries } from '../../src/core/flink';
+import { createSnapshotRegistry, readStateEntries } from '../../src/core/flink';
 import {
-  buildProtobufScanIndex,
   computeSha256,
   formatHex,
-  getProtobufSnapshotContent,
-  isProtobufValueCodec,
-  PROTOBUF_SNAPSHOT_READERS,
+  getProtobufScanIndex,
+  listProtobufValueDetails,
+  registerProtobufSnapshotReaders,
   scanProtobufPayload,
-  toMessageValue,
-  type ProtobufScanIndex,
   type ProtobufValueDetail,
 } from '../../src/core/protobuf';
 
@@ -49,34 +46,15 @@ describe.skipIf(readable.length === 0)('Protobuf values of the fixture savepoint
   it.each(readable.map((dir) => [path.relative(FIXTURES, dir), dir]))('%s', async (_name, dir) => {
     const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
     const files = await openNodeInput(path.join(dir, manifest.files.savepointFolder));
-    const pending: ProtobufValueDetail[] = [];
-    const indexes = new Map<string, ProtobufScanIndex>();
     const registry = createSnapshotRegistry();
-    for (const reader of PROTOBUF_SNAPSHOT_READERS) {
-      registry.register({
-        classNames: reader.classNames,
-        read(r, version, className, ctx) {
-          const snapshot = reader.read(r, version, className, ctx);
-          const codec = snapshot.codec;
-          if (!isProtobufValueCodec(codec)) throw new Error('expected a Protobuf codec');
-          const content = getProtobufSnapshotContent(snapshot)!;
-          indexes.set(content.rootFullName, buildProtobufScanIndex(content.schema.root));
-          return { ...snapshot, codec: { decode: (vr) => toMessageValue(pushed(codec.decodeDetailed(vr))) } };
-        },
-      });
-    }
-    const pushed = (d: ProtobufValueDetail) => (pending.push(d), d);
+    registerProtobufSnapshotReaders(registry);
     let checkedStates = 0;
     for (const op of manifest.operators) {
       for (const state of op.states) {
         if (state.valueSerializer?.snapshotClass !== 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot') continue;
-        pending.length = 0;
         const details: ProtobufValueDetail[] = [];
-        const matcher = createEntryValueMatcher(pending, (d) => d.frameOffset, (d) => d.file);
-        for await (const entry of readStateEntries(files, registry, { operatorId: op.uid, state: state.name })) {
-          // heap snapshots decode whole state chunks (other states' too) before yielding their entries
-          matcher.take(entry, (d) => details.push(d));
-        }
+        // each decoded message carries the decoder's detail
+        for await (const entry of readStateEntries(files, registry, { operatorId: op.uid, state: state.name })) details.push(...listProtobufValueDetails(entry.value).map((v) => v.detail));
         const hashes = details.map((d) => formatHex(computeSha256(d.payload))).sort();
         expect(hashes, `${op.uid}/${state.name}`).toEqual(expectedHashes(state));
         for (const d of details) {
@@ -91,7 +69,7 @@ describe.skipIf(readable.length === 0)('Protobuf values of the fixture savepoint
             ...(u.wireType === 2 ? { hex: formatHex(u.value) } : {}),
           }));
           expect(rootUnknown).toEqual(expected.unknownFields);
-          const scan = scanProtobufPayload(d.payload, indexes.get(d.typeName)!, { ...state.valueSerializer.settings });
+          const scan = scanProtobufPayload(d.payload, getProtobufScanIndex(d.message.desc), { ...state.valueSerializer.settings });
           expect(scan.error).toBeUndefined();
           expect([scan.depth, scan.unknownFields, scan.large]).toEqual([d.depth, d.unknownFields.length, d.payloadSize > 4096]);
           // values written by protobuf-java: known fields in number order, then unknown fields, so no §7 write-side findings

@@ -47,5 +47,4 @@ export { findNestedValues } from './snapshots/find-nested-values';
 export * from './savepoint/list-state-file-sizes';
 export * from './savepoint/open-http-savepoint-folder';
 export * from './keyed/sample-keyed-stream';
-export { createEntryValueMatcher, type EntryValueMatcher } from './scan/match-entry-values';
 export * from './operator/select-broadcast-copy';

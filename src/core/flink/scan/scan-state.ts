@@ -18,12 +18,13 @@ import { throwIfCancelled, type CancelSignal } from '../cancel-signal';
 import { isWantedState } from '../is-wanted-state';
 import { computeOperatorId } from '../metadata/compute-operator-id';
 import type { OperatorState, SubtaskState } from '../metadata/metadata-types';
-import { ROCKSDB_NATIVE_UNREADABLE, readSubtaskKeyedStream, readSubtaskOperatorStream, type KeyedStreamFormat } from '../headers/read-subtask-state-headers';
+import { ROCKSDB_NATIVE_UNREADABLE, readSubtaskKeyedStream, readSubtaskOperatorStream, type KeyedStreamFormat, type SubtaskKeyedStream, type SubtaskOperatorStream } from '../headers/read-subtask-state-headers';
+import type { KeyedStreamInput } from '../keyed/keyed-stream-types';
 import type { KeyedEntryRun } from '../keyed/keyed-entry-run';
 import type { KeyedReadBuffers } from '../keyed/keyed-read-buffers';
 import { readCanonicalKeyedEntryRuns } from '../keyed/read-canonical-keyed-entries';
 import { readHeapKeyedEntries } from '../keyed/read-heap-keyed-entries';
-import { checkStateSample, listSampledKeyedInputs, type StateSample } from '../keyed/sample-keyed-stream';
+import { checkStateSample, listSampledKeyedInputs, narrowKeyedInputToKeyGroup, type StateSample } from '../keyed/sample-keyed-stream';
 import { readOperatorStateEntries } from '../operator/read-operator-state-entries';
 import { readCountedOperatorStateEntries } from '../operator/select-broadcast-copy';
 import type { OpenedSavepoint } from '../savepoint/open-savepoint';
@@ -45,6 +46,23 @@ export interface StateScanSelection {
   limit?: number;
   /** broadcast states: every subtask's copy (default), or only the copy statistics count (isCountedBroadcastCopy) */
   broadcastCopies?: 'every' | 'counted';
+  /** operator state, keyed state, or both (default) */
+  scopes?: readonly ('operator' | 'keyed')[];
+  /** only these key groups of the keyed streams (each read with exactly its block's byte range) */
+  keyGroups?: readonly number[];
+}
+
+/**
+ * The subtasks' stream headers, read once for several scans of one savepoint (a session's page reads):
+ * a failed read is not kept. The savepoint's byte sources must then be the same for every scan.
+ */
+export interface SubtaskHeaderCache {
+  operator: Map<string, Promise<SubtaskOperatorStream | undefined>>;
+  keyed: Map<string, Promise<SubtaskKeyedStream | undefined>>;
+}
+
+export function createSubtaskHeaderCache(): SubtaskHeaderCache {
+  return { operator: new Map(), keyed: new Map() };
 }
 
 /** One stream of a subtask as the visitor sees it. */
@@ -83,6 +101,8 @@ export interface StateScanOptions {
   signal?: CancelSignal;
   /** read every canonical keyed stream into these buffers (a scan that keeps no entry past its visit): fewer allocations, and the next window is read ahead */
   readBuffers?: KeyedReadBuffers;
+  /** stream headers remembered across scans (default: read for this scan) */
+  headers?: SubtaskHeaderCache;
 }
 
 export interface StateScanResult {
@@ -117,13 +137,20 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
   const selectionFull = (operatorId: string): boolean =>
     capped && selectedStates !== undefined && selectedStates.every((n) => SCOPES.some((scope) => (taken.get(slotKey(operatorId, scope, n)) ?? 0) >= cap));
 
+  const scopes = new Set(selection.scopes ?? ['operator', 'keyed']);
+  const headers = options.headers;
+  const operatorStream = (op: OperatorState, subtask: SubtaskState) =>
+    headers === undefined ? readSubtaskOperatorStream(opened, op, subtask, registry) : remember(headers.operator, `${op.id}\u0000${subtask.index}`, () => readSubtaskOperatorStream(opened, op, subtask, registry));
+  const keyedStream = (op: OperatorState, subtask: SubtaskState) =>
+    headers === undefined ? readSubtaskKeyedStream(opened, op, subtask, registry) : remember(headers.keyed, `${op.id}\u0000${subtask.index}`, () => readSubtaskKeyedStream(opened, op, subtask, registry));
+
   for (const [op, subtask] of listUnits(opened, selection)) {
     throwIfCancelled(signal);
     // ---- operator state ----
-    const hasOperatorState = names === undefined || subtask.managedOperatorState?.states.some((s) => wanted(s.name)) === true;
+    const hasOperatorState = scopes.has('operator') && (names === undefined || subtask.managedOperatorState?.states.some((s) => wanted(s.name)) === true);
     if (hasOperatorState) {
       try {
-        const stream = await readSubtaskOperatorStream(opened, op, subtask, registry);
+        const stream = await operatorStream(op, subtask);
         if (stream) {
           const broadcast = new Set(stream.header.broadcastStates.map((s) => s.name));
           const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'operator', format: 'operator', states: stream.header.states.map((s) => s.name), broadcastStates: [...broadcast] };
@@ -150,8 +177,9 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
       if (stopped || selectionFull(op.id)) return result;
     }
     // ---- keyed state ----
+    if (!scopes.has('keyed')) continue;
     try {
-      const keyed = await readSubtaskKeyedStream(opened, op, subtask, registry);
+      const keyed = await keyedStream(op, subtask);
       const header = keyed?.header;
       if (keyed && header && header.states.some((s) => wanted(s.name))) {
         const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'keyed', format: keyed.format, states: header.states.map((s) => s.name), broadcastStates: [] };
@@ -164,7 +192,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
         } else if (keyed.input && (keyed.format === 'canonical' || keyed.format === 'heap')) {
           visitor.part?.(part);
           const partStates = part.states.filter(wanted).map((n) => slotKey(op.id, 'keyed', n));
-          const sampled = listSampledKeyedInputs(keyed.input, sample);
+          const sampled = selection.keyGroups === undefined ? listSampledKeyedInputs(keyed.input, sample) : narrowToKeyGroups(keyed.input, selection.keyGroups);
           result.keyGroupsWithData += sampled.keyGroupsWithData;
           result.keyGroupsRead += sampled.keyGroupsRead;
           const full = () => capped && partStates.length > 0 && partStates.every((k) => (taken.get(k) ?? 0) >= cap);
@@ -321,6 +349,25 @@ function listUnits(opened: OpenedSavepoint, selection: StateScanSelection): [Ope
     ops = [op];
   }
   return ops.flatMap((op) => [...op.subtasks].filter((s) => only === undefined || only.has(s.index)).sort(bySubtask).map((s): [OperatorState, SubtaskState] => [op, s]));
+}
+
+/** The stream narrowed to some key groups (those with data), in block order. */
+function narrowToKeyGroups(input: KeyedStreamInput, keyGroups: readonly number[]): { inputs: KeyedStreamInput[]; keyGroupsWithData: number; keyGroupsRead: number } {
+  const inputs = [...new Set(keyGroups)].flatMap((kg) => narrowKeyedInputToKeyGroup(input, kg) ?? []);
+  const offsetOf = (i: KeyedStreamInput) => Math.max(...i.offsets);
+  inputs.sort((a, b) => offsetOf(a) - offsetOf(b));
+  return { inputs, keyGroupsWithData: inputs.length, keyGroupsRead: inputs.length };
+}
+
+async function remember<T>(cache: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+  let p = cache.get(key);
+  if (p === undefined) {
+    cache.set(key, (p = read()));
+    p.catch(() => {
+      if (cache.get(key) === p) cache.delete(key);
+    });
+  }
+  return p;
 }
 
 const EMPTY = new Uint8Array(0);
