@@ -10,8 +10,7 @@ import path from 'node:path';
 import { checkSavepoint, computeExitCode, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { parseReportFormat, parseTarget, parseTypeKind, takeOnePositional } from '../parse-cli-values';
-import { countScanWorkers, MAX_SCAN_WORKERS } from '../scan/count-scan-workers';
-import { createParallelValueScan, type WorkerCheckInput } from '../scan/run-parallel-value-scan';
+import { countScanWorkers, createParallelValueScan, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
 import { openNodeInput } from '../sources';
 import packageJson from '../../../package.json' with { type: 'json' };
 

@@ -8,7 +8,7 @@ import { checkCommand } from './check';
 import { compareCommand } from './compare';
 import { exportSchemaCommand } from './export-schema';
 import { dumpCommand } from './dump';
-import { statsCommand } from '../scan/stats-command';
+import { statsCommand } from '../scan';
 
 export const COMMANDS: readonly CliCommand[] = [
   inspectCommand,
