@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { describeFailureTitle } from './describe-failure-title';
 import { describeFlinkVersionHint } from './flink-version-hint';
 import { formatBytes, formatPercent } from './format';
 import { mergeInputFiles } from './input/merge-input-files';
@@ -58,5 +59,17 @@ describe('formatting', () => {
       'a Flink release newer than 2.2',
       'unknown Flink release',
     ]);
+  });
+});
+
+describe('failure titles by who must act', () => {
+  it('calls only an internal error a bug of the inspector; input, network and usage errors are titled as such', () => {
+    const decode = (code: 'not-recognised' | 'truncated') => ({ kind: 'input' as const, name: 'DecodeError' as const, code, message: 'm', detail: 'm', path: [] });
+    expect(describeFailureTitle(decode('not-recognised'))).toBe('This input cannot be used here');
+    expect(describeFailureTitle(decode('truncated'))).toBe('The input could not be decoded');
+    expect(describeFailureTitle({ kind: 'input', name: 'UsageError', code: 'nothing-open', message: 'm', detail: 'm', path: [] })).toBe('More input is needed');
+    expect(describeFailureTitle({ kind: 'input', name: 'UsageError', code: 'bad-url', message: 'm', detail: 'm', path: [] })).toBe('This input cannot be used here');
+    expect(describeFailureTitle({ kind: 'network', name: 'DecodeError', code: 'network', message: 'm', detail: 'm', path: [] })).toBe('The savepoint could not be fetched (a network or server setting)');
+    expect(describeFailureTitle({ kind: 'internal', name: 'TypeError', message: 'm' })).toBe('Internal error (a bug in the inspector; please report it with the diagnostics)');
   });
 });
