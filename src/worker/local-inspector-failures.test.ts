@@ -3,11 +3,13 @@
  * (and the worker's toInspectorFailure, which every worker call passes its rejections through), and
  * the failure carries its kind (input / network / internal), its code and the exact message.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputFile, InspectorFailure } from './inspector';
 import { LocalInspector } from './local-inspector';
 import { toInspectorFailure } from './to-inspector-failure';
@@ -63,6 +65,14 @@ describe('failures of the app state and of requests are UsageErrors (kind input)
     expect(await failureOf(() => inspector.getEntryDetail({ operatorId: op.id, state: 'rules', index: -1 }))).toEqual(usage('not-found', 'entry -1 does not exist: state rules has 6 entries'));
   });
 
+  it('a URL that is not http(s) is bad-url', async () => {
+    expect(await failureOf(() => new LocalInspector().open({ kind: 'url', url: 'savepoints/sp-1/', schemaFiles: [] }))).toEqual(
+      usage('bad-url', 'expected an http(s) URL of a savepoint folder or archive, found “savepoints/sp-1/”'),
+    );
+    expect(await failureOf(() => new LocalInspector().open({ kind: 'url', url: 'file:///tmp/sp-1/', schemaFiles: [] }))).toEqual(
+      usage('bad-url', 'expected an http(s) URL of a savepoint folder or archive, found a file: URL'),
+    );
+  });
 });
 
 describe('input that is read: DecodeErrors (kind input) with file, offset and path', () => {
@@ -99,5 +109,54 @@ describe('input that is read: DecodeErrors (kind input) with file, offset and pa
       path: ['descriptor set'],
     });
   });
+
 });
 
+describe('a savepoint by URL: network failures are their own kind; a folder URL without its slash gets a hint', () => {
+  let server: Server;
+  let origin = '';
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      // a static server: a folder without its '/' redirects to the folder's listing, which ignores Range
+      const url = req.url?.replace(/\?.*$/, '');
+      if (url === '/listed') return void res.writeHead(301, { Location: '/listed/' }).end();
+      if (url === '/listed/') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>listing</html>');
+      if (url === '/broken.zip') return void res.writeHead(502).end();
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+  const openUrl = (url: string) => failureOf(() => new LocalInspector().open({ kind: 'url', url, schemaFiles: [] }));
+
+  it('an unreachable server is kind network and names the headers a cross-origin server must send', async () => {
+    const detail =
+      "expected to reach http://127.0.0.1:1/sp-1/_metadata, found the request failed (fetch failed): a network error, or a cross-origin request the server does not allow — it must send Access-Control-Allow-Origin (the app's origin, or *) and, for the range reads, Access-Control-Expose-Headers: Content-Range, Content-Length";
+    expect(await openUrl('http://127.0.0.1:1/sp-1/')).toEqual({
+      kind: 'network',
+      name: 'DecodeError',
+      code: 'network',
+      message: `${detail} — at http://127.0.0.1:1/sp-1/_metadata`,
+      detail,
+      file: 'http://127.0.0.1:1/sp-1/_metadata',
+      path: [],
+    });
+    expect(await openUrl(`${origin}/broken.zip`)).toMatchObject({ kind: 'network', code: 'network', detail: `expected 206 Partial Content for the range probe of ${origin}/broken.zip, found HTTP 502` });
+  });
+
+  it('a folder URL without its trailing slash: the 404 (input) and the listing without ranges (network) both say to add the slash', async () => {
+    expect(await openUrl(`${origin}/sp-1`)).toMatchObject({
+      kind: 'input',
+      code: 'missing-file',
+      message: `expected ${origin}/sp-1 to exist, found HTTP 404; if it is a savepoint folder, give its URL with a trailing slash: ${origin}/sp-1/ — at sp-1`,
+    });
+    expect(await openUrl(`${origin}/listed?x=1`)).toMatchObject({
+      kind: 'network',
+      code: 'network',
+      detail: `expected ${origin}/listed?x=1 to answer HTTP Range requests with 206 Partial Content, found 200 OK with the whole file: the server does not support byte ranges (download the file and open it locally); if it is a savepoint folder, give its URL with a trailing slash: ${origin}/listed/?x=1`,
+    });
+    // a name with an extension is a file: no hint
+    expect(await openUrl(`${origin}/sp-1.zip`)).toMatchObject({ kind: 'input', code: 'missing-file', detail: `expected ${origin}/sp-1.zip to exist, found HTTP 404` });
+  });
+});
