@@ -12,7 +12,9 @@ import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InputFile, InspectorFailure } from './inspector';
 import { LocalInspector } from './local-inspector';
+import { walkFileSystemEntries } from './sources';
 import { toInspectorFailure } from './to-inspector-failure';
+import { MAX_RESULT_DEPTH, toPlainData } from './to-plain-data';
 
 const FIXTURE = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint');
 const OPERATORS = '0c80f7e50ab54b30f6a2580946f9e942, 732aacc57f1a1cd4ab51694dd9eed722, 6d821971c3bfd7ae2c972e89d7414f7c, c3919b0b80c770dcaba928458d2e49b0, 69ee92ec1299dfd00071bfb77ad99663, bc8a7c197f2c5342464d83d5fa4660e9, e635e88f2157f1386a91248eacaad37a';
@@ -110,6 +112,44 @@ describe('input that is read: DecodeErrors (kind input) with file, offset and pa
     });
   });
 
+  it('a dropped file or folder the browser will not read any more is missing-file; a drop of too many files is a UsageError', async () => {
+    const gone = { name: 'state', isFile: true, isDirectory: false, file: (_ok: unknown, fail: (e: Error) => void) => fail(Object.assign(new Error('A requested file or directory could not be found'), { name: 'NotFoundError' })) };
+    const folder = (children: unknown[], name = 'sp') =>
+      ({ name, isFile: false, isDirectory: true, createReader: () => ({ readEntries: (ok: (e: unknown[]) => void) => ok(children.splice(0)) }) }) as unknown as FileSystemEntry;
+    expect(await failureOf(() => walkFileSystemEntries([folder([gone])]))).toEqual({
+      kind: 'input',
+      name: 'DecodeError',
+      code: 'missing-file',
+      message: 'expected to read sp/state, found the browser cannot read it (NotFoundError: A requested file or directory could not be found); drop it again — at sp/state',
+      detail: 'expected to read sp/state, found the browser cannot read it (NotFoundError: A requested file or directory could not be found); drop it again',
+      file: 'sp/state',
+      path: [],
+    });
+    const one = new File(['x'], 'f');
+    const many = Array.from({ length: 200_001 }, (_, i) => ({ name: `f${i}`, isFile: true, isDirectory: false, file: (ok: (f: File) => void) => ok(one) }));
+    expect(await failureOf(() => walkFileSystemEntries([folder(many, 'big')]))).toEqual(
+      usage('too-many-files', 'expected a savepoint folder of at most 200000 files, found a drop holding more: drop the savepoint folder itself'),
+    );
+  });
+
+  it('a result nested deeper than the page is sent is limit-exceeded; a cycle in our own result data is internal', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i <= MAX_RESULT_DEPTH + 1; i++) deep = { v: deep };
+    expect(() => toPlainData((deep as { v: unknown }).v)).not.toThrow();
+    expect(toInspectorFailure((() => { try { return toPlainData(deep); } catch (e) { return e; } })())).toEqual({
+      kind: 'input',
+      name: 'DecodeError',
+      code: 'limit-exceeded',
+      message: "expected a result nested at most 200 levels deep (this inspector's cap for what the page shows), found deeper: a value or schema of the input nests too deeply to show",
+      detail: "expected a result nested at most 200 levels deep (this inspector's cap for what the page shows), found deeper: a value or schema of the input nests too deeply to show",
+      path: [],
+    });
+    const cycle: { self?: unknown } = {};
+    cycle.self = cycle;
+    const failure = toInspectorFailure((() => { try { return toPlainData(cycle); } catch (e) { return e; } })());
+    expect(failure).toMatchObject({ kind: 'internal', name: 'Error', message: 'toPlainData: the result holds a cycle of plain objects' });
+    expect(failure.kind === 'internal' && failure.stack).toContain('to-plain-data');
+  });
 });
 
 describe('a savepoint by URL: network failures are their own kind; a folder URL without its slash gets a hint', () => {
