@@ -1,4 +1,4 @@
-import { DecodeError, type SavepointFiles } from '../../io';
+import { DecodeError, wrongInput, type SavepointFiles } from '../../io';
 import type { CancelSignal } from '../cancel-signal';
 import { computeOperatorId } from '../metadata/compute-operator-id';
 import type { StateEntry } from '../savepoint/inspection-types';
@@ -56,7 +56,7 @@ export async function* readStateEntryRuns(files: SavepointFiles, registry: Snaps
   const opened = options.opened ?? (await openSavepoint(files));
   const op = findOperator(opened, options.operatorId);
   if (!op) {
-    throw new DecodeError({ code: 'invalid-value', detail: `expected an operator id or uid of this savepoint, found ${options.operatorId} (operators: ${opened.metadata.operators.map((o) => o.id).join(', ')})` });
+    throw wrongInput('not-found', `expected an operator id or uid of this savepoint, found ${options.operatorId} (operators: ${opened.metadata.operators.map((o) => o.id).join(', ')})`);
   }
   if (options.sample) checkStateSample(options.sample);
   const sample = options.sample;
