@@ -132,6 +132,35 @@ describe('input that is read: DecodeErrors (kind input) with file, offset and pa
     );
   });
 
+  it('a descriptor set the browser cannot read any more (changed or removed after it was picked) is missing-file', async () => {
+    class GoneBlob extends Blob {
+      override slice(): Blob {
+        return { arrayBuffer: () => Promise.reject(new DOMException('The requested file could not be read', 'NotReadableError')) } as unknown as Blob;
+      }
+    }
+    const detail = 'expected to read new.binpb, found the browser cannot read it any more (The requested file could not be read); pick it again';
+    expect(await failureOf(() => new LocalInspector().open({ kind: 'files', files: [...fixtureFiles(), { path: 'new.binpb', blob: new GoneBlob([new Uint8Array(4)]) }] }))).toEqual({
+      kind: 'input',
+      name: 'DecodeError',
+      code: 'missing-file',
+      message: `${detail} — at new.binpb, offset 0 (0x0)`,
+      detail,
+      file: 'new.binpb',
+      offset: 0,
+      path: [],
+    });
+    // read fine when opened (hashed), gone when the check reads it
+    class LaterGoneBlob extends Blob {
+      reads = 0;
+      override slice(start?: number, end?: number): Blob {
+        return ++this.reads > 1 ? new GoneBlob().slice() : super.slice(start, end);
+      }
+    }
+    const inspector = new LocalInspector();
+    await inspector.open({ kind: 'files', files: [...fixtureFiles(), { path: 'new.binpb', blob: new LaterGoneBlob([readFileSync('src/ui/demo-schema/events-changed.binpb')]) }] });
+    expect(await failureOf(() => inspector.checkHeaders({ target: '1.x', newSettings: {} }))).toMatchObject({ kind: 'input', code: 'missing-file', detail });
+  });
+
   it('a result nested deeper than the page is sent is limit-exceeded; a cycle in our own result data is internal', () => {
     let deep: unknown = 1;
     for (let i = 0; i <= MAX_RESULT_DEPTH + 1; i++) deep = { v: deep };

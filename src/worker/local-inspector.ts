@@ -10,7 +10,7 @@
  */
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
 import { findProtobufStates } from '../core/compat';
-import { wrongInput, type SavepointFiles } from '../core/io';
+import { readAll, wrongInput, type SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
 import packageJson from '../../package.json';
@@ -25,6 +25,7 @@ import { readStatePage, type ReadEntry } from './read-state-page';
 import { createProtobufReadControl, registerWorkerProtobufReaders } from './register-worker-protobuf-readers';
 import { scanStateStatistics, type ScannedState } from './scan-state-statistics';
 import { signalOf, StepRunner } from './step-runner';
+import { blobSource } from './sources';
 import { toPlainData } from './to-plain-data';
 import { trackOpenedSavepointReads, trackSavepointReads } from './track-savepoint-reads';
 
@@ -126,7 +127,7 @@ export class LocalInspector implements Inspector {
     if (cached) return cached;
     const report = await this.steps.run('evaluating', onProgress, async (cancel, phase, _bytesRead, step) => {
       phase(scanValues ? 'scanning-values' : 'evaluating', scanValues ? totalBytes(session.savepoint) : 0);
-      const bytes = new Uint8Array(await schema.blob.arrayBuffer());
+      const bytes = await readAll(blobSource(schema.blob, schema.path));
       return checkSavepoint({
         files: trackSavepointReads(session.savepoint, step),
         descriptorSet: { name: schema.path, bytes },
