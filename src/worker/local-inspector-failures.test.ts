@@ -35,6 +35,16 @@ async function failureOf(run: () => Promise<unknown>): Promise<InspectorFailure>
   throw new Error('expected the call to fail');
 }
 
+/** What `fn` throws (a call that returns fails the test). */
+function thrownBy(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected the call to throw');
+}
+
 const usage = (code: string, message: string) => ({ kind: 'input', name: 'UsageError', code, message, detail: message, path: [] });
 
 describe('failures of the app state and of requests are UsageErrors (kind input), not DecodeErrors', () => {
@@ -165,7 +175,7 @@ describe('input that is read: DecodeErrors (kind input) with file, offset and pa
     let deep: unknown = 1;
     for (let i = 0; i <= MAX_RESULT_DEPTH + 1; i++) deep = { v: deep };
     expect(() => toPlainData((deep as { v: unknown }).v)).not.toThrow();
-    expect(toInspectorFailure((() => { try { return toPlainData(deep); } catch (e) { return e; } })())).toEqual({
+    expect(toInspectorFailure(thrownBy(() => toPlainData(deep)))).toEqual({
       kind: 'input',
       name: 'DecodeError',
       code: 'limit-exceeded',
@@ -175,7 +185,7 @@ describe('input that is read: DecodeErrors (kind input) with file, offset and pa
     });
     const cycle: { self?: unknown } = {};
     cycle.self = cycle;
-    const failure = toInspectorFailure((() => { try { return toPlainData(cycle); } catch (e) { return e; } })());
+    const failure = toInspectorFailure(thrownBy(() => toPlainData(cycle)));
     expect(failure).toMatchObject({ kind: 'internal', name: 'Error', message: 'toPlainData: the result holds a cycle of plain objects' });
     expect(failure.kind === 'internal' && failure.stack).toContain('to-plain-data');
   });
