@@ -3,6 +3,7 @@
  * subcommand looks like. Commands are registered in commands/index.ts.
  */
 import type { ParseArgsConfig } from 'node:util';
+import { UsageError } from '../core/io';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -29,7 +30,10 @@ export interface CliCommand {
   run(args: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] }, io: CliIo): Promise<number>;
 }
 
-/** A usage problem: reported with the command's usage, exit code 2. */
-export class CliUsageError extends Error {
-  override readonly name = 'CliUsageError';
+/** A usage problem with an option or argument: a UsageError (code `bad-option`) reported with the command's usage, exit code 2. */
+export class CliUsageError extends UsageError {
+  override readonly name: string = 'CliUsageError';
+  constructor(detail: string) {
+    super('bad-option', detail);
+  }
 }

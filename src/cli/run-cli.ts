@@ -1,10 +1,12 @@
 /**
  * The CLI entry as a function: parses argv with node:util parseArgs, dispatches to a command of
- * commands/index.ts and maps failures to exit codes (DecodeError / missing input → 2 with the
- * message on stderr). main.ts calls it with process streams; tests call it in-process.
+ * commands/index.ts and maps failures to exit codes by the core's classifyError: the user's input
+ * (a DecodeError, a UsageError — CliUsageError adds the command's usage —, a path the file system
+ * refuses) and the network → 2 with the located message on stderr; anything else is a bug → 3 with
+ * its stack. main.ts calls it with process streams; tests call it in-process.
  */
 import { parseArgs } from 'node:util';
-import { isDecodeError } from '../core/io';
+import { classifyError, wrongInput, type UsageError } from '../core/io';
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, type CliIo } from './cli-types';
 import { COMMANDS } from './commands';
 
@@ -35,32 +37,26 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     return await command.run({ values: parsed.values, positionals: parsed.positionals }, io);
   } catch (e) {
-    if (e instanceof CliUsageError) {
-      io.stderr(`${PROGRAM} ${command.name}: ${e.message}\n\n${command.usage}\n`);
-      return EXIT_BAD_INPUT;
+    const failure = fromFileSystemError(e) ?? e;
+    if (classifyError(failure) === 'internal') {
+      io.stderr(`${PROGRAM} ${command.name}: internal error: ${failure instanceof Error ? (failure.stack ?? failure.message) : String(failure)}\n`);
+      return EXIT_INTERNAL;
     }
-    if (isDecodeError(e)) {
-      io.stderr(`${PROGRAM} ${command.name}: ${e.message}\n`);
-      return EXIT_BAD_INPUT;
-    }
-    const fsMessage = describeFileSystemError(e);
-    if (fsMessage !== undefined) {
-      io.stderr(`${PROGRAM} ${command.name}: ${fsMessage}\n`);
-      return EXIT_BAD_INPUT;
-    }
-    io.stderr(`${PROGRAM} ${command.name}: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    return EXIT_INTERNAL;
+    const usage = failure instanceof CliUsageError ? `\n${command.usage}\n` : '';
+    io.stderr(`${PROGRAM} ${command.name}: ${(failure as Error).message}\n${usage}`);
+    return EXIT_BAD_INPUT;
   }
 }
 
-function describeFileSystemError(e: unknown): string | undefined {
+/** A path the file system refuses (Node's errno codes) is the user's input: a `bad-path` UsageError. */
+function fromFileSystemError(e: unknown): UsageError | undefined {
   if (typeof e !== 'object' || e === null) return undefined;
   const { code, path } = e as { code?: unknown; path?: unknown };
   const where = typeof path === 'string' ? path : 'input';
-  if (code === 'ENOENT') return `no such file or directory: ${where}`;
-  if (code === 'EACCES' || code === 'EPERM') return `permission denied: ${where}`;
-  if (code === 'EISDIR') return `expected a file, found a directory: ${where}`;
-  if (code === 'ENOTDIR') return `not a directory: ${where}`;
+  if (code === 'ENOENT') return wrongInput('bad-path', `no such file or directory: ${where}`);
+  if (code === 'EACCES' || code === 'EPERM') return wrongInput('bad-path', `permission denied: ${where}`);
+  if (code === 'EISDIR') return wrongInput('bad-path', `expected a file, found a directory: ${where}`);
+  if (code === 'ENOTDIR') return wrongInput('bad-path', `not a directory: ${where}`);
   return undefined;
 }
 

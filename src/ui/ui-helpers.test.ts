@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { toInspectorFailure } from '../worker';
+import { describeFailureTitle } from './describe-failure-title';
 import { describeFlinkVersionHint } from './flink-version-hint';
 import { formatBytes, formatPercent } from './format';
+import { loadDemoFiles } from './input/load-demo-files';
 import { mergeInputFiles } from './input/merge-input-files';
 import { formatHashRoute, parseHashRoute } from './state/use-hash-route';
 
@@ -58,5 +61,37 @@ describe('formatting', () => {
       'a Flink release newer than 2.2',
       'unknown Flink release',
     ]);
+  });
+});
+
+describe('failure titles by who must act', () => {
+  it('calls only an internal error a bug of the inspector; input, network and usage errors are titled as such', () => {
+    const decode = (code: 'not-recognised' | 'truncated') => ({ kind: 'input' as const, name: 'DecodeError' as const, code, message: 'm', detail: 'm', path: [] });
+    expect(describeFailureTitle(decode('not-recognised'))).toBe('This input cannot be used here');
+    expect(describeFailureTitle(decode('truncated'))).toBe('The input could not be decoded');
+    expect(describeFailureTitle({ kind: 'input', name: 'UsageError', code: 'nothing-open', message: 'm', detail: 'm', path: [] })).toBe('More input is needed');
+    expect(describeFailureTitle({ kind: 'input', name: 'UsageError', code: 'bad-url', message: 'm', detail: 'm', path: [] })).toBe('This input cannot be used here');
+    expect(describeFailureTitle({ kind: 'network', name: 'DecodeError', code: 'network', message: 'm', detail: 'm', path: [] })).toBe('The savepoint could not be fetched (a network or server setting)');
+    expect(describeFailureTitle({ kind: 'internal', name: 'TypeError', message: 'm' })).toBe('Internal error (a bug in the inspector; please report it with the diagnostics)');
+  });
+});
+
+describe('loading the demo', () => {
+  it('a request to the app\'s own server that fails is a network failure, not a bug', async () => {
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    try {
+      const failure = toInspectorFailure(await loadDemoFiles().catch((e: unknown) => e));
+      expect(failure).toEqual({
+        kind: 'network',
+        name: 'DecodeError',
+        code: 'network',
+        message: "expected to fetch /demo/manifest.json from the app's server, found the request failed (Failed to fetch): the app is offline or its server stopped — at /demo/manifest.json",
+        detail: "expected to fetch /demo/manifest.json from the app's server, found the request failed (Failed to fetch): the app is offline or its server stopped",
+        file: '/demo/manifest.json',
+        path: [],
+      });
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

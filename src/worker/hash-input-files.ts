@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toHex } from './identify-savepoint';
 import type { InputFile, InputFileDigest } from './inspector';
+import { blobSource } from './sources';
 
 /** Read size per slice: a large file is hashed incrementally, never held whole in memory. */
 export const HASH_SLICE_BYTES = 8 * 1024 * 1024;
@@ -28,8 +29,10 @@ export async function hashInputFiles(
       continue;
     }
     const h = sha256.create();
+    // through blobSource: a file the browser cannot read any more is the user's missing-file, not a bug
+    const source = blobSource(f.blob, f.path);
     for (let at = 0; at < f.blob.size; at += HASH_SLICE_BYTES) {
-      const bytes = new Uint8Array(await f.blob.slice(at, at + HASH_SLICE_BYTES).arrayBuffer());
+      const bytes = await source.read(at, Math.min(HASH_SLICE_BYTES, f.blob.size - at));
       h.update(bytes);
       read += bytes.length;
       onBytes(read, total, f.path);

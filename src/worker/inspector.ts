@@ -5,7 +5,7 @@
  * crosses it is structured-clonable data: results, progress events and failures (never class
  * instances, so nothing is lost at the worker boundary).
  */
-import type { DecodeErrorJson } from '../core/io';
+import type { DecodeErrorJson, UsageErrorJson } from '../core/io';
 import type { SavepointInspection, StateEntry, StateSample } from '../core/flink';
 import type { ProtobufStateScanSummary } from '../core/protobuf';
 import type { LibraryLine, SerializerSettings } from '../core/compat';
@@ -216,12 +216,24 @@ export interface StateStats {
   protobuf: ProtobufStateStats | null;
 }
 
-/** Failure data as it crosses the boundary: a decode error (user's file) or an internal error (our bug). */
+/**
+ * Failure data as it crosses the boundary, by who must act (the core's `classifyError`), so the UI
+ * titles it honestly:
+ * - `input`: the user's input — a DecodeError (file, offset, logical path, code) or a UsageError
+ *   (nothing open, only a schema, a URL that is not http(s), an entry that does not exist);
+ * - `network`: a remote file could not be fetched (DecodeError code `network`); the message names
+ *   what the server must send;
+ * - `internal`: a bug of the inspector, with its stack (the only kind to be reported as a bug);
+ * - `cancelled`: the user cancelled the step; `unavailable`: a part this build does not bundle (the demo).
+ */
 export type InspectorFailure =
-  | (DecodeErrorJson & { kind: 'decode' })
+  | ((DecodeErrorJson | UsageErrorJson) & { kind: 'input' })
+  | (DecodeErrorJson & { kind: 'network' })
   | { kind: 'internal'; name: string; message: string; stack?: string }
   | { kind: 'cancelled'; message: string }
   | { kind: 'unavailable'; message: string };
+
+export type InspectorFailureKind = InspectorFailure['kind'];
 
 export interface Inspector {
   /** Reads and classifies the input, hashes it and opens the savepoint. Replaces any open session. */

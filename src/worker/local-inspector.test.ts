@@ -69,8 +69,8 @@ describe('LocalInspector.open', () => {
     const session = await inspector.open({ kind: 'files', files: [file('schemas/new.protoset', [0x0a, 0x00])] });
     expect(session.savepointName).toBeNull();
     await expect(inspector.getInspection()).rejects.toMatchObject({
-      kind: 'decode',
-      code: 'wrong-file-kind',
+      name: 'UsageError',
+      code: 'no-savepoint',
       detail:
         'schemas/new.protoset is a Protobuf descriptor set (the new schema), not a savepoint: add the savepoint too — its folder, a .zip/.tar/.tar.gz of it, or its _metadata file',
     });
@@ -87,6 +87,6 @@ describe('LocalInspector.open', () => {
       }
     });
     await expect(pending).rejects.toMatchObject({ name: 'DecodeError', code: 'cancelled' });
-    await expect(inspector.getInspection()).rejects.toMatchObject({ detail: 'nothing is open: open a savepoint first' });
+    await expect(inspector.getInspection()).rejects.toMatchObject({ code: 'nothing-open', detail: 'nothing is open: open a savepoint first' });
   });
 });

@@ -10,7 +10,7 @@
  */
 import { createSnapshotRegistry, createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
 import { findProtobufStates } from '../core/compat';
-import type { SavepointFiles } from '../core/io';
+import { readAll, wrongInput, type SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
 import packageJson from '../../package.json';
@@ -23,9 +23,9 @@ import { openUrlSession } from './open-url-session';
 import { readStatePage, type ReadEntry } from './read-state-page';
 import { scanStateStatistics, type ScannedState } from './scan-state-statistics';
 import { signalOf, StepRunner } from './step-runner';
+import { blobSource } from './sources';
 import { toPlainData } from './to-plain-data';
 import { trackOpenedSavepointReads, trackSavepointReads } from './track-savepoint-reads';
-import { wrongInput } from './wrong-input';
 
 /** The tool identity written into reports: the same as the CLI's, so exports equal `check` output. */
 export const REPORT_TOOL = { name: 'savepoint-inspector', version: packageJson.version };
@@ -81,7 +81,7 @@ export class LocalInspector implements Inspector {
     const session = this.requireSavepoint();
     const scan = await this.scanState(session, query);
     const [read] = query.index >= 0 && query.index < scan.index.total ? await this.readPage(session, query, scan, query.index, 1) : [];
-    if (read === undefined) throw wrongInput(`entry ${query.index} does not exist: state ${query.state} has ${scan.index.total} entries`);
+    if (read === undefined) throw wrongInput('not-found', `entry ${query.index} does not exist: state ${query.state} has ${scan.index.total} entries`);
     return toPlainData(read);
   }
 
@@ -106,7 +106,7 @@ export class LocalInspector implements Inspector {
     const session = this.requireSavepoint();
     if (!this.savedSchemas.has(session)) await this.getInspection();
     const bytes = this.savedSchemas.get(session)?.get(descriptorSha256);
-    if (bytes === undefined) throw wrongInput(`the open savepoint has no saved schema with SHA-256 ${descriptorSha256}`);
+    if (bytes === undefined) throw wrongInput('not-found', `the open savepoint has no saved schema with SHA-256 ${descriptorSha256}`);
     return bytes.slice();
   }
 
@@ -118,14 +118,14 @@ export class LocalInspector implements Inspector {
   private async runCheck(options: CheckOptions, scanValues: boolean, onProgress?: ProgressListener): Promise<CompatibilityReport> {
     const session = this.requireSavepoint();
     const schema = session.descriptorSet;
-    if (schema === null) throw wrongInput('no new schema was given: drop a descriptor set (.pb, .binpb, .desc, .protoset) to check compatibility');
+    if (schema === null) throw wrongInput('no-schema', 'no new schema was given: drop a descriptor set (.pb, .binpb, .desc, .protoset) to check compatibility');
     const cache = scanValues ? session.reports : session.headerReports;
     const key = JSON.stringify(options);
     const cached = cache.get(key);
     if (cached) return cached;
     const report = await this.steps.run('evaluating', onProgress, async (cancel, phase, _bytesRead, step) => {
       phase(scanValues ? 'scanning-values' : 'evaluating', scanValues ? totalBytes(session.savepoint) : 0);
-      const bytes = new Uint8Array(await schema.blob.arrayBuffer());
+      const bytes = await readAll(blobSource(schema.blob, schema.path));
       return checkSavepoint({
         files: trackSavepointReads(session.savepoint, step),
         descriptorSet: { name: schema.path, bytes },
@@ -205,8 +205,8 @@ export class LocalInspector implements Inspector {
   }
 
   private requireSavepoint(): OpenSession {
-    if (this.session === null) throw wrongInput('nothing is open: open a savepoint first');
-    if (this.session.savepoint === null) throw wrongInput(noSavepointMessage(this.session.opened));
+    if (this.session === null) throw wrongInput('nothing-open', 'nothing is open: open a savepoint first');
+    if (this.session.savepoint === null) throw wrongInput('no-savepoint', noSavepointMessage(this.session.opened));
     return this.session as OpenSession;
   }
 }

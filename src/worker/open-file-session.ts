@@ -1,4 +1,4 @@
-import { openSavepointInput, type SavepointFiles } from '../core/io';
+import { openSavepointInput, wrongInput, type SavepointFiles } from '../core/io';
 import type { Cancellation } from './cancellation';
 import { describeInputFiles } from './describe-input-files';
 import { hashInputFiles } from './hash-input-files';
@@ -9,7 +9,6 @@ import { toInputFiles } from './sources';
 import { nameSavepointInput, splitInputFiles } from './split-input-files';
 import type { SetPhase } from './step-runner';
 import { trackSourceReads, type ReadingStep } from './track-source-reads';
-import { wrongInput } from './wrong-input';
 
 /**
  * Opens dropped or picked files: descriptor sets are hashed whole (they are small), the savepoint
@@ -22,7 +21,7 @@ export async function openFileSession(
   ctx: { knownDigests: Map<string, string>; step: ReadingStep; cancel: Cancellation; phase: SetPhase; onProgress: ProgressListener | undefined },
 ): Promise<Session> {
   if (files.length === 0) {
-    throw wrongInput('no files were given: drop a savepoint folder, a .zip/.tar/.tar.gz of one, or a _metadata file');
+    throw wrongInput('no-input', 'no files were given: drop a savepoint folder, a .zip/.tar/.tar.gz of one, or a _metadata file');
   }
   const { descriptorSets, savepointFiles } = splitInputFiles(files);
   const schemaDigests = await hashInputFiles(descriptorSets, (bytesRead, bytesTotal, path) => {

@@ -1,5 +1,5 @@
 import { openHttpSavepointFolder } from '../core/flink';
-import { openSavepointInput, type RangeFetch, type SavepointFiles } from '../core/io';
+import { DecodeError, isDecodeError, openSavepointInput, wrongInput, type RangeFetch, type SavepointFiles } from '../core/io';
 import { openBrowserHttpSource } from './sources';
 
 const browserFetch: RangeFetch = (url, init) => fetch(url, { ...init, cache: 'no-store' });
@@ -7,22 +7,45 @@ const browserFetch: RangeFetch = (url, init) => fetch(url, { ...init, cache: 'no
 /**
  * A savepoint given by URL (`?savepoint=<url>`): a folder (`…/sp-1/` or `…/sp-1/_metadata`),
  * whose files are fetched lazily by HTTP range, or a single archive / `_metadata` file. The
- * server must allow CORS for the app's origin and expose Content-Range.
+ * server must allow CORS for the app's origin and expose Content-Range. A URL that is not http(s)
+ * is a `bad-url` UsageError; a URL read as a file whose last segment has no extension (`…/sp-1`)
+ * and that cannot be opened gets the hint that a folder's URL ends with '/'.
  */
 export async function openUrlInput(url: string): Promise<SavepointFiles> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`expected an http(s) URL of a savepoint folder or archive, found “${url}”`);
+    throw wrongInput('bad-url', `expected an http(s) URL of a savepoint folder or archive, found “${url}”`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new Error(`expected an http(s) URL of a savepoint folder or archive, found a ${parsed.protocol} URL`);
+    throw wrongInput('bad-url', `expected an http(s) URL of a savepoint folder or archive, found a ${parsed.protocol} URL`);
   }
   const path = parsed.pathname;
   if (path.endsWith('/') || path.endsWith('/_metadata')) {
     const base = `${parsed.origin}${path.replace(/\/_metadata$/, '').replace(/\/$/, '')}`;
     return openHttpSavepointFolder(base, browserFetch);
   }
-  return openSavepointInput({ kind: 'source', source: await openBrowserHttpSource(url, path.split('/').pop() || url) });
+  const name = path.split('/').pop() || url;
+  try {
+    return await openSavepointInput({ kind: 'source', source: await openBrowserHttpSource(url, name) });
+  } catch (e) {
+    throw addFolderHint(e, parsed, name);
+  }
+}
+
+/** A name without an extension is likely a folder given without its trailing '/': say so next to what failed. */
+function addFolderHint(e: unknown, parsed: URL, name: string): unknown {
+  if (!isDecodeError(e) || e.code === 'cancelled' || name.includes('.')) return e;
+  const folderUrl = `${parsed.origin}${parsed.pathname}/${parsed.search}`;
+  return new DecodeError({
+    code: e.code,
+    detail: `${e.detail}; if it is a savepoint folder, give its URL with a trailing slash: ${folderUrl}`,
+    ...(e.file === undefined ? {} : { file: e.file }),
+    ...(e.offset === undefined ? {} : { offset: e.offset }),
+    path: e.path,
+    ...(e.expected === undefined ? {} : { expected: e.expected }),
+    ...(e.found === undefined ? {} : { found: e.found }),
+    cause: e,
+  });
 }

@@ -1,27 +1,34 @@
-import { isDecodeError } from '../core/io';
-import type { InspectorFailure } from './inspector';
+import { classifyError, isDecodeError, type DecodeError, type UsageError } from '../core/io';
+import type { InspectorFailure, InspectorFailureKind } from './inspector';
 
 /**
- * Turns anything thrown into failure data that survives the worker boundary unchanged: a
- * DecodeError keeps its code, file, offset and path; anything else is an internal error (our bug).
+ * Turns anything thrown into failure data that survives the worker boundary unchanged, with its
+ * kind (core/io classifyError): a DecodeError keeps its code, file, offset and path (kind `input`,
+ * or `network` for code `network`), a UsageError its code (kind `input`); anything else is an
+ * internal error (our bug), with its stack.
  */
 export function toInspectorFailure(e: unknown): InspectorFailure {
   if (isInspectorFailure(e)) return e;
-  if (isDecodeError(e)) {
-    if (e.code === 'cancelled') return { kind: 'cancelled', message: e.message };
-    return { kind: 'decode', ...e.toJSON() };
+  switch (classifyError(e)) {
+    case 'cancelled':
+      return { kind: 'cancelled', message: (e as DecodeError).message };
+    case 'network':
+      return { kind: 'network', ...(e as DecodeError).toJSON() };
+    case 'input':
+      return { kind: 'input', ...(isDecodeError(e) ? e.toJSON() : (e as UsageError).toJSON()) };
+    case 'internal':
+      if (e instanceof Error) {
+        return { kind: 'internal', name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) };
+      }
+      return { kind: 'internal', name: 'Error', message: String(e) };
   }
-  if (e instanceof Error) {
-    return { kind: 'internal', name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) };
-  }
-  return { kind: 'internal', name: 'Error', message: String(e) };
 }
+
+const KINDS: readonly InspectorFailureKind[] = ['input', 'network', 'internal', 'cancelled', 'unavailable'];
 
 export function isInspectorFailure(e: unknown): e is InspectorFailure {
   if (typeof e !== 'object' || e === null) return false;
   const kind = (e as { kind?: unknown }).kind;
   const message = (e as { message?: unknown }).message;
-  return (
-    typeof message === 'string' && (kind === 'decode' || kind === 'internal' || kind === 'cancelled' || kind === 'unavailable')
-  );
+  return typeof message === 'string' && (KINDS as readonly unknown[]).includes(kind);
 }

@@ -181,7 +181,7 @@ describe('descriptor sets with import cycles or millions of declared fields', ()
       }
       return undefined;
     })();
-    expect(isDecodeError(e) && [e.code, e.message]).toEqual(['invalid-value', 'Invalid descriptor set: Cyclic descriptor file imports — at cycle.binpb, offset 0 (0x0) [descriptor set]']);
+    expect(isDecodeError(e) && [e.code, e.message]).toEqual(['invalid-value', 'Invalid descriptor set: Cyclic descriptor file imports: a.proto → b.proto → a.proto — at cycle.binpb, offset 0 (0x0) [descriptor set]']);
     const s = readSnapshotWithDescriptors(cycle);
     expect(isDecodeError(s) && [s.code, s.detail, s.offset]).toEqual(['protobuf', 'Cannot read Protobuf snapshot: Cyclic descriptor file imports', 105]);
   });

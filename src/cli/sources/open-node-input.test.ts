@@ -203,9 +203,9 @@ describe('HTTP range sources (Node fetch against a local server)', () => {
     await expect(openNodeInput(`${base}/missing.zip`)).rejects.toThrow(`expected ${base}/missing.zip to exist, found HTTP 404 — at ${base}/missing.zip`);
   });
 
-  it('an unreachable server is a clear error', async () => {
+  it('an unreachable server is a network error, not a missing file', async () => {
     const e = await openNodeInput('http://127.0.0.1:1/sp.zip').catch((x: unknown) => x as Error);
-    expect(isDecodeError(e) && e.code).toBe('missing-file');
-    expect((e as Error).message).toMatch(/^expected to reach http:\/\/127\.0\.0\.1:1\/sp\.zip, found the request failed \(network error, or a cross-origin request/);
+    expect(isDecodeError(e) && e.code).toBe('network');
+    expect((e as Error).message).toMatch(/^expected to reach http:\/\/127\.0\.0\.1:1\/sp\.zip, found the request failed \(fetch failed\): a network error, or a cross-origin request/);
   });
 });

@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { openSavepointInput, type ArchiveLimits, type InputFile, type SavepointFiles } from '../../core/io';
+import { openSavepointInput, wrongInput, type ArchiveLimits, type InputFile, type SavepointFiles } from '../../core/io';
 import { openNodeHttpFolder, isHttpFolderUrl } from './open-node-http-folder';
 import { openNodeHttpSource } from './http-range-source';
 import { openNodeFileSource } from './node-file-source';
@@ -37,8 +37,8 @@ export async function openNodeInput(pathOrUrl: string, options: { limits?: Parti
   return openSavepointInput({ kind: 'source', source: await openNodeFileSource(abs, pathOrUrl) }, options);
 }
 
-/** The regular files below a folder, with '/'-separated paths relative to it (symlinks not followed). */
-export async function walkFolder(root: string): Promise<InputFile[]> {
+/** The regular files below a folder, with '/'-separated paths relative to it (symlinks not followed); more than `maxFiles` is a `too-many-files` UsageError. */
+export async function walkFolder(root: string, maxFiles = MAX_FILES): Promise<InputFile[]> {
   const out: InputFile[] = [];
   async function walk(dir: string, depth: number): Promise<void> {
     if (depth > MAX_DEPTH) return;
@@ -48,7 +48,7 @@ export async function walkFolder(root: string): Promise<InputFile[]> {
       const full = join(dir, e.name);
       if (e.isDirectory()) await walk(full, depth + 1);
       else if (e.isFile()) {
-        if (out.length >= MAX_FILES) throw new Error(`${root} holds more than ${MAX_FILES} files; point at the savepoint folder itself`);
+        if (out.length >= maxFiles) throw wrongInput('too-many-files', `expected a savepoint folder of at most ${maxFiles} files, found ${root} holding more: point at the savepoint folder itself`);
         const rel = relative(root, full).split(sep).join('/');
         out.push({ path: rel, source: await openNodeFileSource(full, join(basename(root), rel).split(sep).join('/')) });
       }

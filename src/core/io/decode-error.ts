@@ -1,8 +1,10 @@
 /**
- * The one error family of the core. Every failure to decode input bytes is a DecodeError carrying
- * the file it happened in, the absolute byte offset inside that file, a logical path
+ * The core's error for input bytes (one of the two user errors; see classify-error.ts for the
+ * family). Every failure to read or decode input bytes is a DecodeError carrying the file it
+ * happened in, the absolute byte offset inside that file, a logical path
  * (e.g. `operator 6730ef73… / subtask 2 / keyed state / key group 14`) and a stable code.
- * The message says what was expected and what was found.
+ * The message says what was expected and what was found. Mistakes that are not about bytes
+ * (nothing open, a URL that is not http(s), a name the savepoint does not hold) are UsageErrors.
  */
 export type DecodeErrorCode =
   | 'truncated' // fewer bytes than the structure needs
@@ -18,6 +20,7 @@ export type DecodeErrorCode =
   | 'corrupt-compression'
   | 'corrupt-archive'
   | 'protobuf' // an error in the serializer's own words (frames, snapshots, descriptors)
+  | 'network' // a remote file could not be fetched: the request failed (offline, CORS) or the server's answer cannot be read by range
   | 'cancelled';
 
 export interface DecodeErrorInit {

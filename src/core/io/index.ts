@@ -1,4 +1,6 @@
 export * from './decode-error';
+export * from './usage-error';
+export * from './classify-error';
 export * from './byte-reader';
 export * from './byte-writer';
 export * from './byte-source';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openHttpRangeSource, type RangeFetch, type RangeFetchResponse } from './index';
+import { classifyError, isDecodeError, openHttpRangeSource, type RangeFetch, type RangeFetchResponse } from './index';
 
 const body = Uint8Array.from({ length: 50 }, (_, i) => i);
 
@@ -50,10 +50,30 @@ describe('openHttpRangeSource', () => {
     );
   });
 
-  it('a fetch that throws (CORS or network) becomes a missing-file DecodeError', async () => {
+  it('a fetch that throws (CORS or network) is a network error naming the headers a cross-origin server must send', async () => {
     const failing: RangeFetch = () => Promise.reject(new TypeError('Failed to fetch'));
-    await expect(openHttpRangeSource('https://h/sp.zip', failing, 'sp.zip')).rejects.toThrow(
-      'expected to reach https://h/sp.zip, found the request failed (network error, or a cross-origin request the server does not allow (it must send Access-Control-Allow-Origin, and Access-Control-Expose-Headers: Content-Range)): Failed to fetch — at sp.zip',
-    );
+    const e = await openHttpRangeSource('https://h/sp.zip', failing, 'sp.zip').catch((x: unknown) => x);
+    expect(classifyError(e)).toBe('network');
+    expect(isDecodeError(e) && [e.code, e.message]).toEqual([
+      'network',
+      "expected to reach https://h/sp.zip, found the request failed (Failed to fetch): a network error, or a cross-origin request the server does not allow — it must send Access-Control-Allow-Origin (the app's origin, or *) and, for the range reads, Access-Control-Expose-Headers: Content-Range, Content-Length — at sp.zip",
+    ]);
+  });
+
+  it('tells a wrong URL (404: input) from a server that cannot serve ranges or fails (network)', async () => {
+    const answering = (status: number): RangeFetch => async () => ({ status, headers: { get: () => null }, arrayBuffer: async () => new ArrayBuffer(0) });
+    const outcome = async (status: number) => {
+      const e = await openHttpRangeSource('https://h/sp.zip', answering(status), 'sp.zip').catch((x: unknown) => x);
+      return isDecodeError(e) && [classifyError(e), e.code, e.message];
+    };
+    expect(await outcome(404)).toEqual(['input', 'missing-file', 'expected https://h/sp.zip to exist, found HTTP 404 — at sp.zip']);
+    expect(await outcome(200)).toEqual([
+      'network',
+      'network',
+      'expected https://h/sp.zip to answer HTTP Range requests with 206 Partial Content, found 200 OK with the whole file: the server does not support byte ranges (download the file and open it locally) — at sp.zip',
+    ]);
+    expect(await outcome(503)).toEqual(['network', 'network', 'expected 206 Partial Content for the range probe of https://h/sp.zip, found HTTP 503 — at sp.zip']);
+    const hidden = await openHttpRangeSource('https://h/sp.zip', server([]).fetch).catch((x: unknown) => x);
+    expect(isDecodeError(hidden) && [classifyError(hidden), hidden.code]).toEqual(['network', 'network']);
   });
 });

@@ -10,14 +10,18 @@ export interface RangeFetchResponse {
 }
 export type RangeFetch = (url: string, init: { method: 'GET' | 'HEAD'; headers?: Record<string, string> }) => Promise<RangeFetchResponse>;
 
-const CORS_HINT = 'network error, or a cross-origin request the server does not allow (it must send Access-Control-Allow-Origin, and Access-Control-Expose-Headers: Content-Range)';
+/** What a failed request may mean, and what a cross-origin server must send for this reader (a browser hides the reason). */
+const CORS_HINT =
+  "a network error, or a cross-origin request the server does not allow — it must send Access-Control-Allow-Origin (the app's origin, or *) and, for the range reads, Access-Control-Expose-Headers: Content-Range, Content-Length";
 
 /**
  * A ByteSource over a URL read with HTTP Range requests, so a remote savepoint or archive is read
  * as sparsely as a local one. The size comes from a `Range: bytes=0-0` probe (Content-Range), or a
  * HEAD's Content-Length when Content-Range is not exposed. A server that ignores Range (200 with
  * the whole body) or a blocked cross-origin request is a clear DecodeError, never a silent full
- * download. The platform's fetch is passed in, so this stays platform-free.
+ * download: code `network` when the request fails or the server's answer cannot be used (no range
+ * support, size headers not exposed, an error status), `missing-file` for 404/410 (a wrong URL).
+ * The platform's fetch is passed in, so this stays platform-free.
  */
 export async function openHttpRangeSource(url: string, fetchFn: RangeFetch, name = url): Promise<ByteSource> {
   const probe = await request(fetchFn, url, 'GET', { Range: 'bytes=0-0' }, name);
@@ -31,7 +35,7 @@ export async function openHttpRangeSource(url: string, fetchFn: RangeFetch, name
       if (head.status >= 200 && head.status < 300 && len !== null && /^\d+$/.test(len)) size = Number(len);
     }
     if (size === undefined) {
-      throw new DecodeError({ code: 'unsupported-format', file: name, detail: `expected the size of ${url} in a Content-Range or Content-Length header, found neither (for a cross-origin server, add Access-Control-Expose-Headers: Content-Range, Content-Length)` });
+      throw new DecodeError({ code: 'network', file: name, detail: `expected the size of ${url} in a Content-Range or Content-Length header, found neither (for a cross-origin server, add Access-Control-Expose-Headers: Content-Range, Content-Length)` });
     }
   } else {
     await probe.body?.cancel().catch(() => undefined);
@@ -65,18 +69,18 @@ async function request(fetchFn: RangeFetch, url: string, method: 'GET' | 'HEAD',
   try {
     return await fetchFn(url, { method, ...(headers ? { headers } : {}) });
   } catch (e) {
-    throw new DecodeError({ code: 'missing-file', file: name, detail: `expected to reach ${url}, found the request failed (${CORS_HINT}): ${e instanceof Error ? e.message : String(e)}`, cause: e });
+    throw new DecodeError({ code: 'network', file: name, detail: `expected to reach ${url}, found the request failed (${e instanceof Error ? e.message : String(e)}): ${CORS_HINT}`, cause: e });
   }
 }
 
 function statusError(url: string, name: string, status: number, what: string): DecodeError {
   if (status === 200) {
-    return new DecodeError({ code: 'unsupported-format', file: name, detail: `expected ${url} to answer HTTP Range requests with 206 Partial Content, found 200 OK with the whole file: the server does not support byte ranges (download the file and open it locally)` });
+    return new DecodeError({ code: 'network', file: name, detail: `expected ${url} to answer HTTP Range requests with 206 Partial Content, found 200 OK with the whole file: the server does not support byte ranges (download the file and open it locally)` });
   }
   if (status === 404 || status === 410) {
     return new DecodeError({ code: 'missing-file', file: name, detail: `expected ${url} to exist, found HTTP ${status}` });
   }
-  return new DecodeError({ code: 'missing-file', file: name, detail: `expected 206 Partial Content for ${what} of ${url}, found HTTP ${status}` });
+  return new DecodeError({ code: 'network', file: name, detail: `expected 206 Partial Content for ${what} of ${url}, found HTTP ${status}` });
 }
 
 function totalFromContentRange(v: string | null): number | undefined {

@@ -52,7 +52,7 @@ async function openSingleSource(source: ByteSource, options: OpenSavepointInputO
       listing = await openTarGzArchive(source, options.limits);
       break;
     default:
-      throw wrongInput(source, detected, await firstBytesHex(source));
+      throw describeUnusableFile(source, detected, await firstBytesHex(source));
   }
   return locateSavepoint(source.name, listing.files, listing.warnings);
 }
@@ -68,7 +68,8 @@ async function firstBytesHex(source: ByteSource): Promise<string> {
   return Array.from(head, (b) => b.toString(16).padStart(2, '0')).join(' ');
 }
 
-function wrongInput(source: ByteSource, detected: DetectedInput, hex: string): DecodeError {
+/** A single file that is not a savepoint: one that is recognised as another kind is told apart from one that is not recognised at all. */
+function describeUnusableFile(source: ByteSource, detected: DetectedInput, hex: string): DecodeError {
   const file = source.name;
   switch (detected.kind) {
     case 'protobuf-descriptor-set':

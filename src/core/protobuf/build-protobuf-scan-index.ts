@@ -5,6 +5,7 @@
  * (key = 1, value = 2) whose other fields protobuf-java skips rather than keeps.
  */
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { DecodeError } from '../io';
 import { getAcceptedWireTypes, getScalarWireType } from './protobuf-field-wire';
 
 /** bit 7 (no wire type 7 is ever accepted): a closed (proto2) enum; its numbers are in ScanMessageInfo.closedEnums */
@@ -37,6 +38,9 @@ export interface ProtobufScanIndex {
 
 const SMALL_LIMIT = 64;
 
+/** Message indexes are 16-bit in the field table: a schema reaching more message types than MAX_SCAN_MESSAGES is a `limit-exceeded` DecodeError (a limit of this inspector, met only by a crafted schema). */
+export const MAX_SCAN_MESSAGES = 0xfffe;
+
 const indexes = new WeakMap<DescMessage, ProtobufScanIndex>();
 
 /** buildProtobufScanIndex, once per root message object (snapshots of one schema share their root: rememberNormalizedSchema). */
@@ -66,7 +70,12 @@ export function buildProtobufScanIndex(root: DescMessage): ProtobufScanIndex {
     return i;
   };
   const root0 = add(root);
-  if (messages.length >= 0xffff) throw new RangeError(`too many message types for the scan index: ${messages.length}`);
+  if (messages.length > MAX_SCAN_MESSAGES) {
+    throw new DecodeError({
+      code: 'limit-exceeded',
+      detail: `expected at most ${MAX_SCAN_MESSAGES} message types reachable from ${root.typeName} (this inspector's cap for the value scan), found ${messages.length}`,
+    });
+  }
   return { messages, root: root0 };
 }
 

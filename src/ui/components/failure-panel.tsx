@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { InspectorFailure } from '../../worker';
+import { describeFailureTitle } from '../describe-failure-title';
 
 /** A failure with everything needed to act on it: message, file, offset, path, and copyable diagnostics. */
 export function FailurePanel({ failure, context, onDismiss, onRetry }: { failure: InspectorFailure; context?: string; onDismiss?: () => void; onRetry?: () => void }) {
@@ -9,16 +10,10 @@ export function FailurePanel({ failure, context, onDismiss, onRetry }: { failure
     null,
     2,
   );
-  const title =
-    failure.kind === 'decode'
-      ? failure.code === 'wrong-file-kind' || failure.code === 'not-recognised'
-        ? 'This input cannot be used here'
-        : 'The input could not be decoded'
-      : failure.kind === 'cancelled'
-        ? 'Cancelled'
-        : failure.kind === 'unavailable'
-          ? 'Not available in this build'
-          : 'Internal error (a bug in the inspector; please report it with the diagnostics)';
+  const title = describeFailureTitle(failure);
+  // input and network failures carry a code and a logical path; a DecodeError also its file and offset
+  const located = failure.kind === 'input' || failure.kind === 'network' ? failure : null;
+  const inFile = located?.name === 'DecodeError' ? located : null;
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(diagnostics);
@@ -38,30 +33,30 @@ export function FailurePanel({ failure, context, onDismiss, onRetry }: { failure
         ) : null}
       </header>
       <p className="failure-message" data-testid="failure-message">
-        {failure.kind === 'decode' ? failure.detail : failure.message}
+        {located ? located.detail : failure.message}
       </p>
-      {failure.kind === 'decode' ? (
+      {located ? (
         <dl className="kv">
           <dt>code</dt>
-          <dd className="mono">{failure.code}</dd>
-          {failure.file !== undefined ? (
+          <dd className="mono">{located.code}</dd>
+          {inFile?.file !== undefined ? (
             <>
               <dt>file</dt>
-              <dd className="mono" data-testid="failure-file">{failure.file}</dd>
+              <dd className="mono" data-testid="failure-file">{inFile.file}</dd>
             </>
           ) : null}
-          {failure.offset !== undefined ? (
+          {inFile?.offset !== undefined ? (
             <>
               <dt>offset</dt>
               <dd className="mono" data-testid="failure-offset">
-                {failure.offset} (0x{failure.offset.toString(16)})
+                {inFile.offset} (0x{inFile.offset.toString(16)})
               </dd>
             </>
           ) : null}
-          {failure.path.length > 0 ? (
+          {located.path.length > 0 ? (
             <>
               <dt>path</dt>
-              <dd className="mono" data-testid="failure-path">{failure.path.join(' / ')}</dd>
+              <dd className="mono" data-testid="failure-path">{located.path.join(' / ')}</dd>
             </>
           ) : null}
         </dl>

@@ -1,3 +1,5 @@
+import { DecodeError, wrongInput } from '../../core/io';
+
 /** A dropped or picked file with its path relative to what the user dropped (folders keep their tree). */
 export interface DroppedFile {
   path: string;
@@ -44,17 +46,23 @@ export function readPickedFiles(files: FileList | readonly File[]): DroppedFile[
 }
 
 async function walkEntry(entry: FileSystemEntry, path: string, depth: number, out: DroppedFile[]): Promise<void> {
-  if (out.length >= MAX_FILES) throw new Error(`the dropped folder holds more than ${MAX_FILES} files; drop the savepoint folder itself`);
+  if (out.length >= MAX_FILES) throw wrongInput('too-many-files', `expected a savepoint folder of at most ${MAX_FILES} files, found a drop holding more: drop the savepoint folder itself`);
   if (entry.isFile) {
-    const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
+    const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, (e) => reject(unreadable(path, 'read', e))));
     out.push({ path, blob: file });
     return;
   }
   if (!entry.isDirectory || depth >= MAX_DEPTH) return;
   const reader = (entry as FileSystemDirectoryEntry).createReader();
   for (;;) {
-    const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, reject));
+    const batch = await new Promise<FileSystemEntry[]>((resolve, reject) => reader.readEntries(resolve, (e) => reject(unreadable(path, 'list', e))));
     if (batch.length === 0) break;
     for (const child of batch) await walkEntry(child, `${path}/${child.name}`, depth + 1, out);
   }
+}
+
+/** A dropped file or folder the browser will not hand over (moved, deleted or not permitted since the drop): the user's input, told as such. */
+function unreadable(path: string, what: 'read' | 'list', e: unknown): DecodeError {
+  const reason = typeof e === 'object' && e !== null && 'name' in e && 'message' in e ? `${String(e.name)}: ${String(e.message)}` : String(e);
+  return new DecodeError({ code: 'missing-file', file: path, detail: `expected to ${what} ${path}, found the browser cannot ${what} it (${reason}); drop it again`, cause: e });
 }

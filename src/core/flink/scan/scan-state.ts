@@ -13,7 +13,7 @@
  * Order: operators (one, `units`, or all in `_metadata` order), subtasks by index; in each subtask the
  * operator state, then the keyed state key group by key group (block order).
  */
-import { DecodeError, isDecodeError } from '../../io';
+import { DecodeError, isDecodeError, wrongInput } from '../../io';
 import { throwIfCancelled, type CancelSignal } from '../cancel-signal';
 import { isWantedState } from '../is-wanted-state';
 import { computeOperatorId } from '../metadata/compute-operator-id';
@@ -345,7 +345,7 @@ function listUnits(opened: OpenedSavepoint, selection: StateScanSelection): [Ope
   let ops = opened.metadata.operators;
   if (selection.operatorId !== undefined) {
     const op = findOperator(opened, selection.operatorId);
-    if (!op) throw new DecodeError({ code: 'invalid-value', detail: `expected an operator id or uid of this savepoint, found ${selection.operatorId} (operators: ${ops.map((o) => o.id).join(', ')})` });
+    if (!op) throw wrongInput('not-found', `expected an operator id or uid of this savepoint, found ${selection.operatorId} (operators: ${ops.map((o) => o.id).join(', ')})`);
     ops = [op];
   }
   return ops.flatMap((op) => [...op.subtasks].filter((s) => only === undefined || only.has(s.index)).sort(bySubtask).map((s): [OperatorState, SubtaskState] => [op, s]));

@@ -1,0 +1,20 @@
+import type { InspectorFailure } from '../worker';
+
+/** The failure panel's title, by who must act: the user's input, the network or server, or (only for an internal error) the inspector. */
+export function describeFailureTitle(failure: InspectorFailure): string {
+  switch (failure.kind) {
+    case 'input':
+      if (failure.name === 'UsageError') {
+        return ['nothing-open', 'no-input', 'no-savepoint', 'no-schema'].includes(failure.code) ? 'More input is needed' : 'This input cannot be used here';
+      }
+      return failure.code === 'wrong-file-kind' || failure.code === 'not-recognised' ? 'This input cannot be used here' : 'The input could not be decoded';
+    case 'network':
+      return 'The savepoint could not be fetched (a network or server setting)';
+    case 'cancelled':
+      return 'Cancelled';
+    case 'unavailable':
+      return 'Not available in this build';
+    case 'internal':
+      return 'Internal error (a bug in the inspector; please report it with the diagnostics)';
+  }
+}
