@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
-    exclude: ['tests/robustness/**', 'node_modules/**'],
+    // the robustness suite and the CLI bundle's tests are steps of `npm test` of their own (their configs)
+    exclude: ['tests/robustness/**', 'tests/cli-bundle/**', 'node_modules/**'],
     testTimeout: 30_000,
   },
 });
