@@ -12,7 +12,7 @@ import { createHttpFolderFiles, bytesSource, resolveHttpFolderUrl } from '../../
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
 import { generateBenchSavepoint, type BenchSavepointManifest } from '../../bench/generate/generate-bench-savepoint';
-import { serveFolder, type ServedFolder } from './serve-folder';
+import { serveFolder, type ServedFolder } from '../helpers/serve-folder';
 
 let root: string;
 let manifest: BenchSavepointManifest;
