@@ -28,7 +28,7 @@ beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'perf-http-folder-'));
   manifest = generateBenchSavepoint({ dir: path.join(root, 'sp'), targetBytes: 4 * 1024 * 1024, parallelism: 4 });
   served = await serveFolder(root);
-}, 60_000);
+});
 
 afterAll(async () => {
   await served?.close();

@@ -36,7 +36,7 @@ describe.skipIf(!present)('check value scan in worker threads', () => {
     const common = await readFile(path.join(PROTO_DIR, 'fixtures/common.proto'), 'utf8');
     added100 = await buildDescriptorSet({ 'fixtures/events.proto': events.replace('  double score = 16;', '  double score = 16;\n  int64 added = 100;'), 'fixtures/common.proto': common });
     for (const variant of VARIANTS) savepoints.push(path.join(FIXTURES, variant, 'savepoint'));
-  }, 60_000);
+  });
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
@@ -62,7 +62,7 @@ describe.skipIf(!present)('check value scan in worker threads', () => {
     // the comparison covers states with warnings and states whose values are not readable (RocksDB native)
     expect(warned).toBeGreaterThan(0);
     expect(unreadable).toBeGreaterThan(0);
-  }, 180_000);
+  });
 
   it('scans each subtask once when _metadata lists an operator id twice (as the in-thread read: the first operator with the id)', async () => {
     // two operators with Protobuf state, parallelism 2 each; the second one's id bytes overwritten with the first one's
@@ -76,7 +76,7 @@ describe.skipIf(!present)('check value scan in worker threads', () => {
     const parallel = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(copy, files, check, { workers: 2, minParallelBytes: 0, onPlan: (p) => plans.push(p) }) });
     expect(plans.map((p) => p.workers)).toEqual([2]);
     expect(formatJson(parallel)).toBe(formatJson(inThread));
-  }, 120_000);
+  });
 
   it('scans in this thread below the size threshold or with one worker', async () => {
     const savepoint = savepoints[0]!;
