@@ -1,10 +1,18 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { findChromium } from './e2e/find-chromium';
 
 /**
- * End-to-end tests in Debian's Chromium (/usr/bin/chromium; `apt-get install chromium`), never a
- * downloaded browser, against the built app served by `vite preview` (run `npm run build` first;
- * `npm run test:e2e` does both).
+ * End-to-end tests against the built app served by `vite preview` (run `npm run build` first;
+ * `npm run test:e2e` does both), in the system's Chromium when there is one (/usr/bin/chromium or
+ * `chromium` on PATH) and otherwise in the Chromium inside the npm package @sparticuz/chromium (a
+ * devDependency; E2E_CHROMIUM=bundled picks it anyway) — never a downloaded browser. See
+ * e2e/find-chromium.ts for why the launch arguments are ours and not the package's.
  */
+const CHROMIUM = findChromium(path.dirname(fileURLToPath(import.meta.url)));
+// the config is loaded by the runner and again by every worker process: say it once
+if (process.env.TEST_WORKER_INDEX === undefined) console.log(`e2e browser: ${CHROMIUM.description}`);
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4319);
 /** the built app to serve (default `dist`, what `npm run build` writes); set E2E_OUT_DIR to test another build */
 const OUT_DIR = process.env.E2E_OUT_DIR ?? 'dist';
@@ -23,7 +31,8 @@ export default defineConfig({
     headless: true,
     acceptDownloads: true,
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: CHROMIUM.executablePath,
+      ...(CHROMIUM.env ? { env: CHROMIUM.env } : {}),
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
     },
     viewport: { width: 1400, height: 900 },

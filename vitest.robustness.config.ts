@@ -8,5 +8,7 @@ export default defineConfig({
     // allocates shows up as a crash here instead of passing on a large machine
     pool: 'forks',
     execArgv: ['--max-old-space-size=512'],
+    reporters: ['default', './tests/helpers/report-shared-skips.ts'],
+    tags: [{ name: 'needs-shared', description: 'reads ../shared/flink-savepoints (skipped, and counted, when absent)' }],
   },
 });

@@ -7,7 +7,7 @@ import { createSnapshotRegistry, inspectSavepoint } from '../src/core/flink';
 import { registerProtobufSnapshotReaders } from '../src/core/protobuf';
 import { runCli } from '../src/cli/run-cli';
 import { openNodeInput } from '../src/cli/sources';
-import { serveFolder } from '../tests/perf/serve-folder';
+import { serveFolder } from '../tests/helpers/serve-folder';
 import { countReads } from './count-reads';
 import { fmtBytes, fmtMs, timeAsync, type Figure } from './measure';
 import type { BenchSavepointManifest } from './generate/generate-bench-savepoint';

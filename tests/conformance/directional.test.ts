@@ -45,7 +45,7 @@ describe('conformance (buf-built descriptor sets; directional unless a case sets
   beforeAll(async () => {
     const evaluated = await mapLimited(DIRECTIONAL_CASES, 2, evaluateCase);
     DIRECTIONAL_CASES.forEach((c, i) => results.set(c.name, evaluated[i]));
-  }, 120_000);
+  });
 
   for (const c of DIRECTIONAL_CASES) {
     it(c.name, () => {

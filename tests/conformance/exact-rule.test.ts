@@ -69,7 +69,7 @@ describe('0.x exact rule (library-format.md §3.5 table B)', () => {
     await build('B8', { 'snapshot.proto': SNAPSHOT(FIELDS.replace('int32 id', 'int32 renamed')), 'snapshot_dependency.proto': DEPENDENCY() });
     await build('B9', { 'snapshot.proto': SNAPSHOT(FIELDS.replace('  int32 id = 1;\n', '')), 'snapshot_dependency.proto': DEPENDENCY() });
     await build('B10', { 'snapshot.proto': SNAPSHOT(FIELDS, 'UNKNOWN = 0; READY = 1; ADDED = 2;'), 'snapshot_dependency.proto': DEPENDENCY() });
-  }, 60_000);
+  });
 
   it('B1: compatible as is iff size ≥ 100 and depth ≥ 10, deterministic flag ignored', () => {
     for (const det of [false, true]) {

@@ -1,10 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { bytesSource, locateSavepoint, type InputFile, type SavepointFiles } from '../../src/core/io';
-
-/** Root of the shared real savepoints (never copied into the repo). */
-export const SHARED_SAVEPOINTS = path.resolve(process.cwd(), '../shared/flink-savepoints');
-export const sharedSavepointsExist = existsSync(SHARED_SAVEPOINTS);
 
 /** A SavepointFiles over a folder on disk (test helper; files are small, read whole). */
 export function openFolderSavepoint(folder: string): SavepointFiles {
@@ -19,9 +15,4 @@ export function openFolderSavepoint(folder: string): SavepointFiles {
   };
   walk(folder, '');
   return locateSavepoint(path.basename(folder), files);
-}
-
-/** Bytes of one file of a shared savepoint. */
-export function readSharedFile(relative: string): Uint8Array {
-  return new Uint8Array(readFileSync(path.join(SHARED_SAVEPOINTS, relative)));
 }

@@ -14,7 +14,7 @@ export interface GeneratedBenchSavepoint {
  * A bench savepoint (bench/generate) generated into `<tmp>/<prefix>…/sp` before the tests of the
  * current file or describe block, and removed after them. Call it where beforeAll would go.
  */
-export function useGeneratedBenchSavepoint(prefix: string, options: Omit<BenchSavepointOptions, 'dir'>, timeoutMs = 60_000): GeneratedBenchSavepoint {
+export function useGeneratedBenchSavepoint(prefix: string, options: Omit<BenchSavepointOptions, 'dir'>, timeoutMs?: number): GeneratedBenchSavepoint {
   const generated = { dir: '', manifest: undefined } as unknown as GeneratedBenchSavepoint;
   let root = '';
   beforeAll(() => {

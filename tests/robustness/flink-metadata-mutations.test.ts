@@ -3,16 +3,13 @@
  * savepoints' `_metadata` files must either decode or throw a DecodeError — never another
  * exception, never a hang. Seeded (fast-check), so failures reproduce.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readCheckpointMetadata } from '../../src/core/flink/metadata/read-checkpoint-metadata';
 import { isDecodeError } from '../../src/core/io';
-
-const ROOT = path.resolve(process.cwd(), '../shared/flink-savepoints');
-const exists = existsSync(ROOT);
-if (!exists) console.warn(`skipping _metadata mutation tests: ${ROOT} is absent`);
+import { NEEDS_SHARED, SHARED_SAVEPOINTS as ROOT } from '../helpers/shared-savepoints';
 
 const FOLDERS = [
   'operatorstate/complexKeyed-flink1.20',
@@ -43,7 +40,7 @@ const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), n: fc.integer({ min: 1, max: 8 }) }) },
 );
 
-describe.skipIf(!exists)('readCheckpointMetadata under mutation', () => {
+describe('readCheckpointMetadata under mutation', NEEDS_SHARED, () => {
   for (const folder of FOLDERS) {
     it(`${folder}: decodes or throws a DecodeError with file and offset`, () => {
       const original = new Uint8Array(readFileSync(path.join(ROOT, folder, '_metadata')));

@@ -6,11 +6,11 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { SHARED_SAVEPOINTS, sharedSavepointsExist } from '../helpers/shared-savepoints';
 import type { NamedBytes } from './run-decode-pipelines';
 
+export { SHARED_SAVEPOINTS, sharedSavepointsExist };
 export const REPO_ROOT = process.cwd();
-export const SHARED_SAVEPOINTS = path.resolve(REPO_ROOT, '../shared/flink-savepoints');
-export const sharedSavepointsExist = existsSync(SHARED_SAVEPOINTS);
 
 export interface SavepointFolderInput {
   kind: 'folder';

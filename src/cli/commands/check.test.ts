@@ -42,7 +42,7 @@ describe.skipIf(!present)('check CLI on a savepoint with Protobuf state', () => 
     await write('added100', await protoFiles((s) => s.replace('  double score = 16;', '  double score = 16;\n  int64 added = 100;')));
     await write('sint', await protoFiles((s) => s.replace('  int64 id = 1;', '  sint64 id = 1;')));
     await writeFile(path.join(dir, 'event.proto'), 'syntax = "proto3";\nmessage A {}\n');
-  }, 60_000);
+  });
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });

@@ -1,6 +1,7 @@
 /**
  * `dump` run in-process over a fixture savepoint written by real Flink (skipped when fixtures/
- * is absent), and its usage errors.
+ * is absent), and its usage errors. Its run over a real savepoint in ../shared is
+ * tests/shared-savepoints/cli-dump.test.ts.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -69,22 +70,6 @@ describe.skipIf(!exists)('dump over a fixture savepoint', () => {
     const r = await run('dump', SAVEPOINT, '--operator', 'no-such-uid', '--state', 'x');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('expected an operator id or uid of this savepoint, found no-such-uid');
-  });
-});
-
-const SHARED = path.resolve(process.cwd(), '../shared/flink-savepoints/new-stateful-udf-migration-itcase-flink1.20-hashmap-savepoint');
-const sharedExists = existsSync(SHARED);
-if (!sharedExists) console.warn(`skipping dump tests over ../shared: ${SHARED} is absent`);
-
-describe.skipIf(!sharedExists)('dump over a real Flink savepoint without Protobuf state', () => {
-  it('prints keyed values and timers with the generic value formatting', async () => {
-    const values = await run('dump', SHARED, '--operator', 'd5c8b168c6cbfe8c507a10f88b325243', '--state', 'state-name', '--limit', '1');
-    expect(values.code).toBe(0);
-    expect(values.stdout).toBe(
-      'operator d5c8b168c6cbfe8c507a10f88b325243, state state-name: 1 entry\n#1  subtask 1  key group 1  key (3)  namespace VoidNamespace\n  value: 3\n',
-    );
-    const timers = await run('dump', SHARED, '--operator', '41e91aae0bee218c44306cf7d21940ad', '--state', '_timer_state/event_timer', '--limit', '1');
-    expect(timers.stdout.split('\n')[2]).toBe('  value: timer @-9223372036854775798 key (3) namespace 3');
   });
 });
 

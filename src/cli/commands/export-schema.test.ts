@@ -104,7 +104,7 @@ describe.skipIf(!present)('export-schema', () => {
     }
     // the new schema changes Event: the comparison has findings to agree on
     expect(comparedFindings).toBeGreaterThan(20);
-  }, 60_000);
+  });
 
   it('finds operators as dump does: by a uid the savepoint does not store (hashed to the id) and by an upper-case id', async () => {
     const flink120 = SAVEPOINTS[1]!;

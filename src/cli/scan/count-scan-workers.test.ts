@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveFolder, type ServedFolder } from '../../../tests/perf/serve-folder';
+import { serveFolder, type ServedFolder } from '../../../tests/helpers/serve-folder';
 import { runCli } from '../run-cli';
 import { countScanWorkers } from './count-scan-workers';
 

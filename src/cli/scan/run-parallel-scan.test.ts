@@ -24,5 +24,5 @@ describe('runParallelScan', () => {
     expect(original.length).toBeGreaterThan(0);
     expect(entriesOf(await runParallelScan(dir, { workers: 1 }), FIRST)).toEqual(original);
     expect(entriesOf(await runParallelScan(dir, { workers: 2 }), FIRST)).toEqual(original);
-  }, 120_000);
+  });
 });

@@ -1,10 +1,12 @@
 /**
  * `check`'s value scan in worker threads (a share of the subtasks each, tallies merged in subtask
- * order) gives the report the in-thread scan gives: every committed fixture savepoint (parallelism
- * 2: two subtasks per operator; heap and RocksDB, canonical, compressed, inline and native)
- * against a new schema whose added field 100 the saved values carry as an unknown field.
+ * order) gives the report the in-thread scan gives, on committed fixture savepoints (parallelism
+ * 2: two subtasks per operator) against a new schema whose added field 100 the saved values carry as
+ * an unknown field. One savepoint of each storage variant (heap and RocksDB; canonical, compressed,
+ * inline and native; Flink 1.20 and 2.3), not all 14: each savepoint starts two worker threads that
+ * load the TypeScript sources through tsx (~0.6 s each), which took 18 s idle and 138 s under load.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +21,10 @@ const FIXTURES = path.resolve(process.cwd(), 'fixtures/savepoints');
 const PROTO_DIR = path.resolve(process.cwd(), 'fixtures/flink-writer/src/main/proto');
 const present = existsSync(FIXTURES) && existsSync(PROTO_DIR);
 
+// the storage variants, and both Flink versions, each once: canonical states with the unknown field
+// (warnings), RocksDB native (values not readable), heap native key groups, Snappy and state inline in _metadata
+const VARIANTS = ['flink-2.3/hashmap/canonical', 'flink-1.20/rocksdb/native', 'flink-1.20/hashmap/native', 'flink-2.3/rocksdb/canonical-compressed', 'flink-1.20/hashmap/canonical-inline'];
+
 let dir = '';
 let added100: Uint8Array;
 const savepoints: string[] = [];
@@ -29,18 +35,14 @@ describe.skipIf(!present)('check value scan in worker threads', () => {
     const events = await readFile(path.join(PROTO_DIR, 'fixtures/events.proto'), 'utf8');
     const common = await readFile(path.join(PROTO_DIR, 'fixtures/common.proto'), 'utf8');
     added100 = await buildDescriptorSet({ 'fixtures/events.proto': events.replace('  double score = 16;', '  double score = 16;\n  int64 added = 100;'), 'fixtures/common.proto': common });
-    for (const version of await readdir(FIXTURES)) {
-      for (const backend of await readdir(path.join(FIXTURES, version))) {
-        for (const kind of await readdir(path.join(FIXTURES, version, backend))) savepoints.push(path.join(FIXTURES, version, backend, kind, 'savepoint'));
-      }
-    }
-  }, 60_000);
+    for (const variant of VARIANTS) savepoints.push(path.join(FIXTURES, variant, 'savepoint'));
+  });
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('gives every fixture savepoint the report of the in-thread scan, with 2 worker threads', async () => {
-    expect(savepoints.length).toBeGreaterThanOrEqual(14);
+  it('gives a fixture savepoint of each storage variant the report of the in-thread scan, with 2 worker threads', async () => {
+    for (const savepoint of savepoints) expect(existsSync(path.join(savepoint, '_metadata')), savepoint).toBe(true);
     let warned = 0;
     let unreadable = 0;
     for (const savepoint of savepoints) {
@@ -60,7 +62,7 @@ describe.skipIf(!present)('check value scan in worker threads', () => {
     // the comparison covers states with warnings and states whose values are not readable (RocksDB native)
     expect(warned).toBeGreaterThan(0);
     expect(unreadable).toBeGreaterThan(0);
-  }, 180_000);
+  });
 
   it('scans each subtask once when _metadata lists an operator id twice (as the in-thread read: the first operator with the id)', async () => {
     // two operators with Protobuf state, parallelism 2 each; the second one's id bytes overwritten with the first one's
@@ -74,7 +76,7 @@ describe.skipIf(!present)('check value scan in worker threads', () => {
     const parallel = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(copy, files, check, { workers: 2, minParallelBytes: 0, onPlan: (p) => plans.push(p) }) });
     expect(plans.map((p) => p.workers)).toEqual([2]);
     expect(formatJson(parallel)).toBe(formatJson(inThread));
-  }, 120_000);
+  });
 
   it('scans in this thread below the size threshold or with one worker', async () => {
     const savepoint = savepoints[0]!;

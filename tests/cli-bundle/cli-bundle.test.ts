@@ -1,11 +1,16 @@
 /**
  * The prebuilt CLI bundle (`npm run build:cli`, bin/build-cli.mjs): bin/savepoint-inspector.mjs runs
- * it only while it is fresh, with the V8 code cache trained at build time (bin/run-cli-bundle.mjs),
- * and the bundle (with its bundled scan worker) answers exactly like the TypeScript sources: `check`
- * and `compare` reports and `stats` with two worker threads, with the cache and without it.
+ * it only while it is fresh (tests/bin/is-bundle-fresh.test.ts), with the V8 code cache trained at
+ * build time (bin/run-cli-bundle.mjs), and the bundle (with its bundled scan worker) answers exactly
+ * like the TypeScript sources: `check` and `compare` reports and `stats` with two worker threads, with
+ * the cache and without it.
+ *
+ * Not part of the unit run: it builds the bundle (esbuild, then a process that trains the code cache)
+ * into a temporary folder, seconds of work that timed the unit run out under load. `npm test` runs it
+ * as a step of its own (`npm run test:cli-bundle`, vitest.cli-bundle.config.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -13,45 +18,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
 import { buildDescriptorSet } from '../conformance/build-descriptor-set';
-// @ts-expect-error plain .mjs helper of bin/ without type declarations
-import { checkBundleFreshness } from '../../bin/is-bundle-fresh.mjs';
 
 const ROOT = process.cwd();
 const SAVEPOINT = path.resolve(ROOT, 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
 const PROTO_DIR = path.resolve(ROOT, 'fixtures/flink-writer/src/main/proto');
 const present = existsSync(SAVEPOINT) && existsSync(PROTO_DIR);
-const fresh = checkBundleFreshness as (bundle: string, distDir: string, rootDir: string) => 'fresh' | 'not-built' | 'stale';
-
-describe('checkBundleFreshness', () => {
-  let dir = '';
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'bundle-fresh-'));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  it('is fresh only while every listed source is older than the bundle and present', () => {
-    const dist = path.join(dir, 'dist');
-    const bundle = path.join(dist, 'cli.mjs');
-    mkdirSync(path.join(dir, 'src'), { recursive: true });
-    expect(fresh(bundle, dist, dir)).toBe('not-built');
-    writeFileSync(path.join(dir, 'src/a.ts'), 'a');
-    writeFileSync(path.join(dir, 'src/b.ts'), 'b');
-    mkdirSync(dist);
-    writeFileSync(bundle, '');
-    expect(fresh(bundle, dist, dir)).toBe('not-built'); // no inputs.json
-    writeFileSync(path.join(dist, 'inputs.json'), JSON.stringify({ sources: ['src/a.ts', 'src/b.ts'] }));
-    const t = Date.now() / 1000;
-    utimesSync(path.join(dir, 'src/a.ts'), t - 20, t - 20);
-    utimesSync(path.join(dir, 'src/b.ts'), t - 20, t - 20);
-    utimesSync(bundle, t - 10, t - 10);
-    expect(fresh(bundle, dist, dir)).toBe('fresh');
-    utimesSync(path.join(dir, 'src/b.ts'), t - 5, t - 5);
-    expect(fresh(bundle, dist, dir)).toBe('stale');
-    utimesSync(path.join(dir, 'src/b.ts'), t - 20, t - 20);
-    rmSync(path.join(dir, 'src/a.ts'));
-    expect(fresh(bundle, dist, dir)).toBe('stale');
-  });
-});
 
 describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources', () => {
   let dir = '';

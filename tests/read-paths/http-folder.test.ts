@@ -12,7 +12,7 @@ import { createHttpFolderFiles, bytesSource, resolveHttpFolderUrl } from '../../
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
 import { generateBenchSavepoint, type BenchSavepointManifest } from '../../bench/generate/generate-bench-savepoint';
-import { serveFolder, type ServedFolder } from './serve-folder';
+import { serveFolder, type ServedFolder } from '../helpers/serve-folder';
 
 let root: string;
 let manifest: BenchSavepointManifest;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'perf-http-folder-'));
   manifest = generateBenchSavepoint({ dir: path.join(root, 'sp'), targetBytes: 4 * 1024 * 1024, parallelism: 4 });
   served = await serveFolder(root);
-}, 60_000);
+});
 
 afterAll(async () => {
   await served?.close();

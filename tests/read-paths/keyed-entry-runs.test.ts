@@ -67,7 +67,7 @@ describe('canonical keyed entries in runs per key-group block', () => {
     const keyed = await readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
     input = keyed!.input!;
     header = keyed!.header!;
-  }, 60_000);
+  });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('the same entries, property order included, one run per block in block order', async () => {

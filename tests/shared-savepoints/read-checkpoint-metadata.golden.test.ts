@@ -1,8 +1,8 @@
 /**
  * Golden tests over the six real Flink savepoints in ../shared/flink-savepoints (README there lists
- * their contents). Skipped, with a message, when that folder is absent.
+ * their contents). Skipped, and counted at the end of the run, when that folder is absent.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bytesSource, type SavepointFiles } from '../../src/core/io';
@@ -12,10 +12,7 @@ import { openSavepoint } from '../../src/core/flink/savepoint/open-savepoint';
 import { readCheckpointMetadata } from '../../src/core/flink/metadata/read-checkpoint-metadata';
 import type { CheckpointMetadata, KeyedStateHandle, OperatorState } from '../../src/core/flink/metadata/metadata-types';
 import { writeCheckpointMetadata } from '../../src/core/flink/metadata/write-checkpoint-metadata';
-
-const ROOT = path.resolve(process.cwd(), '../shared/flink-savepoints');
-const exists = existsSync(ROOT);
-if (!exists) console.warn(`skipping golden _metadata tests: ${ROOT} is absent`);
+import { NEEDS_SHARED, SHARED_SAVEPOINTS as ROOT } from '../helpers/shared-savepoints';
 
 const COMPLEX = 'operatorstate/complexKeyed-flink1.20';
 const NON_KEYED = 'operatorstate/nonKeyed-flink1.20';
@@ -54,7 +51,7 @@ const MIGRATION_JOB: Record<string, string> = {
   CheckpointingTimelyStatefulOperator2: '41e91aae0bee218c44306cf7d21940ad',
 };
 
-describe.skipIf(!exists)('golden: the six real savepoints', () => {
+describe('golden: the six real savepoints', NEEDS_SHARED, () => {
   it('have the README versions, checkpoint ids and savepoint/CANONICAL trailers', () => {
     const expected: [string, number, bigint, number][] = [
       [COMPLEX, 4, 382n, 4],

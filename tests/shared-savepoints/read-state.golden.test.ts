@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSnapshotRegistry, inspectSavepoint, readStateEntries, type DecodedValue, type SavepointInspection, type StateEntry } from '../../src/core/flink';
-import { openFolderSavepoint, SHARED_SAVEPOINTS, sharedSavepointsExist } from '../helpers/open-folder-savepoint';
-
-if (!sharedSavepointsExist) console.warn(`golden savepoint tests skipped: ${SHARED_SAVEPOINTS} is absent`);
+import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
+import { NEEDS_SHARED, SHARED_SAVEPOINTS } from '../helpers/shared-savepoints';
 
 const registry = createSnapshotRegistry();
 const open = (name: string) => openFolderSavepoint(path.join(SHARED_SAVEPOINTS, name));
@@ -49,7 +48,7 @@ function state(ins: SavepointInspection, op: string, name: string) {
 const UDF = ['new-stateful-udf-migration-itcase-flink1.20-hashmap-savepoint', 'new-stateful-udf-migration-itcase-flink1.20-rocksdb-savepoint', 'new-stateful-udf-migration-itcase-flink2.0-rocksdb-savepoint'];
 const DRAGONS = ['"Here be dragons!"', '"Here be more dragons!"', '"Here be yet more dragons!"', '"Here be the mostest dragons!"'];
 
-describe.skipIf(!sharedSavepointsExist)('golden: the six shared Flink savepoints', () => {
+describe('golden: the six shared Flink savepoints', NEEDS_SHARED, () => {
   it('complexKeyed-flink1.20: ListState values [k] for key (k) in the documented key groups, Java strings, serializers', async () => {
     const name = 'operatorstate/complexKeyed-flink1.20';
     const ins = await inspectSavepoint(open(name), registry, { countEntries: true });
