@@ -1,5 +1,5 @@
 export * from './types';
-export { RULES, getRule, formatRuleMessage, formatRuleTemplate, type RuleId, type RuleDefinition, type RuleGroup } from './rules';
+export { RULES, getRule, formatRuleMessage, formatRuleTemplate, type RuleId, type RuleParams, type ValueRuleId, type RuleDefinition, type RuleGroup } from './rules';
 export { loadDescriptorSet, type LoadedDescriptorSet } from './load-descriptor-set';
 export { normalizeForComparison, deriveJsonName } from './normalize-for-comparison';
 export { indexDeclarations, resolveTypeName, type Declaration, type DeclarationIndex, type MessageDeclaration, type EnumDeclaration } from './index-declarations';

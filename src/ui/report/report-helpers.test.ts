@@ -7,8 +7,8 @@ import { describeLibraryLine } from './describe-library-line';
 import { describeNewDeclaration } from './describe-new-declaration';
 import { parseRuleMessage } from './parse-rule-message';
 
-const becomes = (count: number) =>
-  formatRuleMessage('UNKNOWN_NUMBER_BECOMES_FIELD', { count, number: 100, message: 'fixtures.events.Event', name: 'legacy_score', wireType: 'VARINT' });
+const becomesParams = (count: number) => ({ count, number: 100, message: 'fixtures.events.Event', name: 'legacy_score' });
+const becomes = (count: number) => formatRuleMessage('UNKNOWN_NUMBER_BECOMES_FIELD', becomesParams(count));
 
 function state(name: string, extra: Partial<ReportState> = {}): ReportState {
   return {
@@ -64,10 +64,16 @@ describe('parseRuleMessage', () => {
 
 describe('collectValueAlerts', () => {
   it('groups UNKNOWN_NUMBER_BECOMES_FIELD over states with the new field type from the diff, and limits per limit', () => {
-    const limit = formatRuleMessage('VALUE_EXCEEDS_NEW_LIMIT', { count: 1, limit: 'maxMessageSize', value: 10, largest: 300 });
+    const limitParams = { count: 1, limit: 'maxMessageSize', value: 10, largest: 300 };
+    const limit = formatRuleMessage('VALUE_EXCEEDS_NEW_LIMIT', limitParams);
     const r = report([
-      state('a', { operatorUid: 'my-op', warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: becomes(3), count: 3, keys: ['k1', 'k2', 'k3'] }] }),
-      state('b', { warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: becomes(2), count: 2, keys: ['k9'] }, { ruleId: 'VALUE_EXCEEDS_NEW_LIMIT', message: limit, count: 1, keys: ['k9'] }] }),
+      state('a', { operatorUid: 'my-op', warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: becomes(3), params: becomesParams(3), count: 3, keys: ['k1', 'k2', 'k3'] }] }),
+      state('b', {
+        warnings: [
+          { ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: becomes(2), params: becomesParams(2), count: 2, keys: ['k9'] },
+          { ruleId: 'VALUE_EXCEEDS_NEW_LIMIT', message: limit, params: limitParams, count: 1, keys: ['k9'] },
+        ],
+      }),
     ]);
     const alerts = collectValueAlerts(r);
     expect(alerts.becomesField).toEqual([
@@ -96,8 +102,9 @@ describe('describeNewDeclaration', () => {
 
 describe('describeLibraryLine', () => {
   it('finds the states a target line cannot read, with the saved line and the failure text', () => {
-    const message = formatRuleMessage('TARGET_CANNOT_READ_SNAPSHOT', { snapshotClass: 'a.b.ProtobufTypeSerializerSnapshot', savedLine: '0.x', target: '1.x', reason: 'removed' });
-    const nr = state('a', { verdict: 'not-restorable', firstIncompatibility: { ruleId: 'TARGET_CANNOT_READ_SNAPSHOT', message }, failureText: 'Could not find class' });
+    const params = { snapshotClass: 'a.b.ProtobufTypeSerializerSnapshot', savedLine: '0.x', target: '1.x', reason: 'removed' };
+    const message = formatRuleMessage('TARGET_CANNOT_READ_SNAPSHOT', params);
+    const nr = state('a', { verdict: 'not-restorable', firstIncompatibility: { ruleId: 'TARGET_CANNOT_READ_SNAPSHOT', message, params }, failureText: 'Could not find class' });
     const block = describeLibraryLine(report([nr, state('b')]));
     expect(block).toMatchObject({ snapshotClass: 'a.b.ProtobufTypeSerializerSnapshot', savedLine: '0.x', target: '1.x', failureText: 'Could not find class' });
     expect(block?.states.map((s) => s.state)).toEqual(['a']);

@@ -14,6 +14,9 @@ export interface RuleDefinition<Id extends string = string> {
   template: string;
 }
 
+/** The `{name}` placeholders of a template, as a union of names (the parameters a finding of it carries). */
+export type TemplatePlaceholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}` ? Name | TemplatePlaceholders<Rest> : never;
+
 /** Fills `{name}` placeholders; an unknown placeholder is a programming error. */
 export function formatRuleTemplate(template: string, params: Readonly<Record<string, string | number>>): string {
   return template.replace(/\{([a-zA-Z]+)\}/g, (_, key: string) => {
