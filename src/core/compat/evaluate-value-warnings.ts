@@ -177,12 +177,16 @@ const FIXED64_TYPES = new Set([FieldDescriptorProto_Type.FIXED64, FieldDescripto
 const FIXED32_TYPES = new Set([FieldDescriptorProto_Type.FIXED32, FieldDescriptorProto_Type.SFIXED32, FieldDescriptorProto_Type.FLOAT]);
 
 /** Whether protobuf-java's parser merges a field of this wire type into the declared field (seed 001). */
-export function acceptsWireType(field: FieldDescriptorProto, wireType: number): boolean {
-  const repeated = field.label === FieldDescriptorProto_Label.REPEATED;
-  if (VARINT_TYPES.has(field.type)) return wireType === 0 || (repeated && wireType === 2);
-  if (FIXED64_TYPES.has(field.type)) return wireType === 1 || (repeated && wireType === 2);
-  if (FIXED32_TYPES.has(field.type)) return wireType === 5 || (repeated && wireType === 2);
-  if (field.type === FieldDescriptorProto_Type.GROUP) return wireType === 3;
+function acceptsWireType(field: FieldDescriptorProto, wireType: number): boolean {
+  return acceptsWireTypeOf(field.type, field.label === FieldDescriptorProto_Label.REPEATED, wireType);
+}
+
+/** acceptsWireType by the declared field's type and whether it is repeated (packed encodings are length-delimited). */
+export function acceptsWireTypeOf(type: FieldDescriptorProto_Type, repeated: boolean, wireType: number): boolean {
+  if (VARINT_TYPES.has(type)) return wireType === 0 || (repeated && wireType === 2);
+  if (FIXED64_TYPES.has(type)) return wireType === 1 || (repeated && wireType === 2);
+  if (FIXED32_TYPES.has(type)) return wireType === 5 || (repeated && wireType === 2);
+  if (type === FieldDescriptorProto_Type.GROUP) return wireType === 3;
   return wireType === 2;
 }
 
