@@ -40,7 +40,8 @@ export {
   type ProtobufStateScanSummary,
   type ProtobufStateScanOptions,
   type ProtobufValueFinding,
-  type ProtobufValueCheckId,
+  type ProtobufValueCheck,
+  type ProtobufValueExample,
   type AliasingMemory,
   type EntryKeyText,
 } from './aggregate-protobuf-state-scan';
