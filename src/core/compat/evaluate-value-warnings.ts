@@ -7,7 +7,7 @@ import { FieldDescriptorProto_Label, FieldDescriptorProto_Type, type FieldDescri
 import { MAX_FIELD_NUMBER } from './describe-descriptor-parts';
 import type { SchemaChangeResult } from './evaluate-schema-change';
 import { createValueWarning } from './create-finding';
-import { getRule, type RuleParams, type ValueRuleId } from './rules';
+import { getRule, RULES, type RuleParams, type ValueRuleId } from './rules';
 import type { SerializerSettings } from './types';
 import { ALIASING_THRESHOLD_BYTES, MAX_WARNING_KEYS, type ScannedValue, type ValueWarning } from './value-scan-types';
 
@@ -150,14 +150,8 @@ export function createValueWarningCollector(schema: SchemaChangeResult, newSetti
   return { add, finish: () => finishValueWarnings([tally()]), tally };
 }
 
-const ORDER: ValueWarning['ruleId'][] = [
-  'UNKNOWN_NUMBER_BECOMES_FIELD',
-  'UNKNOWN_REUSES_DECLARED_NUMBER',
-  'UNKNOWN_NUMBER_TOO_LARGE',
-  'VALUE_EXCEEDS_NEW_LIMIT',
-  'REMOVED_FIELD_RETAINED',
-  'ALIASING_RETENTION',
-];
+/** the registry's order of the value rules (§7) */
+const ORDER: readonly string[] = RULES.filter((r) => r.group === 'value').map((r) => r.id);
 
 /** Rule order of §7 first, then location, so the output is stable whatever the scan order. */
 function compareBuckets(a: Bucket, b: Bucket): number {

@@ -71,7 +71,7 @@ export interface ProtobufStateScanSummary {
 }
 
 export interface ProtobufStateScanOptions extends ProtobufScanOptions {
-  /** the new application's limits, for VALUE_EXCEEDS_NEW_LIMIT */
+  /** the new application's limits, for the exceeds-new-limit check */
   newLimits?: { maxMessageSize: number; recursionLimit: number };
   maxExamples?: number;
 }
