@@ -11,7 +11,7 @@ export { deriveJavaClassName } from './derive-java-class-name';
 export { orderFilesByImports } from './order-files-by-imports';
 export { evaluateValueWarnings, createValueWarningCollector, finishValueWarnings, type ValueWarningCollector, type ValueWarningTally } from './evaluate-value-warnings';
 export { describeNewDeclaration, findNewField, type NewDeclaration } from './describe-new-declaration';
-export { describeScanFinding, describeProtobufStateScan, type DescribedScanFinding, type DescribedProtobufStateScan } from './describe-scan-finding';
+export { describeScanFinding, describeProtobufStateScan } from './describe-scan-finding';
 export { MAX_WARNING_KEYS, ALIASING_THRESHOLD_BYTES, type ScannedValue, type ScannedField, type ValueWarning } from './value-scan-types';
 export { buildSchemaDiff, type SchemaDiff, type DiffDeclaration } from './build-schema-diff';
 export type { MemberRow, MemberSummary } from './describe-declaration-members';

@@ -40,8 +40,6 @@ export {
   type ProtobufStateScanSummary,
   type ProtobufStateScanOptions,
   type ProtobufValueFinding,
-  type ProtobufValueCheck,
-  type ProtobufValueExample,
   type AliasingMemory,
   type EntryKeyText,
 } from './aggregate-protobuf-state-scan';
