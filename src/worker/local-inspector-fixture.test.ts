@@ -85,6 +85,7 @@ describe.skipIf(!exists)('LocalInspector over the fixture savepoint (flink-1.20/
     expect(lastEvent.planningAid?.firstIncompatibility).toEqual({
       ruleId: 'FIELD_TYPE_CHANGED',
       message: 'Field 2 (code) of fixtures.common.Detail changes type from FIXED32 to INT32',
+      params: { number: 2, name: 'code', message: 'fixtures.common.Detail', from: 'FIXED32', to: 'INT32' },
     });
     expect(lastEvent.warnings.map((w) => w.ruleId)).toContain('UNKNOWN_NUMBER_BECOMES_FIELD');
     expect(await inspector.formatReport({ target: '1.x', newSettings: {} }, 'json')).toBe(formatReport(report, 'json'));

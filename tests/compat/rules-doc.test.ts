@@ -1,4 +1,4 @@
-/** docs/rules.md lists every registry rule with its outcome and exact template, and nothing else. */
+/** docs/rules.md lists every registry rule with its outcome and exact template, and every scan check's wording, and nothing else. */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,14 +6,32 @@ import { RULES } from '../../src/core/compat/rules';
 
 const DOC = path.resolve(process.cwd(), 'docs/rules.md');
 
+/** The table rows (cells, unescaped) of the doc's section `## <title>`. */
+function tableRows(title: string): string[][] {
+  const doc = readFileSync(DOC, 'utf8');
+  const start = doc.indexOf(`\n## ${title}\n`);
+  expect(start, title).toBeGreaterThanOrEqual(0);
+  const end = doc.indexOf('\n## ', start + 1);
+  return doc
+    .slice(start, end < 0 ? undefined : end)
+    .split('\n')
+    .filter((l) => /^\| `[A-Z0-9_]+` \|/.test(l))
+    .map((l) => l.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|')));
+}
+
+const code = (cell: string | undefined) => cell!.replace(/^`|`$/g, '');
+
 describe.skipIf(!existsSync(DOC))('docs/rules.md', () => {
   it('has one row per registry rule with the same outcome and template', () => {
-    const rows = readFileSync(DOC, 'utf8')
-      .split('\n')
-      .filter((l) => /^\| `[A-Z0-9_]+` \|/.test(l))
-      .map((l) => l.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|')));
-    const documented = new Map(rows.map((c) => [c[1]!.replace(/`/g, ''), { outcome: c[2], template: c[4]!.replace(/^`|`$/g, '') }]));
+    const rows = tableRows('Registry');
+    const documented = new Map(rows.map((c) => [code(c[1]), { outcome: c[2], template: code(c[4]) }]));
     expect([...documented.keys()].sort()).toEqual(RULES.map((r) => r.id).sort());
     for (const r of RULES) expect(documented.get(r.id), r.id).toEqual({ outcome: r.outcome, template: r.template });
+  });
+
+  it('has one row per kind of example of each scan check, with the same wording', () => {
+    const documented = tableRows('Value checks of the structural scan').map((c) => [code(c[1]), code(c[2]), code(c[3]), code(c[4])]);
+    const registry = RULES.flatMap((r) => ('scan' in r ? Object.entries(r.scan.examples).map(([kind, template]) => [r.id, r.scan.check, kind, template]) : []));
+    expect(documented).toEqual(registry);
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { describeScanFinding } from '../../src/core/compat';
 import {
   buildProtobufScanIndex,
   collectProtobufUnknownFields,
@@ -251,12 +252,22 @@ describe('createProtobufStateScan: per-state statistics and §7 findings', () =>
     expect(s.aliasing.on).toEqual({ retainedArrayBytes: large.length, copiedBytes: 0, extraWireBytes: large.length - 5000 });
     expect(s.aliasing.off).toEqual({ retainedArrayBytes: 0, copiedBytes: 5000, extraWireBytes: 0 });
     expect(s.maxDepth).toBe(2);
-    expect(s.findings.map((f) => [f.id, f.count, f.exampleKeys])).toEqual([
-      ['ALIASING_RETENTION', 1, ['key 1']],
-      ['VALUE_EXCEEDS_NEW_LIMIT', 2, ['key 1', 'key 2']],
-      ['UNKNOWN_REUSES_DECLARED_NUMBER', 1, ['key 3']],
+    expect(s.findings.map((f) => [f.check, f.count, f.exampleKeys])).toEqual([
+      ['aliased-payload', 1, ['key 1']],
+      ['exceeds-new-limit', 2, ['key 1', 'key 2']],
+      ['reused-number', 1, ['key 3']],
     ]);
-    expect(s.findings[1]!.detail).toBe(`a ${large.length}-byte payload exceeds the new maxMessageSize 4000`);
+    // facts only: compat words them (describeScanFinding) as `stats` prints them
+    expect(s.findings.map((f) => f.example)).toEqual([
+      { kind: 'aliased-payload', payloadSize: large.length, aliasableFields: 1, aliasableBytes: 5000 },
+      { kind: 'payload-too-large', payloadSize: large.length, value: 4000 },
+      { kind: 'reused-number', number: 8, typeName: 'flink.protobuf.serializer.RecursiveMessage' },
+    ]);
+    expect(s.findings.map(describeScanFinding).map((f) => [f.id, f.detail])).toEqual([
+      ['ALIASING_RETENTION', `a ${large.length}-byte payload shares its array with 1 bytes/unknown length-delimited field(s) (5000 bytes); a retained one keeps all ${large.length} bytes alive`],
+      ['VALUE_EXCEEDS_NEW_LIMIT', `a ${large.length}-byte payload exceeds the new maxMessageSize 4000`],
+      ['UNKNOWN_REUSES_DECLARED_NUMBER', 'field 8 of flink.protobuf.serializer.RecursiveMessage is written after unknown fields or out of field-number order, as only an unknown field reusing that declared number is written'],
+    ]);
   });
 
   it('makes a key given as a function only for values kept as examples, once each, and gives the same figures', () => {
@@ -271,7 +282,7 @@ describe('createProtobufStateScan: per-state statistics and §7 findings', () =>
     expect(r.error?.message).toBe(M.truncated);
     const s = scan.finish();
     expect(made).toEqual(['first reuse', 'broken']);
-    expect(s.findings.map((f) => [f.id, f.count, f.exampleKeys])).toEqual([['UNKNOWN_REUSES_DECLARED_NUMBER', 2, ['first reuse']]]);
+    expect(s.findings.map((f) => [f.check, f.count, f.exampleKeys])).toEqual([['reused-number', 2, ['first reuse']]]);
     expect(s.errors).toEqual([{ key: 'broken', message: M.truncated, offset: 1 }]);
     const eager = createProtobufStateScan(recursiveIndex, { ...limits, root: recursive, maxExamples: 1 });
     for (const [p, k] of [[hex('0a 00'), 'plain'], [reuse, 'first reuse'], [reuse, 'second reuse'], [hex('08'), 'broken']] as const) eager.addPayload(p, k);

@@ -1,3 +1,4 @@
+import { describeScanFinding } from '../../core/compat';
 import type { ParallelScanResult } from './run-parallel-scan';
 
 /** Text form of the `stats` command. */
@@ -13,7 +14,7 @@ export function formatStatsText(input: string, r: ParallelScanResult): string {
     const p = s.protobuf;
     if (p) {
       lines.push(`    Protobuf: ${p.values} values, ${p.totalPayloadBytes} payload bytes (max ${p.maxPayloadSize}), max depth ${p.maxDepth}, ${p.valuesWithUnknownFields} values with ${p.unknownFields} unknown fields, ${p.largeValues} large / ${p.aliasedValues} aliased, ${p.unreadableValues} unreadable`);
-      for (const f of p.findings) lines.push(`    ${f.id}: ${f.count} value(s), e.g. ${f.exampleKeys.join(', ')} — ${f.detail}`);
+      for (const f of p.findings.map(describeScanFinding)) lines.push(`    ${f.id}: ${f.count} value(s), e.g. ${f.exampleKeys.join(', ')} — ${f.detail}`);
       for (const e of p.errors) lines.push(`    unreadable ${e.key}: ${e.message} (payload offset ${e.offset})`);
     }
   }

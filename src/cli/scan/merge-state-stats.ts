@@ -24,10 +24,10 @@ export function mergeStateStats(parts: readonly (readonly StateStats[])[]): Stat
 }
 
 export function mergeProtobufSummaries(a: ProtobufStateScanSummary, b: ProtobufStateScanSummary): ProtobufStateScanSummary {
-  const findings = new Map<string, ProtobufValueFinding>(a.findings.map((f) => [f.id, { ...f, exampleKeys: [...f.exampleKeys] }]));
+  const findings = new Map<string, ProtobufValueFinding>(a.findings.map((f) => [f.check, { ...f, exampleKeys: [...f.exampleKeys] }]));
   for (const f of b.findings) {
-    const have = findings.get(f.id);
-    if (!have) findings.set(f.id, { ...f, exampleKeys: [...f.exampleKeys] });
+    const have = findings.get(f.check);
+    if (!have) findings.set(f.check, { ...f, exampleKeys: [...f.exampleKeys] });
     else {
       have.count += f.count;
       have.exampleKeys = [...have.exampleKeys, ...f.exampleKeys].slice(0, MAX_EXAMPLES);

@@ -4,12 +4,13 @@
  * payload bytes, depth, unknown fields, large/aliased values, value findings), scanned in parallel
  * worker threads, optionally on a sample.
  */
+import { describeProtobufStateScan } from '../../core/compat';
 import type { StateSample } from '../../core/flink';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, MAX_SCAN_WORKERS } from './count-scan-workers';
 import { formatStatsText } from './format-stats-text';
-import { runParallelScan } from './run-parallel-scan';
+import { runParallelScan, type ParallelScanResult } from './run-parallel-scan';
 
 export const statsCommand: CliCommand = {
   name: 'stats',
@@ -41,10 +42,15 @@ export const statsCommand: CliCommand = {
     const workers = await countScanWorkers(savepoint, requested);
     const sample: StateSample | undefined = every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
     const stats = await runParallelScan(savepoint, { workers, ...(sample ? { sample } : {}) });
-    io.stdout(values['json'] === true ? `${JSON.stringify(stats, null, 2)}\n` : formatStatsText(savepoint, stats));
+    io.stdout(values['json'] === true ? `${JSON.stringify(describeStats(stats), null, 2)}\n` : formatStatsText(savepoint, stats));
     return EXIT_OK;
   },
 };
+
+/** The statistics with the scan's value findings worded by compat's registry, as the text words them. */
+function describeStats(stats: ParallelScanResult) {
+  return { ...stats, states: stats.states.map((s) => (s.protobuf ? { ...s, protobuf: describeProtobufStateScan(s.protobuf) } : s)) };
+}
 
 function parsePositive(v: unknown, flag: string): number | undefined {
   if (v === undefined) return undefined;

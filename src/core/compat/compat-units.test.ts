@@ -101,6 +101,7 @@ describe('identity and settings rules', () => {
       accepted: false,
       path: 'type kind',
       message: 'Saved generated state cannot be restored as dynamic',
+      params: { oldKind: 'generated', newKind: 'dynamic' },
     });
   });
   it('DynamicMessage state compares no Java class; settings changes in both directions', () => {
@@ -168,6 +169,7 @@ describe('value warnings', () => {
     expect(warnings[0]).toEqual({
       ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD',
       message: '2 saved value(s) carry unknown field 2 in example.Event, which the new schema declares as label: the new parser reads the retained bytes as that field',
+      params: { count: 2, number: 2, message: 'example.Event', name: 'label' },
       count: 2,
       keys: ['k1', 'k3'],
       location: { message: 'example.Event', number: 2 },
@@ -184,6 +186,7 @@ describe('value warnings', () => {
       {
         ruleId: 'UNKNOWN_REUSES_DECLARED_NUMBER',
         message: '1 saved value(s) carry unknown field 1 (VARINT) in example.Event, whose declared field id accepts that wire type: the serializer rejects such a value on write',
+        params: { count: 1, number: 1, wireType: 'VARINT', message: 'example.Event', name: 'id' },
         count: 1,
         keys: ['a'],
         location: { message: 'example.Event', number: 1 },

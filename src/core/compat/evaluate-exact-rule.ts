@@ -5,13 +5,13 @@
  */
 import { toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { createFinding } from './create-finding';
 import { evaluateIdentityRules, type IdentityInput } from './evaluate-identity-rules';
 import { evaluateSchemaChange } from './evaluate-schema-change';
 import { haveSameContent } from './have-same-content';
 import { indexDeclarations } from './index-declarations';
 import { normalizeForComparison } from './normalize-for-comparison';
 import { orderFilesByImports } from './order-files-by-imports';
-import { formatRuleMessage } from './rules';
 import type { Finding } from './types';
 
 export interface ExactRuleInput extends IdentityInput {
@@ -23,12 +23,7 @@ export function evaluateExactRule(input: ExactRuleInput): Finding[] {
   const findings = evaluateIdentityRules(input);
   const difference = findExactDifference(input.savedSet, input.savedRoot, input.newSet, input.newRoot);
   if (difference !== undefined) {
-    findings.push({
-      ruleId: 'EXACT_SCHEMA_CHANGED',
-      accepted: false,
-      path: 'descriptor set',
-      message: formatRuleMessage('EXACT_SCHEMA_CHANGED', { difference }),
-    });
+    findings.push(createFinding('EXACT_SCHEMA_CHANGED', 'descriptor set', { difference }));
   }
   return findings;
 }

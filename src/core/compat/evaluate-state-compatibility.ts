@@ -7,7 +7,8 @@ import { deriveJavaClassName } from './derive-java-class-name';
 import { evaluateExactRule } from './evaluate-exact-rule';
 import { evaluateIdentityRules } from './evaluate-identity-rules';
 import { evaluateSchemaChange, type SchemaChangeResult } from './evaluate-schema-change';
-import { formatRuleMessage, getRule } from './rules';
+import { createFinding } from './create-finding';
+import { getRule } from './rules';
 import type { Finding, LibraryLine, NewSide, SavedSide, Verdict } from './types';
 
 export interface PlanningAid {
@@ -64,12 +65,7 @@ export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): Sta
       saved.savedLine === '0.x'
         ? '1.0.0 removed the 0.x snapshot classes, so Flink fails the restore; start with fresh state or replay the input'
         : 'downgrades are not supported';
-    const finding: Finding = {
-      ruleId: 'TARGET_CANNOT_READ_SNAPSHOT',
-      accepted: false,
-      path: 'snapshot',
-      message: formatRuleMessage('TARGET_CANNOT_READ_SNAPSHOT', { snapshotClass: saved.snapshotClass, savedLine: saved.savedLine, target: next.target, reason }),
-    };
+    const finding = createFinding('TARGET_CANNOT_READ_SNAPSHOT', 'snapshot', { snapshotClass: saved.snapshotClass, savedLine: saved.savedLine, target: next.target, reason });
     return {
       ...base,
       verdict: 'not-restorable',

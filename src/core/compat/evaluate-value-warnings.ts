@@ -6,14 +6,16 @@
 import { FieldDescriptorProto_Label, FieldDescriptorProto_Type, type FieldDescriptorProto } from '@bufbuild/protobuf/wkt';
 import { MAX_FIELD_NUMBER } from './describe-descriptor-parts';
 import type { SchemaChangeResult } from './evaluate-schema-change';
-import { formatRuleMessage } from './rules';
+import { createValueWarning } from './create-finding';
+import { getRule, RULES, type RuleParams, type ValueRuleId } from './rules';
 import type { SerializerSettings } from './types';
 import { ALIASING_THRESHOLD_BYTES, MAX_WARNING_KEYS, type ScannedValue, type ValueWarning } from './value-scan-types';
 
 interface Bucket {
   /** what makes two hits the same warning (rule, message, number) */
   key: string;
-  ruleId: ValueWarning['ruleId'];
+  ruleId: ValueRuleId;
+  /** the warning's parameters but its tally (count, largest) */
   params: Record<string, string | number>;
   location?: { message: string; number: number };
   count: number;
@@ -59,13 +61,15 @@ export function finishValueWarnings(tallies: readonly ValueWarningTally[]): Valu
       for (const k of b.keys) if (into.keys.length < MAX_WARNING_KEYS) into.keys.push(k);
     }
   }
-  return [...merged.values()].sort(compareBuckets).map((b) => ({
-    ruleId: b.ruleId,
-    message: formatRuleMessage(b.ruleId, { ...b.params, count: b.count, largest: b.largest }),
-    count: b.count,
-    keys: b.keys,
-    ...(b.location ? { location: b.location } : {}),
-  }));
+  return [...merged.values()].sort(compareBuckets).map((b) => {
+    const params = { ...b.params, count: b.count, ...(showsLargest(b.ruleId) ? { largest: b.largest } : {}) } as RuleParams<ValueRuleId>;
+    return createValueWarning(b.ruleId, params, b.count, b.keys, b.location);
+  });
+}
+
+/** Whether the rule's message shows the largest size or depth of the affected values. */
+function showsLargest(ruleId: ValueRuleId): boolean {
+  return getRule(ruleId).template.includes('{largest}');
 }
 
 /** The same warnings as evaluateValueWarnings, fed one value at a time while the state is scanned (bounded memory). */
@@ -119,7 +123,7 @@ export function createValueWarningCollector(schema: SchemaChangeResult, newSetti
         const ruleId = wasDeclared ? 'UNKNOWN_REUSES_DECLARED_NUMBER' : 'UNKNOWN_NUMBER_BECOMES_FIELD';
         once(`${ruleId}|${u.message}|${u.number}`, () => ({
           ruleId,
-          params: { number: u.number, message: u.message, name: declared.name, wireType: describeWireType(u.wireType) },
+          params: { number: u.number, message: u.message, name: declared.name, ...(wasDeclared ? { wireType: describeWireType(u.wireType) } : {}) },
           location: { message: u.message, number: u.number },
         }));
       }
@@ -146,14 +150,8 @@ export function createValueWarningCollector(schema: SchemaChangeResult, newSetti
   return { add, finish: () => finishValueWarnings([tally()]), tally };
 }
 
-const ORDER: ValueWarning['ruleId'][] = [
-  'UNKNOWN_NUMBER_BECOMES_FIELD',
-  'UNKNOWN_REUSES_DECLARED_NUMBER',
-  'UNKNOWN_NUMBER_TOO_LARGE',
-  'VALUE_EXCEEDS_NEW_LIMIT',
-  'REMOVED_FIELD_RETAINED',
-  'ALIASING_RETENTION',
-];
+/** the registry's order of the value rules (§7) */
+const ORDER: readonly string[] = RULES.filter((r) => r.group === 'value').map((r) => r.id);
 
 /** Rule order of §7 first, then location, so the output is stable whatever the scan order. */
 function compareBuckets(a: Bucket, b: Bucket): number {
@@ -173,12 +171,16 @@ const FIXED64_TYPES = new Set([FieldDescriptorProto_Type.FIXED64, FieldDescripto
 const FIXED32_TYPES = new Set([FieldDescriptorProto_Type.FIXED32, FieldDescriptorProto_Type.SFIXED32, FieldDescriptorProto_Type.FLOAT]);
 
 /** Whether protobuf-java's parser merges a field of this wire type into the declared field (seed 001). */
-export function acceptsWireType(field: FieldDescriptorProto, wireType: number): boolean {
-  const repeated = field.label === FieldDescriptorProto_Label.REPEATED;
-  if (VARINT_TYPES.has(field.type)) return wireType === 0 || (repeated && wireType === 2);
-  if (FIXED64_TYPES.has(field.type)) return wireType === 1 || (repeated && wireType === 2);
-  if (FIXED32_TYPES.has(field.type)) return wireType === 5 || (repeated && wireType === 2);
-  if (field.type === FieldDescriptorProto_Type.GROUP) return wireType === 3;
+function acceptsWireType(field: FieldDescriptorProto, wireType: number): boolean {
+  return acceptsWireTypeOf(field.type, field.label === FieldDescriptorProto_Label.REPEATED, wireType);
+}
+
+/** acceptsWireType by the declared field's type and whether it is repeated (packed encodings are length-delimited). */
+export function acceptsWireTypeOf(type: FieldDescriptorProto_Type, repeated: boolean, wireType: number): boolean {
+  if (VARINT_TYPES.has(type)) return wireType === 0 || (repeated && wireType === 2);
+  if (FIXED64_TYPES.has(type)) return wireType === 1 || (repeated && wireType === 2);
+  if (FIXED32_TYPES.has(type)) return wireType === 5 || (repeated && wireType === 2);
+  if (type === FieldDescriptorProto_Type.GROUP) return wireType === 3;
   return wireType === 2;
 }
 

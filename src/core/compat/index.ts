@@ -1,5 +1,5 @@
 export * from './types';
-export { RULES, getRule, formatRuleMessage, formatRuleTemplate, type RuleId, type RuleDefinition, type RuleGroup } from './rules';
+export { RULES, formatRuleTemplate, type RuleId, type RuleParams, type ValueRuleId, type RuleDefinition, type RuleGroup } from './rules';
 export { loadDescriptorSet, type LoadedDescriptorSet } from './load-descriptor-set';
 export { normalizeForComparison, deriveJsonName } from './normalize-for-comparison';
 export { indexDeclarations, resolveTypeName, type Declaration, type DeclarationIndex, type MessageDeclaration, type EnumDeclaration } from './index-declarations';
@@ -9,7 +9,9 @@ export { evaluateExactRule, normalizeForExactRule, type ExactRuleInput } from '.
 export { evaluateStateCompatibility, describeRestoreFailure, type StateCompatibility, type PlanningAid } from './evaluate-state-compatibility';
 export { deriveJavaClassName } from './derive-java-class-name';
 export { orderFilesByImports } from './order-files-by-imports';
-export { evaluateValueWarnings, createValueWarningCollector, finishValueWarnings, acceptsWireType, type ValueWarningCollector, type ValueWarningTally } from './evaluate-value-warnings';
+export { evaluateValueWarnings, createValueWarningCollector, finishValueWarnings, type ValueWarningCollector, type ValueWarningTally } from './evaluate-value-warnings';
+export { describeNewDeclaration, findNewField, type NewDeclaration } from './describe-new-declaration';
+export { describeScanFinding, describeProtobufStateScan } from './describe-scan-finding';
 export { MAX_WARNING_KEYS, ALIASING_THRESHOLD_BYTES, type ScannedValue, type ScannedField, type ValueWarning } from './value-scan-types';
 export { buildSchemaDiff, type SchemaDiff, type DiffDeclaration } from './build-schema-diff';
 export type { MemberRow, MemberSummary } from './describe-declaration-members';

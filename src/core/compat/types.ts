@@ -3,7 +3,7 @@
  * snapshot (saved side) and a user's descriptor set (new side), or directly in tests.
  */
 import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import type { RuleId } from './rules';
+import type { RuleId, RuleParams, ValueRuleId } from './rules';
 
 export interface SerializerSettings {
   deterministicSerialization: boolean;
@@ -51,15 +51,25 @@ export interface NewSide {
 
 export type Verdict = 'compatible' | 'incompatible' | 'not-restorable' | 'unknown';
 
-export interface Finding {
-  ruleId: RuleId;
+/** The rules a finding can be of (the value rules give warnings, not findings). */
+export type FindingRuleId = Exclude<RuleId, ValueRuleId>;
+
+/** A finding of rule `Id`; createFinding makes every one. */
+export interface FindingOf<Id extends FindingRuleId> {
+  ruleId: Id;
   accepted: boolean;
   /** logical location: `example.Event`, `example.Event.count (2)`, `file event.proto`, `settings` */
   path: string;
+  /** rendered from the rule's template and `params` */
   message: string;
+  /** the values of the template's placeholders */
+  params: RuleParams<Id>;
   /** true for findings outside the reached declarations (diff only, never affects the verdict) */
   unreached?: boolean;
 }
+
+/** A finding of any rule: narrowing `ruleId` types `params`. */
+export type Finding = { [Id in FindingRuleId]: FindingOf<Id> }[FindingRuleId];
 
 export interface SchemaEvaluation {
   /** every finding in walk order (compatibility-rules.md §6) */

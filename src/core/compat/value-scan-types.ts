@@ -2,6 +2,8 @@
  * What the value-aware warnings need from the structural scan of saved values (compatibility-rules.md
  * §7), as plain data: the protobuf module's scan (or a test) fills it per value.
  */
+import type { RuleParams, ValueRuleId } from './rules';
+
 export interface ScannedField {
   /** full name of the message that holds the field (saved schema) */
   message: string;
@@ -22,15 +24,13 @@ export interface ScannedValue {
   knownFields: (ScannedField & { bytes?: boolean })[];
 }
 
-export interface ValueWarning {
-  ruleId:
-    | 'UNKNOWN_NUMBER_BECOMES_FIELD'
-    | 'UNKNOWN_REUSES_DECLARED_NUMBER'
-    | 'UNKNOWN_NUMBER_TOO_LARGE'
-    | 'VALUE_EXCEEDS_NEW_LIMIT'
-    | 'REMOVED_FIELD_RETAINED'
-    | 'ALIASING_RETENTION';
+/** A value warning of rule `Id`; createValueWarning makes every one. */
+export interface ValueWarningOf<Id extends ValueRuleId> {
+  ruleId: Id;
+  /** rendered from the rule's template and `params` */
   message: string;
+  /** the values of the template's placeholders (count and largest as in the message) */
+  params: RuleParams<Id>;
   /** number of saved values affected */
   count: number;
   /** keys of the first affected values (at most MAX_WARNING_KEYS) */
@@ -38,6 +38,9 @@ export interface ValueWarning {
   /** message full name and field number, when the warning is about one field */
   location?: { message: string; number: number };
 }
+
+/** A value warning of any value rule: narrowing `ruleId` types `params`. */
+export type ValueWarning = { [Id in ValueRuleId]: ValueWarningOf<Id> }[ValueRuleId];
 
 export const MAX_WARNING_KEYS = 20;
 export const ALIASING_THRESHOLD_BYTES = 4096;

@@ -1,7 +1,8 @@
 /** Shared state of one schema comparison walk: both indexes, the findings in order, what was visited. */
-import { formatRuleMessage, getRule, type RuleId } from './rules';
+import { createFinding } from './create-finding';
 import type { DeclarationIndex } from './index-declarations';
-import type { Finding } from './types';
+import type { RuleParams } from './rules';
+import type { Finding, FindingRuleId } from './types';
 
 export interface WalkContext {
   saved: DeclarationIndex;
@@ -20,13 +21,6 @@ export function createWalkContext(saved: DeclarationIndex, next: DeclarationInde
 }
 
 /** Appends a finding of rule `id`; its outcome and message come from the registry. */
-export function addFinding(ctx: WalkContext, id: RuleId, path: string, params: Readonly<Record<string, string | number>>): void {
-  const rule = getRule(id);
-  ctx.findings.push({
-    ruleId: id,
-    accepted: rule.outcome !== 'rejected',
-    path,
-    message: formatRuleMessage(id, params),
-    ...(ctx.unreached ? { unreached: true } : {}),
-  });
+export function addFinding<Id extends FindingRuleId>(ctx: WalkContext, id: Id, path: string, params: RuleParams<Id>): void {
+  ctx.findings.push(createFinding(id, path, params, ctx.unreached));
 }

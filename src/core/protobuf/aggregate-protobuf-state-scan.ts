@@ -11,20 +11,39 @@
  *   array also holds the wire form of its other content besides the decoded form
  *   (`extraWireBytes` = payloadSize − aliasable bytes). Smaller payloads never share storage.
  * - aliasing off: every bytes value is copied (`copiedBytes` = its length), no array is retained.
+ *
+ * The value checks report facts only: which check, how many values, example keys, and what the first
+ * example showed, in numbers. The compat module names the rule each check stands for and words it.
  */
 import { ALIASING_THRESHOLD_BYTES } from './protobuf-constants';
 import type { ProtobufScanIndex } from './build-protobuf-scan-index';
 import { createEmptyScan, scanProtobufPayloadRangeInto, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
 
-export type ProtobufValueCheckId = 'UNKNOWN_REUSES_DECLARED_NUMBER' | 'UNKNOWN_NUMBER_TOO_LARGE' | 'VALUE_EXCEEDS_NEW_LIMIT' | 'ALIASING_RETENTION';
+/**
+ * The checks made on each value with the saved schema alone: a large payload whose array aliasable
+ * fields would share, a declared field written where only an unknown field reusing its number is, a
+ * field number above 536,870,911, a payload over the new limits (when given).
+ */
+export type ProtobufValueCheck = 'aliased-payload' | 'reused-number' | 'number-too-large' | 'exceeds-new-limit';
+
+/** What the first value a check flagged showed. */
+export type ProtobufValueExample =
+  | { kind: 'aliased-payload'; payloadSize: number; aliasableFields: number; aliasableBytes: number }
+  /** field `number` of message `typeName` is written after unknown fields or out of field-number order */
+  | { kind: 'reused-number'; number: number; typeName: string }
+  /** the number as decimal text (it may exceed 2^53) */
+  | { kind: 'number-too-large'; number: string }
+  /** `value` is the new limit */
+  | { kind: 'payload-too-large'; payloadSize: number; value: number }
+  | { kind: 'too-deep'; depth: number; value: number };
 
 export interface ProtobufValueFinding {
-  id: ProtobufValueCheckId;
+  check: ProtobufValueCheck;
   /** number of values with the finding */
   count: number;
   exampleKeys: string[];
   /** what the first example shows */
-  detail: string;
+  example: ProtobufValueExample;
 }
 
 export interface AliasingMemory {
@@ -52,7 +71,7 @@ export interface ProtobufStateScanSummary {
 }
 
 export interface ProtobufStateScanOptions extends ProtobufScanOptions {
-  /** the new application's limits, for VALUE_EXCEEDS_NEW_LIMIT */
+  /** the new application's limits, for the exceeds-new-limit check */
   newLimits?: { maxMessageSize: number; recursionLimit: number };
   maxExamples?: number;
 }
@@ -93,17 +112,17 @@ export function createProtobufStateScan(index: ProtobufScanIndex, options: Proto
     aliasing: { on: { retainedArrayBytes: 0, copiedBytes: 0, extraWireBytes: 0 }, off: { retainedArrayBytes: 0, copiedBytes: 0, extraWireBytes: 0 }, thresholdBytes: ALIASING_THRESHOLD_BYTES },
     findings: [],
   };
-  const findings = new Map<ProtobufValueCheckId, ProtobufValueFinding>();
+  const findings = new Map<ProtobufValueCheck, ProtobufValueFinding>();
   const scratch = createEmptyScan();
   const scanOptions: ProtobufScanOptions = { ...options };
   let keyOf: EntryKeyText = '';
   let keyText: string | undefined;
   const currentKey = (): string => (keyText ??= typeof keyOf === 'string' ? keyOf : keyOf());
-  const note = (id: ProtobufValueCheckId, detail: () => string): void => {
-    let f = findings.get(id);
+  const note = (check: ProtobufValueCheck, example: () => ProtobufValueExample): void => {
+    let f = findings.get(check);
     if (f === undefined) {
-      f = { id, count: 0, exampleKeys: [], detail: detail() };
-      findings.set(id, f);
+      f = { check, count: 0, exampleKeys: [], example: example() };
+      findings.set(check, f);
     }
     f.count++;
     if (f.exampleKeys.length < maxExamples) f.exampleKeys.push(currentKey());
@@ -138,21 +157,21 @@ export function createProtobufStateScan(index: ProtobufScanIndex, options: Proto
       s.aliasedValues++;
       s.aliasing.on.retainedArrayBytes += v.keptAliveBytes;
       s.aliasing.on.extraWireBytes += v.extraWireBytes;
-      note('ALIASING_RETENTION', () => `a ${v.payloadSize}-byte payload shares its array with ${v.aliasableFields} bytes/unknown length-delimited field(s) (${v.aliasableBytes} bytes); a retained one keeps all ${v.payloadSize} bytes alive`);
+      note('aliased-payload', () => ({ kind: 'aliased-payload', payloadSize: v.payloadSize, aliasableFields: v.aliasableFields, aliasableBytes: v.aliasableBytes }));
     } else {
       s.aliasing.on.copiedBytes += v.aliasableBytes;
     }
     if (v.reusedDeclaredNumbers > 0) {
       const ex = v.reuseExample!;
-      note('UNKNOWN_REUSES_DECLARED_NUMBER', () => `field ${ex.number} of ${ex.typeName} is written after unknown fields or out of field-number order, as only an unknown field reusing that declared number is written`);
+      note('reused-number', () => ({ kind: 'reused-number', number: ex.number, typeName: ex.typeName }));
     }
-    if (v.numbersTooLarge > 0) note('UNKNOWN_NUMBER_TOO_LARGE', () => `a tag carries field number ${v.tooLargeExample}, above 536,870,911`);
+    if (v.numbersTooLarge > 0) note('number-too-large', () => ({ kind: 'number-too-large', number: v.tooLargeExample! }));
     const limits = options.newLimits;
     if (limits !== undefined && (v.payloadSize > limits.maxMessageSize || v.depth > limits.recursionLimit)) {
-      note('VALUE_EXCEEDS_NEW_LIMIT', () =>
+      note('exceeds-new-limit', () =>
         v.payloadSize > limits.maxMessageSize
-          ? `a ${v.payloadSize}-byte payload exceeds the new maxMessageSize ${limits.maxMessageSize}`
-          : `nesting depth ${v.depth} exceeds the new recursionLimit ${limits.recursionLimit}`,
+          ? { kind: 'payload-too-large', payloadSize: v.payloadSize, value: limits.maxMessageSize }
+          : { kind: 'too-deep', depth: v.depth, value: limits.recursionLimit },
       );
     }
   };

@@ -40,7 +40,6 @@ export {
   type ProtobufStateScanSummary,
   type ProtobufStateScanOptions,
   type ProtobufValueFinding,
-  type ProtobufValueCheckId,
   type AliasingMemory,
   type EntryKeyText,
 } from './aggregate-protobuf-state-scan';

@@ -1,6 +1,6 @@
 /** Builds the report model from evaluated states, in a stable order (operator id, state, role). */
-import { DEFAULT_SETTINGS, type Finding, type Verdict } from '../compat';
-import { REPORT_SCHEMA_VERSION, type CompatibilityReport, type ReportFinding, type ReportInput, type ReportState, type ReportStateInput } from './report-types';
+import { DEFAULT_SETTINGS, type Finding, type ValueWarning, type Verdict } from '../compat';
+import { REPORT_SCHEMA_VERSION, type CompatibilityReport, type ReportFinding, type ReportFirstIncompatibility, type ReportInput, type ReportState, type ReportStateInput, type ReportWarning } from './report-types';
 
 export function buildReport(input: ReportInput): CompatibilityReport {
   const states = input.states.map(toReportState).sort(compareStates);
@@ -37,12 +37,17 @@ function overallVerdict(s: CompatibilityReport['summary']): Verdict {
   return 'compatible';
 }
 
+// the casts: ruleId and params come from the same finding, which the union types cannot follow
 function toFinding(f: Finding): ReportFinding {
-  return { ruleId: f.ruleId, accepted: f.accepted, path: f.path, message: f.message };
+  return { ruleId: f.ruleId, accepted: f.accepted, path: f.path, message: f.message, params: f.params } as ReportFinding;
 }
 
-function first(f: Finding | undefined): { ruleId: string; message: string } | null {
-  return f ? { ruleId: f.ruleId, message: f.message } : null;
+function first(f: Finding | undefined): ReportFirstIncompatibility | null {
+  return f ? ({ ruleId: f.ruleId, message: f.message, params: f.params } as ReportFirstIncompatibility) : null;
+}
+
+function toWarning(w: ValueWarning): ReportWarning {
+  return { ruleId: w.ruleId, message: w.message, count: w.count, keys: [...w.keys], params: w.params } as ReportWarning;
 }
 
 function toReportState(input: ReportStateInput): ReportState {
@@ -70,7 +75,7 @@ function toReportState(input: ReportStateInput): ReportState {
     firstIncompatibility: first(c.firstIncompatibility),
     ...(c.failureText ? { failureText: c.failureText } : {}),
     findings: c.findings.map(toFinding),
-    warnings: input.warnings.map((w) => ({ ruleId: w.ruleId, message: w.message, count: w.count, keys: [...w.keys] })),
+    warnings: input.warnings.map(toWarning),
     ...(input.valuesScanned !== undefined ? { valuesScanned: input.valuesScanned } : {}),
     ...(c.planningAid
       ? { planningAid: { verdict: c.planningAid.verdict, firstIncompatibility: first(c.planningAid.firstIncompatibility), findings: c.planningAid.findings.map(toFinding) } }

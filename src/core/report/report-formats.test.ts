@@ -8,6 +8,14 @@ import { buildReport, computeExitCode, formatGithub, formatHtml, formatJson, for
 
 const HOSTILE = `<script>alert("x")</script> | 50% & 'q'\nline2`;
 
+const TYPE_CHANGED = {
+  ruleId: 'FIELD_TYPE_CHANGED',
+  accepted: false,
+  path: 'example.Event.count (2)',
+  message: 'Field 2 (count) of example.Event changes type from INT32 to SINT32',
+  params: { number: 2, name: 'count', message: 'example.Event', from: 'INT32', to: 'SINT32' },
+} as const;
+
 const compat: StateCompatibility = {
   verdict: 'incompatible',
   target: '1.x',
@@ -15,10 +23,10 @@ const compat: StateCompatibility = {
   savedRoot: 'example.Event',
   newRoot: 'example.Event',
   findings: [
-    { ruleId: 'FIELD_ADDED', accepted: true, path: 'example.Event.label (5)', message: 'Field 5 (label) is added to example.Event' },
-    { ruleId: 'FIELD_TYPE_CHANGED', accepted: false, path: 'example.Event.count (2)', message: 'Field 2 (count) of example.Event changes type from INT32 to SINT32' },
+    { ruleId: 'FIELD_ADDED', accepted: true, path: 'example.Event.label (5)', message: 'Field 5 (label) is added to example.Event', params: { number: 5, name: 'label', message: 'example.Event' } },
+    TYPE_CHANGED,
   ],
-  firstIncompatibility: { ruleId: 'FIELD_TYPE_CHANGED', accepted: false, path: 'example.Event.count (2)', message: 'Field 2 (count) of example.Event changes type from INT32 to SINT32' },
+  firstIncompatibility: TYPE_CHANGED,
   failureText: 'Cannot restore …',
 };
 
@@ -41,7 +49,7 @@ const STATES: ReportInput['states'] = [
     role: 'VALUE_SERIALIZER',
     snapshotClass: 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot',
     compatibility: compat,
-    warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: 'w <b>', count: 2, keys: ['k<1>', 'k2'] }],
+    warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: 'w <b>', params: { count: 2, number: 9, message: 'example.Event', name: 'w <b>' }, count: 2, keys: ['k<1>', 'k2'] }],
   },
 ];
 
@@ -60,6 +68,21 @@ describe('report model and formats', () => {
   it('JSON does not depend on the order states were given in', () => {
     expect(formatJson(buildReport(input([...STATES].reverse())))).toBe(formatJson(report));
     expect(formatJson(report)).not.toContain('generatedAt');
+  });
+
+  it('keeps the rule parameters of findings, first incompatibilities and warnings in memory; the JSON leaves them out', () => {
+    const withDiff = buildReport(input([{ ...(STATES[1] as Extract<ReportInput['states'][number], { kind: 'protobuf' }>), diff: { savedRoot: 'example.Event', newRoot: 'example.Event', otherFindings: [TYPE_CHANGED], declarations: [], unreached: [] } }]));
+    const s = withDiff.states[0]!;
+    expect(s.findings.map((f) => f.params)).toEqual([{ number: 5, name: 'label', message: 'example.Event' }, TYPE_CHANGED.params]);
+    expect(s.firstIncompatibility?.params).toEqual(TYPE_CHANGED.params);
+    expect(s.warnings[0]!.params).toEqual({ count: 2, number: 9, message: 'example.Event', name: 'w <b>' });
+    const json = formatJson(withDiff);
+    expect(json).not.toContain('"params"');
+    const parsed = JSON.parse(json) as { states: Record<string, unknown>[] };
+    expect(Object.keys(parsed.states[0]!.firstIncompatibility as object)).toEqual(['ruleId', 'message']);
+    expect(Object.keys((parsed.states[0]!.findings as object[])[0]!)).toEqual(['ruleId', 'accepted', 'path', 'message']);
+    expect(Object.keys((parsed.states[0]!.warnings as object[])[0]!)).toEqual(['ruleId', 'message', 'count', 'keys']);
+    expect((parsed.states[0]!.diff as { otherFindings: unknown[] }).otherFindings).toEqual([{ ruleId: 'FIELD_TYPE_CHANGED', accepted: false, path: 'example.Event.count (2)', message: TYPE_CHANGED.message }]);
   });
 
   it('HTML escapes every string, has its own CSP and no script', () => {

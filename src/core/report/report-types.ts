@@ -2,7 +2,7 @@
  * The report model (docs/report-schema.md): one model, rendered as JSON, Markdown, HTML, JUnit XML,
  * GitHub Actions annotations and text. Deterministic: no timestamps unless passed in, stable order.
  */
-import type { LibraryLine, SchemaDiff, SerializerSettings, StateCompatibility, ValueWarning, Verdict } from '../compat';
+import type { FindingRuleId, LibraryLine, RuleParams, SchemaDiff, SerializerSettings, StateCompatibility, ValueRuleId, ValueWarning, Verdict } from '../compat';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -50,19 +50,18 @@ export interface ReportInput {
   generatedAt?: string;
 }
 
-export interface ReportFinding {
-  ruleId: string;
-  accepted: boolean;
-  path: string;
-  message: string;
-}
+/*
+ * Findings and warnings carry their rule's parameters (`params`, the values of the template's
+ * placeholders) in memory only, for the app to show them apart: the JSON report leaves them out
+ * (formatJson), its schema has no such field.
+ */
 
-export interface ReportWarning {
-  ruleId: string;
-  message: string;
-  count: number;
-  keys: string[];
-}
+export type ReportFinding = { [Id in FindingRuleId]: { ruleId: Id; accepted: boolean; path: string; message: string; params: RuleParams<Id> } }[FindingRuleId];
+
+/** A state's first incompatibility. */
+export type ReportFirstIncompatibility = { [Id in FindingRuleId]: { ruleId: Id; message: string; params: RuleParams<Id> } }[FindingRuleId];
+
+export type ReportWarning = { [Id in ValueRuleId]: { ruleId: Id; message: string; count: number; keys: string[]; params: RuleParams<Id> } }[ValueRuleId];
 
 export interface ReportState {
   operator: string;
@@ -79,12 +78,12 @@ export interface ReportState {
   newRoot?: string;
   savedJavaClass?: string;
   newJavaClass?: string;
-  firstIncompatibility: { ruleId: string; message: string } | null;
+  firstIncompatibility: ReportFirstIncompatibility | null;
   failureText?: string;
   findings: ReportFinding[];
   warnings: ReportWarning[];
   valuesScanned?: number;
-  planningAid?: { verdict: 'compatible' | 'incompatible'; firstIncompatibility: { ruleId: string; message: string } | null; findings: ReportFinding[] };
+  planningAid?: { verdict: 'compatible' | 'incompatible'; firstIncompatibility: ReportFirstIncompatibility | null; findings: ReportFinding[] };
   diff?: SchemaDiff;
 }
 

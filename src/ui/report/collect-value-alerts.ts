@@ -4,8 +4,8 @@
  * with the new field's name and type from the state's schema diff, and VALUE_EXCEEDS_NEW_LIMIT
  * grouped per limit.
  */
+import { findNewField } from '../../core/compat';
 import type { CompatibilityReport, ReportState } from '../../core/report';
-import { parseRuleMessage } from './parse-rule-message';
 
 export interface AlertState {
   operator: string;
@@ -49,15 +49,14 @@ export function collectValueAlerts(report: CompatibilityReport): ValueAlerts {
   const exceeds = new Map<string, ExceedsLimitAlert>();
   for (const s of report.states) {
     for (const w of s.warnings) {
-      const p = parseRuleMessage(w.ruleId, w.message);
-      if (!p) continue;
       const at: AlertState = { operator: s.operator, ...labelOf(s), state: s.state, count: w.count, keys: [...w.keys] };
       if (w.ruleId === 'UNKNOWN_NUMBER_BECOMES_FIELD') {
+        const p = w.params;
         const key = `${p.message}|${p.number}|${p.name}`;
         let a = becomes.get(key);
         if (!a) {
-          const field = findNewField(s, p.message, p.number);
-          a = { kind: 'becomes-field', message: p.message, number: Number(p.number), newName: p.name, total: 0, states: [] };
+          const field = findNewField(s.diff, String(p.message), p.number);
+          a = { kind: 'becomes-field', message: String(p.message), number: Number(p.number), newName: String(p.name), total: 0, states: [] };
           if (field?.type) a.newType = field.type;
           if (field?.label && field.label !== 'singular') a.newLabel = field.label;
           becomes.set(key, a);
@@ -65,9 +64,10 @@ export function collectValueAlerts(report: CompatibilityReport): ValueAlerts {
         a.total += w.count;
         a.states.push(at);
       } else if (w.ruleId === 'VALUE_EXCEEDS_NEW_LIMIT') {
+        const p = w.params;
         const key = `${p.limit}|${p.value}`;
         let a = exceeds.get(key);
-        if (!a) exceeds.set(key, (a = { kind: 'exceeds-limit', limit: p.limit, value: p.value, total: 0, largest: 0, states: [] }));
+        if (!a) exceeds.set(key, (a = { kind: 'exceeds-limit', limit: String(p.limit), value: String(p.value), total: 0, largest: 0, states: [] }));
         a.total += w.count;
         a.largest = Math.max(a.largest, Number(p.largest) || 0);
         a.states.push(at);
@@ -80,10 +80,4 @@ export function collectValueAlerts(report: CompatibilityReport): ValueAlerts {
 function labelOf(s: ReportState): { operatorLabel?: string } {
   const label = s.operatorUid ?? s.operatorName;
   return label ? { operatorLabel: label } : {};
-}
-
-/** The new side of field `number` of saved message `message` in the state's schema diff. */
-export function findNewField(s: ReportState, message: string, number: string | number): Record<string, string> | undefined {
-  const decl = s.diff?.declarations.find((d) => d.kind === 'message' && d.savedName === message);
-  return decl?.rows.find((r) => r.kind === 'field' && r.key === String(number))?.new;
 }

@@ -1,10 +1,9 @@
 /**
  * Why states of a report are not restorable because of the library line (compatibility-rules.md §2):
  * the saved snapshot class belongs to one line of flink-datastream-protobuf and the target is the
- * other. Returns null when no state fails for that reason.
+ * other. Read from the params of the TARGET_CANNOT_READ_SNAPSHOT findings.
  */
 import type { CompatibilityReport, ReportState } from '../../core/report';
-import { parseRuleMessage } from './parse-rule-message';
 
 export interface LibraryLineBlock {
   snapshotClass: string;
@@ -15,16 +14,30 @@ export interface LibraryLineBlock {
   states: ReportState[];
 }
 
+/** Returns null when no state fails for that reason. */
 export function describeLibraryLine(report: CompatibilityReport): LibraryLineBlock | null {
   let block: LibraryLineBlock | null = null;
   for (const s of report.states) {
-    if (s.verdict !== 'not-restorable' || s.firstIncompatibility?.ruleId !== 'TARGET_CANNOT_READ_SNAPSHOT') continue;
-    const p = parseRuleMessage('TARGET_CANNOT_READ_SNAPSHOT', s.firstIncompatibility.message);
-    if (!p) continue;
-    if (!block) block = { snapshotClass: p.snapshotClass, savedLine: p.savedLine, target: p.target, ...(s.failureText ? { failureText: s.failureText } : {}), states: [] };
+    const first = s.firstIncompatibility;
+    if (s.verdict !== 'not-restorable' || first?.ruleId !== 'TARGET_CANNOT_READ_SNAPSHOT') continue;
+    const p = first.params;
+    if (!block) block = { snapshotClass: String(p.snapshotClass), savedLine: String(p.savedLine), target: String(p.target), ...(s.failureText ? { failureText: s.failureText } : {}), states: [] };
     block.states.push(s);
   }
   return block;
+}
+
+/** The reason column of a state: a library-line failure in a few words (the note above the table explains it), else the first incompatibility. */
+export function summarizeReason(s: ReportState): string | undefined {
+  const first = s.firstIncompatibility;
+  if (first?.ruleId === 'TARGET_CANNOT_READ_SNAPSHOT') return `${first.params.savedLine} snapshot: ${first.params.target} cannot read it`;
+  return first?.message ?? s.reason;
+}
+
+/** The target line (`1.x`) a state's TARGET_CANNOT_READ_SNAPSHOT finding names, else `target`. */
+export function describeTargetLine(s: ReportState): string {
+  const first = s.firstIncompatibility;
+  return first?.ruleId === 'TARGET_CANNOT_READ_SNAPSHOT' ? String(first.params.target) : 'target';
 }
 
 /** `io.github.….ProtobufTypeSerializerSnapshot` → `ProtobufTypeSerializerSnapshot` */

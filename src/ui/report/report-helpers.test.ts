@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatRuleMessage } from '../../core/compat';
 import type { CompatibilityReport, ReportState } from '../../core/report';
 import { describeDistributionMode, describeEntryCount } from '../describe-entry-count';
 import { collectValueAlerts } from './collect-value-alerts';
-import { describeLibraryLine } from './describe-library-line';
-import { describeNewDeclaration } from './describe-new-declaration';
-import { parseRuleMessage } from './parse-rule-message';
+import { describeLibraryLine, describeTargetLine, summarizeReason } from './describe-library-line';
 
+const becomesParams = (count: number) => ({ count, number: 100, message: 'fixtures.events.Event', name: 'legacy_score' });
 const becomes = (count: number) =>
-  formatRuleMessage('UNKNOWN_NUMBER_BECOMES_FIELD', { count, number: 100, message: 'fixtures.events.Event', name: 'legacy_score', wireType: 'VARINT' });
+  `${count} saved value(s) carry unknown field 100 in fixtures.events.Event, which the new schema declares as legacy_score: the new parser reads the retained bytes as that field`;
 
 function state(name: string, extra: Partial<ReportState> = {}): ReportState {
   return {
@@ -49,25 +47,18 @@ function report(states: ReportState[]): CompatibilityReport {
   };
 }
 
-describe('parseRuleMessage', () => {
-  it('reads the parameters back out of a message made from the rule template', () => {
-    expect(parseRuleMessage('UNKNOWN_NUMBER_BECOMES_FIELD', becomes(3))).toEqual({ count: '3', number: '100', message: 'fixtures.events.Event', name: 'legacy_score' });
-    const limit = formatRuleMessage('VALUE_EXCEEDS_NEW_LIMIT', { count: 2, limit: 'maxMessageSize', value: 10, largest: 19990 });
-    expect(parseRuleMessage('VALUE_EXCEEDS_NEW_LIMIT', limit)).toEqual({ count: '2', limit: 'maxMessageSize', value: '10', largest: '19990' });
-  });
-
-  it('returns null for a message of another shape or an unknown rule id', () => {
-    expect(parseRuleMessage('UNKNOWN_NUMBER_BECOMES_FIELD', 'something else')).toBeNull();
-    expect(parseRuleMessage('NO_SUCH_RULE', 'x')).toBeNull();
-  });
-});
-
 describe('collectValueAlerts', () => {
   it('groups UNKNOWN_NUMBER_BECOMES_FIELD over states with the new field type from the diff, and limits per limit', () => {
-    const limit = formatRuleMessage('VALUE_EXCEEDS_NEW_LIMIT', { count: 1, limit: 'maxMessageSize', value: 10, largest: 300 });
+    const limitParams = { count: 1, limit: 'maxMessageSize', value: 10, largest: 300 };
+    const limit = '1 saved value(s) exceed the new maxMessageSize of 10 (largest: 300): the new reader fails on them';
     const r = report([
-      state('a', { operatorUid: 'my-op', warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: becomes(3), count: 3, keys: ['k1', 'k2', 'k3'] }] }),
-      state('b', { warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: becomes(2), count: 2, keys: ['k9'] }, { ruleId: 'VALUE_EXCEEDS_NEW_LIMIT', message: limit, count: 1, keys: ['k9'] }] }),
+      state('a', { operatorUid: 'my-op', warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: becomes(3), params: becomesParams(3), count: 3, keys: ['k1', 'k2', 'k3'] }] }),
+      state('b', {
+        warnings: [
+          { ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: becomes(2), params: becomesParams(2), count: 2, keys: ['k9'] },
+          { ruleId: 'VALUE_EXCEEDS_NEW_LIMIT', message: limit, params: limitParams, count: 1, keys: ['k9'] },
+        ],
+      }),
     ]);
     const alerts = collectValueAlerts(r);
     expect(alerts.becomesField).toEqual([
@@ -81,27 +72,44 @@ describe('collectValueAlerts', () => {
     ]);
     expect(alerts.exceedsLimit).toEqual([{ kind: 'exceeds-limit', limit: 'maxMessageSize', value: '10', total: 1, largest: 300, states: [{ operator: 'op1', state: 'b', count: 1, keys: ['k9'] }] }]);
   });
-});
 
-describe('describeNewDeclaration', () => {
-  it('says how the new schema reads an unknown number: as the field, still unknown (wire type), or undeclared', () => {
-    const s = state('a');
-    expect(describeNewDeclaration(s, 'fixtures.events.Event', 100, 0)).toEqual({ kind: 'read-as', name: 'legacy_score', type: 'INT64' });
-    expect(describeNewDeclaration(s, 'fixtures.events.Event', 100, 2)).toEqual({ kind: 'wire-type-mismatch', name: 'legacy_score', type: 'INT64' });
-    expect(describeNewDeclaration(s, 'fixtures.events.Event', 7, 2)).toEqual({ kind: 'read-as', name: 'tags', type: 'STRING', label: 'repeated' });
-    expect(describeNewDeclaration(s, 'fixtures.events.Event', 101, 2)).toEqual({ kind: 'undeclared' });
-    expect(describeNewDeclaration(s, 'fixtures.other.Msg', 1, 0)).toEqual({ kind: 'unknown-message' });
+  it('reads the warnings\' params, not their messages', () => {
+    const r = report([
+      state('a', {
+        warnings: [
+          { ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: 'worded otherwise', params: { count: 1, number: 7, message: 'fixtures.events.Event', name: 'tags' }, count: 1, keys: [] },
+          { ruleId: 'VALUE_EXCEEDS_NEW_LIMIT', message: 'worded otherwise', params: { count: 1, limit: 'recursionLimit', value: 3, largest: 9 }, count: 1, keys: [] },
+        ],
+      }),
+    ]);
+    const alerts = collectValueAlerts(r);
+    expect(alerts.becomesField).toMatchObject([{ message: 'fixtures.events.Event', number: 7, newName: 'tags', newType: 'STRING', newLabel: 'repeated', total: 1 }]);
+    expect(alerts.exceedsLimit).toMatchObject([{ limit: 'recursionLimit', value: '3', largest: 9 }]);
   });
 });
 
 describe('describeLibraryLine', () => {
   it('finds the states a target line cannot read, with the saved line and the failure text', () => {
-    const message = formatRuleMessage('TARGET_CANNOT_READ_SNAPSHOT', { snapshotClass: 'a.b.ProtobufTypeSerializerSnapshot', savedLine: '0.x', target: '1.x', reason: 'removed' });
-    const nr = state('a', { verdict: 'not-restorable', firstIncompatibility: { ruleId: 'TARGET_CANNOT_READ_SNAPSHOT', message }, failureText: 'Could not find class' });
+    const params = { snapshotClass: 'a.b.ProtobufTypeSerializerSnapshot', savedLine: '0.x', target: '1.x', reason: 'removed' };
+    const message = 'a.b.ProtobufTypeSerializerSnapshot (0.x) cannot be read by target 1.x: removed';
+    const nr = state('a', { verdict: 'not-restorable', firstIncompatibility: { ruleId: 'TARGET_CANNOT_READ_SNAPSHOT', message, params }, failureText: 'Could not find class' });
     const block = describeLibraryLine(report([nr, state('b')]));
     expect(block).toMatchObject({ snapshotClass: 'a.b.ProtobufTypeSerializerSnapshot', savedLine: '0.x', target: '1.x', failureText: 'Could not find class' });
     expect(block?.states.map((s) => s.state)).toEqual(['a']);
     expect(describeLibraryLine(report([state('b')]))).toBeNull();
+  });
+
+  it('words the reason column and the planning aid\'s target from the finding\'s params, other first incompatibilities by their message', () => {
+    const params = { snapshotClass: 'a.b.V1Snapshot', savedLine: '1.x', target: '0.x', reason: 'downgrades are not supported' };
+    const nr = state('a', { verdict: 'not-restorable', firstIncompatibility: { ruleId: 'TARGET_CANNOT_READ_SNAPSHOT', message: 'worded otherwise', params } });
+    expect(summarizeReason(nr)).toBe('1.x snapshot: 0.x cannot read it');
+    expect(describeTargetLine(nr)).toBe('0.x');
+    expect(describeLibraryLine(report([nr]))).toMatchObject({ snapshotClass: 'a.b.V1Snapshot', savedLine: '1.x', target: '0.x' });
+    const message = 'Field 1 (id) of fixtures.events.Event changes type from INT64 to SINT64';
+    const incompatible = state('b', { verdict: 'incompatible', firstIncompatibility: { ruleId: 'FIELD_TYPE_CHANGED', message, params: { number: 1, name: 'id', message: 'fixtures.events.Event', from: 'INT64', to: 'SINT64' } } });
+    expect(summarizeReason(incompatible)).toBe(message);
+    expect(describeTargetLine(incompatible)).toBe('target');
+    expect(summarizeReason(state('c', { verdict: 'unknown', reason: 'not a Protobuf state' }))).toBe('not a Protobuf state');
   });
 });
 

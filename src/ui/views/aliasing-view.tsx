@@ -1,3 +1,4 @@
+import { describeScanFinding } from '../../core/compat';
 import type { SavepointInspection } from '../../core/flink';
 import { BarChart, CompareBars, type Bar } from '../components/bar-chart';
 import { FailurePanel } from '../components/failure-panel';
@@ -127,7 +128,7 @@ function Aliasing({ operatorId, state }: { operatorId: string; state: string }) 
             <h2>Value findings</h2>
           </header>
           <ul className="value-warnings" style={{ padding: '10px 12px 10px 30px' }}>
-            {sm.findings.map((f) => (
+            {sm.findings.map(describeScanFinding).map((f) => (
               <li key={f.id}>
                 <span className="mono tag warn">{f.id}</span> {f.count} value(s): {f.detail}
                 <div className="muted small mono">{f.exampleKeys.join(', ')}</div>

@@ -9,7 +9,7 @@ import { ValueCheckNote } from '../components/value-check-note';
 import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
 import { formatHashRoute } from '../state/use-hash-route';
-import { parseRuleMessage } from '../report/parse-rule-message';
+import { describeTargetLine, summarizeReason } from '../report/describe-library-line';
 
 export function CompatView({ params }: { params: Record<string, string> }) {
   const session = useAppStore((s) => s.session);
@@ -117,16 +117,6 @@ function StatesTable({ states, selected, testId }: { states: readonly ReportStat
   );
 }
 
-/** The reason column: a library-line failure in a few words (the note above explains it), else the first incompatibility. */
-function summarizeReason(s: ReportState): string | undefined {
-  const first = s.firstIncompatibility;
-  if (first?.ruleId === 'TARGET_CANNOT_READ_SNAPSHOT') {
-    const p = parseRuleMessage(first.ruleId, first.message);
-    if (p) return `${p.savedLine} snapshot: ${p.target} cannot read it`;
-  }
-  return first?.message ?? s.reason;
-}
-
 function PlanningAidSummary({ aid, testId }: { aid: NonNullable<ReportState['planningAid']>; testId: string }) {
   return (
     <>
@@ -202,7 +192,7 @@ function StateReport({ state }: { state: ReportState }) {
         {state.planningAid ? (
           <div className="planning-aid" data-testid="planning-aid">
             <div className="label">
-              Planning aid, not the verdict: what the {state.ruleSet === 'none' && state.findings[0] ? targetOf(state) : 'target'} rules would say about this schema change
+              Planning aid, not the verdict: what the {state.ruleSet === 'none' && state.findings[0] ? describeTargetLine(state) : 'target'} rules would say about this schema change
             </div>
             <p>
               <PlanningAidSummary aid={state.planningAid} testId="planning-first-incompatibility" />
@@ -220,11 +210,4 @@ function StateReport({ state }: { state: ReportState }) {
       </div>
     </section>
   );
-}
-
-/** `1.x` from a TARGET_CANNOT_READ_SNAPSHOT finding of the state. */
-function targetOf(state: ReportState): string {
-  const first = state.firstIncompatibility;
-  const p = first ? parseRuleMessage(first.ruleId, first.message) : null;
-  return p?.target ?? 'target';
 }

@@ -1,3 +1,4 @@
+import { describeNewDeclaration, type NewDeclaration } from '../../core/compat';
 import type { SavepointInspection } from '../../core/flink';
 import { WIRE_TYPE_NAMES } from '../../worker';
 import { FailurePanel } from '../components/failure-panel';
@@ -5,7 +6,6 @@ import { formatBytes, formatCount, formatPercent } from '../format';
 import { useStateStats } from '../state/use-state-stats';
 import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
-import { describeNewDeclaration, type NewDeclaration } from '../report/describe-new-declaration';
 import { StateList, findState } from './state-view';
 import { ScanControls, ScanPending } from '../components/scan-controls';
 
@@ -68,7 +68,7 @@ function UnknownFields({ operatorId, state, copies }: { operatorId: string; stat
                       {/* what the new schema makes of the number comes first after it: the column users open this view for */}
                       {hasSchema ? (
                         <td className="new-field" data-testid="unknown-new-field">
-                          {reportState ? <NewFieldText d={describeNewDeclaration(reportState, u.message, u.number, u.wireType)} /> : check.isError ? <span className="muted">check failed</span> : <span className="muted">checking…</span>}
+                          {reportState ? <NewFieldText d={describeNewDeclaration(reportState.diff, u.message, u.number, u.wireType)} /> : check.isError ? <span className="muted">check failed</span> : <span className="muted">checking…</span>}
                         </td>
                       ) : null}
                       <td className="num">{formatCount(u.values)}</td>

@@ -2,13 +2,21 @@
 import { IDENTITY_RULES, TARGET_RULES } from './identity-rules';
 import { STRUCTURE_RULES } from './structure-rules';
 import { VALUE_RULES } from './value-rules';
-import { formatRuleTemplate, type RuleDefinition } from './rule';
+import { formatRuleTemplate, type RuleDefinition, type TemplatePlaceholders } from './rule';
 
 export type { RuleDefinition, RuleGroup } from './rule';
 export { formatRuleTemplate } from './rule';
 
 export const RULES = [...TARGET_RULES, ...IDENTITY_RULES, ...STRUCTURE_RULES, ...VALUE_RULES] as const;
 export type RuleId = (typeof RULES)[number]['id'];
+/** The ids of the value warnings (§7). */
+export type ValueRuleId = (typeof VALUE_RULES)[number]['id'];
+
+/**
+ * The parameters of a finding of rule `Id`: one per placeholder of its template (a number or a text,
+ * as the message shows it). For a union of ids, the union of their parameter objects.
+ */
+export type RuleParams<Id extends RuleId> = Id extends RuleId ? { readonly [Name in TemplatePlaceholders<Extract<(typeof RULES)[number], { id: Id }>['template']>]: string | number } : never;
 
 const BY_ID: ReadonlyMap<string, RuleDefinition> = new Map(RULES.map((rule) => [rule.id, rule as RuleDefinition]));
 
@@ -19,6 +27,6 @@ export function getRule(id: RuleId): RuleDefinition {
 }
 
 /** The message of a finding of rule `id`, from the registry's template. */
-export function formatRuleMessage(id: RuleId, params: Readonly<Record<string, string | number>>): string {
+export function formatRuleMessage<Id extends RuleId>(id: Id, params: RuleParams<Id>): string {
   return formatRuleTemplate(getRule(id).template, params);
 }

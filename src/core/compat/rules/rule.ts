@@ -12,7 +12,16 @@ export interface RuleDefinition<Id extends string = string> {
   summary: string;
   /** `{name}` placeholders are filled from a finding's parameters */
   template: string;
+  /**
+   * Value rules that the structural scan of the saved values (`stats`) also checks, without a new
+   * schema: the scan's name for the check, and how the first affected value is worded, per kind of
+   * example the scan reports (`{name}` placeholders filled from the scan's facts).
+   */
+  scan?: { check: string; examples: Readonly<Record<string, string>> };
 }
+
+/** The `{name}` placeholders of a template, as a union of names (the parameters a finding of it carries). */
+export type TemplatePlaceholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}` ? Name | TemplatePlaceholders<Rest> : never;
 
 /** Fills `{name}` placeholders; an unknown placeholder is a programming error. */
 export function formatRuleTemplate(template: string, params: Readonly<Record<string, string | number>>): string {
