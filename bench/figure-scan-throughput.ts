@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { fromBinary } from '@bufbuild/protobuf';
-import { createSnapshotRegistry, KeyedReadBuffers, openSavepoint, scanState } from '../src/core/flink';
+import { createSnapshotRegistry, openSavepoint, scanState } from '../src/core/flink';
 import {
   asProtobufFrame,
   buildProtobufScanIndex,
@@ -75,7 +75,7 @@ async function runPipeline(dir: string, sink: ((f: ProtobufFrameValue) => void) 
   const { ms } = await timeAsync(async () => {
     const opened = await openSavepoint(files);
     if (sink === 'full-decoder') {
-      await scanState(opened, registry, {}, { entry: () => void entries++ }, { values: { mode: 'decode' }, readBuffers: new KeyedReadBuffers() });
+      await scanState(opened, registry, {}, { entry: () => void entries++ }, { values: { mode: 'decode' }, reuseReadBuffers: true });
       return;
     }
     await scanState(
@@ -93,7 +93,7 @@ async function runPipeline(dir: string, sink: ((f: ProtobufFrameValue) => void) 
           if (f !== undefined) sink(f);
         },
       },
-      { values: { mode: 'frame' }, readBuffers: new KeyedReadBuffers() },
+      { values: { mode: 'frame' }, reuseReadBuffers: true },
     );
   });
   return { ms, entries };

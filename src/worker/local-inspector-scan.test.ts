@@ -13,7 +13,8 @@ import { generateBenchSavepoint, type BenchSavepointManifest } from '../../bench
 import { loadBenchSchema } from '../../bench/generate/bench-values';
 import { runCli } from '../cli/run-cli';
 import { describeProtobufStateScan } from '../core/compat';
-import { createSnapshotRegistry, readStateEntries, type StateEntry } from '../core/flink';
+import { createSnapshotRegistry, type StateEntry } from '../core/flink';
+import { readStateEntries } from '../core/flink/scan/read-state-entries';
 import { openSavepointInput } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import type { InputFile, StateStats } from './inspector';

@@ -8,7 +8,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createSnapshotRegistry, KeyedEntryRun, openSavepoint, readSubtaskKeyedStream, type StateSample } from '../core/flink';
+import { createSnapshotRegistry, KeyedEntryRun, openSavepoint, type StateSample } from '../core/flink';
+import { readSubtaskKeyedStream } from '../core/flink/headers/read-subtask-state-headers';
 import { openNodeInput } from '../cli/sources';
 import { useGeneratedBenchSavepoint } from '../../tests/helpers/use-generated-bench-savepoint';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { createSnapshotRegistry, readStateEntries, type StateEntry, type ValueCodec, type ValueFrame } from '../core/flink';
-import { getProtobufValueDetail, listProtobufFrames, listProtobufValueDetails, ProtobufValueCodec, registerProtobufSnapshotReaders } from '../core/protobuf';
+import { createSnapshotRegistry, type StateEntry, type ValueCodec, type ValueFrame } from '../core/flink';
+import { readStateEntries } from '../core/flink/scan/read-state-entries';
+import { listProtobufFrames, listProtobufValueDetails, ProtobufValueCodec, registerProtobufSnapshotReaders } from '../core/protobuf';
+import { getProtobufValueDetail } from '../core/protobuf/protobuf-value-codec';
 import { openNodeInput } from '../cli/sources';
 import { buildSizeHistogram, SizeHistogram } from './build-size-histogram';
 import { findIndexedPart } from './find-indexed-part';

@@ -13,7 +13,8 @@ import { FieldDescriptorProtoSchema, FileDescriptorSetSchema, MessageOptionsSche
 import { describe, expect, it } from 'vitest';
 import { isRegistrySafe } from '../../src/core/compat/is-registry-safe';
 import { createSeededRandom } from '../robustness/seeded-random';
-import { loadDescriptorSet, orderFilesByImports } from '../../src/core/compat';
+import { loadDescriptorSet } from '../../src/core/compat';
+import { orderFilesByImports } from '../../src/core/compat/order-files-by-imports';
 
 const ROOT = process.cwd();
 const CASES = path.join(ROOT, 'fixtures/schema-changes');

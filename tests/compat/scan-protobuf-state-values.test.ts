@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSnapshotRegistry, openSavepoint } from '../../src/core/flink';
-import { scanProtobufStateValues, type ScannedValue } from '../../src/core/compat';
+import { scanProtobufStateValues } from '../../src/core/compat';
+import { type ScannedValue } from '../../src/core/compat/value-scan-types';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
 

@@ -6,8 +6,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DescMessage } from '@bufbuild/protobuf';
-import { summarizeProtobufValue } from '../../src/core/compat';
-import { buildProtobufScanIndex, createEmptyScan, createProtobufFieldLog, decodeProtobufValue, listLoggedFields, scanProtobufPayloadInto, writeProtobufFrame } from '../../src/core/protobuf';
+import { summarizeProtobufValue } from '../../src/core/compat/scan-protobuf-state-values';
+import { buildProtobufScanIndex, createEmptyScan, createProtobufFieldLog, listLoggedFields, scanProtobufPayloadInto } from '../../src/core/protobuf';
+import { decodeProtobufValue } from '../../src/core/protobuf/decode-protobuf-value';
+import { writeProtobufFrame } from '../../src/core/protobuf/write-protobuf-frame';
 import { ByteReader, ByteWriter } from '../../src/core/io';
 import { encodeValuePool, loadBenchSchema } from '../../bench/generate/bench-values';
 import { loadTestSchema, RECURSIVE_SAMPLE_PAYLOADS } from '../protobuf/protobuf-test-schemas';

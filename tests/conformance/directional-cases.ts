@@ -3,7 +3,7 @@
  * verdict, the first incompatibility (rule id and exact message) and rule ids that must be among
  * the findings. `covers` names the rules a case stands for in the meta-test.
  */
-import type { RuleId } from '../../src/core/compat';
+import type { RuleId } from '../../src/core/compat/rules/index';
 
 export interface DirectionalCase {
   name: string;

@@ -7,7 +7,8 @@
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, evaluateStateCompatibility, loadDescriptorSet, RULES, type StateCompatibility } from '../../src/core/compat';
+import { DEFAULT_SETTINGS, evaluateStateCompatibility, loadDescriptorSet, type StateCompatibility } from '../../src/core/compat';
+import { RULES } from '../../src/core/compat/rules/index';
 import { buildDescriptorSet, mapLimited } from './build-descriptor-set';
 import { DIRECTIONAL_CASES as STRUCTURE_CASES, IDENTITY_CASES, type DirectionalCase } from './directional-cases';
 

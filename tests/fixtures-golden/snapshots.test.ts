@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSnapshotRegistry, readNestedSerializerSnapshot } from '../../src/core/flink';
+import { createSnapshotRegistry } from '../../src/core/flink';
+import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/read-serializer-snapshot';
 import { ByteReader } from '../../src/core/io';
 import { getProtobufSnapshotContent, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { FIXTURES_ROOT } from './load-fixture-manifests';

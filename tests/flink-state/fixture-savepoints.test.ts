@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { countStateEntries, createSnapshotRegistry, inspectSavepoint, readStateEntries, ROCKSDB_NATIVE_UNREADABLE } from '../../src/core/flink';
+import { createSnapshotRegistry, inspectSavepoint } from '../../src/core/flink';
+import { countStateEntries } from '../../src/core/flink/scan/count-state-entries';
+import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { ROCKSDB_NATIVE_UNREADABLE } from '../../src/core/flink/headers/read-subtask-state-headers';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 
 const ROOT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20');

@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, bytesSource, writeSnappyFramed, type DecodeError } from '../../src/core/io';
-import {
-  createSnapshotRegistry,
-  KEYED_BLOCK_WINDOW_BYTES,
-  KEYED_SCAN_WINDOW_BYTES,
-  readCanonicalKeyedEntries,
-  readCanonicalKeyedEntryRuns,
-  readHeapKeyedEntries,
-  readKeyedStateHeader,
-  type KeyedStateHeader,
-  type StateEntry,
-} from '../../src/core/flink';
+import { ByteReader, ByteWriter, bytesSource, type DecodeError } from '../../src/core/io';
+import { writeSnappyFramed } from '../../src/core/io/write-snappy-framed';
+import { createSnapshotRegistry, type StateEntry } from '../../src/core/flink';
+import { KEYED_BLOCK_WINDOW_BYTES, KEYED_SCAN_WINDOW_BYTES, readCanonicalKeyedEntries, readCanonicalKeyedEntryRuns } from '../../src/core/flink/keyed/read-canonical-keyed-entries';
+import { readHeapKeyedEntries } from '../../src/core/flink/keyed/read-heap-keyed-entries';
+import { readKeyedStateHeader } from '../../src/core/flink/headers/read-keyed-state-header';
+import { type KeyedStateHeader } from '../../src/core/flink/savepoint/inspection-types';
 import { CLS, list, map, simple, timer, tuple, valueState, writeKeyedHeader, type StateSpec } from '../helpers/write-test-snapshots';
 import { decodeErrorOfAsync } from '../helpers/decode-error-of';
 

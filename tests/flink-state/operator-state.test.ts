@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, bytesSource, SNAPPY_STREAM_IDENTIFIER, writeSnappyFramedSegments } from '../../src/core/io';
-import { createSnapshotRegistry, readOperatorStateEntries, readOperatorStateHeader, type StateEntry } from '../../src/core/flink';
-import type { OperatorStateEntry } from '../../src/core/flink';
+import { ByteReader, ByteWriter, bytesSource, SNAPPY_STREAM_IDENTIFIER } from '../../src/core/io';
+import { writeSnappyFramedSegments } from '../../src/core/io/write-snappy-framed';
+import { createSnapshotRegistry, type StateEntry } from '../../src/core/flink';
+import { readOperatorStateEntries } from '../../src/core/flink/operator/read-operator-state-entries';
+import { readOperatorStateHeader } from '../../src/core/flink/headers/read-operator-state-header';
+import type { OperatorStateEntry } from '../../src/core/flink/metadata/metadata-types';
 import { CLS, simple, writeStateMetaInfo, type StateSpec } from '../helpers/write-test-snapshots';
 
 const registry = createSnapshotRegistry();

@@ -8,7 +8,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSnapshotRegistry, inspectSavepoint, openSavepoint, readStateEntries, scanState, type StateEntry, type ValueMode } from '../../src/core/flink';
+import { createSnapshotRegistry, inspectSavepoint, openSavepoint, scanState, type StateEntry, type ValueMode } from '../../src/core/flink';
+import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
 import { listProtobufFrames, listProtobufValueDetails, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter } from '../../src/core/io';
-import { createSnapshotRegistry, describeUnknownSerializer, readNestedSerializerSnapshot, readSerializerSnapshot, type SerializerSnapshot } from '../../src/core/flink';
+import { createSnapshotRegistry, type SerializerSnapshot } from '../../src/core/flink';
+import { describeUnknownSerializer, readNestedSerializerSnapshot, readSerializerSnapshot } from '../../src/core/flink/snapshots/read-serializer-snapshot';
 import { CLS, list, map, simple, timer, tuple, writeNested, writeTopLevel, type SnapshotSpec } from '../helpers/write-test-snapshots';
 import { decodeErrorOf } from '../helpers/decode-error-of';
 

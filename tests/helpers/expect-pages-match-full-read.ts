@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { createSnapshotRegistry, readStateEntries, type StateEntry } from '../../src/core/flink';
+import { createSnapshotRegistry, type StateEntry } from '../../src/core/flink';
+import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
 import { openSavepointInput } from '../../src/core/io';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { LocalInspector } from '../../src/worker/local-inspector';

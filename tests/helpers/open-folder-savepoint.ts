@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { bytesSource, locateSavepoint, type InputFile, type SavepointFiles } from '../../src/core/io';
+import { bytesSource, type InputFile, type SavepointFiles } from '../../src/core/io';
+import { locateSavepoint } from '../../src/core/io/locate-savepoint';
 
 /** A SavepointFiles over a folder on disk (test helper; files are small, read whole). */
 export function openFolderSavepoint(folder: string): SavepointFiles {

@@ -7,16 +7,13 @@ import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSnapshotRegistry, readNestedSerializerSnapshot } from '../../src/core/flink';
+import { createSnapshotRegistry } from '../../src/core/flink';
+import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/read-serializer-snapshot';
 import { ByteReader, ByteWriter, decodeModifiedUtf8, encodeModifiedUtf8 } from '../../src/core/io';
-import {
-  getProtobufSnapshotContent,
-  normalizeSnapshotDescriptors,
-  readProtobufFrame,
-  registerProtobufSnapshotReaders,
-  writeProtobufFrame,
-  writeProtobufSnapshot,
-} from '../../src/core/protobuf';
+import { getProtobufSnapshotContent, normalizeSnapshotDescriptors, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
+import { readProtobufFrame } from '../../src/core/protobuf/read-protobuf-frame';
+import { writeProtobufFrame } from '../../src/core/protobuf/write-protobuf-frame';
+import { writeProtobufSnapshot } from '../../src/core/protobuf/write-protobuf-snapshot';
 
 const SEED = 20_260_429;
 const run = (p: fc.IProperty<unknown> | fc.IAsyncProperty<unknown>, numRuns = 300) => fc.assert(p as fc.IProperty<unknown>, { seed: SEED, numRuns });

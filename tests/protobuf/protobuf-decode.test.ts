@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  collectProtobufUnknownFields,
-  decodeProtobufPayload,
-  encodeProtobufMessage,
-  formatProtobufJson,
-  JAVA_PARSE_MESSAGES as M,
-  ProtobufParseError,
-} from '../../src/core/protobuf';
+import { decodeProtobufPayload } from '../../src/core/protobuf';
+import { collectProtobufUnknownFields } from '../../src/core/protobuf/collect-protobuf-fields';
+import { encodeProtobufMessage } from '../../src/core/protobuf/encode-protobuf-message';
+import { formatProtobufJson } from '../../src/core/protobuf/format-protobuf-json';
+import { JAVA_PARSE_MESSAGES as M, ProtobufParseError } from '../../src/core/protobuf/protobuf-errors';
 import { hex, loadTestSchema } from './protobuf-test-schemas';
 
 const recursive = loadTestSchema('serializer', 'flink.protobuf.serializer.RecursiveMessage').root;

@@ -8,7 +8,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openNodeInput } from '../../src/cli/sources';
-import { createSnapshotRegistry, readStateEntries } from '../../src/core/flink';
+import { createSnapshotRegistry } from '../../src/core/flink';
+import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
 import {
   computeSha256,
   formatHex,

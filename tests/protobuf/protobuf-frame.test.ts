@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter, isDecodeError, type DecodeError } from '../../src/core/io';
-import {
-  copyProtobufFrame,
-  decodeProtobufValue,
-  DEFAULT_PROTOBUF_SETTINGS,
-  encodeProtobufMessage,
-  JAVA_PARSE_MESSAGES as M,
-  writeProtobufFrame,
-  type ProtobufValueTarget,
-} from '../../src/core/protobuf';
+import { DEFAULT_PROTOBUF_SETTINGS } from '../../src/core/protobuf';
+import { copyProtobufFrame } from '../../src/core/protobuf/read-protobuf-frame';
+import { decodeProtobufValue, type ProtobufValueTarget } from '../../src/core/protobuf/decode-protobuf-value';
+import { encodeProtobufMessage } from '../../src/core/protobuf/encode-protobuf-message';
+import { JAVA_PARSE_MESSAGES as M } from '../../src/core/protobuf/protobuf-errors';
+import { writeProtobufFrame } from '../../src/core/protobuf/write-protobuf-frame';
 import { ENVELOPE_CLASS, ENVELOPE_NAME, frame, hex, loadTestSchema } from './protobuf-test-schemas';
 
 const envelope = loadTestSchema('snapshot', ENVELOPE_NAME);

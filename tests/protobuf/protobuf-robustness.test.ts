@@ -5,7 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteReader, isDecodeError } from '../../src/core/io';
-import { decodeProtobufValue, DEFAULT_PROTOBUF_SETTINGS, readProtobufSnapshotContent } from '../../src/core/protobuf';
+import { DEFAULT_PROTOBUF_SETTINGS } from '../../src/core/protobuf';
+import { decodeProtobufValue } from '../../src/core/protobuf/decode-protobuf-value';
+import { readProtobufSnapshotContent } from '../../src/core/protobuf/read-protobuf-snapshot';
 import { ENVELOPE_CLASS, ENVELOPE_NAME, hex, loadTestSchema, writeEnvelopeSnapshot } from './protobuf-test-schemas';
 
 const payload = writeEnvelopeSnapshot().subarray(65);

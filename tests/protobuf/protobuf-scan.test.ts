@@ -1,16 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeScanFinding } from '../../src/core/compat';
-import {
-  buildProtobufScanIndex,
-  collectProtobufUnknownFields,
-  createProtobufFieldLog,
-  createProtobufStateScan,
-  decodeProtobufPayload,
-  JAVA_PARSE_MESSAGES as M,
-  ProtobufParseError,
-  scanProtobufPayload,
-} from '../../src/core/protobuf';
+import { buildProtobufScanIndex, createProtobufFieldLog, createProtobufStateScan, decodeProtobufPayload, scanProtobufPayload } from '../../src/core/protobuf';
+import { collectProtobufUnknownFields } from '../../src/core/protobuf/collect-protobuf-fields';
+import { JAVA_PARSE_MESSAGES as M, ProtobufParseError } from '../../src/core/protobuf/protobuf-errors';
 import { ENVELOPE_NAME, hex, loadTestSchema, RECURSIVE_SAMPLE_PAYLOADS } from './protobuf-test-schemas';
 
 const recursive = loadTestSchema('serializer', 'flink.protobuf.serializer.RecursiveMessage').root;

@@ -2,26 +2,14 @@ import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { DescriptorProtoSchema, FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter, isDecodeError, type DecodeError } from '../../src/core/io';
-import { createSnapshotRegistry, readNestedSerializerSnapshot, type SerializerSnapshot } from '../../src/core/flink';
-import {
-  computeSha256,
-  DEFAULT_PROTOBUF_SETTINGS,
-  describeProtobufSnapshots,
-  formatProtobufSnapshotSummary,
-  formatHex,
-  getProtobufSnapshotContent,
-  JAVA_PARSE_MESSAGES as M,
-  normalizeDescriptorSet,
-  normalizeSnapshotDescriptors,
-  orderDescriptorFiles,
-  parseDescriptorSet,
-  PROTOBUF_SNAPSHOT_CLASS,
-  readProtobufSnapshotContent,
-  registerProtobufSnapshotReaders,
-  writeProtobufSnapshot,
-  writeProtobufSnapshotParts,
-  type PbMessage,
-} from '../../src/core/protobuf';
+import { createSnapshotRegistry, type SerializerSnapshot } from '../../src/core/flink';
+import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/read-serializer-snapshot';
+import { computeSha256, DEFAULT_PROTOBUF_SETTINGS, describeProtobufSnapshots, formatProtobufSnapshotSummary, formatHex, getProtobufSnapshotContent, normalizeDescriptorSet, normalizeSnapshotDescriptors, parseDescriptorSet, PROTOBUF_SNAPSHOT_CLASS, registerProtobufSnapshotReaders, writeProtobufSnapshotParts } from '../../src/core/protobuf';
+import { JAVA_PARSE_MESSAGES as M } from '../../src/core/protobuf/protobuf-errors';
+import { orderDescriptorFiles } from '../../src/core/protobuf/normalize-descriptor-set';
+import { readProtobufSnapshotContent } from '../../src/core/protobuf/read-protobuf-snapshot';
+import { writeProtobufSnapshot } from '../../src/core/protobuf/write-protobuf-snapshot';
+import { type PbMessage } from '../../src/core/protobuf/protobuf-message-types';
 import {
   buildGencodeDescriptorSet,
   buildTestDescriptorSet,

@@ -7,15 +7,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ByteWriter } from '../../src/core/io';
-import {
-  DEFAULT_PROTOBUF_SETTINGS,
-  normalizeDescriptorSet,
-  parseDescriptorSet,
-  stripDerivedJsonNames,
-  writeProtobufSnapshot,
-  type NormalizedDescriptorSet,
-  type ProtobufSettings,
-} from '../../src/core/protobuf';
+import { DEFAULT_PROTOBUF_SETTINGS, normalizeDescriptorSet, parseDescriptorSet, stripDerivedJsonNames, type ProtobufSettings } from '../../src/core/protobuf';
+import { writeProtobufSnapshot } from '../../src/core/protobuf/write-protobuf-snapshot';
+import { type NormalizedDescriptorSet } from '../../src/core/protobuf/normalize-descriptor-set';
 
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const bufBin = path.join(repoRoot, 'node_modules/.bin/buf');

@@ -7,23 +7,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DecodeError, isDecodeError, sliceSource, type ByteSource, type SavepointFiles } from '../../src/core/io';
-import {
-  countStateEntries,
-  KeyedReadBuffers,
-  createSnapshotRegistry,
-  FIRST_KEYED_SLICE_BYTES,
-  groupKeyGroupSlices,
-  KEYED_BLOCK_WINDOW_BYTES,
-  KEYED_READ_AHEAD_BYTES,
-  KEYED_SCAN_WINDOW_BYTES,
-  listKeyGroupBlocks,
-  MAX_KEYED_SLICE_BYTES,
-  openSavepoint,
-  readCanonicalKeyedEntries,
-  readCanonicalKeyedEntryRuns,
-  readSubtaskKeyedStream,
-  type StateEntry,
-} from '../../src/core/flink';
+import { createSnapshotRegistry, openSavepoint, type StateEntry } from '../../src/core/flink';
+import { KeyedReadBuffers } from '../../src/core/flink/keyed/keyed-read-buffers';
+import { countStateEntries } from '../../src/core/flink/scan/count-state-entries';
+import { FIRST_KEYED_SLICE_BYTES, groupKeyGroupSlices, KEYED_BLOCK_WINDOW_BYTES, KEYED_READ_AHEAD_BYTES, KEYED_SCAN_WINDOW_BYTES, listKeyGroupBlocks, MAX_KEYED_SLICE_BYTES, readCanonicalKeyedEntries, readCanonicalKeyedEntryRuns } from '../../src/core/flink/keyed/read-canonical-keyed-entries';
+import { readSubtaskKeyedStream } from '../../src/core/flink/headers/read-subtask-state-headers';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
 import { useGeneratedBenchSavepoint } from '../helpers/use-generated-bench-savepoint';

@@ -8,16 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDecodeError } from '../../src/core/io';
-import {
-  createSnapshotRegistry,
-  listKeyGroupBlocks,
-  openSavepoint,
-  readCanonicalKeyedEntries,
-  readCanonicalKeyedEntryRuns,
-  readSubtaskKeyedStream,
-  type KeyedStreamInput,
-  type StateEntry,
-} from '../../src/core/flink';
+import { createSnapshotRegistry, openSavepoint, type StateEntry } from '../../src/core/flink';
+import { listKeyGroupBlocks, readCanonicalKeyedEntries, readCanonicalKeyedEntryRuns } from '../../src/core/flink/keyed/read-canonical-keyed-entries';
+import { readSubtaskKeyedStream } from '../../src/core/flink/headers/read-subtask-state-headers';
+import { type KeyedStreamInput } from '../../src/core/flink/keyed/keyed-stream-types';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
 import { generateBenchSavepoint } from '../../bench/generate/generate-bench-savepoint';

@@ -9,7 +9,8 @@ import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { FileDescriptorSetSchema, FileOptionsSchema } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter, isDecodeError } from '../../src/core/io';
-import { createSnapshotRegistry, readNestedSerializerSnapshot } from '../../src/core/flink';
+import { createSnapshotRegistry } from '../../src/core/flink';
+import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/read-serializer-snapshot';
 import { computeSha256, getProtobufSnapshotContent, PROTOBUF_SNAPSHOT_CLASS, registerProtobufSnapshotReaders, type ProtobufSnapshotContent } from '../../src/core/protobuf';
 
 const registry = createSnapshotRegistry();

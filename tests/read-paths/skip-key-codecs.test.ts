@@ -7,7 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter } from '../../src/core/io';
-import { SIMPLE_TYPES, stringCodec, type ValueCodec } from '../../src/core/flink';
+import { type ValueCodec } from '../../src/core/flink';
+import { SIMPLE_TYPES } from '../../src/core/flink/snapshots/simple-snapshots';
+import { stringCodec } from '../../src/core/flink/values/string-codecs';
 import { createRandom } from '../../bench/generate/bench-values';
 
 /** decode's end (relative to pos), or -1 when it throws */

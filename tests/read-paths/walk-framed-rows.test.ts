@@ -10,17 +10,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeEntryKey } from '../../src/core/compat';
-import {
-  createSnapshotRegistry,
-  openSavepoint,
-  readCanonicalKeyedEntryRuns,
-  readSubtaskKeyedStream,
-  walkFramedRows,
-  type KeyedReadOptions,
-  type KeyedStreamInput,
-  type StateEntry,
-  type ValueFrame,
-} from '../../src/core/flink';
+import { createSnapshotRegistry, openSavepoint, type StateEntry, type ValueFrame } from '../../src/core/flink';
+import { readCanonicalKeyedEntryRuns, type KeyedReadOptions } from '../../src/core/flink/keyed/read-canonical-keyed-entries';
+import { readSubtaskKeyedStream } from '../../src/core/flink/headers/read-subtask-state-headers';
+import { walkFramedRows } from '../../src/core/flink/scan/scan-state';
+import { type KeyedStreamInput } from '../../src/core/flink/keyed/keyed-stream-types';
 import { listProtobufFrames, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { isDecodeError, type ByteSource } from '../../src/core/io';
 import { openNodeInput } from '../../src/cli/sources';

@@ -7,8 +7,12 @@ import { gzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { loadDescriptorSet } from '../../src/core/compat';
 import { readCheckpointMetadata } from '../../src/core/flink';
-import { ByteReader, ByteWriter, bytesSource, decodeSnappyFramed, isDecodeError, openSavepointInput, openTarArchive, openZipArchive, writeSnappyFramed } from '../../src/core/io';
-import { DEFAULT_PROTOBUF_SETTINGS, readProtobufFrame } from '../../src/core/protobuf';
+import { ByteReader, ByteWriter, bytesSource, decodeSnappyFramed, isDecodeError, openSavepointInput } from '../../src/core/io';
+import { openTarArchive } from '../../src/core/io/open-tar-archive';
+import { openZipArchive } from '../../src/core/io/open-zip-archive';
+import { writeSnappyFramed } from '../../src/core/io/write-snappy-framed';
+import { DEFAULT_PROTOBUF_SETTINGS } from '../../src/core/protobuf';
+import { readProtobufFrame } from '../../src/core/protobuf/read-protobuf-frame';
 import { decodeErrorOfAsync } from '../helpers/decode-error-of';
 
 const decodeErrorOf = decodeErrorOfAsync;

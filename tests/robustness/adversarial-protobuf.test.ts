@@ -6,9 +6,12 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { loadDescriptorSet } from '../../src/core/compat';
-import { createSnapshotRegistry, readNestedSerializerSnapshot } from '../../src/core/flink';
+import { createSnapshotRegistry } from '../../src/core/flink';
+import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/read-serializer-snapshot';
 import { ByteReader, ByteWriter, isDecodeError } from '../../src/core/io';
-import { DEFAULT_PROTOBUF_SETTINGS, JAVA_PARSE_MESSAGES, registerProtobufSnapshotReaders, writeProtobufSnapshot, writeProtobufSnapshotParts } from '../../src/core/protobuf';
+import { DEFAULT_PROTOBUF_SETTINGS, registerProtobufSnapshotReaders, writeProtobufSnapshotParts } from '../../src/core/protobuf';
+import { JAVA_PARSE_MESSAGES } from '../../src/core/protobuf/protobuf-errors';
+import { writeProtobufSnapshot } from '../../src/core/protobuf/write-protobuf-snapshot';
 
 function readSnapshotWithDescriptors(descriptorBytes: Uint8Array, root = 'a.A'): unknown {
   const w = new ByteWriter();

@@ -8,10 +8,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateStateCompatibility, loadDescriptorSet } from '../../src/core/compat';
-import { createSnapshotRegistry, inspectSavepoint, readStateEntries, type CancelSignal, type StateEntry } from '../../src/core/flink';
+import { createSnapshotRegistry, inspectSavepoint, type CancelSignal, type StateEntry } from '../../src/core/flink';
+import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
 import { bytesSource, isDecodeError, openSavepointInput, type SavepointFiles } from '../../src/core/io';
 import { getProtobufSnapshotContent, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
-import { buildReport, formatReport, REPORT_FORMATS, type ReportStateInput } from '../../src/core/report';
+import { formatReport, REPORT_FORMATS } from '../../src/core/report';
+import { buildReport } from '../../src/core/report/build-report';
+import { type ReportStateInput } from '../../src/core/report/report-types';
 import { listSavepointInputs, type SavepointFolderInput } from './list-robustness-inputs';
 import { runSavepointPipeline } from './run-decode-pipelines';
 

@@ -9,17 +9,13 @@
  * DecodeErrors inside one state are collected (the session goes on, as in the app); any other
  * exception escapes and fails the case.
  */
-import { evaluateStateCompatibility, indexDeclarations, loadDescriptorSet, type LoadedDescriptorSet } from '../../src/core/compat';
-import {
-  createSnapshotRegistry,
-  inspectSavepoint,
-  openSavepoint,
-  readNestedSerializerSnapshot,
-  readStateEntries,
-  type SerializerSnapshot,
-  type SnapshotRegistry,
-} from '../../src/core/flink';
-import { ByteReader, ByteWriter, bytesSource, isDecodeError, openSavepointInput, DecodeError, type SavepointInput } from '../../src/core/io';
+import { evaluateStateCompatibility, indexDeclarations, loadDescriptorSet } from '../../src/core/compat';
+import { type LoadedDescriptorSet } from '../../src/core/compat/load-descriptor-set';
+import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type SerializerSnapshot, type SnapshotRegistry } from '../../src/core/flink';
+import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/read-serializer-snapshot';
+import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { ByteReader, ByteWriter, bytesSource, isDecodeError, openSavepointInput, DecodeError } from '../../src/core/io';
+import { type SavepointInput } from '../../src/core/io/open-savepoint-input';
 import {
   DEFAULT_PROTOBUF_SETTINGS,
   getProtobufSnapshotContent,

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeInput } from '../../src/cli/sources/open-node-input';
-import { detectInputKind, readAll, resolveStateFile, type SavepointFiles } from '../../src/core/io';
+import { detectInputKind, readAll, type SavepointFiles } from '../../src/core/io';
+import { resolveStateFile } from '../../src/core/io/resolve-state-file';
 import { NEEDS_SHARED, SHARED_SAVEPOINTS as SHARED } from '../helpers/shared-savepoints';
 
 const FOLDERS = [

@@ -4,7 +4,7 @@
  * value bytes and running the Protobuf structural scan on every Protobuf value where it lies in the
  * read buffer — never the full decoder. Memory is bounded by the read buffers (reused across streams).
  */
-import { createSnapshotRegistry, KeyedReadBuffers, openSavepoint, scanState, type CancelSignal, type SampleCoverage, type StateScope, type ValueFrame } from '../../core/flink';
+import { createSnapshotRegistry, openSavepoint, scanState, type CancelSignal, type SampleCoverage, type StateScope, type ValueFrame } from '../../core/flink';
 import { createRowKeyText, describeEntryKey } from '../../core/compat';
 import type { ByteSource, DecodeErrorJson, SavepointFiles } from '../../core/io';
 import { asProtobufFrame, createProtobufStateScan, getProtobufScanIndex, listProtobufFrames, registerProtobufSnapshotReaders, type EntryKeyText, type ProtobufStateScan } from '../../core/protobuf';
@@ -86,7 +86,7 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
       unreadable: () => undefined,
     },
     // one set of read buffers for every keyed stream of the scan (read one after the other)
-    { values: { mode: 'frame' }, readBuffers: new KeyedReadBuffers(), ...(options.signal ? { signal: options.signal } : {}) },
+    { values: { mode: 'frame' }, reuseReadBuffers: true, ...(options.signal ? { signal: options.signal } : {}) },
   );
   const coverage: SampleCoverage | undefined = options.sample ? { sample: options.sample, keyGroupsRead: covered.keyGroupsRead, keyGroupsWithData: covered.keyGroupsWithData } : undefined;
   const states = [...stats.values()].map(({ scan, ...st }) => (scan ? { ...st, protobuf: scan.finish() } : st));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyError, DecodeError, isUsageError, UsageError, wrongInput } from './index';
+import { classifyError, DecodeError, UsageError, wrongInput } from './index';
+import { isUsageError } from './usage-error';
 
 describe('classifyError: who must act on an error', () => {
   it('input for DecodeErrors and UsageErrors, network and cancelled by code, internal for anything else', () => {

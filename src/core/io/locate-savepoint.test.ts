@@ -1,6 +1,8 @@
 import { strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { bytesSource, detectInputKind, isDecodeError, locateSavepoint, missingStateFileError, openSavepointInput, resolveStateFile, type InputFile } from './index';
+import { bytesSource, detectInputKind, isDecodeError, openSavepointInput, type InputFile } from './index';
+import { locateSavepoint } from './locate-savepoint';
+import { missingStateFileError, resolveStateFile } from './resolve-state-file';
 
 const file = (path: string, content = path): InputFile => ({ path, source: bytesSource(`drop/${path}`, strToU8(content)) });
 const METADATA_MAGIC = [0x49, 0x60, 0x67, 0x2d, 0, 0, 0, 4];

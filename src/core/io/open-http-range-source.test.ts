@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyError, isDecodeError, openHttpRangeSource, type RangeFetch, type RangeFetchResponse } from './index';
+import { classifyError, isDecodeError, openHttpRangeSource, type RangeFetch } from './index';
+import { type RangeFetchResponse } from './open-http-range-source';
 
 const body = Uint8Array.from({ length: 50 }, (_, i) => i);
 

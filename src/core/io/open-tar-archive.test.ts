@@ -1,6 +1,8 @@
 import { gzipSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { bytesSource, isDecodeError, openSavepointInput, openTarArchive, openTarGzArchive, readAll, type ByteSource } from './index';
+import { bytesSource, isDecodeError, openSavepointInput, readAll, type ByteSource } from './index';
+import { openTarArchive } from './open-tar-archive';
+import { openTarGzArchive } from './open-tar-gz-archive';
 
 interface Member {
   name: string;

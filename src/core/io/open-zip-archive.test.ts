@@ -1,6 +1,8 @@
 import { deflateSync, strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { bytesSource, computeCrc32, isDecodeError, openZipArchive, readAll, type ByteSource } from './index';
+import { bytesSource, isDecodeError, readAll, type ByteSource } from './index';
+import { computeCrc32 } from './compute-crc32';
+import { openZipArchive } from './open-zip-archive';
 
 /** Little-endian record builder for hand-made zips. */
 class Le {

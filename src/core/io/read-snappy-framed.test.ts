@@ -1,7 +1,9 @@
 import { compress } from 'snappyjs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bytesSource, computeMaskedCrc32c, decodeSnappyFramed, isDecodeError, SnappyFramedReader, writeSnappyFramed, writeSnappyFramedSegments, type ByteSource } from './index';
+import { bytesSource, decodeSnappyFramed, isDecodeError, SnappyFramedReader, type ByteSource } from './index';
+import { computeMaskedCrc32c } from './compute-crc32';
+import { writeSnappyFramed, writeSnappyFramedSegments } from './write-snappy-framed';
 
 function pseudoRandom(n: number, seed = 7): Uint8Array {
   const out = new Uint8Array(n);

@@ -4,43 +4,23 @@
  * decoding of saved values (JSON view, unknown fields, byte ranges), the structural scan with the
  * aliasing memory model, and the value-level compatibility checks.
  */
-export * from './protobuf-constants';
-export * from './protobuf-errors';
-export * from './protobuf-message-types';
-export * from './protobuf-snapshot-types';
-export { decodeUtf8, encodeUtf8 } from './decode-utf8';
-export { decodeProtobufPayload, createPbMessage, isPbMessage, type DecodeProtobufPayloadOptions } from './decode-protobuf-payload';
-export { encodeProtobufMessage } from './encode-protobuf-message';
-export { formatProtobufJson, type JsonValue } from './format-protobuf-json';
-export { collectProtobufUnknownFields, collectProtobufFieldRanges, walkMessages } from './collect-protobuf-fields';
-export { readProtobufFrame, readProtobufFrameLength, copyProtobufFrame, type ProtobufFrame } from './read-protobuf-frame';
-export { writeProtobufFrame } from './write-protobuf-frame';
-export { decodeProtobufValue, type ProtobufValueDetail, type ProtobufValueTarget } from './decode-protobuf-value';
-export { parseDescriptorSet } from './parse-descriptor-set';
-export { countDeclaredMembers } from './count-declared-members';
-export { normalizeDescriptorSet, orderDescriptorFiles, type NormalizedDescriptorSet } from './normalize-descriptor-set';
-export { stripDerivedJsonNames, deriveJsonName } from './strip-derived-json-names';
+export { type AliasingMemory, type EntryKeyText, type ProtobufStateScan, type ProtobufStateScanSummary, type ProtobufValueFinding, createProtobufStateScan } from './aggregate-protobuf-state-scan';
+export { type ProtobufScanIndex, buildProtobufScanIndex, getProtobufScanIndex } from './build-protobuf-scan-index';
+export { walkMessages } from './collect-protobuf-fields';
 export { computeSha256, formatHex } from './compute-sha256';
-export { readProtobufSnapshotContent } from './read-protobuf-snapshot';
-export { writeProtobufSnapshot, writeProtobufSnapshotParts, normalizeSnapshotDescriptors, type ProtobufSnapshotInput } from './write-protobuf-snapshot';
-export { ProtobufValueCodec, isProtobufValueCodec, toMessageValue, getProtobufValueDetail, listProtobufFrames, listProtobufValueDetails, asProtobufFrame, type DecodedProtobufValue, type ProtobufFrameValue } from './protobuf-value-codec';
-export {
-  registerProtobufSnapshotReaders,
-  registerWrappedProtobufSnapshotReaders,
-  createProtobufSerializerSnapshot,
-  getProtobufSnapshotContent,
-  PROTOBUF_SNAPSHOT_READERS,
-} from './register-protobuf-snapshot-readers';
-export { listLoggedFields, type LoggedField } from './list-logged-fields';
-export { buildProtobufScanIndex, getProtobufScanIndex, type ProtobufScanIndex, type ScanMessageInfo } from './build-protobuf-scan-index';
-export { scanProtobufPayload, scanProtobufPayloadInto, scanProtobufPayloadRangeInto, createEmptyScan, createProtobufFieldLog, type ProtobufFieldLog, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
-export {
-  createProtobufStateScan,
-  type ProtobufStateScan,
-  type ProtobufStateScanSummary,
-  type ProtobufStateScanOptions,
-  type ProtobufValueFinding,
-  type AliasingMemory,
-  type EntryKeyText,
-} from './aggregate-protobuf-state-scan';
-export { describeProtobufSnapshots, formatProtobufSnapshotSummary, type ProtobufSnapshotSummary } from './describe-protobuf-snapshot';
+export { countDeclaredMembers } from './count-declared-members';
+export { decodeProtobufPayload } from './decode-protobuf-payload';
+export { type ProtobufValueDetail } from './decode-protobuf-value';
+export { describeProtobufSnapshots, formatProtobufSnapshotSummary } from './describe-protobuf-snapshot';
+export { listLoggedFields } from './list-logged-fields';
+export { normalizeDescriptorSet } from './normalize-descriptor-set';
+export { parseDescriptorSet } from './parse-descriptor-set';
+export { ALIASING_THRESHOLD_BYTES, DEFAULT_PROTOBUF_SETTINGS, MAX_DECLARED_MEMBERS, PROTOBUF_SNAPSHOT_CLASS, type ProtobufSettings } from './protobuf-constants';
+export { isProtobufParseError } from './protobuf-errors';
+export { type ProtobufScanOptions, createEmptyScan, createProtobufFieldLog } from './protobuf-payload-scan-types';
+export { type ProtobufSnapshotContent } from './protobuf-snapshot-types';
+export { type DecodedProtobufValue, type ProtobufFrameValue, ProtobufValueCodec, asProtobufFrame, listProtobufFrames, listProtobufValueDetails } from './protobuf-value-codec';
+export { getProtobufSnapshotContent, registerProtobufSnapshotReaders } from './register-protobuf-snapshot-readers';
+export { scanProtobufPayload, scanProtobufPayloadInto, scanProtobufPayloadRangeInto } from './scan-protobuf-payload';
+export { stripDerivedJsonNames } from './strip-derived-json-names';
+export { normalizeSnapshotDescriptors, writeProtobufSnapshotParts } from './write-protobuf-snapshot';

@@ -1,16 +1,11 @@
-export * from './report-types';
-export { buildReport, computeExitCode } from './build-report';
-export { formatJson } from './format-json';
-export { formatText } from './format-text';
-export { formatMarkdown, escapeMarkdown } from './format-markdown';
-export { formatHtml, escapeHtml } from './format-html';
-export { formatJunit, escapeXml } from './format-junit';
-export { formatGithub, escapeGithubData, escapeGithubProperty } from './format-github';
-export { formatReport, formatShowsSchemaDiff, REPORT_FORMATS, type ReportFormat } from './format-report';
-export { checkSavepoint, type CheckSavepointInput } from './check-savepoint';
-export { compareDescriptorSets, COMPARE_ROLE, COMPARE_SERIALIZER, type CompareDescriptorSetsInput, type DescriptorSetFile } from './compare-descriptor-sets';
+/** The facade of src/core/report: what other folders use, and nothing else (everything else stays inside the folder). */
+export { computeExitCode } from './build-report';
+export { type CheckSavepointInput, type EvaluatedSavepoint, type StateValueTally } from './check-savepoint-types';
+export { checkSavepoint } from './check-savepoint';
+export { compareDescriptorSets } from './compare-descriptor-sets';
+export { createStateValueScanner } from './create-state-value-scanner';
 export { evaluateSavepointStates } from './evaluate-savepoint-states';
-export { createStateValueScanner, type StateValueScanner } from './create-state-value-scanner';
+export { REPORT_FORMATS, type ReportFormat, formatReport, formatShowsSchemaDiff } from './format-report';
 export { mergeStateValueTallies } from './merge-state-value-tallies';
+export { type CompatibilityReport, type ReportFinding, type ReportState, type ReportWarning } from './report-types';
 export { groupStatesByOperator, scanValuesByOperator } from './scan-values-by-operator';
-export type { EvaluatedSavepoint, EvaluatedProtobufState, StateValueTally } from './check-savepoint-types';

@@ -4,7 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type StateCompatibility } from '../compat';
-import { buildReport, computeExitCode, formatGithub, formatHtml, formatJson, formatJunit, formatMarkdown, type ReportInput } from '.';
+import { computeExitCode } from '.';
+import { buildReport } from './build-report';
+import { formatGithub } from './format-github';
+import { formatHtml } from './format-html';
+import { formatJson } from './format-json';
+import { formatJunit } from './format-junit';
+import { formatMarkdown } from './format-markdown';
+import { type ReportInput } from './report-types';
 
 const HOSTILE = `<script>alert("x")</script> | 50% & 'q'\nline2`;
 

@@ -2,7 +2,6 @@ import type { DecodeErrorJson, SavepointFiles } from '../../io';
 import type { CancelSignal } from '../cancel-signal';
 import type { StateScope } from '../savepoint/inspection-types';
 import { openSavepoint, type OpenedSavepoint } from '../savepoint/open-savepoint';
-import { KeyedReadBuffers } from '../keyed/keyed-read-buffers';
 import type { SampleCoverage, StateSample } from '../keyed/sample-keyed-stream';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import { scanState } from './scan-state';
@@ -69,7 +68,7 @@ export async function countStateEntries(
       // RocksDB native keyed state is not read here: its states are absent from the counts
       unreadable: () => undefined,
     },
-    { values: { mode: 'decode' }, ...(options.signal ? { signal: options.signal } : {}), readBuffers: new KeyedReadBuffers() },
+    { values: { mode: 'decode' }, ...(options.signal ? { signal: options.signal } : {}), reuseReadBuffers: true },
   );
   const coverage: SampleCoverage | undefined = sample ? { sample, keyGroupsRead: covered.keyGroupsRead, keyGroupsWithData: covered.keyGroupsWithData } : undefined;
   return { counts: [...counts.values()], errors, ...(coverage ? { coverage } : {}) };

@@ -21,7 +21,7 @@ import type { OperatorState, SubtaskState } from '../metadata/metadata-types';
 import { ROCKSDB_NATIVE_UNREADABLE, readSubtaskKeyedStream, readSubtaskOperatorStream, type KeyedStreamFormat, type SubtaskKeyedStream, type SubtaskOperatorStream } from '../headers/read-subtask-state-headers';
 import type { KeyedStreamInput } from '../keyed/keyed-stream-types';
 import type { KeyedEntryRun } from '../keyed/keyed-entry-run';
-import type { KeyedReadBuffers } from '../keyed/keyed-read-buffers';
+import { KeyedReadBuffers } from '../keyed/keyed-read-buffers';
 import { readCanonicalKeyedEntryRuns } from '../keyed/read-canonical-keyed-entries';
 import { readHeapKeyedEntries } from '../keyed/read-heap-keyed-entries';
 import { checkStateSample, listSampledKeyedInputs, narrowKeyedInputToKeyGroup, type StateSample } from '../keyed/sample-keyed-stream';
@@ -99,8 +99,8 @@ export interface StateScanOptions {
   /** the value mode, looked up as each value is read */
   values: ValueModeSource;
   signal?: CancelSignal;
-  /** read every canonical keyed stream into these buffers (a scan that keeps no entry past its visit): fewer allocations, and the next window is read ahead */
-  readBuffers?: KeyedReadBuffers;
+  /** read every canonical keyed stream into one set of reused buffers (a scan that keeps no entry past its visit): fewer allocations, and the next window is read ahead */
+  reuseReadBuffers?: boolean;
   /** stream headers remembered across scans (default: read for this scan) */
   headers?: SubtaskHeaderCache;
 }
@@ -139,6 +139,8 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
 
   const scopes = new Set(selection.scopes ?? ['operator', 'keyed']);
   const headers = options.headers;
+  // one set for every keyed stream of the scan (read one after the other)
+  const readBuffers = options.reuseReadBuffers === true ? new KeyedReadBuffers() : undefined;
   const operatorStream = (op: OperatorState, subtask: SubtaskState) =>
     headers === undefined ? readSubtaskOperatorStream(opened, op, subtask, registry) : remember(headers.operator, `${op.id}\u0000${subtask.index}`, () => readSubtaskOperatorStream(opened, op, subtask, registry));
   const keyedStream = (op: OperatorState, subtask: SubtaskState) =>
@@ -212,8 +214,8 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
               continue;
             }
             // a capped read may stop early: it reads only what it asks for (no read-ahead into reused buffers)
-            const reuse = options.readBuffers !== undefined && !capped;
-            const runs = readCanonicalKeyedEntryRuns(input, header, { ...filter, ...(reuse ? { reuseReadBuffers: true, readBuffers: options.readBuffers } : {}) });
+            const reuse = readBuffers !== undefined && !capped;
+            const runs = readCanonicalKeyedEntryRuns(input, header, { ...filter, ...(reuse ? { reuseReadBuffers: true, readBuffers } : {}) });
             for await (const run of runs) {
               const go = visitRun(run, part, partStates);
               if (go === END_PART) break parts;
