@@ -7,7 +7,7 @@ export { DecodeError, type DecodeErrorCode, type DecodeErrorJson, isDecodeError,
 export { SNAPPY_STREAM_IDENTIFIER } from './decode-snappy-chunk';
 export { detectInputKind } from './detect-input-kind';
 export { type ArchiveLimits, type InputFile } from './input-file';
-export { decodeModifiedUtf8, encodeModifiedUtf8 } from './modified-utf8';
+export { decodeModifiedUtf8, encodeModifiedUtf8, isModifiedUtf8StringAt } from './modified-utf8';
 export { baseNameOf } from './normalize-entry-path';
 export { createHttpFolderFiles, openHttpFolderMetadata } from './open-http-folder';
 export { type RangeFetch, openHttpRangeSource } from './open-http-range-source';

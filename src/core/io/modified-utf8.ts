@@ -34,6 +34,26 @@ export function decodeModifiedUtf8(bytes: Uint8Array, start = 0, end = bytes.len
   return { value: out };
 }
 
+/** Whether ByteReader.readUtf at `pos` would read a string (a \`u16\` length, then that many bytes of valid modified UTF-8 before `end`), without reading it. */
+export function isModifiedUtf8StringAt(bytes: Uint8Array, pos: number, end: number): boolean {
+  if (pos + 2 > end) return false;
+  let i = pos + 2;
+  const stop = i + ((bytes[pos]! << 8) | bytes[pos + 1]!);
+  if (stop > end) return false;
+  while (i < stop) {
+    const a = bytes[i]!;
+    if (a < 0x80) i += 1;
+    else if ((a & 0xe0) === 0xc0) {
+      if (i + 1 >= stop || (bytes[i + 1]! & 0xc0) !== 0x80) return false;
+      i += 2;
+    } else if ((a & 0xf0) === 0xe0) {
+      if (i + 2 >= stop || (bytes[i + 1]! & 0xc0) !== 0x80 || (bytes[i + 2]! & 0xc0) !== 0x80) return false;
+      i += 3;
+    } else return false;
+  }
+  return true;
+}
+
 export function encodeModifiedUtf8(s: string): Uint8Array {
   const out = new Uint8Array(modifiedUtf8Length(s));
   let p = 0;

@@ -1,4 +1,4 @@
-import { isDecodeError, type ByteReader, type DecodeError } from '../../io';
+import { isDecodeError, isModifiedUtf8StringAt, type ByteReader, type DecodeError } from '../../io';
 import type { StateMetaInfo } from '../savepoint/inspection-types';
 import { createUnknownSnapshot, describeUnknownSerializer, readSerializerSnapshot } from '../snapshots/read-serializer-snapshot';
 import { createStateMetaInfo, readStateMetaInfoPrefix, type StateMetaInfoPrefix } from './read-state-meta-info';
@@ -41,26 +41,46 @@ export function isAtFence(r: ByteReader, fence: Fence): boolean {
   return typeof fence === 'number' ? r.absolutePosition === fence : fence.includes(r.absolutePosition);
 }
 
-/** Runs `parse` at every position after `from` until one parses to the fence. For callers that hit an unknown snapshot before the sections. */
-export function resyncToFence<T>(r: ByteReader, from: number, fence: Fence, parse: () => T): T | undefined {
+/**
+ * Runs `parse` at every position after `from` until one parses to the fence. For callers that hit an
+ * unknown snapshot before the sections. `failed` (optional) remembers the positions known not to parse
+ * to the fence: parsing from a position is deterministic, so a nested resynchronisation never tries a
+ * position twice (without it, each unknown snapshot multiplied the work of the ones before it).
+ */
+export function resyncToFence<T>(r: ByteReader, from: number, fence: Fence, parse: () => T, failed?: Set<number>, startsWithString = false): T | undefined {
   const last = typeof fence === 'number' ? fence : Math.max(...fence);
   const limit = Math.min(last - r.baseOffset, r.length);
-  for (let p = from, n = 0; p < limit && n < MAX_RESYNC_ATTEMPTS; p++, n++) {
-    r.seek(p);
-    try {
-      const out = parse();
-      if (isAtFence(r, fence)) return out;
-    } catch (e) {
-      if (!isDecodeError(e)) throw e;
+  // almost every attempt ends in a DecodeError that is dropped at once: V8 need not capture its stack
+  // (that capture was most of the time spent here); restored before anything leaves this function
+  const errors = Error as { stackTraceLimit?: number };
+  const stackTraceLimit = errors.stackTraceLimit;
+  errors.stackTraceLimit = 0;
+  try {
+    for (let p = from, n = 0; p < limit && n < MAX_RESYNC_ATTEMPTS; p++, n++) {
+      if (failed?.has(p)) continue;
+      // what follows starts with a string: a position where none could be read cannot be the place
+      if (startsWithString && !isModifiedUtf8StringAt(r.bytes, p, r.length)) continue;
+      r.seek(p);
+      try {
+        const out = parse();
+        if (isAtFence(r, fence)) return out;
+      } catch (e) {
+        if (!isDecodeError(e)) throw e;
+      }
+      failed?.add(p);
     }
+    return undefined;
+  } finally {
+    errors.stackTraceLimit = stackTraceLimit;
   }
-  return undefined;
 }
 
 class SectionsParser {
   sections: StateMetaInfo[][] = [];
   warnings: string[] = [];
   private resyncDepth = 0;
+  /** per resume point (section, its state count, state, its serializer count, next serializer): the positions from which the rest of the header does not parse to the fence */
+  private readonly failedStarts = new Map<string, Set<number>>();
 
   constructor(
     private readonly r: ByteReader,
@@ -113,6 +133,12 @@ class SectionsParser {
     return true;
   }
 
+  private failedStartsOf(key: string): Set<number> {
+    let set = this.failedStarts.get(key);
+    if (set === undefined) this.failedStarts.set(key, (set = new Set()));
+    return set;
+  }
+
   private resync(error: DecodeError, at: number, section: number, n: number, i: number, partial: Partial, nextSerializer: number): void {
     const saved = this.sections.map((s) => s.slice());
     const savedWarnings = this.warnings.slice();
@@ -124,7 +150,7 @@ class SectionsParser {
         const copy: Partial = { prefix: partial.prefix, serializers: { ...partial.serializers } };
         if (this.parseSerializers(section, n, i, copy, nextSerializer)) this.parseStates(section, n, i + 1);
         return true;
-      });
+      }, this.failedStartsOf(`${section}|${n}|${i}|${partial.prefix.serializerCount}|${nextSerializer}`), nextSerializer < partial.prefix.serializerCount || i + 1 < n);
       if (!found) throw error;
       this.warnings.unshift(`state ${partial.prefix.name}: ${error.detail} skipped by resynchronising on the header fence`);
     } finally {
