@@ -23,6 +23,12 @@ export function readCheckpointProperties(bytes: Uint8Array, file = '_metadata', 
     if (!isDecodeError(e) || e.code === 'truncated' || e.code === 'bad-magic') throw e;
     return { ...scanCheckpointProperties(bytes), warning: `checkpoint properties read by scanning, the Java object could not be parsed: ${e.message}` };
   }
+  // a null is valid: Flink's reader takes it as "no properties" (the State Processor API writes one)
+  if (root.kind === 'null') {
+    const props: CheckpointProperties = { type: 'unknown', trailerSize: bytes.length, trailerOffset: baseOffset };
+    if (!r.atEnd) props.warning = `${r.remaining} unexpected bytes after the checkpoint properties`;
+    return props;
+  }
   if (root.kind !== 'object' || root.className !== PROPERTIES_CLASS) {
     const found = root.kind === 'object' ? root.className : `a ${root.kind}`;
     throw r.error('invalid-value', `expected a ${PROPERTIES_CLASS} object, found ${found}`, 0);
