@@ -71,6 +71,19 @@ describe.skipIf(!exists)('dump over a fixture savepoint', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('expected an operator id or uid of this savepoint, found no-such-uid');
   });
+
+  it('fails with exit 2 for a state the operator does not have, listing its states; an empty state is no error', async () => {
+    const r = await run('dump', SAVEPOINT, '--operator', 'int-keyed', '--state', 'no-such-state', '--json');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'savepoint-inspector dump: expected a state of operator 6d821971c3bfd7ae2c972e89d7414f7c, found "no-such-state" (its states: "_timer_state/event_user-timers", "_timer_state/processing_user-timers", "even-events", "event-history", "events-by-name", "last-event", "processed-events")\n',
+    );
+    // the processing-time timers of the fixture job: named by the header, no entries
+    const empty = await run('dump', SAVEPOINT, '--operator', 'int-keyed', '--state', '_timer_state/processing_user-timers', '--json');
+    expect(empty.code).toBe(0);
+    expect(JSON.parse(empty.stdout).entries).toEqual([]);
+  });
 });
 
 describe.skipIf(!exists)('dump of a HashMap NATIVE savepoint (heap key groups decode whole state chunks first)', () => {

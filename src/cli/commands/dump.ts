@@ -3,7 +3,8 @@
  * state with key, key group, namespace, user key and decoded value; Protobuf values are decoded
  * with the descriptors of their own snapshot and listed with their unknown fields.
  */
-import { createSnapshotRegistry, openSavepoint, scanState, type DecodedValue, type StateEntry } from '../../core/flink';
+import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry, type StateEntry } from '../../core/flink';
+import { wrongInput, type SavepointFiles } from '../../core/io';
 import { formatHex, listProtobufValueDetails, registerProtobufSnapshotReaders, type ProtobufValueDetail } from '../../core/protobuf';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
@@ -48,7 +49,11 @@ export const dumpCommand: CliCommand = {
     const entries: DumpEntry[] = [];
     // decoded values carry the Protobuf decoder's details (unknown fields with their bytes)
     const visit = (entry: StateEntry) => void entries.push(toDumpEntry(entry, listProtobufValueDetails(entry.value).map((d) => d.detail)));
-    await scanState(await openSavepoint(files), registry, { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) }, { entry: visit }, { values: { mode: 'decode' } });
+    const opened = await openSavepoint(files);
+    let named = false;
+    await scanState(opened, registry, { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) }, { part: () => void (named = true), entry: visit }, { values: { mode: 'decode' } });
+    // a state no header of the operator names is a wrong name, not an empty state
+    if (!named) await requireNamedState(files, registry, opened, operator, state);
     if (values['json'] === true) {
       io.stdout(`${JSON.stringify({ operator, state, entries }, null, 2)}\n`);
     } else {
@@ -57,6 +62,15 @@ export const dumpCommand: CliCommand = {
     return EXIT_OK;
   },
 };
+
+/** Throws a not-found UsageError listing the operator's states when none of its headers names `state`. */
+async function requireNamedState(files: SavepointFiles, registry: SnapshotRegistry, opened: OpenedSavepoint, operator: string, state: string): Promise<void> {
+  const op = findOperator(opened, operator)!;
+  const inspection = await inspectSavepoint(files, registry);
+  const states = [...new Set(inspection.operators.find((o) => o.id === op.id)?.states.map((s) => s.name) ?? [])].sort();
+  if (states.includes(state)) return;
+  throw wrongInput('not-found', `expected a state of operator ${op.id}, found ${JSON.stringify(state)} (its states: ${states.length === 0 ? 'none' : states.map((s) => JSON.stringify(s)).join(', ')})`);
+}
 
 export interface DumpUnknownField {
   path: string;
