@@ -10,6 +10,10 @@ export function formatStatsText(input: string, r: ParallelScanResult): string {
     lines.push(`  SAMPLE (${what}): ${r.coverage.keyGroupsRead} of ${r.coverage.keyGroupsWithData} key groups with data read; counts cover the sample only`);
   }
   for (const s of r.states) {
+    if (s.notRead !== undefined) {
+      lines.push(`  ${s.operatorId} ${s.scope} ${s.state}: values not read (${s.notRead})`);
+      continue;
+    }
     lines.push(`  ${s.operatorId} ${s.scope} ${s.state}: ${s.entries} entries, ${s.valueBytes} value bytes`);
     const p = s.protobuf;
     if (p) {

@@ -15,6 +15,7 @@ export function mergeStateStats(parts: readonly (readonly StateStats[])[]): Stat
         out.set(k, structuredClone(s));
         continue;
       }
+      if (s.notRead !== undefined) have.notRead ??= s.notRead;
       have.entries += s.entries;
       have.valueBytes += s.valueBytes;
       if (s.protobuf) have.protobuf = have.protobuf ? mergeProtobufSummaries(have.protobuf, s.protobuf) : structuredClone(s.protobuf);

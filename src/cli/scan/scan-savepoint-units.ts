@@ -82,8 +82,10 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
         scanFrame(frame, rowKey.text);
       },
       streamError: (e) => void errors.push(e.toJSON()),
-      // RocksDB native keyed state is not read here
-      unreadable: () => undefined,
+      // RocksDB native keyed state is not read here: its states are listed as not read, with the reason
+      unreadable(part, reason) {
+        for (const name of part.states) slot(part.operator.id, name, 'keyed').notRead = reason;
+      },
     },
     // one set of read buffers for every keyed stream of the scan (read one after the other)
     { values: { mode: 'frame' }, reuseReadBuffers: true, ...(options.signal ? { signal: options.signal } : {}) },

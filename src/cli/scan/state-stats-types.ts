@@ -18,6 +18,8 @@ export interface StateStats {
   entries: number;
   /** bytes of the serialized values (frames included) */
   valueBytes: number;
+  /** why the state's values were not read (RocksDB native SST files): its counts are then 0, not a count */
+  notRead?: string;
   /** structural scan of the Protobuf values (states whose value serializer is the Protobuf one) */
   protobuf?: ProtobufStateScanSummary;
 }
