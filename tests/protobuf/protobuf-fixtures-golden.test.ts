@@ -32,7 +32,13 @@ interface ManifestValue {
   payloadSize: number;
 }
 
-function expectedHashes(state: any): string[] {
+/** A state of a fixture manifest: the SHA-256 of each value, per keyed entry (`values` instead of `value` for list states) or per operator-state partition. */
+interface ManifestState {
+  entries?: { value: string; values?: string[] }[];
+  partitions?: { values?: string[]; entries?: { value: string }[] }[];
+}
+
+function expectedHashes(state: ManifestState): string[] {
   const out: string[] = [];
   for (const e of state.entries ?? []) out.push(...(e.values ?? [e.value]));
   for (const p of state.partitions ?? []) {
