@@ -78,7 +78,7 @@ describe.skipIf(readable.length === 0)('Protobuf values of the fixture savepoint
           const scan = scanProtobufPayload(d.payload, getProtobufScanIndex(d.message.desc), { ...state.valueSerializer.settings });
           expect(scan.error).toBeUndefined();
           expect([scan.depth, scan.unknownFields, scan.large]).toEqual([d.depth, d.unknownFields.length, d.payloadSize > 4096]);
-          // values written by protobuf-java: known fields in number order, then unknown fields, so no §7 write-side findings
+          // values written by protobuf-java: known fields in number order, then unknown fields, so no value warning about the writer's field order
           expect([scan.reusedDeclaredNumbers, scan.numbersTooLarge]).toEqual([0, 0]);
         }
         checkedStates++;

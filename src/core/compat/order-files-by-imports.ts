@@ -1,6 +1,6 @@
 /**
  * Orders descriptor files so that each comes after its imports, ties broken by the smallest name in
- * UTF-16 code-unit order (library-format.md §2.3 step 4, the serializer's Kahn ordering).
+ * UTF-16 code-unit order (the serializer's Kahn ordering).
  */
 import type { FileDescriptorProto } from '@bufbuild/protobuf/wkt';
 

@@ -43,7 +43,7 @@ export * from './scan/read-state-entries';
 export * from './scan/count-state-entries';
 export * from './scan/scan-state';
 export { findNestedValues } from './snapshots/find-nested-values';
-// remote savepoint folders (performance engineer)
+// remote savepoint folders
 export * from './savepoint/list-state-file-sizes';
 export * from './savepoint/open-http-savepoint-folder';
 export * from './keyed/sample-keyed-stream';

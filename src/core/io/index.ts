@@ -4,7 +4,7 @@ export * from './byte-writer';
 export * from './byte-source';
 export * from './modified-utf8';
 export * from './savepoint-files';
-// archives, inputs and compression (io engineer)
+// archives, inputs and compression
 export * from './input-file';
 export * from './slice-source';
 export * from './normalize-entry-path';
@@ -24,6 +24,6 @@ export * from './decode-snappy-chunk';
 export * from './read-snappy-framed';
 export * from './write-snappy-framed';
 export * from './open-http-range-source';
-// remote savepoint folders (performance engineer)
+// remote savepoint folders
 export * from './open-lazy-http-source';
 export * from './open-http-folder';

@@ -1,5 +1,5 @@
 /**
- * What the new schema makes of an unknown field number of a saved message (compatibility-rules.md §7):
+ * What the new schema makes of an unknown field number of a saved message:
  * read as a declared field (when the wire type fits, the core's acceptsWireType), still unknown
  * because the declared field has another wire type, or not declared at all.
  */
