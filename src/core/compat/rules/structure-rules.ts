@@ -1,4 +1,4 @@
-/** Rules for changes inside reached declarations (compatibility-rules.md §5), in the table's order. */
+/** Rules for changes inside reached declarations, in the table's order. */
 import type { RuleDefinition } from './rule';
 
 const r = (
@@ -6,7 +6,7 @@ const r = (
   outcome: 'accepted' | 'rejected',
   summary: string,
   template: string,
-): RuleDefinition => ({ id, outcome, group: 'structure', section: '5', summary, template });
+): RuleDefinition => ({ id, outcome, group: 'structure', summary, template });
 
 export const STRUCTURE_RULES = [
   { ...r('FIELD_ADDED', 'accepted', 'a field with a number the saved message neither used nor reserved is added', 'Field {number} ({name}) is added to {message}'), id: 'FIELD_ADDED' },

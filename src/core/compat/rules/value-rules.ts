@@ -1,8 +1,8 @@
-/** Value-level warnings (compatibility-rules.md §7): they need the scanned saved values. */
+/** Value-level warnings: they need the scanned saved values. */
 import type { RuleDefinition } from './rule';
 
 const w = (id: string, summary: string, template: string): RuleDefinition => ({
-  id, outcome: 'warning', group: 'value', section: '7', summary, template,
+  id, outcome: 'warning', group: 'value', summary, template,
 });
 
 export const VALUE_RULES = [
