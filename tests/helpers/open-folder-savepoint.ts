@@ -20,8 +20,3 @@ export function openFolderSavepoint(folder: string): SavepointFiles {
   walk(folder, '');
   return locateSavepoint(path.basename(folder), files);
 }
-
-/** Bytes of one file of a shared savepoint. */
-export function readSharedFile(relative: string): Uint8Array {
-  return new Uint8Array(readFileSync(path.join(SHARED_SAVEPOINTS, relative)));
-}
