@@ -5,10 +5,9 @@
  * json_names.
  *
  * Drops every field's json_name that equals the name protoc derives from the field name, as the
- * embedded descriptors of protoc's Java gencode have none (library-format.md "There is no
- * json_name (field 10) in the embedded descriptors"; compatibility-rules.md normalization). `buf
- * build` and `protoc --descriptor_set_out` fill them in, so a snapshot written from such a set is
- * one no Java job writes, and the 0.x serializer refuses to restore it ("Generated class has a
+ * embedded descriptors of protoc's Java gencode have no json_name (field 10). `buf build` and
+ * `protoc --descriptor_set_out` fill them in, so a snapshot written from such a set is one no Java
+ * job writes, and the 0.x serializer refuses to restore it ("Generated class has a
  * different Protobuf schema"). Explicit json_names (different from the derived one) are kept.
  */
 import { clearField, fromBinary, isFieldSet, toBinary } from '@bufbuild/protobuf';

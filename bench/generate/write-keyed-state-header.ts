@@ -1,5 +1,5 @@
 /**
- * The header of a canonical keyed state stream (KeyedBackendSerializationProxy v6, spec §3.1) for
+ * The header of a canonical keyed state stream (KeyedBackendSerializationProxy v6) for
  * the benchmark savepoints: a String key, then one ValueState per given name whose value
  * serializer is the flink-datastream-protobuf snapshot (written by the core's protobuf writer)
  * and whose namespace is VoidNamespace.

@@ -1,4 +1,4 @@
-/** Which Flink releases write a `_metadata` format version (spec flink-savepoint-format.md §0.2). */
+/** Which Flink releases write a `_metadata` format version. */
 export function describeFlinkVersionHint(metadataVersion: number): string {
   switch (metadataVersion) {
     case 3:

@@ -1,6 +1,6 @@
 export * from './inspector';
 export { LocalInspector } from './local-inspector';
 export { connectWorkerInspector, type WorkerInspector } from './connect-worker-inspector';
-export { toInspectorFailure, isInspectorFailure } from './to-inspector-failure';
+export { toInspectorFailure, isInspectorFailure, networkFailure } from './to-inspector-failure';
 export { splitInputFiles, isDescriptorSetName, nameSavepointInput } from './split-input-files';
 export { readDroppedEntries, readPickedFiles } from './sources';

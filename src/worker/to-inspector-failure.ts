@@ -1,4 +1,4 @@
-import { classifyError, isDecodeError, type DecodeError, type UsageError } from '../core/io';
+import { classifyError, DecodeError, isDecodeError, type UsageError } from '../core/io';
 import type { InspectorFailure, InspectorFailureKind } from './inspector';
 
 /**
@@ -22,6 +22,11 @@ export function toInspectorFailure(e: unknown): InspectorFailure {
       }
       return { kind: 'internal', name: 'Error', message: String(e) };
   }
+}
+
+/** A request for `url` that failed before any response (offline, server stopped, CORS): a `network` failure whose message says what was expected and what happened. */
+export function networkFailure(url: string, detail: string, cause?: unknown): InspectorFailure {
+  return toInspectorFailure(new DecodeError({ code: 'network', file: url, detail, ...(cause === undefined ? {} : { cause }) }));
 }
 
 const KINDS: readonly InspectorFailureKind[] = ['input', 'network', 'internal', 'cancelled', 'unavailable'];

@@ -1,7 +1,7 @@
 /**
  * Every rule renders its message from a finding's params: the evaluator runs on every case of
  * fixtures/schema-changes (directional, 0.x exact rule, not-restorable with its planning aid, downgrade,
- * the diff's unreached declarations, and value warnings over values made to hit every §7 rule), and each
+ * the diff's unreached declarations, and value warnings over values made to hit every value rule), and each
  * finding's and warning's message, rendered anew from its rule id and params, must be the recorded one
  * (__snapshots__/finding-messages.txt, recorded from the evaluator before findings carried params).
  * Each finding's params are exactly its template's placeholders, and every rule of the registry occurs.

@@ -407,7 +407,7 @@ export const DIRECTIONAL_CASES: DirectionalCase[] = [
   },
 ];
 
-/** Identity, settings and target-line cases (§2, §3) over the same schema pair. */
+/** Identity, settings and target-line cases over the same schema pair. */
 export const IDENTITY_CASES: DirectionalCase[] = [
   {
     name: 'unchanged identity and settings',

@@ -1,5 +1,5 @@
 /**
- * Directional conformance suite (compatibility-rules.md §3–§6): each case compiles saved.proto and
+ * Directional conformance suite: each case compiles saved.proto and
  * new.proto with buf, evaluates with target 1.x and asserts the verdict, the first incompatibility
  * (rule id and exact message) and the presence/absence of rule ids. The meta-test checks that every
  * structural rule has an accepting and a rejecting case.

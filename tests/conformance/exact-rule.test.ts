@@ -1,5 +1,5 @@
 /**
- * The 0.x exact rule reproduces the serializer's own verdicts (library-format.md §3.5, table B),
+ * The 0.x exact rule reproduces the serializer's own verdicts,
  * with the `Envelope` closure compiled by buf. Settings are (deterministic, maxMessageSize, recursionLimit).
  */
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
@@ -58,7 +58,7 @@ function evaluate(saved: FileDescriptorSet, opts: { savedSettings?: SerializerSe
   );
 }
 
-describe('0.x exact rule (library-format.md §3.5 table B)', () => {
+describe('0.x exact rule', () => {
   beforeAll(async () => {
     originalBytes = await buildDescriptorSet({ 'snapshot.proto': SNAPSHOT(FIELDS), 'snapshot_dependency.proto': DEPENDENCY() });
     original = fromBinary(FileDescriptorSetSchema, originalBytes);

@@ -39,7 +39,7 @@ const flag = (key: Uint8Array) => {
 };
 const longKey = (prefix: number[], k: number) => new ByteWriter().bytes(prefix).i64(k).u8(0).finish();
 
-describe('keyed state header (§3.1)', () => {
+describe('keyed state header', () => {
   it('reads version 6, compression flag, key serializer and state meta infos', () => {
     const w = writeKeyedHeader(new ByteWriter(), tuple('org.apache.flink.api.java.tuple.Tuple1', simple(CLS.long)), [valueState('state-name', simple(CLS.long))]);
     const h = readKeyedStateHeader(new ByteReader(w.finish()), registry, { fence: w.length });
@@ -84,7 +84,7 @@ describe('keyed state header (§3.1)', () => {
   });
 });
 
-describe('canonical key-group blocks (§3.2–§3.4)', () => {
+describe('canonical key-group blocks', () => {
   const tuple1 = tuple('org.apache.flink.api.java.tuple.Tuple1', simple(CLS.long));
 
   it('reads two state runs with the 0x80 flag, 1-byte prefixes and value state values', async () => {
@@ -256,7 +256,7 @@ describe('default windows of a whole-state scan (reused buffers, a source with r
   });
 });
 
-describe('heap snapshot format (Appendix A)', () => {
+describe('heap snapshot format', () => {
   it('reads one block per key group, namespace first, List/Map bodies and timers', async () => {
     const states: StateSpec[] = [
       valueState('l', list(simple(CLS.long)), simple(CLS.voidNs), 'LIST'),

@@ -44,7 +44,7 @@ async function readAll(bytes: Uint8Array, states: OperatorStateEntry[], warnings
   return out;
 }
 
-describe('operator state (§4)', () => {
+describe('operator state', () => {
   it('reads list and union elements at their offsets and broadcast maps', async () => {
     const w = writeHeader(6, false, [listState('split', 'SPLIT_DISTRIBUTE'), listState('union', 'UNION')], [broadcastState('bc')]);
     const off = (fn: () => void) => {

@@ -21,7 +21,7 @@ function decode(s: SerializerSnapshot, bytes: Uint8Array) {
   return v;
 }
 
-describe('serializer snapshot envelope (§5.1, §5.2)', () => {
+describe('serializer snapshot envelope', () => {
   it('rejects proxy version 1 with a clear message at its offset', () => {
     const bytes = new ByteWriter().u8(9).i32(1).utf(CLS.long).i32(3).finish();
     const r = new ByteReader(bytes, { file: 'f' });
@@ -83,7 +83,7 @@ describe('serializer snapshot envelope (§5.1, §5.2)', () => {
   });
 });
 
-describe('simple snapshots (§5.3) and their values (§6)', () => {
+describe('simple snapshots and their values', () => {
   it('reads version 3 (empty) and version 2 (serializer class name)', () => {
     const v3 = read(simple(CLS.long));
     expect([v3.s.typeLabel, v3.s.fixedLength, v3.s.status, v3.r.remaining]).toEqual(['Long', 8, 'known', 0]);
@@ -133,7 +133,7 @@ describe('simple snapshots (§5.3) and their values (§6)', () => {
   });
 });
 
-describe('composite snapshots (§5.4)', () => {
+describe('composite snapshots', () => {
   it('reads Tuple1<Long> (outer: tuple class) with fixed length 8', () => {
     const { s, r } = read(tuple('org.apache.flink.api.java.tuple.Tuple1', simple(CLS.long)));
     expect([s.typeLabel, s.fixedLength, r.remaining]).toEqual(['Tuple1<Long>', 8, 0]);
@@ -196,7 +196,7 @@ describe('composite snapshots (§5.4)', () => {
   });
 });
 
-describe('POJO, Kryo and Enum snapshots (§5.5)', () => {
+describe('POJO, Kryo and Enum snapshots', () => {
   const HEADER = 0x4f2c69a3d70n;
   function pojoContent(fields: [string, SnapshotSpec][]) {
     return (w: ByteWriter) => {
@@ -210,7 +210,7 @@ describe('POJO, Kryo and Enum snapshots (§5.5)', () => {
     };
   }
 
-  it('reads fields and decodes POJO values with null flags (§6.7)', () => {
+  it('reads fields and decodes POJO values with null flags', () => {
     const { s, r } = read({ raw: CLS.pojo, version: 2, content: pojoContent([['privateLong', simple(CLS.long)], ['name', simple(CLS.string)]]) });
     expect([s.typeLabel, s.status, r.remaining]).toEqual(['POJO Pojo', 'known', 0]);
     expect(decode(s, new ByteWriter().u8(2).bool(false).i64(1).bool(true).finish())).toEqual({

@@ -23,7 +23,7 @@ const SET = toBinary(
   }),
 );
 
-/** The Protobuf snapshot as a nested snapshot: the serializer's writer puts class name and version first, which the spec writes itself. */
+/** The Protobuf snapshot as a nested snapshot: the serializer's writer puts class name and version first, which `SnapshotSpec` writes itself. */
 function protobufSnapshot(root: string, javaClass: string): SnapshotSpec {
   const whole = new ByteWriter();
   writeProtobufSnapshotParts(whole, javaClass, root, DEFAULT_PROTOBUF_SETTINGS, normalizeSnapshotDescriptors(SET, root));

@@ -1,6 +1,6 @@
 import { ByteWriter } from '../../src/core/io';
 
-/** Byte builders for serializer snapshots (spec §5), used by the flink-state tests. */
+/** Byte builders for serializer snapshots, used by the flink-state tests. */
 export const CLS = {
   int: 'org.apache.flink.api.common.typeutils.base.IntSerializer$IntSerializerSnapshot',
   long: 'org.apache.flink.api.common.typeutils.base.LongSerializer$LongSerializerSnapshot',
@@ -24,7 +24,7 @@ export type SnapshotSpec =
   | { composite: string; outerVersion: number; outer?: (w: ByteWriter) => void; nested: SnapshotSpec[]; legacyVersion?: number }
   | { raw: string; version: number; content: (w: ByteWriter) => void };
 
-/** Writes the nested form (§5.2): utf class, i32 version, content. */
+/** Writes the nested form: utf class, i32 version, content. */
 export function writeNested(w: ByteWriter, s: SnapshotSpec): ByteWriter {
   if ('simple' in s) return w.utf(s.simple).i32(s.version ?? 3);
   if ('raw' in s) {
@@ -43,7 +43,7 @@ export function writeNested(w: ByteWriter, s: SnapshotSpec): ByteWriter {
   return w;
 }
 
-/** Writes the top-level form (§5.1): i32 proxy version 2 + nested form. */
+/** Writes the top-level form: i32 proxy version 2 + nested form. */
 export function writeTopLevel(w: ByteWriter, s: SnapshotSpec): ByteWriter {
   return writeNested(w.i32(2), s);
 }
@@ -69,7 +69,7 @@ export function writeStateMetaInfo(w: ByteWriter, s: StateSpec): ByteWriter {
   return w;
 }
 
-/** KeyedBackendSerializationProxy v6 header (§3.1). */
+/** KeyedBackendSerializationProxy v6 header. */
 export function writeKeyedHeader(w: ByteWriter, key: SnapshotSpec, states: StateSpec[], compressed = false): ByteWriter {
   w.i32(6).bool(compressed);
   writeTopLevel(w, key);

@@ -33,7 +33,13 @@ interface ManifestValue {
   payloadSize: number;
 }
 
-function expectedHashes(state: any): string[] {
+/** A state of a fixture manifest: the SHA-256 of each value, per keyed entry (`values` instead of `value` for list states) or per operator-state partition. */
+interface ManifestState {
+  entries?: { value: string; values?: string[] }[];
+  partitions?: { values?: string[]; entries?: { value: string }[] }[];
+}
+
+function expectedHashes(state: ManifestState): string[] {
   const out: string[] = [];
   for (const e of state.entries ?? []) out.push(...(e.values ?? [e.value]));
   for (const p of state.partitions ?? []) {
@@ -73,7 +79,7 @@ describe.skipIf(readable.length === 0)('Protobuf values of the fixture savepoint
           const scan = scanProtobufPayload(d.payload, getProtobufScanIndex(d.message.desc), { ...state.valueSerializer.settings });
           expect(scan.error).toBeUndefined();
           expect([scan.depth, scan.unknownFields, scan.large]).toEqual([d.depth, d.unknownFields.length, d.payloadSize > 4096]);
-          // values written by protobuf-java: known fields in number order, then unknown fields, so no §7 write-side findings
+          // values written by protobuf-java: known fields in number order, then unknown fields, so no value warning about the writer's field order
           expect([scan.reusedDeclaredNumbers, scan.numbersTooLarge]).toEqual([0, 0]);
         }
         checkedStates++;

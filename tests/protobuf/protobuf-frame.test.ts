@@ -29,7 +29,7 @@ function decodeError(bytes: Uint8Array, t: ProtobufValueTarget = target): Decode
 
 const invalid = (inner: string) => `Invalid Protobuf frame for ${ENVELOPE_CLASS}: ${inner}`;
 
-describe('Protobuf value frame: the invalid frames of library-format.md §1.2', () => {
+describe('Protobuf value frame: the invalid frames', () => {
   const cases: { name: string; input: Uint8Array; detail: string; offset: number; t?: ProtobufValueTarget }[] = [
     { name: 'empty input', input: new Uint8Array(0), detail: 'Truncated Protobuf frame length', offset: 0 },
     { name: '00 00', input: hex('00 00'), detail: 'Truncated Protobuf frame length', offset: 0 },

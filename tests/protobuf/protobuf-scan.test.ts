@@ -87,7 +87,7 @@ describe('scanProtobufPayload: the structural scan', () => {
   });
 
   it('counts out-of-writer-order declared fields exactly as the rule reads (property: random field sequences, field log on and off)', () => {
-    // the rule of compatibility-rules.md §7, straight from the descriptor: a declared field is out of
+    // the value warning's rule, straight from the descriptor: a declared field is out of
     // writer order after an unknown field (an undeclared closed-enum value counts as one), below the
     // number before it, equal to it unless repeated, or as a second member of one oneof; closed enums
     // and map entries are not checked themselves
@@ -228,7 +228,7 @@ describe('scanProtobufPayload: the structural scan', () => {
   });
 });
 
-describe('createProtobufStateScan: per-state statistics and §7 findings', () => {
+describe('createProtobufStateScan: per-state statistics and value-warning findings', () => {
   it('aggregates sizes, aliasing on/off and counts findings with example keys', () => {
     const scan = createProtobufStateScan(recursiveIndex, { ...limits, root: recursive, newLimits: { maxMessageSize: 4000, recursionLimit: 1 }, maxExamples: 2 });
     const large = Uint8Array.from(lenField(0x2a, new Array(5000).fill(7)));

@@ -15,7 +15,19 @@ import { hex } from './protobuf-test-schemas';
 const FILE = path.resolve(process.cwd(), 'fixtures/snapshots/protobuf-0.1.0-snapshots.json');
 const exists = existsSync(FILE);
 if (!exists) console.warn(`skipping Protobuf snapshot fixture tests: ${FILE} is absent`);
-const snapshots: any[] = exists ? JSON.parse(readFileSync(FILE, 'utf8')).snapshots : [];
+/** One snapshot the fixture writer's Java code wrote, with what it knows about it. */
+interface FixtureSnapshot {
+  name: string;
+  hex: string;
+  byteLength: number;
+  sha256: string;
+  javaClass: string;
+  messageType: string;
+  deterministicSerialization: boolean;
+  maxMessageSize: number;
+  recursionLimit: number;
+}
+const snapshots: FixtureSnapshot[] = exists ? (JSON.parse(readFileSync(FILE, 'utf8')) as { snapshots: FixtureSnapshot[] }).snapshots : [];
 
 describe.skipIf(!exists)('fixture writer snapshots (protobuf-0.1.0-snapshots.json)', () => {
   const registry = createSnapshotRegistry();

@@ -86,7 +86,7 @@ describe('ProtobufTypeSerializerSnapshot v1: writer reproduces the serializer', 
     const bytes = writeEnvelopeSnapshot();
     expect(bytes.length).toBe(824);
     expect(formatHex(computeSha256(bytes))).toBe('98aa599ff7341aa1bccadf10d3e818cbeba22da6c04357a56f1e2bf1247eb25b');
-    // §2.2 offsets: descriptor length at 190 (598), digest at 792
+    // snapshot layout: descriptor length at 190 (598), digest at 792
     expect(new DataView(bytes.buffer).getInt32(190)).toBe(598);
     expect(formatHex(bytes.subarray(792, 796))).toBe('0b4ec24f');
   });
@@ -97,7 +97,7 @@ describe('ProtobufTypeSerializerSnapshot v1: writer reproduces the serializer', 
     expect(formatHex(raised.subarray(181, 190))).toBe('01080000000000' + '00c8');
   });
 
-  it('normalizes runtime.proto to the predicted 224-byte descriptor set of §4.4', () => {
+  it('normalizes runtime.proto to the predicted 224-byte descriptor set', () => {
     const bytes = normalizeSnapshotDescriptors(buildGencodeDescriptorSet('runtime'), ENTRY_NAME);
     expect(formatHex(bytes)).toBe(
       '0add010a0d72756e74696d652e70726f746f1216666c696e6b2e70726f746f6275662e72756e74696d6522660a05456e747279120f0a076f7264696e616c180120012805120d0a05636f756e74180220012805120f0a077061796c6f6164180320012809122c0a056368696c6418042001280b321d2e666c696e6b2e70726f746f6275662e72756e74696d652e456e74727942440a31696f2e6769746875622e666c696e6b2e6763702e70726f746f6275662e72756e74696d656170702e67656e657261746564420f52756e74696d654d65737361676573620670726f746f33',
@@ -282,7 +282,7 @@ describe('ProtobufTypeSerializerSnapshot v1: reader', () => {
   });
 });
 
-describe('descriptor normalization (library-format.md §2.3, §3.5 A)', () => {
+describe('descriptor normalization', () => {
   it('A1: orders dependency-first with the lexically smallest ready file next', () => {
     const deps = new Map([
       ['root.proto', ['b.proto', 'a.proto']],

@@ -183,7 +183,6 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
     const input = keyed!.input!;
     const source = input.source;
     let inFlight = 0;
-    let inFlightAtStop = -1;
     // slow reads into the caller's buffer, so a stopped stream's read-ahead is still running when it stops
     const slow: ByteSource = {
       name: source.name,
@@ -208,7 +207,7 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
         break;
       }
     }
-    inFlightAtStop = inFlight;
+    const inFlightAtStop = inFlight;
     expect(stopped).toBe(true);
     expect(inFlightAtStop).toBe(0);
     // the same buffers again, read to the end: the entries of a fresh read

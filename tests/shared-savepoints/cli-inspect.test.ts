@@ -16,20 +16,49 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
   const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
   return { code, stdout, stderr };
 }
-async function inspectJson(folder: string, ...flags: string[]): Promise<any> {
+/** The parts of the `inspect --json` document (docs/cli.md) that these tests read. */
+interface InspectJson {
+  metadataVersion: number;
+  checkpointId: string;
+  type: string;
+  format: string;
+  totalSize: number;
+  operators: InspectJsonOperator[];
+  errors: { code: string; message: string }[];
+}
+interface InspectJsonOperator {
+  id: string;
+  name: string | null;
+  uid: string | null;
+  parallelism: number;
+  maxParallelism: number;
+  states: { name: string; keySerializer?: string; valueSerializer?: string }[];
+  /** with --handles only */
+  subtasks: { index: number; managedOperatorState?: unknown; managedKeyedState: { code: number; data: { code: number; path?: string } } }[];
+}
+async function inspectJson(folder: string, ...flags: string[]): Promise<InspectJson> {
   const r = await run('inspect', '--json', ...flags, path.join(ROOT, folder));
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  return JSON.parse(r.stdout);
+  return JSON.parse(r.stdout) as InspectJson;
 }
-const stateOf = (doc: any, opId: string, name: string) => doc.operators.find((o: any) => o.id === opId).states.find((s: any) => s.name === name);
+function operatorOf(doc: InspectJson, id: string): InspectJsonOperator {
+  const operator = doc.operators.find((o) => o.id === id);
+  if (operator === undefined) throw new Error(`no operator ${id} in the document`);
+  return operator;
+}
+function stateOf(doc: InspectJson, opId: string, name: string): InspectJsonOperator['states'][number] {
+  const state = operatorOf(doc, opId).states.find((s) => s.name === name);
+  if (state === undefined) throw new Error(`no state ${name} in operator ${opId}`);
+  return state;
+}
 
 describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
   it('--json: header fields, operators and stable key order', async () => {
     const doc = await inspectJson('new-stateful-udf-migration-itcase-flink1.20-hashmap-savepoint');
     expect(Object.keys(doc)).toEqual(['documentVersion', 'input', 'metadataVersion', 'checkpointId', 'type', 'format', 'totalSize', 'operators', 'warnings', 'errors']);
     expect([doc.metadataVersion, doc.checkpointId, doc.type, doc.format, doc.totalSize]).toEqual([4, '2', 'savepoint', 'CANONICAL', 18068]);
-    expect(doc.operators.map((o: any) => [o.id, o.parallelism, o.maxParallelism])).toEqual([
+    expect(doc.operators.map((o) => [o.id, o.parallelism, o.maxParallelism])).toEqual([
       ['1f2b5df5a66154aca61fcb26193792be', 1, 4],
       ['d5c8b168c6cbfe8c507a10f88b325243', 4, 4],
       ['41e91aae0bee218c44306cf7d21940ad', 4, 4],
@@ -52,7 +81,7 @@ describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
   it('--json on the V5 savepoint carries names and uids; the sinks have no uid', async () => {
     const doc = await inspectJson('new-stateful-udf-migration-itcase-flink2.0-rocksdb-savepoint');
     expect(doc.metadataVersion).toBe(5);
-    expect(doc.operators.map((o: any) => [o.name, o.uid])).toEqual([
+    expect(doc.operators.map((o) => [o.name, o.uid])).toEqual([
       ['Source: Custom Source', 'CheckpointingSource2'],
       ['Flat Map', 'CheckpointingKeyedStateFlatMap1'],
       ['timely_stateful_operator', 'CheckpointingTimelyStatefulOperator2'],
@@ -67,19 +96,19 @@ describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
   it('--json --handles: inline operator state at offset 180 and inline code-7 keyed handles (complexKeyed)', async () => {
     const doc = await inspectJson('operatorstate/complexKeyed-flink1.20', '--handles');
     expect(doc.checkpointId).toBe('382');
-    const second = doc.operators.find((o: any) => o.id === '6730ef7375fb60f9d9bbdfdfd174d803');
-    expect(second.subtasks.map((s: any) => s.index)).toEqual([0, 1, 2, 3]);
+    const second = operatorOf(doc, '6730ef7375fb60f9d9bbdfdfd174d803');
+    expect(second.subtasks.map((s) => s.index)).toEqual([0, 1, 2, 3]);
     expect(second.subtasks[0].managedOperatorState).toMatchObject({ code: 4, states: [{ name: '_default_', mode: 'SPLIT_DISTRIBUTE', offsets: [180] }], data: { code: 1, kind: 'inline', size: 194 } });
-    const window = doc.operators.find((o: any) => o.id === '01203aa9a12dc1ec725e03853dd7c8f2');
+    const window = operatorOf(doc, '01203aa9a12dc1ec725e03853dd7c8f2');
     expect(window.subtasks[2].managedKeyedState).toMatchObject({ code: 7, kind: 'key-groups', keyGroups: { start: 64, end: 95 }, data: { code: 1 } });
-    expect(window.states.map((s: any) => s.name)).toEqual(['_timer_state/event_window-timers', '_timer_state/processing_window-timers', 'count', 'values', 'window-contents']);
-    expect(doc.operators.find((o: any) => o.id === 'bc764cd8ddf7a0cff126f51c16239658').subtasks).toEqual([]);
+    expect(window.states.map((s) => s.name)).toEqual(['_timer_state/event_window-timers', '_timer_state/processing_window-timers', 'count', 'values', 'window-contents']);
+    expect(operatorOf(doc, 'bc764cd8ddf7a0cff126f51c16239658').subtasks).toEqual([]);
   });
 
   it('--json --handles: relative files (code 6) behind code-7 handles, subtask 0 absent (1.20 heap)', async () => {
     const doc = await inspectJson('new-stateful-udf-migration-itcase-flink1.20-hashmap-savepoint', '--handles');
-    const flatMap = doc.operators.find((o: any) => o.id === 'd5c8b168c6cbfe8c507a10f88b325243');
-    expect(flatMap.subtasks.map((s: any) => [s.index, s.managedKeyedState.code, s.managedKeyedState.data.code])).toEqual([
+    const flatMap = operatorOf(doc, 'd5c8b168c6cbfe8c507a10f88b325243');
+    expect(flatMap.subtasks.map((s) => [s.index, s.managedKeyedState.code, s.managedKeyedState.data.code])).toEqual([
       [1, 7, 6],
       [2, 7, 6],
       [3, 7, 6],
@@ -106,14 +135,14 @@ describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
     const src = path.join(ROOT, 'new-stateful-udf-migration-itcase-flink1.20-hashmap-savepoint');
     const dir = mkdtempSync(path.join(tmpdir(), 'spi-cli-'));
     const doc0 = JSON.parse((await run('inspect', '--json', '--handles', src)).stdout);
-    const removed = doc0.operators.find((o: any) => o.id === 'd5c8b168c6cbfe8c507a10f88b325243').subtasks[0].managedKeyedState.data.path as string;
+    const removed = operatorOf(doc0, 'd5c8b168c6cbfe8c507a10f88b325243').subtasks[0].managedKeyedState.data.path as string;
     for (const f of readdirSync(src)) if (f !== removed) copyFileSync(path.join(src, f), path.join(dir, f));
     expect(readFileSync(path.join(dir, '_metadata')).length).toBe(2617);
     const r = await run('inspect', '--json', dir);
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.stdout);
-    const missing = doc.errors.filter((e: any) => e.code === 'missing-file');
+    const doc = JSON.parse(r.stdout) as InspectJson;
+    const missing = doc.errors.filter((e) => e.code === 'missing-file');
     expect(missing.length).toBeGreaterThan(0);
-    expect(missing[0].message).toContain(`expected state file "${removed}", referenced by operator d5c8b168… / subtask 1 / managed keyed state`);
+    expect(missing[0]!.message).toContain(`expected state file "${removed}", referenced by operator d5c8b168… / subtask 1 / managed keyed state`);
   });
 });

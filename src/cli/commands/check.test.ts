@@ -96,7 +96,7 @@ describe.skipIf(!present)('check CLI on a savepoint with Protobuf state', () => 
       message: 'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): Field 1 (id) of fixtures.events.Event changes type from INT64 to SINT64',
     });
     expect(s0.failureText).toBe(
-      // 0.x: restoreSerializer of the saved snapshot requires the saved schema (library-format.md §3.3)
+      // 0.x: restoreSerializer of the saved snapshot requires the saved schema
       "Cannot restore Protobuf serializer for dev.savepointinspector.fixtures.generated.EventMessages$Event (fixtures.events.Event): supply a supported generated class with the saved schema through Flink's user-code classloader. Cause: Generated class has a different Protobuf schema",
     );
     const directional = await run([SAVEPOINT, '--descriptors', sets.sint!, '--format', 'json', '--no-values']);

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli';
+import type { DumpUnknownField } from './dump';
 
 const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
 const exists = existsSync(SAVEPOINT);
@@ -58,9 +59,9 @@ describe.skipIf(!exists)('dump over a fixture savepoint', () => {
     expect(doc.operator).toBe('int-keyed');
     expect(doc.state).toBe('events-by-name');
     expect(doc.entries.length).toBeGreaterThan(0);
-    const e = doc.entries.find((x: any) => x.userKey?.value === 'event-20');
+    const e = doc.entries.find((x: { userKey?: { value?: unknown } }) => x.userKey?.value === 'event-20');
     expect(e).toMatchObject({ key: { kind: 'int', value: 0 }, keyGroup: 14, subtask: 1, value: { kind: 'message', typeName: 'fixtures.events.Event' } });
-    expect(e.protobuf[0].unknownFields.map((u: any) => [u.number, u.wireType, u.hex])).toEqual([
+    expect(e.protobuf[0].unknownFields.map((u: DumpUnknownField) => [u.number, u.wireType, u.hex])).toEqual([
       [100, 'varint', 'a00663'],
       [101, 'length-delimited', 'aa060865787472612d3230'],
     ]);

@@ -1,5 +1,5 @@
 /**
- * PAYLOAD_NOT_PROTO3 (compatibility-rules.md §5, seed 000/001): the new type information is not
+ * PAYLOAD_NOT_PROTO3: the new type information is not
  * even constructed when a message the payload reaches is not proto3, or declares a group, a
  * required field, an extension, an extension range or a field number above 536,870,911.
  */

@@ -1,5 +1,5 @@
 /**
- * Compares what surrounds a reached declaration (compatibility-rules.md §4): its declaring file
+ * Compares what surrounds a reached declaration: its declaring file
  * (package, syntax/edition, options, never the list of declarations or imports) and its enclosing
  * messages (options only; their names are part of the declaration's full name).
  */

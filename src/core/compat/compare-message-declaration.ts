@@ -1,5 +1,5 @@
 /**
- * Compares one reached message pair in the order of compatibility-rules.md §6: construction
+ * Compares one reached message pair in the rules' order: construction
  * (PAYLOAD_NOT_PROTO3), message options, each saved field (removal rules, then retained-field
  * rules), added fields, field order, reservations, oneofs and any other difference. Returns the
  * retained fields so the walk can recurse into their types.

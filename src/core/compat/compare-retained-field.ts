@@ -1,5 +1,5 @@
 /**
- * The retained-field rules (compatibility-rules.md §5), in the table's order: type, type name,
+ * The retained-field rules, in the table's order: type, type name,
  * cardinality, presence, oneof, name, default, json_name, options, then any other difference.
  */
 import { FieldDescriptorProtoSchema, FieldOptionsSchema, type FieldDescriptorProto } from '@bufbuild/protobuf/wkt';

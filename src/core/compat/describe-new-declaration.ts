@@ -1,5 +1,5 @@
 /**
- * What the new schema makes of an unknown field number of a saved message (compatibility-rules.md §7),
+ * What the new schema makes of an unknown field number of a saved message,
  * from a state's schema diff: read as the declared field (its type accepts the wire type, as
  * protobuf-java's parser merges it), still unknown because the declared field has another wire type,
  * or not declared at all. The app shows it next to the unknown fields a scan found.

@@ -1,5 +1,5 @@
 /**
- * The 0.x exact rule (compatibility-rules.md §2, library-format.md §3.2): compatible only if the
+ * The 0.x exact rule: compatible only if the
  * Java class name, the root full name and the normalized descriptor sets are equal as decoded
  * messages, and neither reader limit decreases. The deterministic flag is ignored.
  */

@@ -1,4 +1,4 @@
-/** Identity and settings rules (compatibility-rules.md §3), checked first, in the table's order. */
+/** Identity and settings rules, checked first, in the table's order. */
 import type { SerializerSettings, TypeKind } from './types';
 import { createWalkContext, addFinding } from './walk-context';
 import { indexDeclarations } from './index-declarations';

@@ -1,5 +1,5 @@
 /**
- * The directional evaluator (compatibility-rules.md §4–§6): normalizes both sets, walks the reached
+ * The directional evaluator: normalizes both sets, walks the reached
  * declarations depth first from the saved root in saved declaration order (each type once), and
  * reports every finding in walk order; the first rejected one is the first incompatibility.
  * Linear in the size of the reached schema: each declaration pair and file pair is compared once.

@@ -1,5 +1,5 @@
 /**
- * One state's answer to "will the restore work?" (compatibility-rules.md §2): picks the rule set
+ * One state's answer to "will the restore work?": picks the rule set
  * from the saved snapshot's library line and the target line, runs identity/settings rules and the
  * exact or the directional evaluator, and phrases the failure Flink would report.
  */
@@ -96,9 +96,9 @@ export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): Sta
 
 /**
  * The failure Flink would print.
- * - 1.x directional rules (compatibility-rules.md §6): structural changes of generated-class state fail in
+ * - 1.x directional rules: structural changes of generated-class state fail in
  *   restoreSerializer with the first incompatibility as the cause.
- * - 0.x exact rule (library-format.md §3.3): Flink's keyed backends fetch the previous serializer
+ * - 0.x exact rule: Flink's keyed backends fetch the previous serializer
  *   (restoreSerializer) before checking compatibility; the 0.x snapshot loads the saved class and requires the
  *   saved schema, so a schema, root or class change fails there with "Generated class has a different Protobuf
  *   schema" (a missing class with its ClassNotFoundException instead).

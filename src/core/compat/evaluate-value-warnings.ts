@@ -1,5 +1,5 @@
 /**
- * Value-aware warnings (compatibility-rules.md §7): joins the scan of the saved values with the new
+ * Value-aware warnings: joins the scan of the saved values with the new
  * schema. Above all UNKNOWN_NUMBER_BECOMES_FIELD: a saved value carries an unknown field whose number
  * the new schema declares, so the new parser reads those retained bytes as the added field.
  */
@@ -150,10 +150,10 @@ export function createValueWarningCollector(schema: SchemaChangeResult, newSetti
   return { add, finish: () => finishValueWarnings([tally()]), tally };
 }
 
-/** the registry's order of the value rules (§7) */
+/** the registry's order of the value rules */
 const ORDER: readonly string[] = RULES.filter((r) => r.group === 'value').map((r) => r.id);
 
-/** Rule order of §7 first, then location, so the output is stable whatever the scan order. */
+/** The value rules' order first, then location, so the output is stable whatever the scan order. */
 function compareBuckets(a: Bucket, b: Bucket): number {
   const byRule = ORDER.indexOf(a.ruleId) - ORDER.indexOf(b.ruleId);
   if (byRule !== 0) return byRule;
@@ -170,7 +170,7 @@ const VARINT_TYPES = new Set([
 const FIXED64_TYPES = new Set([FieldDescriptorProto_Type.FIXED64, FieldDescriptorProto_Type.SFIXED64, FieldDescriptorProto_Type.DOUBLE]);
 const FIXED32_TYPES = new Set([FieldDescriptorProto_Type.FIXED32, FieldDescriptorProto_Type.SFIXED32, FieldDescriptorProto_Type.FLOAT]);
 
-/** Whether protobuf-java's parser merges a field of this wire type into the declared field (seed 001). */
+/** Whether protobuf-java's parser merges a field of this wire type into the declared field (protobuf-java's CodedInputStream: a mismatched wire type stays an unknown field). */
 function acceptsWireType(field: FieldDescriptorProto, wireType: number): boolean {
   return acceptsWireTypeOf(field.type, field.label === FieldDescriptorProto_Label.REPEATED, wireType);
 }

@@ -1,5 +1,5 @@
 /**
- * Normalizes a descriptor set to what generated code embeds (compatibility-rules.md §4): drops
+ * Normalizes a descriptor set to what generated code embeds: drops
  * source_code_info, a field's json_name when it equals the name protoc derives, and the image
  * extension (field 8042 of FileDescriptorProto, an unknown field) that `buf build` adds. Applied to
  * both sides so the comparison sees only real schema differences.

@@ -1,6 +1,6 @@
 /**
  * Orders descriptor files so that each comes after its imports, ties broken by the smallest name in
- * UTF-16 code-unit order (library-format.md §2.3 step 4, the serializer's Kahn ordering). Files that
+ * UTF-16 code-unit order (the serializer's Kahn ordering when it normalizes a descriptor set). Files that
  * import each other in a cycle cannot be ordered: an `invalid-value` DecodeError naming the cycle
  * (the caller adds the file and location).
  */

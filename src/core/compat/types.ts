@@ -1,5 +1,5 @@
 /**
- * The evaluator's plain-data model (compatibility-rules.md). Inputs are built from a serializer
+ * The evaluator's plain-data model. Inputs are built from a serializer
  * snapshot (saved side) and a user's descriptor set (new side), or directly in tests.
  */
 import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
@@ -13,7 +13,7 @@ export interface SerializerSettings {
   largePayloadAliasing?: boolean;
 }
 
-/** Defaults of the library (seed 001): 64 MiB, depth 100, deterministic off, aliasing on. */
+/** Defaults of the library: 64 MiB, depth 100, deterministic off, aliasing on. */
 export const DEFAULT_SETTINGS: Readonly<Required<SerializerSettings>> = Object.freeze({
   deterministicSerialization: false,
   maxMessageSize: 67_108_864,
@@ -72,7 +72,7 @@ export interface FindingOf<Id extends FindingRuleId> {
 export type Finding = { [Id in FindingRuleId]: FindingOf<Id> }[FindingRuleId];
 
 export interface SchemaEvaluation {
-  /** every finding in walk order (compatibility-rules.md §6) */
+  /** every finding in walk order */
   findings: Finding[];
   firstIncompatibility?: Finding;
   /** full names of the reached saved declarations, in walk order */

@@ -1,6 +1,6 @@
 /**
- * What the value-aware warnings need from the structural scan of saved values (compatibility-rules.md
- * §7), as plain data: the protobuf module's scan (or a test) fills it per value.
+ * What the value-aware warnings need from the structural scan of saved values, as plain data: the
+ * protobuf module's scan (or a test) fills it per value.
  */
 import type { RuleParams, ValueRuleId } from './rules';
 

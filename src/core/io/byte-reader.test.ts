@@ -19,7 +19,7 @@ describe('ByteReader', () => {
     expect(r.atEnd).toBe(true);
   });
 
-  it('encodes StringValue as Flink does (spec §6.2 examples)', () => {
+  it('encodes StringValue as Flink does', () => {
     expect([...new ByteWriter().stringValue('€').finish()]).toEqual([0x02, 0xac, 0x41]);
     expect([...new ByteWriter().stringValue('é').finish()]).toEqual([0x02, 0xe9, 0x01]);
     expect([...new ByteWriter().utf('\u0000').finish()]).toEqual([0x00, 0x02, 0xc0, 0x80]);

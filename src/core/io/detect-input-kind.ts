@@ -67,10 +67,6 @@ export async function detectInputKind(source: ByteSource): Promise<DetectedInput
   return detected(classify(head, tail, source.size));
 }
 
-export function describeInputKind(kind: InputKind): string {
-  return LABELS[kind];
-}
-
 function detected(kind: InputKind): DetectedInput {
   return { kind, label: LABELS[kind] };
 }

@@ -23,11 +23,6 @@ export function readU64LE(bytes: Uint8Array, at: number): number | undefined {
   return hi * 0x1_0000_0000 + lo;
 }
 
-export function writeU16LE(out: Uint8Array, at: number, v: number): void {
-  out[at] = v & 0xff;
-  out[at + 1] = (v >>> 8) & 0xff;
-}
-
 export function writeU24LE(out: Uint8Array, at: number, v: number): void {
   out[at] = v & 0xff;
   out[at + 1] = (v >>> 8) & 0xff;

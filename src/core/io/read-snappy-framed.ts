@@ -9,8 +9,8 @@ export interface SnappyFramedOptions {
   /** where the stream must stop (exclusive); default: end of input */
   readonly end?: number;
   /**
-   * 'required': the stream must open with the identifier chunk (keyed state blocks, §3.6);
-   * 'optional' (default): it may (operator state offsets point at data chunks, §4).
+   * 'required': the stream must open with the identifier chunk (keyed state blocks);
+   * 'optional' (default): it may (operator state offsets point at data chunks).
    */
   readonly identifier?: 'required' | 'optional';
   /**

@@ -184,7 +184,7 @@ function readZip64Extra(extra: Uint8Array, needs: { u: boolean; c: boolean; o: b
   return undefined;
 }
 
-/** Names without the UTF-8 flag are CP437 by the spec, but most tools write UTF-8 anyway. */
+/** Names without the UTF-8 flag are CP437 by the ZIP specification, but most tools write UTF-8 anyway. */
 function isUtf8Compatible(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return isValidUtf8(bytes);
   return true;

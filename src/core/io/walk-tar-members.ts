@@ -85,6 +85,7 @@ function cString(bytes: Uint8Array, at: number, len: number): string {
 }
 
 function readOctal(bytes: Uint8Array, at: number, len: number): number | undefined {
+  // eslint-disable-next-line no-control-regex -- tar pads numeric fields with NUL bytes and spaces
   const text = strFromU8(bytes.subarray(at, at + len), true).replace(/[\u0000 ]+$/g, '').replace(/^[ ]+/, '');
   if (!/^[0-7]+$/.test(text)) return text === '' ? 0 : undefined;
   return parseInt(text, 8);

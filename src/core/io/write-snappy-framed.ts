@@ -25,7 +25,7 @@ export function writeSnappyFramed(data: Uint8Array, options: SnappyFramedWriteOp
 
 /**
  * Writes several segments into one framed stream, starting each segment on a fresh chunk (as
- * Flink's operator-state writer flushes before recording an offset, §4). Returns the stream and the
+ * Flink's operator-state writer flushes before recording an offset). Returns the stream and the
  * offset of each segment's first chunk (relative to the start of the returned bytes).
  */
 export function writeSnappyFramedSegments(segments: readonly Uint8Array[], options: SnappyFramedWriteOptions = {}): { bytes: Uint8Array; segmentOffsets: number[] } {

@@ -1,8 +1,7 @@
 /**
  * Whole-state statistics from the structural scan: sizes, depth, unknown fields, the
- * large-payload aliasing memory model with aliasing on and off (seed 001, "Memory of large decoded
- * messages"), and the value-level checks of compatibility-rules.md §7 that need only the saved
- * data, each counted per state with example keys.
+ * large-payload aliasing memory model with aliasing on and off (below), and the value-level checks
+ * that need only the saved data, each counted per state with example keys.
  *
  * Memory model, per value whose payload exceeds 4 KiB and holds aliasable fields (non-empty bytes
  * fields, unknown length-delimited fields):

@@ -1,5 +1,5 @@
 /**
- * Builds real descriptors from normalized, ordered file bytes (library-format.md §2.4 step 3).
+ * Builds real descriptors from normalized, ordered file bytes.
  * Checks that protobuf-java's FileDescriptor.buildFrom makes and @bufbuild/protobuf does not
  * (public dependency indexes, fully-qualified type names that are missing or not imported) come
  * first, with protobuf-java's wording; any other failure of createFileRegistry is reported with

@@ -1,6 +1,6 @@
 /**
- * Descriptor-guided decoding of one Protobuf payload with protobuf-java semantics
- * (library-format.md §1.2): unknown fields kept in wire order, a wire type the declared field
+ * Descriptor-guided decoding of one Protobuf payload with protobuf-java semantics: unknown fields
+ * kept in wire order, a wire type the declared field
  * does not accept makes the field unknown, packed and unpacked repeated both accepted, last value
  * wins for singular scalars, message fields merge, proto3 strings must be valid UTF-8, closed
  * enums put unknown numbers into the unknown fields, required fields are enforced, and depth is

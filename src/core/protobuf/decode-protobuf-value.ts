@@ -1,7 +1,7 @@
 /**
- * Reads one value written by the serializer: the frame (§1.2 step 1), then the payload with
- * protobuf-java semantics; parse failures become `Invalid Protobuf frame for <class>: <inner>`
- * (§1.2 step 5), located at the failing byte. Returns the JSON view, unknown fields, field
+ * Reads one value written by the serializer: the frame, then the payload with
+ * protobuf-java semantics; parse failures become `Invalid Protobuf frame for <class>: <inner>`,
+ * located at the failing byte. Returns the JSON view, unknown fields, field
  * ranges, payload size and depth.
  */
 import type { DescMessage } from '@bufbuild/protobuf';

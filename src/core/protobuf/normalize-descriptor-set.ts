@@ -1,6 +1,5 @@
 /**
- * ProtobufSchema.normalize(FileDescriptorSet, fullName) of the serializer (library-format.md
- * §2.3, §2.4): per file drop only source_code_info, deduplicate by name, check weak indexes,
+ * ProtobufSchema.normalize(FileDescriptorSet, fullName) of the serializer: per file drop only source_code_info, deduplicate by name, check weak indexes,
  * order dependency-first with the lexically smallest ready file next, build the descriptors,
  * find the root by full name, and require the set to be exactly the root's import closure.
  * Failures throw DescriptorSchemaError whose message is the serializer's inner text.

@@ -1,7 +1,7 @@
 /**
- * Parses saved FileDescriptorSet bytes as protobuf-java does in the snapshot reader
- * (library-format.md §2.2 step 9): empty extension registry (custom options stay unknown
- * fields), recursion limit 101, last tag 0. Throws ProtobufParseError with protobuf-java's text.
+ * Parses saved FileDescriptorSet bytes as protobuf-java does in the snapshot reader: empty
+ * extension registry (custom options stay unknown fields), recursion limit 101, last tag 0. Throws
+ * ProtobufParseError with protobuf-java's text.
  */
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { decodeProtobufPayload } from './decode-protobuf-payload';

@@ -1,5 +1,5 @@
 /**
- * Identity, limits and defaults of the flink-datastream-protobuf serializer (library-format.md §1.5, §2).
+ * Identity, limits and defaults of the flink-datastream-protobuf serializer.
  */
 export const PROTOBUF_SNAPSHOT_CLASS = 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot';
 export const PROTOBUF_SERIALIZER_CLASS = 'io.github.flink.gcp.protobuf.ProtobufTypeSerializer';

@@ -1,5 +1,5 @@
 /**
- * Error texts in the serializer's and protobuf-java's own words (library-format.md §6), and the
+ * Error texts in the serializer's and protobuf-java's own words, and the
  * internal parse failure that the frame and snapshot readers turn into DecodeErrors (code 'protobuf').
  */
 import { DecodeError, type DecodeErrorCode } from '../io';
@@ -57,7 +57,7 @@ export function createProtobufError(detail: string, at: ErrorLocation = {}, caus
   });
 }
 
-/** A descriptor-set validation failure; the message is the serializer's inner text (§2.4). */
+/** A descriptor-set validation failure; the message is the serializer's inner text. */
 export class DescriptorSchemaError extends Error {
   override readonly name = 'DescriptorSchemaError';
 }

@@ -1,4 +1,4 @@
-/** The content of a ProtobufTypeSerializerSnapshot version 1 (library-format.md §2.2). */
+/** The content of a ProtobufTypeSerializerSnapshot version 1. */
 import type { ProtobufSettings } from './protobuf-constants';
 import type { NormalizedDescriptorSet } from './normalize-descriptor-set';
 

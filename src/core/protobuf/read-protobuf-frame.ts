@@ -1,5 +1,5 @@
 /**
- * The value frame (library-format.md §1.1, §1.2 step 1): a signed 32-bit big-endian payload
+ * The value frame: a signed 32-bit big-endian payload
  * length N with 0 ≤ N ≤ maxMessageSize, then N bytes of Protobuf. Length errors are the
  * serializer's unwrapped texts; nothing is allocated from N.
  */
@@ -48,7 +48,7 @@ export function readProtobufFrameLength(bytes: Uint8Array, start: number, end: n
 }
 
 /**
- * The raw stream copy of §1.4: the frame's bytes verbatim, never parsed; a short payload is
+ * The serializer's raw stream copy: the frame's bytes verbatim, never parsed; a short payload is
  * `Truncated Protobuf frame during stream copy`.
  */
 export function copyProtobufFrame(r: ByteReader, maxMessageSize: number): Uint8Array {

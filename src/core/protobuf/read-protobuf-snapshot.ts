@@ -1,6 +1,6 @@
 /**
  * Reads the payload of a ProtobufTypeSerializerSnapshot (after Flink's class name and version),
- * in the serializer's order with its checks and texts (library-format.md §2.2 read side, §6):
+ * in the serializer's order with its checks and texts:
  * an EOF anywhere is `Truncated Protobuf snapshot`; every other failure is
  * `Cannot read Protobuf snapshot: <inner>`. Errors are DecodeErrors with code 'protobuf'.
  */

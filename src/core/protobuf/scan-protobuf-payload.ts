@@ -1,7 +1,7 @@
 /**
  * The fast structural scan: size, nesting depth, unknown fields, aliasing statistics and the
- * value-level findings of compatibility-rules.md §7, computed straight from the wire bytes with
- * the field table of build-protobuf-scan-index — no message objects, no allocation per field.
+ * findings of the value-level warnings, computed straight from the wire bytes with the field table
+ * of build-protobuf-scan-index — no message objects, no allocation per field.
  * It follows the full decoder's rules (accepted wire types, depth counting, map entries skipping
  * foreign fields, UTF-8 of proto3 strings); when it meets anything malformed it asks the full
  * decoder (decode-protobuf-payload) for protobuf-java's exact error, so both speeds agree
@@ -149,7 +149,7 @@ function scanMessage(pos: number, end: number, m: number, depth: number, groupNo
   const bytes = buf;
   const info = m >= 0 ? messages[m] : undefined;
   const mapEntry = info !== undefined && info.mapEntry;
-  // the order check of compatibility-rules.md §7 in one number: 2·no after a repeated field (the
+  // the field-order check of the value warnings in one number: 2·no after a repeated field (the
   // same number may follow), 2·no + 1 after any other, and AFTER_UNKNOWN once an unknown field was
   // seen (every known field after it is out of writer order); a known field is in order when 2·no + 1 > lastKey
   let lastKey = 0;

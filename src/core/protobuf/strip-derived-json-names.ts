@@ -1,7 +1,7 @@
 /**
  * Removes json_name from every field whose json_name is the one protoc derives from the field
  * name. protoc/buf descriptor sets carry it; the descriptors that Java gencode embeds (and the
- * serializer snapshots) do not (library-format.md §2.3 pitfall). A json_name set explicitly to the
+ * serializer snapshots) do not. A json_name set explicitly to the
  * derived value cannot be told apart and is removed as well.
  */
 import { copyTreeMessage, FIELD, FILE, FILE_SET, getTreeMessages, getTreeString, MESSAGE } from './descriptor-tree';

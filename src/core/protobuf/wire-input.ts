@@ -1,6 +1,6 @@
 /**
  * A cursor over one Protobuf payload that reproduces protobuf-java's CodedInputStream limits as
- * the serializer configures it (library-format.md §1.2): the payload is a stream bounded to N
+ * the serializer configures it: the payload is a stream bounded to N
  * bytes of which only `available` may be present, `sizeLimit` is maxMessageSize, sub-messages push
  * limits. Failures throw ProtobufParseError with protobuf-java's text and a payload offset.
  */

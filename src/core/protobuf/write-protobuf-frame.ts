@@ -1,5 +1,5 @@
 /**
- * Writes one value frame (library-format.md §1.3 step 4): 4-byte big-endian length, then the
+ * Writes one value frame: 4-byte big-endian length, then the
  * payload. A payload above maxMessageSize is rejected before any byte is written, with the
  * serializer's text.
  */

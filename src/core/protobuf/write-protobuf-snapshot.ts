@@ -1,9 +1,8 @@
 /**
- * Writes a ProtobufTypeSerializerSnapshot version 1 exactly as the serializer does
- * (library-format.md §2.2 write side): Flink's envelope (class name, version 1), then framing and
- * normalization versions, the two names, the settings, the normalized descriptor set (the root's
- * import closure, source info dropped, dependency-first order) and its SHA-256. Every check runs
- * before the first byte is written.
+ * Writes a ProtobufTypeSerializerSnapshot version 1 exactly as the serializer does: Flink's
+ * envelope (class name, version 1), then framing and normalization versions, the two names, the
+ * settings, the normalized descriptor set (the root's import closure, source info dropped,
+ * dependency-first order) and its SHA-256. Every check runs before the first byte is written.
  */
 import { encodeModifiedUtf8, type ByteWriter } from '../io';
 import { computeSha256 } from './compute-sha256';
@@ -71,7 +70,7 @@ export function writeProtobufSnapshotParts(w: ByteWriter, javaClass: string, roo
   w.i32(length).bytes(descriptorBytes).bytes(computeSha256(descriptorBytes));
 }
 
-/** Keeps only the file declaring `rootFullName` and its transitive imports (§2.3 step 1). */
+/** Keeps only the file declaring `rootFullName` and its transitive imports. */
 function selectRootClosure(set: PbMessage, rootFullName: string): PbMessage {
   const files = getTreeMessages(set, FILE_SET.file);
   const byName = new Map(files.map((f) => [getTreeString(f, FILE.name) ?? '', f]));

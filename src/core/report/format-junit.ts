@@ -3,8 +3,7 @@ import { describeSummary } from './describe-state';
 import type { CompatibilityReport } from './report-types';
 
 export function escapeXml(text: string): string {
-  // characters XML 1.0 cannot carry at all are replaced
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- matches the control characters XML 1.0 cannot carry, to replace them
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 }
 

@@ -3,8 +3,8 @@ import { describeLibraryLine, simpleClassName } from '../report/describe-library
 import { useAppStore } from '../state/app-store';
 
 /**
- * Why states are not restorable when the saved snapshot belongs to the other library line
- * (compatibility-rules.md §2), with a switch to the saved line and a pointer to the planning aid.
+ * Why states are not restorable when the saved snapshot belongs to the other library line, with a
+ * switch to the saved line and a pointer to the planning aid.
  */
 export function LibraryLineNote({ report }: { report: CompatibilityReport }) {
   const options = useAppStore((s) => s.checkOptions);

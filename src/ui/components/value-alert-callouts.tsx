@@ -4,7 +4,7 @@ import { collectValueAlerts, type AlertState, type BecomesFieldAlert, type Excee
 import { formatHashRoute } from '../state/use-hash-route';
 
 /**
- * The value-aware warnings as callouts (compatibility-rules.md §7): saved values whose unknown field
+ * The value-aware warnings as callouts: saved values whose unknown field
  * the new schema declares (the new parser reads those bytes as that field), and values above a new
  * limit. Shown at the top of the Compatibility view and in the overview.
  */

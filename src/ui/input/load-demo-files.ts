@@ -1,5 +1,4 @@
-import { DecodeError } from '../../core/io';
-import type { InputFile, InspectorFailure } from '../../worker';
+import { networkFailure, type InputFile, type InspectorFailure } from '../../worker';
 
 /** The bundled demo: a small real savepoint and a changed schema, served from the app's own origin. */
 export interface DemoManifest {
@@ -28,7 +27,7 @@ async function fetchDemo(url: string): Promise<Response> {
   try {
     return await fetch(url);
   } catch (e) {
-    throw new DecodeError({ code: 'network', file: url, detail: `expected to fetch ${url} from the app's server, found the request failed (${e instanceof Error ? e.message : String(e)}): the app is offline or its server stopped`, cause: e });
+    throw networkFailure(url, `expected to fetch ${url} from the app's server, found the request failed (${e instanceof Error ? e.message : String(e)}): the app is offline or its server stopped`, e);
   }
 }
 

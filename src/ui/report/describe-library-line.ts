@@ -1,5 +1,5 @@
 /**
- * Why states of a report are not restorable because of the library line (compatibility-rules.md §2):
+ * Why states of a report are not restorable because of the library line:
  * the saved snapshot class belongs to one line of flink-datastream-protobuf and the target is the
  * other. Read from the params of the TARGET_CANNOT_READ_SNAPSHOT findings.
  */

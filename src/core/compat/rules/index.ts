@@ -9,7 +9,7 @@ export { formatRuleTemplate } from './rule';
 
 export const RULES = [...TARGET_RULES, ...IDENTITY_RULES, ...STRUCTURE_RULES, ...VALUE_RULES] as const;
 export type RuleId = (typeof RULES)[number]['id'];
-/** The ids of the value warnings (§7). */
+/** The ids of the value warnings. */
 export type ValueRuleId = (typeof VALUE_RULES)[number]['id'];
 
 /**

@@ -3,11 +3,9 @@ export type RuleGroup = 'target' | 'identity' | 'settings' | 'structure' | 'valu
 
 export interface RuleDefinition<Id extends string = string> {
   id: Id;
-  /** the outcome a finding of this rule has; warnings (section 7) are 'warning' */
+  /** the outcome a finding of this rule has; the value rules' is 'warning' */
   outcome: 'accepted' | 'rejected' | 'warning';
   group: RuleGroup;
-  /** section of compatibility-rules.md (or docs/rules.md for project additions) */
-  section: string;
   /** what the rule detects, in one line */
   summary: string;
   /** `{name}` placeholders are filled from a finding's parameters */

@@ -1,9 +1,9 @@
-/** Rules for changes inside reached declarations (compatibility-rules.md §5), in the table's order. */
+/** Rules for changes inside reached declarations, in the order docs/rules.md lists them. */
 import type { RuleDefinition } from './rule';
 
 /** A structure rule; id and template keep their literal types (a finding's parameters are the template's placeholders). */
 const r = <const Id extends string, const Template extends string>(id: Id, outcome: 'accepted' | 'rejected', summary: string, template: Template) =>
-  ({ id, outcome, group: 'structure', section: '5', summary, template }) as const satisfies RuleDefinition;
+  ({ id, outcome, group: 'structure', summary, template }) as const satisfies RuleDefinition;
 
 export const STRUCTURE_RULES = [
   r('FIELD_ADDED', 'accepted', 'a field with a number the saved message neither used nor reserved is added', 'Field {number} ({name}) is added to {message}'),

@@ -1,9 +1,9 @@
-/** Value-level warnings (compatibility-rules.md §7): they need the scanned saved values. */
+/** Value-level warnings: they need the scanned saved values. */
 import type { RuleDefinition } from './rule';
 
 /** A value rule; id and template keep their literal types (a warning's parameters are the template's placeholders). */
 const w = <const Id extends string, const Template extends string>(id: Id, summary: string, template: Template) =>
-  ({ id, outcome: 'warning', group: 'value', section: '7', summary, template }) as const satisfies RuleDefinition;
+  ({ id, outcome: 'warning', group: 'value', summary, template }) as const satisfies RuleDefinition;
 
 export const VALUE_RULES = [
   w('UNKNOWN_NUMBER_BECOMES_FIELD', 'saved values carry an unknown field whose number the new schema declares (added field)', '{count} saved value(s) carry unknown field {number} in {message}, which the new schema declares as {name}: the new parser reads the retained bytes as that field'),

@@ -10,7 +10,7 @@ export const KEYED_BACKEND_PROXY_VERSION = 6;
 export interface ReadKeyedStateHeaderOptions {
   /**
    * absolute offset where the header must end: the smallest non-zero key-group offset, or the
-   * stream size when every offset is 0 (spec §3.1, §5.6). Enables recovery past unknown snapshots.
+   * stream size when every offset is 0. Enables recovery past unknown snapshots.
    */
   fence?: number;
 }
@@ -21,7 +21,7 @@ export interface KeyedStateHeaderResult extends KeyedStateHeader {
 }
 
 /**
- * Reads a KeyedBackendSerializationProxy header (spec §3.1): `i32` version 6, `bool` compression,
+ * Reads a KeyedBackendSerializationProxy header: `i32` version 6, `bool` compression,
  * key serializer snapshot, `i16` n, n state meta infos. The same format is the content of the
  * RocksDB native "meta data" handle.
  */

@@ -8,10 +8,10 @@ export interface OperatorStateHeaderResult extends OperatorStateHeader {
 }
 
 /**
- * Reads an OperatorBackendSerializationProxy header (spec §4): `i32` version (5 or 6; the
+ * Reads an OperatorBackendSerializationProxy header: `i32` version (5 or 6; the
  * compression `bool` exists only in 6), `i16` n + n operator state meta infos, `i16` b + b
  * broadcast state meta infos. `fence` = smallest offset of the handle (enables recovery past
- * unknown snapshots, spec §5.6 item 4).
+ * unknown snapshots).
  */
 export function readOperatorStateHeader(r: ByteReader, registry: SnapshotRegistry, options: { fence?: number } = {}): OperatorStateHeaderResult {
   const at = r.position;

@@ -21,9 +21,9 @@ interface Partial {
 }
 
 /**
- * Reads `sectionCount` sections of `i16 n` + n state meta infos (spec §3.1, §4). An unknown
+ * Reads `sectionCount` sections of `i16 n` + n state meta infos. An unknown
  * serializer snapshot cannot be skipped by itself (no length prefix); when `fence` (the absolute
- * offset where the header must end, spec §5.6) is given, the reader records the unknown snapshot
+ * offset where the header must end) is given, the reader records the unknown snapshot
  * and resynchronises: it tries each later position as the start of what follows and accepts the
  * first one from which the rest of the header parses and ends exactly at the fence.
  * Without a fence, or when no position fits, the `unknown-serializer` DecodeError is thrown.

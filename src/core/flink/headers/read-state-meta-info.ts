@@ -4,7 +4,7 @@ import type { SerializerSnapshot } from '../snapshots/snapshot-types';
 
 export const BACKEND_STATE_TYPES: readonly BackendStateType[] = ['KEY_VALUE', 'OPERATOR', 'BROADCAST', 'PRIORITY_QUEUE', 'KEY_VALUE_V2'];
 
-/** The part of a state meta info entry before its serializers (spec §3.1). */
+/** The part of a state meta info entry before its serializers. */
 export interface StateMetaInfoPrefix {
   name: string;
   backendStateType: BackendStateType;

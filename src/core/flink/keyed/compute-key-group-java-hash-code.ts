@@ -1,5 +1,5 @@
 /**
- * Java `hashCode()` of the key types Flink jobs commonly key by (spec §7), in int32 arithmetic:
+ * Java `hashCode()` of the key types Flink jobs commonly key by, in int32 arithmetic:
  * Integer/Short/Byte = value, Long = (int)(v ^ v>>>32), Boolean = 1231/1237, Character = code unit,
  * String = Σ s[i]·31^(n−1−i) over UTF-16 units, Double/Float via their canonical bits,
  * Flink TupleN = 31·h + f_i fold starting with f0 (null → 0).

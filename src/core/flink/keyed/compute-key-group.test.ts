@@ -11,7 +11,7 @@ import { computeJavaHashCode, convertDecodedValueToJavaKey, type JavaKey } from 
 
 const tuple1 = (f: JavaKey): JavaKey => ({ kind: 'tuple', fields: [f] });
 
-describe('computeKeyGroup (spec §7, verified vectors)', () => {
+describe('computeKeyGroup (verified vectors)', () => {
   it('puts Tuple1<Integer> keys 0..9 into key groups 94, 86, 127, 113, 7, 126, 18, 113, 15, 51 at max parallelism 128', () => {
     const groups = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((k) => computeKeyGroup(tuple1({ kind: 'int', value: k }), 128));
     expect(groups).toEqual([94, 86, 127, 113, 7, 126, 18, 113, 15, 51]);

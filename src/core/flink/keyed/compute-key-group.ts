@@ -1,5 +1,5 @@
 /**
- * Key groups (spec §7, Flink `KeyGroupRangeAssignment` and `MathUtils.murmurHash`): which key
+ * Key groups (Flink's `KeyGroupRangeAssignment` and `MathUtils.murmurHash`): which key
  * group a key hashes to, which subtask owns a key group, and the default max parallelism.
  */
 import { computeJavaHashCode, type JavaKey } from './compute-key-group-java-hash-code';

@@ -12,7 +12,7 @@ export interface KeyedDecodePlan {
   state: StateMetaInfo;
   keySerializer: SerializerSnapshot;
   keyGroupPrefixBytes: number;
-  /** both key and namespace serializers are variable-length: length suffixes follow them (§3.3) */
+  /** both key and namespace serializers are variable-length: length suffixes follow them */
   ambiguousKeyLengths: boolean;
   namespace?: SerializerSnapshot;
   /** VALUE/REDUCING/AGGREGATING: the value serializer; LIST: the element serializer; MAP: the user value serializer; timers: the element serializer */
@@ -28,7 +28,7 @@ export interface DecodedKeyedEntry {
   value: DecodedValue | null;
 }
 
-/** Derives the decode plan of a keyed state from its meta info (spec §3.3, §3.4). */
+/** Derives the decode plan of a keyed state from its meta info. */
 export function planKeyedDecode(state: StateMetaInfo, keySerializer: SerializerSnapshot, maxParallelism: number): KeyedDecodePlan {
   const namespace = state.serializers.NAMESPACE_SERIALIZER;
   const stateSerializer = state.serializers.VALUE_SERIALIZER;
@@ -82,7 +82,7 @@ function skipLengthSuffix(r: ByteReader, expected: number, what: string): void {
 }
 
 /**
- * Decodes one canonical entry (spec §3.3/§3.4): key-group prefix (must equal `keyGroup`, else a
+ * Decodes one canonical entry: key-group prefix (must equal `keyGroup`, else a
  * DecodeError at the key), key, length suffixes, namespace, user key (MAP) and the value by
  * state kind. Values and keys whose serializer cannot decode become 'opaque' with a reason;
  * length-prefixed entries always let the stream go on.
@@ -190,7 +190,7 @@ function decodeValue(plan: KeyedDecodePlan, r: ByteReader, mode: ValueMode | und
   }
 }
 
-/** ListState values: elements separated by one 0x2C byte (spec §3.4). */
+/** ListState values: elements separated by one 0x2C byte. */
 function decodeDelimitedList(element: SerializerSnapshot | undefined, r: ByteReader, mode: ValueMode | undefined): DecodedValue {
   const codec = codecOf(element);
   if (!codec) return describeOpaque(r.readBytes(r.remaining), noCodecReason(element, 'list element'));

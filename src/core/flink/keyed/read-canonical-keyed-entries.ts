@@ -48,7 +48,7 @@ export function listKeyGroupBlocks(input: Pick<KeyedStreamInput, 'range' | 'offs
   return blocks.map((b, i) => ({ ...b, end: i + 1 < blocks.length ? blocks[i + 1]!.offset : input.source.size }));
 }
 
-/** Where the header of a keyed stream must end: the first non-zero offset, or the stream end (spec §3.1). */
+/** Where the header of a keyed stream must end: the first non-zero offset, or the stream end. */
 export function computeKeyedHeaderFence(input: Pick<KeyedStreamInput, 'range' | 'offsets' | 'source'>): number {
   const first = listKeyGroupBlocks(input)[0];
   return first ? first.offset : input.source.size;
@@ -111,7 +111,7 @@ export function groupKeyGroupSlices(
 }
 
 /**
- * Streams the entries of a canonical keyed state stream (spec §3.2–§3.4): one block per non-zero
+ * Streams the entries of a canonical keyed state stream: one block per non-zero
  * key-group offset (Snappy-framed per block when the header says so), decoded per state with the
  * header's serializers. Consecutive blocks are read together in growing slices (groupKeyGroupSlices,
  * up to 1 MiB), and from the second slice on the next one is read while this one is decoded when

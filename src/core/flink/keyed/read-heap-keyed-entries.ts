@@ -8,7 +8,7 @@ import type { SerializerSnapshot, ValueCodec, ValueMode } from '../snapshots/sna
 import { MAP_ENTRY_VALUE_RANGES } from '../snapshots/collection-snapshots';
 
 /**
- * Streams the entries of a heap snapshot stream (spec Appendix A; keyed handle code 12/3):
+ * Streams the entries of a heap snapshot stream (keyed handle code 12/3):
  * per key group `i32` key group, then one chunk per state (`i16` state id + body), each chunk
  * its own Snappy-framed stream when compressed. Bodies have no lengths, so every serializer of a
  * state must be decodable; otherwise its key group cannot be read past that state.

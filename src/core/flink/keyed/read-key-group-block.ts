@@ -50,7 +50,7 @@ export function createKeyGroupBlockCursor(): KeyGroupBlockCursor {
 }
 
 /**
- * Reads a key-group block of the canonical format (spec §3.2): `u16` kv-state id, then entries
+ * Reads a key-group block of the canonical format: `u16` kv-state id, then entries
  * (`i32` key length + key, `i32` value length + value); the first key byte of the last entry of a
  * run carries 0x80, after which the next `u16` is either the next state id or FF FF (end).
  * `stateCount` bounds the state ids; a whole block stops right after the end mark.

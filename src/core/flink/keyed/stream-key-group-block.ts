@@ -96,7 +96,7 @@ export async function* streamKeyGroupBlock(
 }
 
 /**
- * One large Snappy-compressed block (Flink compresses each key group as one framed stream, §3.6),
+ * One large Snappy-compressed block (Flink compresses each key group as one framed stream),
  * decompressed chunk by chunk into a window of about `windowBytes`; the window's complete entries are
  * one run, the unfinished tail starts the next window. Entry offsets and the file label are those of
  * the whole-block decoder (positions in the decompressed block); memory is the window, not the block.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { computeMurmur3x64128, computeOperatorId, encodeJavaUtf8 } from './compute-operator-id';
 
 describe('computeOperatorId (Guava murmur3_128, seed 0, asBytes order)', () => {
-  it('gives the ids of the spec §2.3 and the README uids (all ids occur in the test savepoints)', () => {
+  it('gives the ids of known uids and the README uids (all ids occur in the test savepoints)', () => {
     const expected: Record<string, string> = {
       second: '6730ef7375fb60f9d9bbdfdfd174d803',
       first: 'adf090656b210b1609ad3203d4ee7329',

@@ -1,5 +1,5 @@
 /**
- * Operator id from a user uid (spec §2.3): Guava `Hashing.murmur3_128(0)` over the uid's UTF-8
+ * Operator id from a user uid: Guava `Hashing.murmur3_128(0)` over the uid's UTF-8
  * bytes, the 16 hash bytes in Guava's `asBytes()` order (h1 little-endian, then h2 little-endian),
  * printed as 32 lower-case hex characters — the id Flink stores in `_metadata`.
  */

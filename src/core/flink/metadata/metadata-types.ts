@@ -1,6 +1,6 @@
 /**
- * The decoded model of a checkpoint/savepoint `_metadata` file and its state handles
- * (spec: flink-savepoint-format.md §2). Plain data: JSON-friendly except bigint where noted.
+ * The decoded model of a checkpoint/savepoint `_metadata` file and its state handles. Plain data:
+ * JSON-friendly except bigint where noted.
  */
 
 /** A handle's bytes: inline in `_metadata` or a file next to it. */
@@ -87,7 +87,7 @@ export interface OperatorStateHandle {
   emptyPlaceholder?: boolean;
 }
 
-/** Unaligned-checkpoint in-flight data (spec §2.6.4); never present in savepoints. */
+/** Unaligned-checkpoint in-flight data; never present in savepoints. */
 export type ChannelStateHandle =
   | {
       kind: 'input-channel' | 'result-subpartition';

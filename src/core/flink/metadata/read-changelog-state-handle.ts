@@ -1,5 +1,5 @@
 /**
- * Reads the body of a changelog keyed handle (spec §2.6.1): 8/14 `ChangelogStateBackendHandle`
+ * Reads the body of a changelog keyed handle: 8/14 `ChangelogStateBackendHandle`
  * (materialized + non-materialized nested keyed handles), 9 `InMemoryChangelogStateHandle`
  * (inline changes), 10/13 `ChangelogStateHandleStreamImpl` (change files).
  */

@@ -7,7 +7,7 @@ function reader(w: ByteWriter): ByteReader {
   return new ByteReader(w.finish(), { file: '_metadata', baseOffset: 0 });
 }
 
-describe('readChannelStateHandle (spec §2.6.4)', () => {
+describe('readChannelStateHandle', () => {
   it('V1 (metadata 3–5): subtask, gate/channel, offsets, size, delegate', () => {
     const w = new ByteWriter().i32(2).i32(0).i32(5).i32(2).i64(0).i64(40).i64(80).u8(6).utf('ch').i64(80);
     const r = reader(w);

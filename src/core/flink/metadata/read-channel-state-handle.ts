@@ -1,5 +1,5 @@
 /**
- * Reads one channel state handle (unaligned-checkpoint in-flight data, spec §2.6.4):
+ * Reads one channel state handle (unaligned-checkpoint in-flight data):
  * serializer V1 (metadata V3–V5) or V2 (metadata V6+, leading type byte).
  */
 import type { ByteReader } from '../../io';

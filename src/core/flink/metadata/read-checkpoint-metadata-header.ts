@@ -1,5 +1,5 @@
 /**
- * Reads the `_metadata` prefix (spec §2.1): magic and format version. A wrong magic is reported as
+ * Reads the `_metadata` prefix: magic and format version. A wrong magic is reported as
  * "not a Flink _metadata file", naming what the bytes look like when that is recognisable.
  */
 import type { ByteReader } from '../../io';

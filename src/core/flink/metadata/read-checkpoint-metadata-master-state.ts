@@ -1,5 +1,5 @@
 /**
- * Reads one master (hook) state of `_metadata` (spec §2.2): magic, length L, then exactly L bytes
+ * Reads one master (hook) state of `_metadata`: magic, length L, then exactly L bytes
  * of payload (version, name, data).
  */
 import type { ByteReader } from '../../io';

@@ -1,5 +1,5 @@
 /**
- * Reads one operator state of `_metadata` (spec §2.3): V5+ name/uid, the 16-byte operator id,
+ * Reads one operator state of `_metadata`: V5+ name/uid, the 16-byte operator id,
  * parallelism, max parallelism, coordinator state, then the subtask entries.
  */
 import { type ByteReader, withDecodePath } from '../../io';

@@ -1,5 +1,5 @@
 /**
- * Reads one subtask state body of `_metadata` (spec §2.4): operator handles behind i32 presence
+ * Reads one subtask state body of `_metadata`: operator handles behind i32 presence
  * flags, the two keyed handles, the channel state lists and (V7) the reference-checkpoint marker.
  */
 import { type ByteReader, withDecodePath } from '../../io';

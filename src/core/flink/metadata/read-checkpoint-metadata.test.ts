@@ -34,7 +34,7 @@ function buildMetadata(version: number, opts: { trailer?: boolean } = {}): Uint8
   return w.finish();
 }
 
-describe('readCheckpointMetadata: versions (spec §2.8)', () => {
+describe('readCheckpointMetadata: versions', () => {
   for (const version of [3, 4, 5, 6, 7]) {
     it(`reads a version ${version} file`, () => {
       const m = readCheckpointMetadata(buildMetadata(version));
@@ -127,7 +127,7 @@ describe('readCheckpointMetadata: header', () => {
   });
 });
 
-describe('readCheckpointMetadata: master states (spec §2.2)', () => {
+describe('readCheckpointMetadata: master states', () => {
   const head = () => new ByteWriter().u32(0x4960672d).i32(3).i64(1);
 
   it('reads version, name and data, consuming exactly L bytes', () => {
@@ -157,7 +157,7 @@ describe('readCheckpointMetadata: master states (spec §2.2)', () => {
   });
 });
 
-describe('readCheckpointMetadata: operators and subtasks (spec §2.3, §2.4)', () => {
+describe('readCheckpointMetadata: operators and subtasks', () => {
   const op = (p: number, maxP: number) => new ByteWriter().u32(0x4960672d).i32(3).i64(1).i32(0).i32(1).bytes(OP_ID).i32(p).i32(maxP);
 
   it('reads a fully finished operator (subtask count -1)', () => {

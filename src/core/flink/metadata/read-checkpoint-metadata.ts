@@ -1,5 +1,5 @@
 /**
- * Reads a Flink checkpoint/savepoint `_metadata` file, versions 3–7 (spec §2): header, master
+ * Reads a Flink checkpoint/savepoint `_metadata` file, versions 3–7: header, master
  * states, operator states with their subtask handles, and the V4+ checkpoint-properties trailer.
  * Every error is a DecodeError with file, absolute offset and a logical path such as
  * `operator 6730ef73… / subtask 2 / managed keyed state`.

@@ -1,6 +1,6 @@
 /**
  * A small reader for the Java object serialization stream format (java.io.ObjectOutputStream,
- * protocol version 2), enough for the `CheckpointProperties` trailer of `_metadata` (spec §2.7):
+ * protocol version 2), enough for the `CheckpointProperties` trailer of `_metadata`:
  * objects, class descriptors, strings, enums, arrays, null, back-references and block data.
  * Externalizable classes, proxies and exceptions are reported as unsupported.
  */

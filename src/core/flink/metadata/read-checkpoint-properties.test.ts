@@ -14,7 +14,7 @@ function hex(s: string): Uint8Array {
   return Uint8Array.from(s.match(/../g)!.map((b) => parseInt(b, 16)));
 }
 
-describe('readCheckpointProperties (spec §2.7)', () => {
+describe('readCheckpointProperties', () => {
   it('reads a checkpoint: CheckpointType with its name, no format type', () => {
     const bytes = hex(FULL_CHECKPOINT);
     expect(readCheckpointProperties(bytes, '_metadata', 2000)).toEqual({

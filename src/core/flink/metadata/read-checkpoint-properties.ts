@@ -1,5 +1,5 @@
 /**
- * Reads the V4+ `_metadata` trailer (spec §2.7): a Java-serialized `CheckpointProperties` whose
+ * Reads the V4+ `_metadata` trailer: a Java-serialized `CheckpointProperties` whose
  * `checkpointType` is a `SavepointType` (name, formatType CANONICAL/NATIVE) or a `CheckpointType`.
  * When the stream uses Java serialization features this reader does not handle, it falls back to
  * scanning the bytes for the class names and enum constants, and says so in `warning`.

@@ -1,5 +1,5 @@
 /**
- * Small shared reads for `_metadata` state handles (spec §2.5–§2.6): 64-bit file offsets/sizes
+ * Small shared reads for `_metadata` state handles: 64-bit file offsets/sizes
  * as safe numbers, key-group ranges, and the nesting depth guard.
  */
 import type { ByteReader } from '../../io';

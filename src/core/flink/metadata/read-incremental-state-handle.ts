@@ -1,6 +1,6 @@
 /**
- * Reads the body of an incremental keyed handle, codes 5 (old) and 11 (`IncrementalRemoteKeyedStateHandle`),
- * spec §2.6.1: RocksDB/ForSt SST file sets with a meta-data stream handle.
+ * Reads the body of an incremental keyed handle, codes 5 (old) and 11 (`IncrementalRemoteKeyedStateHandle`):
+ * RocksDB/ForSt SST file sets with a meta-data stream handle.
  */
 import type { ByteReader } from '../../io';
 import { readKeyGroupRange } from './read-handle-primitives';

@@ -9,7 +9,7 @@ function reader(w: ByteWriter): ByteReader {
 }
 const relative = (w: ByteWriter, name: string, size: number) => w.u8(6).utf(name).i64(size);
 
-describe('readKeyedStateHandle (spec §2.6.1)', () => {
+describe('readKeyedStateHandle', () => {
   it('code 0 is null', () => {
     expect(readKeyedStateHandle(reader(new ByteWriter().u8(0)))).toBeNull();
   });

@@ -1,5 +1,5 @@
 /**
- * Reads one `KeyedStateHandle` of `_metadata` (spec §2.6.1): a signed type-code byte, then the
+ * Reads one `KeyedStateHandle` of `_metadata`: a signed type-code byte, then the
  * handle. Codes 3/7/12 (key groups) are read here; incremental (5/11) and changelog (8/9/10/13/14)
  * handles in their own files.
  */

@@ -7,7 +7,7 @@ function reader(w: ByteWriter): ByteReader {
   return new ByteReader(w.finish(), { file: '_metadata', baseOffset: 50 });
 }
 
-describe('readOperatorStateHandle (spec §2.6.2)', () => {
+describe('readOperatorStateHandle', () => {
   it('code 4: entries with name, distribution mode and offsets, then the data handle', () => {
     const w = new ByteWriter().u8(4).i32(3);
     w.utf('_default_').u8(0).i32(1).i64(180);

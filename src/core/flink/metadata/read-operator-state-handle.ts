@@ -1,5 +1,5 @@
 /**
- * Reads one `OperatorStateHandle` of `_metadata` (spec §2.6.2): code 4 (`OperatorStreamStateHandle`)
+ * Reads one `OperatorStateHandle` of `_metadata`: code 4 (`OperatorStreamStateHandle`)
  * or 17 (file-merging variant), the state-name → (mode, offsets) entries, then the data stream handle.
  */
 import type { ByteReader } from '../../io';

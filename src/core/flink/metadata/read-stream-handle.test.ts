@@ -8,7 +8,7 @@ function readerAt100(w: ByteWriter): ByteReader {
   return new ByteReader(w.finish(), { file: '_metadata', baseOffset: 100 });
 }
 
-describe('readStreamHandle (spec §2.5)', () => {
+describe('readStreamHandle', () => {
   it('code 0 is null', () => {
     const r = readerAt100(new ByteWriter().u8(0));
     expect(readStreamHandle(r)).toBeNull();

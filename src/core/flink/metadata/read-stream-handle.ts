@@ -1,5 +1,5 @@
 /**
- * Reads one `StreamStateHandle` of `_metadata` (spec §2.5): an unsigned type-code byte, then the
+ * Reads one `StreamStateHandle` of `_metadata`: an unsigned type-code byte, then the
  * handle's fields. Inline data (code 1) is returned as a view into the input with its absolute offset.
  */
 import type { ByteReader } from '../../io';

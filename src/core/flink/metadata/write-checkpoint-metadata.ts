@@ -1,5 +1,5 @@
 /**
- * Writes a `_metadata` file from the model (spec §2), the inverse of readCheckpointMetadata.
+ * Writes a `_metadata` file from the model, the inverse of readCheckpointMetadata.
  * The V4+ trailer is written as given (raw Java serialization bytes). Used to build synthetic
  * savepoints and byte-exact test inputs.
  */

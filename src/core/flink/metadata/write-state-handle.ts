@@ -1,5 +1,5 @@
 /**
- * Writes `_metadata` state handles (spec §2.5–§2.6.4), the exact inverse of the read-*-handle
+ * Writes `_metadata` state handles, the exact inverse of the read-*-handle
  * readers. Used to build byte-exact test inputs and synthetic `_metadata` files.
  */
 import type { ByteWriter } from '../../io';

@@ -24,7 +24,7 @@ export function computeOperatorHeaderFence(input: Pick<OperatorStreamInput, 'sta
 }
 
 /**
- * Streams operator state entries (spec §4): list/union states decode one element per offset
+ * Streams operator state entries: list/union states decode one element per offset
  * (an element ends where the next offset of any state starts); broadcast states read `i32` count
  * + key/value pairs at their single offset. Compressed streams: the bytes from each offset are
  * Snappy data chunks (no identifier chunk there). Operator entries have keyGroup -1.

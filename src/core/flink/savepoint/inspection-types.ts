@@ -22,7 +22,7 @@ export type StateKind =
   | 'BROADCAST'
   | 'UNKNOWN';
 
-/** One state meta info entry of a keyed or operator backend header (spec §3.1). */
+/** One state meta info entry of a keyed or operator backend header. */
 export interface StateMetaInfo {
   name: string;
   backendStateType: BackendStateType;

@@ -1,6 +1,6 @@
 /**
  * Opens a savepoint input (SavepointFiles): reads `_metadata`, and resolves stream handles to byte
- * sources (spec §1): inline → a view into `_metadata` with absolute offsets; relative → the file
+ * sources: inline → a view into `_metadata` with absolute offsets; relative → the file
  * next to `_metadata`; absolute (code 2) and segment paths → by base name, with a warning; missing
  * → DecodeError `missing-file` naming the file, operator and subtask.
  */

@@ -111,7 +111,7 @@ export interface StateScanResult {
   keyGroupsRead: number;
 }
 
-/** Finds an operator by id, stored uid, or uid hashed to an id (spec §2.3). */
+/** Finds an operator by id, stored uid, or uid hashed to an id. */
 export function findOperator(opened: OpenedSavepoint, idOrUid: string): OperatorState | undefined {
   const ops = opened.metadata.operators;
   const lower = idOrUid.toLowerCase();

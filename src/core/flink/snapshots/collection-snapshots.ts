@@ -11,7 +11,7 @@ const GENERIC_ARRAY = 'org.apache.flink.api.common.typeutils.base.GenericArraySe
 
 const noOuter = () => undefined;
 
-/** ListSerializer / ArrayListSerializer values: `i32` size, then elements (spec §6.5). */
+/** ListSerializer / ArrayListSerializer values: `i32` size, then elements. */
 function decodeList(r: ByteReader, [element]: ValueCodec[], mode: ValueMode | undefined): DecodedValue {
   const n = r.readCount('list elements', 1);
   const items: DecodedValue[] = [];

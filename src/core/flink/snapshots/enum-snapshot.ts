@@ -2,7 +2,7 @@ import type { SerializerSnapshot, SnapshotReader } from './snapshot-types';
 
 const ENUM = 'org.apache.flink.api.common.typeutils.base.EnumSerializer$EnumSerializerSnapshot';
 
-/** EnumSerializerSnapshot v3 (spec §5.5): `utf` enum class, `i32` n, n × `utf` constants. Values: `i32` position. */
+/** EnumSerializerSnapshot v3: `utf` enum class, `i32` n, n × `utf` constants. Values: `i32` position. */
 export const enumSnapshotReader: SnapshotReader = {
   classNames: [ENUM],
   read(r, version, className): SerializerSnapshot {

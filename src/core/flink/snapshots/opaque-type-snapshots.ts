@@ -9,7 +9,7 @@ function simpleName(c: string): string {
   return c.slice(c.lastIndexOf('.') + 1);
 }
 
-/** KryoSerializerSnapshot (spec §5.5): `utf` type class + three linked optional maps; values opaque. */
+/** KryoSerializerSnapshot: `utf` type class + three linked optional maps; values opaque. */
 export const kryoSnapshotReader: SnapshotReader = {
   classNames: [KRYO],
   read(r, version, className): SerializerSnapshot {

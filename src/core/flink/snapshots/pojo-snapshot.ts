@@ -40,8 +40,8 @@ function readField(entry: LinkedOptionalMapEntry, ctx: SnapshotReadContext): Poj
 }
 
 /**
- * PojoSerializerSnapshot (spec §5.5): `utf` class, then linked optional maps of field serializers,
- * registered subclasses and non-registered subclasses. Values (§6.7) are decodable when every
+ * PojoSerializerSnapshot: `utf` class, then linked optional maps of field serializers,
+ * registered subclasses and non-registered subclasses. Values are decodable when every
  * field serializer is known.
  */
 export const pojoSnapshotReader: SnapshotReader = {

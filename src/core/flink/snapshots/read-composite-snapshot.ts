@@ -11,7 +11,7 @@ export interface CompositeParts<T> {
 }
 
 /**
- * CompositeTypeSerializerSnapshot content (spec §5.4). Version ≥ 3: composite magic, outer
+ * CompositeTypeSerializerSnapshot content. Version ≥ 3: composite magic, outer
  * version, outer snapshot, nested delegate. Version ≤ 2 (legacy): outer snapshot read with the
  * snapshot version, then the nested delegate.
  */
@@ -35,7 +35,7 @@ export function readCompositeSnapshot<T>(
   return { outerVersion, outer, nested };
 }
 
-/** NestedSerializersSnapshotDelegate: magic 1333245, version 1, count, nested snapshots (§5.2). */
+/** NestedSerializersSnapshotDelegate: magic 1333245, version 1, count, nested snapshots. */
 export function readNestedSnapshots(r: ByteReader, ctx: SnapshotReadContext): SerializerSnapshot[] {
   const at = r.position;
   const magic = r.readI32('nested serializers magic');

@@ -11,7 +11,7 @@ export interface LinkedOptionalMapEntry {
 }
 
 /**
- * LinkedOptionalMapSerializer (spec §5.5): `i64` header, `i32` n, n × (`utf` name, `bool` has key,
+ * LinkedOptionalMapSerializer: `i64` header, `i32` n, n × (`utf` name, `bool` has key,
  * [`i32` len, key frame], `bool` has value, [`i32` len, value frame]). Frames are returned as
  * bounded readers so an unreadable frame can be skipped.
  */

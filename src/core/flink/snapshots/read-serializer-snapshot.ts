@@ -5,12 +5,12 @@ import type { SnapshotRegistry } from './snapshot-types';
 /** Nesting limit for snapshots inside snapshots (composite, POJO fields, …). */
 export const MAX_SNAPSHOT_DEPTH = 64;
 
-/** The proxy version written by TypeSerializerSnapshotSerializationUtil (spec §5.1). */
+/** The proxy version written by TypeSerializerSnapshotSerializationUtil. */
 export const SNAPSHOT_PROXY_VERSION = 2;
 
 /**
- * Reads a top-level (proxied) serializer snapshot, spec §5.1: `i32` proxy version (2), then the
- * nested form of §5.2. An unknown class throws a DecodeError with code `unknown-serializer`
+ * Reads a top-level (proxied) serializer snapshot: `i32` proxy version (2), then the nested form
+ * (`readNestedSerializerSnapshot`). An unknown class throws a DecodeError with code `unknown-serializer`
  * (its extent cannot be known: snapshots have no length prefix); see `describeUnknownSerializer`.
  */
 export function readSerializerSnapshot(r: ByteReader, registry: SnapshotRegistry): SerializerSnapshot {
@@ -30,7 +30,7 @@ export function readSerializerSnapshot(r: ByteReader, registry: SnapshotRegistry
 }
 
 /**
- * Reads a nested (versioned) serializer snapshot, spec §5.2: `utf` class name, `i32` version,
+ * Reads a nested (versioned) serializer snapshot: `utf` class name, `i32` version,
  * class-specific content read by the registered SnapshotReader.
  */
 export function readNestedSerializerSnapshot(r: ByteReader, registry: SnapshotRegistry, depth = 0): SerializerSnapshot {

@@ -2,7 +2,7 @@ import type { ByteReader } from '../../io';
 import type { DecodedValue, SerializerSnapshot, SnapshotReader, ValueCodec } from './snapshot-types';
 import * as v from '../values';
 
-/** What a SimpleTypeSerializerSnapshot class stands for (spec §5.3, values §6). */
+/** What a SimpleTypeSerializerSnapshot class stands for. */
 interface SimpleType {
   label: string;
   fixedLength: number;
@@ -99,7 +99,7 @@ export const SIMPLE_TYPES: ReadonlyMap<string, SimpleType> = new Map<string, Sim
 ]);
 
 /**
- * SimpleTypeSerializerSnapshot (spec §5.3): version 3 has no content, version 2 one `utf`
+ * SimpleTypeSerializerSnapshot: version 3 has no content, version 2 one `utf`
  * (the serializer class name).
  */
 export const simpleSnapshotReader: SnapshotReader = {

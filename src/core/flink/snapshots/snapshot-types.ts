@@ -1,5 +1,5 @@
 /**
- * Serializer snapshots and decoded values (spec: flink-savepoint-format.md §5, §6).
+ * Serializer snapshots and decoded values.
  * `flink/` knows serializers only through the SnapshotRegistry: each snapshot class name maps to
  * one SnapshotReader, so a new serializer (e.g. the Protobuf one, registered by `protobuf/`) is one
  * registration, never a change here.
@@ -134,7 +134,7 @@ export type DecodedValue =
     };
 
 export interface SnapshotReadContext {
-  /** Reads a nested snapshot (§5.2: utf class name, i32 version, content) through the registry. */
+  /** Reads a nested snapshot (`utf` class name, `i32` version, content) through the registry. */
   readNested(r: ByteReader): SerializerSnapshot;
   /** nesting depth of the snapshot being read (0 = top level); readers need not check it */
   depth: number;

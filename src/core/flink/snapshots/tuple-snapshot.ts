@@ -4,7 +4,7 @@ import { makeComposite } from './make-composite';
 
 const TUPLE = 'org.apache.flink.api.java.typeutils.runtime.TupleSerializerSnapshot';
 
-/** TupleSerializerSnapshot: outer = `utf` tuple class; values: fields in order, no null flags (§6.4). */
+/** TupleSerializerSnapshot: outer = `utf` tuple class; values: fields in order, no null flags. */
 export const tupleSnapshotReader: SnapshotReader = {
   classNames: [TUPLE],
   read(r, version, name, ctx) {

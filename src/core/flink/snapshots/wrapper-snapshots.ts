@@ -12,7 +12,7 @@ const ROW = 'org.apache.flink.api.java.typeutils.runtime.RowSerializer$RowSerial
 const SIGN_BIT = 1n << 63n;
 const noOuter = () => undefined;
 
-/** TtlSerializer values: `i64` last-access timestamp, then the user value (spec §6.6). */
+/** TtlSerializer values: `i64` last-access timestamp, then the user value. */
 export const ttlSnapshotReader: SnapshotReader = {
   classNames: [TTL],
   read(r, version, name, ctx) {
@@ -27,7 +27,7 @@ export const ttlSnapshotReader: SnapshotReader = {
   },
 };
 
-/** TimerSerializer values: `i64` timestamp with flipped sign bit, key, namespace (spec §3.4). */
+/** TimerSerializer values: `i64` timestamp with flipped sign bit, key, namespace. */
 export const timerSnapshotReader: SnapshotReader = {
   classNames: [TIMER],
   read(r, version, name, ctx) {

@@ -7,7 +7,7 @@ const TC_STRING = 0x74;
 const TC_LONGSTRING = 0x7c;
 
 /**
- * JavaSerializer values (spec §6.8): a complete Java serialization stream with no length prefix.
+ * JavaSerializer values: a complete Java serialization stream with no length prefix.
  * A stream holding a single String (`AC ED 00 05 74 <u16> <modified UTF-8>`, or TC_LONGSTRING) is
  * decoded to its text and consumes exactly its bytes; any other object cannot be delimited
  * without a full Java-serialization parser, so it takes ALL bytes left in the reader: callers

@@ -1,7 +1,7 @@
 import type { ByteReader } from '../../io';
 import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
 
-/** Value codecs of the fixed-size primitive serializers (spec §6.1). */
+/** Value codecs of the fixed-size primitive serializers. */
 
 /** ValueCodec.skip of a codec that reads `n` bytes and accepts any of them. */
 export function skipFixed(n: number): (bytes: Uint8Array, pos: number, end: number) => number {

@@ -1,7 +1,7 @@
 import type { ByteReader } from '../../io';
 import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
 
-/** StringSerializer: Flink StringValue.writeString (spec §6.2), null allowed. */
+/** StringSerializer: Flink StringValue.writeString, null allowed. */
 export const stringCodec: ValueCodec = {
   decode(r) {
     const s = r.readStringValue('String value');
@@ -76,7 +76,7 @@ function readStringValueVarint(r: ByteReader, what: string): number {
   throw r.error('invalid-value', `expected a varint of at most 5 bytes for the ${what}, found a longer one`);
 }
 
-/** BigIntSerializer tag: 0 null, 1 ZERO, 2 ONE, 3 TEN, else t − 4 magnitude bytes (spec §6.3). */
+/** BigIntSerializer tag: 0 null, 1 ZERO, 2 ONE, 3 TEN, else t − 4 magnitude bytes. */
 function readBigInteger(r: ByteReader, what: string): bigint | null {
   const at = r.position;
   const tag = r.readI32(`${what} length tag`);

@@ -1,7 +1,7 @@
 import type { ByteReader } from '../../io';
 import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
 
-/** Value codecs of the date/time serializers (spec §6.1). Texts are ISO-8601 (UTC for instants). */
+/** Value codecs of the date/time serializers. Texts are ISO-8601 (UTC for instants). */
 
 const LONG_MIN = -(2n ** 63n);
 const INT_MIN = -(2 ** 31);
