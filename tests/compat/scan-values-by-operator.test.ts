@@ -21,8 +21,9 @@ describe('a state with two Protobuf types (e.g. a Protobuf key next to a Protobu
     // the same state as if it also had a serializer of another Protobuf type (another root, other descriptors)
     const other = { ...value, found: { ...value.found, role: 'KEY_SERIALIZER', content: { ...value.found.content, rootFullName: 'fixtures.events.Key', descriptorSha256: '0'.repeat(64) } } };
     const alone = await scanner.scan(value);
-    expect(alone!.valuesScanned).toBeGreaterThan(0);
-    expect(alone!.tally.buckets.length).toBeGreaterThan(0);
+    if (alone === undefined || !('tally' in alone)) throw new Error(`expected a tally, found ${JSON.stringify(alone)}`);
+    expect(alone.valuesScanned).toBeGreaterThan(0);
+    expect(alone.tally.buckets.length).toBeGreaterThan(0);
     expect(await scanner.scan(other)).toEqual({ tally: { buckets: [] }, valuesScanned: 0 });
     expect(await scanner.scanOperator([value, other])).toEqual([alone, { tally: { buckets: [] }, valuesScanned: 0 }]);
   });
@@ -48,7 +49,9 @@ describe('one pass per operator over its Protobuf states', () => {
           for (const s of group) each.push(await scanner.scan(s, [subtask]));
           expect(await scanner.scanOperator(group, [subtask])).toEqual(each);
         }
-        scanned += alone.reduce((n, t) => n + (t?.valuesScanned ?? 0), 0);
+        scanned += alone.reduce((n, t) => n + (t !== undefined && 'tally' in t ? t.valuesScanned : 0), 0);
+        // a RocksDB native savepoint's keyed states say why their values were not read
+        if (sp.includes('rocksdb/native')) expect(alone.some((t) => t !== undefined && 'notRead' in t && t.notRead.startsWith('RocksDB native snapshot'))).toBe(true);
       }
       expect(scanned).toBeGreaterThan(0);
     });

@@ -9,7 +9,7 @@
  */
 import { openSavepoint } from '../../core/flink';
 import type { SavepointFiles } from '../../core/io';
-import { createStateValueScanner, mergeStateValueTallies, scanValuesByOperator, type CheckSavepointInput, type EvaluatedSavepoint, type StateValueTally } from '../../core/report';
+import { createStateValueScanner, mergeStateValueTallies, scanValuesByOperator, type CheckSavepointInput, type EvaluatedSavepoint, type StateValuesNotRead, type StateValueTally } from '../../core/report';
 import { listScanUnits } from './list-scan-units';
 import { splitUnits } from './run-parallel-scan';
 import { runWorkerThreads } from './run-worker-threads';
@@ -24,7 +24,7 @@ export interface SubtaskValueTally {
   operatorId: string;
   stateName: string;
   subtask: number;
-  result: StateValueTally | undefined;
+  result: StateValueTally | StateValuesNotRead | undefined;
 }
 
 export interface ParallelValueScanOptions {
@@ -39,7 +39,7 @@ export interface ParallelValueScanOptions {
 const DEFAULT_MIN_PARALLEL_BYTES = 32 * 1024 * 1024;
 
 /** A CheckSavepointInput.scanValueTallies for the savepoint at `input` (a path or URL the workers open again). */
-export function createParallelValueScan(input: string, files: SavepointFiles, check: WorkerCheckInput, options: ParallelValueScanOptions = {}): (evaluated: EvaluatedSavepoint) => Promise<(StateValueTally | undefined)[]> {
+export function createParallelValueScan(input: string, files: SavepointFiles, check: WorkerCheckInput, options: ParallelValueScanOptions = {}): (evaluated: EvaluatedSavepoint) => Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
   return async (evaluated) => {
     const opened = await openSavepoint(files);
     const units = listScanUnits(opened, evaluated.protobuf.map((s) => s.found.operator.id));

@@ -15,6 +15,8 @@ export function buildReport(input: ReportInput): CompatibilityReport {
     otherStates: states.length - protobuf.length,
     warnings: states.reduce((n, s) => n + s.warnings.length, 0),
   };
+  const valuesNotRead = states.filter((s) => s.valuesNotRead !== undefined).length;
+  const counted = valuesNotRead > 0 ? { ...summary, valuesNotRead } : summary;
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     ...(input.subject ? { subject: input.subject } : {}),
@@ -24,7 +26,7 @@ export function buildReport(input: ReportInput): CompatibilityReport {
     target: input.target,
     newSettings: { ...DEFAULT_SETTINGS, ...input.newSettings },
     verdict: overallVerdict(summary),
-    summary,
+    summary: counted,
     states,
   };
 }
@@ -77,6 +79,7 @@ function toReportState(input: ReportStateInput): ReportState {
     findings: c.findings.map(toFinding),
     warnings: input.warnings.map(toWarning),
     ...(input.valuesScanned !== undefined ? { valuesScanned: input.valuesScanned } : {}),
+    ...(input.valuesNotRead !== undefined ? { valuesNotRead: input.valuesNotRead } : {}),
     ...(c.planningAid
       ? { planningAid: { verdict: c.planningAid.verdict, firstIncompatibility: first(c.planningAid.firstIncompatibility), findings: c.planningAid.findings.map(toFinding) } }
       : {}),

@@ -28,7 +28,7 @@ export interface CheckSavepointInput {
    * of the subtasks each); one result per state, in order, each exactly what scanStateValueTally
    * gives for it. Default: scanStateValueTally here, state after state.
    */
-  scanValueTallies?: (evaluated: EvaluatedSavepoint) => Promise<(StateValueTally | undefined)[]>;
+  scanValueTallies?: (evaluated: EvaluatedSavepoint) => Promise<(StateValueTally | StateValuesNotRead | undefined)[]>;
   generatedAt?: string;
   signal?: CancelSignal;
 }
@@ -45,6 +45,11 @@ export interface EvaluatedSavepoint {
   target: LibraryLine;
   protobuf: EvaluatedProtobufState[];
   other: FoundOtherState[];
+}
+
+/** A state whose saved values could not be read (e.g. RocksDB native SST files): why. Its value warnings were not checked. */
+export interface StateValuesNotRead {
+  notRead: string;
 }
 
 /** The value warnings of one state (or of some of its subtasks) before they are finished, and how many values were scanned. */

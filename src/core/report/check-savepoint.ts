@@ -9,7 +9,7 @@ import { buildSchemaDiff, finishValueWarnings, type ValueWarning } from '../comp
 import { readAll } from '../io';
 import { computeSha256, formatHex } from '../protobuf';
 import { buildReport } from './build-report';
-import type { CheckSavepointInput, EvaluatedSavepoint, StateValueTally } from './check-savepoint-types';
+import type { CheckSavepointInput, EvaluatedSavepoint, StateValuesNotRead, StateValueTally } from './check-savepoint-types';
 import { createStateValueScanner } from './create-state-value-scanner';
 import { evaluateSavepointStates } from './evaluate-savepoint-states';
 import { scanValuesByOperator } from './scan-values-by-operator';
@@ -22,7 +22,8 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
   const tallies = input.scanValues === false || evaluated.protobuf.length === 0 ? [] : await scanTallies(input, evaluated);
   const states: ReportStateInput[] = [];
   for (const [i, { found, compatibility }] of evaluated.protobuf.entries()) {
-    const scanned = tallies[i];
+    const result = tallies[i];
+    const scanned = result !== undefined && 'tally' in result ? result : undefined;
     const warnings: ValueWarning[] = scanned ? finishValueWarnings([scanned.tally]) : [];
     states.push({
       kind: 'protobuf',
@@ -33,6 +34,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
       compatibility,
       warnings,
       ...(scanned ? { valuesScanned: scanned.valuesScanned } : {}),
+      ...(result !== undefined && 'notRead' in result ? { valuesNotRead: result.notRead } : {}),
       ...(compatibility.schema && input.schemaDiff !== false ? { diff: buildSchemaDiff(compatibility.schema) } : {}),
     });
   }
@@ -60,7 +62,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
   });
 }
 
-async function scanTallies(input: CheckSavepointInput, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | undefined)[]> {
+async function scanTallies(input: CheckSavepointInput, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
   if (input.scanValueTallies) return input.scanValueTallies(evaluated);
   const scanner = await createStateValueScanner(input.files, evaluated, input.signal);
   return scanValuesByOperator(scanner, evaluated);

@@ -9,18 +9,18 @@
 import { createValueWarningCollector, identifyProtobufSchema, scanProtobufStateValues } from '../compat';
 import { createSnapshotRegistry, openSavepoint, type CancelSignal, type OpenedSavepoint } from '../flink';
 import { registerProtobufSnapshotReaders } from '../protobuf';
-import { isDecodeError, type SavepointFiles } from '../io';
-import type { EvaluatedProtobufState, EvaluatedSavepoint, StateValueTally } from './check-savepoint-types';
+import { isDecodeError, type DecodeError, type SavepointFiles } from '../io';
+import type { EvaluatedProtobufState, EvaluatedSavepoint, StateValuesNotRead, StateValueTally } from './check-savepoint-types';
 
 export interface StateValueScanner {
-  /** The tally of one state, or undefined when its values are not readable (e.g. RocksDB native); a cancelled scan rejects. */
-  scan(state: EvaluatedProtobufState, subtasks?: readonly number[]): Promise<StateValueTally | undefined>;
+  /** The tally of one state, why its values are not readable (e.g. RocksDB native), or undefined when it has no schema to check values against; a cancelled scan rejects. */
+  scan(state: EvaluatedProtobufState, subtasks?: readonly number[]): Promise<StateValueTally | StateValuesNotRead | undefined>;
   /**
    * The tallies of several states of one operator, in order: each exactly what scan(state) gives. One
    * pass reads them all; should it fail, each state is scanned alone, so a state whose own values
    * are readable is never lost to another state's unreadable ones.
    */
-  scanOperator(states: readonly EvaluatedProtobufState[], subtasks?: readonly number[]): Promise<(StateValueTally | undefined)[]>;
+  scanOperator(states: readonly EvaluatedProtobufState[], subtasks?: readonly number[]): Promise<(StateValueTally | StateValuesNotRead | undefined)[]>;
 }
 
 /** `opened`: the savepoint already opened by the caller (else it is opened here). */
@@ -30,7 +30,7 @@ export async function createStateValueScanner(files: SavepointFiles, evaluated: 
   const savepoint = opened ?? (await openSavepoint(files));
 
   /** One pass over the states' operator; throws what the read throws. */
-  const tallyInOnePass = async (states: readonly EvaluatedProtobufState[], subtasks: readonly number[] | undefined): Promise<(StateValueTally | undefined)[]> => {
+  const tallyInOnePass = async (states: readonly EvaluatedProtobufState[], subtasks: readonly number[] | undefined): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> => {
     // a state may hold several Protobuf types (key and value serializers): each serializer gets only the values read with its type
     const slots = states.map((s) => (s.compatibility.schema ? { collector: createValueWarningCollector(s.compatibility.schema, evaluated.newSettings), values: 0, schema: identifyProtobufSchema(s.found.content) } : undefined));
     const byState = new Map<string, NonNullable<(typeof slots)[number]>[]>();
@@ -64,7 +64,8 @@ export async function createStateValueScanner(files: SavepointFiles, evaluated: 
       try {
         return (await tallyInOnePass([state], subtasks))[0];
       } catch (e) {
-        if (isUnreadable(e)) return undefined;
+        // the state's values are not readable here (e.g. RocksDB native): say why, never an empty tally
+        if (isUnreadable(e)) return { notRead: (e as DecodeError).detail };
         throw e;
       }
     },
@@ -76,7 +77,7 @@ export async function createStateValueScanner(files: SavepointFiles, evaluated: 
       } catch (e) {
         if (!isUnreadable(e)) throw e;
         // each state alone: a state whose own values are readable is not lost to another state's unreadable ones
-        const out: (StateValueTally | undefined)[] = [];
+        const out: (StateValueTally | StateValuesNotRead | undefined)[] = [];
         for (const s of states) out.push(await scanner.scan(s, subtasks));
         return out;
       }

@@ -33,7 +33,8 @@ export function describeSummary(report: CompatibilityReport): string {
   return (
     `${s.protobufStates} Protobuf state(s): ${s.compatible} compatible, ${s.incompatible} incompatible, ${s.notRestorable} not restorable` +
     (s.unknown > 0 ? `, ${s.unknown} unknown` : '') +
-    `; ${s.otherStates} other state(s) not checked; ${s.warnings} value warning(s)`
+    `; ${s.otherStates} other state(s) not checked; ${s.warnings} value warning(s)` +
+    (s.valuesNotRead ? `; the values of ${s.valuesNotRead} state(s) were not read, so their value warnings were not checked` : '')
   );
 }
 

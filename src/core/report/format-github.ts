@@ -23,6 +23,7 @@ export function formatGithub(report: CompatibilityReport): string {
       const text = [s.firstIncompatibility ? `${s.firstIncompatibility.message} (${s.firstIncompatibility.ruleId})` : (s.reason ?? s.verdict), s.failureText ?? ''].filter(Boolean).join('\n');
       out.push(`::error ${fileProp}title=${title}::${escapeGithubData(text)}`);
     }
+    if (s.valuesNotRead !== undefined) out.push(`::warning ${fileProp}title=${escapeGithubProperty(`${describeStateTitle(s)}: values not read`)}::${escapeGithubData(`${s.valuesNotRead}. No value warning was checked for this state.`)}`);
     for (const w of s.warnings) {
       const keys = w.keys.length > 0 ? ` Keys: ${w.keys.join(', ')}` : '';
       out.push(`::warning ${fileProp}title=${escapeGithubProperty(`${describeStateTitle(s)}: ${w.ruleId}`)}::${escapeGithubData(w.message + keys)}`);

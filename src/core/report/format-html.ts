@@ -34,7 +34,7 @@ export function formatHtml(report: CompatibilityReport): string {
     `<table><tr><th>${describeEntryHeading(report)}</th><th>verdict</th><th>first incompatibility</th><th>warnings</th></tr>`,
     ...report.states.map(
       (s) =>
-        `<tr><td>${e(describeStateTitle(s))}</td><td class="v-${e(s.verdict)}">${e(VERDICT_LABEL[s.verdict])}</td><td>${e(s.firstIncompatibility?.message ?? s.reason ?? '')}</td><td>${s.warnings.length}</td></tr>`,
+        `<tr><td>${e(describeStateTitle(s))}</td><td class="v-${e(s.verdict)}">${e(VERDICT_LABEL[s.verdict])}</td><td>${e(s.firstIncompatibility?.message ?? s.reason ?? '')}</td><td>${s.valuesNotRead !== undefined ? 'values not read' : s.warnings.length}</td></tr>`,
     ),
     '</table>',
   ];
@@ -49,6 +49,7 @@ function formatState(s: ReportState): string[] {
   out.push(`<p>Serializer ${e(s.serializer)} (${e(s.role)})${s.savedRoot ? `; root ${e(s.savedRoot)} → ${e(s.newRoot ?? '')}` : ''}${s.savedJavaClass ? `; Java class ${e(s.savedJavaClass)} → ${e(s.newJavaClass ?? '?')}` : ''}</p>`);
   if (s.reason) out.push(`<p>${e(s.reason)}</p>`);
   if (s.failureText) out.push(`<p>Flink would fail the restore with:</p><pre>${e(s.failureText)}</pre>`);
+  if (s.valuesNotRead !== undefined) out.push(`<div class="warning"><strong>Values not read</strong>: ${e(s.valuesNotRead)}. No value warning was checked for this state.</div>`);
   for (const w of s.warnings) {
     out.push(`<div class="warning"><strong>${e(w.ruleId)}</strong>: ${e(w.message)}${w.keys.length > 0 ? `<br>Keys: ${w.keys.map(e).join(', ')}` : ''}</div>`);
   }

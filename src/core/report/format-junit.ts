@@ -26,7 +26,8 @@ export function formatJunit(report: CompatibilityReport): string {
     } else if (s.verdict === 'unknown') {
       out.push(`<skipped message="${e(s.reason ?? 'not a Protobuf state')}"/>`);
     }
-    if (s.warnings.length > 0) out.push(`<system-out>${e(s.warnings.map((w) => `WARNING [${w.ruleId}] ${w.message}`).join('\n'))}</system-out>`);
+    const notes = [...(s.valuesNotRead !== undefined ? [`VALUES NOT READ: ${s.valuesNotRead} (no value warning was checked)`] : []), ...s.warnings.map((w) => `WARNING [${w.ruleId}] ${w.message}`)];
+    if (notes.length > 0) out.push(`<system-out>${e(notes.join('\n'))}</system-out>`);
     out.push('</testcase>');
   }
   out.push(`<system-out>${e(`${describeSummary(report)} (${report.states.length} ${report.subject === 'descriptor-sets' ? 'roots' : 'states'})`)}</system-out>`);

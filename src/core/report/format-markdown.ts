@@ -17,7 +17,7 @@ export function formatMarkdown(report: CompatibilityReport): string {
   out.push('', `| ${describeEntryHeading(report)} | verdict | first incompatibility | warnings |`, '| --- | --- | --- | ---: |');
   for (const s of report.states) {
     const first = s.firstIncompatibility ? `${e(s.firstIncompatibility.message)} (${s.firstIncompatibility.ruleId})` : e(s.reason ?? '');
-    out.push(`| ${e(describeStateTitle(s))} | ${VERDICT_LABEL[s.verdict]} | ${first} | ${s.warnings.length} |`);
+    out.push(`| ${e(describeStateTitle(s))} | ${VERDICT_LABEL[s.verdict]} | ${first} | ${s.valuesNotRead !== undefined ? 'values not read' : s.warnings.length} |`);
   }
   for (const s of report.states) out.push('', ...formatState(s));
   return `${out.join('\n')}\n`;
@@ -30,6 +30,7 @@ function formatState(s: ReportState): string[] {
   if (s.reason) out.push('', `Reason: ${e(s.reason)}`);
   if (s.savedRoot) out.push('', `Root: ${e(s.savedRoot)} → ${e(s.newRoot ?? '')}${s.savedJavaClass ? `; Java class ${e(s.savedJavaClass)} → ${e(s.newJavaClass ?? '?')}` : ''}`);
   if (s.failureText) out.push('', 'Flink would fail the restore with:', '', '```text', s.failureText.replace(/```/g, '` ` `'), '```');
+  if (s.valuesNotRead !== undefined) out.push('', `**Values not read**: ${e(s.valuesNotRead)}. No value warning was checked for this state.`);
   if (s.warnings.length > 0) {
     out.push('', '**Value warnings**', '');
     for (const w of s.warnings) out.push(`- ⚠️ **${w.ruleId}**: ${e(w.message)}${w.keys.length > 0 ? ` Keys: ${w.keys.map(e).join(', ')}` : ''}`);

@@ -15,6 +15,7 @@ export function formatText(report: CompatibilityReport): string {
     if (s.savedRoot) out.push(`  root: ${s.savedRoot} -> ${s.newRoot}${s.savedJavaClass ? `; class ${s.savedJavaClass} -> ${s.newJavaClass ?? '?'}` : ''}`);
     if (s.firstIncompatibility) out.push(`  first incompatibility [${s.firstIncompatibility.ruleId}]: ${s.firstIncompatibility.message}`);
     if (s.failureText) out.push(`  Flink would fail with: ${s.failureText}`);
+    if (s.valuesNotRead !== undefined) out.push(`  VALUES NOT READ: ${s.valuesNotRead} (no value warning was checked)`);
     for (const w of s.warnings) out.push(`  WARNING [${w.ruleId}] ${w.message}${w.keys.length > 0 ? ` (keys: ${w.keys.join(', ')})` : ''}`);
     for (const f of s.findings.filter((x) => x.message !== s.firstIncompatibility?.message)) out.push(`  ${f.accepted ? 'ok  ' : 'FAIL'} [${f.ruleId}] ${f.message}`);
     if (s.planningAid) {

@@ -34,6 +34,8 @@ export type ReportStateInput =
       warnings: readonly ValueWarning[];
       /** number of saved values scanned for the warnings; undefined when values were not scanned */
       valuesScanned?: number;
+      /** why the state's saved values were not read (its value warnings were not checked) */
+      valuesNotRead?: string;
       diff?: SchemaDiff;
     }
   | { kind: 'other'; operator: ReportOperatorRef; state: string; role: string; snapshotClass: string; reason: string };
@@ -83,6 +85,8 @@ export interface ReportState {
   findings: ReportFinding[];
   warnings: ReportWarning[];
   valuesScanned?: number;
+  /** why the saved values were not read (e.g. RocksDB native SST files): no value warning was checked */
+  valuesNotRead?: string;
   planningAid?: { verdict: 'compatible' | 'incompatible'; firstIncompatibility: ReportFirstIncompatibility | null; findings: ReportFinding[] };
   diff?: SchemaDiff;
 }
@@ -97,6 +101,7 @@ export interface CompatibilityReport {
   target: LibraryLine;
   newSettings: Required<SerializerSettings>;
   verdict: Verdict;
-  summary: { protobufStates: number; compatible: number; incompatible: number; notRestorable: number; unknown: number; otherStates: number; warnings: number };
+  /** `valuesNotRead`: Protobuf states whose saved values could not be read (present only when there are some) */
+  summary: { protobufStates: number; compatible: number; incompatible: number; notRestorable: number; unknown: number; otherStates: number; warnings: number; valuesNotRead?: number };
   states: ReportState[];
 }

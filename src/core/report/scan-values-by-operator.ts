@@ -1,9 +1,9 @@
 /** The value tallies of every evaluated Protobuf state, in order: one pass per operator over its streams. */
-import type { EvaluatedSavepoint, StateValueTally } from './check-savepoint-types';
+import type { EvaluatedSavepoint, StateValuesNotRead, StateValueTally } from './check-savepoint-types';
 import type { StateValueScanner } from './create-state-value-scanner';
 
-export async function scanValuesByOperator(scanner: StateValueScanner, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | undefined)[]> {
-  const out = new Array<StateValueTally | undefined>(evaluated.protobuf.length);
+export async function scanValuesByOperator(scanner: StateValueScanner, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
+  const out = new Array<StateValueTally | StateValuesNotRead | undefined>(evaluated.protobuf.length);
   for (const indexes of groupStatesByOperator(evaluated).values()) {
     const tallies = await scanner.scanOperator(indexes.map((i) => evaluated.protobuf[i]!));
     indexes.forEach((i, k) => (out[i] = tallies[k]));
