@@ -19,6 +19,7 @@ export function CompatOverview() {
         <span>
           against <span className="mono">{schema}</span> (target {r.target}): {sm.protobufStates} Protobuf states, {sm.compatible} compatible, {sm.incompatible}{' '}
           incompatible, {sm.notRestorable} not restorable, {sm.unknown} unknown · {check.values.status === 'done' ? `${sm.warnings} value warnings` : 'values not scanned'}
+          {sm.valuesNotRead ? ` · values of ${sm.valuesNotRead} states not read` : ''}
         </span>
         <a href={formatHashRoute('compat', {})}>Compatibility details</a>
       </div>

@@ -28,7 +28,15 @@ export function FindingsTable({ findings, testId }: { findings: readonly ReportF
   );
 }
 
-export function WarningsList({ warnings }: { warnings: readonly ReportWarning[] }) {
+/** The value warnings of a state; where its values could not be read (`notRead`: why), that, never "No value warnings". */
+export function WarningsList({ warnings, notRead }: { warnings: readonly ReportWarning[]; notRead?: string | undefined }) {
+  if (notRead !== undefined) {
+    return (
+      <p className="notice values-not-read" data-testid="values-not-read">
+        Values not read: {notRead}. No value warning was checked for this state.
+      </p>
+    );
+  }
   if (warnings.length === 0) return <p className="muted">No value warnings.</p>;
   return (
     <ul className="value-warnings" data-testid="value-warnings">

@@ -52,7 +52,8 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
           {sm.protobufStates} Protobuf states: {sm.compatible} compatible, {sm.incompatible} incompatible, {sm.notRestorable} not restorable, {sm.unknown} unknown
         </span>
         <span className="muted">
-          · {sm.otherStates} other states · {valuesScanned ? `${sm.warnings} value warnings` : 'values not scanned'} · target {report.target}
+          · {sm.otherStates} other states · {valuesScanned ? `${sm.warnings} value warnings` : 'values not scanned'}
+          {sm.valuesNotRead ? <span data-testid="summary-values-not-read"> · values of {sm.valuesNotRead} states not read</span> : null} · target {report.target}
         </span>
       </div>
       <ValueAlertCallouts report={report} />
@@ -109,7 +110,15 @@ function StatesTable({ states, selected, testId }: { states: readonly ReportStat
                 {s.planningAid ? <PlanningAidSummary aid={s.planningAid} testId="planning-aid-first" /> : <span className="muted">—</span>}
               </td>
             ) : null}
-            <td className="num">{s.warnings.reduce((n, w) => n + w.count, 0) || ''}</td>
+            <td className="num">
+              {s.valuesNotRead !== undefined ? (
+                <span className="tag warn" title={s.valuesNotRead} data-testid="row-values-not-read">
+                  values not read
+                </span>
+              ) : (
+                s.warnings.reduce((n, w) => n + w.count, 0) || ''
+              )}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -206,7 +215,7 @@ function StateReport({ state }: { state: ReportState }) {
         <h3>Findings</h3>
         <FindingsTable findings={state.findings} testId="findings" />
         <h3>Value warnings</h3>
-        <WarningsList warnings={state.warnings} />
+        <WarningsList warnings={state.warnings} notRead={state.valuesNotRead} />
       </div>
     </section>
   );

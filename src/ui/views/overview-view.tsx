@@ -7,6 +7,26 @@ import { formatHashRoute } from '../state/use-hash-route';
 import { UidLookup } from '../components/uid-lookup';
 import { CompatOverview } from '../components/compat-overview';
 
+/**
+ * A savepoint whose keyed state is in RocksDB's native format opens like any other, but its keyed values
+ * are not read here: say so first, so nothing looks complete that is not.
+ */
+function ValuesNotReadBanner({ inspection }: { inspection: SavepointInspection }) {
+  const native = inspection.operators.filter((o) => o.keyedFormat === 'rocksdb-native');
+  if (native.length === 0) return null;
+  const states = native.reduce((n, o) => n + o.states.filter((s) => s.scope === 'keyed').length, 0);
+  return (
+    <div className="notice banner" role="status" data-testid="banner-values-not-read">
+      <span>
+        <strong>Values not read:</strong> {states} keyed state{states === 1 ? '' : 's'} of {native.length} operator{native.length === 1 ? '' : 's'} {states === 1 ? 'is' : 'are'} in
+        RocksDB&apos;s native format (SST files), which this inspector does not read yet. Their verdicts come from the serializer snapshots; their value
+        warnings, unknown fields, aliasing figures, statistics and values are not available. A canonical savepoint of the same job
+        (<span className="mono">flink savepoint --type canonical</span>) can be checked in full.
+      </span>
+    </div>
+  );
+}
+
 export function OverviewView({ inspection }: { inspection: SavepointInspection }) {
   const filter = useAppStore((s) => s.operatorFilter);
   const set = useAppStore((s) => s.set);
@@ -35,6 +55,7 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
         <Card label="Total size" value={formatBytes(inspection.totalSize)} sub={`${formatCount(inspection.totalSize)} bytes`} testId="ov-size" />
         <Card label="Operators" value={String(inspection.operators.length)} sub={`${stateCount} states`} testId="ov-operators" />
       </div>
+      <ValuesNotReadBanner inspection={inspection} />
       <CompatOverview />
       {inspection.warnings.length > 0 ? (
         <ul className="warnings" aria-label="Warnings">
