@@ -1,6 +1,6 @@
 /**
  * The value warnings read saved values with the structural scan and a field log
- * (registerValueScanningReaders); whenever the scan accepts a value without asking for the full
+ * (scanProtobufStateValues); whenever the scan accepts a value without asking for the full
  * decoder, its fields must be exactly those summarizeProtobufValue takes from the full decode.
  */
 import fc from 'fast-check';
