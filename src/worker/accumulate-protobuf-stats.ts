@@ -16,11 +16,12 @@ import {
   type ProtobufFrameValue,
   type ProtobufScanIndex,
   type ProtobufScanOptions,
+  type ProtobufStateScanSummary,
   type ProtobufStateScan,
   type ProtobufSnapshotContent,
 } from '../core/protobuf';
 import { SizeHistogram } from './build-size-histogram';
-import type { ProtobufStateStats, UnknownFieldStat } from './inspector';
+import type { ProtobufStateDetail, UnknownFieldStat } from './inspector';
 
 const MAX_EXAMPLES = 5;
 export const MAX_LARGE_PAYLOADS = 50;
@@ -75,20 +76,21 @@ export class ProtobufStatsAccumulator {
     }
   }
 
-  finish(): ProtobufStateStats | null {
+  /** The scan summary (StateStats.protobuf) and the details the views draw; null when no Protobuf value was added. */
+  finish(): { summary: ProtobufStateScanSummary; detail: ProtobufStateDetail } | null {
     if (this.scan === null || this.content === null) return null;
     const c = this.content;
     const summary = this.scan.finish();
     return {
-      typeName: c.rootFullName,
-      javaClass: c.javaClass,
-      settings: { maxMessageSize: c.settings.maxMessageSize, recursionLimit: c.settings.recursionLimit, deterministic: c.settings.deterministic },
-      values: summary.values,
-      valuesWithUnknownFields: summary.valuesWithUnknownFields,
-      unknownFields: [...this.unknown.values()].sort((a, b) => b.values - a.values || a.number - b.number),
-      histogram: this.histogram.finish(),
-      largePayloads: largestFirst(this.large),
       summary,
+      detail: {
+        typeName: c.rootFullName,
+        javaClass: c.javaClass,
+        settings: { maxMessageSize: c.settings.maxMessageSize, recursionLimit: c.settings.recursionLimit, deterministic: c.settings.deterministic },
+        unknownFields: [...this.unknown.values()].sort((a, b) => b.values - a.values || a.number - b.number),
+        histogram: this.histogram.finish(),
+        largePayloads: largestFirst(this.large),
+      },
     };
   }
 }

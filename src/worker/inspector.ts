@@ -7,9 +7,10 @@
  */
 import type { DecodeErrorJson, UsageErrorJson } from '../core/io';
 import type { SavepointInspection, StateEntry, StateSample } from '../core/flink';
-import type { ProtobufStateScanSummary } from '../core/protobuf';
 import type { LibraryLine, SerializerSettings } from '../core/compat';
-import type { CompatibilityReport } from '../core/report';
+import type { CompatibilityReport, StateStats } from '../core/report';
+
+export type { StateStats };
 
 /** What `check` is asked: the target library line of the new application and its settings. */
 export interface CheckOptions {
@@ -174,18 +175,15 @@ export interface SizeBin {
   count: number;
 }
 
-export interface ProtobufStateStats {
+/** What the app shows of a state's Protobuf values besides the scan summary (StateStats.protobuf). */
+export interface ProtobufStateDetail {
   typeName: string;
   javaClass: string;
   settings: { maxMessageSize: number; recursionLimit: number; deterministic: boolean };
-  values: number;
-  valuesWithUnknownFields: number;
   unknownFields: UnknownFieldStat[];
   histogram: SizeBin[];
   /** largest payloads above the aliasing threshold, largest first (at most 50) */
   largePayloads: { key: string; entryIndex: number; payloadSize: number }[];
-  /** the protobuf module's whole-state scan: sizes, depth, aliasing memory on/off, value findings */
-  summary: ProtobufStateScanSummary;
 }
 
 /** What a sampled scan covered, shown next to its figures. */
@@ -198,11 +196,11 @@ export interface StatsSampleInfo {
   limited: boolean;
 }
 
-export interface StateStats {
-  operatorId: string;
-  state: string;
-  /** entries counted: a broadcast state's copy in one subtask only (as the CLI's stats) */
-  entries: number;
+/**
+ * The app's statistics of one state: the core's StateStats (what `stats` prints: entries, value bytes,
+ * the Protobuf scan summary) and what the views draw besides.
+ */
+export interface StateStatsDetail extends StateStats {
   /** rows of the values table: every entry of every subtask (more than `entries` for a broadcast state held by several subtasks) */
   rows: number;
   /** always false: the structural scan keeps no entry, so it has no entry cap (kept for compatibility) */
@@ -213,7 +211,8 @@ export interface StateStats {
   bytesRead: number;
   byKeyGroup: DistributionBucket[];
   bySubtask: DistributionBucket[];
-  protobuf: ProtobufStateStats | null;
+  /** null when the state holds no Protobuf value */
+  protobufDetail: ProtobufStateDetail | null;
 }
 
 /**
@@ -245,7 +244,7 @@ export interface Inspector {
   /** One entry, fully decoded (JSON, frame bytes, unknown-field and field ranges), read from its key group only. */
   getEntryDetail(query: StateQuery & { index: number }): Promise<EntryDetail>;
   /** Scans the state structurally (once per sample, cached): distribution over key groups/subtasks, Protobuf value statistics. */
-  getStateStats(query: StateQuery, onProgress?: ProgressListener): Promise<StateStats>;
+  getStateStats(query: StateQuery, onProgress?: ProgressListener): Promise<StateStatsDetail>;
   /** The header-only verdict: `_metadata` and the state headers, no value read (checkSavepoint with scanValues false). */
   checkHeaders(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport>;
   /** The compatibility report of the open savepoint against the new schema with the value scan (the same as the CLI's `check`). */

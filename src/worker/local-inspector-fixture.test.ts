@@ -51,13 +51,13 @@ describe.skipIf(!exists)('LocalInspector over the fixture savepoint (flink-1.20/
     expect(stats.entries).toBe(5);
     expect(stats.bySubtask.map((b) => [b.id, b.entries])).toEqual([[0, 3], [1, 2]]);
     expect(stats.byKeyGroup.map((b) => b.id)).toEqual([1, 6, 7, 14, 15]);
-    expect(stats.protobuf?.typeName).toBe('fixtures.events.Event');
-    expect(stats.protobuf?.unknownFields.map((u) => [u.message, u.number, u.wireType, u.values])).toEqual([
+    expect(stats.protobufDetail?.typeName).toBe('fixtures.events.Event');
+    expect(stats.protobufDetail?.unknownFields.map((u) => [u.message, u.number, u.wireType, u.values])).toEqual([
       ['fixtures.events.Event', 100, 0, 5],
       ['fixtures.events.Event', 101, 2, 2],
     ]);
-    expect(stats.protobuf?.histogram.reduce((n, b) => n + b.count, 0)).toBe(5);
-    expect(stats.protobuf?.histogram.some((b) => b.to === 4096)).toBe(true);
+    expect(stats.protobufDetail?.histogram.reduce((n, b) => n + b.count, 0)).toBe(5);
+    expect(stats.protobufDetail?.histogram.some((b) => b.to === 4096)).toBe(true);
   });
 
   it('pages entries and gives an entry with its frame bytes, unknown field and field ranges relative to the frame', async () => {

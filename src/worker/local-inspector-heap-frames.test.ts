@@ -67,6 +67,6 @@ describe.skipIf(!existsSync(path.join(NATIVE, '_metadata')))('values of heap sta
     const inspection = await inspector.getInspection();
     const op = inspection.operators.find((o) => o.states.some((s) => s.name === 'events-by-name'))!;
     const stats = await inspector.getStateStats({ operatorId: op.id, state: 'events-by-name' });
-    expect(stats.protobuf?.histogram.reduce((n, b) => n + b.count, 0)).toBe(stats.entries);
+    expect(stats.protobufDetail?.histogram.reduce((n, b) => n + b.count, 0)).toBe(stats.entries);
   });
 });

@@ -17,7 +17,7 @@ import { createSnapshotRegistry, type StateEntry } from '../core/flink';
 import { readStateEntries } from '../core/flink/scan/read-state-entries';
 import { openSavepointInput } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
-import type { InputFile, StateStats } from './inspector';
+import type { InputFile, StateStatsDetail } from './inspector';
 import { LocalInspector } from './local-inspector';
 import { toInputFiles } from './sources';
 import { summarizeDecodedValue } from './summarize-decoded-value';
@@ -39,7 +39,7 @@ function folderFiles(dir: string, prefix: string, counters: { state: { bytes: nu
     .map((n) => ({ path: `${prefix}/${n}`, blob: countingFile(new Uint8Array(readFileSync(path.join(dir, n))), n, n === '_metadata' ? counters.metadata : counters.state) }));
 }
 
-async function cliStats(dir: string, extra: string[] = []): Promise<{ states: { operatorId: string; state: string; entries: number; valueBytes: number; protobuf?: unknown }[]; coverage?: { keyGroupsRead: number; keyGroupsWithData: number } }> {
+async function cliStats(dir: string, extra: string[] = []): Promise<{ states: { operatorId: string; state: string; scope: string; entries: number; valueBytes: number; protobuf?: unknown }[]; coverage?: { keyGroupsRead: number; keyGroupsWithData: number } }> {
   let out = '';
   const code = await runCli(['stats', dir, '--json', '--workers', '1', ...extra], { stdout: (t) => void (out += t), stderr: () => undefined });
   expect(code).toBe(0);
@@ -57,7 +57,7 @@ async function readReference(dir: string, operatorId: string, state: string): Pr
   return out;
 }
 
-function sumBuckets(s: StateStats): number {
+function sumBuckets(s: StateStatsDetail): number {
   return s.bySubtask.reduce((n, b) => n + b.bytes, 0);
 }
 
@@ -114,9 +114,9 @@ describe('LocalInspector over a generated 4 MiB savepoint (bench/generate)', () 
       const expected = cli.states.find((s) => s.state === name)!;
       expect(stats.entries).toBe(expected.entries);
       expect(sumBuckets(stats)).toBe(expected.valueBytes);
-      expect(describeProtobufStateScan(stats.protobuf!.summary)).toEqual(expected.protobuf);
+      expect(describeProtobufStateScan(stats.protobuf!)).toEqual(expected.protobuf);
       expect(stats.protobuf?.values).toBe(name === 'events' ? manifest.keys : Math.ceil(manifest.keys / 4));
-      expect(stats.protobuf?.histogram.reduce((n, b) => n + b.count, 0)).toBe(stats.protobuf?.values);
+      expect(stats.protobufDetail?.histogram.reduce((n, b) => n + b.count, 0)).toBe(stats.protobuf?.values);
       expect(stats.byKeyGroup.reduce((n, b) => n + b.entries, 0)).toBe(stats.entries);
       expect(stats.sample).toBeUndefined();
     }
@@ -161,7 +161,7 @@ describe('LocalInspector over a generated 4 MiB savepoint (bench/generate)', () 
     expect(sampled.sample).toEqual({ sample: { kind: 'key-groups', every: 8 }, keyGroupsRead: 16, keyGroupsWithData: 128, limited: false });
     expect(cli.coverage).toMatchObject({ keyGroupsRead: 16, keyGroupsWithData: 128 });
     expect(sampled.entries).toBe(cli.states.find((s) => s.state === 'events')!.entries);
-    expect(describeProtobufStateScan(sampled.protobuf!.summary)).toEqual(cli.states.find((s) => s.state === 'events')!.protobuf);
+    expect(describeProtobufStateScan(sampled.protobuf!)).toEqual(cli.states.find((s) => s.state === 'events')!.protobuf);
     expect(sampled.byKeyGroup.every((b) => b.id % 8 === 0)).toBe(true);
     const page = await inspector.listEntries({ operatorId, state: 'events', offset: 5, limit: 2, sample: { kind: 'key-groups', every: 8 } });
     expect(page.total).toBe(sampled.entries);
@@ -203,9 +203,16 @@ describe.skipIf(!existsSync(path.join(FIXTURE, '_metadata')))('LocalInspector ov
         if (s.scope === 'broadcast') expect(stats.rows, `${op.id}/${s.name}`).toBe(stats.entries * s.subtasks.length);
         else expect(stats.rows).toBe(stats.entries);
         expect(sumBuckets(stats)).toBe(expected.valueBytes);
-        expect(stats.protobuf ? describeProtobufStateScan(stats.protobuf.summary) : undefined).toEqual(expected.protobuf);
-        const pb = stats.protobuf;
-        if (pb) expect(pb.unknownFields.reduce((n, u) => n + u.occurrences, 0)).toBe(pb.summary.unknownFields);
+        // one StateStats type: the app's statistics carry the CLI's fields with the CLI's values
+        expect({ operatorId: stats.operatorId, state: stats.state, scope: stats.scope, entries: stats.entries, valueBytes: stats.valueBytes }).toEqual({
+          operatorId: expected.operatorId,
+          state: expected.state,
+          scope: expected.scope,
+          entries: expected.entries,
+          valueBytes: expected.valueBytes,
+        });
+        expect(stats.protobuf ? describeProtobufStateScan(stats.protobuf) : undefined).toEqual(expected.protobuf);
+        if (stats.protobuf) expect(stats.protobufDetail!.unknownFields.reduce((n, u) => n + u.occurrences, 0)).toBe(stats.protobuf.unknownFields);
       }
     }
   });

@@ -16,7 +16,7 @@ import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/
 import packageJson from '../../package.json';
 import type { Cancellation } from './cancellation';
 import { createSwitchingStep } from './create-switching-step';
-import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportFormat, Inspector, InspectorInput, OpenedSession, ProgressListener, StateQuery, StateStats } from './inspector';
+import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportFormat, Inspector, InspectorInput, OpenedSession, ProgressListener, StateQuery, StateStatsDetail } from './inspector';
 import type { OpenSession, Session } from './inspector-session';
 import { openFileSession } from './open-file-session';
 import { openUrlSession } from './open-url-session';
@@ -85,7 +85,7 @@ export class LocalInspector implements Inspector {
     return toPlainData(read);
   }
 
-  async getStateStats(query: StateQuery, onProgress?: ProgressListener): Promise<StateStats> {
+  async getStateStats(query: StateQuery, onProgress?: ProgressListener): Promise<StateStatsDetail> {
     return toPlainData((await this.scanState(this.requireSavepoint(), query, onProgress)).stats);
   }
 

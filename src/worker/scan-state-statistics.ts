@@ -5,10 +5,10 @@
  * No entry, value or frame is kept: memory is O(key groups + histogram + examples).
  */
 import { createRowKeyText, describeEntryKey } from '../core/compat';
-import { checkStateSample, scanState, type CancelSignal, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry, type StateSample } from '../core/flink';
+import { checkStateSample, scanState, type CancelSignal, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry, type StateSample, type StateScope } from '../core/flink';
 import { asProtobufFrame, listProtobufFrames } from '../core/protobuf';
 import { ProtobufStatsAccumulator } from './accumulate-protobuf-stats';
-import type { DistributionBucket, StateStats } from './inspector';
+import type { DistributionBucket, StateStatsDetail } from './inspector';
 import { isCountedOperatorPart } from './is-counted-operator-part';
 import { requireOperator } from './require-operator';
 
@@ -29,7 +29,7 @@ export interface StateEntryIndex {
 }
 
 export interface ScannedState {
-  stats: StateStats;
+  stats: StateStatsDetail;
   index: StateEntryIndex;
 }
 
@@ -53,6 +53,11 @@ export async function scanStateStatistics(
   let current: IndexedPart | undefined;
   /** whether the current part's entries count in the statistics (false: a broadcast copy that is listed only) */
   let partCounted = true;
+  /** the state's scope (keyed, operator or broadcast), from the first part that holds it */
+  let scope: StateScope = 'keyed';
+  let scoped = false;
+  /** bytes of the counted entries' values */
+  let valueBytes = 0;
   // the key text of the row just added, made only if the statistics ask for it (during proto.add)
   const rowKey = createRowKeyText();
   /** numbers the next entry: STOP at the sample's limit, LISTED when statistics skip it (a broadcast copy), else COUNTED */
@@ -72,6 +77,7 @@ export async function scanStateStatistics(
     const a = admit(part.subtask, part.kind === 'operator' ? -1 : e.keyGroup);
     if (a !== COUNTED) return a !== STOP;
     const size = e.valueRange.length;
+    valueBytes += size;
     bump(byKeyGroup, e.keyGroup, size);
     bump(bySubtask, e.subtask, size);
     const frames = listProtobufFrames(e.value);
@@ -91,6 +97,10 @@ export async function scanStateStatistics(
         current = undefined;
         const subtask = op.subtasks.find((s) => s.index === part.subtask)!;
         partCounted = part.kind === 'keyed' || isCountedOperatorPart(op, subtask, query.state);
+        if (!scoped) {
+          scoped = true;
+          scope = part.kind === 'keyed' ? 'keyed' : part.broadcastStates.includes(query.state) ? 'broadcast' : 'operator';
+        }
       },
       entry,
       // canonical keyed state: an entry whose key checks in place and whose value is one Protobuf frame
@@ -102,6 +112,7 @@ export async function scanStateStatistics(
               const a = admit(run.subtask, run.keyGroup);
               if (a !== COUNTED) return a !== STOP;
               const size = run.valueEnd(i) - run.valueStart(i);
+              valueBytes += size;
               bump(byKeyGroup, run.keyGroup, size);
               bump(bySubtask, run.subtask, size);
               const f = frame === undefined ? undefined : asProtobufFrame(frame);
@@ -115,17 +126,21 @@ export async function scanStateStatistics(
     { values: { mode: 'frame' }, signal: options.signal },
   );
   const sorted = (m: Map<number, DistributionBucket>) => [...m.values()].sort((a, b) => a.id - b.id);
-  const stats: StateStats = {
+  const protobuf = proto.finish();
+  const stats: StateStatsDetail = {
     operatorId: query.operatorId,
     state: query.state,
+    scope,
     entries: counted,
+    valueBytes,
     rows: total,
     truncated: false,
     ...(query.sample ? { sample: { sample: query.sample, keyGroupsRead: covered.keyGroupsRead, keyGroupsWithData: covered.keyGroupsWithData, limited } } : {}),
     bytesRead: options.bytesRead(),
     byKeyGroup: sorted(byKeyGroup),
     bySubtask: sorted(bySubtask),
-    protobuf: proto.finish(),
+    ...(protobuf ? { protobuf: protobuf.summary } : {}),
+    protobufDetail: protobuf?.detail ?? null,
   };
   return { stats, index: { total, parts } };
 }

@@ -1,6 +1,6 @@
-import type { SampleCoverage, StateSample, StateScope } from '../../core/flink';
+import type { SampleCoverage, StateSample } from '../../core/flink';
 import type { DecodeErrorJson } from '../../core/io';
-import type { ProtobufStateScanSummary } from '../../core/protobuf';
+import type { StateStats } from '../../core/report';
 
 /** One subtask of one operator: the unit of work a scan worker takes. */
 export interface ScanUnit {
@@ -10,19 +10,8 @@ export interface ScanUnit {
   bytes: number;
 }
 
-/** Whole-state statistics of one state (over the units scanned). */
-export interface StateStats {
-  operatorId: string;
-  state: string;
-  scope: StateScope;
-  entries: number;
-  /** bytes of the serialized values (frames included) */
-  valueBytes: number;
-  /** why the state's values were not read (RocksDB native SST files): its counts are then 0, not a count */
-  notRead?: string;
-  /** structural scan of the Protobuf values (states whose value serializer is the Protobuf one) */
-  protobuf?: ProtobufStateScanSummary;
-}
+/** Whole-state statistics of one state (over the units scanned): the core's one statistics type. */
+export type { StateStats };
 
 export interface ScanOptions {
   sample?: StateSample;

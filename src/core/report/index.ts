@@ -9,3 +9,4 @@ export { REPORT_FORMATS, type ReportFormat, formatReport, formatShowsSchemaDiff 
 export { mergeStateValueTallies } from './merge-state-value-tallies';
 export { type CompatibilityReport, type ReportFinding, type ReportState, type ReportWarning } from './report-types';
 export { groupStatesByOperator, scanValuesByOperator } from './scan-values-by-operator';
+export { type StateStats } from './state-stats';

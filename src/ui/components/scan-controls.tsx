@@ -1,5 +1,5 @@
 import type { StateSample } from '../../core/flink';
-import type { StateStats } from '../../worker';
+import type { StateStatsDetail as StateStats } from '../../worker';
 import { formatBytes, formatCount } from '../format';
 import { useAppStore } from '../state/app-store';
 import { selectSample } from '../state/select-sample';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { InspectorFailure, StateStats } from '../../worker';
+import type { InspectorFailure, StateStatsDetail as StateStats } from '../../worker';
 import { useInspector } from '../inspector-context';
 import { useAppStore } from './app-store';
 

@@ -5,6 +5,7 @@ import { FailurePanel } from '../components/failure-panel';
 import { formatBytes, formatCount } from '../format';
 import { useAppStore } from '../state/app-store';
 import { useStateStats } from '../state/use-state-stats';
+import { protobufStatsOf } from '../state/protobuf-stats-of';
 import { formatHashRoute } from '../state/use-hash-route';
 import { StateList, findState } from './state-view';
 import { ScanControls, ScanPending } from '../components/scan-controls';
@@ -28,7 +29,7 @@ function Aliasing({ operatorId, state }: { operatorId: string; state: string }) 
   const aliasingSetting = useAppStore((s) => s.checkOptions.newSettings.largePayloadAliasing);
   if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} onRetry={() => void stats.refetch()} />;
   if (!stats.data) return <ScanPending />;
-  const pb = stats.data.protobuf;
+  const pb = protobufStatsOf(stats.data);
   if (pb === null) {
     return (
       <>

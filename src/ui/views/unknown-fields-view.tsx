@@ -4,6 +4,7 @@ import { WIRE_TYPE_NAMES } from '../../worker';
 import { FailurePanel } from '../components/failure-panel';
 import { formatBytes, formatCount, formatPercent } from '../format';
 import { useStateStats } from '../state/use-state-stats';
+import { protobufStatsOf } from '../state/protobuf-stats-of';
 import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
 import { StateList, findState } from './state-view';
@@ -26,7 +27,7 @@ function UnknownFields({ operatorId, state, copies }: { operatorId: string; stat
   const reportState = check.data?.states.find((s) => s.operator === operatorId && s.state === state);
   if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} onRetry={() => void stats.refetch()} />;
   if (!stats.data) return <ScanPending />;
-  const pb = stats.data.protobuf;
+  const pb = protobufStatsOf(stats.data);
   return (
     <>
       <h1>Unknown fields · {state}</h1>
