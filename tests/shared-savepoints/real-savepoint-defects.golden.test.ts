@@ -40,4 +40,47 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
       [127, '2', [null, null]],
     ]);
   });
+
+  it('new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint: code 3 keyed handles in the RocksDB full-snapshot layout are read in that layout', async () => {
+    const sp = at('new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint');
+    const inspected = await cli(['inspect', sp, '--json']);
+    expect([inspected.code, inspected.err]).toEqual([0, '']);
+    const doc = JSON.parse(inspected.out) as { metadataVersion: number; errors: unknown[]; operators: { id: string; keyedFormat: string; states: { name: string; scope: string; entries: number | null; subtasks: number[] }[] }[] };
+    expect([doc.metadataVersion, doc.errors]).toEqual([3, []]);
+    const keyed = doc.operators.filter((o) => o.keyedFormat !== 'none');
+    expect(keyed.map((o) => [o.id, o.keyedFormat, o.states.map((s) => [s.name, s.entries, s.subtasks.join(',')])])).toEqual([
+      ['d5c8b168c6cbfe8c507a10f88b325243', 'rocksdb-full', [['state-name', 4, '1,2,3']]],
+      ['41e91aae0bee218c44306cf7d21940ad', 'rocksdb-full', [['_timer_state/event_timer', 4, '0,1,2,3'], ['_timer_state/processing_timer', 4, '0,1,2,3'], ['state-name', 4, '1,2,3']]],
+      ['dab25811652d3d4983a30c6e4afacb1c', 'rocksdb-full', [['state-name', 4, '1,2,3']]],
+      ['4b818c7923a927796d24b727201ba34d', 'rocksdb-full', [['_timer_state/event_timer', 4, '0,1,2,3'], ['_timer_state/processing_timer', 4, '0,1,2,3'], ['state-name', 4, '1,2,3']]],
+    ]);
+    type Dumped = { entries: { subtask: number; keyGroup: number; key: { fields: { value: string }[] }; namespace: { kind: string; value?: string }; value: { kind: string; value?: string; timestamp?: string } }[] };
+    const dump = async (operator: string, state: string) => {
+      const r = await cli(['dump', sp, '--operator', operator, '--state', state, '--json']);
+      expect([r.code, r.err]).toEqual([0, '']);
+      return (JSON.parse(r.out) as Dumped).entries.map((e) => [e.subtask, e.keyGroup, e.key.fields[0]!.value, e.namespace.value ?? e.namespace.kind, e.value.timestamp ?? e.value.value]);
+    };
+    // keys 0…3 (Tuple1<Long>) in key groups 2, 2, 3, 1 of max parallelism 4; each value equals its key
+    expect(await dump('d5c8b168c6cbfe8c507a10f88b325243', 'state-name')).toEqual([
+      [1, 1, '3', 'void-namespace', '3'],
+      [2, 2, '0', 'void-namespace', '0'],
+      [2, 2, '1', 'void-namespace', '1'],
+      [3, 3, '2', 'void-namespace', '2'],
+    ]);
+    // the timely operator: a Long namespace equal to the key, one processing-time timer per key, and
+    // event-time timers at the initial watermark + 10 (Long.MIN_VALUE + 10)
+    expect(await dump('41e91aae0bee218c44306cf7d21940ad', 'state-name')).toEqual([
+      [1, 1, '3', '3', '3'],
+      [2, 2, '0', '0', '0'],
+      [2, 2, '1', '1', '1'],
+      [3, 3, '2', '2', '2'],
+    ]);
+    expect(await dump('41e91aae0bee218c44306cf7d21940ad', '_timer_state/processing_timer')).toEqual([
+      [1, 1, '3', '3', '1613800469242'],
+      [2, 2, '0', '0', '1613800469242'],
+      [2, 2, '1', '1', '1613800469242'],
+      [3, 3, '2', '2', '1613800469242'],
+    ]);
+    expect((await dump('4b818c7923a927796d24b727201ba34d', '_timer_state/event_timer')).map((e) => e[4])).toEqual(['-9223372036854775798', '-9223372036854775798', '-9223372036854775798', '-9223372036854775798']);
+  });
 });

@@ -4,7 +4,7 @@ import { countStateEntries } from '../scan/count-state-entries';
 import type { InspectedOperator, InspectedState, SavepointInspection, StateMetaInfo } from './inspection-types';
 import { mergeInspectedState } from './merge-inspected-states';
 import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
-import { ROCKSDB_NATIVE_UNREADABLE, readSubtaskKeyedStream, readSubtaskOperatorStream } from '../headers/read-subtask-state-headers';
+import { readSubtaskKeyedStream, readSubtaskOperatorStream } from '../headers/read-subtask-state-headers';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { OperatorState } from '../metadata/metadata-types';
 
@@ -77,7 +77,7 @@ async function inspectOperator(opened: OpenedSavepoint, op: OperatorState, regis
       if (keyed) {
         keyedFormat = keyed.format;
         warnings.push(...keyed.warnings);
-        const override = keyed.format === 'rocksdb-native' ? { status: 'unreadable' as const, statusReason: ROCKSDB_NATIVE_UNREADABLE } : undefined;
+        const override = keyed.unreadable !== undefined ? { status: 'unreadable' as const, statusReason: keyed.unreadable } : undefined;
         for (const meta of keyed.header?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header!.keySerializer, override);
       }
     } catch (e) {

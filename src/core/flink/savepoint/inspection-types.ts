@@ -83,8 +83,12 @@ export interface InspectedOperator {
   subtaskCount: number;
   /** sum of state handle sizes (inline bytes and files) */
   stateSize: number;
-  /** keyed handle format: canonical (code 7), heap (12/3), rocksdb-native (11), none */
-  keyedFormat: 'canonical' | 'heap' | 'rocksdb-native' | 'changelog' | 'none';
+  /**
+   * keyed handle format: canonical (code 7), heap (12/3 in the heap snapshot layout), rocksdb-full (12/3 in
+   * the RocksDB full-snapshot layout), undetermined (12/3 fitting neither), rocksdb-native (5/11),
+   * changelog (8/14), none
+   */
+  keyedFormat: 'canonical' | 'heap' | 'rocksdb-full' | 'undetermined' | 'rocksdb-native' | 'changelog' | 'none';
   states: InspectedState[];
   warnings: string[];
 }

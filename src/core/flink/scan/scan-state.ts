@@ -18,7 +18,7 @@ import { throwIfCancelled, type CancelSignal } from '../cancel-signal';
 import { isWantedState } from '../is-wanted-state';
 import { computeOperatorId } from '../metadata/compute-operator-id';
 import type { OperatorState, SubtaskState } from '../metadata/metadata-types';
-import { ROCKSDB_NATIVE_UNREADABLE, readSubtaskKeyedStream, readSubtaskOperatorStream, type KeyedStreamFormat, type SubtaskKeyedStream, type SubtaskOperatorStream } from '../headers/read-subtask-state-headers';
+import { readSubtaskKeyedStream, readSubtaskOperatorStream, type KeyedStreamFormat, type SubtaskKeyedStream, type SubtaskOperatorStream } from '../headers/read-subtask-state-headers';
 import type { KeyedStreamInput } from '../keyed/keyed-stream-types';
 import type { KeyedEntryRun } from '../keyed/keyed-entry-run';
 import { KeyedReadBuffers } from '../keyed/keyed-read-buffers';
@@ -185,13 +185,13 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
       const header = keyed?.header;
       if (keyed && header && header.states.some((s) => wanted(s.name))) {
         const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'keyed', format: keyed.format, states: header.states.map((s) => s.name), broadcastStates: [] };
-        if (keyed.format === 'rocksdb-native') {
+        if (keyed.unreadable !== undefined) {
           if (!visitor.unreadable) {
             const first = header.states.find((s) => wanted(s.name))!;
-            throw new DecodeError({ code: 'unsupported-format', detail: ROCKSDB_NATIVE_UNREADABLE, path: [`subtask ${subtask.index}`, first.name] });
+            throw new DecodeError({ code: 'unsupported-format', detail: keyed.unreadable, path: [`subtask ${subtask.index}`, first.name] });
           }
-          visitor.unreadable(part, ROCKSDB_NATIVE_UNREADABLE);
-        } else if (keyed.input && (keyed.format === 'canonical' || keyed.format === 'heap')) {
+          visitor.unreadable(part, keyed.unreadable);
+        } else if (keyed.input && (keyed.format === 'canonical' || keyed.format === 'rocksdb-full' || keyed.format === 'heap')) {
           visitor.part?.(part);
           const partStates = part.states.filter(wanted).map((n) => slotKey(op.id, 'keyed', n));
           const sampled = selection.keyGroups === undefined ? listSampledKeyedInputs(keyed.input, sample) : narrowToKeyGroups(keyed.input, selection.keyGroups);
