@@ -79,6 +79,21 @@ describe('keyed state header', () => {
     expect(h.states.map((s) => s.name)).toEqual(['v']);
   });
 
+  it('recovers when the unknown snapshot is the last thing in the header (the fence itself is where the rest starts), and names the top-level class of a nested unknown one', () => {
+    // as Table/SQL operators write it: an unknown key serializer, and a timer queue whose TimerSerializer nests it, last
+    const mystery = { raw: CLS.unknown, version: 3, content: (x: ByteWriter) => x.i32(1).bytes([0xac, 0xed, 0, 5]) };
+    const timers: StateSpec = { name: '_timer_state/event_user-timers', type: 3, options: {}, serializers: [['VALUE_SERIALIZER', timer(mystery, simple(CLS.voidNs))]] };
+    const w = writeKeyedHeader(new ByteWriter(), mystery, [valueState('accState', mystery), timers]);
+    const h = readKeyedStateHeader(new ByteReader(w.finish()), registry, { fence: w.length });
+    expect(h.keySerializer).toMatchObject({ status: 'unknown', className: CLS.unknown, version: 3 });
+    expect(h.states.map((s) => [s.name, s.kind, Object.entries(s.serializers).map(([k, v]) => [k, v.className, v.status])])).toEqual([
+      ['accState', 'VALUE', [['VALUE_SERIALIZER', CLS.unknown, 'unknown'], ['NAMESPACE_SERIALIZER', CLS.voidNs, 'known']]],
+      ['_timer_state/event_user-timers', 'PRIORITY_QUEUE', [['VALUE_SERIALIZER', CLS.timer, 'unknown']]],
+    ]);
+    const timerSerializer = h.states[1]!.serializers.VALUE_SERIALIZER!;
+    expect([timerSerializer.typeLabel, timerSerializer.nested.map((n) => n.className)]).toEqual(['TimerSerializerSnapshot of unknown MysterySerializerSnapshot', [CLS.unknown]]);
+  });
+
   it('without a fence an unknown serializer is an unknown-serializer error', () => {
     const w = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('m', { raw: CLS.unknown, version: 1, content: () => {} })]);
     expect(() => readKeyedStateHeader(new ByteReader(w.finish()), registry)).toThrow(`unknown serializer snapshot ${CLS.unknown} v1`);

@@ -83,4 +83,34 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     ]);
     expect((await dump('4b818c7923a927796d24b727201ba34d', '_timer_state/event_timer')).map((e) => e[4])).toEqual(['-9223372036854775798', '-9223372036854775798', '-9223372036854775798', '-9223372036854775798']);
   });
+
+  it('table-restore/group-aggregate-simple: an unknown key serializer (RowDataSerializer) keeps every state of the keyed header, listed with what is known', async () => {
+    const sp = at('table-restore/group-aggregate-simple');
+    const inspected = await cli(['inspect', sp, '--json']);
+    expect([inspected.code, inspected.err]).toEqual([0, '']);
+    type State = { name: string; kind: string; status: string; statusReason: string | null; keySerializer: string | null; namespaceSerializer: string | null; valueSerializer: string | null; entries: number | null };
+    const doc = JSON.parse(inspected.out) as { errors: unknown[]; operators: { id: string; keyedFormat: string; states: State[] }[] };
+    expect(doc.errors).toEqual([]);
+    const agg = doc.operators.find((o) => o.id === '23eaad2bb152dd975bbc63554c2ca61f')!;
+    const ROW = 'org.apache.flink.table.runtime.typeutils.RowDataSerializer$RowDataSerializerSnapshot';
+    const VOID = 'org.apache.flink.runtime.state.VoidNamespaceSerializer$VoidNamespaceSerializerSnapshot';
+    const TIMER = 'org.apache.flink.streaming.api.operators.TimerSerializerSnapshot';
+    const reason = `unknown serializer snapshot ${ROW} v3`;
+    expect(agg.keyedFormat).toBe('canonical');
+    expect(agg.states.map((s) => [s.name, s.kind, s.status, s.statusReason, s.keySerializer, s.namespaceSerializer, s.valueSerializer, s.entries])).toEqual([
+      ['_timer_state/event_user-timers', 'PRIORITY_QUEUE', 'unknown', reason, ROW, null, TIMER, 0],
+      ['_timer_state/processing_user-timers', 'PRIORITY_QUEUE', 'unknown', reason, ROW, null, TIMER, 0],
+      ['accState', 'VALUE', 'unknown', reason, ROW, VOID, ROW, 2],
+    ]);
+    // the two groups' accumulators, as bytes (BinaryRowData: i32 size, null bits, little-endian 8-byte slots)
+    const dumped = await cli(['dump', sp, '--operator', '23eaad2bb152dd975bbc63554c2ca61f', '--state', 'accState', '--json']);
+    expect(dumped.code).toBe(0);
+    type Opaque = { kind: string; length: number; base64: string };
+    const entries = (JSON.parse(dumped.out) as { entries: { keyGroup: number; key: Opaque; value: Opaque }[] }).entries;
+    const bytes = (o: Opaque) => Buffer.from(o.base64, 'base64');
+    expect(entries.map((e) => [e.keyGroup, e.key.kind, e.key.length, bytes(e.key).readBigInt64LE(12), e.value.length, bytes(e.value).readBigInt64LE(12), bytes(e.value).toString('latin1').includes(e.keyGroup === 93 ? 'Hello' : 'Hi')])).toEqual([
+      [93, 'opaque', 21, 2n, 44, 2n, true],
+      [94, 'opaque', 21, 1n, 44, 1n, true],
+    ]);
+  });
 });

@@ -1,15 +1,14 @@
 import type { InspectedState, StateMetaInfo, StateScope } from './inspection-types';
 import type { SerializerSnapshot } from '../snapshots/snapshot-types';
 
-/** The first unknown snapshot in a tree of snapshots (depth-first), if any. */
+/** The first unknown snapshot in a tree of snapshots (depth-first; of an unknown one, the unknown class nested in it, if any). */
 export function findUnknownSnapshot(s: SerializerSnapshot | undefined): SerializerSnapshot | undefined {
   if (!s) return undefined;
-  if (s.status === 'unknown') return s;
   for (const n of s.nested) {
     const u = findUnknownSnapshot(n);
     if (u) return u;
   }
-  return undefined;
+  return s.status === 'unknown' ? s : undefined;
 }
 
 /** Status of a state from its serializers: 'unknown' with the reason naming the first unknown class. */
