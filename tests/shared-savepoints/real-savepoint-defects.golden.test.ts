@@ -113,4 +113,46 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
       [94, 'opaque', 21, 1n, 44, 1n, true],
     ]);
   });
+
+  it('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint: changelog handles (code 14) list every keyed state their changelog names, as not read, with the reason', async () => {
+    const sp = at('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint');
+    const inspected = await cli(['inspect', sp, '--json']);
+    expect([inspected.code, inspected.err]).toEqual([0, '']);
+    type State = { name: string; scope: string; kind: string; status: string; statusReason: string | null; namespaceType: string | null; valueType: string | null; subtasks: number[]; entries: number | null };
+    const doc = JSON.parse(inspected.out) as { type: string; errors: unknown[]; operators: { id: string; keyedFormat: string; states: State[] }[] };
+    expect([doc.type, doc.errors]).toEqual(['checkpoint', []]);
+    const summary = (id: string) => {
+      const op = doc.operators.find((o) => o.id === id)!;
+      return [op.keyedFormat, op.states.map((s) => [s.name, s.kind, s.status, s.namespaceType, s.valueType, s.subtasks.join(','), s.entries])];
+    };
+    // no subtask has a materialized snapshot: the states come from the META records of the in-memory changelog
+    const valueState = ['changelog', [['state-name', 'VALUE', 'unreadable', 'VoidNamespace', 'Long', '1,2,3', null]]];
+    expect(summary('d5c8b168c6cbfe8c507a10f88b325243')).toEqual(valueState);
+    expect(summary('dab25811652d3d4983a30c6e4afacb1c')).toEqual(valueState);
+    const timely = [
+      'changelog',
+      [
+        ['_timer_state/event_timer', 'PRIORITY_QUEUE', 'unreadable', null, 'Timer<Tuple1<Long>, Long>', '1,2,3', null],
+        ['_timer_state/processing_timer', 'PRIORITY_QUEUE', 'unreadable', null, 'Timer<Tuple1<Long>, Long>', '1,2,3', null],
+        ['state-name', 'VALUE', 'unreadable', 'Long', 'Long', '1,2,3', null],
+      ],
+    ];
+    expect(summary('41e91aae0bee218c44306cf7d21940ad')).toEqual(timely);
+    expect(summary('4b818c7923a927796d24b727201ba34d')).toEqual(timely);
+    expect(doc.operators.find((o) => o.id === '41e91aae0bee218c44306cf7d21940ad')!.states[2]!.statusReason).toBe(
+      "changelog state backend: subtask 1's 3 state changes recorded with no materialized snapshot are not applied here",
+    );
+    // a dump of such a state says why instead of printing nothing
+    const dumped = await cli(['dump', sp, '--operator', '41e91aae0bee218c44306cf7d21940ad', '--state', 'state-name']);
+    expect([dumped.code, dumped.out]).toEqual([2, '']);
+    expect(dumped.err).toContain('changelog state backend');
+    // the operator state next to them is read in full
+    const source = await cli(['dump', sp, '--operator', '1f2b5df5a66154aca61fcb26193792be', '--state', 'source-state', '--json']);
+    expect((JSON.parse(source.out) as { entries: { value: { value: string } }[] }).entries.map((e) => e.value.value)).toEqual([
+      'Here be dragons!',
+      'Here be more dragons!',
+      'Here be yet more dragons!',
+      'Here be the mostest dragons!',
+    ]);
+  });
 });

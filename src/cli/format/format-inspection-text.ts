@@ -18,15 +18,16 @@ function formatOperator(op: InspectedOperator): string[] {
   const out = [`Operator ${op.id}${label ? `  ${label}` : ''}`];
   const finished = op.fullyFinished ? ', fully finished' : '';
   out.push(`  parallelism ${op.parallelism}, max parallelism ${op.maxParallelism}, ${op.subtaskCount} subtask state${op.subtaskCount === 1 ? '' : 's'}, state ${formatBytes(op.stateSize)}${op.keyedFormat === 'none' ? '' : `, keyed format ${op.keyedFormat}`}${finished}`);
-  if (op.states.length === 0) out.push('  (no state)');
+  if (op.states.length === 0 && op.streamsNotRead.length === 0) out.push('  (no state)');
   for (const s of op.states) out.push(...formatState(s));
+  for (const n of op.streamsNotRead) out.push(`  - ${n.scope} state of subtask ${n.subtask}: not read, its states unknown [${n.reason}]`);
   for (const w of op.warnings) out.push(`  warning: ${w}`);
   return out;
 }
 
 function formatState(s: InspectedState): string[] {
   const entries = s.entries === undefined ? '' : `, ${s.entries} entr${s.entries === 1 ? 'y' : 'ies'}`;
-  const status = s.status === 'ok' ? '' : ` [${s.status}${s.statusReason ? `: ${s.statusReason}` : ''}]`;
+  const status = (s.status === 'ok' ? '' : ` [${s.status}${s.statusReason ? `: ${s.statusReason}` : ''}]`) + (s.incomplete === undefined ? '' : ` [incomplete: ${s.incomplete}]`);
   const out = [`  - ${s.name}  ${s.kind} (${s.scope})${entries}, subtasks ${s.subtasks.join(',') || '-'}${status}`];
   if (s.keySerializer) out.push(`      key       ${s.keySerializer.typeLabel}  (${s.keySerializer.className})`);
   if (s.namespaceSerializer) out.push(`      namespace ${s.namespaceSerializer.typeLabel}  (${s.namespaceSerializer.className})`);

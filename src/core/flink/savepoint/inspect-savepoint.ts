@@ -49,6 +49,7 @@ export async function inspectSavepoint(files: SavepointFiles, registry: Snapshot
 async function inspectOperator(opened: OpenedSavepoint, op: OperatorState, registry: SnapshotRegistry, errors: DecodeErrorJson[]): Promise<InspectedOperator> {
   const states: InspectedState[] = [];
   const warnings: string[] = [];
+  const streamsNotRead: InspectedOperator['streamsNotRead'] = [];
   let keyedFormat: InspectedOperator['keyedFormat'] = 'none';
   const record = (e: unknown) => {
     if (!isDecodeError(e)) throw e;
@@ -78,10 +79,15 @@ async function inspectOperator(opened: OpenedSavepoint, op: OperatorState, regis
         keyedFormat = keyed.format;
         warnings.push(...keyed.warnings);
         const override = keyed.unreadable !== undefined ? { status: 'unreadable' as const, statusReason: keyed.unreadable } : undefined;
-        for (const meta of keyed.header?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header!.keySerializer, override);
+        for (const meta of keyed.header?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header!.keySerializer, override, keyed.changelog?.reason);
+        // the states only a changelog names: listed, not read
+        const changelog = keyed.changelog;
+        for (const meta of changelog?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header?.keySerializer, { status: 'unreadable', statusReason: changelog!.reason });
+        if (keyed.header === undefined && keyed.unreadable !== undefined && (changelog?.states.length ?? 0) === 0) streamsNotRead.push({ subtask: subtask.index, scope: 'keyed', reason: keyed.unreadable });
       }
     } catch (e) {
       record(e);
+      streamsNotRead.push({ subtask: subtask.index, scope: 'keyed', reason: isDecodeError(e) ? e.message : String(e) });
     }
   }
   for (const s of states) s.subtasks.sort((a, b) => a - b);
@@ -97,6 +103,7 @@ async function inspectOperator(opened: OpenedSavepoint, op: OperatorState, regis
     stateSize: totals?.stateSize ?? 0,
     keyedFormat,
     states,
+    streamsNotRead,
     warnings: [...new Set(warnings)],
   };
 }

@@ -66,6 +66,8 @@ export interface InspectedState {
   namespaceSerializer?: SerializerSnapshot;
   /** the state serializer as Flink records it (ListSerializer for LIST, MapSerializer for MAP, element serializer for operator lists) */
   valueSerializer?: SerializerSnapshot;
+  /** set when the entries read here are not all of the state (a changelog's changes after the materialized snapshot are not applied): why */
+  incomplete?: string;
   /** subtask indexes whose files list this state */
   subtasks: number[];
   /** number of entries (keyed: key/namespace[/user key] pairs; operator list: elements; broadcast: map entries); undefined until scanned */
@@ -90,6 +92,8 @@ export interface InspectedOperator {
    */
   keyedFormat: 'canonical' | 'heap' | 'rocksdb-full' | 'undetermined' | 'rocksdb-native' | 'changelog' | 'none';
   states: InspectedState[];
+  /** keyed or operator state of a subtask whose states could not even be listed (a header that could not be read): why */
+  streamsNotRead: { subtask: number; scope: 'keyed' | 'operator'; reason: string }[];
   warnings: string[];
 }
 
