@@ -56,10 +56,13 @@ describe('changelog keyed handles (code 14)', () => {
       ['_timer_state/event_user-timers', 'ok', 0, why(0)],
     ]);
     expect(inspection.errors).toEqual([]);
+    // never silent: what was read is not the whole state
+    expect(op.states.filter((s) => s.scope === 'keyed').map((s) => s.decoded)).toEqual(['partly', 'partly', 'partly', 'partly', 'partly']);
   });
 
   it('reads a changelog handle with nothing after its materialized part as fully as the part itself', async () => {
-    const { op, keyed } = await inspectKeyed(await wrapInChangelog(() => []));
+    const { inspection, op, keyed } = await inspectKeyed(await wrapInChangelog(() => []));
+    expect(inspection.summary).toEqual({ states: 17, decodedFully: 17, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 });
     expect(op.keyedFormat).toBe('changelog');
     expect(keyed.map(([name, status, entries, incomplete]) => [name, status, entries, incomplete])).toEqual([
       ['event-history', 'ok', 5, null],

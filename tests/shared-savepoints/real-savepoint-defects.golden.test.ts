@@ -45,8 +45,10 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     const sp = at('new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint');
     const inspected = await cli(['inspect', sp, '--json']);
     expect([inspected.code, inspected.err]).toEqual([0, '']);
-    const doc = JSON.parse(inspected.out) as { metadataVersion: number; errors: unknown[]; operators: { id: string; keyedFormat: string; states: { name: string; scope: string; entries: number | null; subtasks: number[] }[] }[] };
+    const doc = JSON.parse(inspected.out) as { metadataVersion: number; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: { name: string; scope: string; entries: number | null; subtasks: number[] }[] }[] };
     expect([doc.metadataVersion, doc.errors]).toEqual([3, []]);
+    expect(doc.summary).toEqual({ states: 10, decodedFully: 10, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 });
+    expect((await cli(['inspect', sp, '--strict'])).out.endsWith('\n10 of 10 states decoded fully\n')).toBe(true);
     const keyed = doc.operators.filter((o) => o.keyedFormat !== 'none');
     expect(keyed.map((o) => [o.id, o.keyedFormat, o.states.map((s) => [s.name, s.entries, s.subtasks.join(',')])])).toEqual([
       ['d5c8b168c6cbfe8c507a10f88b325243', 'rocksdb-full', [['state-name', 4, '1,2,3']]],
@@ -89,18 +91,23 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     const inspected = await cli(['inspect', sp, '--json']);
     expect([inspected.code, inspected.err]).toEqual([0, '']);
     type State = { name: string; kind: string; status: string; statusReason: string | null; keySerializer: string | null; namespaceSerializer: string | null; valueSerializer: string | null; entries: number | null };
-    const doc = JSON.parse(inspected.out) as { errors: unknown[]; operators: { id: string; keyedFormat: string; states: State[] }[] };
+    const doc = JSON.parse(inspected.out) as { errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: (State & { decoded: string })[] }[] };
     expect(doc.errors).toEqual([]);
+    // never silent: the values an unknown serializer hides make accState (and the sink's list) partly decoded
+    expect(doc.summary).toEqual({ states: 5, decodedFully: 3, partlyDecoded: 2, notRead: 0, notScanned: 0, streamsNotRead: 0 });
+    const strict = await cli(['inspect', sp, '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.out.endsWith('\n3 of 5 states decoded fully; 2 partly decoded (see above)\n')).toBe(true);
     const agg = doc.operators.find((o) => o.id === '23eaad2bb152dd975bbc63554c2ca61f')!;
     const ROW = 'org.apache.flink.table.runtime.typeutils.RowDataSerializer$RowDataSerializerSnapshot';
     const VOID = 'org.apache.flink.runtime.state.VoidNamespaceSerializer$VoidNamespaceSerializerSnapshot';
     const TIMER = 'org.apache.flink.streaming.api.operators.TimerSerializerSnapshot';
     const reason = `unknown serializer snapshot ${ROW} v3`;
     expect(agg.keyedFormat).toBe('canonical');
-    expect(agg.states.map((s) => [s.name, s.kind, s.status, s.statusReason, s.keySerializer, s.namespaceSerializer, s.valueSerializer, s.entries])).toEqual([
-      ['_timer_state/event_user-timers', 'PRIORITY_QUEUE', 'unknown', reason, ROW, null, TIMER, 0],
-      ['_timer_state/processing_user-timers', 'PRIORITY_QUEUE', 'unknown', reason, ROW, null, TIMER, 0],
-      ['accState', 'VALUE', 'unknown', reason, ROW, VOID, ROW, 2],
+    expect(agg.states.map((s) => [s.name, s.kind, s.status, s.statusReason, s.keySerializer, s.namespaceSerializer, s.valueSerializer, s.entries, s.decoded])).toEqual([
+      ['_timer_state/event_user-timers', 'PRIORITY_QUEUE', 'unknown', reason, ROW, null, TIMER, 0, 'fully'],
+      ['_timer_state/processing_user-timers', 'PRIORITY_QUEUE', 'unknown', reason, ROW, null, TIMER, 0, 'fully'],
+      ['accState', 'VALUE', 'unknown', reason, ROW, VOID, ROW, 2, 'partly'],
     ]);
     // the two groups' accumulators, as bytes (BinaryRowData: i32 size, null bits, little-endian 8-byte slots)
     const dumped = await cli(['dump', sp, '--operator', '23eaad2bb152dd975bbc63554c2ca61f', '--state', 'accState', '--json']);
@@ -118,23 +125,25 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     const sp = at('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint');
     const inspected = await cli(['inspect', sp, '--json']);
     expect([inspected.code, inspected.err]).toEqual([0, '']);
-    type State = { name: string; scope: string; kind: string; status: string; statusReason: string | null; namespaceType: string | null; valueType: string | null; subtasks: number[]; entries: number | null };
-    const doc = JSON.parse(inspected.out) as { type: string; errors: unknown[]; operators: { id: string; keyedFormat: string; states: State[] }[] };
+    type State = { name: string; scope: string; kind: string; status: string; statusReason: string | null; namespaceType: string | null; valueType: string | null; subtasks: number[]; entries: number | null; decoded: string };
+    const doc = JSON.parse(inspected.out) as { type: string; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: State[] }[] };
     expect([doc.type, doc.errors]).toEqual(['checkpoint', []]);
+    expect(doc.summary).toEqual({ states: 10, decodedFully: 2, partlyDecoded: 0, notRead: 8, notScanned: 0, streamsNotRead: 0 });
+    expect((await cli(['inspect', sp, '--strict', '--json'])).code).toBe(1);
     const summary = (id: string) => {
       const op = doc.operators.find((o) => o.id === id)!;
-      return [op.keyedFormat, op.states.map((s) => [s.name, s.kind, s.status, s.namespaceType, s.valueType, s.subtasks.join(','), s.entries])];
+      return [op.keyedFormat, op.states.map((s) => [s.name, s.kind, s.status, s.namespaceType, s.valueType, s.subtasks.join(','), s.entries, s.decoded])];
     };
     // no subtask has a materialized snapshot: the states come from the META records of the in-memory changelog
-    const valueState = ['changelog', [['state-name', 'VALUE', 'unreadable', 'VoidNamespace', 'Long', '1,2,3', null]]];
+    const valueState = ['changelog', [['state-name', 'VALUE', 'unreadable', 'VoidNamespace', 'Long', '1,2,3', null, 'not-read']]];
     expect(summary('d5c8b168c6cbfe8c507a10f88b325243')).toEqual(valueState);
     expect(summary('dab25811652d3d4983a30c6e4afacb1c')).toEqual(valueState);
     const timely = [
       'changelog',
       [
-        ['_timer_state/event_timer', 'PRIORITY_QUEUE', 'unreadable', null, 'Timer<Tuple1<Long>, Long>', '1,2,3', null],
-        ['_timer_state/processing_timer', 'PRIORITY_QUEUE', 'unreadable', null, 'Timer<Tuple1<Long>, Long>', '1,2,3', null],
-        ['state-name', 'VALUE', 'unreadable', 'Long', 'Long', '1,2,3', null],
+        ['_timer_state/event_timer', 'PRIORITY_QUEUE', 'unreadable', null, 'Timer<Tuple1<Long>, Long>', '1,2,3', null, 'not-read'],
+        ['_timer_state/processing_timer', 'PRIORITY_QUEUE', 'unreadable', null, 'Timer<Tuple1<Long>, Long>', '1,2,3', null, 'not-read'],
+        ['state-name', 'VALUE', 'unreadable', 'Long', 'Long', '1,2,3', null, 'not-read'],
       ],
     ];
     expect(summary('41e91aae0bee218c44306cf7d21940ad')).toEqual(timely);

@@ -1,6 +1,7 @@
 import { isDecodeError, type DecodeErrorJson, type SavepointFiles } from '../../io';
 import type { CancelSignal } from '../cancel-signal';
-import { countStateEntries } from '../scan/count-state-entries';
+import { countStateEntries, type StateReadGap } from '../scan/count-state-entries';
+import { assessStateDecoding, summarizeStateDecoding } from './assess-state-decoding';
 import type { InspectedOperator, InspectedState, SavepointInspection, StateMetaInfo } from './inspection-types';
 import { mergeInspectedState } from './merge-inspected-states';
 import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
@@ -24,6 +25,7 @@ export async function inspectSavepoint(files: SavepointFiles, registry: Snapshot
   const errors: DecodeErrorJson[] = [];
   const operators: InspectedOperator[] = [];
   for (const op of opened.metadata.operators) operators.push(await inspectOperator(opened, op, registry, errors));
+  let gaps: StateReadGap[] | undefined;
   if (options.countEntries) {
     const counts = await countStateEntries(files, registry, { ...(options.signal ? { signal: options.signal } : {}), opened });
     for (const c of counts.counts) {
@@ -31,7 +33,9 @@ export async function inspectSavepoint(files: SavepointFiles, registry: Snapshot
       if (state) state.entries = c.entries;
     }
     errors.push(...counts.errors);
+    gaps = counts.gaps;
   }
+  assessStateDecoding(operators, gaps);
   const props = opened.metadata.properties;
   return {
     input: files.name,
@@ -41,6 +45,7 @@ export async function inspectSavepoint(files: SavepointFiles, registry: Snapshot
     format: props?.formatType ?? 'unknown',
     totalSize: opened.totals.totalSize,
     operators,
+    summary: summarizeStateDecoding(operators),
     warnings: [...opened.warnings],
     errors,
   };

@@ -72,6 +72,14 @@ export interface InspectedState {
   subtasks: number[];
   /** number of entries (keyed: key/namespace[/user key] pairs; operator list: elements; broadcast: map entries); undefined until scanned */
   entries?: number;
+  /**
+   * after an entry scan: whether every entry of the state was read and decoded (fully), some of it (partly),
+   * or nothing (not-read); without a scan only `not-read` for a state whose header shows it unreadable
+   * (assess-state-decoding.ts)
+   */
+  decoded?: 'fully' | 'partly' | 'not-read';
+  /** why, when not fully */
+  decodedReason?: string;
 }
 
 export interface InspectedOperator {
@@ -106,8 +114,23 @@ export interface SavepointInspection {
   /** total bytes of `_metadata` plus every file it references */
   totalSize: number;
   operators: InspectedOperator[];
+  /** how many states were decoded fully, partly, not at all (assess-state-decoding.ts) */
+  summary: InspectionSummary;
   warnings: string[];
   errors: DecodeErrorJson[];
+}
+
+/** The states of a savepoint by how completely they were decoded. */
+export interface InspectionSummary {
+  /** every state listed */
+  states: number;
+  decodedFully: number;
+  partlyDecoded: number;
+  notRead: number;
+  /** states whose entries were not scanned (inspect --headers-only) and whose header does not show them unreadable */
+  notScanned: number;
+  /** subtask streams whose states could not even be listed (InspectedOperator.streamsNotRead) */
+  streamsNotRead: number;
 }
 
 /** One decoded state entry, streamed by the state readers. */
