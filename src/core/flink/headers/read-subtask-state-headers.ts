@@ -30,6 +30,8 @@ export interface SubtaskKeyedStream {
   header?: KeyedStateHeader;
   /** set when the header's states are listed but their entries cannot be read here: why */
   unreadable?: string;
+  /** with `unreadable`: the error a scan throws for those states when it has no `unreadable` hook (located: file, offset); else one with the reason alone */
+  unreadableError?: DecodeError;
   /** code 3/12: what in the bytes decided the layout */
   layoutEvidence?: string;
   /** changelog: the format of the materialized part that input/header/unreadable describe (absent without one) */
@@ -67,7 +69,10 @@ export async function readSubtaskKeyedStream(opened: OpenedSavepoint, op: Operat
 async function readKeyedHandleStream(opened: OpenedSavepoint, op: OperatorState, subtask: number, handle: Exclude<KeyedStateHandle, { kind: 'changelog' }>, registry: SnapshotRegistry): Promise<SubtaskKeyedStream | undefined> {
   const context = { operatorId: op.id, subtask, role: 'managed keyed state' };
   if (handle.kind === 'incremental') {
-    if (!handle.metaData) return { format: 'rocksdb-native' as const, unreadable: `${ROCKSDB_NATIVE_UNREADABLE}; its meta data handle is absent, so its states cannot be listed`, warnings: [`subtask ${subtask}: RocksDB native snapshot without a meta data handle`] };
+    if (!handle.metaData) {
+      const unreadable = `${ROCKSDB_NATIVE_UNREADABLE}; its meta data handle is absent, so its states cannot be listed`;
+      return { format: 'rocksdb-native' as const, unreadable, warnings: [`subtask ${subtask}: RocksDB native snapshot without a meta data handle`] };
+    }
     const resolved = opened.resolveStreamHandle(handle.metaData, { ...context, role: 'managed keyed state meta data' });
     const bytes = await resolved.source.read(0, resolved.source.size);
     const header = readKeyedStateHeader(new ByteReader(bytes, { file: resolved.file, baseOffset: resolved.baseOffset }), registry, { fence: resolved.baseOffset + bytes.length });
@@ -98,7 +103,7 @@ async function readKeyedHandleStream(opened: OpenedSavepoint, op: OperatorState,
     return { format: decided.layout, input, header, layoutEvidence: decided.evidence, warnings };
   } catch (e) {
     if (!isDecodeError(e) || e.code !== 'unsupported-format') throw e;
-    return { format: 'undetermined' as const, input, header, unreadable: e.message, warnings: [...warnings, e.message] };
+    return { format: 'undetermined' as const, input, header, unreadable: e.message, unreadableError: e, warnings: [...warnings, e.message] };
   }
 }
 
@@ -116,8 +121,13 @@ async function readChangelogKeyedStream(opened: OpenedSavepoint, op: OperatorSta
     throw new DecodeError({ code: 'unsupported-format', detail: `expected at most one materialized keyed handle in changelog handle code ${handle.code}, found ${materialized.length}`, path: [] });
   }
   const nested = materialized[0];
+  const nestedChangelog = `a changelog handle (code ${nested?.code}) as the materialized part of another is not read here`;
   const stream: SubtaskKeyedStream | undefined =
-    nested === undefined ? undefined : nested.kind === 'changelog' ? { format: 'changelog', unreadable: `a changelog handle (code ${nested.code}) as the materialized part of another is not read here`, warnings: [] } : await readKeyedHandleStream(opened, op, subtask, nested, registry);
+    nested === undefined
+      ? undefined
+      : nested.kind === 'changelog'
+        ? { format: 'changelog', unreadable: nestedChangelog, unreadableError: new DecodeError({ code: 'unsupported-format', detail: nestedChangelog, file: opened.metadataFile }), warnings: [] }
+        : await readKeyedHandleStream(opened, op, subtask, nested, registry);
   const part = await readChangelogPart(opened, changes, registry);
   const pending = part.dataChanges + part.changeFiles;
   const what = [part.dataChanges > 0 ? `${part.dataChanges} state change${part.dataChanges === 1 ? '' : 's'}` : '', part.changeFiles > 0 ? `${part.changeFiles} change file${part.changeFiles === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');

@@ -192,8 +192,8 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
         const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'keyed', format: keyed.format, states: header.states.map((s) => s.name), broadcastStates: [], ...(incomplete === undefined ? {} : { incomplete }) };
         if (keyed.unreadable !== undefined) {
           if (!visitor.unreadable) {
-            const first = header.states.find((s) => wanted(s.name))!;
-            throw new DecodeError({ code: 'unsupported-format', detail: keyed.unreadable, path: [`subtask ${subtask.index}`, first.name] });
+            const path = [`subtask ${subtask.index}`, header.states.find((s) => wanted(s.name))!.name];
+            throw (keyed.unreadableError ?? new DecodeError({ code: 'unsupported-format', detail: keyed.unreadable })).withContext({ pathPrefix: path });
           }
           visitor.unreadable(part, keyed.unreadable);
         } else if (keyed.input && (layout === 'canonical' || layout === 'rocksdb-full' || layout === 'heap')) {
@@ -238,7 +238,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
         const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'keyed', format: 'changelog', states: changelog.states.map((s) => s.name), broadcastStates: [] };
         if (!visitor.unreadable) {
           const first = changelog.states.find((s) => wanted(s.name))!;
-          throw new DecodeError({ code: 'unsupported-format', detail: changelog.reason, path: [`subtask ${subtask.index}`, first.name] });
+          throw new DecodeError({ code: 'unsupported-format', detail: changelog.reason, file: opened.metadataFile, path: [`subtask ${subtask.index}`, first.name] });
         }
         visitor.unreadable(part, changelog.reason);
       }
