@@ -3,8 +3,11 @@
  * part is an ordinary keyed handle, read as such; the changes recorded after it are not applied, and the
  * states say so instead of vanishing.
  */
+import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli';
 import { bytesSource, type SavepointFiles } from '../../src/core/io';
 import { createSnapshotRegistry, inspectSavepoint, readCheckpointMetadata, writeCheckpointMetadata, type OperatorState } from '../../src/core/flink';
 import type { KeyedStateHandle } from '../../src/core/flink/metadata/metadata-types';
@@ -30,6 +33,13 @@ async function wrapInChangelog(changes: (range: { start: number; end: number }) 
   });
   const rewritten = writeCheckpointMetadata({ version: metadata.version, checkpointId: metadata.checkpointId, operators: metadata.operators.map(wrap), trailer: bytes.subarray(metadata.properties!.trailerOffset!) });
   return { ...files, metadata: bytesSource('_metadata', rewritten) };
+}
+
+async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(argv, { stdout: (t) => void (out += t), stderr: (t) => void (err += t) });
+  return { code, out, err };
 }
 
 async function inspectKeyed(files: SavepointFiles) {
@@ -58,6 +68,24 @@ describe('changelog keyed handles (code 14)', () => {
     expect(inspection.errors).toEqual([]);
     // never silent: what was read is not the whole state
     expect(op.states.filter((s) => s.scope === 'keyed').map((s) => s.decoded)).toEqual(['partly', 'partly', 'partly', 'partly', 'partly']);
+  });
+
+  it('dump prints the materialized entries and warns that they are not the whole state', async () => {
+    const files = await wrapInChangelog((range) => [{ kind: 'changelog', code: 13, range, description: '', nested: [], files: [], stateSize: 0n, checkpointedSize: 0n, handleId: 'c', storageIdentifier: 'filesystem' }]);
+    // a change handle that lists no change file: nothing pending, no warning
+    const dir = mkdtempSync(path.join(tmpdir(), 'spi-changelog-'));
+    for (const name of readdirSync(HEAP_NATIVE)) if (name !== '_metadata') copyFileSync(path.join(HEAP_NATIVE, name), path.join(dir, name));
+    writeFileSync(path.join(dir, '_metadata'), await files.metadata.read(0, files.metadata.size));
+    const clean = await cli(['dump', dir, '--operator', OP, '--state', 'last-event', '--json']);
+    expect([clean.code, clean.err, (JSON.parse(clean.out) as { entries: unknown[] }).entries.length]).toEqual([0, '', 5]);
+    const pending = await wrapInChangelog((range) => [{ kind: 'changelog', code: 13, range, description: '', nested: [], files: [{ offset: 0, handle: { kind: 'relative-file', relativePath: 'changes', size: 1 } }], stateSize: 1n, checkpointedSize: 1n, handleId: 'c', storageIdentifier: 'filesystem' }]);
+    writeFileSync(path.join(dir, '_metadata'), await pending.metadata.read(0, pending.metadata.size));
+    const warned = await cli(['dump', dir, '--operator', OP, '--state', 'last-event', '--json']);
+    expect([warned.code, (JSON.parse(warned.out) as { entries: unknown[] }).entries.length]).toEqual([0, 5]);
+    expect(warned.err).toBe(
+      "savepoint-inspector dump: warning: not the whole state: changelog state backend: subtask 0's 1 change file recorded after the materialized snapshot is not applied here\n" +
+        "savepoint-inspector dump: warning: not the whole state: changelog state backend: subtask 1's 1 change file recorded after the materialized snapshot is not applied here\n",
+    );
   });
 
   it('reads a changelog handle with nothing after its materialized part as fully as the part itself', async () => {
