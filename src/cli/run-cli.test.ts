@@ -69,3 +69,31 @@ describe('runCli: usage', () => {
   });
 });
 
+
+describe('inspect: the closing line and --strict', () => {
+  const fixture = (p: string) => path.resolve(__dirname, '../../fixtures/savepoints', p);
+
+  it('says how many states were decoded fully and, with --strict, exits 1 when not all were', async () => {
+    const canonical = await run('inspect', fixture('flink-1.20/rocksdb/canonical/savepoint'), '--strict');
+    expect(canonical.code).toBe(0);
+    expect(canonical.stdout.endsWith('\n\n17 of 17 states decoded fully\n')).toBe(true);
+    // RocksDB native: the keyed states' SST files are not read
+    const native = await run('inspect', fixture('flink-1.20/rocksdb/native/savepoint'));
+    expect(native.code).toBe(0);
+    expect(native.stdout.endsWith('\n\n5 of 17 states decoded fully; 12 not read (see above)\n')).toBe(true);
+    expect(native.stdout).toContain('- long-last-event  VALUE (keyed), subtasks 0,1 [unreadable: RocksDB native snapshot: SST files are not readable here; take a canonical savepoint] [not read]\n');
+    expect((await run('inspect', fixture('flink-1.20/rocksdb/native/savepoint'), '--strict')).code).toBe(1);
+    const json = await run('inspect', fixture('flink-1.20/rocksdb/native/savepoint'), '--strict', '--json');
+    expect(json.code).toBe(1);
+    expect((JSON.parse(json.stdout) as { summary: unknown }).summary).toEqual({ states: 17, decodedFully: 5, partlyDecoded: 0, notRead: 12, notScanned: 0, streamsNotRead: 0 });
+  });
+
+  it('with --headers-only: states listed, not scanned; --strict fails only on what the headers show', async () => {
+    const canonical = await run('inspect', fixture('flink-1.20/rocksdb/canonical/savepoint'), '--headers-only', '--strict');
+    expect(canonical.code).toBe(0);
+    expect(canonical.stdout.endsWith('\n\n17 states listed, entries not scanned (--headers-only)\n')).toBe(true);
+    const native = await run('inspect', fixture('flink-1.20/rocksdb/native/savepoint'), '--headers-only', '--strict');
+    expect(native.code).toBe(1);
+    expect(native.stdout.endsWith('\n\n17 states listed, entries not scanned (--headers-only); 12 not read (see above)\n')).toBe(true);
+  });
+});

@@ -4,6 +4,7 @@ import { writeSnappyFramed } from '../../src/core/io/write-snappy-framed';
 import { createSnapshotRegistry, type StateEntry } from '../../src/core/flink';
 import { KEYED_BLOCK_WINDOW_BYTES, KEYED_SCAN_WINDOW_BYTES, readCanonicalKeyedEntries, readCanonicalKeyedEntryRuns } from '../../src/core/flink/keyed/read-canonical-keyed-entries';
 import { readHeapKeyedEntries } from '../../src/core/flink/keyed/read-heap-keyed-entries';
+import { detectKeyGroupsLayout, measureLayoutProbe } from '../../src/core/flink/keyed/detect-key-groups-layout';
 import { readKeyedStateHeader } from '../../src/core/flink/headers/read-keyed-state-header';
 import { type KeyedStateHeader } from '../../src/core/flink/savepoint/inspection-types';
 import { CLS, list, map, simple, timer, tuple, valueState, writeKeyedHeader, type StateSpec } from '../helpers/write-test-snapshots';
@@ -76,6 +77,21 @@ describe('keyed state header', () => {
     const h = readKeyedStateHeader(new ByteReader(w.finish()), registry, { fence: w.length });
     expect(h.keySerializer).toMatchObject({ status: 'unknown', className: CLS.unknown, version: 2 });
     expect(h.states.map((s) => s.name)).toEqual(['v']);
+  });
+
+  it('recovers when the unknown snapshot is the last thing in the header (the fence itself is where the rest starts), and names the top-level class of a nested unknown one', () => {
+    // as Table/SQL operators write it: an unknown key serializer, and a timer queue whose TimerSerializer nests it, last
+    const mystery = { raw: CLS.unknown, version: 3, content: (x: ByteWriter) => x.i32(1).bytes([0xac, 0xed, 0, 5]) };
+    const timers: StateSpec = { name: '_timer_state/event_user-timers', type: 3, options: {}, serializers: [['VALUE_SERIALIZER', timer(mystery, simple(CLS.voidNs))]] };
+    const w = writeKeyedHeader(new ByteWriter(), mystery, [valueState('accState', mystery), timers]);
+    const h = readKeyedStateHeader(new ByteReader(w.finish()), registry, { fence: w.length });
+    expect(h.keySerializer).toMatchObject({ status: 'unknown', className: CLS.unknown, version: 3 });
+    expect(h.states.map((s) => [s.name, s.kind, Object.entries(s.serializers).map(([k, v]) => [k, v.className, v.status])])).toEqual([
+      ['accState', 'VALUE', [['VALUE_SERIALIZER', CLS.unknown, 'unknown'], ['NAMESPACE_SERIALIZER', CLS.voidNs, 'known']]],
+      ['_timer_state/event_user-timers', 'PRIORITY_QUEUE', [['VALUE_SERIALIZER', CLS.timer, 'unknown']]],
+    ]);
+    const timerSerializer = h.states[1]!.serializers.VALUE_SERIALIZER!;
+    expect([timerSerializer.typeLabel, timerSerializer.nested.map((n) => n.className)]).toEqual(['TimerSerializerSnapshot of unknown MysterySerializerSnapshot', [CLS.unknown]]);
   });
 
   it('without a fence an unknown serializer is an unknown-serializer error', () => {
@@ -301,5 +317,74 @@ describe('heap snapshot format', () => {
       ['b', { kind: 'long', value: '20' }],
       ['a', { kind: 'long', value: '10' }],
     ]);
+  });
+});
+
+describe('code 3/12 keyed streams: heap or RocksDB full-snapshot layout, decided from the bytes', () => {
+  const header = () => writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('a', simple(CLS.long)), valueState('b', simple(CLS.long))]);
+  const decide = (bytes: Uint8Array, offsets: number[], range: { start: number; end: number }, maxParallelism: number) => {
+    const fence = offsets.filter((o) => o > 0).sort((a, b) => a - b)[0] ?? bytes.length;
+    const h = readKeyedStateHeader(new ByteReader(bytes.subarray(0, fence), { file: 's' }), registry, { fence });
+    const input = { operatorId: 'op', subtask: 0, maxParallelism, source: bytesSource('s', bytes), file: 's', baseOffset: 0, range, offsets };
+    return detectKeyGroupsLayout(input, h, bytes.subarray(fence, fence + measureLayoutProbe(input)));
+  };
+  // key group 1 of max parallelism 4: key (5L) of state b, then (6L) of state a
+  const fullBlock = new ByteWriter().u16(1).bytes(entry(flag(longKey([1], 5)), new ByteWriter().i64(50).finish()).finish()).u16(0).bytes(entry(flag(longKey([1], 6)), new ByteWriter().i64(60).finish()).finish()).u16(0xffff).finish();
+  const heapBlock = new ByteWriter().i32(1).i16(1).i32(1).u8(0).i64(5).i64(50).i16(0).i32(0).finish();
+
+  it('takes a block of entries with the key-group prefix, ending with FF FF, as the RocksDB full-snapshot layout and reads it with the canonical reader', async () => {
+    const range = { start: 0, end: 1 };
+    const { bytes, offsets } = buildStream(header(), [{ keyGroup: 1, bytes: fullBlock }], range);
+    expect(decide(bytes, offsets, range, 4)).toEqual({ layout: 'rocksdb-full', evidence: '2 entries of known state ids with key-group prefix 1, ending with FF FF at the block end' });
+    const { entries } = await readAllEntries(bytes, offsets, range, 4);
+    expect(entries.map((e) => [e.state, e.keyGroup, e.key, e.value])).toEqual([
+      ['b', 1, { kind: 'long', value: '5' }, { kind: 'long', value: '50' }],
+      ['a', 1, { kind: 'long', value: '6' }, { kind: 'long', value: '60' }],
+    ]);
+  });
+
+  it('takes a block starting with its key group and a state id as the heap layout', () => {
+    const range = { start: 0, end: 1 };
+    const { bytes, offsets } = buildStream(header(), [{ keyGroup: 0, bytes: new ByteWriter().i32(0).i16(0).i32(0).i16(1).i32(0).finish() }, { keyGroup: 1, bytes: heapBlock }], range);
+    expect(decide(bytes, offsets, range, 4)).toEqual({ layout: 'heap', evidence: 'i32 key group 0 then state id 0' });
+  });
+
+  it('prefers the heap layout when a heap block of key group 0 also frames as entries, unless those end exactly at the block end', () => {
+    // i32 0, state id 1, count 5 … reads as state id 0, a 1-byte key [00] (prefix 0), then a value length
+    const range = { start: 0, end: 0 };
+    const block = new ByteWriter().i32(0).i16(1).i32(0).i16(0).i32(0).finish();
+    const { bytes, offsets } = buildStream(header(), [{ keyGroup: 0, bytes: block }], range);
+    expect(decide(bytes, offsets, range, 4).layout).toBe('heap');
+  });
+
+  it('takes a stream whose key-group offsets are all 0 as the RocksDB full-snapshot layout (the heap layout writes every key group)', () => {
+    const range = { start: 2, end: 3 };
+    const { bytes, offsets } = buildStream(header(), [], range);
+    expect(decide(bytes, offsets, range, 4)).toEqual({ layout: 'rocksdb-full', evidence: 'every key-group offset is 0, and the heap layout writes a block for every key group of its range' });
+  });
+
+  it('tells compressed blocks apart by where the Snappy stream starts', () => {
+    const compressedHeader = () => writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('a', simple(CLS.long))], true);
+    const range = { start: 1, end: 1 };
+    const full = buildStream(compressedHeader(), [{ keyGroup: 1, bytes: writeSnappyFramed(fullBlock) }], range);
+    expect(decide(full.bytes, full.offsets, range, 4).layout).toBe('rocksdb-full');
+    const heap = buildStream(compressedHeader(), [{ keyGroup: 1, bytes: new ByteWriter().i32(1).bytes(writeSnappyFramed(new ByteWriter().i16(0).i32(0).finish())).finish() }], range);
+    expect(decide(heap.bytes, heap.offsets, range, 4).layout).toBe('heap');
+  });
+
+  it('refuses bytes that fit neither layout, saying what each expected', () => {
+    const range = { start: 1, end: 1 };
+    const { bytes, offsets } = buildStream(header(), [{ keyGroup: 1, bytes: new ByteWriter().u16(5).u16(0).i32(0).finish() }], range);
+    let error: DecodeError | undefined;
+    try {
+      decide(bytes, offsets, range, 4);
+    } catch (e) {
+      error = e as DecodeError;
+    }
+    expect([error?.code, error?.offset]).toEqual(['unsupported-format', offsets[0]]);
+    expect(error?.detail).toBe(
+      'expected the first key-group block (key group 1) of this code 3/12 keyed handle in the heap snapshot layout or the RocksDB full-snapshot layout, found neither: ' +
+        'heap layout: expected i32 key group 1 at the block start, found 327680; RocksDB full-snapshot layout: expected a kv-state id below 2, found 5',
+    );
   });
 });

@@ -25,6 +25,7 @@ interface InspectJson {
   totalSize: number;
   operators: InspectJsonOperator[];
   errors: { code: string; message: string }[];
+  summary: Record<string, number>;
 }
 interface InspectJsonOperator {
   id: string;
@@ -56,7 +57,7 @@ function stateOf(doc: InspectJson, opId: string, name: string): InspectJsonOpera
 describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
   it('--json: header fields, operators and stable key order', async () => {
     const doc = await inspectJson('new-stateful-udf-migration-itcase-flink1.20-hashmap-savepoint');
-    expect(Object.keys(doc)).toEqual(['documentVersion', 'input', 'metadataVersion', 'checkpointId', 'type', 'format', 'totalSize', 'operators', 'warnings', 'errors']);
+    expect(Object.keys(doc)).toEqual(['documentVersion', 'input', 'metadataVersion', 'checkpointId', 'type', 'format', 'totalSize', 'operators', 'warnings', 'errors', 'summary']);
     expect([doc.metadataVersion, doc.checkpointId, doc.type, doc.format, doc.totalSize]).toEqual([4, '2', 'savepoint', 'CANONICAL', 18068]);
     expect(doc.operators.map((o) => [o.id, o.parallelism, o.maxParallelism])).toEqual([
       ['1f2b5df5a66154aca61fcb26193792be', 1, 4],
@@ -68,14 +69,17 @@ describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
       ['4b818c7923a927796d24b727201ba34d', 4, 4],
       ['69f32d314b97c6f7f9ed7873983167f2', 1, 4],
     ]);
-    expect(Object.keys(doc.operators[0])).toEqual(['id', 'name', 'uid', 'parallelism', 'maxParallelism', 'fullyFinished', 'subtaskCount', 'stateSize', 'keyedFormat', 'states', 'warnings']);
+    expect(Object.keys(doc.operators[0])).toEqual(['id', 'name', 'uid', 'parallelism', 'maxParallelism', 'fullyFinished', 'subtaskCount', 'stateSize', 'keyedFormat', 'states', 'warnings', 'streamsNotRead']);
     const source = stateOf(doc, '1f2b5df5a66154aca61fcb26193792be', 'source-state');
     expect(source).toMatchObject({ kind: 'OPERATOR_UNION', scope: 'operator', valueType: 'String', entries: 4, subtasks: [0] });
     expect(source.valueSerializer).toBe('org.apache.flink.api.common.typeutils.base.StringSerializer$StringSerializerSnapshot');
     const value = stateOf(doc, 'd5c8b168c6cbfe8c507a10f88b325243', 'state-name');
     expect(value).toMatchObject({ kind: 'VALUE', scope: 'keyed', keyType: 'Tuple1<Long>', valueType: 'Long', entries: 4, subtasks: [1, 2, 3] });
     expect(value.keySerializer).toBe('org.apache.flink.api.java.typeutils.runtime.TupleSerializerSnapshot');
+    expect(Object.keys(value).slice(-3)).toEqual(['decoded', 'decodedReason', 'incomplete']);
+    expect(value).toMatchObject({ decoded: 'fully', decodedReason: null, incomplete: null });
     expect(doc.errors).toEqual([]);
+    expect(doc.summary).toEqual({ states: 10, decodedFully: 10, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 });
   });
 
   it('--json on the V5 savepoint carries names and uids; the sinks have no uid', async () => {

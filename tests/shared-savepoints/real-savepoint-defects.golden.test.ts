@@ -40,4 +40,128 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
       [127, '2', [null, null]],
     ]);
   });
+
+  it('new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint: code 3 keyed handles in the RocksDB full-snapshot layout are read in that layout', async () => {
+    const sp = at('new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint');
+    const inspected = await cli(['inspect', sp, '--json']);
+    expect([inspected.code, inspected.err]).toEqual([0, '']);
+    const doc = JSON.parse(inspected.out) as { metadataVersion: number; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: { name: string; scope: string; entries: number | null; subtasks: number[] }[] }[] };
+    expect([doc.metadataVersion, doc.errors]).toEqual([3, []]);
+    expect(doc.summary).toEqual({ states: 10, decodedFully: 10, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 });
+    expect((await cli(['inspect', sp, '--strict'])).out.endsWith('\n10 of 10 states decoded fully\n')).toBe(true);
+    const keyed = doc.operators.filter((o) => o.keyedFormat !== 'none');
+    expect(keyed.map((o) => [o.id, o.keyedFormat, o.states.map((s) => [s.name, s.entries, s.subtasks.join(',')])])).toEqual([
+      ['d5c8b168c6cbfe8c507a10f88b325243', 'rocksdb-full', [['state-name', 4, '1,2,3']]],
+      ['41e91aae0bee218c44306cf7d21940ad', 'rocksdb-full', [['_timer_state/event_timer', 4, '0,1,2,3'], ['_timer_state/processing_timer', 4, '0,1,2,3'], ['state-name', 4, '1,2,3']]],
+      ['dab25811652d3d4983a30c6e4afacb1c', 'rocksdb-full', [['state-name', 4, '1,2,3']]],
+      ['4b818c7923a927796d24b727201ba34d', 'rocksdb-full', [['_timer_state/event_timer', 4, '0,1,2,3'], ['_timer_state/processing_timer', 4, '0,1,2,3'], ['state-name', 4, '1,2,3']]],
+    ]);
+    type Dumped = { entries: { subtask: number; keyGroup: number; key: { fields: { value: string }[] }; namespace: { kind: string; value?: string }; value: { kind: string; value?: string; timestamp?: string } }[] };
+    const dump = async (operator: string, state: string) => {
+      const r = await cli(['dump', sp, '--operator', operator, '--state', state, '--json']);
+      expect([r.code, r.err]).toEqual([0, '']);
+      return (JSON.parse(r.out) as Dumped).entries.map((e) => [e.subtask, e.keyGroup, e.key.fields[0]!.value, e.namespace.value ?? e.namespace.kind, e.value.timestamp ?? e.value.value]);
+    };
+    // keys 0…3 (Tuple1<Long>) in key groups 2, 2, 3, 1 of max parallelism 4; each value equals its key
+    expect(await dump('d5c8b168c6cbfe8c507a10f88b325243', 'state-name')).toEqual([
+      [1, 1, '3', 'void-namespace', '3'],
+      [2, 2, '0', 'void-namespace', '0'],
+      [2, 2, '1', 'void-namespace', '1'],
+      [3, 3, '2', 'void-namespace', '2'],
+    ]);
+    // the timely operator: a Long namespace equal to the key, one processing-time timer per key, and
+    // event-time timers at the initial watermark + 10 (Long.MIN_VALUE + 10)
+    expect(await dump('41e91aae0bee218c44306cf7d21940ad', 'state-name')).toEqual([
+      [1, 1, '3', '3', '3'],
+      [2, 2, '0', '0', '0'],
+      [2, 2, '1', '1', '1'],
+      [3, 3, '2', '2', '2'],
+    ]);
+    expect(await dump('41e91aae0bee218c44306cf7d21940ad', '_timer_state/processing_timer')).toEqual([
+      [1, 1, '3', '3', '1613800469242'],
+      [2, 2, '0', '0', '1613800469242'],
+      [2, 2, '1', '1', '1613800469242'],
+      [3, 3, '2', '2', '1613800469242'],
+    ]);
+    expect((await dump('4b818c7923a927796d24b727201ba34d', '_timer_state/event_timer')).map((e) => e[4])).toEqual(['-9223372036854775798', '-9223372036854775798', '-9223372036854775798', '-9223372036854775798']);
+  });
+
+  it('table-restore/group-aggregate-simple: an unknown key serializer (RowDataSerializer) keeps every state of the keyed header, listed with what is known', async () => {
+    const sp = at('table-restore/group-aggregate-simple');
+    const inspected = await cli(['inspect', sp, '--json']);
+    expect([inspected.code, inspected.err]).toEqual([0, '']);
+    type State = { name: string; kind: string; status: string; statusReason: string | null; keySerializer: string | null; namespaceSerializer: string | null; valueSerializer: string | null; entries: number | null };
+    const doc = JSON.parse(inspected.out) as { errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: (State & { decoded: string })[] }[] };
+    expect(doc.errors).toEqual([]);
+    // never silent: the values an unknown serializer hides make accState (and the sink's list) partly decoded
+    expect(doc.summary).toEqual({ states: 5, decodedFully: 3, partlyDecoded: 2, notRead: 0, notScanned: 0, streamsNotRead: 0 });
+    const strict = await cli(['inspect', sp, '--strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.out.endsWith('\n3 of 5 states decoded fully; 2 partly decoded (see above)\n')).toBe(true);
+    const agg = doc.operators.find((o) => o.id === '23eaad2bb152dd975bbc63554c2ca61f')!;
+    const ROW = 'org.apache.flink.table.runtime.typeutils.RowDataSerializer$RowDataSerializerSnapshot';
+    const VOID = 'org.apache.flink.runtime.state.VoidNamespaceSerializer$VoidNamespaceSerializerSnapshot';
+    const TIMER = 'org.apache.flink.streaming.api.operators.TimerSerializerSnapshot';
+    const reason = `unknown serializer snapshot ${ROW} v3`;
+    expect(agg.keyedFormat).toBe('canonical');
+    expect(agg.states.map((s) => [s.name, s.kind, s.status, s.statusReason, s.keySerializer, s.namespaceSerializer, s.valueSerializer, s.entries, s.decoded])).toEqual([
+      ['_timer_state/event_user-timers', 'PRIORITY_QUEUE', 'unknown', reason, ROW, null, TIMER, 0, 'fully'],
+      ['_timer_state/processing_user-timers', 'PRIORITY_QUEUE', 'unknown', reason, ROW, null, TIMER, 0, 'fully'],
+      ['accState', 'VALUE', 'unknown', reason, ROW, VOID, ROW, 2, 'partly'],
+    ]);
+    // the two groups' accumulators, as bytes (BinaryRowData: i32 size, null bits, little-endian 8-byte slots)
+    const dumped = await cli(['dump', sp, '--operator', '23eaad2bb152dd975bbc63554c2ca61f', '--state', 'accState', '--json']);
+    expect(dumped.code).toBe(0);
+    type Opaque = { kind: string; length: number; base64: string };
+    const entries = (JSON.parse(dumped.out) as { entries: { keyGroup: number; key: Opaque; value: Opaque }[] }).entries;
+    const bytes = (o: Opaque) => Buffer.from(o.base64, 'base64');
+    expect(entries.map((e) => [e.keyGroup, e.key.kind, e.key.length, bytes(e.key).readBigInt64LE(12), e.value.length, bytes(e.value).readBigInt64LE(12), bytes(e.value).toString('latin1').includes(e.keyGroup === 93 ? 'Hello' : 'Hi')])).toEqual([
+      [93, 'opaque', 21, 2n, 44, 2n, true],
+      [94, 'opaque', 21, 1n, 44, 1n, true],
+    ]);
+  });
+
+  it('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint: changelog handles (code 14) list every keyed state their changelog names, as not read, with the reason', async () => {
+    const sp = at('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint');
+    const inspected = await cli(['inspect', sp, '--json']);
+    expect([inspected.code, inspected.err]).toEqual([0, '']);
+    type State = { name: string; scope: string; kind: string; status: string; statusReason: string | null; namespaceType: string | null; valueType: string | null; subtasks: number[]; entries: number | null; decoded: string };
+    const doc = JSON.parse(inspected.out) as { type: string; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: State[] }[] };
+    expect([doc.type, doc.errors]).toEqual(['checkpoint', []]);
+    expect(doc.summary).toEqual({ states: 10, decodedFully: 2, partlyDecoded: 0, notRead: 8, notScanned: 0, streamsNotRead: 0 });
+    expect((await cli(['inspect', sp, '--strict', '--json'])).code).toBe(1);
+    const summary = (id: string) => {
+      const op = doc.operators.find((o) => o.id === id)!;
+      return [op.keyedFormat, op.states.map((s) => [s.name, s.kind, s.status, s.namespaceType, s.valueType, s.subtasks.join(','), s.entries, s.decoded])];
+    };
+    // no subtask has a materialized snapshot: the states come from the META records of the in-memory changelog
+    const valueState = ['changelog', [['state-name', 'VALUE', 'unreadable', 'VoidNamespace', 'Long', '1,2,3', null, 'not-read']]];
+    expect(summary('d5c8b168c6cbfe8c507a10f88b325243')).toEqual(valueState);
+    expect(summary('dab25811652d3d4983a30c6e4afacb1c')).toEqual(valueState);
+    const timely = [
+      'changelog',
+      [
+        ['_timer_state/event_timer', 'PRIORITY_QUEUE', 'unreadable', null, 'Timer<Tuple1<Long>, Long>', '1,2,3', null, 'not-read'],
+        ['_timer_state/processing_timer', 'PRIORITY_QUEUE', 'unreadable', null, 'Timer<Tuple1<Long>, Long>', '1,2,3', null, 'not-read'],
+        ['state-name', 'VALUE', 'unreadable', 'Long', 'Long', '1,2,3', null, 'not-read'],
+      ],
+    ];
+    expect(summary('41e91aae0bee218c44306cf7d21940ad')).toEqual(timely);
+    expect(summary('4b818c7923a927796d24b727201ba34d')).toEqual(timely);
+    expect(doc.operators.find((o) => o.id === '41e91aae0bee218c44306cf7d21940ad')!.states[2]!.statusReason).toBe(
+      "changelog state backend: subtask 1's 3 state changes recorded with no materialized snapshot are not applied here",
+    );
+    // a dump of such a state says why instead of printing nothing
+    const dumped = await cli(['dump', sp, '--operator', '41e91aae0bee218c44306cf7d21940ad', '--state', 'state-name']);
+    expect([dumped.code, dumped.out]).toEqual([2, '']);
+    expect(dumped.err).toContain('changelog state backend');
+    // the operator state next to them is read in full
+    const source = await cli(['dump', sp, '--operator', '1f2b5df5a66154aca61fcb26193792be', '--state', 'source-state', '--json']);
+    expect((JSON.parse(source.out) as { entries: { value: { value: string } }[] }).entries.map((e) => e.value.value)).toEqual([
+      'Here be dragons!',
+      'Here be more dragons!',
+      'Here be yet more dragons!',
+      'Here be the mostest dragons!',
+    ]);
+  });
 });

@@ -3,7 +3,7 @@
  * state with key, key group, namespace, user key and decoded value; Protobuf values are decoded
  * with the descriptors of their own snapshot and listed with their unknown fields.
  */
-import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry, type StateEntry } from '../../core/flink';
+import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
 import { wrongInput, type SavepointFiles } from '../../core/io';
 import { formatHex, listProtobufValueDetails, registerProtobufSnapshotReaders, type ProtobufValueDetail } from '../../core/protobuf';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
@@ -51,7 +51,13 @@ export const dumpCommand: CliCommand = {
     const visit = (entry: StateEntry) => void entries.push(toDumpEntry(entry, listProtobufValueDetails(entry.value).map((d) => d.detail)));
     const opened = await openSavepoint(files);
     let named = false;
-    await scanState(opened, registry, { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) }, { part: () => void (named = true), entry: visit }, { values: { mode: 'decode' } });
+    // entries that are not the whole state (a changelog's changes after its materialized part) are said so
+    const incomplete = new Set<string>();
+    const part = (p: ScanPart) => {
+      named = true;
+      if (p.incomplete !== undefined) incomplete.add(p.incomplete);
+    };
+    await scanState(opened, registry, { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) }, { part, entry: visit }, { values: { mode: 'decode' } });
     // a state no header of the operator names is a wrong name, not an empty state
     if (!named) await requireNamedState(files, registry, opened, operator, state);
     if (values['json'] === true) {
@@ -59,6 +65,7 @@ export const dumpCommand: CliCommand = {
     } else {
       io.stdout(formatDumpText(operator, state, entries));
     }
+    for (const why of incomplete) io.stderr(`savepoint-inspector dump: warning: not the whole state: ${why}\n`);
     return EXIT_OK;
   },
 };

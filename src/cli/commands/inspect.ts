@@ -3,9 +3,9 @@
  * what a savepoint holds per operator and state (serializers, entry counts), from `_metadata` and
  * the state files.
  */
-import { createSnapshotRegistry, inspectSavepoint, openSavepoint } from '../../core/flink';
+import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type SavepointInspection } from '../../core/flink';
 import { registerProtobufSnapshotReaders } from '../../core/protobuf';
-import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
+import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { buildInspectDocument } from '../format/build-inspect-document';
 import { formatInspectionText } from '../format/format-inspection-text';
@@ -21,12 +21,15 @@ export const inspectCommand: CliCommand = {
     '  --json          print the inspection as a stable JSON document (docs/cli.md)',
     '  --handles       with --json: include the per-subtask state handles from _metadata',
     '  --headers-only  read only _metadata and the state headers; do not count entries',
+    '  --strict        exit 1 when any state is not decoded fully (with --headers-only: when a header',
+    '                  shows one cannot be: unreadable, unknown serializer, a changelog not applied)',
     '  -h, --help      show this help',
   ].join('\n'),
   options: {
     json: { type: 'boolean' },
     handles: { type: 'boolean' },
     'headers-only': { type: 'boolean' },
+    strict: { type: 'boolean' },
   },
   async run({ values, positionals }, io) {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint to inspect');
@@ -41,6 +44,17 @@ export const inspectCommand: CliCommand = {
     } else {
       io.stdout(formatInspectionText(inspection));
     }
-    return EXIT_OK;
+    return values['strict'] === true && !isDecodedFully(inspection) ? EXIT_FINDINGS : EXIT_OK;
   },
 };
+
+/**
+ * `--strict`: every state decoded fully and every subtask's states listed; without an entry scan
+ * (--headers-only), no header showing a state that cannot be decoded fully.
+ */
+export function isDecodedFully(inspection: SavepointInspection): boolean {
+  const { summary } = inspection;
+  if (summary.streamsNotRead > 0 || summary.partlyDecoded > 0 || summary.notRead > 0) return false;
+  if (summary.notScanned === 0) return true;
+  return inspection.operators.every((op) => op.states.every((s) => s.status === 'ok' && s.incomplete === undefined));
+}

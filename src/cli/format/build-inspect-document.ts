@@ -25,6 +25,7 @@ export function buildInspectDocument(inspection: SavepointInspection, options: I
     operators: inspection.operators.map((op) => describeOperator(op, metadata ? (metadata.operators.find((o) => o.id === op.id)?.subtasks ?? []) : undefined)),
     warnings: [...inspection.warnings],
     errors: inspection.errors.map((e) => ({ code: e.code, message: e.message, file: e.file ?? null, offset: e.offset ?? null, path: [...e.path] })),
+    summary: { ...inspection.summary },
   };
 }
 
@@ -41,6 +42,7 @@ function describeOperator(op: InspectedOperator, subtasks: SubtaskState[] | unde
     keyedFormat: op.keyedFormat,
     states: [...op.states].sort(compareStates).map(describeState),
     warnings: [...op.warnings],
+    streamsNotRead: op.streamsNotRead.map((n) => ({ subtask: n.subtask, scope: n.scope, reason: n.reason })),
   };
   if (subtasks) out['subtasks'] = [...subtasks].sort((a, b) => a.index - b.index).map(describeSubtask);
   return out;
@@ -68,6 +70,9 @@ function describeState(s: InspectedState): Record<string, unknown> {
     subtasks: [...s.subtasks],
     entries: s.entries ?? null,
     protobuf: describeProtobuf(s),
+    decoded: s.decoded ?? null,
+    decodedReason: s.decodedReason ?? null,
+    incomplete: s.incomplete ?? null,
   };
 }
 

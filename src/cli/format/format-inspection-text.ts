@@ -1,5 +1,5 @@
 /** The readable summary printed by `inspect` without --json. */
-import type { InspectedOperator, InspectedState, SavepointInspection } from '../../core/flink';
+import type { InspectedOperator, InspectedState, InspectionSummary, SavepointInspection } from '../../core/flink';
 import { describeProtobufSnapshots, formatProtobufSnapshotSummary } from '../../core/protobuf';
 
 export function formatInspectionText(inspection: SavepointInspection): string {
@@ -10,7 +10,20 @@ export function formatInspectionText(inspection: SavepointInspection): string {
   for (const op of inspection.operators) lines.push('', ...formatOperator(op));
   if (inspection.warnings.length > 0) lines.push('', 'Warnings:', ...inspection.warnings.map((w) => `  - ${w}`));
   if (inspection.errors.length > 0) lines.push('', 'Errors:', ...inspection.errors.map((e) => `  - ${e.message}`));
+  lines.push('', formatSummaryLine(inspection.summary));
   return `${lines.join('\n')}\n`;
+}
+
+/** The closing line: how many states were decoded fully, and how many not (never a silent partial answer). */
+export function formatSummaryLine(s: InspectionSummary): string {
+  const states = (n: number) => `${n} state${n === 1 ? '' : 's'}`;
+  const rest: string[] = [];
+  if (s.partlyDecoded > 0) rest.push(`${s.partlyDecoded} partly decoded`);
+  if (s.notRead > 0) rest.push(`${s.notRead} not read`);
+  if (s.streamsNotRead > 0) rest.push(`the states of ${s.streamsNotRead} subtask stream${s.streamsNotRead === 1 ? '' : 's'} not listed`);
+  const problems = rest.length === 0 ? '' : `; ${rest.join(', ')} (see above)`;
+  if (s.notScanned > 0) return `${states(s.states)} listed, entries not scanned (--headers-only)${problems}`;
+  return `${s.decodedFully} of ${states(s.states)} decoded fully${problems}`;
 }
 
 function formatOperator(op: InspectedOperator): string[] {
@@ -18,21 +31,34 @@ function formatOperator(op: InspectedOperator): string[] {
   const out = [`Operator ${op.id}${label ? `  ${label}` : ''}`];
   const finished = op.fullyFinished ? ', fully finished' : '';
   out.push(`  parallelism ${op.parallelism}, max parallelism ${op.maxParallelism}, ${op.subtaskCount} subtask state${op.subtaskCount === 1 ? '' : 's'}, state ${formatBytes(op.stateSize)}${op.keyedFormat === 'none' ? '' : `, keyed format ${op.keyedFormat}`}${finished}`);
-  if (op.states.length === 0) out.push('  (no state)');
+  if (op.states.length === 0 && op.streamsNotRead.length === 0) out.push('  (no state)');
   for (const s of op.states) out.push(...formatState(s));
+  for (const n of op.streamsNotRead) out.push(`  - ${n.scope} state of subtask ${n.subtask}: not read, its states unknown [${n.reason}]`);
   for (const w of op.warnings) out.push(`  warning: ${w}`);
   return out;
 }
 
 function formatState(s: InspectedState): string[] {
   const entries = s.entries === undefined ? '' : `, ${s.entries} entr${s.entries === 1 ? 'y' : 'ies'}`;
-  const status = s.status === 'ok' ? '' : ` [${s.status}${s.statusReason ? `: ${s.statusReason}` : ''}]`;
+  const status = formatStateStatus(s);
   const out = [`  - ${s.name}  ${s.kind} (${s.scope})${entries}, subtasks ${s.subtasks.join(',') || '-'}${status}`];
   if (s.keySerializer) out.push(`      key       ${s.keySerializer.typeLabel}  (${s.keySerializer.className})`);
   if (s.namespaceSerializer) out.push(`      namespace ${s.namespaceSerializer.typeLabel}  (${s.namespaceSerializer.className})`);
   if (s.valueSerializer) out.push(`      value     ${s.valueSerializer.typeLabel}  (${s.valueSerializer.className})`);
   for (const p of describeProtobufSnapshots(s.valueSerializer)) out.push(`      ${formatProtobufSnapshotSummary(p)}`);
   return out;
+}
+
+/** The bracketed note after a state: its header status, and after a scan how completely it was decoded (the reason said once). */
+function formatStateStatus(s: InspectedState): string {
+  const header = s.status === 'ok' ? '' : ` [${s.status}${s.statusReason ? `: ${s.statusReason}` : ''}]`;
+  if (s.decoded === undefined || s.decoded === 'fully') return header + (s.incomplete === undefined ? '' : ` [incomplete: ${s.incomplete}]`);
+  const decoded = s.decoded === 'partly' ? 'partly decoded' : 'not read';
+  // what the header status already said is not repeated
+  const said = s.statusReason;
+  const rest = s.decodedReason === undefined || s.decodedReason === said ? '' : said === undefined ? s.decodedReason : s.decodedReason.split(`: ${said}`).join('');
+  const reason = rest === '' ? '' : `: ${rest}`;
+  return `${header} [${decoded}${reason}]`;
 }
 
 export function formatBytes(n: number): string {

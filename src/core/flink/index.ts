@@ -9,7 +9,7 @@ export { readCheckpointMetadata } from './metadata/read-checkpoint-metadata';
 export { writeCheckpointMetadata } from './metadata/write-checkpoint-metadata';
 export { isCountedBroadcastCopy } from './operator/select-broadcast-copy';
 export { inspectSavepoint } from './savepoint/inspect-savepoint';
-export { type InspectedOperator, type InspectedState, type SavepointInspection, type StateEntry, type StateScope } from './savepoint/inspection-types';
+export { type InspectedOperator, type InspectedState, type InspectionSummary, type SavepointInspection, type StateEntry, type StateScope } from './savepoint/inspection-types';
 export { openHttpSavepointFolder } from './savepoint/open-http-savepoint-folder';
 export { type OpenedSavepoint, openSavepoint } from './savepoint/open-savepoint';
 export { type ScanPart, type SubtaskHeaderCache, createSubtaskHeaderCache, findOperator, scanState } from './scan/scan-state';

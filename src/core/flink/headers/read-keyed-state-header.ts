@@ -1,6 +1,6 @@
-import { isDecodeError, type ByteReader } from '../../io';
+import { isDecodeError, type ByteReader, type DecodeError } from '../../io';
 import type { KeyedStateHeader, StateMetaInfo } from '../savepoint/inspection-types';
-import { createUnknownSnapshot, describeUnknownSerializer, readSerializerSnapshot } from '../snapshots/read-serializer-snapshot';
+import { createUnknownTopLevelSnapshot, describeUnknownSerializer, readSerializerSnapshot } from '../snapshots/read-serializer-snapshot';
 import { readStateMetaInfoSections, resyncToFence } from './read-state-meta-info-sections';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { SerializerSnapshot } from '../snapshots/snapshot-types';
@@ -42,7 +42,7 @@ export function readKeyedStateHeader(r: ByteReader, registry: SnapshotRegistry, 
   } catch (e) {
     const unknown = isDecodeError(e) ? describeUnknownSerializer(e) : undefined;
     if (!unknown || fence === undefined) throw e;
-    keySerializer = createUnknownSnapshot(unknown.className, unknown.version);
+    keySerializer = createUnknownTopLevelSnapshot(r, keyAt, e as DecodeError, unknown);
     const rest = resyncToFence(r, keyAt + 12, fence, () => readStateMetaInfoSections(r, registry, 1, fence));
     if (rest === undefined) throw e;
     warnings.push(`key serializer: ${unknown.className} v${unknown.version} is an unknown serializer snapshot, skipped by resynchronising on the key-group fence`, ...rest.warnings);

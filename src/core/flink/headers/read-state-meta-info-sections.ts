@@ -1,6 +1,6 @@
 import { isDecodeError, isModifiedUtf8StringAt, type ByteReader, type DecodeError } from '../../io';
 import type { StateMetaInfo } from '../savepoint/inspection-types';
-import { createUnknownSnapshot, describeUnknownSerializer, readSerializerSnapshot } from '../snapshots/read-serializer-snapshot';
+import { createUnknownTopLevelSnapshot, describeUnknownSerializer, readSerializerSnapshot } from '../snapshots/read-serializer-snapshot';
 import { createStateMetaInfo, readStateMetaInfoPrefix, type StateMetaInfoPrefix } from './read-state-meta-info';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { SerializerSnapshot } from '../snapshots/snapshot-types';
@@ -56,7 +56,7 @@ export function resyncToFence<T>(r: ByteReader, from: number, fence: Fence, pars
   const stackTraceLimit = errors.stackTraceLimit;
   errors.stackTraceLimit = 0;
   try {
-    for (let p = from, n = 0; p < limit && n < MAX_RESYNC_ATTEMPTS; p++, n++) {
+    for (let p = from, n = 0; p <= limit && n < MAX_RESYNC_ATTEMPTS; p++, n++) {
       if (failed?.has(p)) continue;
       // what follows starts with a string: a position where none could be read cannot be the place
       if (startsWithString && !isModifiedUtf8StringAt(r.bytes, p, r.length)) continue;
@@ -124,7 +124,7 @@ class SectionsParser {
       } catch (e) {
         const unknown = isDecodeError(e) ? describeUnknownSerializer(e) : undefined;
         if (!unknown || this.fence === undefined) throw e;
-        partial.serializers[key] = createUnknownSnapshot(unknown.className, unknown.version);
+        partial.serializers[key] = createUnknownTopLevelSnapshot(this.r, at, e as DecodeError, unknown);
         this.resync(e as DecodeError, at, section, n, i, partial, j + 1);
         return false;
       }

@@ -1,26 +1,46 @@
-import { ByteReader, withDecodePathAsync } from '../../io';
+import { ByteReader, DecodeError, isDecodeError, withDecodePathAsync } from '../../io';
 import { formatOperatorPathSegment } from '../metadata/read-checkpoint-metadata-operator';
-import type { KeyedStateHeader, OperatorStateHeader } from '../savepoint/inspection-types';
+import type { KeyedStateHeader, OperatorStateHeader, StateMetaInfo } from '../savepoint/inspection-types';
 import type { OpenedSavepoint } from '../savepoint/open-savepoint';
 import { computeKeyedHeaderFence } from '../keyed/read-canonical-keyed-entries';
+import { detectKeyGroupsLayout, measureLayoutProbe } from '../keyed/detect-key-groups-layout';
 import type { KeyedStreamInput } from '../keyed/keyed-stream-types';
 import { readKeyedStateHeader } from './read-keyed-state-header';
 import { readOperatorStateHeader } from './read-operator-state-header';
 import { computeOperatorHeaderFence, type OperatorStreamInput } from '../operator/read-operator-state-entries';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
-import type { OperatorState, SubtaskState } from '../metadata/metadata-types';
+import type { KeyedStateHandle, OperatorState, SubtaskState } from '../metadata/metadata-types';
+import { readChangelogPart } from './read-changelog-part';
 
 /** The exact text shown for states of RocksDB native (incremental) snapshots. */
 export const ROCKSDB_NATIVE_UNREADABLE = 'RocksDB native snapshot: SST files are not readable here; take a canonical savepoint';
 
-export type KeyedStreamFormat = 'canonical' | 'heap' | 'rocksdb-native' | 'changelog';
+/**
+ * canonical: code 7; heap: code 3/12 in the heap snapshot layout; rocksdb-full: code 3/12 in the RocksDB
+ * full-snapshot layout (the canonical block layout); undetermined: code 3/12 whose bytes fit neither;
+ * rocksdb-native: code 5/11 (SST files); changelog: code 8/14.
+ */
+export type KeyedStreamFormat = 'canonical' | 'heap' | 'rocksdb-full' | 'undetermined' | 'rocksdb-native' | 'changelog';
 
 export interface SubtaskKeyedStream {
   format: KeyedStreamFormat;
-  /** present for canonical and heap streams */
+  /** present for canonical, heap, rocksdb-full and undetermined streams */
   input?: KeyedStreamInput;
-  /** canonical/heap: the stream header; rocksdb-native: the meta data handle's header */
+  /** canonical/heap/rocksdb-full/undetermined: the stream header; rocksdb-native: the meta data handle's header */
   header?: KeyedStateHeader;
+  /** set when the header's states are listed but their entries cannot be read here: why */
+  unreadable?: string;
+  /** with `unreadable`: the error a scan throws for those states when it has no `unreadable` hook (located: file, offset); else one with the reason alone */
+  unreadableError?: DecodeError;
+  /** code 3/12: what in the bytes decided the layout */
+  layoutEvidence?: string;
+  /** changelog: the format of the materialized part that input/header/unreadable describe (absent without one) */
+  materializedFormat?: KeyedStreamFormat;
+  /**
+   * changelog: the changes after the materialized snapshot, not applied here (`reason`), and the states
+   * that only they name (not in `header`); absent when there are none
+   */
+  changelog?: { reason: string; states: StateMetaInfo[] };
   warnings: string[];
 }
 
@@ -32,41 +52,102 @@ export interface SubtaskOperatorStream {
 
 /**
  * Locates and reads the managed keyed state header of a subtask: reads only the header bytes
- * (up to the first non-zero key-group offset; the whole meta data handle for RocksDB native).
- * Returns undefined when the subtask has no managed keyed state.
+ * (up to the first non-zero key-group offset; the whole meta data handle for RocksDB native). A
+ * changelog handle (code 8/14) gives its materialized part's stream, plus the states that only its
+ * changelog names. Returns undefined when the subtask has no managed keyed state.
  */
 export async function readSubtaskKeyedStream(opened: OpenedSavepoint, op: OperatorState, subtask: SubtaskState, registry: SnapshotRegistry): Promise<SubtaskKeyedStream | undefined> {
   const handle = subtask.managedKeyedState;
   if (!handle) return undefined;
-  const context = { operatorId: op.id, subtask: subtask.index, role: 'managed keyed state' };
   return withDecodePathAsync([formatOperatorPathSegment(op.id), `subtask ${subtask.index}`, 'managed keyed state'], async () => {
-    if (handle.kind === 'changelog') {
-      return { format: 'changelog' as const, warnings: [`subtask ${subtask.index}: changelog state handle (code ${handle.code}) is not read here`] };
-    }
-    if (handle.kind === 'incremental') {
-      if (!handle.metaData) return { format: 'rocksdb-native' as const, warnings: [`subtask ${subtask.index}: RocksDB native snapshot without a meta data handle`] };
-      const resolved = opened.resolveStreamHandle(handle.metaData, { ...context, role: 'managed keyed state meta data' });
-      const bytes = await resolved.source.read(0, resolved.source.size);
-      const header = readKeyedStateHeader(new ByteReader(bytes, { file: resolved.file, baseOffset: resolved.baseOffset }), registry, { fence: resolved.baseOffset + bytes.length });
-      return { format: 'rocksdb-native' as const, header, warnings: [...resolved.warnings, ...header.warnings] };
-    }
-    if (!handle.delegate) return undefined;
-    const resolved = opened.resolveStreamHandle(handle.delegate, context);
-    const input: KeyedStreamInput = {
-      operatorId: op.id,
-      subtask: subtask.index,
-      maxParallelism: op.maxParallelism,
-      source: resolved.source,
-      file: resolved.file,
-      baseOffset: resolved.baseOffset,
-      range: handle.range,
-      offsets: handle.offsets,
-    };
-    const fence = computeKeyedHeaderFence(input);
-    const bytes = await resolved.source.read(0, fence);
-    const header = readKeyedStateHeader(new ByteReader(bytes, { file: resolved.file, baseOffset: resolved.baseOffset }), registry, { fence: resolved.baseOffset + fence });
-    return { format: handle.code === 7 ? ('canonical' as const) : ('heap' as const), input, header, warnings: [...resolved.warnings, ...header.warnings] };
+    if (handle.kind !== 'changelog') return readKeyedHandleStream(opened, op, subtask.index, handle, registry);
+    return readChangelogKeyedStream(opened, op, subtask.index, handle, registry);
   });
+}
+
+/** The stream of one key-groups or incremental handle. */
+async function readKeyedHandleStream(opened: OpenedSavepoint, op: OperatorState, subtask: number, handle: Exclude<KeyedStateHandle, { kind: 'changelog' }>, registry: SnapshotRegistry): Promise<SubtaskKeyedStream | undefined> {
+  const context = { operatorId: op.id, subtask, role: 'managed keyed state' };
+  if (handle.kind === 'incremental') {
+    if (!handle.metaData) {
+      const unreadable = `${ROCKSDB_NATIVE_UNREADABLE}; its meta data handle is absent, so its states cannot be listed`;
+      return { format: 'rocksdb-native' as const, unreadable, warnings: [`subtask ${subtask}: RocksDB native snapshot without a meta data handle`] };
+    }
+    const resolved = opened.resolveStreamHandle(handle.metaData, { ...context, role: 'managed keyed state meta data' });
+    const bytes = await resolved.source.read(0, resolved.source.size);
+    const header = readKeyedStateHeader(new ByteReader(bytes, { file: resolved.file, baseOffset: resolved.baseOffset }), registry, { fence: resolved.baseOffset + bytes.length });
+    return { format: 'rocksdb-native' as const, header, unreadable: ROCKSDB_NATIVE_UNREADABLE, warnings: [...resolved.warnings, ...header.warnings] };
+  }
+  if (!handle.delegate) return undefined;
+  const resolved = opened.resolveStreamHandle(handle.delegate, context);
+  const input: KeyedStreamInput = {
+    operatorId: op.id,
+    subtask,
+    maxParallelism: op.maxParallelism,
+    source: resolved.source,
+    file: resolved.file,
+    baseOffset: resolved.baseOffset,
+    range: handle.range,
+    offsets: handle.offsets,
+  };
+  const fence = computeKeyedHeaderFence(input);
+  // code 3/12: the heap snapshot layout or the RocksDB full-snapshot layout, told apart by the bytes of
+  // the first block, read with the header
+  const probe = handle.code === 7 ? 0 : measureLayoutProbe(input);
+  const bytes = await resolved.source.read(0, fence + probe);
+  const header = readKeyedStateHeader(new ByteReader(bytes.subarray(0, fence), { file: resolved.file, baseOffset: resolved.baseOffset }), registry, { fence: resolved.baseOffset + fence });
+  const warnings = [...resolved.warnings, ...header.warnings];
+  if (handle.code === 7) return { format: 'canonical' as const, input, header, warnings };
+  try {
+    const decided = detectKeyGroupsLayout(input, header, bytes.subarray(fence));
+    return { format: decided.layout, input, header, layoutEvidence: decided.evidence, warnings };
+  } catch (e) {
+    if (!isDecodeError(e) || e.code !== 'unsupported-format') throw e;
+    return { format: 'undetermined' as const, input, header, unreadable: e.message, unreadableError: e, warnings: [...warnings, e.message] };
+  }
+}
+
+/**
+ * A changelog handle: its materialized part (an ordinary keyed handle, read as such) and its changelog
+ * part (state changes after that snapshot), which is not applied here: the stream's `changelog` says
+ * so, and lists the states only the changelog names.
+ */
+async function readChangelogKeyedStream(opened: OpenedSavepoint, op: OperatorState, subtask: number, handle: Extract<KeyedStateHandle, { kind: 'changelog' }>, registry: SnapshotRegistry): Promise<SubtaskKeyedStream> {
+  const backend = handle.code === 8 || handle.code === 14;
+  const materializedCount = backend ? (handle.materializedCount ?? 0) : 0;
+  const materialized = handle.nested.slice(0, materializedCount);
+  const changes = backend ? handle.nested.slice(materializedCount) : [handle];
+  if (materialized.length > 1) {
+    throw new DecodeError({ code: 'unsupported-format', detail: `expected at most one materialized keyed handle in changelog handle code ${handle.code}, found ${materialized.length}`, path: [] });
+  }
+  const nested = materialized[0];
+  const nestedChangelog = `a changelog handle (code ${nested?.code}) as the materialized part of another is not read here`;
+  const stream: SubtaskKeyedStream | undefined =
+    nested === undefined
+      ? undefined
+      : nested.kind === 'changelog'
+        ? { format: 'changelog', unreadable: nestedChangelog, unreadableError: new DecodeError({ code: 'unsupported-format', detail: nestedChangelog, file: opened.metadataFile }), warnings: [] }
+        : await readKeyedHandleStream(opened, op, subtask, nested, registry);
+  const part = await readChangelogPart(opened, changes, registry);
+  const pending = part.dataChanges + part.changeFiles;
+  const what = [part.dataChanges > 0 ? `${part.dataChanges} state change${part.dataChanges === 1 ? '' : 's'}` : '', part.changeFiles > 0 ? `${part.changeFiles} change file${part.changeFiles === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+  const after = nested === undefined ? 'with no materialized snapshot' : 'after the materialized snapshot';
+  const reason =
+    pending > 0
+      ? `changelog state backend: subtask ${subtask}'s ${what} recorded ${after} ${pending === 1 ? 'is' : 'are'} not applied here`
+      : `changelog state backend: named only by subtask ${subtask}'s changelog, which records no change ${after}`;
+  const named = new Set(stream?.header?.states.map((s) => s.name) ?? []);
+  const only = part.states.filter((s) => !named.has(s.name));
+  const warnings = [...(stream?.warnings ?? []), ...part.warnings];
+  if (part.changeFiles > 0 && stream?.header === undefined) warnings.push(`subtask ${subtask}: the states named only in changelog files are not listed (change files are not opened)`);
+  return {
+    ...(stream ?? {}),
+    format: 'changelog',
+    ...(stream ? { materializedFormat: stream.format } : {}),
+    ...(pending > 0 || only.length > 0 ? { changelog: { reason, states: only } } : {}),
+    ...(stream === undefined && only.length === 0 && pending > 0 ? { unreadable: `${reason}, and no materialized snapshot or META record names its states` } : {}),
+    warnings,
+  };
 }
 
 /** Reads the managed operator state header of a subtask (up to the handle's smallest offset). */

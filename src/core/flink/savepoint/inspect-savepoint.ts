@@ -1,10 +1,11 @@
 import { isDecodeError, type DecodeErrorJson, type SavepointFiles } from '../../io';
 import type { CancelSignal } from '../cancel-signal';
-import { countStateEntries } from '../scan/count-state-entries';
+import { countStateEntries, type StateReadGap } from '../scan/count-state-entries';
+import { assessStateDecoding, summarizeStateDecoding } from './assess-state-decoding';
 import type { InspectedOperator, InspectedState, SavepointInspection, StateMetaInfo } from './inspection-types';
 import { mergeInspectedState } from './merge-inspected-states';
 import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
-import { ROCKSDB_NATIVE_UNREADABLE, readSubtaskKeyedStream, readSubtaskOperatorStream } from '../headers/read-subtask-state-headers';
+import { readSubtaskKeyedStream, readSubtaskOperatorStream } from '../headers/read-subtask-state-headers';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { OperatorState } from '../metadata/metadata-types';
 
@@ -24,6 +25,7 @@ export async function inspectSavepoint(files: SavepointFiles, registry: Snapshot
   const errors: DecodeErrorJson[] = [];
   const operators: InspectedOperator[] = [];
   for (const op of opened.metadata.operators) operators.push(await inspectOperator(opened, op, registry, errors));
+  let gaps: StateReadGap[] | undefined;
   if (options.countEntries) {
     const counts = await countStateEntries(files, registry, { ...(options.signal ? { signal: options.signal } : {}), opened });
     for (const c of counts.counts) {
@@ -31,7 +33,9 @@ export async function inspectSavepoint(files: SavepointFiles, registry: Snapshot
       if (state) state.entries = c.entries;
     }
     errors.push(...counts.errors);
+    gaps = counts.gaps;
   }
+  assessStateDecoding(operators, gaps);
   const props = opened.metadata.properties;
   return {
     input: files.name,
@@ -41,6 +45,7 @@ export async function inspectSavepoint(files: SavepointFiles, registry: Snapshot
     format: props?.formatType ?? 'unknown',
     totalSize: opened.totals.totalSize,
     operators,
+    summary: summarizeStateDecoding(operators),
     warnings: [...opened.warnings],
     errors,
   };
@@ -49,6 +54,7 @@ export async function inspectSavepoint(files: SavepointFiles, registry: Snapshot
 async function inspectOperator(opened: OpenedSavepoint, op: OperatorState, registry: SnapshotRegistry, errors: DecodeErrorJson[]): Promise<InspectedOperator> {
   const states: InspectedState[] = [];
   const warnings: string[] = [];
+  const streamsNotRead: InspectedOperator['streamsNotRead'] = [];
   let keyedFormat: InspectedOperator['keyedFormat'] = 'none';
   const record = (e: unknown) => {
     if (!isDecodeError(e)) throw e;
@@ -77,11 +83,16 @@ async function inspectOperator(opened: OpenedSavepoint, op: OperatorState, regis
       if (keyed) {
         keyedFormat = keyed.format;
         warnings.push(...keyed.warnings);
-        const override = keyed.format === 'rocksdb-native' ? { status: 'unreadable' as const, statusReason: ROCKSDB_NATIVE_UNREADABLE } : undefined;
-        for (const meta of keyed.header?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header!.keySerializer, override);
+        const override = keyed.unreadable !== undefined ? { status: 'unreadable' as const, statusReason: keyed.unreadable } : undefined;
+        for (const meta of keyed.header?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header!.keySerializer, override, keyed.changelog?.reason);
+        // the states only a changelog names: listed, not read
+        const changelog = keyed.changelog;
+        for (const meta of changelog?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header?.keySerializer, { status: 'unreadable', statusReason: changelog!.reason });
+        if (keyed.header === undefined && keyed.unreadable !== undefined && (changelog?.states.length ?? 0) === 0) streamsNotRead.push({ subtask: subtask.index, scope: 'keyed', reason: keyed.unreadable });
       }
     } catch (e) {
       record(e);
+      streamsNotRead.push({ subtask: subtask.index, scope: 'keyed', reason: isDecodeError(e) ? e.message : String(e) });
     }
   }
   for (const s of states) s.subtasks.sort((a, b) => a - b);
@@ -97,6 +108,7 @@ async function inspectOperator(opened: OpenedSavepoint, op: OperatorState, regis
     stateSize: totals?.stateSize ?? 0,
     keyedFormat,
     states,
+    streamsNotRead,
     warnings: [...new Set(warnings)],
   };
 }

@@ -66,10 +66,20 @@ export interface InspectedState {
   namespaceSerializer?: SerializerSnapshot;
   /** the state serializer as Flink records it (ListSerializer for LIST, MapSerializer for MAP, element serializer for operator lists) */
   valueSerializer?: SerializerSnapshot;
+  /** set when the entries read here are not all of the state (a changelog's changes after the materialized snapshot are not applied): why */
+  incomplete?: string;
   /** subtask indexes whose files list this state */
   subtasks: number[];
   /** number of entries (keyed: key/namespace[/user key] pairs; operator list: elements; broadcast: map entries); undefined until scanned */
   entries?: number;
+  /**
+   * after an entry scan: whether every entry of the state was read and decoded (fully), some of it (partly),
+   * or nothing (not-read); without a scan only `not-read` for a state whose header shows it unreadable
+   * (assess-state-decoding.ts)
+   */
+  decoded?: 'fully' | 'partly' | 'not-read';
+  /** why, when not fully */
+  decodedReason?: string;
 }
 
 export interface InspectedOperator {
@@ -83,9 +93,15 @@ export interface InspectedOperator {
   subtaskCount: number;
   /** sum of state handle sizes (inline bytes and files) */
   stateSize: number;
-  /** keyed handle format: canonical (code 7), heap (12/3), rocksdb-native (11), none */
-  keyedFormat: 'canonical' | 'heap' | 'rocksdb-native' | 'changelog' | 'none';
+  /**
+   * keyed handle format: canonical (code 7), heap (12/3 in the heap snapshot layout), rocksdb-full (12/3 in
+   * the RocksDB full-snapshot layout), undetermined (12/3 fitting neither), rocksdb-native (5/11),
+   * changelog (8/14), none
+   */
+  keyedFormat: 'canonical' | 'heap' | 'rocksdb-full' | 'undetermined' | 'rocksdb-native' | 'changelog' | 'none';
   states: InspectedState[];
+  /** keyed or operator state of a subtask whose states could not even be listed (a header that could not be read): why */
+  streamsNotRead: { subtask: number; scope: 'keyed' | 'operator'; reason: string }[];
   warnings: string[];
 }
 
@@ -98,8 +114,23 @@ export interface SavepointInspection {
   /** total bytes of `_metadata` plus every file it references */
   totalSize: number;
   operators: InspectedOperator[];
+  /** how many states were decoded fully, partly, not at all (assess-state-decoding.ts) */
+  summary: InspectionSummary;
   warnings: string[];
   errors: DecodeErrorJson[];
+}
+
+/** The states of a savepoint by how completely they were decoded. */
+export interface InspectionSummary {
+  /** every state listed */
+  states: number;
+  decodedFully: number;
+  partlyDecoded: number;
+  notRead: number;
+  /** states whose entries were not scanned (inspect --headers-only) and whose header does not show them unreadable */
+  notScanned: number;
+  /** subtask streams whose states could not even be listed (InspectedOperator.streamsNotRead) */
+  streamsNotRead: number;
 }
 
 /** One decoded state entry, streamed by the state readers. */

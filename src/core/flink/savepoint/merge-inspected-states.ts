@@ -1,15 +1,14 @@
 import type { InspectedState, StateMetaInfo, StateScope } from './inspection-types';
 import type { SerializerSnapshot } from '../snapshots/snapshot-types';
 
-/** The first unknown snapshot in a tree of snapshots (depth-first), if any. */
+/** The first unknown snapshot in a tree of snapshots (depth-first; of an unknown one, the unknown class nested in it, if any). */
 export function findUnknownSnapshot(s: SerializerSnapshot | undefined): SerializerSnapshot | undefined {
   if (!s) return undefined;
-  if (s.status === 'unknown') return s;
   for (const n of s.nested) {
     const u = findUnknownSnapshot(n);
     if (u) return u;
   }
-  return undefined;
+  return s.status === 'unknown' ? s : undefined;
 }
 
 /** Status of a state from its serializers: 'unknown' with the reason naming the first unknown class. */
@@ -34,11 +33,15 @@ export function mergeInspectedState(
   subtask: number,
   keySerializer: SerializerSnapshot | undefined,
   override?: Pick<InspectedState, 'status' | 'statusReason'>,
+  incomplete?: string,
 ): void {
   const existing = states.find((s) => s.scope === scope && s.name === meta.name);
   const valueSerializer = meta.serializers.VALUE_SERIALIZER;
   if (existing) {
     if (!existing.subtasks.includes(subtask)) existing.subtasks.push(subtask);
+    // what one subtask could not read holds for the state (the first such reason is kept)
+    if (override && override.status !== 'ok' && existing.status !== 'unreadable') Object.assign(existing, override.status === 'unreadable' || existing.status === 'ok' ? override : {});
+    if (incomplete !== undefined) existing.incomplete ??= incomplete;
     if (valueSerializer && existing.valueSerializer && existing.valueSerializer.className !== valueSerializer.className) {
       warnings.push(`state ${meta.name}: subtask ${subtask} records value serializer ${valueSerializer.className}, another subtask ${existing.valueSerializer.className}`);
     }
@@ -56,6 +59,7 @@ export function mergeInspectedState(
     ...(key ? { keySerializer: key } : {}),
     ...(namespaceSerializer ? { namespaceSerializer } : {}),
     ...(valueSerializer ? { valueSerializer } : {}),
+    ...(incomplete === undefined ? {} : { incomplete }),
     subtasks: [subtask],
   });
 }

@@ -4,7 +4,7 @@ import type { StateScope } from '../savepoint/inspection-types';
 import { openSavepoint, type OpenedSavepoint } from '../savepoint/open-savepoint';
 import type { SampleCoverage, StateSample } from '../keyed/sample-keyed-stream';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
-import { scanState } from './scan-state';
+import { scanState, type ScanPart } from './scan-state';
 
 export interface StateEntryCount {
   operatorId: string;
@@ -15,11 +15,30 @@ export interface StateEntryCount {
   sampled?: true;
 }
 
+/** A stream of a subtask whose states' entries were not all counted. */
+export interface StateReadGap {
+  operatorId: string;
+  subtask: number;
+  /** operator: the operator stream (its list, union and broadcast states); keyed: the keyed stream */
+  scope: 'operator' | 'keyed';
+  /** the states its header names (for a changelog's states only it names, those); undefined when the header itself failed */
+  states?: readonly string[];
+  /**
+   * failed: the stream stopped at an error (the entries before it are counted); unreadable: its entries
+   * are not readable here (RocksDB native, a changelog); incomplete: read, but its entries are not the
+   * whole of its states (a changelog's changes after the materialized part)
+   */
+  kind: 'failed' | 'unreadable' | 'incomplete';
+  reason: string;
+}
+
 export interface CountStateEntriesResult {
-  /** every readable state, 0 for states listed in headers without entries; RocksDB native states are absent */
+  /** every readable state, 0 for states listed in headers without entries; states not readable here (RocksDB native, changelog) are absent */
   counts: StateEntryCount[];
   /** streams that failed (their states' counts cover only the entries read before the failure) */
   errors: DecodeErrorJson[];
+  /** every stream whose states' entries were not all counted, and why (the failures of `errors` among them) */
+  gaps: StateReadGap[];
   /** present when options.sample was given: what the sample covered */
   coverage?: SampleCoverage;
 }
@@ -38,6 +57,9 @@ export async function countStateEntries(
   const opened = options.opened ?? (await openSavepoint(files));
   const counts = new Map<string, StateEntryCount>();
   const errors: DecodeErrorJson[] = [];
+  const gaps: StateReadGap[] = [];
+  // the part under way: a stream error names the states of the part it stopped (none when its header failed)
+  let current: ScanPart | undefined;
   const slot = (operatorId: string, state: string, scope: StateScope) => {
     const k = `${operatorId}\u0000${scope}\u0000${state}`;
     let c = counts.get(k);
@@ -53,6 +75,8 @@ export async function countStateEntries(
     { ...(options.operatorId !== undefined ? { operatorId: options.operatorId } : {}), ...(sample ? { sample } : {}), broadcastCopies: 'counted' },
     {
       part(part) {
+        current = part;
+        if (part.incomplete !== undefined) gaps.push({ operatorId: part.operator.id, subtask: part.subtask, scope: part.kind, states: part.states, kind: 'incomplete', reason: part.incomplete });
         // every state the header names is counted, 0 when it has no entries
         for (const name of part.states) slot(part.operator.id, name, part.kind === 'keyed' ? 'keyed' : 'operator');
         for (const name of part.broadcastStates) slot(part.operator.id, name, 'broadcast');
@@ -64,12 +88,18 @@ export async function countStateEntries(
         if (last === undefined || last.state !== e.state || last.scope !== scope) last = slot(part.operator.id, e.state, scope);
         last.entries++;
       },
-      streamError: (e) => void errors.push(e.toJSON()),
-      // RocksDB native keyed state is not read here: its states are absent from the counts
-      unreadable: () => undefined,
+      streamError(e, where) {
+        errors.push(e.toJSON());
+        const part = current !== undefined && current.operator.id === where.operator.id && current.subtask === where.subtask && current.kind === where.kind ? current : undefined;
+        gaps.push({ operatorId: where.operator.id, subtask: where.subtask, scope: where.kind, ...(part ? { states: [...part.states, ...part.broadcastStates] } : {}), kind: 'failed', reason: e.message });
+      },
+      // keyed state not readable here (RocksDB native, a changelog's states): absent from the counts, listed as a gap
+      unreadable(part, reason) {
+        gaps.push({ operatorId: part.operator.id, subtask: part.subtask, scope: part.kind, states: part.states, kind: 'unreadable', reason });
+      },
     },
     { values: { mode: 'decode' }, ...(options.signal ? { signal: options.signal } : {}), reuseReadBuffers: true },
   );
   const coverage: SampleCoverage | undefined = sample ? { sample, keyGroupsRead: covered.keyGroupsRead, keyGroupsWithData: covered.keyGroupsWithData } : undefined;
-  return { counts: [...counts.values()], errors, ...(coverage ? { coverage } : {}) };
+  return { counts: [...counts.values()], errors, gaps, ...(coverage ? { coverage } : {}) };
 }

@@ -18,7 +18,7 @@ import { throwIfCancelled, type CancelSignal } from '../cancel-signal';
 import { isWantedState } from '../is-wanted-state';
 import { computeOperatorId } from '../metadata/compute-operator-id';
 import type { OperatorState, SubtaskState } from '../metadata/metadata-types';
-import { ROCKSDB_NATIVE_UNREADABLE, readSubtaskKeyedStream, readSubtaskOperatorStream, type KeyedStreamFormat, type SubtaskKeyedStream, type SubtaskOperatorStream } from '../headers/read-subtask-state-headers';
+import { readSubtaskKeyedStream, readSubtaskOperatorStream, type KeyedStreamFormat, type SubtaskKeyedStream, type SubtaskOperatorStream } from '../headers/read-subtask-state-headers';
 import type { KeyedStreamInput } from '../keyed/keyed-stream-types';
 import type { KeyedEntryRun } from '../keyed/keyed-entry-run';
 import { KeyedReadBuffers } from '../keyed/keyed-read-buffers';
@@ -75,6 +75,8 @@ export interface ScanPart {
   /** the states its header names (operator parts: list and union states, then `broadcastStates`) */
   states: readonly string[];
   broadcastStates: readonly string[];
+  /** set when the part's entries are read but are not the whole of its states: why (a changelog's changes after the materialized snapshot) */
+  incomplete?: string;
 }
 
 export interface StateScanVisitor {
@@ -183,15 +185,18 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
     try {
       const keyed = await keyedStream(op, subtask);
       const header = keyed?.header;
+      // a changelog handle's materialized part is read in its own format
+      const layout = keyed?.materializedFormat ?? keyed?.format;
       if (keyed && header && header.states.some((s) => wanted(s.name))) {
-        const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'keyed', format: keyed.format, states: header.states.map((s) => s.name), broadcastStates: [] };
-        if (keyed.format === 'rocksdb-native') {
+        const incomplete = keyed.changelog?.reason;
+        const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'keyed', format: keyed.format, states: header.states.map((s) => s.name), broadcastStates: [], ...(incomplete === undefined ? {} : { incomplete }) };
+        if (keyed.unreadable !== undefined) {
           if (!visitor.unreadable) {
-            const first = header.states.find((s) => wanted(s.name))!;
-            throw new DecodeError({ code: 'unsupported-format', detail: ROCKSDB_NATIVE_UNREADABLE, path: [`subtask ${subtask.index}`, first.name] });
+            const path = [`subtask ${subtask.index}`, header.states.find((s) => wanted(s.name))!.name];
+            throw (keyed.unreadableError ?? new DecodeError({ code: 'unsupported-format', detail: keyed.unreadable })).withContext({ pathPrefix: path });
           }
-          visitor.unreadable(part, ROCKSDB_NATIVE_UNREADABLE);
-        } else if (keyed.input && (keyed.format === 'canonical' || keyed.format === 'heap')) {
+          visitor.unreadable(part, keyed.unreadable);
+        } else if (keyed.input && (layout === 'canonical' || layout === 'rocksdb-full' || layout === 'heap')) {
           visitor.part?.(part);
           const partStates = part.states.filter(wanted).map((n) => slotKey(op.id, 'keyed', n));
           const sampled = selection.keyGroups === undefined ? listSampledKeyedInputs(keyed.input, sample) : narrowToKeyGroups(keyed.input, selection.keyGroups);
@@ -201,7 +206,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
           const filter = { ...(names === undefined ? {} : { state: names }), ...(signal ? { signal } : {}), values };
           parts: for (const input of sampled.inputs) {
             if (full()) break;
-            if (keyed.format === 'heap') {
+            if (layout === 'heap') {
               for await (const e of readHeapKeyedEntries(input, header, filter)) {
                 const go = admit(op.id, 'keyed', e.state, partStates);
                 if (go === SKIP) continue;
@@ -226,6 +231,16 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
             }
           }
         }
+      }
+      // the states only a changelog names: not read here
+      const changelog = keyed?.changelog;
+      if (!stopped && changelog && changelog.states.some((s) => wanted(s.name))) {
+        const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'keyed', format: 'changelog', states: changelog.states.map((s) => s.name), broadcastStates: [] };
+        if (!visitor.unreadable) {
+          const first = changelog.states.find((s) => wanted(s.name))!;
+          throw new DecodeError({ code: 'unsupported-format', detail: changelog.reason, file: opened.metadataFile, path: [`subtask ${subtask.index}`, first.name] });
+        }
+        visitor.unreadable(part, changelog.reason);
       }
     } catch (e) {
       handle(e, op, subtask, 'keyed');

@@ -78,6 +78,29 @@ export function createUnknownSnapshot(className: string, version: number): Seria
   return { className, version, typeLabel: `unknown ${shortClassName(className)}`, status: 'unknown', nested: [], fixedLength: -1 };
 }
 
+/**
+ * The record of a top-level snapshot starting at `at` (its proxy version) whose reading failed on the
+ * unknown class of `error` (describeUnknownSerializer): that class itself when it is the top-level one;
+ * else the top-level class as the header names it (e.g. a TimerSerializerSnapshot), status unknown, with
+ * the unknown class as its one nested snapshot. Leaves the reader's position where it was.
+ */
+export function createUnknownTopLevelSnapshot(r: ByteReader, at: number, error: DecodeError, unknown: { className: string; version: number }): SerializerSnapshot {
+  const inner = createUnknownSnapshot(unknown.className, unknown.version);
+  if (error.offset === r.baseOffset + at + 4) return inner;
+  const saved = r.position;
+  try {
+    r.seek(at + 4);
+    const className = r.readUtf('serializer snapshot class name');
+    const version = r.readI32(`version of ${className}`);
+    return { className, version, typeLabel: `${shortClassName(className)} of unknown ${shortClassName(unknown.className)}`, status: 'unknown', nested: [inner], fixedLength: -1 };
+  } catch (e) {
+    if (!isDecodeError(e)) throw e;
+    return inner;
+  } finally {
+    r.seek(saved);
+  }
+}
+
 /** `a.b.LongSerializer$LongSerializerSnapshot` → `LongSerializer$LongSerializerSnapshot` */
 export function shortClassName(className: string): string {
   const i = className.lastIndexOf('.');
