@@ -7,18 +7,19 @@
  * whether the page crashed, the peak PSS of all Chromium processes, the main thread's JS heap (CDP
  * Performance.getMetrics) and the worker's (performance.memory, when Chromium exposes it there).
  * Reference: the same steps' wall times and the CLI's `stats` of the same zip.
- * Skipped when /usr/bin/chromium is absent.
+ * The browser is the one the end-to-end suite runs in (e2e/find-chromium.ts: the system's Chromium,
+ * else the one inside the npm package @sparticuz/chromium); skipped when neither can be had.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { chromium, type Page, type Worker } from '@playwright/test';
-import { fmtBytes, fmtMs, timeProcess, type Figure } from './measure';
-import { buildCliBundle } from './build-cli-bundle';
+import { findChromium, type ChromiumChoice } from '../e2e/find-chromium';
+import { fmtBytes, fmtMs, GNU_TIME, parseCpuSeconds, timeProcessesAlternated, type Figure } from './measure';
 
-export const CHROMIUM = '/usr/bin/chromium';
-const PORT = 4799;
-const OUT_DIR = '/tmp/bench-dist';
+/** The build the figure serves (the browser figure's own build, not the repo's dist/). */
+export const BENCH_APP_DIR = '/tmp/bench-dist';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const STEP_TIMEOUT_MS = 30 * 60_000;
 const NAME = 'zip scanned in the app (headless Chromium): longest main-thread task, no OOM';
@@ -36,29 +37,117 @@ export interface BrowserScanRun {
   peakWorkerHeapBytes: number | undefined;
   /** the observer's self-check: how long it recorded a deliberate 120 ms main-thread task (undefined: not seen) */
   calibrationTaskMs: number | undefined;
+  /** CPU seconds (user + system) of all Chromium processes while the state was scanned */
+  scanCpuSeconds: number;
+  /** the same by "<process type> <thread name>" */
+  scanCpuByThread: Map<string, number>;
+}
+
+/** The Chromium to run the figure in, or why there is none. */
+export function findBenchChromium(): ChromiumChoice | { skip: string } {
+  try {
+    return findChromium(process.cwd());
+  } catch (e) {
+    return { skip: `no Chromium: neither a system one nor @sparticuz/chromium's (${e instanceof Error ? e.message : String(e)})` };
+  }
+}
+
+/** `chromium --version` of the choice (the bundled one needs its environment). */
+export function chromiumVersion(choice: ChromiumChoice): string {
+  return execFileSync(choice.executablePath, ['--version'], { encoding: 'utf8', ...(choice.env ? { env: choice.env } : {}) }).trim();
 }
 
 export function skippedBrowserScanFigure(reason: string): Figure {
   return { id: '5', name: `1 GiB ${NAME}`, value: 'skipped', ratio: reason, goal: GOAL, met: undefined };
 }
 
-/** Builds the app once into OUT_DIR (the browser figure's own build, not the repo's dist/). */
-export function buildBenchApp(): void {
-  execFileSync(path.resolve(process.cwd(), 'node_modules/.bin/vite'), ['build', '--outDir', OUT_DIR, '--emptyOutDir', '--logLevel', 'warn'], { stdio: ['ignore', 'ignore', 'inherit'] });
+/** Builds the app once into `outDir` (default BENCH_APP_DIR). */
+export function buildBenchApp(outDir = BENCH_APP_DIR): void {
+  execFileSync(path.resolve(process.cwd(), 'node_modules/.bin/vite'), ['build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-async function startPreview(): Promise<ChildProcess> {
-  const server = spawn(path.resolve(process.cwd(), 'node_modules/.bin/vite'), ['preview', '--outDir', OUT_DIR, '--port', String(PORT), '--strictPort', '--bypass-lock'], { stdio: 'ignore' });
+/** A port nobody listens on now (other engineers' previews and benchmarks share the machine). */
+async function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startPreview(outDir: string): Promise<{ server: ChildProcess; port: number }> {
+  const port = await findFreePort();
+  const server = spawn(path.resolve(process.cwd(), 'node_modules/.bin/vite'), ['preview', '--outDir', outDir, '--port', String(port), '--strictPort', '--bypass-lock'], { stdio: 'ignore' });
   for (let i = 0; i < 120; i++) {
     try {
-      if ((await fetch(`http://localhost:${PORT}/`)).ok) return server;
+      if ((await fetch(`http://localhost:${port}/`)).ok) return { server, port };
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 250));
   }
   server.kill();
-  throw new Error(`vite preview did not answer on port ${PORT}`);
+  throw new Error(`vite preview did not answer on port ${port}`);
+}
+
+/** Every process (pid → parent pid), from /proc. */
+function listProcessParents(): Map<number, number> {
+  const parent = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return parent;
+}
+
+function isBelow(parent: Map<number, number>, pid: number, root: number): boolean {
+  for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
+  return false;
+}
+
+const CLOCK_TICKS = 100;
+
+/**
+ * CPU seconds (user + system) so far of every thread of every Chromium process below `root`, by
+ * "<pid>/<tid>", with a label "<process type> <thread name>" (e.g. "renderer DedicatedWorker thread",
+ * "browser Chrome_IOThread"): where the scan's time goes.
+ */
+function chromiumThreadCpu(root: number): Map<string, { label: string; seconds: number }> {
+  const parent = listProcessParents();
+  const out = new Map<string, { label: string; seconds: number }>();
+  for (const pid of parent.keys()) {
+    if (!isBelow(parent, pid, root)) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/comm`, 'utf8').includes('chrom')) continue;
+      const type = /--type=([a-z-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1] ?? 'browser';
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        // fields 14 and 15 of stat (utime, stime), counted from the state field (3)
+        out.set(`${pid}/${tid}`, { label: `${type} ${name}`, seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS });
+      }
+    } catch {
+      // the process or thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU seconds spent between two readings, by label (a thread that started in between counts from zero; one that ended is lost). */
+function cpuBetween(before: Map<string, { label: string; seconds: number }>, after: Map<string, { label: string; seconds: number }>): Map<string, number> {
+  const byLabel = new Map<string, number>();
+  for (const [k, { label, seconds }] of after) byLabel.set(label, (byLabel.get(label) ?? 0) + seconds - (before.get(k)?.seconds ?? 0));
+  return byLabel;
 }
 
 /**
@@ -66,28 +155,16 @@ async function startPreview(): Promise<ChildProcess> {
  * twice) of every Chromium process below `root` (browser, renderer, GPU and utility processes).
  */
 function descendantRssBytes(root: number): number {
-  const parent = new Map<number, number>();
-  const rss = new Map<number, number>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
+  const parent = listProcessParents();
+  let total = 0;
+  for (const pid of parent.keys()) {
+    if (!isBelow(parent, pid, root)) continue;
     try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(d), Number(fields[1]));
-      if (!readFileSync(`/proc/${d}/comm`, 'utf8').includes('chrom')) continue;
-      const pss = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${d}/smaps_rollup`, 'utf8'));
-      if (pss) rss.set(Number(d), Number(pss[1]) * 1024);
+      if (!readFileSync(`/proc/${pid}/comm`, 'utf8').includes('chrom')) continue;
+      const pss = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      if (pss) total += Number(pss[1]) * 1024;
     } catch {
       // the process ended meanwhile
-    }
-  }
-  let total = 0;
-  for (const [pid, bytes] of rss) {
-    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) {
-      if (p === root) {
-        total += bytes;
-        break;
-      }
     }
   }
   return total;
@@ -110,10 +187,12 @@ async function readState(page: Page): Promise<{ app: string | null; stats: boole
   }));
 }
 
-/** Opens `zip` in the app and scans `state` of `operatorId`; one run. */
-export async function runBrowserScan(zip: string, operatorId: string, state: string): Promise<BrowserScanRun> {
-  const server = await startPreview();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+/** Opens `zip` in the app (built into `outDir`) and scans `state` of `operatorId`; one run. */
+export async function runBrowserScan(zip: string, operatorId: string, state: string, browserChoice: ChromiumChoice, outDir = BENCH_APP_DIR): Promise<BrowserScanRun> {
+  const { server, port } = await startPreview(outDir);
+  // BENCH_CHROMIUM_ARGS: more flags as a JSON array, for profiling (e.g. ["--js-flags=--prof --logfile=/tmp/v8-%p.log"])
+  const extra = JSON.parse(process.env['BENCH_CHROMIUM_ARGS'] ?? '[]') as string[];
+  const browser = await chromium.launch({ executablePath: browserChoice.executablePath, ...(browserChoice.env ? { env: browserChoice.env } : {}), args: [...FLAGS, ...extra], headless: true });
   let crashed = false;
   let peakRss = 0;
   let peakMain = 0;
@@ -147,7 +226,7 @@ export async function runBrowserScan(zip: string, operatorId: string, state: str
         await new Promise((r) => setTimeout(r, 500));
       }
     })();
-    await page.goto(`http://localhost:${PORT}/`);
+    await page.goto(`http://localhost:${port}/`);
     const waitFor = async (done: (s: Awaited<ReturnType<typeof readState>>) => boolean): Promise<{ outcome: BrowserScanRun['outcome']; detail: string; at: number }> => {
       const t0 = Date.now();
       while (Date.now() - t0 < STEP_TIMEOUT_MS) {
@@ -170,10 +249,15 @@ export async function runBrowserScan(zip: string, operatorId: string, state: str
     const opened = await waitFor((s) => s.app === 'ready');
     let scanStart = opened.at;
     let scanned = opened;
+    let scanCpuSeconds = NaN;
+    let scanCpuByThread = new Map<string, number>();
     if (opened.outcome === 'done') {
+      const cpuBefore = chromiumThreadCpu(process.pid);
       scanStart = (await readState(page)).now;
       await page.evaluate((h) => (window.location.hash = h), `#/unknown?op=${operatorId}&state=${encodeURIComponent(state)}`);
       scanned = await waitFor((s) => s.stats && s.app === 'ready');
+      scanCpuByThread = cpuBetween(cpuBefore, chromiumThreadCpu(process.pid));
+      scanCpuSeconds = [...scanCpuByThread.values()].reduce((a, b) => a + b, 0);
     }
     sampling = false;
     await sampler;
@@ -206,6 +290,8 @@ export async function runBrowserScan(zip: string, operatorId: string, state: str
       peakMainHeapBytes: peakMain,
       peakWorkerHeapBytes: peakWorker,
       calibrationTaskMs,
+      scanCpuSeconds,
+      scanCpuByThread,
     };
   } finally {
     await browser.close().catch(() => undefined);
@@ -213,7 +299,7 @@ export async function runBrowserScan(zip: string, operatorId: string, state: str
   }
 }
 
-export function formatBrowserScanFigures(run: BrowserScanRun, savepointBytes: number, values: number, state: string, cliStatsMs: number): Figure[] {
+export function formatBrowserScanFigures(run: BrowserScanRun, savepointBytes: number, values: number, state: string, cli: CliStatsTime): Figure[] {
   const longest = run.longTasks.reduce((m, t) => Math.max(m, t.duration), 0);
   const byPhase = (p: 'open' | 'scan') => run.longTasks.filter((t) => t.phase === p);
   const describe = (p: 'open' | 'scan') => {
@@ -235,18 +321,24 @@ export function formatBrowserScanFigures(run: BrowserScanRun, savepointBytes: nu
     {
       id: '5b',
       name: `the same run: wall time and memory (open = _metadata + state headers; scan = Unknown fields view of '${state}', ${values} values, structural scan)`,
-      value: `open ${fmtMs(run.openMs)}, scan ${fmtMs(run.scanMs)}; peak PSS of all Chromium processes ${fmtBytes(run.peakChromiumRssBytes)}, main-thread JS heap ${fmtBytes(run.peakMainHeapBytes)}, worker JS heap ${run.peakWorkerHeapBytes === undefined ? 'not exposed' : fmtBytes(run.peakWorkerHeapBytes)}`,
-      ratio: `CLI \`stats\` of the same zip (whole process, all states): ${fmtMs(cliStatsMs)}; the app's open + scan takes ${(total / cliStatsMs).toFixed(1)}× that`,
+      value: `open ${fmtMs(run.openMs)}, scan ${fmtMs(run.scanMs)} (${run.scanCpuSeconds.toFixed(2)} CPU s in Chromium's processes); peak PSS of all Chromium processes ${fmtBytes(run.peakChromiumRssBytes)}, main-thread JS heap ${fmtBytes(run.peakMainHeapBytes)}, worker JS heap ${run.peakWorkerHeapBytes === undefined ? 'not exposed' : fmtBytes(run.peakWorkerHeapBytes)}`,
+      ratio: `CLI \`stats\` of the same zip (whole process, all states, 2 workers): ${fmtMs(cli.ms)}${cli.cpuSeconds === undefined ? '' : ` (${cli.cpuSeconds.toFixed(2)} CPU s)`}; the app's open + scan takes ${(total / cli.ms).toFixed(1)}× that`,
       goal: '(information)',
       met: undefined,
     },
   ];
 }
 
-/** Whole-process CLI `stats` of the zip (prebuilt bundle when fresh). */
-export function timeCliStats(zip: string): number {
-  buildCliBundle();
-  return timeProcess(process.execPath, [path.resolve(process.cwd(), 'bin/savepoint-inspector.mjs'), 'stats', zip], 1).ms;
+export interface CliStatsTime {
+  ms: number;
+  /** user + system CPU seconds (GNU time), when the machine has it */
+  cpuSeconds: number | undefined;
 }
 
-export const HAVE_CHROMIUM = existsSync(CHROMIUM);
+/** Whole-process CLI `stats` of the zip, the prebuilt bundle (built by the caller: buildCliBundle): wall time, and CPU time under GNU time. */
+export function timeCliStats(zip: string): CliStatsTime {
+  const args = [path.resolve(process.cwd(), 'bin/savepoint-inspector.mjs'), 'stats', zip];
+  const timed = existsSync(GNU_TIME);
+  const [r] = timeProcessesAlternated([timed ? { cmd: GNU_TIME, args: ['-f', '%U %S', process.execPath, ...args] } : { cmd: process.execPath, args }], 1);
+  return { ms: r!.ms, cpuSeconds: timed ? parseCpuSeconds(r!.stderrs[0] ?? '') : undefined };
+}

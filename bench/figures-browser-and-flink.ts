@@ -2,13 +2,15 @@
  * Figures 5 and 6 over one 1 GiB savepoint (bench/generate with gencodeDescriptors, 8 subtasks):
  * 5 opens its STORED zip in the app in headless Chromium; 6 reads the folder with Flink's State
  * Processor API and with our CLI. Each figure is skipped with its reason when its tool is absent
- * (/usr/bin/chromium; java or the built reader job). Returns the figures, environment lines and notes.
+ * (a Chromium: the system's or @sparticuz/chromium's, as e2e/find-chromium.ts finds it; java or the
+ * built reader job). Returns the figures, environment lines and notes.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ensureBenchSavepoint, BENCH_STATES } from './generate/generate-bench-savepoint';
-import { buildBenchApp, CHROMIUM, formatBrowserScanFigures, HAVE_CHROMIUM, runBrowserScan, skippedBrowserScanFigure, timeCliStats } from './figure-browser-scan';
+import { buildBenchApp, chromiumVersion, findBenchChromium, formatBrowserScanFigures, runBrowserScan, skippedBrowserScanFigure, timeCliStats } from './figure-browser-scan';
+import { buildCliBundle } from './build-cli-bundle';
 import { findStateProcessorReader, measureStateProcessor, skippedStateProcessorFigure } from './figure-state-processor';
 import { zipSavepointStored } from './zip-savepoint-stored';
 import { fmtBytes, GiB, type Figure } from './measure';
@@ -21,24 +23,26 @@ export async function measureFiguresFiveAndSix(root: string, log: (s: string) =>
   const reader = findStateProcessorReader();
   const figures: Figure[] = [];
   const environment: string[] = [];
-  if (!HAVE_CHROMIUM && 'skip' in reader) {
-    log(`figure 5 skipped: ${CHROMIUM} is absent; figure 6 skipped: ${reader.skip}`);
-    return { figures: [skippedBrowserScanFigure(`${CHROMIUM} is absent`), skippedStateProcessorFigure(reader.skip)], environment, notes: [] };
+  const browser = findBenchChromium();
+  if ('skip' in browser && 'skip' in reader) {
+    log(`figure 5 skipped: ${browser.skip}; figure 6 skipped: ${reader.skip}`);
+    return { figures: [skippedBrowserScanFigure(browser.skip), skippedStateProcessorFigure(reader.skip)], environment, notes: [] };
   }
   const manifest = ensureBenchSavepoint({ dir, targetBytes: GiB, parallelism: 8, gencodeDescriptors: true });
   try {
-    if (HAVE_CHROMIUM) {
-      log('figure 5: 1 GiB zip scanned in the app (headless Chromium) …');
+    if (!('skip' in browser)) {
+      log(`figure 5: 1 GiB zip scanned in the app (headless ${browser.description}) …`);
       zipSavepointStored(dir, zip);
       buildBenchApp();
-      const run = await runBrowserScan(zip, manifest.operatorId, BENCH_STATES[0]);
-      const cliMs = timeCliStats(zip);
+      buildCliBundle();
+      const run = await runBrowserScan(zip, manifest.operatorId, BENCH_STATES[0], browser);
+      const cli = timeCliStats(zip);
       const values = manifest.keys; // the first state holds one value per key
-      figures.push(...formatBrowserScanFigures(run, manifest.totalBytes, values, BENCH_STATES[0], cliMs));
-      environment.push(`${execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).trim()} (headless, driven by @playwright/test 1.65.1), app built with vite build; zip ${fmtBytes(statSync(zip).size)}, STORED entries`);
+      figures.push(...formatBrowserScanFigures(run, manifest.totalBytes, values, BENCH_STATES[0], cli));
+      environment.push(`${chromiumVersion(browser)} (${browser.description}; headless, driven by @playwright/test 1.65.1), app built with vite build; zip ${fmtBytes(statSync(zip).size)}, STORED entries`);
     } else {
-      log(`figure 5 skipped: ${CHROMIUM} is absent`);
-      figures.push(skippedBrowserScanFigure(`${CHROMIUM} is absent`));
+      log(`figure 5 skipped: ${browser.skip}`);
+      figures.push(skippedBrowserScanFigure(browser.skip));
     }
     if ('skip' in reader) {
       log(`figure 6 skipped: ${reader.skip}`);
