@@ -123,7 +123,8 @@ export async function scanStateStatistics(
             },
           }),
     },
-    { values: { mode: 'frame' }, signal: options.signal },
+    // nothing of an entry is kept past its visit: the keyed streams are read into one set of reused buffers, the next window ahead
+    { values: { mode: 'frame' }, signal: options.signal, reuseReadBuffers: true },
   );
   const sorted = (m: Map<number, DistributionBucket>) => [...m.values()].sort((a, b) => a.id - b.id);
   const protobuf = proto.finish();

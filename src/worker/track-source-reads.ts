@@ -16,6 +16,7 @@ export interface ReadingStep {
  * concurrent steps count only their own reads and a cancelled step never fails another.
  */
 export function trackSourceReads(source: ByteSource, step: ReadingStep): ByteSource {
+  const readInto = source.readInto?.bind(source);
   return {
     name: source.name,
     size: source.size,
@@ -25,5 +26,16 @@ export function trackSourceReads(source: ByteSource, step: ReadingStep): ByteSou
       if (step.active) step.onRead(bytes.length, source.name);
       return bytes;
     },
+    // (the core's whole-state scans read into reused buffers where a source offers it)
+    ...(readInto === undefined
+      ? {}
+      : {
+          async readInto(offset: number, length: number, target: Uint8Array) {
+            if (step.active) step.cancel.check();
+            const bytes = await readInto(offset, length, target);
+            if (step.active) step.onRead(bytes.length, source.name);
+            return bytes;
+          },
+        }),
   };
 }

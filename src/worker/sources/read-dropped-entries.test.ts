@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openSavepointInput, readAll } from '../../core/io';
-import { blobSource, toInputFiles } from './blob-source';
+import { toInputFiles } from './blob-source';
 import { readPickedFiles, walkFileSystemEntries } from './read-dropped-entries';
 
 /** Minimal FileSystemEntry fakes: directories hand out children in batches, as Chromium does (100 max). */
@@ -46,13 +46,5 @@ describe('walkFileSystemEntries', () => {
     Object.defineProperty(f, 'webkitRelativePath', { value: 'sp/_metadata' });
     const g = new File(['s'], 'single');
     expect(readPickedFiles([f, g]).map((d) => d.path)).toEqual(['sp/_metadata', 'single']);
-  });
-});
-
-describe('blobSource', () => {
-  it('reads ranges of a Blob and rejects reads past its end', async () => {
-    const src = blobSource(new Blob([Uint8Array.from([1, 2, 3, 4, 5])]), 'drop/f');
-    expect([...(await src.read(1, 3))]).toEqual([2, 3, 4]);
-    await expect(src.read(4, 2)).rejects.toThrow('expected 2 bytes at offset 4, found a 5-byte file — at drop/f, offset 4 (0x4)');
   });
 });
