@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCheckpointMetadata } from '../../src/core/flink/metadata/read-checkpoint-metadata';
-import { copyFixtureSavepoint, FULL, makeScratchDir, runFuzzCases, savepointCommand, type FuzzCase } from './fuzz-workspace';
+import { copyFixtureSavepoint, FULL, makeScratchDir, describeSummary, runFuzzCases, savepointCommand, type FuzzCase } from './fuzz-workspace';
 import { generateHostileTrailer, TRAILER_FAULTS } from './generate-java-trailers';
 import { judgeBadInputRun } from './run-cli-cases';
 import { createSeededRandom } from './seeded-random';
@@ -44,7 +44,7 @@ describe('fuzz: hostile Java-serialized trailers of _metadata', () => {
         }
       }
       const summary = await runFuzzCases(cases);
-      console.log(`trailer fuzz: ${summary.cases} cases, ${summary.failures.length} failed, slowest ${Math.round(summary.slowestMs)} ms`);
+      console.log(describeSummary('trailer fuzz', summary));
       expect(summary.failures).toEqual([]);
     } finally {
       scratch.remove();

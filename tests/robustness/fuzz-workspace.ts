@@ -57,17 +57,24 @@ export interface FuzzSummary {
   cases: number;
   failures: string[];
   slowestMs: number;
+  slowest: string;
+}
+
+/** The line a suite prints: cases, failures and its slowest case. */
+export function describeSummary(label: string, s: FuzzSummary): string {
+  return `${label}: ${s.cases} cases, ${s.failures.length} failed; slowest ${Math.round(s.slowestMs)} ms (${s.slowest})`;
 }
 
 export async function runFuzzCases(cases: readonly FuzzCase[], env: Record<string, string> = {}): Promise<FuzzSummary> {
   const runner = new CliCaseRunner(env);
   const failures: string[] = [];
   let slowestMs = 0;
+  let slowest = '';
   try {
     for (const c of cases) {
       const argv = await c.prepare();
       const run = await runner.run(argv, c.boundMs ?? CASE_BOUND_MS);
-      slowestMs = Math.max(slowestMs, run.ms);
+      if (run.ms > slowestMs) [slowestMs, slowest] = [run.ms, c.name];
       const why = (c.judge ?? judgeBadInputRun)(run);
       if (why) failures.push(`${c.name}: ${why}\n    argv: ${argv.join(' ')}`);
     }
@@ -76,5 +83,5 @@ export async function runFuzzCases(cases: readonly FuzzCase[], env: Record<strin
   }
   for (const f of failures.slice(0, 20)) console.error(`FAILED ${f}`);
   if (failures.length > 20) console.error(`… and ${failures.length - 20} more failures`);
-  return { cases: cases.length, failures, slowestMs };
+  return { cases: cases.length, failures, slowestMs, slowest };
 }

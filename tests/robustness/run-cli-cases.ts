@@ -117,6 +117,22 @@ export function judgeBadInputRun(run: CliRun, where: RegExp = LOCATED): string |
   return undefined;
 }
 
+/**
+ * For input that may be partly readable: no hang, no crash, no internal error or stack trace;
+ * exit 2 only with a located message, and every error a report lists (inspect, stats) located.
+ */
+export function judgeNoInternalError(run: CliRun): string | undefined {
+  if (run.hung) return `no answer within the case's bound (${Math.round(run.ms)} ms)`;
+  if (run.crashed !== undefined) return `the command's thread died: ${run.crashed.split('\n')[0]}`;
+  if (run.rssGrowth > CASE_RSS_LIMIT) return `memory grew by ${Math.round(run.rssGrowth / 1048576)} MiB`;
+  if (run.code === undefined || run.code > 2 || run.code < 0) return `exit ${run.code}: ${firstLines(run.stderr || run.stdout)}`;
+  if (/internal error|\n\s+at .+:\d+:\d+\)?\n/.test(run.stderr)) return `a stack trace or internal error on stderr: ${firstLines(run.stderr)}`;
+  if (run.code === 2 && !LOCATED.test(run.stderr)) return `stderr does not say where: ${firstLines(run.stderr)}`;
+  const unlocated = run.stdout.split('\n').find((l) => /^\s+error: /.test(l) && !/— at /.test(l));
+  if (unlocated !== undefined) return `a listed error does not say where: ${unlocated.trim().slice(0, 300)}`;
+  return undefined;
+}
+
 /** A located message: a file with its byte offset, or a URL. */
 export const LOCATED = /— at [^\n]*offset \d+|https?:\/\/127\.0\.0\.1:\d+/;
 
