@@ -107,10 +107,10 @@ export class CliCaseRunner {
 export const CASE_RSS_LIMIT = 256 * 1024 * 1024;
 
 /** Why a run is not what bad input must give, or undefined when it is. */
-export function judgeBadInputRun(run: CliRun, where: RegExp = LOCATED): string | undefined {
+export function judgeBadInputRun(run: CliRun, where: RegExp = LOCATED, rssLimit = CASE_RSS_LIMIT): string | undefined {
   if (run.hung) return `no answer within the case's bound (${Math.round(run.ms)} ms)`;
   if (run.crashed !== undefined) return `the command's thread died: ${run.crashed.split('\n')[0]}`;
-  if (run.rssGrowth > CASE_RSS_LIMIT) return `memory grew by ${Math.round(run.rssGrowth / 1048576)} MiB`;
+  if (run.rssGrowth > rssLimit) return `memory grew by ${Math.round(run.rssGrowth / 1048576)} MiB`;
   if (run.code !== 2) return `exit ${run.code} instead of 2: ${firstLines(run.stderr || run.stdout)}`;
   if (/internal error|\n\s+at .+:\d+:\d+\)?\n/.test(run.stderr)) return `a stack trace or internal error on stderr: ${firstLines(run.stderr)}`;
   if (!where.test(run.stderr)) return `stderr does not say where: ${firstLines(run.stderr)}`;
@@ -121,10 +121,10 @@ export function judgeBadInputRun(run: CliRun, where: RegExp = LOCATED): string |
  * For input that may be partly readable: no hang, no crash, no internal error or stack trace;
  * exit 2 only with a located message, and every error a report lists (inspect, stats) located.
  */
-export function judgeNoInternalError(run: CliRun): string | undefined {
+export function judgeNoInternalError(run: CliRun, rssLimit = CASE_RSS_LIMIT): string | undefined {
   if (run.hung) return `no answer within the case's bound (${Math.round(run.ms)} ms)`;
   if (run.crashed !== undefined) return `the command's thread died: ${run.crashed.split('\n')[0]}`;
-  if (run.rssGrowth > CASE_RSS_LIMIT) return `memory grew by ${Math.round(run.rssGrowth / 1048576)} MiB`;
+  if (run.rssGrowth > rssLimit) return `memory grew by ${Math.round(run.rssGrowth / 1048576)} MiB`;
   if (run.code === undefined || run.code > 2 || run.code < 0) return `exit ${run.code}: ${firstLines(run.stderr || run.stdout)}`;
   if (/internal error|\n\s+at .+:\d+:\d+\)?\n/.test(run.stderr)) return `a stack trace or internal error on stderr: ${firstLines(run.stderr)}`;
   if (run.code === 2 && !LOCATED.test(run.stderr)) return `stderr does not say where: ${firstLines(run.stderr)}`;
