@@ -2,9 +2,10 @@
  * Shared pieces of the structure-aware fuzz suites (fuzz-*.test.ts): a scratch folder per suite,
  * a copy of a committed fixture savepoint to rewrite in it, the commands every savepoint case is
  * run with, and the loop that runs a suite's cases through one CliCaseRunner and reports every
- * failure with its case name (seed and index), so a failure replays alone.
+ * failure with its case name (seed and index), so a failure replays alone. ROBUSTNESS_SHOW=<file>
+ * appends every case's exit code and first message line to that file; ROBUSTNESS_CASES=full runs more cases.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from './list-robustness-inputs';
@@ -76,6 +77,9 @@ export async function runFuzzCases(cases: readonly FuzzCase[], env: Record<strin
       const run = await runner.run(argv, c.boundMs ?? CASE_BOUND_MS);
       if (run.ms > slowestMs) [slowestMs, slowest] = [run.ms, c.name];
       const why = (c.judge ?? judgeBadInputRun)(run);
+      // ROBUSTNESS_SHOW=<file> appends what every case ended in to that file, to read the messages
+      const show = process.env['ROBUSTNESS_SHOW'];
+      if (show) appendFileSync(show, `${c.name}\n    exit ${run.code} in ${Math.round(run.ms)} ms: ${(run.stderr || run.stdout.split('\n').find((l) => /error/.test(l)) || '').split('\n')[0]!.slice(0, 600)}\n`);
       if (why) failures.push(`${c.name}: ${why}\n    argv: ${argv.join(' ')}`);
     }
   } finally {

@@ -119,6 +119,6 @@ describe('HTTP range sources (Node fetch against a local server)', () => {
   it('an unreachable server is a network error, not a missing file', async () => {
     const e = await openNodeInput('http://127.0.0.1:1/sp.zip').catch((x: unknown) => x as Error);
     expect(isDecodeError(e) && e.code).toBe('network');
-    expect((e as Error).message).toMatch(/^expected to reach http:\/\/127\.0\.0\.1:1\/sp\.zip, found the request failed \(fetch failed\): a network error, or a cross-origin request/);
+    expect((e as Error).message).toMatch(/^expected to reach http:\/\/127\.0\.0\.1:1\/sp\.zip, found the request failed \(fetch failed: bad port\): a network error, or a cross-origin request/);
   });
 });
