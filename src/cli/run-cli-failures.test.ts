@@ -45,7 +45,7 @@ describe('runCli: exit 2 for the user\'s input and the network, exit 3 with the 
       code: 2,
       stdout: '',
       stderr:
-        "savepoint-inspector inspect: expected to reach http://127.0.0.1:1/sp.zip, found the request failed (fetch failed): a network error, or a cross-origin request the server does not allow — it must send Access-Control-Allow-Origin (the app's origin, or *) and, for the range reads, Access-Control-Expose-Headers: Content-Range, Content-Length — at http://127.0.0.1:1/sp.zip\n",
+        "savepoint-inspector inspect: expected to reach http://127.0.0.1:1/sp.zip, found the request failed (fetch failed: bad port): a network error, or a cross-origin request the server does not allow — it must send Access-Control-Allow-Origin (the app's origin, or *) and, for the range reads, Access-Control-Expose-Headers: Content-Range, Content-Length — at http://127.0.0.1:1/sp.zip\n",
     });
   });
 

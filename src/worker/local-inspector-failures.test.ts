@@ -211,7 +211,7 @@ describe('a savepoint by URL: network failures are their own kind; a folder URL 
 
   it('an unreachable server is kind network and names the headers a cross-origin server must send', async () => {
     const detail =
-      "expected to reach http://127.0.0.1:1/sp-1/_metadata, found the request failed (fetch failed): a network error, or a cross-origin request the server does not allow — it must send Access-Control-Allow-Origin (the app's origin, or *) and, for the range reads, Access-Control-Expose-Headers: Content-Range, Content-Length";
+      "expected to reach http://127.0.0.1:1/sp-1/_metadata, found the request failed (fetch failed: bad port): a network error, or a cross-origin request the server does not allow — it must send Access-Control-Allow-Origin (the app's origin, or *) and, for the range reads, Access-Control-Expose-Headers: Content-Range, Content-Length";
     expect(await openUrl('http://127.0.0.1:1/sp-1/')).toEqual({
       kind: 'network',
       name: 'DecodeError',

@@ -32,7 +32,7 @@ function formatOperator(op: InspectedOperator): string[] {
   const finished = op.fullyFinished ? ', fully finished' : '';
   out.push(`  parallelism ${op.parallelism}, max parallelism ${op.maxParallelism}, ${op.subtaskCount} subtask state${op.subtaskCount === 1 ? '' : 's'}, state ${formatBytes(op.stateSize)}${op.keyedFormat === 'none' ? '' : `, keyed format ${op.keyedFormat}`}${finished}`);
   if (op.states.length === 0 && op.streamsNotRead.length === 0) out.push('  (no state)');
-  for (const s of op.states) out.push(...formatState(s));
+  for (const s of op.states) for (const line of formatState(s)) out.push(line);
   for (const n of op.streamsNotRead) out.push(`  - ${n.scope} state of subtask ${n.subtask}: not read, its states unknown [${n.reason}]`);
   for (const w of op.warnings) out.push(`  warning: ${w}`);
   return out;

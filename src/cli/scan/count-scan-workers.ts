@@ -11,7 +11,7 @@
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { detectInputKind, type ByteSource } from '../../core/io';
-import { isHttpFolderUrl } from '../sources';
+import { createNodeRangeFetch, isHttpFolderUrl } from '../sources';
 
 /** The most worker threads `--workers` may ask for (each one opens the input and holds its own read buffers). */
 export const MAX_SCAN_WORKERS = 64;
@@ -30,12 +30,27 @@ export async function countScanWorkers(input: string, requested: number): Promis
 async function readHead(input: string): Promise<Uint8Array | undefined> {
   if (/^https?:\/\//i.test(input)) {
     if (isHttpFolderUrl(input)) return undefined;
-    const res = await fetch(input, { headers: { Range: `bytes=0-${HEAD_BYTES - 1}` } });
-    if (res.status !== 206) {
+    // the bounded fetch (timeouts), and never more than the two bytes asked for, whatever the server sends
+    const res = await createNodeRangeFetch()(input, { method: 'GET', headers: { Range: `bytes=0-${HEAD_BYTES - 1}` } });
+    const reader = res.status === 206 ? res.body?.getReader?.() : undefined;
+    if (reader === undefined) {
       await res.body?.cancel().catch(() => undefined);
       return undefined;
     }
-    return new Uint8Array(await res.arrayBuffer()).subarray(0, HEAD_BYTES);
+    const head = new Uint8Array(HEAD_BYTES);
+    let got = 0;
+    try {
+      while (got < HEAD_BYTES) {
+        const { done, value } = await reader.read();
+        if (done || value === undefined) break;
+        const take = value.subarray(0, HEAD_BYTES - got);
+        head.set(take, got);
+        got += take.length;
+      }
+    } finally {
+      await reader.cancel().catch(() => undefined);
+    }
+    return head.subarray(0, got);
   }
   const abs = path.resolve(input);
   if (!(await stat(abs)).isFile()) return undefined;

@@ -1,6 +1,7 @@
-import { openHttpRangeSource, type ByteSource } from '../../core/io';
+import { openHttpRangeSource, type ByteSource, type RangeFetch } from '../../core/io';
+import { createNodeRangeFetch } from './node-range-fetch';
 
-/** A ByteSource over an http(s) URL with Range requests, using Node 20's global fetch. */
-export function openNodeHttpSource(url: string, name = url): Promise<ByteSource> {
-  return openHttpRangeSource(url, (u, init) => fetch(u, init), name);
+/** A ByteSource over an http(s) URL with Range requests, through the CLI's bounded fetch (node-range-fetch.ts). */
+export function openNodeHttpSource(url: string, name = url, fetchFn: RangeFetch = createNodeRangeFetch()): Promise<ByteSource> {
+  return openHttpRangeSource(url, fetchFn, name);
 }

@@ -2,3 +2,4 @@ export { openNodeFileSource } from './node-file-source';
 export { openNodeHttpSource } from './http-range-source';
 export { openNodeInput, walkFolder } from './open-node-input';
 export { openNodeHttpFolder, isHttpFolderUrl } from './open-node-http-folder';
+export { createNodeRangeFetch } from './node-range-fetch';

@@ -12,10 +12,13 @@ export async function openNodeFileSource(path: string, name = path): Promise<Byt
   const size = (await stat(path)).size;
   // one handle per source (not per path): a file replaced after this source was opened is not read through an older handle
   const slot = {};
-  const readInto = async (offset: number, length: number, target: Uint8Array): Promise<Uint8Array> => {
+  const checkRange = (offset: number, length: number): void => {
     if (offset < 0 || length < 0 || offset + length > size) {
       throw new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found a ${size}-byte file`, file: name, offset });
     }
+  };
+  const readInto = async (offset: number, length: number, target: Uint8Array): Promise<Uint8Array> => {
+    checkRange(offset, length);
     const out = target.length === length ? target : target.subarray(0, length);
     if (length === 0) return out;
     const lease = await leaseFileHandle(slot, path);
@@ -37,7 +40,11 @@ export async function openNodeFileSource(path: string, name = path): Promise<Byt
   return {
     name,
     size,
-    read: (offset, length) => readInto(offset, length, new Uint8Array(Math.max(0, length))),
+    // the range is checked before the buffer is allocated: a length from hostile bytes never sizes an allocation
+    read: async (offset, length) => {
+      checkRange(offset, length);
+      return readInto(offset, length, new Uint8Array(length));
+    },
     readInto,
   };
 }

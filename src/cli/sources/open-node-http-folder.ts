@@ -1,5 +1,6 @@
 import { openHttpSavepointFolder } from '../../core/flink';
-import type { SavepointFiles } from '../../core/io';
+import type { RangeFetch, SavepointFiles } from '../../core/io';
+import { createNodeRangeFetch } from './node-range-fetch';
 
 /** A folder URL: ends with '/' or names `_metadata` itself (then its folder is the savepoint). */
 export function isHttpFolderUrl(url: string): boolean {
@@ -7,8 +8,8 @@ export function isHttpFolderUrl(url: string): boolean {
   return path.endsWith('/') || /\/_metadata$/.test(path);
 }
 
-/** Opens a savepoint folder served over HTTP with Node 20's global fetch (state files fetched lazily by range). */
-export function openNodeHttpFolder(url: string): Promise<SavepointFiles> {
+/** Opens a savepoint folder served over HTTP through the CLI's bounded fetch (state files fetched lazily by range). */
+export function openNodeHttpFolder(url: string, fetchFn: RangeFetch = createNodeRangeFetch()): Promise<SavepointFiles> {
   const base = url.replace(/[?#].*$/, '').replace(/\/_metadata$/, '');
-  return openHttpSavepointFolder(base, (u, init) => fetch(u, init));
+  return openHttpSavepointFolder(base, fetchFn);
 }

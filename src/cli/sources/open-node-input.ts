@@ -3,6 +3,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import { openSavepointInput, wrongInput, type ArchiveLimits, type InputFile, type SavepointFiles } from '../../core/io';
 import { openNodeHttpFolder, isHttpFolderUrl } from './open-node-http-folder';
 import { openNodeHttpSource } from './http-range-source';
+import { createNodeRangeFetch } from './node-range-fetch';
 import { openNodeFileSource } from './node-file-source';
 
 const MAX_DEPTH = 16;
@@ -16,13 +17,15 @@ const MAX_FILES = 200_000;
  */
 export async function openNodeInput(pathOrUrl: string, options: { limits?: Partial<ArchiveLimits> } = {}): Promise<SavepointFiles> {
   if (/^https?:\/\//i.test(pathOrUrl)) {
-    if (isHttpFolderUrl(pathOrUrl)) return openNodeHttpFolder(pathOrUrl);
+    // one bounded fetch for the whole input: a server that timed out is not waited for again
+    const fetchFn = createNodeRangeFetch();
+    if (isHttpFolderUrl(pathOrUrl)) return openNodeHttpFolder(pathOrUrl, fetchFn);
     let source;
     try {
-      source = await openNodeHttpSource(pathOrUrl);
+      source = await openNodeHttpSource(pathOrUrl, pathOrUrl, fetchFn);
     } catch (e) {
       // not a file: maybe a folder URL without the trailing '/'
-      const folder = await openNodeHttpFolder(pathOrUrl).catch(() => undefined);
+      const folder = await openNodeHttpFolder(pathOrUrl, fetchFn).catch(() => undefined);
       if (folder) return folder;
       throw e;
     }

@@ -40,8 +40,13 @@ export function buildSchemaDiff(schema: SchemaChangeResult, extraFindings: reado
   const reachedNames = new Set(schema.reached.map((p) => p.saved.fullName));
   for (const f of schema.findings) {
     const owner = findOwner(f.path, reachedNames);
-    if (owner) byDecl.set(owner, [...(byDecl.get(owner) ?? []), f]);
-    else other.push(f);
+    if (!owner) other.push(f);
+    else {
+      // appended in place: a declaration may collect 100,000 findings (one per reserved range)
+      const list = byDecl.get(owner);
+      if (list) list.push(f);
+      else byDecl.set(owner, [f]);
+    }
   }
   const declarations = schema.reached.map((pair) => {
     const findings = byDecl.get(pair.saved.fullName) ?? [];

@@ -10,7 +10,7 @@ export { type ArchiveLimits, type InputFile } from './input-file';
 export { decodeModifiedUtf8, encodeModifiedUtf8, isModifiedUtf8StringAt } from './modified-utf8';
 export { baseNameOf } from './normalize-entry-path';
 export { createHttpFolderFiles, openHttpFolderMetadata } from './open-http-folder';
-export { type RangeFetch, openHttpRangeSource } from './open-http-range-source';
+export { type RangeFetch, type RangeFetchBodyReader, type RangeFetchResponse, openHttpRangeSource } from './open-http-range-source';
 export { openSavepointInput } from './open-savepoint-input';
 export { SnappyFramedReader, decodeSnappyFramed } from './read-snappy-framed';
 export { type SavepointFiles } from './savepoint-files';

@@ -77,4 +77,52 @@ describe('openHttpRangeSource', () => {
     const hidden = await openHttpRangeSource('https://h/sp.zip', server([]).fetch).catch((x: unknown) => x);
     expect(isDecodeError(hidden) && [classifyError(hidden), hidden.code]).toEqual(['network', 'network']);
   });
+
+  it('a range body is streamed into exactly its length: other lengths, ranges, encodings and failed transfers are network errors naming URL and range', async () => {
+    const reply = (headers: Record<string, string>, chunks: (Uint8Array | Error)[]): RangeFetch => async (_url, init) => {
+      if (init.headers?.Range === 'bytes=0-0') return { status: 206, headers: { get: (n) => (n === 'content-range' ? 'bytes 0-0/50' : null) }, body: { cancel: async () => undefined }, arrayBuffer: async () => new ArrayBuffer(1) };
+      let i = 0;
+      let cancelled = false;
+      return {
+        status: 206,
+        headers: { get: (n: string) => headers[n] ?? null },
+        body: {
+          cancel: async () => void (cancelled = true),
+          getReader: () => ({
+            read: async () => {
+              if (cancelled || i >= chunks.length) return { done: true };
+              const c = chunks[i++]!;
+              if (c instanceof Error) throw c;
+              return { done: false, value: c };
+            },
+            cancel: async () => void (cancelled = true),
+          }),
+        },
+        arrayBuffer: () => Promise.reject(new Error('a streamed body is not read whole')),
+      };
+    };
+    const readWith = async (headers: Record<string, string>, chunks: (Uint8Array | Error)[]) => {
+      const src = await openHttpRangeSource('https://h/sp.zip', reply(headers, chunks), 'sp.zip');
+      return src.read(10, 4).catch((x: unknown) => x);
+    };
+    const message = (e: unknown) => (isDecodeError(e) ? `${e.code}: ${e.message}` : e);
+    const four = Uint8Array.of(1, 2, 3, 4);
+    expect([...((await readWith({ 'content-length': '4' }, [four.subarray(0, 1), four.subarray(1)])) as Uint8Array)]).toEqual([1, 2, 3, 4]);
+    expect(message(await readWith({}, [four, Uint8Array.of(5)]))).toBe('network: expected bytes 10–13 of https://h/sp.zip (4 bytes), found at least 5 bytes: more than the range — at sp.zip, offset 10 (0xa)');
+    expect(message(await readWith({}, [four.subarray(0, 3)]))).toBe('network: expected bytes 10–13 of https://h/sp.zip (4 bytes), found the response ended after 3 bytes — at sp.zip, offset 10 (0xa)');
+    expect(message(await readWith({}, [four.subarray(0, 2), new TypeError('terminated', { cause: new Error('other side closed') })]))).toBe(
+      'network: expected bytes 10–13 of https://h/sp.zip (4 bytes), found the transfer failed after 2 bytes (terminated: other side closed) — at sp.zip, offset 10 (0xa)',
+    );
+    expect(message(await readWith({ 'content-length': '10000000000' }, []))).toBe('network: expected bytes 10–13 of https://h/sp.zip (4 bytes), found Content-Length: 10000000000 — at sp.zip, offset 10 (0xa)');
+    expect(message(await readWith({ 'content-range': 'bytes 0-3/50' }, [four]))).toBe('network: expected bytes 10–13 of https://h/sp.zip (4 bytes), found Content-Range: bytes 0-3: the server answered another range — at sp.zip, offset 10 (0xa)');
+    expect(message(await readWith({ 'content-encoding': 'gzip' }, [four]))).toBe(
+      'network: expected bytes 10–13 of https://h/sp.zip (4 bytes), found the range sent with Content-Encoding: gzip (a byte range must be sent as stored) — at sp.zip, offset 10 (0xa)',
+    );
+  });
+
+  it('a fetch that gave up waiting (TimeoutError) says what it waited for, without the CORS hint', async () => {
+    const timeout = Object.assign(new Error('no response headers within 10 s'), { name: 'TimeoutError' });
+    const e = await openHttpRangeSource('https://h/sp.zip', () => Promise.reject(timeout), 'sp.zip').catch((x: unknown) => x);
+    expect(isDecodeError(e) && [e.code, e.message]).toEqual(['network', 'expected to reach https://h/sp.zip, found no answer in time (no response headers within 10 s) — at sp.zip']);
+  });
 });

@@ -92,10 +92,25 @@ describe('openTarArchive', () => {
     const reads: [number, number][] = [];
     const counting: ByteSource = { name: 'a.tar', size: inner.size, read: (o, l) => (reads.push([o, l]), inner.read(o, l)) };
     const listing = await openTarArchive(counting);
-    expect(reads).toEqual([[0, 512], [1024, 512], [1024 + 512 + 3072, 512]]);
+    // a header right after the previous read doubles the read-ahead; one past a larger member starts again at 512
+    expect(reads).toEqual([[0, 512], [1024, 1024], [1024 + 512 + 3072, 512]]);
     reads.length = 0;
     expect(await listing.files[1]!.source.read(100, 5)).toEqual(payload.subarray(100, 105));
     expect(reads).toEqual([[1536 + 100, 5]]);
+  });
+
+  it('100,000 small members (all of one name) are listed in a few hundred reads, the last of the name used', async () => {
+    const one = header({ name: 'sp/x' }, 0);
+    const tar = new Uint8Array(512 * 100_000 + 512 + 512 + 1024);
+    for (let i = 0; i < 100_000; i++) tar.set(one, 512 * i);
+    tar.set(header({ name: 'sp/x' }, 1), 512 * 100_000);
+    tar[512 * 100_001] = 7;
+    const inner = bytesSource('many.tar', tar);
+    let reads = 0;
+    const listing = await openTarArchive({ name: 'many.tar', size: inner.size, read: (o, l) => (reads++, inner.read(o, l)) });
+    expect(listing.files.map((f) => [f.path, f.source.size])).toEqual([['sp/x', 1]]);
+    expect(listing.warnings).toEqual(["tar member 'sp/x' appears more than once; the last one is used"]);
+    expect(reads).toBeLessThan(100);
   });
 
   it('drops members with .. or absolute paths with a warning', async () => {

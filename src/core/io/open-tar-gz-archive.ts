@@ -19,7 +19,7 @@ export async function openTarGzArchive(gz: ByteSource, limitsIn?: Partial<Archiv
   const cursor = openGunzipCursor(gz, limits);
   const files = new Map<string, InputFile>();
   const warnings: string[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   let kept = 0;
   let spilled = 0;
   const head = await cursor.read(0, 512);
@@ -38,12 +38,13 @@ export async function openTarGzArchive(gz: ByteSource, limitsIn?: Partial<Archiv
     if (path === undefined || item.kind !== 'file') continue;
     const name = `${gz.name}!/${path}`;
     if (item.size > limits.maxEntryBytes) {
-      throw new DecodeError({ code: 'limit-exceeded', detail: `tar member '${path}' declares ${item.size} bytes, above the limit of ${limits.maxEntryBytes} bytes per entry`, file: gz.name });
+      // offsets of a .tar.gz are those of its uncompressed tar stream, as the walker's own errors give them
+      throw new DecodeError({ code: 'limit-exceeded', detail: `tar member '${path}' declares ${item.size} bytes, above the limit of ${limits.maxEntryBytes} bytes per entry`, file: gz.name, offset: item.headerOffset + 124 });
     }
     if (kept + item.size <= limits.maxBufferedBytes) {
       const data = await cursor.read(item.dataOffset, item.size);
       if (data.length < item.size) {
-        throw new DecodeError({ code: 'truncated', detail: `expected ${item.size} bytes of tar member '${path}', found ${data.length}: the archive is truncated`, file: gz.name });
+        throw new DecodeError({ code: 'truncated', detail: `expected ${item.size} bytes of tar member '${path}', found ${data.length}: the archive is truncated`, file: gz.name, offset: item.dataOffset + data.length });
       }
       kept += item.size;
       files.set(path, { path, source: bytesSource(name, data) });

@@ -58,7 +58,7 @@ export function normalizeDescriptorSet(set: PbMessage, rootFullName: string): No
     const name = pending.pop()!;
     if (closure.has(name)) continue;
     closure.add(name);
-    pending.push(...getTreeStrings(byName.get(name)!.file, FILE.dependency));
+    for (const dependency of getTreeStrings(byName.get(name)!.file, FILE.dependency)) pending.push(dependency);
   }
   if (closure.size !== byName.size) throw new DescriptorSchemaError('Descriptor set contains files outside the root import closure');
   // `bytes` (only the snapshot writer needs them) is encoded on first use: a reader of a saved snapshot never does
@@ -108,7 +108,7 @@ function findRootMessage(registry: FileRegistry, order: readonly string[], fullN
     for (let i = 0; i < queue.length; i++) {
       const m = queue[i]!;
       if (m.typeName === fullName) matches.push(m);
-      queue.push(...m.nestedMessages);
+      for (const nested of m.nestedMessages) queue.push(nested);
     }
   }
   if (matches.length > 1) throw new DescriptorSchemaError(`Ambiguous root message: ${fullName}`);

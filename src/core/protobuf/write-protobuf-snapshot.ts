@@ -84,7 +84,7 @@ function selectRootClosure(set: PbMessage, rootFullName: string): PbMessage {
     keep.add(name);
     const file = byName.get(name);
     if (file === undefined) continue;
-    pending.push(...getTreeStrings(file, FILE.dependency));
+    for (const dependency of getTreeStrings(file, FILE.dependency)) pending.push(dependency);
   }
   const fv = set.fields.get(FILE_SET.file);
   if (fv?.kind !== 'list') return set;

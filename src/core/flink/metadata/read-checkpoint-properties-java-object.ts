@@ -3,6 +3,12 @@
  * protocol version 2), enough for the `CheckpointProperties` trailer of `_metadata`:
  * objects, class descriptors, strings, enums, arrays, null, back-references and block data.
  * Externalizable classes, proxies and exceptions are reported as unsupported.
+ *
+ * Hostile streams: each handle remembers whether it holds a class descriptor or a value, and a
+ * back-reference must name the kind its position needs (a string or an object where a class
+ * descriptor belongs is `invalid-value`, as Java's ObjectInputStream refuses it); a superclass
+ * chain may not refer back to itself and is at most MAX_SUPERCLASS_CHAIN long, so no descriptor
+ * graph makes a walk of it loop.
  */
 import type { ByteReader } from '../../io';
 
@@ -26,6 +32,8 @@ interface ClassDesc {
 const TC = { NULL: 0x70, REFERENCE: 0x71, CLASSDESC: 0x72, OBJECT: 0x73, STRING: 0x74, ARRAY: 0x75, CLASS: 0x76, BLOCKDATA: 0x77, ENDBLOCKDATA: 0x78, RESET: 0x79, BLOCKDATALONG: 0x7a, LONGSTRING: 0x7c, PROXYCLASSDESC: 0x7d, ENUM: 0x7e } as const;
 const BASE_HANDLE = 0x7e0000;
 const MAX_DEPTH = 32;
+/** Java class hierarchies are far shallower; a longer superclass chain is refused (limit-exceeded). */
+const MAX_SUPERCLASS_CHAIN = 64;
 const SC_WRITE_METHOD = 0x01;
 const SC_SERIALIZABLE = 0x02;
 const SC_EXTERNALIZABLE = 0x04;
@@ -41,8 +49,11 @@ export function readJavaSerializedObject(r: ByteReader): JavaValue {
   return new JavaStreamReader(r).readContent(0);
 }
 
+/** What a handle holds: a class descriptor or a value; null while its enum or array is being read. */
+type Handle = { kind: 'desc'; desc: ClassDesc } | { kind: 'value'; value: JavaValue } | null;
+
 class JavaStreamReader {
-  private readonly handles: unknown[] = [];
+  private readonly handles: Handle[] = [];
   constructor(private readonly r: ByteReader) {}
 
   readContent(depth: number): JavaValue {
@@ -54,9 +65,9 @@ class JavaStreamReader {
       case TC.NULL:
         return { kind: 'null' };
       case TC.REFERENCE:
-        return this.resolve(at, 'an object') as JavaValue;
+        return this.resolveValue(at);
       case TC.STRING:
-        return this.newHandle({ kind: 'string', value: r.readUtf('Java string') });
+        return this.newValue({ kind: 'string', value: r.readUtf('Java string') });
       case TC.LONGSTRING: {
         const n = r.readI64('Java long string length');
         throw r.error('limit-exceeded', `expected a short Java string in the checkpoint properties, found a long string of ${n} bytes`, at);
@@ -81,7 +92,7 @@ class JavaStreamReader {
       }
       case TC.CLASS: {
         const desc = this.readClassDesc(depth + 1);
-        return this.newHandle({ kind: 'class', className: desc?.name ?? '?' });
+        return this.newValue({ kind: 'class', className: desc?.name ?? '?' });
       }
       case TC.BLOCKDATA:
       case TC.BLOCKDATALONG: {
@@ -98,7 +109,8 @@ class JavaStreamReader {
     const desc = this.readClassDesc(depth + 1);
     if (desc === null) throw this.r.error('invalid-value', 'expected a class descriptor for a Java object, found null');
     const obj: JavaValue & { kind: 'object' } = { kind: 'object', className: desc.name, fields: {} };
-    this.newHandle(obj);
+    this.newValue(obj);
+    // acyclic and at most MAX_SUPERCLASS_CHAIN long: checked as each superclass was read
     const chain: ClassDesc[] = [];
     for (let d: ClassDesc | null = desc; d !== null; d = d.superClass) chain.unshift(d);
     for (const d of chain) {
@@ -133,13 +145,13 @@ class JavaStreamReader {
     const at = r.position;
     const tc = r.readU8('Java class descriptor type code');
     if (tc === TC.NULL) return null;
-    if (tc === TC.REFERENCE) return this.resolve(at, 'a class descriptor') as ClassDesc;
+    if (tc === TC.REFERENCE) return this.resolveDesc(at);
     if (tc === TC.PROXYCLASSDESC) throw r.error('unsupported-format', 'expected a class descriptor, found a dynamic proxy class descriptor', at);
     if (tc !== TC.CLASSDESC) throw r.error('invalid-value', `expected a Java class descriptor (0x72, 0x71 or 0x70), found 0x${tc.toString(16).padStart(2, '0')}`, at);
     const name = r.readUtf('Java class name');
     r.readI64('serialVersionUID');
     const desc: ClassDesc = { name, flags: 0, fields: [], superClass: null };
-    this.newHandle(desc);
+    this.handles.push({ kind: 'desc', desc });
     desc.flags = r.readU8('Java class flags');
     const n = r.readI16('number of Java fields');
     r.checkCount(n, 'Java fields', 3);
@@ -151,7 +163,10 @@ class JavaStreamReader {
       desc.fields.push({ type, name: fieldName });
     }
     this.skipAnnotation(depth + 1);
-    desc.superClass = this.readClassDesc(depth + 1);
+    const superAt = r.position;
+    const superClass = this.readClassDesc(depth + 1);
+    checkSuperclassChain(r, desc, superClass, superAt);
+    desc.superClass = superClass;
     return desc;
   }
 
@@ -165,23 +180,54 @@ class JavaStreamReader {
     }
   }
 
-  private resolve(at: number, what: string): unknown {
+  private resolveDesc(at: number): ClassDesc {
+    const h = this.resolve(at, 'a class descriptor');
+    if (h.kind !== 'desc') throw this.r.error('invalid-value', `expected a back-reference to a class descriptor, found one to ${describeValue(h.value)}`, at);
+    return h.desc;
+  }
+  private resolveValue(at: number): JavaValue {
+    const h = this.resolve(at, 'an object');
+    if (h.kind !== 'value') throw this.r.error('invalid-value', `expected a back-reference to an object, found one to the class descriptor of ${h.desc.name}`, at);
+    return h.value;
+  }
+  private resolve(at: number, what: string): NonNullable<Handle> {
     const h = this.r.readI32('Java back-reference handle');
     const v = this.handles[h - BASE_HANDLE];
-    if (v === undefined || v === null) throw this.r.error('invalid-value', `expected a back-reference to ${what} (handle 0x7e0000–0x${(BASE_HANDLE + this.handles.length - 1).toString(16)}), found 0x${(h >>> 0).toString(16)}`, at);
+    if (v === null) throw this.r.error('invalid-value', `expected a back-reference to ${what}, found one to handle 0x${(h >>> 0).toString(16)}, the enum or array still being read`, at);
+    if (v === undefined) throw this.r.error('invalid-value', `expected a back-reference to ${what} (handle 0x7e0000–0x${(BASE_HANDLE + this.handles.length - 1).toString(16)}), found 0x${(h >>> 0).toString(16)}`, at);
     return v;
   }
-  private newHandle<T>(v: T): T {
-    this.handles.push(v);
+  private newValue<T extends JavaValue>(v: T): T {
+    this.handles.push({ kind: 'value', value: v });
     return v;
   }
   private reserve(): number {
     this.handles.push(null);
     return this.handles.length - 1;
   }
-  private fill<T>(slot: number, v: T): T {
-    this.handles[slot] = v;
+  private fill<T extends JavaValue>(slot: number, v: T): T {
+    this.handles[slot] = { kind: 'value', value: v };
     return v;
+  }
+}
+
+/** A superclass that is `desc` itself or has `desc` above it would make the chain a cycle; a chain longer than MAX_SUPERCLASS_CHAIN is refused. */
+function checkSuperclassChain(r: ByteReader, desc: ClassDesc, superClass: ClassDesc | null, at: number): void {
+  let length = 1;
+  for (let d = superClass; d !== null; d = d.superClass) {
+    if (d === desc) throw r.error('invalid-value', `expected the superclass chain of ${desc.name} to end, found it refers back to ${desc.name} (a cycle of ${length} class descriptor${length === 1 ? '' : 's'})`, at);
+    if (++length > MAX_SUPERCLASS_CHAIN) throw r.error('limit-exceeded', `expected a superclass chain of at most ${MAX_SUPERCLASS_CHAIN} classes below ${desc.name}, found a longer one`, at);
+  }
+}
+
+function describeValue(v: JavaValue): string {
+  switch (v.kind) {
+    case 'string': return `a string ("${v.value.length > 40 ? `${v.value.slice(0, 40)}…` : v.value}")`;
+    case 'object': return `an object of ${v.className}`;
+    case 'enum': return `an enum constant ${v.className}.${v.constant}`;
+    case 'array': return `an array ${v.className}`;
+    case 'class': return `the class object of ${v.className}`;
+    default: return `a ${v.kind}`;
   }
 }
 

@@ -61,6 +61,24 @@ describe('readCheckpointProperties', () => {
     );
   });
 
+  it('refuses a superclass that refers to its own class descriptor, and a string used as a class descriptor', () => {
+    // the superclass of CheckpointType (handle 0x7e0003) is TC_NULL right before TC_STRING "Full Checkpoint"
+    const at = FULL_CHECKPOINT.indexOf('787074000f46756c6c') / 2 + 1;
+    const withSuper = (handle: number) => {
+      const bytes = hex(FULL_CHECKPOINT);
+      return Uint8Array.from([...bytes.subarray(0, at), 0x71, 0, 0x7e, 0, handle, ...bytes.subarray(at + 1)]);
+    };
+    const self = decodeErrorOf(() => readCheckpointProperties(withSuper(3), '_metadata', 100));
+    expect([self.code, self.message]).toEqual([
+      'invalid-value',
+      `expected the superclass chain of org.apache.flink.runtime.checkpoint.CheckpointType to end, found it refers back to org.apache.flink.runtime.checkpoint.CheckpointType (a cycle of 1 class descriptor) — at _metadata, offset ${100 + at} (0x${(100 + at).toString(16)}) [checkpoint properties]`,
+    ]);
+    const string = decodeErrorOf(() => readCheckpointProperties(withSuper(1), '_metadata', 100));
+    expect(string.message).toBe(
+      `expected a back-reference to a class descriptor, found one to a string ("Lorg/apache/flink/runtime/checkpoint/Sna…") — at _metadata, offset ${100 + at} (0x${(100 + at).toString(16)}) [checkpoint properties]`,
+    );
+  });
+
   it('rejects a stream whose object is not CheckpointProperties', () => {
     // TC_STRING "x"
     const e = decodeErrorOf(() => readCheckpointProperties(new Uint8Array([0xac, 0xed, 0, 5, 0x74, 0, 1, 0x78])));

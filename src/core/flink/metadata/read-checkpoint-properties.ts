@@ -2,7 +2,10 @@
  * Reads the V4+ `_metadata` trailer: a Java-serialized `CheckpointProperties` whose
  * `checkpointType` is a `SavepointType` (name, formatType CANONICAL/NATIVE) or a `CheckpointType`.
  * When the stream uses Java serialization features this reader does not handle, it falls back to
- * scanning the bytes for the class names and enum constants, and says so in `warning`.
+ * scanning the bytes for the class names and enum constants, and says so in `warning`. A stream
+ * that is corrupt rather than unfamiliar (truncated, wrong magic, an `invalid-value`: a dangling
+ * back-reference or one to the wrong kind of handle, a superclass cycle) is refused, as Flink's
+ * ObjectInputStream refuses it.
  */
 import { ByteReader, isDecodeError } from '../../io';
 import { readJavaSerializedObject, type JavaValue } from './read-checkpoint-properties-java-object';
@@ -20,7 +23,7 @@ export function readCheckpointProperties(bytes: Uint8Array, file = '_metadata', 
   try {
     root = readJavaSerializedObject(r);
   } catch (e) {
-    if (!isDecodeError(e) || e.code === 'truncated' || e.code === 'bad-magic') throw e;
+    if (!isDecodeError(e) || e.code === 'truncated' || e.code === 'bad-magic' || e.code === 'invalid-value') throw e;
     return { ...scanCheckpointProperties(bytes), warning: `checkpoint properties read by scanning, the Java object could not be parsed: ${e.message}` };
   }
   // a null is valid: Flink's reader takes it as "no properties" (the State Processor API writes one)

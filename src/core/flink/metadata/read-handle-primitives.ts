@@ -32,11 +32,30 @@ export function readKeyGroupRange(r: ByteReader, what = 'key-group range'): KeyG
   return { start, end: start + count - 1 };
 }
 
-/** Reads `count` i64 offsets (count already validated against the bytes left). */
-export function readHandleOffsets(r: ByteReader, count: number, what: string): number[] {
+/**
+ * Offsets already read in one handle, each with what starts there. Flink writes every key group and
+ * every operator state element at an offset of its own; a repeated offset would read (and count)
+ * the same bytes again, so a handle that repeats one is refused where the repeat is written.
+ */
+export type TakenOffsets = Map<number, string>;
+
+/**
+ * Reads `count` i64 offsets (count already validated against the bytes left). With `taken`, an
+ * offset another one of the same handle already names is refused (0 = no data is exempt where
+ * `zeroIsEmpty`, as for key groups).
+ */
+export function readHandleOffsets(r: ByteReader, count: number, what: string, taken?: TakenOffsets, zeroIsEmpty = false): number[] {
   r.checkCount(count, what, 8);
   const out: number[] = new Array<number>(count);
-  for (let i = 0; i < count; i++) out[i] = readHandleLong(r, `${what} #${i}`);
+  for (let i = 0; i < count; i++) {
+    const at = r.position;
+    const v = readHandleLong(r, `${what} #${i}`);
+    out[i] = v;
+    if (taken === undefined || (v === 0 && zeroIsEmpty)) continue;
+    const first = taken.get(v);
+    if (first !== undefined) throw r.error('invalid-value', `expected ${what} #${i} to start at an offset of its own, found ${v}, where ${first} already starts: a repeated offset would read the same bytes twice`, at);
+    taken.set(v, `${what} #${i}`);
+  }
   return out;
 }
 

@@ -28,6 +28,17 @@ describe('readKeyedStateHandle', () => {
     expect(r.atEnd).toBe(true);
   });
 
+  it('refuses a non-zero key-group offset that an earlier key group of the handle already starts at; 0 (no data) may repeat', () => {
+    const ok = new ByteWriter().u8(7).i32(0).i32(3).i64(0).i64(0).i64(301);
+    relative(ok, 'f', 500);
+    expect(readKeyedStateHandle(reader(ok))).toMatchObject({ offsets: [0, 0, 301] });
+    const w = new ByteWriter().u8(7).i32(4).i32(3).i64(283).i64(301).i64(283);
+    relative(w, 'f', 500);
+    expect(decodeErrorOf(() => readKeyedStateHandle(reader(w))).message).toBe(
+      'expected key-group offsets #2 to start at an offset of its own, found 283, where key-group offsets #0 already starts: a repeated offset would read the same bytes twice — at _metadata, offset 1025 (0x401)',
+    );
+  });
+
   it('code 12: heap key groups followed by the state handle id; code 3: old writer without id', () => {
     const w12 = new ByteWriter().u8(12).i32(0).i32(1).i64(5).u8(0).utf('id-1');
     expect(readKeyedStateHandle(reader(w12))).toEqual({ kind: 'key-groups', code: 12, range: { start: 0, end: 0 }, offsets: [5], delegate: null, handleId: 'id-1' });

@@ -23,7 +23,7 @@ export function readKeyedStateHandle(r: ByteReader, depth = 0): KeyedStateHandle
     case 7:
     case 12: {
       const range = readKeyGroupRange(r);
-      const offsets = readHandleOffsets(r, range.end - range.start + 1, 'key-group offsets');
+      const offsets = readHandleOffsets(r, range.end - range.start + 1, 'key-group offsets', new Map(), true);
       const delegate = readStreamHandle(r, depth + 1);
       if (code !== 12) return { kind: 'key-groups', code, range, offsets, delegate };
       const handleId = r.readUtf('state handle id');

@@ -47,6 +47,15 @@ describe('readOperatorStateHandle', () => {
     );
   });
 
+  it('refuses an offset that another element of the handle already starts at (in any of its states)', () => {
+    const w = new ByteWriter().u8(4).i32(2);
+    w.utf('a').u8(0).i32(2).i64(180).i64(190);
+    w.utf('b').u8(1).i32(1).i64(180);
+    expect(decodeErrorOf(() => readOperatorStateHandle(reader(w))).message).toBe(
+      'expected offsets of state "b" #0 to start at an offset of its own, found 180, where offsets of state "a" #0 already starts: a repeated offset would read the same bytes twice — at _metadata, offset 87 (0x57)',
+    );
+  });
+
   it('rejects keyed handle codes with a hint, and counts larger than the bytes left', () => {
     expect(decodeErrorOf(() => readOperatorStateHandle(reader(new ByteWriter().u8(7)))).message).toBe(
       'expected an operator state handle type code (0, 4 or 17), found 7, which is a keyed handle code — at _metadata, offset 50 (0x32)',

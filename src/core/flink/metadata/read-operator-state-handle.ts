@@ -3,7 +3,7 @@
  * or 17 (file-merging variant), the state-name → (mode, offsets) entries, then the data stream handle.
  */
 import type { ByteReader } from '../../io';
-import { readHandleOffsets } from './read-handle-primitives';
+import { readHandleOffsets, type TakenOffsets } from './read-handle-primitives';
 import { readStreamHandle } from './read-stream-handle';
 import type { DistributionMode, OperatorStateEntry, OperatorStateHandle } from './metadata-types';
 
@@ -20,7 +20,9 @@ export function readOperatorStateHandle(r: ByteReader, depth = 0): OperatorState
   // each entry: utf name (>= 2) + mode (1) + offset count (4)
   const n = r.readCount('operator state entries', 7);
   const states: OperatorStateEntry[] = [];
-  for (let i = 0; i < n; i++) states.push(readEntry(r, i));
+  // every element of the handle starts at an offset of its own (across its states)
+  const taken: TakenOffsets = new Map();
+  for (let i = 0; i < n; i++) states.push(readEntry(r, i, taken));
   if (code === 4) return { kind: 'operator', code, states, delegate: readStreamHandle(r, depth + 1) };
   const taskOwnedDirectory = r.readUtf('task-owned directory');
   const sharedDirectory = r.readUtf('shared directory');
@@ -33,7 +35,7 @@ export function readOperatorStateHandle(r: ByteReader, depth = 0): OperatorState
   return { kind: 'operator', code, states, delegate, taskOwnedDirectory, sharedDirectory, emptyPlaceholder };
 }
 
-function readEntry(r: ByteReader, i: number): OperatorStateEntry {
+function readEntry(r: ByteReader, i: number, taken: TakenOffsets): OperatorStateEntry {
   const name = r.readUtf(`name of operator state entry #${i}`);
   const modeAt = r.position;
   const ordinal = r.readI8(`distribution mode of state "${name}"`);
@@ -44,5 +46,5 @@ function readEntry(r: ByteReader, i: number): OperatorStateEntry {
   const countAt = r.position;
   const count = r.readI32(`number of offsets of state "${name}"`);
   r.checkCount(count, `offsets of state "${name}"`, 8, Number.MAX_SAFE_INTEGER, countAt);
-  return { name, mode, offsets: readHandleOffsets(r, count, `offsets of state "${name}"`) };
+  return { name, mode, offsets: readHandleOffsets(r, count, `offsets of state "${name}"`, taken) };
 }

@@ -35,7 +35,7 @@ export function readStreamHandle(r: ByteReader, depth = 0): StreamHandle | null 
     }
     case 3: {
       const range = readKeyGroupRange(r, 'legacy key-groups stream handle');
-      const offsets = readHandleOffsets(r, range.end - range.start + 1, 'key-group offsets');
+      const offsets = readHandleOffsets(r, range.end - range.start + 1, 'key-group offsets', new Map(), true);
       const delegate = readStreamHandle(r, depth + 1);
       return { kind: 'legacy-key-groups', range, offsets, delegate };
     }

@@ -1,0 +1,70 @@
+/**
+ * A structure-aware generator of large and hostile descriptor sets for `compare`: it decodes a
+ * fixture's FileDescriptorSet, finds the root message (and its enums), and grows one part of it,
+ * seeded: up to 100,000 reserved ranges (distinct, overlapping, nested, split on one side and
+ * merged on the other), reserved names, or enum reserved ranges — on the saved side, the new side
+ * or both. These sets are valid: `compare` must answer (exit 0 or 1) in time linear in their size.
+ */
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { DescriptorProto_ReservedRangeSchema, EnumDescriptorProto_EnumReservedRangeSchema, FileDescriptorSetSchema, type DescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import type { SeededRandom } from './seeded-random';
+
+export const DESCRIPTOR_GROWTHS = ['reserved-ranges', 'reserved-names', 'enum-reserved-ranges'] as const;
+export type DescriptorGrowth = (typeof DESCRIPTOR_GROWTHS)[number];
+
+/** Field numbers above every field the fixtures declare (and below 19000, protoc's own range). */
+const FIRST_FREE = 1000;
+
+function findMessage(set: FileDescriptorSet, fullName: string): DescriptorProto | undefined {
+  for (const file of set.file) {
+    const prefix = file.package ? `${file.package}.` : '';
+    for (const m of file.messageType) if (`${prefix}${m.name}` === fullName) return m;
+  }
+  return undefined;
+}
+
+function ranges(rnd: SeededRandom, n: number, shape: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    if (shape === 0) out.push([FIRST_FREE + 2 * i, FIRST_FREE + 2 * i + 1]); // distinct single numbers
+    else if (shape === 1) out.push([FIRST_FREE + i, FIRST_FREE + i + 1 + rnd.int(50)]); // overlapping
+    else out.push([FIRST_FREE, FIRST_FREE + n - i]); // nested
+  }
+  // shuffled: the order in the file is not the numeric order
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = rnd.int(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/**
+ * The saved and new sets for one case: `base` (a fixture's set) grown on one or both sides.
+ * `n` is the number of ranges or names added per grown side.
+ */
+export function generateGrownDescriptorSets(base: Uint8Array, root: string, growth: DescriptorGrowth, n: number, rnd: SeededRandom): { saved: Uint8Array; next: Uint8Array; label: string } {
+  const sides = ['saved', 'new', 'both'][rnd.int(3)]!;
+  const shape = rnd.int(3);
+  const grow = (set: FileDescriptorSet, merged: boolean) => {
+    const message = findMessage(set, root);
+    if (!message) throw new Error(`root ${root} is not in the fixture set`);
+    if (growth === 'reserved-names') {
+      for (let i = 0; i < n; i++) message.reservedName.push(`reserved_${i}`);
+    } else if (growth === 'reserved-ranges') {
+      // one side may hold the same numbers as a single merged range (the coverage check must merge)
+      if (merged) message.reservedRange.push(create(DescriptorProto_ReservedRangeSchema, { start: FIRST_FREE, end: FIRST_FREE + 2 * n + 60 }));
+      else for (const [start, end] of ranges(rnd, n, shape)) message.reservedRange.push(create(DescriptorProto_ReservedRangeSchema, { start, end }));
+    } else {
+      const target = set.file.flatMap((f) => f.enumType)[0] ?? message.enumType[0];
+      if (!target) throw new Error('the fixture set declares no enum');
+      for (const [start, end] of ranges(rnd, n, shape)) target.reservedRange.push(create(EnumDescriptorProto_EnumReservedRangeSchema, { start, end: end - 1 }));
+    }
+  };
+  const saved = fromBinary(FileDescriptorSetSchema, base);
+  const next = fromBinary(FileDescriptorSetSchema, base);
+  const mergedSide = growth === 'reserved-ranges' && sides === 'both' && rnd.int(2) === 0 ? (rnd.int(2) === 0 ? 'saved' : 'new') : undefined;
+  if (sides !== 'new') grow(saved, mergedSide === 'saved');
+  if (sides !== 'saved') grow(next, mergedSide === 'new');
+  const label = `${growth} ×${n} on ${sides} (shape ${shape}${mergedSide ? `, ${mergedSide} merged` : ''})`;
+  return { saved: toBinary(FileDescriptorSetSchema, saved), next: toBinary(FileDescriptorSetSchema, next), label };
+}
