@@ -5,13 +5,13 @@
  * will the restore work with the new schema, per Protobuf state. Exit 0 when every Protobuf state
  * is compatible, 1 when any is incompatible or not restorable, 2 for unusable input.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkSavepoint, computeExitCode, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { parseReportFormat, parseTarget, parseTypeKind, takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, createParallelValueScan, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
-import { openNodeInput } from '../sources';
+import { openNodeInput, readDescriptorSetFile } from '../sources';
 import packageJson from '../../../package.json' with { type: 'json' };
 
 export const checkCommand: CliCommand = {
@@ -67,7 +67,7 @@ export const checkCommand: CliCommand = {
       ...optionalBool(values['deterministic'], '--deterministic', 'deterministicSerialization'),
       ...optionalBool(values['aliasing'], '--aliasing', 'largePayloadAliasing'),
     };
-    const bytes = new Uint8Array(await readFile(descriptors));
+    const bytes = await readDescriptorSetFile(descriptors);
     const files = await openNodeInput(savepoint);
     const javaClass = values['java-class'];
     const kind = parseTypeKind(values['kind']);

@@ -5,10 +5,11 @@
  * root message, saved by the old application, restore in the new one. Exit codes as `check`.
  */
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compareDescriptorSets, computeExitCode, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
+import { readDescriptorSetFile } from '../sources';
 import { parseReportFormat, parseTarget, parseTypeKind, takeOnePositional } from '../parse-cli-values';
 import packageJson from '../../../package.json' with { type: 'json' };
 
@@ -50,11 +51,11 @@ export const compareCommand: CliCommand = {
     const target = parseTarget(values['target']);
     const kind = parseTypeKind(values['kind']) ?? 'generated';
     const format = parseReportFormat(values['format']);
-    const [savedBytes, newBytes] = await Promise.all([readFile(against), readFile(newPath)]);
+    const [savedBytes, newBytes] = await Promise.all([readDescriptorSetFile(against), readDescriptorSetFile(newPath)]);
     const report = compareDescriptorSets({
       // node:crypto's SHA-256 (the core's portable one costs ~10 ms per 200 KB before it is compiled)
-      saved: { name: path.basename(against), bytes: new Uint8Array(savedBytes.buffer, savedBytes.byteOffset, savedBytes.length), sha256: createHash('sha256').update(savedBytes).digest('hex') },
-      next: { name: path.basename(newPath), bytes: new Uint8Array(newBytes.buffer, newBytes.byteOffset, newBytes.length), sha256: createHash('sha256').update(newBytes).digest('hex') },
+      saved: { name: path.basename(against), bytes: savedBytes, sha256: createHash('sha256').update(savedBytes).digest('hex') },
+      next: { name: path.basename(newPath), bytes: newBytes, sha256: createHash('sha256').update(newBytes).digest('hex') },
       roots,
       tool: { name: 'savepoint-inspector', version: packageJson.version },
       target,

@@ -3,3 +3,4 @@ export { openNodeHttpSource } from './http-range-source';
 export { openNodeInput, walkFolder } from './open-node-input';
 export { openNodeHttpFolder, isHttpFolderUrl } from './open-node-http-folder';
 export { createNodeRangeFetch } from './node-range-fetch';
+export { checkRegularFile, readDescriptorSetFile } from './read-descriptor-set-file';

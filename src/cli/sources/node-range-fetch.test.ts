@@ -52,21 +52,21 @@ describe('createNodeRangeFetch', () => {
   it('a body that stops, and one that trickles, are cut off with what was waited for', async () => {
     const base = await serve((res, n) => {
       if (n === 0) return void res.writeHead(206, { 'content-range': 'bytes 0-0/100000', 'content-length': 1 }).end('x');
-      const size = n === 2 ? 20000 : 100000;
+      const size = n === 2 ? 8192 : 100000;
       res.writeHead(206, { 'content-range': `bytes 0-${size - 1}/100000`, 'content-length': size });
       res.write('y');
-      // the second read gets a byte every 50 ms: never idle for 0.2 s, far below the minimum rate
+      // the second read gets a byte every 20 ms: never idle for 1 s (even on a busy machine), far below the minimum rate
       if (n === 2) {
-        const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write('z')), 50);
+        const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write('z')), 20);
         res.on('close', () => clearInterval(t));
       }
     });
-    const src = await openHttpRangeSource(`${base}/a.zip`, createNodeRangeFetch({ ...fast, retries: 0 }));
-    expect(await failure(src.read(0, 100000))).toBe(`expected bytes 0–99999 of ${base}/a.zip (100000 bytes), found the transfer stopped after 1 bytes (no body data for 0.2 s) — at ${base}/a.zip, offset 0 (0x0)`);
-    expect(await failure(createNodeRangeFetch(fast)(`${base}/a.zip`, { method: 'GET', headers: { Range: 'bytes=0-19999' } }).then(async (r) => {
+    const src = await openHttpRangeSource(`${base}/a.zip`, createNodeRangeFetch({ headersMs: 2000, idleMs: 300, retries: 0 }));
+    expect(await failure(src.read(0, 100000))).toBe(`expected bytes 0–99999 of ${base}/a.zip (100000 bytes), found the transfer stopped after 1 bytes (no body data for 0.3 s) — at ${base}/a.zip, offset 0 (0x0)`);
+    expect(await failure(createNodeRangeFetch({ headersMs: 1000, idleMs: 1000, retries: 0 })(`${base}/a.zip`, { method: 'GET', headers: { Range: 'bytes=0-8191' } }).then(async (r) => {
       const reader = r.body!.getReader!();
       for (;;) if ((await reader.read()).done) return;
-    }))).toMatchObject({ name: 'TimeoutError', message: 'the body arrived slower than 16 KiB/s (20000 bytes not complete after 1.4 s)' });
+    }))).toMatchObject({ name: 'TimeoutError', message: 'the body arrived slower than 16 KiB/s (8192 bytes not complete after 1.5 s)' });
   });
 
   it('a refused connection is retried the configured number of times, then reported', async () => {

@@ -5,6 +5,7 @@ import { openNodeHttpFolder, isHttpFolderUrl } from './open-node-http-folder';
 import { openNodeHttpSource } from './http-range-source';
 import { createNodeRangeFetch } from './node-range-fetch';
 import { openNodeFileSource } from './node-file-source';
+import { checkRegularFile } from './read-descriptor-set-file';
 
 const MAX_DEPTH = 16;
 const MAX_FILES = 200_000;
@@ -37,6 +38,8 @@ export async function openNodeInput(pathOrUrl: string, options: { limits?: Parti
     const files = await walkFolder(abs);
     return openSavepointInput({ kind: 'files', name: pathOrUrl, files }, options);
   }
+  // a FIFO or a device is refused before it is opened (opening a FIFO waits for a writer; a device never ends)
+  checkRegularFile(info, pathOrUrl, 'a savepoint folder, a _metadata file or a .zip/.tar/.tar.gz archive');
   return openSavepointInput({ kind: 'source', source: await openNodeFileSource(abs, pathOrUrl) }, options);
 }
 

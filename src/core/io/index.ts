@@ -13,6 +13,6 @@ export { createHttpFolderFiles, openHttpFolderMetadata } from './open-http-folde
 export { type RangeFetch, type RangeFetchBodyReader, type RangeFetchResponse, openHttpRangeSource } from './open-http-range-source';
 export { openSavepointInput } from './open-savepoint-input';
 export { SnappyFramedReader, decodeSnappyFramed } from './read-snappy-framed';
-export { type SavepointFiles } from './savepoint-files';
+export { checkMetadataSize, type SavepointFiles } from './savepoint-files';
 export { forwardReadInto, sliceSource } from './slice-source';
 export { UsageError, type UsageErrorJson, wrongInput } from './usage-error';

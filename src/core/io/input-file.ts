@@ -28,7 +28,7 @@ export interface ArchiveLimits {
   readonly ratioFloor: number;
   /** most entries in one archive */
   readonly maxEntries: number;
-  /** tar.gz: how many decompressed member bytes to keep in memory (see open-tar-gz-archive.ts) */
+  /** tar.gz: how many decompressed member bytes to keep in memory (see open-tar-gz-archive.ts); 64 MiB keeps a command's memory bounded (a member is copied once as it is kept) */
   readonly maxBufferedBytes: number;
 }
 
@@ -38,7 +38,7 @@ export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
   maxRatio: 200,
   ratioFloor: 1024 * 1024,
   maxEntries: 1_000_000,
-  maxBufferedBytes: 256 * 1024 * 1024,
+  maxBufferedBytes: 64 * 1024 * 1024,
 };
 
 export function resolveArchiveLimits(limits: Partial<ArchiveLimits> | undefined): ArchiveLimits {

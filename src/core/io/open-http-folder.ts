@@ -1,12 +1,9 @@
 import { bytesSource, readAll, type ByteSource } from './byte-source';
-import { DecodeError } from './decode-error';
 import { normalizeEntryPath } from './normalize-entry-path';
 import { openHttpRangeSource, type RangeFetch } from './open-http-range-source';
 import { openLazyHttpSource } from './open-lazy-http-source';
-import type { SavepointFiles } from './savepoint-files';
+import { checkMetadataSize, type SavepointFiles } from './savepoint-files';
 
-/** `_metadata` of a remote folder is read whole; anything larger is refused before downloading. */
-export const MAX_REMOTE_METADATA_BYTES = 512 * 1024 * 1024;
 
 export interface HttpFolderInit {
   /** the folder URL (with or without a trailing '/'); `_metadata` is `<baseUrl>/_metadata` */
@@ -37,9 +34,8 @@ export function resolveHttpFolderUrl(baseUrl: string, relativePath: string): str
 export async function openHttpFolderMetadata(baseUrl: string, fetchFn: RangeFetch): Promise<ByteSource> {
   const url = `${normalizeFolderUrl(baseUrl)}/_metadata`;
   const remote = await openHttpRangeSource(url, fetchFn);
-  if (remote.size > MAX_REMOTE_METADATA_BYTES) {
-    throw new DecodeError({ code: 'limit-exceeded', file: url, detail: `expected a _metadata file of at most ${MAX_REMOTE_METADATA_BYTES} bytes, found ${remote.size} bytes` });
-  }
+  // read whole: anything above MAX_METADATA_BYTES is refused before downloading
+  checkMetadataSize(remote, url);
   return bytesSource(url, await readAll(remote));
 }
 

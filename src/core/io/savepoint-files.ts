@@ -1,4 +1,27 @@
 import type { ByteSource } from './byte-source';
+import { DecodeError } from './decode-error';
+
+/**
+ * The largest `_metadata` this inspector reads. `_metadata` is read and decoded whole (every other
+ * file is read by range), so its size bounds the memory of every command: some hold it twice
+ * while they scan, and 128 MiB keeps them under 512 MiB. Flink's own `_metadata` files are
+ * kilobytes to a few megabytes: state lives in the files next to it, and only state handles
+ * smaller than `state.storage.fs.memory-threshold` (20 KiB by default, at most 1 MiB) are inlined,
+ * so reaching 128 MiB takes thousands of full inline handles.
+ */
+export const MAX_METADATA_BYTES = 128 * 1024 * 1024;
+
+/** Refuses a `_metadata` source above MAX_METADATA_BYTES before any of it is read. */
+export function checkMetadataSize(source: ByteSource, name = source.name): void {
+  if (source.size > MAX_METADATA_BYTES) {
+    throw new DecodeError({
+      code: 'limit-exceeded',
+      file: name,
+      offset: 0,
+      detail: `expected a _metadata file of at most ${MAX_METADATA_BYTES} bytes (128 MiB: it is decoded whole in memory; Flink's are kilobytes to a few megabytes), found ${source.size} bytes`,
+    });
+  }
+}
 
 /**
  * A savepoint as input: its `_metadata` and the files next to it, whatever container they came

@@ -15,7 +15,7 @@ export { describeProtobufSnapshots, formatProtobufSnapshotSummary } from './desc
 export { listLoggedFields } from './list-logged-fields';
 export { normalizeDescriptorSet } from './normalize-descriptor-set';
 export { parseDescriptorSet } from './parse-descriptor-set';
-export { ALIASING_THRESHOLD_BYTES, DEFAULT_PROTOBUF_SETTINGS, MAX_DECLARED_MEMBERS, PROTOBUF_SNAPSHOT_CLASS, type ProtobufSettings } from './protobuf-constants';
+export { ALIASING_THRESHOLD_BYTES, DEFAULT_PROTOBUF_SETTINGS, MAX_DECLARED_MEMBERS, MAX_DESCRIPTOR_BYTES, PROTOBUF_SNAPSHOT_CLASS, type ProtobufSettings } from './protobuf-constants';
 export { isProtobufParseError } from './protobuf-errors';
 export { type ProtobufScanOptions, createEmptyScan, createProtobufFieldLog } from './protobuf-payload-scan-types';
 export { type ProtobufSnapshotContent } from './protobuf-snapshot-types';

@@ -4,15 +4,13 @@
  * next to `_metadata`; absolute (code 2) and segment paths → by base name, with a warning; missing
  * → DecodeError `missing-file` naming the file, operator and subtask.
  */
-import { bytesSource, DecodeError, forwardReadInto, readAll, type ByteSource, type SavepointFiles } from '../../io';
+import { bytesSource, checkMetadataSize, DecodeError, forwardReadInto, readAll, type ByteSource, type SavepointFiles } from '../../io';
 import { computeSavepointTotals, type SavepointTotals } from './open-savepoint-totals';
 import { formatOperatorPathSegment } from '../metadata/read-checkpoint-metadata-operator';
 import { readCheckpointMetadata } from '../metadata/read-checkpoint-metadata';
 import type { CheckpointMetadata, StreamHandle } from '../metadata/metadata-types';
 import type { ResolvedStreamHandle, StreamHandleContext } from './stream-handle-types';
 
-/** `_metadata` is read whole; anything larger is refused. */
-export const MAX_METADATA_BYTES = 512 * 1024 * 1024;
 
 export interface OpenedSavepoint {
   files: SavepointFiles;
@@ -27,9 +25,8 @@ export interface OpenedSavepoint {
 
 export async function openSavepoint(files: SavepointFiles): Promise<OpenedSavepoint> {
   const source = files.metadata;
-  if (source.size > MAX_METADATA_BYTES) {
-    throw new DecodeError({ code: 'limit-exceeded', detail: `expected a _metadata file of at most ${MAX_METADATA_BYTES} bytes, found ${source.size} bytes`, file: source.name });
-  }
+  // `_metadata` is read whole: above MAX_METADATA_BYTES it is refused first
+  checkMetadataSize(source);
   const metadata = readCheckpointMetadata(await readAll(source), source.name);
   const resolve = (handle: StreamHandle, context: StreamHandleContext = {}) => resolveStreamHandle(files, handle, context);
   const totals = computeSavepointTotals(metadata, files, resolve);
