@@ -1,9 +1,11 @@
 /**
  * Reads one `OperatorStateHandle` of `_metadata`: code 4 (`OperatorStreamStateHandle`)
  * or 17 (file-merging variant), the state-name → (mode, offsets) entries, then the data stream handle.
+ * The entries are a map in Flink: a name listed twice keeps its last list (the others are dropped
+ * and named in `duplicateNames`), and the kept lists may not share an offset.
  */
 import type { ByteReader } from '../../io';
-import { readHandleOffsets, type TakenOffsets } from './read-handle-primitives';
+import { checkOffsetsTaken, readHandleOffsets, type TakenOffsets } from './read-handle-primitives';
 import { readStreamHandle } from './read-stream-handle';
 import type { DistributionMode, OperatorStateEntry, OperatorStateHandle } from './metadata-types';
 
@@ -19,11 +21,14 @@ export function readOperatorStateHandle(r: ByteReader, depth = 0): OperatorState
   }
   // each entry: utf name (>= 2) + mode (1) + offset count (4)
   const n = r.readCount('operator state entries', 7);
-  const states: OperatorStateEntry[] = [];
+  const read: { entry: OperatorStateEntry; offsetsAt: number }[] = [];
+  for (let i = 0; i < n; i++) read.push(readEntry(r, i));
+  const { states, duplicateNames } = keepLastByName(read);
   // every element of the handle starts at an offset of its own (across its states)
   const taken: TakenOffsets = new Map();
-  for (let i = 0; i < n; i++) states.push(readEntry(r, i, taken));
-  if (code === 4) return { kind: 'operator', code, states, delegate: readStreamHandle(r, depth + 1) };
+  for (const { entry, offsetsAt } of read) if (states.includes(entry)) checkOffsetsTaken(r, entry.offsets, offsetsAt, `offsets of state "${entry.name}"`, taken);
+  const duplicates = duplicateNames.length > 0 ? { duplicateNames } : {};
+  if (code === 4) return { kind: 'operator', code, states, delegate: readStreamHandle(r, depth + 1), ...duplicates };
   const taskOwnedDirectory = r.readUtf('task-owned directory');
   const sharedDirectory = r.readUtf('shared directory');
   const emptyPlaceholder = r.readBool('empty placeholder flag');
@@ -32,10 +37,20 @@ export function readOperatorStateHandle(r: ByteReader, depth = 0): OperatorState
   if (delegate === null || (delegate.kind !== 'segment-file' && delegate.kind !== 'empty-segment')) {
     throw r.error('invalid-value', `expected a segment file handle (code 15 or 16) in a file-merging operator handle, found ${delegate === null ? 'a null handle' : `a ${delegate.kind} handle`}`, delegateAt);
   }
-  return { kind: 'operator', code, states, delegate, taskOwnedDirectory, sharedDirectory, emptyPlaceholder };
+  return { kind: 'operator', code, states, delegate, taskOwnedDirectory, sharedDirectory, emptyPlaceholder, ...duplicates };
 }
 
-function readEntry(r: ByteReader, i: number, taken: TakenOffsets): OperatorStateEntry {
+/** Flink reads the entries into a map: of a name listed more than once, the last list stands. */
+function keepLastByName(read: readonly { entry: OperatorStateEntry }[]): { states: OperatorStateEntry[]; duplicateNames: string[] } {
+  const last = new Map<string, OperatorStateEntry>();
+  for (const { entry } of read) last.set(entry.name, entry);
+  if (last.size === read.length) return { states: read.map((x) => x.entry), duplicateNames: [] };
+  const states = read.map((x) => x.entry).filter((e) => last.get(e.name) === e);
+  const duplicateNames = [...new Set(read.map((x) => x.entry).filter((e) => last.get(e.name) !== e).map((e) => e.name))];
+  return { states, duplicateNames };
+}
+
+function readEntry(r: ByteReader, i: number): { entry: OperatorStateEntry; offsetsAt: number } {
   const name = r.readUtf(`name of operator state entry #${i}`);
   const modeAt = r.position;
   const ordinal = r.readI8(`distribution mode of state "${name}"`);
@@ -46,5 +61,6 @@ function readEntry(r: ByteReader, i: number, taken: TakenOffsets): OperatorState
   const countAt = r.position;
   const count = r.readI32(`number of offsets of state "${name}"`);
   r.checkCount(count, `offsets of state "${name}"`, 8, Number.MAX_SAFE_INTEGER, countAt);
-  return { name, mode, offsets: readHandleOffsets(r, count, `offsets of state "${name}"`, taken) };
+  const offsetsAt = r.position;
+  return { entry: { name, mode, offsets: readHandleOffsets(r, count, `offsets of state "${name}"`) }, offsetsAt };
 }

@@ -30,7 +30,7 @@ export async function openSavepoint(files: SavepointFiles): Promise<OpenedSavepo
   const metadata = readCheckpointMetadata(await readAll(source), source.name);
   const resolve = (handle: StreamHandle, context: StreamHandleContext = {}) => resolveStreamHandle(files, handle, context);
   const totals = computeSavepointTotals(metadata, files, resolve);
-  return { files, metadata, metadataFile: source.name, totals, warnings: [...files.warnings, ...totals.warnings], resolveStreamHandle: resolve };
+  return { files, metadata, metadataFile: source.name, totals, warnings: [...files.warnings, ...(metadata.warnings ?? []), ...totals.warnings], resolveStreamHandle: resolve };
 }
 
 export function resolveStreamHandle(files: SavepointFiles, handle: StreamHandle, context: StreamHandleContext = {}): ResolvedStreamHandle {
