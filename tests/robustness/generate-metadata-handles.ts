@@ -160,8 +160,9 @@ export function generateDuplicatedStructures(model: CheckpointMetadata, trailer:
   const fits = (op: OperatorState): boolean => {
     if (op.subtasks.length < 2) return false;
     if (kind === 'state-list') return op.subtasks.some((s) => s.managedOperatorState?.states.some((e) => e.offsets.length > 1));
-    if (kind === 'copied-keyed-handle') return op.subtasks.some((s) => s.managedKeyedState !== null);
-    return op.subtasks.some((s) => s.managedKeyedState !== null || s.managedOperatorState !== null);
+    const keyed = op.subtasks.some((s) => s.managedKeyedState?.kind === 'key-groups' && s.managedKeyedState.offsets.some((o) => o !== 0));
+    if (kind === 'copied-keyed-handle') return keyed;
+    return keyed || op.subtasks.some((s) => s.managedOperatorState?.states.some((e) => e.offsets.length > 0));
   };
   const withState = m.operators.filter(fits);
   if (withState.length === 0) return undefined;
@@ -182,8 +183,11 @@ export function generateDuplicatedStructures(model: CheckpointMetadata, trailer:
     h.states.splice(h.states.indexOf(e) + 1 + rnd.int(h.states.length - h.states.indexOf(e)), 0, second);
     label = `${op.id.slice(0, 8)}: state ${e.name} listed twice (${cut} + ${second.offsets.length} elements)`;
   } else {
-    const slot = kind === 'copied-keyed-handle' ? 'managedKeyedState' : op.subtasks.some((s) => s.managedOperatorState !== null) ? 'managedOperatorState' : 'managedKeyedState';
-    const sources = op.subtasks.filter((s) => s[slot] !== null);
+    const slot = kind === 'copied-keyed-handle' ? 'managedKeyedState' : op.subtasks.some((s) => s.managedOperatorState?.states.some((e) => e.offsets.length > 0)) ? 'managedOperatorState' : 'managedKeyedState';
+    // a handle that reads data (a copy of one that reads nothing could not be counted twice)
+    const readsData = (h: KeyedStateHandle | OperatorStateHandle | null) =>
+      h !== null && (h.kind === 'key-groups' ? h.offsets.some((o) => o !== 0) : h.kind === 'operator' ? h.states.some((e) => e.offsets.length > 0) : false);
+    const sources = op.subtasks.filter((s) => readsData(s[slot]));
     if (sources.length === 0) return undefined;
     const from = sources[rnd.int(sources.length)]!;
     const to = op.subtasks.filter((s) => s !== from)[rnd.int(op.subtasks.length - 1)]!;

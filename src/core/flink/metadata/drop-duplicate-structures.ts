@@ -3,7 +3,7 @@
  * state is counted twice:
  *
  * - an operator id listed again: Flink loads the operators into a map, so the last one stands;
- * - a state name listed again in one operator state handle: the same (read-operator-state-handle.ts);
+ * - a state name listed again in one operator state handle: the same;
  * - a keyed handle or an operator state handle that reads the same bytes as one of another
  *   subtask (or slot) of the same operator — the same file (or segment), key groups or states and
  *   offsets: Flink writes each subtask's state to a stream of its own, so this is a copy, and only
@@ -11,28 +11,38 @@
  *   (two subtasks may well write identical state, e.g. a broadcast state).
  *
  * Work is linear in the handles: identical handles are found by a key (a hash of the offsets) and
- * confirmed by comparing them.
+ * confirmed by comparing them. The model read from `_metadata` is not changed: what differs is
+ * copied. Applied by openSavepoint (readCheckpointMetadata itself reads `_metadata` as written).
  */
 import type { CheckpointMetadata, KeyedStateHandle, OperatorState, OperatorStateHandle, StreamHandle } from './metadata-types';
 
+/** The metadata with each duplicated structure read once, and a warning for each in `warnings` (unchanged when there is none). */
 export function dropDuplicateStructures(metadata: CheckpointMetadata): CheckpointMetadata {
   const warnings: string[] = [];
-  const operators = keepLastOperators(metadata.operators, warnings);
-  for (const op of operators) {
+  const operators = keepLastOperators(metadata.operators, warnings).map((op) => {
     const label = `operator ${op.id}${op.uid ? ` (uid ${op.uid})` : ''}`;
-    for (const s of op.subtasks) {
-      for (const [slot, h] of [['managed', s.managedOperatorState], ['raw', s.rawOperatorState]] as const) {
-        if (h?.duplicateNames) {
-          for (const name of h.duplicateNames) warnings.push(`${label}, subtask ${s.index}, ${slot} operator state: state "${name}" is listed more than once; only its last list is read, as Flink reads it`);
-        }
-      }
-    }
-    dropCopiedHandles(op, label, warnings);
-  }
+    const subtasks = op.subtasks.map((s) => {
+      const managed = keepLastLists(s.managedOperatorState, `${label}, subtask ${s.index}, managed operator state`, warnings);
+      const raw = keepLastLists(s.rawOperatorState, `${label}, subtask ${s.index}, raw operator state`, warnings);
+      return managed === s.managedOperatorState && raw === s.rawOperatorState ? s : { ...s, managedOperatorState: managed, rawOperatorState: raw };
+    });
+    return dropCopiedHandles({ ...op, subtasks }, label, warnings);
+  });
   return warnings.length === 0 ? metadata : { ...metadata, operators, warnings };
 }
 
-function keepLastOperators(operators: OperatorState[], warnings: string[]): OperatorState[] {
+/** Of a state listed more than once in one handle, the last list (Flink reads the entries into a map). */
+function keepLastLists(h: OperatorStateHandle | null, where: string, warnings: string[]): OperatorStateHandle | null {
+  if (h === null) return h;
+  const last = new Map(h.states.map((e) => [e.name, e]));
+  if (last.size === h.states.length) return h;
+  for (const name of new Set(h.states.filter((e) => last.get(e.name) !== e).map((e) => e.name))) {
+    warnings.push(`${where}: state "${name}" is listed more than once; only its last list is read, as Flink reads it`);
+  }
+  return { ...h, states: h.states.filter((e) => last.get(e.name) === e) };
+}
+
+function keepLastOperators(operators: readonly OperatorState[], warnings: string[]): readonly OperatorState[] {
   const last = new Map<string, OperatorState>();
   const times = new Map<string, number>();
   for (const op of operators) {
@@ -50,9 +60,11 @@ type Slot = 'managedKeyedState' | 'rawKeyedState' | 'managedOperatorState' | 'ra
 const SLOT_LABEL: Record<Slot, string> = { managedKeyedState: 'managed keyed', rawKeyedState: 'raw keyed', managedOperatorState: 'managed operator', rawOperatorState: 'raw operator' };
 
 /** A handle that repeats one of another subtask (or slot) of the operator is dropped from the later subtask. */
-function dropCopiedHandles(op: OperatorState, label: string, warnings: string[]): void {
+function dropCopiedHandles(op: OperatorState, label: string, warnings: string[]): OperatorState {
   const seen = new Map<string, { handle: KeyedStateHandle | OperatorStateHandle; where: string }[]>();
-  for (const s of op.subtasks) {
+  let changed = false;
+  const subtasks = op.subtasks.map((s) => {
+    let kept = s;
     for (const slot of ['managedKeyedState', 'rawKeyedState', 'managedOperatorState', 'rawOperatorState'] as const) {
       const handle = s[slot];
       if (handle === null) continue;
@@ -62,20 +74,29 @@ function dropCopiedHandles(op: OperatorState, label: string, warnings: string[])
       const same = seen.get(key)?.find((x) => sameHandle(x.handle, handle));
       if (same) {
         warnings.push(`${label}: the ${where} handle repeats the ${same.where} handle (the same bytes); it is read once`);
-        s[slot] = null;
+        kept = { ...kept, [slot]: null };
+        changed = true;
         continue;
       }
       const list = seen.get(key);
       if (list) list.push({ handle, where });
       else seen.set(key, [{ handle, where }]);
     }
-  }
+    return kept;
+  });
+  return changed ? { ...op, subtasks } : op;
 }
 
-/** Key-group and operator state handles over stream data: a key of what they read (undefined for other kinds). */
+/**
+ * Key-group and operator state handles that read stream data: a key of what they read. Undefined
+ * for other kinds, and for a handle that reads nothing (no data stream, no offsets): it cannot be
+ * counted twice.
+ */
 function handleKey(h: KeyedStateHandle | OperatorStateHandle): string | undefined {
-  if (h.kind === 'key-groups') return `k|${streamKey(h.delegate)}|${h.range.start}-${h.range.end}|${hashNumbers(h.offsets)}`;
-  if (h.kind === 'operator') return `o|${streamKey(h.delegate)}|${h.states.map((e) => `${e.name}:${e.mode}:${e.offsets.length}:${hashNumbers(e.offsets)}`).join('|')}`;
+  const d = h.kind === 'key-groups' || h.kind === 'operator' ? h.delegate : null;
+  if (d === null || d.kind === 'empty-segment') return undefined;
+  if (h.kind === 'key-groups') return h.offsets.some((o) => o !== 0) ? `k|${streamKey(d)}|${h.range.start}-${h.range.end}|${hashNumbers(h.offsets)}` : undefined;
+  if (h.kind === 'operator') return h.states.some((e) => e.offsets.length > 0) ? `o|${streamKey(d)}|${h.states.map((e) => `${e.name}:${e.mode}:${hashNumbers(e.offsets)}`).join('|')}` : undefined;
   return undefined;
 }
 

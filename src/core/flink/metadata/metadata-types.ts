@@ -81,8 +81,6 @@ export interface OperatorStateHandle {
   code: 4 | 17;
   states: OperatorStateEntry[];
   delegate: StreamHandle | null;
-  /** names listed more than once: only the last list of each is kept in `states` (Flink reads a map) */
-  duplicateNames?: string[];
   /** code 17 (file merging) only */
   taskOwnedDirectory?: string;
   sharedDirectory?: string;
@@ -169,6 +167,6 @@ export interface CheckpointMetadata {
   properties: CheckpointProperties | null;
   /** size of `_metadata` in bytes */
   size: number;
-  /** structures `_metadata` holds more than once, and how they were read once (see drop-duplicate-structures.ts) */
+  /** set when the savepoint is opened: structures `_metadata` holds more than once, and how they are read once (drop-duplicate-structures.ts) */
   warnings?: string[];
 }

@@ -5,7 +5,6 @@
  * `operator 6730ef73… / subtask 2 / managed keyed state`.
  */
 import { ByteReader, withDecodePath } from '../../io';
-import { dropDuplicateStructures } from './drop-duplicate-structures';
 import { readCheckpointMetadataHeader } from './read-checkpoint-metadata-header';
 import { readCheckpointMetadataMasterState } from './read-checkpoint-metadata-master-state';
 import { readCheckpointMetadataOperator } from './read-checkpoint-metadata-operator';
@@ -37,6 +36,5 @@ export function readCheckpointMetadata(bytes: Uint8Array, file = '_metadata'): C
   if (version < 4 && !r.atEnd) {
     throw r.error('invalid-value', `expected the end of a version ${version} _metadata file after the last operator state, found ${r.remaining} more bytes`);
   }
-  // an operator, a state list or a handle listed twice is read once, with a warning
-  return dropDuplicateStructures({ version, checkpointId, masterStates, operators, properties, size: bytes.length });
+  return { version, checkpointId, masterStates, operators, properties, size: bytes.length };
 }

@@ -1,8 +1,9 @@
 /**
  * Reads one `OperatorStateHandle` of `_metadata`: code 4 (`OperatorStreamStateHandle`)
  * or 17 (file-merging variant), the state-name → (mode, offsets) entries, then the data stream handle.
- * The entries are a map in Flink: a name listed twice keeps its last list (the others are dropped
- * and named in `duplicateNames`), and the kept lists may not share an offset.
+ * The entries are a map in Flink, so of a name listed twice only the last list is read: those
+ * lists may not share an offset. All entries are kept here, as written (drop-duplicate-structures.ts
+ * drops the earlier lists of a name when the savepoint is opened).
  */
 import type { ByteReader } from '../../io';
 import { checkOffsetsTaken, readHandleOffsets, type TakenOffsets } from './read-handle-primitives';
@@ -23,12 +24,12 @@ export function readOperatorStateHandle(r: ByteReader, depth = 0): OperatorState
   const n = r.readCount('operator state entries', 7);
   const read: { entry: OperatorStateEntry; offsetsAt: number }[] = [];
   for (let i = 0; i < n; i++) read.push(readEntry(r, i));
-  const { states, duplicateNames } = keepLastByName(read);
-  // every element of the handle starts at an offset of its own (across its states)
+  // every element Flink reads (the last list of each name) starts at an offset of its own
+  const last = new Map(read.map((x) => [x.entry.name, x.entry]));
   const taken: TakenOffsets = new Map();
-  for (const { entry, offsetsAt } of read) if (states.includes(entry)) checkOffsetsTaken(r, entry.offsets, offsetsAt, `offsets of state "${entry.name}"`, taken);
-  const duplicates = duplicateNames.length > 0 ? { duplicateNames } : {};
-  if (code === 4) return { kind: 'operator', code, states, delegate: readStreamHandle(r, depth + 1), ...duplicates };
+  for (const { entry, offsetsAt } of read) if (last.get(entry.name) === entry) checkOffsetsTaken(r, entry.offsets, offsetsAt, `offsets of state "${entry.name}"`, taken);
+  const states = read.map((x) => x.entry);
+  if (code === 4) return { kind: 'operator', code, states, delegate: readStreamHandle(r, depth + 1) };
   const taskOwnedDirectory = r.readUtf('task-owned directory');
   const sharedDirectory = r.readUtf('shared directory');
   const emptyPlaceholder = r.readBool('empty placeholder flag');
@@ -37,17 +38,7 @@ export function readOperatorStateHandle(r: ByteReader, depth = 0): OperatorState
   if (delegate === null || (delegate.kind !== 'segment-file' && delegate.kind !== 'empty-segment')) {
     throw r.error('invalid-value', `expected a segment file handle (code 15 or 16) in a file-merging operator handle, found ${delegate === null ? 'a null handle' : `a ${delegate.kind} handle`}`, delegateAt);
   }
-  return { kind: 'operator', code, states, delegate, taskOwnedDirectory, sharedDirectory, emptyPlaceholder, ...duplicates };
-}
-
-/** Flink reads the entries into a map: of a name listed more than once, the last list stands. */
-function keepLastByName(read: readonly { entry: OperatorStateEntry }[]): { states: OperatorStateEntry[]; duplicateNames: string[] } {
-  const last = new Map<string, OperatorStateEntry>();
-  for (const { entry } of read) last.set(entry.name, entry);
-  if (last.size === read.length) return { states: read.map((x) => x.entry), duplicateNames: [] };
-  const states = read.map((x) => x.entry).filter((e) => last.get(e.name) === e);
-  const duplicateNames = [...new Set(read.map((x) => x.entry).filter((e) => last.get(e.name) !== e).map((e) => e.name))];
-  return { states, duplicateNames };
+  return { kind: 'operator', code, states, delegate, taskOwnedDirectory, sharedDirectory, emptyPlaceholder };
 }
 
 function readEntry(r: ByteReader, i: number): { entry: OperatorStateEntry; offsetsAt: number } {
