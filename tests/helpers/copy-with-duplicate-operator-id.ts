@@ -4,10 +4,10 @@ import path from 'node:path';
 /**
  * Copies the savepoint folder `source` to `target` with the 16 id bytes of operator `id` written over
  * those of operator `overwritten` in `_metadata`, so `_metadata` lists `id` twice. Each id must occur
- * exactly once in the original. Returns which of the two operators is listed first: the one every
- * read of `id` then finds.
+ * exactly once in the original. Returns which of the two operators is listed first and which last:
+ * the last one is what every read of `id` then finds (Flink loads the operators into a map of ids).
  */
-export async function copyWithDuplicateOperatorId(source: string, target: string, id: string, overwritten: string): Promise<{ listedFirst: string }> {
+export async function copyWithDuplicateOperatorId(source: string, target: string, id: string, overwritten: string): Promise<{ listedFirst: string; listedLast: string }> {
   await cp(source, target, { recursive: true });
   const metadata = new Uint8Array(await readFile(path.join(target, '_metadata')));
   const offsetOf = (hex: string): number => {
@@ -21,5 +21,5 @@ export async function copyWithDuplicateOperatorId(source: string, target: string
   const onto = offsetOf(overwritten);
   metadata.set(metadata.slice(from, from + 16), onto);
   await writeFile(path.join(target, '_metadata'), metadata);
-  return { listedFirst: onto < from ? overwritten : id };
+  return { listedFirst: onto < from ? overwritten : id, listedLast: onto < from ? id : overwritten };
 }

@@ -30,10 +30,15 @@ const leafStream: fc.Arbitrary<StreamHandle> = fc.oneof(
   fc.constant<StreamHandle>({ kind: 'empty-segment' }),
 );
 const range = fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 6 })).map(([start, n]) => ({ start, end: start + n - 1 }));
+/**
+ * `n` offsets of one handle: the reader refuses a handle that names an offset twice (0 excepted for
+ * key groups), so each is made distinct by its index in the low bits (at most 16 per handle).
+ */
+const ownOffsets = (n: number) => fc.array(nonNegative, { minLength: n, maxLength: n }).map((os) => os.map((o, i) => o * 16 + i));
 const streamHandle: fc.Arbitrary<StreamHandle | null> = fc.oneof(
   fc.constant(null),
   leafStream,
-  range.chain((r) => fc.record({ kind: fc.constant('legacy-key-groups' as const), range: fc.constant(r), offsets: fc.array(nonNegative, { minLength: r.end - r.start + 1, maxLength: r.end - r.start + 1 }), delegate: fc.option(leafStream, { nil: null }) })),
+  range.chain((r) => fc.record({ kind: fc.constant('legacy-key-groups' as const), range: fc.constant(r), offsets: ownOffsets(r.end - r.start + 1), delegate: fc.option(leafStream, { nil: null }) })),
 );
 const fileList = fc.array(fc.record({ localPath: text, handle: streamHandle }), { maxLength: 3 });
 
@@ -42,7 +47,7 @@ const keyGroupsHandle: fc.Arbitrary<KeyedStateHandle> = fc.tuple(range, fc.const
     kind: fc.constant('key-groups' as const),
     code: fc.constant(code),
     range: fc.constant(r),
-    offsets: fc.array(nonNegative, { minLength: r.end - r.start + 1, maxLength: r.end - r.start + 1 }),
+    offsets: ownOffsets(r.end - r.start + 1),
     delegate: streamHandle,
     ...(code === 12 ? { handleId: text } : {}),
   }),
@@ -97,7 +102,10 @@ const operatorHandle: fc.Arbitrary<OperatorStateHandle | null> = fc.oneof(
   fc.record({
     kind: fc.constant('operator' as const),
     code: fc.constant(4 as const),
-    states: fc.array(fc.record({ name: text, mode: fc.constantFrom('SPLIT_DISTRIBUTE' as const, 'UNION' as const, 'BROADCAST' as const), offsets: fc.array(nonNegative, { maxLength: 3 }) }), { maxLength: 3 }),
+    // offsets distinct across the states of the handle (state j, element k: index 3j + k)
+    states: fc
+      .array(fc.record({ name: text, mode: fc.constantFrom('SPLIT_DISTRIBUTE' as const, 'UNION' as const, 'BROADCAST' as const), offsets: fc.array(nonNegative, { maxLength: 3 }) }), { maxLength: 3 })
+      .map((states) => states.map((e, j) => ({ ...e, offsets: e.offsets.map((o, k) => o * 16 + 3 * j + k) }))),
     delegate: streamHandle,
   }),
   fc.record({

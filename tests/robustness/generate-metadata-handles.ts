@@ -12,7 +12,7 @@
  *   range widened up to 32,768 key groups.
  */
 import { writeCheckpointMetadata } from '../../src/core/flink/metadata/write-checkpoint-metadata';
-import type { CheckpointMetadata, KeyedStateHandle, OperatorStateHandle, StreamHandle } from '../../src/core/flink/metadata/metadata-types';
+import type { CheckpointMetadata, KeyedStateHandle, OperatorState, OperatorStateHandle, StreamHandle } from '../../src/core/flink/metadata/metadata-types';
 import type { SeededRandom } from './seeded-random';
 
 export const HANDLE_FAULTS = ['huge', 'repeated-operator-offsets', 'repeated-key-group-offsets'] as const;
@@ -143,4 +143,57 @@ export function generateHostileHandles(model: CheckpointMetadata, trailer: Uint8
   }
   const bytes = writeCheckpointMetadata({ version: m.version, checkpointId: m.checkpointId, masterStates: m.masterStates, operators: m.operators, ...(trailer ? { trailer } : {}) });
   return { bytes, label: `${fault}: ${labels.join('; ')}` };
+}
+
+export const DUPLICATIONS = ['operator', 'state-list', 'copied-keyed-handle', 'copied-operator-handle'] as const;
+export type Duplication = (typeof DUPLICATIONS)[number];
+
+/**
+ * One `_metadata` that holds a structure twice: an operator listed again (anywhere after it), a
+ * state listed twice in one operator state handle (its elements split between the two lists), or
+ * a subtask's keyed or operator state handle replaced by a copy of another subtask's. Undefined
+ * when the model has no place for it.
+ */
+export function generateDuplicatedStructures(model: CheckpointMetadata, trailer: Uint8Array | undefined, kind: Duplication, rnd: SeededRandom): { bytes: Uint8Array; label: string } | undefined {
+  const m = cloneModel(model);
+  let label: string;
+  const fits = (op: OperatorState): boolean => {
+    if (op.subtasks.length < 2) return false;
+    if (kind === 'state-list') return op.subtasks.some((s) => s.managedOperatorState?.states.some((e) => e.offsets.length > 1));
+    const keyed = op.subtasks.some((s) => s.managedKeyedState?.kind === 'key-groups' && s.managedKeyedState.offsets.some((o) => o !== 0));
+    if (kind === 'copied-keyed-handle') return keyed;
+    return keyed || op.subtasks.some((s) => s.managedOperatorState?.states.some((e) => e.offsets.length > 0));
+  };
+  const withState = m.operators.filter(fits);
+  if (withState.length === 0) return undefined;
+  const op = withState[rnd.int(withState.length)]!;
+  if (kind === 'operator') {
+    const at = m.operators.indexOf(op) + 1 + rnd.int(m.operators.length - m.operators.indexOf(op));
+    m.operators.splice(at, 0, structuredClone(op));
+    label = `operator ${op.id.slice(0, 8)} listed again at #${at}`;
+  } else if (kind === 'state-list') {
+    const handles = op.subtasks.flatMap((s) => (s.managedOperatorState?.states.some((e) => e.offsets.length > 1) ? [s.managedOperatorState] : []));
+    if (handles.length === 0) return undefined;
+    const h = handles[rnd.int(handles.length)]!;
+    const lists = h.states.filter((e) => e.offsets.length > 1);
+    const e = lists[rnd.int(lists.length)]!;
+    const cut = 1 + rnd.int(e.offsets.length - 1);
+    const second = { ...e, offsets: e.offsets.slice(cut) };
+    e.offsets = e.offsets.slice(0, cut);
+    h.states.splice(h.states.indexOf(e) + 1 + rnd.int(h.states.length - h.states.indexOf(e)), 0, second);
+    label = `${op.id.slice(0, 8)}: state ${e.name} listed twice (${cut} + ${second.offsets.length} elements)`;
+  } else {
+    const slot = kind === 'copied-keyed-handle' ? 'managedKeyedState' : op.subtasks.some((s) => s.managedOperatorState?.states.some((e) => e.offsets.length > 0)) ? 'managedOperatorState' : 'managedKeyedState';
+    // a handle that reads data (a copy of one that reads nothing could not be counted twice)
+    const readsData = (h: KeyedStateHandle | OperatorStateHandle | null) =>
+      h !== null && (h.kind === 'key-groups' ? h.offsets.some((o) => o !== 0) : h.kind === 'operator' ? h.states.some((e) => e.offsets.length > 0) : false);
+    const sources = op.subtasks.filter((s) => readsData(s[slot]));
+    if (sources.length === 0) return undefined;
+    const from = sources[rnd.int(sources.length)]!;
+    const to = op.subtasks.filter((s) => s !== from)[rnd.int(op.subtasks.length - 1)]!;
+    (to as Record<typeof slot, unknown>)[slot] = structuredClone(from[slot]);
+    label = `${op.id.slice(0, 8)}: subtask ${to.index}'s ${slot} replaced by a copy of subtask ${from.index}'s`;
+  }
+  const bytes = writeCheckpointMetadata({ version: m.version, checkpointId: m.checkpointId, masterStates: m.masterStates, operators: m.operators, ...(trailer ? { trailer } : {}) });
+  return { bytes, label: `${kind}: ${label}` };
 }

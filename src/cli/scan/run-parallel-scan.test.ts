@@ -17,10 +17,10 @@ afterAll(async () => {
 describe('runParallelScan', () => {
   it('scans each subtask once when _metadata lists an operator id twice, with one worker or two', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'stats-duplicate-id-'));
-    // SECOND's id becomes FIRST's: the operator listed earlier of the two is the one every read of the id finds
-    const { listedFirst } = await copyWithDuplicateOperatorId(SAVEPOINT, dir, FIRST, SECOND);
+    // SECOND's id becomes FIRST's: the operator listed last of the two is the one read, as Flink reads it (a map of ids)
+    const { listedLast } = await copyWithDuplicateOperatorId(SAVEPOINT, dir, FIRST, SECOND);
     const entriesOf = (r: Awaited<ReturnType<typeof runParallelScan>>, id: string) => r.states.filter((s) => s.operatorId === id).map((s) => `${s.scope}|${s.state}|${s.entries}|${s.valueBytes}`).sort();
-    const original = entriesOf(await runParallelScan(SAVEPOINT, { workers: 1 }), listedFirst);
+    const original = entriesOf(await runParallelScan(SAVEPOINT, { workers: 1 }), listedLast);
     expect(original.length).toBeGreaterThan(0);
     expect(entriesOf(await runParallelScan(dir, { workers: 1 }), FIRST)).toEqual(original);
     expect(entriesOf(await runParallelScan(dir, { workers: 2 }), FIRST)).toEqual(original);

@@ -65,7 +65,7 @@ describe.skipIf(!present)('check value scan in worker threads', () => {
     expect(unreadable).toBeGreaterThan(0);
   });
 
-  it('scans each subtask once when _metadata lists an operator id twice (as the in-thread read: the first operator with the id)', async () => {
+  it('scans each subtask once when _metadata lists an operator id twice (as the in-thread read: the last operator with the id)', async () => {
     // two operators with Protobuf state, parallelism 2 each; the second one's id bytes overwritten with the first one's
     const copy = path.join(dir, 'duplicate-operator-id');
     await copyWithDuplicateOperatorId(path.join(FIXTURES, 'flink-2.3/hashmap/canonical/savepoint'), copy, '6d821971c3bfd7ae2c972e89d7414f7c', '732aacc57f1a1cd4ab51694dd9eed722');

@@ -169,6 +169,25 @@ describe('openTarGzArchive', () => {
     await expect(openTarGzArchive(bytesSource('t.tgz', gzipSync(tar)), { maxTotalBytes: 2048 })).rejects.toThrow(/^expected the gzip stream to expand to at most 2048 bytes, found more: refusing a possible gzip bomb/);
   });
 
+  it("checks each gzip member's trailer (CRC-32 and size), which fflate does not: a damaged member, a wrong size, a missing trailer", async () => {
+    const tar = buildTar([{ name: 'sp/_metadata', data: text('meta') }, { name: 'sp/s1', data: new Uint8Array(3000).map((_, i) => (i * 13) % 256) }]);
+    const gz = gzipSync(tar);
+    const open = (bytes: Uint8Array) => openTarGzArchive(bytesSource('sp.tgz', bytes)).catch((x: unknown) => (isDecodeError(x) ? `${x.code}: ${x.message}` : x));
+    // two members (as pigz or a concatenation writes them) are fine
+    const two = Uint8Array.from([...gzipSync(tar.subarray(0, 1024)), ...gzipSync(tar.subarray(1024))]);
+    expect((await openTarGzArchive(bytesSource('two.tgz', two))).files.map((f) => f.path)).toEqual(['sp/_metadata', 'sp/s1']);
+    const crc = gz.slice();
+    crc[crc.length - 8] ^= 0x01;
+    expect(await open(crc)).toMatch(/^corrupt-compression: expected gzip member #1 \(from offset 0\) to end with the CRC-32 0x[0-9a-f]{8} and size 5632 of what it inflates to, found CRC-32 0x[0-9a-f]{8} and size 5632: the member is damaged or its trailer is missing — at sp\.tgz, offset \d+/);
+    const size = gz.slice();
+    size[size.length - 4] ^= 0x01;
+    expect(await open(size)).toMatch(/found CRC-32 0x[0-9a-f]{8} and size 5633: the member is damaged or its trailer is missing/);
+    expect(await open(gz.subarray(0, gz.length - 8))).toMatch(/^corrupt-compression: expected gzip member #1 \(from offset 0\) to end with the CRC-32 .*: the member is damaged or its trailer is missing/);
+    const firstOfTwo = two.slice();
+    firstOfTwo[gzipSync(tar.subarray(0, 1024)).length - 7] ^= 0x01;
+    expect(await open(firstOfTwo)).toMatch(/^corrupt-compression: expected gzip member #1 \(from offset 0\) to end with the CRC-32/);
+  });
+
   it('reports corrupt gzip data', async () => {
     const gz = gzipSync(buildTar([{ name: 'a', data: text('x') }]));
     gz.fill(0xff, 12, 20);

@@ -53,6 +53,8 @@ export async function openTarGzArchive(gz: ByteSource, limitsIn?: Partial<Archiv
       files.set(path, { path, source: openReplayedMemberSource(gz, limits, name, item.dataOffset, item.size) });
     }
   }
+  // the rest of the stream (tar padding, more members): inflated and dropped, so every member's trailer is checked
+  await cursor.finish();
   if (spilled > 0) {
     warnings.push(`${gz.name} holds more than ${limits.maxBufferedBytes} bytes; ${spilled} member(s) are re-read from the start of the gzip stream on demand (slow): extract the archive or use a zip for large savepoints`);
   }

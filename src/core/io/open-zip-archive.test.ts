@@ -239,6 +239,22 @@ describe('openZipArchive', () => {
     await expect(readAll(listing.files[0]!.source)).rejects.toThrow(`expected CRC-32 0x000004d2 for 'crc.zip!/c', found 0x${computeCrc32(text('abcdef')).toString(16).padStart(8, '0')}: the entry is damaged — at crc.zip, offset 31 (0x1f)`);
   });
 
+  it('checks the CRC-32 of a STORED entry as it is read from its start on; a read past a gap is not checked', async () => {
+    const data = text('0123456789'.repeat(20));
+    const zip = buildZip([{ name: 's', data, method: 0, crc: computeCrc32(data) ^ 1 }]);
+    const listing = await openZipArchive(bytesSource('stored.zip', zip));
+    const source = listing.files[0]!.source;
+    // random access in the middle: nothing to check against
+    expect(await source.read(50, 10)).toEqual(data.subarray(50, 60));
+    expect(await source.read(0, 120)).toEqual(data.subarray(0, 120));
+    const damaged = `expected CRC-32 0x${(computeCrc32(data) ^ 1).toString(16).padStart(8, '0')} for 'stored.zip!/s', found 0x${computeCrc32(data).toString(16).padStart(8, '0')}: the entry is damaged — at stored.zip, offset 31 (0x1f)`;
+    // the read that completes the entry (from where the check stands) finds the damage, and every later read reports it
+    await expect(source.read(100, 100)).rejects.toThrow(damaged);
+    await expect(source.read(0, 1)).rejects.toThrow(damaged);
+    const intact = await openZipArchive(bytesSource('ok.zip', buildZip([{ name: 's', data, method: 0 }])));
+    expect(await readAll(intact.files[0]!.source)).toEqual(data);
+  });
+
   it('reports corrupt DEFLATE data', async () => {
     const zip = buildZip([{ name: 'd', data: text('abcdef'.repeat(10)), method: 8 }]);
     zip.fill(0xff, 31, 36);

@@ -1,4 +1,5 @@
 import type { ByteSource } from './byte-source';
+import { computeCrc32 } from './compute-crc32';
 import { DecodeError } from './decode-error';
 import { resolveArchiveLimits, type ArchiveLimits, type ArchiveListing, type InputFile } from './input-file';
 import { readU16LE, readU32LE } from './little-endian';
@@ -96,6 +97,13 @@ function openEntrySource(zip: ByteSource, e: ZipEntryRecord, path: string): Byte
   if (e.method === 8) {
     return openInflatedSource({ name, container: zip, dataStart, compressedSize: e.compressedSize, uncompressedSize: e.uncompressedSize, crc32: e.crc32 });
   }
+  // STORED: the CRC-32 is checked as the entry is read from its start on (a read that starts at or
+  // before the bytes checked so far carries the check on), so a whole-entry read or a scan that
+  // reads it in order ends in an error naming the entry if it is damaged; a read past a gap is not
+  // checked (random access never reads the whole entry)
+  let checkedTo = 0;
+  let crc = 0;
+  let damaged: DecodeError | undefined;
   return {
     name,
     size: e.uncompressedSize,
@@ -103,8 +111,23 @@ function openEntrySource(zip: ByteSource, e: ZipEntryRecord, path: string): Byte
       if (offset < 0 || length < 0 || offset + length > e.uncompressedSize) {
         throw new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found a ${e.uncompressedSize}-byte file`, file: name, offset });
       }
+      if (damaged) throw damaged;
       const start = await dataStart();
-      return sliceSource(zip, start, e.compressedSize, name).read(offset, length);
+      const bytes = await sliceSource(zip, start, e.compressedSize, name).read(offset, length);
+      if (offset <= checkedTo && offset + bytes.length > checkedTo) {
+        crc = computeCrc32(bytes.subarray(checkedTo - offset), crc);
+        checkedTo = offset + bytes.length;
+        if (checkedTo === e.uncompressedSize && crc !== e.crc32) {
+          damaged = new DecodeError({
+            code: 'corrupt-archive',
+            detail: `expected CRC-32 0x${e.crc32.toString(16).padStart(8, '0')} for '${name}', found 0x${crc.toString(16).padStart(8, '0')}: the entry is damaged`,
+            file: zip.name,
+            offset: start,
+          });
+          throw damaged;
+        }
+      }
+      return bytes;
     },
   };
 }

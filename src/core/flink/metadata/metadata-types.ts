@@ -167,4 +167,6 @@ export interface CheckpointMetadata {
   properties: CheckpointProperties | null;
   /** size of `_metadata` in bytes */
   size: number;
+  /** set when the savepoint is opened: structures `_metadata` holds more than once, and how they are read once (drop-duplicate-structures.ts) */
+  warnings?: string[];
 }

@@ -46,17 +46,22 @@ export type TakenOffsets = Map<number, string>;
  */
 export function readHandleOffsets(r: ByteReader, count: number, what: string, taken?: TakenOffsets, zeroIsEmpty = false): number[] {
   r.checkCount(count, what, 8);
+  const at = r.position;
   const out: number[] = new Array<number>(count);
-  for (let i = 0; i < count; i++) {
-    const at = r.position;
-    const v = readHandleLong(r, `${what} #${i}`);
-    out[i] = v;
-    if (taken === undefined || (v === 0 && zeroIsEmpty)) continue;
+  for (let i = 0; i < count; i++) out[i] = readHandleLong(r, `${what} #${i}`);
+  if (taken !== undefined) checkOffsetsTaken(r, out, at, what, taken, zeroIsEmpty);
+  return out;
+}
+
+/** Refuses an offset of `offsets` (read as i64s from `at`) that `taken` already holds; adds the others. */
+export function checkOffsetsTaken(r: ByteReader, offsets: readonly number[], at: number, what: string, taken: TakenOffsets, zeroIsEmpty = false): void {
+  for (let i = 0; i < offsets.length; i++) {
+    const v = offsets[i]!;
+    if (v === 0 && zeroIsEmpty) continue;
     const first = taken.get(v);
-    if (first !== undefined) throw r.error('invalid-value', `expected ${what} #${i} to start at an offset of its own, found ${v}, where ${first} already starts: a repeated offset would read the same bytes twice`, at);
+    if (first !== undefined) throw r.error('invalid-value', `expected ${what} #${i} to start at an offset of its own, found ${v}, where ${first} already starts: a repeated offset would read the same bytes twice`, at + 8 * i);
     taken.set(v, `${what} #${i}`);
   }
-  return out;
 }
 
 export function checkHandleDepth(r: ByteReader, depth: number, what: string): void {

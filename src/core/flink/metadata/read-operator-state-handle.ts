@@ -1,9 +1,12 @@
 /**
  * Reads one `OperatorStateHandle` of `_metadata`: code 4 (`OperatorStreamStateHandle`)
  * or 17 (file-merging variant), the state-name → (mode, offsets) entries, then the data stream handle.
+ * The entries are a map in Flink, so of a name listed twice only the last list is read: those
+ * lists may not share an offset. All entries are kept here, as written (drop-duplicate-structures.ts
+ * drops the earlier lists of a name when the savepoint is opened).
  */
 import type { ByteReader } from '../../io';
-import { readHandleOffsets, type TakenOffsets } from './read-handle-primitives';
+import { checkOffsetsTaken, readHandleOffsets, type TakenOffsets } from './read-handle-primitives';
 import { readStreamHandle } from './read-stream-handle';
 import type { DistributionMode, OperatorStateEntry, OperatorStateHandle } from './metadata-types';
 
@@ -19,10 +22,13 @@ export function readOperatorStateHandle(r: ByteReader, depth = 0): OperatorState
   }
   // each entry: utf name (>= 2) + mode (1) + offset count (4)
   const n = r.readCount('operator state entries', 7);
-  const states: OperatorStateEntry[] = [];
-  // every element of the handle starts at an offset of its own (across its states)
+  const read: { entry: OperatorStateEntry; offsetsAt: number }[] = [];
+  for (let i = 0; i < n; i++) read.push(readEntry(r, i));
+  // every element Flink reads (the last list of each name) starts at an offset of its own
+  const last = new Map(read.map((x) => [x.entry.name, x.entry]));
   const taken: TakenOffsets = new Map();
-  for (let i = 0; i < n; i++) states.push(readEntry(r, i, taken));
+  for (const { entry, offsetsAt } of read) if (last.get(entry.name) === entry) checkOffsetsTaken(r, entry.offsets, offsetsAt, `offsets of state "${entry.name}"`, taken);
+  const states = read.map((x) => x.entry);
   if (code === 4) return { kind: 'operator', code, states, delegate: readStreamHandle(r, depth + 1) };
   const taskOwnedDirectory = r.readUtf('task-owned directory');
   const sharedDirectory = r.readUtf('shared directory');
@@ -35,7 +41,7 @@ export function readOperatorStateHandle(r: ByteReader, depth = 0): OperatorState
   return { kind: 'operator', code, states, delegate, taskOwnedDirectory, sharedDirectory, emptyPlaceholder };
 }
 
-function readEntry(r: ByteReader, i: number, taken: TakenOffsets): OperatorStateEntry {
+function readEntry(r: ByteReader, i: number): { entry: OperatorStateEntry; offsetsAt: number } {
   const name = r.readUtf(`name of operator state entry #${i}`);
   const modeAt = r.position;
   const ordinal = r.readI8(`distribution mode of state "${name}"`);
@@ -46,5 +52,6 @@ function readEntry(r: ByteReader, i: number, taken: TakenOffsets): OperatorState
   const countAt = r.position;
   const count = r.readI32(`number of offsets of state "${name}"`);
   r.checkCount(count, `offsets of state "${name}"`, 8, Number.MAX_SAFE_INTEGER, countAt);
-  return { name, mode, offsets: readHandleOffsets(r, count, `offsets of state "${name}"`, taken) };
+  const offsetsAt = r.position;
+  return { entry: { name, mode, offsets: readHandleOffsets(r, count, `offsets of state "${name}"`) }, offsetsAt };
 }

@@ -7,6 +7,7 @@
 import { bytesSource, checkMetadataSize, DecodeError, forwardReadInto, readAll, type ByteSource, type SavepointFiles } from '../../io';
 import { computeSavepointTotals, type SavepointTotals } from './open-savepoint-totals';
 import { formatOperatorPathSegment } from '../metadata/read-checkpoint-metadata-operator';
+import { dropDuplicateStructures } from '../metadata/drop-duplicate-structures';
 import { readCheckpointMetadata } from '../metadata/read-checkpoint-metadata';
 import type { CheckpointMetadata, StreamHandle } from '../metadata/metadata-types';
 import type { ResolvedStreamHandle, StreamHandleContext } from './stream-handle-types';
@@ -27,10 +28,11 @@ export async function openSavepoint(files: SavepointFiles): Promise<OpenedSavepo
   const source = files.metadata;
   // `_metadata` is read whole: above MAX_METADATA_BYTES it is refused first
   checkMetadataSize(source);
-  const metadata = readCheckpointMetadata(await readAll(source), source.name);
+  // an operator, a state list or a handle `_metadata` holds twice is read once, with a warning
+  const metadata = dropDuplicateStructures(readCheckpointMetadata(await readAll(source), source.name));
   const resolve = (handle: StreamHandle, context: StreamHandleContext = {}) => resolveStreamHandle(files, handle, context);
   const totals = computeSavepointTotals(metadata, files, resolve);
-  return { files, metadata, metadataFile: source.name, totals, warnings: [...files.warnings, ...totals.warnings], resolveStreamHandle: resolve };
+  return { files, metadata, metadataFile: source.name, totals, warnings: [...files.warnings, ...(metadata.warnings ?? []), ...totals.warnings], resolveStreamHandle: resolve };
 }
 
 export function resolveStreamHandle(files: SavepointFiles, handle: StreamHandle, context: StreamHandleContext = {}): ResolvedStreamHandle {
