@@ -111,6 +111,12 @@ export type DecodedValue =
   | { kind: 'global-window' }
   | { kind: 'enum'; className: string; ordinal: number; name?: string }
   | { kind: 'java-serialized'; length: number; text?: string; base64: string }
+  /**
+   * A row of Flink's Table runtime (RowData, read from its binary format): the RowKind (`+I`, `-U`,
+   * `+U`, `-D`) and one typed column per field (`type` is the field's logical type, e.g. `BIGINT`,
+   * `VARCHAR(2147483647)`, `DECIMAL(10, 2)`; fields without a saved name are `f0`, `f1`, …).
+   */
+  | { kind: 'row'; rowKind: '+I' | '-U' | '+U' | '-D'; fields: { name: string; type: string; value: DecodedValue }[] }
   | { kind: 'other'; type: string; text: string }
   /** a value read in `frame` mode */
   | ValueFrame
