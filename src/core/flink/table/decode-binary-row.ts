@@ -306,7 +306,7 @@ function formatTimeOfDay(millis: number): string {
 }
 
 /** `2024-01-02T03:04:05.123456789` with `precision` fraction digits; with a trailing `Z` for TIMESTAMP_LTZ (an instant). */
-function formatTimestamp(millis: bigint, nanoOfMilli: number, precision: number, local: boolean): string {
+export function formatTimestamp(millis: bigint, nanoOfMilli: number, precision: number, local: boolean): string {
   const dayMs = BigInt(MS_PER_DAY);
   let days = millis / dayMs;
   let rest = millis % dayMs;

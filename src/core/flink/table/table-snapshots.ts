@@ -28,7 +28,7 @@ import { expectNestedCount, readCompositeSnapshot, readNestedSnapshots } from '.
 import { makeComposite } from '../snapshots/make-composite';
 import { encodeBase64 } from '../values/encode-base64';
 import { formatBigDecimal } from '../values/string-codecs';
-import { decodeBinaryCollection, decodeBinaryRow, type RowShape } from './decode-binary-row';
+import { decodeBinaryCollection, decodeBinaryRow, formatTimestamp, type RowShape } from './decode-binary-row';
 import { formatLogicalType, readDataTypeStream, readLogicalTypeStream, type LogicalType } from './read-logical-type';
 
 const TYPEUTILS = 'org.apache.flink.table.runtime.typeutils.';
@@ -255,8 +255,7 @@ export const timestampDataSnapshotReader: SnapshotReader = {
       decode(vr): DecodedValue {
         const millis = vr.readI64('timestamp millis');
         const nanos = precision > 3 ? vr.readI32('timestamp nanos of millisecond') : 0;
-        const iso = new Date(Number(millis)).toISOString().replace(/Z$/, '');
-        return { kind: 'other', type: label, text: precision > 3 ? `${iso}${String(nanos).padStart(6, '0')}`.slice(0, 20 + Math.min(9, precision)) : iso };
+        return { kind: 'other', type: label, text: formatTimestamp(millis, nanos, precision, true) };
       },
     };
     return { className, version, typeLabel: label, status: 'known', nested: [], fixedLength: precision > 3 ? 12 : 8, details: { precision }, codec };
