@@ -4,7 +4,8 @@
  * `stream-exec-group-aggregate_1`): RowDataSerializer keys and accumulators, ExternalSerializer sink
  * rows, MapView-backed distinct accumulators, decoded into typed columns through the one state scan.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
@@ -133,6 +134,30 @@ describe('Table/SQL state of real savepoints', NEEDS_TABLE, () => {
     expect(one).toContain('fd970eaa00fa5e59244acc8d122a40ff accState 3 348');
     expect(one).toContain('12f8fb02701e61b49edd11255bf1b6ac sink-results 15 1020');
     expect(await counts('2')).toEqual(one);
+  });
+
+  it('a value its known serializer cannot decode makes the state partly decoded, with the reason and offset (inspect --strict exits 1)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'table-state-'));
+    try {
+      const bytes = readFileSync(path.join(SIMPLE, '_metadata'));
+      // the first accState value: i32 size at 10065, then the binary row, whose first byte is the RowKind
+      expect([bytes.readInt32BE(10065), bytes[10069]]).toEqual([40, 0]);
+      bytes[10069] = 9;
+      writeFileSync(path.join(dir, '_metadata'), bytes);
+      const r = await cli(['inspect', dir, '--json']);
+      expect(r.code).toBe(0);
+      const doc = JSON.parse(r.out) as { summary: unknown; operators: { id: string; states: (State & { decodedReason: string | null })[] }[] };
+      expect(doc.summary).toEqual({ states: 5, decodedFully: 4, partlyDecoded: 1, notRead: 0, notScanned: 0, streamsNotRead: 0 });
+      const acc = doc.operators.find((o) => o.id === '23eaad2bb152dd975bbc63554c2ca61f')!.states.find((s) => s.name === 'accState')!;
+      expect([acc.entries, acc.decoded, acc.decodedReason]).toEqual([
+        2,
+        'partly',
+        `subtask 0: 1 entry read whose values could not be decoded (the first: value could not be decoded as Row<f0 BIGINT, f1 BIGINT, f2 BIGINT, f3 VARCHAR(2147483647)>: expected a RowKind byte 0–3 at the start of a binary row, found 9 — at ${path.basename(dir)}/_metadata, offset 10069 (0x2755))`,
+      ]);
+      expect((await cli(['inspect', dir, '--strict'])).code).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('without the Table readers, every state of the keyed header is still listed, as unknown with the serializer class', async () => {

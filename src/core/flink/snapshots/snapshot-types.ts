@@ -120,8 +120,11 @@ export type DecodedValue =
   | { kind: 'other'; type: string; text: string }
   /** a value read in `frame` mode */
   | ValueFrame
-  /** raw bytes of a value whose serializer is opaque or unknown */
-  | { kind: 'opaque'; reason: string; length: number; base64: string }
+  /**
+   * raw bytes of a value whose serializer is opaque or unknown; `decodeFailed` when its serializer is
+   * known but could not decode these bytes (the reason says where): the state is then partly decoded
+   */
+  | { kind: 'opaque'; reason: string; length: number; base64: string; decodeFailed?: true }
   /**
    * A structured message decoded by a registered serializer module (e.g. Protobuf).
    * `json` is the module's JSON view; details (byte ranges, unknown fields) come from that module.
