@@ -48,7 +48,7 @@ function object(w: ByteWriter, chain: JClass[]): void {
     for (const f of c.fields) {
       if (f.type === 'Z') w.bool(f.value as boolean);
       else if (f.type === 'I') w.i32(f.value as number);
-      else f.value(w);
+      else if (typeof f.value === 'function') f.value(w);
     }
     if (c.annotation) {
       c.annotation(w);
