@@ -435,6 +435,15 @@ describe("the Table runtime's other serializers", () => {
     );
   });
 
+  it('SortedMap (retracting Top-N): the comparator stream read to its end, entries with null flags', () => {
+    const w = new ByteWriter().i32(2).utf(`${TYPEUTILS}SortedMapSerializerSnapshot`).i32(3).u16(0xaced).u16(5);
+    object(w, [{ name: 'org.apache.flink.table.runtime.operators.rank.ComparatorCodeGenerator$Wrapper', fields: [{ type: 'L', name: 'code', sig: 'Ljava/lang/String;', value: (x) => x.u8(0x74).utf('int compare(…)') }] }]);
+    w.i32(1333245).i32(1).i32(2).utf(LONG_SNAPSHOT).i32(3).utf(LONG_SNAPSHOT).i32(3);
+    const s = readSnapshot(w.finish());
+    expect([s.typeLabel, s.details]).toEqual(['SortedMap<Long, Long>', { comparator: 'org.apache.flink.table.runtime.operators.rank.ComparatorCodeGenerator$Wrapper' }]);
+    expect(columns(decodeValue(s, new ByteWriter().i32(2).i64(1n).bool(false).i64(10n).i64(2n).bool(true).finish()))).toEqual([['1', '10'], ['2', null]]);
+  });
+
   it('BinaryRowData without types: delimited, shown as its bytes with the reason', () => {
     const s = snapshot(`${TYPEUTILS}BinaryRowDataSerializer$BinaryRowDataSerializerSnapshot`, (w) => w.i32(2));
     expect([s.status, s.typeLabel]).toEqual(['opaque', 'BinaryRow(2 fields)']);

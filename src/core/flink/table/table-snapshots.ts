@@ -19,6 +19,8 @@
  * - `StreamElementSerializer`: composite of the record serializer; values: a tag byte (0 record with
  *   `i64` timestamp, 1 record, 2 watermark `i64`, 3 latency marker, 4 watermark status `i32`,
  *   5 record attributes `bool`, 6 internal watermark `i32` + `i64`).
+ * - `SortedMapSerializerSnapshot` (retracting Top-N): the Java-serialized comparator, then the key and value
+ *   serializers; values `i32` size, then per entry the key, a `bool` null flag and (unless null) the value.
  * - the Table runtime's `TimeWindow` (`i64` start, `i64` end) and `CountWindow` (`i64` id) serializers.
  */
 import { strFromU8 } from 'fflate';
@@ -27,6 +29,7 @@ import type { DecodedValue, SerializerSnapshot, SnapshotReader, ValueCodec } fro
 import { expectNestedCount, readCompositeSnapshot, readNestedSnapshots } from '../snapshots/read-composite-snapshot';
 import { makeComposite } from '../snapshots/make-composite';
 import { encodeBase64 } from '../values/encode-base64';
+import { readJavaSerializedObject } from '../values/read-java-object-stream';
 import { formatBigDecimal } from '../values/string-codecs';
 import { decodeBinaryCollection, decodeBinaryRow, formatTimestamp, type RowShape } from './decode-binary-row';
 import { formatLogicalType, readDataTypeStream, readLogicalTypeStream, type LogicalType } from './read-logical-type';
@@ -43,6 +46,7 @@ const ARRAY = `${TYPEUTILS}ArrayDataSerializer$ArrayDataSerializerSnapshot`;
 const MAP = `${TYPEUTILS}MapDataSerializer$BaseMapSerializerSnapshot`;
 const NULL = 'org.apache.flink.table.dataview.NullSerializer$NullSerializerSnapshot';
 const STREAM_ELEMENT = 'org.apache.flink.streaming.runtime.streamrecord.StreamElementSerializer$StreamElementSerializerSnapshot';
+const SORTED_MAP = `${TYPEUTILS}SortedMapSerializerSnapshot`;
 const TABLE_TIME_WINDOW = 'org.apache.flink.table.runtime.operators.window.TimeWindow$Serializer$TimeWindowSerializerSnapshot';
 const TABLE_COUNT_WINDOW = 'org.apache.flink.table.runtime.operators.window.CountWindow$Serializer$CountWindowSerializerSnapshot';
 
@@ -284,6 +288,27 @@ export const mapDataSnapshotReader: SnapshotReader = {
   },
 };
 
+/** SortedMapSerializer: the comparator (a Java serialization stream, read to its end), then key and value serializers. */
+export const sortedMapSnapshotReader: SnapshotReader = {
+  classNames: [SORTED_MAP],
+  read(r, version, className, ctx) {
+    const at = r.position;
+    const comparator = readJavaSerializedObject(r, 'the comparator of SortedMapSerializerSnapshot');
+    const nested = readNestedSnapshots(r, ctx);
+    expectNestedCount(r, className, nested, 2, at);
+    const comparatorClass = comparator.kind === 'object' ? comparator.className : comparator.kind;
+    return makeComposite(className, version, nested, `SortedMap<${nested[0]!.typeLabel}, ${nested[1]!.typeLabel}>`, -1, (vr, [key, value], mode): DecodedValue => {
+      const n = vr.readCount('sorted map entries', 2);
+      const entries: { key: DecodedValue; value: DecodedValue }[] = [];
+      for (let i = 0; i < n; i++) {
+        const k = key!.decode(vr, mode);
+        entries.push({ key: k, value: vr.readBool('sorted map value null flag') ? { kind: 'null' } : value!.decode(vr, mode) });
+      }
+      return { kind: 'map', entries };
+    }, { comparator: comparatorClass });
+  },
+};
+
 const TAGS = ['record with timestamp', 'record', 'watermark', 'latency marker', 'watermark status', 'record attributes', 'internal watermark'];
 const STREAM_RECORD = 'org.apache.flink.streaming.runtime.streamrecord.StreamRecord';
 
@@ -341,6 +366,7 @@ export const TABLE_SNAPSHOT_READERS: readonly SnapshotReader[] = [
   arrayDataSnapshotReader,
   mapDataSnapshotReader,
   streamElementSnapshotReader,
+  sortedMapSnapshotReader,
   tableTimeWindowSnapshotReader,
   tableCountWindowSnapshotReader,
 ];
