@@ -49,6 +49,14 @@ export function readDataTypeStream(r: ByteReader, what: string): LogicalType {
   return toLogicalType(r, value.fields['logicalType'], at, 0);
 }
 
+/** Reads one Java serialization stream holding a `LogicalType` or a `DataType` (whose logical type it returns). */
+export function readLogicalOrDataTypeStream(r: ByteReader, what: string): LogicalType {
+  const at = r.position;
+  const value = readJavaSerializedObject(r, what);
+  const logical = value.kind === 'object' && value.fields['logicalType'] !== undefined ? value.fields['logicalType'] : value;
+  return toLogicalType(r, logical, at, 0);
+}
+
 function toLogicalType(r: ByteReader, v: JavaValue, at: number, depth: number): LogicalType {
   if (depth > MAX_TYPE_DEPTH) throw r.error('limit-exceeded', `expected logical types nested at most ${MAX_TYPE_DEPTH} deep, found deeper nesting`, at);
   if (v.kind !== 'object') throw r.error('invalid-value', `expected a Java-serialized LogicalType object, found ${describe(v)}`, at);

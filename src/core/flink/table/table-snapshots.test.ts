@@ -444,6 +444,32 @@ describe("the Table runtime's other serializers", () => {
     expect(columns(decodeValue(s, new ByteWriter().i32(2).i64(1n).bool(false).i64(10n).i64(2n).bool(true).finish()))).toEqual([['1', '10'], ['2', null]]);
   });
 
+  it('ArrayData and MapData: Java-serialized types and serializers (read to their ends), binary array and map values', () => {
+    const javaSerializer = (w: ByteWriter, name: string) => {
+      w.u16(0xaced).u16(5);
+      object(w, [{ name, fields: [] }, { name: 'org.apache.flink.api.common.typeutils.TypeSerializer', fields: [] }]);
+    };
+    const arrayBytes = new ByteWriter().i32(2).utf(`${TYPEUTILS}ArrayDataSerializer$ArrayDataSerializerSnapshot`).i32(3).u16(0xaced).u16(5);
+    logicalType(arrayBytes, T.int);
+    javaSerializer(arrayBytes, 'org.apache.flink.api.common.typeutils.base.IntSerializer');
+    const array = readSnapshot(arrayBytes.finish());
+    expect([array.typeLabel, array.details]).toEqual(['ARRAY<INT>', { elementSerializer: 'org.apache.flink.api.common.typeutils.base.IntSerializer' }]);
+    expect(columns(decodeValue(array, lengthPrefixed(Binary.array(2, 4).fixedValue(0, 5, 4).null(1, false).finish())))).toEqual([5, null]);
+
+    const mapBytes = new ByteWriter().i32(2).utf(`${TYPEUTILS}MapDataSerializer$BaseMapSerializerSnapshot`).i32(3).u16(0xaced).u16(5);
+    logicalType(mapBytes, T.varchar(3));
+    mapBytes.u16(0xaced).u16(5);
+    logicalType(mapBytes, T.bigint);
+    javaSerializer(mapBytes, `${TYPEUTILS}StringDataSerializer`);
+    javaSerializer(mapBytes, 'org.apache.flink.api.common.typeutils.base.LongSerializer');
+    const map = readSnapshot(mapBytes.finish());
+    expect(map.typeLabel).toBe('MAP<VARCHAR(3), BIGINT NOT NULL>');
+    const keys = Binary.array(1, 8).data(0, utf8('k')).finish();
+    const values = Binary.array(1, 8).fixedValue(0, 9).finish();
+    const body = new ByteWriter().bytes(new Uint8Array(new Int32Array([keys.length]).buffer)).bytes(keys).bytes(values).finish();
+    expect(columns(decodeValue(map, lengthPrefixed(body)))).toEqual([['k', '9']]);
+  });
+
   it('BinaryRowData without types: delimited, shown as its bytes with the reason', () => {
     const s = snapshot(`${TYPEUTILS}BinaryRowDataSerializer$BinaryRowDataSerializerSnapshot`, (w) => w.i32(2));
     expect([s.status, s.typeLabel]).toEqual(['opaque', 'BinaryRow(2 fields)']);

@@ -14,8 +14,8 @@
  * - `DecimalDataSerializer`: `i32` precision, `i32` scale; values: the unscaled `i64` (precision ≤ 18)
  *   or `i32` length + big-endian two's-complement bytes. `TimestampDataSerializer`: `i32` precision;
  *   values: `i64` epoch millis, and (precision > 3) `i32` nanos of the millisecond.
- * - `ArrayDataSerializer` / `MapDataSerializer`: Java-serialized element (key, value) logical types, then
- *   the element (key, value) serializer snapshots; values: `i32` length + BinaryArrayData / BinaryMapData.
+ * - `ArrayDataSerializer` / `MapDataSerializer`: the element (key, value) types, then the element (key, value)
+ *   serializers, each a Java serialization stream; values: `i32` length + BinaryArrayData / BinaryMapData.
  * - `StreamElementSerializer`: composite of the record serializer; values: a tag byte (0 record with
  *   `i64` timestamp, 1 record, 2 watermark `i64`, 3 latency marker, 4 watermark status `i32`,
  *   5 record attributes `bool`, 6 internal watermark `i32` + `i64`).
@@ -32,7 +32,7 @@ import { encodeBase64 } from '../values/encode-base64';
 import { readJavaSerializedObject } from '../values/read-java-object-stream';
 import { formatBigDecimal } from '../values/string-codecs';
 import { decodeBinaryCollection, decodeBinaryRow, formatTimestamp, type RowShape } from './decode-binary-row';
-import { formatLogicalType, readDataTypeStream, readLogicalTypeStream, type LogicalType } from './read-logical-type';
+import { formatLogicalType, readDataTypeStream, readLogicalOrDataTypeStream, readLogicalTypeStream, type LogicalType } from './read-logical-type';
 
 const TYPEUTILS = 'org.apache.flink.table.runtime.typeutils.';
 const ROW_DATA = `${TYPEUTILS}RowDataSerializer$RowDataSerializerSnapshot`;
@@ -81,10 +81,21 @@ function rawInner(s: SerializerSnapshot | undefined): { codec?: ValueCodec; labe
   return { ...(inner.codec === undefined ? {} : { codec: inner.codec }), label: inner.typeLabel };
 }
 
+/** `count` Java serialization streams, each a LogicalType (or a DataType), as r advances. */
 function readTypes(r: ByteReader, count: number, className: string): LogicalType[] {
   const types: LogicalType[] = [];
-  for (let i = 0; i < count; i++) types.push(readLogicalTypeStream(r.withPath(`field ${i} type`), `the LogicalType of field ${i} of ${shortName(className)}`));
+  for (let i = 0; i < count; i++) {
+    const tr = r.withPath(`type ${i}`);
+    types.push(readLogicalOrDataTypeStream(tr, `a logical type of ${shortName(className)}`));
+    r.syncFrom(tr);
+  }
   return types;
+}
+
+/** A Java-serialized TypeSerializer object (read to its end, for its class name). */
+function readJavaSerializer(r: ByteReader, className: string): string {
+  const v = readJavaSerializedObject(r, `a Java-serialized serializer of ${shortName(className)}`);
+  return v.kind === 'object' ? v.className : v.kind;
 }
 
 function shortName(className: string): string {
@@ -266,25 +277,26 @@ export const timestampDataSnapshotReader: SnapshotReader = {
   },
 };
 
-/** ArrayDataSerializer: the element's logical type, then its serializer; values are BinaryArrayData. */
+/** ArrayDataSerializer: the element's type, then the element serializer, both Java-serialized; values are BinaryArrayData. */
 export const arrayDataSnapshotReader: SnapshotReader = {
   classNames: [ARRAY],
-  read(r, version, className, ctx) {
+  read(r, version, className) {
     const [element] = readTypes(r, 1, className);
-    const nested = [ctx.readNested(r)];
+    const elementSerializer = readJavaSerializer(r, className);
     const type: LogicalType = { root: 'ARRAY', nullable: true, className: 'org.apache.flink.table.types.logical.ArrayType', element: element! };
-    return { className, version, typeLabel: formatLogicalType(type), status: 'known', nested, fixedLength: -1, codec: collectionCodec(type, 'binary array') };
+    return { className, version, typeLabel: formatLogicalType(type), status: 'known', nested: [], fixedLength: -1, details: { elementSerializer }, codec: collectionCodec(type, 'binary array') };
   },
 };
 
-/** MapDataSerializer: the key and value logical types, then their serializers; values are BinaryMapData. */
+/** MapDataSerializer: key and value types, then key and value serializers, all Java-serialized; values are BinaryMapData. */
 export const mapDataSnapshotReader: SnapshotReader = {
   classNames: [MAP],
-  read(r, version, className, ctx) {
+  read(r, version, className) {
     const [key, value] = readTypes(r, 2, className);
-    const nested = [ctx.readNested(r), ctx.readNested(r)];
+    const keySerializer = readJavaSerializer(r, className);
+    const valueSerializer = readJavaSerializer(r, className);
     const type: LogicalType = { root: 'MAP', nullable: true, className: 'org.apache.flink.table.types.logical.MapType', key: key!, value: value! };
-    return { className, version, typeLabel: formatLogicalType(type), status: 'known', nested, fixedLength: -1, codec: collectionCodec(type, 'binary map') };
+    return { className, version, typeLabel: formatLogicalType(type), status: 'known', nested: [], fixedLength: -1, details: { keySerializer, valueSerializer }, codec: collectionCodec(type, 'binary map') };
   },
 };
 
