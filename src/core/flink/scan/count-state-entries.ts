@@ -10,8 +10,10 @@ import { scanState, type ScanPart } from './scan-state';
 
 /** The reason of the first key, namespace, user key or value of the entry that its known serializer could not decode. */
 function firstFailed(e: StateEntry): string | undefined {
-  for (const v of [e.value, e.key, e.namespace, e.userKey]) if (isFailed(v)) return v.reason;
-  return undefined;
+  if (isFailed(e.value)) return e.value.reason;
+  if (isFailed(e.key)) return e.key.reason;
+  if (isFailed(e.namespace)) return e.namespace.reason;
+  return isFailed(e.userKey) ? e.userKey.reason : undefined;
 }
 
 function isFailed(v: DecodedValue | null | undefined): v is DecodedValue & { kind: 'opaque' } {
