@@ -27,6 +27,8 @@ import { formatBigDecimal } from '../values/string-codecs';
 import { formatLogicalType, type LogicalType } from './read-logical-type';
 
 const ROW_KINDS = ['+I', '-U', '+U', '-D'] as const;
+/** the value type of a MULTISET's map: each element's count */
+const MULTISET_COUNT: LogicalType = { root: 'INTEGER', nullable: false, className: 'org.apache.flink.table.types.logical.IntType' };
 const MAX_NESTING = 32;
 
 /** How a RAW field's bytes are decoded: the codec of the serializer its RawValueDataSerializer wraps, when known. */
@@ -69,7 +71,7 @@ class BinaryDecoder {
       const isNull = (this.r.bytes[start + ((i + 8) >>> 3)]! & (1 << ((i + 8) & 7))) !== 0;
       const slot = start + nullBytes + 8 * i;
       const value = isNull ? { kind: 'null' as const } : this.slot(type, start, size, slot, raw === undefined ? undefined : () => raw(i), depth);
-      fields.push({ name: names[i] ?? `f${i}`, type: formatLogicalType(type), value });
+      fields.push({ name: names[i] ?? `f${i}`, type: columnLabel(type), value });
     }
     return { kind: 'row', rowKind, fields };
   }
@@ -95,7 +97,7 @@ class BinaryDecoder {
       case 'DATE':
         return { kind: 'other', type: 'DATE', text: formatDate(v.getInt32(slot, true)) };
       case 'TIME_WITHOUT_TIME_ZONE':
-        return { kind: 'other', type: formatLogicalType({ ...type, nullable: true }), text: formatTimeOfDay(v.getInt32(slot, true)) };
+        return { kind: 'other', type: typeLabel(type), text: formatTimeOfDay(v.getInt32(slot, true)) };
       case 'INTERVAL_YEAR_MONTH':
         return { kind: 'other', type: 'INTERVAL_YEAR_MONTH', text: `${v.getInt32(slot, true)} months` };
       case 'INTERVAL_DAY_TIME':
@@ -108,7 +110,7 @@ class BinaryDecoder {
       case 'DECIMAL': {
         const precision = type.precision ?? 0;
         const scale = type.scale ?? 0;
-        const label = formatLogicalType({ ...type, nullable: true });
+        const label = typeLabel(type);
         if (precision <= 18) return { kind: 'other', type: label, text: formatBigDecimal(v.getBigInt64(slot, true), scale) };
         const bytes = this.variable(base, size, slot, label);
         return { kind: 'other', type: label, text: formatBigDecimal(bigIntFromTwosComplement(bytes), scale) };
@@ -116,7 +118,7 @@ class BinaryDecoder {
       case 'TIMESTAMP_WITHOUT_TIME_ZONE':
       case 'TIMESTAMP_WITH_LOCAL_TIME_ZONE': {
         const precision = type.precision ?? 6;
-        const label = formatLogicalType({ ...type, nullable: true });
+        const label = typeLabel(type);
         const local = type.root === 'TIMESTAMP_WITHOUT_TIME_ZONE';
         if (precision <= 3) return { kind: 'other', type: label, text: formatTimestamp(v.getBigInt64(slot, true), 0, precision, local) };
         const offsetAndNanos = v.getBigInt64(slot, true);
@@ -128,12 +130,12 @@ class BinaryDecoder {
       }
       case 'CHAR':
       case 'VARCHAR': {
-        const bytes = this.variable(base, size, slot, formatLogicalType(type));
+        const bytes = this.variable(base, size, slot, typeLabel(type));
         return { kind: 'string', value: decodeUtf8(bytes) };
       }
       case 'BINARY':
       case 'VARBINARY': {
-        const bytes = this.variable(base, size, slot, formatLogicalType(type));
+        const bytes = this.variable(base, size, slot, typeLabel(type));
         return { kind: 'bytes', length: bytes.length, base64: encodeBase64(bytes) };
       }
       case 'ARRAY':
@@ -141,11 +143,11 @@ class BinaryDecoder {
       case 'MAP':
       case 'ROW':
       case 'STRUCTURED_TYPE': {
-        const { offset, length } = this.offsetAndSize(base, size, slot, formatLogicalType(type));
+        const { offset, length } = this.offsetAndSize(base, size, slot, typeLabel(type));
         return this.collection(type, base + offset, length, depth + 1);
       }
       case 'RAW': {
-        const bytes = this.variable(base, size, slot, formatLogicalType(type));
+        const bytes = this.variable(base, size, slot, typeLabel(type));
         return this.rawValue(type, bytes, slot, raw?.());
       }
       default:
@@ -167,7 +169,7 @@ class BinaryDecoder {
       case 'MULTISET':
       case 'MAP': {
         const keyType = type.root === 'MAP' ? type.key : type.element;
-        const valueType: LogicalType | undefined = type.root === 'MAP' ? type.value : { root: 'INTEGER', nullable: false, className: 'org.apache.flink.table.types.logical.IntType' };
+        const valueType = type.root === 'MAP' ? type.value : MULTISET_COUNT;
         if (size < 4) throw this.r.error('invalid-value', `expected a binary map of at least 4 bytes, found ${size}`, at);
         const keyBytes = this.view.getInt32(at, true);
         if (keyBytes < 0 || keyBytes > size - 4) throw this.r.error('invalid-value', `expected the key array of a binary map within its ${size} bytes, found a size of ${keyBytes}`, at);
@@ -208,7 +210,7 @@ class BinaryDecoder {
         case 'INTEGER': items.push({ kind: 'int', type: 'Int', value: v.getInt32(p, true) }); break;
         case 'FLOAT': items.push(floatValue('Float', v.getFloat32(p, true))); break;
         case 'DATE': items.push({ kind: 'other', type: 'DATE', text: formatDate(v.getInt32(p, true)) }); break;
-        case 'TIME_WITHOUT_TIME_ZONE': items.push({ kind: 'other', type: formatLogicalType({ ...element, nullable: true }), text: formatTimeOfDay(v.getInt32(p, true)) }); break;
+        case 'TIME_WITHOUT_TIME_ZONE': items.push({ kind: 'other', type: typeLabel(element), text: formatTimeOfDay(v.getInt32(p, true)) }); break;
         default: items.push({ kind: 'other', type: 'INTERVAL_YEAR_MONTH', text: `${v.getInt32(p, true)} months` });
       }
     }
@@ -250,6 +252,23 @@ class BinaryDecoder {
   private depthCheck(depth: number, at: number): void {
     if (depth > MAX_NESTING) throw this.r.error('limit-exceeded', `expected binary rows, arrays and maps nested at most ${MAX_NESTING} deep, found deeper nesting`, at);
   }
+}
+
+const COLUMN_LABELS = new WeakMap<LogicalType, string>();
+const TYPE_LABELS = new WeakMap<LogicalType, string>();
+
+/** A column's type as shown (`BIGINT NOT NULL`), made once per type of a snapshot, not once per value. */
+function columnLabel(t: LogicalType): string {
+  let label = COLUMN_LABELS.get(t);
+  if (label === undefined) COLUMN_LABELS.set(t, (label = formatLogicalType(t)));
+  return label;
+}
+
+/** A value's type without its nullability (`DECIMAL(10, 2)`), made once per type. */
+function typeLabel(t: LogicalType): string {
+  let label = TYPE_LABELS.get(t);
+  if (label === undefined) TYPE_LABELS.set(t, (label = formatLogicalType({ ...t, nullable: true })));
+  return label;
 }
 
 function elementWidth(t: LogicalType): number {
