@@ -470,6 +470,22 @@ describe("the Table runtime's other serializers", () => {
     expect(columns(decodeValue(map, lengthPrefixed(body)))).toEqual([['k', '9']]);
   });
 
+  it('LinkedList: the null mask (most significant bit first) before the non-null elements; outer version 1 has none', () => {
+    const snapshotOf = (outerVersion: number, outer: (w: ByteWriter) => void) => {
+      const w = new ByteWriter().i32(2).utf(`${TYPEUTILS}LinkedListSerializer$LinkedListSerializerSnapshot`).i32(3).i32(911108).i32(outerVersion);
+      outer(w);
+      return readSnapshot(w.i32(1333245).i32(1).i32(1).utf(LONG_SNAPSHOT).i32(3).finish());
+    };
+    const masked = snapshotOf(3, (w) => w.bool(true));
+    expect([masked.typeLabel, masked.details]).toEqual(['LinkedList<Long>', { hasNullMask: true }]);
+    // 9 elements: 2 and 8 null → mask 0b00100000 0b10000000
+    const values = new ByteWriter().i32(9).u8(0x20).u8(0x80);
+    for (const v of [0, 1, 3, 4, 5, 6, 7]) values.i64(BigInt(v));
+    expect(columns(decodeValue(masked, values.finish()))).toEqual(['0', '1', null, '3', '4', '5', '6', '7', null]);
+    const plain = snapshotOf(1, () => {});
+    expect(columns(decodeValue(plain, new ByteWriter().i32(2).i64(5n).i64(6n).finish()))).toEqual(['5', '6']);
+  });
+
   it('BinaryRowData without types: delimited, shown as its bytes with the reason', () => {
     const s = snapshot(`${TYPEUTILS}BinaryRowDataSerializer$BinaryRowDataSerializerSnapshot`, (w) => w.i32(2));
     expect([s.status, s.typeLabel]).toEqual(['opaque', 'BinaryRow(2 fields)']);

@@ -21,6 +21,9 @@
  *   5 record attributes `bool`, 6 internal watermark `i32` + `i64`).
  * - `SortedMapSerializerSnapshot` (retracting Top-N): the Java-serialized comparator, then the key and value
  *   serializers; values `i32` size, then per entry the key, a `bool` null flag and (unless null) the value.
+ * - `LinkedListSerializer` (composite; outer version 1: no null mask, 2: a mask, ≥ 3: `bool` has-null-mask):
+ *   values `i32` size, the null mask (one bit per element, most significant first, in whole bytes), the
+ *   elements that are not null.
  * - the Table runtime's `TimeWindow` (`i64` start, `i64` end) and `CountWindow` (`i64` id) serializers.
  */
 import { strFromU8 } from 'fflate';
@@ -47,6 +50,7 @@ const MAP = `${TYPEUTILS}MapDataSerializer$BaseMapSerializerSnapshot`;
 const NULL = 'org.apache.flink.table.dataview.NullSerializer$NullSerializerSnapshot';
 const STREAM_ELEMENT = 'org.apache.flink.streaming.runtime.streamrecord.StreamElementSerializer$StreamElementSerializerSnapshot';
 const SORTED_MAP = `${TYPEUTILS}SortedMapSerializerSnapshot`;
+const LINKED_LIST = `${TYPEUTILS}LinkedListSerializer$LinkedListSerializerSnapshot`;
 const TABLE_TIME_WINDOW = 'org.apache.flink.table.runtime.operators.window.TimeWindow$Serializer$TimeWindowSerializerSnapshot';
 const TABLE_COUNT_WINDOW = 'org.apache.flink.table.runtime.operators.window.CountWindow$Serializer$CountWindowSerializerSnapshot';
 
@@ -321,6 +325,23 @@ export const sortedMapSnapshotReader: SnapshotReader = {
   },
 };
 
+/** LinkedListSerializer: size, an optional null mask (as Flink's MaskUtils writes it), the non-null elements. */
+export const linkedListSnapshotReader: SnapshotReader = {
+  classNames: [LINKED_LIST],
+  read(r, version, className, ctx) {
+    const at = r.position;
+    const { outer: hasNullMask, nested } = readCompositeSnapshot(r, version, ctx, (o, outerVersion) => (outerVersion < 2 ? false : outerVersion === 2 ? true : o.readBool('has null mask')));
+    expectNestedCount(r, className, nested, 1, at);
+    return makeComposite(className, version, nested, `LinkedList<${nested[0]!.typeLabel}>`, -1, (vr, [element], mode): DecodedValue => {
+      const n = vr.readCount('linked list elements', hasNullMask ? 0 : 1);
+      const mask = hasNullMask ? vr.readBytes(Math.ceil(n / 8), 'linked list null mask') : undefined;
+      const items: DecodedValue[] = [];
+      for (let i = 0; i < n; i++) items.push(mask !== undefined && (mask[i >>> 3]! & (0x80 >>> (i & 7))) !== 0 ? { kind: 'null' } : element!.decode(vr, mode));
+      return { kind: 'list', items };
+    }, { hasNullMask });
+  },
+};
+
 const TAGS = ['record with timestamp', 'record', 'watermark', 'latency marker', 'watermark status', 'record attributes', 'internal watermark'];
 const STREAM_RECORD = 'org.apache.flink.streaming.runtime.streamrecord.StreamRecord';
 
@@ -379,6 +400,7 @@ export const TABLE_SNAPSHOT_READERS: readonly SnapshotReader[] = [
   mapDataSnapshotReader,
   streamElementSnapshotReader,
   sortedMapSnapshotReader,
+  linkedListSnapshotReader,
   tableTimeWindowSnapshotReader,
   tableCountWindowSnapshotReader,
 ];
