@@ -35,6 +35,8 @@ function describe(v: DecodedValue, depth: number): string {
       return `{${some(v.entries, (e) => `${d(e.key)}: ${d(e.value)}`)}}`;
     case 'pojo':
       return `${shortClass(v.className)}{${some(v.fields, (f) => `${f.name}=${d(f.value)}`)}}`;
+    case 'row':
+      return `${v.rowKind}(${some(v.fields, (f) => `${f.name}=${d(f.value)}`)})`;
     case 'ttl':
       return `${d(v.value)} (ttl ${v.lastAccessTimestamp})`;
     case 'timer':

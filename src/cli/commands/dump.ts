@@ -175,6 +175,8 @@ export function formatDecodedValue(v: DecodedValue): string {
       return `(${v.fields.map(formatDecodedValue).join(', ')})`;
     case 'pojo':
       return `${v.className}{${v.fields.map((f) => `${f.name}=${formatDecodedValue(f.value)}`).join(', ')}}`;
+    case 'row':
+      return `${v.rowKind}(${v.fields.map((f) => `${f.name} ${f.type}=${formatDecodedValue(f.value)}`).join(', ')})`;
     case 'ttl':
       return `${formatDecodedValue(v.value)} (last access ${v.lastAccessTimestamp})`;
     case 'void-namespace':

@@ -4,7 +4,7 @@
  * value bytes and running the Protobuf structural scan on every Protobuf value where it lies in the
  * read buffer — never the full decoder. Memory is bounded by the read buffers (reused across streams).
  */
-import { createSnapshotRegistry, openSavepoint, scanState, type CancelSignal, type SampleCoverage, type StateScope, type ValueFrame } from '../../core/flink';
+import { createSnapshotRegistry, openSavepoint, scanState, type CancelSignal, type OpenedSavepoint, type SampleCoverage, type StateScope, type ValueFrame } from '../../core/flink';
 import { createRowKeyText, describeEntryKey } from '../../core/compat';
 import type { ByteSource, DecodeErrorJson, SavepointFiles } from '../../core/io';
 import { asProtobufFrame, createProtobufStateScan, getProtobufScanIndex, listProtobufFrames, registerProtobufSnapshotReaders, type EntryKeyText, type ProtobufStateScan } from '../../core/protobuf';
@@ -22,7 +22,7 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
   const files = countStateFileReads(input, counter);
   const registry = createSnapshotRegistry();
   registerProtobufSnapshotReaders(registry);
-  const opened = await openSavepoint(files);
+  const opened = countInlineStateReads(await openSavepoint(files), counter);
   const stats = new Map<string, StateStats & { scan?: ProtobufStateScan }>();
   const errors: DecodeErrorJson[] = [];
   const slot = (operatorId: string, state: string, scope: StateScope) => {
@@ -95,27 +95,43 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
   return { states, errors, ...(coverage ? { coverage } : {}), bytesRead: counter.bytes };
 }
 
-/** The input with its state-file reads counted (`_metadata` is not counted). */
-function countStateFileReads(input: SavepointFiles, counter: { bytes: number }): SavepointFiles {
-  const wrap = (src: ByteSource): ByteSource => {
-    const readInto = src.readInto?.bind(src);
-    return {
-      name: src.name,
-      size: src.size,
-      read(offset, length) {
-        counter.bytes += length;
-        return src.read(offset, length);
-      },
-      ...(readInto === undefined
-        ? {}
-        : {
-            readInto(offset: number, length: number, target: Uint8Array) {
-              counter.bytes += length;
-              return readInto(offset, length, target);
-            },
-          }),
-    };
+/**
+ * The opened savepoint with the reads of state inline in `_metadata` counted (handle code 1: the
+ * bytes lie in `_metadata`, read whole when it was opened; what the scan reads of them is state read).
+ */
+function countInlineStateReads(opened: OpenedSavepoint, counter: { bytes: number }): OpenedSavepoint {
+  return {
+    ...opened,
+    resolveStreamHandle(handle, context) {
+      const resolved = opened.resolveStreamHandle(handle, context);
+      return handle.kind === 'inline' ? { ...resolved, source: countReads(resolved.source, counter) } : resolved;
+    },
   };
+}
+
+function countReads(src: ByteSource, counter: { bytes: number }): ByteSource {
+  const readInto = src.readInto?.bind(src);
+  return {
+    name: src.name,
+    size: src.size,
+    read(offset, length) {
+      counter.bytes += length;
+      return src.read(offset, length);
+    },
+    ...(readInto === undefined
+      ? {}
+      : {
+          readInto(offset: number, length: number, target: Uint8Array) {
+            counter.bytes += length;
+            return readInto(offset, length, target);
+          },
+        }),
+  };
+}
+
+/** The input with its state-file reads counted (the reads of `_metadata` itself are not: see countInlineStateReads). */
+function countStateFileReads(input: SavepointFiles, counter: { bytes: number }): SavepointFiles {
+  const wrap = (src: ByteSource) => countReads(src, counter);
   const cache = new Map<string, ByteSource>();
   return {
     ...input,

@@ -57,6 +57,11 @@ export function describeOpaque(bytes: Uint8Array, reason: string): DecodedValue 
   return { kind: 'opaque', reason, length: bytes.length, base64: encodeBase64(bytes) };
 }
 
+/** The bytes of a value whose known serializer failed on them (`decodeFailed`), with the reason. */
+export function describeUndecodable(bytes: Uint8Array, reason: string): DecodedValue {
+  return { kind: 'opaque', reason, length: bytes.length, base64: encodeBase64(bytes), decodeFailed: true };
+}
+
 export function codecOf(s: SerializerSnapshot | undefined): ValueCodec | undefined {
   return s && s.status !== 'unknown' ? s.codec : undefined;
 }
@@ -173,7 +178,7 @@ function decodeOrOpaque(s: SerializerSnapshot | undefined, role: string, r: Byte
   } catch (e) {
     if (!isDecodeError(e)) throw e;
     r.seek(start);
-    return describeOpaque(r.readBytes(r.remaining), `${role} could not be decoded as ${s!.typeLabel}: ${e.message}`);
+    return describeUndecodable(r.readBytes(r.remaining), `${role} could not be decoded as ${s!.typeLabel}: ${e.message}`);
   }
 }
 
@@ -208,7 +213,7 @@ function decodeDelimitedList(element: SerializerSnapshot | undefined, r: ByteRea
   } catch (e) {
     if (!isDecodeError(e)) throw e;
     r.seek(start);
-    return describeOpaque(r.readBytes(r.remaining), `list could not be decoded as ${element!.typeLabel} elements: ${e.message}`);
+    return describeUndecodable(r.readBytes(r.remaining), `list could not be decoded as ${element!.typeLabel} elements: ${e.message}`);
   }
   return { kind: 'list', items };
 }

@@ -8,7 +8,7 @@
  * ObjectInputStream refuses it.
  */
 import { ByteReader, isDecodeError } from '../../io';
-import { readJavaSerializedObject, type JavaValue } from './read-checkpoint-properties-java-object';
+import { readJavaSerializedObject, type JavaValue } from '../values/read-java-object-stream';
 import type { CheckpointProperties } from './metadata-types';
 
 const PROPERTIES_CLASS = 'org.apache.flink.runtime.checkpoint.CheckpointProperties';

@@ -1,6 +1,6 @@
 import { ByteReader, decodeSnappyFramed, isDecodeError, type ByteSource } from '../../io';
 import { throwIfCancelled, type CancelSignal } from '../cancel-signal';
-import { describeOpaque } from '../keyed/decode-keyed-entry';
+import { describeOpaque, describeUndecodable } from '../keyed/decode-keyed-entry';
 import { isWantedState } from '../is-wanted-state';
 import type { OperatorStateHeader, StateEntry, StateMetaInfo } from '../savepoint/inspection-types';
 import type { OperatorStateEntry } from '../metadata/metadata-types';
@@ -128,7 +128,7 @@ function decodeElement(r: ByteReader, meta: StateMetaInfo | undefined, name: str
   } catch (e) {
     if (!isDecodeError(e)) throw e;
     r.seek(start);
-    return describeOpaque(r.readBytes(r.remaining), `element could not be decoded as ${s.typeLabel}: ${e.message}`);
+    return describeUndecodable(r.readBytes(r.remaining), `element could not be decoded as ${s.typeLabel}: ${e.message}`);
   }
 }
 

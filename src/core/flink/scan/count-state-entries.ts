@@ -4,7 +4,21 @@ import type { StateScope } from '../savepoint/inspection-types';
 import { openSavepoint, type OpenedSavepoint } from '../savepoint/open-savepoint';
 import type { SampleCoverage, StateSample } from '../keyed/sample-keyed-stream';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
+import type { StateEntry } from '../savepoint/inspection-types';
+import type { DecodedValue } from '../snapshots/snapshot-types';
 import { scanState, type ScanPart } from './scan-state';
+
+/** The reason of the first key, namespace, user key or value of the entry that its known serializer could not decode. */
+function firstFailed(e: StateEntry): string | undefined {
+  if (isFailed(e.value)) return e.value.reason;
+  if (isFailed(e.key)) return e.key.reason;
+  if (isFailed(e.namespace)) return e.namespace.reason;
+  return isFailed(e.userKey) ? e.userKey.reason : undefined;
+}
+
+function isFailed(v: DecodedValue | null | undefined): v is DecodedValue & { kind: 'opaque' } {
+  return v !== null && v !== undefined && v.kind === 'opaque' && v.decodeFailed === true;
+}
 
 export interface StateEntryCount {
   operatorId: string;
@@ -26,9 +40,10 @@ export interface StateReadGap {
   /**
    * failed: the stream stopped at an error (the entries before it are counted); unreadable: its entries
    * are not readable here (RocksDB native, a changelog); incomplete: read, but its entries are not the
-   * whole of its states (a changelog's changes after the materialized part)
+   * whole of its states (a changelog's changes after the materialized part); undecodable: read to its
+   * end, but some values its known serializer could not decode (kept as their bytes)
    */
-  kind: 'failed' | 'unreadable' | 'incomplete';
+  kind: 'failed' | 'unreadable' | 'incomplete' | 'undecodable';
   reason: string;
 }
 
@@ -69,6 +84,16 @@ export async function countStateEntries(
   // entries come in runs of one state: look its slot up again only when the state or scope changes
   let last: StateEntryCount | undefined;
   let broadcast: ReadonlySet<string> = new Set();
+  // per operator, subtask, scope and state: the values that could not be decoded, and the first reason
+  const undecodable = new Map<string, { gap: StateReadGap; count: number }>();
+  const noteUndecodable = (e: StateEntry, part: ScanPart, scope: StateScope) => {
+    const failed = firstFailed(e);
+    if (failed === undefined) return;
+    const k = `${part.operator.id}\u0000${part.subtask}\u0000${scope}\u0000${e.state}`;
+    const seen = undecodable.get(k);
+    if (seen) seen.count++;
+    else undecodable.set(k, { gap: { operatorId: part.operator.id, subtask: part.subtask, scope: part.kind, states: [e.state], kind: 'undecodable', reason: failed }, count: 1 });
+  };
   const covered = await scanState(
     opened,
     registry,
@@ -87,6 +112,7 @@ export async function countStateEntries(
         const scope: StateScope = part.kind === 'keyed' ? 'keyed' : broadcast.has(e.state) ? 'broadcast' : 'operator';
         if (last === undefined || last.state !== e.state || last.scope !== scope) last = slot(part.operator.id, e.state, scope);
         last.entries++;
+        noteUndecodable(e, part, scope);
       },
       streamError(e, where) {
         errors.push(e.toJSON());
@@ -100,6 +126,9 @@ export async function countStateEntries(
     },
     { values: { mode: 'decode' }, ...(options.signal ? { signal: options.signal } : {}), reuseReadBuffers: true },
   );
+  for (const { gap, count } of undecodable.values()) {
+    gaps.push({ ...gap, reason: `subtask ${gap.subtask}: ${count} ${count === 1 ? 'entry' : 'entries'} read whose values could not be decoded (the first: ${gap.reason})` });
+  }
   const coverage: SampleCoverage | undefined = sample ? { sample, keyGroupsRead: covered.keyGroupsRead, keyGroupsWithData: covered.keyGroupsWithData } : undefined;
   return { counts: [...counts.values()], errors, gaps, ...(coverage ? { coverage } : {}) };
 }

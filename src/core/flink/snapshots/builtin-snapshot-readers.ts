@@ -6,6 +6,7 @@ import { tupleSnapshotReader } from './tuple-snapshot';
 import { pojoSnapshotReader } from './pojo-snapshot';
 import { genericTypeSnapshotReader, kryoSnapshotReader } from './opaque-type-snapshots';
 import { enumSnapshotReader } from './enum-snapshot';
+import { TABLE_SNAPSHOT_READERS } from '../table/table-snapshots';
 
 export { SIMPLE_TYPES } from './simple-snapshots';
 export { COMPOSITE_MAGIC, NESTED_DELEGATE_MAGIC } from './read-composite-snapshot';
@@ -28,6 +29,7 @@ export const BUILTIN_SNAPSHOT_READERS: readonly SnapshotReader[] = [
   kryoSnapshotReader,
   genericTypeSnapshotReader,
   enumSnapshotReader,
+  ...TABLE_SNAPSHOT_READERS,
 ];
 
 export function registerBuiltinSnapshotReaders(registry: { register(reader: SnapshotReader): void }): void {

@@ -5,7 +5,7 @@ const MAX_VALUE_DEPTH = 64;
 
 /**
  * The values inside `value` (itself included) that `match` accepts, in read order: list items,
- * map keys and values, tuple and POJO fields, TTL-wrapped values. A matched value is not searched
+ * map keys and values, tuple, POJO and row fields, TTL-wrapped values. A matched value is not searched
  * further. For example the frames of a `frame` scan, or the messages of a `decode` scan.
  */
 export function findNestedValues<T extends DecodedValue>(value: DecodedValue | null | undefined, match: (v: DecodedValue) => v is T): T[] {
@@ -31,6 +31,7 @@ function collect<T extends DecodedValue>(v: DecodedValue, match: (v: DecodedValu
       for (const f of v.fields) collect(f, match, out, depth + 1);
       return;
     case 'pojo':
+    case 'row':
       for (const f of v.fields) collect(f.value, match, out, depth + 1);
       return;
     case 'map':

@@ -111,11 +111,20 @@ export type DecodedValue =
   | { kind: 'global-window' }
   | { kind: 'enum'; className: string; ordinal: number; name?: string }
   | { kind: 'java-serialized'; length: number; text?: string; base64: string }
+  /**
+   * A row of Flink's Table runtime (RowData, read from its binary format): the RowKind (`+I`, `-U`,
+   * `+U`, `-D`) and one typed column per field (`type` is the field's logical type, e.g. `BIGINT`,
+   * `VARCHAR(2147483647)`, `DECIMAL(10, 2)`; fields without a saved name are `f0`, `f1`, …).
+   */
+  | { kind: 'row'; rowKind: '+I' | '-U' | '+U' | '-D'; fields: { name: string; type: string; value: DecodedValue }[] }
   | { kind: 'other'; type: string; text: string }
   /** a value read in `frame` mode */
   | ValueFrame
-  /** raw bytes of a value whose serializer is opaque or unknown */
-  | { kind: 'opaque'; reason: string; length: number; base64: string }
+  /**
+   * raw bytes of a value whose serializer is opaque or unknown; `decodeFailed` when its serializer is
+   * known but could not decode these bytes (the reason says where): the state is then partly decoded
+   */
+  | { kind: 'opaque'; reason: string; length: number; base64: string; decodeFailed?: true }
   /**
    * A structured message decoded by a registered serializer module (e.g. Protobuf).
    * `json` is the module's JSON view; details (byte ranges, unknown fields) come from that module.

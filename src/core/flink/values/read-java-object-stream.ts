@@ -1,8 +1,10 @@
 /**
  * A small reader for the Java object serialization stream format (java.io.ObjectOutputStream,
- * protocol version 2), enough for the `CheckpointProperties` trailer of `_metadata`:
- * objects, class descriptors, strings, enums, arrays, null, back-references and block data.
- * Externalizable classes, proxies and exceptions are reported as unsupported.
+ * protocol version 2), enough for the `CheckpointProperties` trailer of `_metadata` and for the
+ * Java-serialized `LogicalType`s and `DataType`s in the serializer snapshots of Flink's Table runtime:
+ * objects, class descriptors, strings, enums, arrays, class objects, null, back-references and block data.
+ * What a class's `writeObject` wrote after its fields (e.g. an `ArrayList`'s elements) is kept in
+ * the object's `annotations`. Externalizable classes, proxies and exceptions are reported as unsupported.
  *
  * Hostile streams: each handle remembers whether it holds a class descriptor or a value, and a
  * back-reference must name the kind its position needs (a string or an object where a class
@@ -10,14 +12,14 @@
  * chain may not refer back to itself and is at most MAX_SUPERCLASS_CHAIN long, so no descriptor
  * graph makes a walk of it loop.
  */
-import type { ByteReader } from '../../io';
+import { decodeModifiedUtf8, type ByteReader } from '../../io';
 
 export type JavaValue =
   | { kind: 'null' }
   | { kind: 'primitive'; type: string; value: number | bigint | boolean }
   | { kind: 'string'; value: string }
   | { kind: 'enum'; className: string; constant: string }
-  | { kind: 'object'; className: string; fields: Record<string, JavaValue> }
+  | { kind: 'object'; className: string; fields: Record<string, JavaValue>; annotations?: JavaValue[] }
   | { kind: 'array'; className: string; items: JavaValue[] }
   | { kind: 'class'; className: string }
   | { kind: 'block-data'; length: number };
@@ -31,22 +33,25 @@ interface ClassDesc {
 
 const TC = { NULL: 0x70, REFERENCE: 0x71, CLASSDESC: 0x72, OBJECT: 0x73, STRING: 0x74, ARRAY: 0x75, CLASS: 0x76, BLOCKDATA: 0x77, ENDBLOCKDATA: 0x78, RESET: 0x79, BLOCKDATALONG: 0x7a, LONGSTRING: 0x7c, PROXYCLASSDESC: 0x7d, ENUM: 0x7e } as const;
 const BASE_HANDLE = 0x7e0000;
-const MAX_DEPTH = 32;
+const MAX_DEPTH = 128;
 /** Java class hierarchies are far shallower; a longer superclass chain is refused (limit-exceeded). */
 const MAX_SUPERCLASS_CHAIN = 64;
 const SC_WRITE_METHOD = 0x01;
 const SC_SERIALIZABLE = 0x02;
 const SC_EXTERNALIZABLE = 0x04;
 
-/** Reads `AC ED 00 05` and the first content element of the stream. */
-export function readJavaSerializedObject(r: ByteReader): JavaValue {
+/**
+ * Reads `AC ED 00 05` and the first content element of the stream. `purpose` names what the
+ * stream holds in messages (default: the checkpoint properties).
+ */
+export function readJavaSerializedObject(r: ByteReader, purpose = 'the checkpoint properties'): JavaValue {
   const at = r.position;
   const magic = r.readU16('Java serialization magic');
   const version = r.readU16('Java serialization version');
   if (magic !== 0xaced || version !== 5) {
     throw r.error('bad-magic', `expected a Java serialization stream (AC ED 00 05), found ${hex4(magic)} ${hex4(version)}`, at);
   }
-  return new JavaStreamReader(r).readContent(0);
+  return new JavaStreamReader(r, purpose).readContent(0);
 }
 
 /** What a handle holds: a class descriptor or a value; null while its enum or array is being read. */
@@ -54,7 +59,7 @@ type Handle = { kind: 'desc'; desc: ClassDesc } | { kind: 'value'; value: JavaVa
 
 class JavaStreamReader {
   private readonly handles: Handle[] = [];
-  constructor(private readonly r: ByteReader) {}
+  constructor(private readonly r: ByteReader, private readonly purpose: string) {}
 
   readContent(depth: number): JavaValue {
     const r = this.r;
@@ -70,7 +75,11 @@ class JavaStreamReader {
         return this.newValue({ kind: 'string', value: r.readUtf('Java string') });
       case TC.LONGSTRING: {
         const n = r.readI64('Java long string length');
-        throw r.error('limit-exceeded', `expected a short Java string in the checkpoint properties, found a long string of ${n} bytes`, at);
+        if (n < 0n || n > BigInt(r.remaining)) throw r.error('limit-exceeded', `expected a Java string in ${this.purpose} within the ${r.remaining} bytes left, found a long string of ${n} bytes`, at);
+        const bytes = r.readBytes(Number(n), 'Java long string');
+        const text = decodeModifiedUtf8(bytes);
+        if ('error' in text) throw r.error('invalid-value', `expected a modified UTF-8 Java string, found ${text.error}`, at);
+        return this.newValue({ kind: 'string', value: text.value });
       }
       case TC.ENUM: {
         const desc = this.readClassDesc(depth + 1);
@@ -115,11 +124,14 @@ class JavaStreamReader {
     for (let d: ClassDesc | null = desc; d !== null; d = d.superClass) chain.unshift(d);
     for (const d of chain) {
       if ((d.flags & SC_EXTERNALIZABLE) !== 0) {
-        throw this.r.error('unsupported-format', `expected a Serializable class in the checkpoint properties, found the Externalizable class ${d.name}`);
+        throw this.r.error('unsupported-format', `expected a Serializable class in ${this.purpose}, found the Externalizable class ${d.name}`);
       }
       if ((d.flags & SC_SERIALIZABLE) === 0) continue;
       for (const f of d.fields) obj.fields[f.name] = this.readFieldValue(f.type, depth + 1);
-      if ((d.flags & SC_WRITE_METHOD) !== 0) this.skipAnnotation(depth + 1);
+      if ((d.flags & SC_WRITE_METHOD) !== 0) {
+        const annotations = this.readAnnotation(depth + 1);
+        if (annotations.length > 0) obj.annotations = [...(obj.annotations ?? []), ...annotations];
+      }
     }
     return obj;
   }
@@ -162,7 +174,7 @@ class JavaStreamReader {
       else if (!'BCDFIJSZ'.includes(type)) throw r.error('invalid-value', `expected a Java field type code, found '${type}' for field ${fieldName}`, r.position - fieldName.length - 3);
       desc.fields.push({ type, name: fieldName });
     }
-    this.skipAnnotation(depth + 1);
+    this.readAnnotation(depth + 1);
     const superAt = r.position;
     const superClass = this.readClassDesc(depth + 1);
     checkSuperclassChain(r, desc, superClass, superAt);
@@ -170,13 +182,15 @@ class JavaStreamReader {
     return desc;
   }
 
-  private skipAnnotation(depth: number): void {
+  /** The contents up to TC_ENDBLOCKDATA (a class annotation, or what a `writeObject` wrote after the fields). */
+  private readAnnotation(depth: number): JavaValue[] {
+    const out: JavaValue[] = [];
     for (;;) {
       if (this.r.peekU8() === TC.ENDBLOCKDATA) {
         this.r.skip(1);
-        return;
+        return out;
       }
-      this.readContent(depth);
+      out.push(this.readContent(depth));
     }
   }
 
