@@ -193,7 +193,35 @@ describe('openTarGzArchive', () => {
     gz.fill(0xff, 12, 20);
     const e = await openTarGzArchive(bytesSource('bad.tgz', gz)).catch((x: unknown) => x as Error);
     expect(isDecodeError(e) && e.code).toBe('corrupt-compression');
-    expect((e as Error).message).toMatch(/^expected a valid gzip stream, found corrupt data \(.+\) — at bad\.tgz, offset 0 \(0x0\)$/);
+    expect((e as Error).message).toMatch(/^expected DEFLATE data in gzip member #1 \(from offset 0\), found data that does not inflate \(.+\) in compressed bytes 0–\d+ — at bad\.tgz, offset 0 \(0x0\)$/);
+  });
+
+  it('says what is wrong with a gzip header, trailing data and a truncated stream, and where', async () => {
+    const gz = gzipSync(buildTar([{ name: 'a', data: text('x'.repeat(3000)) }]));
+    const message = async (bytes: Uint8Array) => ((await openTarGzArchive(bytesSource('sp.tgz', bytes)).catch((x: unknown) => x)) as Error).message;
+    const withHeader = (flags: number, rest: Uint8Array) => {
+      const header = gz.slice(0, 10);
+      header[3] = flags;
+      const out = new Uint8Array(10 + rest.length);
+      out.set(header);
+      out.set(rest, 10);
+      return out;
+    };
+    expect(await message(withHeader(4, new Uint8Array([0xff, 0xff, ...gz.subarray(10, 40)])))).toBe(
+      'expected an extra field (FEXTRA) of 65535 bytes in the header of gzip member #1, found the file ends 30 bytes after its length — at sp.tgz, offset 10 (0xa)',
+    );
+    expect(await message(withHeader(8, new Uint8Array(50).fill(0x61)))).toBe(
+      'expected the file name (FNAME) in the header of gzip member #1 to end with a NUL byte, found none before the end of the file — at sp.tgz, offset 10 (0xa)',
+    );
+    const method = gz.slice();
+    method[2] = 7;
+    expect(await message(method)).toBe('expected gzip member #1 to use compression method 8 (DEFLATE), found method 7 — at sp.tgz, offset 2 (0x2)');
+    const junk = new Uint8Array([...gz, ...text('garbage!')]);
+    expect(await message(junk)).toBe(
+      `expected another gzip member (1f 8b) or the end of the file after gzip member #1 (from offset 0), which ends at offset ${gz.length}, found 8 bytes of trailing data starting 67 61 72 62 — at sp.tgz, offset ${gz.length} (0x${gz.length.toString(16)})`,
+    );
+    const half = gz.length >> 1;
+    expect(await message(gz.subarray(0, half))).toBe(`expected the rest of gzip member #1 (from offset 0), found the file ends at offset ${half}: the archive is truncated — at sp.tgz, offset ${half} (0x${half.toString(16)})`);
   });
 
   it('openSavepointInput detects tar.gz by its magic bytes and roots the savepoint at _metadata', async () => {
