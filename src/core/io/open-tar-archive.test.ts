@@ -11,6 +11,8 @@ interface Member {
   prefix?: string;
   /** GNU magic ("ustar  \0") instead of POSIX ("ustar\0" "00") */
   gnu?: boolean;
+  /** the size written in the header, when it is not the data's (a pax size record gives the real one) */
+  headerSize?: number;
 }
 
 function header(m: Member, size: number): Uint8Array {
@@ -39,7 +41,7 @@ function buildTar(members: Member[], { end = true } = {}): Uint8Array {
   const parts: Uint8Array[] = [];
   for (const m of members) {
     const data = m.data ?? new Uint8Array(0);
-    parts.push(header(m, data.length), data, new Uint8Array((512 - (data.length % 512)) % 512));
+    parts.push(header(m, m.headerSize ?? data.length), data, new Uint8Array((512 - (data.length % 512)) % 512));
   }
   if (end) parts.push(new Uint8Array(1024));
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -83,6 +85,23 @@ describe('openTarArchive', () => {
     ]);
     expect(await readAll(listing.files[1]!.source)).toEqual(text('long'));
     expect(listing.warnings).toEqual(["ignored tar member 'sp/link': it is a symbolic link, not a regular file"]);
+  });
+
+  it("a pax size record overrides the header's size; a malformed one is located", async () => {
+    const state = new Uint8Array(1500).map((_, i) => i % 253);
+    const tar = buildTar([
+      { name: 'sp/_metadata', data: text('meta') },
+      { name: 'PaxHeaders/s', type: 'x', data: pax({ size: String(state.length) }) },
+      { name: 'sp/state', data: state, headerSize: 0 },
+      { name: 'sp/after', data: text('after') },
+    ]);
+    const listing = await openTarArchive(bytesSource('sp.tar', tar));
+    expect(listing.files.map((f) => [f.path, f.source.size])).toEqual([['sp/_metadata', 4], ['sp/state', 1500], ['sp/after', 5]]);
+    expect(await readAll(listing.files[1]!.source)).toEqual(state);
+    expect(await readAll(listing.files[2]!.source)).toEqual(text('after'));
+    const bad = buildTar([{ name: 'PaxHeaders/s', type: 'x', data: pax({ size: '12x' }) }, { name: 'sp/_metadata', data: text('meta') }]);
+    const e = await openTarArchive(bytesSource('bad.tar', bad)).catch((x: unknown) => x as Error);
+    expect(e.message).toBe('expected a pax size record of decimal digits, found "12x" — at bad.tar, offset 512 (0x200)');
   });
 
   it('members are range sources into the tar: reads touch only the requested bytes', async () => {
