@@ -100,7 +100,7 @@ describe('openTarArchive', () => {
     expect(await readAll(listing.files[1]!.source)).toEqual(state);
     expect(await readAll(listing.files[2]!.source)).toEqual(text('after'));
     const bad = buildTar([{ name: 'PaxHeaders/s', type: 'x', data: pax({ size: '12x' }) }, { name: 'sp/_metadata', data: text('meta') }]);
-    const e = await openTarArchive(bytesSource('bad.tar', bad)).catch((x: unknown) => x as Error);
+    const e = (await openTarArchive(bytesSource('bad.tar', bad)).catch((x: unknown) => x)) as Error;
     expect(e.message).toBe('expected a pax size record of decimal digits, found "12x" — at bad.tar, offset 512 (0x200)');
   });
 
