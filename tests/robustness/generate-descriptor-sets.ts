@@ -6,7 +6,7 @@
  * or both. These sets are valid: `compare` must answer (exit 0 or 1) in time linear in their size.
  */
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { DescriptorProto_ReservedRangeSchema, EnumDescriptorProto_EnumReservedRangeSchema, EnumDescriptorProtoSchema, FileDescriptorSetSchema, type DescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { DescriptorProto_ReservedRangeSchema, EnumDescriptorProto_EnumReservedRangeSchema, EnumDescriptorProtoSchema, FileDescriptorProtoSchema, FileDescriptorSetSchema, type DescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import type { SeededRandom } from './seeded-random';
 
 export const DESCRIPTOR_GROWTHS = ['reserved-ranges', 'reserved-names', 'enum-reserved-ranges'] as const;
@@ -159,4 +159,30 @@ export function generateInvalidDescriptorSet(baseBytes: Uint8Array, defect: Desc
       break;
   }
   return { bytes: toBinary(FileDescriptorSetSchema, set), label: `${defect} at ${message.name}.${field.name}`, element };
+}
+
+/**
+ * A set of `files` files, each importing the one before and declaring one message whose field refers to the
+ * previous file's message: a long import chain that ordering and evaluation must handle in near-linear time
+ * (ordering alone was quadratic: 12 s for 5,000 files, minutes for 50,000).
+ */
+export function generateImportChainSet(files: number): { bytes: Uint8Array; root: string } {
+  const file = Array.from({ length: files }, (_, i) =>
+    create(FileDescriptorProtoSchema, {
+      name: `chain/f${i}.proto`,
+      package: 'chain',
+      syntax: 'proto3',
+      dependency: i > 0 ? [`chain/f${i - 1}.proto`] : [],
+      messageType: [
+        {
+          name: `M${i}`,
+          field: [
+            { name: 'x', number: 1, type: 5, label: 1, jsonName: 'x' },
+            ...(i > 0 ? [{ name: 'prev', number: 2, type: 11, typeName: `.chain.M${i - 1}`, label: 1, jsonName: 'prev' }] : []),
+          ],
+        },
+      ],
+    }),
+  );
+  return { bytes: toBinary(FileDescriptorSetSchema, create(FileDescriptorSetSchema, { file })), root: `chain.M${files - 1}` };
 }
