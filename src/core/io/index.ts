@@ -10,7 +10,8 @@ export { type ArchiveLimits, type InputFile, type SkippedEntry } from './input-f
 export { decodeModifiedUtf8, encodeModifiedUtf8, isModifiedUtf8StringAt } from './modified-utf8';
 export { baseNameOf } from './normalize-entry-path';
 export { createHttpFolderFiles, openHttpFolderMetadata } from './open-http-folder';
-export { type RangeFetch, type RangeFetchBodyReader, type RangeFetchResponse, openHttpRangeSource } from './open-http-range-source';
+export { type RangeFetch, openHttpRangeSource } from './open-http-range-source';
+export { createBoundedRangeFetch, type BoundedFetchOptions, type FetchPlatform } from './create-bounded-range-fetch';
 export { openSavepointInput } from './open-savepoint-input';
 export { SnappyFramedReader, decodeSnappyFramed } from './read-snappy-framed';
 export { checkMetadataSize, describeAbsentFile, type SavepointFiles } from './savepoint-files';
