@@ -1,8 +1,6 @@
 import { openHttpSavepointFolder } from '../core/flink';
-import { DecodeError, isDecodeError, openSavepointInput, wrongInput, type RangeFetch, type SavepointFiles } from '../core/io';
-import { openBrowserHttpSource } from './sources';
-
-const browserFetch: RangeFetch = (url, init) => fetch(url, { ...init, cache: 'no-store' });
+import { DecodeError, isDecodeError, openSavepointInput, wrongInput, type SavepointFiles } from '../core/io';
+import { createBrowserRangeFetch, openBrowserHttpSource } from './sources';
 
 /**
  * A savepoint given by URL (`?savepoint=<url>`): a folder (`…/sp-1/` or `…/sp-1/_metadata`),
@@ -24,7 +22,8 @@ export async function openUrlInput(url: string): Promise<SavepointFiles> {
   const path = parsed.pathname;
   if (path.endsWith('/') || path.endsWith('/_metadata')) {
     const base = `${parsed.origin}${path.replace(/\/_metadata$/, '').replace(/\/$/, '')}`;
-    return openHttpSavepointFolder(base, browserFetch);
+    // one bounded fetch per opened input: a server that timed out is not waited for again
+    return openHttpSavepointFolder(base, createBrowserRangeFetch());
   }
   const name = path.split('/').pop() || url;
   try {

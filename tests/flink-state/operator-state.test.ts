@@ -71,6 +71,17 @@ describe('operator state', () => {
     expect(entries[0]!.valueRange).toEqual({ offset: a, length: 17 });
   });
 
+  it('an element offset past the end of the stream is a located error, not a read of a negative length', async () => {
+    const w = writeHeader(6, false, [listState('split', 'SPLIT_DISTRIBUTE')], []);
+    const a = w.length;
+    w.stringValue('x');
+    const bytes = w.finish();
+    const e = await readAll(bytes, [{ name: 'split', mode: 'SPLIT_DISTRIBUTE', offsets: [a, 10_000_000] }]).catch((x: unknown) => x as Error);
+    expect((e as Error).message).toBe(
+      `expected element #1 of operator state "split" at an offset inside the ${bytes.length}-byte state stream, found offset 10000000, past its end — at op, offset ${bytes.length} (0x${bytes.length.toString(16)})`,
+    );
+  });
+
   it('reads version 5 headers (no compression flag)', () => {
     const w = writeHeader(5, false, [listState('s', 'UNION')], []);
     const h = readOperatorStateHeader(new ByteReader(w.finish()), registry);

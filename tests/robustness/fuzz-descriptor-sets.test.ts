@@ -9,9 +9,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeSummary, FULL, makeScratchDir, runFuzzCases, type FuzzCase } from './fuzz-workspace';
-import { DESCRIPTOR_GROWTHS, generateGrownDescriptorSets } from './generate-descriptor-sets';
+import { DESCRIPTOR_DEFECTS, DESCRIPTOR_GROWTHS, generateGrownDescriptorSets, generateImportChainSet, generateInvalidDescriptorSet } from './generate-descriptor-sets';
 import { REPO_ROOT } from './list-robustness-inputs';
-import { judgeNoInternalError } from './run-cli-cases';
+import { judgeBadInputRun, judgeNoInternalError } from './run-cli-cases';
 import { createSeededRandom } from './seeded-random';
 
 const SEED = 0xde5c5e7;
@@ -54,6 +54,61 @@ describe('fuzz: large descriptor sets in compare', () => {
       }
       const summary = await runFuzzCases(cases);
       console.log(describeSummary('descriptor-set fuzz', summary));
+      expect(summary.failures).toEqual([]);
+    } finally {
+      scratch.remove();
+    }
+  });
+
+  const DEFECT_CASES = FULL ? 8 : 2;
+  it(`${DESCRIPTOR_DEFECTS.length * DEFECT_CASES} sets protoc would refuse are refused, naming the element, on either side`, async () => {
+    const scratch = makeScratchDir('invalid-descriptors');
+    try {
+      const base = new Uint8Array(readFileSync(BASE));
+      const rnd = createSeededRandom(SEED + 1);
+      const cases: FuzzCase[] = [];
+      let i = 0;
+      for (const defect of DESCRIPTOR_DEFECTS) {
+        for (let k = 0; k < DEFECT_CASES; k++, i++) {
+          const g = generateInvalidDescriptorSet(base, defect, rnd);
+          const onNewSide = i % 2 === 0;
+          const bad = path.join(scratch.dir, `bad-${i}.binpb`);
+          cases.push({
+            name: `invalid descriptors #${i} (seed ${SEED + 1}): ${g.label}, on the ${onNewSide ? 'new' : 'saved'} side`,
+            prepare: () => {
+              writeFileSync(bad, g.bytes);
+              return onNewSide ? ['compare', bad, '--against', BASE, '--root', ROOT] : ['compare', BASE, '--against', bad, '--root', ROOT];
+            },
+            judge: (run) =>
+              judgeBadInputRun(run) ??
+              (run.stderr.includes('Invalid descriptor set (protoc would refuse it): ') && run.stderr.includes(` / ${g.element}]`) ? undefined : `not refused as invalid at ${g.element}: ${run.stderr.slice(0, 300)}`),
+          });
+        }
+      }
+      const summary = await runFuzzCases(cases);
+      console.log(describeSummary('invalid descriptor-set fuzz', summary));
+      expect(summary.failures).toEqual([]);
+    } finally {
+      scratch.remove();
+    }
+  });
+
+  it('a set of 20,000 files in one import chain is compared within the case bound', async () => {
+    const scratch = makeScratchDir('import-chain');
+    try {
+      const chain = generateImportChainSet(FULL ? 50_000 : 20_000);
+      const file = path.join(scratch.dir, 'chain.binpb');
+      const cases: FuzzCase[] = [
+        {
+          name: `an import chain of ${FULL ? 50_000 : 20_000} files, compared with itself`,
+          prepare: () => (writeFileSync(file, chain.bytes), ['compare', file, '--against', file, '--root', chain.root]),
+          judge: (run) => judgeNoInternalError(run) ?? (run.code === 0 ? undefined : `exit ${run.code}: ${run.stderr.slice(0, 300)}`),
+          // generous for a busy machine: the quadratic ordering took over 3 minutes for 20,000 files
+          boundMs: 90_000,
+        },
+      ];
+      const summary = await runFuzzCases(cases);
+      console.log(describeSummary('import-chain descriptor set', summary));
       expect(summary.failures).toEqual([]);
     } finally {
       scratch.remove();

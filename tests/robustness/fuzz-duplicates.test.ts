@@ -2,7 +2,8 @@
  * Duplicated structures in `_metadata` (generate-metadata-handles.ts, generateDuplicatedStructures):
  * an operator listed again, a state listed twice in one handle, a subtask's keyed or operator state
  * handle replaced by a copy of another's. Each is read once: `inspect --json` exits 0, warns about
- * the duplicate, and counts no state above its count in the intact savepoint.
+ * the duplicate, and counts no state above its count in the intact savepoint; `stats --json` warns and
+ * counts the same way.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,12 @@ interface Counted {
   warnings: string[];
   operators: { id: string; warnings: string[]; states: { name: string; scope: string; entries: number | null }[] }[];
 }
+interface StatsCounted {
+  warnings?: string[];
+  states: { operatorId: string; scope: string; state: string; entries?: number }[];
+}
+const statsCountsOf = (doc: StatsCounted) => new Map(doc.states.map((s) => [`${s.operatorId}/${s.scope}/${s.state}`, s.entries ?? 0] as const));
+const DUPLICATE_WARNING = /listed (more than once|\d+ times)|repeats the subtask/;
 const countsOf = (doc: Counted) => new Map(doc.operators.flatMap((o) => o.states.map((s) => [`${o.id}/${s.scope}/${s.name}`, s.entries ?? 0] as const)));
 
 describe('fuzz: duplicated structures in _metadata', () => {
@@ -34,13 +41,27 @@ describe('fuzz: duplicated structures in _metadata', () => {
       const baselineRun = await baselineRunner.run(['inspect', sp, '--json'], 60_000);
       await baselineRunner.close();
       const baseline = countsOf(JSON.parse(baselineRun.stdout) as Counted);
+      const statsBaselineRunner = new CliCaseRunner();
+      const statsBaselineRun = await statsBaselineRunner.run(['stats', sp, '--json'], 60_000);
+      await statsBaselineRunner.close();
+      const statsBaseline = statsCountsOf(JSON.parse(statsBaselineRun.stdout) as StatsCounted);
       const judge = (run: CliRun): string | undefined => {
         const why = judgeNoInternalError(run);
         if (why) return why;
         if (run.code !== 0) return `exit ${run.code}: ${run.stderr.slice(0, 300)}`;
         const doc = JSON.parse(run.stdout) as Counted;
-        if (!doc.warnings.some((w) => /listed (more than once|\d+ times)|repeats the subtask/.test(w))) return `no warning about the duplicate: ${JSON.stringify(doc.warnings).slice(0, 300)}`;
+        if (!doc.warnings.some((w) => DUPLICATE_WARNING.test(w))) return `no warning about the duplicate: ${JSON.stringify(doc.warnings).slice(0, 300)}`;
         for (const [key, n] of countsOf(doc)) if (n > (baseline.get(key) ?? 0)) return `${key}: ${n} entries, the intact savepoint has ${baseline.get(key) ?? 0}`;
+        return undefined;
+      };
+      // stats reads the same savepoint: it says so too, and counts nothing twice
+      const judgeStats = (run: CliRun): string | undefined => {
+        const why = judgeNoInternalError(run);
+        if (why) return why;
+        if (run.code !== 0) return `exit ${run.code}: ${run.stderr.slice(0, 300)}`;
+        const doc = JSON.parse(run.stdout) as StatsCounted;
+        if (!(doc.warnings ?? []).some((w) => DUPLICATE_WARNING.test(w))) return `stats: no warning about the duplicate: ${JSON.stringify(doc.warnings).slice(0, 300)}`;
+        for (const [key, n] of statsCountsOf(doc)) if (n > (statsBaseline.get(key) ?? 0)) return `stats ${key}: ${n} entries, the intact savepoint has ${statsBaseline.get(key) ?? 0}`;
         return undefined;
       };
       const rnd = createSeededRandom(SEED);
@@ -54,6 +75,11 @@ describe('fuzz: duplicated structures in _metadata', () => {
             name: `duplicates #${i} (seed ${SEED}): ${generated.label}`,
             prepare: () => (writeFileSync(path.join(sp, '_metadata'), generated.bytes), ['inspect', sp, '--json']),
             judge,
+          });
+          cases.push({
+            name: `duplicates #${i} (seed ${SEED}), stats: ${generated.label}`,
+            prepare: () => (writeFileSync(path.join(sp, '_metadata'), generated.bytes), ['stats', sp, '--json', '--workers', String(1 + (i % 2))]),
+            judge: judgeStats,
           });
         }
       }

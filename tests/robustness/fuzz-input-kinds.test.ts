@@ -5,14 +5,14 @@
  * for the sparse descriptor set, its size and the limit): nothing may wait for a writer, read an
  * endless device, or load gigabytes.
  */
-import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeSummary, FIXTURE_SAVEPOINT, FIXTURE_SCHEMA, makeScratchDir, runFuzzCases, type FuzzCase } from './fuzz-workspace';
 import { REPO_ROOT } from './list-robustness-inputs';
-import { judgeBadInputRun } from './run-cli-cases';
+import { judgeBadInputRun, judgeNoInternalError } from './run-cli-cases';
 
 const OLD_SCHEMA = path.join(REPO_ROOT, 'fixtures/schema-changes/field-renamed/old.binpb');
 const ROOT = 'fixtures.change.Order';
@@ -56,6 +56,48 @@ describe('fuzz: odd kinds of input paths', () => {
       expect(summary.failures).toEqual([]);
     } finally {
       await new Promise<void>((resolve) => (socketServer ? socketServer.close(() => resolve()) : resolve()));
+      scratch.remove();
+    }
+  });
+
+  it('savepoint folders whose _metadata or state files are not regular files say what they are', async () => {
+    const scratch = makeScratchDir('folder-kinds');
+    try {
+      const at = (name: string) => path.join(scratch.dir, name);
+      /** a copy of the fixture savepoint folder whose entry `name` is replaced by `make(path)` */
+      const copyWith = (folder: string, name: string, make: (p: string) => void): string => {
+        cpSync(FIXTURE_SAVEPOINT, at(folder), { recursive: true });
+        rmSync(path.join(at(folder), name));
+        make(path.join(at(folder), name));
+        return at(folder);
+      };
+      const stateFile = readdirSync(FIXTURE_SAVEPOINT).find((n) => n !== '_metadata')!;
+      const cases: FuzzCase[] = [];
+      const expectRefusal = (name: string, folder: string, message: RegExp) =>
+        cases.push({ name, prepare: () => ['inspect', folder], judge: (run) => judgeBadInputRun(run) ?? (message.test(run.stderr) ? undefined : `says: ${run.stderr.slice(0, 300)}`), boundMs: 10_000 });
+      expectRefusal('_metadata is a FIFO', copyWith('fifo-metadata', '_metadata', (p) => execFileSync('mkfifo', [p])), /expected the savepoint's _metadata to be a regular file, found a FIFO \(named pipe\): '_metadata' in /);
+      expectRefusal('_metadata is a folder', copyWith('folder-metadata', '_metadata', (p) => mkdirSync(p)), /expected the savepoint's _metadata to be a regular file, found a folder: '_metadata' in /);
+      expectRefusal('_metadata links to /dev/zero', copyWith('device-metadata', '_metadata', (p) => symlinkSync('/dev/zero', p)), /found a symbolic link to a character device: '_metadata'/);
+      let deep = at('deep');
+      for (let i = 0; i < 40; i++) deep = path.join(deep, 'd');
+      mkdirSync(deep, { recursive: true });
+      cpSync(FIXTURE_SAVEPOINT, deep, { recursive: true });
+      expectRefusal('a savepoint 40 folders deep', at('deep'), /found no files; 1 folder lies deeper than the walk goes and was not read \('d\/d\/d/);
+      // a state file that is a FIFO: the savepoint opens, and that file is named as what it is (exit 0 or 1, not a wait)
+      const fifoState = copyWith('fifo-state', stateFile, (p) => execFileSync('mkfifo', [p]));
+      cases.push({
+        name: 'a state file is a FIFO',
+        prepare: () => ['inspect', fifoState],
+        judge: (run) => judgeNoInternalError(run) ?? (run.stdout.includes(`expected state file "${stateFile}" next to _metadata in ${fifoState}, found a FIFO (named pipe), not a regular file — at `) ? undefined : `says: ${run.stdout.slice(0, 400)}`),
+        boundMs: 10_000,
+      });
+      // a link to a regular file is that file
+      const linked = copyWith('linked-state', stateFile, (p) => symlinkSync(path.join(FIXTURE_SAVEPOINT, stateFile), p));
+      cases.push({ name: 'a state file is a link to a regular file', prepare: () => ['inspect', '--strict', linked], judge: (run) => (run.code === 0 ? undefined : `exit ${run.code}: ${run.stderr.slice(0, 300)}${run.stdout.slice(0, 300)}`), boundMs: 10_000 });
+      const summary = await runFuzzCases(cases);
+      console.log(describeSummary('savepoint-folder kinds', summary));
+      expect(summary.failures).toEqual([]);
+    } finally {
       scratch.remove();
     }
   });

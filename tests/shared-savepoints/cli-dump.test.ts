@@ -21,7 +21,7 @@ describe('dump over a real Flink savepoint without Protobuf state', NEEDS_SHARED
     const values = await run('dump', SHARED, '--operator', 'd5c8b168c6cbfe8c507a10f88b325243', '--state', 'state-name', '--limit', '1');
     expect(values.code).toBe(0);
     expect(values.stdout).toBe(
-      'operator d5c8b168c6cbfe8c507a10f88b325243, state state-name: 1 entry\n#1  subtask 1  key group 1  key (3)  namespace VoidNamespace\n  value: 3\n',
+      'operator d5c8b168c6cbfe8c507a10f88b325243, state state-name\n#1  subtask 1  key group 1  key (3)  namespace VoidNamespace\n  value: 3\n1 entry\n',
     );
     const timers = await run('dump', SHARED, '--operator', '41e91aae0bee218c44306cf7d21940ad', '--state', '_timer_state/event_timer', '--limit', '1');
     expect(timers.stdout.split('\n')[2]).toBe('  value: timer @-9223372036854775798 key (3) namespace 3');

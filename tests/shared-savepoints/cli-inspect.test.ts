@@ -147,6 +147,7 @@ describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
     const doc = JSON.parse(r.stdout) as InspectJson;
     const missing = doc.errors.filter((e) => e.code === 'missing-file');
     expect(missing.length).toBeGreaterThan(0);
-    expect(missing[0]!.message).toContain(`expected state file "${removed}", referenced by operator d5c8b168… / subtask 1 / managed keyed state`);
+    expect(missing[0]!.message).toContain(`expected state file "${removed}" next to _metadata in ${dir}, found no such file: the savepoint is incomplete (copy the whole folder) — at`);
+    expect(missing[0]!.message).toMatch(/\/_metadata \[operator d5c8b168… \/ subtask 1 \/ managed keyed state\]$/);
   });
 });

@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNodeInput } from '../../src/cli/sources/open-node-input';
-import { detectInputKind, readAll, type SavepointFiles } from '../../src/core/io';
-import { resolveStateFile } from '../../src/core/io/resolve-state-file';
+import { describeAbsentFile, detectInputKind, readAll, type SavepointFiles } from '../../src/core/io';
 import { NEEDS_SHARED, SHARED_SAVEPOINTS as SHARED } from '../helpers/shared-savepoints';
 
 const FOLDERS = [
@@ -99,6 +98,7 @@ describe('openNodeInput over the real savepoints in ../shared/flink-savepoints',
     const victim = readdirSync(copy).find((n) => n !== '_metadata')!;
     unlinkSync(join(copy, victim));
     const sp = await openNodeInput(copy);
-    expect(resolveStateFile(sp, victim, 'relative')).toEqual({ kind: 'missing', fileName: victim });
+    expect(sp.resolveRelative(victim)).toBeUndefined();
+    expect(describeAbsentFile(sp, victim)).toBe('no such file: the savepoint is incomplete (copy the whole folder)');
   });
 });

@@ -3,9 +3,13 @@
  * is absent), and its usage errors. Its run over a real savepoint in ../shared is
  * tests/shared-savepoints/cli-dump.test.ts.
  */
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readCheckpointMetadata } from '../../core/flink/metadata/read-checkpoint-metadata';
+import { writeCheckpointMetadata } from '../../core/flink/metadata/write-checkpoint-metadata';
+import { ByteWriter } from '../../core/io';
 import { runCli } from '../run-cli';
 import type { DumpUnknownField } from './dump';
 
@@ -43,13 +47,41 @@ describe.skipIf(!exists)('dump over a fixture savepoint', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('operator int-keyed, state last-event: 1 entry');
+    expect(lines[0]).toBe('operator int-keyed, state last-event');
     expect(lines[1]).toBe('#1  subtask 0  key group 1  key 3  namespace VoidNamespace');
     expect(lines[2]).toBe(
       '  value: {"id":"23","name":"event-23","kind":"DELETED","tags":["t0","t1"],"location":{"lat":23.5,"lon":-23.25},"priority":2,"blob":"FxcXFxcXFxc=","deltas":["-23","23","-1"],"parent":{"id":"22","name":"parent"},"score":34.5}',
     );
     expect(lines[3]).toBe('  protobuf: fixtures.events.Event, 84 payload bytes, depth 1, 1 unknown field');
     expect(lines[4]).toMatch(/^ {4}unknown field 100 \(varint\) in the root message: savepoint\/[0-9a-f-]+ offset \d+, 3 bytes: a00663$/);
+    expect(lines[5]).toBe('1 entry');
+  });
+
+  it('caps what one value prints (unknown fields, their bytes, the value), says where, and --full-values lifts it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'si-dump-caps-'));
+    try {
+      const sp = writeSavepointWithHugeValue(path.join(dir, 'sp'));
+      const capped = JSON.parse((await run('dump', sp, '--operator', 'int-keyed', '--state', 'processed-events', '--limit', '1', '--json')).stdout);
+      const p = capped.entries[0].protobuf[0];
+      expect(p.unknownFields).toHaveLength(1000);
+      expect(p.unknownFieldsOmitted).toBe(1501 + 1 - 1000);
+      const big = p.unknownFields.find((u: DumpUnknownField) => u.number === 200);
+      expect(big).toMatchObject({ length: 5 + 200_000, hexTruncated: true }); // tag (2 bytes) and length (3 bytes) included
+      expect(big.hex).toHaveLength(512);
+      expect(capped.entries[0].value).toEqual({ kind: 'omitted', reason: "the value's JSON is longer than 1048576 characters; --full-values prints it" });
+      const text = (await run('dump', sp, '--operator', 'int-keyed', '--state', 'processed-events', '--limit', '1')).stdout;
+      expect(text).toContain("  value: (not printed: the value's JSON is longer than 1048576 characters; --full-values prints it)");
+      expect(text).toContain('1502 unknown fields');
+      expect(text).toContain(', 200005 bytes: ');
+      expect(text).toContain(' … (the first 256 of 200005 bytes; --full-values prints all)');
+      expect(text).toContain('    … 502 more unknown fields not listed (--full-values lists all)');
+      const full = JSON.parse((await run('dump', sp, '--operator', 'int-keyed', '--state', 'processed-events', '--limit', '1', '--json', '--full-values')).stdout);
+      expect(full.entries[0].protobuf[0].unknownFields).toHaveLength(1502);
+      expect(full.entries[0].protobuf[0].unknownFields.find((u: DumpUnknownField) => u.number === 200).hex).toHaveLength(2 * (5 + 200_000));
+      expect(full.entries[0].value.kind).toBe('message');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('prints MapState user keys and a JSON document with --json', async () => {
@@ -105,3 +137,54 @@ describe.skipIf(!exists)('dump of a HashMap NATIVE savepoint (heap key groups de
     });
   }
 });
+
+/**
+ * A copy of the fixture savepoint whose first `processed-events` element of subtask 0 (operator int-keyed)
+ * carries, after its payload, an unknown 200,000-byte field 200, 1,500 unknown varint fields 300 (1,502
+ * unknown fields with the value's own field 100) and an 800,000-byte `blob`: the later elements and the
+ * handle's offsets move.
+ */
+function writeSavepointWithHugeValue(to: string): string {
+  cpSync(SAVEPOINT, to, { recursive: true });
+  const metadata = readCheckpointMetadata(new Uint8Array(readFileSync(path.join(to, '_metadata'))), '_metadata');
+  const trailer = new Uint8Array(readFileSync(path.join(to, '_metadata'))).subarray(metadata.properties!.trailerOffset!);
+  const op = metadata.operators.find((o) => o.id === '6d821971c3bfd7ae2c972e89d7414f7c')!;
+  const handle = op.subtasks.find((s) => s.index === 0)!.managedOperatorState!;
+  const data = handle.delegate!;
+  if (data.kind !== 'relative-file') throw new Error(`expected a relative file handle, found ${data.kind}`);
+  const file = path.join(to, data.relativePath);
+  const bytes = new Uint8Array(readFileSync(file));
+  const entry = handle.states.find((e) => e.name === 'processed-events')!;
+  const at = entry.offsets[0]!;
+  const frameLength = new DataView(bytes.buffer, bytes.byteOffset).getInt32(at);
+  const extra = new ByteWriter();
+  const varint = (v: number) => {
+    for (; v >= 0x80; v >>>= 7) extra.u8((v & 0x7f) | 0x80);
+    extra.u8(v);
+  };
+  varint((200 << 3) | 2);
+  varint(200_000);
+  extra.bytes(new Uint8Array(200_000).fill(0x5a));
+  for (let i = 0; i < 1500; i++) {
+    varint(300 << 3);
+    varint(i);
+  }
+  // a second `bytes blob = 12` of 800,000 bytes, which wins: its base64 makes the value's JSON over 1 MiB
+  varint((12 << 3) | 2);
+  varint(800_000);
+  extra.bytes(new Uint8Array(800_000).fill(0x11));
+  const added = extra.finish();
+  const patched = new ByteWriter()
+    .bytes(bytes.subarray(0, at))
+    .i32(frameLength + added.length)
+    .bytes(bytes.subarray(at + 4, at + 4 + frameLength))
+    .bytes(added)
+    .bytes(bytes.subarray(at + 4 + frameLength))
+    .finish();
+  writeFileSync(file, patched);
+  for (const e of handle.states) e.offsets = e.offsets.map((o) => (o > at ? o + added.length : o));
+  (data as { size: number }).size = patched.length;
+  const body = writeCheckpointMetadata(metadata);
+  writeFileSync(path.join(to, '_metadata'), new Uint8Array([...body, ...trailer]));
+  return to;
+}

@@ -1,7 +1,12 @@
 /**
- * `dump <savepoint> --operator <id|uid> --state <name> [--limit N] [--json]`: the entries of one
- * state with key, key group, namespace, user key and decoded value; Protobuf values are decoded
+ * `dump <savepoint> --operator <id|uid> --state <name> [--limit N] [--json] [--full-values]`: the entries
+ * of one state with key, key group, namespace, user key and decoded value; Protobuf values are decoded
  * with the descriptors of their own snapshot and listed with their unknown fields.
+ *
+ * Output is streamed entry by entry (one decoded value held at a time), and what one value prints is
+ * capped — its rendering at MAX_VALUE_CHARS characters, its unknown fields at MAX_UNKNOWN_FIELDS per
+ * message and MAX_UNKNOWN_FIELD_BYTES bytes of hex each — with a note where it cut; `--full-values`
+ * lifts the caps.
  */
 import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
 import { wrongInput, type SavepointFiles } from '../../core/io';
@@ -23,6 +28,8 @@ export const dumpCommand: CliCommand = {
     '  --state <name>       the state name',
     '  --limit <N>          print at most N entries (default: all)',
     '  --json               print one JSON document: {operator, state, entries: [...]}',
+    '  --full-values        print every value whole (by default one value prints at most 1 MiB,',
+    '                       1,000 unknown fields per message and 256 bytes of each)',
     '  -h, --help           show this help',
   ].join('\n'),
   options: {
@@ -30,6 +37,7 @@ export const dumpCommand: CliCommand = {
     state: { type: 'string' },
     limit: { type: 'string' },
     json: { type: 'boolean' },
+    'full-values': { type: 'boolean' },
   },
   async run({ values, positionals }, io) {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint to dump');
@@ -46,25 +54,26 @@ export const dumpCommand: CliCommand = {
     const files = await openNodeInput(savepoint);
     const registry = createSnapshotRegistry();
     registerProtobufSnapshotReaders(registry);
-    const entries: DumpEntry[] = [];
-    // decoded values carry the Protobuf decoder's details (unknown fields with their bytes)
-    const visit = (entry: StateEntry) => void entries.push(toDumpEntry(entry, listProtobufValueDetails(entry.value).map((d) => d.detail)));
+    const caps = values['full-values'] === true ? NO_CAPS : DEFAULT_CAPS;
+    const printer = values['json'] === true ? createJsonPrinter(io.stdout, operator, state) : createTextPrinter(io.stdout, operator, state);
+    // decoded values carry the Protobuf decoder's details (unknown fields with their bytes); each is printed and dropped
+    const visit = (entry: StateEntry) => printer.entry(toDumpEntry(entry, listProtobufValueDetails(entry.value).map((d) => d.detail), caps));
     const opened = await openSavepoint(files);
     let named = false;
     // entries that are not the whole state (a changelog's changes after its materialized part) are said so
     const incomplete = new Set<string>();
     const part = (p: ScanPart) => {
+      if (!named) printer.start();
       named = true;
       if (p.incomplete !== undefined) incomplete.add(p.incomplete);
     };
     await scanState(opened, registry, { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) }, { part, entry: visit }, { values: { mode: 'decode' } });
     // a state no header of the operator names is a wrong name, not an empty state
-    if (!named) await requireNamedState(files, registry, opened, operator, state);
-    if (values['json'] === true) {
-      io.stdout(`${JSON.stringify({ operator, state, entries }, null, 2)}\n`);
-    } else {
-      io.stdout(formatDumpText(operator, state, entries));
+    if (!named) {
+      await requireNamedState(files, registry, opened, operator, state);
+      printer.start();
     }
+    printer.end();
     for (const why of incomplete) io.stderr(`savepoint-inspector dump: warning: not the whole state: ${why}\n`);
     return EXIT_OK;
   },
@@ -85,8 +94,23 @@ export interface DumpUnknownField {
   wireType: string;
   offset: number;
   length: number;
+  /** the field's bytes in hex: the first MAX_UNKNOWN_FIELD_BYTES of them unless --full-values (then `hexTruncated`) */
   hex: string;
+  hexTruncated?: true;
 }
+
+/** What one value prints at most, unless --full-values */
+export const MAX_VALUE_CHARS = 1024 * 1024;
+export const MAX_UNKNOWN_FIELDS = 1000;
+export const MAX_UNKNOWN_FIELD_BYTES = 256;
+
+interface DumpCaps {
+  valueChars: number;
+  unknownFields: number;
+  unknownFieldBytes: number;
+}
+const DEFAULT_CAPS: DumpCaps = { valueChars: MAX_VALUE_CHARS, unknownFields: MAX_UNKNOWN_FIELDS, unknownFieldBytes: MAX_UNKNOWN_FIELD_BYTES };
+const NO_CAPS: DumpCaps = { valueChars: Infinity, unknownFields: Infinity, unknownFieldBytes: Infinity };
 
 export interface DumpEntry {
   subtask: number;
@@ -94,22 +118,23 @@ export interface DumpEntry {
   key?: DecodedValue;
   namespace?: DecodedValue;
   userKey?: DecodedValue;
-  value: DecodedValue | null;
+  /** `omitted` replaces a value whose rendering is longer than MAX_VALUE_CHARS (unless --full-values) */
+  value: DecodedValue | null | { kind: 'omitted'; reason: string };
   file: string;
   valueOffset: number;
   valueLength: number;
   /** per Protobuf message in the value (one for ValueState/MapState, one per element for lists) */
-  protobuf: { typeName: string; payloadSize: number; depth: number; unknownFields: DumpUnknownField[] }[];
+  protobuf: { typeName: string; payloadSize: number; depth: number; unknownFields: DumpUnknownField[]; /** unknown fields past MAX_UNKNOWN_FIELDS, not listed */ unknownFieldsOmitted?: number }[];
 }
 
-function toDumpEntry(e: StateEntry, details: ProtobufValueDetail[]): DumpEntry {
+function toDumpEntry(e: StateEntry, details: ProtobufValueDetail[], caps: DumpCaps): DumpEntry {
   return {
     subtask: e.subtask,
     keyGroup: e.keyGroup,
     ...(e.key === undefined ? {} : { key: e.key }),
     ...(e.namespace === undefined ? {} : { namespace: e.namespace }),
     ...(e.userKey === undefined ? {} : { userKey: e.userKey }),
-    value: e.value,
+    value: capValue(e.value, caps),
     file: e.file,
     valueOffset: e.valueRange.offset,
     valueLength: e.valueRange.length,
@@ -117,34 +142,117 @@ function toDumpEntry(e: StateEntry, details: ProtobufValueDetail[]): DumpEntry {
       typeName: d.typeName,
       payloadSize: d.payloadSize,
       depth: d.depth,
-      unknownFields: d.unknownFields.map((u) => ({
+      unknownFields: d.unknownFields.slice(0, caps.unknownFields).map((u) => ({
         path: u.path,
         number: u.number,
         wireType: WIRE_TYPES[u.wireType] ?? String(u.wireType),
         offset: u.offset,
         length: u.length,
-        hex: formatHex(u.raw),
+        hex: formatHex(u.raw.length > caps.unknownFieldBytes ? u.raw.subarray(0, caps.unknownFieldBytes) : u.raw),
+        ...(u.raw.length > caps.unknownFieldBytes ? { hexTruncated: true as const } : {}),
       })),
+      ...(d.unknownFields.length > caps.unknownFields ? { unknownFieldsOmitted: d.unknownFields.length - caps.unknownFields } : {}),
     })),
   };
 }
 
-export function formatDumpText(operator: string, state: string, entries: readonly DumpEntry[]): string {
-  const lines = [`operator ${operator}, state ${state}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`];
-  entries.forEach((e, i) => {
-    const parts = [`#${i + 1}`, `subtask ${e.subtask}`, `key group ${e.keyGroup}`];
+/** The value, or a note in its place when its rendering is longer than the cap. */
+function capValue(v: DecodedValue | null, caps: DumpCaps): DumpEntry['value'] {
+  if (v === null || caps.valueChars === Infinity) return v;
+  const length = measureJson(v, caps.valueChars);
+  if (length <= caps.valueChars) return v;
+  return { kind: 'omitted', reason: `the value's JSON is longer than ${caps.valueChars} characters; --full-values prints it` };
+}
+
+/** The length of v's JSON, counted up to just past `limit` (a huge value is not rendered whole to be measured). */
+function measureJson(v: unknown, limit: number): number {
+  let total = 0;
+  const walk = (x: unknown): void => {
+    if (total > limit) return;
+    if (typeof x === 'string') total += x.length + 2;
+    else if (x === null || typeof x !== 'object') total += String(x).length;
+    else if (Array.isArray(x)) {
+      total += 2;
+      for (const item of x) {
+        walk(item);
+        total++;
+        if (total > limit) return;
+      }
+    } else {
+      total += 2;
+      for (const [k, item] of Object.entries(x)) {
+        total += k.length + 4;
+        walk(item);
+        if (total > limit) return;
+      }
+    }
+  };
+  walk(v);
+  return total;
+}
+
+interface DumpPrinter {
+  /** once the state is known to exist, before any entry */
+  start(): void;
+  entry(e: DumpEntry): void;
+  end(): void;
+}
+
+/**
+ * The JSON document `{operator, state, entries}` exactly as JSON.stringify(…, null, 2) would print it
+ * whole, written entry by entry.
+ */
+function createJsonPrinter(write: (text: string) => void, operator: string, state: string): DumpPrinter {
+  let count = 0;
+  return {
+    start() {
+      write(`{\n  "operator": ${JSON.stringify(operator)},\n  "state": ${JSON.stringify(state)},\n  "entries": [`);
+    },
+    entry(e) {
+      const text = JSON.stringify(e, null, 2).replace(/\n/g, '\n    ');
+      write(`${count++ === 0 ? '\n' : ',\n'}    ${text}`);
+    },
+    end() {
+      write(count === 0 ? ']\n}\n' : '\n  ]\n}\n');
+    },
+  };
+}
+
+/** The text form, entry by entry; the first line names the state, the last one counts its entries. */
+function createTextPrinter(write: (text: string) => void, operator: string, state: string): DumpPrinter {
+  let count = 0;
+  return {
+    start() {
+      write(`operator ${operator}, state ${state}\n`);
+    },
+    entry(e) {
+      write(formatDumpEntryText(e, ++count));
+    },
+    end() {
+      write(`${count} entr${count === 1 ? 'y' : 'ies'}\n`);
+    },
+  };
+}
+
+function formatDumpEntryText(e: DumpEntry, n: number): string {
+  const lines: string[] = [];
+  {
+    const parts = [`#${n}`, `subtask ${e.subtask}`, `key group ${e.keyGroup}`];
     if (e.key !== undefined) parts.push(`key ${formatDecodedValue(e.key)}`);
     if (e.namespace !== undefined) parts.push(`namespace ${formatDecodedValue(e.namespace)}`);
     if (e.userKey !== undefined) parts.push(`user key ${formatDecodedValue(e.userKey)}`);
     lines.push(parts.join('  '));
-    lines.push(`  value: ${e.value === null ? 'null' : formatDecodedValue(e.value)}`);
+    lines.push(`  value: ${e.value === null ? 'null' : e.value.kind === 'omitted' ? `(not printed: ${e.value.reason})` : formatDecodedValue(e.value)}`);
     for (const p of e.protobuf) {
-      lines.push(`  protobuf: ${p.typeName}, ${p.payloadSize} payload bytes, depth ${p.depth}, ${p.unknownFields.length} unknown field${p.unknownFields.length === 1 ? '' : 's'}`);
+      const unknown = p.unknownFields.length + (p.unknownFieldsOmitted ?? 0);
+      lines.push(`  protobuf: ${p.typeName}, ${p.payloadSize} payload bytes, depth ${p.depth}, ${unknown} unknown field${unknown === 1 ? '' : 's'}`);
       for (const u of p.unknownFields) {
-        lines.push(`    unknown field ${u.number} (${u.wireType}) in ${u.path === '' ? 'the root message' : u.path}: ${e.file} offset ${u.offset}, ${u.length} bytes: ${u.hex}`);
+        const cut = u.hexTruncated ? ` … (the first ${u.hex.length / 2} of ${u.length} bytes; --full-values prints all)` : '';
+        lines.push(`    unknown field ${u.number} (${u.wireType}) in ${u.path === '' ? 'the root message' : u.path}: ${e.file} offset ${u.offset}, ${u.length} bytes: ${u.hex}${cut}`);
       }
+      if (p.unknownFieldsOmitted !== undefined) lines.push(`    … ${p.unknownFieldsOmitted} more unknown fields not listed (--full-values lists all)`);
     }
-  });
+  }
   return `${lines.join('\n')}\n`;
 }
 

@@ -23,5 +23,6 @@ export function formatStatsText(input: string, r: ParallelScanResult): string {
     }
   }
   for (const e of r.errors) lines.push(`  error: ${e.message}`);
+  for (const w of r.warnings ?? []) lines.push(`  warning: ${w}`);
   return `${lines.join('\n')}\n`;
 }

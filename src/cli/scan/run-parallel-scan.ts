@@ -20,6 +20,8 @@ export interface ParallelScanOptions extends ScanOptions {
 export interface ParallelScanResult extends SavepointStats {
   workers: number;
   units: number;
+  /** what opening the savepoint warned about (duplicated structures read once, absolute paths resolved by base name, …); present when there is any */
+  warnings?: string[];
 }
 
 export async function runParallelScan(input: string, options: ParallelScanOptions = {}): Promise<ParallelScanResult> {
@@ -43,6 +45,7 @@ export async function runParallelScan(input: string, options: ParallelScanOption
     bytesRead: parts.reduce((s, p) => s + p.bytesRead, 0),
     workers,
     units: units.length,
+    ...(opened.warnings.length > 0 ? { warnings: [...opened.warnings] } : {}),
   };
 }
 

@@ -114,16 +114,21 @@ function countReads(src: ByteSource, counter: { bytes: number }): ByteSource {
   return {
     name: src.name,
     size: src.size,
+    // what was read, counted once it arrived (a read that fails, e.g. past the end, reads nothing)
     read(offset, length) {
-      counter.bytes += length;
-      return src.read(offset, length);
+      return src.read(offset, length).then((bytes) => {
+        counter.bytes += bytes.length;
+        return bytes;
+      });
     },
     ...(readInto === undefined
       ? {}
       : {
           readInto(offset: number, length: number, target: Uint8Array) {
-            counter.bytes += length;
-            return readInto(offset, length, target);
+            return readInto(offset, length, target).then((result) => {
+              counter.bytes += length;
+              return result;
+            });
           },
         }),
   };

@@ -40,13 +40,12 @@ describe('createNodeRangeFetch', () => {
     let requests = 0;
     const base = await serve(() => void requests++);
     const fetchFn = createNodeRangeFetch(fast);
-    const started = performance.now();
     expect(await failure(openHttpRangeSource(`${base}/a.zip`, fetchFn))).toBe(`expected to reach ${base}/a.zip, found no answer in time (no response headers within 0.2 s) — at ${base}/a.zip`);
     expect(await failure(openHttpRangeSource(`${base}/b.zip`, fetchFn))).toBe(
       `expected to reach ${base}/b.zip, found no answer in time (no response headers within 0.2 s on an earlier request to ${base}; not asked again) — at ${base}/b.zip`,
     );
-    expect(requests).toBe(1);
-    expect(performance.now() - started).toBeLessThan(5000);
+    // the second file was never asked for (on a busy machine the first request may not even have arrived within the bound)
+    expect(requests).toBeLessThanOrEqual(1);
   });
 
   it('a body that stops, and one that trickles, are cut off with what was waited for', async () => {

@@ -1,11 +1,11 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { openSavepointInput, wrongInput, type ArchiveLimits, type InputFile, type SavepointFiles } from '../../core/io';
+import { openSavepointInput, wrongInput, type ArchiveLimits, type InputFile, type SavepointFiles, type SkippedEntry } from '../../core/io';
 import { openNodeHttpFolder, isHttpFolderUrl } from './open-node-http-folder';
 import { openNodeHttpSource } from './http-range-source';
 import { createNodeRangeFetch } from './node-range-fetch';
 import { openNodeFileSource } from './node-file-source';
-import { checkRegularFile } from './read-descriptor-set-file';
+import { checkRegularFile, describeFileKind } from './read-descriptor-set-file';
 
 const MAX_DEPTH = 16;
 const MAX_FILES = 200_000;
@@ -35,29 +35,57 @@ export async function openNodeInput(pathOrUrl: string, options: { limits?: Parti
   const abs = resolve(pathOrUrl);
   const info = await stat(abs);
   if (info.isDirectory()) {
-    const files = await walkFolder(abs);
-    return openSavepointInput({ kind: 'files', name: pathOrUrl, files }, options);
+    const skipped: SkippedEntry[] = [];
+    const files = await walkFolder(abs, MAX_FILES, skipped);
+    return openSavepointInput({ kind: 'files', name: pathOrUrl, files, skipped }, options);
   }
   // a FIFO or a device is refused before it is opened (opening a FIFO waits for a writer; a device never ends)
   checkRegularFile(info, pathOrUrl, 'a savepoint folder, a _metadata file or a .zip/.tar/.tar.gz archive');
   return openSavepointInput({ kind: 'source', source: await openNodeFileSource(abs, pathOrUrl) }, options);
 }
 
-/** The regular files below a folder, with '/'-separated paths relative to it (symlinks not followed); more than `maxFiles` is a `too-many-files` UsageError. */
-export async function walkFolder(root: string, maxFiles = MAX_FILES): Promise<InputFile[]> {
+/**
+ * The regular files below a folder, with '/'-separated paths relative to it, down to MAX_DEPTH levels;
+ * more than `maxFiles` is a `too-many-files` UsageError. A link to a regular file counts as that file;
+ * links to folders are not followed (no cycles). Every other entry — a FIFO, a device, a socket, a link to
+ * one of these or to a folder, a folder below the depth limit — goes to `skipped` with what it is, so that
+ * messages can name it.
+ */
+export async function walkFolder(root: string, maxFiles = MAX_FILES, skipped: SkippedEntry[] = []): Promise<InputFile[]> {
   const out: InputFile[] = [];
+  const relativePath = (full: string): string => relative(root, full).split(sep).join('/');
   async function walk(dir: string, depth: number): Promise<void> {
-    if (depth > MAX_DEPTH) return;
+    if (depth > MAX_DEPTH) {
+      skipped.push({ path: relativePath(dir), what: `a folder more than ${MAX_DEPTH} levels deep (not walked)`, tooDeep: true });
+      return;
+    }
     const entries = await readdir(dir, { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const full = join(dir, e.name);
-      if (e.isDirectory()) await walk(full, depth + 1);
-      else if (e.isFile()) {
-        if (out.length >= maxFiles) throw wrongInput('too-many-files', `expected a savepoint folder of at most ${maxFiles} files, found ${root} holding more: point at the savepoint folder itself`);
-        const rel = relative(root, full).split(sep).join('/');
-        out.push({ path: rel, source: await openNodeFileSource(full, join(basename(root), rel).split(sep).join('/')) });
+      let isFile = e.isFile();
+      if (e.isDirectory()) {
+        // a folder named _metadata is walked like any other, and named if no _metadata file turns up
+        if (e.name === '_metadata') skipped.push({ path: relativePath(full), what: 'a folder' });
+        await walk(full, depth + 1);
+        continue;
       }
+      if (e.isSymbolicLink()) {
+        const target = await stat(full).catch(() => undefined);
+        if (target?.isFile()) isFile = true;
+        else {
+          skipped.push({ path: relativePath(full), what: target === undefined ? 'a broken symbolic link' : `a symbolic link to ${describeFileKind(target)}` });
+          continue;
+        }
+      }
+      if (!isFile) {
+        const info = await stat(full).catch(() => undefined);
+        skipped.push({ path: relativePath(full), what: info ? describeFileKind(info) : 'an entry that cannot be read' });
+        continue;
+      }
+      if (out.length >= maxFiles) throw wrongInput('too-many-files', `expected a savepoint folder of at most ${maxFiles} files, found ${root} holding more: point at the savepoint folder itself`);
+      const rel = relativePath(full);
+      out.push({ path: rel, source: await openNodeFileSource(full, join(basename(root), rel).split(sep).join('/')) });
     }
   }
   await walk(root, 0);

@@ -46,7 +46,8 @@ export function checkRegularFile(info: Stats, path: string, expected: string): v
   throw wrongInput('bad-path', `expected ${expected} (a regular file), found ${describeFileKind(info)}: ${path}`);
 }
 
-function describeFileKind(info: Stats): string {
+/** What a non-regular entry is, for messages: "a FIFO (named pipe)", "a character device", … */
+export function describeFileKind(info: Stats): string {
   if (info.isDirectory()) return 'a directory';
   if (info.isFIFO()) return 'a FIFO (named pipe)';
   if (info.isCharacterDevice()) return 'a character device';

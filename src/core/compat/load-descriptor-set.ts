@@ -10,6 +10,7 @@ import { DecodeError } from '../io';
 import { countDeclaredMembers, isProtobufParseError, MAX_DECLARED_MEMBERS, parseDescriptorSet } from '../protobuf';
 import { isRegistrySafe } from './is-registry-safe';
 import { orderFilesByImports } from './order-files-by-imports';
+import { validateDescriptorSet } from './validate-descriptor-set';
 
 export interface LoadedDescriptorSet {
   set: FileDescriptorSet;
@@ -46,6 +47,16 @@ export function loadDescriptorSet(bytes: Uint8Array, fileName: string): LoadedDe
     for (const dep of file.dependency) {
       if (!names.has(dep)) fail('invalid-value', `Cannot find ${dep}, imported by ${file.name}`, entryOffsets[i] ?? 0);
     }
+  }
+  const problem = validateDescriptorSet(set);
+  if (problem) {
+    throw new DecodeError({
+      code: 'invalid-value',
+      detail: `Invalid descriptor set (protoc would refuse it): ${problem.detail}`,
+      file: fileName,
+      offset: entryOffsets[problem.fileIndex] ?? 0,
+      path: ['descriptor set', ...problem.path],
+    });
   }
   try {
     const ordered = orderFilesByImports(set.file);

@@ -57,14 +57,20 @@ export class DecodeError extends Error {
     this.found = init.found;
   }
 
-  /** A copy with more context: an outer path segment, and file/offset when not yet known. */
+  /**
+   * A copy with more context: an outer path segment, and file/offset when not yet known. A prefix the path
+   * already starts with is not added again (an error made with its full location, e.g. a missing state file
+   * named with its handle's operator / subtask / role, passes through code that adds that same location).
+   */
   withContext(ctx: { file?: string; offset?: number; pathPrefix?: readonly string[] }): DecodeError {
+    const prefix = ctx.pathPrefix ?? [];
+    const already = prefix.length > 0 && prefix.length <= this.path.length && prefix.every((segment, i) => this.path[i] === segment);
     return new DecodeError({
       code: this.code,
       detail: this.detail,
       file: this.file ?? ctx.file,
       offset: this.offset ?? ctx.offset,
-      path: [...(ctx.pathPrefix ?? []), ...this.path],
+      path: already ? [...this.path] : [...prefix, ...this.path],
       ...(this.expected === undefined ? {} : { expected: this.expected }),
       ...(this.found === undefined ? {} : { found: this.found }),
       cause: this.cause,

@@ -6,6 +6,20 @@ export interface InputFile {
   readonly source: ByteSource;
 }
 
+/**
+ * An entry of a folder that was not taken as a file: a FIFO, a device, a socket, a link to one of these or to a
+ * folder, or a folder deeper than the walk goes. Kept so that messages say what `_metadata` or a state file is
+ * instead of "no such file".
+ */
+export interface SkippedEntry {
+  /** '/'-separated path inside the folder */
+  readonly path: string;
+  /** what it is, e.g. "a FIFO (named pipe)", "a folder more than 16 levels deep (not walked)" */
+  readonly what: string;
+  /** a folder below the walk's depth limit: its content is unknown */
+  readonly tooDeep?: boolean;
+}
+
 /** What an archive opener returns: its files (directories dropped) and what it had to warn about. */
 export interface ArchiveListing {
   readonly kind: 'zip' | 'tar' | 'tar.gz';

@@ -2,7 +2,6 @@ import { strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { bytesSource, detectInputKind, isDecodeError, openSavepointInput, type InputFile } from './index';
 import { locateSavepoint } from './locate-savepoint';
-import { missingStateFileError, resolveStateFile } from './resolve-state-file';
 
 const file = (path: string, content = path): InputFile => ({ path, source: bytesSource(`drop/${path}`, strToU8(content)) });
 const METADATA_MAGIC = [0x49, 0x60, 0x67, 0x2d, 0, 0, 0, 4];
@@ -42,25 +41,6 @@ describe('locateSavepoint', () => {
     const sp = locateSavepoint('drop', [file('../_metadata'), file('/_metadata'), file('sp\\_metadata')]);
     expect(sp.metadata.name).toBe('drop/sp\\_metadata');
     expect(sp.warnings.slice(0, 2)).toEqual(["ignored '../_metadata': it contains a '..' segment", "ignored '/_metadata': it is an absolute path"]);
-  });
-});
-
-describe('resolveStateFile', () => {
-  const sp = locateSavepoint('sp', [file('_metadata'), file('afa86a86-2dd3-4bef-b43d-8db6aac27cf0')]);
-  it('relative handles resolve next to _metadata; absolute ones by base name with a warning', () => {
-    expect(resolveStateFile(sp, 'afa86a86-2dd3-4bef-b43d-8db6aac27cf0', 'relative')).toMatchObject({ kind: 'found', source: { name: 'drop/afa86a86-2dd3-4bef-b43d-8db6aac27cf0' } });
-    const abs = resolveStateFile(sp, 's3://bucket/flink/chk-17/afa86a86-2dd3-4bef-b43d-8db6aac27cf0', 'absolute');
-    expect(abs).toMatchObject({
-      kind: 'found',
-      warning: "absolute state file path 's3://bucket/flink/chk-17/afa86a86-2dd3-4bef-b43d-8db6aac27cf0' resolved by its base name 'afa86a86-2dd3-4bef-b43d-8db6aac27cf0' next to _metadata",
-    });
-  });
-  it('a missing file is reported by its name', () => {
-    expect(resolveStateFile(sp, 'file:/tmp/x/gone-uuid', 'absolute')).toEqual({ kind: 'missing', fileName: 'gone-uuid' });
-    expect(resolveStateFile(sp, 'gone', 'relative')).toEqual({ kind: 'missing', fileName: 'gone' });
-    const e = missingStateFileError(sp, 'gone-uuid', ['operator 6730ef73', 'subtask 2']);
-    expect(e.code).toBe('missing-file');
-    expect(e.message).toBe("expected state file 'gone-uuid' next to _metadata in sp, found no such file: the savepoint is incomplete (copy the whole folder) — at drop/_metadata [operator 6730ef73 / subtask 2]");
   });
 });
 

@@ -1,5 +1,6 @@
 import { Gunzip } from 'fflate';
 import type { ByteSource } from './byte-source';
+import { checkGzipMemberHeader } from './check-gzip-member-header';
 import { computeCrc32 } from './compute-crc32';
 import { DecodeError, isDecodeError } from './decode-error';
 import type { ArchiveLimits } from './input-file';
@@ -40,6 +41,8 @@ export function openGunzipCursor(gz: ByteSource, limits: ArchiveLimits): GunzipC
   let previousSlice: { start: number; bytes: Uint8Array } = { start: 0, bytes: new Uint8Array(0) };
   let currentSlice: { start: number; bytes: Uint8Array } = { start: 0, bytes: new Uint8Array(0) };
   let lastVerified = false;
+  /** the compressed bytes pushed last: where an inflate error lies */
+  let lastPush = { start: 0, length: 0 };
 
   const byteAt = (at: number): number | undefined => {
     for (const s of [currentSlice, previousSlice]) if (at >= s.start && at < s.start + s.bytes.length) return s.bytes[at - s.start];
@@ -108,32 +111,78 @@ export function openGunzipCursor(gz: ByteSource, limits: ArchiveLimits): GunzipC
   }
 
   async function pump(): Promise<void> {
+    try {
+      await inflateNextSlice();
+    } catch (e) {
+      throw await explainFailure(e);
+    }
+  }
+
+  async function inflateNextSlice(): Promise<void> {
     const n = Math.min(READ_SLICE, gz.size - consumed);
     const slice = await gz.read(consumed, n);
     previousSlice = currentSlice;
     currentSlice = { start: consumed, bytes: slice };
     for (let p = 0; p < slice.length; p += PUSH_SLICE) {
       const part = slice.subarray(p, Math.min(p + PUSH_SLICE, slice.length));
-      const at = consumed;
+      lastPush = { start: consumed, length: part.length };
       consumed += part.length;
-      try {
-        gunzip.push(part, consumed >= gz.size);
-      } catch (e) {
-        if (isDecodeError(e)) throw e;
-        throw new DecodeError({
-          code: 'corrupt-compression',
-          detail: `expected a valid gzip stream, found corrupt data (${e instanceof Error ? e.message : String(e)})`,
-          file: gz.name,
-          offset: at,
-          cause: e,
-        });
-      }
+      gunzip.push(part, consumed >= gz.size);
     }
     // the last member ends with the file
     if (consumed >= gz.size && !lastVerified) {
       lastVerified = true;
       verifyMember(gz.size);
     }
+  }
+
+  /**
+   * What went wrong, said precisely: a damaged member header (checked only now, on failure), trailing data
+   * after the last member, a stream that ends inside a member, or DEFLATE data that does not inflate (located
+   * at the compressed bytes being inflated). A bomb limit is kept as it is.
+   */
+  /** where the current member's trailer (its CRC-32 and size, complete once it inflated whole) ends, if found in the slices at hand */
+  function findTrailerEnd(): number | undefined {
+    const from = Math.max(member.start + 12, previousSlice.bytes.length > 0 ? previousSlice.start : currentSlice.start);
+    for (let at = from; at + 8 <= currentSlice.start + currentSlice.bytes.length; at++) {
+      if (readU32(at) === member.crc && readU32(at + 4) === member.size) return at + 8;
+    }
+    return undefined;
+  }
+
+  async function explainFailure(e: unknown): Promise<unknown> {
+    if (isDecodeError(e) && e.code === 'limit-exceeded') return e;
+    if (!isDecodeError(e) && !(e instanceof Error)) return e;
+    const header = await checkGzipMemberHeader(gz, member.start, member.index).catch(() => undefined);
+    if (header) return header;
+    if (isDecodeError(e)) return e;
+    const what = `gzip member #${member.index} (from offset ${member.start})`;
+    // fflate says "invalid gzip data" only of a header; with this member's header sound, it is the header of the
+    // next member: the member inflated whole, and what follows its trailer is not a gzip member
+    if (/invalid gzip data/i.test(e.message)) {
+      const end = findTrailerEnd();
+      if (end !== undefined && end < gz.size) {
+        const next = await gz.read(end, Math.min(4, gz.size - end));
+        const hex = Array.from(next, (b) => b.toString(16).padStart(2, '0')).join(' ');
+        return new DecodeError({
+          code: 'corrupt-compression',
+          detail: `expected another gzip member (1f 8b) or the end of the file after ${what}, which ends at offset ${end}, found ${gz.size - end} bytes of trailing data starting ${hex}`,
+          file: gz.name,
+          offset: end,
+          cause: e,
+        });
+      }
+    }
+    if (/unexpected EOF/i.test(e.message)) {
+      return new DecodeError({ code: 'truncated', detail: `expected the rest of ${what}, found the file ends at offset ${gz.size}: the archive is truncated`, file: gz.name, offset: gz.size, cause: e });
+    }
+    return new DecodeError({
+      code: 'corrupt-compression',
+      detail: `expected DEFLATE data in ${what}, found data that does not inflate (${e.message}) in compressed bytes ${lastPush.start}–${lastPush.start + lastPush.length - 1}`,
+      file: gz.name,
+      offset: lastPush.start,
+      cause: e,
+    });
   }
 
   return {

@@ -61,6 +61,17 @@ describe('openHttpRangeSource', () => {
     ]);
   });
 
+  it('a redirect loop and a refused connection are named as such, without the cross-origin hint', async () => {
+    const failingWith = (cause: Error): RangeFetch => () => Promise.reject(new TypeError('fetch failed', { cause }));
+    const loop = (await openHttpRangeSource('http://h/sp.zip', failingWith(new Error('redirect count exceeded')), 'sp.zip').catch((x: unknown) => x)) as Error;
+    expect(loop.message).toBe('expected to reach http://h/sp.zip, found the server redirects in a loop (fetch failed: redirect count exceeded): open the URL the redirects should end at — at sp.zip');
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    const e = (await openHttpRangeSource('http://127.0.0.1:9/sp.zip', failingWith(refused), 'sp.zip').catch((x: unknown) => x)) as Error;
+    expect(e.message).toBe(
+      'expected to reach http://127.0.0.1:9/sp.zip, found the request failed (fetch failed: connect ECONNREFUSED 127.0.0.1:9): the connection was refused: nothing listens at that host and port — at sp.zip',
+    );
+  });
+
   it('tells a wrong URL (404: input) from a server that cannot serve ranges or fails (network)', async () => {
     const answering = (status: number): RangeFetch => async () => ({ status, headers: { get: () => null }, arrayBuffer: async () => new ArrayBuffer(0) });
     const outcome = async (status: number) => {

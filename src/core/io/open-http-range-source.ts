@@ -132,6 +132,30 @@ async function cancelBody(res: RangeFetchResponse): Promise<void> {
   await res.body?.cancel().catch(() => undefined);
 }
 
+/**
+ * Why a request failed, worded for who must act: a redirect loop, a refused or unresolvable host (a platform
+ * that says so: Node names the system error), or — when the platform hides the reason, as a browser does for
+ * a blocked cross-origin request — both possibilities with the headers a cross-origin server must send.
+ */
+function describeFailure(e: unknown): string {
+  const cause = describeCause(e);
+  if (/redirect count exceeded/i.test(cause)) return `the server redirects in a loop (${cause}): open the URL the redirects should end at`;
+  const code = e instanceof Error && e.cause instanceof Error ? (e.cause as Error & { code?: unknown }).code : undefined;
+  const system: Record<string, string> = {
+    ECONNREFUSED: 'the connection was refused: nothing listens at that host and port',
+    ENOTFOUND: 'the host name does not resolve',
+    EAI_AGAIN: 'the host name could not be resolved now (DNS)',
+    ECONNRESET: 'the server closed the connection',
+    EHOSTUNREACH: 'the host cannot be reached',
+    ENETUNREACH: 'the network cannot be reached',
+    CERT_HAS_EXPIRED: "the server's TLS certificate has expired",
+    DEPTH_ZERO_SELF_SIGNED_CERT: "the server's TLS certificate is self-signed",
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's TLS certificate cannot be verified",
+  };
+  if (typeof code === 'string' && system[code] !== undefined) return `the request failed (${cause}): ${system[code]}`;
+  return `the request failed (${cause}): ${CORS_HINT}`;
+}
+
 function describeCause(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
   // undici puts the socket's own reason (other side closed, invalid chunk, …) in `cause`
@@ -152,7 +176,7 @@ async function request(
   } catch (e) {
     const what = read ? `${read.range} of ${url}` : `to reach ${url}`;
     // a fetch that gave up waiting (AbortSignal.timeout's TimeoutError, the CLI's timeouts) says what it waited for
-    const found = e instanceof Error && e.name === 'TimeoutError' ? `no answer in time (${e.message})` : `the request failed (${describeCause(e)}): ${CORS_HINT}`;
+    const found = e instanceof Error && e.name === 'TimeoutError' ? `no answer in time (${e.message})` : describeFailure(e);
     throw new DecodeError({ code: 'network', file: name, ...(read ? { offset: read.offset } : {}), detail: `expected ${what}, found ${found}`, cause: e });
   }
 }

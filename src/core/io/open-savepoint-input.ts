@@ -1,7 +1,7 @@
 import type { ByteSource } from './byte-source';
 import { DecodeError } from './decode-error';
 import { detectInputKind, type DetectedInput } from './detect-input-kind';
-import type { ArchiveLimits, ArchiveListing, InputFile } from './input-file';
+import type { ArchiveLimits, ArchiveListing, InputFile, SkippedEntry } from './input-file';
 import { locateSavepoint } from './locate-savepoint';
 import { baseNameOf } from './normalize-entry-path';
 import { openTarArchive } from './open-tar-archive';
@@ -10,7 +10,10 @@ import { openZipArchive } from './open-zip-archive';
 import type { SavepointFiles } from './savepoint-files';
 
 /** What a user can hand over: one file (archive or `_metadata`), or the files of a folder/drop. */
-export type SavepointInput = { kind: 'source'; source: ByteSource } | { kind: 'files'; name: string; files: readonly InputFile[] };
+export type SavepointInput =
+  | { kind: 'source'; source: ByteSource }
+  /** skipped: entries of a folder walk that are not regular files (told apart in messages) */
+  | { kind: 'files'; name: string; files: readonly InputFile[]; skipped?: readonly SkippedEntry[] };
 
 export interface OpenSavepointInputOptions {
   readonly limits?: Partial<ArchiveLimits>;
@@ -25,7 +28,7 @@ export async function openSavepointInput(input: SavepointInput, options: OpenSav
   if (input.kind === 'source') return openSingleSource(input.source, options);
   const hasMetadata = input.files.some((f) => baseNameOf(f.path) === '_metadata');
   if (!hasMetadata) {
-    if (input.files.length === 1) return openSingleSource(input.files[0]!.source, options);
+    if (input.files.length === 1 && (input.skipped ?? []).length === 0) return openSingleSource(input.files[0]!.source, options);
     const archives: InputFile[] = [];
     for (const f of input.files) if (isArchive((await detectInputKind(f.source)).kind)) archives.push(f);
     if (archives.length === 1) {
@@ -33,7 +36,7 @@ export async function openSavepointInput(input: SavepointInput, options: OpenSav
       return { ...files, warnings: [`using the archive '${archives[0]!.path}'; the ${input.files.length - 1} other dropped file(s) are ignored`, ...files.warnings] };
     }
   }
-  return locateSavepoint(input.name, input.files);
+  return locateSavepoint(input.name, input.files, [], input.skipped);
 }
 
 async function openSingleSource(source: ByteSource, options: OpenSavepointInputOptions): Promise<SavepointFiles> {

@@ -11,6 +11,8 @@ interface Member {
   prefix?: string;
   /** GNU magic ("ustar  \0") instead of POSIX ("ustar\0" "00") */
   gnu?: boolean;
+  /** the size written in the header, when it is not the data's (a pax size record gives the real one) */
+  headerSize?: number;
 }
 
 function header(m: Member, size: number): Uint8Array {
@@ -39,7 +41,7 @@ function buildTar(members: Member[], { end = true } = {}): Uint8Array {
   const parts: Uint8Array[] = [];
   for (const m of members) {
     const data = m.data ?? new Uint8Array(0);
-    parts.push(header(m, data.length), data, new Uint8Array((512 - (data.length % 512)) % 512));
+    parts.push(header(m, m.headerSize ?? data.length), data, new Uint8Array((512 - (data.length % 512)) % 512));
   }
   if (end) parts.push(new Uint8Array(1024));
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -83,6 +85,23 @@ describe('openTarArchive', () => {
     ]);
     expect(await readAll(listing.files[1]!.source)).toEqual(text('long'));
     expect(listing.warnings).toEqual(["ignored tar member 'sp/link': it is a symbolic link, not a regular file"]);
+  });
+
+  it("a pax size record overrides the header's size; a malformed one is located", async () => {
+    const state = new Uint8Array(1500).map((_, i) => i % 253);
+    const tar = buildTar([
+      { name: 'sp/_metadata', data: text('meta') },
+      { name: 'PaxHeaders/s', type: 'x', data: pax({ size: String(state.length) }) },
+      { name: 'sp/state', data: state, headerSize: 0 },
+      { name: 'sp/after', data: text('after') },
+    ]);
+    const listing = await openTarArchive(bytesSource('sp.tar', tar));
+    expect(listing.files.map((f) => [f.path, f.source.size])).toEqual([['sp/_metadata', 4], ['sp/state', 1500], ['sp/after', 5]]);
+    expect(await readAll(listing.files[1]!.source)).toEqual(state);
+    expect(await readAll(listing.files[2]!.source)).toEqual(text('after'));
+    const bad = buildTar([{ name: 'PaxHeaders/s', type: 'x', data: pax({ size: '12x' }) }, { name: 'sp/_metadata', data: text('meta') }]);
+    const e = (await openTarArchive(bytesSource('bad.tar', bad)).catch((x: unknown) => x)) as Error;
+    expect(e.message).toBe('expected a pax size record of decimal digits, found "12x" — at bad.tar, offset 512 (0x200)');
   });
 
   it('members are range sources into the tar: reads touch only the requested bytes', async () => {
@@ -193,7 +212,35 @@ describe('openTarGzArchive', () => {
     gz.fill(0xff, 12, 20);
     const e = await openTarGzArchive(bytesSource('bad.tgz', gz)).catch((x: unknown) => x as Error);
     expect(isDecodeError(e) && e.code).toBe('corrupt-compression');
-    expect((e as Error).message).toMatch(/^expected a valid gzip stream, found corrupt data \(.+\) — at bad\.tgz, offset 0 \(0x0\)$/);
+    expect((e as Error).message).toMatch(/^expected DEFLATE data in gzip member #1 \(from offset 0\), found data that does not inflate \(.+\) in compressed bytes 0–\d+ — at bad\.tgz, offset 0 \(0x0\)$/);
+  });
+
+  it('says what is wrong with a gzip header, trailing data and a truncated stream, and where', async () => {
+    const gz = gzipSync(buildTar([{ name: 'a', data: text('x'.repeat(3000)) }]));
+    const message = async (bytes: Uint8Array) => ((await openTarGzArchive(bytesSource('sp.tgz', bytes)).catch((x: unknown) => x)) as Error).message;
+    const withHeader = (flags: number, rest: Uint8Array) => {
+      const header = gz.slice(0, 10);
+      header[3] = flags;
+      const out = new Uint8Array(10 + rest.length);
+      out.set(header);
+      out.set(rest, 10);
+      return out;
+    };
+    expect(await message(withHeader(4, new Uint8Array([0xff, 0xff, ...gz.subarray(10, 40)])))).toBe(
+      'expected an extra field (FEXTRA) of 65535 bytes in the header of gzip member #1, found the file ends 30 bytes after its length — at sp.tgz, offset 10 (0xa)',
+    );
+    expect(await message(withHeader(8, new Uint8Array(50).fill(0x61)))).toBe(
+      'expected the file name (FNAME) in the header of gzip member #1 to end with a NUL byte, found none before the end of the file — at sp.tgz, offset 10 (0xa)',
+    );
+    const method = gz.slice();
+    method[2] = 7;
+    expect(await message(method)).toBe('expected gzip member #1 to use compression method 8 (DEFLATE), found method 7 — at sp.tgz, offset 2 (0x2)');
+    const junk = new Uint8Array([...gz, ...text('garbage!')]);
+    expect(await message(junk)).toBe(
+      `expected another gzip member (1f 8b) or the end of the file after gzip member #1 (from offset 0), which ends at offset ${gz.length}, found 8 bytes of trailing data starting 67 61 72 62 — at sp.tgz, offset ${gz.length} (0x${gz.length.toString(16)})`,
+    );
+    const half = gz.length >> 1;
+    expect(await message(gz.subarray(0, half))).toBe(`expected the rest of gzip member #1 (from offset 0), found the file ends at offset ${half}: the archive is truncated — at sp.tgz, offset ${half} (0x${half.toString(16)})`);
   });
 
   it('openSavepointInput detects tar.gz by its magic bytes and roots the savepoint at _metadata', async () => {

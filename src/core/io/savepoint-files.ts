@@ -36,6 +36,14 @@ export interface SavepointFiles {
   readonly files: readonly ByteSource[];
   /** the file at `relativePath` from the `_metadata` folder, or undefined when absent */
   resolveRelative(relativePath: string): ByteSource | undefined;
+  /** entries next to `_metadata` that are not regular files, by relative path: what each is (a FIFO, a link to a device, …) */
+  readonly unreadable?: ReadonlyMap<string, string>;
   /** warnings found while locating `_metadata` (several candidates, files outside its folder, …) */
   readonly warnings: readonly string[];
+}
+
+/** What stands where a state file should be: nothing (the savepoint is incomplete), or an entry that is not a regular file. */
+export function describeAbsentFile(files: SavepointFiles, fileName: string): string {
+  const what = files.unreadable?.get(fileName);
+  return what === undefined ? 'no such file: the savepoint is incomplete (copy the whole folder)' : `${what}, not a regular file`;
 }

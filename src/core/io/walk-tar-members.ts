@@ -18,7 +18,8 @@ const MAX_LONG_NAME = 64 * 1024;
 const MAX_PAX = 1024 * 1024;
 
 /**
- * Walks the members of a tar stream (ustar, GNU long names 'L', pax 'x' path records) reading only
+ * Walks the members of a tar stream (ustar, GNU long names 'L', pax 'x' `path` and `size` records — a pax size
+ * overrides the header's, as for members of 8 GiB or more that GNU tar writes with pax) reading only
  * headers and the small meta members; file data is skipped, the caller reads it from dataOffset.
  * Directories are dropped silently; links and devices are reported as skipped.
  */
@@ -28,6 +29,7 @@ export async function* walkTarMembers(cursor: TarCursor, maxEntries: number): As
   let pos = 0;
   let longName: string | undefined;
   let paxPath: string | undefined;
+  let paxSize: number | undefined;
   let count = 0;
   for (;;) {
     const header = await cursor.read(pos, BLOCK);
@@ -48,8 +50,12 @@ export async function* walkTarMembers(cursor: TarCursor, maxEntries: number): As
     let name = cString(header, 0, 100);
     const prefix = ustar ? cString(header, 345, 155) : '';
     if (prefix) name = `${prefix}/${name}`;
-    const size = readSize(header);
-    if (size === undefined) throw fail('corrupt-archive', `expected an octal size for tar member '${name}', found ${JSON.stringify(strFromU8(header.subarray(124, 136), true))}`, pos + 124);
+    const headerSize = readSize(header);
+    if (headerSize === undefined && (paxSize === undefined || type === 'L' || type === 'x')) {
+      throw fail('corrupt-archive', `expected an octal size for tar member '${name}', found ${JSON.stringify(strFromU8(header.subarray(124, 136), true))}`, pos + 124);
+    }
+    // a pax `size` record applies to the member that follows the pax header
+    const size = type === 'L' || type === 'x' ? headerSize! : (paxSize ?? headerSize!);
     const dataOffset = pos + BLOCK;
     const next = dataOffset + Math.ceil(size / BLOCK) * BLOCK;
 
@@ -59,12 +65,17 @@ export async function* walkTarMembers(cursor: TarCursor, maxEntries: number): As
       const data = await cursor.read(dataOffset, size);
       if (data.length < size) throw fail('truncated', `expected ${size} bytes of ${type === 'L' ? 'GNU long name' : 'pax header'}, found ${data.length}`, dataOffset);
       if (type === 'L') longName = cString(data, 0, data.length);
-      else paxPath = parsePaxPath(data, cursor.name, dataOffset) ?? paxPath;
+      else {
+        const records = parsePaxRecords(data, cursor.name, dataOffset);
+        paxPath = records.path ?? paxPath;
+        paxSize = records.size ?? paxSize;
+      }
       pos = next;
       continue;
     }
     const rawPath = paxPath ?? longName ?? name;
     paxPath = undefined;
+    paxSize = undefined;
     longName = undefined;
     pos = next;
     if (type === '0' || type === '\u0000' || type === '7') {
@@ -107,10 +118,11 @@ function checksumOf(header: Uint8Array): number {
   return sum;
 }
 
-/** The `path` record of a pax extended header ("<len> path=<value>\n" records). */
-function parsePaxPath(data: Uint8Array, file: string, baseOffset: number): string | undefined {
+/** The `path` and `size` records of a pax extended header ("<len> <key>=<value>\n" records). */
+function parsePaxRecords(data: Uint8Array, file: string, baseOffset: number): { path?: string; size?: number } {
   let p = 0;
   let path: string | undefined;
+  let size: number | undefined;
   while (p < data.length) {
     let q = p;
     while (q < data.length && data[q] !== 0x20) q++;
@@ -121,8 +133,16 @@ function parsePaxPath(data: Uint8Array, file: string, baseOffset: number): strin
     }
     const record = strFromU8(data.subarray(q + 1, p + len - 1));
     const eq = record.indexOf('=');
-    if (eq > 0 && record.slice(0, eq) === 'path') path = record.slice(eq + 1);
+    const key = eq > 0 ? record.slice(0, eq) : '';
+    if (key === 'path') path = record.slice(eq + 1);
+    if (key === 'size') {
+      const value = record.slice(eq + 1);
+      size = /^[0-9]{1,16}$/.test(value) ? Number(value) : NaN;
+      if (!Number.isSafeInteger(size)) {
+        throw new DecodeError({ code: 'corrupt-archive', detail: `expected a pax size record of decimal digits, found ${JSON.stringify(value.slice(0, 40))}`, file, offset: baseOffset + p });
+      }
+    }
     p += len;
   }
-  return path;
+  return { ...(path === undefined ? {} : { path }), ...(size === undefined ? {} : { size }) };
 }

@@ -1,3 +1,3 @@
 export { blobSource, toInputFiles } from './blob-source';
-export { openBrowserHttpSource } from './http-range-source';
+export { createBrowserRangeFetch, openBrowserHttpSource } from './http-range-source';
 export { readDroppedEntries, readPickedFiles, walkFileSystemEntries, type DroppedFile } from './read-dropped-entries';

@@ -1,4 +1,4 @@
-import { ByteReader, decodeSnappyFramed, isDecodeError, type ByteSource } from '../../io';
+import { ByteReader, DecodeError, decodeSnappyFramed, isDecodeError, type ByteSource } from '../../io';
 import { throwIfCancelled, type CancelSignal } from '../cancel-signal';
 import { describeOpaque, describeUndecodable } from '../keyed/decode-keyed-entry';
 import { isWantedState } from '../is-wanted-state';
@@ -34,6 +34,7 @@ export async function* readOperatorStateEntries(
   header: OperatorStateHeader,
   options: { state?: string | ReadonlySet<string>; signal?: CancelSignal; /** the value mode, looked up per value (default decode) */ values?: ValueModeSource } = {},
 ): AsyncGenerator<StateEntry> {
+  checkOffsetsInside(input);
   const endOf = listElementEnds(input);
   for (const entry of input.states) {
     if (!isWantedState(options.state, entry.name)) continue;
@@ -52,6 +53,20 @@ export async function* readOperatorStateEntries(
         yield { ...base, value, valueRange: { offset: at, length: r.absolutePosition - at } };
       }
     }
+  }
+}
+
+/** Every offset of the handle lies inside its stream (each bounds an element): one past the end is refused before any read, naming it. */
+function checkOffsetsInside(input: Pick<OperatorStreamInput, 'states' | 'source' | 'file' | 'baseOffset'>): void {
+  for (const s of input.states) {
+    const i = s.offsets.findIndex((o) => o > input.source.size);
+    if (i < 0) continue;
+    throw new DecodeError({
+      code: 'invalid-value',
+      detail: `expected element #${i} of operator state "${s.name}" at an offset inside the ${input.source.size}-byte state stream, found offset ${s.offsets[i]}, past its end`,
+      file: input.file,
+      offset: input.baseOffset + input.source.size,
+    });
   }
 }
 

@@ -40,7 +40,7 @@ describe('openSavepoint', () => {
     }
     expect(e?.code).toBe('missing-file');
     expect(e?.message).toBe(
-      'expected state file "abc-uuid", referenced by operator 6730ef73… / subtask 2 / managed keyed state, next to _metadata in sp, found no such file — at abc-uuid [operator 6730ef73… / subtask 2 / managed keyed state]',
+      'expected state file "abc-uuid" next to _metadata in sp, found no such file: the savepoint is incomplete (copy the whole folder) — at sp/_metadata [operator 6730ef73… / subtask 2 / managed keyed state]',
     );
     expect(opened.warnings).toEqual([e?.message]);
   });

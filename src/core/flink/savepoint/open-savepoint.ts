@@ -6,6 +6,7 @@
  */
 import { bytesSource, checkMetadataSize, DecodeError, forwardReadInto, readAll, type ByteSource, type SavepointFiles } from '../../io';
 import { computeSavepointTotals, type SavepointTotals } from './open-savepoint-totals';
+import { createMissingFileError } from './missing-file-error';
 import { formatOperatorPathSegment } from '../metadata/read-checkpoint-metadata-operator';
 import { dropDuplicateStructures } from '../metadata/drop-duplicate-structures';
 import { readCheckpointMetadata } from '../metadata/read-checkpoint-metadata';
@@ -81,10 +82,9 @@ function resolveByBaseName(files: SavepointFiles, path: string, context: StreamH
   return { source, warning: `absolute path "${path}" resolved by base name "${base}" next to _metadata` };
 }
 
+/** The handle that names the file is in `_metadata`: the error is located there, with the handle's logical path. */
 function missingFile(files: SavepointFiles, what: string, name: string, context: StreamHandleContext): DecodeError {
-  const where = contextPath(context);
-  const usedBy = where.length > 0 ? `, referenced by ${where.join(' / ')},` : '';
-  return new DecodeError({ code: 'missing-file', detail: `expected ${what}${usedBy} next to _metadata in ${files.name}, found no such file`, file: name, path: where });
+  return createMissingFileError(files, what, name, contextPath(context));
 }
 
 function rangeSource(parent: ByteSource, start: number, size: number): ByteSource {
