@@ -6,10 +6,11 @@
 import { compareEnumDeclaration } from './compare-enum-declaration';
 import { compareMessageDeclaration } from './compare-message-declaration';
 import { describeDeclarationMembers, type MemberRow } from './describe-declaration-members';
+import type { OptionFinders } from './describe-message-changes';
 import type { SchemaChangeResult } from './evaluate-schema-change';
 import type { Declaration } from './index-declarations';
 import type { Finding } from './types';
-import { createWalkContext } from './walk-context';
+import { createOptionFinders, createWalkContext } from './walk-context';
 
 export interface DiffDeclaration {
   kind: 'message' | 'enum';
@@ -48,14 +49,15 @@ export function buildSchemaDiff(schema: SchemaChangeResult, extraFindings: reado
       else byDecl.set(owner, [f]);
     }
   }
+  const finders = createOptionFinders(schema.savedIndex, schema.nextIndex);
   const declarations = schema.reached.map((pair) => {
     const findings = byDecl.get(pair.saved.fullName) ?? [];
-    return entry(pair.saved, pair.next, true, findings, findings.length > 0 || pair.saved.fullName !== pair.next.fullName ? 'changed' : 'unchanged');
+    return entry(pair.saved, pair.next, true, findings, findings.length > 0 || pair.saved.fullName !== pair.next.fullName ? 'changed' : 'unchanged', finders);
   });
-  return { savedRoot: schema.reached[0]?.saved.fullName ?? '', newRoot: schema.reached[0]?.next.fullName ?? '', otherFindings: other, declarations, unreached: diffUnreached(schema) };
+  return { savedRoot: schema.reached[0]?.saved.fullName ?? '', newRoot: schema.reached[0]?.next.fullName ?? '', otherFindings: other, declarations, unreached: diffUnreached(schema, finders) };
 }
 
-function entry(saved: Declaration | undefined, next: Declaration | undefined, reached: boolean, findings: Finding[], status: DiffDeclaration['status']): DiffDeclaration {
+function entry(saved: Declaration | undefined, next: Declaration | undefined, reached: boolean, findings: Finding[], status: DiffDeclaration['status'], finders: OptionFinders): DiffDeclaration {
   return {
     kind: (saved ?? next)!.kind,
     ...(saved ? { savedName: saved.fullName, savedFile: saved.file.name } : {}),
@@ -64,7 +66,7 @@ function entry(saved: Declaration | undefined, next: Declaration | undefined, re
     affectsVerdict: reached,
     status,
     findings,
-    rows: describeDeclarationMembers(saved, next),
+    rows: describeDeclarationMembers(saved, next, finders),
   };
 }
 
@@ -81,7 +83,7 @@ function findOwner(path: string, reached: ReadonlySet<string>): string | undefin
 }
 
 /** Same-named declarations outside the reached set are compared one by one (no recursion); added/removed are listed. */
-function diffUnreached(schema: SchemaChangeResult): DiffDeclaration[] {
+function diffUnreached(schema: SchemaChangeResult, finders: OptionFinders): DiffDeclaration[] {
   const reachedSaved = new Set(schema.reached.map((p) => p.saved.fullName));
   const reachedNew = new Set(schema.reached.map((p) => p.next.fullName));
   const out: DiffDeclaration[] = [];
@@ -89,18 +91,18 @@ function diffUnreached(schema: SchemaChangeResult): DiffDeclaration[] {
     if (reachedSaved.has(saved.fullName) || saved.kind === 'message' && saved.proto.options?.mapEntry) continue;
     const next = schema.nextIndex.byName.get(saved.fullName);
     if (!next || next.kind !== saved.kind) {
-      out.push(entry(saved, undefined, false, [], 'removed'));
+      out.push(entry(saved, undefined, false, [], 'removed', finders));
       continue;
     }
     const ctx = createWalkContext(schema.savedIndex, schema.nextIndex, true);
     if (saved.kind === 'message' && next.kind === 'message') compareMessageDeclaration(ctx, saved, next);
     if (saved.kind === 'enum' && next.kind === 'enum') compareEnumDeclaration(ctx, saved, next);
-    if (ctx.findings.length > 0) out.push({ ...entry(saved, next, false, ctx.findings, 'changed') });
+    if (ctx.findings.length > 0) out.push({ ...entry(saved, next, false, ctx.findings, 'changed', finders) });
   }
   for (const next of schema.nextIndex.all) {
     if (reachedNew.has(next.fullName) || schema.savedIndex.byName.has(next.fullName)) continue;
     if (next.kind === 'message' && next.proto.options?.mapEntry) continue;
-    out.push(entry(undefined, next, false, [], 'added'));
+    out.push(entry(undefined, next, false, [], 'added', finders));
   }
   return out;
 }

@@ -45,16 +45,20 @@ export const COMPARE_ROLE = 'schema';
 export function compareDescriptorSets(input: CompareDescriptorSetsInput): CompatibilityReport {
   if (input.roots.length === 0) throw new Error('compareDescriptorSets: no root message to compare');
   // the evaluator compares the normalized sets (remembered per set): looking roots up in them too indexes each set once
-  const savedSet = normalizeForComparison(loadDescriptorSet(input.saved.bytes, input.saved.name).set);
-  const newSet = normalizeForComparison(loadDescriptorSet(input.next.bytes, input.next.name).set);
+  // two inputs of one name (`old/image.binpb`, `new/image.binpb`) are told apart in every message
+  const sameName = input.saved.name === input.next.name;
+  const savedLabel = sameName ? `old ${input.saved.name}` : input.saved.name;
+  const newLabel = sameName ? `new ${input.next.name}` : input.next.name;
+  const savedSet = normalizeForComparison(loadDescriptorSet(input.saved.bytes, savedLabel).set);
+  const newSet = normalizeForComparison(loadDescriptorSet(input.next.bytes, newLabel).set);
   const savedIndex = indexDeclarations(savedSet);
   const newIndex = indexDeclarations(newSet);
   const target = input.target ?? '1.x';
   const kind = input.kind ?? 'generated';
   const states: ReportStateInput[] = [];
   for (const { savedRoot, newRoot = savedRoot } of input.roots) {
-    requireMessage(savedIndex, savedRoot, input.saved.name, 'old');
-    requireMessage(newIndex, newRoot, input.next.name, 'new');
+    requireMessage(savedIndex, savedRoot, savedLabel, 'old');
+    requireMessage(newIndex, newRoot, newLabel, 'new');
     const savedJavaClass = kind === 'generated' ? deriveJavaClassName(savedSet, savedRoot) : undefined;
     const compatibility = evaluateStateCompatibility(
       {
