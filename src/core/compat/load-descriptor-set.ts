@@ -1,17 +1,19 @@
 /**
  * Loads the new application's schema: a binary google.protobuf.FileDescriptorSet as written by
  * `protoc --include_imports --descriptor_set_out` or `buf build -o x.binpb` (with or without source
- * info and imports). Not-a-descriptor-set, corrupt set, missing import and unresolvable types are
+ * info and imports; source info is not decoded). Not-a-descriptor-set, corrupt set, missing import and unresolvable types are
  * told apart, each as a DecodeError.
  */
 import { createFileRegistry, fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { DecodeError } from '../io';
 import { countDeclaredMembers, isProtobufParseError, MAX_DECLARED_MEMBERS, parseDescriptorSet } from '../protobuf';
+import { dropSourceCodeInfo } from './drop-source-code-info';
 import { isRegistrySafe } from './is-registry-safe';
 import { orderFilesByImports } from './order-files-by-imports';
 
 export interface LoadedDescriptorSet {
+  /** the set as decoded, without source_code_info (which the comparison drops anyway) */
   set: FileDescriptorSet;
 }
 
@@ -30,7 +32,8 @@ export function loadDescriptorSet(bytes: Uint8Array, fileName: string): LoadedDe
   }
   let set: FileDescriptorSet;
   try {
-    set = fromBinary(FileDescriptorSetSchema, bytes, { readUnknownFields: true });
+    // source info is dropped before decoding: nothing reads it, and it is most of an image's bytes
+    set = fromBinary(FileDescriptorSetSchema, dropSourceCodeInfo(bytes), { readUnknownFields: true });
   } catch (e) {
     return fail('invalid-value', `Recognised as a FileDescriptorSet but corrupt: ${e instanceof Error ? e.message : String(e)}`, locateCorruption(bytes));
   }
