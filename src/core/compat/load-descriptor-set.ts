@@ -27,13 +27,14 @@ export function loadDescriptorSet(bytes: Uint8Array, fileName: string): LoadedDe
   if (bytes[0] !== LENGTH_DELIMITED_FILE_TAG) {
     fail('not-recognised', `Expected a binary FileDescriptorSet (first byte 0x0a), found ${describeStart(bytes)}`, 0);
   }
-  if (countDeclaredMembers(bytes, MAX_DECLARED_MEMBERS) > MAX_DECLARED_MEMBERS) {
+  // source info is dropped before counting and decoding: nothing reads it, and it is most of an image's bytes
+  const decoded = dropSourceCodeInfo(bytes);
+  if (countDeclaredMembers(decoded, MAX_DECLARED_MEMBERS) > MAX_DECLARED_MEMBERS) {
     fail('limit-exceeded', `Expected a FileDescriptorSet declaring at most ${MAX_DECLARED_MEMBERS} fields and enum values (this inspector's cap), found more`, 0);
   }
   let set: FileDescriptorSet;
   try {
-    // source info is dropped before decoding: nothing reads it, and it is most of an image's bytes
-    set = fromBinary(FileDescriptorSetSchema, dropSourceCodeInfo(bytes), { readUnknownFields: true });
+    set = fromBinary(FileDescriptorSetSchema, decoded, { readUnknownFields: true });
   } catch (e) {
     return fail('invalid-value', `Recognised as a FileDescriptorSet but corrupt: ${e instanceof Error ? e.message : String(e)}`, locateCorruption(bytes));
   }
