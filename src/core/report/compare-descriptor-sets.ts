@@ -9,7 +9,7 @@
  * target and the library's default reader settings; both sides' Java classes are derived from
  * their sets' java options (generated-class state) unless the kind is `dynamic`.
  */
-import { buildSchemaDiff, DEFAULT_SETTINGS, deriveJavaClassName, evaluateStateCompatibility, indexDeclarations, loadDescriptorSet, normalizeForComparison, type DeclarationIndex, type LibraryLine, type TypeKind } from '../compat';
+import { buildSchemaDiff, createDescriptorFileCache, DEFAULT_SETTINGS, deriveJavaClassName, evaluateStateCompatibility, indexDeclarations, loadDescriptorSet, normalizeForComparison, type DeclarationIndex, type LibraryLine, type TypeKind } from '../compat';
 import { DecodeError } from '../io';
 import { computeSha256, formatHex } from '../protobuf';
 import { buildReport } from './build-report';
@@ -49,8 +49,10 @@ export function compareDescriptorSets(input: CompareDescriptorSetsInput): Compat
   const sameName = input.saved.name === input.next.name;
   const savedLabel = sameName ? `old ${input.saved.name}` : input.saved.name;
   const newLabel = sameName ? `new ${input.next.name}` : input.next.name;
-  const savedSet = normalizeForComparison(loadDescriptorSet(input.saved.bytes, savedLabel).set);
-  const newSet = normalizeForComparison(loadDescriptorSet(input.next.bytes, newLabel).set);
+  // the two sets share the files they hold alike (decoded once, compared at once)
+  const files = createDescriptorFileCache();
+  const savedSet = normalizeForComparison(loadDescriptorSet(input.saved.bytes, savedLabel, files).set);
+  const newSet = normalizeForComparison(loadDescriptorSet(input.next.bytes, newLabel, files).set);
   const savedIndex = indexDeclarations(savedSet);
   const newIndex = indexDeclarations(newSet);
   const target = input.target ?? '1.x';
