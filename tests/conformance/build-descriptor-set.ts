@@ -56,7 +56,7 @@ export async function runBufBreakingWire(saved: Uint8Array, next: Uint8Array): P
       stdout = (await run(BUF, args, { cwd: dir, env: { ...process.env, BUF_CACHE_DIR: path.join(tmpdir(), 'compat-buf-cache') } })).stdout;
     } catch (e) {
       const failed = e as { code?: number; stdout?: string; stderr?: string };
-      if (failed.code !== 100) throw new Error(`buf breaking failed (${failed.code}): ${failed.stderr ?? ''}`);
+      if (failed.code !== 100) throw new Error(`buf breaking failed (${failed.code}): ${failed.stderr ?? ''}`, { cause: e });
       stdout = failed.stdout ?? '';
     }
     return stdout
