@@ -1,20 +1,19 @@
 /** dropSourceCodeInfo: the set decodes as before without source_code_info, and anything not well framed is left as it is. */
-import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
+import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { dropSourceCodeInfo } from './drop-source-code-info';
 
 function makeSet(withSourceInfo: boolean): FileDescriptorSet {
   const location = (path: number[], comment: string) => ({ path, span: [1, 2, 30], leadingComments: comment, leadingDetachedComments: ['x'] });
-  const file = (name: string, pkg: string) =>
-    ({
+  const file = (name: string, pkg: string): MessageInitShape<typeof FileDescriptorProtoSchema> => ({
       name,
       package: pkg,
       syntax: 'proto3',
       messageType: [{ name: 'Event', field: [{ name: 'id', number: 1, type: 5, label: 1, jsonName: 'id' }] }],
       options: { javaPackage: 'io.example' },
       ...(withSourceInfo ? { sourceCodeInfo: { location: [location([4, 0], ' An event.\n'), location([4, 0, 2, 0], ' ü '.repeat(50))] } } : {}),
-    }) as const;
+    });
   return create(FileDescriptorSetSchema, { file: [file('a.proto', 'a'), file('b.proto', 'b'), file('c.proto', 'c')] });
 }
 
