@@ -61,8 +61,14 @@ export function describeMessageChanges<Desc extends DescMessage>(
 ): string | undefined {
   // most compared parts are equal: skip the two toJson renderings when the content is the same
   if (haveSameContent(saved, next)) return undefined;
-  const a = flattenMessage(schema, saved, finders?.saved);
-  const b = flattenMessage(schema, next, finders?.next);
+  const named = listChanges(flattenMessage(schema, saved, finders?.saved), flattenMessage(schema, next, finders?.next));
+  // options whose bytes differ but read alike by name (another encoding of the same values) still differ for
+  // the serializer, which compares them as unknown fields: then they are shown by number
+  if (named === undefined && finders !== undefined) return listChanges(flattenMessage(schema, saved), flattenMessage(schema, next));
+  return named;
+}
+
+function listChanges(a: Map<string, string>, b: Map<string, string>): string | undefined {
   const keys = [...new Set([...a.keys(), ...b.keys()])].sort();
   const changes: string[] = [];
   for (const key of keys) {
