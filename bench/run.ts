@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: generates (or reuses) 0.5 GiB and 2 GiB canonical savepoints in
- * $BENCH_DIR (default /tmp/bench-savepoints), measures figures 1–4 of the performance issue, prints
+ * $BENCH_DIR (default /tmp/bench-savepoints), measures figures 1–4 and 7 of the performance issue, prints
  * each as "value (ratio vs its reference from this run; goal)", and writes them to docs/benchmarks.md.
  * Figures 5 (headless Chromium app scan of a 1 GiB zip) and 6 (Flink State Processor API vs our CLI) run over
  * a 1 GiB savepoint (bench/figures-browser-and-flink.ts); each is skipped with its reason when its tool is absent.
@@ -13,6 +13,7 @@ import path from 'node:path';
 import { buildDescriptorSet, BUF_BIN } from './generate/build-descriptor-set';
 import { ensureBenchSavepoint } from './generate/generate-bench-savepoint';
 import { measureEvaluator } from './figure-evaluator';
+import { measureRealSchemas } from './figure-real-schemas';
 import { measureHeaderCheck } from './figure-header-check';
 import { measureMemory } from './figure-memory';
 import { measureReadCopy, measureScanThroughput } from './figure-scan-throughput';
@@ -50,6 +51,8 @@ async function main(): Promise<void> {
   show(measureMemory(smallDir, largeDir));
   log('figure 4: evaluator vs buf breaking …');
   show(await measureEvaluator(path.join(root, 'evaluator')));
+  log('figure 7: compare vs buf breaking on real schema histories (../shared/bench-schemas) …');
+  show(measureRealSchemas());
   const fiveSix = await measureFiguresFiveAndSix(root, log, keep);
   show(fiveSix.figures);
 
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
     'Figure 3 runs `bench/rss-child.ts` in a child process per size (through tsx, whose loader alone accounts for about 50 MiB of the start-up RSS; the bundled CLI starts at ~55 MiB) and reads `process.resourceUsage().maxRSS` at its end; memory is bounded by the read window (in this whole-state scan, key-group blocks above 1 MiB are streamed in 1 MiB windows), not by the savepoint or key-group size.',
     'Figure 4 times whole processes in alternation (median of 9): `node bin/savepoint-inspector.mjs compare new.binpb --against old.binpb --root big.M0` (the evaluator on the same pair of descriptor sets as buf, default text output as buf\'s; the prebuilt bundle with its code cache, as after `npm run build:cli`) vs `buf breaking new.binpb --against old.binpb`; 4b the same compare with the JSON report; 4c `check <small savepoint whose state type is the old root> --descriptors new.binpb --no-values --target 0.x --format json`, where the saved schema comes from the serializer snapshot (parsed, normalized and fingerprinted with the serializer\'s rules); 4d the compare through tsx; 4e checkSavepoint in this process.',
     ...fiveSix.notes,
+    "Figure 7 times whole processes in alternation (median of 9, wall and CPU = user + system from GNU time) on the image pairs of `../shared/bench-schemas/` (`buf build` images of grpc/grpc-proto and open-telemetry/opentelemetry-proto at consecutive versions, imports and source info included): `node bin/savepoint-inspector.mjs compare new.binpb --against old.binpb --root R …` with every root of the pair's roots.txt (text report) vs `buf breaking new.binpb --against old.binpb` with the WIRE category only (`--config '{\"version\":\"v2\",\"breaking\":{\"use\":[\"WIRE\"]}}'`); the JSON report, and one root with the JSON report (the command the pair's README measured: 0.68 s wall / 0.46 s CPU against buf's 0.58 / 0.33 s before #19), for information. The npm package's `buf` is a Node launcher of the Go binary, as a user of `@bufbuild/buf` runs it. `npx tsx bench/figure-real-schemas.ts [runs]` runs this figure alone.",
   ];
   writeBenchmarksDoc(path.resolve(process.cwd(), 'docs/benchmarks.md'), environment, figures, notes);
   log('wrote docs/benchmarks.md');

@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { clone, create, createFileRegistry, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { FieldDescriptorProtoSchema, FileDescriptorSetSchema, MessageOptionsSchema, OneofDescriptorProtoSchema, type DescriptorProto, type FieldDescriptorProto, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { FieldDescriptorProtoSchema, FileDescriptorSetSchema, MessageOptionsSchema, MethodDescriptorProtoSchema, OneofDescriptorProtoSchema, ServiceDescriptorProtoSchema, type DescriptorProto, type FieldDescriptorProto, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { isRegistrySafe } from '../../src/core/compat/is-registry-safe';
 import { createSeededRandom } from '../robustness/seeded-random';
@@ -23,6 +23,12 @@ const setFiles = [
   path.join(ROOT, 'src/ui/demo-schema/events-changed.binpb'),
 ].filter((f) => existsSync(f));
 const sets = setFiles.map((f) => fromBinary(FileDescriptorSetSchema, new Uint8Array(readFileSync(f)), { readUnknownFields: true }));
+
+/** Real images (buf build) of public schema histories, when ../shared is there. */
+const BENCH_SCHEMAS = path.resolve(ROOT, '../shared/bench-schemas');
+const benchImages = existsSync(BENCH_SCHEMAS)
+  ? readdirSync(BENCH_SCHEMAS).flatMap((d) => ['old.binpb', 'new.binpb'].map((f) => path.join(BENCH_SCHEMAS, d, f))).filter((f) => existsSync(f))
+  : [];
 
 function registryAccepts(files: FileDescriptorProto[], set: FileDescriptorSet): boolean {
   try {
@@ -55,7 +61,7 @@ function mutate(set: FileDescriptorSet, random: () => number): FileDescriptorSet
   for (let s = 0; s < steps; s++) {
     const target = pick(fields);
     const m = pick(messages);
-    switch (Math.floor(random() * 18)) {
+    switch (Math.floor(random() * 19)) {
       case 0:
         if (target) target.field.typeName = (random() < 0.8 ? '.' : '') + pick(names)!;
         break;
@@ -170,6 +176,15 @@ function mutate(set: FileDescriptorSet, random: () => number): FileDescriptorSet
       case 13:
         if (m) m.message.oneofDecl.push(create(OneofDescriptorProtoSchema, { name: pick(['kind', ...BAD_NAMES])! }));
         break;
+      case 18: {
+        // a service: named freshly, like a type or badly; its method's input and output any type name (or none)
+        const file = pick(copy.file)!;
+        const typeOrMissing = () => (random() < 0.8 ? '.' : '') + pick(names)!;
+        const name = random() < 0.6 ? 'Svc' : random() < 0.5 ? (pick(messages)?.message.name ?? 'Svc') : pick(BAD_NAMES)!;
+        const method = create(MethodDescriptorProtoSchema, { name: 'Call', inputType: typeOrMissing(), outputType: typeOrMissing() });
+        file.service.push(create(ServiceDescriptorProtoSchema, { name, method: [method] }));
+        break;
+      }
     }
   }
   return copy;
@@ -179,6 +194,16 @@ describe('isRegistrySafe', () => {
   it('passes every descriptor set of the repository (so loading them skips the registry)', () => {
     expect(sets.length).toBeGreaterThanOrEqual(60);
     for (const [i, set] of sets.entries()) expect(isRegistrySafe(orderFilesByImports(set.file)), setFiles[i]).toBe(true);
+  });
+
+  it.skipIf(benchImages.length === 0)('passes the real images of ../shared/bench-schemas (grpc-proto, opentelemetry-proto: services, custom options), which the registry accepts', () => {
+    for (const file of benchImages) {
+      const set = fromBinary(FileDescriptorSetSchema, new Uint8Array(readFileSync(file)), { readUnknownFields: true });
+      const ordered = orderFilesByImports(set.file);
+      expect(set.file.some((f) => f.service.length > 0), file).toBe(true);
+      expect(registryAccepts(ordered, set), file).toBe(true);
+      expect(isRegistrySafe(ordered), file).toBe(true);
+    }
   });
 
   it('answers true only where createFileRegistry accepts the files (seeded mutations)', () => {

@@ -40,6 +40,34 @@ export async function buildDescriptorSet(files: Readonly<Record<string, string>>
   }
 }
 
+/**
+ * `buf breaking new --against old` with the WIRE category only: the messages of the wire breaks it
+ * finds (exit 100 when it finds any), as buf prints them in its JSON error format.
+ */
+export async function runBufBreakingWire(saved: Uint8Array, next: Uint8Array): Promise<string[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'compat-buf-breaking-'));
+  try {
+    await writeFile(path.join(dir, 'old.binpb'), saved);
+    await writeFile(path.join(dir, 'new.binpb'), next);
+    const config = JSON.stringify({ version: 'v2', breaking: { use: ['WIRE'] } });
+    const args = ['breaking', 'new.binpb', '--against', 'old.binpb', '--config', config, '--error-format', 'json'];
+    let stdout: string;
+    try {
+      stdout = (await run(BUF, args, { cwd: dir, env: { ...process.env, BUF_CACHE_DIR: path.join(tmpdir(), 'compat-buf-cache') } })).stdout;
+    } catch (e) {
+      const failed = e as { code?: number; stdout?: string; stderr?: string };
+      if (failed.code !== 100) throw new Error(`buf breaking failed (${failed.code}): ${failed.stderr ?? ''}`, { cause: e });
+      stdout = failed.stdout ?? '';
+    }
+    return stdout
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => (JSON.parse(l) as { message: string }).message);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Runs `fn` over items with at most `limit` at a time (the machine is shared). */
 export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);

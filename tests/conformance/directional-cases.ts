@@ -54,7 +54,7 @@ const rej = (ruleId: RuleId): { ruleId: RuleId; accepted: boolean } => ({ ruleId
 export const DIRECTIONAL_CASES: DirectionalCase[] = [
   {
     name: 'unchanged schema',
-    covers: ['FIELD_TYPE_NAME_CHANGED', 'FIELD_CARDINALITY_CHANGED', 'FIELD_PRESENCE_CHANGED', 'FIELD_RENAMED', 'FIELD_DEFAULT_CHANGED', 'ENUM_VALUE_ORDER_CHANGED', 'MESSAGE_OPTION_CHANGED', 'ENUM_OPTION_CHANGED', 'ENUM_VALUE_OPTION_CHANGED', 'ROOT_RENAMED', 'FILE_OPTION_CHANGED', 'FILE_PACKAGE_CHANGED', 'FILE_SYNTAX_CHANGED', 'FIELD_OPTION_CHANGED'],
+    covers: ['FIELD_TYPE_NAME_CHANGED', 'FIELD_CARDINALITY_CHANGED', 'FIELD_PRESENCE_CHANGED', 'FIELD_RENAMED', 'FIELD_DEFAULT_CHANGED', 'ENUM_VALUE_ORDER_CHANGED', 'MESSAGE_OPTION_CHANGED', 'ENUM_OPTION_CHANGED', 'ENUM_VALUE_OPTION_CHANGED', 'ROOT_RENAMED', 'FILE_OPTION_CHANGED', 'FILE_NON_JAVA_OPTION_CHANGED', 'FILE_PACKAGE_CHANGED', 'FILE_SYNTAX_CHANGED', 'FIELD_OPTION_CHANGED'],
     saved: eventProto(BASE),
     next: eventProto(BASE),
     verdict: 'compatible',
@@ -253,7 +253,7 @@ export const DIRECTIONAL_CASES: DirectionalCase[] = [
     saved: eventProto(BASE),
     next: eventProto(`  int32 count = 2;\n  int32 id = 1;\n  Detail detail = 3;\n  Kind kind = 4;`),
     verdict: 'incompatible',
-    first: { ruleId: 'FIELD_ORDER_CHANGED', message: 'Fields of example.Event change order from 1 (id), 2 (count), 3 (detail), 4 (kind) to 2 (count), 1 (id), 3 (detail), 4 (kind)' },
+    first: { ruleId: 'FIELD_ORDER_CHANGED', message: 'Fields of example.Event change order: 2 (count) now comes first' },
   },
   {
     name: 'field added in the middle keeps the retained order',
@@ -269,7 +269,7 @@ export const DIRECTIONAL_CASES: DirectionalCase[] = [
     saved: eventProto(BASE, DEFAULT_EXTRA.replace('READY = 1;', 'READY = 1; DONE = 2;')),
     next: eventProto(BASE, DEFAULT_EXTRA.replace('READY = 1;', 'DONE = 2; READY = 1;')),
     verdict: 'incompatible',
-    first: { ruleId: 'ENUM_VALUE_ORDER_CHANGED', message: 'Values of example.Kind change order from UNKNOWN, READY, DONE to UNKNOWN, DONE, READY' },
+    first: { ruleId: 'ENUM_VALUE_ORDER_CHANGED', message: 'Values of example.Kind change order: DONE now comes after UNKNOWN' },
   },
   {
     name: 'message option of the root',
@@ -302,6 +302,19 @@ export const DIRECTIONAL_CASES: DirectionalCase[] = [
     next: eventProto(BASE, DEFAULT_EXTRA, HEADER.replace('"Events"', '"EventProtos"')),
     verdict: 'incompatible',
     first: { ruleId: 'FILE_OPTION_CHANGED', message: 'File event.proto changes options: java_outer_classname: "Events" → "EventProtos"' },
+  },
+  {
+    name: 'file option generated Java never reads (go_package) in the declaring file',
+    covers: ['FILE_NON_JAVA_OPTION_CHANGED'],
+    saved: eventProto(BASE),
+    next: eventProto(BASE, DEFAULT_EXTRA, `${HEADER}option go_package = "example.com/event";\n`),
+    verdict: 'incompatible',
+    first: {
+      ruleId: 'FILE_NON_JAVA_OPTION_CHANGED',
+      message:
+        'File event.proto changes options generated Java code never reads (go_package: unset → "example.com/event"): harmless to Java code, but the serializer rejects any option change in a reached declaration; revert the change to restore the state',
+    },
+    lacks: ['FILE_OPTION_CHANGED'],
   },
   {
     name: 'file option change in an imported declaring file',
@@ -386,7 +399,7 @@ export const DIRECTIONAL_CASES: DirectionalCase[] = [
     saved: eventProto(`${BASE}\n  oneof choice {\n    string a = 5;\n  }`),
     next: eventProto(`${BASE}\n  oneof choice {\n    option (example.tag) = 1;\n    string a = 5;\n  }`, `${DEFAULT_EXTRA}extend google.protobuf.OneofOptions { int32 tag = 50000; }\n`, HEADER + 'import "google/protobuf/descriptor.proto";\n'),
     verdict: 'incompatible',
-    first: { ruleId: 'DECLARATION_CHANGED', message: 'Oneof choice of example.Event changes options: #50000: unset → wire 0 0x01' },
+    first: { ruleId: 'DECLARATION_CHANGED', message: 'Oneof choice of example.Event changes options: (example.tag): unset → 1' },
   },
   {
     name: 'recursive message, unchanged',

@@ -9,17 +9,20 @@ import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, evaluateStateCompatibility, loadDescriptorSet, type StateCompatibility } from '../../src/core/compat';
 import { RULES } from '../../src/core/compat/rules/index';
-import { buildDescriptorSet, mapLimited } from './build-descriptor-set';
+import { buildDescriptorSet, mapLimited, runBufBreakingWire } from './build-descriptor-set';
 import { DIRECTIONAL_CASES as STRUCTURE_CASES, IDENTITY_CASES, type DirectionalCase } from './directional-cases';
 
 const DIRECTIONAL_CASES = [...STRUCTURE_CASES, ...IDENTITY_CASES];
 
 const results = new Map<string, StateCompatibility>();
+/** each case's two descriptor sets, for the agreement with buf breaking */
+const sets = new Map<string, { saved: Uint8Array; next: Uint8Array }>();
 
 async function evaluateCase(c: DirectionalCase): Promise<StateCompatibility> {
   // saved side as generated code embeds it: no source info, no image extension (json_name is dropped by normalization)
   const savedBytes = await buildDescriptorSet(c.saved, { excludeSourceInfo: true, asFileDescriptorSet: true });
   const newBytes = await buildDescriptorSet(c.next);
+  sets.set(c.name, { saved: savedBytes, next: newBytes });
   const savedRoot = c.root ?? 'example.Event';
   return evaluateStateCompatibility(
     {
@@ -70,6 +73,25 @@ describe('conformance (buf-built descriptor sets; directional unless a case sets
     expect(r.failureText).toBe(
       "Cannot restore Protobuf serializer for io.example.Events$Event (example.Event): supply a supported generated class that can read the saved schema through Flink's user-code classloader. Cause: Generated class cannot read the saved Protobuf schema: Field 2 (count) of example.Event changes type from INT32 to SINT32",
     );
+  });
+});
+
+describe('agreement with buf breaking (WIRE rules): no wire break is ever accepted', () => {
+  it('buf breaking finds no wire break in the reached declarations of any case judged compatible', async () => {
+    const compatible = DIRECTIONAL_CASES.filter((c) => results.get(c.name)?.verdict === 'compatible');
+    expect(compatible.length).toBeGreaterThan(10);
+    const breaks = await mapLimited(compatible, 2, async (c) => {
+      const reached = new Set((results.get(c.name)!.schema?.reached ?? []).map((p) => p.saved.fullName));
+      const found = await runBufBreakingWire(sets.get(c.name)!.saved, sets.get(c.name)!.next);
+      // buf names declarations relative to their package (`message "Event"`, `enum "Event.Kind"`)
+      return found.filter((f) => [...reached].some((full) => [full, full.slice(full.indexOf('.') + 1)].some((n) => f.includes(`message "${n}"`) || f.includes(`enum "${n}"`)))).map((f) => `${c.name}: ${f}`);
+    });
+    expect(breaks.flat()).toEqual([]);
+  });
+
+  it('sees the wire breaks of a rejected case (the check above can fail)', async () => {
+    const { saved, next } = sets.get('int32 to sint32 (the serializer example)')!;
+    expect(await runBufBreakingWire(saved, next)).toEqual([expect.stringContaining('on message "Event" changed type from "int32" to "sint32"')]);
   });
 });
 

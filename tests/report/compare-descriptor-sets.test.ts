@@ -103,6 +103,18 @@ describe.skipIf(cases.length === 0)('compare report', () => {
     );
   });
 
+  it('tells two inputs of one file name apart in its messages (old image.binpb, new image.binpb)', () => {
+    const same = { ...base, saved: { ...base.saved, name: 'image.binpb' }, next: { ...base.next, name: 'image.binpb' } };
+    expect(() => compareDescriptorSets({ ...same, roots: [{ savedRoot: 'Order' }] })).toThrow(
+      'The old descriptor set has no message Order (did you mean fixtures.change.Order?) — at old image.binpb [descriptor set]',
+    );
+    expect(() => compareDescriptorSets({ ...same, roots: [{ savedRoot: 'fixtures.change.Order', newRoot: 'fixtures.change.Nope' }] })).toThrow(
+      'The new descriptor set has no message fixtures.change.Nope — at new image.binpb [descriptor set]',
+    );
+    const corrupt = { ...same, next: { name: 'image.binpb', bytes: new Uint8Array([0x0a, 0x05, 0x0a]) } };
+    expect(() => compareDescriptorSets({ ...corrupt, roots: [{ savedRoot: 'fixtures.change.Order' }] })).toThrow(/ — at new image\.binpb/);
+  });
+
   it('is titled as a schema comparison in every format', () => {
     const report = compareDescriptorSets({ ...base, roots: [{ savedRoot: 'fixtures.change.Order' }] });
     const text = Object.fromEntries(REPORT_FORMATS.map((f) => [f, formatReport(report, f)]));

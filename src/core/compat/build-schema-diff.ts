@@ -6,10 +6,13 @@
 import { compareEnumDeclaration } from './compare-enum-declaration';
 import { compareMessageDeclaration } from './compare-message-declaration';
 import { describeDeclarationMembers, type MemberRow } from './describe-declaration-members';
+import type { OptionFinders } from './describe-message-changes';
 import type { SchemaChangeResult } from './evaluate-schema-change';
-import type { Declaration } from './index-declarations';
+import type { Declaration, DeclarationIndex, MessageDeclaration } from './index-declarations';
+import { checkPayloadProto3 } from './check-payload-proto3';
+import { isMapField } from './describe-descriptor-parts';
 import type { Finding } from './types';
-import { createWalkContext } from './walk-context';
+import { createOptionFinders, createWalkContext } from './walk-context';
 
 export interface DiffDeclaration {
   kind: 'message' | 'enum';
@@ -48,14 +51,15 @@ export function buildSchemaDiff(schema: SchemaChangeResult, extraFindings: reado
       else byDecl.set(owner, [f]);
     }
   }
+  const finders = createOptionFinders(schema.savedIndex, schema.nextIndex);
   const declarations = schema.reached.map((pair) => {
     const findings = byDecl.get(pair.saved.fullName) ?? [];
-    return entry(pair.saved, pair.next, true, findings, findings.length > 0 || pair.saved.fullName !== pair.next.fullName ? 'changed' : 'unchanged');
+    return entry(pair.saved, pair.next, true, findings, findings.length > 0 || pair.saved.fullName !== pair.next.fullName ? 'changed' : 'unchanged', finders);
   });
-  return { savedRoot: schema.reached[0]?.saved.fullName ?? '', newRoot: schema.reached[0]?.next.fullName ?? '', otherFindings: other, declarations, unreached: diffUnreached(schema) };
+  return { savedRoot: schema.reached[0]?.saved.fullName ?? '', newRoot: schema.reached[0]?.next.fullName ?? '', otherFindings: other, declarations, unreached: diffUnreached(schema, finders) };
 }
 
-function entry(saved: Declaration | undefined, next: Declaration | undefined, reached: boolean, findings: Finding[], status: DiffDeclaration['status']): DiffDeclaration {
+function entry(saved: Declaration | undefined, next: Declaration | undefined, reached: boolean, findings: Finding[], status: DiffDeclaration['status'], finders: OptionFinders): DiffDeclaration {
   return {
     kind: (saved ?? next)!.kind,
     ...(saved ? { savedName: saved.fullName, savedFile: saved.file.name } : {}),
@@ -64,7 +68,7 @@ function entry(saved: Declaration | undefined, next: Declaration | undefined, re
     affectsVerdict: reached,
     status,
     findings,
-    rows: describeDeclarationMembers(saved, next),
+    rows: describeDeclarationMembers(saved, next, finders),
   };
 }
 
@@ -81,26 +85,60 @@ function findOwner(path: string, reached: ReadonlySet<string>): string | undefin
 }
 
 /** Same-named declarations outside the reached set are compared one by one (no recursion); added/removed are listed. */
-function diffUnreached(schema: SchemaChangeResult): DiffDeclaration[] {
+function diffUnreached(schema: SchemaChangeResult, finders: OptionFinders): DiffDeclaration[] {
   const reachedSaved = new Set(schema.reached.map((p) => p.saved.fullName));
   const reachedNew = new Set(schema.reached.map((p) => p.next.fullName));
-  const out: DiffDeclaration[] = [];
+  // every root of a check or compare shares the two indexes: their candidates are found once, then filtered per root
+  return listUnreachedCandidates(schema, finders)
+    .filter((c) => (c.side === 'saved' ? !reachedSaved.has(c.name) : !reachedNew.has(c.name)))
+    .map((c) => ({ ...c.entry }));
+}
+
+interface UnreachedCandidate {
+  /** the side whose reached set excludes it, and its full name there */
+  side: 'saved' | 'new';
+  name: string;
+  entry: DiffDeclaration;
+}
+
+const candidates = new WeakMap<DeclarationIndex, WeakMap<DeclarationIndex, UnreachedCandidate[]>>();
+
+/** Every saved declaration that is removed or changed under its name, then every added one, in index order. */
+function listUnreachedCandidates(schema: SchemaChangeResult, finders: OptionFinders): UnreachedCandidate[] {
+  let byNext = candidates.get(schema.savedIndex);
+  if (byNext === undefined) {
+    byNext = new WeakMap();
+    candidates.set(schema.savedIndex, byNext);
+  }
+  const cached = byNext.get(schema.nextIndex);
+  if (cached !== undefined) return cached;
+  const out: UnreachedCandidate[] = [];
   for (const saved of schema.savedIndex.all) {
-    if (reachedSaved.has(saved.fullName) || saved.kind === 'message' && saved.proto.options?.mapEntry) continue;
+    if (saved.kind === 'message' && saved.proto.options?.mapEntry) continue;
     const next = schema.nextIndex.byName.get(saved.fullName);
     if (!next || next.kind !== saved.kind) {
-      out.push(entry(saved, undefined, false, [], 'removed'));
+      out.push({ side: 'saved', name: saved.fullName, entry: entry(saved, undefined, false, [], 'removed', finders) });
       continue;
     }
     const ctx = createWalkContext(schema.savedIndex, schema.nextIndex, true);
-    if (saved.kind === 'message' && next.kind === 'message') compareMessageDeclaration(ctx, saved, next);
-    if (saved.kind === 'enum' && next.kind === 'enum') compareEnumDeclaration(ctx, saved, next);
-    if (ctx.findings.length > 0) out.push({ ...entry(saved, next, false, ctx.findings, 'changed') });
+    if (saved.kind === 'message' && next.kind === 'message') {
+      // one object in both sets (a file the two held alike): only what the new message alone decides can be found
+      if (saved.proto === next.proto && sameMapFields(saved, next, schema)) checkPayloadProto3(ctx, next);
+      else compareMessageDeclaration(ctx, saved, next);
+    }
+    if (saved.kind === 'enum' && next.kind === 'enum' && saved.proto !== next.proto) compareEnumDeclaration(ctx, saved, next);
+    if (ctx.findings.length > 0) out.push({ side: 'saved', name: saved.fullName, entry: entry(saved, next, false, ctx.findings, 'changed', finders) });
   }
   for (const next of schema.nextIndex.all) {
-    if (reachedNew.has(next.fullName) || schema.savedIndex.byName.has(next.fullName)) continue;
+    if (schema.savedIndex.byName.has(next.fullName)) continue;
     if (next.kind === 'message' && next.proto.options?.mapEntry) continue;
-    out.push(entry(undefined, next, false, [], 'added'));
+    out.push({ side: 'new', name: next.fullName, entry: entry(undefined, next, false, [], 'added', finders) });
   }
+  byNext.set(schema.nextIndex, out);
   return out;
+}
+
+/** Whether each repeated message field of the (shared) message is a map field in both sets alike (its type resolves by name in each). */
+function sameMapFields(saved: MessageDeclaration, next: MessageDeclaration, schema: SchemaChangeResult): boolean {
+  return saved.proto.field.every((f) => isMapField(f, schema.savedIndex) === isMapField(f, schema.nextIndex)) && next.proto === saved.proto;
 }

@@ -3,12 +3,13 @@ import { EnumDescriptorProtoSchema, EnumOptionsSchema, EnumValueOptionsSchema, t
 import { copyDescriptorMessage } from './copy-descriptor-message';
 import { compareReservations } from './compare-reservations';
 import { describeMessageChanges } from './describe-message-changes';
+import { describeOrderChange } from './describe-order-change';
 import type { EnumDeclaration } from './index-declarations';
 import { addFinding, type WalkContext } from './walk-context';
 
 export function compareEnumDeclaration(ctx: WalkContext, saved: EnumDeclaration, next: EnumDeclaration): void {
   const e = saved.fullName;
-  const optionChanges = describeMessageChanges(EnumOptionsSchema, saved.proto.options, next.proto.options);
+  const optionChanges = describeMessageChanges(EnumOptionsSchema, saved.proto.options, next.proto.options, ctx.options);
   if (optionChanges) addFinding(ctx, 'ENUM_OPTION_CHANGED', e, { enum: e, changes: optionChanges });
   const used = new Set<EnumValueDescriptorProto>();
   const retained: [EnumValueDescriptorProto, EnumValueDescriptorProto][] = [];
@@ -24,7 +25,7 @@ export function compareEnumDeclaration(ctx: WalkContext, saved: EnumDeclaration,
     used.add(n);
     retained.push([s, n]);
     if (n.name !== s.name) addFinding(ctx, 'ENUM_VALUE_RENAMED', path, { ...base, newName: n.name });
-    const changes = describeMessageChanges(EnumValueOptionsSchema, s.options, n.options);
+    const changes = describeMessageChanges(EnumValueOptionsSchema, s.options, n.options, ctx.options);
     if (changes) addFinding(ctx, 'ENUM_VALUE_OPTION_CHANGED', path, { ...base, changes });
   }
   for (const n of next.proto.value) {
@@ -32,9 +33,8 @@ export function compareEnumDeclaration(ctx: WalkContext, saved: EnumDeclaration,
   }
   const savedOrder = retained.map(([s]) => s.name);
   const nextOrder = next.proto.value.filter((v) => used.has(v)).map((v) => retained.find(([, n]) => n === v)![0].name);
-  if (savedOrder.join(',') !== nextOrder.join(',')) {
-    addFinding(ctx, 'ENUM_VALUE_ORDER_CHANGED', e, { enum: e, from: savedOrder.join(', '), to: nextOrder.join(', ') });
-  }
+  const moves = describeOrderChange(savedOrder, nextOrder, (name) => name);
+  if (moves) addFinding(ctx, 'ENUM_VALUE_ORDER_CHANGED', e, { enum: e, moves });
   compareReservations(
     ctx,
     e,

@@ -10,6 +10,7 @@ import { checkPayloadProto3 } from './check-payload-proto3';
 import { compareReservations, isNumberReserved, type Reservations } from './compare-reservations';
 import { compareRetainedField } from './compare-retained-field';
 import { describeMessageChanges } from './describe-message-changes';
+import { describeOrderChange } from './describe-order-change';
 import { realOneofName } from './describe-descriptor-parts';
 import type { MessageDeclaration } from './index-declarations';
 import { addFinding, type WalkContext } from './walk-context';
@@ -22,7 +23,7 @@ export interface RetainedField {
 export function compareMessageDeclaration(ctx: WalkContext, saved: MessageDeclaration, next: MessageDeclaration): RetainedField[] {
   const m = saved.fullName;
   const payloadProblems = checkPayloadProto3(ctx, next);
-  const optionChanges = describeMessageChanges(MessageOptionsSchema, saved.proto.options, next.proto.options);
+  const optionChanges = describeMessageChanges(MessageOptionsSchema, saved.proto.options, next.proto.options, ctx.options);
   if (optionChanges) addFinding(ctx, 'MESSAGE_OPTION_CHANGED', m, { message: m, changes: optionChanges });
 
   const savedOneofs = saved.proto.oneofDecl.map((o) => o.name);
@@ -51,11 +52,9 @@ export function compareMessageDeclaration(ctx: WalkContext, saved: MessageDeclar
   }
   const savedOrder = retained.map((r) => r.saved.number);
   const nextOrder = next.proto.field.filter((f) => savedNumbers.has(f.number)).map((f) => f.number);
-  if (savedOrder.join(',') !== nextOrder.join(',')) {
-    const names = new Map(saved.proto.field.map((f) => [f.number, f.name]));
-    const show = (order: number[]): string => order.map((no) => `${no} (${names.get(no)})`).join(', ');
-    addFinding(ctx, 'FIELD_ORDER_CHANGED', m, { message: m, from: show(savedOrder), to: show(nextOrder) });
-  }
+  const names = new Map(saved.proto.field.map((f) => [f.number, f.name]));
+  const moves = describeOrderChange(savedOrder, nextOrder, (no) => `${no} (${names.get(no)})`);
+  if (moves) addFinding(ctx, 'FIELD_ORDER_CHANGED', m, { message: m, moves });
   compareReservations(ctx, m, savedReservations, nextReservations);
   compareOneofs(ctx, saved, next, savedNumbers);
 
@@ -81,7 +80,7 @@ function compareOneofs(ctx: WalkContext, saved: MessageDeclaration, next: Messag
       if (members.every((f) => !savedNumbers.has(f.number))) addFinding(ctx, 'ONEOF_ADDED', m, { name: oneof.name, message: m });
       return;
     }
-    const changes = describeMessageChanges(OneofOptionsSchema, savedOneof.options, oneof.options);
+    const changes = describeMessageChanges(OneofOptionsSchema, savedOneof.options, oneof.options, ctx.options);
     if (changes) addFinding(ctx, 'DECLARATION_CHANGED', m, { declaration: `Oneof ${oneof.name} of ${m}`, what: `options: ${changes}` });
   });
 }

@@ -62,7 +62,7 @@ export function compareRetainedField(ctx: WalkContext, pair: FieldPair): void {
   if (fromJson !== toJson) {
     addFinding(ctx, 'FIELD_JSON_NAME_CHANGED', path, { ...base, from: describeOptional(fromJson), to: describeOptional(toJson) });
   }
-  const optionChanges = describeMessageChanges(FieldOptionsSchema, s.options, n.options);
+  const optionChanges = describeMessageChanges(FieldOptionsSchema, s.options, n.options, ctx.options);
   if (optionChanges) addFinding(ctx, 'FIELD_OPTION_CHANGED', path, { ...base, changes: optionChanges });
   const rest = mayDifferElsewhere(s, n) ? describeMessageChanges(FieldDescriptorProtoSchema, remainder(s, fromCardinality !== toCardinality), remainder(n, fromCardinality !== toCardinality)) : undefined;
   if (rest) addFinding(ctx, 'DECLARATION_CHANGED', path, { declaration: `Field ${s.number} (${s.name}) of ${message}`, what: rest });

@@ -8,7 +8,8 @@ import {
   type FieldDescriptorProto,
 } from '@bufbuild/protobuf/wkt';
 import { describeFieldType, describeOptional, describeRange, realOneofName } from './describe-descriptor-parts';
-import { flattenMessage } from './describe-message-changes';
+import { flattenMessage, type OptionFinders } from './describe-message-changes';
+import type { OptionExtensionFinder } from './find-option-extension';
 import { haveSameContent } from './have-same-content';
 import { resolveTypeName, type Declaration } from './index-declarations';
 import { isSet } from './normalize-for-comparison';
@@ -24,7 +25,7 @@ export interface MemberRow {
   new?: MemberSummary;
 }
 
-export function describeDeclarationMembers(saved: Declaration | undefined, next: Declaration | undefined): MemberRow[] {
+export function describeDeclarationMembers(saved: Declaration | undefined, next: Declaration | undefined, finders?: OptionFinders): MemberRow[] {
   const rows = new Map<string, MemberRow>();
   const put = (side: 'saved' | 'new', kind: MemberRow['kind'], key: string, summary: MemberSummary): void => {
     const id = `${kind}|${key}`;
@@ -36,20 +37,21 @@ export function describeDeclarationMembers(saved: Declaration | undefined, next:
   const same = saved !== undefined && next !== undefined && saved.kind === next.kind && haveSameContent(saved.proto, next.proto);
   for (const [side, decl] of [['saved', saved], ['new', next]] as const) {
     if (!decl) continue;
+    const find = side === 'saved' ? finders?.saved : finders?.next;
     if (same && side === 'new') {
       for (const row of rows.values()) if (row.saved) row.new = row.saved;
       break;
     }
-    const options = describeOptions(decl);
+    const options = describeOptions(decl, find);
     if (options) put(side, 'options', 'options', { options });
     if (decl.kind === 'message') {
       const oneofs = decl.proto.oneofDecl.map((o) => o.name);
-      for (const f of decl.proto.field) put(side, 'field', String(f.number), summarizeField(f, oneofs));
+      for (const f of decl.proto.field) put(side, 'field', String(f.number), summarizeField(f, oneofs, find));
       for (const r of decl.proto.reservedRange) put(side, 'reserved', describeRange(r.start, r.end, true), { reserved: describeRange(r.start, r.end, true) });
       for (const o of decl.proto.oneofDecl) put(side, 'oneof', o.name, { oneof: o.name });
     } else {
       for (const v of decl.proto.value) {
-        const opts = [...flattenMessage(EnumValueOptionsSchema, v.options)].map(([k, x]) => `${k}=${x}`).join(', ');
+        const opts = [...flattenMessage(EnumValueOptionsSchema, v.options, find)].map(([k, x]) => `${k}=${x}`).join(', ');
         const key = rows.has(`enum-value|${v.number}`) && rows.get(`enum-value|${v.number}`)![side] ? `${v.number} ${v.name}` : String(v.number);
         put(side, 'enum-value', key, { number: String(v.number), name: v.name, ...(opts ? { options: opts } : {}) });
       }
@@ -60,8 +62,8 @@ export function describeDeclarationMembers(saved: Declaration | undefined, next:
   return [...rows.values()];
 }
 
-function summarizeField(f: FieldDescriptorProto, oneofs: readonly string[]): MemberSummary {
-  const options = [...flattenMessage(FieldOptionsSchema, f.options)].map(([k, v]) => `${k}=${v}`).join(', ');
+function summarizeField(f: FieldDescriptorProto, oneofs: readonly string[], find: OptionExtensionFinder | undefined): MemberSummary {
+  const options = [...flattenMessage(FieldOptionsSchema, f.options, find)].map(([k, v]) => `${k}=${v}`).join(', ');
   const oneof = realOneofName(f, oneofs);
   return {
     number: String(f.number),
@@ -75,7 +77,7 @@ function summarizeField(f: FieldDescriptorProto, oneofs: readonly string[]): Mem
   };
 }
 
-function describeOptions(decl: Declaration): string {
-  const entries = decl.kind === 'message' ? flattenMessage(MessageOptionsSchema, decl.proto.options) : flattenMessage(EnumOptionsSchema, decl.proto.options);
+function describeOptions(decl: Declaration, find: OptionExtensionFinder | undefined): string {
+  const entries = decl.kind === 'message' ? flattenMessage(MessageOptionsSchema, decl.proto.options, find) : flattenMessage(EnumOptionsSchema, decl.proto.options, find);
   return [...entries].map(([k, v]) => `${k}=${v}`).join(', ');
 }

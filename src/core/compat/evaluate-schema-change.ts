@@ -90,11 +90,19 @@ function walkReached(ctx: WalkContext, root: ReachedPair): ReachedPair[] {
       if (saved.type !== next.type || !saved.typeName || !next.typeName) continue;
       const s = ctx.saved.byName.get(resolveTypeName(saved.typeName));
       const n = ctx.next.byName.get(resolveTypeName(next.typeName));
-      if (s && n && s.kind === n.kind && !visited.has(s.fullName)) children.push({ saved: s, next: n });
+      if (!s || !n || s.kind !== n.kind || visited.has(s.fullName)) continue;
+      // a field whose type name changes (FIELD_TYPE_NAME_CHANGED, rejected) names another type: the two are
+      // not one declaration, so they are not compared member by member (nor their files); a map field's
+      // entry follows the field's name and is compared whatever its name
+      if (s.fullName === n.fullName || isMapEntryPair(s, n)) children.push({ saved: s, next: n });
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
   return order;
+}
+
+function isMapEntryPair(saved: Declaration, next: Declaration): boolean {
+  return saved.kind === 'message' && next.kind === 'message' && saved.proto.options?.mapEntry === true && next.proto.options?.mapEntry === true;
 }
 
 /** Messages only the new schema reaches (through added fields) must still be constructible. */

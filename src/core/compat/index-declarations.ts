@@ -21,6 +21,8 @@ export interface EnumDeclaration extends DeclarationBase {
 export type Declaration = MessageDeclaration | EnumDeclaration;
 
 export interface DeclarationIndex {
+  /** the indexed set */
+  set: FileDescriptorSet;
   byName: ReadonlyMap<string, Declaration>;
   /** all declarations in file order, depth first */
   all: readonly Declaration[];
@@ -59,7 +61,7 @@ function buildIndex(set: FileDescriptorSet): DeclarationIndex {
     for (const e of file.enumType) add({ kind: 'enum', fullName: prefix + e.name, file, enclosing: [], proto: e });
     for (const m of file.messageType) visit(file, prefix, [], m);
   }
-  return { byName, all };
+  return { set, byName, all };
 }
 
 /** A field's type_name as a full name: protoc and generated code write `.pkg.Type`. */

@@ -12,7 +12,7 @@ export { identifyProtobufSchema } from './identify-protobuf-schema';
 export { type DeclarationIndex, indexDeclarations } from './index-declarations';
 export { inspectProtobufStates } from './inspect-protobuf-states';
 export { type SavedSchema, listSavedSchemas } from './list-saved-schemas';
-export { loadDescriptorSet } from './load-descriptor-set';
+export { createDescriptorFileCache, loadDescriptorSet } from './load-descriptor-set';
 export { normalizeForComparison } from './normalize-for-comparison';
 export { readSavedSettings } from './read-saved-settings';
 export { type RuleParams, type ValueRuleId } from './rules/index';

@@ -10,8 +10,9 @@
  * names, every dependency earlier in the order, every message and enum field type resolving to a
  * declaration the registry holds at that point (a map entry only from a repeated field of its own
  * file, with exactly a scalar key and a singular value), oneof indexes in range, extensions (custom
- * options) of messages it holds, unique full names of types and extensions — and false for everything it does not model
- * (editions, `features` options, services, the JSON-name option of enum values), which then go
+ * options) of messages it holds, services whose methods take and return messages it holds, unique full
+ * names of types, extensions and services — and false for everything it does not model
+ * (editions, `features` options, the JSON-name option of enum values), which then go
  * through the registry. A property test holds it
  * to the registry over mutated sets (is-registry-safe.test.ts).
  */
@@ -31,7 +32,7 @@ const LABEL_REPEATED = 3;
 /** extend EnumValueOptions { JsonEnumValueOptions json = 998; }, read by the registry from unknown fields */
 const ENUM_VALUE_JSON_EXTENSION = 998;
 
-type Kind = 'message' | 'map-entry' | 'enum' | 'extension';
+type Kind = 'message' | 'map-entry' | 'enum' | 'extension' | 'service';
 
 export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): boolean {
   // what the registry holds: declarations of the files added so far (map entries stay per file)
@@ -41,7 +42,7 @@ export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): bo
   const seenFiles = new Set<string>();
   for (const file of orderedFiles) {
     if (file.syntax !== '' && file.syntax !== 'proto2' && file.syntax !== 'proto3') return false;
-    if (file.options?.features || file.service.length > 0) return false;
+    if (file.options?.features) return false;
     for (const dep of file.dependency) if (!seenFiles.has(dep)) return false;
     const messages: { proto: DescriptorProto }[] = [];
     const extensions: FieldDescriptorProto[] = [];
@@ -91,6 +92,14 @@ export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): bo
     for (const { proto } of messages) {
       for (const field of proto.field) {
         if (!isFieldSafe(field, proto, file, kinds, mapEntryFiles)) return false;
+      }
+    }
+    // services (the registry adds them after the file's messages): each method's input and output a message it holds
+    for (const service of file.service) {
+      if (!IDENTIFIER.test(service.name) || service.options?.features || !declare(prefix + service.name, 'service')) return false;
+      for (const method of service.method) {
+        if (method.options?.features) return false;
+        if (kinds.get(resolveTypeName(method.inputType)) !== 'message' || kinds.get(resolveTypeName(method.outputType)) !== 'message') return false;
       }
     }
     seenFiles.add(file.name);

@@ -1,24 +1,39 @@
 /**
  * Loads the new application's schema: a binary google.protobuf.FileDescriptorSet as written by
  * `protoc --include_imports --descriptor_set_out` or `buf build -o x.binpb` (with or without source
- * info and imports). Not-a-descriptor-set, corrupt set, missing import and unresolvable types are
+ * info and imports; source info is not decoded). Not-a-descriptor-set, corrupt set, missing import and unresolvable types are
  * told apart, each as a DecodeError.
  */
-import { createFileRegistry, fromBinary } from '@bufbuild/protobuf';
-import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import { create, createFileRegistry, fromBinary } from '@bufbuild/protobuf';
+import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { DecodeError } from '../io';
 import { countDeclaredMembers, isProtobufParseError, MAX_DECLARED_MEMBERS, parseDescriptorSet } from '../protobuf';
+import { dropSourceCodeInfo } from './drop-source-code-info';
 import { isRegistrySafe } from './is-registry-safe';
 import { orderFilesByImports } from './order-files-by-imports';
 import { validateDescriptorSet } from './validate-descriptor-set';
 
 export interface LoadedDescriptorSet {
+  /** the set as decoded, without source_code_info (which the comparison drops anyway) */
   set: FileDescriptorSet;
 }
 
 const LENGTH_DELIMITED_FILE_TAG = 0x0a; // field 1 (file), wire type 2
 
-export function loadDescriptorSet(bytes: Uint8Array, fileName: string): LoadedDescriptorSet {
+/**
+ * Files decoded by earlier loads, by their bytes: a second set of the same schema history (`compare`'s
+ * old and new images) takes each unchanged file from the first instead of decoding it again, and the
+ * two sets then share the very objects, which every comparison of them answers at once.
+ */
+export interface DescriptorFileCache {
+  byLength: Map<number, { bytes: Uint8Array; proto: FileDescriptorProto }[]>;
+}
+
+export function createDescriptorFileCache(): DescriptorFileCache {
+  return { byLength: new Map() };
+}
+
+export function loadDescriptorSet(bytes: Uint8Array, fileName: string, shared?: DescriptorFileCache): LoadedDescriptorSet {
   const fail = (code: 'not-recognised' | 'invalid-value' | 'protobuf' | 'limit-exceeded', detail: string, offset?: number): never => {
     throw new DecodeError({ code, detail, file: fileName, ...(offset === undefined ? {} : { offset }), path: ['descriptor set'] });
   };
@@ -26,12 +41,14 @@ export function loadDescriptorSet(bytes: Uint8Array, fileName: string): LoadedDe
   if (bytes[0] !== LENGTH_DELIMITED_FILE_TAG) {
     fail('not-recognised', `Expected a binary FileDescriptorSet (first byte 0x0a), found ${describeStart(bytes)}`, 0);
   }
-  if (countDeclaredMembers(bytes, MAX_DECLARED_MEMBERS) > MAX_DECLARED_MEMBERS) {
+  // source info is dropped before counting and decoding: nothing reads it, and it is most of an image's bytes
+  const decoded = dropSourceCodeInfo(bytes);
+  if (countDeclaredMembers(decoded, MAX_DECLARED_MEMBERS) > MAX_DECLARED_MEMBERS) {
     fail('limit-exceeded', `Expected a FileDescriptorSet declaring at most ${MAX_DECLARED_MEMBERS} fields and enum values (this inspector's cap), found more`, 0);
   }
   let set: FileDescriptorSet;
   try {
-    set = fromBinary(FileDescriptorSetSchema, bytes, { readUnknownFields: true });
+    set = (shared && decodeSharingFiles(decoded, shared)) ?? fromBinary(FileDescriptorSetSchema, decoded, { readUnknownFields: true });
   } catch (e) {
     return fail('invalid-value', `Recognised as a FileDescriptorSet but corrupt: ${e instanceof Error ? e.message : String(e)}`, locateCorruption(bytes));
   }
@@ -67,6 +84,66 @@ export function loadDescriptorSet(bytes: Uint8Array, fileName: string): LoadedDe
     return fail('invalid-value', `Invalid descriptor set: ${describeRegistryFailure(e)}`, 0);
   }
   return { set };
+}
+
+/**
+ * The set decoded file by file, each file's bytes looked up in (and added to) the cache; undefined
+ * when the bytes are not a plain list of well-framed file entries or a file does not decode, so the
+ * whole set is decoded as usual and fails with its usual message.
+ */
+function decodeSharingFiles(bytes: Uint8Array, cache: DescriptorFileCache): FileDescriptorSet | undefined {
+  const entries = listFileEntries(bytes);
+  if (entries === undefined) return undefined;
+  const files: FileDescriptorProto[] = [];
+  try {
+    for (const [start, end] of entries) {
+      const entry = bytes.subarray(start, end);
+      const candidates = cache.byLength.get(entry.length);
+      const known = candidates?.find((c) => equalBytes(c.bytes, entry));
+      if (known) {
+        files.push(known.proto);
+        continue;
+      }
+      const proto = fromBinary(FileDescriptorProtoSchema, entry, { readUnknownFields: true });
+      if (candidates) candidates.push({ bytes: entry, proto });
+      else cache.byLength.set(entry.length, [{ bytes: entry, proto }]);
+      files.push(proto);
+    }
+  } catch {
+    return undefined;
+  }
+  const set = create(FileDescriptorSetSchema);
+  set.file = files;
+  return set;
+}
+
+/** [start, end) of each file entry's content, or undefined unless the bytes are file entries (field 1) only. */
+function listFileEntries(bytes: Uint8Array): [number, number][] | undefined {
+  const out: [number, number][] = [];
+  let pos = 0;
+  const varint = (): number => {
+    let v = 0;
+    for (let shift = 0; shift < 35 && pos < bytes.length; shift += 7) {
+      const b = bytes[pos++]!;
+      v += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return v;
+    }
+    return -1;
+  };
+  while (pos < bytes.length) {
+    if (varint() !== LENGTH_DELIMITED_FILE_TAG) return undefined;
+    const length = varint();
+    if (length < 0 || length > bytes.length - pos) return undefined;
+    out.push([pos, pos + length]);
+    pos += length;
+  }
+  return out;
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The registry's reason; some of its consistency checks throw without one (e.g. a map field whose entry is not a key and a value). */

@@ -21,10 +21,22 @@ export function normalizeForComparison(set: FileDescriptorSet): FileDescriptorSe
   const cached = normalizedSets.get(set);
   if (cached !== undefined) return cached;
   const copy = copyDescriptorMessage(set);
-  copy.file = set.file.map(normalizeFile);
+  copy.file = set.file.map(normalizeFileOnce);
   normalizedSets.set(set, copy);
   normalizedSets.set(copy, copy);
   return copy;
+}
+
+const normalizedFiles = new WeakMap<FileDescriptorProto, FileDescriptorProto>();
+
+/** A file shared by two sets (loadDescriptorSet's file cache) normalizes to one object for both. */
+function normalizeFileOnce(original: FileDescriptorProto): FileDescriptorProto {
+  let file = normalizedFiles.get(original);
+  if (file === undefined) {
+    file = normalizeFile(original);
+    normalizedFiles.set(original, file);
+  }
+  return file;
 }
 
 function normalizeFile(original: FileDescriptorProto): FileDescriptorProto {

@@ -1,5 +1,7 @@
 /** Shared state of one schema comparison walk: both indexes, the findings in order, what was visited. */
 import { createFinding } from './create-finding';
+import type { OptionFinders } from './describe-message-changes';
+import { createOptionExtensionFinder } from './find-option-extension';
 import type { DeclarationIndex } from './index-declarations';
 import type { RuleParams } from './rules';
 import type { Finding, FindingRuleId } from './types';
@@ -14,10 +16,16 @@ export interface WalkContext {
   comparedEnclosing: Set<string>;
   /** marks findings as outside the reached declarations */
   unreached: boolean;
+  /** where each side's custom options are declared (either set) */
+  options: OptionFinders;
 }
 
 export function createWalkContext(saved: DeclarationIndex, next: DeclarationIndex, unreached = false): WalkContext {
-  return { saved, next, findings: [], comparedFiles: new Set(), comparedEnclosing: new Set(), unreached };
+  return { saved, next, findings: [], comparedFiles: new Set(), comparedEnclosing: new Set(), unreached, options: createOptionFinders(saved, next) };
+}
+
+export function createOptionFinders(saved: DeclarationIndex, next: DeclarationIndex): OptionFinders {
+  return { saved: createOptionExtensionFinder(saved.set, next.set), next: createOptionExtensionFinder(next.set, saved.set) };
 }
 
 /** Appends a finding of rule `id`; its outcome and message come from the registry. */

@@ -9,7 +9,7 @@
  * target and the library's default reader settings; both sides' Java classes are derived from
  * their sets' java options (generated-class state) unless the kind is `dynamic`.
  */
-import { buildSchemaDiff, DEFAULT_SETTINGS, deriveJavaClassName, evaluateStateCompatibility, indexDeclarations, loadDescriptorSet, normalizeForComparison, type DeclarationIndex, type LibraryLine, type TypeKind } from '../compat';
+import { buildSchemaDiff, createDescriptorFileCache, DEFAULT_SETTINGS, deriveJavaClassName, evaluateStateCompatibility, indexDeclarations, loadDescriptorSet, normalizeForComparison, type DeclarationIndex, type LibraryLine, type TypeKind } from '../compat';
 import { DecodeError } from '../io';
 import { computeSha256, formatHex } from '../protobuf';
 import { buildReport } from './build-report';
@@ -45,16 +45,22 @@ export const COMPARE_ROLE = 'schema';
 export function compareDescriptorSets(input: CompareDescriptorSetsInput): CompatibilityReport {
   if (input.roots.length === 0) throw new Error('compareDescriptorSets: no root message to compare');
   // the evaluator compares the normalized sets (remembered per set): looking roots up in them too indexes each set once
-  const savedSet = normalizeForComparison(loadDescriptorSet(input.saved.bytes, input.saved.name).set);
-  const newSet = normalizeForComparison(loadDescriptorSet(input.next.bytes, input.next.name).set);
+  // two inputs of one name (`old/image.binpb`, `new/image.binpb`) are told apart in every message
+  const sameName = input.saved.name === input.next.name;
+  const savedLabel = sameName ? `old ${input.saved.name}` : input.saved.name;
+  const newLabel = sameName ? `new ${input.next.name}` : input.next.name;
+  // the two sets share the files they hold alike (decoded once, compared at once)
+  const files = createDescriptorFileCache();
+  const savedSet = normalizeForComparison(loadDescriptorSet(input.saved.bytes, savedLabel, files).set);
+  const newSet = normalizeForComparison(loadDescriptorSet(input.next.bytes, newLabel, files).set);
   const savedIndex = indexDeclarations(savedSet);
   const newIndex = indexDeclarations(newSet);
   const target = input.target ?? '1.x';
   const kind = input.kind ?? 'generated';
   const states: ReportStateInput[] = [];
   for (const { savedRoot, newRoot = savedRoot } of input.roots) {
-    requireMessage(savedIndex, savedRoot, input.saved.name, 'old');
-    requireMessage(newIndex, newRoot, input.next.name, 'new');
+    requireMessage(savedIndex, savedRoot, savedLabel, 'old');
+    requireMessage(newIndex, newRoot, newLabel, 'new');
     const savedJavaClass = kind === 'generated' ? deriveJavaClassName(savedSet, savedRoot) : undefined;
     const compatibility = evaluateStateCompatibility(
       {
