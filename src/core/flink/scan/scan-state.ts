@@ -28,6 +28,8 @@ import { checkStateSample, listSampledKeyedInputs, narrowKeyedInputToKeyGroup, t
 import { readOperatorStateEntries } from '../operator/read-operator-state-entries';
 import { readCountedOperatorStateEntries } from '../operator/select-broadcast-copy';
 import type { OpenedSavepoint } from '../savepoint/open-savepoint';
+import { openRocksDbSnapshot } from '../rocksdb/open-rocksdb-snapshot';
+import { readRocksDbKeyedEntries } from '../rocksdb/read-rocksdb-keyed-entries';
 import type { StateEntry, StateScope } from '../savepoint/inspection-types';
 import type { SnapshotRegistry, ValueCodec, ValueFrame, ValueModeSource } from '../snapshots/snapshot-types';
 
@@ -196,6 +198,35 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
             throw (keyed.unreadableError ?? new DecodeError({ code: 'unsupported-format', detail: keyed.unreadable })).withContext({ pathPrefix: path });
           }
           visitor.unreadable(part, keyed.unreadable);
+        } else if (keyed.rocksdb && layout === 'rocksdb-native') {
+          visitor.part?.(part);
+          const partStates = part.states.filter(wanted).map((n) => slotKey(op.id, 'keyed', n));
+          const r = keyed.rocksdb;
+          const snapshot = await openRocksDbSnapshot(opened, r.handle, { operatorId: op.id, subtask: subtask.index, role: 'managed keyed state' });
+          const onlyKeyGroups = selection.keyGroups === undefined ? undefined : new Set(selection.keyGroups);
+          const seen = new Set<number>();
+          const read = new Set<number>();
+          const keyGroup = (kg: number): boolean => {
+            const go = onlyKeyGroups !== undefined ? onlyKeyGroups.has(kg) : sample?.kind === 'key-groups' ? kg % sample.every === 0 : true;
+            if (go) read.add(kg);
+            return go;
+          };
+          const input = { operatorId: op.id, subtask: subtask.index, maxParallelism: r.maxParallelism, range: r.handle.range, snapshot };
+          const filter = { ...(names === undefined ? {} : { state: names }), ...(signal ? { signal } : {}), values, keyGroup, onKeyGroup: (kg: number) => void seen.add(kg) };
+          try {
+            for await (const e of readRocksDbKeyedEntries(input, header, filter)) {
+              const go = admit(op.id, 'keyed', e.state, partStates);
+              if (go === SKIP) continue;
+              if (go === END_PART) break;
+              if (visitor.entry(e, part) === false || go === LAST) {
+                stopped = true;
+                break;
+              }
+            }
+          } finally {
+            result.keyGroupsWithData += seen.size;
+            result.keyGroupsRead += read.size;
+          }
         } else if (keyed.input && (layout === 'canonical' || layout === 'rocksdb-full' || layout === 'heap')) {
           visitor.part?.(part);
           const partStates = part.states.filter(wanted).map((n) => slotKey(op.id, 'keyed', n));
