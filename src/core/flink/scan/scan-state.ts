@@ -95,7 +95,7 @@ export interface StateScanVisitor {
   row?(run: KeyedEntryRun, i: number, frame: ValueFrame | undefined, part: ScanPart): boolean | void;
   /** a stream could not be read: with this hook the error is handed over and the scan goes on with the next stream; without it the scan throws it */
   streamError?(error: DecodeError, where: { operator: OperatorState; subtask: number; kind: 'operator' | 'keyed' }): void;
-  /** keyed state whose values are not readable here (RocksDB native SST files): with this hook it is reported, without it the scan throws unsupported-format */
+  /** keyed state whose values are not readable here (a RocksDB native handle without meta data, a state only a changelog names): with this hook it is reported, without it the scan throws unsupported-format */
   unreadable?(part: ScanPart, reason: string): void;
 }
 
