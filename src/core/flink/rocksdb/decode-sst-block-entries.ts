@@ -83,22 +83,15 @@ export interface IndexEntry {
 /**
  * Every entry of an index block (or partition): its separator key and the block handle it points
  * to. `deltaValues`: format version 4+ index blocks whose values are delta encoded; `firstKey`: index
- * type kBinarySearchWithFirstKey (each value also holds the block's first key).
+ * type kBinarySearchWithFirstKey (each value also holds the block's first key). With `seek`, the
+ * restart points are binary searched for the first entry that may reach the target, and entries
+ * whose key (at least their block's last key) lies below it are passed over.
  */
-export function* iterateIndexEntries(bytes: Uint8Array, file: string, base: number, what: string, deltaValues: boolean, firstKey: boolean): Generator<IndexEntry> {
-  if (!deltaValues) {
-    for (const e of iterateBlockEntries(bytes, file, base, what)) {
-      const v = new RocksDbCursor(bytes, file, base, e.valueAt, e.valueAt + e.value.length);
-      const handle = { offset: v.readVarint64(`${what} block offset`), size: v.readVarint64(`${what} block size`) };
-      yield { key: e.key, handle };
-    }
-    return;
-  }
-  const c = new RocksDbCursor(bytes, file, base);
-  const layout = readBlockLayout(c, what);
-  const ce = new RocksDbCursor(bytes, file, base, 0, layout.entriesEnd);
+export function* iterateIndexEntries(bytes: Uint8Array, file: string, base: number, what: string, deltaValues: boolean, firstKey: boolean, seek?: IndexSeek): Generator<IndexEntry> {
+  const layout = readBlockLayout(new RocksDbCursor(bytes, file, base), what);
+  let restart = seek === undefined ? 0 : findRestartBefore(bytes, file, base, layout, what, deltaValues, seek);
+  const ce = new RocksDbCursor(bytes, file, base, layout.restarts[restart] ?? 0, layout.entriesEnd);
   let key: Uint8Array = new Uint8Array(0);
-  let restart = 0;
   let prev: BlockHandle | undefined;
   while (ce.pos < layout.entriesEnd) {
     const at = ce.pos;
@@ -106,9 +99,11 @@ export function* iterateIndexEntries(bytes: Uint8Array, file: string, base: numb
     if (isRestart) restart++;
     const shared = ce.readVarint32(`${what} entry shared key length`);
     const unshared = ce.readVarint32(`${what} entry key length`);
+    const valueLength = deltaValues ? 0 : ce.readVarint32(`${what} entry value length`);
     key = rebuildKey(ce, key, shared, unshared, isRestart, what, at);
+    const valueEnd = ce.pos + valueLength;
     let handle: BlockHandle;
-    if (isRestart || prev === undefined) {
+    if (!deltaValues || isRestart || prev === undefined) {
       handle = { offset: ce.readVarint64(`${what} block offset`), size: ce.readVarint64(`${what} block size`) };
     } else {
       const sizeAt = ce.pos;
@@ -117,9 +112,37 @@ export function* iterateIndexEntries(bytes: Uint8Array, file: string, base: numb
       handle = { offset: prev.offset + prev.size + BLOCK_TRAILER_SIZE, size };
     }
     if (firstKey) ce.readSlice(`${what} first key`);
+    if (!deltaValues) {
+      if (ce.pos > valueEnd) throw ce.error('invalid-value', `expected a ${what} value of ${valueLength} bytes, found a block handle running past it`, at);
+      ce.pos = valueEnd;
+    }
     prev = handle;
+    if (seek !== undefined && seek.compare(key) < 0) continue;
     yield { key, handle };
   }
+}
+
+/** Where an index read starts: `compare(indexKey)` is negative while the index key lies below the target. */
+export interface IndexSeek {
+  compare(indexKey: Uint8Array): number;
+}
+
+/** The last restart point whose key lies below the target (0 when none does). */
+function findRestartBefore(bytes: Uint8Array, file: string, base: number, layout: BlockLayout, what: string, deltaValues: boolean, seek: IndexSeek): number {
+  let lo = 0;
+  let hi = layout.restarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    const c = new RocksDbCursor(bytes, file, base, layout.restarts[mid]!, layout.entriesEnd);
+    const at = c.pos;
+    const shared = c.readVarint32(`${what} entry shared key length`);
+    const unshared = c.readVarint32(`${what} entry key length`);
+    if (!deltaValues) c.readVarint32(`${what} entry value length`);
+    if (shared !== 0) throw c.error('invalid-value', `expected a ${what} entry at a restart point to share no key bytes, found ${shared}`, at);
+    if (seek.compare(c.readBytes(unshared, `${what} entry key`)) < 0) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 function rebuildKey(c: RocksDbCursor, prev: Uint8Array, shared: number, unshared: number, isRestart: boolean, what: string, at: number): Uint8Array {

@@ -33,6 +33,35 @@ describe('openSstTable', () => {
     expect(summary(read)).toEqual(summary(entries()));
   });
 
+  it.each<[string, SstWriteOptions]>([
+    ['plain index, one restart per entry (format 2)', { blockEntries: 3, formatVersion: 2, deltaIndex: false }],
+    ['delta-encoded index with restarts every 4 entries', { blockEntries: 3 }],
+    ['two-level index', { blockEntries: 3, indexType: 2, partitionEntries: 2 }],
+  ])('reads a user-key range by searching the index: %s', async (_name, options) => {
+    const bytes = writeSstTable(entries(), options);
+    const table = await openSstTable(bytesSource('t.sst', bytes), 't.sst');
+    const all = entries();
+    for (const [from, to] of [[0, 1], [1, 3], [2, 2], [5, 7], [6, 7], [3, undefined], [undefined, 2]] as const) {
+      const range = { ...(from === undefined ? {} : { from: Uint8Array.of(from) }), ...(to === undefined ? {} : { to: Uint8Array.of(to) }) };
+      const got: InternalEntry[] = [];
+      for await (const e of table.entries(range)) got.push(e);
+      const want = all.filter((e) => (from === undefined || e.userKey[0]! >= from) && (to === undefined || e.userKey[0]! < to));
+      expect(summary(got), `[${from}, ${to})`).toEqual(summary(want));
+    }
+    // the search reads only the blocks that may hold the range
+    let reads = 0;
+    const source = bytesSource('t.sst', bytes);
+    const counting = { ...source, read: (o: number, n: number) => (reads++, source.read(o, n)) };
+    const counted = await openSstTable(counting, 't.sst');
+    const readsOf = async (range?: { from: Uint8Array; to: Uint8Array }) => {
+      reads = 0;
+      for await (const _ of counted.entries(range)) void _;
+      return reads;
+    };
+    const whole = await readsOf();
+    expect(await readsOf({ from: Uint8Array.of(6), to: Uint8Array.of(7) })).toBeLessThan(whole / 3);
+  });
+
   it('reads the properties and the range deletions', async () => {
     const start = key(2, 0);
     const end = key(3, 0);

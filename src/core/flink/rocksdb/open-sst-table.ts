@@ -5,7 +5,7 @@
  * partitions), one block in memory at a time. Filter blocks are never read.
  */
 import { DecodeError, type ByteSource } from '../../io';
-import { decodeUtf8, RocksDbCursor } from './rocksdb-cursor';
+import { compareBytes, decodeUtf8, RocksDbCursor } from './rocksdb-cursor';
 import { iterateBlockEntries, iterateIndexEntries } from './decode-sst-block-entries';
 import { readBlockHandle, readSstFooter, NEW_FOOTER_SIZE, type BlockHandle, type SstFooter } from './read-sst-footer';
 import { readSstBlock } from './read-sst-block';
@@ -51,13 +51,18 @@ export interface RangeTombstone {
   sequence: number;
 }
 
+export interface UserKeyRange {
+  from?: Uint8Array;
+  to?: Uint8Array;
+}
+
 export interface SstTable {
   file: string;
   footer: SstFooter;
   properties: SstProperties;
   rangeTombstones: RangeTombstone[];
-  /** the table's internal entries in internal-key order */
-  entries(): AsyncGenerator<InternalEntry>;
+  /** the table's internal entries in internal-key order; with a range, those whose user key is at least `from` and below `to` (the index is searched for the first block) */
+  entries(range?: UserKeyRange): AsyncGenerator<InternalEntry>;
 }
 
 const BYTEWISE = 'leveldb.BytewiseComparator';
@@ -89,30 +94,41 @@ export async function openSstTable(source: ByteSource, file: string): Promise<Ss
       rangeTombstones.push({ start: k.userKey, end: e.value.slice(), sequence: k.sequence });
     }
   }
-  return { file, footer, properties, rangeTombstones, entries: () => iterateTableEntries(source, file, footer, properties) };
+  return { file, footer, properties, rangeTombstones, entries: (range?: UserKeyRange) => iterateTableEntries(source, file, footer, properties, range) };
 }
 
-async function* iterateTableEntries(source: ByteSource, file: string, footer: SstFooter, props: SstProperties): AsyncGenerator<InternalEntry> {
+async function* iterateTableEntries(source: ByteSource, file: string, footer: SstFooter, props: SstProperties, range: UserKeyRange | undefined): AsyncGenerator<InternalEntry> {
   const delta = props.indexValueIsDeltaEncoded && footer.formatVersion >= 4;
   const firstKey = props.indexType === 3;
+  const from = range?.from;
+  const to = range?.to;
+  // index keys are internal keys, or user keys when the table says so (format version 3+)
+  const seek = from === undefined ? undefined : { compare: (k: Uint8Array) => compareBytes(props.indexKeyIsUserKey || k.length < 8 ? k : k.subarray(0, k.length - 8), from) };
   const index = await readSstBlock(source, file, footer, footer.index, 'index block');
-  const handles = iterateIndexEntries(index.bytes, file, index.offset, 'index block', delta, firstKey);
-  for (const top of handles) {
+  for (const top of iterateIndexEntries(index.bytes, file, index.offset, 'index block', delta, firstKey, seek)) {
     if (props.indexType !== 2) {
-      yield* iterateDataBlock(source, file, footer, top.handle);
+      if ((yield* iterateDataBlock(source, file, footer, top.handle, from, to)) === STOP) return;
       continue;
     }
     const partition = await readSstBlock(source, file, footer, top.handle, 'index partition');
-    for (const e of iterateIndexEntries(partition.bytes, file, partition.offset, 'index partition', delta, firstKey)) yield* iterateDataBlock(source, file, footer, e.handle);
+    for (const e of iterateIndexEntries(partition.bytes, file, partition.offset, 'index partition', delta, firstKey, seek)) {
+      if ((yield* iterateDataBlock(source, file, footer, e.handle, from, to)) === STOP) return;
+    }
   }
 }
 
-async function* iterateDataBlock(source: ByteSource, file: string, footer: SstFooter, handle: BlockHandle): AsyncGenerator<InternalEntry> {
+const STOP = 1;
+
+/** One data block's entries in the range; STOP once an entry at or past `to` is met. */
+async function* iterateDataBlock(source: ByteSource, file: string, footer: SstFooter, handle: BlockHandle, from: Uint8Array | undefined, to: Uint8Array | undefined): AsyncGenerator<InternalEntry, number | undefined> {
   const block = await readSstBlock(source, file, footer, handle, 'data block');
   for (const e of iterateBlockEntries(block.bytes, file, block.offset, 'data block')) {
     const k = splitInternalKey(e.key, file, block.offset, 'data block entry');
+    if (from !== undefined && compareBytes(k.userKey, from) < 0) continue;
+    if (to !== undefined && compareBytes(k.userKey, to) >= 0) return STOP;
     yield { userKey: k.userKey, sequence: k.sequence, type: k.type, value: e.value, valueOffset: block.stored ? block.offset + e.valueAt : block.offset, file };
   }
+  return undefined;
 }
 
 /** User key and the 8-byte little-endian trailer: sequence number << 8 | value type. */

@@ -17,7 +17,7 @@ import { decodeKeyedEntryInto, planKeyedDecode } from '../keyed/decode-keyed-ent
 import type { KeyedStateHeader, StateEntry } from '../savepoint/inspection-types';
 import type { ValueModeSource } from '../snapshots/snapshot-types';
 import { mergeSstEntries } from './merge-sst-entries';
-import { openSstTable, type RangeTombstone } from './open-sst-table';
+import { openSstTable, type RangeTombstone, type UserKeyRange } from './open-sst-table';
 import type { RocksDbSnapshot } from './open-rocksdb-snapshot';
 import type { KeyGroupRange } from '../metadata/metadata-types';
 
@@ -35,6 +35,8 @@ export interface RocksDbReadOptions {
   signal?: CancelSignal;
   /** only key groups this accepts */
   keyGroup?: (kg: number) => boolean;
+  /** the key groups to seek to (the tables' indexes are searched for the first; reading stops past the last); default the handle's range */
+  keyGroupRange?: { start: number; end: number };
   /** called once per key group with data (in the subtask's range), before its first entry is filtered */
   onKeyGroup?: (kg: number) => void;
 }
@@ -67,7 +69,8 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
       tables.push(table);
       tombstones.push(...table.rangeTombstones);
     }
-    for await (const m of mergeSstEntries(tables.map((t) => t.entries()), tombstones)) {
+    const range = keyRange(prefixBytes, input.range, options.keyGroupRange);
+    for await (const m of mergeSstEntries(tables.map((t) => t.entries(range)), tombstones)) {
       throwIfCancelled(options.signal);
       const key = m.userKey;
       if (key.length < prefixBytes) {
@@ -93,4 +96,14 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
       yield entry;
     }
   }
+}
+
+/** The user keys of the key groups in both ranges: from the first one's prefix to the prefix after the last one. */
+function keyRange(prefixBytes: number, handle: KeyGroupRange, wanted: { start: number; end: number } | undefined): UserKeyRange {
+  const start = Math.max(handle.start, wanted?.start ?? handle.start);
+  const end = Math.min(handle.end, wanted?.end ?? handle.end);
+  const prefix = (kg: number) => (prefixBytes === 2 ? Uint8Array.of(kg >>> 8, kg & 0xff) : Uint8Array.of(kg));
+  if (end < start) return { from: prefix(Math.max(0, start)), to: prefix(Math.max(0, start)) };
+  const max = prefixBytes === 2 ? 0xffff : 0xff;
+  return { from: prefix(start), ...(end + 1 <= max ? { to: prefix(end + 1) } : {}) };
 }

@@ -212,7 +212,9 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
             return go;
           };
           const input = { operatorId: op.id, subtask: subtask.index, maxParallelism: r.maxParallelism, range: r.handle.range, snapshot };
-          const filter = { ...(names === undefined ? {} : { state: names }), ...(signal ? { signal } : {}), values, keyGroup, onKeyGroup: (kg: number) => void seen.add(kg) };
+          // selected key groups (a page of the app): each table's index is searched for the first, reading stops past the last
+          const keyGroupRange = onlyKeyGroups === undefined || onlyKeyGroups.size === 0 ? undefined : { start: Math.min(...onlyKeyGroups), end: Math.max(...onlyKeyGroups) };
+          const filter = { ...(names === undefined ? {} : { state: names }), ...(signal ? { signal } : {}), ...(keyGroupRange ? { keyGroupRange } : {}), values, keyGroup, onKeyGroup: (kg: number) => void (onlyKeyGroups === undefined || onlyKeyGroups.has(kg) ? seen.add(kg) : undefined) };
           try {
             for await (const e of readRocksDbKeyedEntries(input, header, filter)) {
               const go = admit(op.id, 'keyed', e.state, partStates);
