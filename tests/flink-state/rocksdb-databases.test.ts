@@ -48,7 +48,7 @@ describe('RocksDB databases written by RocksDB (fixtures/rocksdb-databases)', ()
         );
         for (const t of tables) expect(t.properties.columnFamilyName).toBe(cf.name);
         const merged: [string, string][] = [];
-        for await (const m of mergeSstEntries(tables.map((t) => t.entries()), tables.flatMap((t) => t.rangeTombstones))) merged.push([Buffer.from(m.userKey).toString('hex'), Buffer.from(m.value).toString('hex')]);
+        for await (const batch of mergeSstEntries(tables.map((t) => t.batches()), tables.flatMap((t) => t.rangeTombstones))) for (const m of batch) merged.push([Buffer.from(m.userKey).toString('hex'), Buffer.from(m.value).toString('hex')]);
         expect(merged, cf.name).toEqual(expected.columnFamilies[cf.name]);
       }
     });

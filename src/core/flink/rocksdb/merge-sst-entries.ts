@@ -27,24 +27,22 @@ function compareInternal(a: InternalEntry, b: InternalEntry): number {
   return compareBytes(a.userKey, b.userKey) || b.sequence - a.sequence;
 }
 
-/** The k-way merge of several sorted internal-entry streams. */
-async function* mergeSorted(streams: AsyncIterator<InternalEntry>[]): AsyncGenerator<InternalEntry> {
-  const heads: (InternalEntry | undefined)[] = [];
-  for (const s of streams) heads.push((await s.next()).value ?? undefined);
-  for (;;) {
-    let best = -1;
-    for (let i = 0; i < heads.length; i++) {
-      const h = heads[i];
-      if (h !== undefined && (best < 0 || compareInternal(h, heads[best]!) < 0)) best = i;
+interface Cursor {
+  stream: AsyncIterator<InternalEntry[]>;
+  batch: InternalEntry[];
+  i: number;
+  done: boolean;
+}
+
+/** Moves a cursor to its next non-empty batch (the only await of the merge: once per data block). */
+async function fill(c: Cursor): Promise<void> {
+  while (c.i >= c.batch.length && !c.done) {
+    const n = await c.stream.next();
+    if (n.done) c.done = true;
+    else {
+      c.batch = n.value;
+      c.i = 0;
     }
-    if (best < 0) return;
-    const e = heads[best]!;
-    const next = await streams[best]!.next();
-    if (!next.done && compareInternal(next.value, e) < 0) {
-      throw new DecodeError({ code: 'invalid-value', detail: 'expected the entries of an SST file in ascending internal-key order, found a key after a larger one', file: next.value.file, offset: next.value.valueOffset });
-    }
-    heads[best] = next.done ? undefined : next.value;
-    yield e;
   }
 }
 
@@ -53,21 +51,44 @@ function isCovered(tombstones: readonly RangeTombstone[], key: Uint8Array, seque
   return false;
 }
 
-/** The live user keys and their values across the given tables' entry streams. */
-export async function* mergeSstEntries(streams: AsyncIterator<InternalEntry>[], tombstones: readonly RangeTombstone[]): AsyncGenerator<MergedEntry> {
+/** how many merged entries a batch holds at most */
+const OUT_BATCH = 512;
+
+/**
+ * The live user keys and their values across the tables' batch streams (SstTable.batches), in
+ * batches: a k-way merge that awaits only when a table's data block is used up.
+ */
+export async function* mergeSstEntries(streams: AsyncIterator<InternalEntry[]>[], tombstones: readonly RangeTombstone[]): AsyncGenerator<MergedEntry[]> {
+  const cursors: Cursor[] = streams.map((stream) => ({ stream, batch: [], i: 0, done: false }));
+  for (const c of cursors) await fill(c);
+  let out: MergedEntry[] = [];
   let current: InternalEntry[] = [];
-  for await (const e of mergeSorted(streams)) {
+  for (;;) {
+    let best: Cursor | undefined;
+    for (const c of cursors) if (c.i < c.batch.length && (best === undefined || compareInternal(c.batch[c.i]!, best.batch[best.i]!) < 0)) best = c;
+    if (best === undefined) break;
+    const e = best.batch[best.i++]!;
+    if (best.i >= best.batch.length) await fill(best);
+    const next = best.i < best.batch.length ? best.batch[best.i] : undefined;
+    if (next !== undefined && compareInternal(next, e) < 0) {
+      throw new DecodeError({ code: 'invalid-value', detail: 'expected the entries of an SST file in ascending internal-key order, found a key after a larger one', file: next.file, offset: next.valueOffset });
+    }
     if (current.length > 0 && compareBytes(current[0]!.userKey, e.userKey) !== 0) {
       const r = resolveVersions(current, tombstones);
-      if (r) yield r;
+      if (r) out.push(r);
       current = [];
+      if (out.length >= OUT_BATCH) {
+        yield out;
+        out = [];
+      }
     }
     current.push(e);
   }
   if (current.length > 0) {
     const r = resolveVersions(current, tombstones);
-    if (r) yield r;
+    if (r) out.push(r);
   }
+  if (out.length > 0) yield out;
 }
 
 /** One user key's versions, newest first, resolved to its value (undefined when deleted). */

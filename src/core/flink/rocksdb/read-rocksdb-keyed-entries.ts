@@ -41,7 +41,8 @@ export interface RocksDbReadOptions {
   onKeyGroup?: (kg: number) => void;
 }
 
-export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header: KeyedStateHeader, options: RocksDbReadOptions = {}): AsyncGenerator<StateEntry> {
+/** The entries in batches (one per merged run of a column family's blocks): no await per entry. */
+export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header: KeyedStateHeader, options: RocksDbReadOptions = {}): AsyncGenerator<StateEntry[]> {
   const { snapshot } = input;
   const byName = new Map([...snapshot.version.columnFamilies.values()].map((cf) => [cf.name, cf]));
   const prefixBytes = input.maxParallelism > 128 ? 2 : 1;
@@ -70,30 +71,34 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
       tombstones.push(...table.rangeTombstones);
     }
     const range = keyRange(prefixBytes, input.range, options.keyGroupRange);
-    for await (const m of mergeSstEntries(tables.map((t) => t.entries(range)), tombstones)) {
+    for await (const merged of mergeSstEntries(tables.map((t) => t.batches(range)), tombstones)) {
       throwIfCancelled(options.signal);
-      const key = m.userKey;
-      if (key.length < prefixBytes) {
-        throw new DecodeError({ code: 'invalid-value', detail: `expected a key of state "${state.name}" with its ${prefixBytes}-byte key-group prefix, found ${key.length} bytes`, file: m.file, offset: m.valueOffset });
+      const out: StateEntry[] = [];
+      for (const m of merged) {
+        const key = m.userKey;
+        if (key.length < prefixBytes) {
+          throw new DecodeError({ code: 'invalid-value', detail: `expected a key of state "${state.name}" with its ${prefixBytes}-byte key-group prefix, found ${key.length} bytes`, file: m.file, offset: m.valueOffset });
+        }
+        const kg = prefixBytes === 2 ? (key[0]! << 8) | key[1]! : key[0]!;
+        if (kg < input.range.start || kg > input.range.end) continue;
+        if (!seenKeyGroups.has(kg)) {
+          seenKeyGroups.add(kg);
+          options.onKeyGroup?.(kg);
+        }
+        if (options.keyGroup && !options.keyGroup(kg)) continue;
+        const entry = decodeKeyedEntryInto(
+          { operatorId: input.operatorId, state: state.name, subtask: input.subtask },
+          plan,
+          new ByteReader(key, { file: m.file, baseOffset: m.valueOffset }),
+          new ByteReader(m.value, { file: m.file, baseOffset: m.valueOffset }),
+          kg,
+          options.values?.mode,
+        ) as StateEntry;
+        entry.file = m.file;
+        entry.valueRange = { offset: m.valueOffset, length: m.value.length };
+        out.push(entry);
       }
-      const kg = prefixBytes === 2 ? (key[0]! << 8) | key[1]! : key[0]!;
-      if (kg < input.range.start || kg > input.range.end) continue;
-      if (!seenKeyGroups.has(kg)) {
-        seenKeyGroups.add(kg);
-        options.onKeyGroup?.(kg);
-      }
-      if (options.keyGroup && !options.keyGroup(kg)) continue;
-      const entry = decodeKeyedEntryInto(
-        { operatorId: input.operatorId, state: state.name, subtask: input.subtask },
-        plan,
-        new ByteReader(key, { file: m.file, baseOffset: m.valueOffset }),
-        new ByteReader(m.value, { file: m.file, baseOffset: m.valueOffset }),
-        kg,
-        options.values?.mode,
-      ) as StateEntry;
-      entry.file = m.file;
-      entry.valueRange = { offset: m.valueOffset, length: m.value.length };
-      yield entry;
+      if (out.length > 0) yield out;
     }
   }
 }

@@ -31,14 +31,22 @@ export interface SstBlock {
 
 /** Reads, verifies and decompresses the block at `handle`; `what` names it in errors ("data block", "index block"). */
 export async function readSstBlock(source: ByteSource, file: string, footer: SstFooter, handle: BlockHandle, what: string): Promise<SstBlock> {
-  const total = handle.size + BLOCK_TRAILER_SIZE;
+  checkBlockHandle(source, file, handle, what);
+  return decodeSstBlock(await source.read(handle.offset, handle.size + BLOCK_TRAILER_SIZE), file, footer, handle, what);
+}
+
+/** Refuses a handle over the size limit or past the end of the file, before anything is read. */
+export function checkBlockHandle(source: ByteSource, file: string, handle: BlockHandle, what: string): void {
   if (handle.size > MAX_BLOCK_BYTES) {
     throw new DecodeError({ code: 'limit-exceeded', detail: `expected a ${what} of at most ${MAX_BLOCK_BYTES} bytes, found a handle of ${handle.size} bytes`, file, offset: handle.offset });
   }
-  if (handle.offset + total > source.size) {
+  if (handle.offset + handle.size + BLOCK_TRAILER_SIZE > source.size) {
     throw new DecodeError({ code: 'truncated', detail: `expected a ${what} of ${handle.size} bytes and its 5-byte trailer at offset ${handle.offset}, found a ${source.size}-byte file`, file, offset: handle.offset });
   }
-  const raw = await source.read(handle.offset, total);
+}
+
+/** Verifies and decompresses a block from its stored bytes and trailer (`raw`: handle.size + 5 bytes). */
+export function decodeSstBlock(raw: Uint8Array, file: string, footer: SstFooter, handle: BlockHandle, what: string): SstBlock {
   const type = raw[handle.size]!;
   const stored = new RocksDbCursor(raw, file, handle.offset, handle.size + 1).readFixed32('block checksum');
   if (footer.checksumType !== 0) {

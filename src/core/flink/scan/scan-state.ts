@@ -216,13 +216,15 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
           const keyGroupRange = onlyKeyGroups === undefined || onlyKeyGroups.size === 0 ? undefined : { start: Math.min(...onlyKeyGroups), end: Math.max(...onlyKeyGroups) };
           const filter = { ...(names === undefined ? {} : { state: names }), ...(signal ? { signal } : {}), ...(keyGroupRange ? { keyGroupRange } : {}), values, keyGroup, onKeyGroup: (kg: number) => void (onlyKeyGroups === undefined || onlyKeyGroups.has(kg) ? seen.add(kg) : undefined) };
           try {
-            for await (const e of readRocksDbKeyedEntries(input, header, filter)) {
-              const go = admit(op.id, 'keyed', e.state, partStates);
-              if (go === SKIP) continue;
-              if (go === END_PART) break;
-              if (visitor.entry(e, part) === false || go === LAST) {
-                stopped = true;
-                break;
+            batches: for await (const batch of readRocksDbKeyedEntries(input, header, filter)) {
+              for (const e of batch) {
+                const go = admit(op.id, 'keyed', e.state, partStates);
+                if (go === SKIP) continue;
+                if (go === END_PART) break batches;
+                if (visitor.entry(e, part) === false || go === LAST) {
+                  stopped = true;
+                  break batches;
+                }
               }
             }
           } finally {
