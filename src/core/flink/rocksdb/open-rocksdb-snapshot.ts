@@ -18,6 +18,8 @@ export interface RocksDbSnapshot {
   version: RocksDbVersion;
   /** the MANIFEST's local path */
   manifest: string;
+  /** the file the MANIFEST was read from (named in errors about what it holds) */
+  manifestFile: string;
   /** resolves a table file by number, or throws missing-file */
   openTableFile(number: number, columnFamily: string): { source: ByteSource; file: string };
 }
@@ -60,6 +62,7 @@ export async function openRocksDbSnapshot(opened: OpenedSavepoint, handle: Incre
   return {
     version,
     manifest: manifestName,
+    manifestFile: manifest.source.name,
     openTableFile(number, columnFamily) {
       const name = `${String(number).padStart(6, '0')}.sst`;
       const r = resolve(name, `RocksDB table ${name}`) ?? resolve(name.replace(/\.sst$/, '.ldb'), `RocksDB table ${name}`);

@@ -53,7 +53,9 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
     if (!cf) {
       throw new DecodeError({
         code: 'invalid-value',
-        detail: `expected a column family "${state.name}" (the state's) in ${snapshot.manifest}, found ${byName.size} others: ${[...byName.keys()].map((n) => JSON.stringify(n)).join(', ')}`,
+        detail: `expected a column family "${state.name}" (the state's) in ${snapshot.manifest}, found ${byName.size === 1 ? 'only' : `${byName.size} others:`} ${[...byName.keys()].map((n) => JSON.stringify(n)).join(', ')}`,
+        file: snapshot.manifestFile,
+        offset: 0,
         path: [state.name],
       });
     }
