@@ -33,7 +33,7 @@ describe('fuzz: mutated RocksDB files of a native savepoint', () => {
       const targets = readdirSync(sp)
         .map((name) => ({ name, bytes: new Uint8Array(readFileSync(path.join(sp, name))) }))
         .map((f) => ({ ...f, kind: kindOf(f.bytes) }))
-        .filter((f): f is { name: string; bytes: Uint8Array; kind: 'sst' | 'manifest' | 'current' } => f.kind !== undefined);
+        .filter((f) => f.kind !== undefined) as { name: string; bytes: Uint8Array; kind: 'sst' | 'manifest' | 'current' }[];
       expect(new Set(targets.map((t) => t.kind))).toEqual(new Set(['sst', 'manifest', 'current']));
       const rnd = createSeededRandom(SEED);
       const judge = (run: CliRun): string | undefined => {

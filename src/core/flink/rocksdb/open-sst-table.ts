@@ -23,6 +23,9 @@ export interface SstProperties {
   /** 0 binary search, 1 hash search, 2 two-level (partitioned), 3 binary search with first key */
   indexType: number;
   formatVersion?: number;
+  /** a file made by SstFileWriter and ingested (version 2+: every key takes the file's global sequence number) */
+  externalFileVersion?: number;
+  externalGlobalSequence?: number;
 }
 
 /** Value types of internal keys (db/dbformat.h) read here. */
@@ -65,6 +68,14 @@ export interface SstTable {
   entries(range?: UserKeyRange): AsyncGenerator<InternalEntry>;
   /** the same entries, one array per data block (what the merge reads: no await per entry) */
   batches(range?: UserKeyRange): AsyncGenerator<InternalEntry[]>;
+  /**
+   * The batches as the live database sees them, given the file's largest sequence number in the
+   * MANIFEST: an ingested (external, version 2+) file's keys all take its global sequence number (the
+   * property, else that largest sequence number), as RocksDB's table reader assigns it.
+   */
+  liveBatches(largestSequence: number, range?: UserKeyRange): AsyncGenerator<InternalEntry[]>;
+  /** the range tombstones as the live database sees them (an ingested file's take its global sequence number) */
+  liveTombstones(largestSequence: number): RangeTombstone[];
 }
 
 const BYTEWISE = 'leveldb.BytewiseComparator';
@@ -98,7 +109,24 @@ export async function openSstTable(source: ByteSource, file: string): Promise<Ss
   }
   return { file, footer, properties, rangeTombstones, entries: (range?: UserKeyRange) => flattenBatches(iterateTableBatches(source, file, footer, properties, range)),
     batches: (range?: UserKeyRange) => iterateTableBatches(source, file, footer, properties, range),
+    liveBatches(largestSequence: number, range?: UserKeyRange) {
+      const global = globalSequenceOf(properties, largestSequence);
+      const batches = iterateTableBatches(source, file, footer, properties, range);
+      return global === undefined ? batches : withSequence(batches, global);
+    },
+    liveTombstones(largestSequence: number) {
+      const global = globalSequenceOf(properties, largestSequence);
+      return global === undefined ? rangeTombstones : rangeTombstones.map((t) => ({ ...t, sequence: global }));
+    },
   };
+}
+
+function globalSequenceOf(props: SstProperties, largestSequence: number): number | undefined {
+  return (props.externalFileVersion ?? 0) < 2 ? undefined : props.externalGlobalSequence || largestSequence;
+}
+
+async function* withSequence(batches: AsyncGenerator<InternalEntry[]>, sequence: number): AsyncGenerator<InternalEntry[]> {
+  for await (const b of batches) yield b.map((e) => ({ ...e, sequence }));
 }
 
 async function* flattenBatches(batches: AsyncGenerator<InternalEntry[]>): AsyncGenerator<InternalEntry> {
@@ -215,6 +243,12 @@ async function readProperties(source: ByteSource, file: string, footer: SstFoote
         break;
       case 'rocksdb.format.version':
         out.formatVersion = num();
+        break;
+      case 'rocksdb.external_sst_file.version':
+        out.externalFileVersion = new RocksDbCursor(block.bytes, file, block.offset, e.valueAt, e.valueAt + e.value.length).readFixed32('external file version property');
+        break;
+      case 'rocksdb.external_sst_file.global_seqno':
+        out.externalGlobalSequence = Number(new RocksDbCursor(block.bytes, file, block.offset, e.valueAt, e.valueAt + e.value.length).readFixed64('external file global sequence number property'));
         break;
       case 'rocksdb.block.based.table.index.type':
         // a fixed32 in the value

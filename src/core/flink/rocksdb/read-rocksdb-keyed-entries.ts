@@ -17,7 +17,7 @@ import { decodeKeyedEntryInto, planKeyedDecode } from '../keyed/decode-keyed-ent
 import type { KeyedStateHeader, StateEntry } from '../savepoint/inspection-types';
 import type { ValueModeSource } from '../snapshots/snapshot-types';
 import { mergeSstEntries } from './merge-sst-entries';
-import { openSstTable, type RangeTombstone, type UserKeyRange } from './open-sst-table';
+import { openSstTable, type InternalEntry, type RangeTombstone, type UserKeyRange } from './open-sst-table';
 import type { RocksDbSnapshot } from './open-rocksdb-snapshot';
 import type { KeyGroupRange } from '../metadata/metadata-types';
 
@@ -61,7 +61,7 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
     }
     const plan = planKeyedDecode(state, header.keySerializer, input.maxParallelism);
     const files = [...cf.files.values()].sort((a, b) => a.level - b.level || b.number - a.number);
-    const tables = [];
+    const tables: ((range: UserKeyRange) => AsyncGenerator<InternalEntry[]>)[] = [];
     const tombstones: RangeTombstone[] = [];
     for (const f of files) {
       const { source, file } = snapshot.openTableFile(f.number, cf.name);
@@ -69,11 +69,12 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
       if (table.properties.columnFamilyName !== undefined && table.properties.columnFamilyName !== cf.name) {
         throw new DecodeError({ code: 'invalid-value', detail: `expected table file ${String(f.number).padStart(6, '0')}.sst of column family "${cf.name}" (as ${snapshot.manifest} says), found one of column family "${table.properties.columnFamilyName}"`, file });
       }
-      tables.push(table);
-      tombstones.push(...table.rangeTombstones);
+      // an ingested file's keys all carry its global sequence number
+      tables.push((range: UserKeyRange) => table.liveBatches(f.largestSequence, range));
+      tombstones.push(...table.liveTombstones(f.largestSequence));
     }
     const range = keyRange(prefixBytes, input.range, options.keyGroupRange);
-    for await (const merged of mergeSstEntries(tables.map((t) => t.batches(range)), tombstones)) {
+    for await (const merged of mergeSstEntries(tables.map((batches) => batches(range)), tombstones)) {
       throwIfCancelled(options.signal);
       const out: StateEntry[] = [];
       for (const m of merged) {
@@ -114,3 +115,4 @@ function keyRange(prefixBytes: number, handle: KeyGroupRange, wanted: { start: n
   const max = prefixBytes === 2 ? 0xffff : 0xff;
   return { from: prefix(start), ...(end + 1 <= max ? { to: prefix(end + 1) } : {}) };
 }
+
