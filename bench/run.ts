@@ -4,6 +4,7 @@
  * each as "value (ratio vs its reference from this run; goal)", and writes them to docs/benchmarks.md.
  * Figures 5 (headless Chromium app scan of a 1 GiB zip) and 6 (Flink State Processor API vs our CLI) run over
  * a 1 GiB savepoint (bench/figures-browser-and-flink.ts); each is skipped with its reason when its tool is absent.
+ * Figure 7 (bench/figure-rocksdb-scan.ts): the RocksDB native SST scan against a plain read of the same bytes.
  * `--keep` keeps the 2 GiB savepoint (deleted by default, the disk is shared).
  */
 import { execFileSync } from 'node:child_process';
@@ -20,6 +21,7 @@ import { measureReadCopy, measureScanThroughput } from './figure-scan-throughput
 import { fmtBytes, fmtMs, formatFigure, GiB, timeAsync, type Figure } from './measure';
 import { writeBenchmarksDoc } from './write-benchmarks-doc';
 import { measureFiguresFiveAndSix } from './figures-browser-and-flink';
+import { measureRocksDbScan } from './figure-rocksdb-scan';
 
 async function main(): Promise<void> {
   const root = process.env['BENCH_DIR'] ?? '/tmp/bench-savepoints';
@@ -53,6 +55,8 @@ async function main(): Promise<void> {
   show(await measureEvaluator(path.join(root, 'evaluator')));
   log('figure 7: compare vs buf breaking on real schema histories (../shared/bench-schemas) …');
   show(measureRealSchemas());
+  log('figure 8: RocksDB native SST scan …');
+  show(await measureRocksDbScan(root));
   const fiveSix = await measureFiguresFiveAndSix(root, log, keep);
   show(fiveSix.figures);
 

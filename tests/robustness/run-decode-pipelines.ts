@@ -88,7 +88,7 @@ export async function runSavepointPipeline(input: SavepointCaseInput, extraSchem
     const opened = await openSavepoint(files);
     for (const op of inspection.operators) {
       for (const state of op.states) {
-        // as the app: RocksDB native keyed states are marked unreadable with the reason, not read
+        // as the app: keyed states marked unreadable (a RocksDB native handle without meta data) are not read
         const nativeKeyed = op.keyedFormat === 'rocksdb-native' && state.scope === 'keyed' && state.status === 'unreadable';
         if (!nativeKeyed) await collecting(outcome, async () => {
           for await (const entry of readStateEntries(files, registry, { operatorId: op.id, state: state.name, opened })) {

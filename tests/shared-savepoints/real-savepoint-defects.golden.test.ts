@@ -86,6 +86,55 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     expect((await dump('4b818c7923a927796d24b727201ba34d', '_timer_state/event_timer')).map((e) => e[4])).toEqual(['-9223372036854775798', '-9223372036854775798', '-9223372036854775798', '-9223372036854775798']);
   });
 
+  it('new-stateful-udf-migration-itcase-flink1.18-rocksdb-checkpoint: an incremental RocksDB checkpoint is read from its SST files, completely', async () => {
+    const sp = at('new-stateful-udf-migration-itcase-flink1.18-rocksdb-checkpoint');
+    const inspected = await cli(['inspect', sp, '--json']);
+    expect([inspected.code, inspected.err]).toEqual([0, '']);
+    const doc = JSON.parse(inspected.out) as { metadataVersion: number; type: string; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: { name: string; entries: number | null; subtasks: number[]; decoded: string }[] }[] };
+    expect([doc.metadataVersion, doc.type, doc.errors]).toEqual([4, 'checkpoint', []]);
+    expect(doc.summary).toEqual({ states: 10, decodedFully: 10, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 });
+    expect((await cli(['inspect', sp, '--strict'])).out.endsWith('\n10 of 10 states decoded fully\n')).toBe(true);
+    const keyed = doc.operators.filter((o) => o.keyedFormat !== 'none');
+    expect(keyed.map((o) => [o.id, o.keyedFormat, o.states.map((s) => [s.name, s.entries, s.subtasks.join(','), s.decoded])])).toEqual([
+      ['d5c8b168c6cbfe8c507a10f88b325243', 'rocksdb-native', [['state-name', 4, '1,2,3', 'fully']]],
+      ['41e91aae0bee218c44306cf7d21940ad', 'rocksdb-native', [['_timer_state/event_timer', 4, '0,1,2,3', 'fully'], ['_timer_state/processing_timer', 4, '0,1,2,3', 'fully'], ['state-name', 4, '1,2,3', 'fully']]],
+      ['dab25811652d3d4983a30c6e4afacb1c', 'rocksdb-native', [['state-name', 4, '1,2,3', 'fully']]],
+      ['4b818c7923a927796d24b727201ba34d', 'rocksdb-native', [['_timer_state/event_timer', 4, '0,1,2,3', 'fully'], ['_timer_state/processing_timer', 4, '0,1,2,3', 'fully'], ['state-name', 4, '1,2,3', 'fully']]],
+    ]);
+    type Dumped = { entries: { subtask: number; keyGroup: number; key: { fields: { value: string }[] }; namespace: { kind: string; value?: string }; value: { kind: string; value?: string; timestamp?: string } }[] };
+    const dump = async (operator: string, state: string) => {
+      const r = await cli(['dump', sp, '--operator', operator, '--state', state, '--json']);
+      expect([r.code, r.err]).toEqual([0, '']);
+      return (JSON.parse(r.out) as Dumped).entries.map((e) => [e.subtask, e.keyGroup, e.key.fields[0]!.value, e.namespace.value ?? e.namespace.kind, e.value.timestamp ?? e.value.value]);
+    };
+    // the same job as the 1.12 savepoint above: keys 0…3 (Tuple1<Long>) in key groups 2, 2, 3, 1 of max parallelism 4, each value its key
+    for (const op of ['d5c8b168c6cbfe8c507a10f88b325243', 'dab25811652d3d4983a30c6e4afacb1c']) {
+      expect(await dump(op, 'state-name')).toEqual([
+        [1, 1, '3', 'void-namespace', '3'],
+        [2, 2, '0', 'void-namespace', '0'],
+        [2, 2, '1', 'void-namespace', '1'],
+        [3, 3, '2', 'void-namespace', '2'],
+      ]);
+    }
+    for (const op of ['41e91aae0bee218c44306cf7d21940ad', '4b818c7923a927796d24b727201ba34d']) {
+      expect(await dump(op, 'state-name')).toEqual([
+        [1, 1, '3', '3', '3'],
+        [2, 2, '0', '0', '0'],
+        [2, 2, '1', '1', '1'],
+        [3, 3, '2', '2', '2'],
+      ]);
+      // event-time timers at the initial watermark + 10, one processing-time timer per key (2023-11-14)
+      expect((await dump(op, '_timer_state/event_timer')).map((e) => [e[2], e[4]])).toEqual([['3', '-9223372036854775798'], ['0', '-9223372036854775798'], ['1', '-9223372036854775798'], ['2', '-9223372036854775798']]);
+      const processing = await dump(op, '_timer_state/processing_timer');
+      expect(processing.map((e) => [e[0], e[1], e[2], e[3]])).toEqual([[1, 1, '3', '3'], [2, 2, '0', '0'], [2, 2, '1', '1'], [3, 3, '2', '2']]);
+      for (const e of processing) expect(new Date(Number(e[4])).toISOString().slice(0, 10)).toBe('2023-11-14');
+    }
+    // stats over worker threads read the same entries
+    const stats = await cli(['stats', sp, '--json', '--workers', '2']);
+    expect([stats.code, stats.err]).toEqual([0, '']);
+    expect(stats.out).toContain('"state-name"');
+  });
+
   it('table-restore/group-aggregate-simple: the RowDataSerializer key keeps every state of the keyed header, now decoded (table-state.golden.test.ts has the values and the path without the Table readers)', async () => {
     const sp = at('table-restore/group-aggregate-simple');
     const inspected = await cli(['inspect', sp, '--json']);

@@ -8,6 +8,9 @@ export { type CheckpointMetadata, type OperatorState, type StreamHandle, type Su
 export { readCheckpointMetadata } from './metadata/read-checkpoint-metadata';
 export { writeCheckpointMetadata } from './metadata/write-checkpoint-metadata';
 export { isCountedBroadcastCopy } from './operator/select-broadcast-copy';
+export { mergeSstEntries } from './rocksdb/merge-sst-entries';
+export { openSstTable, TYPE_VALUE } from './rocksdb/open-sst-table';
+export { type WrittenEntry, writeSstTable } from './rocksdb/write-rocksdb-files';
 export { inspectSavepoint } from './savepoint/inspect-savepoint';
 export { type InspectedOperator, type InspectedState, type InspectionSummary, type SavepointInspection, type StateEntry, type StateScope } from './savepoint/inspection-types';
 export { openHttpSavepointFolder } from './savepoint/open-http-savepoint-folder';

@@ -3,6 +3,7 @@ export { ByteReader } from './byte-reader';
 export { type ByteSource, bytesSource, readAll } from './byte-source';
 export { ByteWriter } from './byte-writer';
 export { classifyError } from './classify-error';
+export { computeMaskedCrc32c } from './compute-crc32';
 export { DecodeError, type DecodeErrorCode, type DecodeErrorJson, isDecodeError, withDecodePath, withDecodePathAsync } from './decode-error';
 export { SNAPPY_STREAM_IDENTIFIER } from './decode-snappy-chunk';
 export { detectInputKind } from './detect-input-kind';

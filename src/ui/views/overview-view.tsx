@@ -8,20 +8,22 @@ import { UidLookup } from '../components/uid-lookup';
 import { CompatOverview } from '../components/compat-overview';
 
 /**
- * A savepoint whose keyed state is in RocksDB's native format opens like any other, but its keyed values
- * are not read here: say so first, so nothing looks complete that is not.
+ * A savepoint whose keyed state is in RocksDB's native format is read from its SST files; where some of
+ * it could not be listed or read (a handle without meta data, missing or corrupt files), say so first,
+ * so nothing looks complete that is not.
  */
 function ValuesNotReadBanner({ inspection }: { inspection: SavepointInspection }) {
   const native = inspection.operators.filter((o) => o.keyedFormat === 'rocksdb-native');
-  if (native.length === 0) return null;
-  const states = native.reduce((n, o) => n + o.states.filter((s) => s.scope === 'keyed').length, 0);
+  const unread = native.flatMap((o) => o.states.filter((s) => s.scope === 'keyed' && (s.status === 'unreadable' || s.decoded === 'not-read' || s.decoded === 'partly')));
+  if (unread.length === 0) return null;
+  const operators = native.filter((o) => o.states.some((s) => unread.includes(s))).length;
+  const reason = unread[0]!.decodedReason ?? unread[0]!.statusReason;
   return (
     <div className="notice banner" role="status" data-testid="banner-values-not-read">
       <span>
-        <strong>Values not read:</strong> {states} keyed state{states === 1 ? '' : 's'} of {native.length} operator{native.length === 1 ? '' : 's'} {states === 1 ? 'is' : 'are'} in
-        RocksDB&apos;s native format (SST files), which this inspector does not read yet. Their verdicts come from the serializer snapshots; their value
-        warnings, unknown fields, aliasing figures, statistics and values are not available. A canonical savepoint of the same job
-        (<span className="mono">flink savepoint --type canonical</span>) can be checked in full.
+        <strong>Values not read:</strong> {unread.length} keyed state{unread.length === 1 ? '' : 's'} of {operators} operator{operators === 1 ? '' : 's'} in RocksDB&apos;s native format (SST
+        files) {unread.length === 1 ? 'was' : 'were'} not read in full{reason ? `: ${reason}` : ''}. Their verdicts come from the serializer snapshots; their value warnings,
+        unknown fields, aliasing figures, statistics and values are incomplete.
       </span>
     </div>
   );

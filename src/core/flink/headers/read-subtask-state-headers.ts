@@ -11,8 +11,9 @@ import { computeOperatorHeaderFence, type OperatorStreamInput } from '../operato
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { KeyedStateHandle, OperatorState, SubtaskState } from '../metadata/metadata-types';
 import { readChangelogPart } from './read-changelog-part';
+import type { IncrementalHandle } from '../rocksdb/open-rocksdb-snapshot';
 
-/** The exact text shown for states of RocksDB native (incremental) snapshots. */
+/** The exact text shown for states of RocksDB native (incremental) snapshots whose meta data handle is absent. */
 export const ROCKSDB_NATIVE_UNREADABLE = 'RocksDB native snapshot: SST files are not readable here; take a canonical savepoint';
 
 /**
@@ -26,6 +27,8 @@ export interface SubtaskKeyedStream {
   format: KeyedStreamFormat;
   /** present for canonical, heap, rocksdb-full and undetermined streams */
   input?: KeyedStreamInput;
+  /** rocksdb-native: the incremental handle whose SST files hold the entries (opened when scanned) */
+  rocksdb?: { handle: IncrementalHandle; operatorId: string; subtask: number; maxParallelism: number };
   /** canonical/heap/rocksdb-full/undetermined: the stream header; rocksdb-native: the meta data handle's header */
   header?: KeyedStateHeader;
   /** set when the header's states are listed but their entries cannot be read here: why */
@@ -76,7 +79,8 @@ async function readKeyedHandleStream(opened: OpenedSavepoint, op: OperatorState,
     const resolved = opened.resolveStreamHandle(handle.metaData, { ...context, role: 'managed keyed state meta data' });
     const bytes = await resolved.source.read(0, resolved.source.size);
     const header = readKeyedStateHeader(new ByteReader(bytes, { file: resolved.file, baseOffset: resolved.baseOffset }), registry, { fence: resolved.baseOffset + bytes.length });
-    return { format: 'rocksdb-native' as const, header, unreadable: ROCKSDB_NATIVE_UNREADABLE, warnings: [...resolved.warnings, ...header.warnings] };
+    const rocksdb = { handle, operatorId: op.id, subtask, maxParallelism: op.maxParallelism };
+    return { format: 'rocksdb-native' as const, header, rocksdb, warnings: [...resolved.warnings, ...header.warnings] };
   }
   if (!handle.delegate) return undefined;
   const resolved = opened.resolveStreamHandle(handle.delegate, context);

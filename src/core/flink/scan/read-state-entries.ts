@@ -30,8 +30,9 @@ export interface ReadStateEntriesOptions {
  * The entries of one state of one operator (or several of its states), in scanState's order, decoded:
  * a convenience over scanState for readers that want the entries themselves (tests, small dumps). The
  * entries read before an error are yielded, then the error is thrown. Memory holds every entry read:
- * whole-state scans visit entries with scanState instead. RocksDB native snapshots throw a DecodeError
- * `unsupported-format` with ROCKSDB_NATIVE_UNREADABLE.
+ * whole-state scans visit entries with scanState instead. RocksDB native snapshots are read from their
+ * SST files (flink/rocksdb); one without its meta data handle throws a DecodeError `unsupported-format`
+ * with ROCKSDB_NATIVE_UNREADABLE.
  */
 export async function* readStateEntries(files: SavepointFiles, registry: SnapshotRegistry, options: ReadStateEntriesOptions): AsyncGenerator<StateEntry> {
   const opened = options.opened ?? (await openSavepoint(files));

@@ -28,6 +28,8 @@ import { checkStateSample, listSampledKeyedInputs, narrowKeyedInputToKeyGroup, t
 import { readOperatorStateEntries } from '../operator/read-operator-state-entries';
 import { readCountedOperatorStateEntries } from '../operator/select-broadcast-copy';
 import type { OpenedSavepoint } from '../savepoint/open-savepoint';
+import { openRocksDbSnapshot } from '../rocksdb/open-rocksdb-snapshot';
+import { readRocksDbKeyedEntries } from '../rocksdb/read-rocksdb-keyed-entries';
 import type { StateEntry, StateScope } from '../savepoint/inspection-types';
 import type { SnapshotRegistry, ValueCodec, ValueFrame, ValueModeSource } from '../snapshots/snapshot-types';
 
@@ -93,7 +95,7 @@ export interface StateScanVisitor {
   row?(run: KeyedEntryRun, i: number, frame: ValueFrame | undefined, part: ScanPart): boolean | void;
   /** a stream could not be read: with this hook the error is handed over and the scan goes on with the next stream; without it the scan throws it */
   streamError?(error: DecodeError, where: { operator: OperatorState; subtask: number; kind: 'operator' | 'keyed' }): void;
-  /** keyed state whose values are not readable here (RocksDB native SST files): with this hook it is reported, without it the scan throws unsupported-format */
+  /** keyed state whose values are not readable here (a RocksDB native handle without meta data, a state only a changelog names): with this hook it is reported, without it the scan throws unsupported-format */
   unreadable?(part: ScanPart, reason: string): void;
 }
 
@@ -196,6 +198,39 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
             throw (keyed.unreadableError ?? new DecodeError({ code: 'unsupported-format', detail: keyed.unreadable })).withContext({ pathPrefix: path });
           }
           visitor.unreadable(part, keyed.unreadable);
+        } else if (keyed.rocksdb && layout === 'rocksdb-native') {
+          visitor.part?.(part);
+          const partStates = part.states.filter(wanted).map((n) => slotKey(op.id, 'keyed', n));
+          const r = keyed.rocksdb;
+          const snapshot = await openRocksDbSnapshot(opened, r.handle, { operatorId: op.id, subtask: subtask.index, role: 'managed keyed state' });
+          const onlyKeyGroups = selection.keyGroups === undefined ? undefined : new Set(selection.keyGroups);
+          const seen = new Set<number>();
+          const read = new Set<number>();
+          const keyGroup = (kg: number): boolean => {
+            const go = onlyKeyGroups !== undefined ? onlyKeyGroups.has(kg) : sample?.kind === 'key-groups' ? kg % sample.every === 0 : true;
+            if (go) read.add(kg);
+            return go;
+          };
+          const input = { operatorId: op.id, subtask: subtask.index, maxParallelism: r.maxParallelism, range: r.handle.range, snapshot };
+          // selected key groups (a page of the app): each table's index is searched for the first, reading stops past the last
+          const keyGroupRange = onlyKeyGroups === undefined || onlyKeyGroups.size === 0 ? undefined : { start: Math.min(...onlyKeyGroups), end: Math.max(...onlyKeyGroups) };
+          const filter = { ...(names === undefined ? {} : { state: names }), ...(signal ? { signal } : {}), ...(keyGroupRange ? { keyGroupRange } : {}), values, keyGroup, onKeyGroup: (kg: number) => void (onlyKeyGroups === undefined || onlyKeyGroups.has(kg) ? seen.add(kg) : undefined) };
+          try {
+            batches: for await (const batch of readRocksDbKeyedEntries(input, header, filter)) {
+              for (const e of batch) {
+                const go = admit(op.id, 'keyed', e.state, partStates);
+                if (go === SKIP) continue;
+                if (go === END_PART) break batches;
+                if (visitor.entry(e, part) === false || go === LAST) {
+                  stopped = true;
+                  break batches;
+                }
+              }
+            }
+          } finally {
+            result.keyGroupsWithData += seen.size;
+            result.keyGroupsRead += read.size;
+          }
         } else if (keyed.input && (layout === 'canonical' || layout === 'rocksdb-full' || layout === 'heap')) {
           visitor.part?.(part);
           const partStates = part.states.filter(wanted).map((n) => slotKey(op.id, 'keyed', n));

@@ -1,0 +1,260 @@
+/**
+ * Opens one block-based table (an SST file) through a byte source: footer, meta-index, properties
+ * (column family, comparator, compression, entry count, index layout) and range deletions; then
+ * `entries()` walks its data blocks in key order through the index (a two-level index through its
+ * partitions), one block in memory at a time. Filter blocks are never read.
+ */
+import { DecodeError, type ByteSource } from '../../io';
+import { compareBytes, decodeUtf8, RocksDbCursor } from './rocksdb-cursor';
+import { iterateBlockEntries, iterateIndexEntries } from './decode-sst-block-entries';
+import { readBlockHandle, readSstFooter, NEW_FOOTER_SIZE, type BlockHandle, type SstFooter } from './read-sst-footer';
+import { BLOCK_TRAILER_SIZE, checkBlockHandle, decodeSstBlock, readSstBlock } from './read-sst-block';
+
+export interface SstProperties {
+  columnFamilyId?: number;
+  columnFamilyName?: string;
+  comparator?: string;
+  compression?: string;
+  mergeOperator?: string;
+  entries?: number;
+  rangeDeletions?: number;
+  indexKeyIsUserKey: boolean;
+  indexValueIsDeltaEncoded: boolean;
+  /** 0 binary search, 1 hash search, 2 two-level (partitioned), 3 binary search with first key */
+  indexType: number;
+  formatVersion?: number;
+  /** a file made by SstFileWriter and ingested (version 2+: every key takes the file's global sequence number) */
+  externalFileVersion?: number;
+  externalGlobalSequence?: number;
+}
+
+/** Value types of internal keys (db/dbformat.h) read here. */
+export const TYPE_DELETION = 0x0;
+export const TYPE_VALUE = 0x1;
+export const TYPE_MERGE = 0x2;
+export const TYPE_SINGLE_DELETION = 0x7;
+export const TYPE_RANGE_DELETION = 0xf;
+export const TYPE_DELETION_WITH_TIMESTAMP = 0x14;
+const VALUE_TYPE_NAMES: Record<number, string> = { 0x11: 'blob index', 0x16: 'wide-column entity', 0x18: 'value with preferred sequence number' };
+
+export interface InternalEntry {
+  userKey: Uint8Array;
+  /** the sequence number (below 2^56) */
+  sequence: number;
+  type: number;
+  value: Uint8Array;
+  /** the value's absolute offset in `file` when the block is stored uncompressed, else the data block's offset */
+  valueOffset: number;
+  file: string;
+}
+
+export interface RangeTombstone {
+  start: Uint8Array;
+  end: Uint8Array;
+  sequence: number;
+}
+
+export interface UserKeyRange {
+  from?: Uint8Array;
+  to?: Uint8Array;
+}
+
+export interface SstTable {
+  file: string;
+  footer: SstFooter;
+  properties: SstProperties;
+  rangeTombstones: RangeTombstone[];
+  /** the table's internal entries in internal-key order; with a range, those whose user key is at least `from` and below `to` (the index is searched for the first block) */
+  entries(range?: UserKeyRange): AsyncGenerator<InternalEntry>;
+  /** the same entries, one array per data block (what the merge reads: no await per entry) */
+  batches(range?: UserKeyRange): AsyncGenerator<InternalEntry[]>;
+  /**
+   * The batches as the live database sees them, given the file's largest sequence number in the
+   * MANIFEST: an ingested (external, version 2+) file's keys all take its global sequence number (the
+   * property, else that largest sequence number), as RocksDB's table reader assigns it.
+   */
+  liveBatches(largestSequence: number, range?: UserKeyRange): AsyncGenerator<InternalEntry[]>;
+  /** the range tombstones as the live database sees them (an ingested file's take its global sequence number) */
+  liveTombstones(largestSequence: number): RangeTombstone[];
+}
+
+const BYTEWISE = 'leveldb.BytewiseComparator';
+
+export async function openSstTable(source: ByteSource, file: string): Promise<SstTable> {
+  const tailLength = Math.min(NEW_FOOTER_SIZE, source.size);
+  const footer = readSstFooter(await source.read(source.size - tailLength, tailLength), file, source.size);
+  const metaIndex = await readSstBlock(source, file, footer, footer.metaIndex, 'meta-index block');
+  const meta = new Map<string, BlockHandle>();
+  for (const e of iterateBlockEntries(metaIndex.bytes, file, metaIndex.offset, 'meta-index block')) {
+    const v = new RocksDbCursor(metaIndex.bytes, file, metaIndex.offset, e.valueAt, e.valueAt + e.value.length);
+    meta.set(decodeUtf8(e.key), readBlockHandle(v, 'meta block handle'));
+  }
+  const propsHandle = meta.get('rocksdb.properties');
+  const properties = propsHandle ? await readProperties(source, file, footer, propsHandle) : { indexKeyIsUserKey: false, indexValueIsDeltaEncoded: false, indexType: 0 };
+  if (properties.comparator !== undefined && properties.comparator !== BYTEWISE) {
+    throw new DecodeError({ code: 'unsupported-format', detail: `expected an SST file ordered by ${BYTEWISE} (as Flink writes them), found comparator ${properties.comparator}`, file, offset: propsHandle?.offset });
+  }
+  const dict = meta.get('rocksdb.compression_dict');
+  if (dict && dict.size > 0) {
+    throw new DecodeError({ code: 'unsupported-format', detail: `expected blocks compressed without a dictionary, found a ${dict.size}-byte compression dictionary: dictionary compression is not read here`, file, offset: dict.offset });
+  }
+  const rangeDel = meta.get('rocksdb.range_del');
+  const rangeTombstones: RangeTombstone[] = [];
+  if (rangeDel) {
+    const block = await readSstBlock(source, file, footer, rangeDel, 'range deletion block');
+    for (const e of iterateBlockEntries(block.bytes, file, block.offset, 'range deletion block')) {
+      const k = splitInternalKey(e.key, file, block.offset, 'range deletion');
+      rangeTombstones.push({ start: k.userKey, end: e.value.slice(), sequence: k.sequence });
+    }
+  }
+  return { file, footer, properties, rangeTombstones, entries: (range?: UserKeyRange) => flattenBatches(iterateTableBatches(source, file, footer, properties, range)),
+    batches: (range?: UserKeyRange) => iterateTableBatches(source, file, footer, properties, range),
+    liveBatches(largestSequence: number, range?: UserKeyRange) {
+      const global = globalSequenceOf(properties, largestSequence);
+      const batches = iterateTableBatches(source, file, footer, properties, range);
+      return global === undefined ? batches : withSequence(batches, global);
+    },
+    liveTombstones(largestSequence: number) {
+      const global = globalSequenceOf(properties, largestSequence);
+      return global === undefined ? rangeTombstones : rangeTombstones.map((t) => ({ ...t, sequence: global }));
+    },
+  };
+}
+
+function globalSequenceOf(props: SstProperties, largestSequence: number): number | undefined {
+  return (props.externalFileVersion ?? 0) < 2 ? undefined : props.externalGlobalSequence || largestSequence;
+}
+
+async function* withSequence(batches: AsyncGenerator<InternalEntry[]>, sequence: number): AsyncGenerator<InternalEntry[]> {
+  for await (const b of batches) yield b.map((e) => ({ ...e, sequence }));
+}
+
+async function* flattenBatches(batches: AsyncGenerator<InternalEntry[]>): AsyncGenerator<InternalEntry> {
+  for await (const b of batches) yield* b;
+}
+
+/** Consecutive data blocks are read together, in windows that grow from 64 KiB to 1 MiB (few reads, HTTP ranges included; memory bounded per file). */
+const FIRST_WINDOW = 64 * 1024;
+const MAX_WINDOW = 1024 * 1024;
+
+async function* iterateTableBatches(source: ByteSource, file: string, footer: SstFooter, props: SstProperties, range: UserKeyRange | undefined): AsyncGenerator<InternalEntry[]> {
+  const delta = props.indexValueIsDeltaEncoded && footer.formatVersion >= 4;
+  const firstKey = props.indexType === 3;
+  const from = range?.from;
+  const to = range?.to;
+  // index keys are internal keys, or user keys when the table says so (format version 3+)
+  const seek = from === undefined ? undefined : { compare: (k: Uint8Array) => compareBytes(props.indexKeyIsUserKey || k.length < 8 ? k : k.subarray(0, k.length - 8), from) };
+  const index = await readSstBlock(source, file, footer, footer.index, 'index block');
+  const handles = props.indexType !== 2 ? iterateIndexEntries(index.bytes, file, index.offset, 'index block', delta, firstKey, seek) : undefined;
+  let window = FIRST_WINDOW;
+  const run = async function* (entries: Iterator<{ handle: BlockHandle }>): AsyncGenerator<InternalEntry[], boolean> {
+    let next = entries.next();
+    while (!next.done) {
+      // the blocks that follow each other in the file, up to the window
+      const group: BlockHandle[] = [next.value.handle];
+      checkBlockHandle(source, file, next.value.handle, 'data block');
+      let end = next.value.handle.offset + next.value.handle.size + BLOCK_TRAILER_SIZE;
+      next = entries.next();
+      while (!next.done && next.value.handle.offset === end && end + next.value.handle.size + BLOCK_TRAILER_SIZE - group[0]!.offset <= window) {
+        checkBlockHandle(source, file, next.value.handle, 'data block');
+        group.push(next.value.handle);
+        end += next.value.handle.size + BLOCK_TRAILER_SIZE;
+        next = entries.next();
+      }
+      window = Math.min(MAX_WINDOW, window * 2);
+      const start = group[0]!.offset;
+      const bytes = await source.read(start, end - start);
+      for (const h of group) {
+        const block = decodeSstBlock(bytes.subarray(h.offset - start, h.offset - start + h.size + BLOCK_TRAILER_SIZE), file, footer, h, 'data block');
+        const out: InternalEntry[] = [];
+        let stop = false;
+        for (const e of iterateBlockEntries(block.bytes, file, block.offset, 'data block')) {
+          const k = splitInternalKey(e.key, file, block.offset, 'data block entry');
+          if (from !== undefined && compareBytes(k.userKey, from) < 0) continue;
+          if (to !== undefined && compareBytes(k.userKey, to) >= 0) {
+            stop = true;
+            break;
+          }
+          out.push({ userKey: k.userKey, sequence: k.sequence, type: k.type, value: e.value, valueOffset: block.stored ? block.offset + e.valueAt : block.offset, file });
+        }
+        if (out.length > 0) yield out;
+        if (stop) return true;
+      }
+    }
+    return false;
+  };
+  if (handles) {
+    yield* run(handles);
+    return;
+  }
+  for (const top of iterateIndexEntries(index.bytes, file, index.offset, 'index block', delta, firstKey, seek)) {
+    const partition = await readSstBlock(source, file, footer, top.handle, 'index partition');
+    if (yield* run(iterateIndexEntries(partition.bytes, file, partition.offset, 'index partition', delta, firstKey, seek))) return;
+  }
+}
+
+/** User key and the 8-byte little-endian trailer: sequence number << 8 | value type. */
+export function splitInternalKey(key: Uint8Array, file: string, offset: number, what: string): { userKey: Uint8Array; sequence: number; type: number } {
+  if (key.length < 8) throw new DecodeError({ code: 'invalid-value', detail: `expected a ${what} key of at least 8 bytes (user key, sequence number and type), found ${key.length} bytes`, file, offset });
+  const n = key.length - 8;
+  const type = key[n]!;
+  const lo = (key[n + 1]! | (key[n + 2]! << 8) | (key[n + 3]! << 16)) >>> 0;
+  const hi = (key[n + 4]! | (key[n + 5]! << 8) | (key[n + 6]! << 16) | (key[n + 7]! << 24)) >>> 0;
+  return { userKey: key.subarray(0, n), sequence: hi * 2 ** 24 + lo, type };
+}
+
+export function describeValueType(type: number): string {
+  return VALUE_TYPE_NAMES[type] ?? `value type 0x${type.toString(16)}`;
+}
+
+async function readProperties(source: ByteSource, file: string, footer: SstFooter, handle: BlockHandle): Promise<SstProperties> {
+  const block = await readSstBlock(source, file, footer, handle, 'properties block');
+  const out: SstProperties = { indexKeyIsUserKey: false, indexValueIsDeltaEncoded: false, indexType: 0 };
+  for (const e of iterateBlockEntries(block.bytes, file, block.offset, 'properties block')) {
+    const name = decodeUtf8(e.key);
+    const num = () => new RocksDbCursor(block.bytes, file, block.offset, e.valueAt, e.valueAt + e.value.length).readVarint64(`property ${name}`);
+    switch (name) {
+      case 'rocksdb.column.family.id':
+        out.columnFamilyId = num();
+        break;
+      case 'rocksdb.column.family.name':
+        out.columnFamilyName = decodeUtf8(e.value);
+        break;
+      case 'rocksdb.comparator':
+        out.comparator = decodeUtf8(e.value);
+        break;
+      case 'rocksdb.compression':
+        out.compression = decodeUtf8(e.value);
+        break;
+      case 'rocksdb.merge.operator':
+        out.mergeOperator = decodeUtf8(e.value);
+        break;
+      case 'rocksdb.num.entries':
+        out.entries = num();
+        break;
+      case 'rocksdb.num.range-deletions':
+        out.rangeDeletions = num();
+        break;
+      case 'rocksdb.index.key.is.user.key':
+        out.indexKeyIsUserKey = num() !== 0;
+        break;
+      case 'rocksdb.index.value.is.delta.encoded':
+        out.indexValueIsDeltaEncoded = num() !== 0;
+        break;
+      case 'rocksdb.format.version':
+        out.formatVersion = num();
+        break;
+      case 'rocksdb.external_sst_file.version':
+        out.externalFileVersion = new RocksDbCursor(block.bytes, file, block.offset, e.valueAt, e.valueAt + e.value.length).readFixed32('external file version property');
+        break;
+      case 'rocksdb.external_sst_file.global_seqno':
+        out.externalGlobalSequence = Number(new RocksDbCursor(block.bytes, file, block.offset, e.valueAt, e.valueAt + e.value.length).readFixed64('external file global sequence number property'));
+        break;
+      case 'rocksdb.block.based.table.index.type':
+        // a fixed32 in the value
+        out.indexType = new RocksDbCursor(block.bytes, file, block.offset, e.valueAt, e.valueAt + e.value.length).readFixed32('index type property');
+        break;
+    }
+  }
+  return out;
+}

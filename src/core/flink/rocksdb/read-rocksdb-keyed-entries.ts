@@ -1,0 +1,118 @@
+/**
+ * The keyed state entries of a RocksDB native snapshot of one subtask, in Flink's RocksDB key layout
+ * (RocksDBKeySerializationUtils, RocksDBKeyedStateBackend): one column family per state (its name),
+ * each key = key-group prefix (1 byte, 2 above max parallelism 128) + serialized key (+ its length
+ * when key and namespace are both variable-length) + namespace (likewise) + the MapState user key; a
+ * timer column family's key is the whole serialized timer. Values are the state serializer's bytes
+ * (MapState: a null flag first; ListState: elements joined by ','), TTL-wrapped as the serializer
+ * says: the same rows as the RocksDB full-snapshot layout, decoded by the same code
+ * (decode-keyed-entry.ts). States are read one after the other in the header's order, each column
+ * family's live files merged (merge-sst-entries.ts); entries outside the handle's key-group range
+ * (left over in shared files after rescaling) are not the subtask's and are passed over.
+ */
+import { ByteReader, DecodeError } from '../../io';
+import { throwIfCancelled, type CancelSignal } from '../cancel-signal';
+import { isWantedState } from '../is-wanted-state';
+import { decodeKeyedEntryInto, planKeyedDecode } from '../keyed/decode-keyed-entry';
+import type { KeyedStateHeader, StateEntry } from '../savepoint/inspection-types';
+import type { ValueModeSource } from '../snapshots/snapshot-types';
+import { mergeSstEntries } from './merge-sst-entries';
+import { openSstTable, type InternalEntry, type RangeTombstone, type UserKeyRange } from './open-sst-table';
+import type { RocksDbSnapshot } from './open-rocksdb-snapshot';
+import type { KeyGroupRange } from '../metadata/metadata-types';
+
+export interface RocksDbKeyedInput {
+  operatorId: string;
+  subtask: number;
+  maxParallelism: number;
+  range: KeyGroupRange;
+  snapshot: RocksDbSnapshot;
+}
+
+export interface RocksDbReadOptions {
+  state?: string | ReadonlySet<string>;
+  values?: ValueModeSource;
+  signal?: CancelSignal;
+  /** only key groups this accepts */
+  keyGroup?: (kg: number) => boolean;
+  /** the key groups to seek to (the tables' indexes are searched for the first; reading stops past the last); default the handle's range */
+  keyGroupRange?: { start: number; end: number };
+  /** called once per key group with data (in the subtask's range), before its first entry is filtered */
+  onKeyGroup?: (kg: number) => void;
+}
+
+/** The entries in batches (one per merged run of a column family's blocks): no await per entry. */
+export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header: KeyedStateHeader, options: RocksDbReadOptions = {}): AsyncGenerator<StateEntry[]> {
+  const { snapshot } = input;
+  const byName = new Map([...snapshot.version.columnFamilies.values()].map((cf) => [cf.name, cf]));
+  const prefixBytes = input.maxParallelism > 128 ? 2 : 1;
+  const seenKeyGroups = new Set<number>();
+  for (const state of header.states) {
+    if (options.state !== undefined && !isWantedState(options.state, state.name)) continue;
+    const cf = byName.get(state.name);
+    if (!cf) {
+      throw new DecodeError({
+        code: 'invalid-value',
+        detail: `expected a column family "${state.name}" (the state's) in ${snapshot.manifest}, found ${byName.size === 1 ? 'only' : `${byName.size} others:`} ${[...byName.keys()].map((n) => JSON.stringify(n)).join(', ')}`,
+        file: snapshot.manifestFile,
+        offset: 0,
+        path: [state.name],
+      });
+    }
+    const plan = planKeyedDecode(state, header.keySerializer, input.maxParallelism);
+    const files = [...cf.files.values()].sort((a, b) => a.level - b.level || b.number - a.number);
+    const tables: ((range: UserKeyRange) => AsyncGenerator<InternalEntry[]>)[] = [];
+    const tombstones: RangeTombstone[] = [];
+    for (const f of files) {
+      const { source, file } = snapshot.openTableFile(f.number, cf.name);
+      const table = await openSstTable(source, file);
+      if (table.properties.columnFamilyName !== undefined && table.properties.columnFamilyName !== cf.name) {
+        throw new DecodeError({ code: 'invalid-value', detail: `expected table file ${String(f.number).padStart(6, '0')}.sst of column family "${cf.name}" (as ${snapshot.manifest} says), found one of column family "${table.properties.columnFamilyName}"`, file });
+      }
+      // an ingested file's keys all carry its global sequence number
+      tables.push((range: UserKeyRange) => table.liveBatches(f.largestSequence, range));
+      tombstones.push(...table.liveTombstones(f.largestSequence));
+    }
+    const range = keyRange(prefixBytes, input.range, options.keyGroupRange);
+    for await (const merged of mergeSstEntries(tables.map((batches) => batches(range)), tombstones)) {
+      throwIfCancelled(options.signal);
+      const out: StateEntry[] = [];
+      for (const m of merged) {
+        const key = m.userKey;
+        if (key.length < prefixBytes) {
+          throw new DecodeError({ code: 'invalid-value', detail: `expected a key of state "${state.name}" with its ${prefixBytes}-byte key-group prefix, found ${key.length} bytes`, file: m.file, offset: m.valueOffset });
+        }
+        const kg = prefixBytes === 2 ? (key[0]! << 8) | key[1]! : key[0]!;
+        if (kg < input.range.start || kg > input.range.end) continue;
+        if (!seenKeyGroups.has(kg)) {
+          seenKeyGroups.add(kg);
+          options.onKeyGroup?.(kg);
+        }
+        if (options.keyGroup && !options.keyGroup(kg)) continue;
+        const entry = decodeKeyedEntryInto(
+          { operatorId: input.operatorId, state: state.name, subtask: input.subtask },
+          plan,
+          new ByteReader(key, { file: m.file, baseOffset: m.valueOffset }),
+          new ByteReader(m.value, { file: m.file, baseOffset: m.valueOffset }),
+          kg,
+          options.values?.mode,
+        ) as StateEntry;
+        entry.file = m.file;
+        entry.valueRange = { offset: m.valueOffset, length: m.value.length };
+        out.push(entry);
+      }
+      if (out.length > 0) yield out;
+    }
+  }
+}
+
+/** The user keys of the key groups in both ranges: from the first one's prefix to the prefix after the last one. */
+function keyRange(prefixBytes: number, handle: KeyGroupRange, wanted: { start: number; end: number } | undefined): UserKeyRange {
+  const start = Math.max(handle.start, wanted?.start ?? handle.start);
+  const end = Math.min(handle.end, wanted?.end ?? handle.end);
+  const prefix = (kg: number) => (prefixBytes === 2 ? Uint8Array.of(kg >>> 8, kg & 0xff) : Uint8Array.of(kg));
+  if (end < start) return { from: prefix(Math.max(0, start)), to: prefix(Math.max(0, start)) };
+  const max = prefixBytes === 2 ? 0xffff : 0xff;
+  return { from: prefix(start), ...(end + 1 <= max ? { to: prefix(end + 1) } : {}) };
+}
+
