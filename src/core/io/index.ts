@@ -12,6 +12,7 @@ export { baseNameOf } from './normalize-entry-path';
 export { createHttpFolderFiles, openHttpFolderMetadata } from './open-http-folder';
 export { type RangeFetch, type RangeFetchBodyReader, type RangeFetchResponse, openHttpRangeSource } from './open-http-range-source';
 export { openSavepointInput } from './open-savepoint-input';
+export { openZipArchive } from './open-zip-archive';
 export { SnappyFramedReader, decodeSnappyFramed } from './read-snappy-framed';
 export { checkMetadataSize, type SavepointFiles } from './savepoint-files';
 export { forwardReadInto, sliceSource } from './slice-source';

@@ -13,12 +13,15 @@ import { buildSchemaDiff, DEFAULT_SETTINGS, deriveJavaClassName, evaluateStateCo
 import { DecodeError } from '../io';
 import { computeSha256, formatHex } from '../protobuf';
 import { buildReport } from './build-report';
-import type { CompatibilityReport, ReportStateInput } from './report-types';
+import { DESCRIPTOR_SET_BLIND_SPOT, describeDescriptorSetSchema } from './describe-new-schema';
+import type { CompatibilityReport, NewSchemaReport, ReportInputFile, ReportStateInput } from './report-types';
 
 export interface DescriptorSetFile {
   name: string;
   bytes: Uint8Array;
   sha256?: string;
+  /** the set was extracted from a job jar: the jar files for the report's inputs, and (new side) what the jar tells */
+  jar?: { files: ReportInputFile[]; schema?: NewSchemaReport };
 }
 
 export interface CompareDescriptorSetsInput {
@@ -45,8 +48,10 @@ export const COMPARE_ROLE = 'schema';
 export function compareDescriptorSets(input: CompareDescriptorSetsInput): CompatibilityReport {
   if (input.roots.length === 0) throw new Error('compareDescriptorSets: no root message to compare');
   // the evaluator compares the normalized sets (remembered per set): looking roots up in them too indexes each set once
-  const savedSet = normalizeForComparison(loadDescriptorSet(input.saved.bytes, input.saved.name).set);
-  const newSet = normalizeForComparison(loadDescriptorSet(input.next.bytes, input.next.name).set);
+  // two job jars: both sides are what generated code embeds, so every json_name is compared as written
+  const keepJsonNames = input.saved.jar !== undefined && input.next.jar !== undefined;
+  const savedSet = normalizeForComparison(loadDescriptorSet(input.saved.bytes, input.saved.name).set, { keepJsonNames });
+  const newSet = normalizeForComparison(loadDescriptorSet(input.next.bytes, input.next.name).set, { keepJsonNames });
   const savedIndex = indexDeclarations(savedSet);
   const newIndex = indexDeclarations(newSet);
   const target = input.target ?? '1.x';
@@ -66,7 +71,7 @@ export function compareDescriptorSets(input: CompareDescriptorSetsInput): Compat
         snapshotClass: COMPARE_SERIALIZER,
         savedLine: target,
       },
-      { newSet, newRoot, newKind: kind, newSettings: DEFAULT_SETTINGS, target },
+      { newSet, newRoot, newKind: kind, newSettings: DEFAULT_SETTINGS, target, ...(keepJsonNames ? { keepJsonNames } : {}) },
     );
     states.push({
       kind: 'protobuf',
@@ -83,14 +88,22 @@ export function compareDescriptorSets(input: CompareDescriptorSetsInput): Compat
     subject: 'descriptor-sets',
     tool: input.tool,
     inputs: [
-      { role: 'saved-descriptors', name: input.saved.name, size: input.saved.bytes.length, sha256: input.saved.sha256 ?? formatHex(computeSha256(input.saved.bytes)) },
-      { role: 'descriptors', name: input.next.name, size: input.next.bytes.length, sha256: input.next.sha256 ?? formatHex(computeSha256(input.next.bytes)) },
+      ...(input.saved.jar?.files ?? [{ role: 'saved-descriptors' as const, name: input.saved.name, size: input.saved.bytes.length, sha256: input.saved.sha256 ?? formatHex(computeSha256(input.saved.bytes)) }]),
+      ...(input.next.jar?.files ?? [{ role: 'descriptors' as const, name: input.next.name, size: input.next.bytes.length, sha256: input.next.sha256 ?? formatHex(computeSha256(input.next.bytes)) }]),
     ],
     target,
     newSettings: DEFAULT_SETTINGS,
     states,
+    newSchema: describeCompareSchema(input.saved, input.next),
     ...(input.generatedAt ? { generatedAt: input.generatedAt } : {}),
   });
+}
+
+/** A jar's report, and what a descriptor-set side (new or old) cannot show. */
+function describeCompareSchema(saved: DescriptorSetFile, next: DescriptorSetFile): NewSchemaReport {
+  const base = next.jar?.schema ?? describeDescriptorSetSchema();
+  if (next.jar !== undefined && saved.jar === undefined) return { ...base, cannotSee: [`(in the old application's descriptor set) ${DESCRIPTOR_SET_BLIND_SPOT}`] };
+  return base;
 }
 
 function requireMessage(index: DeclarationIndex, name: string, file: string, side: 'old' | 'new'): void {
