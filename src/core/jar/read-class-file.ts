@@ -134,7 +134,7 @@ export function readClassFile(bytes: Uint8Array, file: string): ClassFile {
     return offsets[index]!;
   };
   const u16 = (at: number): number => (bytes[at]! << 8) | bytes[at + 1]!;
-  const utf8At = (index: number, at = 0): string => {
+  const utf8At = (index: number, at = 8): string => {
     const cached = utf8Cache.get(index);
     if (cached !== undefined) return cached;
     const start = expectTag(index, CP.utf8, 'a Utf8 entry', at);
@@ -144,7 +144,9 @@ export function readClassFile(bytes: Uint8Array, file: string): ClassFile {
     utf8Cache.set(index, decoded.value);
     return decoded.value;
   };
-  const classNameAt = (index: number, at = 0): string => utf8At(u16(expectTag(index, CP.class, 'a Class entry', at)), offsets[index]!);
+  /** the offset of an entry's tag byte (for messages), or of the pool's count when the index is outside it */
+  const entryOffset = (index: number): number => (index >= 1 && index < count && tags[index] !== 0 ? offsets[index]! - 1 : 8);
+  const classNameAt = (index: number, at = entryOffset(index)): string => utf8At(u16(expectTag(index, CP.class, 'a Class entry', at)), offsets[index]!);
   const classFile: Omit<ClassFile, 'thisClass' | 'methods'> = {
     file,
     bytes,
@@ -153,15 +155,15 @@ export function readClassFile(bytes: Uint8Array, file: string): ClassFile {
     tagAt: (index) => (index >= 1 && index < count && tags[index] !== 0 ? tags[index] : undefined),
     utf8At: (index) => utf8At(index),
     classNameAt: (index) => classNameAt(index),
-    stringAt: (index) => utf8At(u16(expectTag(index, CP.string, 'a String entry', 0)), offsets[index]!),
+    stringAt: (index) => utf8At(u16(expectTag(index, CP.string, 'a String entry', entryOffset(index))), offsets[index]!),
     integerAt: (index) => {
-      const at = expectTag(index, CP.integer, 'an Integer entry', 0);
+      const at = expectTag(index, CP.integer, 'an Integer entry', entryOffset(index));
       return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) | 0;
     },
     memberAt: (index) => {
       const tag = tags[index];
       if (tag !== CP.fieldref && tag !== CP.methodref && tag !== CP.interfaceMethodref) {
-        throw fail(`expected a Fieldref/Methodref/InterfaceMethodref entry at constant pool index ${index}, found ${index >= 1 && index < count ? `an entry of tag ${tag}` : 'no entry'}`, 0);
+        throw fail(`expected a Fieldref/Methodref/InterfaceMethodref entry at constant pool index ${index}, found ${index >= 1 && index < count ? `an entry of tag ${tag}` : 'no entry'}`, entryOffset(index));
       }
       const at = offsets[index]!;
       const nat = expectTag(u16(at + 2), CP.nameAndType, 'a NameAndType entry', at);
