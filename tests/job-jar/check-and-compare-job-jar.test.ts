@@ -5,8 +5,11 @@
  * json_name removed is a 0.x rejection that the protoc descriptor sets of the same .proto files
  * cannot show (the two sets are byte-identical; the report says so).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
 
@@ -111,5 +114,33 @@ describe('compare --job-jar: an explicit json_name removed', () => {
     // a jar against the old descriptor set: the old side still cannot show it
     const mixed = JSON.parse((await run(['compare', '--job-jar', jar('thin-4.36.2.jar'), '--against', jar('json-name-4.36.2.binpb'), '--root', 'fixtures.events.Event', '--format', 'json'])).stdout) as JsonReport;
     expect(mixed.newSchema.cannotSee[0]).toMatch(/^\(in the old application's descriptor set\) an explicit json_name/);
+  });
+});
+
+describe('check --job-jar: the state-mapping heuristic', () => {
+  it('finds every saved uid and state name in the fixture job jar (its StateNames constants)', async () => {
+    const r = JSON.parse((await run(['check', SAVEPOINT, '--job-jar', jar('thin-4.36.2.jar'), '--no-values', '--format', 'json'])).stdout) as { newSchema: { jobJar: { stateMapping: { heuristic: boolean; operatorsNotFound: unknown[]; statesNotFound: unknown[]; method: string } } } };
+    const mapping = r.newSchema.jobJar.stateMapping;
+    expect(mapping.heuristic).toBe(true);
+    expect(mapping.method).toMatch(/^string constants of 1 application class\(es\) of the job jar/);
+    expect([mapping.operatorsNotFound, mapping.statesNotFound]).toEqual([[], []]);
+  });
+
+  it('lists the saved operators and states a jar without their names does not claim, labelled heuristic', async () => {
+    // the fixture jar without StateNames (the class holding every uid and state name)
+    const entries = unzipSync(new Uint8Array(readFileSync(jar('thin-4.36.2.jar'))));
+    delete entries['dev/savepointinspector/fixtures/StateNames.class'];
+    const dir = await mkdtemp(path.join(tmpdir(), 'job-jar-'));
+    try {
+      const stripped = path.join(dir, 'no-names.jar');
+      writeFileSync(stripped, zipSync(entries));
+      const r = await run(['check', SAVEPOINT, '--job-jar', stripped, '--no-values']);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain('state mapping (heuristic: string constants of 0 application class(es) of the job jar');
+      expect(r.stdout).toContain('  operator int-keyed not found in the jar: its state needs --allowNonRestoredState, and Flink drops it');
+      expect(r.stdout).toContain('  operator string-keyed not found in the jar: its state needs --allowNonRestoredState, and Flink drops it');
+    } finally {
+      await rm(dir, { recursive: true });
+    }
   });
 });

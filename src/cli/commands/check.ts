@@ -75,7 +75,7 @@ export const checkCommand: CliCommand = {
       ...optionalBool(values['deterministic'], '--deterministic', 'deterministicSerialization'),
       ...optionalBool(values['aliasing'], '--aliasing', 'largePayloadAliasing'),
     };
-    const jar = typeof jobJarPath === 'string' ? await readJobJar(jobJarPath, withPaths) : undefined;
+    const jar = typeof jobJarPath === 'string' ? await readJobJar(jobJarPath, withPaths, 'job-jar', { stringLiterals: true }) : undefined;
     const jarLine = jar?.schema.library?.line;
     const target = values['target'] === undefined && jarLine !== undefined ? jarLine : parseTarget(values['target']);
     const bytes = jar ? jar.schema.descriptorSet : await readDescriptorSetFile(descriptors as string);
@@ -87,7 +87,13 @@ export const checkCommand: CliCommand = {
     const check: WorkerCheckInput = {
       descriptorSet: { name: jar ? `${path.basename(jobJarPath as string)} (embedded descriptors)` : path.basename(descriptors as string), bytes },
       ...(jar
-        ? { jobJar: { schema: describeJobJarSchema(jar.schema, { targetFromJar: values['target'] === undefined && jarLine !== undefined }), files: jar.files } }
+        ? {
+            jobJar: {
+              schema: describeJobJarSchema(jar.schema, { targetFromJar: values['target'] === undefined && jarLine !== undefined }),
+              files: jar.files,
+              ...(jar.schema.stringLiterals ? { stringLiterals: jar.schema.stringLiterals } : {}),
+            },
+          }
         : {}),
       savepointName: /^https?:\/\//i.test(savepoint) ? savepoint : path.basename(path.resolve(savepoint)),
       tool: { name: 'savepoint-inspector', version: packageJson.version },

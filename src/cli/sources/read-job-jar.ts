@@ -18,11 +18,11 @@ export interface ReadJobJar {
   files: ReportInputFile[];
 }
 
-export async function readJobJar(jarPath: string, withPaths: readonly string[], role: 'job-jar' | 'saved-job-jar' = 'job-jar'): Promise<ReadJobJar> {
+export async function readJobJar(jarPath: string, withPaths: readonly string[], role: 'job-jar' | 'saved-job-jar' = 'job-jar', options: { stringLiterals?: boolean } = {}): Promise<ReadJobJar> {
   const all = [jarPath, ...withPaths];
   for (const p of all) checkRegularFile(await stat(p), p, 'a jar');
   const sources = await Promise.all(all.map((p) => openNodeFileSource(p, path.basename(p))));
-  const [hashes, schema] = await Promise.all([Promise.all(all.map(hashFile)), extractJobJarSchema(sources[0]!, sources.slice(1))]);
+  const [hashes, schema] = await Promise.all([Promise.all(all.map(hashFile)), extractJobJarSchema(sources[0]!, sources.slice(1), options)]);
   const files = all.map((p, i): ReportInputFile => ({ role: i === 0 ? role : 'with-jar', name: path.basename(p), size: sources[i]!.size, sha256: hashes[i]! }));
   return { schema, files };
 }

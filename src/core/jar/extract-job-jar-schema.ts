@@ -18,6 +18,7 @@ import { DecodeError, openZipArchive, withDecodePathAsync, type ArchiveLimits, t
 import { BUILD_METHOD, findDescriptorBuilds, type DescriptorBuild, type GencodeVersion } from './find-descriptor-builds';
 import type { EmbeddedFile, JarMessageClass, JobJarSchema } from './job-jar-types';
 import { joinDescriptorParts } from './join-descriptor-parts';
+import { collectStringLiterals } from './collect-string-literals';
 import { readBundledArtifacts } from './read-bundled-artifacts';
 import { readClassFile } from './read-class-file';
 
@@ -38,6 +39,8 @@ interface ClassResult {
 
 export interface ExtractJobJarOptions {
   limits?: Partial<ArchiveLimits>;
+  /** also gather the application classes' string constants (the state-mapping heuristic) */
+  stringLiterals?: boolean;
 }
 
 export async function extractJobJarSchema(jarSource: ByteSource, withSources: readonly ByteSource[] = [], options: ExtractJobJarOptions = {}): Promise<JobJarSchema> {
@@ -184,6 +187,7 @@ export async function extractJobJarSchema(jarSource: ByteSource, withSources: re
   const versions = new Set(own.map((f) => f.gencodeVersion ?? '3.x or older (no RuntimeVersion check)'));
   const runtimes = new Set(own.map((f) => f.runtimePackage));
   const bundled = await readBundledArtifacts(jar.files);
+  const literals = options.stringLiterals === true ? await collectStringLiterals(jar.files, builderDirs) : undefined;
   warnings.push(...bundled.warnings);
   return {
     jar: jar.name,
@@ -196,6 +200,7 @@ export async function extractJobJarSchema(jarSource: ByteSource, withSources: re
     ...(bundled.library ? { library: bundled.library } : {}),
     ...(bundled.flink ? { flink: bundled.flink } : {}),
     artifacts: bundled.artifacts,
+    ...(literals ? { stringLiterals: literals } : {}),
     warnings,
     stats: { entries: jar.files.length, classesRead },
   };

@@ -63,6 +63,8 @@ export interface JobJarSchema {
   flink?: { version?: string; evidence: string };
   /** pom.properties of every bundled artifact */
   artifacts: BundledArtifact[];
+  /** the application classes' string constants, when asked for (the state-mapping heuristic) */
+  stringLiterals?: { values: string[]; method: string };
   /** what the reader noticed but did not stop on */
   warnings: string[];
   /** counts for the report and the benchmark */
