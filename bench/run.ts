@@ -19,6 +19,7 @@ import { measureReadCopy, measureScanThroughput } from './figure-scan-throughput
 import { fmtBytes, fmtMs, formatFigure, GiB, timeAsync, type Figure } from './measure';
 import { writeBenchmarksDoc } from './write-benchmarks-doc';
 import { measureFiguresFiveAndSix } from './figures-browser-and-flink';
+import { measureJobJar } from './figure-job-jar';
 
 async function main(): Promise<void> {
   const root = process.env['BENCH_DIR'] ?? '/tmp/bench-savepoints';
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
   show(await measureEvaluator(path.join(root, 'evaluator')));
   const fiveSix = await measureFiguresFiveAndSix(root, log, keep);
   show(fiveSix.figures);
+  log('figure 7: the job jar as the schema (100 MiB fat jar) …');
+  show(await measureJobJar(root));
 
   const bufVersion = execFileSync(BUF_BIN, ['--version'], { encoding: 'utf8' }).trim();
   const environment = [
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
     'Figure 3 runs `bench/rss-child.ts` in a child process per size (through tsx, whose loader alone accounts for about 50 MiB of the start-up RSS; the bundled CLI starts at ~55 MiB) and reads `process.resourceUsage().maxRSS` at its end; memory is bounded by the read window (in this whole-state scan, key-group blocks above 1 MiB are streamed in 1 MiB windows), not by the savepoint or key-group size.',
     'Figure 4 times whole processes in alternation (median of 9): `node bin/savepoint-inspector.mjs compare new.binpb --against old.binpb --root big.M0` (the evaluator on the same pair of descriptor sets as buf, default text output as buf\'s; the prebuilt bundle with its code cache, as after `npm run build:cli`) vs `buf breaking new.binpb --against old.binpb`; 4b the same compare with the JSON report; 4c `check <small savepoint whose state type is the old root> --descriptors new.binpb --no-values --target 0.x --format json`, where the saved schema comes from the serializer snapshot (parsed, normalized and fingerprinted with the serializer\'s rules); 4d the compare through tsx; 4e checkSavepoint in this process.',
     ...fiveSix.notes,
+    'Figure 7 (bench/figure-job-jar.ts, also standalone: `npx tsx bench/figure-job-jar.ts`) writes a ~100 MiB fat jar with ~26,600 entries outside the repo (the relocated fixture job jar plus 26,000 incompressible filler classes in a library package) and reads its schema: the central directory, then only the candidate classes (top-level classes of packages with `*OrBuilder` classes, outside protobuf-java\'s runtime packages) and the classes they name.',
   ];
   writeBenchmarksDoc(path.resolve(process.cwd(), 'docs/benchmarks.md'), environment, figures, notes);
   log('wrote docs/benchmarks.md');
