@@ -4,7 +4,7 @@ export { type CheckSavepointInput, type EvaluatedSavepoint, type StateValuesNotR
 export { checkSavepoint } from './check-savepoint';
 export { compareDescriptorSets } from './compare-descriptor-sets';
 export { createStateValueScanner } from './create-state-value-scanner';
-export { describeJobJarSchema } from './describe-new-schema';
+export { describeJobJarSchema, listNewSchemaLines } from './describe-new-schema';
 export { evaluateSavepointStates } from './evaluate-savepoint-states';
 export { REPORT_FORMATS, type ReportFormat, formatReport, formatShowsSchemaDiff } from './format-report';
 export { mergeStateValueTallies } from './merge-state-value-tallies';
