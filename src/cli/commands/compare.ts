@@ -31,7 +31,7 @@ export const compareCommand: CliCommand = {
     '                           or its job jar (two jars compare every json_name exactly)',
     '  --root NAME              root message of a state type, e.g. com.example.Event; repeatable, one report entry each',
     '  --root OLD=NEW           a root message renamed in the new set',
-    '  --target 0.x|1.x         library line of both applications (default 1.x)',
+    '  --target 0.x|1.x         library line of both applications (default: the new jar\'s bundled flink-datastream-protobuf, else 1.x)',
     '  --kind generated|dynamic type kind of the state (default generated: Java classes derived from the java options)',
     '  --format FORMAT          text (default), json, markdown, html, junit or github',
     '  --output FILE            write the report to FILE instead of stdout',
@@ -57,7 +57,7 @@ export const compareCommand: CliCommand = {
     const against = values['against'];
     if (typeof against !== 'string') throw new CliUsageError('--against <old.binpb | old.jar> is required');
     const roots = parseRoots(values['root']);
-    const target = parseTarget(values['target']);
+    const explicitTarget = parseTarget(values['target']);
     const kind = parseTypeKind(values['kind']) ?? 'generated';
     const format = parseReportFormat(values['format']);
     const againstIsJar = looksLikeJar(await readHead(against));
@@ -66,6 +66,9 @@ export const compareCommand: CliCommand = {
     const newJar = typeof jobJarPath === 'string' ? await readJobJar(jobJarPath, withPaths) : undefined;
     const savedBytes = savedJar ? savedJar.schema.descriptorSet : await readDescriptorSetFile(against);
     const newBytes = newJar ? newJar.schema.descriptorSet : await readDescriptorSetFile(newPath);
+    // the new job jar's bundled flink-datastream-protobuf line is the target unless --target says otherwise
+    const jarLine = values['target'] === undefined ? newJar?.schema.library?.line : undefined;
+    const target = jarLine ?? explicitTarget;
     const report = compareDescriptorSets({
       // node:crypto's SHA-256 (the core's portable one costs ~10 ms per 200 KB before it is compiled)
       saved: {
@@ -78,7 +81,7 @@ export const compareCommand: CliCommand = {
         name: path.basename(newPath),
         bytes: newBytes,
         sha256: createHash('sha256').update(newBytes).digest('hex'),
-        ...(newJar ? { jar: { files: newJar.files, schema: describeJobJarSchema(newJar.schema, { targetFromJar: false }) } } : {}),
+        ...(newJar ? { jar: { files: newJar.files, schema: describeJobJarSchema(newJar.schema, { targetFromJar: jarLine !== undefined }) } } : {}),
       },
       roots,
       tool: { name: 'savepoint-inspector', version: packageJson.version },
