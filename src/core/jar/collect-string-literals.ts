@@ -7,7 +7,8 @@
  * inflated, and the result says when that cut it short.
  */
 import type { InputFile } from '../io';
-import { readClassFile } from './read-class-file';
+import { listInstructions } from './list-instructions';
+import { CP, readClassFile, type ClassFile } from './read-class-file';
 
 const LIBRARY_PREFIXES = [
   'java/', 'javax/', 'jakarta/', 'jdk/', 'sun/', 'kotlin/', 'scala/', 'akka/', 'org/apache/', 'com/google/', 'io/netty/', 'org/slf4j/',
@@ -20,6 +21,8 @@ const MAX_BYTES = 64 * 1024 * 1024;
 
 export interface JarStringLiterals {
   values: string[];
+  /** constants passed straight to a `uid(String)` call (`ldc "x"; invokevirtual …uid(Ljava/lang/String;)…`): the new job's operator uids */
+  uids: string[];
   /** what was read, in words, for the report's label */
   method: string;
 }
@@ -31,6 +34,7 @@ export async function collectStringLiterals(files: readonly InputFile[], generat
     return !generatedDirs.has(f.path.slice(0, f.path.lastIndexOf('/') + 1));
   });
   const values = new Set<string>();
+  const uids = new Set<string>();
   let read = 0;
   let bytes = 0;
   const unreadable: string[] = [];
@@ -39,7 +43,9 @@ export async function collectStringLiterals(files: readonly InputFile[], generat
     read++;
     bytes += f.source.size;
     try {
-      for (const s of readClassFile(await f.source.read(0, f.source.size), f.source.name).listStrings()) values.add(s);
+      const cls = readClassFile(await f.source.read(0, f.source.size), f.source.name);
+      for (const s of cls.listStrings()) values.add(s);
+      for (const uid of listUidCalls(cls)) uids.add(uid);
     } catch {
       unreadable.push(f.path);
     }
@@ -48,6 +54,31 @@ export async function collectStringLiterals(files: readonly InputFile[], generat
   const damaged = unreadable.length > 0 ? `; ${unreadable.length} class file(s) could not be read (${unreadable.slice(0, 3).join(', ')}${unreadable.length > 3 ? ', …' : ''})` : '';
   return {
     values: [...values].sort(),
+    uids: [...uids].sort(),
     method: `string constants of ${classes.length} application class(es) of the job jar (library and generated packages left out)${cut}${damaged}; a uid or state name built at run time is not seen`,
   };
+}
+
+/** `ldc/ldc_w "x"` directly followed by a call of a method `uid(String)` (DataStream's `.uid("x")`; a constant field is inlined by javac). */
+function listUidCalls(cls: ClassFile): string[] {
+  if (!cls.hasUtf8('uid')) return [];
+  const out: string[] = [];
+  for (const method of cls.methods) {
+    if (method.code === undefined) continue;
+    const { code, codeOffset } = method.code;
+    let pending: string | undefined;
+    listInstructions(code, codeOffset, cls.file, (op, pc) => {
+      if (op === 0x12 || op === 0x13) {
+        const index = op === 0x12 ? code[pc + 1]! : (code[pc + 1]! << 8) | code[pc + 2]!;
+        pending = cls.tagAt(index) === CP.string ? cls.stringAt(index) : undefined;
+        return;
+      }
+      if ((op === 0xb6 || op === 0xb9) && pending !== undefined) {
+        const ref = cls.memberAt((code[pc + 1]! << 8) | code[pc + 2]!);
+        if (ref.name === 'uid' && ref.descriptor.startsWith('(Ljava/lang/String;)')) out.push(pending);
+      }
+      pending = undefined;
+    });
+  }
+  return out;
 }

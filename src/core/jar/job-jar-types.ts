@@ -64,7 +64,7 @@ export interface JobJarSchema {
   /** pom.properties of every bundled artifact */
   artifacts: BundledArtifact[];
   /** the application classes' string constants, when asked for (the state-mapping heuristic) */
-  stringLiterals?: { values: string[]; method: string };
+  stringLiterals?: { values: string[]; uids: string[]; method: string };
   /** what the reader noticed but did not stop on */
   warnings: string[];
   /** counts for the report and the benchmark */

@@ -55,6 +55,7 @@ export function listNewSchemaLines(schema: NewSchemaReport): string[] {
     for (const o of mapping.operatorsNotFound) out.push(`  operator ${o.uid ?? o.operator} not found in the jar: its state needs --allowNonRestoredState, and Flink drops it`);
     for (const s of mapping.statesNotFound) out.push(`  state ${s.uid ?? s.operator}/${s.state} not found in the jar: it needs --allowNonRestoredState, and Flink drops it`);
     if (mapping.operatorsNotFound.length === 0 && mapping.statesNotFound.length === 0) out.push('  every saved operator uid and state name occurs in the jar');
+    for (const uid of mapping.newUidsWithoutState) out.push(`  uid ${uid} of the new job has no state in the savepoint: that operator starts empty`);
   }
   return out;
 }

@@ -20,13 +20,14 @@ describe('mapStatesToJar', () => {
     const hashedId = computeOperatorId('enricher');
     const mapping = mapStatesToJar(
       [state('a1', 'last-event', 'events'), state('a1', 'gone-state', 'events'), state(hashedId, 'cache'), state('ffff', 'orphan'), state('a1', '_timer_state/event_user-timers', 'events'), state('s', 'SourceReaderState', 'src')],
-      { values: ['events', 'last-event', 'enricher', 'cache', 'src'], method: 'test' },
+      { values: ['events', 'last-event', 'enricher', 'cache', 'src', 'brand-new'], uids: ['brand-new', 'enricher', 'events'], method: 'test' },
     );
     expect(mapping).toEqual({
       heuristic: true,
       method: 'test',
       operatorsNotFound: [{ operator: 'ffff' }],
       statesNotFound: [{ operator: 'a1', uid: 'events', state: 'gone-state' }],
+      newUidsWithoutState: ['brand-new'],
     });
   });
 });

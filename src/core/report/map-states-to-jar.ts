@@ -12,7 +12,7 @@ import type { ReportState, StateMappingReport } from './report-types';
 /** operator state names Flink's own operators use (SourceOperator's reader state) */
 const FLINK_STATE_NAMES = new Set(['SourceReaderState']);
 
-export function mapStatesToJar(states: readonly ReportState[], literals: { values: readonly string[]; method: string }): StateMappingReport {
+export function mapStatesToJar(states: readonly ReportState[], literals: { values: readonly string[]; uids: readonly string[]; method: string }): StateMappingReport {
   const strings = new Set(literals.values);
   let hashed: Set<string> | undefined;
   const operators = new Map<string, { operator: string; uid?: string; found: boolean }>();
@@ -35,5 +35,8 @@ export function mapStatesToJar(states: readonly ReportState[], literals: { value
     seen.add(key);
     statesNotFound.push({ operator: s.operator, ...(s.operatorUid !== undefined ? { uid: s.operatorUid } : {}), state: s.state });
   }
-  return { heuristic: true, method: literals.method, operatorsNotFound, statesNotFound };
+  const savedIds = new Set(operators.keys());
+  const savedUids = new Set([...operators.values()].flatMap((o) => (o.uid === undefined ? [] : [o.uid])));
+  const newUidsWithoutState = literals.uids.filter((uid) => !savedUids.has(uid) && !savedIds.has(computeOperatorId(uid)));
+  return { heuristic: true, method: literals.method, operatorsNotFound, statesNotFound, newUidsWithoutState };
 }

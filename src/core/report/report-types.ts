@@ -79,6 +79,8 @@ export interface StateMappingReport {
   operatorsNotFound: { operator: string; uid?: string }[];
   /** saved states whose name no literal gives */
   statesNotFound: { operator: string; uid?: string; state: string }[];
+  /** uids the new job sets (constants passed to `uid(String)`) with no state in the savepoint: those operators start empty */
+  newUidsWithoutState: string[];
 }
 
 /** Where the new schema came from, and what that input cannot show. */
