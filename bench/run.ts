@@ -22,6 +22,7 @@ import { fmtBytes, fmtMs, formatFigure, GiB, timeAsync, type Figure } from './me
 import { writeBenchmarksDoc } from './write-benchmarks-doc';
 import { measureFiguresFiveAndSix } from './figures-browser-and-flink';
 import { measureRocksDbScan } from './figure-rocksdb-scan';
+import { measureJobJar } from './figure-job-jar';
 
 async function main(): Promise<void> {
   const root = process.env['BENCH_DIR'] ?? '/tmp/bench-savepoints';
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
   show(await measureRocksDbScan(root));
   const fiveSix = await measureFiguresFiveAndSix(root, log, keep);
   show(fiveSix.figures);
+  log('figure 7: the job jar as the schema (100 MiB fat jar) …');
+  show(await measureJobJar(root));
 
   const bufVersion = execFileSync(BUF_BIN, ['--version'], { encoding: 'utf8' }).trim();
   const environment = [
@@ -75,6 +78,7 @@ async function main(): Promise<void> {
     'Figure 4 times whole processes in alternation (median of 9): `node bin/savepoint-inspector.mjs compare new.binpb --against old.binpb --root big.M0` (the evaluator on the same pair of descriptor sets as buf, default text output as buf\'s; the prebuilt bundle with its code cache, as after `npm run build:cli`) vs `buf breaking new.binpb --against old.binpb`; 4b the same compare with the JSON report; 4c `check <small savepoint whose state type is the old root> --descriptors new.binpb --no-values --target 0.x --format json`, where the saved schema comes from the serializer snapshot (parsed, normalized and fingerprinted with the serializer\'s rules); 4d the compare through tsx; 4e checkSavepoint in this process.',
     ...fiveSix.notes,
     "Figure 7 times whole processes in alternation (median of 9, wall and CPU = user + system from GNU time) on the image pairs of `../shared/bench-schemas/` (`buf build` images of grpc/grpc-proto and open-telemetry/opentelemetry-proto at consecutive versions, imports and source info included): `node bin/savepoint-inspector.mjs compare new.binpb --against old.binpb --root R …` with every root of the pair's roots.txt (text report) vs `buf breaking new.binpb --against old.binpb` with the WIRE category only (`--config '{\"version\":\"v2\",\"breaking\":{\"use\":[\"WIRE\"]}}'`); the JSON report, and one root with the JSON report (the command the pair's README measured: 0.68 s wall / 0.46 s CPU against buf's 0.58 / 0.33 s before #19), for information. The npm package's `buf` is a Node launcher of the Go binary, as a user of `@bufbuild/buf` runs it. `npx tsx bench/figure-real-schemas.ts [runs]` runs this figure alone.",
+    'Figure 7 (bench/figure-job-jar.ts, also standalone: `npx tsx bench/figure-job-jar.ts`) writes a ~100 MiB fat jar with ~26,600 entries outside the repo (the relocated fixture job jar plus 26,000 incompressible filler classes in a library package) and reads its schema: the central directory, then only the candidate classes (top-level classes of packages with `*OrBuilder` classes, outside protobuf-java\'s runtime packages) and the classes they name.',
   ];
   writeBenchmarksDoc(path.resolve(process.cwd(), 'docs/benchmarks.md'), environment, figures, notes);
   log('wrote docs/benchmarks.md');

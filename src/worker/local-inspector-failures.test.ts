@@ -61,7 +61,7 @@ describe('failures of the app state and of requests are UsageErrors (kind input)
     const noSchema = new LocalInspector();
     await noSchema.open({ kind: 'files', files: fixtureFiles() });
     expect(await failureOf(() => noSchema.checkHeaders({ target: '1.x', newSettings: {} }))).toEqual(
-      usage('no-schema', 'no new schema was given: drop a descriptor set (.pb, .binpb, .desc, .protoset) to check compatibility'),
+      usage('no-schema', "no new schema was given: drop the new job's jar (.jar) or a descriptor set (.pb, .binpb, .desc, .protoset) to check compatibility"),
     );
   });
 

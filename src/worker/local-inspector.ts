@@ -10,7 +10,7 @@
  */
 import { createSnapshotRegistry, createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
 import { findProtobufStates } from '../core/compat';
-import { readAll, wrongInput, type SavepointFiles } from '../core/io';
+import { wrongInput, type SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
 import packageJson from '../../package.json';
@@ -20,10 +20,10 @@ import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportFormat, In
 import type { OpenSession, Session } from './inspector-session';
 import { openFileSession } from './open-file-session';
 import { openUrlSession } from './open-url-session';
+import { readNewSchema } from './read-new-schema';
 import { readStatePage, type ReadEntry } from './read-state-page';
 import { scanStateStatistics, type ScannedState } from './scan-state-statistics';
 import { signalOf, StepRunner } from './step-runner';
-import { blobSource } from './sources';
 import { toPlainData } from './to-plain-data';
 import { trackOpenedSavepointReads, trackSavepointReads } from './track-savepoint-reads';
 
@@ -118,17 +118,17 @@ export class LocalInspector implements Inspector {
   private async runCheck(options: CheckOptions, scanValues: boolean, onProgress?: ProgressListener): Promise<CompatibilityReport> {
     const session = this.requireSavepoint();
     const schema = session.descriptorSet;
-    if (schema === null) throw wrongInput('no-schema', 'no new schema was given: drop a descriptor set (.pb, .binpb, .desc, .protoset) to check compatibility');
+    if (schema === null) throw wrongInput('no-schema', 'no new schema was given: drop the new job\'s jar (.jar) or a descriptor set (.pb, .binpb, .desc, .protoset) to check compatibility');
     const cache = scanValues ? session.reports : session.headerReports;
     const key = JSON.stringify(options);
     const cached = cache.get(key);
     if (cached) return cached;
     const report = await this.steps.run('evaluating', onProgress, async (cancel, phase, _bytesRead, step) => {
       phase(scanValues ? 'scanning-values' : 'evaluating', scanValues ? totalBytes(session.savepoint) : 0);
-      const bytes = await readAll(blobSource(schema.blob, schema.path));
+      const newSchema = await readNewSchema(schema, session.opened.digests);
       return checkSavepoint({
         files: trackSavepointReads(session.savepoint, step),
-        descriptorSet: { name: schema.path, bytes },
+        ...newSchema,
         tool: REPORT_TOOL,
         target: options.target,
         newSettings: options.newSettings,

@@ -1,6 +1,7 @@
 import type { InputFile } from './inspector';
 
-const DESCRIPTOR_SET_SUFFIXES = ['.pb', '.binpb', '.desc', '.protoset'];
+/** the new schema: a descriptor set, or the new job's jar (its generated classes embed the descriptors) */
+const DESCRIPTOR_SET_SUFFIXES = ['.pb', '.binpb', '.desc', '.protoset', '.jar'];
 
 export function isDescriptorSetName(path: string): boolean {
   const lower = path.toLowerCase();
@@ -8,7 +9,7 @@ export function isDescriptorSetName(path: string): boolean {
 }
 
 /**
- * Splits what the user gave into the new schema (descriptor sets, by their usual suffixes) and the
+ * Splits what the user gave into the new schema (descriptor sets and job jars, by their usual suffixes) and the
  * savepoint candidates (everything else: a folder's files, an archive, a lone `_metadata`). What
  * the candidates really are is decided by content when the savepoint is opened.
  */

@@ -29,7 +29,8 @@ const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   flink: ['io'],
   protobuf: ['io', 'flink'],
   compat: ['io', 'flink', 'protobuf'],
-  report: ['io', 'flink', 'protobuf', 'compat'],
+  jar: ['io', 'compat'],
+  report: ['io', 'flink', 'protobuf', 'compat', 'jar'],
 };
 /** The packages the core's source may import. */
 const CORE_PACKAGES = ['@bufbuild/protobuf', '@noble/hashes', 'fflate', 'fzstd', 'snappyjs'];

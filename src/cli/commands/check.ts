@@ -1,5 +1,5 @@
 /**
- * `check <savepoint> --descriptors <new.binpb> [--target 0.x|1.x] [--max-message-size N]
+ * `check <savepoint> (--descriptors <new.binpb> | --job-jar <new.jar> [--with <dep.jar> …]) [--target 0.x|1.x] [--max-message-size N]
  * [--recursion-limit N] [--deterministic true|false] [--aliasing true|false] [--root NAME]
  * [--root <op>/<state>=NAME …] [--java-class NAME] [--format …] [--output FILE] [--no-values] [--workers N]`:
  * will the restore work with the new schema, per Protobuf state. Exit 0 when every Protobuf state
@@ -7,22 +7,25 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { checkSavepoint, computeExitCode, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import { checkSavepoint, computeExitCode, describeJobJarSchema, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { parseReportFormat, parseTarget, parseTypeKind, takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, createParallelValueScan, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
-import { openNodeInput, readDescriptorSetFile } from '../sources';
+import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
 import packageJson from '../../../package.json' with { type: 'json' };
 
 export const checkCommand: CliCommand = {
   name: 'check',
   summary: 'check whether the Protobuf state of a savepoint restores with a new schema',
   usage: [
-    'Usage: savepoint-inspector check <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> --descriptors <new.binpb> [options]',
+    'Usage: savepoint-inspector check <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> (--job-jar <new.jar> | --descriptors <new.binpb>) [options]',
     '',
     'Options:',
-    '  --descriptors FILE       the new application\'s FileDescriptorSet (protoc --include_imports --descriptor_set_out, buf build -o)',
-    '  --target 0.x|1.x         library line of the new application (default 1.x)',
+    '  --job-jar FILE           the new job\'s JAR: the exact schema its protoc-generated classes embed (preferred)',
+    '  --with FILE              a jar the cluster provides that the job jar needs (e.g. protobuf-java); repeatable',
+    '  --descriptors FILE       the new application\'s FileDescriptorSet (protoc --include_imports --descriptor_set_out, buf build -o);',
+    '                           it cannot show an explicit json_name equal to the derived one being added or removed',
+    '  --target 0.x|1.x         library line of the new application (default: the jar\'s bundled flink-datastream-protobuf, else 1.x)',
     '  --max-message-size N     new maxMessageSize (default 67108864)',
     '  --recursion-limit N      new recursionLimit (default 100)',
     '  --deterministic BOOL     new deterministicSerialization (default false)',
@@ -41,6 +44,8 @@ export const checkCommand: CliCommand = {
   ].join('\n'),
   options: {
     descriptors: { type: 'string' },
+    'job-jar': { type: 'string' },
+    with: { type: 'string', multiple: true },
     target: { type: 'string' },
     'max-message-size': { type: 'string' },
     'recursion-limit': { type: 'string' },
@@ -57,8 +62,11 @@ export const checkCommand: CliCommand = {
   async run({ values, positionals }, io) {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint to check');
     const descriptors = values['descriptors'];
-    if (typeof descriptors !== 'string') throw new CliUsageError('--descriptors <new.binpb> is required');
-    const target = parseTarget(values['target']);
+    const jobJarPath = values['job-jar'];
+    const withPaths = parseWith(values['with']);
+    if (typeof descriptors === 'string' && typeof jobJarPath === 'string') throw new CliUsageError('give either --job-jar or --descriptors, not both');
+    if (typeof descriptors !== 'string' && typeof jobJarPath !== 'string') throw new CliUsageError('--job-jar <new.jar> or --descriptors <new.binpb> is required');
+    if (withPaths.length > 0 && typeof jobJarPath !== 'string') throw new CliUsageError('--with needs --job-jar (it adds jars the job jar\'s classes need)');
     const format = parseReportFormat(values['format']);
     const { newRoot, newRoots } = parseRoots(values['root']);
     const newSettings = {
@@ -67,14 +75,26 @@ export const checkCommand: CliCommand = {
       ...optionalBool(values['deterministic'], '--deterministic', 'deterministicSerialization'),
       ...optionalBool(values['aliasing'], '--aliasing', 'largePayloadAliasing'),
     };
-    const bytes = await readDescriptorSetFile(descriptors);
+    const jar = typeof jobJarPath === 'string' ? await readJobJar(jobJarPath, withPaths, 'job-jar', { stringLiterals: true }) : undefined;
+    const jarLine = jar?.schema.library?.line;
+    const target = values['target'] === undefined && jarLine !== undefined ? jarLine : parseTarget(values['target']);
+    const bytes = jar ? jar.schema.descriptorSet : await readDescriptorSetFile(descriptors as string);
     const files = await openNodeInput(savepoint);
     const javaClass = values['java-class'];
     const kind = parseTypeKind(values['kind']);
     const { workers } = optionalInt(values['workers'], '--workers', 'workers');
     if (workers !== undefined && workers > MAX_SCAN_WORKERS) throw new CliUsageError(`--workers must be at most ${MAX_SCAN_WORKERS}, found ${workers}`);
     const check: WorkerCheckInput = {
-      descriptorSet: { name: path.basename(descriptors), bytes },
+      descriptorSet: { name: jar ? `${path.basename(jobJarPath as string)} (embedded descriptors)` : path.basename(descriptors as string), bytes },
+      ...(jar
+        ? {
+            jobJar: {
+              schema: describeJobJarSchema(jar.schema, { targetFromJar: values['target'] === undefined && jarLine !== undefined }),
+              files: jar.files,
+              ...(jar.schema.stringLiterals ? { stringLiterals: jar.schema.stringLiterals } : {}),
+            },
+          }
+        : {}),
       savepointName: /^https?:\/\//i.test(savepoint) ? savepoint : path.basename(path.resolve(savepoint)),
       tool: { name: 'savepoint-inspector', version: packageJson.version },
       target,
@@ -97,6 +117,11 @@ export const checkCommand: CliCommand = {
     return computeExitCode(report);
   },
 };
+
+/** `--with FILE`, repeatable. */
+export function parseWith(raw: unknown): string[] {
+  return Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];
+}
 
 function parseRoots(raw: unknown): { newRoot?: string; newRoots: Record<string, string> } {
   const list = Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];

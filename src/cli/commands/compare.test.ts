@@ -63,8 +63,8 @@ describe.skipIf(!existsSync(CASES))('compare CLI', () => {
     const n = set('unchanged', 'new');
     const o = set('unchanged', 'old');
     const cases: [string[], string][] = [
-      [['--against', o, '--root', 'a.B'], 'savepoint-inspector compare: expected the new descriptor set\n'],
-      [[n, '--root', 'a.B'], 'savepoint-inspector compare: --against <old.binpb> is required\n'],
+      [['--against', o, '--root', 'a.B'], 'savepoint-inspector compare: expected the new descriptor set (or --job-jar <new.jar>)\n'],
+      [[n, '--root', 'a.B'], 'savepoint-inspector compare: --against <old.binpb | old.jar> is required\n'],
       [[n, '--against', o], 'savepoint-inspector compare: --root NAME is required: the root message of the state type to compare (repeatable)\n'],
       [[n, '--against', o, '--root', 'a.B=c.D=e.F'], 'savepoint-inspector compare: --root a.B=c.D=e.F: expected NAME or OLD=NEW\n'],
       [[n, '--against', o, '--root', 'a.B', '--root', '.a.B'], 'savepoint-inspector compare: --root a.B given twice\n'],

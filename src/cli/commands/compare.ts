@@ -5,11 +5,12 @@
  * root message, saved by the old application, restore in the new one. Exit codes as `check`.
  */
 import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { compareDescriptorSets, computeExitCode, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import { compareDescriptorSets, computeExitCode, describeJobJarSchema, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
-import { readDescriptorSetFile } from '../sources';
+import { looksLikeJar, readDescriptorSetFile, readJobJar } from '../sources';
+import { parseWith } from './check';
 import { parseReportFormat, parseTarget, parseTypeKind, takeOnePositional } from '../parse-cli-values';
 import packageJson from '../../../package.json' with { type: 'json' };
 
@@ -17,17 +18,20 @@ export const compareCommand: CliCommand = {
   name: 'compare',
   summary: 'check a new descriptor set against the old one, per state root message (no savepoint needed)',
   usage: [
-    'Usage: savepoint-inspector compare <new.binpb> --against <old.binpb> --root NAME [options]',
+    'Usage: savepoint-inspector compare (<new.binpb> | --job-jar <new.jar>) --against <old.binpb | old.jar> --root NAME [options]',
     '',
     'Would state saved by the old application restore in the new one? The rules of `check`, on the',
     'old application\'s descriptor set instead of a savepoint\'s saved schema (both with the library\'s',
     'default reader settings).',
     '',
     'Options:',
-    '  --against FILE           the old application\'s FileDescriptorSet (protoc --include_imports --descriptor_set_out, buf build -o)',
+    '  --job-jar FILE           the new job\'s JAR (instead of a new descriptor set): the exact descriptors its generated classes embed',
+    '  --with FILE              a jar the cluster provides that the job jars need (e.g. protobuf-java); repeatable',
+    '  --against FILE           the old application\'s FileDescriptorSet (protoc --include_imports --descriptor_set_out, buf build -o),',
+    '                           or its job jar (two jars compare every json_name exactly)',
     '  --root NAME              root message of a state type, e.g. com.example.Event; repeatable, one report entry each',
     '  --root OLD=NEW           a root message renamed in the new set',
-    '  --target 0.x|1.x         library line of both applications (default 1.x)',
+    '  --target 0.x|1.x         library line of both applications (default: the new jar\'s bundled flink-datastream-protobuf, else 1.x)',
     '  --kind generated|dynamic type kind of the state (default generated: Java classes derived from the java options)',
     '  --format FORMAT          text (default), json, markdown, html, junit or github',
     '  --output FILE            write the report to FILE instead of stdout',
@@ -37,6 +41,8 @@ export const compareCommand: CliCommand = {
   ].join('\n'),
   options: {
     against: { type: 'string' },
+    'job-jar': { type: 'string' },
+    with: { type: 'string', multiple: true },
     root: { type: 'string', multiple: true },
     target: { type: 'string' },
     kind: { type: 'string' },
@@ -44,18 +50,39 @@ export const compareCommand: CliCommand = {
     output: { type: 'string' },
   },
   async run({ values, positionals }, io) {
-    const newPath = takeOnePositional(positionals, 'expected the new descriptor set', 'one new descriptor set');
+    const jobJarPath = values['job-jar'];
+    const withPaths = parseWith(values['with']);
+    if (typeof jobJarPath === 'string' && positionals.length > 0) throw new CliUsageError(`expected either a new descriptor set or --job-jar, found both (${positionals.join(', ')})`);
+    const newPath = typeof jobJarPath === 'string' ? jobJarPath : takeOnePositional(positionals, 'expected the new descriptor set (or --job-jar <new.jar>)', 'one new descriptor set');
     const against = values['against'];
-    if (typeof against !== 'string') throw new CliUsageError('--against <old.binpb> is required');
+    if (typeof against !== 'string') throw new CliUsageError('--against <old.binpb | old.jar> is required');
     const roots = parseRoots(values['root']);
-    const target = parseTarget(values['target']);
+    const explicitTarget = parseTarget(values['target']);
     const kind = parseTypeKind(values['kind']) ?? 'generated';
     const format = parseReportFormat(values['format']);
-    const [savedBytes, newBytes] = await Promise.all([readDescriptorSetFile(against), readDescriptorSetFile(newPath)]);
+    const againstIsJar = looksLikeJar(await readHead(against));
+    if (!againstIsJar && typeof jobJarPath !== 'string' && withPaths.length > 0) throw new CliUsageError('--with needs a job jar (--job-jar or a jar as --against)');
+    const savedJar = againstIsJar ? await readJobJar(against, withPaths, 'saved-job-jar') : undefined;
+    const newJar = typeof jobJarPath === 'string' ? await readJobJar(jobJarPath, withPaths) : undefined;
+    const savedBytes = savedJar ? savedJar.schema.descriptorSet : await readDescriptorSetFile(against);
+    const newBytes = newJar ? newJar.schema.descriptorSet : await readDescriptorSetFile(newPath);
+    // the new job jar's bundled flink-datastream-protobuf line is the target unless --target says otherwise
+    const jarLine = values['target'] === undefined ? newJar?.schema.library?.line : undefined;
+    const target = jarLine ?? explicitTarget;
     const report = compareDescriptorSets({
       // node:crypto's SHA-256 (the core's portable one costs ~10 ms per 200 KB before it is compiled)
-      saved: { name: path.basename(against), bytes: savedBytes, sha256: createHash('sha256').update(savedBytes).digest('hex') },
-      next: { name: path.basename(newPath), bytes: newBytes, sha256: createHash('sha256').update(newBytes).digest('hex') },
+      saved: {
+        name: path.basename(against),
+        bytes: savedBytes,
+        sha256: createHash('sha256').update(savedBytes).digest('hex'),
+        ...(savedJar ? { jar: { files: savedJar.files } } : {}),
+      },
+      next: {
+        name: path.basename(newPath),
+        bytes: newBytes,
+        sha256: createHash('sha256').update(newBytes).digest('hex'),
+        ...(newJar ? { jar: { files: newJar.files, schema: describeJobJarSchema(newJar.schema, { targetFromJar: jarLine !== undefined }) } } : {}),
+      },
       roots,
       tool: { name: 'savepoint-inspector', version: packageJson.version },
       target,
@@ -89,4 +116,20 @@ function parseRoots(raw: unknown): { savedRoot: string; newRoot?: string }[] {
 
 function stripDot(name: string): string {
   return name.startsWith('.') ? name.slice(1) : name;
+}
+
+/** The first bytes of a file (a jar or a descriptor set?); a missing file fails in the reader that follows. */
+async function readHead(file: string): Promise<Uint8Array> {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const head = new Uint8Array(4);
+      const { bytesRead } = await handle.read(head, 0, 4, 0);
+      return head.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return new Uint8Array(0);
+  }
 }

@@ -4,3 +4,4 @@ export { openNodeInput, walkFolder } from './open-node-input';
 export { openNodeHttpFolder, isHttpFolderUrl } from './open-node-http-folder';
 export { createNodeRangeFetch } from './node-range-fetch';
 export { checkRegularFile, readDescriptorSetFile } from './read-descriptor-set-file';
+export { looksLikeJar, readJobJar } from './read-job-jar';

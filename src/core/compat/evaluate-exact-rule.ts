@@ -10,18 +10,20 @@ import { evaluateIdentityRules, type IdentityInput } from './evaluate-identity-r
 import { evaluateSchemaChange } from './evaluate-schema-change';
 import { haveSameContent } from './have-same-content';
 import { indexDeclarations } from './index-declarations';
-import { normalizeForComparison } from './normalize-for-comparison';
+import { normalizeForComparison, type NormalizeOptions } from './normalize-for-comparison';
 import { orderFilesByImports } from './order-files-by-imports';
 import type { Finding } from './types';
 
 export interface ExactRuleInput extends IdentityInput {
   savedSet: FileDescriptorSet;
   newSet: FileDescriptorSet;
+  /** both sets are what generated code embeds: compare every json_name (normalize-for-comparison.ts) */
+  keepJsonNames?: boolean;
 }
 
 export function evaluateExactRule(input: ExactRuleInput): Finding[] {
   const findings = evaluateIdentityRules(input);
-  const difference = findExactDifference(input.savedSet, input.savedRoot, input.newSet, input.newRoot);
+  const difference = findExactDifference(input.savedSet, input.savedRoot, input.newSet, input.newRoot, { keepJsonNames: input.keepJsonNames === true });
   if (difference !== undefined) {
     findings.push(createFinding('EXACT_SCHEMA_CHANGED', 'descriptor set', { difference }));
   }
@@ -29,27 +31,29 @@ export function evaluateExactRule(input: ExactRuleInput): Finding[] {
 }
 
 const exactSets = new WeakMap<FileDescriptorSet, Map<string, FileDescriptorSet>>();
+const exactKeptSets = new WeakMap<FileDescriptorSet, Map<string, FileDescriptorSet>>();
 const encodedSets = new WeakMap<FileDescriptorSet, Uint8Array>();
 
 /**
  * Normalizes like the 0.x serializer: import closure of the root's file, Kahn order, generated-code
  * form. Remembered per set object and root (the result must not be mutated).
  */
-export function normalizeForExactRule(set: FileDescriptorSet, root: string): FileDescriptorSet {
-  let byRoot = exactSets.get(set);
+export function normalizeForExactRule(set: FileDescriptorSet, root: string, options: NormalizeOptions = {}): FileDescriptorSet {
+  const cache = options.keepJsonNames === true ? exactKeptSets : exactSets;
+  let byRoot = cache.get(set);
   if (byRoot === undefined) {
     byRoot = new Map();
-    exactSets.set(set, byRoot);
+    cache.set(set, byRoot);
   }
   const cached = byRoot.get(root);
   if (cached !== undefined) return cached;
-  const result = computeExactForm(set, root);
+  const result = computeExactForm(set, root, options);
   byRoot.set(root, result);
   return result;
 }
 
-function computeExactForm(set: FileDescriptorSet, root: string): FileDescriptorSet {
-  const normalized = normalizeForComparison(set);
+function computeExactForm(set: FileDescriptorSet, root: string, options: NormalizeOptions): FileDescriptorSet {
+  const normalized = normalizeForComparison(set, options);
   const rootFile = indexDeclarations(normalized).byName.get(root)?.file;
   if (!rootFile) return normalized;
   const byName = new Map(normalized.file.map((f) => [f.name, f]));
@@ -70,14 +74,14 @@ function computeExactForm(set: FileDescriptorSet, root: string): FileDescriptorS
 }
 
 /** undefined when equal; otherwise the first difference in words. */
-function findExactDifference(savedSet: FileDescriptorSet, savedRoot: string, newSet: FileDescriptorSet, newRoot: string): string | undefined {
-  const a = normalizeForExactRule(savedSet, savedRoot);
-  const b = normalizeForExactRule(newSet, newRoot);
+function findExactDifference(savedSet: FileDescriptorSet, savedRoot: string, newSet: FileDescriptorSet, newRoot: string, options: NormalizeOptions): string | undefined {
+  const a = normalizeForExactRule(savedSet, savedRoot, options);
+  const b = normalizeForExactRule(newSet, newRoot, options);
   // the walk (usually already done by the directional evaluation, and remembered) comes first: a finding
   // is a change, so the sets differ and neither set needs encoding (encoding both is the costly part)
   let first: string | undefined;
   try {
-    first = evaluateSchemaChange(a, savedRoot, b, newRoot).findings[0]?.message;
+    first = evaluateSchemaChange(a, savedRoot, b, newRoot, options).findings[0]?.message;
   } catch {
     // a root missing on one side is reported by ROOT_RENAMED; fall through to a file-level description
   }

@@ -13,7 +13,7 @@ import { compareDeclaringContext } from './compare-declaring-context';
 import { compareEnumDeclaration } from './compare-enum-declaration';
 import { compareMessageDeclaration } from './compare-message-declaration';
 import { indexDeclarations, resolveTypeName, type Declaration, type DeclarationIndex } from './index-declarations';
-import { normalizeForComparison } from './normalize-for-comparison';
+import { normalizeForComparison, type NormalizeOptions } from './normalize-for-comparison';
 import type { Finding } from './types';
 import { createWalkContext, type WalkContext } from './walk-context';
 
@@ -34,9 +34,9 @@ export interface SchemaChangeResult {
 const results = new WeakMap<FileDescriptorSet, WeakMap<FileDescriptorSet, Map<string, SchemaChangeResult>>>();
 
 /** Remembered per pair of (normalized) sets and roots: the result is shared and must not be mutated. */
-export function evaluateSchemaChange(savedSet: FileDescriptorSet, savedRoot: string, newSet: FileDescriptorSet, newRoot: string): SchemaChangeResult {
-  const savedNormalized = normalizeForComparison(savedSet);
-  const nextNormalized = normalizeForComparison(newSet);
+export function evaluateSchemaChange(savedSet: FileDescriptorSet, savedRoot: string, newSet: FileDescriptorSet, newRoot: string, options: NormalizeOptions = {}): SchemaChangeResult {
+  const savedNormalized = normalizeForComparison(savedSet, options);
+  const nextNormalized = normalizeForComparison(newSet, options);
   let bySaved = results.get(savedNormalized);
   if (bySaved === undefined) {
     bySaved = new WeakMap();

@@ -56,7 +56,8 @@ export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): Sta
     ...(saved.savedJavaClass ? { savedJavaClass: saved.savedJavaClass } : {}),
     ...(newJavaClass ? { newJavaClass } : {}),
   };
-  const schema = evaluateSchemaChange(saved.savedSet, saved.savedRoot, next.newSet, next.newRoot);
+  const normalize = { keepJsonNames: next.keepJsonNames === true };
+  const schema = evaluateSchemaChange(saved.savedSet, saved.savedRoot, next.newSet, next.newRoot, normalize);
   const directional = [...evaluateIdentityRules(identity), ...schema.findings];
   const directionalFirst = directional.find((f) => !f.accepted);
 
@@ -82,7 +83,7 @@ export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): Sta
       schema,
     };
   }
-  const findings = next.target === '0.x' ? evaluateExactRule({ ...identity, savedSet: saved.savedSet, newSet: next.newSet }) : directional;
+  const findings = next.target === '0.x' ? evaluateExactRule({ ...identity, savedSet: saved.savedSet, newSet: next.newSet, ...normalize }) : directional;
   const first = findings.find((f) => !f.accepted);
   return {
     ...base,

@@ -9,6 +9,11 @@
  * input nor the result may be mutated afterwards. The result is remembered per input object (and a
  * normalized set normalizes to itself), so a check normalizes each descriptor set once, however
  * many states and rules look at it.
+ *
+ * `keepJsonNames`: when both sides are what generated code embeds (a savepoint's saved schema and a
+ * job jar's descriptors), no json_name is derived: each one present was written in the .proto, and
+ * dropping it would hide an explicit json_name being added or removed. Then only source info and
+ * buf's extension go.
  */
 import type { DescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { copyDescriptorMessage } from './copy-descriptor-message';
@@ -16,36 +21,46 @@ import { copyDescriptorMessage } from './copy-descriptor-message';
 export const BUF_IMAGE_EXTENSION_FIELD = 8042;
 
 const normalizedSets = new WeakMap<FileDescriptorSet, FileDescriptorSet>();
+const keptJsonNameSets = new WeakMap<FileDescriptorSet, FileDescriptorSet>();
 
-export function normalizeForComparison(set: FileDescriptorSet): FileDescriptorSet {
-  const cached = normalizedSets.get(set);
+export interface NormalizeOptions {
+  keepJsonNames?: boolean;
+}
+
+export function normalizeForComparison(set: FileDescriptorSet, options: NormalizeOptions = {}): FileDescriptorSet {
+  const keep = options.keepJsonNames === true;
+  const cache = keep ? keptJsonNameSets : normalizedSets;
+  const cached = cache.get(set);
   if (cached !== undefined) return cached;
   const copy = copyDescriptorMessage(set);
-  copy.file = set.file.map(normalizeFileOnce);
-  normalizedSets.set(set, copy);
-  normalizedSets.set(copy, copy);
+  copy.file = set.file.map((f) => normalizeFileOnce(f, keep));
+  cache.set(set, copy);
+  cache.set(copy, copy);
   return copy;
 }
 
 const normalizedFiles = new WeakMap<FileDescriptorProto, FileDescriptorProto>();
+const keptJsonNameFiles = new WeakMap<FileDescriptorProto, FileDescriptorProto>();
 
 /** A file shared by two sets (loadDescriptorSet's file cache) normalizes to one object for both. */
-function normalizeFileOnce(original: FileDescriptorProto): FileDescriptorProto {
-  let file = normalizedFiles.get(original);
+function normalizeFileOnce(original: FileDescriptorProto, keepJsonNames: boolean): FileDescriptorProto {
+  const files = keepJsonNames ? keptJsonNameFiles : normalizedFiles;
+  let file = files.get(original);
   if (file === undefined) {
-    file = normalizeFile(original);
-    normalizedFiles.set(original, file);
+    file = normalizeFile(original, keepJsonNames);
+    files.set(original, file);
   }
   return file;
 }
 
-function normalizeFile(original: FileDescriptorProto): FileDescriptorProto {
+function normalizeFile(original: FileDescriptorProto, keepJsonNames: boolean): FileDescriptorProto {
   const file = copyDescriptorMessage(original);
   file.sourceCodeInfo = undefined;
   if (file.$unknown) {
     const kept = file.$unknown.filter((u) => u.no !== BUF_IMAGE_EXTENSION_FIELD);
     file.$unknown = kept.length > 0 ? kept : undefined;
   }
+  if (keepJsonNames) return file;
   file.messageType = file.messageType.map((m) => normalizeMessage(m, 0));
   file.extension = file.extension.map(normalizeField);
   return file;

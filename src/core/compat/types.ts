@@ -47,6 +47,12 @@ export interface NewSide {
   newJavaClass?: string;
   newSettings: SerializerSettings;
   target: LibraryLine;
+  /**
+   * Both sides are what generated code embeds (the new set read from the job's JAR, the saved one
+   * from a snapshot or another jar): compare every json_name as written, none is derived. Default:
+   * a json_name equal to the derived one is dropped on both sides (a protoc/buf descriptor set).
+   */
+  keepJsonNames?: boolean;
 }
 
 export type Verdict = 'compatible' | 'incompatible' | 'not-restorable' | 'unknown';

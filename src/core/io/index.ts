@@ -14,6 +14,7 @@ export { createHttpFolderFiles, openHttpFolderMetadata } from './open-http-folde
 export { type RangeFetch, openHttpRangeSource } from './open-http-range-source';
 export { createBoundedRangeFetch, type BoundedFetchOptions, type FetchPlatform } from './create-bounded-range-fetch';
 export { openSavepointInput } from './open-savepoint-input';
+export { openZipArchive } from './open-zip-archive';
 export { SnappyFramedReader, decodeSnappyFramed } from './read-snappy-framed';
 export { checkMetadataSize, describeAbsentFile, type SavepointFiles } from './savepoint-files';
 export { forwardReadInto, sliceSource } from './slice-source';

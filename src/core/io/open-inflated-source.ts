@@ -30,7 +30,9 @@ const PUSH_SLICE = 8 * 1024;
  */
 export function openInflatedSource(init: InflatedSourceInit): ByteSource {
   const { name, container, compressedSize, uncompressedSize } = init;
-  let out = new Uint8Array(Math.min(uncompressedSize, 64 * 1024));
+  // the output buffer and the inflater are made on the first read: a listing of a zip with tens of
+  // thousands of entries (a fat jar) opens a source per entry and reads a few of them
+  let out = new Uint8Array(0);
   let produced = 0;
   let consumed = 0;
   let ended = false;
@@ -39,7 +41,8 @@ export function openInflatedSource(init: InflatedSourceInit): ByteSource {
   let start: number | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
-  const inflater = new Inflate((chunk, final) => {
+  let inflaterMade: Inflate | undefined;
+  const makeInflater = (): Inflate => new Inflate((chunk, final) => {
     if (produced + chunk.length > uncompressedSize) {
       throw new DecodeError({
         code: 'limit-exceeded',
@@ -62,6 +65,11 @@ export function openInflatedSource(init: InflatedSourceInit): ByteSource {
 
   async function inflateUpTo(target: number): Promise<void> {
     if (start === undefined) start = await init.dataStart();
+    if (inflaterMade === undefined) {
+      out = new Uint8Array(Math.min(uncompressedSize, 64 * 1024));
+      inflaterMade = makeInflater();
+    }
+    const inflater = inflaterMade;
     // Past the target only when the declared size is reached: drain the rest so that output
     // beyond the declared size is detected rather than silently ignored.
     while ((produced < target || produced === uncompressedSize) && !ended && consumed < compressedSize) {

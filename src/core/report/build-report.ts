@@ -27,6 +27,7 @@ export function buildReport(input: ReportInput): CompatibilityReport {
     newSettings: { ...DEFAULT_SETTINGS, ...input.newSettings },
     verdict: overallVerdict(summary),
     summary: counted,
+    ...(input.newSchema ? { newSchema: input.newSchema } : {}),
     states,
   };
 }

@@ -1,10 +1,18 @@
 import type { LibraryLine, SerializerSettings, StateCompatibility, TypeKind, FoundProtobufState, FoundOtherState, ValueWarningTally } from '../compat';
 import type { CancelSignal } from '../flink';
 import type { SavepointFiles } from '../io';
+import type { NewSchemaReport, ReportInputFile } from './report-types';
 
 export interface CheckSavepointInput {
   files: SavepointFiles;
+  /** the new schema as a FileDescriptorSet (from a descriptor-set file, or extracted from the job jar) */
   descriptorSet: { name: string; bytes: Uint8Array };
+  /**
+   * The new schema came from the job's JAR (`descriptorSet` holds its embedded descriptors): what the
+   * jar tells for the report, and the jar files for its inputs. Every json_name is then compared as
+   * written (no derived one to drop).
+   */
+  jobJar?: { schema: NewSchemaReport; files: ReportInputFile[]; stringLiterals?: { values: string[]; uids: string[]; method: string } };
   /** the savepoint's name in the report (default files.name); the CLI and the app pass the base name so their reports match */
   savepointName?: string;
   tool: { name: string; version: string };

@@ -11,6 +11,8 @@ import { computeSha256, formatHex } from '../protobuf';
 import { buildReport } from './build-report';
 import type { CheckSavepointInput, EvaluatedSavepoint, StateValuesNotRead, StateValueTally } from './check-savepoint-types';
 import { createStateValueScanner } from './create-state-value-scanner';
+import { describeDescriptorSetSchema } from './describe-new-schema';
+import { mapStatesToJar } from './map-states-to-jar';
 import { evaluateSavepointStates } from './evaluate-savepoint-states';
 import { scanValuesByOperator } from './scan-values-by-operator';
 import type { CompatibilityReport, ReportStateInput } from './report-types';
@@ -49,17 +51,24 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
     });
   }
   const metadataBytes = await readAll(input.files.metadata);
-  return buildReport({
+  const report = buildReport({
     tool: input.tool,
     inputs: [
       { role: 'savepoint', name: input.savepointName ?? input.files.name, size: metadataBytes.length, sha256: formatHex(computeSha256(metadataBytes)) },
-      { role: 'descriptors', name: input.descriptorSet.name, size: input.descriptorSet.bytes.length, sha256: formatHex(computeSha256(input.descriptorSet.bytes)) },
+      ...(input.jobJar
+        ? input.jobJar.files
+        : [{ role: 'descriptors' as const, name: input.descriptorSet.name, size: input.descriptorSet.bytes.length, sha256: formatHex(computeSha256(input.descriptorSet.bytes)) }]),
     ],
     target: evaluated.target,
     newSettings: evaluated.newSettings,
     states,
+    newSchema: input.jobJar ? input.jobJar.schema : describeDescriptorSetSchema(),
     ...(input.generatedAt ? { generatedAt: input.generatedAt } : {}),
   });
+  const literals = input.jobJar?.stringLiterals;
+  if (literals === undefined || report.newSchema?.jobJar === undefined) return report;
+  // the mapping needs the report's states (every operator and state of the savepoint, sorted)
+  return { ...report, newSchema: { ...report.newSchema, jobJar: { ...report.newSchema.jobJar, stateMapping: mapStatesToJar(report.states, literals) } } };
 }
 
 async function scanTallies(input: CheckSavepointInput, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {

@@ -13,12 +13,15 @@ import { buildSchemaDiff, createDescriptorFileCache, DEFAULT_SETTINGS, deriveJav
 import { DecodeError } from '../io';
 import { computeSha256, formatHex } from '../protobuf';
 import { buildReport } from './build-report';
-import type { CompatibilityReport, ReportStateInput } from './report-types';
+import { DESCRIPTOR_SET_BLIND_SPOT, describeDescriptorSetSchema } from './describe-new-schema';
+import type { CompatibilityReport, NewSchemaReport, ReportInputFile, ReportStateInput } from './report-types';
 
 export interface DescriptorSetFile {
   name: string;
   bytes: Uint8Array;
   sha256?: string;
+  /** the set was extracted from a job jar: the jar files for the report's inputs, and (new side) what the jar tells */
+  jar?: { files: ReportInputFile[]; schema?: NewSchemaReport };
 }
 
 export interface CompareDescriptorSetsInput {
@@ -49,10 +52,12 @@ export function compareDescriptorSets(input: CompareDescriptorSetsInput): Compat
   const sameName = input.saved.name === input.next.name;
   const savedLabel = sameName ? `old ${input.saved.name}` : input.saved.name;
   const newLabel = sameName ? `new ${input.next.name}` : input.next.name;
+  // two job jars: both sides are what generated code embeds, so every json_name is compared as written
+  const keepJsonNames = input.saved.jar !== undefined && input.next.jar !== undefined;
   // the two sets share the files they hold alike (decoded once, compared at once)
   const files = createDescriptorFileCache();
-  const savedSet = normalizeForComparison(loadDescriptorSet(input.saved.bytes, savedLabel, files).set);
-  const newSet = normalizeForComparison(loadDescriptorSet(input.next.bytes, newLabel, files).set);
+  const savedSet = normalizeForComparison(loadDescriptorSet(input.saved.bytes, savedLabel, files).set, { keepJsonNames });
+  const newSet = normalizeForComparison(loadDescriptorSet(input.next.bytes, newLabel, files).set, { keepJsonNames });
   const savedIndex = indexDeclarations(savedSet);
   const newIndex = indexDeclarations(newSet);
   const target = input.target ?? '1.x';
@@ -72,7 +77,7 @@ export function compareDescriptorSets(input: CompareDescriptorSetsInput): Compat
         snapshotClass: COMPARE_SERIALIZER,
         savedLine: target,
       },
-      { newSet, newRoot, newKind: kind, newSettings: DEFAULT_SETTINGS, target },
+      { newSet, newRoot, newKind: kind, newSettings: DEFAULT_SETTINGS, target, ...(keepJsonNames ? { keepJsonNames } : {}) },
     );
     states.push({
       kind: 'protobuf',
@@ -89,14 +94,22 @@ export function compareDescriptorSets(input: CompareDescriptorSetsInput): Compat
     subject: 'descriptor-sets',
     tool: input.tool,
     inputs: [
-      { role: 'saved-descriptors', name: input.saved.name, size: input.saved.bytes.length, sha256: input.saved.sha256 ?? formatHex(computeSha256(input.saved.bytes)) },
-      { role: 'descriptors', name: input.next.name, size: input.next.bytes.length, sha256: input.next.sha256 ?? formatHex(computeSha256(input.next.bytes)) },
+      ...(input.saved.jar?.files ?? [{ role: 'saved-descriptors' as const, name: input.saved.name, size: input.saved.bytes.length, sha256: input.saved.sha256 ?? formatHex(computeSha256(input.saved.bytes)) }]),
+      ...(input.next.jar?.files ?? [{ role: 'descriptors' as const, name: input.next.name, size: input.next.bytes.length, sha256: input.next.sha256 ?? formatHex(computeSha256(input.next.bytes)) }]),
     ],
     target,
     newSettings: DEFAULT_SETTINGS,
     states,
+    newSchema: describeCompareSchema(input.saved, input.next),
     ...(input.generatedAt ? { generatedAt: input.generatedAt } : {}),
   });
+}
+
+/** A jar's report, and what a descriptor-set side (new or old) cannot show. */
+function describeCompareSchema(saved: DescriptorSetFile, next: DescriptorSetFile): NewSchemaReport {
+  const base = next.jar?.schema ?? describeDescriptorSetSchema();
+  if (next.jar !== undefined && saved.jar === undefined) return { ...base, cannotSee: [`(in the old application's descriptor set) ${DESCRIPTOR_SET_BLIND_SPOT}`] };
+  return base;
 }
 
 function requireMessage(index: DeclarationIndex, name: string, file: string, side: 'old' | 'new'): void {

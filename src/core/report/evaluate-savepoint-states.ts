@@ -54,6 +54,7 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
         ...(input.newJavaClass ? { newJavaClass: input.newJavaClass } : {}),
         newSettings,
         target,
+        ...(input.jobJar ? { keepJsonNames: true } : {}),
       },
     );
     evaluated.push({ found, compatibility });

@@ -2,6 +2,7 @@
  * A self-contained HTML page: inline CSS, no script, its own Content-Security-Policy meta (nothing
  * may load; inline styles only), every string escaped. Includes the schema diff of each state.
  */
+import { listNewSchemaLines } from './describe-new-schema';
 import type { DiffDeclaration } from '../compat';
 import { describeEntryHeading, describeReportTitle, describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
 import type { CompatibilityReport, ReportState } from './report-types';
@@ -31,6 +32,7 @@ export function formatHtml(report: CompatibilityReport): string {
     '<table><tr><th>input</th><th>file</th><th>bytes</th><th>SHA-256</th></tr>',
     ...report.inputs.map((f) => `<tr><td>${e(f.role)}</td><td>${e(f.name)}</td><td>${f.size}</td><td><code>${e(f.sha256)}</code></td></tr>`),
     '</table>',
+    ...(report.newSchema ? ['<ul class="new-schema">', ...listNewSchemaLines(report.newSchema).map((line) => `<li>${e(line.trim())}</li>`), '</ul>'] : []),
     `<table><tr><th>${describeEntryHeading(report)}</th><th>verdict</th><th>first incompatibility</th><th>warnings</th></tr>`,
     ...report.states.map(
       (s) =>

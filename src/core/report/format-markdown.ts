@@ -1,5 +1,6 @@
 /** Markdown rendering (PR comments, wikis): summary table, then per state its findings and warnings. */
 import { describeEntryHeading, describeReportTitle, describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
+import { listNewSchemaLines } from './describe-new-schema';
 import type { CompatibilityReport, ReportState } from './report-types';
 
 /** Escapes text for a Markdown paragraph or table cell. */
@@ -14,6 +15,7 @@ export function formatMarkdown(report: CompatibilityReport): string {
   out.push(e(describeSummary(report)), '', e(describeSettings(report)), '');
   out.push('| input | file | bytes | SHA-256 |', '| --- | --- | ---: | --- |');
   for (const f of report.inputs) out.push(`| ${f.role} | ${e(f.name)} | ${f.size} | \`${f.sha256}\` |`);
+  if (report.newSchema) out.push('', ...listNewSchemaLines(report.newSchema).map((line) => (line.startsWith('  ') ? `  - ${e(line.trim())}` : `- ${e(line)}`)));
   out.push('', `| ${describeEntryHeading(report)} | verdict | first incompatibility | warnings |`, '| --- | --- | --- | ---: |');
   for (const s of report.states) {
     const first = s.firstIncompatibility ? `${e(s.firstIncompatibility.message)} (${s.firstIncompatibility.ruleId})` : e(s.reason ?? '');

@@ -1,5 +1,6 @@
 /** Plain-text rendering for the terminal. */
 import { describeReportTitle, describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
+import { listNewSchemaLines } from './describe-new-schema';
 import type { CompatibilityReport } from './report-types';
 
 export function formatText(report: CompatibilityReport): string {
@@ -8,6 +9,7 @@ export function formatText(report: CompatibilityReport): string {
   out.push(describeSummary(report));
   out.push(describeSettings(report));
   for (const f of report.inputs) out.push(`input ${f.role}: ${f.name} (${f.size} bytes, sha256 ${f.sha256})`);
+  if (report.newSchema) out.push(...listNewSchemaLines(report.newSchema));
   for (const s of report.states) {
     out.push('');
     out.push(`[${VERDICT_LABEL[s.verdict]}] ${describeStateTitle(s)} (${s.role}, ${s.serializer})`);

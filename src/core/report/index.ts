@@ -4,9 +4,10 @@ export { type CheckSavepointInput, type EvaluatedSavepoint, type StateValuesNotR
 export { checkSavepoint } from './check-savepoint';
 export { compareDescriptorSets } from './compare-descriptor-sets';
 export { createStateValueScanner } from './create-state-value-scanner';
+export { describeJobJarSchema, listNewSchemaLines } from './describe-new-schema';
 export { evaluateSavepointStates } from './evaluate-savepoint-states';
 export { REPORT_FORMATS, type ReportFormat, formatReport, formatShowsSchemaDiff } from './format-report';
 export { mergeStateValueTallies } from './merge-state-value-tallies';
-export { type CompatibilityReport, type ReportFinding, type ReportState, type ReportWarning } from './report-types';
+export { type CompatibilityReport, type ReportFinding, type ReportInputFile, type ReportState, type ReportWarning } from './report-types';
 export { groupStatesByOperator, scanValuesByOperator } from './scan-values-by-operator';
 export { type StateStats } from './state-stats';

@@ -8,7 +8,7 @@ export const REPORT_SCHEMA_VERSION = 1;
 
 export interface ReportInputFile {
   /** `saved-descriptors`: the old application's descriptor set that `compare` reads in place of a savepoint */
-  role: 'savepoint' | 'saved-descriptors' | 'descriptors';
+  role: 'savepoint' | 'saved-descriptors' | 'descriptors' | 'saved-job-jar' | 'job-jar' | 'with-jar';
   name: string;
   size: number;
   /** lower-case hex SHA-256 of the file's bytes (of `_metadata` for a savepoint folder, see docs) */
@@ -40,6 +40,57 @@ export type ReportStateInput =
     }
   | { kind: 'other'; operator: ReportOperatorRef; state: string; role: string; snapshotClass: string; reason: string };
 
+/** A job jar as the report tells it (`check --job-jar`, `compare --job-jar`): what its generated classes and bundled artifacts say. */
+export interface JobJarReport {
+  name: string;
+  /** the `--with` jars, in order */
+  with: string[];
+  /** protobuf-java gencode versions of the job's generated classes */
+  gencodeVersions: string[];
+  /** protobuf-java runtime packages the generated classes call; `relocated` when not com.google.protobuf */
+  runtimePackages: { name: string; relocated: boolean }[];
+  /** the bundled flink-datastream-protobuf line, told by its snapshot classes or its pom.properties */
+  library?: { line: LibraryLine; evidence: string; version?: string };
+  /** the report's target line was taken from `library` (no --target given) */
+  targetFromJar: boolean;
+  /** bundled Flink, when the jar holds it */
+  flink?: { version?: string; evidence: string };
+  /** pom.properties of the bundled artifacts */
+  artifacts: { groupId: string; artifactId: string; version: string }[];
+  /** each embedded .proto file, the class that embeds it and the jar that holds the class */
+  files: { name: string; outerClass: string; jar: string }[];
+  /** each message of the job's own files and its Java binary class */
+  messages: { fullName: string; javaClass: string }[];
+  /** the state-mapping heuristic (check only) */
+  stateMapping?: StateMappingReport;
+  warnings: string[];
+}
+
+/**
+ * Heuristic: string literals in the jar's application classes as candidate operator uids and state
+ * names. Flink needs --allowNonRestoredState for saved state that no operator of the new job claims,
+ * and then drops it.
+ */
+export interface StateMappingReport {
+  heuristic: true;
+  /** how the literals were gathered */
+  method: string;
+  /** saved operators whose uid (or, without a stored uid, whose id as murmur3_128 of a literal) no literal gives */
+  operatorsNotFound: { operator: string; uid?: string }[];
+  /** saved states whose name no literal gives */
+  statesNotFound: { operator: string; uid?: string; state: string }[];
+  /** uids the new job sets (constants passed to `uid(String)`) with no state in the savepoint: those operators start empty */
+  newUidsWithoutState: string[];
+}
+
+/** Where the new schema came from, and what that input cannot show. */
+export interface NewSchemaReport {
+  source: 'job-jar' | 'descriptor-set';
+  /** differences the comparison cannot see with this input, with what to do about it */
+  cannotSee: string[];
+  jobJar?: JobJarReport;
+}
+
 export interface ReportInput {
   /** `descriptor-sets`: a `compare` report (two descriptor sets, one entry per root message, no savepoint); absent for `check` */
   subject?: 'descriptor-sets';
@@ -48,6 +99,7 @@ export interface ReportInput {
   target: LibraryLine;
   newSettings: SerializerSettings;
   states: readonly ReportStateInput[];
+  newSchema?: NewSchemaReport;
   /** ISO time, only when the caller passes one (never read from a clock here) */
   generatedAt?: string;
 }
@@ -103,5 +155,7 @@ export interface CompatibilityReport {
   verdict: Verdict;
   /** `valuesNotRead`: Protobuf states whose saved values could not be read (present only when there are some) */
   summary: { protobufStates: number; compatible: number; incompatible: number; notRestorable: number; unknown: number; otherStates: number; warnings: number; valuesNotRead?: number };
+  /** where the new schema came from (a job jar, or a descriptor set and what it cannot show) */
+  newSchema?: NewSchemaReport;
   states: ReportState[];
 }

@@ -12,7 +12,8 @@ export function StartPage({ onFiles, onDemo }: { onFiles: (files: InputFile[], r
         <h1>Drop a Flink savepoint here</h1>
         <p>
           A savepoint folder, a <code>.zip</code>, <code>.tar</code> or <code>.tar.gz</code> of one, or a lone <code>_metadata</code> — together
-          with (or after) the new schema as a descriptor set (<code>.pb</code>, <code>.binpb</code>, <code>.desc</code>, <code>.protoset</code>).
+          with (or after) the new schema: the new job&apos;s <code>.jar</code>, or a descriptor set (<code>.pb</code>, <code>.binpb</code>, <code>.desc</code>,{' '}
+          <code>.protoset</code>).
         </p>
         <div className="start-actions">
           <FilePickers onFiles={(f) => onFiles(f, true)} />

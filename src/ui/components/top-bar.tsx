@@ -32,7 +32,7 @@ export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFil
             </span>
             <span className="input-chip" title={`New schema (descriptor set): ${session.descriptorSetName ?? 'none'}`} data-testid="schema-chip">
               <span className="chip-label">new schema</span>
-              <span className="mono">{session.descriptorSetName ?? 'none — drop a .binpb/.pb/.desc/.protoset'}</span>
+              <span className="mono">{session.descriptorSetName ?? 'none — drop the job .jar or a .binpb/.pb/.desc/.protoset'}</span>
             </span>
           </>
         ) : null}

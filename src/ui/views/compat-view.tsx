@@ -1,4 +1,4 @@
-import type { CompatibilityReport, ReportState } from '../../core/report';
+import { listNewSchemaLines, type CompatibilityReport, type ReportState } from '../../core/report';
 import { CompatControls } from '../components/compat-controls';
 import { FailurePanel } from '../components/failure-panel';
 import { FindingsTable, WarningsList } from '../components/findings-table';
@@ -19,8 +19,8 @@ export function CompatView({ params }: { params: Record<string, string> }) {
       <h1>Compatibility</h1>
       {session?.descriptorSetName === null ? (
         <p className="hint" data-testid="need-schema">
-          Drop the new schema as a descriptor set (<code>.pb</code>, <code>.binpb</code>, <code>.desc</code>, <code>.protoset</code>) to check
-          whether each state can be restored with it. Build one with <code>buf build -o new.binpb</code>.
+          Drop the new job&apos;s jar (<code>.jar</code>: the exact descriptors its generated classes embed) or a descriptor set
+          (<code>.pb</code>, <code>.binpb</code>, <code>.desc</code>, <code>.protoset</code>) to check whether each state can be restored with it.
         </p>
       ) : (
         <>
@@ -58,6 +58,36 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
       </div>
       <ValueAlertCallouts report={report} />
       <LibraryLineNote report={report} />
+      {report.newSchema ? (
+        <details className="panel new-schema" data-testid="new-schema" open={report.newSchema.source === 'job-jar'}>
+          <summary>{report.newSchema.source === 'job-jar' ? `New schema from the job jar ${report.newSchema.jobJar?.name ?? ''}` : 'New schema from a descriptor set'}</summary>
+          <ul>
+            {listNewSchemaLines(report.newSchema).map((line, i) => (
+              <li key={i} className={line.startsWith('  ') ? 'nested' : undefined}>
+                {line.trim()}
+              </li>
+            ))}
+          </ul>
+          {report.newSchema.jobJar && report.newSchema.jobJar.messages.length > 0 ? (
+            <table className="grid" data-testid="jar-messages">
+              <thead>
+                <tr>
+                  <th>message</th>
+                  <th>Java class</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.newSchema.jobJar.messages.map((m) => (
+                  <tr key={m.fullName}>
+                    <td className="mono">{m.fullName}</td>
+                    <td className="mono">{m.javaClass}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
+        </details>
+      ) : null}
       <section className="panel">
         <StatesTable states={protobuf} selected={selected} testId="compat-states" />
         {others.length > 0 ? (

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { bytesSource } from '../io';
+import { collectStringLiterals } from './collect-string-literals';
+import { ConstantPoolWriter, u2, writeClassFile } from './write-class-file';
+
+function jobClass(): Uint8Array {
+  const pool = new ConstantPoolWriter();
+  const stream = 'org/apache/flink/streaming/api/datastream/SingleOutputStreamOperator';
+  const uid = pool.methodRef(stream, 'uid', `(Ljava/lang/String;)L${stream};`);
+  const name = pool.methodRef(stream, 'name', `(Ljava/lang/String;)L${stream};`);
+  const code = [0x2a, 0x12, pool.string('enricher'), 0xb6, ...u2(uid), 0x12, pool.string('Enricher'), 0xb6, ...u2(name), 0x13, ...u2(pool.string('last-seen')), 0x57, 0xb0];
+  return writeClassFile(pool, 'com/acme/Job', [{ name: 'build', descriptor: `(L${stream};)L${stream};`, code }]);
+}
+
+describe('collectStringLiterals', () => {
+  it('gathers the application classes\' string constants and the constants passed to uid(String), leaving libraries and generated packages out', async () => {
+    const file = (path: string, bytes: Uint8Array) => ({ path, source: bytesSource(`job.jar!/${path}`, bytes) });
+    const library = writeClassFile(Object.assign(new ConstantPoolWriter(), {}), 'org/apache/flink/Lib', []);
+    const result = await collectStringLiterals([file('com/acme/Job.class', jobClass()), file('org/apache/flink/Lib.class', library), file('com/acme/gen/Outer.class', jobClass())], new Set(['com/acme/gen/']));
+    expect(result.values).toEqual(['Enricher', 'enricher', 'last-seen']);
+    expect(result.uids).toEqual(['enricher']);
+    expect(result.method).toBe('string constants of 1 application class(es) of the job jar (library and generated packages left out); a uid or state name built at run time is not seen');
+  });
+});
