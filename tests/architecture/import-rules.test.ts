@@ -29,10 +29,11 @@ const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   flink: ['io'],
   protobuf: ['io', 'flink'],
   compat: ['io', 'flink', 'protobuf'],
+  export: ['io', 'flink', 'protobuf'],
   report: ['io', 'flink', 'protobuf', 'compat'],
 };
 /** The packages the core's source may import. */
-const CORE_PACKAGES = ['@bufbuild/protobuf', '@noble/hashes', 'fflate', 'snappyjs'];
+const CORE_PACKAGES = ['@bufbuild/protobuf', '@noble/hashes', 'fflate', 'snappyjs', 'hyparquet-writer'];
 /** What a test file (`*.test.ts`) beside the core's source may import besides. */
 const CORE_TEST_PACKAGES = ['vitest', 'fast-check'];
 /** The core folders whose index the UI may import. */

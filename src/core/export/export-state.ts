@@ -6,10 +6,10 @@
  * SST files) is refused up front with its reason; entries that are not the whole state (a changelog's
  * changes, a sample, a stream that failed) are reported in the result, never passed over in silence.
  */
-import type { CancelSignal, InspectedState, OpenedSavepoint, SnapshotRegistry, StateSample } from '../flink';
+import type { CancelSignal, InspectedState, OpenedSavepoint, SerializerSnapshot, SnapshotRegistry, StateSample } from '../flink';
 import { findOperator, scanState, type ScanPart } from '../flink';
 import { DecodeError, wrongInput, type DecodeErrorJson } from '../io';
-import { encodeUtf8, getProtobufSnapshotContent } from '../protobuf';
+import { encodeUtf8, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
 import type { ExportFormat, ExportProgress, ExportRow, ExportSink, ParquetListLayout } from './export-types';
 import { formatCsvHeader, formatCsvRow, formatJsonLine, listExportColumns, type ExportColumns } from './format-export-rows-text';
 import { listExportRows } from './list-export-rows';
@@ -50,7 +50,7 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
   }
   const op = findOperator(opened, request.operator);
   if (op === undefined) throw wrongInput('not-found', `expected an operator of the savepoint, found ${JSON.stringify(request.operator)}`);
-  const content = state.valueSerializer === undefined ? undefined : getProtobufSnapshotContent(state.valueSerializer);
+  const content = findValueProtobufContent(state);
   const listState = state.kind === 'LIST';
   const result: ExportStateResult = { rows: 0, entries: 0, valueBytes: 0, incomplete: [], errors: [] };
   if (request.sample !== undefined) result.incomplete.push(request.sample.kind === 'first-entries' ? `a sample: the first ${request.sample.count} entries of each state` : `a sample: every ${request.sample.every}th key group`);
@@ -133,4 +133,23 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
   else await flushText();
   request.progress?.({ rows: result.rows, valueBytes: result.valueBytes });
   return result;
+}
+
+/**
+ * The Protobuf snapshot of the state's row values: the value serializer itself, a list state's
+ * element serializer, a map state's value serializer, or the one Protobuf serializer inside a wrapper
+ * (TTL); undefined when there is none or more than one (the value is then exported as JSON text).
+ */
+function findValueProtobufContent(state: InspectedState): ProtobufSnapshotContent | undefined {
+  const s = state.valueSerializer;
+  if (s === undefined) return undefined;
+  const start = state.kind === 'MAP' || state.scope === 'broadcast' ? s.nested.slice(1) : [s];
+  const found: ProtobufSnapshotContent[] = [];
+  const walk = (x: SerializerSnapshot) => {
+    const c = getProtobufSnapshotContent(x);
+    if (c !== undefined) found.push(c);
+    else x.nested.forEach(walk);
+  };
+  start.forEach(walk);
+  return found.length === 1 ? found[0] : undefined;
 }

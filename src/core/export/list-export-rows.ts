@@ -22,7 +22,7 @@ export function listExportRows(entry: StateEntry, listState: boolean): ExportRow
 
 function describeValue(value: DecodedValue | null, serializedLength: number | undefined): Pick<ExportRow, 'value' | 'message' | 'valueSize' | 'unknownFields'> {
   const details = listProtobufValueDetails(value);
-  const only = details.length === 1 && value !== null && value.kind === 'message' ? details[0]!.detail : undefined;
+  const only = details.length === 1 ? details[0]!.detail : undefined;
   if (only !== undefined) {
     return {
       value,

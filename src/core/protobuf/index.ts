@@ -26,5 +26,4 @@ export { stripDerivedJsonNames } from './strip-derived-json-names';
 export { normalizeSnapshotDescriptors, writeProtobufSnapshotParts } from './write-protobuf-snapshot';
 export { decodeUtf8, encodeUtf8 } from './decode-utf8';
 export { encodeProtobufMessage, isSingularPresent } from './encode-protobuf-message';
-export { formatProtobufJson } from './format-protobuf-json';
 export { type PbElement, type PbMessage, type PbScalar } from './protobuf-message-types';
