@@ -238,7 +238,8 @@ export type InspectorFailureKind = InspectorFailure['kind'];
 export interface StateExportQuery extends StateQuery {
   /** the state's scope, when a name is used in more than one */
   scope?: 'keyed' | 'operator' | 'broadcast';
-  format: 'jsonl' | 'csv' | 'parquet';
+  /** arrow: an Arrow IPC stream per chunk (what the Query view inserts into DuckDB) */
+  format: 'jsonl' | 'csv' | 'parquet' | 'arrow';
   /** Parquet: parquet-protobuf's legacy layout (default) or LIST/MAP wrappers */
   layout?: 'legacy' | 'spec';
 }

@@ -33,7 +33,7 @@ const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   report: ['io', 'flink', 'protobuf', 'compat'],
 };
 /** The packages the core's source may import. */
-const CORE_PACKAGES = ['@bufbuild/protobuf', '@noble/hashes', 'fflate', 'snappyjs', 'hyparquet-writer'];
+const CORE_PACKAGES = ['@bufbuild/protobuf', '@noble/hashes', 'fflate', 'snappyjs', 'hyparquet-writer', 'apache-arrow'];
 /** What a test file (`*.test.ts`) beside the core's source may import besides. */
 const CORE_TEST_PACKAGES = ['vitest', 'fast-check'];
 /** The core folders whose index the UI may import. */

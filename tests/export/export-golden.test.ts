@@ -147,3 +147,18 @@ describe('export: refusals', () => {
     expect(r.stdout.trim().split('\n').length).toBe(7);
   });
 });
+
+describe('export: Arrow IPC (what the app\'s Query view inserts into DuckDB-WASM)', () => {
+  it('holds the Parquet columns, typed alike, one IPC stream per row group', async () => {
+    const { tableFromIPC } = await import('apache-arrow');
+    const out = path.join(dir, 'by-name.arrows');
+    expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'events-by-name', '--format', 'arrow', '--output', out, '--quiet')).code).toBe(0);
+    const table = tableFromIPC(readFileSync(out));
+    expect(table.numRows).toBe(24);
+    expect(table.schema.fields.map((f) => `${f.name}: ${String(f.type)}`).slice(0, 5)).toEqual(['key_group: Int32', 'subtask: Int32', 'key: Int32', 'namespace: Utf8', 'user_key: Utf8']);
+    const rows = table.toArray().map((r) => r.toJSON() as { user_key: string; value: { toJSON(): { id: bigint; kind: string } } });
+    const four = rows.find((r) => r.user_key === 'event-4')!.value.toJSON();
+    expect(four.id).toBe(4n);
+    expect(four.kind).toBe('UPDATED');
+  });
+});

@@ -15,8 +15,8 @@ import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 
-const FORMATS: readonly ExportFormat[] = ['jsonl', 'csv', 'parquet'];
-const EXTENSIONS: Record<ExportFormat, string> = { jsonl: 'jsonl', csv: 'csv', parquet: 'parquet' };
+const FORMATS: readonly ExportFormat[] = ['jsonl', 'csv', 'parquet', 'arrow'];
+const EXTENSIONS: Record<ExportFormat, string> = { jsonl: 'jsonl', csv: 'csv', parquet: 'parquet', arrow: 'arrows' };
 
 export const exportCommand: CliCommand = {
   name: 'export',
@@ -28,7 +28,7 @@ export const exportCommand: CliCommand = {
     '  --operator <id|uid>   the operator: 32-hex operator id or its uid',
     '  --state <name>        the state to export (one file: --output is the file)',
     '  --all                 every state of the operator, one file each (--output is a folder)',
-    '  --format <f>          jsonl (Protobuf values as ProtoJSON), csv, parquet (nested columns as parquet-protobuf derives them)',
+    '  --format <f>          jsonl (Protobuf values as ProtoJSON), csv, parquet (nested columns as parquet-protobuf derives them), arrow (Arrow IPC stream, the Parquet columns)',
     '  --output <path>       the file (or with --all the folder) to write',
     '  --layout <l>          parquet: legacy (bare repeated fields, as Flink\'s ParquetProtoWriters writes; default) or spec (LIST/MAP wrappers)',
     '  --every-key-group N   sample: read only key groups 0, N, 2N, … of keyed state',
@@ -56,7 +56,7 @@ export const exportCommand: CliCommand = {
     const output = values['output'];
     if (typeof operator !== 'string' || operator === '') throw new CliUsageError('expected --operator <id|uid>');
     if (all === (typeof stateName === 'string')) throw new CliUsageError('expected either --state <name> or --all');
-    if (typeof format !== 'string' || !FORMATS.includes(format as ExportFormat)) throw new CliUsageError(`expected --format jsonl, csv or parquet, found ${JSON.stringify(format ?? null)}`);
+    if (typeof format !== 'string' || !FORMATS.includes(format as ExportFormat)) throw new CliUsageError(`expected --format jsonl, csv, parquet or arrow, found ${JSON.stringify(format ?? null)}`);
     if (typeof output !== 'string' || output === '') throw new CliUsageError('expected --output <path>');
     const layoutText = values['layout'] ?? 'legacy';
     if (layoutText !== 'legacy' && layoutText !== 'spec') throw new CliUsageError(`expected --layout legacy or spec, found ${JSON.stringify(layoutText)}`);

@@ -14,6 +14,7 @@ import type { ExportFormat, ExportProgress, ExportRow, ExportSink, ParquetListLa
 import { formatCsvHeader, formatCsvRow, formatJsonLine, listExportColumns, type ExportColumns } from './format-export-rows-text';
 import { listExportRows } from './list-export-rows';
 import { ParquetExportWriter } from './parquet-export-writer';
+import { ArrowExportWriter } from './arrow-export-writer';
 
 export interface ExportStateRequest {
   /** the state as inspectSavepoint describes it (scope, kind, serializers, status) */
@@ -55,10 +56,11 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
   const result: ExportStateResult = { rows: 0, entries: 0, valueBytes: 0, incomplete: [], errors: [] };
   if (request.sample !== undefined) result.incomplete.push(request.sample.kind === 'first-entries' ? `a sample: the first ${request.sample.count} entries of each state` : `a sample: every ${request.sample.every}th key group`);
   let columns: ExportColumns | undefined;
-  let parquet: ParquetExportWriter | undefined;
+  let parquet: ParquetExportWriter | ArrowExportWriter | undefined;
   const ensureColumns = (row: ExportRow | undefined): ExportColumns => {
     if (columns !== undefined) return columns;
     columns = row !== undefined ? listExportColumns(row) : { key: state.scope === 'keyed', namespace: state.scope === 'keyed', userKey: state.kind === 'MAP' || state.scope === 'broadcast', elementIndex: listState };
+    if (request.format === 'arrow') parquet = new ArrowExportWriter(sink, columns, content?.schema.root, request.rowGroupRows);
     if (request.format === 'parquet') {
       parquet = new ParquetExportWriter(sink, columns, {
         layout: request.layout ?? 'legacy',

@@ -6,7 +6,8 @@
 import type { DecodedValue } from '../flink';
 import type { PbMessage } from '../protobuf';
 
-export type ExportFormat = 'jsonl' | 'csv' | 'parquet';
+/** `arrow`: an Arrow IPC stream per row group (the app's Query view; see arrow-export-writer.ts) */
+export type ExportFormat = 'jsonl' | 'csv' | 'parquet' | 'arrow';
 
 /** How repeated and map fields are laid out in Parquet (parquet-protobuf's `parquet.proto.writeSpecsCompliant`). */
 export type ParquetListLayout = 'legacy' | 'spec';

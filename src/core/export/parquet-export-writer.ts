@@ -31,7 +31,15 @@ export interface ParquetExportOptions {
   rowGroupRows?: number;
 }
 
-type KeyType = { type: ParquetPhysicalType; logical?: 'STRING' } | 'json';
+export type KeyType = { type: ParquetPhysicalType; logical?: 'STRING' } | 'json';
+
+/** What shaping a row's column values needs: the key types and, for Protobuf values, the value group's nodes. */
+export interface ShapeContext {
+  keyType: KeyType;
+  userKeyType: KeyType;
+  layout: ParquetListLayout;
+  valueNodes: readonly ParquetNode[] | undefined;
+}
 
 export class ParquetExportWriter {
   private readonly buffered: ExportRow[] = [];
@@ -80,6 +88,10 @@ export class ParquetExportWriter {
     this.writer = new ParquetWriter({ writer: this.bytes, schema: toSchemaElements(this.root), kvMetadata: kv, createdBy: CREATED_BY });
   }
 
+  private shape(): ShapeContext {
+    return { keyType: this.keyType!, userKeyType: this.userKeyType!, layout: this.options.layout, valueNodes: this.options.message === undefined ? undefined : this.root!.children!.find((c) => c.name === 'value')!.children! };
+  }
+
   private async flushRowGroup(): Promise<void> {
     this.start();
     const rows = this.buffered.splice(0, this.buffered.length);
@@ -89,7 +101,7 @@ export class ParquetExportWriter {
     const groupStart = byteWriter.offset;
     const chunks = [];
     for (const top of this.root!.children!) {
-      const values = rows.map((r) => this.columnValue(top.name, r));
+      const values = rows.map((r) => shapeExportColumn(top.name, r, this.shape()));
       for (const leafPath of listLeafPaths([top])) {
         const shredded = shredParquetColumn(leafPath, values);
         const schemaPath = [toElement(this.root!), ...leafPath.map(toElement)];
@@ -120,40 +132,9 @@ export class ParquetExportWriter {
     w.index = 0;
     await this.sink(chunk);
   }
-
-  private columnValue(name: string, row: ExportRow): ParquetValue {
-    switch (name) {
-      case 'key_group':
-        return row.keyGroup;
-      case 'subtask':
-        return row.subtask;
-      case 'key':
-        return toKeyValue(row.key, this.keyType!);
-      case 'namespace':
-        return row.namespace === undefined ? null : formatPlainText(toPlainValue(row.namespace));
-      case 'user_key':
-        return toKeyValue(row.userKey, this.userKeyType!);
-      case 'element_index':
-        return row.elementIndex ?? null;
-      case 'value':
-        if (this.options.message !== undefined) {
-          if (row.message === undefined) return null;
-          return toParquetMessageValue(row.message, this.root!.children!.find((c) => c.name === 'value')!.children!);
-        }
-        return row.value === null ? null : formatPlainText(toPlainValue(row.value));
-      case 'value_size':
-        return BigInt(row.valueSize);
-      case 'unknown_fields': {
-        const items = row.unknownFields.map((u) => ({ path: u.path, number: u.number, wire_type: u.wireType, bytes: u.bytes }));
-        return this.options.layout === 'spec' ? (items.length === 0 ? null : { list: items.map((element) => ({ element })) }) : items;
-      }
-      default:
-        throw new Error(`unknown export column ${name}`);
-    }
-  }
 }
 
-function chooseKeyType(v: DecodedValue | undefined): KeyType {
+export function chooseKeyType(v: DecodedValue | undefined): KeyType {
   if (v === undefined) return 'json';
   switch (v.kind) {
     case 'int':
@@ -252,4 +233,33 @@ export function toSchemaElements(root: ParquetNode): SchemaElement[] {
   };
   walk(root, true);
   return out;
+}
+
+/** The value of top-level column `name` for `row`, shaped as the export schema says (groups as objects, repeated nodes as arrays). */
+export function shapeExportColumn(name: string, row: ExportRow, ctx: ShapeContext): ParquetValue {
+  switch (name) {
+    case 'key_group':
+      return row.keyGroup;
+    case 'subtask':
+      return row.subtask;
+    case 'key':
+      return toKeyValue(row.key, ctx.keyType);
+    case 'namespace':
+      return row.namespace === undefined ? null : formatPlainText(toPlainValue(row.namespace));
+    case 'user_key':
+      return toKeyValue(row.userKey, ctx.userKeyType);
+    case 'element_index':
+      return row.elementIndex ?? null;
+    case 'value':
+      if (ctx.valueNodes !== undefined) return row.message === undefined ? null : toParquetMessageValue(row.message, ctx.valueNodes);
+      return row.value === null ? null : formatPlainText(toPlainValue(row.value));
+    case 'value_size':
+      return BigInt(row.valueSize);
+    case 'unknown_fields': {
+      const items = row.unknownFields.map((u) => ({ path: u.path, number: u.number, wire_type: u.wireType, bytes: u.bytes }));
+      return ctx.layout === 'spec' ? (items.length === 0 ? null : { list: items.map((element) => ({ element })) }) : items;
+    }
+    default:
+      throw new Error(`unknown export column ${name}`);
+  }
 }
