@@ -123,6 +123,22 @@ describe('export: SQL over a Parquet export (DuckDB)', () => {
   });
 });
 
+describe('export: broadcast state', () => {
+  it('gives the broadcast Rule values as nested columns, enums by name, one row per subtask copy', async () => {
+    const out = path.join(dir, 'rules.parquet');
+    expect((await run('export', SAVEPOINT, '--operator', 'long-broadcast', '--state', 'rules', '--format', 'parquet', '--output', out, '--quiet')).code).toBe(0);
+    const c = await (await DuckDBInstance.create(':memory:')).connect();
+    const rows = (await c.runAndReadAll(`SELECT user_key, value.applies_to AS applies_to, value.patterns AS patterns, count(*) AS copies FROM read_parquet('${out}') GROUP BY ALL ORDER BY user_key`)).getRowObjectsJson();
+    // rule r: appliesTo Kind.forNumber(1 + r % 3), patterns [p<r>, *]; every subtask holds a copy
+    expect(rows).toEqual([
+      { user_key: 'rule-0', applies_to: 'CREATED', patterns: ['p0', '*'], copies: '2' },
+      { user_key: 'rule-1', applies_to: 'UPDATED', patterns: ['p1', '*'], copies: '2' },
+      { user_key: 'rule-2', applies_to: 'DELETED', patterns: ['p2', '*'], copies: '2' },
+    ]);
+    c.closeSync();
+  });
+});
+
 describe('export: refusals', () => {
   it('refuses a state whose values are not decodable here, with the state\'s reason', async () => {
     const r = await run('export', 'fixtures/savepoints/flink-2.3/rocksdb/native/savepoint', '--operator', 'int-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', path.join(dir, 'native.jsonl'));

@@ -145,7 +145,8 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
 function findValueProtobufContent(state: InspectedState): ProtobufSnapshotContent | undefined {
   const s = state.valueSerializer;
   if (s === undefined) return undefined;
-  const start = state.kind === 'MAP' || state.scope === 'broadcast' ? s.nested.slice(1) : [s];
+  // a map (MapState, broadcast state as a map) holds its key serializer first: not the rows' values
+  const start = getProtobufSnapshotContent(s) === undefined && (state.kind === 'MAP' || state.scope === 'broadcast') ? s.nested.slice(1) : [s];
   const found: ProtobufSnapshotContent[] = [];
   const walk = (x: SerializerSnapshot) => {
     const c = getProtobufSnapshotContent(x);

@@ -96,8 +96,8 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
         setStatus((s) => ({ ...s, [t.table]: { kind: 'loaded', rows, incomplete } }));
         if (firstProtobuf === null) {
           const probe = await engine.conn.query(`SELECT value FROM ${t.table} LIMIT 0`);
-          const children = probe.schema.fields[0]?.type?.children as { name: string }[] | undefined;
-          if (children !== undefined && children.length > 0) {
+          const children = probe.schema.fields[0]?.type?.children as { name: string }[] | null | undefined;
+          if (Array.isArray(children) && children.length > 0) {
             firstProtobuf = t.table;
             setFields({ table: t.table, fields: children.map((c) => c.name) });
             setField(children[0]!.name);
@@ -178,7 +178,7 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
                         ? 'loading…'
                         : s.kind === 'failed'
                           ? `not loaded: ${s.message}`
-                          : `${s.rows} rows${s.incomplete.length > 0 ? ` (not the whole state: ${s.incomplete.join('; ')})` : ''}`}
+                          : `${s.rows} row${s.rows === 1 ? '' : 's'}${s.incomplete.length > 0 ? ` (not the whole state: ${s.incomplete.join('; ')})` : ''}`}
                 </td>
                 <td>
                   <button type="button" className="btn small" disabled={t.state.status !== 'ok' || running !== null} onClick={() => void exportFile(t)} data-testid="export-state">
