@@ -15,6 +15,7 @@ import { ensureBenchSavepoint } from './generate/generate-bench-savepoint';
 import { measureEvaluator } from './figure-evaluator';
 import { measureHeaderCheck } from './figure-header-check';
 import { measureMemory } from './figure-memory';
+import { measureExport } from './figure-export';
 import { measureReadCopy, measureScanThroughput } from './figure-scan-throughput';
 import { fmtBytes, fmtMs, formatFigure, GiB, timeAsync, type Figure } from './measure';
 import { writeBenchmarksDoc } from './write-benchmarks-doc';
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   show(await measureScanThroughput(smallDir, genSmall.result, largeDir, genLarge.result));
   log('figure 3: peak memory (child processes) …');
   show(measureMemory(smallDir, largeDir));
+  log('figure 7: export throughput and memory (0.5 GiB savepoint, state last-event) …');
+  show(measureExport(smallDir));
   log('figure 4: evaluator vs buf breaking …');
   show(await measureEvaluator(path.join(root, 'evaluator')));
   const fiveSix = await measureFiguresFiveAndSix(root, log, keep);
@@ -66,6 +69,7 @@ async function main(): Promise<void> {
     "Figure 2 runs the same pipeline, the one of `stats` (range reads of consecutive key-group blocks in growing slices up to 1 MiB with one slice of read-ahead, blocks above 1 MiB in 1 MiB windows — KEYED_SCAN_WINDOW_BYTES — with one window of read-ahead; entries framed into rows; keys checked in place; each Protobuf frame handed over as buffer + bounds: scanState in frame mode with rows read in place), and changes only what happens to each Protobuf payload (2d: the same scan in decode mode decodes every entry); the reference of 2a is a plain read of the same files (fs reads into one reused 8 MiB buffer, each slice copied), alternated with the pipelines and the median of 3; 2f is the pipeline with nothing done per payload; 2c isolates the payload work; 2e times whole `stats` processes of the prebuilt CLI bundle over the 2 GiB savepoint (over 0.5 GiB a scan takes about half a second, of which each worker's start-up — bundle, `_metadata`, headers — is a large share).",
     'Figure 3 runs `bench/rss-child.ts` in a child process per size (through tsx, whose loader alone accounts for about 50 MiB of the start-up RSS; the bundled CLI starts at ~55 MiB) and reads `process.resourceUsage().maxRSS` at its end; memory is bounded by the read window (in this whole-state scan, key-group blocks above 1 MiB are streamed in 1 MiB windows), not by the savepoint or key-group size.',
     'Figure 4 times whole processes in alternation (median of 9): `node bin/savepoint-inspector.mjs compare new.binpb --against old.binpb --root big.M0` (the evaluator on the same pair of descriptor sets as buf, default text output as buf\'s; the prebuilt bundle with its code cache, as after `npm run build:cli`) vs `buf breaking new.binpb --against old.binpb`; 4b the same compare with the JSON report; 4c `check <small savepoint whose state type is the old root> --descriptors new.binpb --no-values --target 0.x --format json`, where the saved schema comes from the serializer snapshot (parsed, normalized and fingerprinted with the serializer\'s rules); 4d the compare through tsx; 4e checkSavepoint in this process.',
+    'Figure 7 runs `bench/export-child.ts` in a child process per format: `export --state last-event` of the 0.5 GiB savepoint (every 4th key) through the full decoder (`scanState` in decode mode), rows streamed to a file; throughput is the exported values\' bytes per second; memory is bounded by one Parquet row group (10,000 rows) or one MiB of text.',
     ...fiveSix.notes,
   ];
   writeBenchmarksDoc(path.resolve(process.cwd(), 'docs/benchmarks.md'), environment, figures, notes);

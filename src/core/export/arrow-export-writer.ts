@@ -16,7 +16,8 @@ import type { ParquetValue } from './to-parquet-message-value';
 export const ARROW_BATCH_ROWS = 10_000;
 
 export class ArrowExportWriter {
-  private readonly buffered: ExportRow[] = [];
+  /** the batch's rows, each already shaped into its top-level column values */
+  private readonly buffered: ParquetValue[][] = [];
   private root?: ParquetNode;
   private schema?: Schema;
   private ctx?: ShapeContext;
@@ -30,7 +31,9 @@ export class ArrowExportWriter {
   ) {}
 
   async add(row: ExportRow): Promise<void> {
-    this.buffered.push(row);
+    this.start(row);
+    const nodes = this.root!.children!;
+    this.buffered.push(nodes.map((top) => withNulls(shapeExportColumn(top.name, row, this.ctx!), top)));
     if (this.buffered.length >= this.batchRows) await this.flush();
   }
 
@@ -38,9 +41,8 @@ export class ArrowExportWriter {
     if (this.buffered.length > 0 || !this.written) await this.flush();
   }
 
-  private start(): void {
+  private start(first?: ExportRow): void {
     if (this.root !== undefined) return;
-    const first = this.buffered[0];
     const keyType = chooseKeyType(first?.key);
     const userKeyType = chooseKeyType(first?.userKey);
     this.root = buildExportSchema(this.columns, keyType, userKeyType, { layout: 'legacy', ...(this.message === undefined ? {} : { message: this.message }) });
@@ -52,10 +54,9 @@ export class ArrowExportWriter {
     this.start();
     const rows = this.buffered.splice(0, this.buffered.length);
     const schema = this.schema!;
-    const nodes = this.root!.children!;
     const children = schema.fields.map((field, i) => {
       const builder = makeNullAwareBuilder(field.type as DataType);
-      for (const r of rows) builder.append(withNulls(shapeExportColumn(field.name, r, this.ctx!), nodes[i]!));
+      for (const r of rows) builder.append(r[i]);
       return builder.finish().flush();
     });
     const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children }));

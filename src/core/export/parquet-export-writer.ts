@@ -42,7 +42,9 @@ export interface ShapeContext {
 }
 
 export class ParquetExportWriter {
-  private readonly buffered: ExportRow[] = [];
+  /** the row group's rows, each already shaped into its top-level column values (no entry, message or read buffer is kept) */
+  private readonly buffered: ParquetValue[][] = [];
+  private ctx?: ShapeContext;
   private writer?: ParquetWriter;
   private bytes?: ByteWriter;
   private root?: ParquetNode;
@@ -59,7 +61,8 @@ export class ParquetExportWriter {
   }
 
   async add(row: ExportRow): Promise<void> {
-    this.buffered.push(row);
+    this.start(row);
+    this.buffered.push(this.root!.children!.map((top) => shapeExportColumn(top.name, row, this.ctx!)));
     if (this.buffered.length >= this.rowGroupRows) await this.flushRowGroup();
   }
 
@@ -75,9 +78,8 @@ export class ParquetExportWriter {
     return this.root;
   }
 
-  private start(): void {
+  private start(first?: ExportRow): void {
     if (this.writer !== undefined) return;
-    const first = this.buffered[0];
     this.keyType = chooseKeyType(first?.key);
     this.userKeyType = chooseKeyType(first?.userKey);
     this.root = buildExportSchema(this.columns, this.keyType, this.userKeyType, this.options);
@@ -86,10 +88,7 @@ export class ParquetExportWriter {
     if (this.options.message !== undefined) kv.push({ key: 'parquet.proto.descriptor.root', value: this.options.message.typeName });
     if (this.options.javaClass !== undefined) kv.push({ key: 'parquet.proto.class', value: this.options.javaClass });
     this.writer = new ParquetWriter({ writer: this.bytes, schema: toSchemaElements(this.root), kvMetadata: kv, createdBy: CREATED_BY });
-  }
-
-  private shape(): ShapeContext {
-    return { keyType: this.keyType!, userKeyType: this.userKeyType!, layout: this.options.layout, valueNodes: this.options.message === undefined ? undefined : this.root!.children!.find((c) => c.name === 'value')!.children! };
+    this.ctx = { keyType: this.keyType, userKeyType: this.userKeyType, layout: this.options.layout, valueNodes: this.options.message === undefined ? undefined : this.root.children!.find((c) => c.name === 'value')!.children! };
   }
 
   private async flushRowGroup(): Promise<void> {
@@ -100,8 +99,8 @@ export class ParquetExportWriter {
     const byteWriter = this.bytes!;
     const groupStart = byteWriter.offset;
     const chunks = [];
-    for (const top of this.root!.children!) {
-      const values = rows.map((r) => shapeExportColumn(top.name, r, this.shape()));
+    for (const [i, top] of this.root!.children!.entries()) {
+      const values = rows.map((r) => r[i]!);
       for (const leafPath of listLeafPaths([top])) {
         const shredded = shredParquetColumn(leafPath, values);
         const schemaPath = [toElement(this.root!), ...leafPath.map(toElement)];

@@ -82,7 +82,8 @@ function toScalar(scalar: ScalarType, value: PbScalar): ParquetValue {
     case ScalarType.STRING:
       return decodeUtf8(value as Uint8Array, 0, (value as Uint8Array).length, false) ?? '';
     case ScalarType.BYTES:
-      return value as Uint8Array;
+      // a copy: the decoded value is a view into the read buffer, which a row group must not keep alive
+      return (value as Uint8Array).slice();
     case ScalarType.INT64:
     case ScalarType.UINT64:
     case ScalarType.SINT64:
