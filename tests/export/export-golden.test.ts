@@ -123,6 +123,28 @@ describe('export: SQL over a Parquet export (DuckDB)', () => {
   });
 });
 
+describe('export: Parquet spec layout (LIST/MAP wrappers)', () => {
+  it('reads in DuckDB as the legacy layout does, with the wrappers in the footer', async () => {
+    const legacy = path.join(dir, 'legacy.parquet');
+    const spec = path.join(dir, 'spec.parquet');
+    for (const [out, layout] of [[legacy, 'legacy'], [spec, 'spec']] as const) {
+      expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'events-by-name', '--format', 'parquet', '--layout', layout, '--output', out, '--quiet')).code).toBe(0);
+    }
+    const c = await (await DuckDBInstance.create(':memory:')).connect();
+    const q = async (file: string) =>
+      (await c.runAndReadAll(`SELECT user_key, value.tags AS tags, value.counters AS counters, value.details AS details, value.deltas AS deltas, unknown_fields FROM read_parquet('${file}') ORDER BY user_key`)).getRowObjectsJson();
+    const specRows = await q(spec);
+    // an empty LIST/MAP is written as null in the spec layout, as an empty repeated field in the legacy one
+    const emptyAsNull = (v: unknown): unknown =>
+      Array.isArray(v) ? (v.length === 0 ? null : v.map(emptyAsNull)) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, emptyAsNull(x)])) : v;
+    expect(emptyAsNull(specRows)).toEqual(emptyAsNull(await q(legacy)));
+    expect(specRows.length).toBe(24);
+    const logical = (await c.runAndReadAll(`SELECT name, converted_type FROM parquet_schema('${spec}') WHERE name IN ('tags', 'counters', 'unknown_fields') ORDER BY name`)).getRowObjectsJson();
+    expect(logical).toEqual(expect.arrayContaining([{ name: 'counters', converted_type: 'MAP' }, { name: 'tags', converted_type: 'LIST' }, { name: 'unknown_fields', converted_type: 'LIST' }]));
+    c.closeSync();
+  });
+});
+
 describe('export: broadcast state', () => {
   it('gives the broadcast Rule values as nested columns, enums by name, one row per subtask copy', async () => {
     const out = path.join(dir, 'rules.parquet');
