@@ -3,6 +3,8 @@ import type { Plugin } from 'vite';
 /**
  * The app may talk only to its own origin, plus the origin of a savepoint URL the user gave with
  * `?savepoint=<url>` (only http/https). No eval, no inline scripts, no plugins, no framing.
+ * `'wasm-unsafe-eval'` lets the page and its workers compile WebAssembly (the Query view's DuckDB-WASM,
+ * served from this origin); it allows no JavaScript eval.
  */
 export function buildContentSecurityPolicy(savepointUrl: string | null): string {
   const connect = ["'self'"];
@@ -16,7 +18,7 @@ export function buildContentSecurityPolicy(savepointUrl: string | null): string 
   }
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self'",
     "img-src 'self' data: blob:",
     "font-src 'self'",

@@ -9,6 +9,7 @@ import { UnknownFieldsView } from './views/unknown-fields-view';
 import { ValuesView } from './views/values-view';
 import type { HashRoute } from './state/use-hash-route';
 import { OverviewView } from './views/overview-view';
+import { QueryView } from './views/query-view';
 import { StateView } from './views/state-view';
 
 export function ViewSwitch({ route, inspection }: { route: HashRoute; inspection: UseQueryResult<SavepointInspection, InspectorFailure> }) {
@@ -30,5 +31,7 @@ export function ViewSwitch({ route, inspection }: { route: HashRoute; inspection
       return <UnknownFieldsView inspection={data} params={route.params} />;
     case 'aliasing':
       return <AliasingView inspection={data} params={route.params} />;
+    case 'query':
+      return <QueryView inspection={data} />;
   }
 }

@@ -234,6 +234,27 @@ export type InspectorFailure =
 
 export type InspectorFailureKind = InspectorFailure['kind'];
 
+/** One state to export (the Query view's tables, the Export-state action). */
+export interface StateExportQuery extends StateQuery {
+  /** the state's scope, when a name is used in more than one */
+  scope?: 'keyed' | 'operator' | 'broadcast';
+  /** arrow: an Arrow IPC stream per chunk (what the Query view inserts into DuckDB) */
+  format: 'jsonl' | 'csv' | 'parquet' | 'arrow';
+  /** Parquet: parquet-protobuf's legacy layout (default) or LIST/MAP wrappers */
+  layout?: 'legacy' | 'spec';
+}
+
+export interface StateExportSummary {
+  rows: number;
+  entries: number;
+  valueBytes: number;
+  /** why the rows are not the whole state */
+  incomplete: string[];
+}
+
+/** Receives an export's bytes in order; the export waits for a returned promise (back pressure). */
+export type ExportChunkListener = (chunk: Uint8Array) => void | Promise<void>;
+
 export interface Inspector {
   /** Reads and classifies the input, hashes it and opens the savepoint. Replaces any open session. */
   open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession>;
@@ -245,6 +266,8 @@ export interface Inspector {
   getEntryDetail(query: StateQuery & { index: number }): Promise<EntryDetail>;
   /** Scans the state structurally (once per sample, cached): distribution over key groups/subtasks, Protobuf value statistics. */
   getStateStats(query: StateQuery, onProgress?: ProgressListener): Promise<StateStatsDetail>;
+  /** Writes one state's entries as JSON Lines, CSV or Parquet (core/export), streamed to `onChunk`; cancellable with `cancel`. */
+  exportState(query: StateExportQuery, onChunk: ExportChunkListener, onProgress?: ProgressListener): Promise<StateExportSummary>;
   /** The header-only verdict: `_metadata` and the state headers, no value read (checkSavepoint with scanValues false). */
   checkHeaders(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport>;
   /** The compatibility report of the open savepoint against the new schema with the value scan (the same as the CLI's `check`). */

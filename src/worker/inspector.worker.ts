@@ -3,7 +3,7 @@
  * Worker entry: one LocalInspector exposed through Comlink. Every failure is turned into plain
  * InspectorFailure data before it crosses, because Comlink would keep only the message of an Error.
  */
-import { expose } from 'comlink';
+import { expose, transfer } from 'comlink';
 import type { Inspector } from './inspector';
 import { LocalInspector } from './local-inspector';
 import { toInspectorFailure } from './to-inspector-failure';
@@ -26,6 +26,8 @@ const exposed: Inspector = {
   listEntries: guard((query, onProgress) => local.listEntries(query, onProgress)),
   getEntryDetail: guard((query) => local.getEntryDetail(query)),
   getStateStats: guard((query, onProgress) => local.getStateStats(query, onProgress)),
+  // each chunk is the export's own copy: moved to the page, not copied
+  exportState: guard((query, onChunk, onProgress) => local.exportState(query, (chunk) => onChunk(transfer(chunk, [chunk.buffer])), onProgress)),
   checkHeaders: guard((options, onProgress) => local.checkHeaders(options, onProgress)),
   check: guard((options, onProgress) => local.check(options, onProgress)),
   formatReport: guard((options, format) => local.formatReport(options, format)),

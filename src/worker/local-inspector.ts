@@ -13,10 +13,11 @@ import { findProtobufStates } from '../core/compat';
 import { wrongInput, type SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
+import { exportState } from '../core/export';
 import packageJson from '../../package.json';
 import type { Cancellation } from './cancellation';
 import { createSwitchingStep } from './create-switching-step';
-import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportFormat, Inspector, InspectorInput, OpenedSession, ProgressListener, StateQuery, StateStatsDetail } from './inspector';
+import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportChunkListener, ExportFormat, Inspector, InspectorInput, OpenedSession, ProgressListener, StateExportQuery, StateExportSummary, StateQuery, StateStatsDetail } from './inspector';
 import type { OpenSession, Session } from './inspector-session';
 import { openFileSession } from './open-file-session';
 import { openUrlSession } from './open-url-session';
@@ -87,6 +88,28 @@ export class LocalInspector implements Inspector {
 
   async getStateStats(query: StateQuery, onProgress?: ProgressListener): Promise<StateStatsDetail> {
     return toPlainData((await this.scanState(this.requireSavepoint(), query, onProgress)).stats);
+  }
+
+  /** Headers read again with the export's own registry (its codecs decode the values), then one decode-mode scan of the state. */
+  async exportState(query: StateExportQuery, onChunk: ExportChunkListener, onProgress?: ProgressListener): Promise<StateExportSummary> {
+    const session = this.requireSavepoint();
+    return this.steps.run('reading-state-headers', onProgress, async (cancel, phase, _bytesRead, step) => {
+      const registry = createSnapshotRegistry();
+      registerProtobufSnapshotReaders(registry);
+      const inspection = await inspectSavepoint(trackSavepointReads(session.savepoint, step), registry, { signal: signalOf(cancel) });
+      const op = inspection.operators.find((o) => o.id === query.operatorId);
+      const state = op?.states.find((s) => s.name === query.state && (query.scope === undefined || s.scope === query.scope));
+      if (op === undefined || state === undefined) throw wrongInput('not-found', `expected a state of the savepoint, found ${JSON.stringify(query.state)} of operator ${query.operatorId}`);
+      const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
+      phase('scanning-values', op.stateSize);
+      const result = await exportState(
+        opened,
+        registry,
+        { state, operator: op.id, format: query.format, ...(query.layout === undefined ? {} : { layout: query.layout }), ...(query.sample === undefined ? {} : { sample: query.sample }), signal: signalOf(cancel) },
+        onChunk,
+      );
+      return { rows: result.rows, entries: result.entries, valueBytes: result.valueBytes, incomplete: result.incomplete };
+    });
   }
 
   async checkHeaders(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport> {

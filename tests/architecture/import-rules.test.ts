@@ -30,10 +30,11 @@ const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   protobuf: ['io', 'flink'],
   compat: ['io', 'flink', 'protobuf'],
   jar: ['io', 'compat'],
+  export: ['io', 'flink', 'protobuf'],
   report: ['io', 'flink', 'protobuf', 'compat', 'jar'],
 };
 /** The packages the core's source may import. */
-const CORE_PACKAGES = ['@bufbuild/protobuf', '@noble/hashes', 'fflate', 'fzstd', 'snappyjs'];
+const CORE_PACKAGES = ['@bufbuild/protobuf', '@noble/hashes', 'fflate', 'fzstd', 'snappyjs', 'hyparquet-writer', 'apache-arrow'];
 /** What a test file (`*.test.ts`) beside the core's source may import besides. */
 const CORE_TEST_PACKAGES = ['vitest', 'fast-check'];
 /** The core folders whose index the UI may import. */

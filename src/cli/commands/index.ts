@@ -1,6 +1,6 @@
 /**
  * The CLI's command table. Each command lives in its own file and is registered with one line
- * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts), `export-schema` (./export-schema.ts).
+ * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts), `export-schema` (./export-schema.ts), `export` (rows of a state: ./export.ts).
  */
 import type { CliCommand } from '../cli-types';
 import { inspectCommand } from './inspect';
@@ -8,6 +8,7 @@ import { checkCommand } from './check';
 import { compareCommand } from './compare';
 import { exportSchemaCommand } from './export-schema';
 import { dumpCommand } from './dump';
+import { exportCommand } from './export';
 import { statsCommand } from '../scan';
 
 export const COMMANDS: readonly CliCommand[] = [
@@ -16,5 +17,6 @@ export const COMMANDS: readonly CliCommand[] = [
   checkCommand,
   compareCommand,
   exportSchemaCommand,
+  exportCommand,
   statsCommand,
 ];

@@ -59,3 +59,25 @@ export function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.length, str
 function isCont(b: number): boolean {
   return (b & 0xc0) === 0x80;
 }
+
+/** Standard UTF-8 encoding; an unpaired surrogate becomes '?' as Java's String.getBytes(UTF_8) writes it. */
+export function encodeUtf8(s: string): Uint8Array {
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
+        i++;
+        continue;
+      }
+    }
+    if (c >= 0xd800 && c <= 0xdfff) c = 0x3f;
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+    else out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+  }
+  return Uint8Array.from(out);
+}

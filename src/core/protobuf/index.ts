@@ -24,3 +24,6 @@ export { getProtobufSnapshotContent, registerProtobufSnapshotReaders } from './r
 export { scanProtobufPayload, scanProtobufPayloadInto, scanProtobufPayloadRangeInto } from './scan-protobuf-payload';
 export { stripDerivedJsonNames } from './strip-derived-json-names';
 export { normalizeSnapshotDescriptors, writeProtobufSnapshotParts } from './write-protobuf-snapshot';
+export { decodeUtf8, encodeUtf8 } from './decode-utf8';
+export { encodeProtobufMessage, isSingularPresent } from './encode-protobuf-message';
+export { type PbElement, type PbMessage, type PbScalar } from './protobuf-message-types';

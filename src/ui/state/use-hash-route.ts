@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-export type ViewId = 'overview' | 'state' | 'compat' | 'diff' | 'values' | 'unknown' | 'aliasing';
+export type ViewId = 'overview' | 'state' | 'compat' | 'diff' | 'values' | 'unknown' | 'aliasing' | 'query';
 
 export const VIEWS: readonly { id: ViewId; label: string; key: string }[] = [
   { id: 'overview', label: 'Overview', key: '1' },
@@ -10,6 +10,7 @@ export const VIEWS: readonly { id: ViewId; label: string; key: string }[] = [
   { id: 'values', label: 'Values', key: '5' },
   { id: 'unknown', label: 'Unknown fields', key: '6' },
   { id: 'aliasing', label: 'Aliasing memory', key: '7' },
+  { id: 'query', label: 'Query', key: '8' },
 ];
 
 export interface HashRoute {

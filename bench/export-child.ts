@@ -1,0 +1,31 @@
+/**
+ * Child process of figure 7: exports state `last-event` of a bench savepoint with `export` (the CLI's
+ * command in-process, one thread) in the given format to a temporary file and prints its peak RSS
+ * (process.resourceUsage().maxRSS), time, rows and the bytes of values exported as JSON.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from '../src/cli/run-cli';
+
+async function main(): Promise<void> {
+  const [dir, format] = [process.argv[2]!, process.argv[3]!];
+  const out = mkdtempSync(path.join(tmpdir(), 'bench-export-'));
+  try {
+    const file = path.join(out, `last-event.${format}`);
+    const baseline = process.resourceUsage().maxRSS;
+    let stdout = '';
+    let stderr = '';
+    const t0 = performance.now();
+    const code = await runCli(['export', dir, '--operator', 'bench-events', '--state', 'last-event', '--format', format, '--output', file], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+    const ms = performance.now() - t0;
+    if (code !== 0) throw new Error(stderr);
+    // the last progress line names the value bytes: "…: N rows, X MiB of values"
+    const progress = [...stderr.matchAll(/: (\d+) rows, ([\d.]+) MiB of values/g)].at(-1);
+    const rows = Number(/: (\d+) rows? of state/.exec(stdout)?.[1] ?? 0);
+    process.stdout.write(JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, baselineKiB: baseline, ms, rows, valueMiB: Number(progress?.[2] ?? 0), fileBytes: statSync(file).size }));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+void main();

@@ -1,0 +1,50 @@
+/**
+ * The row model of an export: one row per state entry (per element for list state), with the
+ * entry's place (subtask, key group), its key, namespace and user key, the value, its size and the
+ * unknown fields of its Protobuf message. JSON Lines, CSV and Parquet are renderings of it.
+ */
+import type { DecodedValue } from '../flink';
+import type { PbMessage } from '../protobuf';
+
+/** `arrow`: an Arrow IPC stream per row group (the app's Query view; see arrow-export-writer.ts) */
+export type ExportFormat = 'jsonl' | 'csv' | 'parquet' | 'arrow';
+
+/** How repeated and map fields are laid out in Parquet (parquet-protobuf's `parquet.proto.writeSpecsCompliant`). */
+export type ParquetListLayout = 'legacy' | 'spec';
+
+export interface ExportUnknownField {
+  /** dotted path of the containing message, '' for the root */
+  path: string;
+  number: number;
+  /** 0 varint, 1 fixed64, 2 length-delimited, 3 group, 5 fixed32 */
+  wireType: number;
+  /** the field's bytes, tag included */
+  bytes: Uint8Array;
+}
+
+export interface ExportRow {
+  subtask: number;
+  keyGroup: number;
+  key?: DecodedValue;
+  namespace?: DecodedValue;
+  /** MapState and broadcast state */
+  userKey?: DecodedValue;
+  /** keyed list state: the element's index in its list */
+  elementIndex?: number;
+  /** null: a null MapState value */
+  value: DecodedValue | null;
+  /** the decoded Protobuf message of the value, when it is one */
+  message?: PbMessage;
+  /** serialized bytes of the value (a Protobuf value: its payload, without the 4-byte frame length) */
+  valueSize: number;
+  unknownFields: ExportUnknownField[];
+}
+
+/** Where an export's bytes go, in order; a returned promise is awaited before more is written (back pressure). */
+export type ExportSink = (chunk: Uint8Array) => void | Promise<void>;
+
+export interface ExportProgress {
+  rows: number;
+  /** bytes of state values read so far */
+  valueBytes: number;
+}

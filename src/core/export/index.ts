@@ -1,0 +1,7 @@
+/**
+ * export/: a state's entries as rows (key group, subtask, key, namespace, user key, element index,
+ * value, value size, unknown fields), streamed as JSON Lines, CSV or Parquet with the Protobuf value's
+ * schema derived as parquet-protobuf derives it (docs/export.md).
+ */
+export { exportState } from './export-state';
+export { type ExportFormat, type ParquetListLayout } from './export-types';

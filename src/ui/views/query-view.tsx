@@ -1,0 +1,301 @@
+/**
+ * Query: SQL over the savepoint's states with DuckDB-WASM, on this machine. Each readable state
+ * becomes a table (its export as Arrow IPC, made in the decoding worker and inserted into DuckDB row
+ * group by row group: the Parquet export's columns, Protobuf values as nested columns; DuckDB-WASM's
+ * Parquet reader is an extension it would download from elsewhere, so Parquet is not used here); example
+ * queries; results in a virtualized table, downloadable as CSV; DuckDB's message on errors. Each
+ * state can also be exported as a file (JSON Lines, CSV, Parquet) with progress and cancel.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef, useState } from 'react';
+import type { InspectedOperator, InspectedState, SavepointInspection } from '../../core/flink';
+import type { InspectorFailure, InspectorProgress } from '../../worker';
+import { ProgressBar } from '../components/progress-bar';
+import { downloadBlob } from '../download-blob';
+import { useInspector } from '../inspector-context';
+import { nameStateTable } from '../query/name-state-table';
+import { openDuckDb } from '../query/open-duckdb';
+import { MAX_RESULT_ROWS, runSql, type SqlResult } from '../query/run-sql';
+
+const ROW_HEIGHT = 26;
+type Format = 'parquet' | 'jsonl' | 'csv';
+
+interface StateTable {
+  op: InspectedOperator;
+  state: InspectedState;
+  table: string;
+}
+
+type TableStatus = { kind: 'loaded'; rows: number; incomplete: string[] } | { kind: 'failed'; message: string } | { kind: 'loading' };
+
+interface Running {
+  what: string;
+  progress: InspectorProgress | null;
+}
+
+function failureText(e: unknown): string {
+  if (typeof e === 'object' && e !== null && 'message' in e) return String((e as { message: unknown }).message);
+  return String(e);
+}
+
+export function QueryView({ inspection }: { inspection: SavepointInspection }) {
+  const inspector = useInspector();
+  const states: StateTable[] = inspection.operators.flatMap((op) => op.states.map((state) => ({ op, state, table: nameStateTable(op, state) })));
+  const [status, setStatus] = useState<Record<string, TableStatus>>({});
+  const [running, setRunning] = useState<Running | null>(null);
+  const [sql, setSql] = useState('');
+  const [result, setResult] = useState<SqlResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [fields, setFields] = useState<{ table: string; fields: string[] } | null>(null);
+  const [field, setField] = useState('');
+  const [format, setFormat] = useState<Format>('parquet');
+
+  const exportBytes = async (t: StateTable, fmt: Format): Promise<{ parts: Uint8Array[] }> => {
+    const parts: Uint8Array[] = [];
+    setRunning({ what: `Exporting ${t.state.name}`, progress: null });
+    try {
+      await inspector.exportState({ operatorId: t.op.id, state: t.state.name, scope: t.state.scope, format: fmt }, (c) => void parts.push(c), (p) => setRunning({ what: `Exporting ${t.state.name}`, progress: p }));
+      return { parts };
+    } finally {
+      setRunning(null);
+    }
+  };
+
+  const loadTables = async () => {
+    setError(null);
+    let engine;
+    try {
+      engine = await openDuckDb();
+    } catch (e) {
+      setError(`DuckDB could not start: ${failureText(e)}`);
+      return;
+    }
+    let firstProtobuf: string | null = null;
+    for (const t of states) {
+      if (t.state.status !== 'ok') continue;
+      setStatus((s) => ({ ...s, [t.table]: { kind: 'loading' } }));
+      try {
+        await engine.conn.query(`DROP TABLE IF EXISTS ${t.table}`);
+        let first = true;
+        setRunning({ what: `Loading ${t.state.name}`, progress: null });
+        let summary;
+        try {
+          // each chunk is one Arrow IPC stream (a row group): inserted as it comes, so the page holds one at a time
+          summary = await inspector.exportState(
+            { operatorId: t.op.id, state: t.state.name, scope: t.state.scope, format: 'arrow' },
+            async (chunk) => {
+              await engine.conn.insertArrowFromIPCStream(chunk, { name: t.table, create: first });
+              first = false;
+            },
+            (p) => setRunning({ what: `Loading ${t.state.name}`, progress: p }),
+          );
+        } finally {
+          setRunning(null);
+        }
+        const { rows, incomplete } = summary;
+        setStatus((s) => ({ ...s, [t.table]: { kind: 'loaded', rows, incomplete } }));
+        if (firstProtobuf === null) {
+          const probe = await engine.conn.query(`SELECT value FROM ${t.table} LIMIT 0`);
+          const children = probe.schema.fields[0]?.type?.children as { name: string }[] | null | undefined;
+          if (Array.isArray(children) && children.length > 0) {
+            firstProtobuf = t.table;
+            setFields({ table: t.table, fields: children.map((c) => c.name) });
+            setField(children[0]!.name);
+            setSql(`SELECT * EXCLUDE (value) FROM ${t.table} ORDER BY value_size DESC LIMIT 20`);
+          }
+        }
+      } catch (e) {
+        const failure = e as InspectorFailure;
+        setStatus((s) => ({ ...s, [t.table]: { kind: 'failed', message: failureText(failure) } }));
+        if (failure.kind === 'cancelled') break;
+      }
+    }
+  };
+
+  const run = async (text = sql) => {
+    setError(null);
+    setResult(null);
+    try {
+      const engine = await openDuckDb();
+      setResult(await runSql(engine, text));
+    } catch (e) {
+      setError(failureText(e));
+    }
+  };
+
+  const exportFile = async (t: StateTable) => {
+    setError(null);
+    try {
+      const { parts } = await exportBytes(t, format);
+      const type = format === 'parquet' ? 'application/vnd.apache.parquet' : format === 'csv' ? 'text/csv' : 'application/jsonl';
+      downloadBlob(new Blob(parts as BlobPart[], { type }), `${t.table}.${format}`);
+    } catch (e) {
+      setError(`export of ${t.state.name} failed: ${failureText(e)}`);
+    }
+  };
+
+  const example = (text: string) => {
+    setSql(text);
+    void run(text);
+  };
+  const T = fields?.table;
+  const loadedAny = Object.values(status).some((s) => s.kind === 'loaded');
+
+  return (
+    <div className="view" data-testid="query-view">
+      <h1>Query</h1>
+      <p className="muted">
+        SQL over the states with DuckDB, in this browser: each state is a table of its entries (key group, subtask, key, namespace, user key,
+        element index, the value — Protobuf as nested columns —, value size, unknown fields). Nothing leaves the machine.
+      </p>
+      {running ? <ProgressBar progress={running.progress} onCancel={() => void inspector.cancel()} /> : null}
+      <table className="query-states" data-testid="query-states">
+        <thead>
+          <tr>
+            <th>Table</th>
+            <th>State</th>
+            <th>Kind</th>
+            <th>Status</th>
+            <th>Export</th>
+          </tr>
+        </thead>
+        <tbody>
+          {states.map((t) => {
+            const s = status[t.table];
+            return (
+              <tr key={`${t.op.id}/${t.state.scope}/${t.state.name}`} data-testid="query-state-row">
+                <td className="mono">{t.table}</td>
+                <td>{t.state.name}</td>
+                <td className="muted">
+                  {t.state.scope} {t.state.kind}
+                </td>
+                <td data-testid="query-state-status">
+                  {t.state.status !== 'ok'
+                    ? `not readable: ${t.state.statusReason ?? t.state.status}`
+                    : s === undefined
+                      ? 'not loaded'
+                      : s.kind === 'loading'
+                        ? 'loading…'
+                        : s.kind === 'failed'
+                          ? `not loaded: ${s.message}`
+                          : `${s.rows} row${s.rows === 1 ? '' : 's'}${s.incomplete.length > 0 ? ` (not the whole state: ${s.incomplete.join('; ')})` : ''}`}
+                </td>
+                <td>
+                  <button type="button" className="btn small" disabled={t.state.status !== 'ok' || running !== null} onClick={() => void exportFile(t)} data-testid="export-state">
+                    Export
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <div className="query-controls">
+        <button type="button" className="btn" disabled={running !== null} onClick={() => void loadTables()} data-testid="load-tables">
+          {loadedAny ? 'Reload tables' : 'Load states as tables'}
+        </button>
+        <label>
+          Export format{' '}
+          <select value={format} onChange={(e) => setFormat(e.target.value as Format)} data-testid="export-format">
+            <option value="parquet">Parquet</option>
+            <option value="jsonl">JSON Lines</option>
+            <option value="csv">CSV</option>
+          </select>
+        </label>
+      </div>
+      {T !== undefined ? (
+        <div className="query-examples" data-testid="query-examples">
+          <span className="muted">Examples on {T}:</span>
+          <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value) FROM ${T} WHERE len(unknown_fields) > 0 LIMIT 100`)}>
+            Values with unknown fields
+          </button>
+          <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value) FROM ${T} ORDER BY value_size DESC LIMIT 20`)}>
+            Largest values
+          </button>
+          <button type="button" className="btn small" onClick={() => example(`SELECT key_group, count(*) AS entries, sum(value_size) AS bytes FROM ${T} GROUP BY key_group ORDER BY key_group`)}>
+            Counts per key group
+          </button>
+          <span>
+            <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value), value.${field} FROM ${T} WHERE value.${field} IS NOT NULL LIMIT 100`)}>
+              Values whose field is set:
+            </button>{' '}
+            <select value={field} onChange={(e) => setField(e.target.value)} aria-label="Field" data-testid="query-field">
+              {fields!.fields.map((f) => (
+                <option key={f}>{f}</option>
+              ))}
+            </select>
+          </span>
+        </div>
+      ) : null}
+      <textarea
+        className="sql mono"
+        value={sql}
+        onChange={(e) => setSql(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void run();
+        }}
+        placeholder={loadedAny ? 'SELECT … FROM <table>' : 'Load the states as tables first'}
+        aria-label="SQL"
+        rows={4}
+        data-testid="sql"
+      />
+      <div className="query-controls">
+        <button type="button" className="btn primary" onClick={() => void run()} disabled={sql.trim() === ''} data-testid="run-sql">
+          Run (Ctrl+Enter)
+        </button>
+        {result ? (
+          <button type="button" className="btn small" onClick={() => downloadBlob(new Blob([toCsv(result)], { type: 'text/csv' }), 'query-result.csv')} data-testid="download-result">
+            Download result (CSV)
+          </button>
+        ) : null}
+      </div>
+      {error !== null ? (
+        <div className="query-error" role="alert" data-testid="query-error">
+          {error}
+        </div>
+      ) : null}
+      {result ? <ResultTable result={result} /> : null}
+    </div>
+  );
+}
+
+function ResultTable({ result }: { result: SqlResult }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: result.rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+  const grid = { gridTemplateColumns: `repeat(${Math.max(1, result.columns.length)}, minmax(90px, 1fr))` };
+  return (
+    <>
+      <p className="muted small" data-testid="query-summary">
+        {result.total} row{result.total === 1 ? '' : 's'} in {Math.round(result.millis)} ms
+        {result.total > result.rows.length ? ` (the first ${MAX_RESULT_ROWS.toLocaleString('en')} shown)` : ''}
+      </p>
+      <div className="vtable" role="grid" aria-label="Query result" aria-rowcount={result.rows.length} data-testid="query-result">
+        <div className="vrow qrow vhead" role="row" style={grid}>
+          {result.columns.map((c, i) => (
+            <span role="columnheader" key={i} title={c}>
+              {c}
+            </span>
+          ))}
+        </div>
+        <div className="vbody" ref={scrollRef} style={{ height: Math.min(420, Math.max(1, result.rows.length) * ROW_HEIGHT + 2) }}>
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualizer.getVirtualItems().map((it) => (
+              <div key={it.key} role="row" className="vrow qrow" style={{ ...grid, position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${it.start}px)` }} data-testid="query-row">
+                {result.rows[it.index]!.map((cell, i) => (
+                  <span className="mono" key={i} title={cell}>
+                    {cell}
+                  </span>
+                ))}
+              </div>
+            ))}
+          </div>
+        </div>
+      </div>
+    </>
+  );
+}
+
+function toCsv(result: SqlResult): string {
+  const q = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  return [result.columns, ...result.rows].map((r) => r.map(q).join(',')).join('\r\n') + '\r\n';
+}

@@ -1,0 +1,202 @@
+/**
+ * `export` over the fixture savepoints written by real Flink: JSON Lines rows of a ValueState hold
+ * FixtureData's events (last event per key, typed keys, unknown fields 100/101 with their bytes);
+ * the Parquet exports are byte for byte the files the Java cross-check (fixtures/parquet-check) read
+ * back with parquet-protobuf into equal messages, and their value schema is the one Flink's
+ * ParquetProtoWriters wrote; DuckDB answers SQL over an export; a state that is not decodable is
+ * refused with its reason (exit 2).
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli';
+import { deriveParquetFields } from '../../src/core/export/derive-parquet-schema';
+import { formatParquetSchemaText } from '../../src/core/export/format-parquet-schema-text';
+import { createSnapshotRegistry, inspectSavepoint } from '../../src/core/flink';
+import { getProtobufSnapshotContent, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
+import { openNodeInput } from '../../src/cli/sources';
+import { PARQUET_CHECK_EXPORTS } from '../../fixtures/parquet-check/exports.mjs';
+
+const SAVEPOINT = 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint';
+const dir = mkdtempSync(path.join(tmpdir(), 'export-golden-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface CrossCheckManifest {
+  referenceSchema: string;
+  exports: { file: string; sha256: string; valueSchemaEqualsReference: boolean; rowsRead: number; valuesEqualOriginal: number; mismatches: string[] }[];
+}
+const manifest = JSON.parse(readFileSync('fixtures/parquet-check/manifest.json', 'utf8')) as CrossCheckManifest;
+
+async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+describe('export: JSON Lines of a fixture ValueState', () => {
+  it('holds the last event of each key with its typed key, ProtoJSON value and unknown fields', async () => {
+    const out = path.join(dir, 'last-event.jsonl');
+    const r = await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', out);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${out}: 5 rows of state "last-event" (5 entries)\n`);
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const byKey = new Map(rows.map((row) => [row['key'], row]));
+    // ids 0..23 keyed by id % 5: the last event of key k is the largest id with id % 5 == k
+    expect([...byKey.keys()].sort()).toEqual([0, 1, 2, 3, 4]);
+    for (const [key, row] of byKey) {
+      const id = [19, 20, 21, 22, 23].find((i) => i % 5 === key)!;
+      const value = row['value'] as Record<string, unknown>;
+      expect(value['id']).toBe(String(id));
+      expect(value['name']).toBe(`event-${id}`);
+      // Kind.forNumber(1 + id % 3)
+      expect(value['kind']).toBe(['CREATED', 'UPDATED', 'DELETED'][id % 3]);
+      expect(row['namespace']).toBe('VoidNamespace');
+      const unknown = row['unknownFields'] as { number: number; wireType: number; bytes: string }[];
+      // field 100 varint 99 on every event, field 101 "extra-<id>" on even ids
+      expect(unknown[0]).toEqual({ path: '', number: 100, wireType: 0, bytes: 'oAZj' });
+      expect(unknown.length).toBe(id % 2 === 0 ? 2 : 1);
+    }
+  });
+
+  it('writes CSV with a header and one line per entry', async () => {
+    const out = path.join(dir, 'last-event.csv');
+    expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'last-event', '--format', 'csv', '--output', out)).code).toBe(0);
+    const lines = readFileSync(out, 'utf8').split('\r\n');
+    expect(lines[0]).toBe('key_group,subtask,key,namespace,value,value_size,unknown_fields');
+    expect(lines.filter((l) => l !== '').length).toBe(6);
+  });
+
+  it('gives list state one row per element with its index', async () => {
+    const out = path.join(dir, 'history.jsonl');
+    expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'event-history', '--format', 'jsonl', '--output', out)).code).toBe(0);
+    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { key: number; elementIndex: number; value: { id?: string } });
+    expect(rows.length).toBe(24);
+    // ProtoJSON leaves out id 0 (proto3 default)
+    for (const row of rows) expect(Number(row.value.id ?? 0) % 5).toBe(row.key);
+    expect(rows.filter((row) => row.key === 0).map((row) => row.elementIndex)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
+
+describe('export: Parquet against the Java cross-check (fixtures/parquet-check/manifest.json)', () => {
+  it('derives the schema Flink\'s ParquetProtoWriters wrote for Event', async () => {
+    const files = await openNodeInput(SAVEPOINT);
+    const registry = createSnapshotRegistry();
+    registerProtobufSnapshotReaders(registry);
+    const inspection = await inspectSavepoint(files, registry);
+    const state = inspection.operators.flatMap((o) => o.states).find((s) => s.name === 'last-event')!;
+    const root = getProtobufSnapshotContent(state.valueSerializer!)!.schema.root;
+    expect(formatParquetSchemaText(root.typeName, deriveParquetFields(root, { layout: 'legacy' }))).toBe(manifest.referenceSchema);
+  });
+
+  it.each(PARQUET_CHECK_EXPORTS)('exports $state exactly as the file parquet-protobuf read back into equal messages', async (e) => {
+    const checked = manifest.exports.find((m) => m.file === e.file)!;
+    expect(checked.valueSchemaEqualsReference).toBe(true);
+    expect(checked.rowsRead).toBeGreaterThan(0);
+    expect(checked.valuesEqualOriginal).toBe(checked.rowsRead);
+    const out = path.join(dir, e.file);
+    const r = await run('export', e.savepoint, '--operator', e.operator, '--state', e.state, '--format', 'parquet', '--output', out, '--quiet');
+    expect(r.code).toBe(0);
+    expect(createHash('sha256').update(readFileSync(out)).digest('hex')).toBe(checked.sha256);
+  });
+});
+
+describe('export: SQL over a Parquet export (DuckDB)', () => {
+  it('answers queries over nested values, unknown fields and key groups', async () => {
+    const out = path.join(dir, 'by-name.parquet');
+    expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'events-by-name', '--format', 'parquet', '--output', out, '--quiet')).code).toBe(0);
+    const db = await DuckDBInstance.create(':memory:');
+    const c = await db.connect();
+    const q = async (sql: string) => (await c.runAndReadAll(sql.replace('$F', `read_parquet('${out.replace(/'/g, "''")}')`))).getRowObjectsJson();
+    expect(await q('SELECT count(*) AS n FROM $F')).toEqual([{ n: '24' }]);
+    // every event carries unknown field 100; the even ids also 101
+    expect(await q('SELECT count(*) AS n FROM $F WHERE list_contains(list_transform(unknown_fields, u -> u.number), 101)')).toEqual([{ n: '12' }]);
+    // field detail is set on ids with id % 4 != 3
+    expect(await q('SELECT count(*) AS n FROM $F WHERE value.detail IS NOT NULL')).toEqual([{ n: '18' }]);
+    expect(await q("SELECT user_key, value.kind AS kind, value.counters AS counters FROM $F WHERE value.id = 4")).toEqual([{ user_key: 'event-4', kind: 'UPDATED', counters: [{ key: 'seen', value: 4 }, { key: 'double', value: 8 }] }]);
+    const perKeyGroup = await q('SELECT key_group, count(*) AS n FROM $F GROUP BY key_group ORDER BY key_group');
+    expect(perKeyGroup.reduce((n, row) => n + Number(row['n']), 0)).toBe(24);
+    c.closeSync();
+  });
+});
+
+describe('export: Parquet spec layout (LIST/MAP wrappers)', () => {
+  it('reads in DuckDB as the legacy layout does, with the wrappers in the footer', async () => {
+    const legacy = path.join(dir, 'legacy.parquet');
+    const spec = path.join(dir, 'spec.parquet');
+    for (const [out, layout] of [[legacy, 'legacy'], [spec, 'spec']] as const) {
+      expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'events-by-name', '--format', 'parquet', '--layout', layout, '--output', out, '--quiet')).code).toBe(0);
+    }
+    const c = await (await DuckDBInstance.create(':memory:')).connect();
+    const q = async (file: string) =>
+      (await c.runAndReadAll(`SELECT user_key, value.tags AS tags, value.counters AS counters, value.details AS details, value.deltas AS deltas, unknown_fields FROM read_parquet('${file}') ORDER BY user_key`)).getRowObjectsJson();
+    const specRows = await q(spec);
+    // an empty LIST/MAP is written as null in the spec layout, as an empty repeated field in the legacy one
+    const emptyAsNull = (v: unknown): unknown =>
+      Array.isArray(v) ? (v.length === 0 ? null : v.map(emptyAsNull)) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, emptyAsNull(x)])) : v;
+    expect(emptyAsNull(specRows)).toEqual(emptyAsNull(await q(legacy)));
+    expect(specRows.length).toBe(24);
+    const logical = (await c.runAndReadAll(`SELECT name, converted_type FROM parquet_schema('${spec}') WHERE name IN ('tags', 'counters', 'unknown_fields') ORDER BY name`)).getRowObjectsJson();
+    expect(logical).toEqual(expect.arrayContaining([{ name: 'counters', converted_type: 'MAP' }, { name: 'tags', converted_type: 'LIST' }, { name: 'unknown_fields', converted_type: 'LIST' }]));
+    c.closeSync();
+  });
+});
+
+describe('export: broadcast state', () => {
+  it('gives the broadcast Rule values as nested columns, enums by name, one row per subtask copy', async () => {
+    const out = path.join(dir, 'rules.parquet');
+    expect((await run('export', SAVEPOINT, '--operator', 'long-broadcast', '--state', 'rules', '--format', 'parquet', '--output', out, '--quiet')).code).toBe(0);
+    const c = await (await DuckDBInstance.create(':memory:')).connect();
+    const rows = (await c.runAndReadAll(`SELECT user_key, value.applies_to AS applies_to, value.patterns AS patterns, count(*) AS copies FROM read_parquet('${out}') GROUP BY ALL ORDER BY user_key`)).getRowObjectsJson();
+    // rule r: appliesTo Kind.forNumber(1 + r % 3), patterns [p<r>, *]; every subtask holds a copy
+    expect(rows).toEqual([
+      { user_key: 'rule-0', applies_to: 'CREATED', patterns: ['p0', '*'], copies: '2' },
+      { user_key: 'rule-1', applies_to: 'UPDATED', patterns: ['p1', '*'], copies: '2' },
+      { user_key: 'rule-2', applies_to: 'DELETED', patterns: ['p2', '*'], copies: '2' },
+    ]);
+    c.closeSync();
+  });
+});
+
+describe('export: refusals', () => {
+  it('refuses a state whose values are not decodable here, with the state\'s reason', async () => {
+    const r = await run('export', 'fixtures/savepoints/flink-2.3/rocksdb/native/savepoint', '--operator', 'int-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', path.join(dir, 'native.jsonl'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^savepoint-inspector export: .*state "last-event" cannot be exported: its values are not decodable here \(.*RocksDB.*\)/s);
+  });
+
+  it('names the operator\'s states for an unknown state and needs --state or --all', async () => {
+    const r = await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'nope', '--format', 'jsonl', '--output', path.join(dir, 'x.jsonl'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('found "nope" (its states: "_timer_state/event_user-timers", "_timer_state/processing_user-timers", "even-events", "event-history", "events-by-name", "last-event", "processed-events")');
+    const u = await run('export', SAVEPOINT, '--operator', 'int-keyed', '--format', 'jsonl', '--output', path.join(dir, 'x.jsonl'));
+    expect(u.code).toBe(2);
+    expect(u.stderr).toContain('expected either --state <name> or --all');
+  });
+
+  it('writes one file per state with --all', async () => {
+    const out = path.join(dir, 'all');
+    const r = await run('export', SAVEPOINT, '--operator', 'int-keyed', '--all', '--format', 'parquet', '--output', out, '--quiet');
+    expect(r.code).toBe(0);
+    // the five states and the two timer queues
+    expect(r.stdout.trim().split('\n').length).toBe(7);
+  });
+});
+
+describe('export: Arrow IPC (what the app\'s Query view inserts into DuckDB-WASM)', () => {
+  it('holds the Parquet columns, typed alike, one IPC stream per row group', async () => {
+    const { tableFromIPC } = await import('apache-arrow');
+    const out = path.join(dir, 'by-name.arrows');
+    expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'events-by-name', '--format', 'arrow', '--output', out, '--quiet')).code).toBe(0);
+    const table = tableFromIPC(readFileSync(out));
+    expect(table.numRows).toBe(24);
+    expect(table.schema.fields.map((f) => `${f.name}: ${String(f.type)}`).slice(0, 5)).toEqual(['key_group: Int32', 'subtask: Int32', 'key: Int32', 'namespace: Utf8', 'user_key: Utf8']);
+    const rows = table.toArray().map((r) => r.toJSON() as { user_key: string; value: { toJSON(): { id: bigint; kind: string } } });
+    const four = rows.find((r) => r.user_key === 'event-4')!.value.toJSON();
+    expect(four.id).toBe(4n);
+    expect(four.kind).toBe('UPDATED');
+  });
+});
