@@ -1,5 +1,5 @@
 /**
- * Child process of figure 7: exports state `last-event` of a bench savepoint with `export` (the CLI's
+ * Child process of figure 10: exports state `last-event` of a bench savepoint with `export` (the CLI's
  * command in-process, one thread) in the given format to a temporary file and prints its peak RSS
  * (process.resourceUsage().maxRSS), time, rows and the bytes of values exported as JSON.
  */

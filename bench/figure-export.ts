@@ -1,4 +1,4 @@
-/** Figure 7: `export` throughput (MiB/s of state values) and peak RSS, JSON Lines and Parquet, in a child process each. */
+/** Figure 10: `export` throughput (MiB/s of state values) and peak RSS, JSON Lines and Parquet, in a child process each. */
 import path from 'node:path';
 import { fmtBytes, MiB, timeProcess, type Figure } from './measure';
 
@@ -15,7 +15,7 @@ export function measureExport(dir: string): Figure[] {
     const r = runExportChild(dir, format);
     const rate = r.valueMiB / (r.ms / 1000);
     return {
-      id: `7${'ab'[i]}`,
+      id: `10${'ab'[i]}`,
       name: `export of state last-event as ${format === 'jsonl' ? 'JSON Lines' : 'Parquet'} (${r.rows} rows, ${r.valueMiB.toFixed(1)} MiB of values, full decode; file ${fmtBytes(r.fileBytes)})`,
       value: `${rate.toFixed(1)} MiB/s (${(r.ms / 1000).toFixed(1)} s)`,
       ratio: `peak RSS ${fmtBytes(r.maxRssKiB * 1024)} (start-up ${fmtBytes(r.baselineKiB * 1024)})`,

@@ -1,12 +1,12 @@
 /**
- * Figure 7: the new job's JAR as the schema (issue 18). Writes a ~100 MiB fat jar with ~26,000
+ * Figure 9: the new job's JAR as the schema (issue 18). Writes a ~100 MiB fat jar with ~26,000
  * entries outside the repo (the relocated fixture job jar's entries — generated classes, the
  * flink-datastream-protobuf serializer, a relocated protobuf-java — plus 26,000 incompressible
  * filler classes in library packages), then times the extraction in-process (warm, median of 5)
  * and `compare --job-jar` as a whole CLI process, and counts the bytes read: only the central
  * directory and the candidate classes are read, not the jar.
  *
- *   npx tsx bench/figure-job-jar.ts [dir]    (standalone; also figure 7 of `npm run bench`)
+ *   npx tsx bench/figure-job-jar.ts [dir]    (standalone; also figure 9 of `npm run bench`)
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -55,7 +55,7 @@ export async function measureJobJar(root: string): Promise<Figure[]> {
   const cli = timeProcess('npx', ['tsx', 'src/cli/main.ts', 'compare', '--job-jar', jar, '--against', path.resolve('fixtures/job-jars/jars/thin-4.36.2.binpb'), '--root', 'fixtures.events.Event', '--format', 'json'], 3, [0, 1]);
   return [
     {
-      id: '7a',
+      id: '9a',
       name: `job jar schema extraction, ${fmtBytes(size)} jar with ${first.stats.entries} entries (in-process, warm, median of 5)`,
       value: fmtMs(inProcess),
       ratio: `${first.stats.classesRead} classes inflated; ${fmtBytes(counter.bytes)} read in ${counter.reads} reads (${((100 * counter.bytes) / size).toFixed(2)} % of the jar)`,
@@ -63,7 +63,7 @@ export async function measureJobJar(root: string): Promise<Figure[]> {
       met: inProcess < 1000,
     },
     {
-      id: '7b',
+      id: '9b',
       name: '`compare --job-jar <fat jar> --against <set>` as a whole process (tsx, median of 3; includes hashing the jar for the report)',
       value: fmtMs(cli.ms),
       ratio: 'tsx start-up included (~0.5–1 s)',

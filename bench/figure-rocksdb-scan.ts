@@ -1,5 +1,5 @@
 /**
- * Figure 7: the RocksDB native read path. Tables written with the core's test writer (Flink's key layout:
+ * Figure 8: the RocksDB native read path. Tables written with the core's test writer (Flink's key layout:
  * key-group prefix + int key; 200-byte values; Snappy blocks of ~4 KiB; CRC32C), as one column family of
  * several overlapping files (an older full set and newer overwrites, as an incremental checkpoint's levels
  * hold them), read through Node file sources: the SST scan (footer, index, every data block verified and
@@ -91,7 +91,7 @@ export async function measureRocksDbScan(root: string): Promise<Figure[]> {
   const rate = (ms: number) => `${fmtBytes((bytes / ms) * 1000)}/s`;
   return [
     {
-      id: '7',
+      id: '8',
       name: `RocksDB native SST scan (${files.length} overlapping Snappy tables, ${fmtBytes(bytes)}, ${KEYS} keys merged)`,
       value: `${fmtMs(scanMs)} = ${rate(scanMs)}, peak RSS ${fmtBytes(last.peakRss)}`,
       ratio: `${(scanMs / readMs).toFixed(1)}× a plain read + copy of the same bytes (${fmtMs(readMs)} = ${rate(readMs)})`,

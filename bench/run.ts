@@ -1,10 +1,12 @@
 /**
  * `npm run bench`: generates (or reuses) 0.5 GiB and 2 GiB canonical savepoints in
- * $BENCH_DIR (default /tmp/bench-savepoints), measures figures 1–4 and 7 of the performance issue, prints
+ * $BENCH_DIR (default /tmp/bench-savepoints), measures figures 1–4 and 7–10, prints
  * each as "value (ratio vs its reference from this run; goal)", and writes them to docs/benchmarks.md.
  * Figures 5 (headless Chromium app scan of a 1 GiB zip) and 6 (Flink State Processor API vs our CLI) run over
  * a 1 GiB savepoint (bench/figures-browser-and-flink.ts); each is skipped with its reason when its tool is absent.
- * Figure 7 (bench/figure-rocksdb-scan.ts): the RocksDB native SST scan against a plain read of the same bytes.
+ * Figure 7 (bench/figure-real-schemas.ts): compare vs buf breaking on real schema histories. Figure 8
+ * (bench/figure-rocksdb-scan.ts): the RocksDB native SST scan against a plain read of the same bytes. Figure 9
+ * (bench/figure-job-jar.ts): the job jar as the schema. Figure 10 (bench/figure-export.ts): export throughput and memory.
  * `--keep` keeps the 2 GiB savepoint (deleted by default, the disk is shared).
  */
 import { execFileSync } from 'node:child_process';
@@ -53,7 +55,7 @@ async function main(): Promise<void> {
   show(await measureScanThroughput(smallDir, genSmall.result, largeDir, genLarge.result));
   log('figure 3: peak memory (child processes) …');
   show(measureMemory(smallDir, largeDir));
-  log('figure 7: export throughput and memory (0.5 GiB savepoint, state last-event) …');
+  log('figure 10: export throughput and memory (0.5 GiB savepoint, state last-event) …');
   show(measureExport(smallDir));
   log('figure 4: evaluator vs buf breaking …');
   show(await measureEvaluator(path.join(root, 'evaluator')));
@@ -63,7 +65,7 @@ async function main(): Promise<void> {
   show(await measureRocksDbScan(root));
   const fiveSix = await measureFiguresFiveAndSix(root, log, keep);
   show(fiveSix.figures);
-  log('figure 7: the job jar as the schema (100 MiB fat jar) …');
+  log('figure 9: the job jar as the schema (100 MiB fat jar) …');
   show(await measureJobJar(root));
 
   const bufVersion = execFileSync(BUF_BIN, ['--version'], { encoding: 'utf8' }).trim();
@@ -79,10 +81,10 @@ async function main(): Promise<void> {
     "Figure 2 runs the same pipeline, the one of `stats` (range reads of consecutive key-group blocks in growing slices up to 1 MiB with one slice of read-ahead, blocks above 1 MiB in 1 MiB windows — KEYED_SCAN_WINDOW_BYTES — with one window of read-ahead; entries framed into rows; keys checked in place; each Protobuf frame handed over as buffer + bounds: scanState in frame mode with rows read in place), and changes only what happens to each Protobuf payload (2d: the same scan in decode mode decodes every entry); the reference of 2a is a plain read of the same files (fs reads into one reused 8 MiB buffer, each slice copied), alternated with the pipelines and the median of 3; 2f is the pipeline with nothing done per payload; 2c isolates the payload work; 2e times whole `stats` processes of the prebuilt CLI bundle over the 2 GiB savepoint (over 0.5 GiB a scan takes about half a second, of which each worker's start-up — bundle, `_metadata`, headers — is a large share).",
     'Figure 3 runs `bench/rss-child.ts` in a child process per size (through tsx, whose loader alone accounts for about 50 MiB of the start-up RSS; the bundled CLI starts at ~55 MiB) and reads `process.resourceUsage().maxRSS` at its end; memory is bounded by the read window (in this whole-state scan, key-group blocks above 1 MiB are streamed in 1 MiB windows), not by the savepoint or key-group size.',
     'Figure 4 times whole processes in alternation (median of 9): `node bin/savepoint-inspector.mjs compare new.binpb --against old.binpb --root big.M0` (the evaluator on the same pair of descriptor sets as buf, default text output as buf\'s; the prebuilt bundle with its code cache, as after `npm run build:cli`) vs `buf breaking new.binpb --against old.binpb`; 4b the same compare with the JSON report; 4c `check <small savepoint whose state type is the old root> --descriptors new.binpb --no-values --target 0.x --format json`, where the saved schema comes from the serializer snapshot (parsed, normalized and fingerprinted with the serializer\'s rules); 4d the compare through tsx; 4e checkSavepoint in this process.',
-    'Figure 7 runs `bench/export-child.ts` in a child process per format: `export --state last-event` of the 0.5 GiB savepoint (every 4th key) through the full decoder (`scanState` in decode mode), rows streamed to a file; throughput is the exported values\' bytes per second; memory is bounded by one Parquet row group (10,000 rows) or one MiB of text.',
+    'Figure 10 runs `bench/export-child.ts` in a child process per format: `export --state last-event` of the 0.5 GiB savepoint (every 4th key) through the full decoder (`scanState` in decode mode), rows streamed to a file; throughput is the exported values\' bytes per second; memory is bounded by one Parquet row group (10,000 rows) or one MiB of text.',
     ...fiveSix.notes,
     "Figure 7 times whole processes in alternation (median of 9, wall and CPU = user + system from GNU time) on the image pairs of `../shared/bench-schemas/` (`buf build` images of grpc/grpc-proto and open-telemetry/opentelemetry-proto at consecutive versions, imports and source info included): `node bin/savepoint-inspector.mjs compare new.binpb --against old.binpb --root R …` with every root of the pair's roots.txt (text report) vs `buf breaking new.binpb --against old.binpb` with the WIRE category only (`--config '{\"version\":\"v2\",\"breaking\":{\"use\":[\"WIRE\"]}}'`); the JSON report, and one root with the JSON report (the command the pair's README measured: 0.68 s wall / 0.46 s CPU against buf's 0.58 / 0.33 s before #19), for information. The npm package's `buf` is a Node launcher of the Go binary, as a user of `@bufbuild/buf` runs it. `npx tsx bench/figure-real-schemas.ts [runs]` runs this figure alone.",
-    'Figure 7 (bench/figure-job-jar.ts, also standalone: `npx tsx bench/figure-job-jar.ts`) writes a ~100 MiB fat jar with ~26,600 entries outside the repo (the relocated fixture job jar plus 26,000 incompressible filler classes in a library package) and reads its schema: the central directory, then only the candidate classes (top-level classes of packages with `*OrBuilder` classes, outside protobuf-java\'s runtime packages) and the classes they name.',
+    'Figure 9 (bench/figure-job-jar.ts, also standalone: `npx tsx bench/figure-job-jar.ts`) writes a ~100 MiB fat jar with ~26,600 entries outside the repo (the relocated fixture job jar plus 26,000 incompressible filler classes in a library package) and reads its schema: the central directory, then only the candidate classes (top-level classes of packages with `*OrBuilder` classes, outside protobuf-java\'s runtime packages) and the classes they name.',
   ];
   writeBenchmarksDoc(path.resolve(process.cwd(), 'docs/benchmarks.md'), environment, figures, notes);
   log('wrote docs/benchmarks.md');
