@@ -7,7 +7,7 @@
  * refused with its reason (exit 2).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
 import { deriveParquetFields } from '../../src/core/export/derive-parquet-schema';
 import { formatParquetSchemaText } from '../../src/core/export/format-parquet-schema-text';
-import { createSnapshotRegistry, inspectSavepoint } from '../../src/core/flink';
+import { createSnapshotRegistry, inspectSavepoint, openSavepoint } from '../../src/core/flink';
 import { getProtobufSnapshotContent, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
 import { PARQUET_CHECK_EXPORTS } from '../../fixtures/parquet-check/exports.mjs';
@@ -162,10 +162,22 @@ describe('export: broadcast state', () => {
 });
 
 describe('export: refusals', () => {
-  it('refuses a state whose values are not decodable here, with the state\'s reason', async () => {
-    const r = await run('export', 'fixtures/savepoints/flink-2.3/rocksdb/native/savepoint', '--operator', 'int-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', path.join(dir, 'native.jsonl'));
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^savepoint-inspector export: .*state "last-event" cannot be exported: its values are not decodable here \(.*RocksDB.*\)/s);
+  it('a state whose files are missing: the rows that could be read, a warning naming each missing file, exit 1', async () => {
+    // the RocksDB native fixture without the SST files its handles name: its keyed values cannot be read
+    const copy = path.join(dir, 'native-without-sst');
+    cpSync('fixtures/savepoints/flink-2.3/rocksdb/native/savepoint', copy, { recursive: true });
+    const opened = await openSavepoint(await openNodeInput(copy));
+    for (const op of opened.metadata.operators) {
+      for (const st of op.subtasks) {
+        const h = st.managedKeyedState;
+        if (h?.kind !== 'incremental') continue;
+        for (const f of [...h.sharedFiles, ...h.privateFiles]) if (f.localPath.endsWith('.sst') && f.handle?.kind === 'relative-file') rmSync(path.join(copy, f.handle.relativePath));
+      }
+    }
+    const r = await run('export', copy, '--operator', 'int-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', path.join(dir, 'native.jsonl'));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/native\.jsonl: 0 rows of state "last-event" \(0 entries\)\n$/);
+    expect(r.stderr).toMatch(/^savepoint-inspector export: warning: last-event: not the whole state: a stream failed: expected state file "[0-9a-f-]{36}" next to _metadata in \S+, found no such file: the savepoint is incomplete \(copy the whole folder\) — at \S+\/_metadata \[operator 6d821971… \/ subtask 0 \/ RocksDB table \d+\.sst\]\n/);
   });
 
   it('names the operator\'s states for an unknown state and needs --state or --all', async () => {

@@ -13,7 +13,7 @@ import type { SavepointFiles } from '../../src/core/io';
 
 const fixture = (v: string, f: string) => path.resolve(process.cwd(), `fixtures/savepoints/${v}/${f}/savepoint`);
 const SCHEMA = path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb');
-const NOT_READ = /^expected state file "[0-9a-f-]{36}", referenced by operator [0-9a-f]{8}… \/ subtask \d \/ RocksDB table \d{6}\.sst, next to _metadata in \/\S+\/savepoint, found no such file$/;
+const NOT_READ = /^expected state file "[0-9a-f-]{36}" next to _metadata in \/\S+\/savepoint, found no such file: the savepoint is incomplete \(copy the whole folder\)$/;
 
 /** The savepoint without the SST files its incremental keyed handles name. */
 async function withoutSstFiles(files: SavepointFiles): Promise<SavepointFiles> {

@@ -11,7 +11,7 @@ import { exportState, type ExportFormat, type ParquetListLayout } from '../../co
 import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, type InspectedState, type StateSample } from '../../core/flink';
 import { wrongInput } from '../../core/io';
 import { registerProtobufSnapshotReaders } from '../../core/protobuf';
-import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
+import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 
@@ -84,6 +84,7 @@ export const exportCommand: CliCommand = {
       chosen = chosen.slice(0, 1);
     }
     const quiet = values['quiet'] === true;
+    let partial = false;
     for (const state of chosen) {
       const target = all ? path.join(output, `${state.scope}-${state.name.replace(/[^A-Za-z0-9._-]/g, '_')}.${EXTENSIONS[format as ExportFormat]}`) : output;
       const fd = openSync(target, 'w');
@@ -107,8 +108,10 @@ export const exportCommand: CliCommand = {
       }
       io.stdout(`${target}: ${result.rows} row${result.rows === 1 ? '' : 's'} of state ${JSON.stringify(state.name)} (${result.entries} entr${result.entries === 1 ? 'y' : 'ies'})\n`);
       for (const why of result.incomplete) io.stderr(`savepoint-inspector export: warning: ${state.name}: not the whole state: ${why}\n`);
+      // part of the state could not be read (a stream failed, a part not readable here): the file is partial
+      if (result.errors.length > 0 || result.incomplete.some((why) => why.startsWith('not readable here'))) partial = true;
     }
-    return EXIT_OK;
+    return partial ? EXIT_FINDINGS : EXIT_OK;
   },
 };
 
