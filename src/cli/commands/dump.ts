@@ -3,12 +3,13 @@
  * state with key, key group, namespace, user key and decoded value; Protobuf values are decoded
  * with the descriptors of their own snapshot and listed with their unknown fields.
  */
-import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
+import { findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
 import { wrongInput, type SavepointFiles } from '../../core/io';
-import { formatHex, listProtobufValueDetails, registerProtobufSnapshotReaders, type ProtobufValueDetail } from '../../core/protobuf';
+import { formatHex, listProtobufValueDetails, type ProtobufValueDetail } from '../../core/protobuf';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
+import { createCommandRegistry } from './create-command-registry';
 
 const WIRE_TYPES = ['varint', 'fixed64', 'length-delimited', 'group', 'end-group', 'fixed32'];
 
@@ -23,6 +24,7 @@ export const dumpCommand: CliCommand = {
     '  --state <name>       the state name',
     '  --limit <N>          print at most N entries (default: all)',
     '  --json               print one JSON document: {operator, state, entries: [...]}',
+    '  --descriptors FILE   the job\'s descriptor set: decodes Protobuf held by Kryo (chill-protobuf)',
     '  -h, --help           show this help',
   ].join('\n'),
   options: {
@@ -30,6 +32,7 @@ export const dumpCommand: CliCommand = {
     state: { type: 'string' },
     limit: { type: 'string' },
     json: { type: 'boolean' },
+    descriptors: { type: 'string' },
   },
   async run({ values, positionals }, io) {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint to dump');
@@ -44,8 +47,7 @@ export const dumpCommand: CliCommand = {
       limit = Number(limitText);
     }
     const files = await openNodeInput(savepoint);
-    const registry = createSnapshotRegistry();
-    registerProtobufSnapshotReaders(registry);
+    const registry = await createCommandRegistry(values['descriptors']);
     const entries: DumpEntry[] = [];
     // decoded values carry the Protobuf decoder's details (unknown fields with their bytes)
     const visit = (entry: StateEntry) => void entries.push(toDumpEntry(entry, listProtobufValueDetails(entry.value).map((d) => d.detail)));

@@ -2,8 +2,9 @@
  * Finds every state whose serializers contain a Protobuf snapshot (at top level or nested in
  * Map/List/TTL composite snapshots), and every other state, from an inspection.
  */
-import type { InspectedOperator, InspectedState, SavepointInspection, SerializerSnapshot } from '../flink';
-import { getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
+import { getKryoSnapshotDetails, type InspectedOperator, type InspectedState, type KryoSnapshotDetails, type SavepointInspection, type SerializerSnapshot } from '../flink';
+import { getKryoProtobufCodec, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
+import type { KryoProtobufRecognition } from './recognize-kryo-protobuf';
 
 export interface FoundProtobufState {
   operator: InspectedOperator;
@@ -12,6 +13,18 @@ export interface FoundProtobufState {
   role: string;
   snapshot: SerializerSnapshot;
   content: ProtobufSnapshotContent;
+}
+
+/** A state whose values are Protobuf messages held by Kryo (chill-protobuf, or plain Kryo on a Protobuf class). */
+export interface FoundKryoProtobufState {
+  operator: InspectedOperator;
+  state: InspectedState;
+  role: string;
+  snapshot: SerializerSnapshot;
+  kryo: KryoSnapshotDetails;
+  recognition: KryoProtobufRecognition;
+  /** the values decode with the user's schema (the snapshot has a Kryo Protobuf codec) */
+  decodable: boolean;
 }
 
 export interface FoundOtherState {
@@ -24,8 +37,9 @@ export interface FoundOtherState {
 
 const MAX_NESTING = 64;
 
-export function findProtobufStates(inspection: SavepointInspection): { protobuf: FoundProtobufState[]; other: FoundOtherState[] } {
+export function findProtobufStates(inspection: SavepointInspection): { protobuf: FoundProtobufState[]; kryo: FoundKryoProtobufState[]; other: FoundOtherState[] } {
   const protobuf: FoundProtobufState[] = [];
+  const kryo: FoundKryoProtobufState[] = [];
   const other: FoundOtherState[] = [];
   for (const operator of inspection.operators) {
     for (const state of operator.states) {
@@ -42,6 +56,13 @@ export function findProtobufStates(inspection: SavepointInspection): { protobuf:
           if (content) {
             protobuf.push({ operator, state, role: path, snapshot: s, content });
             found = true;
+            return;
+          }
+          const details = getKryoSnapshotDetails(s);
+          const recognition = s.details?.['protobuf'] as KryoProtobufRecognition | undefined;
+          if (details && recognition) {
+            kryo.push({ operator, state, role: path, snapshot: s, kryo: details, recognition, decodable: getKryoProtobufCodec(s) !== undefined });
+            found = true;
           }
         });
       }
@@ -55,7 +76,7 @@ export function findProtobufStates(inspection: SavepointInspection): { protobuf:
       }
     }
   }
-  return { protobuf, other };
+  return { protobuf, kryo, other };
 }
 
 function visit(s: SerializerSnapshot, path: string, depth: number, fn: (s: SerializerSnapshot, path: string) => void): void {

@@ -8,14 +8,23 @@
  */
 import type { ByteReader } from '../io';
 import { findNestedValues, SKIPPED_VALUE, type DecodedValue, type ValueCodec, type ValueFrame, type ValueMode } from '../flink';
-import { decodeProtobufValue, type ProtobufValueDetail } from './decode-protobuf-value';
+import { decodeProtobufFrame, decodeProtobufValue, type ProtobufValueDetail } from './decode-protobuf-value';
+import { readKryoFrameHeader, readKryoProtobufFrame, type KryoClassExpectation } from './read-kryo-protobuf-frame';
+import { createProtobufError } from './protobuf-errors';
 import type { ProtobufSnapshotContent } from './protobuf-snapshot-types';
 import { readProtobufFrame, readProtobufFrameLength } from './read-protobuf-frame';
 
 export class ProtobufValueCodec implements ValueCodec {
   readonly format = 'protobuf';
 
-  constructor(readonly content: ProtobufSnapshotContent) {}
+  /**
+   * `kryo`: the values are framed by Flink's KryoSerializer with chill-protobuf's ProtobufSerializer
+   * (read-kryo-protobuf-frame.ts), with the user's schema in `content`; absent: the serializer's own frame.
+   */
+  constructor(
+    readonly content: ProtobufSnapshotContent,
+    readonly kryo?: KryoClassExpectation,
+  ) {}
 
   decodeDetailed(r: ByteReader): ProtobufValueDetail {
     return decodeProtobufValue(r, { root: this.content.schema.root, javaClass: this.content.javaClass, settings: this.content.settings });
@@ -23,6 +32,24 @@ export class ProtobufValueCodec implements ValueCodec {
 
   decode(r: ByteReader, mode: ValueMode = 'decode'): DecodedValue {
     const start = r.position;
+    if (this.kryo) {
+      const offset = r.absolutePosition;
+      const frame = readKryoProtobufFrame(r, this.kryo, this.content.settings.maxMessageSize);
+      if (frame === null) return { kind: 'null' };
+      if (mode === 'skip') return SKIPPED_VALUE;
+      if (mode === 'frame') {
+        const payloadStart = start + (frame.payloadOffset - offset);
+        return { kind: 'frame', format: 'protobuf', codec: this, bytes: r.bytes, start, payloadStart, end: r.position, length: frame.length, offset, file: r.file };
+      }
+      const root = frame.javaClass === this.content.javaClass ? this.content.schema.root : this.kryo.messagesByClass?.get(frame.javaClass);
+      if (root === undefined) {
+        throw createProtobufError(`Kryo value of class ${frame.javaClass}: the descriptor set has no message whose Java class (protoc's naming rules) is ${frame.javaClass}`, { file: r.file, offset: offset, path: r.path });
+      }
+      const detail = decodeProtobufFrame(r, frame, { root, javaClass: frame.javaClass, settings: this.content.settings });
+      const value = toMessageValue(detail);
+      Object.defineProperty(value, DETAIL, { value: { detail, frame: r.bytes.subarray(start, r.position) } satisfies DecodedProtobufValue });
+      return value;
+    }
     if (mode === 'decode') {
       const detail = this.decodeDetailed(r);
       const value = toMessageValue(detail);
@@ -36,14 +63,23 @@ export class ProtobufValueCodec implements ValueCodec {
   }
 
   frameInPlace(bytes: Uint8Array, start: number, end: number, out: ValueFrame): boolean {
-    const length = readProtobufFrameLength(bytes, start, end, this.content.settings.maxMessageSize);
-    if (length < 0) return false;
+    let payloadStart = start + 4;
+    let length: number;
+    if (this.kryo) {
+      const header = readKryoFrameHeader(bytes, start, end, this.kryo, this.content.settings.maxMessageSize);
+      if (header.kind !== 'frame') return false;
+      payloadStart = header.payloadStart;
+      length = header.length;
+    } else {
+      length = readProtobufFrameLength(bytes, start, end, this.content.settings.maxMessageSize);
+      if (length < 0) return false;
+    }
     out.format = 'protobuf';
     out.codec = this;
     out.bytes = bytes;
     out.start = start;
-    out.payloadStart = start + 4;
-    out.end = start + 4 + Math.min(length, end - start - 4);
+    out.payloadStart = payloadStart;
+    out.end = payloadStart + Math.max(0, Math.min(length, end - payloadStart));
     out.length = length;
     return true;
   }
@@ -70,7 +106,7 @@ export function toMessageValue(d: ProtobufValueDetail): DecodedValue {
     format: 'protobuf',
     typeName: d.typeName,
     payloadSize: d.payloadSize,
-    frame: { offset: d.frameOffset, length: 4 + d.payloadSize },
+    frame: { offset: d.frameOffset, length: d.payloadOffset - d.frameOffset + d.payloadSize },
     json: d.json,
     unknownFieldCount: d.unknownFields.length,
     depth: d.depth,
