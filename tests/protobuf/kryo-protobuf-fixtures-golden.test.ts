@@ -13,6 +13,7 @@ import { createSnapshotRegistry, getKryoSnapshotDetails, inspectSavepoint, type 
 import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
 import { listProtobufValueDetails, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
+import { runCli } from '../../src/cli/run-cli';
 
 const ROOT = path.resolve('fixtures/kryo-savepoints');
 const SCHEMA = path.join(ROOT, 'events.binpb');
@@ -133,4 +134,42 @@ describe('Kryo-held Protobuf fixtures', () => {
       expect(holder.nested.some((n: SerializerSnapshot) => n.typeLabel.includes('via Kryo'))).toBe(true);
     });
   }
+});
+
+describe('inspect on Kryo-held Protobuf', () => {
+  const run = async (argv: string[]) => {
+    let stdout = '';
+    const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: () => {} });
+    return { code, stdout };
+  };
+
+  it('lists each Kryo snapshot of a state in the JSON document, the POJO field one included', async () => {
+    const { code, stdout } = await run(['inspect', path.join(ROOT, 'flink-2.3/hashmap/kryo-registered/savepoint'), '--json', '--descriptors', SCHEMA]);
+    expect(code).toBe(0);
+    const doc = JSON.parse(stdout) as { operators: { states: { name: string; valueType: string; kryo: unknown }[] }[] };
+    const states = doc.operators.flatMap((o) => o.states);
+    const holder = states.find((s) => s.name === 'event-holder')!;
+    expect(holder.kryo).toEqual([
+      {
+        path: 'VALUE_SERIALIZER/1',
+        typeClass: EVENT_CLASS,
+        registrations: [
+          { name: EVENT_CLASS, registeredClass: EVENT_CLASS, kind: 'CLASS', serializerClass: 'com.twitter.chill.protobuf.ProtobufSerializer' },
+          { name: 'dev.savepointinspector.fixtures.generated.EventMessages$Rule', registeredClass: 'dev.savepointinspector.fixtures.generated.EventMessages$Rule', kind: 'UNSPECIFIED', serializerClass: null },
+          expect.objectContaining({ kind: 'CLASS' }),
+        ],
+        defaultSerializers: [],
+        defaultSerializerClasses: [],
+        protobuf: { kind: 'chill', how: `${EVENT_CLASS} registered with com.twitter.chill.protobuf.ProtobufSerializer (CLASS)`, serializerClass: 'com.twitter.chill.protobuf.ProtobufSerializer', messageType: 'fixtures.events.Event', decodable: true },
+      },
+    ]);
+    expect(states.find((s) => s.name === 'last-event')!.valueType).toBe('Protobuf fixtures.events.Event via Kryo (chill-protobuf)');
+    expect(states.find((s) => s.name.startsWith('_timer_state'))!.kryo).toBeNull();
+  });
+
+  it('names the plain-Kryo hazard in the text summary', async () => {
+    const { stdout } = await run(['inspect', path.join(ROOT, 'flink-1.20/hashmap/kryo-plain/savepoint'), '--descriptors', SCHEMA]);
+    expect(stdout).toContain('HAZARD: a Protobuf class held by plain Kryo (FieldSerializer)');
+    expect(stdout).toContain('value     Kryo fixtures.events.Event (plain Kryo on a Protobuf class)');
+  });
 });
