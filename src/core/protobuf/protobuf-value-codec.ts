@@ -12,7 +12,7 @@ import { decodeProtobufFrame, decodeProtobufValue, type ProtobufValueDetail } fr
 import { readKryoFrameHeader, readKryoProtobufFrame, type KryoClassExpectation } from './read-kryo-protobuf-frame';
 import { createProtobufError } from './protobuf-errors';
 import type { ProtobufSnapshotContent } from './protobuf-snapshot-types';
-import { readProtobufFrame, readProtobufFrameLength } from './read-protobuf-frame';
+import { readProtobufFrame, readProtobufFrameLength, type ProtobufFrame } from './read-protobuf-frame';
 
 export class ProtobufValueCodec implements ValueCodec {
   readonly format = 'protobuf';
@@ -26,32 +26,44 @@ export class ProtobufValueCodec implements ValueCodec {
     readonly kryo?: KryoClassExpectation,
   ) {}
 
+  /** One value's decoder result, in this codec's framing (a Kryo null is not a message: an error here). */
   decodeDetailed(r: ByteReader): ProtobufValueDetail {
-    return decodeProtobufValue(r, { root: this.content.schema.root, javaClass: this.content.javaClass, settings: this.content.settings });
+    if (!this.kryo) return decodeProtobufValue(r, { root: this.content.schema.root, javaClass: this.content.javaClass, settings: this.content.settings });
+    const offset = r.absolutePosition;
+    const frame = readKryoProtobufFrame(r, this.kryo, this.content.settings.maxMessageSize);
+    if (frame === null) throw createProtobufError(`Kryo value of ${this.kryo.javaClass}: expected a message, found null`, { file: r.file, offset, path: r.path });
+    return this.decodeKryoFrame(r, frame, offset);
+  }
+
+  private decodeKryoFrame(r: ByteReader, frame: ProtobufFrame & { javaClass: string }, offset: number): ProtobufValueDetail {
+    const root = frame.javaClass === this.content.javaClass ? this.content.schema.root : this.kryo?.messagesByClass?.get(frame.javaClass);
+    if (root === undefined) {
+      throw createProtobufError(`Kryo value of class ${frame.javaClass}: the descriptor set has no message whose Java class (protoc's naming rules) is ${frame.javaClass}`, { file: r.file, offset, path: r.path });
+    }
+    return decodeProtobufFrame(r, frame, { root, javaClass: frame.javaClass, settings: this.content.settings });
   }
 
   decode(r: ByteReader, mode: ValueMode = 'decode'): DecodedValue {
     const start = r.position;
-    if (this.kryo) {
+    if (this.kryo && mode !== 'decode') {
       const offset = r.absolutePosition;
       const frame = readKryoProtobufFrame(r, this.kryo, this.content.settings.maxMessageSize);
       if (frame === null) return { kind: 'null' };
       if (mode === 'skip') return SKIPPED_VALUE;
-      if (mode === 'frame') {
-        const payloadStart = start + (frame.payloadOffset - offset);
-        return { kind: 'frame', format: 'protobuf', codec: this, bytes: r.bytes, start, payloadStart, end: r.position, length: frame.length, offset, file: r.file };
-      }
-      const root = frame.javaClass === this.content.javaClass ? this.content.schema.root : this.kryo.messagesByClass?.get(frame.javaClass);
-      if (root === undefined) {
-        throw createProtobufError(`Kryo value of class ${frame.javaClass}: the descriptor set has no message whose Java class (protoc's naming rules) is ${frame.javaClass}`, { file: r.file, offset: offset, path: r.path });
-      }
-      const detail = decodeProtobufFrame(r, frame, { root, javaClass: frame.javaClass, settings: this.content.settings });
-      const value = toMessageValue(detail);
-      Object.defineProperty(value, DETAIL, { value: { detail, frame: r.bytes.subarray(start, r.position) } satisfies DecodedProtobufValue });
-      return value;
+      const payloadStart = start + (frame.payloadOffset - offset);
+      return { kind: 'frame', format: 'protobuf', codec: this, bytes: r.bytes, start, payloadStart, end: r.position, length: frame.length, offset, file: r.file };
     }
     if (mode === 'decode') {
-      const detail = this.decodeDetailed(r);
+      let detail: ProtobufValueDetail;
+      if (this.kryo) {
+        const offset = r.absolutePosition;
+        const frame = readKryoProtobufFrame(r, this.kryo, this.content.settings.maxMessageSize);
+        // a Kryo null (class id 0 or reference marker 0) is a null value, not a message
+        if (frame === null) return { kind: 'null' };
+        detail = this.decodeKryoFrame(r, frame, offset);
+      } else {
+        detail = this.decodeDetailed(r);
+      }
       const value = toMessageValue(detail);
       Object.defineProperty(value, DETAIL, { value: { detail, frame: r.bytes.subarray(start, r.position) } satisfies DecodedProtobufValue });
       return value;

@@ -139,3 +139,4 @@ export function readKryoProtobufFrame(r: ByteReader, expect: KryoClassExpectatio
   const payload = r.readBytes(available, 'Protobuf payload (chill-protobuf)');
   return { frameOffset: base + start, payloadOffset, length: header.length, payload, missing: header.length - available, javaClass: header.javaClass };
 }
+
