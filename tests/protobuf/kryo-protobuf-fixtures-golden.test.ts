@@ -9,9 +9,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDescriptorSet } from '../../src/core/compat';
 import { registerKryoProtobufReaders } from '../../src/core/compat/register-kryo-protobuf-readers';
-import { createSnapshotRegistry, getKryoSnapshotDetails, inspectSavepoint, type DecodedValue, type SerializerSnapshot } from '../../src/core/flink';
+import { createSnapshotRegistry, getKryoSnapshotDetails, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type SerializerSnapshot } from '../../src/core/flink';
 import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
-import { listProtobufValueDetails, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
+import { asProtobufFrame, listProtobufFrames, listProtobufValueDetails, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 import { runCli } from '../../src/cli/run-cli';
 
@@ -172,4 +172,35 @@ describe('inspect on Kryo-held Protobuf', () => {
     expect(stdout).toContain('HAZARD: a Protobuf class held by plain Kryo (FieldSerializer)');
     expect(stdout).toContain('value     Kryo fixtures.events.Event (plain Kryo on a Protobuf class)');
   });
+});
+
+describe('stats and frame scans of Kryo-held Protobuf', () => {
+  it('frames a value whose class Kryo wrote by name with that class\'s message', async () => {
+    const registry = createRegistry();
+    const files = openFolderSavepoint(path.join(ROOT, 'flink-1.20/hashmap/kryo-default/savepoint'));
+    const roots: string[] = [];
+    const opened = await openSavepoint(files);
+    const op = opened.totals.operators.find((o) => o.id === '2c3360807567b390553b1d6bddbcfc9d')!;
+    await scanState(opened, registry, { operatorId: op.id, states: 'any-message' }, {
+      entry: (e) => void roots.push(...listProtobufFrames(e.value).map((f) => f.codec.content.rootFullName)),
+      row: (_run, _i, frame) => void (frame && roots.push(asProtobufFrame(frame)!.codec.content.rootFullName)),
+    }, { values: { mode: 'frame' } });
+    expect(roots).toEqual(['fixtures.events.Event', 'fixtures.events.Event', 'fixtures.events.Event']);
+  });
+
+  for (const workers of ['1', '2']) {
+    it(`stats --descriptors scans every Kryo-held value like native Protobuf state (${workers} worker(s))`, async () => {
+      let stdout = '';
+      const code = await runCli(['stats', path.join(ROOT, 'flink-2.3/hashmap/kryo-default/savepoint'), '--descriptors', SCHEMA, '--json', '--workers', workers], { stdout: (t) => (stdout += t), stderr: () => {} });
+      expect(code).toBe(0);
+      const doc = JSON.parse(stdout) as { states: { state: string; protobuf?: { values: number; unreadableValues: number; unknownFields: number } }[] };
+      const byName = new Map(doc.states.map((s) => [s.state, s.protobuf]));
+      expect(byName.get('last-event')).toMatchObject({ values: 3, unreadableValues: 0, unknownFields: 4 });
+      expect(byName.get('any-message')).toMatchObject({ values: 3, unreadableValues: 0, unknownFields: 4 });
+      expect(byName.get('event-holder')).toMatchObject({ values: 3, unreadableValues: 0 });
+      expect(byName.get('events-by-name')).toMatchObject({ values: 10, unreadableValues: 0, unknownFields: 15 });
+      expect(byName.get('event-history')).toMatchObject({ values: 10, unreadableValues: 0 });
+      expect(byName.get('processed-events')).toMatchObject({ values: 10, unreadableValues: 0 });
+    });
+  }
 });

@@ -4,7 +4,6 @@
  * Kryo snapshot embeds no schema) it maps the state's Java class to a message by protoc's Java naming rules and
  * gives the snapshot a codec that reads Kryo's framing, so the values decode like native Protobuf state.
  */
-import type { DescMessage } from '@bufbuild/protobuf';
 import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { getKryoSnapshotDetails, kryoSnapshotReader, type SerializerSnapshot, type SnapshotRegistry } from '../flink';
 import { computeSha256, DEFAULT_PROTOBUF_SETTINGS, FLINK_FIRST_KRYO_REGISTRATION_ID, formatHex, normalizeDescriptorSet, parseDescriptorSet, ProtobufValueCodec } from '../protobuf';
@@ -62,21 +61,22 @@ export function registerKryoProtobufReaders(registry: SnapshotRegistry, schema?:
         : anyMessage
           ? `Protobuf (any message, classes written by name) via Kryo (chill-protobuf)`
           : `Protobuf ${kryo.typeClass} via Kryo (chill-protobuf)${schema ? `; ${schema.name} has no message of this Java class` : ''}`;
-      // a state of a supertype (com.google.protobuf.Message) holds messages of any class, each written by name
-      const messagesByClass = new Map<string, DescMessage>();
-      for (const [javaClass, name] of classes) {
-        const desc = normalized(name)?.root;
-        if (desc) messagesByClass.set(javaClass, desc);
-      }
       const rootName = found.messageType ?? (anyMessage ? [...classes.values()].find((name) => normalized(name) !== undefined) : undefined);
       const rootSchema = rootName === undefined ? undefined : normalized(rootName);
       if (!schema || rootName === undefined || rootSchema === undefined) return { ...snapshot, typeLabel: label, details };
       const index = kryo.registrations.findIndex((reg) => (reg.registeredClass ?? reg.name) === kryo.typeClass);
+      const settings = { ...DEFAULT_PROTOBUF_SETTINGS, maxMessageSize: KRYO_MAX_MESSAGE_SIZE };
+      // a state of a supertype (com.google.protobuf.Message) holds messages of any class, each written by name
+      const contentFor = (javaClass: string) => {
+        const name = classes.get(javaClass);
+        const set = name === undefined ? undefined : normalized(name);
+        return name === undefined || set === undefined ? undefined : { javaClass, rootFullName: name, settings, descriptorBytes: schema.bytes, descriptorSha256: sha256, schema: set };
+      };
       const codec = new ProtobufValueCodec(
         {
           javaClass: kryo.typeClass,
           rootFullName: rootName,
-          settings: { ...DEFAULT_PROTOBUF_SETTINGS, maxMessageSize: KRYO_MAX_MESSAGE_SIZE },
+          settings,
           descriptorBytes: schema.bytes,
           descriptorSha256: sha256,
           schema: rootSchema,
@@ -86,7 +86,7 @@ export function registerKryoProtobufReaders(registry: SnapshotRegistry, schema?:
           ...(index >= 0
             ? { registrationId: FLINK_FIRST_KRYO_REGISTRATION_ID + index, registrationNote: `registration ${index + 1} of ${kryo.registrations.length}; Flink's own come first, ids 0–${FLINK_FIRST_KRYO_REGISTRATION_ID - 1}` }
             : {}),
-          messagesByClass,
+          contentFor,
         },
       );
       return { ...snapshot, typeLabel: label, status: 'known', details, codec };

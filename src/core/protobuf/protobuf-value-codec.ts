@@ -36,11 +36,23 @@ export class ProtobufValueCodec implements ValueCodec {
   }
 
   private decodeKryoFrame(r: ByteReader, frame: ProtobufFrame & { javaClass: string }, offset: number): ProtobufValueDetail {
-    const root = frame.javaClass === this.content.javaClass ? this.content.schema.root : this.kryo?.messagesByClass?.get(frame.javaClass);
-    if (root === undefined) {
+    const codec = this.codecFor(frame.javaClass);
+    if (codec === undefined) {
       throw createProtobufError(`Kryo value of class ${frame.javaClass}: the descriptor set has no message whose Java class (protoc's naming rules) is ${frame.javaClass}`, { file: r.file, offset, path: r.path });
     }
-    return decodeProtobufFrame(r, frame, { root, javaClass: frame.javaClass, settings: this.content.settings });
+    return decodeProtobufFrame(r, frame, { root: codec.content.schema.root, javaClass: frame.javaClass, settings: this.content.settings });
+  }
+
+  private readonly byClass = new Map<string, ProtobufValueCodec | undefined>();
+
+  /** This codec for its own class; for a class Kryo wrote by name, a codec with that class's message (cached). */
+  private codecFor(javaClass: string): ProtobufValueCodec | undefined {
+    if (javaClass === this.content.javaClass || !this.kryo) return this;
+    if (!this.byClass.has(javaClass)) {
+      const content = this.kryo.contentFor?.(javaClass);
+      this.byClass.set(javaClass, content ? new ProtobufValueCodec(content, { ...this.kryo, javaClass }) : undefined);
+    }
+    return this.byClass.get(javaClass);
   }
 
   decode(r: ByteReader, mode: ValueMode = 'decode'): DecodedValue {
@@ -50,8 +62,12 @@ export class ProtobufValueCodec implements ValueCodec {
       const frame = readKryoProtobufFrame(r, this.kryo, this.content.settings.maxMessageSize);
       if (frame === null) return { kind: 'null' };
       if (mode === 'skip') return SKIPPED_VALUE;
+      const codec = this.codecFor(frame.javaClass);
+      if (codec === undefined) {
+        throw createProtobufError(`Kryo value of class ${frame.javaClass}: the descriptor set has no message whose Java class (protoc's naming rules) is ${frame.javaClass}`, { file: r.file, offset, path: r.path });
+      }
       const payloadStart = start + (frame.payloadOffset - offset);
-      return { kind: 'frame', format: 'protobuf', codec: this, bytes: r.bytes, start, payloadStart, end: r.position, length: frame.length, offset, file: r.file };
+      return { kind: 'frame', format: 'protobuf', codec, bytes: r.bytes, start, payloadStart, end: r.position, length: frame.length, offset, file: r.file };
     }
     if (mode === 'decode') {
       let detail: ProtobufValueDetail;
@@ -75,17 +91,23 @@ export class ProtobufValueCodec implements ValueCodec {
   }
 
   frameInPlace(bytes: Uint8Array, start: number, end: number, out: ValueFrame): boolean {
-    let payloadStart = start + 4;
-    let length: number;
     if (this.kryo) {
       const header = readKryoFrameHeader(bytes, start, end, this.kryo, this.content.settings.maxMessageSize);
       if (header.kind !== 'frame') return false;
-      payloadStart = header.payloadStart;
-      length = header.length;
-    } else {
-      length = readProtobufFrameLength(bytes, start, end, this.content.settings.maxMessageSize);
-      if (length < 0) return false;
+      const codec = this.codecFor(header.javaClass);
+      if (codec === undefined) return false;
+      out.format = 'protobuf';
+      out.codec = codec;
+      out.bytes = bytes;
+      out.start = start;
+      out.payloadStart = header.payloadStart;
+      out.end = header.payloadStart + Math.max(0, Math.min(header.length, end - header.payloadStart));
+      out.length = header.length;
+      return true;
     }
+    const payloadStart = start + 4;
+    const length = readProtobufFrameLength(bytes, start, end, this.content.settings.maxMessageSize);
+    if (length < 0) return false;
     out.format = 'protobuf';
     out.codec = this;
     out.bytes = bytes;

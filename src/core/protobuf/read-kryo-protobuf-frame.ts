@@ -10,10 +10,10 @@
  * Flink registers the job's classes in the snapshot's registration order after the 85 serializers of its
  * FlinkChillPackageRegistrar (flink-java 1.x, flink-streaming-java 2.x: `getNextRegistrationId()` is 85 in both).
  */
-import type { DescMessage } from '@bufbuild/protobuf';
 import type { ByteReader } from '../io';
 import { createProtobufError } from './protobuf-errors';
 import type { ProtobufFrame } from './read-protobuf-frame';
+import type { ProtobufSnapshotContent } from './protobuf-snapshot-types';
 
 /** Flink's first registration id for a job's Kryo registrations (FlinkChillPackageRegistrar#getNextRegistrationId). */
 export const FLINK_FIRST_KRYO_REGISTRATION_ID = 85;
@@ -25,8 +25,8 @@ export interface KryoClassExpectation {
   registrationId?: number;
   /** how the registration id was derived, for messages */
   registrationNote?: string;
-  /** the messages of the user's schema by Java class, for values whose class Kryo wrote by name */
-  messagesByClass?: ReadonlyMap<string, DescMessage>;
+  /** the user's schema for another Java class, for values whose class Kryo wrote by name (undefined: no such message) */
+  contentFor?: (javaClass: string) => ProtobufSnapshotContent | undefined;
 }
 
 /** What precedes the payload: where it starts and how long it is, or that the value is null. */
