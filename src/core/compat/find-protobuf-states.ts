@@ -33,6 +33,32 @@ export interface FoundOtherState {
   role: string;
   snapshotClass: string;
   reason: string;
+  /**
+   * Set when the state's values are Protobuf but could not be checked: a snapshot class of a Protobuf serializer
+   * this inspector cannot read (flink-datastream-protobuf's package, the peer flink-protobuf-serde). `check` never
+   * passes such a state.
+   */
+  uncheckedProtobuf?: true;
+}
+
+/** Snapshot class packages of Protobuf serializers: an unreadable snapshot of theirs holds Protobuf values. */
+const PROTOBUF_SERIALIZER_PACKAGES: readonly { prefix: string; what: string }[] = [
+  { prefix: 'io.github.flink.gcp.protobuf.', what: 'a flink-datastream-protobuf snapshot class this inspector does not know (its layout is not published)' },
+  {
+    prefix: 'com.michalklempa.flink.protobuf.',
+    what: "the peer serializer flink-protobuf-serde, whose project declares keyed and operator state out of its scope ('Do not use Protobuf for Flink state'); its snapshot is not read here",
+  },
+];
+
+function findUncheckedProtobuf(s: SerializerSnapshot, depth = 0): string | undefined {
+  const known = PROTOBUF_SERIALIZER_PACKAGES.find((p) => s.className.startsWith(p.prefix));
+  if (known && getProtobufSnapshotContent(s) === undefined) return `Protobuf state not checked: ${s.className} is ${known.what}`;
+  if (depth >= MAX_NESTING) return undefined;
+  for (const n of s.nested) {
+    const found = findUncheckedProtobuf(n, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 const MAX_NESTING = 64;
@@ -68,6 +94,11 @@ export function findProtobufStates(inspection: SavepointInspection): { protobuf:
       }
       if (!found) {
         const snapshotClass = state.valueSerializer?.className ?? '(unreadable)';
+        const unchecked = state.valueSerializer ? findUncheckedProtobuf(state.valueSerializer) : undefined;
+        if (unchecked) {
+          other.push({ operator, state, role: 'VALUE_SERIALIZER', snapshotClass, reason: unchecked, uncheckedProtobuf: true });
+          continue;
+        }
         const reason =
           state.status === 'ok'
             ? `not a Protobuf state: ${state.valueSerializer?.typeLabel ?? 'no value serializer'}`

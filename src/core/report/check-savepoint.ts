@@ -63,6 +63,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
       role: o.role,
       snapshotClass: o.snapshotClass,
       reason: o.reason,
+      ...(o.uncheckedProtobuf ? { uncheckedProtobuf: true as const } : {}),
     });
   }
   const metadataBytes = await readAll(input.files.metadata);

@@ -38,7 +38,16 @@ export type ReportStateInput =
       valuesNotRead?: string;
       diff?: SchemaDiff;
     }
-  | { kind: 'other'; operator: ReportOperatorRef; state: string; role: string; snapshotClass: string; reason: string };
+  | {
+      kind: 'other';
+      operator: ReportOperatorRef;
+      state: string;
+      role: string;
+      snapshotClass: string;
+      reason: string;
+      /** the values are Protobuf but could not be checked: counted as a Protobuf state of verdict unknown, which fails `check` */
+      uncheckedProtobuf?: true;
+    };
 
 export interface ReportInput {
   /** `descriptor-sets`: a `compare` report (two descriptor sets, one entry per root message, no savepoint); absent for `check` */
