@@ -55,3 +55,32 @@ describe('check on Kryo-held Protobuf state', () => {
     expect(report.states.filter((s) => s.verdict === 'not-restorable').length).toBe(6);
   });
 });
+
+describe('migration-plan', () => {
+  it('plans every Kryo-held Protobuf state of the operator and names what it cannot carry', async () => {
+    let stdout = '';
+    const code = await runCli(['migration-plan', path.join(ROOT, 'flink-2.3/rocksdb/kryo-registered/savepoint'), '--descriptors', SCHEMA, '--json'], { stdout: (t) => (stdout += t), stderr: () => {} });
+    expect(code).toBe(0);
+    const plan = JSON.parse(stdout) as { operators: { uid: string | null; states: { state: string; kind: string; keyType: string | null; valueClass: string; messageType: string | null; kryo: string; action: string }[]; notCarried: { state: string; why: string }[] }[] };
+    expect(plan.operators).toHaveLength(1);
+    const op = plan.operators[0]!;
+    expect(op.uid).toBe('kryo-keyed');
+    expect(op.states.map((s) => [s.state, s.kind, s.keyType, s.messageType])).toEqual([
+      ['event-history', 'LIST', 'Integer', 'fixtures.events.Event'],
+      ['event-holder', 'VALUE', 'Integer', 'fixtures.events.Event'],
+      ['events-by-name', 'MAP', 'Integer', 'fixtures.events.Event'],
+      ['last-event', 'VALUE', 'Integer', 'fixtures.events.Event'],
+      ['processed-events', 'OPERATOR_LIST', null, 'fixtures.events.Event'],
+    ]);
+    expect(op.states.find((s) => s.state === 'event-holder')!.action).toContain('composite (POJO/tuple)');
+    expect(op.notCarried.map((n) => n.state).sort()).toEqual(['_timer_state/event_user-timers', '_timer_state/processing_user-timers']);
+    expect(op.notCarried[0]!.why).toContain('cannot write timers');
+  });
+
+  it('exits 1 when there is nothing to migrate', async () => {
+    let stdout = '';
+    const code = await runCli(['migration-plan', path.resolve('fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint'), '--descriptors', SCHEMA], { stdout: (t) => (stdout += t), stderr: () => {} });
+    expect(code).toBe(1);
+    expect(stdout).toBe('No Protobuf state held by Kryo: nothing to migrate.\n');
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * The CLI's command table. Each command lives in its own file and is registered with one line
- * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts), `export-schema` (./export-schema.ts).
+ * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts), `export-schema` (./export-schema.ts), `migration-plan` (Kryo-held Protobuf: ./migration-plan.ts).
  */
 import type { CliCommand } from '../cli-types';
 import { inspectCommand } from './inspect';
@@ -8,6 +8,7 @@ import { checkCommand } from './check';
 import { compareCommand } from './compare';
 import { exportSchemaCommand } from './export-schema';
 import { dumpCommand } from './dump';
+import { migrationPlanCommand } from './migration-plan';
 import { statsCommand } from '../scan';
 
 export const COMMANDS: readonly CliCommand[] = [
@@ -17,4 +18,5 @@ export const COMMANDS: readonly CliCommand[] = [
   compareCommand,
   exportSchemaCommand,
   statsCommand,
+  migrationPlanCommand,
 ];

@@ -12,6 +12,7 @@ export { type FoundKryoProtobufState, type FoundOtherState, type FoundProtobufSt
 export { identifyProtobufSchema } from './identify-protobuf-schema';
 export { type DeclarationIndex, indexDeclarations } from './index-declarations';
 export { inspectProtobufStates } from './inspect-protobuf-states';
+export { type KryoMigrationOperator, planKryoMigration } from './plan-kryo-migration';
 export { type SavedSchema, listSavedSchemas } from './list-saved-schemas';
 export { loadDescriptorSet } from './load-descriptor-set';
 export { normalizeForComparison } from './normalize-for-comparison';

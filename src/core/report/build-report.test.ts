@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../compat';
 import { buildReport, computeExitCode } from './build-report';
 
-const base = { tool: { name: 't', version: '0' }, inputs: [], target: '1.x' as const, newSettings: {} };
+const base = { tool: { name: 't', version: '0' }, inputs: [], target: '1.x' as const, newSettings: DEFAULT_SETTINGS };
 const other = { kind: 'other' as const, operator: { id: 'ab' }, state: 's', role: 'VALUE_SERIALIZER', snapshotClass: 'x.LongSerializer', reason: 'not a Protobuf state: Long' };
 
 describe('computeExitCode', () => {
