@@ -49,6 +49,15 @@ describe('check on Kryo-held Protobuf state', () => {
     expect(state.valuesNotRead).toContain("FieldSerializer");
   });
 
+  it('gives native Protobuf state no Kryo rule (the accepting case)', async () => {
+    let stdout = '';
+    const code = await runCli(['check', path.resolve('fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint'), '--descriptors', SCHEMA, '--format', 'json', '--target', '0.x', '--no-values'], { stdout: (t) => (stdout += t), stderr: () => {} });
+    const report = JSON.parse(stdout) as { verdict: string; states: { firstIncompatibility: { ruleId: string } | null; findings: { ruleId: string }[] }[] };
+    expect(code).toBe(0);
+    expect(report.verdict).toBe('compatible');
+    expect(report.states.flatMap((s) => [s.firstIncompatibility?.ruleId, ...s.findings.map((f) => f.ruleId)]).filter((id) => id?.startsWith('KRYO_'))).toEqual([]);
+  });
+
   it('is not restorable at target 0.x either', async () => {
     const { code, report } = await check('flink-1.20/hashmap/kryo-default', ['--target', '0.x']);
     expect(code).toBe(1);
