@@ -20,8 +20,8 @@ describe('runCli: usage', () => {
     const help = await run('--help');
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: savepoint-inspector <command> [options]');
-    expect(help.stdout).toContain('  inspect        list operators, states, serializers and entry counts of a savepoint');
-    expect(help.stdout).toContain('  export-schema  list a savepoint\'s saved Protobuf schemas, or write one as a descriptor set for compare');
+    expect(help.stdout).toContain('  inspect         list operators, states, serializers and entry counts of a savepoint');
+    expect(help.stdout).toContain('  export-schema   list a savepoint\'s saved Protobuf schemas, or write one as a descriptor set for compare');
     expect((await run()).code).toBe(2);
   });
 

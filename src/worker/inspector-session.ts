@@ -19,7 +19,7 @@ export interface Session {
   reports: Map<string, CompatibilityReport>;
   headerReports: Map<string, CompatibilityReport>;
   /** page reads run one at a time through one registry whose Protobuf codec mode they switch */
-  pages: { queue: Promise<unknown>; registry: SnapshotRegistry; headers: SubtaskHeaderCache; reader: SwitchingStep } | null;
+  pages: { queue: Promise<unknown>; registry: Promise<SnapshotRegistry>; headers: SubtaskHeaderCache; reader: SwitchingStep } | null;
 }
 
 /** A session with a savepoint (not a descriptor set alone). */

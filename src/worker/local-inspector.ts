@@ -9,8 +9,8 @@
  * of the CLI's `check` (its report is what the export writes).
  */
 import { createSnapshotRegistry, createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
-import { findProtobufStates } from '../core/compat';
-import { wrongInput, type SavepointFiles } from '../core/io';
+import { findProtobufStates, loadDescriptorSet, registerKryoProtobufReaders } from '../core/compat';
+import { isDecodeError, wrongInput, type SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
 import { exportState } from '../core/export';
@@ -45,6 +45,8 @@ export class LocalInspector implements Inspector {
 
   constructor() {
     registerProtobufSnapshotReaders(this.registry);
+    // Protobuf behind Kryo recognised in the inspection; its values decode with the session's schema (createValueRegistry)
+    registerKryoProtobufReaders(this.registry);
   }
 
   async open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession> {
@@ -178,8 +180,7 @@ export class LocalInspector implements Inspector {
       const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
       const op = opened.totals.operators.find((o) => o.id === query.operatorId);
       phase('scanning-values', op?.stateSize ?? totalBytes(session.savepoint));
-      const registry = createSnapshotRegistry();
-      registerProtobufSnapshotReaders(registry);
+      const registry = await createValueRegistry(session);
       const start = bytesRead();
       return scanStateStatistics(opened, registry, query, { signal: signalOf(cancel), bytesRead: () => bytesRead() - start });
     });
@@ -194,8 +195,8 @@ export class LocalInspector implements Inspector {
   /** Reads rows [offset, offset + limit) of a scanned state; page reads of a session run one at a time. */
   private readPage(session: OpenSession, query: StateQuery, scan: ScannedState, offset: number, limit: number, onProgress?: ProgressListener): Promise<ReadEntry[]> {
     if (session.pages === null) {
-      const registry = createSnapshotRegistry();
-      registerProtobufSnapshotReaders(registry);
+      const registry = createValueRegistry(session);
+      registry.catch(() => undefined);
       session.pages = { queue: Promise.resolve(), registry, headers: createSubtaskHeaderCache(), reader: createSwitchingStep() };
     }
     const pages = session.pages;
@@ -205,7 +206,7 @@ export class LocalInspector implements Inspector {
         pages.reader.current = step;
         try {
           const opened = trackOpenedSavepointReads(await this.openMetadata(session), pages.reader);
-          return await readStatePage(opened, pages.registry, query, scan.index, { offset, limit }, signalOf(cancel), pages.headers);
+          return await readStatePage(opened, await pages.registry, query, scan.index, { offset, limit }, signalOf(cancel), pages.headers);
         } finally {
           pages.reader.current = null;
         }
@@ -243,4 +244,28 @@ function noSavepointMessage(opened: OpenedSession): string {
   return schema === null
     ? 'no savepoint was given'
     : `${schema} is a Protobuf descriptor set (the new schema), not a savepoint: add the savepoint too — its folder, a .zip/.tar/.tar.gz of it, or its _metadata file`;
+}
+
+/**
+ * The registry of value scans and pages: the Protobuf serializer's readers and, with the session's descriptor set
+ * (or the new job jar's embedded descriptors: the schema a Kryo snapshot does not embed), Kryo-held Protobuf values decoded as such; a set that does not
+ * load leaves them recognised only (the check reports the set's error).
+ */
+async function createValueRegistry(session: OpenSession): Promise<SnapshotRegistry> {
+  const registry = createSnapshotRegistry();
+  registerProtobufSnapshotReaders(registry);
+  const schema = session.descriptorSet;
+  if (schema === null) {
+    registerKryoProtobufReaders(registry);
+    return registry;
+  }
+  try {
+    // the new job's jar or descriptor set, as the check reads it (a jar's embedded descriptors)
+    const { descriptorSet } = await readNewSchema(schema, session.opened.digests);
+    registerKryoProtobufReaders(registry, { name: descriptorSet.name, bytes: descriptorSet.bytes, set: loadDescriptorSet(descriptorSet.bytes, descriptorSet.name).set });
+  } catch (e) {
+    if (!isDecodeError(e)) throw e;
+    registerKryoProtobufReaders(registry);
+  }
+  return registry;
 }

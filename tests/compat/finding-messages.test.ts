@@ -139,6 +139,8 @@ describe.skipIf(names.length === 0)('finding and warning messages render from pa
 
   it('covers every rule of the registry', () => {
     const seen = new Set(produced.flatMap(({ items }) => items.map((p) => p.item.ruleId)));
-    expect(RULES.map((r) => r.id).filter((id) => !seen.has(id))).toEqual([]);
+    // the Kryo rules decide on the saved serializer, not on a schema change: check-kryo-protobuf.test.ts renders them
+    const serializerRules = ['KRYO_PROTOBUF_NOT_RESTORABLE', 'KRYO_PLAIN_PROTOBUF_HAZARD'];
+    expect(RULES.map((r) => r.id).filter((id) => !seen.has(id) && !serializerRules.includes(id))).toEqual([]);
   });
 });

@@ -233,7 +233,7 @@ describe('POJO, Kryo and Enum snapshots', () => {
   });
 
   it('skips Kryo snapshots (values opaque) and reads Enum constants', () => {
-    const kryo = read({ raw: CLS.kryo, version: 2, content: (w) => w.utf('com.example.Thing').i64(HEADER).i32(1).utf('reg').bool(false).bool(true).i32(2).u16(0).i64(HEADER).i32(0).i64(HEADER).i32(0) }, (w) => w.u8(0xbb));
+    const kryo = read({ raw: CLS.kryo, version: 2, content: (w) => w.utf('com.example.Thing').i64(HEADER).i32(1).utf('reg').bool(false).bool(true).i32(9).utf('reg').i32(0).i64(HEADER).i32(0).i64(HEADER).i32(0) }, (w) => w.u8(0xbb));
     expect([kryo.s.typeLabel, kryo.s.status, kryo.r.readU8()]).toEqual(['Kryo Thing', 'opaque', 0xbb]);
     const e = read({ raw: CLS.enumS, version: 3, content: (w) => w.utf('com.example.Color').i32(2).utf('RED').utf('GREEN') }).s;
     expect([e.typeLabel, e.fixedLength]).toEqual(['Enum Color', 4]);

@@ -8,12 +8,13 @@
  * message and MAX_UNKNOWN_FIELD_BYTES bytes of hex each — with a note where it cut; `--full-values`
  * lifts the caps.
  */
-import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
+import { findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
 import { wrongInput, type SavepointFiles } from '../../core/io';
-import { formatHex, listProtobufValueDetails, registerProtobufSnapshotReaders, type ProtobufValueDetail } from '../../core/protobuf';
+import { formatHex, listProtobufValueDetails, type ProtobufValueDetail } from '../../core/protobuf';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
+import { createCommandRegistry } from './create-command-registry';
 
 const WIRE_TYPES = ['varint', 'fixed64', 'length-delimited', 'group', 'end-group', 'fixed32'];
 
@@ -28,6 +29,7 @@ export const dumpCommand: CliCommand = {
     '  --state <name>       the state name',
     '  --limit <N>          print at most N entries (default: all)',
     '  --json               print one JSON document: {operator, state, entries: [...]}',
+    '  --descriptors FILE   the job\'s descriptor set: decodes Protobuf held by Kryo (chill-protobuf)',
     '  --full-values        print every value whole (by default one value prints at most 1 MiB,',
     '                       1,000 unknown fields per message and 256 bytes of each)',
     '  -h, --help           show this help',
@@ -37,6 +39,7 @@ export const dumpCommand: CliCommand = {
     state: { type: 'string' },
     limit: { type: 'string' },
     json: { type: 'boolean' },
+    descriptors: { type: 'string' },
     'full-values': { type: 'boolean' },
   },
   async run({ values, positionals }, io) {
@@ -52,8 +55,7 @@ export const dumpCommand: CliCommand = {
       limit = Number(limitText);
     }
     const files = await openNodeInput(savepoint);
-    const registry = createSnapshotRegistry();
-    registerProtobufSnapshotReaders(registry);
+    const registry = await createCommandRegistry(values['descriptors']);
     const caps = values['full-values'] === true ? NO_CAPS : DEFAULT_CAPS;
     const printer = values['json'] === true ? createJsonPrinter(io.stdout, operator, state) : createTextPrinter(io.stdout, operator, state);
     // decoded values carry the Protobuf decoder's details (unknown fields with their bytes); each is printed and dropped

@@ -1,6 +1,6 @@
 /**
  * The CLI's command table. Each command lives in its own file and is registered with one line
- * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts), `export-schema` (./export-schema.ts), `export` (rows of a state: ./export.ts).
+ * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts), `export-schema` (./export-schema.ts), `export` (rows of a state: ./export.ts), `migration-plan` (Kryo-held Protobuf: ./migration-plan.ts).
  */
 import type { CliCommand } from '../cli-types';
 import { inspectCommand } from './inspect';
@@ -9,6 +9,7 @@ import { compareCommand } from './compare';
 import { exportSchemaCommand } from './export-schema';
 import { dumpCommand } from './dump';
 import { exportCommand } from './export';
+import { migrationPlanCommand } from './migration-plan';
 import { statsCommand } from '../scan';
 
 export const COMMANDS: readonly CliCommand[] = [
@@ -19,4 +20,5 @@ export const COMMANDS: readonly CliCommand[] = [
   exportSchemaCommand,
   exportCommand,
   statsCommand,
+  migrationPlanCommand,
 ];

@@ -3,13 +3,13 @@
  * what a savepoint holds per operator and state (serializers, entry counts), from `_metadata` and
  * the state files.
  */
-import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type SavepointInspection } from '../../core/flink';
-import { registerProtobufSnapshotReaders } from '../../core/protobuf';
+import { inspectSavepoint, openSavepoint, type SavepointInspection } from '../../core/flink';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { buildInspectDocument } from '../format/build-inspect-document';
 import { formatInspectionText } from '../format/format-inspection-text';
 import { openNodeInput } from '../sources';
+import { createCommandRegistry } from './create-command-registry';
 
 export const inspectCommand: CliCommand = {
   name: 'inspect',
@@ -21,12 +21,14 @@ export const inspectCommand: CliCommand = {
     '  --json          print the inspection as a stable JSON document (docs/cli.md)',
     '  --handles       with --json: include the per-subtask state handles from _metadata',
     '  --headers-only  read only _metadata and the state headers; do not count entries',
+    '  --descriptors FILE  the job\'s descriptor set: maps Kryo-held classes to Protobuf messages',
     '  --strict        exit 1 when any state is not decoded fully (with --headers-only: when a header',
     '                  shows one cannot be: unreadable, unknown serializer, a changelog not applied)',
     '  -h, --help      show this help',
   ].join('\n'),
   options: {
     json: { type: 'boolean' },
+    descriptors: { type: 'string' },
     handles: { type: 'boolean' },
     'headers-only': { type: 'boolean' },
     strict: { type: 'boolean' },
@@ -35,8 +37,7 @@ export const inspectCommand: CliCommand = {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint to inspect');
     if (values['handles'] === true && values['json'] !== true) throw new CliUsageError('--handles needs --json');
     const files = await openNodeInput(savepoint);
-    const registry = createSnapshotRegistry();
-    registerProtobufSnapshotReaders(registry);
+    const registry = await createCommandRegistry(values['descriptors']);
     const inspection = await inspectSavepoint(files, registry, { countEntries: values['headers-only'] !== true });
     if (values['json'] === true) {
       const doc = buildInspectDocument(inspection, values['handles'] === true ? { metadata: (await openSavepoint(files)).metadata } : {});

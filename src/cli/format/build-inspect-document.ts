@@ -2,7 +2,7 @@
  * The stable JSON document of `inspect --json` (documented in docs/cli.md): fixed key order,
  * 64-bit numbers as decimal strings, serializers as their snapshot class plus a readable type.
  */
-import type { CheckpointMetadata, InspectedOperator, InspectedState, SavepointInspection, SerializerSnapshot, SubtaskState, StreamHandle } from '../../core/flink';
+import { getKryoSnapshotDetails, type CheckpointMetadata, type InspectedOperator, type InspectedState, type SavepointInspection, type SerializerSnapshot, type SubtaskState, type StreamHandle } from '../../core/flink';
 import { describeProtobufSnapshots } from '../../core/protobuf';
 
 export const INSPECT_DOCUMENT_VERSION = 1;
@@ -70,6 +70,7 @@ function describeState(s: InspectedState): Record<string, unknown> {
     subtasks: [...s.subtasks],
     entries: s.entries ?? null,
     protobuf: describeProtobuf(s),
+    kryo: describeKryo(s.valueSerializer),
     decoded: s.decoded ?? null,
     decodedReason: s.decodedReason ?? null,
     incomplete: s.incomplete ?? null,
@@ -87,6 +88,32 @@ function describeProtobuf(s: InspectedState): Record<string, unknown>[] | null {
     descriptorFiles: [...p.descriptorFiles],
     descriptorSha256: p.descriptorSha256,
   }));
+}
+
+/**
+ * The Kryo serializer snapshots of a state's value serializer (directly or nested in Map/List/TTL/POJO), null when
+ * none: type class, every registration with its kind and serializer class, the default serializers and default
+ * serializer classes, and whether the values are Protobuf behind Kryo.
+ */
+function describeKryo(root: SerializerSnapshot | undefined): Record<string, unknown>[] | null {
+  const out: Record<string, unknown>[] = [];
+  const visit = (s: SerializerSnapshot, path: string, depth: number) => {
+    const kryo = getKryoSnapshotDetails(s);
+    if (kryo) {
+      const protobuf = s.details?.['protobuf'] as { kind: string; how: string; serializerClass?: string; messageType?: string } | undefined;
+      out.push({
+        path,
+        typeClass: kryo.typeClass,
+        registrations: kryo.registrations.map((r) => ({ name: r.name, registeredClass: r.registeredClass ?? null, kind: r.kind ?? null, serializerClass: r.serializerClass ?? null })),
+        defaultSerializers: kryo.defaultSerializers.map((d) => ({ forClass: d.forClass, serializerClass: d.serializerClass ?? null })),
+        defaultSerializerClasses: kryo.defaultSerializerClasses.map((d) => ({ forClass: d.forClass, serializerClass: d.serializerClass ?? null })),
+        protobuf: protobuf ? { kind: protobuf.kind, how: protobuf.how, serializerClass: protobuf.serializerClass ?? null, messageType: protobuf.messageType ?? null, decodable: s.codec !== undefined } : null,
+      });
+    }
+    if (depth < 64) s.nested.forEach((n, i) => visit(n, `${path}/${i}`, depth + 1));
+  };
+  if (root) visit(root, 'VALUE_SERIALIZER', 0);
+  return out.length > 0 ? out : null;
 }
 
 function serializerStatus(s: SerializerSnapshot | undefined): string | null {

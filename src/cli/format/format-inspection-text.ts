@@ -1,5 +1,5 @@
 /** The readable summary printed by `inspect` without --json. */
-import type { InspectedOperator, InspectedState, InspectionSummary, SavepointInspection } from '../../core/flink';
+import { getKryoSnapshotDetails, type InspectedOperator, type InspectedState, type InspectionSummary, type SavepointInspection, type SerializerSnapshot } from '../../core/flink';
 import { describeProtobufSnapshots, formatProtobufSnapshotSummary } from '../../core/protobuf';
 
 export function formatInspectionText(inspection: SavepointInspection): string {
@@ -46,10 +46,30 @@ function formatState(s: InspectedState): string[] {
   if (s.namespaceSerializer) out.push(`      namespace ${s.namespaceSerializer.typeLabel}  (${s.namespaceSerializer.className})`);
   if (s.valueSerializer) out.push(`      value     ${s.valueSerializer.typeLabel}  (${s.valueSerializer.className})`);
   for (const p of describeProtobufSnapshots(s.valueSerializer)) out.push(`      ${formatProtobufSnapshotSummary(p)}`);
+  if (s.valueSerializer) out.push(...formatKryoSnapshots(s.valueSerializer, 0));
   return out;
 }
 
 /** The bracketed note after a state: its header status, and after a scan how completely it was decoded (the reason said once). */
+/** Every Kryo snapshot of the value serializer: registrations (kind, serializer), defaults, Protobuf behind Kryo. */
+function formatKryoSnapshots(s: SerializerSnapshot, depth: number): string[] {
+  const out: string[] = [];
+  const kryo = getKryoSnapshotDetails(s);
+  if (kryo) {
+    const regs = kryo.registrations.map((r) => `${r.registeredClass ?? r.name} ${r.kind ?? '(not loadable when written)'}${r.serializerClass ? ` ${r.serializerClass}` : ''}`);
+    out.push(`      kryo      ${kryo.typeClass}: registrations ${regs.length === 0 ? 'none' : regs.join(', ')}`);
+    if (kryo.defaultSerializers.length > 0) out.push(`                default serializers ${kryo.defaultSerializers.map((d) => `${d.forClass} -> ${d.serializerClass ?? '?'}`).join(', ')}`);
+    if (kryo.defaultSerializerClasses.length > 0) out.push(`                default serializer classes ${kryo.defaultSerializerClasses.map((d) => `${d.forClass} -> ${d.serializerClass ?? '?'}`).join(', ')}`);
+    const protobuf = s.details?.['protobuf'] as { kind: string; how: string; messageType?: string } | undefined;
+    if (protobuf) {
+      const what = protobuf.kind === 'chill' ? 'Protobuf behind Kryo (chill-protobuf)' : "HAZARD: a Protobuf class held by plain Kryo (FieldSerializer)";
+      out.push(`                ${what}: ${protobuf.how}${protobuf.messageType ? `; message ${protobuf.messageType}` : ''}${protobuf.kind === 'chill' && s.codec === undefined ? '; values not decoded (give the schema: --descriptors)' : ''}`);
+    }
+  }
+  if (depth < 64) for (const n of s.nested) out.push(...formatKryoSnapshots(n, depth + 1));
+  return out;
+}
+
 function formatStateStatus(s: InspectedState): string {
   const header = s.status === 'ok' ? '' : ` [${s.status}${s.statusReason ? `: ${s.statusReason}` : ''}]`;
   if (s.decoded === undefined || s.decoded === 'fully') return header + (s.incomplete === undefined ? '' : ` [incomplete: ${s.incomplete}]`);

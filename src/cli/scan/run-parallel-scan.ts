@@ -28,7 +28,7 @@ export async function runParallelScan(input: string, options: ParallelScanOption
   const files = await openNodeInput(input);
   const opened = await openSavepoint(files);
   const units = listScanUnits(opened, opened.totals.operators.map((o) => o.id));
-  const scanOptions: ScanOptions = { ...(options.sample ? { sample: options.sample } : {}), ...(options.newLimits ? { newLimits: options.newLimits } : {}) };
+  const scanOptions: ScanOptions = { ...(options.sample ? { sample: options.sample } : {}), ...(options.newLimits ? { newLimits: options.newLimits } : {}), ...(options.kryoSchema ? { kryoSchema: options.kryoSchema } : {}) };
   // the first N entries of each state are those of its subtasks in index order: one scan reads them (a worker per share would cap each share)
   const workers = options.sample?.kind === 'first-entries' ? 1 : Math.max(1, Math.min(options.workers ?? 2, units.length));
   let parts: UnitsScanResult[];

@@ -17,6 +17,8 @@ export interface ScanOptions {
   sample?: StateSample;
   /** the new application's limits, for VALUE_EXCEEDS_NEW_LIMIT */
   newLimits?: { maxMessageSize: number; recursionLimit: number };
+  /** the job's descriptor set (`--descriptors`): Protobuf held by Kryo is scanned like native Protobuf state */
+  kryoSchema?: { name: string; bytes: Uint8Array };
 }
 
 export interface SavepointStats {

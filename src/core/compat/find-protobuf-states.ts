@@ -2,8 +2,9 @@
  * Finds every state whose serializers contain a Protobuf snapshot (at top level or nested in
  * Map/List/TTL composite snapshots), and every other state, from an inspection.
  */
-import type { InspectedOperator, InspectedState, SavepointInspection, SerializerSnapshot } from '../flink';
-import { getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
+import { getKryoSnapshotDetails, type InspectedOperator, type InspectedState, type KryoSnapshotDetails, type SavepointInspection, type SerializerSnapshot } from '../flink';
+import { getKryoProtobufCodec, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
+import type { KryoProtobufRecognition } from './recognize-kryo-protobuf';
 
 export interface FoundProtobufState {
   operator: InspectedOperator;
@@ -14,18 +15,57 @@ export interface FoundProtobufState {
   content: ProtobufSnapshotContent;
 }
 
+/** A state whose values are Protobuf messages held by Kryo (chill-protobuf, or plain Kryo on a Protobuf class). */
+export interface FoundKryoProtobufState {
+  operator: InspectedOperator;
+  state: InspectedState;
+  role: string;
+  snapshot: SerializerSnapshot;
+  kryo: KryoSnapshotDetails;
+  recognition: KryoProtobufRecognition;
+  /** the values decode with the user's schema (the snapshot has a Kryo Protobuf codec) */
+  decodable: boolean;
+}
+
 export interface FoundOtherState {
   operator: InspectedOperator;
   state: InspectedState;
   role: string;
   snapshotClass: string;
   reason: string;
+  /**
+   * Set when the state's values are Protobuf but could not be checked: a snapshot class of a Protobuf serializer
+   * this inspector cannot read (flink-datastream-protobuf's package, the peer flink-protobuf-serde). `check` never
+   * passes such a state.
+   */
+  uncheckedProtobuf?: true;
+}
+
+/** Snapshot class packages of Protobuf serializers: an unreadable snapshot of theirs holds Protobuf values. */
+const PROTOBUF_SERIALIZER_PACKAGES: readonly { prefix: string; what: string }[] = [
+  { prefix: 'io.github.flink.gcp.protobuf.', what: 'a flink-datastream-protobuf snapshot class this inspector does not know (its layout is not published)' },
+  {
+    prefix: 'com.michalklempa.flink.protobuf.',
+    what: "the peer serializer flink-protobuf-serde, whose project declares keyed and operator state out of its scope ('Do not use Protobuf for Flink state'); its snapshot is not read here",
+  },
+];
+
+function findUncheckedProtobuf(s: SerializerSnapshot, depth = 0): string | undefined {
+  const known = PROTOBUF_SERIALIZER_PACKAGES.find((p) => s.className.startsWith(p.prefix));
+  if (known && getProtobufSnapshotContent(s) === undefined) return `Protobuf state not checked: ${s.className} is ${known.what}`;
+  if (depth >= MAX_NESTING) return undefined;
+  for (const n of s.nested) {
+    const found = findUncheckedProtobuf(n, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 const MAX_NESTING = 64;
 
-export function findProtobufStates(inspection: SavepointInspection): { protobuf: FoundProtobufState[]; other: FoundOtherState[] } {
+export function findProtobufStates(inspection: SavepointInspection): { protobuf: FoundProtobufState[]; kryo: FoundKryoProtobufState[]; other: FoundOtherState[] } {
   const protobuf: FoundProtobufState[] = [];
+  const kryo: FoundKryoProtobufState[] = [];
   const other: FoundOtherState[] = [];
   for (const operator of inspection.operators) {
     for (const state of operator.states) {
@@ -42,11 +82,23 @@ export function findProtobufStates(inspection: SavepointInspection): { protobuf:
           if (content) {
             protobuf.push({ operator, state, role: path, snapshot: s, content });
             found = true;
+            return;
+          }
+          const details = getKryoSnapshotDetails(s);
+          const recognition = s.details?.['protobuf'] as KryoProtobufRecognition | undefined;
+          if (details && recognition) {
+            kryo.push({ operator, state, role: path, snapshot: s, kryo: details, recognition, decodable: getKryoProtobufCodec(s) !== undefined });
+            found = true;
           }
         });
       }
       if (!found) {
         const snapshotClass = state.valueSerializer?.className ?? '(unreadable)';
+        const unchecked = state.valueSerializer ? findUncheckedProtobuf(state.valueSerializer) : undefined;
+        if (unchecked) {
+          other.push({ operator, state, role: 'VALUE_SERIALIZER', snapshotClass, reason: unchecked, uncheckedProtobuf: true });
+          continue;
+        }
         const reason =
           state.status === 'ok'
             ? `not a Protobuf state: ${state.valueSerializer?.typeLabel ?? 'no value serializer'}`
@@ -55,7 +107,7 @@ export function findProtobufStates(inspection: SavepointInspection): { protobuf:
       }
     }
   }
-  return { protobuf, other };
+  return { protobuf, kryo, other };
 }
 
 function visit(s: SerializerSnapshot, path: string, depth: number, fn: (s: SerializerSnapshot, path: string) => void): void {

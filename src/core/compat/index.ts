@@ -7,14 +7,17 @@ export { type NewDeclaration, describeNewDeclaration, findNewField } from './des
 export { describeProtobufStateScan, describeScanFinding } from './describe-scan-finding';
 export { type StateCompatibility, evaluateStateCompatibility } from './evaluate-state-compatibility';
 export { type ValueWarningTally, createValueWarningCollector, finishValueWarnings } from './evaluate-value-warnings';
-export { type FoundOtherState, type FoundProtobufState, findProtobufStates } from './find-protobuf-states';
+export { evaluateKryoProtobufState } from './evaluate-kryo-protobuf-state';
+export { type FoundKryoProtobufState, type FoundOtherState, type FoundProtobufState, findProtobufStates } from './find-protobuf-states';
 export { identifyProtobufSchema } from './identify-protobuf-schema';
 export { type DeclarationIndex, indexDeclarations } from './index-declarations';
 export { inspectProtobufStates } from './inspect-protobuf-states';
+export { type KryoMigrationOperator, planKryoMigration } from './plan-kryo-migration';
 export { type SavedSchema, listSavedSchemas } from './list-saved-schemas';
 export { createDescriptorFileCache, loadDescriptorSet } from './load-descriptor-set';
 export { normalizeForComparison } from './normalize-for-comparison';
 export { readSavedSettings } from './read-saved-settings';
+export { registerKryoProtobufReaders } from './register-kryo-protobuf-readers';
 export { type RuleParams, type ValueRuleId } from './rules/index';
 export { describeEntryKey, scanProtobufStateValues } from './scan-protobuf-state-values';
 export { DEFAULT_SETTINGS, type Finding, type FindingRuleId, type LibraryLine, type SerializerSettings, type TypeKind, type Verdict } from './types';

@@ -6,10 +6,16 @@
 import { createSnapshotRegistry, inspectSavepoint, type CancelSignal } from '../flink';
 import type { SavepointFiles } from '../io';
 import { registerProtobufSnapshotReaders } from '../protobuf';
-import { findProtobufStates, type FoundOtherState, type FoundProtobufState } from './find-protobuf-states';
+import { findProtobufStates, type FoundKryoProtobufState, type FoundOtherState, type FoundProtobufState } from './find-protobuf-states';
+import { registerKryoProtobufReaders, type KryoProtobufSchema } from './register-kryo-protobuf-readers';
 
-export async function inspectProtobufStates(files: SavepointFiles, options: { signal?: CancelSignal } = {}): Promise<{ protobuf: FoundProtobufState[]; other: FoundOtherState[] }> {
+/** `kryoSchema`: the user's descriptor set, for Protobuf held by Kryo (its snapshot embeds no schema). */
+export async function inspectProtobufStates(
+  files: SavepointFiles,
+  options: { signal?: CancelSignal; kryoSchema?: KryoProtobufSchema } = {},
+): Promise<{ protobuf: FoundProtobufState[]; kryo: FoundKryoProtobufState[]; other: FoundOtherState[] }> {
   const registry = createSnapshotRegistry();
   registerProtobufSnapshotReaders(registry);
+  registerKryoProtobufReaders(registry, options.kryoSchema);
   return findProtobufStates(await inspectSavepoint(files, registry, options.signal ? { signal: options.signal } : {}));
 }

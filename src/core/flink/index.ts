@@ -17,6 +17,7 @@ export { openHttpSavepointFolder } from './savepoint/open-http-savepoint-folder'
 export { type OpenedSavepoint, openSavepoint } from './savepoint/open-savepoint';
 export { type ScanPart, type SubtaskHeaderCache, createSubtaskHeaderCache, findOperator, scanState } from './scan/scan-state';
 export { findNestedValues } from './snapshots/find-nested-values';
+export { type KryoSnapshotDetails, getKryoSnapshotDetails, kryoSnapshotReader } from './snapshots/kryo-snapshot';
 export { createSnapshotRegistry } from './snapshots/snapshot-registry';
 export { type DecodedValue, SKIPPED_VALUE, type SerializerSnapshot, type SnapshotReader, type SnapshotRegistry, type ValueCodec, type ValueFrame, type ValueMode } from './snapshots/snapshot-types';
 export { encodeBase64 } from './values/encode-base64';

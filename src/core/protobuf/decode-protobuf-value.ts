@@ -12,7 +12,7 @@ import { formatProtobufJson, type JsonValue } from './format-protobuf-json';
 import type { ProtobufSettings } from './protobuf-constants';
 import { isProtobufParseError } from './protobuf-errors';
 import type { PbFieldRangeInfo, PbMessage, PbUnknownFieldInfo } from './protobuf-message-types';
-import { readProtobufFrame } from './read-protobuf-frame';
+import { readProtobufFrame, type ProtobufFrame } from './read-protobuf-frame';
 
 export interface ProtobufValueTarget {
   root: DescMessage;
@@ -39,7 +39,11 @@ export interface ProtobufValueDetail {
 }
 
 export function decodeProtobufValue(r: ByteReader, target: ProtobufValueTarget): ProtobufValueDetail {
-  const frame = readProtobufFrame(r, target.settings.maxMessageSize);
+  return decodeProtobufFrame(r, readProtobufFrame(r, target.settings.maxMessageSize), target);
+}
+
+/** Decodes the payload of a frame already read from `r` (the serializer's, or another framing such as Kryo's). */
+export function decodeProtobufFrame(r: ByteReader, frame: ProtobufFrame, target: ProtobufValueTarget): ProtobufValueDetail {
   let decoded;
   try {
     decoded = decodeProtobufPayload(frame.payload, target.root, {

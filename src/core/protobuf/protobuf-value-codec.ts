@@ -8,23 +8,78 @@
  */
 import type { ByteReader } from '../io';
 import { findNestedValues, SKIPPED_VALUE, type DecodedValue, type ValueCodec, type ValueFrame, type ValueMode } from '../flink';
-import { decodeProtobufValue, type ProtobufValueDetail } from './decode-protobuf-value';
+import { decodeProtobufFrame, decodeProtobufValue, type ProtobufValueDetail } from './decode-protobuf-value';
+import { readKryoFrameHeader, readKryoProtobufFrame, type KryoClassExpectation } from './read-kryo-protobuf-frame';
+import { createProtobufError } from './protobuf-errors';
 import type { ProtobufSnapshotContent } from './protobuf-snapshot-types';
-import { readProtobufFrame, readProtobufFrameLength } from './read-protobuf-frame';
+import { readProtobufFrame, readProtobufFrameLength, type ProtobufFrame } from './read-protobuf-frame';
 
 export class ProtobufValueCodec implements ValueCodec {
   readonly format = 'protobuf';
 
-  constructor(readonly content: ProtobufSnapshotContent) {}
+  /**
+   * `kryo`: the values are framed by Flink's KryoSerializer with chill-protobuf's ProtobufSerializer
+   * (read-kryo-protobuf-frame.ts), with the user's schema in `content`; absent: the serializer's own frame.
+   */
+  constructor(
+    readonly content: ProtobufSnapshotContent,
+    readonly kryo?: KryoClassExpectation,
+  ) {}
 
+  /** One value's decoder result, in this codec's framing (a Kryo null is not a message: an error here). */
   decodeDetailed(r: ByteReader): ProtobufValueDetail {
-    return decodeProtobufValue(r, { root: this.content.schema.root, javaClass: this.content.javaClass, settings: this.content.settings });
+    if (!this.kryo) return decodeProtobufValue(r, { root: this.content.schema.root, javaClass: this.content.javaClass, settings: this.content.settings });
+    const offset = r.absolutePosition;
+    const frame = readKryoProtobufFrame(r, this.kryo, this.content.settings.maxMessageSize);
+    if (frame === null) throw createProtobufError(`Kryo value of ${this.kryo.javaClass}: expected a message, found null`, { file: r.file, offset, path: r.path });
+    return this.decodeKryoFrame(r, frame, offset);
+  }
+
+  private decodeKryoFrame(r: ByteReader, frame: ProtobufFrame & { javaClass: string }, offset: number): ProtobufValueDetail {
+    const codec = this.codecFor(frame.javaClass);
+    if (codec === undefined) {
+      throw createProtobufError(`Kryo value of class ${frame.javaClass}: the descriptor set has no message whose Java class (protoc's naming rules) is ${frame.javaClass}`, { file: r.file, offset, path: r.path });
+    }
+    return decodeProtobufFrame(r, frame, { root: codec.content.schema.root, javaClass: frame.javaClass, settings: this.content.settings });
+  }
+
+  private readonly byClass = new Map<string, ProtobufValueCodec | undefined>();
+
+  /** This codec for its own class; for a class Kryo wrote by name, a codec with that class's message (cached). */
+  private codecFor(javaClass: string): ProtobufValueCodec | undefined {
+    if (javaClass === this.content.javaClass || !this.kryo) return this;
+    if (!this.byClass.has(javaClass)) {
+      const content = this.kryo.contentFor?.(javaClass);
+      this.byClass.set(javaClass, content ? new ProtobufValueCodec(content, { ...this.kryo, javaClass }) : undefined);
+    }
+    return this.byClass.get(javaClass);
   }
 
   decode(r: ByteReader, mode: ValueMode = 'decode'): DecodedValue {
     const start = r.position;
+    if (this.kryo && mode !== 'decode') {
+      const offset = r.absolutePosition;
+      const frame = readKryoProtobufFrame(r, this.kryo, this.content.settings.maxMessageSize);
+      if (frame === null) return { kind: 'null' };
+      if (mode === 'skip') return SKIPPED_VALUE;
+      const codec = this.codecFor(frame.javaClass);
+      if (codec === undefined) {
+        throw createProtobufError(`Kryo value of class ${frame.javaClass}: the descriptor set has no message whose Java class (protoc's naming rules) is ${frame.javaClass}`, { file: r.file, offset, path: r.path });
+      }
+      const payloadStart = start + (frame.payloadOffset - offset);
+      return { kind: 'frame', format: 'protobuf', codec, bytes: r.bytes, start, payloadStart, end: r.position, length: frame.length, offset, file: r.file };
+    }
     if (mode === 'decode') {
-      const detail = this.decodeDetailed(r);
+      let detail: ProtobufValueDetail;
+      if (this.kryo) {
+        const offset = r.absolutePosition;
+        const frame = readKryoProtobufFrame(r, this.kryo, this.content.settings.maxMessageSize);
+        // a Kryo null (class id 0 or reference marker 0) is a null value, not a message
+        if (frame === null) return { kind: 'null' };
+        detail = this.decodeKryoFrame(r, frame, offset);
+      } else {
+        detail = this.decodeDetailed(r);
+      }
       const value = toMessageValue(detail);
       Object.defineProperty(value, DETAIL, { value: { detail, frame: r.bytes.subarray(start, r.position) } satisfies DecodedProtobufValue });
       return value;
@@ -36,14 +91,29 @@ export class ProtobufValueCodec implements ValueCodec {
   }
 
   frameInPlace(bytes: Uint8Array, start: number, end: number, out: ValueFrame): boolean {
+    if (this.kryo) {
+      const header = readKryoFrameHeader(bytes, start, end, this.kryo, this.content.settings.maxMessageSize);
+      if (header.kind !== 'frame') return false;
+      const codec = this.codecFor(header.javaClass);
+      if (codec === undefined) return false;
+      out.format = 'protobuf';
+      out.codec = codec;
+      out.bytes = bytes;
+      out.start = start;
+      out.payloadStart = header.payloadStart;
+      out.end = header.payloadStart + Math.max(0, Math.min(header.length, end - header.payloadStart));
+      out.length = header.length;
+      return true;
+    }
+    const payloadStart = start + 4;
     const length = readProtobufFrameLength(bytes, start, end, this.content.settings.maxMessageSize);
     if (length < 0) return false;
     out.format = 'protobuf';
     out.codec = this;
     out.bytes = bytes;
     out.start = start;
-    out.payloadStart = start + 4;
-    out.end = start + 4 + Math.min(length, end - start - 4);
+    out.payloadStart = payloadStart;
+    out.end = payloadStart + Math.max(0, Math.min(length, end - payloadStart));
     out.length = length;
     return true;
   }
@@ -70,7 +140,7 @@ export function toMessageValue(d: ProtobufValueDetail): DecodedValue {
     format: 'protobuf',
     typeName: d.typeName,
     payloadSize: d.payloadSize,
-    frame: { offset: d.frameOffset, length: 4 + d.payloadSize },
+    frame: { offset: d.frameOffset, length: d.payloadOffset - d.frameOffset + d.payloadSize },
     json: d.json,
     unknownFieldCount: d.unknownFields.length,
     depth: d.depth,

@@ -62,7 +62,12 @@ export function createProtobufSerializerSnapshot(className: string, version: num
   };
 }
 
-/** The Protobuf content behind a snapshot read by this module, if any. */
+/** The Protobuf content behind a snapshot read by this module, if any (not Kryo-held Protobuf: getKryoProtobufCodec). */
 export function getProtobufSnapshotContent(snapshot: SerializerSnapshot): ProtobufSnapshotContent | undefined {
-  return snapshot.codec instanceof ProtobufValueCodec ? snapshot.codec.content : undefined;
+  return snapshot.codec instanceof ProtobufValueCodec && snapshot.codec.kryo === undefined ? snapshot.codec.content : undefined;
+}
+
+/** The codec of a Kryo snapshot whose Protobuf values are read with the user's schema, if any. */
+export function getKryoProtobufCodec(snapshot: SerializerSnapshot): ProtobufValueCodec | undefined {
+  return snapshot.codec instanceof ProtobufValueCodec && snapshot.codec.kryo !== undefined ? snapshot.codec : undefined;
 }

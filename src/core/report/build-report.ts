@@ -63,6 +63,7 @@ function toReportState(input: ReportStateInput): ReportState {
     serializer: input.snapshotClass,
   };
   if (input.kind === 'other') {
+    if (input.uncheckedProtobuf) return { ...op, verdict: 'unknown', reason: input.reason, ruleSet: 'none', firstIncompatibility: null, findings: [], warnings: [], valuesNotRead: input.reason };
     return { ...op, verdict: 'unknown', reason: input.reason, firstIncompatibility: null, findings: [], warnings: [] };
   }
   const c = input.compatibility;
@@ -96,7 +97,12 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Exit code of `check`: 0 when every Protobuf state is compatible, 1 when any is incompatible or not restorable. */
+/**
+ * Exit code of `check`: 0 when every Protobuf state is compatible, 1 when any is incompatible, not restorable or
+ * could not be checked (verdict unknown: its values are Protobuf but nothing here could read its serializer) —
+ * a CI gate never passes on Protobuf state it did not check.
+ */
 export function computeExitCode(report: CompatibilityReport): 0 | 1 {
-  return report.summary.incompatible > 0 || report.summary.notRestorable > 0 ? 1 : 0;
+  const s = report.summary;
+  return s.incompatible > 0 || s.notRestorable > 0 || s.unknown > 0 ? 1 : 0;
 }

@@ -1,4 +1,4 @@
-import type { LibraryLine, SerializerSettings, StateCompatibility, TypeKind, FoundProtobufState, FoundOtherState, ValueWarningTally } from '../compat';
+import type { LibraryLine, SerializerSettings, StateCompatibility, TypeKind, FoundKryoProtobufState, FoundProtobufState, FoundOtherState, ValueWarningTally } from '../compat';
 import type { CancelSignal } from '../flink';
 import type { SavepointFiles } from '../io';
 import type { NewSchemaReport, ReportInputFile } from './report-types';
@@ -52,6 +52,8 @@ export interface EvaluatedSavepoint {
   newSettings: Required<SerializerSettings>;
   target: LibraryLine;
   protobuf: EvaluatedProtobufState[];
+  /** Protobuf held by Kryo: not restorable with the native serializer (their values are not scanned by `check`) */
+  kryo: { found: FoundKryoProtobufState; compatibility: StateCompatibility }[];
   other: FoundOtherState[];
 }
 

@@ -40,6 +40,23 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
       ...(compatibility.schema && input.schemaDiff !== false ? { diff: buildSchemaDiff(compatibility.schema) } : {}),
     });
   }
+  for (const { found, compatibility } of evaluated.kryo) {
+    states.push({
+      kind: 'protobuf',
+      operator: { id: found.operator.id, ...(found.operator.uid ? { uid: found.operator.uid } : {}), ...(found.operator.name ? { name: found.operator.name } : {}) },
+      state: found.state.name,
+      role: found.role,
+      snapshotClass: found.snapshot.className,
+      compatibility,
+      warnings: [],
+      valuesNotRead:
+        found.recognition.kind === 'plain'
+          ? "values written by Kryo's FieldSerializer: they hold protobuf-java's internal fields, not Protobuf bytes"
+          : found.decodable
+            ? 'values held by Kryo: check does not scan them for value warnings (dump and stats decode them with --descriptors)'
+            : `values held by Kryo: not decodable with this descriptor set (no message whose Java class is ${found.kryo.typeClass})`,
+    });
+  }
   for (const o of evaluated.other) {
     states.push({
       kind: 'other',
@@ -48,6 +65,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
       role: o.role,
       snapshotClass: o.snapshotClass,
       reason: o.reason,
+      ...(o.uncheckedProtobuf ? { uncheckedProtobuf: true as const } : {}),
     });
   }
   const metadataBytes = await readAll(input.files.metadata);

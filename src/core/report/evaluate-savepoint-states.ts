@@ -6,7 +6,7 @@
  */
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { DEFAULT_SETTINGS, evaluateStateCompatibility, indexDeclarations, inspectProtobufStates, loadDescriptorSet, readSavedSettings, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
+import { DEFAULT_SETTINGS, evaluateKryoProtobufState, evaluateStateCompatibility, indexDeclarations, inspectProtobufStates, loadDescriptorSet, readSavedSettings, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
 import { DecodeError } from '../io';
 import { PROTOBUF_SNAPSHOT_CLASS } from '../protobuf';
 import type { CheckSavepointInput, EvaluatedProtobufState, EvaluatedSavepoint } from './check-savepoint-types';
@@ -19,7 +19,8 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
   const newIndex = indexDeclarations(loaded.set);
   const target = input.target ?? '1.x';
   const newSettings: Required<SerializerSettings> = { ...DEFAULT_SETTINGS, ...input.newSettings };
-  const { protobuf, other } = await inspectProtobufStates(input.files, input.signal ? { signal: input.signal } : {});
+  const kryoSchema = { name: input.descriptorSet.name, bytes: input.descriptorSet.bytes, set: loaded.set };
+  const { protobuf, kryo, other } = await inspectProtobufStates(input.files, { kryoSchema, ...(input.signal ? { signal: input.signal } : {}) });
 
   // states usually share one saved schema: parse it once per descriptor SHA-256 (the compat engine also remembers its work per set object)
   const savedSets = new Map<string, FileDescriptorSet>();
@@ -59,7 +60,14 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
     );
     evaluated.push({ found, compatibility });
   }
-  return { newSettings, target, protobuf: evaluated, other };
+  // Protobuf held by Kryo: not restorable with the native serializer whatever the new schema says
+  const kryoStates = kryo.map((found) => {
+    const stateKey = `${found.operator.id}/${found.state.name}`;
+    const uidKey = found.operator.uid ? `${found.operator.uid}/${found.state.name}` : undefined;
+    const newRoot = input.newRoots?.[stateKey] ?? (uidKey ? input.newRoots?.[uidKey] : undefined) ?? input.newRoot;
+    return { found, compatibility: evaluateKryoProtobufState(found.kryo.typeClass, found.recognition, target, newRoot) };
+  });
+  return { newSettings, target, protobuf: evaluated, kryo: kryoStates, other };
 }
 
 function parseSavedSet(sets: Map<string, FileDescriptorSet>, sha256: string, bytes: Uint8Array): FileDescriptorSet {

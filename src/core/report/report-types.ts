@@ -38,7 +38,16 @@ export type ReportStateInput =
       valuesNotRead?: string;
       diff?: SchemaDiff;
     }
-  | { kind: 'other'; operator: ReportOperatorRef; state: string; role: string; snapshotClass: string; reason: string };
+  | {
+      kind: 'other';
+      operator: ReportOperatorRef;
+      state: string;
+      role: string;
+      snapshotClass: string;
+      reason: string;
+      /** the values are Protobuf but could not be checked: counted as a Protobuf state of verdict unknown, which fails `check` */
+      uncheckedProtobuf?: true;
+    };
 
 /** A job jar as the report tells it (`check --job-jar`, `compare --job-jar`): what its generated classes and bundled artifacts say. */
 export interface JobJarReport {

@@ -1,10 +1,15 @@
-import type { SerializerSnapshot } from '../../core/flink';
+import { getKryoSnapshotDetails, type SerializerSnapshot } from '../../core/flink';
+import { KryoDetails } from './kryo-details';
 import { SavedSchemaButton } from './saved-schema-button';
 
 const MAX_DEPTH = 12;
 
 /** A serializer snapshot and its nested snapshots: class, version, readable type, details. */
 export function SnapshotTree({ snapshot, depth = 0 }: { snapshot: SerializerSnapshot; depth?: number }) {
+  const kryo = getKryoSnapshotDetails(snapshot);
+  const kryoProtobuf = kryo ? (snapshot.details?.['protobuf'] as Parameters<typeof KryoDetails>[0]['protobuf']) : undefined;
+  // a Kryo snapshot's configuration has its own table
+  const details = kryo ? Object.fromEntries(Object.entries(snapshot.details ?? {}).filter(([k]) => k !== 'kryo' && k !== 'protobuf')) : snapshot.details;
   return (
     <div className="snapshot" data-testid="snapshot">
       <div className="snapshot-head">
@@ -19,7 +24,8 @@ export function SnapshotTree({ snapshot, depth = 0 }: { snapshot: SerializerSnap
           {snapshot.file ?? ''} @ {snapshot.range.offset} (+{snapshot.range.length} bytes)
         </div>
       ) : null}
-      {snapshot.details && Object.keys(snapshot.details).length > 0 ? <DetailsTable details={snapshot.details} /> : null}
+      {kryo ? <KryoDetails kryo={kryo} {...(kryoProtobuf ? { protobuf: kryoProtobuf } : {})} decodable={snapshot.status === 'known'} /> : null}
+      {details && Object.keys(details).length > 0 ? <DetailsTable details={details} /> : null}
       {typeof snapshot.details?.['descriptorSha256'] === 'string' && typeof snapshot.details['rootFullName'] === 'string' ? (
         <SavedSchemaButton sha256={snapshot.details['descriptorSha256']} root={snapshot.details['rootFullName']} />
       ) : null}

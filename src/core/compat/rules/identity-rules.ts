@@ -10,6 +10,20 @@ export const TARGET_RULES = [
     template: '{snapshotClass} ({savedLine}) cannot be read by target {target}: {reason}',
   },
   {
+    id: 'KRYO_PROTOBUF_NOT_RESTORABLE',
+    outcome: 'rejected',
+    group: 'target',
+    summary: 'Protobuf state held by Kryo (chill-protobuf) restored with flink-datastream-protobuf (not-restorable)',
+    template: '{javaClass} is held by Kryo ({how}); flink-datastream-protobuf {target} cannot restore it: the saved KryoSerializerSnapshot is not the native serializer\'s, so Flink rejects the restore, and there is no in-place migration (rewrite the state with the State Processor API)',
+  },
+  {
+    id: 'KRYO_PLAIN_PROTOBUF_HAZARD',
+    outcome: 'rejected',
+    group: 'target',
+    summary: "Protobuf class held by plain Kryo (FieldSerializer, no chill-protobuf): protobuf-java internals in state (not-restorable)",
+    template: "{javaClass} ({messageType}) is written by Kryo's FieldSerializer ({how}): the bytes are protobuf-java's internal fields, not Protobuf; Flink 1.x fails to restore such state (UnsupportedOperationException), Flink 2.x cannot take the savepoint, and flink-datastream-protobuf {target} cannot restore it",
+  },
+  {
     id: 'EXACT_SCHEMA_CHANGED',
     outcome: 'rejected',
     group: 'target',

@@ -4,7 +4,8 @@ import { arrayListSnapshotReader, genericArraySnapshotReader, listSnapshotReader
 import { eitherSnapshotReader, nullableSnapshotReader, rowSnapshotReader, timerSnapshotReader, ttlSnapshotReader } from './wrapper-snapshots';
 import { tupleSnapshotReader } from './tuple-snapshot';
 import { pojoSnapshotReader } from './pojo-snapshot';
-import { genericTypeSnapshotReader, kryoSnapshotReader } from './opaque-type-snapshots';
+import { genericTypeSnapshotReader } from './opaque-type-snapshots';
+import { kryoSnapshotReader } from './kryo-snapshot';
 import { enumSnapshotReader } from './enum-snapshot';
 import { TABLE_SNAPSHOT_READERS } from '../table/table-snapshots';
 
