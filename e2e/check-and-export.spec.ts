@@ -42,7 +42,7 @@ test.describe('checking a Protobuf savepoint against a changed schema', () => {
 
   test('verdict, first incompatibility, diff rows, a decoded value with its unknown field, aliasing numbers, exports equal to the CLI', async ({ page, baseURL }) => {
     const foreign = watchForeignRequests(page, baseURL!);
-    await page.goto('/');
+    await page.goto('/?target=1.x');
     await waitForAppState(page, 'empty');
     await page.getByTestId('file-input').setInputFiles([path.join(dir, 'fixture-savepoint.zip'), path.join(dir, 'events-changed.binpb')]);
     await waitForAppState(page, 'ready');
@@ -50,7 +50,7 @@ test.describe('checking a Protobuf savepoint against a changed schema', () => {
     await expect(page.getByTestId('overall-verdict')).toHaveText('not restorable');
 
     // target 1.x: a 0.x snapshot cannot be restored; the directional rules are shown as a planning aid
-    await page.goto(`/#/compat?op=${LAST_EVENT_OPERATOR}&state=last-event`);
+    await page.goto(`/?target=1.x#/compat?op=${LAST_EVENT_OPERATOR}&state=last-event`);
     await waitForAppState(page, 'ready');
     const detail = page.getByTestId('compat-state-detail');
     await expect(detail.getByTestId('verdict').first()).toHaveText('not restorable');
@@ -86,7 +86,7 @@ test.describe('checking a Protobuf savepoint against a changed schema', () => {
     await page.screenshot({ path: '/tmp/shots/check-diff.png', fullPage: true });
 
     // a decoded value with its unknown field 100, and the bytes of that field in the hex view
-    await page.goto(`/#/values?op=${LAST_EVENT_OPERATOR}&state=last-event&entry=0`);
+    await page.goto(`/?target=1.x#/values?op=${LAST_EVENT_OPERATOR}&state=last-event&entry=0`);
     await waitForAppState(page, 'ready');
     const entry = page.getByTestId('entry-detail');
     await expect(entry.getByTestId('json-tree')).toContainText('"event-23"');
@@ -113,7 +113,7 @@ test.describe('checking a Protobuf savepoint against a changed schema', () => {
     await expect(page.getByTestId('unknown-stat').first().locator('td').nth(1)).toHaveText('100');
 
     // aliasing: large-event holds one payload above 4 KiB
-    await page.goto(`/#/aliasing?op=69ee92ec1299dfd00071bfb77ad99663&state=large-event`);
+    await page.goto(`/?target=1.x#/aliasing?op=69ee92ec1299dfd00071bfb77ad99663&state=large-event`);
     await waitForAppState(page, 'ready');
     await expect(page.getByTestId('al-values')).toContainText('3');
     await expect(page.getByTestId('al-large')).toContainText('1');

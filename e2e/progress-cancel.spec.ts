@@ -13,7 +13,7 @@ const SCHEMA = path.join(tmpdir(), 'spi-e2e-bench-events.binpb');
 
 /** Opens the app empty and drops the generated savepoint folder into it. */
 async function openBench(page: Page): Promise<void> {
-  await page.goto('/');
+  await page.goto('/?target=1.x');
   await waitForAppState(page, 'empty');
   await page.getByTestId('folder-input').setInputFiles(BENCH);
 }
@@ -57,7 +57,7 @@ test.describe('a long step', () => {
     await waitForAppState(page, 'ready');
     const href = await page.getByTestId('operator-row').first().getByRole('link', { name: 'events', exact: true }).getAttribute('href');
     const op = new URLSearchParams(href!.slice(href!.indexOf('?') + 1)).get('op')!;
-    await page.goto(`/#/values?op=${op}&state=events&entry=30000`);
+    await page.goto(`/?target=1.x#/values?op=${op}&state=events&entry=30000`);
     await waitForAppState(page, 'ready');
     const detail = page.getByTestId('entry-detail');
     await expect(detail).toContainText('bench.Event');
@@ -99,7 +99,7 @@ test.describe('a long step', () => {
     await waitForAppState(page, 'ready');
     await page.getByTestId('file-input').setInputFiles(SCHEMA);
     await waitForAppState(page, 'ready');
-    await page.goto('/#/compat');
+    await page.goto('/?target=1.x#/compat');
     await waitForAppState(page, 'ready');
     const view = page.getByTestId('compat-view');
     await expect(page.getByTestId('overall-verdict')).toBeVisible();

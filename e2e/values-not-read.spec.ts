@@ -8,7 +8,7 @@ const LAST_EVENT_OPERATOR = '6d821971c3bfd7ae2c972e89d7414f7c';
 
 test('a RocksDB native savepoint never looks complete: a banner on Overview, and "values not read" instead of "No value warnings"', async ({ page, baseURL }) => {
   const foreign = watchForeignRequests(page, baseURL!);
-  await page.goto('/');
+  await page.goto('/?target=1.x');
   await waitForAppState(page, 'empty');
   await page.getByTestId('folder-input').setInputFiles(NATIVE);
   await waitForAppState(page, 'ready');
@@ -20,7 +20,7 @@ test('a RocksDB native savepoint never looks complete: a banner on Overview, and
   await page.getByTestId('file-input').setInputFiles([SCHEMA]);
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('schema-chip')).toContainText('events-changed.binpb');
-  await page.goto(`/#/compat?op=${LAST_EVENT_OPERATOR}&state=last-event`);
+  await page.goto(`/?target=1.x#/compat?op=${LAST_EVENT_OPERATOR}&state=last-event`);
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('summary-values-not-read')).toHaveText(' · values of 6 states not read');
   await expect(page.getByTestId('row-values-not-read')).toHaveCount(6);
@@ -32,7 +32,7 @@ test('a RocksDB native savepoint never looks complete: a banner on Overview, and
   await page.screenshot({ path: '/tmp/shots/native-compat.png', fullPage: true });
 
   // the operator state of the same savepoint is read: its value warnings are there
-  await page.goto(`/#/compat?op=${LAST_EVENT_OPERATOR}&state=processed-events`);
+  await page.goto(`/?target=1.x#/compat?op=${LAST_EVENT_OPERATOR}&state=processed-events`);
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('compat-state-detail').getByTestId('value-warnings')).toBeVisible();
   await expect(page.getByTestId('compat-state-detail').getByTestId('values-not-read')).toHaveCount(0);

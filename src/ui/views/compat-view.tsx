@@ -4,7 +4,9 @@ import { FailurePanel } from '../components/failure-panel';
 import { FindingsTable, WarningsList } from '../components/findings-table';
 import { LibraryLineNote } from '../components/library-line-note';
 import { ValueAlertCallouts } from '../components/value-alert-callouts';
+import { TargetLineQuestion } from '../components/target-line-question';
 import { VerdictBadge } from '../components/verdict-badge';
+import { VerdictHeadline } from '../components/verdict-headline';
 import { ValueCheckNote } from '../components/value-check-note';
 import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
@@ -24,6 +26,7 @@ export function CompatView({ params }: { params: Record<string, string> }) {
         </p>
       ) : (
         <>
+          {check.targetChosen ? null : <TargetLineQuestion />}
           <CompatControls />
           {check.data ? <ValueCheckNote values={check.values} /> : null}
           {check.isError ? <FailurePanel failure={check.error} context="checking compatibility" onRetry={() => void check.refetch()} /> : null}
@@ -46,8 +49,8 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
   const others = report.states.filter((s) => s.ruleSet === undefined);
   return (
     <>
+      <VerdictHeadline report={report} />
       <div className="summary-bar" data-testid="compat-summary">
-        <VerdictBadge verdict={report.verdict} large />
         <span>
           {sm.protobufStates} Protobuf states: {sm.compatible} compatible, {sm.incompatible} incompatible, {sm.notRestorable} not restorable, {sm.unknown} unknown
         </span>
@@ -56,8 +59,8 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
           {sm.valuesNotRead ? <span data-testid="summary-values-not-read"> · values of {sm.valuesNotRead} states not read</span> : null} · target {report.target}
         </span>
       </div>
-      <ValueAlertCallouts report={report} />
       <LibraryLineNote report={report} />
+      <ValueAlertCallouts report={report} />
       <section className="panel">
         <StatesTable states={protobuf} selected={selected} testId="compat-states" />
         {others.length > 0 ? (

@@ -41,6 +41,8 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
   return (
     <div className="view" data-testid="overview">
       <h1>Overview</h1>
+      <ValuesNotReadBanner inspection={inspection} />
+      <CompatOverview />
       <div className="cards">
         <Card label="Input" value={inspection.input} mono wide testId="ov-input" />
         <Card label="Type" value={inspection.type} testId="ov-type" />
@@ -55,8 +57,6 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
         <Card label="Total size" value={formatBytes(inspection.totalSize)} sub={`${formatCount(inspection.totalSize)} bytes`} testId="ov-size" />
         <Card label="Operators" value={String(inspection.operators.length)} sub={`${stateCount} states`} testId="ov-operators" />
       </div>
-      <ValuesNotReadBanner inspection={inspection} />
-      <CompatOverview />
       {inspection.warnings.length > 0 ? (
         <ul className="warnings" aria-label="Warnings">
           {inspection.warnings.map((w, i) => (
