@@ -9,7 +9,7 @@
  * of the CLI's `check` (its report is what the export writes).
  */
 import { createSnapshotRegistry, createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
-import { findProtobufStates } from '../core/compat';
+import { findProtobufStates, indexDeclarations, loadDescriptorSet } from '../core/compat';
 import { readAll, wrongInput, type SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
@@ -110,6 +110,15 @@ export class LocalInspector implements Inspector {
     return bytes.slice();
   }
 
+  /** The message full names the new schema declares, sorted: the choices of the app's root picker. */
+  async listNewSchemaMessages(): Promise<string[]> {
+    const session = this.requireSavepoint();
+    const schema = session.descriptorSet;
+    if (schema === null) throw wrongInput('no-schema', 'no new schema was given: drop a descriptor set (.pb, .binpb, .desc, .protoset) to pick a root message from');
+    const loaded = loadDescriptorSet(await readAll(blobSource(schema.blob, schema.path)), schema.path);
+    return [...indexDeclarations(loaded.set).byName].filter(([, d]) => d.kind === 'message').map(([name]) => name).sort();
+  }
+
   /** Cancels every running step; each rejects with a `cancelled` failure. */
   async cancel(): Promise<void> {
     this.steps.cancelAll();
@@ -133,6 +142,7 @@ export class LocalInspector implements Inspector {
         target: options.target,
         newSettings: options.newSettings,
         ...(options.newRoot ? { newRoot: options.newRoot } : {}),
+        ...(options.newRoots && Object.keys(options.newRoots).length > 0 ? { newRoots: options.newRoots } : {}),
         scanValues,
         signal: signalOf(cancel),
       });

@@ -21,7 +21,7 @@ export function CompatOverview() {
         <p className="muted small" data-testid="overview-counts">
           against <span className="mono">{schema}</span>: {sm.protobufStates} Protobuf states, {sm.compatible} compatible, {sm.incompatible} incompatible,{' '}
           {sm.notRestorable} not restorable, {sm.unknown} unknown · {check.values.status === 'done' ? `${sm.warnings} value warnings` : 'values not scanned'}
-          {sm.valuesNotRead ? ` · values of ${sm.valuesNotRead} states not read` : ''} · <a href={formatHashRoute('compat', {})}>Compatibility details</a>
+          {sm.valuesNotRead ? ` · values of ${sm.valuesNotRead} state${sm.valuesNotRead === 1 ? '' : 's'} not read` : ''} · <a href={formatHashRoute('compat', {})}>Compatibility details</a>
         </p>
       </VerdictHeadline>
       <ValueCheckNote values={check.values} />

@@ -3,6 +3,7 @@ import { CompatControls } from '../components/compat-controls';
 import { FailurePanel } from '../components/failure-panel';
 import { FindingsTable, WarningsList } from '../components/findings-table';
 import { LibraryLineNote } from '../components/library-line-note';
+import { RootPicker } from '../components/root-picker';
 import { ValueAlertCallouts } from '../components/value-alert-callouts';
 import { TargetLineQuestion } from '../components/target-line-question';
 import { VerdictBadge } from '../components/verdict-badge';
@@ -56,7 +57,7 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
         </span>
         <span className="muted">
           · {sm.otherStates} other states · {valuesScanned ? `${sm.warnings} value warnings` : 'values not scanned'}
-          {sm.valuesNotRead ? <span data-testid="summary-values-not-read"> · values of {sm.valuesNotRead} states not read</span> : null} · target {report.target}
+          {sm.valuesNotRead ? <span data-testid="summary-values-not-read"> · values of {sm.valuesNotRead} state{sm.valuesNotRead === 1 ? '' : 's'} not read</span> : null} · target {report.target}
         </span>
       </div>
       <LibraryLineNote report={report} />
@@ -175,7 +176,7 @@ function StateReport({ state }: { state: ReportState }) {
             <>
               <dt>Java class</dt>
               <dd className="mono">
-                {state.savedJavaClass} → {state.newJavaClass}
+                {state.savedJavaClass} → {state.newJavaClass ?? "—"}
               </dd>
             </>
           ) : null}
@@ -187,6 +188,7 @@ function StateReport({ state }: { state: ReportState }) {
           ) : null}
         </dl>
         {state.reason && state.reason !== state.firstIncompatibility?.message ? <p className="reason">{state.reason}</p> : null}
+        <RootPicker state={state} />
         {state.firstIncompatibility ? (
           <div className="first-incompatibility">
             <div className="label">First incompatibility</div>
