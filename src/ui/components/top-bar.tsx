@@ -7,6 +7,7 @@ import { describeStorageError, setRecentVerdict } from '../state/recent-sessions
 import { ExportButtons } from './export-buttons';
 import { FilePickers } from './file-pickers';
 import { VerdictBadge } from './verdict-badge';
+import { describeVerdictLabel } from '../report/describe-verdict-reason';
 
 export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFile[]) => void; onDemo: () => void; onClose: () => void }) {
   const session = useAppStore((s) => s.session);
@@ -39,7 +40,7 @@ export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFil
       </div>
       {verdict ? (
         <a className="topbar-verdict" href="#/compat" aria-label={`Overall verdict: ${verdict}`} data-testid="overall-verdict">
-          <VerdictBadge verdict={verdict} large />
+          <VerdictBadge verdict={verdict} large label={check.data ? describeVerdictLabel(check.data) : undefined} />
         </a>
       ) : null}
       {check.data ? <ExportButtons values={check.values} /> : null}

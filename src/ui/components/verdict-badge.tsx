@@ -7,10 +7,11 @@ const LABELS: Record<Verdict, string> = {
   unknown: 'unknown',
 };
 
-export function VerdictBadge({ verdict, large }: { verdict: Verdict; large?: boolean }) {
+/** `label` replaces the verdict's words where they would mislead (a savepoint with nothing to check is not "unknown"). */
+export function VerdictBadge({ verdict, large, label }: { verdict: Verdict; large?: boolean; label?: string | undefined }) {
   return (
     <span className={`verdict verdict-${verdict}${large ? ' large' : ''}`} data-testid="verdict" data-verdict={verdict}>
-      {LABELS[verdict]}
+      {label ?? LABELS[verdict]}
     </span>
   );
 }

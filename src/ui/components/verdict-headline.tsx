@@ -1,6 +1,8 @@
 import type { CompatibilityReport } from '../../core/report';
-import { countUnreachedChanges, describeVerdictReason, listSchemaChanges } from '../report/describe-verdict-reason';
+import { countUnreachedChanges, describeVerdictLabel, describeVerdictReason, listSchemaChanges } from '../report/describe-verdict-reason';
 import { formatHashRoute } from '../state/use-hash-route';
+import { useInspection } from '../state/use-inspection';
+import { listMissingStateFiles } from '../describe-savepoint-contents';
 import { TargetLineAnswer } from './target-line-question';
 import { VerdictBadge } from './verdict-badge';
 
@@ -12,14 +14,16 @@ const SHOWN_CHANGES = 6;
  */
 export function VerdictHeadline({ report, children }: { report: CompatibilityReport; children?: React.ReactNode }) {
   const changes = listSchemaChanges(report);
+  const inspection = useInspection();
+  const missing = inspection.data ? listMissingStateFiles(inspection.data).length : 0;
   const unreached = countUnreachedChanges(report);
   const exact = report.target === '0.x';
   return (
     <section className="verdict-headline" data-testid="verdict-headline">
       <div className="verdict-line">
-        <VerdictBadge verdict={report.verdict} large />
+        <VerdictBadge verdict={report.verdict} large label={describeVerdictLabel(report)} />
         <p className="verdict-reason" data-testid="verdict-reason">
-          {describeVerdictReason(report)}
+          {describeVerdictReason(report, missing)}
         </p>
       </div>
       <TargetLineAnswer target={report.target} />

@@ -6,10 +6,16 @@
 import type { CompatibilityReport, ReportFinding, ReportState } from '../../core/report';
 
 /** One sentence: why the report's overall verdict is what it is. */
-export function describeVerdictReason(report: CompatibilityReport): string {
+export function describeVerdictReason(report: CompatibilityReport, missingStateFiles = 0): string {
   const protobuf = report.states.filter((s) => s.ruleSet !== undefined);
   const n = protobuf.length;
-  if (n === 0) return 'This savepoint holds no Protobuf state: nothing to check.';
+  if (n === 0) {
+    const unreadable = listUnreadableStates(report);
+    if (unreadable.length === 0) return 'This savepoint holds no Protobuf state: nothing to check.';
+    const states = `${unreadable.length} state${unreadable.length === 1 ? '' : 's'}`;
+    if (missingStateFiles > 0) return `Nothing was checked: ${missingStateFiles} state file${missingStateFiles === 1 ? ' is' : 's are'} missing, so the serializers of ${states} could not be read: open the whole folder.`;
+    return `No Protobuf state was found, but the headers of ${unreadable.length} state${unreadable.length === 1 ? '' : 's'} could not be read, so there may be some: ${unreadable[0]!.reason ?? 'no reason recorded'}`;
+  }
   const of = (k: number) => (k === n ? `${n === 1 ? 'The' : `All ${n}`} Protobuf state${n === 1 ? '' : 's'}` : `${k} of ${n} Protobuf states`);
   if (report.verdict === 'not-restorable') {
     const failing = protobuf.filter((s) => s.verdict === 'not-restorable');
@@ -72,4 +78,14 @@ function isSettingsFinding(ruleId: string): boolean {
 /** The states a report's verdict is about (those with a Protobuf serializer). */
 export function listProtobufStates(report: CompatibilityReport): ReportState[] {
   return report.states.filter((s) => s.ruleSet !== undefined);
+}
+
+/** States whose serializer could not even be read (their headers are in missing or broken files): they may hold Protobuf state. */
+export function listUnreadableStates(report: CompatibilityReport): ReportState[] {
+  return report.states.filter((s) => s.ruleSet === undefined && s.serializer === '(unreadable)');
+}
+
+/** The badge's words: `nothing to check` for a savepoint that certainly holds no Protobuf state, else the verdict's. */
+export function describeVerdictLabel(report: CompatibilityReport): string | undefined {
+  return report.summary.protobufStates === 0 && listUnreadableStates(report).length === 0 ? 'nothing to check' : undefined;
 }

@@ -51,7 +51,7 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
   return (
     <>
       <VerdictHeadline report={report} />
-      <div className="summary-bar" data-testid="compat-summary">
+      {protobuf.length === 0 ? null : <div className="summary-bar" data-testid="compat-summary">
         <span>
           {sm.protobufStates} Protobuf states: {sm.compatible} compatible, {sm.incompatible} incompatible, {sm.notRestorable} not restorable, {sm.unknown} unknown
         </span>
@@ -59,13 +59,13 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
           · {sm.otherStates} other states · {valuesScanned ? `${sm.warnings} value warnings` : 'values not scanned'}
           {sm.valuesNotRead ? <span data-testid="summary-values-not-read"> · values of {sm.valuesNotRead} state{sm.valuesNotRead === 1 ? '' : 's'} not read</span> : null} · target {report.target}
         </span>
-      </div>
+      </div>}
       <LibraryLineNote report={report} />
       <ValueAlertCallouts report={report} />
       <section className="panel">
-        <StatesTable states={protobuf} selected={selected} testId="compat-states" />
+        {protobuf.length > 0 ? <StatesTable states={protobuf} selected={selected} testId="compat-states" /> : null}
         {others.length > 0 ? (
-          <details className="other-states">
+          <details className="other-states" open={protobuf.length === 0}>
             <summary>
               {others.length} state{others.length === 1 ? '' : 's'} without a Protobuf serializer (not checked by the Protobuf rules)
             </summary>

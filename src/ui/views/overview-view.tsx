@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import type { SavepointInspection } from '../../core/flink';
+import { describeSavepointContents, listMissingStateFiles, omitMissingFileNotes } from '../describe-savepoint-contents';
 import { describeFlinkVersionHint } from '../flink-version-hint';
 import { formatBytes, formatCount } from '../format';
 import { useAppStore } from '../state/app-store';
@@ -27,6 +28,52 @@ function ValuesNotReadBanner({ inspection }: { inspection: SavepointInspection }
   );
 }
 
+/** A lone `_metadata` (or a folder short of files): one sentence and what to do, the file names on request. */
+function MissingFilesNote({ missing }: { missing: readonly string[] }) {
+  if (missing.length === 0) return null;
+  const n = missing.length;
+  return (
+    <div className="notice banner missing-files" role="status" data-testid="missing-files">
+      <span>
+        <strong data-testid="missing-files-sentence">
+          {n === 1 ? '1 state file is missing' : `${formatCount(n)} state files are missing`}: open the whole folder.
+        </strong>{' '}
+        The <span className="mono">_metadata</span> names state files that were not given with it, so the states in them are not read. Drop the savepoint&apos;s
+        folder (or an archive of it), or use <em>Open folder…</em>.
+        <details>
+          <summary>the missing files</summary>
+          <ul className="mono small">
+            {missing.map((f) => (
+              <li key={f}>{f}</li>
+            ))}
+          </ul>
+        </details>
+      </span>
+    </div>
+  );
+}
+
+/** A savepoint without Protobuf state: nothing to check, and what it holds instead (only claimed when every state header was read). */
+function NoProtobufStateNote({ inspection }: { inspection: SavepointInspection }) {
+  const contents = describeSavepointContents(inspection);
+  if (contents.protobufStates > 0 || contents.unreadableStates > 0) return null;
+  const total = contents.others.reduce((n, o) => n + o.count, 0);
+  return (
+    <div className="notice banner" role="status" data-testid="no-protobuf-state">
+      <span>
+        <strong>This savepoint holds no Protobuf state: nothing to check.</strong>{' '}
+        {total === 0 ? (
+          'It holds no state at all.'
+        ) : (
+          <span data-testid="no-protobuf-holds">
+            It holds {total} state{total === 1 ? '' : 's'} of other types: {contents.others.map((o) => `${o.type}${o.count > 1 ? ` × ${o.count}` : ''}`).join(', ')}.
+          </span>
+        )}
+      </span>
+    </div>
+  );
+}
+
 export function OverviewView({ inspection }: { inspection: SavepointInspection }) {
   const filter = useAppStore((s) => s.operatorFilter);
   const set = useAppStore((s) => s.set);
@@ -38,10 +85,13 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
     );
   }, [filter, inspection.operators]);
   const stateCount = inspection.operators.reduce((n, o) => n + o.states.length, 0);
+  const missing = listMissingStateFiles(inspection);
+  const notes = omitMissingFileNotes(inspection, missing);
   return (
     <div className="view" data-testid="overview">
       <h1>Overview</h1>
       <ValuesNotReadBanner inspection={inspection} />
+      <NoProtobufStateNote inspection={inspection} />
       <CompatOverview />
       <div className="cards">
         <Card label="Input" value={inspection.input} mono wide testId="ov-input" />
@@ -57,16 +107,17 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
         <Card label="Total size" value={formatBytes(inspection.totalSize)} sub={`${formatCount(inspection.totalSize)} bytes`} testId="ov-size" />
         <Card label="Operators" value={String(inspection.operators.length)} sub={`${stateCount} states`} testId="ov-operators" />
       </div>
-      {inspection.warnings.length > 0 ? (
+      <MissingFilesNote missing={missing} />
+      {notes.warnings.length > 0 ? (
         <ul className="warnings" aria-label="Warnings">
-          {inspection.warnings.map((w, i) => (
+          {notes.warnings.map((w, i) => (
             <li key={i}>{w}</li>
           ))}
         </ul>
       ) : null}
-      {inspection.errors.length > 0 ? (
+      {notes.errors.length > 0 ? (
         <ul className="errors" aria-label="Decode errors">
-          {inspection.errors.map((e, i) => (
+          {notes.errors.map((e, i) => (
             <li key={i}>
               {e.message}
             </li>
