@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { SavepointInspection } from '../../core/flink';
 import { describeSavepointContents, listMissingStateFiles, omitMissingFileNotes } from '../describe-savepoint-contents';
+import { describeStateReading, hasUnreadableValues, summarizeStateReading } from '../describe-state-reading';
 import { describeFlinkVersionHint } from '../flink-version-hint';
 import { formatBytes, formatCount } from '../format';
 import { useAppStore } from '../state/app-store';
@@ -13,9 +14,9 @@ import { CompatOverview } from '../components/compat-overview';
  * are not read here: say so first, so nothing looks complete that is not.
  */
 function ValuesNotReadBanner({ inspection }: { inspection: SavepointInspection }) {
-  const native = inspection.operators.filter((o) => o.keyedFormat === 'rocksdb-native');
+  const native = inspection.operators.filter((o) => o.states.some((s) => hasUnreadableValues(o, s)));
   if (native.length === 0) return null;
-  const states = native.reduce((n, o) => n + o.states.filter((s) => s.scope === 'keyed').length, 0);
+  const states = native.reduce((n, o) => n + o.states.filter((s) => hasUnreadableValues(o, s)).length, 0);
   return (
     <div className="notice banner" role="status" data-testid="banner-values-not-read">
       <span>
@@ -74,6 +75,42 @@ function NoProtobufStateNote({ inspection }: { inspection: SavepointInspection }
   );
 }
 
+/** Like the CLI's closing line: how many states were not read or only partly, with the reasons listed. */
+function ReadingSummaryLine({ inspection }: { inspection: SavepointInspection }) {
+  const sm = summarizeStateReading(inspection);
+  const flagged = inspection.operators.flatMap((o) => o.states.map((s) => ({ o, s, r: describeStateReading(o, s) }))).filter(({ r }) => r.kind === 'not-read' || r.kind === 'partly');
+  const ok = sm.states - sm.notRead - sm.partly;
+  return (
+    <section className={`reading-summary${flagged.length > 0 || sm.streamsNotRead > 0 ? ' has-gaps' : ''}`} data-testid="reading-summary">
+      <p data-testid="reading-summary-line">
+        <strong>
+          {sm.states} state{sm.states === 1 ? '' : 's'}: {ok} read, {sm.partly} partly decoded, {sm.notRead} not read
+        </strong>
+        {sm.streamsNotRead > 0 ? `; ${sm.streamsNotRead} subtask stream${sm.streamsNotRead === 1 ? '' : 's'} whose states could not even be listed` : ''}
+        <span className="muted">
+          {' '}
+          · “read”: header and serializers read at once; values are read when a view needs them (State, Values, Compatibility)
+        </span>
+      </p>
+      {flagged.length > 0 ? (
+        <details open={flagged.length <= 6}>
+          <summary>why {flagged.length === 1 ? 'one state is' : `${flagged.length} states are`} not (fully) read</summary>
+          <ul className="small">
+            {flagged.map(({ o, s, r }) => (
+              <li key={`${o.id}/${s.scope}/${s.name}`} data-testid="reading-gap">
+                <a className="mono" href={formatHashRoute('state', { op: o.id, state: s.name })}>
+                  {s.name}
+                </a>{' '}
+                <span className="muted">({o.uid ?? o.name ?? `${o.id.slice(0, 12)}…`})</span>: <span className={`tag ${r.kind === 'not-read' ? 'bad' : 'warn'}`}>{r.label}</span> {r.detail}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </section>
+  );
+}
+
 export function OverviewView({ inspection }: { inspection: SavepointInspection }) {
   const filter = useAppStore((s) => s.operatorFilter);
   const set = useAppStore((s) => s.set);
@@ -108,6 +145,7 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
         <Card label="Operators" value={String(inspection.operators.length)} sub={`${stateCount} states`} testId="ov-operators" />
       </div>
       <MissingFilesNote missing={missing} />
+      <ReadingSummaryLine inspection={inspection} />
       {notes.warnings.length > 0 ? (
         <ul className="warnings" aria-label="Warnings">
           {notes.warnings.map((w, i) => (
@@ -160,14 +198,24 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
                 <td className="num">{o.parallelism}</td>
                 <td className="num">{o.maxParallelism}</td>
                 <td>
+                  {o.streamsNotRead.length > 0 ? (
+                    <span className="tag bad" data-testid="streams-not-read" title={o.streamsNotRead.map((n) => `subtask ${n.subtask} ${n.scope}: ${n.reason}`).join('\n')}>
+                      {o.streamsNotRead.length} subtask stream{o.streamsNotRead.length === 1 ? '' : 's'} not listed
+                    </span>
+                  ) : null}{' '}
                   {o.states.length === 0 ? (
                     <span className="muted">none</span>
                   ) : (
-                    o.states.map((s) => (
-                      <a key={`${s.scope}:${s.name}`} className="chip" href={formatHashRoute('state', { op: o.id, state: s.name })}>
-                        {s.name}
-                      </a>
-                    ))
+                    o.states.map((s) => {
+                      const r = describeStateReading(o, s);
+                      return (
+                        <a key={`${s.scope}:${s.name}`} className={`chip reading-${r.kind}`} href={formatHashRoute('state', { op: o.id, state: s.name })} title={`${r.label}: ${r.detail}`}
+                          data-testid="state-chip" data-reading={r.kind}>
+                          {s.name}
+                          {r.kind === 'not-read' || r.kind === 'partly' ? <span className="chip-flag"> · {r.label}</span> : null}
+                        </a>
+                      );
+                    })
                   )}
                 </td>
                 <td className="num" title={`${formatCount(o.stateSize)} bytes`}>
