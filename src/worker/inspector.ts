@@ -212,6 +212,7 @@ export interface StateStatsDetail extends StateStats {
   /** bytes of state files read by the scan */
   bytesRead: number;
   byKeyGroup: DistributionBucket[];
+  /** every subtask that holds entries: a broadcast state's copies each count here (their sum is `rows`), once in `entries` */
   bySubtask: DistributionBucket[];
   /** null when the state holds no Protobuf value */
   protobufDetail: ProtobufStateDetail | null;

@@ -66,7 +66,7 @@ function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: b
             <tr>
               <th>Savepoint</th>
               <th>Schema</th>
-              <th className="num">Size</th>
+              <th className="num" title="_metadata + the state files it references">Savepoint size</th>
               <th>Input hash</th>
               <th>Verdict</th>
               <th>Opened</th>
@@ -78,7 +78,9 @@ function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: b
               <tr key={s.inputHash}>
                 <td className="mono clip" title={s.savepointName ?? undefined}>{s.savepointName ?? '—'}</td>
                 <td className="mono" title={s.descriptorSetName ?? undefined}>{s.descriptorSetName ?? '—'}</td>
-                <td className="num">{formatBytes(s.totalSize)}</td>
+                <td className="num" data-testid="recent-size">
+                  {s.savepointSize !== undefined ? formatBytes(s.savepointSize) : <span className="muted" title="files given; the savepoint was not inspected">{formatBytes(s.totalSize)} given</span>}
+                </td>
                 <td className="mono" title={s.inputHash}>{shortHash(s.inputHash)}</td>
                 <td>{s.verdict ?? <span className="muted">—</span>}</td>
                 <td className="nowrap">{new Date(s.openedAt).toLocaleString()}</td>

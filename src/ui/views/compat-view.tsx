@@ -89,7 +89,7 @@ function StatesTable({ states, selected, testId }: { states: readonly ReportStat
           <th>Verdict</th>
           <th>{withAid ? 'Reason' : 'First incompatibility / reason'}</th>
           {withAid ? <th title="what the target's rules would say, had it been able to read the snapshot: not the verdict">Planning aid (not the verdict)</th> : null}
-          <th className="num">Warnings</th>
+          <th className="num" title="value warnings of the state: the same count as the summary and the exported report">Value warnings</th>
         </tr>
       </thead>
       <tbody>
@@ -119,8 +119,12 @@ function StatesTable({ states, selected, testId }: { states: readonly ReportStat
                 <span className="tag warn" title={s.valuesNotRead} data-testid="row-values-not-read">
                   values not read
                 </span>
+              ) : s.warnings.length > 0 ? (
+                <span title={`${s.warnings.length} value warning${s.warnings.length === 1 ? '' : 's'} over ${s.warnings.reduce((n, w) => n + w.count, 0)} saved values`} data-testid="row-warnings">
+                  {s.warnings.length}
+                </span>
               ) : (
-                s.warnings.reduce((n, w) => n + w.count, 0) || ''
+                ''
               )}
             </td>
           </tr>

@@ -3,6 +3,7 @@ import type { SavepointInspection } from '../../core/flink';
 import { describeSavepointContents, listMissingStateFiles, omitMissingFileNotes } from '../describe-savepoint-contents';
 import { describeStateReading, hasUnreadableValues, summarizeStateReading } from '../describe-state-reading';
 import { describeFlinkVersionHint } from '../flink-version-hint';
+import { describeSavepointSize, formatSavepointSizeParts } from '../describe-savepoint-size';
 import { formatBytes, formatCount } from '../format';
 import { useAppStore } from '../state/app-store';
 import { formatHashRoute } from '../state/use-hash-route';
@@ -123,6 +124,7 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
   }, [filter, inspection.operators]);
   const stateCount = inspection.operators.reduce((n, o) => n + o.states.length, 0);
   const missing = listMissingStateFiles(inspection);
+  const size = describeSavepointSize(inspection, useAppStore((st) => st.session));
   const notes = omitMissingFileNotes(inspection, missing);
   return (
     <div className="view" data-testid="overview">
@@ -141,7 +143,7 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
           sub={describeFlinkVersionHint(inspection.metadataVersion)}
           testId="ov-version"
         />
-        <Card label="Total size" value={formatBytes(inspection.totalSize)} sub={`${formatCount(inspection.totalSize)} bytes`} testId="ov-size" />
+        <Card label="Savepoint size" value={formatBytes(size.total)} sub={`${formatCount(size.total)} bytes: ${formatSavepointSizeParts(size)}`} testId="ov-size" />
         <Card label="Operators" value={String(inspection.operators.length)} sub={`${stateCount} states`} testId="ov-operators" />
       </div>
       <MissingFilesNote missing={missing} />
