@@ -108,11 +108,14 @@ test.describe('a long step', () => {
     await expect(note).toHaveAttribute('data-status', 'not-requested');
     await expect(note).toContainText('Verdicts from _metadata and the state headers only');
     await expect(page.getByTestId('export-json')).toBeDisabled();
+    // the export waits for the value scan, and says so next to the buttons
+    await expect(page.getByTestId('export-why')).toHaveText('scan the values first (Compatibility)');
     await page.screenshot({ path: '/tmp/shots/compat-header-only.png', fullPage: true });
     await note.getByTestId('scan-values-check').click();
     await waitForAppState(page, 'ready');
     await expect(note).toHaveCount(0);
     await expect(page.getByTestId('export-json')).toBeEnabled();
+    await expect(page.getByTestId('export-why')).toHaveCount(0);
     const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
     const exported = readFileSync((await dl.path())!, 'utf8');
     let cli: string;
