@@ -72,11 +72,12 @@ test.describe('checking a Protobuf savepoint against a changed schema', () => {
     expect(await download(page, 'export-markdown')).toBe(runCliCheck(dir, '0.x', 'markdown'));
     expect(await download(page, 'export-html')).toBe(runCliCheck(dir, '0.x', 'html'));
 
-    // schema diff: the added field is accepted, the type change rejected
+    // schema diff at target 0.x: the exact rule rejects every change, the added field too
     await page.getByTestId('nav-diff').click();
     await waitForAppState(page, 'ready');
+    await expect(page.getByTestId('diff-target')).toContainText('Target 0.x: the exact rule accepts no change at all');
     const added = page.getByTestId('diff-row').filter({ hasText: 'legacy_score' });
-    await expect(added).toHaveAttribute('data-status', 'accepted');
+    await expect(added).toHaveAttribute('data-status', 'rejected');
     await expect(added).toContainText('FIELD_ADDED');
     const code = page.getByTestId('diff-row').filter({ hasText: 'code = 2' });
     await expect(code).toHaveAttribute('data-status', 'rejected');

@@ -1,3 +1,5 @@
+import { VERDICT_WORDS } from './verdict-badge';
+import type { Verdict } from '../../core/compat';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InputFile } from '../../worker';
 import { formatBytes, shortHash } from '../format';
@@ -82,7 +84,7 @@ function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: b
                   {s.savepointSize !== undefined ? formatBytes(s.savepointSize) : <span className="muted" title="files given; the savepoint was not inspected">{formatBytes(s.totalSize)} given</span>}
                 </td>
                 <td className="mono" title={s.inputHash}>{shortHash(s.inputHash)}</td>
-                <td>{s.verdict ?? <span className="muted">—</span>}</td>
+                <td>{s.verdict !== null && s.verdict in VERDICT_WORDS ? VERDICT_WORDS[s.verdict as Verdict] : s.verdict ?? <span className="muted">—</span>}</td>
                 <td className="nowrap">{new Date(s.openedAt).toLocaleString()}</td>
                 <td className="actions">
                   {s.filesKept ? (

@@ -8,10 +8,10 @@ import { describeSavepointSize, formatSavepointSizeParts } from '../describe-sav
 import { describeStorageError, setRecentSavepointSize, setRecentVerdict } from '../state/recent-sessions';
 import { ExportButtons } from './export-buttons';
 import { FilePickers } from './file-pickers';
-import { VerdictBadge } from './verdict-badge';
+import { VERDICT_WORDS, VerdictBadge } from './verdict-badge';
 import { describeVerdictLabel } from '../report/describe-verdict-reason';
 
-export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFile[]) => void; onDemo: () => void; onClose: () => void }) {
+export function TopBar({ onFiles, onDemo, onClose, onHelp }: { onFiles: (files: InputFile[]) => void; onDemo: () => void; onClose: () => void; onHelp: () => void }) {
   const session = useAppStore((s) => s.session);
   const inspection = useInspection().data;
   const size = inspection ? describeSavepointSize(inspection, session) : undefined;
@@ -21,6 +21,12 @@ export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFil
   useEffect(() => {
     if (hash && verdict) setRecentVerdict(hash, verdict).catch((e: unknown) => useAppStore.getState().set({ storageError: describeStorageError(e) }));
   }, [hash, verdict]);
+  // the tab names the savepoint and its verdict, so a row of tabs tells them apart
+  const label = check.data ? (describeVerdictLabel(check.data) ?? VERDICT_WORDS[check.data.verdict]) : null;
+  const name = session?.savepointName ?? null;
+  useEffect(() => {
+    document.title = [name, label, 'Savepoint Inspector'].filter((x) => x !== null).join(' · ');
+  }, [name, label]);
   // Recent sessions show the same savepoint size as here and the Overview
   const total = size?.total;
   useEffect(() => {
@@ -52,7 +58,7 @@ export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFil
         ) : null}
       </div>
       {verdict ? (
-        <a className="topbar-verdict" href="#/compat" aria-label={`Overall verdict: ${verdict}`} data-testid="overall-verdict">
+        <a className="topbar-verdict" href="#/compat" aria-label={`Overall verdict: ${label ?? ''}`} data-testid="overall-verdict">
           <VerdictBadge verdict={verdict} large label={check.data ? describeVerdictLabel(check.data) : undefined} />
         </a>
       ) : null}
@@ -64,6 +70,9 @@ export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFil
             Demo
           </button>
         ) : null}
+        <button type="button" className="btn small ghost" onClick={onHelp} aria-label="Keyboard help (?)" title="Keyboard help (?)" data-testid="help-button">
+          ?
+        </button>
         {session ? (
           <button type="button" className="btn small ghost" onClick={onClose} aria-label="Close the input and go back to the start page">
             Close

@@ -1,6 +1,7 @@
 import type { Verdict } from '../../core/compat';
 
-const LABELS: Record<Verdict, string> = {
+/** A verdict in words (never the raw enum string). */
+export const VERDICT_WORDS: Record<Verdict, string> = {
   compatible: 'compatible',
   incompatible: 'incompatible',
   'not-restorable': 'not restorable',
@@ -11,7 +12,7 @@ const LABELS: Record<Verdict, string> = {
 export function VerdictBadge({ verdict, large, label }: { verdict: Verdict; large?: boolean; label?: string | undefined }) {
   return (
     <span className={`verdict verdict-${verdict}${large ? ' large' : ''}`} data-testid="verdict" data-verdict={verdict}>
-      {label ?? LABELS[verdict]}
+      {label ?? VERDICT_WORDS[verdict]}
     </span>
   );
 }
