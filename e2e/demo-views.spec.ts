@@ -50,7 +50,7 @@ test('the bundled demo opens, every view renders and is reachable by URL hash, k
   await expect(recent).toHaveCount(1);
   await expect(recent).toContainText('flink-1.20-hashmap-canonical-savepoint');
   await expect(recent).toContainText('events-changed.binpb');
-  await expect(recent).toContainText('not-restorable');
+  await expect(recent).toContainText('not restorable');
   await recent.getByRole('button', { name: /^Reopen/ }).click();
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('overall-verdict')).toHaveText('not restorable');

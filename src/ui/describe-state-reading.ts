@@ -24,7 +24,7 @@ export function hasUnreadableValues(operator: InspectedOperator, state: Inspecte
 }
 
 export function describeStateReading(operator: InspectedOperator, state: InspectedState, scanned?: { entries: string; sampled: boolean }): StateReading {
-  if (state.decoded === 'not-read' || state.status === 'unreadable') return { kind: 'not-read', label: 'not read', detail: state.decodedReason ?? state.statusReason ?? 'its header could not be read' };
+  if (state.decoded === 'not-read' || state.status === 'unreadable') return { kind: 'not-read', label: 'not read', detail: shortenMissingFile(state.decodedReason ?? state.statusReason ?? 'its header could not be read') };
   if (hasUnreadableValues(operator, state)) return { kind: 'not-read', label: 'values not read', detail: NATIVE_NOT_READ };
   if (state.decoded === 'partly') return { kind: 'partly', label: 'partly decoded', detail: state.decodedReason ?? 'some of it could not be read' };
   if (state.incomplete) return { kind: 'partly', label: 'partly decoded', detail: state.incomplete };
@@ -53,4 +53,10 @@ export function summarizeStateReading(inspection: SavepointInspection): ReadingS
     }
   }
   return out;
+}
+
+/** A missing state file's error in a few words (the Overview says once what to do); any other reason as it is. */
+function shortenMissingFile(reason: string): string {
+  const m = /expected state file "([^"]+)".*found no such file/.exec(reason);
+  return m ? `its state file ${m[1]} is missing` : reason;
 }

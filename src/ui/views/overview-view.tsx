@@ -143,7 +143,7 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
           sub={describeFlinkVersionHint(inspection.metadataVersion)}
           testId="ov-version"
         />
-        <Card label="Savepoint size" value={formatBytes(size.total)} sub={`${formatCount(size.total)} bytes: ${formatSavepointSizeParts(size)}`} testId="ov-size" />
+        <Card label="Savepoint size" value={formatBytes(size.total)} sub={`${formatCount(size.total)} bytes: ${formatSavepointSizeParts(size, missing.length)}`} testId="ov-size" />
         <Card label="Operators" value={String(inspection.operators.length)} sub={`${stateCount} states`} testId="ov-operators" />
       </div>
       <MissingFilesNote missing={missing} />
