@@ -36,9 +36,13 @@ test.describe('a long step', () => {
     const view = page.getByTestId('state-view');
     await expect(view.getByTestId('state-entries')).toHaveText('not scanned');
     // the operator holds more than the app reads unasked: the scan waits for the button
+    const top = async () => (await view.locator('h1').boundingBox())!.y;
+    const before = await top();
     await view.getByTestId('scan-values').click();
     const progress = page.getByTestId('progress');
     await expect(progress).toContainText('Scanning values');
+    // the progress bar lies over the page: a running fetch does not shift the layout
+    expect(await top()).toBe(before);
     await expect(progress.getByRole('progressbar')).toHaveAttribute('aria-valuenow', /\d+/);
     await progress.getByRole('button', { name: 'Cancel the running step' }).click();
     const failure = view.getByTestId('failure');
