@@ -26,6 +26,8 @@ test.describe('a corrupt savepoint', () => {
     await page.getByTestId('file-input').setInputFiles({ name: '_metadata', mimeType: 'application/octet-stream', buffer: truncated });
     await waitForAppState(page, 'failed');
     const panel = page.getByTestId('failure');
+    // titled by who must act: the user's input, not a bug
+    await expect(panel.getByTestId('failure-kind')).toHaveText('Your input');
     await expect(panel.getByTestId('failure-message')).toHaveText(expected!.detail);
     await expect(panel.getByTestId('failure-file')).toHaveText('_metadata');
     await expect(panel.getByTestId('failure-offset')).toHaveText(`${expected!.offset} (0x${expected!.offset!.toString(16)})`);

@@ -6,7 +6,7 @@ const RULES_OP = '732aacc57f1a1cd4ab51694dd9eed722';
 const PLANNING_FIRST = 'FIELD_TYPE_CHANGED Field 2 (code) of fixtures.common.Detail changes type from FIXED32 to INT32';
 
 test('compatibility view of the demo: why 0.x state is not restorable for 1.x, the planning aid per state, value-aware callouts', async ({ page }) => {
-  await page.goto(`/?demo#/compat?op=${EVENTS_OP}&state=last-event`);
+  await page.goto(`/?demo&target=1.x#/compat?op=${EVENTS_OP}&state=last-event`);
   await waitForAppState(page, 'ready');
   const view = page.getByTestId('compat-view');
 
@@ -65,7 +65,7 @@ test('compatibility view of the demo: why 0.x state is not restorable for 1.x, t
 });
 
 test('state and values views: operator states show their distribution mode, broadcast counts one copy × subtask copies', async ({ page }) => {
-  await page.goto(`/?demo#/state?op=${RULES_OP}&state=rules`);
+  await page.goto(`/?demo&target=1.x#/state?op=${RULES_OP}&state=rules`);
   await waitForAppState(page, 'ready');
   const view = page.getByTestId('state-view');
   await expect(view.getByTestId('distribution-mode')).toHaveText('BROADCAST');
@@ -73,19 +73,19 @@ test('state and values views: operator states show their distribution mode, broa
   await expect(view.getByTestId('state-entries')).toHaveText('3 entries × 2 subtask copies');
   await expect(view.getByTestId('distribution-count')).toHaveText('3 entries × 2 subtask copies');
 
-  await page.goto(`/?demo#/state?op=${EVENTS_OP}&state=processed-events`);
+  await page.goto(`/?demo&target=1.x#/state?op=${EVENTS_OP}&state=processed-events`);
   await waitForAppState(page, 'ready');
   await expect(view.getByTestId('distribution-mode')).toHaveText('SPLIT_DISTRIBUTE');
-  await page.goto(`/?demo#/state?op=${EVENTS_OP}&state=even-events`);
+  await page.goto(`/?demo&target=1.x#/state?op=${EVENTS_OP}&state=even-events`);
   await waitForAppState(page, 'ready');
   await expect(view.getByTestId('distribution-mode')).toHaveText('UNION');
-  await page.goto(`/?demo#/state?op=${EVENTS_OP}&state=last-event`);
+  await page.goto(`/?demo&target=1.x#/state?op=${EVENTS_OP}&state=last-event`);
   await waitForAppState(page, 'ready');
   await expect(view.getByTestId('distribution-mode')).toHaveCount(0);
   await expect(view).toContainText('keyed format');
 
   // the values table keeps one row per subtask copy (real data) and says so in its header
-  await page.goto(`/?demo#/values?op=${RULES_OP}&state=rules`);
+  await page.goto(`/?demo&target=1.x#/values?op=${RULES_OP}&state=rules`);
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('entries-count')).toHaveText('3 entries × 2 subtask copies');
   await expect(page.getByTestId('entries-table')).toHaveAttribute('aria-rowcount', '6');

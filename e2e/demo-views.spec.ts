@@ -18,7 +18,7 @@ test('the bundled demo opens, every view renders and is reachable by URL hash, k
   page.on('console', (m) => {
     if (m.text().includes('Content Security Policy')) cspViolations.push(m.text());
   });
-  await page.goto('/');
+  await page.goto('/?target=1.x');
   await waitForAppState(page, 'empty');
   // opt in to keeping the files, so that a reload reopens them
   await page.getByRole('checkbox', { name: /Keep opened files/ }).check();
@@ -38,7 +38,7 @@ test('the bundled demo opens, every view renders and is reachable by URL hash, k
   await page.locator('body').press('1');
   await expect(page.getByTestId('overview')).toBeVisible();
   // a view link survives a reload: the kept files are reopened from IndexedDB
-  await page.goto('/#/aliasing?op=69ee92ec1299dfd00071bfb77ad99663&state=large-event');
+  await page.goto('/?target=1.x#/aliasing?op=69ee92ec1299dfd00071bfb77ad99663&state=large-event');
   await page.reload();
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('aliasing-view')).toContainText('Aliasing memory · large-event');
@@ -50,7 +50,7 @@ test('the bundled demo opens, every view renders and is reachable by URL hash, k
   await expect(recent).toHaveCount(1);
   await expect(recent).toContainText('flink-1.20-hashmap-canonical-savepoint');
   await expect(recent).toContainText('events-changed.binpb');
-  await expect(recent).toContainText('not-restorable');
+  await expect(recent).toContainText('not restorable');
   await recent.getByRole('button', { name: /^Reopen/ }).click();
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('overall-verdict')).toHaveText('not restorable');

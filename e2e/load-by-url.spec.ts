@@ -50,6 +50,10 @@ test.describe('loading a savepoint folder by URL (?savepoint=)', () => {
     await waitForAppState(page, 'ready');
     await expect(page.getByTestId('ov-version')).toContainText('Flink 2.0');
     await expect(page.getByTestId('ov-checkpoint')).toContainText('2');
+    // the savepoint's size read by URL is its _metadata and state files, the same in the top bar (not "0 B")
+    const size = (await page.getByTestId('ov-size').locator('.card-value').textContent())!;
+    expect(size).not.toBe('0 B');
+    await expect(page.getByTestId('savepoint-size')).toHaveText(` ${size}`);
     const row = page.getByTestId('operator-row').filter({ hasText: 'CheckpointingKeyedStateFlatMap1' });
     await expect(row).toContainText('Flat Map');
     expect(served.requests.some((r) => r.startsWith(`GET /${NAME}/_metadata`))).toBe(true);

@@ -13,7 +13,7 @@ const SCHEMA = path.join(tmpdir(), 'spi-e2e-bench-events.binpb');
 
 /** Opens the app empty and drops the generated savepoint folder into it. */
 async function openBench(page: Page): Promise<void> {
-  await page.goto('/');
+  await page.goto('/?target=1.x');
   await waitForAppState(page, 'empty');
   await page.getByTestId('folder-input').setInputFiles(BENCH);
 }
@@ -36,9 +36,13 @@ test.describe('a long step', () => {
     const view = page.getByTestId('state-view');
     await expect(view.getByTestId('state-entries')).toHaveText('not scanned');
     // the operator holds more than the app reads unasked: the scan waits for the button
+    const top = async () => (await view.locator('h1').boundingBox())!.y;
+    const before = await top();
     await view.getByTestId('scan-values').click();
     const progress = page.getByTestId('progress');
     await expect(progress).toContainText('Scanning values');
+    // the progress bar lies over the page: a running fetch does not shift the layout
+    expect(await top()).toBe(before);
     await expect(progress.getByRole('progressbar')).toHaveAttribute('aria-valuenow', /\d+/);
     await progress.getByRole('button', { name: 'Cancel the running step' }).click();
     const failure = view.getByTestId('failure');
@@ -57,7 +61,7 @@ test.describe('a long step', () => {
     await waitForAppState(page, 'ready');
     const href = await page.getByTestId('operator-row').first().getByRole('link', { name: 'events', exact: true }).getAttribute('href');
     const op = new URLSearchParams(href!.slice(href!.indexOf('?') + 1)).get('op')!;
-    await page.goto(`/#/values?op=${op}&state=events&entry=30000`);
+    await page.goto(`/?target=1.x#/values?op=${op}&state=events&entry=30000`);
     await waitForAppState(page, 'ready');
     const detail = page.getByTestId('entry-detail');
     await expect(detail).toContainText('bench.Event');
@@ -99,7 +103,7 @@ test.describe('a long step', () => {
     await waitForAppState(page, 'ready');
     await page.getByTestId('file-input').setInputFiles(SCHEMA);
     await waitForAppState(page, 'ready');
-    await page.goto('/#/compat');
+    await page.goto('/?target=1.x#/compat');
     await waitForAppState(page, 'ready');
     const view = page.getByTestId('compat-view');
     await expect(page.getByTestId('overall-verdict')).toBeVisible();
@@ -108,11 +112,14 @@ test.describe('a long step', () => {
     await expect(note).toHaveAttribute('data-status', 'not-requested');
     await expect(note).toContainText('Verdicts from _metadata and the state headers only');
     await expect(page.getByTestId('export-json')).toBeDisabled();
+    // the export waits for the value scan, and says so next to the buttons
+    await expect(page.getByTestId('export-why')).toHaveText('scan the values first (Compatibility)');
     await page.screenshot({ path: '/tmp/shots/compat-header-only.png', fullPage: true });
     await note.getByTestId('scan-values-check').click();
     await waitForAppState(page, 'ready');
     await expect(note).toHaveCount(0);
     await expect(page.getByTestId('export-json')).toBeEnabled();
+    await expect(page.getByTestId('export-why')).toHaveCount(0);
     const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
     const exported = readFileSync((await dl.path())!, 'utf8');
     let cli: string;

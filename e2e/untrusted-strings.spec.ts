@@ -63,7 +63,7 @@ test('strings from a savepoint and from file names are rendered as text, never a
     dialogs.push(d.message());
     void d.dismiss();
   });
-  await page.goto('/');
+  await page.goto('/?target=1.x');
   await waitForAppState(page, 'empty');
   // the folder's own name is a payload too
   const folder = path.join(mkdtempSync(path.join(tmpdir(), 'spi-xss-')), IMG);
@@ -78,7 +78,7 @@ test('strings from a savepoint and from file names are rendered as text, never a
   await expect(page.getByTestId('ov-input').locator('.card-value')).toHaveText(IMG);
   await page.getByTestId('file-input').setInputFiles({ name: `${IMG}.binpb`, mimeType: 'application/octet-stream', buffer: Buffer.from([0x0a, 0x00]) });
   await expect(page.getByTestId('schema-chip')).toContainText(`${IMG}.binpb`);
-  await page.goto(`/#/state?op=${'ab'.repeat(16)}&state=${encodeURIComponent(SVG)}`);
+  await page.goto(`/?target=1.x#/state?op=${'ab'.repeat(16)}&state=${encodeURIComponent(SVG)}`);
   await expect(page.getByTestId('state-view')).toContainText(SVG);
   await page.screenshot({ path: '/tmp/shots/untrusted.png', fullPage: true });
   // no element was created from the payloads, and nothing ran

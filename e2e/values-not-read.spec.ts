@@ -29,7 +29,7 @@ function copyWithoutSstFiles(): string {
 
 test('a RocksDB native savepoint whose SST files are missing never looks complete: the missing files on Overview, and "values not read" instead of "No value warnings"', async ({ page, baseURL }) => {
   const foreign = watchForeignRequests(page, baseURL!);
-  await page.goto('/');
+  await page.goto('/?target=1.x');
   await waitForAppState(page, 'empty');
   await page.getByTestId('folder-input').setInputFiles(copyWithoutSstFiles());
   await waitForAppState(page, 'ready');
@@ -39,7 +39,7 @@ test('a RocksDB native savepoint whose SST files are missing never looks complet
   await page.getByTestId('file-input').setInputFiles([SCHEMA]);
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('schema-chip')).toContainText('events-changed.binpb');
-  await page.goto(`/#/compat?op=${LAST_EVENT_OPERATOR}&state=last-event`);
+  await page.goto(`/?target=1.x#/compat?op=${LAST_EVENT_OPERATOR}&state=last-event`);
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('summary-values-not-read')).toHaveText(' · values of 6 states not read');
   await expect(page.getByTestId('row-values-not-read')).toHaveCount(6);
@@ -50,7 +50,7 @@ test('a RocksDB native savepoint whose SST files are missing never looks complet
   await page.screenshot({ path: '/tmp/shots/native-compat.png', fullPage: true });
 
   // the operator state of the same savepoint is read: its value warnings are there
-  await page.goto(`/#/compat?op=${LAST_EVENT_OPERATOR}&state=processed-events`);
+  await page.goto(`/?target=1.x#/compat?op=${LAST_EVENT_OPERATOR}&state=processed-events`);
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('compat-state-detail').getByTestId('value-warnings')).toBeVisible();
   await expect(page.getByTestId('compat-state-detail').getByTestId('values-not-read')).toHaveCount(0);

@@ -4,7 +4,7 @@ import { waitForAppState } from './helpers';
 const EVENTS_OP = '6d821971c3bfd7ae2c972e89d7414f7c';
 
 test('changing the sample clears the selected entry (entry numbers are per sample)', async ({ page }) => {
-  await page.goto(`/?demo#/values?op=${EVENTS_OP}&state=events-by-name&entry=20`);
+  await page.goto(`/?demo&target=1.x#/values?op=${EVENTS_OP}&state=events-by-name&entry=20`);
   await waitForAppState(page, 'ready');
   const detail = page.getByTestId('entry-detail');
   await expect(detail.getByRole('heading', { level: 2 })).toHaveText('Entry 20');

@@ -2,6 +2,7 @@ import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, type DragEvent } from 'react';
 import { readDroppedEntries, toInspectorFailure, type InputFile } from '../worker';
 import { FailurePanel } from './components/failure-panel';
+import { KeyboardHelp } from './components/keyboard-help';
 import { NavBar } from './components/nav-bar';
 import { ProgressBar } from './components/progress-bar';
 import { StartPage } from './components/start-page';
@@ -23,6 +24,8 @@ export function App() {
   const { status, failure, progress, session, storageError, set } = useAppStore();
   const inspection = useInspection();
   const [dragging, setDragging] = useState(false);
+  const [help, setHelp] = useState(false);
+  const closeHelp = useCallback(() => setHelp(false), []);
 
   const openFiles = useCallback((files: InputFile[], replace?: boolean) => void load(files, { replace }), [load]);
   const openDemo = useCallback(async () => {
@@ -54,6 +57,10 @@ export function App() {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       if (e.altKey || e.ctrlKey || e.metaKey || (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName)))) return;
+      if (e.key === '?') {
+        setHelp(true);
+        return;
+      }
       const v = VIEWS.find((x) => x.key === e.key);
       if (v) navigate(v.id, { op: route.params.op, state: route.params.state });
     };
@@ -87,7 +94,19 @@ export function App() {
       }}
       onDrop={onDrop}
     >
-      <TopBar onFiles={(f) => openFiles(f)} onDemo={() => void openDemo()} onClose={close} />
+      <a
+        className="skip-link"
+        href="#/"
+        onClick={(e) => {
+          // the hash is the view's route: move the focus without changing it
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+        data-testid="skip-link"
+      >
+        Skip to the content
+      </a>
+      <TopBar onFiles={(f) => openFiles(f)} onDemo={() => void openDemo()} onClose={close} onHelp={() => setHelp(true)} />
       {busy ? <ProgressBar progress={progress} onCancel={() => void inspector.cancel()} /> : null}
       {storageError ? (
         <div className="notice" role="alert" data-testid="storage-error">
@@ -99,11 +118,12 @@ export function App() {
       ) : null}
       <div className="body">
         {session ? <NavBar current={route.view} params={route.params} /> : null}
-        <main className="main">
+        <main className="main" id="main" tabIndex={-1}>
           {failure ? <FailurePanel failure={failure} onDismiss={() => set({ failure: null, status: session ? 'ready' : 'empty' })} /> : null}
           {session ? <ViewSwitch route={route} inspection={inspection} /> : status !== 'loading' ? <StartPage onFiles={openFiles} onDemo={() => void openDemo()} /> : null}
         </main>
       </div>
+      {help ? <KeyboardHelp onClose={closeHelp} /> : null}
       {dragging ? (
         <div className="drop-overlay" aria-hidden="true">
           <div>Drop a savepoint (folder, archive, _metadata) and/or a descriptor set</div>

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { toInspectorFailure } from '../worker';
-import { describeFailureTitle } from './describe-failure-title';
+import { describeFailureKind, describeFailureTitle } from './describe-failure-title';
 import { describeFlinkVersionHint } from './flink-version-hint';
 import { formatBytes, formatPercent } from './format';
 import { loadDemoFiles } from './input/load-demo-files';
@@ -66,9 +66,13 @@ describe('formatting', () => {
 
 describe('failure titles by who must act', () => {
   it('calls only an internal error a bug of the inspector; input, network and usage errors are titled as such', () => {
-    const decode = (code: 'not-recognised' | 'truncated') => ({ kind: 'input' as const, name: 'DecodeError' as const, code, message: 'm', detail: 'm', path: [] });
+    const decode = (code: 'not-recognised' | 'truncated' | 'missing-file') => ({ kind: 'input' as const, name: 'DecodeError' as const, code, message: 'm', detail: 'm', path: [] });
     expect(describeFailureTitle(decode('not-recognised'))).toBe('This input cannot be used here');
     expect(describeFailureTitle(decode('truncated'))).toBe('The input could not be decoded');
+    expect(describeFailureTitle(decode('missing-file'))).toBe('A file the input needs is missing');
+    expect(describeFailureKind(decode('truncated'))).toBe('Your input');
+    expect(describeFailureKind({ kind: 'network', name: 'DecodeError', code: 'network', message: 'm', detail: 'm', path: [] })).toBe('Network or server');
+    expect(describeFailureKind({ kind: 'internal', name: 'TypeError', message: 'm' })).toBe('Bug in the inspector');
     expect(describeFailureTitle({ kind: 'input', name: 'UsageError', code: 'nothing-open', message: 'm', detail: 'm', path: [] })).toBe('More input is needed');
     expect(describeFailureTitle({ kind: 'input', name: 'UsageError', code: 'bad-url', message: 'm', detail: 'm', path: [] })).toBe('This input cannot be used here');
     expect(describeFailureTitle({ kind: 'network', name: 'DecodeError', code: 'network', message: 'm', detail: 'm', path: [] })).toBe('The savepoint could not be fetched (a network or server setting)');

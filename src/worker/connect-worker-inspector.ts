@@ -46,6 +46,7 @@ export function connectWorkerInspector(): WorkerInspector {
     check: (options, onProgress) => call(remote.check(options, listen(onProgress))),
     formatReport: (options, format) => call(remote.formatReport(options, format)),
     getSavedSchema: (sha256) => call(remote.getSavedSchema(sha256)),
+    listNewSchemaMessages: () => call(remote.listNewSchemaMessages()),
     cancel: () => call(remote.cancel()),
   };
   return {

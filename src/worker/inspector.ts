@@ -18,6 +18,8 @@ export interface CheckOptions {
   newSettings: Partial<SerializerSettings>;
   /** the new root message for every Protobuf state (default: each state's saved root) */
   newRoot?: string;
+  /** per state `<operator id>/<state name>` → its new root message; wins over newRoot (the CLI's `--root OP/STATE=NAME`) */
+  newRoots?: Readonly<Record<string, string>>;
 }
 
 export type ExportFormat = 'json' | 'markdown' | 'html';
@@ -210,6 +212,7 @@ export interface StateStatsDetail extends StateStats {
   /** bytes of state files read by the scan */
   bytesRead: number;
   byKeyGroup: DistributionBucket[];
+  /** every subtask that holds entries: a broadcast state's copies each count here (their sum is `rows`), once in `entries` */
   bySubtask: DistributionBucket[];
   /** null when the state holds no Protobuf value */
   protobufDetail: ProtobufStateDetail | null;
@@ -276,6 +279,8 @@ export interface Inspector {
   formatReport(options: CheckOptions, format: ExportFormat): Promise<string>;
   /** A saved schema of the open savepoint (a Protobuf snapshot's descriptor set, by its SHA-256), byte for byte what `export-schema --output` writes. */
   getSavedSchema(descriptorSha256: string): Promise<Uint8Array>;
+  /** The message full names the new schema declares, sorted (the app's root picker for a state whose root the new schema lacks). */
+  listNewSchemaMessages(): Promise<string[]>;
   /** Cancels the running long step; it rejects with a `cancelled` failure. */
   cancel(): Promise<void>;
 }

@@ -32,6 +32,7 @@ const exposed: Inspector = {
   check: guard((options, onProgress) => local.check(options, onProgress)),
   formatReport: guard((options, format) => local.formatReport(options, format)),
   getSavedSchema: guard((sha256) => local.getSavedSchema(sha256)),
+  listNewSchemaMessages: guard(() => local.listNewSchemaMessages()),
   cancel: guard(() => local.cancel()),
 };
 

@@ -122,6 +122,20 @@ describe('input that is read: DecodeErrors (kind input) with file, offset and pa
     });
   });
 
+  it('a lone _metadata: each missing state file is an error naming its file and its path once', async () => {
+    const inspector = new LocalInspector();
+    await inspector.open({ kind: 'files', files: fixtureFiles().filter((f) => f.path.endsWith('/_metadata')) });
+    const inspection = await inspector.getInspection();
+    const missing = inspection.errors.filter((e) => e.code === 'missing-file');
+    expect(missing.length).toBeGreaterThan(0);
+    for (const e of missing) {
+      expect(e.path).toHaveLength(3);
+      expect(e.path[0]).toMatch(/^operator /);
+      expect(e.path[1]).toMatch(/^subtask \d+$/);
+      expect(e.message).toContain(`at ${e.file} [${e.path.join(' / ')}]`);
+    }
+  });
+
   it('a dropped file or folder the browser will not read any more is missing-file; a drop of too many files is a UsageError', async () => {
     const gone = { name: 'state', isFile: true, isDirectory: false, file: (_ok: unknown, fail: (e: Error) => void) => fail(Object.assign(new Error('A requested file or directory could not be found'), { name: 'NotFoundError' })) };
     const folder = (children: unknown[], name = 'sp') =>

@@ -9,7 +9,7 @@
  * of the CLI's `check` (its report is what the export writes).
  */
 import { createSnapshotRegistry, createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
-import { findProtobufStates, loadDescriptorSet, registerKryoProtobufReaders } from '../core/compat';
+import { findProtobufStates, indexDeclarations, loadDescriptorSet, registerKryoProtobufReaders } from '../core/compat';
 import { isDecodeError, wrongInput, type SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
@@ -135,6 +135,17 @@ export class LocalInspector implements Inspector {
     return bytes.slice();
   }
 
+  /** The message full names the new schema declares, sorted: the choices of the app's root picker. */
+  async listNewSchemaMessages(): Promise<string[]> {
+    const session = this.requireSavepoint();
+    const schema = session.descriptorSet;
+    if (schema === null) throw wrongInput('no-schema', "no new schema was given: drop the new job's jar (.jar) or a descriptor set (.pb, .binpb, .desc, .protoset) to pick a root message from");
+    // a jar's embedded descriptors or the descriptor set, as the check reads them
+    const { descriptorSet } = await readNewSchema(schema, session.opened.digests);
+    const loaded = loadDescriptorSet(descriptorSet.bytes, descriptorSet.name);
+    return [...indexDeclarations(loaded.set).byName].filter(([, d]) => d.kind === 'message').map(([name]) => name).sort();
+  }
+
   /** Cancels every running step; each rejects with a `cancelled` failure. */
   async cancel(): Promise<void> {
     this.steps.cancelAll();
@@ -158,6 +169,7 @@ export class LocalInspector implements Inspector {
         target: options.target,
         newSettings: options.newSettings,
         ...(options.newRoot ? { newRoot: options.newRoot } : {}),
+        ...(options.newRoots && Object.keys(options.newRoots).length > 0 ? { newRoots: options.newRoots } : {}),
         scanValues,
         signal: signalOf(cancel),
       });

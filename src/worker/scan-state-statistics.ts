@@ -75,6 +75,8 @@ export async function scanStateStatistics(
   };
   const entry = (e: StateEntry, part: ScanPart): boolean => {
     const a = admit(part.subtask, part.kind === 'operator' ? -1 : e.keyGroup);
+    // every subtask's copy of a broadcast state is drawn per subtask; only one copy counts in the statistics
+    if (a === LISTED) bump(bySubtask, e.subtask, e.valueRange.length);
     if (a !== COUNTED) return a !== STOP;
     const size = e.valueRange.length;
     valueBytes += size;
@@ -110,6 +112,7 @@ export async function scanStateStatistics(
         : {
             row(run, i, frame) {
               const a = admit(run.subtask, run.keyGroup);
+              if (a === LISTED) bump(bySubtask, run.subtask, run.valueEnd(i) - run.valueStart(i));
               if (a !== COUNTED) return a !== STOP;
               const size = run.valueEnd(i) - run.valueStart(i);
               valueBytes += size;
@@ -139,6 +142,7 @@ export async function scanStateStatistics(
     ...(query.sample ? { sample: { sample: query.sample, keyGroupsRead: covered.keyGroupsRead, keyGroupsWithData: covered.keyGroupsWithData, limited } } : {}),
     bytesRead: options.bytesRead(),
     byKeyGroup: sorted(byKeyGroup),
+    // every subtask that holds entries, broadcast copies included (their sum is `rows`, not `entries`)
     bySubtask: sorted(bySubtask),
     ...(protobuf ? { protobuf: protobuf.summary } : {}),
     protobufDetail: protobuf?.detail ?? null,

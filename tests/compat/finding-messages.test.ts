@@ -70,6 +70,10 @@ function evaluateCase(name: string): Produced[] {
     add('aliasing-changed', evaluateStateCompatibility({ ...savedSide('1.x'), savedSettings: aliasing(true) }, { ...newSide('1.x'), newSettings: aliasing(false) }).findings);
     add('default-changed', evaluateStateCompatibility({ ...savedSide('1.x'), savedSet: withDefault(savedSet, '7') }, { ...newSide('1.x'), newSet: withDefault(newSet, '8') }).findings);
   }
+  if (name === 'unchanged') {
+    // a new set without the state's root: the state's own finding, no schema walk
+    add('root-missing', evaluateStateCompatibility(savedSide('1.x'), { ...newSide('1.x'), newRoot: `${exp.new.root}Missing` }).findings);
+  }
   const schema = directional.schema;
   if (schema) {
     add('unreached', buildSchemaDiff(schema).unreached.flatMap((d) => d.findings));

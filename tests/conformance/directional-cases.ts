@@ -54,7 +54,7 @@ const rej = (ruleId: RuleId): { ruleId: RuleId; accepted: boolean } => ({ ruleId
 export const DIRECTIONAL_CASES: DirectionalCase[] = [
   {
     name: 'unchanged schema',
-    covers: ['FIELD_TYPE_NAME_CHANGED', 'FIELD_CARDINALITY_CHANGED', 'FIELD_PRESENCE_CHANGED', 'FIELD_RENAMED', 'FIELD_DEFAULT_CHANGED', 'ENUM_VALUE_ORDER_CHANGED', 'MESSAGE_OPTION_CHANGED', 'ENUM_OPTION_CHANGED', 'ENUM_VALUE_OPTION_CHANGED', 'ROOT_RENAMED', 'FILE_OPTION_CHANGED', 'FILE_NON_JAVA_OPTION_CHANGED', 'FILE_PACKAGE_CHANGED', 'FILE_SYNTAX_CHANGED', 'FIELD_OPTION_CHANGED'],
+    covers: ['FIELD_TYPE_NAME_CHANGED', 'FIELD_CARDINALITY_CHANGED', 'FIELD_PRESENCE_CHANGED', 'FIELD_RENAMED', 'FIELD_DEFAULT_CHANGED', 'ENUM_VALUE_ORDER_CHANGED', 'MESSAGE_OPTION_CHANGED', 'ENUM_OPTION_CHANGED', 'ENUM_VALUE_OPTION_CHANGED', 'ROOT_RENAMED', 'NEW_ROOT_MISSING', 'FILE_OPTION_CHANGED', 'FILE_NON_JAVA_OPTION_CHANGED', 'FILE_PACKAGE_CHANGED', 'FILE_SYNTAX_CHANGED', 'FIELD_OPTION_CHANGED'],
     saved: eventProto(BASE),
     next: eventProto(BASE),
     verdict: 'compatible',
@@ -408,6 +408,15 @@ export const DIRECTIONAL_CASES: DirectionalCase[] = [
     next: eventProto(`${BASE}\n  Event parent = 5;`),
     verdict: 'compatible',
     lacks: ['DECLARATION_CHANGED'],
+  },
+  {
+    name: 'identity: the new schema has no message of the root name',
+    covers: ['NEW_ROOT_MISSING'],
+    saved: eventProto(BASE),
+    next: { 'event.proto': `${HEADER}message Other {\n  int32 id = 1;\n}\n` },
+    verdict: 'incompatible',
+    first: { ruleId: 'NEW_ROOT_MISSING', message: 'The new schema has no message example.Event' },
+    lacks: ['JAVA_CLASS_CHANGED'],
   },
   {
     name: 'identity: root message changed by the user pick',

@@ -143,7 +143,7 @@ export async function runDescriptorSetPipeline(input: DescriptorPairInput): Prom
     const loaded = loadDescriptorSet(input.file.bytes, input.file.path);
     outcome.produced++;
     const partner = loadDescriptorSet(input.partner.bytes, input.partner.path);
-    // as check-savepoint.ts does: a new set without the state's root message is the user's input error, named by file
+    // this pipeline treats a set without the root as an input error named by file (check gives that state NEW_ROOT_MISSING instead)
     if (indexDeclarations(loaded.set).byName.get(input.root)?.kind !== 'message') {
       throw new DecodeError({ code: 'invalid-value', detail: `The new descriptor set has no message ${input.root}`, file: input.file.path, offset: 0, path: ['descriptor set'] });
     }

@@ -41,6 +41,7 @@ describe.skipIf(!present)('check CLI on a savepoint with Protobuf state', () => 
     await write('same', await protoFiles());
     await write('added100', await protoFiles((s) => s.replace('  double score = 16;', '  double score = 16;\n  int64 added = 100;')));
     await write('sint', await protoFiles((s) => s.replace('  int64 id = 1;', '  sint64 id = 1;')));
+    await write('noRule', await protoFiles((s) => s.replace(/\nmessage Rule \{[^}]*\}\n/, '\n')));
     await writeFile(path.join(dir, 'event.proto'), 'syntax = "proto3";\nmessage A {}\n');
   });
   afterAll(async () => {
@@ -141,13 +142,33 @@ describe.skipIf(!present)('check CLI on a savepoint with Protobuf state', () => 
     expect(other.firstIncompatibility.message).toBe('Saved generated state cannot be restored as dynamic');
   });
 
+  it('a new set without one state\'s root: that state is incompatible (NEW_ROOT_MISSING), the others get their own verdicts, exit 1', async () => {
+    const r = await run([SAVEPOINT, '--descriptors', sets.noRule!, '--target', '0.x', '--format', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout);
+    const rules = report.states.find((s: { state: string }) => s.state === 'rules');
+    expect(rules).toMatchObject({ verdict: 'incompatible', newRoot: 'fixtures.events.Rule', firstIncompatibility: { ruleId: 'NEW_ROOT_MISSING', message: 'The new schema has no message fixtures.events.Rule' } });
+    expect(rules.failureText).toBeUndefined();
+    expect(rules.valuesNotRead).toBe('the new schema has no message fixtures.events.Rule to compare them with');
+    // Event is unchanged, but its file lost a declaration: the exact rule decides the other states one by one
+    const others = report.states.filter((s: { state: string; ruleSet?: string }) => s.ruleSet !== undefined && s.state !== 'rules');
+    expect(others.length).toBe(8);
+    for (const s of others) expect(s.firstIncompatibility?.ruleId).not.toBe('NEW_ROOT_MISSING');
+    const directional = await run([SAVEPOINT, '--descriptors', sets.noRule!, '--target', '1.x', '--format', 'text', '--no-values']);
+    expect(directional.code).toBe(1);
+    expect(directional.stdout).toContain('The new schema has no message fixtures.events.Rule');
+    // a --root that no state's type has: each state gets the finding, still exit 1 (a verdict, not unusable input)
+    const noRoot = await run([SAVEPOINT, '--descriptors', sets.same!, '--target', '0.x', '--root', 'fixtures.events.Missing', '--format', 'json', '--no-values']);
+    expect(noRoot.code).toBe(1);
+    const all = JSON.parse(noRoot.stdout).states.filter((s: { ruleSet?: string }) => s.ruleSet !== undefined);
+    expect(all.map((s: { firstIncompatibility: { message: string } | null }) => s.firstIncompatibility?.message)).toEqual(Array(9).fill('The new schema has no message fixtures.events.Missing'));
+  });
+
   it('unusable input exits 2 with the reason on stderr', async () => {
     const notSet = await run([SAVEPOINT, '--descriptors', path.join(dir, 'event.proto')]);
     expect(notSet.code).toBe(2);
     expect(notSet.stderr).toContain('Expected a binary FileDescriptorSet (first byte 0x0a), found Protobuf source text');
-    const noRoot = await run([SAVEPOINT, '--descriptors', sets.same!, '--root', 'fixtures.events.Missing']);
-    expect(noRoot.code).toBe(2);
-    expect(noRoot.stderr).toContain('The new descriptor set has no message fixtures.events.Missing');
     const usage = await run([SAVEPOINT]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--descriptors <new.binpb> is required');

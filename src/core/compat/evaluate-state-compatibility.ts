@@ -3,6 +3,7 @@
  * from the saved snapshot's library line and the target line, runs identity/settings rules and the
  * exact or the directional evaluator, and phrases the failure Flink would report.
  */
+import { declaresMessage } from './declares-message';
 import { deriveJavaClassName } from './derive-java-class-name';
 import { evaluateExactRule } from './evaluate-exact-rule';
 import { evaluateIdentityRules } from './evaluate-identity-rules';
@@ -38,7 +39,9 @@ export interface StateCompatibility {
 }
 
 export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): StateCompatibility {
-  const newJavaClass = next.newKind === 'generated' ? (next.newJavaClass ?? deriveJavaClassName(next.newSet, next.newRoot)) : undefined;
+  // a new set without the state's root answers for that state alone (NEW_ROOT_MISSING), never for the others
+  const rootMissing = !declaresMessage(next.newSet, next.newRoot);
+  const newJavaClass = next.newKind === 'generated' && !rootMissing ? (next.newJavaClass ?? deriveJavaClassName(next.newSet, next.newRoot)) : undefined;
   const base = {
     target: next.target,
     savedRoot: saved.savedRoot,
@@ -57,8 +60,10 @@ export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): Sta
     ...(newJavaClass ? { newJavaClass } : {}),
   };
   const normalize = { keepJsonNames: next.keepJsonNames === true };
-  const schema = evaluateSchemaChange(saved.savedSet, saved.savedRoot, next.newSet, next.newRoot, normalize);
-  const directional = [...evaluateIdentityRules(identity), ...schema.findings];
+  const schema = rootMissing ? undefined : evaluateSchemaChange(saved.savedSet, saved.savedRoot, next.newSet, next.newRoot, normalize);
+  // without the new type there is no new Java class to compare either: the missing root comes first
+  const identityFindings = () => (schema ? evaluateIdentityRules(identity) : [createFinding('NEW_ROOT_MISSING', 'root', { root: next.newRoot }), ...evaluateIdentityRules(identity).filter((f) => f.ruleId !== 'JAVA_CLASS_CHANGED')]);
+  const directional = [...identityFindings(), ...(schema ? schema.findings : [])];
   const directionalFirst = directional.find((f) => !f.accepted);
 
   if (saved.savedLine !== next.target) {
@@ -80,18 +85,22 @@ export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): Sta
         findings: directional,
         ...(directionalFirst ? { firstIncompatibility: directionalFirst } : {}),
       },
-      schema,
+      ...(schema ? { schema } : {}),
     };
   }
-  const findings = next.target === '0.x' ? evaluateExactRule({ ...identity, savedSet: saved.savedSet, newSet: next.newSet, ...normalize }) : directional;
+  const exact = () => (schema ? evaluateExactRule({ ...identity, savedSet: saved.savedSet, newSet: next.newSet, ...normalize }) : identityFindings());
+  const findings = next.target === '0.x' ? exact() : directional;
   const first = findings.find((f) => !f.accepted);
+  // a missing root is the new build's problem (no class to restore into), not a failure Flink prints on restore
+  const failureText = first && first.ruleId !== 'NEW_ROOT_MISSING' ? describeRestoreFailure(saved, first, next.target) : undefined;
   return {
     ...base,
     verdict: first ? 'incompatible' : 'compatible',
     ruleSet: next.target === '0.x' ? 'exact' : 'directional',
     findings,
-    ...(first ? { firstIncompatibility: first, failureText: describeRestoreFailure(saved, first, next.target) } : {}),
-    schema,
+    ...(first ? { firstIncompatibility: first } : {}),
+    ...(failureText ? { failureText } : {}),
+    ...(schema ? { schema } : {}),
   };
 }
 

@@ -37,6 +37,8 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
       warnings,
       ...(scanned ? { valuesScanned: scanned.valuesScanned } : {}),
       ...(result !== undefined && 'notRead' in result ? { valuesNotRead: result.notRead } : {}),
+      // no new type to compare the values with (NEW_ROOT_MISSING): their value warnings were not checked
+      ...(!compatibility.schema && input.scanValues !== false ? { valuesNotRead: `the new schema has no message ${compatibility.newRoot} to compare them with` } : {}),
       ...(compatibility.schema && input.schemaDiff !== false ? { diff: buildSchemaDiff(compatibility.schema) } : {}),
     });
   }

@@ -1,13 +1,13 @@
 /**
  * The header-only half of `check`: load the new descriptor set, inspect the savepoint (`_metadata`
  * and the state headers), and evaluate every Protobuf state against the new set (target line,
- * settings, root per state). Deterministic in its input, so a worker thread that runs it again
+ * settings, root per state; a state whose root the new set lacks gets its own NEW_ROOT_MISSING verdict,
+ * the others theirs). Deterministic in its input, so a worker thread that runs it again
  * finds the same states in the same order.
  */
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { DEFAULT_SETTINGS, evaluateKryoProtobufState, evaluateStateCompatibility, indexDeclarations, inspectProtobufStates, loadDescriptorSet, readSavedSettings, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
-import { DecodeError } from '../io';
+import { DEFAULT_SETTINGS, evaluateKryoProtobufState, evaluateStateCompatibility, inspectProtobufStates, loadDescriptorSet, readSavedSettings, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
 import { PROTOBUF_SNAPSHOT_CLASS } from '../protobuf';
 import type { CheckSavepointInput, EvaluatedProtobufState, EvaluatedSavepoint } from './check-savepoint-types';
 
@@ -16,7 +16,6 @@ const SNAPSHOT_LINES: Readonly<Record<string, LibraryLine>> = { [PROTOBUF_SNAPSH
 
 export async function evaluateSavepointStates(input: CheckSavepointInput): Promise<EvaluatedSavepoint> {
   const loaded = loadDescriptorSet(input.descriptorSet.bytes, input.descriptorSet.name);
-  const newIndex = indexDeclarations(loaded.set);
   const target = input.target ?? '1.x';
   const newSettings: Required<SerializerSettings> = { ...DEFAULT_SETTINGS, ...input.newSettings };
   const kryoSchema = { name: input.descriptorSet.name, bytes: input.descriptorSet.bytes, set: loaded.set };
@@ -29,14 +28,6 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
     const stateKey = `${found.operator.id}/${found.state.name}`;
     const uidKey = found.operator.uid ? `${found.operator.uid}/${found.state.name}` : undefined;
     const newRoot = input.newRoots?.[stateKey] ?? (uidKey ? input.newRoots?.[uidKey] : undefined) ?? input.newRoot ?? found.content.rootFullName;
-    if (newIndex.byName.get(newRoot)?.kind !== 'message') {
-      throw new DecodeError({
-        code: 'invalid-value',
-        detail: `The new descriptor set has no message ${newRoot} (the new type of state ${found.state.name} of operator ${found.operator.uid ?? found.operator.id}); pick one with --root`,
-        file: input.descriptorSet.name,
-        path: ['descriptor set'],
-      });
-    }
     const savedKind: TypeKind = 'generated';
     const compatibility = evaluateStateCompatibility(
       {

@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { DEFAULT_SETTINGS } from '../../core/compat';
 import type { CheckOptions } from '../../worker';
 import { useAppStore } from '../state/app-store';
+import { chooseTargetLine } from '../state/choose-target-line';
 
 /** Target library line and the new application's serializer settings; changes re-run the check. */
 export function CompatControls() {
   const options = useAppStore((s) => s.checkOptions);
+  const targetChosen = useAppStore((s) => s.targetChosen);
   const set = useAppStore((s) => s.set);
   const update = (patch: Partial<CheckOptions>) => set({ checkOptions: { ...options, ...patch } });
   const settings = options.newSettings;
@@ -18,8 +20,13 @@ export function CompatControls() {
   return (
     <div className="controls" role="group" aria-label="New application">
       <label>
-        Target library
-        <select value={options.target} onChange={(e) => update({ target: e.currentTarget.value as CheckOptions['target'] })} data-testid="target-select">
+        New job&apos;s library line
+        <select value={targetChosen ? options.target : ''} onChange={(e) => chooseTargetLine(e.currentTarget.value as CheckOptions['target'])} data-testid="target-select">
+          {targetChosen ? null : (
+            <option value="" disabled>
+              not chosen yet
+            </option>
+          )}
           <option value="1.x">1.x (directional rules)</option>
           <option value="0.x">0.x (exact rule)</option>
         </select>

@@ -29,8 +29,10 @@ export function ExportButtons({ values }: { values: CheckResult['values'] }) {
       setBusy(null);
     }
   };
+  const waiting = values.status !== 'done';
+  const why = values.status === 'running' ? 'waits for the value scan' : values.status === 'failed' ? 'the value scan failed: run it again' : 'scan the values first (Compatibility)';
   return (
-    <span className="export" role="group" aria-label="Export the report">
+    <span className={`export${waiting ? ' waiting' : ''}`} role="group" aria-label="Export the report" aria-describedby={waiting ? 'export-why' : undefined}>
       <span className="chip-label">export</span>
       {(['json', 'markdown', 'html'] as const).map((f) => (
         <button key={f} type="button" className="btn small" disabled={busy !== null || values.status !== 'done'}
@@ -38,6 +40,11 @@ export function ExportButtons({ values }: { values: CheckResult['values'] }) {
           {f === 'markdown' ? 'MD' : f.toUpperCase()}
         </button>
       ))}
+      {waiting ? (
+        <span className="export-why" id="export-why" data-testid="export-why">
+          {why}
+        </span>
+      ) : null}
     </span>
   );
 }

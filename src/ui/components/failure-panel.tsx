@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { InspectorFailure } from '../../worker';
-import { describeFailureTitle } from '../describe-failure-title';
+import { describeFailureKind, describeFailureTitle } from '../describe-failure-title';
 
 /** A failure with everything needed to act on it: message, file, offset, path, and copyable diagnostics. */
 export function FailurePanel({ failure, context, onDismiss, onRetry }: { failure: InspectorFailure; context?: string; onDismiss?: () => void; onRetry?: () => void }) {
@@ -25,7 +25,12 @@ export function FailurePanel({ failure, context, onDismiss, onRetry }: { failure
   return (
     <section className={`failure failure-${failure.kind}`} role="alert" data-testid="failure">
       <header>
-        <strong>{title}</strong>
+        <strong>
+          <span className="failure-kind" data-testid="failure-kind">
+            {describeFailureKind(failure)}
+          </span>{' '}
+          <span data-testid="failure-title">{title}</span>
+        </strong>
         {onDismiss ? (
           <button type="button" className="btn small ghost" onClick={onDismiss} aria-label="Dismiss this message">
             ✕

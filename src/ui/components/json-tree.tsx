@@ -1,4 +1,9 @@
+import { useState } from 'react';
+
 const MAX_DEPTH = 40;
+/** strings longer than this are collapsed to their first LONG_TEXT_SHOWN characters */
+const LONG_TEXT = 256;
+const LONG_TEXT_SHOWN = 96;
 const MAX_ITEMS = 200;
 
 /**
@@ -52,5 +57,19 @@ function Node({ value, path, depth, hoverPath, onHoverPath }: { value: unknown; 
       </ul>
     );
   }
+  if (typeof value === 'string' && value.length > LONG_TEXT) return <LongText text={value} />;
   return <span className={`jt-${value === null ? 'null' : typeof value}`}>{typeof value === 'string' ? JSON.stringify(value) : String(value)}</span>;
+}
+
+/** A long string (a bytes field's base64, a big text) collapsed to its start, with its length and a way to see it all. */
+function LongText({ text }: { text: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <span className="jt-string jt-long" data-testid="jt-long">
+      {open ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, LONG_TEXT_SHOWN)).slice(0, -1)}…"`}{' '}
+      <button type="button" className="btn small link" onClick={() => setOpen(!open)} aria-expanded={open} data-testid="jt-long-toggle">
+        {open ? 'collapse' : `${text.length.toLocaleString('en-US')} characters: show all`}
+      </button>
+    </span>
+  );
 }

@@ -1,20 +1,18 @@
 import type { CompatibilityReport } from '../../core/report';
 import { describeLibraryLine, simpleClassName } from '../report/describe-library-line';
-import { useAppStore } from '../state/app-store';
+import { chooseTargetLine } from '../state/choose-target-line';
 
 /**
  * Why states are not restorable when the saved snapshot belongs to the other library line, with a
  * switch to the saved line and a pointer to the planning aid.
  */
 export function LibraryLineNote({ report }: { report: CompatibilityReport }) {
-  const options = useAppStore((s) => s.checkOptions);
-  const set = useAppStore((s) => s.set);
   const block = describeLibraryLine(report);
   if (!block) return null;
   const cls = simpleClassName(block.snapshotClass);
   const n = block.states.length;
   const switchTarget = (
-    <button type="button" className="btn small" data-testid="switch-target" onClick={() => set({ checkOptions: { ...options, target: block.savedLine === '0.x' ? '0.x' : '1.x' } })}>
+    <button type="button" className="btn small" data-testid="switch-target" onClick={() => chooseTargetLine(block.savedLine === '0.x' ? '0.x' : '1.x')}>
       Switch the target to {block.savedLine}
     </button>
   );

@@ -1,3 +1,5 @@
+import { VERDICT_WORDS } from './verdict-badge';
+import type { Verdict } from '../../core/compat';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InputFile } from '../../worker';
 import { formatBytes, shortHash } from '../format';
@@ -67,7 +69,7 @@ function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: b
             <tr>
               <th>Savepoint</th>
               <th>Schema</th>
-              <th className="num">Size</th>
+              <th className="num" title="_metadata + the state files it references">Savepoint size</th>
               <th>Input hash</th>
               <th>Verdict</th>
               <th>Opened</th>
@@ -79,9 +81,11 @@ function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: b
               <tr key={s.inputHash}>
                 <td className="mono clip" title={s.savepointName ?? undefined}>{s.savepointName ?? '—'}</td>
                 <td className="mono" title={s.descriptorSetName ?? undefined}>{s.descriptorSetName ?? '—'}</td>
-                <td className="num">{formatBytes(s.totalSize)}</td>
+                <td className="num" data-testid="recent-size">
+                  {s.savepointSize !== undefined ? formatBytes(s.savepointSize) : <span className="muted" title="files given; the savepoint was not inspected">{formatBytes(s.totalSize)} given</span>}
+                </td>
                 <td className="mono" title={s.inputHash}>{shortHash(s.inputHash)}</td>
-                <td>{s.verdict ?? <span className="muted">—</span>}</td>
+                <td>{s.verdict !== null && s.verdict in VERDICT_WORDS ? VERDICT_WORDS[s.verdict as Verdict] : s.verdict ?? <span className="muted">—</span>}</td>
                 <td className="nowrap">{new Date(s.openedAt).toLocaleString()}</td>
                 <td className="actions">
                   {s.filesKept ? (

@@ -3,20 +3,35 @@ import { formatBytes } from '../format';
 import { useAppStore } from '../state/app-store';
 import { useEffect } from 'react';
 import { useCheck } from '../state/use-check';
-import { describeStorageError, setRecentVerdict } from '../state/recent-sessions';
+import { useInspection } from '../state/use-inspection';
+import { describeSavepointSize, formatSavepointSizeParts } from '../describe-savepoint-size';
+import { describeStorageError, setRecentSavepointSize, setRecentVerdict } from '../state/recent-sessions';
 import { ExportButtons } from './export-buttons';
 import { FilePickers } from './file-pickers';
-import { VerdictBadge } from './verdict-badge';
+import { VERDICT_WORDS, VerdictBadge } from './verdict-badge';
+import { describeVerdictLabel } from '../report/describe-verdict-reason';
 
-export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFile[]) => void; onDemo: () => void; onClose: () => void }) {
+export function TopBar({ onFiles, onDemo, onClose, onHelp }: { onFiles: (files: InputFile[]) => void; onDemo: () => void; onClose: () => void; onHelp: () => void }) {
   const session = useAppStore((s) => s.session);
-  const savepointSize = useAppStore((s) => s.savepointFiles.reduce((n, f) => n + f.blob.size, 0));
+  const inspection = useInspection().data;
+  const size = inspection ? describeSavepointSize(inspection, session) : undefined;
   const check = useCheck();
   const verdict = check.data?.verdict;
   const hash = session?.inputHash;
   useEffect(() => {
     if (hash && verdict) setRecentVerdict(hash, verdict).catch((e: unknown) => useAppStore.getState().set({ storageError: describeStorageError(e) }));
   }, [hash, verdict]);
+  // the tab names the savepoint and its verdict, so a row of tabs tells them apart
+  const label = check.data ? (describeVerdictLabel(check.data) ?? VERDICT_WORDS[check.data.verdict]) : null;
+  const name = session?.savepointName ?? null;
+  useEffect(() => {
+    document.title = [name, label, 'Savepoint Inspector'].filter((x) => x !== null).join(' · ');
+  }, [name, label]);
+  // Recent sessions show the same savepoint size as here and the Overview
+  const total = size?.total;
+  useEffect(() => {
+    if (hash && total !== undefined) setRecentSavepointSize(hash, total).catch((e: unknown) => useAppStore.getState().set({ storageError: describeStorageError(e) }));
+  }, [hash, total]);
   return (
     <header className="topbar">
       <a className="brand" href="#/overview" aria-label="Savepoint Inspector, overview">
@@ -28,7 +43,12 @@ export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFil
             <span className="input-chip" title={`Savepoint: ${session.savepointName ?? 'none'}`} data-testid="savepoint-chip">
               <span className="chip-label">savepoint</span>
               <span className="mono">{session.savepointName ?? 'none'}</span>
-              {session.savepointName ? <span className="muted"> {formatBytes(savepointSize)}</span> : null}
+              {session.savepointName && size ? (
+                <span className="muted" title={`savepoint size: ${formatSavepointSizeParts(size)}`} data-testid="savepoint-size">
+                  {' '}
+                  {formatBytes(size.total)}
+                </span>
+              ) : null}
             </span>
             <span className="input-chip" title={`New schema (descriptor set): ${session.descriptorSetName ?? 'none'}`} data-testid="schema-chip">
               <span className="chip-label">new schema</span>
@@ -38,8 +58,8 @@ export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFil
         ) : null}
       </div>
       {verdict ? (
-        <a className="topbar-verdict" href="#/compat" aria-label={`Overall verdict: ${verdict}`} data-testid="overall-verdict">
-          <VerdictBadge verdict={verdict} large />
+        <a className="topbar-verdict" href="#/compat" aria-label={`Overall verdict: ${label ?? ''}`} data-testid="overall-verdict">
+          <VerdictBadge verdict={verdict} large label={check.data ? describeVerdictLabel(check.data) : undefined} />
         </a>
       ) : null}
       {check.data ? <ExportButtons values={check.values} /> : null}
@@ -50,6 +70,9 @@ export function TopBar({ onFiles, onDemo, onClose }: { onFiles: (files: InputFil
             Demo
           </button>
         ) : null}
+        <button type="button" className="btn small ghost" onClick={onHelp} aria-label="Keyboard help (?)" title="Keyboard help (?)" data-testid="help-button">
+          ?
+        </button>
         {session ? (
           <button type="button" className="btn small ghost" onClick={onClose} aria-label="Close the input and go back to the start page">
             Close

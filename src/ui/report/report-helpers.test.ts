@@ -3,6 +3,7 @@ import type { CompatibilityReport, ReportState } from '../../core/report';
 import { describeDistributionMode, describeEntryCount } from '../describe-entry-count';
 import { collectValueAlerts } from './collect-value-alerts';
 import { describeLibraryLine, describeTargetLine, summarizeReason } from './describe-library-line';
+import { describeVerdictReason, listSchemaChanges } from './describe-verdict-reason';
 
 const becomesParams = (count: number) => ({ count, number: 100, message: 'fixtures.events.Event', name: 'legacy_score' });
 const becomes = (count: number) =>
@@ -129,5 +130,36 @@ describe('entry counts and distribution modes', () => {
     expect(describeDistributionMode({ scope: 'operator', kind: 'OPERATOR_UNION' })).toBe('UNION');
     expect(describeDistributionMode({ scope: 'broadcast', kind: 'BROADCAST' })).toBe('BROADCAST');
     expect(describeDistributionMode({ scope: 'keyed', kind: 'VALUE' })).toBeNull();
+  });
+});
+
+describe('describeVerdictReason', () => {
+  const withVerdict = (states: ReportState[], verdict: CompatibilityReport['verdict']) => ({ ...report(states), verdict });
+  const pb = (name: string, extra: Partial<ReportState> = {}) => state(name, { ruleSet: 'directional', ...extra });
+
+  it('says why in one sentence: the library line, the first incompatibility, or that all states restore', () => {
+    const params = { snapshotClass: 'a.b.S', savedLine: '0.x', target: '1.x', reason: '1.0.0 removed the 0.x snapshot classes' };
+    const nr = (n: string) => pb(n, { verdict: 'not-restorable', ruleSet: 'none', firstIncompatibility: { ruleId: 'TARGET_CANNOT_READ_SNAPSHOT', message: 'x', params } });
+    expect(describeVerdictReason(withVerdict([nr('a'), nr('b')], 'not-restorable'))).toBe(
+      'All 2 Protobuf states were written by the 0.x serializer, which the 1.x library cannot read: 1.0.0 removed the 0.x snapshot classes.',
+    );
+    const message = 'Field 1 (id) of fixtures.events.Event changes type from INT64 to SINT64';
+    const bad = pb('b', { verdict: 'incompatible', firstIncompatibility: { ruleId: 'FIELD_TYPE_CHANGED', message, params: { number: 1, name: 'id', message: 'fixtures.events.Event', from: 'INT64', to: 'SINT64' } } });
+    expect(describeVerdictReason(withVerdict([pb('a'), bad], 'incompatible'))).toBe(`1 of 2 Protobuf states cannot be restored with the new schema: ${message}`);
+    expect(describeVerdictReason(withVerdict([bad], 'incompatible'))).toBe(`The Protobuf state cannot be restored with the new schema: ${message}`);
+    expect(describeVerdictReason(withVerdict([pb('a'), pb('b')], 'compatible'))).toBe('All 2 Protobuf states can be restored with the new schema.');
+    expect(describeVerdictReason(withVerdict([state('t', { verdict: 'unknown', reason: 'not a Protobuf state' })], 'unknown'))).toBe(
+      'This savepoint holds no Protobuf state: nothing to check.',
+    );
+  });
+
+  it('lists each schema change of the reached declarations once, over all states', () => {
+    const f = { ruleId: 'FIELD_ADDED' as const, accepted: true, path: 'fixtures.events.Event.legacy_score (100)', message: 'Field 100 (legacy_score) is added to fixtures.events.Event', params: { number: 100, name: 'legacy_score', message: 'fixtures.events.Event' } };
+    const withFinding = (name: string) => {
+      const s = pb(name);
+      s.diff!.declarations[0]!.findings.push(f);
+      return s;
+    };
+    expect(listSchemaChanges(report([withFinding('a'), withFinding('b')]))).toEqual([{ ruleId: 'FIELD_ADDED', message: f.message, accepted: true }]);
   });
 });

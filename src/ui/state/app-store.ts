@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { StateSample } from '../../core/flink';
+import { readTargetLine } from './read-target-line';
 import type { CheckOptions, InputFile, InspectorFailure, InspectorProgress, OpenedSession } from '../../worker';
 
 export type LoadStatus = 'empty' | 'loading' | 'ready' | 'failed';
@@ -21,6 +22,8 @@ export interface AppState {
   diffChangesOnly: boolean;
   /** target library line and new settings of the compatibility check */
   checkOptions: CheckOptions;
+  /** whether the user said which library line the new job runs (the URL's `target`): no check runs before */
+  targetChosen: boolean;
   /** how the state statistics and the values table read a state: whole (null) or a sample */
   sample: StateSample | null;
   /** input hash for which the user asked for the value scan of the compatibility check (large savepoints) */
@@ -31,6 +34,8 @@ export interface AppState {
   storageError: string | null;
   set(patch: Partial<AppState>): void;
 }
+
+const initialTarget = typeof window === 'undefined' ? null : readTargetLine(window.location.search);
 
 /** UI state; only the user's storage opt-in survives a reload (localStorage), the rest is per page. */
 export const useAppStore = create<AppState>()(
@@ -45,7 +50,9 @@ export const useAppStore = create<AppState>()(
       failure: null,
       operatorFilter: '',
       diffChangesOnly: true,
-      checkOptions: { target: '1.x', newSettings: {} },
+      // the target line comes from the URL when it names one; otherwise the app asks (choose-target-line.ts)
+      checkOptions: { target: initialTarget ?? '1.x', newSettings: {} },
+      targetChosen: initialTarget !== null,
       sample: null,
       valueCheckFor: null,
       keepFiles: false,

@@ -15,7 +15,10 @@ export interface RecentSession {
   descriptorSetName: string | null;
   /** `_metadata` and descriptor sets carry their SHA-256; state files are identified by path and size */
   files: { path: string; size: number; sha256?: string }[];
+  /** bytes of every file given (savepoint files or archive, and descriptor sets) */
   totalSize: number;
+  /** the savepoint's size as the top bar and the Overview show it (`_metadata` + referenced state files), once inspected */
+  savepointSize?: number;
   /** overall verdict when one was computed */
   verdict: string | null;
   openedAt: number;
@@ -98,6 +101,12 @@ export async function setRecentVerdict(inputHash: string, verdict: string): Prom
   const db = await openRecentDb();
   const s = await db.get('sessions', inputHash);
   if (s) await db.put('sessions', { ...s, verdict });
+}
+
+export async function setRecentSavepointSize(inputHash: string, savepointSize: number): Promise<void> {
+  const db = await openRecentDb();
+  const s = await db.get('sessions', inputHash);
+  if (s && s.savepointSize !== savepointSize) await db.put('sessions', { ...s, savepointSize });
 }
 
 export async function loadRecentFiles(inputHash: string): Promise<{ savepointFiles: InputFile[]; schemaFiles: InputFile[] } | null> {

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { LibraryLine } from '../../core/compat';
 import type { CompatibilityReport } from '../../core/report';
 import type { InspectorFailure } from '../../worker';
 import { useInspector } from '../inspector-context';
@@ -6,6 +7,8 @@ import { useAppStore } from './app-store';
 import { AUTO_SCAN_BYTES, measureSavepointBytes } from './scan-thresholds';
 
 export interface CheckResult {
+  /** false until the user said which library line the new job runs: no verdict before (choose-target-line.ts) */
+  targetChosen: boolean;
   /** the report with the value scan once it is there, else the header-only one */
   data: CompatibilityReport | undefined;
   isError: boolean;
@@ -26,8 +29,9 @@ export function useCheck(): CheckResult {
   const inspector = useInspector();
   const session = useAppStore((s) => s.session);
   const options = useAppStore((s) => s.checkOptions);
+  const targetChosen = useAppStore((s) => s.targetChosen);
   const requested = useAppStore((s) => s.valueCheckFor !== null && s.valueCheckFor === s.session?.inputHash);
-  const ready = session !== null && session.savepointName !== null && session.descriptorSetName !== null;
+  const ready = targetChosen && session !== null && session.savepointName !== null && session.descriptorSetName !== null;
   const savepointBytes = measureSavepointBytes(session);
   const withValues = ready && (savepointBytes <= AUTO_SCAN_BYTES || requested);
   const progress = (p: Parameters<NonNullable<Parameters<typeof inspector.check>[1]>>[0]) => useAppStore.getState().set({ progress: p });
@@ -47,7 +51,9 @@ export function useCheck(): CheckResult {
   });
   const status = values.data ? 'done' : values.isError ? 'failed' : values.isFetching ? 'running' : 'not-requested';
   return {
-    data: values.data ?? headers.data,
+    targetChosen,
+    // the preview of each target line shares the header query: nothing shows before the user chose
+    data: targetChosen ? (values.data ?? headers.data) : undefined,
     isError: headers.isError,
     error: headers.error as InspectorFailure,
     refetch: () => void headers.refetch(),
@@ -61,6 +67,25 @@ export function useCheck(): CheckResult {
       },
     },
   };
+}
+
+/**
+ * The header-only verdict for one target line, the question's preview of each answer: the same query
+ * as useCheck's first step, so choosing that line reuses it.
+ */
+export function useHeaderCheck(target: LibraryLine): { data: CompatibilityReport | undefined; isError: boolean } {
+  const inspector = useInspector();
+  const session = useAppStore((s) => s.session);
+  const options = { ...useAppStore((s) => s.checkOptions), target };
+  const ready = session !== null && session.savepointName !== null && session.descriptorSetName !== null;
+  const headers = useQuery<CompatibilityReport, InspectorFailure>({
+    queryKey: ['session', session?.inputHash, 'check-headers', options],
+    enabled: ready,
+    staleTime: Infinity,
+    retry: false,
+    queryFn: () => clearingProgress(inspector.checkHeaders(options)),
+  });
+  return { data: headers.data, isError: headers.isError };
 }
 
 /** The check's result; the progress bar goes away when it settles, whatever the outcome. */

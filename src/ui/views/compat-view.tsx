@@ -3,8 +3,11 @@ import { CompatControls } from '../components/compat-controls';
 import { FailurePanel } from '../components/failure-panel';
 import { FindingsTable, WarningsList } from '../components/findings-table';
 import { LibraryLineNote } from '../components/library-line-note';
+import { RootPicker } from '../components/root-picker';
 import { ValueAlertCallouts } from '../components/value-alert-callouts';
+import { TargetLineQuestion } from '../components/target-line-question';
 import { VerdictBadge } from '../components/verdict-badge';
+import { VerdictHeadline } from '../components/verdict-headline';
 import { ValueCheckNote } from '../components/value-check-note';
 import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
@@ -24,6 +27,7 @@ export function CompatView({ params }: { params: Record<string, string> }) {
         </p>
       ) : (
         <>
+          {check.targetChosen ? null : <TargetLineQuestion />}
           <CompatControls />
           {check.data ? <ValueCheckNote values={check.values} /> : null}
           {check.isError ? <FailurePanel failure={check.error} context="checking compatibility" onRetry={() => void check.refetch()} /> : null}
@@ -46,18 +50,18 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
   const others = report.states.filter((s) => s.ruleSet === undefined);
   return (
     <>
-      <div className="summary-bar" data-testid="compat-summary">
-        <VerdictBadge verdict={report.verdict} large />
+      <VerdictHeadline report={report} />
+      {protobuf.length === 0 ? null : <div className="summary-bar" data-testid="compat-summary">
         <span>
           {sm.protobufStates} Protobuf states: {sm.compatible} compatible, {sm.incompatible} incompatible, {sm.notRestorable} not restorable, {sm.unknown} unknown
         </span>
         <span className="muted">
           · {sm.otherStates} other states · {valuesScanned ? `${sm.warnings} value warnings` : 'values not scanned'}
-          {sm.valuesNotRead ? <span data-testid="summary-values-not-read"> · values of {sm.valuesNotRead} states not read</span> : null} · target {report.target}
+          {sm.valuesNotRead ? <span data-testid="summary-values-not-read"> · values of {sm.valuesNotRead} state{sm.valuesNotRead === 1 ? '' : 's'} not read</span> : null} · target {report.target}
         </span>
-      </div>
-      <ValueAlertCallouts report={report} />
+      </div>}
       <LibraryLineNote report={report} />
+      <ValueAlertCallouts report={report} />
       {report.newSchema ? (
         <details className="panel new-schema" data-testid="new-schema" open={report.newSchema.source === 'job-jar'}>
           <summary>{report.newSchema.source === 'job-jar' ? `New schema from the job jar ${report.newSchema.jobJar?.name ?? ''}` : 'New schema from a descriptor set'}</summary>
@@ -89,9 +93,9 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
         </details>
       ) : null}
       <section className="panel">
-        <StatesTable states={protobuf} selected={selected} testId="compat-states" />
+        {protobuf.length > 0 ? <StatesTable states={protobuf} selected={selected} testId="compat-states" /> : null}
         {others.length > 0 ? (
-          <details className="other-states">
+          <details className="other-states" open={protobuf.length === 0}>
             <summary>
               {others.length} state{others.length === 1 ? '' : 's'} without a Protobuf serializer (not checked by the Protobuf rules)
             </summary>
@@ -115,7 +119,7 @@ function StatesTable({ states, selected, testId }: { states: readonly ReportStat
           <th>Verdict</th>
           <th>{withAid ? 'Reason' : 'First incompatibility / reason'}</th>
           {withAid ? <th title="what the target's rules would say, had it been able to read the snapshot: not the verdict">Planning aid (not the verdict)</th> : null}
-          <th className="num">Warnings</th>
+          <th className="num" title="value warnings of the state: the same count as the summary and the exported report">Value warnings</th>
         </tr>
       </thead>
       <tbody>
@@ -145,8 +149,12 @@ function StatesTable({ states, selected, testId }: { states: readonly ReportStat
                 <span className="tag warn" title={s.valuesNotRead} data-testid="row-values-not-read">
                   values not read
                 </span>
+              ) : s.warnings.length > 0 ? (
+                <span title={`${s.warnings.length} value warning${s.warnings.length === 1 ? '' : 's'} over ${s.warnings.reduce((n, w) => n + w.count, 0)} saved values`} data-testid="row-warnings">
+                  {s.warnings.length}
+                </span>
               ) : (
-                s.warnings.reduce((n, w) => n + w.count, 0) || ''
+                ''
               )}
             </td>
           </tr>
@@ -202,7 +210,7 @@ function StateReport({ state }: { state: ReportState }) {
             <>
               <dt>Java class</dt>
               <dd className="mono">
-                {state.savedJavaClass} → {state.newJavaClass}
+                {state.savedJavaClass} → {state.newJavaClass ?? "—"}
               </dd>
             </>
           ) : null}
@@ -214,6 +222,7 @@ function StateReport({ state }: { state: ReportState }) {
           ) : null}
         </dl>
         {state.reason && state.reason !== state.firstIncompatibility?.message ? <p className="reason">{state.reason}</p> : null}
+        <RootPicker state={state} />
         {state.firstIncompatibility ? (
           <div className="first-incompatibility">
             <div className="label">First incompatibility</div>

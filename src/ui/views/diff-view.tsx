@@ -22,6 +22,8 @@ export function DiffView({ params }: { params: Record<string, string> }) {
   if (!check.data) return null;
   const withDiff = check.data.states.filter((s): s is ReportState & { diff: SchemaDiff } => s.diff !== undefined);
   const selected = withDiff.find((s) => s.operator === params.op && s.state === params.state) ?? withDiff[0];
+  // the diff follows the target: at 0.x every change is a rejection of the exact rule (unless the state is not restorable at all)
+  const exact = selected?.ruleSet === 'exact';
   return (
     <div className="view" data-testid="diff-view">
       <h1>Schema diff</h1>
@@ -51,47 +53,60 @@ export function DiffView({ params }: { params: Record<string, string> }) {
               <input type="checkbox" checked={changesOnly} onChange={(e) => set({ diffChangesOnly: e.currentTarget.checked })} data-testid="changes-only" />
               changes only
             </label>
-            <span className="legend">
-              <span className="swatch accepted" /> accepted change <span className="swatch rejected" /> rejected change <span className="swatch changed" /> changed (no rule)
-            </span>
+            {exact ? (
+              <span className="legend" data-testid="diff-legend">
+                <span className="swatch rejected" /> change: rejected by the 0.x exact rule (it restores only an identical schema)
+              </span>
+            ) : (
+              <span className="legend" data-testid="diff-legend">
+                <span className="swatch accepted" /> accepted change <span className="swatch rejected" /> rejected change <span className="swatch changed" /> changed (no rule)
+              </span>
+            )}
           </div>
-          <SchemaDiffPanel diff={selected.diff} changesOnly={changesOnly} />
+          <p className="muted" data-testid="diff-target">
+            {exact
+              ? 'Target 0.x: the exact rule accepts no change at all, so every change below breaks the restore. The rule ids name what changed.'
+              : selected.ruleSet === 'none'
+                ? `Not restorable at target ${check.data.target} whatever the schema: the marks below are the planning aid, what the directional rules would say about each change.`
+                : `Target ${check.data.target}: each change is accepted or rejected by its directional rule.`}
+          </p>
+          <SchemaDiffPanel diff={selected.diff} changesOnly={changesOnly} exact={exact} />
         </>
       )}
     </div>
   );
 }
 
-function SchemaDiffPanel({ diff, changesOnly }: { diff: SchemaDiff; changesOnly: boolean }) {
+function SchemaDiffPanel({ diff, changesOnly, exact }: { diff: SchemaDiff; changesOnly: boolean; exact: boolean }) {
   const shown = diff.declarations.filter((d) => !changesOnly || d.status !== 'unchanged');
   return (
     <>
       <p className="muted">
-        Saved root <span className="mono">{diff.savedRoot}</span> → new root <span className="mono">{diff.newRoot}</span>. Reached declarations decide the
-        verdict; unreached ones are listed apart.
+        Saved root <span className="mono">{diff.savedRoot}</span> → new root <span className="mono">{diff.newRoot}</span>. The reached declarations (the root
+        message and every message and enum its fields use, directly or through other messages) decide the verdict; the others are listed apart.
       </p>
       {diff.otherFindings.length > 0 ? <FindingChips findings={diff.otherFindings} /> : null}
       {shown.map((d) => (
-        <DeclarationDiff key={`${d.savedName ?? d.newName}`} decl={d} changesOnly={changesOnly} />
+        <DeclarationDiff key={`${d.savedName ?? d.newName}`} decl={d} changesOnly={changesOnly} exact={exact} />
       ))}
       {shown.length === 0 ? <p className="muted">No reached declaration changed.</p> : null}
-      <h3>Unreached changes (do not affect the verdict)</h3>
-      {diff.unreached.length === 0 ? <p className="muted">None.</p> : diff.unreached.map((d) => <DeclarationDiff key={`u:${d.savedName ?? d.newName}`} decl={d} changesOnly={changesOnly} />)}
+      <h3>{exact ? 'Unreached changes (0.x compares whole files: a change in a file the root\'s file imports counts too)' : 'Unreached changes (do not affect the verdict)'}</h3>
+      {diff.unreached.length === 0 ? <p className="muted">None.</p> : diff.unreached.map((d) => <DeclarationDiff key={`u:${d.savedName ?? d.newName}`} decl={d} changesOnly={changesOnly} exact={false} />)}
     </>
   );
 }
 
-function DeclarationDiff({ decl, changesOnly }: { decl: DiffDeclaration; changesOnly: boolean }) {
-  const rows = decl.rows.filter((r) => !changesOnly || rowStatus(r, decl.findings).status !== 'unchanged');
+function DeclarationDiff({ decl, changesOnly, exact }: { decl: DiffDeclaration; changesOnly: boolean; exact: boolean }) {
+  const rows = decl.rows.filter((r) => !changesOnly || rowStatus(r, decl.findings, exact).status !== 'unchanged');
   const declFindings = decl.findings.filter((f) => !/\(\d+\)$/.test(f.path));
   return (
     <section className={`panel decl ${decl.reached ? '' : 'unreached'}`} data-testid="diff-declaration">
       <header className="panel-head">
         <h2 className="mono">{decl.savedName === decl.newName || !decl.newName ? decl.savedName : `${decl.savedName ?? '∅'} → ${decl.newName}`}</h2>
         <span className="tag muted">{decl.kind}</span>
-        <span className={`tag ${decl.status === 'unchanged' ? 'muted' : decl.findings.some((f) => !f.accepted) ? 'bad' : 'ok'}`}>{decl.status}</span>
+        <span className={`tag ${decl.status === 'unchanged' ? 'muted' : exact || decl.findings.some((f) => !f.accepted) ? 'bad' : 'ok'}`}>{decl.status}</span>
       </header>
-      {declFindings.length > 0 ? <FindingChips findings={declFindings} /> : null}
+      {declFindings.length > 0 ? <FindingChips findings={declFindings} exact={exact} /> : null}
       <table className="grid diff">
         <thead>
           <tr>
@@ -103,7 +118,7 @@ function DeclarationDiff({ decl, changesOnly }: { decl: DiffDeclaration; changes
         </thead>
         <tbody>
           {rows.map((r) => {
-            const { status, findings } = rowStatus(r, decl.findings);
+            const { status, findings } = rowStatus(r, decl.findings, exact);
             return (
               <tr key={`${r.kind}|${r.key}`} className={`diff-${status}`} data-testid="diff-row" data-status={status}>
                 <td className="mono">
@@ -113,7 +128,7 @@ function DeclarationDiff({ decl, changesOnly }: { decl: DiffDeclaration; changes
                 <td className="mono">{describeMember(r.new)}</td>
                 <td>
                   {findings.map((f, i) => (
-                    <span key={i} className={`tag ${f.accepted ? 'ok' : 'bad'} mono`} title={f.message}>
+                    <span key={i} className={`tag ${f.accepted && !exact ? 'ok' : 'bad'} mono`} title={exact ? `${f.message} (rejected: 0.x accepts no change)` : f.message}>
                       {f.ruleId}
                     </span>
                   ))}
@@ -127,12 +142,12 @@ function DeclarationDiff({ decl, changesOnly }: { decl: DiffDeclaration; changes
   );
 }
 
-function FindingChips({ findings }: { findings: readonly Finding[] }) {
+function FindingChips({ findings, exact = false }: { findings: readonly Finding[]; exact?: boolean }) {
   return (
     <ul className="finding-chips">
       {findings.map((f, i) => (
         <li key={i}>
-          <span className={`tag ${f.accepted ? 'ok' : 'bad'} mono`}>{f.ruleId}</span> {f.message}
+          <span className={`tag ${f.accepted && !exact ? 'ok' : 'bad'} mono`}>{f.ruleId}</span> {f.message}
         </li>
       ))}
     </ul>
@@ -140,9 +155,11 @@ function FindingChips({ findings }: { findings: readonly Finding[] }) {
 }
 
 /** A member row's findings are those whose path ends in its number, e.g. `fixtures.common.Detail.code (2)`. */
-function rowStatus(r: MemberRow, findings: readonly Finding[]): { status: 'unchanged' | 'accepted' | 'rejected' | 'changed'; findings: Finding[] } {
+function rowStatus(r: MemberRow, findings: readonly Finding[], exact: boolean): { status: 'unchanged' | 'accepted' | 'rejected' | 'changed'; findings: Finding[] } {
   const mine = r.kind === 'field' || r.kind === 'enum-value' ? findings.filter((f) => f.path.endsWith(`(${r.key})`)) : [];
   const same = JSON.stringify(r.saved ?? null) === JSON.stringify(r.new ?? null);
+  // 0.x: any difference is a rejection of the exact rule
+  if (exact) return { status: same && mine.length === 0 ? 'unchanged' : 'rejected', findings: mine };
   if (mine.some((f) => !f.accepted)) return { status: 'rejected', findings: mine };
   if (mine.length > 0) return { status: 'accepted', findings: mine };
   return { status: same ? 'unchanged' : 'changed', findings: mine };

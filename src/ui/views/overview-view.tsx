@@ -1,6 +1,9 @@
 import { useMemo } from 'react';
 import type { SavepointInspection } from '../../core/flink';
+import { describeSavepointContents, listMissingStateFiles, omitMissingFileNotes } from '../describe-savepoint-contents';
+import { describeStateReading, hasUnreadableValues, summarizeStateReading } from '../describe-state-reading';
 import { describeFlinkVersionHint } from '../flink-version-hint';
+import { describeSavepointSize, formatSavepointSizeParts } from '../describe-savepoint-size';
 import { formatBytes, formatCount } from '../format';
 import { useAppStore } from '../state/app-store';
 import { formatHashRoute } from '../state/use-hash-route';
@@ -13,10 +16,10 @@ import { CompatOverview } from '../components/compat-overview';
  * so nothing looks complete that is not.
  */
 function ValuesNotReadBanner({ inspection }: { inspection: SavepointInspection }) {
-  const native = inspection.operators.filter((o) => o.keyedFormat === 'rocksdb-native');
-  const unread = native.flatMap((o) => o.states.filter((s) => s.scope === 'keyed' && (s.status === 'unreadable' || s.decoded === 'not-read' || s.decoded === 'partly')));
+  const native = inspection.operators.filter((o) => o.states.some((s) => hasUnreadableValues(o, s)));
+  const unread = native.flatMap((o) => o.states.filter((s) => hasUnreadableValues(o, s)));
   if (unread.length === 0) return null;
-  const operators = native.filter((o) => o.states.some((s) => unread.includes(s))).length;
+  const operators = native.length;
   const reason = unread[0]!.decodedReason ?? unread[0]!.statusReason;
   return (
     <div className="notice banner" role="status" data-testid="banner-values-not-read">
@@ -26,6 +29,88 @@ function ValuesNotReadBanner({ inspection }: { inspection: SavepointInspection }
         unknown fields, aliasing figures, statistics and values are incomplete.
       </span>
     </div>
+  );
+}
+
+/** A lone `_metadata` (or a folder short of files): one sentence and what to do, the file names on request. */
+function MissingFilesNote({ missing }: { missing: readonly string[] }) {
+  if (missing.length === 0) return null;
+  const n = missing.length;
+  return (
+    <div className="notice banner missing-files" role="status" data-testid="missing-files">
+      <span>
+        <strong data-testid="missing-files-sentence">
+          {n === 1 ? '1 state file is missing' : `${formatCount(n)} state files are missing`}: open the whole folder.
+        </strong>{' '}
+        The <span className="mono">_metadata</span> names state files that were not given with it, so the states in them are not read. Drop the savepoint&apos;s
+        folder (or an archive of it), or use <em>Open folder…</em>.
+        <details>
+          <summary>the missing files</summary>
+          <ul className="mono small">
+            {missing.map((f) => (
+              <li key={f}>{f}</li>
+            ))}
+          </ul>
+        </details>
+      </span>
+    </div>
+  );
+}
+
+/** A savepoint without Protobuf state: nothing to check, and what it holds instead (only claimed when every state header was read). */
+function NoProtobufStateNote({ inspection }: { inspection: SavepointInspection }) {
+  const contents = describeSavepointContents(inspection);
+  if (contents.protobufStates > 0 || contents.unreadableStates > 0) return null;
+  const total = contents.others.reduce((n, o) => n + o.count, 0);
+  return (
+    <div className="notice banner" role="status" data-testid="no-protobuf-state">
+      <span>
+        <strong>This savepoint holds no Protobuf state: nothing to check.</strong>{' '}
+        {total === 0 ? (
+          'It holds no state at all.'
+        ) : (
+          <span data-testid="no-protobuf-holds">
+            It holds {total} state{total === 1 ? '' : 's'} of other types: {contents.others.map((o) => `${o.type}${o.count > 1 ? ` × ${o.count}` : ''}`).join(', ')}.
+          </span>
+        )}
+      </span>
+    </div>
+  );
+}
+
+/** Like the CLI's closing line: how many states were not read or only partly, with the reasons listed. */
+function ReadingSummaryLine({ inspection }: { inspection: SavepointInspection }) {
+  const sm = summarizeStateReading(inspection);
+  const flagged = inspection.operators.flatMap((o) => o.states.map((s) => ({ o, s, r: describeStateReading(o, s) }))).filter(({ r }) => r.kind === 'not-read' || r.kind === 'partly');
+  const ok = sm.states - sm.notRead - sm.partly;
+  return (
+    <section className={`reading-summary${flagged.length > 0 || sm.streamsNotRead > 0 ? ' has-gaps' : ''}`} data-testid="reading-summary">
+      <p data-testid="reading-summary-line">
+        <strong>
+          {sm.states} state{sm.states === 1 ? '' : 's'}: {ok} read, {sm.partly} partly decoded, {sm.notRead} not read
+        </strong>
+        {sm.streamsNotRead > 0 ? `; ${sm.streamsNotRead} subtask stream${sm.streamsNotRead === 1 ? '' : 's'} whose states could not even be listed` : ''}
+        <span className="muted">
+          {' '}
+          · “read”: header and serializers read at once; values are read when a view needs them (State, Values, Compatibility)
+        </span>
+      </p>
+      {flagged.length > 0 ? (
+        <details open={flagged.length <= 6}>
+          <summary>why {flagged.length === 1 ? 'one state is' : `${flagged.length} states are`} not (fully) read</summary>
+          <ul className="small">
+            {flagged.map(({ o, s, r }) => (
+              <li key={`${o.id}/${s.scope}/${s.name}`} data-testid="reading-gap">
+                <a className="mono" href={formatHashRoute('state', { op: o.id, state: s.name })}>
+                  {s.name}
+                </a>{' '}
+                <span className="muted">({o.uid ?? o.name ?? `${o.id.slice(0, 12)}…`})</span>: <span className={`tag ${r.kind === 'not-read' ? 'bad' : 'warn'}`}>{r.label}</span> {r.detail}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </section>
   );
 }
 
@@ -40,9 +125,15 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
     );
   }, [filter, inspection.operators]);
   const stateCount = inspection.operators.reduce((n, o) => n + o.states.length, 0);
+  const missing = listMissingStateFiles(inspection);
+  const size = describeSavepointSize(inspection, useAppStore((st) => st.session));
+  const notes = omitMissingFileNotes(inspection, missing);
   return (
     <div className="view" data-testid="overview">
       <h1>Overview</h1>
+      <ValuesNotReadBanner inspection={inspection} />
+      <NoProtobufStateNote inspection={inspection} />
+      <CompatOverview />
       <div className="cards">
         <Card label="Input" value={inspection.input} mono wide testId="ov-input" />
         <Card label="Type" value={inspection.type} testId="ov-type" />
@@ -54,21 +145,21 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
           sub={describeFlinkVersionHint(inspection.metadataVersion)}
           testId="ov-version"
         />
-        <Card label="Total size" value={formatBytes(inspection.totalSize)} sub={`${formatCount(inspection.totalSize)} bytes`} testId="ov-size" />
+        <Card label="Savepoint size" value={formatBytes(size.total)} sub={`${formatCount(size.total)} bytes: ${formatSavepointSizeParts(size, missing.length)}`} testId="ov-size" />
         <Card label="Operators" value={String(inspection.operators.length)} sub={`${stateCount} states`} testId="ov-operators" />
       </div>
-      <ValuesNotReadBanner inspection={inspection} />
-      <CompatOverview />
-      {inspection.warnings.length > 0 ? (
+      <MissingFilesNote missing={missing} />
+      <ReadingSummaryLine inspection={inspection} />
+      {notes.warnings.length > 0 ? (
         <ul className="warnings" aria-label="Warnings">
-          {inspection.warnings.map((w, i) => (
+          {notes.warnings.map((w, i) => (
             <li key={i}>{w}</li>
           ))}
         </ul>
       ) : null}
-      {inspection.errors.length > 0 ? (
+      {notes.errors.length > 0 ? (
         <ul className="errors" aria-label="Decode errors">
-          {inspection.errors.map((e, i) => (
+          {notes.errors.map((e, i) => (
             <li key={i}>
               {e.message}
             </li>
@@ -111,14 +202,24 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
                 <td className="num">{o.parallelism}</td>
                 <td className="num">{o.maxParallelism}</td>
                 <td>
+                  {o.streamsNotRead.length > 0 ? (
+                    <span className="tag bad" data-testid="streams-not-read" title={o.streamsNotRead.map((n) => `subtask ${n.subtask} ${n.scope}: ${n.reason}`).join('\n')}>
+                      {o.streamsNotRead.length} subtask stream{o.streamsNotRead.length === 1 ? '' : 's'} not listed
+                    </span>
+                  ) : null}{' '}
                   {o.states.length === 0 ? (
                     <span className="muted">none</span>
                   ) : (
-                    o.states.map((s) => (
-                      <a key={`${s.scope}:${s.name}`} className="chip" href={formatHashRoute('state', { op: o.id, state: s.name })}>
-                        {s.name}
-                      </a>
-                    ))
+                    o.states.map((s) => {
+                      const r = describeStateReading(o, s);
+                      return (
+                        <a key={`${s.scope}:${s.name}`} className={`chip reading-${r.kind}`} href={formatHashRoute('state', { op: o.id, state: s.name })} title={`${r.label}: ${r.detail}`}
+                          data-testid="state-chip" data-reading={r.kind}>
+                          {s.name}
+                          {r.kind === 'not-read' || r.kind === 'partly' ? <span className="chip-flag"> · {r.label}</span> : null}
+                        </a>
+                      );
+                    })
                   )}
                 </td>
                 <td className="num" title={`${formatCount(o.stateSize)} bytes`}>

@@ -1,5 +1,7 @@
 import type { InspectedOperator, InspectedState, SavepointInspection } from '../../core/flink';
 import { SnapshotTree } from '../components/snapshot-tree';
+import { StateReadingTag } from '../components/state-reading-tag';
+import { describeStateReading } from '../describe-state-reading';
 import { StateDistribution } from '../components/state-distribution';
 import { describeDistributionMode, describeEntryCount } from '../describe-entry-count';
 import { formatHashRoute } from '../state/use-hash-route';
@@ -47,7 +49,17 @@ export function StateList({
                     aria-current={active ? 'true' : undefined}
                   >
                     <span className="state-name">{s.name}</span>
-                    <span className="tag muted">{s.kind}</span>
+                    {(() => {
+                      // the sidebar flags what is not (fully) read; the state's page and the Overview say it for every state
+                      const r = describeStateReading(o, s);
+                      return r.kind === 'not-read' || r.kind === 'partly' ? (
+                        <span className={`tag ${r.kind === 'not-read' ? 'bad' : 'warn'}`} title={r.detail} data-testid="sidebar-reading">
+                          {r.label}
+                        </span>
+                      ) : (
+                        <span className="tag muted">{s.kind}</span>
+                      );
+                    })()}
                   </a>
                 </li>
               );
@@ -99,6 +111,10 @@ function StateDetails({ operator, state }: { operator: InspectedOperator; state:
         <dd>
           <span className={`tag ${state.status === 'ok' ? 'ok' : state.status === 'unknown' ? 'warn' : 'bad'}`}>{state.status}</span>
           {state.statusReason ? <span className="muted"> {state.statusReason}</span> : null}
+        </dd>
+        <dt>read</dt>
+        <dd>
+          <StateReadingTag operator={operator} state={state} withDetail />
         </dd>
         <dt>entries</dt>
         <dd data-testid="state-entries">

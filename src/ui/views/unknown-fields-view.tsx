@@ -40,7 +40,13 @@ function UnknownFields({ operatorId, state, copies }: { operatorId: string; stat
             <strong>{formatCount(pb.valuesWithUnknownFields)}</strong> of {formatCount(pb.values)} <span className="mono">{pb.typeName}</span> values (
             {formatPercent(pb.valuesWithUnknownFields, pb.values)}) carry unknown fields: numbers the saved schema does not declare. They are kept and written back
             by every later savepoint.
-            {copies > 1 ? ` Broadcast state: every one of the ${copies} subtasks holds a full copy, and each copy is counted here.` : ''}
+            {copies > 1 ? (
+              <span data-testid="broadcast-counting">
+                {' '}
+                Broadcast state: every one of the {copies} subtasks holds a full copy; one copy is counted here, as in the state&apos;s entry count and the
+                value warnings (the Values view lists every copy).
+              </span>
+            ) : null}
           </p>
           {pb.unknownFields.length === 0 ? (
             <p className="muted">No value carries an unknown field.</p>

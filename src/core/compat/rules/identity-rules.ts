@@ -55,6 +55,13 @@ export const IDENTITY_RULES = [
     template: 'Root message changes from {old} to {new}',
   },
   {
+    id: 'NEW_ROOT_MISSING',
+    outcome: 'rejected',
+    group: 'identity',
+    summary: 'the new descriptor set has no message of the state\'s new root name (pick the new root, or add the type)',
+    template: 'The new schema has no message {root}',
+  },
+  {
     id: 'MAX_MESSAGE_SIZE_DECREASED',
     outcome: 'rejected',
     group: 'settings',

@@ -62,7 +62,7 @@ export interface SubtaskOperatorStream {
 export async function readSubtaskKeyedStream(opened: OpenedSavepoint, op: OperatorState, subtask: SubtaskState, registry: SnapshotRegistry): Promise<SubtaskKeyedStream | undefined> {
   const handle = subtask.managedKeyedState;
   if (!handle) return undefined;
-  return withDecodePathAsync([formatOperatorPathSegment(op.id), `subtask ${subtask.index}`, 'managed keyed state'], async () => {
+  return withStreamPath([formatOperatorPathSegment(op.id), `subtask ${subtask.index}`, 'managed keyed state'], async () => {
     if (handle.kind !== 'changelog') return readKeyedHandleStream(opened, op, subtask.index, handle, registry);
     return readChangelogKeyedStream(opened, op, subtask.index, handle, registry);
   });
@@ -159,7 +159,7 @@ export async function readSubtaskOperatorStream(opened: OpenedSavepoint, op: Ope
   const handle = subtask.managedOperatorState;
   if (!handle?.delegate) return undefined;
   const delegate = handle.delegate;
-  return withDecodePathAsync([formatOperatorPathSegment(op.id), `subtask ${subtask.index}`, 'managed operator state'], async () => {
+  return withStreamPath([formatOperatorPathSegment(op.id), `subtask ${subtask.index}`, 'managed operator state'], async () => {
     const resolved = opened.resolveStreamHandle(delegate, { operatorId: op.id, subtask: subtask.index, role: 'managed operator state' });
     const input: OperatorStreamInput = { operatorId: op.id, subtask: subtask.index, source: resolved.source, file: resolved.file, baseOffset: resolved.baseOffset, states: handle.states };
     const fence = computeOperatorHeaderFence(input);
@@ -167,4 +167,18 @@ export async function readSubtaskOperatorStream(opened: OpenedSavepoint, op: Ope
     const header = readOperatorStateHeader(new ByteReader(bytes, { file: resolved.file, baseOffset: resolved.baseOffset }), registry, { fence: resolved.baseOffset + fence });
     return { input, header, warnings: [...resolved.warnings, ...header.warnings] };
   });
+}
+
+/**
+ * Prefixes the stream's path (operator / subtask / role) to a DecodeError from inside, unless the error
+ * already starts with it: a missing state file names that path itself (open-savepoint), and would otherwise
+ * read `operator … / subtask 0 / managed operator state / operator … / subtask 0 / managed operator state`.
+ */
+async function withStreamPath<T>(segments: readonly string[], fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (isDecodeError(e) && segments.every((s, i) => e.path[i] === s)) throw e;
+    return withDecodePathAsync(segments, () => Promise.reject(e));
+  }
 }

@@ -1,0 +1,37 @@
+import { expect, test } from './test';
+import { waitForAppState } from './helpers';
+
+const LARGE_OP = '69ee92ec1299dfd00071bfb77ad99663';
+
+test('a 20 KB value stays light: a virtualized hex view, the long bytes field collapsed in the tree', async ({ page }) => {
+  // find the entry of large-event whose value is about 20 KB (the demo's one large payload)
+  await page.goto(`/?demo&target=1.x#/values?op=${LARGE_OP}&state=large-event`);
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('entry-row').first().locator('span').first()).toHaveText('0');
+  const sizes = await page.getByTestId('entry-row').locator('span:nth-last-child(2)').allTextContents();
+  const index = sizes.map((s) => Number(s.replace(/[^\d]/g, ''))).findIndex((n) => n > 10_000);
+  expect(index).toBeGreaterThanOrEqual(0);
+  await page.goto(`/?demo&target=1.x#/values?op=${LARGE_OP}&state=large-event&entry=${index}`);
+  await waitForAppState(page, 'ready');
+  const entry = page.getByTestId('entry-detail');
+  const hex = entry.getByTestId('hex-view');
+  await expect(hex.locator('.hx').first()).toBeVisible();
+  // about 1,250 lines of 16 bytes: only the lines in view (and a few more) are in the DOM
+  const drawn = await hex.locator('.hx').count();
+  expect(drawn).toBeGreaterThan(0);
+  expect(drawn).toBeLessThan(1_200);
+  // scrolling reaches the last bytes
+  await hex.evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(hex.locator('.hex-off').last()).toHaveText(/^[0-9a-f]{8}$/);
+  const lastOffset = parseInt((await hex.locator('.hex-off').last().textContent())!, 16);
+  expect(lastOffset).toBeGreaterThan(19_000);
+  // the long bytes field is collapsed, with its length, and opens on request
+  const long = entry.getByTestId('json-tree').getByTestId('jt-long').first();
+  await expect(long.getByTestId('jt-long-toggle')).toHaveText(/characters: show all$/);
+  const collapsed = (await long.textContent())!.length;
+  expect(collapsed).toBeLessThan(200);
+  await page.screenshot({ path: '/tmp/shots/large-value.png' });
+  await long.getByTestId('jt-long-toggle').click();
+  await expect(long.getByTestId('jt-long-toggle')).toHaveText('collapse');
+  expect((await long.textContent())!.length).toBeGreaterThan(10_000);
+});

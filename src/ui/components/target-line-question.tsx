@@ -1,0 +1,64 @@
+import type { LibraryLine } from '../../core/compat';
+import { describeVerdictReason } from '../report/describe-verdict-reason';
+import { chooseTargetLine } from '../state/choose-target-line';
+import { useHeaderCheck } from '../state/use-check';
+import { VerdictBadge } from './verdict-badge';
+
+const LINES: readonly { line: LibraryLine; title: string; explain: string }[] = [
+  { line: '0.x', title: '0.x', explain: 'the development line (0.1.0): restores only an identical schema' },
+  { line: '1.x', title: '1.x', explain: 'the released line: checks each schema change (adding a field is fine, changing its type is not)' },
+];
+
+/**
+ * The question the verdict depends on, asked once, up front: which `flink-datastream-protobuf` line the
+ * new job runs. Each answer previews its verdict (from `_metadata` and the state headers), so the choice
+ * is informed; the answer goes into the URL.
+ */
+export function TargetLineQuestion() {
+  return (
+    <section className="callout question" data-testid="target-question" aria-labelledby="target-question-title">
+      <h2 id="target-question-title">Which flink-datastream-protobuf line will the new job run?</h2>
+      <p className="muted">
+        The verdict depends on it: the library decides on restore whether the saved state can be read with the new schema, and its two lines decide
+        differently. Pick the version in the new job&apos;s build (Maven/Gradle dependency <span className="mono">flink-datastream-protobuf</span>).
+      </p>
+      <div className="target-choices">
+        {LINES.map((l) => (
+          <TargetChoice key={l.line} line={l.line} title={l.title} explain={l.explain} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function TargetChoice({ line, title, explain }: { line: LibraryLine; title: string; explain: string }) {
+  const preview = useHeaderCheck(line);
+  return (
+    <button type="button" className="target-choice" onClick={() => chooseTargetLine(line)} data-testid={`choose-target-${line}`}>
+      <span className="target-choice-title">
+        The new job runs <strong>{title}</strong> <span className="muted">— {explain}</span>
+      </span>
+      {preview.data ? (
+        <span className="target-choice-preview" data-testid="target-preview">
+          <VerdictBadge verdict={preview.data.verdict} /> {describeVerdictReason(preview.data)}
+        </span>
+      ) : (
+        <span className="muted">{preview.isError ? 'no preview: the check failed' : 'checking…'}</span>
+      )}
+    </button>
+  );
+}
+
+/** The answer, once given, in one line with the way to change it. */
+export function TargetLineAnswer({ target }: { target: LibraryLine }) {
+  const other: LibraryLine = target === '0.x' ? '1.x' : '0.x';
+  return (
+    <p className="target-answer" data-testid="target-answer">
+      Checked for a new job on <span className="mono">flink-datastream-protobuf</span> <strong>{target}</strong>{' '}
+      <span className="muted">({LINES.find((l) => l.line === target)!.explain})</span>.{' '}
+      <button type="button" className="btn small link" onClick={() => chooseTargetLine(other)} data-testid="change-target">
+        It runs {other}
+      </button>
+    </p>
+  );
+}

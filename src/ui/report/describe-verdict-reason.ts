@@ -1,0 +1,91 @@
+/**
+ * The verdict's one-line reason (shown right under the badge, before any callout) and what changed in
+ * the schema (the distinct changes of the reached declarations over every Protobuf state), so the
+ * first screen says what changed, whether the restore works, and why.
+ */
+import type { CompatibilityReport, ReportFinding, ReportState } from '../../core/report';
+
+/** One sentence: why the report's overall verdict is what it is. */
+export function describeVerdictReason(report: CompatibilityReport, missingStateFiles = 0): string {
+  const protobuf = report.states.filter((s) => s.ruleSet !== undefined);
+  const n = protobuf.length;
+  if (n === 0) {
+    const unreadable = listUnreadableStates(report);
+    if (unreadable.length === 0) return 'This savepoint holds no Protobuf state: nothing to check.';
+    const states = `${unreadable.length} state${unreadable.length === 1 ? '' : 's'}`;
+    if (missingStateFiles > 0) return `Nothing was checked: ${missingStateFiles} state file${missingStateFiles === 1 ? ' is' : 's are'} missing, so the serializers of ${states} could not be read: open the whole folder.`;
+    return `No Protobuf state was found, but the headers of ${unreadable.length} state${unreadable.length === 1 ? '' : 's'} could not be read, so there may be some: ${unreadable[0]!.reason ?? 'no reason recorded'}`;
+  }
+  const of = (k: number) => (k === n ? `${n === 1 ? 'The' : `All ${n}`} Protobuf state${n === 1 ? '' : 's'}` : `${k} of ${n} Protobuf states`);
+  if (report.verdict === 'not-restorable') {
+    const failing = protobuf.filter((s) => s.verdict === 'not-restorable');
+    const first = failing[0]!.firstIncompatibility;
+    if (first?.ruleId === 'TARGET_CANNOT_READ_SNAPSHOT') {
+      const p = first.params;
+      const lineFailing = failing.filter((s) => s.firstIncompatibility?.ruleId === 'TARGET_CANNOT_READ_SNAPSHOT').length;
+      return `${of(lineFailing)} ${lineFailing === 1 ? 'was' : 'were'} written by the ${p.savedLine} serializer, which the ${p.target} library cannot read: ${p.reason}.`;
+    }
+    return `${of(failing.length)} cannot be restored: ${failing[0]!.reason ?? first?.message ?? 'no reason recorded'}.`;
+  }
+  if (report.verdict === 'incompatible') {
+    const failing = protobuf.filter((s) => s.verdict === 'incompatible');
+    const messages = new Set(failing.map((s) => s.firstIncompatibility?.message ?? ''));
+    const first = failing[0]!;
+    const message = first.firstIncompatibility?.message ?? first.reason ?? 'no reason recorded';
+    const who = failing.length === n ? (n === 1 ? 'The Protobuf state cannot' : `None of the ${n} Protobuf states can`) : `${failing.length} of ${n} Protobuf states cannot`;
+    return messages.size === 1 ? `${who} be restored with the new schema: ${message}` : `${who} be restored with the new schema; first, ${first.state}: ${message}`;
+  }
+  if (report.verdict === 'compatible') {
+    const notRead = report.summary.valuesNotRead ?? 0;
+    return `${of(n)} can be restored with the new schema${notRead > 0 ? `; the values of ${notRead} of them were not read, so their value warnings were not checked` : ''}.`;
+  }
+  const unknown = protobuf.filter((s) => s.verdict === 'unknown');
+  return `${of(unknown.length)} could not be checked: ${unknown[0]?.reason ?? 'no reason recorded'}.`;
+}
+
+export interface SchemaChange {
+  ruleId: ReportFinding['ruleId'];
+  message: string;
+  /** whether the 1.x (directional) rules accept it; the 0.x rule accepts no change */
+  accepted: boolean;
+}
+
+/** The distinct schema changes in the declarations the states reach (each once, in report order). */
+export function listSchemaChanges(report: CompatibilityReport): SchemaChange[] {
+  const seen = new Map<string, SchemaChange>();
+  const add = (f: { ruleId: ReportFinding['ruleId']; message: string; accepted: boolean }) => {
+    if (!seen.has(f.message)) seen.set(f.message, { ruleId: f.ruleId, message: f.message, accepted: f.accepted });
+  };
+  for (const s of report.states) {
+    if (!s.diff) continue;
+    for (const d of s.diff.declarations) for (const f of d.findings) add(f);
+    for (const f of s.diff.otherFindings) if (!isSettingsFinding(f.ruleId)) add(f);
+  }
+  return [...seen.values()];
+}
+
+/** The distinct declarations outside what the roots reach that changed (they do not affect a 1.x verdict). */
+export function countUnreachedChanges(report: CompatibilityReport): number {
+  const names = new Set<string>();
+  for (const s of report.states) for (const d of s.diff?.unreached ?? []) if (d.status !== 'unchanged') names.add(d.savedName ?? d.newName ?? '');
+  return names.size;
+}
+
+function isSettingsFinding(ruleId: string): boolean {
+  return /^(MAX_MESSAGE_SIZE|RECURSION_LIMIT|DETERMINISTIC_SERIALIZATION|LARGE_PAYLOAD_ALIASING)_/.test(ruleId);
+}
+
+/** The states a report's verdict is about (those with a Protobuf serializer). */
+export function listProtobufStates(report: CompatibilityReport): ReportState[] {
+  return report.states.filter((s) => s.ruleSet !== undefined);
+}
+
+/** States whose serializer could not even be read (their headers are in missing or broken files): they may hold Protobuf state. */
+export function listUnreadableStates(report: CompatibilityReport): ReportState[] {
+  return report.states.filter((s) => s.ruleSet === undefined && s.serializer === '(unreadable)');
+}
+
+/** The badge's words: `nothing to check` for a savepoint that certainly holds no Protobuf state, else the verdict's. */
+export function describeVerdictLabel(report: CompatibilityReport): string | undefined {
+  return report.summary.protobufStates === 0 && listUnreadableStates(report).length === 0 ? 'nothing to check' : undefined;
+}
