@@ -123,6 +123,31 @@ describe('Table/SQL state of real savepoints', NEEDS_TABLE, () => {
     expect(show(sink[14]!.value)).toEqual(['+U', 'e BIGINT NOT NULL="3"', 'cnt_a1 BIGINT="1"', 'cnt_a2 BIGINT="2"', 'sum_a BIGINT="8"', 'sum_b BIGINT="31"', 'avg_b DOUBLE=10', 'cnt_d BIGINT="3"']);
   });
 
+  it('export gives Table rows as their columns, with the change kind, in JSON Lines', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'table-export-'));
+    try {
+      const rows = async (operator: string, state: string) => {
+        const out = path.join(dir, `${state}.jsonl`);
+        let stderr = '';
+        const code = await runCli(['export', SIMPLE, '--operator', operator, '--state', state, '--format', 'jsonl', '--output', out, '--quiet'], { stdout: () => undefined, stderr: (t) => (stderr += t) });
+        expect([code, stderr]).toEqual([0, '']);
+        return readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { key?: unknown; value: unknown });
+      };
+      expect((await rows('23eaad2bb152dd975bbc63554c2ca61f', 'accState')).map((r) => [r.key, r.value])).toEqual([
+        [{ rowKind: '+I', f0: '2' }, { rowKind: '+I', f0: '2', f1: '4', f2: '2', f3: 'Hello' }],
+        [{ rowKind: '+I', f0: '1' }, { rowKind: '+I', f0: '1', f1: '0', f2: '0', f3: 'Hi' }],
+      ]);
+      // the sink's ExternalSerializer rows carry their column names; SQL NULL is null
+      expect((await rows('271cb45db5f81667865cd63a43794900', 'sink-results')).map((r) => r.value)).toEqual([
+        { rowKind: '+I', b: '1', cnt: '1', avg_a: null, min_c: 'Hi' },
+        { rowKind: '+I', b: '2', cnt: '1', avg_a: 2, min_c: 'Hello' },
+        { rowKind: '+U', b: '2', cnt: '2', avg_a: 2, min_c: 'Hello' },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('stats counts the same entries, value bytes and inline state bytes read with 1 and 2 workers', async () => {
     const counts = async (workers: string) => {
       const r = await cli(['stats', DISTINCT, '--workers', workers, '--json']);

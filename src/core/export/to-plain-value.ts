@@ -1,7 +1,8 @@
 /**
  * A decoded Flink value as plain JSON for JSON Lines and CSV: numbers and booleans as themselves,
  * Java longs as strings (no precision lost), strings, bytes as base64, Protobuf messages as their
- * ProtoJSON view, lists as arrays, maps as arrays of {key, value}, tuples as arrays, POJOs as objects;
+ * ProtoJSON view, lists as arrays, maps as arrays of {key, value}, tuples as arrays, POJOs as objects,
+ * Table rows as objects of their columns (with `rowKind`);
  * the rarer kinds keep their DecodedValue form (which names its kind).
  */
 import type { DecodedValue } from '../flink';
@@ -38,6 +39,9 @@ export function toPlainValue(v: DecodedValue | null | undefined): PlainValue {
       return v.name ?? v.ordinal;
     case 'void-namespace':
       return 'VoidNamespace';
+    case 'row':
+      // a Table/SQL row: its change kind, then each column by name
+      return { rowKind: v.rowKind, ...Object.fromEntries(v.fields.map((f) => [f.name, toPlainValue(f.value)])) };
     default:
       return v;
   }
