@@ -84,7 +84,7 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
         scanFrame(frame, rowKey.text);
       },
       streamError: (e) => void errors.push(e.toJSON()),
-      // RocksDB native keyed state is not read here: its states are listed as not read, with the reason
+      // a part that cannot be read (a RocksDB native handle without meta data, missing SST files, …): its states are listed as not read, with the reason
       unreadable(part, reason) {
         for (const name of part.states) slot(part.operator.id, name, 'keyed').notRead = reason;
       },

@@ -37,11 +37,9 @@ describe('compareReservations', () => {
 
   it('100,000 reserved ranges on both sides: every lookup is a binary search', () => {
     const many = message(Array.from({ length: 100_000 }, (_, i): [number, number] => [1000 + 2 * i, 1001 + 2 * i]));
-    const started = performance.now();
     expect(compare(many, many)).toEqual([]);
     expect(isNumberReserved(1000 + 2 * 99_999, many)).toBe(true);
     expect(isNumberReserved(1001 + 2 * 99_999, many)).toBe(false);
-    // quadratic took minutes; linear-logarithmic takes well under a second even on a busy machine
-    expect(performance.now() - started).toBeLessThan(5000);
+    // (quadratic took minutes: tests/robustness/fuzz-descriptor-sets.test.ts bounds such cases in time)
   });
 });

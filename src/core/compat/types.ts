@@ -77,10 +77,3 @@ export interface FindingOf<Id extends FindingRuleId> {
 /** A finding of any rule: narrowing `ruleId` types `params`. */
 export type Finding = { [Id in FindingRuleId]: FindingOf<Id> }[FindingRuleId];
 
-export interface SchemaEvaluation {
-  /** every finding in walk order */
-  findings: Finding[];
-  firstIncompatibility?: Finding;
-  /** full names of the reached saved declarations, in walk order */
-  reached: string[];
-}

@@ -2,8 +2,8 @@
  * Exports one state's entries as JSON Lines, CSV or Parquet: a `decode`-mode scanState walk over
  * the state (the one scan engine; sampling and a row limit apply), each entry turned into rows
  * (list-export-rows.ts) and streamed to the sink; memory is bounded by one Parquet row group (text
- * formats: one row). A state whose values cannot be read here (its serializer unknown, RocksDB native
- * SST files) is refused up front with its reason; entries that are not the whole state (a changelog's
+ * formats: one row). A state whose values cannot be read here (its serializer unknown) is refused up
+ * front with its reason; entries that are not the whole state (a changelog's
  * changes, a sample, a stream that failed) are reported in the result, never passed over in silence.
  */
 import type { CancelSignal, InspectedState, OpenedSavepoint, SerializerSnapshot, SnapshotRegistry, StateSample } from '../flink';

@@ -6,7 +6,7 @@
  * are the generated Protobuf packages; at most MAX_CLASSES classes and MAX_BYTES bytes are
  * inflated, and the result says when that cut it short.
  */
-import type { InputFile } from '../io';
+import { isDecodeError, type InputFile } from '../io';
 import { listInstructions } from './list-instructions';
 import { CP, readClassFile, type ClassFile } from './read-class-file';
 
@@ -46,7 +46,9 @@ export async function collectStringLiterals(files: readonly InputFile[], generat
       const cls = readClassFile(await f.source.read(0, f.source.size), f.source.name);
       for (const s of cls.listStrings()) values.add(s);
       for (const uid of listUidCalls(cls)) uids.add(uid);
-    } catch {
+    } catch (e) {
+      // a damaged class file is listed as unreadable; anything else is a bug and surfaces as one
+      if (!isDecodeError(e)) throw e;
       unreadable.push(f.path);
     }
   }

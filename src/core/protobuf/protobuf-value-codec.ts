@@ -147,10 +147,6 @@ export function toMessageValue(d: ProtobufValueDetail): DecodedValue {
   };
 }
 
-export function isProtobufValueCodec(codec: unknown): codec is ProtobufValueCodec {
-  return codec instanceof ProtobufValueCodec;
-}
-
 /** The frame as a Protobuf frame, if one of this module's codecs read it. */
 export function asProtobufFrame(frame: ValueFrame): ProtobufFrameValue | undefined {
   return isProtobufFrame(frame) ? frame : undefined;

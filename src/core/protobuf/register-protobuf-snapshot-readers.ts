@@ -4,7 +4,7 @@
  * snapshot classes and the DynamicMessage snapshot (root full name + normalized descriptor set +
  * settings) get their own entries here once bytes written by them can be observed.
  */
-import type { SerializerSnapshot, SnapshotReader, ValueCodec } from '../flink';
+import type { SerializerSnapshot, SnapshotReader } from '../flink';
 import { PROTOBUF_SNAPSHOT_CLASS } from './protobuf-constants';
 import type { ProtobufSnapshotContent } from './protobuf-snapshot-types';
 import { ProtobufValueCodec } from './protobuf-value-codec';
@@ -21,25 +21,6 @@ export const PROTOBUF_SNAPSHOT_READERS: readonly SnapshotReader[] = [
 
 export function registerProtobufSnapshotReaders(registry: { register(reader: SnapshotReader): void }): void {
   for (const reader of PROTOBUF_SNAPSHOT_READERS) registry.register(reader);
-}
-
-/**
- * Registers the Protobuf snapshot readers with each snapshot's value codec replaced by
- * `wrap(codec)`: the one way for a caller to see (capture, record, scan) every Protobuf value it reads.
- */
-export function registerWrappedProtobufSnapshotReaders(
-  registry: { register(reader: SnapshotReader): void },
-  wrap: (codec: ProtobufValueCodec) => ValueCodec,
-): void {
-  for (const reader of PROTOBUF_SNAPSHOT_READERS) {
-    registry.register({
-      classNames: reader.classNames,
-      read(r, version, className, ctx) {
-        const snapshot = reader.read(r, version, className, ctx);
-        return snapshot.codec instanceof ProtobufValueCodec ? { ...snapshot, codec: wrap(snapshot.codec) } : snapshot;
-      },
-    });
-  }
 }
 
 export function createProtobufSerializerSnapshot(className: string, version: number, content: ProtobufSnapshotContent): SerializerSnapshot {

@@ -75,11 +75,6 @@ function isSettingsFinding(ruleId: string): boolean {
   return /^(MAX_MESSAGE_SIZE|RECURSION_LIMIT|DETERMINISTIC_SERIALIZATION|LARGE_PAYLOAD_ALIASING)_/.test(ruleId);
 }
 
-/** The states a report's verdict is about (those with a Protobuf serializer). */
-export function listProtobufStates(report: CompatibilityReport): ReportState[] {
-  return report.states.filter((s) => s.ruleSet !== undefined);
-}
-
 /** States whose serializer could not even be read (their headers are in missing or broken files): they may hold Protobuf state. */
 export function listUnreadableStates(report: CompatibilityReport): ReportState[] {
   return report.states.filter((s) => s.ruleSet === undefined && s.serializer === '(unreadable)');

@@ -43,7 +43,7 @@ describe('readRocksDbManifest', () => {
     const bytes = writeLogFile([filler, big, small]);
     const records = [...readLogRecords(bytes, 'MANIFEST-000004')];
     expect(records.map((r) => r.data.length)).toEqual([filler.length, big.length, small.length]);
-    expect(Buffer.from(records[1]!.data).equals(Buffer.from(big))).toBe(true);
+    expect(records[1]!.data).toEqual(big);
     expect(liveFiles(bytes).map((cf) => cf[1])).toEqual(['default', 'a']);
   });
 

@@ -51,7 +51,7 @@ describe('readSstBlock', () => {
     ['ZSTD (size prefix)', 7, prefixed(hex(ZSTD))],
   ])('decompresses a %s block', async (_name, type, stored) => {
     const block = await read(stored as Uint8Array, type as number);
-    expect(Buffer.from(block.bytes).equals(Buffer.from(RAW))).toBe(true);
+    expect(block.bytes).toEqual(RAW);
     expect([block.offset, block.stored]).toEqual([7, type === 0]);
   });
 

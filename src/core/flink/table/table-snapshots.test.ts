@@ -239,7 +239,7 @@ class Binary {
   }
 }
 
-const utf8 = (s: string) => [...Buffer.from(s, 'utf8')];
+const utf8 = (s: string) => [...new TextEncoder().encode(s)];
 const lengthPrefixed = (b: Uint8Array) => new ByteWriter().i32(b.length).bytes(b).finish();
 
 function decodeValue(s: SerializerSnapshot, bytes: Uint8Array): DecodedValue {
