@@ -15,7 +15,23 @@ export function isJobJarName(path: string): boolean {
   return path.toLowerCase().endsWith('.jar');
 }
 
-export async function readNewSchema(schema: InputFile, digests: readonly InputFileDigest[]): Promise<Pick<CheckSavepointInput, 'descriptorSet' | 'jobJar'>> {
+type NewSchema = Pick<CheckSavepointInput, 'descriptorSet' | 'jobJar'>;
+
+/** Read once per dropped file: the check, the value scans (Kryo-held values) and the root picker all ask for it, and a jar's extraction is the costly part. */
+const readSchemas = new WeakMap<InputFile, Promise<NewSchema>>();
+
+export function readNewSchema(schema: InputFile, digests: readonly InputFileDigest[]): Promise<NewSchema> {
+  let read = readSchemas.get(schema);
+  if (read === undefined) {
+    read = readNewSchemaOnce(schema, digests);
+    readSchemas.set(schema, read);
+    // a failure is not remembered: a retry reads again
+    read.catch(() => readSchemas.delete(schema));
+  }
+  return read;
+}
+
+async function readNewSchemaOnce(schema: InputFile, digests: readonly InputFileDigest[]): Promise<NewSchema> {
   const source = blobSource(schema.blob, schema.path);
   if (!isJobJarName(schema.path)) return { descriptorSet: { name: schema.path, bytes: await readAll(source) } };
   const name = baseNameOf(schema.path);
