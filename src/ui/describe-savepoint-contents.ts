@@ -10,7 +10,7 @@ type InspectionError = SavepointInspection['errors'][number];
 /** The distinct state files the inspection found missing (code `missing-file`), in first-seen order. */
 export function listMissingStateFiles(inspection: SavepointInspection): string[] {
   const files = new Set<string>();
-  for (const e of inspection.errors) if (e.code === 'missing-file' && e.file) files.add(e.file);
+  for (const e of inspection.errors) if (e.code === 'missing-file' && (e.missingFile ?? e.file)) files.add((e.missingFile ?? e.file)!);
   return [...files];
 }
 

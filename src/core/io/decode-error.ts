@@ -32,6 +32,8 @@ export interface DecodeErrorInit {
   path?: readonly string[];
   expected?: string;
   found?: string;
+  /** code `missing-file`: the name of the absent file, when the error is located elsewhere (in `_metadata`, where the handle naming it is) */
+  missingFile?: string;
   cause?: unknown;
 }
 
@@ -45,6 +47,7 @@ export class DecodeError extends Error {
   readonly path: readonly string[];
   readonly expected: string | undefined;
   readonly found: string | undefined;
+  readonly missingFile: string | undefined;
 
   constructor(init: DecodeErrorInit) {
     super(formatDecodeErrorMessage(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -55,6 +58,7 @@ export class DecodeError extends Error {
     this.path = init.path ?? [];
     this.expected = init.expected;
     this.found = init.found;
+    this.missingFile = init.missingFile;
   }
 
   /**
@@ -73,6 +77,7 @@ export class DecodeError extends Error {
       path: already ? [...this.path] : [...prefix, ...this.path],
       ...(this.expected === undefined ? {} : { expected: this.expected }),
       ...(this.found === undefined ? {} : { found: this.found }),
+      ...(this.missingFile === undefined ? {} : { missingFile: this.missingFile }),
       cause: this.cause,
     });
   }
@@ -86,6 +91,7 @@ export class DecodeError extends Error {
       ...(this.file === undefined ? {} : { file: this.file }),
       ...(this.offset === undefined ? {} : { offset: this.offset }),
       path: [...this.path],
+      ...(this.missingFile === undefined ? {} : { missingFile: this.missingFile }),
     };
   }
 }
@@ -98,6 +104,8 @@ export interface DecodeErrorJson {
   file?: string;
   offset?: number;
   path: string[];
+  /** code `missing-file`: the absent file's name, when the error is located in the file that names it */
+  missingFile?: string;
 }
 
 export function isDecodeError(e: unknown): e is DecodeError {

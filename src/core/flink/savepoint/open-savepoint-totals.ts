@@ -5,7 +5,6 @@
  */
 import { isDecodeError, type SavepointFiles } from '../../io';
 import { listOperatorStreamHandles, type StreamHandleUse } from './open-savepoint-list-handles';
-import { missingFileNameOf } from './missing-file-error';
 import type { ResolvedStreamHandle, StreamHandleContext } from './stream-handle-types';
 import type { CheckpointMetadata, StreamHandle } from '../metadata/metadata-types';
 
@@ -89,7 +88,7 @@ function measureHandle(
     return declared >= 0 ? declared : r.source.size;
   } catch (e) {
     if (!isDecodeError(e) || e.code !== 'missing-file') throw e;
-    const name = missingFileNameOf(e) ?? e.file ?? '?';
+    const name = e.missingFile ?? e.file ?? '?';
     missing.set(name, [...(missing.get(name) ?? []), who]);
     warnings.push(e.message);
     return h.kind === 'legacy-key-groups' ? 0 : Math.max(h.size, 0);
