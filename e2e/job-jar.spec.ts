@@ -38,7 +38,12 @@ test.describe('the new job jar as the schema', () => {
     await page.getByTestId('file-input').setInputFiles([path.join(dir, 'fixture-savepoint.zip'), path.join(dir, 'added-field-4.36.2.jar')]);
     await waitForAppState(page, 'ready');
     await expect(page.getByTestId('schema-chip')).toContainText('added-field-4.36.2.jar');
-    await page.goto(`/#/compat?op=${LAST_EVENT_OPERATOR}&state=last-event`);
+    // no target in the URL: the jar bundles the library's 0.x classes, which answers the question (as check --job-jar takes it)
+    await expect(page.getByTestId('target-answer')).toContainText('flink-datastream-protobuf 0.x');
+    await expect(page.getByTestId('target-from-jar')).toContainText("the line the new job's jar bundles");
+    expect(new URL(page.url()).searchParams.get('target')).toBe('0.x');
+    await page.screenshot({ path: '/tmp/shots/job-jar-target.png' });
+    await page.goto(`/?target=0.x#/compat?op=${LAST_EVENT_OPERATOR}&state=last-event`);
     await waitForAppState(page, 'ready');
     await page.getByTestId('target-select').selectOption('0.x');
     await waitForAppState(page, 'ready');

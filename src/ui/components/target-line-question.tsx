@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { LibraryLine } from '../../core/compat';
 import { describeVerdictReason } from '../report/describe-verdict-reason';
 import { chooseTargetLine } from '../state/choose-target-line';
@@ -15,6 +16,11 @@ const LINES: readonly { line: LibraryLine; title: string; explain: string }[] = 
  * is informed; the answer goes into the URL.
  */
 export function TargetLineQuestion() {
+  // a dropped job jar that bundles the library answers the question itself, as `check --job-jar` takes it
+  const fromJar = useJarLibraryLine();
+  useEffect(() => {
+    if (fromJar) chooseTargetLine(fromJar.line);
+  }, [fromJar]);
   return (
     <section className="callout question" data-testid="target-question" aria-labelledby="target-question-title">
       <h2 id="target-question-title">Which flink-datastream-protobuf line will the new job run?</h2>
@@ -49,13 +55,28 @@ function TargetChoice({ line, title, explain }: { line: LibraryLine; title: stri
   );
 }
 
-/** The answer, once given, in one line with the way to change it. */
+/** The line the dropped job jar bundles (its flink-datastream-protobuf classes), once the header check read the jar. */
+function useJarLibraryLine(): { line: LibraryLine; evidence: string } | undefined {
+  const preview = useHeaderCheck('1.x');
+  const library = preview.data?.newSchema?.jobJar?.library;
+  return library ? { line: library.line, evidence: library.evidence } : undefined;
+}
+
+/** The answer, once given, in one line with the way to change it (and where it came from, when the job jar gave it). */
 export function TargetLineAnswer({ target }: { target: LibraryLine }) {
   const other: LibraryLine = target === '0.x' ? '1.x' : '0.x';
+  const fromJar = useJarLibraryLine();
   return (
     <p className="target-answer" data-testid="target-answer">
       Checked for a new job on <span className="mono">flink-datastream-protobuf</span> <strong>{target}</strong>{' '}
-      <span className="muted">({LINES.find((l) => l.line === target)!.explain})</span>.{' '}
+      <span className="muted">({LINES.find((l) => l.line === target)!.explain})</span>
+      {fromJar?.line === target ? (
+        <span data-testid="target-from-jar">
+          {' '}
+          — the line the new job&apos;s jar bundles: {fromJar.evidence}
+        </span>
+      ) : null}
+      .{' '}
       <button type="button" className="btn small link" onClick={() => chooseTargetLine(other)} data-testid="change-target">
         It runs {other}
       </button>
