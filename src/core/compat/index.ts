@@ -22,3 +22,4 @@ export { type RuleParams, type ValueRuleId } from './rules/index';
 export { describeEntryKey, scanProtobufStateValues } from './scan-protobuf-state-values';
 export { DEFAULT_SETTINGS, type Finding, type FindingRuleId, type LibraryLine, type SerializerSettings, type TypeKind, type Verdict } from './types';
 export { type ValueWarning } from './value-scan-types';
+export { orderFilesByImports } from './order-files-by-imports';

@@ -7,7 +7,7 @@
 import type { FileDescriptorProto } from '@bufbuild/protobuf/wkt';
 import { DecodeError } from '../io';
 
-export function orderFilesByImports(files: readonly FileDescriptorProto[]): FileDescriptorProto[] {
+export function orderFilesByImports<T extends Pick<FileDescriptorProto, 'name' | 'dependency'>>(files: readonly T[]): T[] {
   // Kahn's algorithm with the ready files in a min-heap by name: O((files + imports) · log files)
   // (a scan of every pending file per step took 12 s for 5,000 files and minutes for 50,000)
   const byName = new Map(files.map((f) => [f.name, f]));
@@ -24,7 +24,7 @@ export function orderFilesByImports(files: readonly FileDescriptorProto[]): File
   }
   const ready = new NameHeap();
   for (const [name, n] of waiting) if (n === 0) ready.push(name);
-  const out: FileDescriptorProto[] = [];
+  const out: T[] = [];
   const emitted = new Set<string>();
   for (let next = ready.pop(); next !== undefined; next = ready.pop()) {
     out.push(byName.get(next)!);

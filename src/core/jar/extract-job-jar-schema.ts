@@ -14,7 +14,8 @@
  */
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, type DescriptorProto, type FileDescriptorProto } from '@bufbuild/protobuf/wkt';
-import { DecodeError, openZipArchive, withDecodePathAsync, type ArchiveLimits, type ByteSource, type InputFile } from '../io';
+import { DecodeError, isDecodeError, openZipArchive, withDecodePathAsync, type ArchiveLimits, type ByteSource, type InputFile } from '../io';
+import { orderFilesByImports } from '../compat';
 import { BUILD_METHOD, findDescriptorBuilds, type DescriptorBuild, type GencodeVersion } from './find-descriptor-builds';
 import type { EmbeddedFile, JarMessageClass, JobJarSchema } from './job-jar-types';
 import { joinDescriptorParts } from './join-descriptor-parts';
@@ -265,18 +266,19 @@ function listMessageClasses(proto: FileDescriptorProto, outerClass: string, out:
   for (const message of proto.messageType) visit(message, [], proto.package ? `${proto.package}.` : '');
 }
 
-/** Kahn's order over the files' imports, the smallest ready name first (as the serializer orders). */
+/** Kahn's order over the files' imports, the smallest ready name first (as the serializer orders): compat's, in O(n log n). */
 function orderDependencyFirst(byName: ReadonlyMap<string, EmbeddedFile>): EmbeddedFile[] {
-  const out: EmbeddedFile[] = [];
-  const done = new Set<string>();
-  const names = [...byName.keys()].sort();
-  while (out.length < byName.size) {
-    const next = names.find((n) => !done.has(n) && byName.get(n)!.dependencies.every((d) => done.has(d)));
-    if (next === undefined) throw new DecodeError({ code: 'invalid-value', detail: 'expected acyclic imports among the embedded descriptors, found a cycle', path: ['job jar'] });
-    done.add(next);
-    out.push(byName.get(next)!);
+  for (const file of byName.values()) {
+    for (const d of file.dependencies) {
+      if (!byName.has(d)) throw new DecodeError({ code: 'invalid-value', detail: `expected the embedded descriptor ${d}, imported by ${file.name}, among the jar's descriptors, found none`, path: ['job jar'] });
+    }
   }
-  return out;
+  try {
+    return orderFilesByImports([...byName.values()].map((f) => ({ name: f.name, dependency: f.dependencies, file: f }))).map((o) => o.file);
+  } catch (e) {
+    if (isDecodeError(e)) throw new DecodeError({ code: 'invalid-value', detail: `expected acyclic imports among the embedded descriptors, found a cycle (${e.detail})`, path: ['job jar'] });
+    throw e;
+  }
 }
 
 /** A FileDescriptorSet: field 1 (file), length-delimited, each file's bytes unchanged. */
