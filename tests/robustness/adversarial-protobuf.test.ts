@@ -213,6 +213,25 @@ describe('descriptor sets with import cycles or millions of declared fields', ()
   });
 
   it('an ordinary set (1000 fields) still loads', () => {
-    expect(loadDescriptorSet(millionFieldSet(1000), 'ok.binpb').set.file[0]!.messageType[0]!.field).toHaveLength(1000);
+    // the same shape with fields protoc would accept: f0…f999 numbered 1…1000, optional int32
+    const msg = new ByteWriter().u8(0x0a).u8(1).u8(0x4d);
+    for (let i = 0; i < 1000; i++) {
+      const name = ascii(`f${i}`);
+      const field = new ByteWriter().u8(0x0a).u8(name.length).bytes(new Uint8Array(name)).u8(0x18);
+      for (let n = i + 1; ; n >>>= 7) {
+        if (n < 0x80) {
+          field.u8(n);
+          break;
+        }
+        field.u8((n & 0x7f) | 0x80);
+      }
+      lengthDelimited(msg, 0x12, field.u8(0x20).u8(1).u8(0x28).u8(5).finish());
+    }
+    const file = new ByteWriter().u8(0x0a).u8(7).bytes(ascii('a.proto')).u8(0x12).u8(1).u8(0x61);
+    lengthDelimited(file, 0x22, msg.finish());
+    const set = lengthDelimited(new ByteWriter(), 0x0a, file.finish()).finish();
+    expect(loadDescriptorSet(set, 'ok.binpb').set.file[0]!.messageType[0]!.field).toHaveLength(1000);
+    // the degenerate shape (every field named f, numbered 0, untyped) is counted the same, and refused as protoc would
+    expect(() => loadDescriptorSet(millionFieldSet(1000), 'bad.binpb')).toThrow('Invalid descriptor set (protoc would refuse it): a.M.f is declared twice as a field');
   });
 });
