@@ -5,7 +5,7 @@
  * root message, saved by the old application, restore in the new one. Exit codes as `check`.
  */
 import { createHash } from 'node:crypto';
-import { open, writeFile } from 'node:fs/promises';
+import { open, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compareDescriptorSets, computeExitCode, describeJobJarSchema, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
@@ -118,9 +118,13 @@ function stripDot(name: string): string {
   return name.startsWith('.') ? name.slice(1) : name;
 }
 
-/** The first bytes of a file (a jar or a descriptor set?); a missing file fails in the reader that follows. */
+/**
+ * The first bytes of a file (a jar or a descriptor set?); a missing file, or one that is not a regular file,
+ * fails in the reader that follows, which names it (opening a FIFO here would wait for a writer forever).
+ */
 async function readHead(file: string): Promise<Uint8Array> {
   try {
+    if (!(await stat(file)).isFile()) return new Uint8Array(0);
     const handle = await open(file, 'r');
     try {
       const head = new Uint8Array(4);
