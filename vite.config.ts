@@ -9,6 +9,7 @@ export default defineConfig({
   plugins: [react(), demoAssets(), contentSecurityPolicy()],
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
-  server: { port: 5173 },
+  // never open a browser: npm start runs on machines without one (xdg-open absent), and the README gives the URL
+  server: { port: 5173, open: false },
   preview: { port: 4173 },
 });
