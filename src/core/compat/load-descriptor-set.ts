@@ -122,13 +122,9 @@ function listFileEntries(bytes: Uint8Array): [number, number][] | undefined {
   const out: [number, number][] = [];
   let pos = 0;
   const varint = (): number => {
-    let v = 0;
-    for (let shift = 0; shift < 35 && pos < bytes.length; shift += 7) {
-      const b = bytes[pos++]!;
-      v += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return v;
-    }
-    return -1;
+    const read = readVarintAt(bytes, pos);
+    pos = read.next;
+    return read.value;
   };
   while (pos < bytes.length) {
     if (varint() !== LENGTH_DELIMITED_FILE_TAG) return undefined;
@@ -138,6 +134,17 @@ function listFileEntries(bytes: Uint8Array): [number, number][] | undefined {
     pos += length;
   }
   return out;
+}
+
+/** A varint of up to 35 bits at `pos` (a file entry's tag or length), and where it ends; value -1 when unterminated. */
+function readVarintAt(bytes: Uint8Array, pos: number): { value: number; next: number } {
+  let v = 0;
+  for (let shift = 0; shift < 35 && pos < bytes.length; shift += 7) {
+    const b = bytes[pos++]!;
+    v += (b & 0x7f) * 2 ** shift;
+    if (b < 0x80) return { value: v, next: pos };
+  }
+  return { value: -1, next: pos };
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -167,13 +174,9 @@ function listFileEntryOffsets(bytes: Uint8Array): number[] {
   const out: number[] = [];
   let pos = 0;
   const varint = (): number => {
-    let v = 0;
-    for (let shift = 0; shift < 35 && pos < bytes.length; shift += 7) {
-      const b = bytes[pos++]!;
-      v += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return v;
-    }
-    return -1;
+    const read = readVarintAt(bytes, pos);
+    pos = read.next;
+    return read.value;
   };
   while (pos < bytes.length) {
     const start = pos;

@@ -25,6 +25,7 @@ import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
 import { encodeBase64 } from '../values/encode-base64';
 import { formatBigDecimal } from '../values/string-codecs';
 import { formatLogicalType, type LogicalType } from './read-logical-type';
+import { bigIntFromTwosComplement } from '../values/big-int-from-twos-complement';
 
 const ROW_KINDS = ['+I', '-U', '+U', '-D'] as const;
 /** the value type of a MULTISET's map: each element's count */
@@ -293,13 +294,6 @@ function elementWidth(t: LogicalType): number {
 
 function floatValue(type: 'Float' | 'Double', x: number): DecodedValue {
   return { kind: 'float', type, value: Number.isNaN(x) ? 'NaN' : x === Infinity ? 'Infinity' : x === -Infinity ? '-Infinity' : x };
-}
-
-function bigIntFromTwosComplement(bytes: Uint8Array): bigint {
-  if (bytes.length === 0) return 0n;
-  let v = 0n;
-  for (const b of bytes) v = (v << 8n) | BigInt(b);
-  return (bytes[0]! & 0x80) !== 0 ? v - (1n << BigInt(bytes.length * 8)) : v;
 }
 
 function decodeUtf8(bytes: Uint8Array): string {

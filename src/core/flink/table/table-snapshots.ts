@@ -36,6 +36,7 @@ import { readJavaSerializedObject } from '../values/read-java-object-stream';
 import { formatBigDecimal } from '../values/string-codecs';
 import { decodeBinaryCollection, decodeBinaryRow, formatTimestamp, type RowShape } from './decode-binary-row';
 import { formatLogicalType, readDataTypeStream, readLogicalOrDataTypeStream, readLogicalTypeStream, type LogicalType } from './read-logical-type';
+import { bigIntFromTwosComplement } from '../values/big-int-from-twos-complement';
 
 const TYPEUTILS = 'org.apache.flink.table.runtime.typeutils.';
 const ROW_DATA = `${TYPEUTILS}RowDataSerializer$RowDataSerializerSnapshot`;
@@ -252,12 +253,7 @@ export const decimalDataSnapshotReader: SnapshotReader = {
     const codec: ValueCodec = {
       decode(vr): DecodedValue {
         if (precision <= 18) return { kind: 'other', type: label, text: formatBigDecimal(vr.readI64('compact decimal'), scale) };
-        return readLengthPrefixed(vr, 'decimal bytes', (start, size) => {
-          let v = 0n;
-          for (const b of vr.bytes.subarray(start, start + size)) v = (v << 8n) | BigInt(b);
-          if (size > 0 && (vr.bytes[start]! & 0x80) !== 0) v -= 1n << BigInt(size * 8);
-          return { kind: 'other', type: label, text: formatBigDecimal(v, scale) };
-        });
+        return readLengthPrefixed(vr, 'decimal bytes', (start, size) => ({ kind: 'other', type: label, text: formatBigDecimal(bigIntFromTwosComplement(vr.bytes.subarray(start, start + size)), scale) }));
       },
     };
     return { className, version, typeLabel: label, status: 'known', nested: [], fixedLength: precision <= 18 ? 8 : -1, details: { precision, scale }, codec };

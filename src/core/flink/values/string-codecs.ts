@@ -1,5 +1,6 @@
 import type { ByteReader } from '../../io';
 import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
+import { bigIntFromTwosComplement } from './big-int-from-twos-complement';
 
 /** StringSerializer: Flink StringValue.writeString, null allowed. */
 export const stringCodec: ValueCodec = {
@@ -85,11 +86,7 @@ function readBigInteger(r: ByteReader, what: string): bigint | null {
   if (tag === 2) return 1n;
   if (tag === 3) return 10n;
   if (tag < 0) throw r.error('invalid-value', `expected a BigInteger length tag ≥ 0, found ${tag}`, at);
-  const bytes = r.readBytes(tag - 4, `${what} magnitude`);
-  let v = 0n;
-  for (const b of bytes) v = (v << 8n) | BigInt(b);
-  if (bytes.length > 0 && (bytes[0]! & 0x80) !== 0) v -= 1n << BigInt(bytes.length * 8);
-  return v;
+  return bigIntFromTwosComplement(r.readBytes(tag - 4, `${what} magnitude`));
 }
 
 export const bigIntCodec: ValueCodec = {
