@@ -177,7 +177,7 @@ describe('export: refusals', () => {
     const r = await run('export', copy, '--operator', 'int-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', path.join(dir, 'native.jsonl'));
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/native\.jsonl: 0 rows of state "last-event" \(0 entries\)\n$/);
-    expect(r.stderr).toMatch(/^savepoint-inspector export: warning: last-event: not the whole state: a stream failed: expected state file "[0-9a-f-]{36}" next to _metadata in \S+, found no such file: the savepoint is incomplete \(copy the whole folder\) — at \S+\/_metadata \[operator 6d821971… \/ subtask 0 \/ RocksDB table \d+\.sst\]\n/);
+    expect(r.stderr).toMatch(/^savepoint-inspector export: warning: last-event: not the whole state: a stream failed: expected state file "[0-9a-f-]{36}" next to _metadata in \S+, found no such file: the savepoint is incomplete \(copy the whole folder\) — at \S+\/_metadata, offset \d+ \(0x[0-9a-f]+\) \[operator 6d821971… \/ subtask 0 \/ RocksDB table \d+\.sst\]\n/);
   });
 
   it('names the operator\'s states for an unknown state and needs --state or --all', async () => {

@@ -168,14 +168,14 @@ function operatorState(version: number): fc.Arbitrary<OperatorState> {
     );
 }
 
-/** The reader fills in inline offsets and changelog descriptions; compare without them. */
+/** The reader fills in inline offsets, path offsets and changelog descriptions; compare without them. */
 function normalize(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(normalize);
   if (v instanceof Uint8Array) return [...v];
   if (typeof v !== 'object' || v === null) return v;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
-    if ((k === 'offset' && (v as { kind?: string }).kind === 'inline') || k === 'description') continue;
+    if ((k === 'offset' && (v as { kind?: string }).kind === 'inline') || k === 'pathOffset' || k === 'description') continue;
     if (k === 'changes' && x === undefined) continue;
     out[k] = normalize(x);
   }

@@ -148,6 +148,12 @@ describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
     const missing = doc.errors.filter((e) => e.code === 'missing-file');
     expect(missing.length).toBeGreaterThan(0);
     expect(missing[0]!.message).toContain(`expected state file "${removed}" next to _metadata in ${dir}, found no such file: the savepoint is incomplete (copy the whole folder) — at`);
-    expect(missing[0]!.message).toMatch(/\/_metadata \[operator d5c8b168… \/ subtask 1 \/ managed keyed state\]$/);
+    expect(missing[0]!.message).toMatch(/\/_metadata, offset \d+ \(0x[0-9a-f]+\) \[operator d5c8b168… \/ subtask 1 \/ managed keyed state\]$/);
+    // the offset points at the handle's path string in `_metadata` (a u16 length, then the file name)
+    const at = (missing[0] as { offset?: number }).offset;
+    expect(at).toBeTypeOf('number');
+    const metadataBytes = readFileSync(path.join(dir, '_metadata'));
+    expect(metadataBytes.readUInt16BE(at!)).toBe(Buffer.byteLength(removed));
+    expect(metadataBytes.subarray(at! + 2, at! + 2 + Buffer.byteLength(removed)).toString('utf8')).toBe(removed);
   });
 });

@@ -11,7 +11,7 @@ describe('readChannelStateHandle', () => {
   it('V1 (metadata 3–5): subtask, gate/channel, offsets, size, delegate', () => {
     const w = new ByteWriter().i32(2).i32(0).i32(5).i32(2).i64(0).i64(40).i64(80).u8(6).utf('ch').i64(80);
     const r = reader(w);
-    expect(readChannelStateHandle(r, 5, 'input')).toEqual({ kind: 'input-channel', subtaskIndex: 2, info: [0, 5], offsets: [0, 40], stateSize: 80n, delegate: { kind: 'relative-file', relativePath: 'ch', size: 80 } });
+    expect(readChannelStateHandle(r, 5, 'input')).toEqual({ kind: 'input-channel', subtaskIndex: 2, info: [0, 5], offsets: [0, 40], stateSize: 80n, delegate: { kind: 'relative-file', relativePath: 'ch', size: 80, pathOffset: 41 } });
     expect(r.atEnd).toBe(true);
   });
 

@@ -23,7 +23,7 @@ describe('readKeyedStateHandle', () => {
       code: 7,
       range: { start: 1, end: 3 },
       offsets: [0, 283, 301],
-      delegate: { kind: 'relative-file', relativePath: 'afa86a86', size: 500 },
+      delegate: { kind: 'relative-file', relativePath: 'afa86a86', size: 500, pathOffset: 1000 + 1 + 8 + 24 + 1 },
     });
     expect(r.atEnd).toBe(true);
   });
@@ -63,10 +63,10 @@ describe('readKeyedStateHandle', () => {
       backendId: 'backend-uuid',
       range: { start: 0, end: 127 },
       checkpointedSize: 4096n,
-      metaData: { kind: 'relative-file', relativePath: 'meta', size: 300 },
-      sharedFiles: [{ localPath: '000010.sst', handle: { kind: 'file', path: 's3://b/shared/x', size: 2048 } }],
+      metaData: { kind: 'relative-file', relativePath: 'meta', size: 300, pathOffset: 1040 },
+      sharedFiles: [{ localPath: '000010.sst', handle: { kind: 'file', path: 's3://b/shared/x', size: 2048, pathOffset: 1079 } }],
       privateFiles: [
-        { localPath: 'MANIFEST-000004', handle: { kind: 'relative-file', relativePath: 'm', size: 10 } },
+        { localPath: 'MANIFEST-000004', handle: { kind: 'relative-file', relativePath: 'm', size: 10, pathOffset: 1118 } },
         { localPath: 'CURRENT', handle: { kind: 'inline', name: 'cur', size: 2, offset: expect.any(Number), data: new Uint8Array([0x41, 0x0a]) } },
       ],
       handleId: 'handle-11',

@@ -23,7 +23,7 @@ describe('readOperatorStateHandle', () => {
         { name: 'source-state', mode: 'UNION', offsets: [188, 205] },
         { name: 'broadcast-state-1', mode: 'BROADCAST', offsets: [637] },
       ],
-      delegate: { kind: 'relative-file', relativePath: 'f', size: 700 },
+      delegate: { kind: 'relative-file', relativePath: 'f', size: 700, pathOffset: 147 },
     });
     expect(r.atEnd).toBe(true);
   });

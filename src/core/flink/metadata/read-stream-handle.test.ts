@@ -24,7 +24,7 @@ describe('readStreamHandle', () => {
 
   it('code 2: absolute file, size before path', () => {
     const r = readerAt100(new ByteWriter().u8(2).i64(1234).utf('s3://bucket/chk-17/abc'));
-    expect(readStreamHandle(r)).toEqual({ kind: 'file', path: 's3://bucket/chk-17/abc', size: 1234 });
+    expect(readStreamHandle(r)).toEqual({ kind: 'file', path: 's3://bucket/chk-17/abc', size: 1234, pathOffset: 100 + 1 + 8 });
     expect(r.atEnd).toBe(true);
   });
 
@@ -34,18 +34,18 @@ describe('readStreamHandle', () => {
       kind: 'legacy-key-groups',
       range: { start: 5, end: 6 },
       offsets: [0, 42],
-      delegate: { kind: 'relative-file', relativePath: 'f', size: 99 },
+      delegate: { kind: 'relative-file', relativePath: 'f', size: 99, pathOffset: 100 + 1 + 4 + 4 + 16 + 1 },
     });
   });
 
   it('code 6: relative file, path before size; size -1 means unknown', () => {
     const r = readerAt100(new ByteWriter().u8(6).utf('afa86a86-2dd3-4bef-b43d-8db6aac27cf0').i64(-1));
-    expect(readStreamHandle(r)).toEqual({ kind: 'relative-file', relativePath: 'afa86a86-2dd3-4bef-b43d-8db6aac27cf0', size: -1 });
+    expect(readStreamHandle(r)).toEqual({ kind: 'relative-file', relativePath: 'afa86a86-2dd3-4bef-b43d-8db6aac27cf0', size: -1, pathOffset: 101 });
   });
 
   it('code 15: segment of a physical file; code 16: empty segment', () => {
     const r = readerAt100(new ByteWriter().u8(15).i64(10).i64(20).i32(1).utf('/chk/merged-1').utf('lf-1').u8(16));
-    expect(readStreamHandle(r)).toEqual({ kind: 'segment-file', start: 10, size: 20, scope: 'SHARED', physicalPath: '/chk/merged-1', logicalFileId: 'lf-1' });
+    expect(readStreamHandle(r)).toEqual({ kind: 'segment-file', start: 10, size: 20, scope: 'SHARED', physicalPath: '/chk/merged-1', logicalFileId: 'lf-1', pathOffset: 100 + 1 + 8 + 8 + 4 });
     expect(readStreamHandle(r)).toEqual({ kind: 'empty-segment' });
     expect(r.atEnd).toBe(true);
   });

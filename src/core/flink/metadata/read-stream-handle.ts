@@ -30,8 +30,9 @@ export function readStreamHandle(r: ByteReader, depth = 0): StreamHandle | null 
     }
     case 2: {
       const size = readHandleLong(r, 'file handle state size', true);
+      const pathOffset = r.absolutePosition;
       const path = r.readUtf('file handle path');
-      return { kind: 'file', path, size };
+      return { kind: 'file', path, size, pathOffset };
     }
     case 3: {
       const range = readKeyGroupRange(r, 'legacy key-groups stream handle');
@@ -40,9 +41,10 @@ export function readStreamHandle(r: ByteReader, depth = 0): StreamHandle | null 
       return { kind: 'legacy-key-groups', range, offsets, delegate };
     }
     case 6: {
+      const pathOffset = r.absolutePosition;
       const relativePath = r.readUtf('relative file handle path');
       const size = readHandleLong(r, 'relative file handle state size', true);
-      return { kind: 'relative-file', relativePath, size };
+      return { kind: 'relative-file', relativePath, size, pathOffset };
     }
     case 15: {
       const start = readHandleLong(r, 'segment start position');
@@ -52,9 +54,10 @@ export function readStreamHandle(r: ByteReader, depth = 0): StreamHandle | null 
       if (scope !== 0 && scope !== 1) {
         throw r.error('invalid-value', `expected segment scope 0 (EXCLUSIVE) or 1 (SHARED), found ${scope}`, scopeAt);
       }
+      const pathOffset = r.absolutePosition;
       const physicalPath = r.readUtf('segment physical file path');
       const logicalFileId = r.readUtf('segment logical file id');
-      return { kind: 'segment-file', physicalPath, logicalFileId, start, size, scope: scope === 0 ? 'EXCLUSIVE' : 'SHARED' };
+      return { kind: 'segment-file', physicalPath, logicalFileId, start, size, scope: scope === 0 ? 'EXCLUSIVE' : 'SHARED', pathOffset };
     }
     case 16:
       return { kind: 'empty-segment' };

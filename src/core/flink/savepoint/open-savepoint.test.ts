@@ -40,8 +40,11 @@ describe('openSavepoint', () => {
     }
     expect(e?.code).toBe('missing-file');
     expect(e?.message).toBe(
-      'expected state file "abc-uuid" next to _metadata in sp, found no such file: the savepoint is incomplete (copy the whole folder) — at sp/_metadata [operator 6730ef73… / subtask 2 / managed keyed state]',
+      'expected state file "abc-uuid" next to _metadata in sp, found no such file: the savepoint is incomplete (copy the whole folder) — at sp/_metadata, offset 83 (0x53) [operator 6730ef73… / subtask 2 / managed keyed state]',
     );
+    // the offset is the one of the handle's path string in `_metadata`: a u16 length, then the name
+    const metadataBytes = await files.metadata.read(0, files.metadata.size);
+    expect(new TextDecoder().decode(metadataBytes.subarray(83 + 2, 83 + 2 + 'abc-uuid'.length))).toBe('abc-uuid');
     expect(opened.warnings).toEqual([e?.message]);
   });
 

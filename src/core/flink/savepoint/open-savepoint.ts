@@ -42,15 +42,15 @@ export function resolveStreamHandle(files: SavepointFiles, handle: StreamHandle,
       return { source: bytesSource(`${files.metadata.name}#${handle.name}`, handle.data), file: files.metadata.name, baseOffset: handle.offset, warnings: [] };
     case 'relative-file': {
       const source = files.resolveRelative(handle.relativePath);
-      if (!source) throw missingFile(files, `state file "${handle.relativePath}"`, handle.relativePath, context);
+      if (!source) throw missingFile(files, `state file "${handle.relativePath}"`, handle.relativePath, context, handle.pathOffset);
       return { source, file: source.name, baseOffset: 0, warnings: [] };
     }
     case 'file': {
-      const { source, warning } = resolveByBaseName(files, handle.path, context);
+      const { source, warning } = resolveByBaseName(files, handle.path, context, handle.pathOffset);
       return { source, file: source.name, baseOffset: 0, warnings: [warning] };
     }
     case 'segment-file': {
-      const { source, warning } = resolveByBaseName(files, handle.physicalPath, context);
+      const { source, warning } = resolveByBaseName(files, handle.physicalPath, context, handle.pathOffset);
       if (handle.start + handle.size > source.size) {
         throw new DecodeError({ code: 'truncated', detail: `expected a ${handle.size}-byte segment at offset ${handle.start} of ${source.name}, found a ${source.size}-byte file`, file: source.name, offset: handle.start, path: contextPath(context) });
       }
@@ -75,16 +75,16 @@ export function contextPath(context: StreamHandleContext): string[] {
   return path;
 }
 
-function resolveByBaseName(files: SavepointFiles, path: string, context: StreamHandleContext): { source: ByteSource; warning: string } {
+function resolveByBaseName(files: SavepointFiles, path: string, context: StreamHandleContext, pathOffset: number | undefined): { source: ByteSource; warning: string } {
   const base = path.replace(/[/\\]+$/, '').split(/[/\\]/).pop() ?? '';
   const source = base === '' ? undefined : files.resolveRelative(base);
-  if (!source) throw missingFile(files, `state file "${base}" (absolute path "${path}")`, base, context);
+  if (!source) throw missingFile(files, `state file "${base}" (absolute path "${path}")`, base, context, pathOffset);
   return { source, warning: `absolute path "${path}" resolved by base name "${base}" next to _metadata` };
 }
 
 /** The handle that names the file is in `_metadata`: the error is located there, with the handle's logical path. */
-function missingFile(files: SavepointFiles, what: string, name: string, context: StreamHandleContext): DecodeError {
-  return createMissingFileError(files, what, name, contextPath(context));
+function missingFile(files: SavepointFiles, what: string, name: string, context: StreamHandleContext, pathOffset: number | undefined): DecodeError {
+  return createMissingFileError(files, what, name, contextPath(context), pathOffset);
 }
 
 function rangeSource(parent: ByteSource, start: number, size: number): ByteSource {
