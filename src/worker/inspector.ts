@@ -130,23 +130,37 @@ export interface EntryDetail {
   entry: StateEntry;
   /** the Protobuf values of the entry (one for VALUE/MAP entries, one per element of a LIST), in order */
   values: EntryProtobufValue[];
+  /** true when a value was cut at the view caps (`dump`'s bounds): the pane says where and offers the whole value */
+  cut: boolean;
 }
 
 /** Protobuf wire type names, by wire type number. */
 export const WIRE_TYPE_NAMES = ['VARINT', 'I64', 'LEN', 'SGROUP', 'EGROUP', 'I32'] as const;
 
-/** One decoded Protobuf value with its bytes; all offsets are relative to `frame[0]`. */
+/**
+ * One decoded Protobuf value with its bytes; all offsets are relative to the frame's first byte. Cut at
+ * the view caps unless the whole value was asked for: each `…Omitted` says what was left out.
+ */
 export interface EntryProtobufValue {
   typeName: string;
-  /** the frame as stored: 4-byte big-endian length, then the payload */
+  /** the frame as stored (4-byte big-endian length, then the payload): its first bytes, up to the cap */
   frame: Uint8Array;
+  /** the whole frame's length (more than `frame.length` when the view cut it) */
+  frameSize: number;
   /** absolute offset of the frame in its (decompressed) stream */
   frameOffset: number;
   payloadSize: number;
   depth: number;
+  /** the decoded JSON; null when its rendering is over the cap (`jsonOmitted` says so) */
   json: unknown;
-  unknownFields: { path: string; number: number; wireType: number; offset: number; length: number }[];
+  jsonOmitted?: string;
+  /** with the first bytes of each field (`head`) */
+  unknownFields: { path: string; number: number; wireType: number; offset: number; length: number; head: Uint8Array }[];
+  /** unknown fields past the cap, not listed */
+  unknownFieldsOmitted?: number;
+  /** the ranges that start inside `frame`, up to the cap */
   fieldRanges: { path: string; number: number; known: boolean; offset: number; length: number }[];
+  fieldRangesOmitted?: number;
 }
 
 export interface DistributionBucket {
@@ -266,7 +280,8 @@ export interface Inspector {
   /** A page of the values table: needs the state's scan (getStateStats, run first when missing); decodes only the page's rows. */
   listEntries(query: EntryQuery, onProgress?: ProgressListener): Promise<EntryPage>;
   /** One entry, fully decoded (JSON, frame bytes, unknown-field and field ranges), read from its key group only. */
-  getEntryDetail(query: StateQuery & { index: number }): Promise<EntryDetail>;
+  /** `whole`: the value without the view caps (the user asked for it) */
+  getEntryDetail(query: StateQuery & { index: number; whole?: boolean }): Promise<EntryDetail>;
   /** Scans the state structurally (once per sample, cached): distribution over key groups/subtasks, Protobuf value statistics. */
   getStateStats(query: StateQuery, onProgress?: ProgressListener): Promise<StateStatsDetail>;
   /** Writes one state's entries as JSON Lines, CSV or Parquet (core/export), streamed to `onChunk`; cancellable with `cancel`. */

@@ -132,7 +132,9 @@ describe('input that is read: DecodeErrors (kind input) with file, offset and pa
       expect(e.path).toHaveLength(3);
       expect(e.path[0]).toMatch(/^operator /);
       expect(e.path[1]).toMatch(/^subtask \d+$/);
-      expect(e.message).toContain(`at ${e.file} [${e.path.join(' / ')}]`);
+      // located at the handle's path string in _metadata
+      expect(e.offset).toBeTypeOf('number');
+      expect(e.message).toContain(`at ${e.file}, offset ${e.offset} (0x${e.offset!.toString(16)}) [${e.path.join(' / ')}]`);
     }
   });
 

@@ -12,7 +12,7 @@ import { createSnapshotRegistry, createSubtaskHeaderCache, inspectSavepoint, ope
 import { findProtobufStates, indexDeclarations, loadDescriptorSet, registerKryoProtobufReaders } from '../core/compat';
 import { isDecodeError, wrongInput, type SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
-import { checkSavepoint, formatReport, type CompatibilityReport } from '../core/report';
+import { checkSavepoint, formatReport, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type CompatibilityReport, type ValueViewCaps } from '../core/report';
 import { exportState } from '../core/export';
 import packageJson from '../../package.json';
 import type { Cancellation } from './cancellation';
@@ -25,6 +25,7 @@ import { readNewSchema } from './read-new-schema';
 import { readStatePage, type ReadEntry } from './read-state-page';
 import { scanStateStatistics, type ScannedState } from './scan-state-statistics';
 import { signalOf, StepRunner } from './step-runner';
+import { isCutValue } from './to-entry-protobuf-value';
 import { toPlainData } from './to-plain-data';
 import { trackOpenedSavepointReads, trackSavepointReads } from './track-savepoint-reads';
 
@@ -76,16 +77,18 @@ export class LocalInspector implements Inspector {
     const session = this.requireSavepoint();
     const scan = await this.scanState(session, query, onProgress);
     const offset = Math.max(0, Math.min(query.offset, scan.index.total));
-    const read = await this.readPage(session, query, scan, offset, query.limit, onProgress);
+    const read = await this.readPage(session, query, scan, offset, query.limit, null, onProgress);
     return { total: scan.index.total, offset, rows: read.map((r) => r.row) };
   }
 
-  async getEntryDetail(query: StateQuery & { index: number }): Promise<EntryDetail> {
+  /** One entry with its values cut at the caps `dump` prints (VALUE_VIEW_CAPS), unless `whole` asks for all of it. */
+  async getEntryDetail(query: StateQuery & { index: number; whole?: boolean }): Promise<EntryDetail> {
     const session = this.requireSavepoint();
     const scan = await this.scanState(session, query);
-    const [read] = query.index >= 0 && query.index < scan.index.total ? await this.readPage(session, query, scan, query.index, 1) : [];
+    const caps = query.whole === true ? NO_VALUE_VIEW_CAPS : VALUE_VIEW_CAPS;
+    const [read] = query.index >= 0 && query.index < scan.index.total ? await this.readPage(session, query, scan, query.index, 1, caps) : [];
     if (read === undefined) throw wrongInput('not-found', `entry ${query.index} does not exist: state ${query.state} has ${scan.index.total} entries`);
-    return toPlainData(read);
+    return toPlainData({ ...read, cut: read.values.some(isCutValue) });
   }
 
   async getStateStats(query: StateQuery, onProgress?: ProgressListener): Promise<StateStatsDetail> {
@@ -205,7 +208,7 @@ export class LocalInspector implements Inspector {
   }
 
   /** Reads rows [offset, offset + limit) of a scanned state; page reads of a session run one at a time. */
-  private readPage(session: OpenSession, query: StateQuery, scan: ScannedState, offset: number, limit: number, onProgress?: ProgressListener): Promise<ReadEntry[]> {
+  private readPage(session: OpenSession, query: StateQuery, scan: ScannedState, offset: number, limit: number, detail: ValueViewCaps | null, onProgress?: ProgressListener): Promise<ReadEntry[]> {
     if (session.pages === null) {
       const registry = createValueRegistry(session);
       registry.catch(() => undefined);
@@ -218,7 +221,7 @@ export class LocalInspector implements Inspector {
         pages.reader.current = step;
         try {
           const opened = trackOpenedSavepointReads(await this.openMetadata(session), pages.reader);
-          return await readStatePage(opened, await pages.registry, query, scan.index, { offset, limit }, signalOf(cancel), pages.headers);
+          return await readStatePage(opened, await pages.registry, query, scan.index, { offset, limit }, signalOf(cancel), pages.headers, detail);
         } finally {
           pages.reader.current = null;
         }

@@ -7,6 +7,7 @@
 import { DecodeError } from '../core/io';
 import { scanState, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry, type StateEntry, type SubtaskHeaderCache, type ValueMode } from '../core/flink';
 import { listProtobufValueDetails, type DecodedProtobufValue } from '../core/protobuf';
+import type { ValueViewCaps } from '../core/report';
 import type { EntryProtobufValue, EntryRow } from './inspector';
 import { findIndexedPart } from './find-indexed-part';
 import type { StateEntryIndex } from './scan-state-statistics';
@@ -18,6 +19,7 @@ export interface ReadEntry {
   row: EntryRow;
   /** the entry without the JSON of its Protobuf values (they are in `values`) */
   entry: StateEntry;
+  /** the values for the detail pane, cut at the page's caps; empty when the page was read for rows only */
   values: EntryProtobufValue[];
 }
 
@@ -29,6 +31,8 @@ export async function readStatePage(
   page: { offset: number; limit: number },
   signal: CancelSignal,
   headers: SubtaskHeaderCache,
+  /** the caps of the detail pane's values; null: rows only (the values table) */
+  detail: ValueViewCaps | null,
 ): Promise<ReadEntry[]> {
   const out: ReadEntry[] = [];
   const end = Math.min(index.total, page.offset + Math.max(0, page.limit));
@@ -52,7 +56,7 @@ export async function readStatePage(
           if (read.format === 'heap') values.mode = 'decode';
         },
         entry(e) {
-          if (k >= from) out.push(toReadEntry(part.first + k, e, listProtobufValueDetails(e.value)));
+          if (k >= from) out.push(toReadEntry(part.first + k, e, listProtobufValueDetails(e.value), detail));
           if (++k >= stop) return false;
           if (k >= from) values.mode = 'decode';
           return true;
@@ -68,7 +72,7 @@ export async function readStatePage(
   return out;
 }
 
-function toReadEntry(index: number, entry: StateEntry, values: DecodedProtobufValue[]): ReadEntry {
+function toReadEntry(index: number, entry: StateEntry, values: DecodedProtobufValue[], detail: ValueViewCaps | null): ReadEntry {
   const row: EntryRow = {
     index,
     subtask: entry.subtask,
@@ -80,7 +84,8 @@ function toReadEntry(index: number, entry: StateEntry, values: DecodedProtobufVa
     size: entry.valueRange.length,
     unknownFields: values.reduce((n, v) => n + v.detail.unknownFields.length, 0),
   };
-  return { row, entry: lightenEntry(entry), values: values.map(toEntryProtobufValue) };
+  // the frames are views into reused read buffers: the detail's values are copied (cut) now, while they hold this entry
+  return { row, entry: lightenEntry(entry), values: detail === null ? [] : values.map((v) => toEntryProtobufValue(v, detail)) };
 }
 
 /** The entry without the JSON views of its Protobuf values (the detail carries them once), nor what the read keeps on them. */

@@ -3,13 +3,11 @@
  * is absent), and its usage errors. Its run over a real savepoint in ../shared is
  * tests/shared-savepoints/cli-dump.test.ts.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCheckpointMetadata } from '../../core/flink/metadata/read-checkpoint-metadata';
-import { writeCheckpointMetadata } from '../../core/flink/metadata/write-checkpoint-metadata';
-import { ByteWriter } from '../../core/io';
+import { writeSavepointWithHugeValue } from '../../../tests/helpers/write-savepoint-with-huge-value';
 import { runCli } from '../run-cli';
 import type { DumpUnknownField } from './dump';
 
@@ -60,7 +58,7 @@ describe.skipIf(!exists)('dump over a fixture savepoint', () => {
   it('caps what one value prints (unknown fields, their bytes, the value), says where, and --full-values lifts it', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'si-dump-caps-'));
     try {
-      const sp = writeSavepointWithHugeValue(path.join(dir, 'sp'));
+      const sp = writeSavepointWithHugeValue(SAVEPOINT, path.join(dir, 'sp'));
       const capped = JSON.parse((await run('dump', sp, '--operator', 'int-keyed', '--state', 'processed-events', '--limit', '1', '--json')).stdout);
       const p = capped.entries[0].protobuf[0];
       expect(p.unknownFields).toHaveLength(1000);
@@ -144,47 +142,3 @@ describe.skipIf(!exists)('dump of a HashMap NATIVE savepoint (heap key groups de
  * unknown fields with the value's own field 100) and an 800,000-byte `blob`: the later elements and the
  * handle's offsets move.
  */
-function writeSavepointWithHugeValue(to: string): string {
-  cpSync(SAVEPOINT, to, { recursive: true });
-  const metadata = readCheckpointMetadata(new Uint8Array(readFileSync(path.join(to, '_metadata'))), '_metadata');
-  const trailer = new Uint8Array(readFileSync(path.join(to, '_metadata'))).subarray(metadata.properties!.trailerOffset!);
-  const op = metadata.operators.find((o) => o.id === '6d821971c3bfd7ae2c972e89d7414f7c')!;
-  const handle = op.subtasks.find((s) => s.index === 0)!.managedOperatorState!;
-  const data = handle.delegate!;
-  if (data.kind !== 'relative-file') throw new Error(`expected a relative file handle, found ${data.kind}`);
-  const file = path.join(to, data.relativePath);
-  const bytes = new Uint8Array(readFileSync(file));
-  const entry = handle.states.find((e) => e.name === 'processed-events')!;
-  const at = entry.offsets[0]!;
-  const frameLength = new DataView(bytes.buffer, bytes.byteOffset).getInt32(at);
-  const extra = new ByteWriter();
-  const varint = (v: number) => {
-    for (; v >= 0x80; v >>>= 7) extra.u8((v & 0x7f) | 0x80);
-    extra.u8(v);
-  };
-  varint((200 << 3) | 2);
-  varint(200_000);
-  extra.bytes(new Uint8Array(200_000).fill(0x5a));
-  for (let i = 0; i < 1500; i++) {
-    varint(300 << 3);
-    varint(i);
-  }
-  // a second `bytes blob = 12` of 800,000 bytes, which wins: its base64 makes the value's JSON over 1 MiB
-  varint((12 << 3) | 2);
-  varint(800_000);
-  extra.bytes(new Uint8Array(800_000).fill(0x11));
-  const added = extra.finish();
-  const patched = new ByteWriter()
-    .bytes(bytes.subarray(0, at))
-    .i32(frameLength + added.length)
-    .bytes(bytes.subarray(at + 4, at + 4 + frameLength))
-    .bytes(added)
-    .bytes(bytes.subarray(at + 4 + frameLength))
-    .finish();
-  writeFileSync(file, patched);
-  for (const e of handle.states) e.offsets = e.offsets.map((o) => (o > at ? o + added.length : o));
-  (data as { size: number }).size = patched.length;
-  const body = writeCheckpointMetadata(metadata);
-  writeFileSync(path.join(to, '_metadata'), new Uint8Array([...body, ...trailer]));
-  return to;
-}

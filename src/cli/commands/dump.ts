@@ -11,6 +11,7 @@
 import { findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
 import { wrongInput, type SavepointFiles } from '../../core/io';
 import { formatHex, listProtobufValueDetails, type ProtobufValueDetail } from '../../core/protobuf';
+import { fitsJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
@@ -56,7 +57,7 @@ export const dumpCommand: CliCommand = {
     }
     const files = await openNodeInput(savepoint);
     const registry = await createCommandRegistry(values['descriptors']);
-    const caps = values['full-values'] === true ? NO_CAPS : DEFAULT_CAPS;
+    const caps = values['full-values'] === true ? NO_VALUE_VIEW_CAPS : VALUE_VIEW_CAPS;
     const printer = values['json'] === true ? createJsonPrinter(io.stdout, operator, state) : createTextPrinter(io.stdout, operator, state);
     // decoded values carry the Protobuf decoder's details (unknown fields with their bytes); each is printed and dropped
     const visit = (entry: StateEntry) => printer.entry(toDumpEntry(entry, listProtobufValueDetails(entry.value).map((d) => d.detail), caps));
@@ -101,18 +102,10 @@ export interface DumpUnknownField {
   hexTruncated?: true;
 }
 
-/** What one value prints at most, unless --full-values */
-export const MAX_VALUE_CHARS = 1024 * 1024;
-export const MAX_UNKNOWN_FIELDS = 1000;
-export const MAX_UNKNOWN_FIELD_BYTES = 256;
-
-interface DumpCaps {
-  valueChars: number;
-  unknownFields: number;
-  unknownFieldBytes: number;
-}
-const DEFAULT_CAPS: DumpCaps = { valueChars: MAX_VALUE_CHARS, unknownFields: MAX_UNKNOWN_FIELDS, unknownFieldBytes: MAX_UNKNOWN_FIELD_BYTES };
-const NO_CAPS: DumpCaps = { valueChars: Infinity, unknownFields: Infinity, unknownFieldBytes: Infinity };
+/** What one value prints at most, unless --full-values: the bounds the app's entry detail pane uses too */
+export const MAX_VALUE_CHARS = VALUE_VIEW_CAPS.valueChars;
+export const MAX_UNKNOWN_FIELDS = VALUE_VIEW_CAPS.unknownFields;
+export const MAX_UNKNOWN_FIELD_BYTES = VALUE_VIEW_CAPS.unknownFieldBytes;
 
 export interface DumpEntry {
   subtask: number;
@@ -129,7 +122,7 @@ export interface DumpEntry {
   protobuf: { typeName: string; payloadSize: number; depth: number; unknownFields: DumpUnknownField[]; /** unknown fields past MAX_UNKNOWN_FIELDS, not listed */ unknownFieldsOmitted?: number }[];
 }
 
-function toDumpEntry(e: StateEntry, details: ProtobufValueDetail[], caps: DumpCaps): DumpEntry {
+function toDumpEntry(e: StateEntry, details: ProtobufValueDetail[], caps: ValueViewCaps): DumpEntry {
   return {
     subtask: e.subtask,
     keyGroup: e.keyGroup,
@@ -159,38 +152,9 @@ function toDumpEntry(e: StateEntry, details: ProtobufValueDetail[], caps: DumpCa
 }
 
 /** The value, or a note in its place when its rendering is longer than the cap. */
-function capValue(v: DecodedValue | null, caps: DumpCaps): DumpEntry['value'] {
-  if (v === null || caps.valueChars === Infinity) return v;
-  const length = measureJson(v, caps.valueChars);
-  if (length <= caps.valueChars) return v;
+function capValue(v: DecodedValue | null, caps: ValueViewCaps): DumpEntry['value'] {
+  if (v === null || fitsJsonLimit(v, caps.valueChars)) return v;
   return { kind: 'omitted', reason: `the value's JSON is longer than ${caps.valueChars} characters; --full-values prints it` };
-}
-
-/** The length of v's JSON, counted up to just past `limit` (a huge value is not rendered whole to be measured). */
-function measureJson(v: unknown, limit: number): number {
-  let total = 0;
-  const walk = (x: unknown): void => {
-    if (total > limit) return;
-    if (typeof x === 'string') total += x.length + 2;
-    else if (x === null || typeof x !== 'object') total += String(x).length;
-    else if (Array.isArray(x)) {
-      total += 2;
-      for (const item of x) {
-        walk(item);
-        total++;
-        if (total > limit) return;
-      }
-    } else {
-      total += 2;
-      for (const [k, item] of Object.entries(x)) {
-        total += k.length + 4;
-        walk(item);
-        if (total > limit) return;
-      }
-    }
-  };
-  walk(v);
-  return total;
 }
 
 interface DumpPrinter {

@@ -11,3 +11,4 @@ export { mergeStateValueTallies } from './merge-state-value-tallies';
 export { type CompatibilityReport, type ReportFinding, type ReportInputFile, type ReportState, type ReportWarning } from './report-types';
 export { groupStatesByOperator, scanValuesByOperator } from './scan-values-by-operator';
 export { type StateStats } from './state-stats';
+export { fitsJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from './value-view-caps';

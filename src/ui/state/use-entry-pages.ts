@@ -32,15 +32,16 @@ export function useEntryPages(operatorId: string, state: string, visible: { from
   return { first, total: first.data?.total ?? 0, rowAt };
 }
 
-export function useEntryDetail(operatorId: string, state: string, index: number | null) {
+/** One entry's detail, cut at the view caps unless `whole` (the user asked for the whole value). */
+export function useEntryDetail(operatorId: string, state: string, index: number | null, whole = false) {
   const inspector = useInspector();
   const hash = useAppStore((s) => s.session?.savepointHash);
   const sample = useAppStore((s) => s.sample);
   return useQuery<EntryDetail, InspectorFailure>({
-    queryKey: ['session', hash, 'entry', operatorId, state, sample, index],
+    queryKey: ['session', hash, 'entry', operatorId, state, sample, index, whole],
     enabled: index !== null,
     staleTime: Infinity,
     retry: false,
-    queryFn: () => inspector.getEntryDetail({ operatorId, state, index: index!, ...(sample ? { sample } : {}) }),
+    queryFn: () => inspector.getEntryDetail({ operatorId, state, index: index!, ...(sample ? { sample } : {}), ...(whole ? { whole } : {}) }),
   });
 }

@@ -6,10 +6,13 @@ import { JsonTree } from '../components/json-tree';
 import { useEntryDetail } from '../state/use-entry-pages';
 
 export function EntryDetailPane({ operatorId, state, index }: { operatorId: string; state: string; index: number }) {
-  const detail = useEntryDetail(operatorId, state, index);
+  // a value is shown cut at dump's caps; the whole of it only when asked for (for this entry)
+  const [wholeOf, setWholeOf] = useState<string | null>(null);
+  const entryKey = `${operatorId}\u0000${state}\u0000${index}`;
+  const detail = useEntryDetail(operatorId, state, index, wholeOf === entryKey);
   if (detail.isError) return <FailurePanel failure={detail.error} context={`reading entry ${index} of ${state}`} onRetry={() => void detail.refetch()} />;
   if (!detail.data) return null;
-  const { row, entry, values } = detail.data;
+  const { row, entry, values, cut } = detail.data;
   return (
     <section className="panel entry-detail" data-testid="entry-detail">
       <header className="panel-head">
@@ -43,6 +46,14 @@ export function EntryDetailPane({ operatorId, state, index }: { operatorId: stri
             {row.keyGroup >= 0 ? row.keyGroup : '—'} · {row.subtask}
           </dd>
         </dl>
+        {cut ? (
+          <p className="callout warn small" data-testid="value-cut" role="note">
+            This value is large: it is shown cut, as <code>dump</code> prints it (the JSON up to 1 MiB of text, 1,000 unknown fields, the first 1 MiB of bytes); each part says where it stops.{' '}
+            <button type="button" className="btn small" onClick={() => setWholeOf(entryKey)} data-testid="show-whole-value">
+              Show the whole value
+            </button>
+          </p>
+        ) : null}
         {values.length === 0 ? (
           <>
             <h3>Value</h3>
@@ -69,8 +80,14 @@ function ProtobufValue({ value, label }: { value: EntryProtobufValue; label: str
       </h3>
       <div className="pb-columns">
         <div>
-          <JsonTree value={value.json} hoverPath={hoverPath} onHoverPath={setHoverPath} />
-          <h3>Unknown fields ({value.unknownFields.length})</h3>
+          {value.jsonOmitted === undefined ? (
+            <JsonTree value={value.json} hoverPath={hoverPath} onHoverPath={setHoverPath} />
+          ) : (
+            <p className="muted" data-testid="json-omitted">
+              The decoded value is not shown: {value.jsonOmitted}.
+            </p>
+          )}
+          <h3>Unknown fields ({value.unknownFields.length + (value.unknownFieldsOmitted ?? 0)})</h3>
           {value.unknownFields.length === 0 ? (
             <p className="muted">None.</p>
           ) : (
@@ -99,15 +116,25 @@ function ProtobufValue({ value, label }: { value: EntryProtobufValue; label: str
                       <td className="num mono">{u.number}</td>
                       <td className="mono">{WIRE_TYPE_NAMES[u.wireType] ?? u.wireType}</td>
                       <td className="num">{u.length}</td>
-                      <td className="mono">{hex(value.frame.subarray(u.offset, Math.min(u.offset + u.length, u.offset + 32)))}{u.length > 32 ? ' …' : ''}</td>
+                      <td className="mono">{hex(u.head)}{u.length > u.head.length ? ' …' : ''}</td>
                     </tr>
                   );
                 })}
               </tbody>
             </table>
           )}
+          {value.unknownFieldsOmitted !== undefined ? (
+            <p className="muted small" data-testid="unknown-fields-omitted">
+              … {value.unknownFieldsOmitted.toLocaleString('en-US')} more unknown fields not listed.
+            </p>
+          ) : null}
         </div>
         <div>
+          {value.frame.length < value.frameSize ? (
+            <p className="muted small" data-testid="hex-cut">
+              The first {value.frame.length.toLocaleString('en-US')} of {value.frameSize.toLocaleString('en-US')} bytes.
+            </p>
+          ) : null}
           <HexView bytes={value.frame} baseOffset={value.frameOffset} ranges={ranges} hoverPath={hoverPath} onHoverPath={setHoverPath} />
           <div className="hex-legend small muted" aria-hidden="true">
             <span className="hx hx-frame">00</span> frame length <span className="hx hx-known">00</span> declared field{' '}
