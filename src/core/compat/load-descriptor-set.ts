@@ -6,7 +6,7 @@
  */
 import { create, createFileRegistry, fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { DecodeError } from '../io';
+import { DecodeError, readVarintAt, varintCursor } from '../io';
 import { countDeclaredMembers, isProtobufParseError, MAX_DECLARED_MEMBERS, parseDescriptorSet } from '../protobuf';
 import { dropSourceCodeInfo } from './drop-source-code-info';
 import { isRegistrySafe } from './is-registry-safe';
@@ -122,9 +122,10 @@ function listFileEntries(bytes: Uint8Array): [number, number][] | undefined {
   const out: [number, number][] = [];
   let pos = 0;
   const varint = (): number => {
-    const read = readVarintAt(bytes, pos);
-    pos = read.next;
-    return read.value;
+    // a file entry's tag or length: at most 5 bytes (-1 when unterminated; the caller stops there)
+    const value = readVarintAt(bytes, pos, bytes.length, 5);
+    pos = varintCursor.next;
+    return value;
   };
   while (pos < bytes.length) {
     if (varint() !== LENGTH_DELIMITED_FILE_TAG) return undefined;
@@ -134,17 +135,6 @@ function listFileEntries(bytes: Uint8Array): [number, number][] | undefined {
     pos += length;
   }
   return out;
-}
-
-/** A varint of up to 35 bits at `pos` (a file entry's tag or length), and where it ends; value -1 when unterminated. */
-function readVarintAt(bytes: Uint8Array, pos: number): { value: number; next: number } {
-  let v = 0;
-  for (let shift = 0; shift < 35 && pos < bytes.length; shift += 7) {
-    const b = bytes[pos++]!;
-    v += (b & 0x7f) * 2 ** shift;
-    if (b < 0x80) return { value: v, next: pos };
-  }
-  return { value: -1, next: pos };
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -174,9 +164,10 @@ function listFileEntryOffsets(bytes: Uint8Array): number[] {
   const out: number[] = [];
   let pos = 0;
   const varint = (): number => {
-    const read = readVarintAt(bytes, pos);
-    pos = read.next;
-    return read.value;
+    // a file entry's tag or length: at most 5 bytes (-1 when unterminated; the caller stops there)
+    const value = readVarintAt(bytes, pos, bytes.length, 5);
+    pos = varintCursor.next;
+    return value;
   };
   while (pos < bytes.length) {
     const start = pos;

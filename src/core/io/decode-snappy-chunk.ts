@@ -2,6 +2,7 @@ import { uncompress } from 'snappyjs';
 import { computeMaskedCrc32c } from './compute-crc32';
 import { DecodeError } from './decode-error';
 import { readU24LE, readU32LE } from './little-endian';
+import { readVarintAt, varintCursor } from './varint';
 
 /** The Snappy framing format's stream identifier chunk: FF 06 00 00 "sNaPpY". */
 export const SNAPPY_STREAM_IDENTIFIER: readonly number[] = [0xff, 0x06, 0x00, 0x00, 0x73, 0x4e, 0x61, 0x50, 0x70, 0x59];
@@ -91,14 +92,9 @@ export function decodeSnappyChunk(bytes: Uint8Array, at: number, offset: number,
 export function decodeSnappyBlock(block: Uint8Array, offset: number, file: string): Uint8Array {
   const fail = (detail: string, rel: number, code: 'corrupt-compression' | 'limit-exceeded' = 'corrupt-compression'): DecodeError =>
     new DecodeError({ code, detail, file, offset: offset + rel });
-  let declared = 0;
-  let p = 0;
-  for (let shift = 0; ; shift += 7) {
-    if (p >= block.length || shift > 28) throw fail('expected a varint uncompressed length at the start of the Snappy block, found a truncated or over-long one', 0);
-    const b = block[p++]!;
-    declared += (b & 0x7f) * 2 ** shift;
-    if ((b & 0x80) === 0) break;
-  }
+  const declared = readVarintAt(block, 0, block.length, 5);
+  if (declared < 0) throw fail('expected a varint uncompressed length at the start of the Snappy block, found a truncated or over-long one', 0);
+  let p = varintCursor.next;
   if (declared > SNAPPY_MAX_CHUNK_DATA) {
     throw fail(`expected a Snappy chunk to decompress to at most ${SNAPPY_MAX_CHUNK_DATA} bytes, found a declared length of ${declared}`, 0, 'limit-exceeded');
   }

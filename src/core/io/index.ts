@@ -19,3 +19,4 @@ export { SnappyFramedReader, decodeSnappyFramed } from './read-snappy-framed';
 export { checkMetadataSize, describeAbsentFile, type SavepointFiles } from './savepoint-files';
 export { forwardReadInto, sliceSource } from './slice-source';
 export { UsageError, type UsageErrorJson, wrongInput } from './usage-error';
+export { measureVarint, readVarintAt, varintCursor, writeVarintAt } from './varint';

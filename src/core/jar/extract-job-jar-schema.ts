@@ -14,7 +14,7 @@
  */
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, type DescriptorProto, type FileDescriptorProto } from '@bufbuild/protobuf/wkt';
-import { DecodeError, isDecodeError, openZipArchive, withDecodePathAsync, type ArchiveLimits, type ByteSource, type InputFile } from '../io';
+import { DecodeError, isDecodeError, measureVarint, openZipArchive, withDecodePathAsync, writeVarintAt, type ArchiveLimits, type ByteSource, type InputFile } from '../io';
 import { orderFilesByImports } from '../compat';
 import { BUILD_METHOD, findDescriptorBuilds, type DescriptorBuild, type GencodeVersion } from './find-descriptor-builds';
 import type { EmbeddedFile, JarMessageClass, JobJarSchema } from './job-jar-types';
@@ -284,22 +284,12 @@ function orderDependencyFirst(byName: ReadonlyMap<string, EmbeddedFile>): Embedd
 /** A FileDescriptorSet: field 1 (file), length-delimited, each file's bytes unchanged. */
 export function encodeFileDescriptorSet(files: readonly Uint8Array[]): Uint8Array {
   let total = 0;
-  const headers = files.map((bytes) => {
-    const header = [0x0a];
-    let n = bytes.length;
-    while (n >= 0x80) {
-      header.push((n & 0x7f) | 0x80);
-      n = Math.floor(n / 128);
-    }
-    header.push(n);
-    total += header.length + bytes.length;
-    return header;
-  });
+  for (const bytes of files) total += 1 + measureVarint(bytes.length) + bytes.length;
   const out = new Uint8Array(total);
   let p = 0;
-  for (const [i, bytes] of files.entries()) {
-    out.set(headers[i]!, p);
-    p += headers[i]!.length;
+  for (const bytes of files) {
+    out[p++] = 0x0a;
+    p = writeVarintAt(out, p, bytes.length);
     out.set(bytes, p);
     p += bytes.length;
   }

@@ -1,4 +1,4 @@
-import type { ByteReader } from '../../io';
+import { type ByteReader, readVarintAt, varintCursor } from '../../io';
 import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
 import { bigIntFromTwosComplement } from './big-int-from-twos-complement';
 
@@ -17,38 +17,21 @@ export const stringCodec: ValueCodec = {
  * characters, a unit above 0xFFFF).
  */
 export function skipStringValue(bytes: Uint8Array, pos: number, end: number): number {
-  const len = skipVarint5(bytes, pos, end);
+  const len = readVarintAt(bytes, pos, end, 5);
   if (len < 0) return -1;
-  pos = varintEnd;
+  pos = varintCursor.next;
   if (len === 0) return pos;
   const n = len - 1;
   if (n > end - pos) return -1;
   for (let i = 0; i < n; i++) {
     if (pos < end && bytes[pos]! < 0x80) pos++;
     else {
-      const c = skipVarint5(bytes, pos, end);
+      const c = readVarintAt(bytes, pos, end, 5);
       if (c < 0 || c > 0xffff) return -1;
-      pos = varintEnd;
+      pos = varintCursor.next;
     }
   }
   return pos;
-}
-
-let varintEnd = 0;
-
-/** readStringValueVarint's value (at most 5 bytes, all before `end`), its end in varintEnd; -1 otherwise. */
-function skipVarint5(bytes: Uint8Array, pos: number, end: number): number {
-  let result = 0;
-  for (let shift = 0; shift < 35; shift += 7) {
-    if (pos >= end) return -1;
-    const b = bytes[pos++]!;
-    result += (b & 0x7f) * 2 ** shift;
-    if ((b & 0x80) === 0) {
-      varintEnd = pos;
-      return result;
-    }
-  }
-  return -1;
 }
 
 /**
