@@ -6,7 +6,7 @@
  */
 import { create, createFileRegistry, fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { DecodeError, readVarintAt, varintCursor } from '../io';
+import { DecodeError, readVarintAt, varintCursor, formatHex, haveSameBytes } from '../io';
 import { countDeclaredMembers, isProtobufParseError, MAX_DECLARED_MEMBERS, parseDescriptorSet } from '../protobuf';
 import { dropSourceCodeInfo } from './drop-source-code-info';
 import { isRegistrySafe } from './is-registry-safe';
@@ -99,7 +99,7 @@ function decodeSharingFiles(bytes: Uint8Array, cache: DescriptorFileCache): File
     for (const [start, end] of entries) {
       const entry = bytes.subarray(start, end);
       const candidates = cache.byLength.get(entry.length);
-      const known = candidates?.find((c) => equalBytes(c.bytes, entry));
+      const known = candidates?.find((c) => haveSameBytes(c.bytes, entry));
       if (known) {
         files.push(known.proto);
         continue;
@@ -135,12 +135,6 @@ function listFileEntries(bytes: Uint8Array): [number, number][] | undefined {
     pos += length;
   }
   return out;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** The registry's reason; some of its consistency checks throw without one (e.g. a map field whose entry is not a key and a value). */
@@ -182,7 +176,7 @@ function listFileEntryOffsets(bytes: Uint8Array): number[] {
 }
 
 function describeStart(bytes: Uint8Array): string {
-  const head = Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join(' ');
+  const head = formatHex(bytes.subarray(0, 8), ' ');
   const text = String.fromCharCode(...bytes.subarray(0, 64));
   if (/^\s*(syntax|edition|package|import|message|\/\/|\/\*)/.test(text)) return `Protobuf source text (compile it with buf build -o x.binpb): ${head}`;
   if (/^\s*[{[]/.test(text)) return `JSON text: ${head}`;

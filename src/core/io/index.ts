@@ -7,6 +7,8 @@ export { computeMaskedCrc32c } from './compute-crc32';
 export { DecodeError, type DecodeErrorCode, type DecodeErrorJson, isDecodeError, withDecodePath, withDecodePathAsync } from './decode-error';
 export { SNAPPY_STREAM_IDENTIFIER } from './decode-snappy-chunk';
 export { detectInputKind } from './detect-input-kind';
+export { formatHex } from './format-hex';
+export { haveSameBytes } from './have-same-bytes';
 export { type ArchiveLimits, type InputFile, type SkippedEntry } from './input-file';
 export { decodeModifiedUtf8, encodeModifiedUtf8, isModifiedUtf8StringAt } from './modified-utf8';
 export { baseNameOf } from './normalize-entry-path';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { WIRE_TYPE_NAMES, type EntryProtobufValue } from '../../worker';
+import { formatHex, WIRE_TYPE_NAMES, type EntryProtobufValue } from '../../worker';
 import { FailurePanel } from '../components/failure-panel';
 import { HexView, type HexRange } from '../components/hex-view';
 import { JsonTree } from '../components/json-tree';
@@ -99,7 +99,7 @@ function ProtobufValue({ value, label }: { value: EntryProtobufValue; label: str
                       <td className="num mono">{u.number}</td>
                       <td className="mono">{WIRE_TYPE_NAMES[u.wireType] ?? u.wireType}</td>
                       <td className="num">{u.length}</td>
-                      <td className="mono">{hex(value.frame.subarray(u.offset, Math.min(u.offset + u.length, u.offset + 32)))}{u.length > 32 ? ' …' : ''}</td>
+                      <td className="mono">{formatHex(value.frame.subarray(u.offset, Math.min(u.offset + u.length, u.offset + 32)), ' ')}{u.length > 32 ? ' …' : ''}</td>
                     </tr>
                   );
                 })}
@@ -117,8 +117,4 @@ function ProtobufValue({ value, label }: { value: EntryProtobufValue; label: str
       </div>
     </div>
   );
-}
-
-function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ');
 }
