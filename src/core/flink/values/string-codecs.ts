@@ -40,25 +40,15 @@ export function skipStringValue(bytes: Uint8Array, pos: number, end: number): nu
  */
 export const stringValueCodec: ValueCodec = {
   decode(r) {
-    const len = readStringValueVarint(r, 'length of StringValue');
+    const len = r.readStringValueVarint('length of StringValue');
     if (len > r.remaining) throw r.error('truncated', `expected ${len} characters of StringValue, found only ${r.remaining} bytes`);
     const units: number[] = [];
-    for (let i = 0; i < len; i++) units.push(readStringValueVarint(r, 'character of StringValue'));
+    for (let i = 0; i < len; i++) units.push(r.readStringValueVarint('character of StringValue'));
     let out = '';
     for (let i = 0; i < units.length; i += 4096) out += String.fromCharCode(...units.slice(i, i + 4096));
     return { kind: 'string', value: out };
   },
 };
-
-function readStringValueVarint(r: ByteReader, what: string): number {
-  let result = 0;
-  for (let shift = 0; shift < 35; shift += 7) {
-    const b = r.readU8(what);
-    result += (b & 0x7f) * 2 ** shift;
-    if ((b & 0x80) === 0) return result;
-  }
-  throw r.error('invalid-value', `expected a varint of at most 5 bytes for the ${what}, found a longer one`);
-}
 
 /** BigIntSerializer tag: 0 null, 1 ZERO, 2 ONE, 3 TEN, else t − 4 magnitude bytes. */
 function readBigInteger(r: ByteReader, what: string): bigint | null {
