@@ -10,7 +10,7 @@ import { getExtension, isMessage, toJson, type DescExtension, type DescField, ty
 import { isReflectList, isReflectMap, isReflectMessage, reflect, type ReflectMessage } from '@bufbuild/protobuf/reflect';
 import type { OptionExtensionFinder } from './find-option-extension';
 import { haveSameContent } from './have-same-content';
-import { formatHex } from '../io';
+import { formatHex, readVarintAt, varintCursor } from '../io';
 
 const UNSET = 'unset';
 
@@ -125,10 +125,6 @@ function describeItem(field: DescField | DescExtension, value: unknown): string 
 }
 
 function withoutLengthPrefix(data: Uint8Array): Uint8Array {
-  let length = 0;
-  for (let i = 0, shift = 1; i < data.length && i < 10; i++, shift *= 128) {
-    length += (data[i]! & 0x7f) * shift;
-    if ((data[i]! & 0x80) === 0) return length === data.length - i - 1 ? data.subarray(i + 1) : data;
-  }
-  return data;
+  const length = readVarintAt(data, 0);
+  return length >= 0 && length === data.length - varintCursor.next ? data.subarray(varintCursor.next) : data;
 }
