@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { toHex } from './identify-savepoint';
+import { formatHex } from '../core/io';
 import type { InputFile, InputFileDigest } from './inspector';
 import { blobSource } from './sources';
 
@@ -37,7 +37,7 @@ export async function hashInputFiles(
       read += bytes.length;
       onBytes(read, total, f.path);
     }
-    const digest = toHex(h.digest());
+    const digest = formatHex(h.digest());
     if (id !== null) known?.set(id, digest);
     digests.push({ path: f.path, size: f.blob.size, sha256: digest });
   }

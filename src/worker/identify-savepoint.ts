@@ -9,7 +9,7 @@
  *   per descriptor set (hashed whole: they are small), sorted by path.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { readAll, type SavepointFiles } from '../core/io';
+import { formatHex, readAll, type SavepointFiles } from '../core/io';
 import type { InputFileDigest } from './inspector';
 
 export interface SavepointIdentity {
@@ -20,7 +20,7 @@ export interface SavepointIdentity {
 
 export async function identifySavepoint(savepoint: SavepointFiles): Promise<SavepointIdentity> {
   const metadata = await readAll(savepoint.metadata);
-  const metadataSha = toHex(sha256(metadata));
+  const metadataSha = formatHex(sha256(metadata));
   const others = savepoint.files
     .filter((f) => f.name !== savepoint.metadata.name)
     .map((f) => ({ path: f.name, size: f.size }))
@@ -38,15 +38,9 @@ export function computeInputHash(savepointHash: string | null, descriptorSets: r
 }
 
 function hashText(text: string): string {
-  return toHex(sha256(new TextEncoder().encode(text)));
+  return formatHex(sha256(new TextEncoder().encode(text)));
 }
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-export function toHex(bytes: Uint8Array): string {
-  let hex = '';
-  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
-  return hex;
 }

@@ -4,3 +4,5 @@ export { connectWorkerInspector, type WorkerInspector } from './connect-worker-i
 export { toInspectorFailure, isInspectorFailure, networkFailure } from './to-inspector-failure';
 export { splitInputFiles, isDescriptorSetName, nameSavepointInput } from './split-input-files';
 export { readDroppedEntries, readPickedFiles } from './sources';
+/** for the UI, which shows bytes as hex but imports nothing of core/io */
+export { formatHex } from '../core/io';

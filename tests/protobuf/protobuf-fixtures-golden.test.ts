@@ -9,10 +9,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openNodeInput } from '../../src/cli/sources';
 import { createSnapshotRegistry } from '../../src/core/flink';
+import { formatHex } from '../../src/core/io';
 import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
 import {
   computeSha256,
-  formatHex,
   getProtobufScanIndex,
   listProtobufValueDetails,
   registerProtobufSnapshotReaders,

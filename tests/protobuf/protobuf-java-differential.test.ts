@@ -15,12 +15,13 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { ScalarType, type DescMessage } from '@bufbuild/protobuf';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeProtobufPayload, formatHex, normalizeDescriptorSet, parseDescriptorSet, walkMessages } from '../../src/core/protobuf';
+import { decodeProtobufPayload, normalizeDescriptorSet, parseDescriptorSet, walkMessages } from '../../src/core/protobuf';
 import { decodeUtf8 } from '../../src/core/protobuf/decode-utf8';
 import { encodeProtobufMessage } from '../../src/core/protobuf/encode-protobuf-message';
 import { ProtobufParseError } from '../../src/core/protobuf/protobuf-errors';
 import { type PbMessage } from '../../src/core/protobuf/protobuf-message-types';
 import { buildTestDescriptorSet } from './protobuf-test-schemas';
+import { formatHex } from '../../src/core/io';
 
 const JAR = path.join(homedir(), '.m2/repository/com/google/protobuf/protobuf-java/4.36.2/protobuf-java-4.36.2.jar');
 const hasTool = (cmd: string) => {

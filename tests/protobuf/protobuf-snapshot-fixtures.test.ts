@@ -5,10 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter } from '../../src/core/io';
+import { ByteReader, ByteWriter, formatHex } from '../../src/core/io';
 import { createSnapshotRegistry } from '../../src/core/flink';
 import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/read-serializer-snapshot';
-import { computeSha256, formatHex, getProtobufSnapshotContent, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
+import { computeSha256, getProtobufSnapshotContent, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { writeProtobufSnapshot } from '../../src/core/protobuf/write-protobuf-snapshot';
 import { hex } from './protobuf-test-schemas';
 

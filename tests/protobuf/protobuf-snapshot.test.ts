@@ -1,10 +1,10 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { DescriptorProtoSchema, FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, isDecodeError, type DecodeError } from '../../src/core/io';
+import { ByteReader, ByteWriter, formatHex, isDecodeError, type DecodeError } from '../../src/core/io';
 import { createSnapshotRegistry, type SerializerSnapshot } from '../../src/core/flink';
 import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/read-serializer-snapshot';
-import { computeSha256, DEFAULT_PROTOBUF_SETTINGS, describeProtobufSnapshots, formatProtobufSnapshotSummary, formatHex, getProtobufSnapshotContent, normalizeDescriptorSet, normalizeSnapshotDescriptors, parseDescriptorSet, PROTOBUF_SNAPSHOT_CLASS, registerProtobufSnapshotReaders, writeProtobufSnapshotParts } from '../../src/core/protobuf';
+import { computeSha256, DEFAULT_PROTOBUF_SETTINGS, describeProtobufSnapshots, formatProtobufSnapshotSummary, getProtobufSnapshotContent, normalizeDescriptorSet, normalizeSnapshotDescriptors, parseDescriptorSet, PROTOBUF_SNAPSHOT_CLASS, registerProtobufSnapshotReaders, writeProtobufSnapshotParts } from '../../src/core/protobuf';
 import { JAVA_PARSE_MESSAGES as M } from '../../src/core/protobuf/protobuf-errors';
 import { orderDescriptorFiles } from '../../src/core/protobuf/normalize-descriptor-set';
 import { readProtobufSnapshotContent } from '../../src/core/protobuf/read-protobuf-snapshot';

@@ -9,8 +9,8 @@
  * lifts the caps.
  */
 import { findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
-import { wrongInput, type SavepointFiles } from '../../core/io';
-import { formatHex, listProtobufValueDetails, type ProtobufValueDetail } from '../../core/protobuf';
+import { wrongInput, type SavepointFiles, formatHex } from '../../core/io';
+import { listProtobufValueDetails, type ProtobufValueDetail } from '../../core/protobuf';
 import { fitsJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';

@@ -10,6 +10,7 @@ import { getExtension, isMessage, toJson, type DescExtension, type DescField, ty
 import { isReflectList, isReflectMap, isReflectMessage, reflect, type ReflectMessage } from '@bufbuild/protobuf/reflect';
 import type { OptionExtensionFinder } from './find-option-extension';
 import { haveSameContent } from './have-same-content';
+import { formatHex, readVarintAt, varintCursor } from '../io';
 
 const UNSET = 'unset';
 
@@ -49,7 +50,7 @@ export function flattenMessage<Desc extends DescMessage>(schema: Desc, message: 
 
 /** `wire 0 0x01`; a length-delimited field shows its content, without the length prefix. */
 export function describeUnknownField(u: UnknownField): string {
-  return `wire ${u.wireType} 0x${formatHexBytes(u.wireType === 2 ? withoutLengthPrefix(u.data) : u.data)}`;
+  return `wire ${u.wireType} 0x${formatHex(u.wireType === 2 ? withoutLengthPrefix(u.data) : u.data)}`;
 }
 
 /** `deprecated: unset → true; #50000: … → …`, or undefined when both are equal. */
@@ -118,20 +119,12 @@ function describeItem(field: DescField | DescExtension, value: unknown): string 
   if (isReflectMessage(value)) return JSON.stringify(toJson(value.desc, value.message));
   if (isMessage(value) && field.message) return JSON.stringify(toJson(field.message, value));
   if (typeof value === 'string') return JSON.stringify(value);
-  if (value instanceof Uint8Array) return `0x${formatHexBytes(value)}`;
+  if (value instanceof Uint8Array) return `0x${formatHex(value)}`;
   if (typeof value === 'number' && field.enum) return field.enum.values.find((v) => v.number === value)?.name ?? String(value);
   return String(value);
 }
 
 function withoutLengthPrefix(data: Uint8Array): Uint8Array {
-  let length = 0;
-  for (let i = 0, shift = 1; i < data.length && i < 10; i++, shift *= 128) {
-    length += (data[i]! & 0x7f) * shift;
-    if ((data[i]! & 0x80) === 0) return length === data.length - i - 1 ? data.subarray(i + 1) : data;
-  }
-  return data;
-}
-
-function formatHexBytes(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  const length = readVarintAt(data, 0);
+  return length >= 0 && length === data.length - varintCursor.next ? data.subarray(varintCursor.next) : data;
 }

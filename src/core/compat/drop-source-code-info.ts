@@ -10,13 +10,11 @@
  * location's fields (path and span numbers, comment text) is not read: nothing reads it (descriptor.proto
  * is proto2, so decoding would not have validated its text as UTF-8 either).
  */
+import { readVarintAt, varintCursor, writeVarintAt } from '../io';
 
 const FILE_TAG = (1 << 3) | 2; // FileDescriptorSet.file, length-delimited
 const SOURCE_CODE_INFO_TAG = (9 << 3) | 2; // FileDescriptorProto.source_code_info
 const LOCATION_TAG = (1 << 3) | 2; // SourceCodeInfo.location
-
-/** The offset after the last varint read (module state: no object per varint on this hot path). */
-let after = 0;
 
 /** The set's bytes without source info, or `bytes` itself when it has none or is not well framed. */
 export function dropSourceCodeInfo(bytes: Uint8Array): Uint8Array {
@@ -25,20 +23,20 @@ export function dropSourceCodeInfo(bytes: Uint8Array): Uint8Array {
   let pos = 0;
   while (pos < bytes.length) {
     if (readVarint(bytes, pos, bytes.length) !== FILE_TAG) return bytes;
-    const lengthAt = after;
+    const lengthAt = varintCursor.next;
     const length = readVarint(bytes, lengthAt, bytes.length);
-    const fileStart = after;
+    const fileStart = varintCursor.next;
     if (length < 0 || fileStart + length > bytes.length) return bytes;
     const fileEnd = fileStart + length;
     for (let p = fileStart; p < fileEnd; ) {
       const fieldStart = p;
       const tag = readVarint(bytes, p, fileEnd);
       if (tag < 0) return bytes;
-      const next = skipValue(bytes, tag, after, fileEnd);
+      const next = skipValue(bytes, tag, varintCursor.next, fileEnd);
       if (next < 0) return bytes;
       if (tag === SOURCE_CODE_INFO_TAG) {
         readVarint(bytes, skipTag(bytes, fieldStart), fileEnd); // its length (checked by skipValue): content starts after it
-        if (!isWellFramedSourceInfo(bytes, after, next)) return bytes;
+        if (!isWellFramedSourceInfo(bytes, varintCursor.next, next)) return bytes;
         drops.push(lengthAt, fileStart, fileEnd, fieldStart, next);
       } else if (tag >>> 3 === 9) {
         return bytes; // source_code_info of another wire type: decoding decides
@@ -55,8 +53,8 @@ function isWellFramedSourceInfo(bytes: Uint8Array, start: number, end: number): 
   let pos = start;
   while (pos < end) {
     if (readVarint(bytes, pos, end) !== LOCATION_TAG) return false;
-    const length = readVarint(bytes, after, end);
-    const locationStart = after;
+    const length = readVarint(bytes, varintCursor.next, end);
+    const locationStart = varintCursor.next;
     if (length < 0 || locationStart + length > end) return false;
     const locationEnd = locationStart + length;
     for (let p = locationStart; p < locationEnd; ) {
@@ -67,7 +65,7 @@ function isWellFramedSourceInfo(bytes: Uint8Array, start: number, end: number): 
       // path (1), span (2): varints, packed or not; comments (3, 4, 6): text
       if ((no === 1 || no === 2) && wireType !== 0 && wireType !== 2) return false;
       if ((no === 3 || no === 4 || no === 6) && wireType !== 2) return false;
-      p = skipValue(bytes, tag, after, locationEnd);
+      p = skipValue(bytes, tag, varintCursor.next, locationEnd);
       if (p < 0) return false;
     }
     pos = locationEnd;
@@ -80,12 +78,12 @@ function skipValue(bytes: Uint8Array, tag: number, pos: number, end: number): nu
   if (tag >>> 3 === 0) return -1;
   switch (tag & 7) {
     case 0:
-      return readVarint(bytes, pos, end) < 0 ? -1 : after;
+      return readVarint(bytes, pos, end) < 0 ? -1 : varintCursor.next;
     case 1:
       return pos + 8 <= end ? pos + 8 : -1;
     case 2: {
       const length = readVarint(bytes, pos, end);
-      return length >= 0 && after + length <= end ? after + length : -1;
+      return length >= 0 && varintCursor.next + length <= end ? varintCursor.next + length : -1;
     }
     case 5:
       return pos + 4 <= end ? pos + 4 : -1;
@@ -96,24 +94,13 @@ function skipValue(bytes: Uint8Array, tag: number, pos: number, end: number): nu
 
 function skipTag(bytes: Uint8Array, pos: number): number {
   readVarint(bytes, pos, bytes.length);
-  return after;
+  return varintCursor.next;
 }
 
-/** A varint of at most 10 bytes ending before `end` (its end in `after`), or -1; values above 2^53 count as malformed. */
+/** A varint of at most 10 bytes ending before `end` (its end in varintCursor.next), or -1; values above 2^53 count as malformed. */
 function readVarint(bytes: Uint8Array, pos: number, end: number): number {
-  let value = 0;
-  let scale = 1;
-  const last = Math.min(end, pos + 10);
-  for (let i = pos; i < last; i++) {
-    const b = bytes[i]!;
-    value += (b & 0x7f) * scale;
-    if (b < 0x80) {
-      after = i + 1;
-      return value <= Number.MAX_SAFE_INTEGER ? value : -1;
-    }
-    scale *= 128;
-  }
-  return -1;
+  const value = readVarintAt(bytes, pos, end);
+  return value <= Number.MAX_SAFE_INTEGER ? value : -1;
 }
 
 /** Copies the set with the dropped fields left out and each touched file's length rewritten. */
@@ -133,7 +120,7 @@ function rewrite(bytes: Uint8Array, drops: readonly number[]): Uint8Array {
     let j = i;
     for (; j < drops.length && drops[j] === lengthAt; j += 5) removed += drops[j + 4]! - drops[j + 3]!;
     copy(pos, lengthAt); // up to this file's length: earlier files and its tag
-    at = writeVarint(out, at, fileEnd - fileStart - removed);
+    at = writeVarintAt(out, at, fileEnd - fileStart - removed);
     let p = fileStart;
     for (let k = i; k < j; k += 5) {
       copy(p, drops[k + 3]!);
@@ -145,14 +132,4 @@ function rewrite(bytes: Uint8Array, drops: readonly number[]): Uint8Array {
   }
   copy(pos, bytes.length);
   return out.subarray(0, at);
-}
-
-function writeVarint(out: Uint8Array, at: number, value: number): number {
-  let v = value;
-  while (v >= 0x80) {
-    out[at++] = (v % 0x80) | 0x80;
-    v = Math.floor(v / 0x80);
-  }
-  out[at++] = v;
-  return at;
 }

@@ -13,6 +13,7 @@ import { indexDeclarations } from './index-declarations';
 import { normalizeForComparison, type NormalizeOptions } from './normalize-for-comparison';
 import { orderFilesByImports } from './order-files-by-imports';
 import type { Finding } from './types';
+import { haveSameBytes } from '../io';
 
 export interface ExactRuleInput extends IdentityInput {
   savedSet: FileDescriptorSet;
@@ -86,12 +87,12 @@ function findExactDifference(savedSet: FileDescriptorSet, savedRoot: string, new
     // a root missing on one side is reported by ROOT_RENAMED; fall through to a file-level description
   }
   if (first !== undefined && !haveSameContent(a, b)) return first;
-  if (equalBytes(encodeSet(a), encodeSet(b))) return undefined;
+  if (haveSameBytes(encodeSet(a), encodeSet(b))) return undefined;
   if (first !== undefined) return first;
   const names = (s: FileDescriptorSet): string => s.file.map((f) => f.name).join(', ');
   if (names(a) !== names(b)) return `files change from [${names(a)}] to [${names(b)}]`;
   for (let i = 0; i < a.file.length; i++) {
-    if (!equalBytes(toBinary(FileDescriptorProtoSchema, a.file[i]), toBinary(FileDescriptorProtoSchema, b.file[i]))) {
+    if (!haveSameBytes(toBinary(FileDescriptorProtoSchema, a.file[i]), toBinary(FileDescriptorProtoSchema, b.file[i]))) {
       return `file ${a.file[i].name} differs outside the declarations the root reaches`;
     }
   }
@@ -105,10 +106,4 @@ function encodeSet(set: FileDescriptorSet): Uint8Array {
     encodedSets.set(set, bytes);
   }
   return bytes;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

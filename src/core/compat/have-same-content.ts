@@ -5,15 +5,15 @@
  * toBinary) is equal; `false` only means "compare them the slow way" (NaN, -0 vs 0, a property set
  * to its default on one side only, or nesting deeper than the limit all answer false).
  */
+import { haveSameBytes } from '../io';
+
 const MAX_DEPTH = 100;
 
 export function haveSameContent(a: unknown, b: unknown, depth = 0): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || depth > MAX_DEPTH) return false;
   if (a instanceof Uint8Array || b instanceof Uint8Array) {
-    if (!(a instanceof Uint8Array && b instanceof Uint8Array) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-    return true;
+    return a instanceof Uint8Array && b instanceof Uint8Array && haveSameBytes(a, b);
   }
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!(Array.isArray(a) && Array.isArray(b)) || a.length !== b.length) return false;

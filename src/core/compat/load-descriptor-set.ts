@@ -6,7 +6,7 @@
  */
 import { create, createFileRegistry, fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { DecodeError } from '../io';
+import { DecodeError, readVarintAt, varintCursor, formatHex, haveSameBytes } from '../io';
 import { countDeclaredMembers, isProtobufParseError, MAX_DECLARED_MEMBERS, parseDescriptorSet } from '../protobuf';
 import { dropSourceCodeInfo } from './drop-source-code-info';
 import { isRegistrySafe } from './is-registry-safe';
@@ -43,26 +43,31 @@ export function loadDescriptorSet(bytes: Uint8Array, fileName: string, shared?: 
   }
   // source info is dropped before counting and decoding: nothing reads it, and it is most of an image's bytes
   const decoded = dropSourceCodeInfo(bytes);
+  // one walk over the top-level entries of each byte array that needs it (the same one when nothing was dropped):
+  // the decoded bytes' for decoding file by file, the input's for the offsets in messages (only on failure)
+  let decodedEntries: SetEntries | undefined;
+  const entriesOf = (b: Uint8Array): SetEntries => (b === decoded ? (decodedEntries ??= listSetEntries(decoded)) : listSetEntries(b));
+  let entryOffsets: number[] | undefined;
+  const offsetOf = (fileIndex: number): number => (entryOffsets ??= listFileEntryOffsets(entriesOf(bytes)))[fileIndex] ?? 0;
   if (countDeclaredMembers(decoded, MAX_DECLARED_MEMBERS) > MAX_DECLARED_MEMBERS) {
     fail('limit-exceeded', `Expected a FileDescriptorSet declaring at most ${MAX_DECLARED_MEMBERS} fields and enum values (this inspector's cap), found more`, 0);
   }
   let set: FileDescriptorSet;
   try {
-    set = (shared && decodeSharingFiles(decoded, shared)) ?? fromBinary(FileDescriptorSetSchema, decoded, { readUnknownFields: true });
+    set = (shared && decodeSharingFiles(decoded, entriesOf(decoded), shared)) ?? fromBinary(FileDescriptorSetSchema, decoded, { readUnknownFields: true });
   } catch (e) {
     return fail('invalid-value', `Recognised as a FileDescriptorSet but corrupt: ${e instanceof Error ? e.message : String(e)}`, locateCorruption(bytes));
   }
   if (set.file.length === 0) fail('invalid-value', 'The FileDescriptorSet contains no files', 0);
-  const entryOffsets = listFileEntryOffsets(bytes);
   const names = new Set<string>();
   for (const [i, file] of set.file.entries()) {
-    if (!file.name) fail('invalid-value', `File ${i} of the FileDescriptorSet has no name`, entryOffsets[i] ?? 0);
-    if (names.has(file.name)) fail('invalid-value', `The FileDescriptorSet contains ${file.name} twice`, entryOffsets[i] ?? 0);
+    if (!file.name) fail('invalid-value', `File ${i} of the FileDescriptorSet has no name`, offsetOf(i));
+    if (names.has(file.name)) fail('invalid-value', `The FileDescriptorSet contains ${file.name} twice`, offsetOf(i));
     names.add(file.name);
   }
   for (const [i, file] of set.file.entries()) {
     for (const dep of file.dependency) {
-      if (!names.has(dep)) fail('invalid-value', `Cannot find ${dep}, imported by ${file.name}`, entryOffsets[i] ?? 0);
+      if (!names.has(dep)) fail('invalid-value', `Cannot find ${dep}, imported by ${file.name}`, offsetOf(i));
     }
   }
   const problem = validateDescriptorSet(set);
@@ -71,7 +76,7 @@ export function loadDescriptorSet(bytes: Uint8Array, fileName: string, shared?: 
       code: 'invalid-value',
       detail: `Invalid descriptor set (protoc would refuse it): ${problem.detail}`,
       file: fileName,
-      offset: entryOffsets[problem.fileIndex] ?? 0,
+      offset: offsetOf(problem.fileIndex),
       path: ['descriptor set', ...problem.path],
     });
   }
@@ -91,15 +96,15 @@ export function loadDescriptorSet(bytes: Uint8Array, fileName: string, shared?: 
  * when the bytes are not a plain list of well-framed file entries or a file does not decode, so the
  * whole set is decoded as usual and fails with its usual message.
  */
-function decodeSharingFiles(bytes: Uint8Array, cache: DescriptorFileCache): FileDescriptorSet | undefined {
-  const entries = listFileEntries(bytes);
+function decodeSharingFiles(bytes: Uint8Array, setEntries: SetEntries, cache: DescriptorFileCache): FileDescriptorSet | undefined {
+  const entries = listFileEntries(bytes, setEntries);
   if (entries === undefined) return undefined;
   const files: FileDescriptorProto[] = [];
   try {
     for (const [start, end] of entries) {
       const entry = bytes.subarray(start, end);
       const candidates = cache.byLength.get(entry.length);
-      const known = candidates?.find((c) => equalBytes(c.bytes, entry));
+      const known = candidates?.find((c) => haveSameBytes(c.bytes, entry));
       if (known) {
         files.push(known.proto);
         continue;
@@ -117,40 +122,39 @@ function decodeSharingFiles(bytes: Uint8Array, cache: DescriptorFileCache): File
   return set;
 }
 
-/** [start, end) of each file entry's content, or undefined unless the bytes are file entries (field 1) only. */
-function listFileEntries(bytes: Uint8Array): [number, number][] | undefined {
-  const out: [number, number][] = [];
+/** A set's top-level entries: each length-delimited field in order, up to the first that is not or whose tag or length does not end within 5 bytes. */
+interface SetEntries {
+  entries: { start: number; tag: number; contentStart: number; end: number }[];
+  /** whether the walk reached the end of the bytes (the last entry may still run past it) */
+  complete: boolean;
+}
+
+function listSetEntries(bytes: Uint8Array): SetEntries {
+  const entries: SetEntries['entries'] = [];
   let pos = 0;
-  const varint = (): number => {
-    const read = readVarintAt(bytes, pos);
-    pos = read.next;
-    return read.value;
-  };
   while (pos < bytes.length) {
-    if (varint() !== LENGTH_DELIMITED_FILE_TAG) return undefined;
-    const length = varint();
-    if (length < 0 || length > bytes.length - pos) return undefined;
-    out.push([pos, pos + length]);
+    const start = pos;
+    // a file entry's tag or length: at most 5 bytes (-1 when unterminated)
+    const tag = readVarintAt(bytes, pos, bytes.length, 5);
+    if (tag < 0 || (tag & 7) !== 2) return { entries, complete: false };
+    const length = readVarintAt(bytes, varintCursor.next, bytes.length, 5);
+    if (length < 0) return { entries, complete: false };
+    pos = varintCursor.next;
+    entries.push({ start, tag, contentStart: pos, end: pos + length });
     pos += length;
   }
-  return out;
+  return { entries, complete: true };
 }
 
-/** A varint of up to 35 bits at `pos` (a file entry's tag or length), and where it ends; value -1 when unterminated. */
-function readVarintAt(bytes: Uint8Array, pos: number): { value: number; next: number } {
-  let v = 0;
-  for (let shift = 0; shift < 35 && pos < bytes.length; shift += 7) {
-    const b = bytes[pos++]!;
-    v += (b & 0x7f) * 2 ** shift;
-    if (b < 0x80) return { value: v, next: pos };
+/** [start, end) of each file entry's content, or undefined unless the bytes are well-framed file entries (field 1) only. */
+function listFileEntries(bytes: Uint8Array, { entries, complete }: SetEntries): [number, number][] | undefined {
+  if (!complete) return undefined;
+  const out: [number, number][] = [];
+  for (const e of entries) {
+    if (e.tag !== LENGTH_DELIMITED_FILE_TAG || e.end > bytes.length) return undefined;
+    out.push([e.contentStart, e.end]);
   }
-  return { value: -1, next: pos };
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return out;
 }
 
 /** The registry's reason; some of its consistency checks throw without one (e.g. a map field whose entry is not a key and a value). */
@@ -170,28 +174,12 @@ function locateCorruption(bytes: Uint8Array): number {
 }
 
 /** Byte offset of each top-level `file` entry (field 1), in order, for locating per-file problems. */
-function listFileEntryOffsets(bytes: Uint8Array): number[] {
-  const out: number[] = [];
-  let pos = 0;
-  const varint = (): number => {
-    const read = readVarintAt(bytes, pos);
-    pos = read.next;
-    return read.value;
-  };
-  while (pos < bytes.length) {
-    const start = pos;
-    const tag = varint();
-    if (tag < 0 || (tag & 7) !== 2) break;
-    const length = varint();
-    if (length < 0) break;
-    if (tag >>> 3 === 1) out.push(start);
-    pos += length;
-  }
-  return out;
+function listFileEntryOffsets({ entries }: SetEntries): number[] {
+  return entries.filter((e) => e.tag >>> 3 === 1).map((e) => e.start);
 }
 
 function describeStart(bytes: Uint8Array): string {
-  const head = Array.from(bytes.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join(' ');
+  const head = formatHex(bytes.subarray(0, 8), ' ');
   const text = String.fromCharCode(...bytes.subarray(0, 64));
   if (/^\s*(syntax|edition|package|import|message|\/\/|\/\*)/.test(text)) return `Protobuf source text (compile it with buf build -o x.binpb): ${head}`;
   if (/^\s*[{[]/.test(text)) return `JSON text: ${head}`;

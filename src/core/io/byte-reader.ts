@@ -190,7 +190,7 @@ export class ByteReader {
    */
   readStringValue(what = 'string'): string | null {
     const start = this.pos;
-    const len = this.readStringValueVarint(what, 'length');
+    const len = this.readStringValueVarint(`length of ${what}`);
     if (len === 0) return null;
     const n = len - 1;
     // Each unit takes at least one byte: check before allocating.
@@ -208,7 +208,7 @@ export class ByteReader {
       if (b < 0x80) {
         this.pos++;
         c = b;
-      } else c = this.readStringValueVarint(what, `character ${i}`);
+      } else c = this.readStringValueVarint(`character ${i} of ${what}`);
       if (c > 0xffff) {
         throw this.error('invalid-value', `expected a UTF-16 code unit in ${what}, found ${c}`, this.pos);
       }
@@ -221,16 +221,17 @@ export class ByteReader {
     return out + String.fromCharCode(...chunk);
   }
 
-  private readStringValueVarint(what: string, part: string): number {
+  /** One varint of Flink's StringValue (a length or a UTF-16 unit): at most 5 bytes. */
+  readStringValueVarint(what: string): number {
     let result = 0;
     let shift = 0;
     for (let i = 0; i < 5; i++) {
-      const b = this.readU8(`${part} of ${what}`);
+      const b = this.readU8(what);
       result += (b & 0x7f) * 2 ** shift;
       if ((b & 0x80) === 0) return result;
       shift += 7;
     }
-    throw this.error('invalid-value', `expected a varint of at most 5 bytes for the ${part} of ${what}, found a longer one`, this.pos);
+    throw this.error('invalid-value', `expected a varint of at most 5 bytes for the ${what}, found a longer one`, this.pos);
   }
 
   /**

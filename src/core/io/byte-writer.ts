@@ -1,4 +1,5 @@
 import { encodeModifiedUtf8 } from './modified-utf8';
+import { measureVarint, writeVarintAt } from './varint';
 
 /**
  * Growable big-endian writer with Java DataOutput semantics. The core uses it to write frames and
@@ -93,11 +94,8 @@ export class ByteWriter {
     return this;
   }
   private stringValueVarint(v: number): void {
-    while (v >= 0x80) {
-      this.u8((v & 0x7f) | 0x80);
-      v = Math.floor(v / 128);
-    }
-    this.u8(v);
+    this.ensure(measureVarint(v));
+    this.len = writeVarintAt(this.buf, this.len, v);
   }
 
   /** Overwrites 4 bytes at `at` (for length back-patching). */

@@ -1,5 +1,6 @@
 import type { ByteSource } from './byte-source';
 import { DecodeError } from './decode-error';
+import { formatHex } from './format-hex';
 
 /** how far a gzip header's file name or comment is searched for its closing NUL */
 const MAX_HEADER_TEXT = 1024 * 1024;
@@ -20,17 +21,16 @@ export async function checkGzipMemberHeader(gz: ByteSource, start: number, index
   const what = `gzip member #${index}`;
   const fail = (detail: string, offset: number) => new DecodeError({ code: 'corrupt-compression', detail, file: gz.name, offset });
   const fixed = await gz.read(start, Math.min(10, gz.size - start));
-  const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ');
   if (fixed.length < 2 || fixed[0] !== 0x1f || fixed[1] !== 0x8b) {
     if (index > 1) {
-      return fail(`expected another gzip member (1f 8b) or the end of the file after member #${index - 1}, found ${gz.size - start} bytes of trailing data starting ${hex(fixed.subarray(0, 4))}`, start);
+      return fail(`expected another gzip member (1f 8b) or the end of the file after member #${index - 1}, found ${gz.size - start} bytes of trailing data starting ${formatHex(fixed.subarray(0, 4), ' ')}`, start);
     }
-    return fail(`expected a gzip header (1f 8b), found ${hex(fixed.subarray(0, 4))}`, start);
+    return fail(`expected a gzip header (1f 8b), found ${formatHex(fixed.subarray(0, 4), ' ')}`, start);
   }
   if (fixed.length < 10) return fail(`expected the 10-byte header of ${what}, found the file ends after ${fixed.length} bytes`, start);
   if (fixed[2] !== 8) return fail(`expected ${what} to use compression method 8 (DEFLATE), found method ${fixed[2]}`, start + 2);
   const flags = fixed[3]!;
-  if ((flags & FRESERVED) !== 0) return fail(`expected the reserved flag bits of ${what} to be 0, found flags 0x${flags.toString(16).padStart(2, '0')}`, start + 3);
+  if ((flags & FRESERVED) !== 0) return fail(`expected the reserved flag bits of ${what} to be 0, found flags 0x${formatHex([flags])}`, start + 3);
   let at = start + 10;
   if ((flags & FEXTRA) !== 0) {
     const xlen = await gz.read(at, Math.min(2, gz.size - at));

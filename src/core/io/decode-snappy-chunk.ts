@@ -2,6 +2,8 @@ import { uncompress } from 'snappyjs';
 import { computeMaskedCrc32c } from './compute-crc32';
 import { DecodeError } from './decode-error';
 import { readU24LE, readU32LE } from './little-endian';
+import { readVarintAt, varintCursor } from './varint';
+import { formatHex } from './format-hex';
 
 /** The Snappy framing format's stream identifier chunk: FF 06 00 00 "sNaPpY". */
 export const SNAPPY_STREAM_IDENTIFIER: readonly number[] = [0xff, 0x06, 0x00, 0x00, 0x73, 0x4e, 0x61, 0x50, 0x70, 0x59];
@@ -41,7 +43,7 @@ export function readSnappyChunkLength(bytes: Uint8Array, at: number, end: number
     }
   }
   if (4 + body > end - at) {
-    throw new DecodeError({ code: 'truncated', detail: `expected ${4 + body} bytes for a Snappy chunk of type 0x${hex2(type)}, found ${end - at}`, file, offset });
+    throw new DecodeError({ code: 'truncated', detail: `expected ${4 + body} bytes for a Snappy chunk of type 0x${formatHex([type])}, found ${end - at}`, file, offset });
   }
   return 4 + body;
 }
@@ -60,13 +62,13 @@ export function decodeSnappyChunk(bytes: Uint8Array, at: number, offset: number,
   if (type === 0xff) {
     const want = SNAPPY_STREAM_IDENTIFIER.slice(4);
     if (len !== 6 || want.some((b, i) => body[i] !== b)) {
-      throw fail('bad-magic', `expected the Snappy stream identifier chunk ${hex(SNAPPY_STREAM_IDENTIFIER)}, found ${hex(bytes.subarray(at, at + Math.min(4 + len, 10)))}`);
+      throw fail('bad-magic', `expected the Snappy stream identifier chunk ${formatHex(SNAPPY_STREAM_IDENTIFIER, ' ')}, found ${formatHex(bytes.subarray(at, at + Math.min(4 + len, 10)), ' ')}`);
     }
     return { type, length: 4 + len };
   }
   if (type === 0xfe || (type >= 0x80 && type <= 0xfd)) return { type, length: 4 + len };
   if (type !== 0x00 && type !== 0x01) {
-    throw fail('corrupt-compression', `expected a Snappy chunk of type 0x00 (compressed), 0x01 (uncompressed), 0x80–0xfe (skippable) or 0xff (identifier), found reserved unskippable type 0x${hex2(type)}`);
+    throw fail('corrupt-compression', `expected a Snappy chunk of type 0x00 (compressed), 0x01 (uncompressed), 0x80–0xfe (skippable) or 0xff (identifier), found reserved unskippable type 0x${formatHex([type])}`);
   }
   if (len < 4) throw fail('corrupt-compression', `expected a Snappy data chunk of at least 4 bytes (its checksum), found length ${len}`);
   const expectedCrc = readU32LE(body, 0);
@@ -91,14 +93,9 @@ export function decodeSnappyChunk(bytes: Uint8Array, at: number, offset: number,
 export function decodeSnappyBlock(block: Uint8Array, offset: number, file: string): Uint8Array {
   const fail = (detail: string, rel: number, code: 'corrupt-compression' | 'limit-exceeded' = 'corrupt-compression'): DecodeError =>
     new DecodeError({ code, detail, file, offset: offset + rel });
-  let declared = 0;
-  let p = 0;
-  for (let shift = 0; ; shift += 7) {
-    if (p >= block.length || shift > 28) throw fail('expected a varint uncompressed length at the start of the Snappy block, found a truncated or over-long one', 0);
-    const b = block[p++]!;
-    declared += (b & 0x7f) * 2 ** shift;
-    if ((b & 0x80) === 0) break;
-  }
+  const declared = readVarintAt(block, 0, block.length, 5);
+  if (declared < 0) throw fail('expected a varint uncompressed length at the start of the Snappy block, found a truncated or over-long one', 0);
+  let p = varintCursor.next;
   if (declared > SNAPPY_MAX_CHUNK_DATA) {
     throw fail(`expected a Snappy chunk to decompress to at most ${SNAPPY_MAX_CHUNK_DATA} bytes, found a declared length of ${declared}`, 0, 'limit-exceeded');
   }
@@ -139,12 +136,6 @@ export function decodeSnappyBlock(block: Uint8Array, offset: number, file: strin
   return uncompress(block, SNAPPY_MAX_CHUNK_DATA);
 }
 
-function hex2(b: number): string {
-  return b.toString(16).padStart(2, '0');
-}
 function hex8(v: number): string {
   return v.toString(16).padStart(8, '0');
-}
-function hex(bytes: ArrayLike<number>): string {
-  return Array.from(bytes, hex2).join(' ');
 }

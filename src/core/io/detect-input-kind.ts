@@ -1,5 +1,6 @@
 import type { ByteSource } from './byte-source';
 import { readU32LE } from './little-endian';
+import { readVarintAt, varintCursor } from './varint';
 
 export type InputKind =
   | 'zip'
@@ -124,15 +125,10 @@ function isProtoName(h: Uint8Array, lenAt: number): boolean {
   return String.fromCharCode(...name).endsWith('.proto');
 }
 
+/** A length varint of at most 5 bytes inside the header, and where it ends. */
 function readVarint(h: Uint8Array, at: number): { value: number; next: number } | undefined {
-  let v = 0;
-  for (let i = 0; i < 5; i++) {
-    const b = h[at + i];
-    if (b === undefined) return undefined;
-    v += (b & 0x7f) * 2 ** (7 * i);
-    if ((b & 0x80) === 0) return { value: v, next: at + i + 1 };
-  }
-  return undefined;
+  const value = readVarintAt(h, at, h.length, 5);
+  return value < 0 ? undefined : { value, next: varintCursor.next };
 }
 
 function asText(h: Uint8Array): string | undefined {

@@ -2,6 +2,7 @@
  * Java's modified UTF-8 (DataInput.readUTF / DataOutput.writeUTF): U+0000 as C0 80, supplementary
  * characters as two 3-byte surrogates (CESU-8), no 4-byte sequences.
  */
+import { formatHex } from './format-hex';
 
 /** Decodes bytes as modified UTF-8; returns null when a sequence is malformed (caller reports). */
 export function decodeModifiedUtf8(bytes: Uint8Array, start = 0, end = bytes.length): { value: string } | { error: string; at: number } {
@@ -15,18 +16,18 @@ export function decodeModifiedUtf8(bytes: Uint8Array, start = 0, end = bytes.len
     } else if ((a & 0xe0) === 0xc0) {
       if (i + 1 >= end) return { error: 'partial 2-byte character at end of string', at: i };
       const b = bytes[i + 1]!;
-      if ((b & 0xc0) !== 0x80) return { error: `malformed 2-byte character 0x${hex2(a)} 0x${hex2(b)}`, at: i };
+      if ((b & 0xc0) !== 0x80) return { error: `malformed 2-byte character 0x${formatHex([a])} 0x${formatHex([b])}`, at: i };
       units.push(((a & 0x1f) << 6) | (b & 0x3f));
       i += 2;
     } else if ((a & 0xf0) === 0xe0) {
       if (i + 2 >= end) return { error: 'partial 3-byte character at end of string', at: i };
       const b = bytes[i + 1]!;
       const c = bytes[i + 2]!;
-      if ((b & 0xc0) !== 0x80 || (c & 0xc0) !== 0x80) return { error: `malformed 3-byte character 0x${hex2(a)} 0x${hex2(b)} 0x${hex2(c)}`, at: i };
+      if ((b & 0xc0) !== 0x80 || (c & 0xc0) !== 0x80) return { error: `malformed 3-byte character 0x${formatHex([a])} 0x${formatHex([b])} 0x${formatHex([c])}`, at: i };
       units.push(((a & 0x0f) << 12) | ((b & 0x3f) << 6) | (c & 0x3f));
       i += 3;
     } else {
-      return { error: `byte 0x${hex2(a)} cannot start a modified UTF-8 character`, at: i };
+      return { error: `byte 0x${formatHex([a])} cannot start a modified UTF-8 character`, at: i };
     }
   }
   let out = '';
@@ -81,6 +82,3 @@ export function modifiedUtf8Length(s: string): number {
   return n;
 }
 
-function hex2(b: number): string {
-  return b.toString(16).padStart(2, '0');
-}

@@ -5,6 +5,7 @@ import { computeCrc32 } from './compute-crc32';
 import { DecodeError, isDecodeError } from './decode-error';
 import type { ArchiveLimits } from './input-file';
 import type { TarCursor } from './walk-tar-members';
+import { formatHex } from './format-hex';
 
 const READ_SLICE = 64 * 1024;
 /** compressed bytes per push: bounds what one push can expand to (DEFLATE tops out near 1032:1) */
@@ -163,7 +164,7 @@ export function openGunzipCursor(gz: ByteSource, limits: ArchiveLimits): GunzipC
       const end = findTrailerEnd();
       if (end !== undefined && end < gz.size) {
         const next = await gz.read(end, Math.min(4, gz.size - end));
-        const hex = Array.from(next, (b) => b.toString(16).padStart(2, '0')).join(' ');
+        const hex = formatHex(next, ' ');
         return new DecodeError({
           code: 'corrupt-compression',
           detail: `expected another gzip member (1f 8b) or the end of the file after ${what}, which ends at offset ${end}, found ${gz.size - end} bytes of trailing data starting ${hex}`,

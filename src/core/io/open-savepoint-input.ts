@@ -8,6 +8,7 @@ import { openTarArchive } from './open-tar-archive';
 import { openTarGzArchive } from './open-tar-gz-archive';
 import { openZipArchive } from './open-zip-archive';
 import type { SavepointFiles } from './savepoint-files';
+import { formatHex } from './format-hex';
 
 /** What a user can hand over: one file (archive or `_metadata`), or the files of a folder/drop. */
 export type SavepointInput =
@@ -68,7 +69,7 @@ const EXPECTED = 'expected a savepoint folder, its _metadata file, or a .zip/.ta
 
 async function firstBytesHex(source: ByteSource): Promise<string> {
   const head = await source.read(0, Math.min(8, source.size));
-  return Array.from(head, (b) => b.toString(16).padStart(2, '0')).join(' ');
+  return formatHex(head, ' ');
 }
 
 /** A single file that is not a savepoint: one that is recognised as another kind is told apart from one that is not recognised at all. */

@@ -2,6 +2,7 @@ import { ByteReader } from './byte-reader';
 import type { ByteSource } from './byte-source';
 import { DecodeError } from './decode-error';
 import { decodeSnappyChunk, readSnappyChunkLength as chunkLength, type SnappyChecksumMode, type SnappyChunkContext } from './decode-snappy-chunk';
+import { formatHex } from './format-hex';
 
 export interface SnappyFramedOptions {
   /** where the stream starts (absolute offset); default 0 */
@@ -187,7 +188,7 @@ function checkFirstChunk(type: number | undefined, options: SnappyFramedOptions,
   if (options.identifier !== 'required' || type === 0xff) return;
   throw new DecodeError({
     code: 'bad-magic',
-    detail: `expected a Snappy framed stream starting with the stream identifier chunk (type 0xff), found ${type === undefined ? 'no chunk at all' : `a chunk of type 0x${type.toString(16).padStart(2, '0')}`}`,
+    detail: `expected a Snappy framed stream starting with the stream identifier chunk (type 0xff), found ${type === undefined ? 'no chunk at all' : `a chunk of type 0x${formatHex([type])}`}`,
     file,
     offset,
   });

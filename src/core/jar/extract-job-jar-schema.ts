@@ -14,7 +14,7 @@
  */
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, type DescriptorProto, type FileDescriptorProto } from '@bufbuild/protobuf/wkt';
-import { DecodeError, isDecodeError, openZipArchive, withDecodePathAsync, type ArchiveLimits, type ByteSource, type InputFile } from '../io';
+import { DecodeError, formatHex, haveSameBytes, isDecodeError, measureVarint, openZipArchive, withDecodePathAsync, writeVarintAt, type ArchiveLimits, type ByteSource, type InputFile } from '../io';
 import { orderFilesByImports } from '../compat';
 import { BUILD_METHOD, findDescriptorBuilds, type DescriptorBuild, type GencodeVersion } from './find-descriptor-builds';
 import type { EmbeddedFile, JarMessageClass, JobJarSchema } from './job-jar-types';
@@ -141,7 +141,7 @@ export async function extractJobJarSchema(jarSource: ByteSource, withSources: re
     if (visited.has(file)) continue;
     visited.add(file);
     const seen = byName.get(file.name);
-    if (seen !== undefined && !equalBytes(seen.bytes, file.bytes)) {
+    if (seen !== undefined && !haveSameBytes(seen.bytes, file.bytes)) {
       throw new DecodeError({
         code: 'invalid-value',
         detail: `expected one descriptor of ${file.name}, found two that differ: built by ${seen.outerClass} (${seen.jar}) and by ${file.outerClass} (${file.jar}); the jars hold two versions of that file`,
@@ -211,7 +211,7 @@ async function openJar(source: ByteSource, options: ExtractJobJarOptions): Promi
   return withDecodePathAsync('job jar', async () => {
     const head = source.size >= 4 ? await source.read(0, 4) : new Uint8Array(0);
     if (head.length < 4 || head[0] !== ZIP_MAGIC[0] || head[1] !== ZIP_MAGIC[1]) {
-      const hex = Array.from(head, (b) => b.toString(16).padStart(2, '0')).join(' ');
+      const hex = formatHex(head, ' ');
       throw new DecodeError({ code: 'not-recognised', detail: `expected a jar (a zip archive, PK\\x03\\x04), found ${source.size === 0 ? 'an empty file' : `bytes ${hex}`}`, file: source.name, offset: 0 });
     }
     const listing = await openZipArchive(source, options.limits);
@@ -284,22 +284,12 @@ function orderDependencyFirst(byName: ReadonlyMap<string, EmbeddedFile>): Embedd
 /** A FileDescriptorSet: field 1 (file), length-delimited, each file's bytes unchanged. */
 export function encodeFileDescriptorSet(files: readonly Uint8Array[]): Uint8Array {
   let total = 0;
-  const headers = files.map((bytes) => {
-    const header = [0x0a];
-    let n = bytes.length;
-    while (n >= 0x80) {
-      header.push((n & 0x7f) | 0x80);
-      n = Math.floor(n / 128);
-    }
-    header.push(n);
-    total += header.length + bytes.length;
-    return header;
-  });
+  for (const bytes of files) total += 1 + measureVarint(bytes.length) + bytes.length;
   const out = new Uint8Array(total);
   let p = 0;
-  for (const [i, bytes] of files.entries()) {
-    out.set(headers[i]!, p);
-    p += headers[i]!.length;
+  for (const bytes of files) {
+    out[p++] = 0x0a;
+    p = writeVarintAt(out, p, bytes.length);
     out.set(bytes, p);
     p += bytes.length;
   }
@@ -308,10 +298,4 @@ export function encodeFileDescriptorSet(files: readonly Uint8Array[]): Uint8Arra
 
 function formatVersion(v: GencodeVersion): string {
   return `${v.major}.${v.minor}.${v.patch}${v.suffix}`;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -8,9 +8,3 @@ import { sha256 } from '@noble/hashes/sha2.js';
 export function computeSha256(bytes: Uint8Array): Uint8Array {
   return sha256(bytes);
 }
-
-export function formatHex(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
-  return out;
-}

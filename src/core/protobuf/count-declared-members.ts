@@ -4,6 +4,8 @@
  * is refused up front instead of exhausting memory. Stops counting once `stopAbove` is passed.
  * Malformed bytes end the count quietly: the real parser reports them with protobuf-java's text.
  */
+import { readVarintAt, varintCursor } from '../io';
+
 const MAX_NESTING = 128;
 
 type Walker = (bytes: Uint8Array, start: number, end: number, depth: number) => void;
@@ -15,14 +17,9 @@ export function countDeclaredMembers(bytes: Uint8Array, stopAbove: number): numb
   const eachLengthDelimited = (start: number, end: number, onField: (n: number, s: number, e: number) => void): void => {
     let p = start;
     const varint = (): number => {
-      let v = 0;
-      for (let shift = 0; shift < 64; shift += 7) {
-        if (p >= end) return -1;
-        const b = bytes[p++]!;
-        if (shift < 35) v += (b & 0x7f) * 2 ** shift;
-        if (b < 0x80) return v;
-      }
-      return -1;
+      const v = readVarintAt(bytes, p, end);
+      if (v >= 0) p = varintCursor.next;
+      return v;
     };
     while (p < end && !done()) {
       const tag = varint();

@@ -7,7 +7,7 @@
 export { type AliasingMemory, type EntryKeyText, type ProtobufStateScan, type ProtobufStateScanSummary, type ProtobufValueFinding, createProtobufStateScan } from './aggregate-protobuf-state-scan';
 export { type ProtobufScanIndex, buildProtobufScanIndex, getProtobufScanIndex } from './build-protobuf-scan-index';
 export { walkMessages } from './collect-protobuf-fields';
-export { computeSha256, formatHex } from './compute-sha256';
+export { computeSha256 } from './compute-sha256';
 export { countDeclaredMembers } from './count-declared-members';
 export { decodeProtobufPayload } from './decode-protobuf-payload';
 export { type ProtobufValueDetail } from './decode-protobuf-value';

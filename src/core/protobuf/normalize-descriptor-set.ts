@@ -5,6 +5,7 @@
  * Failures throw DescriptorSchemaError whose message is the serializer's inner text.
  */
 import type { DescMessage, FileRegistry } from '@bufbuild/protobuf';
+import { haveSameBytes } from '../io';
 import { buildDescriptorRegistry } from './build-descriptor-registry';
 import { copyTreeMessage, FILE, FILE_SET, getTreeMessages, getTreeNumbers, getTreeString, getTreeStrings } from './descriptor-tree';
 import { encodeProtobufMessage } from './encode-protobuf-message';
@@ -31,7 +32,7 @@ export function normalizeDescriptorSet(set: PbMessage, rootFullName: string): No
     const bytes = encodeProtobufMessage(file);
     const seen = byName.get(name);
     if (seen !== undefined) {
-      if (!equalBytes(seen.bytes, bytes)) throw new DescriptorSchemaError(`Conflicting descriptor file: ${name}`);
+      if (!haveSameBytes(seen.bytes, bytes)) throw new DescriptorSchemaError(`Conflicting descriptor file: ${name}`);
       continue;
     }
     const depCount = getTreeStrings(file, FILE.dependency).length;
@@ -114,10 +115,4 @@ function findRootMessage(registry: FileRegistry, order: readonly string[], fullN
   if (matches.length > 1) throw new DescriptorSchemaError(`Ambiguous root message: ${fullName}`);
   if (matches.length === 0) throw new DescriptorSchemaError(`Missing root message: ${fullName}`);
   return matches[0]!;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -1,3 +1,5 @@
+import { measureVarint, writeVarintAt } from '../io';
+
 /** A growable little Protobuf wire writer (tags, varints, fixed ints, raw bytes). */
 export class ProtoBytesWriter {
   private buf = new Uint8Array(64);
@@ -23,11 +25,7 @@ export class ProtoBytesWriter {
   /** unsigned value below 2^32 */
   varint(v: number): this {
     this.ensure(5);
-    while (v > 0x7f) {
-      this.buf[this.len++] = (v & 0x7f) | 0x80;
-      v = Math.floor(v / 128);
-    }
-    this.buf[this.len++] = v;
+    this.len = writeVarintAt(this.buf, this.len, v);
     return this;
   }
 
@@ -67,20 +65,14 @@ export class ProtoBytesWriter {
 
   /** Writes the length of everything after `at` as a varint at `at`, moving the value when it needs more than one byte. */
   endLength(at: number): this {
-    let v = this.len - at - 1;
-    let size = 1;
-    for (let x = v; x > 0x7f; x = Math.floor(x / 128)) size++;
+    const v = this.len - at - 1;
+    const size = measureVarint(v);
     if (size > 1) {
       this.ensure(size - 1);
       this.buf.copyWithin(at + size, at + 1, this.len);
       this.len += size - 1;
     }
-    let p = at;
-    while (v > 0x7f) {
-      this.buf[p++] = (v & 0x7f) | 0x80;
-      v = Math.floor(v / 128);
-    }
-    this.buf[p] = v;
+    writeVarintAt(this.buf, at, v);
     return this;
   }
 

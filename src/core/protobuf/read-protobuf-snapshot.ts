@@ -4,8 +4,8 @@
  * an EOF anywhere is `Truncated Protobuf snapshot`; every other failure is
  * `Cannot read Protobuf snapshot: <inner>`. Errors are DecodeErrors with code 'protobuf'.
  */
-import { DecodeError, isDecodeError, type ByteReader } from '../io';
-import { computeSha256, formatHex } from './compute-sha256';
+import { DecodeError, isDecodeError, type ByteReader, formatHex } from '../io';
+import { computeSha256 } from './compute-sha256';
 import { normalizeDescriptorSet } from './normalize-descriptor-set';
 import { parseDescriptorSet } from './parse-descriptor-set';
 import {

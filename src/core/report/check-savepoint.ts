@@ -6,8 +6,8 @@
  * report model.
  */
 import { buildSchemaDiff, finishValueWarnings, type ValueWarning } from '../compat';
-import { readAll } from '../io';
-import { computeSha256, formatHex } from '../protobuf';
+import { readAll, formatHex } from '../io';
+import { computeSha256 } from '../protobuf';
 import { buildReport } from './build-report';
 import type { CheckSavepointInput, EvaluatedSavepoint, StateValuesNotRead, StateValueTally } from './check-savepoint-types';
 import { createStateValueScanner } from './create-state-value-scanner';

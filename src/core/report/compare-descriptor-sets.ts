@@ -10,8 +10,8 @@
  * their sets' java options (generated-class state) unless the kind is `dynamic`.
  */
 import { buildSchemaDiff, createDescriptorFileCache, DEFAULT_SETTINGS, deriveJavaClassName, evaluateStateCompatibility, indexDeclarations, loadDescriptorSet, normalizeForComparison, type DeclarationIndex, type LibraryLine, type TypeKind } from '../compat';
-import { DecodeError } from '../io';
-import { computeSha256, formatHex } from '../protobuf';
+import { DecodeError, formatHex } from '../io';
+import { computeSha256 } from '../protobuf';
 import { buildReport } from './build-report';
 import { DESCRIPTOR_SET_BLIND_SPOT, describeDescriptorSetSchema } from './describe-new-schema';
 import type { CompatibilityReport, NewSchemaReport, ReportInputFile, ReportStateInput } from './report-types';

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useMemo, useRef, type MouseEvent } from 'react';
+import { formatHex } from '../../worker';
 
 export interface HexRange {
   offset: number;
@@ -105,7 +106,7 @@ const HexLine = memo(function HexLine({
           const i = owner[b] ?? -1;
           return (
             <span key={k} className={`hx ${classOf(b)}`} data-offset={b} title={b < 4 ? 'frame length (4-byte big-endian)' : i >= 0 ? `${ranges[i]!.path} @ ${b}` : `byte ${b}`}>
-              {v.toString(16).padStart(2, '0')}
+              {formatHex([v])}
             </span>
           );
         })}

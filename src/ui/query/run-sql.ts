@@ -3,6 +3,7 @@
  * (the total is said), each cell as text (BIGINT as digits, nested values as JSON, bytes as hex).
  */
 import type { QueryEngine } from './open-duckdb';
+import { formatHex } from '../../worker';
 
 export const MAX_RESULT_ROWS = 10_000;
 
@@ -29,14 +30,14 @@ export function formatCell(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
-  if (v instanceof Uint8Array) return [...v].map((b) => b.toString(16).padStart(2, '0')).join('');
+  if (v instanceof Uint8Array) return formatHex(v);
   return JSON.stringify(toPlain(v));
 }
 
 function toPlain(v: unknown): unknown {
   if (v === null || v === undefined) return null;
   if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : String(v);
-  if (v instanceof Uint8Array) return [...v].map((b) => b.toString(16).padStart(2, '0')).join('');
+  if (v instanceof Uint8Array) return formatHex(v);
   if (typeof v !== 'object') return v;
   const o = v as { toJSON?: () => unknown; toArray?: () => unknown[] };
   if (typeof o.toArray === 'function' && !(v instanceof Map)) return [...o.toArray()].map(toPlain);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { WIRE_TYPE_NAMES, type EntryProtobufValue } from '../../worker';
+import { formatHex, WIRE_TYPE_NAMES, type EntryProtobufValue } from '../../worker';
 import { FailurePanel } from '../components/failure-panel';
 import { HexView, type HexRange } from '../components/hex-view';
 import { JsonTree } from '../components/json-tree';
@@ -116,7 +116,7 @@ function ProtobufValue({ value, label }: { value: EntryProtobufValue; label: str
                       <td className="num mono">{u.number}</td>
                       <td className="mono">{WIRE_TYPE_NAMES[u.wireType] ?? u.wireType}</td>
                       <td className="num">{u.length}</td>
-                      <td className="mono">{hex(u.head)}{u.length > u.head.length ? ' …' : ''}</td>
+                      <td className="mono">{formatHex(u.head, ' ')}{u.length > u.head.length ? ' …' : ''}</td>
                     </tr>
                   );
                 })}
@@ -144,8 +144,4 @@ function ProtobufValue({ value, label }: { value: EntryProtobufValue; label: str
       </div>
     </div>
   );
-}
-
-function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ');
 }

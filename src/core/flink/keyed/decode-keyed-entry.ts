@@ -1,4 +1,4 @@
-import { ByteReader, isDecodeError } from '../../io';
+import { ByteReader, isDecodeError, formatHex } from '../../io';
 import type { StateMetaInfo } from '../savepoint/inspection-types';
 import type { DecodedValue, SerializerSnapshot, ValueCodec, ValueMode } from '../snapshots/snapshot-types';
 import { encodeBase64 } from '../values';
@@ -207,7 +207,7 @@ function decodeDelimitedList(element: SerializerSnapshot | undefined, r: ByteRea
       if (r.remaining > 0) {
         const at = r.position;
         const d = r.readU8('list delimiter');
-        if (d !== LIST_DELIMITER) throw r.error('invalid-value', `expected the list delimiter 0x2c after element ${items.length - 1}, found 0x${d.toString(16).padStart(2, '0')}`, at);
+        if (d !== LIST_DELIMITER) throw r.error('invalid-value', `expected the list delimiter 0x2c after element ${items.length - 1}, found 0x${formatHex([d])}`, at);
       }
     }
   } catch (e) {

@@ -12,7 +12,7 @@
  * 3), so the layout is decided from the bytes of the first block, each layout's expectations tested,
  * and refused, never guessed, when the bytes fit neither.
  */
-import { ByteReader, DecodeError, SNAPPY_STREAM_IDENTIFIER, isDecodeError } from '../../io';
+import { ByteReader, DecodeError, SNAPPY_STREAM_IDENTIFIER, isDecodeError, formatHex } from '../../io';
 import type { KeyedStateHeader } from '../savepoint/inspection-types';
 import type { KeyedStreamInput } from './keyed-stream-types';
 import { listKeyGroupBlocks } from './read-canonical-keyed-entries';
@@ -77,10 +77,6 @@ interface LayoutTest {
   exact?: boolean;
 }
 
-function hex(bytes: Uint8Array, n: number): string {
-  return [...bytes.subarray(0, n)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
-}
-
 function startsWithSnappyIdentifier(bytes: Uint8Array, at: number): boolean {
   return SNAPPY_STREAM_IDENTIFIER.every((b, i) => bytes[at + i] === b);
 }
@@ -107,7 +103,7 @@ function testFullLayout(bytes: Uint8Array, keyGroup: number, stateCount: number,
     // each block is its own Snappy framed stream (the heap layout puts the i32 key group first, whose first byte is 0)
     return startsWithSnappyIdentifier(bytes, 0)
       ? { fits: true, evidence: 'the block is a Snappy framed stream from its first byte', exact: true }
-      : { fits: false, evidence: `expected a Snappy stream identifier at the block start, found ${hex(bytes, 10)}` };
+      : { fits: false, evidence: `expected a Snappy stream identifier at the block start, found ${formatHex(bytes.subarray(0, 10), ' ')}` };
   }
   const r = new ByteReader(bytes, { file, baseOffset: absolute });
   const rows = new KeyedEntryRows();

@@ -2,7 +2,7 @@
  * Reads one operator state of `_metadata`: V5+ name/uid, the 16-byte operator id,
  * parallelism, max parallelism, coordinator state, then the subtask entries.
  */
-import { type ByteReader, withDecodePath } from '../../io';
+import { type ByteReader, withDecodePath, formatHex } from '../../io';
 import { MAX_KEY_GROUPS } from './read-handle-primitives';
 import { readCheckpointMetadataSubtask } from './read-checkpoint-metadata-subtask';
 import { readStreamHandle } from './read-stream-handle';
@@ -54,10 +54,7 @@ export function readCheckpointMetadataOperator(r: ByteReader, version: number, o
 }
 
 function readOperatorId(r: ByteReader): string {
-  const bytes = r.readBytes(16, 'operator id (16 bytes)');
-  let hex = '';
-  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
-  return hex;
+  return formatHex(r.readBytes(16, 'operator id (16 bytes)'));
 }
 
 function readSubtasks(r: ByteReader, version: number, count: number, parallelism: number): SubtaskState[] {

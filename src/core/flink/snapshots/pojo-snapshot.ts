@@ -1,4 +1,4 @@
-import { isDecodeError, type ByteReader } from '../../io';
+import { isDecodeError, type ByteReader, formatHex } from '../../io';
 import { describeUnknownSerializer, createUnknownSnapshot } from './read-serializer-snapshot';
 import type { DecodedValue, SerializerSnapshot, SnapshotReader, SnapshotReadContext, ValueCodec, ValueMode } from './snapshot-types';
 import { readLinkedOptionalMap, type LinkedOptionalMapEntry } from './read-linked-optional-map';
@@ -85,7 +85,7 @@ function createPojoCodec(pojoClass: string, names: string[], codecs: ValueCodec[
         const sub = flags & IS_SUBCLASS ? `subclass ${r.readUtf('POJO subclass name')}` : `registered subclass tag ${r.readU8('POJO subclass tag')}`;
         throw r.error('unsupported-format', `expected a ${pojoClass} value of the exact class, found a ${sub} (subclass values are not decodable here)`, at);
       }
-      if (!(flags & NO_SUBCLASS)) throw r.error('invalid-value', `expected POJO flags 0x01, 0x02, 0x04 or 0x08, found 0x${flags.toString(16).padStart(2, '0')}`, at);
+      if (!(flags & NO_SUBCLASS)) throw r.error('invalid-value', `expected POJO flags 0x01, 0x02, 0x04 or 0x08, found 0x${formatHex([flags])}`, at);
       const fields = names.map((name, i) => ({ name, value: r.readBool(`null flag of field ${name}`) ? ({ kind: 'null' } as DecodedValue) : codecs[i]!.decode(r, mode) }));
       return { kind: 'pojo', className: pojoClass, fields };
     },

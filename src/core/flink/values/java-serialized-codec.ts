@@ -1,4 +1,4 @@
-import { decodeModifiedUtf8, type ByteReader } from '../../io';
+import { decodeModifiedUtf8, type ByteReader, formatHex } from '../../io';
 import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
 import { encodeBase64 } from './encode-base64';
 
@@ -56,6 +56,6 @@ function tryReadJavaString(r: ByteReader): string | undefined {
 }
 
 function hexPrefix(b: Uint8Array): string {
-  const shown = [...b.subarray(0, 8)].map((x) => x.toString(16).padStart(2, '0')).join(' ');
+  const shown = formatHex(b.subarray(0, 8), ' ');
   return b.length === 0 ? 'no bytes' : `${shown}${b.length > 8 ? ' …' : ''}`;
 }

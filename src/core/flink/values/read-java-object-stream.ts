@@ -12,7 +12,7 @@
  * chain may not refer back to itself and is at most MAX_SUPERCLASS_CHAIN long, so no descriptor
  * graph makes a walk of it loop.
  */
-import { decodeModifiedUtf8, type ByteReader } from '../../io';
+import { decodeModifiedUtf8, type ByteReader, formatHex } from '../../io';
 
 export type JavaValue =
   | { kind: 'null' }
@@ -110,7 +110,7 @@ class JavaStreamReader {
         return { kind: 'block-data', length: n };
       }
       default:
-        throw r.error('not-recognised', `expected a Java serialization element (0x70–0x7e), found type code 0x${tc.toString(16).padStart(2, '0')}`, at);
+        throw r.error('not-recognised', `expected a Java serialization element (0x70–0x7e), found type code 0x${formatHex([tc])}`, at);
     }
   }
 
@@ -159,7 +159,7 @@ class JavaStreamReader {
     if (tc === TC.NULL) return null;
     if (tc === TC.REFERENCE) return this.resolveDesc(at);
     if (tc === TC.PROXYCLASSDESC) throw r.error('unsupported-format', 'expected a class descriptor, found a dynamic proxy class descriptor', at);
-    if (tc !== TC.CLASSDESC) throw r.error('invalid-value', `expected a Java class descriptor (0x72, 0x71 or 0x70), found 0x${tc.toString(16).padStart(2, '0')}`, at);
+    if (tc !== TC.CLASSDESC) throw r.error('invalid-value', `expected a Java class descriptor (0x72, 0x71 or 0x70), found 0x${formatHex([tc])}`, at);
     const name = r.readUtf('Java class name');
     r.readI64('serialVersionUID');
     const desc: ClassDesc = { name, flags: 0, fields: [], superClass: null };

@@ -1,4 +1,4 @@
-import type { ByteReader } from '../../io';
+import { type ByteReader, readVarintAt, varintCursor } from '../../io';
 import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
 import { bigIntFromTwosComplement } from './big-int-from-twos-complement';
 
@@ -17,38 +17,21 @@ export const stringCodec: ValueCodec = {
  * characters, a unit above 0xFFFF).
  */
 export function skipStringValue(bytes: Uint8Array, pos: number, end: number): number {
-  const len = skipVarint5(bytes, pos, end);
+  const len = readVarintAt(bytes, pos, end, 5);
   if (len < 0) return -1;
-  pos = varintEnd;
+  pos = varintCursor.next;
   if (len === 0) return pos;
   const n = len - 1;
   if (n > end - pos) return -1;
   for (let i = 0; i < n; i++) {
     if (pos < end && bytes[pos]! < 0x80) pos++;
     else {
-      const c = skipVarint5(bytes, pos, end);
+      const c = readVarintAt(bytes, pos, end, 5);
       if (c < 0 || c > 0xffff) return -1;
-      pos = varintEnd;
+      pos = varintCursor.next;
     }
   }
   return pos;
-}
-
-let varintEnd = 0;
-
-/** readStringValueVarint's value (at most 5 bytes, all before `end`), its end in varintEnd; -1 otherwise. */
-function skipVarint5(bytes: Uint8Array, pos: number, end: number): number {
-  let result = 0;
-  for (let shift = 0; shift < 35; shift += 7) {
-    if (pos >= end) return -1;
-    const b = bytes[pos++]!;
-    result += (b & 0x7f) * 2 ** shift;
-    if ((b & 0x80) === 0) {
-      varintEnd = pos;
-      return result;
-    }
-  }
-  return -1;
 }
 
 /**
@@ -57,25 +40,15 @@ function skipVarint5(bytes: Uint8Array, pos: number, end: number): number {
  */
 export const stringValueCodec: ValueCodec = {
   decode(r) {
-    const len = readStringValueVarint(r, 'length of StringValue');
+    const len = r.readStringValueVarint('length of StringValue');
     if (len > r.remaining) throw r.error('truncated', `expected ${len} characters of StringValue, found only ${r.remaining} bytes`);
     const units: number[] = [];
-    for (let i = 0; i < len; i++) units.push(readStringValueVarint(r, 'character of StringValue'));
+    for (let i = 0; i < len; i++) units.push(r.readStringValueVarint('character of StringValue'));
     let out = '';
     for (let i = 0; i < units.length; i += 4096) out += String.fromCharCode(...units.slice(i, i + 4096));
     return { kind: 'string', value: out };
   },
 };
-
-function readStringValueVarint(r: ByteReader, what: string): number {
-  let result = 0;
-  for (let shift = 0; shift < 35; shift += 7) {
-    const b = r.readU8(what);
-    result += (b & 0x7f) * 2 ** shift;
-    if ((b & 0x80) === 0) return result;
-  }
-  throw r.error('invalid-value', `expected a varint of at most 5 bytes for the ${what}, found a longer one`);
-}
 
 /** BigIntSerializer tag: 0 null, 1 ZERO, 2 ONE, 3 TEN, else t − 4 magnitude bytes. */
 function readBigInteger(r: ByteReader, what: string): bigint | null {
