@@ -64,6 +64,7 @@ export async function timeJobJarsInApp(savepointZip: string, jars: readonly stri
           const at = await t1.jsonValue();
           if (typeof at !== 'number') throw new Error(`the app did not read ${jar}: ${String(at)}`);
           const cpu = cpuBetween(before, chromiumThreadCpu(process.pid));
+          if (process.env['BENCH_DEBUG']) console.log(jar, at - t0, [...cpu].filter(([, v]) => v > 0.02).map(([k, v]) => `${k}=${v.toFixed(2)}`).join(' '));
           walls[j]!.push(at - t0);
           cpus[j]!.push([...cpu].filter(([label]) => label.includes('DedicatedWorker')).reduce((s, [, v]) => s + v, 0));
         } finally {
