@@ -30,8 +30,10 @@ const NEWLINE = 0x0a;
 export function loadCliBundle(distDir, options = {}) {
   distDir = path.resolve(distDir);
   const file = path.join(distDir, BUNDLE_NAME);
-  const source = readFileSync(file, 'utf8');
-  const cachedData = options.cache === false ? undefined : readCodeCache(distDir, source);
+  // the bytes are hashed as read, then decoded once (hashing the decoded string would encode 1.5 MB to UTF-8 again)
+  const bytes = readFileSync(file);
+  const source = bytes.toString('utf8');
+  const cachedData = options.cache === false ? undefined : readCodeCache(distDir, bytes);
   // CommonJS's module wrapper; the bundle's first line is its own (no line offset for stack traces)
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} };
@@ -53,7 +55,8 @@ export function writeCodeCache(distDir, loaded) {
   renameSync(temporary, file);
 }
 
-function readCodeCache(distDir, source) {
+/** @param {Buffer} sourceBytes the bundle file's bytes (the digest of the UTF-8 source the trainer compiled) */
+function readCodeCache(distDir, sourceBytes) {
   const file = path.join(distDir, CODE_CACHE_NAME);
   if (!existsSync(file)) return undefined;
   try {
@@ -61,13 +64,14 @@ function readCodeCache(distDir, source) {
     const end = bytes.indexOf(NEWLINE);
     if (end < 0 || end > 512) return undefined;
     const header = JSON.parse(bytes.subarray(0, end).toString('utf8'));
-    if (header.node !== process.version || header.sourceSha256 !== digestOf(source)) return undefined;
+    if (header.node !== process.version || header.sourceSha256 !== digestOf(sourceBytes)) return undefined;
     return bytes.subarray(end + 1);
   } catch {
     return undefined;
   }
 }
 
+/** @param {string | Buffer} source */
 function digestOf(source) {
   return createHash('sha256').update(source).digest('hex');
 }

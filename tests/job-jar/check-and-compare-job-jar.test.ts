@@ -117,6 +117,69 @@ describe('compare --job-jar: an explicit json_name removed', () => {
   });
 });
 
+describe('compare with two jars: what each side\'s jar tells', () => {
+  // the old job: 4.36.2 gencode calling a relocated runtime; the new one: 3.25.9 gencode on com.google.protobuf
+  const args = ['compare', '--job-jar', jar('shaded-3.25.9.jar'), '--against', jar('relocated-4.36.2.jar'), '--root', 'fixtures.events.Event'];
+  interface JarFacts {
+    name: string;
+    gencodeVersions: string[];
+    runtimePackages: { name: string; relocated: boolean }[];
+    library?: { line: string };
+    targetFromJar: boolean;
+    artifacts: { groupId: string; artifactId: string; version: string }[];
+    messages: { fullName: string; javaClass: string }[];
+  }
+
+  it('JSON: savedSchema.jobJar for the --against jar beside newSchema.jobJar, each with its own gencode, runtime, line, artifacts and Java classes', async () => {
+    const r = await run([...args, '--format', 'json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { savedSchema?: { source: string; jobJar: JarFacts }; newSchema: { jobJar: JarFacts } };
+    const saved = report.savedSchema!.jobJar;
+    const next = report.newSchema.jobJar;
+    expect(report.savedSchema!.source).toBe('job-jar');
+    expect([saved.name, saved.gencodeVersions, saved.runtimePackages, saved.library?.line, saved.targetFromJar]).toEqual([
+      'relocated-4.36.2.jar',
+      ['4.36.2'],
+      [{ name: 'dev.savepointinspector.shaded.com.google.protobuf', relocated: true }],
+      '0.x',
+      false,
+    ]);
+    expect([next.name, next.gencodeVersions, next.runtimePackages, next.library?.line, next.targetFromJar]).toEqual([
+      'shaded-3.25.9.jar',
+      ['3.x or older (no RuntimeVersion check)'],
+      [{ name: 'com.google.protobuf', relocated: false }],
+      '0.x',
+      true,
+    ]);
+    for (const side of [saved, next]) {
+      expect(side.artifacts).toContainEqual({ groupId: 'dev.savepoint-inspector', artifactId: 'job-jars', version: '0.1.0' });
+      expect(side.messages).toContainEqual({ fullName: 'fixtures.events.Event', javaClass: 'dev.savepointinspector.fixtures.generated.EventMessages$Event' });
+    }
+    // a descriptor set as --against: no savedSchema
+    const mixed = JSON.parse((await run(['compare', '--job-jar', jar('thin-4.36.2.jar'), '--against', jar('thin-4.36.2.binpb'), '--root', 'fixtures.events.Event', '--format', 'json'])).stdout) as Record<string, unknown>;
+    expect('savedSchema' in mixed).toBe(false);
+  });
+
+  it('text and HTML: the old jar\'s lines, then the new jar\'s', async () => {
+    const text = await run(args);
+    const lines = text.stdout.split('\n');
+    const from = lines.findIndex((l) => l.startsWith('old schema from the job jar'));
+    expect(lines.slice(from, from + 5)).toEqual([
+      'old schema from the job jar relocated-4.36.2.jar: 2 embedded .proto file(s), exact as the generated classes embed them',
+      'old jar protobuf-java gencode: 4.36.2; runtime: dev.savepointinspector.shaded.com.google.protobuf (relocated)',
+      'old jar flink-datastream-protobuf: 0.x (snapshot class io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot (0.x milestones))',
+      'old jar Flink bundled: no',
+      'old jar bundled artifact dev.savepoint-inspector:job-jars:0.1.0',
+    ]);
+    expect(lines[from + 5]).toContain('old jar Java classes: fixtures.common.Detail → dev.savepointinspector.fixtures.generated.CommonMessages$Detail, ');
+    expect(lines.indexOf('protobuf-java gencode: 3.x or older (no RuntimeVersion check); runtime: com.google.protobuf')).toBeGreaterThan(from + 5);
+    const html = await run([...args, '--format', 'html']);
+    expect(html.stdout).toContain('<li>old jar protobuf-java gencode: 4.36.2; runtime: dev.savepointinspector.shaded.com.google.protobuf (relocated)</li>');
+    expect(html.stdout).toContain('<li>old jar Java classes: fixtures.common.Detail → dev.savepointinspector.fixtures.generated.CommonMessages$Detail, ');
+    expect(html.stdout).toContain('<li>protobuf-java gencode: 3.x or older (no RuntimeVersion check); runtime: com.google.protobuf</li>');
+  });
+});
+
 describe('check --job-jar: the state-mapping heuristic', () => {
   it('finds every saved uid and state name in the fixture job jar (its StateNames constants)', async () => {
     const r = JSON.parse((await run(['check', SAVEPOINT, '--job-jar', jar('thin-4.36.2.jar'), '--no-values', '--format', 'json'])).stdout) as { newSchema: { jobJar: { stateMapping: { heuristic: boolean; operatorsNotFound: unknown[]; statesNotFound: unknown[]; method: string } } } };

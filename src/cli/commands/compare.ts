@@ -75,7 +75,7 @@ export const compareCommand: CliCommand = {
         name: path.basename(against),
         bytes: savedBytes,
         sha256: createHash('sha256').update(savedBytes).digest('hex'),
-        ...(savedJar ? { jar: { files: savedJar.files } } : {}),
+        ...(savedJar ? { jar: { files: savedJar.files, schema: describeJobJarSchema(savedJar.schema, { targetFromJar: false }) } } : {}),
       },
       next: {
         name: path.basename(newPath),

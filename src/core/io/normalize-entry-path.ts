@@ -7,6 +7,7 @@
 export type NormalizedPath = { kind: 'ok'; path: string } | { kind: 'rejected'; reason: string };
 
 export function normalizeEntryPath(raw: string): NormalizedPath {
+  if (isPlainPath(raw)) return { kind: 'ok', path: raw };
   const unified = raw.replace(/\\/g, '/');
   if (unified.includes('\u0000')) return { kind: 'rejected', reason: 'it contains a NUL character' };
   if (unified.startsWith('/')) return { kind: 'rejected', reason: 'it is an absolute path' };
@@ -19,6 +20,25 @@ export function normalizeEntryPath(raw: string): NormalizedPath {
   }
   if (parts.length === 0) return { kind: 'rejected', reason: 'it is empty' };
   return { kind: 'ok', path: parts.join('/') };
+}
+
+/**
+ * Already normal (the common case, tens of thousands of times per jar): no '\\' or NUL, no leading
+ * '/' or drive letter, no empty, '.' or '..' segment. A trailing '/' is an empty segment, so not plain.
+ */
+function isPlainPath(raw: string): boolean {
+  if (raw.length === 0 || (raw.length >= 2 && raw.charCodeAt(1) === 0x3a)) return false;
+  let segmentStart = 0;
+  for (let i = 0; i <= raw.length; i++) {
+    const c = i < raw.length ? raw.charCodeAt(i) : 0x2f;
+    if (c === 0x5c || c === 0) return false;
+    if (c !== 0x2f) continue;
+    const len = i - segmentStart;
+    if (len === 0) return false;
+    if (raw.charCodeAt(segmentStart) === 0x2e && (len === 1 || (len === 2 && raw.charCodeAt(segmentStart + 1) === 0x2e))) return false;
+    segmentStart = i + 1;
+  }
+  return true;
 }
 
 /** The last segment of a '/'-, '\\'- or URI-separated path. */

@@ -52,7 +52,7 @@ export async function openZipArchive(zip: ByteSource, limitsIn?: Partial<Archive
         offset: e.recordOffset,
       });
     }
-    files.push({ path: norm.path, source: openEntrySource(zip, e, norm.path) });
+    files.push(lazyEntryFile(zip, e, norm.path));
   }
   if (total > limits.ratioFloor && total / Math.max(1, zip.size) > limits.maxRatio) {
     throw new DecodeError({
@@ -63,6 +63,17 @@ export async function openZipArchive(zip: ByteSource, limitsIn?: Partial<Archive
     });
   }
   return { kind: 'zip', name: zip.name, files, warnings };
+}
+
+/** The entry's ByteSource is made on first use: a jar's listing has tens of thousands of entries and a reader opens a few. */
+function lazyEntryFile(zip: ByteSource, e: ZipEntryRecord, path: string): InputFile {
+  let source: ByteSource | undefined;
+  return {
+    path,
+    get source(): ByteSource {
+      return (source ??= openEntrySource(zip, e, path));
+    },
+  };
 }
 
 function checkEntry(zip: ByteSource, e: ZipEntryRecord, limits: ArchiveLimits): void {

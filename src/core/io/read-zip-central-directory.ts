@@ -128,7 +128,7 @@ export async function readZipCentralDirectory(zip: ByteSource, maxEntries: numbe
     if (cd.length - p < recLen) throw fail('truncated', `expected ${recLen} bytes for central-directory record ${i + 1} of ${count}, found ${cd.length - p}`, at);
     const flags = readU16LE(cd, p + 8);
     const nameBytes = cd.subarray(p + 46, p + 46 + nameLen);
-    const rawName = strFromU8(nameBytes, (flags & 0x800) === 0 && !isUtf8Compatible(nameBytes));
+    const rawName = isAscii(nameBytes) ? decodeAscii(nameBytes) : strFromU8(nameBytes, (flags & 0x800) === 0 && !isUtf8Compatible(nameBytes));
     let compressedSize = readU32LE(cd, p + 20);
     let uncompressedSize = readU32LE(cd, p + 24);
     let localHeaderOffset = readU32LE(cd, p + 42);
@@ -182,6 +182,19 @@ function readZip64Extra(extra: Uint8Array, needs: { u: boolean; c: boolean; o: b
     p += 4 + len;
   }
   return undefined;
+}
+
+function isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
+}
+
+/** An ASCII name in one call (a jar's directory holds tens of thousands; TextDecoder's per-call cost dominated): chunks keep the argument list short. */
+function decodeAscii(bytes: Uint8Array): string {
+  if (bytes.length <= 1024) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 1024) out += String.fromCharCode.apply(null, bytes.subarray(i, i + 1024) as unknown as number[]);
+  return out;
 }
 
 /** Names without the UTF-8 flag are CP437 by the ZIP specification, but most tools write UTF-8 anyway. */

@@ -19,6 +19,28 @@ describe('collectStringLiterals', () => {
     const result = await collectStringLiterals([file('com/acme/Job.class', jobClass()), file('org/apache/flink/Lib.class', library), file('com/acme/gen/Outer.class', jobClass())], new Set(['com/acme/gen/']));
     expect(result.values).toEqual(['Enricher', 'enricher', 'last-seen']);
     expect(result.uids).toEqual(['enricher']);
-    expect(result.method).toBe('string constants of 1 application class(es) of the job jar (library and generated packages left out); a uid or state name built at run time is not seen');
+    expect(result.method).toBe(
+      "string constants of 1 application class(es) of the job jar under com/acme/ (the packages of the generated classes and of the manifest's main class) (library and generated packages left out); a uid or state name built at run time is not seen",
+    );
+  });
+
+  it("reads only the job's own packages of a fat jar (the generated classes' and the manifest's Main-Class), not a bundled library of an unlisted package", async () => {
+    const file = (path: string, bytes: Uint8Array) => ({ path, source: bytesSource(`job.jar!/${path}`, bytes) });
+    const filler = () => {
+      const pool = new ConstantPoolWriter();
+      pool.string('library-constant');
+      return writeClassFile(pool, 'org/example/lib/Filler', []);
+    };
+    const manifest = new TextEncoder().encode('Manifest-Version: 1.0\r\nMain-Class: net.other.jobs.Stre\r\n amingJob\r\n\r\n');
+    const result = await collectStringLiterals(
+      [file('META-INF/MANIFEST.MF', manifest), file('net/other/jobs/StreamingJob.class', jobClass()), file('org/example/lib/Filler.class', filler()), file('com/acme/gen/Outer.class', jobClass())],
+      new Set(['com/acme/gen/']),
+    );
+    expect(result.values).toEqual(['Enricher', 'enricher', 'last-seen']);
+    expect(result.method).toContain('of 1 application class(es) of the job jar under com/acme/, net/other/ (');
+    // without the job's packages among them, every class outside the listed libraries is read
+    const fallback = await collectStringLiterals([file('org/example/lib/Filler.class', filler())], new Set(['com/acme/gen/']));
+    expect(fallback.values).toEqual(['library-constant']);
+    expect(fallback.method).toBe('string constants of 1 application class(es) of the job jar (library and generated packages left out); a uid or state name built at run time is not seen');
   });
 });

@@ -4,7 +4,10 @@
  * and state names. Libraries are left out by package (Flink, protobuf-java, Scala, Kotlin, common
  * Java libraries, anything under a `shaded` package, the flink-datastream-protobuf library) and so
  * are the generated Protobuf packages; at most MAX_CLASSES classes and MAX_BYTES bytes are
- * inflated, and the result says when that cut it short.
+ * inflated, and the result says when that cut it short. In a fat jar the libraries come in packages
+ * of every name, so only the job's own packages are read when the jar has any: those sharing their
+ * first two segments with the generated classes' packages or the manifest's Main-Class (the result
+ * names them); a jar without such classes falls back to every class outside the listed libraries.
  */
 import { isDecodeError, type InputFile } from '../io';
 import { listInstructions } from './list-instructions';
@@ -18,6 +21,8 @@ const LIBRARY_PREFIXES = [
 ];
 const MAX_CLASSES = 20_000;
 const MAX_BYTES = 64 * 1024 * 1024;
+/** a manifest larger than this is not read for its main class */
+const MAX_MANIFEST_BYTES = 64 * 1024;
 
 export interface JarStringLiterals {
   values: string[];
@@ -28,11 +33,17 @@ export interface JarStringLiterals {
 }
 
 export async function collectStringLiterals(files: readonly InputFile[], generatedDirs: ReadonlySet<string>): Promise<JarStringLiterals> {
-  const classes = files.filter((f) => {
+  const outside = files.filter((f) => {
     if (!f.path.endsWith('.class') || f.path.startsWith('META-INF/')) return false;
     if (LIBRARY_PREFIXES.some((p) => f.path.startsWith(p)) || /(^|\/)shaded\//.test(f.path)) return false;
     return !generatedDirs.has(f.path.slice(0, f.path.lastIndexOf('/') + 1));
   });
+  // a fat jar bundles libraries of every package: read the job's own packages (those that share their
+  // first two segments with the generated classes' or the manifest's main class) when there are any
+  const roots = await listApplicationRoots(files, generatedDirs);
+  const own = outside.filter((f) => roots.some((r) => f.path.startsWith(r)));
+  const classes = own.length > 0 ? own : outside;
+  const scope = own.length > 0 ? ` under ${roots.join(', ')} (the packages of the generated classes and of the manifest's main class)` : '';
   const values = new Set<string>();
   const uids = new Set<string>();
   let read = 0;
@@ -57,8 +68,39 @@ export async function collectStringLiterals(files: readonly InputFile[], generat
   return {
     values: [...values].sort(),
     uids: [...uids].sort(),
-    method: `string constants of ${classes.length} application class(es) of the job jar (library and generated packages left out)${cut}${damaged}; a uid or state name built at run time is not seen`,
+    method: `string constants of ${classes.length} application class(es) of the job jar${scope} (library and generated packages left out)${cut}${damaged}; a uid or state name built at run time is not seen`,
   };
+}
+
+/** The first two segments (one for a one-segment package) of the generated classes' packages and of the manifest's Main-Class/Program-Class, each ending in '/'. */
+async function listApplicationRoots(files: readonly InputFile[], generatedDirs: ReadonlySet<string>): Promise<string[]> {
+  const roots = new Set<string>();
+  const add = (dir: string): void => {
+    const segments = dir.split('/').filter((s) => s !== '');
+    if (segments.length > 0) roots.add(`${segments.slice(0, 2).join('/')}/`);
+  };
+  for (const dir of generatedDirs) add(dir);
+  const manifest = files.find((f) => f.path === 'META-INF/MANIFEST.MF');
+  if (manifest !== undefined && manifest.source.size <= MAX_MANIFEST_BYTES) {
+    for (const main of readMainClasses(await manifest.source.read(0, manifest.source.size))) {
+      const slash = main.lastIndexOf('/');
+      if (slash > 0) add(main.slice(0, slash));
+    }
+  }
+  return [...roots].sort();
+}
+
+/** `Main-Class` and Flink's `Program-Class` of a manifest (72-byte lines continued by a leading space), as internal names. */
+function readMainClasses(bytes: Uint8Array): string[] {
+  let raw = '';
+  for (let i = 0; i < bytes.length && i < MAX_MANIFEST_BYTES; i++) raw += String.fromCharCode(bytes[i]!);
+  const text = raw.replace(/\r?\n /g, '');
+  const out: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^(Main-Class|Program-Class)\s*:\s*(\S+)\s*$/i.exec(line);
+    if (m) out.push(m[2]!.replaceAll('.', '/'));
+  }
+  return out;
 }
 
 /** `ldc/ldc_w "x"` directly followed by a call of a method `uid(String)` (DataStream's `.uid("x")`; a constant field is inlined by javac). */

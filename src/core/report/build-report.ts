@@ -28,6 +28,7 @@ export function buildReport(input: ReportInput): CompatibilityReport {
     verdict: overallVerdict(summary),
     summary: counted,
     ...(input.newSchema ? { newSchema: input.newSchema } : {}),
+    ...(input.savedSchema ? { savedSchema: input.savedSchema } : {}),
     states,
   };
 }

@@ -20,7 +20,7 @@ export interface DescriptorSetFile {
   name: string;
   bytes: Uint8Array;
   sha256?: string;
-  /** the set was extracted from a job jar: the jar files for the report's inputs, and (new side) what the jar tells */
+  /** the set was extracted from a job jar: the jar files for the report's inputs, and what the jar tells (its `jobJar`) */
   jar?: { files: ReportInputFile[]; schema?: NewSchemaReport };
 }
 
@@ -101,6 +101,7 @@ export function compareDescriptorSets(input: CompareDescriptorSetsInput): Compat
     newSettings: DEFAULT_SETTINGS,
     states,
     newSchema: describeCompareSchema(input.saved, input.next),
+    ...(input.saved.jar?.schema?.jobJar ? { savedSchema: { source: 'job-jar' as const, jobJar: input.saved.jar.schema.jobJar } } : {}),
     ...(input.generatedAt ? { generatedAt: input.generatedAt } : {}),
   });
 }

@@ -4,7 +4,10 @@
  * and the lines every text format prints for it.
  */
 import type { JobJarSchema } from '../jar';
-import type { JobJarReport, NewSchemaReport, StateMappingReport } from './report-types';
+import type { JobJarReport, NewSchemaReport, SavedSchemaReport, StateMappingReport } from './report-types';
+
+/** Java classes listed per jar in the human formats (the JSON report lists every one) */
+const MAX_JAVA_CLASS_LINES = 20;
 
 /** What a protoc/buf descriptor set cannot show, said once in every report made from one. */
 export const DESCRIPTOR_SET_BLIND_SPOT =
@@ -33,22 +36,17 @@ export function describeJobJarSchema(schema: JobJarSchema, options: { targetFrom
   return { source: 'job-jar', cannotSee: [], jobJar };
 }
 
-/** The lines the text, Markdown and HTML reports print about the new schema's source (plain text, one fact each). */
-export function listNewSchemaLines(schema: NewSchemaReport): string[] {
+/**
+ * The lines the text, Markdown and HTML reports print about the schemas' sources (plain text, one fact
+ * each): the old application's jar first when `compare` was given one as `--against`, then the new schema.
+ */
+export function listNewSchemaLines(schema: NewSchemaReport, saved?: SavedSchemaReport): string[] {
   const out: string[] = [];
+  if (saved !== undefined) listJobJarLines(saved.jobJar, 'old', out);
   for (const blind of schema.cannotSee) out.push(`new schema from a descriptor set, which cannot show ${blind}`);
   const jar = schema.jobJar;
   if (jar === undefined) return out;
-  out.push(`new schema from the job jar ${jar.name}${jar.with.length > 0 ? ` with ${jar.with.join(', ')}` : ''}: ${jar.files.length} embedded .proto file(s), exact as the generated classes embed them`);
-  out.push(`protobuf-java gencode: ${jar.gencodeVersions.join(', ')}; runtime: ${jar.runtimePackages.map((r) => `${r.name}${r.relocated ? ' (relocated)' : ''}`).join(', ')}`);
-  out.push(
-    jar.library
-      ? `flink-datastream-protobuf: ${jar.library.line}${jar.library.version ? ` ${jar.library.version}` : ''} (${jar.library.evidence})${jar.targetFromJar ? '; the target line is taken from it' : ''}`
-      : 'flink-datastream-protobuf: not bundled (the cluster must provide it; the target line is --target\'s)',
-  );
-  out.push(jar.flink ? `Flink bundled: ${jar.flink.version ?? 'version unknown'} (${jar.flink.evidence})` : 'Flink bundled: no');
-  for (const a of jar.artifacts) out.push(`bundled artifact ${a.groupId}:${a.artifactId}:${a.version}`);
-  for (const w of jar.warnings) out.push(`job jar warning: ${w}`);
+  listJobJarLines(jar, 'new', out);
   const mapping = jar.stateMapping;
   if (mapping) {
     out.push(`state mapping (heuristic: ${mapping.method})`);
@@ -58,4 +56,26 @@ export function listNewSchemaLines(schema: NewSchemaReport): string[] {
     for (const uid of mapping.newUidsWithoutState) out.push(`  uid ${uid} of the new job has no state in the savepoint: that operator starts empty`);
   }
   return out;
+}
+
+/** One jar's facts; the old side's lines say `old` and do not claim the target. */
+function listJobJarLines(jar: JobJarReport, side: 'old' | 'new', out: string[]): void {
+  const of = side === 'old' ? 'old jar ' : '';
+  out.push(`${side} schema from the job jar ${jar.name}${jar.with.length > 0 ? ` with ${jar.with.join(', ')}` : ''}: ${jar.files.length} embedded .proto file(s), exact as the generated classes embed them`);
+  out.push(`${of}protobuf-java gencode: ${jar.gencodeVersions.join(', ')}; runtime: ${jar.runtimePackages.map((r) => `${r.name}${r.relocated ? ' (relocated)' : ''}`).join(', ')}`);
+  out.push(
+    jar.library
+      ? `${of}flink-datastream-protobuf: ${jar.library.line}${jar.library.version ? ` ${jar.library.version}` : ''} (${jar.library.evidence})${jar.targetFromJar ? '; the target line is taken from it' : ''}`
+      : side === 'old'
+        ? 'old jar flink-datastream-protobuf: not bundled'
+        : 'flink-datastream-protobuf: not bundled (the cluster must provide it; the target line is --target\'s)',
+  );
+  out.push(jar.flink ? `${of}Flink bundled: ${jar.flink.version ?? 'version unknown'} (${jar.flink.evidence})` : `${of}Flink bundled: no`);
+  for (const a of jar.artifacts) out.push(`${of}bundled artifact ${a.groupId}:${a.artifactId}:${a.version}`);
+  const shown = jar.messages.slice(0, MAX_JAVA_CLASS_LINES);
+  const more = jar.messages.length - shown.length;
+  if (shown.length > 0) {
+    out.push(`${of}Java classes: ${shown.map((m) => `${m.fullName} → ${m.javaClass}`).join(', ')}${more > 0 ? `, and ${more} more (the JSON report lists all)` : ''}`);
+  }
+  for (const w of jar.warnings) out.push(`${side === 'old' ? 'old ' : ''}job jar warning: ${w}`);
 }

@@ -32,7 +32,7 @@ export function formatHtml(report: CompatibilityReport): string {
     '<table><tr><th>input</th><th>file</th><th>bytes</th><th>SHA-256</th></tr>',
     ...report.inputs.map((f) => `<tr><td>${e(f.role)}</td><td>${e(f.name)}</td><td>${f.size}</td><td><code>${e(f.sha256)}</code></td></tr>`),
     '</table>',
-    ...(report.newSchema ? ['<ul class="new-schema">', ...listNewSchemaLines(report.newSchema).map((line) => `<li>${e(line.trim())}</li>`), '</ul>'] : []),
+    ...(report.newSchema ? ['<ul class="new-schema">', ...listNewSchemaLines(report.newSchema, report.savedSchema).map((line) => `<li>${e(line.trim())}</li>`), '</ul>'] : []),
     `<table><tr><th>${describeEntryHeading(report)}</th><th>verdict</th><th>first incompatibility</th><th>warnings</th></tr>`,
     ...report.states.map(
       (s) =>

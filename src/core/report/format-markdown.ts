@@ -15,7 +15,7 @@ export function formatMarkdown(report: CompatibilityReport): string {
   out.push(e(describeSummary(report)), '', e(describeSettings(report)), '');
   out.push('| input | file | bytes | SHA-256 |', '| --- | --- | ---: | --- |');
   for (const f of report.inputs) out.push(`| ${f.role} | ${e(f.name)} | ${f.size} | \`${f.sha256}\` |`);
-  if (report.newSchema) out.push('', ...listNewSchemaLines(report.newSchema).map((line) => (line.startsWith('  ') ? `  - ${e(line.trim())}` : `- ${e(line)}`)));
+  if (report.newSchema) out.push('', ...listNewSchemaLines(report.newSchema, report.savedSchema).map((line) => (line.startsWith('  ') ? `  - ${e(line.trim())}` : `- ${e(line)}`)));
   out.push('', `| ${describeEntryHeading(report)} | verdict | first incompatibility | warnings |`, '| --- | --- | --- | ---: |');
   for (const s of report.states) {
     const first = s.firstIncompatibility ? `${e(s.firstIncompatibility.message)} (${s.firstIncompatibility.ruleId})` : e(s.reason ?? '');

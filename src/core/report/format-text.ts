@@ -9,7 +9,7 @@ export function formatText(report: CompatibilityReport): string {
   out.push(describeSummary(report));
   out.push(describeSettings(report));
   for (const f of report.inputs) out.push(`input ${f.role}: ${f.name} (${f.size} bytes, sha256 ${f.sha256})`);
-  if (report.newSchema) out.push(...listNewSchemaLines(report.newSchema));
+  if (report.newSchema) out.push(...listNewSchemaLines(report.newSchema, report.savedSchema));
   for (const s of report.states) {
     out.push('');
     out.push(`[${VERDICT_LABEL[s.verdict]}] ${describeStateTitle(s)} (${s.role}, ${s.serializer})`);

@@ -100,6 +100,12 @@ export interface NewSchemaReport {
   jobJar?: JobJarReport;
 }
 
+/** `compare` with a job jar as `--against`: what the old application's jar tells, as `newSchema.jobJar` tells it of the new one. */
+export interface SavedSchemaReport {
+  source: 'job-jar';
+  jobJar: JobJarReport;
+}
+
 export interface ReportInput {
   /** `descriptor-sets`: a `compare` report (two descriptor sets, one entry per root message, no savepoint); absent for `check` */
   subject?: 'descriptor-sets';
@@ -109,6 +115,7 @@ export interface ReportInput {
   newSettings: SerializerSettings;
   states: readonly ReportStateInput[];
   newSchema?: NewSchemaReport;
+  savedSchema?: SavedSchemaReport;
   /** ISO time, only when the caller passes one (never read from a clock here) */
   generatedAt?: string;
 }
@@ -166,5 +173,7 @@ export interface CompatibilityReport {
   summary: { protobufStates: number; compatible: number; incompatible: number; notRestorable: number; unknown: number; otherStates: number; warnings: number; valuesNotRead?: number };
   /** where the new schema came from (a job jar, or a descriptor set and what it cannot show) */
   newSchema?: NewSchemaReport;
+  /** `compare` with a jar as `--against`: what the old application's jar tells */
+  savedSchema?: SavedSchemaReport;
   states: ReportState[];
 }
