@@ -242,6 +242,7 @@ ${exclusions}
           <classpathScope>compile</classpathScope>
           <arguments>
             <argument>-Xmx768m</argument>
+            <argument>-Dorg.slf4j.simpleLogger.defaultLogLevel=warn</argument>
 ${ADD_OPENS.map((o) => `            <argument>--add-opens=java.base/${o}=ALL-UNNAMED</argument>`).join('\n')}
             <argument>-classpath</argument>
             <classpath/>
