@@ -104,8 +104,28 @@ describe('migration-job over the Kryo fixtures', () => {
       else expect(readme).not.toContain('any-message');
       expect(readme).toMatch(/\| [^|]+ \| last-event \| VALUE \(key Integer\) \| fixtures\.events\.Event \(`dev\.savepointinspector\.fixtures\.generated\.EventMessages\.Event`\) \| 16 \|/);
       expect(g.stdout).toContain('event-holder: the message is not the whole value');
+      // a descriptor set gives no POJO class, which Flink needs to restore the operator: the README says so
+      const classes = readme.slice(readme.indexOf('**Classes of the old job.**'), readme.indexOf('The job runs in a local MiniCluster'));
+      expect(classes).toContain('/ `event-holder`: POJO EventHolder');
+      expect(classes).not.toContain('any-message');
+      expect(classes).not.toContain('last-event');
     });
   }
+
+  it('--job-jar: the project compiles against the jar (system scope), runs no protoc and copies no descriptor set', async () => {
+    const jar = path.resolve('fixtures/job-jars/jars/thin-4.36.2.jar');
+    const g = await generate(path.join(ROOT, 'flink-2.3/hashmap/kryo-registered/savepoint'), ['--job-jar', jar]);
+    expect(g.code, g.stderr).toBe(0);
+    const pom = g.read('pom.xml');
+    expect(pom).toContain(`<job.jar>${jar}</job.jar>`);
+    expect(pom).toContain('<systemPath>${job.jar}</systemPath>');
+    expect(pom).toContain('<classpathScope>compile</classpathScope>');
+    expect(pom).not.toContain('<artifactId>protoc</artifactId>');
+    expect(pom).not.toContain('descriptor_set_in');
+    expect(() => g.read('src/main/descriptors/events.binpb')).toThrow();
+    expect(g.read('README.md')).not.toContain('**Classes of the old job.**');
+    expect(g.read(JAVA)).toContain(`new ValueStateDescriptor<>("last-event", ProtobufTypeInformation.newBuilder(${EVENT_SOURCE}.class).build())`);
+  });
 
   it('the plain-Kryo savepoint gives a project that carries nothing and says why (exit 1)', async () => {
     const g = await generate(path.join(ROOT, 'flink-1.20/hashmap/kryo-plain/savepoint'), ['--descriptors', SCHEMA]);

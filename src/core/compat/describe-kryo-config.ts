@@ -34,8 +34,9 @@ export function describeKryoConfig(kryo: KryoSnapshotDetails | undefined): KryoC
   return out;
 }
 
-/** An entry as `pipeline.serialization-config` writes it. */
+/** An entry as `pipeline.serialization-config` writes it; a plain registration has no such form (Flink 1.20 and 2.3 fail on one without a class), so it is the API call. */
 export function formatKryoConfigEntry(e: KryoConfigEntry): string {
-  return `${e.type}: {type: kryo, kryo-type: ${e.kind}${e.serializer ? `, class: ${e.serializer}` : ''}}`;
+  if (!e.serializer) return `registerKryoType(${e.type})`;
+  return `${e.type}: {type: kryo, kryo-type: ${e.kind}, class: ${e.serializer}}`;
 }
 

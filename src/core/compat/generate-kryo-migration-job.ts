@@ -4,7 +4,8 @@
  * registrations and defaults, in order) and writes a new savepoint whose states use flink-datastream-protobuf's
  * ProtobufTypeInformation. Platform-free: returns file names and contents; the CLI writes them.
  */
-import type { InspectedOperator } from '../flink';
+import { getKryoSnapshotDetails, type InspectedOperator } from '../flink';
+import { PROTOBUF_SUPERTYPES } from './recognize-kryo-protobuf';
 import type { FoundKryoProtobufState } from './find-protobuf-states';
 import { defaultSerializerCoordinates, defaultVersions, renderPom, renderReadme, type MigrationCoordinates, type MigrationFlinkLine, type MigrationVersions } from './kryo-migration-job-templates';
 import { javaSourceName, MIGRATION_CLASS, MIGRATION_PACKAGE, renderMigrationJava } from './render-kryo-migration-java';
@@ -45,6 +46,24 @@ export interface KryoMigrationJob {
 /** Flink 1.x writes `_metadata` up to version 4 (1.20: 4); Flink 2.x writes 5 and 6. */
 export function detectFlinkLine(metadataVersion: number): MigrationFlinkLine {
   return metadataVersion >= 5 ? '2.x' : '1.20';
+}
+
+/** Serializer snapshots that need no class of the job: Flink's own, and the native Protobuf one (its class is a message). */
+const FLINK_OWN = /^org\.apache\.flink\.(api\.common\.typeutils\.base|runtime\.state|streaming\.api\.operators|table)\./;
+
+/** The not-carried states of carried operators whose serializers name classes of the job (POJO, Kryo, Avro, …). */
+function listClassDependentStates(operators: readonly InspectedOperator[], carried: ReadonlySet<string>): { operator: string; state: string; type: string }[] {
+  const out: { operator: string; state: string; type: string }[] = [];
+  for (const o of operators)
+    for (const s of o.states) {
+      if (carried.has(`${o.id}/${s.name}`) || s.kind === 'PRIORITY_QUEUE' || !s.valueSerializer) continue;
+      if (FLINK_OWN.test(s.valueSerializer.className) && s.valueSerializer.nested.length === 0) continue;
+      // Protobuf behind Kryo at the top: its classes are the schema's messages (or protobuf-java's supertypes)
+      const kryo = getKryoSnapshotDetails(s.valueSerializer);
+      if (kryo && (PROTOBUF_SUPERTYPES.includes(kryo.typeClass) || s.valueSerializer.details?.['protobuf'] !== undefined)) continue;
+      out.push({ operator: label(o), state: s.name, type: s.valueSerializer.typeLabel });
+    }
+  return out;
 }
 
 function label(o: InspectedOperator): string {
@@ -94,6 +113,7 @@ export function generateKryoMigrationJob(input: KryoMigrationJobInput): KryoMigr
           states: [...o.keyed, ...o.operatorStates].map((s) => ({ name: s.name, kind: s.kind, message: `${s.messageType ?? '?'} (\`${javaSourceName(s.messageClass)}\`)` })),
         })),
         notCarried: selection.notCarried,
+        needClasses: listClassDependentStates(selection.operators.map((o) => o.operator), new Set(selection.operators.flatMap((o) => [...o.keyed, ...o.operatorStates].map((s) => `${o.operator.id}/${s.name}`)))),
       }),
     },
   ];

@@ -269,6 +269,8 @@ export interface ReadmeInput {
   kryoConfig: readonly string[];
   carried: readonly { operator: string; maxParallelism: number; key: string | null; states: readonly { name: string; kind: string; message: string }[] }[];
   notCarried: readonly { operator: string; state: string | null; why: string }[];
+  /** states of the carried operators whose serializers need the job's own classes (Flink restores them too) */
+  needClasses: readonly { operator: string; state: string; type: string }[];
 }
 
 export function renderReadme(r: ReadmeInput): string {
@@ -295,6 +297,17 @@ mvn -q compile exec:exec -Dmigration.from=/path/to/old-savepoint -Dmigration.to=
 Java 17 and Maven; the first build downloads Flink ${r.versions.flink}, the State Processor API
 ${r.versions.stateProcessor}${r.line === '1.20' ? ' (the only 1.20 release of `flink-state-processor-api` on Maven Central)' : ''}, chill-protobuf
 ${r.versions.chillProtobuf} and protobuf-java ${r.versions.protobufJava}${r.schema.kind === 'descriptors' ? ` and protoc ${r.versions.protobufJava}, which generates the message classes from \`${r.schema.setPath}\` (the descriptor set given to migration-job; protoc keeps the \`java_package\` / \`java_outer_classname\` options, so the class names are the old job's)` : ` and uses the job's classes from \`${r.schema.jarPath}\` (\`-Djob.jar=…\` to change)`}.
+${
+    r.schema.kind === 'descriptors' && r.needClasses.length > 0
+      ? `\n**Classes of the old job.** Flink's heap backend restores every state of an operator the job reads, so every class
+their serializer snapshots name must be on the class path, and a descriptor set gives only the message classes.
+${r.needClasses.map((n) => `- ${n.operator} / \`${n.state}\`: ${n.type}`).join('\n')}
+
+Add the old job's jar (\`migration-job --job-jar\`, or a dependency in \`pom.xml\`), or the read fails with
+\`ClassNotFoundException\`.
+`
+      : ''
+  }
 The job runs in a local MiniCluster (BATCH mode) and writes the new savepoint with the HashMap state backend
 (canonical format: any backend restores it). Set the versions in \`pom.xml\` (\`flink.version\`,
 \`protobuf.version\`) to the new job's.
@@ -310,13 +323,14 @@ job will declare, since a restore compares them). The pom depends on
 changes it. To take it from a folder laid out as a Maven repository (a build that is not on Maven Central), add
 \`-Dserializer.repo=/absolute/folder\` (profile \`serializer-from-folder\`).
 
-## The old Kryo configuration (\`pipeline.serialization-config\`)
+## The old Kryo configuration
 
 ${r.kryoConfig.length > 0 ? r.kryoConfig.map((c) => `- \`${c}\``).join('\n') : '- (none)'}
 
-These are the registrations and default serializers of the saved \`KryoSerializerSnapshot\` in their order
-(Flink's own \`Serializers$DummyAvro…\` registration is left to Flink). Kryo registration ids follow this order,
-so it must not change for the read to find the values.
+These are the registrations and default serializers of the saved \`KryoSerializerSnapshot\` in their order, in
+\`pipeline.serialization-config\` notation (a plain registration as the \`registerKryoType\` call it was: that option
+has no form for it); the job registers them through \`SerializerConfigImpl\` (\`configureOldKryo\`). Flink's own
+\`Serializers$DummyAvro…\` registration is left to Flink. Kryo registration ids follow this order, so keep it.
 
 ## States carried (\`${r.mainClassFile}\`)
 
