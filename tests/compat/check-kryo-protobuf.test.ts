@@ -70,7 +70,7 @@ describe('migration-plan', () => {
     let stdout = '';
     const code = await runCli(['migration-plan', path.join(ROOT, 'flink-2.3/rocksdb/kryo-registered/savepoint'), '--descriptors', SCHEMA, '--json'], { stdout: (t) => (stdout += t), stderr: () => {} });
     expect(code).toBe(0);
-    const plan = JSON.parse(stdout) as { operators: { uid: string | null; states: { state: string; kind: string; keyType: string | null; valueClass: string; messageType: string | null; kryo: string; action: string }[]; notCarried: { state: string; why: string }[] }[] };
+    const plan = JSON.parse(stdout) as { operators: { uid: string | null; states: { state: string; kind: string; keyType: string | null; valueClass: string; messageType: string | null; kryo: string; action: string; generatedJob: string }[]; notCarried: { state: string; why: string }[] }[] };
     expect(plan.operators).toHaveLength(1);
     const op = plan.operators[0]!;
     expect(op.uid).toBe('kryo-keyed');
@@ -82,6 +82,14 @@ describe('migration-plan', () => {
       ['processed-events', 'OPERATOR_LIST', null, 'fixtures.events.Event'],
     ]);
     expect(op.states.find((s) => s.state === 'event-holder')!.action).toContain('composite (POJO/tuple)');
+    // what migration-job generates: every state but the POJO field
+    expect(op.states.map((s) => [s.state, s.generatedJob.slice(0, 40)])).toEqual([
+      ['event-history', 'carried by migration-job'],
+      ['event-holder', 'not carried by migration-job: the messag'],
+      ['events-by-name', 'carried by migration-job'],
+      ['last-event', 'carried by migration-job'],
+      ['processed-events', 'carried by migration-job'],
+    ]);
     expect(op.notCarried.map((n) => n.state).sort()).toEqual(['_timer_state/event_user-timers', '_timer_state/processing_user-timers']);
     expect(op.notCarried[0]!.why).toContain('cannot write timers');
   });

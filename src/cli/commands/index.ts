@@ -1,6 +1,6 @@
 /**
  * The CLI's command table. Each command lives in its own file and is registered with one line
- * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts), `export-schema` (./export-schema.ts), `export` (rows of a state: ./export.ts), `migration-plan` (Kryo-held Protobuf: ./migration-plan.ts).
+ * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts), `export-schema` (./export-schema.ts), `export` (rows of a state: ./export.ts), `migration-plan` (Kryo-held Protobuf: ./migration-plan.ts), `migration-job` (its State Processor API project: ./migration-job.ts).
  */
 import type { CliCommand } from '../cli-types';
 import { inspectCommand } from './inspect';
@@ -10,6 +10,7 @@ import { exportSchemaCommand } from './export-schema';
 import { dumpCommand } from './dump';
 import { exportCommand } from './export';
 import { migrationPlanCommand } from './migration-plan';
+import { migrationJobCommand } from './migration-job';
 import { statsCommand } from '../scan';
 
 export const COMMANDS: readonly CliCommand[] = [
@@ -21,4 +22,5 @@ export const COMMANDS: readonly CliCommand[] = [
   exportCommand,
   statsCommand,
   migrationPlanCommand,
+  migrationJobCommand,
 ];

@@ -50,6 +50,7 @@ function formatPlan(plan: readonly KryoMigrationOperator[]): string {
       out.push(`      class ${s.valueClass}${s.messageType ? ` = message ${s.messageType}` : ''}; ${s.kryo}`);
       out.push(`      Kryo registrations: ${s.registrations.length > 0 ? s.registrations.join(', ') : 'none'}${s.defaults.length > 0 ? `; defaults: ${s.defaults.join(', ')}` : ''}`);
       out.push(`      do: ${s.action}`);
+      out.push(`      job: ${s.generatedJob}`);
     }
     for (const n of op.notCarried) out.push(`  ! ${n.state}: ${n.why}`);
     out.push('');

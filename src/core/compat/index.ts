@@ -13,6 +13,7 @@ export { identifyProtobufSchema } from './identify-protobuf-schema';
 export { type DeclarationIndex, indexDeclarations } from './index-declarations';
 export { inspectProtobufStates } from './inspect-protobuf-states';
 export { type KryoMigrationOperator, planKryoMigration } from './plan-kryo-migration';
+export { type KryoMigrationJob, generateKryoMigrationJob } from './generate-kryo-migration-job';
 export { type SavedSchema, listSavedSchemas } from './list-saved-schemas';
 export { createDescriptorFileCache, loadDescriptorSet } from './load-descriptor-set';
 export { normalizeForComparison } from './normalize-for-comparison';

@@ -3,7 +3,7 @@
  * returns the Protobuf states and the others (findProtobufStates): what `check` evaluates and
  * `export-schema` lists.
  */
-import { createSnapshotRegistry, inspectSavepoint, type CancelSignal } from '../flink';
+import { createSnapshotRegistry, inspectSavepoint, type CancelSignal, type SavepointInspection } from '../flink';
 import type { SavepointFiles } from '../io';
 import { registerProtobufSnapshotReaders } from '../protobuf';
 import { findProtobufStates, type FoundKryoProtobufState, type FoundOtherState, type FoundProtobufState } from './find-protobuf-states';
@@ -13,9 +13,10 @@ import { registerKryoProtobufReaders, type KryoProtobufSchema } from './register
 export async function inspectProtobufStates(
   files: SavepointFiles,
   options: { signal?: CancelSignal; kryoSchema?: KryoProtobufSchema } = {},
-): Promise<{ protobuf: FoundProtobufState[]; kryo: FoundKryoProtobufState[]; other: FoundOtherState[] }> {
+): Promise<{ protobuf: FoundProtobufState[]; kryo: FoundKryoProtobufState[]; other: FoundOtherState[]; inspection: SavepointInspection }> {
   const registry = createSnapshotRegistry();
   registerProtobufSnapshotReaders(registry);
   registerKryoProtobufReaders(registry, options.kryoSchema);
-  return findProtobufStates(await inspectSavepoint(files, registry, options.signal ? { signal: options.signal } : {}));
+  const inspection = await inspectSavepoint(files, registry, options.signal ? { signal: options.signal } : {});
+  return { ...findProtobufStates(inspection), inspection };
 }

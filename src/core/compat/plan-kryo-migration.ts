@@ -8,6 +8,7 @@ import type { InspectedOperator, InspectedState } from '../flink';
 
 type StateKind = InspectedState['kind'];
 import type { FoundKryoProtobufState } from './find-protobuf-states';
+import { selectKryoMigrationStates } from './select-kryo-migration-states';
 
 export interface KryoMigrationState {
   state: string;
@@ -24,6 +25,8 @@ export interface KryoMigrationState {
   defaults: string[];
   /** what the State Processor API job does with it */
   action: string;
+  /** whether the job `migration-job` generates carries it, or why not */
+  generatedJob: string;
 }
 
 export interface KryoMigrationOperator {
@@ -56,6 +59,14 @@ function actionFor(kind: StateKind, role: string, plain: boolean): string {
 }
 
 export function planKryoMigration(found: readonly FoundKryoProtobufState[]): KryoMigrationOperator[] {
+  const selection = selectKryoMigrationStates(found, []);
+  const carried = new Set(selection.operators.flatMap((o) => [...o.keyed, ...o.operatorStates].map((s) => `${o.operator.id}/${s.name}`)));
+  const why = new Map(selection.notCarried.map((n) => [`${n.operator}/${n.state ?? ''}`, n.why]));
+  const generatedJob = (f: FoundKryoProtobufState) => {
+    if (carried.has(`${f.operator.id}/${f.state.name}`)) return 'carried by migration-job';
+    const label = f.operator.uid ? `${f.operator.uid} (${f.operator.id})` : f.operator.id;
+    return `not carried by migration-job: ${why.get(`${label}/${f.state.name}`) ?? 'not selected'}`;
+  };
   const byOperator = new Map<string, { operator: InspectedOperator; states: KryoMigrationState[] }>();
   for (const f of found) {
     let entry = byOperator.get(f.operator.id);
@@ -73,6 +84,7 @@ export function planKryoMigration(found: readonly FoundKryoProtobufState[]): Kry
       registrations: f.kryo.registrations.map((r) => `${r.registeredClass ?? r.name} ${r.kind ?? '(not loadable when written)'}${r.serializerClass ? ` ${r.serializerClass}` : ''}`),
       defaults: [...f.kryo.defaultSerializers, ...f.kryo.defaultSerializerClasses].map((d) => `${d.forClass} -> ${d.serializerClass ?? '?'}`),
       action: actionFor(f.state.kind, f.role, f.recognition.kind === 'plain'),
+      generatedJob: generatedJob(f),
     });
   }
   return [...byOperator.values()]
