@@ -10,7 +10,7 @@
  */
 import { findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
 import { wrongInput, type SavepointFiles } from '../../core/io';
-import { formatHex, listProtobufValueDetails, type ProtobufValueDetail } from '../../core/protobuf';
+import { formatHex, listProtobufValueDetails, type DecodedProtobufValue } from '../../core/protobuf';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
@@ -59,7 +59,7 @@ export const dumpCommand: CliCommand = {
     const caps = values['full-values'] === true ? NO_CAPS : DEFAULT_CAPS;
     const printer = values['json'] === true ? createJsonPrinter(io.stdout, operator, state) : createTextPrinter(io.stdout, operator, state);
     // decoded values carry the Protobuf decoder's details (unknown fields with their bytes); each is printed and dropped
-    const visit = (entry: StateEntry) => printer.entry(toDumpEntry(entry, listProtobufValueDetails(entry.value).map((d) => d.detail), caps));
+    const visit = (entry: StateEntry) => printer.entry(toDumpEntry(entry, listProtobufValueDetails(entry.value), caps));
     const opened = await openSavepoint(files);
     let named = false;
     // entries that are not the whole state (a changelog's changes after its materialized part) are said so
@@ -126,10 +126,10 @@ export interface DumpEntry {
   valueOffset: number;
   valueLength: number;
   /** per Protobuf message in the value (one for ValueState/MapState, one per element for lists) */
-  protobuf: { typeName: string; payloadSize: number; depth: number; unknownFields: DumpUnknownField[]; /** unknown fields past MAX_UNKNOWN_FIELDS, not listed */ unknownFieldsOmitted?: number }[];
+  protobuf: { typeName: string; /** the snapshot was read by structure: schema and framing inferred, not exact */ inferred?: string; payloadSize: number; depth: number; unknownFields: DumpUnknownField[]; /** unknown fields past MAX_UNKNOWN_FIELDS, not listed */ unknownFieldsOmitted?: number }[];
 }
 
-function toDumpEntry(e: StateEntry, details: ProtobufValueDetail[], caps: DumpCaps): DumpEntry {
+function toDumpEntry(e: StateEntry, values: DecodedProtobufValue[], caps: DumpCaps): DumpEntry {
   return {
     subtask: e.subtask,
     keyGroup: e.keyGroup,
@@ -140,8 +140,9 @@ function toDumpEntry(e: StateEntry, details: ProtobufValueDetail[], caps: DumpCa
     file: e.file,
     valueOffset: e.valueRange.offset,
     valueLength: e.valueRange.length,
-    protobuf: details.map((d) => ({
+    protobuf: values.map(({ detail: d, inferred }) => ({
       typeName: d.typeName,
+      ...(inferred ? { inferred } : {}),
       payloadSize: d.payloadSize,
       depth: d.depth,
       unknownFields: d.unknownFields.slice(0, caps.unknownFields).map((u) => ({
@@ -247,7 +248,7 @@ function formatDumpEntryText(e: DumpEntry, n: number): string {
     lines.push(`  value: ${e.value === null ? 'null' : e.value.kind === 'omitted' ? `(not printed: ${e.value.reason})` : formatDecodedValue(e.value)}`);
     for (const p of e.protobuf) {
       const unknown = p.unknownFields.length + (p.unknownFieldsOmitted ?? 0);
-      lines.push(`  protobuf: ${p.typeName}, ${p.payloadSize} payload bytes, depth ${p.depth}, ${unknown} unknown field${unknown === 1 ? '' : 's'}`);
+      lines.push(`  protobuf: ${p.typeName}, ${p.payloadSize} payload bytes, depth ${p.depth}, ${unknown} unknown field${unknown === 1 ? '' : 's'}${p.inferred ? ` (${p.inferred})` : ''}`);
       for (const u of p.unknownFields) {
         const cut = u.hexTruncated ? ` … (the first ${u.hex.length / 2} of ${u.length} bytes; --full-values prints all)` : '';
         lines.push(`    unknown field ${u.number} (${u.wireType}) in ${u.path === '' ? 'the root message' : u.path}: ${e.file} offset ${u.offset}, ${u.length} bytes: ${u.hex}${cut}`);

@@ -20,6 +20,6 @@ export { readSavedSettings } from './read-saved-settings';
 export { registerKryoProtobufReaders } from './register-kryo-protobuf-readers';
 export { type RuleParams, type ValueRuleId } from './rules/index';
 export { describeEntryKey, scanProtobufStateValues } from './scan-protobuf-state-values';
-export { DEFAULT_SETTINGS, type Finding, type FindingRuleId, type LibraryLine, type SerializerSettings, type TypeKind, type Verdict } from './types';
+export { DEFAULT_SETTINGS, type Finding, type FindingRuleId, type InferredEvaluation, type LibraryLine, type SerializerSettings, type TypeKind, type Verdict } from './types';
 export { type ValueWarning } from './value-scan-types';
 export { orderFilesByImports } from './order-files-by-imports';
