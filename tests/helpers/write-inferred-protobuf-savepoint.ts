@@ -45,7 +45,12 @@ export type InferredLayout =
   /** root name, then the set with its length as `encoding`, then 9 bytes of settings (flag, two ints) after it */
   | { kind: 'reordered'; encoding: 'varint' | 'u16'; javaClass?: string }
   /** not a descriptor set: int32 length + bytes starting with 0x0a that are no valid set */
-  | { kind: 'fake-set' };
+  | { kind: 'fake-set' }
+  /**
+   * flink-protobuf-serde's snapshot as a serializer parameterised by the message class writes it (seeds/004
+   * publishes no layout): the class name with writeUTF; its values are toByteArray() behind a 4-byte length
+   */
+  | { kind: 'peer-serde'; javaClass: string };
 
 export const ROOT = 'p.Val';
 export const JAVA_CLASS = 'p.V$Val';
@@ -65,6 +70,7 @@ export function writeInferredSnapshotContent(layout: InferredLayout): Uint8Array
     const envelope = 2 + ((all[0]! << 8) | all[1]!) + 4;
     return all.subarray(envelope);
   }
+  if (layout.kind === 'peer-serde') return w.utf(layout.javaClass).finish();
   if (layout.kind === 'fake-set') {
     w.utf(ROOT).i32(12).bytes([0x0a, 0x0a, 0x0a, 0x05, 0x61, 0x2e, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x0a]);
     return w.finish();

@@ -6,16 +6,18 @@
 import { createSnapshotRegistry, inspectSavepoint, type CancelSignal } from '../flink';
 import type { SavepointFiles } from '../io';
 import { registerProtobufSnapshotReaders } from '../protobuf';
-import { findProtobufStates, type FoundKryoProtobufState, type FoundOtherState, type FoundProtobufState } from './find-protobuf-states';
+import { findProtobufStates, type FoundKryoProtobufState, type FoundOtherState, type FoundPeerSerdeState, type FoundProtobufState } from './find-protobuf-states';
 import { registerKryoProtobufReaders, type KryoProtobufSchema } from './register-kryo-protobuf-readers';
+import { registerPeerSerdeReaders } from './register-peer-serde-readers';
 
 /** `kryoSchema`: the user's descriptor set, for Protobuf held by Kryo (its snapshot embeds no schema). */
 export async function inspectProtobufStates(
   files: SavepointFiles,
   options: { signal?: CancelSignal; kryoSchema?: KryoProtobufSchema } = {},
-): Promise<{ protobuf: FoundProtobufState[]; kryo: FoundKryoProtobufState[]; other: FoundOtherState[] }> {
+): Promise<{ protobuf: FoundProtobufState[]; kryo: FoundKryoProtobufState[]; peer: FoundPeerSerdeState[]; other: FoundOtherState[] }> {
   const registry = createSnapshotRegistry();
   registerProtobufSnapshotReaders(registry);
   registerKryoProtobufReaders(registry, options.kryoSchema);
+  registerPeerSerdeReaders(registry, options.kryoSchema);
   return findProtobufStates(await inspectSavepoint(files, registry, options.signal ? { signal: options.signal } : {}));
 }

@@ -7,7 +7,7 @@
  */
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { DEFAULT_SETTINGS, evaluateKryoProtobufState, evaluateStateCompatibility, inspectProtobufStates, loadDescriptorSet, readSavedSettings, type InferredEvaluation, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
+import { DEFAULT_SETTINGS, evaluateKryoProtobufState, evaluatePeerSerdeState, evaluateStateCompatibility, inspectProtobufStates, loadDescriptorSet, readSavedSettings, type InferredEvaluation, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
 import { getInferredSnapshotNote, type SerializerSnapshot } from '../flink';
 import { PROTOBUF_SNAPSHOT_CLASS } from '../protobuf';
 import type { CheckSavepointInput, EvaluatedProtobufState, EvaluatedSavepoint } from './check-savepoint-types';
@@ -42,7 +42,7 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
   const target = input.target ?? '1.x';
   const newSettings: Required<SerializerSettings> = { ...DEFAULT_SETTINGS, ...input.newSettings };
   const kryoSchema = { name: input.descriptorSet.name, bytes: input.descriptorSet.bytes, set: loaded.set };
-  const { protobuf, kryo, other } = await inspectProtobufStates(input.files, { kryoSchema, ...(input.signal ? { signal: input.signal } : {}) });
+  const { protobuf, kryo, peer, other } = await inspectProtobufStates(input.files, { kryoSchema, ...(input.signal ? { signal: input.signal } : {}) });
 
   // states usually share one saved schema: parse it once per descriptor SHA-256 (the compat engine also remembers its work per set object)
   const savedSets = new Map<string, FileDescriptorSet>();
@@ -85,7 +85,14 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
     const newRoot = input.newRoots?.[stateKey] ?? (uidKey ? input.newRoots?.[uidKey] : undefined) ?? input.newRoot;
     return { found, compatibility: evaluateKryoProtobufState(found.kryo.typeClass, found.recognition, target, newRoot) };
   });
-  return { newSettings, target, protobuf: evaluated, kryo: kryoStates, other };
+  // the peer serializer flink-protobuf-serde: not restorable with the native serializer, its documented hazard named
+  const peerStates = peer.map((found) => {
+    const stateKey = `${found.operator.id}/${found.state.name}`;
+    const uidKey = found.operator.uid ? `${found.operator.uid}/${found.state.name}` : undefined;
+    const newRoot = input.newRoots?.[stateKey] ?? (uidKey ? input.newRoots?.[uidKey] : undefined) ?? input.newRoot;
+    return { found, compatibility: evaluatePeerSerdeState(found.snapshot.className, found.peer, target, newRoot) };
+  });
+  return { newSettings, target, protobuf: evaluated, kryo: kryoStates, peer: peerStates, other };
 }
 
 function parseSavedSet(sets: Map<string, FileDescriptorSet>, sha256: string, bytes: Uint8Array): FileDescriptorSet {
