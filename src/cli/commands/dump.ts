@@ -15,6 +15,7 @@ import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 import { createCommandRegistry } from './create-command-registry';
+import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
 const WIRE_TYPES = ['varint', 'fixed64', 'length-delimited', 'group', 'end-group', 'fixed32'];
 
@@ -29,7 +30,7 @@ export const dumpCommand: CliCommand = {
     '  --state <name>       the state name',
     '  --limit <N>          print at most N entries (default: all)',
     '  --json               print one JSON document: {operator, state, entries: [...]}',
-    '  --descriptors FILE   the job\'s descriptor set: decodes Protobuf held by Kryo (chill-protobuf)',
+    ...USER_SCHEMA_USAGE,
     '  --full-values        print every value whole (by default one value prints at most 1 MiB,',
     '                       1,000 unknown fields per message and 256 bytes of each)',
     '  -h, --help           show this help',
@@ -39,7 +40,7 @@ export const dumpCommand: CliCommand = {
     state: { type: 'string' },
     limit: { type: 'string' },
     json: { type: 'boolean' },
-    descriptors: { type: 'string' },
+    ...USER_SCHEMA_OPTIONS,
     'full-values': { type: 'boolean' },
   },
   async run({ values, positionals }, io) {
@@ -54,8 +55,9 @@ export const dumpCommand: CliCommand = {
       if (typeof limitText !== 'string' || !/^\d+$/.test(limitText)) throw new CliUsageError(`expected --limit to be a non-negative integer, found ${String(limitText)}`);
       limit = Number(limitText);
     }
+    const userSchema = await readUserSchema(values);
     const files = await openNodeInput(savepoint);
-    const registry = await createCommandRegistry(values['descriptors']);
+    const registry = createCommandRegistry(userSchema);
     const caps = values['full-values'] === true ? NO_CAPS : DEFAULT_CAPS;
     const printer = values['json'] === true ? createJsonPrinter(io.stdout, operator, state) : createTextPrinter(io.stdout, operator, state);
     // decoded values carry the Protobuf decoder's details (unknown fields with their bytes); each is printed and dropped
