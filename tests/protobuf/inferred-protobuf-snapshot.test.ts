@@ -13,7 +13,12 @@ import { create, toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
-import { INFERRED_SAVED_SET, writeInferredProtobufSavepoint, type InferredLayout } from '../helpers/write-inferred-protobuf-savepoint';
+import { createSnapshotRegistry } from '../../src/core/flink';
+import { readKeyedStateHeader } from '../../src/core/flink/headers/read-keyed-state-header';
+import { ByteReader, ByteWriter } from '../../src/core/io';
+import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
+import { INFERRED_SAVED_SET, writeInferredProtobufSavepoint, writeInferredSnapshotContent, type InferredLayout } from '../helpers/write-inferred-protobuf-savepoint';
+import { CLS, list, simple, valueState, writeKeyedHeader } from '../helpers/write-test-snapshots';
 
 const OPERATOR = 'b'.repeat(32);
 const V1_CLASS = 'io.github.flink.gcp.protobuf.v1.ProtobufSerializerSnapshot';
@@ -179,5 +184,17 @@ describe('a snapshot class not yet seen, read by structure', () => {
     expect([state.status, state.valueSerializer, state.valueSerializerStatus, state.protobuf]).toEqual(['unknown', 'com.example.FakeSnapshot', 'unknown', null]);
     const dump = await cli(['dump', sp, '--operator', OPERATOR, '--state', 'v']);
     expect(dump.stdout).toContain('value: opaque(6 bytes: unknown serializer snapshot com.example.FakeSnapshot v1)');
+  });
+
+  it('nested in a List composite: the composite is read again around the inferred snapshot', () => {
+    const registry = createSnapshotRegistry();
+    registerProtobufSnapshotReaders(registry);
+    const content = writeInferredSnapshotContent({ kind: 'v010' });
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('events', list({ raw: V1_CLASS, version: 1, content: (w) => w.bytes(content) }), simple(CLS.voidNs), 'LIST')]).finish();
+    const h = readKeyedStateHeader(new ByteReader(header, { file: 's' }), registry, { fence: header.length });
+    const value = h.states[0]!.serializers.VALUE_SERIALIZER!;
+    expect([value.className, value.status, value.typeLabel]).toEqual([CLS.list, 'known', 'List<Protobuf p.Val (inferred from unknown ProtobufSerializerSnapshot)>']);
+    expect(value.nested[0]!.details?.['inferred']).toBeDefined();
+    expect(h.warnings).toEqual([`state events: unknown serializer snapshot ${V1_CLASS} v1 read by structure (inferred, not exact: see the snapshot's inferred details)`]);
   });
 });

@@ -27,6 +27,8 @@ const MAX_NAME_BYTES = 1024;
 const MIN_SET_BYTES = 6;
 /** Candidate sets fully parsed at most (each passed the cheap wire check first). */
 const MAX_PARSED_SETS = 64;
+/** (set, root name) pairs normalized at most: bounds the work on bytes full of name-like strings. */
+const MAX_NORMALIZED = 256;
 
 type LengthEncoding = 'int32 big-endian' | 'varint' | 'u16 (writeUTF-style)';
 
@@ -59,6 +61,7 @@ export function inferProtobufSnapshot(r: ByteReader, className: string, version:
   const names = strings.filter((s) => isProtobufFullName(s.value));
   if (names.length === 0) return undefined;
   let parsed = 0;
+  let normalized = 0;
   for (const set of findDescriptorSetCandidates(bytes, start, limit)) {
     if (parsed++ >= MAX_PARSED_SETS) break;
     const setBytes = bytes.subarray(set.start, set.start + set.length);
@@ -73,6 +76,7 @@ export function inferProtobufSnapshot(r: ByteReader, className: string, version:
     const outside = names.filter((s) => s.end <= set.prefixAt || s.at >= set.start + set.length);
     const ordered = [...outside.filter((s) => s.end <= set.prefixAt).reverse(), ...outside.filter((s) => s.at >= set.start + set.length)];
     for (const root of ordered) {
+      if (normalized++ >= MAX_NORMALIZED) return undefined;
       const schema = tryNormalize(message, root.value);
       if (schema === undefined) continue;
       return describe(r, className, version, { strings, root, set, setBytes, schema, start, limit });

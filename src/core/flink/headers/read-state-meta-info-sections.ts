@@ -80,6 +80,8 @@ class SectionsParser {
   sections: StateMetaInfo[][] = [];
   warnings: string[] = [];
   private resyncDepth = 0;
+  /** per unknown snapshot start and resumed position: what the inferrers made of it (undefined: nothing) */
+  private readonly inferred = new Map<string, SerializerSnapshot | undefined>();
   /** per resume point (section, its state count, state, its serializer count, next serializer): the positions from which the rest of the header does not parse to the fence */
   private readonly failedStarts = new Map<string, Set<number>>();
 
@@ -129,7 +131,10 @@ class SectionsParser {
         partial.serializers[key] = record;
         const end = this.resync(e as DecodeError, at, section, n, i, partial, j + 1);
         // the resynchronisation bounded the unknown snapshot: an inferrer may recognise its bytes now
-        const inferred = inferUnknownTopLevelSnapshot(this.r, this.registry, at, end, unknown.className);
+        // a nested resynchronisation meets the same unknown snapshot in each of its attempts: infer it once
+        const inferKey = `${at}|${end}`;
+        if (!this.inferred.has(inferKey)) this.inferred.set(inferKey, inferUnknownTopLevelSnapshot(this.r, this.registry, at, end, unknown.className));
+        const inferred = this.inferred.get(inferKey);
         if (inferred !== undefined) {
           const meta = this.sections[section]?.find((m) => m.serializers[key] === record);
           if (meta !== undefined) {
