@@ -138,6 +138,12 @@ describe('a snapshot class not yet seen, read by structure', () => {
     expect(text.stdout).toContain(`[compatible (INFERRED)] ${OPERATOR} / v (VALUE_SERIALIZER, ${V1_CLASS})`);
     const markdown = await cli(['check', sp, '--descriptors', path.join(dir, 'same.binpb'), '--target', '1.x', '--format', 'markdown']);
     expect(markdown.stdout).toContain(`## ${OPERATOR} / v: compatible (INFERRED)`);
+    // CI formats fail it too: a JUnit failure, a GitHub error annotation
+    const junit = await cli(['check', sp, '--descriptors', path.join(dir, 'same.binpb'), '--target', '1.x', '--format', 'junit']);
+    expect(junit.stdout).toContain('failures="1"');
+    expect(junit.stdout).toContain('<failure type="INFERRED" message="compatible (INFERRED): the snapshot was read by structure, the verdict is not exact">');
+    const github = await cli(['check', sp, '--descriptors', path.join(dir, 'same.binpb'), '--target', '1.x', '--format', 'github']);
+    expect(github.stdout).toContain(`::error file=same.binpb,title=${OPERATOR} / v%3A compatible (INFERRED)::compatible%0AINFERRED, not exact`);
   });
 
   it('check: a schema change the directional rules reject is incompatible (INFERRED)', async () => {
