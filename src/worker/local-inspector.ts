@@ -9,7 +9,7 @@
  * of the CLI's `check` (its report is what the export writes).
  */
 import { createSnapshotRegistry, createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
-import { findProtobufStates, indexDeclarations, loadDescriptorSet, registerKryoProtobufReaders } from '../core/compat';
+import { findProtobufStates, indexDeclarations, loadDescriptorSet, registerKryoProtobufReaders, registerPeerSerdeReaders } from '../core/compat';
 import { isDecodeError, wrongInput, type SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type CompatibilityReport, type ValueViewCaps } from '../core/report';
@@ -48,6 +48,7 @@ export class LocalInspector implements Inspector {
     registerProtobufSnapshotReaders(this.registry);
     // Protobuf behind Kryo recognised in the inspection; its values decode with the session's schema (createValueRegistry)
     registerKryoProtobufReaders(this.registry);
+    registerPeerSerdeReaders(this.registry);
   }
 
   async open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession> {
@@ -272,15 +273,19 @@ async function createValueRegistry(session: OpenSession): Promise<SnapshotRegist
   const schema = session.descriptorSet;
   if (schema === null) {
     registerKryoProtobufReaders(registry);
+    registerPeerSerdeReaders(registry);
     return registry;
   }
   try {
     // the new job's jar or descriptor set, as the check reads it (a jar's embedded descriptors)
     const { descriptorSet } = await readNewSchema(schema, session.opened.digests);
-    registerKryoProtobufReaders(registry, { name: descriptorSet.name, bytes: descriptorSet.bytes, set: loadDescriptorSet(descriptorSet.bytes, descriptorSet.name).set });
+    const loaded = { name: descriptorSet.name, bytes: descriptorSet.bytes, set: loadDescriptorSet(descriptorSet.bytes, descriptorSet.name).set };
+    registerKryoProtobufReaders(registry, loaded);
+    registerPeerSerdeReaders(registry, loaded);
   } catch (e) {
     if (!isDecodeError(e)) throw e;
     registerKryoProtobufReaders(registry);
+    registerPeerSerdeReaders(registry);
   }
   return registry;
 }

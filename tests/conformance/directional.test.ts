@@ -98,9 +98,10 @@ describe('agreement with buf breaking (WIRE rules): no wire break is ever accept
 /**
  * The Kryo rules decide on the saved serializer (a KryoSerializerSnapshot), not on a pair of schemas, so no
  * schema case can reach them: tests/compat/check-kryo-protobuf.test.ts holds their rejecting cases (real Kryo
- * savepoints of Flink 1.20 and 2.3) and their accepting one (native Protobuf state: no Kryo rule).
+ * savepoints of Flink 1.20 and 2.3) and their accepting one (native Protobuf state: no Kryo rule). The same holds
+ * for the peer serializer's rule: tests/protobuf/peer-serde-protobuf.test.ts.
  */
-const SERIALIZER_RULES: readonly string[] = ['KRYO_PROTOBUF_NOT_RESTORABLE', 'KRYO_PLAIN_PROTOBUF_HAZARD'];
+const SERIALIZER_RULES: readonly string[] = ['KRYO_PROTOBUF_NOT_RESTORABLE', 'KRYO_PLAIN_PROTOBUF_HAZARD', 'PEER_SERDE_STATE_NOT_SUPPORTED'];
 
 describe('rule registry meta-test', () => {
   const decided = RULES.filter((r) => r.outcome !== 'warning' && !SERIALIZER_RULES.includes(r.id));

@@ -10,12 +10,13 @@
  */
 import { findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
 import { wrongInput, type SavepointFiles, formatHex } from '../../core/io';
-import { listProtobufValueDetails, type ProtobufValueDetail } from '../../core/protobuf';
+import { listProtobufValueDetails, type DecodedProtobufValue } from '../../core/protobuf';
 import { fitsJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 import { createCommandRegistry } from './create-command-registry';
+import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
 const WIRE_TYPES = ['varint', 'fixed64', 'length-delimited', 'group', 'end-group', 'fixed32'];
 
@@ -30,7 +31,7 @@ export const dumpCommand: CliCommand = {
     '  --state <name>       the state name',
     '  --limit <N>          print at most N entries (default: all)',
     '  --json               print one JSON document: {operator, state, entries: [...]}',
-    '  --descriptors FILE   the job\'s descriptor set: decodes Protobuf held by Kryo (chill-protobuf)',
+    ...USER_SCHEMA_USAGE,
     '  --full-values        print every value whole (by default one value prints at most 1 MiB,',
     '                       1,000 unknown fields per message and 256 bytes of each)',
     '  -h, --help           show this help',
@@ -40,7 +41,7 @@ export const dumpCommand: CliCommand = {
     state: { type: 'string' },
     limit: { type: 'string' },
     json: { type: 'boolean' },
-    descriptors: { type: 'string' },
+    ...USER_SCHEMA_OPTIONS,
     'full-values': { type: 'boolean' },
   },
   async run({ values, positionals }, io) {
@@ -55,12 +56,13 @@ export const dumpCommand: CliCommand = {
       if (typeof limitText !== 'string' || !/^\d+$/.test(limitText)) throw new CliUsageError(`expected --limit to be a non-negative integer, found ${String(limitText)}`);
       limit = Number(limitText);
     }
+    const userSchema = await readUserSchema(values);
     const files = await openNodeInput(savepoint);
-    const registry = await createCommandRegistry(values['descriptors']);
+    const registry = createCommandRegistry(userSchema);
     const caps = values['full-values'] === true ? NO_VALUE_VIEW_CAPS : VALUE_VIEW_CAPS;
     const printer = values['json'] === true ? createJsonPrinter(io.stdout, operator, state) : createTextPrinter(io.stdout, operator, state);
     // decoded values carry the Protobuf decoder's details (unknown fields with their bytes); each is printed and dropped
-    const visit = (entry: StateEntry) => printer.entry(toDumpEntry(entry, listProtobufValueDetails(entry.value).map((d) => d.detail), caps));
+    const visit = (entry: StateEntry) => printer.entry(toDumpEntry(entry, listProtobufValueDetails(entry.value), caps));
     const opened = await openSavepoint(files);
     let named = false;
     // entries that are not the whole state (a changelog's changes after its materialized part) are said so
@@ -119,10 +121,10 @@ export interface DumpEntry {
   valueOffset: number;
   valueLength: number;
   /** per Protobuf message in the value (one for ValueState/MapState, one per element for lists) */
-  protobuf: { typeName: string; payloadSize: number; depth: number; unknownFields: DumpUnknownField[]; /** unknown fields past MAX_UNKNOWN_FIELDS, not listed */ unknownFieldsOmitted?: number }[];
+  protobuf: { typeName: string; /** the snapshot was read by structure: schema and framing inferred, not exact */ inferred?: string; payloadSize: number; depth: number; unknownFields: DumpUnknownField[]; /** unknown fields past MAX_UNKNOWN_FIELDS, not listed */ unknownFieldsOmitted?: number }[];
 }
 
-function toDumpEntry(e: StateEntry, details: ProtobufValueDetail[], caps: ValueViewCaps): DumpEntry {
+function toDumpEntry(e: StateEntry, values: DecodedProtobufValue[], caps: ValueViewCaps): DumpEntry {
   return {
     subtask: e.subtask,
     keyGroup: e.keyGroup,
@@ -133,8 +135,9 @@ function toDumpEntry(e: StateEntry, details: ProtobufValueDetail[], caps: ValueV
     file: e.file,
     valueOffset: e.valueRange.offset,
     valueLength: e.valueRange.length,
-    protobuf: details.map((d) => ({
+    protobuf: values.map(({ detail: d, inferred }) => ({
       typeName: d.typeName,
+      ...(inferred ? { inferred } : {}),
       payloadSize: d.payloadSize,
       depth: d.depth,
       unknownFields: d.unknownFields.slice(0, caps.unknownFields).map((u) => ({
@@ -211,7 +214,7 @@ function formatDumpEntryText(e: DumpEntry, n: number): string {
     lines.push(`  value: ${e.value === null ? 'null' : e.value.kind === 'omitted' ? `(not printed: ${e.value.reason})` : formatDecodedValue(e.value)}`);
     for (const p of e.protobuf) {
       const unknown = p.unknownFields.length + (p.unknownFieldsOmitted ?? 0);
-      lines.push(`  protobuf: ${p.typeName}, ${p.payloadSize} payload bytes, depth ${p.depth}, ${unknown} unknown field${unknown === 1 ? '' : 's'}`);
+      lines.push(`  protobuf: ${p.typeName}, ${p.payloadSize} payload bytes, depth ${p.depth}, ${unknown} unknown field${unknown === 1 ? '' : 's'}${p.inferred ? ` (${p.inferred})` : ''}`);
       for (const u of p.unknownFields) {
         const cut = u.hexTruncated ? ` … (the first ${u.hex.length / 2} of ${u.length} bytes; --full-values prints all)` : '';
         lines.push(`    unknown field ${u.number} (${u.wireType}) in ${u.path === '' ? 'the root message' : u.path}: ${e.file} offset ${u.offset}, ${u.length} bytes: ${u.hex}${cut}`);

@@ -10,6 +10,7 @@ import { buildInspectDocument } from '../format/build-inspect-document';
 import { formatInspectionText } from '../format/format-inspection-text';
 import { openNodeInput } from '../sources';
 import { createCommandRegistry } from './create-command-registry';
+import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
 export const inspectCommand: CliCommand = {
   name: 'inspect',
@@ -21,14 +22,14 @@ export const inspectCommand: CliCommand = {
     '  --json          print the inspection as a stable JSON document (docs/cli.md)',
     '  --handles       with --json: include the per-subtask state handles from _metadata',
     '  --headers-only  read only _metadata and the state headers; do not count entries',
-    '  --descriptors FILE  the job\'s descriptor set: maps Kryo-held classes to Protobuf messages',
+    ...USER_SCHEMA_USAGE,
     '  --strict        exit 1 when any state is not decoded fully (with --headers-only: when a header',
     '                  shows one cannot be: unreadable, unknown serializer, a changelog not applied)',
     '  -h, --help      show this help',
   ].join('\n'),
   options: {
     json: { type: 'boolean' },
-    descriptors: { type: 'string' },
+    ...USER_SCHEMA_OPTIONS,
     handles: { type: 'boolean' },
     'headers-only': { type: 'boolean' },
     strict: { type: 'boolean' },
@@ -36,8 +37,9 @@ export const inspectCommand: CliCommand = {
   async run({ values, positionals }, io) {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint to inspect');
     if (values['handles'] === true && values['json'] !== true) throw new CliUsageError('--handles needs --json');
+    const userSchema = await readUserSchema(values);
     const files = await openNodeInput(savepoint);
-    const registry = await createCommandRegistry(values['descriptors']);
+    const registry = createCommandRegistry(userSchema);
     const inspection = await inspectSavepoint(files, registry, { countEntries: values['headers-only'] !== true });
     if (values['json'] === true) {
       const doc = buildInspectDocument(inspection, values['handles'] === true ? { metadata: (await openSavepoint(files)).metadata } : {});

@@ -3,7 +3,7 @@
  * 64-bit numbers as decimal strings, serializers as their snapshot class plus a readable type.
  */
 import { getKryoSnapshotDetails, type CheckpointMetadata, type InspectedOperator, type InspectedState, type SavepointInspection, type SerializerSnapshot, type SubtaskState, type StreamHandle } from '../../core/flink';
-import { describeProtobufSnapshots } from '../../core/protobuf';
+import { describeProtobufSnapshots, DYNAMIC_MESSAGE_CLASS } from '../../core/protobuf';
 
 export const INSPECT_DOCUMENT_VERSION = 1;
 
@@ -81,12 +81,14 @@ function describeState(s: InspectedState): Record<string, unknown> {
 function describeProtobuf(s: InspectedState): Record<string, unknown>[] | null {
   const found = describeProtobufSnapshots(s.valueSerializer);
   if (found.length === 0) return null;
+  // a snapshot read by structure: its Java class only when one was found, its settings never (null), and what was read where
   return found.map((p) => ({
-    javaClass: p.javaClass,
+    javaClass: p.inferred && p.javaClass === DYNAMIC_MESSAGE_CLASS ? null : p.javaClass,
     rootFullName: p.rootFullName,
-    settings: { deterministic: p.settings.deterministic, maxMessageSize: p.settings.maxMessageSize, recursionLimit: p.settings.recursionLimit },
+    settings: p.inferred ? null : { deterministic: p.settings.deterministic, maxMessageSize: p.settings.maxMessageSize, recursionLimit: p.settings.recursionLimit },
     descriptorFiles: [...p.descriptorFiles],
     descriptorSha256: p.descriptorSha256,
+    ...(p.inferred ? { inferred: { by: p.inferred.by, read: p.inferred.read.map((r) => ({ ...r })), notRead: [...p.inferred.notRead] } } : {}),
   }));
 }
 

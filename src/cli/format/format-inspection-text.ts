@@ -46,7 +46,22 @@ function formatState(s: InspectedState): string[] {
   if (s.namespaceSerializer) out.push(`      namespace ${s.namespaceSerializer.typeLabel}  (${s.namespaceSerializer.className})`);
   if (s.valueSerializer) out.push(`      value     ${s.valueSerializer.typeLabel}  (${s.valueSerializer.className})`);
   for (const p of describeProtobufSnapshots(s.valueSerializer)) out.push(`      ${formatProtobufSnapshotSummary(p)}`);
-  if (s.valueSerializer) out.push(...formatKryoSnapshots(s.valueSerializer, 0));
+  if (s.valueSerializer) out.push(...formatKryoSnapshots(s.valueSerializer, 0), ...formatPeerSerdeSnapshots(s.valueSerializer, 0));
+  return out;
+}
+
+/** Every flink-protobuf-serde snapshot of the value serializer: its documented hazard, and why its values are not decoded when they are not. */
+function formatPeerSerdeSnapshots(s: SerializerSnapshot, depth: number): string[] {
+  const out: string[] = [];
+  const peer = s.details?.['peerSerde'] as { hazard: string; classesFound: string[]; messageType?: string } | undefined;
+  if (peer) {
+    out.push(`      peer      HAZARD: ${peer.hazard}`);
+    if (s.codec === undefined) {
+      const note = s.details?.['inferred'] as { notRead: string[] } | undefined;
+      out.push(`                values not decoded: ${note?.notRead[0] ?? 'no message class mapped'}`);
+    }
+  }
+  if (depth < 64) for (const n of s.nested) out.push(...formatPeerSerdeSnapshots(n, depth + 1));
   return out;
 }
 

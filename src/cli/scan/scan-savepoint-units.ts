@@ -5,7 +5,7 @@
  * read buffer — never the full decoder. Memory is bounded by the read buffers (reused across streams).
  */
 import { createSnapshotRegistry, openSavepoint, scanState, type CancelSignal, type OpenedSavepoint, type SampleCoverage, type StateScope, type ValueFrame } from '../../core/flink';
-import { createRowKeyText, describeEntryKey, loadDescriptorSet, registerKryoProtobufReaders } from '../../core/compat';
+import { createRowKeyText, describeEntryKey, loadDescriptorSet, registerKryoProtobufReaders, registerPeerSerdeReaders } from '../../core/compat';
 import type { ByteSource, DecodeErrorJson, SavepointFiles } from '../../core/io';
 import { asProtobufFrame, createProtobufStateScan, getProtobufScanIndex, listProtobufFrames, registerProtobufSnapshotReaders, type EntryKeyText, type ProtobufStateScan } from '../../core/protobuf';
 import type { ScanOptions, ScanUnit, StateStats } from './state-stats-types';
@@ -23,7 +23,9 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
   const registry = createSnapshotRegistry();
   registerProtobufSnapshotReaders(registry);
   const kryo = options.kryoSchema;
-  registerKryoProtobufReaders(registry, kryo ? { ...kryo, set: loadDescriptorSet(kryo.bytes, kryo.name).set } : undefined);
+  const schema = kryo ? { ...kryo, set: loadDescriptorSet(kryo.bytes, kryo.name).set } : undefined;
+  registerKryoProtobufReaders(registry, schema);
+  registerPeerSerdeReaders(registry, schema);
   const opened = countInlineStateReads(await openSavepoint(files), counter);
   const stats = new Map<string, StateStats & { scan?: ProtobufStateScan }>();
   const errors: DecodeErrorJson[] = [];

@@ -4,12 +4,11 @@
  * payload bytes, depth, unknown fields, large/aliased values, value findings), scanned in parallel
  * worker threads, optionally on a sample.
  */
-import path from 'node:path';
 import { describeProtobufStateScan } from '../../core/compat';
 import type { StateSample } from '../../core/flink';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
-import { readDescriptorSetFile } from '../sources';
+import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from '../commands/read-user-schema';
 import { countScanWorkers, MAX_SCAN_WORKERS } from './count-scan-workers';
 import { formatStatsText } from './format-stats-text';
 import { runParallelScan, type ParallelScanResult } from './run-parallel-scan';
@@ -25,7 +24,7 @@ export const statsCommand: CliCommand = {
     '  --every-key-group N  sample: read only key groups 0, N, 2N, … of keyed state',
     '  --first N            sample: only the first N entries of each state',
     '  --json               print the statistics as JSON',
-    '  --descriptors FILE   the job\'s descriptor set: scans Protobuf held by Kryo (chill-protobuf) too',
+    ...USER_SCHEMA_USAGE,
     '  -h, --help           show this help',
   ].join('\n'),
   options: {
@@ -33,7 +32,7 @@ export const statsCommand: CliCommand = {
     'every-key-group': { type: 'string' },
     first: { type: 'string' },
     json: { type: 'boolean' },
-    descriptors: { type: 'string' },
+    ...USER_SCHEMA_OPTIONS,
   },
   async run({ values, positionals }, io) {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint');
@@ -45,8 +44,7 @@ export const statsCommand: CliCommand = {
     // after every option is checked: a usage error reads nothing
     const workers = await countScanWorkers(savepoint, requested);
     const sample: StateSample | undefined = every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
-    const descriptors = values['descriptors'];
-    const kryoSchema = typeof descriptors === 'string' ? { name: path.basename(descriptors), bytes: await readDescriptorSetFile(descriptors) } : undefined;
+    const kryoSchema = await readUserSchema(values);
     const stats = await runParallelScan(savepoint, { workers, ...(sample ? { sample } : {}), ...(kryoSchema ? { kryoSchema } : {}) });
     io.stdout(values['json'] === true ? `${JSON.stringify(describeStats(stats), null, 2)}\n` : formatStatsText(savepoint, stats));
     return EXIT_OK;

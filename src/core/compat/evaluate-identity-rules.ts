@@ -11,7 +11,8 @@ export interface IdentityInput {
   newJavaClass?: string;
   savedRoot: string;
   newRoot: string;
-  savedSettings: SerializerSettings;
+  /** absent when not read (a snapshot read by structure): the settings rules are not checked */
+  savedSettings?: SerializerSettings;
   newSettings: SerializerSettings;
 }
 
@@ -27,6 +28,7 @@ export function evaluateIdentityRules(input: IdentityInput): Finding[] {
   }
   if (input.savedRoot !== input.newRoot) addFinding(ctx, 'ROOT_RENAMED', 'root', { old: input.savedRoot, new: input.newRoot });
   const s = input.savedSettings;
+  if (s === undefined) return ctx.findings;
   const n = input.newSettings;
   if (n.maxMessageSize < s.maxMessageSize) {
     addFinding(ctx, 'MAX_MESSAGE_SIZE_DECREASED', 'settings.maxMessageSize', { old: s.maxMessageSize, new: n.maxMessageSize });

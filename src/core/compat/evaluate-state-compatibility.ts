@@ -10,7 +10,7 @@ import { evaluateIdentityRules } from './evaluate-identity-rules';
 import { evaluateSchemaChange, type SchemaChangeResult } from './evaluate-schema-change';
 import { createFinding } from './create-finding';
 import { getRule } from './rules';
-import type { Finding, LibraryLine, NewSide, SavedSide, Verdict } from './types';
+import type { Finding, InferredEvaluation, LibraryLine, NewSide, SavedSide, Verdict } from './types';
 
 export interface PlanningAid {
   /** what the directional rules would say, had the target been able to read the snapshot */
@@ -36,6 +36,8 @@ export interface StateCompatibility {
   planningAid?: PlanningAid;
   /** the directional walk (reached pairs and indexes) for the schema diff; absent when a root is missing */
   schema?: SchemaChangeResult;
+  /** the saved side was read by structure: the verdict is inferred, never exact (check exits 1 for it) */
+  inferred?: InferredEvaluation;
 }
 
 export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): StateCompatibility {
@@ -48,13 +50,14 @@ export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): Sta
     newRoot: next.newRoot,
     ...(saved.savedJavaClass ? { savedJavaClass: saved.savedJavaClass } : {}),
     ...(newJavaClass ? { newJavaClass } : {}),
+    ...(saved.inferred ? { inferred: saved.inferred } : {}),
   };
   const identity = {
     savedKind: saved.savedKind,
     newKind: next.newKind,
     savedRoot: saved.savedRoot,
     newRoot: next.newRoot,
-    savedSettings: saved.savedSettings,
+    ...(saved.savedSettings ? { savedSettings: saved.savedSettings } : {}),
     newSettings: next.newSettings,
     ...(saved.savedJavaClass ? { savedJavaClass: saved.savedJavaClass } : {}),
     ...(newJavaClass ? { newJavaClass } : {}),

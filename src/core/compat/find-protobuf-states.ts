@@ -5,6 +5,18 @@
 import { getKryoSnapshotDetails, type InspectedOperator, type InspectedState, type KryoSnapshotDetails, type SavepointInspection, type SerializerSnapshot } from '../flink';
 import { getKryoProtobufCodec, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
 import type { KryoProtobufRecognition } from './recognize-kryo-protobuf';
+import type { PeerSerdeDetails } from './register-peer-serde-readers';
+
+/** A state whose values are Protobuf written by the peer serializer flink-protobuf-serde (its snapshot read by structure). */
+export interface FoundPeerSerdeState {
+  operator: InspectedOperator;
+  state: InspectedState;
+  role: string;
+  snapshot: SerializerSnapshot;
+  peer: PeerSerdeDetails;
+  /** the values decode with the user's schema (the snapshot's class maps to a message of it) */
+  decodable: boolean;
+}
 
 export interface FoundProtobufState {
   operator: InspectedOperator;
@@ -63,9 +75,10 @@ function findUncheckedProtobuf(s: SerializerSnapshot, depth = 0): string | undef
 
 const MAX_NESTING = 64;
 
-export function findProtobufStates(inspection: SavepointInspection): { protobuf: FoundProtobufState[]; kryo: FoundKryoProtobufState[]; other: FoundOtherState[] } {
+export function findProtobufStates(inspection: SavepointInspection): { protobuf: FoundProtobufState[]; kryo: FoundKryoProtobufState[]; peer: FoundPeerSerdeState[]; other: FoundOtherState[] } {
   const protobuf: FoundProtobufState[] = [];
   const kryo: FoundKryoProtobufState[] = [];
+  const peer: FoundPeerSerdeState[] = [];
   const other: FoundOtherState[] = [];
   for (const operator of inspection.operators) {
     for (const state of operator.states) {
@@ -78,6 +91,12 @@ export function findProtobufStates(inspection: SavepointInspection): { protobuf:
       for (const [role, snapshot] of roles) {
         if (!snapshot) continue;
         visit(snapshot, role, 0, (s, path) => {
+          const peerSerde = s.details?.['peerSerde'] as PeerSerdeDetails | undefined;
+          if (peerSerde) {
+            peer.push({ operator, state, role: path, snapshot: s, peer: peerSerde, decodable: s.codec !== undefined });
+            found = true;
+            return;
+          }
           const content = getProtobufSnapshotContent(s);
           if (content) {
             protobuf.push({ operator, state, role: path, snapshot: s, content });
@@ -107,7 +126,7 @@ export function findProtobufStates(inspection: SavepointInspection): { protobuf:
       }
     }
   }
-  return { protobuf, kryo, other };
+  return { protobuf, kryo, peer, other };
 }
 
 function visit(s: SerializerSnapshot, path: string, depth: number, fn: (s: SerializerSnapshot, path: string) => void): void {

@@ -8,7 +8,8 @@ export { describeProtobufStateScan, describeScanFinding } from './describe-scan-
 export { type StateCompatibility, evaluateStateCompatibility } from './evaluate-state-compatibility';
 export { type ValueWarningTally, createValueWarningCollector, finishValueWarnings } from './evaluate-value-warnings';
 export { evaluateKryoProtobufState } from './evaluate-kryo-protobuf-state';
-export { type FoundKryoProtobufState, type FoundOtherState, type FoundProtobufState, findProtobufStates } from './find-protobuf-states';
+export { evaluatePeerSerdeState } from './evaluate-peer-serde-state';
+export { type FoundKryoProtobufState, type FoundOtherState, type FoundPeerSerdeState, type FoundProtobufState, findProtobufStates } from './find-protobuf-states';
 export { identifyProtobufSchema } from './identify-protobuf-schema';
 export { type DeclarationIndex, indexDeclarations } from './index-declarations';
 export { inspectProtobufStates } from './inspect-protobuf-states';
@@ -19,8 +20,9 @@ export { createDescriptorFileCache, loadDescriptorSet } from './load-descriptor-
 export { normalizeForComparison } from './normalize-for-comparison';
 export { readSavedSettings } from './read-saved-settings';
 export { registerKryoProtobufReaders } from './register-kryo-protobuf-readers';
+export { registerPeerSerdeReaders } from './register-peer-serde-readers';
 export { type RuleParams, type ValueRuleId } from './rules/index';
 export { describeEntryKey, scanProtobufStateValues } from './scan-protobuf-state-values';
-export { DEFAULT_SETTINGS, type Finding, type FindingRuleId, type LibraryLine, type SerializerSettings, type TypeKind, type Verdict } from './types';
+export { DEFAULT_SETTINGS, type Finding, type FindingRuleId, type InferredEvaluation, type LibraryLine, type SerializerSettings, type TypeKind, type Verdict } from './types';
 export { type ValueWarning } from './value-scan-types';
 export { orderFilesByImports } from './order-files-by-imports';

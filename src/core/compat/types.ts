@@ -32,11 +32,23 @@ export interface SavedSide {
   /** Java binary class name (generated-class state only) */
   savedJavaClass?: string;
   savedKind: TypeKind;
-  savedSettings: SerializerSettings;
+  /** absent when the snapshot's settings were not read (a snapshot read by structure): the limit rules are not checked */
+  savedSettings?: SerializerSettings;
   /** snapshot class as Flink recorded it */
   snapshotClass: string;
   /** library line that wrote the snapshot */
   savedLine: LibraryLine;
+  /** the snapshot was read by structure (a class no reader knows): every answer is inferred, never exact */
+  inferred?: InferredEvaluation;
+}
+
+/** What an inferred verdict rests on (from the snapshot's InferredSnapshotNote) and what it could not check. */
+export interface InferredEvaluation {
+  by: string;
+  read: { what: string; offset: number; length: number; encoding?: string }[];
+  notRead: string[];
+  /** the rules or facts the verdict does not cover */
+  notChecked: string[];
 }
 
 export interface NewSide {

@@ -19,5 +19,5 @@ export { type ScanPart, type SubtaskHeaderCache, createSubtaskHeaderCache, findO
 export { findNestedValues } from './snapshots/find-nested-values';
 export { type KryoSnapshotDetails, getKryoSnapshotDetails, kryoSnapshotReader } from './snapshots/kryo-snapshot';
 export { createSnapshotRegistry } from './snapshots/snapshot-registry';
-export { type DecodedValue, SKIPPED_VALUE, type SerializerSnapshot, type SnapshotReader, type SnapshotRegistry, type ValueCodec, type ValueFrame, type ValueMode } from './snapshots/snapshot-types';
+export { type DecodedValue, getInferredSnapshotNote, type InferredSnapshot, type InferredSnapshotNote, SKIPPED_VALUE, type SerializerSnapshot, type SnapshotInferrer, type SnapshotReader, type SnapshotRegistry, type ValueCodec, type ValueFrame, type ValueMode } from './snapshots/snapshot-types';
 export { encodeBase64 } from './values/encode-base64';

@@ -3,7 +3,7 @@
  * descriptor files, found in a state's serializer snapshot directly or nested inside composite
  * snapshots (Map/List/TTL, …).
  */
-import type { SerializerSnapshot } from '../flink';
+import { getInferredSnapshotNote, type InferredSnapshotNote, type SerializerSnapshot } from '../flink';
 import type { ProtobufSettings } from './protobuf-constants';
 import { getProtobufSnapshotContent } from './register-protobuf-snapshot-readers';
 
@@ -13,6 +13,8 @@ export interface ProtobufSnapshotSummary {
   settings: ProtobufSettings;
   descriptorFiles: string[];
   descriptorSha256: string;
+  /** read by structure from a snapshot class no reader knows: what was read where, what not (settings among it) */
+  inferred?: InferredSnapshotNote;
 }
 
 /** Every Protobuf snapshot inside `snapshot` (depth-first, itself first). */
@@ -27,6 +29,7 @@ export function describeProtobufSnapshots(snapshot: SerializerSnapshot | undefin
           settings: { ...content.settings },
           descriptorFiles: [...content.schema.fileNames],
           descriptorSha256: content.descriptorSha256,
+          ...(getInferredSnapshotNote(snapshot) ? { inferred: getInferredSnapshotNote(snapshot)! } : {}),
         },
       ]
     : [];
@@ -35,6 +38,13 @@ export function describeProtobufSnapshots(snapshot: SerializerSnapshot | undefin
 
 /** `protobuf: java class …, root …, settings deterministic=false maxMessageSize=67108864 recursionLimit=100, descriptor files a.proto, b.proto` */
 export function formatProtobufSnapshotSummary(s: ProtobufSnapshotSummary): string {
+  if (s.inferred) {
+    const read = s.inferred.read.map((r) => `${r.what} at offset ${r.offset} (+${r.length}${r.encoding ? `, ${r.encoding}` : ''})`).join('; ');
+    return (
+      `protobuf (INFERRED by ${s.inferred.by}; not exact): java class ${s.javaClass}, root ${s.rootFullName}, descriptor files ${s.descriptorFiles.join(', ')}; ` +
+      `read: ${read}; not read: ${s.inferred.notRead.join('; ')}`
+    );
+  }
   return (
     `protobuf: java class ${s.javaClass}, root ${s.rootFullName}, settings deterministic=${s.settings.deterministic} ` +
     `maxMessageSize=${s.settings.maxMessageSize} recursionLimit=${s.settings.recursionLimit}, descriptor files ${s.descriptorFiles.join(', ')}`

@@ -12,6 +12,7 @@ export { countDeclaredMembers } from './count-declared-members';
 export { decodeProtobufPayload } from './decode-protobuf-payload';
 export { type ProtobufValueDetail } from './decode-protobuf-value';
 export { describeProtobufSnapshots, formatProtobufSnapshotSummary } from './describe-protobuf-snapshot';
+export { DYNAMIC_MESSAGE_CLASS } from './infer-protobuf-snapshot';
 export { listLoggedFields } from './list-logged-fields';
 export { normalizeDescriptorSet } from './normalize-descriptor-set';
 export { parseDescriptorSet } from './parse-descriptor-set';

@@ -24,6 +24,8 @@ export class ProtobufValueCodec implements ValueCodec {
   constructor(
     readonly content: ProtobufSnapshotContent,
     readonly kryo?: KryoClassExpectation,
+    /** set when the snapshot was read by structure (infer-protobuf-snapshot.ts): what every value it decodes must say */
+    readonly inferred?: string,
   ) {}
 
   /** One value's decoder result, in this codec's framing (a Kryo null is not a message: an error here). */
@@ -81,7 +83,7 @@ export class ProtobufValueCodec implements ValueCodec {
         detail = this.decodeDetailed(r);
       }
       const value = toMessageValue(detail);
-      Object.defineProperty(value, DETAIL, { value: { detail, frame: r.bytes.subarray(start, r.position) } satisfies DecodedProtobufValue });
+      Object.defineProperty(value, DETAIL, { value: { detail, frame: r.bytes.subarray(start, r.position), ...(this.inferred ? { inferred: this.inferred } : {}) } satisfies DecodedProtobufValue });
       return value;
     }
     const offset = r.absolutePosition;
@@ -123,6 +125,8 @@ export class ProtobufValueCodec implements ValueCodec {
 export interface DecodedProtobufValue {
   detail: ProtobufValueDetail;
   frame: Uint8Array;
+  /** the value was read through a snapshot read by structure: its schema and framing are inferred, not exact */
+  inferred?: string;
 }
 
 /** Non-enumerable: JSON, structured clone, spreads and Object.entries never see it. */

@@ -4,7 +4,8 @@
  * snapshot classes and the DynamicMessage snapshot (root full name + normalized descriptor set +
  * settings) get their own entries here once bytes written by them can be observed.
  */
-import type { SerializerSnapshot, SnapshotReader } from '../flink';
+import type { SerializerSnapshot, SnapshotReader, SnapshotRegistry } from '../flink';
+import { protobufSnapshotInferrer } from './infer-protobuf-snapshot';
 import { PROTOBUF_SNAPSHOT_CLASS } from './protobuf-constants';
 import type { ProtobufSnapshotContent } from './protobuf-snapshot-types';
 import { ProtobufValueCodec } from './protobuf-value-codec';
@@ -19,8 +20,10 @@ export const PROTOBUF_SNAPSHOT_READERS: readonly SnapshotReader[] = [
   },
 ];
 
-export function registerProtobufSnapshotReaders(registry: { register(reader: SnapshotReader): void }): void {
+/** The readers of the serializer's known snapshot classes, and the inferrer that reads unknown ones by structure (infer-protobuf-snapshot.ts). */
+export function registerProtobufSnapshotReaders(registry: Pick<SnapshotRegistry, 'register' | 'registerInferrer'>): void {
   for (const reader of PROTOBUF_SNAPSHOT_READERS) registry.register(reader);
+  registry.registerInferrer(protobufSnapshotInferrer);
 }
 
 export function createProtobufSerializerSnapshot(className: string, version: number, content: ProtobufSnapshotContent): SerializerSnapshot {

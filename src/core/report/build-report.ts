@@ -16,7 +16,8 @@ export function buildReport(input: ReportInput): CompatibilityReport {
     warnings: states.reduce((n, s) => n + s.warnings.length, 0),
   };
   const valuesNotRead = states.filter((s) => s.valuesNotRead !== undefined).length;
-  const counted = valuesNotRead > 0 ? { ...summary, valuesNotRead } : summary;
+  const inferred = states.filter((s) => s.inferred !== undefined).length;
+  const counted = { ...summary, ...(valuesNotRead > 0 ? { valuesNotRead } : {}), ...(inferred > 0 ? { inferred } : {}) };
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     ...(input.subject ? { subject: input.subject } : {}),
@@ -87,6 +88,7 @@ function toReportState(input: ReportStateInput): ReportState {
       ? { planningAid: { verdict: c.planningAid.verdict, firstIncompatibility: first(c.planningAid.firstIncompatibility), findings: c.planningAid.findings.map(toFinding) } }
       : {}),
     ...(input.diff ? { diff: input.diff } : {}),
+    ...(c.inferred ? { inferred: c.inferred } : {}),
   };
 }
 
@@ -99,11 +101,12 @@ function cmp(a: string, b: string): number {
 }
 
 /**
- * Exit code of `check`: 0 when every Protobuf state is compatible, 1 when any is incompatible, not restorable or
- * could not be checked (verdict unknown: its values are Protobuf but nothing here could read its serializer) —
- * a CI gate never passes on Protobuf state it did not check.
+ * Exit code of `check`: 0 when every Protobuf state is compatible, 1 when any is incompatible, not restorable,
+ * could not be checked (verdict unknown: its values are Protobuf but nothing here could read its serializer) or
+ * has an inferred verdict (its snapshot was read by structure: even "compatible" rests on guessed layout and
+ * unchecked limits) — a CI gate never passes on Protobuf state it did not check exactly.
  */
 export function computeExitCode(report: CompatibilityReport): 0 | 1 {
   const s = report.summary;
-  return s.incompatible > 0 || s.notRestorable > 0 || s.unknown > 0 ? 1 : 0;
+  return s.incompatible > 0 || s.notRestorable > 0 || s.unknown > 0 || (s.inferred ?? 0) > 0 ? 1 : 0;
 }

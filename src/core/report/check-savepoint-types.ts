@@ -1,4 +1,4 @@
-import type { LibraryLine, SerializerSettings, StateCompatibility, TypeKind, FoundKryoProtobufState, FoundProtobufState, FoundOtherState, ValueWarningTally } from '../compat';
+import type { LibraryLine, SerializerSettings, StateCompatibility, TypeKind, FoundKryoProtobufState, FoundPeerSerdeState, FoundProtobufState, FoundOtherState, ValueWarningTally } from '../compat';
 import type { CancelSignal } from '../flink';
 import type { SavepointFiles } from '../io';
 import type { NewSchemaReport, ReportInputFile } from './report-types';
@@ -54,6 +54,8 @@ export interface EvaluatedSavepoint {
   protobuf: EvaluatedProtobufState[];
   /** Protobuf held by Kryo: not restorable with the native serializer (their values are not scanned by `check`) */
   kryo: { found: FoundKryoProtobufState; compatibility: StateCompatibility }[];
+  /** Protobuf written by the peer serializer flink-protobuf-serde: not restorable with the native serializer (values not scanned by `check`) */
+  peer: { found: FoundPeerSerdeState; compatibility: StateCompatibility }[];
   other: FoundOtherState[];
 }
 

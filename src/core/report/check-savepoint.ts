@@ -59,6 +59,20 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
             : `values held by Kryo: not decodable with this descriptor set (no message whose Java class is ${found.kryo.typeClass})`,
     });
   }
+  for (const { found, compatibility } of evaluated.peer) {
+    states.push({
+      kind: 'protobuf',
+      operator: { id: found.operator.id, ...(found.operator.uid ? { uid: found.operator.uid } : {}), ...(found.operator.name ? { name: found.operator.name } : {}) },
+      state: found.state.name,
+      role: found.role,
+      snapshotClass: found.snapshot.className,
+      compatibility,
+      warnings: [],
+      valuesNotRead: found.decodable
+        ? 'values written by flink-protobuf-serde: check does not scan them for value warnings (dump and stats decode them with the schema, in an inferred framing)'
+        : `values written by flink-protobuf-serde: not decodable with this schema (${found.peer.classesFound.length === 0 ? 'no message class found in the snapshot' : `no message whose Java class is ${found.peer.classesFound.join(' or ')}`})`,
+    });
+  }
   for (const o of evaluated.other) {
     states.push({
       kind: 'other',

@@ -10,7 +10,7 @@ export const VERDICT_LABEL: Record<string, string> = {
 
 /** The heading of every format: a savepoint's restore, or (compare) the change between two descriptor sets. */
 export function describeReportTitle(report: CompatibilityReport): string {
-  return `${report.subject === 'descriptor-sets' ? 'Schema' : 'Savepoint'} compatibility: ${VERDICT_LABEL[report.verdict]}`;
+  return `${report.subject === 'descriptor-sets' ? 'Schema' : 'Savepoint'} compatibility: ${VERDICT_LABEL[report.verdict]}${report.summary.inferred ? ' (INFERRED for some states)' : ''}`;
 }
 
 /** The heading of the per-entry column of the summary tables. */
@@ -34,8 +34,26 @@ export function describeSummary(report: CompatibilityReport): string {
     `${s.protobufStates} Protobuf state(s): ${s.compatible} compatible, ${s.incompatible} incompatible, ${s.notRestorable} not restorable` +
     (s.unknown > 0 ? `, ${s.unknown} unknown` : '') +
     `; ${s.otherStates} other state(s) not checked; ${s.warnings} value warning(s)` +
-    (s.valuesNotRead ? `; the values of ${s.valuesNotRead} state(s) were not read, so their value warnings were not checked` : '')
+    (s.valuesNotRead ? `; the values of ${s.valuesNotRead} state(s) were not read, so their value warnings were not checked` : '') +
+    (s.inferred ? `; the verdict of ${s.inferred} state(s) is INFERRED from a snapshot class no reader knows (read by structure, not exact), which fails check` : '')
   );
+}
+
+/** The verdict as a label, marked when it is inferred (a snapshot read by structure). */
+export function describeVerdict(s: ReportState): string {
+  return s.inferred ? `${VERDICT_LABEL[s.verdict]} (INFERRED)` : VERDICT_LABEL[s.verdict]!;
+}
+
+/** For an inferred verdict: what it rests on, what was not read, what it does not check (one line each). */
+export function listInferredLines(s: ReportState): string[] {
+  const i = s.inferred;
+  if (!i) return [];
+  return [
+    `INFERRED, not exact: the snapshot was read by ${i.by}`,
+    ...i.read.map((r) => `read: ${r.what} at offset ${r.offset} (+${r.length} bytes${r.encoding ? `, ${r.encoding}` : ''})`),
+    ...i.notRead.map((n) => `not read: ${n}`),
+    ...i.notChecked.map((n) => `not checked: ${n}`),
+  ];
 }
 
 export function describeSettings(report: CompatibilityReport): string {

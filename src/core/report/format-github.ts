@@ -2,7 +2,7 @@
  * GitHub Actions workflow commands: `::error` per failing state, `::warning` per value warning and
  * a closing `::notice` with the summary. Data and properties are escaped as the runner expects.
  */
-import { describeReportTitle, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
+import { describeReportTitle, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
 import type { CompatibilityReport } from './report-types';
 
 export function escapeGithubData(text: string): string {
@@ -18,9 +18,9 @@ export function formatGithub(report: CompatibilityReport): string {
   const file = report.inputs.find((f) => f.role === 'descriptors')?.name;
   const fileProp = file ? `file=${escapeGithubProperty(file)},` : '';
   for (const s of report.states) {
-    const title = escapeGithubProperty(`${describeStateTitle(s)}: ${VERDICT_LABEL[s.verdict]}`);
-    if (s.verdict === 'incompatible' || s.verdict === 'not-restorable') {
-      const text = [s.firstIncompatibility ? `${s.firstIncompatibility.message} (${s.firstIncompatibility.ruleId})` : (s.reason ?? s.verdict), s.failureText ?? ''].filter(Boolean).join('\n');
+    const title = escapeGithubProperty(`${describeStateTitle(s)}: ${describeVerdict(s)}`);
+    if (s.verdict === 'incompatible' || s.verdict === 'not-restorable' || s.inferred !== undefined) {
+      const text = [s.firstIncompatibility ? `${s.firstIncompatibility.message} (${s.firstIncompatibility.ruleId})` : (s.reason ?? s.verdict), s.failureText ?? '', ...listInferredLines(s)].filter(Boolean).join('\n');
       out.push(`::error ${fileProp}title=${title}::${escapeGithubData(text)}`);
     }
     if (s.valuesNotRead !== undefined) out.push(`::warning ${fileProp}title=${escapeGithubProperty(`${describeStateTitle(s)}: values not read`)}::${escapeGithubData(`${s.valuesNotRead}. No value warning was checked for this state.`)}`);

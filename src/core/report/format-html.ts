@@ -4,7 +4,7 @@
  */
 import { listNewSchemaLines } from './describe-new-schema';
 import type { DiffDeclaration } from '../compat';
-import { describeEntryHeading, describeReportTitle, describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
+import { describeEntryHeading, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
 import type { CompatibilityReport, ReportState } from './report-types';
 
 export function escapeHtml(text: string): string {
@@ -36,7 +36,7 @@ export function formatHtml(report: CompatibilityReport): string {
     `<table><tr><th>${describeEntryHeading(report)}</th><th>verdict</th><th>first incompatibility</th><th>warnings</th></tr>`,
     ...report.states.map(
       (s) =>
-        `<tr><td>${e(describeStateTitle(s))}</td><td class="v-${e(s.verdict)}">${e(VERDICT_LABEL[s.verdict])}</td><td>${e(s.firstIncompatibility?.message ?? s.reason ?? '')}</td><td>${s.valuesNotRead !== undefined ? 'values not read' : s.warnings.length}</td></tr>`,
+        `<tr><td>${e(describeStateTitle(s))}</td><td class="v-${e(s.verdict)}">${e(describeVerdict(s))}</td><td>${e(s.firstIncompatibility?.message ?? s.reason ?? '')}</td><td>${s.valuesNotRead !== undefined ? 'values not read' : s.warnings.length}</td></tr>`,
     ),
     '</table>',
   ];
@@ -48,7 +48,9 @@ export function formatHtml(report: CompatibilityReport): string {
 
 function formatState(s: ReportState): string[] {
   const e = escapeHtml;
-  const out = [`<section><h2>${e(describeStateTitle(s))}: <span class="v-${e(s.verdict)}">${e(VERDICT_LABEL[s.verdict])}</span></h2>`];
+  const out = [`<section><h2>${e(describeStateTitle(s))}: <span class="v-${e(s.verdict)}">${e(describeVerdict(s))}</span></h2>`];
+  const inferred = listInferredLines(s);
+  if (inferred.length > 0) out.push(`<div class="warning"><strong>${e(inferred[0]!)}</strong><ul>${inferred.slice(1).map((line) => `<li>${e(line)}</li>`).join('')}</ul></div>`);
   out.push(`<p>Serializer ${e(s.serializer)} (${e(s.role)})${s.savedRoot ? `; root ${e(s.savedRoot)} → ${e(s.newRoot ?? '')}` : ''}${s.savedJavaClass ? `; Java class ${e(s.savedJavaClass)} → ${e(s.newJavaClass ?? '?')}` : ''}</p>`);
   if (s.reason) out.push(`<p>${e(s.reason)}</p>`);
   if (s.failureText) out.push(`<p>Flink would fail the restore with:</p><pre>${e(s.failureText)}</pre>`);

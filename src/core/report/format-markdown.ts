@@ -1,5 +1,5 @@
 /** Markdown rendering (PR comments, wikis): summary table, then per state its findings and warnings. */
-import { describeEntryHeading, describeReportTitle, describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
+import { describeEntryHeading, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
 import { listNewSchemaLines } from './describe-new-schema';
 import type { CompatibilityReport, ReportState } from './report-types';
 
@@ -19,7 +19,7 @@ export function formatMarkdown(report: CompatibilityReport): string {
   out.push('', `| ${describeEntryHeading(report)} | verdict | first incompatibility | warnings |`, '| --- | --- | --- | ---: |');
   for (const s of report.states) {
     const first = s.firstIncompatibility ? `${e(s.firstIncompatibility.message)} (${s.firstIncompatibility.ruleId})` : e(s.reason ?? '');
-    out.push(`| ${e(describeStateTitle(s))} | ${VERDICT_LABEL[s.verdict]} | ${first} | ${s.valuesNotRead !== undefined ? 'values not read' : s.warnings.length} |`);
+    out.push(`| ${e(describeStateTitle(s))} | ${describeVerdict(s)} | ${first} | ${s.valuesNotRead !== undefined ? 'values not read' : s.warnings.length} |`);
   }
   for (const s of report.states) out.push('', ...formatState(s));
   return `${out.join('\n')}\n`;
@@ -27,8 +27,10 @@ export function formatMarkdown(report: CompatibilityReport): string {
 
 function formatState(s: ReportState): string[] {
   const e = escapeMarkdown;
-  const out = [`## ${e(describeStateTitle(s))}: ${VERDICT_LABEL[s.verdict]}`, ''];
+  const out = [`## ${e(describeStateTitle(s))}: ${describeVerdict(s)}`, ''];
   out.push(`Serializer: ${e(s.serializer)} (${e(s.role)})`);
+  const inferred = listInferredLines(s);
+  if (inferred.length > 0) out.push('', `**${e(inferred[0]!)}**`, '', ...inferred.slice(1).map((line) => `- ${e(line)}`));
   if (s.reason) out.push('', `Reason: ${e(s.reason)}`);
   if (s.savedRoot) out.push('', `Root: ${e(s.savedRoot)} → ${e(s.newRoot ?? '')}${s.savedJavaClass ? `; Java class ${e(s.savedJavaClass)} → ${e(s.newJavaClass ?? '?')}` : ''}`);
   if (s.failureText) out.push('', 'Flink would fail the restore with:', '', '```text', s.failureText.replace(/```/g, '` ` `'), '```');

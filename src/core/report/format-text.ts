@@ -1,18 +1,19 @@
 /** Plain-text rendering for the terminal. */
-import { describeReportTitle, describeSettings, describeStateTitle, describeSummary, VERDICT_LABEL } from './describe-state';
+import { describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines, VERDICT_LABEL } from './describe-state';
 import { listNewSchemaLines } from './describe-new-schema';
 import type { CompatibilityReport } from './report-types';
 
 export function formatText(report: CompatibilityReport): string {
   const out: string[] = [];
-  out.push(report.subject === 'descriptor-sets' ? describeReportTitle(report) : `Verdict: ${VERDICT_LABEL[report.verdict]}`);
+  out.push(report.subject === 'descriptor-sets' ? describeReportTitle(report) : `Verdict: ${VERDICT_LABEL[report.verdict]}${report.summary.inferred ? ` (INFERRED for ${report.summary.inferred} state(s): not exact, check exits 1)` : ''}`);
   out.push(describeSummary(report));
   out.push(describeSettings(report));
   for (const f of report.inputs) out.push(`input ${f.role}: ${f.name} (${f.size} bytes, sha256 ${f.sha256})`);
   if (report.newSchema) out.push(...listNewSchemaLines(report.newSchema, report.savedSchema));
   for (const s of report.states) {
     out.push('');
-    out.push(`[${VERDICT_LABEL[s.verdict]}] ${describeStateTitle(s)} (${s.role}, ${s.serializer})`);
+    out.push(`[${describeVerdict(s)}] ${describeStateTitle(s)} (${s.role}, ${s.serializer})`);
+    for (const line of listInferredLines(s)) out.push(`  ${line}`);
     if (s.reason && s.reason !== s.firstIncompatibility?.message) out.push(`  reason: ${s.reason}`);
     if (s.savedRoot) out.push(`  root: ${s.savedRoot} -> ${s.newRoot}${s.savedJavaClass ? `; class ${s.savedJavaClass} -> ${s.newJavaClass ?? '?'}` : ''}`);
     if (s.firstIncompatibility) out.push(`  first incompatibility [${s.firstIncompatibility.ruleId}]: ${s.firstIncompatibility.message}`);

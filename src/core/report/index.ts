@@ -1,5 +1,6 @@
 /** The facade of src/core/report: what other folders use, and nothing else (everything else stays inside the folder). */
 export { computeExitCode } from './build-report';
+export { listInferredLines } from './describe-state';
 export { type CheckSavepointInput, type EvaluatedSavepoint, type StateValuesNotRead, type StateValueTally } from './check-savepoint-types';
 export { checkSavepoint } from './check-savepoint';
 export { compareDescriptorSets } from './compare-descriptor-sets';

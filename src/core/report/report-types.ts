@@ -2,7 +2,7 @@
  * The report model (docs/report-schema.md): one model, rendered as JSON, Markdown, HTML, JUnit XML,
  * GitHub Actions annotations and text. Deterministic: no timestamps unless passed in, stable order.
  */
-import type { FindingRuleId, LibraryLine, RuleParams, SchemaDiff, SerializerSettings, StateCompatibility, ValueRuleId, ValueWarning, Verdict } from '../compat';
+import type { FindingRuleId, InferredEvaluation, LibraryLine, RuleParams, SchemaDiff, SerializerSettings, StateCompatibility, ValueRuleId, ValueWarning, Verdict } from '../compat';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -157,6 +157,11 @@ export interface ReportState {
   valuesNotRead?: string;
   planningAid?: { verdict: 'compatible' | 'incompatible'; firstIncompatibility: ReportFirstIncompatibility | null; findings: ReportFinding[] };
   diff?: SchemaDiff;
+  /**
+   * The saved snapshot's class is one no reader knows and was read by structure: the verdict is inferred, never
+   * exact — what it rests on (offsets), what was not read and what it does not check. `check` exits 1 for it.
+   */
+  inferred?: InferredEvaluation;
 }
 
 export interface CompatibilityReport {
@@ -169,8 +174,11 @@ export interface CompatibilityReport {
   target: LibraryLine;
   newSettings: Required<SerializerSettings>;
   verdict: Verdict;
-  /** `valuesNotRead`: Protobuf states whose saved values could not be read (present only when there are some) */
-  summary: { protobufStates: number; compatible: number; incompatible: number; notRestorable: number; unknown: number; otherStates: number; warnings: number; valuesNotRead?: number };
+  /**
+   * `valuesNotRead`: Protobuf states whose saved values could not be read; `inferred`: Protobuf states whose verdict
+   * is inferred from a snapshot read by structure (each present only when there are some)
+   */
+  summary: { protobufStates: number; compatible: number; incompatible: number; notRestorable: number; unknown: number; otherStates: number; warnings: number; valuesNotRead?: number; inferred?: number };
   /** where the new schema came from (a job jar, or a descriptor set and what it cannot show) */
   newSchema?: NewSchemaReport;
   /** `compare` with a jar as `--against`: what the old application's jar tells */

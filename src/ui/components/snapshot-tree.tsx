@@ -15,6 +15,11 @@ export function SnapshotTree({ snapshot, depth = 0 }: { snapshot: SerializerSnap
       <div className="snapshot-head">
         <span className="snapshot-type">{snapshot.typeLabel}</span>
         <span className={`tag ${snapshot.status === 'known' ? 'ok' : snapshot.status === 'opaque' ? 'warn' : 'bad'}`}>{snapshot.status}</span>
+        {snapshot.details?.['inferred'] ? (
+          <span className="tag warn" title="read by structure from a snapshot class no reader knows: not exact" data-testid="snapshot-inferred">
+            inferred
+          </span>
+        ) : null}
         <span className="muted"> v{snapshot.version}</span>
         {snapshot.fixedLength >= 0 ? <span className="muted"> · {snapshot.fixedLength} bytes fixed</span> : null}
       </div>

@@ -7,6 +7,13 @@ import type { CompatibilityReport, ReportFinding, ReportState } from '../../core
 
 /** One sentence: why the report's overall verdict is what it is. */
 export function describeVerdictReason(report: CompatibilityReport, missingStateFiles = 0): string {
+  const inferred = report.summary.inferred ?? 0;
+  const reason = describeExactVerdictReason(report, missingStateFiles);
+  if (inferred === 0) return reason;
+  return `${reason} Inferred, not exact: the snapshot class of ${inferred} state${inferred === 1 ? ' is' : 's are'} one no reader knows, read by structure (its settings not located, so the limit rules were not checked); check exits 1 for it.`;
+}
+
+function describeExactVerdictReason(report: CompatibilityReport, missingStateFiles: number): string {
   const protobuf = report.states.filter((s) => s.ruleSet !== undefined);
   const n = protobuf.length;
   if (n === 0) {
@@ -82,5 +89,7 @@ export function listUnreadableStates(report: CompatibilityReport): ReportState[]
 
 /** The badge's words: `nothing to check` for a savepoint that certainly holds no Protobuf state, else the verdict's. */
 export function describeVerdictLabel(report: CompatibilityReport): string | undefined {
-  return report.summary.protobufStates === 0 && listUnreadableStates(report).length === 0 ? 'nothing to check' : undefined;
+  if (report.summary.protobufStates === 0 && listUnreadableStates(report).length === 0) return 'nothing to check';
+  // a verdict resting on a snapshot read by structure is never shown as exact
+  return report.summary.inferred ? `${report.verdict === 'not-restorable' ? 'not restorable' : report.verdict} (inferred)` : undefined;
 }

@@ -1,4 +1,4 @@
-import { listNewSchemaLines, type CompatibilityReport, type ReportState } from '../../core/report';
+import { listInferredLines, listNewSchemaLines, type CompatibilityReport, type ReportState } from '../../core/report';
 import { CompatControls } from '../components/compat-controls';
 import { FailurePanel } from '../components/failure-panel';
 import { FindingsTable, WarningsList } from '../components/findings-table';
@@ -6,7 +6,7 @@ import { LibraryLineNote } from '../components/library-line-note';
 import { RootPicker } from '../components/root-picker';
 import { ValueAlertCallouts } from '../components/value-alert-callouts';
 import { TargetLineQuestion } from '../components/target-line-question';
-import { VerdictBadge } from '../components/verdict-badge';
+import { VERDICT_WORDS, VerdictBadge } from '../components/verdict-badge';
 import { VerdictHeadline } from '../components/verdict-headline';
 import { ValueCheckNote } from '../components/value-check-note';
 import { useAppStore } from '../state/app-store';
@@ -57,6 +57,7 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
         </span>
         <span className="muted">
           · {sm.otherStates} other states · {valuesScanned ? `${sm.warnings} value warnings` : 'values not scanned'}
+          {sm.inferred ? <span data-testid="summary-inferred"> · {sm.inferred} verdict{sm.inferred === 1 ? '' : 's'} inferred (snapshot read by structure)</span> : null}
           {sm.valuesNotRead ? <span data-testid="summary-values-not-read"> · values of {sm.valuesNotRead} state{sm.valuesNotRead === 1 ? '' : 's'} not read</span> : null} · target {report.target}
         </span>
       </div>}
@@ -134,7 +135,7 @@ function StatesTable({ states, selected, testId }: { states: readonly ReportStat
               </a>
             </td>
             <td>
-              <VerdictBadge verdict={s.verdict} />
+              <VerdictBadge verdict={s.verdict} label={s.inferred ? `${VERDICT_WORDS[s.verdict]} (inferred)` : undefined} />
             </td>
             <td className="clip" title={s.firstIncompatibility?.message ?? s.reason}>
               {summarizeReason(s) ?? <span className="muted">—</span>}
@@ -186,7 +187,7 @@ function StateReport({ state }: { state: ReportState }) {
         <h2>
           {state.state} <span className="muted">· {state.operatorUid ?? state.operator}</span>
         </h2>
-        <VerdictBadge verdict={state.verdict} />
+        <VerdictBadge verdict={state.verdict} label={state.inferred ? `${VERDICT_WORDS[state.verdict]} (inferred)` : undefined} />
       </header>
       <div className="panel-body">
         <dl className="kv inline">
@@ -221,6 +222,18 @@ function StateReport({ state }: { state: ReportState }) {
             </>
           ) : null}
         </dl>
+        {state.inferred ? (
+          <div className="callout warn" data-testid="inferred-note">
+            <strong>{listInferredLines(state)[0]}</strong>
+            <ul>
+              {listInferredLines(state)
+                .slice(1)
+                .map((line, i) => (
+                  <li key={i}>{line}</li>
+                ))}
+            </ul>
+          </div>
+        ) : null}
         {state.reason && state.reason !== state.firstIncompatibility?.message ? <p className="reason">{state.reason}</p> : null}
         <RootPicker state={state} />
         {state.firstIncompatibility ? (

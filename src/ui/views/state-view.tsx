@@ -1,4 +1,5 @@
 import type { InspectedOperator, InspectedState, SavepointInspection } from '../../core/flink';
+import { KryoMigrationPlan } from '../components/kryo-migration-plan';
 import { SnapshotTree } from '../components/snapshot-tree';
 import { StateReadingTag } from '../components/state-reading-tag';
 import { describeStateReading } from '../describe-state-reading';
@@ -80,14 +81,14 @@ export function StateView({ inspection, params }: { inspection: SavepointInspect
         {found === null ? (
           <p className="muted">Pick a state on the left.</p>
         ) : (
-          <StateDetails operator={found.operator} state={found.state} />
+          <StateDetails inspection={inspection} operator={found.operator} state={found.state} />
         )}
       </div>
     </div>
   );
 }
 
-function StateDetails({ operator, state }: { operator: InspectedOperator; state: InspectedState }) {
+function StateDetails({ inspection, operator, state }: { inspection: SavepointInspection; operator: InspectedOperator; state: InspectedState }) {
   // the inspection reads headers only: entry counts come from a scan of the state, once there is one
   const scanned = useStateStats(operator.id, state.name, { enabled: false }).data;
   const entries = state.entries ?? scanned?.entries;
@@ -144,6 +145,7 @@ function StateDetails({ operator, state }: { operator: InspectedOperator; state:
         </header>
         {state.valueSerializer ? <SnapshotTree snapshot={state.valueSerializer} /> : <p className="muted">not recorded</p>}
       </section>
+      <KryoMigrationPlan inspection={inspection} operator={operator} state={state} />
       {state.keySerializer ? (
         <section className="panel">
           <header className="panel-head">

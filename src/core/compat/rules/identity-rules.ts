@@ -24,6 +24,13 @@ export const TARGET_RULES = [
     template: "{javaClass} ({messageType}) is written by Kryo's FieldSerializer ({how}): the bytes are protobuf-java's internal fields, not Protobuf; Flink 1.x fails to restore such state (UnsupportedOperationException), Flink 2.x cannot take the savepoint, and flink-datastream-protobuf {target} cannot restore it",
   },
   {
+    id: 'PEER_SERDE_STATE_NOT_SUPPORTED',
+    outcome: 'rejected',
+    group: 'target',
+    summary: 'Protobuf state written by the peer serializer flink-protobuf-serde, which declares state out of its scope (not-restorable)',
+    template: "{javaClass} is written by flink-protobuf-serde's ProtoSerializer ({snapshotClass}), whose project declares keyed and operator state and schema evolution out of its scope ('Do not use Protobuf for Flink state'); flink-datastream-protobuf {target} cannot restore it: the saved snapshot is not the native serializer's, so Flink rejects the restore, and there is no in-place migration (rewrite the state with the State Processor API)",
+  },
+  {
     id: 'EXACT_SCHEMA_CHANGED',
     outcome: 'rejected',
     group: 'target',

@@ -2,6 +2,7 @@ import { isDecodeError, type ByteReader, type DecodeError } from '../../io';
 import type { KeyedStateHeader, StateMetaInfo } from '../savepoint/inspection-types';
 import { createUnknownTopLevelSnapshot, describeUnknownSerializer, readSerializerSnapshot } from '../snapshots/read-serializer-snapshot';
 import { readStateMetaInfoSections, resyncToFence } from './read-state-meta-info-sections';
+import { inferUnknownTopLevelSnapshot } from '../snapshots/infer-unknown-snapshot';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { SerializerSnapshot } from '../snapshots/snapshot-types';
 
@@ -43,9 +44,19 @@ export function readKeyedStateHeader(r: ByteReader, registry: SnapshotRegistry, 
     const unknown = isDecodeError(e) ? describeUnknownSerializer(e) : undefined;
     if (!unknown || fence === undefined) throw e;
     keySerializer = createUnknownTopLevelSnapshot(r, keyAt, e as DecodeError, unknown);
-    const rest = resyncToFence(r, keyAt + 12, fence, () => readStateMetaInfoSections(r, registry, 1, fence));
+    let resumedAt = -1;
+    const rest = resyncToFence(r, keyAt + 12, fence, () => {
+      resumedAt = r.position;
+      return readStateMetaInfoSections(r, registry, 1, fence);
+    });
     if (rest === undefined) throw e;
-    warnings.push(`key serializer: ${unknown.className} v${unknown.version} is an unknown serializer snapshot, skipped by resynchronising on the key-group fence`, ...rest.warnings);
+    const headerEnd = r.position;
+    // the resynchronisation bounded the unknown snapshot: an inferrer may recognise its bytes now
+    const inferred = inferUnknownTopLevelSnapshot(r, registry, keyAt, resumedAt, unknown.className);
+    r.seek(headerEnd);
+    if (inferred !== undefined) keySerializer = inferred;
+    const how = inferred !== undefined ? "read by structure (inferred, not exact: see the snapshot's inferred details)" : 'skipped by resynchronising on the key-group fence';
+    warnings.push(`key serializer: ${unknown.className} v${unknown.version} is an unknown serializer snapshot, ${how}`, ...rest.warnings);
     return { version, compressed, keySerializer, states: rest.sections[0] ?? [], end: r.absolutePosition, warnings };
   }
   const result = readStateMetaInfoSections(r, registry, 1, fence);

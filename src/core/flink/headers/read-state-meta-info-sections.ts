@@ -1,6 +1,7 @@
 import { isDecodeError, isModifiedUtf8StringAt, type ByteReader, type DecodeError } from '../../io';
 import type { StateMetaInfo } from '../savepoint/inspection-types';
 import { createUnknownTopLevelSnapshot, describeUnknownSerializer, readSerializerSnapshot } from '../snapshots/read-serializer-snapshot';
+import { inferUnknownTopLevelSnapshot } from '../snapshots/infer-unknown-snapshot';
 import { createStateMetaInfo, readStateMetaInfoPrefix, type StateMetaInfoPrefix } from './read-state-meta-info';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { SerializerSnapshot } from '../snapshots/snapshot-types';
@@ -79,6 +80,8 @@ class SectionsParser {
   sections: StateMetaInfo[][] = [];
   warnings: string[] = [];
   private resyncDepth = 0;
+  /** per unknown snapshot start and resumed position: what the inferrers made of it (undefined: nothing) */
+  private readonly inferred = new Map<string, SerializerSnapshot | undefined>();
   /** per resume point (section, its state count, state, its serializer count, next serializer): the positions from which the rest of the header does not parse to the fence */
   private readonly failedStarts = new Map<string, Set<number>>();
 
@@ -124,8 +127,22 @@ class SectionsParser {
       } catch (e) {
         const unknown = isDecodeError(e) ? describeUnknownSerializer(e) : undefined;
         if (!unknown || this.fence === undefined) throw e;
-        partial.serializers[key] = createUnknownTopLevelSnapshot(this.r, at, e as DecodeError, unknown);
-        this.resync(e as DecodeError, at, section, n, i, partial, j + 1);
+        const record = createUnknownTopLevelSnapshot(this.r, at, e as DecodeError, unknown);
+        partial.serializers[key] = record;
+        const end = this.resync(e as DecodeError, at, section, n, i, partial, j + 1);
+        // the resynchronisation bounded the unknown snapshot: an inferrer may recognise its bytes now
+        // a nested resynchronisation meets the same unknown snapshot in each of its attempts: infer it once
+        const inferKey = `${at}|${end}`;
+        if (!this.inferred.has(inferKey)) this.inferred.set(inferKey, inferUnknownTopLevelSnapshot(this.r, this.registry, at, end, unknown.className));
+        const inferred = this.inferred.get(inferKey);
+        if (inferred !== undefined) {
+          const meta = this.sections[section]?.find((m) => m.serializers[key] === record);
+          if (meta !== undefined) {
+            meta.serializers[key] = inferred;
+            const skipped = this.warnings.findIndex((w) => w.startsWith(`state ${partial.prefix.name}: `) && w.includes(unknown.className));
+            if (skipped >= 0) this.warnings[skipped] = `state ${partial.prefix.name}: ${(e as DecodeError).detail} read by structure (inferred, not exact: see the snapshot's inferred details)`;
+          }
+        }
         return false;
       }
     }
@@ -139,12 +156,15 @@ class SectionsParser {
     return set;
   }
 
-  private resync(error: DecodeError, at: number, section: number, n: number, i: number, partial: Partial, nextSerializer: number): void {
+  /** Resynchronises past the unknown snapshot at `at`; returns the position where the rest of the header was found to start. */
+  private resync(error: DecodeError, at: number, section: number, n: number, i: number, partial: Partial, nextSerializer: number): number {
     const saved = this.sections.map((s) => s.slice());
     const savedWarnings = this.warnings.slice();
     this.resyncDepth++;
+    let resumedAt = -1;
     try {
       const found = resyncToFence(this.r, at + 12, this.fence!, () => {
+        resumedAt = this.r.position;
         this.sections = saved.map((s) => s.slice());
         this.warnings = savedWarnings.slice();
         const copy: Partial = { prefix: partial.prefix, serializers: { ...partial.serializers } };
@@ -153,6 +173,7 @@ class SectionsParser {
       }, this.failedStartsOf(`${section}|${n}|${i}|${partial.prefix.serializerCount}|${nextSerializer}`), nextSerializer < partial.prefix.serializerCount || i + 1 < n);
       if (!found) throw error;
       this.warnings.unshift(`state ${partial.prefix.name}: ${error.detail} skipped by resynchronising on the header fence`);
+      return resumedAt;
     } finally {
       this.resyncDepth--;
     }

@@ -1,4 +1,4 @@
-import type { SnapshotReader, SnapshotRegistry } from './snapshot-types';
+import type { SnapshotInferrer, SnapshotReader, SnapshotRegistry } from './snapshot-types';
 import { registerBuiltinSnapshotReaders } from './builtin-snapshot-readers';
 
 
@@ -9,6 +9,7 @@ export interface CreateSnapshotRegistryOptions {
 
 export function createSnapshotRegistry(options: CreateSnapshotRegistryOptions = {}): SnapshotRegistry {
   const readers = new Map<string, SnapshotReader>();
+  const inferrers: SnapshotInferrer[] = [];
   const registry: SnapshotRegistry = {
     register(reader) {
       for (const name of reader.classNames) readers.set(name, reader);
@@ -18,6 +19,12 @@ export function createSnapshotRegistry(options: CreateSnapshotRegistryOptions = 
     },
     listClassNames() {
       return [...readers.keys()].sort();
+    },
+    registerInferrer(inferrer) {
+      if (!inferrers.includes(inferrer)) inferrers.push(inferrer);
+    },
+    listInferrers() {
+      return inferrers;
     },
   };
   if (options.builtins !== false) registerBuiltinSnapshotReaders(registry);

@@ -170,6 +170,45 @@ export interface SnapshotRegistry {
   lookup(className: string): SnapshotReader | undefined;
   /** Every registered class name, sorted. */
   listClassNames(): string[];
+  /** Adds an inferrer: asked, in the order added, about the bytes of a snapshot whose class has no reader. */
+  registerInferrer(inferrer: SnapshotInferrer): void;
+  /** The inferrers, in the order added. */
+  listInferrers(): readonly SnapshotInferrer[];
+}
+
+/**
+ * Recognises by structure the snapshot of a class no reader knows (its layout is not published). A snapshot has
+ * no length prefix, so it is asked only once its extent is bounded: by resynchronising on the header fence.
+ */
+export interface SnapshotInferrer {
+  /**
+   * `r` is at the snapshot's content (after class name and version); bytes up to `end` (a position of `r`) hold
+   * that content and possibly what followed it. Returns the snapshot and the position where the recognised
+   * structure ends, or undefined; never throws for bytes it does not recognise.
+   */
+  infer(r: ByteReader, className: string, version: number, end: number): InferredSnapshot | undefined;
+}
+
+export interface InferredSnapshot {
+  /** status `known` with a codec when the values' framing is recognised; its `details.inferred` is an InferredSnapshotNote */
+  snapshot: SerializerSnapshot;
+  /** position of `r` where the recognised structure ends */
+  end: number;
+}
+
+/** `details.inferred` of a snapshot read by structure: never exact, so it says what was read where and what not. */
+export interface InferredSnapshotNote {
+  /** how the snapshot was recognised, in words */
+  by: string;
+  /** what was located, with absolute offsets in the snapshot's file */
+  read: { what: string; offset: number; length: number; encoding?: string }[];
+  /** what was not read (unrecognised bytes, settings), in words */
+  notRead: string[];
+}
+
+/** The InferredSnapshotNote of a snapshot read by structure, if it is one. */
+export function getInferredSnapshotNote(snapshot: SerializerSnapshot): InferredSnapshotNote | undefined {
+  return snapshot.details?.['inferred'] as InferredSnapshotNote | undefined;
 }
 
 /** What a value stepped over in `skip` mode decodes to. */
