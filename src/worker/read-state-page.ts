@@ -7,7 +7,7 @@
 import { DecodeError } from '../core/io';
 import { scanState, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry, type StateEntry, type SubtaskHeaderCache, type ValueMode } from '../core/flink';
 import { listProtobufValueDetails, type DecodedProtobufValue } from '../core/protobuf';
-import type { EntryProtobufValue, EntryRow } from './inspector';
+import type { EntryProtobufValue, EntryRow, RowCells } from './inspector';
 import { findIndexedPart } from './find-indexed-part';
 import type { StateEntryIndex } from './scan-state-statistics';
 import { summarizeDecodedValue } from './summarize-decoded-value';
@@ -79,8 +79,15 @@ function toReadEntry(index: number, entry: StateEntry, values: DecodedProtobufVa
     value: summarizeDecodedValue(entry.value),
     size: entry.valueRange.length,
     unknownFields: values.reduce((n, v) => n + v.detail.unknownFields.length, 0),
+    ...(entry.key?.kind === 'row' ? { keyRow: toRowCells(entry.key) } : {}),
+    ...(entry.value?.kind === 'row' ? { valueRow: toRowCells(entry.value) } : {}),
   };
   return { row, entry: lightenEntry(entry), values: values.map(toEntryProtobufValue) };
+}
+
+/** A Table row's kind and one short text per field (the values table's typed columns). */
+function toRowCells(row: Extract<DecodedValue, { kind: 'row' }>): RowCells {
+  return { rowKind: row.rowKind, cells: row.fields.map((f) => summarizeDecodedValue(f.value, 80)) };
 }
 
 /** The entry without the JSON views of its Protobuf values (the detail carries them once), nor what the read keeps on them. */
