@@ -40,7 +40,7 @@ export async function readStatePage(
     const from = Math.max(page.offset, part.first) - part.first;
     const stop = Math.min(part.count, end - part.first);
     // the mode is looked up as each value is read: skip before the first row, decode from it on (heap
-    // key groups decode a whole state chunk before its entries are visited: decoded throughout)
+    // key groups and changelog parts read entries before they are visited: decoded throughout)
     const values: { mode: ValueMode } = { mode: from > 0 ? 'skip' : 'decode' };
     let k = 0;
     await scanState(
@@ -49,7 +49,8 @@ export async function readStatePage(
       { operatorId: op.id, states: query.state, subtasks: [part.subtask], ...(part.keyGroup < 0 ? { scopes: ['operator'] } : { scopes: ['keyed'], keyGroups: [part.keyGroup] }) },
       {
         part(read) {
-          if (read.format === 'heap') values.mode = 'decode';
+          // heap key groups, and a changelog's parts (a heap materialized snapshot, entries held for their changes), decode before they visit
+          if (read.format === 'heap' || read.format === 'changelog') values.mode = 'decode';
         },
         entry(e) {
           if (k >= from) out.push(toReadEntry(part.first + k, e, listProtobufValueDetails(e.value)));

@@ -13,6 +13,7 @@ import { createSnapshotRegistry, inspectSavepoint, readCheckpointMetadata, write
 import type { KeyedStateHandle } from '../../src/core/flink/metadata/metadata-types';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
+import { expectPagesMatchFullRead } from '../helpers/expect-pages-match-full-read';
 import { ByteWriter } from '../../src/core/io';
 import { CLS, map, simple, timer, valueState, writeStateMetaInfo, type StateSpec } from '../helpers/write-test-snapshots';
 
@@ -171,5 +172,7 @@ describe('changelog keyed handles (code 14)', () => {
     expect(byName).toHaveLength(23);
     expect((await dump('_timer_state/event_user-timers')).map((e) => [e.subtask, e.keyGroup, e.key.value, e.value.timestamp])).toEqual([[0, 1, 3, '1000']]);
     expect((await dump('late-counter')).map((e) => [e.subtask, e.keyGroup, e.key.value, e.value.value])).toEqual([[0, 1, 3, '42']]);
+    // the app's values table, read page by page (one key group at a time), gives the same entries
+    expect(await expectPagesMatchFullRead(dir)).toBeGreaterThan(0);
   });
 });

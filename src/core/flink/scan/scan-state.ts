@@ -343,7 +343,9 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
   /** The entries of a changelog subtask's materialized snapshot, for a replay: decoded (no rows in place), in key-group order per state. */
   async function* readMaterializedEntries(op: OperatorState, subtask: number, keyed: SubtaskKeyedStream, states: ReadonlySet<string>, keyGroups: ReadonlySet<number> | undefined): AsyncGenerator<StateEntry> {
     const header = keyed.header!;
-    const filter = { state: states, ...(signal ? { signal } : {}), values };
+    // entries of a key group with changes are held before they are visited: read them decoded, not stepped over
+    const held: ValueModeSource = { get mode() { return values.mode === 'skip' ? 'decode' : values.mode; } };
+    const filter = { state: states, ...(signal ? { signal } : {}), values: held };
     const layout = keyed.materializedFormat;
     if (layout === 'rocksdb-native' && keyed.rocksdb) {
       const r = keyed.rocksdb;
