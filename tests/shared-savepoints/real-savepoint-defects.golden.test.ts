@@ -239,4 +239,38 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
       'Here be the mostest dragons!',
     ]);
   });
+
+  it('defect 6 on the real savepoints: dump of a state that does not exist exits 2 naming the states; stats lists every state of a RocksDB native checkpoint and of a replayed changelog, and counts the state bytes read', async () => {
+    const rocks = at('new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint');
+    const missing = await cli(['dump', rocks, '--operator', '4b818c7923a927796d24b727201ba34d', '--state', 'nope']);
+    expect([missing.code, missing.out]).toEqual([2, '']);
+    expect(missing.err).toContain('found "nope" (its states: "_timer_state/event_timer", "_timer_state/processing_timer", "state-name")');
+    type Stats = { bytesRead: number; states: { operatorId: string; state: string; entries: number; notRead?: string; partly?: string }[] };
+    const stats = async (sp: string) => {
+      const r = await cli(['stats', sp, '--json']);
+      expect(r.code).toBe(0);
+      return JSON.parse(r.out) as Stats;
+    };
+    // the SST files of the incremental checkpoint are read: 10 states, each with its 4 entries, none "not read"
+    const native = await stats(at('new-stateful-udf-migration-itcase-flink1.18-rocksdb-checkpoint'));
+    expect(native.states.map((s) => [s.state, s.entries, s.notRead ?? null]).sort()).toEqual(
+      [
+        ...['41e91aae0bee218c44306cf7d21940ad', '4b818c7923a927796d24b727201ba34d'].flatMap(() => [
+          ['_timer_state/event_timer', 4, null],
+          ['_timer_state/processing_timer', 4, null],
+          ['state-name', 4, null],
+        ]),
+        ['source-state', 4, null],
+        ['source-state', 4, null],
+        ['state-name', 4, null],
+        ['state-name', 4, null],
+      ].sort(),
+    );
+    expect(native.bytesRead).toBeGreaterThan(0);
+    // the changelog checkpoint: all of its state is inline in _metadata, and those bytes are counted as read
+    const changelog = await stats(at('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint'));
+    expect(changelog.states).toHaveLength(10);
+    expect(changelog.states.filter((s) => s.partly !== undefined).map((s) => s.operatorId).sort()).toEqual(['d5c8b168c6cbfe8c507a10f88b325243', 'dab25811652d3d4983a30c6e4afacb1c']);
+    expect(changelog.bytesRead).toBeGreaterThan(0);
+  });
 });
