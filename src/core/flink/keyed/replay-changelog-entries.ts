@@ -76,6 +76,8 @@ export async function* replayChangelogEntries(materialized: AsyncIterable<StateE
         continue;
       }
       yield* flushBefore(e.state, e.keyGroup);
+      // a broken invariant, not bad bytes: every reader gives a state's entries in ascending key groups
+      if (emitted.get(e.state)?.has(e.keyGroup)) throw new Error(`changelog replay: an entry of state ${e.state} in key group ${e.keyGroup} came after that key group was replayed`);
       if (s.groups.has(e.keyGroup)) {
         const held = pending.get(e.state);
         if (held) held.entries.push(e);
