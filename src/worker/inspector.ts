@@ -116,6 +116,16 @@ export interface EntryRow {
   size: number;
   /** unknown Protobuf fields in the value (0 for non-Protobuf values) */
   unknownFields: number;
+  /** a key that is a Table row (RowData): its change kind and one short text per field, in field order */
+  keyRow?: RowCells;
+  /** a value that is a Table row: likewise (the values table shows them as typed columns) */
+  valueRow?: RowCells;
+}
+
+/** A Table row as the values table shows it: the row kind (`+I`, `-U`, `+U`, `-D`) and each field's short text. */
+export interface RowCells {
+  rowKind: string;
+  cells: string[];
 }
 
 export interface EntryPage {

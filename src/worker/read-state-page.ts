@@ -8,7 +8,7 @@ import { DecodeError } from '../core/io';
 import { scanState, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry, type StateEntry, type SubtaskHeaderCache, type ValueMode } from '../core/flink';
 import { listProtobufValueDetails, type DecodedProtobufValue } from '../core/protobuf';
 import type { ValueViewCaps } from '../core/report';
-import type { EntryProtobufValue, EntryRow } from './inspector';
+import type { EntryProtobufValue, EntryRow, RowCells } from './inspector';
 import { findIndexedPart } from './find-indexed-part';
 import type { StateEntryIndex } from './scan-state-statistics';
 import { summarizeDecodedValue } from './summarize-decoded-value';
@@ -44,7 +44,7 @@ export async function readStatePage(
     const from = Math.max(page.offset, part.first) - part.first;
     const stop = Math.min(part.count, end - part.first);
     // the mode is looked up as each value is read: skip before the first row, decode from it on (heap
-    // key groups decode a whole state chunk before its entries are visited: decoded throughout)
+    // key groups and changelog parts read entries before they are visited: decoded throughout)
     const values: { mode: ValueMode } = { mode: from > 0 ? 'skip' : 'decode' };
     let k = 0;
     await scanState(
@@ -53,7 +53,8 @@ export async function readStatePage(
       { operatorId: op.id, states: query.state, subtasks: [part.subtask], ...(part.keyGroup < 0 ? { scopes: ['operator'] } : { scopes: ['keyed'], keyGroups: [part.keyGroup] }) },
       {
         part(read) {
-          if (read.format === 'heap') values.mode = 'decode';
+          // heap key groups, and a changelog's parts (a heap materialized snapshot, entries held for their changes), decode before they visit
+          if (read.format === 'heap' || read.format === 'changelog') values.mode = 'decode';
         },
         entry(e) {
           if (k >= from) out.push(toReadEntry(part.first + k, e, listProtobufValueDetails(e.value), detail));
@@ -83,9 +84,16 @@ function toReadEntry(index: number, entry: StateEntry, values: DecodedProtobufVa
     value: summarizeDecodedValue(entry.value),
     size: entry.valueRange.length,
     unknownFields: values.reduce((n, v) => n + v.detail.unknownFields.length, 0),
+    ...(entry.key?.kind === 'row' ? { keyRow: toRowCells(entry.key) } : {}),
+    ...(entry.value?.kind === 'row' ? { valueRow: toRowCells(entry.value) } : {}),
   };
   // the frames are views into reused read buffers: the detail's values are copied (cut) now, while they hold this entry
   return { row, entry: lightenEntry(entry), values: detail === null ? [] : values.map((v) => toEntryProtobufValue(v, detail)) };
+}
+
+/** A Table row's kind and one short text per field (the values table's typed columns). */
+function toRowCells(row: Extract<DecodedValue, { kind: 'row' }>): RowCells {
+  return { rowKind: row.rowKind, cells: row.fields.map((f) => summarizeDecodedValue(f.value, 80)) };
 }
 
 /** The entry without the JSON views of its Protobuf values (the detail carries them once), nor what the read keeps on them. */

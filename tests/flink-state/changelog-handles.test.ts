@@ -1,7 +1,7 @@
 /**
  * Changelog keyed handles (code 14) wrapping the keyed handles of a fixture savepoint: the materialized
- * part is an ordinary keyed handle, read as such; the changes recorded after it are not applied, and the
- * states say so instead of vanishing.
+ * part is an ordinary keyed handle, read as such; in-memory changes (code 9) recorded after it are replayed
+ * on it; change files (code 10/13) are not opened: their states say so instead of vanishing.
  */
 import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,9 @@ import { createSnapshotRegistry, inspectSavepoint, readCheckpointMetadata, write
 import type { KeyedStateHandle } from '../../src/core/flink/metadata/metadata-types';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
+import { expectPagesMatchFullRead } from '../helpers/expect-pages-match-full-read';
+import { ByteWriter } from '../../src/core/io';
+import { CLS, map, simple, timer, valueState, writeStateMetaInfo, type StateSpec } from '../helpers/write-test-snapshots';
 
 const HEAP_NATIVE = path.resolve(__dirname, '../../fixtures/savepoints/flink-1.20/hashmap/native/savepoint');
 const OP = '6d821971c3bfd7ae2c972e89d7414f7c';
@@ -99,5 +102,77 @@ describe('changelog keyed handles (code 14)', () => {
       ['_timer_state/processing_user-timers', 'ok', 0, null],
       ['_timer_state/event_user-timers', 'ok', 0, null],
     ]);
+  });
+
+  it('replays in-memory changes (code 9) on the materialized part: CLEAR, a map REMOVE_ELEMENT, a timer ADD_ELEMENT, a state only the changelog names', async () => {
+    // META record (key group -1): operation 8, meta info v6, [TTL, default value flags], i16 id, u8 backend type
+    const metaRecord = (spec: StateSpec, id: number, keyValue: boolean) => {
+      const w = new ByteWriter().u8(8).i32(6);
+      writeStateMetaInfo(w, spec);
+      if (keyValue) w.bool(false).bool(false);
+      return { keyGroup: -1, bytes: w.i16(id).u8(keyValue ? 0 : 3).finish() };
+    };
+    const kgOf3 = 1; // key 3 lies in key group 1 of subtask 0 (max parallelism 16)
+    const changes = (range: { start: number; end: number }): KeyedStateHandle[] =>
+      range.start !== 0
+        ? []
+        : [
+            {
+              kind: 'changelog',
+              code: 9,
+              range,
+              description: '',
+              nested: [],
+              fromSequence: 0n,
+              toSequence: 6n,
+              handleId: 'mem',
+              changeBytes: [
+                metaRecord(valueState('last-event', simple(CLS.int)), 0, true),
+                metaRecord({ ...valueState('events-by-name', map(simple(CLS.string), simple(CLS.int))), options: { KEYED_STATE_TYPE: 'MAP' } }, 1, true),
+                metaRecord({ name: '_timer_state/event_user-timers', type: 3, options: {}, serializers: [['VALUE_SERIALIZER', timer(simple(CLS.int), simple(CLS.voidNs))]] }, 2, false),
+                metaRecord(valueState('late-counter', simple(CLS.long)), 3, true),
+                // CLEAR last-event of key 3
+                { keyGroup: kgOf3, bytes: new ByteWriter().u8(0).i16(0).i32(3).u8(0).finish() },
+                // REMOVE_ELEMENT "event-8" from events-by-name of key 3
+                { keyGroup: kgOf3, bytes: new ByteWriter().u8(7).i16(1).i32(3).u8(0).stringValue('event-8').finish() },
+                // ADD_ELEMENT of one event-time timer (timestamp 1000, sign bit flipped) for key 3
+                { keyGroup: kgOf3, bytes: new ByteWriter().u8(5).i16(2).i32(1).i64(1000n ^ (1n << 63n)).i32(3).u8(0).finish() },
+                // SET late-counter of key 3 to 42
+                { keyGroup: kgOf3, bytes: new ByteWriter().u8(1).i16(3).i32(3).u8(0).i64(42).finish() },
+                // a change of key group 9 lies outside subtask 0's range 0–7: not applied
+                { keyGroup: 9, bytes: new ByteWriter().u8(1).i16(3).i32(3).u8(0).i64(7).finish() },
+              ],
+            },
+          ];
+    const files = await wrapInChangelog(changes);
+    const { inspection, op, keyed } = await inspectKeyed(files);
+    expect(inspection.errors).toEqual([]);
+    expect(keyed).toEqual([
+      ['event-history', 'ok', 5, null],
+      ['last-event', 'ok', 4, null],
+      ['events-by-name', 'ok', 23, null],
+      ['_timer_state/processing_user-timers', 'ok', 0, null],
+      ['_timer_state/event_user-timers', 'ok', 1, null],
+      ['late-counter', 'ok', 1, null],
+    ]);
+    expect(op.states.filter((s) => s.scope === 'keyed').every((s) => s.decoded === 'fully')).toBe(true);
+    // the entries: what the materialized part holds, with the changes applied
+    const dir = mkdtempSync(path.join(tmpdir(), 'spi-changelog-'));
+    for (const name of readdirSync(HEAP_NATIVE)) if (name !== '_metadata') copyFileSync(path.join(HEAP_NATIVE, name), path.join(dir, name));
+    writeFileSync(path.join(dir, '_metadata'), await files.metadata.read(0, files.metadata.size));
+    type Entry = { subtask: number; keyGroup: number; key: { value: number }; userKey?: { value: string }; value: { kind: string; value?: string; timestamp?: string } };
+    const dump = async (state: string) => {
+      const r = await cli(['dump', dir, '--operator', OP, '--state', state, '--json']);
+      expect([r.code, r.err]).toEqual([0, '']);
+      return (JSON.parse(r.out) as { entries: Entry[] }).entries;
+    };
+    expect((await dump('last-event')).map((e) => e.key.value)).not.toContain(3);
+    const byName = await dump('events-by-name');
+    expect(byName.filter((e) => e.key.value === 3).map((e) => e.userKey!.value)).not.toContain('event-8');
+    expect(byName).toHaveLength(23);
+    expect((await dump('_timer_state/event_user-timers')).map((e) => [e.subtask, e.keyGroup, e.key.value, e.value.timestamp])).toEqual([[0, 1, 3, '1000']]);
+    expect((await dump('late-counter')).map((e) => [e.subtask, e.keyGroup, e.key.value, e.value.value])).toEqual([[0, 1, 3, '42']]);
+    // the app's values table, read page by page (one key group at a time), gives the same entries
+    expect(await expectPagesMatchFullRead(dir)).toBeGreaterThan(0);
   });
 });

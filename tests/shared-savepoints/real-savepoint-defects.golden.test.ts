@@ -158,40 +158,78 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     ]);
   });
 
-  it('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint: changelog handles (code 14) list every keyed state their changelog names, as not read, with the reason', async () => {
+  it('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint: the changelog (code 14, no materialized snapshot) is replayed: the keyed states hold what the job wrote', async () => {
     const sp = at('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint');
     const inspected = await cli(['inspect', sp, '--json']);
     expect([inspected.code, inspected.err]).toEqual([0, '']);
-    type State = { name: string; scope: string; kind: string; status: string; statusReason: string | null; namespaceType: string | null; valueType: string | null; subtasks: number[]; entries: number | null; decoded: string };
+    type State = { name: string; scope: string; kind: string; status: string; keyType: string | null; namespaceType: string | null; valueType: string | null; subtasks: number[]; entries: number | null; decoded: string; decodedReason?: string };
     const doc = JSON.parse(inspected.out) as { type: string; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: State[] }[] };
     expect([doc.type, doc.errors]).toEqual(['checkpoint', []]);
-    expect(doc.summary).toEqual({ states: 10, decodedFully: 2, partlyDecoded: 0, notRead: 8, notScanned: 0, streamsNotRead: 0 });
+    // the flat maps' keys stay bytes (nothing in their subtasks names the key serializer): partly decoded, said so
+    expect(doc.summary).toEqual({ states: 10, decodedFully: 8, partlyDecoded: 2, notRead: 0, notScanned: 0, streamsNotRead: 0 });
     expect((await cli(['inspect', sp, '--strict', '--json'])).code).toBe(1);
     const summary = (id: string) => {
       const op = doc.operators.find((o) => o.id === id)!;
-      return [op.keyedFormat, op.states.map((s) => [s.name, s.kind, s.status, s.namespaceType, s.valueType, s.subtasks.join(','), s.entries, s.decoded])];
+      return [op.keyedFormat, op.states.map((s) => [s.name, s.kind, s.status, s.keyType, s.namespaceType, s.valueType, s.subtasks.join(','), s.entries, s.decoded])];
     };
-    // no subtask has a materialized snapshot: the states come from the META records of the in-memory changelog
-    const valueState = ['changelog', [['state-name', 'VALUE', 'unreadable', 'VoidNamespace', 'Long', '1,2,3', null, 'not-read']]];
+    const RAW_KEYS = 'keys shown as their bytes: the changelog does not record the key serializer, and the subtask has no materialized snapshot or timer queue whose serializer names it';
+    const valueState = ['changelog', [['state-name', 'VALUE', 'ok', null, 'VoidNamespace', 'Long', '1,2,3', 4, 'partly']]];
     expect(summary('d5c8b168c6cbfe8c507a10f88b325243')).toEqual(valueState);
     expect(summary('dab25811652d3d4983a30c6e4afacb1c')).toEqual(valueState);
+    expect(doc.operators.find((o) => o.id === 'd5c8b168c6cbfe8c507a10f88b325243')!.states[0]!.decodedReason).toBe(RAW_KEYS);
+    // the timely operators: the key serializer is the one their timer queues' TimerSerializer nests
     const timely = [
       'changelog',
       [
-        ['_timer_state/event_timer', 'PRIORITY_QUEUE', 'unreadable', null, 'Timer<Tuple1<Long>, Long>', '1,2,3', null, 'not-read'],
-        ['_timer_state/processing_timer', 'PRIORITY_QUEUE', 'unreadable', null, 'Timer<Tuple1<Long>, Long>', '1,2,3', null, 'not-read'],
-        ['state-name', 'VALUE', 'unreadable', 'Long', 'Long', '1,2,3', null, 'not-read'],
+        ['_timer_state/event_timer', 'PRIORITY_QUEUE', 'ok', 'Tuple1<Long>', null, 'Timer<Tuple1<Long>, Long>', '1,2,3', 4, 'fully'],
+        ['_timer_state/processing_timer', 'PRIORITY_QUEUE', 'ok', 'Tuple1<Long>', null, 'Timer<Tuple1<Long>, Long>', '1,2,3', 4, 'fully'],
+        ['state-name', 'VALUE', 'ok', 'Tuple1<Long>', 'Long', 'Long', '1,2,3', 4, 'fully'],
       ],
     ];
     expect(summary('41e91aae0bee218c44306cf7d21940ad')).toEqual(timely);
     expect(summary('4b818c7923a927796d24b727201ba34d')).toEqual(timely);
-    expect(doc.operators.find((o) => o.id === '41e91aae0bee218c44306cf7d21940ad')!.states[2]!.statusReason).toBe(
-      "changelog state backend: subtask 1's 3 state changes recorded with no materialized snapshot are not applied here",
-    );
-    // a dump of such a state says why instead of printing nothing
-    const dumped = await cli(['dump', sp, '--operator', '41e91aae0bee218c44306cf7d21940ad', '--state', 'state-name']);
-    expect([dumped.code, dumped.out]).toEqual([2, '']);
-    expect(dumped.err).toContain('changelog state backend');
+    type Entry = { subtask: number; keyGroup: number; key: { kind: string; fields?: { value: string }[]; base64?: string }; namespace: { kind: string; value?: string }; value: { kind: string; value?: string; timestamp?: string } };
+    const dump = async (op: string, state: string) => {
+      const r = await cli(['dump', sp, '--operator', op, '--state', state, '--json']);
+      expect(r.code).toBe(0);
+      return [(JSON.parse(r.out) as { entries: Entry[] }).entries, r.err] as const;
+    };
+    // StatefulJobSnapshotMigrationITCase: key (k) → k for k = 0…3 (key groups 0,1 → 2; 2 → 3; 3 → 1), as in the 1.20 savepoints
+    for (const op of ['d5c8b168c6cbfe8c507a10f88b325243', 'dab25811652d3d4983a30c6e4afacb1c']) {
+      const [entries, err] = await dump(op, 'state-name');
+      const keyOf = (b64: string) => Buffer.from(b64, 'base64').readBigInt64BE().toString();
+      expect(entries.map((e) => [e.subtask, e.keyGroup, e.key.kind, keyOf(e.key.base64!), e.namespace.kind, e.value.value])).toEqual([
+        [1, 1, 'opaque', '3', 'void-namespace', '3'],
+        [2, 2, 'opaque', '0', 'void-namespace', '0'],
+        [2, 2, 'opaque', '1', 'void-namespace', '1'],
+        [3, 3, 'opaque', '2', 'void-namespace', '2'],
+      ]);
+      expect(err).toContain(`not the whole state: ${RAW_KEYS}`);
+    }
+    for (const op of ['41e91aae0bee218c44306cf7d21940ad', '4b818c7923a927796d24b727201ba34d']) {
+      const [values] = await dump(op, 'state-name');
+      expect(values.map((e) => [e.subtask, e.keyGroup, e.key.fields![0]!.value, e.namespace.value, e.value.value])).toEqual([
+        [1, 1, '3', '3', '3'],
+        [2, 2, '0', '0', '0'],
+        [2, 2, '1', '1', '1'],
+        [3, 3, '2', '2', '2'],
+      ]);
+      // one event-time timer per key at Long.MIN_VALUE + 10, one processing-time timer at the wall clock of the run
+      const [event] = await dump(op, '_timer_state/event_timer');
+      expect(event.map((e) => [e.keyGroup, e.key.fields![0]!.value, e.namespace.value, e.value.timestamp])).toEqual([
+        [1, '3', '3', '-9223372036854775798'],
+        [2, '0', '0', '-9223372036854775798'],
+        [2, '1', '1', '-9223372036854775798'],
+        [3, '2', '2', '-9223372036854775798'],
+      ]);
+      const [processing] = await dump(op, '_timer_state/processing_timer');
+      expect(processing.map((e) => e.key.fields![0]!.value)).toEqual(['3', '0', '1', '2']);
+      expect(processing.every((e) => e.value.kind === 'timer' && BigInt(e.value.timestamp!) > 1_681_000_000_000n && BigInt(e.value.timestamp!) < 1_682_000_000_000n)).toBe(true);
+    }
+    // stats and check list the same states with their status
+    const stats = await cli(['stats', sp, '--json']);
+    expect(stats.code).toBe(0);
+    expect(stats.out).toContain(RAW_KEYS);
     // the operator state next to them is read in full
     const source = await cli(['dump', sp, '--operator', '1f2b5df5a66154aca61fcb26193792be', '--state', 'source-state', '--json']);
     expect((JSON.parse(source.out) as { entries: { value: { value: string } }[] }).entries.map((e) => e.value.value)).toEqual([
@@ -200,5 +238,39 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
       'Here be yet more dragons!',
       'Here be the mostest dragons!',
     ]);
+  });
+
+  it('defect 6 on the real savepoints: dump of a state that does not exist exits 2 naming the states; stats lists every state of a RocksDB native checkpoint and of a replayed changelog, and counts the state bytes read', async () => {
+    const rocks = at('new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint');
+    const missing = await cli(['dump', rocks, '--operator', '4b818c7923a927796d24b727201ba34d', '--state', 'nope']);
+    expect([missing.code, missing.out]).toEqual([2, '']);
+    expect(missing.err).toContain('found "nope" (its states: "_timer_state/event_timer", "_timer_state/processing_timer", "state-name")');
+    type Stats = { bytesRead: number; states: { operatorId: string; state: string; entries: number; notRead?: string; partly?: string }[] };
+    const stats = async (sp: string) => {
+      const r = await cli(['stats', sp, '--json']);
+      expect(r.code).toBe(0);
+      return JSON.parse(r.out) as Stats;
+    };
+    // the SST files of the incremental checkpoint are read: 10 states, each with its 4 entries, none "not read"
+    const native = await stats(at('new-stateful-udf-migration-itcase-flink1.18-rocksdb-checkpoint'));
+    expect(native.states.map((s) => [s.state, s.entries, s.notRead ?? null]).sort()).toEqual(
+      [
+        ...['41e91aae0bee218c44306cf7d21940ad', '4b818c7923a927796d24b727201ba34d'].flatMap(() => [
+          ['_timer_state/event_timer', 4, null],
+          ['_timer_state/processing_timer', 4, null],
+          ['state-name', 4, null],
+        ]),
+        ['source-state', 4, null],
+        ['source-state', 4, null],
+        ['state-name', 4, null],
+        ['state-name', 4, null],
+      ].sort(),
+    );
+    expect(native.bytesRead).toBeGreaterThan(0);
+    // the changelog checkpoint: all of its state is inline in _metadata, and those bytes are counted as read
+    const changelog = await stats(at('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint'));
+    expect(changelog.states).toHaveLength(10);
+    expect(changelog.states.filter((s) => s.partly !== undefined).map((s) => s.operatorId).sort()).toEqual(['d5c8b168c6cbfe8c507a10f88b325243', 'dab25811652d3d4983a30c6e4afacb1c']);
+    expect(changelog.bytesRead).toBeGreaterThan(0);
   });
 });

@@ -10,11 +10,13 @@ export function formatStatsText(input: string, r: ParallelScanResult): string {
     lines.push(`  SAMPLE (${what}): ${r.coverage.keyGroupsRead} of ${r.coverage.keyGroupsWithData} key groups with data read; counts cover the sample only`);
   }
   for (const s of r.states) {
-    if (s.notRead !== undefined) {
+    if (s.notRead !== undefined && s.entries === 0) {
       lines.push(`  ${s.operatorId} ${s.scope} ${s.state}: values not read (${s.notRead})`);
       continue;
     }
-    lines.push(`  ${s.operatorId} ${s.scope} ${s.state}: ${s.entries} entries, ${s.valueBytes} value bytes`);
+    // some of it read: the counts cover only that, and say why
+    const partly = [s.notRead !== undefined ? `not read in part: ${s.notRead}` : '', s.partly ?? ''].filter(Boolean).join('; ');
+    lines.push(`  ${s.operatorId} ${s.scope} ${s.state}: ${s.entries} entries, ${s.valueBytes} value bytes${partly ? ` (partly decoded: ${partly})` : ''}`);
     const p = s.protobuf;
     if (p) {
       lines.push(`    Protobuf: ${p.values} values, ${p.totalPayloadBytes} payload bytes (max ${p.maxPayloadSize}), max depth ${p.maxDepth}, ${p.valuesWithUnknownFields} values with ${p.unknownFields} unknown fields, ${p.largeValues} large / ${p.aliasedValues} aliased, ${p.unreadableValues} unreadable`);

@@ -16,6 +16,7 @@ export function mergeStateStats(parts: readonly (readonly StateStats[])[]): Stat
         continue;
       }
       if (s.notRead !== undefined) have.notRead ??= s.notRead;
+      if (s.partly !== undefined) have.partly ??= s.partly;
       have.entries += s.entries;
       have.valueBytes += s.valueBytes;
       if (s.protobuf) have.protobuf = have.protobuf ? mergeProtobufSummaries(have.protobuf, s.protobuf) : structuredClone(s.protobuf);

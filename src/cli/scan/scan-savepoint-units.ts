@@ -62,7 +62,10 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
     { units, broadcastCopies: 'counted', ...(options.sample ? { sample: options.sample } : {}) },
     {
       part(part) {
-        for (const name of part.states) slot(part.operator.id, name, part.kind === 'keyed' ? 'keyed' : 'operator');
+        for (const name of part.states) {
+          const st = slot(part.operator.id, name, part.kind === 'keyed' ? 'keyed' : 'operator');
+          if (part.incomplete !== undefined) st.partly ??= part.incomplete;
+        }
         for (const name of part.broadcastStates) slot(part.operator.id, name, 'broadcast');
         broadcast = new Set(part.broadcastStates);
         s = undefined;

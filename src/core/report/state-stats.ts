@@ -16,6 +16,8 @@ export interface StateStats {
   valueBytes: number;
   /** why the state's values were not read (RocksDB native SST files): its counts are then 0, not a count */
   notRead?: string;
+  /** why the entries counted are not the whole state, or not decoded fully (a changelog's keys kept as bytes, …) */
+  partly?: string;
   /** structural scan of the Protobuf values (states whose value serializer is the Protobuf one) */
   protobuf?: ProtobufStateScanSummary;
 }

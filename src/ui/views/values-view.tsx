@@ -9,6 +9,8 @@ import { useStateStats } from '../state/use-state-stats';
 import { updateRouteParams } from '../state/use-hash-route';
 import { EntryDetailPane } from './entry-detail-pane';
 import { StateList, findState } from './state-view';
+import { listRowColumns, type RowColumn } from '../list-row-columns';
+import type { RowCells } from '../../worker';
 
 const ROW_HEIGHT = 26;
 
@@ -44,6 +46,17 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
   const stats = useStateStats(operatorId, state);
   if (probe.first.isError) return <FailurePanel failure={probe.first.error} context={`reading the entries of ${state}`} onRetry={() => void probe.first.refetch()} />;
   const select = (i: number) => updateRouteParams({ entry: String(i) });
+  // Table/SQL state: a row key or value is shown as typed columns, one per field of its RowType
+  const keyColumns = listRowColumns(inspected.keySerializer);
+  const valueColumns = listRowColumns(inspected.valueSerializer);
+  const gridTemplateColumns = [
+    '56px',
+    ...(keyColumns ? keyColumns.map(() => 'minmax(56px, 1fr)') : ['minmax(80px, 1fr)']),
+    '72px 56px minmax(56px, 1fr) minmax(56px, 1fr)',
+    ...(valueColumns ? ['64px', ...valueColumns.map(() => 'minmax(56px, 1fr)')] : ['minmax(200px, 3fr)']),
+    '48px 64px',
+  ].join(' ');
+  const rowStyle = keyColumns || valueColumns ? { gridTemplateColumns } : undefined;
   // arrow keys move the selection, as in other inspectors' tables
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
@@ -62,14 +75,29 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
       </h1>
       <ScanControls stats={stats.data} />
       <div className="vtable" role="grid" aria-label={`Entries of ${state}`} aria-rowcount={probe.total} data-testid="entries-table">
-        <div className="vrow vhead" role="row">
+        <div className="vrow vhead" role="row" style={rowStyle}>
           <span role="columnheader">#</span>
-          <span role="columnheader">Key</span>
+          {keyColumns ? (
+            keyColumns.map((c) => <TypedColumnHeader key={`k-${c.name}`} role="key" column={c} />)
+          ) : (
+            <span role="columnheader">Key</span>
+          )}
           <span role="columnheader">Key group</span>
           <span role="columnheader">Subtask</span>
           <span role="columnheader">Namespace</span>
           <span role="columnheader">User key</span>
-          <span role="columnheader">Value</span>
+          {valueColumns ? (
+            <>
+              <span role="columnheader" title="Row kind: +I insert, -U update before, +U update after, -D delete">
+                Row kind
+              </span>
+              {valueColumns.map((c) => (
+                <TypedColumnHeader key={`v-${c.name}`} role="value" column={c} />
+              ))}
+            </>
+          ) : (
+            <span role="columnheader">Value</span>
+          )}
           <span role="columnheader" className="num">Size</span>
           <span role="columnheader" className="num">Unknown</span>
         </div>
@@ -84,7 +112,7 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
                   tabIndex={0}
                   aria-selected={selected === it.index}
                   className={`vrow${selected === it.index ? ' selected' : ''}`}
-                  style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${it.start}px)` }}
+                  style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${it.start}px)`, ...rowStyle }}
                   onClick={() => select(it.index)}
                   onKeyDown={(e) => {
                     if (e.key === 'Enter') select(it.index);
@@ -94,12 +122,21 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
                   {row ? (
                     <>
                       <span className="muted">{row.index}</span>
-                      <span className="mono">{row.key ?? ''}</span>
+                      {keyColumns ? <RowCellSpans columns={keyColumns} row={row.keyRow} whole={row.key} /> : <span className="mono">{row.key ?? ''}</span>}
                       <span className="mono">{row.keyGroup >= 0 ? row.keyGroup : '—'}</span>
                       <span className="mono">{row.subtask}</span>
                       <span className="mono">{row.namespace ?? ''}</span>
                       <span className="mono">{row.userKey ?? ''}</span>
-                      <span className="mono clip">{row.value}</span>
+                      {valueColumns ? (
+                        <>
+                          <span className="mono" data-testid="row-kind">
+                            {row.valueRow?.rowKind ?? ''}
+                          </span>
+                          <RowCellSpans columns={valueColumns} row={row.valueRow} whole={row.value} />
+                        </>
+                      ) : (
+                        <span className="mono clip">{row.value}</span>
+                      )}
                       <span className="num">{row.size}</span>
                       <span className={`num${row.unknownFields > 0 ? ' unknown-count' : ''}`}>{row.unknownFields || ''}</span>
                     </>
@@ -113,6 +150,29 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
         </div>
       </div>
       {selected !== null ? <EntryDetailPane operatorId={operatorId} state={state} index={selected} /> : <p className="muted">Select a row to see its decoded value and bytes.</p>}
+    </>
+  );
+}
+
+/** The header of one typed column: the field's name, its logical type beside it (and in full on hover). */
+function TypedColumnHeader({ role, column }: { role: 'key' | 'value'; column: RowColumn }) {
+  return (
+    <span role="columnheader" title={`${role} field ${column.name}: ${column.type}`} data-testid={`${role}-column`}>
+      {role === 'key' ? 'key.' : ''}
+      {column.name} <span className="column-type">{column.type}</span>
+    </span>
+  );
+}
+
+/** One cell per field of a row; a value that is not a row (an undecodable one) fills the first cell with its text. */
+function RowCellSpans({ columns, row, whole }: { columns: readonly RowColumn[]; row: RowCells | undefined; whole: string | undefined }) {
+  return (
+    <>
+      {columns.map((c, i) => (
+        <span key={c.name} className="mono" data-testid="row-cell" title={row?.cells[i] ?? (i === 0 ? whole : undefined)}>
+          {row ? (row.cells[i] ?? '') : i === 0 ? (whole ?? '') : ''}
+        </span>
+      ))}
     </>
   );
 }

@@ -10,7 +10,8 @@ import { readOperatorStateHeader } from './read-operator-state-header';
 import { computeOperatorHeaderFence, type OperatorStreamInput } from '../operator/read-operator-state-entries';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { KeyedStateHandle, OperatorState, SubtaskState } from '../metadata/metadata-types';
-import { readChangelogPart } from './read-changelog-part';
+import { readChangelogPart, type ChangelogPart } from './read-changelog-part';
+import { decodeChangelogChanges, type ChangelogKeySource, type ChangelogReplayInput } from '../keyed/decode-changelog-changes';
 import type { IncrementalHandle } from '../rocksdb/open-rocksdb-snapshot';
 
 /** The exact text shown for states of RocksDB native (incremental) snapshots whose meta data handle is absent. */
@@ -40,12 +41,22 @@ export interface SubtaskKeyedStream {
   /** changelog: the format of the materialized part that input/header/unreadable describe (absent without one) */
   materializedFormat?: KeyedStreamFormat;
   /**
-   * changelog: the changes after the materialized snapshot, not applied here (`reason`), and the states
-   * that only they name (not in `header`); absent when there are none
+   * changelog: the changes after the materialized snapshot and the states that only they name (not in
+   * `header`); absent when there are none. With `replay`, the changes are applied (replay-changelog-entries.ts)
+   * and `replay.outcomes` says per state how far; without, they are not applied here (`reason`).
    */
-  changelog?: { reason: string; states: StateMetaInfo[] };
+  changelog?: { reason: string; states: StateMetaInfo[]; replay?: ChangelogReplay };
   warnings: string[];
 }
+
+/** How a changelog subtask's changes are replayed, and the outcome per state (states without changes are absent: their materialized entries are the state). */
+export interface ChangelogReplay {
+  input: ChangelogReplayInput;
+  outcomes: Map<string, ChangelogReplayOutcome>;
+}
+
+/** replayed: every change applied; partial: applied, keys kept as bytes (why); unreadable: not replayed (why) */
+export type ChangelogReplayOutcome = { kind: 'replayed' } | { kind: 'partial'; reason: string } | { kind: 'unreadable'; reason: string };
 
 export interface SubtaskOperatorStream {
   input: OperatorStreamInput;
@@ -142,16 +153,60 @@ async function readChangelogKeyedStream(opened: OpenedSavepoint, op: OperatorSta
       : `changelog state backend: named only by subtask ${subtask}'s changelog, which records no change ${after}`;
   const named = new Set(stream?.header?.states.map((s) => s.name) ?? []);
   const only = part.states.filter((s) => !named.has(s.name));
+  const replay = await planChangelogReplay(opened, op, subtask, handle, stream, part);
   const warnings = [...(stream?.warnings ?? []), ...part.warnings];
   if (part.changeFiles > 0 && stream?.header === undefined) warnings.push(`subtask ${subtask}: the states named only in changelog files are not listed (change files are not opened)`);
   return {
     ...(stream ?? {}),
     format: 'changelog',
     ...(stream ? { materializedFormat: stream.format } : {}),
-    ...(pending > 0 || only.length > 0 ? { changelog: { reason, states: only } } : {}),
+    ...(pending > 0 || only.length > 0 ? { changelog: { reason, states: only, ...(replay ? { replay } : {}) } } : {}),
     ...(stream === undefined && only.length === 0 && pending > 0 ? { unreadable: `${reason}, and no materialized snapshot or META record names its states` } : {}),
     warnings,
   };
+}
+
+const TIMER_SNAPSHOT = 'org.apache.flink.streaming.api.operators.TimerSerializerSnapshot';
+const REPLAYED_LAYOUTS: readonly KeyedStreamFormat[] = ['canonical', 'heap', 'rocksdb-full', 'rocksdb-native'];
+
+/**
+ * The replay of a changelog subtask whose changes are all inline in `_metadata` and whose materialized part
+ * (if any) is readable: undefined otherwise (change files are not opened; then nothing is applied). The
+ * key serializer comes from the materialized header, else from a timer queue's TimerSerializer snapshot
+ * (the timer service serializes timers with the keyed backend's key serializer).
+ */
+async function planChangelogReplay(
+  opened: OpenedSavepoint,
+  op: OperatorState,
+  subtask: number,
+  handle: Extract<KeyedStateHandle, { kind: 'changelog' }>,
+  stream: SubtaskKeyedStream | undefined,
+  part: ChangelogPart,
+): Promise<ChangelogReplay | undefined> {
+  if (part.changeFiles > 0 || part.foreignHandles > 0) return undefined;
+  if (stream && (stream.unreadable !== undefined || !REPLAYED_LAYOUTS.includes(stream.format) || stream.header === undefined)) return undefined;
+  const header = stream?.header;
+  let key: ChangelogKeySource | undefined = header ? { serializer: header.keySerializer, source: "the materialized snapshot's header" } : undefined;
+  if (!key) {
+    const timers = part.states.find((s) => s.kind === 'PRIORITY_QUEUE' && s.serializers.VALUE_SERIALIZER?.className === TIMER_SNAPSHOT && s.serializers.VALUE_SERIALIZER.nested[0]);
+    if (timers) key = { serializer: timers.serializers.VALUE_SERIALIZER!.nested[0]!, source: `the TimerSerializer snapshot of timer queue ${timers.name}` };
+  }
+  const input: ChangelogReplayInput = {
+    operatorId: op.id,
+    subtask,
+    maxParallelism: op.maxParallelism,
+    range: handle.range,
+    records: part.records,
+    metadataOperation: part.metadataOperation,
+    ...(key ? { key } : {}),
+    source: opened.files.metadata,
+    file: opened.metadataFile,
+  };
+  const outcomes = new Map<string, ChangelogReplayOutcome>();
+  for (const [name, c] of await decodeChangelogChanges(input, 'skip')) {
+    outcomes.set(name, c.kind === 'unreadable' ? { kind: 'unreadable', reason: c.reason } : c.rawKeys !== undefined ? { kind: 'partial', reason: c.rawKeys } : { kind: 'replayed' });
+  }
+  return { input, outcomes };
 }
 
 /** Reads the managed operator state header of a subtask (up to the handle's smallest offset). */

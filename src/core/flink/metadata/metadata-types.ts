@@ -59,6 +59,8 @@ export type KeyedStateHandle =
       toSequence?: bigint;
       /** 9: inline changes (absolute offset of the bytes inside `_metadata`) */
       changes?: { keyGroup: number; offset: number; length: number }[];
+      /** 9, for writers only (tests, fixtures): the bytes of each change, written in place of `changes` */
+      changeBytes?: { keyGroup: number; bytes: Uint8Array }[];
       /** 10/13: change files with their start offsets */
       files?: { offset: number; handle: StreamHandle | null }[];
       stateSize?: bigint;

@@ -74,7 +74,10 @@ export function writeKeyedStateHandle(w: ByteWriter, h: KeyedStateHandle | null)
     if (h.code === 14) w.i64(h.checkpointId ?? 0n);
     w.utf(h.handleId ?? '');
   } else if (h.code === 9) {
-    throw new Error('writeKeyedStateHandle: code 9 needs the change bytes; use writeInMemoryChangelogHandle');
+    if (!h.changeBytes) throw new Error('writeKeyedStateHandle: code 9 needs the change bytes (changeBytes); or use writeInMemoryChangelogHandle');
+    w.i64(h.fromSequence ?? 0n).i64(h.toSequence ?? 0n).i32(h.changeBytes.length);
+    for (const c of h.changeBytes) w.i32(c.keyGroup).i32(c.bytes.length).bytes(c.bytes);
+    w.utf(h.handleId ?? '');
   } else {
     const files = h.files ?? [];
     w.i32(files.length);

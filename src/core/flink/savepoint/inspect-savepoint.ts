@@ -84,10 +84,21 @@ async function inspectOperator(opened: OpenedSavepoint, op: OperatorState, regis
         keyedFormat = keyed.format;
         warnings.push(...keyed.warnings);
         const override = keyed.unreadable !== undefined ? { status: 'unreadable' as const, statusReason: keyed.unreadable } : undefined;
-        for (const meta of keyed.header?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header!.keySerializer, override, keyed.changelog?.reason);
-        // the states only a changelog names: listed, not read
         const changelog = keyed.changelog;
-        for (const meta of changelog?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header?.keySerializer, { status: 'unreadable', statusReason: changelog!.reason });
+        const replay = changelog?.replay;
+        if (replay) {
+          // a replayed changelog: each state as its replay went (states without changes: as materialized)
+          const keySerializer = keyed.header?.keySerializer ?? replay.input.key?.serializer;
+          for (const meta of [...(keyed.header?.states ?? []), ...changelog!.states]) {
+            const o = replay.outcomes.get(meta.name);
+            const unreadable = o?.kind === 'unreadable' ? { status: 'unreadable' as const, statusReason: o.reason } : undefined;
+            mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keySerializer, unreadable, o?.kind === 'partial' ? o.reason : undefined);
+          }
+        } else {
+          for (const meta of keyed.header?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header!.keySerializer, override, changelog?.reason);
+          // the states only a changelog names: listed, not read
+          for (const meta of changelog?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header?.keySerializer, { status: 'unreadable', statusReason: changelog!.reason });
+        }
         if (keyed.header === undefined && keyed.unreadable !== undefined && (changelog?.states.length ?? 0) === 0) streamsNotRead.push({ subtask: subtask.index, scope: 'keyed', reason: keyed.unreadable });
       }
     } catch (e) {

@@ -18,7 +18,9 @@ import { throwIfCancelled, type CancelSignal } from '../cancel-signal';
 import { isWantedState } from '../is-wanted-state';
 import { computeOperatorId } from '../metadata/compute-operator-id';
 import type { OperatorState, SubtaskState } from '../metadata/metadata-types';
-import { readSubtaskKeyedStream, readSubtaskOperatorStream, type KeyedStreamFormat, type SubtaskKeyedStream, type SubtaskOperatorStream } from '../headers/read-subtask-state-headers';
+import { readSubtaskKeyedStream, readSubtaskOperatorStream, type ChangelogReplay, type KeyedStreamFormat, type SubtaskKeyedStream, type SubtaskOperatorStream } from '../headers/read-subtask-state-headers';
+import { decodeChangelogChanges } from '../keyed/decode-changelog-changes';
+import { replayChangelogEntries } from '../keyed/replay-changelog-entries';
 import type { KeyedStreamInput } from '../keyed/keyed-stream-types';
 import type { KeyedEntryRun } from '../keyed/keyed-entry-run';
 import { KeyedReadBuffers } from '../keyed/keyed-read-buffers';
@@ -189,7 +191,10 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
       const header = keyed?.header;
       // a changelog handle's materialized part is read in its own format
       const layout = keyed?.materializedFormat ?? keyed?.format;
-      if (keyed && header && header.states.some((s) => wanted(s.name))) {
+      const replay = keyed?.changelog?.replay;
+      if (keyed && replay) {
+        await visitChangelogReplay(op, subtask.index, keyed, replay);
+      } else if (keyed && header && header.states.some((s) => wanted(s.name))) {
         const incomplete = keyed.changelog?.reason;
         const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'keyed', format: keyed.format, states: header.states.map((s) => s.name), broadcastStates: [], ...(incomplete === undefined ? {} : { incomplete }) };
         if (keyed.unreadable !== undefined) {
@@ -269,7 +274,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
       }
       // the states only a changelog names: not read here
       const changelog = keyed?.changelog;
-      if (!stopped && changelog && changelog.states.some((s) => wanted(s.name))) {
+      if (!stopped && changelog && !changelog.replay && changelog.states.some((s) => wanted(s.name))) {
         const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'keyed', format: 'changelog', states: changelog.states.map((s) => s.name), broadcastStates: [] };
         if (!visitor.unreadable) {
           const first = changelog.states.find((s) => wanted(s.name))!;
@@ -283,6 +288,79 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
     if (stopped || selectionFull(op.id)) return result;
   }
   return result;
+
+  /**
+   * A changelog subtask whose changes are replayed: its states not replayable reported as unreadable (each
+   * with its reason), then the replayed states in two parts: fully decoded, and those whose keys are kept
+   * as bytes (`incomplete`: why). Entries are the materialized snapshot's with the changes applied.
+   */
+  async function visitChangelogReplay(op: OperatorState, subtask: number, keyed: SubtaskKeyedStream, replay: ChangelogReplay): Promise<void> {
+    const header = keyed.header;
+    const names = [...new Set([...(header?.states ?? []), ...keyed.changelog!.states].map((s) => s.name))].filter(wanted);
+    if (names.length === 0) return;
+    const outcome = (n: string) => replay.outcomes.get(n) ?? { kind: 'replayed' as const };
+    for (const n of names) {
+      const o = outcome(n);
+      if (o.kind !== 'unreadable') continue;
+      const part: ScanPart = { operator: op, subtask, kind: 'keyed', format: 'changelog', states: [n], broadcastStates: [] };
+      if (!visitor.unreadable) throw new DecodeError({ code: 'unsupported-format', detail: o.reason, file: opened.metadataFile, path: [`subtask ${subtask}`, n] });
+      visitor.unreadable(part, o.reason);
+    }
+    const full = names.filter((n) => outcome(n).kind === 'replayed');
+    const partial = names.filter((n) => outcome(n).kind === 'partial');
+    const onlyKeyGroups = selection.keyGroups === undefined ? undefined : new Set(selection.keyGroups);
+    const keyGroup = (kg: number) => (onlyKeyGroups !== undefined ? onlyKeyGroups.has(kg) : sample?.kind === 'key-groups' ? kg % sample.every === 0 : true);
+    for (const [group, incomplete] of [
+      [full, undefined],
+      [partial, partial.length > 0 ? (outcome(partial[0]!) as { reason: string }).reason : undefined],
+    ] as const) {
+      if (group.length === 0 || stopped) continue;
+      const part: ScanPart = { operator: op, subtask, kind: 'keyed', format: 'changelog', states: group, broadcastStates: [], ...(incomplete === undefined ? {} : { incomplete }) };
+      visitor.part?.(part);
+      const partStates = group.map((n) => slotKey(op.id, 'keyed', n));
+      // changes are inline in `_metadata` (small): decoded at once; a page that steps over values first still shows its rows decoded
+      const changes = await decodeChangelogChanges(replay.input, values.mode === 'skip' ? 'decode' : values.mode);
+      const only = new Set(group);
+      for (const n of changes.keys()) if (!only.has(n)) changes.delete(n);
+      const materialized = header && group.some((n) => header.states.some((s) => s.name === n)) ? readMaterializedEntries(op, subtask, keyed, only, onlyKeyGroups) : undefined;
+      const seen = new Set<number>();
+      for await (const e of replayChangelogEntries(materialized, changes, { operatorId: op.id, subtask, file: opened.metadataFile, keyGroup })) {
+        throwIfCancelled(signal);
+        seen.add(e.keyGroup);
+        const go = admit(op.id, 'keyed', e.state, partStates);
+        if (go === SKIP) continue;
+        if (go === END_PART) break;
+        if (visitor.entry(e, part) === false || go === LAST) {
+          stopped = true;
+          break;
+        }
+      }
+      result.keyGroupsWithData += seen.size;
+      result.keyGroupsRead += seen.size;
+    }
+  }
+
+  /** The entries of a changelog subtask's materialized snapshot, for a replay: decoded (no rows in place), in key-group order per state. */
+  async function* readMaterializedEntries(op: OperatorState, subtask: number, keyed: SubtaskKeyedStream, states: ReadonlySet<string>, keyGroups: ReadonlySet<number> | undefined): AsyncGenerator<StateEntry> {
+    const header = keyed.header!;
+    // entries of a key group with changes are held before they are visited: read them decoded, not stepped over
+    const held: ValueModeSource = { get mode() { return values.mode === 'skip' ? 'decode' : values.mode; } };
+    const filter = { state: states, ...(signal ? { signal } : {}), values: held };
+    const layout = keyed.materializedFormat;
+    if (layout === 'rocksdb-native' && keyed.rocksdb) {
+      const r = keyed.rocksdb;
+      const snapshot = await openRocksDbSnapshot(opened, r.handle, { operatorId: op.id, subtask, role: 'managed keyed state' });
+      const input = { operatorId: op.id, subtask, maxParallelism: r.maxParallelism, range: r.handle.range, snapshot };
+      for await (const batch of readRocksDbKeyedEntries(input, header, { ...filter, keyGroup: (kg: number) => keyGroups === undefined || keyGroups.has(kg) })) yield* batch;
+      return;
+    }
+    if (!keyed.input) return;
+    const inputs = keyGroups === undefined ? [keyed.input] : narrowToKeyGroups(keyed.input, [...keyGroups]).inputs;
+    for (const input of inputs) {
+      if (layout === 'heap') yield* readHeapKeyedEntries(input, header, filter);
+      else for await (const run of readCanonicalKeyedEntryRuns(input, header, filter)) yield* run;
+    }
+  }
 
   /** Counts one entry of a state against the cap: visit it (GO, or LAST when it fills the selection), SKIP it, or END_PART (every state of the part is full). */
   function admit(operatorId: string, scope: StateScope, state: string, partStates: readonly string[]): Admission {
