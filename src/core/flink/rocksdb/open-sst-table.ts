@@ -45,6 +45,8 @@ export interface InternalEntry {
   value: Uint8Array;
   /** the value's absolute offset in `file` when the block is stored uncompressed, else the data block's offset */
   valueOffset: number;
+  /** the user key's absolute offset likewise (uncompressed: where its unshared bytes start, less the prefix it shares with the key before) */
+  keyOffset: number;
   file: string;
 }
 
@@ -184,7 +186,7 @@ async function* iterateTableBatches(source: ByteSource, file: string, footer: Ta
             stop = true;
             break;
           }
-          out.push({ userKey: k.userKey, sequence: k.sequence, type: k.type, value: e.value, valueOffset: block.stored ? block.offset + e.valueAt : block.offset, file });
+          out.push({ userKey: k.userKey, sequence: k.sequence, type: k.type, value: e.value, valueOffset: block.stored ? block.offset + e.valueAt : block.offset, keyOffset: block.stored ? block.offset + e.keyAt : block.offset, file });
         }
         if (out.length > 0) yield out;
         if (stop) return true;
