@@ -167,6 +167,25 @@ describe('RocksDB native state over bad SST files', () => {
     await expect(read()).rejects.toThrow(`expected 8 bytes for Long value, found 3 — at savepoint/${SST}, ${at(keyAt + 1)}`);
   });
 
+  it('every SST file missing: the inspection names each of them once (missingFiles), though each subtask\'s read stops at its first', async () => {
+    const isSst = (name: string) => Buffer.from(readFileSync(path.join(FOLDER, name))).subarray(-8).toString('hex') === 'f7cff485b741e288';
+    const ssts = readdirSync(FOLDER).filter(isSst).sort();
+    const files = locateSavepoint(
+      'savepoint',
+      readdirSync(FOLDER)
+        .filter((n) => !isSst(n))
+        .map((n) => ({ path: `savepoint/${n}`, source: bytesSource(`savepoint/${n}`, new Uint8Array(readFileSync(path.join(FOLDER, n)))) })),
+    );
+    const inspection = await inspectSavepoint(files, registry(), { countEntries: true });
+    expect([...inspection.missingFiles!].sort()).toEqual(ssts);
+    // the reads that failed name fewer: one per subtask whose snapshot was opened
+    const named = new Set(inspection.errors.filter((e) => e.code === 'missing-file').map((e) => e.missingFile));
+    expect(named.size).toBeGreaterThan(0);
+    expect(named.size).toBeLessThan(ssts.length);
+    // a complete savepoint has none
+    expect((await inspectSavepoint(openWith((b) => b), registry(), { countEntries: true })).missingFiles).toBeUndefined();
+  });
+
   it('an SST file the handle names is missing', async () => {
     await expectLongLastEventFailure(openWith(() => undefined), `expected state file "${SST}" next to _metadata in savepoint, found no such file: the savepoint is incomplete (copy the whole folder) — at savepoint/_metadata [operator 732aacc5… / subtask 0 / RocksDB table 000014.sst]`);
   });
