@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bytesSource, computeMaskedCrc32c } from '../../src/core/io';
+import { bytesSource, computeMaskedCrc32c, isDecodeError, type DecodeError } from '../../src/core/io';
 import { expectSameBytes } from '../helpers/expect-same-bytes';
 import { mergeSstEntries } from '../../src/core/flink/rocksdb/merge-sst-entries';
 import { openSstTable } from '../../src/core/flink/rocksdb/open-sst-table';
@@ -105,6 +105,29 @@ describe('format version 6 footers and context checksums (fixtures/rocksdb-datab
     const metaIndexSize = fixed32(original, footerAt + 13);
     const checksumAt = footerAt - 5 + 1;
     await expect(open(bytes)).rejects.toThrow(new RegExp(`^expected the meta-index block's CRC32C checksum 0x[0-9a-f]{8} \\(of its ${metaIndexSize} bytes and type byte\\), found 0x${hex32(fixed32(original, checksumAt))}: the block is corrupt — at ${FILE}, ${at(checksumAt).replace(/[()]/g, '\\$&')}$`));
+  });
+
+  it('every byte of the meta-index, its trailer and the footer changed: a result or a located DecodeError, never a crash', async () => {
+    const metaIndexSize = fixed32(original, footerAt + 13);
+    const from = footerAt - 5 - metaIndexSize;
+    let refused = 0;
+    for (let i = from; i < original.length; i++) {
+      for (const flip of [0x01, 0x80, 0xff]) {
+        const bytes = original.slice();
+        bytes[i] ^= flip;
+        try {
+          const table = await open(bytes);
+          for await (const _ of table.entries()) void _;
+        } catch (e) {
+          expect(isDecodeError(e), `byte ${i} ^ ${flip}: ${String(e)}`).toBe(true);
+          expect((e as DecodeError).file).toBe(FILE);
+          expect((e as DecodeError).offset).toBeGreaterThanOrEqual(0);
+          refused++;
+        }
+      }
+    }
+    // the footer's and the meta-index's checksums cover every byte but the footer's unchecked padding
+    expect(refused).toBeGreaterThan(3 * (original.length - from - 16) - 3);
   });
 
   it('refuses the extended magic number missing, a zero base context checksum and reserved bytes in use', async () => {
