@@ -5,14 +5,20 @@
  * hold them), read through Node file sources: the SST scan (footer, index, every data block verified and
  * decompressed, the k-way merge with newest-wins) against a plain read + copy of the same bytes; the peak
  * RSS of the scan is sampled in the same process (the scan holds one block per file at a time).
+ *
+ * Figure 8b: the same logical state through both whole read paths. A NATIVE and a CANONICAL savepoint taken
+ * one after the other of one running RocksDB job by real Flink (`npm run fixtures -- --line flink-1.20
+ * --bench-rocksdb DIR --records N --keys K`, written to DIR/flink-1.20/rocksdb-pair/{native,canonical}),
+ * each scanned in its own child process as `stats --workers 1` scans (bench/rss-child.ts): time, entries
+ * (which must be equal) and peak RSS. Without the pair the figure says it was not measured and why.
  * `npx tsx bench/figure-rocksdb-scan.ts [dir]` runs it alone.
  */
-import { mkdirSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { openNodeFileSource } from '../src/cli/sources';
 import { mergeSstEntries, openSstTable, TYPE_VALUE, writeSstTable, type WrittenEntry } from '../src/core/flink';
-import { fmtBytes, fmtMs, median, MiB, timeAsync, type Figure } from './measure';
+import { fmtBytes, fmtMs, median, MiB, timeAsync, timeProcessesAlternated, type Figure } from './measure';
 
 const KEYS = 150_000;
 const VALUE_BYTES = 200;
@@ -98,7 +104,46 @@ export async function measureRocksDbScan(root: string): Promise<Figure[]> {
       goal: 'reported (no goal set yet)',
       met: undefined,
     },
+    measureAgainstCanonical(root),
   ];
+}
+
+interface ChildRun {
+  maxRssKiB: number;
+  baselineKiB: number;
+  ms: number;
+  bytesRead: number;
+  values: number;
+}
+
+/** Figure 8b: the Flink-written native/canonical pair of one job's state, each scanned in a child process (the second of two alternated runs). */
+export function measureAgainstCanonical(root: string): Figure {
+  const pair = path.join(root, 'flink-1.20', 'rocksdb-pair');
+  const name = 'RocksDB native savepoint against the canonical savepoint of the same state (stats scan, 1 worker, child processes)';
+  if (!existsSync(path.join(pair, 'native', '_metadata')) || !existsSync(path.join(pair, 'canonical', '_metadata'))) {
+    return {
+      id: '8b',
+      name,
+      value: 'not measured',
+      ratio: `no pair at ${pair}: write it with npm run fixtures -- --line flink-1.20 --bench-rocksdb ${root} --records 40000 --keys 4000`,
+      goal: 'reported',
+      met: undefined,
+    };
+  }
+  const manifest = JSON.parse(readFileSync(path.join(pair, 'manifest.json'), 'utf8')) as { flink: string; records: number };
+  const tsx = path.resolve(process.cwd(), 'node_modules/.bin/tsx');
+  const child = path.resolve(process.cwd(), 'bench/rss-child.ts');
+  const [native, canonical] = timeProcessesAlternated([{ cmd: tsx, args: [child, path.join(pair, 'native')] }, { cmd: tsx, args: [child, path.join(pair, 'canonical')] }], 2).map((r) => JSON.parse(r.stdout) as ChildRun);
+  if (native!.values !== canonical!.values) throw new Error(`expected the same entries in both savepoints of one state, found ${native!.values} native and ${canonical!.values} canonical`);
+  const rss = (k: number) => fmtBytes(k * 1024);
+  return {
+    id: '8b',
+    name: `${name}: Flink ${manifest.flink}, ${manifest.records} records, ${native!.values} entries`,
+    value: `native ${fmtMs(native!.ms)} (${fmtBytes(native!.bytesRead)} of SST files read, peak RSS ${rss(native!.maxRssKiB)}) vs canonical ${fmtMs(canonical!.ms)} (${fmtBytes(canonical!.bytesRead)}, peak RSS ${rss(canonical!.maxRssKiB)})`,
+    ratio: `${(native!.ms / canonical!.ms).toFixed(2)}× the canonical path's time, ${(native!.maxRssKiB / canonical!.maxRssKiB).toFixed(2)}× its peak RSS; process start-up alone ${rss(native!.baselineKiB)}`,
+    goal: 'reported (no goal set yet)',
+    met: undefined,
+  };
 }
 
 if (process.argv[1]?.endsWith('figure-rocksdb-scan.ts')) {

@@ -11,6 +11,8 @@ type InspectionError = SavepointInspection['errors'][number];
 export function listMissingStateFiles(inspection: SavepointInspection): string[] {
   const files = new Set<string>();
   for (const e of inspection.errors) if (e.code === 'missing-file' && (e.missingFile ?? e.file)) files.add((e.missingFile ?? e.file)!);
+  // and those no read reached (a RocksDB snapshot stops at its first missing SST file; the others are missing too)
+  for (const f of inspection.missingFiles ?? []) files.add(f);
   return [...files];
 }
 

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSnapshotRegistry, inspectSavepoint } from '../../src/core/flink';
+import { createSnapshotRegistry, inspectSavepoint, TYPE_VALUE, writeSstTable } from '../../src/core/flink';
 import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
 import { computeMaskedCrc32c, bytesSource, type InputFile } from '../../src/core/io';
 import { locateSavepoint } from '../../src/core/io/locate-savepoint';
@@ -147,6 +147,43 @@ describe('RocksDB native state over bad SST files', () => {
       });
       await expectLongLastEventFailure(files, `expected a RocksDB block-based table, found a ${kind}: only block-based tables are read here — at savepoint/${SST}, ${at(1241)}`);
     }
+  });
+
+  it('an undecodable key is located at the key, not at its value', async () => {
+    // the table rewritten (uncompressed) with one entry whose key holds 3 bytes of an 8-byte Long after its key-group prefix
+    const userKey = Uint8Array.of(1, 0x0a, 0x0b, 0x0c);
+    const value = Uint8Array.of(0xee, 0xee, 0xee, 0xee, 0xee, 0xee);
+    const table = writeSstTable([{ userKey, sequence: 5, type: TYPE_VALUE, value }], { columnFamily: { id: 2, name: 'long-last-event' } });
+    const internalKey = new Uint8Array([...userKey, 0x01, 5, 0, 0, 0, 0, 0, 0]);
+    const keyAt = Buffer.from(table).indexOf(Buffer.from(internalKey));
+    const valueAt = Buffer.from(table).indexOf(Buffer.from(value));
+    expect(keyAt).toBeGreaterThan(0);
+    expect(valueAt).toBe(keyAt + internalKey.length);
+    const files = openWith(() => table);
+    const read = async () => {
+      for await (const _ of readStateEntries(files, registry(), { operatorId: OPERATOR, state: 'long-last-event' })) void _;
+    };
+    // the Long starts after the 1-byte key-group prefix: at keyAt + 1
+    await expect(read()).rejects.toThrow(`expected 8 bytes for Long value, found 3 — at savepoint/${SST}, ${at(keyAt + 1)}`);
+  });
+
+  it('every SST file missing: the inspection names each of them once (missingFiles), though each subtask\'s read stops at its first', async () => {
+    const isSst = (name: string) => Buffer.from(readFileSync(path.join(FOLDER, name))).subarray(-8).toString('hex') === 'f7cff485b741e288';
+    const ssts = readdirSync(FOLDER).filter(isSst).sort();
+    const files = locateSavepoint(
+      'savepoint',
+      readdirSync(FOLDER)
+        .filter((n) => !isSst(n))
+        .map((n) => ({ path: `savepoint/${n}`, source: bytesSource(`savepoint/${n}`, new Uint8Array(readFileSync(path.join(FOLDER, n)))) })),
+    );
+    const inspection = await inspectSavepoint(files, registry(), { countEntries: true });
+    expect([...inspection.missingFiles!].sort()).toEqual(ssts);
+    // the reads that failed name fewer: one per subtask whose snapshot was opened
+    const named = new Set(inspection.errors.filter((e) => e.code === 'missing-file').map((e) => e.missingFile));
+    expect(named.size).toBeGreaterThan(0);
+    expect(named.size).toBeLessThan(ssts.length);
+    // a complete savepoint has none
+    expect((await inspectSavepoint(openWith((b) => b), registry(), { countEntries: true })).missingFiles).toBeUndefined();
   });
 
   it('an SST file the handle names is missing', async () => {

@@ -48,6 +48,11 @@ export function readBlockLayout(c: RocksDbCursor, what: string): BlockLayout {
 
 export interface BlockEntry {
   key: Uint8Array;
+  /**
+   * where the key would start in the block were it stored whole: its unshared bytes' offset minus the
+   * length of the prefix it shares with the key before (so offsets into the unshared bytes are exact)
+   */
+  keyAt: number;
   /** the value's bytes (a view into the block) */
   value: Uint8Array;
   /** offset of the value in the block */
@@ -68,10 +73,11 @@ export function* iterateBlockEntries(bytes: Uint8Array, file: string, base: numb
     const shared = ce.readVarint32(`${what} entry shared key length`);
     const unshared = ce.readVarint32(`${what} entry key length`);
     const valueLength = ce.readVarint32(`${what} entry value length`);
+    const keyAt = ce.pos - shared;
     key = rebuildKey(ce, key, shared, unshared, isRestart, what, at);
     const valueAt = ce.pos;
     const value = ce.readBytes(valueLength, `${what} entry value`);
-    yield { key, value, valueAt };
+    yield { key, keyAt, value, valueAt };
   }
 }
 

@@ -15,9 +15,10 @@ export const LIST_MERGE_DELIMITER = 0x2c;
 export interface MergedEntry {
   userKey: Uint8Array;
   value: Uint8Array;
-  /** the newest version's file and value offset */
+  /** the newest version's file, value offset and key offset */
   file: string;
   valueOffset: number;
+  keyOffset: number;
   /** how many versions (merge operands and base) made the value */
   versions: number;
 }
@@ -71,7 +72,7 @@ export async function* mergeSstEntries(streams: AsyncIterator<InternalEntry[]>[]
     if (best.i >= best.batch.length) await fill(best);
     const next = best.i < best.batch.length ? best.batch[best.i] : undefined;
     if (next !== undefined && compareInternal(next, e) < 0) {
-      throw new DecodeError({ code: 'invalid-value', detail: 'expected the entries of an SST file in ascending internal-key order, found a key after a larger one', file: next.file, offset: next.valueOffset });
+      throw new DecodeError({ code: 'invalid-value', detail: 'expected the entries of an SST file in ascending internal-key order, found a key after a larger one', file: next.file, offset: next.keyOffset });
     }
     if (current.length > 0 && compareBytes(current[0]!.userKey, e.userKey) !== 0) {
       const r = resolveVersions(current, tombstones);
@@ -109,7 +110,7 @@ function resolveVersions(versions: InternalEntry[], tombstones: readonly RangeTo
   }
   const newest = operands[0] ?? base;
   if (newest === undefined) return undefined;
-  if (operands.length === 0) return { userKey: base!.userKey, value: base!.value, file: base!.file, valueOffset: base!.valueOffset, versions: 1 };
+  if (operands.length === 0) return { userKey: base!.userKey, value: base!.value, file: base!.file, valueOffset: base!.valueOffset, keyOffset: base!.keyOffset, versions: 1 };
   // oldest first: the base value, then the operands in the order they were written
   const parts = [...(base ? [base.value] : []), ...operands.reverse().map((o) => o.value)];
   const size = parts.reduce((n, p) => n + p.length, 0) + parts.length - 1;
@@ -120,5 +121,5 @@ function resolveVersions(versions: InternalEntry[], tombstones: readonly RangeTo
     value.set(p, o);
     o += p.length;
   });
-  return { userKey: newest.userKey, value, file: newest.file, valueOffset: newest.valueOffset, versions: parts.length };
+  return { userKey: newest.userKey, value, file: newest.file, valueOffset: newest.valueOffset, keyOffset: newest.keyOffset, versions: parts.length };
 }

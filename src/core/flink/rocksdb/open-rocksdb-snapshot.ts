@@ -11,6 +11,7 @@ import type { OpenedSavepoint } from '../savepoint/open-savepoint';
 import type { StreamHandleContext } from '../savepoint/stream-handle-types';
 import { decodeUtf8 } from './rocksdb-cursor';
 import { readRocksDbManifest, type RocksDbVersion } from './read-rocksdb-manifest';
+import { openSstTable, type SstTable } from './open-sst-table';
 
 export type IncrementalHandle = Extract<KeyedStateHandle, { kind: 'incremental' }>;
 
@@ -22,6 +23,8 @@ export interface RocksDbSnapshot {
   manifestFile: string;
   /** resolves a table file by number, or throws missing-file */
   openTableFile(number: number, columnFamily: string): { source: ByteSource; file: string };
+  /** the table file opened (footer, meta-index, properties, range deletions), once per snapshot: a failed open is not kept */
+  openTable(number: number, columnFamily: string): Promise<SstTable>;
 }
 
 /** a MANIFEST above this is refused before it is read whole */
@@ -59,7 +62,8 @@ export async function openRocksDbSnapshot(opened: OpenedSavepoint, handle: Incre
   }
   const manifestBytes = await manifest.source.read(0, manifest.source.size);
   const version = readRocksDbManifest(manifestBytes, manifest.source.name);
-  return {
+  const tables = new Map<number, Promise<SstTable>>();
+  const snapshot: RocksDbSnapshot = {
     version,
     manifest: manifestName,
     manifestFile: manifest.source.name,
@@ -69,5 +73,20 @@ export async function openRocksDbSnapshot(opened: OpenedSavepoint, handle: Incre
       if (!r) throw missing(name, `a live table file of column family "${columnFamily}" in ${manifestName}`);
       return { source: r.source, file: r.source.name };
     },
+    openTable(number, columnFamily) {
+      let p = tables.get(number);
+      if (p === undefined) {
+        const opening = (async () => {
+          const { source, file } = snapshot.openTableFile(number, columnFamily);
+          return openSstTable(source, file);
+        })();
+        tables.set(number, (p = opening));
+        opening.catch(() => {
+          if (tables.get(number) === opening) tables.delete(number);
+        });
+      }
+      return p;
+    },
   };
+  return snapshot;
 }

@@ -92,8 +92,12 @@ describe('openSstTable', () => {
     const wrong = bytes.slice();
     wrong[wrong.length - 1] = 0;
     await expect(openSstTable(bytesSource('t.sst', wrong), 't.sst')).rejects.toThrow(/^expected the RocksDB block-based table magic 0x88e241b785f4cff7 at the end of an SST file, found 0x(e241b785f4cff7) — at t\.sst/);
-    const v7 = bytes.slice();
-    v7[v7.length - 12] = 7;
-    await expect(openSstTable(bytesSource('t.sst', v7), 't.sst')).rejects.toThrow(`expected a block-based table format version 1–5, found 7 — at t.sst, offset ${v7.length - 12}`);
+    const v8 = bytes.slice();
+    v8[v8.length - 12] = 8;
+    await expect(openSstTable(bytesSource('t.sst', v8), 't.sst')).rejects.toThrow(`expected a block-based table format version 1–7, found 8 — at t.sst, offset ${v8.length - 12}`);
+    // a format version 1–5 footer read as 6: no extended magic where 6 has it
+    const v6 = bytes.slice();
+    v6[v6.length - 12] = 6;
+    await expect(openSstTable(bytesSource('t.sst', v6), 't.sst')).rejects.toThrow(/^expected the extended magic number 3e007a00 of a format version 6 table footer, found [0-9a-f]{8} — at t\.sst, offset /);
   });
 });

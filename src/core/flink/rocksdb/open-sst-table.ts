@@ -45,6 +45,8 @@ export interface InternalEntry {
   value: Uint8Array;
   /** the value's absolute offset in `file` when the block is stored uncompressed, else the data block's offset */
   valueOffset: number;
+  /** the user key's absolute offset likewise (uncompressed: where its unshared bytes start, less the prefix it shares with the key before) */
+  keyOffset: number;
   file: string;
 }
 
@@ -59,9 +61,12 @@ export interface UserKeyRange {
   to?: Uint8Array;
 }
 
+/** The footer with the index handle found (in the footer, or from format version 6 on in the meta-index). */
+export type TableFooter = SstFooter & { index: BlockHandle };
+
 export interface SstTable {
   file: string;
-  footer: SstFooter;
+  footer: TableFooter;
   properties: SstProperties;
   rangeTombstones: RangeTombstone[];
   /** the table's internal entries in internal-key order; with a range, those whose user key is at least `from` and below `to` (the index is searched for the first block) */
@@ -82,13 +87,19 @@ const BYTEWISE = 'leveldb.BytewiseComparator';
 
 export async function openSstTable(source: ByteSource, file: string): Promise<SstTable> {
   const tailLength = Math.min(NEW_FOOTER_SIZE, source.size);
-  const footer = readSstFooter(await source.read(source.size - tailLength, tailLength), file, source.size);
-  const metaIndex = await readSstBlock(source, file, footer, footer.metaIndex, 'meta-index block');
+  const read = readSstFooter(await source.read(source.size - tailLength, tailLength), file, source.size);
+  const metaIndex = await readSstBlock(source, file, read, read.metaIndex, 'meta-index block');
   const meta = new Map<string, BlockHandle>();
   for (const e of iterateBlockEntries(metaIndex.bytes, file, metaIndex.offset, 'meta-index block')) {
     const v = new RocksDbCursor(metaIndex.bytes, file, metaIndex.offset, e.valueAt, e.valueAt + e.value.length);
     meta.set(decodeUtf8(e.key), readBlockHandle(v, 'meta block handle'));
   }
+  // format version 6+: the meta-index names the index block
+  const index = read.index ?? meta.get('rocksdb.index');
+  if (!index) {
+    throw new DecodeError({ code: 'invalid-value', detail: `expected the meta-index of a format version ${read.formatVersion} table to name its index block (rocksdb.index), found ${meta.size === 0 ? 'no entries' : [...meta.keys()].join(', ')}`, file, offset: read.metaIndex.offset });
+  }
+  const footer: TableFooter = { ...read, index };
   const propsHandle = meta.get('rocksdb.properties');
   const properties = propsHandle ? await readProperties(source, file, footer, propsHandle) : { indexKeyIsUserKey: false, indexValueIsDeltaEncoded: false, indexType: 0 };
   if (properties.comparator !== undefined && properties.comparator !== BYTEWISE) {
@@ -137,7 +148,7 @@ async function* flattenBatches(batches: AsyncGenerator<InternalEntry[]>): AsyncG
 const FIRST_WINDOW = 64 * 1024;
 const MAX_WINDOW = 1024 * 1024;
 
-async function* iterateTableBatches(source: ByteSource, file: string, footer: SstFooter, props: SstProperties, range: UserKeyRange | undefined): AsyncGenerator<InternalEntry[]> {
+async function* iterateTableBatches(source: ByteSource, file: string, footer: TableFooter, props: SstProperties, range: UserKeyRange | undefined): AsyncGenerator<InternalEntry[]> {
   const delta = props.indexValueIsDeltaEncoded && footer.formatVersion >= 4;
   const firstKey = props.indexType === 3;
   const from = range?.from;
@@ -175,7 +186,7 @@ async function* iterateTableBatches(source: ByteSource, file: string, footer: Ss
             stop = true;
             break;
           }
-          out.push({ userKey: k.userKey, sequence: k.sequence, type: k.type, value: e.value, valueOffset: block.stored ? block.offset + e.valueAt : block.offset, file });
+          out.push({ userKey: k.userKey, sequence: k.sequence, type: k.type, value: e.value, valueOffset: block.stored ? block.offset + e.valueAt : block.offset, keyOffset: block.stored ? block.offset + e.keyAt : block.offset, file });
         }
         if (out.length > 0) yield out;
         if (stop) return true;

@@ -17,7 +17,7 @@ import { decodeKeyedEntryInto, planKeyedDecode } from '../keyed/decode-keyed-ent
 import type { KeyedStateHeader, StateEntry } from '../savepoint/inspection-types';
 import type { ValueModeSource } from '../snapshots/snapshot-types';
 import { mergeSstEntries } from './merge-sst-entries';
-import { openSstTable, type InternalEntry, type RangeTombstone, type UserKeyRange } from './open-sst-table';
+import { type InternalEntry, type RangeTombstone, type UserKeyRange } from './open-sst-table';
 import type { RocksDbSnapshot } from './open-rocksdb-snapshot';
 import type { KeyGroupRange } from '../metadata/metadata-types';
 
@@ -64,8 +64,8 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
     const tables: ((range: UserKeyRange) => AsyncGenerator<InternalEntry[]>)[] = [];
     const tombstones: RangeTombstone[] = [];
     for (const f of files) {
-      const { source, file } = snapshot.openTableFile(f.number, cf.name);
-      const table = await openSstTable(source, file);
+      const table = await snapshot.openTable(f.number, cf.name);
+      const file = table.file;
       if (table.properties.columnFamilyName !== undefined && table.properties.columnFamilyName !== cf.name) {
         throw new DecodeError({ code: 'invalid-value', detail: `expected table file ${String(f.number).padStart(6, '0')}.sst of column family "${cf.name}" (as ${snapshot.manifest} says), found one of column family "${table.properties.columnFamilyName}"`, file });
       }
@@ -80,7 +80,7 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
       for (const m of merged) {
         const key = m.userKey;
         if (key.length < prefixBytes) {
-          throw new DecodeError({ code: 'invalid-value', detail: `expected a key of state "${state.name}" with its ${prefixBytes}-byte key-group prefix, found ${key.length} bytes`, file: m.file, offset: m.valueOffset });
+          throw new DecodeError({ code: 'invalid-value', detail: `expected a key of state "${state.name}" with its ${prefixBytes}-byte key-group prefix, found ${key.length} bytes`, file: m.file, offset: m.keyOffset });
         }
         const kg = prefixBytes === 2 ? (key[0]! << 8) | key[1]! : key[0]!;
         if (kg < input.range.start || kg > input.range.end) continue;
@@ -92,7 +92,7 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
         const entry = decodeKeyedEntryInto(
           { operatorId: input.operatorId, state: state.name, subtask: input.subtask },
           plan,
-          new ByteReader(key, { file: m.file, baseOffset: m.valueOffset }),
+          new ByteReader(key, { file: m.file, baseOffset: m.keyOffset }),
           new ByteReader(m.value, { file: m.file, baseOffset: m.valueOffset }),
           kg,
           options.values?.mode,

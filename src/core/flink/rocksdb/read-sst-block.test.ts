@@ -12,7 +12,7 @@ const LZ4 = 'cf666c696e6b207374617465200c00d1f019000102030405060708090a0b0c0d0e0
 const ZSTD = '28b52ffd601800e501004403666c696e6b20737461746520000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20212223242526270100e1532509';
 
 const hex = (h: string) => Uint8Array.from(h.match(/../g)!.map((b) => parseInt(b, 16)));
-const footer = (checksumType: number, formatVersion = 5): SstFooter => ({ formatVersion, checksumType, metaIndex: { offset: 0, size: 0 }, index: { offset: 0, size: 0 } });
+const footer = (checksumType: number, formatVersion = 5): SstFooter => ({ formatVersion, checksumType, metaIndex: { offset: 0, size: 0 }, index: { offset: 0, size: 0 }, baseContextChecksum: 0 });
 
 function varint(n: number): number[] {
   const out: number[] = [];

@@ -1,7 +1,8 @@
 /**
  * One block of a block-based table (table/format.cc, block_based/reader_common.cc): the block's bytes,
  * then a 5-byte trailer (compression type, checksum of the bytes and the type byte). The checksum is
- * verified as the footer says, then the block is decompressed: Snappy (snappyjs), zlib (raw deflate,
+ * verified as the footer says (from format version 6 on with the context of the block's offset), then
+ * the block is decompressed: Snappy (snappyjs), zlib (raw deflate,
  * fflate), LZ4 and LZ4HC (decode-lz4-block.ts), ZSTD (fzstd). From format version 2 on, every codec
  * but Snappy prefixes its output's size as a varint32.
  */
@@ -12,7 +13,7 @@ import { DecodeError, type ByteSource } from '../../io';
 import { computeBlockChecksum, CHECKSUM_NAMES } from './compute-block-checksum';
 import { decodeLz4Block } from './decode-lz4-block';
 import { RocksDbCursor } from './rocksdb-cursor';
-import type { BlockHandle, SstFooter } from './read-sst-footer';
+import { computeContextModifier, type BlockHandle, type SstFooter } from './read-sst-footer';
 
 export const BLOCK_TRAILER_SIZE = 5;
 /** a block larger than this is refused before it is read (RocksDB's blocks are KiB; partitions and properties stay far below) */
@@ -50,7 +51,8 @@ export function decodeSstBlock(raw: Uint8Array, file: string, footer: SstFooter,
   const type = raw[handle.size]!;
   const stored = new RocksDbCursor(raw, file, handle.offset, handle.size + 1).readFixed32('block checksum');
   if (footer.checksumType !== 0) {
-    const computed = computeBlockChecksum(footer.checksumType, raw.subarray(0, handle.size + 1));
+    // format version 6+: plus the context of the block's offset (a block moved or copied from another file fails)
+    const computed = (computeBlockChecksum(footer.checksumType, raw.subarray(0, handle.size + 1)) + computeContextModifier(footer.baseContextChecksum, handle.offset)) >>> 0;
     if (computed !== stored) {
       throw new DecodeError({
         code: 'invalid-value',

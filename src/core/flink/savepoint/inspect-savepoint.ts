@@ -48,6 +48,7 @@ export async function inspectSavepoint(files: SavepointFiles, registry: Snapshot
     summary: summarizeStateDecoding(operators),
     warnings: [...opened.warnings],
     errors,
+    ...(opened.totals.missingFiles.length === 0 ? {} : { missingFiles: opened.totals.missingFiles.map((f) => f.name) }),
   };
 }
 

@@ -118,6 +118,11 @@ export interface SavepointInspection {
   summary: InspectionSummary;
   warnings: string[];
   errors: DecodeErrorJson[];
+  /**
+   * every state file a handle names that the input lacks, by the name it was looked up by (also those no
+   * read reached: a RocksDB snapshot's read stops at its first missing SST file); absent when none is
+   */
+  missingFiles?: string[];
 }
 
 /** The states of a savepoint by how completely they were decoded. */

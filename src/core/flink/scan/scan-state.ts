@@ -30,7 +30,7 @@ import { checkStateSample, listSampledKeyedInputs, narrowKeyedInputToKeyGroup, t
 import { readOperatorStateEntries } from '../operator/read-operator-state-entries';
 import { readCountedOperatorStateEntries } from '../operator/select-broadcast-copy';
 import type { OpenedSavepoint } from '../savepoint/open-savepoint';
-import { openRocksDbSnapshot } from '../rocksdb/open-rocksdb-snapshot';
+import { openRocksDbSnapshot, type RocksDbSnapshot } from '../rocksdb/open-rocksdb-snapshot';
 import { readRocksDbKeyedEntries } from '../rocksdb/read-rocksdb-keyed-entries';
 import type { StateEntry, StateScope } from '../savepoint/inspection-types';
 import type { SnapshotRegistry, ValueCodec, ValueFrame, ValueModeSource } from '../snapshots/snapshot-types';
@@ -57,16 +57,19 @@ export interface StateScanSelection {
 }
 
 /**
- * The subtasks' stream headers, read once for several scans of one savepoint (a session's page reads):
- * a failed read is not kept. The savepoint's byte sources must then be the same for every scan.
+ * The subtasks' stream headers, read once for several scans of one savepoint (a session's page reads),
+ * and each RocksDB native subtask's snapshot (its MANIFEST replayed, its tables' footers, properties and
+ * range deletions): a failed read is not kept. The savepoint's byte sources must then be the same for
+ * every scan.
  */
 export interface SubtaskHeaderCache {
   operator: Map<string, Promise<SubtaskOperatorStream | undefined>>;
   keyed: Map<string, Promise<SubtaskKeyedStream | undefined>>;
+  rocksdb: Map<string, Promise<RocksDbSnapshot>>;
 }
 
 export function createSubtaskHeaderCache(): SubtaskHeaderCache {
-  return { operator: new Map(), keyed: new Map() };
+  return { operator: new Map(), keyed: new Map(), rocksdb: new Map() };
 }
 
 /** One stream of a subtask as the visitor sees it. */
@@ -207,7 +210,8 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
           visitor.part?.(part);
           const partStates = part.states.filter(wanted).map((n) => slotKey(op.id, 'keyed', n));
           const r = keyed.rocksdb;
-          const snapshot = await openRocksDbSnapshot(opened, r.handle, { operatorId: op.id, subtask: subtask.index, role: 'managed keyed state' });
+          const open = () => openRocksDbSnapshot(opened, r.handle, { operatorId: op.id, subtask: subtask.index, role: 'managed keyed state' });
+          const snapshot = await (headers === undefined ? open() : remember(headers.rocksdb, `${op.id}\u0000${subtask.index}`, open));
           const onlyKeyGroups = selection.keyGroups === undefined ? undefined : new Set(selection.keyGroups);
           const seen = new Set<number>();
           const read = new Set<number>();
