@@ -9,9 +9,14 @@ export function trackSavepointReads(files: SavepointFiles, step: ReadingStep): S
     warnings: files.warnings,
     metadata: trackSourceReads(files.metadata, step),
     files: files.files.map((f) => trackSourceReads(f, step)),
+    ...(files.unreadable ? { unreadable: files.unreadable } : {}),
     resolveRelative(relativePath) {
       const source = files.resolveRelative(relativePath);
       return source === undefined ? undefined : trackSourceReads(source, step);
+    },
+    resolveAbsolute(absolutePath) {
+      const found = files.resolveAbsolute?.(absolutePath);
+      return found === undefined ? undefined : { ...found, source: trackSourceReads(found.source, step) };
     },
   };
 }

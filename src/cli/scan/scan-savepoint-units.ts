@@ -154,5 +154,13 @@ function countStateFileReads(input: SavepointFiles, counter: { bytes: number }):
       if (!w) cache.set(path, (w = wrap(src)));
       return w;
     },
+    resolveAbsolute(absolutePath) {
+      const found = input.resolveAbsolute?.(absolutePath);
+      if (!found) return undefined;
+      const key = `\u0000${found.path}`;
+      let w = cache.get(key);
+      if (!w) cache.set(key, (w = wrap(found.source)));
+      return { ...found, source: w };
+    },
   };
 }

@@ -28,7 +28,8 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
     }
     byPath.set(norm.path, { path: norm.path, source: f.source });
   }
-  const candidates = [...byPath.keys()].filter((p) => baseNameOf(p) === METADATA).sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+  // the shallowest; among a job folder's retained checkpoints (chk-N/_metadata side by side), the latest
+  const candidates = [...byPath.keys()].filter((p) => baseNameOf(p) === METADATA).sort((a, b) => depth(a) - depth(b) || checkpointNumber(b) - checkpointNumber(a) || (a < b ? -1 : a > b ? 1 : 0));
   const chosen = candidates[0];
   if (chosen === undefined) {
     // a _metadata that is there but not a regular file is named as what it is
@@ -54,7 +55,8 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
     });
   }
   if (candidates.length > 1) {
-    warnings.push(`found ${candidates.length} _metadata files in ${name}; using '${chosen}' (the shallowest) and ignoring ${candidates.slice(1).map((c) => `'${c}'`).join(', ')}`);
+    const why = checkpointNumber(chosen) >= 0 && candidates.some((c) => c !== chosen && depth(c) === depth(chosen) && checkpointNumber(c) >= 0) ? 'the latest checkpoint' : 'the shallowest';
+    warnings.push(`found ${candidates.length} _metadata files in ${name}; using '${chosen}' (${why}) and ignoring ${candidates.slice(1).map((c) => `'${c}'`).join(', ')}`);
   }
   const dir = chosen.slice(0, chosen.length - METADATA.length);
   const inFolder = new Map<string, InputFile>();
@@ -64,7 +66,16 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
     else outside++;
   }
   if (outside > 0) {
-    warnings.push(`${outside} file${outside === 1 ? '' : 's'} of ${name} outside the _metadata folder ${dir === '' ? '(the root)' : `'${dir.slice(0, -1)}'`} ${outside === 1 ? 'is' : 'are'} ignored`);
+    const where = `${outside} file${outside === 1 ? '' : 's'} of ${name} outside the _metadata folder ${dir === '' ? '(the root)' : `'${dir.slice(0, -1)}'`}`;
+    // Flink's checkpoint layout keeps a checkpoint's shared and task-owned files beside its chk-N folder
+    const flinkLayout = checkpointNumber(chosen) >= 0 && [...byPath.keys()].some((p) => !p.startsWith(dir) && /(?:^|\/)(?:shared|taskowned)\//.test(p));
+    warnings.push(flinkLayout ? `${where} (Flink's checkpoint layout: shared/, taskowned/) ${outside === 1 ? 'is' : 'are'} read where a handle names ${outside === 1 ? 'it' : 'them'} by absolute path` : `${where} ${outside === 1 ? 'is' : 'are'} ignored`);
+  }
+  // absolute handle paths are matched against every file of the input by their trailing segments
+  const byTail = new Map<string, string[]>();
+  for (const p of byPath.keys()) {
+    const key = tailKey(p.split('/'));
+    if (key !== undefined) byTail.set(key, [...(byTail.get(key) ?? []), p]);
   }
   const unreadable = new Map<string, string>();
   for (const s of skipped) if (s.path.startsWith(dir) && s.tooDeep !== true) unreadable.set(s.path.slice(dir.length), s.what);
@@ -77,10 +88,37 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
       const norm = normalizeEntryPath(relativePath);
       return norm.kind === 'ok' ? inFolder.get(norm.path)?.source : undefined;
     },
+    resolveAbsolute(absolutePath: string) {
+      const segments = absolutePath.replace(/^[a-z][a-z0-9+.-]*:/i, '').split(/[/\\]+/).filter((x) => x !== '' && x !== '.');
+      const key = tailKey(segments);
+      let best: { path: string; matched: number } | undefined;
+      for (const p of (key === undefined ? undefined : byTail.get(key)) ?? []) {
+        const matched = countTrailingMatches(p.split('/'), segments);
+        if (best === undefined || matched > best.matched) best = { path: p, matched };
+      }
+      return best === undefined ? undefined : { source: byPath.get(best.path)!.source, path: best.path };
+    },
     warnings,
   };
 }
 
 function depth(path: string): number {
   return path.split('/').length;
+}
+
+/** N of a `chk-N/_metadata` (Flink's retained checkpoint folders), else -1. */
+function checkpointNumber(metadataPath: string): number {
+  const m = /(?:^|\/)chk-(\d+)\/_metadata$/.exec(metadataPath);
+  return m ? Number(m[1]) : -1;
+}
+
+/** A path's last folder and name, the least an absolute handle path must share with an input file; undefined for a bare name. */
+function tailKey(segments: readonly string[]): string | undefined {
+  return segments.length < 2 ? undefined : `${segments[segments.length - 2]}/${segments[segments.length - 1]}`;
+}
+
+function countTrailingMatches(a: readonly string[], b: readonly string[]): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
+  return n;
 }

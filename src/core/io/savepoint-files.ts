@@ -36,6 +36,12 @@ export interface SavepointFiles {
   readonly files: readonly ByteSource[];
   /** the file at `relativePath` from the `_metadata` folder, or undefined when absent */
   resolveRelative(relativePath: string): ByteSource | undefined;
+  /**
+   * The input file an absolute handle path names, anywhere in the input (Flink's checkpoint layout:
+   * `chk-N/_metadata` with `shared/` and `taskowned/` beside it): the file whose path ends with the most
+   * trailing segments of `absolutePath`, at least its folder and name; undefined when none does.
+   */
+  resolveAbsolute?(absolutePath: string): { source: ByteSource; path: string } | undefined;
   /** entries next to `_metadata` that are not regular files, by relative path: what each is (a FIFO, a link to a device, …) */
   readonly unreadable?: ReadonlyMap<string, string>;
   /** warnings found while locating `_metadata` (several candidates, files outside its folder, …) */

@@ -78,8 +78,11 @@ export function contextPath(context: StreamHandleContext): string[] {
 function resolveByBaseName(files: SavepointFiles, path: string, context: StreamHandleContext, pathOffset: number | undefined): { source: ByteSource; warning: string } {
   const base = path.replace(/[/\\]+$/, '').split(/[/\\]/).pop() ?? '';
   const source = base === '' ? undefined : files.resolveRelative(base);
-  if (!source) throw missingFile(files, `state file "${base}" (absolute path "${path}")`, base, context, pathOffset);
-  return { source, warning: `absolute path "${path}" resolved by base name "${base}" next to _metadata` };
+  if (source) return { source, warning: `absolute path "${path}" resolved by base name "${base}" next to _metadata` };
+  // Flink's checkpoint layout: chk-N/_metadata, its shared and task-owned files in folders beside it
+  const elsewhere = base === '' ? undefined : files.resolveAbsolute?.(path);
+  if (elsewhere) return { source: elsewhere.source, warning: `absolute path "${path}" resolved to '${elsewhere.path}' of ${files.name}` };
+  throw missingFile(files, `state file "${base}" (absolute path "${path}")`, base, context, pathOffset);
 }
 
 /** The handle that names the file is in `_metadata`: the error is located there, with the handle's logical path. */
