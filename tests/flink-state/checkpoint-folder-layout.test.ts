@@ -81,6 +81,8 @@ describe.skipIf(!existsSync(path.join(SAVEPOINT, '_metadata')))("a job's checkpo
     const missing = inspect.errors.filter((e: { code: string; message: string }) => e.code === 'missing-file' && e.message.includes(victim));
     expect(missing.length).toBeGreaterThan(0);
     expect(missing[0].message).toMatch(/, offset \d+ \(0x[0-9a-f]+\) \[operator [0-9a-f]{8}… \/ subtask \d+ \/ managed keyed state\]$/);
-    expect(missing[0].message).toContain(`expected state file "${victim}" (absolute path "hdfs://namenode:8020/flink/checkpoints/7f3a/shared/${victim}") next to _metadata in ${job}, found no such file`);
+    expect(missing[0].message).toContain(
+      `expected state file "${victim}" (absolute path "hdfs://namenode:8020/flink/checkpoints/7f3a/shared/${victim}", a file of the checkpoint's shared/ folder (open the folder that holds both chk-N and shared/)) next to _metadata in ${job}, found no such file`,
+    );
   });
 });

@@ -82,7 +82,10 @@ function resolveByBaseName(files: SavepointFiles, path: string, context: StreamH
   // Flink's checkpoint layout: chk-N/_metadata, its shared and task-owned files in folders beside it
   const elsewhere = base === '' ? undefined : files.resolveAbsolute?.(path);
   if (elsewhere) return { source: elsewhere.source, warning: `absolute path "${path}" resolved to '${elsewhere.path}' of ${files.name}` };
-  throw missingFile(files, `state file "${base}" (absolute path "${path}")`, base, context, pathOffset);
+  // a checkpoint's shared/ or taskowned/ file sits beside its chk-N folder, not in it
+  const beside = /[/\\](shared|taskowned)[/\\][^/\\]+$/.exec(path)?.[1];
+  const hint = beside === undefined ? '' : `, a file of the checkpoint's ${beside}/ folder (open the folder that holds both chk-N and ${beside}/)`;
+  throw missingFile(files, `state file "${base}" (absolute path "${path}"${hint})`, base, context, pathOffset);
 }
 
 /** The handle that names the file is in `_metadata`: the error is located there, with the handle's logical path. */
