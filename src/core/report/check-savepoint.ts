@@ -55,7 +55,8 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
         found.recognition.kind === 'plain'
           ? "values written by Kryo's FieldSerializer: they hold protobuf-java's internal fields, not Protobuf bytes"
           : found.decodable
-            ? 'values held by Kryo: check does not scan them for value warnings (dump and stats decode them with --descriptors)'
+            ? // value warnings compare saved values with the change from the saved to the new schema; a Kryo snapshot saves no schema
+              'values held by Kryo: their value warnings need the saved schema, which a Kryo snapshot does not keep; check the savepoint migration-job writes (native state, every value checked); dump and stats decode them here with --descriptors or --job-jar'
             : `values held by Kryo: not decodable with this descriptor set (no message whose Java class is ${found.kryo.typeClass})`,
     });
   }
