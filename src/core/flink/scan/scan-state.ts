@@ -97,6 +97,13 @@ export interface StateScanVisitor {
   streamError?(error: DecodeError, where: { operator: OperatorState; subtask: number; kind: 'operator' | 'keyed' }): void;
   /** keyed state whose values are not readable here (a RocksDB native handle without meta data, a state only a changelog names): with this hook it is reported, without it the scan throws unsupported-format */
   unreadable?(part: ScanPart, reason: string): void;
+  /**
+   * Back pressure: called after the entries of each read (a run of a read window, a batch of RocksDB
+   * entries, an entry of a heap or operator stream); a returned promise is awaited before the scan
+   * reads on, so a visitor whose consumer is slower than the scan (a slow sink) holds at most one
+   * read's entries.
+   */
+  drain?(): Promise<void> | void;
 }
 
 export interface StateScanOptions {
@@ -174,6 +181,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
                 stopped = true;
                 break;
               }
+              if (visitor.drain) await drain();
             }
           }
         }
@@ -226,6 +234,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
                   break batches;
                 }
               }
+              if (visitor.drain) await drain();
             }
           } finally {
             result.keyGroupsWithData += seen.size;
@@ -250,6 +259,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
                   stopped = true;
                   break parts;
                 }
+                if (visitor.drain) await drain();
               }
               continue;
             }
@@ -263,6 +273,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
                 stopped = true;
                 break parts;
               }
+              if (visitor.drain) await drain();
             }
           }
         }
@@ -283,6 +294,12 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
     if (stopped || selectionFull(op.id)) return result;
   }
   return result;
+
+  /** Waits for the visitor's consumer when it asks to (StateScanVisitor.drain). */
+  async function drain(): Promise<void> {
+    const waiting = visitor.drain?.();
+    if (waiting !== undefined) await waiting;
+  }
 
   /** Counts one entry of a state against the cap: visit it (GO, or LAST when it fills the selection), SKIP it, or END_PART (every state of the part is full). */
   function admit(operatorId: string, scope: StateScope, state: string, partStates: readonly string[]): Admission {
