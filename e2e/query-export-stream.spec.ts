@@ -194,6 +194,7 @@ test('Query view: results in the virtualized table and downloadable; a query err
   await page.getByTestId('sql').fill(`SELECT count(*) FROM ${lastTable}`);
   await page.getByTestId('run-sql').click();
   await expect(page.getByTestId('query-error')).toContainText(`Catalog Error: Table with name ${lastTable} does not exist`);
+  await expect(page.getByTestId('query-error')).toContainText(`— ${lastTable} is state "last-event", not readable: unknown serializer snapshot io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshoX v1`);
   await page.screenshot({ path: '/tmp/shots/query-not-decodable.png', fullPage: true });
   expect(foreign).toEqual([]);
 });

@@ -105,6 +105,19 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
     }
   };
 
+  /** DuckDB's message names a table that is not there: say why, when it is a state that could not be loaded. */
+  const explainMissingTables = (message: string): string => {
+    const why = states.flatMap((t) => {
+      if (!new RegExp(`\\b${t.table}\\b`).test(message)) return [];
+      const s = status[t.table];
+      if (t.state.status !== 'ok') return [`${t.table} is state "${t.state.name}", not readable: ${t.state.statusReason ?? t.state.status}`];
+      if (s?.kind === 'failed') return [`${t.table} is state "${t.state.name}", not loaded: ${s.message}`];
+      if (s === undefined) return [`${t.table} is state "${t.state.name}", not loaded yet (Load states as tables)`];
+      return [];
+    });
+    return why.length === 0 ? '' : ` — ${why.join('; ')}`;
+  };
+
   const run = async (text = sql) => {
     setError(null);
     setResult(null);
@@ -112,7 +125,7 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
       const engine = await openDuckDb();
       setResult(await runSql(engine, text));
     } catch (e) {
-      setError(failureText(e));
+      setError(failureText(e) + explainMissingTables(failureText(e)));
     }
   };
 
