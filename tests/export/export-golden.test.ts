@@ -104,6 +104,51 @@ describe('export: Parquet against the Java cross-check (fixtures/parquet-check/m
   });
 });
 
+describe('export: the layout points in the schema Flink\'s ParquetProtoWriters wrote (the manifest of fixtures/parquet-check)', () => {
+  // parquet-protobuf's defaults, which ParquetProtoWriters keeps (it sets no configuration):
+  // writeSpecsCompliant=false (no LIST/MAP wrappers), maxRecursion=5, unwrapProtoWrappers=false
+  const text = manifest.referenceSchema;
+  const lines = text.split('\n').map((l) => l.trim());
+
+  it('message → group with the field numbers as ids; enum → binary (ENUM); string → binary (STRING); bytes → plain binary', () => {
+    expect(lines[0]).toBe('message fixtures.events.Event {');
+    expect(lines).toContain('optional group location = 10 {');
+    expect(lines).toContain('optional binary kind (ENUM) = 3;');
+    expect(lines).toContain('optional binary name (STRING) = 2;');
+    expect(lines).toContain('optional binary blob = 12;');
+    expect(lines).toContain('optional int64 id = 1;');
+    expect(lines).toContain('optional double lat = 1;');
+  });
+
+  it('legacy layout: repeated fields are bare repeated fields and maps are repeated key/value groups (no LIST, no MAP)', () => {
+    expect(lines).toContain('repeated binary tags (STRING) = 5;');
+    expect(lines).toContain('repeated int64 deltas = 14;');
+    expect(lines).toContain('repeated binary chunks = 13;');
+    // map<string, int32> counters = 6: the map entry message, key then value
+    expect(text).toContain('repeated group counters = 6 {\n    optional binary key (STRING) = 1;\n    optional int32 value = 2;\n  }');
+    expect(text).toContain('repeated group details = 7 {\n    optional binary key (STRING) = 1;\n    optional group value = 2 {');
+    expect(text).not.toMatch(/\((LIST|MAP|MAP_KEY_VALUE)\)/);
+    expect(text).not.toMatch(/\brepeated group (list|key_value)\b/);
+  });
+
+  it('recursion: Event.parent nests 5 times as a group, then is cut to its serialized bytes (maxRecursion 5)', () => {
+    expect(lines.filter((l) => l === 'optional group parent = 15 {')).toHaveLength(5);
+    expect(lines.filter((l) => l === 'optional binary parent = 15;')).toHaveLength(1);
+  });
+
+  it('our spec layout writes the wrappers writeSpecsCompliant=true asks for (LIST of element, MAP of key_value; not in the Java check yet)', async () => {
+    const registry = createSnapshotRegistry();
+    registerProtobufSnapshotReaders(registry);
+    const inspection = await inspectSavepoint(await openNodeInput(SAVEPOINT), registry);
+    const state = inspection.operators.flatMap((o) => o.states).find((s) => s.name === 'last-event')!;
+    const message = getProtobufSnapshotContent(state.valueSerializer!)!.schema.root;
+    const spec = formatParquetSchemaText(message.typeName, deriveParquetFields(message, { layout: 'spec' }));
+    expect(spec).toContain('optional group tags (LIST) = 5 {\n    repeated group list {\n      required binary element (STRING);\n    }\n  }');
+    expect(spec).toContain('optional group counters (MAP) = 6 {\n    repeated group key_value {\n      required binary key (STRING);\n      optional int32 value;\n    }\n  }');
+    expect(spec).toContain('optional binary kind (ENUM) = 3;');
+  });
+});
+
 describe('export: SQL over a Parquet export (DuckDB)', () => {
   it('answers queries over nested values, unknown fields and key groups', async () => {
     const out = path.join(dir, 'by-name.parquet');
