@@ -22,6 +22,7 @@ export interface SqlResult {
 
 export async function runSql(engine: QueryEngine, sql: string): Promise<SqlResult> {
   const started = performance.now();
+  // the result arrives as one Arrow IPC buffer (transferred from DuckDB's worker) read in place: columns are views, not copies
   const table = await engine.conn.query(sql);
   const columns = table.schema.fields.map((f) => f.name);
   const total = table.numRows;
