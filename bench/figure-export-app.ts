@@ -37,7 +37,7 @@ interface AppQueryRun {
 const now = (page: Page) => page.evaluate(() => performance.now());
 const readTasks = (page: Page) => page.evaluate(() => (window as unknown as { __benchLongTasks: LongTask[] }).__benchLongTasks);
 
-async function runAppQuery(dir: string): Promise<AppQueryRun> {
+export async function runAppQuery(dir: string): Promise<AppQueryRun> {
   const choice = findBenchChromium();
   if ('skip' in choice) throw new Error(choice.skip);
   buildBenchApp(APP_DIR);
@@ -57,6 +57,9 @@ async function runAppQuery(dir: string): Promise<AppQueryRun> {
     page.on('crash', () => (crashed = true));
     if (process.env['BENCH_DEBUG']) page.on('console', (m) => console.log('console:', m.text()));
     await page.addInitScript(LONG_TASK_SCRIPT);
+    // BENCH_PROFILE=<file>: a CPU profile of the page's main thread while the tables load (to find a long task's cause)
+    const profileFile = process.env['BENCH_PROFILE'];
+    const cdp = profileFile ? await page.context().newCDPSession(page) : undefined;
     await page.goto(`http://localhost:${port}/`);
     await page.locator('[data-testid="app"][data-app-state="empty"]').waitFor({ timeout: 60_000 });
     const t0 = await now(page);
@@ -64,6 +67,11 @@ async function runAppQuery(dir: string): Promise<AppQueryRun> {
     await page.locator('[data-testid="app"][data-app-state="ready"]').waitFor({ timeout: STEP_TIMEOUT_MS });
     const t1 = await now(page);
     await page.getByTestId('nav-query').click();
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
+      await cdp.send('Profiler.start');
+    }
     await page.getByTestId('load-tables').click();
     // loaded: every readable state's status says its rows (or why it failed), and the button is free again
     const statuses = page.getByTestId('query-state-status');
@@ -77,6 +85,11 @@ async function runAppQuery(dir: string): Promise<AppQueryRun> {
       await new Promise((r) => setTimeout(r, 1000));
     }
     const t2 = await now(page);
+    if (cdp && profileFile) {
+      const { profile } = await cdp.send('Profiler.stop');
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(profileFile, JSON.stringify(profile));
+    }
     const rowTexts = await page.getByTestId('query-state-row').evaluateAll((rows) => rows.map((r) => [r.querySelector('td')?.textContent ?? '', r.querySelector('[data-testid="query-state-status"]')?.textContent ?? '']));
     const rows = Object.fromEntries(rowTexts) as Record<string, string>;
     // the largest state's table: the one with the most rows
