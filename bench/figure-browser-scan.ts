@@ -121,7 +121,7 @@ const CLOCK_TICKS = 100;
  * "<pid>/<tid>", with a label "<process type> <thread name>" (e.g. "renderer DedicatedWorker thread",
  * "browser Chrome_IOThread"): where the scan's time goes.
  */
-function chromiumThreadCpu(root: number): Map<string, { label: string; seconds: number }> {
+export function chromiumThreadCpu(root: number): Map<string, { label: string; seconds: number }> {
   const parent = listProcessParents();
   const out = new Map<string, { label: string; seconds: number }>();
   for (const pid of parent.keys()) {
@@ -144,7 +144,7 @@ function chromiumThreadCpu(root: number): Map<string, { label: string; seconds: 
 }
 
 /** CPU seconds spent between two readings, by label (a thread that started in between counts from zero; one that ended is lost). */
-function cpuBetween(before: Map<string, { label: string; seconds: number }>, after: Map<string, { label: string; seconds: number }>): Map<string, number> {
+export function cpuBetween(before: Map<string, { label: string; seconds: number }>, after: Map<string, { label: string; seconds: number }>): Map<string, number> {
   const byLabel = new Map<string, number>();
   for (const [k, { label, seconds }] of after) byLabel.set(label, (byLabel.get(label) ?? 0) + seconds - (before.get(k)?.seconds ?? 0));
   return byLabel;

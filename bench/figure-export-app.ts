@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import type { BenchSavepointManifest } from './generate/generate-bench-savepoint';
-import { buildBenchApp, descendantRssBytes, findBenchChromium, LONG_TASK_SCRIPT, startPreview } from './figure-browser-scan';
+import { buildBenchApp, chromiumThreadCpu, cpuBetween, descendantRssBytes, findBenchChromium, LONG_TASK_SCRIPT, startPreview } from './figure-browser-scan';
 import { fmtBytes, fmtMs, type Figure } from './measure';
 
 const APP_DIR = '/tmp/bench-dist-query';
@@ -32,6 +32,8 @@ interface AppQueryRun {
   tasks: { open: LongTask[]; load: LongTask[]; query: LongTask[] };
   calibrationMs: number | undefined;
   peakPssBytes: number;
+  /** CPU seconds while the tables loaded, by "<process type> <thread name>" (the page's main thread is "renderer chromium": a process's main thread bears its name) */
+  loadCpuByThread: Map<string, number>;
 }
 
 const now = (page: Page) => page.evaluate(() => performance.now());
@@ -72,6 +74,7 @@ export async function runAppQuery(dir: string): Promise<AppQueryRun> {
       await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
       await cdp.send('Profiler.start');
     }
+    const cpuBefore = chromiumThreadCpu(process.pid);
     await page.getByTestId('load-tables').click();
     // loaded: every readable state's status says its rows (or why it failed), and the button is free again
     const statuses = page.getByTestId('query-state-status');
@@ -85,6 +88,7 @@ export async function runAppQuery(dir: string): Promise<AppQueryRun> {
       await new Promise((r) => setTimeout(r, 1000));
     }
     const t2 = await now(page);
+    const loadCpuByThread = cpuBetween(cpuBefore, chromiumThreadCpu(process.pid));
     if (cdp && profileFile) {
       const { profile } = await cdp.send('Profiler.stop');
       const { writeFileSync } = await import('node:fs');
@@ -126,6 +130,7 @@ export async function runAppQuery(dir: string): Promise<AppQueryRun> {
       tasks: { open: between(t0, t1), load: between(t1, t2), query: between(t3, t4 + 1) },
       calibrationMs,
       peakPssBytes: peak,
+      loadCpuByThread,
     };
   } finally {
     sampling = false;
@@ -159,10 +164,15 @@ export async function measureAppQuery(dir: string, manifest: BenchSavepointManif
     {
       id: '10d',
       name: 'the same run: loading the states as tables (each state exported as Arrow IPC in the decoding worker, inserted into DuckDB-WASM row group by row group)',
-      value: `open ${fmtMs(run.openMs)}, load ${fmtMs(run.loadMs)} (${((manifest.totalBytes / 1048576) / (run.loadMs / 1000)).toFixed(1)} MiB/s of state files); peak PSS of all Chromium processes ${fmtBytes(run.peakPssBytes)}`,
+      value: `open ${fmtMs(run.openMs)}, load ${fmtMs(run.loadMs)} (${((manifest.totalBytes / 1048576) / (run.loadMs / 1000)).toFixed(1)} MiB/s of state files); CPU while loading: the page's main thread ${(run.loadCpuByThread.get('renderer chromium') ?? 0).toFixed(2)} s, ${describeBusiestThreads(run.loadCpuByThread)}; peak PSS of all Chromium processes ${fmtBytes(run.peakPssBytes)}`,
       ratio: Object.entries(run.rows).map(([t, s]) => `${t}: ${s}`).join('; '),
       goal: '(information)',
       met: undefined,
     },
   ];
+}
+
+/** The three threads that used the most CPU, e.g. "renderer DedicatedWorker thread 41.2 s". */
+function describeBusiestThreads(byThread: Map<string, number>): string {
+  return [...byThread].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([t, sec]) => `${t} ${sec.toFixed(1)} s`).join(', ');
 }
