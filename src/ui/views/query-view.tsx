@@ -20,6 +20,7 @@ import { openDuckDb } from '../query/open-duckdb';
 import { MAX_RESULT_ROWS, runSql, saveSqlResultCsv, type SqlResult } from '../query/run-sql';
 
 const ROW_HEIGHT = 26;
+const PROGRESS_REDRAW_MS = 250;
 type Format = 'parquet' | 'jsonl' | 'csv';
 
 interface StateTable {
@@ -45,6 +46,15 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
   const states: StateTable[] = inspection.operators.flatMap((op) => op.states.map((state) => ({ op, state, table: nameStateTable(op, state) })));
   const [status, setStatus] = useState<Record<string, TableStatus>>({});
   const [running, setRunning] = useState<Running | null>(null);
+  // progress during a load or an export redraws the view at most every PROGRESS_REDRAW_MS: the page's main
+  // thread relays every chunk between the workers and should do little else meanwhile
+  const lastRedraw = useRef(0);
+  const showProgress = (next: Running) => {
+    const now = performance.now();
+    if (now - lastRedraw.current < PROGRESS_REDRAW_MS) return;
+    lastRedraw.current = now;
+    setRunning(next);
+  };
   const [sql, setSql] = useState('');
   const [result, setResult] = useState<SqlResult | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -80,7 +90,7 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
               await engine.conn.insertArrowFromIPCStream(chunk, { name: t.table, create: first });
               first = false;
             },
-            (p) => setRunning({ what: `Loading ${t.state.name}`, progress: p }),
+            (p) => showProgress({ what: `Loading ${t.state.name}`, progress: p }),
           );
         } finally {
           setRunning(null);
@@ -167,11 +177,11 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
         async (chunk) => {
           await Promise.race([target.write(chunk), givenUp]);
           written += chunk.length;
-          setRunning({ what: what(), progress });
+          showProgress({ what: what(), progress });
         },
         (p) => {
           progress = p;
-          setRunning({ what: what(), progress: p });
+          showProgress({ what: what(), progress: p });
         },
       );
       if (cancelled) throw new Error('the export was cancelled');
