@@ -154,7 +154,7 @@ export function cpuBetween(before: Map<string, { label: string; seconds: number 
  * Sum of the proportional set size (PSS: shared pages split between their processes, so not counted
  * twice) of every Chromium process below `root` (browser, renderer, GPU and utility processes).
  */
-function descendantRssBytes(root: number): number {
+export function descendantRssBytes(root: number): number {
   const parent = listProcessParents();
   let total = 0;
   for (const pid of parent.keys()) {
@@ -170,7 +170,7 @@ function descendantRssBytes(root: number): number {
   return total;
 }
 
-const INIT_SCRIPT = `(() => {
+export const LONG_TASK_SCRIPT = `(() => {
   window.__benchLongTasks = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__benchLongTasks.push({ start: e.startTime, duration: e.duration });
@@ -206,7 +206,7 @@ export async function runBrowserScan(zip: string, operatorId: string, state: str
       page.on('pageerror', (e) => console.log('pageerror:', e.message));
     }
     page.on('worker', (w) => workers.push(w));
-    await page.addInitScript(INIT_SCRIPT);
+    await page.addInitScript(LONG_TASK_SCRIPT);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
     let sampling = true;

@@ -8,6 +8,9 @@ test('the Query view loads the demo states into DuckDB-WASM, runs the example qu
   page.on('console', (m) => {
     if (m.text().includes('Content Security Policy')) cspViolations.push(m.text());
   });
+  // as in Firefox and Safari: no File System Access API, so the export is saved as one Blob download
+  // (e2e/query-export-stream.spec.ts streams into the picker's file)
+  await page.addInitScript(() => delete (window as unknown as { showSaveFilePicker?: unknown }).showSaveFilePicker);
   await page.goto('/');
   await waitForAppState(page, 'empty');
   await page.getByTestId('open-demo').click();
@@ -53,7 +56,7 @@ test('the Query view loads the demo states into DuckDB-WASM, runs the example qu
   await expect(page.getByTestId('query-error')).toContainText('Referenced column "nope" not found');
   await page.screenshot({ path: '/tmp/shots/query-error.png', fullPage: true });
 
-  // export a state as JSON Lines: a download of its rows
+  // export a state as JSON Lines: a download of its rows (the Blob fallback)
   await page.getByTestId('export-format').selectOption('jsonl');
   const downloading = page.waitForEvent('download');
   await lastEvent.getByTestId('export-state').click();
@@ -62,6 +65,8 @@ test('the Query view loads the demo states into DuckDB-WASM, runs the example qu
   const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n');
   expect(lines.length).toBe(5);
   expect(JSON.parse(lines[0]!)).toMatchObject({ namespace: 'VoidNamespace', unknownFields: [{ number: 100, wireType: 0 }] });
+  await expect(page.getByTestId('export-notice')).toContainText(`${table}.jsonl: 5 rows`);
+  await expect(page.getByTestId('export-notice')).toContainText('downloaded');
 
   expect(foreign).toEqual([]);
   expect(cspViolations).toEqual([]);

@@ -2,12 +2,15 @@
  * The CLI's plumbing types: where output goes (so runCli runs in-process in tests) and what a
  * subcommand looks like. Commands are registered in commands/index.ts.
  */
+import type { Writable } from 'node:stream';
 import type { ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/io';
 
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** stdout as a byte stream, for a command's binary output (`export --output -`); absent in-process unless a test gives one */
+  stdoutStream?: Writable;
 }
 
 /** Exit codes shared by all commands (docs/cli.md). */

@@ -14,5 +14,6 @@ export async function runMain(argv: readonly string[]): Promise<void> {
   process.exitCode = await runCli(argv, {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    stdoutStream: process.stdout,
   });
 }

@@ -10,6 +10,18 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { create, createFileRegistry, type DescMessage } from '@bufbuild/protobuf';
+import {
+  FieldDescriptorProto_Label,
+  FieldDescriptorProto_Type,
+  FileDescriptorProtoSchema,
+  file_google_protobuf_any,
+  file_google_protobuf_duration,
+  file_google_protobuf_field_mask,
+  file_google_protobuf_struct,
+  file_google_protobuf_timestamp,
+  file_google_protobuf_wrappers,
+} from '@bufbuild/protobuf/wkt';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
@@ -26,9 +38,43 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface CrossCheckManifest {
   referenceSchema: string;
+  referenceSchemaIsDefaultConverter: boolean;
+  specsCompliantSchema: string;
+  wellKnownTypesSchema: string;
+  wellKnownTypesUnwrappedSchema: string;
   exports: { file: string; sha256: string; valueSchemaEqualsReference: boolean; rowsRead: number; valuesEqualOriginal: number; mismatches: string[] }[];
 }
 const manifest = JSON.parse(readFileSync('fixtures/parquet-check/manifest.json', 'utf8')) as CrossCheckManifest;
+
+/** The fixture's Event message, from the last-event state's saved schema. */
+async function loadEventMessage(): Promise<DescMessage> {
+  const registry = createSnapshotRegistry();
+  registerProtobufSnapshotReaders(registry);
+  const inspection = await inspectSavepoint(await openNodeInput(SAVEPOINT), registry);
+  const state = inspection.operators.flatMap((o) => o.states).find((s) => s.name === 'last-event')!;
+  return getProtobufSnapshotContent(state.valueSerializer!)!.schema.root;
+}
+
+/** parquetcheck.WellKnown, built field for field as ParquetCheck.buildWellKnownTypesMessage builds it. */
+const WELL_KNOWN = ((): DescMessage => {
+  const types = ['Timestamp', 'Duration', 'Int64Value', 'Int32Value', 'UInt64Value', 'StringValue', 'BoolValue', 'DoubleValue', 'FloatValue', 'BytesValue', 'Any', 'Struct', 'FieldMask', 'Timestamp'];
+  const names = ['at', 'took', 'count', 'small', 'unsigned', 'label', 'flag', 'ratio', 'share', 'payload', 'extra', 'attrs', 'mask', 'history'];
+  const deps = [file_google_protobuf_timestamp, file_google_protobuf_duration, file_google_protobuf_wrappers, file_google_protobuf_any, file_google_protobuf_struct, file_google_protobuf_field_mask];
+  const file = create(FileDescriptorProtoSchema, {
+    name: 'parquetcheck/well_known.proto',
+    package: 'parquetcheck',
+    syntax: 'proto3',
+    dependency: deps.map((d) => d.proto.name),
+    messageType: [
+      {
+        name: 'WellKnown',
+        field: names.map((name, i) => ({ name, number: i + 1, typeName: `.google.protobuf.${types[i]}`, type: FieldDescriptorProto_Type.MESSAGE, label: name === 'history' ? FieldDescriptorProto_Label.REPEATED : FieldDescriptorProto_Label.OPTIONAL })),
+      },
+    ],
+  });
+  const registry = createFileRegistry(file, (name) => deps.find((d) => d.proto.name === name));
+  return registry.getMessage('parquetcheck.WellKnown')!;
+})();
 
 async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -101,6 +147,69 @@ describe('export: Parquet against the Java cross-check (fixtures/parquet-check/m
     const r = await run('export', e.savepoint, '--operator', e.operator, '--state', e.state, '--format', 'parquet', '--output', out, '--quiet');
     expect(r.code).toBe(0);
     expect(createHash('sha256').update(readFileSync(out)).digest('hex')).toBe(checked.sha256);
+  });
+});
+
+describe('export: the layout points in the schema Flink\'s ParquetProtoWriters wrote (the manifest of fixtures/parquet-check)', () => {
+  // parquet-protobuf's defaults, which ParquetProtoWriters keeps (it sets no configuration):
+  // writeSpecsCompliant=false (no LIST/MAP wrappers), maxRecursion=5, unwrapProtoWrappers=false
+  const text = manifest.referenceSchema;
+  const lines = text.split('\n').map((l) => l.trim());
+
+  it('message → group with the field numbers as ids; enum → binary (ENUM); string → binary (STRING); bytes → plain binary', () => {
+    expect(lines[0]).toBe('message fixtures.events.Event {');
+    expect(lines).toContain('optional group location = 10 {');
+    expect(lines).toContain('optional binary kind (ENUM) = 3;');
+    expect(lines).toContain('optional binary name (STRING) = 2;');
+    expect(lines).toContain('optional binary blob = 12;');
+    expect(lines).toContain('optional int64 id = 1;');
+    expect(lines).toContain('optional double lat = 1;');
+  });
+
+  it('legacy layout: repeated fields are bare repeated fields and maps are repeated key/value groups (no LIST, no MAP)', () => {
+    expect(lines).toContain('repeated binary tags (STRING) = 5;');
+    expect(lines).toContain('repeated int64 deltas = 14;');
+    expect(lines).toContain('repeated binary chunks = 13;');
+    // map<string, int32> counters = 6: the map entry message, key then value
+    expect(text).toContain('repeated group counters = 6 {\n    optional binary key (STRING) = 1;\n    optional int32 value = 2;\n  }');
+    expect(text).toContain('repeated group details = 7 {\n    optional binary key (STRING) = 1;\n    optional group value = 2 {');
+    expect(text).not.toMatch(/\((LIST|MAP|MAP_KEY_VALUE)\)/);
+    expect(text).not.toMatch(/\brepeated group (list|key_value)\b/);
+  });
+
+  it('recursion: Event.parent nests 5 times as a group, then is cut to its serialized bytes (maxRecursion 5)', () => {
+    expect(lines.filter((l) => l === 'optional group parent = 15 {')).toHaveLength(5);
+    expect(lines.filter((l) => l === 'optional binary parent = 15;')).toHaveLength(1);
+  });
+
+  it('the Java check ran the converter ParquetProtoWriters uses: its defaults give Flink\'s file\'s schema', () => {
+    expect(manifest.referenceSchemaIsDefaultConverter).toBe(true);
+  });
+
+  it('spec layout: our derivation is parquet-protobuf\'s with writeSpecsCompliant=true (LIST of element, MAP of key_value, no ids inside)', async () => {
+    const message = await loadEventMessage();
+    const ours = formatParquetSchemaText(message.typeName, deriveParquetFields(message, { layout: 'spec' }));
+    expect(ours).toBe(manifest.specsCompliantSchema);
+    const spec = manifest.specsCompliantSchema.split('\n').map((l) => l.trim());
+    expect(spec).toContain('optional group tags (LIST) = 5 {');
+    expect(spec).toContain('optional group counters (MAP) = 6 {');
+    expect(spec).toContain('repeated group key_value {');
+    expect(spec).toContain('required binary key (STRING);');
+    expect(spec).toContain('optional group element {');
+    expect(spec).toContain('required binary element (STRING);');
+  });
+
+  it('well-known types: plain message groups under the default (unwrapProtoWrappers=false), as we derive them; unwrapping is a setting ParquetProtoWriters does not set', () => {
+    const ours = formatParquetSchemaText(WELL_KNOWN.typeName, deriveParquetFields(WELL_KNOWN, { layout: 'legacy' }));
+    expect(ours).toBe(manifest.wellKnownTypesSchema);
+    const text = manifest.wellKnownTypesSchema;
+    expect(text).toContain('optional group at = 1 {\n    optional int64 seconds = 1;\n    optional int32 nanos = 2;\n  }');
+    expect(text).toContain('optional group label = 6 {\n    optional binary value (STRING) = 1;\n  }');
+    expect(text).toContain('optional group extra = 11 {\n    optional binary type_url (STRING) = 1;\n    optional binary value = 2;\n  }');
+    expect(text).toContain('repeated group history = 14 {');
+    // what the other setting would give (not written by Flink, not by this tool): Timestamp as TIMESTAMP(NANOS), wrappers unwrapped
+    expect(manifest.wellKnownTypesUnwrappedSchema).toContain('optional int64 at (TIMESTAMP(NANOS,true)) = 1;');
+    expect(manifest.wellKnownTypesUnwrappedSchema).toContain('optional binary label (STRING) = 6;');
   });
 });
 

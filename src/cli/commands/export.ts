@@ -2,18 +2,21 @@
  * `export <savepoint> --operator <id|uid> (--state <name> | --all) --format jsonl|csv|parquet --output <file|folder>`:
  * a state's entries as rows (core/export: exportState over the one state scan), streamed to a file;
  * `--all` writes one file per state of the operator into a folder. Progress on stderr for long
- * exports; `--every-key-group N` / `--first N` sample as in `stats`. A state whose values cannot be
+ * exports; `--every-key-group N` / `--first N` sample as in `stats`. Bytes go through a Writable (the
+ * file's stream, or stdout for `--output -`) and the export waits for its 'drain' when it is behind
+ * (back pressure: a slow pipe or disk pauses the scan; memory stays at a row group). A state whose values cannot be
  * read is refused with its reason (exit 2); rows that are not the whole state are said so on stderr.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { createWriteStream, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { exportState, type ExportFormat, type ParquetListLayout } from '../../core/export';
+import { exportState, type ExportFormat, type ExportProgress, type ParquetListLayout } from '../../core/export';
 import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, type InspectedState, type StateSample } from '../../core/flink';
 import { wrongInput } from '../../core/io';
 import { registerProtobufSnapshotReaders } from '../../core/protobuf';
-import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
+import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
+import { endWritable, flushWritable, writeToWritable } from '../write-to-writable';
 
 const FORMATS: readonly ExportFormat[] = ['jsonl', 'csv', 'parquet', 'arrow'];
 const EXTENSIONS: Record<ExportFormat, string> = { jsonl: 'jsonl', csv: 'csv', parquet: 'parquet', arrow: 'arrows' };
@@ -29,7 +32,7 @@ export const exportCommand: CliCommand = {
     '  --state <name>        the state to export (one file: --output is the file)',
     '  --all                 every state of the operator, one file each (--output is a folder)',
     '  --format <f>          jsonl (Protobuf values as ProtoJSON), csv, parquet (nested columns as parquet-protobuf derives them), arrow (Arrow IPC stream, the Parquet columns)',
-    '  --output <path>       the file (or with --all the folder) to write',
+    '  --output <path>       the file (or with --all the folder) to write; - for stdout (then the summary goes to stderr)',
     '  --layout <l>          parquet: legacy (bare repeated fields, as Flink\'s ParquetProtoWriters writes; default) or spec (LIST/MAP wrappers)',
     '  --every-key-group N   sample: read only key groups 0, N, 2N, … of keyed state',
     '  --first N             sample: only the first N entries of each state',
@@ -58,6 +61,9 @@ export const exportCommand: CliCommand = {
     if (all === (typeof stateName === 'string')) throw new CliUsageError('expected either --state <name> or --all');
     if (typeof format !== 'string' || !FORMATS.includes(format as ExportFormat)) throw new CliUsageError(`expected --format jsonl, csv, parquet or arrow, found ${JSON.stringify(format ?? null)}`);
     if (typeof output !== 'string' || output === '') throw new CliUsageError('expected --output <path>');
+    const toStdout = output === '-';
+    if (toStdout && all) throw new CliUsageError('--all writes one file per state: --output must be a folder, not -');
+    if (toStdout && io.stdoutStream === undefined) throw new CliUsageError('--output - needs a byte stream on stdout, which this caller does not give');
     const layoutText = values['layout'] ?? 'legacy';
     if (layoutText !== 'legacy' && layoutText !== 'spec') throw new CliUsageError(`expected --layout legacy or spec, found ${JSON.stringify(layoutText)}`);
     const every = parsePositive(values['every-key-group'], '--every-key-group');
@@ -86,8 +92,10 @@ export const exportCommand: CliCommand = {
     const quiet = values['quiet'] === true;
     let partial = false;
     for (const state of chosen) {
-      const target = all ? path.join(output, `${state.scope}-${state.name.replace(/[^A-Za-z0-9._-]/g, '_')}.${EXTENSIONS[format as ExportFormat]}`) : output;
-      const fd = openSync(target, 'w');
+      const target = toStdout ? '-' : all ? path.join(output, `${state.scope}-${state.name.replace(/[^A-Za-z0-9._-]/g, '_')}.${EXTENSIONS[format as ExportFormat]}`) : output;
+      // opened here, so a path the file system refuses fails at once with its own message
+      const out = toStdout ? io.stdoutStream! : createWriteStream('', { fd: openSync(target, 'w') });
+      const progress = quiet ? undefined : reportProgress(state.name, io);
       let result;
       try {
         result = await exportState(
@@ -99,14 +107,17 @@ export const exportCommand: CliCommand = {
             format: format as ExportFormat,
             layout: layoutText as ParquetListLayout,
             ...(sample === undefined ? {} : { sample }),
-            ...(quiet ? {} : { progress: (p) => p.rows >= 1000 && io.stderr(`savepoint-inspector export: ${state.name}: ${p.rows} rows, ${(p.valueBytes / 1048576).toFixed(1)} MiB of values\n`) }),
+            ...(progress === undefined ? {} : { progress }),
           },
-          (chunk) => void writeSync(fd, chunk),
+          writeToWritable(out),
         );
+        await (toStdout ? flushWritable(out) : endWritable(out));
       } finally {
-        closeSync(fd);
+        if (!toStdout) out.destroy();
       }
-      io.stdout(`${target}: ${result.rows} row${result.rows === 1 ? '' : 's'} of state ${JSON.stringify(state.name)} (${result.entries} entr${result.entries === 1 ? 'y' : 'ies'})\n`);
+      const summary = `${toStdout ? 'stdout' : target}: ${result.rows} row${result.rows === 1 ? '' : 's'} of state ${JSON.stringify(state.name)} (${result.entries} entr${result.entries === 1 ? 'y' : 'ies'})\n`;
+      if (toStdout) io.stderr(`savepoint-inspector export: ${summary}`);
+      else io.stdout(summary);
       for (const why of result.incomplete) io.stderr(`savepoint-inspector export: warning: ${state.name}: not the whole state: ${why}\n`);
       // part of the state could not be read (a stream failed, a part not readable here): the file is partial
       if (result.errors.length > 0 || result.incomplete.some((why) => why.startsWith('not readable here'))) partial = true;
@@ -114,6 +125,20 @@ export const exportCommand: CliCommand = {
     return partial ? EXIT_FINDINGS : EXIT_OK;
   },
 };
+
+/**
+ * Progress on stderr for a long export: a line once 1,000 rows are written, then at most one a second,
+ * and the last count when a line was printed before (so short exports stay silent).
+ */
+function reportProgress(name: string, io: CliIo): (p: ExportProgress) => void {
+  let last: number | undefined;
+  return (p) => {
+    const now = Date.now();
+    if (p.done === true ? last === undefined : p.rows < 1000 || (last !== undefined && now - last < 1000)) return;
+    last = now;
+    io.stderr(`savepoint-inspector export: ${name}: ${p.rows} rows, ${(p.valueBytes / 1048576).toFixed(1)} MiB of values${p.done === true ? ', done' : ''}\n`);
+  };
+}
 
 function parsePositive(v: unknown, flag: string): number | undefined {
   if (v === undefined) return undefined;

@@ -7,7 +7,7 @@
  */
 import { Binary, Bool, Field, Float32, Float64, Int32, Int64, List, RecordBatch, Schema, Struct, Table, Utf8, makeBuilder, makeData, tableToIPC, type Builder, type DataType } from 'apache-arrow';
 import type { DescMessage } from '@bufbuild/protobuf';
-import type { ExportRow, ExportSink } from './export-types';
+import type { ExportEmit, ExportRow } from './export-types';
 import type { ExportColumns } from './format-export-rows-text';
 import { buildExportSchema, chooseKeyType, shapeExportColumn, type ShapeContext } from './parquet-export-writer';
 import type { ParquetNode } from './parquet-schema-types';
@@ -24,21 +24,21 @@ export class ArrowExportWriter {
   private written = false;
 
   constructor(
-    private readonly sink: ExportSink,
+    private readonly emit: ExportEmit,
     private readonly columns: ExportColumns,
     private readonly message: DescMessage | undefined,
     private readonly batchRows = ARROW_BATCH_ROWS,
   ) {}
 
-  async add(row: ExportRow): Promise<void> {
+  add(row: ExportRow): void {
     this.start(row);
     const nodes = this.root!.children!;
     this.buffered.push(nodes.map((top) => withNulls(shapeExportColumn(top.name, row, this.ctx!), top)));
-    if (this.buffered.length >= this.batchRows) await this.flush();
+    if (this.buffered.length >= this.batchRows) this.flush();
   }
 
-  async finish(): Promise<void> {
-    if (this.buffered.length > 0 || !this.written) await this.flush();
+  finish(): void {
+    if (this.buffered.length > 0 || !this.written) this.flush();
   }
 
   private start(first?: ExportRow): void {
@@ -50,7 +50,7 @@ export class ArrowExportWriter {
     this.ctx = { keyType, userKeyType, layout: 'legacy', valueNodes: this.message === undefined ? undefined : this.root.children!.find((c) => c.name === 'value')!.children! };
   }
 
-  private async flush(): Promise<void> {
+  private flush(): void {
     this.start();
     const rows = this.buffered.splice(0, this.buffered.length);
     const schema = this.schema!;
@@ -61,7 +61,7 @@ export class ArrowExportWriter {
     });
     const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children }));
     this.written = true;
-    await this.sink(tableToIPC(new Table(schema, [batch]), 'stream'));
+    this.emit(tableToIPC(new Table(schema, [batch]), 'stream'));
   }
 }
 

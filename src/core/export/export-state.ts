@@ -2,7 +2,9 @@
  * Exports one state's entries as JSON Lines, CSV or Parquet: a `decode`-mode scanState walk over
  * the state (the one scan engine; sampling and a row limit apply), each entry turned into rows
  * (list-export-rows.ts) and streamed to the sink; memory is bounded by one Parquet row group (text
- * formats: one row). A state whose values cannot be read here (its serializer unknown) is refused up
+ * formats: one chunk). Rows are shaped as each entry is visited; the encoded bytes wait in an outbox
+ * that the scan's `drain` hook empties into the sink between reads, awaiting it, so a slow sink pauses
+ * the scan (back pressure) instead of letting rows pile up. A state whose values cannot be read here (its serializer unknown) is refused up
  * front with its reason; entries that are not the whole state (a changelog's
  * changes, a sample, a stream that failed) are reported in the result, never passed over in silence.
  */
@@ -25,10 +27,16 @@ export interface ExportStateRequest {
   sample?: StateSample;
   limit?: number;
   signal?: CancelSignal;
-  /** called after each row group (Parquet) or every 1,000 rows */
+  /** called every 1,000 rows and once at the end (`done`) */
   progress?: (p: ExportProgress) => void;
+  /** Parquet row group / Arrow batch size (default 10,000 rows) */
   rowGroupRows?: number;
+  /** JSON Lines / CSV: bytes of text per chunk handed to the sink (default TEXT_CHUNK_BYTES) */
+  textChunkBytes?: number;
 }
+
+/** JSON Lines and CSV are handed to the sink in chunks of about this many characters. */
+export const TEXT_CHUNK_BYTES = 1 << 20;
 
 export interface ExportStateResult {
   rows: number;
@@ -55,14 +63,17 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
   const listState = state.kind === 'LIST';
   const result: ExportStateResult = { rows: 0, entries: 0, valueBytes: 0, incomplete: [], errors: [] };
   if (request.sample !== undefined) result.incomplete.push(request.sample.kind === 'first-entries' ? `a sample: the first ${request.sample.count} entries of each state` : `a sample: every ${request.sample.every}th key group`);
+  // encoded bytes not yet taken by the sink: filled synchronously as rows arrive, drained between the scan's reads
+  const outbox: Uint8Array[] = [];
+  const emit = (chunk: Uint8Array) => void outbox.push(chunk);
   let columns: ExportColumns | undefined;
   let parquet: ParquetExportWriter | ArrowExportWriter | undefined;
   const ensureColumns = (row: ExportRow | undefined): ExportColumns => {
     if (columns !== undefined) return columns;
     columns = row !== undefined ? listExportColumns(row) : { key: state.scope === 'keyed', namespace: state.scope === 'keyed', userKey: state.kind === 'MAP' || state.scope === 'broadcast', elementIndex: listState };
-    if (request.format === 'arrow') parquet = new ArrowExportWriter(sink, columns, content?.schema.root, request.rowGroupRows);
+    if (request.format === 'arrow') parquet = new ArrowExportWriter(emit, columns, content?.schema.root, request.rowGroupRows);
     if (request.format === 'parquet') {
-      parquet = new ParquetExportWriter(sink, columns, {
+      parquet = new ParquetExportWriter(emit, columns, {
         layout: request.layout ?? 'legacy',
         ...(content === undefined ? {} : { message: content.schema.root, javaClass: content.javaClass }),
         ...(request.rowGroupRows === undefined ? {} : { rowGroupRows: request.rowGroupRows }),
@@ -70,43 +81,43 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
     }
     return columns;
   };
+  const chunkBytes = request.textChunkBytes ?? TEXT_CHUNK_BYTES;
   let pending: string[] = [];
   let pendingBytes = 0;
-  const flushText = async () => {
+  const flushText = () => {
     if (pending.length === 0) return;
     const text = pending.join('');
     pending = [];
     pendingBytes = 0;
-    await sink(encodeUtf8(text));
+    emit(encodeUtf8(text));
   };
   let lastProgress = 0;
-  const queue: ExportRow[] = [];
-  const writeRows = async () => {
-    for (const row of queue.splice(0, queue.length)) {
-      const cols = ensureColumns(row);
-      result.rows++;
-      result.valueBytes += row.valueSize;
-      if (parquet !== undefined) {
-        await parquet.add(row);
-      } else {
-        if (result.rows === 1 && request.format === 'csv') pending.push(formatCsvHeader(cols));
-        const line = request.format === 'csv' ? formatCsvRow(row, cols) : formatJsonLine(row, cols);
-        pending.push(line);
-        pendingBytes += line.length;
-        if (pendingBytes >= 1 << 20) await flushText();
-      }
-      if (result.rows - lastProgress >= 1000) {
-        lastProgress = result.rows;
-        request.progress?.({ rows: result.rows, valueBytes: result.valueBytes });
-      }
+  /** one row: shaped (Parquet, Arrow) or formatted (text) at once, so no entry or decoded message outlives its visit */
+  const writeRow = (row: ExportRow) => {
+    const cols = ensureColumns(row);
+    result.rows++;
+    result.valueBytes += row.valueSize;
+    if (parquet !== undefined) {
+      parquet.add(row);
+    } else {
+      if (result.rows === 1 && request.format === 'csv') pending.push(formatCsvHeader(cols));
+      const line = request.format === 'csv' ? formatCsvRow(row, cols) : formatJsonLine(row, cols);
+      pending.push(line);
+      pendingBytes += line.length;
+      if (pendingBytes >= chunkBytes) flushText();
+    }
+    if (result.rows - lastProgress >= 1000) {
+      lastProgress = result.rows;
+      request.progress?.({ rows: result.rows, valueBytes: result.valueBytes });
     }
   };
-  // the scan's visitor is synchronous: rows are queued per entry and written between entries
-  // (scanState awaits its reads, so the queue stays at one entry's rows plus one read window)
+  /** hands the queued bytes to the sink one chunk at a time, awaiting each (back pressure) */
+  const drainOutbox = async () => {
+    while (outbox.length > 0) await sink(outbox.shift()!);
+  };
   const part = (p: ScanPart) => {
     if (p.incomplete !== undefined && !result.incomplete.includes(p.incomplete)) result.incomplete.push(p.incomplete);
   };
-  let writing: Promise<void> = Promise.resolve();
   await scanState(
     opened,
     registry,
@@ -115,9 +126,10 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
       part,
       entry: (e) => {
         result.entries++;
-        queue.push(...listExportRows(e, listState));
-        writing = writing.then(writeRows);
+        for (const row of listExportRows(e, listState)) writeRow(row);
       },
+      // between reads: the scan waits while the sink takes what this read's rows made (at most a row group's bytes, or a text chunk, per read)
+      drain: () => (outbox.length > 0 ? drainOutbox() : undefined),
       streamError: (error: DecodeError) => {
         result.errors.push(error.toJSON());
         result.incomplete.push(`a stream failed: ${error.message}`);
@@ -128,12 +140,12 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
     },
     { values: { mode: 'decode' }, ...(request.signal === undefined ? {} : { signal: request.signal }) },
   );
-  await writing;
   if (request.limit !== undefined && result.entries >= request.limit) result.incomplete.push(`limited to the first ${request.limit} entries`);
   ensureColumns(undefined);
-  if (parquet !== undefined) await parquet.finish();
-  else await flushText();
-  request.progress?.({ rows: result.rows, valueBytes: result.valueBytes });
+  if (parquet !== undefined) parquet.finish();
+  else flushText();
+  await drainOutbox();
+  request.progress?.({ rows: result.rows, valueBytes: result.valueBytes, done: true });
   return result;
 }
 

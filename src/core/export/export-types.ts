@@ -40,11 +40,19 @@ export interface ExportRow {
   unknownFields: ExportUnknownField[];
 }
 
-/** Where an export's bytes go, in order; a returned promise is awaited before more is written (back pressure). */
+/**
+ * Where an export's bytes go, in order; a returned promise is awaited before more is written, and the
+ * scan reads no further meanwhile (back pressure: a slow sink keeps memory at one row group).
+ */
 export type ExportSink = (chunk: Uint8Array) => void | Promise<void>;
+
+/** How a writer hands over encoded bytes (synchronously; exportState queues them for the sink). */
+export type ExportEmit = (chunk: Uint8Array) => void;
 
 export interface ExportProgress {
   rows: number;
   /** bytes of state values read so far */
   valueBytes: number;
+  /** set on the last call, when the export is complete */
+  done?: boolean;
 }

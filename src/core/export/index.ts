@@ -4,4 +4,4 @@
  * schema derived as parquet-protobuf derives it (docs/export.md).
  */
 export { exportState } from './export-state';
-export { type ExportFormat, type ParquetListLayout } from './export-types';
+export { type ExportFormat, type ExportProgress, type ParquetListLayout } from './export-types';

@@ -2,7 +2,8 @@
  * Streams export rows into a Parquet file: rows are buffered up to one row group (memory bounded by
  * a row group, not by the state), then shredded (shred-parquet-column.ts) and encoded with
  * hyparquet-writer's column writer (pages, dictionary, Snappy, statistics, footer) and handed to the
- * sink. Columns: key_group, subtask, key (typed by the first row: INT32, INT64, STRING, BOOLEAN,
+ * export (ExportEmit: synchronous; exportState hands the bytes to the sink between the scan's reads,
+ * awaiting it). Columns: key_group, subtask, key (typed by the first row: INT32, INT64, STRING, BOOLEAN,
  * FLOAT, DOUBLE; other keys as JSON text), namespace (text), user_key (typed like key),
  * element_index, value (a Protobuf value: its message's group as parquet-protobuf derives it; other
  * values: JSON text), value_size, unknown_fields (path, number, wire_type, bytes).
@@ -12,7 +13,7 @@ import { ByteWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer'
 import { writeColumn } from 'hyparquet-writer/src/column.js';
 import type { DecodedValue } from '../flink';
 import { deriveParquetFields } from './derive-parquet-schema';
-import type { ExportRow, ExportSink, ParquetListLayout } from './export-types';
+import type { ExportEmit, ExportRow, ParquetListLayout } from './export-types';
 import type { ExportColumns } from './format-export-rows-text';
 import type { ParquetNode, ParquetPhysicalType } from './parquet-schema-types';
 import { shredParquetColumn } from './shred-parquet-column';
@@ -53,24 +54,26 @@ export class ParquetExportWriter {
   private readonly rowGroupRows: number;
 
   constructor(
-    private readonly sink: ExportSink,
+    private readonly emit: ExportEmit,
     private readonly columns: ExportColumns,
     private readonly options: ParquetExportOptions,
   ) {
     this.rowGroupRows = options.rowGroupRows ?? PARQUET_ROW_GROUP_ROWS;
   }
 
-  async add(row: ExportRow): Promise<void> {
+  /** Shapes the row into its column values; a full row group is encoded and emitted. */
+  add(row: ExportRow): void {
     this.start(row);
     this.buffered.push(this.root!.children!.map((top) => shapeExportColumn(top.name, row, this.ctx!)));
-    if (this.buffered.length >= this.rowGroupRows) await this.flushRowGroup();
+    if (this.buffered.length >= this.rowGroupRows) this.flushRowGroup();
   }
 
-  async finish(): Promise<void> {
-    await this.flushRowGroup();
+  /** The last row group and the footer. */
+  finish(): void {
+    this.flushRowGroup();
     this.start();
     this.writer!.finish();
-    await this.drain();
+    this.drain();
   }
 
   /** The file's schema (known once the first row or the end is seen). */
@@ -91,7 +94,7 @@ export class ParquetExportWriter {
     this.ctx = { keyType: this.keyType, userKeyType: this.userKeyType, layout: this.options.layout, valueNodes: this.options.message === undefined ? undefined : this.root.children!.find((c) => c.name === 'value')!.children! };
   }
 
-  private async flushRowGroup(): Promise<void> {
+  private flushRowGroup(): void {
     this.start();
     const rows = this.buffered.splice(0, this.buffered.length);
     if (rows.length === 0) return;
@@ -120,16 +123,16 @@ export class ParquetExportWriter {
     for (const c of chunks) total += c.meta_data?.total_uncompressed_size ?? 0n;
     writer.row_groups.push({ columns: chunks, total_byte_size: total, num_rows: BigInt(rows.length), total_compressed_size: BigInt(byteWriter.offset - groupStart) });
     writer.num_rows += BigInt(rows.length);
-    await this.drain();
+    this.drain();
   }
 
-  /** Hands the bytes written so far to the sink (a copy) and empties the buffer; offsets stay absolute. */
-  private async drain(): Promise<void> {
+  /** Emits the bytes written so far (a copy) and empties the buffer; offsets stay absolute. */
+  private drain(): void {
     const w = this.bytes!;
     if (w.index === 0) return;
     const chunk = new Uint8Array(w.buffer, 0, w.index).slice();
     w.index = 0;
-    await this.sink(chunk);
+    this.emit(chunk);
   }
 }
 

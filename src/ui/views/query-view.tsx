@@ -12,12 +12,15 @@ import type { InspectedOperator, InspectedState, SavepointInspection } from '../
 import type { InspectorFailure, InspectorProgress } from '../../worker';
 import { ProgressBar } from '../components/progress-bar';
 import { downloadBlob } from '../download-blob';
+import { formatBytes } from '../format';
 import { useInspector } from '../inspector-context';
 import { nameStateTable } from '../query/name-state-table';
+import { openDownloadTarget, type DownloadTarget } from '../query/open-download-target';
 import { openDuckDb } from '../query/open-duckdb';
-import { MAX_RESULT_ROWS, runSql, type SqlResult } from '../query/run-sql';
+import { MAX_RESULT_ROWS, runSql, saveSqlResultCsv, type SqlResult } from '../query/run-sql';
 
 const ROW_HEIGHT = 26;
+const PROGRESS_REDRAW_MS = 250;
 type Format = 'parquet' | 'jsonl' | 'csv';
 
 interface StateTable {
@@ -43,23 +46,23 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
   const states: StateTable[] = inspection.operators.flatMap((op) => op.states.map((state) => ({ op, state, table: nameStateTable(op, state) })));
   const [status, setStatus] = useState<Record<string, TableStatus>>({});
   const [running, setRunning] = useState<Running | null>(null);
+  // progress during a load or an export redraws the view at most every PROGRESS_REDRAW_MS: the page's main
+  // thread relays every chunk between the workers and should do little else meanwhile
+  const lastRedraw = useRef(0);
+  const showProgress = (next: Running) => {
+    const now = performance.now();
+    if (now - lastRedraw.current < PROGRESS_REDRAW_MS) return;
+    lastRedraw.current = now;
+    setRunning(next);
+  };
   const [sql, setSql] = useState('');
   const [result, setResult] = useState<SqlResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [fields, setFields] = useState<{ table: string; fields: string[] } | null>(null);
   const [field, setField] = useState('');
   const [format, setFormat] = useState<Format>('parquet');
-
-  const exportBytes = async (t: StateTable, fmt: Format): Promise<{ parts: Uint8Array[] }> => {
-    const parts: Uint8Array[] = [];
-    setRunning({ what: `Exporting ${t.state.name}`, progress: null });
-    try {
-      await inspector.exportState({ operatorId: t.op.id, state: t.state.name, scope: t.state.scope, format: fmt }, (c) => void parts.push(c), (p) => setRunning({ what: `Exporting ${t.state.name}`, progress: p }));
-      return { parts };
-    } finally {
-      setRunning(null);
-    }
-  };
+  const [notice, setNotice] = useState<string | null>(null);
+  const cancelRef = useRef<(() => void) | null>(null);
 
   const loadTables = async () => {
     setError(null);
@@ -87,7 +90,7 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
               await engine.conn.insertArrowFromIPCStream(chunk, { name: t.table, create: first });
               first = false;
             },
-            (p) => setRunning({ what: `Loading ${t.state.name}`, progress: p }),
+            (p) => showProgress({ what: `Loading ${t.state.name}`, progress: p }),
           );
         } finally {
           setRunning(null);
@@ -112,6 +115,19 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
     }
   };
 
+  /** DuckDB's message names a table that is not there: say why, when it is a state that could not be loaded. */
+  const explainMissingTables = (message: string): string => {
+    const why = states.flatMap((t) => {
+      if (!new RegExp(`\\b${t.table}\\b`).test(message)) return [];
+      const s = status[t.table];
+      if (t.state.status !== 'ok') return [`${t.table} is state "${t.state.name}", not readable: ${t.state.statusReason ?? t.state.status}`];
+      if (s?.kind === 'failed') return [`${t.table} is state "${t.state.name}", not loaded: ${s.message}`];
+      if (s === undefined) return [`${t.table} is state "${t.state.name}", not loaded yet (Load states as tables)`];
+      return [];
+    });
+    return why.length === 0 ? '' : ` — ${why.join('; ')}`;
+  };
+
   const run = async (text = sql) => {
     setError(null);
     setResult(null);
@@ -119,18 +135,75 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
       const engine = await openDuckDb();
       setResult(await runSql(engine, text));
     } catch (e) {
-      setError(failureText(e));
+      setError(failureText(e) + explainMissingTables(failureText(e)));
     }
   };
 
+  /**
+   * Export state: the file is asked for first (within the click), then the worker streams the export
+   * into it chunk by chunk, each write awaited (openDownloadTarget); Cancel stops the worker's export
+   * (inspector.cancel, and the chunk being written is given up so the worker's wait ends) and discards
+   * the file.
+   */
   const exportFile = async (t: StateTable) => {
     setError(null);
+    setNotice(null);
+    const fileName = `${t.table}.${format}`;
+    const type = format === 'parquet' ? 'application/vnd.apache.parquet' : format === 'csv' ? 'text/csv' : 'application/jsonl';
+    let target: DownloadTarget | null;
     try {
-      const { parts } = await exportBytes(t, format);
-      const type = format === 'parquet' ? 'application/vnd.apache.parquet' : format === 'csv' ? 'text/csv' : 'application/jsonl';
-      downloadBlob(new Blob(parts as BlobPart[], { type }), `${t.table}.${format}`);
+      target = await openDownloadTarget(fileName, type);
     } catch (e) {
       setError(`export of ${t.state.name} failed: ${failureText(e)}`);
+      return;
+    }
+    if (target === null) return;
+    let cancelled = false;
+    let giveUp: (e: Error) => void = () => undefined;
+    const givenUp = new Promise<never>((_, reject) => (giveUp = reject));
+    givenUp.catch(() => undefined);
+    cancelRef.current = () => {
+      cancelled = true;
+      giveUp(new Error('the export was cancelled'));
+      void inspector.cancel();
+    };
+    let written = 0;
+    let progress: InspectorProgress | null = null;
+    const what = () => `Exporting ${t.state.name}: ${formatBytes(written)} written${target.kind === 'file' ? ' to the file' : ''}`;
+    setRunning({ what: what(), progress: null });
+    try {
+      const summary = await inspector.exportState(
+        { operatorId: t.op.id, state: t.state.name, scope: t.state.scope, format },
+        async (chunk) => {
+          await Promise.race([target.write(chunk), givenUp]);
+          written += chunk.length;
+          showProgress({ what: what(), progress });
+        },
+        (p) => {
+          progress = p;
+          showProgress({ what: what(), progress: p });
+        },
+      );
+      if (cancelled) throw new Error('the export was cancelled');
+      await target.close();
+      const partial = summary.incomplete.length > 0 ? ` — not the whole state: ${summary.incomplete.join('; ')}` : '';
+      setNotice(`${fileName}: ${summary.rows} row${summary.rows === 1 ? '' : 's'}, ${formatBytes(written)}${target.kind === 'file' ? ', written to the chosen file as it was made' : ', downloaded'}${partial}`);
+    } catch (e) {
+      await target.abort().catch(() => undefined);
+      if (cancelled || (e as InspectorFailure).kind === 'cancelled') setNotice(`Export of ${t.state.name} cancelled after ${formatBytes(written)}: the file was discarded`);
+      else setError(`export of ${t.state.name} failed: ${failureText(e)}`);
+    } finally {
+      cancelRef.current = null;
+      setRunning(null);
+    }
+  };
+
+  const downloadResult = async (r: SqlResult) => {
+    try {
+      const csv = await saveSqlResultCsv(await openDuckDb(), r.sql);
+      downloadBlob(new Blob([csv as BlobPart], { type: 'text/csv' }), 'query-result.csv');
+    } catch (e) {
+      setError(`the result could not be saved: ${failureText(e)}`);
     }
   };
 
@@ -148,7 +221,19 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
         SQL over the states with DuckDB, in this browser: each state is a table of its entries (key group, subtask, key, namespace, user key,
         element index, the value — Protobuf as nested columns —, value size, unknown fields). Nothing leaves the machine.
       </p>
-      {running ? <ProgressBar progress={running.progress} onCancel={() => void inspector.cancel()} /> : null}
+      {running ? (
+        <div data-testid="query-running">
+          <p className="muted small" data-testid="query-running-what">
+            {running.what}
+          </p>
+          <ProgressBar progress={running.progress} onCancel={() => (cancelRef.current ? cancelRef.current() : void inspector.cancel())} />
+        </div>
+      ) : null}
+      {notice !== null ? (
+        <p className="muted" role="status" data-testid="export-notice">
+          {notice}
+        </p>
+      ) : null}
       <table className="query-states" data-testid="query-states">
         <thead>
           <tr>
@@ -244,8 +329,8 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
           Run (Ctrl+Enter)
         </button>
         {result ? (
-          <button type="button" className="btn small" onClick={() => downloadBlob(new Blob([toCsv(result)], { type: 'text/csv' }), 'query-result.csv')} data-testid="download-result">
-            Download result (CSV)
+          <button type="button" className="btn small" onClick={() => void downloadResult(result)} data-testid="download-result">
+            Download result (CSV{result.total > result.shown ? `, all ${result.total.toLocaleString('en')} rows` : ''})
           </button>
         ) : null}
       </div>
@@ -261,15 +346,15 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
 
 function ResultTable({ result }: { result: SqlResult }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: result.rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+  const virtualizer = useVirtualizer({ count: result.shown, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
   const grid = { gridTemplateColumns: `repeat(${Math.max(1, result.columns.length)}, minmax(90px, 1fr))` };
   return (
     <>
       <p className="muted small" data-testid="query-summary">
         {result.total} row{result.total === 1 ? '' : 's'} in {Math.round(result.millis)} ms
-        {result.total > result.rows.length ? ` (the first ${MAX_RESULT_ROWS.toLocaleString('en')} shown)` : ''}
+        {result.total > result.shown ? ` (the first ${MAX_RESULT_ROWS.toLocaleString('en')} shown)` : ''}
       </p>
-      <div className="vtable" role="grid" aria-label="Query result" aria-rowcount={result.rows.length} data-testid="query-result">
+      <div className="vtable" role="grid" aria-label="Query result" aria-rowcount={result.shown} data-testid="query-result">
         <div className="vrow qrow vhead" role="row" style={grid}>
           {result.columns.map((c, i) => (
             <span role="columnheader" key={i} title={c}>
@@ -277,15 +362,18 @@ function ResultTable({ result }: { result: SqlResult }) {
             </span>
           ))}
         </div>
-        <div className="vbody" ref={scrollRef} style={{ height: Math.min(420, Math.max(1, result.rows.length) * ROW_HEIGHT + 2) }}>
+        <div className="vbody" ref={scrollRef} style={{ height: Math.min(420, Math.max(1, result.shown) * ROW_HEIGHT + 2) }}>
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((it) => (
               <div key={it.key} role="row" className="vrow qrow" style={{ ...grid, position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${it.start}px)` }} data-testid="query-row">
-                {result.rows[it.index]!.map((cell, i) => (
-                  <span className="mono" key={i} title={cell}>
-                    {cell}
-                  </span>
-                ))}
+                {result.columns.map((_, i) => {
+                  const cell = result.cell(it.index, i);
+                  return (
+                    <span className="mono" key={i} title={cell}>
+                      {cell}
+                    </span>
+                  );
+                })}
               </div>
             ))}
           </div>
@@ -293,9 +381,4 @@ function ResultTable({ result }: { result: SqlResult }) {
       </div>
     </>
   );
-}
-
-function toCsv(result: SqlResult): string {
-  const q = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-  return [result.columns, ...result.rows].map((r) => r.map(q).join(',')).join('\r\n') + '\r\n';
 }

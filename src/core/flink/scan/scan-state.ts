@@ -102,6 +102,13 @@ export interface StateScanVisitor {
   streamError?(error: DecodeError, where: { operator: OperatorState; subtask: number; kind: 'operator' | 'keyed' }): void;
   /** keyed state whose values are not readable here (a RocksDB native handle without meta data, a state only a changelog names): with this hook it is reported, without it the scan throws unsupported-format */
   unreadable?(part: ScanPart, reason: string): void;
+  /**
+   * Back pressure: called after the entries of each read (a run of a read window, a batch of RocksDB
+   * entries, an entry of a heap or operator stream); a returned promise is awaited before the scan
+   * reads on, so a visitor whose consumer is slower than the scan (a slow sink) holds at most one
+   * read's entries.
+   */
+  drain?(): Promise<void> | void;
 }
 
 export interface StateScanOptions {
@@ -179,6 +186,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
                 stopped = true;
                 break;
               }
+              if (visitor.drain) await drain();
             }
           }
         }
@@ -235,6 +243,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
                   break batches;
                 }
               }
+              if (visitor.drain) await drain();
             }
           } finally {
             result.keyGroupsWithData += seen.size;
@@ -259,6 +268,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
                   stopped = true;
                   break parts;
                 }
+                if (visitor.drain) await drain();
               }
               continue;
             }
@@ -272,6 +282,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
                 stopped = true;
                 break parts;
               }
+              if (visitor.drain) await drain();
             }
           }
         }
@@ -338,6 +349,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
           stopped = true;
           break;
         }
+        if (visitor.drain) await drain();
       }
       result.keyGroupsWithData += seen.size;
       result.keyGroupsRead += seen.size;
@@ -364,6 +376,12 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
       if (layout === 'heap') yield* readHeapKeyedEntries(input, header, filter);
       else for await (const run of readCanonicalKeyedEntryRuns(input, header, filter)) yield* run;
     }
+  }
+
+  /** Waits for the visitor's consumer when it asks to (StateScanVisitor.drain). */
+  async function drain(): Promise<void> {
+    const waiting = visitor.drain?.();
+    if (waiting !== undefined) await waiting;
   }
 
   /** Counts one entry of a state against the cap: visit it (GO, or LAST when it fills the selection), SKIP it, or END_PART (every state of the part is full). */
