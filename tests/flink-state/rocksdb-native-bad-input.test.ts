@@ -187,6 +187,6 @@ describe('RocksDB native state over bad SST files', () => {
   });
 
   it('an SST file the handle names is missing', async () => {
-    await expectLongLastEventFailure(openWith(() => undefined), `expected state file "${SST}" next to _metadata in savepoint, found no such file: the savepoint is incomplete (copy the whole folder) — at savepoint/_metadata [operator 732aacc5… / subtask 0 / RocksDB table 000014.sst]`);
+    await expectLongLastEventFailure(openWith(() => undefined), `expected state file "${SST}" next to _metadata in savepoint, found no such file: the savepoint is incomplete (copy the whole folder) — at savepoint/_metadata, offset 480 (0x1e0) [operator 732aacc5… / subtask 0 / RocksDB table 000014.sst]`);
   });
 });
