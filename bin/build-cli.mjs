@@ -28,9 +28,25 @@ const commonJs = {
   // the banner comes before esbuild's own "use strict", which then is no directive: keep the bundle strict as the ESM sources are
   banner: { js: "'use strict';\nconst __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
+// The compare bundle takes only the modules whose exports `compare` uses: the project's sources are declared
+// free of side effects at import (none is imported for one; only the app's CSS is, outside the CLI), so a
+// module reached through a folder's facade that the command never calls (Flink's snapshot readers, RocksDB,
+// the savepoint scan) is left out instead of evaluated for its top-level tables.
+const sourcesDir = path.join(root, 'src') + path.sep;
+const sourcesWithoutSideEffects = {
+  name: 'sources-without-side-effects',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData === 'resolving') return undefined;
+      const r = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: 'resolving' });
+      if (r.errors.length > 0 || !r.path.startsWith(sourcesDir)) return undefined;
+      return { path: r.path, sideEffects: false };
+    });
+  },
+};
 const results = await Promise.all([
   build({ ...commonJs, entryPoints: [path.join(root, 'src/cli/bundle-entry.ts')], outfile: path.join(outdir, 'savepoint-inspector.cjs') }),
-  build({ ...commonJs, entryPoints: [path.join(root, 'src/cli/compare-entry.ts')], outfile: path.join(outdir, 'savepoint-inspector-compare.cjs') }),
+  build({ ...commonJs, entryPoints: [path.join(root, 'src/cli/compare-entry.ts')], outfile: path.join(outdir, 'savepoint-inspector-compare.cjs'), plugins: [sourcesWithoutSideEffects] }),
   build({
     ...common,
     format: 'esm',

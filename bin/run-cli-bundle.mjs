@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 export const BUNDLE_NAME = 'savepoint-inspector.cjs';
@@ -24,6 +25,17 @@ export const CODE_CACHE_NAME = 'savepoint-inspector.code-cache';
  */
 export const COMPARE_BUNDLE_NAME = 'savepoint-inspector-compare.cjs';
 export const COMPARE_CODE_CACHE_NAME = 'savepoint-inspector-compare.code-cache';
+/**
+ * V8 flags a bundle runs under, set in this process before it compiles (no second process: a re-spawn
+ * costs more than it saves). `compare` is a short process (~40 ms of its own work on real schema pairs):
+ * with V8's default interrupt budget TurboFan starts optimizing its hottest functions on a background
+ * thread within milliseconds, work the process ends before it pays back (~20 ms of CPU on the
+ * opentelemetry-proto pair, ~30 ms on grpc-proto). A budget 32 times the default (67584) lets such a run
+ * end in the interpreter and baseline code while a long one (a large set, a fat jar) still tiers up.
+ * The flags are part of V8's code-cache check, so the trainer, which loads the bundle through
+ * loadCliBundle, trains the cache under the same flags.
+ */
+const FLAGS = { all: [], compare: ['--interrupt-budget=2162688'] };
 /** @typedef {'all' | 'compare'} BundleKind */
 const FILES = { all: { bundle: BUNDLE_NAME, cache: CODE_CACHE_NAME }, compare: { bundle: COMPARE_BUNDLE_NAME, cache: COMPARE_CODE_CACHE_NAME } };
 
@@ -49,6 +61,7 @@ export function loadCliBundle(distDir, options = {}) {
   distDir = path.resolve(distDir);
   const kind = options.kind ?? 'all';
   const file = path.join(distDir, FILES[kind].bundle);
+  for (const flag of FLAGS[kind]) setFlagsFromString(flag);
   // the bytes are hashed as read, then decoded once (hashing the decoded string would encode 1.5 MB to UTF-8 again)
   const bytes = readFileSync(file);
   const source = bytes.toString('utf8');
