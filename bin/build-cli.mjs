@@ -44,9 +44,29 @@ const sourcesWithoutSideEffects = {
     });
   },
 };
+// fflate builds its Huffman tables at import (~5 ms of a compare process's top level), needed only to read a
+// jar: in the compare bundle the sources' `import … from 'fflate'` takes a module that requires fflate's own
+// CommonJS build on the first call (esbuild's CommonJS wrapper runs a module when it is first required).
+// Only the names the sources import are forwarded; a name missing here fails the build.
+const lazyFflate = {
+  name: 'lazy-fflate',
+  setup(b) {
+    b.onResolve({ filter: /^fflate$/ }, (args) => (args.kind === 'import-statement' && args.importer.startsWith(sourcesDir) ? { path: 'fflate', namespace: 'lazy-fflate' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-fflate' }, () => ({
+      resolveDir: root,
+      loader: 'js',
+      contents: [
+        'let loaded;',
+        "const fflate = () => (loaded ??= require('fflate'));",
+        ...['Inflate', 'Gunzip'].map((name) => `export class ${name} { constructor(...args) { return new (fflate().${name})(...args); } }`),
+        ...['strFromU8', 'strToU8', 'inflateSync', 'deflateSync'].map((name) => `export function ${name}(...args) { return fflate().${name}(...args); }`),
+      ].join('\n'),
+    }));
+  },
+};
 const results = await Promise.all([
   build({ ...commonJs, entryPoints: [path.join(root, 'src/cli/bundle-entry.ts')], outfile: path.join(outdir, 'savepoint-inspector.cjs') }),
-  build({ ...commonJs, entryPoints: [path.join(root, 'src/cli/compare-entry.ts')], outfile: path.join(outdir, 'savepoint-inspector-compare.cjs'), plugins: [sourcesWithoutSideEffects] }),
+  build({ ...commonJs, entryPoints: [path.join(root, 'src/cli/compare-entry.ts')], outfile: path.join(outdir, 'savepoint-inspector-compare.cjs'), plugins: [sourcesWithoutSideEffects, lazyFflate] }),
   build({
     ...common,
     format: 'esm',
@@ -59,7 +79,8 @@ const results = await Promise.all([
 // paths relative to the repository root, the bundles' own sources first (node_modules change only with package-lock.json)
 const sourcesOf = (list) => {
   const inputs = new Set();
-  for (const r of list) for (const input of Object.keys(r.metafile.inputs)) inputs.add(path.relative(root, path.resolve(input)));
+  // (a plugin's module, `namespace:path`, is no file)
+  for (const r of list) for (const input of Object.keys(r.metafile.inputs)) if (!/^[\w-]+:/.test(input)) inputs.add(path.relative(root, path.resolve(input)));
   const sources = [...inputs].filter((p) => !p.includes('node_modules/')).sort();
   return [...new Set([...sources, 'package.json', 'package-lock.json', 'bin/build-cli.mjs', 'bin/run-cli-bundle.mjs', 'bin/train-cli-code-cache.mjs'])];
 };

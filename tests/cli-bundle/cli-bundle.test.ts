@@ -127,6 +127,17 @@ describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources',
         expect([actual.code, actual.stdout, actual.stderr]).toEqual([expected.code, expected.stdout, '']);
       }
     }
+    // job jars: the compare bundle loads fflate (inflating the class files) on the first jar only
+    const jar = (name: string) => path.join(ROOT, 'fixtures/job-jars/jars', name);
+    for (const args of [
+      ['compare', '--job-jar', jar('thin-4.36.2.jar'), '--against', jar('json-name-4.36.2.jar'), '--root', 'fixtures.events.Event', '--format', 'json'],
+      ['compare', '--job-jar', jar('relocated-4.36.2.jar'), '--against', jar('shaded-3.25.9.jar'), '--root', 'fixtures.events.Event'],
+    ]) {
+      const expected = await inProcessAll(args);
+      expect(expected.code === 0 || expected.code === 1).toBe(true);
+      const actual = bundled(args);
+      expect([actual.code, actual.stdout, actual.stderr]).toEqual([expected.code, expected.stdout, expected.stderr]);
+    }
     // usage errors and --help name the command and its usage as the full CLI does
     for (const args of [['compare', '--help'], ['compare', '--against'], ['compare', 'x.binpb', '--against', 'y.binpb']]) {
       const expected = await inProcessAll(args);
