@@ -1,16 +1,16 @@
 // Whether a prebuilt bundle may run instead of the TypeScript sources: it exists and no source file
-// it was built from (listed in <distDir>/inputs.json by bin/build-cli.mjs, relative to rootDir) is
-// newer than it or gone. Used by bin/savepoint-inspector.mjs; a stale bundle is never run.
+// it was built from (listed in <distDir>/inputs.json by bin/build-cli.mjs, relative to rootDir, or in
+// the list named by `inputsName`: compare-inputs.json for the compare bundle) is newer than it or gone. Used by bin/savepoint-inspector.mjs; a stale bundle is never run.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** @returns {'fresh' | 'not-built' | 'stale'} */
-export function checkBundleFreshness(bundleFile, distDir, rootDir) {
+export function checkBundleFreshness(bundleFile, distDir, rootDir, inputsName = 'inputs.json') {
   let builtAt;
   let sources;
   try {
     builtAt = statSync(bundleFile).mtimeMs;
-    sources = JSON.parse(readFileSync(path.join(distDir, 'inputs.json'), 'utf8')).sources;
+    sources = JSON.parse(readFileSync(path.join(distDir, inputsName), 'utf8')).sources;
   } catch {
     return 'not-built';
   }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs the CLI. Prefers the prebuilt bundle dist-cli/savepoint-inspector.cjs (`npm run build:cli`;
+// Runs the CLI. Prefers the prebuilt bundle dist-cli/savepoint-inspector.cjs, for `compare`
+// dist-cli/savepoint-inspector-compare.cjs (`npm run build:cli`;
 // starts in ~0.1 s instead of ~0.5 s of TypeScript compilation, with a V8 code cache: run-cli-bundle.mjs)
 // while it is up to date with the sources it was built from. Otherwise, or with SAVEPOINT_INSPECTOR_TSX=1,
 // runs src/cli/main.ts through tsx's loader, resolved relative to this file so it works from any working
@@ -9,8 +10,10 @@ import { checkBundleFreshness } from './is-bundle-fresh.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const distDir = `${root}dist-cli`;
+// `compare` runs a bundle of its own (the command alone, bin/run-cli-bundle.mjs picks it by the same test)
+const [bundle, inputs] = process.argv[2] === 'compare' ? ['savepoint-inspector-compare.cjs', 'compare-inputs.json'] : ['savepoint-inspector.cjs', 'inputs.json'];
 
-if (process.env.SAVEPOINT_INSPECTOR_TSX !== '1' && checkBundleFreshness(`${distDir}/savepoint-inspector.cjs`, distDir, root) === 'fresh') {
+if (process.env.SAVEPOINT_INSPECTOR_TSX !== '1' && checkBundleFreshness(`${distDir}/${bundle}`, distDir, root, inputs) === 'fresh') {
   const { runCliBundle } = await import('./run-cli-bundle.mjs');
   await runCliBundle(distDir, process.argv.slice(2));
 } else {

@@ -1,6 +1,6 @@
 /**
  * The argument checks the commands share: exactly one positional input, and the values of
- * `--target`, `--format` and `--kind` (check and compare), each a CliUsageError naming what it found.
+ * `--target`, `--format`, `--kind` and `--with` (check and compare), each a CliUsageError naming what it found.
  */
 import type { LibraryLine, TypeKind } from '../core/compat';
 import { REPORT_FORMATS, type ReportFormat } from '../core/report';
@@ -30,4 +30,9 @@ export function parseReportFormat(raw: unknown): ReportFormat {
 export function parseTypeKind(raw: unknown): TypeKind | undefined {
   if (raw !== undefined && raw !== 'generated' && raw !== 'dynamic') throw new CliUsageError(`--kind must be generated or dynamic, found ${String(raw)}`);
   return raw;
+}
+
+/** `--with FILE`, repeatable. */
+export function parseWith(raw: unknown): string[] {
+  return Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];
 }

@@ -3,7 +3,8 @@
  * it only while it is fresh (tests/bin/is-bundle-fresh.test.ts), with the V8 code cache trained at
  * build time (bin/run-cli-bundle.mjs), and the bundle (with its bundled scan worker) answers exactly
  * like the TypeScript sources: `check` and `compare` reports and `stats` with two worker threads, with
- * the cache and without it.
+ * the cache and without it. `compare` runs the bundle of that command alone
+ * (savepoint-inspector-compare.cjs, its own cache), which answers as the full bundle and the sources do.
  *
  * Not part of the unit run: it builds the bundle (esbuild, then a process that trains the code cache)
  * into a temporary folder, seconds of work that timed the unit run out under load. `npm test` runs it
@@ -44,6 +45,12 @@ describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources',
     const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: () => undefined });
     return { code, stdout };
   };
+  const inProcessAll = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+    return { code, stdout, stderr };
+  };
   // as bin/savepoint-inspector.mjs runs a fresh bundle: through the loader, with the code cache (a file, not -e: worker threads inherit the flags)
   const bundled = (args: string[]): { code: number | null; stdout: string; stderr: string } => {
     const runner = path.join(dir, 'run.mjs');
@@ -56,9 +63,15 @@ describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources',
     const r = spawnSync(process.execPath, [path.join(out, 'savepoint-inspector.cjs'), ...args], { encoding: 'utf8', cwd: ROOT });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
-  const cacheState = (): string => {
-    const probe = `import { loadCliBundle } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'bin/run-cli-bundle.mjs')).href)}; process.stdout.write(loadCliBundle(process.argv[1]).cache);`;
-    return spawnSync(process.execPath, ['--input-type=module', '-e', probe, out], { encoding: 'utf8' }).stdout;
+  // one bundle of the two, whatever the command (the full bundle runs compare too)
+  const bundledAs = (kind: 'all' | 'compare', args: string[]): { code: number | null; stdout: string; stderr: string } => {
+    const probe = `import { loadCliBundle } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'bin/run-cli-bundle.mjs')).href)}; await loadCliBundle(process.argv[1], { kind: process.argv[2] }).exports.runMain(process.argv.slice(3));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', probe, out, kind, ...args], { encoding: 'utf8', cwd: ROOT });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const cacheStateOf = (kind: 'all' | 'compare'): string => {
+    const probe = `import { loadCliBundle } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'bin/run-cli-bundle.mjs')).href)}; process.stdout.write(loadCliBundle(process.argv[1], { kind: process.argv[2] }).cache);`;
+    return spawnSync(process.execPath, ['--input-type=module', '-e', probe, out, kind], { encoding: 'utf8' }).stdout;
   };
   const withoutTimestamp = (json: string): unknown => {
     const report = JSON.parse(json) as Record<string, unknown>;
@@ -73,7 +86,22 @@ describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources',
     expect(sources).toContain('src/cli/scan/scan-worker.ts');
     expect(sources).toContain('src/core/compat/evaluate-schema-change.ts');
     expect(sources.every((s) => existsSync(path.join(ROOT, s)))).toBe(true);
+    const compareSources = (JSON.parse(readFileSync(path.join(out, 'compare-inputs.json'), 'utf8')) as { sources: string[] }).sources;
+    expect(compareSources).toContain('src/cli/compare-entry.ts');
+    expect(compareSources).toContain('src/core/compat/evaluate-schema-change.ts');
+    expect(compareSources).toContain('bin/run-cli-bundle.mjs');
+    expect(compareSources).not.toContain('src/cli/bundle-entry.ts');
+    expect(compareSources.every((s) => sources.includes(s))).toBe(true);
   });
+
+  it('the compare bundle holds compare alone: none of the other commands, nor the savepoint readers', () => {
+    const source = readFileSync(path.join(out, 'savepoint-inspector-compare.cjs'), 'utf8');
+    expect(source).toContain('// src/cli/commands/compare.ts');
+    for (const absent of ['src/cli/commands/check.ts', 'src/cli/commands/export.ts', 'src/core/flink/', 'hyparquet-writer', 'apache-arrow']) expect(source).not.toContain(`// ${absent}`);
+    // only compare is known to it; the launcher never runs it for another command
+    const other = bundledAs('compare', ['inspect', SAVEPOINT]);
+    expect([other.code, other.stderr.split('\n')[0]]).toEqual([2, "savepoint-inspector: unknown command 'inspect'"]);
+  }, 60_000);
 
   it('check: the same exit code and JSON report, 0.x and 1.x', async () => {
     for (const target of ['0.x', '1.x']) {
@@ -93,16 +121,38 @@ describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources',
     for (const format of ['text', 'json', 'junit']) {
       const args = ['compare', pair('new'), '--against', pair('old'), '--root', 'fixtures.change.Order', '--format', format];
       const expected = await inProcess(args);
+      // bundled: the compare bundle, as the launcher picks it; then the full bundle, and the compare bundle run directly (no cache)
+      const direct = spawnSync(process.execPath, [path.join(out, 'savepoint-inspector-compare.cjs'), ...args], { encoding: 'utf8', cwd: ROOT });
+      for (const actual of [bundled(args), bundledAs('all', args), { code: direct.status, stdout: direct.stdout, stderr: direct.stderr }]) {
+        expect([actual.code, actual.stdout, actual.stderr]).toEqual([expected.code, expected.stdout, '']);
+      }
+    }
+    // job jars: the compare bundle loads fflate (inflating the class files) on the first jar only
+    const jar = (name: string) => path.join(ROOT, 'fixtures/job-jars/jars', name);
+    for (const args of [
+      ['compare', '--job-jar', jar('thin-4.36.2.jar'), '--against', jar('json-name-4.36.2.jar'), '--root', 'fixtures.events.Event', '--format', 'json'],
+      ['compare', '--job-jar', jar('relocated-4.36.2.jar'), '--against', jar('shaded-3.25.9.jar'), '--root', 'fixtures.events.Event'],
+    ]) {
+      const expected = await inProcessAll(args);
+      expect(expected.code === 0 || expected.code === 1).toBe(true);
       const actual = bundled(args);
-      expect([actual.code, actual.stdout, actual.stderr]).toEqual([expected.code, expected.stdout, '']);
+      expect([actual.code, actual.stdout, actual.stderr]).toEqual([expected.code, expected.stdout, expected.stderr]);
+    }
+    // usage errors and --help name the command and its usage as the full CLI does
+    for (const args of [['compare', '--help'], ['compare', '--against'], ['compare', 'x.binpb', '--against', 'y.binpb']]) {
+      const expected = await inProcessAll(args);
+      const actual = bundled(args);
+      expect([actual.code, actual.stdout, actual.stderr]).toEqual([expected.code, expected.stdout, expected.stderr]);
     }
   }, 60_000);
 
-  it('starts with the trained code cache, and never with the cache of another source', () => {
-    expect(existsSync(path.join(out, 'savepoint-inspector.code-cache'))).toBe(true);
+  const checkCacheOf = (kind: 'all' | 'compare', name: string): void => {
+    const cacheState = (): string => cacheStateOf(kind);
+    const bundled = (args: string[]) => bundledAs(kind, args);
+    expect(existsSync(path.join(out, `${name}.code-cache`))).toBe(true);
     expect(cacheState()).toBe('used');
     // the same bundle touched: still its cache
-    const bundle = path.join(out, 'savepoint-inspector.cjs');
+    const bundle = path.join(out, `${name}.cjs`);
     const t = Date.now() / 1000;
     utimesSync(bundle, t + 5, t + 5);
     expect(cacheState()).toBe('used');
@@ -122,7 +172,7 @@ describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources',
       [
         `import { readFileSync, writeFileSync } from 'node:fs';`,
         `import { loadCliBundle, writeCodeCache } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'bin/run-cli-bundle.mjs')).href)};`,
-        `const loaded = loadCliBundle(process.argv[2], { cache: false });`,
+        `const loaded = loadCliBundle(process.argv[2], { cache: false, kind: ${JSON.stringify(kind)} });`,
         `writeFileSync(process.argv[3], readFileSync(process.argv[3], 'utf8').replace('? "Schema" : "Savepoint"', '? "SCHEMA" : "Savepoint"'));`,
         `writeCodeCache(process.argv[2], loaded);`,
       ].join('\n'),
@@ -133,7 +183,11 @@ describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources',
     writeFileSync(bundle, source);
     execFileSync(process.execPath, [path.join(ROOT, 'bin/train-cli-code-cache.mjs'), out]);
     expect(cacheState()).toBe('used');
-  });
+  };
+
+  it('starts with the trained code cache, and never with the cache of another source (each bundle its own)', () => {
+    for (const [kind, name] of [['all', 'savepoint-inspector'], ['compare', 'savepoint-inspector-compare']] as const) checkCacheOf(kind, name);
+  }, 120_000);
 
   it('stats with 2 worker threads: the bundled worker gives the same statistics', async () => {
     const args = ['stats', SAVEPOINT, '--workers', '2', '--json'];

@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkSavepoint, computeExitCode, describeJobJarSchema, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
-import { parseReportFormat, parseTarget, parseTypeKind, takeOnePositional } from '../parse-cli-values';
+import { parseReportFormat, parseTarget, parseTypeKind, parseWith, takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, createParallelValueScan, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
 import packageJson from '../../../package.json' with { type: 'json' };
@@ -118,10 +118,6 @@ export const checkCommand: CliCommand = {
   },
 };
 
-/** `--with FILE`, repeatable. */
-export function parseWith(raw: unknown): string[] {
-  return Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];
-}
 
 function parseRoots(raw: unknown): { newRoot?: string; newRoots: Record<string, string> } {
   const list = Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];

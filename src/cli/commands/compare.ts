@@ -10,8 +10,7 @@ import path from 'node:path';
 import { compareDescriptorSets, computeExitCode, describeJobJarSchema, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { looksLikeJar, readDescriptorSetFile, readJobJar } from '../sources';
-import { parseWith } from './check';
-import { parseReportFormat, parseTarget, parseTypeKind, takeOnePositional } from '../parse-cli-values';
+import { parseReportFormat, parseTarget, parseTypeKind, parseWith, takeOnePositional } from '../parse-cli-values';
 import packageJson from '../../../package.json' with { type: 'json' };
 
 export const compareCommand: CliCommand = {

@@ -11,7 +11,7 @@ import { generateKryoMigrationJob, inspectProtobufStates, loadDescriptorSet, typ
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
-import { parseWith } from './check';
+import { parseWith } from '../parse-cli-values';
 
 export const migrationJobCommand: CliCommand = {
   name: 'migration-job',
