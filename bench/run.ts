@@ -21,6 +21,7 @@ import { measureRealSchemas } from './figure-real-schemas';
 import { measureHeaderCheck } from './figure-header-check';
 import { measureMemory } from './figure-memory';
 import { ensureExportBenchSavepoint, measureExport } from './figure-export';
+import { measureAppQuery } from './figure-export-app';
 import { measureReadCopy, measureScanThroughput } from './figure-scan-throughput';
 import { fmtBytes, fmtMs, formatFigure, GiB, timeAsync, type Figure } from './measure';
 import { writeBenchmarksDoc } from './write-benchmarks-doc';
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
   log('figure 10: export throughput and memory (1 GiB savepoint, state last-event; kept for figures 5 and 6) …');
   const exportBench = ensureExportBenchSavepoint(root);
   show(measureExport(exportBench.dir, exportBench.manifest.totalBytes));
+  log("figure 10c/10d: the app's Query view over the same 1 GiB savepoint (headless Chromium) …");
+  show(await measureAppQuery(exportBench.dir, exportBench.manifest));
   log('figure 4: evaluator vs buf breaking …');
   show(await measureEvaluator(path.join(root, 'evaluator')));
   log('figure 7: compare vs buf breaking on real schema histories (../shared/bench-schemas) …');
