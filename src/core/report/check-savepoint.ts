@@ -29,7 +29,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
     const warnings: ValueWarning[] = scanned ? finishValueWarnings([scanned.tally]) : [];
     states.push({
       kind: 'protobuf',
-      operator: { id: found.operator.id, ...(found.operator.uid ? { uid: found.operator.uid } : {}), ...(found.operator.name ? { name: found.operator.name } : {}) },
+      operator: toReportOperator(found.operator),
       state: found.state.name,
       role: found.role,
       snapshotClass: found.snapshot.className,
@@ -45,7 +45,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
   for (const { found, compatibility } of evaluated.kryo) {
     states.push({
       kind: 'protobuf',
-      operator: { id: found.operator.id, ...(found.operator.uid ? { uid: found.operator.uid } : {}), ...(found.operator.name ? { name: found.operator.name } : {}) },
+      operator: toReportOperator(found.operator),
       state: found.state.name,
       role: found.role,
       snapshotClass: found.snapshot.className,
@@ -63,7 +63,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
   for (const { found, compatibility } of evaluated.peer) {
     states.push({
       kind: 'protobuf',
-      operator: { id: found.operator.id, ...(found.operator.uid ? { uid: found.operator.uid } : {}), ...(found.operator.name ? { name: found.operator.name } : {}) },
+      operator: toReportOperator(found.operator),
       state: found.state.name,
       role: found.role,
       snapshotClass: found.snapshot.className,
@@ -77,7 +77,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
   for (const o of evaluated.other) {
     states.push({
       kind: 'other',
-      operator: { id: o.operator.id, ...(o.operator.uid ? { uid: o.operator.uid } : {}), ...(o.operator.name ? { name: o.operator.name } : {}) },
+      operator: toReportOperator(o.operator),
       state: o.state.name,
       role: o.role,
       snapshotClass: o.snapshotClass,
@@ -104,6 +104,11 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
   if (literals === undefined || report.newSchema?.jobJar === undefined) return report;
   // the mapping needs the report's states (every operator and state of the savepoint, sorted)
   return { ...report, newSchema: { ...report.newSchema, jobJar: { ...report.newSchema.jobJar, stateMapping: mapStatesToJar(report.states, literals) } } };
+}
+
+/** A state's operator as the report names it: id, and uid and name when the savepoint has them. */
+function toReportOperator(op: { id: string; uid?: string | undefined; name?: string | undefined }): ReportStateInput['operator'] {
+  return { id: op.id, ...(op.uid ? { uid: op.uid } : {}), ...(op.name ? { name: op.name } : {}) };
 }
 
 async function scanTallies(input: CheckSavepointInput, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
