@@ -6,12 +6,10 @@
  * values are written in the 0.1.0 value framing (4-byte big-endian length + payload) unless `valueFrame` says
  * otherwise.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
-import { writeCheckpointMetadata } from '../../src/core/flink/metadata/write-checkpoint-metadata';
 import { ByteWriter } from '../../src/core/io';
+import { writeOneKeyedSavepoint } from './write-one-keyed-savepoint';
 import { DEFAULT_PROTOBUF_SETTINGS, normalizeSnapshotDescriptors, writeProtobufSnapshotParts } from '../../src/core/protobuf';
 import { CLS, simple, valueState, writeKeyedHeader } from './write-test-snapshots';
 
@@ -105,35 +103,6 @@ export function writeInferredProtobufSavepoint(dir: string, className: string, l
   });
   block.u16(0xffff);
   const state = new ByteWriter().bytes(header).bytes(block.finish()).finish();
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'state'), state);
-  writeFileSync(
-    path.join(dir, '_metadata'),
-    writeCheckpointMetadata({
-      version: 3,
-      checkpointId: 1n,
-      operators: [
-        {
-          id: 'b'.repeat(32),
-          parallelism: 1,
-          maxParallelism: 1,
-          coordinatorState: null,
-          fullyFinished: false,
-          subtasks: [
-            {
-              index: 0,
-              finished: false,
-              managedOperatorState: null,
-              rawOperatorState: null,
-              rawKeyedState: null,
-              inputChannelStateCount: 0,
-              resultSubpartitionStateCount: 0,
-              managedKeyedState: { kind: 'key-groups', code: 7, range: { start: 0, end: 0 }, offsets: [header.length], delegate: { kind: 'relative-file', relativePath: 'state', size: state.length } },
-            },
-          ],
-        },
-      ],
-    }),
-  );
+  writeOneKeyedSavepoint(dir, { operatorId: 'b'.repeat(32), maxParallelism: 1, keyGroupOffset: header.length, state });
 }
 

@@ -4,12 +4,10 @@
  * (root p.Val, b.proto). Each snapshot embeds its own root's files, so the state holds two saved
  * schemas. No entries (one empty key group). Operator id: 32 × 'a'.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { create, toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
-import { writeCheckpointMetadata } from '../../src/core/flink/metadata/write-checkpoint-metadata';
 import { ByteWriter } from '../../src/core/io';
+import { writeOneKeyedSavepoint } from './write-one-keyed-savepoint';
 import { DEFAULT_PROTOBUF_SETTINGS, normalizeSnapshotDescriptors, PROTOBUF_SNAPSHOT_CLASS, writeProtobufSnapshotParts } from '../../src/core/protobuf';
 import { valueState, writeKeyedHeader, type SnapshotSpec } from './write-test-snapshots';
 
@@ -35,35 +33,6 @@ function protobufSnapshot(root: string, javaClass: string): SnapshotSpec {
 export function writeKeyedByProtobufSavepoint(dir: string): void {
   const header = writeKeyedHeader(new ByteWriter(), protobufSnapshot('p.Key', 'p.A$Key'), [valueState('v', protobufSnapshot('p.Val', 'p.B$Val'))]).finish();
   const state = new ByteWriter().bytes(header).finish();
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'state'), state);
-  writeFileSync(
-    path.join(dir, '_metadata'),
-    writeCheckpointMetadata({
-      version: 3,
-      checkpointId: 1n,
-      operators: [
-        {
-          id: 'a'.repeat(32),
-          parallelism: 1,
-          maxParallelism: 128,
-          coordinatorState: null,
-          fullyFinished: false,
-          subtasks: [
-            {
-              index: 0,
-              finished: false,
-              managedOperatorState: null,
-              rawOperatorState: null,
-              rawKeyedState: null,
-              inputChannelStateCount: 0,
-              resultSubpartitionStateCount: 0,
-              // key group 0 has no data (offset 0): only the header is read
-              managedKeyedState: { kind: 'key-groups', code: 7, range: { start: 0, end: 0 }, offsets: [0], delegate: { kind: 'relative-file', relativePath: 'state', size: state.length } },
-            },
-          ],
-        },
-      ],
-    }),
-  );
+  // key group 0 has no data (offset 0): only the header is read
+  writeOneKeyedSavepoint(dir, { operatorId: 'a'.repeat(32), maxParallelism: 128, keyGroupOffset: 0, state });
 }
