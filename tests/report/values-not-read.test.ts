@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkSavepoint, formatReport } from '../../src/core/report';
+import { checkSavepoint, computeExitCode, formatReport } from '../../src/core/report';
 import { openNodeInput } from '../../src/cli/sources';
 import { openSavepoint } from '../../src/core/flink';
 import type { SavepointFiles } from '../../src/core/io';
@@ -44,6 +44,11 @@ describe('values not read', () => {
     // the operator states of the same savepoint are read
     expect(report.states.some((s) => s.valuesScanned !== undefined && s.valuesScanned > 0)).toBe(true);
     expect(report.summary.valuesNotRead).toBe(6);
+    // a CI gate never passes on values it could not read: values not read alone make `check` exit 1
+    expect(computeExitCode(report)).toBe(1);
+    const onlyUnread = { ...report, summary: { ...report.summary, incompatible: 0, notRestorable: 0, unknown: 0, compatible: report.summary.protobufStates } };
+    expect(computeExitCode(onlyUnread)).toBe(1);
+    expect(computeExitCode({ ...onlyUnread, summary: { ...onlyUnread.summary, valuesNotRead: undefined } })).toBe(0);
 
     const json = JSON.parse(formatReport(report, 'json')) as { summary: { valuesNotRead?: number }; states: { state: string; valuesNotRead?: string }[] };
     expect(json.summary.valuesNotRead).toBe(6);

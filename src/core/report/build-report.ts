@@ -104,9 +104,11 @@ function cmp(a: string, b: string): number {
  * Exit code of `check`: 0 when every Protobuf state is compatible, 1 when any is incompatible, not restorable,
  * could not be checked (verdict unknown: its values are Protobuf but nothing here could read its serializer) or
  * has an inferred verdict (its snapshot was read by structure: even "compatible" rests on guessed layout and
- * unchecked limits) — a CI gate never passes on Protobuf state it did not check exactly.
+ * unchecked limits), or had its saved values asked for and not read (missing or unreadable state files: the
+ * unknown fields a new field would absorb were not checked) — a CI gate never passes on Protobuf state it did
+ * not check exactly. `--no-values` asks for no values, so it marks none as not read.
  */
 export function computeExitCode(report: CompatibilityReport): 0 | 1 {
   const s = report.summary;
-  return s.incompatible > 0 || s.notRestorable > 0 || s.unknown > 0 || (s.inferred ?? 0) > 0 ? 1 : 0;
+  return s.incompatible > 0 || s.notRestorable > 0 || s.unknown > 0 || (s.inferred ?? 0) > 0 || (s.valuesNotRead ?? 0) > 0 ? 1 : 0;
 }
