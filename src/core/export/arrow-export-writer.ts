@@ -5,40 +5,141 @@
  * export's (parquet-export-writer.ts), typed alike: groups → Struct, repeated nodes → List,
  * INT32/INT64/FLOAT/DOUBLE/BOOLEAN → the same Arrow types, STRING/ENUM → Utf8, bytes → Binary.
  */
-import { Binary, Bool, Field, Float32, Float64, Int32, Int64, List, RecordBatch, Schema, Struct, Table, Utf8, makeBuilder, makeData, tableToIPC, type Builder, type DataType } from 'apache-arrow';
+import { Binary, Bool, DataType, Field, Float32, Float64, Int32, Int64, List, Precision, RecordBatch, Schema, Struct, Table, Utf8, makeData, tableToIPC } from 'apache-arrow';
 import type { DescMessage } from '@bufbuild/protobuf';
 import type { ExportEmit, ExportRow } from './export-types';
 import type { ExportColumns } from './format-export-rows-text';
 import { buildExportSchema, chooseKeyType, shapeExportColumn, type ShapeContext } from './parquet-export-writer';
 import type { ParquetNode } from './parquet-schema-types';
-import type { ParquetValue } from './to-parquet-message-value';
+import type { ValueFrame } from '../flink';
+import { BoolColumnBuilder, BytesColumnBuilder, ColumnTreeMark, FloatColumnBuilder, Int32ColumnBuilder, Int64ColumnBuilder, ListColumnBuilder, StructColumnBuilder, type ColumnBuilder } from './arrow-column-builders';
+import { ProtobufWireAppender } from './append-protobuf-wire-value';
 
 export const ARROW_BATCH_ROWS = 10_000;
 
+/** A row whose Protobuf value is still its frame: the writer decodes it into the value columns. */
+export type FramedExportRow = Omit<ExportRow, 'message' | 'unknownFields' | 'valueSize' | 'value'>;
+
+/** A row of a `frame`-mode scan: its one Protobuf frame (of the writer's message), if it has one, and the row decoded as listExportRows gives it. */
+export interface FramedExportRowSource {
+  row: FramedExportRow;
+  frame: ValueFrame | undefined;
+  decode: () => ExportRow;
+}
+
 export class ArrowExportWriter {
-  /** the batch's rows, each already shaped into its top-level column values */
-  private readonly buffered: ParquetValue[][] = [];
   private root?: ParquetNode;
   private schema?: Schema;
   private ctx?: ShapeContext;
   private written = false;
+  /** one builder per top-level column */
+  private builders: ColumnBuilder[] = [];
+  private names: string[] = [];
+  private rows = 0;
+  private valueMarks?: ColumnTreeMark;
+  private entryMarks?: ColumnTreeMark;
+  private wire?: ProtobufWireAppender;
+  private valueAt = -1;
+  /** rows whose value the wire appender took, and those left to the full decoder */
+  readonly counts = { wire: 0, decoded: 0 };
 
   constructor(
     private readonly emit: ExportEmit,
     private readonly columns: ExportColumns,
     private readonly message: DescMessage | undefined,
     private readonly batchRows = ARROW_BATCH_ROWS,
+    /** the value's decoding limits (recursion), for the wire appender */
+    private readonly recursionLimit = 100,
   ) {}
 
+  /** One row, every column shaped from the decoded row. */
   add(row: ExportRow): void {
     this.start(row);
-    const nodes = this.root!.children!;
-    this.buffered.push(nodes.map((top) => withNulls(shapeExportColumn(top.name, row, this.ctx!), top)));
-    if (this.buffered.length >= this.batchRows) this.flush();
+    for (let i = 0; i < this.builders.length; i++) this.builders[i]!.appendValue(shapeExportColumn(this.names[i]!, row, this.ctx!));
+    this.counted();
+  }
+
+  /**
+   * The rows of one entry of a `frame`-mode scan, all or none: a row whose Protobuf value (of this
+   * writer's message) is given as its frame has its value columns written from the wire bytes where
+   * the plain case holds (append-protobuf-wire-value.ts); any other row is decoded (`decode`) and
+   * added as `add` does. A decode that throws (a bad payload) leaves none of the entry's rows, as a
+   * `decode`-mode scan fails before it hands the entry over.
+   */
+  addEntry(rows: readonly FramedExportRowSource[]): number {
+    if (rows.length === 0) return 0;
+    this.start(rows[0]!.row as ExportRow);
+    const before = this.rows;
+    const counts = { ...this.counts };
+    let valueBytes = 0;
+    // one row is all or none by itself (the wire appender's value is rolled back, a decode throws before any cell)
+    if (rows.length > 1) this.entryMarks!.mark();
+    try {
+      for (const r of rows) {
+        valueBytes += r.frame === undefined ? this.addDecoded(r.decode) : this.addFramed(r.row, r.frame, r.decode);
+      }
+    } catch (e) {
+      if (rows.length > 1) this.entryMarks!.rollback();
+      this.rows = before;
+      Object.assign(this.counts, counts);
+      throw e;
+    }
+    if (this.rows >= this.batchRows) this.flush();
+    return valueBytes;
+  }
+
+  /** one row from its frame (else decoded); its value size */
+  private addFramed(row: FramedExportRow, frame: ValueFrame, decode: () => ExportRow): number {
+    const wire = this.wire;
+    const complete = frame.end - frame.payloadStart === frame.length;
+    if (wire === undefined || !complete) return this.addDecoded(decode);
+    // the value first, into its own columns: what the appender leaves to the decoder is rolled back there alone
+    this.valueMarks!.mark();
+    if (!wire.append(frame.bytes, frame.payloadStart, frame.end)) {
+      this.valueMarks!.rollback();
+      return this.addDecoded(decode);
+    }
+    for (let i = 0; i < this.builders.length; i++) {
+      const name = this.names[i]!;
+      if (name === 'value') {
+        (this.builders[i] as StructColumnBuilder).appendValid();
+      } else if (name === 'value_size') {
+        (this.builders[i] as Int64ColumnBuilder).appendWords(frame.length, 0);
+      } else if (name === 'unknown_fields') {
+        const list = this.builders[i] as ListColumnBuilder;
+        const item = list.element as StructColumnBuilder;
+        for (const u of wire.unknown) {
+          const [path, number, wireType, bytes] = item.children as [BytesColumnBuilder, Int32ColumnBuilder, Int32ColumnBuilder, BytesColumnBuilder];
+          path.appendBytes(EMPTY, 0, 0);
+          number.appendInt(u.number);
+          wireType.appendInt(u.wireType);
+          bytes.appendBytes(frame.bytes, u.start, u.end);
+          item.appendValid();
+        }
+        list.endList(false);
+      } else {
+        this.builders[i]!.appendValue(shapeExportColumn(name, row as ExportRow, this.ctx!));
+      }
+    }
+    this.counts.wire++;
+    this.rows++;
+    return frame.length;
   }
 
   finish(): void {
-    if (this.buffered.length > 0 || !this.written) this.flush();
+    if (this.rows > 0 || !this.written) this.flush();
+  }
+
+  private addDecoded(decode: () => ExportRow): number {
+    const row = decode();
+    for (let i = 0; i < this.builders.length; i++) this.builders[i]!.appendValue(shapeExportColumn(this.names[i]!, row, this.ctx!));
+    this.counts.decoded++;
+    this.rows++;
+    return row.valueSize;
+  }
+
+  private counted(): void {
+    if (++this.rows >= this.batchRows) this.flush();
   }
 
   private start(first?: ExportRow): void {
@@ -47,48 +148,42 @@ export class ArrowExportWriter {
     const userKeyType = chooseKeyType(first?.userKey);
     this.root = buildExportSchema(this.columns, keyType, userKeyType, { layout: 'legacy', ...(this.message === undefined ? {} : { message: this.message }) });
     this.schema = new Schema(this.root.children!.map(toArrowField));
-    this.ctx = { keyType, userKeyType, layout: 'legacy', valueNodes: this.message === undefined ? undefined : this.root.children!.find((c) => c.name === 'value')!.children! };
+    const valueNode = this.root.children!.find((c) => c.name === 'value')!;
+    this.ctx = { keyType, userKeyType, layout: 'legacy', valueNodes: this.message === undefined ? undefined : valueNode.children! };
+    this.names = this.root.children!.map((c) => c.name);
+    this.builders = this.schema.fields.map((f) => createColumnBuilder(f.type as DataType));
+    this.entryMarks = new ColumnTreeMark(this.builders);
+    this.valueAt = this.names.indexOf('value');
+    const valueBuilder = this.builders[this.valueAt];
+    if (this.message !== undefined && valueBuilder instanceof StructColumnBuilder) {
+      this.wire = new ProtobufWireAppender(this.message, valueNode.children!, valueBuilder, this.recursionLimit);
+      this.valueMarks = new ColumnTreeMark(valueBuilder.children);
+    }
   }
 
   private flush(): void {
     this.start();
-    const rows = this.buffered.splice(0, this.buffered.length);
     const schema = this.schema!;
-    const children = schema.fields.map((field, i) => {
-      const builder = makeNullAwareBuilder(field.type as DataType);
-      for (const r of rows) builder.append(r[i]);
-      return builder.finish().flush();
-    });
-    const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children }));
+    const length = this.rows;
+    const children = this.builders.map((b) => b.finish());
+    this.rows = 0;
+    const batch = new RecordBatch(schema, makeData({ type: new Struct(schema.fields), length, nullCount: 0, children }));
     this.written = true;
     this.emit(tableToIPC(new Table(schema, [batch]), 'stream'));
   }
 }
 
-/**
- * An Arrow builder whose null test is a plain function: Arrow compiles the test from `nullValues` with
- * `new Function`, which the app's Content-Security-Policy forbids (no eval) — so none are given and
- * every builder of the tree gets this one.
- */
-function makeNullAwareBuilder(type: DataType): Builder {
-  const builder = makeBuilder({ type, nullValues: [] });
-  const fix = (b: Builder) => {
-    (b as unknown as { isValid: (v: unknown) => boolean }).isValid = (v) => v !== null && v !== undefined;
-    b.children.forEach(fix);
-  };
-  fix(builder);
-  return builder;
-}
+const EMPTY = new Uint8Array(0);
 
-/** Arrow's struct builder wants every child present: absent fields become explicit nulls, all the way down. */
-function withNulls(v: ParquetValue | undefined, node: ParquetNode): ParquetValue {
-  if (v === null || v === undefined) return null;
-  if (node.repetition === 'REPEATED') return (v as ParquetValue[]).map((x) => withNulls(x, { ...node, repetition: 'OPTIONAL' }));
-  if (node.children === undefined) return v;
-  const o = v as { [name: string]: ParquetValue };
-  const out: { [name: string]: ParquetValue } = {};
-  for (const c of node.children) out[c.name] = withNulls(o[c.name], c);
-  return out;
+/** The builder of an Arrow type (the export's types only). */
+function createColumnBuilder(type: DataType): ColumnBuilder {
+  if (DataType.isStruct(type)) return new StructColumnBuilder(type, type.children.map((f) => createColumnBuilder(f.type as DataType)));
+  if (DataType.isList(type)) return new ListColumnBuilder(type, createColumnBuilder(type.children[0]!.type as DataType));
+  if (DataType.isInt(type)) return type.bitWidth === 64 ? new Int64ColumnBuilder(type) : new Int32ColumnBuilder(type);
+  if (DataType.isFloat(type)) return new FloatColumnBuilder(type, type.precision === Precision.DOUBLE);
+  if (DataType.isBool(type)) return new BoolColumnBuilder(type);
+  if (DataType.isUtf8(type) || DataType.isBinary(type)) return new BytesColumnBuilder(type);
+  throw new Error(`no column builder for Arrow type ${String(type)}`);
 }
 
 function toArrowField(node: ParquetNode): Field {

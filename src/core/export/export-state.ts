@@ -14,9 +14,9 @@ import { DecodeError, wrongInput, type DecodeErrorJson } from '../io';
 import { encodeUtf8, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
 import type { ExportFormat, ExportProgress, ExportRow, ExportSink, ParquetListLayout } from './export-types';
 import { formatCsvHeader, formatCsvRow, formatJsonLine, listExportColumns, type ExportColumns } from './format-export-rows-text';
-import { listExportRows } from './list-export-rows';
+import { listExportRows, listFramedExportRows } from './list-export-rows';
 import { ParquetExportWriter } from './parquet-export-writer';
-import { ArrowExportWriter } from './arrow-export-writer';
+import { ArrowExportWriter, type FramedExportRowSource } from './arrow-export-writer';
 
 export interface ExportStateRequest {
   /** the state as inspectSavepoint describes it (scope, kind, serializers, status) */
@@ -61,6 +61,8 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
   if (op === undefined) throw wrongInput('not-found', `expected an operator of the savepoint, found ${JSON.stringify(request.operator)}`);
   const content = findValueProtobufContent(state);
   const listState = state.kind === 'LIST';
+  // Arrow of Protobuf values: a `frame`-mode scan, each value read from its wire bytes into the columns (ArrowExportWriter.addEntry)
+  const framed = request.format === 'arrow' && content !== undefined;
   const result: ExportStateResult = { rows: 0, entries: 0, valueBytes: 0, incomplete: [], errors: [] };
   if (request.sample !== undefined) result.incomplete.push(request.sample.kind === 'first-entries' ? `a sample: the first ${request.sample.count} entries of each state` : `a sample: every ${request.sample.every}th key group`);
   // encoded bytes not yet taken by the sink: filled synchronously as rows arrive, drained between the scan's reads
@@ -71,7 +73,7 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
   const ensureColumns = (row: ExportRow | undefined): ExportColumns => {
     if (columns !== undefined) return columns;
     columns = row !== undefined ? listExportColumns(row) : { key: state.scope === 'keyed', namespace: state.scope === 'keyed', userKey: state.kind === 'MAP' || state.scope === 'broadcast', elementIndex: listState };
-    if (request.format === 'arrow') parquet = new ArrowExportWriter(emit, columns, content?.schema.root, request.rowGroupRows);
+    if (request.format === 'arrow') parquet = new ArrowExportWriter(emit, columns, content?.schema.root, request.rowGroupRows, content?.settings.recursionLimit);
     if (request.format === 'parquet') {
       parquet = new ParquetExportWriter(emit, columns, {
         layout: request.layout ?? 'legacy',
@@ -111,6 +113,17 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
       request.progress?.({ rows: result.rows, valueBytes: result.valueBytes });
     }
   };
+  /** one entry's rows into the Arrow writer, all or none (a payload that does not decode fails the stream before any of them, as in a `decode` scan) */
+  const writeFramedEntry = (sources: FramedExportRowSource[]) => {
+    if (sources.length === 0) return;
+    ensureColumns(sources[0]!.row as ExportRow);
+    result.valueBytes += (parquet as ArrowExportWriter).addEntry(sources);
+    result.rows += sources.length;
+    if (result.rows - lastProgress >= 1000) {
+      lastProgress = result.rows;
+      request.progress?.({ rows: result.rows, valueBytes: result.valueBytes });
+    }
+  };
   /** hands the queued bytes to the sink one chunk at a time, awaiting each (back pressure) */
   const drainOutbox = async () => {
     while (outbox.length > 0) await sink(outbox.shift()!);
@@ -126,7 +139,8 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
       part,
       entry: (e) => {
         result.entries++;
-        for (const row of listExportRows(e, listState)) writeRow(row);
+        if (framed) writeFramedEntry(listFramedExportRows(e, listState, content.schema.root));
+        else for (const row of listExportRows(e, listState)) writeRow(row);
       },
       // between reads: the scan waits while the sink takes what this read's rows made (at most a row group's bytes, or a text chunk, per read)
       drain: () => (outbox.length > 0 ? drainOutbox() : undefined),
@@ -138,7 +152,7 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
         result.incomplete.push(`not readable here: ${reason}`);
       },
     },
-    { values: { mode: 'decode' }, ...(request.signal === undefined ? {} : { signal: request.signal }) },
+    { values: { mode: framed ? 'frame' : 'decode' }, ...(request.signal === undefined ? {} : { signal: request.signal }) },
   );
   if (request.limit !== undefined && result.entries >= request.limit) result.incomplete.push(`limited to the first ${request.limit} entries`);
   ensureColumns(undefined);

@@ -1,9 +1,14 @@
 /**
  * The export rows of one state entry: one row, or for keyed list state one row per element (with its
  * index). A Protobuf value brings its decoded message and unknown fields (decode-mode scans only).
+ * listFramedExportRows: the same rows from a `frame`-mode scan, each with its one Protobuf frame
+ * still undecoded (the Arrow writer reads it) and a way to decode the row as listExportRows would.
  */
+import type { DescMessage } from '@bufbuild/protobuf';
 import type { DecodedValue, StateEntry } from '../flink';
-import { listProtobufValueDetails } from '../protobuf';
+import { ByteReader } from '../io';
+import { asProtobufFrame, listProtobufFrames, listProtobufValueDetails, type DecodedProtobufValue } from '../protobuf';
+import type { FramedExportRow, FramedExportRowSource } from './arrow-export-writer';
 import type { ExportRow } from './export-types';
 
 export function listExportRows(entry: StateEntry, listState: boolean): ExportRow[] {
@@ -21,7 +26,10 @@ export function listExportRows(entry: StateEntry, listState: boolean): ExportRow
 }
 
 function describeValue(value: DecodedValue | null, serializedLength: number | undefined): Pick<ExportRow, 'value' | 'message' | 'valueSize' | 'unknownFields'> {
-  const details = listProtobufValueDetails(value);
+  return describeDetails(value, listProtobufValueDetails(value), serializedLength);
+}
+
+function describeDetails(value: DecodedValue | null, details: readonly DecodedProtobufValue[], serializedLength: number | undefined): Pick<ExportRow, 'value' | 'message' | 'valueSize' | 'unknownFields'> {
   const only = details.length === 1 ? details[0]!.detail : undefined;
   if (only !== undefined) {
     return {
@@ -36,4 +44,31 @@ function describeValue(value: DecodedValue | null, serializedLength: number | un
     valueSize: serializedLength ?? details.reduce((n, d) => n + d.detail.payloadSize, 0),
     unknownFields: details.flatMap((d) => d.detail.unknownFields.map((u) => ({ path: u.path, number: u.number, wireType: u.wireType, bytes: u.raw.slice() }))),
   };
+}
+
+export function listFramedExportRows(entry: StateEntry, listState: boolean, root: DescMessage): FramedExportRowSource[] {
+  const base: FramedExportRow = {
+    subtask: entry.subtask,
+    keyGroup: entry.keyGroup,
+    ...(entry.key === undefined ? {} : { key: entry.key }),
+    ...(entry.namespace === undefined ? {} : { namespace: entry.namespace }),
+    ...(entry.userKey === undefined ? {} : { userKey: entry.userKey }),
+  };
+  const source = (row: FramedExportRow, unit: DecodedValue | null, serializedLength: number | undefined): FramedExportRowSource => {
+    const frames = unit !== null && unit.kind === 'frame' ? [unit] : listProtobufFrames(unit);
+    const only = frames.length === 1 && asProtobufFrame(frames[0]!)?.codec.content.schema.root === root ? frames[0] : undefined;
+    return { row, frame: only, decode: () => ({ ...row, ...describeDetails(unit, decodeFrameDetails(unit), serializedLength) }) };
+  };
+  if (listState && entry.value !== null && entry.value.kind === 'list') {
+    return entry.value.items.map((item, i) => source({ ...base, elementIndex: i }, item, undefined));
+  }
+  return [source(base, entry.value, entry.valueRange.length)];
+}
+
+/** The decoder's results of the value's Protobuf frames, as a `decode`-mode scan has them (a bad payload throws the decoder's DecodeError). */
+function decodeFrameDetails(value: DecodedValue | null): DecodedProtobufValue[] {
+  return listProtobufFrames(value).flatMap((frame) => {
+    const reader = new ByteReader(frame.bytes.subarray(frame.start, frame.end), { ...(frame.file === undefined ? {} : { file: frame.file }), baseOffset: frame.offset });
+    return listProtobufValueDetails(frame.codec.decode(reader, 'decode'));
+  });
 }

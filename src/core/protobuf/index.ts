@@ -29,3 +29,4 @@ export { normalizeSnapshotDescriptors, writeProtobufSnapshotParts } from './writ
 export { decodeUtf8, encodeUtf8 } from './decode-utf8';
 export { encodeProtobufMessage, isSingularPresent } from './encode-protobuf-message';
 export { type PbElement, type PbMessage, type PbScalar } from './protobuf-message-types';
+export { getAcceptedWireTypes } from './protobuf-field-wire';

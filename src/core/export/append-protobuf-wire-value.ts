@@ -1,0 +1,608 @@
+/**
+ * One Protobuf value's wire bytes straight into the export's Arrow columns (arrow-column-builders.ts):
+ * the cells the full decoder's message would give through toParquetMessageValue (set fields;
+ * implicit-presence defaults null; enums by name; 64-bit integers as two words; strings and bytes
+ * copied as they lie), without a message object in between.
+ *
+ * It takes the plain, common case and leaves every other value to the full decoder (returns false,
+ * having appended nothing the caller does not roll back): a singular field or a oneof set twice
+ * (last-wins and merging), a map key given twice, a group, a required field missing, an unknown
+ * field below the root (its place in the list follows the decoded message's walk), a closed enum's
+ * unknown number, a string that is not valid UTF-8, a message the Parquet schema cut off by
+ * recursion, a truncated or malformed payload (the decoder then gives the exact error), depth near
+ * the recursion limit. What it accepts, it writes exactly as the full path does
+ * (tests/export/arrow-wire-columns.test.ts compares both on every fixture state and on crafted values).
+ */
+import { ScalarType, type DescEnum, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
+import { decodeUtf8, encodeUtf8, getAcceptedWireTypes } from '../protobuf';
+import { BoolColumnBuilder, BytesColumnBuilder, FloatColumnBuilder, Int32ColumnBuilder, Int64ColumnBuilder, ListColumnBuilder, StructColumnBuilder, type ColumnBuilder } from './arrow-column-builders';
+import type { ParquetNode } from './parquet-schema-types';
+
+type Kind = 'scalar' | 'enum' | 'message' | 'list' | 'map';
+
+interface FieldPlan {
+  index: number;
+  kind: Kind;
+  field: DescField;
+  /** scalar, list of scalars, map value scalar */
+  scalar: ScalarType | undefined;
+  accepts: number;
+  /** implicit presence (a default value is not set) */
+  implicit: boolean;
+  required: boolean;
+  /** index of the field's oneof in the message plan, or -1 */
+  oneof: number;
+  builder: ColumnBuilder;
+  /** list: the element builder; map: the entry struct */
+  element: ColumnBuilder | undefined;
+  /** message, list of messages, map of messages: the nested plan (undefined: cut off by recursion) */
+  child: MessagePlan | undefined;
+  enumNames: EnumNames | undefined;
+  /** map: key scalar type */
+  mapKey: ScalarType | undefined;
+  mapKind: 'scalar' | 'enum' | 'message' | undefined;
+}
+
+interface EnumNames {
+  desc: DescEnum;
+  closed: boolean;
+  names: Map<number, Uint8Array>;
+}
+
+interface MessagePlan {
+  desc: DescMessage;
+  fields: FieldPlan[];
+  byNumber: Map<number, FieldPlan>;
+  /** per field: first and last occurrence (index into the occurrence stack), count */
+  first: Int32Array;
+  last: Int32Array;
+  count: Int32Array;
+  /** per oneof: the field index set, or -1 */
+  oneofSet: Int32Array;
+  hasRequired: boolean;
+}
+
+/** A root unknown field: bytes[start, end) of the value given to append (tag included), with its number and wire type. */
+export interface WireUnknownField {
+  number: number;
+  wireType: number;
+  start: number;
+  end: number;
+}
+
+/** Thrown inside, caught at the root: the value goes to the full decoder. */
+const FALLBACK = Symbol('fallback');
+
+export class ProtobufWireAppender {
+  private readonly root: MessagePlan;
+  /** occurrence stack: value start (after the tag), wire type, next occurrence of the same field */
+  private occPos = new Int32Array(1024);
+  private occWt = new Uint8Array(1024);
+  private occNext = new Int32Array(1024);
+  private top = 0;
+  private hi = 0;
+  private bytes: Uint8Array = new Uint8Array(0);
+  private readonly maxDepth: number;
+  /** the root's unknown fields of the last value appended */
+  readonly unknown: WireUnknownField[] = [];
+
+  constructor(desc: DescMessage, nodes: readonly ParquetNode[], builder: StructColumnBuilder, recursionLimit: number) {
+    this.root = compileMessagePlan(desc, nodes, builder);
+    this.maxDepth = recursionLimit - 2;
+  }
+
+  /**
+   * Appends the message in bytes[start, end) as one cell of the root struct's children (the caller
+   * appends the struct's own validity); false: the value is not the plain case (see the header), and
+   * the cells appended so far must be rolled back.
+   */
+  append(bytes: Uint8Array, start: number, end: number): boolean {
+    this.bytes = bytes;
+    this.top = 0;
+    this.unknown.length = 0;
+    try {
+      this.appendMessage(this.root, start, end, 0);
+      return true;
+    } catch (e) {
+      if (e === FALLBACK) return false;
+      throw e;
+    } finally {
+      this.bytes = EMPTY;
+    }
+  }
+
+  private varint(p: number, end: number): number {
+    // returns the new position; the value's low 32 bits in this.lo, high in this.hi
+    const b = this.bytes;
+    let lo = 0;
+    let hi = 0;
+    for (let i = 0; i < 10; i++) {
+      if (p >= end) throw FALLBACK;
+      const x = b[p++]!;
+      const v = x & 0x7f;
+      if (i < 4) lo |= v << (7 * i);
+      else if (i === 4) {
+        lo |= (v & 0x0f) << 28;
+        hi |= v >>> 4;
+      } else hi |= v << (7 * i - 32);
+      if ((x & 0x80) === 0) {
+        this.lo = lo;
+        this.hi = hi;
+        return p;
+      }
+    }
+    throw FALLBACK;
+  }
+  private lo = 0;
+
+  /** position after the value of wire type wt starting at p (groups and bad wire types: fallback) */
+  private skipValue(p: number, wt: number, end: number): number {
+    switch (wt) {
+      case 0:
+        return this.varint(p, end);
+      case 1:
+        if (p + 8 > end) throw FALLBACK;
+        return p + 8;
+      case 2: {
+        p = this.varint(p, end);
+        const n = this.lo;
+        if (this.hi !== 0 || n < 0 || n > end - p) throw FALLBACK;
+        return p + n;
+      }
+      case 5:
+        if (p + 4 > end) throw FALLBACK;
+        return p + 4;
+      default:
+        throw FALLBACK;
+    }
+  }
+
+  private appendMessage(plan: MessagePlan, start: number, end: number, depth: number): void {
+    if (depth > this.maxDepth) throw FALLBACK;
+    const base = this.top;
+    const { first, last, count, oneofSet } = plan;
+    count.fill(0);
+    oneofSet.fill(-1);
+    let p = start;
+    while (p < end) {
+      const tagStart = p;
+      p = this.varint(p, end);
+      if (this.hi !== 0 || this.lo <= 0) throw FALLBACK;
+      const tag = this.lo;
+      const no = tag >>> 3;
+      const wt = tag & 7;
+      const fp = plan.byNumber.get(no);
+      const valueStart = p;
+      p = this.skipValue(p, wt, end);
+      if (fp === undefined || (fp.accepts & (1 << wt)) === 0) {
+        if (depth > 0) throw FALLBACK;
+        this.unknown.push({ number: no, wireType: wt, start: tagStart, end: p });
+        continue;
+      }
+      const i = fp.index;
+      if (fp.kind !== 'list' && fp.kind !== 'map' && count[i]! > 0) throw FALLBACK;
+      if (fp.oneof >= 0) {
+        if (oneofSet[fp.oneof]! >= 0 && oneofSet[fp.oneof] !== i) throw FALLBACK;
+        oneofSet[fp.oneof] = i;
+      }
+      const o = this.top++;
+      if (o >= this.occPos.length) this.growOccurrences();
+      this.occPos[o] = valueStart;
+      this.occWt[o] = wt;
+      this.occNext[o] = -1;
+      if (count[i] === 0) first[i] = o;
+      else this.occNext[last[i]!] = o;
+      last[i] = o;
+      count[i]!++;
+    }
+    if (p !== end) throw FALLBACK;
+    // the occurrences are read before any nested message reuses the plan's scratch (a plan is never nested in itself)
+    const fields = plan.fields;
+    for (let f = 0; f < fields.length; f++) {
+      const fp = fields[f]!;
+      const n = count[f]!;
+      if (n === 0) {
+        if (fp.required) throw FALLBACK;
+        fp.builder.appendNull();
+        continue;
+      }
+      switch (fp.kind) {
+        case 'scalar':
+          this.appendScalar(fp.builder, fp.scalar!, this.occPos[first[f]!]!, end, fp.implicit, fp.field);
+          break;
+        case 'enum':
+          this.appendEnum(fp.builder as BytesColumnBuilder, fp.enumNames!, this.occPos[first[f]!]!, end, fp.implicit);
+          break;
+        case 'message': {
+          if (fp.child === undefined) throw FALLBACK;
+          const at = this.varint(this.occPos[first[f]!]!, end);
+          const struct = fp.builder as StructColumnBuilder;
+          this.appendMessage(fp.child, at, at + this.lo, depth + 1);
+          struct.appendValid();
+          break;
+        }
+        case 'list':
+          this.appendList(fp, first[f]!, end, depth);
+          break;
+        case 'map':
+          this.appendMap(fp, first[f]!, n, end, depth);
+          break;
+      }
+    }
+    this.top = base;
+  }
+
+  private appendList(fp: FieldPlan, firstOcc: number, end: number, depth: number): void {
+    if (!(fp.builder instanceof ListColumnBuilder)) throw FALLBACK;
+    const list = fp.builder;
+    const element = fp.element!;
+    for (let o = firstOcc; o >= 0; o = this.occNext[o]!) {
+      const pos = this.occPos[o]!;
+      const wt = this.occWt[o]!;
+      if (fp.child !== undefined) {
+        const at = this.varint(pos, end);
+        this.appendMessage(fp.child, at, at + this.lo, depth + 1);
+        (element as StructColumnBuilder).appendValid();
+      } else if (fp.field.fieldKind === 'list' && fp.field.listKind === 'message') {
+        throw FALLBACK;
+      } else if (wt === 2 && (fp.enumNames !== undefined || fp.scalar !== ScalarType.STRING && fp.scalar !== ScalarType.BYTES)) {
+        // packed
+        let p = this.varint(pos, end);
+        const stop = p + this.lo;
+        while (p < stop) {
+          p = fp.enumNames !== undefined ? this.appendEnumAt(element as BytesColumnBuilder, fp.enumNames, p, stop, false) : this.appendScalarAt(element, fp.scalar!, p, stop, false, fp.field);
+        }
+        if (p !== stop) throw FALLBACK;
+      } else if (fp.enumNames !== undefined) {
+        this.appendEnumAt(element as BytesColumnBuilder, fp.enumNames, pos, end, false);
+      } else {
+        this.appendScalarAt(element, fp.scalar!, pos, end, false, fp.field);
+      }
+    }
+    list.endList(true);
+  }
+
+  private appendMap(fp: FieldPlan, firstOcc: number, count: number, end: number, depth: number): void {
+    if (depth + 1 > this.maxDepth || !(fp.builder instanceof ListColumnBuilder)) throw FALLBACK;
+    const list = fp.builder;
+    const entry = fp.element as StructColumnBuilder;
+    const keyBuilder = entry.children[0]!;
+    const valueBuilder = entry.children[1]!;
+    const keyTag = (1 << 3) | wireTypeOf(fp.mapKey!);
+    const valueTag = (2 << 3) | (fp.mapKind === 'scalar' ? wireTypeOf(fp.scalar!) : fp.mapKind === 'enum' ? 0 : 2);
+    // a key given twice: the decoder keeps the first place and the last value (the full decoder's case)
+    const seen = count > 1 ? new Set<string>() : undefined;
+    for (let o = firstOcc; o >= 0; o = this.occNext[o]!) {
+      let p = this.varint(this.occPos[o]!, end);
+      const stop = p + this.lo;
+      let keyAt = -1;
+      let valueAt = -1;
+      while (p < stop) {
+        p = this.varint(p, stop);
+        if (this.hi !== 0 || this.lo <= 0) throw FALLBACK;
+        const tag = this.lo;
+        const at = p;
+        p = this.skipValue(p, tag & 7, stop);
+        if (tag === keyTag) keyAt = at;
+        else if (tag === valueTag) {
+          if (fp.mapKind === 'message' && valueAt >= 0) throw FALLBACK;
+          valueAt = at;
+        }
+      }
+      if (p !== stop) throw FALLBACK;
+      if (seen !== undefined) {
+        const id = this.identifyKey(fp.mapKey!, keyAt, stop);
+        if (seen.has(id)) throw FALLBACK;
+        seen.add(id);
+      }
+      if (keyAt < 0) appendScalarDefault(keyBuilder, fp.mapKey!);
+      else this.appendScalarAt(keyBuilder, fp.mapKey!, keyAt, stop, false, fp.field);
+      if (fp.mapKind === 'message') {
+        if (fp.child === undefined) throw FALLBACK;
+        if (valueAt < 0) this.appendMessage(fp.child, 0, 0, depth + 2);
+        else {
+          const at = this.varint(valueAt, stop);
+          this.appendMessage(fp.child, at, at + this.lo, depth + 2);
+        }
+        (valueBuilder as StructColumnBuilder).appendValid();
+      } else if (fp.mapKind === 'enum') {
+        if (valueAt < 0) {
+          const n = fp.enumNames!.desc.values[0]?.number ?? 0;
+          (valueBuilder as BytesColumnBuilder).appendBytes(...enumName(fp.enumNames!, n));
+        } else this.appendEnumAt(valueBuilder as BytesColumnBuilder, fp.enumNames!, valueAt, stop, false);
+      } else if (valueAt < 0) {
+        appendScalarDefault(valueBuilder, fp.scalar!);
+      } else {
+        this.appendScalarAt(valueBuilder, fp.scalar!, valueAt, stop, false, fp.field);
+      }
+      entry.appendValid();
+    }
+    list.endList(true);
+  }
+
+  /** a map key's identity as the decoder's map tells keys apart (absent: the type's default) */
+  private identifyKey(scalar: ScalarType, at: number, end: number): string {
+    const b = this.bytes;
+    switch (scalar) {
+      case ScalarType.STRING: {
+        if (at < 0) return '';
+        const p = this.varint(at, end);
+        let id = '';
+        for (let i = p; i < p + this.lo; i++) id += String.fromCharCode(b[i]!);
+        return id;
+      }
+      case ScalarType.FIXED32:
+      case ScalarType.SFIXED32:
+        return at < 0 || at + 4 > end ? '0' : String((b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) | 0);
+      case ScalarType.FIXED64:
+      case ScalarType.SFIXED64:
+        if (at < 0 || at + 8 > end) return '0:0';
+        return `${(b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) | 0}:${(b[at + 4]! | (b[at + 5]! << 8) | (b[at + 6]! << 16) | (b[at + 7]! << 24)) | 0}`;
+      default: {
+        if (at < 0) return '0:0';
+        this.varint(at, end);
+        if (scalar === ScalarType.BOOL) return this.lo !== 0 || this.hi !== 0 ? '1:0' : '0:0';
+        // 32-bit keys: the decoder keeps the low 32 bits
+        if (scalar === ScalarType.INT32 || scalar === ScalarType.UINT32 || scalar === ScalarType.SINT32) return `${this.lo | 0}:0`;
+        return `${this.lo | 0}:${this.hi | 0}`;
+      }
+    }
+  }
+
+  private appendScalar(builder: ColumnBuilder, scalar: ScalarType, pos: number, end: number, implicit: boolean, field: DescField): void {
+    this.appendScalarAt(builder, scalar, pos, end, implicit, field);
+  }
+
+  /** one scalar at pos into builder (implicit: a default value is a null cell); the position after it */
+  private appendScalarAt(builder: ColumnBuilder, scalar: ScalarType, pos: number, end: number, implicit: boolean, field: DescField): number {
+    const b = this.bytes;
+    switch (scalar) {
+      case ScalarType.STRING:
+      case ScalarType.BYTES: {
+        const p = this.varint(pos, end);
+        const n = this.lo;
+        if (this.hi !== 0 || n < 0 || n > end - p) throw FALLBACK;
+        if (implicit && n === 0) builder.appendNull();
+        else {
+          if (scalar === ScalarType.STRING && !isValidUtf8(b, p, p + n)) {
+            void field;
+            throw FALLBACK;
+          }
+          (builder as BytesColumnBuilder).appendBytes(b, p, p + n);
+        }
+        return p + n;
+      }
+      case ScalarType.INT32:
+      case ScalarType.UINT32: {
+        const p = this.varint(pos, end);
+        if (implicit && this.lo === 0) builder.appendNull();
+        else (builder as Int32ColumnBuilder).appendInt(this.lo | 0);
+        return p;
+      }
+      case ScalarType.SINT32: {
+        const p = this.varint(pos, end);
+        const n = this.lo;
+        if (implicit && n === 0) builder.appendNull();
+        else (builder as Int32ColumnBuilder).appendInt((n >>> 1) ^ -(n & 1));
+        return p;
+      }
+      case ScalarType.INT64:
+      case ScalarType.UINT64: {
+        const p = this.varint(pos, end);
+        if (implicit && this.lo === 0 && this.hi === 0) builder.appendNull();
+        else (builder as Int64ColumnBuilder).appendWords(this.lo, this.hi);
+        return p;
+      }
+      case ScalarType.SINT64: {
+        const p = this.varint(pos, end);
+        const lo = this.lo;
+        const hi = this.hi;
+        if (implicit && lo === 0 && hi === 0) builder.appendNull();
+        else {
+          let l = (lo >>> 1) | (hi << 31);
+          let h = hi >>> 1;
+          if (lo & 1) {
+            l = ~l;
+            h = ~h;
+          }
+          (builder as Int64ColumnBuilder).appendWords(l, h);
+        }
+        return p;
+      }
+      case ScalarType.BOOL: {
+        const p = this.varint(pos, end);
+        const v = this.lo !== 0 || this.hi !== 0;
+        if (implicit && !v) builder.appendNull();
+        else (builder as BoolColumnBuilder).appendBool(v);
+        return p;
+      }
+      case ScalarType.FIXED32:
+      case ScalarType.SFIXED32:
+      case ScalarType.FLOAT: {
+        if (pos + 4 > end) throw FALLBACK;
+        const bits = b[pos]! | (b[pos + 1]! << 8) | (b[pos + 2]! << 16) | (b[pos + 3]! << 24);
+        if (implicit && bits === 0) builder.appendNull();
+        else if (scalar === ScalarType.FLOAT) {
+          SCRATCH_U32[0] = bits;
+          (builder as FloatColumnBuilder).appendNumber(SCRATCH_F32[0]!);
+        } else (builder as Int32ColumnBuilder).appendInt(bits);
+        return pos + 4;
+      }
+      case ScalarType.FIXED64:
+      case ScalarType.SFIXED64:
+      case ScalarType.DOUBLE: {
+        if (pos + 8 > end) throw FALLBACK;
+        const lo = b[pos]! | (b[pos + 1]! << 8) | (b[pos + 2]! << 16) | (b[pos + 3]! << 24);
+        const hi = b[pos + 4]! | (b[pos + 5]! << 8) | (b[pos + 6]! << 16) | (b[pos + 7]! << 24);
+        if (implicit && lo === 0 && hi === 0) builder.appendNull();
+        else if (scalar === ScalarType.DOUBLE) {
+          SCRATCH_U32[0] = lo;
+          SCRATCH_U32[1] = hi;
+          (builder as FloatColumnBuilder).appendNumber(SCRATCH_F64[0]!);
+        } else (builder as Int64ColumnBuilder).appendWords(lo, hi);
+        return pos + 8;
+      }
+    }
+  }
+
+  private appendEnum(builder: BytesColumnBuilder, names: EnumNames, pos: number, end: number, implicit: boolean): void {
+    this.appendEnumAt(builder, names, pos, end, implicit);
+  }
+
+  private appendEnumAt(builder: BytesColumnBuilder, names: EnumNames, pos: number, end: number, implicit: boolean): number {
+    const p = this.varint(pos, end);
+    const n = this.lo | 0;
+    if (implicit && n === 0) {
+      builder.appendNull();
+      return p;
+    }
+    if (names.closed && !names.names.has(n)) throw FALLBACK;
+    builder.appendBytes(...enumName(names, n));
+    return p;
+  }
+
+  private growOccurrences(): void {
+    const n = this.occPos.length * 2;
+    const pos = new Int32Array(n);
+    pos.set(this.occPos);
+    const wt = new Uint8Array(n);
+    wt.set(this.occWt);
+    const next = new Int32Array(n);
+    next.set(this.occNext);
+    this.occPos = pos;
+    this.occWt = wt;
+    this.occNext = next;
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+const SCRATCH = new ArrayBuffer(8);
+const SCRATCH_U32 = new Uint32Array(SCRATCH);
+const SCRATCH_F32 = new Float32Array(SCRATCH);
+const SCRATCH_F64 = new Float64Array(SCRATCH);
+
+function enumName(names: EnumNames, n: number): [Uint8Array, number, number] {
+  let bytes = names.names.get(n);
+  if (bytes === undefined) bytes = encodeUtf8(`UNKNOWN_ENUM_VALUE_${names.desc.name}_${n}`);
+  return [bytes, 0, bytes.length];
+}
+
+/** A map's missing scalar value: the type's default (a cell, never null). */
+function appendScalarDefault(builder: ColumnBuilder, scalar: ScalarType): void {
+  switch (scalar) {
+    case ScalarType.STRING:
+      return builder.appendValue('');
+    case ScalarType.BYTES:
+      return builder.appendValue(EMPTY);
+    case ScalarType.BOOL:
+      return builder.appendValue(false);
+    case ScalarType.INT64:
+    case ScalarType.UINT64:
+    case ScalarType.SINT64:
+    case ScalarType.FIXED64:
+    case ScalarType.SFIXED64:
+      return builder.appendValue(0n);
+    default:
+      return builder.appendValue(0);
+  }
+}
+
+function wireTypeOf(scalar: ScalarType): number {
+  switch (scalar) {
+    case ScalarType.DOUBLE:
+    case ScalarType.FIXED64:
+    case ScalarType.SFIXED64:
+      return 1;
+    case ScalarType.FLOAT:
+    case ScalarType.FIXED32:
+    case ScalarType.SFIXED32:
+      return 5;
+    case ScalarType.STRING:
+    case ScalarType.BYTES:
+      return 2;
+    default:
+      return 0;
+  }
+}
+
+/** Valid UTF-8 (ASCII at once; anything else through the strict decoder). */
+function isValidUtf8(b: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (b[i]! >= 0x80) return decodeUtf8(b, i, end, true) !== undefined;
+  return true;
+}
+
+function compileMessagePlan(desc: DescMessage, nodes: readonly ParquetNode[], builder: StructColumnBuilder): MessagePlan {
+  const oneofs = desc.oneofs;
+  const fields: FieldPlan[] = desc.fields.map((field, index) => compileFieldPlan(field, index, nodes[index]!, builder.children[index]!, oneofs.findIndex((o) => o === field.oneof)));
+  const n = fields.length;
+  return {
+    desc,
+    fields,
+    byNumber: new Map(fields.map((f) => [f.field.number, f])),
+    first: new Int32Array(n),
+    last: new Int32Array(n),
+    count: new Int32Array(n),
+    oneofSet: new Int32Array(Math.max(1, oneofs.length)),
+    hasRequired: fields.some((f) => f.required),
+  };
+}
+
+function compileFieldPlan(field: DescField, index: number, node: ParquetNode, builder: ColumnBuilder, oneof: number): FieldPlan {
+  const plan: FieldPlan = {
+    index,
+    kind: field.fieldKind,
+    field,
+    scalar: undefined,
+    accepts: getAcceptedWireTypes(field),
+    implicit: field.oneof === undefined && field.presence === FeatureSet_FieldPresence.IMPLICIT,
+    required: field.proto.label === 2,
+    oneof,
+    builder,
+    element: undefined,
+    child: undefined,
+    enumNames: undefined,
+    mapKey: undefined,
+    mapKind: undefined,
+  };
+  const cut = node.children === undefined;
+  switch (field.fieldKind) {
+    case 'scalar':
+      plan.scalar = field.scalar;
+      break;
+    case 'enum':
+      plan.enumNames = compileEnumNames(field.enum);
+      break;
+    case 'message':
+      if (!cut && builder instanceof StructColumnBuilder) plan.child = compileMessagePlan(field.message, node.children!, builder);
+      break;
+    case 'list':
+      if (builder instanceof ListColumnBuilder) plan.element = builder.element;
+      if (field.listKind === 'scalar') plan.scalar = field.scalar;
+      else if (field.listKind === 'enum') plan.enumNames = compileEnumNames(field.enum);
+      else if (!cut && plan.element instanceof StructColumnBuilder) plan.child = compileMessagePlan(field.message, node.children!, plan.element);
+      break;
+    case 'map': {
+      plan.mapKey = field.mapKey;
+      plan.mapKind = field.mapKind;
+      if (builder instanceof ListColumnBuilder) plan.element = builder.element;
+      if (field.mapKind === 'scalar') plan.scalar = field.scalar;
+      else if (field.mapKind === 'enum') plan.enumNames = compileEnumNames(field.enum);
+      else {
+        const valueNode = node.children?.[1];
+        const entry = plan.element;
+        if (valueNode?.children !== undefined && entry instanceof StructColumnBuilder && entry.children[1] instanceof StructColumnBuilder) {
+          plan.child = compileMessagePlan(field.message, valueNode.children, entry.children[1]);
+        }
+      }
+      break;
+    }
+  }
+  return plan;
+}
+
+function compileEnumNames(e: DescEnum): EnumNames {
+  const names = new Map<number, Uint8Array>();
+  for (const v of e.values) if (!names.has(v.number)) names.set(v.number, encodeUtf8(v.name));
+  return { desc: e, closed: !e.open, names };
+}
