@@ -172,6 +172,8 @@ export class ProtobufWireAppender {
       const tag = this.lo;
       const no = tag >>> 3;
       const wt = tag & 7;
+      // field number 0: the decoder's invalid-tag error
+      if (no === 0) throw FALLBACK;
       const fp = plan.byNumber.get(no);
       const valueStart = p;
       p = this.skipValue(p, wt, end);
@@ -282,6 +284,7 @@ export class ProtobufWireAppender {
         p = this.varint(p, stop);
         if (this.hi !== 0 || this.lo <= 0) throw FALLBACK;
         const tag = this.lo;
+        if (tag >>> 3 === 0) throw FALLBACK;
         const at = p;
         p = this.skipValue(p, tag & 7, stop);
         if (tag === keyTag) keyAt = at;
