@@ -16,7 +16,7 @@
 import { ScalarType, type DescEnum, type DescField, type DescMessage } from '@bufbuild/protobuf';
 import { FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
 import { decodeUtf8, encodeUtf8, getAcceptedWireTypes } from '../protobuf';
-import { BoolColumnBuilder, BytesColumnBuilder, FloatColumnBuilder, Int32ColumnBuilder, Int64ColumnBuilder, ListColumnBuilder, StructColumnBuilder, type ColumnBuilder } from './arrow-column-builders';
+import { BoolColumnBuilder, BytesColumnBuilder, NumberColumnBuilder, Int64ColumnBuilder, ListColumnBuilder, StructColumnBuilder, type ColumnBuilder } from './arrow-column-builders';
 import type { ParquetNode } from './parquet-schema-types';
 
 type Kind = 'scalar' | 'enum' | 'message' | 'list' | 'map';
@@ -380,14 +380,14 @@ export class ProtobufWireAppender {
       case ScalarType.UINT32: {
         const p = this.varint(pos, end);
         if (implicit && this.lo === 0) builder.appendNull();
-        else (builder as Int32ColumnBuilder).appendInt(this.lo | 0);
+        else (builder as NumberColumnBuilder).appendNumber(this.lo | 0);
         return p;
       }
       case ScalarType.SINT32: {
         const p = this.varint(pos, end);
         const n = this.lo;
         if (implicit && n === 0) builder.appendNull();
-        else (builder as Int32ColumnBuilder).appendInt((n >>> 1) ^ -(n & 1));
+        else (builder as NumberColumnBuilder).appendNumber((n >>> 1) ^ -(n & 1));
         return p;
       }
       case ScalarType.INT64:
@@ -428,8 +428,8 @@ export class ProtobufWireAppender {
         if (implicit && bits === 0) builder.appendNull();
         else if (scalar === ScalarType.FLOAT) {
           SCRATCH_U32[0] = bits;
-          (builder as FloatColumnBuilder).appendNumber(SCRATCH_F32[0]!);
-        } else (builder as Int32ColumnBuilder).appendInt(bits);
+          (builder as NumberColumnBuilder).appendNumber(SCRATCH_F32[0]!);
+        } else (builder as NumberColumnBuilder).appendNumber(bits);
         return pos + 4;
       }
       case ScalarType.FIXED64:
@@ -442,7 +442,7 @@ export class ProtobufWireAppender {
         else if (scalar === ScalarType.DOUBLE) {
           SCRATCH_U32[0] = lo;
           SCRATCH_U32[1] = hi;
-          (builder as FloatColumnBuilder).appendNumber(SCRATCH_F64[0]!);
+          (builder as NumberColumnBuilder).appendNumber(SCRATCH_F64[0]!);
         } else (builder as Int64ColumnBuilder).appendWords(lo, hi);
         return pos + 8;
       }

@@ -82,29 +82,6 @@ export abstract class ColumnBuilder {
   }
 }
 
-export class Int32ColumnBuilder extends ColumnBuilder {
-  private values = new Int32Array(256);
-  appendInt(v: number): void {
-    if (this.length >= this.values.length) this.values = grow(this.values, this.length + 1);
-    this.values[this.length] = v;
-    this.pushValidity(true);
-  }
-  appendNull(): void {
-    if (this.length >= this.values.length) this.values = grow(this.values, this.length + 1);
-    this.values[this.length] = 0;
-    this.pushValidity(false);
-  }
-  appendValue(v: ParquetValue | undefined): void {
-    if (v === null || v === undefined) this.appendNull();
-    else this.appendInt(Number(v));
-  }
-  finish(): Data {
-    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: this.values.slice(0, this.length) } as never);
-    this.resetCounts();
-    return data;
-  }
-}
-
 /** 64-bit integers as two 32-bit words (little-endian), so the wire appender needs no bigint. */
 export class Int64ColumnBuilder extends ColumnBuilder {
   private words = new Int32Array(512);
@@ -133,11 +110,12 @@ export class Int64ColumnBuilder extends ColumnBuilder {
   }
 }
 
-export class FloatColumnBuilder extends ColumnBuilder {
-  private values: Float32Array | Float64Array;
-  constructor(type: DataType, double: boolean) {
+/** 32-bit integers, floats and doubles: one typed array of values. */
+export class NumberColumnBuilder extends ColumnBuilder {
+  private values: Int32Array | Float32Array | Float64Array;
+  constructor(type: DataType, kind: 'int32' | 'float32' | 'float64') {
     super(type);
-    this.values = double ? new Float64Array(256) : new Float32Array(256);
+    this.values = kind === 'int32' ? new Int32Array(256) : kind === 'float32' ? new Float32Array(256) : new Float64Array(256);
   }
   appendNumber(v: number): void {
     if (this.length >= this.values.length) this.values = grow(this.values, this.length + 1);

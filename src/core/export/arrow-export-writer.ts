@@ -12,7 +12,7 @@ import type { ExportColumns } from './format-export-rows-text';
 import { buildExportSchema, chooseKeyType, shapeExportColumn, type ShapeContext } from './parquet-export-writer';
 import type { ParquetNode } from './parquet-schema-types';
 import type { ValueFrame } from '../flink';
-import { BoolColumnBuilder, BytesColumnBuilder, ColumnTreeMark, FloatColumnBuilder, Int32ColumnBuilder, Int64ColumnBuilder, ListColumnBuilder, StructColumnBuilder, type ColumnBuilder } from './arrow-column-builders';
+import { BoolColumnBuilder, BytesColumnBuilder, ColumnTreeMark, NumberColumnBuilder, Int64ColumnBuilder, ListColumnBuilder, StructColumnBuilder, type ColumnBuilder } from './arrow-column-builders';
 import { ProtobufWireAppender } from './append-protobuf-wire-value';
 
 export const ARROW_BATCH_ROWS = 10_000;
@@ -109,10 +109,10 @@ export class ArrowExportWriter {
         const list = this.builders[i] as ListColumnBuilder;
         const item = list.element as StructColumnBuilder;
         for (const u of wire.unknown) {
-          const [path, number, wireType, bytes] = item.children as [BytesColumnBuilder, Int32ColumnBuilder, Int32ColumnBuilder, BytesColumnBuilder];
+          const [path, number, wireType, bytes] = item.children as [BytesColumnBuilder, NumberColumnBuilder, NumberColumnBuilder, BytesColumnBuilder];
           path.appendBytes(EMPTY, 0, 0);
-          number.appendInt(u.number);
-          wireType.appendInt(u.wireType);
+          number.appendNumber(u.number);
+          wireType.appendNumber(u.wireType);
           bytes.appendBytes(frame.bytes, u.start, u.end);
           item.appendValid();
         }
@@ -179,8 +179,8 @@ const EMPTY = new Uint8Array(0);
 function createColumnBuilder(type: DataType): ColumnBuilder {
   if (DataType.isStruct(type)) return new StructColumnBuilder(type, type.children.map((f) => createColumnBuilder(f.type as DataType)));
   if (DataType.isList(type)) return new ListColumnBuilder(type, createColumnBuilder(type.children[0]!.type as DataType));
-  if (DataType.isInt(type)) return type.bitWidth === 64 ? new Int64ColumnBuilder(type) : new Int32ColumnBuilder(type);
-  if (DataType.isFloat(type)) return new FloatColumnBuilder(type, type.precision === Precision.DOUBLE);
+  if (DataType.isInt(type)) return type.bitWidth === 64 ? new Int64ColumnBuilder(type) : new NumberColumnBuilder(type, 'int32');
+  if (DataType.isFloat(type)) return new NumberColumnBuilder(type, type.precision === Precision.DOUBLE ? 'float64' : 'float32');
   if (DataType.isBool(type)) return new BoolColumnBuilder(type);
   if (DataType.isUtf8(type) || DataType.isBinary(type)) return new BytesColumnBuilder(type);
   throw new Error(`no column builder for Arrow type ${String(type)}`);
