@@ -16,6 +16,7 @@ import { formatBytes } from '../format';
 import { useInspector } from '../inspector-context';
 import { nameStateTable } from '../query/name-state-table';
 import { openDownloadTarget, type DownloadTarget } from '../query/open-download-target';
+import { createArrowChunkInserter } from '../query/insert-arrow-chunks';
 import { openDuckDb } from '../query/open-duckdb';
 import { MAX_RESULT_ROWS, runSql, saveSqlResultCsv, type SqlResult } from '../query/run-sql';
 
@@ -79,19 +80,18 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
       setStatus((s) => ({ ...s, [t.table]: { kind: 'loading' } }));
       try {
         await engine.conn.query(`DROP TABLE IF EXISTS ${t.table}`);
-        let first = true;
         setRunning({ what: `Loading ${t.state.name}`, progress: null });
         let summary;
+        // each chunk is one Arrow IPC stream (a row group), passed on to DuckDB's worker as it comes: the decoding
+        // worker makes the next chunk while DuckDB inserts this one (at most MAX_QUEUED_INSERTS chunks wait in DuckDB's worker)
+        const inserter = createArrowChunkInserter(engine.conn, t.table);
         try {
-          // each chunk is one Arrow IPC stream (a row group): inserted as it comes, so the page holds one at a time
           summary = await inspector.exportState(
             { operatorId: t.op.id, state: t.state.name, scope: t.state.scope, format: 'arrow' },
-            async (chunk) => {
-              await engine.conn.insertArrowFromIPCStream(chunk, { name: t.table, create: first });
-              first = false;
-            },
+            (chunk) => inserter.add(chunk),
             (p) => showProgress({ what: `Loading ${t.state.name}`, progress: p }),
           );
+          await inserter.finish();
         } finally {
           setRunning(null);
         }
