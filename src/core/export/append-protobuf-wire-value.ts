@@ -54,6 +54,8 @@ interface MessagePlan {
   desc: DescMessage;
   fields: FieldPlan[];
   byNumber: Map<number, FieldPlan>;
+  /** the same, indexed by field number, for numbers below DENSE_NUMBERS */
+  dense: (FieldPlan | undefined)[];
   /** per field: first and last occurrence (index into the occurrence stack), count */
   first: Int32Array;
   last: Int32Array;
@@ -61,6 +63,7 @@ interface MessagePlan {
   /** per oneof: the field index set, or -1 */
   oneofSet: Int32Array;
   hasRequired: boolean;
+  hasOneofs: boolean;
 }
 
 /** A root unknown field: bytes[start, end) of the value given to append (tag included), with its number and wire type. */
@@ -163,7 +166,7 @@ export class ProtobufWireAppender {
     const base = this.top;
     const { first, last, count, oneofSet } = plan;
     count.fill(0);
-    oneofSet.fill(-1);
+    if (plan.hasOneofs) oneofSet.fill(-1);
     let p = start;
     while (p < end) {
       const tagStart = p;
@@ -174,7 +177,7 @@ export class ProtobufWireAppender {
       const wt = tag & 7;
       // field number 0: the decoder's invalid-tag error
       if (no === 0) throw FALLBACK;
-      const fp = plan.byNumber.get(no);
+      const fp = no < DENSE_NUMBERS ? plan.dense[no] : plan.byNumber.get(no);
       const valueStart = p;
       p = this.skipValue(p, wt, end);
       if (fp === undefined || (fp.accepts & (1 << wt)) === 0) {
@@ -211,10 +214,10 @@ export class ProtobufWireAppender {
       }
       switch (fp.kind) {
         case 'scalar':
-          this.appendScalar(fp.builder, fp.scalar!, this.occPos[first[f]!]!, end, fp.implicit, fp.field);
+          this.appendScalarAt(fp.builder, fp.scalar!, this.occPos[first[f]!]!, end, fp.implicit);
           break;
         case 'enum':
-          this.appendEnum(fp.builder as BytesColumnBuilder, fp.enumNames!, this.occPos[first[f]!]!, end, fp.implicit);
+          this.appendEnumAt(fp.builder as BytesColumnBuilder, fp.enumNames!, this.occPos[first[f]!]!, end, fp.implicit);
           break;
         case 'message': {
           if (fp.child === undefined) throw FALLBACK;
@@ -253,13 +256,13 @@ export class ProtobufWireAppender {
         let p = this.varint(pos, end);
         const stop = p + this.lo;
         while (p < stop) {
-          p = fp.enumNames !== undefined ? this.appendEnumAt(element as BytesColumnBuilder, fp.enumNames, p, stop, false) : this.appendScalarAt(element, fp.scalar!, p, stop, false, fp.field);
+          p = fp.enumNames !== undefined ? this.appendEnumAt(element as BytesColumnBuilder, fp.enumNames, p, stop, false) : this.appendScalarAt(element, fp.scalar!, p, stop, false);
         }
         if (p !== stop) throw FALLBACK;
       } else if (fp.enumNames !== undefined) {
         this.appendEnumAt(element as BytesColumnBuilder, fp.enumNames, pos, end, false);
       } else {
-        this.appendScalarAt(element, fp.scalar!, pos, end, false, fp.field);
+        this.appendScalarAt(element, fp.scalar!, pos, end, false);
       }
     }
     list.endList(true);
@@ -300,7 +303,7 @@ export class ProtobufWireAppender {
         seen.add(id);
       }
       if (keyAt < 0) appendScalarDefault(keyBuilder, fp.mapKey!);
-      else this.appendScalarAt(keyBuilder, fp.mapKey!, keyAt, stop, false, fp.field);
+      else this.appendScalarAt(keyBuilder, fp.mapKey!, keyAt, stop, false);
       if (fp.mapKind === 'message') {
         if (fp.child === undefined) throw FALLBACK;
         if (valueAt < 0) this.appendMessage(fp.child, 0, 0, depth + 2);
@@ -317,7 +320,7 @@ export class ProtobufWireAppender {
       } else if (valueAt < 0) {
         appendScalarDefault(valueBuilder, fp.scalar!);
       } else {
-        this.appendScalarAt(valueBuilder, fp.scalar!, valueAt, stop, false, fp.field);
+        this.appendScalarAt(valueBuilder, fp.scalar!, valueAt, stop, false);
       }
       entry.appendValid();
     }
@@ -353,12 +356,8 @@ export class ProtobufWireAppender {
     }
   }
 
-  private appendScalar(builder: ColumnBuilder, scalar: ScalarType, pos: number, end: number, implicit: boolean, field: DescField): void {
-    this.appendScalarAt(builder, scalar, pos, end, implicit, field);
-  }
-
   /** one scalar at pos into builder (implicit: a default value is a null cell); the position after it */
-  private appendScalarAt(builder: ColumnBuilder, scalar: ScalarType, pos: number, end: number, implicit: boolean, field: DescField): number {
+  private appendScalarAt(builder: ColumnBuilder, scalar: ScalarType, pos: number, end: number, implicit: boolean): number {
     const b = this.bytes;
     switch (scalar) {
       case ScalarType.STRING:
@@ -367,13 +366,9 @@ export class ProtobufWireAppender {
         const n = this.lo;
         if (this.hi !== 0 || n < 0 || n > end - p) throw FALLBACK;
         if (implicit && n === 0) builder.appendNull();
-        else {
-          if (scalar === ScalarType.STRING && !isValidUtf8(b, p, p + n)) {
-            void field;
-            throw FALLBACK;
-          }
-          (builder as BytesColumnBuilder).appendBytes(b, p, p + n);
-        }
+        else if (scalar === ScalarType.BYTES) (builder as BytesColumnBuilder).appendBytes(b, p, p + n);
+        // a string: copied while its bytes are checked for ASCII; anything else must be valid UTF-8 (the cell is rolled back with the value if not)
+        else if (!(builder as BytesColumnBuilder).appendAsciiChecked(b, p, p + n) && decodeUtf8(b, p, p + n, true) === undefined) throw FALLBACK;
         return p + n;
       }
       case ScalarType.INT32:
@@ -449,10 +444,6 @@ export class ProtobufWireAppender {
     }
   }
 
-  private appendEnum(builder: BytesColumnBuilder, names: EnumNames, pos: number, end: number, implicit: boolean): void {
-    this.appendEnumAt(builder, names, pos, end, implicit);
-  }
-
   private appendEnumAt(builder: BytesColumnBuilder, names: EnumNames, pos: number, end: number, implicit: boolean): number {
     const p = this.varint(pos, end);
     const n = this.lo | 0;
@@ -480,6 +471,8 @@ export class ProtobufWireAppender {
 }
 
 const EMPTY = new Uint8Array(0);
+/** field numbers looked up in an array (below) or a Map (above) */
+const DENSE_NUMBERS = 128;
 const SCRATCH = new ArrayBuffer(8);
 const SCRATCH_U32 = new Uint32Array(SCRATCH);
 const SCRATCH_F32 = new Float32Array(SCRATCH);
@@ -529,12 +522,6 @@ function wireTypeOf(scalar: ScalarType): number {
   }
 }
 
-/** Valid UTF-8 (ASCII at once; anything else through the strict decoder). */
-function isValidUtf8(b: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (b[i]! >= 0x80) return decodeUtf8(b, i, end, true) !== undefined;
-  return true;
-}
-
 function compileMessagePlan(desc: DescMessage, nodes: readonly ParquetNode[], builder: StructColumnBuilder): MessagePlan {
   const oneofs = desc.oneofs;
   const fields: FieldPlan[] = desc.fields.map((field, index) => compileFieldPlan(field, index, nodes[index]!, builder.children[index]!, oneofs.findIndex((o) => o === field.oneof)));
@@ -543,11 +530,13 @@ function compileMessagePlan(desc: DescMessage, nodes: readonly ParquetNode[], bu
     desc,
     fields,
     byNumber: new Map(fields.map((f) => [f.field.number, f])),
+    dense: Array.from({ length: DENSE_NUMBERS }, (_, no) => fields.find((f) => f.field.number === no)),
     first: new Int32Array(n),
     last: new Int32Array(n),
     count: new Int32Array(n),
     oneofSet: new Int32Array(Math.max(1, oneofs.length)),
     hasRequired: fields.some((f) => f.required),
+    hasOneofs: oneofs.length > 0,
   };
 }
 

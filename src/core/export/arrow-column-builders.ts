@@ -34,7 +34,7 @@ export abstract class ColumnBuilder {
   abstract appendNull(): void;
   /** one cell from its shaped value (null/undefined: a null cell) */
   abstract appendValue(v: ParquetValue | undefined): void;
-  /** the cells so far as Data; the builder is empty afterwards */
+  /** the cells so far as Data, viewing the builder's buffers (valid until the next append: encode it first); the builder is empty afterwards */
   abstract finish(): Data;
   /** every builder of this subtree (for mark/rollback) */
   collect(out: ColumnBuilder[]): void {
@@ -58,9 +58,9 @@ export abstract class ColumnBuilder {
     this.length++;
   }
 
+  /** views, not copies: the IPC writer copies a batch before the builders write the next one */
   protected takeValidity(): Uint8Array | undefined {
-    const bitmap = this.nullCount === 0 ? undefined : this.validity.slice(0, (this.length + 7) >> 3);
-    return bitmap;
+    return this.nullCount === 0 ? undefined : this.validity.subarray(0, (this.length + 7) >> 3);
   }
 
   protected resetCounts(): void {
@@ -103,8 +103,7 @@ export class Int64ColumnBuilder extends ColumnBuilder {
     this.appendWords(Number(b & 0xffffffffn) | 0, Number(b >> 32n) | 0);
   }
   finish(): Data {
-    const words = this.words.slice(0, this.length * 2);
-    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: new BigInt64Array(words.buffer, 0, this.length) } as never);
+    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: new BigInt64Array(this.words.buffer, 0, this.length) } as never);
     this.resetCounts();
     return data;
   }
@@ -132,7 +131,7 @@ export class NumberColumnBuilder extends ColumnBuilder {
     else this.appendNumber(Number(v));
   }
   finish(): Data {
-    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: this.values.slice(0, this.length) } as never);
+    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: this.values.subarray(0, this.length) } as never);
     this.resetCounts();
     return data;
   }
@@ -157,7 +156,7 @@ export class BoolColumnBuilder extends ColumnBuilder {
     else this.appendBool(v === true);
   }
   finish(): Data {
-    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: this.bits.slice(0, (this.length + 7) >> 3) } as never);
+    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: this.bits.subarray(0, (this.length + 7) >> 3) } as never);
     this.resetCounts();
     return data;
   }
@@ -172,10 +171,25 @@ export class BytesColumnBuilder extends ColumnBuilder {
   appendBytes(src: Uint8Array, start: number, end: number): void {
     const n = end - start;
     if (this.size + n > this.data.length) this.data = grow(this.data, this.size + n);
-    if (n > 64) this.data.set(src.subarray(start, end), this.size);
-    else for (let i = 0; i < n; i++) this.data[this.size + i] = src[start + i]!;
-    this.size += n;
+    const d = this.data;
+    const at = this.size;
+    if (n > 32) d.set(src.subarray(start, end), at);
+    else for (let i = 0; i < n; i++) d[at + i] = src[start + i]!;
+    this.size = at + n;
     this.close(true);
+  }
+
+  /** appendBytes of a string's UTF-8 bytes; false when a byte is not ASCII (the caller checks those bytes itself) */
+  appendAsciiChecked(src: Uint8Array, start: number, end: number): boolean {
+    const n = end - start;
+    if (this.size + n > this.data.length) this.data = grow(this.data, this.size + n);
+    const d = this.data;
+    const at = this.size;
+    let all = 0;
+    for (let i = 0; i < n; i++) all |= d[at + i] = src[start + i]!;
+    this.size = at + n;
+    this.close(true);
+    return all < 0x80;
   }
 
   appendString(s: string): void {
@@ -239,7 +253,7 @@ export class BytesColumnBuilder extends ColumnBuilder {
   }
 
   finish(): Data {
-    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), valueOffsets: this.offsets.slice(0, this.length + 1), data: this.data.slice(0, this.size) } as never);
+    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), valueOffsets: this.offsets.subarray(0, this.length + 1), data: this.data.subarray(0, this.size) } as never);
     this.resetCounts();
     this.size = 0;
     return data;
@@ -309,7 +323,7 @@ export class ListColumnBuilder extends ColumnBuilder {
     this.element.collect(out);
   }
   finish(): Data {
-    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), valueOffsets: this.offsets.slice(0, this.length + 1), child: this.element.finish() } as never);
+    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), valueOffsets: this.offsets.subarray(0, this.length + 1), child: this.element.finish() } as never);
     this.resetCounts();
     return data;
   }
