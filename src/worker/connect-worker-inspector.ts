@@ -42,6 +42,7 @@ export function connectWorkerInspector(): WorkerInspector {
     getEntryDetail: (query) => call(remote.getEntryDetail(query)),
     getStateStats: (query, onProgress) => call(remote.getStateStats(query, listen(onProgress))),
     exportState: (query, onChunk, onProgress) => call(remote.exportState(query, proxy(onChunk), listen(onProgress))),
+    exportStates: (query, onChunk, onProgress) => call(remote.exportStates(query, proxy(onChunk), listen(onProgress))),
     checkHeaders: (options, onProgress) => call(remote.checkHeaders(options, listen(onProgress))),
     check: (options, onProgress) => call(remote.check(options, listen(onProgress))),
     formatReport: (options, format) => call(remote.formatReport(options, format)),

@@ -282,6 +282,17 @@ export interface StateExportSummary {
 /** Receives an export's bytes in order; the export waits for a returned promise (back pressure). */
 export type ExportChunkListener = (chunk: Uint8Array) => void | Promise<void>;
 
+/** Several states of one operator to export in one read of its state files (the Query view's tables). */
+export interface StatesExportQuery {
+  operatorId: string;
+  states: readonly { state: string; scope?: 'keyed' | 'operator' | 'broadcast' }[];
+  format: StateExportQuery['format'];
+  layout?: StateExportQuery['layout'];
+}
+
+/** Receives the bytes of state `index` of a StatesExportQuery, in order per state; the export waits for a returned promise. */
+export type IndexedExportChunkListener = (index: number, chunk: Uint8Array) => void | Promise<void>;
+
 export interface Inspector {
   /** Reads and classifies the input, hashes it and opens the savepoint. Replaces any open session. */
   open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession>;
@@ -296,6 +307,8 @@ export interface Inspector {
   getStateStats(query: StateQuery, onProgress?: ProgressListener): Promise<StateStatsDetail>;
   /** Writes one state's entries as JSON Lines, CSV or Parquet (core/export), streamed to `onChunk`; cancellable with `cancel`. */
   exportState(query: StateExportQuery, onChunk: ExportChunkListener, onProgress?: ProgressListener): Promise<StateExportSummary>;
+  /** Writes several states of one operator in one read of its state files (core/export exportStates): state i's chunks to `onChunk(i, …)`; one summary per state. */
+  exportStates(query: StatesExportQuery, onChunk: IndexedExportChunkListener, onProgress?: ProgressListener): Promise<StateExportSummary[]>;
   /** The header-only verdict: `_metadata` and the state headers, no value read (checkSavepoint with scanValues false). */
   checkHeaders(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport>;
   /** The compatibility report of the open savepoint against the new schema with the value scan (the same as the CLI's `check`). */

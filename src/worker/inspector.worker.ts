@@ -28,6 +28,7 @@ const exposed: Inspector = {
   getStateStats: guard((query, onProgress) => local.getStateStats(query, onProgress)),
   // each chunk is the export's own copy: moved to the page, not copied
   exportState: guard((query, onChunk, onProgress) => local.exportState(query, (chunk) => onChunk(transfer(chunk, [chunk.buffer])), onProgress)),
+  exportStates: guard((query, onChunk, onProgress) => local.exportStates(query, (index, chunk) => onChunk(index, transfer(chunk, [chunk.buffer])), onProgress)),
   checkHeaders: guard((options, onProgress) => local.checkHeaders(options, onProgress)),
   check: guard((options, onProgress) => local.check(options, onProgress)),
   formatReport: guard((options, format) => local.formatReport(options, format)),

@@ -1,7 +1,7 @@
 /**
- * LocalInspector.exportState over a fixture savepoint written by real Flink: the app's export is the
+ * LocalInspector.exportState(s) over a fixture savepoint written by real Flink: the app's export is the
  * CLI's, byte for byte (the same core function), streamed in chunks; an unknown state is a not-found
- * failure; a cancelled export stops.
+ * failure; a cancelled export stops; several states exported together are each what exportState gives, read in one pass.
  */
 import { existsSync, readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,5 +41,51 @@ describe.skipIf(!exists)('LocalInspector.exportState', () => {
   it('fails with not-found for a state the operator does not have', async () => {
     const { inspector, operatorId } = await open();
     await expect(inspector.exportState({ operatorId, state: 'nope', format: 'jsonl' }, () => undefined)).rejects.toMatchObject({ code: 'not-found' });
+  });
+});
+
+describe.skipIf(!exists)('LocalInspector.exportStates', () => {
+  /** the savepoint's files as Blobs that count the bytes sliced out of the state files (not `_metadata`) */
+  async function openCounting(): Promise<{ inspector: LocalInspector; operatorId: string; stateBytesRead: () => number }> {
+    let read = 0;
+    class CountingBlob extends Blob {
+      override slice(start?: number, end?: number, type?: string): Blob {
+        const part = super.slice(start, end, type);
+        read += part.size;
+        return part;
+      }
+    }
+    const files = readdirSync(SAVEPOINT).map((n) => {
+      const bytes = readFileSync(path.join(SAVEPOINT, n));
+      return { path: `sp/${n}`, blob: n === '_metadata' ? new Blob([bytes]) : new CountingBlob([bytes]) };
+    });
+    const inspector = new LocalInspector();
+    await inspector.open({ kind: 'files', files });
+    const inspection = await inspector.getInspection();
+    return { inspector, operatorId: inspection.operators.find((o) => o.uid === 'int-keyed')!.id, stateBytesRead: () => read };
+  }
+
+  it('gives every state the bytes exportState gives it, reading the state files once for them all', async () => {
+    const keyed = ['event-history', 'events-by-name', 'last-event'];
+    for (const format of ['arrow', 'parquet'] as const) {
+      const { inspector, operatorId, stateBytesRead } = await openCounting();
+      const single: Buffer[] = [];
+      const before = stateBytesRead();
+      for (const state of keyed) {
+        const chunks: Uint8Array[] = [];
+        await inspector.exportState({ operatorId, state, scope: 'keyed', format }, (c) => void chunks.push(c));
+        single.push(Buffer.concat(chunks));
+      }
+      const readOneByOne = stateBytesRead() - before;
+      const together: Uint8Array[][] = keyed.map(() => []);
+      const mark = stateBytesRead();
+      const summaries = await inspector.exportStates({ operatorId, states: keyed.map((state) => ({ state, scope: 'keyed' as const })), format }, (i, c) => void together[i]!.push(c));
+      const readTogether = stateBytesRead() - mark;
+      expect(summaries.map((s) => s.rows)).toEqual([24, 24, 5]);
+      keyed.forEach((_, i) => expect(Buffer.concat(together[i]!).equals(single[i]!), `${format} ${keyed[i]}`).toBe(true));
+      // one pass over the keyed stream instead of three
+      expect(readTogether).toBeGreaterThan(0);
+      expect(readTogether * 2).toBeLessThan(readOneByOne);
+    }
   });
 });

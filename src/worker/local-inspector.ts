@@ -8,16 +8,16 @@
  * `listEntries`/`getEntryDetail` read one key group's block per page; `check` runs the value scan
  * of the CLI's `check` (its report is what the export writes).
  */
-import { createSnapshotRegistry, createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry } from '../core/flink';
+import { createSnapshotRegistry, createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry, type StateSample } from '../core/flink';
 import { findProtobufStates, indexDeclarations, loadDescriptorSet, registerKryoProtobufReaders, registerPeerSerdeReaders } from '../core/compat';
 import { isDecodeError, wrongInput, type SavepointFiles } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type CompatibilityReport, type ValueViewCaps } from '../core/report';
-import { exportState } from '../core/export';
+import { exportStates } from '../core/export';
 import packageJson from '../../package.json';
 import type { Cancellation } from './cancellation';
 import { createSwitchingStep } from './create-switching-step';
-import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportChunkListener, ExportFormat, Inspector, InspectorInput, OpenedSession, ProgressListener, StateExportQuery, StateExportSummary, StateQuery, StateStatsDetail } from './inspector';
+import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportChunkListener, ExportFormat, IndexedExportChunkListener, StatesExportQuery, Inspector, InspectorInput, OpenedSession, ProgressListener, StateExportQuery, StateExportSummary, StateQuery, StateStatsDetail } from './inspector';
 import type { OpenSession, Session } from './inspector-session';
 import { openFileSession } from './open-file-session';
 import { openUrlSession } from './open-url-session';
@@ -98,23 +98,35 @@ export class LocalInspector implements Inspector {
 
   /** Headers read again with the export's own registry (its codecs decode the values), then one decode-mode scan of the state. */
   async exportState(query: StateExportQuery, onChunk: ExportChunkListener, onProgress?: ProgressListener): Promise<StateExportSummary> {
+    const [summary] = await this.runExport({ operatorId: query.operatorId, states: [{ state: query.state, ...(query.scope === undefined ? {} : { scope: query.scope }) }], format: query.format, ...(query.layout === undefined ? {} : { layout: query.layout }) }, query.sample, (_i, chunk) => onChunk(chunk), onProgress);
+    return summary!;
+  }
+
+  async exportStates(query: StatesExportQuery, onChunk: IndexedExportChunkListener, onProgress?: ProgressListener): Promise<StateExportSummary[]> {
+    return this.runExport(query, undefined, onChunk, onProgress);
+  }
+
+  private async runExport(query: StatesExportQuery, sample: StateSample | undefined, onChunk: IndexedExportChunkListener, onProgress?: ProgressListener): Promise<StateExportSummary[]> {
     const session = this.requireSavepoint();
     return this.steps.run('reading-state-headers', onProgress, async (cancel, phase, _bytesRead, step) => {
       const registry = createSnapshotRegistry();
       registerProtobufSnapshotReaders(registry);
       const inspection = await inspectSavepoint(trackSavepointReads(session.savepoint, step), registry, { signal: signalOf(cancel) });
       const op = inspection.operators.find((o) => o.id === query.operatorId);
-      const state = op?.states.find((s) => s.name === query.state && (query.scope === undefined || s.scope === query.scope));
-      if (op === undefined || state === undefined) throw wrongInput('not-found', `expected a state of the savepoint, found ${JSON.stringify(query.state)} of operator ${query.operatorId}`);
+      const states = query.states.map(({ state: name, scope }) => {
+        const state = op?.states.find((s) => s.name === name && (scope === undefined || s.scope === scope));
+        if (op === undefined || state === undefined) throw wrongInput('not-found', `expected a state of the savepoint, found ${JSON.stringify(name)} of operator ${query.operatorId}`);
+        return state;
+      });
       const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
-      phase('scanning-values', op.stateSize);
-      const result = await exportState(
+      phase('scanning-values', op!.stateSize);
+      const results = await exportStates(
         opened,
         registry,
-        { state, operator: op.id, format: query.format, ...(query.layout === undefined ? {} : { layout: query.layout }), ...(query.sample === undefined ? {} : { sample: query.sample }), signal: signalOf(cancel) },
+        { operator: op!.id, states, format: query.format, ...(query.layout === undefined ? {} : { layout: query.layout }), ...(sample === undefined ? {} : { sample }), signal: signalOf(cancel) },
         onChunk,
       );
-      return { rows: result.rows, entries: result.entries, valueBytes: result.valueBytes, incomplete: result.incomplete };
+      return results.map((r) => ({ rows: r.rows, entries: r.entries, valueBytes: r.valueBytes, incomplete: r.incomplete }));
     });
   }
 

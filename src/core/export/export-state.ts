@@ -1,6 +1,7 @@
 /**
- * Exports one state's entries as JSON Lines, CSV or Parquet: a `decode`-mode scanState walk over
- * the state (the one scan engine; sampling and a row limit apply), each entry turned into rows
+ * Exports states' entries as JSON Lines, CSV, Parquet or Arrow: a scanState walk over the states
+ * (the one scan engine; sampling and a row limit apply; several states of an operator in one walk,
+ * exportStates), each entry turned into rows
  * (list-export-rows.ts) and streamed to the sink; memory is bounded by one Parquet row group (text
  * formats: one chunk). Rows are shaped as each entry is visited; the encoded bytes wait in an outbox
  * that the scan's `drain` hook empties into the sink between reads, awaiting it, so a slow sink pauses
@@ -9,7 +10,7 @@
  * changes, a sample, a stream that failed) are reported in the result, never passed over in silence.
  */
 import type { CancelSignal, InspectedState, OpenedSavepoint, SerializerSnapshot, SnapshotRegistry, StateSample } from '../flink';
-import { findOperator, scanState, type ScanPart } from '../flink';
+import { findOperator, scanState, type ScanPart, type StateEntry } from '../flink';
 import { DecodeError, wrongInput, type DecodeErrorJson } from '../io';
 import { encodeUtf8, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
 import type { ExportFormat, ExportProgress, ExportRow, ExportSink, ParquetListLayout } from './export-types';
@@ -48,119 +49,238 @@ export interface ExportStateResult {
 }
 
 
+/** Several states of one operator, each into its own sink, in one read of the savepoint. */
+export interface ExportStatesRequest {
+  operator: string;
+  /** the states (as inspectSavepoint describes them), each exported to `sink(i, …)` with i its index here */
+  states: readonly InspectedState[];
+  format: ExportFormat;
+  layout?: ParquetListLayout;
+  sample?: StateSample;
+  limit?: number;
+  signal?: CancelSignal;
+  /** per state (its index): every 1,000 rows and once at its end (`done`) */
+  progress?: (index: number, p: ExportProgress) => void;
+  rowGroupRows?: number;
+  textChunkBytes?: number;
+}
+
+/** The bytes of state `index`, in order; a returned promise is awaited before the scan reads on (back pressure). */
+export type IndexedExportSink = (index: number, chunk: Uint8Array) => void | Promise<void>;
+
 export async function exportState(opened: OpenedSavepoint, registry: SnapshotRegistry, request: ExportStateRequest, sink: ExportSink): Promise<ExportStateResult> {
-  const { state } = request;
-  if (state.status !== 'ok') {
-    throw new DecodeError({
-      code: state.status === 'unknown' ? 'unknown-serializer' : 'unsupported-format',
-      detail: `state ${JSON.stringify(state.name)} cannot be exported: its values are not decodable here (${state.statusReason ?? state.status})`,
-      path: [`operator ${request.operator}`, `state ${state.name}`],
-    });
+  const { state, progress, ...rest } = request;
+  const [result] = await exportStates(opened, registry, { ...rest, states: [state], ...(progress === undefined ? {} : { progress: (_i, p) => progress(p) }) }, (_i, chunk) => sink(chunk));
+  return result!;
+}
+
+/**
+ * The states' entries as rows, each state into its own sink: one scan for them all (two where some
+ * are read from their frames and some decoded: Arrow of Protobuf values, and everything else), so
+ * loading every state of an operator reads its state files once, not once per state.
+ */
+export async function exportStates(opened: OpenedSavepoint, registry: SnapshotRegistry, request: ExportStatesRequest, sink: IndexedExportSink): Promise<ExportStateResult[]> {
+  for (const state of request.states) {
+    if (state.status !== 'ok') {
+      throw new DecodeError({
+        code: state.status === 'unknown' ? 'unknown-serializer' : 'unsupported-format',
+        detail: `state ${JSON.stringify(state.name)} cannot be exported: its values are not decodable here (${state.statusReason ?? state.status})`,
+        path: [`operator ${request.operator}`, `state ${state.name}`],
+      });
+    }
   }
   const op = findOperator(opened, request.operator);
   if (op === undefined) throw wrongInput('not-found', `expected an operator of the savepoint, found ${JSON.stringify(request.operator)}`);
-  const content = findValueProtobufContent(state);
-  const listState = state.kind === 'LIST';
-  // Arrow of Protobuf values: a `frame`-mode scan, each value read from its wire bytes into the columns (ArrowExportWriter.addEntry)
-  const framed = request.format === 'arrow' && content !== undefined;
-  const result: ExportStateResult = { rows: 0, entries: 0, valueBytes: 0, incomplete: [], errors: [] };
-  if (request.sample !== undefined) result.incomplete.push(request.sample.kind === 'first-entries' ? `a sample: the first ${request.sample.count} entries of each state` : `a sample: every ${request.sample.every}th key group`);
-  // encoded bytes not yet taken by the sink: filled synchronously as rows arrive, drained between the scan's reads
-  const outbox: Uint8Array[] = [];
-  const emit = (chunk: Uint8Array) => void outbox.push(chunk);
-  let columns: ExportColumns | undefined;
-  let parquet: ParquetExportWriter | ArrowExportWriter | undefined;
-  const ensureColumns = (row: ExportRow | undefined): ExportColumns => {
-    if (columns !== undefined) return columns;
-    columns = row !== undefined ? listExportColumns(row) : { key: state.scope === 'keyed', namespace: state.scope === 'keyed', userKey: state.kind === 'MAP' || state.scope === 'broadcast', elementIndex: listState };
-    if (request.format === 'arrow') parquet = new ArrowExportWriter(emit, columns, content?.schema.root, request.rowGroupRows, content?.settings.recursionLimit);
+  const jobs = request.states.map((state, i) => new StateExportJob(i, state, request));
+  for (const framed of [true, false]) {
+    const group = jobs.filter((j) => j.framed === framed);
+    if (group.length > 0) await scanJobs(opened, registry, op.id, group, framed, request, sink);
+  }
+  const results: ExportStateResult[] = [];
+  for (const job of jobs) {
+    job.finish();
+    await job.drain(sink);
+    request.progress?.(job.index, { rows: job.result.rows, valueBytes: job.result.valueBytes, done: true });
+    results.push(job.result);
+  }
+  return results;
+}
+
+/** One scan over the jobs' states: each entry to the job of its state, the sinks drained between reads. */
+async function scanJobs(opened: OpenedSavepoint, registry: SnapshotRegistry, operatorId: string, jobs: readonly StateExportJob[], framed: boolean, request: ExportStatesRequest, sink: IndexedExportSink): Promise<void> {
+  const byKey = new Map<string, StateExportJob[]>();
+  for (const job of jobs) byKey.set(job.key, [...(byKey.get(job.key) ?? []), job]);
+  const kindOf = (kind: 'operator' | 'keyed') => (kind === 'keyed' ? 'keyed' : 'operator');
+  /** the jobs of a part's kind whose state the part names (all of that kind when it names none) */
+  const jobsOf = (kind: 'operator' | 'keyed', names: readonly string[]) => {
+    const ofKind = jobs.filter((j) => j.kind === kindOf(kind));
+    const named = ofKind.filter((j) => names.includes(j.state.name));
+    return names.length === 0 ? ofKind : named;
+  };
+  const drainAll = async () => {
+    for (const job of jobs) await job.drain(sink);
+  };
+  await scanState(
+    opened,
+    registry,
+    {
+      operatorId,
+      states: [...new Set(jobs.map((j) => j.state.name))],
+      ...(request.sample === undefined ? {} : { sample: request.sample }),
+      ...(request.limit === undefined ? {} : { limit: request.limit }),
+      scopes: [...new Set(jobs.map((j) => j.kind))],
+    },
+    {
+      part: (p) => {
+        for (const job of jobsOf(p.kind, [...p.states, ...p.broadcastStates])) job.part(p);
+      },
+      entry: (e, p) => {
+        for (const job of byKey.get(`${kindOf(p.kind)}:${e.state}`) ?? []) job.entry(e);
+      },
+      // between reads: the scan waits while the sinks take what this read's rows made (at most a row group's bytes, or a text chunk, per state and read)
+      drain: () => (jobs.some((j) => j.queued) ? drainAll() : undefined),
+      streamError: (error: DecodeError, where) => {
+        for (const job of jobs) if (job.kind === kindOf(where.kind)) job.streamError(error);
+      },
+      unreadable: (p, reason) => {
+        for (const job of jobsOf(p.kind, p.states)) job.unreadable(reason);
+      },
+    },
+    { values: { mode: framed ? 'frame' : 'decode' }, ...(request.signal === undefined ? {} : { signal: request.signal }) },
+  );
+}
+
+/**
+ * One state's export: its rows shaped (Parquet, Arrow) or formatted (text) as each entry is visited,
+ * the encoded bytes queued for its sink until the scan drains them.
+ */
+class StateExportJob {
+  readonly result: ExportStateResult = { rows: 0, entries: 0, valueBytes: 0, incomplete: [], errors: [] };
+  /** Arrow of Protobuf values: read from the frames (ArrowExportWriter.addEntry) */
+  readonly framed: boolean;
+  /** `operator` (operator and broadcast state) or `keyed`, and the state's name: how entries find their job */
+  readonly kind: 'operator' | 'keyed';
+  readonly key: string;
+  private readonly content: ProtobufSnapshotContent | undefined;
+  private readonly listState: boolean;
+  /** encoded bytes not yet taken by the sink: filled synchronously as rows arrive, drained between the scan's reads */
+  private readonly outbox: Uint8Array[] = [];
+  private columns?: ExportColumns;
+  private writer?: ParquetExportWriter | ArrowExportWriter;
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private lastProgress = 0;
+
+  constructor(
+    readonly index: number,
+    readonly state: InspectedState,
+    private readonly request: ExportStatesRequest,
+  ) {
+    this.content = findValueProtobufContent(state);
+    this.listState = state.kind === 'LIST';
+    this.framed = request.format === 'arrow' && this.content !== undefined;
+    this.kind = state.scope === 'keyed' ? 'keyed' : 'operator';
+    this.key = `${this.kind}:${state.name}`;
+    const sample = request.sample;
+    if (sample !== undefined) this.result.incomplete.push(sample.kind === 'first-entries' ? `a sample: the first ${sample.count} entries of each state` : `a sample: every ${sample.every}th key group`);
+  }
+
+  get queued(): boolean {
+    return this.outbox.length > 0;
+  }
+
+  part(p: ScanPart): void {
+    if (p.incomplete !== undefined && !this.result.incomplete.includes(p.incomplete)) this.result.incomplete.push(p.incomplete);
+  }
+
+  entry(e: StateEntry): void {
+    this.result.entries++;
+    if (this.framed) this.writeFramedEntry(listFramedExportRows(e, this.listState, this.content!.schema.root));
+    else for (const row of listExportRows(e, this.listState)) this.writeRow(row);
+  }
+
+  streamError(error: DecodeError): void {
+    this.result.errors.push(error.toJSON());
+    this.result.incomplete.push(`a stream failed: ${error.message}`);
+  }
+
+  unreadable(reason: string): void {
+    this.result.incomplete.push(`not readable here: ${reason}`);
+  }
+
+  /** the last row group or text chunk, after the scan */
+  finish(): void {
+    const limit = this.request.limit;
+    if (limit !== undefined && this.result.entries >= limit) this.result.incomplete.push(`limited to the first ${limit} entries`);
+    this.ensureColumns(undefined);
+    if (this.writer !== undefined) this.writer.finish();
+    else this.flushText();
+  }
+
+  /** hands the queued bytes to the sink one chunk at a time, awaiting each (back pressure) */
+  async drain(sink: IndexedExportSink): Promise<void> {
+    while (this.outbox.length > 0) await sink(this.index, this.outbox.shift()!);
+  }
+
+  private readonly emit = (chunk: Uint8Array) => void this.outbox.push(chunk);
+
+  private ensureColumns(row: ExportRow | undefined): ExportColumns {
+    if (this.columns !== undefined) return this.columns;
+    const { state, request, content } = this;
+    const columns = row !== undefined ? listExportColumns(row) : { key: state.scope === 'keyed', namespace: state.scope === 'keyed', userKey: state.kind === 'MAP' || state.scope === 'broadcast', elementIndex: this.listState };
+    this.columns = columns;
+    if (request.format === 'arrow') this.writer = new ArrowExportWriter(this.emit, columns, content?.schema.root, request.rowGroupRows, content?.settings.recursionLimit);
     if (request.format === 'parquet') {
-      parquet = new ParquetExportWriter(emit, columns, {
+      this.writer = new ParquetExportWriter(this.emit, columns, {
         layout: request.layout ?? 'legacy',
         ...(content === undefined ? {} : { message: content.schema.root, javaClass: content.javaClass }),
         ...(request.rowGroupRows === undefined ? {} : { rowGroupRows: request.rowGroupRows }),
       });
     }
     return columns;
-  };
-  const chunkBytes = request.textChunkBytes ?? TEXT_CHUNK_BYTES;
-  let pending: string[] = [];
-  let pendingBytes = 0;
-  const flushText = () => {
-    if (pending.length === 0) return;
-    const text = pending.join('');
-    pending = [];
-    pendingBytes = 0;
-    emit(encodeUtf8(text));
-  };
-  let lastProgress = 0;
+  }
+
+  private flushText(): void {
+    if (this.pending.length === 0) return;
+    const text = this.pending.join('');
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.emit(encodeUtf8(text));
+  }
+
   /** one row: shaped (Parquet, Arrow) or formatted (text) at once, so no entry or decoded message outlives its visit */
-  const writeRow = (row: ExportRow) => {
-    const cols = ensureColumns(row);
+  private writeRow(row: ExportRow): void {
+    const cols = this.ensureColumns(row);
+    const { result, request } = this;
     result.rows++;
     result.valueBytes += row.valueSize;
-    if (parquet !== undefined) {
-      parquet.add(row);
+    if (this.writer !== undefined) {
+      this.writer.add(row);
     } else {
-      if (result.rows === 1 && request.format === 'csv') pending.push(formatCsvHeader(cols));
+      if (result.rows === 1 && request.format === 'csv') this.pending.push(formatCsvHeader(cols));
       const line = request.format === 'csv' ? formatCsvRow(row, cols) : formatJsonLine(row, cols);
-      pending.push(line);
-      pendingBytes += line.length;
-      if (pendingBytes >= chunkBytes) flushText();
+      this.pending.push(line);
+      this.pendingBytes += line.length;
+      if (this.pendingBytes >= (request.textChunkBytes ?? TEXT_CHUNK_BYTES)) this.flushText();
     }
-    if (result.rows - lastProgress >= 1000) {
-      lastProgress = result.rows;
-      request.progress?.({ rows: result.rows, valueBytes: result.valueBytes });
-    }
-  };
+    this.reportProgress();
+  }
+
   /** one entry's rows into the Arrow writer, all or none (a payload that does not decode fails the stream before any of them, as in a `decode` scan) */
-  const writeFramedEntry = (sources: FramedExportRowSource[]) => {
+  private writeFramedEntry(sources: FramedExportRowSource[]): void {
     if (sources.length === 0) return;
-    ensureColumns(sources[0]!.row as ExportRow);
-    result.valueBytes += (parquet as ArrowExportWriter).addEntry(sources);
-    result.rows += sources.length;
-    if (result.rows - lastProgress >= 1000) {
-      lastProgress = result.rows;
-      request.progress?.({ rows: result.rows, valueBytes: result.valueBytes });
-    }
-  };
-  /** hands the queued bytes to the sink one chunk at a time, awaiting each (back pressure) */
-  const drainOutbox = async () => {
-    while (outbox.length > 0) await sink(outbox.shift()!);
-  };
-  const part = (p: ScanPart) => {
-    if (p.incomplete !== undefined && !result.incomplete.includes(p.incomplete)) result.incomplete.push(p.incomplete);
-  };
-  await scanState(
-    opened,
-    registry,
-    { operatorId: op.id, states: state.name, ...(request.sample === undefined ? {} : { sample: request.sample }), ...(request.limit === undefined ? {} : { limit: request.limit }), scopes: [state.scope === 'keyed' ? 'keyed' : 'operator'] },
-    {
-      part,
-      entry: (e) => {
-        result.entries++;
-        if (framed) writeFramedEntry(listFramedExportRows(e, listState, content.schema.root));
-        else for (const row of listExportRows(e, listState)) writeRow(row);
-      },
-      // between reads: the scan waits while the sink takes what this read's rows made (at most a row group's bytes, or a text chunk, per read)
-      drain: () => (outbox.length > 0 ? drainOutbox() : undefined),
-      streamError: (error: DecodeError) => {
-        result.errors.push(error.toJSON());
-        result.incomplete.push(`a stream failed: ${error.message}`);
-      },
-      unreadable: (_p, reason) => {
-        result.incomplete.push(`not readable here: ${reason}`);
-      },
-    },
-    { values: { mode: framed ? 'frame' : 'decode' }, ...(request.signal === undefined ? {} : { signal: request.signal }) },
-  );
-  if (request.limit !== undefined && result.entries >= request.limit) result.incomplete.push(`limited to the first ${request.limit} entries`);
-  ensureColumns(undefined);
-  if (parquet !== undefined) parquet.finish();
-  else flushText();
-  await drainOutbox();
-  request.progress?.({ rows: result.rows, valueBytes: result.valueBytes, done: true });
-  return result;
+    this.ensureColumns(sources[0]!.row as ExportRow);
+    this.result.valueBytes += (this.writer as ArrowExportWriter).addEntry(sources);
+    this.result.rows += sources.length;
+    this.reportProgress();
+  }
+
+  private reportProgress(): void {
+    const { result } = this;
+    if (result.rows - this.lastProgress < 1000) return;
+    this.lastProgress = result.rows;
+    this.request.progress?.(this.index, { rows: result.rows, valueBytes: result.valueBytes });
+  }
 }
 
 /**

@@ -75,41 +75,46 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
       return;
     }
     let firstProtobuf: string | null = null;
-    for (const t of states) {
-      if (t.state.status !== 'ok') continue;
-      setStatus((s) => ({ ...s, [t.table]: { kind: 'loading' } }));
+    const probeFields = async (table: string) => {
+      if (firstProtobuf !== null) return;
+      const probe = await engine.conn.query(`SELECT value FROM ${table} LIMIT 0`);
+      const children = probe.schema.fields[0]?.type?.children as { name: string }[] | null | undefined;
+      if (Array.isArray(children) && children.length > 0) {
+        firstProtobuf = table;
+        setFields({ table, fields: children.map((c) => c.name) });
+        setField(children[0]!.name);
+        setSql(`SELECT * EXCLUDE (value) FROM ${table} ORDER BY value_size DESC LIMIT 20`);
+      }
+    };
+    // every readable state of an operator in one export: its state files are read once, each state's chunks go to its own table
+    for (const op of inspection.operators) {
+      const tables = states.filter((t) => t.op === op && t.state.status === 'ok');
+      if (tables.length === 0) continue;
+      setStatus((s) => ({ ...s, ...Object.fromEntries(tables.map((t) => [t.table, { kind: 'loading' } satisfies TableStatus])) }));
+      const label = tables.length === 1 ? tables[0]!.state.name : `${tables.length} states of ${op.uid ?? op.id}`;
       try {
-        await engine.conn.query(`DROP TABLE IF EXISTS ${t.table}`);
-        setRunning({ what: `Loading ${t.state.name}`, progress: null });
-        let summary;
+        for (const t of tables) await engine.conn.query(`DROP TABLE IF EXISTS ${t.table}`);
+        setRunning({ what: `Loading ${label}`, progress: null });
+        let summaries;
         // each chunk is one Arrow IPC stream (a row group), passed on to DuckDB's worker as it comes: the decoding
-        // worker makes the next chunk while DuckDB inserts this one (at most MAX_QUEUED_INSERTS chunks wait in DuckDB's worker)
-        const inserter = createArrowChunkInserter(engine.conn, t.table);
+        // worker makes the next chunk while DuckDB inserts this one (at most MAX_QUEUED_INSERTS chunks wait in DuckDB's worker per table)
+        const inserters = tables.map((t) => createArrowChunkInserter(engine.conn, t.table));
         try {
-          summary = await inspector.exportState(
-            { operatorId: t.op.id, state: t.state.name, scope: t.state.scope, format: 'arrow' },
-            (chunk) => inserter.add(chunk),
-            (p) => showProgress({ what: `Loading ${t.state.name}`, progress: p }),
+          summaries = await inspector.exportStates(
+            { operatorId: op.id, states: tables.map((t) => ({ state: t.state.name, scope: t.state.scope })), format: 'arrow' },
+            (index, chunk) => inserters[index]!.add(chunk),
+            (p) => showProgress({ what: `Loading ${label}`, progress: p }),
           );
-          await inserter.finish();
+          for (const inserter of inserters) await inserter.finish();
         } finally {
           setRunning(null);
         }
-        const { rows, incomplete } = summary;
-        setStatus((s) => ({ ...s, [t.table]: { kind: 'loaded', rows, incomplete } }));
-        if (firstProtobuf === null) {
-          const probe = await engine.conn.query(`SELECT value FROM ${t.table} LIMIT 0`);
-          const children = probe.schema.fields[0]?.type?.children as { name: string }[] | null | undefined;
-          if (Array.isArray(children) && children.length > 0) {
-            firstProtobuf = t.table;
-            setFields({ table: t.table, fields: children.map((c) => c.name) });
-            setField(children[0]!.name);
-            setSql(`SELECT * EXCLUDE (value) FROM ${t.table} ORDER BY value_size DESC LIMIT 20`);
-          }
-        }
+        const loaded = summaries;
+        setStatus((s) => ({ ...s, ...Object.fromEntries(tables.map((t, i) => [t.table, { kind: 'loaded', rows: loaded[i]!.rows, incomplete: loaded[i]!.incomplete } satisfies TableStatus])) }));
+        for (const t of tables) await probeFields(t.table);
       } catch (e) {
         const failure = e as InspectorFailure;
-        setStatus((s) => ({ ...s, [t.table]: { kind: 'failed', message: failureText(failure) } }));
+        setStatus((s) => ({ ...s, ...Object.fromEntries(tables.map((t) => [t.table, { kind: 'failed', message: failureText(failure) } satisfies TableStatus])) }));
         if (failure.kind === 'cancelled') break;
       }
     }
