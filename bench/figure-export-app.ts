@@ -74,6 +74,8 @@ export async function runAppQuery(dir: string): Promise<AppQueryRun> {
       await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
       await cdp.send('Profiler.start');
     }
+    // BENCH_WORKER_PROFILE=<folder>: a CPU profile of each worker (the decoding worker, DuckDB's) while the tables load
+    const workerProfiles = process.env['BENCH_WORKER_PROFILE'] ? await startWorkerProfiles(page) : undefined;
     const cpuBefore = chromiumThreadCpu(process.pid);
     await page.getByTestId('load-tables').click();
     // loaded: every readable state's status says its rows (or why it failed), and the button is free again
@@ -89,6 +91,7 @@ export async function runAppQuery(dir: string): Promise<AppQueryRun> {
     }
     const t2 = await now(page);
     const loadCpuByThread = cpuBetween(cpuBefore, chromiumThreadCpu(process.pid));
+    if (workerProfiles) await workerProfiles.stop(process.env['BENCH_WORKER_PROFILE']!);
     if (cdp && profileFile) {
       const { profile } = await cdp.send('Profiler.stop');
       const { writeFileSync } = await import('node:fs');
@@ -175,4 +178,47 @@ export async function measureAppQuery(dir: string, manifest: BenchSavepointManif
 /** The three threads that used the most CPU, e.g. "renderer DedicatedWorker thread 41.2 s". */
 function describeBusiestThreads(byThread: Map<string, number>): string {
   return [...byThread].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([t, sec]) => `${t} ${sec.toFixed(1)} s`).join(', ');
+}
+
+/**
+ * Profiles every dedicated worker of the page through CDP's Target domain (auto-attach without
+ * flattening: commands go to a worker as Target.sendMessageToTarget, replies come back as
+ * Target.receivedMessageFromTarget), so a worker's time can be read in DevTools or speedscope.
+ */
+async function startWorkerProfiles(page: Page): Promise<{ stop(dir: string): Promise<void> }> {
+  const cdp = await page.context().newCDPSession(page);
+  const workers = new Map<string, string>();
+  const pending = new Map<number, (result: unknown) => void>();
+  let nextId = 1;
+  const send = (sessionId: string, method: string, params: object = {}) =>
+    new Promise<unknown>((resolve) => {
+      const id = nextId++;
+      pending.set(id, resolve);
+      void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
+    });
+  cdp.on('Target.receivedMessageFromTarget', (e: { message: string }) => {
+    const m = JSON.parse(e.message) as { id?: number; result?: unknown };
+    if (m.id !== undefined) pending.get(m.id)?.(m.result);
+  });
+  cdp.on('Target.attachedToTarget', (e: { sessionId: string; targetInfo: { type: string; title: string } }) => {
+    if (e.targetInfo.type !== 'worker') return;
+    workers.set(e.sessionId, e.targetInfo.title);
+  });
+  await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+  await new Promise((r) => setTimeout(r, 500));
+  for (const id of workers.keys()) {
+    await send(id, 'Profiler.enable');
+    await send(id, 'Profiler.setSamplingInterval', { interval: 1000 });
+    await send(id, 'Profiler.start');
+  }
+  return {
+    async stop(dir) {
+      const { mkdirSync, writeFileSync } = await import('node:fs');
+      mkdirSync(dir, { recursive: true });
+      for (const [id, title] of workers) {
+        const result = (await send(id, 'Profiler.stop')) as { profile: unknown };
+        writeFileSync(path.join(dir, `${title.replace(/[^\w.-]+/g, '_')}-${id.slice(0, 8)}.cpuprofile`), JSON.stringify(result.profile));
+      }
+    },
+  };
 }

@@ -46,16 +46,28 @@ export abstract class ColumnBuilder {
   }
   protected restoreExtra(_extra: number): void {}
 
-  /** sets cell `length`'s validity bit and counts the cell */
+  /**
+   * Counts cell `length` and keeps its validity bit. Bits are kept only once the batch has a null: until
+   * then every cell is valid and no bitmap is written (most columns never see one); the first null
+   * marks every cell before it valid.
+   */
   protected pushValidity(valid: boolean): void {
     const i = this.length;
-    if ((i >> 3) >= this.validity.length) this.validity = grow(this.validity, (i >> 3) + 1);
-    if (valid) this.validity[i >> 3]! |= 1 << (i & 7);
-    else {
-      this.validity[i >> 3]! &= ~(1 << (i & 7));
-      this.nullCount++;
+    if (valid) {
+      if (this.nullCount !== 0) {
+        if ((i >> 3) >= this.validity.length) this.validity = grow(this.validity, (i >> 3) + 1);
+        this.validity[i >> 3]! |= 1 << (i & 7);
+      }
+      this.length = i + 1;
+      return;
     }
-    this.length++;
+    if ((i >> 3) >= this.validity.length) this.validity = grow(this.validity, (i >> 3) + 1);
+    if (this.nullCount === 0) {
+      this.validity.fill(0xff, 0, i >> 3);
+      this.validity[i >> 3] = (1 << (i & 7)) - 1;
+    } else this.validity[i >> 3]! &= ~(1 << (i & 7));
+    this.nullCount++;
+    this.length = i + 1;
   }
 
   /** views, not copies: the IPC writer copies a batch before the builders write the next one */

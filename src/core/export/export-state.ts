@@ -146,7 +146,8 @@ async function scanJobs(opened: OpenedSavepoint, registry: SnapshotRegistry, ope
         for (const job of jobsOf(p.kind, p.states)) job.unreadable(reason);
       },
     },
-    { values: { mode: framed ? 'frame' : 'decode' }, ...(request.signal === undefined ? {} : { signal: request.signal }) },
+    // every row is shaped, formatted or copied into the writers while its entry is visited (no entry outlives its visit): the read buffers are reused and the next window read ahead
+    { values: { mode: framed ? 'frame' : 'decode' }, reuseReadBuffers: true, ...(request.signal === undefined ? {} : { signal: request.signal }) },
   );
 }
 
