@@ -200,24 +200,23 @@ async function startWorkerProfiles(page: Page): Promise<{ stop(dir: string): Pro
     const m = JSON.parse(e.message) as { id?: number; result?: unknown };
     if (m.id !== undefined) pending.get(m.id)?.(m.result);
   });
+  const started: Promise<unknown>[] = [];
+  // workers there now and those started later (DuckDB's, when the view opens it): each profiled from its attach
   cdp.on('Target.attachedToTarget', (e: { sessionId: string; targetInfo: { type: string; title: string } }) => {
     if (e.targetInfo.type !== 'worker') return;
     workers.set(e.sessionId, e.targetInfo.title);
+    started.push(send(e.sessionId, 'Profiler.enable').then(() => send(e.sessionId, 'Profiler.setSamplingInterval', { interval: 1000 })).then(() => send(e.sessionId, 'Profiler.start')));
   });
   await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
   await new Promise((r) => setTimeout(r, 500));
-  for (const id of workers.keys()) {
-    await send(id, 'Profiler.enable');
-    await send(id, 'Profiler.setSamplingInterval', { interval: 1000 });
-    await send(id, 'Profiler.start');
-  }
   return {
     async stop(dir) {
       const { mkdirSync, writeFileSync } = await import('node:fs');
       mkdirSync(dir, { recursive: true });
+      await Promise.all(started);
       for (const [id, title] of workers) {
-        const result = (await send(id, 'Profiler.stop')) as { profile: unknown };
-        writeFileSync(path.join(dir, `${title.replace(/[^\w.-]+/g, '_')}-${id.slice(0, 8)}.cpuprofile`), JSON.stringify(result.profile));
+        const result = (await send(id, 'Profiler.stop')) as { profile?: unknown } | undefined;
+        if (result?.profile !== undefined) writeFileSync(path.join(dir, `${title.replace(/[^\w.-]+/g, '_')}-${id.slice(0, 8)}.cpuprofile`), JSON.stringify(result.profile));
       }
     },
   };
