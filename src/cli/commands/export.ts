@@ -1,7 +1,7 @@
 /**
  * `export <savepoint> --operator <id|uid> (--state <name> | --all) --format jsonl|csv|parquet --output <file|folder>`:
- * a state's entries as rows (core/export: exportState over the one state scan), streamed to a file;
- * `--all` writes one file per state of the operator into a folder. Progress on stderr for long
+ * a state's entries as rows (core/export: exportStates over the one state scan), streamed to a file;
+ * `--all` writes one file per state of the operator into a folder, all in one read of its state files. Progress on stderr for long
  * exports; `--every-key-group N` / `--first N` sample as in `stats`. Bytes go through a Writable (the
  * file's stream, or stdout for `--output -`) and the export waits for its 'drain' when it is behind
  * (back pressure: a slow pipe or disk pauses the scan; memory stays at a row group). A state whose values cannot be
@@ -9,7 +9,7 @@
  */
 import { createWriteStream, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { exportState, type ExportFormat, type ExportProgress, type ParquetListLayout } from '../../core/export';
+import { exportStates, type ExportFormat, type ExportProgress, type ParquetListLayout } from '../../core/export';
 import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, type InspectedState, type StateSample } from '../../core/flink';
 import { wrongInput } from '../../core/io';
 import { registerProtobufSnapshotReaders } from '../../core/protobuf';
@@ -91,37 +91,40 @@ export const exportCommand: CliCommand = {
     }
     const quiet = values['quiet'] === true;
     let partial = false;
-    for (const state of chosen) {
-      const target = toStdout ? '-' : all ? path.join(output, `${state.scope}-${state.name.replace(/[^A-Za-z0-9._-]/g, '_')}.${EXTENSIONS[format as ExportFormat]}`) : output;
-      // opened here, so a path the file system refuses fails at once with its own message
-      const out = toStdout ? io.stdoutStream! : createWriteStream('', { fd: openSync(target, 'w') });
-      const progress = quiet ? undefined : reportProgress(state.name, io);
-      let result;
-      try {
-        result = await exportState(
-          opened,
-          registry,
-          {
-            state,
-            operator: op.id,
-            format: format as ExportFormat,
-            layout: layoutText as ParquetListLayout,
-            ...(sample === undefined ? {} : { sample }),
-            ...(progress === undefined ? {} : { progress }),
-          },
-          writeToWritable(out),
-        );
-        await (toStdout ? flushWritable(out) : endWritable(out));
-      } finally {
-        if (!toStdout) out.destroy();
-      }
-      const summary = `${toStdout ? 'stdout' : target}: ${result.rows} row${result.rows === 1 ? '' : 's'} of state ${JSON.stringify(state.name)} (${result.entries} entr${result.entries === 1 ? 'y' : 'ies'})\n`;
+    // every chosen state in one read of the operator's state files (exportStates), each into its own file
+    const targets = chosen.map((state) => (toStdout ? '-' : all ? path.join(output, `${state.scope}-${state.name.replace(/[^A-Za-z0-9._-]/g, '_')}.${EXTENSIONS[format as ExportFormat]}`) : output));
+    // opened here, so a path the file system refuses fails at once with its own message
+    const outs = targets.map((target) => (toStdout ? io.stdoutStream! : createWriteStream('', { fd: openSync(target, 'w') })));
+    const progress = quiet ? undefined : chosen.map((state) => reportProgress(state.name, io));
+    let results;
+    try {
+      const sinks = outs.map((out) => writeToWritable(out));
+      results = await exportStates(
+        opened,
+        registry,
+        {
+          states: chosen,
+          operator: op.id,
+          format: format as ExportFormat,
+          layout: layoutText as ParquetListLayout,
+          ...(sample === undefined ? {} : { sample }),
+          ...(progress === undefined ? {} : { progress: (i: number, p: ExportProgress) => progress[i]!(p) }),
+        },
+        (i, chunk) => sinks[i]!(chunk),
+      );
+      for (const out of outs) await (toStdout ? flushWritable(out) : endWritable(out));
+    } finally {
+      if (!toStdout) for (const out of outs) out.destroy();
+    }
+    results.forEach((result, i) => {
+      const state = chosen[i]!;
+      const summary = `${toStdout ? 'stdout' : targets[i]}: ${result.rows} row${result.rows === 1 ? '' : 's'} of state ${JSON.stringify(state.name)} (${result.entries} entr${result.entries === 1 ? 'y' : 'ies'})\n`;
       if (toStdout) io.stderr(`savepoint-inspector export: ${summary}`);
       else io.stdout(summary);
       for (const why of result.incomplete) io.stderr(`savepoint-inspector export: warning: ${state.name}: not the whole state: ${why}\n`);
       // part of the state could not be read (a stream failed, a part not readable here): the file is partial
       if (result.errors.length > 0 || result.incomplete.some((why) => why.startsWith('not readable here'))) partial = true;
-    }
+    });
     return partial ? EXIT_FINDINGS : EXIT_OK;
   },
 };

@@ -3,5 +3,5 @@
  * value, value size, unknown fields), streamed as JSON Lines, CSV or Parquet with the Protobuf value's
  * schema derived as parquet-protobuf derives it (docs/export.md).
  */
-export { exportState, exportStates } from './export-state';
+export { exportStates } from './export-state';
 export { type ExportFormat, type ExportProgress, type ParquetListLayout } from './export-types';
