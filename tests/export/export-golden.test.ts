@@ -305,6 +305,18 @@ describe('export: refusals', () => {
     // the five states and the two timer queues
     expect(r.stdout.trim().split('\n').length).toBe(7);
   });
+
+  it('writes with --all (one read for every state) the bytes one export per state writes', async () => {
+    const out = path.join(dir, 'all-jsonl');
+    expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--all', '--format', 'jsonl', '--output', out, '--quiet')).code).toBe(0);
+    for (const [state, scope] of [['last-event', 'keyed'], ['events-by-name', 'keyed'], ['event-history', 'keyed'], ['processed-events', 'operator']] as const) {
+      const one = path.join(dir, `one-${state}.jsonl`);
+      expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', state, '--format', 'jsonl', '--output', one, '--quiet')).code).toBe(0);
+      const together = readFileSync(path.join(out, `${scope}-${state}.jsonl`));
+      expect(together.length).toBeGreaterThan(0);
+      expect(together.equals(readFileSync(one)), state).toBe(true);
+    }
+  });
 });
 
 describe('export: Arrow IPC (what the app\'s Query view inserts into DuckDB-WASM)', () => {
