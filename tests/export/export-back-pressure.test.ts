@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
 import { openNodeInput } from '../../src/cli/sources';
 import { writeToWritable, endWritable } from '../../src/cli/write-to-writable';
-import { exportState } from '../../src/core/export';
+import { exportState } from '../../src/core/export/export-state';
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint } from '../../src/core/flink';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { useGeneratedBenchSavepoint } from '../helpers/use-generated-bench-savepoint';
