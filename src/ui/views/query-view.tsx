@@ -91,7 +91,7 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
       const tables = states.filter((t) => t.op === op && t.state.status === 'ok');
       if (tables.length === 0) continue;
       setStatus((s) => ({ ...s, ...Object.fromEntries(tables.map((t) => [t.table, { kind: 'loading' } satisfies TableStatus])) }));
-      const label = tables.length === 1 ? tables[0]!.state.name : `${tables.length} states of ${op.uid ?? op.id}`;
+      const label = tables.length === 1 ? tables[0]!.state.name : `${tables.length} states of operator ${op.uid ?? op.id.slice(0, 8)}`;
       try {
         for (const t of tables) await engine.conn.query(`DROP TABLE IF EXISTS ${t.table}`);
         setRunning({ what: `Loading ${label}`, progress: null });
