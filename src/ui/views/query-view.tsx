@@ -65,7 +65,17 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
   const [notice, setNotice] = useState<string | null>(null);
   const cancelRef = useRef<(() => void) | null>(null);
 
+  /** the whole load (every operator's export in turn): the button stays disabled between them */
+  const [loadingTables, setLoadingTables] = useState(false);
   const loadTables = async () => {
+    setLoadingTables(true);
+    try {
+      await loadAllTables();
+    } finally {
+      setLoadingTables(false);
+    }
+  };
+  const loadAllTables = async () => {
     setError(null);
     let engine;
     try {
@@ -281,8 +291,8 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
         </tbody>
       </table>
       <div className="query-controls">
-        <button type="button" className="btn" disabled={running !== null} onClick={() => void loadTables()} data-testid="load-tables">
-          {loadedAny ? 'Reload tables' : 'Load states as tables'}
+        <button type="button" className="btn" disabled={running !== null || loadingTables} onClick={() => void loadTables()} data-testid="load-tables">
+          {loadingTables ? 'Loading tables…' : loadedAny ? 'Reload tables' : 'Load states as tables'}
         </button>
         <label>
           Export format{' '}
