@@ -51,7 +51,6 @@ interface EnumNames {
 }
 
 interface MessagePlan {
-  desc: DescMessage;
   fields: FieldPlan[];
   byNumber: Map<number, FieldPlan>;
   /** the same, indexed by field number, for numbers below DENSE_NUMBERS */
@@ -62,7 +61,6 @@ interface MessagePlan {
   count: Int32Array;
   /** per oneof: the field index set, or -1 */
   oneofSet: Int32Array;
-  hasRequired: boolean;
   hasOneofs: boolean;
 }
 
@@ -84,6 +82,8 @@ export class ProtobufWireAppender {
   private occWt = new Uint8Array(1024);
   private occNext = new Int32Array(1024);
   private top = 0;
+  /** the last varint read: its low and high 32 bits */
+  private lo = 0;
   private hi = 0;
   private bytes: Uint8Array = new Uint8Array(0);
   private readonly maxDepth: number;
@@ -115,8 +115,8 @@ export class ProtobufWireAppender {
     }
   }
 
+  /** reads a varint at p: its position after, the value in lo/hi */
   private varint(p: number, end: number): number {
-    // returns the new position; the value's low 32 bits in this.lo, high in this.hi
     const b = this.bytes;
     let lo = 0;
     let hi = 0;
@@ -137,7 +137,6 @@ export class ProtobufWireAppender {
     }
     throw FALLBACK;
   }
-  private lo = 0;
 
   /** position after the value of wire type wt starting at p (groups and bad wire types: fallback) */
   private skipValue(p: number, wt: number, end: number): number {
@@ -527,7 +526,6 @@ function compileMessagePlan(desc: DescMessage, nodes: readonly ParquetNode[], bu
   const fields: FieldPlan[] = desc.fields.map((field, index) => compileFieldPlan(field, index, nodes[index]!, builder.children[index]!, oneofs.findIndex((o) => o === field.oneof)));
   const n = fields.length;
   return {
-    desc,
     fields,
     byNumber: new Map(fields.map((f) => [f.field.number, f])),
     dense: Array.from({ length: DENSE_NUMBERS }, (_, no) => fields.find((f) => f.field.number === no)),
@@ -535,7 +533,6 @@ function compileMessagePlan(desc: DescMessage, nodes: readonly ParquetNode[], bu
     last: new Int32Array(n),
     count: new Int32Array(n),
     oneofSet: new Int32Array(Math.max(1, oneofs.length)),
-    hasRequired: fields.some((f) => f.required),
     hasOneofs: oneofs.length > 0,
   };
 }
