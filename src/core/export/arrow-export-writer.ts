@@ -39,7 +39,6 @@ export class ArrowExportWriter {
   private valueMarks?: ColumnTreeMark;
   private entryMarks?: ColumnTreeMark;
   private wire?: ProtobufWireAppender;
-  private valueAt = -1;
   /** rows whose value the wire appender took, and those left to the full decoder */
   readonly counts = { wire: 0, decoded: 0 };
 
@@ -55,8 +54,8 @@ export class ArrowExportWriter {
   /** One row, every column shaped from the decoded row. */
   add(row: ExportRow): void {
     this.start(row);
-    for (let i = 0; i < this.builders.length; i++) this.builders[i]!.appendValue(shapeExportColumn(this.names[i]!, row, this.ctx!));
-    this.counted();
+    this.appendShaped(row);
+    if (++this.rows >= this.batchRows) this.flush();
   }
 
   /**
@@ -132,14 +131,15 @@ export class ArrowExportWriter {
 
   private addDecoded(decode: () => ExportRow): number {
     const row = decode();
-    for (let i = 0; i < this.builders.length; i++) this.builders[i]!.appendValue(shapeExportColumn(this.names[i]!, row, this.ctx!));
+    this.appendShaped(row);
     this.counts.decoded++;
     this.rows++;
     return row.valueSize;
   }
 
-  private counted(): void {
-    if (++this.rows >= this.batchRows) this.flush();
+  /** every column of the row, shaped as the Parquet writer shapes it */
+  private appendShaped(row: ExportRow): void {
+    for (let i = 0; i < this.builders.length; i++) this.builders[i]!.appendValue(shapeExportColumn(this.names[i]!, row, this.ctx!));
   }
 
   private start(first?: ExportRow): void {
@@ -153,8 +153,7 @@ export class ArrowExportWriter {
     this.names = this.root.children!.map((c) => c.name);
     this.builders = this.schema.fields.map((f) => createColumnBuilder(f.type as DataType));
     this.entryMarks = new ColumnTreeMark(this.builders);
-    this.valueAt = this.names.indexOf('value');
-    const valueBuilder = this.builders[this.valueAt];
+    const valueBuilder = this.builders[this.names.indexOf('value')];
     if (this.message !== undefined && valueBuilder instanceof StructColumnBuilder) {
       this.wire = new ProtobufWireAppender(this.message, valueNode.children!, valueBuilder, this.recursionLimit);
       this.valueMarks = new ColumnTreeMark(valueBuilder.children);
