@@ -4,6 +4,7 @@
  * as digits, nested values as JSON, bytes as hex) — so a large result costs the main thread nothing
  * up front. `saveSqlResultCsv` writes the whole result as CSV in DuckDB's worker.
  */
+import { DataType } from 'apache-arrow';
 import type { QueryEngine } from './open-duckdb';
 import { formatHex } from '../../worker';
 
@@ -28,7 +29,9 @@ export async function runSql(engine: QueryEngine, sql: string): Promise<SqlResul
   const columns = table.schema.fields.map((f) => f.name);
   const total = table.numRows;
   const vectors = columns.map((_, i) => table.getChildAt(i));
-  return { sql, columns, shown: Math.min(total, MAX_RESULT_ROWS), total, millis: performance.now() - started, cell: (r, c) => formatCell(vectors[c]?.get(r)) };
+  // a DECIMAL column's scale places its point (DuckDB gives sum() of BIGINT as HUGEINT: Decimal128 with scale 0)
+  const scales = vectors.map((v) => (v !== null && DataType.isDecimal(v.type) ? v.type.scale : undefined));
+  return { sql, columns, shown: Math.min(total, MAX_RESULT_ROWS), total, millis: performance.now() - started, cell: (r, c) => formatCell(vectors[c]?.get(r), scales[c]) };
 }
 
 /** The whole result of `sql` as CSV (header row), written by DuckDB in its worker: not capped, not formatted on the page. */
@@ -42,16 +45,33 @@ export async function saveSqlResultCsv(engine: QueryEngine, sql: string): Promis
   }
 }
 
-export function formatCell(v: unknown): string {
+/** One cell as text; `scale`: the cell is a DECIMAL of that scale (apache-arrow gives its unscaled integer). */
+export function formatCell(v: unknown, scale?: number): string {
   if (v === null || v === undefined) return '';
+  if (isBigNum(v)) return placeDecimalPoint(String(v), scale ?? 0);
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   if (v instanceof Uint8Array) return formatHex(v);
   return JSON.stringify(toPlain(v));
 }
 
+/** apache-arrow's 64/128-bit decimal values (typed arrays that turn into their digits), whose toJSON quotes them */
+function isBigNum(v: unknown): v is ArrayBufferView {
+  return ArrayBuffer.isView(v) && !(v instanceof Uint8Array) && typeof (v as { [Symbol.toPrimitive]?: unknown })[Symbol.toPrimitive] === 'function';
+}
+
+/** "-12345" with scale 2 → "-123.45" */
+function placeDecimalPoint(digits: string, scale: number): string {
+  if (scale <= 0) return digits;
+  const negative = digits.startsWith('-');
+  const abs = (negative ? digits.slice(1) : digits).padStart(scale + 1, '0');
+  return `${negative ? '-' : ''}${abs.slice(0, abs.length - scale)}.${abs.slice(abs.length - scale)}`;
+}
+
 function toPlain(v: unknown): unknown {
   if (v === null || v === undefined) return null;
+  // nested decimals: their unscaled digits (the scale is the nested field's, not known here)
+  if (isBigNum(v)) return String(v);
   if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : String(v);
   if (v instanceof Uint8Array) return formatHex(v);
   if (typeof v !== 'object') return v;
