@@ -288,6 +288,8 @@ export interface StatesExportQuery {
   states: readonly { state: string; scope?: 'keyed' | 'operator' | 'broadcast' }[];
   format: StateExportQuery['format'];
   layout?: StateExportQuery['layout'];
+  /** read a sample only (every n-th key group, or the first entries of each state); each summary says so */
+  sample?: StateSample;
 }
 
 /** Receives the bytes of state `index` of a StatesExportQuery, in order per state; the export waits for a returned promise. */

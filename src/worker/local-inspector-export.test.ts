@@ -89,3 +89,19 @@ describe.skipIf(!exists)('LocalInspector.exportStates', () => {
     }
   });
 });
+
+describe.skipIf(!exists)('LocalInspector.exportStates with a sample (the Query view past its memory limit)', () => {
+  it('reads only the sampled key groups and says so in every summary', async () => {
+    const { inspector, operatorId } = await open();
+    const keyed = ['event-history', 'events-by-name', 'last-event'];
+    const states = keyed.map((state) => ({ state, scope: 'keyed' as const }));
+    const whole = await inspector.exportStates({ operatorId, states, format: 'arrow' }, () => undefined);
+    const sampled = await inspector.exportStates({ operatorId, states, format: 'arrow', sample: { kind: 'key-groups', every: 2 } }, () => undefined);
+    sampled.forEach((s, i) => {
+      expect(s.incomplete).toContain('a sample: one key group in every 2 (key groups 0, 2, 4, …)');
+      expect(s.rows).toBeLessThanOrEqual(whole[i]!.rows);
+    });
+    expect(sampled.reduce((n, s) => n + s.rows, 0)).toBeLessThan(whole.reduce((n, s) => n + s.rows, 0));
+    expect(whole.every((s) => s.incomplete.length === 0)).toBe(true);
+  });
+});

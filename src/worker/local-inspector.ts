@@ -103,7 +103,7 @@ export class LocalInspector implements Inspector {
   }
 
   async exportStates(query: StatesExportQuery, onChunk: IndexedExportChunkListener, onProgress?: ProgressListener): Promise<StateExportSummary[]> {
-    return this.runExport(query, undefined, onChunk, onProgress);
+    return this.runExport(query, query.sample, onChunk, onProgress);
   }
 
   private async runExport(query: StatesExportQuery, sample: StateSample | undefined, onChunk: IndexedExportChunkListener, onProgress?: ProgressListener): Promise<StateExportSummary[]> {

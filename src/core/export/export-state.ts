@@ -183,7 +183,7 @@ class StateExportJob {
     this.kind = state.scope === 'keyed' ? 'keyed' : 'operator';
     this.key = `${this.kind}:${state.name}`;
     const sample = request.sample;
-    if (sample !== undefined) this.result.incomplete.push(sample.kind === 'first-entries' ? `a sample: the first ${sample.count} entries of each state` : `a sample: every ${sample.every}th key group`);
+    if (sample !== undefined) this.result.incomplete.push(sample.kind === 'first-entries' ? `a sample: the first ${sample.count} entries of each state` : `a sample: one key group in every ${sample.every} (key groups 0, ${sample.every}, ${2 * sample.every}, …)`);
   }
 
   get queued(): boolean {

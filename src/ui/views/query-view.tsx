@@ -16,6 +16,7 @@ import { formatBytes } from '../format';
 import { useInspector } from '../inspector-context';
 import { nameStateTable } from '../query/name-state-table';
 import { openDownloadTarget, type DownloadTarget } from '../query/open-download-target';
+import { chooseLoadSample, QUERY_LOAD_LIMIT_BYTES } from '../query/choose-load-sample';
 import { createArrowChunkInserter } from '../query/insert-arrow-chunks';
 import { openDuckDb } from '../query/open-duckdb';
 import { MAX_RESULT_ROWS, runSql, saveSqlResultCsv, type SqlResult } from '../query/run-sql';
@@ -63,6 +64,8 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
   const [field, setField] = useState('');
   const [format, setFormat] = useState<Format>('parquet');
   const [notice, setNotice] = useState<string | null>(null);
+  /** why the tables are a sample of the savepoint, when they are */
+  const [loadNotice, setLoadNotice] = useState<string | null>(null);
   const cancelRef = useRef<(() => void) | null>(null);
 
   /** the whole load (every operator's export in turn): the button stays disabled between them */
@@ -96,6 +99,14 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
         setSql(`SELECT * EXCLUDE (value) FROM ${table} ORDER BY value_size DESC LIMIT 20`);
       }
     };
+    // DuckDB-WASM holds what it loads in WebAssembly memory (at most 4 GiB): past QUERY_LOAD_LIMIT_BYTES of state, a key-group sample
+    const loadBytes = inspection.operators.filter((op) => op.states.some((st) => st.status === 'ok')).reduce((n, op) => n + op.stateSize, 0);
+    const sample = chooseLoadSample(loadBytes);
+    setLoadNotice(
+      sample === undefined || sample.kind !== 'key-groups'
+        ? null
+        : `The state to load (${formatBytes(loadBytes)}) is more than the ${formatBytes(QUERY_LOAD_LIMIT_BYTES)} the Query view loads whole: DuckDB keeps its tables in this tab's WebAssembly memory, which ends at 4 GiB. So one key group in every ${sample.every} is loaded (operator state whole), and each table says it is a sample. For the whole state, export it with the CLI (savepoint-inspector export … --format parquet) and query the files with DuckDB.`,
+    );
     // every readable state of an operator in one export: its state files are read once, each state's chunks go to its own table
     for (const op of inspection.operators) {
       const tables = states.filter((t) => t.op === op && t.state.status === 'ok');
@@ -111,7 +122,7 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
         const inserters = tables.map((t) => createArrowChunkInserter(engine.conn, t.table));
         try {
           summaries = await inspector.exportStates(
-            { operatorId: op.id, states: tables.map((t) => ({ state: t.state.name, scope: t.state.scope })), format: 'arrow' },
+            { operatorId: op.id, states: tables.map((t) => ({ state: t.state.name, scope: t.state.scope })), format: 'arrow', ...(sample === undefined ? {} : { sample }) },
             (index, chunk) => inserters[index]!.add(chunk),
             (p) => showProgress({ what: `Loading ${label}`, progress: p }),
           );
@@ -243,6 +254,11 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
           </p>
           <ProgressBar progress={running.progress} onCancel={() => (cancelRef.current ? cancelRef.current() : void inspector.cancel())} />
         </div>
+      ) : null}
+      {loadNotice !== null ? (
+        <p className="callout warn" role="status" data-testid="query-load-notice">
+          {loadNotice}
+        </p>
       ) : null}
       {notice !== null ? (
         <p className="muted" role="status" data-testid="export-notice">
