@@ -43,36 +43,29 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
     });
   }
   for (const { found, compatibility } of evaluated.kryo) {
-    states.push({
-      kind: 'protobuf',
-      operator: toReportOperator(found.operator),
-      state: found.state.name,
-      role: found.role,
-      snapshotClass: found.snapshot.className,
-      compatibility,
-      warnings: [],
-      valuesNotRead:
+    states.push(
+      toUnscannedState(
+        found,
+        compatibility,
         found.recognition.kind === 'plain'
           ? "values written by Kryo's FieldSerializer: they hold protobuf-java's internal fields, not Protobuf bytes"
           : found.decodable
             ? // value warnings compare saved values with the change from the saved to the new schema; a Kryo snapshot saves no schema
               'values held by Kryo: their value warnings need the saved schema, which a Kryo snapshot does not keep; check the savepoint migration-job writes (native state, every value checked); dump and stats decode them here with --descriptors or --job-jar'
             : `values held by Kryo: not decodable with this descriptor set (no message whose Java class is ${found.kryo.typeClass})`,
-    });
+      ),
+    );
   }
   for (const { found, compatibility } of evaluated.peer) {
-    states.push({
-      kind: 'protobuf',
-      operator: toReportOperator(found.operator),
-      state: found.state.name,
-      role: found.role,
-      snapshotClass: found.snapshot.className,
-      compatibility,
-      warnings: [],
-      valuesNotRead: found.decodable
-        ? 'values written by flink-protobuf-serde: check does not scan them for value warnings (dump and stats decode them with the schema, in an inferred framing)'
-        : `values written by flink-protobuf-serde: not decodable with this schema (${found.peer.classesFound.length === 0 ? 'no message class found in the snapshot' : `no message whose Java class is ${found.peer.classesFound.join(' or ')}`})`,
-    });
+    states.push(
+      toUnscannedState(
+        found,
+        compatibility,
+        found.decodable
+          ? 'values written by flink-protobuf-serde: check does not scan them for value warnings (dump and stats decode them with the schema, in an inferred framing)'
+          : `values written by flink-protobuf-serde: not decodable with this schema (${found.peer.classesFound.length === 0 ? 'no message class found in the snapshot' : `no message whose Java class is ${found.peer.classesFound.join(' or ')}`})`,
+      ),
+    );
   }
   for (const o of evaluated.other) {
     states.push({
@@ -104,6 +97,15 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
   if (literals === undefined || report.newSchema?.jobJar === undefined) return report;
   // the mapping needs the report's states (every operator and state of the savepoint, sorted)
   return { ...report, newSchema: { ...report.newSchema, jobJar: { ...report.newSchema.jobJar, stateMapping: mapStatesToJar(report.states, literals) } } };
+}
+
+/** A Protobuf state whose values check does not scan (Kryo, flink-protobuf-serde): its verdict, no warnings, and why its values were not read. */
+function toUnscannedState(
+  found: EvaluatedSavepoint['kryo'][number]['found'] | EvaluatedSavepoint['peer'][number]['found'],
+  compatibility: EvaluatedSavepoint['kryo'][number]['compatibility'],
+  valuesNotRead: string,
+): ReportStateInput {
+  return { kind: 'protobuf', operator: toReportOperator(found.operator), state: found.state.name, role: found.role, snapshotClass: found.snapshot.className, compatibility, warnings: [], valuesNotRead };
 }
 
 /** A state's operator as the report names it: id, and uid and name when the savepoint has them. */
