@@ -170,6 +170,29 @@ export function descendantRssBytes(root: number): number {
   return total;
 }
 
+/** The long tasks LONG_TASK_SCRIPT has recorded so far in the page. */
+export function readLongTasks(page: Page): Promise<{ start: number; duration: number }[]> {
+  return page.evaluate(() => (window as unknown as { __benchLongTasks: { start: number; duration: number }[] }).__benchLongTasks);
+}
+
+/**
+ * The observer's self-check: a deliberate 120 ms task from a page timer (a task of the page's own
+ * event loop, like the app's work) must be recorded; its recorded duration, or undefined when it was not.
+ */
+export async function measureObserverCheck(page: Page): Promise<number | undefined> {
+  const calibrationStart = await page.evaluate(() => {
+    setTimeout(() => {
+      const t = performance.now();
+      while (performance.now() - t < 120) {
+        // busy on purpose
+      }
+    }, 0);
+    return performance.now();
+  });
+  await new Promise((r) => setTimeout(r, 500));
+  return (await readLongTasks(page).catch(() => [])).find((t) => t.start >= calibrationStart - 1)?.duration;
+}
+
 export const LONG_TASK_SCRIPT = `(() => {
   window.__benchLongTasks = [];
   new PerformanceObserver((list) => {
@@ -261,24 +284,9 @@ export async function runBrowserScan(zip: string, operatorId: string, state: str
     }
     sampling = false;
     await sampler;
-    const readTasks = () => page.evaluate(() => (window as unknown as { __benchLongTasks: { start: number; duration: number }[] }).__benchLongTasks).catch(() => []);
-    const tasks = crashed ? [] : await readTasks();
+    const tasks = crashed ? [] : await readLongTasks(page).catch(() => []);
     // self-check: a deliberate 120 ms task after the scan must show up as a long task
-    let calibrationTaskMs: number | undefined;
-    if (!crashed) {
-      // from a page timer (a task of the page's own event loop, like the app's work)
-      const calibrationStart = await page.evaluate(() => {
-        setTimeout(() => {
-          const t = performance.now();
-          while (performance.now() - t < 120) {
-            // busy on purpose
-          }
-        }, 0);
-        return performance.now();
-      });
-      await new Promise((r) => setTimeout(r, 500));
-      calibrationTaskMs = (await readTasks()).find((t) => t.start >= calibrationStart - 1)?.duration;
-    }
+    const calibrationTaskMs = crashed ? undefined : await measureObserverCheck(page);
     return {
       zipBytes: 0,
       openMs: opened.outcome === 'done' ? opened.at - openStart : NaN,

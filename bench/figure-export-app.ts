@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import type { BenchSavepointManifest } from './generate/generate-bench-savepoint';
-import { buildBenchApp, chromiumThreadCpu, cpuBetween, descendantRssBytes, findBenchChromium, LONG_TASK_SCRIPT, startPreview } from './figure-browser-scan';
+import { buildBenchApp, chromiumThreadCpu, cpuBetween, descendantRssBytes, findBenchChromium, LONG_TASK_SCRIPT, measureObserverCheck, readLongTasks, startPreview } from './figure-browser-scan';
 import { fmtBytes, fmtMs, type Figure } from './measure';
 
 const APP_DIR = '/tmp/bench-dist-query';
@@ -37,7 +37,6 @@ interface AppQueryRun {
 }
 
 const now = (page: Page) => page.evaluate(() => performance.now());
-const readTasks = (page: Page) => page.evaluate(() => (window as unknown as { __benchLongTasks: LongTask[] }).__benchLongTasks);
 
 export async function runAppQuery(dir: string): Promise<AppQueryRun> {
   const choice = findBenchChromium();
@@ -108,19 +107,9 @@ export async function runAppQuery(dir: string): Promise<AppQueryRun> {
     const t4 = await now(page);
     const summary = (await page.getByTestId('query-summary').textContent()) ?? '';
     const count = (await page.getByTestId('query-row').first().textContent()) ?? '';
-    const tasks = await readTasks(page);
+    const tasks = await readLongTasks(page);
     // self-check of the observer
-    const calibrationStart = await page.evaluate(() => {
-      setTimeout(() => {
-        const t = performance.now();
-        while (performance.now() - t < 120) {
-          // busy on purpose
-        }
-      }, 0);
-      return performance.now();
-    });
-    await new Promise((r) => setTimeout(r, 500));
-    const calibrationMs = (await readTasks(page)).find((t) => t.start >= calibrationStart - 1)?.duration;
+    const calibrationMs = await measureObserverCheck(page);
     const between = (a: number, b: number) => tasks.filter((t) => t.start >= a && t.start < b);
     return {
       outcome: 'done',
