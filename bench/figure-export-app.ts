@@ -106,7 +106,7 @@ export async function runAppQuery(dir: string): Promise<AppQueryRun> {
     await page.getByTestId('query-summary').waitFor({ timeout: STEP_TIMEOUT_MS });
     const t4 = await now(page);
     const summary = (await page.getByTestId('query-summary').textContent()) ?? '';
-    const count = (await page.getByTestId('query-row').first().textContent()) ?? '';
+    const count = (await page.getByTestId('query-row').first().locator('span').allTextContents()).join(', ');
     const tasks = await readLongTasks(page);
     // self-check of the observer
     const calibrationMs = await measureObserverCheck(page);
