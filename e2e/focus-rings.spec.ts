@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { waitForAppState } from './helpers';
+import { installContrastHelpers, waitForAppState, type WcagHelpers } from './helpers';
 
 /** The demo savepoint's operator whose state `last-event` every per-state view is opened on. */
 const OPERATOR = '6d821971c3bfd7ae2c972e89d7414f7c';
@@ -29,21 +29,7 @@ async function readFocusRing(page: import('@playwright/test').Page): Promise<Foc
   return page.evaluate(() => {
     const el = document.activeElement;
     if (!el || el === document.body || el === document.documentElement) return null;
-    const parse = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number);
-    const lum = ([r, g, b]: number[]) => {
-      const f = (v: number) => {
-        const s = v / 255;
-        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-      };
-      return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!);
-    };
-    const background = (from: Element | null): number[] => {
-      for (let e = from; e; e = e.parentElement) {
-        const c = parse(getComputedStyle(e).backgroundColor);
-        if (c.length >= 3 && (c.length === 3 || c[3]! > 0.9)) return c.slice(0, 3);
-      }
-      return [255, 255, 255];
-    };
+    const { parse, lum, background } = (window as unknown as { __wcag: WcagHelpers }).__wcag;
     const again = el.hasAttribute('data-focus-ring-seen');
     el.setAttribute('data-focus-ring-seen', '');
     const style = getComputedStyle(el);
@@ -73,6 +59,7 @@ async function readFocusRing(page: import('@playwright/test').Page): Promise<Foc
 test('every control focused with Tab shows a focus ring of at least 3:1 against the background next to it, on the start page and every view', async ({ page }) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1280, height: 900 });
+  await installContrastHelpers(page);
   const pages = [{ url: '/', state: 'empty' as const }, ...VIEWS.map((v) => ({ url: `/?demo&target=1.x#/${v}`, state: 'ready' as const }))];
   const bad: string[] = [];
   let checked = 0;

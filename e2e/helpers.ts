@@ -70,3 +70,35 @@ export async function dropFiles(page: Page, files: { name: string; bytes: Buffer
   await page.dispatchEvent('[data-testid="app"]', 'dragover', { dataTransfer: dt });
   await page.dispatchEvent('[data-testid="app"]', 'drop', { dataTransfer: dt });
 }
+
+/** The WCAG 2 contrast helpers installContrastHelpers puts in the page, for page.evaluate callbacks. */
+export interface WcagHelpers {
+  /** the numbers of a CSS rgb()/rgba() colour */
+  parse(c: string): number[];
+  /** relative luminance of [r, g, b] */
+  lum(rgb: number[]): number;
+  /** the nearest opaque background colour of an element or its ancestors (white when none) */
+  background(from: Element | null): number[];
+}
+
+/** Installs WcagHelpers as `window.__wcag` in every page the test opens (call before the first goto). */
+export async function installContrastHelpers(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const parse = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number);
+    const lum = ([r, g, b]: number[]) => {
+      const f = (v: number) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!);
+    };
+    const background = (from: Element | null): number[] => {
+      for (let e = from; e; e = e.parentElement) {
+        const c = parse(getComputedStyle(e).backgroundColor);
+        if (c.length >= 3 && (c.length === 3 || c[3]! > 0.9)) return c.slice(0, 3);
+      }
+      return [255, 255, 255];
+    };
+    (window as unknown as { __wcag: WcagHelpers }).__wcag = { parse, lum, background };
+  });
+}

@@ -1,24 +1,10 @@
 import { expect, test } from './test';
-import { waitForAppState } from './helpers';
+import { installContrastHelpers, waitForAppState, type WcagHelpers } from './helpers';
 
 /** Text contrast of every visible text node's element against its nearest opaque background (WCAG 2 formula). */
 async function findLowContrast(page: import('@playwright/test').Page): Promise<string[]> {
   return page.evaluate(() => {
-    const parse = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number);
-    const lum = ([r, g, b]: number[]) => {
-      const f = (v: number) => {
-        const s = v / 255;
-        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-      };
-      return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!);
-    };
-    const background = (el: Element | null): number[] => {
-      for (let e = el; e; e = e.parentElement) {
-        const c = parse(getComputedStyle(e).backgroundColor);
-        if (c.length >= 3 && (c.length === 3 || c[3]! > 0.9)) return c.slice(0, 3);
-      }
-      return [255, 255, 255];
-    };
+    const { parse, lum, background } = (window as unknown as { __wcag: WcagHelpers }).__wcag;
     const bad: string[] = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -40,6 +26,7 @@ async function findLowContrast(page: import('@playwright/test').Page): Promise<s
 
 test('plain words and access: tab title, ? help, skip link, contrast, nothing clipped at 1024 px', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 768 });
+  await installContrastHelpers(page);
   await page.goto('/?demo&target=1.x');
   await waitForAppState(page, 'ready');
   // the tab names the savepoint and its verdict, in words
