@@ -6,7 +6,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DecodeError, isDecodeError, sliceSource, type ByteSource, type SavepointFiles } from '../../src/core/io';
+import { recordSavepointReads } from '../helpers/record-savepoint-reads';
+import { DecodeError, isDecodeError, sliceSource, type ByteSource } from '../../src/core/io';
 import { createSnapshotRegistry, openSavepoint, type StateEntry } from '../../src/core/flink';
 import { KeyedReadBuffers } from '../../src/core/flink/keyed/keyed-read-buffers';
 import { countStateEntries } from '../../src/core/flink/scan/count-state-entries';
@@ -49,27 +50,6 @@ async function openFirstKeyedStream(dir: string) {
   return readSubtaskKeyedStream(opened, op, op.subtasks[0]!, registry);
 }
 
-/** The input with every state-file read recorded (offset, length). */
-function recordReads(input: SavepointFiles, reads: [string, number, number][], failAfter = Infinity): SavepointFiles {
-  return {
-    ...input,
-    resolveRelative(p) {
-      const s = input.resolveRelative(p);
-      if (!s) return undefined;
-      const wrapped: ByteSource = {
-        name: s.name,
-        size: s.size,
-        read(offset, length) {
-          reads.push([p, offset, length]);
-          if (reads.length > failAfter) return Promise.reject(new DecodeError({ code: 'truncated', detail: 'test: read refused', file: s.name, offset }));
-          return s.read(offset, length);
-        },
-      };
-      return wrapped;
-    },
-  };
-}
-
 describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 KiB in one state file)', () => {
   const sp = useGeneratedBenchSavepoint('perf-slices-', { targetBytes: 3 * 1024 * 1024, parallelism: 1 });
 
@@ -77,7 +57,7 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
     const registry = createSnapshotRegistry();
     registerProtobufSnapshotReaders(registry);
     const reads: [string, number, number][] = [];
-    const files = recordReads(await openNodeInput(sp.dir), reads);
+    const files = recordSavepointReads(await openNodeInput(sp.dir), reads);
     const result = await countStateEntries(files, registry);
     expect(result.errors).toEqual([]);
     expect(result.counts.reduce((s, c) => s + c.entries, 0)).toBe(sp.manifest.entries);

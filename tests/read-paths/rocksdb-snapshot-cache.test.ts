@@ -6,36 +6,17 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { recordSavepointReads } from '../helpers/record-savepoint-reads';
 import { openNodeInput } from '../../src/cli/sources';
 import { createSnapshotRegistry, createSubtaskHeaderCache, openSavepoint, scanState, type SubtaskHeaderCache } from '../../src/core/flink';
-import type { ByteSource, SavepointFiles } from '../../src/core/io';
 
 const CHECKPOINT = path.resolve(process.cwd(), 'fixtures/rocksdb-checkpoints/flink-1.20/zstd/chk-2');
-
-function recordReads(input: SavepointFiles, reads: [string, number, number][]): SavepointFiles {
-  return {
-    ...input,
-    resolveRelative(p) {
-      const s = input.resolveRelative(p);
-      if (!s) return undefined;
-      const wrapped: ByteSource = {
-        name: s.name,
-        size: s.size,
-        read(offset, length) {
-          reads.push([p, offset, length]);
-          return s.read(offset, length);
-        },
-      };
-      return wrapped;
-    },
-  };
-}
 
 describe('the RocksDB snapshot of a subtask, cached per opened savepoint', () => {
   it('a second scan with the same header cache reads no CURRENT, MANIFEST or table footer and meta blocks again, and gives the same entries', async () => {
     const registry = createSnapshotRegistry();
     const reads: [string, number, number][] = [];
-    const files = recordReads(await openNodeInput(CHECKPOINT), reads);
+    const files = recordSavepointReads(await openNodeInput(CHECKPOINT), reads);
     const opened = await openSavepoint(files);
     // the files of the handles: CURRENT and MANIFEST by local path, SSTs with their sizes
     const handles = opened.metadata.operators.flatMap((o) => o.subtasks.map((s) => s.managedKeyedState)).flatMap((h) => (h?.kind === 'incremental' ? [...h.sharedFiles, ...h.privateFiles] : []));
