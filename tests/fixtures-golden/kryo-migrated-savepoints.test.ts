@@ -9,12 +9,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createKryoFixtureRegistry } from '../helpers/create-kryo-fixture-registry';
 import { runCli } from '../../src/cli/run-cli';
-import { loadDescriptorSet } from '../../src/core/compat';
-import { registerKryoProtobufReaders } from '../../src/core/compat/register-kryo-protobuf-readers';
-import { createSnapshotRegistry, getKryoSnapshotDetails, inspectSavepoint, type SerializerSnapshot } from '../../src/core/flink';
+import { getKryoSnapshotDetails, inspectSavepoint, type SerializerSnapshot } from '../../src/core/flink';
 import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
-import { getProtobufSnapshotContent, listProtobufValueDetails, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
+import { getProtobufSnapshotContent, listProtobufValueDetails } from '../../src/core/protobuf';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 
 const ROOT = path.resolve('fixtures/kryo-migrated');
@@ -44,14 +43,6 @@ function listCases(): { label: string; dir: string; migration: Migration; manife
   return out;
 }
 
-function createRegistry() {
-  const bytes = new Uint8Array(readFileSync(SCHEMA));
-  const registry = createSnapshotRegistry();
-  registerProtobufSnapshotReaders(registry);
-  registerKryoProtobufReaders(registry, { name: 'events.binpb', bytes, set: loadDescriptorSet(bytes, 'events.binpb').set });
-  return registry;
-}
-
 function walk(s: SerializerSnapshot, fn: (s: SerializerSnapshot) => void): void {
   fn(s);
   for (const n of s.nested) walk(n, fn);
@@ -79,7 +70,7 @@ describe('Kryo fixtures migrated by the generated State Processor API job (real 
 
   for (const c of CASES) {
     it(`${c.label}: the carried states hold the native serializer's snapshot, no Kryo`, async () => {
-      const ins = await inspectSavepoint(openFolderSavepoint(path.join(c.dir, 'savepoint')), createRegistry());
+      const ins = await inspectSavepoint(openFolderSavepoint(path.join(c.dir, 'savepoint')), createKryoFixtureRegistry());
       const old = c.manifest.operators[0]!;
       expect(ins.operators).toHaveLength(1);
       const op = ins.operators[0]!;
@@ -100,7 +91,7 @@ describe('Kryo fixtures migrated by the generated State Processor API job (real 
     });
 
     it(`${c.label}: every value decodes and equals the Kryo savepoint's manifest value`, async () => {
-      const registry = createRegistry();
+      const registry = createKryoFixtureRegistry();
       const old = c.manifest.operators[0]!;
       const want = (id: string) => {
         const v = c.manifest.values[id]!;

@@ -7,11 +7,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDescriptorSet } from '../../src/core/compat';
-import { registerKryoProtobufReaders } from '../../src/core/compat/register-kryo-protobuf-readers';
-import { createSnapshotRegistry, getKryoSnapshotDetails, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type SerializerSnapshot } from '../../src/core/flink';
+import { createKryoFixtureRegistry } from '../helpers/create-kryo-fixture-registry';
+import { getKryoSnapshotDetails, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type SerializerSnapshot } from '../../src/core/flink';
 import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
-import { asProtobufFrame, listProtobufFrames, listProtobufValueDetails, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
+import { asProtobufFrame, listProtobufFrames, listProtobufValueDetails } from '../../src/core/protobuf';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 import { runCli } from '../../src/cli/run-cli';
 
@@ -36,14 +35,6 @@ function listCases(): { label: string; dir: string; manifest: Manifest }[] {
     }
   }
   return out;
-}
-
-function createRegistry() {
-  const bytes = new Uint8Array(readFileSync(SCHEMA));
-  const registry = createSnapshotRegistry();
-  registerProtobufSnapshotReaders(registry);
-  registerKryoProtobufReaders(registry, { name: 'events.binpb', bytes, set: loadDescriptorSet(bytes, 'events.binpb').set });
-  return registry;
 }
 
 /** The decoded messages of one entry value, in order, as { json, unknown field count }. */
@@ -74,7 +65,7 @@ describe('Kryo-held Protobuf fixtures', () => {
 
   for (const c of CASES.filter((x) => x.manifest.kryo.registration !== 'plain')) {
     it(`${c.label}: every value decodes to the manifest's ProtoJSON`, async () => {
-      const registry = createRegistry();
+      const registry = createKryoFixtureRegistry();
       const op = c.manifest.operators[0]!;
       let checked = 0;
       for (const state of op.states) {
@@ -108,7 +99,7 @@ describe('Kryo-held Protobuf fixtures', () => {
     });
 
     it(`${c.label}: the Kryo snapshot's registrations, kinds and default serializers`, async () => {
-      const ins = await inspectSavepoint(openFolderSavepoint(path.join(c.dir, 'savepoint')), createRegistry());
+      const ins = await inspectSavepoint(openFolderSavepoint(path.join(c.dir, 'savepoint')), createKryoFixtureRegistry());
       const op = ins.operators.find((o) => o.states.some((s) => s.name === 'last-event'))!;
       const last = op.states.find((s) => s.name === 'last-event')!.valueSerializer!;
       const kryo = getKryoSnapshotDetails(last)!;
@@ -176,7 +167,7 @@ describe('inspect on Kryo-held Protobuf', () => {
 
 describe('stats and frame scans of Kryo-held Protobuf', () => {
   it('frames a value whose class Kryo wrote by name with that class\'s message', async () => {
-    const registry = createRegistry();
+    const registry = createKryoFixtureRegistry();
     const files = openFolderSavepoint(path.join(ROOT, 'flink-1.20/hashmap/kryo-default/savepoint'));
     const roots: string[] = [];
     const opened = await openSavepoint(files);
