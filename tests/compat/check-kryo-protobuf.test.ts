@@ -40,10 +40,14 @@ describe('check on Kryo-held Protobuf state', () => {
     });
   }
 
-  it('names the plain-Kryo hazard (Flink 1.20, no chill serializer) and exits 1', async () => {
+  it('names the plain-Kryo hazard (Flink 1.20, no chill serializer): not-restorable (not incompatible), exit 1', async () => {
     const { code, report } = await check('flink-1.20/hashmap/kryo-plain');
     expect(code).toBe(1);
+    expect(report.verdict).toBe('not-restorable');
+    expect(report.summary).toMatchObject({ protobufStates: 1, compatible: 0, incompatible: 0, notRestorable: 1, unknown: 0, valuesNotRead: 1 });
     const state = report.states.find((s) => s.state === 'last-event')!;
+    expect(state.verdict).toBe('not-restorable');
+    expect(state.savedRoot).toBe('fixtures.events.Event');
     expect(state.firstIncompatibility!.ruleId).toBe('KRYO_PLAIN_PROTOBUF_HAZARD');
     expect(state.firstIncompatibility!.message).toContain("Kryo's FieldSerializer");
     expect(state.valuesNotRead).toContain("FieldSerializer");
