@@ -22,13 +22,19 @@ describe('computeKeyGroup (verified vectors)', () => {
   it('puts Integer keys 0..3 into 14, 6, 15, 1 at max parallelism 16', () => {
     expect([0, 1, 2, 3].map((k) => computeKeyGroup({ kind: 'int', value: k }, 16))).toEqual([14, 6, 15, 1]);
   });
-  it('maps Integer.MIN_VALUE hash results and negative hash codes into [0, m)', () => {
-    for (const code of [-1, -2147483648, 2147483647, 123456789, -987654321]) {
-      const g = computeKeyGroupForHashCode(code, 128);
-      expect(g).toBeGreaterThanOrEqual(0);
-      expect(g).toBeLessThan(128);
-    }
-    expect(computeMurmurHashOfInt(0)).toBeGreaterThanOrEqual(0);
+  it('maps a murmur mix of Integer.MIN_VALUE to 0 (hash code -2089875627 → key group 0 at max parallelism 100)', () => {
+    // MathUtils.murmurHash: `if (code >= 0) return code; else if (code != Integer.MIN_VALUE) return -code; else return 0;`
+    // -2089875627 is a hash code whose mix is exactly Integer.MIN_VALUE (checked with Java 17 on Flink's code).
+    // At 100 a wrong answer shows: 2^31 % 100 = 48, (-2^31) % 100 = -48 (at a power of two both would be 0)
+    expect(computeMurmurHashOfInt(-2089875627)).toBe(0);
+    expect(computeKeyGroupForHashCode(-2089875627, 100)).toBe(0);
+    expect(computeKeyGroup({ kind: 'int', value: -2089875627 }, 100)).toBe(0);
+    expect(computeKeyGroup({ kind: 'int', value: -2089875627 }, 7)).toBe(0);
+  });
+  it('maps negative mixes to their negation and negative hash codes into [0, m)', () => {
+    // raw mixes (Java 17): -1 → 1982413648, -2147483648 → -1718298732, 2147483647 → -1653689534, 123456789 → -1088346449
+    expect([-1, -2147483648, 2147483647, 123456789].map(computeMurmurHashOfInt)).toEqual([1982413648, 1718298732, 1653689534, 1088346449]);
+    expect([-1, -2147483648, 2147483647, 123456789].map((c) => computeKeyGroupForHashCode(c, 100))).toEqual([48, 32, 34, 49]);
   });
   it('rejects a max parallelism outside [1, 32768]', () => {
     expect(() => computeKeyGroupForHashCode(1, 0)).toThrow('max parallelism must be in [1, 32768], got 0');
