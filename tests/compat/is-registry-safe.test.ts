@@ -15,6 +15,7 @@ import { isRegistrySafe } from '../../src/core/compat/is-registry-safe';
 import { createSeededRandom } from '../robustness/seeded-random';
 import { loadDescriptorSet } from '../../src/core/compat';
 import { orderFilesByImports } from '../../src/core/compat/order-files-by-imports';
+import { NEEDS_SHARED_TAG } from '../helpers/shared-savepoints';
 
 const ROOT = process.cwd();
 const CASES = path.join(ROOT, 'fixtures/schema-changes');
@@ -29,6 +30,8 @@ const BENCH_SCHEMAS = path.resolve(ROOT, '../shared/bench-schemas');
 const benchImages = existsSync(BENCH_SCHEMAS)
   ? readdirSync(BENCH_SCHEMAS).flatMap((d) => ['old.binpb', 'new.binpb'].map((f) => path.join(BENCH_SCHEMAS, d, f))).filter((f) => existsSync(f))
   : [];
+/** reads ../shared: skipped when it is absent, and counted by the run's skip report through the tag */
+const NEEDS_BENCH_SCHEMAS = { tags: [NEEDS_SHARED_TAG], skip: benchImages.length === 0 };
 
 function registryAccepts(files: FileDescriptorProto[], set: FileDescriptorSet): boolean {
   try {
@@ -196,7 +199,7 @@ describe('isRegistrySafe', () => {
     for (const [i, set] of sets.entries()) expect(isRegistrySafe(orderFilesByImports(set.file)), setFiles[i]).toBe(true);
   });
 
-  it.skipIf(benchImages.length === 0)('passes the real images of ../shared/bench-schemas (grpc-proto, opentelemetry-proto: services, custom options), which the registry accepts', () => {
+  it('passes the real images of ../shared/bench-schemas (grpc-proto, opentelemetry-proto: services, custom options), which the registry accepts', NEEDS_BENCH_SCHEMAS, () => {
     for (const file of benchImages) {
       const set = fromBinary(FileDescriptorSetSchema, new Uint8Array(readFileSync(file)), { readUnknownFields: true });
       const ordered = orderFilesByImports(set.file);

@@ -1,8 +1,9 @@
 /**
  * A Vitest reporter (listed after the default one in the vitest configs) that ends the run by saying
- * how many tests were skipped because ../shared/flink-savepoints is absent: the tests declared with
+ * how many tests were skipped because ../shared data is absent: the tests declared with
  * NEEDS_SHARED (tests/helpers/shared-savepoints.ts), found by their tag. Silent when none was.
  */
+import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 import { NEEDS_SHARED_TAG, SHARED_SAVEPOINTS } from './shared-savepoints';
 
@@ -23,6 +24,6 @@ export default class ReportSharedSkips implements Reporter {
   onTestRunEnd(modules: readonly TestModule[]): void {
     const { tests, files } = countSharedSkips(modules);
     if (tests === 0) return;
-    process.stdout.write(`\n${tests} test${tests === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} skipped: they read ${SHARED_SAVEPOINTS}, which is absent\n`);
+    process.stdout.write(`\n${tests} test${tests === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} skipped: they read data in ${path.dirname(SHARED_SAVEPOINTS)} (NEEDS_SHARED), which is absent\n`);
   }
 }

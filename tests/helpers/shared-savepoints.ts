@@ -5,7 +5,8 @@
  *     describe('golden: …', NEEDS_SHARED, () => { … });
  *
  * so that it is skipped where the folder is absent and, through its tag, counted by the run's last
- * line (tests/helpers/report-shared-skips.ts): "N tests skipped: ../shared/flink-savepoints is absent".
+ * line (tests/helpers/report-shared-skips.ts): "N tests in M files skipped: they read data in ../shared (NEEDS_SHARED), which is absent".
+Other ../shared folders (real-savepoints-defects, bench-schemas) use the same tag with their own skip condition.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
