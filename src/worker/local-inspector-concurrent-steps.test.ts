@@ -3,11 +3,12 @@
  * scan's bytesRead is the same alone or next to another scan, and a scan started after `cancel()`
  * is not failed by the cancelled one still unwinding.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { InputFile } from './inspector';
 import { LocalInspector } from './local-inspector';
+import { requireCommitted } from '../../tests/helpers/committed-data';
 
 const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint');
 const OPERATOR = '6d821971c3bfd7ae2c972e89d7414f7c';
@@ -19,7 +20,9 @@ async function statsAlone(state: string) {
   return inspector.getStateStats({ operatorId: OPERATOR, state });
 }
 
-describe.skipIf(!existsSync(path.join(SAVEPOINT, '_metadata')))('concurrent steps (flink-1.20/hashmap/canonical)', () => {
+requireCommitted(path.join(SAVEPOINT, '_metadata'));
+
+describe('concurrent steps (flink-1.20/hashmap/canonical)', () => {
   it('two concurrent state scans each report their own bytesRead, as when run alone', async () => {
     const aloneA = await statsAlone('events-by-name');
     const aloneB = await statsAlone('event-history');

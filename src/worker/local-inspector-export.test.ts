@@ -3,15 +3,15 @@
  * CLI's, byte for byte (the same core function), streamed in chunks; an unknown state is a not-found
  * failure; a cancelled export stops; several states exported together are each what exportState gives, read in one pass.
  */
-import { existsSync, readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli';
 import { LocalInspector } from './local-inspector';
+import { requireCommitted } from '../../tests/helpers/committed-data';
 
 const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
-const exists = existsSync(path.join(SAVEPOINT, '_metadata'));
 
 async function open(): Promise<{ inspector: LocalInspector; operatorId: string }> {
   const files = readdirSync(SAVEPOINT).map((n) => ({ path: `sp/${n}`, blob: new Blob([readFileSync(path.join(SAVEPOINT, n))]) }));
@@ -21,7 +21,9 @@ async function open(): Promise<{ inspector: LocalInspector; operatorId: string }
   return { inspector, operatorId: inspection.operators.find((o) => o.uid === 'int-keyed' || o.states.some((s) => s.name === 'last-event'))!.id };
 }
 
-describe.skipIf(!exists)('LocalInspector.exportState', () => {
+requireCommitted(path.join(SAVEPOINT, '_metadata'));
+
+describe('LocalInspector.exportState', () => {
   it.each(['parquet', 'jsonl'] as const)('writes %s byte for byte as the CLI does', async (format) => {
     const { inspector, operatorId } = await open();
     const chunks: Uint8Array[] = [];
@@ -44,7 +46,7 @@ describe.skipIf(!exists)('LocalInspector.exportState', () => {
   });
 });
 
-describe.skipIf(!exists)('LocalInspector.exportStates', () => {
+describe('LocalInspector.exportStates', () => {
   /** the savepoint's files as Blobs that count the bytes sliced out of the state files (not `_metadata`) */
   async function openCounting(): Promise<{ inspector: LocalInspector; operatorId: string; stateBytesRead: () => number }> {
     let read = 0;
@@ -90,7 +92,7 @@ describe.skipIf(!exists)('LocalInspector.exportStates', () => {
   });
 });
 
-describe.skipIf(!exists)('LocalInspector.exportStates with a sample (the Query view past its memory limit)', () => {
+describe('LocalInspector.exportStates with a sample (the Query view past its memory limit)', () => {
   it('reads only the sampled key groups and says so in every summary', async () => {
     const { inspector, operatorId } = await open();
     const keyed = ['event-history', 'events-by-name', 'last-event'];

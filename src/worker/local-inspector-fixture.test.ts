@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
@@ -6,10 +6,10 @@ import { listSavedSchemas } from '../core/compat';
 import { formatReport } from '../core/report';
 import { openNodeInput } from '../cli/sources';
 import { LocalInspector } from './local-inspector';
+import { requireCommitted } from '../../tests/helpers/committed-data';
 
 const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint');
 const SCHEMA = path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb');
-const exists = existsSync(path.join(SAVEPOINT, '_metadata'));
 
 async function openFixture(): Promise<{ inspector: LocalInspector; operatorId: string }> {
   const files = readdirSync(SAVEPOINT).map((n) => ({ path: `sp/${n}`, blob: new Blob([readFileSync(path.join(SAVEPOINT, n))]) }));
@@ -22,7 +22,9 @@ async function openFixture(): Promise<{ inspector: LocalInspector; operatorId: s
   return { inspector, operatorId: op.id };
 }
 
-describe.skipIf(!exists)('LocalInspector over the fixture savepoint (flink-1.20/hashmap/canonical) and the demo schema', () => {
+requireCommitted(path.join(SAVEPOINT, '_metadata'));
+
+describe('LocalInspector over the fixture savepoint (flink-1.20/hashmap/canonical) and the demo schema', () => {
   it('gives a saved schema before the inspection was asked for (it reads the inspection itself)', async () => {
     const files = readdirSync(SAVEPOINT).map((n) => ({ path: `sp/${n}`, blob: new Blob([readFileSync(path.join(SAVEPOINT, n))]) }));
     const inspector = new LocalInspector();

@@ -3,7 +3,7 @@
  * table must attach each Protobuf frame to the value it was decoded into, not to an offset range.
  * Per entry, the values the app shows equal an independent full read with the full decoder.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSnapshotRegistry, type DecodedValue, type StateEntry } from '../core/flink';
@@ -13,6 +13,7 @@ import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { LocalInspector } from './local-inspector';
 import { toInputFiles } from './sources';
 import type { InputFile } from './inspector';
+import { requireCommitted } from '../../tests/helpers/committed-data';
 
 const NATIVE = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/native/savepoint');
 const STATES = ['events-by-name', 'last-event'];
@@ -36,7 +37,9 @@ function listMessages(v: DecodedValue | null): Extract<DecodedValue, { kind: 'me
   }
 }
 
-describe.skipIf(!existsSync(path.join(NATIVE, '_metadata')))('values of heap state (flink-1.20/hashmap/native)', () => {
+requireCommitted(path.join(NATIVE, '_metadata'));
+
+describe('values of heap state (flink-1.20/hashmap/native)', () => {
   it.each(STATES)('%s: every row shows its own Protobuf values, as a full decode of the entry', async (state) => {
     const inspector = new LocalInspector();
     await inspector.open({ kind: 'files', files: inputFiles(NATIVE) });

@@ -3,12 +3,13 @@
  * Protobuf values are framed, not decoded), and a subtask's state header is read once, not again
  * for every page.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ProtobufValueCodec } from '../core/protobuf';
 import type { InputFile } from './inspector';
 import { LocalInspector } from './local-inspector';
+import { requireCommitted } from '../../tests/helpers/committed-data';
 
 const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint');
 const OPERATOR = '6d821971c3bfd7ae2c972e89d7414f7c';
@@ -36,7 +37,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe.skipIf(!existsSync(path.join(SAVEPOINT, '_metadata')))('page reads of operator state (flink-1.20/hashmap/canonical)', () => {
+requireCommitted(path.join(SAVEPOINT, '_metadata'));
+
+describe('page reads of operator state (flink-1.20/hashmap/canonical)', () => {
   it('decodes only the rows of the page: rows before it are skipped', async () => {
     const inspector = new LocalInspector();
     await inspector.open({ kind: 'files', files: countedFiles({ bytes: 0 }) });

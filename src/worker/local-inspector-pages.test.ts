@@ -4,15 +4,17 @@
  * full decoder, and entry counts equal the stats scan (tests/helpers/expect-pages-match-full-read.ts;
  * the same over the shared Flink savepoints: tests/shared-savepoints/local-inspector-pages.test.ts).
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectPagesMatchFullRead, inputFiles } from '../../tests/helpers/expect-pages-match-full-read';
 import { LocalInspector } from './local-inspector';
+import { requireCommitted } from '../../tests/helpers/committed-data';
 
 const FIXTURE = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint');
 
-describe.skipIf(!existsSync(path.join(FIXTURE, '_metadata')))('values table over the fixture (flink-1.20/hashmap/canonical)', () => {
+requireCommitted(path.join(FIXTURE, '_metadata'));
+
+describe('values table over the fixture (flink-1.20/hashmap/canonical)', () => {
   it('every state, page by page and row by row, equals a full read with the full decoder', async () => {
     expect(await expectPagesMatchFullRead(FIXTURE)).toBeGreaterThan(80);
   });

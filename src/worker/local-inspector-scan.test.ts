@@ -5,7 +5,7 @@
  * steps are checked by what they read; the statistics are compared with the CLI's `stats --json`,
  * and the values table with an independent full read (readStateEntries + the full decoder).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ import type { InputFile, StateStatsDetail } from './inspector';
 import { LocalInspector } from './local-inspector';
 import { toInputFiles } from './sources';
 import { summarizeDecodedValue } from './summarize-decoded-value';
+import { requireCommitted } from '../../tests/helpers/committed-data';
 
 /** A File whose reads (slices) are counted in `counter.bytes`. */
 function countingFile(bytes: Uint8Array, name: string, counter: { bytes: number }): Blob {
@@ -180,7 +181,9 @@ describe('LocalInspector over a generated 4 MiB savepoint (bench/generate)', () 
 const FIXTURE = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint');
 const SCHEMA = path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb');
 
-describe.skipIf(!existsSync(path.join(FIXTURE, '_metadata')))('LocalInspector over the fixture with unknown fields (flink-1.20/hashmap/canonical)', () => {
+requireCommitted(path.join(FIXTURE, '_metadata'));
+
+describe('LocalInspector over the fixture with unknown fields (flink-1.20/hashmap/canonical)', () => {
   const open = async () => {
     const counters = { state: { bytes: 0 }, metadata: { bytes: 0 } };
     const inspector = new LocalInspector();

@@ -2,11 +2,12 @@
  * A page asked for before another savepoint is opened is read from the savepoint it was asked of:
  * the session is taken once per call, never looked up again after the scan.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { InputFile } from './inspector';
 import { LocalInspector } from './local-inspector';
+import { requireCommitted } from '../../tests/helpers/committed-data';
 
 const A = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/native/savepoint');
 const B = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/rocksdb/native/savepoint');
@@ -37,7 +38,9 @@ const withoutSstFiles = (dir: string): InputFile[] =>
     .filter((n) => readFileSync(path.join(dir, n)).subarray(-8).toString('hex') !== 'f7cff485b741e288')
     .map((n) => ({ path: `sp/${n}`, blob: new Blob([readFileSync(path.join(dir, n))]) }));
 
-describe.skipIf(!existsSync(path.join(A, '_metadata')) || !existsSync(path.join(B, '_metadata')))('a page read while another savepoint is opened', () => {
+requireCommitted(path.join(A, '_metadata'), path.join(B, '_metadata'));
+
+describe('a page read while another savepoint is opened', () => {
   it('listEntries and getEntryDetail started on A give A\'s rows after B is opened', async () => {
     const alone = new LocalInspector();
     await alone.open({ kind: 'files', files: plainFiles(A) });

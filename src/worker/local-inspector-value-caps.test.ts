@@ -4,18 +4,21 @@
  * MiB of the frame and the field ranges inside it; `whole` carries all of it. Over a fixture savepoint
  * with one huge value patched in (tests/helpers/write-savepoint-with-huge-value.ts).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inputFiles } from '../../tests/helpers/expect-pages-match-full-read';
 import { writeSavepointWithHugeValue } from '../../tests/helpers/write-savepoint-with-huge-value';
 import { LocalInspector } from './local-inspector';
+import { requireCommitted } from '../../tests/helpers/committed-data';
 
 const FIXTURE = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
 const MiB = 1024 * 1024;
 
-describe.skipIf(!existsSync(path.join(FIXTURE, '_metadata')))('entry detail of a huge value', () => {
+requireCommitted(path.join(FIXTURE, '_metadata'));
+
+describe('entry detail of a huge value', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'si-detail-caps-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -19,13 +19,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
 import { buildDescriptorSet } from '../conformance/build-descriptor-set';
+import { requireCommitted } from '../helpers/committed-data';
 
 const ROOT = process.cwd();
 const SAVEPOINT = path.resolve(ROOT, 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
 const PROTO_DIR = path.resolve(ROOT, 'fixtures/flink-writer/src/main/proto');
-const present = existsSync(SAVEPOINT) && existsSync(PROTO_DIR);
 
-describe.skipIf(!present)('the bundled CLI answers like the TypeScript sources', () => {
+requireCommitted(SAVEPOINT, PROTO_DIR);
+
+describe('the bundled CLI answers like the TypeScript sources', () => {
   let dir = '';
   let out = '';
   let descriptors = '';

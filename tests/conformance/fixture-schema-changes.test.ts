@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateStateCompatibility, loadDescriptorSet, type LibraryLine, type SerializerSettings, type TypeKind } from '../../src/core/compat';
+import { requireCommittedCases } from '../helpers/committed-data';
 
 const ROOT = path.resolve(process.cwd(), 'fixtures/schema-changes');
 const cases = existsSync(ROOT) ? readdirSync(ROOT).filter((d) => existsSync(path.join(ROOT, d, 'expected.json'))) : [];
@@ -27,7 +28,9 @@ interface Expected {
   targets: Record<LibraryLine, { verdict: string; ruleId?: string | null }>;
 }
 
-describe.skipIf(cases.length === 0)('fixtures/schema-changes evaluated by compat', () => {
+requireCommittedCases('schema-change case (fixtures/schema-changes/*/expected.json)', cases);
+
+describe('fixtures/schema-changes evaluated by compat', () => {
   for (const name of cases) {
     it(name, () => {
       const dir = path.join(ROOT, name);

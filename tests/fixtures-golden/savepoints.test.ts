@@ -14,6 +14,7 @@ import type { DecodedValue, SnapshotRegistry, StateEntry } from '../../src/core/
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import type { SavepointFiles } from '../../src/core/io';
 import { listFixtureCases, type FixtureCase, type StateJson, type ValueJson } from './load-fixture-manifests';
+import { requireCommittedCases } from '../helpers/committed-data';
 
 const cases = listFixtureCases();
 const SCOPE_AND_KIND: Record<StateJson['kind'], [string, string]> = {
@@ -124,7 +125,9 @@ function expectedCount(state: StateJson): number {
   return sizes.reduce((n, k) => n + k, 0);
 }
 
-describe.skipIf(cases.length === 0)('fixture savepoints written by Flink (fixtures/savepoints)', () => {
+requireCommittedCases('fixture savepoint (fixtures/savepoints/**/manifest.json)', cases);
+
+describe('fixture savepoints written by Flink (fixtures/savepoints)', () => {
   it('covers both Flink lines, both backends, compressed and uncompressed, canonical and native', () => {
     const seen = new Set(cases.map((c) => `${c.manifest.versions.flink.split('.')[0]}/${c.manifest.settings.stateBackend}/${c.manifest.settings.savepointFormat}/${c.manifest.settings.snapshotCompression}`));
     for (const major of ['1', '2']) {

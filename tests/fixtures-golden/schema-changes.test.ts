@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateStateCompatibility, loadDescriptorSet, type LibraryLine, type SerializerSettings } from '../../src/core/compat';
 import { FIXTURES_ROOT } from './load-fixture-manifests';
+import { requireCommittedCases } from '../helpers/committed-data';
 
 interface Expectation { verdict: string; ruleId: string | null; firstIncompatibility?: string | null; acceptedFindings?: string[]; alsoRejected?: string[] }
 interface ExpectedCase {
@@ -48,7 +49,9 @@ function expectDirectional(actual: { verdict: string; findings: { ruleId: string
   for (const id of exp.alsoRejected ?? []) expect(actual.findings.filter((f) => !f.accepted).map((f) => f.ruleId)).toContain(id);
 }
 
-describe.skipIf(names.length === 0)('schema-change fixture cases (fixtures/schema-changes)', () => {
+requireCommittedCases('schema-change case (fixtures/schema-changes/*/expected.json)', names);
+
+describe('schema-change fixture cases (fixtures/schema-changes)', () => {
   it('has at least one rejected case for every rejecting rule the cases name, and accepted cases', () => {
     const all = names.map((n) => JSON.parse(readFileSync(join(CASES_ROOT, n, 'expected.json'), 'utf8')) as ExpectedCase);
     expect(all.filter((c) => c.directional.verdict === 'compatible').length).toBeGreaterThan(5);

@@ -4,7 +4,7 @@
  * Opening the job folder reads the latest checkpoint and finds every file by the trailing segments of
  * its absolute path, with the same entries as the savepoint the layout was made from.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { readCheckpointMetadata } from '../../src/core/flink/metadata/read-check
 import { writeCheckpointMetadata } from '../../src/core/flink/metadata/write-checkpoint-metadata';
 import type { StreamHandle } from '../../src/core/flink/metadata/metadata-types';
 import { runCli } from '../../src/cli/run-cli';
+import { requireCommitted } from '../helpers/committed-data';
 
 const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
 
@@ -46,7 +47,9 @@ function writeCheckpointLayout(job: string, n: number, checkpointId: bigint): vo
   writeFileSync(path.join(job, `chk-${n}`, '_metadata'), new Uint8Array([...writeCheckpointMetadata(metadata), ...trailer]));
 }
 
-describe.skipIf(!existsSync(path.join(SAVEPOINT, '_metadata')))("a job's checkpoint folder, as Flink lays it out", () => {
+requireCommitted(path.join(SAVEPOINT, '_metadata'));
+
+describe("a job's checkpoint folder, as Flink lays it out", () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'si-chk-layout-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

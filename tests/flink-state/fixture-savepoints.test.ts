@@ -5,6 +5,7 @@ import { createSnapshotRegistry, inspectSavepoint, openSavepoint, scanState } fr
 import { countStateEntries } from '../../src/core/flink/scan/count-state-entries';
 import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
+import { requireCommitted } from '../helpers/committed-data';
 
 const ROOT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20');
 const exists = existsSync(path.join(ROOT, 'rocksdb/native/savepoint/_metadata'));
@@ -13,7 +14,9 @@ if (!exists) console.warn(`fixture savepoint tests skipped: ${ROOT} is absent`);
 const registry = createSnapshotRegistry();
 const open = (c: string) => openFolderSavepoint(path.join(ROOT, c, 'savepoint'));
 
-describe.skipIf(!exists)('committed fixture savepoints (Flink 1.20.5)', () => {
+requireCommitted(path.join(ROOT, 'rocksdb/native/savepoint/_metadata'));
+
+describe('committed fixture savepoints (Flink 1.20.5)', () => {
   it('RocksDB native: keyed states read from their SST files count what the canonical savepoint of the same job counts', async () => {
     const ins = await inspectSavepoint(open('rocksdb/native'), registry);
     const keyed = ins.operators.flatMap((o) => o.states.filter((s) => s.scope === 'keyed'));

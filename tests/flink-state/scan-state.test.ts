@@ -5,23 +5,24 @@
  * the bytes its decoded message came from; a `skip` scan visits them too; a limit stops at exactly
  * that many entries of each state wherever it falls inside a block.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, scanState, type StateEntry, type ValueMode } from '../../src/core/flink';
 import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
 import { listProtobufFrames, listProtobufValueDetails, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
+import { requireCommitted } from '../helpers/committed-data';
 
 const ROOT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3');
-const exists = existsSync(path.join(ROOT, 'hashmap/canonical/savepoint/_metadata'));
 const registry = createSnapshotRegistry();
 registerProtobufSnapshotReaders(registry);
 const open = (c: string) => openFolderSavepoint(path.join(ROOT, c, 'savepoint'));
 const describeEntry = (e: Pick<StateEntry, 'subtask' | 'keyGroup' | 'state'>, offset: number) => `${e.subtask}|${e.keyGroup}|${e.state}|${offset}`;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-describe.skipIf(!exists)('scanState', () => {
+requireCommitted(path.join(ROOT, 'hashmap/canonical/savepoint/_metadata'));
+
+describe('scanState', () => {
   for (const c of ['hashmap/canonical', 'hashmap/native', 'rocksdb/canonical-compressed', 'rocksdb/canonical']) {
     it(`${c}: frame (rows in place), skip and decode scans visit the same entries; frames hold the decoded messages' bytes; limits cap each state`, async () => {
       const opened = await openSavepoint(open(c));

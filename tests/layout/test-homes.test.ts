@@ -52,6 +52,21 @@ describe('where tests live', () => {
     expect(readers, 'tests over ../shared live under tests/ (tests/README.md)').toEqual([]);
   });
 
+  it('no test skips over committed data: only ../shared readers skip (tagged NEEDS_SHARED), and the listed tool checks', () => {
+    // a skip needs the tag on the same options object (`{ tags: [NEEDS_SHARED_TAG], skip: … }`) or NEEDS_SHARED itself;
+    // committed fixtures are required with tests/helpers/committed-data.ts instead (a moved fixture fails the file)
+    const TOOL_SKIPS = ['tests/protobuf/protobuf-java-differential.test.ts']; // needs java, javac and protobuf-java in ~/.m2
+    const tests = [...besideSources, ...listFiles('tests').filter((f) => f.endsWith('.test.ts'))];
+    const skipping = tests.filter((f) => {
+      if (TOOL_SKIPS.includes(f) || f === 'tests/layout/test-homes.test.ts') return false;
+      return readFileSync(path.join(ROOT, f), 'utf8')
+        .split('\n')
+        .some((line) => /\.(skipIf|runIf)\(|\b(describe|it|test)\.skip\(|[{,]\s*skip: /.test(line) && !/tags: \[NEEDS_SHARED_TAG\], skip: /.test(line));
+    });
+    expect(skipping, 'require committed data with requireCommitted (tests/helpers/committed-data.ts); skip only ../shared readers, with NEEDS_SHARED').toEqual([]);
+    for (const f of TOOL_SKIPS) expect(readFileSync(path.join(ROOT, f), 'utf8'), f).toMatch(/\.skipIf\(/);
+  });
+
   it('every folder under tests/ is described in tests/README.md', () => {
     const readme = readFileSync(path.join(ROOT, 'tests/README.md'), 'utf8');
     const folders = readdirSync(path.join(ROOT, 'tests')).filter((n) => statSync(path.join(ROOT, 'tests', n)).isDirectory());

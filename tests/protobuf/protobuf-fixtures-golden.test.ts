@@ -19,6 +19,7 @@ import {
   scanProtobufPayload,
   type ProtobufValueDetail,
 } from '../../src/core/protobuf';
+import { requireCommittedCases } from '../helpers/committed-data';
 
 const FIXTURES = path.resolve(process.cwd(), 'fixtures/savepoints');
 const manifests = existsSync(FIXTURES)
@@ -49,7 +50,9 @@ function expectedHashes(state: ManifestState): string[] {
   return out.sort();
 }
 
-describe.skipIf(readable.length === 0)('Protobuf values of the fixture savepoints', () => {
+requireCommittedCases('fixture savepoint readable by the inspector (fixtures/savepoints/**/manifest.json)', readable);
+
+describe('Protobuf values of the fixture savepoints', () => {
   it.each(readable.map((dir) => [path.relative(FIXTURES, dir), dir]))('%s', async (_name, dir) => {
     const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
     const files = await openNodeInput(path.join(dir, manifest.files.savepointFolder));

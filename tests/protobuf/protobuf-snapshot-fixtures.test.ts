@@ -11,6 +11,7 @@ import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/rea
 import { computeSha256, getProtobufSnapshotContent, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { writeProtobufSnapshot } from '../../src/core/protobuf/write-protobuf-snapshot';
 import { hex } from './protobuf-test-schemas';
+import { requireCommitted } from '../helpers/committed-data';
 
 const FILE = path.resolve(process.cwd(), 'fixtures/snapshots/protobuf-0.1.0-snapshots.json');
 const exists = existsSync(FILE);
@@ -29,7 +30,9 @@ interface FixtureSnapshot {
 }
 const snapshots: FixtureSnapshot[] = exists ? (JSON.parse(readFileSync(FILE, 'utf8')) as { snapshots: FixtureSnapshot[] }).snapshots : [];
 
-describe.skipIf(!exists)('fixture writer snapshots (protobuf-0.1.0-snapshots.json)', () => {
+requireCommitted(FILE);
+
+describe('fixture writer snapshots (protobuf-0.1.0-snapshots.json)', () => {
   const registry = createSnapshotRegistry();
   registerProtobufSnapshotReaders(registry);
   it.each(snapshots.map((s) => [s.name, s]))('%s', (_name, s) => {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type SerializerSettings } from '../../src/core/compat';
 import { compareDescriptorSets, formatReport, REPORT_FORMATS } from '../../src/core/report';
+import { requireCommittedCases } from '../helpers/committed-data';
 
 const ROOT = path.resolve(process.cwd(), 'fixtures/schema-changes');
 const cases = existsSync(ROOT) ? readdirSync(ROOT).filter((d) => existsSync(path.join(ROOT, d, 'expected.json'))).sort() : [];
@@ -36,7 +37,9 @@ const schemaCases = cases.filter((name) => {
   return exp.saved.kind === exp.new.kind && isDefault(exp.saved.settings) && isDefault(exp.new.settings) && exp.new.javaClass === undefined;
 });
 
-describe.skipIf(cases.length === 0)('compareDescriptorSets on the schema-change fixtures', () => {
+requireCommittedCases('schema-change case (fixtures/schema-changes/*/expected.json)', cases);
+
+describe('compareDescriptorSets on the schema-change fixtures', () => {
   it('covers the schema cases (all but the settings and kind cases)', () => {
     expect(schemaCases.length).toBeGreaterThanOrEqual(30);
     expect(cases.filter((c) => !schemaCases.includes(c))).toEqual(['max-message-size-decreased', 'recursion-limit-decreased', 'settings-raised', 'type-kind-changed']);
@@ -66,7 +69,7 @@ describe.skipIf(cases.length === 0)('compareDescriptorSets on the schema-change 
   }
 });
 
-describe.skipIf(cases.length === 0)('compare report', () => {
+describe('compare report', () => {
   const { dir } = load('field-renamed');
   const base = { saved: read(dir, 'old.binpb'), next: read(dir, 'new.binpb'), tool: TOOL };
 

@@ -17,6 +17,7 @@ import { buildReport } from '../../src/core/report/build-report';
 import { type ReportStateInput } from '../../src/core/report/report-types';
 import { listSavepointInputs, type SavepointFolderInput } from './list-robustness-inputs';
 import { runSavepointPipeline } from './run-decode-pipelines';
+import { requireCommitted } from '../helpers/committed-data';
 
 const FIXTURE = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint');
 const exists = existsSync(FIXTURE);
@@ -46,7 +47,9 @@ async function collect(files: SavepointFiles, operatorId: string, state: string,
   return out;
 }
 
-describe.skipIf(!exists)('nothing lost', () => {
+requireCommitted(FIXTURE);
+
+describe('nothing lost', () => {
   it('decoding (clean and corrupt) never modifies the input bytes', async () => {
     const input = fixtureInput();
     const before = input.files.map((f) => sha(f.bytes));

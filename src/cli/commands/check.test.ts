@@ -4,16 +4,15 @@
  * descriptor sets that buf builds from the fixture's own .proto files, edited per case.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli';
 import { buildDescriptorSet } from '../../../tests/conformance/build-descriptor-set';
+import { requireCommitted } from '../../../tests/helpers/committed-data';
 
 const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
 const PROTO_DIR = path.resolve(process.cwd(), 'fixtures/flink-writer/src/main/proto');
-const present = existsSync(SAVEPOINT) && existsSync(PROTO_DIR);
 
 let dir = '';
 const sets: Record<string, string> = {};
@@ -31,7 +30,9 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
   return { code, stdout, stderr };
 }
 
-describe.skipIf(!present)('check CLI on a savepoint with Protobuf state', () => {
+requireCommitted(SAVEPOINT, PROTO_DIR);
+
+describe('check CLI on a savepoint with Protobuf state', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'compat-check-'));
     const write = async (name: string, files: Record<string, string>) => {

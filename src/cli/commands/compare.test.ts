@@ -1,11 +1,11 @@
 /** `compare` end to end, in process, on the committed schema-change fixtures' descriptor sets. */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli';
+import { requireCommitted } from '../../../tests/helpers/committed-data';
 
 const CASES = path.resolve(process.cwd(), 'fixtures/schema-changes');
 const set = (name: string, side: 'old' | 'new') => path.join(CASES, name, `${side}.binpb`);
@@ -17,7 +17,9 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
   return { code, stdout, stderr };
 }
 
-describe.skipIf(!existsSync(CASES))('compare CLI', () => {
+requireCommitted(CASES);
+
+describe('compare CLI', () => {
   it('exit 0 for a supported change, with the accepted finding', async () => {
     const r = await run([set('field-added', 'new'), '--against', set('field-added', 'old'), '--root', 'fixtures.change.Order']);
     expect(r.stderr).toBe('');

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { writeSavepointWithHugeValue } from '../../../tests/helpers/write-savepoint-with-huge-value';
 import { runCli } from '../run-cli';
 import type { DumpUnknownField } from './dump';
+import { requireCommitted } from '../../../tests/helpers/committed-data';
 
 const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
 const exists = existsSync(SAVEPOINT);
@@ -39,7 +40,9 @@ describe('dump: usage', () => {
   });
 });
 
-describe.skipIf(!exists)('dump over a fixture savepoint', () => {
+requireCommitted(SAVEPOINT);
+
+describe('dump over a fixture savepoint', () => {
   it('prints keyed ValueState entries with key, key group, namespace, decoded value and unknown fields', async () => {
     const r = await run('dump', SAVEPOINT, '--operator', 'int-keyed', '--state', 'last-event', '--limit', '1');
     expect(r.stderr).toBe('');
@@ -117,7 +120,7 @@ describe.skipIf(!exists)('dump over a fixture savepoint', () => {
   });
 });
 
-describe.skipIf(!exists)('dump of a HashMap NATIVE savepoint (heap key groups decode whole state chunks first)', () => {
+describe('dump of a HashMap NATIVE savepoint (heap key groups decode whole state chunks first)', () => {
   /** per (key, user key): the Protobuf details of the entry, without offsets (the formats lay bytes out differently) */
   const details = async (format: string, state: string) => {
     const r = await run('dump', SAVEPOINT.replace('/canonical/', `/${format}/`), '--operator', 'int-keyed', '--state', state, '--json');

@@ -13,10 +13,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli';
 import { writeKeyedByProtobufSavepoint } from '../../../tests/helpers/write-keyed-by-protobuf-savepoint';
+import { requireCommitted } from '../../../tests/helpers/committed-data';
 
 const SAVEPOINTS = ['flink-2.3/hashmap/canonical', 'flink-1.20/rocksdb/canonical'].map((p) => path.resolve(process.cwd(), 'fixtures/savepoints', p, 'savepoint'));
 const NEW_SCHEMA = path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb');
-const present = SAVEPOINTS.every((p) => existsSync(p)) && existsSync(NEW_SCHEMA);
 
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -48,7 +48,9 @@ interface ReportState {
   savedJavaClass?: string;
 }
 
-describe.skipIf(!present)('export-schema', () => {
+requireCommitted(NEW_SCHEMA, ...SAVEPOINTS);
+
+describe('export-schema', () => {
   let dir = '';
   beforeAll(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'export-schema-'));

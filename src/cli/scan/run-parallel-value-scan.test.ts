@@ -17,10 +17,10 @@ import { openNodeInput } from '../sources';
 import { buildDescriptorSet } from '../../../tests/conformance/build-descriptor-set';
 import { copyWithDuplicateOperatorId } from '../../../tests/helpers/copy-with-duplicate-operator-id';
 import { createParallelValueScan, type WorkerCheckInput } from './run-parallel-value-scan';
+import { requireCommitted } from '../../../tests/helpers/committed-data';
 
 const FIXTURES = path.resolve(process.cwd(), 'fixtures/savepoints');
 const PROTO_DIR = path.resolve(process.cwd(), 'fixtures/flink-writer/src/main/proto');
-const present = existsSync(FIXTURES) && existsSync(PROTO_DIR);
 
 // the storage variants, and both Flink versions, each once: canonical states with the unknown field
 // (warnings), RocksDB native (SST files), heap native key groups, Snappy and state inline in _metadata
@@ -30,7 +30,9 @@ let dir = '';
 let added100: Uint8Array;
 const savepoints: string[] = [];
 
-describe.skipIf(!present)('check value scan in worker threads', () => {
+requireCommitted(FIXTURES, PROTO_DIR);
+
+describe('check value scan in worker threads', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'parallel-values-'));
     const events = await readFile(path.join(PROTO_DIR, 'fixtures/events.proto'), 'utf8');
