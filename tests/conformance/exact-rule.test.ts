@@ -111,10 +111,15 @@ describe('0.x exact rule', () => {
       'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): Field 1 (renamed) of flink.protobuf.snapshot.Envelope is renamed to id',
     );
   });
-  it('B9: a removed first field is incompatible', () => {
-    expect(evaluate(variants.get('B9')!).firstIncompatibility?.ruleId).toBe('EXACT_SCHEMA_CHANGED');
+  // B9 and B10 evaluate the variant as the SAVED schema against the unchanged one as the new: the new schema adds
+  // field 1 (the saved one lacks it) and removes enum value 2 (the saved one has it)
+  it('B9: a first field added by the new schema is incompatible under 0.x', () => {
+    const r = evaluate(variants.get('B9')!);
+    expect(r.verdict).toBe('incompatible');
+    expect(r.firstIncompatibility?.ruleId).toBe('EXACT_SCHEMA_CHANGED');
+    expect(r.firstIncompatibility?.message).toBe('Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): Field 1 (id) is added to flink.protobuf.snapshot.Envelope');
   });
-  it('B10: an added enum value is incompatible under 0.x (accepted by the 1.x rules)', () => {
+  it('B10: an enum value removed by the new schema is incompatible under 0.x', () => {
     const r = evaluate(variants.get('B10')!);
     expect(r.verdict).toBe('incompatible');
     expect(r.firstIncompatibility?.message).toBe(
