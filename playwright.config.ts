@@ -24,7 +24,8 @@ export default defineConfig({
   expect: { timeout: 30_000 },
   fullyParallel: false,
   workers: 1,
-  reporter: [['list']],
+  // the last lines count the skipped tests by reason, as the vitest runs count theirs (tests/helpers/report-e2e-skips.ts)
+  reporter: [['list'], ['./tests/helpers/report-e2e-skips.ts']],
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,
     browserName: 'chromium',
