@@ -49,7 +49,7 @@ test.describe('loading a savepoint folder by URL (?savepoint=)', () => {
     expect(response!.headers()['content-security-policy']).toContain(`connect-src 'self' ${served.origin}`);
     await waitForAppState(page, 'ready');
     await expect(page.getByTestId('ov-version')).toContainText('Flink 2.0');
-    await expect(page.getByTestId('ov-checkpoint')).toContainText('2');
+    await expect(page.getByTestId('ov-checkpoint').locator('.card-value')).toHaveText('2');
     // the savepoint's size read by URL is its _metadata and state files, the same in the top bar (not "0 B")
     const size = (await page.getByTestId('ov-size').locator('.card-value').textContent())!;
     expect(size).not.toBe('0 B');

@@ -19,8 +19,8 @@ test.describe('opening a real Flink 1.20 savepoint', () => {
     await expect(page.getByTestId('ov-input')).toContainText(input);
     await expect(page.getByTestId('ov-type')).toContainText('savepoint');
     await expect(page.getByTestId('ov-format')).toContainText('CANONICAL');
-    await expect(page.getByTestId('ov-checkpoint')).toContainText('2');
-    await expect(page.getByTestId('ov-version')).toContainText('4');
+    await expect(page.getByTestId('ov-checkpoint').locator('.card-value')).toHaveText('2');
+    await expect(page.getByTestId('ov-version').locator('.card-value')).toHaveText('4');
     await expect(page.getByTestId('ov-version')).toContainText('Flink 1.16 – 1.20');
     await expect(page.getByTestId('ov-size')).toContainText('18,068 bytes');
     await expect(page.getByTestId('operator-row')).toHaveCount(8);
