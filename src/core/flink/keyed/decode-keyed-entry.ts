@@ -187,7 +187,14 @@ function decodeValue(plan: KeyedDecodePlan, r: ByteReader, mode: ValueMode | und
     case 'LIST':
       return decodeDelimitedList(plan.value, r, mode);
     case 'MAP': {
-      if (r.readBool('map value null flag')) return null;
+      const start = r.position;
+      if (r.readBool('map value null flag')) {
+        if (r.remaining === 0) return null;
+        // a null map value is the flag alone: bytes after it are a corrupt value, never a null
+        const e = r.error('invalid-value', `expected nothing after the map value's null flag (set), found ${r.remaining} bytes`, start);
+        r.seek(start);
+        return describeUndecodable(r.readBytes(r.remaining), `map value could not be decoded: ${e.message}`);
+      }
       return decodeOrOpaque(plan.value, 'map value', r, true, mode);
     }
     default:
