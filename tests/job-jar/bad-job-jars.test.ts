@@ -10,6 +10,7 @@ import path from 'node:path';
 import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
+import { readClassFile } from '../../src/core/jar/read-class-file';
 
 const JARS = path.resolve('fixtures/job-jars/jars');
 const GENERATED = 'dev/savepointinspector/fixtures/generated/';
@@ -68,6 +69,23 @@ describe('bad job jars: one exact message each, exit 2', () => {
       2,
       '',
       `savepoint-inspector compare: expected a constant pool tag (1, 3–12, 15–20) for entry 1 of ${count}, found 2: the constant pool is broken — at broken-pool.jar!/${outer}, offset 10 (0xa) [class file]\n`,
+    ]);
+  });
+
+  // found by tests/robustness/fuzz-job-jars.test.ts (jar #87, #48): with its <clinit> emptied, the outer class was taken for
+  // one that builds no descriptor, so `check` called every state's message missing from the new schema (incompatible, exit 1)
+  it('a generated class whose <clinit> has code_length 0 (JVMS §4.7.3 forbids it) is refused at that offset, not read as a class without a descriptor', async () => {
+    const all = entries('thin-4.36.2.jar');
+    const outer = `${GENERATED}EventMessages.class`;
+    const clinit = readClassFile(all[outer]!, outer).methods.find((m) => m.name === '<clinit>')!;
+    const at = clinit.code!.codeOffset - 4;
+    const broken = all[outer]!.slice();
+    broken.fill(0, at, at + 4);
+    const r = await compare(write('empty-clinit.jar', zipSync({ ...all, [outer]: broken })), thinSet, 'fixtures.events.Event');
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `savepoint-inspector compare: expected a code_length of 1 to 65535 bytes for method <clinit> (JVMS §4.7.3), found 0: the class file is broken — at empty-clinit.jar!/${outer}, offset ${at} (0x${at.toString(16)}) [class file]\n`,
     ]);
   });
 

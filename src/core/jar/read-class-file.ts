@@ -214,7 +214,12 @@ export function readClassFile(bytes: Uint8Array, file: string): ClassFile {
       if (attrName === 'Code') {
         body.readU16('max_stack');
         body.readU16('max_locals');
+        const lengthAt = body.position;
         const codeLength = body.readU32('code_length');
+        // JVMS §4.7.3: 0 < code_length < 65536; an empty <clinit> is a broken class, never one that builds no descriptor
+        if (codeLength === 0 || codeLength >= 65536) {
+          throw body.error('invalid-value', `expected a code_length of 1 to 65535 bytes for method ${name} (JVMS §4.7.3), found ${codeLength}: the class file is broken`, lengthAt);
+        }
         const codeOffset = body.absolutePosition;
         code = { code: body.readBytes(codeLength, `code of method ${name}`), codeOffset };
       }
