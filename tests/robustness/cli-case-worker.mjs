@@ -4,7 +4,9 @@
 // is ended from outside: the runner terminates this thread.
 import { parentPort } from 'node:worker_threads';
 
-const OUTPUT_CAP = 64 * 1024;
+// large enough for a whole JSON report of the fixtures (check --format json is ~100 KiB), which the
+// answer-comparing suites parse
+const OUTPUT_CAP = 1024 * 1024;
 const { register } = await import('tsx/esm/api');
 register();
 const { runCli } = await import(new URL('../../src/cli/run-cli.ts', import.meta.url).href);
