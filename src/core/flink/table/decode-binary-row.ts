@@ -69,7 +69,10 @@ class BinaryDecoder {
     const fields: { name: string; type: string; value: DecodedValue }[] = [];
     for (let i = 0; i < arity; i++) {
       const type = types[i]!;
-      const isNull = (this.r.bytes[start + ((i + 8) >>> 3)]! & (1 << ((i + 8) & 7))) !== 0;
+      const nullByte = start + ((i + 8) >>> 3);
+      const isNull = (this.r.bytes[nullByte]! & (1 << ((i + 8) & 7))) !== 0;
+      // a NULL in a NOT NULL column is a corrupt row, never a value to show
+      if (isNull && !type.nullable) throw this.r.error('invalid-value', `expected no null bit for column ${names[i] ?? `f${i}`} of type ${columnLabel(type)}, found it set`, nullByte);
       const slot = start + nullBytes + 8 * i;
       const value = isNull ? { kind: 'null' as const } : this.slot(type, start, size, slot, raw === undefined ? undefined : () => raw(i), depth);
       fields.push({ name: names[i] ?? `f${i}`, type: columnLabel(type), value });
