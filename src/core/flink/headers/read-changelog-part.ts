@@ -73,7 +73,13 @@ export async function readChangelogPart(opened: OpenedSavepoint, handles: readon
       const name: { value?: string } = {};
       try {
         const meta = readMetaRecord(r, registry, name);
-        if (!meta) continue;
+        if (!meta) {
+          // only META records are written to the META key group: another operation there is a lost META record
+          const e = r.error('invalid-value', `expected the METADATA operation (${CHANGELOG_METADATA_OPERATION}, or ${CHANGELOG_LEGACY_METADATA_OPERATION} before Flink 1.15) in a record of the changelog's META key group, found ${bytes[0]}`, 0);
+          part.warnings.push(`a changelog META record could not be read: ${e.message}`);
+          part.records.push({ kind: 'bad-meta', reason: `its changelog META record could not be read: ${e.message}` });
+          continue;
+        }
         part.metadataOperation = meta.operation;
         if (meta.unknown) part.records.push({ kind: 'bad-meta', name: meta.state.name, reason: `its changelog META record names an unknown serializer (${meta.unknown.message}), so its state id and changes cannot be read` });
         else part.records.push({ kind: 'meta', stateId: meta.stateId, state: meta.state, backendStateType: meta.backendStateType, ttl: meta.ttl });

@@ -53,6 +53,8 @@ export interface SubtaskKeyedStream {
 export interface ChangelogReplay {
   input: ChangelogReplayInput;
   outcomes: Map<string, ChangelogReplayOutcome>;
+  /** a META record that names no state could not be read: the subtask's changelog is not read whole (any state's changes may be lost) */
+  failure?: string;
 }
 
 /** replayed: every change applied; partial: applied, keys kept as bytes (why); unreadable: not replayed (why) */
@@ -198,6 +200,7 @@ async function planChangelogReplay(
     range: handle.range,
     records: part.records,
     metadataOperation: part.metadataOperation,
+    stateNames: [...new Set([...(header?.states ?? []).map((s) => s.name), ...part.states.map((s) => s.name)])],
     ...(key ? { key } : {}),
     source: opened.files.metadata,
     file: opened.metadataFile,
@@ -206,7 +209,8 @@ async function planChangelogReplay(
   for (const [name, c] of await decodeChangelogChanges(input, 'skip')) {
     outcomes.set(name, c.kind === 'unreadable' ? { kind: 'unreadable', reason: c.reason } : c.rawKeys !== undefined ? { kind: 'partial', reason: c.rawKeys } : { kind: 'replayed' });
   }
-  return { input, outcomes };
+  const lost = part.records.find((r) => r.kind === 'bad-meta' && r.name === undefined);
+  return { input, outcomes, ...(lost?.kind === 'bad-meta' ? { failure: `subtask ${subtask}: a state's ${lost.reason.replace(/^its /, '')}` } : {}) };
 }
 
 /** Reads the managed operator state header of a subtask (up to the handle's smallest offset). */

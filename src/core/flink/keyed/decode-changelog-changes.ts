@@ -58,6 +58,12 @@ export interface ChangelogReplayInput {
   records: readonly ChangelogRecord[];
   metadataOperation: number;
   key?: ChangelogKeySource;
+  /**
+   * every state of the subtask (its materialized header's and its META records'): when the changelog cannot be
+   * trusted as a whole (a change names a state id no META record defines, a META record that cannot be read names
+   * no state), each of them is unreadable — also a state whose own META record was the one lost
+   */
+  stateNames?: readonly string[];
   /** `_metadata`, where the in-memory changes lie */
   source: ByteSource;
   file: string;
@@ -83,15 +89,24 @@ export async function decodeChangelogChanges(input: ChangelogReplayInput, mode: 
     if (prior?.kind === 'unreadable') return;
     out.set(name, { kind: 'unreadable', ...(state ?? prior?.state ? { state: (state ?? prior!.state)! } : {}), reason });
   };
+  // set once nothing of the subtask's changelog can be trusted: every state fails, also those named later
+  let subtaskFailure: string | undefined;
+  const failAll = (reason: string) => {
+    subtaskFailure ??= reason;
+    for (const name of new Set([...out.keys(), ...(input.stateNames ?? [])])) fail(name, undefined, reason);
+  };
   let index = 0;
   for (const record of input.records) {
     if (record.kind === 'bad-meta') {
       if (record.name !== undefined) fail(record.name, undefined, `subtask ${input.subtask}: ${record.reason}`);
+      // a META record that names no state may have been any state's: none of them can be trusted
+      else failAll(`subtask ${input.subtask}: a state's ${record.reason.replace(/^its /, '')}`);
       continue;
     }
     if (record.kind === 'meta') {
       ids.set(record.stateId, record.state);
       if (!out.has(record.state.name)) out.set(record.state.name, { kind: 'changes', state: record.state, changes: [] });
+      if (subtaskFailure !== undefined) fail(record.state.name, record.state, subtaskFailure);
       const plan = planChanges(record.state, input, record.ttl);
       plans.set(record.state.name, plan);
       if (plan.unreadable !== undefined) fail(record.state.name, record.state, plan.unreadable);
@@ -103,12 +118,13 @@ export async function decodeChangelogChanges(input: ChangelogReplayInput, mode: 
     const r = new ByteReader(bytes, { file: input.file, baseOffset: record.offset, path: [`subtask ${input.subtask}`, `changelog change #${n}`] });
     const opAt = r.position;
     const code = r.readU8('changelog operation');
+    const idAt = r.position;
     const id = r.readI16('changelog state id');
     const state = ids.get(id);
     if (!state) {
       // Flink's restore fails here (no state for the id): nothing of the subtask's changelog can be trusted
-      const reason = `subtask ${input.subtask}: changelog change #${n} names state id ${id}, which no META record before it defines`;
-      for (const name of out.keys()) fail(name, undefined, reason);
+      const located = r.error('invalid-value', `changelog change #${n} names state id ${id}, which no META record before it defines`, idAt);
+      failAll(`subtask ${input.subtask}: ${located.message}`);
       continue;
     }
     const slot = out.get(state.name)!;

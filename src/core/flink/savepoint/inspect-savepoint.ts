@@ -95,6 +95,7 @@ async function inspectOperator(opened: OpenedSavepoint, op: OperatorState, regis
             const unreadable = o?.kind === 'unreadable' ? { status: 'unreadable' as const, statusReason: o.reason } : undefined;
             mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keySerializer, unreadable, o?.kind === 'partial' ? o.reason : undefined);
           }
+          if (replay.failure !== undefined) streamsNotRead.push({ subtask: subtask.index, scope: 'keyed', reason: replay.failure });
         } else {
           for (const meta of keyed.header?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header!.keySerializer, override, changelog?.reason);
           // the states only a changelog names: listed, not read

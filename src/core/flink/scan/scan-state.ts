@@ -311,6 +311,8 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
    */
   async function visitChangelogReplay(op: OperatorState, subtask: number, keyed: SubtaskKeyedStream, replay: ChangelogReplay): Promise<void> {
     const header = keyed.header;
+    // a lost META record may have been any state's: the subtask's keyed stream is not read (reported as its error)
+    if (replay.failure !== undefined) throw new DecodeError({ code: 'invalid-value', detail: replay.failure, file: opened.metadataFile, path: [`subtask ${subtask}`] });
     const names = [...new Set([...(header?.states ?? []), ...keyed.changelog!.states].map((s) => s.name))].filter(wanted);
     if (names.length === 0) return;
     const outcome = (n: string) => replay.outcomes.get(n) ?? { kind: 'replayed' as const };
