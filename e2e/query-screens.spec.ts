@@ -38,7 +38,7 @@ test('the examples run on the table the user picks; an operator-state table coun
   // the broadcast table: no key group (-1 in every row), so the example counts per subtask and says why
   await picker.selectOption(rules);
   await expect(page.getByRole('button', { name: 'Counts per key group' })).toHaveCount(0);
-  await expect(page.getByTestId('query-examples')).toContainText('operator state has no key group');
+  await expect(page.getByTestId('query-examples')).toContainText('broadcast state is operator state: it has no key group, key_group is -1 in every row');
   await page.getByRole('button', { name: 'Counts per subtask' }).click();
   await expect(page.getByTestId('sql')).toHaveValue(new RegExp(`FROM ${rules} `));
   await expect(page.getByTestId('query-result').getByRole('columnheader')).toHaveText(['subtask', 'entries', 'bytes']);

@@ -371,7 +371,7 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
                 Counts per subtask
               </button>{' '}
               <span className="muted small" data-testid="query-no-key-group">
-                (operator state{picked.state.scope === 'broadcast' ? ', broadcast state too,' : ''} has no key group: key_group is -1 in every row)
+                ({picked.state.scope === 'broadcast' ? 'broadcast state is operator state: it' : 'operator state'} has no key group, key_group is -1 in every row)
               </span>
             </span>
           )}
