@@ -86,7 +86,10 @@ describe('failure titles by who must act', () => {
   it('calls only an internal error a bug of the inspector; input, network and usage errors are titled as such', () => {
     const decode = (code: 'not-recognised' | 'truncated' | 'missing-file') => ({ kind: 'input' as const, name: 'DecodeError' as const, code, message: 'm', detail: 'm', path: [] });
     expect(describeFailureTitle(decode('not-recognised'))).toBe('This input cannot be used here');
-    expect(describeFailureTitle(decode('truncated'))).toBe('The input could not be decoded');
+    expect(describeFailureTitle(decode('truncated'))).toBe('The input is cut short: it ends before what it holds is complete');
+    expect(describeFailureTitle({ ...decode('truncated'), file: '_metadata' })).toBe(
+      'The file _metadata is cut short: it ends before what it holds is complete (copied or downloaded only in part?)',
+    );
     expect(describeFailureTitle(decode('missing-file'))).toBe('A file the input needs is missing');
     expect(describeFailureKind(decode('truncated'))).toBe('Your input');
     expect(describeFailureKind({ kind: 'network', name: 'DecodeError', code: 'network', message: 'm', detail: 'm', path: [] })).toBe('Network or server');

@@ -272,10 +272,7 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
       </p>
       {running ? (
         <div data-testid="query-running">
-          <p className="muted small" data-testid="query-running-what">
-            {running.what}
-          </p>
-          <ProgressBar progress={running.progress} onCancel={() => (cancelRef.current ? cancelRef.current() : void inspector.cancel())} />
+          <ProgressBar inline what={running.what} progress={running.progress} onCancel={() => (cancelRef.current ? cancelRef.current() : void inspector.cancel())} />
         </div>
       ) : null}
       {loadNotice !== null ? (
