@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { expect, test } from './test';
 import { waitForAppState } from './helpers';
 
@@ -15,4 +16,21 @@ test('the progress bar over the page leaves the views\' menu uncovered', async (
     return b.left < first.right && first.left < b.right && b.top < first.bottom && first.top < b.bottom;
   });
   expect(overlap).toBe(false);
+});
+
+test('a lone _metadata: the Query view offers no load and no export of states it cannot read, and says why', async ({ page }) => {
+  await page.goto('/?target=1.x');
+  await waitForAppState(page, 'empty');
+  await page.getByTestId('file-input').setInputFiles([path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint/_metadata')]);
+  await waitForAppState(page, 'ready');
+  await page.getByTestId('nav-query').click();
+  const view = page.getByTestId('query-view');
+  await expect(view.getByTestId('query-nothing-readable')).toHaveText(
+    'None of the 5 states could be read (their state files were not given: open the whole savepoint folder), so there is nothing to load as tables or to export.',
+  );
+  await expect(view.getByTestId('load-tables')).toHaveCount(0);
+  await expect(view.getByTestId('export-state')).toHaveCount(0);
+  await expect(view.getByTestId('export-format')).toHaveCount(0);
+  await expect(view.getByTestId('sql')).toHaveCount(0);
+  await page.screenshot({ path: '/tmp/shots/query-nothing-readable.png' });
 });

@@ -12,6 +12,7 @@ import type { InspectedOperator, InspectedState, SavepointInspection } from '../
 import type { InspectorFailure, InspectorProgress } from '../../worker';
 import { ProgressBar } from '../components/progress-bar';
 import { downloadBlob } from '../download-blob';
+import { listMissingStateFiles } from '../describe-savepoint-contents';
 import { formatBytes } from '../format';
 import { useInspector } from '../inspector-context';
 import { nameStateTable } from '../query/name-state-table';
@@ -257,6 +258,8 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
     if (!names.includes(field) && names.length > 0) setField(names[0]!);
   };
   const loadedAny = Object.values(status).some((s) => s.kind === 'loaded');
+  // nothing readable (a lone _metadata): no load, no export, no SQL over tables that cannot exist
+  const readableAny = states.some((t) => t.state.status === 'ok');
   // a result or an error below a long list of tables is brought into view (the list can be taller than the window)
   const outputRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -292,7 +295,7 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
             <th>State</th>
             <th>Kind</th>
             <th>Status</th>
-            <th>Export</th>
+            {readableAny ? <th>Export</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -316,106 +319,118 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
                           ? `not loaded: ${s.message}`
                           : `${s.rows} row${s.rows === 1 ? '' : 's'}${s.incomplete.length > 0 ? ` (not the whole state: ${s.incomplete.join('; ')})` : ''}`}
                 </td>
-                <td>
-                  <button type="button" className="btn small" disabled={t.state.status !== 'ok' || running !== null} onClick={() => void exportFile(t)} data-testid="export-state">
-                    Export
-                  </button>
-                </td>
+                {readableAny ? (
+                  <td>
+                    <button type="button" className="btn small" disabled={t.state.status !== 'ok' || running !== null} onClick={() => void exportFile(t)} data-testid="export-state">
+                      Export
+                    </button>
+                  </td>
+                ) : null}
               </tr>
             );
           })}
         </tbody>
       </table>
-      <div className="query-controls">
-        <button type="button" className="btn" disabled={running !== null || loadingTables} onClick={() => void loadTables()} data-testid="load-tables">
-          {loadingTables ? 'Loading tables…' : loadedAny ? 'Reload tables' : 'Load states as tables'}
-        </button>
-        <label>
-          Export format{' '}
-          <select value={format} onChange={(e) => setFormat(e.target.value as Format)} data-testid="export-format">
-            <option value="parquet">Parquet</option>
-            <option value="jsonl">JSON Lines</option>
-            <option value="csv">CSV</option>
-          </select>
-        </label>
-      </div>
-      {T !== undefined && picked !== undefined ? (
-        <div className="query-examples" data-testid="query-examples">
-          <label className="muted">
-            Examples on{' '}
-            <select value={T} onChange={(e) => pickTable(e.target.value)} aria-label="Table of the examples" data-testid="query-example-table">
-              {loadedTables.map((t) => (
-                <option key={t.table} value={t.table}>
-                  {t.table}
-                </option>
-              ))}
-            </select>
-            :
-          </label>
-          <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value) FROM ${T} WHERE len(unknown_fields) > 0 LIMIT 100`)}>
-            Values with unknown fields
-          </button>
-          <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value) FROM ${T} ORDER BY value_size DESC LIMIT 20`)}>
-            Largest values
-          </button>
-          {picked.state.scope === 'keyed' ? (
-            <button type="button" className="btn small" onClick={() => example(`SELECT key_group, count(*) AS entries, sum(value_size) AS bytes FROM ${T} GROUP BY key_group ORDER BY key_group`)}>
-              Counts per key group
+      {readableAny ? (
+        <>
+          <div className="query-controls">
+            <button type="button" className="btn" disabled={running !== null || loadingTables} onClick={() => void loadTables()} data-testid="load-tables">
+              {loadingTables ? 'Loading tables…' : loadedAny ? 'Reload tables' : 'Load states as tables'}
             </button>
-          ) : (
-            <span>
-              <button type="button" className="btn small" onClick={() => example(`SELECT subtask, count(*) AS entries, sum(value_size) AS bytes FROM ${T} GROUP BY subtask ORDER BY subtask`)}>
-                Counts per subtask
-              </button>{' '}
-              <span className="muted small" data-testid="query-no-key-group">
-                ({picked.state.scope === 'broadcast' ? 'broadcast state is operator state: it' : 'operator state'} has no key group, key_group is -1 in every row)
-              </span>
-            </span>
-          )}
-          {pickedFields.length > 0 ? (
-            <span>
-              <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value), value.${field} FROM ${T} WHERE value.${field} IS NOT NULL LIMIT 100`)}>
-                Values whose field is set:
-              </button>{' '}
-              <select value={field} onChange={(e) => setField(e.target.value)} aria-label="Field" data-testid="query-field">
-                {pickedFields.map((f) => (
-                  <option key={f}>{f}</option>
-                ))}
+            <label>
+              Export format{' '}
+              <select value={format} onChange={(e) => setFormat(e.target.value as Format)} data-testid="export-format">
+                <option value="parquet">Parquet</option>
+                <option value="jsonl">JSON Lines</option>
+                <option value="csv">CSV</option>
               </select>
-            </span>
-          ) : null}
-        </div>
-      ) : null}
-      <textarea
-        className="sql mono"
-        value={sql}
-        onChange={(e) => setSql(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void run();
-        }}
-        placeholder={loadedAny ? 'SELECT … FROM <table>' : 'Load the states as tables first'}
-        aria-label="SQL"
-        rows={4}
-        data-testid="sql"
-      />
-      <div className="query-controls">
-        <button type="button" className="btn primary" onClick={() => void run()} disabled={sql.trim() === ''} data-testid="run-sql">
-          Run (Ctrl+Enter)
-        </button>
-        {result ? (
-          <button type="button" className="btn small" onClick={() => void downloadResult(result)} data-testid="download-result">
-            Download result (CSV{result.total > result.shown ? `, all ${result.total.toLocaleString('en')} rows` : ''})
-          </button>
-        ) : null}
-      </div>
-      <div ref={outputRef} className="query-output">
-        {error !== null ? (
-          <div className="query-error" role="alert" data-testid="query-error">
-            {error}
+            </label>
           </div>
-        ) : null}
-        {result ? <ResultTable result={result} /> : null}
-      </div>
+          {T !== undefined && picked !== undefined ? (
+            <div className="query-examples" data-testid="query-examples">
+              <label className="muted">
+                Examples on{' '}
+                <select value={T} onChange={(e) => pickTable(e.target.value)} aria-label="Table of the examples" data-testid="query-example-table">
+                  {loadedTables.map((t) => (
+                    <option key={t.table} value={t.table}>
+                      {t.table}
+                    </option>
+                  ))}
+                </select>
+                :
+              </label>
+              <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value) FROM ${T} WHERE len(unknown_fields) > 0 LIMIT 100`)}>
+                Values with unknown fields
+              </button>
+              <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value) FROM ${T} ORDER BY value_size DESC LIMIT 20`)}>
+                Largest values
+              </button>
+              {picked.state.scope === 'keyed' ? (
+                <button type="button" className="btn small" onClick={() => example(`SELECT key_group, count(*) AS entries, sum(value_size) AS bytes FROM ${T} GROUP BY key_group ORDER BY key_group`)}>
+                  Counts per key group
+                </button>
+              ) : (
+                <span>
+                  <button type="button" className="btn small" onClick={() => example(`SELECT subtask, count(*) AS entries, sum(value_size) AS bytes FROM ${T} GROUP BY subtask ORDER BY subtask`)}>
+                    Counts per subtask
+                  </button>{' '}
+                  <span className="muted small" data-testid="query-no-key-group">
+                    ({picked.state.scope === 'broadcast' ? 'broadcast state is operator state: it' : 'operator state'} has no key group, key_group is -1 in every row)
+                  </span>
+                </span>
+              )}
+              {pickedFields.length > 0 ? (
+                <span>
+                  <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value), value.${field} FROM ${T} WHERE value.${field} IS NOT NULL LIMIT 100`)}>
+                    Values whose field is set:
+                  </button>{' '}
+                  <select value={field} onChange={(e) => setField(e.target.value)} aria-label="Field" data-testid="query-field">
+                    {pickedFields.map((f) => (
+                      <option key={f}>{f}</option>
+                    ))}
+                  </select>
+                </span>
+              ) : null}
+            </div>
+          ) : null}
+          <textarea
+            className="sql mono"
+            value={sql}
+            onChange={(e) => setSql(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void run();
+            }}
+            placeholder={loadedAny ? 'SELECT … FROM <table>' : 'Load the states as tables first'}
+            aria-label="SQL"
+            rows={4}
+            data-testid="sql"
+          />
+          <div className="query-controls">
+            <button type="button" className="btn primary" onClick={() => void run()} disabled={sql.trim() === ''} data-testid="run-sql">
+              Run (Ctrl+Enter)
+            </button>
+            {result ? (
+              <button type="button" className="btn small" onClick={() => void downloadResult(result)} data-testid="download-result">
+                Download result (CSV{result.total > result.shown ? `, all ${result.total.toLocaleString('en')} rows` : ''})
+              </button>
+            ) : null}
+          </div>
+          <div ref={outputRef} className="query-output">
+            {error !== null ? (
+              <div className="query-error" role="alert" data-testid="query-error">
+                {error}
+              </div>
+            ) : null}
+            {result ? <ResultTable result={result} /> : null}
+          </div>
+        </>
+      ) : (
+        <p className="callout" data-testid="query-nothing-readable">
+          None of the {states.length} states could be read
+          {listMissingStateFiles(inspection).length > 0 ? ' (their state files were not given: open the whole savepoint folder)' : ''}, so there is nothing to load as
+          tables or to export.
+        </p>
+      )}
     </div>
   );
 }
