@@ -45,3 +45,19 @@ test('the examples run on the table the user picks; an operator-state table coun
   await expect(page.getByTestId('query-row')).toHaveCount(2);
   await page.screenshot({ path: '/tmp/shots/query-examples-broadcast.png' });
 });
+
+test('the Query result reads as SQL: column names as written, unknown_fields with their field names, a parser error once', async ({ page }) => {
+  await openDemoQuery(page);
+  await page.getByRole('button', { name: 'Values with unknown fields' }).click();
+  const headers = page.getByTestId('query-result').getByRole('columnheader');
+  await expect(headers.last()).toHaveText('unknown_fields');
+  // as shown on screen (innerText applies CSS text-transform), not upper-cased
+  expect(await headers.last().innerText()).toBe('unknown_fields');
+  await expect(page.getByTestId('query-row').first().locator('span').last()).toHaveText('[{"path":"","number":100,"wire_type":0,"bytes":"a00663"}]');
+  await page.screenshot({ path: '/tmp/shots/query-unknown-fields-named.png' });
+  await page.getByTestId('sql').fill('SELEC 1');
+  await page.getByTestId('run-sql').click();
+  const error = page.getByTestId('query-error');
+  await expect(error).toContainText('Parser Error: syntax error at or near "SELEC"');
+  expect(((await error.textContent()) ?? '').split('LINE 1: SELEC 1').length - 1).toBe(1);
+});

@@ -20,7 +20,7 @@ import { openDownloadTarget, type DownloadTarget } from '../query/open-download-
 import { chooseLoadSample, QUERY_LOAD_LIMIT_BYTES } from '../query/choose-load-sample';
 import { createArrowChunkInserter } from '../query/insert-arrow-chunks';
 import { openDuckDb } from '../query/open-duckdb';
-import { MAX_RESULT_ROWS, runSql, saveSqlResultCsv, type SqlResult } from '../query/run-sql';
+import { MAX_RESULT_ROWS, runSql, saveSqlResultCsv, tidyDuckDbMessage, type SqlResult } from '../query/run-sql';
 
 const ROW_HEIGHT = 26;
 const PROGRESS_REDRAW_MS = 250;
@@ -172,7 +172,8 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
       const engine = await openDuckDb();
       setResult(await runSql(engine, text));
     } catch (e) {
-      setError(failureText(e) + explainMissingTables(failureText(e)));
+      const message = tidyDuckDbMessage(failureText(e));
+      setError(message + explainMissingTables(message));
     }
   };
 
