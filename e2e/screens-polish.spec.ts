@@ -34,3 +34,22 @@ test('a lone _metadata: the Query view offers no load and no export of states it
   await expect(view.getByTestId('sql')).toHaveCount(0);
   await page.screenshot({ path: '/tmp/shots/query-nothing-readable.png' });
 });
+
+test('the entry detail shows its unknown-fields table whole, and an empty state says it is empty instead of "Select a row"', async ({ page }) => {
+  await page.goto('/?demo&target=1.x#/values?op=6d821971c3bfd7ae2c972e89d7414f7c&state=last-event&entry=0');
+  await waitForAppState(page, 'ready');
+  const table = page.getByTestId('entry-detail').getByTestId('unknown-fields');
+  await expect(table.getByRole('columnheader', { name: 'Wire type' })).toBeVisible();
+  // no column cut off by the box it sits in ("WI…")
+  const cut = await table.evaluate((t) => {
+    const box = t.parentElement!.getBoundingClientRect();
+    return [...t.querySelectorAll('th, td')].some((c) => c.getBoundingClientRect().right > box.right + 0.5);
+  });
+  expect(cut).toBe(false);
+  await page.getByTestId('entry-detail').screenshot({ path: '/tmp/shots/entry-detail-unknown-fields.png' });
+
+  await page.goto('/?demo&target=1.x#/values?op=6d821971c3bfd7ae2c972e89d7414f7c&state=_timer_state%2Fevent_user-timers');
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('no-entries')).toHaveText('This state holds no entries in this savepoint: there is no row to select.');
+  await expect(page.getByText('Select a row to see its decoded value and bytes.')).toHaveCount(0);
+});
