@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test } from './test';
-import { waitForAppState } from './helpers';
+import { HAVE_SHARED_SAVEPOINTS, waitForAppState } from './helpers';
 
 test('the progress bar over the page leaves the views\' menu uncovered', async ({ page }) => {
   await page.goto('/?demo&target=1.x');
@@ -52,4 +52,31 @@ test('the entry detail shows its unknown-fields table whole, and an empty state 
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('no-entries')).toHaveText('This state holds no entries in this savepoint: there is no row to select.');
   await expect(page.getByText('Select a row to see its decoded value and bytes.')).toHaveCount(0);
+});
+
+test('a changelog checkpoint: its format read from the state files, its in-memory operators "in _metadata", not "0 B"', async ({ page }) => {
+  test.skip(!HAVE_SHARED_SAVEPOINTS, 'needs ../shared/real-savepoints-defects');
+  await page.goto('/?target=1.x');
+  await waitForAppState(page, 'empty');
+  await page.getByTestId('folder-input').setInputFiles(path.resolve(process.cwd(), '../shared/real-savepoints-defects/new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint'));
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('ov-format')).toHaveText('Formatchangelogfrom the state files; a checkpoint records no savepoint format');
+  const row = page.getByTestId('operator-row').filter({ hasText: 'd5c8b168c6cbfe8c507a10f88b325243' });
+  await expect(row.getByTestId('operator-size')).toHaveText('in _metadata');
+  await expect(page.getByTestId('operator-size').filter({ hasText: /^0 B$/ })).toHaveCount(2);
+  await page.screenshot({ path: '/tmp/shots/changelog-overview.png', fullPage: true });
+});
+
+test('an incremental RocksDB checkpoint and a Flink 1.12 savepoint: the format read from the state files, not "unknown"', async ({ page }) => {
+  test.skip(!HAVE_SHARED_SAVEPOINTS, 'needs ../shared/real-savepoints-defects');
+  await page.goto('/?target=1.x');
+  await waitForAppState(page, 'empty');
+  await page.getByTestId('folder-input').setInputFiles(path.resolve(process.cwd(), '../shared/real-savepoints-defects/new-stateful-udf-migration-itcase-flink1.18-rocksdb-checkpoint'));
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('ov-format')).toHaveText('FormatRocksDB nativefrom the state files (SST); a checkpoint records no savepoint format');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await waitForAppState(page, 'empty');
+  await page.getByTestId('dropzone').getByTestId('folder-input').setInputFiles(path.resolve(process.cwd(), '../shared/real-savepoints-defects/new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint'));
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('ov-format')).toHaveText('FormatCANONICALfrom the state files (full snapshot); this _metadata records no format');
 });
