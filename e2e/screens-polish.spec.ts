@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test } from './test';
-import { HAVE_SHARED_SAVEPOINTS, waitForAppState } from './helpers';
+import { HAVE_SHARED_SAVEPOINTS, installContrastHelpers, waitForAppState, type WcagHelpers } from './helpers';
 
 test('the progress bar over the page leaves the views\' menu uncovered', async ({ page }) => {
   await page.goto('/?demo&target=1.x');
@@ -79,4 +79,28 @@ test('an incremental RocksDB checkpoint and a Flink 1.12 savepoint: the format r
   await page.getByTestId('dropzone').getByTestId('folder-input').setInputFiles(path.resolve(process.cwd(), '../shared/real-savepoints-defects/new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint'));
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('ov-format')).toHaveText('FormatCANONICALfrom the state files (full snapshot); this _metadata records no format');
+});
+
+test('the Schema diff legend\'s swatches stand out from the panel (WCAG 1.4.11: 3:1 for a graphical mark)', async ({ page }) => {
+  await installContrastHelpers(page);
+  await page.goto('/?demo&target=1.x#/diff');
+  await waitForAppState(page, 'ready');
+  const legend = page.getByTestId('diff-legend');
+  await expect(legend.locator('.swatch')).toHaveCount(3);
+  const weak = await legend.evaluate((el) => {
+    const w = (window as unknown as { __wcag: WcagHelpers }).__wcag;
+    const ratio = (a: number[], b: number[]) => {
+      const [x, y] = [w.lum(a), w.lum(b)].sort((p, q) => q - p);
+      return (x! + 0.05) / (y! + 0.05);
+    };
+    const around = w.background(el.parentElement);
+    return [...el.querySelectorAll<HTMLElement>('.swatch')].flatMap((s) => {
+      const cs = getComputedStyle(s);
+      const fill = ratio(w.parse(cs.backgroundColor).slice(0, 3), around);
+      const edge = parseFloat(cs.borderLeftWidth) >= 2 ? ratio(w.parse(cs.borderLeftColor).slice(0, 3), around) : 0;
+      return Math.max(fill, edge) >= 3 ? [] : [`${s.className}: ${Math.max(fill, edge).toFixed(2)}`];
+    });
+  });
+  expect(weak).toEqual([]);
+  await legend.screenshot({ path: '/tmp/shots/diff-legend.png' });
 });
