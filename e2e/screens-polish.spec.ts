@@ -104,3 +104,15 @@ test('the Schema diff legend\'s swatches stand out from the panel (WCAG 1.4.11: 
   expect(weak).toEqual([]);
   await legend.screenshot({ path: '/tmp/shots/diff-legend.png' });
 });
+
+test('the header shows the savepoint\'s whole name beside the verdict and the export buttons (1400 px wide)', async ({ page }) => {
+  await page.goto('/?demo&target=1.x');
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('overall-verdict')).toBeVisible();
+  const name = page.getByTestId('savepoint-chip').locator('.mono');
+  await expect(name).toHaveText('flink-1.20-hashmap-canonical-savepoint');
+  expect(await name.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+  // the schema's name stays readable too, at least its start
+  expect(await page.getByTestId('schema-chip').locator('.mono').evaluate((e) => e.clientWidth)).toBeGreaterThan(60);
+  await page.locator('header.topbar').screenshot({ path: '/tmp/shots/header-names.png' });
+});
