@@ -41,3 +41,19 @@ test('one meaning per number: value warnings, broadcast copies and the savepoint
   await waitForAppState(page, 'empty');
   await expect(page.getByTestId('recent-size').first()).toHaveText(size);
 });
+
+test('one definition per number in the aliasing view: the statistics over all values, the finding\'s numbers those of its first value, each labelled', async ({ page }) => {
+  await page.goto('/?demo&target=1.x#/aliasing?op=6d821971c3bfd7ae2c972e89d7414f7c&state=events-by-name');
+  await waitForAppState(page, 'ready');
+  // the largest of all 24 values (5,392 bytes) and the sum over all of them (276 fields) say so
+  await expect(page.getByTestId('al-max')).toContainText('5,392 bytes, the largest of all 24 values');
+  await expect(page.getByTestId('al-fields')).toHaveText(/^Bytes\/unknown LEN fields276in all 24 values: 15 KiB$/i);
+  // the finding's 5331-byte payload and its 81 fields are those of one value, named
+  const finding = page.getByTestId('aliasing-finding');
+  await expect(finding).toHaveCount(1);
+  await expect(finding).toContainText(
+    'ALIASING_RETENTION 3 value(s). The first of them, 3 / "event-3": a 5331-byte payload shares its array with 81 bytes/unknown length-delimited field(s)',
+  );
+  await expect(finding).toContainText('all 3: 3 / "event-3", 0 / "event-10", 2 / "event-17"');
+  await page.getByTestId('aliasing-stats').screenshot({ path: '/tmp/shots/one-meaning-aliasing.png' });
+});

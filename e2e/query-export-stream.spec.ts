@@ -77,7 +77,8 @@ test('Export state streams the worker\'s chunks into the chosen file (File Syste
   // not the whole file yet: no footer, nothing closed, the export is still running
   expect(Buffer.from(log.chunks[0]!).subarray(-4).toString()).not.toBe('PAR1');
   expect(log.closed).toBe(false);
-  await expect(page.getByTestId('query-running-what')).toContainText(`Exporting events-by-name`);
+  await expect(page.getByTestId('query-running')).toContainText(`Exporting events-by-name`);
+  await page.screenshot({ path: '/tmp/shots/query-export-running.png' });
   await expect(page.getByTestId('export-notice')).toHaveCount(0);
 
   // released: the rest arrives, the file is closed, and its bytes are the CLI's export of the same state

@@ -22,15 +22,27 @@ test('the start page offers a drop zone, pickers and the demo, and sends a stric
   expect(foreign).toEqual([]);
 });
 
-test('a lone descriptor set is taken as the new schema and the app asks for the savepoint', async ({ page }) => {
-  await page.goto('/');
+test('a lone descriptor set is taken as the new schema and the app asks for the savepoint, keeping the drop area', async ({ page }) => {
+  await page.goto('/?target=1.x');
   await waitForAppState(page, 'empty');
-  await page.getByTestId('file-input').setInputFiles({ name: 'new.binpb', mimeType: 'application/octet-stream', buffer: Buffer.from([0x0a, 0x00]) });
-  await waitForAppState(page, 'failed');
-  await expect(page.getByTestId('failure-message').first()).toHaveText(
-    'new.binpb is a Protobuf descriptor set (the new schema), not a savepoint: add the savepoint too — its folder, a .zip/.tar/.tar.gz of it, or its _metadata file',
+  const schema = readFileSync(path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb'));
+  await page.getByTestId('file-input').setInputFiles({ name: 'new.binpb', mimeType: 'application/octet-stream', buffer: schema });
+  // not an error: the next step, with the drop area and the pickers still there
+  await expect(page.getByTestId('schema-waiting')).toHaveText(
+    'new.binpb is the new schema. Now add the savepoint: its folder, a .zip/.tar/.tar.gz of it, or its _metadata file.',
   );
+  await waitForAppState(page, 'empty');
+  await expect(page.getByTestId('failure')).toHaveCount(0);
+  await expect(page.getByTestId('dropzone')).toBeVisible();
   await expect(page.getByTestId('schema-chip')).toContainText('new.binpb');
+  // a schema alone is not a session to reopen
+  await expect(page.getByRole('region', { name: 'Recent sessions' }).locator('tbody tr')).toHaveCount(0);
+  await page.screenshot({ path: '/tmp/shots/schema-first.png' });
+  // the savepoint added next is checked against that schema
+  await page.getByTestId('dropzone').getByTestId('folder-input').setInputFiles(path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint'));
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('schema-chip')).toContainText('new.binpb');
+  await expect(page.getByTestId('overall-verdict')).toHaveText('not restorable');
 });
 
 test('a descriptor set without its usual suffix, given as the savepoint, is recognised by content and named', async ({ page }) => {

@@ -25,9 +25,12 @@ test('the demo asks which library line the new job runs, keeps the answer in the
   await expect(headline.getByTestId('verdict-reason')).toHaveText(NOT_RESTORABLE_REASON);
   await expect(headline.getByTestId('target-answer')).toContainText('Checked for a new job on flink-datastream-protobuf 1.x');
   await expect(headline.getByTestId('schema-change')).toHaveText([
-    'allowed Field 100 (legacy_score) is added to fixtures.events.Event',
-    'breaks restore Field 2 (code) of fixtures.common.Detail changes type from FIXED32 to INT32',
+    'allowed Field 100 (legacy_score) is added to fixtures.events.Event · 8 of 9 states reach it; not rules',
+    'breaks restore Field 2 (code) of fixtures.common.Detail changes type from FIXED32 to INT32 · 8 of 9 states reach it; not rules',
   ]);
+  // `rules` (root fixtures.events.Rule) does not reach them, but 8 states do: they are not "outside what the states reach"
+  await expect(headline.getByTestId('schema-changes')).not.toContainText('reach ·');
+  await expect(headline.getByTestId('schema-changes')).not.toContainText('outside what');
   // the reason sits right under the badge, before any other callout
   const reasonFirst = await page.evaluate(() => {
     const reason = document.querySelector('[data-testid="verdict-reason"]')!;
@@ -57,7 +60,7 @@ test('the demo asks which library line the new job runs, keeps the answer in the
   await expect(compatHeadline.getByTestId('verdict-reason')).toHaveText(
     /^None of the 9 Protobuf states can be restored with the new schema; first, large-event: Normalized descriptor set differs from the saved one \(0\.x accepts only an identical schema\)/,
   );
-  await expect(compatHeadline.getByTestId('schema-change').first()).toHaveText('not identical Field 100 (legacy_score) is added to fixtures.events.Event');
+  await expect(compatHeadline.getByTestId('schema-change').first()).toHaveText('not identical Field 100 (legacy_score) is added to fixtures.events.Event · 8 of 9 states reach it; not rules');
   await page.screenshot({ path: '/tmp/shots/verdict-first-compat-0x.png' });
 });
 

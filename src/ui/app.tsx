@@ -78,7 +78,9 @@ export function App() {
   // every worker call of the open session is a query under ['session', …]: any of them running shows progress
   const fetching = useIsFetching({ queryKey: ['session'] });
   const busy = status === 'loading' || fetching > 0;
-  const appState = busy ? 'loading' : status === 'failed' || inspection.isError ? 'failed' : session ? 'ready' : 'empty';
+  // a schema given first: the start page stays, with the schema, until the savepoint comes
+  const open = session !== null && session.savepointName !== null;
+  const appState = busy ? 'loading' : status === 'failed' || inspection.isError ? 'failed' : open ? 'ready' : 'empty';
   return (
     <div
       className={`app${dragging ? ' dragging' : ''}`}
@@ -117,10 +119,14 @@ export function App() {
         </div>
       ) : null}
       <div className="body">
-        {session ? <NavBar current={route.view} params={route.params} /> : null}
+        {open ? <NavBar current={route.view} params={route.params} /> : null}
         <main className="main" id="main" tabIndex={-1}>
           {failure ? <FailurePanel failure={failure} onDismiss={() => set({ failure: null, status: session ? 'ready' : 'empty' })} /> : null}
-          {session ? <ViewSwitch route={route} inspection={inspection} /> : status !== 'loading' ? <StartPage onFiles={openFiles} onDemo={() => void openDemo()} /> : null}
+          {open ? (
+            <ViewSwitch route={route} inspection={inspection} />
+          ) : status !== 'loading' ? (
+            <StartPage onFiles={openFiles} onDemo={() => void openDemo()} schemaName={session?.descriptorSetName ?? null} />
+          ) : null}
         </main>
       </div>
       {help ? <KeyboardHelp onClose={closeHelp} /> : null}

@@ -8,6 +8,12 @@ export function describeFailureTitle(failure: InspectorFailure): string {
         return ['nothing-open', 'no-input', 'no-savepoint', 'no-schema'].includes(failure.code) ? 'More input is needed' : 'This input cannot be used here';
       }
       if (failure.code === 'missing-file') return 'A file the input needs is missing';
+      // fewer bytes than the structure needs: most often a file copied or downloaded only in part
+      if (failure.code === 'truncated') {
+        return failure.file
+          ? `The file ${failure.file} is cut short: it ends before what it holds is complete (copied or downloaded only in part?)`
+          : 'The input is cut short: it ends before what it holds is complete';
+      }
       return failure.code === 'wrong-file-kind' || failure.code === 'not-recognised' ? 'This input cannot be used here' : 'The input could not be decoded';
     case 'network':
       return 'The savepoint could not be fetched (a network or server setting)';

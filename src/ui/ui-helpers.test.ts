@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { toInspectorFailure } from '../worker';
 import { describeFailureKind, describeFailureTitle } from './describe-failure-title';
@@ -57,10 +58,27 @@ describe('formatting', () => {
       'Flink 1.15 or older',
       'Flink 1.16 – 1.20',
       'Flink 2.0',
-      'Flink 2.1 – 2.2',
-      'a Flink release newer than 2.2',
+      'Flink 2.1 – 2.3',
+      'a Flink release newer than 2.3',
       'unknown Flink release',
     ]);
+  });
+});
+
+describe('Flink version hint against the committed fixtures', () => {
+  it.each([
+    ['fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint/_metadata', '1.20'],
+    ['fixtures/savepoints/flink-2.3/rocksdb/canonical-compressed/savepoint/_metadata', '2.3'],
+    ['fixtures/rocksdb-checkpoints/flink-2.3/zstd/chk-3/_metadata', '2.3'],
+  ])('%s (written by Flink %s) is hinted as a range that holds its release', (path, release) => {
+    const header = readFileSync(path).subarray(0, 8);
+    const version = new DataView(header.buffer, header.byteOffset, 8).getInt32(4);
+    const hint = describeFlinkVersionHint(version);
+    const range = /^Flink (\d+\.\d+) – (\d+\.\d+)$/.exec(hint);
+    expect(range, hint).not.toBeNull();
+    const minor = (v: string) => Number(v.split('.')[0]) * 100 + Number(v.split('.')[1]);
+    expect(minor(range![1]!)).toBeLessThanOrEqual(minor(release));
+    expect(minor(range![2]!)).toBeGreaterThanOrEqual(minor(release));
   });
 });
 
@@ -68,7 +86,10 @@ describe('failure titles by who must act', () => {
   it('calls only an internal error a bug of the inspector; input, network and usage errors are titled as such', () => {
     const decode = (code: 'not-recognised' | 'truncated' | 'missing-file') => ({ kind: 'input' as const, name: 'DecodeError' as const, code, message: 'm', detail: 'm', path: [] });
     expect(describeFailureTitle(decode('not-recognised'))).toBe('This input cannot be used here');
-    expect(describeFailureTitle(decode('truncated'))).toBe('The input could not be decoded');
+    expect(describeFailureTitle(decode('truncated'))).toBe('The input is cut short: it ends before what it holds is complete');
+    expect(describeFailureTitle({ ...decode('truncated'), file: '_metadata' })).toBe(
+      'The file _metadata is cut short: it ends before what it holds is complete (copied or downloaded only in part?)',
+    );
     expect(describeFailureTitle(decode('missing-file'))).toBe('A file the input needs is missing');
     expect(describeFailureKind(decode('truncated'))).toBe('Your input');
     expect(describeFailureKind({ kind: 'network', name: 'DecodeError', code: 'network', message: 'm', detail: 'm', path: [] })).toBe('Network or server');

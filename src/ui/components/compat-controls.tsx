@@ -4,10 +4,13 @@ import type { CheckOptions } from '../../worker';
 import { useAppStore } from '../state/app-store';
 import { chooseTargetLine } from '../state/choose-target-line';
 
-/** Target library line and the new application's serializer settings; changes re-run the check. */
-export function CompatControls() {
+/**
+ * Target library line and the new application's serializer settings; changes re-run the check.
+ * `targetShown`: the line the check ran for is shown (chosen, or not asked since both lines agree).
+ */
+export function CompatControls({ targetShown }: { targetShown: boolean }) {
   const options = useAppStore((s) => s.checkOptions);
-  const targetChosen = useAppStore((s) => s.targetChosen);
+  const targetChosen = targetShown;
   const set = useAppStore((s) => s.set);
   const update = (patch: Partial<CheckOptions>) => set({ checkOptions: { ...options, ...patch } });
   const settings = options.newSettings;

@@ -2,6 +2,7 @@ import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
 import { formatHashRoute } from '../state/use-hash-route';
 import { TargetLineQuestion } from './target-line-question';
+import { TargetNotAskedNote } from './target-not-asked-note';
 import { ValueAlertCallouts } from './value-alert-callouts';
 import { ValueCheckNote } from './value-check-note';
 import { VerdictHeadline } from './verdict-headline';
@@ -18,6 +19,7 @@ export function CompatOverview() {
   return (
     <section className="compat-overview" data-testid="overview-compat">
       <VerdictHeadline report={r}>
+        {check.targetNotAsked ? <TargetNotAskedNote /> : null}
         <p className="muted small" data-testid="overview-counts">
           against <span className="mono">{schema}</span>: {sm.protobufStates} Protobuf states, {sm.compatible} compatible, {sm.incompatible} incompatible,{' '}
           {sm.notRestorable} not restorable, {sm.unknown} unknown · {check.values.status === 'done' ? `${sm.warnings} value warnings` : 'values not scanned'}

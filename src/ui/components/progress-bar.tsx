@@ -11,15 +11,22 @@ const PHASE_LABELS: Record<InspectorProgress['phase'], string> = {
   'building-report': 'Building report',
 };
 
-export function ProgressBar({ progress, onCancel }: { progress: InspectorProgress | null; onCancel: () => void }) {
+/**
+ * The running step's bar with Cancel. `what`: the step as its caller names it ("Loading rules"), shown
+ * before and beside the worker's phase, so the bar and the text never say two things. `inline`: drawn
+ * in a view's flow (the Query view) rather than over the top of the page's main area.
+ */
+export function ProgressBar({ progress, onCancel, what, inline = false }: { progress: InspectorProgress | null; onCancel: () => void; what?: string; inline?: boolean }) {
   const total = progress?.bytesTotal ?? 0;
   const read = progress?.bytesRead ?? 0;
   const pct = total > 0 ? Math.min(100, (read / total) * 100) : undefined;
-  const label = progress ? PHASE_LABELS[progress.phase] : 'Starting';
+  const phase = progress ? PHASE_LABELS[progress.phase] : undefined;
+  const label = what ?? phase ?? 'Starting';
   return (
-    <div className="progress" role="status" aria-live="polite" data-testid="progress">
+    <div className={`progress${inline ? ' inline' : ''}`} role="status" aria-live="polite" data-testid="progress">
       <div className="progress-text">
         <span className="progress-phase">{label}</span>
+        {what !== undefined && phase !== undefined ? <span className="progress-detail">{phase}</span> : null}
         {progress?.detail ? <span className="progress-detail mono">{progress.detail}</span> : null}
         <span className="progress-bytes mono">
           {total > 0 ? `${formatBytes(read)} / ${formatBytes(total)}` : read > 0 ? formatBytes(read) : ''}

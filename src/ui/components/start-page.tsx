@@ -7,18 +7,24 @@ import { useAppStore } from '../state/app-store';
 import { describeStorageError, forgetRecentSession, listRecentSessions, loadRecentFiles, type RecentSession } from '../state/recent-sessions';
 import { FilePickers } from './file-pickers';
 
-export function StartPage({ onFiles, onDemo }: { onFiles: (files: InputFile[], replace?: boolean) => void; onDemo: () => void }) {
+/** `schemaName`: a new schema given first, waiting for its savepoint (what is dropped or picked next joins it). */
+export function StartPage({ onFiles, onDemo, schemaName = null }: { onFiles: (files: InputFile[], replace?: boolean) => void; onDemo: () => void; schemaName?: string | null }) {
   return (
     <div className="start" data-testid="start-page">
       <div className="dropzone" data-testid="dropzone">
         <h1>Drop a Flink savepoint here</h1>
+        {schemaName !== null ? (
+          <p className="callout" role="status" data-testid="schema-waiting">
+            <span className="mono">{schemaName}</span> is the new schema. Now add the savepoint: its folder, a .zip/.tar/.tar.gz of it, or its _metadata file.
+          </p>
+        ) : null}
         <p>
           A savepoint folder, a <code>.zip</code>, <code>.tar</code> or <code>.tar.gz</code> of one, or a lone <code>_metadata</code> — together
           with (or after) the new schema: the new job&apos;s <code>.jar</code>, or a descriptor set (<code>.pb</code>, <code>.binpb</code>, <code>.desc</code>,{' '}
           <code>.protoset</code>).
         </p>
         <div className="start-actions">
-          <FilePickers onFiles={(f) => onFiles(f, true)} />
+          <FilePickers onFiles={(f) => onFiles(f, schemaName === null)} />
           <button type="button" className="btn primary" onClick={onDemo} data-testid="open-demo">
             Open demo
           </button>

@@ -40,7 +40,7 @@ export function TopBar({ onFiles, onDemo, onClose, onHelp }: { onFiles: (files: 
       <div className="inputs" aria-label="Current input">
         {session ? (
           <>
-            <span className="input-chip" title={`Savepoint: ${session.savepointName ?? 'none'}`} data-testid="savepoint-chip">
+            <span className="input-chip savepoint" title={`Savepoint: ${session.savepointName ?? 'none'}`} data-testid="savepoint-chip">
               <span className="chip-label">savepoint</span>
               <span className="mono">{session.savepointName ?? 'none'}</span>
               {session.savepointName && size ? (
@@ -50,7 +50,7 @@ export function TopBar({ onFiles, onDemo, onClose, onHelp }: { onFiles: (files: 
                 </span>
               ) : null}
             </span>
-            <span className="input-chip" title={`New schema (descriptor set): ${session.descriptorSetName ?? 'none'}`} data-testid="schema-chip">
+            <span className="input-chip schema" title={`New schema (descriptor set): ${session.descriptorSetName ?? 'none'}`} data-testid="schema-chip">
               <span className="chip-label">new schema</span>
               <span className="mono">{session.descriptorSetName ?? 'none — drop the job .jar or a .binpb/.pb/.desc/.protoset'}</span>
             </span>

@@ -1,5 +1,5 @@
 import type { CompatibilityReport } from '../../core/report';
-import { countUnreachedChanges, describeVerdictLabel, describeVerdictReason, listSchemaChanges } from '../report/describe-verdict-reason';
+import { countUnreachedChanges, describeChangeReach, describeVerdictLabel, describeVerdictReason, listSchemaChanges } from '../report/describe-verdict-reason';
 import { formatHashRoute } from '../state/use-hash-route';
 import { useInspection } from '../state/use-inspection';
 import { listMissingStateFiles } from '../describe-savepoint-contents';
@@ -31,22 +31,29 @@ export function VerdictHeadline({ report, children }: { report: CompatibilityRep
         <div className="schema-changes" data-testid="schema-changes">
           <h3>What changed in the schema</h3>
           {changes.length === 0 ? (
-            <p className="muted">Nothing in the declarations the states reach{unreached > 0 ? ` (${unreached} declarations outside them changed)` : ''}.</p>
+            <p className="muted">Nothing in the declarations the states reach{unreached > 0 ? ` (${unreached} declaration${unreached === 1 ? '' : 's'} that no state reaches changed)` : ''}.</p>
           ) : (
             <>
               <ul>
                 {changes.slice(0, SHOWN_CHANGES).map((c) => {
                   const ok = c.accepted && !exact;
+                  const reach = describeChangeReach(c, report);
                   return (
                     <li key={c.message} data-testid="schema-change">
                       <span className={`tag ${ok ? 'ok' : 'bad'}`}>{ok ? 'allowed' : exact ? 'not identical' : 'breaks restore'}</span> {c.message}
+                      {reach ? (
+                        <span className="muted small" data-testid="schema-change-reach" title={`reached by ${c.states.join(', ')}`}>
+                          {' '}
+                          · {reach}
+                        </span>
+                      ) : null}
                     </li>
                   );
                 })}
               </ul>
               <p className="muted small">
                 {changes.length > SHOWN_CHANGES ? `and ${changes.length - SHOWN_CHANGES} more · ` : ''}
-                {unreached > 0 ? `${unreached} changed declaration${unreached === 1 ? '' : 's'} outside what the states reach · ` : ''}
+                {unreached > 0 ? `${unreached} changed declaration${unreached === 1 ? '' : 's'} that no state reaches · ` : ''}
                 <a href={formatHashRoute('diff', {})}>schema diff</a>
               </p>
             </>

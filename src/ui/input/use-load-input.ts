@@ -33,7 +33,8 @@ export function useLoadInput(): (added: InputFile[], opts?: { replace?: boolean;
         // results that failed before (e.g. cancelled) are computed again for the new input
         queryClient.removeQueries({ queryKey: ['session'], predicate: (q) => q.state.status === 'error' });
         useAppStore.getState().set({ ...merged, savepointUrl: byUrl ? url : null, session, status: 'ready', progress: null });
-        try {
+        // a schema alone is no session to reopen: it waits on the start page for its savepoint
+        if (session.savepointName !== null) try {
           const { note } = await recordRecentSession(session, merged, useAppStore.getState().keepFiles && !byUrl, null);
           useAppStore.getState().set({ storageError: note });
         } catch (e) {

@@ -3,9 +3,9 @@
  * reaches the page as an Arrow Decimal128 of scale 0; apache-arrow hands such a value over as a typed
  * array whose toJSON quotes it, so the cell read `"\"841861099\""` before.
  */
-import { Decimal, makeData, makeVector } from 'apache-arrow';
+import { Decimal, Field, Int32, List, Struct, Utf8, makeData, makeVector, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { formatCell } from './run-sql';
+import { formatCell, tidyDuckDbMessage } from './run-sql';
 
 function decimals(scale: number, words: number[]) {
   return makeVector(makeData({ type: new Decimal(scale, 38, 128), length: words.length / 4, nullCount: 0, data: new Uint32Array(words) }));
@@ -29,5 +29,21 @@ describe('formatCell', () => {
     expect(formatCell(9007199254740993n)).toBe('9007199254740993');
     expect(formatCell(new Uint8Array([0, 255]))).toMatch(/^00 ?ff$/);
     expect(formatCell(null)).toBe('');
+  });
+});
+
+describe('formatCell of nested values', () => {
+  it('writes a list of structs (the unknown_fields column) with the struct\'s field names, not as bare arrays', () => {
+    const type = new List(new Field('item', new Struct([new Field('path', new Utf8()), new Field('number', new Int32()), new Field('wire_type', new Int32())]), true));
+    const v = vectorFromArray([[{ path: '', number: 100, wire_type: 0 }]], type);
+    expect(formatCell(v.get(0))).toBe('[{"path":"","number":100,"wire_type":0}]');
+  });
+});
+
+describe('tidyDuckDbMessage', () => {
+  it('says DuckDB\'s parser error and its pointer once (DuckDB-WASM repeats the pointer block)', () => {
+    const raw = 'Parser Error: syntax error at or near "SELEC"\n\nLINE 1: SELEC 1\n        ^\n\nLINE 1: SELEC 1\n        ^';
+    expect(tidyDuckDbMessage(raw)).toBe('Parser Error: syntax error at or near "SELEC"\n\nLINE 1: SELEC 1\n        ^');
+    expect(tidyDuckDbMessage('Catalog Error: Table with name x does not exist!')).toBe('Catalog Error: Table with name x does not exist!');
   });
 });

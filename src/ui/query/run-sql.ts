@@ -34,6 +34,15 @@ export async function runSql(engine: QueryEngine, sql: string): Promise<SqlResul
   return { sql, columns, shown: Math.min(total, MAX_RESULT_ROWS), total, millis: performance.now() - started, cell: (r, c) => formatCell(vectors[c]?.get(r), scales[c]) };
 }
 
+/**
+ * DuckDB's message, each part once: DuckDB-WASM repeats a parser error's pointer block
+ * ("LINE 1: SELEC 1" and its caret), so the page printed it twice.
+ */
+export function tidyDuckDbMessage(message: string): string {
+  const blocks = message.split(/\n\n/);
+  return blocks.filter((b, i) => i === 0 || b !== blocks[i - 1]).join('\n\n');
+}
+
 /** The whole result of `sql` as CSV (header row), written by DuckDB in its worker: not capped, not formatted on the page. */
 export async function saveSqlResultCsv(engine: QueryEngine, sql: string): Promise<Uint8Array> {
   const file = `query-result-${Date.now()}.csv`;
@@ -76,11 +85,12 @@ function toPlain(v: unknown): unknown {
   if (v instanceof Uint8Array) return formatHex(v);
   if (typeof v !== 'object') return v;
   const o = v as { toJSON?: () => unknown; toArray?: () => unknown[] };
-  if (typeof o.toArray === 'function' && !(v instanceof Map)) return [...o.toArray()].map(toPlain);
+  // a struct row's toJSON keeps its field names (its toArray drops them: `[["",100,0]]` for unknown_fields); a vector's is its items
   if (typeof o.toJSON === 'function') {
     const j = o.toJSON();
     if (j !== v) return toPlain(j);
   }
+  if (typeof o.toArray === 'function' && !(v instanceof Map)) return [...o.toArray()].map(toPlain);
   if (Array.isArray(v)) return v.map(toPlain);
   return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, toPlain(x)]));
 }

@@ -55,26 +55,60 @@ export interface SchemaChange {
   message: string;
   /** whether the 1.x (directional) rules accept it; the 0.x rule accepts no change */
   accepted: boolean;
+  /** the states whose reached declarations hold it, in report order */
+  states: string[];
 }
 
-/** The distinct schema changes in the declarations the states reach (each once, in report order). */
+/** The distinct schema changes in the declarations the states reach (each once, in report order), with the states that reach each. */
 export function listSchemaChanges(report: CompatibilityReport): SchemaChange[] {
   const seen = new Map<string, SchemaChange>();
-  const add = (f: { ruleId: ReportFinding['ruleId']; message: string; accepted: boolean }) => {
-    if (!seen.has(f.message)) seen.set(f.message, { ruleId: f.ruleId, message: f.message, accepted: f.accepted });
-  };
   for (const s of report.states) {
     if (!s.diff) continue;
+    const add = (f: { ruleId: ReportFinding['ruleId']; message: string; accepted: boolean }) => {
+      const known = seen.get(f.message);
+      if (!known) seen.set(f.message, { ruleId: f.ruleId, message: f.message, accepted: f.accepted, states: [s.state] });
+      else if (known.states.at(-1) !== s.state) known.states.push(s.state);
+    };
     for (const d of s.diff.declarations) for (const f of d.findings) add(f);
     for (const f of s.diff.otherFindings) if (!isSettingsFinding(f.ruleId)) add(f);
   }
   return [...seen.values()];
 }
 
-/** The distinct declarations outside what the roots reach that changed (they do not affect a 1.x verdict). */
+/**
+ * Which of the states with a schema diff reach one change, when not all do: the 8 of 9 states that
+ * reach it and the one that does not (its root reaches other declarations), or the few that do.
+ * Empty when every state reaches it.
+ */
+export function describeChangeReach(change: SchemaChange, report: CompatibilityReport): string {
+  const all = report.states.filter((s) => s.diff).map((s) => s.state);
+  const k = change.states.length;
+  const n = all.length;
+  if (k >= n) return '';
+  const reaching = new Set(change.states);
+  const missing = all.filter((name) => !reaching.has(name));
+  const head = `${k} of ${n} states reach${k === 1 ? 'es' : ''} it`;
+  if (missing.length <= 3) return `${head}; not ${missing.join(', ')}`;
+  if (k <= 3) return `${head}: ${change.states.join(', ')}`;
+  return head;
+}
+
+/**
+ * The distinct declarations that changed and no state reaches (they do not affect a 1.x verdict). A
+ * declaration outside one state's root but reached by another is not counted: its change is listed
+ * with the states that reach it.
+ */
 export function countUnreachedChanges(report: CompatibilityReport): number {
+  const reached = new Set<string>();
+  for (const s of report.states) for (const d of s.diff?.declarations ?? []) for (const name of [d.savedName, d.newName]) if (name) reached.add(name);
   const names = new Set<string>();
-  for (const s of report.states) for (const d of s.diff?.unreached ?? []) if (d.status !== 'unchanged') names.add(d.savedName ?? d.newName ?? '');
+  for (const s of report.states) {
+    for (const d of s.diff?.unreached ?? []) {
+      if (d.status === 'unchanged') continue;
+      const name = d.savedName ?? d.newName ?? '';
+      if (!reached.has(name)) names.add(name);
+    }
+  }
   return names.size;
 }
 

@@ -3,7 +3,7 @@ import type { CompatibilityReport, ReportState } from '../../core/report';
 import { describeDistributionMode, describeEntryCount } from '../describe-entry-count';
 import { collectValueAlerts } from './collect-value-alerts';
 import { describeLibraryLine, describeTargetLine, summarizeReason } from './describe-library-line';
-import { describeVerdictReason, listSchemaChanges } from './describe-verdict-reason';
+import { countUnreachedChanges, describeChangeReach, describeVerdictReason, listSchemaChanges } from './describe-verdict-reason';
 
 const becomesParams = (count: number) => ({ count, number: 100, message: 'fixtures.events.Event', name: 'legacy_score' });
 const becomes = (count: number) =>
@@ -160,6 +160,31 @@ describe('describeVerdictReason', () => {
       s.diff!.declarations[0]!.findings.push(f);
       return s;
     };
-    expect(listSchemaChanges(report([withFinding('a'), withFinding('b')]))).toEqual([{ ruleId: 'FIELD_ADDED', message: f.message, accepted: true }]);
+    expect(listSchemaChanges(report([withFinding('a'), withFinding('b')]))).toEqual([{ ruleId: 'FIELD_ADDED', message: f.message, accepted: true, states: ['a', 'b'] }]);
+  });
+
+  it('says which states reach each change, and counts as unreached only what no state reaches', () => {
+    const f = { ruleId: 'FIELD_ADDED' as const, accepted: true, path: 'fixtures.events.Event.legacy_score (100)', message: 'Field 100 (legacy_score) is added to fixtures.events.Event', params: { number: 100, name: 'legacy_score', message: 'fixtures.events.Event' } };
+    const reaching = (name: string) => {
+      const s = pb(name);
+      s.diff!.declarations[0]!.findings.push(f);
+      return s;
+    };
+    // the demo's shape: 8 states reach Event (changed); `rules` has another root, so Event is outside what it reaches
+    const changedEvent = { ...reaching('x').diff!.declarations[0]!, reached: false, affectsVerdict: false };
+    const rules = pb('rules', { diff: { savedRoot: 'fixtures.events.Rule', newRoot: 'fixtures.events.Rule', otherFindings: [], declarations: [], unreached: [changedEvent] } });
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const r = report([...names.map(reaching), rules]);
+    const [change] = listSchemaChanges(r);
+    expect(change!.states).toEqual(names);
+    expect(countUnreachedChanges(r)).toBe(0);
+    expect(describeChangeReach(change!, r)).toBe('8 of 9 states reach it; not rules');
+    // a declaration that changed and no state reaches is counted
+    const lone = pb('lone', { diff: { savedRoot: 'fixtures.events.Rule', newRoot: 'fixtures.events.Rule', otherFindings: [], declarations: [], unreached: [changedEvent] } });
+    expect(countUnreachedChanges(report([lone, rules]))).toBe(1);
+    // every state reaches it: nothing to add; few states: named
+    expect(describeChangeReach(listSchemaChanges(report(names.map(reaching)))[0]!, report(names.map(reaching)))).toBe('');
+    const few = report([reaching('a'), ...['p', 'q', 'r', 's'].map((n) => pb(n, { diff: { ...rules.diff!, unreached: [] } }))]);
+    expect(describeChangeReach(listSchemaChanges(few)[0]!, few)).toBe('1 of 5 states reaches it: a');
   });
 });

@@ -7,8 +7,13 @@ import { useAppStore } from './app-store';
 import { AUTO_SCAN_BYTES, measureSavepointBytes } from './scan-thresholds';
 
 export interface CheckResult {
-  /** false until the user said which library line the new job runs: no verdict before (choose-target-line.ts) */
+  /**
+   * false until the user said which library line the new job runs: no verdict before (choose-target-line.ts);
+   * true without asking when both lines give the same verdict (then `targetNotAsked`)
+   */
   targetChosen: boolean;
+  /** the question was not asked: the header checks of 0.x and 1.x give the same verdict, so the answer cannot change it */
+  targetNotAsked: boolean;
   /** the report with the value scan once it is there, else the header-only one */
   data: CompatibilityReport | undefined;
   isError: boolean;
@@ -29,7 +34,9 @@ export function useCheck(): CheckResult {
   const inspector = useInspector();
   const session = useAppStore((s) => s.session);
   const options = useAppStore((s) => s.checkOptions);
-  const targetChosen = useAppStore((s) => s.targetChosen);
+  const chosen = useAppStore((s) => s.targetChosen);
+  const targetNotAsked = useTargetMoot(!chosen);
+  const targetChosen = chosen || targetNotAsked;
   const requested = useAppStore((s) => s.valueCheckFor !== null && s.valueCheckFor === s.session?.inputHash);
   const ready = targetChosen && session !== null && session.savepointName !== null && session.descriptorSetName !== null;
   const savepointBytes = measureSavepointBytes(session);
@@ -52,6 +59,7 @@ export function useCheck(): CheckResult {
   const status = values.data ? 'done' : values.isError ? 'failed' : values.isFetching ? 'running' : 'not-requested';
   return {
     targetChosen,
+    targetNotAsked,
     // the preview of each target line shares the header query: nothing shows before the user chose
     data: targetChosen ? (values.data ?? headers.data) : undefined,
     isError: headers.isError,
@@ -73,11 +81,11 @@ export function useCheck(): CheckResult {
  * The header-only verdict for one target line, the question's preview of each answer: the same query
  * as useCheck's first step, so choosing that line reuses it.
  */
-export function useHeaderCheck(target: LibraryLine): { data: CompatibilityReport | undefined; isError: boolean } {
+export function useHeaderCheck(target: LibraryLine, enabled = true): { data: CompatibilityReport | undefined; isError: boolean } {
   const inspector = useInspector();
   const session = useAppStore((s) => s.session);
   const options = { ...useAppStore((s) => s.checkOptions), target };
-  const ready = session !== null && session.savepointName !== null && session.descriptorSetName !== null;
+  const ready = enabled && session !== null && session.savepointName !== null && session.descriptorSetName !== null;
   const headers = useQuery<CompatibilityReport, InspectorFailure>({
     queryKey: ['session', session?.inputHash, 'check-headers', options],
     enabled: ready,
@@ -86,6 +94,18 @@ export function useHeaderCheck(target: LibraryLine): { data: CompatibilityReport
     queryFn: () => clearingProgress(inspector.checkHeaders(options)),
   });
   return { data: headers.data, isError: headers.isError };
+}
+
+/**
+ * Whether the question of the library line is moot (asked only while `unanswered`): the header checks
+ * of both lines (the question's own previews, so no extra work) came back with the same verdict — a
+ * Kryo-held state, a savepoint without Protobuf state — so the answer cannot change it and the verdict
+ * shows at once (for the default line, 1.x), never blocked on a click that decides nothing.
+ */
+function useTargetMoot(unanswered: boolean): boolean {
+  const zero = useHeaderCheck('0.x', unanswered);
+  const one = useHeaderCheck('1.x', unanswered);
+  return unanswered && zero.data !== undefined && one.data !== undefined && zero.data.verdict === one.data.verdict;
 }
 
 /** The check's result; the progress bar goes away when it settles, whatever the outcome. */

@@ -10,7 +10,8 @@ export function useInspection() {
   const session = useAppStore((s) => s.session);
   return useQuery<SavepointInspection, InspectorFailure>({
     queryKey: ['session', session?.savepointHash ?? session?.inputHash, 'inspection'],
-    enabled: session !== null,
+    // a schema given first waits for its savepoint: nothing to read yet, and not an error
+    enabled: session !== null && session.savepointName !== null,
     staleTime: Infinity,
     retry: false,
     queryFn: async () => {

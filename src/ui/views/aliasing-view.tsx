@@ -63,8 +63,8 @@ function Aliasing({ operatorId, state }: { operatorId: string; state: string }) 
         <Stat label="Values" value={formatCount(sm.values)} testId="al-values" />
         <Stat label={`Payloads above ${formatBytes(threshold)}`} value={formatCount(sm.largeValues)} testId="al-large" />
         <Stat label="Values that would alias" value={formatCount(sm.aliasedValues)} testId="al-aliased" />
-        <Stat label="Largest payload" value={formatBytes(sm.maxPayloadSize)} sub={`${formatCount(sm.maxPayloadSize)} bytes`} testId="al-max" />
-        <Stat label="Aliasable fields" value={formatCount(sm.aliasableFields)} sub={`${formatBytes(sm.aliasableBytes)} of bytes/unknown LEN data`} testId="al-fields" />
+        <Stat label="Largest payload" value={formatBytes(sm.maxPayloadSize)} sub={`${formatCount(sm.maxPayloadSize)} bytes, the largest of ${allValues(sm.values)}`} testId="al-max" />
+        <Stat label="Bytes/unknown LEN fields" value={formatCount(sm.aliasableFields)} sub={`in ${allValues(sm.values)}: ${formatBytes(sm.aliasableBytes)}`} testId="al-fields" />
       </div>
       <section className="panel">
         <header className="panel-head">
@@ -130,9 +130,18 @@ function Aliasing({ operatorId, state }: { operatorId: string; state: string }) 
           </header>
           <ul className="value-warnings" style={{ padding: '10px 12px 10px 30px' }}>
             {sm.findings.map(describeScanFinding).map((f) => (
-              <li key={f.id}>
-                <span className="mono tag warn">{f.id}</span> {f.count} value(s): {f.detail}
-                <div className="muted small mono">{f.exampleKeys.join(', ')}</div>
+              <li key={f.id} data-testid="aliasing-finding">
+                {/* the example's numbers are those of one value (the first flagged), unlike the statistics above: say whose */}
+                <span className="mono tag warn">{f.id}</span> {f.count} value(s).{' '}
+                {f.exampleKeys.length > 0 ? (
+                  <>
+                    The first of them, <span className="mono">{f.exampleKeys[0]}</span>:{' '}
+                  </>
+                ) : null}
+                {f.detail}
+                <div className="muted small mono">
+                  {f.exampleKeys.length === f.count ? `all ${f.count}` : `the first ${f.exampleKeys.length} of ${f.count}`}: {f.exampleKeys.join(', ')}
+                </div>
               </li>
             ))}
           </ul>
@@ -140,6 +149,11 @@ function Aliasing({ operatorId, state }: { operatorId: string; state: string }) 
       ) : null}
     </>
   );
+}
+
+/** "all 24 values" (the statistics' scope: every value the scan read) */
+function allValues(n: number): string {
+  return n === 1 ? 'the one value' : `all ${formatCount(n)} values`;
 }
 
 function Stat({ label, value, sub, testId }: { label: string; value: string; sub?: string; testId: string }) {

@@ -6,6 +6,7 @@ import { LibraryLineNote } from '../components/library-line-note';
 import { RootPicker } from '../components/root-picker';
 import { ValueAlertCallouts } from '../components/value-alert-callouts';
 import { TargetLineQuestion } from '../components/target-line-question';
+import { TargetNotAskedNote } from '../components/target-not-asked-note';
 import { VERDICT_WORDS, VerdictBadge } from '../components/verdict-badge';
 import { VerdictHeadline } from '../components/verdict-headline';
 import { ValueCheckNote } from '../components/value-check-note';
@@ -28,7 +29,8 @@ export function CompatView({ params }: { params: Record<string, string> }) {
       ) : (
         <>
           {check.targetChosen ? null : <TargetLineQuestion />}
-          <CompatControls />
+          {check.targetNotAsked ? <TargetNotAskedNote /> : null}
+          <CompatControls targetShown={check.targetChosen} />
           {check.data ? <ValueCheckNote values={check.values} /> : null}
           {check.isError ? <FailurePanel failure={check.error} context="checking compatibility" onRetry={() => void check.refetch()} /> : null}
           {check.data ? <Report report={check.data} params={params} valuesScanned={check.values.status === 'done'} /> : null}

@@ -87,47 +87,6 @@ function ProtobufValue({ value, label }: { value: EntryProtobufValue; label: str
               The decoded value is not shown: {value.jsonOmitted}.
             </p>
           )}
-          <h3>Unknown fields ({value.unknownFields.length + (value.unknownFieldsOmitted ?? 0)})</h3>
-          {value.unknownFields.length === 0 ? (
-            <p className="muted">None.</p>
-          ) : (
-            <table className="grid" data-testid="unknown-fields">
-              <thead>
-                <tr>
-                  <th>In</th>
-                  <th className="num">Number</th>
-                  <th>Wire type</th>
-                  <th className="num">Bytes</th>
-                  <th>Hex</th>
-                </tr>
-              </thead>
-              <tbody>
-                {value.unknownFields.map((u, i) => {
-                  const path = u.path ? `${u.path}.${u.number}` : String(u.number);
-                  return (
-                    <tr
-                      key={i}
-                      className={hoverPath === path ? 'selected' : undefined}
-                      onMouseEnter={() => setHoverPath(path)}
-                      onMouseLeave={() => setHoverPath(null)}
-                      data-testid="unknown-field"
-                    >
-                      <td className="mono">{u.path || value.typeName}</td>
-                      <td className="num mono">{u.number}</td>
-                      <td className="mono">{WIRE_TYPE_NAMES[u.wireType] ?? u.wireType}</td>
-                      <td className="num">{u.length}</td>
-                      <td className="mono">{formatHex(u.head, ' ')}{u.length > u.head.length ? ' …' : ''}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          )}
-          {value.unknownFieldsOmitted !== undefined ? (
-            <p className="muted small" data-testid="unknown-fields-omitted">
-              … {value.unknownFieldsOmitted.toLocaleString('en-US')} more unknown fields not listed.
-            </p>
-          ) : null}
         </div>
         <div>
           {value.frame.length < value.frameSize ? (
@@ -142,6 +101,48 @@ function ProtobufValue({ value, label }: { value: EntryProtobufValue; label: str
           </div>
         </div>
       </div>
+      {/* below both columns, at the pane's width: in the tree's column its table was cut off ("WI…") */}
+      <h3>Unknown fields ({value.unknownFields.length + (value.unknownFieldsOmitted ?? 0)})</h3>
+      {value.unknownFields.length === 0 ? (
+        <p className="muted">None.</p>
+      ) : (
+        <table className="grid" data-testid="unknown-fields">
+          <thead>
+            <tr>
+              <th>In</th>
+              <th className="num">Number</th>
+              <th>Wire type</th>
+              <th className="num">Bytes</th>
+              <th>Hex</th>
+            </tr>
+          </thead>
+          <tbody>
+            {value.unknownFields.map((u, i) => {
+              const path = u.path ? `${u.path}.${u.number}` : String(u.number);
+              return (
+                <tr
+                  key={i}
+                  className={hoverPath === path ? 'selected' : undefined}
+                  onMouseEnter={() => setHoverPath(path)}
+                  onMouseLeave={() => setHoverPath(null)}
+                  data-testid="unknown-field"
+                >
+                  <td className="mono">{u.path || value.typeName}</td>
+                  <td className="num mono">{u.number}</td>
+                  <td className="mono">{WIRE_TYPE_NAMES[u.wireType] ?? u.wireType}</td>
+                  <td className="num">{u.length}</td>
+                  <td className="mono">{formatHex(u.head, ' ')}{u.length > u.head.length ? ' …' : ''}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {value.unknownFieldsOmitted !== undefined ? (
+        <p className="muted small" data-testid="unknown-fields-omitted">
+          … {value.unknownFieldsOmitted.toLocaleString('en-US')} more unknown fields not listed.
+        </p>
+      ) : null}
     </div>
   );
 }

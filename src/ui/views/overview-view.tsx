@@ -3,6 +3,7 @@ import type { SavepointInspection } from '../../core/flink';
 import { describeSavepointContents, listMissingStateFiles, omitMissingFileNotes } from '../describe-savepoint-contents';
 import { describeStateReading, hasUnreadableValues, summarizeStateReading } from '../describe-state-reading';
 import { describeFlinkVersionHint } from '../flink-version-hint';
+import { describeSavepointFormat } from '../describe-savepoint-format';
 import { describeSavepointSize, formatSavepointSizeParts } from '../describe-savepoint-size';
 import { formatBytes, formatCount } from '../format';
 import { useAppStore } from '../state/app-store';
@@ -137,7 +138,7 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
       <div className="cards">
         <Card label="Input" value={inspection.input} mono wide testId="ov-input" />
         <Card label="Type" value={inspection.type} testId="ov-type" />
-        <Card label="Format" value={inspection.format} testId="ov-format" />
+        <Card label="Format" {...describeSavepointFormat(inspection)} testId="ov-format" />
         <Card label="Checkpoint id" value={inspection.checkpointId} mono testId="ov-checkpoint" />
         <Card
           label="Metadata version"
@@ -222,9 +223,16 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
                     })
                   )}
                 </td>
-                <td className="num" title={`${formatCount(o.stateSize)} bytes`}>
-                  {formatBytes(o.stateSize)}
-                </td>
+                {o.keyedFormat === 'changelog' && o.stateSize === 0 && o.states.length > 0 ? (
+                  // an in-memory changelog: its changes are bytes of _metadata, no state file holds them
+                  <td className="num muted" title="This changelog keeps its changes in _metadata (an in-memory changelog): no state file holds them" data-testid="operator-size">
+                    in _metadata
+                  </td>
+                ) : (
+                  <td className="num" title={`${formatCount(o.stateSize)} bytes`} data-testid="operator-size">
+                    {formatBytes(o.stateSize)}
+                  </td>
+                )}
               </tr>
             ))}
             {operators.length === 0 ? (

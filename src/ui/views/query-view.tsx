@@ -7,11 +7,12 @@
  * state can also be exported as a file (JSON Lines, CSV, Parquet) with progress and cancel.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { InspectedOperator, InspectedState, SavepointInspection } from '../../core/flink';
 import type { InspectorFailure, InspectorProgress } from '../../worker';
 import { ProgressBar } from '../components/progress-bar';
 import { downloadBlob } from '../download-blob';
+import { listMissingStateFiles } from '../describe-savepoint-contents';
 import { formatBytes } from '../format';
 import { useInspector } from '../inspector-context';
 import { nameStateTable } from '../query/name-state-table';
@@ -19,7 +20,7 @@ import { openDownloadTarget, type DownloadTarget } from '../query/open-download-
 import { chooseLoadSample, QUERY_LOAD_LIMIT_BYTES } from '../query/choose-load-sample';
 import { createArrowChunkInserter } from '../query/insert-arrow-chunks';
 import { openDuckDb } from '../query/open-duckdb';
-import { MAX_RESULT_ROWS, runSql, saveSqlResultCsv, type SqlResult } from '../query/run-sql';
+import { MAX_RESULT_ROWS, runSql, saveSqlResultCsv, tidyDuckDbMessage, type SqlResult } from '../query/run-sql';
 
 const ROW_HEIGHT = 26;
 const PROGRESS_REDRAW_MS = 250;
@@ -60,7 +61,10 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
   const [sql, setSql] = useState('');
   const [result, setResult] = useState<SqlResult | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [fields, setFields] = useState<{ table: string; fields: string[] } | null>(null);
+  /** the Protobuf fields of each loaded table's value (empty for a table whose values are not Protobuf) */
+  const [tableFields, setTableFields] = useState<Record<string, string[]>>({});
+  /** the table the example queries run on (the user picks it; at first the first Protobuf table) */
+  const [exampleTable, setExampleTable] = useState<string | null>(null);
   const [field, setField] = useState('');
   const [format, setFormat] = useState<Format>('parquet');
   const [notice, setNotice] = useState<string | null>(null);
@@ -87,16 +91,23 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
       setError(`DuckDB could not start: ${failureText(e)}`);
       return;
     }
-    let firstProtobuf: string | null = null;
-    const probeFields = async (table: string) => {
-      if (firstProtobuf !== null) return;
+    // the examples start on the first keyed Protobuf table (key groups to count), else the first Protobuf one
+    let firstProtobuf: StateTable | null = null;
+    const probeFields = async (t: StateTable) => {
+      const table = t.table;
       const probe = await engine.conn.query(`SELECT value FROM ${table} LIMIT 0`);
       const children = probe.schema.fields[0]?.type?.children as { name: string }[] | null | undefined;
-      if (Array.isArray(children) && children.length > 0) {
-        firstProtobuf = table;
-        setFields({ table, fields: children.map((c) => c.name) });
-        setField(children[0]!.name);
-        setSql(`SELECT * EXCLUDE (value) FROM ${table} ORDER BY value_size DESC LIMIT 20`);
+      const names = Array.isArray(children) ? children.map((c) => c.name) : [];
+      setTableFields((f) => ({ ...f, [table]: names }));
+      if (names.length > 0 && (firstProtobuf === null || (firstProtobuf.state.scope !== 'keyed' && t.state.scope === 'keyed'))) {
+        const replaces = firstProtobuf?.table ?? null;
+        firstProtobuf = t;
+        setExampleTable((current) => (current === null || current === replaces ? table : current));
+        setField((f) => (replaces === null && f !== '' ? f : names[0]!));
+        setSql((q) => (q === '' || (replaces !== null && q.includes(`FROM ${replaces} `)) ? `SELECT * EXCLUDE (value) FROM ${table} ORDER BY value_size DESC LIMIT 20` : q));
+        setExampleTable((t) => t ?? table);
+        setField((f) => f || names[0]!);
+        setSql((q) => q || `SELECT * EXCLUDE (value) FROM ${table} ORDER BY value_size DESC LIMIT 20`);
       }
     };
     // DuckDB-WASM holds what it loads in WebAssembly memory (at most 4 GiB): past QUERY_LOAD_LIMIT_BYTES of state, a key-group sample
@@ -132,7 +143,7 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
         }
         const loaded = summaries;
         setStatus((s) => ({ ...s, ...Object.fromEntries(tables.map((t, i) => [t.table, { kind: 'loaded', rows: loaded[i]!.rows, incomplete: loaded[i]!.incomplete } satisfies TableStatus])) }));
-        for (const t of tables) await probeFields(t.table);
+        for (const t of tables) await probeFields(t);
       } catch (e) {
         const failure = e as InspectorFailure;
         setStatus((s) => ({ ...s, ...Object.fromEntries(tables.map((t) => [t.table, { kind: 'failed', message: failureText(failure) } satisfies TableStatus])) }));
@@ -161,7 +172,8 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
       const engine = await openDuckDb();
       setResult(await runSql(engine, text));
     } catch (e) {
-      setError(failureText(e) + explainMissingTables(failureText(e)));
+      const message = tidyDuckDbMessage(failureText(e));
+      setError(message + explainMissingTables(message));
     }
   };
 
@@ -237,8 +249,23 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
     setSql(text);
     void run(text);
   };
-  const T = fields?.table;
+  const loadedTables = states.filter((t) => status[t.table]?.kind === 'loaded' && tableFields[t.table] !== undefined);
+  const picked = loadedTables.find((t) => t.table === exampleTable) ?? loadedTables[0];
+  const T = picked?.table;
+  const pickedFields = T === undefined ? [] : (tableFields[T] ?? []);
+  const pickTable = (table: string) => {
+    setExampleTable(table);
+    const names = tableFields[table] ?? [];
+    if (!names.includes(field) && names.length > 0) setField(names[0]!);
+  };
   const loadedAny = Object.values(status).some((s) => s.kind === 'loaded');
+  // nothing readable (a lone _metadata): no load, no export, no SQL over tables that cannot exist
+  const readableAny = states.some((t) => t.state.status === 'ok');
+  // a result or an error below a long list of tables is brought into view (the list can be taller than the window)
+  const outputRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (result !== null || error !== null) outputRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [result, error]);
 
   return (
     <div className="view" data-testid="query-view">
@@ -249,10 +276,7 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
       </p>
       {running ? (
         <div data-testid="query-running">
-          <p className="muted small" data-testid="query-running-what">
-            {running.what}
-          </p>
-          <ProgressBar progress={running.progress} onCancel={() => (cancelRef.current ? cancelRef.current() : void inspector.cancel())} />
+          <ProgressBar inline what={running.what} progress={running.progress} onCancel={() => (cancelRef.current ? cancelRef.current() : void inspector.cancel())} />
         </div>
       ) : null}
       {loadNotice !== null ? (
@@ -272,7 +296,7 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
             <th>State</th>
             <th>Kind</th>
             <th>Status</th>
-            <th>Export</th>
+            {readableAny ? <th>Export</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -296,81 +320,118 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
                           ? `not loaded: ${s.message}`
                           : `${s.rows} row${s.rows === 1 ? '' : 's'}${s.incomplete.length > 0 ? ` (not the whole state: ${s.incomplete.join('; ')})` : ''}`}
                 </td>
-                <td>
-                  <button type="button" className="btn small" disabled={t.state.status !== 'ok' || running !== null} onClick={() => void exportFile(t)} data-testid="export-state">
-                    Export
-                  </button>
-                </td>
+                {readableAny ? (
+                  <td>
+                    <button type="button" className="btn small" disabled={t.state.status !== 'ok' || running !== null} onClick={() => void exportFile(t)} data-testid="export-state">
+                      Export
+                    </button>
+                  </td>
+                ) : null}
               </tr>
             );
           })}
         </tbody>
       </table>
-      <div className="query-controls">
-        <button type="button" className="btn" disabled={running !== null || loadingTables} onClick={() => void loadTables()} data-testid="load-tables">
-          {loadingTables ? 'Loading tables…' : loadedAny ? 'Reload tables' : 'Load states as tables'}
-        </button>
-        <label>
-          Export format{' '}
-          <select value={format} onChange={(e) => setFormat(e.target.value as Format)} data-testid="export-format">
-            <option value="parquet">Parquet</option>
-            <option value="jsonl">JSON Lines</option>
-            <option value="csv">CSV</option>
-          </select>
-        </label>
-      </div>
-      {T !== undefined ? (
-        <div className="query-examples" data-testid="query-examples">
-          <span className="muted">Examples on {T}:</span>
-          <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value) FROM ${T} WHERE len(unknown_fields) > 0 LIMIT 100`)}>
-            Values with unknown fields
-          </button>
-          <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value) FROM ${T} ORDER BY value_size DESC LIMIT 20`)}>
-            Largest values
-          </button>
-          <button type="button" className="btn small" onClick={() => example(`SELECT key_group, count(*) AS entries, sum(value_size) AS bytes FROM ${T} GROUP BY key_group ORDER BY key_group`)}>
-            Counts per key group
-          </button>
-          <span>
-            <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value), value.${field} FROM ${T} WHERE value.${field} IS NOT NULL LIMIT 100`)}>
-              Values whose field is set:
-            </button>{' '}
-            <select value={field} onChange={(e) => setField(e.target.value)} aria-label="Field" data-testid="query-field">
-              {fields!.fields.map((f) => (
-                <option key={f}>{f}</option>
-              ))}
-            </select>
-          </span>
-        </div>
-      ) : null}
-      <textarea
-        className="sql mono"
-        value={sql}
-        onChange={(e) => setSql(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void run();
-        }}
-        placeholder={loadedAny ? 'SELECT … FROM <table>' : 'Load the states as tables first'}
-        aria-label="SQL"
-        rows={4}
-        data-testid="sql"
-      />
-      <div className="query-controls">
-        <button type="button" className="btn primary" onClick={() => void run()} disabled={sql.trim() === ''} data-testid="run-sql">
-          Run (Ctrl+Enter)
-        </button>
-        {result ? (
-          <button type="button" className="btn small" onClick={() => void downloadResult(result)} data-testid="download-result">
-            Download result (CSV{result.total > result.shown ? `, all ${result.total.toLocaleString('en')} rows` : ''})
-          </button>
-        ) : null}
-      </div>
-      {error !== null ? (
-        <div className="query-error" role="alert" data-testid="query-error">
-          {error}
-        </div>
-      ) : null}
-      {result ? <ResultTable result={result} /> : null}
+      {readableAny ? (
+        <>
+          <div className="query-controls">
+            <button type="button" className="btn" disabled={running !== null || loadingTables} onClick={() => void loadTables()} data-testid="load-tables">
+              {loadingTables ? 'Loading tables…' : loadedAny ? 'Reload tables' : 'Load states as tables'}
+            </button>
+            <label>
+              Export format{' '}
+              <select value={format} onChange={(e) => setFormat(e.target.value as Format)} data-testid="export-format">
+                <option value="parquet">Parquet</option>
+                <option value="jsonl">JSON Lines</option>
+                <option value="csv">CSV</option>
+              </select>
+            </label>
+          </div>
+          {T !== undefined && picked !== undefined ? (
+            <div className="query-examples" data-testid="query-examples">
+              <label className="muted">
+                Examples on{' '}
+                <select value={T} onChange={(e) => pickTable(e.target.value)} aria-label="Table of the examples" data-testid="query-example-table">
+                  {loadedTables.map((t) => (
+                    <option key={t.table} value={t.table}>
+                      {t.table}
+                    </option>
+                  ))}
+                </select>
+                :
+              </label>
+              <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value) FROM ${T} WHERE len(unknown_fields) > 0 LIMIT 100`)}>
+                Values with unknown fields
+              </button>
+              <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value) FROM ${T} ORDER BY value_size DESC LIMIT 20`)}>
+                Largest values
+              </button>
+              {picked.state.scope === 'keyed' ? (
+                <button type="button" className="btn small" onClick={() => example(`SELECT key_group, count(*) AS entries, sum(value_size) AS bytes FROM ${T} GROUP BY key_group ORDER BY key_group`)}>
+                  Counts per key group
+                </button>
+              ) : (
+                <span>
+                  <button type="button" className="btn small" onClick={() => example(`SELECT subtask, count(*) AS entries, sum(value_size) AS bytes FROM ${T} GROUP BY subtask ORDER BY subtask`)}>
+                    Counts per subtask
+                  </button>{' '}
+                  <span className="muted small" data-testid="query-no-key-group">
+                    ({picked.state.scope === 'broadcast' ? 'broadcast state is operator state: it' : 'operator state'} has no key group, key_group is -1 in every row)
+                  </span>
+                </span>
+              )}
+              {pickedFields.length > 0 ? (
+                <span>
+                  <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value), value.${field} FROM ${T} WHERE value.${field} IS NOT NULL LIMIT 100`)}>
+                    Values whose field is set:
+                  </button>{' '}
+                  <select value={field} onChange={(e) => setField(e.target.value)} aria-label="Field" data-testid="query-field">
+                    {pickedFields.map((f) => (
+                      <option key={f}>{f}</option>
+                    ))}
+                  </select>
+                </span>
+              ) : null}
+            </div>
+          ) : null}
+          <textarea
+            className="sql mono"
+            value={sql}
+            onChange={(e) => setSql(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void run();
+            }}
+            placeholder={loadedAny ? 'SELECT … FROM <table>' : 'Load the states as tables first'}
+            aria-label="SQL"
+            rows={4}
+            data-testid="sql"
+          />
+          <div className="query-controls">
+            <button type="button" className="btn primary" onClick={() => void run()} disabled={sql.trim() === ''} data-testid="run-sql">
+              Run (Ctrl+Enter)
+            </button>
+            {result ? (
+              <button type="button" className="btn small" onClick={() => void downloadResult(result)} data-testid="download-result">
+                Download result (CSV{result.total > result.shown ? `, all ${result.total.toLocaleString('en')} rows` : ''})
+              </button>
+            ) : null}
+          </div>
+          <div ref={outputRef} className="query-output">
+            {error !== null ? (
+              <div className="query-error" role="alert" data-testid="query-error">
+                {error}
+              </div>
+            ) : null}
+            {result ? <ResultTable result={result} /> : null}
+          </div>
+        </>
+      ) : (
+        <p className="callout" data-testid="query-nothing-readable">
+          None of the {states.length} states could be read
+          {listMissingStateFiles(inspection).length > 0 ? ' (their state files were not given: open the whole savepoint folder)' : ''}, so there is nothing to load as
+          tables or to export.
+        </p>
+      )}
     </div>
   );
 }

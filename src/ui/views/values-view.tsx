@@ -4,6 +4,7 @@ import type { InspectedState, SavepointInspection } from '../../core/flink';
 import { describeEntryCount } from '../describe-entry-count';
 import { FailurePanel } from '../components/failure-panel';
 import { ScanControls } from '../components/scan-controls';
+import { useAppStore } from '../state/app-store';
 import { useEntryPages } from '../state/use-entry-pages';
 import { useStateStats } from '../state/use-state-stats';
 import { updateRouteParams } from '../state/use-hash-route';
@@ -44,6 +45,7 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
   const { rowAt } = useEntryPages(operatorId, state, { from: items[0]?.index ?? 0, to: items[items.length - 1]?.index ?? 0 });
   // the same scan the pages are read with (one per state and sample in the worker): its coverage is shown
   const stats = useStateStats(operatorId, state);
+  const sampled = useAppStore((s) => s.sample !== null);
   if (probe.first.isError) return <FailurePanel failure={probe.first.error} context={`reading the entries of ${state}`} onRetry={() => void probe.first.refetch()} />;
   const select = (i: number) => updateRouteParams({ entry: String(i) });
   // Table/SQL state: a row key or value is shown as typed columns, one per field of its RowType
@@ -149,7 +151,15 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
           </div>
         </div>
       </div>
-      {selected !== null ? <EntryDetailPane operatorId={operatorId} state={state} index={selected} /> : <p className="muted">Select a row to see its decoded value and bytes.</p>}
+      {selected !== null ? (
+        <EntryDetailPane operatorId={operatorId} state={state} index={selected} />
+      ) : probe.first.isSuccess && probe.total === 0 ? (
+        <p className="muted" data-testid="no-entries">
+          {sampled ? 'The sample read holds no entry of this state: read all entries (above) to see whether it has any.' : 'This state holds no entries in this savepoint: there is no row to select.'}
+        </p>
+      ) : (
+        <p className="muted">Select a row to see its decoded value and bytes.</p>
+      )}
     </>
   );
 }
