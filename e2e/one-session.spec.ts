@@ -123,8 +123,10 @@ for (const [what, folder, query] of [
     const verdict = page.getByTestId('kryo-snapshot-verdict');
     await expect(verdict.getByTestId('verdict').first()).toHaveText('not restorable');
     await expect(verdict).toContainText('whatever the new schema');
-    await expect(verdict.getByTestId('snapshot-verdict-state').first()).toContainText('[KRYO_PROTOBUF_NOT_RESTORABLE]');
-    await expect(verdict.getByTestId('snapshot-verdict-state').first()).toContainText('cannot restore it: the saved KryoSerializerSnapshot is not the native serializer');
+    const group = verdict.getByTestId('snapshot-verdict-group').first();
+    await expect(group).toContainText('[KRYO_PROTOBUF_NOT_RESTORABLE]');
+    await expect(group).toContainText('cannot restore it: the saved KryoSerializerSnapshot is not the native serializer');
+    await expect(group.getByTestId('snapshot-verdict-state').first().locator('a')).toHaveAttribute('href', /^#\/state\?op=[0-9a-f]{32}&state=/);
     await expect(page.getByTestId('overall-verdict')).toHaveText('not restorable');
     await page.screenshot({ path: `/tmp/shots/one-session-kryo-${what}-alone.png`, fullPage: true });
     // the Compatibility view says the same before a schema is open

@@ -86,7 +86,7 @@ export function TargetLineAnswer({ target }: { target: LibraryLine }) {
         // never silent: the verdict is for the line the user chose, not for the one the jar would run
         <p className="callout warn" role="status" data-testid="target-contradicts-jar">
           <strong>The jar bundles {fromJar.line}; you chose {target}.</strong>{' '}
-          This verdict is for {target}, but the new job&apos;s jar as built runs flink-datastream-protobuf {fromJar.line} ({fromJar.evidence}); <em>It runs {other}</em> above
+          This verdict is for {target}, but the new job&apos;s jar as built runs flink-datastream-protobuf {fromJar.line} — {fromJar.evidence}. <em>It runs {other}</em> above
           checks that line.
         </p>
       ) : null}
