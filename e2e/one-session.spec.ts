@@ -184,3 +184,29 @@ test('the flow: demo → own savepoint → Close → another savepoint + jar, ea
   ]);
   for (const r of rows) expect(r[2]).not.toContain('given');
 });
+
+test('Recent sessions give one size per savepoint: the measured one, also for an input opened again and for the savepoint with a schema', async ({ page }) => {
+  const close = async () => {
+    await page.getByRole('button', { name: 'Close the input and go back to the start page' }).click();
+    await waitForAppState(page, 'empty');
+  };
+  await openDemo(page);
+  await close();
+  // the same input again (same hash): its row is written anew and keeps the size measured for it
+  await page.getByTestId('open-demo').click();
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('savepoint-size')).toHaveText('121 KiB');
+  await close();
+  // the same savepoint alone and then with a schema: two sessions, one savepoint size
+  await page.getByTestId('folder-input').setInputFiles(OWN_SAVEPOINT);
+  await waitForAppState(page, 'ready');
+  await page.getByTestId('file-input').setInputFiles([SCHEMA]);
+  await waitForAppState(page, 'ready');
+  await close();
+  const rows = await recentRows(page);
+  expect(rows.map((r) => [r[0], r[1], r[2]])).toEqual([
+    ['savepoint', 'events.binpb', '121 KiB'],
+    ['savepoint', '—', '121 KiB'],
+    ['flink-1.20-hashmap-canonical-savepoint', 'events-changed.binpb', '121 KiB'],
+  ]);
+});
