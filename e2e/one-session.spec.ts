@@ -108,6 +108,7 @@ test('a target named in the URL that contradicts the jar is said on the Overview
   await page.getByTestId('nav-compat').click();
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('compat-view').getByTestId('target-contradicts-jar')).toContainText(/the jar bundles 0\.x; you chose 1\.x/i);
+  await page.screenshot({ path: '/tmp/shots/one-session-target-contradicts-jar-compat.png' });
 });
 
 for (const [what, folder, query] of [
@@ -133,6 +134,7 @@ for (const [what, folder, query] of [
     await page.getByTestId('nav-compat').click();
     await waitForAppState(page, 'ready');
     await expect(page.getByTestId('compat-view').getByTestId('kryo-snapshot-verdict').getByTestId('verdict').first()).toHaveText('not restorable');
+    await page.screenshot({ path: `/tmp/shots/one-session-kryo-${what}-alone-compat.png` });
     await page.getByTestId('nav-overview').click();
     await waitForAppState(page, 'ready');
     // with a schema: the check decides; still no "nothing to check" above it
