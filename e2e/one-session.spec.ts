@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
-import { waitForAppState } from './helpers';
+import { dropFiles, waitForAppState } from './helpers';
 
 /**
  * One session, one answer (issue #32): opening a new savepoint starts a new session (the demo's schema, target and
@@ -211,4 +211,24 @@ test('Recent sessions give one size per savepoint: the measured one, also for an
     ['savepoint', '—', '121 KiB'],
     ['flink-1.20-hashmap-canonical-savepoint', 'events-changed.binpb', '121 KiB'],
   ]);
+});
+
+test("the last session's settings go with it, also from the setting fields, when the same savepoint comes back with another schema", async ({ page }) => {
+  await page.goto('/?demo&target=1.x#/compat');
+  await waitForAppState(page, 'ready');
+  await page.getByTestId('setting-maxMessageSize').fill('1000');
+  await page.getByTestId('setting-maxMessageSize').press('Enter');
+  await page.getByTestId('setting-newRoot').fill('fixtures.events.Rule');
+  await page.getByTestId('setting-newRoot').press('Enter');
+  await waitForAppState(page, 'ready');
+  // the demo's own savepoint (its inspection is cached: the view stays) dropped with a job jar in one go
+  const folder = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint');
+  const files = readdirSync(folder).map((name) => ({ name, bytes: readFileSync(path.join(folder, name)) }));
+  await dropFiles(page, [...files, { name: 'thin-4.36.2.jar', bytes: readFileSync(JAR_0X) }]);
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('schema-chip')).toContainText('thin-4.36.2.jar');
+  await expect(page.getByTestId('setting-maxMessageSize')).toHaveValue('');
+  await expect(page.getByTestId('setting-newRoot')).toHaveValue('');
+  await expect(page.getByTestId('target-select')).toHaveValue('0.x');
+  await expect(page.getByTestId('overall-verdict')).toHaveText('compatible');
 });
