@@ -11,6 +11,7 @@ import { useInspector } from './inspector-context';
 import { loadDemoFiles } from './input/load-demo-files';
 import { useLoadInput } from './input/use-load-input';
 import { useAppStore } from './state/app-store';
+import { clearSessionUrl, freshSessionChoices } from './state/end-session';
 import { reopenLastSession } from './state/reopen-last-session';
 import { useInspection } from './state/use-inspection';
 import { VIEWS, navigate, useHashRoute } from './state/use-hash-route';
@@ -37,8 +38,10 @@ export function App() {
       set({ status: 'failed', failure: toInspectorFailure(e) });
     }
   }, [load, set]);
+  // Close ends the session: its inputs, its choices and its URL parameters (?demo, ?target, ?savepoint) go
   const close = useCallback(() => {
-    set({ session: null, savepointFiles: [], schemaFiles: [], savepointUrl: null, status: 'empty', failure: null });
+    clearSessionUrl();
+    set({ session: null, savepointFiles: [], schemaFiles: [], savepointUrl: null, status: 'empty', failure: null, ...freshSessionChoices() });
     void queryClient.invalidateQueries({ queryKey: ['recent-sessions'] });
   }, [queryClient, set]);
 

@@ -26,7 +26,7 @@ export function omitMissingFileNotes(inspection: SavepointInspection, missing: r
 }
 
 export interface SavepointContents {
-  /** states with a Protobuf serializer snapshot (one that embeds a descriptor set), anywhere in their serializers */
+  /** states with a Protobuf serializer snapshot (one that embeds a descriptor set), or Protobuf held by Kryo or flink-protobuf-serde, anywhere in their serializers */
   protobufStates: number;
   /** states whose headers could not be read: no claim can be made about them */
   unreadableStates: number;
@@ -55,5 +55,7 @@ export function describeSavepointContents(inspection: SavepointInspection): Save
 function holdsProtobuf(s: SerializerSnapshot | undefined, depth = 0): boolean {
   if (s === undefined || depth > 32) return false;
   if (typeof s.details?.['descriptorSha256'] === 'string') return true;
+  // Protobuf held by Kryo (chill-protobuf) or written by flink-protobuf-serde: Protobuf state too, with a verdict of its own
+  if (s.details?.['protobuf'] !== undefined || s.details?.['peerSerde'] !== undefined) return true;
   return s.nested.some((n) => holdsProtobuf(n, depth + 1));
 }

@@ -67,19 +67,29 @@ export function TargetLineAnswer({ target }: { target: LibraryLine }) {
   const other: LibraryLine = target === '0.x' ? '1.x' : '0.x';
   const fromJar = useJarLibraryLine();
   return (
-    <p className="target-answer" data-testid="target-answer">
-      Checked for a new job on <span className="mono">flink-datastream-protobuf</span> <strong>{target}</strong>{' '}
-      <span className="muted">({LINES.find((l) => l.line === target)!.explain})</span>
-      {fromJar?.line === target ? (
-        <span data-testid="target-from-jar">
-          {' '}
-          — the line the new job&apos;s jar bundles: {fromJar.evidence}
-        </span>
+    <>
+      <p className="target-answer" data-testid="target-answer">
+        Checked for a new job on <span className="mono">flink-datastream-protobuf</span> <strong>{target}</strong>{' '}
+        <span className="muted">({LINES.find((l) => l.line === target)!.explain})</span>
+        {fromJar?.line === target ? (
+          <span data-testid="target-from-jar">
+            {' '}
+            — the line the new job&apos;s jar bundles: {fromJar.evidence}
+          </span>
+        ) : null}
+        .{' '}
+        <button type="button" className="btn small link" onClick={() => chooseTargetLine(other)} data-testid="change-target">
+          It runs {other}
+        </button>
+      </p>
+      {fromJar && fromJar.line !== target ? (
+        // never silent: the verdict is for the line the user chose, not for the one the jar would run
+        <p className="callout warn" role="status" data-testid="target-contradicts-jar">
+          <strong>The jar bundles {fromJar.line}; you chose {target}.</strong>{' '}
+          This verdict is for {target}, but the new job&apos;s jar as built runs flink-datastream-protobuf {fromJar.line} — {fromJar.evidence}. <em>It runs {other}</em> above
+          checks that line.
+        </p>
       ) : null}
-      .{' '}
-      <button type="button" className="btn small link" onClick={() => chooseTargetLine(other)} data-testid="change-target">
-        It runs {other}
-      </button>
-    </p>
+    </>
   );
 }

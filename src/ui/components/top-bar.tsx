@@ -4,6 +4,7 @@ import { useAppStore } from '../state/app-store';
 import { useEffect } from 'react';
 import { useCheck } from '../state/use-check';
 import { useInspection } from '../state/use-inspection';
+import { useSnapshotVerdicts } from '../state/use-snapshot-verdicts';
 import { describeSavepointSize, formatSavepointSizeParts } from '../describe-savepoint-size';
 import { describeStorageError, setRecentSavepointSize, setRecentVerdict } from '../state/recent-sessions';
 import { ExportButtons } from './export-buttons';
@@ -16,13 +17,15 @@ export function TopBar({ onFiles, onDemo, onClose, onHelp }: { onFiles: (files: 
   const inspection = useInspection().data;
   const size = inspection ? describeSavepointSize(inspection, session) : undefined;
   const check = useCheck();
-  const verdict = check.data?.verdict;
+  // before a schema is open, the verdict the serializer snapshots give alone (Protobuf held by Kryo)
+  const snapshotVerdicts = useSnapshotVerdicts();
+  const verdict = check.data?.verdict ?? snapshotVerdicts?.verdict;
   const hash = session?.inputHash;
   useEffect(() => {
     if (hash && verdict) setRecentVerdict(hash, verdict).catch((e: unknown) => useAppStore.getState().set({ storageError: describeStorageError(e) }));
   }, [hash, verdict]);
   // the tab names the savepoint and its verdict, so a row of tabs tells them apart
-  const label = check.data ? (describeVerdictLabel(check.data) ?? VERDICT_WORDS[check.data.verdict]) : null;
+  const label = check.data ? (describeVerdictLabel(check.data) ?? VERDICT_WORDS[check.data.verdict]) : verdict ? VERDICT_WORDS[verdict] : null;
   const name = session?.savepointName ?? null;
   useEffect(() => {
     document.title = [name, label, 'Savepoint Inspector'].filter((x) => x !== null).join(' · ');

@@ -1,22 +1,29 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { toInspectorFailure, type InputFile, type InspectorInput } from '../../worker';
+import { splitInputFiles, toInspectorFailure, type InputFile, type InspectorInput } from '../../worker';
 import { useInspector } from '../inspector-context';
 import { useAppStore } from '../state/app-store';
+import { clearSessionUrl, freshSessionChoices } from '../state/end-session';
 import { describeStorageError, recordRecentSession } from '../state/recent-sessions';
 import { mergeInputFiles } from './merge-input-files';
 
 let generation = 0;
 
-/** Opens files in the worker (merged with what is open), then records the session in IndexedDB. */
+/**
+ * Opens files in the worker, then records the session in IndexedDB. A schema alone joins the open savepoint
+ * (and a savepoint joins a schema opened first); a savepoint while another is open starts a new session: the
+ * last one's schema, target, settings and root choices go (end-session.ts), unless a schema comes with it.
+ */
 export function useLoadInput(): (added: InputFile[], opts?: { replace?: boolean; url?: string }) => Promise<void> {
   const inspector = useInspector();
   const queryClient = useQueryClient();
   return useCallback(
     async (added, opts) => {
       const store = useAppStore.getState();
-      const url = opts?.url ?? (opts?.replace ? null : store.savepointUrl);
-      const merged = opts?.replace
+      const newSession = store.session?.savepointName != null && (opts?.url !== undefined || splitInputFiles(added).savepointFiles.length > 0);
+      const replace = opts?.replace === true || newSession;
+      const url = opts?.url ?? (replace ? null : store.savepointUrl);
+      const merged = replace
         ? mergeInputFiles({ savepointFiles: [], schemaFiles: [] }, added)
         : mergeInputFiles({ savepointFiles: store.savepointFiles, schemaFiles: store.schemaFiles }, added);
       store.set({ status: 'loading', failure: null, progress: null });
@@ -32,7 +39,8 @@ export function useLoadInput(): (added: InputFile[], opts?: { replace?: boolean;
         if (mine !== generation) return; // a newer load replaced this one
         // results that failed before (e.g. cancelled) are computed again for the new input
         queryClient.removeQueries({ queryKey: ['session'], predicate: (q) => q.state.status === 'error' });
-        useAppStore.getState().set({ ...merged, savepointUrl: byUrl ? url : null, session, status: 'ready', progress: null });
+        if (newSession) clearSessionUrl();
+        useAppStore.getState().set({ ...merged, ...(newSession ? freshSessionChoices() : {}), savepointUrl: byUrl ? url : null, session, status: 'ready', progress: null });
         // a schema alone is no session to reopen: it waits on the start page for its savepoint
         if (session.savepointName !== null) try {
           const { note } = await recordRecentSession(session, merged, useAppStore.getState().keepFiles && !byUrl, null);

@@ -49,6 +49,24 @@ function openRecentDb(): Promise<IDBPDatabase<RecentDb>> {
   return dbPromise;
 }
 
+/**
+ * Writes run one after another: a row is read and written back whole, so two writes of one row must not
+ * interleave (the size or verdict of a session would be lost, or an older row written back).
+ */
+let writes: Promise<unknown> = Promise.resolve();
+function serially<T>(write: () => Promise<T>): Promise<T> {
+  const run = writes.then(write, write);
+  writes = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * The savepoint size of each input as the top bar measured it. The inspection can finish before the session's
+ * row is written: the row then takes the size from here, so one savepoint never shows the size of the files
+ * given in one row and its measured size in another.
+ */
+const measuredSizes = new Map<string, number>();
+
 export async function listRecentSessions(): Promise<RecentSession[]> {
   const db = await openRecentDb();
   const all = await db.getAllFromIndex('sessions', 'openedAt');
@@ -57,6 +75,15 @@ export async function listRecentSessions(): Promise<RecentSession[]> {
 
 /** Records a session; keeps files only when asked and under the cap. Returns why files were not kept. */
 export async function recordRecentSession(
+  session: OpenedSession,
+  files: { savepointFiles: InputFile[]; schemaFiles: InputFile[] },
+  keepFiles: boolean,
+  verdict: string | null,
+): Promise<{ filesKept: boolean; note: string | null }> {
+  return serially(() => writeRecentSession(session, files, keepFiles, verdict));
+}
+
+async function writeRecentSession(
   session: OpenedSession,
   files: { savepointFiles: InputFile[]; schemaFiles: InputFile[] },
   keepFiles: boolean,
@@ -89,6 +116,7 @@ export async function recordRecentSession(
     descriptorSetName: session.descriptorSetName,
     files: session.digests.map((d) => ({ path: d.path, size: d.size, ...(d.sha256 === undefined ? {} : { sha256: d.sha256 }) })),
     totalSize,
+    ...savepointSizeOf(session.inputHash, earlier),
     verdict,
     openedAt: Date.now(),
     filesKept,
@@ -97,16 +125,27 @@ export async function recordRecentSession(
   return { filesKept, note };
 }
 
+/** The size measured for this input (now or when it was opened before: same hash, same bytes), if any. */
+function savepointSizeOf(inputHash: string, earlier: RecentSession | undefined): { savepointSize?: number } {
+  const size = measuredSizes.get(inputHash) ?? earlier?.savepointSize;
+  return size === undefined ? {} : { savepointSize: size };
+}
+
 export async function setRecentVerdict(inputHash: string, verdict: string): Promise<void> {
-  const db = await openRecentDb();
-  const s = await db.get('sessions', inputHash);
-  if (s) await db.put('sessions', { ...s, verdict });
+  await serially(async () => {
+    const db = await openRecentDb();
+    const s = await db.get('sessions', inputHash);
+    if (s) await db.put('sessions', { ...s, verdict });
+  });
 }
 
 export async function setRecentSavepointSize(inputHash: string, savepointSize: number): Promise<void> {
-  const db = await openRecentDb();
-  const s = await db.get('sessions', inputHash);
-  if (s && s.savepointSize !== savepointSize) await db.put('sessions', { ...s, savepointSize });
+  measuredSizes.set(inputHash, savepointSize);
+  await serially(async () => {
+    const db = await openRecentDb();
+    const s = await db.get('sessions', inputHash);
+    if (s && s.savepointSize !== savepointSize) await db.put('sessions', { ...s, savepointSize });
+  });
 }
 
 export async function loadRecentFiles(inputHash: string): Promise<{ savepointFiles: InputFile[]; schemaFiles: InputFile[] } | null> {
@@ -116,9 +155,11 @@ export async function loadRecentFiles(inputHash: string): Promise<{ savepointFil
 }
 
 export async function forgetRecentSession(inputHash: string): Promise<void> {
-  const db = await openRecentDb();
-  await db.delete('sessions', inputHash);
-  await db.delete('files', inputHash);
+  await serially(async () => {
+    const db = await openRecentDb();
+    await db.delete('sessions', inputHash);
+    await db.delete('files', inputHash);
+  });
 }
 
 async function pruneRecentSessions(db: IDBPDatabase<RecentDb>): Promise<void> {

@@ -12,20 +12,26 @@ import { VerdictHeadline } from '../components/verdict-headline';
 import { ValueCheckNote } from '../components/value-check-note';
 import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
+import { useSnapshotVerdicts } from '../state/use-snapshot-verdicts';
+import { SnapshotVerdictsSection } from '../components/snapshot-verdicts';
 import { formatHashRoute } from '../state/use-hash-route';
 import { describeTargetLine, summarizeReason } from '../report/describe-library-line';
 
 export function CompatView({ params }: { params: Record<string, string> }) {
   const session = useAppStore((s) => s.session);
   const check = useCheck();
+  const snapshotVerdicts = useSnapshotVerdicts();
   return (
     <div className="view" data-testid="compat-view">
       <h1>Compatibility</h1>
       {session?.descriptorSetName === null ? (
-        <p className="hint" data-testid="need-schema">
-          Drop the new job&apos;s jar (<code>.jar</code>: the exact descriptors its generated classes embed) or a descriptor set
-          (<code>.pb</code>, <code>.binpb</code>, <code>.desc</code>, <code>.protoset</code>) to check whether each state can be restored with it.
-        </p>
+        <>
+          {snapshotVerdicts ? <SnapshotVerdictsSection verdicts={snapshotVerdicts} /> : null}
+          <p className="hint" data-testid="need-schema">
+            Drop the new job&apos;s jar (<code>.jar</code>: the exact descriptors its generated classes embed) or a descriptor set
+            (<code>.pb</code>, <code>.binpb</code>, <code>.desc</code>, <code>.protoset</code>) to check whether each state can be restored with it.
+          </p>
+        </>
       ) : (
         <>
           {check.targetChosen ? null : <TargetLineQuestion />}

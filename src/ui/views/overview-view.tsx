@@ -10,6 +10,8 @@ import { useAppStore } from '../state/app-store';
 import { formatHashRoute } from '../state/use-hash-route';
 import { UidLookup } from '../components/uid-lookup';
 import { CompatOverview } from '../components/compat-overview';
+import { SnapshotVerdictsSection } from '../components/snapshot-verdicts';
+import { useSnapshotVerdicts } from '../state/use-snapshot-verdicts';
 
 /**
  * A savepoint whose keyed state is in RocksDB's native format is read from its SST files; where some of
@@ -129,11 +131,13 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
   const missing = listMissingStateFiles(inspection);
   const size = describeSavepointSize(inspection, useAppStore((st) => st.session));
   const notes = omitMissingFileNotes(inspection, missing);
+  const snapshotVerdicts = useSnapshotVerdicts();
   return (
     <div className="view" data-testid="overview">
       <h1>Overview</h1>
       <ValuesNotReadBanner inspection={inspection} />
       <NoProtobufStateNote inspection={inspection} />
+      {snapshotVerdicts ? <SnapshotVerdictsSection verdicts={snapshotVerdicts} /> : null}
       <CompatOverview />
       <div className="cards">
         <Card label="Input" value={inspection.input} mono wide testId="ov-input" />
