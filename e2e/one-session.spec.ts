@@ -66,6 +66,15 @@ test('the demo schema does not survive your own savepoint: a new savepoint start
   expect(rows[0]![3]).toBe('—');
 });
 
+test("a new savepoint drops the last one's operator and state from the hash route, and keeps the view", async ({ page }) => {
+  await page.goto('/?demo&target=1.x#/state?op=b24d3a8a6a7b0b4b0e7f1d2c3a4b5c6d&state=events');
+  await waitForAppState(page, 'ready');
+  await page.getByTestId('folder-input').setInputFiles(OWN_SAVEPOINT);
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('schema-chip')).toContainText('none');
+  expect(new URL(page.url()).hash).toBe('#/state');
+});
+
 test('a savepoint and a schema opened together after the demo: the new schema, and the demo target gone', async ({ page }) => {
   await openDemo(page);
   await page.getByTestId('file-input').setInputFiles([path.join(dir, 'other-savepoint.zip'), path.join(dir, 'jar', 'thin-4.36.2.jar')]);
