@@ -73,6 +73,8 @@ function manyOperatorOffsets(sp: string, model: CheckpointMetadata, trailer: Uin
       writeFileSync(path.join(sp, '_metadata'), writeCheckpointMetadata({ version: m.version, checkpointId: m.checkpointId, masterStates: m.masterStates, operators: m.operators, trailer }));
       return ['inspect', sp, '--json'];
     },
+    // about 3 s alone and near 15 s on a busy 2-core machine; a quadratic count (9·10^10 steps) would not end in hours
+    boundMs: 90_000,
     judge: (run) => judgeNoInternalError(run) ?? (run.code === 0 && /"entries": 3000\d\d\b/.test(run.stdout) ? undefined : `expected exit 0 and the ${n} elements counted, found exit ${run.code}`),
   };
 }
