@@ -75,7 +75,7 @@ describe('openSstTable', () => {
     const start = key(2, 0);
     const end = key(3, 0);
     const { table } = await readAll({ columnFamily: { id: 4, name: 'last-event' }, rangeDeletions: [{ start, end, sequence: 2000 }] });
-    expect(table.properties).toMatchObject({ columnFamilyId: 4, columnFamilyName: 'last-event', comparator: 'leveldb.BytewiseComparator', entries: 100, rangeDeletions: 1, indexValueIsDeltaEncoded: true, indexType: 0 });
+    expect(table.properties).toMatchObject({ columnFamilyId: 4, columnFamilyName: 'last-event', comparator: 'leveldb.BytewiseComparator', entries: 101, rangeDeletions: 1, dataBlocks: 7, indexValueIsDeltaEncoded: true, indexType: 0 });
     expect(table.footer).toMatchObject({ formatVersion: 5, checksumType: 1 });
     expect(table.rangeTombstones.map((t) => [hex(t.start), hex(t.end), t.sequence])).toEqual([['020000000000', '030000000000', 2000]]);
   });
