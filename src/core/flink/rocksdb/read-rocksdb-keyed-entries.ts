@@ -67,7 +67,7 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
       const table = await snapshot.openTable(f.number, cf.name);
       const file = table.file;
       if (table.properties.columnFamilyName !== undefined && table.properties.columnFamilyName !== cf.name) {
-        throw new DecodeError({ code: 'invalid-value', detail: `expected table file ${String(f.number).padStart(6, '0')}.sst of column family "${cf.name}" (as ${snapshot.manifest} says), found one of column family "${table.properties.columnFamilyName}"`, file });
+        throw new DecodeError({ code: 'invalid-value', detail: `expected table file ${String(f.number).padStart(6, '0')}.sst of column family "${cf.name}" (as ${snapshot.manifest} says), found one of column family "${table.properties.columnFamilyName}"`, file, offset: table.properties.at['rocksdb.column.family.name'] ?? 0 });
       }
       // an ingested file's keys all carry its global sequence number
       tables.push((range: UserKeyRange) => table.liveBatches(f.largestSequence, range));
