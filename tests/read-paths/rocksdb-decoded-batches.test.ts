@@ -1,6 +1,6 @@
 /**
  * A RocksDB native table of large values is read in batches bounded by their values' bytes, not by the
- * table: the decoded entries a scan holds between two drains (one batch) stay near 256 KiB of values
+ * table: the decoded entries a scan holds between two drains (one batch) stay near 64 KiB of values
  * whatever the table's size, so each batch's decoded values (several times their bytes as JSON and
  * base64) die young instead of filling V8's old generation (issue #35: `inspect` of a 1 GB table grew to
  * 934 MB). The table is the test writer's, written to a temporary folder; no timing is asserted.
@@ -16,10 +16,10 @@ import { LARGE_ROCKSDB_OPERATOR, writeLargeRocksDbSavepoint } from '../helpers/w
 
 const VALUE_BYTES = 2000;
 const ENTRIES = 1200;
-const BATCH_BYTES = 256 * 1024;
+const BATCH_BYTES = 64 * 1024;
 
 describe('RocksDB native entries in batches bounded by their values', () => {
-  it('a table of 1,200 values of 2 KB in blocks of 600: every batch between drains holds at most 256 KiB of values (and one more), every entry decoded', async () => {
+  it('a table of 1,200 values of 2 KB in blocks of 600: every batch between drains holds at most 64 KiB of values (and one more), every entry decoded', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'rocksdb-batches-'));
     try {
       const folder = path.join(dir, 'savepoint');
