@@ -39,7 +39,7 @@ describe('RocksDB native entries in batches bounded by their values', () => {
         {
           entry(e) {
             entries++;
-            if (e.value.kind !== 'message') failed++;
+            if (e.value?.kind !== 'message') failed++;
             valueBytes = Math.max(valueBytes, e.valueRange!.length);
             held += e.valueRange!.length;
           },
