@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSnapshotRegistry, inspectSavepoint, TYPE_VALUE, writeSstTable } from '../../src/core/flink';
+import { createSnapshotRegistry, inspectSavepoint, openSstTable, TYPE_VALUE, writeSstTable, type WrittenEntry } from '../../src/core/flink';
 import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
 import { computeMaskedCrc32c, bytesSource, type InputFile } from '../../src/core/io';
 import { locateSavepoint } from '../../src/core/io/locate-savepoint';
@@ -17,14 +17,73 @@ const FOLDER = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/rocks
 const SST = '2457a376-14ff-4c20-860f-1590b4d13ca6';
 const OPERATOR = '732aacc57f1a1cd4ab51694dd9eed722';
 
-function openWith(change: (bytes: Uint8Array) => Uint8Array | undefined) {
+/** its MANIFEST (MANIFEST-000004): file 000014.sst of 1249 bytes, the number recorded at offset 295 and the size after it */
+const MANIFEST = '8e74bc23-f804-4b7f-9569-e9afe27aca59';
+const SST_SIZE = 1249;
+
+function openWith(change: (bytes: Uint8Array) => Uint8Array | undefined, others: Record<string, (bytes: Uint8Array) => Uint8Array | undefined> = {}) {
   const files: InputFile[] = [];
   for (const name of readdirSync(FOLDER)) {
     const bytes = new Uint8Array(readFileSync(path.join(FOLDER, name)));
-    const changed = name === SST ? change(bytes) : bytes;
+    const changed = name === SST ? change(bytes) : others[name] ? others[name](bytes) : bytes;
     if (changed) files.push({ path: `savepoint/${name}`, source: bytesSource(`savepoint/${name}`, changed) });
   }
   return locateSavepoint('savepoint', files);
+}
+
+/** The MANIFEST with 000014.sst's recorded size changed (a 2-byte varint, as 1249 is) and its log record's checksum made to match. */
+function withRecordedSize(manifest: Uint8Array, size: number): Uint8Array {
+  expect(size).toBeGreaterThanOrEqual(128);
+  expect(size).toBeLessThan(16384);
+  const c = manifest.slice();
+  // the size follows the file number (14: one byte) at 295
+  expect([c[295], c[296]! | ((c[297]! & 0x7f) << 7)]).toEqual([14, SST_SIZE & 0x7f | (SST_SIZE >> 7) << 7]);
+  c[296] = (size & 0x7f) | 0x80;
+  c[297] = size >> 7;
+  // the log record holding it: masked CRC32C (4), length (2), type (1), then its payload (records follow each other in the first 32 KiB block)
+  let pos = 0;
+  for (;;) {
+    const length = c[pos + 4]! | (c[pos + 5]! << 8);
+    if (pos + 7 + length > 296) {
+      new DataView(c.buffer).setUint32(pos, computeMaskedCrc32c(c.subarray(pos + 6, pos + 7 + length)), true);
+      return c;
+    }
+    pos += 7 + length;
+  }
+}
+
+/** The internal entries of the fixture's 000014.sst, as its table gives them. */
+async function fixtureEntries(): Promise<WrittenEntry[]> {
+  const table = await openSstTable(bytesSource(SST, new Uint8Array(readFileSync(path.join(FOLDER, SST)))), SST);
+  const out: WrittenEntry[] = [];
+  for await (const e of table.entries()) out.push({ userKey: e.userKey.slice(), sequence: e.sequence, type: e.type, value: e.value.slice() });
+  return out;
+}
+
+/** Where a property's value starts in a table the test writer wrote (its properties block shares no key bytes). */
+function propertyAt(table: Uint8Array, name: string): number {
+  const at = Buffer.from(table).indexOf(Buffer.from(name, 'latin1'));
+  expect(at).toBeGreaterThan(0);
+  return at + name.length;
+}
+
+const LONG_LAST_EVENT = { id: 1, name: 'long-last-event' };
+
+/** The index handle's offset in a table's footer (format 1–5: checksum type, then the meta-index and index handles as varints). */
+function readFooterIndexOffset(sst: Uint8Array): number {
+  const footer = sst.subarray(sst.length - 53);
+  let p = 1;
+  const varint = () => {
+    let v = 0;
+    for (let shift = 0; ; shift += 7) {
+      const x = footer[p++]!;
+      v += (x & 0x7f) * 2 ** shift;
+      if ((x & 0x80) === 0) return v;
+    }
+  };
+  varint();
+  varint();
+  return varint();
 }
 
 const at = (n: number) => `offset ${n} (0x${n.toString(16)})`;
@@ -153,7 +212,8 @@ describe('RocksDB native state over bad SST files', () => {
     // the table rewritten (uncompressed) with one entry whose key holds 3 bytes of an 8-byte Long after its key-group prefix
     const userKey = Uint8Array.of(1, 0x0a, 0x0b, 0x0c);
     const value = Uint8Array.of(0xee, 0xee, 0xee, 0xee, 0xee, 0xee);
-    const table = writeSstTable([{ userKey, sequence: 5, type: TYPE_VALUE, value }], { columnFamily: { id: 2, name: 'long-last-event' } });
+    // as long as the table the MANIFEST and the handle record
+    const table = writeSstTable([{ userKey, sequence: 5, type: TYPE_VALUE, value }], { columnFamily: LONG_LAST_EVENT, padTo: SST_SIZE });
     const internalKey = new Uint8Array([...userKey, 0x01, 5, 0, 0, 0, 0, 0, 0]);
     const keyAt = Buffer.from(table).indexOf(Buffer.from(internalKey));
     const valueAt = Buffer.from(table).indexOf(Buffer.from(value));
@@ -188,5 +248,91 @@ describe('RocksDB native state over bad SST files', () => {
 
   it('an SST file the handle names is missing', async () => {
     await expectLongLastEventFailure(openWith(() => undefined), `expected state file "${SST}" next to _metadata in savepoint, found no such file: the savepoint is incomplete (copy the whole folder) — at savepoint/_metadata, offset 480 (0x1e0) [operator 732aacc5… / subtask 0 / RocksDB table 000014.sst]`);
+  });
+
+  it('an index block with no entries, its checksum valid: the data blocks the properties count are missing, the state partly read', async () => {
+    const entries = await fixtureEntries();
+    expect(entries).toHaveLength(3);
+    const table = writeSstTable(entries, { emptyIndex: true, columnFamily: LONG_LAST_EVENT, padTo: SST_SIZE });
+    // the index block: the second handle of the footer (53 bytes: checksum type, meta-index handle, index handle)
+    const indexOffset = readFooterIndexOffset(table);
+    await expectLongLastEventFailure(
+      openWith(() => table),
+      `expected the 1 data blocks the table's properties count (rocksdb.num.data.blocks), found 0 through its index: the index has lost entries or names blocks that were never written — at savepoint/${SST}, ${at(indexOffset)}`,
+    );
+    // without the block count, the entry count says it
+    const noBlockCount = writeSstTable(entries, { emptyIndex: true, columnFamily: LONG_LAST_EVENT, properties: { 'rocksdb.num.data.blocks': undefined }, padTo: SST_SIZE });
+    await expectLongLastEventFailure(
+      openWith(() => noBlockCount),
+      `expected the 3 entries the table's properties count (rocksdb.num.entries), found 0 in its 0 data blocks: entries were lost from the blocks or the properties are not this table's — at savepoint/${SST}, ${at(propertyAt(noBlockCount, 'rocksdb.num.entries'))}`,
+    );
+  });
+
+  it('a data block with no entries and one restart point, the properties saying 14 entries: located at the count, the state partly read', async () => {
+    // the fixture's 3 entries, then a data block of none (its restart array: one offset, 0)
+    const table = writeSstTable(await fixtureEntries(), { blockEntries: [3, 0], columnFamily: LONG_LAST_EVENT, properties: { 'rocksdb.num.entries': 14 }, padTo: SST_SIZE });
+    await expectLongLastEventFailure(
+      openWith(() => table),
+      `expected the 14 entries the table's properties count (rocksdb.num.entries), found 3 in its 2 data blocks: entries were lost from the blocks or the properties are not this table's — at savepoint/${SST}, ${at(propertyAt(table, 'rocksdb.num.entries'))}`,
+    );
+  });
+
+  it('entries whose bytes disagree with rocksdb.raw.key.size or raw.value.size', async () => {
+    const entries = await fixtureEntries();
+    const keys = entries.reduce((n, e) => n + e.userKey.length + 8, 0);
+    const values = entries.reduce((n, e) => n + e.value.length, 0);
+    const shortKeys = writeSstTable(entries, { columnFamily: LONG_LAST_EVENT, properties: { 'rocksdb.raw.key.size': keys + 8 }, padTo: SST_SIZE });
+    await expectLongLastEventFailure(openWith(() => shortKeys), `expected ${keys + 8} bytes of internal keys over the table's entries (rocksdb.raw.key.size), found ${keys}: entries were changed or lost though every checksum held, or the properties are not this table's — at savepoint/${SST}, ${at(propertyAt(shortKeys, 'rocksdb.raw.key.size'))}`);
+    const shortValues = writeSstTable(entries, { columnFamily: LONG_LAST_EVENT, properties: { 'rocksdb.raw.value.size': values - 1 }, padTo: SST_SIZE });
+    await expectLongLastEventFailure(openWith(() => shortValues), `expected ${values - 1} bytes of values over the table's entries (rocksdb.raw.value.size), found ${values}: `);
+  });
+
+  it('an index type not read here is refused by name, an unknown one as RocksDB refuses it', async () => {
+    const entries = await fixtureEntries();
+    const unknown = writeSstTable(entries, { columnFamily: LONG_LAST_EVENT, indexType: 99, padTo: SST_SIZE });
+    await expectLongLastEventFailure(
+      openWith(() => unknown),
+      `expected a table with a binary search (0), two-level partitioned (2) or binary search with first key (3) index (its property rocksdb.block.based.table.index.type), found index type 99, which RocksDB does not know either (its reader fails with "Unrecognized index type: 99") — at savepoint/${SST}, ${at(propertyAt(unknown, 'rocksdb.block.based.table.index.type'))}`,
+    );
+    const hash = writeSstTable(entries, { columnFamily: LONG_LAST_EVENT, indexType: 1, padTo: SST_SIZE });
+    await expectLongLastEventFailure(openWith(() => hash), `found index type 1, a hash search (kHashSearch) index, which is not read here — at savepoint/${SST}, ${at(propertyAt(hash, 'rocksdb.block.based.table.index.type'))}`);
+  });
+
+  it("a table file whose size is not the MANIFEST's, or not the handle's: located at the end of the shorter, the table not read", async () => {
+    // the fixture's table, the MANIFEST recording 1300 bytes
+    await expectLongLastEventFailure(
+      openWith((b) => b, { [MANIFEST]: (m) => withRecordedSize(m, 1300) }),
+      `expected a table file of 1300 bytes (as MANIFEST-000004 records it), found ${SST_SIZE} bytes: the file is cut short or not the table MANIFEST-000004 names — at savepoint/${SST}, ${at(SST_SIZE)}`,
+    );
+    // the same entries in a longer table, the MANIFEST agreeing, _metadata's handle not
+    const table = writeSstTable(await fixtureEntries(), { columnFamily: LONG_LAST_EVENT, padTo: 1300 });
+    await expectLongLastEventFailure(
+      openWith(() => table, { [MANIFEST]: (m) => withRecordedSize(m, 1300) }),
+      `expected a table file of ${SST_SIZE} bytes (as the savepoint's state handle records it), found 1300 bytes: the file is longer than the one written or not the table the savepoint's state handle names — at savepoint/${SST}, ${at(SST_SIZE)}`,
+    );
+  });
+
+  it("a table of another column family: located at its column family name property", async () => {
+    const table = writeSstTable(await fixtureEntries(), { columnFamily: { id: 1, name: 'other-state' }, padTo: SST_SIZE });
+    await expectLongLastEventFailure(
+      openWith(() => table),
+      `expected table file 000014.sst of column family "long-last-event" (as MANIFEST-000004 says), found one of column family "other-state" — at savepoint/${SST}, ${at(propertyAt(table, 'rocksdb.column.family.name'))}`,
+    );
+  });
+
+  it('CURRENT naming a MANIFEST the handle does not hold: located at CURRENT', async () => {
+    const currents = readdirSync(FOLDER).filter((n) => readFileSync(path.join(FOLDER, n), 'latin1') === 'MANIFEST-000004\n');
+    expect(currents.length).toBeGreaterThan(1);
+    const files = openWith((b) => b, Object.fromEntries(currents.map((n) => [n, () => new TextEncoder().encode('MANIFEST-000009\n')])));
+    const read = async () => {
+      for await (const _ of readStateEntries(files, registry(), { operatorId: OPERATOR, state: 'long-last-event' })) void _;
+    };
+    const error = await read().then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
+    const m = /^expected the RocksDB file MANIFEST-000009 \(the MANIFEST CURRENT names\) among the \d+ files of operator 732aacc5… subtask 0's incremental keyed handle, found none — at savepoint\/([0-9a-f-]{36}), offset 0 \(0x0\)/.exec(error ?? '');
+    expect(m, error).not.toBeNull();
+    expect(currents).toContain(m![1]);
   });
 });

@@ -96,6 +96,7 @@ export interface IndexEntry {
 export function* iterateIndexEntries(bytes: Uint8Array, file: string, base: number, what: string, deltaValues: boolean, firstKey: boolean, seek?: IndexSeek): Generator<IndexEntry> {
   const layout = readBlockLayout(new RocksDbCursor(bytes, file, base), what);
   let restart = seek === undefined ? 0 : findRestartBefore(bytes, file, base, layout, what, deltaValues, seek);
+  if (seek !== undefined && restart > 0) seek.skipped = true;
   const ce = new RocksDbCursor(bytes, file, base, layout.restarts[restart] ?? 0, layout.entriesEnd);
   let key: Uint8Array = new Uint8Array(0);
   let prev: BlockHandle | undefined;
@@ -123,7 +124,10 @@ export function* iterateIndexEntries(bytes: Uint8Array, file: string, base: numb
       ce.pos = valueEnd;
     }
     prev = handle;
-    if (seek !== undefined && seek.compare(key) < 0) continue;
+    if (seek !== undefined && seek.compare(key) < 0) {
+      seek.skipped = true;
+      continue;
+    }
     yield { key, handle };
   }
 }
@@ -131,6 +135,8 @@ export function* iterateIndexEntries(bytes: Uint8Array, file: string, base: numb
 /** Where an index read starts: `compare(indexKey)` is negative while the index key lies below the target. */
 export interface IndexSeek {
   compare(indexKey: Uint8Array): number;
+  /** set once an entry of the index was passed over (the read then covers part of the table only) */
+  skipped?: boolean;
 }
 
 /** The last restart point whose key lies below the target (0 when none does). */

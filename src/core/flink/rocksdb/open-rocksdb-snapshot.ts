@@ -10,8 +10,8 @@ import type { KeyedStateHandle, StreamHandle } from '../metadata/metadata-types'
 import type { OpenedSavepoint } from '../savepoint/open-savepoint';
 import type { StreamHandleContext } from '../savepoint/stream-handle-types';
 import { decodeUtf8 } from './rocksdb-cursor';
-import { readRocksDbManifest, type RocksDbVersion } from './read-rocksdb-manifest';
-import { openSstTable, type SstTable } from './open-sst-table';
+import { readRocksDbManifest, type LiveTableFile, type RocksDbVersion } from './read-rocksdb-manifest';
+import { openSstTable, type ExpectedTableSize, type SstTable } from './open-sst-table';
 
 export type IncrementalHandle = Extract<KeyedStateHandle, { kind: 'incremental' }>;
 
@@ -21,8 +21,8 @@ export interface RocksDbSnapshot {
   manifest: string;
   /** the file the MANIFEST was read from (named in errors about what it holds) */
   manifestFile: string;
-  /** resolves a table file by number, or throws missing-file */
-  openTableFile(number: number, columnFamily: string): { source: ByteSource; file: string };
+  /** resolves a table file by number, or throws missing-file; `recordedSize`: the size the savepoint's handle records (when it does) */
+  openTableFile(number: number, columnFamily: string): { source: ByteSource; file: string; recordedSize?: number };
   /** the table file opened (footer, meta-index, properties, range deletions), once per snapshot: a failed open is not kept */
   openTable(number: number, columnFamily: string): Promise<SstTable>;
 }
@@ -34,13 +34,25 @@ export async function openRocksDbSnapshot(opened: OpenedSavepoint, handle: Incre
   const byPath = new Map<string, StreamHandle | null>();
   for (const f of [...handle.sharedFiles, ...handle.privateFiles]) byPath.set(f.localPath.replace(/^.*[/\\]/, ''), f.handle);
   const where = `${context.operatorId === undefined ? '' : `operator ${context.operatorId.slice(0, 8)}… `}subtask ${context.subtask ?? '?'}`;
-  const missing = (name: string, why: string) =>
-    new DecodeError({ code: 'missing-file', detail: `expected the RocksDB file ${name} (${why}) among the ${byPath.size} files of ${where}'s incremental keyed handle, found none`, file: opened.metadataFile });
+  // where the handle sits in _metadata (its first file's path), for what only the handle can locate
+  const handleAt = [handle.metaData, ...handle.sharedFiles.map((f) => f.handle), ...handle.privateFiles.map((f) => f.handle)]
+    .map((h) => (h !== null && (h.kind === 'relative-file' || h.kind === 'file' || h.kind === 'segment-file') ? h.pathOffset : h?.kind === 'inline' ? h.offset : undefined))
+    .find((o) => o !== undefined);
+  /** a file the handle should hold; `at`: the file and offset that name it (CURRENT, the MANIFEST), else the handle in _metadata */
+  const missing = (name: string, why: string, at?: { file: string; offset: number }) =>
+    new DecodeError({
+      code: 'missing-file',
+      detail: `expected the RocksDB file ${name} (${why}) among the ${byPath.size} files of ${where}'s incremental keyed handle, found none`,
+      file: at?.file ?? opened.metadataFile,
+      offset: at?.offset ?? handleAt ?? 0,
+    });
   const resolve = (name: string, role: string) => {
     const h = byPath.get(name);
     if (h === undefined || h === null) return undefined;
     const r = opened.resolveStreamHandle(h, { ...context, role });
-    return { source: r.source, file: r.source.name, baseOffset: r.baseOffset, name };
+    // a file handle records the file's size (-1: not known)
+    const recorded = (h.kind === 'relative-file' || h.kind === 'file') && h.size >= 0 ? h.size : undefined;
+    return { source: r.source, file: r.source.name, baseOffset: r.baseOffset, name, recorded };
   };
   let manifestName: string;
   const current = resolve('CURRENT', 'RocksDB CURRENT');
@@ -56,7 +68,7 @@ export async function openRocksDbSnapshot(opened: OpenedSavepoint, handle: Incre
     manifestName = manifests[0]!;
   }
   const manifest = resolve(manifestName, 'RocksDB MANIFEST');
-  if (!manifest) throw missing(manifestName, 'the MANIFEST CURRENT names');
+  if (!manifest) throw missing(manifestName, 'the MANIFEST CURRENT names', current ? { file: current.file, offset: 0 } : undefined);
   if (manifest.source.size > MAX_MANIFEST_BYTES) {
     throw new DecodeError({ code: 'limit-exceeded', detail: `expected a MANIFEST of at most ${MAX_MANIFEST_BYTES} bytes, found ${manifest.source.size}`, file: manifest.file, offset: 0 });
   }
@@ -70,15 +82,22 @@ export async function openRocksDbSnapshot(opened: OpenedSavepoint, handle: Incre
     openTableFile(number, columnFamily) {
       const name = `${String(number).padStart(6, '0')}.sst`;
       const r = resolve(name, `RocksDB table ${name}`) ?? resolve(name.replace(/\.sst$/, '.ldb'), `RocksDB table ${name}`);
-      if (!r) throw missing(name, `a live table file of column family "${columnFamily}" in ${manifestName}`);
-      return { source: r.source, file: r.source.name };
+      const live = findLiveFile(version, number);
+      if (!r) throw missing(name, `a live table file of column family "${columnFamily}" in ${manifestName}`, live ? { file: manifest.source.name, offset: live.at } : undefined);
+      return { source: r.source, file: r.source.name, ...(r.recorded === undefined ? {} : { recordedSize: r.recorded }) };
     },
     openTable(number, columnFamily) {
       let p = tables.get(number);
       if (p === undefined) {
         const opening = (async () => {
-          const { source, file } = snapshot.openTableFile(number, columnFamily);
-          return openSstTable(source, file);
+          const { source, file, recordedSize } = snapshot.openTableFile(number, columnFamily);
+          // the sizes the MANIFEST and _metadata's handle record, checked when a read of the table ends
+          const live = findLiveFile(version, number);
+          const expectedSizes: ExpectedTableSize[] = [
+            ...(live ? [{ size: live.size, by: manifestName }] : []),
+            ...(recordedSize !== undefined ? [{ size: recordedSize, by: "the savepoint's state handle" }] : []),
+          ];
+          return openSstTable(source, file, { expectedSizes });
         })();
         tables.set(number, (p = opening));
         opening.catch(() => {
@@ -89,4 +108,12 @@ export async function openRocksDbSnapshot(opened: OpenedSavepoint, handle: Incre
     },
   };
   return snapshot;
+}
+
+function findLiveFile(version: RocksDbVersion, number: number): LiveTableFile | undefined {
+  for (const cf of version.columnFamilies.values()) {
+    const f = cf.files.get(number);
+    if (f) return f;
+  }
+  return undefined;
 }

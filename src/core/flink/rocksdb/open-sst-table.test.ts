@@ -75,9 +75,32 @@ describe('openSstTable', () => {
     const start = key(2, 0);
     const end = key(3, 0);
     const { table } = await readAll({ columnFamily: { id: 4, name: 'last-event' }, rangeDeletions: [{ start, end, sequence: 2000 }] });
-    expect(table.properties).toMatchObject({ columnFamilyId: 4, columnFamilyName: 'last-event', comparator: 'leveldb.BytewiseComparator', entries: 100, rangeDeletions: 1, indexValueIsDeltaEncoded: true, indexType: 0 });
+    expect(table.properties).toMatchObject({ columnFamilyId: 4, columnFamilyName: 'last-event', comparator: 'leveldb.BytewiseComparator', entries: 101, rangeDeletions: 1, dataBlocks: 7, indexValueIsDeltaEncoded: true, indexType: 0 });
     expect(table.footer).toMatchObject({ formatVersion: 5, checksumType: 1 });
     expect(table.rangeTombstones.map((t) => [hex(t.start), hex(t.end), t.sequence])).toEqual([['020000000000', '030000000000', 2000]]);
+  });
+
+  it('a table of range deletions only (no data block, an empty index) reads as empty: its counts agree with its properties', async () => {
+    const bytes = writeSstTable([], { rangeDeletions: [{ start: key(1, 0), end: key(2, 0), sequence: 9 }] });
+    const table = await openSstTable(bytesSource('t.sst', bytes), 't.sst');
+    expect(table.properties).toMatchObject({ entries: 1, rangeDeletions: 1, dataBlocks: 0 });
+    const got: InternalEntry[] = [];
+    for await (const e of table.entries()) got.push(e);
+    expect(got).toEqual([]);
+  });
+
+  it('checks counts only after a read of the whole table: a range that passes over blocks, or stops early, is not compared', async () => {
+    // 100 entries, the properties saying 101: a whole read fails, a ranged one does not
+    const bytes = writeSstTable(entries(), { blockEntries: 10, properties: { 'rocksdb.num.entries': 101 } });
+    const table = await openSstTable(bytesSource('t.sst', bytes), 't.sst');
+    const read = async (range?: { from?: Uint8Array; to?: Uint8Array }) => {
+      let n = 0;
+      for await (const _ of table.entries(range)) n++;
+      return n;
+    };
+    await expect(read()).rejects.toThrow("expected the 101 entries the table's properties count (rocksdb.num.entries), found 100 in its 10 data blocks");
+    expect(await read({ from: Uint8Array.of(2) })).toBe(68);
+    expect(await read({ to: Uint8Array.of(2) })).toBe(32);
   });
 
   it('locates the values of uncompressed blocks in the file', async () => {

@@ -6,7 +6,7 @@
  */
 import { DecodeError, type ByteSource } from '../../io';
 import { compareBytes, decodeUtf8, RocksDbCursor } from './rocksdb-cursor';
-import { iterateBlockEntries, iterateIndexEntries } from './decode-sst-block-entries';
+import { iterateBlockEntries, iterateIndexEntries, type IndexSeek } from './decode-sst-block-entries';
 import { readBlockHandle, readSstFooter, NEW_FOOTER_SIZE, type BlockHandle, type SstFooter } from './read-sst-footer';
 import { BLOCK_TRAILER_SIZE, checkBlockHandle, decodeSstBlock, readSstBlock } from './read-sst-block';
 
@@ -16,11 +16,19 @@ export interface SstProperties {
   comparator?: string;
   compression?: string;
   mergeOperator?: string;
+  /** rocksdb.num.entries: every entry the table builder added (values, deletions, merge operands and range deletions) */
   entries?: number;
   rangeDeletions?: number;
+  /** rocksdb.num.data.blocks */
+  dataBlocks?: number;
+  /** rocksdb.raw.key.size / raw.value.size: the internal keys' and the values' bytes over every entry (range deletions included), before compression */
+  rawKeySize?: number;
+  rawValueSize?: number;
+  /** where each property read here has its value (absolute file offsets), to locate what disagrees with it */
+  at: Record<string, number>;
   indexKeyIsUserKey: boolean;
   indexValueIsDeltaEncoded: boolean;
-  /** 0 binary search, 1 hash search, 2 two-level (partitioned), 3 binary search with first key */
+  /** 0 binary search, 2 two-level (partitioned), 3 binary search with first key (the others are refused when the table is opened) */
   indexType: number;
   formatVersion?: number;
   /** a file made by SstFileWriter and ingested (version 2+: every key takes the file's global sequence number) */
@@ -85,7 +93,26 @@ export interface SstTable {
 
 const BYTEWISE = 'leveldb.BytewiseComparator';
 
-export async function openSstTable(source: ByteSource, file: string): Promise<SstTable> {
+/** Index types (BlockBasedTableOptions::IndexType, the property rocksdb.block.based.table.index.type) and whether they are read here. */
+const INDEX_TYPES: Record<number, { name: string; read: boolean }> = {
+  0: { name: 'binary search (kBinarySearch)', read: true },
+  1: { name: 'hash search (kHashSearch)', read: false },
+  2: { name: 'two-level partitioned (kTwoLevelIndexSearch)', read: true },
+  3: { name: 'binary search with first key (kBinarySearchWithFirstKey)', read: true },
+};
+
+/** A size the table file must have, and who records it ("MANIFEST-000004", "_metadata's state handle"). */
+export interface ExpectedTableSize {
+  size: number;
+  by: string;
+}
+
+export interface SstOpenOptions {
+  /** checked once the table's footer, meta-index and properties are read (a table that does not open says why first) */
+  expectedSizes?: readonly ExpectedTableSize[];
+}
+
+export async function openSstTable(source: ByteSource, file: string, options: SstOpenOptions = {}): Promise<SstTable> {
   const tailLength = Math.min(NEW_FOOTER_SIZE, source.size);
   const read = readSstFooter(await source.read(source.size - tailLength, tailLength), file, source.size);
   const metaIndex = await readSstBlock(source, file, read, read.metaIndex, 'meta-index block');
@@ -101,7 +128,17 @@ export async function openSstTable(source: ByteSource, file: string): Promise<Ss
   }
   const footer: TableFooter = { ...read, index };
   const propsHandle = meta.get('rocksdb.properties');
-  const properties = propsHandle ? await readProperties(source, file, footer, propsHandle) : { indexKeyIsUserKey: false, indexValueIsDeltaEncoded: false, indexType: 0 };
+  const properties = propsHandle ? await readProperties(source, file, footer, propsHandle) : { indexKeyIsUserKey: false, indexValueIsDeltaEncoded: false, indexType: 0, at: {} };
+  const indexType = INDEX_TYPES[properties.indexType];
+  if (indexType === undefined || !indexType.read) {
+    const found = indexType === undefined ? `index type ${properties.indexType}, which RocksDB does not know either (its reader fails with "Unrecognized index type: ${properties.indexType}")` : `index type ${properties.indexType}, a ${indexType.name} index, which is not read here`;
+    throw new DecodeError({
+      code: indexType === undefined ? 'invalid-value' : 'unsupported-format',
+      detail: `expected a table with a binary search (0), two-level partitioned (2) or binary search with first key (3) index (its property rocksdb.block.based.table.index.type), found ${found}`,
+      file,
+      offset: properties.at['rocksdb.block.based.table.index.type'] ?? propsHandle?.offset,
+    });
+  }
   if (properties.comparator !== undefined && properties.comparator !== BYTEWISE) {
     throw new DecodeError({ code: 'unsupported-format', detail: `expected an SST file ordered by ${BYTEWISE} (as Flink writes them), found comparator ${properties.comparator}`, file, offset: propsHandle?.offset });
   }
@@ -111,18 +148,23 @@ export async function openSstTable(source: ByteSource, file: string): Promise<Ss
   }
   const rangeDel = meta.get('rocksdb.range_del');
   const rangeTombstones: RangeTombstone[] = [];
+  const rangeDeletionBytes = { keys: 0, values: 0 };
   if (rangeDel) {
     const block = await readSstBlock(source, file, footer, rangeDel, 'range deletion block');
     for (const e of iterateBlockEntries(block.bytes, file, block.offset, 'range deletion block')) {
       const k = splitInternalKey(e.key, file, block.offset, 'range deletion');
       rangeTombstones.push({ start: k.userKey, end: e.value.slice(), sequence: k.sequence });
+      rangeDeletionBytes.keys += e.key.length;
+      rangeDeletionBytes.values += e.value.length;
     }
   }
-  return { file, footer, properties, rangeTombstones, entries: (range?: UserKeyRange) => flattenBatches(iterateTableBatches(source, file, footer, properties, range)),
-    batches: (range?: UserKeyRange) => iterateTableBatches(source, file, footer, properties, range),
+  checkTableSize(source, file, options.expectedSizes ?? []);
+  const table: TableRead = { source, file, footer, props: properties, rangeDeletions: rangeTombstones.length, rangeDeletionBytes };
+  return { file, footer, properties, rangeTombstones, entries: (range?: UserKeyRange) => flattenBatches(iterateTableBatches(table, range)),
+    batches: (range?: UserKeyRange) => iterateTableBatches(table, range),
     liveBatches(largestSequence: number, range?: UserKeyRange) {
       const global = globalSequenceOf(properties, largestSequence);
-      const batches = iterateTableBatches(source, file, footer, properties, range);
+      const batches = iterateTableBatches(table, range);
       return global === undefined ? batches : withSequence(batches, global);
     },
     liveTombstones(largestSequence: number) {
@@ -148,15 +190,35 @@ async function* flattenBatches(batches: AsyncGenerator<InternalEntry[]>): AsyncG
 const FIRST_WINDOW = 64 * 1024;
 const MAX_WINDOW = 1024 * 1024;
 
-async function* iterateTableBatches(source: ByteSource, file: string, footer: TableFooter, props: SstProperties, range: UserKeyRange | undefined): AsyncGenerator<InternalEntry[]> {
+/** What a read of the table needs, and what it checks its count against when it ends. */
+interface TableRead {
+  source: ByteSource;
+  file: string;
+  footer: TableFooter;
+  props: SstProperties;
+  rangeDeletions: number;
+  rangeDeletionBytes: { keys: number; values: number };
+}
+
+/** What a read went through: data blocks, entries, their internal keys' and values' bytes. */
+interface ReadTally {
+  blocks: number;
+  entries: number;
+  keyBytes: number;
+  valueBytes: number;
+}
+
+async function* iterateTableBatches(table: TableRead, range: UserKeyRange | undefined): AsyncGenerator<InternalEntry[]> {
+  const { source, file, footer, props } = table;
   const delta = props.indexValueIsDeltaEncoded && footer.formatVersion >= 4;
   const firstKey = props.indexType === 3;
   const from = range?.from;
   const to = range?.to;
   // index keys are internal keys, or user keys when the table says so (format version 3+)
-  const seek = from === undefined ? undefined : { compare: (k: Uint8Array) => compareBytes(props.indexKeyIsUserKey || k.length < 8 ? k : k.subarray(0, k.length - 8), from) };
+  const seek: IndexSeek | undefined = from === undefined ? undefined : { compare: (k: Uint8Array) => compareBytes(props.indexKeyIsUserKey || k.length < 8 ? k : k.subarray(0, k.length - 8), from) };
   const index = await readSstBlock(source, file, footer, footer.index, 'index block');
   const handles = props.indexType !== 2 ? iterateIndexEntries(index.bytes, file, index.offset, 'index block', delta, firstKey, seek) : undefined;
+  const tally: ReadTally = { blocks: 0, entries: 0, keyBytes: 0, valueBytes: 0 };
   let window = FIRST_WINDOW;
   const run = async function* (entries: Iterator<{ handle: BlockHandle }>): AsyncGenerator<InternalEntry[], boolean> {
     let next = entries.next();
@@ -177,9 +239,13 @@ async function* iterateTableBatches(source: ByteSource, file: string, footer: Ta
       const bytes = await source.read(start, end - start);
       for (const h of group) {
         const block = decodeSstBlock(bytes.subarray(h.offset - start, h.offset - start + h.size + BLOCK_TRAILER_SIZE), file, footer, h, 'data block');
+        tally.blocks++;
         const out: InternalEntry[] = [];
         let stop = false;
         for (const e of iterateBlockEntries(block.bytes, file, block.offset, 'data block')) {
+          tally.entries++;
+          tally.keyBytes += e.key.length;
+          tally.valueBytes += e.value.length;
           const k = splitInternalKey(e.key, file, block.offset, 'data block entry');
           if (from !== undefined && compareBytes(k.userKey, from) < 0) continue;
           if (to !== undefined && compareBytes(k.userKey, to) >= 0) {
@@ -194,13 +260,70 @@ async function* iterateTableBatches(source: ByteSource, file: string, footer: Ta
     }
     return false;
   };
+  let stopped = false;
   if (handles) {
-    yield* run(handles);
-    return;
+    stopped = yield* run(handles);
+  } else {
+    for (const top of iterateIndexEntries(index.bytes, file, index.offset, 'index block', delta, firstKey, seek)) {
+      const partition = await readSstBlock(source, file, footer, top.handle, 'index partition');
+      if ((stopped = yield* run(iterateIndexEntries(partition.bytes, file, partition.offset, 'index partition', delta, firstKey, seek)))) break;
+    }
   }
-  for (const top of iterateIndexEntries(index.bytes, file, index.offset, 'index block', delta, firstKey, seek)) {
-    const partition = await readSstBlock(source, file, footer, top.handle, 'index partition');
-    if (yield* run(iterateIndexEntries(partition.bytes, file, partition.offset, 'index partition', delta, firstKey, seek))) return;
+  // a read of the whole table (no block passed over, none left): what it went through is what the properties count
+  if (!stopped && seek?.skipped !== true) checkTableTally(table, tally, index.offset);
+}
+
+/** The file's size against the sizes the MANIFEST and the savepoint's handle record for it. */
+function checkTableSize(source: ByteSource, file: string, expectedSizes: readonly ExpectedTableSize[]): void {
+  const size = source.size;
+  for (const e of expectedSizes) {
+    if (e.size === size) continue;
+    throw new DecodeError({
+      code: e.size > size ? 'truncated' : 'invalid-value',
+      detail: `expected a table file of ${e.size} bytes (as ${e.by} records it), found ${size} bytes: the file is ${e.size > size ? 'cut short' : 'longer than the one written'} or not the table ${e.by} names`,
+      file,
+      offset: Math.min(size, e.size),
+    });
+  }
+}
+
+/**
+ * A whole read's data blocks, entries and their bytes against the table's properties (RocksDB's table
+ * builder counts every entry it adds in rocksdb.num.entries, range deletions included, and their
+ * internal keys and values in raw.key.size and raw.value.size): a difference means blocks or entries
+ * the index or a block lost, though every checksum held.
+ */
+function checkTableTally(table: TableRead, tally: ReadTally, indexOffset: number): void {
+  const { props, file, rangeDeletions, rangeDeletionBytes } = table;
+  const where = (name: string, fallback: number) => props.at[name] ?? fallback;
+  if (props.dataBlocks !== undefined && props.dataBlocks !== tally.blocks) {
+    throw new DecodeError({
+      code: 'invalid-value',
+      detail: `expected the ${props.dataBlocks} data blocks the table's properties count (rocksdb.num.data.blocks), found ${tally.blocks} through its index: the index has lost entries or names blocks that were never written`,
+      file,
+      offset: indexOffset,
+    });
+  }
+  const rangeNote = rangeDeletions === 0 ? '' : `, ${rangeDeletions} of them range deletions`;
+  if (props.entries !== undefined && props.entries !== tally.entries + rangeDeletions) {
+    throw new DecodeError({
+      code: 'invalid-value',
+      detail: `expected the ${props.entries} entries the table's properties count (rocksdb.num.entries${rangeNote}), found ${tally.entries + rangeDeletions} in its ${tally.blocks} data block${tally.blocks === 1 ? '' : 's'}${rangeDeletions === 0 ? '' : ' and its range deletions'}: entries were lost from the blocks or the properties are not this table's`,
+      file,
+      offset: where('rocksdb.num.entries', indexOffset),
+    });
+  }
+  for (const [name, expected, found, what] of [
+    ['rocksdb.raw.key.size', props.rawKeySize, tally.keyBytes + rangeDeletionBytes.keys, 'internal keys'],
+    ['rocksdb.raw.value.size', props.rawValueSize, tally.valueBytes + rangeDeletionBytes.values, 'values'],
+  ] as const) {
+    if (expected === undefined || expected === found) continue;
+    throw new DecodeError({
+      code: 'invalid-value',
+      detail: `expected ${expected} bytes of ${what} over the table's entries (${name}), found ${found}: entries were changed or lost though every checksum held, or the properties are not this table's`,
+      file,
+      offset: where(name, indexOffset),
+    });
   }
 }
 
@@ -220,9 +343,10 @@ export function describeValueType(type: number): string {
 
 async function readProperties(source: ByteSource, file: string, footer: SstFooter, handle: BlockHandle): Promise<SstProperties> {
   const block = await readSstBlock(source, file, footer, handle, 'properties block');
-  const out: SstProperties = { indexKeyIsUserKey: false, indexValueIsDeltaEncoded: false, indexType: 0 };
+  const out: SstProperties = { indexKeyIsUserKey: false, indexValueIsDeltaEncoded: false, indexType: 0, at: {} };
   for (const e of iterateBlockEntries(block.bytes, file, block.offset, 'properties block')) {
     const name = decodeUtf8(e.key);
+    out.at[name] = block.stored ? block.offset + e.valueAt : block.offset;
     const num = () => new RocksDbCursor(block.bytes, file, block.offset, e.valueAt, e.valueAt + e.value.length).readVarint64(`property ${name}`);
     switch (name) {
       case 'rocksdb.column.family.id':
@@ -245,6 +369,15 @@ async function readProperties(source: ByteSource, file: string, footer: SstFoote
         break;
       case 'rocksdb.num.range-deletions':
         out.rangeDeletions = num();
+        break;
+      case 'rocksdb.num.data.blocks':
+        out.dataBlocks = num();
+        break;
+      case 'rocksdb.raw.key.size':
+        out.rawKeySize = num();
+        break;
+      case 'rocksdb.raw.value.size':
+        out.rawValueSize = num();
         break;
       case 'rocksdb.index.key.is.user.key':
         out.indexKeyIsUserKey = num() !== 0;

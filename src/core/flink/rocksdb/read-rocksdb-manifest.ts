@@ -11,6 +11,8 @@ export interface LiveTableFile {
   number: number;
   level: number;
   size: number;
+  /** where the VersionEdit that added the file records its number (absolute in the MANIFEST when the record is not fragmented, else the record's start) */
+  at: number;
   smallestSequence: number;
   largestSequence: number;
 }
@@ -196,6 +198,7 @@ function readFileNumber(c: RocksDbCursor, what: string): number {
 
 function readNewFile(c: RocksDbCursor, tag: number): LiveTableFile {
   const level = c.readVarint32('new file level');
+  const at = c.base + c.pos;
   const number = readFileNumber(c, 'new file number');
   if (tag === 102) c.readVarint32('new file path id');
   const size = c.readVarint64('new file size');
@@ -215,5 +218,5 @@ function readNewFile(c: RocksDbCursor, tag: number): LiveTableFile {
       c.readSlice(`new file custom field ${field}`);
     }
   }
-  return { number, level, size, smallestSequence, largestSequence };
+  return { number, level, size, at, smallestSequence, largestSequence };
 }

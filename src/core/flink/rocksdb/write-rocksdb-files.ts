@@ -3,7 +3,10 @@
  * restarts, a one- or two-level index with plain or delta-encoded values, properties, range deletions,
  * footer of format version 1–5, CRC32C/xxHash/xxHash64/XXH3 checksums, no/Snappy/zlib compression)
  * and MANIFEST logs (VersionEdits in 32 KiB log blocks, records fragmented across blocks). They write
- * the layouts the readers here read, from RocksDB's table/block_based and db/log_writer.cc.
+ * the layouts the readers here read, from RocksDB's table/block_based and db/log_writer.cc. A table
+ * carries the properties RocksDB's table builder counts (num.entries with its range deletions,
+ * num.data.blocks, raw.key.size, raw.value.size), which a test may override, and streams to a sink
+ * one data block at a time (writeSstTableTo: tables of any size, for the benchmarks).
  */
 import { deflateSync } from 'fflate';
 import { compress as compressSnappy } from 'snappyjs';
@@ -19,15 +22,21 @@ export interface WrittenEntry {
 }
 
 export interface SstWriteOptions {
-  /** entries per data block (default 16) */
-  blockEntries?: number;
+  /** entries per data block (default 16), or each block's count in turn (0: a block with no entries; past the list, the rest in one block) */
+  blockEntries?: number | readonly number[];
   restartInterval?: number;
   /** 0 none, 1 Snappy, 2 zlib */
   compression?: 0 | 1 | 2;
   checksumType?: 1 | 2 | 3 | 4;
   formatVersion?: number;
-  /** 0 binary search, 2 two-level (partitions of `partitionEntries` index entries) */
-  indexType?: 0 | 2;
+  /** 0 binary search, 2 two-level (partitions of `partitionEntries` index entries); any other number is written as the property only (the index stays one level) */
+  indexType?: number;
+  /** an index block with no entries (the data blocks written all the same) */
+  emptyIndex?: boolean;
+  /** pads the file to this size with a meta block no reader asks for (a table standing in for another of a recorded size) */
+  padTo?: number;
+  /** properties set over the ones written (a number as a varint), or removed (undefined) */
+  properties?: Record<string, number | Uint8Array | undefined>;
   partitionEntries?: number;
   deltaIndex?: boolean;
   columnFamily?: { id: number; name: string };
@@ -35,40 +44,59 @@ export interface SstWriteOptions {
 }
 
 class Bytes {
-  private parts: number[] = [];
+  private buf = new Uint8Array(64);
+  private n = 0;
   get length(): number {
-    return this.parts.length;
+    return this.n;
+  }
+  private room(k: number): void {
+    if (this.n + k <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.n + k) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.n));
+    this.buf = next;
   }
   u8(b: number): this {
-    this.parts.push(b & 0xff);
+    this.room(1);
+    this.buf[this.n++] = b & 0xff;
     return this;
   }
   varint(n: number | bigint): this {
+    if (typeof n === 'number' && n < 2 ** 31) {
+      let v = n;
+      while (v >= 0x80) {
+        this.u8((v & 0x7f) | 0x80);
+        v >>>= 7;
+      }
+      return this.u8(v);
+    }
     let v = BigInt(n);
     while (v >= 0x80n) {
-      this.parts.push(Number((v & 0x7fn) | 0x80n));
+      this.u8(Number((v & 0x7fn) | 0x80n));
       v >>= 7n;
     }
-    this.parts.push(Number(v));
-    return this;
+    return this.u8(Number(v));
   }
   fixed32(n: number): this {
-    for (let i = 0; i < 4; i++) this.parts.push((n >>> (8 * i)) & 0xff);
+    for (let i = 0; i < 4; i++) this.u8((n >>> (8 * i)) & 0xff);
     return this;
   }
   fixed64(n: bigint): this {
-    for (let i = 0n; i < 8n; i++) this.parts.push(Number((n >> (8n * i)) & 0xffn));
+    for (let i = 0n; i < 8n; i++) this.u8(Number((n >> (8n * i)) & 0xffn));
     return this;
   }
   bytes(b: Uint8Array): this {
-    for (const x of b) this.parts.push(x);
+    this.room(b.length);
+    this.buf.set(b, this.n);
+    this.n += b.length;
     return this;
   }
   slice(b: Uint8Array): this {
     return this.varint(b.length).bytes(b);
   }
   done(): Uint8Array {
-    return Uint8Array.from(this.parts);
+    return this.buf.slice(0, this.n);
   }
 }
 
@@ -100,14 +128,30 @@ function buildBlock(entries: { key: Uint8Array; value: (restart: boolean) => Uin
   return b.fixed32(restarts.length).done();
 }
 
-export function writeSstTable(entries: readonly WrittenEntry[], options: SstWriteOptions = {}): Uint8Array {
+export function writeSstTable(entries: Iterable<WrittenEntry>, options: SstWriteOptions = {}): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const size = writeSstTableTo(entries, (chunk) => chunks.push(chunk), options);
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/**
+ * Writes the table chunk by chunk (a data block at a time) to `write`, holding one data block and the
+ * index in memory (a table of any size streams to a file); returns the table's size in bytes.
+ */
+export function writeSstTableTo(entries: Iterable<WrittenEntry>, write: (chunk: Uint8Array) => void, options: SstWriteOptions = {}): number {
   const perBlock = options.blockEntries ?? 16;
   const restartInterval = options.restartInterval ?? 16;
   const compression = options.compression ?? 0;
   const checksumType = options.checksumType ?? 1;
   const formatVersion = options.formatVersion ?? 5;
   const delta = options.deltaIndex ?? formatVersion >= 4;
-  const out = new Bytes();
+  let offset = 0;
   const writeBlock = (contents: Uint8Array, compress: boolean): { offset: number; size: number } => {
     let stored = contents;
     let type = 0;
@@ -118,10 +162,14 @@ export function writeSstTable(entries: readonly WrittenEntry[], options: SstWrit
       stored = new Bytes().varint(contents.length).bytes(deflateSync(contents)).done();
       type = 2;
     }
-    const offset = out.length;
-    const body = Uint8Array.from([...stored, type]);
-    out.bytes(body).fixed32(computeBlockChecksum(checksumType, body));
-    return { offset, size: stored.length };
+    const at = offset;
+    const body = new Uint8Array(stored.length + 1);
+    body.set(stored);
+    body[stored.length] = type;
+    write(body);
+    write(new Bytes().fixed32(computeBlockChecksum(checksumType, body)).done());
+    offset += body.length + 4;
+    return { offset: at, size: stored.length };
   };
   const handleBytes = (h: { offset: number; size: number }) => new Bytes().varint(h.offset).varint(h.size).done();
   const indexBlock = (items: { key: Uint8Array; handle: { offset: number; size: number } }[]) => {
@@ -139,30 +187,61 @@ export function writeSstTable(entries: readonly WrittenEntry[], options: SstWrit
       !delta,
     );
   };
-  // data blocks
+  // data blocks (the properties count what was written, as RocksDB's table builder does)
+  let numEntries = 0;
+  let rawKeySize = 0;
+  let rawValueSize = 0;
+  let lastKey = encodeInternalKey({ userKey: new Uint8Array(0), sequence: 0, type: 0 });
   const index: { key: Uint8Array; handle: { offset: number; size: number } }[] = [];
-  for (let i = 0; i < entries.length; i += perBlock) {
-    const chunk = entries.slice(i, i + perBlock).map((e) => ({ key: encodeInternalKey(e), value: () => e.value }));
+  const sizes = typeof perBlock === 'number' ? undefined : perBlock;
+  let chunk: { key: Uint8Array; value: () => Uint8Array }[] = [];
+  const flush = () => {
     const handle = writeBlock(buildBlock(chunk, restartInterval, true), true);
-    index.push({ key: chunk[chunk.length - 1]!.key, handle });
+    if (chunk.length > 0) lastKey = chunk[chunk.length - 1]!.key;
+    index.push({ key: lastKey, handle });
+    chunk = [];
+  };
+  const target = () => (sizes === undefined ? (perBlock as number) : (sizes[index.length] ?? Infinity));
+  for (const e of entries) {
+    while (target() === 0) flush();
+    const key = encodeInternalKey(e);
+    chunk.push({ key, value: () => e.value });
+    numEntries++;
+    rawKeySize += key.length;
+    rawValueSize += e.value.length;
+    if (chunk.length >= target()) flush();
   }
+  if (chunk.length > 0) flush();
+  while (sizes !== undefined && index.length < sizes.length) flush();
   // range deletions
   let rangeDel: { offset: number; size: number } | undefined;
   if (options.rangeDeletions?.length) {
     const items = options.rangeDeletions.map((t) => ({ key: encodeInternalKey({ userKey: t.start, sequence: t.sequence, type: 0xf }), value: () => t.end }));
+    for (const it of items) {
+      numEntries++;
+      rawKeySize += it.key.length;
+      rawValueSize += it.value().length;
+    }
     rangeDel = writeBlock(buildBlock(items, 1, true), false);
   }
   // properties
-  const props: [string, Uint8Array][] = [
+  const props = new Map<string, Uint8Array>([
     ['rocksdb.block.based.table.index.type', new Bytes().fixed32(options.indexType ?? 0).done()],
     ['rocksdb.comparator', utf8('leveldb.BytewiseComparator')],
     ['rocksdb.index.value.is.delta.encoded', new Bytes().varint(delta ? 1 : 0).done()],
-    ['rocksdb.num.entries', new Bytes().varint(entries.length).done()],
+    ['rocksdb.num.data.blocks', new Bytes().varint(index.length).done()],
+    ['rocksdb.num.entries', new Bytes().varint(numEntries).done()],
     ['rocksdb.num.range-deletions', new Bytes().varint(options.rangeDeletions?.length ?? 0).done()],
-  ];
-  if (options.columnFamily) props.push(['rocksdb.column.family.id', new Bytes().varint(options.columnFamily.id).done()], ['rocksdb.column.family.name', utf8(options.columnFamily.name)]);
-  props.sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  const properties = writeBlock(buildBlock(props.map(([k, v]) => ({ key: utf8(k), value: () => v })), 1, true), false);
+    ['rocksdb.raw.key.size', new Bytes().varint(rawKeySize).done()],
+    ['rocksdb.raw.value.size', new Bytes().varint(rawValueSize).done()],
+  ]);
+  if (options.columnFamily) props.set('rocksdb.column.family.id', new Bytes().varint(options.columnFamily.id).done()).set('rocksdb.column.family.name', utf8(options.columnFamily.name));
+  for (const [name, value] of Object.entries(options.properties ?? {})) {
+    if (value === undefined) props.delete(name);
+    else props.set(name, typeof value === 'number' ? new Bytes().varint(value).done() : value);
+  }
+  const sorted = [...props].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  const properties = writeBlock(buildBlock(sorted.map(([k, v]) => ({ key: utf8(k), value: () => v })), 1, true), false);
   // index
   let indexHandle: { offset: number; size: number };
   if (options.indexType === 2) {
@@ -174,18 +253,35 @@ export function writeSstTable(entries: readonly WrittenEntry[], options: SstWrit
     }
     indexHandle = writeBlock(indexBlock(top), true);
   } else {
-    indexHandle = writeBlock(indexBlock(index), true);
+    indexHandle = writeBlock(indexBlock(options.emptyIndex ? [] : index), true);
   }
   const meta: [string, { offset: number; size: number }][] = [['rocksdb.properties', properties]];
   if (rangeDel) meta.push(['rocksdb.range_del', rangeDel]);
-  const metaIndex = writeBlock(buildBlock(meta.map(([k, h]) => ({ key: utf8(k), value: () => handleBytes(h) })), 1, true), false);
+  const metaIndexOf = (entries: typeof meta) => buildBlock(entries.map(([k, h]) => ({ key: utf8(k), value: () => handleBytes(h) })), 1, true);
+  if (options.padTo !== undefined) {
+    // a meta block no reader asks for, sized so that the file ends at padTo (the handle's varints depend on its size: settle it)
+    let pad = 0;
+    for (let i = 0; i < 8; i++) {
+      const total = offset + pad + BLOCK_TRAILER + metaIndexOf([...meta, ['test.padding', { offset, size: pad }]]).length + BLOCK_TRAILER + FOOTER_SIZE;
+      if (total === options.padTo) break;
+      pad += options.padTo - total;
+      if (pad < 0) throw new Error(`expected a table that fits in ${options.padTo} bytes, found one of ${total - pad} without padding`);
+    }
+    meta.push(['test.padding', writeBlock(new Uint8Array(pad), false)]);
+  }
+  const metaIndex = writeBlock(metaIndexOf(meta), false);
   // footer
   const footer = new Bytes().u8(checksumType).bytes(handleBytes(metaIndex)).bytes(handleBytes(indexHandle));
   while (footer.length < 41) footer.u8(0);
   footer.fixed32(formatVersion).fixed64(BLOCK_BASED_MAGIC);
-  out.bytes(footer.done());
-  return out.done();
+  const tail = footer.done();
+  write(tail);
+  return offset + tail.length;
 }
+
+const BLOCK_TRAILER = 5;
+/** the footer of format versions 1–5 as written here: checksum type, two handles padded to 41 bytes, version, magic */
+const FOOTER_SIZE = 53;
 
 function zigzag(n: number): bigint {
   const v = BigInt(n);
