@@ -14,7 +14,7 @@ import { findOperator, scanState, type ScanPart, type StateEntry } from '../flin
 import { DecodeError, wrongInput, type DecodeErrorJson } from '../io';
 import { encodeUtf8, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
 import type { ExportFormat, ExportProgress, ExportRow, ExportSink, ParquetListLayout } from './export-types';
-import { formatCsvHeader, formatCsvRow, formatJsonLine, listExportColumns, type ExportColumns } from './format-export-rows-text';
+import { formatCsvHeader, formatCsvRowPieces, formatJsonLinePieces, listExportColumns, type ExportColumns } from './format-export-rows-text';
 import { listExportRows, listFramedExportRows } from './list-export-rows';
 import { ParquetExportWriter } from './parquet-export-writer';
 import { ArrowExportWriter, type FramedExportRowSource } from './arrow-export-writer';
@@ -274,6 +274,26 @@ class StateExportJob {
     return columns;
   }
 
+  /** a piece of text into the current chunk; a piece of a chunk's size or more goes out on its own, a slice at a time */
+  private pushText(piece: string): void {
+    const chunk = this.request.textChunkBytes ?? TEXT_CHUNK_BYTES;
+    if (piece.length < chunk) {
+      this.pending.push(piece);
+      this.pendingBytes += piece.length;
+      if (this.pendingBytes >= chunk) this.flushText();
+      return;
+    }
+    this.flushText();
+    for (let start = 0; start < piece.length; ) {
+      let end = Math.min(piece.length, start + chunk);
+      // a surrogate pair stays in one slice
+      const last = piece.charCodeAt(end - 1);
+      if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end--;
+      this.emit(encodeUtf8(piece.slice(start, end)));
+      start = end;
+    }
+  }
+
   private flushText(): void {
     if (this.pending.length === 0) return;
     const text = this.pending.join('');
@@ -292,11 +312,8 @@ class StateExportJob {
     if (this.writer !== undefined) {
       this.writer.add(row);
     } else {
-      if (result.rows === 1 && request.format === 'csv') this.pending.push(formatCsvHeader(cols));
-      const line = request.format === 'csv' ? formatCsvRow(row, cols) : formatJsonLine(row, cols);
-      this.pending.push(line);
-      this.pendingBytes += line.length;
-      if (this.pendingBytes >= (request.textChunkBytes ?? TEXT_CHUNK_BYTES)) this.flushText();
+      if (result.rows === 1 && request.format === 'csv') this.pushText(formatCsvHeader(cols));
+      for (const piece of request.format === 'csv' ? formatCsvRowPieces(row, cols) : formatJsonLinePieces(row, cols)) this.pushText(piece);
     }
     this.reportProgress();
   }

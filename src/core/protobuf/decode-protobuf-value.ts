@@ -62,6 +62,10 @@ export function decodeProtobufFrame(r: ByteReader, frame: ProtobufFrame, target:
       cause: e,
     });
   }
+  // the JSON view is made when first read: a scan that only counts or checks values (inspect, check) never pays for it —
+  // for a value with a 60 MB bytes field, its base64 alone is 80 MB
+  let json: { [key: string]: JsonValue } | undefined;
+  const message = decoded.message;
   return {
     typeName: decoded.typeName,
     ...(r.file === undefined ? {} : { file: r.file }),
@@ -70,8 +74,10 @@ export function decodeProtobufFrame(r: ByteReader, frame: ProtobufFrame, target:
     payloadSize: frame.length,
     payload: frame.payload,
     depth: decoded.depth,
-    json: formatProtobufJson(decoded.message),
-    message: decoded.message,
+    get json() {
+      return (json ??= formatProtobufJson(message));
+    },
+    message,
     unknownFields: collectProtobufUnknownFields(decoded.message, frame.payload, frame.payloadOffset),
     fieldRanges: collectProtobufFieldRanges(decoded.message, frame.payloadOffset),
   };

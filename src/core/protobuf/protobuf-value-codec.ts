@@ -145,7 +145,10 @@ export function toMessageValue(d: ProtobufValueDetail): DecodedValue {
     typeName: d.typeName,
     payloadSize: d.payloadSize,
     frame: { offset: d.frameOffset, length: d.payloadOffset - d.frameOffset + d.payloadSize },
-    json: d.json,
+    // read from the detail when first read (made lazily there)
+    get json() {
+      return d.json;
+    },
     unknownFieldCount: d.unknownFields.length,
     depth: d.depth,
   };
