@@ -149,7 +149,9 @@ export function toMessageValue(d: ProtobufValueDetail): DecodedValue {
     get json() {
       return d.json;
     },
-    unknownFieldCount: d.unknownFields.length,
+    get unknownFieldCount() {
+      return d.unknownFields.length;
+    },
     depth: d.depth,
   };
 }
