@@ -9,6 +9,7 @@
 import { parseArgs } from 'node:util';
 import { classifyError, wrongInput, type UsageError } from '../core/io';
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, type CliCommand, type CliIo } from './cli-types';
+import { describeHttpDeadlinePassed, runWithHttpDeadline } from './sources';
 
 const PROGRAM = 'savepoint-inspector';
 
@@ -35,7 +36,11 @@ export async function dispatchCommand(commands: readonly CliCommand[], argv: rea
     return EXIT_OK;
   }
   try {
-    return await command.run({ values: parsed.values, positionals: parsed.positionals }, io);
+    // an HTTP input's deadline for all its reads (SAVEPOINT_INSPECTOR_HTTP_DEADLINE) that passed is exit 2, whatever the command made of the failed reads
+    const { result, passed } = await runWithHttpDeadline(() => command.run({ values: parsed.values, positionals: parsed.positionals }, io));
+    if (passed === undefined) return result;
+    io.stderr(`${PROGRAM} ${command.name}: ${describeHttpDeadlinePassed(passed)}\n`);
+    return EXIT_BAD_INPUT;
   } catch (e) {
     const failure = fromFileSystemError(e) ?? e;
     if (classifyError(failure) === 'internal') {

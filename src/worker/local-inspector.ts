@@ -126,7 +126,8 @@ export class LocalInspector implements Inspector {
         { operator: op!.id, states, format: query.format, ...(query.layout === undefined ? {} : { layout: query.layout }), ...(sample === undefined ? {} : { sample }), signal: signalOf(cancel) },
         onChunk,
       );
-      return results.map((r) => ({ rows: r.rows, entries: r.entries, valueBytes: r.valueBytes, incomplete: r.incomplete }));
+      // values kept as their bytes (not decoded) are said too, as the CLI's export fails on them
+      return results.map((r) => ({ rows: r.rows, entries: r.entries, valueBytes: r.valueBytes, incomplete: r.undecodable > 0 ? [...r.incomplete, r.failures[r.failures.length - 1]!] : r.incomplete }));
     });
   }
 

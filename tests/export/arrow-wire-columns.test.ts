@@ -7,7 +7,7 @@
  * - on crafted payloads, each with the path it must take: plain values on the wire, and each case
  *   the header names (last-wins, merges, duplicate map keys, groups, nested unknown fields, closed
  *   enums, invalid UTF-8, cut-off recursion, bad payloads) through the decoder, the same rows or the
- *   same error.
+ *   same error — a payload the decoder refuses is kept as its bytes (`decodeFailed`), as a decode scan keeps it.
  */
 import { createFileRegistry, fromBinary, type DescMessage } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
@@ -18,7 +18,7 @@ import { openNodeInput } from '../../src/cli/sources';
 import { ArrowExportWriter } from '../../src/core/export/arrow-export-writer';
 import { exportState } from '../../src/core/export/export-state';
 import { listExportRows, listFramedExportRows } from '../../src/core/export/list-export-rows';
-import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, scanState, type StateEntry } from '../../src/core/flink';
+import { createSnapshotRegistry, encodeBase64, findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type StateEntry } from '../../src/core/flink';
 import { ByteReader } from '../../src/core/io';
 import { DEFAULT_PROTOBUF_SETTINGS, ProtobufValueCodec, getProtobufSnapshotContent, registerProtobufSnapshotReaders, type ProtobufSnapshotContent } from '../../src/core/protobuf';
 import { buildDescriptorSet } from '../conformance/build-descriptor-set';
@@ -288,20 +288,27 @@ function runBoth(root: DescMessage, payloads: readonly Uint8Array[]): { wire: Ou
   let decodedError: string | undefined;
   payloads.forEach((p, i) => {
     const entry = framedEntry(codec, p, i);
+    // a payload the decoder refuses is kept as its bytes (`decodeFailed`, the reason), as a decode scan keeps it: the error is the reason's
+    const sources = listFramedExportRows(entry, false, root).map((s) => ({
+      ...s,
+      decode: () => {
+        const row = s.decode();
+        if (row.value?.kind === 'opaque' && row.value.decodeFailed === true) wireError ??= row.value.reason.replace(/^value could not be decoded: /, '');
+        return row;
+      },
+    }));
+    wireWriter.addEntry(sources);
+    const bytes = new Uint8Array(4 + p.length);
+    new DataView(bytes.buffer).setInt32(0, p.length);
+    bytes.set(p, 4);
+    let decodedValue: DecodedValue;
     try {
-      wireWriter.addEntry(listFramedExportRows(entry, false, root));
-    } catch (e) {
-      wireError ??= (e as Error).message;
-    }
-    try {
-      const bytes = new Uint8Array(4 + p.length);
-      new DataView(bytes.buffer).setInt32(0, p.length);
-      bytes.set(p, 4);
-      const decodedValue = codec.decode(new ByteReader(bytes, { file: 'crafted', baseOffset: 1000 }), 'decode');
-      for (const row of listExportRows({ ...entry, value: decodedValue } as StateEntry, false)) decodedWriter.add(row);
+      decodedValue = codec.decode(new ByteReader(bytes, { file: 'crafted', baseOffset: 1000 }), 'decode');
     } catch (e) {
       decodedError ??= (e as Error).message;
+      decodedValue = { kind: 'opaque', reason: `value could not be decoded: ${(e as Error).message}`, length: bytes.length, base64: encodeBase64(bytes), decodeFailed: true };
     }
+    for (const row of listExportRows({ ...entry, value: decodedValue } as StateEntry, false)) decodedWriter.add(row);
   });
   wireWriter.finish();
   decodedWriter.finish();
@@ -387,14 +394,15 @@ describe('Arrow export from wire bytes: crafted values', () => {
     ['a group-encoded unknown field', () => w().tag(90, 3).tag(1, 0).varint(1).tag(90, 4).payload, 'decoded'],
   ];
   for (const [name, payload, expected] of cases) {
-    it(`leaves ${name} to the full decoder: the same ${expected === 'error' ? 'error' : 'rows'}`, () => {
+    it(`leaves ${name} to the full decoder: ${expected === 'error' ? 'the same error, the value kept as its bytes (a row without a value)' : 'the same rows'}`, () => {
       const p = payload();
       const { wire, decoded } = runBoth(value, [w().str(1, 'before').payload, p, w().str(1, 'after').payload]);
       expect(wire.rows).toEqual(decoded.rows);
       expect(wire.error).toBe(decoded.error);
       if (expected === 'error') {
         expect(decoded.error).toMatch(/Protobuf/);
-        expect(wire.counts).toEqual({ wire: 2, decoded: 0 });
+        expect(wire.counts).toEqual({ wire: 2, decoded: 1 });
+        expect((wire.rows as { value: unknown }[]).map((r) => r.value === null)).toEqual([false, true, false]);
       } else {
         expect(decoded.error).toBeUndefined();
         expect(wire.counts).toEqual({ wire: 2, decoded: 1 });
@@ -416,7 +424,7 @@ describe('Arrow export from wire bytes: crafted values', () => {
     expect(missing.wire.error).toBe(missing.decoded.error);
   });
 
-  it('undoes a whole list-state entry when one element fails to decode (a decode scan hands over none of it)', () => {
+  it('keeps a list element its decoder refuses as a row without a value (as a decode scan keeps it as its bytes), the other elements whole', () => {
     const codec = codecFor(value);
     const good = framedEntry(codec, w().str(1, 'ok').payload, 0);
     const bad = framedEntry(codec, w().tag(1, 2).varint(10).payload, 1);
@@ -424,9 +432,10 @@ describe('Arrow export from wire bytes: crafted values', () => {
     const chunks: Uint8Array[] = [];
     const writer = new ArrowExportWriter((c) => void chunks.push(c), { key: true, namespace: false, userKey: false, elementIndex: true }, value);
     writer.addEntry(listFramedExportRows({ ...good, value: { kind: 'list', items: [good.value] } } as unknown as StateEntry, true, value));
-    expect(() => writer.addEntry(listFramedExportRows(entry, true, value))).toThrow(/Protobuf/);
+    writer.addEntry(listFramedExportRows(entry, true, value));
     writer.finish();
-    expect(readRows(chunks).rows).toHaveLength(1);
+    const rows = readRows(chunks).rows as { element_index: number; value: unknown }[];
+    expect(rows.map((r) => [r.element_index, r.value === null])).toEqual([[0, false], [0, false], [1, false], [2, true]]);
   });
 });
 
@@ -485,6 +494,7 @@ describe('Arrow export from wire bytes: random payloads (fast-check, seeded)', (
     fc.assert(
       fc.property(payload, (p) => {
         const { wire, decoded } = runBoth(value, [p]);
+        // a refused payload is a row too (its bytes, decodeFailed), on both paths
         expect(wire.error).toBe(decoded.error);
         expect(wire.rows).toEqual(decoded.rows);
         wireTaken += wire.counts.wire;

@@ -7,7 +7,7 @@
  * refused with its reason (exit 2).
  */
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { create, createFileRegistry, type DescMessage } from '@bufbuild/protobuf';
@@ -283,9 +283,12 @@ describe('export: refusals', () => {
         for (const f of [...h.sharedFiles, ...h.privateFiles]) if (f.localPath.endsWith('.sst') && f.handle?.kind === 'relative-file') rmSync(path.join(copy, f.handle.relativePath));
       }
     }
-    const r = await run('export', copy, '--operator', 'int-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', path.join(dir, 'native.jsonl'));
+    const target = path.join(dir, 'native.jsonl');
+    const r = await run('export', copy, '--operator', 'int-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', target);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/native\.jsonl: 0 rows of state "last-event" \(0 entries\)\n$/);
+    // the file that holds part of the state is not left looking complete: removed (--keep-partial keeps it as .partial)
+    expect(r.stdout).toBe(`${target}: 0 rows of state "last-event" (0 entries) — the export failed: file removed (--keep-partial keeps it as <file>.partial)\n`);
+    expect(existsSync(target)).toBe(false);
     expect(r.stderr).toMatch(/^savepoint-inspector export: warning: last-event: not the whole state: a stream failed: expected state file "[0-9a-f-]{36}" next to _metadata in \S+, found no such file: the savepoint is incomplete \(copy the whole folder\) — at \S+\/_metadata, offset \d+ \(0x[0-9a-f]+\) \[operator 6d821971… \/ subtask 0 \/ RocksDB table \d+\.sst\]\n/);
   });
 

@@ -23,6 +23,7 @@ export const MISBEHAVIOURS = [
   'ignores-range', // 200 with an endless body for a Range request
   'redirect-loop', // 302 to itself
   'reset', // the connection is destroyed at once
+  'delayed', // the right answer, but each only after `delayMs` (every request within its bounds, all together not)
 ] as const;
 export type Misbehaviour = (typeof MISBEHAVIOURS)[number];
 
@@ -39,7 +40,7 @@ export interface LoopbackServer {
  * Serves `files` (path → bytes, e.g. `/sp.zip`, `/sp/_metadata`) correctly for requests before
  * `from` (0: every request misbehaves), then as `misbehaviour`.
  */
-export async function startLoopbackServer(files: ReadonlyMap<string, Uint8Array>, misbehaviour: Misbehaviour | undefined, from = 0): Promise<LoopbackServer> {
+export async function startLoopbackServer(files: ReadonlyMap<string, Uint8Array>, misbehaviour: Misbehaviour | undefined, from = 0, delayMs = 500): Promise<LoopbackServer> {
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
@@ -54,6 +55,7 @@ export async function startLoopbackServer(files: ReadonlyMap<string, Uint8Array>
   const server: Server = createServer((req, res) => {
     const n = state.requests++;
     if (misbehaviour === undefined || n < from) serve(files, req, res);
+    else if (misbehaviour === 'delayed') later(delayMs, () => serve(files, req, res));
     else misbehave(misbehaviour, files, req, res, later);
   });
   server.on('connection', (s) => {
@@ -192,6 +194,9 @@ function misbehave(kind: Misbehaviour, files: ReadonlyMap<string, Uint8Array>, r
       return;
     case 'reset':
       socket.destroy();
+      return;
+    case 'delayed': // answered in startLoopbackServer (it needs the delay)
+      serve(files, req, res);
       return;
   }
 }

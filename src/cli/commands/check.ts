@@ -5,10 +5,10 @@
  * will the restore work with the new schema, per Protobuf state. Exit 0 when every Protobuf state
  * is compatible, 1 when any is incompatible or not restorable, 2 for unusable input.
  */
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkSavepoint, computeExitCode, describeJobJarSchema, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
+import { writeOutputFile } from '../output-failure';
 import { parseReportFormat, parseTarget, parseTypeKind, parseWith, takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, createParallelValueScan, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
@@ -112,7 +112,7 @@ export const checkCommand: CliCommand = {
     const report = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(savepoint, files, check, { workers: scanWorkers }) });
     const text = formatReport(report, format);
     const output = values['output'];
-    if (typeof output === 'string') await writeFile(output, text);
+    if (typeof output === 'string') await writeOutputFile(output, text);
     else io.stdout(text);
     return computeExitCode(report);
   },

@@ -5,10 +5,11 @@
  * root message, saved by the old application, restore in the new one. Exit codes as `check`.
  */
 import { createHash } from 'node:crypto';
-import { open, stat, writeFile } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { compareDescriptorSets, computeExitCode, describeJobJarSchema, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
+import { writeOutputFile } from '../output-failure';
 import { looksLikeJar, readDescriptorSetFile, readJobJar } from '../sources';
 import { parseReportFormat, parseTarget, parseTypeKind, parseWith, takeOnePositional } from '../parse-cli-values';
 import packageJson from '../../../package.json' with { type: 'json' };
@@ -91,7 +92,7 @@ export const compareCommand: CliCommand = {
     });
     const text = formatReport(report, format);
     const output = values['output'];
-    if (typeof output === 'string') await writeFile(output, text);
+    if (typeof output === 'string') await writeOutputFile(output, text);
     else io.stdout(text);
     return computeExitCode(report);
   },

@@ -5,9 +5,9 @@
  * FileDescriptorSet that `compare --against` reads: keep it next to the job's code and check every
  * change of the schema against what production state was saved with, without the savepoint.
  */
-import { writeFile } from 'node:fs/promises';
 import { DEFAULT_SETTINGS, listSavedSchemas, type SavedSchema } from '../../core/compat';
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
+import { writeOutputFile } from '../output-failure';
 import { takeOnePositional } from '../parse-cli-values';
 import { selectSavedSchemas } from './select-saved-schemas';
 import { openNodeInput } from '../sources';
@@ -64,7 +64,7 @@ export const exportSchemaCommand: CliCommand = {
       return fail(io, `the selection holds ${selected.schemas} different saved schemas; narrow it with --operator, --state, --role or --root:\n${selected.states.map(describeState).join('\n')}`);
     }
     const chosen = selected.schema;
-    await writeFile(output, chosen.descriptorBytes);
+    await writeOutputFile(output, chosen.descriptorBytes);
     const roots = [...new Set(selected.states.map((s) => s.rootFullName))];
     io.stdout(
       `wrote ${output}: the saved schema of ${selected.states.map(describeStateName).join(', ')} (${chosen.descriptorBytes.length} bytes, sha256 ${chosen.descriptorSha256})\n` +

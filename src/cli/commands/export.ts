@@ -7,8 +7,9 @@
  * (back pressure: a slow pipe or disk pauses the scan; memory stays at a row group). A state whose values cannot be
  * read is refused with its reason (exit 2); rows that are not the whole state are said so on stderr.
  */
-import { createWriteStream, mkdirSync, openSync } from 'node:fs';
+import { createWriteStream, mkdirSync, openSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { exportStates, type ExportFormat, type ExportProgress, type ParquetListLayout } from '../../core/export';
 import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, type InspectedState, type StateSample } from '../../core/flink';
 import { wrongInput } from '../../core/io';
@@ -16,6 +17,7 @@ import { registerProtobufSnapshotReaders } from '../../core/protobuf';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
 import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
+import { rethrowAsOutputFailure } from '../output-failure';
 import { endWritable, flushWritable, writeToWritable } from '../write-to-writable';
 
 const FORMATS: readonly ExportFormat[] = ['jsonl', 'csv', 'parquet', 'arrow'];
@@ -36,6 +38,7 @@ export const exportCommand: CliCommand = {
     '  --layout <l>          parquet: legacy (bare repeated fields, as Flink\'s ParquetProtoWriters writes; default) or spec (LIST/MAP wrappers)',
     '  --every-key-group N   sample: read only key groups 0, N, 2N, … of keyed state',
     '  --first N             sample: only the first N entries of each state',
+    '  --keep-partial        when the export fails, keep what was written as <file>.partial (the reason in its metadata) instead of removing it',
     '  --quiet               no progress on stderr',
     '  -h, --help            show this help',
   ].join('\n'),
@@ -48,6 +51,7 @@ export const exportCommand: CliCommand = {
     layout: { type: 'string' },
     'every-key-group': { type: 'string' },
     first: { type: 'string' },
+    'keep-partial': { type: 'boolean' },
     quiet: { type: 'boolean' },
   },
   async run({ values, positionals }, io) {
@@ -90,15 +94,27 @@ export const exportCommand: CliCommand = {
       chosen = chosen.slice(0, 1);
     }
     const quiet = values['quiet'] === true;
+    const keepPartial = values['keep-partial'] === true;
     let partial = false;
     // every chosen state in one read of the operator's state files (exportStates), each into its own file
-    const targets = chosen.map((state) => (toStdout ? '-' : all ? path.join(output, `${state.scope}-${state.name.replace(/[^A-Za-z0-9._-]/g, '_')}.${EXTENSIONS[format as ExportFormat]}`) : output));
-    // opened here, so a path the file system refuses fails at once with its own message
-    const outs = targets.map((target) => (toStdout ? io.stdoutStream! : createWriteStream('', { fd: openSync(target, 'w') })));
+    const targets = chosen.map((state) => (toStdout ? 'stdout' : all ? path.join(output, `${state.scope}-${state.name.replace(/[^A-Za-z0-9._-]/g, '_')}.${EXTENSIONS[format as ExportFormat]}`) : output));
+    // opened here, so a path the file system refuses fails at once with its own message; a regular file is
+    // written under a temporary name beside it and renamed only when its export succeeded
+    const outputs = toStdout ? [{ target: 'stdout', out: io.stdoutStream!, temp: undefined }] : targets.map(openOutputFile);
     const progress = quiet ? undefined : chosen.map((state) => reportProgress(state.name, io));
     let results;
     try {
-      const sinks = outs.map((out) => writeToWritable(out));
+      const sinks = outputs.map(({ out, target }) => {
+        const write = writeToWritable(out);
+        return (chunk: Uint8Array) => {
+          try {
+            return write(chunk)?.catch((e: unknown) => rethrowAsOutputFailure(e, target));
+          } catch (e) {
+            // stdout on a file or device writes synchronously
+            return rethrowAsOutputFailure(e, target);
+          }
+        };
+      });
       results = await exportStates(
         opened,
         registry,
@@ -112,22 +128,92 @@ export const exportCommand: CliCommand = {
         },
         (i, chunk) => sinks[i]!(chunk),
       );
-      for (const out of outs) await (toStdout ? flushWritable(out) : endWritable(out));
+      for (const { out, target } of outputs) await (toStdout ? flushWritable(out) : endWritable(out)).catch((e: unknown) => rethrowAsOutputFailure(e, target));
+    } catch (e) {
+      // nothing complete-looking is left behind: the temporary files go (or become <file>.partial when asked)
+      for (const o of outputs) {
+        if (o.temp === undefined) continue;
+        o.out.destroy();
+        try {
+          const kept = settleTemp(o.temp, o.target, false, keepPartial);
+          if (kept !== undefined) io.stderr(`savepoint-inspector export: the export failed; what was written is kept as ${kept}\n`);
+        } catch {
+          // the failure being reported says more than a temporary file that would not go
+        }
+      }
+      throw e;
     } finally {
-      if (!toStdout) for (const out of outs) out.destroy();
+      if (!toStdout) for (const { out } of outputs) out.destroy();
     }
     results.forEach((result, i) => {
       const state = chosen[i]!;
-      const summary = `${toStdout ? 'stdout' : targets[i]}: ${result.rows} row${result.rows === 1 ? '' : 's'} of state ${JSON.stringify(state.name)} (${result.entries} entr${result.entries === 1 ? 'y' : 'ies'})\n`;
+      const { target, temp } = outputs[toStdout ? 0 : i]!;
+      // part of the state could not be read or decoded (a stream failed, a part not readable here, values kept as bytes): the file is partial
+      const failed = result.failures.length > 0;
+      if (failed) partial = true;
+      const written = temp === undefined ? target : settleTemp(temp, target, !failed, keepPartial);
+      const rows = `${result.rows} row${result.rows === 1 ? '' : 's'} of state ${JSON.stringify(state.name)} (${result.entries} entr${result.entries === 1 ? 'y' : 'ies'})`;
+      const undecoded = result.undecodable === 0 ? '' : `, ${result.undecodable} value${result.undecodable === 1 ? '' : 's'} not decoded`;
+      const outcome = !failed
+        ? ''
+        : temp === undefined
+          ? ` — the export failed: ${toStdout ? 'the output' : 'the file'} is partial`
+          : written === undefined
+            ? ' — the export failed: file removed (--keep-partial keeps it as <file>.partial)'
+            : ` — the export failed: kept as ${written}`;
+      const summary = `${written ?? target}: ${rows}${undecoded}${outcome}\n`;
       if (toStdout) io.stderr(`savepoint-inspector export: ${summary}`);
       else io.stdout(summary);
       for (const why of result.incomplete) io.stderr(`savepoint-inspector export: warning: ${state.name}: not the whole state: ${why}\n`);
-      // part of the state could not be read (a stream failed, a part not readable here): the file is partial
-      if (result.errors.length > 0 || result.incomplete.some((why) => why.startsWith('not readable here'))) partial = true;
+      if (result.undecodable > 0) io.stderr(`savepoint-inspector export: warning: ${state.name}: ${result.failures[result.failures.length - 1]}\n`);
     });
     return partial ? EXIT_FINDINGS : EXIT_OK;
   },
 };
+
+interface OutputFile {
+  /** the path the user asked for */
+  target: string;
+  out: Writable;
+  /** the temporary file beside it (a regular file target), renamed to it on success */
+  temp: string | undefined;
+}
+
+/**
+ * The output of one state: a regular file (or a path not there yet) is written as a hidden temporary file
+ * beside it (`.<name>.<pid>.tmp`), so a failed export never leaves a complete-looking file; what is not a
+ * regular file (a device such as /dev/null, a FIFO) is written in place. A folder is refused.
+ */
+function openOutputFile(target: string): OutputFile {
+  let info: Stats | undefined;
+  try {
+    info = statSync(target);
+  } catch {
+    info = undefined;
+  }
+  if (info?.isDirectory() === true) throw wrongInput('bad-path', `expected a file to write, found a directory: ${target}`);
+  const temp = info === undefined || info.isFile() ? path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`) : undefined;
+  try {
+    return { target, temp, out: createWriteStream('', { fd: openSync(temp ?? target, 'w') }) };
+  } catch (e) {
+    return rethrowAsOutputFailure(e, target);
+  }
+}
+
+/**
+ * The temporary file after its export: renamed to the target on success; on failure removed, or renamed
+ * to `<target>.partial` with --keep-partial. Returns the path it now has (undefined: removed).
+ */
+function settleTemp(temp: string, target: string, succeeded: boolean, keepPartial: boolean): string | undefined {
+  const to = succeeded ? target : keepPartial ? `${target}.partial` : undefined;
+  try {
+    if (to === undefined) rmSync(temp, { force: true });
+    else renameSync(temp, to);
+  } catch (e) {
+    rethrowAsOutputFailure(e, to ?? target);
+  }
+  return to;
+}
 
 /**
  * Progress on stderr for a long export: a line once 1,000 rows are written, then at most one a second,

@@ -5,10 +5,11 @@
  * ProtobufTypeInformation (core: generateKryoMigrationJob). Exit 0 when the job carries a state, 1 when there is
  * nothing it can carry (the README still says why), 2 on unusable input.
  */
-import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { generateKryoMigrationJob, inspectProtobufStates, loadDescriptorSet, type KryoMigrationJob } from '../../core/compat';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
+import { writeOutputFile } from '../output-failure';
 import { takeOnePositional } from '../parse-cli-values';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
 import { parseWith } from '../parse-cli-values';
@@ -73,7 +74,7 @@ export const migrationJobCommand: CliCommand = {
     for (const f of job.files) {
       const target = path.join(output, ...f.path.split('/'));
       await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, f.content);
+      await writeOutputFile(target, f.content);
     }
     io.stdout(formatSummary(job, output));
     return job.carried.length > 0 ? EXIT_OK : EXIT_FINDINGS;

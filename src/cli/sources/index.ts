@@ -5,3 +5,4 @@ export { openNodeHttpFolder, isHttpFolderUrl } from './open-node-http-folder';
 export { createNodeRangeFetch } from './node-range-fetch';
 export { checkRegularFile, readDescriptorSetFile } from './read-descriptor-set-file';
 export { looksLikeJar, readJobJar } from './read-job-jar';
+export { describeHttpDeadlinePassed, runWithHttpDeadline } from './http-deadline';

@@ -81,8 +81,10 @@ describe('createNodeRangeFetch', () => {
   });
 
   it('reads its bounds from the environment', () => {
-    expect(httpOptionsFromEnv({})).toEqual({ headersMs: 10_000, idleMs: 10_000, retries: 2 });
-    expect(httpOptionsFromEnv({ SAVEPOINT_INSPECTOR_HTTP_TIMEOUT: '0.5', SAVEPOINT_INSPECTOR_HTTP_RETRIES: '0' })).toEqual({ headersMs: 500, idleMs: 500, retries: 0 });
-    expect(httpOptionsFromEnv({ SAVEPOINT_INSPECTOR_HTTP_TIMEOUT: 'soon', SAVEPOINT_INSPECTOR_HTTP_RETRIES: '-1' })).toEqual({ headersMs: 10_000, idleMs: 10_000, retries: 2 });
+    expect(httpOptionsFromEnv({})).toEqual({ headersMs: 10_000, idleMs: 10_000, retries: 2, totalMs: 300_000, totalSetting: 'SAVEPOINT_INSPECTOR_HTTP_DEADLINE' });
+    expect(httpOptionsFromEnv({ SAVEPOINT_INSPECTOR_HTTP_TIMEOUT: '0.5', SAVEPOINT_INSPECTOR_HTTP_RETRIES: '0' })).toEqual({ headersMs: 500, idleMs: 500, retries: 0, totalMs: 300_000, totalSetting: 'SAVEPOINT_INSPECTOR_HTTP_DEADLINE' });
+    expect(httpOptionsFromEnv({ SAVEPOINT_INSPECTOR_HTTP_DEADLINE: '1.5' })).toEqual({ headersMs: 10_000, idleMs: 10_000, retries: 2, totalMs: 1500, totalSetting: 'SAVEPOINT_INSPECTOR_HTTP_DEADLINE' });
+    expect(httpOptionsFromEnv({ SAVEPOINT_INSPECTOR_HTTP_DEADLINE: '0' })).toEqual({ headersMs: 10_000, idleMs: 10_000, retries: 2 });
+    expect(httpOptionsFromEnv({ SAVEPOINT_INSPECTOR_HTTP_TIMEOUT: 'soon', SAVEPOINT_INSPECTOR_HTTP_RETRIES: '-1', SAVEPOINT_INSPECTOR_HTTP_DEADLINE: 'never' })).toEqual({ headersMs: 10_000, idleMs: 10_000, retries: 2, totalMs: 300_000, totalSetting: 'SAVEPOINT_INSPECTOR_HTTP_DEADLINE' });
   });
 });

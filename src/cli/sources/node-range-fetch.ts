@@ -13,21 +13,36 @@
  *   one per file).
  * - It asks for `Accept-Encoding: identity`: a byte range must come as stored.
  *
- * The bounds come from SAVEPOINT_INSPECTOR_HTTP_TIMEOUT (seconds, for both; default 10) and
- * SAVEPOINT_INSPECTOR_HTTP_RETRIES (default 2). One instance serves one opened input.
+ * - All requests of a command together must end within SAVEPOINT_INSPECTOR_HTTP_DEADLINE seconds
+ *   (default 300; 0: none), from the first: a server that answers every request just within the
+ *   bounds above cannot hold a command for minutes. The error says the deadline and what was read.
+ *
+ * The bounds come from SAVEPOINT_INSPECTOR_HTTP_TIMEOUT (seconds, for both; default 10),
+ * SAVEPOINT_INSPECTOR_HTTP_RETRIES (default 2) and SAVEPOINT_INSPECTOR_HTTP_DEADLINE. One instance
+ * serves one opened input.
  */
 import { createBoundedRangeFetch, type BoundedFetchOptions, type FetchPlatform, type RangeFetch } from '../../core/io';
+import { captureHttpDeadlineReporter } from './http-deadline';
 
 export type NodeRangeFetchOptions = BoundedFetchOptions;
 
 export const DEFAULT_HTTP_TIMEOUT_SECONDS = 10;
 export const DEFAULT_HTTP_RETRIES = 2;
+/** seconds for all of a command's HTTP requests together */
+export const DEFAULT_HTTP_DEADLINE_SECONDS = 300;
 
 export function httpOptionsFromEnv(env: Record<string, string | undefined> = process.env): NodeRangeFetchOptions {
   const seconds = Number(env['SAVEPOINT_INSPECTOR_HTTP_TIMEOUT'] ?? DEFAULT_HTTP_TIMEOUT_SECONDS);
   const retries = Number(env['SAVEPOINT_INSPECTOR_HTTP_RETRIES'] ?? DEFAULT_HTTP_RETRIES);
   const ms = Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : DEFAULT_HTTP_TIMEOUT_SECONDS * 1000;
-  return { headersMs: ms, idleMs: ms, retries: Number.isInteger(retries) && retries >= 0 && retries <= 10 ? retries : DEFAULT_HTTP_RETRIES };
+  const total = Number(env['SAVEPOINT_INSPECTOR_HTTP_DEADLINE'] ?? DEFAULT_HTTP_DEADLINE_SECONDS);
+  const totalSeconds = Number.isFinite(total) && total >= 0 ? total : DEFAULT_HTTP_DEADLINE_SECONDS;
+  return {
+    headersMs: ms,
+    idleMs: ms,
+    retries: Number.isInteger(retries) && retries >= 0 && retries <= 10 ? retries : DEFAULT_HTTP_RETRIES,
+    ...(totalSeconds === 0 ? {} : { totalMs: Math.round(totalSeconds * 1000), totalSetting: 'SAVEPOINT_INSPECTOR_HTTP_DEADLINE' }),
+  };
 }
 
 /** Node's fetch, timers (background ones unref'd) and connection errors, for createBoundedRangeFetch. */
@@ -45,7 +60,8 @@ const NODE_PLATFORM: FetchPlatform = {
 };
 
 export function createNodeRangeFetch(options: NodeRangeFetchOptions = httpOptionsFromEnv()): RangeFetch {
-  return createBoundedRangeFetch(NODE_PLATFORM, options);
+  // a passed deadline ends the command with exit 2 (http-deadline.ts), even where it lists the reads as failed and goes on
+  return createBoundedRangeFetch(NODE_PLATFORM, { onDeadline: captureHttpDeadlineReporter(), ...options });
 }
 
 /** Connection-level failures before any answer (refused, reset, closed): worth one more try. */

@@ -9,12 +9,12 @@
  * front with its reason; entries that are not the whole state (a changelog's
  * changes, a sample, a stream that failed) are reported in the result, never passed over in silence.
  */
-import type { CancelSignal, InspectedState, OpenedSavepoint, SerializerSnapshot, SnapshotRegistry, StateSample } from '../flink';
+import type { CancelSignal, DecodedValue, InspectedState, OpenedSavepoint, SerializerSnapshot, SnapshotRegistry, StateSample } from '../flink';
 import { findOperator, scanState, type ScanPart, type StateEntry } from '../flink';
 import { DecodeError, wrongInput, type DecodeErrorJson } from '../io';
 import { encodeUtf8, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
 import type { ExportFormat, ExportProgress, ExportRow, ExportSink, ParquetListLayout } from './export-types';
-import { formatCsvHeader, formatCsvRow, formatJsonLine, listExportColumns, type ExportColumns } from './format-export-rows-text';
+import { formatCsvHeader, formatCsvRowPieces, formatJsonLinePieces, listExportColumns, type ExportColumns } from './format-export-rows-text';
 import { listExportRows, listFramedExportRows } from './list-export-rows';
 import { ParquetExportWriter } from './parquet-export-writer';
 import { ArrowExportWriter, type FramedExportRowSource } from './arrow-export-writer';
@@ -36,6 +36,9 @@ export interface ExportStateRequest {
   textChunkBytes?: number;
 }
 
+/** The Parquet key-value metadata key of a failed export's reasons (JSON: `{rows, reasons}`). */
+export const INCOMPLETE_METADATA_KEY = 'savepoint-inspector.incomplete';
+
 /** JSON Lines and CSV are handed to the sink in chunks of about this many characters. */
 export const TEXT_CHUNK_BYTES = 1 << 20;
 
@@ -46,6 +49,15 @@ export interface ExportStateResult {
   /** why the rows are not the whole state (sampled, limited, a changelog's changes, a stream that failed) */
   incomplete: string[];
   errors: DecodeErrorJson[];
+  /** keys, namespaces, user keys and values whose known serializer could not decode their bytes (exported as those bytes, `decodeFailed`) */
+  undecodable: number;
+  /**
+   * why the rows fall short of the state (a stream failed, a part not readable here, values not
+   * decoded): the export failed and its file is partial. Empty for a complete export (a sample or a
+   * limit asked for is `incomplete`, not a failure). Written into the file when not empty: Parquet's
+   * key-value metadata `savepoint-inspector.incomplete`, JSON Lines' last line `{"exportIncomplete": …}`.
+   */
+  failures: string[];
 }
 
 
@@ -156,7 +168,8 @@ async function scanJobs(opened: OpenedSavepoint, registry: SnapshotRegistry, ope
  * the encoded bytes queued for its sink until the scan drains them.
  */
 class StateExportJob {
-  readonly result: ExportStateResult = { rows: 0, entries: 0, valueBytes: 0, incomplete: [], errors: [] };
+  readonly result: ExportStateResult = { rows: 0, entries: 0, valueBytes: 0, incomplete: [], errors: [], undecodable: 0, failures: [] };
+  private readonly unreadableReasons: string[] = [];
   /** Arrow of Protobuf values: read from the frames (ArrowExportWriter.addEntry) */
   readonly framed: boolean;
   /** `operator` (operator and broadcast state) or `keyed`, and the state's name: how entries find their job */
@@ -196,7 +209,18 @@ class StateExportJob {
 
   entry(e: StateEntry): void {
     this.result.entries++;
-    if (this.framed) this.writeFramedEntry(listFramedExportRows(e, this.listState, this.content!.schema.root));
+    if (this.framed) {
+      // a row the Arrow writer decodes (not the plain wire case) may hold a value its decoder refused: counted as in a decode scan
+      const sources = listFramedExportRows(e, this.listState, this.content!.schema.root).map((s) => ({
+        ...s,
+        decode: () => {
+          const row = s.decode();
+          this.result.undecodable += countUndecodable(row);
+          return row;
+        },
+      }));
+      this.writeFramedEntry(sources);
+    }
     else for (const row of listExportRows(e, this.listState)) this.writeRow(row);
   }
 
@@ -207,15 +231,24 @@ class StateExportJob {
 
   unreadable(reason: string): void {
     this.result.incomplete.push(`not readable here: ${reason}`);
+    this.unreadableReasons.push(reason);
   }
 
-  /** the last row group or text chunk, after the scan */
+  /** the last row group or text chunk, after the scan; a failed export says why in the file (Parquet metadata, a last JSON line) */
   finish(): void {
+    const { result } = this;
     const limit = this.request.limit;
-    if (limit !== undefined && this.result.entries >= limit) this.result.incomplete.push(`limited to the first ${limit} entries`);
+    if (limit !== undefined && result.entries >= limit) result.incomplete.push(`limited to the first ${limit} entries`);
+    for (const e of result.errors) result.failures.push(`a stream failed: ${e.message}`);
+    for (const why of this.unreadableReasons) result.failures.push(`not readable here: ${why}`);
+    if (result.undecodable > 0) result.failures.push(`${result.undecodable} value${result.undecodable === 1 ? '' : 's'} could not be decoded (exported as their bytes)`);
     this.ensureColumns(undefined);
-    if (this.writer !== undefined) this.writer.finish();
-    else this.flushText();
+    if (this.writer instanceof ParquetExportWriter) this.writer.finish(result.failures.length === 0 ? [] : [{ key: INCOMPLETE_METADATA_KEY, value: JSON.stringify({ rows: result.rows, reasons: result.failures }) }]);
+    else if (this.writer !== undefined) this.writer.finish();
+    else {
+      if (result.failures.length > 0 && this.request.format === 'jsonl') this.pending.push(`${JSON.stringify({ exportIncomplete: { rows: result.rows, reasons: result.failures } })}\n`);
+      this.flushText();
+    }
   }
 
   /** hands the queued bytes to the sink one chunk at a time, awaiting each (back pressure) */
@@ -241,6 +274,26 @@ class StateExportJob {
     return columns;
   }
 
+  /** a piece of text into the current chunk; a piece of a chunk's size or more goes out on its own, a slice at a time */
+  private pushText(piece: string): void {
+    const chunk = this.request.textChunkBytes ?? TEXT_CHUNK_BYTES;
+    if (piece.length < chunk) {
+      this.pending.push(piece);
+      this.pendingBytes += piece.length;
+      if (this.pendingBytes >= chunk) this.flushText();
+      return;
+    }
+    this.flushText();
+    for (let start = 0; start < piece.length; ) {
+      let end = Math.min(piece.length, start + chunk);
+      // a surrogate pair stays in one slice
+      const last = piece.charCodeAt(end - 1);
+      if (end < piece.length && last >= 0xd800 && last <= 0xdbff) end--;
+      this.emit(encodeUtf8(piece.slice(start, end)));
+      start = end;
+    }
+  }
+
   private flushText(): void {
     if (this.pending.length === 0) return;
     const text = this.pending.join('');
@@ -255,14 +308,12 @@ class StateExportJob {
     const { result, request } = this;
     result.rows++;
     result.valueBytes += row.valueSize;
+    result.undecodable += countUndecodable(row);
     if (this.writer !== undefined) {
       this.writer.add(row);
     } else {
-      if (result.rows === 1 && request.format === 'csv') this.pending.push(formatCsvHeader(cols));
-      const line = request.format === 'csv' ? formatCsvRow(row, cols) : formatJsonLine(row, cols);
-      this.pending.push(line);
-      this.pendingBytes += line.length;
-      if (this.pendingBytes >= (request.textChunkBytes ?? TEXT_CHUNK_BYTES)) this.flushText();
+      if (result.rows === 1 && request.format === 'csv') this.pushText(formatCsvHeader(cols));
+      for (const piece of request.format === 'csv' ? formatCsvRowPieces(row, cols) : formatJsonLinePieces(row, cols)) this.pushText(piece);
     }
     this.reportProgress();
   }
@@ -282,6 +333,45 @@ class StateExportJob {
     this.lastProgress = result.rows;
     this.request.progress?.(this.index, { rows: result.rows, valueBytes: result.valueBytes });
   }
+}
+
+/** The row's key, namespace, user key and value parts (list elements, map entries, fields) that their serializer could not decode. */
+function countUndecodable(row: ExportRow): number {
+  let n = 0;
+  const walk = (v: DecodedValue | null | undefined): void => {
+    if (v === null || v === undefined) return;
+    switch (v.kind) {
+      case 'opaque':
+        if (v.decodeFailed === true) n++;
+        return;
+      case 'list':
+        v.items.forEach(walk);
+        return;
+      case 'map':
+        for (const e of v.entries) {
+          walk(e.key);
+          walk(e.value);
+        }
+        return;
+      case 'tuple':
+        v.fields.forEach(walk);
+        return;
+      case 'pojo':
+      case 'row':
+        for (const f of v.fields) walk(f.value);
+        return;
+      case 'ttl':
+        walk(v.value);
+        return;
+      default:
+        return;
+    }
+  };
+  walk(row.key);
+  walk(row.namespace);
+  walk(row.userKey);
+  walk(row.value);
+  return n;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { encodeBase64 } from '../flink';
 import type { ExportRow } from './export-types';
-import { formatPlainText, toPlainValue, type PlainValue } from './to-plain-value';
+import { toPlainValue, type PlainValue } from './to-plain-value';
 
 /** The columns a state's rows have (the first row decides: every entry of one state has the same parts). */
 export interface ExportColumns {
@@ -32,8 +32,55 @@ function toJsonObject(row: ExportRow, columns: ExportColumns): { [name: string]:
   return out;
 }
 
-export function formatJsonLine(row: ExportRow, columns: ExportColumns): string {
-  return `${JSON.stringify(toJsonObject(row, columns))}\n`;
+/**
+ * One JSON line as pieces whose concatenation is the line (what JSON.stringify gives): a large string
+ * that needs no escaping (a bytes field's base64: a 60 MB field is an 80 MB string) is a piece of its own,
+ * never copied into the line, so the line is encoded and written a slice at a time.
+ */
+export function formatJsonLinePieces(row: ExportRow, columns: ExportColumns): string[] {
+  const pieces: string[] = [];
+  pushJson(toJsonObject(row, columns), pieces);
+  pieces.push('\n');
+  return pieces;
+}
+
+/** Strings at least this long are written as pieces of their own when they need no escaping. */
+const LARGE_STRING = 1 << 16;
+/** what JSON.stringify escapes in a string: quotes, backslashes, control characters, lone surrogates (tested loosely: any surrogate) */
+// eslint-disable-next-line no-control-regex -- the control characters JSON.stringify escapes
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** The pieces of JSON.stringify(v) (v a plain value: no toJSON, cycles or bigints). */
+function pushJson(v: unknown, out: string[]): void {
+  if (typeof v === 'string') {
+    if (v.length >= LARGE_STRING && !NEEDS_ESCAPE.test(v)) out.push('"', v, '"');
+    else out.push(JSON.stringify(v));
+    return;
+  }
+  if (v === null || typeof v !== 'object' || typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+    out.push(JSON.stringify(v) ?? 'null');
+    return;
+  }
+  const skipped = (x: unknown) => x === undefined || typeof x === 'function' || typeof x === 'symbol';
+  if (Array.isArray(v)) {
+    out.push('[');
+    v.forEach((x, i) => {
+      if (i > 0) out.push(',');
+      if (skipped(x)) out.push('null');
+      else pushJson(x, out);
+    });
+    out.push(']');
+    return;
+  }
+  out.push('{');
+  let first = true;
+  for (const [k, x] of Object.entries(v)) {
+    if (skipped(x)) continue;
+    out.push(`${first ? '' : ','}${JSON.stringify(k)}:`);
+    first = false;
+    pushJson(x, out);
+  }
+  out.push('}');
 }
 
 export function formatCsvHeader(columns: ExportColumns): string {
@@ -46,12 +93,29 @@ export function formatCsvHeader(columns: ExportColumns): string {
   return `${names.join(',')}\r\n`;
 }
 
-export function formatCsvRow(row: ExportRow, columns: ExportColumns): string {
+/** One CSV row as pieces whose concatenation is the row: a large cell (or a large string inside a JSON cell) is never copied into a row string. */
+export function formatCsvRowPieces(row: ExportRow, columns: ExportColumns): string[] {
   const o = toJsonObject(row, columns);
-  const cells = Object.values(o).map((v) => quoteCsv(v === null ? '' : formatPlainText(v)));
-  return `${cells.join(',')}\r\n`;
+  const pieces: string[] = [];
+  for (const v of Object.values(o)) {
+    if (pieces.length > 0) pieces.push(',');
+    if (v === null) continue;
+    if (typeof v === 'string') {
+      pieces.push(quoteCsv(v));
+      continue;
+    }
+    // a structured cell: its JSON text, quoted when it holds a quote, comma or line break (as RFC 4180 asks)
+    const cell: string[] = [];
+    pushJson(v, cell);
+    if (!cell.some((p) => CSV_SPECIAL.test(p))) pieces.push(...cell);
+    else pieces.push('"', ...cell.map((p) => p.replace(/"/g, '""')), '"');
+  }
+  pieces.push('\r\n');
+  return pieces;
 }
 
+const CSV_SPECIAL = /[",\r\n]/;
+
 function quoteCsv(text: string): string {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  return CSV_SPECIAL.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

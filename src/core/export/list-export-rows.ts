@@ -6,7 +6,8 @@
  */
 import type { DescMessage } from '@bufbuild/protobuf';
 import type { DecodedValue, StateEntry } from '../flink';
-import { ByteReader } from '../io';
+import { ByteReader, isDecodeError } from '../io';
+import { encodeBase64 } from '../flink';
 import { asProtobufFrame, listProtobufFrames, listProtobufValueDetails, type DecodedProtobufValue } from '../protobuf';
 import type { FramedExportRow, FramedExportRowSource } from './arrow-export-writer';
 import type { ExportRow } from './export-types';
@@ -57,12 +58,30 @@ export function listFramedExportRows(entry: StateEntry, listState: boolean, root
   const source = (row: FramedExportRow, unit: DecodedValue | null, serializedLength: number | undefined): FramedExportRowSource => {
     const frames = unit !== null && unit.kind === 'frame' ? [unit] : listProtobufFrames(unit);
     const only = frames.length === 1 && asProtobufFrame(frames[0]!)?.codec.content.schema.root === root ? frames[0] : undefined;
-    return { row, frame: only, decode: () => ({ ...row, ...describeDetails(unit, decodeFrameDetails(unit), serializedLength) }) };
+    const decode = (): ExportRow => {
+      let details: DecodedProtobufValue[];
+      try {
+        details = decodeFrameDetails(unit);
+      } catch (e) {
+        // as a `decode` scan keeps a value its serializer refuses: its bytes, `decodeFailed`, with the reason
+        if (!isDecodeError(e)) throw e;
+        return { ...row, ...describeValue(describeUndecodableFrames(unit, e.message), serializedLength) };
+      }
+      return { ...row, ...describeDetails(unit, details, serializedLength) };
+    };
+    return { row, frame: only, decode };
   };
   if (listState && entry.value !== null && entry.value.kind === 'list') {
     return entry.value.items.map((item, i) => source({ ...base, elementIndex: i }, item, undefined));
   }
   return [source(base, entry.value, entry.valueRange.length)];
+}
+
+/** A framed value whose payload its decoder refused, as a `decode` scan keeps it: its serialized bytes, `decodeFailed`. */
+function describeUndecodableFrames(value: DecodedValue | null, reason: string): DecodedValue {
+  const frames = listProtobufFrames(value);
+  const bytes = frames.length === 1 ? frames[0]!.bytes.subarray(frames[0]!.start, frames[0]!.end) : new Uint8Array(0);
+  return { kind: 'opaque', reason: `value could not be decoded: ${reason}`, length: bytes.length, base64: encodeBase64(bytes), decodeFailed: true };
 }
 
 /** The decoder's results of the value's Protobuf frames, as a `decode`-mode scan has them (a bad payload throws the decoder's DecodeError). */

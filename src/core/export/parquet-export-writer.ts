@@ -61,6 +61,8 @@ export class ParquetExportWriter {
     this.rowGroupRows = options.rowGroupRows ?? PARQUET_ROW_GROUP_ROWS;
   }
 
+  private readonly kvMetadata: { key: string; value: string }[] = [];
+
   /** Shapes the row into its column values; a full row group is encoded and emitted. */
   add(row: ExportRow): void {
     this.start(row);
@@ -68,10 +70,12 @@ export class ParquetExportWriter {
     if (this.buffered.length >= this.rowGroupRows) this.flushRowGroup();
   }
 
-  /** The last row group and the footer. */
-  finish(): void {
+  /** The last row group and the footer, with `extraMetadata` added to its key-value metadata (a failed export's reasons). */
+  finish(extraMetadata: readonly { key: string; value: string }[] = []): void {
     this.flushRowGroup();
     this.start();
+    // the writer holds this very array: it writes it in the footer
+    this.kvMetadata.push(...extraMetadata);
     this.writer!.finish();
     this.drain();
   }
@@ -87,7 +91,8 @@ export class ParquetExportWriter {
     this.userKeyType = chooseKeyType(first?.userKey);
     this.root = buildExportSchema(this.columns, this.keyType, this.userKeyType, this.options);
     this.bytes = new ByteWriter();
-    const kv: { key: string; value: string }[] = [{ key: 'savepoint-inspector.layout', value: this.options.layout }];
+    const kv = this.kvMetadata;
+    kv.push({ key: 'savepoint-inspector.layout', value: this.options.layout });
     if (this.options.message !== undefined) kv.push({ key: 'parquet.proto.descriptor.root', value: this.options.message.typeName });
     if (this.options.javaClass !== undefined) kv.push({ key: 'parquet.proto.class', value: this.options.javaClass });
     this.writer = new ParquetWriter({ writer: this.bytes, schema: toSchemaElements(this.root), kvMetadata: kv, createdBy: CREATED_BY });

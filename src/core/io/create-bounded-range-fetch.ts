@@ -10,6 +10,10 @@
  *   reset) is retried `retries` times, after 200 ms and 400 ms; a timeout is not retried, and after one,
  *   every later request to the same origin fails at once with the same reason (a dead server costs one
  *   timeout, not one per file).
+ * - `totalMs` (optional) bounds all requests together, from the first one: a server that answers each
+ *   request just within its bounds cannot hold a command for minutes. When it passes, the requests in
+ *   flight are aborted and every later one fails at once; the error says the deadline and what was read
+ *   by then (requests answered, bytes received).
  */
 import type { RangeFetch, RangeFetchBodyReader, RangeFetchResponse } from './open-http-range-source';
 
@@ -17,6 +21,20 @@ export interface BoundedFetchOptions {
   headersMs: number;
   idleMs: number;
   retries: number;
+  /** a deadline for all requests together, from the first one (undefined: none) */
+  totalMs?: number;
+  /** how the deadline is set, named in its error (e.g. the CLI's environment variable) */
+  totalSetting?: string;
+  /** told once when the deadline passes: what was read by then (so a caller that keeps going after failed reads can say so) */
+  onDeadline?: (passed: HttpDeadlinePassed) => void;
+}
+
+/** The deadline for all requests that passed, and what was read by then. */
+export interface HttpDeadlinePassed {
+  totalMs: number;
+  totalSetting: string | undefined;
+  answered: number;
+  bytes: number;
 }
 
 /** A body slower than this (averaged over the range asked for) is cut off once `idleMs` have passed. */
@@ -50,10 +68,13 @@ export function createBoundedRangeFetch(platform: FetchPlatform, options: Bounde
   const seconds = (ms: number) => `${ms / 1000} s`;
   /** origin → why it stopped answering */
   const unresponsive = new Map<string, string>();
+  const deadline = createDeadline(platform, options);
   return async (url, init) => {
     const origin = originOf(url);
+    if (deadline.expired !== undefined) throw new HttpTimeout(deadline.expired);
     const dead = unresponsive.get(origin);
     if (dead !== undefined) throw new HttpTimeout(`${dead} on an earlier request to ${origin}; not asked again`);
+    deadline.start();
     for (let attempt = 0; ; attempt++) {
       const controller = platform.createAbortController();
       let timedOut: string | undefined;
@@ -62,20 +83,73 @@ export function createBoundedRangeFetch(platform: FetchPlatform, options: Bounde
         unresponsive.set(origin, why);
         controller.abort(new HttpTimeout(why));
       };
+      const untrack = deadline.track(stop);
       const headerTimer = platform.setTimer(() => stop(`no response headers within ${seconds(options.headersMs)}`), options.headersMs);
       let res: PlatformFetchResponse;
       try {
         res = await platform.fetch(url, { method: init.method, headers: { ...init.headers }, signal: controller.signal });
       } catch (e) {
+        untrack();
         if (timedOut !== undefined) throw new HttpTimeout(timedOut);
         if (attempt >= options.retries || !platform.isRetryable(e)) throw e;
         await new Promise((resolve) => platform.setTimer(() => resolve(undefined), 200 * 2 ** attempt));
+        if (deadline.expired !== undefined) throw new HttpTimeout(deadline.expired);
         continue;
       } finally {
         platform.clearTimer(headerTimer);
       }
-      return boundBody(platform, res, init.headers?.['Range'], options, stop, () => timedOut);
+      deadline.answered();
+      return boundBody(platform, res, init.headers?.['Range'], options, stop, () => timedOut, deadline, untrack);
     }
+  };
+}
+
+/** The deadline of all requests together (BoundedFetchOptions.totalMs): started by the first request, it aborts those in flight when it passes. */
+interface Deadline {
+  /** why no request may run any more (the deadline passed), else undefined */
+  readonly expired: string | undefined;
+  start(): void;
+  /** a request in flight, stopped when the deadline passes; returns its release */
+  track(stop: (why: string) => void): () => void;
+  answered(): void;
+  received(bytes: number): void;
+}
+
+function createDeadline(platform: FetchPlatform, options: BoundedFetchOptions): Deadline {
+  const active = new Set<(why: string) => void>();
+  let started = false;
+  let answered = 0;
+  let bytes = 0;
+  let expired: string | undefined;
+  return {
+    get expired() {
+      return expired;
+    },
+    start() {
+      if (started || options.totalMs === undefined) return;
+      started = true;
+      const ms = options.totalMs;
+      // a background timer: a command that is done does not wait for it
+      platform.setTimer(
+        () => {
+          expired = `the deadline of ${ms / 1000} s for all HTTP requests together passed${options.totalSetting === undefined ? '' : ` (${options.totalSetting})`}, after ${answered} request${answered === 1 ? '' : 's'} answered and ${bytes} bytes received`;
+          options.onDeadline?.({ totalMs: ms, totalSetting: options.totalSetting, answered, bytes });
+          for (const stop of [...active]) stop(expired);
+        },
+        ms,
+        true,
+      );
+    },
+    track(stop) {
+      active.add(stop);
+      return () => void active.delete(stop);
+    },
+    answered() {
+      answered++;
+    },
+    received(n) {
+      bytes += n;
+    },
   };
 }
 
@@ -93,6 +167,8 @@ function boundBody(
   options: BoundedFetchOptions,
   stop: (why: string) => void,
   timedOut: () => string | undefined,
+  deadline: Deadline,
+  untrack: () => void,
 ): RangeFetchResponse {
   const body = res.body;
   const m = rangeHeader === undefined ? null : /bytes=(\d+)-(\d+)/.exec(rangeHeader);
@@ -107,6 +183,7 @@ function boundBody(
         : platform.setTimer(() => stop(`the body arrived slower than ${MIN_BYTES_PER_SECOND / 1024} KiB/s (${expected} bytes not complete after ${Math.round(deadlineMs / 100) / 10} s)`), deadlineMs, true);
     const done = () => {
       if (overall !== undefined) platform.clearTimer(overall);
+      untrack();
     };
     return {
       async read() {
@@ -114,6 +191,7 @@ function boundBody(
         try {
           const chunk = await reader.read();
           if (chunk.done) done();
+          else deadline.received(chunk.value?.length ?? 0);
           return chunk;
         } catch (e) {
           done();
@@ -132,7 +210,16 @@ function boundBody(
   return {
     status: res.status,
     headers: res.headers,
-    body: body === null ? null : { cancel: () => body.cancel(), getReader: () => getReader(body) },
+    body:
+      body === null
+        ? null
+        : {
+            cancel: () => {
+              untrack();
+              return body.cancel();
+            },
+            getReader: () => getReader(body),
+          },
     arrayBuffer: () => res.arrayBuffer(),
   };
 }

@@ -14,7 +14,7 @@ export { decodeModifiedUtf8, encodeModifiedUtf8, isModifiedUtf8StringAt } from '
 export { baseNameOf } from './normalize-entry-path';
 export { createHttpFolderFiles, openHttpFolderMetadata } from './open-http-folder';
 export { type RangeFetch, openHttpRangeSource } from './open-http-range-source';
-export { createBoundedRangeFetch, type BoundedFetchOptions, type FetchPlatform } from './create-bounded-range-fetch';
+export { createBoundedRangeFetch, type BoundedFetchOptions, type FetchPlatform, type HttpDeadlinePassed } from './create-bounded-range-fetch';
 export { openSavepointInput } from './open-savepoint-input';
 export { openZipArchive } from './open-zip-archive';
 export { SnappyFramedReader, decodeSnappyFramed } from './read-snappy-framed';

@@ -13,6 +13,7 @@ export type UsageErrorCode =
   | 'not-found' // an operator, entry or saved schema the open savepoint does not hold
   | 'bad-url' // not an http(s) URL
   | 'bad-path' // a local path that does not exist, cannot be read, or is a folder where a file is expected (or the reverse)
+  | 'cannot-write' // an output file or stdout the operating system refused to write (a full disk, no permission, a closed pipe)
   | 'bad-option' // a command-line option or argument
   | 'too-many-files'; // a folder with more files than this inspector walks
 

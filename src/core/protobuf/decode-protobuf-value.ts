@@ -62,6 +62,13 @@ export function decodeProtobufFrame(r: ByteReader, frame: ProtobufFrame, target:
       cause: e,
     });
   }
+  // the JSON view is made when first read: a scan that only counts or checks values (inspect, check) never pays for it —
+  // for a value with a 60 MB bytes field, its base64 alone is 80 MB
+  let json: { [key: string]: JsonValue } | undefined;
+  // so are the lists of unknown fields and field ranges: a value of a million unknown fields makes a million objects for each
+  let unknownFields: PbUnknownFieldInfo[] | undefined;
+  let fieldRanges: PbFieldRangeInfo[] | undefined;
+  const message = decoded.message;
   return {
     typeName: decoded.typeName,
     ...(r.file === undefined ? {} : { file: r.file }),
@@ -70,9 +77,15 @@ export function decodeProtobufFrame(r: ByteReader, frame: ProtobufFrame, target:
     payloadSize: frame.length,
     payload: frame.payload,
     depth: decoded.depth,
-    json: formatProtobufJson(decoded.message),
-    message: decoded.message,
-    unknownFields: collectProtobufUnknownFields(decoded.message, frame.payload, frame.payloadOffset),
-    fieldRanges: collectProtobufFieldRanges(decoded.message, frame.payloadOffset),
+    get json() {
+      return (json ??= formatProtobufJson(message));
+    },
+    message,
+    get unknownFields() {
+      return (unknownFields ??= collectProtobufUnknownFields(message, frame.payload, frame.payloadOffset));
+    },
+    get fieldRanges() {
+      return (fieldRanges ??= collectProtobufFieldRanges(message, frame.payloadOffset));
+    },
   };
 }

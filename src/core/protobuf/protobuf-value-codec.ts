@@ -145,8 +145,13 @@ export function toMessageValue(d: ProtobufValueDetail): DecodedValue {
     typeName: d.typeName,
     payloadSize: d.payloadSize,
     frame: { offset: d.frameOffset, length: d.payloadOffset - d.frameOffset + d.payloadSize },
-    json: d.json,
-    unknownFieldCount: d.unknownFields.length,
+    // read from the detail when first read (made lazily there)
+    get json() {
+      return d.json;
+    },
+    get unknownFieldCount() {
+      return d.unknownFields.length;
+    },
     depth: d.depth,
   };
 }

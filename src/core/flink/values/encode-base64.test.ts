@@ -1,11 +1,14 @@
+import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { encodeBase64 } from './encode-base64';
 
 describe('encodeBase64', () => {
-  it('gives what Node gives for every length up to 40 and across its 3,072-byte chunks', () => {
-    for (const length of [...Array.from({ length: 41 }, (_, n) => n), 3071, 3072, 3073, 3074, 3 * 3072 + 2, 100_001]) {
-      const bytes = Uint8Array.from({ length }, (_, i) => (i * 131 + (i >> 5)) & 0xff);
-      expect(encodeBase64(bytes), `${length} bytes`).toBe(Buffer.from(bytes).toString('base64'));
+  it("equals Node's base64 at every length up to 40, around its pieces (24,576 input bytes) and remainders", () => {
+    let seed = 7;
+    const bytes = (n: number) => Uint8Array.from({ length: n }, () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 255);
+    for (const n of [...Array.from({ length: 41 }, (_, k) => k), 3071, 3072, 3073, 24_574, 24_575, 24_576, 24_577, 24_578, 49_152, 49_153, 100_001]) {
+      const b = bytes(n);
+      expect(encodeBase64(b), `${n} bytes`).toBe(Buffer.from(b).toString('base64'));
     }
   });
 });
