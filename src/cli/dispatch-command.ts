@@ -7,7 +7,7 @@
  * `compare` alone (the prebuilt compare bundle, which holds none of the other commands' code).
  */
 import { parseArgs } from 'node:util';
-import { classifyError, wrongInput, type UsageError } from '../core/io';
+import { classifyError, isUsageError, wrongInput, type UsageError } from '../core/io';
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, type CliCommand, type CliIo } from './cli-types';
 
 const PROGRAM = 'savepoint-inspector';
@@ -43,7 +43,9 @@ export async function dispatchCommand(commands: readonly CliCommand[], argv: rea
       return EXIT_INTERNAL;
     }
     const usage = failure instanceof CliUsageError ? `\n${command.usage}\n` : '';
-    io.stderr(`${PROGRAM} ${command.name}: ${(failure as Error).message}\n${usage}`);
+    // several savepoints in one input: how to name one on the command line
+    const how = isUsageError(failure) && failure.code === 'several-savepoints' ? ' with --metadata PATH (one of these), or point at its folder' : '';
+    io.stderr(`${PROGRAM} ${command.name}: ${(failure as Error).message}${how}\n${usage}`);
     return EXIT_BAD_INPUT;
   }
 }

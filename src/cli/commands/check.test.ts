@@ -177,3 +177,31 @@ describe.skipIf(!present)('check CLI on a savepoint with Protobuf state', () => 
   });
 });
 
+
+describe('check on an input holding several savepoints', () => {
+  const ALL = path.resolve(process.cwd(), 'fixtures/savepoints');
+  const JAR = path.resolve(process.cwd(), 'fixtures/job-jars/jars/thin-4.36.2.jar');
+
+  it('refuses it (exit 2, the candidates listed, no report), never checking one silently', async () => {
+    const r = await run([ALL, '--job-jar', JAR, '--format', 'json']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `savepoint-inspector check: expected one savepoint in ${ALL}, found 14 _metadata files: ` +
+        ['1.20', '2.3']
+          .flatMap((v) => ['hashmap/canonical-compressed', 'hashmap/canonical-inline', 'hashmap/canonical', 'hashmap/native', 'rocksdb/canonical-compressed', 'rocksdb/canonical', 'rocksdb/native'].map((s) => `'flink-${v}/${s}/savepoint/_metadata'`))
+          .join(', ') +
+        '; name the one to read with --metadata PATH (one of these), or point at its folder\n',
+    );
+  });
+
+  it('--metadata names the one to check', async () => {
+    const r = await run([ALL, '--metadata', 'flink-2.3/hashmap/canonical/savepoint', '--job-jar', JAR, '--no-values']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n')[0]).toBe('Verdict: compatible');
+    expect(r.code).toBe(0);
+    const wrong = await run([ALL, '--metadata', 'flink-2.3', '--job-jar', JAR]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/^savepoint-inspector check: expected a savepoint at 'flink-2\.3' in .*, found _metadata only at 'flink-1\.20\/hashmap\/canonical-compressed\/savepoint\/_metadata', /);
+  });
+});

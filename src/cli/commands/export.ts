@@ -14,7 +14,7 @@ import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, 
 import { wrongInput } from '../../core/io';
 import { registerProtobufSnapshotReaders } from '../../core/protobuf';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
-import { takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 import { endWritable, flushWritable, writeToWritable } from '../write-to-writable';
 
@@ -37,9 +37,11 @@ export const exportCommand: CliCommand = {
     '  --every-key-group N   sample: read only key groups 0, N, 2N, … of keyed state',
     '  --first N             sample: only the first N entries of each state',
     '  --quiet               no progress on stderr',
+    '  --metadata PATH       which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help            show this help',
   ].join('\n'),
   options: {
+    ...METADATA_OPTION,
     operator: { type: 'string' },
     state: { type: 'string' },
     all: { type: 'boolean' },
@@ -71,7 +73,7 @@ export const exportCommand: CliCommand = {
     if (every !== undefined && first !== undefined) throw new CliUsageError('use either --every-key-group or --first, not both');
     const sample: StateSample | undefined = every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
 
-    const files = await openNodeInput(savepoint);
+    const files = await openNodeInput(savepoint, savepointInputOptions(values));
     const registry = createSnapshotRegistry();
     registerProtobufSnapshotReaders(registry);
     const opened = await openSavepoint(files);
