@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { classifyError, isUsageError, wrongInput, type UsageError } from '../core/io';
+import { formatExitCodeLines } from '../core/report';
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, type CliCommand, type CliIo } from './cli-types';
 
 const PROGRAM = 'savepoint-inspector';
@@ -65,5 +66,9 @@ function fromFileSystemError(e: unknown): UsageError | undefined {
 export function formatHelp(commands: readonly CliCommand[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return `Usage: ${PROGRAM} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun '${PROGRAM} <command> --help' for a command's options. Exit codes: 0 ok, 1 findings (check, compare), 2 bad input or usage, 3 internal error.\n`;
+  return (
+    `Usage: ${PROGRAM} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun '${PROGRAM} <command> --help' for a command's options.\n\n` +
+    `Exit codes of check and compare, by the report's overall verdict (only compatible passes):\n${formatExitCodeLines().join('\n')}\n` +
+    `Other commands: 0 ok, 1 findings where their help says so, 2 bad input or usage, 3 internal error.\n`
+  );
 }

@@ -2,12 +2,12 @@
  * `check <savepoint> (--descriptors <new.binpb> | --job-jar <new.jar> [--with <dep.jar> …]) [--target 0.x|1.x] [--max-message-size N]
  * [--recursion-limit N] [--deterministic true|false] [--aliasing true|false] [--root NAME]
  * [--root <op>/<state>=NAME …] [--java-class NAME] [--format …] [--output FILE] [--no-values] [--workers N]`:
- * will the restore work with the new schema, per Protobuf state. Exit 0 when every Protobuf state
- * is compatible, 1 when any is incompatible or not restorable, 2 for unusable input.
+ * will the restore work with the new schema, per Protobuf state. The exit code is the overall verdict's
+ * (core/report VERDICT_EXIT_CODES: only compatible exits 0), 2 for unusable input.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { checkSavepoint, computeExitCode, describeJobJarSchema, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import { checkSavepoint, computeExitCode, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { METADATA_OPTION, parseReportFormat, parseTarget, parseTypeKind, parseWith, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, createParallelValueScan, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
@@ -41,7 +41,8 @@ export const checkCommand: CliCommand = {
     '  --metadata PATH          which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help               show this help',
     '',
-    'Exit codes: 0 every Protobuf state compatible, 1 any incompatible or not restorable, 2 unusable input.',
+    'Exit codes (by the report\'s overall verdict; only compatible passes):',
+    ...formatExitCodeLines(),
   ].join('\n'),
   options: {
     ...METADATA_OPTION,

@@ -39,6 +39,12 @@ export function describeSummary(report: CompatibilityReport): string {
   );
 }
 
+/** What was not checked (report.notChecked) as one sentence, or undefined when everything was: it keeps the verdict from `compatible`. */
+export function describeNotChecked(report: CompatibilityReport): string | undefined {
+  const list = report.notChecked ?? [];
+  return list.length === 0 ? undefined : `Not checked, so the verdict cannot be compatible (check exits 1): ${list.join('; ')}.`;
+}
+
 /** The verdict as a label, marked when it is inferred (a snapshot read by structure). */
 export function describeVerdict(s: ReportState): string {
   return s.inferred ? `${VERDICT_LABEL[s.verdict]} (INFERRED)` : VERDICT_LABEL[s.verdict]!;

@@ -68,7 +68,8 @@ describe('report model and formats', () => {
     expect(report.summary).toEqual({ protobufStates: 1, compatible: 0, incompatible: 1, notRestorable: 0, unknown: 0, otherStates: 1, warnings: 1 });
     expect(report.verdict).toBe('incompatible');
     expect(computeExitCode(report)).toBe(1);
-    expect(computeExitCode(buildReport(input([STATES[0]!])))).toBe(0);
+    // no Protobuf state: nothing was checked, which a CI gate never passes
+    expect(computeExitCode(buildReport(input([STATES[0]!])))).toBe(1);
     expect(buildReport(input([STATES[0]!])).verdict).toBe('unknown');
   });
 
