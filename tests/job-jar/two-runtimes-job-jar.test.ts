@@ -24,7 +24,7 @@ let fatJar = '';
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'two-runtimes-'));
-  const entries = unzipSync(await readFile(path.resolve('fixtures/job-jars/jars/shaded-4.36.2.jar')));
+  const entries: Record<string, Uint8Array> = unzipSync(await readFile(path.resolve('fixtures/job-jars/jars/shaded-4.36.2.jar')));
   const relocated = 'org/connector/shaded/com/google/protobuf';
   entries['com/google/protobuf/compiler/PluginProtos.class'] = writeGencodeClass({ name: 'com/google/protobuf/compiler/PluginProtos', descriptor: plugin('CodeGeneratorRequest'), gencodeVersion: [4, 36, 2] });
   entries['com/google/protobuf/compiler/PluginProtos$CodeGeneratorRequestOrBuilder.class'] = plainClass('com/google/protobuf/compiler/PluginProtos$CodeGeneratorRequestOrBuilder');

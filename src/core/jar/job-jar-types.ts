@@ -73,7 +73,7 @@ export interface JobJarSchema {
   /** pom.properties of every bundled artifact */
   artifacts: BundledArtifact[];
   /** the application classes' string constants, when asked for (the state-mapping heuristic) */
-  stringLiterals?: { values: string[]; uids: string[]; method: string };
+  stringLiterals?: { values: string[]; uids: string[]; method: string; classesRead: number };
   /** files reached in two different versions (named in `warnings` too); absent when none */
   conflicts?: DescriptorConflict[];
   /** what the reader noticed but did not stop on */

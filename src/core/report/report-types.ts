@@ -86,6 +86,8 @@ export interface StateMappingReport {
   heuristic: true;
   /** how the literals were gathered */
   method: string;
+  /** why no mapping was made (no application class read): the lists are then empty and say nothing */
+  notPossible?: string;
   /** saved operators whose uid (or, without a stored uid, whose id as murmur3_128 of a literal) no literal gives */
   operatorsNotFound: { operator: string; uid?: string }[];
   /** saved states whose name no literal gives */
