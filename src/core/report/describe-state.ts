@@ -47,6 +47,8 @@ export function describeNotChecked(report: CompatibilityReport): string | undefi
 
 /** The verdict as a label, marked when it is inferred (a snapshot read by structure). */
 export function describeVerdict(s: ReportState): string {
+  // a state of another serializer has no verdict of its own: say what it is, not "unknown"
+  if (s.ruleSet === undefined && s.operator !== '') return s.headerNotRead ? 'unknown: header not read' : 'not checked: not Protobuf';
   return s.inferred ? `${VERDICT_LABEL[s.verdict]} (INFERRED)` : VERDICT_LABEL[s.verdict]!;
 }
 
