@@ -10,13 +10,14 @@
 import { createWriteStream, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { exportStates, type ExportFormat, type ExportProgress, type ParquetListLayout } from '../../core/export';
-import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, type InspectedState, type StateSample } from '../../core/flink';
+import { findOperator, inspectSavepoint, openSavepoint, type InspectedState, type StateSample } from '../../core/flink';
 import { wrongInput } from '../../core/io';
-import { registerProtobufSnapshotReaders } from '../../core/protobuf';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
 import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 import { endWritable, flushWritable, writeToWritable } from '../write-to-writable';
+import { createCommandRegistry } from './create-command-registry';
+import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
 const FORMATS: readonly ExportFormat[] = ['jsonl', 'csv', 'parquet', 'arrow'];
 const EXTENSIONS: Record<ExportFormat, string> = { jsonl: 'jsonl', csv: 'csv', parquet: 'parquet', arrow: 'arrows' };
@@ -37,6 +38,7 @@ export const exportCommand: CliCommand = {
     '  --every-key-group N   sample: read only key groups 0, N, 2N, … of keyed state',
     '  --first N             sample: only the first N entries of each state',
     '  --quiet               no progress on stderr',
+    ...USER_SCHEMA_USAGE,
     '  --metadata PATH       which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help            show this help',
   ].join('\n'),
@@ -51,6 +53,7 @@ export const exportCommand: CliCommand = {
     'every-key-group': { type: 'string' },
     first: { type: 'string' },
     quiet: { type: 'boolean' },
+    ...USER_SCHEMA_OPTIONS,
   },
   async run({ values, positionals }, io) {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint to export');
@@ -73,9 +76,10 @@ export const exportCommand: CliCommand = {
     if (every !== undefined && first !== undefined) throw new CliUsageError('use either --every-key-group or --first, not both');
     const sample: StateSample | undefined = every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
 
+    // the job's schema decodes Protobuf held by Kryo or flink-protobuf-serde (no snapshot of theirs embeds one), as dump and stats do
+    const userSchema = await readUserSchema(values);
     const files = await openNodeInput(savepoint, savepointInputOptions(values));
-    const registry = createSnapshotRegistry();
-    registerProtobufSnapshotReaders(registry);
+    const registry = createCommandRegistry(userSchema);
     const opened = await openSavepoint(files);
     const op = findOperator(opened, operator);
     if (op === undefined) throw wrongInput('not-found', `expected an operator of the savepoint (id or uid), found ${JSON.stringify(operator)}`);
