@@ -112,5 +112,19 @@ function formatSummary(job: KryoMigrationJob, output: string): string {
     for (const n of job.notCarried) out.push(`  ${n.operator}${n.state ? `  ${n.state}` : ''}: ${n.why}`);
   }
   out.push('', `Run: cd ${output} && mvn -q compile exec:exec -Dmigration.from=<old savepoint> -Dmigration.to=<new savepoint>`);
+  out.push(...listRunHints(job));
   return `${out.join('\n')}\n`;
+}
+
+/** What to do when the run line's serializer does not resolve, and how to check the migrated savepoint. */
+function listRunHints(job: KryoMigrationJob): string[] {
+  const { groupId, artifactId, version } = job.serializer;
+  const target = version.startsWith('0.') ? '0.x' : '1.x';
+  return [
+    `If Maven cannot resolve ${groupId}:${artifactId}:${version} (a repository it does not read, or a version not published there): add -Dserializer.version=<version>`,
+    '  (or -Dserializer.groupId=… -Dserializer.artifactId=…) for another release, or -Dserializer.repo=/absolute/folder for a folder laid out as a Maven',
+    '  repository (a local build); README.md "Serializer".',
+    `Then check the migrated savepoint against the new job: savepoint-inspector check <new savepoint> --job-jar <new job.jar> --target ${target}`,
+    `  (its states are written by ${artifactId} ${version}, the ${target} line).`,
+  ];
 }
