@@ -1,5 +1,5 @@
 /** Shared wording of the human formats: verdict labels, state titles, counts. */
-import type { CompatibilityReport, ReportState } from './report-types';
+import type { CompatibilityReport, ReportInputFile, ReportState } from './report-types';
 
 export const VERDICT_LABEL: Record<string, string> = {
   compatible: 'compatible',
@@ -37,6 +37,20 @@ export function describeSummary(report: CompatibilityReport): string {
     (s.valuesNotRead ? `; the values of ${s.valuesNotRead} state(s) were not read, so their value warnings were not checked` : '') +
     (s.inferred ? `; the verdict of ${s.inferred} state(s) is INFERRED from a snapshot class no reader knows (read by structure, not exact), which fails check` : '')
   );
+}
+
+const INPUT_ROLE_LABEL: Record<ReportInputFile['role'], string> = {
+  savepoint: 'savepoint',
+  'saved-descriptors': 'old descriptor set',
+  descriptors: 'new descriptor set',
+  'saved-job-jar': 'old job jar',
+  'job-jar': 'new job jar',
+  'with-jar': 'with jar',
+};
+
+/** An input's role in words: which side (old or new) a descriptor set or jar is, not the JSON's role name. */
+export function describeInputRole(role: ReportInputFile['role']): string {
+  return INPUT_ROLE_LABEL[role];
 }
 
 /** What was not checked (report.notChecked) as one sentence, or undefined when everything was: it keeps the verdict from `compatible`. */

@@ -4,7 +4,7 @@
  */
 import { listNewSchemaLines } from './describe-new-schema';
 import type { DiffDeclaration } from '../compat';
-import { describeEntryHeading, describeNotChecked, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
+import { describeEntryHeading, describeInputRole, describeNotChecked, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
 import type { CompatibilityReport, ReportState } from './report-types';
 
 export function escapeHtml(text: string): string {
@@ -31,7 +31,7 @@ export function formatHtml(report: CompatibilityReport): string {
     `<p>${e(describeSummary(report))}</p>${notChecked ? `<p>${e(notChecked)}</p>` : ''}<p>${e(describeSettings(report))}</p>`,
     `<p>${e(report.tool.name)} ${e(report.tool.version)}${report.generatedAt ? `, ${e(report.generatedAt)}` : ''}</p>`,
     '<table><tr><th>input</th><th>file</th><th>bytes</th><th>SHA-256</th></tr>',
-    ...report.inputs.map((f) => `<tr><td>${e(f.role)}</td><td>${e(f.name)}</td><td>${f.size}</td><td><code>${e(f.sha256)}</code></td></tr>`),
+    ...report.inputs.map((f) => `<tr><td>${e(describeInputRole(f.role))}</td><td>${e(f.name)}</td><td>${f.size}</td><td><code>${e(f.sha256)}</code></td></tr>`),
     '</table>',
     ...(report.newSchema ? ['<ul class="new-schema">', ...listNewSchemaLines(report.newSchema, report.savedSchema).map((line) => `<li>${e(line.trim())}</li>`), '</ul>'] : []),
     `<table><tr><th>${describeEntryHeading(report)}</th><th>verdict</th><th>first incompatibility</th><th>warnings</th></tr>`,
