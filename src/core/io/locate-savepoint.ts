@@ -31,7 +31,7 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
     }
     byPath.set(norm.path, { path: norm.path, source: f.source });
   }
-  // the shallowest; among a job folder's retained checkpoints (chk-N/_metadata side by side), the latest
+  // by depth; among a job folder's retained checkpoints (chk-N/_metadata side by side), the latest first
   const candidates = [...byPath.keys()].filter((p) => baseNameOf(p) === METADATA).sort((a, b) => depth(a) - depth(b) || checkpointNumber(b) - checkpointNumber(a) || (a < b ? -1 : a > b ? 1 : 0));
   const chosen = metadataPath === undefined || candidates.length === 0 ? candidates[0] : selectCandidate(name, candidates, metadataPath);
   if (chosen === undefined) {
@@ -65,8 +65,8 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
         candidates,
       );
     }
-    const why = checkpointNumber(chosen) >= 0 && candidates.some((c) => c !== chosen && depth(c) === depth(chosen) && checkpointNumber(c) >= 0) ? 'the latest checkpoint' : 'the shallowest';
-    warnings.push(`found ${candidates.length} _metadata files in ${name}; using '${chosen}' (${why}) and ignoring ${candidates.slice(1).map((c) => `'${c}'`).join(', ')}`);
+    // a job folder's retained checkpoints (chk-N side by side): the latest
+    warnings.push(`found ${candidates.length} _metadata files in ${name}; using '${chosen}' (the latest checkpoint) and ignoring ${candidates.slice(1).map((c) => `'${c}'`).join(', ')}`);
   }
   const dir = chosen.slice(0, chosen.length - METADATA.length);
   const inFolder = new Map<string, InputFile>();
