@@ -10,7 +10,7 @@
 import { createWriteStream, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { exportStates, type ExportFormat, type ExportProgress, type ParquetListLayout } from '../../core/export';
-import { findOperator, inspectSavepoint, openSavepoint, type InspectedState, type StateSample } from '../../core/flink';
+import { findOperator, getKryoSnapshotDetails, inspectSavepoint, openSavepoint, type InspectedState, type SerializerSnapshot, type StateSample } from '../../core/flink';
 import { wrongInput } from '../../core/io';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
 import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
@@ -124,6 +124,10 @@ export const exportCommand: CliCommand = {
     }
     results.forEach((result, i) => {
       const state = chosen[i]!;
+      // Protobuf behind Kryo without the job's schema: its values are written as opaque bytes — say how to decode them
+      if (userSchema === undefined && holdsUndecodedKryoProtobuf(state.valueSerializer)) {
+        io.stderr(`savepoint-inspector export: warning: ${state.name}: its values are Protobuf held by Kryo, written as opaque bytes: give the job's schema (--descriptors or --job-jar) to decode them\n`);
+      }
       const summary = `${toStdout ? 'stdout' : targets[i]}: ${result.rows} row${result.rows === 1 ? '' : 's'} of state ${JSON.stringify(state.name)} (${result.entries} entr${result.entries === 1 ? 'y' : 'ies'})\n`;
       if (toStdout) io.stderr(`savepoint-inspector export: ${summary}`);
       else io.stdout(summary);
@@ -154,4 +158,11 @@ function parsePositive(v: unknown, flag: string): number | undefined {
   const n = Number(v);
   if (typeof v !== 'string' || !/^\d+$/.test(v) || n < 1) throw new CliUsageError(`${flag} expects a whole number of at least 1, found '${String(v)}'`);
   return n;
+}
+
+/** A Kryo serializer (at any depth) whose values are Protobuf it cannot decode without the job's schema. */
+function holdsUndecodedKryoProtobuf(s: SerializerSnapshot | undefined, depth = 0): boolean {
+  if (s === undefined || depth > 64) return false;
+  if (getKryoSnapshotDetails(s) !== undefined && s.details?.['protobuf'] !== undefined && s.codec === undefined) return true;
+  return s.nested.some((n) => holdsUndecodedKryoProtobuf(n, depth + 1));
 }
