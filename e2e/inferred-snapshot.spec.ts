@@ -25,7 +25,7 @@ test('a snapshot class not yet seen is read by structure and every verdict and v
 
   await page.goto(`/?target=1.x#/compat?op=${OPERATOR}&state=v`);
   await waitForAppState(page, 'ready');
-  await expect(page.getByTestId('verdict-headline').getByTestId('verdict')).toHaveText('compatible (inferred)');
+  await expect(page.getByTestId('verdict-headline').getByTestId('verdict')).toHaveText('unknown (inferred)');
   await expect(page.getByTestId('verdict-reason')).toContainText('Inferred, not exact: the snapshot class of 1 state is one no reader knows, read by structure');
   await expect(page.getByTestId('summary-inferred')).toHaveText(' · 1 verdict inferred (snapshot read by structure)');
   const detail = page.getByTestId('compat-state-detail');

@@ -7,7 +7,8 @@
  * `compare` alone (the prebuilt compare bundle, which holds none of the other commands' code).
  */
 import { parseArgs } from 'node:util';
-import { classifyError, wrongInput, type UsageError } from '../core/io';
+import { classifyError, isUsageError, wrongInput, type UsageError } from '../core/io';
+import { formatExitCodeLines } from '../core/report';
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, type CliCommand, type CliIo } from './cli-types';
 import { describeHttpDeadlinePassed, runWithHttpDeadline } from './sources';
 
@@ -48,7 +49,9 @@ export async function dispatchCommand(commands: readonly CliCommand[], argv: rea
       return EXIT_INTERNAL;
     }
     const usage = failure instanceof CliUsageError ? `\n${command.usage}\n` : '';
-    io.stderr(`${PROGRAM} ${command.name}: ${(failure as Error).message}\n${usage}`);
+    // several savepoints in one input: how to name one on the command line
+    const how = isUsageError(failure) && failure.code === 'several-savepoints' ? ' with --metadata PATH (one of these), or point at its folder' : '';
+    io.stderr(`${PROGRAM} ${command.name}: ${(failure as Error).message}${how}\n${usage}`);
     return EXIT_BAD_INPUT;
   }
 }
@@ -68,5 +71,9 @@ function fromFileSystemError(e: unknown): UsageError | undefined {
 export function formatHelp(commands: readonly CliCommand[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return `Usage: ${PROGRAM} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun '${PROGRAM} <command> --help' for a command's options. Exit codes: 0 ok, 1 findings (check, compare), 2 bad input or usage, 3 internal error.\n`;
+  return (
+    `Usage: ${PROGRAM} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun '${PROGRAM} <command> --help' for a command's options.\n\n` +
+    `Exit codes of check and compare, by the report's overall verdict (only compatible passes):\n${formatExitCodeLines().join('\n')}\n` +
+    `Other commands: 0 ok, 1 findings where their help says so, 2 bad input or usage, 3 internal error.\n`
+  );
 }

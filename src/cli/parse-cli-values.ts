@@ -36,3 +36,14 @@ export function parseTypeKind(raw: unknown): TypeKind | undefined {
 export function parseWith(raw: unknown): string[] {
   return Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];
 }
+
+/** `--metadata PATH`, which every command reading a savepoint takes: the `_metadata` to read of an input that holds several. */
+export const METADATA_OPTION = { metadata: { type: 'string' } } as const;
+
+/** openNodeInput's options from `--metadata`. */
+export function savepointInputOptions(values: Record<string, unknown>): { metadataPath?: string } {
+  const raw = values['metadata'];
+  if (raw === undefined) return {};
+  if (typeof raw !== 'string' || raw === '') throw new CliUsageError('--metadata expects a path inside the savepoint input');
+  return { metadataPath: raw };
+}

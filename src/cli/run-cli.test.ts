@@ -96,3 +96,24 @@ describe('inspect: the closing line and --strict', () => {
     expect(native.stdout.endsWith('\n\n17 states listed, entries not scanned (--headers-only)\n')).toBe(true);
   });
 });
+
+describe('runCli: inspect --json --handles on a RocksDB native savepoint', () => {
+  it('lists each file of an incremental handle: saved name, RocksDB name, size, shared or private', async () => {
+    const r = await run('inspect', '--json', '--handles', path.resolve('fixtures/savepoints/flink-2.3/rocksdb/native/savepoint'));
+    expect(r.code).toBe(0);
+    type Handle = { kind: string; sharedFiles: number; privateFiles: number; files: { savedName: string | null; rocksdbName: string; size: number | null; shared: boolean }[] };
+    const doc = JSON.parse(r.stdout) as { operators: { subtasks: { managedKeyedState: Handle | null }[] }[] };
+    const handles = doc.operators.flatMap((o) => o.subtasks.map((s) => s.managedKeyedState)).filter((h): h is Handle => h?.kind === 'incremental');
+    expect(handles.length).toBeGreaterThan(0);
+    for (const h of handles) {
+      expect(h.files.length).toBe(h.sharedFiles + h.privateFiles);
+      expect(h.files.filter((f) => f.shared).length).toBe(h.sharedFiles);
+      for (const f of h.files) {
+        expect(f.savedName).toMatch(/^[0-9a-f-]{36}$/);
+        expect(typeof f.size).toBe('number');
+      }
+    }
+    expect(handles[0]!.files.map((f) => f.rocksdbName)).toContain('MANIFEST-000005');
+    expect(handles.flatMap((h) => h.files.map((f) => f.rocksdbName)).some((n) => n.endsWith('.sst'))).toBe(true);
+  });
+});

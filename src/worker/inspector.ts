@@ -32,7 +32,8 @@ export interface InputFile {
 }
 
 export type InspectorInput =
-  | { kind: 'files'; files: InputFile[] }
+  /** metadataPath: which `_metadata` of a drop holding several (the `candidates` of a `several-savepoints` failure) */
+  | { kind: 'files'; files: InputFile[]; metadataPath?: string }
   /** a savepoint folder/archive served over HTTP (?savepoint=<url>), with the new schema as files */
   | { kind: 'url'; url: string; schemaFiles: InputFile[] };
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { InputFile } from './inspector';
 import { LocalInspector } from './local-inspector';
+import { toInspectorFailure } from './to-inspector-failure';
 
 const file = (path: string, bytes: number[] | Uint8Array): InputFile => ({ path, blob: new Blob([new Uint8Array(bytes)]) });
 
@@ -88,5 +89,32 @@ describe('LocalInspector.open', () => {
     });
     await expect(pending).rejects.toMatchObject({ name: 'DecodeError', code: 'cancelled' });
     await expect(inspector.getInspection()).rejects.toMatchObject({ code: 'nothing-open', detail: 'nothing is open: open a savepoint first' });
+  });
+});
+
+describe('LocalInspector.open: a drop holding several savepoints', () => {
+  const meta = [0x49, 0x60, 0x67, 0x2d, 0, 0, 0, 4];
+  const drop = (): InputFile[] => [file('job/a/_metadata', meta), file('job/a/x', [1]), file('job/b/_metadata', meta), file('job/b/y', [2, 3])];
+
+  it('fails with the candidates as data (the app lets the user pick), never opening one silently', async () => {
+    const failure = await new LocalInspector().open({ kind: 'files', files: drop() }).then(
+      () => undefined,
+      (e: unknown) => toInspectorFailure(e),
+    );
+    expect(failure).toEqual({
+      kind: 'input',
+      name: 'UsageError',
+      code: 'several-savepoints',
+      candidates: ['job/a/_metadata', 'job/b/_metadata'],
+      message: "expected one savepoint in job, found 2 _metadata files: 'job/a/_metadata', 'job/b/_metadata'; name the one to read",
+      detail: "expected one savepoint in job, found 2 _metadata files: 'job/a/_metadata', 'job/b/_metadata'; name the one to read",
+      path: [],
+    });
+  });
+
+  it('opens the candidate named by metadataPath', async () => {
+    const session = await new LocalInspector().open({ kind: 'files', files: drop(), metadataPath: 'job/b/_metadata' });
+    expect(session.digests.map((d) => d.path)).toEqual(['job/b/_metadata', 'job/b/y']);
+    expect(session.warnings).toEqual(["2 files of job outside the _metadata folder 'job/b' are ignored"]);
   });
 });

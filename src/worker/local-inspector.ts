@@ -56,7 +56,7 @@ export class LocalInspector implements Inspector {
       const session =
         input.kind === 'url'
           ? await openUrlSession(input.url, input.schemaFiles, { knownDigests: this.knownDigests, step, phase })
-          : await openFileSession(input.files, this.session, { knownDigests: this.knownDigests, step, cancel, phase, onProgress });
+          : await openFileSession(input.files, this.session, { knownDigests: this.knownDigests, step, cancel, phase, onProgress, ...(input.metadataPath === undefined ? {} : { metadataPath: input.metadataPath }) });
       this.session = session;
       return session.opened;
     });

@@ -104,6 +104,12 @@ describe('migration-job over the Kryo fixtures', () => {
       else expect(readme).not.toContain('any-message');
       expect(readme).toMatch(/\| [^|]+ \| last-event \| VALUE \(key Integer\) \| fixtures\.events\.Event \(`dev\.savepointinspector\.fixtures\.generated\.EventMessages\.Event`\) \| 16 \|/);
       expect(g.stdout).toContain('event-holder: the message is not the whole value');
+      // a run line whose serializer does not resolve says what to do, and how to check the result
+      const coords = c.line === 'flink-1.20' ? 'io.github.flink-gcp:flink-datastream-protobuf:1.0.0-1.20' : 'io.github.flink-gcp:flink-datastream-protobuf:1.0.0';
+      expect(g.stdout).toContain(`If Maven cannot resolve ${coords} (a repository it does not read, or a version not published there): add -Dserializer.version=<version>\n`);
+      expect(g.stdout).toContain('-Dserializer.repo=/absolute/folder for a folder laid out as a Maven\n');
+      expect(g.stdout).toContain('Then check the migrated savepoint against the new job: savepoint-inspector check <new savepoint> --job-jar <new job.jar> --target 1.x\n');
+      expect(readme).toContain('`savepoint-inspector check /path/to/new-savepoint --job-jar <new job.jar> --target 1.x`');
       // a descriptor set gives no POJO class, which Flink needs to restore the operator: the README says so
       const classes = readme.slice(readme.indexOf('**Classes of the old job.**'), readme.indexOf('The job runs in a local MiniCluster'));
       expect(classes).toContain('/ `event-holder`: POJO EventHolder');

@@ -312,7 +312,7 @@ export const DIRECTIONAL_CASES: DirectionalCase[] = [
     first: {
       ruleId: 'FILE_NON_JAVA_OPTION_CHANGED',
       message:
-        'File event.proto changes options generated Java code never reads (go_package: unset → "example.com/event"): harmless to Java code, but the serializer rejects any option change in a reached declaration; revert the change to restore the state',
+        'File event.proto changes options generated Java code never reads (go_package: unset → "example.com/event"); flink-datastream-protobuf rejects it all the same: its restore check compares the descriptors of every file the root reaches whole, options included, so any option change there fails the restore; revert the change to restore the state',
     },
     lacks: ['FILE_OPTION_CHANGED'],
   },

@@ -139,7 +139,7 @@ const CASES: WordingCase[] = [
     next: { 'event.proto': `${HEADER}option java_multiple_files = true;\noption csharp_namespace = "Example";\noption objc_class_prefix = "EX";\nmessage Event {\n  int32 id = 1;\n}\n` },
     findings: [
       '[FILE_OPTION_CHANGED] File event.proto changes options: java_multiple_files: unset → true',
-      '[FILE_NON_JAVA_OPTION_CHANGED] File event.proto changes options generated Java code never reads (csharp_namespace: unset → "Example"; objc_class_prefix: unset → "EX"): harmless to Java code, but the serializer rejects any option change in a reached declaration; revert the change to restore the state',
+      '[FILE_NON_JAVA_OPTION_CHANGED] File event.proto changes options generated Java code never reads (csharp_namespace: unset → "Example"; objc_class_prefix: unset → "EX"); flink-datastream-protobuf rejects it all the same: its restore check compares the descriptors of every file the root reaches whole, options included, so any option change there fails the restore; revert the change to restore the state',
     ],
   },
 ];

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
+import { ConstantPoolWriter, writeClassFile } from '../../src/core/jar/write-class-file';
 
 const JARS = path.resolve('fixtures/job-jars/jars');
 const jar = (name: string) => path.join(JARS, name);
@@ -190,18 +191,38 @@ describe('check --job-jar: the state-mapping heuristic', () => {
   });
 
   it('lists the saved operators and states a jar without their names does not claim, labelled heuristic', async () => {
-    // the fixture jar without StateNames (the class holding every uid and state name)
-    const entries = unzipSync(new Uint8Array(readFileSync(jar('thin-4.36.2.jar'))));
-    delete entries['dev/savepointinspector/fixtures/StateNames.class'];
+    // the fixture jar with StateNames (the class holding every uid and state name) replaced by a class without strings
+    const entries: Record<string, Uint8Array> = unzipSync(new Uint8Array(readFileSync(jar('thin-4.36.2.jar'))));
+    entries['dev/savepointinspector/fixtures/StateNames.class'] = writeClassFile(new ConstantPoolWriter(), 'dev/savepointinspector/fixtures/StateNames', []);
     const dir = await mkdtemp(path.join(tmpdir(), 'job-jar-'));
     try {
       const stripped = path.join(dir, 'no-names.jar');
       writeFileSync(stripped, zipSync(entries));
       const r = await run(['check', SAVEPOINT, '--job-jar', stripped, '--no-values']);
       expect(r.stderr).toBe('');
-      expect(r.stdout).toContain('state mapping (heuristic: string constants of 0 application class(es) of the job jar');
+      expect(r.stdout).toContain('state mapping (heuristic: string constants of 1 application class(es) of the job jar');
       expect(r.stdout).toContain('  operator int-keyed not found in the jar: its state needs --allowNonRestoredState, and Flink drops it');
       expect(r.stdout).toContain('  operator string-keyed not found in the jar: its state needs --allowNonRestoredState, and Flink drops it');
+    } finally {
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  it('with no application class scanned, says that no mapping was possible, never a drop', async () => {
+    // the fixture jar without StateNames: 0 application classes are left to read
+    const entries = unzipSync(new Uint8Array(readFileSync(jar('thin-4.36.2.jar'))));
+    delete entries['dev/savepointinspector/fixtures/StateNames.class'];
+    const dir = await mkdtemp(path.join(tmpdir(), 'job-jar-'));
+    try {
+      const stripped = path.join(dir, 'no-classes.jar');
+      writeFileSync(stripped, zipSync(entries));
+      const r = await run(['check', SAVEPOINT, '--job-jar', stripped, '--no-values']);
+      expect(r.stderr).toBe('');
+      const lines = r.stdout.split('\n');
+      const at = lines.findIndex((l) => l.startsWith('state mapping (heuristic: string constants of 0 application class(es) of the job jar'));
+      expect(at).toBeGreaterThan(0);
+      expect(lines[at + 1]).toBe('  no application class of the jar was read, so no mapping was possible: nothing here says whether Flink would drop any state');
+      expect(r.stdout).not.toContain('Flink drops it');
     } finally {
       await rm(dir, { recursive: true });
     }

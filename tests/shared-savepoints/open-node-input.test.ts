@@ -61,13 +61,13 @@ describe('openNodeInput over the real savepoints in ../shared/flink-savepoints',
     expect(viaFolder.files.map((f) => f.name)).toEqual([`${folder.split('/')[1]}/_metadata`]);
   });
 
-  it('the parent folder of several savepoints picks the shallowest _metadata and warns', async () => {
-    const sp = await openNodeInput(join(SHARED, 'operatorstate'));
-    expect(sp.metadata.name).toBe('operatorstate/complexKeyed-flink1.20/_metadata');
-    expect(sp.warnings).toEqual([
-      `found 2 _metadata files in ${join(SHARED, 'operatorstate')}; using 'complexKeyed-flink1.20/_metadata' (the shallowest) and ignoring 'nonKeyed-flink1.20/_metadata'`,
-      `1 file of ${join(SHARED, 'operatorstate')} outside the _metadata folder 'complexKeyed-flink1.20' is ignored`,
-    ]);
+  it('the parent folder of several savepoints is refused, listing them; --metadata names one', async () => {
+    await expect(openNodeInput(join(SHARED, 'operatorstate'))).rejects.toThrow(
+      `expected one savepoint in ${join(SHARED, 'operatorstate')}, found 2 _metadata files: 'complexKeyed-flink1.20/_metadata', 'nonKeyed-flink1.20/_metadata'; name the one to read`,
+    );
+    const sp = await openNodeInput(join(SHARED, 'operatorstate'), { metadataPath: 'nonKeyed-flink1.20' });
+    expect(sp.metadata.name).toBe('operatorstate/nonKeyed-flink1.20/_metadata');
+    expect(sp.warnings).toEqual([`1 file of ${join(SHARED, 'operatorstate')} outside the _metadata folder 'nonKeyed-flink1.20' is ignored`]);
   });
 
   it.each(FOLDERS)('zip of %s built in a temp dir (nested folder, stored + deflated entries)', async (folder) => {

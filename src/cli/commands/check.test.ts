@@ -3,7 +3,8 @@
  * (fixtures/savepoints/flink-2.3/hashmap/canonical, written in the 0.1.0 format) against new
  * descriptor sets that buf builds from the fixture's own .proto files, edited per case.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,3 +179,75 @@ describe('check CLI on a savepoint with Protobuf state', () => {
   });
 });
 
+
+describe('check on an input holding several savepoints', () => {
+  const ALL = path.resolve(process.cwd(), 'fixtures/savepoints');
+  const JAR = path.resolve(process.cwd(), 'fixtures/job-jars/jars/thin-4.36.2.jar');
+
+  it('refuses it (exit 2, the candidates listed, no report), never checking one silently', async () => {
+    const r = await run([ALL, '--job-jar', JAR, '--format', 'json']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `savepoint-inspector check: expected one savepoint in ${ALL}, found 14 _metadata files: ` +
+        ['1.20', '2.3']
+          .flatMap((v) => ['hashmap/canonical-compressed', 'hashmap/canonical-inline', 'hashmap/canonical', 'hashmap/native', 'rocksdb/canonical-compressed', 'rocksdb/canonical', 'rocksdb/native'].map((s) => `'flink-${v}/${s}/savepoint/_metadata'`))
+          .join(', ') +
+        '; name the one to read with --metadata PATH (one of these), or point at its folder\n',
+    );
+  });
+
+  it('--metadata names the one to check', async () => {
+    const r = await run([ALL, '--metadata', 'flink-2.3/hashmap/canonical/savepoint', '--job-jar', JAR, '--no-values']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\n')[0]).toBe('Verdict: compatible');
+    expect(r.code).toBe(0);
+    const wrong = await run([ALL, '--metadata', 'flink-2.3', '--job-jar', JAR]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/^savepoint-inspector check: expected a savepoint at 'flink-2\.3' in .*, found _metadata only at 'flink-1\.20\/hashmap\/canonical-compressed\/savepoint\/_metadata', /);
+  });
+});
+
+describe('check never passes, nor reads "compatible", on state it could not check', () => {
+  const JAR = path.resolve(process.cwd(), 'fixtures/job-jars/jars/thin-4.36.2.jar');
+  let tmp = '';
+  beforeAll(async () => {
+    tmp = await mkdtemp(path.join(tmpdir(), 'check-unchecked-'));
+  });
+  afterAll(async () => {
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  async function copyWith(name: string, change: (dir: string) => Promise<void>): Promise<string> {
+    const dir = path.join(tmp, name);
+    await cp(SAVEPOINT, dir, { recursive: true });
+    await change(dir);
+    return dir;
+  }
+
+  it('a missing state file: a report (values not read), "Verdict: unknown", exit 1', async () => {
+    const dir = await copyWith('missing', (d) => rm(path.join(d, '202064af-f4f4-47cc-b32e-710158e42e1a')));
+    const r = await run([dir, '--job-jar', JAR]);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('Verdict: unknown');
+    expect(lines[2]).toBe(
+      'Not checked, so the verdict cannot be compatible (check exits 1): the saved values of 5 Protobuf states could not be read (state files missing or unreadable), so their value warnings were not checked.',
+    );
+  });
+
+  it('a state file whose header is broken: its states are not known to be free of Protobuf, so exit 1 (it was 0)', async () => {
+    const victim = '4d57ec4a-0fb7-47bf-9ff2-648652bf07dc';
+    const dir = await copyWith('broken-header', async (d) => {
+      const bytes = await readFile(path.join(d, victim));
+      for (let i = 0; i < 60; i++) bytes[i] = bytes[i]! ^ 0xa5;
+      await writeFile(path.join(d, victim), bytes);
+    });
+    const r = await run([dir, '--job-jar', JAR, '--format', 'json']);
+    const report = JSON.parse(r.stdout) as { verdict: string; summary: { headersNotRead?: number }; notChecked?: string[] };
+    expect(report.verdict).toBe('unknown');
+    expect(report.summary.headersNotRead).toBe(2);
+    expect(report.notChecked).toEqual(['the header of 2 states could not be read, so whether they hold Protobuf is not known']);
+    expect(r.code).toBe(1);
+  });
+});

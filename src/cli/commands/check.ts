@@ -2,14 +2,14 @@
  * `check <savepoint> (--descriptors <new.binpb> | --job-jar <new.jar> [--with <dep.jar> …]) [--target 0.x|1.x] [--max-message-size N]
  * [--recursion-limit N] [--deterministic true|false] [--aliasing true|false] [--root NAME]
  * [--root <op>/<state>=NAME …] [--java-class NAME] [--format …] [--output FILE] [--no-values] [--workers N]`:
- * will the restore work with the new schema, per Protobuf state. Exit 0 when every Protobuf state
- * is compatible, 1 when any is incompatible or not restorable, 2 for unusable input.
+ * will the restore work with the new schema, per Protobuf state. The exit code is the overall verdict's
+ * (core/report VERDICT_EXIT_CODES: only compatible exits 0), 2 for unusable input.
  */
 import path from 'node:path';
-import { checkSavepoint, computeExitCode, describeJobJarSchema, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import { checkSavepoint, computeExitCode, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { writeOutputFile } from '../output-failure';
-import { parseReportFormat, parseTarget, parseTypeKind, parseWith, takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, parseReportFormat, parseTarget, parseTypeKind, parseWith, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, createParallelValueScan, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
 import packageJson from '../../../package.json' with { type: 'json' };
@@ -38,11 +38,14 @@ export const checkCommand: CliCommand = {
     '  --output FILE            write the report to FILE instead of stdout',
     '  --no-values              do not scan saved values (no value warnings)',
     '  --workers N              worker threads for the value scan of larger savepoints (default 2, at most 64; .tar.gz: 1)',
+    '  --metadata PATH          which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help               show this help',
     '',
-    'Exit codes: 0 every Protobuf state compatible, 1 any incompatible or not restorable, 2 unusable input.',
+    'Exit codes (by the report\'s overall verdict; only compatible passes):',
+    ...formatExitCodeLines(),
   ].join('\n'),
   options: {
+    ...METADATA_OPTION,
     descriptors: { type: 'string' },
     'job-jar': { type: 'string' },
     with: { type: 'string', multiple: true },
@@ -79,7 +82,7 @@ export const checkCommand: CliCommand = {
     const jarLine = jar?.schema.library?.line;
     const target = values['target'] === undefined && jarLine !== undefined ? jarLine : parseTarget(values['target']);
     const bytes = jar ? jar.schema.descriptorSet : await readDescriptorSetFile(descriptors as string);
-    const files = await openNodeInput(savepoint);
+    const files = await openNodeInput(savepoint, savepointInputOptions(values));
     const javaClass = values['java-class'];
     const kind = parseTypeKind(values['kind']);
     const { workers } = optionalInt(values['workers'], '--workers', 'workers');
@@ -95,7 +98,7 @@ export const checkCommand: CliCommand = {
             },
           }
         : {}),
-      savepointName: /^https?:\/\//i.test(savepoint) ? savepoint : path.basename(path.resolve(savepoint)),
+      savepointName: nameSavepoint(savepoint, values['metadata']),
       tool: { name: 'savepoint-inspector', version: packageJson.version },
       target,
       newSettings,
@@ -109,7 +112,7 @@ export const checkCommand: CliCommand = {
     };
     // the value scan of a larger savepoint runs in worker threads, a share of the subtasks each (same report)
     const scanWorkers = check.scanValues ? await countScanWorkers(savepoint, workers ?? 2) : 1;
-    const report = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(savepoint, files, check, { workers: scanWorkers }) });
+    const report = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(savepoint, files, check, { workers: scanWorkers, ...savepointInputOptions(values) }) });
     const text = formatReport(report, format);
     const output = values['output'];
     if (typeof output === 'string') await writeOutputFile(output, text);
@@ -151,4 +154,10 @@ function optionalBool<K extends string>(raw: unknown, flag: string, key: K): Par
   if (raw === undefined) return {};
   if (raw !== 'true' && raw !== 'false') throw new CliUsageError(`${flag} must be true or false, found ${String(raw)}`);
   return { [key]: raw === 'true' } as Partial<Record<K, boolean>>;
+}
+
+/** The savepoint as the report names it: the input's base name (a URL whole), and the savepoint named in it by --metadata. */
+function nameSavepoint(savepoint: string, metadataPath: unknown): string {
+  const name = /^https?:\/\//i.test(savepoint) ? savepoint : path.basename(path.resolve(savepoint));
+  return typeof metadataPath === 'string' ? `${name}/${metadataPath.replace(/\/?_metadata$/, '').replace(/\/+$/, '')}` : name;
 }

@@ -25,6 +25,9 @@ describe('compare CLI', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('Schema compatibility: compatible');
+    // two image.binpb inputs are told apart by side, not by the JSON's role names
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('input ')).map((l) => l.slice(0, l.indexOf(' ('))))
+      .toEqual(['input old descriptor set: old.binpb', 'input new descriptor set: new.binpb']);
     expect(r.stdout).toMatch(/ok {3}\[FIELD_ADDED\] Field \d+ \(\w+\) is added to fixtures\.change\.Order/);
   });
 

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { compareDescriptorSets, computeExitCode, describeJobJarSchema, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import { compareDescriptorSets, computeExitCode, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { writeOutputFile } from '../output-failure';
 import { looksLikeJar, readDescriptorSetFile, readJobJar } from '../sources';
@@ -37,7 +37,8 @@ export const compareCommand: CliCommand = {
     '  --output FILE            write the report to FILE instead of stdout',
     '  -h, --help               show this help',
     '',
-    'Exit codes: 0 every root compatible, 1 any incompatible, 2 unusable input.',
+    'Exit codes (by the report\'s overall verdict; only compatible passes):',
+    ...formatExitCodeLines(),
   ].join('\n'),
   options: {
     against: { type: 'string' },

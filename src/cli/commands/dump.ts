@@ -13,7 +13,7 @@ import { wrongInput, type SavepointFiles, formatHex } from '../../core/io';
 import { listProtobufValueDetails, type DecodedProtobufValue } from '../../core/protobuf';
 import { fitsJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
-import { takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 import { createCommandRegistry } from './create-command-registry';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
@@ -34,9 +34,11 @@ export const dumpCommand: CliCommand = {
     ...USER_SCHEMA_USAGE,
     '  --full-values        print every value whole (by default one value prints at most 1 MiB,',
     '                       1,000 unknown fields per message and 256 bytes of each)',
+    '  --metadata PATH      which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help           show this help',
   ].join('\n'),
   options: {
+    ...METADATA_OPTION,
     operator: { type: 'string' },
     state: { type: 'string' },
     limit: { type: 'string' },
@@ -57,7 +59,7 @@ export const dumpCommand: CliCommand = {
       limit = Number(limitText);
     }
     const userSchema = await readUserSchema(values);
-    const files = await openNodeInput(savepoint);
+    const files = await openNodeInput(savepoint, savepointInputOptions(values));
     const registry = createCommandRegistry(userSchema);
     const caps = values['full-values'] === true ? NO_VALUE_VIEW_CAPS : VALUE_VIEW_CAPS;
     const printer = values['json'] === true ? createJsonPrinter(io.stdout, operator, state) : createTextPrinter(io.stdout, operator, state);

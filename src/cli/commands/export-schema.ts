@@ -8,7 +8,7 @@
 import { DEFAULT_SETTINGS, listSavedSchemas, type SavedSchema } from '../../core/compat';
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
 import { writeOutputFile } from '../output-failure';
-import { takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { selectSavedSchemas } from './select-saved-schemas';
 import { openNodeInput } from '../sources';
 
@@ -28,11 +28,13 @@ export const exportSchemaCommand: CliCommand = {
     '  --root <name>        only Protobuf types with this root message',
     '  --output FILE        write the selected saved schema (a FileDescriptorSet) to FILE',
     '  --json               list as JSON: [{operator, operatorUid, state, role, root, javaClass, snapshotClass, settings, size, sha256}]',
+    '  --metadata PATH      which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help           show this help',
     '',
     'Then: savepoint-inspector compare <new.binpb> --against FILE --root <root>',
   ].join('\n'),
   options: {
+    ...METADATA_OPTION,
     operator: { type: 'string' },
     state: { type: 'string' },
     role: { type: 'string' },
@@ -50,7 +52,7 @@ export const exportSchemaCommand: CliCommand = {
     };
     const output = values['output'];
     if (output !== undefined && values['json'] === true) throw new CliUsageError('--json lists the schemas; it cannot be combined with --output');
-    const all = await listSavedSchemas(await openNodeInput(savepoint));
+    const all = await listSavedSchemas(await openNodeInput(savepoint, savepointInputOptions(values)));
     const selected = selectSavedSchemas(all, selection);
     if (selected.kind === 'none') {
       const given = Object.entries(selection).map(([k, v]) => ` --${k} ${v}`).join('');

@@ -11,14 +11,15 @@ import { createWriteStream, mkdirSync, openSync, renameSync, rmSync, statSync, t
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { exportStates, type ExportFormat, type ExportProgress, type ParquetListLayout } from '../../core/export';
-import { createSnapshotRegistry, findOperator, inspectSavepoint, openSavepoint, type InspectedState, type StateSample } from '../../core/flink';
+import { findOperator, getKryoSnapshotDetails, inspectSavepoint, openSavepoint, type InspectedState, type SerializerSnapshot, type StateSample } from '../../core/flink';
 import { wrongInput } from '../../core/io';
-import { registerProtobufSnapshotReaders } from '../../core/protobuf';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
-import { takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 import { rethrowAsOutputFailure } from '../output-failure';
 import { endWritable, flushWritable, writeToWritable } from '../write-to-writable';
+import { createCommandRegistry } from './create-command-registry';
+import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
 const FORMATS: readonly ExportFormat[] = ['jsonl', 'csv', 'parquet', 'arrow'];
 const EXTENSIONS: Record<ExportFormat, string> = { jsonl: 'jsonl', csv: 'csv', parquet: 'parquet', arrow: 'arrows' };
@@ -40,9 +41,12 @@ export const exportCommand: CliCommand = {
     '  --first N             sample: only the first N entries of each state',
     '  --keep-partial        when the export fails, keep what was written as <file>.partial (the reason in its metadata) instead of removing it',
     '  --quiet               no progress on stderr',
+    ...USER_SCHEMA_USAGE,
+    '  --metadata PATH       which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help            show this help',
   ].join('\n'),
   options: {
+    ...METADATA_OPTION,
     operator: { type: 'string' },
     state: { type: 'string' },
     all: { type: 'boolean' },
@@ -53,6 +57,7 @@ export const exportCommand: CliCommand = {
     first: { type: 'string' },
     'keep-partial': { type: 'boolean' },
     quiet: { type: 'boolean' },
+    ...USER_SCHEMA_OPTIONS,
   },
   async run({ values, positionals }, io) {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint to export');
@@ -75,9 +80,10 @@ export const exportCommand: CliCommand = {
     if (every !== undefined && first !== undefined) throw new CliUsageError('use either --every-key-group or --first, not both');
     const sample: StateSample | undefined = every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
 
-    const files = await openNodeInput(savepoint);
-    const registry = createSnapshotRegistry();
-    registerProtobufSnapshotReaders(registry);
+    // the job's schema decodes Protobuf held by Kryo or flink-protobuf-serde (no snapshot of theirs embeds one), as dump and stats do
+    const userSchema = await readUserSchema(values);
+    const files = await openNodeInput(savepoint, savepointInputOptions(values));
+    const registry = createCommandRegistry(userSchema);
     const opened = await openSavepoint(files);
     const op = findOperator(opened, operator);
     if (op === undefined) throw wrongInput('not-found', `expected an operator of the savepoint (id or uid), found ${JSON.stringify(operator)}`);
@@ -147,6 +153,10 @@ export const exportCommand: CliCommand = {
     }
     results.forEach((result, i) => {
       const state = chosen[i]!;
+      // Protobuf behind Kryo without the job's schema: its values are written as opaque bytes — say how to decode them
+      if (userSchema === undefined && holdsUndecodedKryoProtobuf(state.valueSerializer)) {
+        io.stderr(`savepoint-inspector export: warning: ${state.name}: its values are Protobuf held by Kryo, written as opaque bytes: give the job's schema (--descriptors or --job-jar) to decode them\n`);
+      }
       const { target, temp } = outputs[toStdout ? 0 : i]!;
       // part of the state could not be read or decoded (a stream failed, a part not readable here, values kept as bytes): the file is partial
       const failed = result.failures.length > 0;
@@ -234,4 +244,11 @@ function parsePositive(v: unknown, flag: string): number | undefined {
   const n = Number(v);
   if (typeof v !== 'string' || !/^\d+$/.test(v) || n < 1) throw new CliUsageError(`${flag} expects a whole number of at least 1, found '${String(v)}'`);
   return n;
+}
+
+/** A Kryo serializer (at any depth) whose values are Protobuf it cannot decode without the job's schema. */
+function holdsUndecodedKryoProtobuf(s: SerializerSnapshot | undefined, depth = 0): boolean {
+  if (s === undefined || depth > 64) return false;
+  if (getKryoSnapshotDetails(s) !== undefined && s.details?.['protobuf'] !== undefined && s.codec === undefined) return true;
+  return s.nested.some((n) => holdsUndecodedKryoProtobuf(n, depth + 1));
 }

@@ -5,7 +5,7 @@
  */
 import { inspectSavepoint, openSavepoint, type SavepointInspection } from '../../core/flink';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
-import { takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { buildInspectDocument } from '../format/build-inspect-document';
 import { formatInspectionText } from '../format/format-inspection-text';
 import { openNodeInput } from '../sources';
@@ -25,9 +25,11 @@ export const inspectCommand: CliCommand = {
     ...USER_SCHEMA_USAGE,
     '  --strict        exit 1 when any state is not decoded fully (with --headers-only: when a header',
     '                  shows one cannot be: unreadable, unknown serializer, a changelog not applied)',
+    '  --metadata PATH  which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help      show this help',
   ].join('\n'),
   options: {
+    ...METADATA_OPTION,
     json: { type: 'boolean' },
     ...USER_SCHEMA_OPTIONS,
     handles: { type: 'boolean' },
@@ -38,7 +40,7 @@ export const inspectCommand: CliCommand = {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint to inspect');
     if (values['handles'] === true && values['json'] !== true) throw new CliUsageError('--handles needs --json');
     const userSchema = await readUserSchema(values);
-    const files = await openNodeInput(savepoint);
+    const files = await openNodeInput(savepoint, savepointInputOptions(values));
     const registry = createCommandRegistry(userSchema);
     const inspection = await inspectSavepoint(files, registry, { countEntries: values['headers-only'] !== true });
     if (values['json'] === true) {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { generateKryoMigrationJob, inspectProtobufStates, loadDescriptorSet, type KryoMigrationJob } from '../../core/compat';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
 import { writeOutputFile } from '../output-failure';
-import { takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
 import { parseWith } from '../parse-cli-values';
 
@@ -27,11 +27,13 @@ export const migrationJobCommand: CliCommand = {
     '  --operator UID|ID      only this operator (repeatable)',
     '  --serializer G:A:V     the flink-datastream-protobuf coordinates (default io.github.flink-gcp:flink-datastream-protobuf:1.0.0-1.20 for Flink 1.20, :1.0.0 for 2.x)',
     "  --flink-line LINE      1.20 or 2.x (default: from _metadata's version)",
+    '  --metadata PATH        which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help             show this help',
     '',
     'Exit codes: 0 the project carries at least one state, 1 nothing to carry (README says why), 2 unusable input.',
   ].join('\n'),
   options: {
+    ...METADATA_OPTION,
     descriptors: { type: 'string' },
     'job-jar': { type: 'string' },
     output: { type: 'string' },
@@ -54,7 +56,7 @@ export const migrationJobCommand: CliCommand = {
     const bytes = jar ? jar.schema.descriptorSet : await readDescriptorSetFile(descriptors as string);
     const name = jar ? `${path.basename(jobJar as string)} (embedded descriptors)` : path.basename(descriptors as string);
     const set = loadDescriptorSet(bytes, name).set;
-    const files = await openNodeInput(savepoint);
+    const files = await openNodeInput(savepoint, savepointInputOptions(values));
     const { kryo, inspection } = await inspectProtobufStates(files, { kryoSchema: { name, bytes, set } });
     const only = parseWith(values['operator']);
     const unknown = only.filter((o) => !inspection.operators.some((op) => op.id === o || op.uid === o));
@@ -111,5 +113,19 @@ function formatSummary(job: KryoMigrationJob, output: string): string {
     for (const n of job.notCarried) out.push(`  ${n.operator}${n.state ? `  ${n.state}` : ''}: ${n.why}`);
   }
   out.push('', `Run: cd ${output} && mvn -q compile exec:exec -Dmigration.from=<old savepoint> -Dmigration.to=<new savepoint>`);
+  out.push(...listRunHints(job));
   return `${out.join('\n')}\n`;
+}
+
+/** What to do when the run line's serializer does not resolve, and how to check the migrated savepoint. */
+function listRunHints(job: KryoMigrationJob): string[] {
+  const { groupId, artifactId, version } = job.serializer;
+  const target = version.startsWith('0.') ? '0.x' : '1.x';
+  return [
+    `If Maven cannot resolve ${groupId}:${artifactId}:${version} (a repository it does not read, or a version not published there): add -Dserializer.version=<version>`,
+    '  (or -Dserializer.groupId=… -Dserializer.artifactId=…) for another release, or -Dserializer.repo=/absolute/folder for a folder laid out as a Maven',
+    '  repository (a local build); README.md "Serializer".',
+    `Then check the migrated savepoint against the new job: savepoint-inspector check <new savepoint> --job-jar <new job.jar> --target ${target}`,
+    `  (its states are written by ${artifactId} ${version}, the ${target} line).`,
+  ];
 }

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { inspectProtobufStates, loadDescriptorSet, planKryoMigration, type KryoMigrationOperator } from '../../core/compat';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
-import { takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput, readDescriptorSetFile } from '../sources';
 
 export const migrationPlanCommand: CliCommand = {
@@ -18,11 +18,13 @@ export const migrationPlanCommand: CliCommand = {
     'Options:',
     "  --descriptors FILE   the job's descriptor set (maps the Kryo-held classes to messages)",
     '  --json               print the plan as JSON',
+    '  --metadata PATH      which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help           show this help',
     '',
     'Exit codes: 0 a plan was written, 1 no Protobuf state held by Kryo, 2 unusable input.',
   ].join('\n'),
   options: {
+    ...METADATA_OPTION,
     descriptors: { type: 'string' },
     json: { type: 'boolean' },
   },
@@ -32,7 +34,7 @@ export const migrationPlanCommand: CliCommand = {
     if (typeof descriptors !== 'string') throw new CliUsageError('--descriptors <job.binpb> is required');
     const bytes = await readDescriptorSetFile(descriptors);
     const name = path.basename(descriptors);
-    const files = await openNodeInput(savepoint);
+    const files = await openNodeInput(savepoint, savepointInputOptions(values));
     const { kryo } = await inspectProtobufStates(files, { kryoSchema: { name, bytes, set: loadDescriptorSet(bytes, name).set } });
     const plan = planKryoMigration(kryo);
     io.stdout(values['json'] === true ? `${JSON.stringify({ operators: plan }, null, 2)}\n` : formatPlan(plan));

@@ -129,7 +129,18 @@ function describeSubtask(s: SubtaskState): Record<string, unknown> {
     if (h === null) return null;
     const range = { start: h.range.start, end: h.range.end };
     if (h.kind === 'key-groups') return { code: h.code, kind: h.kind, keyGroups: range, data: describeStreamHandle(h.delegate) };
-    if (h.kind === 'incremental') return { code: h.code, kind: h.kind, keyGroups: range, metaData: describeStreamHandle(h.metaData), sharedFiles: h.sharedFiles.length, privateFiles: h.privateFiles.length };
+    if (h.kind === 'incremental') {
+      const file = (f: { localPath: string; handle: StreamHandle | null }, shared: boolean) => ({ savedName: nameSavedFile(f.handle), rocksdbName: f.localPath, size: handleSize(f.handle), shared });
+      return {
+        code: h.code,
+        kind: h.kind,
+        keyGroups: range,
+        metaData: describeStreamHandle(h.metaData),
+        sharedFiles: h.sharedFiles.length,
+        privateFiles: h.privateFiles.length,
+        files: [...h.sharedFiles.map((f) => file(f, true)), ...h.privateFiles.map((f) => file(f, false))],
+      };
+    }
     return { code: h.code, kind: h.kind, keyGroups: range, description: h.description };
   };
   return {
@@ -142,6 +153,31 @@ function describeSubtask(s: SubtaskState): Record<string, unknown> {
     inputChannelStates: s.inputChannelStateCount,
     resultSubpartitionStates: s.resultSubpartitionStateCount,
   };
+}
+
+/** Where a RocksDB file of an incremental handle is saved: the file name in the savepoint, `_metadata` for inline bytes, null when absent. */
+function nameSavedFile(h: StreamHandle | null): string | null {
+  if (h === null) return null;
+  switch (h.kind) {
+    case 'relative-file':
+      return h.relativePath;
+    case 'file':
+      return h.path;
+    case 'segment-file':
+      return h.physicalPath;
+    case 'inline':
+      return '_metadata';
+    case 'legacy-key-groups':
+      return nameSavedFile(h.delegate);
+    case 'empty-segment':
+      return null;
+  }
+}
+
+function handleSize(h: StreamHandle | null): number | null {
+  if (h === null || h.kind === 'empty-segment') return null;
+  if (h.kind === 'legacy-key-groups') return handleSize(h.delegate);
+  return h.size;
 }
 
 export function describeStreamHandle(h: StreamHandle | null): Record<string, unknown> | null {

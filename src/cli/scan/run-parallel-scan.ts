@@ -15,6 +15,8 @@ import type { SavepointStats, ScanOptions, ScanUnit } from './state-stats-types'
 export interface ParallelScanOptions extends ScanOptions {
   /** worker threads (default 2) */
   workers?: number;
+  /** which `_metadata` of an input holding several (`--metadata`) */
+  metadataPath?: string;
 }
 
 export interface ParallelScanResult extends SavepointStats {
@@ -25,7 +27,8 @@ export interface ParallelScanResult extends SavepointStats {
 }
 
 export async function runParallelScan(input: string, options: ParallelScanOptions = {}): Promise<ParallelScanResult> {
-  const files = await openNodeInput(input);
+  const inputOptions = options.metadataPath === undefined ? {} : { metadataPath: options.metadataPath };
+  const files = await openNodeInput(input, inputOptions);
   const opened = await openSavepoint(files);
   const units = listScanUnits(opened, opened.totals.operators.map((o) => o.id));
   const scanOptions: ScanOptions = { ...(options.sample ? { sample: options.sample } : {}), ...(options.newLimits ? { newLimits: options.newLimits } : {}), ...(options.kryoSchema ? { kryoSchema: options.kryoSchema } : {}) };
@@ -35,7 +38,7 @@ export async function runParallelScan(input: string, options: ParallelScanOption
   if (workers === 1) {
     parts = [await scanSavepointUnits(files, units, scanOptions)];
   } else {
-    parts = await runWorkers(input, splitUnits(units, workers), scanOptions);
+    parts = await runWorkers(input, inputOptions, splitUnits(units, workers), scanOptions);
   }
   const coverage = mergeCoverage(parts.map((p) => p.coverage));
   return {
@@ -60,8 +63,8 @@ export function splitUnits(units: readonly ScanUnit[], shares: number): ScanUnit
   return out.map((s) => s.units).filter((u) => u.length > 0);
 }
 
-function runWorkers(input: string, shares: ScanUnit[][], options: ScanOptions): Promise<UnitsScanResult[]> {
+function runWorkers(input: string, inputOptions: { metadataPath?: string }, shares: ScanUnit[][], options: ScanOptions): Promise<UnitsScanResult[]> {
   // a small young generation per worker: the scan's garbage is short-lived (entry objects, views of the
   // read buffers), and V8's default lets each worker hold ~35 MB more of it (2 workers over 2 GiB: ~410 -> ~330 MB RSS, same speed)
-  return runWorkerThreads<UnitsScanResult>(new URL('./scan-worker-entry.mjs', import.meta.url), shares.map((units) => ({ input, units, options })), { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
+  return runWorkerThreads<UnitsScanResult>(new URL('./scan-worker-entry.mjs', import.meta.url), shares.map((units) => ({ input, ...inputOptions, units, options })), { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
 }

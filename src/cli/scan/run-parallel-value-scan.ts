@@ -32,6 +32,8 @@ export interface ParallelValueScanOptions {
   workers?: number;
   /** below this many bytes of state in the scanned subtasks, scan in this thread (default 32 MiB: a worker's start-up costs ~0.1–0.2 s) */
   minParallelBytes?: number;
+  /** which `_metadata` of an input holding several (`--metadata`): the workers open the same savepoint */
+  metadataPath?: string;
   /** told how the scan runs: worker threads (0: in this thread) and subtasks */
   onPlan?: (plan: { workers: number; subtasks: number }) => void;
 }
@@ -50,7 +52,7 @@ export function createParallelValueScan(input: string, files: SavepointFiles, ch
     if (inThread) {
       return scanValuesByOperator(await createStateValueScanner(files, evaluated, undefined, opened), evaluated);
     }
-    const parts = (await runWorkers(input, check, splitUnits(units, workers))).flat();
+    const parts = (await runWorkers(input, options.metadataPath, check, splitUnits(units, workers))).flat();
     return evaluated.protobuf.map((state, i) => {
       const mine = parts.filter((p) => p.state === i).sort((a, b) => a.subtask - b.subtask);
       for (const p of mine) {
@@ -63,7 +65,7 @@ export function createParallelValueScan(input: string, files: SavepointFiles, ch
   };
 }
 
-function runWorkers(input: string, check: WorkerCheckInput, shares: ScanUnit[][]): Promise<SubtaskValueTally[][]> {
+function runWorkers(input: string, metadataPath: string | undefined, check: WorkerCheckInput, shares: ScanUnit[][]): Promise<SubtaskValueTally[][]> {
   // as the stats workers: a small young generation (the scan's garbage is short-lived)
-  return runWorkerThreads<SubtaskValueTally[]>(new URL('./scan-worker-entry.mjs', import.meta.url), shares.map((units) => ({ kind: 'check-values', input, check, units })), { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
+  return runWorkerThreads<SubtaskValueTally[]>(new URL('./scan-worker-entry.mjs', import.meta.url), shares.map((units) => ({ kind: 'check-values', input, ...(metadataPath === undefined ? {} : { metadataPath }), check, units })), { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
 }

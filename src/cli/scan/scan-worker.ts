@@ -6,10 +6,11 @@ import type { WorkerCheckInput } from './run-parallel-value-scan';
 import { tallySubtaskValues } from './tally-subtask-values';
 import type { ScanOptions, ScanUnit } from './state-stats-types';
 
-const job = workerData as { kind?: 'stats'; input: string; units: ScanUnit[]; options: ScanOptions } | { kind: 'check-values'; input: string; units: ScanUnit[]; check: WorkerCheckInput };
+const job = workerData as { kind?: 'stats'; input: string; metadataPath?: string; units: ScanUnit[]; options: ScanOptions } | { kind: 'check-values'; input: string; metadataPath?: string; units: ScanUnit[]; check: WorkerCheckInput };
+const inputOptions = job.metadataPath === undefined ? {} : { metadataPath: job.metadataPath };
 if (job.kind === 'check-values') {
-  parentPort!.postMessage(await tallySubtaskValues(job.input, job.check, job.units));
+  parentPort!.postMessage(await tallySubtaskValues(job.input, job.check, job.units, inputOptions));
 } else {
-  const files = await openNodeInput(job.input);
+  const files = await openNodeInput(job.input, inputOptions);
   parentPort!.postMessage(await scanSavepointUnits(files, job.units, job.options));
 }

@@ -7,7 +7,7 @@
 import { describeProtobufStateScan } from '../../core/compat';
 import type { StateSample } from '../../core/flink';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
-import { takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from '../commands/read-user-schema';
 import { countScanWorkers, MAX_SCAN_WORKERS } from './count-scan-workers';
 import { formatStatsText } from './format-stats-text';
@@ -25,9 +25,11 @@ export const statsCommand: CliCommand = {
     '  --first N            sample: only the first N entries of each state',
     '  --json               print the statistics as JSON',
     ...USER_SCHEMA_USAGE,
+    '  --metadata PATH      which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help           show this help',
   ].join('\n'),
   options: {
+    ...METADATA_OPTION,
     workers: { type: 'string' },
     'every-key-group': { type: 'string' },
     first: { type: 'string' },
@@ -45,7 +47,7 @@ export const statsCommand: CliCommand = {
     const workers = await countScanWorkers(savepoint, requested);
     const sample: StateSample | undefined = every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
     const kryoSchema = await readUserSchema(values);
-    const stats = await runParallelScan(savepoint, { workers, ...(sample ? { sample } : {}), ...(kryoSchema ? { kryoSchema } : {}) });
+    const stats = await runParallelScan(savepoint, { ...savepointInputOptions(values), workers, ...(sample ? { sample } : {}), ...(kryoSchema ? { kryoSchema } : {}) });
     io.stdout(values['json'] === true ? `${JSON.stringify(describeStats(stats), null, 2)}\n` : formatStatsText(savepoint, stats));
     return EXIT_OK;
   },

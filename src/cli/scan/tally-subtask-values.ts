@@ -9,8 +9,8 @@ import { openNodeInput } from '../sources';
 import type { SubtaskValueTally, WorkerCheckInput } from './run-parallel-value-scan';
 import type { ScanUnit } from './state-stats-types';
 
-export async function tallySubtaskValues(input: string, check: WorkerCheckInput, units: readonly ScanUnit[]): Promise<SubtaskValueTally[]> {
-  const files = await openNodeInput(input);
+export async function tallySubtaskValues(input: string, check: WorkerCheckInput, units: readonly ScanUnit[], inputOptions: { metadataPath?: string } = {}): Promise<SubtaskValueTally[]> {
+  const files = await openNodeInput(input, inputOptions);
   const evaluated = await evaluateSavepointStates({ ...check, files });
   const scanner = await createStateValueScanner(files, evaluated);
   const byOperator = groupStatesByOperator(evaluated);

@@ -16,7 +16,7 @@ const MAX_FILES = 200_000;
  * http(s) URL of an archive, or of a savepoint folder (`…/sp-1/`, `…/sp-1/_metadata`, or a URL
  * that is not a file but has a `_metadata` below it) whose state files are fetched lazily by range.
  */
-export async function openNodeInput(pathOrUrl: string, options: { limits?: Partial<ArchiveLimits> } = {}): Promise<SavepointFiles> {
+export async function openNodeInput(pathOrUrl: string, options: { limits?: Partial<ArchiveLimits>; metadataPath?: string } = {}): Promise<SavepointFiles> {
   if (/^https?:\/\//i.test(pathOrUrl)) {
     // one bounded fetch for the whole input: a server that timed out is not waited for again
     const fetchFn = createNodeRangeFetch();

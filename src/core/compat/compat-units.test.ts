@@ -121,6 +121,20 @@ describe('target line', () => {
     expect(r.verdict).toBe('not-restorable');
     expect(r.firstIncompatibility?.message).toBe('x.V1Snapshot (1.x) cannot be read by target 0.x: downgrades are not supported');
   });
+  it('0.x: a file the root newly reaches (an import that declares nothing reached) is named, not the whole file sets', () => {
+    const saved = set([{ name: 'event.proto', messages: [{ name: 'Event', field: [{ name: 'id', number: 1, type: T.INT32, label: L.OPTIONAL }] }] }]);
+    const withImport = set([
+      { name: 'extra.proto', pkg: 'other', messages: [{ name: 'Extra' }] },
+      { name: 'event.proto', deps: ['extra.proto'], messages: [{ name: 'Event', field: [{ name: 'id', number: 1, type: T.INT32, label: L.OPTIONAL }] }] },
+    ]);
+    const side = { savedRoot: 'example.Event', savedJavaClass: 'a.B', savedKind: 'generated', savedSettings: DEFAULT_SETTINGS, snapshotClass: 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot', savedLine: '0.x' } as const;
+    const newSide = { newRoot: 'example.Event', newKind: 'generated', newJavaClass: 'a.B', newSettings: DEFAULT_SETTINGS, target: '0.x' } as const;
+    const added = evaluateStateCompatibility({ ...side, savedSet: saved }, { ...newSide, newSet: withImport });
+    expect(added.verdict).toBe('incompatible');
+    expect(added.firstIncompatibility?.message).toBe('Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): the root now also reaches extra.proto');
+    const dropped = evaluateStateCompatibility({ ...side, savedSet: withImport }, { ...newSide, newSet: saved });
+    expect(dropped.firstIncompatibility?.message).toBe('Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): the root no longer reaches extra.proto');
+  });
   it('limit decreases fail with a reasonless StateMigrationException in Flink; the text names the limit', () => {
     const r = evaluateStateCompatibility(
       { savedSet: EVENT_V1, savedRoot: 'example.Event', savedJavaClass: 'a.B', savedKind: 'generated', savedSettings: DEFAULT_SETTINGS, snapshotClass: 'x.V1Snapshot', savedLine: '1.x' },

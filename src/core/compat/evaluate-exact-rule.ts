@@ -89,14 +89,26 @@ function findExactDifference(savedSet: FileDescriptorSet, savedRoot: string, new
   if (first !== undefined && !haveSameContent(a, b)) return first;
   if (haveSameBytes(encodeSet(a), encodeSet(b))) return undefined;
   if (first !== undefined) return first;
-  const names = (s: FileDescriptorSet): string => s.file.map((f) => f.name).join(', ');
-  if (names(a) !== names(b)) return `files change from [${names(a)}] to [${names(b)}]`;
+  const names = (s: FileDescriptorSet): string[] => s.file.map((f) => f.name);
+  const [savedNames, newNames] = [names(a), names(b)];
+  if (savedNames.join('\n') !== newNames.join('\n')) return describeFileSetChange(savedNames, newNames);
   for (let i = 0; i < a.file.length; i++) {
     if (!haveSameBytes(toBinary(FileDescriptorProtoSchema, a.file[i]), toBinary(FileDescriptorProtoSchema, b.file[i]))) {
       return `file ${a.file[i].name} differs outside the declarations the root reaches`;
     }
   }
   return 'the descriptor set differs in its unknown fields';
+}
+
+/** The files the root reaches differ: name those that dropped out and those newly reached (or, with the same files, the order). */
+function describeFileSetChange(saved: readonly string[], next: readonly string[]): string {
+  const dropped = saved.filter((n) => !next.includes(n));
+  const added = next.filter((n) => !saved.includes(n));
+  const parts: string[] = [];
+  if (dropped.length > 0) parts.push(`the root no longer reaches ${dropped.join(', ')}`);
+  if (added.length > 0) parts.push(`${parts.length > 0 ? 'it' : 'the root'} now also reaches ${added.join(', ')}`);
+  if (parts.length === 0) return `the files the root reaches come in another order (${saved.join(', ')} → ${next.join(', ')})`;
+  return parts.join('; ');
 }
 
 function encodeSet(set: FileDescriptorSet): Uint8Array {

@@ -51,6 +51,8 @@ export interface FoundOtherState {
    * passes such a state.
    */
   uncheckedProtobuf?: true;
+  /** Set when the state's header could not be read (no value serializer known): whether it holds Protobuf is not known, so `check` never passes it. */
+  headerNotRead?: true;
 }
 
 /** Snapshot class packages of Protobuf serializers: an unreadable snapshot of theirs holds Protobuf values. */
@@ -122,7 +124,7 @@ export function findProtobufStates(inspection: SavepointInspection): { protobuf:
           state.status === 'ok'
             ? `not a Protobuf state: ${state.valueSerializer?.typeLabel ?? 'no value serializer'}`
             : `state header not decided: ${state.statusReason ?? state.status}`;
-        other.push({ operator, state, role: 'VALUE_SERIALIZER', snapshotClass, reason });
+        other.push({ operator, state, role: 'VALUE_SERIALIZER', snapshotClass, reason, ...(state.valueSerializer === undefined && state.status !== 'ok' ? { headerNotRead: true as const } : {}) });
       }
     }
   }

@@ -294,6 +294,11 @@ new savepoint.
 mvn -q compile exec:exec -Dmigration.from=/path/to/old-savepoint -Dmigration.to=/path/to/new-savepoint
 \`\`\`
 
+If Maven cannot resolve \`${r.serializer.groupId}:${r.serializer.artifactId}:${r.serializer.version}\`, add
+\`-Dserializer.version=<version>\` for another release, or \`-Dserializer.repo=/absolute/folder\` for a folder laid
+out as a Maven repository ("Serializer" below). Then check the new savepoint against the new job:
+\`savepoint-inspector check /path/to/new-savepoint --job-jar <new job.jar> --target ${r.serializer.version.startsWith('0.') ? '0.x' : '1.x'}\`.
+
 Java 17 and Maven; the first build downloads Flink ${r.versions.flink}, the State Processor API
 ${r.versions.stateProcessor}${r.line === '1.20' ? ' (the only 1.20 release of `flink-state-processor-api` on Maven Central)' : ''}, chill-protobuf
 ${r.versions.chillProtobuf} and protobuf-java ${r.versions.protobufJava}${r.schema.kind === 'descriptors' ? ` and protoc ${r.versions.protobufJava}, which generates the message classes from \`${r.schema.setPath}\` (the descriptor set given to migration-job; protoc keeps the \`java_package\` / \`java_outer_classname\` options, so the class names are the old job's)` : ` and uses the job's classes from \`${r.schema.jarPath}\` (\`-Djob.jar=…\` to change)`}.

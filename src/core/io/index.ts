@@ -20,5 +20,5 @@ export { openZipArchive } from './open-zip-archive';
 export { SnappyFramedReader, decodeSnappyFramed } from './read-snappy-framed';
 export { checkMetadataSize, describeAbsentFile, type SavepointFiles } from './savepoint-files';
 export { forwardReadInto, sliceSource } from './slice-source';
-export { UsageError, type UsageErrorJson, wrongInput } from './usage-error';
+export { isUsageError, UsageError, type UsageErrorJson, wrongInput } from './usage-error';
 export { measureVarint, readVarintAt, varintCursor, writeVarintAt } from './varint';

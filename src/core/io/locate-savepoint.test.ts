@@ -1,6 +1,6 @@
 import { strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { bytesSource, detectInputKind, isDecodeError, openSavepointInput, type InputFile } from './index';
+import { bytesSource, detectInputKind, isDecodeError, isUsageError, openSavepointInput, type InputFile, type UsageError } from './index';
 import { locateSavepoint } from './locate-savepoint';
 
 const file = (path: string, content = path): InputFile => ({ path, source: bytesSource(`drop/${path}`, strToU8(content)) });
@@ -19,11 +19,33 @@ describe('locateSavepoint', () => {
     expect(sp.warnings).toEqual(["1 file of drop outside the _metadata folder 'sp' is ignored"]);
   });
 
-  it('several _metadata: the shallowest wins, with a warning', () => {
-    const sp = locateSavepoint('drop', [file('a/b/_metadata'), file('z/_metadata'), file('c/_metadata'), file('c/s')]);
-    expect(sp.metadata.name).toBe('drop/c/_metadata');
-    expect(sp.resolveRelative('s')?.name).toBe('drop/c/s');
-    expect(sp.warnings[0]).toBe("found 3 _metadata files in drop; using 'c/_metadata' (the shallowest) and ignoring 'z/_metadata', 'a/b/_metadata'");
+  it('several _metadata: refused as ambiguous (never a silent pick), the candidates as data', () => {
+    let thrown: unknown;
+    try {
+      locateSavepoint('drop', [file('a/b/_metadata'), file('z/_metadata'), file('c/_metadata'), file('c/s')]);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(isUsageError(thrown) && thrown.code).toBe('several-savepoints');
+    expect((thrown as Error).message).toBe("expected one savepoint in drop, found 3 _metadata files: 'c/_metadata', 'z/_metadata', 'a/b/_metadata'; name the one to read");
+    expect((thrown as UsageError).toJSON().candidates).toEqual(['c/_metadata', 'z/_metadata', 'a/b/_metadata']);
+  });
+
+  it('several _metadata: the one named (its path or its folder) is read, without a warning', () => {
+    const files = [file('a/b/_metadata'), file('a/b/s'), file('z/_metadata'), file('c/_metadata'), file('c/s')];
+    const byFolder = locateSavepoint('drop', files, [], [], 'a/b');
+    expect(byFolder.metadata.name).toBe('drop/a/b/_metadata');
+    expect(byFolder.resolveRelative('s')?.name).toBe('drop/a/b/s');
+    expect(byFolder.warnings).toEqual(['3 files of drop outside the _metadata folder \'a/b\' are ignored']);
+    expect(locateSavepoint('drop', files, [], [], 'z/_metadata').metadata.name).toBe('drop/z/_metadata');
+    expect(locateSavepoint('drop', files, [], [], 'c/').metadata.name).toBe('drop/c/_metadata');
+    expect(() => locateSavepoint('drop', files, [], [], 'a')).toThrow("expected a savepoint at 'a' in drop, found _metadata only at 'c/_metadata', 'z/_metadata', 'a/b/_metadata'");
+  });
+
+  it("a job folder's retained checkpoints (chk-N side by side) are Flink's layout: the latest is read, with a warning", () => {
+    const sp = locateSavepoint('job', [file('chk-9/_metadata'), file('chk-10/_metadata'), file('shared/x')]);
+    expect(sp.metadata.name).toBe('drop/chk-10/_metadata');
+    expect(sp.warnings[0]).toBe("found 2 _metadata files in job; using 'chk-10/_metadata' (the latest checkpoint) and ignoring 'chk-9/_metadata'");
   });
 
   it('no _metadata: not-recognised, listing what was found', () => {

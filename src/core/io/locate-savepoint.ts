@@ -1,4 +1,5 @@
 import { DecodeError } from './decode-error';
+import { wrongInput } from './usage-error';
 import type { InputFile, SkippedEntry } from './input-file';
 import { baseNameOf, normalizeEntryPath } from './normalize-entry-path';
 import type { SavepointFiles } from './savepoint-files';
@@ -8,12 +9,14 @@ const LISTED = 12;
 
 /**
  * Finds `_metadata` among the files of a folder walk, an archive listing or a drop, and returns the
- * SavepointFiles rooted at its folder. Several candidates → the shallowest wins (ties: first in
- * path order) with a warning; none → DecodeError 'not-recognised' listing what was found. Paths are
- * normalized; entries with '..' or absolute paths are dropped with a warning, and resolveRelative
- * never resolves outside the `_metadata` folder.
+ * SavepointFiles rooted at its folder. `metadataPath` names which one to read (its path inside the input,
+ * with or without the trailing `/_metadata`); else several candidates are ambiguous — a UsageError
+ * 'several-savepoints' listing them (as `candidates`), never a silent pick — except a job folder's retained
+ * checkpoints (`chk-N/_metadata` side by side, Flink's layout), of which the latest is read with a warning;
+ * none → DecodeError 'not-recognised' listing what was found. Paths are normalized; entries with '..' or
+ * absolute paths are dropped with a warning, and resolveRelative never resolves outside the `_metadata` folder.
  */
-export function locateSavepoint(name: string, input: readonly InputFile[], earlierWarnings: readonly string[] = [], skipped: readonly SkippedEntry[] = []): SavepointFiles {
+export function locateSavepoint(name: string, input: readonly InputFile[], earlierWarnings: readonly string[] = [], skipped: readonly SkippedEntry[] = [], metadataPath?: string): SavepointFiles {
   const warnings = [...earlierWarnings];
   const byPath = new Map<string, InputFile>();
   for (const f of input) {
@@ -28,9 +31,9 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
     }
     byPath.set(norm.path, { path: norm.path, source: f.source });
   }
-  // the shallowest; among a job folder's retained checkpoints (chk-N/_metadata side by side), the latest
+  // by depth; among a job folder's retained checkpoints (chk-N/_metadata side by side), the latest first
   const candidates = [...byPath.keys()].filter((p) => baseNameOf(p) === METADATA).sort((a, b) => depth(a) - depth(b) || checkpointNumber(b) - checkpointNumber(a) || (a < b ? -1 : a > b ? 1 : 0));
-  const chosen = candidates[0];
+  const chosen = metadataPath === undefined || candidates.length === 0 ? candidates[0] : selectCandidate(name, candidates, metadataPath);
   if (chosen === undefined) {
     // a _metadata that is there but not a regular file is named as what it is
     const odd = skipped.filter((s) => baseNameOf(s.path) === METADATA).sort((a, b) => depth(a.path) - depth(b.path))[0];
@@ -54,9 +57,16 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
       offset: 0,
     });
   }
-  if (candidates.length > 1) {
-    const why = checkpointNumber(chosen) >= 0 && candidates.some((c) => c !== chosen && depth(c) === depth(chosen) && checkpointNumber(c) >= 0) ? 'the latest checkpoint' : 'the shallowest';
-    warnings.push(`found ${candidates.length} _metadata files in ${name}; using '${chosen}' (${why}) and ignoring ${candidates.slice(1).map((c) => `'${c}'`).join(', ')}`);
+  if (candidates.length > 1 && metadataPath === undefined) {
+    if (!areRetainedCheckpoints(candidates)) {
+      throw wrongInput(
+        'several-savepoints',
+        `expected one savepoint in ${name}, found ${candidates.length} _metadata files: ${candidates.map((c) => `'${c}'`).join(', ')}; name the one to read`,
+        candidates,
+      );
+    }
+    // a job folder's retained checkpoints (chk-N side by side): the latest
+    warnings.push(`found ${candidates.length} _metadata files in ${name}; using '${chosen}' (the latest checkpoint) and ignoring ${candidates.slice(1).map((c) => `'${c}'`).join(', ')}`);
   }
   const dir = chosen.slice(0, chosen.length - METADATA.length);
   const inFolder = new Map<string, InputFile>();
@@ -100,6 +110,25 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
     },
     warnings,
   };
+}
+
+/** The candidate `metadataPath` names (the `_metadata` path or its folder); a UsageError 'not-found' listing the candidates when none. */
+function selectCandidate(name: string, candidates: readonly string[], metadataPath: string): string {
+  const norm = normalizeEntryPath(metadataPath.replace(/\/+$/, ''));
+  const wanted = norm.kind === 'ok' ? norm.path : metadataPath;
+  const found = candidates.find((c) => c === wanted || c === `${wanted}/${METADATA}` || (wanted === '.' || wanted === '' ? c === METADATA : false));
+  if (found !== undefined) return found;
+  throw wrongInput(
+    'not-found',
+    `expected a savepoint at '${metadataPath}' in ${name}, found ${candidates.length === 0 ? 'no _metadata file' : `_metadata only at ${candidates.map((c) => `'${c}'`).join(', ')}`}`,
+    candidates,
+  );
+}
+
+/** Every candidate is a `chk-N/_metadata` of one job folder: Flink's retained checkpoints, of which the latest is the one to read. */
+function areRetainedCheckpoints(candidates: readonly string[]): boolean {
+  const parents = new Set(candidates.map((c) => (checkpointNumber(c) >= 0 ? c.slice(0, c.lastIndexOf('chk-')) : undefined)));
+  return parents.size === 1 && !parents.has(undefined);
 }
 
 function depth(path: string): number {

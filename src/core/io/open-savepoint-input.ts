@@ -18,6 +18,8 @@ export type SavepointInput =
 
 export interface OpenSavepointInputOptions {
   readonly limits?: Partial<ArchiveLimits>;
+  /** which `_metadata` of an input holding several to read: its path inside the folder or archive (or that of its folder) */
+  readonly metadataPath?: string;
 }
 
 /**
@@ -37,7 +39,7 @@ export async function openSavepointInput(input: SavepointInput, options: OpenSav
       return { ...files, warnings: [`using the archive '${archives[0]!.path}'; the ${input.files.length - 1} other dropped file(s) are ignored`, ...files.warnings] };
     }
   }
-  return locateSavepoint(input.name, input.files, [], input.skipped);
+  return locateSavepoint(input.name, input.files, [], input.skipped, options.metadataPath);
 }
 
 async function openSingleSource(source: ByteSource, options: OpenSavepointInputOptions): Promise<SavepointFiles> {
@@ -58,7 +60,7 @@ async function openSingleSource(source: ByteSource, options: OpenSavepointInputO
     default:
       throw describeUnusableFile(source, detected, await firstBytesHex(source));
   }
-  return locateSavepoint(source.name, listing.files, listing.warnings);
+  return locateSavepoint(source.name, listing.files, listing.warnings, [], options.metadataPath);
 }
 
 function isArchive(kind: DetectedInput['kind']): boolean {

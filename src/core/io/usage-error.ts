@@ -15,7 +15,8 @@ export type UsageErrorCode =
   | 'bad-path' // a local path that does not exist, cannot be read, or is a folder where a file is expected (or the reverse)
   | 'cannot-write' // an output file or stdout the operating system refused to write (a full disk, no permission, a closed pipe)
   | 'bad-option' // a command-line option or argument
-  | 'too-many-files'; // a folder with more files than this inspector walks
+  | 'too-many-files' // a folder with more files than this inspector walks
+  | 'several-savepoints'; // the input holds several savepoints (`_metadata` files) and none was named: `candidates` lists them
 
 export interface UsageErrorJson {
   name: 'UsageError';
@@ -24,6 +25,8 @@ export interface UsageErrorJson {
   detail: string;
   /** always empty: a usage error has no place inside the input (kept for one shape with DecodeErrorJson) */
   path: string[];
+  /** code `several-savepoints`: the `_metadata` paths inside the input, one of which the user must name */
+  candidates?: string[];
 }
 
 export class UsageError extends Error {
@@ -32,21 +35,24 @@ export class UsageError extends Error {
   readonly isUsageError = true;
   readonly code: UsageErrorCode;
   readonly detail: string;
+  /** code `several-savepoints`: the `_metadata` paths inside the input to choose from */
+  readonly candidates: readonly string[] | undefined;
 
-  constructor(code: UsageErrorCode, detail: string) {
+  constructor(code: UsageErrorCode, detail: string, candidates?: readonly string[]) {
     super(detail);
     this.code = code;
     this.detail = detail;
+    this.candidates = candidates;
   }
 
   toJSON(): UsageErrorJson {
-    return { name: 'UsageError', code: this.code, message: this.message, detail: this.detail, path: [] };
+    return { name: 'UsageError', code: this.code, message: this.message, detail: this.detail, path: [], ...(this.candidates ? { candidates: [...this.candidates] } : {}) };
   }
 }
 
 /** The one way to say that the user asked for something wrongly (see UsageErrorCode). */
-export function wrongInput(code: UsageErrorCode, detail: string): UsageError {
-  return new UsageError(code, detail);
+export function wrongInput(code: UsageErrorCode, detail: string, candidates?: readonly string[]): UsageError {
+  return new UsageError(code, detail, candidates);
 }
 
 export function isUsageError(e: unknown): e is UsageError {

@@ -30,6 +30,8 @@ export interface JarStringLiterals {
   uids: string[];
   /** what was read, in words, for the report's label */
   method: string;
+  /** application class files read (0: nothing to map the savepoint's operators and states against) */
+  classesRead: number;
 }
 
 export async function collectStringLiterals(files: readonly InputFile[], generatedDirs: ReadonlySet<string>): Promise<JarStringLiterals> {
@@ -68,6 +70,7 @@ export async function collectStringLiterals(files: readonly InputFile[], generat
   return {
     values: [...values].sort(),
     uids: [...uids].sort(),
+    classesRead: read - unreadable.length,
     method: `string constants of ${classes.length} application class(es) of the job jar${scope} (library and generated packages left out)${cut}${damaged}; a uid or state name built at run time is not seen`,
   };
 }

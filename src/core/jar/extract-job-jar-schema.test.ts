@@ -80,3 +80,51 @@ describe('extractJobJarSchema on built jars', () => {
     );
   });
 });
+
+describe('extractJobJarSchema on a fat jar with two protobuf runtimes', () => {
+  const plugin = (message: string) => fileProto('google/protobuf/compiler/plugin.proto', [], 'google.protobuf.compiler', message);
+  // the application's com.google.protobuf and a connector's relocated copy, each with its own compiler/PluginProtos (of other versions)
+  const TWO_RUNTIMES = {
+    'com/x/Events.class': writeGencodeClass({ name: 'com/x/Events', descriptor: fileProto('app/events.proto'), gencodeVersion: [4, 36, 2] }),
+    'com/x/Events$EventOrBuilder.class': plainClass('com/x/Events$EventOrBuilder'),
+    'com/google/protobuf/Descriptors$FileDescriptor.class': plainClass('com/google/protobuf/Descriptors$FileDescriptor'),
+    'com/google/protobuf/compiler/PluginProtos.class': writeGencodeClass({ name: 'com/google/protobuf/compiler/PluginProtos', descriptor: plugin('CodeGeneratorRequest') }),
+    'com/google/protobuf/compiler/PluginProtos$CodeGeneratorRequestOrBuilder.class': plainClass('com/google/protobuf/compiler/PluginProtos$CodeGeneratorRequestOrBuilder'),
+    'conn/shaded/com/google/protobuf/Descriptors$FileDescriptor.class': plainClass('conn/shaded/com/google/protobuf/Descriptors$FileDescriptor'),
+    'conn/shaded/com/google/protobuf/compiler/PluginProtos.class': writeGencodeClass({ name: 'conn/shaded/com/google/protobuf/compiler/PluginProtos', descriptor: plugin('Version'), runtime: 'conn/shaded/com/google/protobuf' }),
+    'conn/shaded/com/google/protobuf/compiler/PluginProtos$VersionOrBuilder.class': plainClass('conn/shaded/com/google/protobuf/compiler/PluginProtos$VersionOrBuilder'),
+  };
+
+  it('reads the job\'s schema: the runtimes\' own files (compiler/plugin.proto of each) are not the job\'s, and nothing reaches them', async () => {
+    const schema = await extractJobJarSchema(jar('fat.jar', TWO_RUNTIMES));
+    expect(schema.files.map((f) => [f.name, f.outerClass])).toEqual([['app/events.proto', 'com.x.Events']]);
+    expect(schema.conflicts).toBeUndefined();
+    expect(schema.warnings).toEqual([]);
+  });
+
+  it('two versions of a file the job\'s files reach: the schema keeps the first, the conflict names both classes', async () => {
+    const stamp = (message: string) => fileProto('google/protobuf/timestamp.proto', [], 'google.protobuf', message);
+    const schema = await extractJobJarSchema(
+      jar('fat.jar', {
+        ...TWO_RUNTIMES,
+        'com/x/Events.class': writeGencodeClass({ name: 'com/x/Events', descriptor: fileProto('app/events.proto', ['google/protobuf/timestamp.proto']), dependencies: ['com/google/protobuf/TimestampProto'] }),
+        'com/google/protobuf/TimestampProto.class': writeGencodeClass({ name: 'com/google/protobuf/TimestampProto', descriptor: stamp('Timestamp') }),
+        'com/y/Other.class': writeGencodeClass({ name: 'com/y/Other', descriptor: fileProto('app/other.proto', ['google/protobuf/timestamp.proto'], 'app', 'Other'), dependencies: ['conn/shaded/com/google/protobuf/TimestampProto'], runtime: 'conn/shaded/com/google/protobuf' }),
+        'com/y/Other$OtherOrBuilder.class': plainClass('com/y/Other$OtherOrBuilder'),
+        'conn/shaded/com/google/protobuf/TimestampProto.class': writeGencodeClass({ name: 'conn/shaded/com/google/protobuf/TimestampProto', descriptor: stamp('OldTimestamp'), runtime: 'conn/shaded/com/google/protobuf' }),
+      }),
+    );
+    expect(schema.files.map((f) => [f.name, f.outerClass])).toEqual([
+      ['google/protobuf/timestamp.proto', 'com.google.protobuf.TimestampProto'],
+      ['app/events.proto', 'com.x.Events'],
+      ['app/other.proto', 'com.y.Other'],
+    ]);
+    expect(schema.conflicts).toEqual([
+      { file: 'google/protobuf/timestamp.proto', kept: { outerClass: 'com.google.protobuf.TimestampProto', jar: 'fat.jar' }, other: { outerClass: 'conn.shaded.com.google.protobuf.TimestampProto', jar: 'fat.jar' } },
+    ]);
+    expect(schema.warnings).toEqual([
+      'two different descriptors of google/protobuf/timestamp.proto are reached: built by com.google.protobuf.TimestampProto (fat.jar) and by conn.shaded.com.google.protobuf.TimestampProto (fat.jar); ' +
+        "the schema uses com.google.protobuf.TimestampProto's, so a state whose types reach google/protobuf/timestamp.proto is checked against that version only",
+    ]);
+  });
+});

@@ -17,7 +17,7 @@ import { FileDescriptorProtoSchema, type DescriptorProto, type FileDescriptorPro
 import { DecodeError, formatHex, haveSameBytes, isDecodeError, measureVarint, openZipArchive, withDecodePathAsync, writeVarintAt, type ArchiveLimits, type ByteSource, type InputFile } from '../io';
 import { orderFilesByImports } from '../compat';
 import { BUILD_METHOD, findDescriptorBuilds, type DescriptorBuild, type GencodeVersion } from './find-descriptor-builds';
-import type { EmbeddedFile, JarMessageClass, JobJarSchema } from './job-jar-types';
+import type { DescriptorConflict, EmbeddedFile, JarMessageClass, JobJarSchema } from './job-jar-types';
 import { joinDescriptorParts } from './join-descriptor-parts';
 import { collectStringLiterals } from './collect-string-literals';
 import { readBundledArtifacts } from './read-bundled-artifacts';
@@ -66,7 +66,9 @@ export async function extractJobJarSchema(jarSource: ByteSource, withSources: re
       const slash = f.path.lastIndexOf('/');
       const dir = f.path.slice(0, slash + 1);
       const simple = f.path.slice(slash + 1);
-      return builderDirs.has(dir) && !runtimeDirs.has(dir) && !simple.includes('$') && simple !== 'package-info.class' && simple !== 'module-info.class';
+      // protobuf-java's own packages and their subpackages (com/google/protobuf/compiler/ of each runtime, relocated too) are
+      // never the job's: their files are read only when a job file imports them, through the class its bytecode names
+      return builderDirs.has(dir) && !isInRuntime(dir, runtimeDirs) && !simple.includes('$') && simple !== 'package-info.class' && simple !== 'module-info.class';
     })
     .map((f) => f.path)
     .sort();
@@ -134,6 +136,7 @@ export async function extractJobJarSchema(jarSource: ByteSource, withSources: re
 
   // resolve every import through the dependency classes the bytecode names
   const byName = new Map<string, EmbeddedFile>();
+  const conflicts: DescriptorConflict[] = [];
   const pending = [...own];
   const visited = new Set<EmbeddedFile>();
   while (pending.length > 0) {
@@ -142,12 +145,14 @@ export async function extractJobJarSchema(jarSource: ByteSource, withSources: re
     visited.add(file);
     const seen = byName.get(file.name);
     if (seen !== undefined && !haveSameBytes(seen.bytes, file.bytes)) {
-      throw new DecodeError({
-        code: 'invalid-value',
-        detail: `expected one descriptor of ${file.name}, found two that differ: built by ${seen.outerClass} (${seen.jar}) and by ${file.outerClass} (${file.jar}); the jars hold two versions of that file`,
-        file: jar.name,
-        path: ['job jar'],
-      });
+      // two versions of one file, each reached through the classes the bytecode names (two runtimes, or two copies of a
+      // job file): the schema keeps the first reached, and the report names both classes — never a refusal of the jar
+      conflicts.push({ file: file.name, kept: { outerClass: seen.outerClass, jar: seen.jar }, other: { outerClass: file.outerClass, jar: file.jar } });
+      warnings.push(
+        `two different descriptors of ${file.name} are reached: built by ${seen.outerClass} (${seen.jar}) and by ${file.outerClass} (${file.jar}); ` +
+          `the schema uses ${seen.outerClass}'s, so a state whose types reach ${file.name} is checked against that version only`,
+      );
+      continue;
     }
     if (seen === undefined) byName.set(file.name, file);
     const build = builds.get(`${file.outerClass}\n${file.name}`)!;
@@ -202,9 +207,16 @@ export async function extractJobJarSchema(jarSource: ByteSource, withSources: re
     ...(bundled.flink ? { flink: bundled.flink } : {}),
     artifacts: bundled.artifacts,
     ...(literals ? { stringLiterals: literals } : {}),
+    ...(conflicts.length > 0 ? { conflicts } : {}),
     warnings,
     stats: { entries: jar.files.length, classesRead },
   };
+}
+
+/** A class folder inside a protobuf-java runtime package (its own folder or below, e.g. `…/com/google/protobuf/compiler/`). */
+function isInRuntime(dir: string, runtimeDirs: ReadonlySet<string>): boolean {
+  for (const runtime of runtimeDirs) if (dir.startsWith(runtime)) return true;
+  return false;
 }
 
 async function openJar(source: ByteSource, options: ExtractJobJarOptions): Promise<OpenedJar> {

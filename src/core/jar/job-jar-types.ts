@@ -42,6 +42,15 @@ export interface JarLibrary {
   version?: string;
 }
 
+/** Two different descriptors of one file name, both reached from the job's files through the classes their bytecode names. */
+export interface DescriptorConflict {
+  file: string;
+  /** the version the schema holds (reached first) */
+  kept: { outerClass: string; jar: string };
+  /** the other version, left out of the schema */
+  other: { outerClass: string; jar: string };
+}
+
 export interface JobJarSchema {
   /** the job jar's name */
   jar: string;
@@ -64,7 +73,9 @@ export interface JobJarSchema {
   /** pom.properties of every bundled artifact */
   artifacts: BundledArtifact[];
   /** the application classes' string constants, when asked for (the state-mapping heuristic) */
-  stringLiterals?: { values: string[]; uids: string[]; method: string };
+  stringLiterals?: { values: string[]; uids: string[]; method: string; classesRead: number };
+  /** files reached in two different versions (named in `warnings` too); absent when none */
+  conflicts?: DescriptorConflict[];
   /** what the reader noticed but did not stop on */
   warnings: string[];
   /** counts for the report and the benchmark */

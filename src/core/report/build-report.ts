@@ -17,7 +17,9 @@ export function buildReport(input: ReportInput): CompatibilityReport {
   };
   const valuesNotRead = states.filter((s) => s.valuesNotRead !== undefined).length;
   const inferred = states.filter((s) => s.inferred !== undefined).length;
-  const counted = { ...summary, ...(valuesNotRead > 0 ? { valuesNotRead } : {}), ...(inferred > 0 ? { inferred } : {}) };
+  const headersNotRead = states.filter((s) => s.headerNotRead === true).length;
+  const counted = { ...summary, ...(valuesNotRead > 0 ? { valuesNotRead } : {}), ...(inferred > 0 ? { inferred } : {}), ...(headersNotRead > 0 ? { headersNotRead } : {}) };
+  const notChecked = listNotChecked(counted, input.subject === 'descriptor-sets');
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     ...(input.subject ? { subject: input.subject } : {}),
@@ -26,20 +28,36 @@ export function buildReport(input: ReportInput): CompatibilityReport {
     inputs: [...input.inputs].map((f) => ({ role: f.role, name: f.name, size: f.size, sha256: f.sha256 })),
     target: input.target,
     newSettings: { ...DEFAULT_SETTINGS, ...input.newSettings },
-    verdict: overallVerdict(summary),
+    verdict: overallVerdict(counted, notChecked),
     summary: counted,
+    ...(notChecked.length > 0 ? { notChecked } : {}),
     ...(input.newSchema ? { newSchema: input.newSchema } : {}),
     ...(input.savedSchema ? { savedSchema: input.savedSchema } : {}),
     states,
   };
 }
 
-/** not-restorable and incompatible fail; compatible when every Protobuf state is; unknown when there is none. */
-function overallVerdict(s: CompatibilityReport['summary']): Verdict {
+/** not-restorable and incompatible fail; compatible only when every Protobuf state was checked exactly; else unknown. */
+function overallVerdict(s: CompatibilityReport['summary'], notChecked: readonly string[]): Verdict {
   if (s.notRestorable > 0) return 'not-restorable';
   if (s.incompatible > 0) return 'incompatible';
-  if (s.unknown > 0 || s.protobufStates === 0) return 'unknown';
+  if (notChecked.length > 0) return 'unknown';
   return 'compatible';
+}
+
+/** What was not checked, one sentence each: any of them keeps the verdict from `compatible`. */
+function listNotChecked(s: CompatibilityReport['summary'], descriptorSets: boolean): string[] {
+  const states = (n: number) => `${n} ${descriptorSets ? 'root message' : 'Protobuf state'}${n === 1 ? '' : 's'}`;
+  const out: string[] = [];
+  if (s.protobufStates === 0) out.push(descriptorSets ? 'no root message was compared: nothing was checked' : 'the savepoint holds no Protobuf state: nothing was checked');
+  if (s.unknown > 0) out.push(`${states(s.unknown)} could not be checked (verdict unknown)`);
+  const headers = s.headersNotRead ?? 0;
+  if (headers > 0) out.push(`the header of ${headers} state${headers === 1 ? '' : 's'} could not be read, so whether ${headers === 1 ? 'it holds' : 'they hold'} Protobuf is not known`);
+  const values = s.valuesNotRead ?? 0;
+  if (values > 0) out.push(`the saved values of ${states(values)} could not be read (state files missing or unreadable), so their value warnings were not checked`);
+  const inferred = s.inferred ?? 0;
+  if (inferred > 0) out.push(`the verdict of ${states(inferred)} is inferred from a snapshot read by structure, not exact`);
+  return out;
 }
 
 // the casts: ruleId and params come from the same finding, which the union types cannot follow
@@ -65,6 +83,7 @@ function toReportState(input: ReportStateInput): ReportState {
     serializer: input.snapshotClass,
   };
   if (input.kind === 'other') {
+    if (input.headerNotRead) return { ...op, verdict: 'unknown', reason: input.reason, firstIncompatibility: null, findings: [], warnings: [], headerNotRead: true };
     if (input.uncheckedProtobuf) return { ...op, verdict: 'unknown', reason: input.reason, ruleSet: 'none', firstIncompatibility: null, findings: [], warnings: [], valuesNotRead: input.reason };
     return { ...op, verdict: 'unknown', reason: input.reason, firstIncompatibility: null, findings: [], warnings: [] };
   }
@@ -98,17 +117,4 @@ function compareStates(a: ReportState, b: ReportState): number {
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
- * Exit code of `check`: 0 when every Protobuf state is compatible, 1 when any is incompatible, not restorable,
- * could not be checked (verdict unknown: its values are Protobuf but nothing here could read its serializer) or
- * has an inferred verdict (its snapshot was read by structure: even "compatible" rests on guessed layout and
- * unchecked limits), or had its saved values asked for and not read (missing or unreadable state files: the
- * unknown fields a new field would absorb were not checked) — a CI gate never passes on Protobuf state it did
- * not check exactly. `--no-values` asks for no values, so it marks none as not read.
- */
-export function computeExitCode(report: CompatibilityReport): 0 | 1 {
-  const s = report.summary;
-  return s.incompatible > 0 || s.notRestorable > 0 || s.unknown > 0 || (s.inferred ?? 0) > 0 || (s.valuesNotRead ?? 0) > 0 ? 1 : 0;
 }

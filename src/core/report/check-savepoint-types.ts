@@ -12,7 +12,7 @@ export interface CheckSavepointInput {
    * jar tells for the report, and the jar files for its inputs. Every json_name is then compared as
    * written (no derived one to drop).
    */
-  jobJar?: { schema: NewSchemaReport; files: ReportInputFile[]; stringLiterals?: { values: string[]; uids: string[]; method: string } };
+  jobJar?: { schema: NewSchemaReport; files: ReportInputFile[]; stringLiterals?: { values: string[]; uids: string[]; method: string; classesRead: number } };
   /** the savepoint's name in the report (default files.name); the CLI and the app pass the base name so their reports match */
   savepointName?: string;
   tool: { name: string; version: string };

@@ -76,6 +76,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
       snapshotClass: o.snapshotClass,
       reason: o.reason,
       ...(o.uncheckedProtobuf ? { uncheckedProtobuf: true as const } : {}),
+      ...(o.headerNotRead ? { headerNotRead: true as const } : {}),
     });
   }
   const metadataBytes = await readAll(input.files.metadata);

@@ -50,6 +50,10 @@ export function listNewSchemaLines(schema: NewSchemaReport, saved?: SavedSchemaR
   const mapping = jar.stateMapping;
   if (mapping) {
     out.push(`state mapping (heuristic: ${mapping.method})`);
+    if (mapping.notPossible !== undefined) {
+      out.push(`  ${mapping.notPossible}`);
+      return out;
+    }
     for (const o of mapping.operatorsNotFound) out.push(`  operator ${o.uid ?? o.operator} not found in the jar: its state needs --allowNonRestoredState, and Flink drops it`);
     for (const s of mapping.statesNotFound) out.push(`  state ${s.uid ?? s.operator}/${s.state} not found in the jar: it needs --allowNonRestoredState, and Flink drops it`);
     if (mapping.operatorsNotFound.length === 0 && mapping.statesNotFound.length === 0) out.push('  every saved operator uid and state name occurs in the jar');

@@ -1,5 +1,5 @@
 /** Shared wording of the human formats: verdict labels, state titles, counts. */
-import type { CompatibilityReport, ReportState } from './report-types';
+import type { CompatibilityReport, ReportInputFile, ReportState } from './report-types';
 
 export const VERDICT_LABEL: Record<string, string> = {
   compatible: 'compatible',
@@ -39,8 +39,30 @@ export function describeSummary(report: CompatibilityReport): string {
   );
 }
 
+const INPUT_ROLE_LABEL: Record<ReportInputFile['role'], string> = {
+  savepoint: 'savepoint',
+  'saved-descriptors': 'old descriptor set',
+  descriptors: 'new descriptor set',
+  'saved-job-jar': 'old job jar',
+  'job-jar': 'new job jar',
+  'with-jar': 'with jar',
+};
+
+/** An input's role in words: which side (old or new) a descriptor set or jar is, not the JSON's role name. */
+export function describeInputRole(role: ReportInputFile['role']): string {
+  return INPUT_ROLE_LABEL[role];
+}
+
+/** What was not checked (report.notChecked) as one sentence, or undefined when everything was: it keeps the verdict from `compatible`. */
+export function describeNotChecked(report: CompatibilityReport): string | undefined {
+  const list = report.notChecked ?? [];
+  return list.length === 0 ? undefined : `Not checked, so the verdict cannot be compatible (check exits 1): ${list.join('; ')}.`;
+}
+
 /** The verdict as a label, marked when it is inferred (a snapshot read by structure). */
 export function describeVerdict(s: ReportState): string {
+  // a state of another serializer has no verdict of its own: say what it is, not "unknown"
+  if (s.ruleSet === undefined && s.operator !== '') return s.headerNotRead ? 'unknown: header not read' : 'not checked: not Protobuf';
   return s.inferred ? `${VERDICT_LABEL[s.verdict]} (INFERRED)` : VERDICT_LABEL[s.verdict]!;
 }
 

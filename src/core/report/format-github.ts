@@ -2,7 +2,7 @@
  * GitHub Actions workflow commands: `::error` per failing state, `::warning` per value warning and
  * a closing `::notice` with the summary. Data and properties are escaped as the runner expects.
  */
-import { describeReportTitle, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
+import { describeNotChecked, describeReportTitle, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
 import type { CompatibilityReport } from './report-types';
 
 export function escapeGithubData(text: string): string {
@@ -29,6 +29,7 @@ export function formatGithub(report: CompatibilityReport): string {
       out.push(`::warning ${fileProp}title=${escapeGithubProperty(`${describeStateTitle(s)}: ${w.ruleId}`)}::${escapeGithubData(w.message + keys)}`);
     }
   }
-  out.push(`::notice title=${escapeGithubProperty(describeReportTitle(report))}::${escapeGithubData(describeSummary(report))}`);
+  const notChecked = describeNotChecked(report);
+  out.push(`::notice title=${escapeGithubProperty(describeReportTitle(report))}::${escapeGithubData(notChecked ? `${describeSummary(report)} ${notChecked}` : describeSummary(report))}`);
   return `${out.join('\n')}\n`;
 }

@@ -4,7 +4,7 @@
  */
 import { listNewSchemaLines } from './describe-new-schema';
 import type { DiffDeclaration } from '../compat';
-import { describeEntryHeading, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
+import { describeEntryHeading, describeInputRole, describeNotChecked, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
 import type { CompatibilityReport, ReportState } from './report-types';
 
 export function escapeHtml(text: string): string {
@@ -20,6 +20,7 @@ th{background:#f6f8fa}.v-compatible{color:#116329}.v-incompatible,.v-not-restora
 export function formatHtml(report: CompatibilityReport): string {
   const e = escapeHtml;
   const title = describeReportTitle(report);
+  const notChecked = describeNotChecked(report);
   const out: string[] = [
     '<!DOCTYPE html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -27,10 +28,10 @@ export function formatHtml(report: CompatibilityReport): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${e(title)}</title><style>${CSS}</style></head><body>`,
     `<h1 class="v-${e(report.verdict)}">${e(title)}</h1>`,
-    `<p>${e(describeSummary(report))}</p><p>${e(describeSettings(report))}</p>`,
+    `<p>${e(describeSummary(report))}</p>${notChecked ? `<p>${e(notChecked)}</p>` : ''}<p>${e(describeSettings(report))}</p>`,
     `<p>${e(report.tool.name)} ${e(report.tool.version)}${report.generatedAt ? `, ${e(report.generatedAt)}` : ''}</p>`,
     '<table><tr><th>input</th><th>file</th><th>bytes</th><th>SHA-256</th></tr>',
-    ...report.inputs.map((f) => `<tr><td>${e(f.role)}</td><td>${e(f.name)}</td><td>${f.size}</td><td><code>${e(f.sha256)}</code></td></tr>`),
+    ...report.inputs.map((f) => `<tr><td>${e(describeInputRole(f.role))}</td><td>${e(f.name)}</td><td>${f.size}</td><td><code>${e(f.sha256)}</code></td></tr>`),
     '</table>',
     ...(report.newSchema ? ['<ul class="new-schema">', ...listNewSchemaLines(report.newSchema, report.savedSchema).map((line) => `<li>${e(line.trim())}</li>`), '</ul>'] : []),
     `<table><tr><th>${describeEntryHeading(report)}</th><th>verdict</th><th>first incompatibility</th><th>warnings</th></tr>`,

@@ -1,5 +1,5 @@
 /** Markdown rendering (PR comments, wikis): summary table, then per state its findings and warnings. */
-import { describeEntryHeading, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
+import { describeEntryHeading, describeInputRole, describeNotChecked, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
 import { listNewSchemaLines } from './describe-new-schema';
 import type { CompatibilityReport, ReportState } from './report-types';
 
@@ -12,9 +12,10 @@ export function formatMarkdown(report: CompatibilityReport): string {
   const e = escapeMarkdown;
   const out: string[] = [];
   out.push(`# ${describeReportTitle(report)}`, '');
-  out.push(e(describeSummary(report)), '', e(describeSettings(report)), '');
+  const notChecked = describeNotChecked(report);
+  out.push(e(describeSummary(report)), '', ...(notChecked ? [e(notChecked), ''] : []), e(describeSettings(report)), '');
   out.push('| input | file | bytes | SHA-256 |', '| --- | --- | ---: | --- |');
-  for (const f of report.inputs) out.push(`| ${f.role} | ${e(f.name)} | ${f.size} | \`${f.sha256}\` |`);
+  for (const f of report.inputs) out.push(`| ${describeInputRole(f.role)} | ${e(f.name)} | ${f.size} | \`${f.sha256}\` |`);
   if (report.newSchema) out.push('', ...listNewSchemaLines(report.newSchema, report.savedSchema).map((line) => (line.startsWith('  ') ? `  - ${e(line.trim())}` : `- ${e(line)}`)));
   out.push('', `| ${describeEntryHeading(report)} | verdict | first incompatibility | warnings |`, '| --- | --- | --- | ---: |');
   for (const s of report.states) {

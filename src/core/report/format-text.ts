@@ -1,5 +1,5 @@
 /** Plain-text rendering for the terminal. */
-import { describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines, VERDICT_LABEL } from './describe-state';
+import { describeInputRole, describeNotChecked, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines, VERDICT_LABEL } from './describe-state';
 import { listNewSchemaLines } from './describe-new-schema';
 import type { CompatibilityReport } from './report-types';
 
@@ -7,8 +7,10 @@ export function formatText(report: CompatibilityReport): string {
   const out: string[] = [];
   out.push(report.subject === 'descriptor-sets' ? describeReportTitle(report) : `Verdict: ${VERDICT_LABEL[report.verdict]}${report.summary.inferred ? ` (INFERRED for ${report.summary.inferred} state(s): not exact, check exits 1)` : ''}`);
   out.push(describeSummary(report));
+  const notChecked = describeNotChecked(report);
+  if (notChecked) out.push(notChecked);
   out.push(describeSettings(report));
-  for (const f of report.inputs) out.push(`input ${f.role}: ${f.name} (${f.size} bytes, sha256 ${f.sha256})`);
+  for (const f of report.inputs) out.push(`input ${describeInputRole(f.role)}: ${f.name} (${f.size} bytes, sha256 ${f.sha256})`);
   if (report.newSchema) out.push(...listNewSchemaLines(report.newSchema, report.savedSchema));
   for (const s of report.states) {
     out.push('');

@@ -1,5 +1,4 @@
 /** The facade of src/core/report: what other folders use, and nothing else (everything else stays inside the folder). */
-export { computeExitCode } from './build-report';
 export { listInferredLines } from './describe-state';
 export { type CheckSavepointInput, type EvaluatedSavepoint, type StateValuesNotRead, type StateValueTally } from './check-savepoint-types';
 export { checkSavepoint } from './check-savepoint';
@@ -12,4 +11,5 @@ export { mergeStateValueTallies } from './merge-state-value-tallies';
 export { type CompatibilityReport, type ReportFinding, type ReportInputFile, type ReportState, type ReportWarning } from './report-types';
 export { groupStatesByOperator, scanValuesByOperator } from './scan-values-by-operator';
 export { type StateStats } from './state-stats';
+export { computeExitCode, formatExitCodeLines } from './verdict-exit-codes';
 export { fitsJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from './value-view-caps';

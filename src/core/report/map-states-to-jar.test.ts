@@ -20,7 +20,7 @@ describe('mapStatesToJar', () => {
     const hashedId = computeOperatorId('enricher');
     const mapping = mapStatesToJar(
       [state('a1', 'last-event', 'events'), state('a1', 'gone-state', 'events'), state(hashedId, 'cache'), state('ffff', 'orphan'), state('a1', '_timer_state/event_user-timers', 'events'), state('s', 'SourceReaderState', 'src')],
-      { values: ['events', 'last-event', 'enricher', 'cache', 'src', 'brand-new'], uids: ['brand-new', 'enricher', 'events'], method: 'test' },
+      { values: ['events', 'last-event', 'enricher', 'cache', 'src', 'brand-new'], uids: ['brand-new', 'enricher', 'events'], method: 'test', classesRead: 3 },
     );
     expect(mapping).toEqual({
       heuristic: true,
@@ -28,6 +28,18 @@ describe('mapStatesToJar', () => {
       operatorsNotFound: [{ operator: 'ffff' }],
       statesNotFound: [{ operator: 'a1', uid: 'events', state: 'gone-state' }],
       newUidsWithoutState: ['brand-new'],
+    });
+  });
+
+  it('with no application class read, says no mapping was possible, never that every operator is dropped', () => {
+    const mapping = mapStatesToJar([state('a1', 'last-event', 'events'), state('b2', 'cache', 'enricher')], { values: [], uids: [], method: 'string constants of 0 application class(es) of the job jar', classesRead: 0 });
+    expect(mapping).toEqual({
+      heuristic: true,
+      method: 'string constants of 0 application class(es) of the job jar',
+      notPossible: 'no application class of the jar was read, so no mapping was possible: nothing here says whether Flink would drop any state',
+      operatorsNotFound: [],
+      statesNotFound: [],
+      newUidsWithoutState: [],
     });
   });
 });

@@ -12,7 +12,11 @@ import type { ReportState, StateMappingReport } from './report-types';
 /** operator state names Flink's own operators use (SourceOperator's reader state) */
 const FLINK_STATE_NAMES = new Set(['SourceReaderState']);
 
-export function mapStatesToJar(states: readonly ReportState[], literals: { values: readonly string[]; uids: readonly string[]; method: string }): StateMappingReport {
+export function mapStatesToJar(states: readonly ReportState[], literals: { values: readonly string[]; uids: readonly string[]; method: string; classesRead: number }): StateMappingReport {
+  // nothing scanned is no evidence: never report every operator as dropped
+  if (literals.classesRead === 0) {
+    return { heuristic: true, method: literals.method, notPossible: 'no application class of the jar was read, so no mapping was possible: nothing here says whether Flink would drop any state', operatorsNotFound: [], statesNotFound: [], newUidsWithoutState: [] };
+  }
   const strings = new Set(literals.values);
   let hashed: Set<string> | undefined;
   const operators = new Map<string, { operator: string; uid?: string; found: boolean }>();

@@ -11,6 +11,7 @@ import { formatHtml } from './format-html';
 import { formatJson } from './format-json';
 import { formatJunit } from './format-junit';
 import { formatMarkdown } from './format-markdown';
+import { formatText } from './format-text';
 import { type ReportInput } from './report-types';
 
 const HOSTILE = `<script>alert("x")</script> | 50% & 'q'\nline2`;
@@ -68,8 +69,15 @@ describe('report model and formats', () => {
     expect(report.summary).toEqual({ protobufStates: 1, compatible: 0, incompatible: 1, notRestorable: 0, unknown: 0, otherStates: 1, warnings: 1 });
     expect(report.verdict).toBe('incompatible');
     expect(computeExitCode(report)).toBe(1);
-    expect(computeExitCode(buildReport(input([STATES[0]!])))).toBe(0);
+    // no Protobuf state: nothing was checked, which a CI gate never passes
+    expect(computeExitCode(buildReport(input([STATES[0]!])))).toBe(1);
     expect(buildReport(input([STATES[0]!])).verdict).toBe('unknown');
+  });
+
+  it('a state of another serializer says what it is — not checked, not Protobuf — never a bare "unknown"', () => {
+    const text = formatText(report).split('\n');
+    expect(text).toContain('[not checked: not Protobuf] ffff / z-state (VALUE_SERIALIZER, x.LongSerializer)');
+    expect(formatMarkdown(report)).toContain('| ffff / z-state | not checked: not Protobuf | not a Protobuf state: Long | 0 |');
   });
 
   it('JSON does not depend on the order states were given in', () => {

@@ -47,6 +47,8 @@ export type ReportStateInput =
       reason: string;
       /** the values are Protobuf but could not be checked: counted as a Protobuf state of verdict unknown, which fails `check` */
       uncheckedProtobuf?: true;
+      /** the state's header could not be read, so whether it holds Protobuf is not known: counted in `summary.headersNotRead`, which fails `check` */
+      headerNotRead?: true;
     };
 
 /** A job jar as the report tells it (`check --job-jar`, `compare --job-jar`): what its generated classes and bundled artifacts say. */
@@ -84,6 +86,8 @@ export interface StateMappingReport {
   heuristic: true;
   /** how the literals were gathered */
   method: string;
+  /** why no mapping was made (no application class read): the lists are then empty and say nothing */
+  notPossible?: string;
   /** saved operators whose uid (or, without a stored uid, whose id as murmur3_128 of a literal) no literal gives */
   operatorsNotFound: { operator: string; uid?: string }[];
   /** saved states whose name no literal gives */
@@ -155,6 +159,8 @@ export interface ReportState {
   valuesScanned?: number;
   /** why the saved values were not read (e.g. RocksDB native SST files): no value warning was checked */
   valuesNotRead?: string;
+  /** the state's header could not be read: whether it holds Protobuf is not known (verdict unknown, never a pass) */
+  headerNotRead?: true;
   planningAid?: { verdict: 'compatible' | 'incompatible'; firstIncompatibility: ReportFirstIncompatibility | null; findings: ReportFinding[] };
   diff?: SchemaDiff;
   /**
@@ -176,9 +182,16 @@ export interface CompatibilityReport {
   verdict: Verdict;
   /**
    * `valuesNotRead`: Protobuf states whose saved values could not be read; `inferred`: Protobuf states whose verdict
-   * is inferred from a snapshot read by structure (each present only when there are some)
+   * is inferred from a snapshot read by structure; `headersNotRead`: states whose header could not be read (each
+   * present only when there are some)
    */
-  summary: { protobufStates: number; compatible: number; incompatible: number; notRestorable: number; unknown: number; otherStates: number; warnings: number; valuesNotRead?: number; inferred?: number };
+  summary: { protobufStates: number; compatible: number; incompatible: number; notRestorable: number; unknown: number; otherStates: number; warnings: number; valuesNotRead?: number; inferred?: number; headersNotRead?: number };
+  /**
+   * What was not checked, one sentence each (no Protobuf state, states of verdict unknown, headers not read, values
+   * not read, inferred verdicts); present when there is any. Any of them makes a verdict that would be `compatible`
+   * `unknown` (VERDICT_EXIT_CODES: a CI gate never passes on state it could not check).
+   */
+  notChecked?: string[];
   /** where the new schema came from (a job jar, or a descriptor set and what it cannot show) */
   newSchema?: NewSchemaReport;
   /** `compare` with a jar as `--against`: what the old application's jar tells */

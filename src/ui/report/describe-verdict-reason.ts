@@ -42,12 +42,11 @@ function describeExactVerdictReason(report: CompatibilityReport, missingStateFil
     const who = failing.length === n ? (n === 1 ? 'The Protobuf state cannot' : `None of the ${n} Protobuf states can`) : `${failing.length} of ${n} Protobuf states cannot`;
     return messages.size === 1 ? `${who} be restored with the new schema: ${message}` : `${who} be restored with the new schema; first, ${first.state}: ${message}`;
   }
-  if (report.verdict === 'compatible') {
-    const notRead = report.summary.valuesNotRead ?? 0;
-    return `${of(n)} can be restored with the new schema${notRead > 0 ? `; the values of ${notRead} of them were not read, so their value warnings were not checked` : ''}.`;
-  }
+  if (report.verdict === 'compatible') return `${of(n)} can be restored with the new schema.`;
   const unknown = protobuf.filter((s) => s.verdict === 'unknown');
-  return `${of(unknown.length)} could not be checked: ${unknown[0]?.reason ?? 'no reason recorded'}.`;
+  if (unknown.length > 0) return `${of(unknown.length)} could not be checked: ${unknown[0]?.reason ?? 'no reason recorded'}.`;
+  // every Protobuf state's schema passed, but not everything was checked (values or headers not read, an inferred verdict)
+  return `No Protobuf state fails, but not everything was checked, so the verdict is unknown: ${(report.notChecked ?? []).join('; ')}.`;
 }
 
 export interface SchemaChange {

@@ -35,7 +35,7 @@ export const STRUCTURE_RULES = [
     'FILE_NON_JAVA_OPTION_CHANGED',
     'rejected',
     'file options that generated Java code never reads change (go_package, csharp_namespace, objc_class_prefix, php_*, ruby_package, swift_prefix, cc_*, py_generic_services)',
-    'File {file} changes options generated Java code never reads ({changes}): harmless to Java code, but the serializer rejects any option change in a reached declaration; revert the change to restore the state',
+    'File {file} changes options generated Java code never reads ({changes}); flink-datastream-protobuf rejects it all the same: its restore check compares the descriptors of every file the root reaches whole, options included, so any option change there fails the restore; revert the change to restore the state',
   ),
   r('FILE_PACKAGE_CHANGED', 'rejected', "a declaring file's package changes", 'File {file} changes package from {from} to {to}'),
   r('FILE_SYNTAX_CHANGED', 'rejected', "a declaring file's syntax or edition changes", 'File {file} changes syntax from {from} to {to}'),
