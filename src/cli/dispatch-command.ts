@@ -7,6 +7,7 @@
  * `compare` alone (the prebuilt compare bundle, which holds none of the other commands' code).
  */
 import { parseArgs } from 'node:util';
+import packageJson from '../../package.json' with { type: 'json' };
 import { classifyError, wrongInput, type UsageError } from '../core/io';
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, type CliCommand, type CliIo } from './cli-types';
 
@@ -17,6 +18,10 @@ export async function dispatchCommand(commands: readonly CliCommand[], argv: rea
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(formatHelp(commands));
     return name === undefined ? EXIT_BAD_INPUT : EXIT_OK;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.stdout(`${packageJson.version}\n`);
+    return EXIT_OK;
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
