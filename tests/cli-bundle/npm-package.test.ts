@@ -96,7 +96,7 @@ describe.skipIf(!existsSync(SAVEPOINT) || !existsSync(DESCRIPTORS))('the npm pac
     expect(rows).toBe(readFileSync(path.join(dir, 'sources.jsonl'), 'utf8'));
   }, 120_000);
 
-  it('serve: the packed app on 127.0.0.1, behind the printed token, with the CSP', async () => {
+  it('serve: the packed app on 127.0.0.1, behind the printed token, with the CSP; a port in use is refused', async () => {
     const bin = path.join(project, 'node_modules/.bin/savepoint-inspector');
     const child: ChildProcess = spawn(bin, ['serve', '--port', '0'], { cwd: project, env: cleanEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
@@ -121,6 +121,9 @@ describe.skipIf(!existsSync(SAVEPOINT) || !existsSync(DESCRIPTORS))('the npm pac
       expect([asset.status, asset.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
       expect((await fetch(`${origin}/${script}`)).status).toBe(403);
       expect((await fetch(`${origin}/`)).status).toBe(403);
+      // a port in use: a clear message, exit 2
+      const port = new URL(url).port;
+      expect(npx(['serve', '--port', port])).toEqual({ code: 2, stdout: '', stderr: `savepoint-inspector serve: port ${port} on 127.0.0.1 is in use: choose another with --port N, or --port 0 for a free one\n` });
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
