@@ -68,5 +68,5 @@ function fromFileSystemError(e: unknown): UsageError | undefined {
 export function formatHelp(commands: readonly CliCommand[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return `Usage: ${PROGRAM} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun '${PROGRAM} <command> --help' for a command's options. Exit codes: 0 ok, 1 findings (check, compare), 2 bad input or usage, 3 internal error.\n`;
+  return `Usage: ${PROGRAM} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun '${PROGRAM} <command> --help' for a command's options, '${PROGRAM} --version' for the version. Exit codes: 0 ok, 1 findings (check, compare), 2 bad input or usage, 3 internal error.\n`;
 }

@@ -29,6 +29,7 @@ describe('runCli: usage', () => {
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(version).toMatch(/^\d+\.\d+\.\d+/);
     for (const spelling of ['--version', '-v', 'version']) expect(await run(spelling)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    expect((await run('--help')).stdout).toContain("Run 'savepoint-inspector <command> --help' for a command's options, 'savepoint-inspector --version' for the version.");
   });
 
   it('serve: a bad --port or an argument is a usage error, exit 2', async () => {
