@@ -73,7 +73,7 @@ describe.skipIf(!existsSync(SAVEPOINT) || !existsSync(DESCRIPTORS))('the npm pac
     expect(npx(['--version'])).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
   });
 
-  it('check, compare and export answer as the sources do', async () => {
+  it('check (JSON and SARIF), compare and export answer as the sources do', async () => {
     const withoutTimestamp = (json: string): unknown => ({ ...(JSON.parse(json) as Record<string, unknown>), generatedAt: undefined });
     for (const target of ['0.x', '1.x']) {
       const args = ['check', SAVEPOINT, '--descriptors', DESCRIPTORS, '--target', target, '--format', 'json'];
@@ -82,6 +82,10 @@ describe.skipIf(!existsSync(SAVEPOINT) || !existsSync(DESCRIPTORS))('the npm pac
       expect([actual.code, actual.stderr]).toEqual([expected.code, expected.stderr]);
       expect(withoutTimestamp(actual.stdout)).toEqual(withoutTimestamp(expected.stdout));
     }
+    const sarif = ['check', SAVEPOINT, '--descriptors', DESCRIPTORS, '--target', '0.x', '--format', 'sarif'];
+    const expectedSarif = await inProcess(sarif);
+    expect(expectedSarif.stdout).toContain('"version": "2.1.0"');
+    expect(npx(sarif)).toEqual(expectedSarif);
     const compare = ['compare', path.join(PAIR, 'new.binpb'), '--against', path.join(PAIR, 'old.binpb'), '--root', 'fixtures.change.Order'];
     const expectedCompare = await inProcess(compare);
     expect(expectedCompare.code).toBe(1);
