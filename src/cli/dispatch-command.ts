@@ -7,6 +7,7 @@
  * `compare` alone (the prebuilt compare bundle, which holds none of the other commands' code).
  */
 import { parseArgs } from 'node:util';
+import packageJson from '../../package.json' with { type: 'json' };
 import { classifyError, isUsageError, wrongInput, type UsageError } from '../core/io';
 import { formatExitCodeLines } from '../core/report';
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, type CliCommand, type CliIo } from './cli-types';
@@ -19,6 +20,10 @@ export async function dispatchCommand(commands: readonly CliCommand[], argv: rea
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(formatHelp(commands));
     return name === undefined ? EXIT_BAD_INPUT : EXIT_OK;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.stdout(`${packageJson.version}\n`);
+    return EXIT_OK;
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
@@ -72,7 +77,7 @@ export function formatHelp(commands: readonly CliCommand[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return (
-    `Usage: ${PROGRAM} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun '${PROGRAM} <command> --help' for a command's options.\n\n` +
+    `Usage: ${PROGRAM} <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun '${PROGRAM} <command> --help' for a command's options, '${PROGRAM} --version' for the version.\n\n` +
     `Exit codes of check and compare, by the report's overall verdict (only compatible passes):\n${formatExitCodeLines().join('\n')}\n` +
     `Other commands: 0 ok, 1 findings where their help says so, 2 bad input or usage, 3 internal error.\n`
   );

@@ -2,7 +2,7 @@
  * The CLI run in-process (runCli with captured output): usage and corrupt inputs. Its runs over the
  * real savepoints in ../shared are tests/shared-savepoints/cli-inspect.test.ts.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +23,21 @@ describe('runCli: usage', () => {
     expect(help.stdout).toContain('  inspect         list operators, states, serializers and entry counts of a savepoint');
     expect(help.stdout).toContain('  export-schema   list a savepoint\'s saved Protobuf schemas, or write one as a descriptor set for compare');
     expect((await run()).code).toBe(2);
+  });
+
+  it('prints the package version alone for --version, -v and version, exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    for (const spelling of ['--version', '-v', 'version']) expect(await run(spelling)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    expect((await run('--help')).stdout).toContain("Run 'savepoint-inspector <command> --help' for a command's options, 'savepoint-inspector --version' for the version.");
+  });
+
+  it('serve: a bad --port or an argument is a usage error, exit 2', async () => {
+    const badPort = await run('serve', '--port', '70000');
+    expect([badPort.code, badPort.stdout]).toEqual([2, '']);
+    expect(badPort.stderr.startsWith("savepoint-inspector serve: --port expects a port number from 0 to 65535, found '70000'\n\nUsage: savepoint-inspector serve")).toBe(true);
+    expect((await run('serve', '--port', '80a')).code).toBe(2);
+    expect((await run('serve', 'dist')).stderr.startsWith('savepoint-inspector serve: serve takes no arguments (got dist)\n')).toBe(true);
   });
 
   it('rejects unknown commands, unknown options and a missing argument with exit 2 on stderr', async () => {

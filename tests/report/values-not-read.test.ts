@@ -62,6 +62,7 @@ describe('values not read', () => {
     const html = formatReport(report, 'html');
     expect(html.match(/<td>values not read<\/td>/g)?.length).toBe(6);
     expect(formatReport(report, 'junit').match(/VALUES NOT READ: expected state file/g)?.length).toBe(6);
+    expect(formatReport(report, 'sarif').match(/"ruleId": "VALUES_NOT_READ"/g)?.length).toBe(6);
     expect(formatReport(report, 'github').match(/values not read::expected state file/g)?.length).toBe(6);
   });
 

@@ -34,7 +34,7 @@ export const checkCommand: CliCommand = {
     '  --root OP/STATE=NAME     new root message for one state (operator id or uid / state name); repeatable',
     '  --java-class NAME        new Java binary class (default: derived from the new descriptor\'s java options)',
     '  --kind generated|dynamic type kind of the new state type (default: the saved kind)',
-    '  --format FORMAT          text (default), json, markdown, html, junit or github',
+    '  --format FORMAT          text (default), json, markdown, html, junit, github or sarif (SARIF 2.1.0)',
     '  --output FILE            write the report to FILE instead of stdout',
     '  --no-values              do not scan saved values (no value warnings)',
     '  --workers N              worker threads for the value scan of larger savepoints (default 2, at most 64; .tar.gz: 1)',

@@ -33,7 +33,7 @@ export const compareCommand: CliCommand = {
     '  --root OLD=NEW           a root message renamed in the new set',
     '  --target 0.x|1.x         library line of both applications (default: the new jar\'s bundled flink-datastream-protobuf, else 1.x)',
     '  --kind generated|dynamic type kind of the state (default generated: Java classes derived from the java options)',
-    '  --format FORMAT          text (default), json, markdown, html, junit or github',
+    '  --format FORMAT          text (default), json, markdown, html, junit, github or sarif (SARIF 2.1.0)',
     '  --output FILE            write the report to FILE instead of stdout',
     '  -h, --help               show this help',
     '',

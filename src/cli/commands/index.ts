@@ -1,6 +1,6 @@
 /**
  * The CLI's command table. Each command lives in its own file and is registered with one line
- * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts), `export-schema` (./export-schema.ts), `export` (rows of a state: ./export.ts), `migration-plan` (Kryo-held Protobuf: ./migration-plan.ts), `migration-job` (its State Processor API project: ./migration-job.ts).
+ * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts), `export-schema` (./export-schema.ts), `export` (rows of a state: ./export.ts), `migration-plan` (Kryo-held Protobuf: ./migration-plan.ts), `migration-job` (its State Processor API project: ./migration-job.ts), `serve` (the built app on loopback: ./serve.ts).
  */
 import type { CliCommand } from '../cli-types';
 import { inspectCommand } from './inspect';
@@ -12,6 +12,7 @@ import { exportCommand } from './export';
 import { migrationPlanCommand } from './migration-plan';
 import { migrationJobCommand } from './migration-job';
 import { statsCommand } from '../scan';
+import { serveCommand } from './serve';
 
 export const COMMANDS: readonly CliCommand[] = [
   inspectCommand,
@@ -23,4 +24,5 @@ export const COMMANDS: readonly CliCommand[] = [
   statsCommand,
   migrationPlanCommand,
   migrationJobCommand,
+  serveCommand,
 ];

@@ -4,10 +4,11 @@ import { formatHtml } from './format-html';
 import { formatJson } from './format-json';
 import { formatJunit } from './format-junit';
 import { formatMarkdown } from './format-markdown';
+import { formatSarif } from './format-sarif';
 import { formatText } from './format-text';
 import type { CompatibilityReport } from './report-types';
 
-export const REPORT_FORMATS = ['text', 'json', 'markdown', 'html', 'junit', 'github'] as const;
+export const REPORT_FORMATS = ['text', 'json', 'markdown', 'html', 'junit', 'github', 'sarif'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export function formatReport(report: CompatibilityReport, format: ReportFormat): string {
@@ -24,6 +25,8 @@ export function formatReport(report: CompatibilityReport, format: ReportFormat):
       return formatJunit(report);
     case 'github':
       return formatGithub(report);
+    case 'sarif':
+      return formatSarif(report);
   }
 }
 
