@@ -21,7 +21,7 @@ export { normalizeForComparison } from './normalize-for-comparison';
 export { readSavedSettings } from './read-saved-settings';
 export { registerKryoProtobufReaders } from './register-kryo-protobuf-readers';
 export { registerPeerSerdeReaders } from './register-peer-serde-readers';
-export { getRule, type RuleParams, type ValueRuleId } from './rules/index';
+export { getRule, splitRuleMessage, type RuleParams, type ValueRuleId } from './rules/index';
 export { describeEntryKey, scanProtobufStateValues } from './scan-protobuf-state-values';
 export { DEFAULT_SETTINGS, type Finding, type FindingRuleId, type InferredEvaluation, type LibraryLine, type SerializerSettings, type TypeKind, type Verdict } from './types';
 export { type ValueWarning } from './value-scan-types';

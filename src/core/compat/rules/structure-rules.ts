@@ -31,12 +31,15 @@ export const STRUCTURE_RULES = [
   r('ENUM_OPTION_CHANGED', 'rejected', 'options of a reached enum change', 'Enum {enum} changes options: {changes}'),
   r('ENUM_VALUE_OPTION_CHANGED', 'rejected', 'options of a retained enum value change', 'Enum value {number} ({name}) of {enum} changes options: {changes}'),
   r('FILE_OPTION_CHANGED', 'rejected', 'options of a declaring file change (other than those of the next rule)', 'File {file} changes options: {changes}'),
-  r(
-    'FILE_NON_JAVA_OPTION_CHANGED',
-    'rejected',
-    'file options that generated Java code never reads change (go_package, csharp_namespace, objc_class_prefix, php_*, ruby_package, swift_prefix, cc_*, py_generic_services)',
-    'File {file} changes options generated Java code never reads ({changes}); flink-datastream-protobuf rejects it all the same: its restore check compares the descriptors of every file the root reaches whole, options included, so any option change there fails the restore; revert the change to restore the state',
-  ),
+  {
+    ...r(
+      'FILE_NON_JAVA_OPTION_CHANGED',
+      'rejected',
+      'file options that generated Java code never reads change (go_package, csharp_namespace, objc_class_prefix, php_*, ruby_package, swift_prefix, cc_*, py_generic_services)',
+      'File {file} changes options generated Java code never reads ({changes})',
+    ),
+    note: 'flink-datastream-protobuf rejects it all the same: its restore check compares the descriptors of every file the root reaches whole, options included, so any option change there fails the restore; revert the change to restore the state',
+  },
   r('FILE_PACKAGE_CHANGED', 'rejected', "a declaring file's package changes", 'File {file} changes package from {from} to {to}'),
   r('FILE_SYNTAX_CHANGED', 'rejected', "a declaring file's syntax or edition changes", 'File {file} changes syntax from {from} to {to}'),
   r('PAYLOAD_NOT_PROTO3', 'rejected', 'the new schema makes a reached message proto2/editions, or adds a group, required field, extension, extension range or a field number above 536,870,911', '{what}; the new type information cannot be constructed'),
