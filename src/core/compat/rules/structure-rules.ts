@@ -10,6 +10,12 @@ export const STRUCTURE_RULES = [
   r('RESERVED_NUMBER_REUSED', 'rejected', 'an added field uses a number the saved message reserved', 'Field {number} ({name}) of {message} reuses a reserved number'),
   r('FIELD_REMOVED_RESERVED', 'accepted', 'a field is removed and its number reserved', 'Field {number} ({name}) of {message} is removed and its number reserved'),
   r('FIELD_REMOVED_UNRESERVED', 'rejected', 'a field is removed without reserving its number', 'Field {number} ({name}) of {message} is removed without reserving its number'),
+  r(
+    'FIELD_NUMBER_REUSED',
+    'rejected',
+    'a saved field is removed and an unrelated one (another name and another type) is added at its number: the number is reused, the wire-dangerous case',
+    'Field {number} ({name}, {from}) of {message} is removed and field {number} ({newName}, {to}) is added in its place: the number is reused, so the new parser reads the saved {name} data as {newName}',
+  ),
   r('RESERVATION_REMOVED', 'rejected', 'a reserved range or name is removed', 'Reserved {what} of {declaration} is removed'),
   r('RESERVATION_ADDED', 'accepted', 'a reserved range or name is added', 'Reserved {what} is added to {declaration}'),
   r('ONEOF_ADDED', 'accepted', 'a oneof containing only added fields is added', 'Oneof {name} is added to {message}'),
