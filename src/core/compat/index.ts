@@ -6,6 +6,7 @@ export { type MemberRow } from './describe-declaration-members';
 export { type NewDeclaration, describeNewDeclaration, findNewField } from './describe-new-declaration';
 export { describeProtobufStateScan, describeScanFinding } from './describe-scan-finding';
 export { type StateCompatibility, evaluateStateCompatibility } from './evaluate-state-compatibility';
+export { addJobJarConflictFindings } from './evaluate-job-jar-conflicts';
 export { type ValueWarningTally, createValueWarningCollector, finishValueWarnings } from './evaluate-value-warnings';
 export { evaluateKryoProtobufState } from './evaluate-kryo-protobuf-state';
 export { evaluatePeerSerdeState } from './evaluate-peer-serde-state';
