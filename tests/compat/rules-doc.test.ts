@@ -32,6 +32,11 @@ describe('docs/rules.md', () => {
     for (const r of RULES) expect(documented.get(r.id), r.id).toEqual({ outcome: r.outcome, template: r.template });
   });
 
+  it('has one row per rule with a note, with the same note', () => {
+    const documented = tableRows('Notes said once per state').map((c) => [code(c[1]), code(c[2])]);
+    expect(documented).toEqual(RULES.flatMap((r) => ('note' in r ? [[r.id, r.note]] : [])));
+  });
+
   it('has one row per kind of example of each scan check, with the same wording', () => {
     const documented = tableRows('Value checks of the structural scan').map((c) => [code(c[1]), code(c[2]), code(c[3]), code(c[4])]);
     const registry = RULES.flatMap((r) => ('scan' in r ? Object.entries(r.scan.examples).map(([kind, template]) => [r.id, r.scan.check, kind, template]) : []));

@@ -54,7 +54,7 @@ const rej = (ruleId: RuleId): { ruleId: RuleId; accepted: boolean } => ({ ruleId
 export const DIRECTIONAL_CASES: DirectionalCase[] = [
   {
     name: 'unchanged schema',
-    covers: ['FIELD_TYPE_NAME_CHANGED', 'FIELD_CARDINALITY_CHANGED', 'FIELD_PRESENCE_CHANGED', 'FIELD_RENAMED', 'FIELD_DEFAULT_CHANGED', 'ENUM_VALUE_ORDER_CHANGED', 'MESSAGE_OPTION_CHANGED', 'ENUM_OPTION_CHANGED', 'ENUM_VALUE_OPTION_CHANGED', 'ROOT_RENAMED', 'NEW_ROOT_MISSING', 'FILE_OPTION_CHANGED', 'FILE_NON_JAVA_OPTION_CHANGED', 'FILE_PACKAGE_CHANGED', 'FILE_SYNTAX_CHANGED', 'FIELD_OPTION_CHANGED'],
+    covers: ['FIELD_TYPE_NAME_CHANGED', 'FIELD_CARDINALITY_CHANGED', 'FIELD_PRESENCE_CHANGED', 'FIELD_RENAMED', 'FIELD_NUMBER_REUSED', 'FIELD_DEFAULT_CHANGED', 'ENUM_VALUE_ORDER_CHANGED', 'MESSAGE_OPTION_CHANGED', 'ENUM_OPTION_CHANGED', 'ENUM_VALUE_OPTION_CHANGED', 'ROOT_RENAMED', 'NEW_ROOT_MISSING', 'FILE_OPTION_CHANGED', 'FILE_NON_JAVA_OPTION_CHANGED', 'FILE_PACKAGE_CHANGED', 'FILE_SYNTAX_CHANGED', 'FIELD_OPTION_CHANGED'],
     saved: eventProto(BASE),
     next: eventProto(BASE),
     verdict: 'compatible',
@@ -222,6 +222,18 @@ export const DIRECTIONAL_CASES: DirectionalCase[] = [
     next: eventProto(BASE.replace('int32 count', 'int32 total')),
     verdict: 'incompatible',
     first: { ruleId: 'FIELD_RENAMED', message: 'Field 2 (count) of example.Event is renamed to total' },
+  },
+  {
+    name: 'field replaced by an unrelated one at the same number',
+    covers: ['FIELD_NUMBER_REUSED'],
+    saved: eventProto(BASE),
+    next: eventProto(BASE.replace('int32 count = 2;', 'string label = 2;')),
+    verdict: 'incompatible',
+    first: {
+      ruleId: 'FIELD_NUMBER_REUSED',
+      message: 'Field 2 (count, INT32) of example.Event is removed and field 2 (label, STRING) is added in its place: the number is reused, so the new parser reads the saved count data as label',
+    },
+    lacks: ['FIELD_RENAMED', 'FIELD_TYPE_CHANGED', 'FIELD_ADDED', 'FIELD_REMOVED_UNRESERVED'],
   },
   {
     name: 'explicit json_name set',

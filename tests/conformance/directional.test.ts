@@ -99,9 +99,11 @@ describe('agreement with buf breaking (WIRE rules): no wire break is ever accept
  * The Kryo rules decide on the saved serializer (a KryoSerializerSnapshot), not on a pair of schemas, so no
  * schema case can reach them: tests/compat/check-kryo-protobuf.test.ts holds their rejecting cases (real Kryo
  * savepoints of Flink 1.20 and 2.3) and their accepting one (native Protobuf state: no Kryo rule). The same holds
- * for the peer serializer's rule: tests/protobuf/peer-serde-protobuf.test.ts.
+ * for the peer serializer's rule: tests/protobuf/peer-serde-protobuf.test.ts. JOB_JAR_DESCRIPTOR_CONFLICT decides on what
+ * a job jar embeds (one file in two versions): tests/job-jar/two-runtimes-job-jar.test.ts holds its rejecting case (a
+ * reached file) and its accepting one (a conflict no state's root reaches).
  */
-const SERIALIZER_RULES: readonly string[] = ['KRYO_PROTOBUF_NOT_RESTORABLE', 'KRYO_PLAIN_PROTOBUF_HAZARD', 'PEER_SERDE_STATE_NOT_SUPPORTED'];
+const SERIALIZER_RULES: readonly string[] = ['KRYO_PROTOBUF_NOT_RESTORABLE', 'KRYO_PLAIN_PROTOBUF_HAZARD', 'PEER_SERDE_STATE_NOT_SUPPORTED', 'JOB_JAR_DESCRIPTOR_CONFLICT'];
 
 describe('rule registry meta-test', () => {
   const decided = RULES.filter((r) => r.outcome !== 'warning' && !SERIALIZER_RULES.includes(r.id));

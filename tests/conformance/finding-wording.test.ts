@@ -72,6 +72,28 @@ const CASES: WordingCase[] = [
     findings: ['[FIELD_TYPE_NAME_CHANGED] Field 3 (detail) of example.Event changes type from common.Detail to other.Info'],
   },
   {
+    name: 'a field replaced by an unrelated one (other name, other type) is a removal and an addition at a reused number, not a rename',
+    saved: { 'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n  int32 count = 2;\n}\n` },
+    next: { 'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n  repeated string labels = 2;\n}\n` },
+    findings: [
+      '[FIELD_NUMBER_REUSED] Field 2 (count, INT32) of example.Event is removed and field 2 (labels, STRING) is added in its place: the number is reused, so the new parser reads the saved count data as labels',
+    ],
+  },
+  {
+    name: 'a message field replaced by an unrelated one of another message type: removed and added, not renamed',
+    saved: { 'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n  Detail detail = 3;\n}\nmessage Detail { string text = 1; }\n` },
+    next: { 'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n  Info info = 3;\n}\nmessage Info { int64 text = 1; }\n` },
+    findings: [
+      '[FIELD_NUMBER_REUSED] Field 3 (detail, example.Detail) of example.Event is removed and field 3 (info, example.Info) is added in its place: the number is reused, so the new parser reads the saved detail data as info',
+    ],
+  },
+  {
+    name: 'a field renamed with its type kept stays a rename',
+    saved: { 'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n  int32 count = 2;\n}\n` },
+    next: { 'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n  repeated int32 counts = 2;\n}\n` },
+    findings: ['[FIELD_CARDINALITY_CHANGED] Field 2 (count) of example.Event changes cardinality from singular to repeated', '[FIELD_RENAMED] Field 2 (count) of example.Event is renamed to counts'],
+  },
+  {
     name: 'a renamed message type is reported once, not diffed field by field against the new type',
     saved: { 'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n  Detail detail = 3;\n}\nmessage Detail { string text = 1; int32 n = 2; }\n` },
     next: { 'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n  Info detail = 3;\n}\nmessage Info { int64 text = 1; reserved 2; repeated string tags = 4; }\n` },

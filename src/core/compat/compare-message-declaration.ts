@@ -11,8 +11,8 @@ import { compareReservations, isNumberReserved, type Reservations } from './comp
 import { compareRetainedField } from './compare-retained-field';
 import { describeMessageChanges } from './describe-message-changes';
 import { describeOrderChange } from './describe-order-change';
-import { realOneofName } from './describe-descriptor-parts';
-import type { MessageDeclaration } from './index-declarations';
+import { describeFieldType, isMapField, realOneofName } from './describe-descriptor-parts';
+import { resolveTypeName, type MessageDeclaration } from './index-declarations';
 import { addFinding, type WalkContext } from './walk-context';
 
 export interface RetainedField {
@@ -42,16 +42,21 @@ export function compareMessageDeclaration(ctx: WalkContext, saved: MessageDeclar
       addFinding(ctx, reserved ? 'FIELD_REMOVED_RESERVED' : 'FIELD_REMOVED_UNRESERVED', path, base);
       continue;
     }
+    if (isUnrelatedField(ctx, s, n)) {
+      addFinding(ctx, 'FIELD_NUMBER_REUSED', path, { ...base, from: describeTypeOf(s), newName: n.name, to: describeTypeOf(n) });
+      continue;
+    }
     compareRetainedField(ctx, { message: m, saved: s, next: n, savedOneofs, nextOneofs });
     retained.push({ saved: s, next: n });
   }
+  const retainedNumbers = new Set(retained.map((r) => r.saved.number));
   for (const n of next.proto.field) {
     if (savedNumbers.has(n.number)) continue;
     const reused = isNumberReserved(n.number, savedReservations);
     addFinding(ctx, reused ? 'RESERVED_NUMBER_REUSED' : 'FIELD_ADDED', `${m}.${n.name} (${n.number})`, { number: n.number, name: n.name, message: m });
   }
   const savedOrder = retained.map((r) => r.saved.number);
-  const nextOrder = next.proto.field.filter((f) => savedNumbers.has(f.number)).map((f) => f.number);
+  const nextOrder = next.proto.field.filter((f) => retainedNumbers.has(f.number)).map((f) => f.number);
   const names = new Map(saved.proto.field.map((f) => [f.number, f.name]));
   const moves = describeOrderChange(savedOrder, nextOrder, (no) => `${no} (${names.get(no)})`);
   if (moves) addFinding(ctx, 'FIELD_ORDER_CHANGED', m, { message: m, moves });
@@ -61,6 +66,22 @@ export function compareMessageDeclaration(ctx: WalkContext, saved: MessageDeclar
   const rest = describeMessageChanges(DescriptorProtoSchema, remainder(saved.proto, payloadProblems), remainder(next.proto, payloadProblems));
   if (rest) addFinding(ctx, 'DECLARATION_CHANGED', m, { declaration: `Message ${m}`, what: rest });
   return retained;
+}
+
+/**
+ * A field at a saved number whose name and type (message/enum type name for those) both differ is another field,
+ * not the saved one renamed and retyped: the saved field is removed and the new one takes its number. A map field
+ * renamed is not one: its entry type follows its name and is compared as the field's entry.
+ */
+function isUnrelatedField(ctx: WalkContext, s: FieldDescriptorProto, n: FieldDescriptorProto): boolean {
+  if (s.name === n.name) return false;
+  if (isMapField(s, ctx.saved) && isMapField(n, ctx.next)) return false;
+  return s.type !== n.type || resolveTypeName(s.typeName) !== resolveTypeName(n.typeName);
+}
+
+/** `INT32`, or the full name of a message or enum type. */
+function describeTypeOf(field: FieldDescriptorProto): string {
+  return field.typeName ? resolveTypeName(field.typeName) : describeFieldType(field);
 }
 
 function reservationsOf(proto: MessageDeclaration['proto']): Reservations {

@@ -31,6 +31,7 @@ export function describeJobJarSchema(schema: JobJarSchema, options: { targetFrom
     files: schema.files.map((f) => ({ name: f.name, outerClass: f.outerClass, jar: f.jar })),
     messages: schema.messages.map((m) => ({ fullName: m.fullName, javaClass: m.javaClass })),
     ...(options.stateMapping ? { stateMapping: options.stateMapping } : {}),
+    ...(schema.conflicts ? { conflicts: schema.conflicts.map((c) => ({ file: c.file, kept: { ...c.kept }, other: { ...c.other } })) } : {}),
     warnings: [...schema.warnings],
   };
   return { source: 'job-jar', cannotSee: [], jobJar };

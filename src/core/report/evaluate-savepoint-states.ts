@@ -7,7 +7,7 @@
  */
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { DEFAULT_SETTINGS, evaluateKryoProtobufState, evaluatePeerSerdeState, evaluateStateCompatibility, inspectProtobufStates, loadDescriptorSet, readSavedSettings, type InferredEvaluation, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
+import { addJobJarConflictFindings, DEFAULT_SETTINGS, evaluateKryoProtobufState, evaluatePeerSerdeState, evaluateStateCompatibility, inspectProtobufStates, loadDescriptorSet, readSavedSettings, type InferredEvaluation, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
 import { getInferredSnapshotNote, type SerializerSnapshot } from '../flink';
 import { PROTOBUF_SNAPSHOT_CLASS } from '../protobuf';
 import type { CheckSavepointInput, EvaluatedProtobufState, EvaluatedSavepoint } from './check-savepoint-types';
@@ -46,6 +46,7 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
 
   // states usually share one saved schema: parse it once per descriptor SHA-256 (the compat engine also remembers its work per set object)
   const savedSets = new Map<string, FileDescriptorSet>();
+  const conflicts = input.jobJar?.schema.jobJar?.conflicts ?? [];
   const evaluated: EvaluatedProtobufState[] = [];
   for (const found of protobuf) {
     const stateKey = `${found.operator.id}/${found.state.name}`;
@@ -76,7 +77,8 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
         ...(input.jobJar ? { keepJsonNames: true } : {}),
       },
     );
-    evaluated.push({ found, compatibility });
+    // a file the root reaches that the job jar embeds in two versions: the state cannot pass (JOB_JAR_DESCRIPTOR_CONFLICT)
+    evaluated.push({ found, compatibility: addJobJarConflictFindings(compatibility, loaded.set, conflicts) });
   }
   // Protobuf held by Kryo: not restorable with the native serializer whatever the new schema says
   const kryoStates = kryo.map((found) => {

@@ -5,6 +5,7 @@
 import { listNewSchemaLines } from './describe-new-schema';
 import type { DiffDeclaration } from '../compat';
 import { describeEntryHeading, describeInputRole, describeNotChecked, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
+import { describeNoteScope, describeStateFindings } from './describe-state-findings';
 import type { CompatibilityReport, ReportState } from './report-types';
 
 export function escapeHtml(text: string): string {
@@ -61,11 +62,13 @@ function formatState(s: ReportState): string[] {
   }
   if (s.findings.length > 0) {
     out.push('<table><tr><th>rule</th><th>outcome</th><th>where</th><th>message</th></tr>');
-    for (const f of s.findings) {
+    const { findings, notes } = describeStateFindings(s.findings);
+    for (const { finding: f, statement } of findings) {
       const cls = f.accepted ? 'accepted' : 'rejected';
-      out.push(`<tr class="${cls}"><td>${e(f.ruleId)}</td><td>${cls}</td><td>${e(f.path)}</td><td>${e(f.message)}</td></tr>`);
+      out.push(`<tr class="${cls}"><td>${e(f.ruleId)}</td><td>${cls}</td><td>${e(f.path)}</td><td>${e(statement)}</td></tr>`);
     }
     out.push('</table>');
+    for (const note of notes) out.push(`<p class="note">Note on ${e(note.ruleId)} ${describeNoteScope(note)}: ${e(note.note)}</p>`);
   }
   if (s.planningAid) {
     out.push(`<p>Planning aid (what the 1.x rules would say if the snapshot could be read): ${e(s.planningAid.verdict)}${s.planningAid.firstIncompatibility ? ` — ${e(s.planningAid.firstIncompatibility.message)}` : ''}</p>`);

@@ -1,6 +1,7 @@
 /** Markdown rendering (PR comments, wikis): summary table, then per state its findings and warnings. */
 import { describeEntryHeading, describeInputRole, describeNotChecked, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
 import { listNewSchemaLines } from './describe-new-schema';
+import { describeNoteScope, describeStateFindings } from './describe-state-findings';
 import type { CompatibilityReport, ReportState } from './report-types';
 
 /** Escapes text for a Markdown paragraph or table cell. */
@@ -42,7 +43,9 @@ function formatState(s: ReportState): string[] {
   }
   if (s.findings.length > 0) {
     out.push('', '| rule | outcome | where | message |', '| --- | --- | --- | --- |');
-    for (const f of s.findings) out.push(`| ${f.ruleId} | ${f.accepted ? 'accepted' : 'rejected'} | ${e(f.path)} | ${e(f.message)} |`);
+    const { findings, notes } = describeStateFindings(s.findings);
+    for (const { finding: f, statement } of findings) out.push(`| ${f.ruleId} | ${f.accepted ? 'accepted' : 'rejected'} | ${e(f.path)} | ${e(statement)} |`);
+    for (const note of notes) out.push('', `Note on ${note.ruleId} ${describeNoteScope(note)}: ${e(note.note)}`);
   }
   if (s.planningAid) {
     out.push('', `Planning aid (what the 1.x rules would say if the snapshot could be read): ${s.planningAid.verdict}`);

@@ -1,6 +1,7 @@
 /** Plain-text rendering for the terminal. */
 import { describeInputRole, describeNotChecked, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines, VERDICT_LABEL } from './describe-state';
 import { listNewSchemaLines } from './describe-new-schema';
+import { describeNoteScope, describeStateFindings } from './describe-state-findings';
 import type { CompatibilityReport } from './report-types';
 
 export function formatText(report: CompatibilityReport): string {
@@ -22,7 +23,10 @@ export function formatText(report: CompatibilityReport): string {
     if (s.failureText) out.push(`  Flink would fail with: ${s.failureText}`);
     if (s.valuesNotRead !== undefined) out.push(`  VALUES NOT READ: ${s.valuesNotRead} (no value warning was checked)`);
     for (const w of s.warnings) out.push(`  WARNING [${w.ruleId}] ${w.message}${w.keys.length > 0 ? ` (keys: ${w.keys.join(', ')})` : ''}`);
-    for (const f of s.findings.filter((x) => x.message !== s.firstIncompatibility?.message)) out.push(`  ${f.accepted ? 'ok  ' : 'FAIL'} [${f.ruleId}] ${f.message}`);
+    // the first incompatibility was given whole above, its rule's note with it
+    const { findings, notes } = describeStateFindings(s.findings);
+    for (const { finding: f, statement } of findings.filter((x) => x.finding.message !== s.firstIncompatibility?.message)) out.push(`  ${f.accepted ? 'ok  ' : 'FAIL'} [${f.ruleId}] ${statement}`);
+    for (const note of notes.filter((n) => n.ruleId !== s.firstIncompatibility?.ruleId)) out.push(`  note on ${note.ruleId} ${describeNoteScope(note)}: ${note.note}`);
     if (s.planningAid) {
       out.push(`  planning aid (what the 1.x rules would say): ${s.planningAid.verdict}`);
       if (s.planningAid.firstIncompatibility) out.push(`    first incompatibility [${s.planningAid.firstIncompatibility.ruleId}]: ${s.planningAid.firstIncompatibility.message}`);

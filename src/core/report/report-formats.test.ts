@@ -10,7 +10,8 @@ import { formatGithub } from './format-github';
 import { formatHtml } from './format-html';
 import { formatJson } from './format-json';
 import { formatJunit } from './format-junit';
-import { formatMarkdown } from './format-markdown';
+import { escapeMarkdown, formatMarkdown } from './format-markdown';
+import { describeStateFindings } from './describe-state-findings';
 import { formatText } from './format-text';
 import { type ReportInput } from './report-types';
 
@@ -60,6 +61,71 @@ const STATES: ReportInput['states'] = [
     warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: 'w <b>', params: { count: 2, number: 9, message: 'example.Event', name: 'w <b>' }, count: 2, keys: ['k<1>', 'k2'] }],
   },
 ];
+
+const NON_JAVA_NOTE =
+  'flink-datastream-protobuf rejects it all the same: its restore check compares the descriptors of every file the root reaches whole, options included, so any option change there fails the restore; revert the change to restore the state';
+
+/** A FILE_NON_JAVA_OPTION_CHANGED finding of one file, its message whole (statement; shared note), as the evaluator words it. */
+function nonJavaOptionFinding(file: string) {
+  const changes = 'go_package: unset → "example.com/x"';
+  return {
+    ruleId: 'FILE_NON_JAVA_OPTION_CHANGED',
+    accepted: false,
+    path: `file ${file}`,
+    message: `File ${file} changes options generated Java code never reads (${changes}); ${NON_JAVA_NOTE}`,
+    params: { file, changes },
+  } as const;
+}
+
+describe('a rule note shared by several findings of a state is said once per state', () => {
+  const [a, b, c] = ['a.proto', 'b.proto', 'c.proto'].map(nonJavaOptionFinding) as [ReturnType<typeof nonJavaOptionFinding>, ReturnType<typeof nonJavaOptionFinding>, ReturnType<typeof nonJavaOptionFinding>];
+  const state = (findings: StateCompatibility['findings']): ReportInput['states'][number] => ({
+    kind: 'protobuf',
+    operator: { id: 'aaaa' },
+    state: 'events',
+    role: 'VALUE_SERIALIZER',
+    snapshotClass: 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot',
+    compatibility: { ...compat, findings, firstIncompatibility: findings[0]!, failureText: 'Cannot restore …' },
+    warnings: [],
+  });
+
+  it('text: the first incompatibility whole, the other files by their statement alone, the note not again', () => {
+    const text = formatText(buildReport(input([state([a, b, c])])));
+    expect(text.split(NON_JAVA_NOTE)).toHaveLength(2);
+    expect(text).toContain(`  first incompatibility [FILE_NON_JAVA_OPTION_CHANGED]: ${a.message}\n`);
+    expect(text).toContain('  FAIL [FILE_NON_JAVA_OPTION_CHANGED] File b.proto changes options generated Java code never reads (go_package: unset → "example.com/x")\n');
+    expect(text).toContain('  FAIL [FILE_NON_JAVA_OPTION_CHANGED] File c.proto changes options generated Java code never reads (go_package: unset → "example.com/x")\n');
+  });
+
+  it('text: when the first incompatibility is of another rule, the note follows the findings once', () => {
+    const text = formatText(buildReport(input([state([TYPE_CHANGED, b, c])])));
+    expect(text.split(NON_JAVA_NOTE)).toHaveLength(2);
+    expect(text).toContain(`  note on FILE_NON_JAVA_OPTION_CHANGED (2 findings above): ${NON_JAVA_NOTE}\n`);
+  });
+
+  it('Markdown and HTML: each finding row by its statement, the note once under the table', () => {
+    const report = buildReport(input([state([TYPE_CHANGED, b, c])]));
+    const md = formatMarkdown(report);
+    expect(md.split(escapeMarkdown(NON_JAVA_NOTE))).toHaveLength(2);
+    expect(md).toContain('| FILE\\_NON\\_JAVA\\_OPTION\\_CHANGED | rejected | file b.proto | File b.proto changes options generated Java code never reads (go\\_package: unset → "example.com/x") |'.replace('FILE\\_NON\\_JAVA\\_OPTION\\_CHANGED', 'FILE_NON_JAVA_OPTION_CHANGED'));
+    expect(md).toContain(`Note on FILE_NON_JAVA_OPTION_CHANGED (2 findings above): ${escapeMarkdown(NON_JAVA_NOTE)}`);
+    const html = formatHtml(report);
+    expect(html.split('flink-datastream-protobuf rejects it all the same')).toHaveLength(2);
+    expect(html).toContain('<td>File b.proto changes options generated Java code never reads (go_package: unset → &quot;example.com/x&quot;)</td>');
+  });
+
+  it('JSON: every finding keeps its whole message, so one read alone still says why it fails', () => {
+    const parsed = JSON.parse(formatJson(buildReport(input([state([TYPE_CHANGED, b, c])])))) as { states: { findings: { message: string }[] }[] };
+    expect(parsed.states[0]!.findings.map((f) => f.message)).toEqual([TYPE_CHANGED.message, b.message, c.message]);
+  });
+
+  it('the app and the formats split a finding the same way: statement and note from one helper', () => {
+    const report = buildReport(input([state([TYPE_CHANGED, b, c])]));
+    const { findings, notes } = describeStateFindings(report.states[0]!.findings);
+    expect(findings.map((f) => f.statement)).toEqual([TYPE_CHANGED.message, b.message.replace(`; ${NON_JAVA_NOTE}`, ''), c.message.replace(`; ${NON_JAVA_NOTE}`, '')]);
+    expect(notes).toEqual([{ ruleId: 'FILE_NON_JAVA_OPTION_CHANGED', count: 2, note: NON_JAVA_NOTE }]);
+  });
+});
 
 describe('report model and formats', () => {
   const report = buildReport(input(STATES));

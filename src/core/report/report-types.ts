@@ -74,6 +74,12 @@ export interface JobJarReport {
   messages: { fullName: string; javaClass: string }[];
   /** the state-mapping heuristic (check only) */
   stateMapping?: StateMappingReport;
+  /**
+   * files the generated classes embed in two different versions (present only when there are some; each is in
+   * `warnings` too): `kept` built the version the schema holds. `check` gives every state whose new root reaches
+   * such a file a JOB_JAR_DESCRIPTOR_CONFLICT finding.
+   */
+  conflicts?: { file: string; kept: { outerClass: string; jar: string }; other: { outerClass: string; jar: string } }[];
   warnings: string[];
 }
 

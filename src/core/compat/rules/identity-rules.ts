@@ -69,6 +69,14 @@ export const IDENTITY_RULES = [
     template: 'The new schema has no message {root}',
   },
   {
+    id: 'JOB_JAR_DESCRIPTOR_CONFLICT',
+    outcome: 'rejected',
+    group: 'identity',
+    summary: 'the job jar embeds a file the state\'s new root reaches in two different versions (two protobuf runtimes, or two copies): the check cannot tell which one the state\'s classes build',
+    template:
+      "{file}, which the root reaches, is embedded in two different versions in the job jar: by {kept} ({keptJar}) and by {other} ({otherJar}); the check used the first, and the state's generated classes may build the other at run time, so this state is not passed: bundle one version of the file (exclude or relocate the other copy)",
+  },
+  {
     id: 'MAX_MESSAGE_SIZE_DECREASED',
     outcome: 'rejected',
     group: 'settings',

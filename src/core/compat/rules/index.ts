@@ -26,7 +26,18 @@ export function getRule(id: RuleId): RuleDefinition {
   return rule;
 }
 
-/** The message of a finding of rule `id`, from the registry's template. */
+/** The message of a finding of rule `id`: the registry's template filled in, then the rule's note when it has one. */
 export function formatRuleMessage<Id extends RuleId>(id: Id, params: RuleParams<Id>): string {
-  return formatRuleTemplate(getRule(id).template, params);
+  const rule = getRule(id);
+  const statement = formatRuleTemplate(rule.template, params);
+  return rule.note === undefined ? statement : `${statement}; ${rule.note}`;
+}
+
+/**
+ * A finding's message split into its own statement and its rule's note (undefined when the rule has none, or
+ * when the message does not end with it): works from the message alone, so also on a report read back from JSON.
+ */
+export function splitRuleMessage(id: string, message: string): { statement: string; note?: string } {
+  const note = BY_ID.get(id)?.note;
+  return note !== undefined && message.endsWith(`; ${note}`) ? { statement: message.slice(0, -note.length - 2), note } : { statement: message };
 }

@@ -11,6 +11,12 @@ export interface RuleDefinition<Id extends string = string> {
   /** `{name}` placeholders are filled from a finding's parameters */
   template: string;
   /**
+   * What every finding of the rule shares (why it fails, what to do): a finding's `message` is the template's
+   * statement, then `; ` and this note, so it reads whole on its own (JSON, SARIF, annotations); the report's
+   * text formats and the app give each finding its statement and the note once per state (core/report).
+   */
+  note?: string;
+  /**
    * Value rules that the structural scan of the saved values (`stats`) also checks, without a new
    * schema: the scan's name for the check, and how the first affected value is worded, per kind of
    * example the scan reports (`{name}` placeholders filled from the scan's facts).
