@@ -5,6 +5,7 @@ export { checkSavepoint } from './check-savepoint';
 export { compareDescriptorSets } from './compare-descriptor-sets';
 export { createStateValueScanner } from './create-state-value-scanner';
 export { describeJobJarSchema, listNewSchemaLines } from './describe-new-schema';
+export { describeNoteScope, describeStateFindings } from './describe-state-findings';
 export { evaluateSavepointStates } from './evaluate-savepoint-states';
 export { REPORT_FORMATS, type ReportFormat, formatReport, formatShowsSchemaDiff } from './format-report';
 export { mergeStateValueTallies } from './merge-state-value-tallies';

@@ -1,30 +1,42 @@
-import type { ReportFinding, ReportWarning } from '../../core/report';
+import { describeNoteScope, describeStateFindings, type ReportFinding, type ReportWarning } from '../../core/report';
 
+/**
+ * One state's findings: each by its own statement, and the note a rule's findings share (why they fail, what to
+ * do) once under the table, as the text report says it (core/report describeStateFindings), not once per row.
+ */
 export function FindingsTable({ findings, testId }: { findings: readonly ReportFinding[]; testId?: string }) {
   if (findings.length === 0) return <p className="muted">No findings: the reached schema did not change.</p>;
+  const described = describeStateFindings(findings);
   return (
-    <table className="grid findings" data-testid={testId}>
-      <thead>
-        <tr>
-          <th>Rule</th>
-          <th>Result</th>
-          <th>Where</th>
-          <th>Message</th>
-        </tr>
-      </thead>
-      <tbody>
-        {findings.map((f, i) => (
-          <tr key={i} className={f.accepted ? 'accepted' : 'rejected'}>
-            <td className="mono">{f.ruleId}</td>
-            <td>
-              <span className={`tag ${f.accepted ? 'ok' : 'bad'}`}>{f.accepted ? 'accepted' : 'rejected'}</span>
-            </td>
-            <td className="mono">{f.path}</td>
-            <td>{f.message}</td>
+    <>
+      <table className="grid findings" data-testid={testId}>
+        <thead>
+          <tr>
+            <th>Rule</th>
+            <th>Result</th>
+            <th>Where</th>
+            <th>Message</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {described.findings.map(({ finding: f, statement }, i) => (
+            <tr key={i} className={f.accepted ? 'accepted' : 'rejected'}>
+              <td className="mono">{f.ruleId}</td>
+              <td>
+                <span className={`tag ${f.accepted ? 'ok' : 'bad'}`}>{f.accepted ? 'accepted' : 'rejected'}</span>
+              </td>
+              <td className="mono">{f.path}</td>
+              <td>{statement}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {described.notes.map((n) => (
+        <p key={n.ruleId} className="small finding-note" data-testid={testId === undefined ? undefined : `${testId}-note`}>
+          Note on <span className="mono">{n.ruleId}</span> {describeNoteScope(n)}: {n.note}
+        </p>
+      ))}
+    </>
   );
 }
 
