@@ -42,3 +42,10 @@ test('a checkpoint without Protobuf state is called a checkpoint, and its many p
   await more.locator('summary').click();
   await expect(more.locator('li').first()).toBeVisible();
 });
+
+test('Unknown fields of an operator state name "(no key)" once, not once per example', async ({ page }) => {
+  await page.goto('/?demo&target=1.x#/unknown?op=6d821971c3bfd7ae2c972e89d7414f7c&state=processed-events');
+  await waitForAppState(page, 'ready');
+  const examples = page.getByTestId('unknown-stat').first().locator('td.examples');
+  await expect(examples).toHaveText('(no key)');
+});

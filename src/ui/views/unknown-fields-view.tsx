@@ -95,7 +95,8 @@ function UnknownFields({ operatorId, state, copies }: { operatorId: string; stat
                       </td>
                       <td className="num">{formatCount(u.occurrences)}</td>
                       <td className="num">{formatBytes(u.bytes)}</td>
-                      <td className="mono examples">{u.examples.join(', ')}</td>
+                      {/* an operator state's entries have no key: one "(no key)", not one per example */}
+                      <td className="mono examples">{[...new Set(u.examples)].join(', ')}</td>
                     </tr>
                   ))}
                 </tbody>
