@@ -49,3 +49,22 @@ test('Unknown fields of an operator state name "(no key)" once, not once per exa
   const examples = page.getByTestId('unknown-stat').first().locator('td.examples');
   await expect(examples).toHaveText('(no key)');
 });
+
+test('Overview cards show their whole value: a long input name and "RocksDB native" are not cut to an ellipsis', async ({ page }) => {
+  await page.goto('/');
+  await waitForAppState(page, 'empty');
+  await page.getByTestId('folder-input').setInputFiles(INCREMENTAL);
+  await waitForAppState(page, 'ready');
+  await page.goto('/?demo');
+  await waitForAppState(page, 'ready');
+  for (const id of ['ov-input', 'ov-format']) {
+    const value = page.getByTestId(id).locator('.card-value');
+    const cut = await value.evaluate((e) => e.scrollWidth > e.clientWidth);
+    expect(cut, `${id} value cut off`).toBe(false);
+  }
+  await page.getByTestId('folder-input').setInputFiles(INCREMENTAL);
+  await waitForAppState(page, 'ready');
+  const format = page.getByTestId('ov-format').locator('.card-value');
+  await expect(format).toHaveText(/RocksDB native/);
+  expect(await format.evaluate((e) => e.scrollWidth > e.clientWidth), 'format value cut off').toBe(false);
+});
