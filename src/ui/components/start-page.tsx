@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InputFile } from '../../worker';
 import { formatBytes, shortHash } from '../format';
 import { useAppStore } from '../state/app-store';
+import { chooseTargetLine } from '../state/choose-target-line';
 import { describeStorageError, forgetRecentSession, listRecentSessions, loadRecentFiles, type RecentSession } from '../state/recent-sessions';
 import { FilePickers } from './file-pickers';
 
@@ -44,7 +45,11 @@ function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: b
   const reopen = async (s: RecentSession) => {
     try {
       const files = await loadRecentFiles(s.inputHash);
-      if (files) onFiles([...files.savepointFiles, ...files.schemaFiles], true);
+      if (files) {
+        // the session's target went with Close (one session, one answer): reopening it brings its own back
+        if (s.target !== undefined) chooseTargetLine(s.target);
+        onFiles([...files.savepointFiles, ...files.schemaFiles], true);
+      }
       else set({ storageError: `the files of ${s.savepointName ?? s.inputHash} were not kept; open them again` });
     } catch (e) {
       set({ storageError: describeStorageError(e) });

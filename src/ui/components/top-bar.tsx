@@ -21,9 +21,11 @@ export function TopBar({ onFiles, onDemo, onClose, onHelp }: { onFiles: (files: 
   const snapshotVerdicts = useSnapshotVerdicts();
   const verdict = check.data?.verdict ?? snapshotVerdicts?.verdict;
   const hash = session?.inputHash;
+  // the line the verdict was computed for, when one was chosen (by the user, the URL or the jar): Reopen chooses it again
+  const target = useAppStore((s) => (s.targetChosen ? s.checkOptions.target : undefined));
   useEffect(() => {
-    if (hash && verdict) setRecentVerdict(hash, verdict).catch((e: unknown) => useAppStore.getState().set({ storageError: describeStorageError(e) }));
-  }, [hash, verdict]);
+    if (hash && verdict) setRecentVerdict(hash, verdict, target).catch((e: unknown) => useAppStore.getState().set({ storageError: describeStorageError(e) }));
+  }, [hash, verdict, target]);
   // the tab names the savepoint and its verdict, so a row of tabs tells them apart
   const label = check.data ? (describeVerdictLabel(check.data) ?? VERDICT_WORDS[check.data.verdict]) : verdict ? VERDICT_WORDS[verdict] : null;
   const name = session?.savepointName ?? null;

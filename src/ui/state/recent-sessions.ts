@@ -4,6 +4,7 @@
  * can reopen them. Storage failures (quota, private mode) are thrown to the caller, which shows them.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { LibraryLine } from '../../core/compat';
 import type { InputFile, OpenedSession } from '../../worker';
 
 export const MAX_RECENT_SESSIONS = 10;
@@ -21,6 +22,8 @@ export interface RecentSession {
   savepointSize?: number;
   /** overall verdict when one was computed */
   verdict: string | null;
+  /** the flink-datastream-protobuf line the verdict was computed for; Reopen chooses it again (Close took it from the URL) */
+  target?: LibraryLine;
   openedAt: number;
   filesKept: boolean;
 }
@@ -131,11 +134,11 @@ function savepointSizeOf(inputHash: string, earlier: RecentSession | undefined):
   return size === undefined ? {} : { savepointSize: size };
 }
 
-export async function setRecentVerdict(inputHash: string, verdict: string): Promise<void> {
+export async function setRecentVerdict(inputHash: string, verdict: string, target?: LibraryLine): Promise<void> {
   await serially(async () => {
     const db = await openRecentDb();
     const s = await db.get('sessions', inputHash);
-    if (s) await db.put('sessions', { ...s, verdict });
+    if (s) await db.put('sessions', { ...s, verdict, ...(target === undefined ? {} : { target }) });
   });
 }
 

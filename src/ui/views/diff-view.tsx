@@ -1,6 +1,7 @@
 import type { DiffDeclaration, Finding, MemberRow, SchemaDiff } from '../../core/compat';
 import type { ReportState } from '../../core/report';
 import { FailurePanel } from '../components/failure-panel';
+import { TargetLineQuestion } from '../components/target-line-question';
 import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
 import { updateRouteParams } from '../state/use-hash-route';
@@ -14,11 +15,20 @@ export function DiffView({ params }: { params: Record<string, string> }) {
     return (
       <div className="view">
         <h1>Schema diff</h1>
-        <p className="hint">Drop the new schema (a descriptor set) to compare it with the schema saved in the savepoint.</p>
+        <p className="hint">Drop the new schema (the new job&apos;s .jar or a descriptor set) to compare it with the schema saved in the savepoint.</p>
       </div>
     );
   }
   if (check.isError) return <FailurePanel failure={check.error} context="building the schema diff" onRetry={() => void check.refetch()} />;
+  // the diff follows the target line: until it is chosen, ask here rather than show a blank page
+  if (!check.targetChosen) {
+    return (
+      <div className="view">
+        <h1>Schema diff</h1>
+        <TargetLineQuestion />
+      </div>
+    );
+  }
   if (!check.data) return null;
   const withDiff = check.data.states.filter((s): s is ReportState & { diff: SchemaDiff } => s.diff !== undefined);
   const selected = withDiff.find((s) => s.operator === params.op && s.state === params.state) ?? withDiff[0];

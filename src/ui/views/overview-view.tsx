@@ -68,7 +68,7 @@ function NoProtobufStateNote({ inspection }: { inspection: SavepointInspection }
   return (
     <div className="notice banner" role="status" data-testid="no-protobuf-state">
       <span>
-        <strong>This savepoint holds no Protobuf state: nothing to check.</strong>{' '}
+        <strong>This {inspection.type === 'checkpoint' ? 'checkpoint' : 'savepoint'} holds no Protobuf state: nothing to check.</strong>{' '}
         {total === 0 ? (
           'It holds no state at all.'
         ) : (
@@ -117,6 +117,9 @@ function ReadingSummaryLine({ inspection }: { inspection: SavepointInspection })
   );
 }
 
+/** warnings listed open on the Overview; the others fold into one counted line */
+const WARNINGS_SHOWN = 3;
+
 export function OverviewView({ inspection }: { inspection: SavepointInspection }) {
   const filter = useAppStore((s) => s.operatorFilter);
   const set = useAppStore((s) => s.set);
@@ -157,9 +160,22 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
       <ReadingSummaryLine inspection={inspection} />
       {notes.warnings.length > 0 ? (
         <ul className="warnings" aria-label="Warnings">
-          {notes.warnings.map((w, i) => (
+          {notes.warnings.slice(0, WARNINGS_SHOWN).map((w, i) => (
             <li key={i}>{w}</li>
           ))}
+          {notes.warnings.length > WARNINGS_SHOWN ? (
+            // a checkpoint can warn once per file (absolute paths resolved by name): the rest folds away, counted
+            <li className="more-warnings">
+              <details data-testid="more-warnings">
+                <summary>{notes.warnings.length - WARNINGS_SHOWN} more warnings</summary>
+                <ul>
+                  {notes.warnings.slice(WARNINGS_SHOWN).map((w, i) => (
+                    <li key={i}>{w}</li>
+                  ))}
+                </ul>
+              </details>
+            </li>
+          ) : null}
         </ul>
       ) : null}
       {notes.errors.length > 0 ? (

@@ -75,7 +75,15 @@ function UnknownFields({ operatorId, state, copies }: { operatorId: string; stat
                       {/* what the new schema makes of the number comes first after it: the column users open this view for */}
                       {hasSchema ? (
                         <td className="new-field" data-testid="unknown-new-field">
-                          {reportState ? <NewFieldText d={describeNewDeclaration(reportState.diff, u.message, u.number, u.wireType)} /> : check.isError ? <span className="muted">check failed</span> : <span className="muted">checking…</span>}
+                          {reportState ? (
+                            <NewFieldText d={describeNewDeclaration(reportState.diff, u.message, u.number, u.wireType)} />
+                          ) : check.isError ? (
+                            <span className="muted">check failed</span>
+                          ) : !check.targetChosen ? (
+                            <span className="muted">choose the library line (Overview) to see what the new schema makes of it</span>
+                          ) : (
+                            <span className="muted">checking…</span>
+                          )}
                         </td>
                       ) : null}
                       <td className="num">{formatCount(u.values)}</td>
@@ -87,7 +95,8 @@ function UnknownFields({ operatorId, state, copies }: { operatorId: string; stat
                       </td>
                       <td className="num">{formatCount(u.occurrences)}</td>
                       <td className="num">{formatBytes(u.bytes)}</td>
-                      <td className="mono examples">{u.examples.join(', ')}</td>
+                      {/* an operator state's entries have no key: one "(no key)", not one per example */}
+                      <td className="mono examples">{[...new Set(u.examples)].join(', ')}</td>
                     </tr>
                   ))}
                 </tbody>
