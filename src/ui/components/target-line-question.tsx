@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
 import type { LibraryLine } from '../../core/compat';
+import type { InspectorFailure } from '../../worker';
 import { describeVerdictReason } from '../report/describe-verdict-reason';
 import { chooseTargetLine } from '../state/choose-target-line';
 import { useHeaderCheck } from '../state/use-check';
+import { FailurePanel } from './failure-panel';
 import { VerdictBadge } from './verdict-badge';
 
 const LINES: readonly { line: LibraryLine; title: string; explain: string }[] = [
@@ -21,6 +23,8 @@ export function TargetLineQuestion() {
   useEffect(() => {
     if (fromJar) chooseTargetLine(fromJar.line);
   }, [fromJar]);
+  // a check that failed (e.g. a jar that gives no schema) is said here, in full, not only in a later view
+  const failures = useDistinctPreviewFailures();
   return (
     <section className="callout question" data-testid="target-question" aria-labelledby="target-question-title">
       <h2 id="target-question-title">Which flink-datastream-protobuf line will the new job run?</h2>
@@ -33,6 +37,9 @@ export function TargetLineQuestion() {
           <TargetChoice key={l.line} line={l.line} title={l.title} explain={l.explain} />
         ))}
       </div>
+      {failures.map((f, i) => (
+        <FailurePanel key={i} failure={f} context="checking compatibility (the target-line previews)" />
+      ))}
     </section>
   );
 }
@@ -49,10 +56,20 @@ function TargetChoice({ line, title, explain }: { line: LibraryLine; title: stri
           <VerdictBadge verdict={preview.data.verdict} /> {describeVerdictReason(preview.data)}
         </span>
       ) : (
-        <span className="muted">{preview.isError ? 'no preview: the check failed' : 'checking…'}</span>
+        <span className="muted" data-testid={preview.error ? 'target-preview-failed' : undefined}>
+          {preview.error ? 'no preview: the check failed — why is said below' : 'checking…'}
+        </span>
       )}
     </button>
   );
+}
+
+/** The failures of the two previews, each once (both lines usually fail alike: the schema could not be read). */
+function useDistinctPreviewFailures(): InspectorFailure[] {
+  const zero = useHeaderCheck('0.x').error;
+  const one = useHeaderCheck('1.x').error;
+  const all = [zero, one].filter((f): f is InspectorFailure => f !== null);
+  return all.filter((f, i) => all.findIndex((g) => JSON.stringify(g) === JSON.stringify(f)) === i);
 }
 
 /** The line the dropped job jar bundles (its flink-datastream-protobuf classes), once the header check read the jar. */
