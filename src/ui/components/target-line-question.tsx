@@ -4,6 +4,7 @@ import type { InspectorFailure } from '../../worker';
 import { describeVerdictReason } from '../report/describe-verdict-reason';
 import { chooseTargetLine } from '../state/choose-target-line';
 import { useHeaderCheck } from '../state/use-check';
+import { useInspection } from '../state/use-inspection';
 import { FailurePanel } from './failure-panel';
 import { VerdictBadge } from './verdict-badge';
 
@@ -46,6 +47,7 @@ export function TargetLineQuestion() {
 
 function TargetChoice({ line, title, explain }: { line: LibraryLine; title: string; explain: string }) {
   const preview = useHeaderCheck(line);
+  const inputType = useInspection().data?.type;
   return (
     <button type="button" className="target-choice" onClick={() => chooseTargetLine(line)} data-testid={`choose-target-${line}`}>
       <span className="target-choice-title">
@@ -53,7 +55,7 @@ function TargetChoice({ line, title, explain }: { line: LibraryLine; title: stri
       </span>
       {preview.data ? (
         <span className="target-choice-preview" data-testid="target-preview">
-          <VerdictBadge verdict={preview.data.verdict} /> {describeVerdictReason(preview.data)}
+          <VerdictBadge verdict={preview.data.verdict} /> {describeVerdictReason(preview.data, 0, inputType)}
         </span>
       ) : (
         <span className="muted" data-testid={preview.error ? 'target-preview-failed' : undefined}>
