@@ -5,6 +5,7 @@ import { FailurePanel } from './components/failure-panel';
 import { KeyboardHelp } from './components/keyboard-help';
 import { NavBar } from './components/nav-bar';
 import { ProgressBar } from './components/progress-bar';
+import { SavepointPicker } from './components/savepoint-picker';
 import { StartPage } from './components/start-page';
 import { TopBar } from './components/top-bar';
 import { useInspector } from './inspector-context';
@@ -22,7 +23,7 @@ export function App() {
   const queryClient = useQueryClient();
   const load = useLoadInput();
   const route = useHashRoute();
-  const { status, failure, progress, session, storageError, set } = useAppStore();
+  const { status, failure, progress, session, storageError, pickFrom, set } = useAppStore();
   const inspection = useInspection();
   const [dragging, setDragging] = useState(false);
   const [help, setHelp] = useState(false);
@@ -41,7 +42,7 @@ export function App() {
   // Close ends the session: its inputs, its choices and its URL parameters (?demo, ?target, ?savepoint) go
   const close = useCallback(() => {
     clearSessionUrl();
-    set({ session: null, savepointFiles: [], schemaFiles: [], savepointUrl: null, status: 'empty', failure: null, ...freshSessionChoices() });
+    set({ session: null, savepointFiles: [], schemaFiles: [], savepointUrl: null, metadataPath: null, pickFrom: null, status: 'empty', failure: null, ...freshSessionChoices() });
     void queryClient.invalidateQueries({ queryKey: ['recent-sessions'] });
   }, [queryClient, set]);
 
@@ -124,7 +125,15 @@ export function App() {
       <div className="body">
         {open ? <NavBar current={route.view} params={route.params} /> : null}
         <main className="main" id="main" tabIndex={-1}>
-          {failure ? <FailurePanel failure={failure} onDismiss={() => set({ failure: null, status: session ? 'ready' : 'empty' })} /> : null}
+          {failure && pickFrom && failure.kind === 'input' && failure.name === 'UsageError' && failure.candidates ? (
+            <SavepointPicker
+              candidates={failure.candidates}
+              onPick={(metadataPath) => void load(pickFrom.added, { replace: pickFrom.replace, metadataPath })}
+              onDismiss={() => set({ failure: null, pickFrom: null, status: session ? 'ready' : 'empty' })}
+            />
+          ) : failure ? (
+            <FailurePanel failure={failure} onDismiss={() => set({ failure: null, pickFrom: null, status: session ? 'ready' : 'empty' })} />
+          ) : null}
           {open ? (
             <ViewSwitch route={route} inspection={inspection} />
           ) : status !== 'loading' ? (

@@ -1,6 +1,7 @@
 import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
 import { formatHashRoute } from '../state/use-hash-route';
+import { FailurePanel } from './failure-panel';
 import { TargetLineQuestion } from './target-line-question';
 import { TargetNotAskedNote } from './target-not-asked-note';
 import { ValueAlertCallouts } from './value-alert-callouts';
@@ -13,6 +14,8 @@ export function CompatOverview() {
   const check = useCheck();
   if (schema === null) return null;
   if (!check.targetChosen) return <TargetLineQuestion />;
+  // no verdict because the check failed: its reason here, not only in the Compatibility view
+  if (check.isError && !check.data) return <FailurePanel failure={check.error} context="checking compatibility" onRetry={() => void check.refetch()} />;
   if (!check.data) return null;
   const r = check.data;
   const sm = r.summary;

@@ -1,8 +1,11 @@
 import { useEffect } from 'react';
 import type { LibraryLine } from '../../core/compat';
+import type { InspectorFailure } from '../../worker';
 import { describeVerdictReason } from '../report/describe-verdict-reason';
 import { chooseTargetLine } from '../state/choose-target-line';
 import { useHeaderCheck } from '../state/use-check';
+import { useInspection } from '../state/use-inspection';
+import { FailurePanel } from './failure-panel';
 import { VerdictBadge } from './verdict-badge';
 
 const LINES: readonly { line: LibraryLine; title: string; explain: string }[] = [
@@ -21,6 +24,8 @@ export function TargetLineQuestion() {
   useEffect(() => {
     if (fromJar) chooseTargetLine(fromJar.line);
   }, [fromJar]);
+  // a check that failed (e.g. a jar that gives no schema) is said here, in full, not only in a later view
+  const failures = useDistinctPreviewFailures();
   return (
     <section className="callout question" data-testid="target-question" aria-labelledby="target-question-title">
       <h2 id="target-question-title">Which flink-datastream-protobuf line will the new job run?</h2>
@@ -33,12 +38,16 @@ export function TargetLineQuestion() {
           <TargetChoice key={l.line} line={l.line} title={l.title} explain={l.explain} />
         ))}
       </div>
+      {failures.map((f, i) => (
+        <FailurePanel key={i} failure={f} context="checking compatibility (the target-line previews)" />
+      ))}
     </section>
   );
 }
 
 function TargetChoice({ line, title, explain }: { line: LibraryLine; title: string; explain: string }) {
   const preview = useHeaderCheck(line);
+  const inputType = useInspection().data?.type;
   return (
     <button type="button" className="target-choice" onClick={() => chooseTargetLine(line)} data-testid={`choose-target-${line}`}>
       <span className="target-choice-title">
@@ -46,13 +55,23 @@ function TargetChoice({ line, title, explain }: { line: LibraryLine; title: stri
       </span>
       {preview.data ? (
         <span className="target-choice-preview" data-testid="target-preview">
-          <VerdictBadge verdict={preview.data.verdict} /> {describeVerdictReason(preview.data)}
+          <VerdictBadge verdict={preview.data.verdict} /> {describeVerdictReason(preview.data, 0, inputType)}
         </span>
       ) : (
-        <span className="muted">{preview.isError ? 'no preview: the check failed' : 'checking…'}</span>
+        <span className="muted" data-testid={preview.error ? 'target-preview-failed' : undefined}>
+          {preview.error ? 'no preview: the check failed — why is said below' : 'checking…'}
+        </span>
       )}
     </button>
   );
+}
+
+/** The failures of the two previews, each once (both lines usually fail alike: the schema could not be read). */
+function useDistinctPreviewFailures(): InspectorFailure[] {
+  const zero = useHeaderCheck('0.x').error;
+  const one = useHeaderCheck('1.x').error;
+  const all = [zero, one].filter((f): f is InspectorFailure => f !== null);
+  return all.filter((f, i) => all.findIndex((g) => JSON.stringify(g) === JSON.stringify(f)) === i);
 }
 
 /** The line the dropped job jar bundles (its flink-datastream-protobuf classes), once the header check read the jar. */

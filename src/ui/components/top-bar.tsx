@@ -14,6 +14,7 @@ import { describeVerdictLabel } from '../report/describe-verdict-reason';
 
 export function TopBar({ onFiles, onDemo, onClose, onHelp }: { onFiles: (files: InputFile[]) => void; onDemo: () => void; onClose: () => void; onHelp: () => void }) {
   const session = useAppStore((s) => s.session);
+  const metadataPath = useAppStore((s) => s.metadataPath);
   const inspection = useInspection().data;
   const size = inspection ? describeSavepointSize(inspection, session) : undefined;
   const check = useCheck();
@@ -48,6 +49,12 @@ export function TopBar({ onFiles, onDemo, onClose, onHelp }: { onFiles: (files: 
             <span className="input-chip savepoint" title={`Savepoint: ${session.savepointName ?? 'none'}`} data-testid="savepoint-chip">
               <span className="chip-label">savepoint</span>
               <span className="mono">{session.savepointName ?? 'none'}</span>
+              {session.savepointName && metadataPath !== null ? (
+                <span className="mono muted" title="the savepoint picked in this input (it holds several)" data-testid="savepoint-picked">
+                  {' '}
+                  › {metadataPath}
+                </span>
+              ) : null}
               {session.savepointName && size ? (
                 <span className="muted" title={`savepoint size: ${formatSavepointSizeParts(size)}`} data-testid="savepoint-size">
                   {' '}

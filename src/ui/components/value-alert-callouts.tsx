@@ -1,6 +1,6 @@
 import type { CompatibilityReport } from '../../core/report';
 import { formatCount } from '../format';
-import { collectValueAlerts, type AlertState, type BecomesFieldAlert, type ExceedsLimitAlert } from '../report/collect-value-alerts';
+import { collectValueAlerts, describeBecomesFieldEffect, type AlertState, type BecomesFieldAlert, type ExceedsLimitAlert } from '../report/collect-value-alerts';
 import { formatHashRoute } from '../state/use-hash-route';
 
 /**
@@ -14,7 +14,7 @@ export function ValueAlertCallouts({ report }: { report: CompatibilityReport }) 
   return (
     <div className="callouts" data-testid="value-alerts">
       {alerts.becomesField.map((a) => (
-        <BecomesFieldCallout key={`${a.message}|${a.number}|${a.newName}`} alert={a} />
+        <BecomesFieldCallout key={`${a.message}|${a.number}|${a.newName}`} alert={a} restorable={isAnyRestorable(report, a.states)} />
       ))}
       {alerts.exceedsLimit.map((a) => (
         <ExceedsLimitCallout key={`${a.limit}|${a.value}`} alert={a} />
@@ -23,7 +23,12 @@ export function ValueAlertCallouts({ report }: { report: CompatibilityReport }) 
   );
 }
 
-function BecomesFieldCallout({ alert: a }: { alert: BecomesFieldAlert }) {
+/** Whether any of the states can be restored (a NOT RESTORABLE state is never described after a restore). */
+function isAnyRestorable(report: CompatibilityReport, states: readonly AlertState[]): boolean {
+  return states.some((a) => report.states.find((s) => s.operator === a.operator && s.state === a.state)?.verdict !== 'not-restorable');
+}
+
+function BecomesFieldCallout({ alert: a, restorable }: { alert: BecomesFieldAlert; restorable: boolean }) {
   return (
     <section className="callout warn" data-testid="alert-becomes-field">
       <header>
@@ -39,10 +44,7 @@ function BecomesFieldCallout({ alert: a }: { alert: BecomesFieldAlert }) {
           ) : null}
         </strong>
       </header>
-      <p>
-        Today these bytes are unknown and carried along untouched. After the restore the new parser reads them as <span className="mono">{a.newName}</span>:
-        the values get a {a.newName} they never had, decoded from whatever those bytes once meant.
-      </p>
+      <p data-testid="becomes-field-effect">{describeBecomesFieldEffect(a.newName, restorable)}</p>
       <AlertStates states={a.states} unknownLink />
     </section>
   );

@@ -1,5 +1,5 @@
 import type { CompatibilityReport } from '../../core/report';
-import { countUnreachedChanges, describeChangeReach, describeVerdictLabel, describeVerdictReason, listSchemaChanges } from '../report/describe-verdict-reason';
+import { countUnreachedChanges, describeChangeReach, describeVerdictLabel, describeVerdictReason, listSchemaChanges, listSettingsChanges } from '../report/describe-verdict-reason';
 import { formatHashRoute } from '../state/use-hash-route';
 import { useInspection } from '../state/use-inspection';
 import { listMissingStateFiles } from '../describe-savepoint-contents';
@@ -14,6 +14,7 @@ const SHOWN_CHANGES = 6;
  */
 export function VerdictHeadline({ report, children }: { report: CompatibilityReport; children?: React.ReactNode }) {
   const changes = listSchemaChanges(report);
+  const settingsChanges = listSettingsChanges(report);
   const inspection = useInspection();
   const missing = inspection.data ? listMissingStateFiles(inspection.data).length : 0;
   const unreached = countUnreachedChanges(report);
@@ -23,7 +24,7 @@ export function VerdictHeadline({ report, children }: { report: CompatibilityRep
       <div className="verdict-line">
         <VerdictBadge verdict={report.verdict} large label={describeVerdictLabel(report)} />
         <p className="verdict-reason" data-testid="verdict-reason">
-          {describeVerdictReason(report, missing)}
+          {describeVerdictReason(report, missing, inspection.data?.type)}
         </p>
       </div>
       <TargetLineAnswer target={report.target} />
@@ -58,6 +59,19 @@ export function VerdictHeadline({ report, children }: { report: CompatibilityRep
               </p>
             </>
           )}
+        </div>
+      ) : null}
+      {settingsChanges.length > 0 ? (
+        // a settings change is not a schema change: listed apart, under its own name
+        <div className="schema-changes" data-testid="settings-changes">
+          <h3>What changed in the serializer settings</h3>
+          <ul>
+            {settingsChanges.map((c) => (
+              <li key={c.message} data-testid="settings-change">
+                <span className={`tag ${c.accepted ? 'ok' : 'bad'}`}>{c.accepted ? 'allowed' : 'breaks restore'}</span> {c.message}
+              </li>
+            ))}
+          </ul>
         </div>
       ) : null}
       {children}

@@ -14,7 +14,7 @@ let generation = 0;
  * (and a savepoint joins a schema opened first); a savepoint while another is open starts a new session: the
  * last one's schema, target, settings and root choices go (end-session.ts), unless a schema comes with it.
  */
-export function useLoadInput(): (added: InputFile[], opts?: { replace?: boolean; url?: string }) => Promise<void> {
+export function useLoadInput(): (added: InputFile[], opts?: { replace?: boolean; url?: string; metadataPath?: string }) => Promise<void> {
   const inspector = useInspector();
   const queryClient = useQueryClient();
   return useCallback(
@@ -26,7 +26,9 @@ export function useLoadInput(): (added: InputFile[], opts?: { replace?: boolean;
       const merged = replace
         ? mergeInputFiles({ savepointFiles: [], schemaFiles: [] }, added)
         : mergeInputFiles({ savepointFiles: store.savepointFiles, schemaFiles: store.schemaFiles }, added);
-      store.set({ status: 'loading', failure: null, progress: null });
+      // which `_metadata` of an input holding several: the one just picked, or the open savepoint's when only a schema is added
+      const metadataPath = opts?.metadataPath ?? (!replace && splitInputFiles(added).savepointFiles.length === 0 ? store.metadataPath : null);
+      store.set({ status: 'loading', failure: null, progress: null, pickFrom: null });
       const mine = ++generation;
       try {
         // a savepoint opened by URL stays open when only a schema is added
@@ -34,13 +36,13 @@ export function useLoadInput(): (added: InputFile[], opts?: { replace?: boolean;
         const all = [...merged.savepointFiles, ...merged.schemaFiles];
         const input: InspectorInput = byUrl
           ? { kind: 'url', url, schemaFiles: merged.schemaFiles }
-          : { kind: 'files', files: all.length > 0 ? all : added };
+          : { kind: 'files', files: all.length > 0 ? all : added, ...(metadataPath === null ? {} : { metadataPath }) };
         const session = await inspector.open(input, (progress) => useAppStore.getState().set({ progress }));
         if (mine !== generation) return; // a newer load replaced this one
         // results that failed before (e.g. cancelled) are computed again for the new input
         queryClient.removeQueries({ queryKey: ['session'], predicate: (q) => q.state.status === 'error' });
         if (newSession) clearSessionUrl();
-        useAppStore.getState().set({ ...merged, ...(newSession ? freshSessionChoices() : {}), savepointUrl: byUrl ? url : null, session, status: 'ready', progress: null });
+        useAppStore.getState().set({ ...merged, ...(newSession ? freshSessionChoices() : {}), savepointUrl: byUrl ? url : null, metadataPath: byUrl ? null : metadataPath, session, status: 'ready', progress: null });
         // a schema alone is no session to reopen: it waits on the start page for its savepoint
         if (session.savepointName !== null) try {
           const { note } = await recordRecentSession(session, merged, useAppStore.getState().keepFiles && !byUrl, null);
@@ -51,7 +53,11 @@ export function useLoadInput(): (added: InputFile[], opts?: { replace?: boolean;
         await queryClient.invalidateQueries({ queryKey: ['recent-sessions'] });
       } catch (e) {
         if (mine !== generation) return;
-        useAppStore.getState().set({ status: 'failed', failure: toInspectorFailure(e), progress: null });
+        const failure = toInspectorFailure(e);
+        // several savepoints and none named: the user picks one (SavepointPicker), never one silently
+        // (a savepoint by URL is one folder: only dropped files can hold several)
+        const several = failure.kind === 'input' && failure.code === 'several-savepoints' && opts?.url === undefined;
+        useAppStore.getState().set({ status: 'failed', failure, progress: null, pickFrom: several ? { added, replace: opts?.replace === true } : null });
       }
     },
     [inspector, queryClient],

@@ -6,19 +6,27 @@
 import type { CompatibilityReport, ReportFinding, ReportState } from '../../core/report';
 
 /** One sentence: why the report's overall verdict is what it is. */
-export function describeVerdictReason(report: CompatibilityReport, missingStateFiles = 0): string {
+export function describeVerdictReason(report: CompatibilityReport, missingStateFiles = 0, inputType: InputType = 'savepoint'): string {
   const inferred = report.summary.inferred ?? 0;
-  const reason = describeExactVerdictReason(report, missingStateFiles);
+  const reason = describeExactVerdictReason(report, missingStateFiles, inputType);
   if (inferred === 0) return reason;
   return `${reason} Inferred, not exact: the snapshot class of ${inferred} state${inferred === 1 ? ' is' : 's are'} one no reader knows, read by structure (its settings not located, so the limit rules were not checked); check exits 1 for it.`;
 }
 
-function describeExactVerdictReason(report: CompatibilityReport, missingStateFiles: number): string {
+/** What was opened, as the inspection tells it (`unknown`: said as a savepoint). */
+export type InputType = 'savepoint' | 'checkpoint' | 'unknown';
+
+/** The nothing-to-check sentence, naming a checkpoint as one. */
+export function describeNothingToCheck(inputType: InputType): string {
+  return `This ${inputType === 'checkpoint' ? 'checkpoint' : 'savepoint'} holds no Protobuf state: nothing to check.`;
+}
+
+function describeExactVerdictReason(report: CompatibilityReport, missingStateFiles: number, inputType: InputType): string {
   const protobuf = report.states.filter((s) => s.ruleSet !== undefined);
   const n = protobuf.length;
   if (n === 0) {
     const unreadable = listUnreadableStates(report);
-    if (unreadable.length === 0) return 'This savepoint holds no Protobuf state: nothing to check.';
+    if (unreadable.length === 0) return describeNothingToCheck(inputType);
     const states = `${unreadable.length} state${unreadable.length === 1 ? '' : 's'}`;
     if (missingStateFiles > 0) return `Nothing was checked: ${missingStateFiles} state file${missingStateFiles === 1 ? ' is' : 's are'} missing, so the serializers of ${states} could not be read: open the whole folder.`;
     return `No Protobuf state was found, but the headers of ${unreadable.length} state${unreadable.length === 1 ? '' : 's'} could not be read, so there may be some: ${unreadable[0]!.reason ?? 'no reason recorded'}`;
@@ -40,7 +48,9 @@ function describeExactVerdictReason(report: CompatibilityReport, missingStateFil
     const first = failing[0]!;
     const message = first.firstIncompatibility?.message ?? first.reason ?? 'no reason recorded';
     const who = failing.length === n ? (n === 1 ? 'The Protobuf state cannot' : `None of the ${n} Protobuf states can`) : `${failing.length} of ${n} Protobuf states cannot`;
-    return messages.size === 1 ? `${who} be restored with the new schema: ${message}` : `${who} be restored with the new schema; first, ${first.state}: ${message}`;
+    // a settings change (maxMessageSize, recursionLimit, …) is a settings change, never called a schema change
+    const withWhat = isSettingsFinding(first.firstIncompatibility?.ruleId ?? '') ? 'the new serializer settings (a settings change, not a schema change)' : 'the new schema';
+    return messages.size === 1 ? `${who} be restored with ${withWhat}: ${message}` : `${who} be restored with ${withWhat}; first, ${first.state}: ${message}`;
   }
   if (report.verdict === 'compatible') return `${of(n)} can be restored with the new schema.`;
   const unknown = protobuf.filter((s) => s.verdict === 'unknown');
@@ -60,14 +70,32 @@ export interface SchemaChange {
 
 /** The distinct schema changes in the declarations the states reach (each once, in report order), with the states that reach each. */
 export function listSchemaChanges(report: CompatibilityReport): SchemaChange[] {
+  return listChanges(report, false);
+}
+
+/** The distinct changes of the serializer settings (maxMessageSize, recursionLimit, …), each once, with the states they reach: not schema changes. */
+export function listSettingsChanges(report: CompatibilityReport): SchemaChange[] {
+  return listChanges(report, true);
+}
+
+type ChangeFinding = { ruleId: ReportFinding['ruleId']; message: string; accepted: boolean };
+
+function addChange(seen: Map<string, SchemaChange>, state: string, f: ChangeFinding): void {
+  const known = seen.get(f.message);
+  if (!known) seen.set(f.message, { ruleId: f.ruleId, message: f.message, accepted: f.accepted, states: [state] });
+  else if (known.states.at(-1) !== state) known.states.push(state);
+}
+
+function listChanges(report: CompatibilityReport, settings: boolean): SchemaChange[] {
   const seen = new Map<string, SchemaChange>();
   for (const s of report.states) {
+    if (settings) {
+      // the settings rules' findings are the state's own (its schema diff holds the schema's)
+      for (const f of s.findings) if (isSettingsFinding(f.ruleId)) addChange(seen, s.state, f);
+      continue;
+    }
     if (!s.diff) continue;
-    const add = (f: { ruleId: ReportFinding['ruleId']; message: string; accepted: boolean }) => {
-      const known = seen.get(f.message);
-      if (!known) seen.set(f.message, { ruleId: f.ruleId, message: f.message, accepted: f.accepted, states: [s.state] });
-      else if (known.states.at(-1) !== s.state) known.states.push(s.state);
-    };
+    const add = (f: ChangeFinding) => addChange(seen, s.state, f);
     for (const d of s.diff.declarations) for (const f of d.findings) add(f);
     for (const f of s.diff.otherFindings) if (!isSettingsFinding(f.ruleId)) add(f);
   }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CompatibilityReport, ReportState } from '../../core/report';
 import { describeDistributionMode, describeEntryCount } from '../describe-entry-count';
-import { collectValueAlerts } from './collect-value-alerts';
+import { collectValueAlerts, describeBecomesFieldEffect } from './collect-value-alerts';
 import { describeLibraryLine, describeTargetLine, summarizeReason } from './describe-library-line';
-import { countUnreachedChanges, describeChangeReach, describeVerdictReason, listSchemaChanges } from './describe-verdict-reason';
+import { countUnreachedChanges, describeChangeReach, describeNothingToCheck, describeVerdictReason, listSchemaChanges, listSettingsChanges } from './describe-verdict-reason';
 
 const becomesParams = (count: number) => ({ count, number: 100, message: 'fixtures.events.Event', name: 'legacy_score' });
 const becomes = (count: number) =>
@@ -89,6 +89,20 @@ describe('collectValueAlerts', () => {
   });
 });
 
+describe('describeBecomesFieldEffect', () => {
+  it('says what the new parser does after a restore only when the states can be restored', () => {
+    expect(describeBecomesFieldEffect('legacy_score', true)).toBe(
+      'Today these bytes are unknown and carried along untouched. After the restore the new parser reads them as legacy_score: the values get a legacy_score they never had, decoded from whatever those bytes once meant.',
+    );
+    // a NOT RESTORABLE verdict is never followed by what happens after the restore
+    const text = describeBecomesFieldEffect('legacy_score', false);
+    expect(text).not.toContain('After the restore');
+    expect(text).toBe(
+      'Today these bytes are unknown and carried along untouched. These states cannot be restored as they are (see the verdict); if they are restored by another path (a migration), the new parser reads these bytes as legacy_score: the values get a legacy_score they never had.',
+    );
+  });
+});
+
 describe('describeLibraryLine', () => {
   it('finds the states a target line cannot read, with the saved line and the failure text', () => {
     const params = { snapshotClass: 'a.b.ProtobufTypeSerializerSnapshot', savedLine: '0.x', target: '1.x', reason: 'removed' };
@@ -136,6 +150,28 @@ describe('entry counts and distribution modes', () => {
 describe('describeVerdictReason', () => {
   const withVerdict = (states: ReportState[], verdict: CompatibilityReport['verdict']) => ({ ...report(states), verdict });
   const pb = (name: string, extra: Partial<ReportState> = {}) => state(name, { ruleSet: 'directional', ...extra });
+
+  it('calls a settings change a settings change, never a schema change', () => {
+    const message = 'maxMessageSize decreases from 67108864 to 1024';
+    const finding = { ruleId: 'MAX_MESSAGE_SIZE_DECREASED' as const, message, params: { old: 67108864, new: 1024 } };
+    const bad = pb('b', { verdict: 'incompatible', firstIncompatibility: finding, findings: [{ ...finding, accepted: false, path: 'settings.maxMessageSize' }] });
+    expect(describeVerdictReason(withVerdict([bad], 'incompatible'))).toBe(
+      `The Protobuf state cannot be restored with the new serializer settings (a settings change, not a schema change): ${message}`,
+    );
+    expect(describeVerdictReason(withVerdict([pb('a'), bad], 'incompatible'))).toBe(
+      `1 of 2 Protobuf states cannot be restored with the new serializer settings (a settings change, not a schema change): ${message}`,
+    );
+    expect(listSchemaChanges(withVerdict([bad], 'incompatible'))).toEqual([]);
+    expect(listSettingsChanges(withVerdict([bad], 'incompatible'))).toEqual([{ ruleId: 'MAX_MESSAGE_SIZE_DECREASED', message, accepted: false, states: ['b'] }]);
+  });
+
+  it('says checkpoint for a checkpoint with nothing to check', () => {
+    const none = withVerdict([state('t', { verdict: 'unknown', reason: 'not a Protobuf state' })], 'unknown');
+    expect(describeVerdictReason(none, 0, 'checkpoint')).toBe('This checkpoint holds no Protobuf state: nothing to check.');
+    expect(describeVerdictReason(none, 0, 'savepoint')).toBe('This savepoint holds no Protobuf state: nothing to check.');
+    expect(describeNothingToCheck('checkpoint')).toBe('This checkpoint holds no Protobuf state: nothing to check.');
+    expect(describeNothingToCheck('unknown')).toBe('This savepoint holds no Protobuf state: nothing to check.');
+  });
 
   it('says why in one sentence: the library line, the first incompatibility, or that all states restore', () => {
     const params = { snapshotClass: 'a.b.S', savedLine: '0.x', target: '1.x', reason: '1.0.0 removed the 0.x snapshot classes' };

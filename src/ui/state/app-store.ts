@@ -14,6 +14,10 @@ export interface AppState {
   /** the savepoint URL when it was opened with ?savepoint=<url> */
   savepointUrl: string | null;
   session: OpenedSession | null;
+  /** the `_metadata` the user picked in an input holding several savepoints (null: the input holds one) */
+  metadataPath: string | null;
+  /** an input refused because it holds several savepoints: the files to open again with the one the user picks */
+  pickFrom: { added: InputFile[]; replace: boolean } | null;
   status: LoadStatus;
   progress: InspectorProgress | null;
   failure: InspectorFailure | null;
@@ -45,6 +49,8 @@ export const useAppStore = create<AppState>()(
       schemaFiles: [],
       savepointUrl: null,
       session: null,
+      metadataPath: null,
+      pickFrom: null,
       status: 'empty',
       progress: null,
       failure: null,

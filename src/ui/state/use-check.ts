@@ -81,7 +81,7 @@ export function useCheck(): CheckResult {
  * The header-only verdict for one target line, the question's preview of each answer: the same query
  * as useCheck's first step, so choosing that line reuses it.
  */
-export function useHeaderCheck(target: LibraryLine, enabled = true): { data: CompatibilityReport | undefined; isError: boolean } {
+export function useHeaderCheck(target: LibraryLine, enabled = true): { data: CompatibilityReport | undefined; isError: boolean; error: InspectorFailure | null } {
   const inspector = useInspector();
   const session = useAppStore((s) => s.session);
   const options = { ...useAppStore((s) => s.checkOptions), target };
@@ -93,7 +93,7 @@ export function useHeaderCheck(target: LibraryLine, enabled = true): { data: Com
     retry: false,
     queryFn: () => clearingProgress(inspector.checkHeaders(options)),
   });
-  return { data: headers.data, isError: headers.isError };
+  return { data: headers.data, isError: headers.isError, error: headers.error };
 }
 
 /**

@@ -12,6 +12,7 @@ import { UidLookup } from '../components/uid-lookup';
 import { CompatOverview } from '../components/compat-overview';
 import { SnapshotVerdictsSection } from '../components/snapshot-verdicts';
 import { useSnapshotVerdicts } from '../state/use-snapshot-verdicts';
+import { describeNothingToCheck } from '../report/describe-verdict-reason';
 
 /**
  * A savepoint whose keyed state is in RocksDB's native format is read from its SST files; where some of
@@ -68,7 +69,7 @@ function NoProtobufStateNote({ inspection }: { inspection: SavepointInspection }
   return (
     <div className="notice banner" role="status" data-testid="no-protobuf-state">
       <span>
-        <strong>This {inspection.type === 'checkpoint' ? 'checkpoint' : 'savepoint'} holds no Protobuf state: nothing to check.</strong>{' '}
+        <strong>{describeNothingToCheck(inspection.type)}</strong>{' '}
         {total === 0 ? (
           'It holds no state at all.'
         ) : (
