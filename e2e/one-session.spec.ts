@@ -66,13 +66,14 @@ test('the demo schema does not survive your own savepoint: a new savepoint start
   expect(rows[0]![3]).toBe('—');
 });
 
-test("a new savepoint drops the last one's operator and state from the hash route, and keeps the view", async ({ page }) => {
+test("a new savepoint drops the last one's view, operator and state from the hash route: it opens on the Overview", async ({ page }) => {
   await page.goto('/?demo&target=1.x#/state?op=b24d3a8a6a7b0b4b0e7f1d2c3a4b5c6d&state=events');
   await waitForAppState(page, 'ready');
   await page.getByTestId('folder-input').setInputFiles(OWN_SAVEPOINT);
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('schema-chip')).toContainText('none');
-  expect(new URL(page.url()).hash).toBe('#/state');
+  expect(new URL(page.url()).hash).toBe('');
+  await expect(page.getByTestId('overview')).toBeVisible();
 });
 
 test('a savepoint and a schema opened together after the demo: the new schema, and the demo target gone', async ({ page }) => {
@@ -230,12 +231,14 @@ test("the last session's settings go with it, also from the setting fields, when
   await page.getByTestId('setting-newRoot').fill('fixtures.events.Rule');
   await page.getByTestId('setting-newRoot').press('Enter');
   await waitForAppState(page, 'ready');
-  // the demo's own savepoint (its inspection is cached: the view stays) dropped with a job jar in one go
+  // the demo's own savepoint dropped with a job jar in one go: a new session, which opens on the Overview
   const folder = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint');
   const files = readdirSync(folder).map((name) => ({ name, bytes: readFileSync(path.join(folder, name)) }));
   await dropFiles(page, [...files, { name: 'thin-4.36.2.jar', bytes: readFileSync(JAR_0X) }]);
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('schema-chip')).toContainText('thin-4.36.2.jar');
+  await expect(page.getByTestId('overview')).toBeVisible();
+  await page.keyboard.press('3');
   await expect(page.getByTestId('setting-maxMessageSize')).toHaveValue('');
   await expect(page.getByTestId('setting-newRoot')).toHaveValue('');
   await expect(page.getByTestId('target-select')).toHaveValue('0.x');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freshSessionChoices, withoutSessionParams, withoutSessionRoute } from './end-session';
+import { freshSessionChoices, withoutSessionParams } from './end-session';
 
 describe('withoutSessionParams', () => {
   it("drops the session's parameters (?demo, ?target, ?savepoint) and keeps the page's", () => {
@@ -16,11 +16,3 @@ describe('freshSessionChoices', () => {
   });
 });
 
-describe('withoutSessionRoute', () => {
-  it("keeps the view and drops the last savepoint's operator, state and entry", () => {
-    expect(withoutSessionRoute('#/values?op=abc&state=s&entry=3')).toBe('#/values');
-    expect(withoutSessionRoute('#/state?op=abc')).toBe('#/state');
-    expect(withoutSessionRoute('#/compat')).toBe('#/compat');
-    expect(withoutSessionRoute('')).toBe('');
-  });
-});

@@ -6,7 +6,6 @@
  * so a reload or a shared link never brings the last session's target to the next one.
  */
 import type { AppState } from './app-store';
-import { formatHashRoute, parseHashRoute } from './use-hash-route';
 
 /** The page URL's query parameters that belong to the open session (`nodemo` is the page's, not a session's). */
 export const SESSION_URL_PARAMS: readonly string[] = ['demo', 'target', 'savepoint'];
@@ -24,22 +23,15 @@ export function withoutSessionParams(search: string): string {
   return s === '' ? '' : `?${s}`;
 }
 
-/** `#/values?op=abc&state=s&entry=3` → `#/values`: the view stays, the last savepoint's operator, state and entry go. */
-export function withoutSessionRoute(hash: string): string {
-  if (hash.length <= 2) return hash;
-  const route = parseHashRoute(hash);
-  return Object.keys(route.params).length === 0 ? hash : formatHashRoute(route.view);
-}
-
 /**
- * Drops the session's parameters from the page URL, and the hash route's operator, state and entry (they name
- * the last savepoint's; the view stays). No navigation, no reload.
+ * Drops the session's parameters from the page URL, and its hash route (the view and the last savepoint's
+ * operator, state and entry): the next session starts on the Overview, whose first lines are its verdict.
+ * No navigation, no reload.
  */
 export function clearSessionUrl(): void {
   const search = withoutSessionParams(window.location.search);
-  const hash = withoutSessionRoute(window.location.hash);
-  const routeChanged = hash !== window.location.hash;
+  const routeChanged = window.location.hash !== '';
   if (search === window.location.search && !routeChanged) return;
-  window.history.replaceState(window.history.state, '', `${window.location.pathname}${search}${hash}`);
+  window.history.replaceState(window.history.state, '', `${window.location.pathname}${search}`);
   if (routeChanged) window.dispatchEvent(new HashChangeEvent('hashchange')); // the views read the route on hashchange
 }
