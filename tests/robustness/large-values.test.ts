@@ -10,7 +10,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeSavepointWithHugeValue } from '../helpers/write-savepoint-with-huge-value';
+import { EXPORT_UNKNOWN_FIELDS_PER_VALUE } from '../../src/core/export';
+import { writeSavepointWithHugeValue, writeSavepointWithPatchedValue } from '../helpers/write-savepoint-with-huge-value';
 import { FIXTURE_SAVEPOINT, makeScratchDir } from './fuzz-workspace';
 import { CliCaseRunner } from './run-cli-cases';
 
@@ -48,5 +49,67 @@ describe('a 60 MB value through every value-printing command, under a 512 MiB he
     // the JSON Lines row holds the whole field: its base64 (80,000,000 characters) in the value
     const line = readFileSync(path.join(scratch.dir, 'out.jsonl'), 'utf8').split('\n').find((l) => l.length > BLOB)!;
     expect((JSON.parse(line) as { value: { blob: string } }).value.blob).toHaveLength((BLOB / 3) * 4);
+  });
+});
+
+/** `n` unknown varint fields 300 (tag and a 3-byte value each: 5 bytes) appended to a value. */
+function manyUnknownFields(n: number): Uint8Array {
+  const out = new Uint8Array(n * 5);
+  for (let i = 0, at = 0; i < n; i++) {
+    out[at++] = 0xe0; // field 300, varint: (300 << 3) = 2400 = 0xe0 0x12
+    out[at++] = 0x12;
+    out[at++] = 0x80 | (i & 0x7f);
+    out[at++] = 0x80 | ((i >>> 7) & 0x7f);
+    out[at++] = (i >>> 14) & 0x7f;
+  }
+  return out;
+}
+
+/** `n` entries of `map<string, int32> counters = 6` ("k0000000" → i) appended to a value. */
+function manyMapEntries(n: number): Uint8Array {
+  const out = new Uint8Array(n * 16);
+  for (let i = 0, at = 0; i < n; i++) {
+    out[at++] = 0x32; // field 6, length-delimited
+    out[at++] = 14;
+    out[at++] = 0x0a; // key = 1, a string of 8 characters
+    out[at++] = 8;
+    const key = `k${String(i).padStart(7, '0')}`;
+    for (let c = 0; c < 8; c++) out[at++] = key.charCodeAt(c);
+    out[at++] = 0x10; // value = 2, varint (3 bytes)
+    out[at++] = 0x80 | (i & 0x7f);
+    out[at++] = 0x80 | ((i >>> 7) & 0x7f);
+    out[at++] = (i >>> 14) & 0x7f;
+  }
+  return out;
+}
+
+/** Above this growth of the resident set during one command, a large value costs too much (with the runner's own ~150 MiB: the 512 MiB goal). */
+const LARGE_VALUE_RSS_GROWTH = 320 * 1024 * 1024;
+
+describe('a value of a million unknown fields, and one of 300,000 map entries, under a 512 MiB heap', () => {
+  const state = ['--operator', 'int-keyed', '--state', 'processed-events'];
+  const mib = (n: number) => Math.round(n / 1048576);
+
+  it('every export format ends normally within bounded memory, and its row says how many unknown fields it holds and how many were left out', async () => {
+    const sp = writeSavepointWithPatchedValue(FIXTURE_SAVEPOINT, path.join(scratch.dir, 'unknown'), manyUnknownFields(1_000_000));
+    const outcomes: string[] = [];
+    for (const format of ['jsonl', 'csv', 'parquet', 'arrow']) {
+      const out = path.join(scratch.dir, `unknown.${format}`);
+      const run = await runner.run(['export', sp, ...state, '--format', format, '--output', out, '--quiet'], 300_000);
+      outcomes.push(`${format}: exit ${run.code}${run.crashed === undefined ? '' : `, crashed: ${run.crashed.slice(0, 200)}`}${run.rssGrowth > LARGE_VALUE_RSS_GROWTH ? `, RSS grew by ${mib(run.rssGrowth)} MiB` : ''}`);
+    }
+    expect(outcomes).toEqual(['jsonl: exit 0', 'csv: exit 0', 'parquet: exit 0', 'arrow: exit 0']);
+    const line = readFileSync(path.join(scratch.dir, 'unknown.jsonl'), 'utf8').split('\n').find((l) => l.includes('unknownFieldsOmitted'))!;
+    const row = JSON.parse(line) as { unknownFields: { number: number; bytes: string }[]; unknownFieldsOmitted: number };
+    expect(row.unknownFields).toHaveLength(EXPORT_UNKNOWN_FIELDS_PER_VALUE);
+    expect(row.unknownFields[0]).toEqual({ path: '', number: 300, wireType: 0, bytes: Buffer.from([0xe0, 0x12, 0x80, 0x80, 0x00]).toString('base64') });
+    expect(row.unknownFieldsOmitted).toBe(1_000_000 - EXPORT_UNKNOWN_FIELDS_PER_VALUE);
+  });
+
+  it('dump --json of a value of 300,000 map entries ends normally within bounded memory', async () => {
+    const sp = writeSavepointWithPatchedValue(FIXTURE_SAVEPOINT, path.join(scratch.dir, 'map'), manyMapEntries(300_000));
+    const run = await runner.run(['dump', sp, ...state, '--json'], 300_000);
+    expect(`exit ${run.code}${run.crashed === undefined ? '' : `, crashed: ${run.crashed.slice(0, 200)}`}, RSS grew by ${run.rssGrowth > LARGE_VALUE_RSS_GROWTH ? `${mib(run.rssGrowth)} MiB` : 'less than the bound'}`).toBe('exit 0, RSS grew by less than the bound');
+    console.log(`dump --json of 300,000 map entries: RSS grew by ${mib(run.rssGrowth)} MiB`);
   });
 });

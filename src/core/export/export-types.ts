@@ -56,3 +56,10 @@ export interface ExportProgress {
   /** set on the last call, when the export is complete */
   done?: boolean;
 }
+
+/**
+ * Unknown fields written per value (its message and nested ones, in the decoded message's walk); past it, a
+ * row says how many it left out (JSON Lines `unknownFieldsOmitted`, CSV/Parquet/Arrow: see docs/export.md),
+ * as `dump` caps its view: a value of a million unknown fields would otherwise be a million cells.
+ */
+export const EXPORT_UNKNOWN_FIELDS_PER_VALUE = 1000;
