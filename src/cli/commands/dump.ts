@@ -11,7 +11,7 @@
 import { findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
 import { wrongInput, type SavepointFiles, formatHex } from '../../core/io';
 import { listProtobufValueDetails, type DecodedProtobufValue } from '../../core/protobuf';
-import { fitsJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
+import { fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
@@ -158,7 +158,7 @@ function toDumpEntry(e: StateEntry, values: DecodedProtobufValue[], caps: ValueV
 
 /** The value, or a note in its place when its rendering is longer than the cap. */
 function capValue(v: DecodedValue | null, caps: ValueViewCaps): DumpEntry['value'] {
-  if (v === null || fitsJsonLimit(v, caps.valueChars)) return v;
+  if (v === null || fitsValueJsonLimit(v, caps.valueChars)) return v;
   return { kind: 'omitted', reason: `the value's JSON is longer than ${caps.valueChars} characters; --full-values prints it` };
 }
 
