@@ -37,7 +37,10 @@ export interface ExportRow {
   message?: PbMessage;
   /** serialized bytes of the value (a Protobuf value: its payload, without the 4-byte frame length) */
   valueSize: number;
+  /** the first EXPORT_UNKNOWN_FIELDS_PER_VALUE unknown fields (all of them for any usual value) */
   unknownFields: ExportUnknownField[];
+  /** the value's unknown fields past EXPORT_UNKNOWN_FIELDS_PER_VALUE, not written (absent when none were left out) */
+  unknownFieldsOmitted?: number;
 }
 
 /**
