@@ -93,9 +93,12 @@ function measureJsonLength(v: unknown, limit: number): number {
       }
     } else {
       total += 2;
-      for (const [k, item] of Object.entries(x)) {
+      // own enumerable keys, as Object.entries has them, without an array of pairs per object
+      const o = x as Record<string, unknown>;
+      for (const k in o) {
+        if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
         total += k.length + 4;
-        walk(item);
+        walk(o[k]);
         if (total > limit) return;
       }
     }
