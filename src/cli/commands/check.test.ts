@@ -4,7 +4,6 @@
  * descriptor sets that buf builds from the fixture's own .proto files, edited per case.
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
