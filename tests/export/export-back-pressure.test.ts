@@ -100,6 +100,21 @@ describe('export into a slow sink', () => {
     expect(stdout.bytes.length).toBeGreaterThan(2 * stdout.maxChunk);
   });
 
+  it('dump (the same scan, printing) into a slow stdout waits for it too: never more than one batch of text past the high-water mark buffered', async () => {
+    const { op } = await openLastEvent();
+    const stdout = new SlowWritable();
+    const argv = ['dump', sp.dir, '--operator', op.id, '--state', 'last-event', '--json'];
+    const code = await runCli(argv, { stdout: (t) => void stdout.write(Buffer.from(t)), stderr: () => undefined, stdoutStream: stdout });
+    expect(code).toBe(0);
+    await endWritable(stdout);
+    let text = '';
+    expect(await runCli(argv, { stdout: (t) => void (text += t), stderr: () => undefined })).toBe(0);
+    expect(stdout.bytes.toString('utf8')).toBe(text);
+    // one read (a key-group block) of entries may be printed before the scan waits: a few batches of 64 KiB at most
+    expect(stdout.maxBuffered).toBeLessThanOrEqual(HIGH_WATER_MARK + 4 * stdout.maxChunk);
+    expect(stdout.bytes.length).toBeGreaterThan(10 * (HIGH_WATER_MARK + 4 * stdout.maxChunk));
+  });
+
   it('refuses --output - with --all, and where stdout is no byte stream', async () => {
     let stderr = '';
     const io = { stdout: () => undefined, stderr: (t: string) => (stderr += t) };

@@ -145,3 +145,20 @@ describe('dump of a HashMap NATIVE savepoint (heap key groups decode whole state
  * unknown fields with the value's own field 100) and an 800,000-byte `blob`: the later elements and the
  * handle's offsets move.
  */
+
+describe('dump: output in batches', () => {
+  it('hands stdout a few large pieces, not one write per entry, and the same text', async () => {
+    requireCommitted(SAVEPOINT);
+    for (const json of [false, true]) {
+      const writes: string[] = [];
+      const argv = ['dump', SAVEPOINT, '--operator', 'int-keyed', '--state', 'processed-events', ...(json ? ['--json'] : [])];
+      const code = await runCli(argv, { stdout: (t) => void writes.push(t), stderr: () => undefined });
+      expect(code).toBe(0);
+      const text = writes.join('');
+      // 24 entries, 35 KB of text (60 KB as JSON): one or two pieces, where one write per entry made 26
+      expect(text.length).toBeGreaterThan(30_000);
+      expect(writes.length, json ? '--json' : 'text').toBeLessThanOrEqual(Math.ceil(text.length / 65_536) + 1);
+      expect(text).toBe((await run(...argv)).stdout);
+    }
+  });
+});

@@ -11,7 +11,7 @@
 import { findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
 import { wrongInput, type SavepointFiles, formatHex } from '../../core/io';
 import { listProtobufValueDetails, type DecodedProtobufValue } from '../../core/protobuf';
-import { fitsJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
+import { fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
@@ -62,7 +62,9 @@ export const dumpCommand: CliCommand = {
     const files = await openNodeInput(savepoint, savepointInputOptions(values));
     const registry = createCommandRegistry(userSchema);
     const caps = values['full-values'] === true ? NO_VALUE_VIEW_CAPS : VALUE_VIEW_CAPS;
-    const printer = values['json'] === true ? createJsonPrinter(io.stdout, operator, state) : createTextPrinter(io.stdout, operator, state);
+    // entries are written in batches of about OUTPUT_BATCH characters: one write per entry cost a system call each
+    const output = createBatchedWriter(io.stdout);
+    const printer = values['json'] === true ? createJsonPrinter(output.write, operator, state) : createTextPrinter(output.write, operator, state);
     // decoded values carry the Protobuf decoder's details (unknown fields with their bytes); each is printed and dropped
     const visit = (entry: StateEntry) => printer.entry(toDumpEntry(entry, listProtobufValueDetails(entry.value), caps));
     const opened = await openSavepoint(files);
@@ -74,17 +76,63 @@ export const dumpCommand: CliCommand = {
       named = true;
       if (p.incomplete !== undefined) incomplete.add(p.incomplete);
     };
-    await scanState(opened, registry, { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) }, { part, entry: visit }, { values: { mode: 'decode' } });
-    // a state no header of the operator names is a wrong name, not an empty state
-    if (!named) {
-      await requireNamedState(files, registry, opened, operator, state);
-      printer.start();
+    // back pressure: a pipe to a slower reader (`dump … | less`) queues what is written in memory; the scan waits
+    // for it to drain after each read, as `export` does, instead of holding the whole dump
+    const stream = io.stdoutStream;
+    const drain = async () => {
+      if (stream?.writableNeedDrain !== true) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stream.off('drain', done);
+          stream.off('close', done);
+          stream.off('error', done);
+          resolve();
+        };
+        stream.on('drain', done);
+        stream.on('close', done);
+        stream.on('error', done);
+      });
+    };
+    try {
+      await scanState(opened, registry, { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) }, { part, entry: visit, drain }, { values: { mode: 'decode' } });
+      // a state no header of the operator names is a wrong name, not an empty state
+      if (!named) {
+        await requireNamedState(files, registry, opened, operator, state);
+        printer.start();
+      }
+      printer.end();
+    } finally {
+      // what was printed before a failure is written before its error
+      output.flush();
     }
-    printer.end();
     for (const why of incomplete) io.stderr(`savepoint-inspector dump: warning: not the whole state: ${why}\n`);
     return EXIT_OK;
   },
 };
+
+/** Text handed to stdout at once, at least (a longer entry goes out whole). */
+const OUTPUT_BATCH = 1 << 16;
+
+/** Collects text and hands it to `write` in pieces of about OUTPUT_BATCH characters. */
+function createBatchedWriter(write: (text: string) => void): { write: (text: string) => void; flush: () => void } {
+  let pending: string[] = [];
+  let length = 0;
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = pending.length === 1 ? pending[0]! : pending.join('');
+    pending = [];
+    length = 0;
+    write(text);
+  };
+  return {
+    write(text) {
+      pending.push(text);
+      length += text.length;
+      if (length >= OUTPUT_BATCH) flush();
+    },
+    flush,
+  };
+}
 
 /** Throws a not-found UsageError listing the operator's states when none of its headers names `state`. */
 async function requireNamedState(files: SavepointFiles, registry: SnapshotRegistry, opened: OpenedSavepoint, operator: string, state: string): Promise<void> {
@@ -158,7 +206,7 @@ function toDumpEntry(e: StateEntry, values: DecodedProtobufValue[], caps: ValueV
 
 /** The value, or a note in its place when its rendering is longer than the cap. */
 function capValue(v: DecodedValue | null, caps: ValueViewCaps): DumpEntry['value'] {
-  if (v === null || fitsJsonLimit(v, caps.valueChars)) return v;
+  if (v === null || fitsValueJsonLimit(v, caps.valueChars)) return v;
   return { kind: 'omitted', reason: `the value's JSON is longer than ${caps.valueChars} characters; --full-values prints it` };
 }
 

@@ -10,7 +10,7 @@
 import { createWriteStream, mkdirSync, openSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import { exportStates, type ExportFormat, type ExportProgress, type ParquetListLayout } from '../../core/export';
+import { EXPORT_UNKNOWN_FIELDS_PER_VALUE, exportStates, type ExportFormat, type ExportProgress, type ParquetListLayout } from '../../core/export';
 import { findOperator, getKryoSnapshotDetails, inspectSavepoint, openSavepoint, type InspectedState, type SerializerSnapshot, type StateSample } from '../../core/flink';
 import { wrongInput } from '../../core/io';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
@@ -176,6 +176,10 @@ export const exportCommand: CliCommand = {
       else io.stdout(summary);
       for (const why of result.incomplete) io.stderr(`savepoint-inspector export: warning: ${state.name}: not the whole state: ${why}\n`);
       if (result.undecodable > 0) io.stderr(`savepoint-inspector export: warning: ${state.name}: ${result.failures[result.failures.length - 1]}\n`);
+      const capped = result.unknownFieldsCapped;
+      if (capped.rows > 0) {
+        io.stderr(`savepoint-inspector export: warning: ${state.name}: ${capped.rows} value${capped.rows === 1 ? ' has' : 's have'} more than ${EXPORT_UNKNOWN_FIELDS_PER_VALUE} unknown fields: the first ${EXPORT_UNKNOWN_FIELDS_PER_VALUE} of each are written, ${capped.omitted} left out (counted in each row)\n`);
+      }
     });
     return partial ? EXIT_FINDINGS : EXIT_OK;
   },

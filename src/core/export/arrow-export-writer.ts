@@ -7,7 +7,7 @@
  */
 import { Binary, Bool, DataType, Field, Float32, Float64, Int32, Int64, List, Precision, RecordBatch, Schema, Struct, Table, Utf8, makeData, tableToIPC } from 'apache-arrow';
 import type { DescMessage } from '@bufbuild/protobuf';
-import type { ExportEmit, ExportRow } from './export-types';
+import { EXPORT_UNKNOWN_FIELDS_PER_VALUE, type ExportEmit, type ExportRow } from './export-types';
 import type { ExportColumns } from './format-export-rows-text';
 import { buildExportSchema, chooseKeyType, shapeExportColumn, type ShapeContext } from './parquet-export-writer';
 import type { ParquetNode } from './parquet-schema-types';
@@ -107,7 +107,14 @@ export class ArrowExportWriter {
       } else if (name === 'unknown_fields') {
         const list = this.builders[i] as ListColumnBuilder;
         const item = list.element as StructColumnBuilder;
-        for (const u of wire.unknown) {
+        // as many as a decoded row holds (EXPORT_UNKNOWN_FIELDS_PER_VALUE); the rest counted
+        const shown = Math.min(wire.unknown.length, EXPORT_UNKNOWN_FIELDS_PER_VALUE);
+        if (shown < wire.unknown.length) {
+          this.unknownFieldsCapped.rows++;
+          this.unknownFieldsCapped.omitted += wire.unknown.length - shown;
+        }
+        for (let k = 0; k < shown; k++) {
+          const u = wire.unknown[k]!;
           const [path, number, wireType, bytes] = item.children as [BytesColumnBuilder, NumberColumnBuilder, NumberColumnBuilder, BytesColumnBuilder];
           path.appendBytes(EMPTY, 0, 0);
           number.appendNumber(u.number);
@@ -124,6 +131,9 @@ export class ArrowExportWriter {
     this.rows++;
     return frame.length;
   }
+
+  /** rows of the wire path whose unknown fields were more than EXPORT_UNKNOWN_FIELDS_PER_VALUE, and how many were left out (decoded rows say it in their ExportRow) */
+  readonly unknownFieldsCapped = { rows: 0, omitted: 0 };
 
   finish(): void {
     if (this.rows > 0 || !this.written) this.flush();

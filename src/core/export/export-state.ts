@@ -13,7 +13,7 @@ import type { CancelSignal, DecodedValue, InspectedState, OpenedSavepoint, Seria
 import { findOperator, scanState, type ScanPart, type StateEntry } from '../flink';
 import { DecodeError, wrongInput, type DecodeErrorJson } from '../io';
 import { encodeUtf8, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
-import type { ExportFormat, ExportProgress, ExportRow, ExportSink, ParquetListLayout } from './export-types';
+import { EXPORT_UNKNOWN_FIELDS_PER_VALUE, type ExportFormat, type ExportProgress, type ExportRow, type ExportSink, type ParquetListLayout } from './export-types';
 import { formatCsvHeader, formatCsvRowPieces, formatJsonLinePieces, listExportColumns, type ExportColumns } from './format-export-rows-text';
 import { listExportRows, listFramedExportRows } from './list-export-rows';
 import { ParquetExportWriter } from './parquet-export-writer';
@@ -39,6 +39,9 @@ export interface ExportStateRequest {
 /** The Parquet key-value metadata key of a failed export's reasons (JSON: `{rows, reasons}`). */
 export const INCOMPLETE_METADATA_KEY = 'savepoint-inspector.incomplete';
 
+/** The Parquet key-value metadata key of the unknown fields left out (JSON: `{perValue, rows, omitted}`). */
+export const UNKNOWN_FIELDS_CAPPED_METADATA_KEY = 'savepoint-inspector.unknown-fields-capped';
+
 /** JSON Lines and CSV are handed to the sink in chunks of about this many characters. */
 export const TEXT_CHUNK_BYTES = 1 << 20;
 
@@ -58,6 +61,12 @@ export interface ExportStateResult {
    * key-value metadata `savepoint-inspector.incomplete`, JSON Lines' last line `{"exportIncomplete": …}`.
    */
   failures: string[];
+  /**
+   * rows whose value had more unknown fields than an export writes (EXPORT_UNKNOWN_FIELDS_PER_VALUE), and how many
+   * were left out in all; written into the file when not zero (JSON Lines `unknownFieldsOmitted` and CSV's last
+   * `{omitted}` per row, Parquet's key-value metadata `savepoint-inspector.unknown-fields-capped`)
+   */
+  unknownFieldsCapped: { rows: number; omitted: number };
 }
 
 
@@ -168,7 +177,7 @@ async function scanJobs(opened: OpenedSavepoint, registry: SnapshotRegistry, ope
  * the encoded bytes queued for its sink until the scan drains them.
  */
 class StateExportJob {
-  readonly result: ExportStateResult = { rows: 0, entries: 0, valueBytes: 0, incomplete: [], errors: [], undecodable: 0, failures: [] };
+  readonly result: ExportStateResult = { rows: 0, entries: 0, valueBytes: 0, incomplete: [], errors: [], undecodable: 0, failures: [], unknownFieldsCapped: { rows: 0, omitted: 0 } };
   private readonly unreadableReasons: string[] = [];
   /** Arrow of Protobuf values: read from the frames (ArrowExportWriter.addEntry) */
   readonly framed: boolean;
@@ -216,6 +225,7 @@ class StateExportJob {
         decode: () => {
           const row = s.decode();
           this.result.undecodable += countUndecodable(row);
+          this.countCapped(row);
           return row;
         },
       }));
@@ -243,7 +253,17 @@ class StateExportJob {
     for (const why of this.unreadableReasons) result.failures.push(`not readable here: ${why}`);
     if (result.undecodable > 0) result.failures.push(`${result.undecodable} value${result.undecodable === 1 ? '' : 's'} could not be decoded (exported as their bytes)`);
     this.ensureColumns(undefined);
-    if (this.writer instanceof ParquetExportWriter) this.writer.finish(result.failures.length === 0 ? [] : [{ key: INCOMPLETE_METADATA_KEY, value: JSON.stringify({ rows: result.rows, reasons: result.failures }) }]);
+    if (this.writer instanceof ArrowExportWriter) {
+      result.unknownFieldsCapped.rows += this.writer.unknownFieldsCapped.rows;
+      result.unknownFieldsCapped.omitted += this.writer.unknownFieldsCapped.omitted;
+    }
+    const capped = result.unknownFieldsCapped;
+    if (this.writer instanceof ParquetExportWriter) {
+      this.writer.finish([
+        ...(result.failures.length === 0 ? [] : [{ key: INCOMPLETE_METADATA_KEY, value: JSON.stringify({ rows: result.rows, reasons: result.failures }) }]),
+        ...(capped.rows === 0 ? [] : [{ key: UNKNOWN_FIELDS_CAPPED_METADATA_KEY, value: JSON.stringify({ perValue: EXPORT_UNKNOWN_FIELDS_PER_VALUE, rows: capped.rows, omitted: capped.omitted }) }]),
+      ]);
+    }
     else if (this.writer !== undefined) this.writer.finish();
     else {
       if (result.failures.length > 0 && this.request.format === 'jsonl') this.pending.push(`${JSON.stringify({ exportIncomplete: { rows: result.rows, reasons: result.failures } })}\n`);
@@ -303,12 +323,19 @@ class StateExportJob {
   }
 
   /** one row: shaped (Parquet, Arrow) or formatted (text) at once, so no entry or decoded message outlives its visit */
+  private countCapped(row: ExportRow): void {
+    if (row.unknownFieldsOmitted === undefined) return;
+    this.result.unknownFieldsCapped.rows++;
+    this.result.unknownFieldsCapped.omitted += row.unknownFieldsOmitted;
+  }
+
   private writeRow(row: ExportRow): void {
     const cols = this.ensureColumns(row);
     const { result, request } = this;
     result.rows++;
     result.valueBytes += row.valueSize;
     result.undecodable += countUndecodable(row);
+    this.countCapped(row);
     if (this.writer !== undefined) {
       this.writer.add(row);
     } else {

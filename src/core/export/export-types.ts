@@ -37,7 +37,10 @@ export interface ExportRow {
   message?: PbMessage;
   /** serialized bytes of the value (a Protobuf value: its payload, without the 4-byte frame length) */
   valueSize: number;
+  /** the first EXPORT_UNKNOWN_FIELDS_PER_VALUE unknown fields (all of them for any usual value) */
   unknownFields: ExportUnknownField[];
+  /** the value's unknown fields past EXPORT_UNKNOWN_FIELDS_PER_VALUE, not written (absent when none were left out) */
+  unknownFieldsOmitted?: number;
 }
 
 /**
@@ -56,3 +59,10 @@ export interface ExportProgress {
   /** set on the last call, when the export is complete */
   done?: boolean;
 }
+
+/**
+ * Unknown fields written per value (its message and nested ones, in the decoded message's walk); past it, a
+ * row says how many it left out (JSON Lines `unknownFieldsOmitted`, CSV/Parquet/Arrow: see docs/export.md),
+ * as `dump` caps its view: a value of a million unknown fields would otherwise be a million cells.
+ */
+export const EXPORT_UNKNOWN_FIELDS_PER_VALUE = 1000;

@@ -1,8 +1,9 @@
 /**
  * JSON Lines and CSV renderings of export rows. JSON Lines: one object per row with keyGroup,
  * subtask, key, namespace, userKey, elementIndex (those the state has), value (Protobuf: ProtoJSON),
- * valueSize and unknownFields [{path, number, wireType, bytes (base64)}]. CSV (RFC 4180, header row):
- * the same columns, structured cells as JSON text.
+ * valueSize and unknownFields [{path, number, wireType, bytes (base64)}] (past EXPORT_UNKNOWN_FIELDS_PER_VALUE:
+ * unknownFieldsOmitted, the count left out). CSV (RFC 4180, header row): the same columns, structured cells as
+ * JSON text (the count left out as a last element {omitted} of unknown_fields).
  */
 import { encodeBase64 } from '../flink';
 import type { ExportRow } from './export-types';
@@ -20,7 +21,7 @@ export function listExportColumns(row: ExportRow): ExportColumns {
   return { key: row.key !== undefined, namespace: row.namespace !== undefined, userKey: row.userKey !== undefined, elementIndex: row.elementIndex !== undefined };
 }
 
-function toJsonObject(row: ExportRow, columns: ExportColumns): { [name: string]: PlainValue } {
+function toJsonObject(row: ExportRow, columns: ExportColumns, format: 'jsonl' | 'csv'): { [name: string]: PlainValue } {
   const out: { [name: string]: PlainValue } = { keyGroup: row.keyGroup, subtask: row.subtask };
   if (columns.key) out['key'] = toPlainValue(row.key);
   if (columns.namespace) out['namespace'] = toPlainValue(row.namespace);
@@ -28,7 +29,14 @@ function toJsonObject(row: ExportRow, columns: ExportColumns): { [name: string]:
   if (columns.elementIndex) out['elementIndex'] = row.elementIndex ?? null;
   out['value'] = toPlainValue(row.value);
   out['valueSize'] = row.valueSize;
-  out['unknownFields'] = row.unknownFields.map((u) => ({ path: u.path, number: u.number, wireType: u.wireType, bytes: encodeBase64(u.bytes) }));
+  const unknown: PlainValue[] = row.unknownFields.map((u) => ({ path: u.path, number: u.number, wireType: u.wireType, bytes: encodeBase64(u.bytes) }));
+  out['unknownFields'] = unknown;
+  // a value of more unknown fields than an export writes says how many it left out: JSON Lines in a key of its own,
+  // CSV (whose columns are fixed) as a last element of the cell's list
+  if (row.unknownFieldsOmitted !== undefined) {
+    if (format === 'jsonl') out['unknownFieldsOmitted'] = row.unknownFieldsOmitted;
+    else unknown.push({ omitted: row.unknownFieldsOmitted });
+  }
   return out;
 }
 
@@ -39,7 +47,7 @@ function toJsonObject(row: ExportRow, columns: ExportColumns): { [name: string]:
  */
 export function formatJsonLinePieces(row: ExportRow, columns: ExportColumns): string[] {
   const pieces: string[] = [];
-  pushJson(toJsonObject(row, columns), pieces);
+  pushJson(toJsonObject(row, columns, 'jsonl'), pieces);
   pieces.push('\n');
   return pieces;
 }
@@ -95,7 +103,7 @@ export function formatCsvHeader(columns: ExportColumns): string {
 
 /** One CSV row as pieces whose concatenation is the row: a large cell (or a large string inside a JSON cell) is never copied into a row string. */
 export function formatCsvRowPieces(row: ExportRow, columns: ExportColumns): string[] {
-  const o = toJsonObject(row, columns);
+  const o = toJsonObject(row, columns, 'csv');
   const pieces: string[] = [];
   for (const v of Object.values(o)) {
     if (pieces.length > 0) pieces.push(',');

@@ -4,4 +4,4 @@
  * schema derived as parquet-protobuf derives it (docs/export.md).
  */
 export { exportStates } from './export-state';
-export { type ExportFormat, type ExportProgress, type ParquetListLayout } from './export-types';
+export { EXPORT_UNKNOWN_FIELDS_PER_VALUE, type ExportFormat, type ExportProgress, type ParquetListLayout } from './export-types';

@@ -6,11 +6,12 @@
  */
 import type { DescMessage } from '@bufbuild/protobuf';
 import type { DecodedValue, StateEntry } from '../flink';
+import type { PbMessage } from '../protobuf';
 import { ByteReader, isDecodeError } from '../io';
 import { encodeBase64 } from '../flink';
-import { asProtobufFrame, listProtobufFrames, listProtobufValueDetails, type DecodedProtobufValue } from '../protobuf';
+import { asProtobufFrame, listProtobufFrames, listProtobufValueDetails, walkMessages, type DecodedProtobufValue } from '../protobuf';
 import type { FramedExportRow, FramedExportRowSource } from './arrow-export-writer';
-import type { ExportRow } from './export-types';
+import { EXPORT_UNKNOWN_FIELDS_PER_VALUE, type ExportRow, type ExportUnknownField } from './export-types';
 
 export function listExportRows(entry: StateEntry, listState: boolean): ExportRow[] {
   const base = {
@@ -26,25 +27,44 @@ export function listExportRows(entry: StateEntry, listState: boolean): ExportRow
   return [{ ...base, ...describeValue(entry.value, entry.valueRange.length) }];
 }
 
-function describeValue(value: DecodedValue | null, serializedLength: number | undefined): Pick<ExportRow, 'value' | 'message' | 'valueSize' | 'unknownFields'> {
+function describeValue(value: DecodedValue | null, serializedLength: number | undefined): DescribedValue {
   return describeDetails(value, listProtobufValueDetails(value), serializedLength);
 }
 
-function describeDetails(value: DecodedValue | null, details: readonly DecodedProtobufValue[], serializedLength: number | undefined): Pick<ExportRow, 'value' | 'message' | 'valueSize' | 'unknownFields'> {
+type DescribedValue = Pick<ExportRow, 'value' | 'message' | 'valueSize' | 'unknownFields' | 'unknownFieldsOmitted'>;
+
+function describeDetails(value: DecodedValue | null, details: readonly DecodedProtobufValue[], serializedLength: number | undefined): DescribedValue {
+  const unknown = collectCappedUnknownFields(details, EXPORT_UNKNOWN_FIELDS_PER_VALUE);
   const only = details.length === 1 ? details[0]!.detail : undefined;
-  if (only !== undefined) {
-    return {
-      value,
-      message: only.message,
-      valueSize: only.payloadSize,
-      unknownFields: only.unknownFields.map((u) => ({ path: u.path, number: u.number, wireType: u.wireType, bytes: u.raw.slice() })),
-    };
-  }
   return {
     value,
-    valueSize: serializedLength ?? details.reduce((n, d) => n + d.detail.payloadSize, 0),
-    unknownFields: details.flatMap((d) => d.detail.unknownFields.map((u) => ({ path: u.path, number: u.number, wireType: u.wireType, bytes: u.raw.slice() }))),
+    ...(only === undefined ? {} : { message: only.message }),
+    valueSize: only !== undefined ? only.payloadSize : (serializedLength ?? details.reduce((n, d) => n + d.detail.payloadSize, 0)),
+    unknownFields: unknown.fields,
+    ...(unknown.omitted > 0 ? { unknownFieldsOmitted: unknown.omitted } : {}),
   };
+}
+
+/**
+ * The first `cap` unknown fields of the values' messages (nested ones and the fields of unknown groups too, in the
+ * order of the decoder's lists), copied, and how many more there are: a value of a million unknown fields is counted,
+ * not made into a million cells (nor into the decoder's flattened list of them).
+ */
+function collectCappedUnknownFields(details: readonly DecodedProtobufValue[], cap: number): { fields: ExportUnknownField[]; omitted: number } {
+  const fields: ExportUnknownField[] = [];
+  let omitted = 0;
+  for (const { detail } of details) {
+    const { payload } = detail;
+    const add = (list: PbMessage['unknown'], path: string): void => {
+      for (const u of list) {
+        if (fields.length < cap) fields.push({ path, number: u.number, wireType: u.wireType, bytes: payload.slice(u.range.offset, u.range.offset + u.range.length) });
+        else omitted++;
+        if (u.wireType === 3) add(u.value, path === '' ? String(u.number) : `${path}.${u.number}`);
+      }
+    };
+    walkMessages(detail.message, '', (m, path) => add(m.unknown, path));
+  }
+  return { fields, omitted };
 }
 
 export function listFramedExportRows(entry: StateEntry, listState: boolean, root: DescMessage): FramedExportRowSource[] {

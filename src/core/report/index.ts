@@ -13,4 +13,4 @@ export { type CompatibilityReport, type ReportFinding, type ReportInputFile, typ
 export { groupStatesByOperator, scanValuesByOperator } from './scan-values-by-operator';
 export { type StateStats } from './state-stats';
 export { computeExitCode, formatExitCodeLines } from './verdict-exit-codes';
-export { fitsJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from './value-view-caps';
+export { fitsJsonLimit, fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from './value-view-caps';

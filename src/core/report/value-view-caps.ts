@@ -16,6 +16,9 @@ export interface ValueViewCaps {
   fieldRanges: number;
 }
 
+import type { DecodedValue } from '../flink';
+import { listProtobufValueDetails, type PbElement, type PbMessage } from '../protobuf';
+
 const MiB = 1024 * 1024;
 
 export const VALUE_VIEW_CAPS: Readonly<ValueViewCaps> = { valueChars: MiB, unknownFields: 1000, unknownFieldBytes: 256, frameBytes: MiB, fieldRanges: 10_000 };
@@ -24,6 +27,54 @@ export const NO_VALUE_VIEW_CAPS: Readonly<ValueViewCaps> = { valueChars: Infinit
 /** Whether v's JSON rendering fits in `limit` characters; a huge value is measured only up to just past the limit, never rendered. */
 export function fitsJsonLimit(v: unknown, limit: number): boolean {
   return limit === Infinity || measureJsonLength(v, limit) <= limit;
+}
+
+/**
+ * Whether a decoded value's JSON rendering fits in `limit` characters. A Protobuf value's JSON view is made
+ * when first read: when the decoded messages alone prove the view longer than the limit (a map of 300,000
+ * entries is at least 1.2 million characters), the view is never made — a value that will not be shown
+ * costs no copy of itself as JSON.
+ */
+export function fitsValueJsonLimit(v: DecodedValue, limit: number): boolean {
+  if (limit === Infinity) return true;
+  let least = 0;
+  for (const d of listProtobufValueDetails(v)) {
+    least += leastProtoJsonLength(d.detail.message, limit - least);
+    if (least > limit) return false;
+  }
+  return fitsJsonLimit(v, limit);
+}
+
+/**
+ * A lower bound of the length of a message's ProtoJSON, counted up to just past `limit`: only what ProtoJSON
+ * always prints — a map entry is at least `"":` and one character of value, a list element one character
+ * and a separator, a set message field one character — so the bound never exceeds the real length.
+ */
+function leastProtoJsonLength(m: PbMessage, limit: number): number {
+  // a message is at least one character: `{}`, or a well-known type's own form (an Int32Value of 0 is `0`)
+  let total = 1;
+  const element = (e: PbElement): void => {
+    if (typeof e === 'object' && e !== null && (e as { kind?: unknown }).kind === 'message') total += leastProtoJsonLength(e as PbMessage, limit - total);
+    else total += 1;
+  };
+  for (const fv of m.fields.values()) {
+    if (total > limit) return total;
+    if (fv.kind === 'map') {
+      for (const { value } of fv.entries.values()) {
+        total += 3;
+        element(value);
+        if (total > limit) return total;
+      }
+    } else if (fv.kind === 'list') {
+      for (const value of fv.values) {
+        element(value);
+        if (total > limit) return total;
+      }
+    } else if (typeof fv.value === 'object' && fv.value !== null && (fv.value as { kind?: unknown }).kind === 'message') {
+      total += leastProtoJsonLength(fv.value as PbMessage, limit - total);
+    }
+  }
+  return total;
 }
 
 /** The length of v's JSON, counted up to just past `limit`. */
@@ -42,9 +93,12 @@ function measureJsonLength(v: unknown, limit: number): number {
       }
     } else {
       total += 2;
-      for (const [k, item] of Object.entries(x)) {
+      // own enumerable keys, as Object.entries has them, without an array of pairs per object
+      const o = x as Record<string, unknown>;
+      for (const k in o) {
+        if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
         total += k.length + 4;
-        walk(item);
+        walk(o[k]);
         if (total > limit) return;
       }
     }
