@@ -10,7 +10,9 @@ export async function* readAheadInOrder<T, R>(items: readonly T[], limit: number
   const inFlight = new Map<number, Promise<R>>();
   let started = 0;
   const startNext = () => {
-    if (started < items.length) inFlight.set(started, read(items[started]!)), started++;
+    if (started >= items.length) return;
+    inFlight.set(started, read(items[started]!));
+    started++;
   };
   try {
     while (started < Math.min(ahead, items.length)) startNext();
