@@ -25,7 +25,7 @@ afterEach(async () => {
 describe('HTTP: independent state files read concurrently', () => {
   it('inspect of a folder with several state files has more than one request open at once, at most the bound, and prints what it prints without delay', async () => {
     expect(files.size).toBeGreaterThan(4);
-    const delayed = await startLoopbackServer(files, 'delayed', 0, 100);
+    const delayed = await startLoopbackServer(files, 'delayed', 0, 250);
     const plain = await startLoopbackServer(files, undefined);
     servers.push(delayed, plain);
     runner = new CliCaseRunner({ SAVEPOINT_INSPECTOR_HTTP_TIMEOUT: '30', SAVEPOINT_INSPECTOR_HTTP_DEADLINE: '0' });
