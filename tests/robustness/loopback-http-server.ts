@@ -33,6 +33,8 @@ const ENDLESS_LIMIT = 64 * 1024 * 1024;
 export interface LoopbackServer {
   base: string;
   requests: number;
+  /** the most requests open at once (received, not yet answered or closed): how many a client had in flight together */
+  maxInFlight: number;
   close(): Promise<void>;
 }
 
@@ -44,7 +46,7 @@ export async function startLoopbackServer(files: ReadonlyMap<string, Uint8Array>
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
-  const state = { requests: 0 };
+  const state = { requests: 0, inFlight: 0, maxInFlight: 0 };
   const later = (ms: number, fn: () => void) => {
     const t = setTimeout(() => {
       timers.delete(t);
@@ -54,6 +56,15 @@ export async function startLoopbackServer(files: ReadonlyMap<string, Uint8Array>
   };
   const server: Server = createServer((req, res) => {
     const n = state.requests++;
+    state.inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    let open = true;
+    const done = () => {
+      if (open) state.inFlight--;
+      open = false;
+    };
+    res.on('finish', done);
+    res.on('close', done);
     if (misbehaviour === undefined || n < from) serve(files, req, res);
     else if (misbehaviour === 'delayed') later(delayMs, () => serve(files, req, res));
     else misbehave(misbehaviour, files, req, res, later);
@@ -70,6 +81,9 @@ export async function startLoopbackServer(files: ReadonlyMap<string, Uint8Array>
     base: `http://127.0.0.1:${port}`,
     get requests() {
       return state.requests;
+    },
+    get maxInFlight() {
+      return state.maxInFlight;
     },
     async close() {
       closed = true;

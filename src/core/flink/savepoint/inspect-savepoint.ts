@@ -5,9 +5,17 @@ import { assessStateDecoding, summarizeStateDecoding } from './assess-state-deco
 import type { InspectedOperator, InspectedState, SavepointInspection, StateMetaInfo } from './inspection-types';
 import { mergeInspectedState } from './merge-inspected-states';
 import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
-import { readSubtaskKeyedStream, readSubtaskOperatorStream } from '../headers/read-subtask-state-headers';
+import { readSubtaskKeyedStream, readSubtaskOperatorStream, type SubtaskKeyedStream, type SubtaskOperatorStream } from '../headers/read-subtask-state-headers';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
-import type { OperatorState } from '../metadata/metadata-types';
+import type { OperatorState, SubtaskState } from '../metadata/metadata-types';
+import { readAheadInOrder } from './read-ahead-in-order';
+
+/**
+ * How many subtasks' state headers are read at once (each subtask reads its files one after another,
+ * so at most this many requests are in flight over HTTP): independent files overlap, and at most this
+ * many subtasks' headers are held before they are merged.
+ */
+export const INSPECT_READ_AHEAD = 4;
 
 export interface InspectSavepointOptions {
   /** also scan every state's entries to fill `entries` (a full read; default false: headers only) */
@@ -24,7 +32,23 @@ export async function inspectSavepoint(files: SavepointFiles, registry: Snapshot
   const opened = await openSavepoint(files);
   const errors: DecodeErrorJson[] = [];
   const operators: InspectedOperator[] = [];
-  for (const op of opened.metadata.operators) operators.push(await inspectOperator(opened, op, registry, errors));
+  // every subtask's headers, read a bounded number ahead and merged strictly in `_metadata`'s order: the
+  // result (states, warnings, errors) is the same as reading one subtask after another
+  const reads = opened.metadata.operators.flatMap((op) => op.subtasks.map((subtask) => ({ op, subtask })));
+  const streams = readAheadInOrder(reads, INSPECT_READ_AHEAD, ({ op, subtask }) => readSubtaskStreams(opened, op, subtask, registry));
+  try {
+    for (const op of opened.metadata.operators) {
+      const read: SubtaskStreams[] = [];
+      for (let i = 0; i < op.subtasks.length; i++) {
+        const next = await streams.next();
+        if (next.done === true) throw new Error('expected a read for every subtask, found fewer');
+        read.push(next.value);
+      }
+      operators.push(inspectOperator(opened, op, read, errors));
+    }
+  } finally {
+    await streams.return(undefined);
+  }
   let gaps: StateReadGap[] | undefined;
   if (options.countEntries) {
     const counts = await countStateEntries(files, registry, { ...(options.signal ? { signal: options.signal } : {}), opened });
@@ -52,7 +76,32 @@ export async function inspectSavepoint(files: SavepointFiles, registry: Snapshot
   };
 }
 
-async function inspectOperator(opened: OpenedSavepoint, op: OperatorState, registry: SnapshotRegistry, errors: DecodeErrorJson[]): Promise<InspectedOperator> {
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** One subtask's operator and keyed stream headers, read one after the other; a failure is kept, not thrown. */
+interface SubtaskStreams {
+  subtask: SubtaskState;
+  operator: Settled<SubtaskOperatorStream | undefined>;
+  /** absent when the operator stream failed with something other than a DecodeError (rethrown when merged, as before) */
+  keyed?: Settled<SubtaskKeyedStream | undefined>;
+}
+
+async function settle<T>(fn: () => Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+async function readSubtaskStreams(opened: OpenedSavepoint, op: OperatorState, subtask: SubtaskState, registry: SnapshotRegistry): Promise<SubtaskStreams> {
+  const operator = await settle(() => readSubtaskOperatorStream(opened, op, subtask, registry));
+  if (!operator.ok && !isDecodeError(operator.error)) return { subtask, operator };
+  return { subtask, operator, keyed: await settle(() => readSubtaskKeyedStream(opened, op, subtask, registry)) };
+}
+
+/** Merges an operator's subtasks' headers (`read`, in subtask order) into its inspected states. */
+function inspectOperator(opened: OpenedSavepoint, op: OperatorState, read: readonly SubtaskStreams[], errors: DecodeErrorJson[]): InspectedOperator {
   const states: InspectedState[] = [];
   const warnings: string[] = [];
   const streamsNotRead: InspectedOperator['streamsNotRead'] = [];
@@ -62,9 +111,10 @@ async function inspectOperator(opened: OpenedSavepoint, op: OperatorState, regis
     errors.push(e.toJSON());
     warnings.push(e.message);
   };
-  for (const subtask of op.subtasks) {
+  for (const { subtask, operator, keyed: keyedRead } of read) {
     try {
-      const operatorStream = await readSubtaskOperatorStream(opened, op, subtask, registry);
+      if (!operator.ok) throw operator.error;
+      const operatorStream = operator.value;
       if (operatorStream) {
         warnings.push(...operatorStream.warnings);
         for (const meta of operatorStream.header.states) mergeInspectedState(states, warnings, 'operator', meta, subtask.index, undefined);
@@ -80,7 +130,8 @@ async function inspectOperator(opened: OpenedSavepoint, op: OperatorState, regis
       }
     }
     try {
-      const keyed = await readSubtaskKeyedStream(opened, op, subtask, registry);
+      if (!keyedRead!.ok) throw keyedRead!.error;
+      const keyed = keyedRead!.value;
       if (keyed) {
         keyedFormat = keyed.format;
         warnings.push(...keyed.warnings);
