@@ -1,13 +1,20 @@
+/**
+ * core/report's value-view caps over a real decoded value (the demo schema's Event, a committed descriptor set):
+ * fitsValueJsonLimit answers as fitsJsonLimit, and never builds a value's JSON view when the message alone proves
+ * it is over the limit. Here and not beside the source: it reads committed data with Node.
+ */
 import { readFileSync } from 'node:fs';
 import { createFileRegistry, fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
-import type { DecodedValue } from '../flink';
-import { ByteReader } from '../io';
-import { DEFAULT_PROTOBUF_SETTINGS, ProtobufValueCodec, type ProtobufSnapshotContent } from '../protobuf';
-import { fitsJsonLimit, fitsValueJsonLimit } from './value-view-caps';
+import path from 'node:path';
+import type { DecodedValue } from '../../src/core/flink';
+import { ByteReader } from '../../src/core/io';
+import { DEFAULT_PROTOBUF_SETTINGS, ProtobufValueCodec, type ProtobufSnapshotContent } from '../../src/core/protobuf';
+import { fitsJsonLimit, fitsValueJsonLimit } from '../../src/core/report';
+import { requireCommitted } from '../helpers/committed-data';
 
-const set = fromBinary(FileDescriptorSetSchema, new Uint8Array(readFileSync(new URL('../../ui/demo-schema/events-changed.binpb', import.meta.url))));
+const set = fromBinary(FileDescriptorSetSchema, new Uint8Array(readFileSync(requireCommitted(path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb')))));
 const root = createFileRegistry(set).getMessage('fixtures.events.Event')!;
 const codec = new ProtobufValueCodec({ javaClass: 'x.Event', rootFullName: root.typeName, settings: { ...DEFAULT_PROTOBUF_SETTINGS }, descriptorBytes: new Uint8Array(0), descriptorSha256: '', schema: { root } } as unknown as ProtobufSnapshotContent);
 
