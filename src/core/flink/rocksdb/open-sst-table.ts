@@ -347,7 +347,9 @@ async function readProperties(source: ByteSource, file: string, footer: SstFoote
   for (const e of iterateBlockEntries(block.bytes, file, block.offset, 'properties block')) {
     const name = decodeUtf8(e.key);
     out.at[name] = block.stored ? block.offset + e.valueAt : block.offset;
-    const num = () => new RocksDbCursor(block.bytes, file, block.offset, e.valueAt, e.valueAt + e.value.length).readVarint64(`property ${name}`);
+    // the property's value, read where it stands in the block (errors located at its offset)
+    const value = () => new RocksDbCursor(block.bytes, file, block.offset, e.valueAt, e.valueAt + e.value.length);
+    const num = () => value().readVarint64(`property ${name}`);
     switch (name) {
       case 'rocksdb.column.family.id':
         out.columnFamilyId = num();
@@ -389,14 +391,14 @@ async function readProperties(source: ByteSource, file: string, footer: SstFoote
         out.formatVersion = num();
         break;
       case 'rocksdb.external_sst_file.version':
-        out.externalFileVersion = new RocksDbCursor(block.bytes, file, block.offset, e.valueAt, e.valueAt + e.value.length).readFixed32('external file version property');
+        out.externalFileVersion = value().readFixed32('external file version property');
         break;
       case 'rocksdb.external_sst_file.global_seqno':
-        out.externalGlobalSequence = Number(new RocksDbCursor(block.bytes, file, block.offset, e.valueAt, e.valueAt + e.value.length).readFixed64('external file global sequence number property'));
+        out.externalGlobalSequence = Number(value().readFixed64('external file global sequence number property'));
         break;
       case 'rocksdb.block.based.table.index.type':
         // a fixed32 in the value
-        out.indexType = new RocksDbCursor(block.bytes, file, block.offset, e.valueAt, e.valueAt + e.value.length).readFixed32('index type property');
+        out.indexType = value().readFixed32('index type property');
         break;
     }
   }
