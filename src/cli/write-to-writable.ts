@@ -63,3 +63,23 @@ export function flushWritable(out: Writable): Promise<void> {
     out.on('error', done);
   });
 }
+
+/**
+ * Waits while the stream's buffer is past its high-water mark, until 'drain' (or its close or error, which the
+ * stream's owner reports: stdout's in run-as-process.ts). For a writer that writes text through another path
+ * (dump's CliIo.stdout) and only needs to pause its reads.
+ */
+export function waitForDrain(out: Writable): Promise<void> {
+  if (!out.writableNeedDrain) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      out.off('error', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+    out.on('error', done);
+  });
+}

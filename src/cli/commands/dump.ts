@@ -15,6 +15,7 @@ import { fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueView
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
+import { waitForDrain } from '../write-to-writable';
 import { createCommandRegistry } from './create-command-registry';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
@@ -80,18 +81,7 @@ export const dumpCommand: CliCommand = {
     // for it to drain after each read, as `export` does, instead of holding the whole dump
     const stream = io.stdoutStream;
     const drain = async () => {
-      if (stream?.writableNeedDrain !== true) return;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          stream.off('drain', done);
-          stream.off('close', done);
-          stream.off('error', done);
-          resolve();
-        };
-        stream.on('drain', done);
-        stream.on('close', done);
-        stream.on('error', done);
-      });
+      if (stream !== undefined) await waitForDrain(stream);
     };
     try {
       await scanState(opened, registry, { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) }, { part, entry: visit, drain }, { values: { mode: 'decode' } });
