@@ -10,6 +10,7 @@ import { collectProtobufFieldRanges, collectProtobufUnknownFields } from './coll
 import { decodeProtobufPayload } from './decode-protobuf-payload';
 import { formatProtobufJson, type JsonValue } from './format-protobuf-json';
 import type { ProtobufSettings } from './protobuf-constants';
+import { renderProtobufJson, type RenderedProtobufJson } from './render-protobuf-json';
 import { isProtobufParseError } from './protobuf-errors';
 import type { PbFieldRangeInfo, PbMessage, PbUnknownFieldInfo } from './protobuf-message-types';
 import { readProtobufFrame, type ProtobufFrame } from './read-protobuf-frame';
@@ -31,6 +32,11 @@ export interface ProtobufValueDetail {
   payload: Uint8Array;
   depth: number;
   json: { [key: string]: JsonValue };
+  /**
+   * The JSON view's compact text (JSON.stringify(json)) and its measure, written from the message without
+   * building `json`; undefined when the measure passes `limit`. Made when first asked and kept once whole.
+   */
+  renderJson(limit?: number): RenderedProtobufJson | undefined;
   message: PbMessage;
   /** absolute offsets */
   unknownFields: PbUnknownFieldInfo[];
@@ -65,6 +71,7 @@ export function decodeProtobufFrame(r: ByteReader, frame: ProtobufFrame, target:
   // the JSON view is made when first read: a scan that only counts or checks values (inspect, check) never pays for it —
   // for a value with a 60 MB bytes field, its base64 alone is 80 MB
   let json: { [key: string]: JsonValue } | undefined;
+  let rendered: RenderedProtobufJson | undefined;
   // so are the lists of unknown fields and field ranges: a value of a million unknown fields makes a million objects for each
   let unknownFields: PbUnknownFieldInfo[] | undefined;
   let fieldRanges: PbFieldRangeInfo[] | undefined;
@@ -79,6 +86,10 @@ export function decodeProtobufFrame(r: ByteReader, frame: ProtobufFrame, target:
     depth: decoded.depth,
     get json() {
       return (json ??= formatProtobufJson(message));
+    },
+    renderJson(limit = Infinity) {
+      if (rendered !== undefined) return rendered.measure <= limit ? rendered : undefined;
+      return (rendered = renderProtobufJson(message, limit));
     },
     message,
     get unknownFields() {

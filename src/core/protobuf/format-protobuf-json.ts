@@ -12,6 +12,7 @@ import { isSingularPresent } from './encode-protobuf-message';
 import type { PbElement, PbMessage, PbScalar } from './protobuf-message-types';
 import { deriveJsonName } from './strip-derived-json-names';
 import { formatWellKnownJson } from './format-well-known-json';
+import { setJsonMember } from './set-json-member';
 
 /** json_name when the descriptor has one (protoc output), otherwise protoc's derivation (gencode descriptors have none). */
 export function getJsonName(field: DescField): string {
@@ -37,7 +38,7 @@ export function formatProtobufJson(msg: PbMessage): { [key: string]: JsonValue }
       for (const { key, value } of fv.entries.values()) {
         const k = formatScalar(field.mapKey, key);
         const valueJson = isPbMessage(value) ? formatMessage(value) : field.mapKind === 'enum' ? formatEnum(field, value as number) : formatScalar(field.scalar!, value as PbScalar);
-        obj[String(k)] = valueJson;
+        setJsonMember(obj, String(k), valueJson);
       }
       out[getJsonName(field)] = obj;
     }
@@ -56,7 +57,7 @@ function formatFieldOf(msg: PbMessage, no: number): JsonValue | undefined {
   return formatElement(fv.field, fv.value);
 }
 
-function formatElement(field: DescField, v: PbElement): JsonValue {
+export function formatElement(field: DescField, v: PbElement): JsonValue {
   if (isPbMessage(v)) return formatMessage(v);
   if (field.enum !== undefined) return formatEnum(field, v as number);
   return formatScalar(field.scalar!, v);

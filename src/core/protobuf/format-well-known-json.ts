@@ -8,6 +8,7 @@ import { encodeBase64 } from '../flink';
 import { decodeUtf8 } from './decode-utf8';
 import { isPbMessage } from './create-pb-message';
 import type { PbElement, PbMessage } from './protobuf-message-types';
+import { setJsonMember } from './set-json-member';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -51,7 +52,7 @@ export function formatWellKnownJson(msg: PbMessage, formatScalarField: (msg: PbM
 function formatStruct(msg: PbMessage, f: (msg: PbMessage, no: number) => Json | undefined): Json {
   const out: { [key: string]: Json } = {};
   const fv = msg.fields.get(1);
-  if (fv?.kind === 'map') for (const [k, e] of fv.entries) out[k] = isPbMessage(e.value) ? (formatValue(e.value, f) ?? null) : null;
+  if (fv?.kind === 'map') for (const [k, e] of fv.entries) setJsonMember(out, k, isPbMessage(e.value) ? (formatValue(e.value, f) ?? null) : null);
   return out;
 }
 

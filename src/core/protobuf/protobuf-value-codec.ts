@@ -7,6 +7,7 @@
  * - `skip`: the frame stepped over (SKIPPED_VALUE).
  */
 import type { ByteReader } from '../io';
+import { measureJsonLength } from './measure-json-length';
 import { findNestedValues, SKIPPED_VALUE, type DecodedValue, type ValueCodec, type ValueFrame, type ValueMode } from '../flink';
 import { decodeProtobufFrame, decodeProtobufValue, type ProtobufValueDetail } from './decode-protobuf-value';
 import { readKryoFrameHeader, readKryoProtobufFrame, type KryoClassExpectation } from './read-kryo-protobuf-frame';
@@ -135,6 +136,27 @@ const DETAIL = Symbol('protobuf value detail');
 /** The decoder's result behind a message value read in `decode` mode, if it is one. */
 export function getProtobufValueDetail(value: DecodedValue): DecodedProtobufValue | undefined {
   return value.kind === 'message' ? (value as { [DETAIL]?: DecodedProtobufValue })[DETAIL] : undefined;
+}
+
+/**
+ * The measure of a decoded value's JSON (measureJsonLength), up to just past `limit`: a detailed message's
+ * JSON view is measured from its text (ProtobufValueDetail.renderJson), not built as an object tree first.
+ */
+export function measureDecodedValueJson(value: DecodedValue, limit: number): number {
+  return measureJsonLength(value, limit, measureMessageJson);
+}
+
+function measureMessageJson(o: object, key: string, limit: number): number | undefined {
+  if (key !== 'json') return undefined;
+  const d = (o as { [DETAIL]?: DecodedProtobufValue })[DETAIL];
+  if (d === undefined) return undefined;
+  return d.detail.renderJson(limit)?.measure ?? limit + 1;
+}
+
+/** A message value's JSON view as compact text: JSON.stringify(value.json), written from the decoded message when there is one. */
+export function formatMessageJsonText(value: Extract<DecodedValue, { kind: 'message' }>): string {
+  const d = getProtobufValueDetail(value);
+  return d === undefined ? JSON.stringify(value.json) : d.detail.renderJson()!.text;
 }
 
 /** The DecodedValue (kind 'message') of a detailed Protobuf value. */

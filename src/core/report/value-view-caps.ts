@@ -17,7 +17,7 @@ export interface ValueViewCaps {
 }
 
 import type { DecodedValue } from '../flink';
-import { listProtobufValueDetails, type PbElement, type PbMessage } from '../protobuf';
+import { listProtobufValueDetails, measureDecodedValueJson, measureJsonLength, type PbElement, type PbMessage } from '../protobuf';
 
 const MiB = 1024 * 1024;
 
@@ -42,7 +42,8 @@ export function fitsValueJsonLimit(v: DecodedValue, limit: number): boolean {
     least += leastProtoJsonLength(d.detail.message, limit - least);
     if (least > limit) return false;
   }
-  return fitsJsonLimit(v, limit);
+  // a message's JSON view is measured from its text, written once and kept for printing
+  return measureDecodedValueJson(v, limit) <= limit;
 }
 
 /**
@@ -74,35 +75,5 @@ function leastProtoJsonLength(m: PbMessage, limit: number): number {
       total += leastProtoJsonLength(fv.value as PbMessage, limit - total);
     }
   }
-  return total;
-}
-
-/** The length of v's JSON, counted up to just past `limit`. */
-function measureJsonLength(v: unknown, limit: number): number {
-  let total = 0;
-  const walk = (x: unknown): void => {
-    if (total > limit) return;
-    if (typeof x === 'string') total += x.length + 2;
-    else if (x === null || typeof x !== 'object') total += String(x).length;
-    else if (Array.isArray(x)) {
-      total += 2;
-      for (const item of x) {
-        walk(item);
-        total++;
-        if (total > limit) return;
-      }
-    } else {
-      total += 2;
-      // own enumerable keys, as Object.entries has them, without an array of pairs per object
-      const o = x as Record<string, unknown>;
-      for (const k in o) {
-        if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
-        total += k.length + 4;
-        walk(o[k]);
-        if (total > limit) return;
-      }
-    }
-  };
-  walk(v);
   return total;
 }
