@@ -10,7 +10,7 @@
  */
 import { findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
 import { wrongInput, type SavepointFiles, formatHex } from '../../core/io';
-import { listProtobufValueDetails, type DecodedProtobufValue } from '../../core/protobuf';
+import { formatMessageJsonText, listProtobufValueDetails, type DecodedProtobufValue } from '../../core/protobuf';
 import { fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
@@ -103,22 +103,22 @@ export const dumpCommand: CliCommand = {
 /** Text handed to stdout at once, at least (a longer entry goes out whole). */
 const OUTPUT_BATCH = 1 << 16;
 
-/** Collects text and hands it to `write` in pieces of about OUTPUT_BATCH characters. */
+/**
+ * Collects text and hands it to `write` in pieces of about OUTPUT_BATCH characters, appended with `+=`:
+ * the engine keeps a rope and copies it once, when the piece is written (a join was one more copy).
+ */
 function createBatchedWriter(write: (text: string) => void): { write: (text: string) => void; flush: () => void } {
-  let pending: string[] = [];
-  let length = 0;
+  let pending = '';
   const flush = () => {
-    if (pending.length === 0) return;
-    const text = pending.length === 1 ? pending[0]! : pending.join('');
-    pending = [];
-    length = 0;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
     write(text);
   };
   return {
     write(text) {
-      pending.push(text);
-      length += text.length;
-      if (length >= OUTPUT_BATCH) flush();
+      pending += text;
+      if (pending.length >= OUTPUT_BATCH) flush();
     },
     flush,
   };
@@ -243,26 +243,26 @@ function createTextPrinter(write: (text: string) => void, operator: string, stat
   };
 }
 
+/**
+ * One entry's lines. Appended with `+=` (a rope of the pieces, copied once when written out), not pushed
+ * and joined: a join copies every value's text once more.
+ */
 function formatDumpEntryText(e: DumpEntry, n: number): string {
-  const lines: string[] = [];
-  {
-    const parts = [`#${n}`, `subtask ${e.subtask}`, `key group ${e.keyGroup}`];
-    if (e.key !== undefined) parts.push(`key ${formatDecodedValue(e.key)}`);
-    if (e.namespace !== undefined) parts.push(`namespace ${formatDecodedValue(e.namespace)}`);
-    if (e.userKey !== undefined) parts.push(`user key ${formatDecodedValue(e.userKey)}`);
-    lines.push(parts.join('  '));
-    lines.push(`  value: ${e.value === null ? 'null' : e.value.kind === 'omitted' ? `(not printed: ${e.value.reason})` : formatDecodedValue(e.value)}`);
-    for (const p of e.protobuf) {
-      const unknown = p.unknownFields.length + (p.unknownFieldsOmitted ?? 0);
-      lines.push(`  protobuf: ${p.typeName}, ${p.payloadSize} payload bytes, depth ${p.depth}, ${unknown} unknown field${unknown === 1 ? '' : 's'}${p.inferred ? ` (${p.inferred})` : ''}`);
-      for (const u of p.unknownFields) {
-        const cut = u.hexTruncated ? ` … (the first ${u.hex.length / 2} of ${u.length} bytes; --full-values prints all)` : '';
-        lines.push(`    unknown field ${u.number} (${u.wireType}) in ${u.path === '' ? 'the root message' : u.path}: ${e.file} offset ${u.offset}, ${u.length} bytes: ${u.hex}${cut}`);
-      }
-      if (p.unknownFieldsOmitted !== undefined) lines.push(`    … ${p.unknownFieldsOmitted} more unknown fields not listed (--full-values lists all)`);
+  let text = `#${n}  subtask ${e.subtask}  key group ${e.keyGroup}`;
+  if (e.key !== undefined) text += `  key ${formatDecodedValue(e.key)}`;
+  if (e.namespace !== undefined) text += `  namespace ${formatDecodedValue(e.namespace)}`;
+  if (e.userKey !== undefined) text += `  user key ${formatDecodedValue(e.userKey)}`;
+  text += `\n  value: ${e.value === null ? 'null' : e.value.kind === 'omitted' ? `(not printed: ${e.value.reason})` : formatDecodedValue(e.value)}\n`;
+  for (const p of e.protobuf) {
+    const unknown = p.unknownFields.length + (p.unknownFieldsOmitted ?? 0);
+    text += `  protobuf: ${p.typeName}, ${p.payloadSize} payload bytes, depth ${p.depth}, ${unknown} unknown field${unknown === 1 ? '' : 's'}${p.inferred ? ` (${p.inferred})` : ''}\n`;
+    for (const u of p.unknownFields) {
+      const cut = u.hexTruncated ? ` … (the first ${u.hex.length / 2} of ${u.length} bytes; --full-values prints all)` : '';
+      text += `    unknown field ${u.number} (${u.wireType}) in ${u.path === '' ? 'the root message' : u.path}: ${e.file} offset ${u.offset}, ${u.length} bytes: ${u.hex}${cut}\n`;
     }
+    if (p.unknownFieldsOmitted !== undefined) text += `    … ${p.unknownFieldsOmitted} more unknown fields not listed (--full-values lists all)\n`;
   }
-  return `${lines.join('\n')}\n`;
+  return text;
 }
 
 /** A one-line rendering of a decoded value. */
@@ -281,7 +281,7 @@ export function formatDecodedValue(v: DecodedValue): string {
     case 'bytes':
       return `bytes(${v.length}) ${v.base64}`;
     case 'message':
-      return JSON.stringify(v.json);
+      return formatMessageJsonText(v);
     case 'frame':
       return `frame(${v.format}, ${v.length} bytes, not decoded)`;
     case 'list':

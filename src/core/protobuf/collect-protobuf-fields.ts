@@ -4,7 +4,7 @@
  * payload-relative plus `base`.
  */
 import { isPbMessage } from './create-pb-message';
-import type { PbElement, PbFieldRangeInfo, PbMessage, PbUnknownField, PbUnknownFieldInfo } from './protobuf-message-types';
+import type { PbFieldRangeInfo, PbMessage, PbUnknownField, PbUnknownFieldInfo } from './protobuf-message-types';
 
 export function collectProtobufUnknownFields(msg: PbMessage, payload: Uint8Array, base = 0): PbUnknownFieldInfo[] {
   const out: PbUnknownFieldInfo[] = [];
@@ -42,14 +42,18 @@ function addUnknown(fields: readonly PbUnknownField[], path: string, payload: Ui
 export function walkMessages(msg: PbMessage, path: string, visit: (m: PbMessage, path: string) => void, depth = 0): void {
   if (depth > 5000) return;
   visit(msg, path);
+  // a path is made only for a field that holds messages: a scalar field costs nothing here
   for (const fv of msg.fields.values()) {
-    const name = join(path, fv.field.name);
-    const child = (v: PbElement, p: string): void => {
-      if (isPbMessage(v)) walkMessages(v, p, visit, depth + 1);
-    };
-    if (fv.kind === 'singular') child(fv.value, name);
-    else if (fv.kind === 'list') fv.values.forEach((v, i) => child(v, `${name}[${i}]`));
-    else for (const [k, e] of fv.entries) child(e.value, `${name}[${JSON.stringify(k)}]`);
+    if (fv.kind === 'singular') {
+      if (isPbMessage(fv.value)) walkMessages(fv.value, join(path, fv.field.name), visit, depth + 1);
+    } else if (fv.kind === 'list') {
+      for (let i = 0; i < fv.values.length; i++) {
+        const v = fv.values[i]!;
+        if (isPbMessage(v)) walkMessages(v, `${join(path, fv.field.name)}[${i}]`, visit, depth + 1);
+      }
+    } else {
+      for (const [k, e] of fv.entries) if (isPbMessage(e.value)) walkMessages(e.value, `${join(path, fv.field.name)}[${JSON.stringify(k)}]`, visit, depth + 1);
+    }
   }
 }
 
