@@ -16,11 +16,12 @@ function tableRows(title: string): string[][] {
   return doc
     .slice(start, end < 0 ? undefined : end)
     .split('\n')
-    .filter((l) => /^\| `[A-Z0-9_]+` \|/.test(l))
+    .filter((l) => /^\| (<a id="[A-Z0-9_]+"><\/a>)?`[A-Z0-9_]+` \|/.test(l))
     .map((l) => l.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|')));
 }
 
-const code = (cell: string | undefined) => cell!.replace(/^`|`$/g, '');
+// a registry row's id cell starts with its anchor (<a id="ID"></a>, a SARIF helpUri's target)
+const code = (cell: string | undefined) => cell!.replace(/^<a id="[A-Z0-9_]+"><\/a>/, '').replace(/^`|`$/g, '');
 
 requireCommitted(DOC);
 
