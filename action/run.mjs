@@ -7,7 +7,7 @@
 // variables (action.yml maps each input to INPUT_<NAME>; GITHUB_OUTPUT and GITHUB_STEP_SUMMARY are the
 // runner's files), so a test runs it as a workflow would.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -119,6 +119,8 @@ export function runAction(env = process.env, write = (t) => process.stdout.write
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const sarifFile = path.resolve(workspace, input(env, 'SARIF_FILE') || 'savepoint-inspector.sarif');
   const run = (extra) => spawnSync(cli[0], [...cli.slice(1), ...checkArguments(env), ...extra], { cwd: workspace, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  // a log left by an earlier run must not pass for this one's
+  rmSync(sarifFile, { force: true });
   const checked = run(['--format', 'sarif', '--output', sarifFile]);
   if (checked.error) throw checked.error;
   const exitCode = checked.status ?? 3;

@@ -139,6 +139,9 @@ describe('the GitHub Action', () => {
     const others = new Set(['upload-sarif', 'sarif-category', 'node-version']);
     for (const input of Object.keys(action.inputs)) expect(others.has(input) || passed.some(([, v]) => v === `\${{ inputs.${input} }}`), input).toBe(true);
     for (const s of action.runs.steps.filter((x) => x.uses !== undefined)) expect(s.uses, s.uses).toMatch(/@(v\d+\.\d+\.\d+|[0-9a-f]{40})$/);
-    expect(action.runs.steps.some((s) => s.uses?.startsWith('github/codeql-action/upload-sarif@'))).toBe(true);
+    // the upload: when asked, after a failing check too, but not the results-less log of unusable input (exit 2)
+    const upload = action.runs.steps.find((s) => s.uses?.startsWith('github/codeql-action/upload-sarif@')) as { if: string; with: Record<string, string> };
+    expect(upload.if).toBe("${{ always() && inputs.upload-sarif == 'true' && steps.check.outputs.sarif-file != '' && (steps.check.outputs.exit-code == '0' || steps.check.outputs.exit-code == '1') }}");
+    expect(upload.with['sarif_file']).toBe('${{ steps.check.outputs.sarif-file }}');
   });
 });
