@@ -109,6 +109,17 @@ describe('SARIF 2.1.0 output, validated against the published schema', () => {
     }
   }, 120_000);
 
+  it('check with a job jar: valid, located in the jar (its embedded descriptors carry no source info)', async () => {
+    const jar = requireCommitted(path.join(ROOT, 'fixtures/job-jars/jars/added-field-4.36.2.jar'));
+    const { code, stdout } = await cli(['check', SAVEPOINT, '--job-jar', jar, '--target', '1.x', '--format', 'sarif', '--no-values']);
+    expect(code).toBe(1);
+    const log = JSON.parse(stdout) as Log;
+    expect(schemaErrors(log)).toEqual([]);
+    expectDocumented(log);
+    const uris = new Set(log.runs[0]!.results!.map((r) => r.locations[0]!.physicalLocation?.artifactLocation.uri));
+    expect([...uris]).toEqual(['added-field-4.36.2.jar']);
+  }, 120_000);
+
   it('check, a descriptor set with source info: results on the .proto line of the declaration they name', async () => {
     const events = path.join(DEMO_SCHEMA, 'fixtures/events.proto');
     const { code, stdout } = await cli(['check', SAVEPOINT, '--descriptors', withSourceInfo, '--target', '0.x', '--format', 'sarif']);
