@@ -8,14 +8,11 @@
 // "files") holds the bundle and no sources: there the bundle always runs, with Node alone.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { requireSupportedNode } from './check-node-version.mjs';
 import { checkBundleFreshness } from './is-bundle-fresh.mjs';
 
-// package.json "engines": one line instead of a syntax error deep in the bundle
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 20 || (major === 20 && minor < 19)) {
-  process.stderr.write(`savepoint-inspector: needs Node.js 20.19 or later (package.json "engines"), this is ${process.version}\n`);
-  process.exit(2);
-}
+// package.json "engines": one line and exit 2 instead of a syntax error deep in the bundle (check-node-version.mjs)
+requireSupportedNode();
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const distDir = `${root}dist-cli`;

@@ -3,7 +3,8 @@
  * and packs them without sources, tests or fixtures; the tarball installs offline into an empty project
  * (it has no runtime dependencies: the bundle holds them) and `npx savepoint-inspector` runs there with
  * Node alone — `--version`, `check`, `compare`, `export` answering as the sources do, and `serve` serving
- * the packed app behind its token.
+ * the packed app behind its token; and the Dockerfile's install step run as written on the same tarball (into a
+ * temporary prefix instead of the image's global one: no container engine runs on the test machines).
  *
  * In the CLI-bundle suite (`npm run test:cli-bundle`): packing runs `vite build` and the bundle build in
  * the repository (dist/ and dist-cli/, both gitignored build outputs), a minute of work on a busy machine.
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
 import { buildContentSecurityPolicy } from '../../vite-plugins/content-security-policy';
 import { requireCommitted } from '../helpers/committed-data';
+import { expandArgs, parseDockerfile } from '../helpers/parse-dockerfile';
 
 const ROOT = process.cwd();
 const SAVEPOINT = requireCommitted(path.resolve(ROOT, 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint'));
@@ -136,4 +138,25 @@ describe('the npm package runs with Node alone', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   }, 60_000);
+  it("the Dockerfile's install step installs the tarball, and the installed CLI runs from there as the image's entry point would", async () => {
+    const instructions = parseDockerfile(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
+    const run = instructions.filter((i) => i.keyword === 'RUN');
+    expect(run).toHaveLength(1);
+    // the step as written, with the tarball where COPY puts it and the global prefix in a temporary folder
+    const copied = path.join(dir, 'docker-tmp');
+    execFileSync('mkdir', ['-p', copied]);
+    execFileSync('cp', [tarball, copied]);
+    const prefix = path.join(dir, 'docker-prefix');
+    const step = expandArgs(instructions, run[0]!.args).replaceAll('/tmp/', `${copied}/`).replace('npm install --global', `npm install --global --prefix ${prefix}`).replace('npm cache clean --force', 'true');
+    execFileSync('bash', ['-c', step], { cwd: dir, stdio: 'pipe', env: cleanEnv });
+    expect(readdirSync(copied)).toEqual([]);
+    const entry = JSON.parse(instructions.find((i) => i.keyword === 'ENTRYPOINT')!.args) as string[];
+    const bin = path.join(prefix, 'bin', entry[0]!);
+    const cli = (args: string[]) => spawnSync(bin, args, { cwd: dir, encoding: 'utf8', env: cleanEnv });
+    expect(cli(['--version']).stdout).toBe(`${packageJson.version}\n`);
+    const args = ['check', SAVEPOINT, '--descriptors', DESCRIPTORS, '--target', '0.x', '--format', 'sarif'];
+    const expected = await inProcess(args);
+    const actual = cli(args);
+    expect({ code: actual.status, stdout: actual.stdout, stderr: actual.stderr }).toEqual(expected);
+  }, 120_000);
 });

@@ -16,11 +16,12 @@ function tableRows(title: string): string[][] {
   return doc
     .slice(start, end < 0 ? undefined : end)
     .split('\n')
-    .filter((l) => /^\| `[A-Z0-9_]+` \|/.test(l))
+    .filter((l) => /^\| (<a id="[A-Z0-9_]+"><\/a>)?`[A-Z0-9_]+` \|/.test(l))
     .map((l) => l.split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|')));
 }
 
-const code = (cell: string | undefined) => cell!.replace(/^`|`$/g, '');
+// a registry row's id cell starts with its anchor (<a id="ID"></a>, a SARIF helpUri's target)
+const code = (cell: string | undefined) => cell!.replace(/^<a id="[A-Z0-9_]+"><\/a>/, '').replace(/^`|`$/g, '');
 
 requireCommitted(DOC);
 
@@ -30,6 +31,8 @@ describe('docs/rules.md', () => {
     const documented = new Map(rows.map((c) => [code(c[1]), { outcome: c[2], template: code(c[4]) }]));
     expect([...documented.keys()].sort()).toEqual(RULES.map((r) => r.id).sort());
     for (const r of RULES) expect(documented.get(r.id), r.id).toEqual({ outcome: r.outcome, template: r.template });
+    // each row is the target of its rule's SARIF helpUri (rules.md#ID)
+    for (const c of rows) expect(c[1], code(c[1])).toBe(`<a id="${code(c[1])}"></a>\`${code(c[1])}\``);
   });
 
   it('has one row per rule with a note, with the same note', () => {

@@ -6,7 +6,8 @@
  * (core/report VERDICT_EXIT_CODES: only compatible exits 0), 2 for unusable input.
  */
 import path from 'node:path';
-import { checkSavepoint, computeExitCode, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import { checkSavepoint, computeExitCode, createProtoSourceLocator, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import { withSarifOnFailure } from './sarif-on-failure';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { writeOutputFile } from '../output-failure';
 import { METADATA_OPTION, parseReportFormat, parseTarget, parseTypeKind, parseWith, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
@@ -62,7 +63,7 @@ export const checkCommand: CliCommand = {
     'no-values': { type: 'boolean' },
     workers: { type: 'string' },
   },
-  async run({ values, positionals }, io) {
+  run: ({ values, positionals }, io) => withSarifOnFailure(values, io, async () => {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint to check');
     const descriptors = values['descriptors'];
     const jobJarPath = values['job-jar'];
@@ -113,12 +114,14 @@ export const checkCommand: CliCommand = {
     // the value scan of a larger savepoint runs in worker threads, a share of the subtasks each (same report)
     const scanWorkers = check.scanValues ? await countScanWorkers(savepoint, workers ?? 2) : 1;
     const report = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(savepoint, files, check, { workers: scanWorkers, ...savepointInputOptions(values) }) });
-    const text = formatReport(report, format);
+    // SARIF places each result on its line of the new schema's .proto files when the set carries source info
+    const sources = format === 'sarif' ? createProtoSourceLocator(bytes) : undefined;
+    const text = formatReport(report, format, sources ? { sources } : {});
     const output = values['output'];
     if (typeof output === 'string') await writeOutputFile(output, text);
     else io.stdout(text);
     return computeExitCode(report);
-  },
+  }),
 };
 
 

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { compareDescriptorSets, computeExitCode, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import { compareDescriptorSets, computeExitCode, createProtoSourceLocator, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import { withSarifOnFailure } from './sarif-on-failure';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { writeOutputFile } from '../output-failure';
 import { looksLikeJar, readDescriptorSetFile, readJobJar } from '../sources';
@@ -50,7 +51,7 @@ export const compareCommand: CliCommand = {
     format: { type: 'string' },
     output: { type: 'string' },
   },
-  async run({ values, positionals }, io) {
+  run: ({ values, positionals }, io) => withSarifOnFailure(values, io, async () => {
     const jobJarPath = values['job-jar'];
     const withPaths = parseWith(values['with']);
     if (typeof jobJarPath === 'string' && positionals.length > 0) throw new CliUsageError(`expected either a new descriptor set or --job-jar, found both (${positionals.join(', ')})`);
@@ -91,12 +92,14 @@ export const compareCommand: CliCommand = {
       // only the JSON and HTML reports show the schema diff: the other formats do not pay for it
       schemaDiff: formatShowsSchemaDiff(format),
     });
-    const text = formatReport(report, format);
+    // SARIF places each result on its line of the new schema's .proto files when the set carries source info
+    const sources = format === 'sarif' ? createProtoSourceLocator(newBytes) : undefined;
+    const text = formatReport(report, format, sources ? { sources } : {});
     const output = values['output'];
     if (typeof output === 'string') await writeOutputFile(output, text);
     else io.stdout(text);
     return computeExitCode(report);
-  },
+  }),
 };
 
 /** `--root NAME` or `--root OLD=NEW`, repeatable; a leading dot (descriptor type-name style) is dropped. */

@@ -4,14 +4,15 @@ import { formatHtml } from './format-html';
 import { formatJson } from './format-json';
 import { formatJunit } from './format-junit';
 import { formatMarkdown } from './format-markdown';
-import { formatSarif } from './format-sarif';
+import { formatSarif, type SarifOptions } from './format-sarif';
 import { formatText } from './format-text';
 import type { CompatibilityReport } from './report-types';
 
 export const REPORT_FORMATS = ['text', 'json', 'markdown', 'html', 'junit', 'github', 'sarif'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
-export function formatReport(report: CompatibilityReport, format: ReportFormat): string {
+/** `options.sources`: the new schema's source info, which only SARIF reads (its results' lines). */
+export function formatReport(report: CompatibilityReport, format: ReportFormat, options: SarifOptions = {}): string {
   switch (format) {
     case 'text':
       return formatText(report);
@@ -26,7 +27,7 @@ export function formatReport(report: CompatibilityReport, format: ReportFormat):
     case 'github':
       return formatGithub(report);
     case 'sarif':
-      return formatSarif(report);
+      return formatSarif(report, options);
   }
 }
 

@@ -40,7 +40,9 @@ const REPORT_INPUT: ReportInput = {
   ],
 };
 
-const at = (logical: { name: string; fullyQualifiedName: string; kind: string }) => [{ physicalLocation: { artifactLocation: { uri: 'my%20savepoints/sp-1' } }, logicalLocations: [logical] }];
+// located in the new schema (its descriptor set: no source info here); the savepoint state is the logical location
+const at = (logical: { name: string; fullyQualifiedName: string; kind: string }) => [{ physicalLocation: { artifactLocation: { uri: 'new.binpb' } }, logicalLocations: [logical] }];
+const help = (id: string) => `https://unpkg.com/savepoint-inspector@9.9.9/docs/rules.md#${id}`;
 
 /**
  * What the SARIF 2.1.0 specification (OASIS, 2020) requires of the parts this log uses: §3.13 sarifLog
@@ -117,14 +119,15 @@ describe('SARIF 2.1.0 (check --format sarif)', () => {
               name: 'savepoint-inspector',
               version: '9.9.9',
               rules: [
-                { id: 'FIELD_TYPE_CHANGED', shortDescription: { text: "a retained field's type changes (including int32→int64, int32→sint32, string↔bytes)" } },
-                { id: 'UNKNOWN_NUMBER_BECOMES_FIELD', shortDescription: { text: 'saved values carry an unknown field whose number the new schema declares (added field)' } },
-                { id: 'STATE_COMPATIBLE', shortDescription: { text: 'the state restores with the new schema' } },
-                { id: 'STATE_NOT_CHECKED', shortDescription: { text: 'a Protobuf state whose serializer nothing here could read: its compatibility was not checked, which fails check' } },
-                { id: 'STATE_NOT_PROTOBUF', shortDescription: { text: 'not a Protobuf state: out of the compatibility check' } },
+                { id: 'FIELD_TYPE_CHANGED', shortDescription: { text: "a retained field's type changes (including int32→int64, int32→sint32, string↔bytes)" }, helpUri: help('FIELD_TYPE_CHANGED') },
+                { id: 'UNKNOWN_NUMBER_BECOMES_FIELD', shortDescription: { text: 'saved values carry an unknown field whose number the new schema declares (added field)' }, helpUri: help('UNKNOWN_NUMBER_BECOMES_FIELD') },
+                { id: 'STATE_COMPATIBLE', shortDescription: { text: 'the state restores with the new schema' }, helpUri: help('STATE_COMPATIBLE') },
+                { id: 'STATE_NOT_CHECKED', shortDescription: { text: 'a Protobuf state whose serializer nothing here could read: its compatibility was not checked, which fails check' }, helpUri: help('STATE_NOT_CHECKED') },
+                { id: 'STATE_NOT_PROTOBUF', shortDescription: { text: 'not a Protobuf state: out of the compatibility check' }, helpUri: help('STATE_NOT_PROTOBUF') },
               ],
             },
           },
+          invocations: [{ executionSuccessful: true }],
           properties: { target: '1.x', verdict: 'incompatible', summary: { protobufStates: 3, compatible: 1, incompatible: 1, notRestorable: 0, unknown: 1, otherStates: 1, warnings: 1, valuesNotRead: 1 } },
           results: [
             {

@@ -8,6 +8,8 @@ export { describeJobJarSchema, listNewSchemaLines } from './describe-new-schema'
 export { describeNoteScope, describeStateFindings } from './describe-state-findings';
 export { evaluateSavepointStates } from './evaluate-savepoint-states';
 export { REPORT_FORMATS, type ReportFormat, formatReport, formatShowsSchemaDiff } from './format-report';
+export { formatSarifFailure } from './format-sarif';
+export { createProtoSourceLocator } from './locate-proto-sources';
 export { mergeStateValueTallies } from './merge-state-value-tallies';
 export { type CompatibilityReport, type ReportFinding, type ReportInputFile, type ReportState, type ReportWarning } from './report-types';
 export { groupStatesByOperator, scanValuesByOperator } from './scan-values-by-operator';
