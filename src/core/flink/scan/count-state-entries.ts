@@ -2,7 +2,7 @@ import type { DecodeErrorJson, SavepointFiles } from '../../io';
 import type { CancelSignal } from '../cancel-signal';
 import type { StateScope } from '../savepoint/inspection-types';
 import { openSavepoint, type OpenedSavepoint } from '../savepoint/open-savepoint';
-import type { SampleCoverage, StateSample } from '../keyed/sample-keyed-stream';
+import { checkStateSample, type SampleCoverage, type StateSample } from '../keyed/sample-keyed-stream';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { StateEntry } from '../savepoint/inspection-types';
 import type { DecodedValue } from '../snapshots/snapshot-types';
@@ -88,7 +88,9 @@ export async function countStateEntries(
     // the first N entries of each state are those of its subtasks in index order: one scan reads them (a scan per subtask would cap each)
     mergeTally(total, await countUnits(opened, registry, selection, scanOptions, sample));
   } else {
-    // each subtask on its own, a bounded number at once (independent files overlap), merged strictly in scan order
+    // each subtask on its own, a bounded number at once (independent files overlap), merged strictly in scan order;
+    // a bad sample is refused before anything is read, as one scan refuses it (also when there is no subtask to read)
+    if (sample) checkStateSample(sample);
     const units = listStateScanUnits(opened, selection).map(([op, subtask]) => ({ operatorId: op.id, subtask: subtask.index }));
     const unitSelection: StateScanSelection = { ...(sample ? { sample } : {}), broadcastCopies: 'counted' };
     const reads = readAheadInOrder(units, COUNT_READ_AHEAD, (unit) => settle(() => countUnits(opened, registry, { ...unitSelection, units: [unit] }, scanOptions, sample)));
