@@ -7,7 +7,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSnapshotRegistry, openSavepoint, type KeyedStateHandle, type SnapshotRegistry } from '../../src/core/flink';
+import { createSnapshotRegistry, openSavepoint, type SnapshotRegistry } from '../../src/core/flink';
+import type { KeyedStateHandle } from '../../src/core/flink/metadata/metadata-types';
 import { COUNT_READ_AHEAD, countStateEntries } from '../../src/core/flink/scan/count-state-entries';
 import { listStateScanUnits } from '../../src/core/flink/scan/scan-state';
 import { DecodeError, type ByteSource, type SavepointFiles } from '../../src/core/io';
