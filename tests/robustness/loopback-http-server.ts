@@ -35,6 +35,10 @@ export interface LoopbackServer {
   requests: number;
   /** the most requests open at once (received, not yet answered or closed): how many a client had in flight together */
   maxInFlight: number;
+  /** per request in arrival order: how many were open when it arrived, itself included (the most of a stretch of requests is how many a phase of the client had in flight together) */
+  inFlightAtArrival: readonly number[];
+  /** the body bytes of the answers served correctly (a misbehaving answer's bytes are not counted) */
+  bytes: number;
   close(): Promise<void>;
 }
 
@@ -46,7 +50,7 @@ export async function startLoopbackServer(files: ReadonlyMap<string, Uint8Array>
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
-  const state = { requests: 0, inFlight: 0, maxInFlight: 0 };
+  const state = { requests: 0, inFlight: 0, maxInFlight: 0, inFlightAtArrival: [] as number[], bytes: 0 };
   const later = (ms: number, fn: () => void) => {
     const t = setTimeout(() => {
       timers.delete(t);
@@ -58,6 +62,7 @@ export async function startLoopbackServer(files: ReadonlyMap<string, Uint8Array>
     const n = state.requests++;
     state.inFlight++;
     state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    state.inFlightAtArrival.push(state.inFlight);
     let open = true;
     const done = () => {
       if (open) state.inFlight--;
@@ -65,8 +70,9 @@ export async function startLoopbackServer(files: ReadonlyMap<string, Uint8Array>
     };
     res.on('finish', done);
     res.on('close', done);
-    if (misbehaviour === undefined || n < from) serve(files, req, res);
-    else if (misbehaviour === 'delayed') later(delayMs, () => serve(files, req, res));
+    const served = (bytes: number) => void (state.bytes += bytes);
+    if (misbehaviour === undefined || n < from) serve(files, req, res, served);
+    else if (misbehaviour === 'delayed') later(delayMs, () => serve(files, req, res, served));
     else misbehave(misbehaviour, files, req, res, later);
   });
   server.on('connection', (s) => {
@@ -85,6 +91,12 @@ export async function startLoopbackServer(files: ReadonlyMap<string, Uint8Array>
     get maxInFlight() {
       return state.maxInFlight;
     },
+    get inFlightAtArrival() {
+      return state.inFlightAtArrival;
+    },
+    get bytes() {
+      return state.bytes;
+    },
     async close() {
       closed = true;
       for (const t of timers) clearTimeout(t);
@@ -102,7 +114,7 @@ function rangeOf(req: IncomingMessage, size: number): { start: number; end: numb
   return { start, end };
 }
 
-function serve(files: ReadonlyMap<string, Uint8Array>, req: IncomingMessage, res: ServerResponse): void {
+function serve(files: ReadonlyMap<string, Uint8Array>, req: IncomingMessage, res: ServerResponse, served: (bytes: number) => void = () => undefined): void {
   const bytes = files.get(decodeURIComponent((req.url ?? '/').replace(/[?#].*$/, '')));
   if (bytes === undefined) {
     res.writeHead(404).end();
@@ -112,6 +124,7 @@ function serve(files: ReadonlyMap<string, Uint8Array>, req: IncomingMessage, res
   if (range === undefined) {
     res.writeHead(200, { 'content-length': bytes.length });
     res.end(req.method === 'HEAD' ? undefined : bytes);
+    if (req.method !== 'HEAD') served(bytes.length);
     return;
   }
   if (range.start >= bytes.length) {
@@ -121,6 +134,7 @@ function serve(files: ReadonlyMap<string, Uint8Array>, req: IncomingMessage, res
   const body = bytes.subarray(range.start, range.end + 1);
   res.writeHead(206, { 'content-range': `bytes ${range.start}-${range.end}/${bytes.length}`, 'content-length': body.length });
   res.end(req.method === 'HEAD' ? undefined : body);
+  if (req.method !== 'HEAD') served(body.length);
 }
 
 function misbehave(kind: Misbehaviour, files: ReadonlyMap<string, Uint8Array>, req: IncomingMessage, res: ServerResponse, later: (ms: number, fn: () => void) => void): void {

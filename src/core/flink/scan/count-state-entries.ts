@@ -2,11 +2,12 @@ import type { DecodeErrorJson, SavepointFiles } from '../../io';
 import type { CancelSignal } from '../cancel-signal';
 import type { StateScope } from '../savepoint/inspection-types';
 import { openSavepoint, type OpenedSavepoint } from '../savepoint/open-savepoint';
-import type { SampleCoverage, StateSample } from '../keyed/sample-keyed-stream';
+import { checkStateSample, type SampleCoverage, type StateSample } from '../keyed/sample-keyed-stream';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { StateEntry } from '../savepoint/inspection-types';
 import type { DecodedValue } from '../snapshots/snapshot-types';
-import { scanState, type ScanPart } from './scan-state';
+import { readAheadInOrder } from '../savepoint/read-ahead-in-order';
+import { listStateScanUnits, scanState, type ScanPart, type StateScanOptions, type StateScanSelection } from './scan-state';
 
 /** The reason of the first key, namespace, user key or value of the entry that its known serializer could not decode. */
 function firstFailed(e: StateEntry): string | undefined {
@@ -59,9 +60,19 @@ export interface CountStateEntriesResult {
 }
 
 /**
+ * How many subtasks the entry count reads at once (issue #35): each subtask's state files are read one
+ * request after another, so over HTTP at most this many requests are in flight; each subtask holds its
+ * own read buffers while it is read, and only its counts (a few numbers per state, its errors and gaps)
+ * until they are merged in scan order.
+ */
+export const COUNT_READ_AHEAD = 4;
+
+/**
  * Counts the entries of every state (a full scan of all state data): keyed entries per
  * key/namespace[/user key], operator list elements, broadcast map entries (one subtask's copy:
- * every subtask holds the whole broadcast state).
+ * every subtask holds the whole broadcast state). Subtasks are read COUNT_READ_AHEAD at once and
+ * their counts merged in scan order: the result (counts, errors, gaps and their order) is the one a
+ * scan of one subtask after another gives, from the same reads.
  */
 export async function countStateEntries(
   files: SavepointFiles,
@@ -70,9 +81,80 @@ export async function countStateEntries(
 ): Promise<CountStateEntriesResult> {
   const sample = options.sample;
   const opened = options.opened ?? (await openSavepoint(files));
-  const counts = new Map<string, StateEntryCount>();
-  const errors: DecodeErrorJson[] = [];
-  const gaps: StateReadGap[] = [];
+  const selection: StateScanSelection = { ...(options.operatorId !== undefined ? { operatorId: options.operatorId } : {}), ...(sample ? { sample } : {}), broadcastCopies: 'counted' };
+  const scanOptions: StateScanOptions = { values: { mode: 'decode' }, ...(options.signal ? { signal: options.signal } : {}), reuseReadBuffers: true };
+  const total = createTally();
+  if (sample?.kind === 'first-entries') {
+    // the first N entries of each state are those of its subtasks in index order: one scan reads them (a scan per subtask would cap each)
+    mergeTally(total, await countUnits(opened, registry, selection, scanOptions, sample));
+  } else {
+    // each subtask on its own, a bounded number at once (independent files overlap), merged strictly in scan order;
+    // a bad sample is refused before anything is read, as one scan refuses it (also when there is no subtask to read)
+    if (sample) checkStateSample(sample);
+    const units = listStateScanUnits(opened, selection).map(([op, subtask]) => ({ operatorId: op.id, subtask: subtask.index }));
+    const unitSelection: StateScanSelection = { ...(sample ? { sample } : {}), broadcastCopies: 'counted' };
+    const reads = readAheadInOrder(units, COUNT_READ_AHEAD, (unit) => settle(() => countUnits(opened, registry, { ...unitSelection, units: [unit] }, scanOptions, sample)));
+    for await (const read of reads) {
+      if (!read.ok) throw read.error;
+      mergeTally(total, read.value);
+    }
+  }
+  const { counts, errors, gaps, undecodable } = total;
+  for (const { gap, count } of undecodable.values()) {
+    gaps.push({ ...gap, reason: `subtask ${gap.subtask}: ${count} ${count === 1 ? 'entry' : 'entries'} read whose values could not be decoded (the first: ${gap.reason})` });
+  }
+  const coverage: SampleCoverage | undefined = sample ? { sample, keyGroupsRead: total.keyGroupsRead, keyGroupsWithData: total.keyGroupsWithData } : undefined;
+  return { counts: [...counts.values()], errors, gaps, ...(coverage ? { coverage } : {}) };
+}
+
+/** What a scan of some subtasks counted, in the order it was found. */
+interface CountTally {
+  /** by operator, scope and state, in the order the states were first met */
+  counts: Map<string, StateEntryCount>;
+  errors: DecodeErrorJson[];
+  gaps: StateReadGap[];
+  /** per operator, subtask, scope and state: the values that could not be decoded, and the first reason */
+  undecodable: Map<string, { gap: StateReadGap; count: number }>;
+  keyGroupsRead: number;
+  keyGroupsWithData: number;
+}
+
+function createTally(): CountTally {
+  return { counts: new Map(), errors: [], gaps: [], undecodable: new Map(), keyGroupsRead: 0, keyGroupsWithData: 0 };
+}
+
+/** Adds a later scan's tally to `into`: as if one scan had gone on through its subtasks. */
+function mergeTally(into: CountTally, next: CountTally): void {
+  for (const [k, c] of next.counts) {
+    const have = into.counts.get(k);
+    if (have) have.entries += c.entries;
+    else into.counts.set(k, c);
+  }
+  into.errors.push(...next.errors);
+  into.gaps.push(...next.gaps);
+  for (const [k, u] of next.undecodable) {
+    const have = into.undecodable.get(k);
+    if (have) have.count += u.count;
+    else into.undecodable.set(k, u);
+  }
+  into.keyGroupsRead += next.keyGroupsRead;
+  into.keyGroupsWithData += next.keyGroupsWithData;
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+async function settle<T>(fn: () => Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** One scan over the selection's subtasks, counting what it reads (a stream error is counted as a gap; anything else is thrown). */
+async function countUnits(opened: OpenedSavepoint, registry: SnapshotRegistry, selection: StateScanSelection, scanOptions: StateScanOptions, sample: StateSample | undefined): Promise<CountTally> {
+  const tally = createTally();
+  const { counts, errors, gaps, undecodable } = tally;
   // the part under way: a stream error names the states of the part it stopped (none when its header failed)
   let current: ScanPart | undefined;
   const slot = (operatorId: string, state: string, scope: StateScope) => {
@@ -84,8 +166,6 @@ export async function countStateEntries(
   // entries come in runs of one state: look its slot up again only when the state or scope changes
   let last: StateEntryCount | undefined;
   let broadcast: ReadonlySet<string> = new Set();
-  // per operator, subtask, scope and state: the values that could not be decoded, and the first reason
-  const undecodable = new Map<string, { gap: StateReadGap; count: number }>();
   const noteUndecodable = (e: StateEntry, part: ScanPart, scope: StateScope) => {
     const failed = firstFailed(e);
     if (failed === undefined) return;
@@ -97,7 +177,7 @@ export async function countStateEntries(
   const covered = await scanState(
     opened,
     registry,
-    { ...(options.operatorId !== undefined ? { operatorId: options.operatorId } : {}), ...(sample ? { sample } : {}), broadcastCopies: 'counted' },
+    selection,
     {
       part(part) {
         current = part;
@@ -124,11 +204,9 @@ export async function countStateEntries(
         gaps.push({ operatorId: part.operator.id, subtask: part.subtask, scope: part.kind, states: part.states, kind: 'unreadable', reason });
       },
     },
-    { values: { mode: 'decode' }, ...(options.signal ? { signal: options.signal } : {}), reuseReadBuffers: true },
+    scanOptions,
   );
-  for (const { gap, count } of undecodable.values()) {
-    gaps.push({ ...gap, reason: `subtask ${gap.subtask}: ${count} ${count === 1 ? 'entry' : 'entries'} read whose values could not be decoded (the first: ${gap.reason})` });
-  }
-  const coverage: SampleCoverage | undefined = sample ? { sample, keyGroupsRead: covered.keyGroupsRead, keyGroupsWithData: covered.keyGroupsWithData } : undefined;
-  return { counts: [...counts.values()], errors, gaps, ...(coverage ? { coverage } : {}) };
+  tally.keyGroupsRead = covered.keyGroupsRead;
+  tally.keyGroupsWithData = covered.keyGroupsWithData;
+  return tally;
 }

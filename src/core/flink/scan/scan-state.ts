@@ -162,7 +162,7 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
   const keyedStream = (op: OperatorState, subtask: SubtaskState) =>
     headers === undefined ? readSubtaskKeyedStream(opened, op, subtask, registry) : remember(headers.keyed, `${op.id}\u0000${subtask.index}`, () => readSubtaskKeyedStream(opened, op, subtask, registry));
 
-  for (const [op, subtask] of listUnits(opened, selection)) {
+  for (const [op, subtask] of listStateScanUnits(opened, selection)) {
     throwIfCancelled(signal);
     // ---- operator state ----
     const hasOperatorState = scopes.has('operator') && (names === undefined || subtask.managedOperatorState?.states.some((s) => wanted(s.name)) === true);
@@ -483,8 +483,8 @@ function framingCodec(codec: ValueCodec | undefined): ValueCodec | undefined {
   return codec?.frameInPlace === undefined ? undefined : codec;
 }
 
-/** The (operator, subtask) pairs of the selection, in scan order. */
-function listUnits(opened: OpenedSavepoint, selection: StateScanSelection): [OperatorState, SubtaskState][] {
+/** The (operator, subtask) pairs of the selection, in scan order (a DecodeError names the operators when `operatorId` matches none). */
+export function listStateScanUnits(opened: OpenedSavepoint, selection: StateScanSelection): [OperatorState, SubtaskState][] {
   const only = selection.subtasks === undefined ? undefined : new Set(selection.subtasks);
   const bySubtask = (a: SubtaskState, b: SubtaskState) => a.index - b.index;
   if (selection.units !== undefined) {
