@@ -1,6 +1,6 @@
 /**
  * renderProtobufJson writes a decoded message's JSON text straight from the message: it must equal
- * JSON.stringify(formatProtobufJson(msg)) byte for byte, with the measure measureJsonLength gives that
+ * JSON.stringify(formatProtobufJson(msg)) byte for byte (pretty: JSON.stringify(…, null, 2) at any indentation), with the measure measureJsonLength gives that
  * object, and stop exactly when that measure passes the limit. Held to it over random valid payloads of
  * three test schemas (maps of every key kind — JavaScript puts array-index keys first —, enums open and
  * closed, floats with NaN/±Infinity/−0, proto2 strings decoded leniently, well-known types in and out of
@@ -140,6 +140,9 @@ describe('renderProtobufJson', () => {
         const measure = measureJsonLength(object, Infinity);
         const rendered = renderProtobufJson(msg);
         expect(rendered).toEqual({ text, measure });
+        // pretty: JSON.stringify(…, null, 2), every line after the first indented as its place in a document
+        const indent = c.pick(['', '    ', '      ']);
+        expect(renderProtobufJson(msg, Infinity, indent)).toEqual({ text: JSON.stringify(object, null, 2).replace(/\n/g, `\n${indent}`), measure });
         // stops exactly when the measure passes the limit
         const limit = c.int(measure + 2);
         expect(renderProtobufJson(msg, limit) === undefined, `limit ${limit}, measure ${measure}`).toBe(measure > limit);

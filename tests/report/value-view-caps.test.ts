@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import type { DecodedValue } from '../../src/core/flink';
 import { ByteReader } from '../../src/core/io';
-import { DEFAULT_PROTOBUF_SETTINGS, ProtobufValueCodec, type ProtobufSnapshotContent } from '../../src/core/protobuf';
+import { DEFAULT_PROTOBUF_SETTINGS, ProtobufValueCodec, stringifyWithMessageViews, type ProtobufSnapshotContent } from '../../src/core/protobuf';
 import { fitsJsonLimit, fitsValueJsonLimit } from '../../src/core/report';
 import { requireCommitted } from '../helpers/committed-data';
 
@@ -55,5 +55,17 @@ describe('fitsValueJsonLimit', () => {
     expect(fitsValueJsonLimit(small.value, 60_000)).toBe(true);
     expect(fitsValueJsonLimit(small.value, 100)).toBe(false);
     expect(small.jsonReads()).toBe(0);
+  });
+});
+
+describe('stringifyWithMessageViews', () => {
+  it('prints a document holding decoded messages (alone, in a list, under a key) as JSON.stringify(…, null, 2) with its indentation, never building their JSON views', () => {
+    const one = eventWithCounters(3);
+    const two = eventWithCounters(0);
+    const three = eventWithCounters(2);
+    const doc = { subtask: 0, key: { kind: 'string', value: `${'\u0000'}json-view-0-0` }, value: one.value, list: { kind: 'list', items: [two.value, three.value] } };
+    const text = stringifyWithMessageViews(doc, '    ');
+    expect([one.jsonReads(), two.jsonReads(), three.jsonReads()]).toEqual([0, 0, 0]);
+    expect(text).toBe(JSON.stringify(doc, null, 2).replace(/\n/g, '\n    '));
   });
 });

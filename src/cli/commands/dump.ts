@@ -10,7 +10,7 @@
  */
 import { findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
 import { wrongInput, type SavepointFiles, formatHex } from '../../core/io';
-import { formatMessageJsonText, listProtobufValueDetails, type DecodedProtobufValue } from '../../core/protobuf';
+import { formatMessageJsonText, listProtobufValueDetails, stringifyWithMessageViews, type DecodedProtobufValue } from '../../core/protobuf';
 import { fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
@@ -218,7 +218,8 @@ function createJsonPrinter(write: (text: string) => void, operator: string, stat
       write(`{\n  "operator": ${JSON.stringify(operator)},\n  "state": ${JSON.stringify(state)},\n  "entries": [`);
     },
     entry(e) {
-      const text = JSON.stringify(e, null, 2).replace(/\n/g, '\n    ');
+      // a message's JSON view is written from the decoded message, not built as an object tree and stringified
+      const text = stringifyWithMessageViews(e, '    ');
       write(`${count++ === 0 ? '\n' : ',\n'}    ${text}`);
     },
     end() {

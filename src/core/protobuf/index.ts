@@ -20,7 +20,7 @@ export { ALIASING_THRESHOLD_BYTES, DEFAULT_PROTOBUF_SETTINGS, MAX_DECLARED_MEMBE
 export { isProtobufParseError } from './protobuf-errors';
 export { type ProtobufScanOptions, createEmptyScan, createProtobufFieldLog } from './protobuf-payload-scan-types';
 export { type ProtobufSnapshotContent } from './protobuf-snapshot-types';
-export { type DecodedProtobufValue, type ProtobufFrameValue, ProtobufValueCodec, asProtobufFrame, formatMessageJsonText, listProtobufFrames, listProtobufValueDetails, measureDecodedValueJson } from './protobuf-value-codec';
+export { type DecodedProtobufValue, type ProtobufFrameValue, ProtobufValueCodec, asProtobufFrame, formatMessageJsonText, listProtobufFrames, listProtobufValueDetails, measureDecodedValueJson, stringifyWithMessageViews } from './protobuf-value-codec';
 export { measureJsonLength } from './measure-json-length';
 export { getKryoProtobufCodec, getProtobufSnapshotContent, registerProtobufSnapshotReaders } from './register-protobuf-snapshot-readers';
 export { FLINK_FIRST_KRYO_REGISTRATION_ID } from './read-kryo-protobuf-frame';

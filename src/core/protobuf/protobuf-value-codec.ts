@@ -8,6 +8,8 @@
  */
 import type { ByteReader } from '../io';
 import { measureJsonLength } from './measure-json-length';
+import { renderProtobufJson } from './render-protobuf-json';
+import type { PbMessage } from './protobuf-message-types';
 import { findNestedValues, SKIPPED_VALUE, type DecodedValue, type ValueCodec, type ValueFrame, type ValueMode } from '../flink';
 import { decodeProtobufFrame, decodeProtobufValue, type ProtobufValueDetail } from './decode-protobuf-value';
 import { readKryoFrameHeader, readKryoProtobufFrame, type KryoClassExpectation } from './read-kryo-protobuf-frame';
@@ -157,6 +159,43 @@ function measureMessageJson(o: object, key: string, limit: number): number | und
 export function formatMessageJsonText(value: Extract<DecodedValue, { kind: 'message' }>): string {
   const d = getProtobufValueDetail(value);
   return d === undefined ? JSON.stringify(value.json) : d.detail.renderJson()!.text;
+}
+
+/** marks a message's JSON view in a skeleton; the nonce makes it a string no value can hold by chance or on purpose */
+const VIEW_MARK = `\u0000json-view-${Math.random().toString(36).slice(2)}-`;
+
+/**
+ * JSON.stringify(value, null, 2) with `indent` after every line break, each detailed message's JSON view
+ * written from its decoded message (renderProtobufJson) in place, instead of built as an object tree and
+ * stringified: the document is stringified with each view as a mark, and the marks are replaced.
+ */
+export function stringifyWithMessageViews(value: unknown, indent: string): string {
+  const views: PbMessage[] = [];
+  const skeleton = JSON.stringify(
+    value,
+    (_key, v: unknown) => {
+      const d = typeof v === 'object' && v !== null ? (v as { [DETAIL]?: DecodedProtobufValue })[DETAIL] : undefined;
+      if (d === undefined) return v;
+      // the value's own members in their order, its JSON view as a mark (reading `json` would build it)
+      const copy: Record<string, unknown> = {};
+      for (const k of Object.keys(v as object)) copy[k] = k === 'json' ? `${VIEW_MARK}${views.push(d.detail.message) - 1}` : (v as Record<string, unknown>)[k];
+      return copy;
+    },
+    2,
+  ).replace(/\n/g, `\n${indent}`);
+  if (views.length === 0) return skeleton;
+  const mark = JSON.stringify(VIEW_MARK).slice(0, -1);
+  let out = '';
+  let from = 0;
+  for (let at = skeleton.indexOf(mark); at >= 0; at = skeleton.indexOf(mark, from)) {
+    const end = skeleton.indexOf('"', at + mark.length);
+    const lineStart = skeleton.lastIndexOf('\n', at) + 1;
+    let spaces = lineStart;
+    while (skeleton.charCodeAt(spaces) === 32) spaces++;
+    out += skeleton.slice(from, at) + renderProtobufJson(views[Number(skeleton.slice(at + mark.length, end))]!, Infinity, skeleton.slice(lineStart, spaces))!.text;
+    from = end + 1;
+  }
+  return out + skeleton.slice(from);
 }
 
 /** The DecodedValue (kind 'message') of a detailed Protobuf value. */

@@ -22,17 +22,32 @@ import { measureJsonLength } from './measure-json-length';
 import type { PbElement, PbMessage, PbScalar } from './protobuf-message-types';
 
 export interface RenderedProtobufJson {
-  /** JSON.stringify(formatProtobufJson(msg)) */
+  /** JSON.stringify(formatProtobufJson(msg)), or with `indent` JSON.stringify(…, null, 2) with `indent` after each line break */
   text: string;
   /** measureJsonLength(formatProtobufJson(msg)) */
   measure: number;
 }
 
-/** The message's JSON text and measure, or undefined once the measure passes `limit`. */
-export function renderProtobufJson(msg: PbMessage, limit = Infinity): RenderedProtobufJson | undefined {
-  const w: Writer = { text: '', measure: 0, limit };
+/**
+ * The message's JSON text and measure, or undefined once the measure passes `limit`. With `indent`, the
+ * text is pretty-printed as JSON.stringify(…, null, 2) prints it, each line after the first starting with
+ * `indent` (the text's place in an enclosing pretty-printed document).
+ */
+export function renderProtobufJson(msg: PbMessage, limit = Infinity, indent?: string): RenderedProtobufJson | undefined {
+  const w: Writer = { text: '', measure: 0, limit, indent, depth: 0 };
   if (!writeObject(w, msg)) return undefined;
   return { text: w.text, measure: w.measure };
+}
+
+/** What opens a member or element at the writer's depth: a comma after the first, and in pretty text a line break and indentation. */
+function opening(w: Writer, first: boolean): string {
+  if (w.indent === undefined) return first ? '' : ',';
+  return `${first ? '' : ','}\n${w.indent}${'  '.repeat(w.depth)}`;
+}
+
+/** What closes a non-empty object or array one level up from the writer's depth. */
+function closing(w: Writer, bracket: string): string {
+  return w.indent === undefined ? bracket : `\n${w.indent}${'  '.repeat(w.depth - 1)}${bracket}`;
 }
 
 /**
@@ -44,13 +59,17 @@ interface Writer {
   text: string;
   measure: number;
   limit: number;
+  /** pretty text: the indentation every line after the first starts with; undefined for compact text */
+  indent: string | undefined;
+  /** nesting inside the root object (pretty text: two spaces each) */
+  depth: number;
 }
 
 /** A value formatProtobufJson's helpers made (a well-known type's form): its text and measure. */
 function writeJson(w: Writer, v: JsonValue): boolean {
   w.measure += measureJsonLength(v, w.limit - w.measure);
   if (w.measure > w.limit) return false;
-  w.text += JSON.stringify(v);
+  w.text += w.indent === undefined ? JSON.stringify(v) : JSON.stringify(v, null, 2).replace(/\n/g, `\n${w.indent}${'  '.repeat(w.depth)}`);
   return true;
 }
 
@@ -58,6 +77,7 @@ function writeJson(w: Writer, v: JsonValue): boolean {
 function writeObject(w: Writer, msg: PbMessage): boolean {
   w.text += '{';
   w.measure += 2;
+  w.depth++;
   const numbers = fieldNumbersInOrder(msg);
   let first = true;
   for (const no of numbers) {
@@ -67,7 +87,7 @@ function writeObject(w: Writer, msg: PbMessage): boolean {
     if (fv.kind === 'list' && fv.values.length === 0) continue;
     if (fv.kind === 'map' && field.fieldKind !== 'map') continue;
     const name = getJsonName(field);
-    w.text += `${first ? '' : ','}${JSON.stringify(name)}:`;
+    w.text += `${opening(w, first)}${JSON.stringify(name)}${w.indent === undefined ? ':' : ': '}`;
     w.measure += name.length + 4;
     first = false;
     if (fv.kind === 'singular') {
@@ -75,16 +95,19 @@ function writeObject(w: Writer, msg: PbMessage): boolean {
     } else if (fv.kind === 'list') {
       w.text += '[';
       w.measure += 2;
+      w.depth++;
       for (let i = 0; i < fv.values.length; i++) {
-        if (i > 0) w.text += ',';
+        w.text += opening(w, i === 0);
         w.measure++;
         if (!writeElement(w, field, fv.values[i]!)) return false;
       }
-      w.text += ']';
+      w.text += closing(w, ']');
+      w.depth--;
     } else if (field.fieldKind === 'map' && !writeMap(w, field, fv.entries)) return false;
     if (w.measure > w.limit) return false;
   }
-  w.text += '}';
+  w.text += first ? '}' : closing(w, '}');
+  w.depth--;
   return w.measure <= w.limit;
 }
 
@@ -108,9 +131,10 @@ function writeMap(w: Writer, field: Extract<DescField, { fieldKind: 'map' }>, en
   const ordered = indices.length === 0 ? keys : [...indices.sort((a, b) => Number(a) - Number(b)), ...keys.filter((k) => !isArrayIndex(k))];
   w.text += '{';
   w.measure += 2;
+  w.depth++;
   for (let i = 0; i < ordered.length; i++) {
     const key = ordered[i]!;
-    w.text += `${i === 0 ? '' : ','}${JSON.stringify(key)}:`;
+    w.text += `${opening(w, i === 0)}${JSON.stringify(key)}${w.indent === undefined ? ':' : ': '}`;
     w.measure += key.length + 4;
     const value = members.get(key)!;
     if (isPbMessage(value)) {
@@ -120,7 +144,8 @@ function writeMap(w: Writer, field: Extract<DescField, { fieldKind: 'map' }>, en
     } else if (!writeScalar(w, field.scalar!, value)) return false;
     if (w.measure > w.limit) return false;
   }
-  w.text += '}';
+  w.text += ordered.length === 0 ? '}' : closing(w, '}');
+  w.depth--;
   return true;
 }
 
