@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { contentSecurityPolicy } from './vite-plugins/content-security-policy.js';
 import { demoAssets } from './vite-plugins/demo-assets.js';
 
@@ -17,6 +18,25 @@ export default defineConfig({
     react(),
     demoAssets(),
     contentSecurityPolicy(),
+    // the service worker (src/ui/offline/service-worker.ts): offline after the first visit. Only its
+    // build: the app registers it itself (register-service-worker.ts, no inline script for the CSP),
+    // and there is no web app manifest.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/ui/offline',
+      filename: 'service-worker.ts',
+      injectRegister: false,
+      manifest: false,
+      injectManifest: {
+        rollupFormat: 'iife',
+        // every file of the build but source maps: the app shell, the workers, DuckDB's WebAssembly, the demo
+        globPatterns: ['**/*'],
+        globIgnores: ['**/*.map', 'service-worker.js'],
+        // DuckDB's WebAssembly is 34 MB
+        maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
+      },
+      devOptions: { enabled: false },
+    }),
   ],
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
