@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,9 +17,9 @@ import { listFiles, waitForAppState } from './helpers';
  */
 const DIST = path.resolve(process.cwd(), process.env.E2E_OUT_DIR ?? 'dist');
 const SUBPATH = '/some/sub/path/';
+/** the project's own committed fixture (never optional: no skip when it is missing) and the demo's changed schema */
 const FIXTURE = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical');
 const SCHEMA = path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb');
-const HAVE_FIXTURE = existsSync(path.join(FIXTURE, 'savepoint/_metadata'));
 /** a file the host serves beside the app that is not part of the build (a savepoint a user put there) */
 const USER_FILE = 'savepoints/user-file.bin';
 
@@ -102,8 +102,6 @@ function cachedUrls(page: Page): Promise<Record<string, string[]>> {
 }
 
 test.describe('the build as a static site, served from a subpath', () => {
-  test.skip(!existsSync(path.join(DIST, 'index.html')), `${DIST}/index.html is missing: run npm run build first`);
-
   test('index.html carries the CSP as a meta (the policy serve sends, less frame-ancestors) and no absolute asset path', () => {
     const html = readFileSync(path.join(DIST, 'index.html'), 'utf8');
     const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)" \/>/.exec(html);
@@ -119,7 +117,6 @@ test.describe('the build as a static site, served from a subpath', () => {
   });
 
   test.describe('in the browser', () => {
-    test.skip(!HAVE_FIXTURE, 'fixtures/savepoints/flink-1.20/hashmap/canonical is not in this checkout');
     test.use({ serviceWorkers: 'allow' });
     let zip: string;
     let host: StaticHost;
