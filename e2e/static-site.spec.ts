@@ -134,10 +134,24 @@ test.describe('the build as a static site, served from a subpath', () => {
 
     test('a verdict and the Query view (worker and WebAssembly from the subpath), then offline: the app loads and opens a savepoint', async ({ page, context }) => {
       const app = `${host.origin}${SUBPATH}`;
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+        document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+      });
+      const violations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
       await page.goto(`${app}?target=1.x`);
       await openFixtureAndSeeVerdict(page, zip);
       await loadQueryTables(page);
       await page.screenshot({ path: '/tmp/shots/static-subpath-query.png', fullPage: true });
+      // the meta policy holds the app to nothing it does, and is in force without any header
+      expect(await violations()).toEqual([]);
+      const blocked = await page.evaluate(async () => {
+        const violation = new Promise<string>((resolve) => document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true }));
+        await fetch('http://127.0.0.1:9/elsewhere').catch(() => undefined);
+        return violation;
+      });
+      expect(blocked).toBe('connect-src');
       // nothing was asked of the host outside the subpath (no absolute /assets/… URL anywhere)
       expect(host.requests.filter((r) => !r.split(' ')[1]!.startsWith(SUBPATH))).toEqual([]);
       expect(host.requests.some((r) => /\/assets\/duckdb-eh-[^/?]+\.wasm(\?|$)/.test(r))).toBe(true);
@@ -149,6 +163,7 @@ test.describe('the build as a static site, served from a subpath', () => {
       await openFixtureAndSeeVerdict(page, zip);
       await loadQueryTables(page);
       await page.screenshot({ path: '/tmp/shots/static-subpath-offline.png', fullPage: true });
+      expect(await violations()).toEqual([]);
     });
 
     test('the service worker caches the build and nothing else: not a file hosted beside it, not a range request, not a URL with a query', async ({ page }) => {
