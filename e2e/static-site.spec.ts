@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -112,6 +112,8 @@ test.describe('the build as a static site, served from a subpath', () => {
     expect(html).not.toMatch(/(src|href)="\/(?!\/)/);
     expect(html).not.toMatch(/["'(]\/assets\//);
     expect(html).toMatch(/src="\.\/assets\//);
+    // GitHub Pages (a branch deploy) runs Jekyll, which drops files named `_…` (the demo's `_metadata`) without it
+    expect(existsSync(path.join(DIST, '.nojekyll'))).toBe(true);
     // before anything the page loads: a meta policy governs only what follows it
     expect(html.indexOf('http-equiv="Content-Security-Policy"')).toBeLessThan(html.search(/<(script|link)\b/));
   });
@@ -186,7 +188,7 @@ test.describe('the build as a static site, served from a subpath', () => {
       const names = Object.keys(cached);
       expect(names).toHaveLength(1);
       expect(names[0]).toContain(`savepoint-inspector-${JSON.parse(readFileSync('package.json', 'utf8')).version}`);
-      const built = listFiles(DIST).filter((f) => !f.endsWith('.map'));
+      const built = listFiles(DIST).filter((f) => !f.endsWith('.map') && f !== '.nojekyll');
       const entries = cached[names[0]!]!.map((u) => new URL(u));
       // every cached entry is a file of the build, under the subpath; every file of the build is cached
       for (const u of entries) {
