@@ -31,6 +31,9 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     acceptDownloads: true,
+    // the built app registers a service worker that stores the whole build (35 MB, DuckDB's WebAssembly
+    // most of it) on a first visit: only e2e/static-site.spec.ts, which tests it, lets it run
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: CHROMIUM.executablePath,
       ...(CHROMIUM.env ? { env: CHROMIUM.env } : {}),

@@ -31,9 +31,30 @@ export function buildContentSecurityPolicy(savepointUrl: string | null): string 
   ].join('; ');
 }
 
+/**
+ * The policy the static build carries as `<meta http-equiv="Content-Security-Policy">` in index.html,
+ * for hosts where headers cannot be set: the header's policy for a page without `?savepoint=`, less
+ * `frame-ancestors`, which browsers ignore in a meta (only a header can forbid framing).
+ */
+export function metaContentSecurityPolicy(): string {
+  return buildContentSecurityPolicy(null)
+    .split('; ')
+    .filter((directive) => !directive.startsWith('frame-ancestors '))
+    .join('; ');
+}
+
 export function contentSecurityPolicy(): Plugin {
   return {
     name: 'savepoint-inspector:csp',
+    // the build's index.html carries the policy for static hosts, where no header can be set; the
+    // dev server's page gets none (React Fast Refresh injects an inline script there)
+    transformIndexHtml(html, ctx) {
+      if (ctx.server) return html;
+      // right after the charset, before any script or stylesheet: a meta policy governs only what follows it
+      const charset = '<meta charset="UTF-8" />';
+      if (!html.includes(charset)) throw new Error(`index.html has no ${charset} to put the Content-Security-Policy meta after`);
+      return html.replace(charset, `${charset}\n    <meta http-equiv="Content-Security-Policy" content="${metaContentSecurityPolicy()}" />`);
+    },
     configurePreviewServer(server) {
       server.middlewares.use((req, res, next) => {
         const url = new URL(req.url ?? '/', 'http://localhost');

@@ -81,6 +81,9 @@ export function demoAssets(): Plugin {
         return;
       }
       this.emitFile({ type: 'asset', fileName: 'demo/manifest.json', source: manifestOf(files) });
+      // GitHub Pages deployed from a branch runs Jekyll, which leaves out files named `_…` (`_metadata`)
+      // unless the site's root has a `.nojekyll`; other hosts ignore it
+      this.emitFile({ type: 'asset', fileName: '.nojekyll', source: '' });
       for (const f of files) this.emitFile({ type: 'asset', fileName: `demo/${f.path}`, source: readFileSync(f.source) });
     },
   };

@@ -4,9 +4,11 @@ import { createRoot } from 'react-dom/client';
 import { connectWorkerInspector } from '../worker';
 import { App } from './app';
 import { InspectorProvider } from './inspector-context';
+import { registerServiceWorker } from './offline/register-service-worker';
 import './styles.css';
 
 const { inspector } = connectWorkerInspector();
+registerServiceWorker();
 const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: false } } });
 
 const root = document.getElementById('root');

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
-import { buildContentSecurityPolicy } from '../../vite-plugins/content-security-policy';
+import { buildContentSecurityPolicy, metaContentSecurityPolicy } from '../../vite-plugins/content-security-policy';
 import { requireCommitted } from '../helpers/committed-data';
 import { expandArgs, parseDockerfile } from '../helpers/parse-dockerfile';
 
@@ -122,11 +122,14 @@ describe('the npm package runs with Node alone', () => {
       expect(html).toBe(readFileSync(path.join(project, 'node_modules/savepoint-inspector/dist/index.html'), 'utf8'));
       expect(page.headers.get('content-security-policy')).toBe(buildContentSecurityPolicy(null));
       const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
-      const script = /src="\/?(assets\/[^"]+\.js)"/.exec(html)![1]!;
+      const script = /src="(?:\.?\/)?(assets\/[^"]+\.js)"/.exec(html)![1]!;
       const origin = new URL(url).origin;
       const asset = await fetch(`${origin}/${script}`, { headers: { cookie } });
       expect([asset.status, asset.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
       expect((await fetch(`${origin}/${script}`)).status).toBe(403);
+      // the static build's policy is in the page too; its offline copy is for static hosts, not here
+      expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${metaContentSecurityPolicy()}" />`);
+      expect((await fetch(`${origin}/service-worker.js`, { headers: { cookie } })).status).toBe(404);
       expect((await fetch(`${origin}/`)).status).toBe(403);
       // a port in use: a clear message, exit 2
       const port = new URL(url).port;

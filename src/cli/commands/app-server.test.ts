@@ -37,6 +37,7 @@ describe('serve: the app server', () => {
     mkdirSync(path.join(app, 'assets'), { recursive: true });
     writeFileSync(path.join(app, 'index.html'), '<!doctype html><title>app</title>');
     writeFileSync(path.join(app, 'assets', 'main.js'), 'console.log(1);');
+    writeFileSync(path.join(app, 'service-worker.js'), 'self.addEventListener("fetch", () => {});');
     writeFileSync(path.join(app, 'assets', 'engine.wasm'), new Uint8Array([0, 0x61, 0x73, 0x6d]));
     writeFileSync(path.join(dir, 'secret.txt'), 'outside the app folder');
     symlinkSync(path.join(dir, 'secret.txt'), path.join(app, 'assets', 'link.txt'));
@@ -87,6 +88,13 @@ describe('serve: the app server', () => {
     expect(wasm.headers['content-type']).toBe('application/wasm');
     expect(wasm.headers['content-length']).toBe('4');
     expect((await get(server.port, `/assets/none.js?token=${token}`)).status).toBe(404);
+  });
+
+  it("does not hand out the build's service worker: each serve is a new origin (a new port), where it would store the whole build again", async () => {
+    const sw = await get(server.port, `/service-worker.js?token=${token}`);
+    expect(sw.status).toBe(404);
+    expect(sw.body).toBe('not found: the offline copy (service-worker.js) is for static hosts; serve runs on this machine\n');
+    expect((await get(server.port, `/assets/main.js?token=${token}`)).status).toBe(200);
   });
 
   it("sends the static build's Content-Security-Policy, on refusals too", async () => {

@@ -6,7 +6,10 @@
  * (HttpOnly, SameSite=Strict, named for the port), which the page's own requests (scripts, workers,
  * WebAssembly) then carry. Without either: 403. A Host other than this server's loopback address
  * (a DNS-rebinding page) is refused too. Only GET and HEAD, only files inside the folder: a path with
- * `..`, a NUL, a backslash or a symbolic link out of the folder is refused.
+ * `..`, a NUL, a backslash or a symbolic link out of the folder is refused. The build's service worker
+ * (`service-worker.js`, the offline copy for static hosts) is not handed out: each `serve` picks a new
+ * port, so a new origin, where it would store the whole build (35 MB) again, and this server is on
+ * this machine anyway; the app runs without it.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -15,6 +18,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildContentSecurityPolicy } from '../../../vite-plugins/content-security-policy';
+
+/** The build's service worker (vite.config.ts, src/ui/offline/), answered 404 here. */
+const SERVICE_WORKER_PATH = '/service-worker.js';
 
 /** The only address `serve` binds: loopback, never a public interface. */
 export const SERVE_HOST = '127.0.0.1';
@@ -112,6 +118,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, { root, token, 
     res.setHeader('Allow', 'GET, HEAD');
     return respond(res, 405, 'method not allowed');
   }
+  if (url.pathname === SERVICE_WORKER_PATH) return respond(res, 404, 'not found: the offline copy (service-worker.js) is for static hosts; serve runs on this machine');
   // the path as sent: the URL parser would resolve `..` away, hiding the attempt
   const file = await resolveFile(root, (req.url ?? '/').split(/[?#]/, 1)[0] ?? '/');
   if (file === 'refused') return respond(res, 403, 'forbidden: the path leaves the app folder');
