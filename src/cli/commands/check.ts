@@ -6,9 +6,9 @@
  * (core/report VERDICT_EXIT_CODES: only compatible exits 0), 2 for unusable input.
  */
 import path from 'node:path';
-import { checkSavepoint, computeExitCode, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import { checkSavepoint, computeExitCode, REPORT_FORMATS, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
-import { writeOutputFile } from '../output-failure';
+import { quietReportText, writeReport } from '../write-report';
 import { METADATA_OPTION, parseReportFormat, parseTarget, parseTypeKind, parseWith, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, createParallelValueScan, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
@@ -35,7 +35,7 @@ export const checkCommand: CliCommand = {
     '  --java-class NAME        new Java binary class (default: derived from the new descriptor\'s java options)',
     '  --kind generated|dynamic type kind of the new state type (default: the saved kind)',
     '  --format FORMAT          text (default), json, markdown, html, junit, github or sarif (SARIF 2.1.0)',
-    '  --output FILE            write the report to FILE instead of stdout',
+    '  --output FILE            write the report to FILE instead of stdout (- is stdout)',
     '  --no-values              do not scan saved values (no value warnings)',
     '  --workers N              worker threads for the value scan of larger savepoints (default 2, at most 64; .tar.gz: 1)',
     '  --metadata PATH          which savepoint of an input holding several (its _metadata path in it, or its folder)',
@@ -44,6 +44,8 @@ export const checkCommand: CliCommand = {
     'Exit codes (by the report\'s overall verdict; only compatible passes):',
     ...formatExitCodeLines(),
   ].join('\n'),
+  formats: REPORT_FORMATS,
+  quiet: 'text: nothing when the verdict is compatible, else its verdict and summary lines; other formats print their whole document; the exit code is the verdict\'s',
   options: {
     ...METADATA_OPTION,
     descriptors: { type: 'string' },
@@ -113,10 +115,8 @@ export const checkCommand: CliCommand = {
     // the value scan of a larger savepoint runs in worker threads, a share of the subtasks each (same report)
     const scanWorkers = check.scanValues ? await countScanWorkers(savepoint, workers ?? 2) : 1;
     const report = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(savepoint, files, check, { workers: scanWorkers, ...savepointInputOptions(values) }) });
-    const text = formatReport(report, format);
-    const output = values['output'];
-    if (typeof output === 'string') await writeOutputFile(output, text);
-    else io.stdout(text);
+    const text = values['quiet'] === true && format === 'text' ? quietReportText(report, formatReport(report, format)) : formatReport(report, format);
+    await writeReport(values['output'], text, io);
     return computeExitCode(report);
   },
 };

@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { compareDescriptorSets, computeExitCode, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import { compareDescriptorSets, computeExitCode, REPORT_FORMATS, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
-import { writeOutputFile } from '../output-failure';
+import { quietReportText, writeReport } from '../write-report';
 import { looksLikeJar, readDescriptorSetFile, readJobJar } from '../sources';
 import { parseReportFormat, parseTarget, parseTypeKind, parseWith, takeOnePositional } from '../parse-cli-values';
 import packageJson from '../../../package.json' with { type: 'json' };
@@ -34,12 +34,14 @@ export const compareCommand: CliCommand = {
     '  --target 0.x|1.x         library line of both applications (default: the new jar\'s bundled flink-datastream-protobuf, else 1.x)',
     '  --kind generated|dynamic type kind of the state (default generated: Java classes derived from the java options)',
     '  --format FORMAT          text (default), json, markdown, html, junit, github or sarif (SARIF 2.1.0)',
-    '  --output FILE            write the report to FILE instead of stdout',
+    '  --output FILE            write the report to FILE instead of stdout (- is stdout)',
     '  -h, --help               show this help',
     '',
     'Exit codes (by the report\'s overall verdict; only compatible passes):',
     ...formatExitCodeLines(),
   ].join('\n'),
+  formats: REPORT_FORMATS,
+  quiet: 'text: nothing when the verdict is compatible, else its verdict and summary lines; other formats print their whole document; the exit code is the verdict\'s',
   options: {
     against: { type: 'string' },
     'job-jar': { type: 'string' },
@@ -91,10 +93,8 @@ export const compareCommand: CliCommand = {
       // only the JSON and HTML reports show the schema diff: the other formats do not pay for it
       schemaDiff: formatShowsSchemaDiff(format),
     });
-    const text = formatReport(report, format);
-    const output = values['output'];
-    if (typeof output === 'string') await writeOutputFile(output, text);
-    else io.stdout(text);
+    const text = values['quiet'] === true && format === 'text' ? quietReportText(report, formatReport(report, format)) : formatReport(report, format);
+    await writeReport(values['output'], text, io);
     return computeExitCode(report);
   },
 };

@@ -32,6 +32,7 @@ export const migrationJobCommand: CliCommand = {
     '',
     'Exit codes: 0 the project carries at least one state, 1 nothing to carry (README says why), 2 unusable input.',
   ].join('\n'),
+  quiet: 'the first line only (where the project was written)',
   options: {
     ...METADATA_OPTION,
     descriptors: { type: 'string' },
@@ -49,6 +50,7 @@ export const migrationJobCommand: CliCommand = {
     if (typeof descriptors !== 'string' && typeof jobJar !== 'string') throw new CliUsageError('--descriptors <job.binpb> or --job-jar <job.jar> is required');
     const output = values['output'];
     if (typeof output !== 'string') throw new CliUsageError('--output <dir> is required');
+    if (output === '-') throw new CliUsageError('--output is the folder of the project (several files): - (stdout) cannot hold it');
     const serializer = parseSerializer(values['serializer']);
     const line = parseLine(values['flink-line']);
     await checkOutputDir(output);
@@ -78,7 +80,8 @@ export const migrationJobCommand: CliCommand = {
       await mkdir(path.dirname(target), { recursive: true });
       await writeOutputFile(target, f.content);
     }
-    io.stdout(formatSummary(job, output));
+    const summary = formatSummary(job, output);
+    io.stdout(values['quiet'] === true ? `${summary.split('\n')[0]!}\n` : summary);
     return job.carried.length > 0 ? EXIT_OK : EXIT_FINDINGS;
   },
 };
