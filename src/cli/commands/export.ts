@@ -44,6 +44,7 @@ export const exportCommand: CliCommand = {
     '  --metadata PATH       which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help            show this help',
   ].join('\n'),
+  formats: FORMATS,
   quiet: 'no progress on stderr, and no summary line on success (warnings and failures are still said)',
   options: {
     ...METADATA_OPTION,
