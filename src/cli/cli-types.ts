@@ -12,10 +12,10 @@ export interface CliIo {
   /** stdout as a byte stream, for a command's binary output (`export --output -`); absent in-process unless a test gives one */
   stdoutStream?: Writable;
   /** stdin as a byte stream, for an input named `-` (`inspect - < sp.zip`); absent in-process unless a test gives one */
-  stdin?: Readable;
+  openStdin?: () => Readable;
   /** whether stdout is a terminal (colour, format-color.ts); false when absent */
   stdoutIsTTY?: boolean;
-  /** the environment colour and the config file consult (NO_COLOR, FORCE_COLOR); process.env when absent */
+  /** the environment colour consults (NO_COLOR, FORCE_COLOR, TERM); none when absent (in-process: no colour) */
   env?: Record<string, string | undefined>;
   /** the folder the config file is looked for from, upward (load-cli-config.ts); process.cwd() when absent */
   cwd?: string;
@@ -42,6 +42,11 @@ export interface CliCommand {
    * among them, and then takes the old `--json` as `--format json` with a deprecation note (dispatch-command.ts)
    */
   formats?: readonly string[];
+  /**
+   * the arguments naming a file the command reads: there `-` is stdin, and `-` or a FIFO is spooled to a
+   * temporary file before the command runs (sources/spool-streamed-input.ts); `limits`: bytes at most, by option
+   */
+  inputs?: { positionals?: boolean; options?: readonly string[]; limits?: Readonly<Record<string, number>> };
   /** what `--quiet` (every command) leaves of the output, one line for its help and docs/cli.md */
   quiet: string;
   /** runs with parsed values and positionals; returns the exit code */

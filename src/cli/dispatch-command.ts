@@ -12,7 +12,7 @@ import { classifyError, isUsageError, wrongInput, type UsageError } from '../cor
 import { formatExitCodeLines } from '../core/report';
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK, type CliCommand, type CliIo, type CliRunArgs } from './cli-types';
 import { suggestName } from './suggest-name';
-import { describeHttpDeadlinePassed, runWithHttpDeadline } from './sources';
+import { describeHttpDeadlinePassed, isStreamedInput, runWithHttpDeadline, spoolStreamedInput } from './sources';
 
 const PROGRAM = 'savepoint-inspector';
 
@@ -48,6 +48,7 @@ export async function dispatchCommand(commands: readonly CliCommand[], argv: rea
     if (deprecated.some((d) => d.spelling === '--json') && typeof parsed.values['format'] === 'string' && parsed.formatCount > 1) {
       throw new CliUsageError('--json is --format json: give one of them');
     }
+    await spoolStreamedInputs(command, parsed, io, cleanups);
     // an HTTP input's deadline for all its reads (SAVEPOINT_INSPECTOR_HTTP_DEADLINE) that passed is exit 2, whatever the command made of the failed reads
     const run = () => command.run({ values: parsed.values, positionals: parsed.positionals, deprecated: deprecated.map((d) => d.spelling), atExit: (c) => cleanups.push(c) }, io);
     const { result, passed } = await runWithHttpDeadline(run);
@@ -67,6 +68,29 @@ export async function dispatchCommand(commands: readonly CliCommand[], argv: rea
     return EXIT_BAD_INPUT;
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
+
+/**
+ * `-` (stdin) and FIFOs among the command's file arguments (CliCommand.inputs) are spooled to temporary files,
+ * which the command then reads in their place; at most one argument can be `-`.
+ */
+async function spoolStreamedInputs(command: CliCommand, parsed: ParsedCommandLine, io: CliIo, cleanups: (() => Promise<void> | void)[]): Promise<void> {
+  const inputs = command.inputs;
+  if (inputs === undefined) return;
+  const slots: { arg: string; option?: string; set: (path: string) => void }[] = [];
+  if (inputs.positionals === true) parsed.positionals.forEach((arg, i) => slots.push({ arg, set: (p) => (parsed.positionals[i] = p) }));
+  for (const option of inputs.options ?? []) {
+    const value = parsed.values[option];
+    if (typeof value === 'string') slots.push({ arg: value, option, set: (p) => (parsed.values[option] = p) });
+    if (Array.isArray(value)) value.forEach((arg, i) => typeof arg === 'string' && slots.push({ arg, option, set: (p) => (value[i] = p) }));
+  }
+  if (slots.filter((s) => s.arg === '-').length > 1) throw new CliUsageError('only one input can be - (stdin)');
+  for (const slot of slots) {
+    if (!(await isStreamedInput(slot.arg))) continue;
+    const spooled = await spoolStreamedInput(slot.arg, io.openStdin, slot.option === undefined ? undefined : inputs.limits?.[slot.option]);
+    cleanups.push(spooled.remove);
+    slot.set(spooled.path);
   }
 }
 

@@ -4,10 +4,11 @@
  * document (the old `--json` and `--first` kept with a deprecation note), `--output -` as stdout, `--quiet`.
  * Runs the CLI in-process on committed fixtures.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireCommitted } from '../../tests/helpers/committed-data';
 import { COMMANDS } from './commands';
@@ -168,5 +169,36 @@ describe('--quiet on every command', () => {
     const list = await run('export-schema', SAVEPOINT, '-q');
     expect(list.stdout.split('\n')).toHaveLength(2);
     expect(list.stdout).toMatch(/^\d+ Protobuf state\(s\), /);
+  });
+});
+
+describe('- is stdin where a file is read; a FIFO is read like a file', () => {
+  const ZIP = path.resolve('fixtures/savepoints/flink-2.3/hashmap/canonical-compressed/savepoint.zip');
+  const runWithStdin = async (bytes: Buffer, ...argv: string[]) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), openStdin: () => Readable.from([bytes]) });
+    return { code, stdout, stderr };
+  };
+
+  it('inspect - reads a savepoint archive from stdin; check --descriptors - the new schema', async () => {
+    const fromFile = await run('inspect', ZIP, '--format', 'json');
+    const fromStdin = await runWithStdin(readFileSync(ZIP), 'inspect', '-', '--format', 'json');
+    expect(fromStdin.code).toBe(0);
+    const strip = (doc: string) => ({ ...(JSON.parse(doc) as Record<string, unknown>), input: undefined });
+    expect(strip(fromStdin.stdout)).toEqual(strip(fromFile.stdout));
+    const check = await run('check', SAVEPOINT, '--descriptors', DEMO_SCHEMA, '--no-values', '--format', 'json');
+    const piped = await runWithStdin(readFileSync(DEMO_SCHEMA), 'check', SAVEPOINT, '--descriptors', '-', '--no-values', '--format', 'json');
+    expect(piped.code).toBe(check.code);
+    const inputs = (doc: string) => (JSON.parse(doc) as { inputs: { sha256: string; size: number }[] }).inputs.map((i) => [i.size, i.sha256]);
+    expect(inputs(piped.stdout)).toEqual(inputs(check.stdout));
+    expect((await runWithStdin(readFileSync(DEMO_SCHEMA), 'check', '-', '--descriptors', '-')).stderr).toContain('only one input can be - (stdin)');
+  });
+
+  it('a process substitution (a FIFO) as --descriptors, in a real shell', () => {
+    const script = `exec "${process.execPath}" --import tsx src/cli/main.ts check "${SAVEPOINT}" --descriptors <(cat "${DEMO_SCHEMA}") --no-values --quiet`;
+    const r = spawnSync('bash', ['--norc', '-c', script], { encoding: 'utf8', timeout: 120_000 });
+    expect([r.status, r.stderr]).toEqual([1, '']);
+    expect(r.stdout.split('\n')[0]).toBe('Verdict: NOT RESTORABLE');
   });
 });

@@ -5,6 +5,7 @@
  * will the restore work with the new schema, per Protobuf state. The exit code is the overall verdict's
  * (core/report VERDICT_EXIT_CODES: only compatible exits 0), 2 for unusable input.
  */
+import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import path from 'node:path';
 import { checkSavepoint, computeExitCode, REPORT_FORMATS, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
@@ -45,6 +46,7 @@ export const checkCommand: CliCommand = {
     ...formatExitCodeLines(),
   ].join('\n'),
   formats: REPORT_FORMATS,
+  inputs: { positionals: true, options: ['descriptors', 'job-jar', 'with'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
   quiet: 'text: nothing when the verdict is compatible, else its verdict and summary lines; other formats print their whole document; the exit code is the verdict\'s',
   options: {
     ...METADATA_OPTION,

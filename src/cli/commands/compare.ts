@@ -41,6 +41,7 @@ export const compareCommand: CliCommand = {
     ...formatExitCodeLines(),
   ].join('\n'),
   formats: REPORT_FORMATS,
+  inputs: { positionals: true, options: ['against', 'job-jar', 'with'] },
   quiet: 'text: nothing when the verdict is compatible, else its verdict and summary lines; other formats print their whole document; the exit code is the verdict\'s',
   options: {
     against: { type: 'string' },

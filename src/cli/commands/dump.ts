@@ -10,7 +10,7 @@
  */
 import { findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
 import { wrongInput, type SavepointFiles, formatHex } from '../../core/io';
-import { listProtobufValueDetails, type DecodedProtobufValue } from '../../core/protobuf';
+import { listProtobufValueDetails, MAX_DESCRIPTOR_BYTES, type DecodedProtobufValue } from '../../core/protobuf';
 import { fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { JSON_SCHEMA_VERSION, METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
@@ -39,6 +39,7 @@ export const dumpCommand: CliCommand = {
     '  -h, --help           show this help',
   ].join('\n'),
   formats: TEXT_OR_JSON,
+  inputs: { positionals: true, options: ['descriptors', 'job-jar', 'with'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
   quiet: 'text: the state\'s line and the count of entries, not the entries',
   options: {
     ...METADATA_OPTION,

@@ -35,6 +35,7 @@ export const exportSchemaCommand: CliCommand = {
     'Then: savepoint-inspector compare <new.binpb> --against FILE --root <root>',
   ].join('\n'),
   formats: TEXT_OR_JSON,
+  inputs: { positionals: true },
   quiet: 'the list\'s first line (how many states and schemas); with --output, nothing',
   options: {
     ...METADATA_OPTION,

@@ -7,6 +7,7 @@
  * (back pressure: a slow pipe or disk pauses the scan; memory stays at a row group). A state whose values cannot be
  * read is refused with its reason (exit 2); rows that are not the whole state are said so on stderr.
  */
+import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { createWriteStream, mkdirSync, openSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
@@ -45,6 +46,7 @@ export const exportCommand: CliCommand = {
     '  -h, --help            show this help',
   ].join('\n'),
   formats: FORMATS,
+  inputs: { positionals: true, options: ['descriptors', 'job-jar', 'with'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
   quiet: 'no progress on stderr, and no summary line on success (warnings and failures are still said)',
   options: {
     ...METADATA_OPTION,

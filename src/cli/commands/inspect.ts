@@ -3,6 +3,7 @@
  * what a savepoint holds per operator and state (serializers, entry counts), from `_metadata` and
  * the state files.
  */
+import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { inspectSavepoint, openSavepoint, type SavepointInspection } from '../../core/flink';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
 import { METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
@@ -29,6 +30,7 @@ export const inspectCommand: CliCommand = {
     '  -h, --help      show this help',
   ].join('\n'),
   formats: TEXT_OR_JSON,
+  inputs: { positionals: true, options: ['descriptors', 'job-jar', 'with'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
   quiet: 'text: only the closing line (how many states were decoded fully)',
   options: {
     ...METADATA_OPTION,

@@ -5,6 +5,7 @@
  * ProtobufTypeInformation (core: generateKryoMigrationJob). Exit 0 when the job carries a state, 1 when there is
  * nothing it can carry (the README still says why), 2 on unusable input.
  */
+import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { generateKryoMigrationJob, inspectProtobufStates, loadDescriptorSet, type KryoMigrationJob } from '../../core/compat';
@@ -32,6 +33,7 @@ export const migrationJobCommand: CliCommand = {
     '',
     'Exit codes: 0 the project carries at least one state, 1 nothing to carry (README says why), 2 unusable input.',
   ].join('\n'),
+  inputs: { positionals: true, options: ['descriptors', 'job-jar'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
   quiet: 'the first line only (where the project was written)',
   options: {
     ...METADATA_OPTION,

@@ -3,6 +3,7 @@
  * State Processor API job must rewrite for flink-datastream-protobuf (key type, value class, message, the Kryo
  * configuration found, what to do) and what it cannot carry. Exit 0 with a plan, 1 when there is nothing to migrate.
  */
+import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import path from 'node:path';
 import { inspectProtobufStates, loadDescriptorSet, planKryoMigration, type KryoMigrationOperator } from '../../core/compat';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
@@ -24,6 +25,7 @@ export const migrationPlanCommand: CliCommand = {
     'Exit codes: 0 a plan was written, 1 no Protobuf state held by Kryo, 2 unusable input.',
   ].join('\n'),
   formats: TEXT_OR_JSON,
+  inputs: { positionals: true, options: ['descriptors'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
   quiet: 'text: one line, how many states of how many operators to migrate (the exit code says whether any)',
   options: {
     ...METADATA_OPTION,

@@ -4,6 +4,7 @@
  * payload bytes, depth, unknown fields, large/aliased values, value findings), scanned in parallel
  * worker threads, optionally on a sample.
  */
+import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { describeProtobufStateScan } from '../../core/compat';
 import type { StateSample } from '../../core/flink';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
@@ -29,6 +30,7 @@ export const statsCommand: CliCommand = {
     '  -h, --help           show this help',
   ].join('\n'),
   formats: TEXT_OR_JSON,
+  inputs: { positionals: true, options: ['descriptors', 'job-jar', 'with'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
   quiet: 'text: the first line, the sample line, and each state not read in whole, error and warning',
   options: {
     ...METADATA_OPTION,
