@@ -10,6 +10,7 @@ import path from 'node:path';
 import { checkSavepoint, computeExitCode, REPORT_FORMATS, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { quietReportText, writeReport } from '../write-report';
+import { colorReportText, shouldColor } from '../format-color';
 import { METADATA_OPTION, parseReportFormat, parseTarget, parseTypeKind, parseWith, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, createParallelValueScan, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
@@ -118,7 +119,9 @@ export const checkCommand: CliCommand = {
     const scanWorkers = check.scanValues ? await countScanWorkers(savepoint, workers ?? 2) : 1;
     const report = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(savepoint, files, check, { workers: scanWorkers, ...savepointInputOptions(values) }) });
     const text = values['quiet'] === true && format === 'text' ? quietReportText(report, formatReport(report, format)) : formatReport(report, format);
-    await writeReport(values['output'], text, io);
+    // colour only on a terminal, never into a file (format-color.ts)
+    const toStdout = values['output'] === undefined || values['output'] === '-';
+    await writeReport(values['output'], format === 'text' && toStdout && shouldColor(io) ? colorReportText(text) : text, io);
     return computeExitCode(report);
   },
 };

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { compareDescriptorSets, computeExitCode, REPORT_FORMATS, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { quietReportText, writeReport } from '../write-report';
+import { colorReportText, shouldColor } from '../format-color';
 import { looksLikeJar, readDescriptorSetFile, readJobJar } from '../sources';
 import { parseReportFormat, parseTarget, parseTypeKind, parseWith, takeOnePositional } from '../parse-cli-values';
 import packageJson from '../../../package.json' with { type: 'json' };
@@ -95,7 +96,9 @@ export const compareCommand: CliCommand = {
       schemaDiff: formatShowsSchemaDiff(format),
     });
     const text = values['quiet'] === true && format === 'text' ? quietReportText(report, formatReport(report, format)) : formatReport(report, format);
-    await writeReport(values['output'], text, io);
+    // colour only on a terminal, never into a file (format-color.ts)
+    const toStdout = values['output'] === undefined || values['output'] === '-';
+    await writeReport(values['output'], format === 'text' && toStdout && shouldColor(io) ? colorReportText(text) : text, io);
     return computeExitCode(report);
   },
 };

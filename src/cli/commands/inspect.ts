@@ -10,6 +10,7 @@ import { METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional,
 import { buildInspectDocument } from '../format/build-inspect-document';
 import { formatInspectionText } from '../format/format-inspection-text';
 import { openNodeInput } from '../sources';
+import { colorInspectionText, shouldColor } from '../format-color';
 import { createCommandRegistry } from './create-command-registry';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
@@ -54,7 +55,8 @@ export const inspectCommand: CliCommand = {
     } else {
       const text = formatInspectionText(inspection);
       // --quiet: the closing line alone (the last one)
-      io.stdout(values['quiet'] === true ? `${text.trimEnd().split('\n').pop()!}\n` : text);
+      const shown = values['quiet'] === true ? `${text.trimEnd().split('\n').pop()!}\n` : text;
+      io.stdout(shouldColor(io) ? colorInspectionText(shown) : shown);
     }
     return values['strict'] === true && !isDecodedFully(inspection) ? EXIT_FINDINGS : EXIT_OK;
   },
