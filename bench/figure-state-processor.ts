@@ -46,7 +46,7 @@ export function skippedStateProcessorFigure(reason: string): Figure {
 export function measureStateProcessor(dir: string, manifest: BenchSavepointManifest, classpath: string): Figure[] {
   buildCliBundle(); // fresh right before timing, or bin/ would fall back to tsx
   const cli = path.resolve(process.cwd(), 'bin/savepoint-inspector.mjs');
-  const ours = timeProcess(process.execPath, [cli, 'stats', dir, '--json', '--workers', '2'], 1);
+  const ours = timeProcess(process.execPath, [cli, 'stats', dir, '--format', 'json', '--workers', '2'], 1);
   const stats = JSON.parse(ours.stdout) as CliStats;
   const ourValues = stats.states.reduce((s, x) => s + (x.protobuf?.values ?? 0), 0);
   const ourBytes = stats.states.reduce((s, x) => s + (x.protobuf?.totalPayloadBytes ?? 0), 0);

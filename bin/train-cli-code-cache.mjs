@@ -16,10 +16,10 @@ const rocksdb = at('fixtures/savepoints/flink-2.3/rocksdb/canonical/savepoint');
 const changed = at('src/ui/demo-schema/events-changed.binpb');
 const pair = (name) => [at(`fixtures/schema-changes/${name}/new.binpb`), '--against', at(`fixtures/schema-changes/${name}/old.binpb`)];
 const runs = [
-  ['inspect', savepoint, '--json'],
+  ['inspect', savepoint, '--format', 'json'],
   ['inspect', rocksdb],
-  ['export-schema', savepoint, '--json'],
-  ['dump', savepoint, '--operator', 'int-keyed', '--state', 'last-event', '--limit', '3', '--json'],
+  ['export-schema', savepoint, '--format', 'json'],
+  ['dump', savepoint, '--operator', 'int-keyed', '--state', 'last-event', '--limit', '3', '--format', 'json'],
   ['check', savepoint, '--descriptors', changed, '--no-values', '--format', 'json'],
   ['check', savepoint, '--descriptors', changed, '--target', '0.x'],
   ['check', rocksdb, '--descriptors', changed, '--format', 'markdown'],

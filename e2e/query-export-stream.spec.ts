@@ -209,7 +209,7 @@ test('Query view: results in the virtualized table and downloadable; a query err
 /** The demo's operator id whose first 8 hex digits name the table. */
 async function findOperatorId(prefix: string): Promise<string> {
   let json = '';
-  expect(await runCli(['inspect', DEMO, '--json'], { stdout: (t) => (json += t), stderr: () => undefined })).toBe(0);
+  expect(await runCli(['inspect', DEMO, '--format', 'json'], { stdout: (t) => (json += t), stderr: () => undefined })).toBe(0);
   const ops = (JSON.parse(json) as { operators: { id: string }[] }).operators;
   return ops.find((o) => o.id.startsWith(prefix))!.id;
 }

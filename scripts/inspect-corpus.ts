@@ -59,7 +59,7 @@ try {
     for (const sp of listSavepoints(folder)) {
       const cpuFile = path.join(work, 'cpu.txt');
       rmSync(cpuFile, { force: true });
-      const r = spawnSync(process.execPath, ['--require', preload, cli, 'inspect', sp, '--json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, INSPECT_CORPUS_CPU: cpuFile } });
+      const r = spawnSync(process.execPath, ['--require', preload, cli, 'inspect', sp, '--format', 'json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, INSPECT_CORPUS_CPU: cpuFile } });
       const cpuMs = existsSync(cpuFile) ? Number(readFileSync(cpuFile, 'utf8')) : NaN;
       const name = path.relative(path.dirname(folder), sp);
       let summary = { states: 0, decodedFully: 0, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 };

@@ -69,17 +69,17 @@ async function listCases(): Promise<Case[]> {
   const savepoints = listSavepointInputs();
   const sets = listDescriptorSets();
   for (const sp of savepoints) {
-    cases.push({ family: 'inspect', name: `inspect ${sp}`, argv: ['inspect', sp, '--json'] });
-    for (const w of ['1', '2']) cases.push({ family: 'stats', name: `stats ${sp} w${w}`, argv: ['stats', sp, '--json', '--workers', w] });
+    cases.push({ family: 'inspect', name: `inspect ${sp}`, argv: ['inspect', sp, '--format', 'json'] });
+    for (const w of ['1', '2']) cases.push({ family: 'stats', name: `stats ${sp} w${w}`, argv: ['stats', sp, '--format', 'json', '--workers', w] });
     for (const set of sets) {
       for (const target of ['0.x', '1.x']) cases.push({ family: 'check', name: `check ${sp} ${set} ${target}`, argv: ['check', sp, '--descriptors', set, '--target', target, '--format', 'json', '--workers', '1'] });
     }
     // dump every state that inspect names
-    const inspected = await run(['inspect', sp, '--json', '--headers-only']);
+    const inspected = await run(['inspect', sp, '--format', 'json', '--headers-only']);
     if (inspected.code !== 0) continue;
     const doc = JSON.parse(inspected.stdout) as { operators: { id: string; states: { name: string }[] }[] };
     for (const op of doc.operators) {
-      for (const st of op.states) cases.push({ family: 'dump', name: `dump ${sp} ${op.id} ${st.name}`, argv: ['dump', sp, '--operator', op.id, '--state', st.name, '--json', '--limit', '50'] });
+      for (const st of op.states) cases.push({ family: 'dump', name: `dump ${sp} ${op.id} ${st.name}`, argv: ['dump', sp, '--operator', op.id, '--state', st.name, '--format', 'json', '--limit', '50'] });
     }
   }
   return cases;

@@ -2,7 +2,7 @@
  * The CLI's plumbing types: where output goes (so runCli runs in-process in tests) and what a
  * subcommand looks like. Commands are registered in commands/index.ts.
  */
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/io';
 
@@ -11,6 +11,14 @@ export interface CliIo {
   stderr(text: string): void;
   /** stdout as a byte stream, for a command's binary output (`export --output -`); absent in-process unless a test gives one */
   stdoutStream?: Writable;
+  /** stdin as a byte stream, for an input named `-` (`inspect - < sp.zip`); absent in-process unless a test gives one */
+  openStdin?: () => Readable;
+  /** whether stdout is a terminal (colour, format-color.ts); false when absent */
+  stdoutIsTTY?: boolean;
+  /** the environment colour consults (NO_COLOR, FORCE_COLOR, TERM); none when absent (in-process: no colour) */
+  env?: Record<string, string | undefined>;
+  /** the folder the config file is looked for from, upward (load-cli-config.ts); process.cwd() when absent */
+  cwd?: string;
 }
 
 /** Exit codes shared by all commands (docs/cli.md). */
@@ -29,8 +37,29 @@ export interface CliCommand {
   /** usage text shown by `<command> --help` and on usage errors */
   usage: string;
   options: NonNullable<ParseArgsConfig['options']>;
+  /**
+   * what `--format` takes, the first being the default (text): every command printing a document has `json`
+   * among them, and then takes the old `--json` as `--format json` with a deprecation note (dispatch-command.ts)
+   */
+  formats?: readonly string[];
+  /**
+   * the arguments naming a file the command reads: there `-` is stdin, and `-` or a FIFO is spooled to a
+   * temporary file before the command runs (sources/spool-streamed-input.ts); `limits`: bytes at most, by option
+   */
+  inputs?: { positionals?: boolean; options?: readonly string[]; limits?: Readonly<Record<string, number>> };
+  /** what `--quiet` (every command) leaves of the output, one line for its help and docs/cli.md */
+  quiet: string;
   /** runs with parsed values and positionals; returns the exit code */
-  run(args: { values: Record<string, string | boolean | (string | boolean)[] | undefined>; positionals: string[] }, io: CliIo): Promise<number>;
+  run(args: CliRunArgs, io: CliIo): Promise<number>;
+}
+
+export interface CliRunArgs {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+  /** old spellings the command line used (`--json`, `--first`), each already noted on stderr */
+  deprecated: readonly string[];
+  /** registers work to do when the command ends, whatever its outcome (a spooled stdin's temporary file) */
+  atExit(cleanup: () => Promise<void> | void): void;
 }
 
 /** A usage problem with an option or argument: a UsageError (code `bad-option`) reported with the command's usage, exit code 2. */

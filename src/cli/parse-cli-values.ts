@@ -47,3 +47,21 @@ export function savepointInputOptions(values: Record<string, unknown>): { metada
   if (typeof raw !== 'string' || raw === '') throw new CliUsageError('--metadata expects a path inside the savepoint input');
   return { metadataPath: raw };
 }
+
+/** The formats of a command that prints a text or a JSON document (`--format text|json`, default text). */
+export const TEXT_OR_JSON = ['text', 'json'] as const;
+
+/** `--format`, one of `formats` (the first is the default). */
+export function parseFormat<F extends string>(raw: unknown, formats: readonly F[]): F {
+  const format = String(raw ?? formats[0]);
+  if (!(formats as readonly string[]).includes(format)) throw new CliUsageError(`--format must be ${formats.length === 2 ? `${formats[0]} or ${formats[1]}` : `one of ${formats.join(', ')}`}, found ${format}`);
+  return format as F;
+}
+
+/** The version of every JSON document the CLI prints, its first key `schemaVersion` (docs/report-schema.md). */
+export const JSON_SCHEMA_VERSION = 1;
+
+/** A JSON document as every command prints it: `{ "schemaVersion": 1, … }`, two-space indented, one newline. */
+export function formatJsonDocument(body: Record<string, unknown>): string {
+  return `${JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, ...body }, null, 2)}\n`;
+}

@@ -31,5 +31,8 @@ export async function runAsProcess(run: (argv: readonly string[], io: CliIo) => 
     },
     stderr: (text) => process.stderr.write(text),
     stdoutStream: process.stdout,
+    openStdin: () => process.stdin,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    env: process.env,
   });
 }

@@ -55,7 +55,7 @@ describe('runCli: exit 2 for the user\'s input and the network, exit 3 with the 
       // magic 0x4960672d, version 2, then what a V2 writer puts next (not read)
       writeFileSync(path.join(dir, '_metadata'), Buffer.concat([Buffer.from([0x49, 0x60, 0x67, 0x2d, 0, 0, 0, 2]), Buffer.alloc(32)]));
       const message = `_metadata format version 2 was written by Flink ≤ 1.10, not supported (this reader supports versions 3–7) — at ${path.basename(dir)}/_metadata, offset 4 (0x4)\n`;
-      for (const argv of [['inspect', dir, '--strict', '--json'], ['stats', dir], ['check', dir, '--no-values', '--descriptors', 'src/ui/demo-schema/events-changed.binpb']]) {
+      for (const argv of [['inspect', dir, '--strict', '--format', 'json'], ['stats', dir], ['check', dir, '--no-values', '--descriptors', 'src/ui/demo-schema/events-changed.binpb']]) {
         expect(await run(...argv)).toEqual({ code: 2, stdout: '', stderr: `savepoint-inspector ${argv[0]}: ${message}` });
       }
     } finally {

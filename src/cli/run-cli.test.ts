@@ -29,7 +29,7 @@ describe('runCli: usage', () => {
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(version).toMatch(/^\d+\.\d+\.\d+/);
     for (const spelling of ['--version', '-v', 'version']) expect(await run(spelling)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
-    expect((await run('--help')).stdout).toContain("Run 'savepoint-inspector <command> --help' for a command's options, 'savepoint-inspector --version' for the version.");
+    expect((await run('--help')).stdout).toContain("Run 'savepoint-inspector help <command>' (or '<command> --help') for a command's options, 'savepoint-inspector --version' for the version.");
   });
 
   it('serve: a bad --port or an argument is a usage error, exit 2', async () => {
@@ -46,11 +46,11 @@ describe('runCli: usage', () => {
     expect(unknown.stderr.startsWith("savepoint-inspector: unknown command 'frobnicate'")).toBe(true);
     const badOption = await run('inspect', '--bogus', 'x');
     expect(badOption.code).toBe(2);
-    expect(badOption.stderr).toContain("Unknown option '--bogus'");
+    expect(badOption.stderr).toBe("savepoint-inspector: unknown option '--bogus' for 'inspect'\nRun 'savepoint-inspector help inspect' for its options.\n");
     const missing = await run('inspect');
     expect(missing.code).toBe(2);
     expect(missing.stderr.startsWith('savepoint-inspector inspect: expected a savepoint to inspect\n')).toBe(true);
-    expect((await run('inspect', '--handles', 'x')).stderr.startsWith('savepoint-inspector inspect: --handles needs --json')).toBe(true);
+    expect((await run('inspect', '--handles', 'x')).stderr.startsWith('savepoint-inspector inspect: --handles needs --format json')).toBe(true);
   });
 
   it('exits 2 with the DecodeError message (file, offset, path) for a corrupt _metadata', async () => {
@@ -97,7 +97,7 @@ describe('inspect: the closing line and --strict', () => {
     expect(native.code).toBe(0);
     expect(native.stdout.endsWith('\n\n17 of 17 states decoded fully\n')).toBe(true);
     expect(native.stdout).toContain('- long-last-event  VALUE (keyed), 4 entries, subtasks 0,1\n');
-    const json = await run('inspect', fixture('flink-1.20/rocksdb/native/savepoint'), '--strict', '--json');
+    const json = await run('inspect', fixture('flink-1.20/rocksdb/native/savepoint'), '--strict', '--format', 'json');
     expect(json.code).toBe(0);
     expect((JSON.parse(json.stdout) as { summary: unknown }).summary).toEqual({ states: 17, decodedFully: 17, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 });
   });
@@ -114,7 +114,7 @@ describe('inspect: the closing line and --strict', () => {
 
 describe('runCli: inspect --json --handles on a RocksDB native savepoint', () => {
   it('lists each file of an incremental handle: saved name, RocksDB name, size, shared or private', async () => {
-    const r = await run('inspect', '--json', '--handles', path.resolve('fixtures/savepoints/flink-2.3/rocksdb/native/savepoint'));
+    const r = await run('inspect', '--format', 'json', '--handles', path.resolve('fixtures/savepoints/flink-2.3/rocksdb/native/savepoint'));
     expect(r.code).toBe(0);
     type Handle = { kind: string; sharedFiles: number; privateFiles: number; files: { savedName: string | null; rocksdbName: string; size: number | null; shared: boolean }[] };
     const doc = JSON.parse(r.stdout) as { operators: { subtasks: { managedKeyedState: Handle | null }[] }[] };

@@ -42,7 +42,7 @@ function folderFiles(dir: string, prefix: string, counters: { state: { bytes: nu
 
 async function cliStats(dir: string, extra: string[] = []): Promise<{ states: { operatorId: string; state: string; scope: string; entries: number; valueBytes: number; protobuf?: unknown }[]; coverage?: { keyGroupsRead: number; keyGroupsWithData: number } }> {
   let out = '';
-  const code = await runCli(['stats', dir, '--json', '--workers', '1', ...extra], { stdout: (t) => void (out += t), stderr: () => undefined });
+  const code = await runCli(['stats', dir, '--format', 'json', '--workers', '1', ...extra], { stdout: (t) => void (out += t), stderr: () => undefined });
   expect(code).toBe(0);
   return JSON.parse(out);
 }

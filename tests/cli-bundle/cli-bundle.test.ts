@@ -192,7 +192,7 @@ describe('the bundled CLI answers like the TypeScript sources', () => {
   }, 120_000);
 
   it('stats with 2 worker threads: the bundled worker gives the same statistics', async () => {
-    const args = ['stats', SAVEPOINT, '--workers', '2', '--json'];
+    const args = ['stats', SAVEPOINT, '--workers', '2', '--format', 'json'];
     const expected = await inProcess(args);
     const actual = bundled(args);
     expect(actual.stderr).toBe('');

@@ -72,7 +72,7 @@ describe('check on Kryo-held Protobuf state', () => {
 describe('migration-plan', () => {
   it('plans every Kryo-held Protobuf state of the operator and names what it cannot carry', async () => {
     let stdout = '';
-    const code = await runCli(['migration-plan', path.join(ROOT, 'flink-2.3/rocksdb/kryo-registered/savepoint'), '--descriptors', SCHEMA, '--json'], { stdout: (t) => (stdout += t), stderr: () => {} });
+    const code = await runCli(['migration-plan', path.join(ROOT, 'flink-2.3/rocksdb/kryo-registered/savepoint'), '--descriptors', SCHEMA, '--format', 'json'], { stdout: (t) => (stdout += t), stderr: () => {} });
     expect(code).toBe(0);
     const plan = JSON.parse(stdout) as { operators: { uid: string | null; states: { state: string; kind: string; keyType: string | null; valueClass: string; messageType: string | null; kryo: string; action: string; generatedJob: string }[]; notCarried: { state: string; why: string }[] }[] };
     expect(plan.operators).toHaveLength(1);

@@ -103,7 +103,7 @@ describe('export into a slow sink', () => {
   it('dump (the same scan, printing) into a slow stdout waits for it too: never more than one batch of text past the high-water mark buffered', async () => {
     const { op } = await openLastEvent();
     const stdout = new SlowWritable();
-    const argv = ['dump', sp.dir, '--operator', op.id, '--state', 'last-event', '--json'];
+    const argv = ['dump', sp.dir, '--operator', op.id, '--state', 'last-event', '--format', 'json'];
     const code = await runCli(argv, { stdout: (t) => void stdout.write(Buffer.from(t)), stderr: () => undefined, stdoutStream: stdout });
     expect(code).toBe(0);
     await endWritable(stdout);

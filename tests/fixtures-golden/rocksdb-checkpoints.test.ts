@@ -122,7 +122,7 @@ describe('incremental RocksDB checkpoints written by real Flink (fixtures/rocksd
       for (const chk of c.manifest.checkpoints) {
         it(`${chk.folder}: every entry of every state, decoded fully from its SST files`, async () => {
           const dir = join(c.dir, chk.folder);
-          const inspected = await cli(['inspect', dir, '--json']);
+          const inspected = await cli(['inspect', dir, '--format', 'json']);
           expect([inspected.code, inspected.err]).toEqual([0, '']);
           const doc = JSON.parse(inspected.out) as { type: string; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: { name: string; entries: number | null; decoded: string }[] }[] };
           expect([doc.type, doc.errors]).toEqual(['checkpoint', []]);
@@ -133,7 +133,7 @@ describe('incremental RocksDB checkpoints written by real Flink (fixtures/rocksd
           expect(op.states.map((s) => [s.name, s.entries, s.decoded])).toEqual(names.map((n) => [n, chk.states[n]!.length, 'fully']));
           expect(doc.summary).toMatchObject({ partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 });
           for (const state of names) {
-            const dumped = await cli(['dump', dir, '--operator', c.manifest.operator.uid, '--state', state, '--json']);
+            const dumped = await cli(['dump', dir, '--operator', c.manifest.operator.uid, '--state', state, '--format', 'json']);
             expect([dumped.code, dumped.err], state).toEqual([0, '']);
             const entries = (JSON.parse(dumped.out) as { entries: DumpedEntry[] }).entries;
             // dump lists each subtask's entries in key-group order (the merged order of the SST files)

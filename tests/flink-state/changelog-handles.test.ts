@@ -79,11 +79,11 @@ describe('changelog keyed handles (code 14)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'spi-changelog-'));
     for (const name of readdirSync(HEAP_NATIVE)) if (name !== '_metadata') copyFileSync(path.join(HEAP_NATIVE, name), path.join(dir, name));
     writeFileSync(path.join(dir, '_metadata'), await files.metadata.read(0, files.metadata.size));
-    const clean = await cli(['dump', dir, '--operator', OP, '--state', 'last-event', '--json']);
+    const clean = await cli(['dump', dir, '--operator', OP, '--state', 'last-event', '--format', 'json']);
     expect([clean.code, clean.err, (JSON.parse(clean.out) as { entries: unknown[] }).entries.length]).toEqual([0, '', 5]);
     const pending = await wrapInChangelog((range) => [{ kind: 'changelog', code: 13, range, description: '', nested: [], files: [{ offset: 0, handle: { kind: 'relative-file', relativePath: 'changes', size: 1 } }], stateSize: 1n, checkpointedSize: 1n, handleId: 'c', storageIdentifier: 'filesystem' }]);
     writeFileSync(path.join(dir, '_metadata'), await pending.metadata.read(0, pending.metadata.size));
-    const warned = await cli(['dump', dir, '--operator', OP, '--state', 'last-event', '--json']);
+    const warned = await cli(['dump', dir, '--operator', OP, '--state', 'last-event', '--format', 'json']);
     expect([warned.code, (JSON.parse(warned.out) as { entries: unknown[] }).entries.length]).toEqual([0, 5]);
     expect(warned.err).toBe(
       "savepoint-inspector dump: warning: not the whole state: changelog state backend: subtask 0's 1 change file recorded after the materialized snapshot is not applied here\n" +
@@ -162,7 +162,7 @@ describe('changelog keyed handles (code 14)', () => {
     writeFileSync(path.join(dir, '_metadata'), await files.metadata.read(0, files.metadata.size));
     type Entry = { subtask: number; keyGroup: number; key: { value: number }; userKey?: { value: string }; value: { kind: string; value?: string; timestamp?: string } };
     const dump = async (state: string) => {
-      const r = await cli(['dump', dir, '--operator', OP, '--state', state, '--json']);
+      const r = await cli(['dump', dir, '--operator', OP, '--state', state, '--format', 'json']);
       expect([r.code, r.err]).toEqual([0, '']);
       return (JSON.parse(r.out) as { entries: Entry[] }).entries;
     };

@@ -58,8 +58,8 @@ describe("a job's checkpoint folder, as Flink lays it out", () => {
     writeCheckpointLayout(job, 9, 9n);
     writeCheckpointLayout(job, 10, 10n);
     expect(readdirSync(job).sort()).toEqual(['chk-10', 'chk-9', 'shared', 'taskowned']);
-    const expected = JSON.parse((await run('stats', '--json', SAVEPOINT)).stdout);
-    const r = await run('stats', '--json', job);
+    const expected = JSON.parse((await run('stats', '--format', 'json', SAVEPOINT)).stdout);
+    const r = await run('stats', '--format', 'json', job);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     // the same entries, every state read, nothing missing
@@ -67,7 +67,7 @@ describe("a job's checkpoint folder, as Flink lays it out", () => {
     expect(counts(doc).length).toBeGreaterThan(10);
     expect(counts(doc)).toEqual(counts(expected));
     expect(doc.errors).toEqual([]);
-    const inspect = JSON.parse((await run('inspect', '--json', job)).stdout);
+    const inspect = JSON.parse((await run('inspect', '--format', 'json', job)).stdout);
     expect(inspect.checkpointId).toBe('10');
     expect(inspect.warnings).toContain(`found 2 _metadata files in ${job}; using 'chk-10/_metadata' (the latest checkpoint) and ignoring 'chk-9/_metadata'`);
     expect(inspect.warnings).toContain(`${readdirSync(path.join(job, 'shared')).length + readdirSync(path.join(job, 'taskowned')).length + 1} files of ${job} outside the _metadata folder 'chk-10' (Flink's checkpoint layout: shared/, taskowned/) are read where a handle names them by absolute path`);
@@ -80,7 +80,7 @@ describe("a job's checkpoint folder, as Flink lays it out", () => {
     writeCheckpointLayout(job, 3, 3n);
     const victim = readdirSync(path.join(job, 'shared'))[0]!;
     rmSync(path.join(job, 'shared', victim));
-    const inspect = JSON.parse((await run('inspect', '--json', job)).stdout);
+    const inspect = JSON.parse((await run('inspect', '--format', 'json', job)).stdout);
     const missing = inspect.errors.filter((e: { code: string; message: string }) => e.code === 'missing-file' && e.message.includes(victim));
     expect(missing.length).toBeGreaterThan(0);
     expect(missing[0].message).toMatch(/, offset \d+ \(0x[0-9a-f]+\) \[operator [0-9a-f]{8}… \/ subtask \d+ \/ managed keyed state\]$/);

@@ -32,7 +32,7 @@ describe('--job-jar for Kryo-held Protobuf', () => {
   });
 
   it('stats scans them', async () => {
-    const { code, stdout } = await cli(['stats', SAVEPOINT, '--workers', '1', '--json', '--job-jar', JAR]);
+    const { code, stdout } = await cli(['stats', SAVEPOINT, '--workers', '1', '--format', 'json', '--job-jar', JAR]);
     expect(code).toBe(0);
     const states = (JSON.parse(stdout) as { states: { state: string; protobuf?: { values: number } | null }[] }).states;
     expect(states.find((s) => s.state === 'last-event')?.protobuf?.values).toBe(3);

@@ -81,7 +81,7 @@ afterAll(async () => {
 describe('a snapshot class not yet seen, read by structure', () => {
   it('the 0.1.0 payload under another class name: inspect says what was read at which offset and what not', async () => {
     const sp = await savepoint('v010', V1_CLASS, { kind: 'v010' });
-    const { code, stdout } = await cli(['inspect', sp, '--json']);
+    const { code, stdout } = await cli(['inspect', sp, '--format', 'json']);
     expect(code).toBe(0);
     const doc = JSON.parse(stdout) as InspectedJson;
     const state = doc.operators[0]!.states[0]!;
@@ -111,7 +111,7 @@ describe('a snapshot class not yet seen, read by structure', () => {
 
   it('its values decode with the 0.1.0 framing, each labelled inferred', async () => {
     const sp = await savepoint('v010-dump', V1_CLASS, { kind: 'v010' });
-    const { code, stdout } = await cli(['dump', sp, '--operator', OPERATOR, '--state', 'v', '--json']);
+    const { code, stdout } = await cli(['dump', sp, '--operator', OPERATOR, '--state', 'v', '--format', 'json']);
     expect(code).toBe(0);
     const doc = JSON.parse(stdout) as { entries: { key: unknown; value: { json: unknown }; protobuf: { typeName: string; inferred?: string }[] }[] };
     expect(doc.entries.map((e) => [e.key, e.value.json, e.protobuf[0]!.typeName, e.protobuf[0]!.inferred])).toEqual([
@@ -157,7 +157,7 @@ describe('a snapshot class not yet seen, read by structure', () => {
 
   it('the set with a varint length and settings after it: found, and the bytes after it named as not read', async () => {
     const sp = await savepoint('varint', 'com.example.protobuf.NextSnapshot', { kind: 'reordered', encoding: 'varint', javaClass: 'p.V$Val' });
-    const doc = JSON.parse((await cli(['inspect', sp, '--json'])).stdout) as InspectedJson;
+    const doc = JSON.parse((await cli(['inspect', sp, '--format', 'json'])).stdout) as InspectedJson;
     const inferred = doc.operators[0]!.states[0]!.protobuf![0]!.inferred!;
     expect(inferred.read.map((r) => [r.what, r.encoding])).toEqual([
       ['Java class p.V$Val', 'modified UTF-8 (writeUTF)'],
@@ -172,7 +172,7 @@ describe('a snapshot class not yet seen, read by structure', () => {
 
   it('a DynamicMessage snapshot without a Java class, the set length as a u16: type kind dynamic', async () => {
     const sp = await savepoint('dynamic', 'com.example.DynamicProtobufSnapshot', { kind: 'reordered', encoding: 'u16' });
-    const doc = JSON.parse((await cli(['inspect', sp, '--json'])).stdout) as InspectedJson;
+    const doc = JSON.parse((await cli(['inspect', sp, '--format', 'json'])).stdout) as InspectedJson;
     const inferred = doc.operators[0]!.states[0]!.protobuf![0]!.inferred!;
     expect(inferred.read.map((r) => r.encoding)).toEqual(['modified UTF-8 (writeUTF)', 'length as u16 (writeUTF-style)']);
     expect(inferred.notRead).toContain('no Java class name: taken as a DynamicMessage state');
@@ -186,7 +186,7 @@ describe('a snapshot class not yet seen, read by structure', () => {
 
   it('bytes that look like a descriptor set but are not one: not inferred, an unknown serializer with its class', async () => {
     const sp = await savepoint('fake', 'com.example.FakeSnapshot', { kind: 'fake-set' });
-    const doc = JSON.parse((await cli(['inspect', sp, '--json'])).stdout) as InspectedJson;
+    const doc = JSON.parse((await cli(['inspect', sp, '--format', 'json'])).stdout) as InspectedJson;
     const state = doc.operators[0]!.states[0]!;
     expect([state.status, state.valueSerializer, state.valueSerializerStatus, state.protobuf]).toEqual(['unknown', 'com.example.FakeSnapshot', 'unknown', null]);
     const dump = await cli(['dump', sp, '--operator', OPERATOR, '--state', 'v']);

@@ -135,7 +135,7 @@ describe('inspect on Kryo-held Protobuf', () => {
   };
 
   it('lists each Kryo snapshot of a state in the JSON document, the POJO field one included', async () => {
-    const { code, stdout } = await run(['inspect', path.join(ROOT, 'flink-2.3/hashmap/kryo-registered/savepoint'), '--json', '--descriptors', SCHEMA]);
+    const { code, stdout } = await run(['inspect', path.join(ROOT, 'flink-2.3/hashmap/kryo-registered/savepoint'), '--format', 'json', '--descriptors', SCHEMA]);
     expect(code).toBe(0);
     const doc = JSON.parse(stdout) as { operators: { states: { name: string; valueType: string; kryo: unknown }[] }[] };
     const states = doc.operators.flatMap((o) => o.states);
@@ -182,7 +182,7 @@ describe('stats and frame scans of Kryo-held Protobuf', () => {
   for (const workers of ['1', '2']) {
     it(`stats --descriptors scans every Kryo-held value like native Protobuf state (${workers} worker(s))`, async () => {
       let stdout = '';
-      const code = await runCli(['stats', path.join(ROOT, 'flink-2.3/hashmap/kryo-default/savepoint'), '--descriptors', SCHEMA, '--json', '--workers', workers], { stdout: (t) => (stdout += t), stderr: () => {} });
+      const code = await runCli(['stats', path.join(ROOT, 'flink-2.3/hashmap/kryo-default/savepoint'), '--descriptors', SCHEMA, '--format', 'json', '--workers', workers], { stdout: (t) => (stdout += t), stderr: () => {} });
       expect(code).toBe(0);
       const doc = JSON.parse(stdout) as { states: { state: string; protobuf?: { values: number; unreadableValues: number; unknownFields: number } }[] };
       const byName = new Map(doc.states.map((s) => [s.state, s.protobuf]));

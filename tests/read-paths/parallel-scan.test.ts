@@ -71,7 +71,7 @@ describe('parallel statistics scan', () => {
     expect(out).toContain('  SAMPLE (key groups 0, 8, 16, …): 16 of 128 key groups with data read; counts cover the sample only\n');
     // --first caps every state at N entries, also when more workers are asked for
     out = '';
-    expect(await runCli(['stats', sp.dir, '--first', '3', '--json', '--workers', '2'], io)).toBe(0);
+    expect(await runCli(['stats', sp.dir, '--limit', '3', '--format', 'json', '--workers', '2'], io)).toBe(0);
     const firstThree = JSON.parse(out) as { states: { entries: number; protobuf?: { values: number } }[]; workers: number };
     expect(firstThree.workers).toBe(1);
     expect(firstThree.states.length).toBeGreaterThan(0);
@@ -80,7 +80,7 @@ describe('parallel statistics scan', () => {
       if (s.protobuf) expect(s.protobuf.values).toBe(s.entries);
     }
     expect(firstThree.states.some((s) => s.entries === 3)).toBe(true);
-    expect(await runCli(['stats', sp.dir, '--every-key-group', '8', '--first', '3'], io)).toBe(2);
+    expect(await runCli(['stats', sp.dir, '--every-key-group', '8', '--limit', '3'], io)).toBe(2);
     expect(err).toContain('savepoint-inspector stats: use either --every-key-group or --first, not both');
     expect(await runCli(['stats', sp.dir, '--workers', '0'], io)).toBe(2);
     expect(err).toContain("--workers expects a whole number of at least 1, found '0'");

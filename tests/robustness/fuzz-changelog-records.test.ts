@@ -99,8 +99,8 @@ describe('fuzz: changelog operation records of a changelog checkpoint', NEEDS_CH
       expect(changes.length).toBeGreaterThanOrEqual(10);
       for (const c of changes) expect(meta.readInt32BE(c.offset - 4)).toBe(c.length);
 
-      const inspectArgv = ['inspect', cp, '--json'];
-      const dumpArgv = ['dump', cp, '--operator', REPLAYED, '--state', 'state-name', '--json'];
+      const inspectArgv = ['inspect', cp, '--format', 'json'];
+      const dumpArgv = ['dump', cp, '--operator', REPLAYED, '--state', 'state-name', '--format', 'json'];
       const baseline = new CliCaseRunner();
       let inspectAnswer: unknown;
       let dumpAnswer: unknown;
@@ -163,7 +163,7 @@ describe('fuzz: changelog operation records of a changelog checkpoint', NEEDS_CH
       const bytes = Buffer.from(meta);
       bytes.writeInt16BE(0x7fff, idAt);
       writeFileSync(path.join(cp, '_metadata'), bytes);
-      const run = await runner.run(['inspect', cp, '--json'], 60_000);
+      const run = await runner.run(['inspect', cp, '--format', 'json'], 60_000);
       expect(run.code).toBe(0);
       const parsed = JSON.parse(run.stdout) as { operators: { id: string; states: { name: string; status: string; decoded: string; statusReason?: string; reason?: string }[] }[] };
       const state = parsed.operators.find((o) => o.id === REPLAYED)!.states.find((s) => s.name === 'state-name')!;
@@ -173,7 +173,7 @@ describe('fuzz: changelog operation records of a changelog checkpoint', NEEDS_CH
       const unread = Buffer.from(meta);
       unread.writeInt16BE(0x7fff, record.offset + 1);
       writeFileSync(path.join(cp, '_metadata'), unread);
-      const again = await runner.run(['inspect', cp, '--json'], 60_000);
+      const again = await runner.run(['inspect', cp, '--format', 'json'], 60_000);
       expect(again.code).toBe(0);
       const reread = JSON.parse(again.stdout) as { summary: { streamsNotRead: number }; operators: { id: string; streamsNotRead: { subtask: number; scope: string; reason: string }[] }[] };
       expect(reread.summary.streamsNotRead).toBe(1);

@@ -38,11 +38,11 @@ describe('fuzz: duplicated structures in _metadata', () => {
       const model = readCheckpointMetadata(original, '_metadata');
       const trailer = original.subarray(model.properties!.trailerOffset!);
       const baselineRunner = new CliCaseRunner();
-      const baselineRun = await baselineRunner.run(['inspect', sp, '--json'], 60_000);
+      const baselineRun = await baselineRunner.run(['inspect', sp, '--format', 'json'], 60_000);
       await baselineRunner.close();
       const baseline = countsOf(JSON.parse(baselineRun.stdout) as Counted);
       const statsBaselineRunner = new CliCaseRunner();
-      const statsBaselineRun = await statsBaselineRunner.run(['stats', sp, '--json'], 60_000);
+      const statsBaselineRun = await statsBaselineRunner.run(['stats', sp, '--format', 'json'], 60_000);
       await statsBaselineRunner.close();
       const statsBaseline = statsCountsOf(JSON.parse(statsBaselineRun.stdout) as StatsCounted);
       const judge = (run: CliRun): string | undefined => {
@@ -73,12 +73,12 @@ describe('fuzz: duplicated structures in _metadata', () => {
           if (!generated) continue;
           cases.push({
             name: `duplicates #${i} (seed ${SEED}): ${generated.label}`,
-            prepare: () => (writeFileSync(path.join(sp, '_metadata'), generated.bytes), ['inspect', sp, '--json']),
+            prepare: () => (writeFileSync(path.join(sp, '_metadata'), generated.bytes), ['inspect', sp, '--format', 'json']),
             judge,
           });
           cases.push({
             name: `duplicates #${i} (seed ${SEED}), stats: ${generated.label}`,
-            prepare: () => (writeFileSync(path.join(sp, '_metadata'), generated.bytes), ['stats', sp, '--json', '--workers', String(1 + (i % 2))]),
+            prepare: () => (writeFileSync(path.join(sp, '_metadata'), generated.bytes), ['stats', sp, '--format', 'json', '--workers', String(1 + (i % 2))]),
             judge: judgeStats,
           });
         }

@@ -194,9 +194,9 @@ describe('fuzz: Kryo registrations and chill frames of Kryo-held Protobuf state'
       const sp = path.join(scratch.dir, 'sp');
       cpSync(SOURCE, sp, { recursive: true });
       const commands: [string[], ViewAnswer][] = [
-        [['inspect', sp, '--json', '--descriptors', SCHEMA], viewInspect],
-        [['dump', sp, '--operator', 'kryo-keyed', '--state', 'last-event', '--descriptors', SCHEMA, '--json'], viewDump],
-        [['dump', sp, '--operator', 'kryo-keyed', '--state', 'events-by-name', '--descriptors', SCHEMA, '--json'], viewDump],
+        [['inspect', sp, '--format', 'json', '--descriptors', SCHEMA], viewInspect],
+        [['dump', sp, '--operator', 'kryo-keyed', '--state', 'last-event', '--descriptors', SCHEMA, '--format', 'json'], viewDump],
+        [['dump', sp, '--operator', 'kryo-keyed', '--state', 'events-by-name', '--descriptors', SCHEMA, '--format', 'json'], viewDump],
         [['check', sp, '--descriptors', SCHEMA, '--format', 'json', '--workers', '1'], viewCheck],
       ];
       // the unmutated answers, and where the chill frames are (from dump's value offsets)
@@ -271,7 +271,7 @@ describe('fuzz: Kryo registrations and chill frames of Kryo-held Protobuf state'
     try {
       const sp = path.join(scratch.dir, 'sp');
       cpSync(SOURCE, sp, { recursive: true });
-      const argv = ['dump', sp, '--operator', 'kryo-keyed', '--state', 'events-by-name', '--descriptors', SCHEMA, '--json'];
+      const argv = ['dump', sp, '--operator', 'kryo-keyed', '--state', 'events-by-name', '--descriptors', SCHEMA, '--format', 'json'];
       const before = JSON.parse((await runner.run(argv, 60_000)).stdout) as { entries: { userKey: unknown; file: string; valueOffset: number; value: unknown }[] };
       const entry = before.entries.find((e) => JSON.stringify(e.userKey).includes('event-1'))!;
       const file = path.join(sp, path.basename(entry.file));

@@ -140,7 +140,7 @@ describe('fuzz: memory bounds', () => {
           name: `memory #${i++}: a .tar.gz with an incompressible member of ${member} bytes besides the savepoint (${command})`,
           prepare: () => {
             writeFileSync(tgz, tarGzWithLargeMember(member));
-            return command === 'inspect' ? ['inspect', tgz, '--json'] : ['stats', tgz, '--workers', '1'];
+            return command === 'inspect' ? ['inspect', tgz, '--format', 'json'] : ['stats', tgz, '--workers', '1'];
           },
           // the member is inflated as the stream goes by, never kept: far less than its size
           judge: (run) => judgeNoInternalError(run, member / 2) ?? (run.code === 0 ? undefined : `exit ${run.code}: ${run.stderr.slice(0, 300)}`),

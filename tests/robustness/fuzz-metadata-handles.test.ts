@@ -71,7 +71,7 @@ function manyOperatorOffsets(sp: string, model: CheckpointMetadata, trailer: Uin
       file.size += n;
       h.states.find((e) => e.mode === 'SPLIT_DISTRIBUTE' && e.offsets.length > 0)!.offsets = Array.from({ length: n }, (_, k) => base + k);
       writeFileSync(path.join(sp, '_metadata'), writeCheckpointMetadata({ version: m.version, checkpointId: m.checkpointId, masterStates: m.masterStates, operators: m.operators, trailer }));
-      return ['inspect', sp, '--json'];
+      return ['inspect', sp, '--format', 'json'];
     },
     // about 3 s alone and near 15 s on a busy 2-core machine; a quadratic count (9·10^10 steps) would not end in hours
     boundMs: 90_000,

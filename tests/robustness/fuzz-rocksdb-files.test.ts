@@ -66,7 +66,7 @@ describe('fuzz: mutated RocksDB files of a native savepoint', () => {
           bytes = copy.subarray(0, at);
           label = `cut to ${at} bytes`;
         }
-        const argv = i % 2 === 0 ? ['dump', sp, '--operator', 'int-keyed', '--state', 'last-event', '--json'] : ['inspect', sp, '--json'];
+        const argv = i % 2 === 0 ? ['dump', sp, '--operator', 'int-keyed', '--state', 'last-event', '--format', 'json'] : ['inspect', sp, '--format', 'json'];
         cases.push({
           name: `rocksdb #${i} (seed ${SEED}): ${t.kind} ${t.name}: ${label}`,
           prepare: () => {

@@ -91,9 +91,9 @@ describe('fuzz: BinaryRowData null bits, RowKind and offsets of Table state', NE
       const meta = readFileSync(SOURCE);
       writeFileSync(path.join(sp, '_metadata'), meta);
       const commands: [string[], ViewAnswer][] = [
-        [['dump', sp, '--operator', AGGREGATE, '--state', 'accState', '--json'], viewDump],
-        [['dump', sp, '--operator', SINK, '--state', 'sink-results', '--json'], viewDump],
-        [['inspect', sp, '--json'], viewInspect],
+        [['dump', sp, '--operator', AGGREGATE, '--state', 'accState', '--format', 'json'], viewDump],
+        [['dump', sp, '--operator', SINK, '--state', 'sink-results', '--format', 'json'], viewDump],
+        [['inspect', sp, '--format', 'json'], viewInspect],
       ];
       const baseline = new CliCaseRunner();
       const answers: unknown[] = [];
@@ -153,7 +153,7 @@ describe('fuzz: BinaryRowData null bits, RowKind and offsets of Table state', NE
       const sp = path.join(scratch.dir, 'sp');
       mkdirSync(sp);
       const meta = readFileSync(SOURCE);
-      const argv = ['dump', sp, '--operator', SINK, '--state', 'sink-results', '--json'];
+      const argv = ['dump', sp, '--operator', SINK, '--state', 'sink-results', '--format', 'json'];
       writeFileSync(path.join(sp, '_metadata'), meta);
       const before = JSON.parse((await runner.run(argv, 60_000)).stdout) as { entries: { valueOffset: number; value: unknown }[] };
       const at = before.entries[2]!.valueOffset;

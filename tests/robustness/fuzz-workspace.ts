@@ -32,7 +32,7 @@ export function copyFixtureSavepoint(dir: string, name = 'sp'): string {
 /** The commands a savepoint case runs, one per case in turn: every command that opens a savepoint. */
 export function savepointCommand(i: number, input: string): string[] {
   const all = [
-    ['inspect', input, '--json'],
+    ['inspect', input, '--format', 'json'],
     ['stats', input, '--workers', '1'],
     ['check', input, '--descriptors', FIXTURE_SCHEMA, '--workers', '1'],
     ['inspect', input],

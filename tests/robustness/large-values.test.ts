@@ -35,7 +35,7 @@ describe('a 60 MB value through every value-printing command, under a 512 MiB he
     };
     await expectRun(['inspect', sp], (out) => expect(out).toContain('processed-events  OPERATOR_LIST (operator), 24 entries, subtasks 0,1\n'));
     await expectRun(['dump', sp, ...state]);
-    await expectRun(['dump', sp, ...state, '--json']);
+    await expectRun(['dump', sp, ...state, '--format', 'json']);
     for (const format of ['jsonl', 'csv', 'parquet', 'arrow']) {
       const out = path.join(scratch.dir, `out.${format}`);
       await expectRun(['export', sp, ...state, '--format', format, '--output', out, '--quiet'], (stdout) => expect(stdout).toBe(`${out}: 24 rows of state "processed-events" (24 entries)\n`));
@@ -112,7 +112,7 @@ describe('a value of a million unknown fields, and one of 300,000 map entries, u
     const sp = writeSavepointWithPatchedValue(FIXTURE_SAVEPOINT, path.join(scratch.dir, 'map'), manyMapEntries(300_000));
     // its own thread: the growth is measured from a fresh heap, not one the exports above left large
     const fresh = new CliCaseRunner();
-    const run = await fresh.run(['dump', sp, ...state, '--json'], 300_000).finally(() => fresh.close());
+    const run = await fresh.run(['dump', sp, ...state, '--format', 'json'], 300_000).finally(() => fresh.close());
     expect(`exit ${run.code}${run.crashed === undefined ? '' : `, crashed: ${run.crashed.slice(0, 200)}`}, RSS grew by ${run.rssGrowth > LARGE_VALUE_RSS_GROWTH ? `${mib(run.rssGrowth)} MiB` : 'less than the bound'}`).toBe('exit 0, RSS grew by less than the bound');
     console.log(`dump --json of 300,000 map entries: RSS grew by ${mib(run.rssGrowth)} MiB`);
   });

@@ -38,7 +38,7 @@ interface InspectJsonOperator {
   subtasks: { index: number; managedOperatorState?: unknown; managedKeyedState: { code: number; data: { code: number; path?: string } } }[];
 }
 async function inspectJson(folder: string, ...flags: string[]): Promise<InspectJson> {
-  const r = await run('inspect', '--json', ...flags, path.join(ROOT, folder));
+  const r = await run('inspect', '--format', 'json', ...flags, path.join(ROOT, folder));
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout) as InspectJson;
@@ -57,7 +57,7 @@ function stateOf(doc: InspectJson, opId: string, name: string): InspectJsonOpera
 describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
   it('--json: header fields, operators and stable key order', async () => {
     const doc = await inspectJson('new-stateful-udf-migration-itcase-flink1.20-hashmap-savepoint');
-    expect(Object.keys(doc)).toEqual(['documentVersion', 'input', 'metadataVersion', 'checkpointId', 'type', 'format', 'totalSize', 'operators', 'warnings', 'errors', 'summary']);
+    expect(Object.keys(doc)).toEqual(['schemaVersion', 'documentVersion', 'input', 'metadataVersion', 'checkpointId', 'type', 'format', 'totalSize', 'operators', 'warnings', 'errors', 'summary']);
     expect([doc.metadataVersion, doc.checkpointId, doc.type, doc.format, doc.totalSize]).toEqual([4, '2', 'savepoint', 'CANONICAL', 18068]);
     expect(doc.operators.map((o) => [o.id, o.parallelism, o.maxParallelism])).toEqual([
       ['1f2b5df5a66154aca61fcb26193792be', 1, 4],
@@ -121,8 +121,8 @@ describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
 
   it('prints the same document twice (deterministic output)', async () => {
     const folder = path.join(ROOT, 'new-stateful-broadcast-udf-migration-itcase-flink1.20-hashmap-savepoint');
-    const a = await run('inspect', '--json', folder);
-    const b = await run('inspect', '--json', folder);
+    const a = await run('inspect', '--format', 'json', folder);
+    const b = await run('inspect', '--format', 'json', folder);
     expect(a.stdout).toBe(b.stdout);
     expect(stateOf(JSON.parse(a.stdout), '12d7d939fd56473cac7cff0603179a41', 'broadcast-state-1')).toMatchObject({ kind: 'BROADCAST', scope: 'broadcast', subtasks: [0, 1, 2, 3], entries: 4 }); // 4 entries; each of the 4 subtasks holds a copy, counted once
   });
@@ -138,11 +138,11 @@ describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
   it('a savepoint folder with a state file removed: exit 0, the missing file reported with its operator and subtask', async () => {
     const src = path.join(ROOT, 'new-stateful-udf-migration-itcase-flink1.20-hashmap-savepoint');
     const dir = mkdtempSync(path.join(tmpdir(), 'spi-cli-'));
-    const doc0 = JSON.parse((await run('inspect', '--json', '--handles', src)).stdout);
+    const doc0 = JSON.parse((await run('inspect', '--format', 'json', '--handles', src)).stdout);
     const removed = operatorOf(doc0, 'd5c8b168c6cbfe8c507a10f88b325243').subtasks[0].managedKeyedState.data.path as string;
     for (const f of readdirSync(src)) if (f !== removed) copyFileSync(path.join(src, f), path.join(dir, f));
     expect(readFileSync(path.join(dir, '_metadata')).length).toBe(2617);
-    const r = await run('inspect', '--json', dir);
+    const r = await run('inspect', '--format', 'json', dir);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as InspectJson;
     const missing = doc.errors.filter((e) => e.code === 'missing-file');

@@ -21,7 +21,7 @@ async function cli(argv: string[]): Promise<{ code: number; out: string; err: st
 
 describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
   it('state-processor-api/table-state-nulls: a null CheckpointProperties (metadata V5, written by the State Processor API) reads as absent', async () => {
-    const inspected = await cli(['inspect', at('state-processor-api/table-state-nulls'), '--json']);
+    const inspected = await cli(['inspect', at('state-processor-api/table-state-nulls'), '--format', 'json']);
     expect(inspected.err).toBe('');
     expect(inspected.code).toBe(0);
     const doc = JSON.parse(inspected.out) as { metadataVersion: number; type: string; format: string; operators: { uid: string | null; states: { name: string; entries: number | null }[] }[] };
@@ -29,7 +29,7 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     const keyed = doc.operators.find((o) => o.uid === 'keyed-state-process-uid-null')!;
     expect(keyed.states.map((s) => [s.name, s.entries])).toEqual([['total', 5]]);
     // the values, nulls included, as the job wrote them (key i → PojoData{i, i}; keys 2 and 3 null fields)
-    const dumped = await cli(['dump', at('state-processor-api/table-state-nulls'), '--operator', 'keyed-state-process-uid-null', '--state', 'total', '--json']);
+    const dumped = await cli(['dump', at('state-processor-api/table-state-nulls'), '--operator', 'keyed-state-process-uid-null', '--state', 'total', '--format', 'json']);
     expect(dumped.code).toBe(0);
     const entries = (JSON.parse(dumped.out) as { entries: { keyGroup: number; key: { value: string }; value: { fields: { name: string; value: { kind: string; value?: string } }[] } }[] }).entries;
     expect(entries.map((e) => [e.keyGroup, e.key.value, e.value.fields.map((f) => (f.value.kind === 'null' ? null : f.value.value))])).toEqual([
@@ -43,7 +43,7 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
 
   it('new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint: code 3 keyed handles in the RocksDB full-snapshot layout are read in that layout', async () => {
     const sp = at('new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint');
-    const inspected = await cli(['inspect', sp, '--json']);
+    const inspected = await cli(['inspect', sp, '--format', 'json']);
     expect([inspected.code, inspected.err]).toEqual([0, '']);
     const doc = JSON.parse(inspected.out) as { metadataVersion: number; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: { name: string; scope: string; entries: number | null; subtasks: number[] }[] }[] };
     expect([doc.metadataVersion, doc.errors]).toEqual([3, []]);
@@ -58,7 +58,7 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     ]);
     type Dumped = { entries: { subtask: number; keyGroup: number; key: { fields: { value: string }[] }; namespace: { kind: string; value?: string }; value: { kind: string; value?: string; timestamp?: string } }[] };
     const dump = async (operator: string, state: string) => {
-      const r = await cli(['dump', sp, '--operator', operator, '--state', state, '--json']);
+      const r = await cli(['dump', sp, '--operator', operator, '--state', state, '--format', 'json']);
       expect([r.code, r.err]).toEqual([0, '']);
       return (JSON.parse(r.out) as Dumped).entries.map((e) => [e.subtask, e.keyGroup, e.key.fields[0]!.value, e.namespace.value ?? e.namespace.kind, e.value.timestamp ?? e.value.value]);
     };
@@ -88,7 +88,7 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
 
   it('new-stateful-udf-migration-itcase-flink1.18-rocksdb-checkpoint: an incremental RocksDB checkpoint is read from its SST files, completely', async () => {
     const sp = at('new-stateful-udf-migration-itcase-flink1.18-rocksdb-checkpoint');
-    const inspected = await cli(['inspect', sp, '--json']);
+    const inspected = await cli(['inspect', sp, '--format', 'json']);
     expect([inspected.code, inspected.err]).toEqual([0, '']);
     const doc = JSON.parse(inspected.out) as { metadataVersion: number; type: string; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: { name: string; entries: number | null; subtasks: number[]; decoded: string }[] }[] };
     expect([doc.metadataVersion, doc.type, doc.errors]).toEqual([4, 'checkpoint', []]);
@@ -103,7 +103,7 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     ]);
     type Dumped = { entries: { subtask: number; keyGroup: number; key: { fields: { value: string }[] }; namespace: { kind: string; value?: string }; value: { kind: string; value?: string; timestamp?: string } }[] };
     const dump = async (operator: string, state: string) => {
-      const r = await cli(['dump', sp, '--operator', operator, '--state', state, '--json']);
+      const r = await cli(['dump', sp, '--operator', operator, '--state', state, '--format', 'json']);
       expect([r.code, r.err]).toEqual([0, '']);
       return (JSON.parse(r.out) as Dumped).entries.map((e) => [e.subtask, e.keyGroup, e.key.fields[0]!.value, e.namespace.value ?? e.namespace.kind, e.value.timestamp ?? e.value.value]);
     };
@@ -130,14 +130,14 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
       for (const e of processing) expect(new Date(Number(e[4])).toISOString().slice(0, 10)).toBe('2023-11-14');
     }
     // stats over worker threads read the same entries
-    const stats = await cli(['stats', sp, '--json', '--workers', '2']);
+    const stats = await cli(['stats', sp, '--format', 'json', '--workers', '2']);
     expect([stats.code, stats.err]).toEqual([0, '']);
     expect(stats.out).toContain('"state-name"');
   });
 
   it('table-restore/group-aggregate-simple: the RowDataSerializer key keeps every state of the keyed header, now decoded (table-state.golden.test.ts has the values and the path without the Table readers)', async () => {
     const sp = at('table-restore/group-aggregate-simple');
-    const inspected = await cli(['inspect', sp, '--json']);
+    const inspected = await cli(['inspect', sp, '--format', 'json']);
     expect([inspected.code, inspected.err]).toEqual([0, '']);
     type State = { name: string; kind: string; status: string; keySerializer: string | null; namespaceSerializer: string | null; valueSerializer: string | null; entries: number | null };
     const doc = JSON.parse(inspected.out) as { errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: (State & { decoded: string })[] }[] };
@@ -160,14 +160,14 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
 
   it('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint: the changelog (code 14, no materialized snapshot) is replayed: the keyed states hold what the job wrote', async () => {
     const sp = at('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint');
-    const inspected = await cli(['inspect', sp, '--json']);
+    const inspected = await cli(['inspect', sp, '--format', 'json']);
     expect([inspected.code, inspected.err]).toEqual([0, '']);
     type State = { name: string; scope: string; kind: string; status: string; keyType: string | null; namespaceType: string | null; valueType: string | null; subtasks: number[]; entries: number | null; decoded: string; decodedReason?: string };
     const doc = JSON.parse(inspected.out) as { type: string; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: State[] }[] };
     expect([doc.type, doc.errors]).toEqual(['checkpoint', []]);
     // the flat maps' keys stay bytes (nothing in their subtasks names the key serializer): partly decoded, said so
     expect(doc.summary).toEqual({ states: 10, decodedFully: 8, partlyDecoded: 2, notRead: 0, notScanned: 0, streamsNotRead: 0 });
-    expect((await cli(['inspect', sp, '--strict', '--json'])).code).toBe(1);
+    expect((await cli(['inspect', sp, '--strict', '--format', 'json'])).code).toBe(1);
     const summary = (id: string) => {
       const op = doc.operators.find((o) => o.id === id)!;
       return [op.keyedFormat, op.states.map((s) => [s.name, s.kind, s.status, s.keyType, s.namespaceType, s.valueType, s.subtasks.join(','), s.entries, s.decoded])];
@@ -190,7 +190,7 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     expect(summary('4b818c7923a927796d24b727201ba34d')).toEqual(timely);
     type Entry = { subtask: number; keyGroup: number; key: { kind: string; fields?: { value: string }[]; base64?: string }; namespace: { kind: string; value?: string }; value: { kind: string; value?: string; timestamp?: string } };
     const dump = async (op: string, state: string) => {
-      const r = await cli(['dump', sp, '--operator', op, '--state', state, '--json']);
+      const r = await cli(['dump', sp, '--operator', op, '--state', state, '--format', 'json']);
       expect(r.code).toBe(0);
       return [(JSON.parse(r.out) as { entries: Entry[] }).entries, r.err] as const;
     };
@@ -227,11 +227,11 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
       expect(processing.every((e) => e.value.kind === 'timer' && BigInt(e.value.timestamp!) > 1_681_000_000_000n && BigInt(e.value.timestamp!) < 1_682_000_000_000n)).toBe(true);
     }
     // stats and check list the same states with their status
-    const stats = await cli(['stats', sp, '--json']);
+    const stats = await cli(['stats', sp, '--format', 'json']);
     expect(stats.code).toBe(0);
     expect(stats.out).toContain(RAW_KEYS);
     // the operator state next to them is read in full
-    const source = await cli(['dump', sp, '--operator', '1f2b5df5a66154aca61fcb26193792be', '--state', 'source-state', '--json']);
+    const source = await cli(['dump', sp, '--operator', '1f2b5df5a66154aca61fcb26193792be', '--state', 'source-state', '--format', 'json']);
     expect((JSON.parse(source.out) as { entries: { value: { value: string } }[] }).entries.map((e) => e.value.value)).toEqual([
       'Here be dragons!',
       'Here be more dragons!',
@@ -247,7 +247,7 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     expect(missing.err).toContain('found "nope" (its states: "_timer_state/event_timer", "_timer_state/processing_timer", "state-name")');
     type Stats = { bytesRead: number; states: { operatorId: string; state: string; entries: number; notRead?: string; partly?: string }[] };
     const stats = async (sp: string) => {
-      const r = await cli(['stats', sp, '--json']);
+      const r = await cli(['stats', sp, '--format', 'json']);
       expect(r.code).toBe(0);
       return JSON.parse(r.out) as Stats;
     };

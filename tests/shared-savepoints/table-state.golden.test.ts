@@ -43,14 +43,14 @@ function show(v: Value | undefined): unknown {
 }
 
 async function dump(sp: string, operator: string, state: string): Promise<Entry[]> {
-  const r = await cli(['dump', sp, '--operator', operator, '--state', state, '--json']);
+  const r = await cli(['dump', sp, '--operator', operator, '--state', state, '--format', 'json']);
   expect([r.code, r.err]).toEqual([0, '']);
   return (JSON.parse(r.out) as { entries: Entry[] }).entries;
 }
 
 type State = { name: string; kind: string; status: string; keySerializer: string | null; keyType: string | null; valueSerializer: string | null; valueType: string | null; entries: number | null; decoded: string };
 async function inspect(sp: string): Promise<{ summary: unknown; errors: unknown[]; warnings: unknown[]; operators: { id: string; states: State[] }[] }> {
-  const r = await cli(['inspect', sp, '--json', '--strict']);
+  const r = await cli(['inspect', sp, '--format', 'json', '--strict']);
   // --strict: exit 0 only when every state is decoded fully
   expect([r.code, r.err]).toEqual([0, '']);
   return JSON.parse(r.out) as never;
@@ -150,7 +150,7 @@ describe('Table/SQL state of real savepoints', NEEDS_TABLE, () => {
 
   it('stats counts the same entries, value bytes and inline state bytes read with 1 and 2 workers', async () => {
     const counts = async (workers: string) => {
-      const r = await cli(['stats', DISTINCT, '--workers', workers, '--json']);
+      const r = await cli(['stats', DISTINCT, '--workers', workers, '--format', 'json']);
       expect(r.code).toBe(0);
       const doc = JSON.parse(r.out) as { bytesRead: number; states: { operatorId: string; state: string; entries: number; valueBytes: number }[] };
       return { bytesRead: doc.bytesRead, states: doc.states.map((s) => `${s.operatorId} ${s.state} ${s.entries} ${s.valueBytes}`).sort(), valueBytes: doc.states.reduce((n, s) => n + s.valueBytes, 0) };
@@ -173,7 +173,7 @@ describe('Table/SQL state of real savepoints', NEEDS_TABLE, () => {
       expect([bytes.readInt32BE(10065), bytes[10069]]).toEqual([40, 0]);
       bytes[10069] = 9;
       writeFileSync(path.join(dir, '_metadata'), bytes);
-      const r = await cli(['inspect', dir, '--json']);
+      const r = await cli(['inspect', dir, '--format', 'json']);
       expect(r.code).toBe(0);
       const doc = JSON.parse(r.out) as { summary: unknown; operators: { id: string; states: (State & { decodedReason: string | null })[] }[] };
       expect(doc.summary).toEqual({ states: 5, decodedFully: 4, partlyDecoded: 1, notRead: 0, notScanned: 0, streamsNotRead: 0 });

@@ -5,11 +5,14 @@
  * will the restore work with the new schema, per Protobuf state. The exit code is the overall verdict's
  * (core/report VERDICT_EXIT_CODES: only compatible exits 0), 2 for unusable input.
  */
+import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import path from 'node:path';
-import { checkSavepoint, computeExitCode, createProtoSourceLocator, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import { checkSavepoint, computeExitCode, createProtoSourceLocator, REPORT_FORMATS, type CompatibilityReport, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { withSarifOnFailure } from './sarif-on-failure';
 import { CliUsageError, type CliCommand } from '../cli-types';
-import { writeOutputFile } from '../output-failure';
+import { quietReportText, writeReport } from '../write-report';
+import { CONFIG_FILE_NAME, CONFIG_OPTIONS, CONFIG_USAGE, resolveCliConfig } from '../load-cli-config';
+import { colorReportText, shouldColor } from '../format-color';
 import { METADATA_OPTION, parseReportFormat, parseTarget, parseTypeKind, parseWith, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, createParallelValueScan, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
@@ -36,15 +39,22 @@ export const checkCommand: CliCommand = {
     '  --java-class NAME        new Java binary class (default: derived from the new descriptor\'s java options)',
     '  --kind generated|dynamic type kind of the new state type (default: the saved kind)',
     '  --format FORMAT          text (default), json, markdown, html, junit, github or sarif (SARIF 2.1.0)',
-    '  --output FILE            write the report to FILE instead of stdout',
+    '  --output FILE            write the report to FILE instead of stdout (- is stdout)',
     '  --no-values              do not scan saved values (no value warnings)',
     '  --workers N              worker threads for the value scan of larger savepoints (default 2, at most 64; .tar.gz: 1)',
     '  --metadata PATH          which savepoint of an input holding several (its _metadata path in it, or its folder)',
+    ...CONFIG_USAGE,
     '  -h, --help               show this help',
+    '',
+    `${CONFIG_FILE_NAME} (found upward from the working directory) sets target, newSettings, root, roots and the warning`,
+    'rules to ignore for a repository; flags override it (docs/cli.md).',
     '',
     'Exit codes (by the report\'s overall verdict; only compatible passes):',
     ...formatExitCodeLines(),
   ].join('\n'),
+  formats: REPORT_FORMATS,
+  inputs: { positionals: true, options: ['descriptors', 'job-jar', 'with'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
+  quiet: 'text: nothing when the verdict is compatible, else its verdict and summary lines; other formats print their whole document; the exit code is the verdict\'s',
   options: {
     ...METADATA_OPTION,
     descriptors: { type: 'string' },
@@ -62,6 +72,7 @@ export const checkCommand: CliCommand = {
     output: { type: 'string' },
     'no-values': { type: 'boolean' },
     workers: { type: 'string' },
+    ...CONFIG_OPTIONS,
   },
   run: ({ values, positionals }, io) => withSarifOnFailure(values, io, async () => {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint to check');
@@ -72,8 +83,13 @@ export const checkCommand: CliCommand = {
     if (typeof descriptors !== 'string' && typeof jobJarPath !== 'string') throw new CliUsageError('--job-jar <new.jar> or --descriptors <new.binpb> is required');
     if (withPaths.length > 0 && typeof jobJarPath !== 'string') throw new CliUsageError('--with needs --job-jar (it adds jars the job jar\'s classes need)');
     const format = parseReportFormat(values['format']);
-    const { newRoot, newRoots } = parseRoots(values['root']);
+    // the repository's config file (savepoint-inspector.yaml): flags override it key by key
+    const config = (await resolveCliConfig(values, io, 'check'))?.check;
+    const flagRoots = parseRoots(values['root']);
+    const newRoot = flagRoots.newRoot ?? config?.root;
+    const newRoots = { ...config?.roots, ...flagRoots.newRoots };
     const newSettings = {
+      ...config?.newSettings,
       ...optionalInt(values['max-message-size'], '--max-message-size', 'maxMessageSize'),
       ...optionalInt(values['recursion-limit'], '--recursion-limit', 'recursionLimit'),
       ...optionalBool(values['deterministic'], '--deterministic', 'deterministicSerialization'),
@@ -81,7 +97,8 @@ export const checkCommand: CliCommand = {
     };
     const jar = typeof jobJarPath === 'string' ? await readJobJar(jobJarPath, withPaths, 'job-jar', { stringLiterals: true }) : undefined;
     const jarLine = jar?.schema.library?.line;
-    const target = values['target'] === undefined && jarLine !== undefined ? jarLine : parseTarget(values['target']);
+    const targetGiven = values['target'] ?? config?.target;
+    const target = targetGiven === undefined && jarLine !== undefined ? jarLine : parseTarget(targetGiven);
     const bytes = jar ? jar.schema.descriptorSet : await readDescriptorSetFile(descriptors as string);
     const files = await openNodeInput(savepoint, savepointInputOptions(values));
     const javaClass = values['java-class'];
@@ -93,7 +110,7 @@ export const checkCommand: CliCommand = {
       ...(jar
         ? {
             jobJar: {
-              schema: describeJobJarSchema(jar.schema, { targetFromJar: values['target'] === undefined && jarLine !== undefined }),
+              schema: describeJobJarSchema(jar.schema, { targetFromJar: targetGiven === undefined && jarLine !== undefined }),
               files: jar.files,
               ...(jar.schema.stringLiterals ? { stringLiterals: jar.schema.stringLiterals } : {}),
             },
@@ -113,17 +130,26 @@ export const checkCommand: CliCommand = {
     };
     // the value scan of a larger savepoint runs in worker threads, a share of the subtasks each (same report)
     const scanWorkers = check.scanValues ? await countScanWorkers(savepoint, workers ?? 2) : 1;
-    const report = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(savepoint, files, check, { workers: scanWorkers, ...savepointInputOptions(values) }) });
+    const checked = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(savepoint, files, check, { workers: scanWorkers, ...savepointInputOptions(values) }) });
+    // the config's ignored warning rules: their warnings leave the report (no verdict rests on a warning)
+    const report = config === undefined || config.ignore.length === 0 ? checked : withoutWarnings(checked, config.ignore);
     // SARIF places each result on its line of the new schema's .proto files when the set carries source info
     const sources = format === 'sarif' ? createProtoSourceLocator(bytes) : undefined;
-    const text = formatReport(report, format, sources ? { sources } : {});
-    const output = values['output'];
-    if (typeof output === 'string') await writeOutputFile(output, text);
-    else io.stdout(text);
+    const full = formatReport(report, format, sources ? { sources } : {});
+    const text = values['quiet'] === true && format === 'text' ? quietReportText(report, full) : full;
+    // colour only on a terminal, never into a file (format-color.ts)
+    const toStdout = values['output'] === undefined || values['output'] === '-';
+    await writeReport(values['output'], format === 'text' && toStdout && shouldColor(io) ? colorReportText(text) : text, io);
     return computeExitCode(report);
   }),
 };
 
+
+/** The report without the warnings of the ignored rules, its warning count recounted. */
+function withoutWarnings(report: CompatibilityReport, ignore: readonly string[]): CompatibilityReport {
+  const states = report.states.map((s) => ({ ...s, warnings: s.warnings.filter((w) => !ignore.includes(w.ruleId)) }));
+  return { ...report, summary: { ...report.summary, warnings: states.reduce((n, s) => n + s.warnings.length, 0) }, states };
+}
 
 function parseRoots(raw: unknown): { newRoot?: string; newRoots: Record<string, string> } {
   const list = Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];

@@ -7,10 +7,11 @@
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { compareDescriptorSets, computeExitCode, createProtoSourceLocator, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import { compareDescriptorSets, computeExitCode, createProtoSourceLocator, REPORT_FORMATS, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
 import { withSarifOnFailure } from './sarif-on-failure';
 import { CliUsageError, type CliCommand } from '../cli-types';
-import { writeOutputFile } from '../output-failure';
+import { quietReportText, writeReport } from '../write-report';
+import { colorReportText, shouldColor } from '../format-color';
 import { looksLikeJar, readDescriptorSetFile, readJobJar } from '../sources';
 import { parseReportFormat, parseTarget, parseTypeKind, parseWith, takeOnePositional } from '../parse-cli-values';
 import packageJson from '../../../package.json' with { type: 'json' };
@@ -35,12 +36,15 @@ export const compareCommand: CliCommand = {
     '  --target 0.x|1.x         library line of both applications (default: the new jar\'s bundled flink-datastream-protobuf, else 1.x)',
     '  --kind generated|dynamic type kind of the state (default generated: Java classes derived from the java options)',
     '  --format FORMAT          text (default), json, markdown, html, junit, github or sarif (SARIF 2.1.0)',
-    '  --output FILE            write the report to FILE instead of stdout',
+    '  --output FILE            write the report to FILE instead of stdout (- is stdout)',
     '  -h, --help               show this help',
     '',
     'Exit codes (by the report\'s overall verdict; only compatible passes):',
     ...formatExitCodeLines(),
   ].join('\n'),
+  formats: REPORT_FORMATS,
+  inputs: { positionals: true, options: ['against', 'job-jar', 'with'] },
+  quiet: 'text: nothing when the verdict is compatible, else its verdict and summary lines; other formats print their whole document; the exit code is the verdict\'s',
   options: {
     against: { type: 'string' },
     'job-jar': { type: 'string' },
@@ -94,10 +98,11 @@ export const compareCommand: CliCommand = {
     });
     // SARIF places each result on its line of the new schema's .proto files when the set carries source info
     const sources = format === 'sarif' ? createProtoSourceLocator(newBytes) : undefined;
-    const text = formatReport(report, format, sources ? { sources } : {});
-    const output = values['output'];
-    if (typeof output === 'string') await writeOutputFile(output, text);
-    else io.stdout(text);
+    const full = formatReport(report, format, sources ? { sources } : {});
+    const text = values['quiet'] === true && format === 'text' ? quietReportText(report, full) : full;
+    // colour only on a terminal, never into a file (format-color.ts)
+    const toStdout = values['output'] === undefined || values['output'] === '-';
+    await writeReport(values['output'], format === 'text' && toStdout && shouldColor(io) ? colorReportText(text) : text, io);
     return computeExitCode(report);
   }),
 };

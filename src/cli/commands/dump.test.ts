@@ -62,7 +62,7 @@ describe('dump over a fixture savepoint', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'si-dump-caps-'));
     try {
       const sp = writeSavepointWithHugeValue(SAVEPOINT, path.join(dir, 'sp'));
-      const capped = JSON.parse((await run('dump', sp, '--operator', 'int-keyed', '--state', 'processed-events', '--limit', '1', '--json')).stdout);
+      const capped = JSON.parse((await run('dump', sp, '--operator', 'int-keyed', '--state', 'processed-events', '--limit', '1', '--format', 'json')).stdout);
       const p = capped.entries[0].protobuf[0];
       expect(p.unknownFields).toHaveLength(1000);
       expect(p.unknownFieldsOmitted).toBe(1501 + 1 - 1000);
@@ -76,7 +76,7 @@ describe('dump over a fixture savepoint', () => {
       expect(text).toContain(', 200005 bytes: ');
       expect(text).toContain(' … (the first 256 of 200005 bytes; --full-values prints all)');
       expect(text).toContain('    … 502 more unknown fields not listed (--full-values lists all)');
-      const full = JSON.parse((await run('dump', sp, '--operator', 'int-keyed', '--state', 'processed-events', '--limit', '1', '--json', '--full-values')).stdout);
+      const full = JSON.parse((await run('dump', sp, '--operator', 'int-keyed', '--state', 'processed-events', '--limit', '1', '--format', 'json', '--full-values')).stdout);
       expect(full.entries[0].protobuf[0].unknownFields).toHaveLength(1502);
       expect(full.entries[0].protobuf[0].unknownFields.find((u: DumpUnknownField) => u.number === 200).hex).toHaveLength(2 * (5 + 200_000));
       expect(full.entries[0].value.kind).toBe('message');
@@ -86,7 +86,7 @@ describe('dump over a fixture savepoint', () => {
   });
 
   it('prints MapState user keys and a JSON document with --json', async () => {
-    const r = await run('dump', SAVEPOINT, '--operator', 'int-keyed', '--state', 'events-by-name', '--json');
+    const r = await run('dump', SAVEPOINT, '--operator', 'int-keyed', '--state', 'events-by-name', '--format', 'json');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.operator).toBe('int-keyed');
@@ -107,14 +107,14 @@ describe('dump over a fixture savepoint', () => {
   });
 
   it('fails with exit 2 for a state the operator does not have, listing its states; an empty state is no error', async () => {
-    const r = await run('dump', SAVEPOINT, '--operator', 'int-keyed', '--state', 'no-such-state', '--json');
+    const r = await run('dump', SAVEPOINT, '--operator', 'int-keyed', '--state', 'no-such-state', '--format', 'json');
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       'savepoint-inspector dump: expected a state of operator 6d821971c3bfd7ae2c972e89d7414f7c, found "no-such-state" (its states: "_timer_state/event_user-timers", "_timer_state/processing_user-timers", "even-events", "event-history", "events-by-name", "last-event", "processed-events")\n',
     );
     // the processing-time timers of the fixture job: named by the header, no entries
-    const empty = await run('dump', SAVEPOINT, '--operator', 'int-keyed', '--state', '_timer_state/processing_user-timers', '--json');
+    const empty = await run('dump', SAVEPOINT, '--operator', 'int-keyed', '--state', '_timer_state/processing_user-timers', '--format', 'json');
     expect(empty.code).toBe(0);
     expect(JSON.parse(empty.stdout).entries).toEqual([]);
   });
@@ -123,7 +123,7 @@ describe('dump over a fixture savepoint', () => {
 describe('dump of a HashMap NATIVE savepoint (heap key groups decode whole state chunks first)', () => {
   /** per (key, user key): the Protobuf details of the entry, without offsets (the formats lay bytes out differently) */
   const details = async (format: string, state: string) => {
-    const r = await run('dump', SAVEPOINT.replace('/canonical/', `/${format}/`), '--operator', 'int-keyed', '--state', state, '--json');
+    const r = await run('dump', SAVEPOINT.replace('/canonical/', `/${format}/`), '--operator', 'int-keyed', '--state', state, '--format', 'json');
     expect(r.code).toBe(0);
     const entries = JSON.parse(r.stdout).entries as { key: unknown; userKey?: unknown; protobuf: { typeName: string; payloadSize: number; depth: number; unknownFields: { number: number }[] }[] }[];
     return entries
@@ -151,13 +151,13 @@ describe('dump: output in batches', () => {
     requireCommitted(SAVEPOINT);
     for (const json of [false, true]) {
       const writes: string[] = [];
-      const argv = ['dump', SAVEPOINT, '--operator', 'int-keyed', '--state', 'processed-events', ...(json ? ['--json'] : [])];
+      const argv = ['dump', SAVEPOINT, '--operator', 'int-keyed', '--state', 'processed-events', ...(json ? ['--format', 'json'] : [])];
       const code = await runCli(argv, { stdout: (t) => void writes.push(t), stderr: () => undefined });
       expect(code).toBe(0);
       const text = writes.join('');
       // 24 entries, 35 KB of text (60 KB as JSON): one or two pieces, where one write per entry made 26
       expect(text.length).toBeGreaterThan(30_000);
-      expect(writes.length, json ? '--json' : 'text').toBeLessThanOrEqual(Math.ceil(text.length / 65_536) + 1);
+      expect(writes.length, json ? '--format json' : 'text').toBeLessThanOrEqual(Math.ceil(text.length / 65_536) + 1);
       expect(text).toBe((await run(...argv)).stdout);
     }
   });

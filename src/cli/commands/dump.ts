@@ -1,5 +1,5 @@
 /**
- * `dump <savepoint> --operator <id|uid> --state <name> [--limit N] [--json] [--full-values]`: the entries
+ * `dump <savepoint> --operator <id|uid> --state <name> [--limit N] [--format text|json] [--full-values] [--quiet]`: the entries
  * of one state with key, key group, namespace, user key and decoded value; Protobuf values are decoded
  * with the descriptors of their own snapshot and listed with their unknown fields.
  *
@@ -10,10 +10,10 @@
  */
 import { findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
 import { wrongInput, type SavepointFiles, formatHex } from '../../core/io';
-import { formatMessageJsonText, listProtobufValueDetails, stringifyWithMessageViews, type DecodedProtobufValue } from '../../core/protobuf';
+import { formatMessageJsonText, listProtobufValueDetails, MAX_DESCRIPTOR_BYTES, stringifyWithMessageViews, type DecodedProtobufValue } from '../../core/protobuf';
 import { fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
-import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
+import { JSON_SCHEMA_VERSION, METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 import { waitForDrain } from '../write-to-writable';
 import { createCommandRegistry } from './create-command-registry';
@@ -31,19 +31,22 @@ export const dumpCommand: CliCommand = {
     '  --operator <id|uid>  the operator: 32-hex operator id or its uid',
     '  --state <name>       the state name',
     '  --limit <N>          print at most N entries (default: all)',
-    '  --json               print one JSON document: {operator, state, entries: [...]}',
+    '  --format F           text (default) or json: one JSON document {schemaVersion, operator, state, entries: [...]}',
     ...USER_SCHEMA_USAGE,
     '  --full-values        print every value whole (by default one value prints at most 1 MiB,',
     '                       1,000 unknown fields per message and 256 bytes of each)',
     '  --metadata PATH      which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help           show this help',
   ].join('\n'),
+  formats: TEXT_OR_JSON,
+  inputs: { positionals: true, options: ['descriptors', 'job-jar', 'with'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
+  quiet: 'text: the state\'s line and the count of entries, not the entries',
   options: {
     ...METADATA_OPTION,
     operator: { type: 'string' },
     state: { type: 'string' },
     limit: { type: 'string' },
-    json: { type: 'boolean' },
+    format: { type: 'string' },
     ...USER_SCHEMA_OPTIONS,
     'full-values': { type: 'boolean' },
   },
@@ -59,15 +62,17 @@ export const dumpCommand: CliCommand = {
       if (typeof limitText !== 'string' || !/^\d+$/.test(limitText)) throw new CliUsageError(`expected --limit to be a non-negative integer, found ${String(limitText)}`);
       limit = Number(limitText);
     }
+    const format = parseFormat(values['format'], TEXT_OR_JSON);
     const userSchema = await readUserSchema(values);
     const files = await openNodeInput(savepoint, savepointInputOptions(values));
     const registry = createCommandRegistry(userSchema);
     const caps = values['full-values'] === true ? NO_VALUE_VIEW_CAPS : VALUE_VIEW_CAPS;
     // entries are written in batches of about OUTPUT_BATCH characters: one write per entry cost a system call each
     const output = createBatchedWriter(io.stdout);
-    const printer = values['json'] === true ? createJsonPrinter(output.write, operator, state) : createTextPrinter(output.write, operator, state);
+    const quiet = values['quiet'] === true && format === 'text';
+    const printer = format === 'json' ? createJsonPrinter(output.write, operator, state) : createTextPrinter(output.write, operator, state, quiet);
     // decoded values carry the Protobuf decoder's details (unknown fields with their bytes); each is printed and dropped
-    const visit = (entry: StateEntry) => printer.entry(toDumpEntry(entry, listProtobufValueDetails(entry.value), caps));
+    const visit = quiet ? () => printer.entry(undefined) : (entry: StateEntry) => printer.entry(toDumpEntry(entry, listProtobufValueDetails(entry.value), caps));
     const opened = await openSavepoint(files);
     let named = false;
     // entries that are not the whole state (a changelog's changes after its materialized part) are said so
@@ -203,7 +208,8 @@ function capValue(v: DecodedValue | null, caps: ValueViewCaps): DumpEntry['value
 interface DumpPrinter {
   /** once the state is known to exist, before any entry */
   start(): void;
-  entry(e: DumpEntry): void;
+  /** undefined: an entry counted, not printed (--quiet) */
+  entry(e: DumpEntry | undefined): void;
   end(): void;
 }
 
@@ -215,9 +221,10 @@ function createJsonPrinter(write: (text: string) => void, operator: string, stat
   let count = 0;
   return {
     start() {
-      write(`{\n  "operator": ${JSON.stringify(operator)},\n  "state": ${JSON.stringify(state)},\n  "entries": [`);
+      write(`{\n  "schemaVersion": ${JSON_SCHEMA_VERSION},\n  "operator": ${JSON.stringify(operator)},\n  "state": ${JSON.stringify(state)},\n  "entries": [`);
     },
     entry(e) {
+      if (e === undefined) return;
       // a message's JSON view is written from the decoded message, not built as an object tree and stringified
       const text = stringifyWithMessageViews(e, '    ');
       write(`${count++ === 0 ? '\n' : ',\n'}    ${text}`);
@@ -229,14 +236,16 @@ function createJsonPrinter(write: (text: string) => void, operator: string, stat
 }
 
 /** The text form, entry by entry; the first line names the state, the last one counts its entries. */
-function createTextPrinter(write: (text: string) => void, operator: string, state: string): DumpPrinter {
+function createTextPrinter(write: (text: string) => void, operator: string, state: string, quiet: boolean): DumpPrinter {
   let count = 0;
   return {
     start() {
       write(`operator ${operator}, state ${state}\n`);
     },
     entry(e) {
-      write(formatDumpEntryText(e, ++count));
+      // --quiet: counted, not printed
+      if (e === undefined || quiet) count++;
+      else write(formatDumpEntryText(e, ++count));
     },
     end() {
       write(`${count} entr${count === 1 ? 'y' : 'ies'}\n`);

@@ -58,9 +58,9 @@ describe('export-schema', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('lists every Protobuf state with its root and saved schema, and writes that schema byte for byte', async () => {
-    const listed = await run(['export-schema', SAVEPOINTS[0]!, '--json']);
+    const listed = await run(['export-schema', SAVEPOINTS[0]!, '--format', 'json']);
     expect([listed.code, listed.stderr]).toEqual([0, '']);
-    const states = JSON.parse(listed.stdout) as Listed[];
+    const states = (JSON.parse(listed.stdout) as { schemas: Listed[] }).schemas;
     expect(states.map((s) => `${s.operatorUid}/${s.state} ${s.role} ${s.root}`)).toEqual([
       'long-broadcast/rules VALUE_SERIALIZER fixtures.events.Rule',
       'long-broadcast/long-last-event VALUE_SERIALIZER fixtures.events.Event',
@@ -151,7 +151,7 @@ describe('export-schema', () => {
       '  long-broadcast/rules VALUE_SERIALIZER: root fixtures.events.Rule, schema ffe146abec15… (1204 bytes)',
     ]);
     expect(existsSync(path.join(dir, 'x.binpb'))).toBe(false);
-    const usage = await run(['export-schema', SAVEPOINTS[0]!, '--json', '--output', path.join(dir, 'x.binpb')]);
-    expect([usage.code, usage.stderr.split('\n')[0]]).toEqual([2, 'savepoint-inspector export-schema: --json lists the schemas; it cannot be combined with --output']);
+    const usage = await run(['export-schema', SAVEPOINTS[0]!, '--format', 'json', '--output', path.join(dir, 'x.binpb')]);
+    expect([usage.code, usage.stderr.split('\n')[0]]).toEqual([2, 'savepoint-inspector export-schema: --format json lists the schemas; it cannot be combined with --output']);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `export-schema <savepoint> [--operator <id|uid>] [--state <name>] [--role R] [--root NAME] [--output FILE] [--json]`: the
+ * `export-schema <savepoint> [--operator <id|uid>] [--state <name>] [--role R] [--root NAME] [--output FILE | -] [--format text|json]`: the
  * saved Protobuf schemas of a savepoint (the descriptor sets its serializer snapshots embed). Without
  * --output it lists them; with --output it writes the one the selection names, byte for byte, as a
  * FileDescriptorSet that `compare --against` reads: keep it next to the job's code and check every
@@ -7,8 +7,9 @@
  */
 import { DEFAULT_SETTINGS, listSavedSchemas, type SavedSchema } from '../../core/compat';
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
-import { writeOutputFile } from '../output-failure';
-import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
+import { rethrowAsOutputFailure, writeOutputFile } from '../output-failure';
+import { flushWritable, writeToWritable } from '../write-to-writable';
+import { formatJsonDocument, METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { selectSavedSchemas } from './select-saved-schemas';
 import { openNodeInput } from '../sources';
 
@@ -26,13 +27,16 @@ export const exportSchemaCommand: CliCommand = {
     '  --state <name>       only states of this name',
     '  --role <role>        only this serializer of a state (VALUE_SERIALIZER, KEY_SERIALIZER, VALUE_SERIALIZER/1 for a map value, …)',
     '  --root <name>        only Protobuf types with this root message',
-    '  --output FILE        write the selected saved schema (a FileDescriptorSet) to FILE',
-    '  --json               list as JSON: [{operator, operatorUid, state, role, root, javaClass, snapshotClass, settings, size, sha256}]',
+    '  --output FILE        write the selected saved schema (a FileDescriptorSet) to FILE (- for stdout: the note goes to stderr)',
+    '  --format F           text (default) or json: the list as {schemaVersion, schemas: [{operator, operatorUid, state, role, root, javaClass, snapshotClass, settings, size, sha256}]}',
     '  --metadata PATH      which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help           show this help',
     '',
     'Then: savepoint-inspector compare <new.binpb> --against FILE --root <root>',
   ].join('\n'),
+  formats: TEXT_OR_JSON,
+  inputs: { positionals: true },
+  quiet: 'the list\'s first line (how many states and schemas); with --output, nothing',
   options: {
     ...METADATA_OPTION,
     operator: { type: 'string' },
@@ -40,9 +44,9 @@ export const exportSchemaCommand: CliCommand = {
     role: { type: 'string' },
     root: { type: 'string' },
     output: { type: 'string' },
-    json: { type: 'boolean' },
+    format: { type: 'string' },
   },
-  async run({ values, positionals }, io) {
+  async run({ values, positionals, deprecated }, io) {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint');
     const selection = {
       ...optionalText(values['operator'], 'operator'),
@@ -51,7 +55,9 @@ export const exportSchemaCommand: CliCommand = {
       ...optionalText(values['root'], 'root'),
     };
     const output = values['output'];
-    if (output !== undefined && values['json'] === true) throw new CliUsageError('--json lists the schemas; it cannot be combined with --output');
+    const format = parseFormat(values['format'], TEXT_OR_JSON);
+    if (output !== undefined && format === 'json') throw new CliUsageError('--format json lists the schemas; it cannot be combined with --output');
+    if (output === '-' && io.stdoutStream === undefined) throw new CliUsageError('--output - needs a byte stream on stdout, which this caller does not give');
     const all = await listSavedSchemas(await openNodeInput(savepoint, savepointInputOptions(values)));
     const selected = selectSavedSchemas(all, selection);
     if (selected.kind === 'none') {
@@ -59,17 +65,22 @@ export const exportSchemaCommand: CliCommand = {
       return fail(io, all.length === 0 ? 'the savepoint has no Protobuf state' : `no Protobuf state matches${given}; its Protobuf states:\n${all.map(describeState).join('\n')}`);
     }
     if (typeof output !== 'string') {
-      io.stdout(values['json'] === true ? `${JSON.stringify(selected.states.map(toJson), null, 2)}\n` : formatList(selected.states));
+      // the old --json printed a bare array: kept for one release, as it was
+      if (format === 'json') io.stdout(deprecated.includes('--json') ? `${JSON.stringify(selected.states.map(toJson), null, 2)}\n` : formatJsonDocument({ schemas: selected.states.map(toJson) }));
+      else io.stdout(values['quiet'] === true ? `${formatList(selected.states).split('\n')[0]!}\n` : formatList(selected.states));
       return EXIT_OK;
     }
     if (selected.kind === 'several') {
       return fail(io, `the selection holds ${selected.schemas} different saved schemas; narrow it with --operator, --state, --role or --root:\n${selected.states.map(describeState).join('\n')}`);
     }
     const chosen = selected.schema;
-    await writeOutputFile(output, chosen.descriptorBytes);
+    if (output === '-') await writeBytesToStdout(io.stdoutStream!, chosen.descriptorBytes);
+    else await writeOutputFile(output, chosen.descriptorBytes);
+    if (values['quiet'] === true) return EXIT_OK;
     const roots = [...new Set(selected.states.map((s) => s.rootFullName))];
-    io.stdout(
-      `wrote ${output}: the saved schema of ${selected.states.map(describeStateName).join(', ')} (${chosen.descriptorBytes.length} bytes, sha256 ${chosen.descriptorSha256})\n` +
+    // with the schema on stdout, the note goes to stderr
+    (output === '-' ? io.stderr : io.stdout)(
+      `wrote ${output === '-' ? 'stdout' : output}: the saved schema of ${selected.states.map(describeStateName).join(', ')} (${chosen.descriptorBytes.length} bytes, sha256 ${chosen.descriptorSha256})\n` +
         `check a new schema against it: savepoint-inspector compare <new.binpb> --against ${output} ${roots.map((r) => `--root ${r}`).join(' ')}\n`,
     );
     return EXIT_OK;
@@ -126,4 +137,14 @@ function toJson(s: SavedSchema): Record<string, unknown> {
     size: s.descriptorBytes.length,
     sha256: s.descriptorSha256,
   };
+}
+
+/** The saved schema's bytes on stdout (`--output -`), drained before the command ends. */
+async function writeBytesToStdout(out: NonNullable<CliIo['stdoutStream']>, bytes: Uint8Array): Promise<void> {
+  try {
+    await writeToWritable(out)(bytes);
+    await flushWritable(out);
+  } catch (e) {
+    rethrowAsOutputFailure(e, 'stdout');
+  }
 }

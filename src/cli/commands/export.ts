@@ -2,11 +2,12 @@
  * `export <savepoint> --operator <id|uid> (--state <name> | --all) --format jsonl|csv|parquet --output <file|folder>`:
  * a state's entries as rows (core/export: exportStates over the one state scan), streamed to a file;
  * `--all` writes one file per state of the operator into a folder, all in one read of its state files. Progress on stderr for long
- * exports; `--every-key-group N` / `--first N` sample as in `stats`. Bytes go through a Writable (the
+ * exports; `--every-key-group N` / `--limit N` (was `--first N`) sample as in `stats`. Bytes go through a Writable (the
  * file's stream, or stdout for `--output -`) and the export waits for its 'drain' when it is behind
  * (back pressure: a slow pipe or disk pauses the scan; memory stays at a row group). A state whose values cannot be
  * read is refused with its reason (exit 2); rows that are not the whole state are said so on stderr.
  */
+import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { createWriteStream, mkdirSync, openSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
@@ -38,13 +39,15 @@ export const exportCommand: CliCommand = {
     '  --output <path>       the file (or with --all the folder) to write; - for stdout (then the summary goes to stderr)',
     '  --layout <l>          parquet: legacy (bare repeated fields, as Flink\'s ParquetProtoWriters writes; default) or spec (LIST/MAP wrappers)',
     '  --every-key-group N   sample: read only key groups 0, N, 2N, … of keyed state',
-    '  --first N             sample: only the first N entries of each state',
+    '  --limit N             sample: only the first N entries of each state (was --first)',
     '  --keep-partial        when the export fails, keep what was written as <file>.partial (the reason in its metadata) instead of removing it',
-    '  --quiet               no progress on stderr',
     ...USER_SCHEMA_USAGE,
     '  --metadata PATH       which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help            show this help',
   ].join('\n'),
+  formats: FORMATS,
+  inputs: { positionals: true, options: ['descriptors', 'job-jar', 'with'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
+  quiet: 'no progress on stderr, and no summary line on success (warnings and failures are still said)',
   options: {
     ...METADATA_OPTION,
     operator: { type: 'string' },
@@ -54,9 +57,8 @@ export const exportCommand: CliCommand = {
     output: { type: 'string' },
     layout: { type: 'string' },
     'every-key-group': { type: 'string' },
-    first: { type: 'string' },
+    limit: { type: 'string' },
     'keep-partial': { type: 'boolean' },
-    quiet: { type: 'boolean' },
     ...USER_SCHEMA_OPTIONS,
   },
   async run({ values, positionals }, io) {
@@ -76,8 +78,8 @@ export const exportCommand: CliCommand = {
     const layoutText = values['layout'] ?? 'legacy';
     if (layoutText !== 'legacy' && layoutText !== 'spec') throw new CliUsageError(`expected --layout legacy or spec, found ${JSON.stringify(layoutText)}`);
     const every = parsePositive(values['every-key-group'], '--every-key-group');
-    const first = parsePositive(values['first'], '--first');
-    if (every !== undefined && first !== undefined) throw new CliUsageError('use either --every-key-group or --first, not both');
+    const first = parsePositive(values['limit'], '--limit');
+    if (every !== undefined && first !== undefined) throw new CliUsageError('use either --every-key-group or --limit, not both');
     const sample: StateSample | undefined = every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
 
     // the job's schema decodes Protobuf held by Kryo or flink-protobuf-serde (no snapshot of theirs embeds one), as dump and stats do
@@ -172,7 +174,10 @@ export const exportCommand: CliCommand = {
             ? ' — the export failed: file removed (--keep-partial keeps it as <file>.partial)'
             : ` — the export failed: kept as ${written}`;
       const summary = `${written ?? target}: ${rows}${undecoded}${outcome}\n`;
-      if (toStdout) io.stderr(`savepoint-inspector export: ${summary}`);
+      // --quiet: the summary only when the export failed
+      if (quiet && !failed) {
+        // nothing on success
+      } else if (toStdout) io.stderr(`savepoint-inspector export: ${summary}`);
       else io.stdout(summary);
       for (const why of result.incomplete) io.stderr(`savepoint-inspector export: warning: ${state.name}: not the whole state: ${why}\n`);
       if (result.undecodable > 0) io.stderr(`savepoint-inspector export: warning: ${state.name}: ${result.failures[result.failures.length - 1]}\n`);

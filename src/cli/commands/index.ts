@@ -1,6 +1,6 @@
 /**
  * The CLI's command table. Each command lives in its own file and is registered with one line
- * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts), `export-schema` (./export-schema.ts), `export` (rows of a state: ./export.ts), `migration-plan` (Kryo-held Protobuf: ./migration-plan.ts), `migration-job` (its State Processor API project: ./migration-job.ts), `serve` (the built app on loopback: ./serve.ts).
+ * here: `inspect` (flink-metadata), `dump` (protobuf: ./dump.ts) and `check` (compat: ./check.ts), `compare` (two descriptor sets: ./compare.ts), `export-schema` (./export-schema.ts), `export` (rows of a state: ./export.ts), `migration-plan` (Kryo-held Protobuf: ./migration-plan.ts), `migration-job` (its State Processor API project: ./migration-job.ts), `serve` (the built app on loopback: ./serve.ts), `completion` (shell completion scripts from this table: ./completion.ts).
  */
 import type { CliCommand } from '../cli-types';
 import { inspectCommand } from './inspect';
@@ -13,6 +13,7 @@ import { migrationPlanCommand } from './migration-plan';
 import { migrationJobCommand } from './migration-job';
 import { statsCommand } from '../scan';
 import { serveCommand } from './serve';
+import { createCompletionCommand } from './completion';
 
 export const COMMANDS: readonly CliCommand[] = [
   inspectCommand,
@@ -25,4 +26,6 @@ export const COMMANDS: readonly CliCommand[] = [
   migrationPlanCommand,
   migrationJobCommand,
   serveCommand,
+  // `completion bash|zsh|fish`, generated from this table
+  createCompletionCommand(() => COMMANDS),
 ];

@@ -1,14 +1,16 @@
 /**
- * `inspect <savepoint folder | _metadata | archive | URL> [--json] [--handles] [--headers-only]`:
+ * `inspect <savepoint folder | _metadata | archive | URL | -> [--format text|json] [--handles] [--headers-only] [--quiet]`:
  * what a savepoint holds per operator and state (serializers, entry counts), from `_metadata` and
  * the state files.
  */
+import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { inspectSavepoint, openSavepoint, type SavepointInspection } from '../../core/flink';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
-import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { buildInspectDocument } from '../format/build-inspect-document';
 import { formatInspectionText } from '../format/format-inspection-text';
 import { openNodeInput } from '../sources';
+import { colorInspectionText, shouldColor } from '../format-color';
 import { createCommandRegistry } from './create-command-registry';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
@@ -19,8 +21,8 @@ export const inspectCommand: CliCommand = {
     'Usage: savepoint-inspector inspect <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> [options]',
     '',
     'Options:',
-    '  --json          print the inspection as a stable JSON document (docs/cli.md)',
-    '  --handles       with --json: include the per-subtask state handles from _metadata',
+    '  --format F      text (default) or json: the inspection as a stable JSON document (docs/cli.md)',
+    '  --handles       with --format json: include the per-subtask state handles from _metadata',
     '  --headers-only  read only _metadata and the state headers; do not count entries',
     ...USER_SCHEMA_USAGE,
     '  --strict        exit 1 when any state is not decoded fully (with --headers-only: when a header',
@@ -28,9 +30,12 @@ export const inspectCommand: CliCommand = {
     '  --metadata PATH  which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help      show this help',
   ].join('\n'),
+  formats: TEXT_OR_JSON,
+  inputs: { positionals: true, options: ['descriptors', 'job-jar', 'with'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
+  quiet: 'text: only the closing line (how many states were decoded fully)',
   options: {
     ...METADATA_OPTION,
-    json: { type: 'boolean' },
+    format: { type: 'string' },
     ...USER_SCHEMA_OPTIONS,
     handles: { type: 'boolean' },
     'headers-only': { type: 'boolean' },
@@ -38,16 +43,20 @@ export const inspectCommand: CliCommand = {
   },
   async run({ values, positionals }, io) {
     const savepoint = takeOnePositional(positionals, 'expected a savepoint to inspect');
-    if (values['handles'] === true && values['json'] !== true) throw new CliUsageError('--handles needs --json');
+    const format = parseFormat(values['format'], TEXT_OR_JSON);
+    if (values['handles'] === true && format !== 'json') throw new CliUsageError('--handles needs --format json');
     const userSchema = await readUserSchema(values);
     const files = await openNodeInput(savepoint, savepointInputOptions(values));
     const registry = createCommandRegistry(userSchema);
     const inspection = await inspectSavepoint(files, registry, { countEntries: values['headers-only'] !== true });
-    if (values['json'] === true) {
+    if (format === 'json') {
       const doc = buildInspectDocument(inspection, values['handles'] === true ? { metadata: (await openSavepoint(files)).metadata } : {});
       io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
     } else {
-      io.stdout(formatInspectionText(inspection));
+      const text = formatInspectionText(inspection);
+      // --quiet: the closing line alone (the last one)
+      const shown = values['quiet'] === true ? `${text.trimEnd().split('\n').pop()!}\n` : text;
+      io.stdout(shouldColor(io) ? colorInspectionText(shown) : shown);
     }
     return values['strict'] === true && !isDecodedFully(inspection) ? EXIT_FINDINGS : EXIT_OK;
   },

@@ -5,6 +5,7 @@
  * ProtobufTypeInformation (core: generateKryoMigrationJob). Exit 0 when the job carries a state, 1 when there is
  * nothing it can carry (the README still says why), 2 on unusable input.
  */
+import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { generateKryoMigrationJob, inspectProtobufStates, loadDescriptorSet, type KryoMigrationJob } from '../../core/compat';
@@ -32,6 +33,8 @@ export const migrationJobCommand: CliCommand = {
     '',
     'Exit codes: 0 the project carries at least one state, 1 nothing to carry (README says why), 2 unusable input.',
   ].join('\n'),
+  inputs: { positionals: true, options: ['descriptors', 'job-jar'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
+  quiet: 'the first line only (where the project was written)',
   options: {
     ...METADATA_OPTION,
     descriptors: { type: 'string' },
@@ -49,6 +52,7 @@ export const migrationJobCommand: CliCommand = {
     if (typeof descriptors !== 'string' && typeof jobJar !== 'string') throw new CliUsageError('--descriptors <job.binpb> or --job-jar <job.jar> is required');
     const output = values['output'];
     if (typeof output !== 'string') throw new CliUsageError('--output <dir> is required');
+    if (output === '-') throw new CliUsageError('--output is the folder of the project (several files): - (stdout) cannot hold it');
     const serializer = parseSerializer(values['serializer']);
     const line = parseLine(values['flink-line']);
     await checkOutputDir(output);
@@ -78,7 +82,8 @@ export const migrationJobCommand: CliCommand = {
       await mkdir(path.dirname(target), { recursive: true });
       await writeOutputFile(target, f.content);
     }
-    io.stdout(formatSummary(job, output));
+    const summary = formatSummary(job, output);
+    io.stdout(values['quiet'] === true ? `${summary.split('\n')[0]!}\n` : summary);
     return job.carried.length > 0 ? EXIT_OK : EXIT_FINDINGS;
   },
 };

@@ -8,7 +8,7 @@
 import { classifyError, isDecodeError, isUsageError } from '../../core/io';
 import { formatSarifFailure } from '../../core/report';
 import { EXIT_BAD_INPUT, type CliIo } from '../cli-types';
-import { writeOutputFile } from '../output-failure';
+import { writeReport } from '../write-report';
 import packageJson from '../../../package.json' with { type: 'json' };
 
 /** errno codes of a path the file system refuses: the user's input, as the dispatcher words them */
@@ -28,10 +28,8 @@ export async function withSarifOnFailure(values: Record<string, unknown>, io: Cl
       const failure = describeInputFailure(e);
       if (failure !== undefined) {
         const text = formatSarifFailure({ tool: { name: 'savepoint-inspector', version: packageJson.version }, exitCode: EXIT_BAD_INPUT, ...failure });
-        const output = values['output'];
         try {
-          if (typeof output === 'string') await writeOutputFile(output, text);
-          else io.stdout(text);
+          await writeReport(values['output'], text, io);
         } catch {
           // the log could not be written either: the input's error below is what the user must see first
         }

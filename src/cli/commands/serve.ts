@@ -25,6 +25,7 @@ export const serveCommand: CliCommand = {
     '  --open      open the URL in the default browser',
     '  -h, --help  show this help',
   ].join('\n'),
+  quiet: 'the URL alone',
   options: {
     port: { type: 'string' },
     open: { type: 'boolean' },
@@ -52,7 +53,7 @@ export const serveCommand: CliCommand = {
       }
       throw e;
     }
-    io.stdout(`Savepoint Inspector: ${server.url}\n(127.0.0.1 only; the URL's token is required. Ctrl-C stops it.)\n`);
+    io.stdout(values['quiet'] === true ? `${server.url}\n` : `Savepoint Inspector: ${server.url}\n(127.0.0.1 only; the URL's token is required. Ctrl-C stops it.)\n`);
     if (values['open'] === true) openInBrowser(server.url, io);
     await new Promise<void>((resolve) => {
       const stop = (): void => {

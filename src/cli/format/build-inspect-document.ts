@@ -15,6 +15,8 @@ export interface InspectDocumentOptions {
 export function buildInspectDocument(inspection: SavepointInspection, options: InspectDocumentOptions = {}): Record<string, unknown> {
   const metadata = options.metadata;
   return {
+    schemaVersion: INSPECT_DOCUMENT_VERSION,
+    // the old name of the version field, kept for one release (docs/report-schema.md)
     documentVersion: INSPECT_DOCUMENT_VERSION,
     input: inspection.input,
     metadataVersion: inspection.metadataVersion,

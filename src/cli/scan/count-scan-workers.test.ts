@@ -71,7 +71,7 @@ describe('countScanWorkers', () => {
 
   it('stats reports the workers it used, and --workers above 64 is a usage error', async () => {
     let out = '';
-    expect(await runCli(['stats', tgz, '--json', '--workers', '2'], { stdout: (t) => void (out += t), stderr: () => undefined })).toBe(0);
+    expect(await runCli(['stats', tgz, '--format', 'json', '--workers', '2'], { stdout: (t) => void (out += t), stderr: () => undefined })).toBe(0);
     expect(JSON.parse(out).workers).toBe(1);
     let err = '';
     expect(await runCli(['stats', SAVEPOINT, '--workers', '65'], { stdout: () => undefined, stderr: (t) => void (err += t) })).toBe(2);

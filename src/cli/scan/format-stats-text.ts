@@ -1,8 +1,8 @@
 import { describeScanFinding } from '../../core/compat';
 import type { ParallelScanResult } from './run-parallel-scan';
 
-/** Text form of the `stats` command. */
-export function formatStatsText(input: string, r: ParallelScanResult): string {
+/** Text form of the `stats` command; `quiet` keeps the first and sample lines and what was not read in whole, errors and warnings. */
+export function formatStatsText(input: string, r: ParallelScanResult, { quiet = false }: { quiet?: boolean } = {}): string {
   const lines = [`Statistics of ${input} (${r.units} subtask streams, ${r.workers} worker${r.workers === 1 ? '' : 's'}, ${r.bytesRead} state bytes read)`];
   if (r.coverage) {
     const s = r.coverage.sample;
@@ -16,9 +16,10 @@ export function formatStatsText(input: string, r: ParallelScanResult): string {
     }
     // some of it read: the counts cover only that, and say why
     const partly = [s.notRead !== undefined ? `not read in part: ${s.notRead}` : '', s.partly ?? ''].filter(Boolean).join('; ');
+    if (quiet && !partly) continue;
     lines.push(`  ${s.operatorId} ${s.scope} ${s.state}: ${s.entries} entries, ${s.valueBytes} value bytes${partly ? ` (partly decoded: ${partly})` : ''}`);
     const p = s.protobuf;
-    if (p) {
+    if (p && !quiet) {
       lines.push(`    Protobuf: ${p.values} values, ${p.totalPayloadBytes} payload bytes (max ${p.maxPayloadSize}), max depth ${p.maxDepth}, ${p.valuesWithUnknownFields} values with ${p.unknownFields} unknown fields, ${p.largeValues} large / ${p.aliasedValues} aliased, ${p.unreadableValues} unreadable`);
       for (const f of p.findings.map(describeScanFinding)) lines.push(`    ${f.id}: ${f.count} value(s), e.g. ${f.exampleKeys.join(', ')} — ${f.detail}`);
       for (const e of p.errors) lines.push(`    unreadable ${e.key}: ${e.message} (payload offset ${e.offset})`);

@@ -1,13 +1,14 @@
 /**
- * `stats <savepoint> [--workers N] [--every-key-group N | --first N] [--json]`: whole-state
+ * `stats <savepoint> [--workers N] [--every-key-group N | --limit N] [--format text|json] [--quiet]`: whole-state
  * statistics of every state (entries, value bytes, and the Protobuf structural scan: values,
  * payload bytes, depth, unknown fields, large/aliased values, value findings), scanned in parallel
  * worker threads, optionally on a sample.
  */
+import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { describeProtobufStateScan } from '../../core/compat';
 import type { StateSample } from '../../core/flink';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
-import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
+import { formatJsonDocument, METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from '../commands/read-user-schema';
 import { countScanWorkers, MAX_SCAN_WORKERS } from './count-scan-workers';
 import { formatStatsText } from './format-stats-text';
@@ -22,18 +23,21 @@ export const statsCommand: CliCommand = {
     'Options:',
     '  --workers N          worker threads (default 2, at most 64; a .tar.gz is scanned in one)',
     '  --every-key-group N  sample: read only key groups 0, N, 2N, … of keyed state',
-    '  --first N            sample: only the first N entries of each state',
-    '  --json               print the statistics as JSON',
+    '  --limit N            sample: only the first N entries of each state (was --first)',
+    '  --format F           text (default) or json: the statistics as {schemaVersion, …}',
     ...USER_SCHEMA_USAGE,
     '  --metadata PATH      which savepoint of an input holding several (its _metadata path in it, or its folder)',
     '  -h, --help           show this help',
   ].join('\n'),
+  formats: TEXT_OR_JSON,
+  inputs: { positionals: true, options: ['descriptors', 'job-jar', 'with'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
+  quiet: 'text: the first line, the sample line, and each state not read in whole, error and warning',
   options: {
     ...METADATA_OPTION,
     workers: { type: 'string' },
     'every-key-group': { type: 'string' },
-    first: { type: 'string' },
-    json: { type: 'boolean' },
+    limit: { type: 'string' },
+    format: { type: 'string' },
     ...USER_SCHEMA_OPTIONS,
   },
   async run({ values, positionals }, io) {
@@ -41,14 +45,15 @@ export const statsCommand: CliCommand = {
     const requested = parsePositive(values['workers'], '--workers') ?? 2;
     if (requested > MAX_SCAN_WORKERS) throw new CliUsageError(`--workers must be at most ${MAX_SCAN_WORKERS}, found ${requested}`);
     const every = parsePositive(values['every-key-group'], '--every-key-group');
-    const first = parsePositive(values['first'], '--first');
-    if (every !== undefined && first !== undefined) throw new CliUsageError('use either --every-key-group or --first, not both');
+    const first = parsePositive(values['limit'], '--limit');
+    if (every !== undefined && first !== undefined) throw new CliUsageError('use either --every-key-group or --limit, not both');
+    const format = parseFormat(values['format'], TEXT_OR_JSON);
     // after every option is checked: a usage error reads nothing
     const workers = await countScanWorkers(savepoint, requested);
     const sample: StateSample | undefined = every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
     const kryoSchema = await readUserSchema(values);
     const stats = await runParallelScan(savepoint, { ...savepointInputOptions(values), workers, ...(sample ? { sample } : {}), ...(kryoSchema ? { kryoSchema } : {}) });
-    io.stdout(values['json'] === true ? `${JSON.stringify(describeStats(stats), null, 2)}\n` : formatStatsText(savepoint, stats));
+    io.stdout(format === 'json' ? formatJsonDocument(describeStats(stats)) : formatStatsText(savepoint, stats, { quiet: values['quiet'] === true }));
     return EXIT_OK;
   },
 };

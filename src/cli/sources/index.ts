@@ -6,3 +6,4 @@ export { createNodeRangeFetch } from './node-range-fetch';
 export { checkRegularFile, readDescriptorSetFile } from './read-descriptor-set-file';
 export { looksLikeJar, readJobJar } from './read-job-jar';
 export { describeHttpDeadlinePassed, runWithHttpDeadline } from './http-deadline';
+export { isStreamedInput, spoolStreamedInput, type SpooledInput } from './spool-streamed-input';
