@@ -1,9 +1,8 @@
 /**
- * The container recipe (Dockerfile, .dockerignore) against its rules, without a container engine (none runs on
- * the test machines): a base image pinned to a full version of a small variant, the package installed from
+ * The container recipe (Dockerfile, .dockerignore) against its rules, without a container engine: a base image pinned to a full version of a small variant, the package installed from
  * the `npm pack` tarball of package.json's version (and nothing else in the build context), a non-root user
  * from the install on, `ENTRYPOINT ["savepoint-inspector"]`. tests/cli-bundle/npm-package.test.ts runs the
- * recipe's install step on the packed tarball.
+ * recipe's install step on the packed tarball, and builds and runs the image where podman is installed.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -3,8 +3,10 @@
  * and packs them without sources, tests or fixtures; the tarball installs offline into an empty project
  * (it has no runtime dependencies: the bundle holds them) and `npx savepoint-inspector` runs there with
  * Node alone — `--version`, `check`, `compare`, `export` answering as the sources do, and `serve` serving
- * the packed app behind its token; and the Dockerfile's install step run as written on the same tarball (into a
- * temporary prefix instead of the image's global one: no container engine runs on the test machines).
+ * the packed app behind its token; the Dockerfile's install step run as written on the same tarball (into a
+ * temporary prefix); and, where a container engine is installed (Debian's podman), the image built from the
+ * Dockerfile and run (tests/helpers/container-engine.ts: the pinned base, or a stand-in of this machine's Node
+ * where no registry is reachable).
  *
  * In the CLI-bundle suite (`npm run test:cli-bundle`): packing runs `vite build` and the bundle build in
  * the repository (dist/ and dist-cli/, both gitignored build outputs), a minute of work on a busy machine.
@@ -17,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
 import { buildContentSecurityPolicy, metaContentSecurityPolicy } from '../../vite-plugins/content-security-policy';
 import { requireCommitted } from '../helpers/committed-data';
+import { ensureBaseImage, findContainerEngine, runEngine } from '../helpers/container-engine';
 import { expandArgs, parseDockerfile } from '../helpers/parse-dockerfile';
 
 const ROOT = process.cwd();
@@ -25,6 +28,8 @@ const DESCRIPTORS = requireCommitted(path.resolve(ROOT, 'src/ui/demo-schema/even
 const PAIR = path.resolve(ROOT, 'fixtures/schema-changes/field-type-changed');
 const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 // npm's own variables of an `npm test` run (dry-run, prefix, …) must not reach the npm commands run here
+const engine = findContainerEngine();
+if (engine === undefined) console.log('container test skipped: no container engine (podman) on this machine; the Dockerfile is checked by tests/ci/dockerfile.test.ts and its install step run below');
 const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 
 describe('the npm package runs with Node alone', () => {
@@ -162,4 +167,38 @@ describe('the npm package runs with Node alone', () => {
     const actual = cli(args);
     expect({ code: actual.status, stdout: actual.stdout, stderr: actual.stderr }).toEqual(expected);
   }, 120_000);
+
+  // a container engine on the machine (Debian's podman): the recipe built and run for real
+  it.skipIf(engine === undefined)('the Dockerfile builds into an image whose entry point runs check as the package does, as the non-root user', async () => {
+    const e = engine!;
+    const instructions = parseDockerfile(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
+    const base = ensureBaseImage(e, instructions[0]!.args);
+    if (base.standIn) console.log(`container test: ${instructions[0]!.args} is not in the local image store and no registry is reachable; built on ${base.image} (this machine's Node and Debian files)`);
+    // the build context as .dockerignore leaves it: the recipe and the tarball
+    const context = path.join(dir, 'container-context');
+    execFileSync('mkdir', ['-p', context]);
+    for (const f of ['Dockerfile', '.dockerignore']) execFileSync('cp', [path.join(ROOT, f), context]);
+    execFileSync('cp', [tarball, context]);
+    const image = `localhost/savepoint-inspector-test:${packageJson.version}-${process.pid}`;
+    const built = runEngine(e, ['build', ...e.limits, ...(base.standIn ? ['--from', base.image] : []), '-t', image, context]);
+    expect(built.status, built.stderr).toBe(0);
+    try {
+      const run = (args: string[], options: string[] = []) => {
+        const r = runEngine(e, ['run', '--rm', ...e.limits, ...options, image, ...args]);
+        return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+      };
+      expect(run(['--version'])).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
+      expect(run(['-p', 'process.getuid() + ":" + process.getgid()'], ['--entrypoint', 'node'])).toEqual({ code: 0, stdout: '1000:1000\n', stderr: '' });
+      // the inputs mounted read-only at their own paths, so the report names them as the in-process run does
+      const mounts = [SAVEPOINT, DESCRIPTORS].flatMap((p) => ['-v', `${p}:${p}:ro`]);
+      for (const format of ['text', 'sarif']) {
+        const args = ['check', SAVEPOINT, '--descriptors', DESCRIPTORS, '--target', '0.x', '--format', format];
+        const expected = await inProcess(args);
+        expect(expected.code).toBe(1);
+        expect(run(args, mounts)).toEqual(expected);
+      }
+    } finally {
+      runEngine(e, ['rmi', '--force', image]);
+    }
+  }, 600_000);
 });
