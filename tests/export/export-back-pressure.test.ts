@@ -83,7 +83,7 @@ describe('export into a slow sink', () => {
     const { op } = await openLastEvent();
     const stdout = new SlowWritable();
     let summary = '';
-    const code = await runCli(['export', sp.dir, '--operator', op.id, '--state', 'last-event', '--format', 'jsonl', '--output', '-', '--quiet'], {
+    const code = await runCli(['export', sp.dir, '--operator', op.id, '--state', 'last-event', '--format', 'jsonl', '--output', '-'], {
       stdout: () => {
         throw new Error('text on stdout while it carries the export');
       },
@@ -91,7 +91,8 @@ describe('export into a slow sink', () => {
       stdoutStream: stdout,
     });
     expect(code).toBe(0);
-    expect(summary).toMatch(/^savepoint-inspector export: stdout: \d+ rows of state "last-event"/);
+    // progress lines, then the summary line, all on stderr
+    expect(summary).toMatch(/^savepoint-inspector export: stdout: \d+ rows of state "last-event"/m);
     const file = path.join(path.dirname(sp.dir), 'last-event.jsonl');
     expect(await runCli(['export', sp.dir, '--operator', op.id, '--state', 'last-event', '--format', 'jsonl', '--output', file, '--quiet'], { stdout: () => undefined, stderr: () => undefined })).toBe(0);
     expect(stdout.bytes.equals(readFileSync(file))).toBe(true);

@@ -105,8 +105,12 @@ describe('a value that could not be decoded fails the export in every format: ex
     for (const format of FORMATS) {
       const folder = mkdtempSync(path.join(dir, `ok-${format}-`));
       const target = path.join(folder, `out.${format}`);
+      // --quiet: no summary line on success
       const r = await run(...exportArgs(SAVEPOINT, format, target));
-      expect([r.code, r.stdout, r.stderr]).toEqual([0, `${target}: 24 rows of state "processed-events" (24 entries)\n`, '']);
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+      expect(readdirSync(folder)).toEqual([`out.${format}`]);
+      const loud = await run(...exportArgs(SAVEPOINT, format, target).filter((a) => a !== '--quiet'));
+      expect([loud.code, loud.stdout, loud.stderr]).toEqual([0, `${target}: 24 rows of state "processed-events" (24 entries)\n`, '']);
       expect(readdirSync(folder)).toEqual([`out.${format}`]);
       if (format === 'parquet') {
         const bytes = readFileSync(target);

@@ -7,7 +7,7 @@
  * refused with its reason (exit 2).
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { create, createFileRegistry, type DescMessage } from '@bufbuild/protobuf';
@@ -303,10 +303,15 @@ describe('export: refusals', () => {
 
   it('writes one file per state with --all', async () => {
     const out = path.join(dir, 'all');
-    const r = await run('export', SAVEPOINT, '--operator', 'int-keyed', '--all', '--format', 'parquet', '--output', out, '--quiet');
+    const r = await run('export', SAVEPOINT, '--operator', 'int-keyed', '--all', '--format', 'parquet', '--output', out);
     expect(r.code).toBe(0);
-    // the five states and the two timer queues
+    // the five states and the two timer queues, a summary line and a file each
     expect(r.stdout.trim().split('\n').length).toBe(7);
+    expect(readdirSync(out)).toHaveLength(7);
+    // --quiet: the files, no summary lines
+    const quiet = await run('export', SAVEPOINT, '--operator', 'int-keyed', '--all', '--format', 'parquet', '--output', path.join(dir, 'all-quiet'), '--quiet');
+    expect([quiet.code, quiet.stdout]).toEqual([0, '']);
+    expect(readdirSync(path.join(dir, 'all-quiet'))).toEqual(readdirSync(out));
   });
 
   it('writes with --all (one read for every state) the bytes one export per state writes', async () => {

@@ -69,7 +69,7 @@ describe('parallel statistics scan', () => {
     const io = { stdout: (t: string) => void (out += t), stderr: (t: string) => void (err += t) };
     expect(await runCli(['stats', sp.dir, '--every-key-group', '8', '--workers', '1'], io)).toBe(0);
     expect(out).toContain('  SAMPLE (key groups 0, 8, 16, …): 16 of 128 key groups with data read; counts cover the sample only\n');
-    // --first caps every state at N entries, also when more workers are asked for
+    // --limit caps every state at N entries, also when more workers are asked for
     out = '';
     expect(await runCli(['stats', sp.dir, '--limit', '3', '--format', 'json', '--workers', '2'], io)).toBe(0);
     const firstThree = JSON.parse(out) as { states: { entries: number; protobuf?: { values: number } }[]; workers: number };
@@ -81,7 +81,7 @@ describe('parallel statistics scan', () => {
     }
     expect(firstThree.states.some((s) => s.entries === 3)).toBe(true);
     expect(await runCli(['stats', sp.dir, '--every-key-group', '8', '--limit', '3'], io)).toBe(2);
-    expect(err).toContain('savepoint-inspector stats: use either --every-key-group or --first, not both');
+    expect(err).toContain('savepoint-inspector stats: use either --every-key-group or --limit, not both');
     expect(await runCli(['stats', sp.dir, '--workers', '0'], io)).toBe(2);
     expect(err).toContain("--workers expects a whole number of at least 1, found '0'");
   });
