@@ -15,6 +15,8 @@ export interface CliIo {
   openStdin?: () => Readable;
   /** whether stdout is a terminal (colour, format-color.ts); false when absent */
   stdoutIsTTY?: boolean;
+  /** the terminal's width when stdout is one (the text reports wrap to it: wrap-terminal-text.ts); absent otherwise */
+  stdoutColumns?: number;
   /** the environment colour consults (NO_COLOR, FORCE_COLOR, TERM); none when absent (in-process: no colour) */
   env?: Record<string, string | undefined>;
   /** the folder the config file is looked for from, upward (load-cli-config.ts); process.cwd() when absent */

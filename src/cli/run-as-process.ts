@@ -33,6 +33,7 @@ export async function runAsProcess(run: (argv: readonly string[], io: CliIo) => 
     stdoutStream: process.stdout,
     openStdin: () => process.stdin,
     stdoutIsTTY: process.stdout.isTTY === true,
+    ...(process.stdout.isTTY === true && process.stdout.columns > 0 ? { stdoutColumns: process.stdout.columns } : {}),
     env: process.env,
   });
 }

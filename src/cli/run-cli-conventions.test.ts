@@ -202,3 +202,28 @@ describe('- is stdin where a file is read; a FIFO is read like a file', () => {
     expect(r.stdout.split('\n')[0]).toBe('Verdict: NOT RESTORABLE');
   });
 });
+
+describe('the text report on a terminal is wrapped to its width', () => {
+  it('check and compare: lines fit the terminal (a single word wider than the room aside), the same words; piped or into a file: unwrapped', async () => {
+    const onTerminal = async (argv: string[], columns: number) => {
+      let stdout = '';
+      const code = await runCli(argv, { stdout: (t) => (stdout += t), stderr: () => undefined, stdoutIsTTY: true, stdoutColumns: columns });
+      return { code, stdout };
+    };
+    const words = (text: string) => text.split(/\s+/).filter((w) => w !== '');
+    for (const argv of [
+      ['check', SAVEPOINT, '--descriptors', DEMO_SCHEMA, '--target', '1.x'],
+      ['compare', `${CHANGES}/field-type-changed/new.binpb`, '--against', `${CHANGES}/field-type-changed/old.binpb`, '--root', ROOT],
+    ]) {
+      const piped = await run(...argv);
+      expect(Math.max(...piped.stdout.split('\n').map((l) => l.length))).toBeGreaterThan(100);
+      const wrapped = await onTerminal(argv, 100);
+      expect(wrapped.code).toBe(piped.code);
+      for (const line of wrapped.stdout.split('\n')) if (line.length > 100) expect(line.trim()).not.toContain(' ');
+      expect(words(wrapped.stdout)).toEqual(words(piped.stdout));
+      const file = path.join(scratch, `${argv[0]!}-wrapped.txt`);
+      await runCli([...argv, '--output', file], { stdout: () => undefined, stderr: () => undefined, stdoutIsTTY: true, stdoutColumns: 100 });
+      expect(readFileSync(file, 'utf8')).toBe(piped.stdout);
+    }
+  });
+});

@@ -13,6 +13,7 @@ import { CliUsageError, type CliCommand } from '../cli-types';
 import { quietReportText, writeReport } from '../write-report';
 import { CONFIG_FILE_NAME, CONFIG_OPTIONS, CONFIG_USAGE, resolveCliConfig } from '../load-cli-config';
 import { colorReportText, shouldColor } from '../format-color';
+import { wrapTerminalText } from '../wrap-terminal-text';
 import { METADATA_OPTION, parseReportFormat, parseTarget, parseTypeKind, parseWith, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, createParallelValueScan, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
@@ -137,9 +138,10 @@ export const checkCommand: CliCommand = {
     const sources = format === 'sarif' ? createProtoSourceLocator(bytes) : undefined;
     const full = formatReport(report, format, sources ? { sources } : {});
     const text = values['quiet'] === true && format === 'text' ? quietReportText(report, full) : full;
-    // colour only on a terminal, never into a file (format-color.ts)
     const toStdout = values['output'] === undefined || values['output'] === '-';
-    await writeReport(values['output'], format === 'text' && toStdout && shouldColor(io) ? colorReportText(text) : text, io);
+    // on a terminal: wrapped to its width (wrap-terminal-text.ts), coloured unless NO_COLOR (format-color.ts)
+    const shown = format === 'text' && toStdout ? wrapTerminalText(text, io.stdoutColumns) : text;
+    await writeReport(values['output'], format === 'text' && toStdout && shouldColor(io) ? colorReportText(shown) : shown, io);
     return computeExitCode(report);
   }),
 };

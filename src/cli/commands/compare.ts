@@ -12,6 +12,7 @@ import { withSarifOnFailure } from './sarif-on-failure';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { quietReportText, writeReport } from '../write-report';
 import { colorReportText, shouldColor } from '../format-color';
+import { wrapTerminalText } from '../wrap-terminal-text';
 import { looksLikeJar, readDescriptorSetFile, readJobJar } from '../sources';
 import { parseReportFormat, parseTarget, parseTypeKind, parseWith, takeOnePositional } from '../parse-cli-values';
 import packageJson from '../../../package.json' with { type: 'json' };
@@ -100,9 +101,10 @@ export const compareCommand: CliCommand = {
     const sources = format === 'sarif' ? createProtoSourceLocator(newBytes) : undefined;
     const full = formatReport(report, format, sources ? { sources } : {});
     const text = values['quiet'] === true && format === 'text' ? quietReportText(report, full) : full;
-    // colour only on a terminal, never into a file (format-color.ts)
     const toStdout = values['output'] === undefined || values['output'] === '-';
-    await writeReport(values['output'], format === 'text' && toStdout && shouldColor(io) ? colorReportText(text) : text, io);
+    // on a terminal: wrapped to its width (wrap-terminal-text.ts), coloured unless NO_COLOR (format-color.ts)
+    const shown = format === 'text' && toStdout ? wrapTerminalText(text, io.stdoutColumns) : text;
+    await writeReport(values['output'], format === 'text' && toStdout && shouldColor(io) ? colorReportText(shown) : shown, io);
     return computeExitCode(report);
   }),
 };
