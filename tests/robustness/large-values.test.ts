@@ -38,13 +38,13 @@ describe('a 60 MB value through every value-printing command, under a 512 MiB he
     await expectRun(['dump', sp, ...state, '--format', 'json']);
     for (const format of ['jsonl', 'csv', 'parquet', 'arrow']) {
       const out = path.join(scratch.dir, `out.${format}`);
-      await expectRun(['export', sp, ...state, '--format', format, '--output', out, '--quiet'], (stdout) => expect(stdout).toBe(`${out}: 24 rows of state "processed-events" (24 entries)\n`));
+      await expectRun(['export', sp, ...state, '--format', format, '--output', out], (stdout) => expect(stdout).toBe(`${out}: 24 rows of state "processed-events" (24 entries)\n`));
     }
     expect(outcomes).toEqual([
       'inspect : exit 0',
       `dump ${state.join(' ')}: exit 0`,
-      `dump ${state.join(' ')} --json: exit 0`,
-      ...['jsonl', 'csv', 'parquet', 'arrow'].map((f) => `export ${state.join(' ')} --format ${f} --output ${path.join(scratch.dir, `out.${f}`)} --quiet: exit 0`),
+      `dump ${state.join(' ')} --format json: exit 0`,
+      ...['jsonl', 'csv', 'parquet', 'arrow'].map((f) => `export ${state.join(' ')} --format ${f} --output ${path.join(scratch.dir, `out.${f}`)}: exit 0`),
     ]);
     // the JSON Lines row holds the whole field: its base64 (80,000,000 characters) in the value
     const line = readFileSync(path.join(scratch.dir, 'out.jsonl'), 'utf8').split('\n').find((l) => l.length > BLOB)!;
