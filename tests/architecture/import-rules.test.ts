@@ -29,6 +29,7 @@ const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   flink: ['io'],
   protobuf: ['io', 'flink'],
   compat: ['io', 'flink', 'protobuf'],
+  migration: ['io', 'flink', 'compat'],
   jar: ['io', 'compat'],
   export: ['io', 'flink', 'protobuf'],
   report: ['io', 'flink', 'protobuf', 'compat', 'jar'],
@@ -38,7 +39,7 @@ const CORE_PACKAGES = ['@bufbuild/protobuf', '@noble/hashes', 'fflate', 'fzstd',
 /** What a test file (`*.test.ts`) beside the core's source may import besides. */
 const CORE_TEST_PACKAGES = ['vitest', 'fast-check'];
 /** The core folders whose index the UI may import. */
-const UI_CORE_FOLDERS = ['flink', 'compat', 'report'];
+const UI_CORE_FOLDERS = ['flink', 'compat', 'migration', 'report'];
 
 interface SourceImport {
   /** repo-relative path of the importing file, with `/` */

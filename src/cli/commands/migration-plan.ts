@@ -4,7 +4,8 @@
  * configuration found, what to do) and what it cannot carry. Exit 0 with a plan, 1 when there is nothing to migrate.
  */
 import path from 'node:path';
-import { inspectProtobufStates, loadDescriptorSet, planKryoMigration, type KryoMigrationOperator } from '../../core/compat';
+import { inspectProtobufStates, loadDescriptorSet } from '../../core/compat';
+import { planKryoMigration, type KryoMigrationOperator } from '../../core/migration';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
 import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput, readDescriptorSetFile } from '../sources';

@@ -14,12 +14,11 @@ export { type FoundKryoProtobufState, type FoundOtherState, type FoundPeerSerdeS
 export { identifyProtobufSchema } from './identify-protobuf-schema';
 export { type DeclarationIndex, indexDeclarations } from './index-declarations';
 export { inspectProtobufStates } from './inspect-protobuf-states';
-export { type KryoMigrationOperator, planKryoMigration } from './plan-kryo-migration';
-export { type KryoMigrationJob, generateKryoMigrationJob } from './generate-kryo-migration-job';
 export { type SavedSchema, listSavedSchemas } from './list-saved-schemas';
 export { createDescriptorFileCache, loadDescriptorSet } from './load-descriptor-set';
 export { normalizeForComparison } from './normalize-for-comparison';
 export { readSavedSettings } from './read-saved-settings';
+export { PROTOBUF_SUPERTYPES } from './recognize-kryo-protobuf';
 export { registerKryoProtobufReaders } from './register-kryo-protobuf-readers';
 export { registerPeerSerdeReaders } from './register-peer-serde-readers';
 export { getRule, splitRuleMessage, type RuleParams, type ValueRuleId } from './rules/index';

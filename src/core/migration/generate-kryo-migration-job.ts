@@ -5,8 +5,7 @@
  * ProtobufTypeInformation. Platform-free: returns file names and contents; the CLI writes them.
  */
 import { getKryoSnapshotDetails, type InspectedOperator } from '../flink';
-import { PROTOBUF_SUPERTYPES } from './recognize-kryo-protobuf';
-import type { FoundKryoProtobufState } from './find-protobuf-states';
+import { PROTOBUF_SUPERTYPES, type FoundKryoProtobufState } from '../compat';
 import { defaultSerializerCoordinates, defaultVersions, renderPom, renderReadme, type MigrationCoordinates, type MigrationFlinkLine, type MigrationVersions } from './kryo-migration-job-templates';
 import { javaSourceName, MIGRATION_CLASS, MIGRATION_PACKAGE, renderMigrationJava } from './render-kryo-migration-java';
 import { selectKryoMigrationStates, type NotCarried } from './select-kryo-migration-states';

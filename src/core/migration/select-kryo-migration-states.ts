@@ -7,8 +7,7 @@
  * behind Kryo, operators without such state — is listed with the reason it is not in the new savepoint.
  */
 import type { InspectedOperator, InspectedState, KryoSnapshotDetails, SerializerSnapshot } from '../flink';
-import type { FoundKryoProtobufState } from './find-protobuf-states';
-import { PROTOBUF_SUPERTYPES } from './recognize-kryo-protobuf';
+import { PROTOBUF_SUPERTYPES, type FoundKryoProtobufState } from '../compat';
 
 /** A Flink basic type the generated job names: its TypeInformation, Java type and a literal of it. */
 export interface MigrationBasicType {

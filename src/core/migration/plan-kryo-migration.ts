@@ -7,7 +7,7 @@
 import type { InspectedOperator, InspectedState } from '../flink';
 
 type StateKind = InspectedState['kind'];
-import type { FoundKryoProtobufState } from './find-protobuf-states';
+import type { FoundKryoProtobufState } from '../compat';
 import { selectKryoMigrationStates } from './select-kryo-migration-states';
 
 export interface KryoMigrationState {
