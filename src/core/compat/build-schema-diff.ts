@@ -8,7 +8,7 @@ import { compareMessageDeclaration } from './compare-message-declaration';
 import { describeDeclarationMembers, type MemberRow } from './describe-declaration-members';
 import type { OptionFinders } from './describe-message-changes';
 import type { SchemaChangeResult } from './evaluate-schema-change';
-import type { Declaration, DeclarationIndex, MessageDeclaration } from './index-declarations';
+import type { Declaration, DeclarationIndex, MessageDeclaration } from './descriptors/index-declarations';
 import { checkPayloadProto3 } from './check-payload-proto3';
 import { isMapField } from './describe-descriptor-parts';
 import type { Finding } from './types';

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, isDecodeError } from '../io';
 import { buildSchemaDiff, DEFAULT_SETTINGS, deriveJavaClassName, evaluateStateCompatibility, createValueWarningCollector, finishValueWarnings, loadDescriptorSet } from '.';
-import { deriveJsonName } from './normalize-for-comparison';
+import { deriveJsonName } from './descriptors/normalize-for-comparison';
 import { evaluateIdentityRules } from './evaluate-identity-rules';
 import { evaluateSchemaChange } from './evaluate-schema-change';
 import { evaluateValueWarnings } from './evaluate-value-warnings';

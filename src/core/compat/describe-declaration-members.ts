@@ -11,8 +11,8 @@ import { describeFieldType, describeOptional, describeRange, realOneofName } fro
 import { flattenMessage, type OptionFinders } from './describe-message-changes';
 import type { OptionExtensionFinder } from './find-option-extension';
 import { haveSameContent } from './have-same-content';
-import { resolveTypeName, type Declaration } from './index-declarations';
-import { isSet } from './normalize-for-comparison';
+import { resolveTypeName, type Declaration } from './descriptors/index-declarations';
+import { isSet } from './descriptors/normalize-for-comparison';
 
 /** One member as attribute → text; absent attributes are omitted. */
 export type MemberSummary = Record<string, string>;

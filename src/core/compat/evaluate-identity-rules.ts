@@ -1,7 +1,7 @@
 /** Identity and settings rules, checked first, in the table's order. */
 import type { SerializerSettings, TypeKind } from './types';
 import { createWalkContext, addFinding } from './walk-context';
-import { indexDeclarations } from './index-declarations';
+import { indexDeclarations } from './descriptors/index-declarations';
 import type { Finding } from './types';
 
 export interface IdentityInput {

@@ -12,8 +12,8 @@ import { checkPayloadProto3 } from './check-payload-proto3';
 import { compareDeclaringContext } from './compare-declaring-context';
 import { compareEnumDeclaration } from './compare-enum-declaration';
 import { compareMessageDeclaration } from './compare-message-declaration';
-import { indexDeclarations, resolveTypeName, type Declaration, type DeclarationIndex } from './index-declarations';
-import { normalizeForComparison, type NormalizeOptions } from './normalize-for-comparison';
+import { indexDeclarations, resolveTypeName, type Declaration, type DeclarationIndex } from './descriptors/index-declarations';
+import { normalizeForComparison, type NormalizeOptions } from './descriptors/normalize-for-comparison';
 import type { Finding } from './types';
 import { createWalkContext, type WalkContext } from './walk-context';
 

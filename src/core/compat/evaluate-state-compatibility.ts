@@ -4,7 +4,7 @@
  * exact or the directional evaluator, and phrases the failure Flink would report.
  */
 import { declaresMessage } from './declares-message';
-import { deriveJavaClassName } from './derive-java-class-name';
+import { deriveJavaClassName } from './descriptors/derive-java-class-name';
 import { evaluateExactRule } from './evaluate-exact-rule';
 import { evaluateIdentityRules } from './evaluate-identity-rules';
 import { evaluateSchemaChange, type SchemaChangeResult } from './evaluate-schema-change';

@@ -1,7 +1,7 @@
 /** The facade of src/core/compat: what other folders use, and nothing else (everything else stays inside the folder). */
 export { type DiffDeclaration, type SchemaDiff, buildSchemaDiff } from './build-schema-diff';
 export { createRowKeyText } from './create-row-key-text';
-export { deriveJavaClassName } from './derive-java-class-name';
+export { deriveJavaClassName } from './descriptors/derive-java-class-name';
 export { type MemberRow } from './describe-declaration-members';
 export { type NewDeclaration, describeNewDeclaration, findNewField } from './describe-new-declaration';
 export { describeProtobufStateScan, describeScanFinding } from './describe-scan-finding';
@@ -12,11 +12,11 @@ export { evaluateKryoProtobufState } from './evaluate-kryo-protobuf-state';
 export { evaluatePeerSerdeState } from './evaluate-peer-serde-state';
 export { type FoundKryoProtobufState, type FoundOtherState, type FoundPeerSerdeState, type FoundProtobufState, findProtobufStates } from './find-protobuf-states';
 export { identifyProtobufSchema } from './identify-protobuf-schema';
-export { type DeclarationIndex, indexDeclarations } from './index-declarations';
+export { type DeclarationIndex, indexDeclarations } from './descriptors/index-declarations';
 export { inspectProtobufStates } from './inspect-protobuf-states';
 export { type SavedSchema, listSavedSchemas } from './list-saved-schemas';
-export { createDescriptorFileCache, loadDescriptorSet } from './load-descriptor-set';
-export { normalizeForComparison } from './normalize-for-comparison';
+export { createDescriptorFileCache, loadDescriptorSet } from './descriptors/load-descriptor-set';
+export { normalizeForComparison } from './descriptors/normalize-for-comparison';
 export { readSavedSettings } from './read-saved-settings';
 export { PROTOBUF_SUPERTYPES } from './recognize-kryo-protobuf';
 export { registerKryoProtobufReaders } from './register-kryo-protobuf-readers';
@@ -25,4 +25,4 @@ export { getRule, splitRuleMessage, type RuleParams, type ValueRuleId } from './
 export { describeEntryKey, scanProtobufStateValues } from './scan-protobuf-state-values';
 export { DEFAULT_SETTINGS, type Finding, type FindingRuleId, type InferredEvaluation, type LibraryLine, type SerializerSettings, type TypeKind, type Verdict } from './types';
 export { type ValueWarning } from './value-scan-types';
-export { orderFilesByImports } from './order-files-by-imports';
+export { orderFilesByImports } from './descriptors/order-files-by-imports';

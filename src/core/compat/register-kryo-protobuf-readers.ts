@@ -7,8 +7,8 @@
 import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { getKryoSnapshotDetails, kryoSnapshotReader, type SerializerSnapshot, type SnapshotRegistry } from '../flink';
 import { computeSha256, DEFAULT_PROTOBUF_SETTINGS, FLINK_FIRST_KRYO_REGISTRATION_ID, normalizeDescriptorSet, parseDescriptorSet, ProtobufValueCodec } from '../protobuf';
-import { deriveJavaClassName } from './derive-java-class-name';
-import { indexDeclarations } from './index-declarations';
+import { deriveJavaClassName } from './descriptors/derive-java-class-name';
+import { indexDeclarations } from './descriptors/index-declarations';
 import { PROTOBUF_SUPERTYPES, recognizeKryoProtobuf } from './recognize-kryo-protobuf';
 import { formatHex } from '../io';
 

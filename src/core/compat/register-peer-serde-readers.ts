@@ -14,8 +14,8 @@ import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import type { InferredSnapshotNote, SerializerSnapshot, SnapshotInferrer, SnapshotRegistry } from '../flink';
 import { decodeModifiedUtf8, formatHex, isModifiedUtf8StringAt } from '../io';
 import { computeSha256, DEFAULT_PROTOBUF_SETTINGS, normalizeDescriptorSet, parseDescriptorSet, ProtobufValueCodec } from '../protobuf';
-import { deriveJavaClassName } from './derive-java-class-name';
-import { indexDeclarations } from './index-declarations';
+import { deriveJavaClassName } from './descriptors/derive-java-class-name';
+import { indexDeclarations } from './descriptors/index-declarations';
 
 export const PEER_SERDE_PACKAGE = 'com.michalklempa.flink.protobuf.';
 export const PEER_SERDE_SERIALIZER = 'com.michalklempa.flink.protobuf.ProtoSerializer';

@@ -2,7 +2,7 @@
 import { createFinding } from './create-finding';
 import type { OptionFinders } from './describe-message-changes';
 import { createOptionExtensionFinder } from './find-option-extension';
-import type { DeclarationIndex } from './index-declarations';
+import type { DeclarationIndex } from './descriptors/index-declarations';
 import type { RuleParams } from './rules';
 import type { Finding, FindingRuleId } from './types';
 

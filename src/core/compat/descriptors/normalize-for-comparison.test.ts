@@ -12,10 +12,10 @@ import {
   type FileDescriptorSet,
 } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
-import { indexDeclarations, normalizeForComparison } from '.';
-import { deriveJsonName } from './normalize-for-comparison';
-import { evaluateSchemaChange } from './evaluate-schema-change';
-import { normalizeForExactRule } from './evaluate-exact-rule';
+import { indexDeclarations } from './index-declarations';
+import { deriveJsonName, normalizeForComparison } from './normalize-for-comparison';
+import { evaluateSchemaChange } from '../evaluate-schema-change';
+import { normalizeForExactRule } from '../evaluate-exact-rule';
 import { copyDescriptorMessage } from './copy-descriptor-message';
 import { isSet } from './normalize-for-comparison';
 

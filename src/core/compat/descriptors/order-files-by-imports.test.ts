@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
-import { classifyError, isDecodeError } from '../io';
+import { classifyError, isDecodeError } from '../../io';
 import { orderFilesByImports } from './order-files-by-imports';
 
 const file = (name: string, ...dependency: string[]) => create(FileDescriptorProtoSchema, { name, dependency });

@@ -2,7 +2,7 @@
 import { create, toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
-import { isDecodeError } from '../io';
+import { isDecodeError } from '../../io';
 import { createDescriptorFileCache, loadDescriptorSet } from './load-descriptor-set';
 
 const file = (name: string, withSourceInfo: boolean) => ({

@@ -5,7 +5,7 @@
  * (the caller adds the file and location).
  */
 import type { FileDescriptorProto } from '@bufbuild/protobuf/wkt';
-import { DecodeError } from '../io';
+import { DecodeError } from '../../io';
 
 export function orderFilesByImports<T extends Pick<FileDescriptorProto, 'name' | 'dependency'>>(files: readonly T[]): T[] {
   // Kahn's algorithm with the ready files in a min-heap by name: O((files + imports) · log files)

@@ -10,7 +10,7 @@
  * location's fields (path and span numbers, comment text) is not read: nothing reads it (descriptor.proto
  * is proto2, so decoding would not have validated its text as UTF-8 either).
  */
-import { readVarintAt, varintCursor, writeVarintAt } from '../io';
+import { readVarintAt, varintCursor, writeVarintAt } from '../../io';
 
 const FILE_TAG = (1 << 3) | 2; // FileDescriptorSet.file, length-delimited
 const SOURCE_CODE_INFO_TAG = (9 << 3) | 2; // FileDescriptorProto.source_code_info

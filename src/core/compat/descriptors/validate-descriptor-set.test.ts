@@ -10,7 +10,7 @@ import {
   type FileDescriptorSet,
 } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
-import { DecodeError } from '../io';
+import { DecodeError } from '../../io';
 import { loadDescriptorSet } from './load-descriptor-set';
 import { validateDescriptorSet } from './validate-descriptor-set';
 

@@ -6,8 +6,8 @@
  */
 import { create, createFileRegistry, fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { DecodeError, readVarintAt, varintCursor, formatHex, haveSameBytes } from '../io';
-import { countDeclaredMembers, isProtobufParseError, MAX_DECLARED_MEMBERS, parseDescriptorSet } from '../protobuf';
+import { DecodeError, readVarintAt, varintCursor, formatHex, haveSameBytes } from '../../io';
+import { countDeclaredMembers, isProtobufParseError, MAX_DECLARED_MEMBERS, parseDescriptorSet } from '../../protobuf';
 import { dropSourceCodeInfo } from './drop-source-code-info';
 import { isRegistrySafe } from './is-registry-safe';
 import { orderFilesByImports } from './order-files-by-imports';
