@@ -6,7 +6,7 @@
  */
 import { createFinding } from './create-finding';
 import type { StateCompatibility } from './evaluate-state-compatibility';
-import type { KryoProtobufRecognition } from './recognize-kryo-protobuf';
+import type { KryoProtobufRecognition } from './serializers/recognize-kryo-protobuf';
 import type { LibraryLine } from './types';
 
 export function evaluateKryoProtobufState(javaClass: string, found: KryoProtobufRecognition, target: LibraryLine, newRoot: string | undefined): StateCompatibility {

@@ -6,7 +6,7 @@
  */
 import { createFinding } from './create-finding';
 import type { StateCompatibility } from './evaluate-state-compatibility';
-import type { PeerSerdeDetails } from './register-peer-serde-readers';
+import type { PeerSerdeDetails } from './serializers/register-peer-serde-readers';
 import type { LibraryLine } from './types';
 
 export function evaluatePeerSerdeState(snapshotClass: string, peer: PeerSerdeDetails, target: LibraryLine, newRoot: string | undefined): StateCompatibility {

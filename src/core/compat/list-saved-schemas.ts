@@ -7,7 +7,7 @@
  */
 import type { CancelSignal } from '../flink';
 import type { SavepointFiles } from '../io';
-import { inspectProtobufStates } from './inspect-protobuf-states';
+import { inspectProtobufStates } from './serializers/inspect-protobuf-states';
 import { readSavedSettings } from './read-saved-settings';
 import type { SerializerSettings } from './types';
 

@@ -11,11 +11,11 @@
  * (details.peerSerde) for `check` to name (PEER_SERDE_STATE_NOT_SUPPORTED).
  */
 import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import type { InferredSnapshotNote, SerializerSnapshot, SnapshotInferrer, SnapshotRegistry } from '../flink';
-import { decodeModifiedUtf8, formatHex, isModifiedUtf8StringAt } from '../io';
-import { computeSha256, DEFAULT_PROTOBUF_SETTINGS, normalizeDescriptorSet, parseDescriptorSet, ProtobufValueCodec } from '../protobuf';
-import { deriveJavaClassName } from './descriptors/derive-java-class-name';
-import { indexDeclarations } from './descriptors/index-declarations';
+import type { InferredSnapshotNote, SerializerSnapshot, SnapshotInferrer, SnapshotRegistry } from '../../flink';
+import { decodeModifiedUtf8, formatHex, isModifiedUtf8StringAt } from '../../io';
+import { computeSha256, DEFAULT_PROTOBUF_SETTINGS, normalizeDescriptorSet, parseDescriptorSet, ProtobufValueCodec } from '../../protobuf';
+import { deriveJavaClassName } from '../descriptors/derive-java-class-name';
+import { indexDeclarations } from '../descriptors/index-declarations';
 
 export const PEER_SERDE_PACKAGE = 'com.michalklempa.flink.protobuf.';
 export const PEER_SERDE_SERIALIZER = 'com.michalklempa.flink.protobuf.ProtoSerializer';

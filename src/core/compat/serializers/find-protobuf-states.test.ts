@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SavepointInspection, SerializerSnapshot } from '../flink';
+import type { SavepointInspection, SerializerSnapshot } from '../../flink';
 import { findProtobufStates } from './find-protobuf-states';
 
 function snapshot(className: string, nested: SerializerSnapshot[] = []): SerializerSnapshot {

@@ -4,7 +4,7 @@
  * one of protobuf-java's supertypes; otherwise, when the user's schema has a message of the state's Java class,
  * plain Kryo (FieldSerializer) on a Protobuf class, a hazard.
  */
-import type { KryoSnapshotDetails } from '../flink';
+import type { KryoSnapshotDetails } from '../../flink';
 
 export const CHILL_PROTOBUF_SERIALIZER = 'com.twitter.chill.protobuf.ProtobufSerializer';
 

@@ -3,9 +3,9 @@
  * returns the Protobuf states and the others (findProtobufStates): what `check` evaluates and
  * `export-schema` lists.
  */
-import { createSnapshotRegistry, inspectSavepoint, type CancelSignal, type SavepointInspection } from '../flink';
-import type { SavepointFiles } from '../io';
-import { registerProtobufSnapshotReaders } from '../protobuf';
+import { createSnapshotRegistry, inspectSavepoint, type CancelSignal, type SavepointInspection } from '../../flink';
+import type { SavepointFiles } from '../../io';
+import { registerProtobufSnapshotReaders } from '../../protobuf';
 import { findProtobufStates, type FoundKryoProtobufState, type FoundOtherState, type FoundPeerSerdeState, type FoundProtobufState } from './find-protobuf-states';
 import { registerKryoProtobufReaders, type KryoProtobufSchema } from './register-kryo-protobuf-readers';
 import { registerPeerSerdeReaders } from './register-peer-serde-readers';

@@ -2,8 +2,8 @@
  * Finds every state whose serializers contain a Protobuf snapshot (at top level or nested in
  * Map/List/TTL composite snapshots), and every other state, from an inspection.
  */
-import { getKryoSnapshotDetails, type InspectedOperator, type InspectedState, type KryoSnapshotDetails, type SavepointInspection, type SerializerSnapshot } from '../flink';
-import { getKryoProtobufCodec, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
+import { getKryoSnapshotDetails, type InspectedOperator, type InspectedState, type KryoSnapshotDetails, type SavepointInspection, type SerializerSnapshot } from '../../flink';
+import { getKryoProtobufCodec, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../../protobuf';
 import type { KryoProtobufRecognition } from './recognize-kryo-protobuf';
 import type { PeerSerdeDetails } from './register-peer-serde-readers';
 

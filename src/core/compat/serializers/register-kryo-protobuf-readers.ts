@@ -5,12 +5,12 @@
  * gives the snapshot a codec that reads Kryo's framing, so the values decode like native Protobuf state.
  */
 import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { getKryoSnapshotDetails, kryoSnapshotReader, type SerializerSnapshot, type SnapshotRegistry } from '../flink';
-import { computeSha256, DEFAULT_PROTOBUF_SETTINGS, FLINK_FIRST_KRYO_REGISTRATION_ID, normalizeDescriptorSet, parseDescriptorSet, ProtobufValueCodec } from '../protobuf';
-import { deriveJavaClassName } from './descriptors/derive-java-class-name';
-import { indexDeclarations } from './descriptors/index-declarations';
+import { getKryoSnapshotDetails, kryoSnapshotReader, type SerializerSnapshot, type SnapshotRegistry } from '../../flink';
+import { computeSha256, DEFAULT_PROTOBUF_SETTINGS, FLINK_FIRST_KRYO_REGISTRATION_ID, normalizeDescriptorSet, parseDescriptorSet, ProtobufValueCodec } from '../../protobuf';
+import { deriveJavaClassName } from '../descriptors/derive-java-class-name';
+import { indexDeclarations } from '../descriptors/index-declarations';
 import { PROTOBUF_SUPERTYPES, recognizeKryoProtobuf } from './recognize-kryo-protobuf';
-import { formatHex } from '../io';
+import { formatHex } from '../../io';
 
 /** chill reads any length Kryo can hold */
 const KRYO_MAX_MESSAGE_SIZE = 0x7fffffff;
