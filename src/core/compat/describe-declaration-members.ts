@@ -7,10 +7,10 @@ import {
   FieldDescriptorProto_Label,
   type FieldDescriptorProto,
 } from '@bufbuild/protobuf/wkt';
-import { describeFieldType, describeOptional, describeRange, realOneofName } from './describe-descriptor-parts';
-import { flattenMessage, type OptionFinders } from './describe-message-changes';
-import type { OptionExtensionFinder } from './find-option-extension';
-import { haveSameContent } from './have-same-content';
+import { describeFieldType, describeOptional, describeRange, realOneofName } from './rules/describe-descriptor-parts';
+import { flattenMessage, type OptionFinders } from './rules/describe-message-changes';
+import type { OptionExtensionFinder } from './rules/find-option-extension';
+import { haveSameContent } from './rules/have-same-content';
 import { resolveTypeName, type Declaration } from './descriptors/index-declarations';
 import { isSet } from './descriptors/normalize-for-comparison';
 

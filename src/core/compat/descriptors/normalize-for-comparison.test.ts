@@ -14,8 +14,8 @@ import {
 import { describe, expect, it } from 'vitest';
 import { indexDeclarations } from './index-declarations';
 import { deriveJsonName, normalizeForComparison } from './normalize-for-comparison';
-import { evaluateSchemaChange } from '../evaluate-schema-change';
-import { normalizeForExactRule } from '../evaluate-exact-rule';
+import { evaluateSchemaChange } from '../rules/evaluate-schema-change';
+import { normalizeForExactRule } from '../rules/evaluate-exact-rule';
 import { copyDescriptorMessage } from './copy-descriptor-message';
 import { isSet } from './normalize-for-comparison';
 

@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
-import { decodeErrorOf } from '../../../tests/helpers/decode-error-of';
+import { decodeErrorOf } from '../../../../tests/helpers/decode-error-of';
 import { evaluateSchemaChange } from './evaluate-schema-change';
 
 const SET = create(FileDescriptorSetSchema, { file: [{ name: 'a.proto', package: 'x', syntax: 'proto3', messageType: [{ name: 'A' }] }] });

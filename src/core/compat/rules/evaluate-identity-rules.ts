@@ -1,8 +1,8 @@
 /** Identity and settings rules, checked first, in the table's order. */
-import type { SerializerSettings, TypeKind } from './types';
+import type { SerializerSettings, TypeKind } from '../types';
 import { createWalkContext, addFinding } from './walk-context';
-import { indexDeclarations } from './descriptors/index-declarations';
-import type { Finding } from './types';
+import { indexDeclarations } from '../descriptors/index-declarations';
+import type { Finding } from '../types';
 
 export interface IdentityInput {
   savedKind: TypeKind;

@@ -4,13 +4,13 @@
  * exact or the directional evaluator, and phrases the failure Flink would report.
  */
 import { declaresMessage } from './declares-message';
-import { deriveJavaClassName } from './descriptors/derive-java-class-name';
+import { deriveJavaClassName } from '../descriptors/derive-java-class-name';
 import { evaluateExactRule } from './evaluate-exact-rule';
 import { evaluateIdentityRules } from './evaluate-identity-rules';
 import { evaluateSchemaChange, type SchemaChangeResult } from './evaluate-schema-change';
 import { createFinding } from './create-finding';
-import { getRule } from './rules';
-import type { Finding, InferredEvaluation, LibraryLine, NewSide, SavedSide, Verdict } from './types';
+import { getRule } from './index';
+import type { Finding, InferredEvaluation, LibraryLine, NewSide, SavedSide, Verdict } from '../types';
 
 export interface PlanningAid {
   /** what the directional rules would say, had the target been able to read the snapshot */

@@ -4,8 +4,8 @@
  * showed. The rule each check stands for and the wording of its example come from the registry
  * (rules/value-rules.ts, a value rule's `scan`).
  */
-import type { ProtobufStateScanSummary, ProtobufValueFinding } from '../protobuf';
-import { RULES, formatRuleTemplate, type ValueRuleId } from './rules';
+import type { ProtobufStateScanSummary, ProtobufValueFinding } from '../../protobuf';
+import { RULES, formatRuleTemplate, type ValueRuleId } from './index';
 
 /** A scan finding as `stats` prints it. */
 export interface DescribedScanFinding {

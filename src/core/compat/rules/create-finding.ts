@@ -2,9 +2,9 @@
  * The one place findings and value warnings are made: a rule id and its parameters, the message
  * rendered from the rule's template in the registry, the outcome from the rule.
  */
-import { formatRuleMessage, getRule, type RuleParams, type ValueRuleId } from './rules';
-import type { Finding, FindingRuleId } from './types';
-import type { ValueWarning } from './value-scan-types';
+import { formatRuleMessage, getRule, type RuleParams, type ValueRuleId } from './index';
+import type { Finding, FindingRuleId } from '../types';
+import type { ValueWarning } from '../value-scan-types';
 
 export function createFinding<Id extends FindingRuleId>(ruleId: Id, path: string, params: RuleParams<Id>, unreached = false): Finding {
   const finding = {

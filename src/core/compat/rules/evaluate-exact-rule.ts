@@ -9,11 +9,11 @@ import { createFinding } from './create-finding';
 import { evaluateIdentityRules, type IdentityInput } from './evaluate-identity-rules';
 import { evaluateSchemaChange } from './evaluate-schema-change';
 import { haveSameContent } from './have-same-content';
-import { indexDeclarations } from './descriptors/index-declarations';
-import { normalizeForComparison, type NormalizeOptions } from './descriptors/normalize-for-comparison';
-import { orderFilesByImports } from './descriptors/order-files-by-imports';
-import type { Finding } from './types';
-import { haveSameBytes } from '../io';
+import { indexDeclarations } from '../descriptors/index-declarations';
+import { normalizeForComparison, type NormalizeOptions } from '../descriptors/normalize-for-comparison';
+import { orderFilesByImports } from '../descriptors/order-files-by-imports';
+import type { Finding } from '../types';
+import { haveSameBytes } from '../../io';
 
 export interface ExactRuleInput extends IdentityInput {
   savedSet: FileDescriptorSet;

@@ -6,8 +6,8 @@ import {
   type FieldDescriptorProto,
   type FileDescriptorProto,
 } from '@bufbuild/protobuf/wkt';
-import { isSet } from './descriptors/normalize-for-comparison';
-import { resolveTypeName, type DeclarationIndex } from './descriptors/index-declarations';
+import { isSet } from '../descriptors/normalize-for-comparison';
+import { resolveTypeName, type DeclarationIndex } from '../descriptors/index-declarations';
 
 export const MAX_FIELD_NUMBER = 536_870_911;
 

@@ -7,9 +7,9 @@ import { FieldDescriptorProto_Label, FieldDescriptorProto_Type, type FieldDescri
 import { MAX_FIELD_NUMBER } from './describe-descriptor-parts';
 import type { SchemaChangeResult } from './evaluate-schema-change';
 import { createValueWarning } from './create-finding';
-import { getRule, RULES, type RuleParams, type ValueRuleId } from './rules';
-import type { SerializerSettings } from './types';
-import { ALIASING_THRESHOLD_BYTES, MAX_WARNING_KEYS, type ScannedValue, type ValueWarning } from './value-scan-types';
+import { getRule, RULES, type RuleParams, type ValueRuleId } from './index';
+import type { SerializerSettings } from '../types';
+import { ALIASING_THRESHOLD_BYTES, MAX_WARNING_KEYS, type ScannedValue, type ValueWarning } from '../value-scan-types';
 
 interface Bucket {
   /** what makes two hits the same warning (rule, message, number) */

@@ -6,11 +6,11 @@
  */
 import { create } from '@bufbuild/protobuf';
 import { FileOptionsSchema, MessageOptionsSchema, type FileDescriptorProto, type FileOptions } from '@bufbuild/protobuf/wkt';
-import { copyDescriptorMessage } from './descriptors/copy-descriptor-message';
-import { isSet } from './descriptors/normalize-for-comparison';
+import { copyDescriptorMessage } from '../descriptors/copy-descriptor-message';
+import { isSet } from '../descriptors/normalize-for-comparison';
 import { describeMessageChanges, describeUnknownField } from './describe-message-changes';
 import { describeSyntax } from './describe-descriptor-parts';
-import type { Declaration } from './descriptors/index-declarations';
+import type { Declaration } from '../descriptors/index-declarations';
 import { addFinding, type WalkContext } from './walk-context';
 
 export function compareDeclaringContext(ctx: WalkContext, saved: Declaration, next: Declaration): void {

@@ -6,8 +6,8 @@
  */
 import { createFinding } from './create-finding';
 import type { StateCompatibility } from './evaluate-state-compatibility';
-import type { PeerSerdeDetails } from './serializers/register-peer-serde-readers';
-import type { LibraryLine } from './types';
+import type { PeerSerdeDetails } from '../serializers/register-peer-serde-readers';
+import type { LibraryLine } from '../types';
 
 export function evaluatePeerSerdeState(snapshotClass: string, peer: PeerSerdeDetails, target: LibraryLine, newRoot: string | undefined): StateCompatibility {
   const javaClass = peer.javaClass ?? peer.classesFound[0] ?? '(message class not found in the snapshot)';

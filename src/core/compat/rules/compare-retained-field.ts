@@ -3,7 +3,7 @@
  * cardinality, presence, oneof, name, default, json_name, options, then any other difference.
  */
 import { FieldDescriptorProtoSchema, FieldOptionsSchema, type FieldDescriptorProto } from '@bufbuild/protobuf/wkt';
-import { copyDescriptorMessage } from './descriptors/copy-descriptor-message';
+import { copyDescriptorMessage } from '../descriptors/copy-descriptor-message';
 import { describeMessageChanges } from './describe-message-changes';
 import {
   describeCardinality,
@@ -14,8 +14,8 @@ import {
   isMapField,
   realOneofName,
 } from './describe-descriptor-parts';
-import { resolveTypeName } from './descriptors/index-declarations';
-import { isSet } from './descriptors/normalize-for-comparison';
+import { resolveTypeName } from '../descriptors/index-declarations';
+import { isSet } from '../descriptors/normalize-for-comparison';
 import { addFinding, type WalkContext } from './walk-context';
 
 export interface FieldPair {

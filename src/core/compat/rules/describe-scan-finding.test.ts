@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeProtobufStateScan, describeScanFinding } from '.';
-import type { ProtobufStateScanSummary, ProtobufValueFinding } from '../protobuf';
+import { describeProtobufStateScan, describeScanFinding } from './describe-scan-finding';
+import type { ProtobufStateScanSummary, ProtobufValueFinding } from '../../protobuf';
 
 const finding = (check: ProtobufValueFinding['check'], example: ProtobufValueFinding['example']): ProtobufValueFinding => ({ check, count: 2, exampleKeys: ['k1', 'k2'], example });
 

@@ -5,7 +5,7 @@
  * toBinary) is equal; `false` only means "compare them the slow way" (NaN, -0 vs 0, a property set
  * to its default on one side only, or nesting deeper than the limit all answer false).
  */
-import { haveSameBytes } from '../io';
+import { haveSameBytes } from '../../io';
 
 const MAX_DEPTH = 100;
 

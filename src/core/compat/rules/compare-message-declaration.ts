@@ -5,14 +5,14 @@
  * retained fields so the walk can recurse into their types.
  */
 import { DescriptorProtoSchema, MessageOptionsSchema, OneofOptionsSchema, type FieldDescriptorProto } from '@bufbuild/protobuf/wkt';
-import { copyDescriptorMessage } from './descriptors/copy-descriptor-message';
+import { copyDescriptorMessage } from '../descriptors/copy-descriptor-message';
 import { checkPayloadProto3 } from './check-payload-proto3';
 import { compareReservations, isNumberReserved, type Reservations } from './compare-reservations';
 import { compareRetainedField } from './compare-retained-field';
 import { describeMessageChanges } from './describe-message-changes';
 import { describeOrderChange } from './describe-order-change';
 import { describeFieldType, isMapField, realOneofName } from './describe-descriptor-parts';
-import { resolveTypeName, type MessageDeclaration } from './descriptors/index-declarations';
+import { resolveTypeName, type MessageDeclaration } from '../descriptors/index-declarations';
 import { addFinding, type WalkContext } from './walk-context';
 
 export interface RetainedField {

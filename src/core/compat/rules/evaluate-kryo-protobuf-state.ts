@@ -6,8 +6,8 @@
  */
 import { createFinding } from './create-finding';
 import type { StateCompatibility } from './evaluate-state-compatibility';
-import type { KryoProtobufRecognition } from './serializers/recognize-kryo-protobuf';
-import type { LibraryLine } from './types';
+import type { KryoProtobufRecognition } from '../serializers/recognize-kryo-protobuf';
+import type { LibraryLine } from '../types';
 
 export function evaluateKryoProtobufState(javaClass: string, found: KryoProtobufRecognition, target: LibraryLine, newRoot: string | undefined): StateCompatibility {
   const finding =

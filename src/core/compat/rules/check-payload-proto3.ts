@@ -5,7 +5,7 @@
  */
 import { FieldDescriptorProto_Label, FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
 import { describeRange, describeSyntax, MAX_FIELD_NUMBER } from './describe-descriptor-parts';
-import type { MessageDeclaration } from './descriptors/index-declarations';
+import type { MessageDeclaration } from '../descriptors/index-declarations';
 import { addFinding, type WalkContext } from './walk-context';
 
 /** Adds one finding per problem of the new message; returns whether any was found. */

@@ -1,10 +1,10 @@
 /** Compares one reached enum pair: options, each saved value (removed, renamed, options), added values, order, reservations. */
 import { EnumDescriptorProtoSchema, EnumOptionsSchema, EnumValueOptionsSchema, type EnumValueDescriptorProto } from '@bufbuild/protobuf/wkt';
-import { copyDescriptorMessage } from './descriptors/copy-descriptor-message';
+import { copyDescriptorMessage } from '../descriptors/copy-descriptor-message';
 import { compareReservations } from './compare-reservations';
 import { describeMessageChanges } from './describe-message-changes';
 import { describeOrderChange } from './describe-order-change';
-import type { EnumDeclaration } from './descriptors/index-declarations';
+import type { EnumDeclaration } from '../descriptors/index-declarations';
 import { addFinding, type WalkContext } from './walk-context';
 
 export function compareEnumDeclaration(ctx: WalkContext, saved: EnumDeclaration, next: EnumDeclaration): void {

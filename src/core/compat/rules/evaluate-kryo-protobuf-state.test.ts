@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateKryoProtobufState } from './evaluate-kryo-protobuf-state';
-import { CHILL_PROTOBUF_SERIALIZER } from './serializers/recognize-kryo-protobuf';
+import { CHILL_PROTOBUF_SERIALIZER } from '../serializers/recognize-kryo-protobuf';
 
 const JAVA_CLASS = 'fixtures.events.EventOuterClass$Event';
 

@@ -1,6 +1,6 @@
 /** Whether a descriptor set declares a message of that full name (its index remembered per set object). */
 import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { indexDeclarations, type DeclarationIndex } from './descriptors/index-declarations';
+import { indexDeclarations, type DeclarationIndex } from '../descriptors/index-declarations';
 
 const indexes = new WeakMap<FileDescriptorSet, DeclarationIndex>();
 

@@ -10,7 +10,7 @@ import { getExtension, isMessage, toJson, type DescExtension, type DescField, ty
 import { isReflectList, isReflectMap, isReflectMessage, reflect, type ReflectMessage } from '@bufbuild/protobuf/reflect';
 import type { OptionExtensionFinder } from './find-option-extension';
 import { haveSameContent } from './have-same-content';
-import { formatHex, readVarintAt, varintCursor } from '../io';
+import { formatHex, readVarintAt, varintCursor } from '../../io';
 
 const UNSET = 'unset';
 

@@ -2,9 +2,9 @@
 import { createFinding } from './create-finding';
 import type { OptionFinders } from './describe-message-changes';
 import { createOptionExtensionFinder } from './find-option-extension';
-import type { DeclarationIndex } from './descriptors/index-declarations';
-import type { RuleParams } from './rules';
-import type { Finding, FindingRuleId } from './types';
+import type { DeclarationIndex } from '../descriptors/index-declarations';
+import type { RuleParams } from './index';
+import type { Finding, FindingRuleId } from '../types';
 
 export interface WalkContext {
   saved: DeclarationIndex;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareReservations, isNumberReserved, type Reservations } from './compare-reservations';
-import type { DeclarationIndex } from './descriptors/index-declarations';
+import type { DeclarationIndex } from '../descriptors/index-declarations';
 import { createWalkContext } from './walk-context';
 
 const none = {} as DeclarationIndex;

@@ -7,14 +7,14 @@
  * with it), so results are remembered per pair of normalized sets and roots.
  */
 import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { DecodeError } from '../io';
+import { DecodeError } from '../../io';
 import { checkPayloadProto3 } from './check-payload-proto3';
 import { compareDeclaringContext } from './compare-declaring-context';
 import { compareEnumDeclaration } from './compare-enum-declaration';
 import { compareMessageDeclaration } from './compare-message-declaration';
-import { indexDeclarations, resolveTypeName, type Declaration, type DeclarationIndex } from './descriptors/index-declarations';
-import { normalizeForComparison, type NormalizeOptions } from './descriptors/normalize-for-comparison';
-import type { Finding } from './types';
+import { indexDeclarations, resolveTypeName, type Declaration, type DeclarationIndex } from '../descriptors/index-declarations';
+import { normalizeForComparison, type NormalizeOptions } from '../descriptors/normalize-for-comparison';
+import type { Finding } from '../types';
 import { createWalkContext, type WalkContext } from './walk-context';
 
 export interface ReachedPair {

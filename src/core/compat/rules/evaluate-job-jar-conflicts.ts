@@ -6,7 +6,7 @@
  */
 import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { createFinding } from './create-finding';
-import { indexDeclarations, type DeclarationIndex } from './descriptors/index-declarations';
+import { indexDeclarations, type DeclarationIndex } from '../descriptors/index-declarations';
 import type { StateCompatibility } from './evaluate-state-compatibility';
 
 /** One file embedded in two versions: the class (and jar) of the version the schema holds, and of the other. */
