@@ -1,9 +1,9 @@
 /** The facade of src/core/compat: what other folders use, and nothing else (everything else stays inside the folder). */
-export { type DiffDeclaration, type SchemaDiff, buildSchemaDiff } from './build-schema-diff';
+export { type DiffDeclaration, type SchemaDiff, buildSchemaDiff } from './diff/build-schema-diff';
 export { createRowKeyText } from './create-row-key-text';
 export { deriveJavaClassName } from './descriptors/derive-java-class-name';
-export { type MemberRow } from './describe-declaration-members';
-export { type NewDeclaration, describeNewDeclaration, findNewField } from './describe-new-declaration';
+export { type MemberRow } from './diff/describe-declaration-members';
+export { type NewDeclaration, describeNewDeclaration, findNewField } from './diff/describe-new-declaration';
 export { describeProtobufStateScan, describeScanFinding } from './rules/describe-scan-finding';
 export { type StateCompatibility, evaluateStateCompatibility } from './rules/evaluate-state-compatibility';
 export { addJobJarConflictFindings } from './rules/evaluate-job-jar-conflicts';

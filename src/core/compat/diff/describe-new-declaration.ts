@@ -7,7 +7,7 @@
 import { FieldDescriptorProto_Type } from '@bufbuild/protobuf/wkt';
 import type { SchemaDiff } from './build-schema-diff';
 import type { MemberSummary } from './describe-declaration-members';
-import { acceptsWireTypeOf } from './rules/evaluate-value-warnings';
+import { acceptsWireTypeOf } from '../rules/evaluate-value-warnings';
 
 export type NewDeclaration =
   /** the diff does not reach the message: nothing known */

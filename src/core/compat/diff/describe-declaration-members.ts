@@ -7,12 +7,12 @@ import {
   FieldDescriptorProto_Label,
   type FieldDescriptorProto,
 } from '@bufbuild/protobuf/wkt';
-import { describeFieldType, describeOptional, describeRange, realOneofName } from './rules/describe-descriptor-parts';
-import { flattenMessage, type OptionFinders } from './rules/describe-message-changes';
-import type { OptionExtensionFinder } from './rules/find-option-extension';
-import { haveSameContent } from './rules/have-same-content';
-import { resolveTypeName, type Declaration } from './descriptors/index-declarations';
-import { isSet } from './descriptors/normalize-for-comparison';
+import { describeFieldType, describeOptional, describeRange, realOneofName } from '../rules/describe-descriptor-parts';
+import { flattenMessage, type OptionFinders } from '../rules/describe-message-changes';
+import type { OptionExtensionFinder } from '../rules/find-option-extension';
+import { haveSameContent } from '../rules/have-same-content';
+import { resolveTypeName, type Declaration } from '../descriptors/index-declarations';
+import { isSet } from '../descriptors/normalize-for-comparison';
 
 /** One member as attribute → text; absent attributes are omitted. */
 export type MemberSummary = Record<string, string>;

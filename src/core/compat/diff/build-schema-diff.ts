@@ -3,16 +3,16 @@
  * declaration, saved and new members side by side with the findings of its rules; plus the
  * unreached declarations that changed, marked as not affecting the verdict.
  */
-import { compareEnumDeclaration } from './rules/compare-enum-declaration';
-import { compareMessageDeclaration } from './rules/compare-message-declaration';
+import { compareEnumDeclaration } from '../rules/compare-enum-declaration';
+import { compareMessageDeclaration } from '../rules/compare-message-declaration';
 import { describeDeclarationMembers, type MemberRow } from './describe-declaration-members';
-import type { OptionFinders } from './rules/describe-message-changes';
-import type { SchemaChangeResult } from './rules/evaluate-schema-change';
-import type { Declaration, DeclarationIndex, MessageDeclaration } from './descriptors/index-declarations';
-import { checkPayloadProto3 } from './rules/check-payload-proto3';
-import { isMapField } from './rules/describe-descriptor-parts';
-import type { Finding } from './types';
-import { createOptionFinders, createWalkContext } from './rules/walk-context';
+import type { OptionFinders } from '../rules/describe-message-changes';
+import type { SchemaChangeResult } from '../rules/evaluate-schema-change';
+import type { Declaration, DeclarationIndex, MessageDeclaration } from '../descriptors/index-declarations';
+import { checkPayloadProto3 } from '../rules/check-payload-proto3';
+import { isMapField } from '../rules/describe-descriptor-parts';
+import type { Finding } from '../types';
+import { createOptionFinders, createWalkContext } from '../rules/walk-context';
 
 export interface DiffDeclaration {
   kind: 'message' | 'enum';
