@@ -1,6 +1,6 @@
 /** The facade of src/core/compat: what other folders use, and nothing else (everything else stays inside the folder). */
 export { type DiffDeclaration, type SchemaDiff, buildSchemaDiff } from './diff/build-schema-diff';
-export { createRowKeyText } from './create-row-key-text';
+export { createRowKeyText } from './value-scan/create-row-key-text';
 export { deriveJavaClassName } from './descriptors/derive-java-class-name';
 export { type MemberRow } from './diff/describe-declaration-members';
 export { type NewDeclaration, describeNewDeclaration, findNewField } from './diff/describe-new-declaration';
@@ -11,18 +11,18 @@ export { type ValueWarningTally, createValueWarningCollector, finishValueWarning
 export { evaluateKryoProtobufState } from './rules/evaluate-kryo-protobuf-state';
 export { evaluatePeerSerdeState } from './rules/evaluate-peer-serde-state';
 export { type FoundKryoProtobufState, type FoundOtherState, type FoundPeerSerdeState, type FoundProtobufState, findProtobufStates } from './serializers/find-protobuf-states';
-export { identifyProtobufSchema } from './identify-protobuf-schema';
+export { identifyProtobufSchema } from './value-scan/identify-protobuf-schema';
 export { type DeclarationIndex, indexDeclarations } from './descriptors/index-declarations';
 export { inspectProtobufStates } from './serializers/inspect-protobuf-states';
-export { type SavedSchema, listSavedSchemas } from './list-saved-schemas';
+export { type SavedSchema, listSavedSchemas } from './serializers/list-saved-schemas';
 export { createDescriptorFileCache, loadDescriptorSet } from './descriptors/load-descriptor-set';
 export { normalizeForComparison } from './descriptors/normalize-for-comparison';
-export { readSavedSettings } from './read-saved-settings';
+export { readSavedSettings } from './serializers/read-saved-settings';
 export { PROTOBUF_SUPERTYPES } from './serializers/recognize-kryo-protobuf';
 export { registerKryoProtobufReaders } from './serializers/register-kryo-protobuf-readers';
 export { registerPeerSerdeReaders } from './serializers/register-peer-serde-readers';
 export { getRule, splitRuleMessage, type RuleParams, type ValueRuleId } from './rules/index';
-export { describeEntryKey, scanProtobufStateValues } from './scan-protobuf-state-values';
+export { describeEntryKey, scanProtobufStateValues } from './value-scan/scan-protobuf-state-values';
 export { DEFAULT_SETTINGS, type Finding, type FindingRuleId, type InferredEvaluation, type LibraryLine, type SerializerSettings, type TypeKind, type Verdict } from './types';
 export { type ValueWarning } from './value-scan-types';
 export { orderFilesByImports } from './descriptors/order-files-by-imports';

@@ -1,4 +1,4 @@
-import type { KeyedEntryRun } from '../flink';
+import type { KeyedEntryRun } from '../../flink';
 import { describeEntryKey } from './scan-protobuf-state-values';
 
 /** The key text of one row at a time (describeEntryKey of its decoded key side), made only when asked for. */

@@ -5,11 +5,11 @@
  * request's CI can `compare` a new schema against what production state was saved with, without
  * the savepoint.
  */
-import type { CancelSignal } from '../flink';
-import type { SavepointFiles } from '../io';
-import { inspectProtobufStates } from './serializers/inspect-protobuf-states';
+import type { CancelSignal } from '../../flink';
+import type { SavepointFiles } from '../../io';
+import { inspectProtobufStates } from './inspect-protobuf-states';
 import { readSavedSettings } from './read-saved-settings';
-import type { SerializerSettings } from './types';
+import type { SerializerSettings } from '../types';
 
 export interface SavedSchema {
   operatorId: string;

@@ -8,8 +8,8 @@
  * the structural summaries are tested against).
  */
 import { ScalarType, type DescMessage } from '@bufbuild/protobuf';
-import { scanState, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry } from '../flink';
-import { ByteReader, isDecodeError } from '../io';
+import { scanState, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry } from '../../flink';
+import { ByteReader, isDecodeError } from '../../io';
 import {
   buildProtobufScanIndex,
   createEmptyScan,
@@ -23,9 +23,9 @@ import {
   type ProtobufScanOptions,
   type ProtobufValueCodec,
   type ProtobufValueDetail,
-} from '../protobuf';
+} from '../../protobuf';
 import { identifyProtobufSchema } from './identify-protobuf-schema';
-import type { ScannedField, ScannedValue } from './value-scan-types';
+import type { ScannedField, ScannedValue } from '../value-scan-types';
 
 export interface ScanStateOptions {
   operatorId: string;

@@ -1,5 +1,5 @@
-import type { ProtobufSettings } from '../protobuf';
-import type { SerializerSettings } from './types';
+import type { ProtobufSettings } from '../../protobuf';
+import type { SerializerSettings } from '../types';
 
 /**
  * The reader settings a Protobuf serializer snapshot recorded, as the evaluator's saved side takes
