@@ -8,7 +8,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(__dirname, '../..');
-const FOLDERS = ['io', 'flink', 'protobuf', 'compat', 'jar', 'report', 'export'];
+const FOLDERS = ['io', 'flink', 'protobuf', 'compat', 'migration', 'jar', 'report', 'export'];
 
 function createProgram(): ts.Program {
   const config = ts.readConfigFile(path.join(ROOT, 'tsconfig.json'), ts.sys.readFile);

@@ -4,7 +4,9 @@
  *
  * - src/core/<folder> imports the other core folders the layer map of src/core/README.md allows
  *   (`CORE_LAYERS`), each only through its `index.ts`; inside one folder, files and sub-folders import
- *   each other directly. The core imports nothing else of the repo and no package but `CORE_PACKAGES`
+ *   each other directly, and the sub-folders of a folder listed in `CORE_SUBFOLDER_LAYERS` (compat) import
+ *   each other in one direction only (tests beside the source excepted; the folder's top-level files, its
+ *   facade and shared types, are no sub-folder). The core imports nothing else of the repo and no package but `CORE_PACKAGES`
  *   (so no Node, DOM or React module); its tests may add vitest, fast-check and tests/helpers/.
  * - src/worker imports the core only as `../core/<folder>` (the index), never src/ui, and src/cli only
  *   from tests (Node byte sources, the CLI as the reference); no React, no Node module outside tests.
@@ -29,16 +31,30 @@ const CORE_LAYERS: Readonly<Record<string, readonly string[]>> = {
   flink: ['io'],
   protobuf: ['io', 'flink'],
   compat: ['io', 'flink', 'protobuf'],
+  migration: ['io', 'flink', 'compat'],
   jar: ['io', 'compat'],
   export: ['io', 'flink', 'protobuf'],
   report: ['io', 'flink', 'protobuf', 'compat', 'jar'],
+};
+/**
+ * Inside a core folder: which of its sub-folders each sub-folder may import (docs/architecture.md). Every
+ * sub-folder of a folder listed here must be listed; a folder not listed here has no such rule (yet).
+ */
+const CORE_SUBFOLDER_LAYERS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  compat: {
+    descriptors: [],
+    serializers: ['descriptors'],
+    rules: ['descriptors', 'serializers'],
+    diff: ['descriptors', 'rules'],
+    'value-scan': [],
+  },
 };
 /** The packages the core's source may import. */
 const CORE_PACKAGES = ['@bufbuild/protobuf', '@noble/hashes', 'fflate', 'fzstd', 'snappyjs', 'hyparquet-writer', 'apache-arrow'];
 /** What a test file (`*.test.ts`) beside the core's source may import besides. */
 const CORE_TEST_PACKAGES = ['vitest', 'fast-check'];
 /** The core folders whose index the UI may import. */
-const UI_CORE_FOLDERS = ['flink', 'compat', 'report'];
+const UI_CORE_FOLDERS = ['flink', 'compat', 'migration', 'report'];
 
 interface SourceImport {
   /** repo-relative path of the importing file, with `/` */
@@ -107,6 +123,23 @@ function coreFolderOf(rel: string): string | undefined {
   return match?.[1];
 }
 
+/** The sub-folder of its core folder a repo-relative path under src/core is in, else undefined (the folder's top level). */
+function coreSubFolderOf(rel: string): string | undefined {
+  const match = /^src\/core\/[^/]+\/([^/]+)\//.exec(rel);
+  return match?.[1];
+}
+
+/** What is wrong with an import between two files of core folder `folder`, or undefined. */
+function checkSubFolderImport(folder: string, from: string, target: string, isTest: boolean): string | undefined {
+  const layers = CORE_SUBFOLDER_LAYERS[folder];
+  if (layers === undefined) return undefined;
+  const sub = coreSubFolderOf(from);
+  const targetSub = coreSubFolderOf(target);
+  for (const [rel, one] of [[from, sub], [target, targetSub]] as const) if (one !== undefined && !(one in layers)) return `${rel} is in no sub-folder of core/${folder}'s map (CORE_SUBFOLDER_LAYERS)`;
+  if (isTest || sub === undefined || targetSub === undefined || sub === targetSub) return undefined;
+  return layers[sub].includes(targetSub) ? undefined : `core/${folder}/${sub} may not import core/${folder}/${targetSub} (allowed: ${layers[sub].join(', ') || 'none'})`;
+}
+
 const isCoreIndex = (rel: string, folders: readonly string[]) => folders.some((folder) => rel === `src/core/${folder}/index.ts`);
 
 /** What is wrong with one import, or undefined when the rules allow it. */
@@ -124,7 +157,7 @@ function checkImport({ from, specifier, target }: SourceImport): string | undefi
       return allowed.includes(packageName(specifier)) ? undefined : `the core imports no package but ${allowed.join(', ')} (${specifier})`;
     }
     const targetFolder = coreFolderOf(target);
-    if (targetFolder === folder) return undefined;
+    if (targetFolder === folder) return checkSubFolderImport(folder, from, target, isTest);
     if (targetFolder !== undefined) {
       if (!CORE_LAYERS[folder].includes(targetFolder)) return `core/${folder} may not import core/${targetFolder} (allowed: ${CORE_LAYERS[folder].join(', ') || 'none'})`;
       return isCoreIndex(target, [targetFolder]) ? undefined : `core/${folder} imports core/${targetFolder} only through its index.ts, not ${target}`;
@@ -260,6 +293,10 @@ describe('import rules of src/', () => {
       imp('src/ui/a.tsx', '../core/io', 'src/core/io/index.ts'),
       imp('src/cli/a.ts', '../core/flink/scan/scan-state', 'src/core/flink/scan/scan-state.ts'),
       imp('src/cli/a.ts', '../worker', 'src/worker/index.ts'),
+      imp('src/core/compat/descriptors/a.ts', '../rules/b', 'src/core/compat/rules/b.ts'),
+      imp('src/core/compat/rules/a.ts', '../diff/b', 'src/core/compat/diff/b.ts'),
+      imp('src/core/compat/other/a.ts', '../types', 'src/core/compat/types.ts'),
+      imp('src/core/compat/a.ts', './other/b', 'src/core/compat/other/b.ts'),
     ];
     expect(broken.filter((one) => checkImport(one) === undefined)).toEqual([]);
     const allowed = [
@@ -270,6 +307,10 @@ describe('import rules of src/', () => {
       imp('src/worker/a.test.ts', '../cli/sources', 'src/cli/sources/index.ts'),
       imp('src/ui/a.tsx', '../worker', 'src/worker/index.ts'),
       imp('src/ui/a.tsx', '../core/report', 'src/core/report/index.ts'),
+      imp('src/core/compat/diff/a.ts', '../rules/b', 'src/core/compat/rules/b.ts'),
+      imp('src/core/compat/rules/a.ts', '../types', 'src/core/compat/types.ts'),
+      imp('src/core/compat/types.ts', './rules/index', 'src/core/compat/rules/index.ts'),
+      imp('src/core/compat/descriptors/a.test.ts', '../rules/b', 'src/core/compat/rules/b.ts'),
     ];
     expect(allowed.map(checkImport).filter((problem) => problem !== undefined)).toEqual([]);
     const cycle = findCycles([imp('src/core/io/a.ts', './b', 'src/core/io/b.ts'), imp('src/core/io/b.ts', './c', 'src/core/io/c.ts'), imp('src/core/io/c.ts', './a', 'src/core/io/a.ts')]);

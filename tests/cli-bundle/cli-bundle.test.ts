@@ -86,11 +86,11 @@ describe('the bundled CLI answers like the TypeScript sources', () => {
     expect(sources).toContain('src/cli/bundle-entry.ts');
     expect(sources).toContain('bin/run-cli-bundle.mjs');
     expect(sources).toContain('src/cli/scan/scan-worker.ts');
-    expect(sources).toContain('src/core/compat/evaluate-schema-change.ts');
+    expect(sources).toContain('src/core/compat/rules/evaluate-schema-change.ts');
     expect(sources.every((s) => existsSync(path.join(ROOT, s)))).toBe(true);
     const compareSources = (JSON.parse(readFileSync(path.join(out, 'compare-inputs.json'), 'utf8')) as { sources: string[] }).sources;
     expect(compareSources).toContain('src/cli/compare-entry.ts');
-    expect(compareSources).toContain('src/core/compat/evaluate-schema-change.ts');
+    expect(compareSources).toContain('src/core/compat/rules/evaluate-schema-change.ts');
     expect(compareSources).toContain('bin/run-cli-bundle.mjs');
     expect(compareSources).not.toContain('src/cli/bundle-entry.ts');
     expect(compareSources.every((s) => sources.includes(s))).toBe(true);

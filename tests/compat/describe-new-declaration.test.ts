@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSchemaDiff, describeNewDeclaration, loadDescriptorSet, type SchemaDiff } from '../../src/core/compat';
-import { evaluateSchemaChange } from '../../src/core/compat/evaluate-schema-change';
+import { evaluateSchemaChange } from '../../src/core/compat/rules/evaluate-schema-change';
 
 const CASE = path.resolve(process.cwd(), 'fixtures/schema-changes/field-added');
 const load = (file: string) => loadDescriptorSet(new Uint8Array(readFileSync(path.join(CASE, file))), file).set;

@@ -12,7 +12,7 @@ import { clone } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { buildSchemaDiff, DEFAULT_SETTINGS, evaluateStateCompatibility, loadDescriptorSet, type Finding, type LibraryLine, type SerializerSettings, type TypeKind, type ValueWarning } from '../../src/core/compat';
-import { evaluateValueWarnings } from '../../src/core/compat/evaluate-value-warnings';
+import { evaluateValueWarnings } from '../../src/core/compat/rules/evaluate-value-warnings';
 import { RULES } from '../../src/core/compat/rules/index';
 import { type NewSide, type SavedSide } from '../../src/core/compat/types';
 import { type ScannedValue } from '../../src/core/compat/value-scan-types';

@@ -11,10 +11,10 @@ import path from 'node:path';
 import { clone, create, createFileRegistry, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { FieldDescriptorProtoSchema, FileDescriptorSetSchema, MessageOptionsSchema, MethodDescriptorProtoSchema, OneofDescriptorProtoSchema, ServiceDescriptorProtoSchema, type DescriptorProto, type FieldDescriptorProto, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
-import { isRegistrySafe } from '../../src/core/compat/is-registry-safe';
+import { isRegistrySafe } from '../../src/core/compat/descriptors/is-registry-safe';
 import { createSeededRandom } from '../robustness/seeded-random';
 import { loadDescriptorSet } from '../../src/core/compat';
-import { orderFilesByImports } from '../../src/core/compat/order-files-by-imports';
+import { orderFilesByImports } from '../../src/core/compat/descriptors/order-files-by-imports';
 import { NEEDS_SHARED_TAG } from '../helpers/shared-savepoints';
 
 const ROOT = process.cwd();

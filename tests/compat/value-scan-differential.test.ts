@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DescMessage } from '@bufbuild/protobuf';
-import { summarizeProtobufValue } from '../../src/core/compat/scan-protobuf-state-values';
+import { summarizeProtobufValue } from '../../src/core/compat/value-scan/scan-protobuf-state-values';
 import { buildProtobufScanIndex, createEmptyScan, createProtobufFieldLog, listLoggedFields, scanProtobufPayloadInto } from '../../src/core/protobuf';
 import { decodeProtobufValue } from '../../src/core/protobuf/decode-protobuf-value';
 import { writeProtobufFrame } from '../../src/core/protobuf/write-protobuf-frame';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadDescriptorSet } from '../../src/core/compat';
-import { registerKryoProtobufReaders } from '../../src/core/compat/register-kryo-protobuf-readers';
+import { registerKryoProtobufReaders } from '../../src/core/compat/serializers/register-kryo-protobuf-readers';
 import { createSnapshotRegistry, type SnapshotRegistry } from '../../src/core/flink';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 

@@ -10,7 +10,7 @@
  * exception escapes and fails the case.
  */
 import { evaluateStateCompatibility, indexDeclarations, loadDescriptorSet } from '../../src/core/compat';
-import { type LoadedDescriptorSet } from '../../src/core/compat/load-descriptor-set';
+import { type LoadedDescriptorSet } from '../../src/core/compat/descriptors/load-descriptor-set';
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type SerializerSnapshot, type SnapshotRegistry } from '../../src/core/flink';
 import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/read-serializer-snapshot';
 import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';

@@ -8,7 +8,8 @@
 import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { generateKryoMigrationJob, inspectProtobufStates, loadDescriptorSet, type KryoMigrationJob } from '../../core/compat';
+import { inspectProtobufStates, loadDescriptorSet } from '../../core/compat';
+import { generateKryoMigrationJob, type KryoMigrationJob } from '../../core/migration';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
 import { writeOutputFile } from '../output-failure';
 import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';

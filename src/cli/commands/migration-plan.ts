@@ -5,7 +5,8 @@
  */
 import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import path from 'node:path';
-import { inspectProtobufStates, loadDescriptorSet, planKryoMigration, type KryoMigrationOperator } from '../../core/compat';
+import { inspectProtobufStates, loadDescriptorSet } from '../../core/compat';
+import { planKryoMigration, type KryoMigrationOperator } from '../../core/migration';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
 import { formatJsonDocument, METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { openNodeInput, readDescriptorSetFile } from '../sources';

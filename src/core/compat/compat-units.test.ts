@@ -13,10 +13,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, isDecodeError } from '../io';
 import { buildSchemaDiff, DEFAULT_SETTINGS, deriveJavaClassName, evaluateStateCompatibility, createValueWarningCollector, finishValueWarnings, loadDescriptorSet } from '.';
-import { deriveJsonName } from './normalize-for-comparison';
-import { evaluateIdentityRules } from './evaluate-identity-rules';
-import { evaluateSchemaChange } from './evaluate-schema-change';
-import { evaluateValueWarnings } from './evaluate-value-warnings';
+import { deriveJsonName } from './descriptors/normalize-for-comparison';
+import { evaluateIdentityRules } from './rules/evaluate-identity-rules';
+import { evaluateSchemaChange } from './rules/evaluate-schema-change';
+import { evaluateValueWarnings } from './rules/evaluate-value-warnings';
 import { type ScannedValue } from './value-scan-types';
 
 function set(files: { name: string; pkg?: string; deps?: string[]; options?: Record<string, unknown>; messages?: unknown[] }[]): FileDescriptorSet {

@@ -1,4 +1,5 @@
-import { findProtobufStates, planKryoMigration } from '../../core/compat';
+import { findProtobufStates } from '../../core/compat';
+import { planKryoMigration } from '../../core/migration';
 import type { InspectedOperator, InspectedState, SavepointInspection } from '../../core/flink';
 import { useCheck } from '../state/use-check';
 
