@@ -1,22 +1,20 @@
 /**
  * The changelog source: a subtask whose changelog's changes are replayed onto its materialized
- * snapshot's entries (replay-changelog-entries.ts). One entry at a time.
+ * snapshot's entries (replay-changelog-entries.ts), those read by the layout sources (layout.ts) with
+ * the scan's header cache. One entry at a time.
  */
 import { DecodeError } from '../../../io';
 import { throwIfCancelled } from '../../cancel-signal';
 import type { ChangelogReplay, SubtaskKeyedStream } from '../../headers/read-subtask-state-headers';
 import { decodeChangelogChanges } from '../../keyed/decode-changelog-changes';
-import { readCanonicalKeyedEntryRuns } from '../../keyed/read-canonical-keyed-entries';
-import { readHeapKeyedEntries } from '../../keyed/read-heap-keyed-entries';
+import { KeyedEntryRun } from '../../keyed/keyed-entry-run';
 import { replayChangelogEntries, type ReplayContext } from '../../keyed/replay-changelog-entries';
-import { narrowKeyedInputToKeyGroups } from '../../keyed/sample-keyed-stream';
 import type { OperatorState } from '../../metadata/metadata-types';
-import { openRocksDbSnapshot } from '../../rocksdb/open-rocksdb-snapshot';
-import { readRocksDbKeyedEntries } from '../../rocksdb/read-rocksdb-keyed-entries';
 import type { StateEntry } from '../../savepoint/inspection-types';
 import type { ValueModeSource } from '../../snapshots/snapshot-types';
 import type { ScanPart } from '../scan-types';
-import type { ScanContext, SourcePart } from './scan-context';
+import { readLayoutRuns } from './layout';
+import { isEntryBatch, type EntryRun, type ScanContext, type SourcePart } from './scan-context';
 
 /**
  * The subtask's states not replayable as unreadable parts (each with its reason), then the replayed
@@ -54,7 +52,7 @@ export async function* readChangelogReplayParts(ctx: ScanContext, op: OperatorSt
     if (group.length === 0) continue;
     const part: ScanPart = { operator: op, subtask, kind: 'keyed', format: 'changelog', states: group, broadcastStates: [], ...(incomplete === undefined ? {} : { incomplete }) };
     const states = new Set(group);
-    const materialized = header && group.some((n) => header.states.some((s) => s.name === n)) ? readMaterializedEntries(ctx, op, subtask, keyed, states, held) : undefined;
+    const materialized = header && group.some((n) => header.states.some((s) => s.name === n)) ? readLayoutRuns(ctx, op, subtask, keyed, { states, values: held }) : undefined;
     const seen = new Set<number>();
     const runs = replayEntries(ctx, replay, states, materialized, { operatorId: op.id, subtask, file: opened.metadataFile, keyGroup }, seen);
     const done = () => {
@@ -71,33 +69,20 @@ export async function* readChangelogReplayParts(ctx: ScanContext, op: OperatorSt
  * (after the visitor saw the part), in the mode of that moment; a page that steps over values first still
  * shows its rows decoded.
  */
-async function* replayEntries(ctx: ScanContext, replay: ChangelogReplay, states: ReadonlySet<string>, materialized: AsyncIterable<StateEntry> | undefined, replayCtx: ReplayContext, seen: Set<number>): AsyncGenerator<StateEntry> {
+async function* replayEntries(ctx: ScanContext, replay: ChangelogReplay, states: ReadonlySet<string>, materialized: AsyncIterable<EntryRun> | undefined, replayCtx: ReplayContext, seen: Set<number>): AsyncGenerator<StateEntry> {
   const changes = await decodeChangelogChanges(replay.input, ctx.values.mode === 'skip' ? 'decode' : ctx.values.mode);
   for (const n of changes.keys()) if (!states.has(n)) changes.delete(n);
-  for await (const e of replayChangelogEntries(materialized, changes, replayCtx)) {
+  for await (const e of replayChangelogEntries(materialized && flattenRuns(materialized), changes, replayCtx)) {
     throwIfCancelled(ctx.signal);
     seen.add(e.keyGroup);
     yield e;
   }
 }
 
-/** The entries of a changelog subtask's materialized snapshot, for a replay: decoded (no rows in place), in key-group order per state. */
-async function* readMaterializedEntries(ctx: ScanContext, op: OperatorState, subtask: number, keyed: SubtaskKeyedStream, states: ReadonlySet<string>, values: ValueModeSource): AsyncGenerator<StateEntry> {
-  const header = keyed.header!;
-  const keyGroups = ctx.keyGroups;
-  const filter = { state: states, ...(ctx.signal ? { signal: ctx.signal } : {}), values };
-  const layout = keyed.materializedFormat;
-  if (layout === 'rocksdb-native' && keyed.rocksdb) {
-    const r = keyed.rocksdb;
-    const snapshot = await openRocksDbSnapshot(ctx.opened, r.handle, { operatorId: op.id, subtask, role: 'managed keyed state' });
-    const input = { operatorId: op.id, subtask, maxParallelism: r.maxParallelism, range: r.handle.range, snapshot };
-    for await (const batch of readRocksDbKeyedEntries(input, header, { ...filter, keyGroup: (kg: number) => keyGroups === undefined || keyGroups.has(kg) })) yield* batch;
-    return;
-  }
-  if (!keyed.input) return;
-  const inputs = keyGroups === undefined ? [keyed.input] : narrowKeyedInputToKeyGroups(keyed.input, keyGroups).inputs;
-  for (const input of inputs) {
-    if (layout === 'heap') yield* readHeapKeyedEntries(input, header, filter);
-    else for await (const run of readCanonicalKeyedEntryRuns(input, header, filter)) yield* run;
+/** The entries of the runs one by one, in order (for the replay, which holds some of them). */
+async function* flattenRuns(runs: AsyncIterable<EntryRun>): AsyncGenerator<StateEntry> {
+  for await (const run of runs) {
+    if (run instanceof KeyedEntryRun || isEntryBatch(run)) yield* run;
+    else yield run;
   }
 }
