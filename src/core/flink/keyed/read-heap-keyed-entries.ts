@@ -14,6 +14,14 @@ import { MAP_ENTRY_VALUE_RANGES } from '../snapshots/collection-snapshots';
  * state must be decodable; otherwise its key group cannot be read past that state.
  */
 export async function* readHeapKeyedEntries(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<StateEntry> {
+  for await (const batch of readHeapKeyedEntryBatches(input, header, options)) yield* batch;
+}
+
+/**
+ * The same entries, in the same order and with the same errors, in batches: one per state chunk of a
+ * key group with entries of a wanted state (a chunk is decoded whole before any of its entries is given).
+ */
+export async function* readHeapKeyedEntryBatches(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<StateEntry[]> {
   for (const block of listKeyGroupBlocks(input)) {
     throwIfCancelled(options.signal);
     const raw = await input.source.read(block.offset, block.end - block.offset);
@@ -30,10 +38,11 @@ export async function* readHeapKeyedEntries(input: KeyedStreamInput, header: Key
       const state = header.states[stateId];
       if (!state) throw cr.error('invalid-value', `expected a state id below ${header.states.length}, found ${stateId}`, idAt);
       const entries = readStateChunk(cr, state, header.keySerializer, options.values?.mode);
-      if (!isWantedState(options.state, state.name)) continue;
-      for (const e of entries) {
-        yield { operatorId: input.operatorId, state: state.name, subtask: input.subtask, keyGroup: kg, ...e, file: cr.file ?? input.file };
-      }
+      if (!isWantedState(options.state, state.name) || entries.length === 0) continue;
+      const file = cr.file ?? input.file;
+      const batch: StateEntry[] = [];
+      for (const e of entries) batch.push({ operatorId: input.operatorId, state: state.name, subtask: input.subtask, keyGroup: kg, ...e, file });
+      yield batch;
     }
   }
 }

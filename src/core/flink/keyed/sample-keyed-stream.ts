@@ -42,6 +42,14 @@ export function narrowKeyedInputToKeyGroup(input: KeyedStreamInput, keyGroup: nu
   return block === undefined ? undefined : narrowToBlock(input, block);
 }
 
+/** The stream narrowed to some key groups (those with data), in block order. */
+export function narrowKeyedInputToKeyGroups(input: KeyedStreamInput, keyGroups: Iterable<number>): { inputs: KeyedStreamInput[]; keyGroupsWithData: number; keyGroupsRead: number } {
+  const inputs = [...new Set(keyGroups)].flatMap((kg) => narrowKeyedInputToKeyGroup(input, kg) ?? []);
+  const offsetOf = (i: KeyedStreamInput) => Math.max(...i.offsets);
+  inputs.sort((a, b) => offsetOf(a) - offsetOf(b));
+  return { inputs, keyGroupsWithData: inputs.length, keyGroupsRead: inputs.length };
+}
+
 function narrowToBlock(input: KeyedStreamInput, block: { keyGroup: number; end: number }): KeyedStreamInput {
   return {
     ...input,
