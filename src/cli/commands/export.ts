@@ -15,7 +15,7 @@ import { EXPORT_UNKNOWN_FIELDS_PER_VALUE, exportStates, type ExportFormat, type 
 import { findOperator, getKryoSnapshotDetails, inspectSavepoint, openSavepoint, type InspectedState, type SerializerSnapshot, type StateSample } from '../../core/flink';
 import { wrongInput } from '../../core/io';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
-import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, pathMapUsage, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 import { rethrowAsOutputFailure } from '../output-failure';
 import { endWritable, flushWritable, writeToWritable } from '../write-to-writable';
@@ -43,6 +43,7 @@ export const exportCommand: CliCommand = {
     '  --keep-partial        when the export fails, keep what was written as <file>.partial (the reason in its metadata) instead of removing it',
     ...USER_SCHEMA_USAGE,
     '  --metadata PATH       which savepoint of an input holding several (its _metadata path in it, or its folder)',
+    ...pathMapUsage(24),
     '  -h, --help            show this help',
   ].join('\n'),
   formats: FORMATS,
@@ -84,7 +85,7 @@ export const exportCommand: CliCommand = {
 
     // the job's schema decodes Protobuf held by Kryo or flink-protobuf-serde (no snapshot of theirs embeds one), as dump and stats do
     const userSchema = await readUserSchema(values);
-    const files = await openNodeInput(savepoint, savepointInputOptions(values));
+    const files = await openNodeInput(savepoint, savepointInputOptions(values, io));
     const registry = createCommandRegistry(userSchema);
     const opened = await openSavepoint(files);
     const op = findOperator(opened, operator);
