@@ -55,7 +55,7 @@ function openTarget(target: string, s3Store: () => Promise<S3Store>): GrowingSou
       const store = await s3Store();
       const info = await store.head(bucket, key);
       if (info === undefined) {
-        throw new DecodeError({ code: 'missing-file', file: target, detail: `expected the state file ${target} (bucket ${bucket}, key ${key}; ${store.endpoint}; credentials from ${await store.credentialSource()}), found no such object (404 NoSuchKey)` });
+        throw new DecodeError({ code: 'missing-file', file: target, detail: `expected the state file ${target} (bucket ${bucket}, key ${key}; ${store.endpoint}; credentials from ${await store.credentialSource(bucket, key)}), found no such object (404 NoSuchKey)` });
       }
       return openS3ObjectSource(store, bucket, key, { known: info, name: target });
     };

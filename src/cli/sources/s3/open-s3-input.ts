@@ -34,10 +34,13 @@ export interface OpenS3InputOptions {
 
 export async function openS3Input(url: string, store: S3Store, options: OpenS3InputOptions = {}): Promise<SavepointFiles> {
   const { bucket, key } = parseS3Url(url);
-  const credentials = await store.credentialSource();
+  const credentials = await store.credentialSource(bucket, key);
   options.notice?.(`reading ${url} from ${store.endpoint}, credentials from ${credentials}`);
   const inputOptions = { ...(options.limits ? { limits: options.limits } : {}), ...(options.metadataPath === undefined ? {} : { metadataPath: options.metadataPath }) };
   if (baseNameOf(key) === '_metadata') {
+    if ((await store.head(bucket, key)) === undefined) {
+      throw new DecodeError({ code: 'missing-file', file: url, detail: `expected ${url} (bucket ${bucket}, key ${key}; ${store.endpoint}; credentials from ${credentials}), found no such object (404 NoSuchKey)` });
+    }
     return openFolder(url, store, bucket, key.slice(0, key.length - '_metadata'.length), inputOptions, options.pins);
   }
   if (key !== '' && !key.endsWith('/')) {
@@ -93,7 +96,7 @@ async function openFolder(url: string, store: S3Store, bucket: string, prefix: s
   if (listed.objects.length > MAX_FILES) throw tooManyFiles(url);
   const files = listed.objects.filter((o) => !o.key.endsWith('/')).map((o) => listedFile(store, bucket, prefix, o, pins));
   if (files.length === 0) {
-    throw new DecodeError({ code: 'missing-file', file: url, detail: `expected a savepoint folder at ${formatS3Url(bucket, prefix)} (bucket ${bucket}; ${store.endpoint}; credentials from ${await store.credentialSource()}), found no object below it` });
+    throw new DecodeError({ code: 'missing-file', file: url, detail: `expected a savepoint folder at ${formatS3Url(bucket, prefix)} (bucket ${bucket}; ${store.endpoint}; credentials from ${await store.credentialSource(bucket, prefix)}), found no object below it` });
   }
   return openSavepointInput({ kind: 'files', name: url, files }, options);
 }

@@ -20,7 +20,7 @@ export function openS3ObjectSource(store: S3Store, bucket: string, key: string, 
     etag ??= (async () => {
       const info = await store.head(bucket, key);
       if (info === undefined) {
-        throw new DecodeError({ code: 'missing-file', file: name, detail: `expected ${url} (bucket ${bucket}, key ${key}; ${store.endpoint}; credentials from ${await store.credentialSource()}), found no such object (404 NoSuchKey)` });
+        throw new DecodeError({ code: 'missing-file', file: name, detail: `expected ${url} (bucket ${bucket}, key ${key}; ${store.endpoint}; credentials from ${await store.credentialSource(bucket, key)}), found no such object (404 NoSuchKey)` });
       }
       if (info.size < size) {
         throw new DecodeError({ code: 'truncated', file: name, offset: info.size, detail: `expected ${url} to hold the ${size} bytes its state handle records, found ${info.size} bytes` });

@@ -12,7 +12,7 @@
  * The SDK is imported when the first S3 URL is opened, so other commands never load it.
  */
 import type { GetObjectCommandOutput, S3Client } from '@aws-sdk/client-s3';
-import { DecodeError } from '../../../core/io';
+import { DecodeError, formatS3Url, isDecodeError } from '../../../core/io';
 import { describeS3Failure, type S3Operation } from './describe-s3-failure';
 
 export interface S3ObjectInfo {
@@ -31,8 +31,8 @@ export interface S3Listing {
 export interface S3Store {
   /** where requests go, for messages: `AWS S3 (region eu-west-1)` or `http://127.0.0.1:9000 (AWS_ENDPOINT_URL_S3, path-style)` */
   readonly endpoint: string;
-  /** how the credentials were found (resolved once, before the first request); a DecodeError when none were */
-  credentialSource(): Promise<string>;
+  /** how the credentials were found (resolved once, before the first request); none is a DecodeError naming `bucket` and `key` */
+  credentialSource(bucket: string, key: string): Promise<string>;
   /** the object's size and ETag, or undefined when there is no such object (the bucket exists) */
   head(bucket: string, key: string): Promise<S3ObjectInfo | undefined>;
   /** exactly [offset, offset + length) of the object as it was when `etag` was read; a changed object is an error */
@@ -111,13 +111,24 @@ export async function createS3Store(env: S3Env = process.env): Promise<S3Store> 
         return nameCredentialSource(creds.$source, env);
       } catch (e) {
         const said = e instanceof Error ? e.message.split('\n')[0]! : String(e);
-        throw new DecodeError({
-          code: 'network',
-          detail: `expected AWS credentials for ${where}, found none in the default chain (environment AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE and ~/.aws/config, web identity, container or instance metadata): ${said}`,
-        });
+        throw Object.assign(new Error(said), { noCredentials: true });
       }
     })();
     return credentials;
+  };
+
+  /** the credential source, or the one-line error naming what could not be read for want of credentials */
+  const requireCredentials = async (bucket: string, key: string): Promise<string> => {
+    try {
+      return await credentialSource();
+    } catch (e) {
+      const url = formatS3Url(bucket, key);
+      throw new DecodeError({
+        code: 'network',
+        file: url,
+        detail: `expected AWS credentials to read ${url} (bucket ${bucket}, key ${key === '' ? '(none)' : key}; ${where}), found none in the default chain (environment AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE and ~/.aws/config, SSO, web identity, container or instance metadata): ${e instanceof Error ? e.message : String(e)}`,
+      });
+    }
   };
 
   const fail = async (op: S3Operation, bucket: string, key: string, e: unknown, extra: { offset?: number } = {}): Promise<never> => {
@@ -125,7 +136,7 @@ export async function createS3Store(env: S3Env = process.env): Promise<S3Store> 
   };
 
   const list: S3Store['list'] = async (bucket, prefix, options = {}) => {
-    await credentialSource();
+    await requireCredentials(bucket, prefix);
     const objects: S3ObjectInfo[] = [];
     const prefixes: string[] = [];
     const max = options.maxObjects ?? Number.POSITIVE_INFINITY;
@@ -147,11 +158,33 @@ export async function createS3Store(env: S3Env = process.env): Promise<S3Store> 
     return { objects, prefixes };
   };
 
+  const maxAttempts = Math.max(1, Math.min(10, Number(env['AWS_MAX_ATTEMPTS'] ?? 3) || 3));
+
+  /** One ranged GET; a failure is the one-line DecodeError (its cause the SDK's or the stream's error, for isBrokenTransfer). */
+  const readOnce = async (bucket: string, key: string, offset: number, length: number, etag: string, attempt = 1): Promise<Uint8Array> => {
+    const range = `bytes=${offset}-${offset + length - 1}`;
+    let out: GetObjectCommandOutput;
+    try {
+      out = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: range, ...(etag === '' ? {} : { IfMatch: etag }) }));
+    } catch (e) {
+      return fail('GET', bucket, key, e, { offset });
+    }
+    if (etag !== '' && out.ETag !== undefined && out.ETag !== etag) {
+      await destroyBody(out);
+      return fail('GET', bucket, key, Object.assign(new Error('changed'), { name: 'PreconditionFailed', $metadata: { httpStatusCode: 412 }, found: out.ETag }), { offset });
+    }
+    try {
+      return await readBody(out, length, `bytes ${offset}–${offset + length - 1}`);
+    } catch (e) {
+      return fail('GET', bucket, key, attempt > 1 ? Object.assign(e as object, { $metadata: { attempts: attempt } }) : e, { offset });
+    }
+  };
+
   return {
     endpoint: where,
-    credentialSource,
+    credentialSource: requireCredentials,
     async head(bucket, key) {
-      await credentialSource();
+      await requireCredentials(bucket, key);
       try {
         const out = await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }));
         return { key, size: out.ContentLength ?? 0, etag: out.ETag ?? '' };
@@ -163,30 +196,54 @@ export async function createS3Store(env: S3Env = process.env): Promise<S3Store> 
           await list(bucket, key, { maxObjects: 1 });
           return undefined;
         }
+        // nor the store's error code (403: a bad signature or a denied read?): a 1-byte GET tells it
+        if (status !== undefined && status >= 400 && status < 500 && !isCoded(e)) {
+          try {
+            await readOnce(bucket, key, 0, 1, '');
+          } catch (coded) {
+            if (isDecodeError(coded)) throw coded;
+          }
+        }
         return fail('HEAD', bucket, key, e);
       }
     },
     async readRange(bucket, key, offset, length, etag) {
-      await credentialSource();
-      const range = `bytes=${offset}-${offset + length - 1}`;
-      let out: GetObjectCommandOutput;
-      try {
-        out = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key, Range: range, ...(etag === '' ? {} : { IfMatch: etag }) }));
-      } catch (e) {
-        return fail('GET', bucket, key, e, { offset });
-      }
-      if (etag !== '' && out.ETag !== undefined && out.ETag !== etag) {
-        await destroyBody(out);
-        return fail('GET', bucket, key, Object.assign(new Error('changed'), { name: 'PreconditionFailed', $metadata: { httpStatusCode: 412 }, found: out.ETag }), { offset });
-      }
-      try {
-        return await readBody(out, length, `bytes ${offset}–${offset + length - 1}`);
-      } catch (e) {
-        return fail('GET', bucket, key, e, { offset });
+      await requireCredentials(bucket, key);
+      // the SDK retries a request that fails before its answer; a transfer broken mid-body is retried here, with the same backoff
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await readOnce(bucket, key, offset, length, etag, attempt);
+        } catch (e) {
+          if (!isBrokenTransfer(e) || attempt >= maxAttempts) throw e;
+          await sleep(backoffMs(attempt));
+        }
       }
     },
     list,
   };
+}
+
+/** An SDK error that carries the store's own error code (a body was parsed), not just a status. */
+function isCoded(e: unknown): boolean {
+  const name = (e as { name?: string; Code?: string }).Code ?? (e as { name?: string }).name;
+  return name !== undefined && name !== 'Unknown' && name !== 'UnknownError' && !/^\d+$/.test(name) && name !== 'Forbidden' && name !== 'BadRequest';
+}
+
+/** A GET whose answer began and then broke (reset, closed, short): worth another try. */
+function isBrokenTransfer(e: unknown): boolean {
+  const cause = (e as { cause?: { code?: string; name?: string; cause?: { code?: string } } }).cause;
+  if (!isDecodeError(e) || cause === undefined) return false;
+  const code = cause.code ?? cause.cause?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || cause.name === 'ShortRange';
+}
+
+/** Exponential backoff with full jitter (as the SDK's standard strategy): up to 100 ms · 2^(attempt−1). */
+function backoffMs(attempt: number): number {
+  return Math.random() * 100 * 2 ** (attempt - 1);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function destroyBody(out: GetObjectCommandOutput): Promise<void> {
