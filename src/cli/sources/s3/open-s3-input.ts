@@ -101,10 +101,16 @@ async function openFolder(url: string, store: S3Store, bucket: string, prefix: s
   return openSavepointInput({ kind: 'files', name: url, files }, options);
 }
 
-/** A listed object as a file of the input: its path relative to the opened prefix, its size and ETag pinned from the listing. */
+/**
+ * A listed object as a file of the input: its path relative to the opened prefix, its size and ETag pinned
+ * from the listing. It is named as a local folder walk names its files (the folder's name, then the path in
+ * it), so that a report over the bucket reads as one over a local copy; a failed read names the whole URL.
+ */
 function listedFile(store: S3Store, bucket: string, prefix: string, o: S3ObjectInfo, pins: Map<string, string> | undefined): InputFile {
   checkPin(store, bucket, o, pins);
-  return { path: o.key.slice(prefix.length), source: openS3ObjectSource(store, bucket, o.key, { known: { size: o.size, etag: o.etag }, cacheWhole: baseNameOf(o.key) === '_metadata' }) };
+  const path = o.key.slice(prefix.length);
+  const folder = prefix.replace(/\/+$/, '').split('/').pop() || bucket;
+  return { path, source: openS3ObjectSource(store, bucket, o.key, { known: { size: o.size, etag: o.etag }, name: `${folder}/${path}`, cacheWhole: baseNameOf(o.key) === '_metadata' }) };
 }
 
 /** An object listed again (by a worker thread) must have the ETag the first listing pinned. */
