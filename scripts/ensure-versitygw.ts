@@ -69,7 +69,7 @@ export async function ensureVersitygw(env: Env = process.env, log = (line: strin
       if ((e as { code?: unknown }).code !== 'EEXIST') throw e;
       const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       if (age > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() - started > STALE_LOCK_MS) throw new Error(`waited ${Math.round(STALE_LOCK_MS / 60000)} min for another build of versitygw (${lock})`);
+      else if (Date.now() - started > STALE_LOCK_MS) throw new Error(`waited ${Math.round(STALE_LOCK_MS / 60000)} min for another build of versitygw (${lock})`, { cause: e });
       await new Promise((r) => setTimeout(r, 2000));
       const built = findVersitygw(env);
       if (built !== undefined) return built;
