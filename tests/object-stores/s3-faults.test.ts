@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
-import { ACCESS_KEY, canRunVersitygw, createBucket, putObject, SECRET_KEY, startFaultProxy, startVersitygw, uploadFolder, type FaultProxy, type RunningGateway } from '../helpers/versitygw';
+import { ACCESS_KEY, canRunVersitygw, createBucket, putObject, SECRET_KEY, startFaultProxy, startVersitygw, uploadFolder, type FaultAction, type FaultProxy, type RunningGateway } from '../helpers/versitygw';
 
 const RUN = canRunVersitygw();
 if (!RUN) console.warn('tests/object-stores/s3-faults.test.ts: SKIPPED — no versitygw binary and no `go` to build it (scripts/ensure-versitygw.ts): the S3 failure cases are not tested');
@@ -180,7 +180,7 @@ describe.skipIf(!RUN)('s3:// inputs when the store fails', () => {
 
   it('an object overwritten after the listing pinned its ETag: 412 on If-Match, never a mixed read', async () => {
     let overwritten = false;
-    proxy.setRule(async ({ method, key }) => {
+    proxy.setRule(async ({ method, key }): Promise<FaultAction> => {
       // overwritten for real in versitygw once _metadata is read, before the state file is
       if (method === 'GET' && key === 'sp/savepoint/_metadata' && !overwritten) {
         overwritten = true;
