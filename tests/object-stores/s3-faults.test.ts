@@ -199,4 +199,25 @@ describe.skipIf(!RUN)('s3:// inputs when the store fails', () => {
     // put back for the other tests
     await putObject(gw.client, BUCKET, stateKey, readFileSync(path.join(ROOT, HASHMAP, path.basename(stateKey))));
   });
+  it('stats on 2 worker threads: an object overwritten after the main thread listed it is an error in the worker, not a mixed read', async () => {
+    const clean = await run(['stats', URL, '--workers', '2', '--format', 'json']);
+    expect(clean.code).toBe(0);
+    expect((JSON.parse(clean.stdout) as { workers: number }).workers).toBe(2);
+    let fullListings = 0;
+    proxy.setRule(async ({ method, url }): Promise<FaultAction> => {
+      // the main thread lists the folder once (besides a 1-key probe and a one-level listing); each worker lists it again: overwrite before the first worker's listing
+      if (method === 'GET' && url.includes('list-type=2') && !url.includes('delimiter=') && !url.includes('max-keys=1&') && !url.endsWith('max-keys=1') && ++fullListings === 2) {
+        const bytes = new Uint8Array(readFileSync(path.join(ROOT, HASHMAP, path.basename(stateKey))));
+        bytes[bytes.length - 1] ^= 0xff;
+        await putObject(gw.client, BUCKET, stateKey, bytes);
+      }
+      return 'pass';
+    });
+    const r = await run(['stats', URL, '--workers', '2', '--format', 'json']);
+    await putObject(gw.client, BUCKET, stateKey, readFileSync(path.join(ROOT, HASHMAP, path.basename(stateKey))));
+    expect(fullListings).toBeGreaterThanOrEqual(2);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(errorLine(r.stderr)).toContain(`expected s3://${BUCKET}/${stateKey} (bucket ${BUCKET}, key ${stateKey}; ${proxy.endpoint} (AWS_ENDPOINT_URL_S3, path-style)) to keep the ETag`);
+    expect(errorLine(r.stderr)).toContain('it changed between reads (a mixed read is never used)');
+  });
 });
