@@ -37,15 +37,33 @@ export function parseWith(raw: unknown): string[] {
   return Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];
 }
 
-/** `--metadata PATH`, which every command reading a savepoint takes: the `_metadata` to read of an input that holds several. */
-export const METADATA_OPTION = { metadata: { type: 'string' } } as const;
+/**
+ * `--metadata PATH` and `--path-map FROM=TO` (repeatable), which every command reading a savepoint takes: the
+ * `_metadata` to read of an input that holds several, and where the files absolute handles name are now.
+ */
+export const METADATA_OPTION = { metadata: { type: 'string' }, 'path-map': { type: 'string', multiple: true } } as const;
 
-/** openNodeInput's options from `--metadata`. */
-export function savepointInputOptions(values: Record<string, unknown>): { metadataPath?: string } {
+/** The help lines of `--path-map`, indented to `column` (where the other options' descriptions start). */
+export function pathMapUsage(column: number): string[] {
+  const flag = '  --path-map FROM=TO';
+  const pad = ' '.repeat(column);
+  const text = ['read the files absolute handles name under FROM at TO instead', '(repeatable; e.g. s3://old-bucket/ckpt/=file:///mnt/copy/ or the reverse)'];
+  if (flag.length < column) return [`${flag.padEnd(column, ' ')}${text[0]}`, `${pad}${text[1]}`];
+  return [flag, ...text.map((t) => `${pad}${t}`)];
+}
+
+/** openNodeInput's options from `--metadata` and `--path-map`; with `io`, what an object store is reached with and chose goes to stderr. */
+export function savepointInputOptions(values: Record<string, unknown>, io?: { stderr(text: string): void }): { metadataPath?: string; pathMap?: string[]; notice?: (line: string) => void } {
   const raw = values['metadata'];
-  if (raw === undefined) return {};
-  if (typeof raw !== 'string' || raw === '') throw new CliUsageError('--metadata expects a path inside the savepoint input');
-  return { metadataPath: raw };
+  if (raw !== undefined && (typeof raw !== 'string' || raw === '')) throw new CliUsageError('--metadata expects a path inside the savepoint input');
+  const maps = values['path-map'];
+  const pathMap = Array.isArray(maps) ? maps.map(String) : maps === undefined ? [] : [String(maps)];
+  for (const m of pathMap) if (!/^[^=]+=.+$/.test(m)) throw new CliUsageError(`--path-map expects FROM=TO (e.g. s3://old-bucket/ckpt/=file:///mnt/copy/), found ${m === '' ? 'nothing' : m}`);
+  return {
+    ...(raw === undefined ? {} : { metadataPath: raw as string }),
+    ...(pathMap.length > 0 ? { pathMap } : {}),
+    ...(io ? { notice: (line: string) => io.stderr(`${line}\n`) } : {}),
+  };
 }
 
 /** The formats of a command that prints a text or a JSON document (`--format text|json`, default text). */

@@ -14,8 +14,8 @@ export function trackSavepointReads(files: SavepointFiles, step: ReadingStep): S
       const source = files.resolveRelative(relativePath);
       return source === undefined ? undefined : trackSourceReads(source, step);
     },
-    resolveAbsolute(absolutePath) {
-      const found = files.resolveAbsolute?.(absolutePath);
+    resolveAbsolute(absolutePath, recordedSize) {
+      const found = files.resolveAbsolute?.(absolutePath, recordedSize);
       return found === undefined ? undefined : { ...found, source: trackSourceReads(found.source, step) };
     },
   };

@@ -14,7 +14,7 @@ import { quietReportText, writeReport } from '../write-report';
 import { CONFIG_FILE_NAME, CONFIG_OPTIONS, CONFIG_USAGE, resolveCliConfig } from '../load-cli-config';
 import { colorReportText, shouldColor } from '../format-color';
 import { wrapTerminalText } from '../wrap-terminal-text';
-import { METADATA_OPTION, parseReportFormat, parseTarget, parseTypeKind, parseWith, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, pathMapUsage, parseReportFormat, parseTarget, parseTypeKind, parseWith, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { countScanWorkers, createParallelValueScan, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
 import packageJson from '../../../package.json' with { type: 'json' };
@@ -23,7 +23,7 @@ export const checkCommand: CliCommand = {
   name: 'check',
   summary: 'check whether the Protobuf state of a savepoint restores with a new schema',
   usage: [
-    'Usage: savepoint-inspector check <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> (--job-jar <new.jar> | --descriptors <new.binpb>) [options]',
+    'Usage: savepoint-inspector check <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) or s3:// URL> (--job-jar <new.jar> | --descriptors <new.binpb>) [options]',
     '',
     'Options:',
     '  --job-jar FILE           the new job\'s JAR: the exact schema its protoc-generated classes embed (preferred)',
@@ -44,6 +44,7 @@ export const checkCommand: CliCommand = {
     '  --no-values              do not scan saved values (no value warnings)',
     '  --workers N              worker threads for the value scan of larger savepoints (default 2, at most 64; .tar.gz: 1)',
     '  --metadata PATH          which savepoint of an input holding several (its _metadata path in it, or its folder)',
+    ...pathMapUsage(27),
     ...CONFIG_USAGE,
     '  -h, --help               show this help',
     '',
@@ -101,7 +102,7 @@ export const checkCommand: CliCommand = {
     const targetGiven = values['target'] ?? config?.target;
     const target = targetGiven === undefined && jarLine !== undefined ? jarLine : parseTarget(targetGiven);
     const bytes = jar ? jar.schema.descriptorSet : await readDescriptorSetFile(descriptors as string);
-    const files = await openNodeInput(savepoint, savepointInputOptions(values));
+    const files = await openNodeInput(savepoint, savepointInputOptions(values, io));
     const javaClass = values['java-class'];
     const kind = parseTypeKind(values['kind']);
     const { workers } = optionalInt(values['workers'], '--workers', 'workers');

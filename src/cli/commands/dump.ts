@@ -13,7 +13,7 @@ import { wrongInput, type SavepointFiles, formatHex } from '../../core/io';
 import { formatMessageJsonText, listProtobufValueDetails, MAX_DESCRIPTOR_BYTES, stringifyWithMessageViews, type DecodedProtobufValue } from '../../core/protobuf';
 import { fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
-import { JSON_SCHEMA_VERSION, METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
+import { JSON_SCHEMA_VERSION, METADATA_OPTION, pathMapUsage, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 import { waitForDrain } from '../write-to-writable';
 import { createCommandRegistry } from './create-command-registry';
@@ -25,7 +25,7 @@ export const dumpCommand: CliCommand = {
   name: 'dump',
   summary: 'print the entries of one state: keys, decoded values, Protobuf unknown fields',
   usage: [
-    'Usage: savepoint-inspector dump <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> --operator <id|uid> --state <name> [options]',
+    'Usage: savepoint-inspector dump <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) or s3:// URL> --operator <id|uid> --state <name> [options]',
     '',
     'Options:',
     '  --operator <id|uid>  the operator: 32-hex operator id or its uid',
@@ -36,6 +36,7 @@ export const dumpCommand: CliCommand = {
     '  --full-values        print every value whole (by default one value prints at most 1 MiB,',
     '                       1,000 unknown fields per message and 256 bytes of each)',
     '  --metadata PATH      which savepoint of an input holding several (its _metadata path in it, or its folder)',
+    ...pathMapUsage(23),
     '  -h, --help           show this help',
   ].join('\n'),
   formats: TEXT_OR_JSON,
@@ -64,7 +65,7 @@ export const dumpCommand: CliCommand = {
     }
     const format = parseFormat(values['format'], TEXT_OR_JSON);
     const userSchema = await readUserSchema(values);
-    const files = await openNodeInput(savepoint, savepointInputOptions(values));
+    const files = await openNodeInput(savepoint, savepointInputOptions(values, io));
     const registry = createCommandRegistry(userSchema);
     const caps = values['full-values'] === true ? NO_VALUE_VIEW_CAPS : VALUE_VIEW_CAPS;
     // entries are written in batches of about OUTPUT_BATCH characters: one write per entry cost a system call each

@@ -9,7 +9,7 @@ import { DEFAULT_SETTINGS, listSavedSchemas, type SavedSchema } from '../../core
 import { CliUsageError, EXIT_BAD_INPUT, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
 import { rethrowAsOutputFailure, writeOutputFile } from '../output-failure';
 import { flushWritable, writeToWritable } from '../write-to-writable';
-import { formatJsonDocument, METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
+import { formatJsonDocument, METADATA_OPTION, pathMapUsage, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { selectSavedSchemas } from './select-saved-schemas';
 import { openNodeInput } from '../sources';
 
@@ -17,7 +17,7 @@ export const exportSchemaCommand: CliCommand = {
   name: 'export-schema',
   summary: "list a savepoint's saved Protobuf schemas, or write one as a descriptor set for compare",
   usage: [
-    'Usage: savepoint-inspector export-schema <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> [options]',
+    'Usage: savepoint-inspector export-schema <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) or s3:// URL> [options]',
     '',
     'Reads _metadata and the state headers only. Without --output, lists every Protobuf state with its',
     'root message and saved schema; with --output, writes the saved schema the selection names.',
@@ -30,6 +30,7 @@ export const exportSchemaCommand: CliCommand = {
     '  --output FILE        write the selected saved schema (a FileDescriptorSet) to FILE (- for stdout: the note goes to stderr)',
     '  --format F           text (default) or json: the list as {schemaVersion, schemas: [{operator, operatorUid, state, role, root, javaClass, snapshotClass, settings, size, sha256}]}',
     '  --metadata PATH      which savepoint of an input holding several (its _metadata path in it, or its folder)',
+    ...pathMapUsage(23),
     '  -h, --help           show this help',
     '',
     'Then: savepoint-inspector compare <new.binpb> --against FILE --root <root>',
@@ -58,7 +59,7 @@ export const exportSchemaCommand: CliCommand = {
     const format = parseFormat(values['format'], TEXT_OR_JSON);
     if (output !== undefined && format === 'json') throw new CliUsageError('--format json lists the schemas; it cannot be combined with --output');
     if (output === '-' && io.stdoutStream === undefined) throw new CliUsageError('--output - needs a byte stream on stdout, which this caller does not give');
-    const all = await listSavedSchemas(await openNodeInput(savepoint, savepointInputOptions(values)));
+    const all = await listSavedSchemas(await openNodeInput(savepoint, savepointInputOptions(values, io)));
     const selected = selectSavedSchemas(all, selection);
     if (selected.kind === 'none') {
       const given = Object.entries(selection).map(([k, v]) => ` --${k} ${v}`).join('');

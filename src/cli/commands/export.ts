@@ -15,7 +15,7 @@ import { EXPORT_UNKNOWN_FIELDS_PER_VALUE, exportStates, type ExportFormat, type 
 import { findOperator, getKryoSnapshotDetails, inspectSavepoint, openSavepoint, type InspectedState, type SerializerSnapshot, type StateSample } from '../../core/flink';
 import { wrongInput } from '../../core/io';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
-import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, pathMapUsage, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 import { rethrowAsOutputFailure } from '../output-failure';
 import { endWritable, flushWritable, writeToWritable } from '../write-to-writable';
@@ -29,7 +29,7 @@ export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'write the entries of a state as JSON Lines, CSV or Parquet (Protobuf values as nested columns)',
   usage: [
-    'Usage: savepoint-inspector export <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> --operator <id|uid> (--state <name> | --all) --format jsonl|csv|parquet --output <file | folder> [options]',
+    'Usage: savepoint-inspector export <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) or s3:// URL> --operator <id|uid> (--state <name> | --all) --format jsonl|csv|parquet --output <file | folder> [options]',
     '',
     'Options:',
     '  --operator <id|uid>   the operator: 32-hex operator id or its uid',
@@ -43,6 +43,7 @@ export const exportCommand: CliCommand = {
     '  --keep-partial        when the export fails, keep what was written as <file>.partial (the reason in its metadata) instead of removing it',
     ...USER_SCHEMA_USAGE,
     '  --metadata PATH       which savepoint of an input holding several (its _metadata path in it, or its folder)',
+    ...pathMapUsage(24),
     '  -h, --help            show this help',
   ].join('\n'),
   formats: FORMATS,
@@ -84,7 +85,7 @@ export const exportCommand: CliCommand = {
 
     // the job's schema decodes Protobuf held by Kryo or flink-protobuf-serde (no snapshot of theirs embeds one), as dump and stats do
     const userSchema = await readUserSchema(values);
-    const files = await openNodeInput(savepoint, savepointInputOptions(values));
+    const files = await openNodeInput(savepoint, savepointInputOptions(values, io));
     const registry = createCommandRegistry(userSchema);
     const opened = await openSavepoint(files);
     const op = findOperator(opened, operator);

@@ -6,7 +6,7 @@
 import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { inspectSavepoint, openSavepoint, type SavepointInspection } from '../../core/flink';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
-import { METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
+import { METADATA_OPTION, pathMapUsage, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { buildInspectDocument } from '../format/build-inspect-document';
 import { formatInspectionText } from '../format/format-inspection-text';
 import { openNodeInput } from '../sources';
@@ -18,7 +18,7 @@ export const inspectCommand: CliCommand = {
   name: 'inspect',
   summary: 'list operators, states, serializers and entry counts of a savepoint',
   usage: [
-    'Usage: savepoint-inspector inspect <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> [options]',
+    'Usage: savepoint-inspector inspect <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) or s3:// URL> [options]',
     '',
     'Options:',
     '  --format F      text (default) or json: the inspection as a stable JSON document (docs/cli.md)',
@@ -28,6 +28,7 @@ export const inspectCommand: CliCommand = {
     '  --strict        exit 1 when any state is not decoded fully (with --headers-only: when a header',
     '                  shows one cannot be: unreadable, unknown serializer, a changelog not applied)',
     '  --metadata PATH  which savepoint of an input holding several (its _metadata path in it, or its folder)',
+    ...pathMapUsage(19),
     '  -h, --help      show this help',
   ].join('\n'),
   formats: TEXT_OR_JSON,
@@ -46,7 +47,7 @@ export const inspectCommand: CliCommand = {
     const format = parseFormat(values['format'], TEXT_OR_JSON);
     if (values['handles'] === true && format !== 'json') throw new CliUsageError('--handles needs --format json');
     const userSchema = await readUserSchema(values);
-    const files = await openNodeInput(savepoint, savepointInputOptions(values));
+    const files = await openNodeInput(savepoint, savepointInputOptions(values, io));
     const registry = createCommandRegistry(userSchema);
     const inspection = await inspectSavepoint(files, registry, { countEntries: values['headers-only'] !== true });
     if (format === 'json') {

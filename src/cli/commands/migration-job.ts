@@ -12,7 +12,7 @@ import { inspectProtobufStates, loadDescriptorSet } from '../../core/compat';
 import { generateKryoMigrationJob, type KryoMigrationJob } from '../../core/migration';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
 import { writeOutputFile } from '../output-failure';
-import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
+import { METADATA_OPTION, pathMapUsage, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
 import { parseWith } from '../parse-cli-values';
 
@@ -20,7 +20,7 @@ export const migrationJobCommand: CliCommand = {
   name: 'migration-job',
   summary: 'write a State Processor API project that moves Protobuf state held by Kryo to flink-datastream-protobuf',
   usage: [
-    'Usage: savepoint-inspector migration-job <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> (--descriptors <job.binpb> | --job-jar <job.jar>) --output <dir> [options]',
+    'Usage: savepoint-inspector migration-job <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) or s3:// URL> (--descriptors <job.binpb> | --job-jar <job.jar>) --output <dir> [options]',
     '',
     'Options:',
     "  --descriptors FILE     the job's descriptor set: the project generates the message classes from it with protoc",
@@ -30,6 +30,7 @@ export const migrationJobCommand: CliCommand = {
     '  --serializer G:A:V     the flink-datastream-protobuf coordinates (default io.github.flink-gcp:flink-datastream-protobuf:1.0.0-1.20 for Flink 1.20, :1.0.0 for 2.x)',
     "  --flink-line LINE      1.20 or 2.x (default: from _metadata's version)",
     '  --metadata PATH        which savepoint of an input holding several (its _metadata path in it, or its folder)',
+    ...pathMapUsage(25),
     '  -h, --help             show this help',
     '',
     'Exit codes: 0 the project carries at least one state, 1 nothing to carry (README says why), 2 unusable input.',
@@ -61,7 +62,7 @@ export const migrationJobCommand: CliCommand = {
     const bytes = jar ? jar.schema.descriptorSet : await readDescriptorSetFile(descriptors as string);
     const name = jar ? `${path.basename(jobJar as string)} (embedded descriptors)` : path.basename(descriptors as string);
     const set = loadDescriptorSet(bytes, name).set;
-    const files = await openNodeInput(savepoint, savepointInputOptions(values));
+    const files = await openNodeInput(savepoint, savepointInputOptions(values, io));
     const { kryo, inspection } = await inspectProtobufStates(files, { kryoSchema: { name, bytes, set } });
     const only = parseWith(values['operator']);
     const unknown = only.filter((o) => !inspection.operators.some((op) => op.id === o || op.uid === o));

@@ -8,19 +8,20 @@ import path from 'node:path';
 import { inspectProtobufStates, loadDescriptorSet } from '../../core/compat';
 import { planKryoMigration, type KryoMigrationOperator } from '../../core/migration';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
-import { formatJsonDocument, METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
+import { formatJsonDocument, METADATA_OPTION, pathMapUsage, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { openNodeInput, readDescriptorSetFile } from '../sources';
 
 export const migrationPlanCommand: CliCommand = {
   name: 'migration-plan',
   summary: 'plan the State Processor API migration of Protobuf state held by Kryo to flink-datastream-protobuf',
   usage: [
-    'Usage: savepoint-inspector migration-plan <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> --descriptors <job.binpb> [options]',
+    'Usage: savepoint-inspector migration-plan <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) or s3:// URL> --descriptors <job.binpb> [options]',
     '',
     'Options:',
     "  --descriptors FILE   the job's descriptor set (maps the Kryo-held classes to messages)",
     '  --format F           text (default) or json: the plan as {schemaVersion, operators: [...]}',
     '  --metadata PATH      which savepoint of an input holding several (its _metadata path in it, or its folder)',
+    ...pathMapUsage(23),
     '  -h, --help           show this help',
     '',
     'Exit codes: 0 a plan was written, 1 no Protobuf state held by Kryo, 2 unusable input.',
@@ -40,7 +41,7 @@ export const migrationPlanCommand: CliCommand = {
     const format = parseFormat(values['format'], TEXT_OR_JSON);
     const bytes = await readDescriptorSetFile(descriptors);
     const name = path.basename(descriptors);
-    const files = await openNodeInput(savepoint, savepointInputOptions(values));
+    const files = await openNodeInput(savepoint, savepointInputOptions(values, io));
     const { kryo } = await inspectProtobufStates(files, { kryoSchema: { name, bytes, set: loadDescriptorSet(bytes, name).set } });
     const plan = planKryoMigration(kryo);
     io.stdout(format === 'json' ? formatJsonDocument({ operators: plan }) : values['quiet'] === true ? formatPlanCount(plan) : formatPlan(plan));

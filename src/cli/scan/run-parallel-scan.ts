@@ -5,7 +5,7 @@
  * the results are merged. With one worker (or one subtask) it scans in this thread.
  */
 import { openSavepoint } from '../../core/flink';
-import { openNodeInput } from '../sources';
+import { openNodeInput, reopenOptions, type NodeInputOptions, type ReopenOptions } from '../sources';
 import { listScanUnits } from './list-scan-units';
 import { mergeCoverage, mergeStateStats } from './merge-state-stats';
 import { runWorkerThreads } from './run-worker-threads';
@@ -17,6 +17,10 @@ export interface ParallelScanOptions extends ScanOptions {
   workers?: number;
   /** which `_metadata` of an input holding several (`--metadata`) */
   metadataPath?: string;
+  /** `--path-map FROM=TO`, as written */
+  pathMap?: string[];
+  /** told how an object store is reached and what was chosen (stderr) */
+  notice?: (line: string) => void;
 }
 
 export interface ParallelScanResult extends SavepointStats {
@@ -27,7 +31,7 @@ export interface ParallelScanResult extends SavepointStats {
 }
 
 export async function runParallelScan(input: string, options: ParallelScanOptions = {}): Promise<ParallelScanResult> {
-  const inputOptions = options.metadataPath === undefined ? {} : { metadataPath: options.metadataPath };
+  const inputOptions: NodeInputOptions = { ...(options.metadataPath === undefined ? {} : { metadataPath: options.metadataPath }), ...(options.pathMap ? { pathMap: options.pathMap } : {}), ...(options.notice ? { notice: options.notice } : {}) };
   const files = await openNodeInput(input, inputOptions);
   const opened = await openSavepoint(files);
   const units = listScanUnits(opened, opened.totals.operators.map((o) => o.id));
@@ -38,7 +42,7 @@ export async function runParallelScan(input: string, options: ParallelScanOption
   if (workers === 1) {
     parts = [await scanSavepointUnits(files, units, scanOptions)];
   } else {
-    parts = await runWorkers(input, inputOptions, splitUnits(units, workers), scanOptions);
+    parts = await runWorkers(input, reopenOptions(files, inputOptions), splitUnits(units, workers), scanOptions);
   }
   const coverage = mergeCoverage(parts.map((p) => p.coverage));
   return {
@@ -63,7 +67,7 @@ export function splitUnits(units: readonly ScanUnit[], shares: number): ScanUnit
   return out.map((s) => s.units).filter((u) => u.length > 0);
 }
 
-function runWorkers(input: string, inputOptions: { metadataPath?: string }, shares: ScanUnit[][], options: ScanOptions): Promise<UnitsScanResult[]> {
+function runWorkers(input: string, inputOptions: ReopenOptions, shares: ScanUnit[][], options: ScanOptions): Promise<UnitsScanResult[]> {
   // a small young generation per worker: the scan's garbage is short-lived (entry objects, views of the
   // read buffers), and V8's default lets each worker hold ~35 MB more of it (2 workers over 2 GiB: ~410 -> ~330 MB RSS, same speed)
   return runWorkerThreads<UnitsScanResult>(new URL('./scan-worker-entry.mjs', import.meta.url), shares.map((units) => ({ input, ...inputOptions, units, options })), { resourceLimits: { maxYoungGenerationSizeMb: 12 } });

@@ -9,6 +9,7 @@
  */
 import { openSavepoint } from '../../core/flink';
 import type { SavepointFiles } from '../../core/io';
+import { reopenOptions, type ReopenOptions } from '../sources';
 import { createStateValueScanner, mergeStateValueTallies, scanValuesByOperator, type CheckSavepointInput, type EvaluatedSavepoint, type StateValuesNotRead, type StateValueTally } from '../../core/report';
 import { listScanUnits } from './list-scan-units';
 import { splitUnits } from './run-parallel-scan';
@@ -34,6 +35,8 @@ export interface ParallelValueScanOptions {
   minParallelBytes?: number;
   /** which `_metadata` of an input holding several (`--metadata`): the workers open the same savepoint */
   metadataPath?: string;
+  /** `--path-map`, for the workers */
+  pathMap?: string[];
   /** told how the scan runs: worker threads (0: in this thread) and subtasks */
   onPlan?: (plan: { workers: number; subtasks: number }) => void;
 }
@@ -52,7 +55,7 @@ export function createParallelValueScan(input: string, files: SavepointFiles, ch
     if (inThread) {
       return scanValuesByOperator(await createStateValueScanner(files, evaluated, undefined, opened), evaluated);
     }
-    const parts = (await runWorkers(input, options.metadataPath, check, splitUnits(units, workers))).flat();
+    const parts = (await runWorkers(input, reopenOptions(files, options), check, splitUnits(units, workers))).flat();
     return evaluated.protobuf.map((state, i) => {
       const mine = parts.filter((p) => p.state === i).sort((a, b) => a.subtask - b.subtask);
       for (const p of mine) {
@@ -65,7 +68,7 @@ export function createParallelValueScan(input: string, files: SavepointFiles, ch
   };
 }
 
-function runWorkers(input: string, metadataPath: string | undefined, check: WorkerCheckInput, shares: ScanUnit[][]): Promise<SubtaskValueTally[][]> {
+function runWorkers(input: string, reopen: ReopenOptions, check: WorkerCheckInput, shares: ScanUnit[][]): Promise<SubtaskValueTally[][]> {
   // as the stats workers: a small young generation (the scan's garbage is short-lived)
-  return runWorkerThreads<SubtaskValueTally[]>(new URL('./scan-worker-entry.mjs', import.meta.url), shares.map((units) => ({ kind: 'check-values', input, ...(metadataPath === undefined ? {} : { metadataPath }), check, units })), { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
+  return runWorkerThreads<SubtaskValueTally[]>(new URL('./scan-worker-entry.mjs', import.meta.url), shares.map((units) => ({ kind: 'check-values', input, ...reopen, check, units })), { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
 }

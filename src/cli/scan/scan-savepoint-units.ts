@@ -154,8 +154,8 @@ function countStateFileReads(input: SavepointFiles, counter: { bytes: number }):
       if (!w) cache.set(path, (w = wrap(src)));
       return w;
     },
-    resolveAbsolute(absolutePath) {
-      const found = input.resolveAbsolute?.(absolutePath);
+    resolveAbsolute(absolutePath, recordedSize) {
+      const found = input.resolveAbsolute?.(absolutePath, recordedSize);
       if (!found) return undefined;
       const key = `\u0000${found.path}`;
       let w = cache.get(key);

@@ -1,13 +1,14 @@
 /** Worker thread entry of the parallel scans: opens the input itself and scans its share of subtasks (`stats`, or `check`'s value warnings). */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openNodeInput } from '../sources';
+import { openNodeInput, type ReopenOptions } from '../sources';
 import { scanSavepointUnits } from './scan-savepoint-units';
 import type { WorkerCheckInput } from './run-parallel-value-scan';
 import { tallySubtaskValues } from './tally-subtask-values';
 import type { ScanOptions, ScanUnit } from './state-stats-types';
 
-const job = workerData as { kind?: 'stats'; input: string; metadataPath?: string; units: ScanUnit[]; options: ScanOptions } | { kind: 'check-values'; input: string; metadataPath?: string; units: ScanUnit[]; check: WorkerCheckInput };
-const inputOptions = job.metadataPath === undefined ? {} : { metadataPath: job.metadataPath };
+const job = workerData as ({ kind?: 'stats'; input: string; units: ScanUnit[]; options: ScanOptions } | { kind: 'check-values'; input: string; units: ScanUnit[]; check: WorkerCheckInput }) & ReopenOptions;
+// the main thread's --metadata (or the checkpoint it chose), --path-map and an object store's pinned ETags
+const inputOptions: ReopenOptions = { ...(job.metadataPath === undefined ? {} : { metadataPath: job.metadataPath }), ...(job.pathMap ? { pathMap: job.pathMap } : {}), ...(job.pins ? { pins: job.pins } : {}) };
 if (job.kind === 'check-values') {
   parentPort!.postMessage(await tallySubtaskValues(job.input, job.check, job.units, inputOptions));
 } else {

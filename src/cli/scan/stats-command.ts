@@ -8,7 +8,7 @@ import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { describeProtobufStateScan } from '../../core/compat';
 import type { StateSample } from '../../core/flink';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
-import { formatJsonDocument, METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
+import { formatJsonDocument, METADATA_OPTION, pathMapUsage, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from '../commands/read-user-schema';
 import { countScanWorkers, MAX_SCAN_WORKERS } from './count-scan-workers';
 import { formatStatsText } from './format-stats-text';
@@ -18,7 +18,7 @@ export const statsCommand: CliCommand = {
   name: 'stats',
   summary: 'whole-state statistics (entries, sizes, Protobuf structure) scanned in parallel, optionally sampled',
   usage: [
-    'Usage: savepoint-inspector stats <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) URL> [options]',
+    'Usage: savepoint-inspector stats <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s) or s3:// URL> [options]',
     '',
     'Options:',
     '  --workers N          worker threads (default 2, at most 64; a .tar.gz is scanned in one)',
@@ -27,6 +27,7 @@ export const statsCommand: CliCommand = {
     '  --format F           text (default) or json: the statistics as {schemaVersion, …}',
     ...USER_SCHEMA_USAGE,
     '  --metadata PATH      which savepoint of an input holding several (its _metadata path in it, or its folder)',
+    ...pathMapUsage(23),
     '  -h, --help           show this help',
   ].join('\n'),
   formats: TEXT_OR_JSON,
@@ -52,7 +53,7 @@ export const statsCommand: CliCommand = {
     const workers = await countScanWorkers(savepoint, requested);
     const sample: StateSample | undefined = every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
     const kryoSchema = await readUserSchema(values);
-    const stats = await runParallelScan(savepoint, { ...savepointInputOptions(values), workers, ...(sample ? { sample } : {}), ...(kryoSchema ? { kryoSchema } : {}) });
+    const stats = await runParallelScan(savepoint, { ...savepointInputOptions(values, io), workers, ...(sample ? { sample } : {}), ...(kryoSchema ? { kryoSchema } : {}) });
     io.stdout(format === 'json' ? formatJsonDocument(describeStats(stats)) : formatStatsText(savepoint, stats, { quiet: values['quiet'] === true }));
     return EXIT_OK;
   },

@@ -5,11 +5,11 @@
  * can merge them in subtask order.
  */
 import { createStateValueScanner, evaluateSavepointStates, groupStatesByOperator } from '../../core/report';
-import { openNodeInput } from '../sources';
+import { openNodeInput, type ReopenOptions } from '../sources';
 import type { SubtaskValueTally, WorkerCheckInput } from './run-parallel-value-scan';
 import type { ScanUnit } from './state-stats-types';
 
-export async function tallySubtaskValues(input: string, check: WorkerCheckInput, units: readonly ScanUnit[], inputOptions: { metadataPath?: string } = {}): Promise<SubtaskValueTally[]> {
+export async function tallySubtaskValues(input: string, check: WorkerCheckInput, units: readonly ScanUnit[], inputOptions: ReopenOptions = {}): Promise<SubtaskValueTally[]> {
   const files = await openNodeInput(input, inputOptions);
   const evaluated = await evaluateSavepointStates({ ...check, files });
   const scanner = await createStateValueScanner(files, evaluated);

@@ -1,6 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { openSavepointInput, wrongInput, type ArchiveLimits, type InputFile, type SavepointFiles, type SkippedEntry } from '../../core/io';
+import { isS3Url, openSavepointInput, parsePathMapping, unsupportedStoreError, wrongInput, type ArchiveLimits, type InputFile, type SavepointFiles, type SkippedEntry } from '../../core/io';
+import { readAbsoluteHandles } from './read-absolute-handles';
+import { openS3Input } from './s3/open-s3-input';
+import { createS3Store, type S3Store } from './s3/s3-store';
 import { openNodeHttpFolder, isHttpFolderUrl } from './open-node-http-folder';
 import { openNodeHttpSource } from './http-range-source';
 import { createNodeRangeFetch } from './node-range-fetch';
@@ -10,13 +13,76 @@ import { checkRegularFile, describeFileKind } from './read-descriptor-set-file';
 const MAX_DEPTH = 16;
 const MAX_FILES = 200_000;
 
+/** How a savepoint input is opened: what `--metadata` and `--path-map` say, and where notices go. */
+export interface NodeInputOptions {
+  limits?: Partial<ArchiveLimits>;
+  /** `--metadata`: which `_metadata` of an input holding several */
+  metadataPath?: string;
+  /** `--path-map FROM=TO`, each as written (read-absolute-handles.ts) */
+  pathMap?: readonly string[];
+  /** told how an object store is reached and what was chosen (the commands write it to stderr) */
+  notice?: (line: string) => void;
+  /** an object store's ETags pinned by the first opening (reopenOptions), for a worker thread opening the input again */
+  pins?: Record<string, string>;
+}
+
+/** What a worker thread needs to open the same input again: serializable, no callbacks. */
+export interface ReopenOptions {
+  metadataPath?: string;
+  pathMap?: string[];
+  pins?: Record<string, string>;
+}
+
+const reopening = new WeakMap<SavepointFiles, ReopenOptions>();
+
+/**
+ * The options under which a worker thread opens `files`' input again and reads the same bytes: the same
+ * `--metadata` and `--path-map`, the checkpoint of a job's directory that was chosen, and the ETags of the
+ * object-store listing (an object changed in between is an error in the worker, not a mixed read).
+ */
+export function reopenOptions(files: SavepointFiles, options: Pick<NodeInputOptions, 'metadataPath' | 'pathMap'>): ReopenOptions {
+  const known = reopening.get(files);
+  const metadataPath = known?.metadataPath ?? options.metadataPath;
+  return {
+    ...(metadataPath === undefined ? {} : { metadataPath }),
+    ...(options.pathMap && options.pathMap.length > 0 ? { pathMap: [...options.pathMap] } : {}),
+    ...(known?.pins ? { pins: known.pins } : {}),
+  };
+}
+
 /**
  * Opens what the user named on the command line: a savepoint folder (walked recursively, files read
- * lazily by range), a `_metadata` file, a .zip/.tar/.tar.gz archive (detected by magic bytes), or an
+ * lazily by range), a `_metadata` file, a .zip/.tar/.tar.gz archive (detected by magic bytes), an
  * http(s) URL of an archive, or of a savepoint folder (`…/sp-1/`, `…/sp-1/_metadata`, or a URL
- * that is not a file but has a `_metadata` below it) whose state files are fetched lazily by range.
+ * that is not a file but has a `_metadata` below it) whose state files are fetched lazily by range, or
+ * an `s3://` (`s3a://`, `s3p://`) URL of any of these or of a job's checkpoint directory (s3/open-s3-input.ts).
+ * Absolute handles are then read where they point, through `--path-map` (read-absolute-handles.ts).
  */
-export async function openNodeInput(pathOrUrl: string, options: { limits?: Partial<ArchiveLimits>; metadataPath?: string } = {}): Promise<SavepointFiles> {
+export async function openNodeInput(pathOrUrl: string, options: NodeInputOptions = {}): Promise<SavepointFiles> {
+  const pathMap = (options.pathMap ?? []).map(parsePathMapping);
+  let store: Promise<S3Store> | undefined;
+  const s3Store = (): Promise<S3Store> => (store ??= createS3Store());
+  const record: ReopenOptions = {};
+  const files = await openInput(pathOrUrl, options, s3Store, record);
+  const opened = readAbsoluteHandles(files, pathMap, s3Store);
+  reopening.set(opened, record);
+  return opened;
+}
+
+async function openInput(pathOrUrl: string, options: NodeInputOptions, s3Store: () => Promise<S3Store>, record: ReopenOptions): Promise<SavepointFiles> {
+  const unsupported = unsupportedStoreError(pathOrUrl);
+  if (unsupported) throw unsupported;
+  if (isS3Url(pathOrUrl)) {
+    const pins = new Map(Object.entries(options.pins ?? {}));
+    const files = await openS3Input(pathOrUrl, await s3Store(), {
+      ...inputOptions(options),
+      ...(options.notice ? { notice: options.notice } : {}),
+      pins,
+      onChosen: (metadataPath) => (record.metadataPath = metadataPath),
+    });
+    record.pins = Object.fromEntries(pins);
+    return files;
+  }
   if (/^https?:\/\//i.test(pathOrUrl)) {
     // one bounded fetch for the whole input: a server that timed out is not waited for again
     const fetchFn = createNodeRangeFetch();
@@ -30,18 +96,22 @@ export async function openNodeInput(pathOrUrl: string, options: { limits?: Parti
       if (folder) return folder;
       throw e;
     }
-    return openSavepointInput({ kind: 'source', source }, options);
+    return openSavepointInput({ kind: 'source', source }, inputOptions(options));
   }
   const abs = resolve(pathOrUrl);
   const info = await stat(abs);
   if (info.isDirectory()) {
     const skipped: SkippedEntry[] = [];
     const files = await walkFolder(abs, MAX_FILES, skipped);
-    return openSavepointInput({ kind: 'files', name: pathOrUrl, files, skipped }, options);
+    return openSavepointInput({ kind: 'files', name: pathOrUrl, files, skipped }, inputOptions(options));
   }
   // a FIFO or a device is refused before it is opened (opening a FIFO waits for a writer; a device never ends)
   checkRegularFile(info, pathOrUrl, 'a savepoint folder, a _metadata file or a .zip/.tar/.tar.gz archive');
-  return openSavepointInput({ kind: 'source', source: await openNodeFileSource(abs, pathOrUrl) }, options);
+  return openSavepointInput({ kind: 'source', source: await openNodeFileSource(abs, pathOrUrl) }, inputOptions(options));
+}
+
+function inputOptions(options: NodeInputOptions): { limits?: Partial<ArchiveLimits>; metadataPath?: string } {
+  return { ...(options.limits ? { limits: options.limits } : {}), ...(options.metadataPath === undefined ? {} : { metadataPath: options.metadataPath }) };
 }
 
 /**

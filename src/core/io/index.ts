@@ -12,6 +12,8 @@ export { haveSameBytes } from './have-same-bytes';
 export { type ArchiveLimits, type InputFile, type SkippedEntry } from './input-file';
 export { decodeModifiedUtf8, encodeModifiedUtf8, isModifiedUtf8StringAt } from './modified-utf8';
 export { baseNameOf } from './normalize-entry-path';
+export { formatS3Url, isS3Url, parseS3Url, unsupportedStoreError } from './object-store-url';
+export { applyPathMap, localPathOf, parsePathMapping, type PathMapping } from './path-map';
 export { createHttpFolderFiles, openHttpFolderMetadata } from './open-http-folder';
 export { type RangeFetch, openHttpRangeSource } from './open-http-range-source';
 export { createBoundedRangeFetch, type BoundedFetchOptions, type FetchPlatform, type HttpDeadlinePassed } from './create-bounded-range-fetch';

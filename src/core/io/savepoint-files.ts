@@ -40,8 +40,11 @@ export interface SavepointFiles {
    * The input file an absolute handle path names, anywhere in the input (Flink's checkpoint layout:
    * `chk-N/_metadata` with `shared/` and `taskowned/` beside it): the file whose path ends with the most
    * trailing segments of `absolutePath`, at least its folder and name; undefined when none does.
+   * `recordedSize`: the bytes the handle says the file holds at least (its size; a segment's end), for a
+   * reader that opens the path where it points without asking its size first (the CLI's object stores and
+   * `--path-map`).
    */
-  resolveAbsolute?(absolutePath: string): { source: ByteSource; path: string } | undefined;
+  resolveAbsolute?(absolutePath: string, recordedSize?: number): { source: ByteSource; path: string } | undefined;
   /** entries next to `_metadata` that are not regular files, by relative path: what each is (a FIFO, a link to a device, …) */
   readonly unreadable?: ReadonlyMap<string, string>;
   /** warnings found while locating `_metadata` (several candidates, files outside its folder, …) */

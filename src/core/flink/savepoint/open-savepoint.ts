@@ -46,11 +46,11 @@ export function resolveStreamHandle(files: SavepointFiles, handle: StreamHandle,
       return { source, file: source.name, baseOffset: 0, warnings: [] };
     }
     case 'file': {
-      const { source, warning } = resolveByBaseName(files, handle.path, context, handle.pathOffset);
+      const { source, warning } = resolveByBaseName(files, handle.path, context, handle.pathOffset, handle.size);
       return { source, file: source.name, baseOffset: 0, warnings: [warning] };
     }
     case 'segment-file': {
-      const { source, warning } = resolveByBaseName(files, handle.physicalPath, context, handle.pathOffset);
+      const { source, warning } = resolveByBaseName(files, handle.physicalPath, context, handle.pathOffset, handle.start + handle.size);
       if (handle.start + handle.size > source.size) {
         throw new DecodeError({ code: 'truncated', detail: `expected a ${handle.size}-byte segment at offset ${handle.start} of ${source.name}, found a ${source.size}-byte file`, file: source.name, offset: handle.start, path: contextPath(context) });
       }
@@ -75,12 +75,12 @@ export function contextPath(context: StreamHandleContext): string[] {
   return path;
 }
 
-function resolveByBaseName(files: SavepointFiles, path: string, context: StreamHandleContext, pathOffset: number | undefined): { source: ByteSource; warning: string } {
+function resolveByBaseName(files: SavepointFiles, path: string, context: StreamHandleContext, pathOffset: number | undefined, recordedSize: number): { source: ByteSource; warning: string } {
   const base = path.replace(/[/\\]+$/, '').split(/[/\\]/).pop() ?? '';
   const source = base === '' ? undefined : files.resolveRelative(base);
   if (source) return { source, warning: `absolute path "${path}" resolved by base name "${base}" next to _metadata` };
   // Flink's checkpoint layout: chk-N/_metadata, its shared and task-owned files in folders beside it
-  const elsewhere = base === '' ? undefined : files.resolveAbsolute?.(path);
+  const elsewhere = base === '' ? undefined : files.resolveAbsolute?.(path, recordedSize);
   if (elsewhere) return { source: elsewhere.source, warning: `absolute path "${path}" resolved to '${elsewhere.path}' of ${files.name}` };
   // a checkpoint's shared/ or taskowned/ file sits beside its chk-N folder, not in it
   const beside = /[/\\](shared|taskowned)[/\\][^/\\]+$/.exec(path)?.[1];
