@@ -90,7 +90,7 @@ function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: b
           <tbody>
             {recent.data.map((s) => (
               <tr key={s.inputHash}>
-                <td className="mono clip" title={s.savepointName ?? undefined}>{s.savepointName ?? '—'}</td>
+                <td className="mono recent-name" title={s.savepointName ?? undefined}>{s.savepointName ?? '—'}</td>
                 <td className="mono" title={s.descriptorSetName ?? undefined}>{s.descriptorSetName ?? '—'}</td>
                 <td className="num" data-testid="recent-size">
                   {s.savepointSize !== undefined ? formatBytes(s.savepointSize) : <span className="muted" title="files given; the savepoint was not inspected">{formatBytes(s.totalSize)} given</span>}
