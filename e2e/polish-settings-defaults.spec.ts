@@ -1,0 +1,14 @@
+import { expect, test } from './test';
+import { waitForAppState } from './helpers';
+
+test('the serializer settings say whose default they show, and its value', async ({ page }) => {
+  await page.goto('/?demo&target=1.x#/compat');
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('setting-maxMessageSize')).toHaveAttribute('placeholder', /^serializer's default: \d+$/);
+  await expect(page.getByTestId('setting-recursionLimit')).toHaveAttribute('placeholder', /^serializer's default: \d+$/);
+  await expect(page.getByTestId('setting-newRoot')).toHaveAttribute('placeholder', "default: each state's saved root");
+  const controls = page.getByRole('group', { name: 'New application' });
+  await expect(controls.locator('option[value="default"]')).toHaveText(["serializer's default: false", "serializer's default: true"]);
+  await expect(controls).not.toContainText('(default)');
+  await controls.screenshot({ path: '/tmp/shots/polish-settings-defaults.png' });
+});
