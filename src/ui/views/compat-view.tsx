@@ -75,7 +75,8 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
         <details className="panel new-schema" data-testid="new-schema" open={report.newSchema.source === 'job-jar'}>
           <summary>{report.newSchema.source === 'job-jar' ? `New schema from the job jar ${report.newSchema.jobJar?.name ?? ''}` : 'New schema from a descriptor set'}</summary>
           <ul>
-            {listNewSchemaLines(report.newSchema).map((line, i) => (
+            {/* the jar's message → Java class pairs are the table below, not one more (long) line here */}
+            {listNewSchemaLines(report.newSchema, undefined, { javaClasses: false }).map((line, i) => (
               <li key={i} className={line.startsWith('  ') ? 'nested' : undefined}>
                 {line.trim()}
               </li>
