@@ -16,6 +16,7 @@ import { useSnapshotVerdicts } from '../state/use-snapshot-verdicts';
 import { SnapshotVerdictsSection } from '../components/snapshot-verdicts';
 import { formatHashRoute } from '../state/use-hash-route';
 import { describeTargetLine, summarizeReason } from '../report/describe-library-line';
+import { describeValuesNotRead } from '../report/describe-values-not-read';
 
 export function CompatView({ params }: { params: Record<string, string> }) {
   const session = useAppStore((s) => s.session);
@@ -156,8 +157,8 @@ function StatesTable({ states, selected, testId }: { states: readonly ReportStat
             ) : null}
             <td className="num">
               {s.valuesNotRead !== undefined ? (
-                <span className="tag warn" title={s.valuesNotRead} data-testid="row-values-not-read">
-                  values not read
+                <span className="tag warn" title={describeValuesNotRead(s.valuesNotRead).sentence} data-testid="row-values-not-read">
+                  {describeValuesNotRead(s.valuesNotRead).label}
                 </span>
               ) : s.warnings.length > 0 ? (
                 <span title={`${s.warnings.length} value warning${s.warnings.length === 1 ? '' : 's'} over ${s.warnings.reduce((n, w) => n + w.count, 0)} saved values`} data-testid="row-warnings">
