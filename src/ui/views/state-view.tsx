@@ -59,7 +59,7 @@ export function StateList({
                           {r.label}
                         </span>
                       ) : (
-                        <span className="tag muted">{describeStateKind(s)}</span>
+                        <span className="tag muted">{s.kind}</span>
                       );
                     })()}
                   </a>
