@@ -35,7 +35,7 @@ async function expectChipWhole(page: Page, testId: string, text: string) {
   expect(m.right).toBeLessThanOrEqual(m.width);
 }
 
-for (const width of [1280, 1024]) {
+for (const width of [1400, 1280, 1024]) {
   test(`the top bar's chips are whole when the export buttons show, at ${width} px`, async ({ page }) => {
     await page.setViewportSize({ width, height: 800 });
     await page.goto('/?demo&target=1.x');
