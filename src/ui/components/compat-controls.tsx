@@ -69,6 +69,8 @@ function NumberSetting({ label, value, fallback, onCommit }: { label: string; va
         inputMode="numeric"
         value={text}
         placeholder={`serializer's default: ${fallback}`}
+        // wide enough for the whole placeholder: whose default it is and its value
+        size={`serializer's default: ${fallback}`.length}
         aria-invalid={error !== null}
         onChange={(e) => setText(e.currentTarget.value)}
         onBlur={commit}
@@ -91,6 +93,7 @@ function RootSetting({ value, onCommit }: { value: string | undefined; onCommit:
         className="mono"
         value={text}
         placeholder="default: each state's saved root"
+        size={"default: each state's saved root".length}
         onChange={(e) => setText(e.currentTarget.value)}
         onBlur={commit}
         onKeyDown={(e) => e.key === 'Enter' && commit()}
