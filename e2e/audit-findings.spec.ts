@@ -47,7 +47,7 @@ test('Unknown fields of an operator state name "(no key)" once, not once per exa
   await page.goto('/?demo&target=1.x#/unknown?op=6d821971c3bfd7ae2c972e89d7414f7c&state=processed-events');
   await waitForAppState(page, 'ready');
   const examples = page.getByTestId('unknown-stat').first().locator('td.examples');
-  await expect(examples).toHaveText('(no key)');
+  await expect(examples).toHaveText('(no key: operator state has no key)');
 });
 
 test('Overview cards show their whole value: a long input name and "RocksDB native" are not cut to an ellipsis', async ({ page }) => {

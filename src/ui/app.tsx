@@ -29,7 +29,8 @@ export function App() {
   const [help, setHelp] = useState(false);
   const closeHelp = useCallback(() => setHelp(false), []);
 
-  const openFiles = useCallback((files: InputFile[], replace?: boolean) => void load(files, { replace }), [load]);
+  // `metadataPath`: the savepoint picked earlier in an input holding several (Recent sessions reopen it without asking)
+  const openFiles = useCallback((files: InputFile[], replace?: boolean, metadataPath?: string) => void load(files, { replace, ...(metadataPath === undefined ? {} : { metadataPath }) }), [load]);
   const openDemo = useCallback(async () => {
     set({ status: 'loading', failure: null, progress: null });
     try {

@@ -28,3 +28,8 @@ export function formatSavepointSizeParts(size: SavepointSize, missingFiles = 0):
   const parts = size.metadata === undefined ? `the _metadata and its state files${missing}` : `_metadata ${formatBytes(size.metadata)} + state files ${formatBytes(size.stateFiles ?? 0)}${missing}`;
   return size.archive === undefined ? parts : `${parts} · archive ${formatBytes(size.archive)}`;
 }
+
+/** What the input is called where the app names it (top bar chip, size card): the inspection's type, "savepoint" until it is known. */
+export function nameInputType(inspection: Pick<SavepointInspection, 'type'> | undefined): 'savepoint' | 'checkpoint' {
+  return inspection?.type === 'checkpoint' ? 'checkpoint' : 'savepoint';
+}

@@ -43,4 +43,17 @@ describe('collectStringLiterals', () => {
     expect(fallback.values).toEqual(['library-constant']);
     expect(fallback.method).toBe('string constants of 1 application class(es) of the job jar (library and generated packages left out); a uid or state name built at run time is not seen');
   });
+
+  it("never counts the protobuf runtime's own packages (bundled or relocated) or a library's as the application's", async () => {
+    const file = (path: string, bytes: Uint8Array) => ({ path, source: bytesSource(`job.jar!/${path}`, bytes) });
+    // a shaded jar bundles protobuf-java, whose own generated classes (DescriptorProtos, the well-known types) sit in com/google/protobuf/;
+    // a relocated runtime's sit in its new package
+    const result = await collectStringLiterals(
+      [file('com/acme/Job.class', jobClass()), file('com/acme/gen/Outer.class', jobClass()), file('com/google/protobuf/DescriptorProtos.class', jobClass()), file('org/relocated/pb/Any.class', jobClass())],
+      new Set(['com/acme/gen/', 'com/google/protobuf/', 'org/relocated/pb/']),
+      ['com.google.protobuf', 'org.relocated.pb'],
+    );
+    expect(result.method).toContain('of 1 application class(es) of the job jar under com/acme/ (');
+    expect(result.classesRead).toBe(1);
+  });
 });

@@ -34,15 +34,19 @@ export interface JarStringLiterals {
   classesRead: number;
 }
 
-export async function collectStringLiterals(files: readonly InputFile[], generatedDirs: ReadonlySet<string>): Promise<JarStringLiterals> {
+export async function collectStringLiterals(files: readonly InputFile[], generatedDirs: ReadonlySet<string>, runtimePackages: readonly string[] = []): Promise<JarStringLiterals> {
+  // the protobuf runtime's own packages (bundled as com.google.protobuf, or relocated) are a library, never the application
+  const runtimeDirs = runtimePackages.map((p) => `${p.replaceAll('.', '/')}/`);
+  const isLibrary = (path: string): boolean => LIBRARY_PREFIXES.some((p) => path.startsWith(p)) || /(^|\/)shaded\//.test(path) || runtimeDirs.some((r) => path.startsWith(r));
   const outside = files.filter((f) => {
     if (!f.path.endsWith('.class') || f.path.startsWith('META-INF/')) return false;
-    if (LIBRARY_PREFIXES.some((p) => f.path.startsWith(p)) || /(^|\/)shaded\//.test(f.path)) return false;
+    if (isLibrary(f.path)) return false;
     return !generatedDirs.has(f.path.slice(0, f.path.lastIndexOf('/') + 1));
   });
   // a fat jar bundles libraries of every package: read the job's own packages (those that share their
-  // first two segments with the generated classes' or the manifest's main class) when there are any
-  const roots = await listApplicationRoots(files, generatedDirs);
+  // first two segments with the generated classes' or the manifest's main class) when there are any;
+  // classes generated inside a library (the runtime's DescriptorProtos, well-known types) name no package of the job
+  const roots = await listApplicationRoots(files, new Set([...generatedDirs].filter((d) => !isLibrary(d))));
   const own = outside.filter((f) => roots.some((r) => f.path.startsWith(r)));
   const classes = own.length > 0 ? own : outside;
   const scope = own.length > 0 ? ` under ${roots.join(', ')} (the packages of the generated classes and of the manifest's main class)` : '';

@@ -193,7 +193,7 @@ export async function extractJobJarSchema(jarSource: ByteSource, withSources: re
   const versions = new Set(own.map((f) => f.gencodeVersion ?? '3.x or older (no RuntimeVersion check)'));
   const runtimes = new Set(own.map((f) => f.runtimePackage));
   const bundled = await readBundledArtifacts(jar.files);
-  const literals = options.stringLiterals === true ? await collectStringLiterals(jar.files, builderDirs) : undefined;
+  const literals = options.stringLiterals === true ? await collectStringLiterals(jar.files, builderDirs, [...runtimes]) : undefined;
   warnings.push(...bundled.warnings);
   return {
     jar: jar.name,

@@ -51,7 +51,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
           ? "values written by Kryo's FieldSerializer: they hold protobuf-java's internal fields, not Protobuf bytes"
           : found.decodable
             ? // value warnings compare saved values with the change from the saved to the new schema; a Kryo snapshot saves no schema
-              'values held by Kryo: their value warnings need the saved schema, which a Kryo snapshot does not keep; check the savepoint migration-job writes (native state, every value checked); dump and stats decode them here with --descriptors or --job-jar'
+              KRYO_VALUES_NEED_SAVED_SCHEMA
             : `values held by Kryo: not decodable with this descriptor set (no message whose Java class is ${found.kryo.typeClass})`,
       ),
     );
@@ -120,3 +120,10 @@ async function scanTallies(input: CheckSavepointInput, evaluated: EvaluatedSavep
   return scanValuesByOperator(scanner, evaluated);
 }
 
+/**
+ * Why `check` reads no value warnings of Protobuf state held by Kryo that the new schema decodes: a value warning compares
+ * saved values with the change from the saved schema to the new one, and a Kryo snapshot keeps no saved schema. The app
+ * tells this reason in its own words (it has no command-line flags), so it is exported as one constant.
+ */
+export const KRYO_VALUES_NEED_SAVED_SCHEMA =
+  'values held by Kryo: their value warnings need the saved schema, which a Kryo snapshot does not keep; check the savepoint migration-job writes (native state, every value checked); dump and stats decode them here with --descriptors or --job-jar';

@@ -41,13 +41,15 @@ export function describeJobJarSchema(schema: JobJarSchema, options: { targetFrom
  * The lines the text, Markdown and HTML reports print about the schemas' sources (plain text, one fact
  * each): the old application's jar first when `compare` was given one as `--against`, then the new schema.
  */
-export function listNewSchemaLines(schema: NewSchemaReport, saved?: SavedSchemaReport): string[] {
+export function listNewSchemaLines(schema: NewSchemaReport, saved?: SavedSchemaReport, options: { javaClasses?: boolean } = {}): string[] {
   const out: string[] = [];
+  // javaClasses false: the caller shows the new jar's message → Java class pairs as a table of its own (the app)
+  const javaClasses = options.javaClasses !== false;
   if (saved !== undefined) listJobJarLines(saved.jobJar, 'old', out);
   for (const blind of schema.cannotSee) out.push(`new schema from a descriptor set, which cannot show ${blind}`);
   const jar = schema.jobJar;
   if (jar === undefined) return out;
-  listJobJarLines(jar, 'new', out);
+  listJobJarLines(jar, 'new', out, javaClasses);
   const mapping = jar.stateMapping;
   if (mapping) {
     out.push(`state mapping (heuristic: ${mapping.method})`);
@@ -64,7 +66,7 @@ export function listNewSchemaLines(schema: NewSchemaReport, saved?: SavedSchemaR
 }
 
 /** One jar's facts; the old side's lines say `old` and do not claim the target. */
-function listJobJarLines(jar: JobJarReport, side: 'old' | 'new', out: string[]): void {
+function listJobJarLines(jar: JobJarReport, side: 'old' | 'new', out: string[], javaClasses = true): void {
   const of = side === 'old' ? 'old jar ' : '';
   out.push(`${side} schema from the job jar ${jar.name}${jar.with.length > 0 ? ` with ${jar.with.join(', ')}` : ''}: ${jar.files.length} embedded .proto file(s), exact as the generated classes embed them`);
   out.push(`${of}protobuf-java gencode: ${jar.gencodeVersions.join(', ')}; runtime: ${jar.runtimePackages.map((r) => `${r.name}${r.relocated ? ' (relocated)' : ''}`).join(', ')}`);
@@ -79,7 +81,7 @@ function listJobJarLines(jar: JobJarReport, side: 'old' | 'new', out: string[]):
   for (const a of jar.artifacts) out.push(`${of}bundled artifact ${a.groupId}:${a.artifactId}:${a.version}`);
   const shown = jar.messages.slice(0, MAX_JAVA_CLASS_LINES);
   const more = jar.messages.length - shown.length;
-  if (shown.length > 0) {
+  if (javaClasses && shown.length > 0) {
     out.push(`${of}Java classes: ${shown.map((m) => `${m.fullName} → ${m.javaClass}`).join(', ')}${more > 0 ? `, and ${more} more (the JSON report lists all)` : ''}`);
   }
   for (const w of jar.warnings) out.push(`${side === 'old' ? 'old ' : ''}job jar warning: ${w}`);

@@ -1,7 +1,7 @@
 /** The facade of src/core/report: what other folders use, and nothing else (everything else stays inside the folder). */
 export { listInferredLines } from './describe-state';
 export { type CheckSavepointInput, type EvaluatedSavepoint, type StateValuesNotRead, type StateValueTally } from './check-savepoint-types';
-export { checkSavepoint } from './check-savepoint';
+export { checkSavepoint, KRYO_VALUES_NEED_SAVED_SCHEMA } from './check-savepoint';
 export { compareDescriptorSets } from './compare-descriptor-sets';
 export { createStateValueScanner } from './create-state-value-scanner';
 export { describeJobJarSchema, listNewSchemaLines } from './describe-new-schema';

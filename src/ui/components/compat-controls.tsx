@@ -68,7 +68,9 @@ function NumberSetting({ label, value, fallback, onCommit }: { label: string; va
         className="mono"
         inputMode="numeric"
         value={text}
-        placeholder={`${fallback} (default)`}
+        placeholder={`serializer's default: ${fallback}`}
+        // wide enough for the whole placeholder: whose default it is and its value
+        size={`serializer's default: ${fallback}`.length}
         aria-invalid={error !== null}
         onChange={(e) => setText(e.currentTarget.value)}
         onBlur={commit}
@@ -90,7 +92,8 @@ function RootSetting({ value, onCommit }: { value: string | undefined; onCommit:
       <input
         className="mono"
         value={text}
-        placeholder="the saved root (default)"
+        placeholder="default: each state's saved root"
+        size={"default: each state's saved root".length}
         onChange={(e) => setText(e.currentTarget.value)}
         onBlur={commit}
         onKeyDown={(e) => e.key === 'Enter' && commit()}
@@ -108,7 +111,7 @@ function BoolSetting({ label, value, fallback, onChange }: { label: string; valu
         value={value === undefined ? 'default' : String(value)}
         onChange={(e) => onChange(e.currentTarget.value === 'default' ? undefined : e.currentTarget.value === 'true')}
       >
-        <option value="default">default ({String(fallback)})</option>
+        <option value="default">serializer&apos;s default: {String(fallback)}</option>
         <option value="true">true</option>
         <option value="false">false</option>
       </select>

@@ -13,10 +13,12 @@ export function FilePickers({ onFiles, compact }: { onFiles: (files: InputFile[]
   return (
     <span className="pickers">
       <button type="button" className={cls} onClick={() => filesRef.current?.click()} aria-label="Open files: archive, _metadata or descriptor set">
-        Open files…
+        <span className="picker-long">Open files…</span>
+        <span className="picker-short">Files…</span>
       </button>
       <button type="button" className={cls} onClick={() => folderRef.current?.click()} aria-label="Open a savepoint folder">
-        Open folder…
+        <span className="picker-long">Open folder…</span>
+        <span className="picker-short">Folder…</span>
       </button>
       <input
         ref={filesRef}

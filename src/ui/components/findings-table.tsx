@@ -1,4 +1,5 @@
 import { describeNoteScope, describeStateFindings, type ReportFinding, type ReportWarning } from '../../core/report';
+import { describeValuesNotRead } from '../report/describe-values-not-read';
 
 /**
  * One state's findings: each by its own statement, and the note a rule's findings share (why they fail, what to
@@ -45,7 +46,7 @@ export function WarningsList({ warnings, notRead }: { warnings: readonly ReportW
   if (notRead !== undefined) {
     return (
       <p className="notice values-not-read" data-testid="values-not-read">
-        Values not read: {notRead}. No value warning was checked for this state.
+        {describeValuesNotRead(notRead).sentence}
       </p>
     );
   }

@@ -1,4 +1,5 @@
 import type { SnapshotStateVerdict, SnapshotVerdicts } from '../report/evaluate-snapshot-verdicts';
+import { describeHeldByVerdict } from '../report/describe-verdict-reason';
 import { formatHashRoute } from '../state/use-hash-route';
 import { VerdictBadge } from './verdict-badge';
 
@@ -11,16 +12,13 @@ import { VerdictBadge } from './verdict-badge';
 export function SnapshotVerdictsSection({ verdicts }: { verdicts: SnapshotVerdicts }) {
   const n = verdicts.states.length;
   const kryo = verdicts.states.filter((s) => s.heldBy === 'kryo').length;
-  const by = [kryo > 0 ? 'Kryo (chill-protobuf)' : null, kryo < n ? "flink-protobuf-serde's ProtoSerializer" : null].filter((x) => x !== null).join(' or ');
-  const lines = verdicts.sameOnBothLines ? 'neither 0.x nor 1.x' : `not ${verdicts.target}`;
   const native = verdicts.nativeProtobufStates;
   return (
     <section className="verdict-headline" data-testid="kryo-snapshot-verdict">
       <div className="verdict-line">
         <VerdictBadge verdict={verdicts.verdict} large />
         <p className="verdict-reason" data-testid="snapshot-verdict-reason">
-          {n === 1 ? '1 Protobuf state is' : `${n} Protobuf states are`} held by {by}: flink-datastream-protobuf ({lines}) can restore {n === 1 ? 'it' : 'them'}, whatever the new
-          schema.
+          {describeHeldByVerdict({ kryo, peer: n - kryo, protobufStates: n + verdicts.nativeProtobufStates }, verdicts)}
         </p>
       </div>
       <p className="muted small" data-testid="snapshot-verdict-next">

@@ -9,7 +9,7 @@ import { describeStorageError, forgetRecentSession, listRecentSessions, loadRece
 import { FilePickers } from './file-pickers';
 
 /** `schemaName`: a new schema given first, waiting for its savepoint (what is dropped or picked next joins it). */
-export function StartPage({ onFiles, onDemo, schemaName = null }: { onFiles: (files: InputFile[], replace?: boolean) => void; onDemo: () => void; schemaName?: string | null }) {
+export function StartPage({ onFiles, onDemo, schemaName = null }: { onFiles: (files: InputFile[], replace?: boolean, metadataPath?: string) => void; onDemo: () => void; schemaName?: string | null }) {
   return (
     <div className="start" data-testid="start-page">
       <div className="dropzone" data-testid="dropzone">
@@ -37,7 +37,7 @@ export function StartPage({ onFiles, onDemo, schemaName = null }: { onFiles: (fi
   );
 }
 
-function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: boolean) => void }) {
+function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: boolean, metadataPath?: string) => void }) {
   const keepFiles = useAppStore((s) => s.keepFiles);
   const set = useAppStore((s) => s.set);
   const qc = useQueryClient();
@@ -48,7 +48,8 @@ function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: b
       if (files) {
         // the session's target went with Close (one session, one answer): reopening it brings its own back
         if (s.target !== undefined) chooseTargetLine(s.target);
-        onFiles([...files.savepointFiles, ...files.schemaFiles], true);
+        // an input holding several savepoints opens the one picked before, not the picker again
+        onFiles([...files.savepointFiles, ...files.schemaFiles], true, s.metadataPath);
       }
       else set({ storageError: `the files of ${s.savepointName ?? s.inputHash} were not kept; open them again` });
     } catch (e) {
@@ -90,7 +91,10 @@ function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: b
           <tbody>
             {recent.data.map((s) => (
               <tr key={s.inputHash}>
-                <td className="mono clip" title={s.savepointName ?? undefined}>{s.savepointName ?? '—'}</td>
+                <td className="mono recent-name" title={s.savepointName ?? undefined}>
+                  {s.savepointName ?? '—'}
+                  {s.metadataPath !== undefined ? <span className="muted" title="the savepoint picked in this input (it holds several)"> › {s.metadataPath}</span> : null}
+                </td>
                 <td className="mono" title={s.descriptorSetName ?? undefined}>{s.descriptorSetName ?? '—'}</td>
                 <td className="num" data-testid="recent-size">
                   {s.savepointSize !== undefined ? formatBytes(s.savepointSize) : <span className="muted" title="files given; the savepoint was not inspected">{formatBytes(s.totalSize)} given</span>}

@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { useCheck } from '../state/use-check';
 import { useInspection } from '../state/use-inspection';
 import { useSnapshotVerdicts } from '../state/use-snapshot-verdicts';
-import { describeSavepointSize, formatSavepointSizeParts } from '../describe-savepoint-size';
+import { describeSavepointSize, formatSavepointSizeParts, nameInputType } from '../describe-savepoint-size';
 import { describeStorageError, setRecentSavepointSize, setRecentVerdict } from '../state/recent-sessions';
 import { ExportButtons } from './export-buttons';
 import { FilePickers } from './file-pickers';
@@ -17,6 +17,9 @@ export function TopBar({ onFiles, onDemo, onClose, onHelp }: { onFiles: (files: 
   const metadataPath = useAppStore((s) => s.metadataPath);
   const inspection = useInspection().data;
   const size = inspection ? describeSavepointSize(inspection, session) : undefined;
+  // a checkpoint is called one (the inspection's type), in the chip as on the Overview
+  const kind = nameInputType(inspection);
+  const Kind = kind === 'checkpoint' ? 'Checkpoint' : 'Savepoint';
   const check = useCheck();
   // before a schema is open, the verdict the serializer snapshots give alone (Protobuf held by Kryo)
   const snapshotVerdicts = useSnapshotVerdicts();
@@ -46,17 +49,17 @@ export function TopBar({ onFiles, onDemo, onClose, onHelp }: { onFiles: (files: 
       <div className="inputs" aria-label="Current input">
         {session ? (
           <>
-            <span className="input-chip savepoint" title={`Savepoint: ${session.savepointName ?? 'none'}`} data-testid="savepoint-chip">
-              <span className="chip-label">savepoint</span>
+            <span className="input-chip savepoint" title={`${Kind}: ${session.savepointName ?? 'none'}`} data-testid="savepoint-chip">
+              <span className="chip-label">{kind}</span>
               <span className="mono">{session.savepointName ?? 'none'}</span>
               {session.savepointName && metadataPath !== null ? (
-                <span className="mono muted" title="the savepoint picked in this input (it holds several)" data-testid="savepoint-picked">
+                <span className="mono muted" title={`the ${kind} picked in this input (it holds several)`} data-testid="savepoint-picked">
                   {' '}
                   › {metadataPath}
                 </span>
               ) : null}
               {session.savepointName && size ? (
-                <span className="muted" title={`savepoint size: ${formatSavepointSizeParts(size)}`} data-testid="savepoint-size">
+                <span className="muted" title={`${kind} size: ${formatSavepointSizeParts(size)}`} data-testid="savepoint-size">
                   {' '}
                   {formatBytes(size.total)}
                 </span>

@@ -45,7 +45,7 @@ export function useLoadInput(): (added: InputFile[], opts?: { replace?: boolean;
         useAppStore.getState().set({ ...merged, ...(newSession ? freshSessionChoices() : {}), savepointUrl: byUrl ? url : null, metadataPath: byUrl ? null : metadataPath, session, status: 'ready', progress: null });
         // a schema alone is no session to reopen: it waits on the start page for its savepoint
         if (session.savepointName !== null) try {
-          const { note } = await recordRecentSession(session, merged, useAppStore.getState().keepFiles && !byUrl, null);
+          const { note } = await recordRecentSession(session, merged, useAppStore.getState().keepFiles && !byUrl, null, byUrl ? null : metadataPath);
           useAppStore.getState().set({ storageError: note });
         } catch (e) {
           useAppStore.getState().set({ storageError: describeStorageError(e) });

@@ -35,6 +35,11 @@ function describeExactVerdictReason(report: CompatibilityReport, missingStateFil
   if (report.verdict === 'not-restorable') {
     const failing = protobuf.filter((s) => s.verdict === 'not-restorable');
     const first = failing[0]!.firstIncompatibility;
+    // Protobuf held by Kryo or written by flink-protobuf-serde: the headline the snapshots alone give before a schema is open
+    // (both rules fail on every library line, whatever the schema)
+    const kryo = failing.filter((s) => s.firstIncompatibility?.ruleId === 'KRYO_PROTOBUF_NOT_RESTORABLE').length;
+    const peer = failing.filter((s) => s.firstIncompatibility?.ruleId === 'PEER_SERDE_STATE_NOT_SUPPORTED').length;
+    if (kryo + peer === failing.length) return describeHeldByVerdict({ kryo, peer, protobufStates: n }, { target: report.target, sameOnBothLines: true });
     if (first?.ruleId === 'TARGET_CANNOT_READ_SNAPSHOT') {
       const p = first.params;
       const lineFailing = failing.filter((s) => s.firstIncompatibility?.ruleId === 'TARGET_CANNOT_READ_SNAPSHOT').length;
@@ -57,6 +62,18 @@ function describeExactVerdictReason(report: CompatibilityReport, missingStateFil
   if (unknown.length > 0) return `${of(unknown.length)} could not be checked: ${unknown[0]?.reason ?? 'no reason recorded'}.`;
   // every Protobuf state's schema passed, but not everything was checked (values or headers not read, an inferred verdict)
   return `No Protobuf state fails, but not everything was checked, so the verdict is unknown: ${(report.notChecked ?? []).join('; ')}.`;
+}
+
+/**
+ * Protobuf state held by Kryo (chill-protobuf) or written by flink-protobuf-serde, which no new schema makes restorable:
+ * one sentence, the same with the savepoint open alone (the serializer snapshots' verdict) and with a new schema (the check's).
+ */
+export function describeHeldByVerdict(held: { kryo: number; peer: number; protobufStates?: number }, lines: { target: string; sameOnBothLines: boolean }): string {
+  const k = held.kryo + held.peer;
+  const by = [held.kryo > 0 ? 'Kryo (chill-protobuf)' : null, held.peer > 0 ? "flink-protobuf-serde's ProtoSerializer" : null].filter((x) => x !== null).join(' or ');
+  const who = held.protobufStates !== undefined && held.protobufStates > k ? `${k} of ${held.protobufStates} Protobuf states are` : k === 1 ? '1 Protobuf state is' : `${k} Protobuf states are`;
+  const can = lines.sameOnBothLines ? 'neither flink-datastream-protobuf 0.x nor 1.x can' : `flink-datastream-protobuf ${lines.target} cannot`;
+  return `${who} held by ${by}: ${can} restore ${k === 1 ? 'it' : 'them'}, whatever the new schema.`;
 }
 
 export interface SchemaChange {

@@ -22,6 +22,8 @@ export interface RecentSession {
   savepointSize?: number;
   /** overall verdict when one was computed */
   verdict: string | null;
+  /** the `_metadata` picked in an input holding several savepoints; Reopen opens it again without asking */
+  metadataPath?: string;
   /** the flink-datastream-protobuf line the verdict was computed for; Reopen chooses it again (Close took it from the URL) */
   target?: LibraryLine;
   openedAt: number;
@@ -82,8 +84,9 @@ export async function recordRecentSession(
   files: { savepointFiles: InputFile[]; schemaFiles: InputFile[] },
   keepFiles: boolean,
   verdict: string | null,
+  metadataPath: string | null = null,
 ): Promise<{ filesKept: boolean; note: string | null }> {
-  return serially(() => writeRecentSession(session, files, keepFiles, verdict));
+  return serially(() => writeRecentSession(session, files, keepFiles, verdict, metadataPath));
 }
 
 async function writeRecentSession(
@@ -91,6 +94,7 @@ async function writeRecentSession(
   files: { savepointFiles: InputFile[]; schemaFiles: InputFile[] },
   keepFiles: boolean,
   verdict: string | null,
+  metadataPath: string | null,
 ): Promise<{ filesKept: boolean; note: string | null }> {
   const db = await openRecentDb();
   const totalSize = session.digests.reduce((n, d) => n + d.size, 0);
@@ -120,6 +124,7 @@ async function writeRecentSession(
     files: session.digests.map((d) => ({ path: d.path, size: d.size, ...(d.sha256 === undefined ? {} : { sha256: d.sha256 }) })),
     totalSize,
     ...savepointSizeOf(session.inputHash, earlier),
+    ...(metadataPath === null ? {} : { metadataPath }),
     verdict,
     openedAt: Date.now(),
     filesKept,

@@ -16,6 +16,7 @@ import { useSnapshotVerdicts } from '../state/use-snapshot-verdicts';
 import { SnapshotVerdictsSection } from '../components/snapshot-verdicts';
 import { formatHashRoute } from '../state/use-hash-route';
 import { describeTargetLine, summarizeReason } from '../report/describe-library-line';
+import { describeValuesNotRead } from '../report/describe-values-not-read';
 
 export function CompatView({ params }: { params: Record<string, string> }) {
   const session = useAppStore((s) => s.session);
@@ -75,7 +76,8 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
         <details className="panel new-schema" data-testid="new-schema" open={report.newSchema.source === 'job-jar'}>
           <summary>{report.newSchema.source === 'job-jar' ? `New schema from the job jar ${report.newSchema.jobJar?.name ?? ''}` : 'New schema from a descriptor set'}</summary>
           <ul>
-            {listNewSchemaLines(report.newSchema).map((line, i) => (
+            {/* the jar's message → Java class pairs are the table below, not one more (long) line here */}
+            {listNewSchemaLines(report.newSchema, undefined, { javaClasses: false }).map((line, i) => (
               <li key={i} className={line.startsWith('  ') ? 'nested' : undefined}>
                 {line.trim()}
               </li>
@@ -155,8 +157,8 @@ function StatesTable({ states, selected, testId }: { states: readonly ReportStat
             ) : null}
             <td className="num">
               {s.valuesNotRead !== undefined ? (
-                <span className="tag warn" title={s.valuesNotRead} data-testid="row-values-not-read">
-                  values not read
+                <span className="tag warn" title={describeValuesNotRead(s.valuesNotRead).sentence} data-testid="row-values-not-read">
+                  {describeValuesNotRead(s.valuesNotRead).label}
                 </span>
               ) : s.warnings.length > 0 ? (
                 <span title={`${s.warnings.length} value warning${s.warnings.length === 1 ? '' : 's'} over ${s.warnings.reduce((n, w) => n + w.count, 0)} saved values`} data-testid="row-warnings">

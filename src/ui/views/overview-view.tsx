@@ -4,7 +4,7 @@ import { describeSavepointContents, listMissingStateFiles, omitMissingFileNotes 
 import { describeStateReading, hasUnreadableValues, summarizeStateReading } from '../describe-state-reading';
 import { describeFlinkVersionHint } from '../flink-version-hint';
 import { describeSavepointFormat } from '../describe-savepoint-format';
-import { describeSavepointSize, formatSavepointSizeParts } from '../describe-savepoint-size';
+import { describeSavepointSize, formatSavepointSizeParts, nameInputType } from '../describe-savepoint-size';
 import { formatBytes, formatCount } from '../format';
 import { useAppStore } from '../state/app-store';
 import { formatHashRoute } from '../state/use-hash-route';
@@ -154,7 +154,7 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
           sub={describeFlinkVersionHint(inspection.metadataVersion)}
           testId="ov-version"
         />
-        <Card label="Savepoint size" value={formatBytes(size.total)} sub={`${formatCount(size.total)} bytes: ${formatSavepointSizeParts(size, missing.length)}`} testId="ov-size" />
+        <Card label={nameInputType(inspection) === 'checkpoint' ? 'Checkpoint size' : 'Savepoint size'} value={formatBytes(size.total)} sub={`${formatCount(size.total)} bytes: ${formatSavepointSizeParts(size, missing.length)}`} testId="ov-size" />
         <Card label="Operators" value={String(inspection.operators.length)} sub={`${stateCount} states`} testId="ov-operators" />
       </div>
       <MissingFilesNote missing={missing} />

@@ -21,6 +21,7 @@ import { chooseLoadSample, QUERY_LOAD_LIMIT_BYTES } from '../query/choose-load-s
 import { createArrowChunkInserter } from '../query/insert-arrow-chunks';
 import { openDuckDb } from '../query/open-duckdb';
 import { MAX_RESULT_ROWS, runSql, saveSqlResultCsv, tidyDuckDbMessage, type SqlResult } from '../query/run-sql';
+import { describeStateKind } from '../describe-state-kind';
 
 const ROW_HEIGHT = 26;
 const PROGRESS_REDRAW_MS = 250;
@@ -306,9 +307,7 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
               <tr key={`${t.op.id}/${t.state.scope}/${t.state.name}`} data-testid="query-state-row">
                 <td className="mono">{t.table}</td>
                 <td>{t.state.name}</td>
-                <td className="muted">
-                  {t.state.scope} {t.state.kind}
-                </td>
+                <td className="muted">{describeStateKind(t.state)}</td>
                 <td data-testid="query-state-status">
                   {t.state.status !== 'ok'
                     ? `not readable: ${t.state.statusReason ?? t.state.status}`

@@ -7,6 +7,7 @@ import { StateDistribution } from '../components/state-distribution';
 import { describeDistributionMode, describeEntryCount } from '../describe-entry-count';
 import { formatHashRoute } from '../state/use-hash-route';
 import { useStateStats } from '../state/use-state-stats';
+import { describeStateKind } from '../describe-state-kind';
 
 export function findState(
   inspection: SavepointInspection,
@@ -95,7 +96,7 @@ function StateDetails({ inspection, operator, state }: { inspection: SavepointIn
   return (
     <>
       <h1>
-        {state.name} <span className="tag muted">{state.kind}</span> <span className="tag muted">{state.scope}</span>
+        {state.name} <span className="tag muted">{describeStateKind(state)}</span>
       </h1>
       <dl className="kv inline">
         <dt>operator</dt>

@@ -15,12 +15,12 @@ export function UnknownFieldsView({ inspection, params }: { inspection: Savepoin
   return (
     <div className="view split" data-testid="unknown-view">
       <StateList inspection={inspection} view="unknown" selected={found ? { op: found.operator.id, state: found.state.name } : null} />
-      <div className="split-main">{found ? <UnknownFields operatorId={found.operator.id} state={found.state.name} copies={found.state.scope === 'broadcast' ? found.state.subtasks.length : 1} /> : <p className="muted">Pick a state on the left.</p>}</div>
+      <div className="split-main">{found ? <UnknownFields operatorId={found.operator.id} state={found.state.name} copies={found.state.scope === 'broadcast' ? found.state.subtasks.length : 1} keyed={found.state.scope === 'keyed'} /> : <p className="muted">Pick a state on the left.</p>}</div>
     </div>
   );
 }
 
-function UnknownFields({ operatorId, state, copies }: { operatorId: string; state: string; copies: number }) {
+function UnknownFields({ operatorId, state, copies, keyed }: { operatorId: string; state: string; copies: number; keyed: boolean }) {
   const stats = useStateStats(operatorId, state);
   const hasSchema = useAppStore((s) => s.session?.descriptorSetName != null);
   const check = useCheck();
@@ -95,8 +95,8 @@ function UnknownFields({ operatorId, state, copies }: { operatorId: string; stat
                       </td>
                       <td className="num">{formatCount(u.occurrences)}</td>
                       <td className="num">{formatBytes(u.bytes)}</td>
-                      {/* an operator state's entries have no key: one "(no key)", not one per example */}
-                      <td className="mono examples">{[...new Set(u.examples)].join(', ')}</td>
+                      {/* an operator list's entries have no key: said once, with why, not one "(no key)" per example (a broadcast state's map keys show) */}
+                      <td className="mono examples">{[...new Set(u.examples)].map((k) => (!keyed && k === '(no key)' ? '(no key: operator state has no key)' : k)).join(', ')}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -48,6 +48,23 @@ describe('openSavepoint', () => {
     expect(opened.warnings).toEqual([e?.message]);
   });
 
+  it('words a missing file for a lone _metadata opened as the input: no "next to _metadata in _metadata"', async () => {
+    const metadata = bytesSource('_metadata', writeCheckpointMetadata({ version: 3, checkpointId: 5n, operators: [{ id: OP, parallelism: 4, maxParallelism: 4, coordinatorState: null, fullyFinished: false, subtasks: [subtask(2, { managedKeyedState: keyedOn({ kind: 'relative-file', relativePath: 'abc-uuid', size: 10 }) })] }] }));
+    const files: SavepointFiles = { name: '_metadata', metadata, files: [metadata], resolveRelative: () => undefined, warnings: [] };
+    const opened = await openSavepoint(files);
+    const h = opened.metadata.operators[0]!.subtasks[0]!.managedKeyedState;
+    if (h?.kind !== 'key-groups' || !h.delegate) throw new Error('no handle');
+    const e = await rejection(Promise.resolve().then(() => opened.resolveStreamHandle(h.delegate!, { operatorId: OP, subtask: 2, role: 'managed keyed state' })));
+    expect(e.message).toBe(
+      'expected state file "abc-uuid" next to _metadata, found no such file: only the _metadata file was opened (open the savepoint\'s folder, or an archive of it, to read its state files) — at _metadata, offset 83 (0x53) [operator 6730ef73… / subtask 2 / managed keyed state]',
+    );
+    // a _metadata opened by its path (the CLI's `inspect path/to/_metadata`) is worded the same, naming the path once
+    const byPath: SavepointFiles = { ...files, name: 'jobs/sp/_metadata' };
+    const opened2 = await openSavepoint(byPath);
+    const e2 = await rejection(Promise.resolve().then(() => opened2.resolveStreamHandle(h.delegate!, { operatorId: OP, subtask: 2, role: 'managed keyed state' })));
+    expect(e2.message).toMatch(/^expected state file "abc-uuid" next to jobs\/sp\/_metadata, found no such file: only the _metadata file was opened /);
+  });
+
   it('resolves an absolute path (code 2) by base name, with a warning', async () => {
     const data = new Uint8Array([1, 2, 3, 4, 5]);
     const files = savepoint([{ id: OP, parallelism: 1, maxParallelism: 1, coordinatorState: null, fullyFinished: false, subtasks: [subtask(0, { managedKeyedState: keyedOn({ kind: 'file', path: 's3://bucket/chk-17/f-uuid', size: 5 }) })] }], { 'f-uuid': data });
