@@ -11,7 +11,7 @@ export { isCountedBroadcastCopy } from './operator/select-broadcast-copy';
 export { mergeSstEntries } from './rocksdb/merge-sst-entries';
 export { openSstTable, TYPE_VALUE } from './rocksdb/open-sst-table';
 export { type WrittenEntry, writeSstTable } from './rocksdb/write-rocksdb-files';
-export { inspectSavepoint } from './savepoint/inspect-savepoint';
+export { inspectSavepoint } from './inspection/inspect-savepoint';
 export { type InspectedOperator, type InspectedState, type InspectionSummary, type SavepointInspection, type StateEntry, type StateScope } from './savepoint/inspection-types';
 export { openHttpSavepointFolder } from './savepoint/open-http-savepoint-folder';
 export { type OpenedSavepoint, openSavepoint } from './savepoint/open-savepoint';
