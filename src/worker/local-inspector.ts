@@ -232,13 +232,10 @@ export class LocalInspector implements Inspector {
     const run = pages.queue.then(() =>
       this.steps.run('scanning-values', onProgress, async (cancel, _phase, _bytesRead, step) => {
         // the cached subtask streams read through pages.reader: this step's reads while it runs
-        pages.reader.current = step;
-        try {
+        return pages.reader.during(step, async () => {
           const opened = trackOpenedSavepointReads(await this.openMetadata(session), pages.reader);
-          return await readStatePage(opened, await pages.registry, query, scan.index, { offset, limit }, signalOf(cancel), pages.headers, detail);
-        } finally {
-          pages.reader.current = null;
-        }
+          return readStatePage(opened, await pages.registry, query, scan.index, { offset, limit }, signalOf(cancel), pages.headers, detail);
+        });
       }),
     );
     pages.queue = run.catch(() => undefined);

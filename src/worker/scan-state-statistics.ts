@@ -4,9 +4,8 @@
  * table pages with (one record per key group: where its entries start in the state's numbering).
  * No entry, value or frame is kept: memory is O(key groups + histogram + examples).
  */
-import { createRowKeyText, describeEntryKey } from '../core/compat';
-import { checkStateSample, scanState, type CancelSignal, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry, type StateSample, type StateScope } from '../core/flink';
-import { asProtobufFrame, listProtobufFrames } from '../core/protobuf';
+import { checkStateSample, scanState, type CancelSignal, type OpenedSavepoint, type SnapshotRegistry, type StateSample, type StateScope } from '../core/flink';
+import { createStatisticsVisitor } from '../core/report';
 import { ProtobufStatsAccumulator } from './accumulate-protobuf-stats';
 import type { DistributionBucket, StateStatsDetail } from './inspector';
 import { isCountedOperatorPart } from './is-counted-operator-part';
@@ -58,8 +57,6 @@ export async function scanStateStatistics(
   let scoped = false;
   /** bytes of the counted entries' values */
   let valueBytes = 0;
-  // the key text of the row just added, made only if the statistics ask for it (during proto.add)
-  const rowKey = createRowKeyText();
   /** numbers the next entry: STOP at the sample's limit, LISTED when statistics skip it (a broadcast copy), else COUNTED */
   const admit = (subtask: number, keyGroup: number): Admission => {
     if (total >= limit) {
@@ -73,23 +70,19 @@ export async function scanStateStatistics(
     counted++;
     return COUNTED;
   };
-  const entry = (e: StateEntry, part: ScanPart): boolean => {
-    const a = admit(part.subtask, part.kind === 'operator' ? -1 : e.keyGroup);
-    // every subtask's copy of a broadcast state is drawn per subtask; only one copy counts in the statistics
-    if (a === LISTED) bump(bySubtask, e.subtask, e.valueRange.length);
-    if (a !== COUNTED) return a !== STOP;
-    const size = e.valueRange.length;
-    valueBytes += size;
-    bump(byKeyGroup, e.keyGroup, size);
-    bump(bySubtask, e.subtask, size);
-    const frames = listProtobufFrames(e.value);
-    if (frames.length > 0) {
-      let text: string | undefined;
-      const key = () => (text ??= describeEntryKey(e.key, e.userKey));
-      for (const f of frames) proto.add(f, key, total - 1);
-    }
-    return true;
-  };
+  const statistics = createStatisticsVisitor<ProtobufStatsAccumulator>({
+    admit(part, _state, subtask, keyGroup, size) {
+      const a = admit(part.subtask, part.kind === 'operator' ? -1 : keyGroup);
+      // every subtask's copy of a broadcast state is drawn per subtask; only one copy counts in the statistics
+      if (a === LISTED) bump(bySubtask, subtask, size);
+      if (a !== COUNTED) return a === STOP ? null : undefined;
+      valueBytes += size;
+      bump(byKeyGroup, keyGroup, size);
+      bump(bySubtask, subtask, size);
+      return proto;
+    },
+    protobuf: (p, f, key) => p.add(f, key, total - 1),
+  });
   const covered = await scanState(
     opened,
     registry,
@@ -104,27 +97,9 @@ export async function scanStateStatistics(
           scope = part.kind === 'keyed' ? 'keyed' : part.broadcastStates.includes(query.state) ? 'broadcast' : 'operator';
         }
       },
-      entry,
       // canonical keyed state: an entry whose key checks in place and whose value is one Protobuf frame
       // is counted and scanned from the read bytes, without an entry object; the rest is decoded
-      ...(options.readInPlace === false
-        ? {}
-        : {
-            row(run, i, frame) {
-              const a = admit(run.subtask, run.keyGroup);
-              if (a === LISTED) bump(bySubtask, run.subtask, run.valueEnd(i) - run.valueStart(i));
-              if (a !== COUNTED) return a !== STOP;
-              const size = run.valueEnd(i) - run.valueStart(i);
-              valueBytes += size;
-              bump(byKeyGroup, run.keyGroup, size);
-              bump(bySubtask, run.subtask, size);
-              const f = frame === undefined ? undefined : asProtobufFrame(frame);
-              if (f === undefined) return true;
-              rowKey.at(run, i);
-              proto.add(f, rowKey.text, total - 1);
-              return true;
-            },
-          }),
+      ...(options.readInPlace === false ? { entry: statistics.entry } : statistics),
     },
     // nothing of an entry is kept past its visit: the keyed streams are read into one set of reused buffers, the next window ahead
     { values: { mode: 'frame' }, signal: options.signal, reuseReadBuffers: true },

@@ -4,7 +4,7 @@
  *
  * - src/core/<folder> imports the other core folders the layer map of src/core/README.md allows
  *   (`CORE_LAYERS`), each only through its `index.ts`; inside one folder, files and sub-folders import
- *   each other directly, and the sub-folders of a folder listed in `CORE_SUBFOLDER_LAYERS` (compat) import
+ *   each other directly, and the sub-folders of a folder listed in `CORE_SUBFOLDER_LAYERS` (compat, flink) import
  *   each other in one direction only (tests beside the source excepted; the folder's top-level files, its
  *   facade and shared types, are no sub-folder). The core imports nothing else of the repo and no package but `CORE_PACKAGES`
  *   (so no Node, DOM or React module); its tests may add vitest, fast-check and tests/helpers/.
@@ -47,6 +47,18 @@ const CORE_SUBFOLDER_LAYERS: Readonly<Record<string, Readonly<Record<string, rea
     rules: ['descriptors', 'serializers'],
     diff: ['descriptors', 'rules'],
     'value-scan': [],
+  },
+  flink: {
+    values: [],
+    snapshots: ['values'],
+    metadata: ['values'],
+    savepoint: ['values', 'snapshots', 'metadata'],
+    keyed: ['values', 'snapshots', 'metadata', 'savepoint'],
+    operator: ['values', 'snapshots', 'metadata', 'savepoint', 'keyed'],
+    rocksdb: ['values', 'snapshots', 'metadata', 'savepoint', 'keyed'],
+    headers: ['values', 'snapshots', 'metadata', 'savepoint', 'keyed', 'operator', 'rocksdb'],
+    scan: ['values', 'snapshots', 'metadata', 'savepoint', 'keyed', 'operator', 'rocksdb', 'headers'],
+    inspection: ['values', 'snapshots', 'metadata', 'savepoint', 'keyed', 'operator', 'rocksdb', 'headers', 'scan'],
   },
 };
 /** The packages the core's source may import. */
@@ -297,6 +309,10 @@ describe('import rules of src/', () => {
       imp('src/core/compat/rules/a.ts', '../diff/b', 'src/core/compat/diff/b.ts'),
       imp('src/core/compat/other/a.ts', '../types', 'src/core/compat/types.ts'),
       imp('src/core/compat/a.ts', './other/b', 'src/core/compat/other/b.ts'),
+      imp('src/core/flink/values/a.ts', '../snapshots/snapshot-types', 'src/core/flink/snapshots/snapshot-types.ts'),
+      imp('src/core/flink/keyed/a.ts', '../headers/b', 'src/core/flink/headers/b.ts'),
+      imp('src/core/flink/savepoint/a.ts', '../scan/b', 'src/core/flink/scan/b.ts'),
+      imp('src/core/flink/scan/sources/a.ts', '../../inspection/b', 'src/core/flink/inspection/b.ts'),
     ];
     expect(broken.filter((one) => checkImport(one) === undefined)).toEqual([]);
     const allowed = [
@@ -311,6 +327,9 @@ describe('import rules of src/', () => {
       imp('src/core/compat/rules/a.ts', '../types', 'src/core/compat/types.ts'),
       imp('src/core/compat/types.ts', './rules/index', 'src/core/compat/rules/index.ts'),
       imp('src/core/compat/descriptors/a.test.ts', '../rules/b', 'src/core/compat/rules/b.ts'),
+      imp('src/core/flink/snapshots/table/a.ts', '../make-composite', 'src/core/flink/snapshots/make-composite.ts'),
+      imp('src/core/flink/scan/sources/a.ts', '../../headers/b', 'src/core/flink/headers/b.ts'),
+      imp('src/core/flink/keyed/a.ts', '../cancel-signal', 'src/core/flink/cancel-signal.ts'),
     ];
     expect(allowed.map(checkImport).filter((problem) => problem !== undefined)).toEqual([]);
     const cycle = findCycles([imp('src/core/io/a.ts', './b', 'src/core/io/b.ts'), imp('src/core/io/b.ts', './c', 'src/core/io/c.ts'), imp('src/core/io/c.ts', './a', 'src/core/io/a.ts')]);

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { INSPECT_READ_AHEAD } from '../../src/core/flink/savepoint/inspect-savepoint';
+import { INSPECT_READ_AHEAD } from '../../src/core/flink/inspection/inspect-savepoint';
 import { COUNT_READ_AHEAD } from '../../src/core/flink/scan/count-state-entries';
 import { FIXTURE_SAVEPOINT } from './fuzz-workspace';
 import { startLoopbackServer, type LoopbackServer } from './loopback-http-server';

@@ -12,7 +12,7 @@ import { runCli } from '../../src/cli/run-cli';
 import { openNodeInput } from '../../src/cli/sources';
 import { createSnapshotRegistry, inspectSavepoint } from '../../src/core/flink';
 import { BUILTIN_SNAPSHOT_READERS } from '../../src/core/flink/snapshots/builtin-snapshot-readers';
-import { TABLE_SNAPSHOT_READERS } from '../../src/core/flink/table/table-snapshots';
+import { TABLE_SNAPSHOT_READERS } from '../../src/core/flink/snapshots/table/table-snapshots';
 import { NEEDS_SHARED_TAG } from '../helpers/shared-savepoints';
 
 const TABLE = path.resolve(process.cwd(), '../shared/real-savepoints-defects/table-restore');

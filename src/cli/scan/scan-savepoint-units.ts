@@ -4,10 +4,11 @@
  * value bytes and running the Protobuf structural scan on every Protobuf value where it lies in the
  * read buffer — never the full decoder. Memory is bounded by the read buffers (reused across streams).
  */
-import { createSnapshotRegistry, openSavepoint, scanState, type CancelSignal, type OpenedSavepoint, type SampleCoverage, type StateScope, type ValueFrame } from '../../core/flink';
-import { createRowKeyText, describeEntryKey, loadDescriptorSet, registerKryoProtobufReaders, registerPeerSerdeReaders } from '../../core/compat';
+import { createSnapshotRegistry, openSavepoint, scanState, StateTallies, type CancelSignal, type OpenedSavepoint, type SampleCoverage } from '../../core/flink';
+import { loadDescriptorSet, registerKryoProtobufReaders, registerPeerSerdeReaders } from '../../core/compat';
 import type { ByteSource, DecodeErrorJson, SavepointFiles } from '../../core/io';
-import { asProtobufFrame, createProtobufStateScan, getProtobufScanIndex, listProtobufFrames, registerProtobufSnapshotReaders, type EntryKeyText, type ProtobufStateScan } from '../../core/protobuf';
+import { createProtobufStateScan, getProtobufScanIndex, registerProtobufSnapshotReaders, type ProtobufStateScan } from '../../core/protobuf';
+import { createStatisticsVisitor } from '../../core/report';
 import type { ScanOptions, ScanUnit, StateStats } from './state-stats-types';
 
 export interface UnitsScanResult {
@@ -27,78 +28,48 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
   registerKryoProtobufReaders(registry, schema);
   registerPeerSerdeReaders(registry, schema);
   const opened = countInlineStateReads(await openSavepoint(files), counter);
-  const stats = new Map<string, StateStats & { scan?: ProtobufStateScan }>();
+  // every state the headers name gets its statistics, 0 entries when it has none
+  const tallies = new StateTallies<StateStats & { scan?: ProtobufStateScan }>((operatorId, state, scope) => ({ operatorId, state, scope, entries: 0, valueBytes: 0 }));
   const errors: DecodeErrorJson[] = [];
-  const slot = (operatorId: string, state: string, scope: StateScope) => {
-    const k = `${operatorId}\u0000${scope}\u0000${state}`;
-    let s = stats.get(k);
-    if (!s) stats.set(k, (s = { operatorId, state, scope, entries: 0, valueBytes: 0 }));
-    return s;
-  };
-  // entries of one state come in runs: look the slot up again only when the state or scope changes
-  let s: (StateStats & { scan?: ProtobufStateScan }) | undefined;
-  let broadcast: ReadonlySet<string> = new Set();
-  const at = (operatorId: string, state: string, scope: StateScope) => {
-    if (s === undefined || s.state !== state || s.scope !== scope || s.operatorId !== operatorId) s = slot(operatorId, state, scope);
-    return s;
-  };
-  const scanFrame = (frame: ValueFrame, key: EntryKeyText): void => {
-    const f = asProtobufFrame(frame);
-    if (f === undefined) return;
-    const content = f.codec.content;
-    s!.scan ??= createProtobufStateScan(getProtobufScanIndex(content.schema.root), {
-      maxMessageSize: content.settings.maxMessageSize,
-      recursionLimit: content.settings.recursionLimit,
-      root: content.schema.root,
-      ...(options.newLimits ? { newLimits: options.newLimits } : {}),
-    });
-    s!.scan.addPayloadRange(f.bytes, f.payloadStart, f.end, key, f.length);
-  };
-  // the key text of the row just handed over, made only if the scan asks for it (example keys)
-  const rowKey = createRowKeyText();
+  const statistics = createStatisticsVisitor<StateStats & { scan?: ProtobufStateScan }>({
+    admit(part, state, _subtask, _keyGroup, valueBytes) {
+      const t = tallies.ofEntry(part, state);
+      t.entries++;
+      t.valueBytes += valueBytes;
+      return t;
+    },
+    protobuf(t, f, key) {
+      const content = f.codec.content;
+      t.scan ??= createProtobufStateScan(getProtobufScanIndex(content.schema.root), {
+        maxMessageSize: content.settings.maxMessageSize,
+        recursionLimit: content.settings.recursionLimit,
+        root: content.schema.root,
+        ...(options.newLimits ? { newLimits: options.newLimits } : {}),
+      });
+      t.scan.addPayloadRange(f.bytes, f.payloadStart, f.end, key, f.length);
+    },
+  });
   const covered = await scanState(
     opened,
     registry,
     { units, broadcastCopies: 'counted', ...(options.sample ? { sample: options.sample } : {}) },
     {
       part(part) {
-        for (const name of part.states) {
-          const st = slot(part.operator.id, name, part.kind === 'keyed' ? 'keyed' : 'operator');
-          if (part.incomplete !== undefined) st.partly ??= part.incomplete;
-        }
-        for (const name of part.broadcastStates) slot(part.operator.id, name, 'broadcast');
-        broadcast = new Set(part.broadcastStates);
-        s = undefined;
+        tallies.startPart(part);
+        if (part.incomplete !== undefined) for (const name of part.states) tallies.get(part.operator.id, name, part.kind === 'keyed' ? 'keyed' : 'operator').partly ??= part.incomplete;
       },
-      entry(e, part) {
-        const t = at(part.operator.id, e.state, part.kind === 'keyed' ? 'keyed' : broadcast.has(e.state) ? 'broadcast' : 'operator');
-        t.entries++;
-        t.valueBytes += e.valueRange?.length ?? 0;
-        const frames = listProtobufFrames(e.value);
-        if (frames.length === 0) return;
-        let key: string | undefined;
-        const keyOf = () => (key ??= describeEntryKey(e.key, e.userKey));
-        for (const f of frames) scanFrame(f, keyOf);
-      },
-      row(run, i, frame, part) {
-        const t = at(part.operator.id, run.stateOf(i), 'keyed');
-        t.entries++;
-        t.valueBytes += run.valueEnd(i) - run.valueStart(i);
-        if (frame === undefined) return;
-        rowKey.at(run, i);
-        scanFrame(frame, rowKey.text);
-      },
+      ...statistics,
       streamError: (e) => void errors.push(e.toJSON()),
       // a part that cannot be read (a RocksDB native handle without meta data, missing SST files, …): its states are listed as not read, with the reason
       unreadable(part, reason) {
-        for (const name of part.states) slot(part.operator.id, name, 'keyed').notRead = reason;
+        for (const name of part.states) tallies.get(part.operator.id, name, 'keyed').notRead = reason;
       },
     },
     // one set of read buffers for every keyed stream of the scan (read one after the other)
     { values: { mode: 'frame' }, reuseReadBuffers: true, ...(options.signal ? { signal: options.signal } : {}) },
   );
   const coverage: SampleCoverage | undefined = options.sample ? { sample: options.sample, keyGroupsRead: covered.keyGroupsRead, keyGroupsWithData: covered.keyGroupsWithData } : undefined;
-  const states = [...stats.values()].map(({ scan, ...st }) => (scan ? { ...st, protobuf: scan.finish() } : st));
+  const states = [...tallies.byState.values()].map(({ scan, ...st }) => (scan ? { ...st, protobuf: scan.finish() } : st));
   return { states, errors, ...(coverage ? { coverage } : {}), bytesRead: counter.bytes };
 }
 

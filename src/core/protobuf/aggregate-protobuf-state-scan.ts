@@ -16,7 +16,7 @@
  */
 import { ALIASING_THRESHOLD_BYTES } from './protobuf-constants';
 import type { ProtobufScanIndex } from './build-protobuf-scan-index';
-import { createEmptyScan, scanProtobufPayloadRangeInto, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
+import { createEmptyScan, ProtobufPayloadScanner, type ProtobufPayloadScan, type ProtobufScanOptions } from './scan-protobuf-payload';
 
 /**
  * The checks made on each value with the saved schema alone: a large payload whose array aliasable
@@ -113,6 +113,8 @@ export function createProtobufStateScan(index: ProtobufScanIndex, options: Proto
   };
   const findings = new Map<ProtobufValueCheck, ProtobufValueFinding>();
   const scratch = createEmptyScan();
+  // the state's own scanner (its view of the read buffer kept across the state's values)
+  const scanner = new ProtobufPayloadScanner();
   const scanOptions: ProtobufScanOptions = { ...options };
   let keyOf: EntryKeyText = '';
   let keyText: string | undefined;
@@ -129,7 +131,7 @@ export function createProtobufStateScan(index: ProtobufScanIndex, options: Proto
   const addPayloadRange = (bytes: Uint8Array, start: number, end: number, key: EntryKeyText, frameLength?: number): ProtobufPayloadScan => {
     // one scratch result and one options object for the whole state: no allocation per value
     scanOptions.frameLength = frameLength ?? options.frameLength ?? end - start;
-    scanProtobufPayloadRangeInto(scratch, bytes, start, end, index, scanOptions);
+    scanner.scanRangeInto(scratch, bytes, start, end, index, scanOptions);
     addScan(scratch, key);
     return scratch;
   };

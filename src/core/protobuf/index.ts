@@ -4,7 +4,7 @@
  * decoding of saved values (JSON view, unknown fields, byte ranges), the structural scan with the
  * aliasing memory model, and the value-level compatibility checks.
  */
-export { type AliasingMemory, type EntryKeyText, type ProtobufStateScan, type ProtobufStateScanSummary, type ProtobufValueFinding, createProtobufStateScan } from './aggregate-protobuf-state-scan';
+export { type AliasingMemory, type ProtobufStateScan, type ProtobufStateScanSummary, type ProtobufValueFinding, createProtobufStateScan } from './aggregate-protobuf-state-scan';
 export { type ProtobufScanIndex, buildProtobufScanIndex, getProtobufScanIndex } from './build-protobuf-scan-index';
 export { walkMessages } from './collect-protobuf-fields';
 export { computeSha256 } from './compute-sha256';

@@ -3,6 +3,7 @@ export { listInferredLines } from './describe-state';
 export { type CheckSavepointInput, type EvaluatedSavepoint, type StateValuesNotRead, type StateValueTally } from './check-savepoint-types';
 export { checkSavepoint, KRYO_VALUES_NEED_SAVED_SCHEMA } from './check-savepoint';
 export { compareDescriptorSets } from './compare-descriptor-sets';
+export { createStatisticsVisitor } from './create-statistics-visitor';
 export { createStateValueScanner } from './create-state-value-scanner';
 export { describeJobJarSchema, listNewSchemaLines } from './describe-new-schema';
 export { describeNoteScope, describeStateFindings } from './describe-state-findings';

@@ -21,21 +21,13 @@ import { createUnknownTopLevelSnapshot, describeUnknownSerializer, readSerialize
 import type { SerializerSnapshot, SnapshotRegistry } from '../snapshots/snapshot-types';
 import { createStateMetaInfo, readStateMetaInfoPrefix } from './read-state-meta-info';
 import { readJavaSerializedObject } from '../values/read-java-object-stream';
+import type { ChangelogRecord } from '../keyed/decode-changelog-changes';
 
 /** The operation code of a changelog META record (Flink ≥ 1.15; 9 in the writers before, CHANGELOG_LEGACY_METADATA_OPERATION). */
 export const CHANGELOG_METADATA_OPERATION = 8;
 export const CHANGELOG_LEGACY_METADATA_OPERATION = 9;
 /** The key group of changelog records that are not data changes (META records). */
 export const CHANGELOG_META_KEY_GROUP = -1;
-
-/** One in-memory changelog record, in the order Flink applies them. */
-export type ChangelogRecord =
-  /** a META record: from here on, data changes of `stateId` belong to `state` */
-  | { kind: 'meta'; stateId: number; state: StateMetaInfo; backendStateType: number; ttl: boolean }
-  /** a META record that could not be read: the state it names (if its name was read) and why */
-  | { kind: 'bad-meta'; name?: string; reason: string }
-  /** a data change: its bytes in `_metadata` (operation, i16 state id, scope, payload) */
-  | { kind: 'data'; keyGroup: number; offset: number; length: number };
 
 export interface ChangelogPart {
   /** data changes (in-memory changes of a key group) and change files */

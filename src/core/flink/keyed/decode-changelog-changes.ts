@@ -15,7 +15,6 @@
  * is partly decoded; otherwise the state is not read, with the reason.
  */
 import { ByteReader, isDecodeError, type ByteSource } from '../../io';
-import type { ChangelogRecord } from '../headers/read-changelog-part';
 import type { StateKind, StateMetaInfo } from '../savepoint/inspection-types';
 import type { DecodedValue, SerializerSnapshot, ValueCodec, ValueMode } from '../snapshots/snapshot-types';
 import { codecOf, describeOpaque, planKeyedDecode, type KeyedDecodePlan } from './decode-keyed-entry';
@@ -48,6 +47,15 @@ export interface ChangelogKeySource {
   /** where it was found, for messages */
   source: string;
 }
+
+/** One in-memory changelog record, in the order Flink applies them. */
+export type ChangelogRecord =
+  /** a META record: from here on, data changes of `stateId` belong to `state` */
+  | { kind: 'meta'; stateId: number; state: StateMetaInfo; backendStateType: number; ttl: boolean }
+  /** a META record that could not be read: the state it names (if its name was read) and why */
+  | { kind: 'bad-meta'; name?: string; reason: string }
+  /** a data change: its bytes in `_metadata` (operation, i16 state id, scope, payload) */
+  | { kind: 'data'; keyGroup: number; offset: number; length: number };
 
 export interface ChangelogReplayInput {
   operatorId: string;

@@ -5,7 +5,6 @@ import { isWantedState } from '../is-wanted-state';
 import { listKeyGroupBlocks, type KeyedReadOptions } from './read-canonical-keyed-entries';
 import type { KeyedStreamInput } from './keyed-stream-types';
 import type { SerializerSnapshot, ValueCodec, ValueMode } from '../snapshots/snapshot-types';
-import { MAP_ENTRY_VALUE_RANGES } from '../snapshots/collection-snapshots';
 
 /**
  * Streams the entries of a heap snapshot stream (keyed handle code 12/3):
@@ -74,11 +73,12 @@ function readStateChunk(r: ByteReader, state: StateMetaInfo, keySerializer: Seri
     const namespace = ns.decode(r);
     const k = key.decode(r);
     const at = r.absolutePosition;
-    const v = value.decode(r, mode);
+    // a map's codec says where each entry's value lies: a user key's entry gets its own value bytes, not the whole map's
+    const withRanges = state.kind === 'MAP' && value.decodeWithEntryRanges ? value.decodeWithEntryRanges(r, mode) : undefined;
+    const v = withRanges ? withRanges.value : value.decode(r, mode);
     const valueRange = { offset: at, length: r.absolutePosition - at };
     if (state.kind === 'MAP' && v.kind === 'map') {
-      // each user key's own value bytes, not the whole map's
-      const ranges = MAP_ENTRY_VALUE_RANGES.get(v);
+      const ranges = withRanges?.entryRanges;
       v.entries.forEach((m, j) => out.push({ key: k, namespace, userKey: m.key, value: m.value.kind === 'null' ? null : m.value, valueRange: ranges?.[j] ?? valueRange }));
     } else {
       out.push({ key: k, namespace, value: v, valueRange });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, bytesSource } from '../../io';
-import type { ChangelogRecord } from '../headers/read-changelog-part';
+import type { ChangelogRecord } from './decode-changelog-changes';
 import type { StateEntry, StateKind, StateMetaInfo } from '../savepoint/inspection-types';
 import type { DecodedValue, SerializerSnapshot } from '../snapshots/snapshot-types';
 import { decodeChangelogChanges, type ChangelogReplayInput } from './decode-changelog-changes';

@@ -75,7 +75,7 @@ export interface InspectedState {
   /**
    * after an entry scan: whether every entry of the state was read and decoded (fully), some of it (partly),
    * or nothing (not-read); without a scan only `not-read` for a state whose header shows it unreadable
-   * (assess-state-decoding.ts)
+   * (inspection/assess-state-decoding.ts)
    */
   decoded?: 'fully' | 'partly' | 'not-read';
   /** why, when not fully */
@@ -114,7 +114,7 @@ export interface SavepointInspection {
   /** total bytes of `_metadata` plus every file it references */
   totalSize: number;
   operators: InspectedOperator[];
-  /** how many states were decoded fully, partly, not at all (assess-state-decoding.ts) */
+  /** how many states were decoded fully, partly, not at all (inspection/assess-state-decoding.ts) */
   summary: InspectionSummary;
   warnings: string[];
   errors: DecodeErrorJson[];

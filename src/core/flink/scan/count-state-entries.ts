@@ -8,6 +8,7 @@ import type { StateEntry } from '../savepoint/inspection-types';
 import type { DecodedValue } from '../snapshots/snapshot-types';
 import { readAheadInOrder } from '../savepoint/read-ahead-in-order';
 import { listStateScanUnits, scanState, type ScanPart, type StateScanOptions, type StateScanSelection } from './scan-state';
+import { StateTallies } from './state-tallies';
 
 /** The reason of the first key, namespace, user key or value of the entry that its known serializer could not decode. */
 function firstFailed(e: StateEntry): string | undefined {
@@ -119,8 +120,8 @@ interface CountTally {
   keyGroupsWithData: number;
 }
 
-function createTally(): CountTally {
-  return { counts: new Map(), errors: [], gaps: [], undecodable: new Map(), keyGroupsRead: 0, keyGroupsWithData: 0 };
+function createTally(counts: Map<string, StateEntryCount> = new Map()): CountTally {
+  return { counts, errors: [], gaps: [], undecodable: new Map(), keyGroupsRead: 0, keyGroupsWithData: 0 };
 }
 
 /** Adds a later scan's tally to `into`: as if one scan had gone on through its subtasks. */
@@ -153,19 +154,12 @@ async function settle<T>(fn: () => Promise<T>): Promise<Settled<T>> {
 
 /** One scan over the selection's subtasks, counting what it reads (a stream error is counted as a gap; anything else is thrown). */
 async function countUnits(opened: OpenedSavepoint, registry: SnapshotRegistry, selection: StateScanSelection, scanOptions: StateScanOptions, sample: StateSample | undefined): Promise<CountTally> {
-  const tally = createTally();
-  const { counts, errors, gaps, undecodable } = tally;
+  // every state the headers name is counted, 0 when it has no entries
+  const tallies = new StateTallies<StateEntryCount>((operatorId, state, scope) => ({ operatorId, state, scope, entries: 0, ...(sample ? { sampled: true as const } : {}) }));
+  const tally = createTally(tallies.byState);
+  const { errors, gaps, undecodable } = tally;
   // the part under way: a stream error names the states of the part it stopped (none when its header failed)
   let current: ScanPart | undefined;
-  const slot = (operatorId: string, state: string, scope: StateScope) => {
-    const k = `${operatorId}\u0000${scope}\u0000${state}`;
-    let c = counts.get(k);
-    if (!c) counts.set(k, (c = { operatorId, state, scope, entries: 0, ...(sample ? { sampled: true as const } : {}) }));
-    return c;
-  };
-  // entries come in runs of one state: look its slot up again only when the state or scope changes
-  let last: StateEntryCount | undefined;
-  let broadcast: ReadonlySet<string> = new Set();
   const noteUndecodable = (e: StateEntry, part: ScanPart, scope: StateScope) => {
     const failed = firstFailed(e);
     if (failed === undefined) return;
@@ -182,17 +176,12 @@ async function countUnits(opened: OpenedSavepoint, registry: SnapshotRegistry, s
       part(part) {
         current = part;
         if (part.incomplete !== undefined) gaps.push({ operatorId: part.operator.id, subtask: part.subtask, scope: part.kind, states: part.states, kind: 'incomplete', reason: part.incomplete });
-        // every state the header names is counted, 0 when it has no entries
-        for (const name of part.states) slot(part.operator.id, name, part.kind === 'keyed' ? 'keyed' : 'operator');
-        for (const name of part.broadcastStates) slot(part.operator.id, name, 'broadcast');
-        broadcast = new Set(part.broadcastStates);
-        last = undefined;
+        tallies.startPart(part);
       },
       entry(e, part) {
-        const scope: StateScope = part.kind === 'keyed' ? 'keyed' : broadcast.has(e.state) ? 'broadcast' : 'operator';
-        if (last === undefined || last.state !== e.state || last.scope !== scope) last = slot(part.operator.id, e.state, scope);
-        last.entries++;
-        noteUndecodable(e, part, scope);
+        const count = tallies.ofEntry(part, e.state);
+        count.entries++;
+        noteUndecodable(e, part, count.scope);
       },
       streamError(e, where) {
         errors.push(e.toJSON());

@@ -7,7 +7,7 @@ import { pojoSnapshotReader } from './pojo-snapshot';
 import { genericTypeSnapshotReader } from './opaque-type-snapshots';
 import { kryoSnapshotReader } from './kryo-snapshot';
 import { enumSnapshotReader } from './enum-snapshot';
-import { TABLE_SNAPSHOT_READERS } from '../table/table-snapshots';
+import { TABLE_SNAPSHOT_READERS } from './table/table-snapshots';
 
 export { SIMPLE_TYPES } from './simple-snapshots';
 export { COMPOSITE_MAGIC, NESTED_DELEGATE_MAGIC } from './read-composite-snapshot';

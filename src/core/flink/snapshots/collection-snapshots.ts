@@ -1,5 +1,5 @@
 import type { ByteReader } from '../../io';
-import type { DecodedValue, SnapshotReader, ValueCodec, ValueMode } from './snapshot-types';
+import type { ByteRange, DecodedValue, SnapshotReader, ValueCodec, ValueMode } from './snapshot-types';
 import { checkOuterVersion, expectNestedCount, readCompositeSnapshot } from './read-composite-snapshot';
 import { makeComposite } from './make-composite';
 
@@ -20,28 +20,26 @@ function decodeList(r: ByteReader, [element]: ValueCodec[], mode: ValueMode | un
 }
 
 /**
- * Where each entry's value lies in its stream (absolute offsets, null flag included), per
- * decoded map: a heap MapState stores a key's whole map as one value, and each user key's entry
- * needs its own range. Kept beside the value, so the decoded model and its JSON stay as they are.
+ * MapSerializer values: `i32` size, then key, `bool` isNull, value unless null. With where each
+ * entry's value lies (absolute offsets, from the null flag on, as a canonical MapState entry's value
+ * is written: flag + value), for the codec's `decodeWithEntryRanges`.
  */
-export const MAP_ENTRY_VALUE_RANGES = new WeakMap<DecodedValue, { offset: number; length: number }[]>();
-
-/** MapSerializer values: `i32` size, then key, `bool` isNull, value unless null. */
-function decodeMap(r: ByteReader, [key, value]: ValueCodec[], mode: ValueMode | undefined): DecodedValue {
+function decodeMapWithEntryRanges(r: ByteReader, [key, value]: ValueCodec[], mode: ValueMode | undefined): { value: DecodedValue; entryRanges: ByteRange[] } {
   const n = r.readCount('map entries', 2);
   const entries: { key: DecodedValue; value: DecodedValue }[] = [];
-  const ranges: { offset: number; length: number }[] = [];
+  const entryRanges: ByteRange[] = [];
   for (let i = 0; i < n; i++) {
     const k = key!.decode(r, mode);
-    // from the null flag on, as a canonical MapState entry's value is written (flag + value)
     const at = r.absolutePosition;
     const isNull = r.readBool('map value null flag');
     entries.push({ key: k, value: isNull ? { kind: 'null' } : value!.decode(r, mode) });
-    ranges.push({ offset: at, length: r.absolutePosition - at });
+    entryRanges.push({ offset: at, length: r.absolutePosition - at });
   }
-  const map: DecodedValue = { kind: 'map', entries };
-  MAP_ENTRY_VALUE_RANGES.set(map, ranges);
-  return map;
+  return { value: { kind: 'map', entries }, entryRanges };
+}
+
+function decodeMap(r: ByteReader, codecs: ValueCodec[], mode: ValueMode | undefined): DecodedValue {
+  return decodeMapWithEntryRanges(r, codecs, mode).value;
 }
 
 /** SetSerializer values (2.x): `i32` size, then per element `bool` isNull + element. */
@@ -84,7 +82,12 @@ export const mapSnapshotReader: SnapshotReader = {
     const { outerVersion, nested } = readCompositeSnapshot(r, version, ctx, noOuter);
     if (version >= 3) checkOuterVersion(r, name, outerVersion, [1]);
     expectNestedCount(r, name, nested, 2, at);
-    return makeComposite(name, version, nested, `Map<${nested[0]!.typeLabel}, ${nested[1]!.typeLabel}>`, -1, decodeMap);
+    const snapshot = makeComposite(name, version, nested, `Map<${nested[0]!.typeLabel}, ${nested[1]!.typeLabel}>`, -1, decodeMap);
+    if (snapshot.codec) {
+      const codecs = nested.map((n) => n.codec!);
+      snapshot.codec.decodeWithEntryRanges = (vr, mode) => decodeMapWithEntryRanges(vr, codecs, mode);
+    }
+    return snapshot;
   },
 };
 

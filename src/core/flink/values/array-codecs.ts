@@ -1,5 +1,5 @@
 import type { ByteReader } from '../../io';
-import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
+import type { DecodedValue, ValueCodec } from './value-types';
 import { encodeBase64 } from './encode-base64';
 import { booleanCodec, charCodec, doubleCodec, floatCodec, intCodec, longCodec, shortCodec } from './primitive-codecs';
 

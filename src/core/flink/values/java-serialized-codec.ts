@@ -1,5 +1,5 @@
 import { decodeModifiedUtf8, type ByteReader, formatHex } from '../../io';
-import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
+import type { DecodedValue, ValueCodec } from './value-types';
 import { encodeBase64 } from './encode-base64';
 
 const STREAM_MAGIC = [0xac, 0xed, 0x00, 0x05];

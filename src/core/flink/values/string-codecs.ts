@@ -1,5 +1,5 @@
 import { type ByteReader, readVarintAt, varintCursor } from '../../io';
-import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
+import type { DecodedValue, ValueCodec } from './value-types';
 import { bigIntFromTwosComplement } from './big-int-from-twos-complement';
 
 /** StringSerializer: Flink StringValue.writeString, null allowed. */

@@ -1,5 +1,5 @@
 import type { ByteReader } from '../../io';
-import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
+import type { DecodedValue, ValueCodec } from './value-types';
 
 /** Value codecs of the date/time serializers. Texts are ISO-8601 (UTC for instants). */
 

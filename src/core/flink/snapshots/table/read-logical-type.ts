@@ -5,8 +5,8 @@
  * stream reader and turned into a `LogicalType`: the `LogicalTypeRoot` name, nullability and the
  * parameters the binary layout needs (length, precision, scale, element / key / value / field types).
  */
-import type { ByteReader } from '../../io';
-import { readJavaSerializedObject, type JavaValue } from '../values/read-java-object-stream';
+import type { ByteReader } from '../../../io';
+import { readJavaSerializedObject, type JavaValue } from '../../values/read-java-object-stream';
 
 export interface LogicalType {
   /** the `LogicalTypeRoot` constant: `BIGINT`, `VARCHAR`, `TIMESTAMP_WITHOUT_TIME_ZONE`, `ROW`, … */

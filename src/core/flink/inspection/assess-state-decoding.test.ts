@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StateReadGap } from '../scan/count-state-entries';
 import { assessStateDecoding, summarizeStateDecoding } from './assess-state-decoding';
-import type { InspectedOperator, InspectedState } from './inspection-types';
+import type { InspectedOperator, InspectedState } from '../savepoint/inspection-types';
 
 const OP = 'aa'.repeat(16);
 

@@ -10,7 +10,7 @@
  * before any of its entries).
  */
 import type { StateReadGap } from '../scan/count-state-entries';
-import type { InspectedOperator, InspectedState, InspectionSummary } from './inspection-types';
+import type { InspectedOperator, InspectedState, InspectionSummary } from '../savepoint/inspection-types';
 
 /**
  * Sets `decoded` and `decodedReason` of every state. `gaps` are the entry scan's (undefined without a

@@ -27,16 +27,16 @@
  * - the Table runtime's `TimeWindow` (`i64` start, `i64` end) and `CountWindow` (`i64` id) serializers.
  */
 import { strFromU8 } from 'fflate';
-import type { ByteReader } from '../../io';
-import type { DecodedValue, SerializerSnapshot, SnapshotReader, ValueCodec } from '../snapshots/snapshot-types';
-import { expectNestedCount, readCompositeSnapshot, readNestedSnapshots } from '../snapshots/read-composite-snapshot';
-import { makeComposite } from '../snapshots/make-composite';
-import { encodeBase64 } from '../values/encode-base64';
-import { readJavaSerializedObject } from '../values/read-java-object-stream';
-import { formatBigDecimal } from '../values/string-codecs';
+import type { ByteReader } from '../../../io';
+import type { DecodedValue, SerializerSnapshot, SnapshotReader, ValueCodec } from '../snapshot-types';
+import { expectNestedCount, readCompositeSnapshot, readNestedSnapshots } from '../read-composite-snapshot';
+import { makeComposite } from '../make-composite';
+import { encodeBase64 } from '../../values/encode-base64';
+import { readJavaSerializedObject } from '../../values/read-java-object-stream';
+import { formatBigDecimal } from '../../values/string-codecs';
 import { decodeBinaryCollection, decodeBinaryRow, formatTimestamp, type RowShape } from './decode-binary-row';
 import { formatLogicalType, readDataTypeStream, readLogicalOrDataTypeStream, readLogicalTypeStream, type LogicalType } from './read-logical-type';
-import { bigIntFromTwosComplement } from '../values/big-int-from-twos-complement';
+import { bigIntFromTwosComplement } from '../../values/big-int-from-twos-complement';
 
 const TYPEUTILS = 'org.apache.flink.table.runtime.typeutils.';
 const ROW_DATA = `${TYPEUTILS}RowDataSerializer$RowDataSerializerSnapshot`;

@@ -1,4 +1,4 @@
-import type { InspectedState, StateMetaInfo, StateScope } from './inspection-types';
+import type { InspectedState, StateMetaInfo, StateScope } from '../savepoint/inspection-types';
 import type { SerializerSnapshot } from '../snapshots/snapshot-types';
 
 /** The first unknown snapshot in a tree of snapshots (depth-first; of an unknown one, the unknown class nested in it, if any). */

@@ -20,12 +20,12 @@
  *   (a multiset maps each element to its INT count).
  */
 import { strFromU8 } from 'fflate';
-import { ByteReader } from '../../io';
-import type { DecodedValue, ValueCodec } from '../snapshots/snapshot-types';
-import { encodeBase64 } from '../values/encode-base64';
-import { formatBigDecimal } from '../values/string-codecs';
+import { ByteReader } from '../../../io';
+import type { DecodedValue, ValueCodec } from '../snapshot-types';
+import { encodeBase64 } from '../../values/encode-base64';
+import { formatBigDecimal } from '../../values/string-codecs';
 import { formatLogicalType, type LogicalType } from './read-logical-type';
-import { bigIntFromTwosComplement } from '../values/big-int-from-twos-complement';
+import { bigIntFromTwosComplement } from '../../values/big-int-from-twos-complement';
 
 const ROW_KINDS = ['+I', '-U', '+U', '-D'] as const;
 /** the value type of a MULTISET's map: each element's count */

@@ -5,9 +5,9 @@
  * variable part in 8-byte words).
  */
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, isDecodeError, type DecodeError } from '../../io';
-import { createSnapshotRegistry, type DecodedValue, type SerializerSnapshot } from '../index';
-import { readSerializerSnapshot } from '../snapshots/read-serializer-snapshot';
+import { ByteReader, ByteWriter, isDecodeError, type DecodeError } from '../../../io';
+import { createSnapshotRegistry, type DecodedValue, type SerializerSnapshot } from '../../index';
+import { readSerializerSnapshot } from '../read-serializer-snapshot';
 
 const registry = createSnapshotRegistry();
 const LOGICAL = 'org.apache.flink.table.types.logical.';

@@ -2,13 +2,13 @@ import { isDecodeError, type DecodeErrorJson, type SavepointFiles } from '../../
 import type { CancelSignal } from '../cancel-signal';
 import { countStateEntries, type StateReadGap } from '../scan/count-state-entries';
 import { assessStateDecoding, summarizeStateDecoding } from './assess-state-decoding';
-import type { InspectedOperator, InspectedState, SavepointInspection, StateMetaInfo } from './inspection-types';
+import type { InspectedOperator, InspectedState, SavepointInspection, StateMetaInfo } from '../savepoint/inspection-types';
 import { mergeInspectedState } from './merge-inspected-states';
-import { openSavepoint, type OpenedSavepoint } from './open-savepoint';
+import { openSavepoint, type OpenedSavepoint } from '../savepoint/open-savepoint';
 import { readSubtaskKeyedStream, readSubtaskOperatorStream, type SubtaskKeyedStream, type SubtaskOperatorStream } from '../headers/read-subtask-state-headers';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { OperatorState, SubtaskState } from '../metadata/metadata-types';
-import { readAheadInOrder } from './read-ahead-in-order';
+import { readAheadInOrder } from '../savepoint/read-ahead-in-order';
 
 /**
  * How many subtasks' state headers are read at once (each subtask reads its files one after another,
