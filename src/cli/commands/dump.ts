@@ -16,7 +16,7 @@ import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { JSON_SCHEMA_VERSION, METADATA_OPTION, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 import { waitForDrain } from '../write-to-writable';
-import { createCommandRegistry } from './create-command-registry';
+import { createSavepointRegistry } from '../../core/compat';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
 const WIRE_TYPES = ['varint', 'fixed64', 'length-delimited', 'group', 'end-group', 'fixed32'];
@@ -65,7 +65,7 @@ export const dumpCommand: CliCommand = {
     const format = parseFormat(values['format'], TEXT_OR_JSON);
     const userSchema = await readUserSchema(values);
     const files = await openNodeInput(savepoint, savepointInputOptions(values));
-    const registry = createCommandRegistry(userSchema);
+    const registry = createSavepointRegistry({ schema: userSchema });
     const caps = values['full-values'] === true ? NO_VALUE_VIEW_CAPS : VALUE_VIEW_CAPS;
     // entries are written in batches of about OUTPUT_BATCH characters: one write per entry cost a system call each
     const output = createBatchedWriter(io.stdout);

@@ -19,7 +19,7 @@ import { METADATA_OPTION, savepointInputOptions, takeOnePositional } from '../pa
 import { openNodeInput } from '../sources';
 import { rethrowAsOutputFailure } from '../output-failure';
 import { endWritable, flushWritable, writeToWritable } from '../write-to-writable';
-import { createCommandRegistry } from './create-command-registry';
+import { createSavepointRegistry } from '../../core/compat';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
 const FORMATS: readonly ExportFormat[] = ['jsonl', 'csv', 'parquet', 'arrow'];
@@ -85,7 +85,7 @@ export const exportCommand: CliCommand = {
     // the job's schema decodes Protobuf held by Kryo or flink-protobuf-serde (no snapshot of theirs embeds one), as dump and stats do
     const userSchema = await readUserSchema(values);
     const files = await openNodeInput(savepoint, savepointInputOptions(values));
-    const registry = createCommandRegistry(userSchema);
+    const registry = createSavepointRegistry({ schema: userSchema });
     const opened = await openSavepoint(files);
     const op = findOperator(opened, operator);
     if (op === undefined) throw wrongInput('not-found', `expected an operator of the savepoint (id or uid), found ${JSON.stringify(operator)}`);

@@ -11,7 +11,7 @@ import { buildInspectDocument } from '../format/build-inspect-document';
 import { formatInspectionText } from '../format/format-inspection-text';
 import { openNodeInput } from '../sources';
 import { colorInspectionText, shouldColor } from '../format-color';
-import { createCommandRegistry } from './create-command-registry';
+import { createSavepointRegistry } from '../../core/compat';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
 export const inspectCommand: CliCommand = {
@@ -47,7 +47,7 @@ export const inspectCommand: CliCommand = {
     if (values['handles'] === true && format !== 'json') throw new CliUsageError('--handles needs --format json');
     const userSchema = await readUserSchema(values);
     const files = await openNodeInput(savepoint, savepointInputOptions(values));
-    const registry = createCommandRegistry(userSchema);
+    const registry = createSavepointRegistry({ schema: userSchema });
     const inspection = await inspectSavepoint(files, registry, { countEntries: values['headers-only'] !== true });
     if (format === 'json') {
       const doc = buildInspectDocument(inspection, values['handles'] === true ? { metadata: (await openSavepoint(files)).metadata } : {});

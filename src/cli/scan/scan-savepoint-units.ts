@@ -4,10 +4,10 @@
  * value bytes and running the Protobuf structural scan on every Protobuf value where it lies in the
  * read buffer — never the full decoder. Memory is bounded by the read buffers (reused across streams).
  */
-import { createSnapshotRegistry, openSavepoint, scanState, type CancelSignal, type OpenedSavepoint, type SampleCoverage, type StateScope, type ValueFrame } from '../../core/flink';
-import { createRowKeyText, describeEntryKey, loadDescriptorSet, registerKryoProtobufReaders, registerPeerSerdeReaders } from '../../core/compat';
+import { openSavepoint, scanState, type CancelSignal, type OpenedSavepoint, type SampleCoverage, type StateScope, type ValueFrame } from '../../core/flink';
+import { createRowKeyText, createSavepointRegistry, describeEntryKey } from '../../core/compat';
 import type { ByteSource, DecodeErrorJson, SavepointFiles } from '../../core/io';
-import { asProtobufFrame, createProtobufStateScan, getProtobufScanIndex, listProtobufFrames, registerProtobufSnapshotReaders, type EntryKeyText, type ProtobufStateScan } from '../../core/protobuf';
+import { asProtobufFrame, createProtobufStateScan, getProtobufScanIndex, listProtobufFrames, type EntryKeyText, type ProtobufStateScan } from '../../core/protobuf';
 import type { ScanOptions, ScanUnit, StateStats } from './state-stats-types';
 
 export interface UnitsScanResult {
@@ -20,12 +20,7 @@ export interface UnitsScanResult {
 export async function scanSavepointUnits(input: SavepointFiles, units: readonly Pick<ScanUnit, 'operatorId' | 'subtask'>[], options: ScanOptions & { signal?: CancelSignal } = {}): Promise<UnitsScanResult> {
   const counter = { bytes: 0 };
   const files = countStateFileReads(input, counter);
-  const registry = createSnapshotRegistry();
-  registerProtobufSnapshotReaders(registry);
-  const kryo = options.kryoSchema;
-  const schema = kryo ? { ...kryo, set: loadDescriptorSet(kryo.bytes, kryo.name).set } : undefined;
-  registerKryoProtobufReaders(registry, schema);
-  registerPeerSerdeReaders(registry, schema);
+  const registry = createSavepointRegistry({ schema: options.kryoSchema });
   const opened = countInlineStateReads(await openSavepoint(files), counter);
   const stats = new Map<string, StateStats & { scan?: ProtobufStateScan }>();
   const errors: DecodeErrorJson[] = [];

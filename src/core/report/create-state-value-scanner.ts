@@ -6,9 +6,8 @@
  * (mergeStateValueTallies), equal the tally of one whole read. scanOperator reads the states of one
  * operator in one pass over its streams (a read of one state frames every state's entries anyway).
  */
-import { createValueWarningCollector, identifyProtobufSchema, scanProtobufStateValues } from '../compat';
-import { createSnapshotRegistry, openSavepoint, type CancelSignal, type OpenedSavepoint } from '../flink';
-import { registerProtobufSnapshotReaders } from '../protobuf';
+import { createSavepointRegistry, createValueWarningCollector, identifyProtobufSchema, scanProtobufStateValues } from '../compat';
+import { openSavepoint, type CancelSignal, type OpenedSavepoint } from '../flink';
 import { isDecodeError, type DecodeError, type SavepointFiles } from '../io';
 import type { EvaluatedProtobufState, EvaluatedSavepoint, StateValuesNotRead, StateValueTally } from './check-savepoint-types';
 
@@ -25,8 +24,7 @@ export interface StateValueScanner {
 
 /** `opened`: the savepoint already opened by the caller (else it is opened here). */
 export async function createStateValueScanner(files: SavepointFiles, evaluated: EvaluatedSavepoint, signal?: CancelSignal, opened?: OpenedSavepoint): Promise<StateValueScanner> {
-  const registry = createSnapshotRegistry();
-  registerProtobufSnapshotReaders(registry);
+  const registry = createSavepointRegistry({ serializers: 'protobuf' });
   const savepoint = opened ?? (await openSavepoint(files));
 
   /** One pass over the states' operator; throws what the read throws. */
