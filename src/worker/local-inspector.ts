@@ -26,7 +26,7 @@ import { scanStateStatistics, type ScannedState } from './scan-state-statistics'
 import { signalOf, StepRunner } from './step-runner';
 import { isCutValue } from './to-entry-protobuf-value';
 import { toPlainData } from './to-plain-data';
-import { trackOpenedSavepointReads, trackSavepointReads } from './track-savepoint-reads';
+import { trackOpenedSavepointReads } from './track-savepoint-reads';
 
 /** The tool identity written into reports: the same as the CLI's, so exports equal `check` output. */
 export const REPORT_TOOL = { name: 'savepoint-inspector', version: packageJson.version };
@@ -58,8 +58,10 @@ export class LocalInspector implements Inspector {
   async getInspection(onProgress?: ProgressListener): Promise<SavepointInspection> {
     const session = this.requireSavepoint();
     return this.steps.run('reading-metadata', onProgress, async (cancel, phase, _bytesRead, step) => {
+      // `_metadata` of the session, read once (openMetadata); this step reads the state headers
+      const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
       phase('reading-state-headers', 0);
-      const inspection = await inspectSavepoint(trackSavepointReads(session.savepoint, step), this.registry, { signal: signalOf(cancel) });
+      const inspection = await inspectSavepoint(opened, this.registry, { signal: signalOf(cancel) });
       this.savedSchemas.set(session, new Map(findProtobufStates(inspection).protobuf.map((f) => [f.content.descriptorSha256, f.content.descriptorBytes])));
       return toPlainData(inspection);
     });
@@ -102,14 +104,14 @@ export class LocalInspector implements Inspector {
     const session = this.requireSavepoint();
     return this.steps.run('reading-state-headers', onProgress, async (cancel, phase, _bytesRead, step) => {
       const registry = createSavepointRegistry({ serializers: 'protobuf' });
-      const inspection = await inspectSavepoint(trackSavepointReads(session.savepoint, step), registry, { signal: signalOf(cancel) });
+      const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
+      const inspection = await inspectSavepoint(opened, registry, { signal: signalOf(cancel) });
       const op = inspection.operators.find((o) => o.id === query.operatorId);
       const states = query.states.map(({ state: name, scope }) => {
         const state = op?.states.find((s) => s.name === name && (scope === undefined || s.scope === scope));
         if (op === undefined || state === undefined) throw wrongInput('not-found', `expected a state of the savepoint, found ${JSON.stringify(name)} of operator ${query.operatorId}`);
         return state;
       });
-      const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
       phase('scanning-values', op!.stateSize);
       const results = await exportStates(
         opened,
@@ -170,8 +172,10 @@ export class LocalInspector implements Inspector {
     const report = await this.steps.run('evaluating', onProgress, async (cancel, phase, _bytesRead, step) => {
       phase(scanValues ? 'scanning-values' : 'evaluating', scanValues ? totalBytes(session.savepoint) : 0);
       const newSchema = await readNewSchema(schema, session.opened.digests);
+      const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
       return checkSavepoint({
-        files: trackSavepointReads(session.savepoint, step),
+        files: opened.files,
+        opened,
         ...newSchema,
         tool: REPORT_TOOL,
         target: options.target,

@@ -7,7 +7,6 @@
  * scan in this thread gives. Small savepoints (below `minParallelBytes` of state in those
  * subtasks), one worker or one subtask: scanned in this thread.
  */
-import { openSavepoint } from '../../core/flink';
 import type { SavepointFiles } from '../../core/io';
 import { createStateValueScanner, mergeStateValueTallies, scanValuesByOperator, type CheckSavepointInput, type EvaluatedSavepoint, type StateValuesNotRead, type StateValueTally } from '../../core/report';
 import { listScanUnits } from './list-scan-units';
@@ -16,7 +15,7 @@ import { runWorkerThreads } from './run-worker-threads';
 import type { ScanUnit } from './state-stats-types';
 
 /** What a worker needs to evaluate the states again: the check's input without the opened files and the callbacks. */
-export type WorkerCheckInput = Omit<CheckSavepointInput, 'files' | 'scanValueTallies' | 'signal'>;
+export type WorkerCheckInput = Omit<CheckSavepointInput, 'files' | 'opened' | 'scanValueTallies' | 'signal'>;
 
 /** One (state, subtask) tally of a worker; `state` is the index in EvaluatedSavepoint.protobuf. */
 export interface SubtaskValueTally {
@@ -43,7 +42,8 @@ const DEFAULT_MIN_PARALLEL_BYTES = 32 * 1024 * 1024;
 /** A CheckSavepointInput.scanValueTallies for the savepoint at `input` (a path or URL the workers open again). */
 export function createParallelValueScan(input: string, files: SavepointFiles, check: WorkerCheckInput, options: ParallelValueScanOptions = {}): (evaluated: EvaluatedSavepoint) => Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
   return async (evaluated) => {
-    const opened = await openSavepoint(files);
+    // the savepoint as the check opened it: `_metadata` is not read again
+    const opened = evaluated.opened;
     const units = listScanUnits(opened, evaluated.protobuf.map((s) => s.found.operator.id));
     const bytes = units.reduce((sum, u) => sum + u.bytes, 0);
     const workers = Math.max(1, Math.min(options.workers ?? 2, units.length));

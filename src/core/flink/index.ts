@@ -15,6 +15,7 @@ export { inspectSavepoint } from './savepoint/inspect-savepoint';
 export { type InspectedOperator, type InspectedState, type InspectionSummary, type SavepointInspection, type StateEntry, type StateScope } from './savepoint/inspection-types';
 export { openHttpSavepointFolder } from './savepoint/open-http-savepoint-folder';
 export { type OpenedSavepoint, openSavepoint } from './savepoint/open-savepoint';
+export { type SavepointSession, openSavepointSession } from './savepoint/savepoint-session';
 export { type ScanPart, type SubtaskHeaderCache, createSubtaskHeaderCache, findOperator, scanState } from './scan/scan-state';
 export { findNestedValues } from './snapshots/find-nested-values';
 export { type KryoSnapshotDetails, getKryoSnapshotDetails, kryoSnapshotReader } from './snapshots/kryo-snapshot';

@@ -1,10 +1,12 @@
 import type { LibraryLine, SerializerSettings, StateCompatibility, TypeKind, FoundKryoProtobufState, FoundPeerSerdeState, FoundProtobufState, FoundOtherState, ValueWarningTally } from '../compat';
-import type { CancelSignal } from '../flink';
+import type { CancelSignal, OpenedSavepoint } from '../flink';
 import type { SavepointFiles } from '../io';
 import type { NewSchemaReport, ReportInputFile } from './report-types';
 
 export interface CheckSavepointInput {
   files: SavepointFiles;
+  /** the savepoint at `files` already opened (a SavepointSession's): `_metadata` is not read again to open it */
+  opened?: OpenedSavepoint;
   /** the new schema as a FileDescriptorSet (from a descriptor-set file, or extracted from the job jar) */
   descriptorSet: { name: string; bytes: Uint8Array };
   /**
@@ -49,6 +51,8 @@ export interface EvaluatedProtobufState {
 
 /** `_metadata` and the state headers read, every Protobuf state evaluated against the new set; no value read yet. */
 export interface EvaluatedSavepoint {
+  /** the savepoint as the evaluation opened it (or as `opened` gave it): the value scan reads it, not `_metadata` again */
+  opened: OpenedSavepoint;
   newSettings: Required<SerializerSettings>;
   target: LibraryLine;
   protobuf: EvaluatedProtobufState[];

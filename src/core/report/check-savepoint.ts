@@ -116,7 +116,8 @@ function toReportOperator(op: { id: string; uid?: string | undefined; name?: str
 
 async function scanTallies(input: CheckSavepointInput, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
   if (input.scanValueTallies) return input.scanValueTallies(evaluated);
-  const scanner = await createStateValueScanner(input.files, evaluated, input.signal);
+  // the savepoint the evaluation opened: `_metadata` is not read again
+  const scanner = await createStateValueScanner(input.files, evaluated, input.signal, evaluated.opened);
   return scanValuesByOperator(scanner, evaluated);
 }
 
