@@ -7,7 +7,6 @@
  * scan in this thread gives. Small savepoints (below `minParallelBytes` of state in those
  * subtasks), one worker or one subtask: scanned in this thread.
  */
-import type { SavepointFiles } from '../../core/io';
 import { createStateValueScanner, mergeStateValueTallies, scanValuesByOperator, type CheckSavepointInput, type EvaluatedSavepoint, type StateValuesNotRead, type StateValueTally } from '../../core/report';
 import { listScanUnits } from './list-scan-units';
 import { splitUnits } from './run-parallel-scan';
@@ -40,7 +39,7 @@ export interface ParallelValueScanOptions {
 const DEFAULT_MIN_PARALLEL_BYTES = 32 * 1024 * 1024;
 
 /** A CheckSavepointInput.scanValueTallies for the savepoint at `input` (a path or URL the workers open again). */
-export function createParallelValueScan(input: string, files: SavepointFiles, check: WorkerCheckInput, options: ParallelValueScanOptions = {}): (evaluated: EvaluatedSavepoint) => Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
+export function createParallelValueScan(input: string, check: WorkerCheckInput, options: ParallelValueScanOptions = {}): (evaluated: EvaluatedSavepoint) => Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
   return async (evaluated) => {
     // the savepoint as the check opened it: `_metadata` is not read again
     const opened = evaluated.opened;
@@ -50,7 +49,7 @@ export function createParallelValueScan(input: string, files: SavepointFiles, ch
     const inThread = workers === 1 || bytes < (options.minParallelBytes ?? DEFAULT_MIN_PARALLEL_BYTES);
     options.onPlan?.({ workers: inThread ? 0 : workers, subtasks: units.length });
     if (inThread) {
-      return scanValuesByOperator(await createStateValueScanner(files, evaluated, undefined, opened), evaluated);
+      return scanValuesByOperator(createStateValueScanner(evaluated), evaluated);
     }
     const parts = (await runWorkers(input, options.metadataPath, check, splitUnits(units, workers))).flat();
     return evaluated.protobuf.map((state, i) => {

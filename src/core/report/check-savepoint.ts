@@ -117,7 +117,7 @@ function toReportOperator(op: { id: string; uid?: string | undefined; name?: str
 async function scanTallies(input: CheckSavepointInput, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
   if (input.scanValueTallies) return input.scanValueTallies(evaluated);
   // the savepoint the evaluation opened: `_metadata` is not read again
-  const scanner = await createStateValueScanner(input.files, evaluated, input.signal, evaluated.opened);
+  const scanner = createStateValueScanner(evaluated, input.signal);
   return scanValuesByOperator(scanner, evaluated);
 }
 
