@@ -7,14 +7,14 @@
  * scan in this thread gives. Small savepoints (below `minParallelBytes` of state in those
  * subtasks), one worker or one subtask: scanned in this thread.
  */
-import { createStateValueScanner, mergeStateValueTallies, scanValuesByOperator, type CheckSavepointInput, type EvaluatedSavepoint, type StateValuesNotRead, type StateValueTally } from '../../core/report';
+import { IN_THREAD_VALUE_SCANNER, mergeStateValueTallies, type CheckSavepointInput, type StateValuesNotRead, type StateValueTally, type ValueScanner } from '../../core/report';
 import { listScanUnits } from './list-scan-units';
 import { splitUnits } from './run-parallel-scan';
 import { runWorkerThreads } from './run-worker-threads';
 import type { ScanUnit } from './state-stats-types';
 
 /** What a worker needs to evaluate the states again: the check's input without the opened files and the callbacks. */
-export type WorkerCheckInput = Omit<CheckSavepointInput, 'files' | 'opened' | 'scanValueTallies' | 'signal'>;
+export type WorkerCheckInput = Omit<CheckSavepointInput, 'files' | 'opened' | 'valueScanner' | 'signal'>;
 
 /** One (state, subtask) tally of a worker; `state` is the index in EvaluatedSavepoint.protobuf. */
 export interface SubtaskValueTally {
@@ -38,9 +38,9 @@ export interface ParallelValueScanOptions {
 
 const DEFAULT_MIN_PARALLEL_BYTES = 32 * 1024 * 1024;
 
-/** A CheckSavepointInput.scanValueTallies for the savepoint at `input` (a path or URL the workers open again). */
-export function createParallelValueScan(input: string, check: WorkerCheckInput, options: ParallelValueScanOptions = {}): (evaluated: EvaluatedSavepoint) => Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
-  return async (evaluated) => {
+/** A CheckSavepointInput.valueScanner for the savepoint at `input` (a path or URL the workers open again). */
+export function createParallelValueScanner(input: string, check: WorkerCheckInput, options: ParallelValueScanOptions = {}): ValueScanner {
+  const scanValues: ValueScanner['scanValues'] = async (evaluated, signal) => {
     // the savepoint as the check opened it: `_metadata` is not read again
     const opened = evaluated.opened;
     const units = listScanUnits(opened, evaluated.protobuf.map((s) => s.found.operator.id));
@@ -49,7 +49,7 @@ export function createParallelValueScan(input: string, check: WorkerCheckInput, 
     const inThread = workers === 1 || bytes < (options.minParallelBytes ?? DEFAULT_MIN_PARALLEL_BYTES);
     options.onPlan?.({ workers: inThread ? 0 : workers, subtasks: units.length });
     if (inThread) {
-      return scanValuesByOperator(createStateValueScanner(evaluated), evaluated);
+      return IN_THREAD_VALUE_SCANNER.scanValues(evaluated, signal);
     }
     const parts = (await runWorkers(input, options.metadataPath, check, splitUnits(units, workers))).flat();
     return evaluated.protobuf.map((state, i) => {
@@ -62,6 +62,7 @@ export function createParallelValueScan(input: string, check: WorkerCheckInput, 
       return mergeStateValueTallies(mine.map((p) => p.result));
     });
   };
+  return { scanValues };
 }
 
 function runWorkers(input: string, metadataPath: string | undefined, check: WorkerCheckInput, shares: ScanUnit[][]): Promise<SubtaskValueTally[][]> {
