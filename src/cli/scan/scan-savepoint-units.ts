@@ -6,7 +6,7 @@
  */
 import { openSavepoint, scanState, type CancelSignal, type OpenedSavepoint, type SampleCoverage, type StateScope, type ValueFrame } from '../../core/flink';
 import { createRowKeyText, createSavepointRegistry, describeEntryKey } from '../../core/compat';
-import type { ByteSource, DecodeErrorJson, SavepointFiles } from '../../core/io';
+import { observeSourceReads, type ByteSource, type DecodeErrorJson, type SavepointFiles } from '../../core/io';
 import { asProtobufFrame, createProtobufStateScan, getProtobufScanIndex, listProtobufFrames, type EntryKeyText, type ProtobufStateScan } from '../../core/protobuf';
 import type { ScanOptions, ScanUnit, StateStats } from './state-stats-types';
 
@@ -112,28 +112,7 @@ function countInlineStateReads(opened: OpenedSavepoint, counter: { bytes: number
 }
 
 function countReads(src: ByteSource, counter: { bytes: number }): ByteSource {
-  const readInto = src.readInto?.bind(src);
-  return {
-    name: src.name,
-    size: src.size,
-    // what was read, counted once it arrived (a read that fails, e.g. past the end, reads nothing)
-    read(offset, length) {
-      return src.read(offset, length).then((bytes) => {
-        counter.bytes += bytes.length;
-        return bytes;
-      });
-    },
-    ...(readInto === undefined
-      ? {}
-      : {
-          readInto(offset: number, length: number, target: Uint8Array) {
-            return readInto(offset, length, target).then((result) => {
-              counter.bytes += length;
-              return result;
-            });
-          },
-        }),
-  };
+  return observeSourceReads(src, { onRead: (bytes) => void (counter.bytes += bytes) });
 }
 
 /** The input with its state-file reads counted (the reads of `_metadata` itself are not: see countInlineStateReads). */

@@ -3,12 +3,13 @@
  * by `export`, by `dump` (also when it lists the operator's states for a wrong name) and by
  * `inspect --handles`. The input the command opens is wrapped so every read of `_metadata` is counted.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ByteSource, SavepointFiles } from '../../core/io';
-import { runCli } from '../run-cli';
+import type { ByteSource, SavepointFiles } from '../../src/core/io';
+import { runCli } from '../../src/cli/run-cli';
+import { requireCommitted } from '../helpers/committed-data';
 
 const reads = vi.hoisted(() => ({ metadataBytes: 0, metadataSize: 0 }));
 
@@ -38,14 +39,12 @@ function countMetadataReads(files: SavepointFiles): SavepointFiles {
   return { ...files, metadata };
 }
 
-vi.mock('../sources', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../sources')>();
+vi.mock('../../src/cli/sources', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/cli/sources')>();
   return { ...actual, openNodeInput: async (...args: Parameters<typeof actual.openNodeInput>) => countMetadataReads(await actual.openNodeInput(...args)) };
 });
 
-const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
-const exists = existsSync(SAVEPOINT);
-if (!exists) console.warn(`skipping the _metadata read counts: ${SAVEPOINT} is absent`);
+const SAVEPOINT = requireCommitted(path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint'));
 
 async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -54,7 +53,7 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
   return { code, stdout, stderr };
 }
 
-describe.skipIf(!exists)('_metadata is read once per command', () => {
+describe('_metadata is read once per command', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'metadata-read-once-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   beforeEach(() => {
