@@ -17,11 +17,11 @@ export interface UnitsScanResult {
   bytesRead: number;
 }
 
-export async function scanSavepointUnits(input: SavepointFiles, units: readonly Pick<ScanUnit, 'operatorId' | 'subtask'>[], options: ScanOptions & { signal?: CancelSignal } = {}): Promise<UnitsScanResult> {
+/** `input`: the savepoint already opened (the caller's: `_metadata` is not read again), or its files (a worker thread's: opened here). */
+export async function scanSavepointUnits(input: SavepointFiles | OpenedSavepoint, units: readonly Pick<ScanUnit, 'operatorId' | 'subtask'>[], options: ScanOptions & { signal?: CancelSignal } = {}): Promise<UnitsScanResult> {
   const counter = { bytes: 0 };
-  const files = countStateFileReads(input, counter);
   const registry = createSavepointRegistry({ schema: options.kryoSchema });
-  const opened = countInlineStateReads(await openSavepoint(files), counter);
+  const opened = countStateReads('resolveStreamHandle' in input ? input : await openSavepoint(input), counter);
   const stats = new Map<string, StateStats & { scan?: ProtobufStateScan }>();
   const errors: DecodeErrorJson[] = [];
   const slot = (operatorId: string, state: string, scope: StateScope) => {
@@ -98,15 +98,17 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
 }
 
 /**
- * The opened savepoint with the reads of state inline in `_metadata` counted (handle code 1: the
- * bytes lie in `_metadata`, read whole when it was opened; what the scan reads of them is state read).
+ * The opened savepoint with its state reads counted: every stream a handle resolves to (a state file,
+ * a segment of one, or state inline in `_metadata`: read whole when it was opened, what the scan reads of
+ * it is state read), and the files reached by name. The reads of `_metadata` itself are not counted.
  */
-function countInlineStateReads(opened: OpenedSavepoint, counter: { bytes: number }): OpenedSavepoint {
+function countStateReads(opened: OpenedSavepoint, counter: { bytes: number }): OpenedSavepoint {
   return {
     ...opened,
+    files: countStateFileReads(opened.files, counter),
     resolveStreamHandle(handle, context) {
       const resolved = opened.resolveStreamHandle(handle, context);
-      return handle.kind === 'inline' ? { ...resolved, source: countReads(resolved.source, counter) } : resolved;
+      return { ...resolved, source: countReads(resolved.source, counter) };
     },
   };
 }
@@ -115,7 +117,7 @@ function countReads(src: ByteSource, counter: { bytes: number }): ByteSource {
   return observeSourceReads(src, { onRead: (bytes) => void (counter.bytes += bytes) });
 }
 
-/** The input with its state-file reads counted (the reads of `_metadata` itself are not: see countInlineStateReads). */
+/** The input with its state-file reads counted (the reads of `_metadata` itself are not). */
 function countStateFileReads(input: SavepointFiles, counter: { bytes: number }): SavepointFiles {
   const wrap = (src: ByteSource) => countReads(src, counter);
   const cache = new Map<string, ByteSource>();
