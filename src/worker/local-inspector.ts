@@ -8,10 +8,9 @@
  * `listEntries`/`getEntryDetail` read one key group's block per page; `check` runs the value scan
  * of the CLI's `check` (its report is what the export writes).
  */
-import { createSnapshotRegistry, createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry, type StateSample } from '../core/flink';
-import { findProtobufStates, indexDeclarations, loadDescriptorSet, registerKryoProtobufReaders, registerPeerSerdeReaders } from '../core/compat';
+import { createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry, type StateSample } from '../core/flink';
+import { createSavepointRegistry, findProtobufStates, indexDeclarations, loadDescriptorSet } from '../core/compat';
 import { isDecodeError, wrongInput, type SavepointFiles } from '../core/io';
-import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { checkSavepoint, formatReport, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type CompatibilityReport, type ValueViewCaps } from '../core/report';
 import { exportStates } from '../core/export';
 import packageJson from '../../package.json';
@@ -27,7 +26,7 @@ import { scanStateStatistics, type ScannedState } from './scan-state-statistics'
 import { signalOf, StepRunner } from './step-runner';
 import { isCutValue } from './to-entry-protobuf-value';
 import { toPlainData } from './to-plain-data';
-import { trackOpenedSavepointReads, trackSavepointReads } from './track-savepoint-reads';
+import { trackOpenedSavepointReads } from './track-savepoint-reads';
 
 /** The tool identity written into reports: the same as the CLI's, so exports equal `check` output. */
 export const REPORT_TOOL = { name: 'savepoint-inspector', version: packageJson.version };
@@ -39,17 +38,10 @@ export class LocalInspector implements Inspector {
   private readonly knownDigests = new Map<string, string>();
   /** the cancellation of each state scan's step */
   private readonly scanCancels = new WeakMap<Promise<ScannedState>, Cancellation>();
-  /** for the inspection and the header-only reads */
-  private readonly registry: SnapshotRegistry = createSnapshotRegistry();
+  /** for the inspection and the header-only reads: Protobuf behind Kryo recognised; its values decode with the session's schema (createValueRegistry) */
+  private readonly registry: SnapshotRegistry = createSavepointRegistry();
   /** per session, the saved schemas its inspection found (the plain inspection the UI gets carries no descriptor bytes) */
   private readonly savedSchemas = new WeakMap<Session, Map<string, Uint8Array>>();
-
-  constructor() {
-    registerProtobufSnapshotReaders(this.registry);
-    // Protobuf behind Kryo recognised in the inspection; its values decode with the session's schema (createValueRegistry)
-    registerKryoProtobufReaders(this.registry);
-    registerPeerSerdeReaders(this.registry);
-  }
 
   async open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession> {
     return this.steps.run('hashing', onProgress, async (cancel, phase, _bytesRead, step) => {
@@ -66,8 +58,10 @@ export class LocalInspector implements Inspector {
   async getInspection(onProgress?: ProgressListener): Promise<SavepointInspection> {
     const session = this.requireSavepoint();
     return this.steps.run('reading-metadata', onProgress, async (cancel, phase, _bytesRead, step) => {
+      // `_metadata` of the session, read once (openMetadata); this step reads the state headers
+      const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
       phase('reading-state-headers', 0);
-      const inspection = await inspectSavepoint(trackSavepointReads(session.savepoint, step), this.registry, { signal: signalOf(cancel) });
+      const inspection = await inspectSavepoint(opened, this.registry, { signal: signalOf(cancel) });
       this.savedSchemas.set(session, new Map(findProtobufStates(inspection).protobuf.map((f) => [f.content.descriptorSha256, f.content.descriptorBytes])));
       return toPlainData(inspection);
     });
@@ -109,16 +103,15 @@ export class LocalInspector implements Inspector {
   private async runExport(query: StatesExportQuery, sample: StateSample | undefined, onChunk: IndexedExportChunkListener, onProgress?: ProgressListener): Promise<StateExportSummary[]> {
     const session = this.requireSavepoint();
     return this.steps.run('reading-state-headers', onProgress, async (cancel, phase, _bytesRead, step) => {
-      const registry = createSnapshotRegistry();
-      registerProtobufSnapshotReaders(registry);
-      const inspection = await inspectSavepoint(trackSavepointReads(session.savepoint, step), registry, { signal: signalOf(cancel) });
+      const registry = createSavepointRegistry({ serializers: 'protobuf' });
+      const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
+      const inspection = await inspectSavepoint(opened, registry, { signal: signalOf(cancel) });
       const op = inspection.operators.find((o) => o.id === query.operatorId);
       const states = query.states.map(({ state: name, scope }) => {
         const state = op?.states.find((s) => s.name === name && (scope === undefined || s.scope === scope));
         if (op === undefined || state === undefined) throw wrongInput('not-found', `expected a state of the savepoint, found ${JSON.stringify(name)} of operator ${query.operatorId}`);
         return state;
       });
-      const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
       phase('scanning-values', op!.stateSize);
       const results = await exportStates(
         opened,
@@ -179,8 +172,10 @@ export class LocalInspector implements Inspector {
     const report = await this.steps.run('evaluating', onProgress, async (cancel, phase, _bytesRead, step) => {
       phase(scanValues ? 'scanning-values' : 'evaluating', scanValues ? totalBytes(session.savepoint) : 0);
       const newSchema = await readNewSchema(schema, session.opened.digests);
+      const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
       return checkSavepoint({
-        files: trackSavepointReads(session.savepoint, step),
+        files: opened.files,
+        opened,
         ...newSchema,
         tool: REPORT_TOOL,
         target: options.target,
@@ -278,24 +273,14 @@ function noSavepointMessage(opened: OpenedSession): string {
  * load leaves them recognised only (the check reports the set's error).
  */
 async function createValueRegistry(session: OpenSession): Promise<SnapshotRegistry> {
-  const registry = createSnapshotRegistry();
-  registerProtobufSnapshotReaders(registry);
   const schema = session.descriptorSet;
-  if (schema === null) {
-    registerKryoProtobufReaders(registry);
-    registerPeerSerdeReaders(registry);
-    return registry;
-  }
+  if (schema === null) return createSavepointRegistry();
   try {
     // the new job's jar or descriptor set, as the check reads it (a jar's embedded descriptors)
     const { descriptorSet } = await readNewSchema(schema, session.opened.digests);
-    const loaded = { name: descriptorSet.name, bytes: descriptorSet.bytes, set: loadDescriptorSet(descriptorSet.bytes, descriptorSet.name).set };
-    registerKryoProtobufReaders(registry, loaded);
-    registerPeerSerdeReaders(registry, loaded);
+    return createSavepointRegistry({ schema: { name: descriptorSet.name, bytes: descriptorSet.bytes } });
   } catch (e) {
     if (!isDecodeError(e)) throw e;
-    registerKryoProtobufReaders(registry);
-    registerPeerSerdeReaders(registry);
+    return createSavepointRegistry();
   }
-  return registry;
 }

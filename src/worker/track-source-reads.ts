@@ -1,4 +1,4 @@
-import type { ByteSource } from '../core/io';
+import { observeSourceReads, type ByteSource } from '../core/io';
 import type { Cancellation } from './cancellation';
 
 /** One long step that reads: its own cancellation and its own byte counter. */
@@ -16,26 +16,12 @@ export interface ReadingStep {
  * concurrent steps count only their own reads and a cancelled step never fails another.
  */
 export function trackSourceReads(source: ByteSource, step: ReadingStep): ByteSource {
-  const readInto = source.readInto?.bind(source);
-  return {
-    name: source.name,
-    size: source.size,
-    async read(offset, length) {
+  return observeSourceReads(source, {
+    beforeRead() {
       if (step.active) step.cancel.check();
-      const bytes = await source.read(offset, length);
-      if (step.active) step.onRead(bytes.length, source.name);
-      return bytes;
     },
-    // (the core's whole-state scans read into reused buffers where a source offers it)
-    ...(readInto === undefined
-      ? {}
-      : {
-          async readInto(offset: number, length: number, target: Uint8Array) {
-            if (step.active) step.cancel.check();
-            const bytes = await readInto(offset, length, target);
-            if (step.active) step.onRead(bytes.length, source.name);
-            return bytes;
-          },
-        }),
-  };
+    onRead(bytes, name) {
+      if (step.active) step.onRead(bytes, name);
+    },
+  });
 }

@@ -17,7 +17,7 @@ describe('a state with two Protobuf types (e.g. a Protobuf key next to a Protobu
   it('gives each serializer only the values read with its own type, in the one pass and alone', async () => {
     const files = await openNodeInput(fixture('flink-2.3/hashmap/canonical'));
     const evaluated = await evaluateSavepointStates({ files, descriptorSet: { name: 'events-changed.binpb', bytes: new Uint8Array(readFileSync(SCHEMA)) }, tool: { name: 't', version: '0' } });
-    const scanner = await createStateValueScanner(files, evaluated);
+    const scanner = createStateValueScanner(evaluated);
     const value = evaluated.protobuf.find((s) => s.found.state.name === 'last-event')!;
     // the same state as if it also had a serializer of another Protobuf type (another root, other descriptors)
     const other = { ...value, found: { ...value.found, role: 'KEY_SERIALIZER', content: { ...value.found.content, rootFullName: 'fixtures.events.Key', descriptorSha256: '0'.repeat(64) } } };
@@ -42,7 +42,7 @@ describe('one pass per operator over its Protobuf states', () => {
     it(`gives each state of ${sp} the tally of scanning it alone`, async () => {
       const files = sp.endsWith('#without-sst-files') ? await withoutSstFiles(await openNodeInput(fixture(sp.split('#')[0]!))) : await openNodeInput(fixture(sp));
       const evaluated = await evaluateSavepointStates({ files, descriptorSet: { name: 'events-changed.binpb', bytes: new Uint8Array(readFileSync(SCHEMA)) }, tool: { name: 't', version: '0' } });
-      const scanner = await createStateValueScanner(files, evaluated);
+      const scanner = createStateValueScanner(evaluated);
       const groups = new Map<string, typeof evaluated.protobuf>();
       for (const s of evaluated.protobuf) groups.set(s.found.operator.id, [...(groups.get(s.found.operator.id) ?? []), s]);
       expect([...groups.values()].some((g) => g.length >= 2)).toBe(true);

@@ -15,7 +15,7 @@ import { CONFIG_FILE_NAME, CONFIG_OPTIONS, CONFIG_USAGE, resolveCliConfig } from
 import { colorReportText, shouldColor } from '../format-color';
 import { wrapTerminalText } from '../wrap-terminal-text';
 import { METADATA_OPTION, pathMapUsage, parseReportFormat, parseTarget, parseTypeKind, parseWith, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
-import { countScanWorkers, createParallelValueScan, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
+import { countScanWorkers, createParallelValueScanner, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
 import packageJson from '../../../package.json' with { type: 'json' };
 
@@ -132,7 +132,7 @@ export const checkCommand: CliCommand = {
     };
     // the value scan of a larger savepoint runs in worker threads, a share of the subtasks each (same report)
     const scanWorkers = check.scanValues ? await countScanWorkers(savepoint, workers ?? 2) : 1;
-    const checked = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(savepoint, files, check, { workers: scanWorkers, ...savepointInputOptions(values) }) });
+    const checked = await checkSavepoint({ ...check, files, valueScanner: createParallelValueScanner(savepoint, check, { workers: scanWorkers, ...savepointInputOptions(values) }) });
     // the config's ignored warning rules: their warnings leave the report (no verdict rests on a warning)
     const report = config === undefined || config.ignore.length === 0 ? checked : withoutWarnings(checked, config.ignore);
     // SARIF places each result on its line of the new schema's .proto files when the set carries source info

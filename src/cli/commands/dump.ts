@@ -8,15 +8,15 @@
  * message and MAX_UNKNOWN_FIELD_BYTES bytes of hex each — with a note where it cut; `--full-values`
  * lifts the caps.
  */
-import { findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type OpenedSavepoint, type ScanPart, type SnapshotRegistry, type StateEntry } from '../../core/flink';
-import { wrongInput, type SavepointFiles, formatHex } from '../../core/io';
+import { findOperator, openSavepointSession, scanState, type DecodedValue, type SavepointSession, type ScanPart, type StateEntry } from '../../core/flink';
+import { wrongInput, formatHex } from '../../core/io';
 import { formatMessageJsonText, listProtobufValueDetails, MAX_DESCRIPTOR_BYTES, stringifyWithMessageViews, type DecodedProtobufValue } from '../../core/protobuf';
 import { fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { JSON_SCHEMA_VERSION, METADATA_OPTION, pathMapUsage, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 import { waitForDrain } from '../write-to-writable';
-import { createCommandRegistry } from './create-command-registry';
+import { createSavepointRegistry } from '../../core/compat';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
 const WIRE_TYPES = ['varint', 'fixed64', 'length-delimited', 'group', 'end-group', 'fixed32'];
@@ -66,7 +66,6 @@ export const dumpCommand: CliCommand = {
     const format = parseFormat(values['format'], TEXT_OR_JSON);
     const userSchema = await readUserSchema(values);
     const files = await openNodeInput(savepoint, savepointInputOptions(values, io));
-    const registry = createCommandRegistry(userSchema);
     const caps = values['full-values'] === true ? NO_VALUE_VIEW_CAPS : VALUE_VIEW_CAPS;
     // entries are written in batches of about OUTPUT_BATCH characters: one write per entry cost a system call each
     const output = createBatchedWriter(io.stdout);
@@ -74,7 +73,9 @@ export const dumpCommand: CliCommand = {
     const printer = format === 'json' ? createJsonPrinter(output.write, operator, state) : createTextPrinter(output.write, operator, state, quiet);
     // decoded values carry the Protobuf decoder's details (unknown fields with their bytes); each is printed and dropped
     const visit = quiet ? () => printer.entry(undefined) : (entry: StateEntry) => printer.entry(toDumpEntry(entry, listProtobufValueDetails(entry.value), caps));
-    const opened = await openSavepoint(files);
+    // `_metadata` read once: the scan and the states listed for a wrong name come from one session
+    const session = await openSavepointSession(files, createSavepointRegistry({ schema: userSchema }));
+    const { opened, registry } = session;
     let named = false;
     // entries that are not the whole state (a changelog's changes after its materialized part) are said so
     const incomplete = new Set<string>();
@@ -93,7 +94,7 @@ export const dumpCommand: CliCommand = {
       await scanState(opened, registry, { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) }, { part, entry: visit, drain }, { values: { mode: 'decode' } });
       // a state no header of the operator names is a wrong name, not an empty state
       if (!named) {
-        await requireNamedState(files, registry, opened, operator, state);
+        await requireNamedState(session, operator, state);
         printer.start();
       }
       printer.end();
@@ -131,9 +132,9 @@ function createBatchedWriter(write: (text: string) => void): { write: (text: str
 }
 
 /** Throws a not-found UsageError listing the operator's states when none of its headers names `state`. */
-async function requireNamedState(files: SavepointFiles, registry: SnapshotRegistry, opened: OpenedSavepoint, operator: string, state: string): Promise<void> {
-  const op = findOperator(opened, operator)!;
-  const inspection = await inspectSavepoint(files, registry);
+async function requireNamedState(session: SavepointSession, operator: string, state: string): Promise<void> {
+  const op = findOperator(session.opened, operator)!;
+  const inspection = await session.inspect();
   const states = [...new Set(inspection.operators.find((o) => o.id === op.id)?.states.map((s) => s.name) ?? [])].sort();
   if (states.includes(state)) return;
   throw wrongInput('not-found', `expected a state of operator ${op.id}, found ${JSON.stringify(state)} (its states: ${states.length === 0 ? 'none' : states.map((s) => JSON.stringify(s)).join(', ')})`);

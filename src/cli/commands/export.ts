@@ -12,14 +12,14 @@ import { createWriteStream, mkdirSync, openSync, renameSync, rmSync, statSync, t
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { EXPORT_UNKNOWN_FIELDS_PER_VALUE, exportStates, type ExportFormat, type ExportProgress, type ParquetListLayout } from '../../core/export';
-import { findOperator, getKryoSnapshotDetails, inspectSavepoint, openSavepoint, type InspectedState, type SerializerSnapshot, type StateSample } from '../../core/flink';
+import { findOperator, getKryoSnapshotDetails, openSavepointSession, type InspectedState, type SerializerSnapshot, type StateSample } from '../../core/flink';
 import { wrongInput } from '../../core/io';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
 import { METADATA_OPTION, pathMapUsage, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
 import { rethrowAsOutputFailure } from '../output-failure';
 import { endWritable, flushWritable, writeToWritable } from '../write-to-writable';
-import { createCommandRegistry } from './create-command-registry';
+import { createSavepointRegistry } from '../../core/compat';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
 const FORMATS: readonly ExportFormat[] = ['jsonl', 'csv', 'parquet', 'arrow'];
@@ -86,11 +86,12 @@ export const exportCommand: CliCommand = {
     // the job's schema decodes Protobuf held by Kryo or flink-protobuf-serde (no snapshot of theirs embeds one), as dump and stats do
     const userSchema = await readUserSchema(values);
     const files = await openNodeInput(savepoint, savepointInputOptions(values, io));
-    const registry = createCommandRegistry(userSchema);
-    const opened = await openSavepoint(files);
+    // `_metadata` read once: the operator, the inspection and the export come from one session
+    const session = await openSavepointSession(files, createSavepointRegistry({ schema: userSchema }));
+    const { opened, registry } = session;
     const op = findOperator(opened, operator);
     if (op === undefined) throw wrongInput('not-found', `expected an operator of the savepoint (id or uid), found ${JSON.stringify(operator)}`);
-    const inspection = await inspectSavepoint(files, registry);
+    const inspection = await session.inspect();
     const states = inspection.operators.find((o) => o.id === op.id)?.states ?? [];
     const names = [...new Set(states.map((s) => s.name))].sort();
     let chosen: InspectedState[];

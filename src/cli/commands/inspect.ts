@@ -4,14 +4,14 @@
  * the state files.
  */
 import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
-import { inspectSavepoint, openSavepoint, type SavepointInspection } from '../../core/flink';
+import { openSavepointSession, type SavepointInspection } from '../../core/flink';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
 import { METADATA_OPTION, pathMapUsage, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { buildInspectDocument } from '../format/build-inspect-document';
 import { formatInspectionText } from '../format/format-inspection-text';
 import { openNodeInput } from '../sources';
 import { colorInspectionText, shouldColor } from '../format-color';
-import { createCommandRegistry } from './create-command-registry';
+import { createSavepointRegistry } from '../../core/compat';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
 export const inspectCommand: CliCommand = {
@@ -48,10 +48,11 @@ export const inspectCommand: CliCommand = {
     if (values['handles'] === true && format !== 'json') throw new CliUsageError('--handles needs --format json');
     const userSchema = await readUserSchema(values);
     const files = await openNodeInput(savepoint, savepointInputOptions(values, io));
-    const registry = createCommandRegistry(userSchema);
-    const inspection = await inspectSavepoint(files, registry, { countEntries: values['headers-only'] !== true });
+    // `_metadata` read once: the inspection and --handles come from one session
+    const session = await openSavepointSession(files, createSavepointRegistry({ schema: userSchema }));
+    const inspection = await session.inspect({ countEntries: values['headers-only'] !== true });
     if (format === 'json') {
-      const doc = buildInspectDocument(inspection, values['handles'] === true ? { metadata: (await openSavepoint(files)).metadata } : {});
+      const doc = buildInspectDocument(inspection, values['handles'] === true ? { metadata: session.opened.metadata } : {});
       io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
     } else {
       const text = formatInspectionText(inspection);

@@ -40,7 +40,7 @@ export async function runParallelScan(input: string, options: ParallelScanOption
   const workers = options.sample?.kind === 'first-entries' ? 1 : Math.max(1, Math.min(options.workers ?? 2, units.length));
   let parts: UnitsScanResult[];
   if (workers === 1) {
-    parts = [await scanSavepointUnits(files, units, scanOptions)];
+    parts = [await scanSavepointUnits(opened, units, scanOptions)];
   } else {
     parts = await runWorkers(input, reopenOptions(files, inputOptions), splitUnits(units, workers), scanOptions);
   }

@@ -16,7 +16,7 @@ import { formatJson } from '../../core/report/format-json';
 import { openNodeInput } from '../sources';
 import { buildDescriptorSet } from '../../../tests/conformance/build-descriptor-set';
 import { copyWithDuplicateOperatorId } from '../../../tests/helpers/copy-with-duplicate-operator-id';
-import { createParallelValueScan, type WorkerCheckInput } from './run-parallel-value-scan';
+import { createParallelValueScanner, type WorkerCheckInput } from './run-parallel-value-scan';
 import { requireCommitted } from '../../../tests/helpers/committed-data';
 
 const FIXTURES = path.resolve(process.cwd(), 'fixtures/savepoints');
@@ -53,7 +53,7 @@ describe('check value scan in worker threads', () => {
       const inThread = await checkSavepoint({ ...check, files: await openNodeInput(savepoint) });
       const files = await openNodeInput(savepoint);
       const plans: { workers: number; subtasks: number }[] = [];
-      const parallel = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(savepoint, files, check, { workers: 2, minParallelBytes: 0, onPlan: (p) => plans.push(p) }) });
+      const parallel = await checkSavepoint({ ...check, files, valueScanner: createParallelValueScanner(savepoint, check, { workers: 2, minParallelBytes: 0, onPlan: (p) => plans.push(p) }) });
       expect(plans, savepoint).toEqual([{ workers: 2, subtasks: expect.any(Number) as number }]);
       expect(formatJson(parallel), savepoint).toBe(formatJson(inThread));
       for (const s of inThread.states) {
@@ -77,7 +77,7 @@ describe('check value scan in worker threads', () => {
     expect(inThread.states.filter((s) => s.operator === '6d821971c3bfd7ae2c972e89d7414f7c' && (s.valuesScanned ?? 0) > 0).length).toBeGreaterThan(0);
     const files = await openNodeInput(copy);
     const plans: { workers: number; subtasks: number }[] = [];
-    const parallel = await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(copy, files, check, { workers: 2, minParallelBytes: 0, onPlan: (p) => plans.push(p) }) });
+    const parallel = await checkSavepoint({ ...check, files, valueScanner: createParallelValueScanner(copy, check, { workers: 2, minParallelBytes: 0, onPlan: (p) => plans.push(p) }) });
     expect(plans.map((p) => p.workers)).toEqual([2]);
     expect(formatJson(parallel)).toBe(formatJson(inThread));
   });
@@ -87,8 +87,8 @@ describe('check value scan in worker threads', () => {
     const check: WorkerCheckInput = { descriptorSet: { name: 'added100.binpb', bytes: added100 }, tool: { name: 'test', version: '0' } };
     const files = await openNodeInput(savepoint);
     const plans: { workers: number; subtasks: number }[] = [];
-    await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(savepoint, files, check, { onPlan: (p) => plans.push(p) }) });
-    await checkSavepoint({ ...check, files, scanValueTallies: createParallelValueScan(savepoint, files, check, { workers: 1, minParallelBytes: 0, onPlan: (p) => plans.push(p) }) });
+    await checkSavepoint({ ...check, files, valueScanner: createParallelValueScanner(savepoint, check, { onPlan: (p) => plans.push(p) }) });
+    await checkSavepoint({ ...check, files, valueScanner: createParallelValueScanner(savepoint, check, { workers: 1, minParallelBytes: 0, onPlan: (p) => plans.push(p) }) });
     expect(plans.map((p) => p.workers)).toEqual([0, 0]);
   });
 });

@@ -7,17 +7,15 @@
  * scan in this thread gives. Small savepoints (below `minParallelBytes` of state in those
  * subtasks), one worker or one subtask: scanned in this thread.
  */
-import { openSavepoint } from '../../core/flink';
-import type { SavepointFiles } from '../../core/io';
 import { reopenOptions, type ReopenOptions } from '../sources';
-import { createStateValueScanner, mergeStateValueTallies, scanValuesByOperator, type CheckSavepointInput, type EvaluatedSavepoint, type StateValuesNotRead, type StateValueTally } from '../../core/report';
+import { IN_THREAD_VALUE_SCANNER, mergeStateValueTallies, type CheckSavepointInput, type StateValuesNotRead, type StateValueTally, type ValueScanner } from '../../core/report';
 import { listScanUnits } from './list-scan-units';
 import { splitUnits } from './run-parallel-scan';
 import { runWorkerThreads } from './run-worker-threads';
 import type { ScanUnit } from './state-stats-types';
 
 /** What a worker needs to evaluate the states again: the check's input without the opened files and the callbacks. */
-export type WorkerCheckInput = Omit<CheckSavepointInput, 'files' | 'scanValueTallies' | 'signal'>;
+export type WorkerCheckInput = Omit<CheckSavepointInput, 'files' | 'opened' | 'valueScanner' | 'signal'>;
 
 /** One (state, subtask) tally of a worker; `state` is the index in EvaluatedSavepoint.protobuf. */
 export interface SubtaskValueTally {
@@ -43,19 +41,20 @@ export interface ParallelValueScanOptions {
 
 const DEFAULT_MIN_PARALLEL_BYTES = 32 * 1024 * 1024;
 
-/** A CheckSavepointInput.scanValueTallies for the savepoint at `input` (a path or URL the workers open again). */
-export function createParallelValueScan(input: string, files: SavepointFiles, check: WorkerCheckInput, options: ParallelValueScanOptions = {}): (evaluated: EvaluatedSavepoint) => Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
-  return async (evaluated) => {
-    const opened = await openSavepoint(files);
+/** A CheckSavepointInput.valueScanner for the savepoint at `input` (a path or URL the workers open again). */
+export function createParallelValueScanner(input: string, check: WorkerCheckInput, options: ParallelValueScanOptions = {}): ValueScanner {
+  const scanValues: ValueScanner['scanValues'] = async (evaluated, signal) => {
+    // the savepoint as the check opened it: `_metadata` is not read again
+    const opened = evaluated.opened;
     const units = listScanUnits(opened, evaluated.protobuf.map((s) => s.found.operator.id));
     const bytes = units.reduce((sum, u) => sum + u.bytes, 0);
     const workers = Math.max(1, Math.min(options.workers ?? 2, units.length));
     const inThread = workers === 1 || bytes < (options.minParallelBytes ?? DEFAULT_MIN_PARALLEL_BYTES);
     options.onPlan?.({ workers: inThread ? 0 : workers, subtasks: units.length });
     if (inThread) {
-      return scanValuesByOperator(await createStateValueScanner(files, evaluated, undefined, opened), evaluated);
+      return IN_THREAD_VALUE_SCANNER.scanValues(evaluated, signal);
     }
-    const parts = (await runWorkers(input, reopenOptions(files, options), check, splitUnits(units, workers))).flat();
+    const parts = (await runWorkers(input, reopenOptions(opened.files, options), check, splitUnits(units, workers))).flat();
     return evaluated.protobuf.map((state, i) => {
       const mine = parts.filter((p) => p.state === i).sort((a, b) => a.subtask - b.subtask);
       for (const p of mine) {
@@ -66,6 +65,7 @@ export function createParallelValueScan(input: string, files: SavepointFiles, ch
       return mergeStateValueTallies(mine.map((p) => p.result));
     });
   };
+  return { scanValues };
 }
 
 function runWorkers(input: string, reopen: ReopenOptions, check: WorkerCheckInput, shares: ScanUnit[][]): Promise<SubtaskValueTally[][]> {

@@ -4,10 +4,10 @@
  * value bytes and running the Protobuf structural scan on every Protobuf value where it lies in the
  * read buffer — never the full decoder. Memory is bounded by the read buffers (reused across streams).
  */
-import { createSnapshotRegistry, openSavepoint, scanState, StateTallies, type CancelSignal, type OpenedSavepoint, type SampleCoverage } from '../../core/flink';
-import { loadDescriptorSet, registerKryoProtobufReaders, registerPeerSerdeReaders } from '../../core/compat';
-import type { ByteSource, DecodeErrorJson, SavepointFiles } from '../../core/io';
-import { createProtobufStateScan, getProtobufScanIndex, registerProtobufSnapshotReaders, type ProtobufStateScan } from '../../core/protobuf';
+import { openSavepoint, scanState, StateTallies, type CancelSignal, type OpenedSavepoint, type SampleCoverage } from '../../core/flink';
+import { createSavepointRegistry } from '../../core/compat';
+import { observeSourceReads, type ByteSource, type DecodeErrorJson, type SavepointFiles } from '../../core/io';
+import { createProtobufStateScan, getProtobufScanIndex, type ProtobufStateScan } from '../../core/protobuf';
 import { createStatisticsVisitor } from '../../core/report';
 import type { ScanOptions, ScanUnit, StateStats } from './state-stats-types';
 
@@ -18,16 +18,11 @@ export interface UnitsScanResult {
   bytesRead: number;
 }
 
-export async function scanSavepointUnits(input: SavepointFiles, units: readonly Pick<ScanUnit, 'operatorId' | 'subtask'>[], options: ScanOptions & { signal?: CancelSignal } = {}): Promise<UnitsScanResult> {
+/** `input`: the savepoint already opened (the caller's: `_metadata` is not read again), or its files (a worker thread's: opened here). */
+export async function scanSavepointUnits(input: SavepointFiles | OpenedSavepoint, units: readonly Pick<ScanUnit, 'operatorId' | 'subtask'>[], options: ScanOptions & { signal?: CancelSignal } = {}): Promise<UnitsScanResult> {
   const counter = { bytes: 0 };
-  const files = countStateFileReads(input, counter);
-  const registry = createSnapshotRegistry();
-  registerProtobufSnapshotReaders(registry);
-  const kryo = options.kryoSchema;
-  const schema = kryo ? { ...kryo, set: loadDescriptorSet(kryo.bytes, kryo.name).set } : undefined;
-  registerKryoProtobufReaders(registry, schema);
-  registerPeerSerdeReaders(registry, schema);
-  const opened = countInlineStateReads(await openSavepoint(files), counter);
+  const registry = createSavepointRegistry({ schema: options.kryoSchema });
+  const opened = countStateReads('resolveStreamHandle' in input ? input : await openSavepoint(input), counter);
   // every state the headers name gets its statistics, 0 entries when it has none
   const tallies = new StateTallies<StateStats & { scan?: ProtobufStateScan }>((operatorId, state, scope) => ({ operatorId, state, scope, entries: 0, valueBytes: 0 }));
   const errors: DecodeErrorJson[] = [];
@@ -74,45 +69,26 @@ export async function scanSavepointUnits(input: SavepointFiles, units: readonly 
 }
 
 /**
- * The opened savepoint with the reads of state inline in `_metadata` counted (handle code 1: the
- * bytes lie in `_metadata`, read whole when it was opened; what the scan reads of them is state read).
+ * The opened savepoint with its state reads counted: every stream a handle resolves to (a state file,
+ * a segment of one, or state inline in `_metadata`: read whole when it was opened, what the scan reads of
+ * it is state read), and the files reached by name. The reads of `_metadata` itself are not counted.
  */
-function countInlineStateReads(opened: OpenedSavepoint, counter: { bytes: number }): OpenedSavepoint {
+function countStateReads(opened: OpenedSavepoint, counter: { bytes: number }): OpenedSavepoint {
   return {
     ...opened,
+    files: countStateFileReads(opened.files, counter),
     resolveStreamHandle(handle, context) {
       const resolved = opened.resolveStreamHandle(handle, context);
-      return handle.kind === 'inline' ? { ...resolved, source: countReads(resolved.source, counter) } : resolved;
+      return { ...resolved, source: countReads(resolved.source, counter) };
     },
   };
 }
 
 function countReads(src: ByteSource, counter: { bytes: number }): ByteSource {
-  const readInto = src.readInto?.bind(src);
-  return {
-    name: src.name,
-    size: src.size,
-    // what was read, counted once it arrived (a read that fails, e.g. past the end, reads nothing)
-    read(offset, length) {
-      return src.read(offset, length).then((bytes) => {
-        counter.bytes += bytes.length;
-        return bytes;
-      });
-    },
-    ...(readInto === undefined
-      ? {}
-      : {
-          readInto(offset: number, length: number, target: Uint8Array) {
-            return readInto(offset, length, target).then((result) => {
-              counter.bytes += length;
-              return result;
-            });
-          },
-        }),
-  };
+  return observeSourceReads(src, { onRead: (bytes) => void (counter.bytes += bytes) });
 }
 
-/** The input with its state-file reads counted (the reads of `_metadata` itself are not: see countInlineStateReads). */
+/** The input with its state-file reads counted (the reads of `_metadata` itself are not). */
 function countStateFileReads(input: SavepointFiles, counter: { bytes: number }): SavepointFiles {
   const wrap = (src: ByteSource) => countReads(src, counter);
   const cache = new Map<string, ByteSource>();

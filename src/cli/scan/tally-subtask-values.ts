@@ -12,7 +12,7 @@ import type { ScanUnit } from './state-stats-types';
 export async function tallySubtaskValues(input: string, check: WorkerCheckInput, units: readonly ScanUnit[], inputOptions: ReopenOptions = {}): Promise<SubtaskValueTally[]> {
   const files = await openNodeInput(input, inputOptions);
   const evaluated = await evaluateSavepointStates({ ...check, files });
-  const scanner = await createStateValueScanner(files, evaluated);
+  const scanner = createStateValueScanner(evaluated);
   const byOperator = groupStatesByOperator(evaluated);
   const out: SubtaskValueTally[] = [];
   for (const unit of units) {

@@ -2,6 +2,7 @@
 export { ByteReader } from './byte-reader';
 export { type ByteSource, bytesSource, readAll } from './byte-source';
 export { ByteWriter } from './byte-writer';
+export { observeSourceReads } from './observe-source-reads';
 export { classifyError } from './classify-error';
 export { computeMaskedCrc32c } from './compute-crc32';
 export { DecodeError, type DecodeErrorCode, type DecodeErrorJson, isDecodeError, withDecodePath, withDecodePathAsync } from './decode-error';

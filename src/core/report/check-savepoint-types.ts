@@ -1,10 +1,12 @@
 import type { LibraryLine, SerializerSettings, StateCompatibility, TypeKind, FoundKryoProtobufState, FoundPeerSerdeState, FoundProtobufState, FoundOtherState, ValueWarningTally } from '../compat';
-import type { CancelSignal } from '../flink';
+import type { CancelSignal, OpenedSavepoint } from '../flink';
 import type { SavepointFiles } from '../io';
 import type { NewSchemaReport, ReportInputFile } from './report-types';
 
 export interface CheckSavepointInput {
   files: SavepointFiles;
+  /** the savepoint at `files` already opened (a SavepointSession's): `_metadata` is not read again to open it */
+  opened?: OpenedSavepoint;
   /** the new schema as a FileDescriptorSet (from a descriptor-set file, or extracted from the job jar) */
   descriptorSet: { name: string; bytes: Uint8Array };
   /**
@@ -31,14 +33,19 @@ export interface CheckSavepointInput {
   scanValues?: boolean;
   /** build each state's schema diff (default true; the text, Markdown, JUnit and GitHub formats do not print it) */
   schemaDiff?: boolean;
-  /**
-   * Scans the saved values of the evaluated states somewhere else (the CLI: worker threads, a share
-   * of the subtasks each); one result per state, in order, each exactly what scanStateValueTally
-   * gives for it. Default: scanStateValueTally here, state after state.
-   */
-  scanValueTallies?: (evaluated: EvaluatedSavepoint) => Promise<(StateValueTally | StateValuesNotRead | undefined)[]>;
+  /** where the saved values are scanned (default IN_THREAD_VALUE_SCANNER: here, one operator after another) */
+  valueScanner?: ValueScanner;
   generatedAt?: string;
   signal?: CancelSignal;
+}
+
+/**
+ * Where `check`'s value scan runs: in this thread (IN_THREAD_VALUE_SCANNER), in worker threads (the CLI:
+ * a share of the subtasks each), or anywhere that gives the same results.
+ */
+export interface ValueScanner {
+  /** One result per state of `evaluated.protobuf`, in order, each exactly what the in-thread scan gives for it; a cancelled scan rejects. */
+  scanValues(evaluated: EvaluatedSavepoint, signal?: CancelSignal): Promise<(StateValueTally | StateValuesNotRead | undefined)[]>;
 }
 
 /** One Protobuf state with its verdict: the input of the value scan and of the report. */
@@ -49,6 +56,8 @@ export interface EvaluatedProtobufState {
 
 /** `_metadata` and the state headers read, every Protobuf state evaluated against the new set; no value read yet. */
 export interface EvaluatedSavepoint {
+  /** the savepoint as the evaluation opened it (or as `opened` gave it): the value scan reads it, not `_metadata` again */
+  opened: OpenedSavepoint;
   newSettings: Required<SerializerSettings>;
   target: LibraryLine;
   protobuf: EvaluatedProtobufState[];

@@ -1,27 +1,27 @@
 /**
  * `check` as one platform-free operation, shared by the CLI and the app so both produce the same
  * report for the same inputs: inspect the savepoint, evaluate every Protobuf state against the new
- * descriptor set (evaluateSavepointStates), scan saved values for the value warnings (here, or
- * through `scanValueTallies`, e.g. in worker threads), build the schema diff, and assemble the
+ * descriptor set (evaluateSavepointStates), scan saved values for the value warnings (a ValueScanner:
+ * here, or e.g. in worker threads), build the schema diff, and assemble the
  * report model.
  */
 import { buildSchemaDiff, finishValueWarnings, type ValueWarning } from '../compat';
 import { readAll, formatHex } from '../io';
 import { computeSha256 } from '../protobuf';
 import { buildReport } from './build-report';
-import type { CheckSavepointInput, EvaluatedSavepoint, StateValuesNotRead, StateValueTally } from './check-savepoint-types';
-import { createStateValueScanner } from './create-state-value-scanner';
+import type { CheckSavepointInput, EvaluatedSavepoint } from './check-savepoint-types';
 import { describeDescriptorSetSchema } from './describe-new-schema';
 import { mapStatesToJar } from './map-states-to-jar';
 import { evaluateSavepointStates } from './evaluate-savepoint-states';
-import { scanValuesByOperator } from './scan-values-by-operator';
+import { IN_THREAD_VALUE_SCANNER } from './scan-values-by-operator';
 import type { CompatibilityReport, ReportStateInput } from './report-types';
 
 export type { CheckSavepointInput } from './check-savepoint-types';
 
 export async function checkSavepoint(input: CheckSavepointInput): Promise<CompatibilityReport> {
   const evaluated = await evaluateSavepointStates(input);
-  const tallies = input.scanValues === false || evaluated.protobuf.length === 0 ? [] : await scanTallies(input, evaluated);
+  const scanner = input.valueScanner ?? IN_THREAD_VALUE_SCANNER;
+  const tallies = input.scanValues === false || evaluated.protobuf.length === 0 ? [] : await scanner.scanValues(evaluated, input.signal);
   const states: ReportStateInput[] = [];
   for (const [i, { found, compatibility }] of evaluated.protobuf.entries()) {
     const result = tallies[i];
@@ -112,12 +112,6 @@ function toUnscannedState(
 /** A state's operator as the report names it: id, and uid and name when the savepoint has them. */
 function toReportOperator(op: { id: string; uid?: string | undefined; name?: string | undefined }): ReportStateInput['operator'] {
   return { id: op.id, ...(op.uid ? { uid: op.uid } : {}), ...(op.name ? { name: op.name } : {}) };
-}
-
-async function scanTallies(input: CheckSavepointInput, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
-  if (input.scanValueTallies) return input.scanValueTallies(evaluated);
-  const scanner = await createStateValueScanner(input.files, evaluated, input.signal);
-  return scanValuesByOperator(scanner, evaluated);
 }
 
 /**

@@ -6,10 +6,9 @@
  * (mergeStateValueTallies), equal the tally of one whole read. scanOperator reads the states of one
  * operator in one pass over its streams (a read of one state frames every state's entries anyway).
  */
-import { createValueWarningCollector, identifyProtobufSchema, scanProtobufStateValues } from '../compat';
-import { createSnapshotRegistry, openSavepoint, type CancelSignal, type OpenedSavepoint } from '../flink';
-import { registerProtobufSnapshotReaders } from '../protobuf';
-import { isDecodeError, type DecodeError, type SavepointFiles } from '../io';
+import { createSavepointRegistry, createValueWarningCollector, identifyProtobufSchema, scanProtobufStateValues } from '../compat';
+import type { CancelSignal } from '../flink';
+import { isDecodeError, type DecodeError } from '../io';
 import type { EvaluatedProtobufState, EvaluatedSavepoint, StateValuesNotRead, StateValueTally } from './check-savepoint-types';
 
 export interface StateValueScanner {
@@ -23,11 +22,10 @@ export interface StateValueScanner {
   scanOperator(states: readonly EvaluatedProtobufState[], subtasks?: readonly number[]): Promise<(StateValueTally | StateValuesNotRead | undefined)[]>;
 }
 
-/** `opened`: the savepoint already opened by the caller (else it is opened here). */
-export async function createStateValueScanner(files: SavepointFiles, evaluated: EvaluatedSavepoint, signal?: CancelSignal, opened?: OpenedSavepoint): Promise<StateValueScanner> {
-  const registry = createSnapshotRegistry();
-  registerProtobufSnapshotReaders(registry);
-  const savepoint = opened ?? (await openSavepoint(files));
+/** Reads the savepoint the evaluation opened (`evaluated.opened`): `_metadata` is not read again. */
+export function createStateValueScanner(evaluated: EvaluatedSavepoint, signal?: CancelSignal): StateValueScanner {
+  const registry = createSavepointRegistry({ serializers: 'protobuf' });
+  const savepoint = evaluated.opened;
 
   /** One pass over the states' operator; throws what the read throws. */
   const tallyInOnePass = async (states: readonly EvaluatedProtobufState[], subtasks: readonly number[] | undefined): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> => {

@@ -8,7 +8,7 @@
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { addJobJarConflictFindings, DEFAULT_SETTINGS, evaluateKryoProtobufState, evaluatePeerSerdeState, evaluateStateCompatibility, inspectProtobufStates, loadDescriptorSet, readSavedSettings, type InferredEvaluation, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
-import { getInferredSnapshotNote, type SerializerSnapshot } from '../flink';
+import { getInferredSnapshotNote, openSavepoint, type SerializerSnapshot } from '../flink';
 import { PROTOBUF_SNAPSHOT_CLASS } from '../protobuf';
 import type { CheckSavepointInput, EvaluatedProtobufState, EvaluatedSavepoint } from './check-savepoint-types';
 
@@ -42,7 +42,9 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
   const target = input.target ?? '1.x';
   const newSettings: Required<SerializerSettings> = { ...DEFAULT_SETTINGS, ...input.newSettings };
   const kryoSchema = { name: input.descriptorSet.name, bytes: input.descriptorSet.bytes, set: loaded.set };
-  const { protobuf, kryo, peer, other } = await inspectProtobufStates(input.files, { kryoSchema, ...(input.signal ? { signal: input.signal } : {}) });
+  // opened once (after the new set loaded, as before): the value scan reads the same opened savepoint
+  const opened = input.opened ?? (await openSavepoint(input.files));
+  const { protobuf, kryo, peer, other } = await inspectProtobufStates(opened, { kryoSchema, ...(input.signal ? { signal: input.signal } : {}) });
 
   // states usually share one saved schema: parse it once per descriptor SHA-256 (the compat engine also remembers its work per set object)
   const savedSets = new Map<string, FileDescriptorSet>();
@@ -94,7 +96,7 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
     const newRoot = input.newRoots?.[stateKey] ?? (uidKey ? input.newRoots?.[uidKey] : undefined) ?? input.newRoot;
     return { found, compatibility: evaluatePeerSerdeState(found.snapshot.className, found.peer, target, newRoot) };
   });
-  return { newSettings, target, protobuf: evaluated, kryo: kryoStates, peer: peerStates, other };
+  return { opened, newSettings, target, protobuf: evaluated, kryo: kryoStates, peer: peerStates, other };
 }
 
 function parseSavedSet(sets: Map<string, FileDescriptorSet>, sha256: string, bytes: Uint8Array): FileDescriptorSet {

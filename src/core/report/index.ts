@@ -1,6 +1,6 @@
 /** The facade of src/core/report: what other folders use, and nothing else (everything else stays inside the folder). */
 export { listInferredLines } from './describe-state';
-export { type CheckSavepointInput, type EvaluatedSavepoint, type StateValuesNotRead, type StateValueTally } from './check-savepoint-types';
+export { type CheckSavepointInput, type StateValuesNotRead, type StateValueTally, type ValueScanner } from './check-savepoint-types';
 export { checkSavepoint, KRYO_VALUES_NEED_SAVED_SCHEMA } from './check-savepoint';
 export { compareDescriptorSets } from './compare-descriptor-sets';
 export { createStatisticsVisitor } from './create-statistics-visitor';
@@ -13,7 +13,7 @@ export { formatSarifFailure } from './format-sarif';
 export { createProtoSourceLocator } from './locate-proto-sources';
 export { mergeStateValueTallies } from './merge-state-value-tallies';
 export { type CompatibilityReport, type ReportFinding, type ReportInputFile, type ReportState, type ReportWarning } from './report-types';
-export { groupStatesByOperator, scanValuesByOperator } from './scan-values-by-operator';
+export { groupStatesByOperator, IN_THREAD_VALUE_SCANNER } from './scan-values-by-operator';
 export { type StateStats } from './state-stats';
 export { computeExitCode, formatExitCodeLines } from './verdict-exit-codes';
 export { fitsJsonLimit, fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from './value-view-caps';

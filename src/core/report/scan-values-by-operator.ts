@@ -1,6 +1,11 @@
 /** The value tallies of every evaluated Protobuf state, in order: one pass per operator over its streams. */
-import type { EvaluatedSavepoint, StateValuesNotRead, StateValueTally } from './check-savepoint-types';
-import type { StateValueScanner } from './create-state-value-scanner';
+import type { EvaluatedSavepoint, StateValuesNotRead, StateValueTally, ValueScanner } from './check-savepoint-types';
+import { createStateValueScanner, type StateValueScanner } from './create-state-value-scanner';
+
+/** `check`'s value scan in this thread: the savepoint the evaluation opened, one operator after another. */
+export const IN_THREAD_VALUE_SCANNER: ValueScanner = {
+  scanValues: (evaluated, signal) => scanValuesByOperator(createStateValueScanner(evaluated, signal), evaluated),
+};
 
 export async function scanValuesByOperator(scanner: StateValueScanner, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
   const out = new Array<StateValueTally | StateValuesNotRead | undefined>(evaluated.protobuf.length);

@@ -3,22 +3,18 @@
  * returns the Protobuf states and the others (findProtobufStates): what `check` evaluates and
  * `export-schema` lists.
  */
-import { createSnapshotRegistry, inspectSavepoint, type CancelSignal, type SavepointInspection } from '../../flink';
+import { inspectSavepoint, type CancelSignal, type OpenedSavepoint, type SavepointInspection } from '../../flink';
 import type { SavepointFiles } from '../../io';
-import { registerProtobufSnapshotReaders } from '../../protobuf';
+import { createSavepointRegistry } from './create-savepoint-registry';
 import { findProtobufStates, type FoundKryoProtobufState, type FoundOtherState, type FoundPeerSerdeState, type FoundProtobufState } from './find-protobuf-states';
-import { registerKryoProtobufReaders, type KryoProtobufSchema } from './register-kryo-protobuf-readers';
-import { registerPeerSerdeReaders } from './register-peer-serde-readers';
+import type { KryoProtobufSchema } from './register-kryo-protobuf-readers';
 
-/** `kryoSchema`: the user's descriptor set, for Protobuf held by Kryo (its snapshot embeds no schema). */
+/** `input`: the savepoint, opened or not (inspectSavepoint); `kryoSchema`: the user's descriptor set, for Protobuf held by Kryo (its snapshot embeds no schema). */
 export async function inspectProtobufStates(
-  files: SavepointFiles,
+  input: SavepointFiles | OpenedSavepoint,
   options: { signal?: CancelSignal; kryoSchema?: KryoProtobufSchema } = {},
 ): Promise<{ protobuf: FoundProtobufState[]; kryo: FoundKryoProtobufState[]; peer: FoundPeerSerdeState[]; other: FoundOtherState[]; inspection: SavepointInspection }> {
-  const registry = createSnapshotRegistry();
-  registerProtobufSnapshotReaders(registry);
-  registerKryoProtobufReaders(registry, options.kryoSchema);
-  registerPeerSerdeReaders(registry, options.kryoSchema);
-  const inspection = await inspectSavepoint(files, registry, options.signal ? { signal: options.signal } : {});
+  const registry = createSavepointRegistry({ schema: options.kryoSchema });
+  const inspection = await inspectSavepoint(input, registry, options.signal ? { signal: options.signal } : {});
   return { ...findProtobufStates(inspection), inspection };
 }

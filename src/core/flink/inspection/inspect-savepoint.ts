@@ -26,10 +26,12 @@ export interface InspectSavepointOptions {
 /**
  * Inspects a savepoint: `_metadata` plus only the header bytes of each state file, merged into
  * per-operator, per-state records (scope, kind, serializers, subtasks). Header failures become
- * `errors` entries (the rest goes on); nothing here throws for bad state files.
+ * `errors` entries (the rest goes on); nothing here throws for bad state files. `input`: the savepoint
+ * already opened (a SavepointSession's: `_metadata` is not read again), or its files (opened here).
  */
-export async function inspectSavepoint(files: SavepointFiles, registry: SnapshotRegistry, options: InspectSavepointOptions = {}): Promise<SavepointInspection> {
-  const opened = await openSavepoint(files);
+export async function inspectSavepoint(input: SavepointFiles | OpenedSavepoint, registry: SnapshotRegistry, options: InspectSavepointOptions = {}): Promise<SavepointInspection> {
+  const opened = isOpened(input) ? input : await openSavepoint(input);
+  const files = opened.files;
   const errors: DecodeErrorJson[] = [];
   const operators: InspectedOperator[] = [];
   // every subtask's headers, read a bounded number ahead and merged strictly in `_metadata`'s order: the
@@ -74,6 +76,10 @@ export async function inspectSavepoint(files: SavepointFiles, registry: Snapshot
     errors,
     ...(opened.totals.missingFiles.length === 0 ? {} : { missingFiles: opened.totals.missingFiles.map((f) => f.name) }),
   };
+}
+
+function isOpened(input: SavepointFiles | OpenedSavepoint): input is OpenedSavepoint {
+  return 'resolveStreamHandle' in input;
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
