@@ -229,6 +229,13 @@ export async function createAzureStore(account: string, host: string, env: Azure
       try {
         out = await client.download(offset, length, { ...(etag === '' ? {} : { conditions: { ifMatch: etag } }), maxRetryRequests: maxTries });
       } catch (e) {
+        const r = e as { statusCode?: number; details?: { errorCode?: string } };
+        if (r.statusCode === 412) {
+          // overwritten or deleted since its ETag was pinned: the blob as it is now tells which
+          const now = await client.getProperties().catch((h: unknown) => ((h as { statusCode?: number }).statusCode === 404 ? null : undefined));
+          if (now === null) return fail('GET', at, blob, Object.assign(new Error('The specified blob does not exist.'), { statusCode: 404, details: { errorCode: 'BlobNotFound' }, deleted: true }), { offset });
+          if (now !== undefined) Object.assign(e as object, { found: quoted(now.etag) });
+        }
         return fail('GET', at, blob, e, { offset });
       }
       if (etag !== '' && out.etag !== undefined && quoted(out.etag) !== etag) {

@@ -29,6 +29,8 @@ interface RestErrorShape {
   statusCode?: number;
   details?: { errorCode?: string };
   found?: string;
+  /** a 412 on If-Match for a blob that is gone now */
+  deleted?: boolean;
 }
 
 const NETWORK_CODES: Record<string, string> = {
@@ -66,7 +68,7 @@ export function describeAzureFailure(init: AzureFailureInit): DecodeError {
     found = `no container "${init.at.container}" in account ${init.at.account} (${status ?? 404} ContainerNotFound)`;
   } else if (name === 'BlobNotFound' || name === 'PathNotFound' || (init.op !== 'LIST' && status === 404)) {
     code = 'missing-file';
-    found = `no such blob (${status ?? 404} ${errorCode ?? 'BlobNotFound'})`;
+    found = `no such blob (${status ?? 404} ${errorCode ?? 'BlobNotFound'})${e.deleted === true ? ': it was deleted after the command listed it (412 ConditionNotMet on If-Match)' : ''}`;
   } else if (name === 'ConditionNotMet' || status === 412) {
     found = `the blob changed between reads (its ETag is now ${e.found ?? 'another'}; 412 ConditionNotMet on If-Match): it was overwritten while it was read — read it again once it no longer changes (a mixed read is never used)`;
   } else if (name === 'AuthenticationFailed' || (name === 'AuthorizationFailure' && /failed to authenticate/i.test(said))) {
