@@ -5,33 +5,43 @@
  * to that resolveAbsolute:
  *
  * - `--path-map FROM=TO` (core/io path-map.ts): a handle whose path starts with FROM is read at TO + the
- *   rest, from S3 (`s3://…`) or a local file (`file:///…`, `/…`), before anything else;
- * - a handle naming an `s3://` (`s3a://`, `s3p://`) URI that the input itself does not hold is read from
- *   the store it names.
+ *   rest, from S3 (`s3://…`), Azure (`abfss://…`, `wasbs://…`) or a local file (`file:///…`, `/…`),
+ *   before anything else;
+ * - a handle naming an `s3://` (`s3a://`, `s3p://`) or Azure (`abfs://`, `abfss://`, `wasb://`, `wasbs://`)
+ *   URI that the input itself does not hold is read from the store it names.
  *
  * Each such file is a lazy source: opening costs nothing, and files never read are never fetched. Its
  * size is the largest the handles naming it record (a file's size, a merged file's segment end); the
  * first read asks the object's (or file's) real size (an S3 HEAD, which pins its ETag) and refuses a
  * range beyond it.
  */
-import { applyPathMap, DecodeError, isS3Url, localPathOf, parseS3Url, type ByteSource, type PathMapping, type SavepointFiles } from '../../core/io';
+import { applyPathMap, DecodeError, isAzureUrl, isS3Url, localPathOf, parseAzureUrl, parseS3Url, type ByteSource, type PathMapping, type SavepointFiles } from '../../core/io';
+import type { AzureStore } from './azure/azure-store';
+import { azureWhere } from './azure/describe-azure-failure';
+import { openAzureObjectSource } from './azure/open-azure-object-source';
 import { openNodeFileSource } from './node-file-source';
 import { openS3ObjectSource } from './s3/open-s3-object-source';
 import type { S3Store } from './s3/s3-store';
 
-export function readAbsoluteHandles(files: SavepointFiles, pathMap: readonly PathMapping[], s3Store: () => Promise<S3Store>): SavepointFiles {
+/** The object-store clients of one command, made on first use: S3's, and Azure's per storage account. */
+export interface ObjectStores {
+  s3(): Promise<S3Store>;
+  azure(account: string, host: string): Promise<AzureStore>;
+}
+
+export function readAbsoluteHandles(files: SavepointFiles, pathMap: readonly PathMapping[], stores: ObjectStores): SavepointFiles {
   const opened = new Map<string, { source: GrowingSource; path: string }>();
   const inner = files.resolveAbsolute?.bind(files);
   const resolveAbsolute = (path: string, recordedSize?: number): { source: ByteSource; path: string } | undefined => {
     const mapped = applyPathMap(path, pathMap);
     if (mapped === undefined) {
       const here = inner?.(path, recordedSize);
-      if (here !== undefined || !isS3Url(path)) return here;
+      if (here !== undefined || !(isS3Url(path) || isAzureUrl(path))) return here;
     }
     const target = mapped ?? path;
     let found = opened.get(target);
     if (found === undefined) {
-      const source = openTarget(target, s3Store);
+      const source = openTarget(target, stores);
       if (source === undefined) return inner?.(path, recordedSize);
       found = { source, path: target };
       opened.set(target, found);
@@ -47,12 +57,22 @@ interface GrowingSource extends ByteSource {
   grow(size: number): void;
 }
 
-function openTarget(target: string, s3Store: () => Promise<S3Store>): GrowingSource | undefined {
+function openTarget(target: string, stores: ObjectStores): GrowingSource | undefined {
   let open: () => Promise<ByteSource>;
-  if (isS3Url(target)) {
+  if (isAzureUrl(target)) {
+    const at = parseAzureUrl(target);
+    open = async () => {
+      const store = await stores.azure(at.account, at.host);
+      const info = await store.head(at, at.blob);
+      if (info === undefined) {
+        throw new DecodeError({ code: 'missing-file', file: target, detail: `expected the state file ${target} (${azureWhere(at, at.blob, store.endpoint, await store.credentialSource(at, at.blob))}), found no such blob (404 BlobNotFound)` });
+      }
+      return openAzureObjectSource(store, at, at.blob, { known: info, name: target });
+    };
+  } else if (isS3Url(target)) {
     const { bucket, key } = parseS3Url(target);
     open = async () => {
-      const store = await s3Store();
+      const store = await stores.s3();
       const info = await store.head(bucket, key);
       if (info === undefined) {
         throw new DecodeError({ code: 'missing-file', file: target, detail: `expected the state file ${target} (bucket ${bucket}, key ${key}; ${store.endpoint}; credentials from ${await store.credentialSource(bucket, key)}), found no such object (404 NoSuchKey)` });

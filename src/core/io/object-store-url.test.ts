@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatS3Url, isObjectStoreUrl, isS3Url, parseS3Url, unsupportedStoreError } from './object-store-url';
+import { formatAzureUrl, formatS3Url, isAzureUrl, isObjectStoreUrl, isS3Url, parseAzureUrl, parseS3Url, unsupportedStoreError } from './object-store-url';
 
 describe('S3 URLs', () => {
   it('parses s3://, s3a:// and s3p:// alike, the key without its leading /', () => {
@@ -19,11 +19,32 @@ describe('S3 URLs', () => {
   it('recognises the other stores Flink writes to, with a message instead of a local path', () => {
     expect(isS3Url('s3a://b/k')).toBe(true);
     expect(isS3Url('gs://b/k')).toBe(false);
-    for (const url of ['gs://b/k', 'abfss://c@a.dfs.core.windows.net/k', 'wasbs://c@a/k', 'oss://b/k', 'hdfs://nn:8020/ckpt']) {
+    for (const url of ['gs://b/k', 'oss://b/k', 'hdfs://nn:8020/ckpt']) {
       expect(isObjectStoreUrl(url)).toBe(true);
-      expect(unsupportedStoreError(url)?.message).toMatch(/^expected a savepoint on local disk, over http\(s\) or in S3 \(s3:\/\/, s3a:\/\/, s3p:\/\/\), found a \w+:\/\/ URL: this store is not read directly yet/);
+      expect(unsupportedStoreError(url)?.message).toMatch(/^expected a savepoint on local disk, over http\(s\), in S3 \(s3:\/\/, s3a:\/\/, s3p:\/\/\) or in Azure, found a \w+:\/\/ URL: only S3 and Azure \(abfs:\/\/, abfss:\/\/, wasb:\/\/, wasbs:\/\/\) are read directly; this store is not read directly yet/);
     }
     expect(unsupportedStoreError('s3://b/k')).toBeUndefined();
+    expect(unsupportedStoreError('abfss://c@a.dfs.core.windows.net/k')).toBeUndefined();
     expect(unsupportedStoreError('/tmp/gs:/x')).toBeUndefined();
+  });
+});
+
+describe('Azure URLs', () => {
+  it('parses abfs://, abfss://, wasb:// and wasbs:// alike: container, account, host as written, the blob without its leading /', () => {
+    expect(parseAzureUrl('abfss://flink@prodstate.dfs.core.windows.net/savepoints/savepoint-1')).toEqual({ scheme: 'abfss', container: 'flink', account: 'prodstate', host: 'prodstate.dfs.core.windows.net', blob: 'savepoints/savepoint-1' });
+    expect(parseAzureUrl('WASBS://ckpt@acct01.blob.core.windows.net/job/')).toEqual({ scheme: 'wasbs', container: 'ckpt', account: 'acct01', host: 'acct01.blob.core.windows.net', blob: 'job/' });
+    expect(parseAzureUrl('abfs://c-1@acct.dfs.core.chinacloudapi.cn')).toEqual({ scheme: 'abfs', container: 'c-1', account: 'acct', host: 'acct.dfs.core.chinacloudapi.cn', blob: '' });
+    expect(formatAzureUrl({ scheme: 'wasb', container: 'c0', host: 'a.blob.core.windows.net' }, 'x/_metadata')).toBe('wasb://c0@a.blob.core.windows.net/x/_metadata');
+    expect(isAzureUrl('abfss://c@a.dfs.core.windows.net/k')).toBe(true);
+    expect(isAzureUrl('s3://b/k')).toBe(false);
+    expect(isObjectStoreUrl('wasb://c@a.blob.core.windows.net/k')).toBe(true);
+  });
+
+  it('refuses a URL without a container or a usable account, or with a query', () => {
+    expect(() => parseAzureUrl('abfss://acct.dfs.core.windows.net/k')).toThrow('expected an Azure URL abfss://CONTAINER@ACCOUNT.dfs.core.windows.net/PATH (or wasbs://CONTAINER@ACCOUNT.blob.core.windows.net/PATH) without ? or #, found abfss://acct.dfs.core.windows.net/k');
+    expect(() => parseAzureUrl('abfss://Flink@acct.dfs.core.windows.net/k')).toThrow('expected a container name in abfss://Flink@acct.dfs.core.windows.net/k (3 to 63 lowercase letters, digits and \'-\'), found "Flink"');
+    expect(() => parseAzureUrl('wasbs://ckpt@My_Account.blob.core.windows.net/k')).toThrow('expected a storage account in wasbs://ckpt@My_Account.blob.core.windows.net/k (CONTAINER@ACCOUNT.dfs.core.windows.net, the account 3 to 24 lowercase letters and digits), found "My_Account.blob.core.windows.net"');
+    expect(() => parseAzureUrl('abfss://ckpt@acct.dfs.core.windows.net/k?sv=1')).toThrow('without ? or #');
+    expect(() => parseAzureUrl('s3://b/k')).toThrow('expected an Azure URL (abfs://, abfss://, wasb:// or wasbs://), found s3://b/k');
   });
 });

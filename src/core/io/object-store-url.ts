@@ -1,9 +1,12 @@
 /**
  * Object-store URLs as Flink writes them in `state.savepoints.dir` / `execution.checkpointing.dir` and in
  * absolute state handles. `s3://`, `s3a://` and `s3p://` (Flink's S3 file systems: Presto's, Hadoop's)
- * all name an object `bucket` / `key` of S3 or an S3-compatible store; they are read alike. The other
- * schemes of object stores Flink writes (GCS, Azure, OSS, HDFS) are recognised so that they get a clear
- * "not read yet" message instead of being taken for local paths. Pure: no client, no platform.
+ * all name an object `bucket` / `key` of S3 or an S3-compatible store; they are read alike. Azure's
+ * `abfs://` / `abfss://` (ADLS Gen2, `<container>@<account>.dfs.core.windows.net`) and `wasb://` /
+ * `wasbs://` (Blob, `<container>@<account>.blob.core.windows.net`) name a blob `container` / `blob` of a
+ * storage `account`; both are read through the Blob endpoint. The other schemes of object stores Flink
+ * writes (GCS, OSS, HDFS) are recognised so that they get a clear "not read yet" message instead of being
+ * taken for local paths. Pure: no client, no platform.
  */
 import { wrongInput } from './usage-error';
 
@@ -16,7 +19,7 @@ export interface S3Location {
 
 const S3_URL = /^(s3|s3a|s3p):\/\/([^/?#]*)(\/[^?#]*)?$/i;
 /** object stores Flink writes to whose URLs this inspector recognises but does not read yet */
-const OTHER_STORES = /^(gs|abfss?|wasbs?|oss|hdfs|webhdfs|cosn|obs):\/\//i;
+const OTHER_STORES = /^(gs|oss|hdfs|webhdfs|cosn|obs):\/\//i;
 
 /** `s3://…`, `s3a://…` or `s3p://…` (case-insensitive scheme). */
 export function isS3Url(s: string): boolean {
@@ -25,7 +28,7 @@ export function isS3Url(s: string): boolean {
 
 /** Any object-store URL Flink may write (S3 or another store): never a local path. */
 export function isObjectStoreUrl(s: string): boolean {
-  return isS3Url(s) || OTHER_STORES.test(s);
+  return isS3Url(s) || isAzureUrl(s) || OTHER_STORES.test(s);
 }
 
 /**
@@ -55,5 +58,52 @@ export function formatS3Url(bucket: string, key: string): string {
 export function unsupportedStoreError(url: string): ReturnType<typeof wrongInput> | undefined {
   const m = OTHER_STORES.exec(url);
   if (m === null) return undefined;
-  return wrongInput('bad-url', `expected a savepoint on local disk, over http(s) or in S3 (s3://, s3a://, s3p://), found a ${m[1]!.toLowerCase()}:// URL: this store is not read directly yet; copy the savepoint locally (or serve it over http(s)) and open the copy`);
+  return wrongInput('bad-url', `expected a savepoint on local disk, over http(s), in S3 (s3://, s3a://, s3p://) or in Azure, found a ${m[1]!.toLowerCase()}:// URL: only S3 and Azure (abfs://, abfss://, wasb://, wasbs://) are read directly; this store is not read directly yet; copy the savepoint locally (or serve it over http(s)) and open the copy`);
+}
+
+/** An Azure blob or prefix: `blob` has no leading '/', and is '' for the container's root. */
+export interface AzureLocation {
+  readonly scheme: 'abfs' | 'abfss' | 'wasb' | 'wasbs';
+  readonly container: string;
+  /** the storage account: the first label of `host` */
+  readonly account: string;
+  /** as written: `<account>.dfs.core.windows.net`, `<account>.blob.core.windows.net` (or a sovereign cloud's suffix) */
+  readonly host: string;
+  readonly blob: string;
+}
+
+const AZURE_URL = /^(abfss?|wasbs?):\/\/([^/?#@]*)@([^/?#]*)(\/[^?#]*)?$/i;
+
+/** `abfs://`, `abfss://`, `wasb://` or `wasbs://` (case-insensitive scheme). */
+export function isAzureUrl(s: string): boolean {
+  return /^(abfss?|wasbs?):\/\//i.test(s);
+}
+
+/**
+ * Parses an Azure URL `abfss://<container>@<account>.dfs.core.windows.net/<path>` (or abfs, wasb, wasbs;
+ * `.blob.` or `.dfs.` hosts alike); one without a container, or whose account or container name Azure
+ * would refuse, is a `bad-url` UsageError. A query or fragment is refused rather than dropped.
+ */
+export function parseAzureUrl(url: string): AzureLocation {
+  const m = AZURE_URL.exec(url);
+  if (m === null) {
+    if (isAzureUrl(url)) throw wrongInput('bad-url', `expected an Azure URL abfss://CONTAINER@ACCOUNT.dfs.core.windows.net/PATH (or wasbs://CONTAINER@ACCOUNT.blob.core.windows.net/PATH) without ? or #, found ${url}`);
+    throw wrongInput('bad-url', `expected an Azure URL (abfs://, abfss://, wasb:// or wasbs://), found ${url}`);
+  }
+  const container = m[2]!;
+  const host = m[3]!;
+  // Azure's rules: containers 3–63 lowercase letters, digits and single hyphens; accounts 3–24 lowercase letters and digits
+  if (!/^(?=.{3,63}$)[a-z0-9]+(-[a-z0-9]+)*$/.test(container) && container !== '$root') {
+    throw wrongInput('bad-url', `expected a container name in ${url} (3 to 63 lowercase letters, digits and '-'), found ${container === '' ? 'none' : `"${container}"`}`);
+  }
+  const account = host.split('.')[0]!;
+  if (!/^[a-z0-9]{3,24}$/.test(account)) {
+    throw wrongInput('bad-url', `expected a storage account in ${url} (CONTAINER@ACCOUNT.dfs.core.windows.net, the account 3 to 24 lowercase letters and digits), found ${host === '' ? 'none' : `"${host}"`}`);
+  }
+  return { scheme: m[1]!.toLowerCase() as AzureLocation['scheme'], container, account, host, blob: (m[4] ?? '').replace(/^\/+/, '') };
+}
+
+/** The URL of a blob or prefix in the scheme and host the location was written with. */
+export function formatAzureUrl(at: Pick<AzureLocation, 'scheme' | 'container' | 'host'>, blob: string): string {
+  return `${at.scheme}://${at.container}@${at.host}/${blob}`;
 }

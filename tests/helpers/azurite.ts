@@ -1,0 +1,120 @@
+/**
+ * A real Azure Blob endpoint for the object-store tests: Azurite (Microsoft's emulator, the `azurite`
+ * devDependency) serving a temporary folder on 127.0.0.1 at a port the system picks, checking every
+ * request's shared-key signature against the development account. Also a client of the test's own, to
+ * create containers and upload the fixtures, and a loopback proxy in front of it that counts requests.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
+
+/** The development storage account and key, as Microsoft publishes them for Azurite and the emulator. */
+export const ACCOUNT = 'devstoreaccount1';
+export const ACCOUNT_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
+
+export interface RunningAzurite {
+  /** the Blob endpoint, the account in its path: http://127.0.0.1:PORT/devstoreaccount1 */
+  endpoint: string;
+  port: number;
+  client: BlobServiceClient;
+  stop(): Promise<void>;
+}
+
+/** Starts azurite-blob over a fresh temporary folder; resolves once it says where it listens. */
+export async function startAzurite(): Promise<RunningAzurite> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'azurite-'));
+  const bin = path.join(process.cwd(), 'node_modules', 'azurite', 'dist', 'src', 'blob', 'main.js');
+  const child = spawn(process.execPath, [bin, '--blobHost', '127.0.0.1', '--blobPort', '0', '--location', dir, '--silent', '--skipApiVersionCheck', '--loose'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`azurite-blob did not listen within 60 s:\n${output}`)), 60_000);
+    const seen = (d: Buffer) => {
+      output += d.toString();
+      const m = /listens on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    };
+    child.stdout!.on('data', seen);
+    child.stderr!.on('data', seen);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`azurite-blob exited (${code}):\n${output}`));
+    });
+  });
+  const endpoint = `http://127.0.0.1:${port}/${ACCOUNT}`;
+  return {
+    endpoint,
+    port,
+    client: new BlobServiceClient(endpoint, new StorageSharedKeyCredential(ACCOUNT, ACCOUNT_KEY)),
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function putBlob(client: BlobServiceClient, container: string, blob: string, body: Uint8Array): Promise<void> {
+  await client.getContainerClient(container).getBlockBlobClient(blob).uploadData(Buffer.from(body));
+}
+
+/** Uploads every file below `dir` to `container` under `prefix` (+ its path relative to `dir`, '/'-separated). */
+export async function uploadFolder(client: BlobServiceClient, container: string, dir: string, prefix: string): Promise<number> {
+  const walk = (d: string): string[] => readdirSync(d).sort().flatMap((n) => (statSync(path.join(d, n)).isDirectory() ? walk(path.join(d, n)) : [path.join(d, n)]));
+  const files = walk(dir);
+  for (const f of files) await putBlob(client, container, `${prefix}${path.relative(dir, f).split(path.sep).join('/')}`, readFileSync(f));
+  return files.length;
+}
+
+export interface CountingProxy {
+  endpoint: string;
+  /** every request that reached the proxy: method, path (with the query) and Range header */
+  readonly requests: { method: string; url: string; range?: string }[];
+  /** runs before a request is passed on (e.g. to overwrite a blob for real between two reads) */
+  setHook(hook: (req: { method: string; url: string }) => Promise<void> | void): void;
+  close(): Promise<void>;
+}
+
+/** A pass-through HTTP proxy on 127.0.0.1 in front of Azurite (headers kept, so the signatures still hold). */
+export async function startCountingProxy(upstreamPort: number): Promise<CountingProxy> {
+  const requests: { method: string; url: string; range?: string }[] = [];
+  let hook: (req: { method: string; url: string }) => Promise<void> | void = () => undefined;
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const url = req.url ?? '/';
+      const method = req.method ?? 'GET';
+      const range = req.headers['x-ms-range'] ?? req.headers.range;
+      requests.push({ method, url, ...(range === undefined ? {} : { range: String(range) }) });
+      await hook({ method, url });
+      const upstream = http.request({ host: '127.0.0.1', port: upstreamPort, method, path: url, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      upstream.on('error', () => req.socket.destroy());
+      req.pipe(upstream);
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}/${ACCOUNT}`,
+    requests,
+    setHook(h) {
+      hook = h;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
