@@ -27,3 +27,14 @@ test('Kryo-held values with a schema: Compatibility says why their value warning
   await expect(notRead).not.toContainText('--descriptors');
   await notRead.screenshot({ path: '/tmp/shots/polish-kryo-values.png' });
 });
+
+test('Kryo-held values with a schema: the Overview counts them as not checked (no saved schema), not as not read', async ({ page }) => {
+  await page.goto(`/?nodemo&target=1.x`);
+  await page.getByTestId('folder-input').setInputFiles(SAVEPOINT);
+  await waitForAppState(page, 'ready');
+  await page.getByTestId('file-input').setInputFiles([SCHEMA]);
+  await waitForAppState(page, 'ready');
+  const counts = page.getByTestId('overview-counts');
+  await expect(counts).toContainText('values of 5 Kryo states not checked (no saved schema)');
+  await expect(counts).not.toContainText('not read');
+});

@@ -10,7 +10,7 @@ import { runCli } from '../../src/cli/run-cli';
 const ROOT = path.resolve(process.cwd(), 'fixtures/kryo-savepoints');
 const SCHEMA = path.join(ROOT, 'events.binpb');
 
-async function check(savepoint: string, extra: string[] = []): Promise<{ code: number; report: { verdict: string; summary: Record<string, number>; states: { state: string; verdict: string; firstIncompatibility: { ruleId: string; message: string } | null; valuesNotRead?: string; savedRoot?: string }[] } }> {
+async function check(savepoint: string, extra: string[] = []): Promise<{ code: number; report: { verdict: string; notChecked?: string[]; summary: Record<string, number>; states: { state: string; verdict: string; firstIncompatibility: { ruleId: string; message: string } | null; valuesNotRead?: string; savedRoot?: string }[] } }> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(['check', path.join(ROOT, savepoint, 'savepoint'), '--descriptors', SCHEMA, '--format', 'json', ...extra], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
@@ -37,8 +37,22 @@ describe('check on Kryo-held Protobuf state', () => {
         expect(s.firstIncompatibility!.message).toContain('com.twitter.chill.protobuf.ProtobufSerializer');
       }
       expect(kryo.find((s) => s.state === 'last-event')!.savedRoot).toBe('fixtures.events.Event');
+      // the summary gives the real reason: Kryo values are readable, and unchecked because no saved schema is kept
+      const unchecked = kryo.filter((s) => s.valuesNotRead!.startsWith('values held by Kryo: their value warnings need the saved schema')).length;
+      expect(unchecked).toBeGreaterThan(0);
+      expect(report.notChecked).toContain(
+        `the value warnings of ${unchecked} Protobuf state${unchecked === 1 ? '' : 's'} held by Kryo were not checked: they need the saved schema, which a Kryo snapshot does not keep`,
+      );
+      expect(report.notChecked!.join('\n')).not.toMatch(/missing or unreadable|could not be read/);
     });
   }
+
+  it('says in the text summary that Kryo values were not checked, not that files failed', async () => {
+    let stdout = '';
+    await runCli(['check', path.join(ROOT, 'flink-2.3/hashmap/kryo-default', 'savepoint'), '--descriptors', SCHEMA], { stdout: (t) => (stdout += t), stderr: () => {} });
+    expect(stdout).toMatch(/the value warnings of \d+ state\(s\) held by Kryo were not checked \(a Kryo snapshot keeps no saved schema\)/);
+    expect(stdout).not.toMatch(/missing or unreadable/);
+  });
 
   it('names the plain-Kryo hazard (Flink 1.20, no chill serializer): not-restorable (not incompatible), exit 1', async () => {
     const { code, report } = await check('flink-1.20/hashmap/kryo-plain');

@@ -46,7 +46,7 @@ describe('values not read', () => {
     expect(report.summary.valuesNotRead).toBe(6);
     // a CI gate never passes on values it could not read: values not read alone make the verdict unknown and `check` exit 1
     expect(computeExitCode(report)).toBe(1);
-    expect(report.notChecked).toContain('the saved values of 6 Protobuf states could not be read (state files missing or unreadable), so their value warnings were not checked');
+    expect(report.notChecked).toContain('the saved values of 6 Protobuf states were not read (each state says why), so their value warnings were not checked');
 
     const json = JSON.parse(formatReport(report, 'json')) as { summary: { valuesNotRead?: number }; states: { state: string; valuesNotRead?: string }[] };
     expect(json.summary.valuesNotRead).toBe(6);

@@ -231,7 +231,7 @@ describe('check never passes, nor reads "compatible", on state it could not chec
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('Verdict: unknown');
     expect(lines[2]).toBe(
-      'Not checked, so the verdict cannot be compatible (check exits 1): the saved values of 5 Protobuf states could not be read (state files missing or unreadable), so their value warnings were not checked.',
+      'Not checked, so the verdict cannot be compatible (check exits 1): the saved values of 5 Protobuf states were not read (each state says why), so their value warnings were not checked.',
     );
   });
 

@@ -1,5 +1,6 @@
 /** Builds the report model from evaluated states, in a stable order (operator id, state, role). */
 import { DEFAULT_SETTINGS, type Finding, type ValueWarning, type Verdict } from '../compat';
+import { KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
 import { REPORT_SCHEMA_VERSION, type CompatibilityReport, type ReportFinding, type ReportFirstIncompatibility, type ReportInput, type ReportState, type ReportStateInput, type ReportWarning } from './report-types';
 
 export function buildReport(input: ReportInput): CompatibilityReport {
@@ -19,7 +20,8 @@ export function buildReport(input: ReportInput): CompatibilityReport {
   const inferred = states.filter((s) => s.inferred !== undefined).length;
   const headersNotRead = states.filter((s) => s.headerNotRead === true).length;
   const counted = { ...summary, ...(valuesNotRead > 0 ? { valuesNotRead } : {}), ...(inferred > 0 ? { inferred } : {}), ...(headersNotRead > 0 ? { headersNotRead } : {}) };
-  const notChecked = listNotChecked(counted, input.subject === 'descriptor-sets');
+  const kryoValues = states.filter((s) => s.valuesNotRead === KRYO_VALUES_NEED_SAVED_SCHEMA).length;
+  const notChecked = listNotChecked(counted, kryoValues, input.subject === 'descriptor-sets');
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     ...(input.subject ? { subject: input.subject } : {}),
@@ -46,15 +48,17 @@ function overallVerdict(s: CompatibilityReport['summary'], notChecked: readonly 
 }
 
 /** What was not checked, one sentence each: any of them keeps the verdict from `compatible`. */
-function listNotChecked(s: CompatibilityReport['summary'], descriptorSets: boolean): string[] {
+function listNotChecked(s: CompatibilityReport['summary'], kryoValues: number, descriptorSets: boolean): string[] {
   const states = (n: number) => `${n} ${descriptorSets ? 'root message' : 'Protobuf state'}${n === 1 ? '' : 's'}`;
   const out: string[] = [];
   if (s.protobufStates === 0) out.push(descriptorSets ? 'no root message was compared: nothing was checked' : 'the savepoint holds no Protobuf state: nothing was checked');
   if (s.unknown > 0) out.push(`${states(s.unknown)} could not be checked (verdict unknown)`);
   const headers = s.headersNotRead ?? 0;
   if (headers > 0) out.push(`the header of ${headers} state${headers === 1 ? '' : 's'} could not be read, so whether ${headers === 1 ? 'it holds' : 'they hold'} Protobuf is not known`);
-  const values = s.valuesNotRead ?? 0;
-  if (values > 0) out.push(`the saved values of ${states(values)} could not be read (state files missing or unreadable), so their value warnings were not checked`);
+  // Kryo-held values are readable: they are left unchecked because a Kryo snapshot keeps no saved schema, not because a file failed
+  if (kryoValues > 0) out.push(`the value warnings of ${states(kryoValues)} held by Kryo were not checked: they need the saved schema, which a Kryo snapshot does not keep`);
+  const values = (s.valuesNotRead ?? 0) - kryoValues;
+  if (values > 0) out.push(`the saved values of ${states(values)} were not read (each state says why), so their value warnings were not checked`);
   const inferred = s.inferred ?? 0;
   if (inferred > 0) out.push(`the verdict of ${states(inferred)} is inferred from a snapshot read by structure, not exact`);
   return out;

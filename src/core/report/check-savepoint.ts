@@ -9,6 +9,7 @@ import { buildSchemaDiff, finishValueWarnings, type ValueWarning } from '../comp
 import { readAll, formatHex } from '../io';
 import { computeSha256 } from '../protobuf';
 import { buildReport } from './build-report';
+import { KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
 import type { CheckSavepointInput, EvaluatedSavepoint } from './check-savepoint-types';
 import { describeDescriptorSetSchema } from './describe-new-schema';
 import { mapStatesToJar } from './map-states-to-jar';
@@ -114,10 +115,3 @@ function toReportOperator(op: { id: string; uid?: string | undefined; name?: str
   return { id: op.id, ...(op.uid ? { uid: op.uid } : {}), ...(op.name ? { name: op.name } : {}) };
 }
 
-/**
- * Why `check` reads no value warnings of Protobuf state held by Kryo that the new schema decodes: a value warning compares
- * saved values with the change from the saved schema to the new one, and a Kryo snapshot keeps no saved schema. The app
- * tells this reason in its own words (it has no command-line flags), so it is exported as one constant.
- */
-export const KRYO_VALUES_NEED_SAVED_SCHEMA =
-  'values held by Kryo: their value warnings need the saved schema, which a Kryo snapshot does not keep; check the savepoint migration-job writes (native state, every value checked); dump and stats decode them here with --descriptors or --job-jar';

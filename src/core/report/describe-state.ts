@@ -1,5 +1,6 @@
 /** Shared wording of the human formats: verdict labels, state titles, counts. */
 import type { CompatibilityReport, ReportInputFile, ReportState } from './report-types';
+import { KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
 
 export const VERDICT_LABEL: Record<string, string> = {
   compatible: 'compatible',
@@ -30,11 +31,15 @@ export function describeSummary(report: CompatibilityReport): string {
   if (report.subject === 'descriptor-sets') {
     return `${s.protobufStates} root message(s): ${s.compatible} compatible, ${s.incompatible} incompatible, ${s.notRestorable} not restorable`;
   }
+  // Kryo-held values are not unread: they are unchecked because the snapshot keeps no saved schema (values-not-read-reasons)
+  const kryo = report.states.filter((st) => st.valuesNotRead === KRYO_VALUES_NEED_SAVED_SCHEMA).length;
+  const unread = (s.valuesNotRead ?? 0) - kryo;
   return (
     `${s.protobufStates} Protobuf state(s): ${s.compatible} compatible, ${s.incompatible} incompatible, ${s.notRestorable} not restorable` +
     (s.unknown > 0 ? `, ${s.unknown} unknown` : '') +
     `; ${s.otherStates} other state(s) not checked; ${s.warnings} value warning(s)` +
-    (s.valuesNotRead ? `; the values of ${s.valuesNotRead} state(s) were not read, so their value warnings were not checked` : '') +
+    (unread > 0 ? `; the values of ${unread} state(s) were not read, so their value warnings were not checked` : '') +
+    (kryo > 0 ? `; the value warnings of ${kryo} state(s) held by Kryo were not checked (a Kryo snapshot keeps no saved schema)` : '') +
     (s.inferred ? `; the verdict of ${s.inferred} state(s) is INFERRED from a snapshot class no reader knows (read by structure, not exact), which fails check` : '')
   );
 }

@@ -1,7 +1,8 @@
 /** The facade of src/core/report: what other folders use, and nothing else (everything else stays inside the folder). */
 export { listInferredLines } from './describe-state';
 export { type CheckSavepointInput, type StateValuesNotRead, type StateValueTally, type ValueScanner } from './check-savepoint-types';
-export { checkSavepoint, KRYO_VALUES_NEED_SAVED_SCHEMA } from './check-savepoint';
+export { checkSavepoint } from './check-savepoint';
+export { KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
 export { compareDescriptorSets } from './compare-descriptor-sets';
 export { createStatisticsVisitor } from './create-statistics-visitor';
 export { createStateValueScanner } from './create-state-value-scanner';

@@ -22,7 +22,7 @@ export const VERDICT_EXIT_CODES: readonly VerdictExitCode[] = [
     verdict: 'unknown',
     exitCode: 1,
     meaning:
-      'something was not checked: no Protobuf state, a Protobuf state of an unknown serializer, a state header that could not be read, an inferred verdict, or saved values that could not be read (state files missing or unreadable)',
+      'something was not checked: no Protobuf state, a Protobuf state of an unknown serializer, a state header that could not be read, an inferred verdict, or saved values that were not read (a state file missing or unreadable, no new message to compare them with) or not checked (Protobuf held by Kryo: no saved schema)',
   },
 ];
 

@@ -1,3 +1,4 @@
+import { KRYO_VALUES_NEED_SAVED_SCHEMA } from '../../core/report';
 import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
 import { formatHashRoute } from '../state/use-hash-route';
@@ -19,6 +20,9 @@ export function CompatOverview() {
   if (!check.data) return null;
   const r = check.data;
   const sm = r.summary;
+  // Kryo-held values are readable but unchecked (no saved schema), not "not read": the two are counted apart
+  const kryo = r.states.filter((s) => s.valuesNotRead === KRYO_VALUES_NEED_SAVED_SCHEMA).length;
+  const unread = (sm.valuesNotRead ?? 0) - kryo;
   return (
     <section className="compat-overview" data-testid="overview-compat">
       <VerdictHeadline report={r}>
@@ -26,7 +30,8 @@ export function CompatOverview() {
         <p className="muted small" data-testid="overview-counts">
           against <span className="mono">{schema}</span>: {sm.protobufStates} Protobuf states, {sm.compatible} compatible, {sm.incompatible} incompatible,{' '}
           {sm.notRestorable} not restorable, {sm.unknown} unknown · {check.values.status === 'done' ? `${sm.warnings} value warnings` : 'values not scanned'}
-          {sm.valuesNotRead ? ` · values of ${sm.valuesNotRead} state${sm.valuesNotRead === 1 ? '' : 's'} not read` : ''} · <a href={formatHashRoute('compat', {})}>Compatibility details</a>
+          {unread > 0 ? ` · values of ${unread} state${unread === 1 ? '' : 's'} not read` : ''}
+          {kryo > 0 ? ` · values of ${kryo} Kryo state${kryo === 1 ? '' : 's'} not checked (no saved schema)` : ''} · <a href={formatHashRoute('compat', {})}>Compatibility details</a>
         </p>
       </VerdictHeadline>
       <ValueCheckNote values={check.values} />

@@ -185,9 +185,9 @@ describe('describeVerdictReason', () => {
     expect(describeVerdictReason(withVerdict([bad], 'incompatible'))).toBe(`The Protobuf state cannot be restored with the new schema: ${message}`);
     expect(describeVerdictReason(withVerdict([pb('a'), pb('b')], 'compatible'))).toBe('All 2 Protobuf states can be restored with the new schema.');
     // values not read: unknown, never "can be restored"
-    const notRead = { ...withVerdict([pb('a', { valuesNotRead: 'missing file' }), pb('b')], 'unknown'), notChecked: ['the saved values of 1 Protobuf state could not be read (state files missing or unreadable), so their value warnings were not checked'] };
+    const notRead = { ...withVerdict([pb('a', { valuesNotRead: 'missing file' }), pb('b')], 'unknown'), notChecked: ['the saved values of 1 Protobuf state were not read (each state says why), so their value warnings were not checked'] };
     expect(describeVerdictReason(notRead)).toBe(
-      'No Protobuf state fails, but not everything was checked, so the verdict is unknown: the saved values of 1 Protobuf state could not be read (state files missing or unreadable), so their value warnings were not checked.',
+      'No Protobuf state fails, but not everything was checked, so the verdict is unknown: the saved values of 1 Protobuf state were not read (each state says why), so their value warnings were not checked.',
     );
     expect(describeVerdictReason(withVerdict([state('t', { verdict: 'unknown', reason: 'not a Protobuf state' })], 'unknown'))).toBe(
       'This savepoint holds no Protobuf state: nothing to check.',
