@@ -138,7 +138,7 @@ export function App() {
           {open ? (
             <ViewSwitch route={route} inspection={inspection} />
           ) : status !== 'loading' ? (
-            <StartPage onFiles={openFiles} onDemo={() => void openDemo()} schemaName={session?.descriptorSetName ?? null} />
+            <StartPage onFiles={openFiles} onDemo={() => void openDemo()} onUrl={(url) => void load([], { replace: true, url })} schemaName={session?.descriptorSetName ?? null} />
           ) : null}
         </main>
       </div>
