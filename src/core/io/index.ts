@@ -4,7 +4,7 @@ export { type ByteSource, bytesSource, readAll } from './byte-source';
 export { ByteWriter } from './byte-writer';
 export { observeSourceReads } from './observe-source-reads';
 export { classifyError } from './classify-error';
-export { COMPANION_OPEN_PATH, COMPANION_READ_PATH, type CompanionAbsolute, type CompanionErrorBody, type CompanionFile, type CompanionManifest } from './companion-protocol';
+export { COMPANION_OPEN_PATH, COMPANION_READ_PATH, type CompanionAbsolute, type CompanionErrorBody, type CompanionManifest } from './companion-protocol';
 export { computeMaskedCrc32c } from './compute-crc32';
 export { DecodeError, type DecodeErrorCode, type DecodeErrorJson, isDecodeError, withDecodePath, withDecodePathAsync } from './decode-error';
 export { SNAPPY_STREAM_IDENTIFIER } from './decode-snappy-chunk';
