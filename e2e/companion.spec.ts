@@ -107,4 +107,10 @@ test('without the companion, an s3:// URL gets the one line saying how to start 
   await waitForAppState(page, 'failed');
   await expect(page.getByTestId('failure')).toContainText(line);
   await shoot(page, 'companion-needed.png');
+  // an http(s) URL in the box loads the page with ?savepoint=, whose policy allows that origin (and no note)
+  await page.getByTestId('open-url-input').fill('http://127.0.0.1:9/sp/');
+  await expect(page.getByTestId('companion-needed')).toHaveCount(0);
+  const [response] = await Promise.all([page.waitForNavigation(), page.getByTestId('open-url-submit').click()]);
+  expect(new URL(page.url()).searchParams.get('savepoint')).toBe('http://127.0.0.1:9/sp/');
+  expect(response!.headers()['content-security-policy']).toContain("connect-src 'self' http://127.0.0.1:9;");
 });
