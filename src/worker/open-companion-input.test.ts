@@ -59,6 +59,7 @@ describe('openUrlInput: object-store URLs through the companion', () => {
     expect(calls[0]).toMatchObject({ url: 'http://127.0.0.1:4000/api/open', init: { method: 'POST', body: JSON.stringify({ url: 's3://b/sp' }), credentials: 'omit' } });
     expect((calls[0]!.init.headers as Record<string, string>)['authorization']).toBe(`Bearer ${'e'.repeat(64)}`);
     expect(files.metadata.name).toBe('sp/_metadata');
+    expect(files.warnings).toEqual([]);
     const state = files.resolveRelative('state-1')!;
     expect([...(await state.read(20, 3))]).toEqual([7, 7, 7]);
     expect(calls[1]!.url).toBe('http://127.0.0.1:4000/api/read?open=3&file=1&offset=20&length=3');
@@ -66,6 +67,12 @@ describe('openUrlInput: object-store URLs through the companion', () => {
     const refused = files.resolveAbsolute!('s3://elsewhere/shared/x', 50)!;
     await expect(refused.source.read(0, 1)).rejects.toMatchObject({ code: 'missing-file', detail: 'expected the state file s3://elsewhere/shared/x in the store of s3://b/sp, found it elsewhere' });
     await expect(state.read(99, 2)).rejects.toMatchObject({ code: 'truncated' });
+  });
+
+  it("a job's checkpoint directory: the checkpoint read is said", async () => {
+    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(Response.json({ ...MANIFEST, name: 's3://b/ckpt/job/', chosen: 'chk-2', warnings: ['w'] }))));
+    const files = await openUrlInput('s3://b/ckpt/job/', COMPANION);
+    expect(files.warnings).toEqual(['read chk-2, the latest completed checkpoint of s3://b/ckpt/job/', 'w']);
   });
 
   it("the companion's refusal and the store's error keep their message", async () => {

@@ -54,7 +54,8 @@ export async function openCompanionInput(url: string, companion: CompanionAccess
       return { source: refusedSource(found.name, recordedSize ?? 0, found.refused), path: found.name };
     },
     unreadable: new Map(manifest.unreadable),
-    warnings: [...manifest.warnings],
+    // a job's checkpoint directory: which checkpoint was read is said, as the CLI says it
+    warnings: [...(manifest.chosen === undefined ? [] : [`read ${manifest.chosen}, the latest completed checkpoint of ${url}`]), ...manifest.warnings],
   };
 }
 

@@ -86,6 +86,7 @@ describe.skipIf(!RUN)('serve: the companion API over versitygw', () => {
     const url = `s3://${BUCKET}/hashmap/savepoint`;
     const manifest = await open(url);
     expect(manifest.notices).toEqual([`reading ${url} from ${gw.endpoint} (AWS_ENDPOINT_URL_S3, path-style), credentials from environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)`]);
+    expect(manifest.chosen).toBeUndefined();
     const names = readdirSync(path.join(ROOT, HASHMAP)).sort();
     expect(manifest.files.map((n) => manifest.sources[n]!.name).sort()).toEqual(names.map((n) => `savepoint/${n}`));
     expectSameBytes(await read(manifest, manifest.metadata, 0, manifest.sources[manifest.metadata]!.size), readFileSync(path.join(ROOT, HASHMAP, '_metadata')));
@@ -101,6 +102,7 @@ describe.skipIf(!RUN)('serve: the companion API over versitygw', () => {
     const url = `s3://${BUCKET}/ckpt/${JOB_ID}/`;
     const manifest = await open(url);
     expect(manifest.notices).toContain(`using chk-2, the latest completed checkpoint of ${url}; --metadata chk-N reads another`);
+    expect(manifest.chosen).toBe('chk-2');
     expectSameBytes(await read(manifest, manifest.metadata, 0, manifest.sources[manifest.metadata]!.size), readFileSync(path.join(ROOT, INCREMENTAL, 'chk-2', '_metadata')));
     expect(manifest.absolute.length).toBeGreaterThan(0);
     for (const [, resolved] of manifest.absolute) {

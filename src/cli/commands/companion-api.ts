@@ -42,7 +42,7 @@ import {
   type CompanionManifest,
   type SavepointFiles,
 } from '../../core/io';
-import { openNodeInput } from '../sources';
+import { openNodeInput, reopenOptions } from '../sources';
 import { sameToken } from './same-token';
 
 /** The longest read one request may ask for: `_metadata`'s limit (it is read whole). */
@@ -201,8 +201,15 @@ async function buildManifest(id: number, url: string, files: SavepointFiles, not
       unreadable: [...(files.unreadable ?? new Map<string, string>())],
       warnings: [...files.warnings],
       notices,
+      ...chosenOf(files),
     },
   };
+}
+
+/** The checkpoint of a job's checkpoint directory the opening chose (what the CLI says on stderr). */
+function chosenOf(files: SavepointFiles): { chosen?: string } {
+  const chosen = reopenOptions(files, {}).metadataPath;
+  return chosen === undefined ? {} : { chosen };
 }
 
 /** Whether an object URL is in the bucket (Azure: the account and container) of the opened URL. */

@@ -40,6 +40,8 @@ export interface CompanionManifest {
   readonly warnings: readonly string[];
   /** what the opening said (endpoint, credential source, the checkpoint chosen), as the CLI writes to stderr */
   readonly notices: readonly string[];
+  /** a job's checkpoint directory: the checkpoint read (`chk-N`, the latest completed one) */
+  readonly chosen?: string;
 }
 
 /** A refused or failed request's body (JSON). `error` is the opening's or the read's own error, when there is one. */
