@@ -47,8 +47,11 @@ import { sameToken } from './same-token';
 
 /** The longest read one request may ask for: `_metadata`'s limit (it is read whole). */
 const MAX_READ_BYTES = 128 * 1024 * 1024;
-/** Openings kept per run; the oldest is forgotten past this (the app opens one savepoint at a time). */
-const MAX_OPENINGS = 64;
+/**
+ * Openings kept per run; the oldest is forgotten past this (the app opens one savepoint at a time). Each holds
+ * its sources, `_metadata` read whole among them (kilobytes to a few megabytes; at most 128 MiB).
+ */
+const MAX_OPENINGS = 16;
 const MAX_BODY_BYTES = 64 * 1024;
 
 /** Opens an object-store URL as the CLI does; tests give their own. */
