@@ -2,12 +2,14 @@ import type { Plugin } from 'vite';
 
 /**
  * The app may talk only to its own origin, plus the origin of a savepoint URL the user gave with
- * `?savepoint=<url>` (only http/https). No eval, no inline scripts, no plugins, no framing.
+ * `?savepoint=<url>` (only http/https), plus, when `serve` sends the page, the companion's loopback
+ * origin (`http://127.0.0.1:<port>`, its own: the API the app reads object stores through). No eval, no inline scripts, no plugins, no framing.
  * `'wasm-unsafe-eval'` lets the page and its workers compile WebAssembly (the Query view's DuckDB-WASM,
  * served from this origin); it allows no JavaScript eval.
  */
-export function buildContentSecurityPolicy(savepointUrl: string | null): string {
+export function buildContentSecurityPolicy(savepointUrl: string | null, companionOrigin?: string): string {
   const connect = ["'self'"];
+  if (companionOrigin !== undefined) connect.push(companionOrigin);
   if (savepointUrl) {
     try {
       const u = new URL(savepointUrl);

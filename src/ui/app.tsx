@@ -40,6 +40,14 @@ export function App() {
       set({ status: 'failed', failure: toInspectorFailure(e) });
     }
   }, [load, set]);
+  // the open-by-URL box loads the page again with ?savepoint=<url>: the Content-Security-Policy is sent per page
+  // load and allows an http(s) URL's origin only then (an object-store URL goes to the companion, the page's own origin)
+  const openUrl = useCallback((url: string) => {
+    const params = new URLSearchParams(window.location.search);
+    for (const name of ['demo', 'target', 'savepoint']) params.delete(name);
+    params.set('savepoint', url);
+    window.location.assign(`${window.location.pathname}?${params.toString()}`);
+  }, []);
   // Close ends the session: its inputs, its choices and its URL parameters (?demo, ?target, ?savepoint) go
   const close = useCallback(() => {
     clearSessionUrl();
@@ -138,7 +146,7 @@ export function App() {
           {open ? (
             <ViewSwitch route={route} inspection={inspection} />
           ) : status !== 'loading' ? (
-            <StartPage onFiles={openFiles} onDemo={() => void openDemo()} schemaName={session?.descriptorSetName ?? null} />
+            <StartPage onFiles={openFiles} onDemo={() => void openDemo()} onUrl={openUrl} schemaName={session?.descriptorSetName ?? null} />
           ) : null}
         </main>
       </div>

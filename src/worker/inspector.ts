@@ -9,6 +9,7 @@ import type { DecodeErrorJson, UsageErrorJson } from '../core/io';
 import type { SavepointInspection, StateEntry, StateSample } from '../core/flink';
 import type { LibraryLine, SerializerSettings } from '../core/compat';
 import type { CompatibilityReport, StateStats } from '../core/report';
+import type { CompanionAccess } from './open-companion-input';
 
 export type { StateStats };
 
@@ -34,8 +35,11 @@ export interface InputFile {
 export type InspectorInput =
   /** metadataPath: which `_metadata` of a drop holding several (the `candidates` of a `several-savepoints` failure) */
   | { kind: 'files'; files: InputFile[]; metadataPath?: string }
-  /** a savepoint folder/archive served over HTTP (?savepoint=<url>), with the new schema as files */
-  | { kind: 'url'; url: string; schemaFiles: InputFile[] };
+  /**
+   * a savepoint folder/archive served over HTTP (?savepoint=<url>), with the new schema as files; or in an
+   * object store (s3://, abfss://, …), read through the local companion when `companion` is given
+   */
+  | { kind: 'url'; url: string; schemaFiles: InputFile[]; companion?: CompanionAccess };
 
 /** What a file was taken for when the input was classified. */
 export type InputFileRole = 'savepoint-metadata' | 'savepoint-file' | 'savepoint-archive' | 'descriptor-set' | 'ignored';

@@ -47,7 +47,7 @@ export class LocalInspector implements Inspector {
     return this.steps.run('hashing', onProgress, async (cancel, phase, _bytesRead, step) => {
       const session =
         input.kind === 'url'
-          ? await openUrlSession(input.url, input.schemaFiles, { knownDigests: this.knownDigests, step, phase })
+          ? await openUrlSession(input.url, input.schemaFiles, { knownDigests: this.knownDigests, step, phase, ...(input.companion === undefined ? {} : { companion: input.companion }) })
           : await openFileSession(input.files, this.session, { knownDigests: this.knownDigests, step, cancel, phase, onProgress, ...(input.metadataPath === undefined ? {} : { metadataPath: input.metadataPath }) });
       this.session = session;
       return session.opened;

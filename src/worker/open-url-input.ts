@@ -1,5 +1,6 @@
 import { openHttpSavepointFolder } from '../core/flink';
-import { DecodeError, isDecodeError, openSavepointInput, wrongInput, type SavepointFiles } from '../core/io';
+import { DecodeError, isDecodeError, isObjectStoreUrl, openSavepointInput, wrongInput, type SavepointFiles } from '../core/io';
+import { describeCompanionNeeded, openCompanionInput, type CompanionAccess } from './open-companion-input';
 import { createBrowserRangeFetch, openBrowserHttpSource } from './sources';
 
 /**
@@ -8,8 +9,15 @@ import { createBrowserRangeFetch, openBrowserHttpSource } from './sources';
  * server must allow CORS for the app's origin and expose Content-Range. A URL that is not http(s)
  * is a `bad-url` UsageError; a URL read as a file whose last segment has no extension (`…/sp-1`)
  * and that cannot be opened gets the hint that a folder's URL ends with '/'.
+ *
+ * An object-store URL (s3://, abfss://, …) is read through the local companion when the app has one (the
+ * app `serve` serves: open-companion-input.ts); without it, the UsageError says how to start it.
  */
-export async function openUrlInput(url: string): Promise<SavepointFiles> {
+export async function openUrlInput(url: string, companion?: CompanionAccess): Promise<SavepointFiles> {
+  if (isObjectStoreUrl(url.trim())) {
+    if (companion === undefined) throw wrongInput('bad-url', describeCompanionNeeded(url.trim()));
+    return openCompanionInput(url.trim(), companion);
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);

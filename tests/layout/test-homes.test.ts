@@ -59,6 +59,7 @@ describe('where tests live', () => {
       'tests/protobuf/protobuf-java-differential.test.ts', // needs java, javac and protobuf-java in ~/.m2
       'tests/cli-bundle/npm-package.test.ts', // its container case needs podman
       'tests/object-stores/s3-read.test.ts', // needs versitygw, or go to build it
+      'tests/object-stores/companion-s3.test.ts', // needs versitygw, or go to build it
       'tests/object-stores/s3-faults.test.ts',
     ];
     const tests = [...besideSources, ...listFiles('tests').filter((f) => f.endsWith('.test.ts'))];

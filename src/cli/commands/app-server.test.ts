@@ -99,13 +99,19 @@ describe('serve: the app server', () => {
 
   it("sends the static build's Content-Security-Policy, on refusals too", async () => {
     const ok = await get(server.port, `/?token=${token}`);
-    expect(ok.headers['content-security-policy']).toBe(buildContentSecurityPolicy(null));
+    const companion = `http://127.0.0.1:${server.port}`;
+    expect(ok.headers['content-security-policy']).toBe(buildContentSecurityPolicy(null, companion));
     expect(ok.headers['content-security-policy']).toContain("default-src 'self'");
+    // connect-src: itself and the companion API's loopback origin (its own), nothing else
+    expect(ok.headers['content-security-policy']).toContain(`connect-src 'self' ${companion};`);
     expect(ok.headers['x-content-type-options']).toBe('nosniff');
-    expect((await get(server.port, '/')).headers['content-security-policy']).toBe(buildContentSecurityPolicy(null));
+    expect((await get(server.port, '/')).headers['content-security-policy']).toBe(buildContentSecurityPolicy(null, companion));
     const withUrl = await get(server.port, `/?token=${token}&savepoint=${encodeURIComponent('https://bucket.example:8443/sp/')}`);
-    expect(withUrl.headers['content-security-policy']).toBe(buildContentSecurityPolicy('https://bucket.example:8443/sp/'));
-    expect(withUrl.headers['content-security-policy']).toContain("connect-src 'self' https://bucket.example:8443");
+    expect(withUrl.headers['content-security-policy']).toBe(buildContentSecurityPolicy('https://bucket.example:8443/sp/', companion));
+    expect(withUrl.headers['content-security-policy']).toContain(`connect-src 'self' ${companion} https://bucket.example:8443;`);
+    // an object-store URL adds no origin: it is read through the companion
+    const withS3 = await get(server.port, `/?token=${token}&savepoint=${encodeURIComponent('s3://bucket/sp/')}`);
+    expect(withS3.headers['content-security-policy']).toContain(`connect-src 'self' ${companion};`);
   });
 
   it('refuses every path out of the app folder', async () => {

@@ -11,13 +11,15 @@
  * port, so a new origin, where it would store the whole build (35 MB) again, and this server is on
  * this machine anyway; the app runs without it.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildContentSecurityPolicy } from '../../../vite-plugins/content-security-policy';
+import { createCompanionApi, type CompanionApi, type OpenObjectStoreInput } from './companion-api';
+import { sameToken } from './same-token';
 
 /** The build's service worker (vite.config.ts, src/ui/offline/), answered 404 here. */
 const SERVICE_WORKER_PATH = '/service-worker.js';
@@ -56,6 +58,8 @@ export interface AppServerOptions {
   port: number;
   /** tests give one; otherwise 32 random bytes, hex */
   token?: string;
+  /** how the companion API opens an object-store URL (tests give their own); the CLI's openNodeInput otherwise */
+  openObjectStore?: OpenObjectStoreInput;
 }
 
 /** Starts the server; rejects with Node's error when the port cannot be bound (EADDRINUSE, EACCES). */
@@ -63,8 +67,9 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const root = await realpath(options.appDir);
   const token = options.token ?? randomBytes(32).toString('hex');
   let port = options.port;
+  const api = createCompanionApi(options.openObjectStore);
   const server = createServer((req, res) => {
-    handle(req, res, { root, token, port }).catch(() => {
+    handle(req, res, { root, token, port, api }).catch(() => {
       if (!res.headersSent) respond(res, 500, 'internal error');
       else res.destroy();
     });
@@ -96,16 +101,20 @@ interface Context {
   root: string;
   token: string;
   port: number;
+  api: CompanionApi;
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, { root, token, port }: Context): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, { root, token, port, api }: Context): Promise<void> {
   const url = new URL(req.url ?? '/', `http://${SERVE_HOST}:${port}`);
-  res.setHeader('Content-Security-Policy', buildContentSecurityPolicy(url.searchParams.get('savepoint')));
+  // connect-src: the page's own origin and, named, the companion's (this server's loopback origin), nothing else
+  res.setHeader('Content-Security-Policy', buildContentSecurityPolicy(url.searchParams.get('savepoint'), `http://${SERVE_HOST}:${port}`));
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'no-referrer');
   res.setHeader('Cache-Control', 'no-store');
   const host = req.headers.host;
   if (host !== `${SERVE_HOST}:${port}` && host !== `localhost:${port}`) return respond(res, 403, 'forbidden: this server answers only at its loopback address');
+  // the companion API (./companion-api.ts) takes its token as a header, never the cookie
+  if (url.pathname.startsWith('/api/')) return api.handle(req, res, { host, token });
   const cookieName = `savepoint-inspector-token-${port}`;
   const fromQuery = url.searchParams.get('token');
   const fromCookie = readCookie(req.headers.cookie, cookieName);
@@ -172,12 +181,6 @@ function readCookie(header: string | undefined, name: string): string | undefine
     if (key === name) return value.join('=');
   }
   return undefined;
-}
-
-function sameToken(given: string, token: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function respond(res: ServerResponse, status: number, message: string): void {

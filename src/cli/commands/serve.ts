@@ -1,7 +1,9 @@
 /**
  * `serve [--port N] [--open]`: serves the built app (the `dist/` folder `vite build` writes, shipped in
  * the npm package) on 127.0.0.1 only, behind a random token (./app-server.ts), until interrupted.
- * The app decodes savepoints in the browser tab; the server only hands it its own files.
+ * The app decodes savepoints in the browser tab; the server hands it its own files and, as the app's
+ * companion, the byte ranges of object-store savepoints the user opens (./companion-api.ts), read with
+ * this machine's credentials.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -18,7 +20,9 @@ export const serveCommand: CliCommand = {
     '',
     'Serves the built app on 127.0.0.1 only (never another interface) and prints its URL, which carries',
     'a random token: requests without it are refused (403). Savepoints are read in the browser tab;',
-    'nothing leaves the machine. Runs until interrupted (Ctrl-C).',
+    'nothing leaves the machine. As the app\'s companion it also reads object-store URLs typed in the',
+    'app (s3://, abfss://, wasbs://, as the CLI reads them, with this machine\'s credentials): only byte',
+    'ranges of the objects under the URLs opened, only for that page. Runs until interrupted (Ctrl-C).',
     '',
     'Options:',
     '  --port N    the port (default 0: a free port the system picks)',

@@ -7,9 +7,10 @@ import { useAppStore } from '../state/app-store';
 import { chooseTargetLine } from '../state/choose-target-line';
 import { describeStorageError, forgetRecentSession, listRecentSessions, loadRecentFiles, type RecentSession } from '../state/recent-sessions';
 import { FilePickers } from './file-pickers';
+import { OpenUrlForm } from './open-url-form';
 
 /** `schemaName`: a new schema given first, waiting for its savepoint (what is dropped or picked next joins it). */
-export function StartPage({ onFiles, onDemo, schemaName = null }: { onFiles: (files: InputFile[], replace?: boolean, metadataPath?: string) => void; onDemo: () => void; schemaName?: string | null }) {
+export function StartPage({ onFiles, onDemo, onUrl, schemaName = null }: { onFiles: (files: InputFile[], replace?: boolean, metadataPath?: string) => void; onDemo: () => void; onUrl?: (url: string) => void; schemaName?: string | null }) {
   return (
     <div className="start" data-testid="start-page">
       <div className="dropzone" data-testid="dropzone">
@@ -30,6 +31,7 @@ export function StartPage({ onFiles, onDemo, schemaName = null }: { onFiles: (fi
             Open demo
           </button>
         </div>
+        {onUrl ? <OpenUrlForm onUrl={onUrl} /> : null}
         <p className="muted small">Every byte stays in this browser tab: nothing is uploaded.</p>
       </div>
       <RecentSessions onFiles={onFiles} />

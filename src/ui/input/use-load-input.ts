@@ -5,6 +5,7 @@ import { useInspector } from '../inspector-context';
 import { useAppStore } from '../state/app-store';
 import { clearSessionUrl, freshSessionChoices } from '../state/end-session';
 import { describeStorageError, recordRecentSession } from '../state/recent-sessions';
+import { findCompanion } from './companion';
 import { mergeInputFiles } from './merge-input-files';
 
 let generation = 0;
@@ -34,8 +35,9 @@ export function useLoadInput(): (added: InputFile[], opts?: { replace?: boolean;
         // a savepoint opened by URL stays open when only a schema is added
         const byUrl = url !== null && (opts?.url !== undefined || merged.savepointFiles.length === 0);
         const all = [...merged.savepointFiles, ...merged.schemaFiles];
+        const companion = byUrl ? findCompanion() : undefined;
         const input: InspectorInput = byUrl
-          ? { kind: 'url', url, schemaFiles: merged.schemaFiles }
+          ? { kind: 'url', url, schemaFiles: merged.schemaFiles, ...(companion === undefined ? {} : { companion }) }
           : { kind: 'files', files: all.length > 0 ? all : added, ...(metadataPath === null ? {} : { metadataPath }) };
         const session = await inspector.open(input, (progress) => useAppStore.getState().set({ progress }));
         if (mine !== generation) return; // a newer load replaced this one
