@@ -10,7 +10,7 @@ const e = (k: string, sequence: number, type: number, v = ''): WrittenEntry => (
 async function merged(files: WrittenEntry[][], options: SstWriteOptions[] = []) {
   const tables = await Promise.all(files.map((f, i) => openSstTable(bytesSource(`00000${i}.sst`, writeSstTable(f, { blockEntries: 2, ...options[i] })), `00000${i}.sst`)));
   const out: string[] = [];
-  for await (const b of mergeSstEntries(tables.map((t) => t.batches()), tables.flatMap((t) => t.rangeTombstones))) for (const m of b) out.push(`${String.fromCharCode(...m.userKey)}=${String.fromCharCode(...m.value)}`);
+  for await (const b of mergeSstEntries(tables.map((t) => t.cursor()), tables.flatMap((t) => t.rangeTombstones))) for (const m of b) out.push(`${String.fromCharCode(...m.userKey)}=${String.fromCharCode(...m.value)}`);
   return out;
 }
 
