@@ -27,6 +27,7 @@ import { fmtBytes, fmtMs, formatFigure, GiB, timeAsync, type Figure } from './me
 import { writeBenchmarksDoc } from './write-benchmarks-doc';
 import { measureFiguresFiveAndSix } from './figures-browser-and-flink';
 import { measureRocksDbScan } from './figure-rocksdb-scan';
+import { measureRocksDbPeer } from './figure-rocksdb-peer';
 import { measureLargeSst } from './figure-large-sst';
 import { measureJobJar } from './figure-job-jar';
 
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
   show(measureRealSchemas());
   log('figure 8: RocksDB native SST scan …');
   show(await measureRocksDbScan(root));
+  log("figure 8d: the RocksDB native read path against RocksDB's own iterator (rocksdict) …");
+  show([await measureRocksDbPeer(root)]);
   log('figure 8c: inspect and dump of one 1 GB RocksDB table (issue #35) …');
   show(measureLargeSst(root));
   const fiveSix = await measureFiguresFiveAndSix(root, log, keep);
