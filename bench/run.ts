@@ -6,7 +6,8 @@
  * a 1 GiB savepoint (bench/figures-browser-and-flink.ts); each is skipped with its reason when its tool is absent.
  * Figure 7 (bench/figure-real-schemas.ts): compare vs buf breaking on real schema histories. Figure 8
  * (bench/figure-rocksdb-scan.ts): the RocksDB native SST scan against a plain read of the same bytes, and (8b) a
- * native savepoint against the canonical savepoint of the same state, with peak RSS. Figure 9
+ * native savepoint against the canonical savepoint of the same state, with peak RSS; (8d, bench/figure-rocksdb-peer.ts)
+ * the same read path against RocksDB's own iterator (rocksdict) on one subtask's files. Figure 9
  * (bench/figure-job-jar.ts): the job jar as the schema. Figure 10 (bench/figure-export.ts): export throughput and memory.
  * `--keep` keeps the 2 GiB savepoint (deleted by default, the disk is shared).
  */
