@@ -6,7 +6,8 @@
  * a 1 GiB savepoint (bench/figures-browser-and-flink.ts); each is skipped with its reason when its tool is absent.
  * Figure 7 (bench/figure-real-schemas.ts): compare vs buf breaking on real schema histories. Figure 8
  * (bench/figure-rocksdb-scan.ts): the RocksDB native SST scan against a plain read of the same bytes, and (8b) a
- * native savepoint against the canonical savepoint of the same state, with peak RSS. Figure 9
+ * native savepoint against the canonical savepoint of the same state, with peak RSS; (8d, bench/figure-rocksdb-peer.ts)
+ * the same read path against RocksDB's own iterator (rocksdict) on one subtask's files. Figure 9
  * (bench/figure-job-jar.ts): the job jar as the schema. Figure 10 (bench/figure-export.ts): export throughput and memory.
  * `--keep` keeps the 2 GiB savepoint (deleted by default, the disk is shared).
  */
@@ -27,6 +28,7 @@ import { fmtBytes, fmtMs, formatFigure, GiB, timeAsync, type Figure } from './me
 import { writeBenchmarksDoc } from './write-benchmarks-doc';
 import { measureFiguresFiveAndSix } from './figures-browser-and-flink';
 import { measureRocksDbScan } from './figure-rocksdb-scan';
+import { measureRocksDbPeer } from './figure-rocksdb-peer';
 import { measureLargeSst } from './figure-large-sst';
 import { measureJobJar } from './figure-job-jar';
 
@@ -69,6 +71,8 @@ async function main(): Promise<void> {
   show(measureRealSchemas());
   log('figure 8: RocksDB native SST scan …');
   show(await measureRocksDbScan(root));
+  log("figure 8d: the RocksDB native read path against RocksDB's own iterator (rocksdict) …");
+  show([await measureRocksDbPeer(root)]);
   log('figure 8c: inspect and dump of one 1 GB RocksDB table (issue #35) …');
   show(measureLargeSst(root));
   const fiveSix = await measureFiguresFiveAndSix(root, log, keep);

@@ -57,9 +57,12 @@ describe('RocksDB databases written by RocksDB (fixtures/rocksdb-databases)', ()
         for (const t of tables) expect(t.properties.columnFamilyName ?? (t.properties.externalFileVersion === 2 ? cf.name : undefined)).toBe(cf.name);
         // every table has the case's format version (an ingested file: SstFileWriter's, the same options)
         for (const t of tables) expect(t.footer.formatVersion, t.file).toBe(formatVersion);
-        const merged: [string, string][] = [];
-        for await (const batch of mergeSstEntries(tables.map((t, i) => t.liveBatches(files[i]!.largestSequence)), tables.flatMap((t, i) => t.liveTombstones(files[i]!.largestSequence)))) for (const m of batch) merged.push([Buffer.from(m.userKey).toString('hex'), Buffer.from(m.value).toString('hex')]);
-        expect(merged, cf.name).toEqual(expected.columnFamilies[cf.name]);
+        // with new arrays per block and merged value, and with the blocks and merged values in reused buffers (each entry copied before the merge moves on)
+        for (const reuse of [false, true]) {
+          const merged: [string, string][] = [];
+          for await (const batch of mergeSstEntries(tables.map((t, i) => t.liveCursor(files[i]!.largestSequence, undefined, { reuseBlocks: reuse })), tables.flatMap((t, i) => t.liveTombstones(files[i]!.largestSequence)), reuse)) for (const m of batch) merged.push([Buffer.from(m.userKey).toString('hex'), Buffer.from(m.value).toString('hex')]);
+          expect(merged, `${cf.name}, reused buffers: ${reuse}`).toEqual(expected.columnFamilies[cf.name]);
+        }
       }
     });
   }

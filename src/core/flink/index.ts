@@ -8,7 +8,9 @@ export { type CheckpointMetadata, type OperatorState, type StreamHandle, type Su
 export { readCheckpointMetadata } from './metadata/read-checkpoint-metadata';
 export { writeCheckpointMetadata } from './metadata/write-checkpoint-metadata';
 export { isCountedBroadcastCopy } from './operator/select-broadcast-copy';
-export { mergeSstEntries } from './rocksdb/merge-sst-entries';
+export { SstMerge } from './rocksdb/merge-sst-entries';
+export { openRocksDbSnapshot } from './rocksdb/open-rocksdb-snapshot';
+export { END as SST_END, NEED_BLOCK as SST_NEED_BLOCK } from './rocksdb/sst-table-cursor';
 export { openSstTable, TYPE_VALUE } from './rocksdb/open-sst-table';
 export { type WrittenEntry, writeSstTable } from './rocksdb/write-rocksdb-files';
 export { inspectSavepoint } from './inspection/inspect-savepoint';

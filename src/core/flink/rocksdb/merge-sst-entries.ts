@@ -7,7 +7,8 @@
  */
 import { DecodeError } from '../../io';
 import { compareBytes } from './rocksdb-cursor';
-import { describeValueType, TYPE_DELETION, TYPE_DELETION_WITH_TIMESTAMP, TYPE_MERGE, TYPE_SINGLE_DELETION, TYPE_VALUE, type InternalEntry, type RangeTombstone } from './open-sst-table';
+import { describeValueType, TYPE_DELETION, TYPE_DELETION_WITH_TIMESTAMP, TYPE_MERGE, TYPE_SINGLE_DELETION, TYPE_VALUE, type RangeTombstone } from './open-sst-table';
+import { compareUserKeys, END, ENTRY, NEED_BLOCK, type SstTableCursor } from './sst-table-cursor';
 
 /** Flink's merge operator: RocksDB's StringAppendTESTOperator with ',' (RocksDBKeyedStateBackend's MERGE_OPERATOR_NAME). */
 export const LIST_MERGE_DELIMITER = 0x2c;
@@ -23,103 +24,213 @@ export interface MergedEntry {
   versions: number;
 }
 
-/** Orders internal entries: user key ascending, then sequence number descending. */
-function compareInternal(a: InternalEntry, b: InternalEntry): number {
-  return compareBytes(a.userKey, b.userKey) || b.sequence - a.sequence;
-}
-
-interface Cursor {
-  stream: AsyncIterator<InternalEntry[]>;
-  batch: InternalEntry[];
-  i: number;
-  done: boolean;
-}
-
-/** Moves a cursor to its next non-empty batch (the only await of the merge: once per data block). */
-async function fill(c: Cursor): Promise<void> {
-  while (c.i >= c.batch.length && !c.done) {
-    const n = await c.stream.next();
-    if (n.done) c.done = true;
-    else {
-      c.batch = n.value;
-      c.i = 0;
-    }
-  }
-}
-
 function isCovered(tombstones: readonly RangeTombstone[], key: Uint8Array, sequence: number): boolean {
   for (const t of tombstones) if (t.sequence > sequence && compareBytes(t.start, key) <= 0 && compareBytes(key, t.end) < 0) return true;
   return false;
 }
 
+/**
+ * The k-way merge over the tables' cursors, as RocksDB's iterator gives it, allocating nothing per
+ * entry: `next()` moves to the next live user key and returns ENTRY, END or NEED_BLOCK (then `await
+ * load()` and call again: the only await, once per data block). The current entry is `key[0,
+ * keyLength)` and `value[valueStart, valueEnd)` — views into the merge's key buffer and a cursor's block
+ * (or, for a merged list value, a buffer of its own) — valid until the next `next()` or `load()`.
+ */
+export class SstMerge {
+  key: Uint8Array = new Uint8Array(64);
+  keyLength = 0;
+  value: Uint8Array = new Uint8Array(0);
+  valueStart = 0;
+  valueEnd = 0;
+  /** the newest version's file, value offset and key offset */
+  file = '';
+  valueOffset = 0;
+  keyOffset = 0;
+  /** how many versions (merge operands and base) made the value */
+  versions = 1;
+
+  /** the cursor whose current entry was handed over (moved past on the next call) */
+  private held: SstTableCursor | undefined;
+  /** the cursors are still to be moved past the versions of the key in `key` */
+  private skip = false;
+  /** the versions of the key in `key` are being resolved (merge operands copied so far in `operands`) */
+  private pending = false;
+  private loading: SstTableCursor[] = [];
+  private started = false;
+  private readonly operands: Uint8Array[] = [];
+  private merged: Uint8Array = new Uint8Array(256);
+
+  constructor(
+    private readonly cursors: readonly SstTableCursor[],
+    private readonly tombstones: readonly RangeTombstone[],
+    /** a merged list value in a buffer of the merge reused for the next (else a new array each) */
+    private readonly reuse = false,
+  ) {}
+
+  /** Reads the blocks the last `next()` needs. */
+  async load(): Promise<void> {
+    // a cursor whose whole new block lies before the range asks again: appended, and read in this loop
+    for (let i = 0; i < this.loading.length; i++) {
+      const c = this.loading[i]!;
+      if (await c.loadBlock()) this.advance(c);
+    }
+    this.loading.length = 0;
+  }
+
+  /** Moves a cursor to its next entry; one that needs a block waits in `loading`. */
+  private advance(c: SstTableCursor): void {
+    if (c.next() === NEED_BLOCK) this.loading.push(c);
+  }
+
+  next(): number {
+    if (!this.started) {
+      this.started = true;
+      for (const c of this.cursors) this.advance(c);
+    }
+    if (this.loading.length > 0) return NEED_BLOCK;
+    for (;;) {
+      if (this.pending) {
+        const r = this.resolve(this.sameKey());
+        if (r !== END) return r;
+        continue;
+      }
+      // past the older versions of the key handed over (or resolved)
+      if (this.skip) {
+        const held = this.held;
+        if (held !== undefined) {
+          this.held = undefined;
+          this.advance(held);
+          if (this.loading.length > 0) return NEED_BLOCK;
+        }
+        for (const c of this.cursors) {
+          while (c.valid && compareUserKeys(c.key, c.userKeyLength, this.key, this.keyLength) === 0) {
+            this.advance(c);
+            if (this.loading.length > 0) return NEED_BLOCK;
+          }
+        }
+        this.skip = false;
+      }
+      const best = this.smallest();
+      if (best === undefined) return END;
+      // the newest version of the next user key
+      const n = best.userKeyLength;
+      if (this.key.length < n) this.key = new Uint8Array(Math.max(n, this.key.length * 2));
+      const k = this.key;
+      const src = best.key;
+      for (let i = 0; i < n; i++) k[i] = src[i]!;
+      this.keyLength = n;
+      if (best.type === TYPE_VALUE && (this.tombstones.length === 0 || !this.covered(best))) {
+        this.file = best.file;
+        this.keyOffset = best.keyOffset;
+        this.valueOffset = best.valueOffset;
+        this.value = best.block;
+        this.valueStart = best.valueStart;
+        this.valueEnd = best.valueEnd;
+        this.versions = 1;
+        this.held = best;
+        this.skip = true;
+        return ENTRY;
+      }
+      // a deletion, a covered version or merge operands: resolved over the versions
+      this.pending = true;
+    }
+  }
+
+  /** The cursor with the smallest internal key (user key ascending, then sequence descending). */
+  private smallest(): SstTableCursor | undefined {
+    let best: SstTableCursor | undefined;
+    for (const c of this.cursors) {
+      if (!c.valid) continue;
+      if (best === undefined || (compareUserKeys(c.key, c.userKeyLength, best.key, best.userKeyLength) || best.sequence - c.sequence) < 0) best = c;
+    }
+    return best;
+  }
+
+  /** the cursor whose entry is the newest remaining version of the key in `key`, if any */
+  private sameKey(): SstTableCursor | undefined {
+    const best = this.smallest();
+    return best !== undefined && compareUserKeys(best.key, best.userKeyLength, this.key, this.keyLength) === 0 ? best : undefined;
+  }
+
+  private covered(c: SstTableCursor): boolean {
+    return isCovered(this.tombstones, c.userKey(), c.sequence);
+  }
+
+  /**
+   * Resolves the versions of the key in `key` from `c` on (newest first): merge operands are copied and
+   * the cursors moved past them until a base value, a deletion or the key's end. ENTRY: the merged value
+   * is current; END: the key is deleted; NEED_BLOCK: it goes on once the blocks are read.
+   */
+  private resolve(first: SstTableCursor | undefined): number {
+    const operands = this.operands;
+    let base: Uint8Array | undefined;
+    for (let c = first; c !== undefined; c = this.sameKey()) {
+      if (this.tombstones.length > 0 && this.covered(c)) break;
+      if (c.type === TYPE_MERGE) {
+        if (operands.length === 0) {
+          this.file = c.file;
+          this.keyOffset = c.keyOffset;
+          this.valueOffset = c.valueOffset;
+        }
+        operands.push(c.value().slice());
+        this.advance(c);
+        if (this.loading.length > 0) return NEED_BLOCK;
+        continue;
+      }
+      if (c.type === TYPE_VALUE) base = c.value();
+      else if (c.type !== TYPE_DELETION && c.type !== TYPE_SINGLE_DELETION && c.type !== TYPE_DELETION_WITH_TIMESTAMP) {
+        throw new DecodeError({ code: 'unsupported-format', detail: `expected a value, merge operand or deletion in an SST file of Flink's state, found a ${describeValueType(c.type)}`, file: c.file, offset: c.valueOffset });
+      }
+      break;
+    }
+    this.pending = false;
+    this.skip = true;
+    if (operands.length === 0) return END;
+    // oldest first: the base value, then the operands in the order they were written (the newest was copied first)
+    const parts = operands.length;
+    let size = (base ? base.length + 1 : 0) + parts - 1;
+    for (const o of operands) size += o.length;
+    let out = this.reuse ? this.merged : new Uint8Array(size);
+    if (out.length < size) out = this.merged = new Uint8Array(Math.max(size, out.length * 2));
+    let o = 0;
+    if (base) {
+      out.set(base, 0);
+      out[base.length] = LIST_MERGE_DELIMITER;
+      o = base.length + 1;
+    }
+    for (let i = parts - 1; i >= 0; i--) {
+      out.set(operands[i]!, o);
+      o += operands[i]!.length;
+      if (i > 0) out[o++] = LIST_MERGE_DELIMITER;
+    }
+    this.value = out;
+    this.valueStart = 0;
+    this.valueEnd = size;
+    this.versions = parts + (base ? 1 : 0);
+    operands.length = 0;
+    return ENTRY;
+  }
+}
+
 /** how many merged entries a batch holds at most */
 const OUT_BATCH = 512;
 
-/**
- * The live user keys and their values across the tables' batch streams (SstTable.batches), in
- * batches: a k-way merge that awaits only when a table's data block is used up.
- */
-export async function* mergeSstEntries(streams: AsyncIterator<InternalEntry[]>[], tombstones: readonly RangeTombstone[]): AsyncGenerator<MergedEntry[]> {
-  const cursors: Cursor[] = streams.map((stream) => ({ stream, batch: [], i: 0, done: false }));
-  for (const c of cursors) await fill(c);
+/** The merged entries as objects, in batches (keys and values copied: what the tests and tools read). */
+export async function* mergeSstEntries(cursors: SstTableCursor[], tombstones: readonly RangeTombstone[], reuse = false): AsyncGenerator<MergedEntry[]> {
+  const merge = new SstMerge(cursors, tombstones, reuse);
   let out: MergedEntry[] = [];
-  let current: InternalEntry[] = [];
   for (;;) {
-    let best: Cursor | undefined;
-    for (const c of cursors) if (c.i < c.batch.length && (best === undefined || compareInternal(c.batch[c.i]!, best.batch[best.i]!) < 0)) best = c;
-    if (best === undefined) break;
-    const e = best.batch[best.i++]!;
-    if (best.i >= best.batch.length) await fill(best);
-    const next = best.i < best.batch.length ? best.batch[best.i] : undefined;
-    if (next !== undefined && compareInternal(next, e) < 0) {
-      throw new DecodeError({ code: 'invalid-value', detail: 'expected the entries of an SST file in ascending internal-key order, found a key after a larger one', file: next.file, offset: next.keyOffset });
-    }
-    if (current.length > 0 && compareBytes(current[0]!.userKey, e.userKey) !== 0) {
-      const r = resolveVersions(current, tombstones);
-      if (r) out.push(r);
-      current = [];
-      if (out.length >= OUT_BATCH) {
-        yield out;
-        out = [];
-      }
-    }
-    current.push(e);
-  }
-  if (current.length > 0) {
-    const r = resolveVersions(current, tombstones);
-    if (r) out.push(r);
-  }
-  if (out.length > 0) yield out;
-}
-
-/** One user key's versions, newest first, resolved to its value (undefined when deleted). */
-function resolveVersions(versions: InternalEntry[], tombstones: readonly RangeTombstone[]): MergedEntry | undefined {
-  const operands: InternalEntry[] = [];
-  let base: InternalEntry | undefined;
-  for (const v of versions) {
-    if (tombstones.length > 0 && isCovered(tombstones, v.userKey, v.sequence)) break;
-    if (v.type === TYPE_MERGE) {
-      operands.push(v);
+    const r = merge.next();
+    if (r === NEED_BLOCK) {
+      await merge.load();
       continue;
     }
-    if (v.type === TYPE_VALUE) base = v;
-    else if (v.type !== TYPE_DELETION && v.type !== TYPE_SINGLE_DELETION && v.type !== TYPE_DELETION_WITH_TIMESTAMP) {
-      throw new DecodeError({ code: 'unsupported-format', detail: `expected a value, merge operand or deletion in an SST file of Flink's state, found a ${describeValueType(v.type)}`, file: v.file, offset: v.valueOffset });
+    if (r === END) break;
+    out.push({ userKey: merge.key.slice(0, merge.keyLength), value: merge.value.slice(merge.valueStart, merge.valueEnd), file: merge.file, valueOffset: merge.valueOffset, keyOffset: merge.keyOffset, versions: merge.versions });
+    if (out.length >= OUT_BATCH) {
+      yield out;
+      out = [];
     }
-    break;
   }
-  const newest = operands[0] ?? base;
-  if (newest === undefined) return undefined;
-  if (operands.length === 0) return { userKey: base!.userKey, value: base!.value, file: base!.file, valueOffset: base!.valueOffset, keyOffset: base!.keyOffset, versions: 1 };
-  // oldest first: the base value, then the operands in the order they were written
-  const parts = [...(base ? [base.value] : []), ...operands.reverse().map((o) => o.value)];
-  const size = parts.reduce((n, p) => n + p.length, 0) + parts.length - 1;
-  const value = new Uint8Array(size);
-  let o = 0;
-  parts.forEach((p, i) => {
-    if (i > 0) value[o++] = LIST_MERGE_DELIMITER;
-    value.set(p, o);
-    o += p.length;
-  });
-  return { userKey: newest.userKey, value, file: newest.file, valueOffset: newest.valueOffset, keyOffset: newest.keyOffset, versions: parts.length };
+  if (out.length > 0) yield out;
 }

@@ -8,7 +8,8 @@ import { DecodeError, type ByteSource } from '../../io';
 import { compareBytes, decodeUtf8, RocksDbCursor } from './rocksdb-cursor';
 import { iterateBlockEntries, iterateIndexEntries, type IndexSeek } from './decode-sst-block-entries';
 import { readBlockHandle, readSstFooter, NEW_FOOTER_SIZE, type BlockHandle, type SstFooter } from './read-sst-footer';
-import { BLOCK_TRAILER_SIZE, checkBlockHandle, decodeSstBlock, readSstBlock } from './read-sst-block';
+import { BLOCK_TRAILER_SIZE, checkBlockHandle, decodeSstBlock, readSstBlock, type BlockScratch, type SstBlock } from './read-sst-block';
+import { ENTRY, END, SstTableCursor, type CursorBlocks, type ReadTally } from './sst-table-cursor';
 
 export interface SstProperties {
   columnFamilyId?: number;
@@ -87,6 +88,10 @@ export interface SstTable {
    * property, else that largest sequence number), as RocksDB's table reader assigns it.
    */
   liveBatches(largestSequence: number, range?: UserKeyRange): AsyncGenerator<InternalEntry[]>;
+  /** a cursor over the entries (nothing allocated per entry: see SstTableCursor) */
+  cursor(range?: UserKeyRange, options?: CursorOptions): SstTableCursor;
+  /** the cursor as the live database sees the table (as liveBatches) */
+  liveCursor(largestSequence: number, range?: UserKeyRange, options?: CursorOptions): SstTableCursor;
   /** the range tombstones as the live database sees them (an ingested file's take its global sequence number) */
   liveTombstones(largestSequence: number): RangeTombstone[];
 }
@@ -160,13 +165,11 @@ export async function openSstTable(source: ByteSource, file: string, options: Ss
   }
   checkTableSize(source, file, options.expectedSizes ?? []);
   const table: TableRead = { source, file, footer, props: properties, rangeDeletions: rangeTombstones.length, rangeDeletionBytes };
-  return { file, footer, properties, rangeTombstones, entries: (range?: UserKeyRange) => flattenBatches(iterateTableBatches(table, range)),
-    batches: (range?: UserKeyRange) => iterateTableBatches(table, range),
-    liveBatches(largestSequence: number, range?: UserKeyRange) {
-      const global = globalSequenceOf(properties, largestSequence);
-      const batches = iterateTableBatches(table, range);
-      return global === undefined ? batches : withSequence(batches, global);
-    },
+  return { file, footer, properties, rangeTombstones, entries: (range?: UserKeyRange) => flattenBatches(cursorBatches(tableCursor(table, range, undefined))),
+    batches: (range?: UserKeyRange) => cursorBatches(tableCursor(table, range, undefined)),
+    liveBatches: (largestSequence: number, range?: UserKeyRange) => cursorBatches(tableCursor(table, range, globalSequenceOf(properties, largestSequence))),
+    cursor: (range?: UserKeyRange, options?: CursorOptions) => tableCursor(table, range, undefined, options),
+    liveCursor: (largestSequence: number, range?: UserKeyRange, options?: CursorOptions) => tableCursor(table, range, globalSequenceOf(properties, largestSequence), options),
     liveTombstones(largestSequence: number) {
       const global = globalSequenceOf(properties, largestSequence);
       return global === undefined ? rangeTombstones : rangeTombstones.map((t) => ({ ...t, sequence: global }));
@@ -176,10 +179,6 @@ export async function openSstTable(source: ByteSource, file: string, options: Ss
 
 function globalSequenceOf(props: SstProperties, largestSequence: number): number | undefined {
   return (props.externalFileVersion ?? 0) < 2 ? undefined : props.externalGlobalSequence || largestSequence;
-}
-
-async function* withSequence(batches: AsyncGenerator<InternalEntry[]>, sequence: number): AsyncGenerator<InternalEntry[]> {
-  for await (const b of batches) yield b.map((e) => ({ ...e, sequence }));
 }
 
 async function* flattenBatches(batches: AsyncGenerator<InternalEntry[]>): AsyncGenerator<InternalEntry> {
@@ -200,77 +199,85 @@ interface TableRead {
   rangeDeletionBytes: { keys: number; values: number };
 }
 
-/** What a read went through: data blocks, entries, their internal keys' and values' bytes. */
-interface ReadTally {
-  blocks: number;
-  entries: number;
-  keyBytes: number;
-  valueBytes: number;
+/** How a cursor reads: blocks decompressed into one reused buffer (values then valid only until the cursor moves to the next block), an ingested file's global sequence number. */
+export interface CursorOptions {
+  reuseBlocks?: boolean;
 }
 
-async function* iterateTableBatches(table: TableRead, range: UserKeyRange | undefined): AsyncGenerator<InternalEntry[]> {
+/** The table's data blocks in index order (from the first that may hold `from`), read in windows of consecutive blocks. */
+function tableBlocks(table: TableRead, range: UserKeyRange | undefined, reuse: boolean): CursorBlocks {
   const { source, file, footer, props } = table;
   const delta = props.indexValueIsDeltaEncoded && footer.formatVersion >= 4;
   const firstKey = props.indexType === 3;
   const from = range?.from;
-  const to = range?.to;
   // index keys are internal keys, or user keys when the table says so (format version 3+)
   const seek: IndexSeek | undefined = from === undefined ? undefined : { compare: (k: Uint8Array) => compareBytes(props.indexKeyIsUserKey || k.length < 8 ? k : k.subarray(0, k.length - 8), from) };
-  const index = await readSstBlock(source, file, footer, footer.index, 'index block');
-  const handles = props.indexType !== 2 ? iterateIndexEntries(index.bytes, file, index.offset, 'index block', delta, firstKey, seek) : undefined;
-  const tally: ReadTally = { blocks: 0, entries: 0, keyBytes: 0, valueBytes: 0 };
-  let window = FIRST_WINDOW;
-  const run = async function* (entries: Iterator<{ handle: BlockHandle }>): AsyncGenerator<InternalEntry[], boolean> {
-    let next = entries.next();
-    while (!next.done) {
-      // the blocks that follow each other in the file, up to the window
-      const group: BlockHandle[] = [next.value.handle];
-      checkBlockHandle(source, file, next.value.handle, 'data block');
-      let end = next.value.handle.offset + next.value.handle.size + BLOCK_TRAILER_SIZE;
-      next = entries.next();
-      while (!next.done && next.value.handle.offset === end && end + next.value.handle.size + BLOCK_TRAILER_SIZE - group[0]!.offset <= window) {
+  const scratch: BlockScratch | undefined = reuse ? { buffer: new Uint8Array(0) } : undefined;
+  let indexOffset = footer.index.offset;
+  const blocks = async function* (): AsyncGenerator<SstBlock> {
+    const index = await readSstBlock(source, file, footer, footer.index, 'index block');
+    indexOffset = index.offset;
+    let window = FIRST_WINDOW;
+    const run = async function* (entries: Iterator<{ handle: BlockHandle }>): AsyncGenerator<SstBlock> {
+      let next = entries.next();
+      while (!next.done) {
+        // the blocks that follow each other in the file, up to the window
+        const group: BlockHandle[] = [next.value.handle];
         checkBlockHandle(source, file, next.value.handle, 'data block');
-        group.push(next.value.handle);
-        end += next.value.handle.size + BLOCK_TRAILER_SIZE;
+        let end = next.value.handle.offset + next.value.handle.size + BLOCK_TRAILER_SIZE;
         next = entries.next();
-      }
-      window = Math.min(MAX_WINDOW, window * 2);
-      const start = group[0]!.offset;
-      const bytes = await source.read(start, end - start);
-      for (const h of group) {
-        const block = decodeSstBlock(bytes.subarray(h.offset - start, h.offset - start + h.size + BLOCK_TRAILER_SIZE), file, footer, h, 'data block');
-        tally.blocks++;
-        const out: InternalEntry[] = [];
-        let stop = false;
-        for (const e of iterateBlockEntries(block.bytes, file, block.offset, 'data block')) {
-          tally.entries++;
-          tally.keyBytes += e.key.length;
-          tally.valueBytes += e.value.length;
-          const k = splitInternalKey(e.key, file, block.offset, 'data block entry');
-          if (from !== undefined && compareBytes(k.userKey, from) < 0) continue;
-          if (to !== undefined && compareBytes(k.userKey, to) >= 0) {
-            stop = true;
-            break;
-          }
-          out.push({ userKey: k.userKey, sequence: k.sequence, type: k.type, value: e.value, valueOffset: block.stored ? block.offset + e.valueAt : block.offset, keyOffset: block.stored ? block.offset + e.keyAt : block.offset, file });
+        while (!next.done && next.value.handle.offset === end && end + next.value.handle.size + BLOCK_TRAILER_SIZE - group[0]!.offset <= window) {
+          checkBlockHandle(source, file, next.value.handle, 'data block');
+          group.push(next.value.handle);
+          end += next.value.handle.size + BLOCK_TRAILER_SIZE;
+          next = entries.next();
         }
-        if (out.length > 0) yield out;
-        if (stop) return true;
+        window = Math.min(MAX_WINDOW, window * 2);
+        const start = group[0]!.offset;
+        const bytes = await source.read(start, end - start);
+        for (const h of group) yield decodeSstBlock(bytes.subarray(h.offset - start, h.offset - start + h.size + BLOCK_TRAILER_SIZE), file, footer, h, 'data block', scratch);
+      }
+    };
+    if (props.indexType !== 2) {
+      yield* run(iterateIndexEntries(index.bytes, file, index.offset, 'index block', delta, firstKey, seek));
+    } else {
+      for (const top of iterateIndexEntries(index.bytes, file, index.offset, 'index block', delta, firstKey, seek)) {
+        const partition = await readSstBlock(source, file, footer, top.handle, 'index partition');
+        yield* run(iterateIndexEntries(partition.bytes, file, partition.offset, 'index partition', delta, firstKey, seek));
       }
     }
-    return false;
   };
-  let stopped = false;
-  if (handles) {
-    stopped = yield* run(handles);
-  } else {
-    for (const top of iterateIndexEntries(index.bytes, file, index.offset, 'index block', delta, firstKey, seek)) {
-      const partition = await readSstBlock(source, file, footer, top.handle, 'index partition');
-      if ((stopped = yield* run(iterateIndexEntries(partition.bytes, file, partition.offset, 'index partition', delta, firstKey, seek)))) break;
+  const it = blocks();
+  return {
+    next: async () => {
+      const n = await it.next();
+      return n.done ? undefined : n.value;
+    },
+    finished(tally: ReadTally, stoppedEarly: boolean) {
+      if (stoppedEarly) void it.return(undefined);
+      // a read of the whole table (no block passed over, none left): what it went through is what the properties count
+      else if (seek?.skipped !== true) checkTableTally(table, tally, indexOffset);
+    },
+  };
+}
+
+function tableCursor(table: TableRead, range: UserKeyRange | undefined, globalSequence: number | undefined, options: CursorOptions = {}): SstTableCursor {
+  return new SstTableCursor(table.file, tableBlocks(table, range, options.reuseBlocks === true), range?.from, range?.to, globalSequence);
+}
+
+/** The cursor's entries as objects, one array per data block (keys and values copied: what the tests and the tools read). */
+async function* cursorBatches(cursor: SstTableCursor): AsyncGenerator<InternalEntry[]> {
+  let out: InternalEntry[] = [];
+  for (;;) {
+    const r = cursor.next();
+    if (r === ENTRY) {
+      out.push({ userKey: cursor.userKey().slice(), sequence: cursor.sequence, type: cursor.type, value: cursor.value(), valueOffset: cursor.valueOffset, keyOffset: cursor.keyOffset, file: cursor.file });
+      continue;
     }
+    if (out.length > 0) yield out;
+    out = [];
+    if (r === END || !(await cursor.loadBlock())) return;
   }
-  // a read of the whole table (no block passed over, none left): what it went through is what the properties count
-  if (!stopped && seek?.skipped !== true) checkTableTally(table, tally, index.offset);
 }
 
 /** The file's size against the sizes the MANIFEST and the savepoint's handle record for it. */

@@ -16,8 +16,9 @@ import { isWantedState } from '../is-wanted-state';
 import { decodeKeyedEntryInto, planKeyedDecode } from '../keyed/decode-keyed-entry';
 import type { KeyedStateHeader, StateEntry } from '../savepoint/inspection-types';
 import type { ValueModeSource } from '../snapshots/snapshot-types';
-import { mergeSstEntries } from './merge-sst-entries';
-import { type InternalEntry, type RangeTombstone, type UserKeyRange } from './open-sst-table';
+import { SstMerge } from './merge-sst-entries';
+import { type RangeTombstone, type UserKeyRange } from './open-sst-table';
+import { END, NEED_BLOCK, type SstTableCursor } from './sst-table-cursor';
 import type { RocksDbSnapshot } from './open-rocksdb-snapshot';
 import type { KeyGroupRange } from '../metadata/metadata-types';
 
@@ -49,8 +50,10 @@ export interface RocksDbReadOptions {
  * 256 KiB still halved what 64 KiB costs in scavenges).
  */
 const MAX_BATCH_VALUE_BYTES = 64 * 1024;
+/** and once it holds this many entries */
+const MAX_BATCH_ENTRIES = 512;
 
-/** The entries in batches (one per merged run of a column family's blocks, or fewer when their values are large): no await per entry. */
+/** The entries in batches (of at most MAX_BATCH_ENTRIES, or fewer when their values are large): no await per entry. */
 export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header: KeyedStateHeader, options: RocksDbReadOptions = {}): AsyncGenerator<StateEntry[]> {
   const { snapshot } = input;
   const byName = new Map([...snapshot.version.columnFamilies.values()].map((cf) => [cf.name, cf]));
@@ -70,7 +73,7 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
     }
     const plan = planKeyedDecode(state, header.keySerializer, input.maxParallelism);
     const files = [...cf.files.values()].sort((a, b) => a.level - b.level || b.number - a.number);
-    const tables: ((range: UserKeyRange) => AsyncGenerator<InternalEntry[]>)[] = [];
+    const tables: ((range: UserKeyRange) => SstTableCursor)[] = [];
     const tombstones: RangeTombstone[] = [];
     for (const f of files) {
       const table = await snapshot.openTable(f.number, cf.name);
@@ -79,47 +82,56 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
         throw new DecodeError({ code: 'invalid-value', detail: `expected table file ${String(f.number).padStart(6, '0')}.sst of column family "${cf.name}" (as ${snapshot.manifest} says), found one of column family "${table.properties.columnFamilyName}"`, file, offset: table.properties.at['rocksdb.column.family.name'] ?? 0 });
       }
       // an ingested file's keys all carry its global sequence number
-      tables.push((range: UserKeyRange) => table.liveBatches(f.largestSequence, range));
+      tables.push((range: UserKeyRange) => table.liveCursor(f.largestSequence, range));
       tombstones.push(...table.liveTombstones(f.largestSequence));
     }
     const range = keyRange(prefixBytes, input.range, options.keyGroupRange);
-    for await (const merged of mergeSstEntries(tables.map((batches) => batches(range)), tombstones)) {
-      throwIfCancelled(options.signal);
-      let out: StateEntry[] = [];
-      let held = 0;
-      for (const m of merged) {
-        const key = m.userKey;
-        if (key.length < prefixBytes) {
-          throw new DecodeError({ code: 'invalid-value', detail: `expected a key of state "${state.name}" with its ${prefixBytes}-byte key-group prefix, found ${key.length} bytes`, file: m.file, offset: m.keyOffset });
-        }
-        const kg = prefixBytes === 2 ? (key[0]! << 8) | key[1]! : key[0]!;
-        if (kg < input.range.start || kg > input.range.end) continue;
-        if (!seenKeyGroups.has(kg)) {
-          seenKeyGroups.add(kg);
-          options.onKeyGroup?.(kg);
-        }
-        if (options.keyGroup && !options.keyGroup(kg)) continue;
-        const entry = decodeKeyedEntryInto(
-          { operatorId: input.operatorId, state: state.name, subtask: input.subtask },
-          plan,
-          new ByteReader(key, { file: m.file, baseOffset: m.keyOffset }),
-          new ByteReader(m.value, { file: m.file, baseOffset: m.valueOffset }),
-          kg,
-          options.values?.mode,
-        ) as StateEntry;
-        entry.file = m.file;
-        entry.valueRange = { offset: m.valueOffset, length: m.value.length };
-        out.push(entry);
-        // decoded values die young: a batch holds at most about MAX_BATCH_VALUE_BYTES of them
-        held += m.value.length;
-        if (held >= MAX_BATCH_VALUE_BYTES) {
-          yield out;
-          out = [];
-          held = 0;
-        }
+    // the merge over the files' cursors: no await but once per data block, nothing allocated per entry but the decoded entry and
+    // its key (a copy); its value is a view into a block that is not reused (or a merged value of its own), so a batch outlives the blocks' reads
+    const merge = new SstMerge(tables.map((cursor) => cursor(range)), tombstones);
+    let out: StateEntry[] = [];
+    let held = 0;
+    for (;;) {
+      const r = merge.next();
+      if (r === NEED_BLOCK) {
+        throwIfCancelled(options.signal);
+        await merge.load();
+        continue;
       }
-      if (out.length > 0) yield out;
+      if (r === END) break;
+      const keyLength = merge.keyLength;
+      if (keyLength < prefixBytes) {
+        throw new DecodeError({ code: 'invalid-value', detail: `expected a key of state "${state.name}" with its ${prefixBytes}-byte key-group prefix, found ${keyLength} bytes`, file: merge.file, offset: merge.keyOffset });
+      }
+      const k = merge.key;
+      const kg = prefixBytes === 2 ? (k[0]! << 8) | k[1]! : k[0]!;
+      if (kg < input.range.start || kg > input.range.end) continue;
+      if (!seenKeyGroups.has(kg)) {
+        seenKeyGroups.add(kg);
+        options.onKeyGroup?.(kg);
+      }
+      if (options.keyGroup && !options.keyGroup(kg)) continue;
+      const value = merge.value.subarray(merge.valueStart, merge.valueEnd);
+      const entry = decodeKeyedEntryInto(
+        { operatorId: input.operatorId, state: state.name, subtask: input.subtask },
+        plan,
+        new ByteReader(k.slice(0, keyLength), { file: merge.file, baseOffset: merge.keyOffset }),
+        new ByteReader(value, { file: merge.file, baseOffset: merge.valueOffset }),
+        kg,
+        options.values?.mode,
+      ) as StateEntry;
+      entry.file = merge.file;
+      entry.valueRange = { offset: merge.valueOffset, length: value.length };
+      out.push(entry);
+      // decoded values die young: a batch holds at most about MAX_BATCH_VALUE_BYTES of them
+      held += value.length;
+      if (held >= MAX_BATCH_VALUE_BYTES || out.length >= MAX_BATCH_ENTRIES) {
+        yield out;
+        out = [];
+        held = 0;
+      }
     }
+    if (out.length > 0) yield out;
   }
 }
 

@@ -2,11 +2,11 @@
  * One block of a block-based table (table/format.cc, block_based/reader_common.cc): the block's bytes,
  * then a 5-byte trailer (compression type, checksum of the bytes and the type byte). The checksum is
  * verified as the footer says (from format version 6 on with the context of the block's offset), then
- * the block is decompressed: Snappy (snappyjs), zlib (raw deflate,
+ * the block is decompressed: Snappy (snappyjs's decompressor, into a buffer the caller may reuse), zlib (raw deflate,
  * fflate), LZ4 and LZ4HC (decode-lz4-block.ts), ZSTD (fzstd). From format version 2 on, every codec
  * but Snappy prefixes its output's size as a varint32.
  */
-import { uncompress as uncompressSnappy } from 'snappyjs';
+import { SnappyDecompressor } from 'snappyjs/snappy_decompressor';
 import { inflateSync } from 'fflate';
 import { decompress as decompressZstd } from 'fzstd';
 import { DecodeError, type ByteSource } from '../../io';
@@ -46,8 +46,17 @@ export function checkBlockHandle(source: ByteSource, file: string, handle: Block
   }
 }
 
-/** Verifies and decompresses a block from its stored bytes and trailer (`raw`: handle.size + 5 bytes). */
-export function decodeSstBlock(raw: Uint8Array, file: string, footer: SstFooter, handle: BlockHandle, what: string): SstBlock {
+/** A buffer Snappy blocks are decompressed into (grown when a block needs more), so a read of many blocks allocates none per block. */
+export interface BlockScratch {
+  buffer: Uint8Array;
+}
+
+/**
+ * Verifies and decompresses a block from its stored bytes and trailer (`raw`: handle.size + 5 bytes).
+ * With `scratch`, a Snappy block is decompressed into it: the block's bytes are then valid until the
+ * next block decoded with the same scratch.
+ */
+export function decodeSstBlock(raw: Uint8Array, file: string, footer: SstFooter, handle: BlockHandle, what: string, scratch?: BlockScratch): SstBlock {
   const type = raw[handle.size]!;
   const stored = new RocksDbCursor(raw, file, handle.offset, handle.size + 1).readFixed32('block checksum');
   if (footer.checksumType !== 0) {
@@ -64,18 +73,14 @@ export function decodeSstBlock(raw: Uint8Array, file: string, footer: SstFooter,
   }
   const body = raw.subarray(0, handle.size);
   if (type === 0) return { bytes: body, offset: handle.offset, stored: true };
-  return { bytes: decompressBlock(type, body, footer, file, handle, what), offset: handle.offset, stored: false };
+  return { bytes: decompressBlock(type, body, footer, file, handle, what, scratch), offset: handle.offset, stored: false };
 }
 
-function decompressBlock(type: number, body: Uint8Array, footer: SstFooter, file: string, handle: BlockHandle, what: string): Uint8Array {
+function decompressBlock(type: number, body: Uint8Array, footer: SstFooter, file: string, handle: BlockHandle, what: string, scratch: BlockScratch | undefined): Uint8Array {
   const name = COMPRESSION_NAMES[type];
   const fail = (detail: string) => new DecodeError({ code: 'corrupt-compression', detail: `expected a ${name} compressed ${what}, found ${detail}`, file, offset: handle.offset });
   if (type === 1) {
-    try {
-      return uncompressSnappy(body, MAX_BLOCK_BYTES);
-    } catch (e) {
-      throw fail(`bytes Snappy cannot decompress (${(e as Error).message})`);
-    }
+    return decompressSnappy(body, scratch, fail);
   }
   if (type !== 2 && type !== 4 && type !== 5 && type !== 7 && type !== 0x40) {
     const known = name === undefined ? `unknown compression type ${type}` : `compression type ${type} (${name}), which is not read here`;
@@ -103,6 +108,22 @@ function decompressBlock(type: number, body: Uint8Array, footer: SstFooter, file
     throw fail(`bytes that do not decompress (${(e as Error).message})`);
   }
   if (size !== undefined && out.length !== size) throw fail(`${out.length} decompressed bytes where the block declares ${size}`);
+  return out;
+}
+
+/** A raw Snappy block (its varint length first), into the scratch buffer when one is given (snappyjs's messages, as its uncompress gives them). */
+function decompressSnappy(body: Uint8Array, scratch: BlockScratch | undefined, fail: (detail: string) => DecodeError): Uint8Array {
+  const d = new SnappyDecompressor(body);
+  const length = d.readUncompressedLength();
+  if (length === -1) throw fail('bytes Snappy cannot decompress (Invalid Snappy bitstream)');
+  if (length > MAX_BLOCK_BYTES) throw fail(`bytes Snappy cannot decompress (The uncompressed length of ${length} is too big, expect at most ${MAX_BLOCK_BYTES})`);
+  let out: Uint8Array;
+  if (scratch === undefined) out = new Uint8Array(length);
+  else {
+    if (scratch.buffer.length < length) scratch.buffer = new Uint8Array(Math.max(length, scratch.buffer.length * 2));
+    out = scratch.buffer.subarray(0, length);
+  }
+  if (!d.uncompressToBuffer(out)) throw fail('bytes Snappy cannot decompress (Invalid Snappy bitstream)');
   return out;
 }
 
