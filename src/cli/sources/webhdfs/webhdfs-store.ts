@@ -129,6 +129,7 @@ const NETWORK_CODES: Record<string, string> = {
   ETIMEDOUT: 'the connection timed out',
   EPIPE: 'the connection was closed',
   UND_ERR_SOCKET: 'the connection was closed',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the connection was cut mid-body (fewer bytes than its Content-Length)',
 };
 
 /** Creates the client of one NameNode for one command; nothing is sent until the first call. */
@@ -168,7 +169,7 @@ export function createWebHdfsStore(at: Pick<HdfsLocation, 'scheme' | 'authority'
     throw new WebHdfsFailure(res.status, remote, remote?.message ?? (text.split('\n')[0]?.slice(0, 200) || res.statusText), undefined, negotiate);
   };
 
-  const describe = (op: string, path: string, e: unknown, offset?: number): DecodeError => {
+  const describe = (op: string, path: string, e: unknown, offset?: number, attempts = 1): DecodeError => {
     if (e instanceof DecodeError) return e;
     const url = urlOf(path);
     const what = op === 'LISTSTATUS' ? `to list ${url}` : `to read ${url}`;
@@ -194,6 +195,7 @@ export function createWebHdfsStore(at: Pick<HdfsLocation, 'scheme' | 'authority'
     } else {
       found = `the request failed (${said})`;
     }
+    if (attempts > 1) found += ` after ${attempts} attempts`;
     return new DecodeError({ code, detail: `expected ${what} ${by}, found ${found}`, file: url, ...(offset === undefined ? {} : { offset }), cause: e });
   };
 
@@ -247,8 +249,7 @@ export function createWebHdfsStore(at: Pick<HdfsLocation, 'scheme' | 'authority'
             await new Promise((r) => setTimeout(r, Math.random() * 100 * 2 ** (attempt - 1)));
             continue;
           }
-          const described = describe('OPEN', path, e, offset);
-          throw attempt > 1 ? new DecodeError({ code: described.code, detail: described.detail.replace(/\)$/, `) after ${attempt} attempts`), file: described.file ?? urlOf(path), offset, cause: e }) : described;
+          throw describe('OPEN', path, e, offset, attempt);
         }
         // the bytes count only if the file is still the one pinned (HDFS has no conditional read)
         const now = await head(path);
