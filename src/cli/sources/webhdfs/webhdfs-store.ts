@@ -182,7 +182,8 @@ export function createWebHdfsStore(at: Pick<HdfsLocation, 'scheme' | 'authority'
     if (f.status === 404 || ex === 'FileNotFoundException') {
       code = 'missing-file';
       found = `no such file or folder (${f.status ?? 404} FileNotFoundException${said ? `: ${said}` : ''})`;
-    } else if (ex === 'AccessControlException' || (f.status === 403 && ex !== 'StandbyException')) {
+    } else if (ex === 'AccessControlException' || ex === 'AuthorizationException' || ex === 'SecurityException' || (f.status === 403 && ex === undefined)) {
+      // WebHDFS answers 403 for these, and also for any other IOException (its ExceptionHandler): only these are a denial
       found = `permission denied (${f.status ?? 403} ${ex ?? 'Forbidden'}${said ? `: ${said}` : ''}): user ${user.name} may not read it`;
     } else if (ex === 'StandbyException') {
       found = `a standby NameNode (${f.status ?? 403} StandbyException${said ? `: ${said}` : ''}): point ${WEBHDFS_ENDPOINT_ENV} (or the webhdfs:// URL) at the active NameNode`;
