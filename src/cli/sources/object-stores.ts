@@ -1,0 +1,45 @@
+import { isAzureUrl, isS3Url, parseAzureUrl, parseS3Url } from '../../core/io';
+import { azureBucket } from './azure/azure-bucket';
+import { createAzureStore, type AzureStore } from './azure/azure-store';
+import type { ObjectBucket } from './object-store';
+import { s3Bucket } from './s3/s3-bucket';
+import { createS3Store, type S3Store } from './s3/s3-store';
+
+/** Where an object-store URL points: its bucket (the client made on first use) and the key in it. */
+export interface StoreLocation {
+  bucket(): Promise<ObjectBucket>;
+  readonly key: string;
+}
+
+/** The object-store clients of one command, made on first use and shared by the input and its absolute handles. */
+export interface ObjectStores {
+  /** the bucket and key an `s3://` or Azure URL names; undefined for any other URL or path */
+  locate(url: string): StoreLocation | undefined;
+}
+
+export function createObjectStores(): ObjectStores {
+  let s3: Promise<S3Store> | undefined;
+  // one client per storage account (absolute handles may name another account than the input)
+  const azure = new Map<string, Promise<AzureStore>>();
+  return {
+    locate(url) {
+      if (isAzureUrl(url)) {
+        const at = parseAzureUrl(url);
+        return {
+          key: at.blob,
+          bucket: async () => {
+            const id = `${at.account}@${at.host.toLowerCase()}`;
+            let found = azure.get(id);
+            if (found === undefined) azure.set(id, (found = createAzureStore(at.account, at.host)));
+            return azureBucket(await found, at);
+          },
+        };
+      }
+      if (isS3Url(url)) {
+        const { bucket, key } = parseS3Url(url);
+        return { key, bucket: async () => s3Bucket(await (s3 ??= createS3Store()), bucket) };
+      }
+      return undefined;
+    },
+  };
+}
