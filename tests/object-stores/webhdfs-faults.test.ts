@@ -44,14 +44,15 @@ describe.skipIf(!RUN)('webhdfs:// inputs when HDFS fails', () => {
   let base: string;
   /** the largest state file's name (it holds keyed state) */
   let stateName: string;
-  let by: string;
+  /** the "where" clause of a message about `file` */
+  let by: (file: string) => string;
   const saved = { ...process.env };
 
   beforeAll(async () => {
     hdfs = await startWebHdfs();
     proxy = await startHdfsFaultProxy(hdfs.port);
     base = `webhdfs://${proxy.endpoint.slice('http://'.length)}`;
-    by = `(WebHDFS ${proxy.endpoint} (the webhdfs:// URL); WebHDFS user ${READER} from HADOOP_USER_NAME)`;
+    by = (file) => `(path ${file}; WebHDFS ${proxy.endpoint} (the webhdfs:// URL); credentials from HADOOP_USER_NAME (WebHDFS user ${READER}))`;
     for (const folder of ['ok', 'denied-metadata', 'denied-state', 'changed', 'changed-workers']) await uploadFolder(hdfs.endpoint, path.join(ROOT, HASHMAP), `/${folder}/savepoint/`);
     const local = await run(['inspect', HASHMAP, '--format', 'json', '--handles']);
     const files = [...local.stdout.matchAll(/"path": "([0-9a-f-]{36})",\s*"size": (\d+)/g)].map((m) => ({ name: m[1]!, size: Number(m[2]) }));
@@ -75,16 +76,16 @@ describe.skipIf(!RUN)('webhdfs:// inputs when HDFS fails', () => {
   it('a missing folder and a missing _metadata: exit 2, 404 FileNotFoundException named', async () => {
     const folder = await run(['inspect', `${base}/nowhere/savepoint`]);
     expect(folder.code).toBe(2);
-    expect(errorLine(folder.stderr)).toContain(`expected a savepoint folder, a _metadata, an archive or a job's checkpoint directory at ${base}/nowhere/savepoint ${by}, found no such file or folder (404 FileNotFoundException)`);
+    expect(errorLine(folder.stderr)).toContain(`expected a savepoint folder, a _metadata, an archive or a job's checkpoint directory at ${base}/nowhere/savepoint ${by('/nowhere/savepoint')}, found no file with that path or prefix`);
     const metadata = await run(['check', `${base}/ok/nothing-here/_metadata`, '--job-jar', THIN_JAR]);
     expect(metadata.code).toBe(2);
-    expect(errorLine(metadata.stderr)).toContain('found no such file or folder (404 FileNotFoundException)');
+    expect(errorLine(metadata.stderr)).toContain(`expected ${base}/ok/nothing-here/_metadata ${by('/ok/nothing-here/_metadata')}, found no such file (404 FileNotFoundException)`);
   });
 
   it('permission denied on _metadata (mode 000, another owner): exit 2, naming the user and where it came from', async () => {
     const r = await run(['inspect', `${base}/denied-metadata/savepoint`]);
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(errorLine(r.stderr)).toContain(`expected to read ${base}/denied-metadata/savepoint/_metadata ${by}, found permission denied (403 AccessControlException: Permission denied: user=${READER}, access=READ, inode="/denied-metadata/savepoint/_metadata":sp-admin:supergroup:----------): user ${READER} may not read it`);
+    expect(errorLine(r.stderr)).toContain(`expected to read ${base}/denied-metadata/savepoint/_metadata ${by('/denied-metadata/savepoint/_metadata')}, found permission denied (403 AccessControlException: Permission denied: user=${READER}, access=READ, inode="/denied-metadata/savepoint/_metadata":sp-admin:supergroup:----------): user ${READER} may not read it`);
   });
 
   it('permission denied on one state file: that state is not read, check exits 1', async () => {
@@ -130,7 +131,7 @@ describe.skipIf(!RUN)('webhdfs:// inputs when HDFS fails', () => {
     const r = await run(['check', `${base}/changed/savepoint`, '--job-jar', THIN_JAR]);
     expect(overwritten).toBe(true);
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    expect(r.stdout).toContain(`expected to read ${base}/changed/savepoint/${stateName} ${by} as it was when first read (fileId:length:modificationTime `);
+    expect(r.stdout).toContain(`expected to read ${base}/changed/savepoint/${stateName} ${by(`/changed/savepoint/${stateName}`)} as it was when first read (fileId:length:modificationTime `);
     expect(r.stdout).toContain('found the file changed between reads');
     expect(r.stdout).toContain('(a mixed read is never used)');
   });
@@ -152,7 +153,7 @@ describe.skipIf(!RUN)('webhdfs:// inputs when HDFS fails', () => {
     const r = await run(['stats', url, '--workers', '2', '--format', 'json']);
     expect(listings).toBeGreaterThanOrEqual(3);
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(errorLine(r.stderr)).toContain(`expected ${base}/changed-workers/savepoint/${stateName} (WebHDFS ${proxy.endpoint} (the webhdfs:// URL)) to keep the status (fileId:length:modificationTime)`);
+    expect(errorLine(r.stderr)).toContain(`expected ${base}/changed-workers/savepoint/${stateName} (path /changed-workers/savepoint/${stateName}; WebHDFS ${proxy.endpoint} (the webhdfs:// URL)) to keep the status (fileId:length:modificationTime) `);
     expect(errorLine(r.stderr)).toContain('it changed between reads (a mixed read is never used)');
   });
 });

@@ -90,7 +90,7 @@ describe.skipIf(!RUN)('hdfs:// and webhdfs:// inputs against MiniDFSCluster', ()
     expect(remote.stdout.split(url).join(local)).toBe(here.stdout);
     expect(remote.code, remote.stderr).toBe(here.code);
     if (extra.code !== undefined) expect(remote.code).toBe(extra.code);
-    expect(remote.stderr).toContain(`reading ${url} from WebHDFS ${proxy.endpoint} (the webhdfs:// URL), credentials: WebHDFS user ${READER} from HADOOP_USER_NAME`);
+    expect(remote.stderr).toContain(`reading ${url} from WebHDFS ${proxy.endpoint} (the webhdfs:// URL), credentials from HADOOP_USER_NAME (WebHDFS user ${READER})`);
     return remote;
   }
 
@@ -130,7 +130,7 @@ describe.skipIf(!RUN)('hdfs:// and webhdfs:// inputs against MiniDFSCluster', ()
       const remote = await run(['inspect', url]);
       const here = await run(['inspect', ROCKSDB]);
       expect([remote.code, remote.stdout.split(url).join(ROCKSDB)]).toEqual([0, here.stdout]);
-      expect(remote.stderr).toContain(`reading ${url} from WebHDFS ${proxy.endpoint} (SAVEPOINT_INSPECTOR_WEBHDFS_ENDPOINT), credentials: WebHDFS user ${READER} from HADOOP_USER_NAME`);
+      expect(remote.stderr).toContain(`reading ${url} from WebHDFS ${proxy.endpoint} (SAVEPOINT_INSPECTOR_WEBHDFS_ENDPOINT), credentials from HADOOP_USER_NAME (WebHDFS user ${READER})`);
     } finally {
       delete process.env['SAVEPOINT_INSPECTOR_WEBHDFS_ENDPOINT'];
     }

@@ -15,7 +15,7 @@ describe('where WebHDFS is reached, and as whom', () => {
 
   it('the user is HADOOP_USER_NAME, else the OS user, and says which', () => {
     expect(resolveWebHdfsUser({ HADOOP_USER_NAME: 'flink' })).toEqual({ name: 'flink', source: 'HADOOP_USER_NAME' });
-    expect(resolveWebHdfsUser({ HADOOP_USER_NAME: '' }).source).toBe('the OS user (HADOOP_USER_NAME is not set)');
+    expect(resolveWebHdfsUser({ HADOOP_USER_NAME: '' }).source).toBe('the OS user');
   });
 });
 
@@ -37,7 +37,7 @@ describe('answers no MiniDFSCluster gives (simple authentication, one NameNode)'
     const authority = await nameNode(401, { 'WWW-Authenticate': 'Negotiate', 'Content-Type': 'text/html' }, '<html><body><h2>HTTP ERROR 401 Authentication required</h2></body></html>');
     const store = createWebHdfsStore({ scheme: 'webhdfs', authority }, { HADOOP_USER_NAME: 'alice' });
     await expect(store.head('/sp/_metadata')).rejects.toThrow(
-      `expected to read webhdfs://${authority}/sp/_metadata (WebHDFS http://${authority} (the webhdfs:// URL); WebHDFS user alice from HADOOP_USER_NAME), found a demand for Kerberos (401 WWW-Authenticate: Negotiate: <html><body><h2>HTTP ERROR 401 Authentication required</h2></body></html>): this cluster uses SPNEGO, which this tool does not speak (simple authentication only; see docs/cli.md)`,
+      `expected to read webhdfs://${authority}/sp/_metadata (path /sp/_metadata; WebHDFS http://${authority} (the webhdfs:// URL); credentials from HADOOP_USER_NAME (WebHDFS user alice)), found a demand for Kerberos (401 WWW-Authenticate: Negotiate: <html><body><h2>HTTP ERROR 401 Authentication required</h2></body></html>): this cluster uses SPNEGO, which this tool does not speak (simple authentication only; see docs/cli.md)`,
     );
   });
 
@@ -53,7 +53,7 @@ describe('answers no MiniDFSCluster gives (simple authentication, one NameNode)'
     const authority = await nameNode(403, { 'Content-Type': 'application/json' }, body);
     const store = createWebHdfsStore({ scheme: 'webhdfs', authority }, { HADOOP_USER_NAME: 'alice' });
     await expect(store.list('/sp/')).rejects.toThrow(
-      `expected to list webhdfs://${authority}/sp/ (WebHDFS http://${authority} (the webhdfs:// URL); WebHDFS user alice from HADOOP_USER_NAME), found a standby NameNode (403 StandbyException: Operation category READ is not supported in state standby): point SAVEPOINT_INSPECTOR_WEBHDFS_ENDPOINT (or the webhdfs:// URL) at the active NameNode`,
+      `expected to list webhdfs://${authority}/sp/ (path /sp/; WebHDFS http://${authority} (the webhdfs:// URL); credentials from HADOOP_USER_NAME (WebHDFS user alice)), found a standby NameNode (403 StandbyException: Operation category READ is not supported in state standby): point SAVEPOINT_INSPECTOR_WEBHDFS_ENDPOINT (or the webhdfs:// URL) at the active NameNode`,
     );
   });
 });

@@ -23,6 +23,7 @@
  */
 import { userInfo } from 'node:os';
 import { DecodeError, formatHdfsUrl, wrongInput, type HdfsLocation } from '../../../core/io';
+import { NETWORK_CODES as STORE_NETWORK_CODES, storeWhere } from '../object-store';
 
 export const DEFAULT_WEBHDFS_HTTP_PORT = 9870;
 export const WEBHDFS_ENDPOINT_ENV = 'SAVEPOINT_INSPECTOR_WEBHDFS_ENDPOINT';
@@ -46,13 +47,13 @@ export interface HdfsListing {
 export interface WebHdfsStore {
   /** where requests go, for messages: `WebHDFS http://nn:9870 (SAVEPOINT_INSPECTOR_WEBHDFS_ENDPOINT)` */
   readonly endpoint: string;
-  /** `WebHDFS user alice from HADOOP_USER_NAME` (or `from the OS user`) */
+  /** `HADOOP_USER_NAME (WebHDFS user alice)`, or `the OS user (WebHDFS user alice; HADOOP_USER_NAME is not set)` */
   credentialSource(): string;
   /** the file's (or folder's) status, or undefined when there is no such path */
   head(path: string): Promise<HdfsFileInfo | undefined>;
   /** exactly [offset, offset + length) of the file as it was when `etag` was pinned; a changed file is an error */
   readRange(path: string, offset: number, length: number, etag: string): Promise<Uint8Array>;
-  /** the files below the folder `prefix` (ending in '/'), at most `maxObjects` */
+  /** the files below the folder `prefix` (ending in '/'), at most `maxObjects`; none when there is no such folder */
   list(prefix: string, options?: { delimiter?: string; maxObjects?: number }): Promise<HdfsListing>;
   /** the URL of a path, as the input was written (for messages) */
   urlOf(path: string): string;
@@ -70,7 +71,7 @@ export function resolveWebHdfsUser(env: Env): { name: string; source: string } {
   } catch {
     // no passwd entry (a container's arbitrary uid): the environment's USER
   }
-  return { name, source: 'the OS user (HADOOP_USER_NAME is not set)' };
+  return { name, source: 'the OS user' };
 }
 
 /** The HTTP endpoint of the NameNode a location names, and what chose it. */
@@ -122,12 +123,8 @@ class WebHdfsFailure extends Error {
 }
 
 const NETWORK_CODES: Record<string, string> = {
-  ECONNRESET: 'the connection was reset',
-  ECONNREFUSED: 'the connection was refused: nothing listens at that host and port',
-  ENOTFOUND: 'the host name does not resolve',
-  EAI_AGAIN: 'the host name could not be resolved now (DNS)',
-  ETIMEDOUT: 'the connection timed out',
-  EPIPE: 'the connection was closed',
+  ...STORE_NETWORK_CODES,
+  // undici's (Node's fetch) own codes
   UND_ERR_SOCKET: 'the connection was closed',
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the connection was cut mid-body (fewer bytes than its Content-Length)',
 };
@@ -137,7 +134,7 @@ export function createWebHdfsStore(at: Pick<HdfsLocation, 'scheme' | 'authority'
   const { url: base, setting } = resolveWebHdfsEndpoint(at, env);
   const user = resolveWebHdfsUser(env);
   const where = `WebHDFS ${base} (${setting})`;
-  const credentials = `WebHDFS user ${user.name} from ${user.source}`;
+  const credentials = user.source === 'HADOOP_USER_NAME' ? `HADOOP_USER_NAME (WebHDFS user ${user.name})` : `the OS user (WebHDFS user ${user.name}; HADOOP_USER_NAME is not set)`;
   const seconds = Number(env['SAVEPOINT_INSPECTOR_HTTP_TIMEOUT'] ?? 10);
   const timeoutMs = Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : 10_000;
   const retries = Number(env['SAVEPOINT_INSPECTOR_HTTP_RETRIES'] ?? 2);
@@ -173,7 +170,7 @@ export function createWebHdfsStore(at: Pick<HdfsLocation, 'scheme' | 'authority'
     if (e instanceof DecodeError) return e;
     const url = urlOf(path);
     const what = op === 'LISTSTATUS' ? `to list ${url}` : `to read ${url}`;
-    const by = `(${where}; ${credentials})`;
+    const by = `(${storeWhere([['path', path]], where, credentials)})`;
     let found: string;
     let code: 'missing-file' | 'network' = 'network';
     const f = e instanceof WebHdfsFailure ? e : networkFailure(e);
@@ -261,7 +258,7 @@ export function createWebHdfsStore(at: Pick<HdfsLocation, 'scheme' | 'authority'
             code: 'network',
             file: url,
             offset,
-            detail: `expected to read ${url} (${where}; ${credentials}) as it was when first read (fileId:length:modificationTime ${etag}), found the file changed between reads (now ${id}): it was overwritten or appended to while it was read — read it again once it no longer changes (a mixed read is never used)`,
+            detail: `expected to read ${url} (${storeWhere([['path', path]], where, credentials)}) as it was when first read (fileId:length:modificationTime ${etag}), found the file changed between reads (now ${id}): it was overwritten or appended to while it was read — read it again once it no longer changes (a mixed read is never used)`,
           });
         }
         return bytes;
@@ -275,7 +272,14 @@ export function createWebHdfsStore(at: Pick<HdfsLocation, 'scheme' | 'authority'
       const queue = [dir];
       while (queue.length > 0 && objects.length < max) {
         const at = queue.shift()!;
-        const entries = await listDir(at);
+        let entries: FileStatus[];
+        try {
+          entries = await listDir(at);
+        } catch (e) {
+          // no such folder (the opened URL's): nothing below it, as a prefix of S3 without objects
+          if (at === dir && e instanceof DecodeError && e.code === 'missing-file') break;
+          throw e;
+        }
         entries.sort((a, b) => (a.pathSuffix < b.pathSuffix ? -1 : a.pathSuffix > b.pathSuffix ? 1 : 0));
         for (const s of entries) {
           const child = `${at}${s.pathSuffix}`;
