@@ -10,12 +10,12 @@
  * without them), so each test file starts one cluster in its beforeAll.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureWebHdfs, findWebHdfs, hasJava, hasMaven, LAUNCHER_CLASS } from '../../scripts/ensure-webhdfs';
+import { filesBelow, listenOnLoopback, passOn } from './loopback-servers';
 
 /** the HDFS superuser (the user the NameNode runs as), who uploads the fixtures */
 export const ADMIN = 'sp-admin';
@@ -115,9 +115,8 @@ export async function setPermission(endpoint: string, file: string, permission: 
 
 /** Uploads every file below `dir` to `target` + its path relative to `dir` ('/'-separated). */
 export async function uploadFolder(endpoint: string, dir: string, target: string): Promise<number> {
-  const walk = (d: string): string[] => readdirSync(d).sort().flatMap((n) => (statSync(path.join(d, n)).isDirectory() ? walk(path.join(d, n)) : [path.join(d, n)]));
-  const files = walk(dir);
-  for (const f of files) await putFile(endpoint, `${target}${path.relative(dir, f).split(path.sep).join('/')}`, readFileSync(f));
+  const files = filesBelow(dir);
+  for (const { file, relative } of files) await putFile(endpoint, `${target}${relative}`, readFileSync(file));
   return files.length;
 }
 
@@ -151,12 +150,13 @@ export async function startHdfsFaultProxy(nameNodePort: number): Promise<HdfsFau
       if (dn !== null) {
         port = Number(dn[1]);
         url = dn[2]!;
+        req.url = url;
       }
       const parsed = new URL(url, 'http://x');
       const info = { method, op: (parsed.searchParams.get('op') ?? '').toUpperCase(), path: decodeURIComponent(parsed.pathname.replace(/^\/webhdfs\/v1/, '')), dataNode: dn !== null };
       requests.push({ ...info, url });
       const action = await rule(info);
-      const upstream = http.request({ host: '127.0.0.1', port, method, path: url, headers: req.headers }, (up) => {
+      passOn(req, res, port, (up) => {
         const headers = { ...up.headers };
         if (typeof headers.location === 'string') headers.location = headers.location.replace(/^http:\/\/(127\.0\.0\.1|localhost):(\d+)\//, `${self}/__dn/$2/`);
         if (action === 'reset-mid-body' && (up.statusCode ?? 0) < 300) {
@@ -165,6 +165,7 @@ export async function startHdfsFaultProxy(nameNodePort: number): Promise<HdfsFau
           up.on('data', (chunk: Buffer) => {
             if (sent) return;
             sent = true;
+            // half of the first chunk, then the connection is cut
             res.write(chunk.subarray(0, Math.max(1, chunk.length >> 1)), () => req.socket.destroy());
           });
           up.on('end', () => {
@@ -175,12 +176,9 @@ export async function startHdfsFaultProxy(nameNodePort: number): Promise<HdfsFau
         res.writeHead(up.statusCode ?? 502, headers);
         up.pipe(res);
       });
-      upstream.on('error', () => req.socket.destroy());
-      req.pipe(upstream);
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   self = `http://127.0.0.1:${port}`;
   return {
     endpoint: self,
@@ -188,10 +186,6 @@ export async function startHdfsFaultProxy(nameNodePort: number): Promise<HdfsFau
     setRule(r) {
       rule = r;
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
