@@ -60,6 +60,8 @@ describe('where tests live', () => {
       'tests/cli-bundle/npm-package.test.ts', // its container case needs podman
       'tests/object-stores/s3-read.test.ts', // needs versitygw, or go to build it
       'tests/object-stores/s3-faults.test.ts',
+      'tests/object-stores/gcs-read.test.ts', // needs fake-gcs-server, or go to build it
+      'tests/object-stores/gcs-faults.test.ts',
     ];
     const tests = [...besideSources, ...listFiles('tests').filter((f) => f.endsWith('.test.ts'))];
     const skipping = tests.filter((f) => {

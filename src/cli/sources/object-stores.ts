@@ -1,6 +1,8 @@
-import { isAzureUrl, isS3Url, parseAzureUrl, parseS3Url } from '../../core/io';
+import { isAzureUrl, isGcsUrl, isS3Url, parseAzureUrl, parseGcsUrl, parseS3Url } from '../../core/io';
 import { azureBucket } from './azure/azure-bucket';
 import { createAzureStore, type AzureStore } from './azure/azure-store';
+import { gcsBucket } from './gcs/gcs-bucket';
+import { createGcsStore, type GcsStore } from './gcs/gcs-store';
 import type { ObjectBucket } from './object-store';
 import { s3Bucket } from './s3/s3-bucket';
 import { createS3Store, type S3Store } from './s3/s3-store';
@@ -13,12 +15,13 @@ export interface StoreLocation {
 
 /** The object-store clients of one command, made on first use and shared by the input and its absolute handles. */
 export interface ObjectStores {
-  /** the bucket and key an `s3://` or Azure URL names; undefined for any other URL or path */
+  /** the bucket and key an `s3://`, Azure or `gs://` URL names; undefined for any other URL or path */
   locate(url: string): StoreLocation | undefined;
 }
 
 export function createObjectStores(): ObjectStores {
   let s3: Promise<S3Store> | undefined;
+  let gcs: Promise<GcsStore> | undefined;
   // one client per storage account (absolute handles may name another account than the input)
   const azure = new Map<string, Promise<AzureStore>>();
   return {
@@ -38,6 +41,10 @@ export function createObjectStores(): ObjectStores {
       if (isS3Url(url)) {
         const { bucket, key } = parseS3Url(url);
         return { key, bucket: async () => s3Bucket(await (s3 ??= createS3Store()), bucket) };
+      }
+      if (isGcsUrl(url)) {
+        const { bucket, key } = parseGcsUrl(url);
+        return { key, bucket: async () => gcsBucket(await (gcs ??= createGcsStore()), bucket) };
       }
       return undefined;
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAzureUrl, formatS3Url, isAzureUrl, isObjectStoreUrl, isS3Url, parseAzureUrl, parseS3Url, unsupportedStoreError } from './object-store-url';
+import { formatAzureUrl, formatGcsUrl, formatS3Url, isAzureUrl, isGcsUrl, isObjectStoreUrl, isS3Url, parseAzureUrl, parseGcsUrl, parseS3Url, unsupportedStoreError } from './object-store-url';
 
 describe('S3 URLs', () => {
   it('parses s3://, s3a:// and s3p:// alike, the key without its leading /', () => {
@@ -19,10 +19,12 @@ describe('S3 URLs', () => {
   it('recognises the other stores Flink writes to, with a message instead of a local path', () => {
     expect(isS3Url('s3a://b/k')).toBe(true);
     expect(isS3Url('gs://b/k')).toBe(false);
-    for (const url of ['gs://b/k', 'oss://b/k', 'hdfs://nn:8020/ckpt']) {
+    for (const url of ['oss://b/k', 'hdfs://nn:8020/ckpt']) {
       expect(isObjectStoreUrl(url)).toBe(true);
-      expect(unsupportedStoreError(url)?.message).toMatch(/^expected a savepoint on local disk, over http\(s\), in S3 \(s3:\/\/, s3a:\/\/, s3p:\/\/\) or in Azure, found a \w+:\/\/ URL: only S3 and Azure \(abfs:\/\/, abfss:\/\/, wasb:\/\/, wasbs:\/\/\) are read directly; this store is not read directly yet/);
+      expect(unsupportedStoreError(url)?.message).toMatch(/^expected a savepoint on local disk, over http\(s\), in S3 \(s3:\/\/, s3a:\/\/, s3p:\/\/\), in Azure or in GCS, found a \w+:\/\/ URL: only S3, Azure \(abfs:\/\/, abfss:\/\/, wasb:\/\/, wasbs:\/\/\) and GCS \(gs:\/\/\) are read directly; this store is not read directly yet/);
     }
+    expect(isObjectStoreUrl('gs://b/k')).toBe(true);
+    expect(unsupportedStoreError('gs://b/k')).toBeUndefined();
     expect(unsupportedStoreError('s3://b/k')).toBeUndefined();
     expect(unsupportedStoreError('abfss://c@a.dfs.core.windows.net/k')).toBeUndefined();
     expect(unsupportedStoreError('/tmp/gs:/x')).toBeUndefined();
@@ -46,5 +48,21 @@ describe('Azure URLs', () => {
     expect(() => parseAzureUrl('wasbs://ckpt@My_Account.blob.core.windows.net/k')).toThrow('expected a storage account in wasbs://ckpt@My_Account.blob.core.windows.net/k (CONTAINER@ACCOUNT.dfs.core.windows.net, the account 3 to 24 lowercase letters and digits), found "My_Account.blob.core.windows.net"');
     expect(() => parseAzureUrl('abfss://ckpt@acct.dfs.core.windows.net/k?sv=1')).toThrow('without ? or #');
     expect(() => parseAzureUrl('s3://b/k')).toThrow('expected an Azure URL (abfs://, abfss://, wasb:// or wasbs://), found s3://b/k');
+  });
+});
+
+describe('GCS URLs', () => {
+  it('parses gs://BUCKET/OBJECT: the bucket, the object name without its leading /', () => {
+    expect(isGcsUrl('GS://b/k')).toBe(true);
+    expect(isGcsUrl('s3://b/k')).toBe(false);
+    expect(parseGcsUrl('gs://flink-state/savepoints/savepoint-1')).toEqual({ bucket: 'flink-state', key: 'savepoints/savepoint-1' });
+    expect(parseGcsUrl('gs://my_bucket.example.com')).toEqual({ bucket: 'my_bucket.example.com', key: '' });
+    expect(formatGcsUrl('b1b', 'a/_metadata')).toBe('gs://b1b/a/_metadata');
+  });
+
+  it('refuses a bucket name GCS would refuse, and a query', () => {
+    expect(() => parseGcsUrl('gs://Bucket/k')).toThrow('expected a bucket name in gs://Bucket/k (3 to 63 lowercase letters, digits, \'-\', \'_\' or \'.\'), found "Bucket"');
+    expect(() => parseGcsUrl('gs:///k')).toThrow('found none');
+    expect(() => parseGcsUrl('gs://bucket/k?generation=1')).toThrow('expected a GCS URL gs://BUCKET/OBJECT without ? or #, found gs://bucket/k?generation=1');
   });
 });

@@ -4,8 +4,8 @@
  * all name an object `bucket` / `key` of S3 or an S3-compatible store; they are read alike. Azure's
  * `abfs://` / `abfss://` (ADLS Gen2, `<container>@<account>.dfs.core.windows.net`) and `wasb://` /
  * `wasbs://` (Blob, `<container>@<account>.blob.core.windows.net`) name a blob `container` / `blob` of a
- * storage `account`; both are read through the Blob endpoint. The other schemes of object stores Flink
- * writes (GCS, OSS, HDFS) are recognised so that they get a clear "not read yet" message instead of being
+ * storage `account`; both are read through the Blob endpoint. `gs://` names an object `bucket` / `key` of
+ * Google Cloud Storage. The other schemes of object stores Flink writes (OSS, HDFS) are recognised so that they get a clear "not read yet" message instead of being
  * taken for local paths. Pure: no client, no platform.
  */
 import { wrongInput } from './usage-error';
@@ -19,7 +19,7 @@ export interface S3Location {
 
 const S3_URL = /^(s3|s3a|s3p):\/\/([^/?#]*)(\/[^?#]*)?$/i;
 /** object stores Flink writes to whose URLs this inspector recognises but does not read yet */
-const OTHER_STORES = /^(gs|oss|hdfs|webhdfs|cosn|obs):\/\//i;
+const OTHER_STORES = /^(oss|hdfs|webhdfs|cosn|obs):\/\//i;
 
 /** `s3://…`, `s3a://…` or `s3p://…` (case-insensitive scheme). */
 export function isS3Url(s: string): boolean {
@@ -28,7 +28,7 @@ export function isS3Url(s: string): boolean {
 
 /** Any object-store URL Flink may write (S3 or another store): never a local path. */
 export function isObjectStoreUrl(s: string): boolean {
-  return isS3Url(s) || isAzureUrl(s) || OTHER_STORES.test(s);
+  return isS3Url(s) || isAzureUrl(s) || isGcsUrl(s) || OTHER_STORES.test(s);
 }
 
 /**
@@ -54,11 +54,11 @@ export function formatS3Url(bucket: string, key: string): string {
   return `s3://${bucket}/${key}`;
 }
 
-/** The UsageError for an object-store URL whose store is not read yet (GCS, Azure, OSS, HDFS, …). */
+/** The UsageError for an object-store URL whose store is not read yet (OSS, HDFS, …). */
 export function unsupportedStoreError(url: string): ReturnType<typeof wrongInput> | undefined {
   const m = OTHER_STORES.exec(url);
   if (m === null) return undefined;
-  return wrongInput('bad-url', `expected a savepoint on local disk, over http(s), in S3 (s3://, s3a://, s3p://) or in Azure, found a ${m[1]!.toLowerCase()}:// URL: only S3 and Azure (abfs://, abfss://, wasb://, wasbs://) are read directly; this store is not read directly yet; copy the savepoint locally (or serve it over http(s)) and open the copy`);
+  return wrongInput('bad-url', `expected a savepoint on local disk, over http(s), in S3 (s3://, s3a://, s3p://), in Azure or in GCS, found a ${m[1]!.toLowerCase()}:// URL: only S3, Azure (abfs://, abfss://, wasb://, wasbs://) and GCS (gs://) are read directly; this store is not read directly yet; copy the savepoint locally (or serve it over http(s)) and open the copy`);
 }
 
 /** An Azure blob or prefix: `blob` has no leading '/', and is '' for the container's root. */
@@ -106,4 +106,40 @@ export function parseAzureUrl(url: string): AzureLocation {
 /** The URL of a blob or prefix in the scheme and host the location was written with. */
 export function formatAzureUrl(at: Pick<AzureLocation, 'scheme' | 'container' | 'host'>, blob: string): string {
   return `${at.scheme}://${at.container}@${at.host}/${blob}`;
+}
+
+/** A Google Cloud Storage object or prefix: `key` has no leading '/', and is '' for the bucket's root. */
+export interface GcsLocation {
+  readonly bucket: string;
+  readonly key: string;
+}
+
+const GCS_URL = /^gs:\/\/([^/?#]*)(\/[^?#]*)?$/i;
+
+/** `gs://…` (case-insensitive scheme). */
+export function isGcsUrl(s: string): boolean {
+  return /^gs:\/\//i.test(s);
+}
+
+/**
+ * Parses a `gs://BUCKET/OBJECT` URL; one whose bucket name GCS would refuse is a `bad-url` UsageError. A
+ * query or fragment is refused rather than dropped: object names are taken literally.
+ */
+export function parseGcsUrl(url: string): GcsLocation {
+  const m = GCS_URL.exec(url);
+  if (m === null) {
+    if (isGcsUrl(url)) throw wrongInput('bad-url', `expected a GCS URL gs://BUCKET/OBJECT without ? or #, found ${url}`);
+    throw wrongInput('bad-url', `expected a GCS URL (gs://), found ${url}`);
+  }
+  const bucket = m[1]!;
+  // GCS's rule for bucket names: 3–63 lowercase letters, digits, '-', '_' and '.' (up to 222 with dots), starting and ending with a letter or digit
+  if (!/^[a-z0-9](?:[a-z0-9._-]{1,220}[a-z0-9])$/.test(bucket)) {
+    throw wrongInput('bad-url', `expected a bucket name in ${url} (3 to 63 lowercase letters, digits, '-', '_' or '.'), found ${bucket === '' ? 'none' : `"${bucket}"`}`);
+  }
+  return { bucket, key: (m[2] ?? '').replace(/^\/+/, '') };
+}
+
+/** The URL of a GCS object or prefix. */
+export function formatGcsUrl(bucket: string, key: string): string {
+  return `gs://${bucket}/${key}`;
 }
