@@ -2,7 +2,7 @@
  * What the object-store test servers share (tests/helpers/versitygw.ts, azurite.ts, fake-gcs-server.ts):
  * a free loopback port, waiting for a child process to listen (or to say where it listens), stopping it
  * and removing its folder, the files of a fixture folder to upload, and a loopback HTTP server in front
- * of one (a proxy) with its requests passed on unchanged.
+ * of one (a proxy) with its requests passed on unchanged, or a fault injected.
  */
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, rmSync, statSync } from 'node:fs';
@@ -101,5 +101,75 @@ export async function listenOnLoopback(server: http.Server): Promise<{ port: num
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** What the fault proxy does with one request: pass it on, answer it itself, or break the answer mid-body. */
+export type FaultAction = 'pass' | 'reset-mid-body' | { status: number; code: string; message: string };
+
+export interface FaultProxy {
+  endpoint: string;
+  /** every request that reached the proxy: method, path (with the query) and Range header */
+  readonly requests: { method: string; url: string; range?: string }[];
+  setRule(rule: (req: { method: string; url: string; key: string }) => FaultAction | Promise<FaultAction>): void;
+  close(): Promise<void>;
+}
+
+/** How one store's requests name their object, and how it answers an error. */
+export interface FaultProxyDialect {
+  keyOf(url: string): string;
+  errorBody(action: { status: number; code: string; message: string }, key: string): string;
+  contentType: string;
+}
+
+/**
+ * An HTTP proxy on 127.0.0.1 in front of a store's server. Requests keep their Host header, so a server
+ * that checks signatures checks the client's as it was made.
+ */
+export async function startFaultProxy(upstreamPort: number, dialect: FaultProxyDialect): Promise<FaultProxy> {
+  let rule: (req: { method: string; url: string; key: string }) => FaultAction | Promise<FaultAction> = () => 'pass';
+  const requests: { method: string; url: string; range?: string }[] = [];
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const url = req.url ?? '/';
+      const method = req.method ?? 'GET';
+      requests.push({ method, url, ...(req.headers.range === undefined ? {} : { range: req.headers.range }) });
+      const key = dialect.keyOf(url);
+      const action = await rule({ method, url, key });
+      if (typeof action === 'object') {
+        req.resume();
+        const body = method === 'HEAD' ? '' : dialect.errorBody(action, key);
+        res.writeHead(action.status, { 'Content-Type': dialect.contentType, 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+        return;
+      }
+      passOn(req, res, upstreamPort, (up) => {
+        if (action === 'reset-mid-body' && (up.statusCode ?? 0) < 300) {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          let sent = false;
+          up.on('data', (chunk: Buffer) => {
+            if (sent) return;
+            sent = true;
+            // half of the first chunk, then the connection is cut
+            res.write(chunk.subarray(0, Math.max(1, chunk.length >> 1)), () => req.socket.destroy());
+          });
+          up.on('end', () => {
+            if (!sent) req.socket.destroy();
+          });
+          return;
+        }
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+    })();
+  });
+  const { port, close } = await listenOnLoopback(server);
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    requests,
+    setRule(r) {
+      rule = r;
+    },
+    close,
   };
 }

@@ -7,12 +7,13 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ensureVersitygw, findVersitygw, hasGo } from '../../scripts/ensure-versitygw';
-import { filesBelow, freePort, listenOnLoopback, passOn, stopServer, waitForPort } from './loopback-servers';
+import { filesBelow, freePort, startFaultProxy as startFaultProxyOf, stopServer, waitForPort, type FaultProxy } from './loopback-servers';
+
+export type { FaultAction, FaultProxy } from './loopback-servers';
 
 export const ACCESS_KEY = 'inspector-test-access';
 export const SECRET_KEY = 'inspector-test-secret-key';
@@ -69,65 +70,14 @@ export async function uploadFolder(client: S3Client, bucket: string, dir: string
   return files.length;
 }
 
-/** What the proxy does with one request: pass it on, answer it itself, or break the answer mid-body. */
-export type FaultAction = 'pass' | 'reset-mid-body' | { status: number; code: string; message: string };
-
-export interface FaultProxy {
-  endpoint: string;
-  /** every request that reached the proxy: method, path (with the query) and Range header */
-  readonly requests: { method: string; url: string; range?: string }[];
-  setRule(rule: (req: { method: string; url: string; key: string }) => FaultAction | Promise<FaultAction>): void;
-  close(): Promise<void>;
-}
-
 /**
- * An HTTP proxy on 127.0.0.1 in front of the gateway (path-style requests: the first path segment is the
- * bucket). Requests keep their Host header, so the gateway checks the client's signature as it was made.
+ * The fault proxy (loopback-servers.ts) for path-style S3 requests: the first path segment is the bucket,
+ * the rest the key; an error answered as S3 answers it (XML).
  */
-export async function startFaultProxy(upstreamPort: number): Promise<FaultProxy> {
-  let rule: (req: { method: string; url: string; key: string }) => FaultAction | Promise<FaultAction> = () => 'pass';
-  const requests: { method: string; url: string; range?: string }[] = [];
-  const server = http.createServer((req, res) => {
-    void (async () => {
-      const url = req.url ?? '/';
-      const method = req.method ?? 'GET';
-      requests.push({ method, url, ...(req.headers.range === undefined ? {} : { range: req.headers.range }) });
-      const key = decodeURIComponent(url.replace(/\?.*$/, '').replace(/^\/[^/]*\/?/, ''));
-      const action = await rule({ method, url, key });
-      if (typeof action === 'object') {
-        req.resume();
-        const body = method === 'HEAD' ? '' : `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${action.code}</Code><Message>${action.message}</Message><Key>${key}</Key><RequestId>fault-proxy</RequestId></Error>`;
-        res.writeHead(action.status, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body) });
-        res.end(body);
-        return;
-      }
-      passOn(req, res, upstreamPort, (up) => {
-        if (action === 'reset-mid-body' && (up.statusCode ?? 0) < 300) {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          let sent = false;
-          up.on('data', (chunk: Buffer) => {
-            if (sent) return;
-            sent = true;
-            // half of the first chunk, then the connection is cut
-            res.write(chunk.subarray(0, Math.max(1, chunk.length >> 1)), () => req.socket.destroy());
-          });
-          up.on('end', () => {
-            if (!sent) req.socket.destroy();
-          });
-          return;
-        }
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
-    })();
+export function startFaultProxy(upstreamPort: number): Promise<FaultProxy> {
+  return startFaultProxyOf(upstreamPort, {
+    keyOf: (url) => decodeURIComponent(url.replace(/\?.*$/, '').replace(/^\/[^/]*\/?/, '')),
+    errorBody: (action, key) => `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${action.code}</Code><Message>${action.message}</Message><Key>${key}</Key><RequestId>fault-proxy</RequestId></Error>`,
+    contentType: 'application/xml',
   });
-  const { port, close } = await listenOnLoopback(server);
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    requests,
-    setRule(r) {
-      rule = r;
-    },
-    close,
-  };
 }

@@ -1,6 +1,8 @@
-import { isAzureUrl, isHdfsUrl, isS3Url, parseAzureUrl, parseHdfsUrl, parseS3Url } from '../../core/io';
+import { isAzureUrl, isGcsUrl, isHdfsUrl, isS3Url, parseAzureUrl, parseGcsUrl, parseHdfsUrl, parseS3Url } from '../../core/io';
 import { azureBucket } from './azure/azure-bucket';
 import { createAzureStore, type AzureStore } from './azure/azure-store';
+import { gcsBucket } from './gcs/gcs-bucket';
+import { createGcsStore, type GcsStore } from './gcs/gcs-store';
 import type { ObjectBucket } from './object-store';
 import { s3Bucket } from './s3/s3-bucket';
 import { createS3Store, type S3Store } from './s3/s3-store';
@@ -15,7 +17,7 @@ export interface StoreLocation {
 
 /** The object-store clients of one command, made on first use and shared by the input and its absolute handles. */
 export interface ObjectStores {
-  /** the bucket and key an `s3://` or Azure URL names; undefined for any other URL or path */
+  /** the bucket and key an `s3://`, Azure or `gs://` URL names; undefined for any other URL or path */
   locate(url: string): StoreLocation | undefined;
   /**
    * Whether an absolute handle naming `url`, which the input does not hold and no --path-map maps, is read
@@ -30,6 +32,7 @@ export function createObjectStores(options: { input?: string } = {}): ObjectStor
   // one WebHDFS client per NameNode
   const hdfs = new Map<string, WebHdfsStore>();
   const hdfsHandles = (options.input !== undefined && isHdfsUrl(options.input)) || (process.env[WEBHDFS_ENDPOINT_ENV] ?? '') !== '';
+  let gcs: Promise<GcsStore> | undefined;
   // one client per storage account (absolute handles may name another account than the input)
   const azure = new Map<string, Promise<AzureStore>>();
   return {
@@ -61,6 +64,10 @@ export function createObjectStores(options: { input?: string } = {}): ObjectStor
       if (isS3Url(url)) {
         const { bucket, key } = parseS3Url(url);
         return { key, bucket: async () => s3Bucket(await (s3 ??= createS3Store()), bucket) };
+      }
+      if (isGcsUrl(url)) {
+        const { bucket, key } = parseGcsUrl(url);
+        return { key, bucket: async () => gcsBucket(await (gcs ??= createGcsStore()), bucket) };
       }
       return undefined;
     },
