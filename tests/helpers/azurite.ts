@@ -5,12 +5,12 @@
  * create containers and upload the fixtures, and a loopback proxy in front of it that counts requests.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
+import { filesBelow, listenOnLoopback, passOn, stopServer, waitForOutput } from './loopback-servers';
 
 /** The development storage account and key, as Microsoft publishes them for Azurite and the emulator. */
 export const ACCOUNT = 'devstoreaccount1';
@@ -29,37 +29,13 @@ export async function startAzurite(): Promise<RunningAzurite> {
   const dir = mkdtempSync(path.join(tmpdir(), 'azurite-'));
   const bin = path.join(process.cwd(), 'node_modules', 'azurite', 'dist', 'src', 'blob', 'main.js');
   const child = spawn(process.execPath, [bin, '--blobHost', '127.0.0.1', '--blobPort', '0', '--location', dir, '--silent', '--skipApiVersionCheck', '--loose'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`azurite-blob did not listen within 60 s:\n${output}`)), 60_000);
-    const seen = (d: Buffer) => {
-      output += d.toString();
-      const m = /listens on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    };
-    child.stdout!.on('data', seen);
-    child.stderr!.on('data', seen);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`azurite-blob exited (${code}):\n${output}`));
-    });
-  });
+  const port = Number((await waitForOutput('azurite-blob', child, /listens on http:\/\/127\.0\.0\.1:(\d+)/))[1]);
   const endpoint = `http://127.0.0.1:${port}/${ACCOUNT}`;
   return {
     endpoint,
     port,
     client: new BlobServiceClient(endpoint, new StorageSharedKeyCredential(ACCOUNT, ACCOUNT_KEY)),
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => stopServer(child, dir),
   };
 }
 
@@ -69,9 +45,8 @@ export async function putBlob(client: BlobServiceClient, container: string, blob
 
 /** Uploads every file below `dir` to `container` under `prefix` (+ its path relative to `dir`, '/'-separated). */
 export async function uploadFolder(client: BlobServiceClient, container: string, dir: string, prefix: string): Promise<number> {
-  const walk = (d: string): string[] => readdirSync(d).sort().flatMap((n) => (statSync(path.join(d, n)).isDirectory() ? walk(path.join(d, n)) : [path.join(d, n)]));
-  const files = walk(dir);
-  for (const f of files) await putBlob(client, container, `${prefix}${path.relative(dir, f).split(path.sep).join('/')}`, readFileSync(f));
+  const files = filesBelow(dir);
+  for (const f of files) await putBlob(client, container, `${prefix}${f.relative}`, readFileSync(f.file));
   return files.length;
 }
 
@@ -95,26 +70,16 @@ export async function startCountingProxy(upstreamPort: number): Promise<Counting
       const range = req.headers['x-ms-range'] ?? req.headers.range;
       requests.push({ method, url, ...(range === undefined ? {} : { range: String(range) }) });
       await hook({ method, url });
-      const upstream = http.request({ host: '127.0.0.1', port: upstreamPort, method, path: url, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
-      upstream.on('error', () => req.socket.destroy());
-      req.pipe(upstream);
+      passOn(req, res, upstreamPort);
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     endpoint: `http://127.0.0.1:${port}/${ACCOUNT}`,
     requests,
     setHook(h) {
       hook = h;
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

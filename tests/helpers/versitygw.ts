@@ -1,18 +1,19 @@
 /**
- * A real S3-compatible server for the object-store tests: versitygw (scripts/ensure-versitygw.mjs builds
+ * A real S3-compatible server for the object-store tests: versitygw (scripts/ensure-versitygw.ts builds
  * it once per machine) serving a temporary folder on 127.0.0.1 at a free port, checking signatures
  * against one access key and secret. Also an S3 client of the test's own, to create buckets and upload
  * the fixtures, and a loopback proxy in front of the server that injects faults versitygw does not make
  * (throttling, a connection reset mid-body, a denied read of one object).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ensureVersitygw, findVersitygw, hasGo } from '../../scripts/ensure-versitygw';
+import { filesBelow, freePort, startFaultProxy as startFaultProxyOf, stopServer, waitForPort, type FaultProxy } from './loopback-servers';
+
+export type { FaultAction, FaultProxy } from './loopback-servers';
 
 export const ACCESS_KEY = 'inspector-test-access';
 export const SECRET_KEY = 'inspector-test-secret-key';
@@ -29,34 +30,6 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {
-  const until = Date.now() + 60_000;
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`versitygw exited (${child.exitCode}):\n${log()}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`versitygw did not listen on 127.0.0.1:${port} within 60 s:\n${log()}`);
-}
-
 /** Starts versitygw (building it first when missing) over a fresh temporary folder. */
 export async function startVersitygw(): Promise<RunningGateway> {
   const bin = await ensureVersitygw();
@@ -67,20 +40,13 @@ export async function startVersitygw(): Promise<RunningGateway> {
   const child = spawn(bin, ['--access', ACCESS_KEY, '--secret', SECRET_KEY, '--port', `127.0.0.1:${port}`, 'posix', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  await waitForPort(port, child, () => output);
+  await waitForPort('versitygw', port, child, () => output);
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
     port,
     client: createTestClient(endpoint),
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => stopServer(child, dir),
   };
 }
 
@@ -99,78 +65,19 @@ export async function putObject(client: S3Client, bucket: string, key: string, b
 
 /** Uploads every file below `dir` to `bucket` under `prefix` (+ its path relative to `dir`, '/'-separated). */
 export async function uploadFolder(client: S3Client, bucket: string, dir: string, prefix: string, rename: (relative: string) => string = (r) => r): Promise<number> {
-  const walk = (d: string): string[] => readdirSync(d).sort().flatMap((n) => (statSync(path.join(d, n)).isDirectory() ? walk(path.join(d, n)) : [path.join(d, n)]));
-  const files = walk(dir);
-  for (const f of files) await putObject(client, bucket, `${prefix}${rename(path.relative(dir, f).split(path.sep).join('/'))}`, readFileSync(f));
+  const files = filesBelow(dir);
+  for (const f of files) await putObject(client, bucket, `${prefix}${rename(f.relative)}`, readFileSync(f.file));
   return files.length;
 }
 
-/** What the proxy does with one request: pass it on, answer it itself, or break the answer mid-body. */
-export type FaultAction = 'pass' | 'reset-mid-body' | { status: number; code: string; message: string };
-
-export interface FaultProxy {
-  endpoint: string;
-  /** every request that reached the proxy: method, path (with the query) and Range header */
-  readonly requests: { method: string; url: string; range?: string }[];
-  setRule(rule: (req: { method: string; url: string; key: string }) => FaultAction | Promise<FaultAction>): void;
-  close(): Promise<void>;
-}
-
 /**
- * An HTTP proxy on 127.0.0.1 in front of the gateway (path-style requests: the first path segment is the
- * bucket). Requests keep their Host header, so the gateway checks the client's signature as it was made.
+ * The fault proxy (loopback-servers.ts) for path-style S3 requests: the first path segment is the bucket,
+ * the rest the key; an error answered as S3 answers it (XML).
  */
-export async function startFaultProxy(upstreamPort: number): Promise<FaultProxy> {
-  let rule: (req: { method: string; url: string; key: string }) => FaultAction | Promise<FaultAction> = () => 'pass';
-  const requests: { method: string; url: string; range?: string }[] = [];
-  const server = http.createServer((req, res) => {
-    void (async () => {
-      const url = req.url ?? '/';
-      const method = req.method ?? 'GET';
-      requests.push({ method, url, ...(req.headers.range === undefined ? {} : { range: req.headers.range }) });
-      const key = decodeURIComponent(url.replace(/\?.*$/, '').replace(/^\/[^/]*\/?/, ''));
-      const action = await rule({ method, url, key });
-      if (typeof action === 'object') {
-        req.resume();
-        const body = method === 'HEAD' ? '' : `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${action.code}</Code><Message>${action.message}</Message><Key>${key}</Key><RequestId>fault-proxy</RequestId></Error>`;
-        res.writeHead(action.status, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body) });
-        res.end(body);
-        return;
-      }
-      const upstream = http.request({ host: '127.0.0.1', port: upstreamPort, method, path: url, headers: req.headers }, (up) => {
-        if (action === 'reset-mid-body' && (up.statusCode ?? 0) < 300) {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          let sent = false;
-          up.on('data', (chunk: Buffer) => {
-            if (sent) return;
-            sent = true;
-            // half of the first chunk, then the connection is cut
-            res.write(chunk.subarray(0, Math.max(1, chunk.length >> 1)), () => req.socket.destroy());
-          });
-          up.on('end', () => {
-            if (!sent) req.socket.destroy();
-          });
-          return;
-        }
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
-      upstream.on('error', () => req.socket.destroy());
-      req.pipe(upstream);
-    })();
+export function startFaultProxy(upstreamPort: number): Promise<FaultProxy> {
+  return startFaultProxyOf(upstreamPort, {
+    keyOf: (url) => decodeURIComponent(url.replace(/\?.*$/, '').replace(/^\/[^/]*\/?/, '')),
+    errorBody: (action, key) => `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${action.code}</Code><Message>${action.message}</Message><Key>${key}</Key><RequestId>fault-proxy</RequestId></Error>`,
+    contentType: 'application/xml',
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    requests,
-    setRule(r) {
-      rule = r;
-    },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

@@ -61,6 +61,10 @@ describe('where tests live', () => {
       'tests/object-stores/s3-read.test.ts', // needs versitygw, or go to build it
       'tests/object-stores/companion-s3.test.ts', // needs versitygw, or go to build it
       'tests/object-stores/s3-faults.test.ts',
+      'tests/object-stores/webhdfs-read.test.ts', // needs java, and mvn to build its MiniDFSCluster launcher once
+      'tests/object-stores/webhdfs-faults.test.ts',
+      'tests/object-stores/gcs-read.test.ts', // needs fake-gcs-server, or go to build it
+      'tests/object-stores/gcs-faults.test.ts',
     ];
     const tests = [...besideSources, ...listFiles('tests').filter((f) => f.endsWith('.test.ts'))];
     const skipping = tests.filter((f) => {

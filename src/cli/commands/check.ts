@@ -23,7 +23,7 @@ export const checkCommand: CliCommand = {
   name: 'check',
   summary: 'check whether the Protobuf state of a savepoint restores with a new schema',
   usage: [
-    'Usage: savepoint-inspector check <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3:// or abfss:// / wasbs:// URL> (--job-jar <new.jar> | --descriptors <new.binpb>) [options]',
+    'Usage: savepoint-inspector check <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3://, abfss:// / wasbs:// or gs:// URL> (--job-jar <new.jar> | --descriptors <new.binpb>) [options]',
     '',
     'Options:',
     '  --job-jar FILE           the new job\'s JAR: the exact schema its protoc-generated classes embed (preferred)',

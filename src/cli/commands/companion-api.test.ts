@@ -112,7 +112,7 @@ describe('serve: the companion API', () => {
   it('opens object-store URLs only: a local path, a file: or http(s) URL is refused', async () => {
     for (const url of ['/etc', 'fixtures/savepoints', 'file:///etc/passwd', 'https://example.com/sp/']) {
       const a = await open(url);
-      expect({ status: a.status, body: json(a) }).toEqual({ status: 400, body: { message: `bad request: expected an object-store URL (s3://, s3a://, s3p://, abfs://, abfss://, wasb://, wasbs://), found ${JSON.stringify(url)}: the companion opens object stores only (the app opens local files and http(s) URLs itself)` } });
+      expect({ status: a.status, body: json(a) }).toEqual({ status: 400, body: { message: `bad request: expected an object-store URL (s3://, s3a://, s3p://, gs://, abfs://, abfss://, wasb://, wasbs://, hdfs://, webhdfs://, swebhdfs://), found ${JSON.stringify(url)}: the companion opens object stores only (the app opens local files and http(s) URLs itself)` } });
     }
     const bad = await call(server.port, '/api/open', { headers: good, body: 'not json' });
     expect({ status: bad.status, body: json(bad) }).toEqual({ status: 400, body: { message: 'bad request: expected a JSON body {"url": "s3://…"} of at most 65536 bytes' } });

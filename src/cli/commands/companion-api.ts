@@ -31,11 +31,15 @@ import {
   COMPANION_READ_PATH,
   isAzureUrl,
   isDecodeError,
+  isGcsUrl,
+  isHdfsUrl,
+  isObjectStoreUrl,
   isS3Url,
   isUsageError,
   parseAzureUrl,
+  parseGcsUrl,
+  parseHdfsUrl,
   parseS3Url,
-  unsupportedStoreError,
   type ByteSource,
   type CompanionAbsolute,
   type CompanionErrorBody,
@@ -84,7 +88,7 @@ export function createCompanionApi(open: OpenObjectStoreInput = (url, notice) =>
         }
         if (typeof target !== 'string') return send(res, 400, { message: `bad request: expected a JSON body {"url": "s3://…"} of at most ${MAX_BODY_BYTES} bytes` });
         if (!isObjectStoreInput(target)) {
-          return send(res, 400, { message: `bad request: expected an object-store URL (s3://, s3a://, s3p://, abfs://, abfss://, wasb://, wasbs://), found ${JSON.stringify(target)}: the companion opens object stores only (the app opens local files and http(s) URLs itself)` });
+          return send(res, 400, { message: `bad request: expected an object-store URL (s3://, s3a://, s3p://, gs://, abfs://, abfss://, wasb://, wasbs://, hdfs://, webhdfs://, swebhdfs://), found ${JSON.stringify(target)}: the companion opens object stores only (the app opens local files and http(s) URLs itself)` });
         }
         const notices: string[] = [];
         let files: SavepointFiles;
@@ -144,7 +148,7 @@ function refuse(req: IncomingMessage, host: string, token: string): { status: nu
 
 /** What the CLI reads directly as an object store (or names as a store it does not read yet): never a local path or http(s). */
 function isObjectStoreInput(url: string): boolean {
-  return isS3Url(url) || isAzureUrl(url) || unsupportedStoreError(url) !== undefined;
+  return isObjectStoreUrl(url);
 }
 
 /**
@@ -228,6 +232,9 @@ function storeOf(url: string): string | undefined {
       const at = parseAzureUrl(url);
       return `azure:${at.account}@${at.host.toLowerCase().replace(/\.(dfs|blob)\./, '.')}/${at.container}`;
     }
+    if (isGcsUrl(url)) return `gs:${parseGcsUrl(url).bucket}`;
+    // one HDFS cluster as written (hdfs:// and webhdfs:// name the NameNode by different ports: such a handle is refused, never widened)
+    if (isHdfsUrl(url)) return `hdfs:${parseHdfsUrl(url).authority.toLowerCase()}`;
   } catch {
     return undefined;
   }

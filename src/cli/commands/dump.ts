@@ -25,7 +25,7 @@ export const dumpCommand: CliCommand = {
   name: 'dump',
   summary: 'print the entries of one state: keys, decoded values, Protobuf unknown fields',
   usage: [
-    'Usage: savepoint-inspector dump <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3:// or abfss:// / wasbs:// URL> --operator <id|uid> --state <name> [options]',
+    'Usage: savepoint-inspector dump <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3://, abfss:// / wasbs:// or gs:// URL> --operator <id|uid> --state <name> [options]',
     '',
     'Options:',
     '  --operator <id|uid>  the operator: 32-hex operator id or its uid',

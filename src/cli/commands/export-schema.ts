@@ -17,7 +17,7 @@ export const exportSchemaCommand: CliCommand = {
   name: 'export-schema',
   summary: "list a savepoint's saved Protobuf schemas, or write one as a descriptor set for compare",
   usage: [
-    'Usage: savepoint-inspector export-schema <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3:// or abfss:// / wasbs:// URL> [options]',
+    'Usage: savepoint-inspector export-schema <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3://, abfss:// / wasbs:// or gs:// URL> [options]',
     '',
     'Reads _metadata and the state headers only. Without --output, lists every Protobuf state with its',
     'root message and saved schema; with --output, writes the saved schema the selection names.',

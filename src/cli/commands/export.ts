@@ -29,7 +29,7 @@ export const exportCommand: CliCommand = {
   name: 'export',
   summary: 'write the entries of a state as JSON Lines, CSV or Parquet (Protobuf values as nested columns)',
   usage: [
-    'Usage: savepoint-inspector export <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3:// or abfss:// / wasbs:// URL> --operator <id|uid> (--state <name> | --all) --format jsonl|csv|parquet --output <file | folder> [options]',
+    'Usage: savepoint-inspector export <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3://, abfss:// / wasbs:// or gs:// URL> --operator <id|uid> (--state <name> | --all) --format jsonl|csv|parquet --output <file | folder> [options]',
     '',
     'Options:',
     '  --operator <id|uid>   the operator: 32-hex operator id or its uid',

@@ -18,7 +18,7 @@ export const inspectCommand: CliCommand = {
   name: 'inspect',
   summary: 'list operators, states, serializers and entry counts of a savepoint',
   usage: [
-    'Usage: savepoint-inspector inspect <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3:// or abfss:// / wasbs:// URL> [options]',
+    'Usage: savepoint-inspector inspect <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3://, abfss:// / wasbs:// or gs:// URL> [options]',
     '',
     'Options:',
     '  --format F      text (default) or json: the inspection as a stable JSON document (docs/cli.md)',

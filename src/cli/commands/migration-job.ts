@@ -20,7 +20,7 @@ export const migrationJobCommand: CliCommand = {
   name: 'migration-job',
   summary: 'write a State Processor API project that moves Protobuf state held by Kryo to flink-datastream-protobuf',
   usage: [
-    'Usage: savepoint-inspector migration-job <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3:// or abfss:// / wasbs:// URL> (--descriptors <job.binpb> | --job-jar <job.jar>) --output <dir> [options]',
+    'Usage: savepoint-inspector migration-job <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3://, abfss:// / wasbs:// or gs:// URL> (--descriptors <job.binpb> | --job-jar <job.jar>) --output <dir> [options]',
     '',
     'Options:',
     "  --descriptors FILE     the job's descriptor set: the project generates the message classes from it with protoc",

@@ -15,7 +15,7 @@ export const migrationPlanCommand: CliCommand = {
   name: 'migration-plan',
   summary: 'plan the State Processor API migration of Protobuf state held by Kryo to flink-datastream-protobuf',
   usage: [
-    'Usage: savepoint-inspector migration-plan <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3:// or abfss:// / wasbs:// URL> --descriptors <job.binpb> [options]',
+    'Usage: savepoint-inspector migration-plan <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3://, abfss:// / wasbs:// or gs:// URL> --descriptors <job.binpb> [options]',
     '',
     'Options:',
     "  --descriptors FILE   the job's descriptor set (maps the Kryo-held classes to messages)",

@@ -18,7 +18,7 @@ export const statsCommand: CliCommand = {
   name: 'stats',
   summary: 'whole-state statistics (entries, sizes, Protobuf structure) scanned in parallel, optionally sampled',
   usage: [
-    'Usage: savepoint-inspector stats <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3:// or abfss:// / wasbs:// URL> [options]',
+    'Usage: savepoint-inspector stats <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3://, abfss:// / wasbs:// or gs:// URL> [options]',
     '',
     'Options:',
     '  --workers N          worker threads (default 2, at most 64; a .tar.gz is scanned in one)',

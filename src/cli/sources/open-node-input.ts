@@ -1,11 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { isAzureUrl, isS3Url, openSavepointInput, parseAzureUrl, parsePathMapping, unsupportedStoreError, wrongInput, type ArchiveLimits, type InputFile, type SavepointFiles, type SkippedEntry } from '../../core/io';
-import { openAzureInput } from './azure/open-azure-input';
-import { readAbsoluteHandles, type ObjectStores } from './read-absolute-handles';
-import { openS3Input } from './s3/open-s3-input';
-import { createS3Store, type S3Store } from './s3/s3-store';
-import { createAzureStore, type AzureStore } from './azure/azure-store';
+import { openSavepointInput, parsePathMapping, unsupportedStoreError, wrongInput, type ArchiveLimits, type InputFile, type SavepointFiles, type SkippedEntry } from '../../core/io';
+import { createObjectStores, type ObjectStores } from './object-stores';
+import { openObjectStoreInput } from './open-object-store-input';
+import { readAbsoluteHandles } from './read-absolute-handles';
 import { openNodeHttpFolder, isHttpFolderUrl } from './open-node-http-folder';
 import { openNodeHttpSource } from './http-range-source';
 import { createNodeRangeFetch } from './node-range-fetch';
@@ -57,24 +55,13 @@ export function reopenOptions(files: SavepointFiles, options: Pick<NodeInputOpti
  * lazily by range), a `_metadata` file, a .zip/.tar/.tar.gz archive (detected by magic bytes), an
  * http(s) URL of an archive, or of a savepoint folder (`…/sp-1/`, `…/sp-1/_metadata`, or a URL
  * that is not a file but has a `_metadata` below it) whose state files are fetched lazily by range, or
- * an `s3://` (`s3a://`, `s3p://`) URL of any of these or of a job's checkpoint directory (s3/open-s3-input.ts),
- * or an Azure one (`abfs://`, `abfss://`, `wasb://`, `wasbs://`; azure/open-azure-input.ts).
+ * an `s3://` (`s3a://`, `s3p://`), Azure (`abfs://`, `abfss://`, `wasb://`, `wasbs://`) or HDFS (`hdfs://`,
+ * `webhdfs://`, `swebhdfs://`, through WebHDFS) URL of any of these or of a job's checkpoint directory (open-object-store-input.ts, through object-stores.ts).
  * Absolute handles are then read where they point, through `--path-map` (read-absolute-handles.ts).
  */
 export async function openNodeInput(pathOrUrl: string, options: NodeInputOptions = {}): Promise<SavepointFiles> {
   const pathMap = (options.pathMap ?? []).map(parsePathMapping);
-  let store: Promise<S3Store> | undefined;
-  const azure = new Map<string, Promise<AzureStore>>();
-  const stores: ObjectStores = {
-    s3: () => (store ??= createS3Store()),
-    // one client per storage account (absolute handles may name another account than the input)
-    azure: (account, host) => {
-      const id = `${account}@${host.toLowerCase()}`;
-      let found = azure.get(id);
-      if (found === undefined) azure.set(id, (found = createAzureStore(account, host)));
-      return found;
-    },
-  };
+  const stores = createObjectStores({ input: pathOrUrl });
   const record: ReopenOptions = {};
   const files = await openInput(pathOrUrl, options, stores, record);
   const opened = readAbsoluteHandles(files, pathMap, stores);
@@ -85,21 +72,10 @@ export async function openNodeInput(pathOrUrl: string, options: NodeInputOptions
 async function openInput(pathOrUrl: string, options: NodeInputOptions, stores: ObjectStores, record: ReopenOptions): Promise<SavepointFiles> {
   const unsupported = unsupportedStoreError(pathOrUrl);
   if (unsupported) throw unsupported;
-  if (isAzureUrl(pathOrUrl)) {
-    const { account, host } = parseAzureUrl(pathOrUrl);
+  const at = stores.locate(pathOrUrl);
+  if (at !== undefined) {
     const pins = new Map(Object.entries(options.pins ?? {}));
-    const files = await openAzureInput(pathOrUrl, await stores.azure(account, host), {
-      ...inputOptions(options),
-      ...(options.notice ? { notice: options.notice } : {}),
-      pins,
-      onChosen: (metadataPath) => (record.metadataPath = metadataPath),
-    });
-    record.pins = Object.fromEntries(pins);
-    return files;
-  }
-  if (isS3Url(pathOrUrl)) {
-    const pins = new Map(Object.entries(options.pins ?? {}));
-    const files = await openS3Input(pathOrUrl, await stores.s3(), {
+    const files = await openObjectStoreInput(pathOrUrl, await at.bucket(), at.key, {
       ...inputOptions(options),
       ...(options.notice ? { notice: options.notice } : {}),
       pins,

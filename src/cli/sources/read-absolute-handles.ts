@@ -5,7 +5,7 @@
  * to that resolveAbsolute:
  *
  * - `--path-map FROM=TO` (core/io path-map.ts): a handle whose path starts with FROM is read at TO + the
- *   rest, from S3 (`s3://…`), Azure (`abfss://…`, `wasbs://…`) or a local file (`file:///…`, `/…`),
+ *   rest, from S3 (`s3://…`), Azure (`abfss://…`, `wasbs://…`), HDFS (`hdfs://…`, `webhdfs://…`) or a local file (`file:///…`, `/…`),
  *   before anything else;
  * - a handle naming an `s3://` (`s3a://`, `s3p://`) or Azure (`abfs://`, `abfss://`, `wasb://`, `wasbs://`)
  *   URI that the input itself does not hold is read from the store it names.
@@ -15,19 +15,11 @@
  * first read asks the object's (or file's) real size (an S3 HEAD, which pins its ETag) and refuses a
  * range beyond it.
  */
-import { applyPathMap, DecodeError, isAzureUrl, isS3Url, localPathOf, parseAzureUrl, parseS3Url, type ByteSource, type PathMapping, type SavepointFiles } from '../../core/io';
-import type { AzureStore } from './azure/azure-store';
-import { azureWhere } from './azure/describe-azure-failure';
-import { openAzureObjectSource } from './azure/open-azure-object-source';
+import { applyPathMap, DecodeError, localPathOf, type ByteSource, type PathMapping, type SavepointFiles } from '../../core/io';
 import { openNodeFileSource } from './node-file-source';
-import { openS3ObjectSource } from './s3/open-s3-object-source';
-import type { S3Store } from './s3/s3-store';
-
-/** The object-store clients of one command, made on first use: S3's, and Azure's per storage account. */
-export interface ObjectStores {
-  s3(): Promise<S3Store>;
-  azure(account: string, host: string): Promise<AzureStore>;
-}
+import { objectIn } from './object-store';
+import type { ObjectStores } from './object-stores';
+import { openPinnedObjectSource } from './open-pinned-object-source';
 
 export function readAbsoluteHandles(files: SavepointFiles, pathMap: readonly PathMapping[], stores: ObjectStores): SavepointFiles {
   const opened = new Map<string, { source: GrowingSource; path: string }>();
@@ -36,7 +28,7 @@ export function readAbsoluteHandles(files: SavepointFiles, pathMap: readonly Pat
     const mapped = applyPathMap(path, pathMap);
     if (mapped === undefined) {
       const here = inner?.(path, recordedSize);
-      if (here !== undefined || !(isS3Url(path) || isAzureUrl(path))) return here;
+      if (here !== undefined || stores.locate(path) === undefined || stores.readsUnmapped?.(path) === false) return here;
     }
     const target = mapped ?? path;
     let found = opened.get(target);
@@ -59,25 +51,14 @@ interface GrowingSource extends ByteSource {
 
 function openTarget(target: string, stores: ObjectStores): GrowingSource | undefined {
   let open: () => Promise<ByteSource>;
-  if (isAzureUrl(target)) {
-    const at = parseAzureUrl(target);
+  const at = stores.locate(target);
+  if (at !== undefined) {
     open = async () => {
-      const store = await stores.azure(at.account, at.host);
-      const info = await store.head(at, at.blob);
-      if (info === undefined) {
-        throw new DecodeError({ code: 'missing-file', file: target, detail: `expected the state file ${target} (${azureWhere(at, at.blob, store.endpoint, await store.credentialSource(at, at.blob))}), found no such blob (404 BlobNotFound)` });
-      }
-      return openAzureObjectSource(store, at, at.blob, { known: info, name: target });
-    };
-  } else if (isS3Url(target)) {
-    const { bucket, key } = parseS3Url(target);
-    open = async () => {
-      const store = await stores.s3();
-      const info = await store.head(bucket, key);
-      if (info === undefined) {
-        throw new DecodeError({ code: 'missing-file', file: target, detail: `expected the state file ${target} (bucket ${bucket}, key ${key}; ${store.endpoint}; credentials from ${await store.credentialSource(bucket, key)}), found no such object (404 NoSuchKey)` });
-      }
-      return openS3ObjectSource(store, bucket, key, { known: info, name: target });
+      const bucket = await at.bucket();
+      const object = objectIn(bucket, at.key);
+      const info = await object.head();
+      if (info === undefined) throw new DecodeError({ code: 'missing-file', file: target, detail: `expected the state file ${target}${await object.missing()}` });
+      return openPinnedObjectSource(object, { known: info, name: target });
     };
   } else {
     const local = localPathOf(target);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAzureUrl, formatS3Url, isAzureUrl, isObjectStoreUrl, isS3Url, parseAzureUrl, parseS3Url, unsupportedStoreError } from './object-store-url';
+import { formatAzureUrl, formatGcsUrl, formatHdfsUrl, formatS3Url, isAzureUrl, isGcsUrl, isHdfsUrl, isObjectStoreUrl, isS3Url, parseAzureUrl, parseGcsUrl, parseHdfsUrl, parseS3Url, unsupportedStoreError } from './object-store-url';
 
 describe('S3 URLs', () => {
   it('parses s3://, s3a:// and s3p:// alike, the key without its leading /', () => {
@@ -19,9 +19,13 @@ describe('S3 URLs', () => {
   it('recognises the other stores Flink writes to, with a message instead of a local path', () => {
     expect(isS3Url('s3a://b/k')).toBe(true);
     expect(isS3Url('gs://b/k')).toBe(false);
-    for (const url of ['gs://b/k', 'oss://b/k', 'hdfs://nn:8020/ckpt']) {
+    for (const url of ['oss://b/k', 'cosn://b/k']) {
       expect(isObjectStoreUrl(url)).toBe(true);
-      expect(unsupportedStoreError(url)?.message).toMatch(/^expected a savepoint on local disk, over http\(s\), in S3 \(s3:\/\/, s3a:\/\/, s3p:\/\/\) or in Azure, found a \w+:\/\/ URL: only S3 and Azure \(abfs:\/\/, abfss:\/\/, wasb:\/\/, wasbs:\/\/\) are read directly; this store is not read directly yet/);
+      expect(unsupportedStoreError(url)?.message).toMatch(/^expected a savepoint on local disk, over http\(s\), in S3 \(s3:\/\/, s3a:\/\/, s3p:\/\/\), in Azure, in GCS or in HDFS, found a \w+:\/\/ URL: only S3, Azure \(abfs:\/\/, abfss:\/\/, wasb:\/\/, wasbs:\/\/\), GCS \(gs:\/\/\) and HDFS \(hdfs:\/\/, webhdfs:\/\/, through WebHDFS\) are read directly; this store is not read directly yet/);
+    }
+    for (const url of ['gs://b/k', 'hdfs://nn:8020/ckpt']) {
+      expect(isObjectStoreUrl(url)).toBe(true);
+      expect(unsupportedStoreError(url)).toBeUndefined();
     }
     expect(unsupportedStoreError('s3://b/k')).toBeUndefined();
     expect(unsupportedStoreError('abfss://c@a.dfs.core.windows.net/k')).toBeUndefined();
@@ -46,5 +50,40 @@ describe('Azure URLs', () => {
     expect(() => parseAzureUrl('wasbs://ckpt@My_Account.blob.core.windows.net/k')).toThrow('expected a storage account in wasbs://ckpt@My_Account.blob.core.windows.net/k (CONTAINER@ACCOUNT.dfs.core.windows.net, the account 3 to 24 lowercase letters and digits), found "My_Account.blob.core.windows.net"');
     expect(() => parseAzureUrl('abfss://ckpt@acct.dfs.core.windows.net/k?sv=1')).toThrow('without ? or #');
     expect(() => parseAzureUrl('s3://b/k')).toThrow('expected an Azure URL (abfs://, abfss://, wasb:// or wasbs://), found s3://b/k');
+  });
+});
+
+describe('HDFS URLs', () => {
+  it('parses hdfs:// (with or without an authority, and hdfs:/path as Flink writes handles), webhdfs:// and swebhdfs://', () => {
+    expect(parseHdfsUrl('hdfs://namenode:8020/flink/savepoints/savepoint-1')).toEqual({ scheme: 'hdfs', authority: 'namenode:8020', path: '/flink/savepoints/savepoint-1' });
+    expect(parseHdfsUrl('hdfs:///flink//ckpt/')).toEqual({ scheme: 'hdfs', authority: '', path: '/flink/ckpt/' });
+    expect(parseHdfsUrl('hdfs:/x/merged')).toEqual({ scheme: 'hdfs', authority: '', path: '/x/merged' });
+    expect(parseHdfsUrl('WEBHDFS://127.0.0.1:9870')).toEqual({ scheme: 'webhdfs', authority: '127.0.0.1:9870', path: '/' });
+    expect(parseHdfsUrl('swebhdfs://nn.example.com:9871/a')).toEqual({ scheme: 'swebhdfs', authority: 'nn.example.com:9871', path: '/a' });
+    expect(formatHdfsUrl({ scheme: 'webhdfs', authority: 'h:1' }, '/a/_metadata')).toBe('webhdfs://h:1/a/_metadata');
+    expect(isHdfsUrl('hdfs:/x')).toBe(true);
+    expect(isHdfsUrl('s3://b/k')).toBe(false);
+  });
+
+  it('refuses a query, a webhdfs:// URL without a host, or a malformed authority', () => {
+    expect(() => parseHdfsUrl('hdfs://nn:8020/a?op=OPEN')).toThrow('expected an HDFS URL hdfs://NAMENODE:PORT/PATH or webhdfs://HOST:PORT/PATH without ? or #, found hdfs://nn:8020/a?op=OPEN');
+    expect(() => parseHdfsUrl('webhdfs:///a')).toThrow("expected the NameNode's HTTP address in webhdfs:///a (webhdfs://HOST:PORT/PATH), found none");
+    expect(() => parseHdfsUrl('hdfs://user@nn/a')).toThrow('expected HOST or HOST:PORT in hdfs://user@nn/a, found "user@nn"');
+  });
+});
+
+describe('GCS URLs', () => {
+  it('parses gs://BUCKET/OBJECT: the bucket, the object name without its leading /', () => {
+    expect(isGcsUrl('GS://b/k')).toBe(true);
+    expect(isGcsUrl('s3://b/k')).toBe(false);
+    expect(parseGcsUrl('gs://flink-state/savepoints/savepoint-1')).toEqual({ bucket: 'flink-state', key: 'savepoints/savepoint-1' });
+    expect(parseGcsUrl('gs://my_bucket.example.com')).toEqual({ bucket: 'my_bucket.example.com', key: '' });
+    expect(formatGcsUrl('b1b', 'a/_metadata')).toBe('gs://b1b/a/_metadata');
+  });
+
+  it('refuses a bucket name GCS would refuse, and a query', () => {
+    expect(() => parseGcsUrl('gs://Bucket/k')).toThrow('expected a bucket name in gs://Bucket/k (3 to 63 lowercase letters, digits, \'-\', \'_\' or \'.\'), found "Bucket"');
+    expect(() => parseGcsUrl('gs:///k')).toThrow('found none');
+    expect(() => parseGcsUrl('gs://bucket/k?generation=1')).toThrow('expected a GCS URL gs://BUCKET/OBJECT without ? or #, found gs://bucket/k?generation=1');
   });
 });

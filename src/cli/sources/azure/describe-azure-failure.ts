@@ -6,6 +6,7 @@
  * failure, a blob that changed between reads).
  */
 import { DecodeError, formatAzureUrl, type AzureLocation } from '../../../core/io';
+import { NETWORK_CODES, storeWhere } from '../object-store';
 
 export type AzureOperation = 'HEAD' | 'GET' | 'LIST';
 
@@ -33,19 +34,9 @@ interface RestErrorShape {
   deleted?: boolean;
 }
 
-const NETWORK_CODES: Record<string, string> = {
-  ECONNRESET: 'the connection was reset',
-  ECONNREFUSED: 'the connection was refused: nothing listens at that host and port',
-  ENOTFOUND: 'the host name does not resolve',
-  EAI_AGAIN: 'the host name could not be resolved now (DNS)',
-  ETIMEDOUT: 'the connection timed out',
-  EPIPE: 'the connection was closed',
-  ECONNABORTED: 'the connection was aborted',
-};
-
 /** `container C, blob B, account A; endpoint; credentials from X`: what every Azure message names. */
 export function azureWhere(at: Pick<AzureLocation, 'container' | 'account'>, blob: string, endpoint: string, credentialSource?: string): string {
-  return `container ${at.container}, blob ${blob === '' ? '(none)' : blob}, account ${at.account}; ${endpoint}${credentialSource === undefined ? '' : `; credentials from ${credentialSource}`}`;
+  return storeWhere([['container', at.container], ['blob', blob === '' ? '(none)' : blob], ['account', at.account]], endpoint, credentialSource);
 }
 
 export function describeAzureFailure(init: AzureFailureInit): DecodeError {

@@ -6,6 +6,7 @@
  * timeout, an object that changed between reads).
  */
 import { DecodeError, formatS3Url } from '../../../core/io';
+import { NETWORK_CODES, storeWhere } from '../object-store';
 
 export type S3Operation = 'HEAD' | 'GET' | 'LIST';
 
@@ -30,15 +31,10 @@ interface SdkErrorShape {
   cause?: { code?: string; message?: string };
 }
 
-const NETWORK_CODES: Record<string, string> = {
-  ECONNRESET: 'the connection was reset',
-  ECONNREFUSED: 'the connection was refused: nothing listens at that host and port',
-  ENOTFOUND: 'the host name does not resolve',
-  EAI_AGAIN: 'the host name could not be resolved now (DNS)',
-  ETIMEDOUT: 'the connection timed out',
-  EPIPE: 'the connection was closed',
-  ECONNABORTED: 'the connection was aborted',
-};
+/** `bucket B, key K; ENDPOINT[; credentials from C]`: what every S3 message names. */
+export function s3Where(bucket: string, key: string | undefined, endpoint: string, credentials?: string): string {
+  return storeWhere(key === undefined ? [['bucket', bucket]] : [['bucket', bucket], ['key', key === '' ? '(none)' : key]], endpoint, credentials);
+}
 
 export function describeS3Failure(init: S3FailureInit): DecodeError {
   const e = (typeof init.error === 'object' && init.error !== null ? init.error : { message: String(init.error) }) as SdkErrorShape;
@@ -48,7 +44,7 @@ export function describeS3Failure(init: S3FailureInit): DecodeError {
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   const url = init.op === 'LIST' ? `s3://${init.bucket}/${init.key}` : formatS3Url(init.bucket, init.key);
   const what = init.op === 'LIST' ? `to list s3://${init.bucket}/${init.key}*` : init.op === 'HEAD' ? `to read ${url}` : `to read ${url}`;
-  const by = `(bucket ${init.bucket}, key ${init.key === '' ? '(none)' : init.key}; ${init.endpoint}; credentials from ${init.credentialSource})`;
+  const by = `(${s3Where(init.bucket, init.key, init.endpoint, init.credentialSource)})`;
   const said = cleanMessage(e.message);
   const at = { file: url, ...(init.offset === undefined ? {} : { offset: init.offset }) };
   const netCode = e.code ?? e.cause?.code;

@@ -1,0 +1,175 @@
+/**
+ * What the object-store test servers share (tests/helpers/versitygw.ts, azurite.ts, fake-gcs-server.ts):
+ * a free loopback port, waiting for a child process to listen (or to say where it listens), stopping it
+ * and removing its folder, the files of a fixture folder to upload, and a loopback HTTP server in front
+ * of one (a proxy) with its requests passed on unchanged, or a fault injected.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once 127.0.0.1:`port` accepts a connection; rejects when `child` exits first or after 60 s. */
+export async function waitForPort(name: string, port: number, child: ChildProcess, log: () => string): Promise<void> {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${log()}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} did not listen on 127.0.0.1:${port} within 60 s:\n${log()}`);
+}
+
+/** Resolves with the first match of `said` in the child's output (stdout and stderr); rejects when it exits first or after 60 s. */
+export function waitForOutput(name: string, child: ChildProcess, said: RegExp): Promise<RegExpExecArray> {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not listen within 60 s:\n${output}`)), 60_000);
+    const seen = (d: Buffer) => {
+      output += d.toString();
+      const m = said.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    };
+    child.stdout!.on('data', seen);
+    child.stderr!.on('data', seen);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code}):\n${output}`));
+    });
+  });
+}
+
+/** Stops `child` (SIGTERM, waiting for it to exit) and removes the folder it served. */
+export async function stopServer(child: ChildProcess, dir: string): Promise<void> {
+  if (child.exitCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Every file below `dir`, sorted, with its path relative to `dir` ('/'-separated). */
+export function filesBelow(dir: string): { file: string; relative: string }[] {
+  const walk = (d: string): string[] => readdirSync(d).sort().flatMap((n) => (statSync(path.join(d, n)).isDirectory() ? walk(path.join(d, n)) : [path.join(d, n)]));
+  return walk(dir).map((file) => ({ file, relative: path.relative(dir, file).split(path.sep).join('/') }));
+}
+
+/**
+ * Passes `req` on to 127.0.0.1:`upstreamPort` as it came (headers kept, so signatures still hold);
+ * `answer` writes the upstream's answer to `res` (by default: as it is).
+ */
+export function passOn(req: http.IncomingMessage, res: http.ServerResponse, upstreamPort: number, answer: (up: http.IncomingMessage) => void = (up) => {
+  res.writeHead(up.statusCode ?? 502, up.headers);
+  up.pipe(res);
+}): void {
+  const upstream = http.request({ host: '127.0.0.1', port: upstreamPort, method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers }, answer);
+  upstream.on('error', () => req.socket.destroy());
+  req.pipe(upstream);
+}
+
+/** Listens on 127.0.0.1 at a port the system picks; `close` ends every open connection too. */
+export async function listenOnLoopback(server: http.Server): Promise<{ port: number; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    port,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** What the fault proxy does with one request: pass it on, answer it itself, or break the answer mid-body. */
+export type FaultAction = 'pass' | 'reset-mid-body' | { status: number; code: string; message: string };
+
+export interface FaultProxy {
+  endpoint: string;
+  /** every request that reached the proxy: method, path (with the query) and Range header */
+  readonly requests: { method: string; url: string; range?: string }[];
+  setRule(rule: (req: { method: string; url: string; key: string }) => FaultAction | Promise<FaultAction>): void;
+  close(): Promise<void>;
+}
+
+/** How one store's requests name their object, and how it answers an error. */
+export interface FaultProxyDialect {
+  keyOf(url: string): string;
+  errorBody(action: { status: number; code: string; message: string }, key: string): string;
+  contentType: string;
+}
+
+/**
+ * An HTTP proxy on 127.0.0.1 in front of a store's server. Requests keep their Host header, so a server
+ * that checks signatures checks the client's as it was made.
+ */
+export async function startFaultProxy(upstreamPort: number, dialect: FaultProxyDialect): Promise<FaultProxy> {
+  let rule: (req: { method: string; url: string; key: string }) => FaultAction | Promise<FaultAction> = () => 'pass';
+  const requests: { method: string; url: string; range?: string }[] = [];
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const url = req.url ?? '/';
+      const method = req.method ?? 'GET';
+      requests.push({ method, url, ...(req.headers.range === undefined ? {} : { range: req.headers.range }) });
+      const key = dialect.keyOf(url);
+      const action = await rule({ method, url, key });
+      if (typeof action === 'object') {
+        req.resume();
+        const body = method === 'HEAD' ? '' : dialect.errorBody(action, key);
+        res.writeHead(action.status, { 'Content-Type': dialect.contentType, 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+        return;
+      }
+      passOn(req, res, upstreamPort, (up) => {
+        if (action === 'reset-mid-body' && (up.statusCode ?? 0) < 300) {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          let sent = false;
+          up.on('data', (chunk: Buffer) => {
+            if (sent) return;
+            sent = true;
+            // half of the first chunk, then the connection is cut
+            res.write(chunk.subarray(0, Math.max(1, chunk.length >> 1)), () => req.socket.destroy());
+          });
+          up.on('end', () => {
+            if (!sent) req.socket.destroy();
+          });
+          return;
+        }
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+    })();
+  });
+  const { port, close } = await listenOnLoopback(server);
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    requests,
+    setRule(r) {
+      rule = r;
+    },
+    close,
+  };
+}
