@@ -6,3 +6,7 @@ export { splitInputFiles, isDescriptorSetName, nameSavepointInput } from './spli
 export { readDroppedEntries, readPickedFiles } from './sources';
 /** for the UI, which shows bytes as hex but imports nothing of core/io */
 export { formatHex } from '../core/io';
+/** constants of the core the UI shows or compares plain data with (it imports no value of the core: tests/architecture/import-rules.test.ts) */
+export { DEFAULT_SETTINGS } from '../core/compat';
+export { KRYO_SNAPSHOT_CLASS } from '../core/flink';
+export { KRYO_VALUES_NEED_SAVED_SCHEMA } from '../core/report';

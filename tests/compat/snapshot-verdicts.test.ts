@@ -1,5 +1,5 @@
 /**
- * The app's verdict from the serializer snapshots alone (src/ui/report/evaluate-snapshot-verdicts.ts, shown before
+ * The app's verdict from the serializer snapshots alone (src/core/report/evaluate-snapshot-verdicts.ts, shown before
  * a schema is open) says what `check` says with a schema: for every Kryo-held Protobuf fixture, the same states,
  * each not restorable with the same rule and message, on both target lines.
  */
@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LibraryLine } from '../../src/core/compat';
-import { evaluateSnapshotVerdicts } from '../../src/ui/report/evaluate-snapshot-verdicts';
+import { evaluateSnapshotVerdicts } from '../../src/core/report';
 import { LocalInspector } from '../../src/worker';
 
 const KRYO = path.resolve(process.cwd(), 'fixtures/kryo-savepoints');

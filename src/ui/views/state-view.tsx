@@ -146,7 +146,7 @@ function StateDetails({ inspection, operator, state }: { inspection: SavepointIn
         </header>
         {state.valueSerializer ? <SnapshotTree snapshot={state.valueSerializer} /> : <p className="muted">not recorded</p>}
       </section>
-      <KryoMigrationPlan inspection={inspection} operator={operator} state={state} />
+      <KryoMigrationPlan operator={operator} state={state} />
       {state.keySerializer ? (
         <section className="panel">
           <header className="panel-head">
