@@ -1,8 +1,8 @@
 export * from './inspector';
 export { LocalInspector } from './local-inspector';
 export { connectWorkerInspector, type WorkerInspector } from './connect-worker-inspector';
-export { toInspectorFailure, isInspectorFailure, networkFailure } from './to-inspector-failure';
-export { splitInputFiles, isDescriptorSetName, nameSavepointInput } from './split-input-files';
+export { toInspectorFailure, networkFailure } from './to-inspector-failure';
+export { splitInputFiles } from './split-input-files';
 export { readDroppedEntries, readPickedFiles } from './sources';
 /** for the UI, which shows bytes as hex but imports nothing of core/io */
 export { formatHex } from '../core/io';
