@@ -1,7 +1,8 @@
 /**
  * Each command opens the savepoint once (one SavepointSession) and passes it on: `_metadata` is read once
- * by `export`, by `dump` (also when it lists the operator's states for a wrong name) and by
- * `inspect --handles`. The input the command opens is wrapped so every read of `_metadata` is counted.
+ * by `export`, by `dump` (also when it lists the operator's states for a wrong name), by
+ * `inspect --handles`, and by `check` (the report's SHA-256 of `_metadata` from that one read, with and without
+ * the value scan). The input the command opens is wrapped so every read of `_metadata` is counted.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +46,7 @@ vi.mock('../../src/cli/sources', async (importOriginal) => {
 });
 
 const SAVEPOINT = requireCommitted(path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint'));
+const SCHEMA = requireCommitted(path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb'));
 
 async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -84,5 +86,15 @@ describe('_metadata is read once per command', () => {
     const r = await run('inspect', SAVEPOINT, '--format', 'json', '--handles');
     expect(r.code).toBe(0);
     expect(reads.metadataBytes).toBe(reads.metadataSize);
+  });
+
+  it('check, with and without the value scan (the report names _metadata by its SHA-256)', async () => {
+    for (const values of [[], ['--no-values']]) {
+      reads.metadataBytes = 0;
+      const r = await run('check', SAVEPOINT, '--descriptors', SCHEMA, '--format', 'json', '--target', '1.x', ...values);
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout).inputs[0]).toMatchObject({ role: 'savepoint', size: reads.metadataSize, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(reads.metadataBytes).toBe(reads.metadataSize);
+    }
   });
 });
