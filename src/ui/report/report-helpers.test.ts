@@ -5,10 +5,6 @@ import { describeBecomesFieldEffect } from './describe-becomes-field-effect';
 import { describeLibraryLine, describeTargetLine, summarizeReason } from './describe-library-line';
 import { countUnreachedChanges, describeChangeReach, describeNothingToCheck, describeVerdictReason, listSchemaChanges, listSettingsChanges } from './describe-verdict-reason';
 
-const becomesParams = (count: number) => ({ count, number: 100, message: 'fixtures.events.Event', name: 'legacy_score' });
-const becomes = (count: number) =>
-  `${count} saved value(s) carry unknown field 100 in fixtures.events.Event, which the new schema declares as legacy_score: the new parser reads the retained bytes as that field`;
-
 function state(name: string, extra: Partial<ReportState> = {}): ReportState {
   return {
     operator: 'op1',

@@ -1,7 +1,7 @@
 import { ByteReader, decodeSnappyFramed } from '../../io';
 import type { KeyedStreamInput } from './keyed-stream-types';
 import { throwIfCancelled, type CancelSignal } from '../cancel-signal';
-import type { KeyedStateHeader, StateEntry } from '../savepoint/inspection-types';
+import type { KeyedStateHeader } from '../savepoint/inspection-types';
 import { createKeyGroupBlockCursor, readKeyGroupBlockPart } from './read-key-group-block';
 import { KeyedEntryRun, takeKeyedEntryRows, type KeyedBlockDecoding } from './keyed-entry-run';
 import { KeyedReadBuffers } from './keyed-read-buffers';
