@@ -11,8 +11,9 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ByteSource, SavepointFiles } from '../../src/core/io';
 import { runCli } from '../../src/cli/run-cli';
 import { requireCommitted } from '../helpers/committed-data';
+import { recordSavepointReads } from '../helpers/record-savepoint-reads';
 
-const reads = vi.hoisted(() => ({ metadataBytes: 0, metadataSize: 0 }));
+const reads = vi.hoisted(() => ({ metadataBytes: 0, metadataSize: 0, stateReads: [] as [string, number, number][] }));
 
 /** The input with the bytes read of its `_metadata` counted (read and readInto). */
 function countMetadataReads(files: SavepointFiles): SavepointFiles {
@@ -37,7 +38,7 @@ function countMetadataReads(files: SavepointFiles): SavepointFiles {
             }),
         }),
   };
-  return { ...files, metadata };
+  return recordSavepointReads({ ...files, metadata }, reads.stateReads);
 }
 
 vi.mock('../../src/cli/sources', async (importOriginal) => {
@@ -61,6 +62,7 @@ describe('_metadata is read once per command', () => {
   beforeEach(() => {
     reads.metadataBytes = 0;
     reads.metadataSize = 0;
+    reads.stateReads = [];
   });
 
   it('export', async () => {
@@ -76,10 +78,14 @@ describe('_metadata is read once per command', () => {
     expect(ok.code).toBe(0);
     expect(reads.metadataBytes).toBe(reads.metadataSize);
     reads.metadataBytes = 0;
+    reads.stateReads = [];
     const wrong = await run('dump', SAVEPOINT, '--operator', 'int-keyed', '--state', 'no-such-state');
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('its states:');
     expect(reads.metadataBytes).toBe(reads.metadataSize);
+    // the scan's stream headers and the inspection that lists the states: one session, each header read once (SavepointSession.headers)
+    expect(reads.stateReads.length).toBeGreaterThan(0);
+    expect(new Set(reads.stateReads.map((r) => JSON.stringify(r))).size).toBe(reads.stateReads.length);
   });
 
   it('inspect --handles', async () => {
