@@ -1,8 +1,9 @@
 /**
  * A SavepointSession reads each subtask's stream headers once: its inspection and the scans handed
  * `session.headers` share them (SubtaskHeaderCache), so inspecting and then scanning a state reads no
- * state-file range twice. `dump` of a name the operator does not have (a scan, then the inspection
- * that lists the operator's states) is counted in metadata-read-once.test.ts.
+ * state-file range twice. `export` (the inspection, then the scan) and `dump` of a name the operator
+ * does not have (a scan, then the inspection that lists the operator's states) are counted in
+ * metadata-read-once.test.ts.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

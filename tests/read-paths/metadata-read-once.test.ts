@@ -71,6 +71,9 @@ describe('_metadata is read once per command', () => {
     expect(r.code).toBe(0);
     expect(reads.metadataSize).toBeGreaterThan(0);
     expect(reads.metadataBytes).toBe(reads.metadataSize);
+    // the inspection, then the export's scan: one session, each stream header read once (SavepointSession.headers)
+    expect(reads.stateReads.length).toBeGreaterThan(0);
+    expect(new Set(reads.stateReads.map((r) => JSON.stringify(r))).size).toBe(reads.stateReads.length);
   });
 
   it('dump, and dump of a state the operator does not have (its states listed)', async () => {
