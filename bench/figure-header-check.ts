@@ -3,8 +3,8 @@
  * locally (in-process inspection and `check --no-values`) and over HTTP (bytes the server sent).
  */
 import path from 'node:path';
-import { createSnapshotRegistry, inspectSavepoint } from '../src/core/flink';
-import { registerProtobufSnapshotReaders } from '../src/core/protobuf';
+import { createSavepointRegistry } from '../src/core/compat';
+import { inspectSavepoint } from '../src/core/flink';
 import { runCli } from '../src/cli/run-cli';
 import { openNodeInput } from '../src/cli/sources';
 import { serveFolder } from '../tests/helpers/serve-folder';
@@ -14,8 +14,8 @@ import type { BenchSavepointManifest } from './generate/generate-bench-savepoint
 
 export async function measureHeaderCheck(dir: string, manifest: BenchSavepointManifest, newDescriptors: string, fullReadMs: number): Promise<Figure[]> {
   const counter = { bytes: 0, reads: 0 };
-  const registry = createSnapshotRegistry();
-  registerProtobufSnapshotReaders(registry);
+  // the Protobuf serializer's readers only, as before (the bench savepoint holds no Kryo or flink-protobuf-serde state)
+  const registry = createSavepointRegistry({ serializers: 'protobuf' });
   const inspect = await timeAsync(async () => inspectSavepoint(countReads(await openNodeInput(dir), counter), registry));
   if (inspect.result.errors.length > 0) throw new Error(`header-only inspection failed: ${inspect.result.errors[0]!.message}`);
   const quiet = { stdout: () => undefined, stderr: (t: string) => void process.stderr.write(t) };

@@ -9,14 +9,14 @@ import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { fromBinary } from '@bufbuild/protobuf';
-import { createSnapshotRegistry, openSavepoint, scanState } from '../src/core/flink';
+import { createSavepointRegistry } from '../src/core/compat';
+import { openSavepoint, scanState } from '../src/core/flink';
 import {
   asProtobufFrame,
   buildProtobufScanIndex,
   createEmptyScan,
   getProtobufScanIndex,
   listProtobufFrames,
-  registerProtobufSnapshotReaders,
   scanProtobufPayloadInto,
   scanProtobufPayloadRangeInto,
   type ProtobufFrameValue,
@@ -68,8 +68,7 @@ export async function measureReadCopy(dir: string, manifest: BenchSavepointManif
  * `decode` mode and decodes every entry, the way `dump` and the app's value pages do.
  */
 async function runPipeline(dir: string, sink: ((f: ProtobufFrameValue) => void) | 'full-decoder'): Promise<{ ms: number; entries: number }> {
-  const registry = createSnapshotRegistry();
-  registerProtobufSnapshotReaders(registry);
+  const registry = createSavepointRegistry({ serializers: 'protobuf' });
   const files = await openNodeInput(dir);
   let entries = 0;
   const { ms } = await timeAsync(async () => {

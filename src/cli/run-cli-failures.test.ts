@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSnapshotRegistry } from '../core/flink';
-import { readStateEntries } from '../core/flink/scan/read-state-entries';
+import { readStateEntries } from '../../tests/helpers/read-state-entries';
 import { classifyError } from '../core/io';
 import { isUsageError } from '../core/io/usage-error';
 import { COMMANDS } from './commands';

@@ -6,6 +6,7 @@
  * nothing kept). Memory: the histogram, the unknown-field table with its examples, the 50 largest
  * payloads — never a value or a frame.
  */
+import { describeScanFinding } from '../core/compat';
 import { ByteReader } from '../core/io';
 import {
   ALIASING_THRESHOLD_BYTES,
@@ -90,6 +91,7 @@ export class ProtobufStatsAccumulator {
         unknownFields: [...this.unknown.values()].sort((a, b) => b.values - a.values || a.number - b.number),
         histogram: this.histogram.finish(),
         largePayloads: largestFirst(this.large),
+        findings: summary.findings.map(describeScanFinding),
       },
     };
   }

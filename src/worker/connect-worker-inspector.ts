@@ -38,6 +38,8 @@ export function connectWorkerInspector(): WorkerInspector {
   const inspector: Inspector = {
     open: (input, onProgress) => call(remote.open(input, listen(onProgress))),
     getInspection: (onProgress) => call(remote.getInspection(listen(onProgress))),
+    getSnapshotFindings: (onProgress) => call(remote.getSnapshotFindings(listen(onProgress))),
+    computeOperatorId: (uid) => call(remote.computeOperatorId(uid)),
     listEntries: (query, onProgress) => call(remote.listEntries(query, listen(onProgress))),
     getEntryDetail: (query) => call(remote.getEntryDetail(query)),
     getStateStats: (query, onProgress) => call(remote.getStateStats(query, listen(onProgress))),

@@ -7,8 +7,9 @@
  */
 import type { DecodeErrorJson, UsageErrorJson } from '../core/io';
 import type { SavepointInspection, StateEntry, StateSample } from '../core/flink';
-import type { LibraryLine, SerializerSettings } from '../core/compat';
-import type { CompatibilityReport, StateStats } from '../core/report';
+import type { DescribedScanFinding, LibraryLine, SerializerSettings } from '../core/compat';
+import type { KryoMigrationOperator } from '../core/migration';
+import type { CompatibilityReport, ReportView, SnapshotVerdicts, StateStats } from '../core/report';
 import type { CompanionAccess } from './open-companion-input';
 
 export type { StateStats };
@@ -24,6 +25,23 @@ export interface CheckOptions {
 }
 
 export type ExportFormat = 'json' | 'markdown' | 'html';
+
+/**
+ * A check's report as the app receives it: the report (what `check --format json` writes) and what the app
+ * draws of it besides, worked out in the worker (core/report buildReportView: findings as the text formats
+ * list them, value alerts, what the new schema makes of saved unknown field numbers).
+ */
+export interface ViewedReport extends CompatibilityReport {
+  view: ReportView;
+}
+
+/** What the savepoint's serializer snapshots tell alone, before any new schema: worked out in the worker from the inspection. */
+export interface SnapshotFindings {
+  /** core/report evaluateSnapshotVerdicts for each library line (the app shows the chosen line's, 1.x before one is chosen) */
+  verdicts: Record<LibraryLine, SnapshotVerdicts | null>;
+  /** per operator id, the migration plan of its Kryo-held Protobuf states (core/migration planKryoMigration, as `migration-plan` prints it); operators without such state are absent */
+  kryoMigrationPlans: Record<string, KryoMigrationOperator>;
+}
 
 /** One input file as the user gave it: relative path (folder drops keep their tree) and bytes. */
 export interface InputFile {
@@ -215,6 +233,8 @@ export interface ProtobufStateDetail {
   histogram: SizeBin[];
   /** largest payloads above the aliasing threshold, largest first (at most 50) */
   largePayloads: { key: string; entryIndex: number; payloadSize: number }[];
+  /** the scan summary's value findings worded as `stats` prints them (core/compat describeScanFinding) */
+  findings: DescribedScanFinding[];
 }
 
 /** What a sampled scan covered, shown next to its figures. */
@@ -305,6 +325,10 @@ export interface Inspector {
   open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession>;
   /** The savepoint model (operators, states, sizes). */
   getInspection(onProgress?: ProgressListener): Promise<SavepointInspection>;
+  /** The verdicts and Kryo migration plans the serializer snapshots give alone (from the inspection; read once per session). */
+  getSnapshotFindings(onProgress?: ProgressListener): Promise<SnapshotFindings>;
+  /** The operator id Flink derives from a uid (murmur3_128, as Flink 1.x/2.x hash user-specified uids). */
+  computeOperatorId(uid: string): Promise<string>;
   /** A page of the values table: needs the state's scan (getStateStats, run first when missing); decodes only the page's rows. */
   listEntries(query: EntryQuery, onProgress?: ProgressListener): Promise<EntryPage>;
   /** One entry, fully decoded (JSON, frame bytes, unknown-field and field ranges), read from its key group only. */
@@ -317,9 +341,9 @@ export interface Inspector {
   /** Writes several states of one operator in one read of its state files (core/export exportStates): state i's chunks to `onChunk(i, …)`; one summary per state. */
   exportStates(query: StatesExportQuery, onChunk: IndexedExportChunkListener, onProgress?: ProgressListener): Promise<StateExportSummary[]>;
   /** The header-only verdict: `_metadata` and the state headers, no value read (checkSavepoint with scanValues false). */
-  checkHeaders(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport>;
+  checkHeaders(options: CheckOptions, onProgress?: ProgressListener): Promise<ViewedReport>;
   /** The compatibility report of the open savepoint against the new schema with the value scan (the same as the CLI's `check`). */
-  check(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport>;
+  check(options: CheckOptions, onProgress?: ProgressListener): Promise<ViewedReport>;
   /** The report as a file, byte-for-byte what `check --format <format>` writes for the same inputs. */
   formatReport(options: CheckOptions, format: ExportFormat): Promise<string>;
   /** A saved schema of the open savepoint (a Protobuf snapshot's descriptor set, by its SHA-256), byte for byte what `export-schema --output` writes. */

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSnapshotRegistry, type DecodedValue, type StateEntry } from '../core/flink';
-import { readStateEntries } from '../core/flink/scan/read-state-entries';
+import { readStateEntries } from '../../tests/helpers/read-state-entries';
 import { openSavepointInput } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import { LocalInspector } from './local-inspector';

@@ -14,7 +14,7 @@ import { loadBenchSchema } from '../../bench/generate/bench-values';
 import { runCli } from '../cli/run-cli';
 import { describeProtobufStateScan } from '../core/compat';
 import { createSnapshotRegistry, type StateEntry } from '../core/flink';
-import { readStateEntries } from '../core/flink/scan/read-state-entries';
+import { readStateEntries } from '../../tests/helpers/read-state-entries';
 import { openSavepointInput } from '../core/io';
 import { registerProtobufSnapshotReaders } from '../core/protobuf';
 import type { InputFile, StateStatsDetail } from './inspector';

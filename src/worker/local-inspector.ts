@@ -8,15 +8,16 @@
  * `listEntries`/`getEntryDetail` read one key group's block per page; `check` runs the value scan
  * of the CLI's `check` (its report is what the export writes).
  */
-import { createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry, type StateSample } from '../core/flink';
+import { computeOperatorId, createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry, type StateSample } from '../core/flink';
 import { createSavepointRegistry, findProtobufStates, indexDeclarations, loadDescriptorSet } from '../core/compat';
 import { isDecodeError, wrongInput, type SavepointFiles } from '../core/io';
-import { checkSavepoint, formatReport, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type CompatibilityReport, type ValueViewCaps } from '../core/report';
+import { buildReportView, checkSavepoint, evaluateSnapshotVerdicts, formatReport, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type CompatibilityReport, type ValueViewCaps } from '../core/report';
 import { exportStates } from '../core/export';
+import { planKryoMigration, type KryoMigrationOperator } from '../core/migration';
 import packageJson from '../../package.json';
 import type { Cancellation } from './cancellation';
 import { createSwitchingStep } from './create-switching-step';
-import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportChunkListener, ExportFormat, IndexedExportChunkListener, StatesExportQuery, Inspector, InspectorInput, OpenedSession, ProgressListener, StateExportQuery, StateExportSummary, StateQuery, StateStatsDetail } from './inspector';
+import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportChunkListener, ExportFormat, IndexedExportChunkListener, StatesExportQuery, Inspector, InspectorInput, OpenedSession, ProgressListener, StateExportQuery, StateExportSummary, StateQuery, StateStatsDetail, SnapshotFindings, ViewedReport } from './inspector';
 import type { OpenSession, Session } from './inspector-session';
 import { openFileSession } from './open-file-session';
 import { openUrlSession } from './open-url-session';
@@ -27,6 +28,21 @@ import { signalOf, StepRunner } from './step-runner';
 import { isCutValue } from './to-entry-protobuf-value';
 import { toPlainData } from './to-plain-data';
 import { trackOpenedSavepointReads } from './track-savepoint-reads';
+
+/** The report and what the app draws of it (a copy: the cached report stays the report alone). */
+function withView(report: CompatibilityReport): ViewedReport {
+  return { ...report, view: buildReportView(report) };
+}
+
+/** What the plain inspection's serializer snapshots give alone, computed as the app showed it: per line, and per operator. */
+function findSnapshotFindings(inspection: SavepointInspection): SnapshotFindings {
+  const kryoMigrationPlans: Record<string, KryoMigrationOperator> = {};
+  for (const operator of inspection.operators) {
+    const plan = planKryoMigration(findProtobufStates({ ...inspection, operators: [operator] }).kryo)[0];
+    if (plan !== undefined) kryoMigrationPlans[operator.id] = plan;
+  }
+  return { verdicts: { '1.x': evaluateSnapshotVerdicts(inspection, '1.x'), '0.x': evaluateSnapshotVerdicts(inspection, '0.x') }, kryoMigrationPlans };
+}
 
 /** The tool identity written into reports: the same as the CLI's, so exports equal `check` output. */
 export const REPORT_TOOL = { name: 'savepoint-inspector', version: packageJson.version };
@@ -42,6 +58,8 @@ export class LocalInspector implements Inspector {
   private readonly registry: SnapshotRegistry = createSavepointRegistry();
   /** per session, the saved schemas its inspection found (the plain inspection the UI gets carries no descriptor bytes) */
   private readonly savedSchemas = new WeakMap<Session, Map<string, Uint8Array>>();
+  /** per session, what its serializer snapshots tell alone (getSnapshotFindings) */
+  private readonly snapshotFindings = new WeakMap<Session, SnapshotFindings>();
 
   async open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession> {
     return this.steps.run('hashing', onProgress, async (cancel, phase, _bytesRead, step) => {
@@ -63,8 +81,21 @@ export class LocalInspector implements Inspector {
       phase('reading-state-headers', 0);
       const inspection = await inspectSavepoint(opened, this.registry, { signal: signalOf(cancel) });
       this.savedSchemas.set(session, new Map(findProtobufStates(inspection).protobuf.map((f) => [f.content.descriptorSha256, f.content.descriptorBytes])));
-      return toPlainData(inspection);
+      const plain = toPlainData(inspection);
+      this.snapshotFindings.set(session, findSnapshotFindings(plain));
+      return plain;
     });
+  }
+
+  /** From the session's inspection (read once, with its progress and cancel, when there is none yet). */
+  async getSnapshotFindings(onProgress?: ProgressListener): Promise<SnapshotFindings> {
+    const session = this.requireSavepoint();
+    if (!this.snapshotFindings.has(session)) await this.getInspection(onProgress);
+    return this.snapshotFindings.get(session)!;
+  }
+
+  async computeOperatorId(uid: string): Promise<string> {
+    return computeOperatorId(uid);
   }
 
   /** The session is taken once: a page started before another `open` is read from its own savepoint. */
@@ -124,16 +155,16 @@ export class LocalInspector implements Inspector {
     });
   }
 
-  async checkHeaders(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport> {
-    return this.runCheck(options, false, onProgress);
+  async checkHeaders(options: CheckOptions, onProgress?: ProgressListener): Promise<ViewedReport> {
+    return withView(await this.runCheck(options, false, onProgress));
   }
 
-  async check(options: CheckOptions, onProgress?: ProgressListener): Promise<CompatibilityReport> {
-    return this.runCheck(options, true, onProgress);
+  async check(options: CheckOptions, onProgress?: ProgressListener): Promise<ViewedReport> {
+    return withView(await this.runCheck(options, true, onProgress));
   }
 
   async formatReport(options: CheckOptions, format: ExportFormat): Promise<string> {
-    return formatReport(await this.check(options), format);
+    return formatReport(await this.runCheck(options, true), format);
   }
 
   /** From the session's inspection (read once, with its progress and cancel, when there is none yet): no second read of the savepoint. */

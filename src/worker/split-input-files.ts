@@ -3,7 +3,7 @@ import type { InputFile } from './inspector';
 /** the new schema: a descriptor set, or the new job's jar (its generated classes embed the descriptors) */
 const DESCRIPTOR_SET_SUFFIXES = ['.pb', '.binpb', '.desc', '.protoset', '.jar'];
 
-export function isDescriptorSetName(path: string): boolean {
+function isDescriptorSetName(path: string): boolean {
   const lower = path.toLowerCase();
   return DESCRIPTOR_SET_SUFFIXES.some((s) => lower.endsWith(s));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { createSnapshotRegistry, type StateEntry, type ValueCodec, type ValueFrame } from '../core/flink';
-import { readStateEntries } from '../core/flink/scan/read-state-entries';
+import { readStateEntries } from '../../tests/helpers/read-state-entries';
 import { listProtobufFrames, listProtobufValueDetails, ProtobufValueCodec, registerProtobufSnapshotReaders } from '../core/protobuf';
 import { getProtobufValueDetail } from '../core/protobuf/protobuf-value-codec';
 import { openNodeInput } from '../cli/sources';

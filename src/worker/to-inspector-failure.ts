@@ -31,7 +31,7 @@ export function networkFailure(url: string, detail: string, cause?: unknown): In
 
 const KINDS: readonly InspectorFailureKind[] = ['input', 'network', 'internal', 'cancelled', 'unavailable'];
 
-export function isInspectorFailure(e: unknown): e is InspectorFailure {
+function isInspectorFailure(e: unknown): e is InspectorFailure {
   if (typeof e !== 'object' || e === null) return false;
   const kind = (e as { kind?: unknown }).kind;
   const message = (e as { message?: unknown }).message;

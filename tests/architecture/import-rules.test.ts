@@ -10,9 +10,10 @@
  *   (so no Node, DOM or React module); its tests may add vitest, fast-check and tests/helpers/.
  * - src/worker imports the core only as `../core/<folder>` (the index), never src/ui, and src/cli only
  *   from tests (Node byte sources, the CLI as the reference); no React, no Node module outside tests.
- * - src/ui imports the worker only through `src/worker/index.ts`, and of the core only the indexes of
- *   `UI_CORE_FOLDERS` (types that cross the Inspector interface and a few pure helpers: bytes are read
- *   and decoded in the worker); never src/cli; no Node module outside tests.
+ * - src/ui imports the worker only through `src/worker/index.ts`, and of the core only types (`import type`:
+ *   no value, not even `import { type X }`, which loads the module), from the indexes of `UI_CORE_FOLDERS`:
+ *   the page shows, the worker computes (bytes are read, decoded and judged in the worker, and what the page
+ *   draws of a report comes with it); never src/cli; no Node module outside tests.
  * - src/cli imports the core only through each folder's index, and neither src/ui nor src/worker.
  * - No import cycle among the files of src/core.
  */
@@ -75,6 +76,8 @@ interface SourceImport {
   /** repo-relative path of the file a relative specifier resolves to; `null` when none exists; `undefined` for a package */
   target: string | null | undefined;
   line: number;
+  /** `import type` / `export type` / `import('…').T` in a type: erased, nothing of the module is loaded */
+  typeOnly?: boolean;
 }
 
 function listSourceFiles(dir: string): string[] {
@@ -103,17 +106,19 @@ function listImports(from: string): SourceImport[] {
   const text = readFileSync(path.join(ROOT, from), 'utf8');
   const source = ts.createSourceFile(from, text, ts.ScriptTarget.Latest, false, from.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const found: SourceImport[] = [];
-  const add = (node: ts.Node, literal: ts.Node | undefined) => {
+  const add = (node: ts.Node, literal: ts.Node | undefined, typeOnly: boolean) => {
     if (!literal || !ts.isStringLiteralLike(literal)) return;
     const specifier = literal.text;
     const target = specifier.startsWith('.') ? resolveRelative(from, specifier) : undefined;
-    found.push({ from, specifier, target, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1 });
+    found.push({ from, specifier, target, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, typeOnly });
   };
   const visit = (node: ts.Node) => {
-    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) add(node, node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node, node.moduleReference.expression);
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node, node.argument.literal);
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node, node.arguments[0]);
+    // under verbatimModuleSyntax only a whole `import type` is erased: `import { type X }` stays as `import {}` and loads the module
+    if (ts.isImportDeclaration(node)) add(node, node.moduleSpecifier, node.importClause?.isTypeOnly === true);
+    else if (ts.isExportDeclaration(node)) add(node, node.moduleSpecifier, node.isTypeOnly);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node, node.moduleReference.expression, node.isTypeOnly);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node, node.argument.literal, true);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node, node.arguments[0], false);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -155,7 +160,7 @@ function checkSubFolderImport(folder: string, from: string, target: string, isTe
 const isCoreIndex = (rel: string, folders: readonly string[]) => folders.some((folder) => rel === `src/core/${folder}/index.ts`);
 
 /** What is wrong with one import, or undefined when the rules allow it. */
-function checkImport({ from, specifier, target }: SourceImport): string | undefined {
+function checkImport({ from, specifier, target, typeOnly }: SourceImport): string | undefined {
   const isTest = /\.test\.tsx?$/.test(from);
   if (target === null) return `${specifier} resolves to no file`;
   const layer = /^src\/([^/]+)\//.exec(from)?.[1];
@@ -187,7 +192,9 @@ function checkImport({ from, specifier, target }: SourceImport): string | undefi
       // a test may reach the core's internals (what it tests need not be on a facade: tests/architecture/facades.test.ts)
       if (isTest) return undefined;
       const folders = layer === 'ui' ? UI_CORE_FOLDERS : Object.keys(CORE_LAYERS);
-      return isCoreIndex(target, folders) ? undefined : `src/${layer} imports the core only through the index of ${folders.join(', ')}, not ${target}`;
+      if (!isCoreIndex(target, folders)) return `src/${layer} imports the core only through the index of ${folders.join(', ')}, not ${target}`;
+      // the page shows, the worker computes: what the UI needs of the core comes as data from the worker
+      return layer === 'ui' && typeOnly !== true ? `src/ui imports only types of the core (\`import type\`), not values (${specifier}): the worker computes, the page shows` : undefined;
     }
     if (target.startsWith('src/worker/') && layer !== 'worker') {
       if (layer === 'cli') return `src/cli imports nothing of src/worker (${target})`;
@@ -289,7 +296,7 @@ describe('import rules of src/', () => {
   });
 
   it('flags broken rules (the checker itself)', () => {
-    const imp = (from: string, specifier: string, target?: string | null): SourceImport => ({ from, specifier, target, line: 1 });
+    const imp = (from: string, specifier: string, target?: string | null, typeOnly?: boolean): SourceImport => ({ from, specifier, target, line: 1, ...(typeOnly === undefined ? {} : { typeOnly }) });
     const broken = [
       imp('src/core/io/a.ts', '../flink', 'src/core/flink/index.ts'),
       imp('src/core/protobuf/a.ts', '../flink/keyed/read-key-group', 'src/core/flink/keyed/read-key-group.ts'),
@@ -303,6 +310,9 @@ describe('import rules of src/', () => {
       imp('src/worker/a.ts', 'node:fs'),
       imp('src/ui/a.tsx', '../worker/local-inspector', 'src/worker/local-inspector.ts'),
       imp('src/ui/a.tsx', '../core/io', 'src/core/io/index.ts'),
+      imp('src/ui/a.tsx', '../../core/compat', 'src/core/compat/index.ts'),
+      imp('src/ui/a.tsx', '../../core/compat', 'src/core/compat/index.ts', false),
+      imp('src/ui/a/b.tsx', '../../core/report', 'src/core/report/index.ts'),
       imp('src/cli/a.ts', '../core/flink/scan/scan-state', 'src/core/flink/scan/scan-state.ts'),
       imp('src/cli/a.ts', '../worker', 'src/worker/index.ts'),
       imp('src/core/compat/descriptors/a.ts', '../rules/b', 'src/core/compat/rules/b.ts'),
@@ -322,7 +332,8 @@ describe('import rules of src/', () => {
       imp('src/core/io/a.test.ts', '../../../tests/helpers/x', 'tests/helpers/x.ts'),
       imp('src/worker/a.test.ts', '../cli/sources', 'src/cli/sources/index.ts'),
       imp('src/ui/a.tsx', '../worker', 'src/worker/index.ts'),
-      imp('src/ui/a.tsx', '../core/report', 'src/core/report/index.ts'),
+      imp('src/ui/a.tsx', '../core/report', 'src/core/report/index.ts', true),
+      imp('src/ui/a.test.ts', '../core/report', 'src/core/report/index.ts'),
       imp('src/core/compat/diff/a.ts', '../rules/b', 'src/core/compat/rules/b.ts'),
       imp('src/core/compat/rules/a.ts', '../types', 'src/core/compat/types.ts'),
       imp('src/core/compat/types.ts', './rules/index', 'src/core/compat/rules/index.ts'),

@@ -1,5 +1,5 @@
 /**
- * The app's verdict from the serializer snapshots alone (src/ui/report/evaluate-snapshot-verdicts.ts, shown before
+ * The app's verdict from the serializer snapshots alone (src/core/report/evaluate-snapshot-verdicts.ts, shown before
  * a schema is open) says what `check` says with a schema: for every Kryo-held Protobuf fixture, the same states,
  * each not restorable with the same rule and message, on both target lines.
  */
@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LibraryLine } from '../../src/core/compat';
-import { evaluateSnapshotVerdicts } from '../../src/ui/report/evaluate-snapshot-verdicts';
+import { evaluateSnapshotVerdicts } from '../../src/core/report';
 import { LocalInspector } from '../../src/worker';
 
 const KRYO = path.resolve(process.cwd(), 'fixtures/kryo-savepoints');
@@ -29,7 +29,11 @@ describe('verdicts from the serializer snapshots alone, against check with a sch
     for (const target of ['0.x', '1.x'] as LibraryLine[]) {
       it(`${fixture}, target ${target}`, async () => {
         const folder = path.join(KRYO, fixture, 'savepoint');
-        const alone = evaluateSnapshotVerdicts(await (await open(folder, false)).getInspection(), target);
+        const inspector = await open(folder, false);
+        const alone = evaluateSnapshotVerdicts(await inspector.getInspection(), target);
+        // what the app shows comes from the worker: the same verdicts for this line, and a migration plan for each operator holding Kryo-held Protobuf state
+        const findings = await inspector.getSnapshotFindings();
+        expect(findings.verdicts[target]).toEqual(alone);
         const report = await (await open(folder, true)).checkHeaders({ target, newSettings: {} });
         const fromCheck = report.states
           .filter((s) => s.firstIncompatibility?.ruleId === 'KRYO_PROTOBUF_NOT_RESTORABLE')
@@ -41,6 +45,9 @@ describe('verdicts from the serializer snapshots alone, against check with a sch
         expect(alone!.sameOnBothLines).toBe(true);
         expect(alone!.nativeProtobufStates).toBe(0);
         expect(alone!.states.map((s) => [`${s.operator.id}/${s.state}`, s.compatibility.verdict, s.compatibility.firstIncompatibility!.message]).sort()).toEqual(fromCheck);
+        const kryoStates = alone!.states.filter((s) => s.heldBy === 'kryo');
+        expect(Object.keys(findings.kryoMigrationPlans).sort()).toEqual([...new Set(kryoStates.map((s) => s.operator.id))].sort());
+        for (const s of kryoStates) expect(findings.kryoMigrationPlans[s.operator.id]!.states.map((p) => p.state)).toContain(s.state);
       });
     }
   }

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { createKryoFixtureRegistry } from '../helpers/create-kryo-fixture-registry';
 import { runCli } from '../../src/cli/run-cli';
 import { getKryoSnapshotDetails, inspectSavepoint, type SerializerSnapshot } from '../../src/core/flink';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import { getProtobufSnapshotContent, listProtobufValueDetails } from '../../src/core/protobuf';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 

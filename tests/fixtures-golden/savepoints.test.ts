@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openNodeInput } from '../../src/cli/sources';
 import { computeOperatorId, createSnapshotRegistry, inspectSavepoint } from '../../src/core/flink';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import type { DecodedValue, SnapshotRegistry, StateEntry } from '../../src/core/flink';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import type { SavepointFiles } from '../../src/core/io';

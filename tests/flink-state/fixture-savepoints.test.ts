@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, scanState } from '../../src/core/flink';
 import { countStateEntries } from '../../src/core/flink/scan/count-state-entries';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 import { requireCommitted } from '../helpers/committed-data';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { checkSavepoint } from '../../src/core/report';
 import { describe, expect, it } from 'vitest';
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint } from '../../src/core/flink';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
 import { scanSavepointUnits } from '../../src/cli/scan/scan-savepoint-units';

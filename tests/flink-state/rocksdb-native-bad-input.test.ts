@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSnapshotRegistry, inspectSavepoint, openSstTable, TYPE_VALUE, writeSstTable, type WrittenEntry } from '../../src/core/flink';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import { computeMaskedCrc32c, bytesSource, type InputFile } from '../../src/core/io';
 import { locateSavepoint } from '../../src/core/io/locate-savepoint';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, scanState, type StateEntry, type ValueMode } from '../../src/core/flink';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import { listProtobufFrames, listProtobufValueDetails, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 import { requireCommitted } from '../helpers/committed-data';

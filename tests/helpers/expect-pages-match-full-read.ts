@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { createSnapshotRegistry, type StateEntry } from '../../src/core/flink';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from './read-state-entries';
 import { openSavepointInput } from '../../src/core/io';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { LocalInspector } from '../../src/worker/local-inspector';

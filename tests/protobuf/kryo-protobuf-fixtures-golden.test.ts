@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createKryoFixtureRegistry } from '../helpers/create-kryo-fixture-registry';
 import { getKryoSnapshotDetails, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type SerializerSnapshot } from '../../src/core/flink';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import { asProtobufFrame, listProtobufFrames, listProtobufValueDetails } from '../../src/core/protobuf';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 import { runCli } from '../../src/cli/run-cli';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { openNodeInput } from '../../src/cli/sources';
 import { createSnapshotRegistry } from '../../src/core/flink';
 import { formatHex } from '../../src/core/io';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import {
   computeSha256,
   getProtobufScanIndex,

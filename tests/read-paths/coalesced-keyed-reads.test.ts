@@ -11,7 +11,8 @@ import { DecodeError, isDecodeError, sliceSource, type ByteSource } from '../../
 import { createSnapshotRegistry, openSavepoint, type StateEntry } from '../../src/core/flink';
 import { KeyedReadBuffers } from '../../src/core/flink/keyed/keyed-read-buffers';
 import { countStateEntries } from '../../src/core/flink/scan/count-state-entries';
-import { FIRST_KEYED_SLICE_BYTES, groupKeyGroupSlices, KEYED_BLOCK_WINDOW_BYTES, KEYED_READ_AHEAD_BYTES, KEYED_SCAN_WINDOW_BYTES, listKeyGroupBlocks, MAX_KEYED_SLICE_BYTES, readCanonicalKeyedEntries, readCanonicalKeyedEntryRuns } from '../../src/core/flink/keyed/read-canonical-keyed-entries';
+import { FIRST_KEYED_SLICE_BYTES, groupKeyGroupSlices, KEYED_BLOCK_WINDOW_BYTES, KEYED_READ_AHEAD_BYTES, KEYED_SCAN_WINDOW_BYTES, listKeyGroupBlocks, MAX_KEYED_SLICE_BYTES, readCanonicalKeyedEntryRuns } from '../../src/core/flink/keyed/read-canonical-keyed-entries';
+import { readCanonicalKeyedEntries } from '../helpers/read-keyed-entries';
 import { readSubtaskKeyedStream } from '../../src/core/flink/headers/read-subtask-state-headers';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSnapshotRegistry, inspectSavepoint, type SnapshotRegistry } from '../../src/core/flink';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import { createHttpFolderFiles, bytesSource } from '../../src/core/io';
 import { resolveHttpFolderUrl } from '../../src/core/io/open-http-folder';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';

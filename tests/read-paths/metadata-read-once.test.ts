@@ -1,7 +1,8 @@
 /**
  * Each command opens the savepoint once (one SavepointSession) and passes it on: `_metadata` is read once
- * by `export`, by `dump` (also when it lists the operator's states for a wrong name) and by
- * `inspect --handles`. The input the command opens is wrapped so every read of `_metadata` is counted.
+ * by `export`, by `dump` (also when it lists the operator's states for a wrong name), by
+ * `inspect --handles`, and by `check` (the report's SHA-256 of `_metadata` from that one read, with and without
+ * the value scan). The input the command opens is wrapped so every read of `_metadata` is counted.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +11,9 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ByteSource, SavepointFiles } from '../../src/core/io';
 import { runCli } from '../../src/cli/run-cli';
 import { requireCommitted } from '../helpers/committed-data';
+import { recordSavepointReads } from '../helpers/record-savepoint-reads';
 
-const reads = vi.hoisted(() => ({ metadataBytes: 0, metadataSize: 0 }));
+const reads = vi.hoisted(() => ({ metadataBytes: 0, metadataSize: 0, stateReads: [] as [string, number, number][] }));
 
 /** The input with the bytes read of its `_metadata` counted (read and readInto). */
 function countMetadataReads(files: SavepointFiles): SavepointFiles {
@@ -36,7 +38,7 @@ function countMetadataReads(files: SavepointFiles): SavepointFiles {
             }),
         }),
   };
-  return { ...files, metadata };
+  return recordSavepointReads({ ...files, metadata }, reads.stateReads);
 }
 
 vi.mock('../../src/cli/sources', async (importOriginal) => {
@@ -45,6 +47,7 @@ vi.mock('../../src/cli/sources', async (importOriginal) => {
 });
 
 const SAVEPOINT = requireCommitted(path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint'));
+const SCHEMA = requireCommitted(path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb'));
 
 async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -59,6 +62,7 @@ describe('_metadata is read once per command', () => {
   beforeEach(() => {
     reads.metadataBytes = 0;
     reads.metadataSize = 0;
+    reads.stateReads = [];
   });
 
   it('export', async () => {
@@ -67,6 +71,9 @@ describe('_metadata is read once per command', () => {
     expect(r.code).toBe(0);
     expect(reads.metadataSize).toBeGreaterThan(0);
     expect(reads.metadataBytes).toBe(reads.metadataSize);
+    // the inspection, then the export's scan: one session, each stream header read once (SavepointSession.headers)
+    expect(reads.stateReads.length).toBeGreaterThan(0);
+    expect(new Set(reads.stateReads.map((r) => JSON.stringify(r))).size).toBe(reads.stateReads.length);
   });
 
   it('dump, and dump of a state the operator does not have (its states listed)', async () => {
@@ -74,15 +81,29 @@ describe('_metadata is read once per command', () => {
     expect(ok.code).toBe(0);
     expect(reads.metadataBytes).toBe(reads.metadataSize);
     reads.metadataBytes = 0;
+    reads.stateReads = [];
     const wrong = await run('dump', SAVEPOINT, '--operator', 'int-keyed', '--state', 'no-such-state');
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('its states:');
     expect(reads.metadataBytes).toBe(reads.metadataSize);
+    // the scan's stream headers and the inspection that lists the states: one session, each header read once (SavepointSession.headers)
+    expect(reads.stateReads.length).toBeGreaterThan(0);
+    expect(new Set(reads.stateReads.map((r) => JSON.stringify(r))).size).toBe(reads.stateReads.length);
   });
 
   it('inspect --handles', async () => {
     const r = await run('inspect', SAVEPOINT, '--format', 'json', '--handles');
     expect(r.code).toBe(0);
     expect(reads.metadataBytes).toBe(reads.metadataSize);
+  });
+
+  it('check, with and without the value scan (the report names _metadata by its SHA-256)', async () => {
+    for (const values of [[], ['--no-values']]) {
+      reads.metadataBytes = 0;
+      const r = await run('check', SAVEPOINT, '--descriptors', SCHEMA, '--format', 'json', '--target', '1.x', ...values);
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout).inputs[0]).toMatchObject({ role: 'savepoint', size: reads.metadataSize, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(reads.metadataBytes).toBe(reads.metadataSize);
+    }
   });
 });

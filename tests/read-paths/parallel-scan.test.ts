@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSnapshotRegistry } from '../../src/core/flink';
 import { countStateEntries } from '../../src/core/flink/scan/count-state-entries';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
 import { runCli } from '../../src/cli/run-cli';

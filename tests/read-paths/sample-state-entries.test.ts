@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeKeyGroup, createSnapshotRegistry, readCheckpointMetadata, type SnapshotRegistry } from '../../src/core/flink';
 import { countStateEntries } from '../../src/core/flink/scan/count-state-entries';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import type { ByteSource, SavepointFiles } from '../../src/core/io';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateStateCompatibility, loadDescriptorSet } from '../../src/core/compat';
 import { createSnapshotRegistry, inspectSavepoint, type CancelSignal, type StateEntry } from '../../src/core/flink';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import { bytesSource, isDecodeError, openSavepointInput, type SavepointFiles } from '../../src/core/io';
 import { getProtobufSnapshotContent, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { formatReport, REPORT_FORMATS } from '../../src/core/report';

@@ -13,7 +13,7 @@ import { evaluateStateCompatibility, indexDeclarations, loadDescriptorSet } from
 import { type LoadedDescriptorSet } from '../../src/core/compat/descriptors/load-descriptor-set';
 import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type SerializerSnapshot, type SnapshotRegistry } from '../../src/core/flink';
 import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/read-serializer-snapshot';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import { ByteReader, ByteWriter, bytesSource, isDecodeError, openSavepointInput, DecodeError } from '../../src/core/io';
 import { type SavepointInput } from '../../src/core/io/open-savepoint-input';
 import {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSnapshotRegistry, inspectSavepoint, type DecodedValue, type SavepointInspection, type StateEntry } from '../../src/core/flink';
-import { readStateEntries } from '../../src/core/flink/scan/read-state-entries';
+import { readStateEntries } from '../helpers/read-state-entries';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 import { NEEDS_SHARED, SHARED_SAVEPOINTS } from '../helpers/shared-savepoints';
 

@@ -91,7 +91,7 @@ export const dumpCommand: CliCommand = {
       if (stream !== undefined) await waitForDrain(stream);
     };
     try {
-      await scanState(opened, registry, { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) }, { part, entry: visit, drain }, { values: { mode: 'decode' } });
+      await scanState(opened, registry, { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) }, { part, entry: visit, drain }, { values: { mode: 'decode' }, headers: session.headers });
       // a state no header of the operator names is a wrong name, not an empty state
       if (!named) {
         await requireNamedState(session, operator, state);

@@ -133,6 +133,7 @@ export const exportCommand: CliCommand = {
           operator: op.id,
           format: format as ExportFormat,
           layout: layoutText as ParquetListLayout,
+          headers: session.headers,
           ...(sample === undefined ? {} : { sample }),
           ...(progress === undefined ? {} : { progress: (i: number, p: ExportProgress) => progress[i]!(p) }),
         },

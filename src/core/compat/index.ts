@@ -4,7 +4,7 @@ export { createRowKeyText } from './value-scan/create-row-key-text';
 export { deriveJavaClassName } from './descriptors/derive-java-class-name';
 export { type MemberRow } from './diff/describe-declaration-members';
 export { type NewDeclaration, describeNewDeclaration, findNewField } from './diff/describe-new-declaration';
-export { describeProtobufStateScan, describeScanFinding } from './rules/describe-scan-finding';
+export { type DescribedScanFinding, describeProtobufStateScan, describeScanFinding } from './rules/describe-scan-finding';
 export { type StateCompatibility, evaluateStateCompatibility } from './rules/evaluate-state-compatibility';
 export { addJobJarConflictFindings } from './rules/evaluate-job-jar-conflicts';
 export { type ValueWarningTally, createValueWarningCollector, finishValueWarnings } from './rules/evaluate-value-warnings';

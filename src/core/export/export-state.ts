@@ -9,7 +9,7 @@
  * front with its reason; entries that are not the whole state (a changelog's
  * changes, a sample, a stream that failed) are reported in the result, never passed over in silence.
  */
-import type { CancelSignal, DecodedValue, InspectedState, OpenedSavepoint, SerializerSnapshot, SnapshotRegistry, StateSample } from '../flink';
+import type { CancelSignal, DecodedValue, InspectedState, OpenedSavepoint, SerializerSnapshot, SnapshotRegistry, StateSample, SubtaskHeaderCache } from '../flink';
 import { findOperator, scanState, type ScanPart, type StateEntry } from '../flink';
 import { DecodeError, wrongInput, type DecodeErrorJson } from '../io';
 import { encodeUtf8, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
@@ -80,6 +80,8 @@ export interface ExportStatesRequest {
   sample?: StateSample;
   limit?: number;
   signal?: CancelSignal;
+  /** stream headers already read with `registry` (a SavepointSession's `headers`): not read again */
+  headers?: SubtaskHeaderCache;
   /** per state (its index): every 1,000 rows and once at its end (`done`) */
   progress?: (index: number, p: ExportProgress) => void;
   rowGroupRows?: number;
@@ -168,7 +170,7 @@ async function scanJobs(opened: OpenedSavepoint, registry: SnapshotRegistry, ope
       },
     },
     // every row is shaped, formatted or copied into the writers while its entry is visited (no entry outlives its visit): the read buffers are reused and the next window read ahead
-    { values: { mode: framed ? 'frame' : 'decode' }, reuseReadBuffers: true, ...(request.signal === undefined ? {} : { signal: request.signal }) },
+    { values: { mode: framed ? 'frame' : 'decode' }, reuseReadBuffers: true, ...(request.signal === undefined ? {} : { signal: request.signal }), ...(request.headers === undefined ? {} : { headers: request.headers }) },
   );
 }
 

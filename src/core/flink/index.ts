@@ -21,7 +21,7 @@ export { type SavepointSession, openSavepointSession } from './inspection/savepo
 export { type ScanPart, type StateScanVisitor, type SubtaskHeaderCache, createSubtaskHeaderCache, findOperator, scanState } from './scan/scan-state';
 export { StateTallies } from './scan/state-tallies';
 export { findNestedValues } from './snapshots/find-nested-values';
-export { type KryoSnapshotDetails, getKryoSnapshotDetails, kryoSnapshotReader } from './snapshots/kryo-snapshot';
+export { type KryoSnapshotDetails, getKryoSnapshotDetails, KRYO_SNAPSHOT_CLASS, kryoSnapshotReader } from './snapshots/kryo-snapshot';
 export { createSnapshotRegistry } from './snapshots/snapshot-registry';
 export { type DecodedValue, getInferredSnapshotNote, type InferredSnapshot, type InferredSnapshotNote, SKIPPED_VALUE, type SerializerSnapshot, type SnapshotInferrer, type SnapshotReader, type SnapshotRegistry, type ValueCodec, type ValueFrame, type ValueMode } from './snapshots/snapshot-types';
 export { encodeBase64 } from './values/encode-base64';

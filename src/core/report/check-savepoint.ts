@@ -6,7 +6,7 @@
  * report model.
  */
 import { buildSchemaDiff, finishValueWarnings, type ValueWarning } from '../compat';
-import { readAll, formatHex } from '../io';
+import { formatHex } from '../io';
 import { computeSha256 } from '../protobuf';
 import { buildReport } from './build-report';
 import { KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
@@ -80,7 +80,8 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
       ...(o.headerNotRead ? { headerNotRead: true as const } : {}),
     });
   }
-  const metadataBytes = await readAll(input.files.metadata);
+  // the bytes the evaluation's one read of `_metadata` gave (no second read for the digest)
+  const metadataBytes = evaluated.opened.metadataBytes;
   const report = buildReport({
     tool: input.tool,
     inputs: [

@@ -1,13 +1,14 @@
 /** The facade of src/core/report: what other folders use, and nothing else (everything else stays inside the folder). */
-export { listInferredLines } from './describe-state';
+export { type DescribedStateFindings, type NewFieldDeclarations, type ReportStateView, type ReportView, buildReportView } from './build-report-view';
+export { type AlertState, type BecomesFieldAlert, type ExceedsLimitAlert } from './collect-value-alerts';
+export { evaluateSnapshotVerdicts, type SnapshotStateVerdict, type SnapshotVerdicts } from './evaluate-snapshot-verdicts';
 export { type CheckSavepointInput, type StateValuesNotRead, type StateValueTally, type ValueScanner } from './check-savepoint-types';
 export { checkSavepoint } from './check-savepoint';
 export { KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
 export { compareDescriptorSets } from './compare-descriptor-sets';
 export { createStatisticsVisitor } from './create-statistics-visitor';
 export { createStateValueScanner } from './create-state-value-scanner';
-export { describeJobJarSchema, listNewSchemaLines } from './describe-new-schema';
-export { describeNoteScope, describeStateFindings } from './describe-state-findings';
+export { describeJobJarSchema } from './describe-new-schema';
 export { evaluateSavepointStates } from './evaluate-savepoint-states';
 export { REPORT_FORMATS, type ReportFormat, formatReport, formatShowsSchemaDiff } from './format-report';
 export { formatSarifFailure } from './format-sarif';

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { DEFAULT_SETTINGS } from '../../core/compat';
-import type { CheckOptions } from '../../worker';
+import { DEFAULT_SETTINGS, type CheckOptions } from '../../worker';
 import { useAppStore } from '../state/app-store';
 import { chooseTargetLine } from '../state/choose-target-line';
 

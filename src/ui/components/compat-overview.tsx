@@ -1,4 +1,4 @@
-import { KRYO_VALUES_NEED_SAVED_SCHEMA } from '../../core/report';
+import { KRYO_VALUES_NEED_SAVED_SCHEMA } from '../../worker';
 import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
 import { formatHashRoute } from '../state/use-hash-route';

@@ -1,13 +1,13 @@
-import { describeNoteScope, describeStateFindings, type ReportFinding, type ReportWarning } from '../../core/report';
+import type { DescribedStateFindings, ReportWarning } from '../../core/report';
 import { describeValuesNotRead } from '../report/describe-values-not-read';
 
 /**
  * One state's findings: each by its own statement, and the note a rule's findings share (why they fail, what to
- * do) once under the table, as the text report says it (core/report describeStateFindings), not once per row.
+ * do) once under the table, as the text report says it (core/report describeStateFindings, worded in the worker's
+ * report view), not once per row.
  */
-export function FindingsTable({ findings, testId }: { findings: readonly ReportFinding[]; testId?: string }) {
-  if (findings.length === 0) return <p className="muted">No findings: the reached schema did not change.</p>;
-  const described = describeStateFindings(findings);
+export function FindingsTable({ described, testId }: { described: DescribedStateFindings; testId?: string }) {
+  if (described.findings.length === 0) return <p className="muted">No findings: the reached schema did not change.</p>;
   return (
     <>
       <table className="grid findings" data-testid={testId}>
@@ -34,7 +34,7 @@ export function FindingsTable({ findings, testId }: { findings: readonly ReportF
       </table>
       {described.notes.map((n) => (
         <p key={n.ruleId} className="small finding-note" data-testid={testId === undefined ? undefined : `${testId}-note`}>
-          Note on <span className="mono">{n.ruleId}</span> {describeNoteScope(n)}: {n.note}
+          Note on <span className="mono">{n.ruleId}</span> {n.scope}: {n.note}
         </p>
       ))}
     </>

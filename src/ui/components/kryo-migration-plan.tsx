@@ -1,17 +1,16 @@
-import { findProtobufStates } from '../../core/compat';
-import { planKryoMigration } from '../../core/migration';
-import type { InspectedOperator, InspectedState, SavepointInspection } from '../../core/flink';
+import type { InspectedOperator, InspectedState } from '../../core/flink';
 import { useCheck } from '../state/use-check';
+import { useSnapshotFindings } from '../state/use-snapshot-findings';
 
 /**
  * The migration plan of a Kryo-held Protobuf state, as `migration-plan` prints it (planKryoMigration): what a
  * State Processor API job reads with the old Kryo configuration and writes with flink-datastream-protobuf's
- * ProtobufTypeInformation, and which states of the operator it cannot carry. The message comes from the check
- * (the schema the user dropped) when the inspection has none.
+ * ProtobufTypeInformation, and which states of the operator it cannot carry (planned in the worker: getSnapshotFindings).
+ * The message comes from the check (the schema the user dropped) when the inspection has none.
  */
-export function KryoMigrationPlan({ inspection, operator, state }: { inspection: SavepointInspection; operator: InspectedOperator; state: InspectedState }) {
+export function KryoMigrationPlan({ operator, state }: { operator: InspectedOperator; state: InspectedState }) {
   const check = useCheck();
-  const plan = planKryoMigration(findProtobufStates({ ...inspection, operators: [operator] }).kryo)[0];
+  const plan = useSnapshotFindings().data?.kryoMigrationPlans[operator.id];
   const step = plan?.states.find((s) => s.state === state.name);
   if (plan === undefined || step === undefined) return null;
   const reported = check.data?.states.find((s) => s.operator === operator.id && s.state === state.name && s.ruleSet !== undefined);

@@ -1,4 +1,5 @@
-import { getKryoSnapshotDetails, type SerializerSnapshot } from '../../core/flink';
+import type { KryoSnapshotDetails, SerializerSnapshot } from '../../core/flink';
+import { KRYO_SNAPSHOT_CLASS } from '../../worker';
 import { KryoDetails } from './kryo-details';
 import { SavedSchemaButton } from './saved-schema-button';
 
@@ -6,7 +7,7 @@ const MAX_DEPTH = 12;
 
 /** A serializer snapshot and its nested snapshots: class, version, readable type, details. */
 export function SnapshotTree({ snapshot, depth = 0 }: { snapshot: SerializerSnapshot; depth?: number }) {
-  const kryo = getKryoSnapshotDetails(snapshot);
+  const kryo = kryoDetailsOf(snapshot);
   const kryoProtobuf = kryo ? (snapshot.details?.['protobuf'] as Parameters<typeof KryoDetails>[0]['protobuf']) : undefined;
   // a Kryo snapshot's configuration has its own table
   const details = kryo ? Object.fromEntries(Object.entries(snapshot.details ?? {}).filter(([k]) => k !== 'kryo' && k !== 'protobuf')) : snapshot.details;
@@ -72,4 +73,11 @@ function renderDetail(v: unknown): string {
   } catch {
     return String(v);
   }
+}
+
+/** The Kryo configuration a Kryo snapshot's details carry (as core/flink getKryoSnapshotDetails reads them), else undefined. */
+function kryoDetailsOf(snapshot: SerializerSnapshot): KryoSnapshotDetails | undefined {
+  if (snapshot.className !== KRYO_SNAPSHOT_CLASS || !snapshot.details) return undefined;
+  const kryo = snapshot.details['kryo'];
+  return kryo && typeof kryo === 'object' ? (kryo as KryoSnapshotDetails) : undefined;
 }

@@ -1,4 +1,4 @@
-import type { SnapshotStateVerdict, SnapshotVerdicts } from '../report/evaluate-snapshot-verdicts';
+import type { SnapshotStateVerdict, SnapshotVerdicts } from '../../core/report';
 import { describeHeldByVerdict } from '../report/describe-verdict-reason';
 import { formatHashRoute } from '../state/use-hash-route';
 import { VerdictBadge } from './verdict-badge';

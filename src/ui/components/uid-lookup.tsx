@@ -1,5 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { computeOperatorId } from '../../core/flink';
+import { useInspector } from '../inspector-context';
 
 /**
  * Type a uid, see the operator id Flink derives from it (murmur3_128 of the uid, as Flink 1.x/2.x
@@ -7,8 +8,11 @@ import { computeOperatorId } from '../../core/flink';
  */
 export function UidLookup({ operatorIds }: { operatorIds: readonly string[] }) {
   const [uid, setUid] = useState('');
-  const computed = uid === '' ? null : computeOperatorIdForUid(uid);
-  const present = computed !== null && computed.kind === 'ok' && operatorIds.includes(computed.id);
+  const inspector = useInspector();
+  // computed in the worker (murmur3_128 lives in the core); the id shows once it is back
+  const operatorId = useQuery({ queryKey: ['operator-id', uid], enabled: uid !== '', staleTime: Infinity, retry: false, queryFn: () => inspector.computeOperatorId(uid) });
+  const computed = uid === '' ? null : (operatorId.data ?? null);
+  const present = computed !== null && operatorIds.includes(computed);
   return (
     <section className="panel uid-lookup">
       <header className="panel-head">
@@ -24,21 +28,15 @@ export function UidLookup({ operatorIds }: { operatorIds: readonly string[] }) {
           onChange={(e) => setUid(e.currentTarget.value)}
           data-testid="uid-input"
         />
-        {computed === null ? null : computed.kind === 'ok' ? (
+        {computed === null ? null : (
           <>
-            <span className="mono" data-testid="uid-operator-id">{computed.id}</span>
+            <span className="mono" data-testid="uid-operator-id">{computed}</span>
             <span className={present ? 'tag ok' : 'tag muted'} data-testid="uid-present">
               {present ? 'in this savepoint' : 'not in this savepoint'}
             </span>
           </>
-        ) : (
-          <span className="muted">{computed.message}</span>
         )}
       </div>
     </section>
   );
-}
-
-function computeOperatorIdForUid(uid: string): { kind: 'ok'; id: string } | { kind: 'unavailable'; message: string } {
-  return { kind: 'ok', id: computeOperatorId(uid) };
 }

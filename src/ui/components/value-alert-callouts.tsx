@@ -1,6 +1,7 @@
-import type { CompatibilityReport } from '../../core/report';
+import type { AlertState, BecomesFieldAlert, CompatibilityReport, ExceedsLimitAlert } from '../../core/report';
+import type { ViewedReport } from '../../worker';
 import { formatCount } from '../format';
-import { collectValueAlerts, describeBecomesFieldEffect, type AlertState, type BecomesFieldAlert, type ExceedsLimitAlert } from '../report/collect-value-alerts';
+import { describeBecomesFieldEffect } from '../report/describe-becomes-field-effect';
 import { formatHashRoute } from '../state/use-hash-route';
 
 /**
@@ -8,8 +9,8 @@ import { formatHashRoute } from '../state/use-hash-route';
  * the new schema declares (the new parser reads those bytes as that field), and values above a new
  * limit. Shown at the top of the Compatibility view and in the overview.
  */
-export function ValueAlertCallouts({ report }: { report: CompatibilityReport }) {
-  const alerts = collectValueAlerts(report);
+export function ValueAlertCallouts({ report }: { report: ViewedReport }) {
+  const alerts = report.view.valueAlerts;
   if (alerts.becomesField.length === 0 && alerts.exceedsLimit.length === 0) return null;
   return (
     <div className="callouts" data-testid="value-alerts">

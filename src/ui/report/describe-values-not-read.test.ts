@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KRYO_VALUES_NEED_SAVED_SCHEMA } from '../../core/report';
+import { KRYO_VALUES_NEED_SAVED_SCHEMA } from '../../worker';
 import { describeValuesNotRead } from './describe-values-not-read';
 
 describe('describeValuesNotRead', () => {

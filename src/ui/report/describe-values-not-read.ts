@@ -1,4 +1,4 @@
-import { KRYO_VALUES_NEED_SAVED_SCHEMA } from '../../core/report';
+import { KRYO_VALUES_NEED_SAVED_SCHEMA } from '../../worker';
 
 /**
  * A state whose value warnings were not checked (the report's `valuesNotRead`), as the app says it: a short label for

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CompatibilityReport, ReportState } from '../../core/report';
 import { describeDistributionMode, describeEntryCount } from '../describe-entry-count';
-import { collectValueAlerts, describeBecomesFieldEffect } from './collect-value-alerts';
+import { describeBecomesFieldEffect } from './describe-becomes-field-effect';
 import { describeLibraryLine, describeTargetLine, summarizeReason } from './describe-library-line';
 import { countUnreachedChanges, describeChangeReach, describeNothingToCheck, describeVerdictReason, listSchemaChanges, listSettingsChanges } from './describe-verdict-reason';
-
-const becomesParams = (count: number) => ({ count, number: 100, message: 'fixtures.events.Event', name: 'legacy_score' });
-const becomes = (count: number) =>
-  `${count} saved value(s) carry unknown field 100 in fixtures.events.Event, which the new schema declares as legacy_score: the new parser reads the retained bytes as that field`;
 
 function state(name: string, extra: Partial<ReportState> = {}): ReportState {
   return {
@@ -47,47 +43,6 @@ function report(states: ReportState[]): CompatibilityReport {
     states,
   };
 }
-
-describe('collectValueAlerts', () => {
-  it('groups UNKNOWN_NUMBER_BECOMES_FIELD over states with the new field type from the diff, and limits per limit', () => {
-    const limitParams = { count: 1, limit: 'maxMessageSize', value: 10, largest: 300 };
-    const limit = '1 saved value(s) exceed the new maxMessageSize of 10 (largest: 300): the new reader fails on them';
-    const r = report([
-      state('a', { operatorUid: 'my-op', warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: becomes(3), params: becomesParams(3), count: 3, keys: ['k1', 'k2', 'k3'] }] }),
-      state('b', {
-        warnings: [
-          { ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: becomes(2), params: becomesParams(2), count: 2, keys: ['k9'] },
-          { ruleId: 'VALUE_EXCEEDS_NEW_LIMIT', message: limit, params: limitParams, count: 1, keys: ['k9'] },
-        ],
-      }),
-    ]);
-    const alerts = collectValueAlerts(r);
-    expect(alerts.becomesField).toEqual([
-      {
-        kind: 'becomes-field', message: 'fixtures.events.Event', number: 100, newName: 'legacy_score', newType: 'INT64', total: 5,
-        states: [
-          { operator: 'op1', operatorLabel: 'my-op', state: 'a', count: 3, keys: ['k1', 'k2', 'k3'] },
-          { operator: 'op1', state: 'b', count: 2, keys: ['k9'] },
-        ],
-      },
-    ]);
-    expect(alerts.exceedsLimit).toEqual([{ kind: 'exceeds-limit', limit: 'maxMessageSize', value: '10', total: 1, largest: 300, states: [{ operator: 'op1', state: 'b', count: 1, keys: ['k9'] }] }]);
-  });
-
-  it('reads the warnings\' params, not their messages', () => {
-    const r = report([
-      state('a', {
-        warnings: [
-          { ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: 'worded otherwise', params: { count: 1, number: 7, message: 'fixtures.events.Event', name: 'tags' }, count: 1, keys: [] },
-          { ruleId: 'VALUE_EXCEEDS_NEW_LIMIT', message: 'worded otherwise', params: { count: 1, limit: 'recursionLimit', value: 3, largest: 9 }, count: 1, keys: [] },
-        ],
-      }),
-    ]);
-    const alerts = collectValueAlerts(r);
-    expect(alerts.becomesField).toMatchObject([{ message: 'fixtures.events.Event', number: 7, newName: 'tags', newType: 'STRING', newLabel: 'repeated', total: 1 }]);
-    expect(alerts.exceedsLimit).toMatchObject([{ limit: 'recursionLimit', value: '3', largest: 9 }]);
-  });
-});
 
 describe('describeBecomesFieldEffect', () => {
   it('says what the new parser does after a restore only when the states can be restored', () => {

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { LibraryLine } from '../../core/compat';
-import type { CompatibilityReport } from '../../core/report';
-import type { InspectorFailure } from '../../worker';
+import type { InspectorFailure, ViewedReport } from '../../worker';
 import { useInspector } from '../inspector-context';
 import { useAppStore } from './app-store';
 import { AUTO_SCAN_BYTES, measureSavepointBytes } from './scan-thresholds';
@@ -15,7 +14,7 @@ export interface CheckResult {
   /** the question was not asked: the header checks of 0.x and 1.x give the same verdict, so the answer cannot change it */
   targetNotAsked: boolean;
   /** the report with the value scan once it is there, else the header-only one */
-  data: CompatibilityReport | undefined;
+  data: ViewedReport | undefined;
   isError: boolean;
   /** the header-only check's failure (meaningful when isError) */
   error: InspectorFailure;
@@ -42,14 +41,14 @@ export function useCheck(): CheckResult {
   const savepointBytes = measureSavepointBytes(session);
   const withValues = ready && (savepointBytes <= AUTO_SCAN_BYTES || requested);
   const progress = (p: Parameters<NonNullable<Parameters<typeof inspector.check>[1]>>[0]) => useAppStore.getState().set({ progress: p });
-  const headers = useQuery<CompatibilityReport, InspectorFailure>({
+  const headers = useQuery<ViewedReport, InspectorFailure>({
     queryKey: ['session', session?.inputHash, 'check-headers', options],
     enabled: ready,
     staleTime: Infinity,
     retry: false,
     queryFn: () => clearingProgress(inspector.checkHeaders(options, progress)),
   });
-  const values = useQuery<CompatibilityReport, InspectorFailure>({
+  const values = useQuery<ViewedReport, InspectorFailure>({
     queryKey: ['session', session?.inputHash, 'check', options],
     enabled: withValues,
     staleTime: Infinity,
@@ -81,12 +80,12 @@ export function useCheck(): CheckResult {
  * The header-only verdict for one target line, the question's preview of each answer: the same query
  * as useCheck's first step, so choosing that line reuses it.
  */
-export function useHeaderCheck(target: LibraryLine, enabled = true): { data: CompatibilityReport | undefined; isError: boolean; error: InspectorFailure | null } {
+export function useHeaderCheck(target: LibraryLine, enabled = true): { data: ViewedReport | undefined; isError: boolean; error: InspectorFailure | null } {
   const inspector = useInspector();
   const session = useAppStore((s) => s.session);
   const options = { ...useAppStore((s) => s.checkOptions), target };
   const ready = enabled && session !== null && session.savepointName !== null && session.descriptorSetName !== null;
-  const headers = useQuery<CompatibilityReport, InspectorFailure>({
+  const headers = useQuery<ViewedReport, InspectorFailure>({
     queryKey: ['session', session?.inputHash, 'check-headers', options],
     enabled: ready,
     staleTime: Infinity,

@@ -1,4 +1,3 @@
-import { describeScanFinding } from '../../core/compat';
 import type { SavepointInspection } from '../../core/flink';
 import { BarChart, CompareBars, type Bar } from '../components/bar-chart';
 import { FailurePanel } from '../components/failure-panel';
@@ -129,7 +128,7 @@ function Aliasing({ operatorId, state }: { operatorId: string; state: string }) 
             <h2>Value findings</h2>
           </header>
           <ul className="value-warnings" style={{ padding: '10px 12px 10px 30px' }}>
-            {sm.findings.map(describeScanFinding).map((f) => (
+            {pb.findings.map((f) => (
               <li key={f.id} data-testid="aliasing-finding">
                 {/* the example's numbers are those of one value (the first flagged), unlike the statistics above: say whose */}
                 <span className="mono tag warn">{f.id}</span> {f.count} value(s).{' '}

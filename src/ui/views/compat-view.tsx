@@ -1,4 +1,5 @@
-import { listInferredLines, listNewSchemaLines, type CompatibilityReport, type ReportState } from '../../core/report';
+import type { ReportState, ReportStateView } from '../../core/report';
+import type { ViewedReport } from '../../worker';
 import { CompatControls } from '../components/compat-controls';
 import { FailurePanel } from '../components/failure-panel';
 import { FindingsTable, WarningsList } from '../components/findings-table';
@@ -51,7 +52,7 @@ function stateKey(s: ReportState): string {
   return `${s.operator}/${s.state}`;
 }
 
-function Report({ report, params, valuesScanned }: { report: CompatibilityReport; params: Record<string, string>; valuesScanned: boolean }) {
+function Report({ report, params, valuesScanned }: { report: ViewedReport; params: Record<string, string>; valuesScanned: boolean }) {
   const selected = report.states.find((s) => s.operator === params.op && s.state === params.state) ?? report.states.find((s) => s.verdict !== 'unknown') ?? report.states[0];
   const sm = report.summary;
   // Protobuf states carry a verdict of their own; the others are listed apart, each in report order
@@ -77,7 +78,7 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
           <summary>{report.newSchema.source === 'job-jar' ? `New schema from the job jar ${report.newSchema.jobJar?.name ?? ''}` : 'New schema from a descriptor set'}</summary>
           <ul>
             {/* the jar's message → Java class pairs are the table below, not one more (long) line here */}
-            {listNewSchemaLines(report.newSchema, undefined, { javaClasses: false }).map((line, i) => (
+            {report.view.newSchemaLines.map((line, i) => (
               <li key={i} className={line.startsWith('  ') ? 'nested' : undefined}>
                 {line.trim()}
               </li>
@@ -114,7 +115,7 @@ function Report({ report, params, valuesScanned }: { report: CompatibilityReport
           </details>
         ) : null}
       </section>
-      {selected ? <StateReport state={selected} /> : null}
+      {selected ? <StateReport state={selected} view={report.view.states[report.states.indexOf(selected)]!} /> : null}
     </>
   );
 }
@@ -190,7 +191,7 @@ function PlanningAidSummary({ aid, testId }: { aid: NonNullable<ReportState['pla
   );
 }
 
-function StateReport({ state }: { state: ReportState }) {
+function StateReport({ state, view }: { state: ReportState; view: ReportStateView }) {
   return (
     <section className="panel state-report" data-testid="compat-state-detail">
       <header className="panel-head">
@@ -234,9 +235,9 @@ function StateReport({ state }: { state: ReportState }) {
         </dl>
         {state.inferred ? (
           <div className="callout warn" data-testid="inferred-note">
-            <strong>{listInferredLines(state)[0]}</strong>
+            <strong>{view.inferredLines[0]}</strong>
             <ul>
-              {listInferredLines(state)
+              {view.inferredLines
                 .slice(1)
                 .map((line, i) => (
                   <li key={i}>{line}</li>
@@ -270,12 +271,12 @@ function StateReport({ state }: { state: ReportState }) {
             </p>
             <details>
               <summary>all {state.planningAid.findings.length} planning-aid findings</summary>
-              <FindingsTable findings={state.planningAid.findings} testId="planning-findings" />
+              <FindingsTable described={view.planningAidFindings!} testId="planning-findings" />
             </details>
           </div>
         ) : null}
         <h3>Findings</h3>
-        <FindingsTable findings={state.findings} testId="findings" />
+        <FindingsTable described={view.findings} testId="findings" />
         <h3>Value warnings</h3>
         <WarningsList warnings={state.warnings} notRead={state.valuesNotRead} />
       </div>

@@ -82,14 +82,14 @@ export function StateView({ inspection, params }: { inspection: SavepointInspect
         {found === null ? (
           <p className="muted">Pick a state on the left.</p>
         ) : (
-          <StateDetails inspection={inspection} operator={found.operator} state={found.state} />
+          <StateDetails operator={found.operator} state={found.state} />
         )}
       </div>
     </div>
   );
 }
 
-function StateDetails({ inspection, operator, state }: { inspection: SavepointInspection; operator: InspectedOperator; state: InspectedState }) {
+function StateDetails({ operator, state }: { operator: InspectedOperator; state: InspectedState }) {
   // the inspection reads headers only: entry counts come from a scan of the state, once there is one
   const scanned = useStateStats(operator.id, state.name, { enabled: false }).data;
   const entries = state.entries ?? scanned?.entries;
@@ -146,7 +146,7 @@ function StateDetails({ inspection, operator, state }: { inspection: SavepointIn
         </header>
         {state.valueSerializer ? <SnapshotTree snapshot={state.valueSerializer} /> : <p className="muted">not recorded</p>}
       </section>
-      <KryoMigrationPlan inspection={inspection} operator={operator} state={state} />
+      <KryoMigrationPlan operator={operator} state={state} />
       {state.keySerializer ? (
         <section className="panel">
           <header className="panel-head">

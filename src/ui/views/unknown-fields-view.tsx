@@ -1,4 +1,5 @@
-import { describeNewDeclaration, type NewDeclaration } from '../../core/compat';
+import type { NewDeclaration } from '../../core/compat';
+import type { NewFieldDeclarations } from '../../core/report';
 import type { SavepointInspection } from '../../core/flink';
 import { WIRE_TYPE_NAMES } from '../../worker';
 import { FailurePanel } from '../components/failure-panel';
@@ -24,7 +25,8 @@ function UnknownFields({ operatorId, state, copies, keyed }: { operatorId: strin
   const stats = useStateStats(operatorId, state);
   const hasSchema = useAppStore((s) => s.session?.descriptorSetName != null);
   const check = useCheck();
-  const reportState = check.data?.states.find((s) => s.operator === operatorId && s.state === state);
+  const reportIndex = check.data?.states.findIndex((s) => s.operator === operatorId && s.state === state) ?? -1;
+  const newFields = reportIndex < 0 ? undefined : check.data?.view.states[reportIndex]?.newFields;
   if (stats.isError) return <FailurePanel failure={stats.error} context={`scanning ${state}`} onRetry={() => void stats.refetch()} />;
   if (!stats.data) return <ScanPending />;
   const pb = protobufStatsOf(stats.data);
@@ -75,8 +77,8 @@ function UnknownFields({ operatorId, state, copies, keyed }: { operatorId: strin
                       {/* what the new schema makes of the number comes first after it: the column users open this view for */}
                       {hasSchema ? (
                         <td className="new-field" data-testid="unknown-new-field">
-                          {reportState ? (
-                            <NewFieldText d={describeNewDeclaration(reportState.diff, u.message, u.number, u.wireType)} />
+                          {newFields ? (
+                            <NewFieldText d={findNewDeclaration(newFields, u.message, u.number, u.wireType)} />
                           ) : check.isError ? (
                             <span className="muted">check failed</span>
                           ) : !check.targetChosen ? (
@@ -107,6 +109,12 @@ function UnknownFields({ operatorId, state, copies, keyed }: { operatorId: strin
       )}
     </>
   );
+}
+
+/** What the new schema makes of an unknown field number, from the check's report view (core/compat describeNewDeclaration, run in the worker). */
+function findNewDeclaration(fields: NewFieldDeclarations, message: string, number: number, wireType: number): NewDeclaration {
+  if (!fields.reachedMessages.includes(message)) return { kind: 'unknown-message' };
+  return fields.fields.find((f) => f.message === message && f.number === number && f.wireType === wireType)?.declaration ?? { kind: 'undeclared' };
 }
 
 function NewFieldText({ d }: { d: NewDeclaration }) {

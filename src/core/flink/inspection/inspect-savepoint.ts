@@ -5,7 +5,9 @@ import { assessStateDecoding, summarizeStateDecoding } from './assess-state-deco
 import type { InspectedOperator, InspectedState, SavepointInspection, StateMetaInfo } from '../savepoint/inspection-types';
 import { mergeInspectedState } from './merge-inspected-states';
 import { openSavepoint, type OpenedSavepoint } from '../savepoint/open-savepoint';
-import { readSubtaskKeyedStream, readSubtaskOperatorStream, type SubtaskKeyedStream, type SubtaskOperatorStream } from '../headers/read-subtask-state-headers';
+import type { SubtaskKeyedStream, SubtaskOperatorStream } from '../headers/read-subtask-state-headers';
+import { readCachedKeyedStream, readCachedOperatorStream } from '../scan/sources/scan-context';
+import type { SubtaskHeaderCache } from '../scan/scan-types';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { OperatorState, SubtaskState } from '../metadata/metadata-types';
 import { readAheadInOrder } from '../savepoint/read-ahead-in-order';
@@ -21,6 +23,8 @@ export interface InspectSavepointOptions {
   /** also scan every state's entries to fill `entries` (a full read; default false: headers only) */
   countEntries?: boolean;
   signal?: CancelSignal;
+  /** the stream headers read through this cache (a SavepointSession's: its scans and entry counts read them no more); default: read here */
+  headers?: SubtaskHeaderCache;
 }
 
 /**
@@ -37,7 +41,7 @@ export async function inspectSavepoint(input: SavepointFiles | OpenedSavepoint, 
   // every subtask's headers, read a bounded number ahead and merged strictly in `_metadata`'s order: the
   // result (states, warnings, errors) is the same as reading one subtask after another
   const reads = opened.metadata.operators.flatMap((op) => op.subtasks.map((subtask) => ({ op, subtask })));
-  const streams = readAheadInOrder(reads, INSPECT_READ_AHEAD, ({ op, subtask }) => readSubtaskStreams(opened, op, subtask, registry));
+  const streams = readAheadInOrder(reads, INSPECT_READ_AHEAD, ({ op, subtask }) => readSubtaskStreams(opened, op, subtask, registry, options.headers));
   try {
     for (const op of opened.metadata.operators) {
       const read: SubtaskStreams[] = [];
@@ -53,7 +57,7 @@ export async function inspectSavepoint(input: SavepointFiles | OpenedSavepoint, 
   }
   let gaps: StateReadGap[] | undefined;
   if (options.countEntries) {
-    const counts = await countStateEntries(files, registry, { ...(options.signal ? { signal: options.signal } : {}), opened });
+    const counts = await countStateEntries(files, registry, { ...(options.signal ? { signal: options.signal } : {}), ...(options.headers ? { headers: options.headers } : {}), opened });
     for (const c of counts.counts) {
       const state = operators.find((o) => o.id === c.operatorId)?.states.find((s) => s.name === c.state && s.scope === c.scope);
       if (state) state.entries = c.entries;
@@ -100,10 +104,10 @@ async function settle<T>(fn: () => Promise<T>): Promise<Settled<T>> {
   }
 }
 
-async function readSubtaskStreams(opened: OpenedSavepoint, op: OperatorState, subtask: SubtaskState, registry: SnapshotRegistry): Promise<SubtaskStreams> {
-  const operator = await settle(() => readSubtaskOperatorStream(opened, op, subtask, registry));
+async function readSubtaskStreams(opened: OpenedSavepoint, op: OperatorState, subtask: SubtaskState, registry: SnapshotRegistry, headers: SubtaskHeaderCache | undefined): Promise<SubtaskStreams> {
+  const operator = await settle(() => readCachedOperatorStream(headers, opened, op, subtask, registry));
   if (!operator.ok && !isDecodeError(operator.error)) return { subtask, operator };
-  return { subtask, operator, keyed: await settle(() => readSubtaskKeyedStream(opened, op, subtask, registry)) };
+  return { subtask, operator, keyed: await settle(() => readCachedKeyedStream(headers, opened, op, subtask, registry)) };
 }
 
 /** Merges an operator's subtasks' headers (`read`, in subtask order) into its inspected states. */

@@ -1,7 +1,7 @@
 import { ByteReader, decodeSnappyFramed } from '../../io';
 import type { KeyedStreamInput } from './keyed-stream-types';
 import { throwIfCancelled, type CancelSignal } from '../cancel-signal';
-import type { KeyedStateHeader, StateEntry } from '../savepoint/inspection-types';
+import type { KeyedStateHeader } from '../savepoint/inspection-types';
 import { createKeyGroupBlockCursor, readKeyGroupBlockPart } from './read-key-group-block';
 import { KeyedEntryRun, takeKeyedEntryRows, type KeyedBlockDecoding } from './keyed-entry-run';
 import { KeyedReadBuffers } from './keyed-read-buffers';
@@ -119,14 +119,8 @@ export function groupKeyGroupSlices(
  * whole-state scan of uncompressed blocks in a local file KEYED_SCAN_WINDOW_BYTES, 1 MiB) is streamed in windows of that
  * size (stream-key-group-block.ts), so memory stays bounded by a few windows, whatever the key-group
  * size (an entry larger than a window gets a window of its own size).
- */
-export async function* readCanonicalKeyedEntries(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<StateEntry> {
-  for await (const run of readCanonicalKeyedEntryRuns(input, header, options)) for (const e of run) yield e;
-}
-
-/**
- * The same entries, in the same order and with the same errors, as one run per key-group block (or
- * window of a streamed block): the block is framed into rows when the run is yielded (a framing error
+ *
+ * The entries come as one run per key-group block (or window of a streamed block): the block is framed into rows when the run is yielded (a framing error
  * is thrown then, before any of the block's entries), and iterating the run decodes its entries one at
  * a time (consume a run, or stop, before asking for the next). A whole-state scan pays one async step
  * per block, not per entry, and may walk the rows without decoding (KeyedEntryRun). With

@@ -10,15 +10,8 @@ import type { SerializerSnapshot, ValueCodec, ValueMode } from '../snapshots/sna
  * Streams the entries of a heap snapshot stream (keyed handle code 12/3):
  * per key group `i32` key group, then one chunk per state (`i16` state id + body), each chunk
  * its own Snappy-framed stream when compressed. Bodies have no lengths, so every serializer of a
- * state must be decodable; otherwise its key group cannot be read past that state.
- */
-export async function* readHeapKeyedEntries(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<StateEntry> {
-  for await (const batch of readHeapKeyedEntryBatches(input, header, options)) yield* batch;
-}
-
-/**
- * The same entries, in the same order and with the same errors, in batches: one per state chunk of a
- * key group with entries of a wanted state (a chunk is decoded whole before any of its entries is given).
+ * state must be decodable; otherwise its key group cannot be read past that state. The entries come
+ * in batches: one per state chunk of a key group with entries of a wanted state (a chunk is decoded whole before any of its entries is given).
  */
 export async function* readHeapKeyedEntryBatches(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<StateEntry[]> {
   for (const block of listKeyGroupBlocks(input)) {

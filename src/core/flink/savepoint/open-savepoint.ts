@@ -19,6 +19,8 @@ export interface OpenedSavepoint {
   metadata: CheckpointMetadata;
   /** name of the `_metadata` source */
   metadataFile: string;
+  /** `_metadata`'s bytes as read, once (a report's SHA-256 of `_metadata` is computed from them, not from a second read); inline state handles are views into them */
+  metadataBytes: Uint8Array;
   totals: SavepointTotals;
   /** input warnings plus absolute-path resolutions and missing files found while totalling */
   warnings: string[];
@@ -30,10 +32,11 @@ export async function openSavepoint(files: SavepointFiles): Promise<OpenedSavepo
   // `_metadata` is read whole: above MAX_METADATA_BYTES it is refused first
   checkMetadataSize(source);
   // an operator, a state list or a handle `_metadata` holds twice is read once, with a warning
-  const metadata = dropDuplicateStructures(readCheckpointMetadata(await readAll(source), source.name));
+  const metadataBytes = await readAll(source);
+  const metadata = dropDuplicateStructures(readCheckpointMetadata(metadataBytes, source.name));
   const resolve = (handle: StreamHandle, context: StreamHandleContext = {}) => resolveStreamHandle(files, handle, context);
   const totals = computeSavepointTotals(metadata, files, resolve);
-  return { files, metadata, metadataFile: source.name, totals, warnings: [...files.warnings, ...(metadata.warnings ?? []), ...totals.warnings], resolveStreamHandle: resolve };
+  return { files, metadata, metadataFile: source.name, metadataBytes, totals, warnings: [...files.warnings, ...(metadata.warnings ?? []), ...totals.warnings], resolveStreamHandle: resolve };
 }
 
 export function resolveStreamHandle(files: SavepointFiles, handle: StreamHandle, context: StreamHandleContext = {}): ResolvedStreamHandle {

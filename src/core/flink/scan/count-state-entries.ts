@@ -7,7 +7,7 @@ import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { StateEntry } from '../savepoint/inspection-types';
 import type { DecodedValue } from '../snapshots/snapshot-types';
 import { readAheadInOrder } from '../savepoint/read-ahead-in-order';
-import { listStateScanUnits, scanState, type ScanPart, type StateScanOptions, type StateScanSelection } from './scan-state';
+import { listStateScanUnits, scanState, type ScanPart, type StateScanOptions, type StateScanSelection, type SubtaskHeaderCache } from './scan-state';
 import { StateTallies } from './state-tallies';
 
 /** The reason of the first key, namespace, user key or value of the entry that its known serializer could not decode. */
@@ -78,12 +78,12 @@ export const COUNT_READ_AHEAD = 4;
 export async function countStateEntries(
   files: SavepointFiles,
   registry: SnapshotRegistry,
-  options: { operatorId?: string; signal?: CancelSignal; opened?: OpenedSavepoint; sample?: StateSample } = {},
+  options: { operatorId?: string; signal?: CancelSignal; opened?: OpenedSavepoint; sample?: StateSample; headers?: SubtaskHeaderCache } = {},
 ): Promise<CountStateEntriesResult> {
   const sample = options.sample;
   const opened = options.opened ?? (await openSavepoint(files));
   const selection: StateScanSelection = { ...(options.operatorId !== undefined ? { operatorId: options.operatorId } : {}), ...(sample ? { sample } : {}), broadcastCopies: 'counted' };
-  const scanOptions: StateScanOptions = { values: { mode: 'decode' }, ...(options.signal ? { signal: options.signal } : {}), reuseReadBuffers: true };
+  const scanOptions: StateScanOptions = { values: { mode: 'decode' }, ...(options.signal ? { signal: options.signal } : {}), ...(options.headers ? { headers: options.headers } : {}), reuseReadBuffers: true };
   const total = createTally();
   if (sample?.kind === 'first-entries') {
     // the first N entries of each state are those of its subtasks in index order: one scan reads them (a scan per subtask would cap each)

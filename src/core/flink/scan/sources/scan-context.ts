@@ -98,13 +98,23 @@ export function createSubtaskHeaderCache(): SubtaskHeaderCache {
 }
 
 export function readOperatorStream(ctx: ScanContext, op: OperatorState, subtask: SubtaskState): Promise<SubtaskOperatorStream | undefined> {
-  const read = () => readSubtaskOperatorStream(ctx.opened, op, subtask, ctx.registry);
-  return ctx.headers === undefined ? read() : remember(ctx.headers.operator, `${op.id}\u0000${subtask.index}`, read);
+  return readCachedOperatorStream(ctx.headers, ctx.opened, op, subtask, ctx.registry);
 }
 
 export function readKeyedStream(ctx: ScanContext, op: OperatorState, subtask: SubtaskState): Promise<SubtaskKeyedStream | undefined> {
-  const read = () => readSubtaskKeyedStream(ctx.opened, op, subtask, ctx.registry);
-  return ctx.headers === undefined ? read() : remember(ctx.headers.keyed, `${op.id}\u0000${subtask.index}`, read);
+  return readCachedKeyedStream(ctx.headers, ctx.opened, op, subtask, ctx.registry);
+}
+
+/** The subtask's operator stream header, read once per cache (`headers`; none: read now). The inspection reads through it too. */
+export function readCachedOperatorStream(headers: SubtaskHeaderCache | undefined, opened: OpenedSavepoint, op: OperatorState, subtask: SubtaskState, registry: SnapshotRegistry): Promise<SubtaskOperatorStream | undefined> {
+  const read = () => readSubtaskOperatorStream(opened, op, subtask, registry);
+  return headers === undefined ? read() : remember(headers.operator, `${op.id}\u0000${subtask.index}`, read);
+}
+
+/** The subtask's keyed stream header, read once per cache (`headers`; none: read now). */
+export function readCachedKeyedStream(headers: SubtaskHeaderCache | undefined, opened: OpenedSavepoint, op: OperatorState, subtask: SubtaskState, registry: SnapshotRegistry): Promise<SubtaskKeyedStream | undefined> {
+  const read = () => readSubtaskKeyedStream(opened, op, subtask, registry);
+  return headers === undefined ? read() : remember(headers.keyed, `${op.id}\u0000${subtask.index}`, read);
 }
 
 /** The subtask's RocksDB native snapshot (its managed keyed state's), opened once per cache. */

@@ -3,10 +3,11 @@
  * Kryo (chill-protobuf registered or defaulted) and Protobuf written by flink-protobuf-serde are not restorable
  * with flink-datastream-protobuf whatever the new schema (KRYO_PROTOBUF_NOT_RESTORABLE,
  * PEER_SERDE_STATE_NOT_SUPPORTED). The same core functions as `check` decide them, so the app says from the
- * snapshot what the CLI says with any schema, and never "nothing to check" for such a savepoint.
+ * snapshot what the CLI says with any schema, and never "nothing to check" for such a savepoint. The worker
+ * evaluates them for both lines (the app shows the chosen one).
  */
-import { evaluateKryoProtobufState, evaluatePeerSerdeState, findProtobufStates, type LibraryLine, type StateCompatibility } from '../../core/compat';
-import type { SavepointInspection } from '../../core/flink';
+import { evaluateKryoProtobufState, evaluatePeerSerdeState, findProtobufStates, type LibraryLine, type StateCompatibility } from '../compat';
+import type { SavepointInspection } from '../flink';
 
 export interface SnapshotStateVerdict {
   /** kryo: chill-protobuf's serializer; peer: flink-protobuf-serde */

@@ -1,10 +1,9 @@
-import type { SavepointFiles } from '../../io';
-import type { CancelSignal } from '../cancel-signal';
-import type { StateSample } from '../keyed/sample-keyed-stream';
-import type { StateEntry } from '../savepoint/inspection-types';
-import { openSavepoint, type OpenedSavepoint } from '../savepoint/open-savepoint';
-import type { SnapshotRegistry, ValueMode } from '../snapshots/snapshot-types';
-import { scanState } from './scan-state';
+/**
+ * A test's independent full read of a state: every entry of it, decoded, through the core's one scan loop
+ * (scanState). No command reads whole states into memory, so this lives with the tests, not in src/.
+ */
+import { openSavepoint, scanState, type CancelSignal, type OpenedSavepoint, type SnapshotRegistry, type StateEntry, type StateSample, type ValueMode } from '../../src/core/flink';
+import type { SavepointFiles } from '../../src/core/io';
 
 export interface ReadStateEntriesOptions {
   /** 32-hex operator id, or a uid (matched against V5+ uids and through the uid → id hash) */
@@ -28,7 +27,7 @@ export interface ReadStateEntriesOptions {
 
 /**
  * The entries of one state of one operator (or several of its states), in scanState's order, decoded:
- * a convenience over scanState for readers that want the entries themselves (tests, small dumps). The
+ * a convenience over scanState for tests that compare the entries themselves. The
  * entries read before an error are yielded, then the error is thrown. Memory holds every entry read:
  * whole-state scans visit entries with scanState instead. RocksDB native snapshots are read from their
  * SST files (flink/rocksdb); one without its meta data handle throws a DecodeError `unsupported-format`
