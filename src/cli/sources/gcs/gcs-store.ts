@@ -15,6 +15,7 @@
  *
  * The client is imported when the first gs:// URL is opened, so other commands never load it.
  */
+import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -73,6 +74,10 @@ export function nameGcsCredentialSource(env: GcsEnv, exists: (file: string) => b
 /** Creates the store client for one command; nothing is sent until the first call. */
 export async function createGcsStore(env: GcsEnv = process.env): Promise<GcsStore> {
   const sdk = await import('@google-cloud/storage');
+  // the client's media download (teeny-request's pipeline) puts 11 error and 11 close listeners on a stream of
+  // its own: over Node's default threshold of 10, so Node would print a MaxListenersExceededWarning on stderr.
+  // A fixed number, not a leak: a full `stats` scan with the threshold at 12 prints none.
+  EventEmitter.defaultMaxListeners = Math.max(EventEmitter.defaultMaxListeners, 12);
   const emulator = resolveGcsEmulator(env);
   const seconds = Number(env['SAVEPOINT_INSPECTOR_HTTP_TIMEOUT'] ?? 10);
   const timeoutMs = Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : 10_000;
