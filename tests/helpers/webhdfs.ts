@@ -98,11 +98,16 @@ export async function putFile(endpoint: string, file: string, body: Uint8Array):
   if (first.status !== 307 || location === null) throw new Error(`CREATE ${file}: HTTP ${first.status}, no redirect`);
   // node:http, not fetch: the DataNode answers a PUT with "100 Continue" first, which undici's fetch takes for a bad response
   await new Promise<void>((resolve, reject) => {
-    const req = http.request(location, { method: 'PUT', headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': body.length } }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += String(d)));
-      res.on('end', () => ((res.statusCode ?? 0) < 300 ? resolve() : reject(new Error(`CREATE ${file}: HTTP ${res.statusCode} ${text}`))));
-    });
+    // agent: false: a fresh connection for each upload, never a kept-alive one the DataNode may have closed meanwhile (socket hang up)
+    const req = http.request(
+      location,
+      { method: 'PUT', agent: false, headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': body.length } },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += String(d)));
+        res.on('end', () => ((res.statusCode ?? 0) < 300 ? resolve() : reject(new Error(`CREATE ${file}: HTTP ${res.statusCode} ${text}`))));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -153,9 +158,21 @@ export async function startHdfsFaultProxy(nameNodePort: number): Promise<HdfsFau
         req.url = url;
       }
       const parsed = new URL(url, 'http://x');
-      const info = { method, op: (parsed.searchParams.get('op') ?? '').toUpperCase(), path: decodeURIComponent(parsed.pathname.replace(/^\/webhdfs\/v1/, '')), dataNode: dn !== null };
+      const info = {
+        method,
+        op: (parsed.searchParams.get('op') ?? '').toUpperCase(),
+        path: decodeURIComponent(parsed.pathname.replace(/^\/webhdfs\/v1/, '')),
+        dataNode: dn !== null,
+      };
       requests.push({ ...info, url });
-      const action = await rule(info);
+      let action: HdfsFaultAction;
+      try {
+        action = await rule(info);
+      } catch (e) {
+        // a rule that fails (e.g. its own upload) answers 502 with why, so the test sees it: never an unhandled rejection
+        res.writeHead(502, { 'content-type': 'text/plain' }).end(`fault proxy rule failed: ${String(e)}`);
+        return;
+      }
       passOn(req, res, port, (up) => {
         const headers = { ...up.headers };
         if (typeof headers.location === 'string') headers.location = headers.location.replace(/^http:\/\/(127\.0\.0\.1|localhost):(\d+)\//, `${self}/__dn/$2/`);
