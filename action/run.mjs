@@ -29,7 +29,10 @@ export function annotationsOf(log) {
     for (const invocation of run.invocations ?? []) {
       for (const note of invocation.toolExecutionNotifications ?? []) {
         const uri = note.locations?.[0]?.physicalLocation?.artifactLocation?.uri;
-        const props = [...(uri ? [`file=${escapeProperty(decodeURIComponent(uri))}`] : []), `title=${escapeProperty(`savepoint-inspector: ${note.descriptor?.id ?? 'error'}`)}`];
+        const props = [
+          ...(uri ? [`file=${escapeProperty(decodeURIComponent(uri))}`] : []),
+          `title=${escapeProperty(`savepoint-inspector: ${note.descriptor?.id ?? 'error'}`)}`,
+        ];
         lines.push(`::${note.level === 'warning' ? 'warning' : 'error'} ${props.join(',')}::${escapeData(note.message?.text ?? '')}`);
       }
     }
@@ -62,10 +65,19 @@ export function summaryOf(log, exitCode) {
   }
   const p = run.properties ?? {};
   const s = p.summary ?? {};
-  const counts = Object.entries(s).map(([k, v]) => `${k} ${v}`).join(', ');
+  const counts = Object.entries(s)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   const failing = (run.results ?? []).filter((r) => r.level === 'error').length;
   const warnings = (run.results ?? []).filter((r) => r.level === 'warning').length;
-  return [`### Savepoint Inspector: ${p.verdict ?? 'unknown'} (target ${p.target ?? '?'})`, '', counts, '', `${failing} error(s), ${warnings} warning(s). Exit code ${exitCode}.`, ''].join('\n');
+  return [
+    `### Savepoint Inspector: ${p.verdict ?? 'unknown'} (target ${p.target ?? '?'})`,
+    '',
+    counts,
+    '',
+    `${failing} error(s), ${warnings} warning(s). Exit code ${exitCode}.`,
+    '',
+  ].join('\n');
 }
 
 /**
@@ -78,7 +90,8 @@ export function rebaseProtoLocations(log, protoRoot) {
     for (const result of run.results ?? []) {
       for (const location of result.locations ?? []) {
         const physical = location.physicalLocation;
-        if (physical?.region?.startLine !== undefined && physical.artifactLocation?.uri) physical.artifactLocation.uri = path.posix.join(protoRoot.split(path.sep).join('/'), physical.artifactLocation.uri);
+        if (physical?.region?.startLine !== undefined && physical.artifactLocation?.uri)
+          physical.artifactLocation.uri = path.posix.join(protoRoot.split(path.sep).join('/'), physical.artifactLocation.uri);
       }
     }
   }
@@ -118,7 +131,8 @@ export function runAction(env = process.env, write = (t) => process.stdout.write
   }
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const sarifFile = path.resolve(workspace, input(env, 'SARIF_FILE') || 'savepoint-inspector.sarif');
-  const run = (extra) => spawnSync(cli[0], [...cli.slice(1), ...checkArguments(env), ...extra], { cwd: workspace, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const run = (extra) =>
+    spawnSync(cli[0], [...cli.slice(1), ...checkArguments(env), ...extra], { cwd: workspace, env, stdio: ['ignore', 'inherit', 'inherit'] });
   // a log left by an earlier run must not pass for this one's
   rmSync(sarifFile, { force: true });
   const checked = run(['--format', 'sarif', '--output', sarifFile]);
@@ -145,9 +159,16 @@ export function runAction(env = process.env, write = (t) => process.stdout.write
     const reported = run(['--format', format, '--output', reportFile]);
     if (reported.error) throw reported.error;
     outputs['report-file'] = reportFile;
-    if (format === 'markdown' && env.GITHUB_STEP_SUMMARY && existsSync(reportFile)) appendFileSync(env.GITHUB_STEP_SUMMARY, `\n${readFileSync(reportFile, 'utf8')}`);
+    if (format === 'markdown' && env.GITHUB_STEP_SUMMARY && existsSync(reportFile))
+      appendFileSync(env.GITHUB_STEP_SUMMARY, `\n${readFileSync(reportFile, 'utf8')}`);
   }
-  if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, Object.entries(outputs).map(([k, v]) => `${k}=${v}\n`).join(''));
+  if (env.GITHUB_OUTPUT)
+    appendFileSync(
+      env.GITHUB_OUTPUT,
+      Object.entries(outputs)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(''),
+    );
   return exitCode;
 }
 

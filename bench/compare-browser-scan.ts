@@ -47,7 +47,9 @@ async function main(): Promise<void> {
       const r = await runBrowserScan(zip, manifest.operatorId, BENCH_STATES[0], browser, b.outDir);
       if (r.outcome !== 'done') throw new Error(`${b.label}: ${r.outcome}: ${r.detail}`);
       results.get(b.label)!.push(r);
-      console.log(`run ${i + 1} ${b.label}: open ${fmtMs(r.openMs)}, scan ${fmtMs(r.scanMs)} (${r.scanCpuSeconds.toFixed(2)} CPU s), peak PSS ${fmtBytes(r.peakChromiumRssBytes)}`);
+      console.log(
+        `run ${i + 1} ${b.label}: open ${fmtMs(r.openMs)}, scan ${fmtMs(r.scanMs)} (${r.scanCpuSeconds.toFixed(2)} CPU s), peak PSS ${fmtBytes(r.peakChromiumRssBytes)}`,
+      );
       const threads = [...r.scanCpuByThread].filter(([, s]) => s >= 0.05).sort((x, y) => y[1] - x[1]);
       console.log(`  CPU while scanning: ${threads.map(([t, s]) => `${t} ${s.toFixed(2)} s`).join('; ')}`);
     }

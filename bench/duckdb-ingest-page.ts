@@ -70,7 +70,10 @@ async function ingest(options: IngestOptions): Promise<IngestResult> {
       producer.onmessage = (e: MessageEvent<ProducerMessage>) => resolve(e.data);
       producer.postMessage(m, transfer);
     });
-  await ask({ kind: 'init', chunks, decodeMs: options.decodeMs }, chunks.map((c) => c.buffer));
+  await ask(
+    { kind: 'init', chunks, decodeMs: options.decodeMs },
+    chunks.map((c) => c.buffer),
+  );
   const t0 = performance.now();
   const inserter = createArrowChunkInserter(conn, 't', options.maxQueued);
   for (;;) {
@@ -85,7 +88,14 @@ async function ingest(options: IngestOptions): Promise<IngestResult> {
   producer.terminate();
   await conn.close();
   await db.terminate();
-  return { chunks: ranges.length, bytes: bytes.length, loadMs: t1 - t0, countMs: t2 - t1, rows: String(count.getChildAt(0)?.get(0)), valueBytes: String(count.getChildAt(1)?.get(0)) };
+  return {
+    chunks: ranges.length,
+    bytes: bytes.length,
+    loadMs: t1 - t0,
+    countMs: t2 - t1,
+    rows: String(count.getChildAt(0)?.get(0)),
+    valueBytes: String(count.getChildAt(1)?.get(0)),
+  };
 }
 
 if (typeof window === 'undefined') runProducer();

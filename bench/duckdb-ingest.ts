@@ -94,14 +94,26 @@ function option(name: string, fallback: string): string {
 
 async function main(): Promise<void> {
   const file = process.argv[2];
-  if (file === undefined || file.startsWith('--')) throw new Error('usage: npx tsx bench/duckdb-ingest.ts <export.arrows> [--streams-per-insert N] [--decode-ms M] [--queued 1,2] [--repeat R] [--setting SQL]');
+  if (file === undefined || file.startsWith('--'))
+    throw new Error(
+      'usage: npx tsx bench/duckdb-ingest.ts <export.arrows> [--streams-per-insert N] [--decode-ms M] [--queued 1,2] [--repeat R] [--setting SQL]',
+    );
   const perInsert = Number(option('--streams-per-insert', '1'));
   const decodeMs = Number(option('--decode-ms', '0'));
   const queued = option('--queued', '1,2').split(',').map(Number);
   const repeat = Number(option('--repeat', '1'));
   const settings = process.argv.flatMap((a, i) => (a === '--setting' && process.argv[i + 1] !== undefined ? [process.argv[i + 1]!] : []));
   const { data, ranges } = regroupIpcStreams(splitIpcStreams(readFileSync(file)), perInsert);
-  const page = (await build({ entryPoints: [path.join(REPO, 'bench/duckdb-ingest-page.ts')], bundle: true, format: 'esm', target: 'es2022', write: false, logLevel: 'warning' })).outputFiles[0]!.contents;
+  const page = (
+    await build({
+      entryPoints: [path.join(REPO, 'bench/duckdb-ingest-page.ts')],
+      bundle: true,
+      format: 'esm',
+      target: 'es2022',
+      write: false,
+      logLevel: 'warning',
+    })
+  ).outputFiles[0]!.contents;
   const duckdbDist = path.dirname(createRequire(path.join(REPO, 'package.json')).resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm'));
   const served: Record<string, [string, () => Uint8Array | string]> = {
     '/': ['text/html', () => '<!doctype html><meta charset="utf-8"><title>loading</title><script type="module" src="/page.js"></script>'],
@@ -127,7 +139,9 @@ async function main(): Promise<void> {
   const choice = findChromium(REPO);
   const browser = await chromium.launch({ executablePath: choice.executablePath, ...(choice.env ? { env: choice.env } : {}), args: FLAGS, headless: true });
   const mib = data.length / 1048576;
-  console.log(`${path.basename(file)}: ${mib.toFixed(1)} MiB of Arrow IPC in ${ranges.length} inserts (${perInsert} stream(s) each); producer ${decodeMs} ms CPU per chunk${settings.length > 0 ? `; ${settings.join('; ')}` : ''}`);
+  console.log(
+    `${path.basename(file)}: ${mib.toFixed(1)} MiB of Arrow IPC in ${ranges.length} inserts (${perInsert} stream(s) each); producer ${decodeMs} ms CPU per chunk${settings.length > 0 ? `; ${settings.join('; ')}` : ''}`,
+  );
   try {
     for (let r = 0; r < repeat; r++) {
       for (const maxQueued of queued) {
@@ -138,7 +152,9 @@ async function main(): Promise<void> {
           const load = loadavg()[0]!.toFixed(2);
           const options: IngestOptions = { decodeMs, maxQueued, settings };
           const result = await tab.evaluate((o) => (window as unknown as { ingest(o: IngestOptions): Promise<IngestResult> }).ingest(o), options);
-          console.log(`queued ≤ ${maxQueued}: load ${Math.round(result.loadMs)} ms (${(mib / (result.loadMs / 1000)).toFixed(1)} MiB/s), count ${Math.round(result.countMs)} ms, ${result.rows} rows, sum(value_size) ${result.valueBytes}; load average ${load} → ${loadavg()[0]!.toFixed(2)}`);
+          console.log(
+            `queued ≤ ${maxQueued}: load ${Math.round(result.loadMs)} ms (${(mib / (result.loadMs / 1000)).toFixed(1)} MiB/s), count ${Math.round(result.countMs)} ms, ${result.rows} rows, sum(value_size) ${result.valueBytes}; load average ${load} → ${loadavg()[0]!.toFixed(2)}`,
+          );
         } finally {
           await tab.close();
         }

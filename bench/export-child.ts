@@ -18,14 +18,27 @@ async function main(): Promise<void> {
     let stdout = '';
     let stderr = '';
     const t0 = performance.now();
-    const code = await runCli(['export', dir, '--operator', 'bench-events', '--state', 'last-event', '--format', format, '--output', file], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+    const code = await runCli(['export', dir, '--operator', 'bench-events', '--state', 'last-event', '--format', format, '--output', file], {
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+    });
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     if (code !== 0) throw new Error(stderr);
     // the last progress line names the value bytes: "…: N rows, X MiB of values"
     const progress = [...stderr.matchAll(/: (\d+) rows, ([\d.]+) MiB of values/g)].at(-1);
     const rows = Number(/: (\d+) rows? of state/.exec(stdout)?.[1] ?? 0);
-    process.stdout.write(JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, baselineKiB: baseline, ms, cpuMs: (cpu.user + cpu.system) / 1000, rows, valueMiB: Number(progress?.[2] ?? 0), fileBytes: statSync(file).size }));
+    process.stdout.write(
+      JSON.stringify({
+        maxRssKiB: process.resourceUsage().maxRSS,
+        baselineKiB: baseline,
+        ms,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        rows,
+        valueMiB: Number(progress?.[2] ?? 0),
+        fileBytes: statSync(file).size,
+      }),
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -63,7 +63,9 @@ export function skippedBrowserScanFigure(reason: string): Figure {
 
 /** Builds the app once into `outDir` (default BENCH_APP_DIR). */
 export function buildBenchApp(outDir = BENCH_APP_DIR): void {
-  execFileSync(path.resolve(process.cwd(), 'node_modules/.bin/vite'), ['build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(path.resolve(process.cwd(), 'node_modules/.bin/vite'), ['build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 /** A port nobody listens on now (other engineers' previews and benchmarks share the machine). */
@@ -81,7 +83,11 @@ async function findFreePort(): Promise<number> {
 
 export async function startPreview(outDir: string): Promise<{ server: ChildProcess; port: number }> {
   const port = await findFreePort();
-  const server = spawn(path.resolve(process.cwd(), 'node_modules/.bin/vite'), ['preview', '--outDir', outDir, '--port', String(port), '--strictPort', '--bypass-lock'], { stdio: 'ignore' });
+  const server = spawn(
+    path.resolve(process.cwd(), 'node_modules/.bin/vite'),
+    ['preview', '--outDir', outDir, '--port', String(port), '--strictPort', '--bypass-lock'],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; i < 120; i++) {
     try {
       if ((await fetch(`http://localhost:${port}/`)).ok) return { server, port };
@@ -144,7 +150,10 @@ export function chromiumThreadCpu(root: number): Map<string, { label: string; se
 }
 
 /** CPU seconds spent between two readings, by label (a thread that started in between counts from zero; one that ended is lost). */
-export function cpuBetween(before: Map<string, { label: string; seconds: number }>, after: Map<string, { label: string; seconds: number }>): Map<string, number> {
+export function cpuBetween(
+  before: Map<string, { label: string; seconds: number }>,
+  after: Map<string, { label: string; seconds: number }>,
+): Map<string, number> {
   const byLabel = new Map<string, number>();
   for (const [k, { label, seconds }] of after) byLabel.set(label, (byLabel.get(label) ?? 0) + seconds - (before.get(k)?.seconds ?? 0));
   return byLabel;
@@ -211,11 +220,22 @@ async function readState(page: Page): Promise<{ app: string | null; stats: boole
 }
 
 /** Opens `zip` in the app (built into `outDir`) and scans `state` of `operatorId`; one run. */
-export async function runBrowserScan(zip: string, operatorId: string, state: string, browserChoice: ChromiumChoice, outDir = BENCH_APP_DIR): Promise<BrowserScanRun> {
+export async function runBrowserScan(
+  zip: string,
+  operatorId: string,
+  state: string,
+  browserChoice: ChromiumChoice,
+  outDir = BENCH_APP_DIR,
+): Promise<BrowserScanRun> {
   const { server, port } = await startPreview(outDir);
   // BENCH_CHROMIUM_ARGS: more flags as a JSON array, for profiling (e.g. ["--js-flags=--prof --logfile=/tmp/v8-%p.log"])
   const extra = JSON.parse(process.env['BENCH_CHROMIUM_ARGS'] ?? '[]') as string[];
-  const browser = await chromium.launch({ executablePath: browserChoice.executablePath, ...(browserChoice.env ? { env: browserChoice.env } : {}), args: [...FLAGS, ...extra], headless: true });
+  const browser = await chromium.launch({
+    executablePath: browserChoice.executablePath,
+    ...(browserChoice.env ? { env: browserChoice.env } : {}),
+    args: [...FLAGS, ...extra],
+    headless: true,
+  });
   let crashed = false;
   let peakRss = 0;
   let peakMain = 0;
@@ -240,7 +260,10 @@ export async function runBrowserScan(zip: string, operatorId: string, state: str
           const m = await cdp.send('Performance.getMetrics');
           peakMain = Math.max(peakMain, m.metrics.find((x) => x.name === 'JSHeapUsedSize')?.value ?? 0);
           for (const w of workers) {
-            const used = await Promise.race([w.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize), new Promise<undefined>((r) => setTimeout(() => r(undefined), 1000))]);
+            const used = await Promise.race([
+              w.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize),
+              new Promise<undefined>((r) => setTimeout(() => r(undefined), 1000)),
+            ]);
             if (typeof used === 'number') peakWorker = Math.max(peakWorker ?? 0, used);
           }
         } catch {
@@ -250,7 +273,9 @@ export async function runBrowserScan(zip: string, operatorId: string, state: str
       }
     })();
     await page.goto(`http://localhost:${port}/`);
-    const waitFor = async (done: (s: Awaited<ReturnType<typeof readState>>) => boolean): Promise<{ outcome: BrowserScanRun['outcome']; detail: string; at: number }> => {
+    const waitFor = async (
+      done: (s: Awaited<ReturnType<typeof readState>>) => boolean,
+    ): Promise<{ outcome: BrowserScanRun['outcome']; detail: string; at: number }> => {
       const t0 = Date.now();
       while (Date.now() - t0 < STEP_TIMEOUT_MS) {
         if (crashed) return { outcome: 'crashed', detail: 'the page crashed', at: 0 };
@@ -312,7 +337,9 @@ export function formatBrowserScanFigures(run: BrowserScanRun, savepointBytes: nu
   const byPhase = (p: 'open' | 'scan') => run.longTasks.filter((t) => t.phase === p);
   const describe = (p: 'open' | 'scan') => {
     const ts = byPhase(p);
-    return ts.length === 0 ? 'none ≥ 50 ms' : `${ts.length} ≥ 50 ms, longest ${fmtMs(Math.max(...ts.map((t) => t.duration)))}, ${fmtMs(ts.reduce((s, t) => s + t.duration, 0))} in all`;
+    return ts.length === 0
+      ? 'none ≥ 50 ms'
+      : `${ts.length} ≥ 50 ms, longest ${fmtMs(Math.max(...ts.map((t) => t.duration)))}, ${fmtMs(ts.reduce((s, t) => s + t.duration, 0))} in all`;
   };
   const total = run.openMs + run.scanMs;
   const calibrated = run.calibrationTaskMs !== undefined;

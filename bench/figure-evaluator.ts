@@ -24,8 +24,17 @@ const MESSAGES = 1000;
 export function writeLargeSchema(changed: boolean, messages = MESSAGES): string {
   const lines = ['syntax = "proto3";', 'package big;', 'option java_package = "dev.savepointinspector.big";', 'option java_multiple_files = true;', ''];
   for (let i = 0; i < messages; i++) {
-    const fields = [`  string id = 1;`, `  int64 ${changed && i % 50 === 0 ? 'renamed_ts' : 'ts'} = 2;`, `  repeated string tags = 3;`, `  map<string, int32> counts = 4;`];
-    for (const [n, child] of [[5, 2 * i + 1], [6, 2 * i + 2]] as const) if (child < messages) fields.push(`  M${child} child_${n} = ${n};`);
+    const fields = [
+      `  string id = 1;`,
+      `  int64 ${changed && i % 50 === 0 ? 'renamed_ts' : 'ts'} = 2;`,
+      `  repeated string tags = 3;`,
+      `  map<string, int32> counts = 4;`,
+    ];
+    for (const [n, child] of [
+      [5, 2 * i + 1],
+      [6, 2 * i + 2],
+    ] as const)
+      if (child < messages) fields.push(`  M${child} child_${n} = ${n};`);
     if (changed && i % 10 === 0) fields.push(`  bool added_flag = 20;`);
     lines.push(`message M${i} {`, ...fields, '}', '');
   }
@@ -39,7 +48,12 @@ function prepare(workDir: string, messages: number): { sp: string; oldBin: strin
   const oldSet = buildDescriptorSet({ 'big/big.proto': writeLargeSchema(false, messages) }, oldBin);
   buildDescriptorSet({ 'big/big.proto': writeLargeSchema(true, messages) }, newBin);
   const sp = path.join(workDir, 'sp');
-  ensureBenchSavepoint({ dir: sp, targetBytes: 64 * 1024, parallelism: 1, type: { javaClass: 'dev.savepointinspector.big.M0', rootFullName: 'big.M0', descriptorSet: oldSet, pool: [new Uint8Array(0)] } });
+  ensureBenchSavepoint({
+    dir: sp,
+    targetBytes: 64 * 1024,
+    parallelism: 1,
+    type: { javaClass: 'dev.savepointinspector.big.M0', rootFullName: 'big.M0', descriptorSet: oldSet, pool: [new Uint8Array(0)] },
+  });
   return { sp, oldBin, newBin };
 }
 
@@ -80,10 +94,45 @@ export async function measureEvaluator(workDir: string): Promise<Figure[]> {
   const large = prepare(path.join(workDir, 'm5000'), 5 * MESSAGES);
   const inProcess5k = await timeInProcess(large.sp, large.newBin);
   return [
-    { id: '4', name: `evaluator on a ${MESSAGES}-message schema, whole processes on the same pair of descriptor sets (compare --root big.M0, text; prebuilt CLI bundle; alternated, median of 9)`, value: `${fmtMs(ours!.ms)} (${findings} findings, 1.x rules) vs buf breaking ${fmtMs(buf!.ms)} (${bufFindings} findings)`, ratio: `${(buf!.ms / ours!.ms).toFixed(2)}× buf breaking's speed`, goal: 'faster than buf breaking', met: ours!.ms < buf!.ms },
-    { id: '4b', name: 'same compare with the JSON report (schema diff of every reached declaration)', value: fmtMs(oursJson!.ms), ratio: `${(buf!.ms / oursJson!.ms).toFixed(2)}× buf breaking's speed`, goal: '(information)', met: undefined },
-    { id: '4c', name: 'check --no-values --target 0.x of a savepoint whose state type is the old root (JSON report; the saved schema read from the serializer snapshot)', value: `${fmtMs(checkJson!.ms)} (${checkFindings} rule results)`, ratio: `${(buf!.ms / checkJson!.ms).toFixed(2)}× buf breaking's speed`, goal: '(information)', met: undefined },
-    { id: '4d', name: 'same compare through tsx (TypeScript sources, SAVEPOINT_INSPECTOR_TSX=1)', value: fmtMs(tsx.ms), ratio: `the bundle is ${(tsx.ms / ours!.ms).toFixed(2)}× faster`, goal: '(information)', met: undefined },
-    { id: '4e', name: 'in-process check (checkSavepoint, --no-values, 0.x): 1,000 and 5,000 messages', value: `1,000: ${fmtMs(inProcess1k.first)} first, ${fmtMs(inProcess1k.warm)} warm; 5,000: ${fmtMs(inProcess5k.first)} first, ${fmtMs(inProcess5k.warm)} warm`, ratio: `5× the schema costs ${(inProcess5k.warm / inProcess1k.warm).toFixed(1)}× (warm)`, goal: '(information) linear', met: undefined },
+    {
+      id: '4',
+      name: `evaluator on a ${MESSAGES}-message schema, whole processes on the same pair of descriptor sets (compare --root big.M0, text; prebuilt CLI bundle; alternated, median of 9)`,
+      value: `${fmtMs(ours!.ms)} (${findings} findings, 1.x rules) vs buf breaking ${fmtMs(buf!.ms)} (${bufFindings} findings)`,
+      ratio: `${(buf!.ms / ours!.ms).toFixed(2)}× buf breaking's speed`,
+      goal: 'faster than buf breaking',
+      met: ours!.ms < buf!.ms,
+    },
+    {
+      id: '4b',
+      name: 'same compare with the JSON report (schema diff of every reached declaration)',
+      value: fmtMs(oursJson!.ms),
+      ratio: `${(buf!.ms / oursJson!.ms).toFixed(2)}× buf breaking's speed`,
+      goal: '(information)',
+      met: undefined,
+    },
+    {
+      id: '4c',
+      name: 'check --no-values --target 0.x of a savepoint whose state type is the old root (JSON report; the saved schema read from the serializer snapshot)',
+      value: `${fmtMs(checkJson!.ms)} (${checkFindings} rule results)`,
+      ratio: `${(buf!.ms / checkJson!.ms).toFixed(2)}× buf breaking's speed`,
+      goal: '(information)',
+      met: undefined,
+    },
+    {
+      id: '4d',
+      name: 'same compare through tsx (TypeScript sources, SAVEPOINT_INSPECTOR_TSX=1)',
+      value: fmtMs(tsx.ms),
+      ratio: `the bundle is ${(tsx.ms / ours!.ms).toFixed(2)}× faster`,
+      goal: '(information)',
+      met: undefined,
+    },
+    {
+      id: '4e',
+      name: 'in-process check (checkSavepoint, --no-values, 0.x): 1,000 and 5,000 messages',
+      value: `1,000: ${fmtMs(inProcess1k.first)} first, ${fmtMs(inProcess1k.warm)} warm; 5,000: ${fmtMs(inProcess5k.first)} first, ${fmtMs(inProcess5k.warm)} warm`,
+      ratio: `5× the schema costs ${(inProcess5k.warm / inProcess1k.warm).toFixed(1)}× (warm)`,
+      goal: '(information) linear',
+      met: undefined,
+    },
   ];
 }

@@ -11,7 +11,17 @@
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import type { BenchSavepointManifest } from './generate/generate-bench-savepoint';
-import { buildBenchApp, chromiumThreadCpu, cpuBetween, descendantRssBytes, findBenchChromium, LONG_TASK_SCRIPT, measureObserverCheck, readLongTasks, startPreview } from './figure-browser-scan';
+import {
+  buildBenchApp,
+  chromiumThreadCpu,
+  cpuBetween,
+  descendantRssBytes,
+  findBenchChromium,
+  LONG_TASK_SCRIPT,
+  measureObserverCheck,
+  readLongTasks,
+  startPreview,
+} from './figure-browser-scan';
 import { fmtBytes, fmtMs, type Figure } from './measure';
 
 const APP_DIR = '/tmp/bench-dist-query';
@@ -19,7 +29,10 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgro
 const STEP_TIMEOUT_MS = 40 * 60_000;
 const GOAL = 'longest main-thread task ≤ 100 ms; the count in seconds';
 
-interface LongTask { start: number; duration: number }
+interface LongTask {
+  start: number;
+  duration: number;
+}
 
 interface AppQueryRun {
   outcome: string;
@@ -96,7 +109,11 @@ export async function runAppQuery(dir: string): Promise<AppQueryRun> {
       const { writeFileSync } = await import('node:fs');
       writeFileSync(profileFile, JSON.stringify(profile));
     }
-    const rowTexts = await page.getByTestId('query-state-row').evaluateAll((rows) => rows.map((r) => [r.querySelector('td')?.textContent ?? '', r.querySelector('[data-testid="query-state-status"]')?.textContent ?? '']));
+    const rowTexts = await page
+      .getByTestId('query-state-row')
+      .evaluateAll((rows) =>
+        rows.map((r) => [r.querySelector('td')?.textContent ?? '', r.querySelector('[data-testid="query-state-status"]')?.textContent ?? '']),
+      );
     const rows = Object.fromEntries(rowTexts) as Record<string, string>;
     // the largest state's table: the one with the most rows
     const biggest = Object.entries(rows).sort((a, b) => Number(/^(\d+)/.exec(b[1])?.[1] ?? 0) - Number(/^(\d+)/.exec(a[1])?.[1] ?? 0))[0]![0];
@@ -138,7 +155,9 @@ export async function measureAppQuery(dir: string, manifest: BenchSavepointManif
     run = await runAppQuery(dir);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    return [{ id: '10c', name: `the app's query over the ${fmtBytes(manifest.totalBytes)} savepoint`, value: `failed: ${why}`, ratio: '', goal: GOAL, met: false }];
+    return [
+      { id: '10c', name: `the app's query over the ${fmtBytes(manifest.totalBytes)} savepoint`, value: `failed: ${why}`, ratio: '', goal: GOAL, met: false },
+    ];
   }
   const longest = (ts: LongTask[]) => ts.reduce((m, t) => Math.max(m, t.duration), 0);
   const say = (ts: LongTask[]) => (ts.length === 0 ? 'none ≥ 50 ms' : `${ts.length} ≥ 50 ms, longest ${fmtMs(longest(ts))}`);
@@ -156,8 +175,10 @@ export async function measureAppQuery(dir: string, manifest: BenchSavepointManif
     {
       id: '10d',
       name: 'the same run: loading the states as tables (each state exported as Arrow IPC in the decoding worker, inserted into DuckDB-WASM row group by row group)',
-      value: `open ${fmtMs(run.openMs)}, load ${fmtMs(run.loadMs)} (${((manifest.totalBytes / 1048576) / (run.loadMs / 1000)).toFixed(1)} MiB/s of state files); CPU while loading: the page's main thread ${(run.loadCpuByThread.get('renderer chromium') ?? 0).toFixed(2)} s, ${describeBusiestThreads(run.loadCpuByThread)}; peak PSS of all Chromium processes ${fmtBytes(run.peakPssBytes)}`,
-      ratio: Object.entries(run.rows).map(([t, s]) => `${t}: ${s}`).join('; '),
+      value: `open ${fmtMs(run.openMs)}, load ${fmtMs(run.loadMs)} (${(manifest.totalBytes / 1048576 / (run.loadMs / 1000)).toFixed(1)} MiB/s of state files); CPU while loading: the page's main thread ${(run.loadCpuByThread.get('renderer chromium') ?? 0).toFixed(2)} s, ${describeBusiestThreads(run.loadCpuByThread)}; peak PSS of all Chromium processes ${fmtBytes(run.peakPssBytes)}`,
+      ratio: Object.entries(run.rows)
+        .map(([t, s]) => `${t}: ${s}`)
+        .join('; '),
       goal: '(information)',
       met: undefined,
     },
@@ -166,7 +187,11 @@ export async function measureAppQuery(dir: string, manifest: BenchSavepointManif
 
 /** The three threads that used the most CPU, e.g. "renderer DedicatedWorker thread 41.2 s". */
 function describeBusiestThreads(byThread: Map<string, number>): string {
-  return [...byThread].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([t, sec]) => `${t} ${sec.toFixed(1)} s`).join(', ');
+  return [...byThread]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([t, sec]) => `${t} ${sec.toFixed(1)} s`)
+    .join(', ');
 }
 
 /**
@@ -194,7 +219,11 @@ async function startWorkerProfiles(page: Page): Promise<{ stop(dir: string): Pro
   cdp.on('Target.attachedToTarget', (e: { sessionId: string; targetInfo: { type: string; title: string } }) => {
     if (e.targetInfo.type !== 'worker') return;
     workers.set(e.sessionId, e.targetInfo.title);
-    started.push(send(e.sessionId, 'Profiler.enable').then(() => send(e.sessionId, 'Profiler.setSamplingInterval', { interval: 1000 })).then(() => send(e.sessionId, 'Profiler.start')));
+    started.push(
+      send(e.sessionId, 'Profiler.enable')
+        .then(() => send(e.sessionId, 'Profiler.setSamplingInterval', { interval: 1000 }))
+        .then(() => send(e.sessionId, 'Profiler.start')),
+    );
   });
   await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
   await new Promise((r) => setTimeout(r, 500));
@@ -205,7 +234,8 @@ async function startWorkerProfiles(page: Page): Promise<{ stop(dir: string): Pro
       await Promise.all(started);
       for (const [id, title] of workers) {
         const result = (await send(id, 'Profiler.stop')) as { profile?: unknown } | undefined;
-        if (result?.profile !== undefined) writeFileSync(path.join(dir, `${title.replace(/[^\w.-]+/g, '_')}-${id.slice(0, 8)}.cpuprofile`), JSON.stringify(result.profile));
+        if (result?.profile !== undefined)
+          writeFileSync(path.join(dir, `${title.replace(/[^\w.-]+/g, '_')}-${id.slice(0, 8)}.cpuprofile`), JSON.stringify(result.profile));
       }
     },
   };

@@ -9,7 +9,15 @@ import path from 'node:path';
 import { ensureBenchSavepoint, type BenchSavepointManifest } from './generate/generate-bench-savepoint';
 import { fmtBytes, formatFigure, GiB, MiB, timeProcess, type Figure } from './measure';
 
-interface ExportRun { maxRssKiB: number; baselineKiB: number; ms: number; cpuMs: number; rows: number; valueMiB: number; fileBytes: number }
+interface ExportRun {
+  maxRssKiB: number;
+  baselineKiB: number;
+  ms: number;
+  cpuMs: number;
+  rows: number;
+  valueMiB: number;
+  fileBytes: number;
+}
 
 /** The 1 GiB savepoint of figures 5, 6 and 10 (the same options, so each reuses it). */
 export function ensureExportBenchSavepoint(root: string): { dir: string; manifest: BenchSavepointManifest } {

@@ -31,7 +31,8 @@ export function ensureFatJar(dir: string): string {
   if (existsSync(file)) return file;
   mkdirSync(dir, { recursive: true });
   const entries: Zippable = {};
-  for (const [name, bytes] of Object.entries(unzipSync(new Uint8Array(readFileSync(path.resolve('fixtures/job-jars/jars/relocated-4.36.2.jar')))))) entries[name] = bytes;
+  for (const [name, bytes] of Object.entries(unzipSync(new Uint8Array(readFileSync(path.resolve('fixtures/job-jars/jars/relocated-4.36.2.jar'))))))
+    entries[name] = bytes;
   for (let i = 0; i < FILLERS; i++) entries[`org/example/lib/p${i % 200}/Filler${i}.class`] = [randomBytes(FILLER_BYTES), { level: 0 }];
   writeFileSync(file, zipSync(entries, { level: 6 }));
   return file;
@@ -69,7 +70,22 @@ export async function measureJobJar(root: string): Promise<Figure[]> {
   const savepointZip = ensureFixtureSavepointZip(path.join(root, 'job-jar'));
   const [compare, check] = timeCpuAlternated(
     [
-      { cmd: process.execPath, args: [cli, 'compare', '--job-jar', jar, '--against', path.resolve('fixtures/job-jars/jars/thin-4.36.2.binpb'), '--root', 'fixtures.events.Event', '--format', 'json'], okStatus: [0, 1] },
+      {
+        cmd: process.execPath,
+        args: [
+          cli,
+          'compare',
+          '--job-jar',
+          jar,
+          '--against',
+          path.resolve('fixtures/job-jars/jars/thin-4.36.2.binpb'),
+          '--root',
+          'fixtures.events.Event',
+          '--format',
+          'json',
+        ],
+        okStatus: [0, 1],
+      },
       { cmd: process.execPath, args: [cli, 'check', savepointZip, '--job-jar', jar, '--format', 'json'], okStatus: [0, 1] },
     ],
     5,
@@ -93,7 +109,7 @@ export async function measureJobJar(root: string): Promise<Figure[]> {
     },
     {
       id: '9c',
-      name: '`check <fixture savepoint zip> --job-jar <fat jar>` as a whole process (same runs; adds the state-mapping heuristic: the string constants of the job\'s own packages)',
+      name: "`check <fixture savepoint zip> --job-jar <fat jar>` as a whole process (same runs; adds the state-mapping heuristic: the string constants of the job's own packages)",
       value: `${fmtMs(check!.ms)} wall, ${fmtCpu(check!)}`,
       ratio: 'Node start-up and bundle load included',
       goal: '< 1 s',
@@ -102,7 +118,14 @@ export async function measureJobJar(root: string): Promise<Figure[]> {
   ];
   const browser = findBenchChromium();
   if ('skip' in browser) {
-    figures.push({ id: '9d', name: 'the fat jar dropped on the app (headless Chromium) until the schema is ready in the worker', value: 'skipped', ratio: browser.skip, goal: '< 2 s', met: undefined });
+    figures.push({
+      id: '9d',
+      name: 'the fat jar dropped on the app (headless Chromium) until the schema is ready in the worker',
+      value: 'skipped',
+      ratio: browser.skip,
+      goal: '< 2 s',
+      met: undefined,
+    });
     return figures;
   }
   const appDir = path.join(root, 'job-jar', 'app-dist');

@@ -71,5 +71,6 @@ export function measureLargeSst(root: string, runs = 3): Figure[] {
 
 if (process.argv[1]?.endsWith('figure-large-sst.ts')) {
   const root = process.argv[2] ?? process.env['BENCH_DIR'] ?? '/tmp/bench-savepoints';
-  for (const f of measureLargeSst(root, Number(process.argv[3] ?? 3))) console.log(`${f.id} ${f.name}: ${f.value} (${f.ratio}; goal ${f.goal})${f.met ? ' — goal met' : ' — goal NOT met'}`);
+  for (const f of measureLargeSst(root, Number(process.argv[3] ?? 3)))
+    console.log(`${f.id} ${f.name}: ${f.value} (${f.ratio}; goal ${f.goal})${f.met ? ' — goal met' : ' — goal NOT met'}`);
 }

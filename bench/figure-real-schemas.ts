@@ -37,7 +37,10 @@ export function listBenchSchemaPairs(): { name: string; dir: string; roots: stri
     .filter((d) => d.isDirectory() && existsSync(path.join(BENCH_SCHEMAS, d.name, 'roots.txt')))
     .map((d) => {
       const dir = path.join(BENCH_SCHEMAS, d.name);
-      const roots = readFileSync(path.join(dir, 'roots.txt'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '');
+      const roots = readFileSync(path.join(dir, 'roots.txt'), 'utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l !== '');
       return { name: d.name, dir, roots };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -57,7 +60,17 @@ const fmtCpu = (t: Timed): string => (t.cpuMs === undefined ? 'CPU not measured'
 
 export function measureRealSchemas(runs = 9, build = true): Figure[] {
   const pairs = listBenchSchemaPairs();
-  if (pairs.length === 0) return [{ id: '7', name: 'compare vs buf breaking on real schema histories', value: `skipped: ${BENCH_SCHEMAS} is absent`, ratio: '–', goal: 'faster than buf breaking', met: undefined }];
+  if (pairs.length === 0)
+    return [
+      {
+        id: '7',
+        name: 'compare vs buf breaking on real schema histories',
+        value: `skipped: ${BENCH_SCHEMAS} is absent`,
+        ratio: '–',
+        goal: 'faster than buf breaking',
+        met: undefined,
+      },
+    ];
   // rebuilt right before timing: a source edited since the run started would make bin/ fall back to tsx
   if (build) buildCliBundle();
   const cli = path.resolve(process.cwd(), 'bin/savepoint-inspector.mjs');

@@ -48,7 +48,8 @@ function layOut(savepoint: string, handle: Incremental): string {
   const db = path.join(dir, 'db');
   mkdirSync(db);
   for (const f of [...handle.sharedFiles, ...handle.privateFiles]) {
-    if (f.handle?.kind !== 'relative-file') throw new Error(`expected the subtask's files as files beside _metadata, found a ${f.handle?.kind ?? 'missing'} handle for ${f.localPath}`);
+    if (f.handle?.kind !== 'relative-file')
+      throw new Error(`expected the subtask's files as files beside _metadata, found a ${f.handle?.kind ?? 'missing'} handle for ${f.localPath}`);
     const from = path.join(savepoint, f.handle.relativePath);
     const name = path.basename(f.localPath);
     if (name.startsWith('OPTIONS-')) writeFileSync(path.join(db, name), readFileSync(from, 'utf8').replace(/^(\s*wal_dir=).*$/m, '$1'));
@@ -101,7 +102,14 @@ function runPeer(db: string): { counts: Counts; ms: number; cpuMs: number } | st
 
 export async function measureRocksDbPeer(root: string): Promise<Figure> {
   const name = "RocksDB native read path against RocksDB's own iterator (rocksdict) on one subtask's files";
-  const notMeasured = (why: string): Figure => ({ id: '8d', name, value: 'not measured', ratio: why, goal: 'at least as fast as RocksDB (issue #31)', met: undefined });
+  const notMeasured = (why: string): Figure => ({
+    id: '8d',
+    name,
+    value: 'not measured',
+    ratio: why,
+    goal: 'at least as fast as RocksDB (issue #31)',
+    met: undefined,
+  });
   const savepoint = path.join(root, 'flink-1.20', 'rocksdb-pair', 'native');
   if (!existsSync(path.join(savepoint, '_metadata'))) return notMeasured(`no native savepoint at ${savepoint} (see figure 8b)`);
   const probe = spawnSync('python3', ['-c', 'import rocksdict'], { encoding: 'utf8' });
@@ -134,8 +142,18 @@ export async function measureRocksDbPeer(root: string): Promise<Figure> {
       peersCpu.push(p.cpuMs);
       peerCounts = p.counts;
     }
-    const nonEmpty = (c: Counts) => JSON.stringify(Object.fromEntries(Object.entries(c).filter(([, v]) => v[0] > 0).sort(([a], [b]) => (a < b ? -1 : 1))));
-    if (nonEmpty(counts) !== nonEmpty(peerCounts)) throw new Error(`expected the same entries and bytes per column family as RocksDB's iterator, found ours ${nonEmpty(counts)} and RocksDB's ${nonEmpty(peerCounts)}`);
+    const nonEmpty = (c: Counts) =>
+      JSON.stringify(
+        Object.fromEntries(
+          Object.entries(c)
+            .filter(([, v]) => v[0] > 0)
+            .sort(([a], [b]) => (a < b ? -1 : 1)),
+        ),
+      );
+    if (nonEmpty(counts) !== nonEmpty(peerCounts))
+      throw new Error(
+        `expected the same entries and bytes per column family as RocksDB's iterator, found ours ${nonEmpty(counts)} and RocksDB's ${nonEmpty(peerCounts)}`,
+      );
     const total = Object.values(counts).reduce((a, v) => [a[0] + v[0], a[1] + v[1], a[2] + v[2]], [0, 0, 0]);
     const oursMs = median(ours);
     const peerMs = median(peers);

@@ -40,7 +40,12 @@ function entriesOf(from: number, step: number, sequenceBase: number): WrittenEnt
 /** Writes the tables once: 000010.sst holds every key; 000011…000013 overwrite every 3rd, 5th and 7th key (newer). */
 function ensureTables(dir: string): string[] {
   mkdirSync(dir, { recursive: true });
-  const plan: [string, number, number][] = [['000010.sst', 1, 0], ['000011.sst', 3, 1_000_000], ['000012.sst', 5, 2_000_000], ['000013.sst', 7, 3_000_000]];
+  const plan: [string, number, number][] = [
+    ['000010.sst', 1, 0],
+    ['000011.sst', 3, 1_000_000],
+    ['000012.sst', 5, 2_000_000],
+    ['000013.sst', 7, 3_000_000],
+  ];
   return plan.map(([name, step, seq]) => {
     const file = path.join(dir, name);
     if (!existsSync(file)) writeFileSync(file, writeSstTable(entriesOf(0, step, seq), { blockEntries: 19, compression: 1, checksumType: 1 }));
@@ -71,7 +76,11 @@ async function readCopy(files: readonly string[]): Promise<number> {
 /** The merged view of the tables: blocks decompressed into reused buffers, the merge over the tables' cursors, every key and value touched. */
 async function scan(files: readonly string[]): Promise<number> {
   const tables = await Promise.all(files.map(async (f) => openSstTable(await openNodeFileSource(f), path.basename(f))));
-  const merge = new SstMerge(tables.map((t) => t.cursor(undefined, { reuseBlocks: true })), [], true);
+  const merge = new SstMerge(
+    tables.map((t) => t.cursor(undefined, { reuseBlocks: true })),
+    [],
+    true,
+  );
   let keys = 0;
   let touch = 0;
   for (;;) {
@@ -169,8 +178,15 @@ export function measureAgainstCanonical(root: string): Figure {
   const manifest = JSON.parse(readFileSync(path.join(pair, 'manifest.json'), 'utf8')) as { flink: string; records: number };
   const tsx = path.resolve(process.cwd(), 'node_modules/.bin/tsx');
   const child = path.resolve(process.cwd(), 'bench/rss-child.ts');
-  const [native, canonical] = timeProcessesAlternated([{ cmd: tsx, args: [child, path.join(pair, 'native')] }, { cmd: tsx, args: [child, path.join(pair, 'canonical')] }], 2).map((r) => JSON.parse(r.stdout) as ChildRun);
-  if (native!.values !== canonical!.values) throw new Error(`expected the same entries in both savepoints of one state, found ${native!.values} native and ${canonical!.values} canonical`);
+  const [native, canonical] = timeProcessesAlternated(
+    [
+      { cmd: tsx, args: [child, path.join(pair, 'native')] },
+      { cmd: tsx, args: [child, path.join(pair, 'canonical')] },
+    ],
+    2,
+  ).map((r) => JSON.parse(r.stdout) as ChildRun);
+  if (native!.values !== canonical!.values)
+    throw new Error(`expected the same entries in both savepoints of one state, found ${native!.values} native and ${canonical!.values} canonical`);
   const rss = (k: number) => fmtBytes(k * 1024);
   return {
     id: '8b',

@@ -24,8 +24,16 @@ const READER_HEAP = '-Xmx8g';
 const NAME = 'Flink State Processor API reader vs our CLI `stats` on the same savepoint (whole processes)';
 const GOAL = 'faster';
 
-interface ReaderOutput { keys: number; values: number; bytes: number; jobMs: number; parallelism: number }
-interface CliStats { states: { protobuf?: { values: number; totalPayloadBytes: number } }[] }
+interface ReaderOutput {
+  keys: number;
+  values: number;
+  bytes: number;
+  jobMs: number;
+  parallelism: number;
+}
+interface CliStats {
+  states: { protobuf?: { values: number; totalPayloadBytes: number } }[];
+}
 
 /** The reader job's classpath, or why it cannot run. */
 export function findStateProcessorReader(): { classpath: string } | { skip: string } {
@@ -34,7 +42,8 @@ export function findStateProcessorReader(): { classpath: string } | { skip: stri
   const target = path.join(WRITER_DIR, `target/bench-flink-${FLINK_VERSION}`);
   const cls = path.join(target, 'classes', ...READER_CLASS.split('.')) + '.class';
   const cpFile = path.join(target, 'classpath.txt');
-  if (!existsSync(cls) || !existsSync(cpFile)) return { skip: `the reader job is not built (${path.relative(process.cwd(), cls)} absent; needs mvn: ${BUILD_READER_COMMAND})` };
+  if (!existsSync(cls) || !existsSync(cpFile))
+    return { skip: `the reader job is not built (${path.relative(process.cwd(), cls)} absent; needs mvn: ${BUILD_READER_COMMAND})` };
   return { classpath: `${path.join(target, 'classes')}:${readFileSync(cpFile, 'utf8').trim()}` };
 }
 
@@ -54,7 +63,9 @@ export function measureStateProcessor(dir: string, manifest: BenchSavepointManif
   const lines = flink.stdout.trim().split('\n');
   const read = JSON.parse(lines[lines.length - 1]!) as ReaderOutput;
   if (read.values !== ourValues || read.bytes !== ourBytes || read.values !== manifest.entries) {
-    throw new Error(`figure 6: the State Processor API read ${read.values} values / ${read.bytes} bytes, our CLI ${ourValues} / ${ourBytes}, the generator wrote ${manifest.entries} values`);
+    throw new Error(
+      `figure 6: the State Processor API read ${read.values} values / ${read.bytes} bytes, our CLI ${ourValues} / ${ourBytes}, the generator wrote ${manifest.entries} values`,
+    );
   }
   const ratio = flink.ms / ours.ms;
   return [

@@ -9,13 +9,25 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ensureBenchSavepoint, BENCH_STATES } from './generate/generate-bench-savepoint';
-import { buildBenchApp, chromiumVersion, findBenchChromium, formatBrowserScanFigures, runBrowserScan, skippedBrowserScanFigure, timeCliStats } from './figure-browser-scan';
+import {
+  buildBenchApp,
+  chromiumVersion,
+  findBenchChromium,
+  formatBrowserScanFigures,
+  runBrowserScan,
+  skippedBrowserScanFigure,
+  timeCliStats,
+} from './figure-browser-scan';
 import { buildCliBundle } from './build-cli-bundle';
 import { findStateProcessorReader, measureStateProcessor, skippedStateProcessorFigure } from './figure-state-processor';
 import { zipSavepointStored } from './zip-savepoint-stored';
 import { fmtBytes, GiB, type Figure } from './measure';
 
-export interface FiguresFiveAndSix { figures: Figure[]; environment: string[]; notes: string[] }
+export interface FiguresFiveAndSix {
+  figures: Figure[];
+  environment: string[];
+  notes: string[];
+}
 
 export async function measureFiguresFiveAndSix(root: string, log: (s: string) => void, keep: boolean): Promise<FiguresFiveAndSix> {
   const dir = path.join(root, 'sp-1g');
@@ -39,7 +51,9 @@ export async function measureFiguresFiveAndSix(root: string, log: (s: string) =>
       const cli = timeCliStats(zip);
       const values = manifest.keys; // the first state holds one value per key
       figures.push(...formatBrowserScanFigures(run, manifest.totalBytes, values, BENCH_STATES[0], cli));
-      environment.push(`${chromiumVersion(browser)} (${browser.description}; headless, driven by @playwright/test 1.65.1), app built with vite build; zip ${fmtBytes(statSync(zip).size)}, STORED entries`);
+      environment.push(
+        `${chromiumVersion(browser)} (${browser.description}; headless, driven by @playwright/test 1.65.1), app built with vite build; zip ${fmtBytes(statSync(zip).size)}, STORED entries`,
+      );
     } else {
       log(`figure 5 skipped: ${browser.skip}`);
       figures.push(skippedBrowserScanFigure(browser.skip));

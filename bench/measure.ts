@@ -8,7 +8,13 @@ export async function timeAsync<T>(fn: () => Promise<T>): Promise<{ ms: number; 
 }
 
 /** One command run `runs` times as a whole process: the median wall time and the last run's stdout (exit status must be in `okStatus`). */
-export function timeProcess(cmd: string, args: string[], runs: number, okStatus: readonly number[] = [0], env?: Readonly<Record<string, string>>): { ms: number; stdout: string } {
+export function timeProcess(
+  cmd: string,
+  args: string[],
+  runs: number,
+  okStatus: readonly number[] = [0],
+  env?: Readonly<Record<string, string>>,
+): { ms: number; stdout: string } {
   return timeProcessesAlternated([{ cmd, args, okStatus, ...(env ? { env } : {}) }], runs)[0]!;
 }
 
@@ -30,9 +36,14 @@ export function timeProcessesAlternated(specs: readonly ProcessSpec[], runs: num
   for (let i = 0; i < runs; i++) {
     for (const [j, spec] of specs.entries()) {
       const t0 = performance.now();
-      const r = spawnSync(spec.cmd, spec.args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...(spec.env ? { env: { ...process.env, ...spec.env } } : {}) });
+      const r = spawnSync(spec.cmd, spec.args, {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        ...(spec.env ? { env: { ...process.env, ...spec.env } } : {}),
+      });
       times[j]!.push(performance.now() - t0);
-      if (r.status === null || !(spec.okStatus ?? [0]).includes(r.status)) throw new Error(`${spec.cmd} ${spec.args.join(' ')} exited with ${r.status}: ${r.stderr}`);
+      if (r.status === null || !(spec.okStatus ?? [0]).includes(r.status))
+        throw new Error(`${spec.cmd} ${spec.args.join(' ')} exited with ${r.status}: ${r.stderr}`);
       stdout[j] = r.stdout;
       stderrs[j]!.push(r.stderr);
     }

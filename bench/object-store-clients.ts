@@ -44,15 +44,20 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))]!;
 }
 
-const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 0.5);
+const median = (xs: number[]): number =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 
 async function measure(c: Client, bytes: Uint8Array): Promise<{ p50: number; p95: number; mibs: number; startup: number }> {
   // correctness first: a range must be those bytes
   const probe = await c.read(SIZE - 1000, 1000);
-  if (Buffer.compare(Buffer.from(probe), Buffer.from(bytes.subarray(SIZE - 1000))) !== 0) throw new Error(`${c.store}/${c.client}: a ranged read gave other bytes`);
+  if (Buffer.compare(Buffer.from(probe), Buffer.from(bytes.subarray(SIZE - 1000))) !== 0)
+    throw new Error(`${c.store}/${c.client}: a ranged read gave other bytes`);
   for (let i = 0; i < 10; i++) await c.read(i * SMALL, SMALL);
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const times: number[] = [];
   for (let i = 0; i < LATENCY_READS; i++) {
     const offset = Math.floor(rand() * (SIZE - SMALL));
@@ -88,7 +93,10 @@ function installSize(...names: string[]): { bytes: number; packages: number } {
     }
     if (dir === undefined || seen.has(dir)) return;
     seen.add(dir);
-    const json = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+    const json = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
     for (const dep of [...Object.keys(json.dependencies ?? {}), ...Object.keys(json.optionalDependencies ?? {})]) visit(dep, dir);
   };
   for (const name of names) visit(name, ROOT);
@@ -104,7 +112,8 @@ function installSize(...names: string[]): { bytes: number; packages: number } {
 
 const startupS3Sdk = (endpoint: string) =>
   `const s=require('@aws-sdk/client-s3');const c=new s.S3Client({region:'us-east-1',endpoint:'${endpoint}',forcePathStyle:true,credentials:{accessKeyId:'${ACCESS_KEY}',secretAccessKey:'${SECRET_KEY}'}});c.send(new s.HeadObjectCommand({Bucket:'bench',Key:'${OBJECT}'})).then(()=>console.log(performance.now()))`;
-const startupOpendal = (scheme: string, options: Record<string, string>) => `const {Operator}=require('opendal');const op=new Operator('${scheme}',${JSON.stringify(options)});op.stat('${OBJECT}').then(()=>console.log(performance.now()))`;
+const startupOpendal = (scheme: string, options: Record<string, string>) =>
+  `const {Operator}=require('opendal');const op=new Operator('${scheme}',${JSON.stringify(options)});op.stat('${OBJECT}').then(()=>console.log(performance.now()))`;
 
 async function main(): Promise<void> {
   const bytes = new Uint8Array(SIZE);
@@ -122,13 +131,24 @@ async function main(): Promise<void> {
     await gcs.storage.createBucket('bench');
     await putGcsObject(gcs.storage, 'bench', OBJECT, bytes);
 
-    const s3Options = { bucket: 'bench', endpoint: gw.endpoint, region: 'us-east-1', access_key_id: ACCESS_KEY, secret_access_key: SECRET_KEY, disable_config_load: 'true', disable_ec2_metadata: 'true' };
+    const s3Options = {
+      bucket: 'bench',
+      endpoint: gw.endpoint,
+      region: 'us-east-1',
+      access_key_id: ACCESS_KEY,
+      secret_access_key: SECRET_KEY,
+      disable_config_load: 'true',
+      disable_ec2_metadata: 'true',
+    };
     const azOptions = { container: 'bench', endpoint: azurite.endpoint, account_name: ACCOUNT, account_key: ACCOUNT_KEY };
     const gcsOptions = { bucket: 'bench', endpoint: gcs.endpoint, allow_anonymous: 'true', disable_vm_metadata: 'true', disable_config_load: 'true' };
     // the binding is a native module: where its prebuilt binary does not load here, that is the finding, said in the table
     // (tried in a child first: a binding that fails to load throws again outside the import's promise)
     const loads = spawnSync(process.execPath, ['-e', "require('opendal')"], { cwd: ROOT, encoding: 'utf8' });
-    const binding = loads.status === 0 ? { Operator: (await import('opendal')).Operator } : { error: /GLIBC_[\d.]+' not found[^\n]*/.exec(loads.stderr)?.[0] ?? loads.stderr.split('\n').find((l) => l.startsWith('Error'))! };
+    const binding =
+      loads.status === 0
+        ? { Operator: (await import('opendal')).Operator }
+        : { error: /GLIBC_[\d.]+' not found[^\n]*/.exec(loads.stderr)?.[0] ?? loads.stderr.split('\n').find((l) => l.startsWith('Error'))! };
     const opendal = (scheme: string, options: Record<string, string>): RangeRead => {
       if ('error' in binding) return () => Promise.reject(new Error(binding.error));
       const op = new binding.Operator(scheme, options);

@@ -41,7 +41,10 @@ function largePayload(i: number): Uint8Array {
   len(0x12, child);
   len(0x1a, [0x0a, 0x01, 0x6b, 0x12, child.length, ...child]);
   len(0x2a, new Array(600).fill(i & 0xff));
-  len(0x3a, Array.from({ length: 50 }, (_, k) => k));
+  len(
+    0x3a,
+    Array.from({ length: 50 }, (_, k) => k),
+  );
   len(0x42, new Array(200).fill(0x78));
   return Uint8Array.from(b);
 }
@@ -82,38 +85,60 @@ function run(label: string, desc: ReturnType<typeof schema>, payloads: Uint8Arra
   let sink = 0;
   console.log(`\n${label}: ${payloads.length} payloads, ${(total / 1e6).toFixed(1)} MB, average ${(total / payloads.length).toFixed(0)} bytes`);
   console.log('| operation | median of 9 | best of 9 |\n|---|---|---|');
-  console.log(measure('plain copy of all payloads at once (Uint8Array.slice)', total, () => {
-    sink += joined.slice().length;
-  }));
-  console.log(measure('plain copy, one slice per payload', total, () => {
-    for (const p of payloads) sink += p.slice().length;
-  }));
-  console.log(measure('read every byte of every payload (sum loop)', total, () => {
-    for (const p of payloads) {
-      let x = 0;
-      for (let i = 0; i < p.length; i++) x += p[i]!;
-      sink += x;
-    }
-  }));
-  console.log(measure('structural scan, one result object per value (scanProtobufPayload)', total, () => {
-    for (const p of payloads) sink += scanProtobufPayload(p, index, limits).depth;
-  }));
+  console.log(
+    measure('plain copy of all payloads at once (Uint8Array.slice)', total, () => {
+      sink += joined.slice().length;
+    }),
+  );
+  console.log(
+    measure('plain copy, one slice per payload', total, () => {
+      for (const p of payloads) sink += p.slice().length;
+    }),
+  );
+  console.log(
+    measure('read every byte of every payload (sum loop)', total, () => {
+      for (const p of payloads) {
+        let x = 0;
+        for (let i = 0; i < p.length; i++) x += p[i]!;
+        sink += x;
+      }
+    }),
+  );
+  console.log(
+    measure('structural scan, one result object per value (scanProtobufPayload)', total, () => {
+      for (const p of payloads) sink += scanProtobufPayload(p, index, limits).depth;
+    }),
+  );
   const reused = createEmptyScan();
-  console.log(measure('structural scan, whole-state path (scanProtobufPayloadInto)', total, () => {
-    for (const p of payloads) {
-      scanProtobufPayloadInto(reused, p, index, limits);
-      sink += reused.depth;
-    }
-  }));
-  console.log(measure('@bufbuild/protobuf fromBinary', total, () => {
-    for (const p of payloads) sink += Object.keys(fromBinary(desc, p)).length;
-  }));
-  console.log(measure('full decode (decodeProtobufPayload)', total, () => {
-    for (const p of payloads) sink += decodeProtobufPayload(p, desc, limits).depth;
-  }));
+  console.log(
+    measure('structural scan, whole-state path (scanProtobufPayloadInto)', total, () => {
+      for (const p of payloads) {
+        scanProtobufPayloadInto(reused, p, index, limits);
+        sink += reused.depth;
+      }
+    }),
+  );
+  console.log(
+    measure('@bufbuild/protobuf fromBinary', total, () => {
+      for (const p of payloads) sink += Object.keys(fromBinary(desc, p)).length;
+    }),
+  );
+  console.log(
+    measure('full decode (decodeProtobufPayload)', total, () => {
+      for (const p of payloads) sink += decodeProtobufPayload(p, desc, limits).depth;
+    }),
+  );
   if (sink === -1) console.log(sink);
 }
 
 console.log(`node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'})`);
-run('Entry (runtime.proto, fixture-shaped)', schema('runtime', 'flink.protobuf.runtime.Entry'), Array.from({ length: 200_000 }, (_, i) => entryPayload(i)));
-run('RecursiveMessage (serializer.proto, ~1 KB)', schema('serializer', 'flink.protobuf.serializer.RecursiveMessage'), Array.from({ length: 5_000 }, (_, i) => largePayload(i)));
+run(
+  'Entry (runtime.proto, fixture-shaped)',
+  schema('runtime', 'flink.protobuf.runtime.Entry'),
+  Array.from({ length: 200_000 }, (_, i) => entryPayload(i)),
+);
+run(
+  'RecursiveMessage (serializer.proto, ~1 KB)',
+  schema('serializer', 'flink.protobuf.serializer.RecursiveMessage'),
+  Array.from({ length: 5_000 }, (_, i) => largePayload(i)),
+);

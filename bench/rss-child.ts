@@ -11,6 +11,14 @@ async function main(): Promise<void> {
   const r = await runParallelScan(dir, { workers: 1 });
   const ms = performance.now() - t0;
   if (r.errors.length > 0) throw new Error(r.errors[0]!.message);
-  process.stdout.write(JSON.stringify({ maxRssKiB: process.resourceUsage().maxRSS, baselineKiB: baseline, ms, bytesRead: r.bytesRead, values: r.states.reduce((s, x) => s + x.entries, 0) }));
+  process.stdout.write(
+    JSON.stringify({
+      maxRssKiB: process.resourceUsage().maxRSS,
+      baselineKiB: baseline,
+      ms,
+      bytesRead: r.bytesRead,
+      values: r.states.reduce((s, x) => s + x.entries, 0),
+    }),
+  );
 }
 void main();

@@ -40,9 +40,20 @@ export function ensureFixtureSavepointZip(dir: string): string {
 }
 
 /** Times each jar `runs` times, alternated (jar A, jar B, jar A, …), one fresh page (and worker) per run. */
-export async function timeJobJarsInApp(savepointZip: string, jars: readonly string[], runs: number, browserChoice: ChromiumChoice, outDir: string): Promise<JarInAppTime[]> {
+export async function timeJobJarsInApp(
+  savepointZip: string,
+  jars: readonly string[],
+  runs: number,
+  browserChoice: ChromiumChoice,
+  outDir: string,
+): Promise<JarInAppTime[]> {
   const { server, port } = await startPreview(outDir);
-  const browser = await chromium.launch({ executablePath: browserChoice.executablePath, ...(browserChoice.env ? { env: browserChoice.env } : {}), args: FLAGS, headless: true });
+  const browser = await chromium.launch({
+    executablePath: browserChoice.executablePath,
+    ...(browserChoice.env ? { env: browserChoice.env } : {}),
+    args: FLAGS,
+    headless: true,
+  });
   const walls = jars.map(() => [] as number[]);
   const cpus = jars.map(() => [] as number[]);
   const allCpus = jars.map(() => [] as number[]);
@@ -68,7 +79,15 @@ export async function timeJobJarsInApp(savepointZip: string, jars: readonly stri
           const at = await t1.jsonValue();
           if (typeof at !== 'number') throw new Error(`the app did not read ${jar}: ${String(at)}`);
           const cpu = cpuBetween(before, chromiumThreadCpu(process.pid));
-          if (process.env['BENCH_DEBUG']) console.log(jar, at - t0, [...cpu].filter(([, v]) => v > 0.02).map(([k, v]) => `${k}=${v.toFixed(2)}`).join(' '));
+          if (process.env['BENCH_DEBUG'])
+            console.log(
+              jar,
+              at - t0,
+              [...cpu]
+                .filter(([, v]) => v > 0.02)
+                .map(([k, v]) => `${k}=${v.toFixed(2)}`)
+                .join(' '),
+            );
           walls[j]!.push(at - t0);
           allCpus[j]!.push([...cpu.values()].reduce((a, b) => a + b, 0));
           cpus[j]!.push([...cpu].filter(([label]) => label.includes('DedicatedWorker')).reduce((s, [, v]) => s + v, 0));

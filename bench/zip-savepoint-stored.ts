@@ -16,7 +16,7 @@ export function zipSavepointStored(dir: string, zipPath: string): number {
   let failure: unknown = null;
   const zip = new Zip((err, data) => {
     if (err) failure = err;
-    else for (let done = 0; done < data.length; ) done += writeSync(out, data, done, data.length - done);
+    else for (let done = 0; done < data.length;) done += writeSync(out, data, done, data.length - done);
     written += data?.length ?? 0;
   });
   try {

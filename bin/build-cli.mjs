@@ -51,7 +51,9 @@ const sourcesWithoutSideEffects = {
 const lazyFflate = {
   name: 'lazy-fflate',
   setup(b) {
-    b.onResolve({ filter: /^fflate$/ }, (args) => (args.kind === 'import-statement' && args.importer.startsWith(sourcesDir) ? { path: 'fflate', namespace: 'lazy-fflate' } : undefined));
+    b.onResolve({ filter: /^fflate$/ }, (args) =>
+      args.kind === 'import-statement' && args.importer.startsWith(sourcesDir) ? { path: 'fflate', namespace: 'lazy-fflate' } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'lazy-fflate' }, () => ({
       resolveDir: root,
       loader: 'js',
@@ -66,7 +68,12 @@ const lazyFflate = {
 };
 const results = await Promise.all([
   build({ ...commonJs, entryPoints: [path.join(root, 'src/cli/bundle-entry.ts')], outfile: path.join(outdir, 'savepoint-inspector.cjs') }),
-  build({ ...commonJs, entryPoints: [path.join(root, 'src/cli/compare-entry.ts')], outfile: path.join(outdir, 'savepoint-inspector-compare.cjs'), plugins: [sourcesWithoutSideEffects, lazyFflate] }),
+  build({
+    ...commonJs,
+    entryPoints: [path.join(root, 'src/cli/compare-entry.ts')],
+    outfile: path.join(outdir, 'savepoint-inspector-compare.cjs'),
+    plugins: [sourcesWithoutSideEffects, lazyFflate],
+  }),
   build({
     ...common,
     format: 'esm',
@@ -87,7 +94,9 @@ const sourcesOf = (list) => {
 const sources = sourcesOf(results);
 writeFileSync(path.join(outdir, 'inputs.json'), JSON.stringify({ sources }, null, 1) + '\n');
 writeFileSync(path.join(outdir, 'compare-inputs.json'), JSON.stringify({ sources: sourcesOf([results[1]]) }, null, 1) + '\n');
-console.log(`${path.relative(root, outdir) || '.'}/: savepoint-inspector.cjs, savepoint-inspector-compare.cjs, scan-worker-entry.mjs (${sources.length} source files)`);
+console.log(
+  `${path.relative(root, outdir) || '.'}/: savepoint-inspector.cjs, savepoint-inspector-compare.cjs, scan-worker-entry.mjs (${sources.length} source files)`,
+);
 // the separate manifest of earlier builds (the digest now heads the cache file)
 rmSync(path.join(outdir, 'savepoint-inspector.code-cache.json'), { force: true });
 // a process of its own with Node's default flags, as the CLI runs (V8 rejects a cache made under other flags)

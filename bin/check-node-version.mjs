@@ -13,7 +13,10 @@ export function parseEnginesRange(range) {
 /** The refusal (one line, no newline) when `version` (process.version, with or without its "v") is below `range`; else undefined. */
 export function checkNodeVersion(version, range) {
   const needed = parseEnginesRange(range);
-  const have = version.replace(/^v/, '').split('.').map((n) => Number.parseInt(n, 10) || 0);
+  const have = version
+    .replace(/^v/, '')
+    .split('.')
+    .map((n) => Number.parseInt(n, 10) || 0);
   for (let i = 0; i < 3; i++) {
     if ((have[i] ?? 0) > needed[i]) return undefined;
     if ((have[i] ?? 0) < needed[i]) {

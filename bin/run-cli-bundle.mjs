@@ -67,7 +67,10 @@ export function loadCliBundle(distDir, options = {}) {
   const source = bytes.toString('utf8');
   const cachedData = options.cache === false ? undefined : readCodeCache(path.join(distDir, FILES[kind].cache), bytes);
   // CommonJS's module wrapper; the bundle's first line is its own (no line offset for stack traces)
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
+    filename: file,
+    ...(cachedData ? { cachedData } : {}),
+  });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, distDir);
   return { exports: module.exports, script, source, kind, cache: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used' };

@@ -17,7 +17,8 @@ requireSupportedNode();
 const root = fileURLToPath(new URL('..', import.meta.url));
 const distDir = `${root}dist-cli`;
 // `compare` runs a bundle of its own (the command alone, bin/run-cli-bundle.mjs picks it by the same test)
-const [bundle, inputs] = process.argv[2] === 'compare' ? ['savepoint-inspector-compare.cjs', 'compare-inputs.json'] : ['savepoint-inspector.cjs', 'inputs.json'];
+const [bundle, inputs] =
+  process.argv[2] === 'compare' ? ['savepoint-inspector-compare.cjs', 'compare-inputs.json'] : ['savepoint-inspector.cjs', 'inputs.json'];
 const packaged = !existsSync(`${root}src/cli/main.ts`);
 
 if (packaged) {

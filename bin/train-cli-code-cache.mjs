@@ -47,5 +47,7 @@ const all = await train('all', runs);
 // the compare bundle (bin/run-cli-bundle.mjs) on the compare runs
 const compareRuns = runs.filter((argv) => argv[0] === 'compare');
 const compare = await train('compare', compareRuns);
-console.log(`${path.relative(root, distDir) || '.'}/: code cache trained on ${all} of ${runs.length} commands, the compare bundle's on ${compare} of ${compareRuns.length}`);
+console.log(
+  `${path.relative(root, distDir) || '.'}/: code cache trained on ${all} of ${runs.length} commands, the compare bundle's on ${compare} of ${compareRuns.length}`,
+);
 for (const f of failed) console.warn(`  not trained: ${f}`);

@@ -17,7 +17,10 @@ function runCliCheck(dir: string, target: '0.x' | '1.x', format: 'json' | 'markd
   const tsx = path.resolve(process.cwd(), 'node_modules/.bin/tsx');
   const main = path.resolve(process.cwd(), 'src/cli/main.ts');
   try {
-    return execFileSync(tsx, [main, 'check', 'fixture-savepoint.zip', '--descriptors', 'events-changed.binpb', '--format', format, '--target', target], { cwd: dir, encoding: 'utf8' });
+    return execFileSync(tsx, [main, 'check', 'fixture-savepoint.zip', '--descriptors', 'events-changed.binpb', '--format', format, '--target', target], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
   } catch (e) {
     // exit code 1 = not compatible; the report is still on stdout
     const out = (e as { stdout?: string }).stdout;
@@ -40,7 +43,10 @@ test.describe('checking a Protobuf savepoint against a changed schema', () => {
     execFileSync('cp', [SCHEMA, path.join(dir, 'events-changed.binpb')]);
   });
 
-  test('verdict, first incompatibility, diff rows, a decoded value with its unknown field, aliasing numbers, exports equal to the CLI', async ({ page, baseURL }) => {
+  test('verdict, first incompatibility, diff rows, a decoded value with its unknown field, aliasing numbers, exports equal to the CLI', async ({
+    page,
+    baseURL,
+  }) => {
     const foreign = watchForeignRequests(page, baseURL!);
     await page.goto('/?target=1.x');
     await waitForAppState(page, 'empty');
@@ -128,7 +134,9 @@ test.describe('checking a Protobuf savepoint against a changed schema', () => {
     await page.getByTestId('setting-newRoot').press('Enter');
     await waitForAppState(page, 'ready');
     await expect(page.getByTestId('compat-view').getByTestId('failure')).toHaveCount(0);
-    await expect(page.getByTestId('compat-view').getByTestId('verdict-reason')).toHaveText('None of the 9 Protobuf states can be restored with the new schema: The new schema has no message fixtures.events.Missing');
+    await expect(page.getByTestId('compat-view').getByTestId('verdict-reason')).toHaveText(
+      'None of the 9 Protobuf states can be restored with the new schema: The new schema has no message fixtures.events.Missing',
+    );
 
     expect(foreign).toEqual([]);
   });

@@ -100,7 +100,8 @@ test('without the companion, an s3:// URL gets the one line saying how to start 
   await page.goto('/');
   await waitForAppState(page, 'empty');
   await page.getByTestId('open-url-input').fill(URL_S3);
-  const line = "s3:// URLs are read through the local companion, which reads the store with this machine's credentials: run `npx savepoint-inspector serve` and open the URL it prints";
+  const line =
+    "s3:// URLs are read through the local companion, which reads the store with this machine's credentials: run `npx savepoint-inspector serve` and open the URL it prints";
   await expect(page.getByTestId('companion-needed')).toHaveText(line);
   await shoot(page, 'companion-needed-box.png');
   await page.getByTestId('open-url-submit').click();

@@ -8,7 +8,7 @@ import { HAVE_SHARED_SAVEPOINTS, sharedSavepoint, waitForAppState } from './help
 test.describe('a corrupt savepoint', () => {
   test.skip(!HAVE_SHARED_SAVEPOINTS, 'the shared savepoints (../shared/flink-savepoints) are not on this machine');
 
-  test('a truncated _metadata shows the core\'s message, file, offset and path, with Copy diagnostics', async ({ page, context }) => {
+  test("a truncated _metadata shows the core's message, file, offset and path, with Copy diagnostics", async ({ page, context }) => {
     const whole = readFileSync(path.join(sharedSavepoint('new-stateful-udf-migration-itcase-flink1.20-hashmap-savepoint'), '_metadata'));
     const truncated = whole.subarray(0, 300);
     // what the core says about these bytes

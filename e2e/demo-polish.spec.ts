@@ -19,7 +19,10 @@ test('compatibility view of the demo: why 0.x state is not restorable for 1.x, t
 
   // every not-restorable row shows its planning aid, labelled as such; the state detail repeats it
   await expect(view.getByTestId('compat-states').locator('th').nth(4)).toHaveText('Planning aid (not the verdict)');
-  const row = view.getByTestId('compat-states').getByTestId('compat-state-row').filter({ has: page.getByRole('link', { name: 'last-event', exact: true }) });
+  const row = view
+    .getByTestId('compat-states')
+    .getByTestId('compat-state-row')
+    .filter({ has: page.getByRole('link', { name: 'last-event', exact: true }) });
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('verdict').first()).toHaveText('not restorable');
   const aid = row.getByTestId('row-planning-aid');

@@ -21,7 +21,9 @@ function serve(cors: boolean): Promise<{ server: Server; origin: string }> {
     const bytes = readFileSync(file);
     res.writeHead(200, { 'Content-Length': bytes.length }).end(req.method === 'HEAD' ? undefined : bytes);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
+  );
 }
 
 test.describe('errors are titled by who must act', () => {
@@ -51,7 +53,9 @@ test.describe('errors are titled by who must act', () => {
     const panel = page.getByTestId('failure');
     await expect(panel.getByTestId('failure-kind')).toHaveText('Your input');
     await expect(panel.getByTestId('failure-title')).toHaveText('A file the input needs is missing');
-    await expect(panel.getByTestId('failure-message')).toContainText(`if it is a savepoint folder, give its URL with a trailing slash: ${withCors.origin}/savepoint/`);
+    await expect(panel.getByTestId('failure-message')).toContainText(
+      `if it is a savepoint folder, give its URL with a trailing slash: ${withCors.origin}/savepoint/`,
+    );
     await page.screenshot({ path: '/tmp/shots/error-trailing-slash.png' });
   });
 });

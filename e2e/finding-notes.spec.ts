@@ -17,10 +17,14 @@ test.beforeAll(() => {
     writeFileSync(p, readFileSync(p, 'utf8').replace(/^(option java_package = .*)$/m, '$1\noption go_package = "example.com/fixtures";'));
   }
   schema = path.join(dir, 'go-package.binpb');
-  execFileSync(path.resolve(process.cwd(), 'node_modules/.bin/buf'), ['build', path.join(dir, 'schema'), '--as-file-descriptor-set', '--exclude-source-info', '-o', schema], {
-    stdio: 'ignore',
-    env: { ...process.env, BUF_CACHE_DIR: path.join(tmpdir(), 'bench-buf-cache') },
-  });
+  execFileSync(
+    path.resolve(process.cwd(), 'node_modules/.bin/buf'),
+    ['build', path.join(dir, 'schema'), '--as-file-descriptor-set', '--exclude-source-info', '-o', schema],
+    {
+      stdio: 'ignore',
+      env: { ...process.env, BUF_CACHE_DIR: path.join(tmpdir(), 'bench-buf-cache') },
+    },
+  );
 });
 
 test("a rule's shared note is said once under a state's findings, not at the end of every row", async ({ page }) => {

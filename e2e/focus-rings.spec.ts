@@ -50,13 +50,16 @@ async function readFocusRing(page: import('@playwright/test').Page): Promise<Foc
         inside = style.boxShadow.includes('inset');
       }
     }
-    if (color === undefined || (color.length === 4 && color[3]! < 0.9)) return { what, ring: ring || 'no focus indicator (outline none, no box-shadow)', ratio: 0, again };
+    if (color === undefined || (color.length === 4 && color[3]! < 0.9))
+      return { what, ring: ring || 'no focus indicator (outline none, no box-shadow)', ratio: 0, again };
     const [a, b] = [lum(color.slice(0, 3)), lum(background(inside ? el : el.parentElement))].sort((x, y) => y - x);
     return { what, ring, ratio: (a! + 0.05) / (b! + 0.05), again };
   });
 }
 
-test('every control focused with Tab shows a focus ring of at least 3:1 against the background next to it, on the start page and every view', async ({ page }) => {
+test('every control focused with Tab shows a focus ring of at least 3:1 against the background next to it, on the start page and every view', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await installContrastHelpers(page);

@@ -26,12 +26,16 @@ test('a snapshot class not yet seen is read by structure and every verdict and v
   await page.goto(`/?target=1.x#/compat?op=${OPERATOR}&state=v`);
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('verdict-headline').getByTestId('verdict')).toHaveText('unknown (inferred)');
-  await expect(page.getByTestId('verdict-reason')).toContainText('Inferred, not exact: the snapshot class of 1 state is one no reader knows, read by structure');
+  await expect(page.getByTestId('verdict-reason')).toContainText(
+    'Inferred, not exact: the snapshot class of 1 state is one no reader knows, read by structure',
+  );
   await expect(page.getByTestId('summary-inferred')).toHaveText(' · 1 verdict inferred (snapshot read by structure)');
   const detail = page.getByTestId('compat-state-detail');
   await expect(detail.getByTestId('verdict').first()).toHaveText('compatible (inferred)');
   const note = detail.getByTestId('inferred-note');
-  await expect(note).toContainText(`INFERRED, not exact: the snapshot was read by structure: a modified-UTF-8 root name and a length-prefixed descriptor set in the bytes of unknown snapshot class ${V1_CLASS} v1`);
+  await expect(note).toContainText(
+    `INFERRED, not exact: the snapshot was read by structure: a modified-UTF-8 root name and a length-prefixed descriptor set in the bytes of unknown snapshot class ${V1_CLASS} v1`,
+  );
   await expect(note).toContainText('read: descriptor set (1 file, 65 bytes) at offset');
   await expect(note).toContainText('not checked: the limit and settings rules');
   await page.screenshot({ path: '/tmp/shots/inferred-compat.png', fullPage: true });

@@ -14,7 +14,10 @@ function runCliCheck(dir: string): string {
   const tsx = path.resolve(process.cwd(), 'node_modules/.bin/tsx');
   const main = path.resolve(process.cwd(), 'src/cli/main.ts');
   try {
-    return execFileSync(tsx, [main, 'check', 'fixture-savepoint.zip', '--job-jar', 'added-field-4.36.2.jar', '--format', 'json', '--target', '0.x'], { cwd: dir, encoding: 'utf8' });
+    return execFileSync(tsx, [main, 'check', 'fixture-savepoint.zip', '--job-jar', 'added-field-4.36.2.jar', '--format', 'json', '--target', '0.x'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
   } catch (e) {
     const out = (e as { stdout?: string }).stdout;
     if (typeof out === 'string' && out.length > 0) return out;

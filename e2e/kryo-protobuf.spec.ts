@@ -9,7 +9,10 @@ const SCHEMA = path.resolve(process.cwd(), 'fixtures/kryo-savepoints/events.binp
 const KRYO_OPERATOR = '2c3360807567b390553b1d6bddbcfc9d';
 const EVENT_CLASS = 'dev.savepointinspector.fixtures.generated.EventMessages$Event';
 
-test('Protobuf held by Kryo: the registrations, Protobuf recognised, the values decoded with the dropped schema, not restorable with its reason, and the migration plan', async ({ page, baseURL }) => {
+test('Protobuf held by Kryo: the registrations, Protobuf recognised, the values decoded with the dropped schema, not restorable with its reason, and the migration plan', async ({
+  page,
+  baseURL,
+}) => {
   const foreign = watchForeignRequests(page, baseURL!);
   await page.goto('/?target=1.x');
   await waitForAppState(page, 'empty');
@@ -23,9 +26,13 @@ test('Protobuf held by Kryo: the registrations, Protobuf recognised, the values 
   await page.goto(`/?target=1.x#/state?op=${KRYO_OPERATOR}&state=last-event`);
   await waitForAppState(page, 'ready');
   const kryo = page.getByTestId('kryo-details');
-  await expect(kryo.getByRole('row').filter({ hasText: EVENT_CLASS })).toContainText(['85', EVENT_CLASS, 'CLASS', 'com.twitter.chill.protobuf.ProtobufSerializer'].join(''));
+  await expect(kryo.getByRole('row').filter({ hasText: EVENT_CLASS })).toContainText(
+    ['85', EVENT_CLASS, 'CLASS', 'com.twitter.chill.protobuf.ProtobufSerializer'].join(''),
+  );
   await expect(kryo.getByRole('row').filter({ hasText: 'EventMessages$Rule' })).toContainText('UNSPECIFIED');
-  await expect(page.getByTestId('kryo-protobuf')).toContainText(`Protobuf behind Kryo (chill-protobuf): ${EVENT_CLASS} registered with com.twitter.chill.protobuf.ProtobufSerializer (CLASS); the Values view decodes them with events.binpb where it has a message of this class`);
+  await expect(page.getByTestId('kryo-protobuf')).toContainText(
+    `Protobuf behind Kryo (chill-protobuf): ${EVENT_CLASS} registered with com.twitter.chill.protobuf.ProtobufSerializer (CLASS); the Values view decodes them with events.binpb where it has a message of this class`,
+  );
   const plan = page.getByTestId('migration-plan');
   await expect(plan).toContainText('kryo-keyed (2c3360807567b390553b1d6bddbcfc9d)');
   await expect(plan).toContainText('Integer');

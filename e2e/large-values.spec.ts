@@ -45,7 +45,11 @@ test('a value over the view caps is shown cut, as dump prints it, and whole on r
   // the fixture savepoint with one ~1.7 MB value patched in: 1,502 unknown fields, a JSON over 1 MiB
   const tmp = mkdtempSync(path.join(tmpdir(), 'spi-e2e-huge-'));
   try {
-    const folder = writeSavepointWithHugeValue(path.resolve('fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint'), path.join(tmp, 'huge-value'), 1_500_000);
+    const folder = writeSavepointWithHugeValue(
+      path.resolve('fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint'),
+      path.join(tmp, 'huge-value'),
+      1_500_000,
+    );
     // opened as a folder: zipped, its runs of equal bytes would (rightly) look like a zip bomb
     await page.goto('/?target=1.x');
     await waitForAppState(page, 'empty');

@@ -26,7 +26,9 @@ function serveFolder(root: string): Promise<{ server: Server; origin: string; re
     res.writeHead(206, { 'Content-Range': `bytes ${start}-${end}/${bytes.length}`, 'Content-Length': end - start + 1, 'Accept-Ranges': 'bytes' });
     res.end(req.method === 'HEAD' ? undefined : bytes.subarray(start, end + 1));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests })),
+  );
 }
 
 test.describe('loading a savepoint folder by URL (?savepoint=)', () => {
@@ -59,7 +61,9 @@ test.describe('loading a savepoint folder by URL (?savepoint=)', () => {
     expect(served.requests.some((r) => r.startsWith(`GET /${NAME}/_metadata`))).toBe(true);
     // the page may not talk to any other origin, even on localhost
     const blocked = await page.evaluate(async (target) => {
-      const violation = new Promise<string>((resolve) => document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true }));
+      const violation = new Promise<string>((resolve) =>
+        document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true }),
+      );
       await fetch(target).catch(() => undefined);
       return violation;
     }, `${other.origin}/${NAME}/_metadata`);

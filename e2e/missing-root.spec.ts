@@ -20,7 +20,7 @@ test.beforeAll(async () => {
   writeFileSync(schema, await buildDescriptorSet({ 'fixtures/events.proto': events, 'fixtures/common.proto': common }));
 });
 
-test('a new schema without one state\'s root: that state says so, with a root picker in place, and every other state gets its verdict', async ({ page }) => {
+test("a new schema without one state's root: that state says so, with a root picker in place, and every other state gets its verdict", async ({ page }) => {
   await page.goto('/?target=0.x');
   await waitForAppState(page, 'empty');
   await page.getByTestId('folder-input').setInputFiles(SAVEPOINT);

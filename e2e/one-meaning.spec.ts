@@ -42,7 +42,9 @@ test('one meaning per number: value warnings, broadcast copies and the savepoint
   await expect(page.getByTestId('recent-size').first()).toHaveText(size);
 });
 
-test('one definition per number in the aliasing view: the statistics over all values, the finding\'s numbers those of its first value, each labelled', async ({ page }) => {
+test("one definition per number in the aliasing view: the statistics over all values, the finding's numbers those of its first value, each labelled", async ({
+  page,
+}) => {
   await page.goto('/?demo&target=1.x#/aliasing?op=6d821971c3bfd7ae2c972e89d7414f7c&state=events-by-name');
   await waitForAppState(page, 'ready');
   // the largest of all 24 values (5,392 bytes) and the sum over all of them (276 fields) say so

@@ -44,7 +44,14 @@ async function openDemo(page: Page): Promise<void> {
 async function recentRows(page: Page): Promise<string[][]> {
   const rows = page.getByRole('region', { name: 'Recent sessions' }).locator('tbody tr');
   await expect(rows.first()).toBeVisible();
-  return rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 5).filter((_, i) => i !== 3).map((td) => td.textContent?.trim() ?? '')));
+  return rows.evaluateAll((trs) =>
+    trs.map((tr) =>
+      [...tr.querySelectorAll('td')]
+        .slice(0, 5)
+        .filter((_, i) => i !== 3)
+        .map((td) => td.textContent?.trim() ?? ''),
+    ),
+  );
 }
 
 test('the demo schema does not survive your own savepoint: a new savepoint starts a new session', async ({ page }) => {

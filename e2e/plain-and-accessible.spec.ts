@@ -47,7 +47,6 @@ test('plain words and access: tab title, ? help, skip link, contrast, nothing cl
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('keyboard-help')).toHaveCount(0);
 
-
   // no raw enum strings: not-restorable is always in words
   for (const view of ['overview', 'compat', 'diff']) {
     await page.goto(`/?demo&target=1.x#/${view}`);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect, test } from './test';
 import { waitForAppState } from './helpers';
 
-test('a checkpoint is called a checkpoint in the top bar\'s chip and the size card', async ({ page }) => {
+test("a checkpoint is called a checkpoint in the top bar's chip and the size card", async ({ page }) => {
   await page.goto('/?nodemo');
   await page.getByTestId('folder-input').setInputFiles(path.resolve(process.cwd(), 'fixtures/rocksdb-checkpoints/flink-1.20/zstd/chk-2'));
   await waitForAppState(page, 'ready');

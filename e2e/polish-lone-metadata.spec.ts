@@ -16,7 +16,11 @@ test('a lone _metadata: its missing state files are worded for that input, never
     await page.evaluate((h) => (location.hash = h), route);
     await waitForAppState(page, 'ready');
     await expect(page.locator('.split-main, [data-testid="overview"], [data-testid="query-view"]').first()).toBeVisible();
-    seen.push(await page.locator('body').evaluate((b) => (b as HTMLElement).innerText + [...b.querySelectorAll('[title]')].map((e) => e.getAttribute('title')).join('\n')));
+    seen.push(
+      await page
+        .locator('body')
+        .evaluate((b) => (b as HTMLElement).innerText + [...b.querySelectorAll('[title]')].map((e) => e.getAttribute('title')).join('\n')),
+    );
   }
   const all = seen.join('\n');
   expect(all).not.toContain('next to _metadata in _metadata');

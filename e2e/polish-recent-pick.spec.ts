@@ -13,7 +13,10 @@ let zip: string;
 test.beforeAll(() => {
   const dir = mkdtempSync(path.join(tmpdir(), 'spi-recent-pick-'));
   const entries: Record<string, Uint8Array> = {};
-  for (const [folder, name] of [[FIRST, 'hashmap-2.3'], [SECOND, 'rocksdb-1.20']] as const) {
+  for (const [folder, name] of [
+    [FIRST, 'hashmap-2.3'],
+    [SECOND, 'rocksdb-1.20'],
+  ] as const) {
     for (const f of listFiles(folder)) entries[`jobs/${name}/${f}`] = new Uint8Array(readFileSync(path.join(folder, f)));
   }
   zip = path.join(dir, 'two-savepoints.zip');
@@ -34,7 +37,10 @@ test('reopening a picked savepoint from Recent sessions opens the same pick, wit
   await waitForAppState(page, 'empty');
   const recent = page.getByRole('region', { name: 'Recent sessions' }).locator('tbody tr');
   await expect(recent.first()).toContainText('jobs/rocksdb-1.20/_metadata');
-  await recent.first().getByRole('button', { name: /^Reopen/ }).click();
+  await recent
+    .first()
+    .getByRole('button', { name: /^Reopen/ })
+    .click();
   await waitForAppState(page, 'ready');
   await expect(picker).toHaveCount(0);
   await expect(page.getByTestId('savepoint-chip')).toContainText('two-savepoints.zip › jobs/rocksdb-1.20/_metadata');

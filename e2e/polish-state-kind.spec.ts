@@ -4,7 +4,7 @@ import { waitForAppState } from './helpers';
 /** The demo's broadcast state `rules` (operator 732aacc5…): its kind said once, not as "broadcast BROADCAST". */
 const RULES_OP = '732aacc57f1a1cd4ab51694dd9eed722';
 
-test('a state\'s kind is said once: the Query view\'s Kind column and the State view\'s heading', async ({ page }) => {
+test("a state's kind is said once: the Query view's Kind column and the State view's heading", async ({ page }) => {
   await page.goto('/?demo&target=1.x#/query');
   await waitForAppState(page, 'ready');
   const rows = page.getByTestId('query-state-row');

@@ -22,12 +22,16 @@ async function expectChipWhole(page: Page, testId: string, text: string) {
   await expect(chip).toContainText(text);
   const m = await page.evaluate((id) => {
     const chip = document.querySelector(`[data-testid="${id}"]`)!;
-    const cut = [chip, ...chip.querySelectorAll('*')].filter((e) => (e as HTMLElement).scrollWidth > (e as HTMLElement).clientWidth + 0.5).map((e) => e.className || e.tagName);
+    const cut = [chip, ...chip.querySelectorAll('*')]
+      .filter((e) => (e as HTMLElement).scrollWidth > (e as HTMLElement).clientWidth + 0.5)
+      .map((e) => e.className || e.tagName);
     const c = chip.getBoundingClientRect();
-    const over = [...document.querySelectorAll('.topbar > *:not(.inputs)')].filter((o) => {
-      const b = o.getBoundingClientRect();
-      return b.left < c.right && c.left < b.right && b.top < c.bottom && c.top < b.bottom;
-    }).map((o) => o.className);
+    const over = [...document.querySelectorAll('.topbar > *:not(.inputs)')]
+      .filter((o) => {
+        const b = o.getBoundingClientRect();
+        return b.left < c.right && c.left < b.right && b.top < c.bottom && c.top < b.bottom;
+      })
+      .map((o) => o.className);
     return { cut, over, right: c.right, width: window.innerWidth };
   }, testId);
   expect(m.cut, `cut in ${testId}`).toEqual([]);
@@ -40,7 +44,12 @@ for (const width of [1400, 1280, 1024]) {
     await page.setViewportSize({ width, height: 800 });
     await page.goto('/?demo&target=1.x');
     await waitForAppState(page, 'ready');
-    await expect(page.getByRole('button', { name: 'HTML' }).or(page.getByText('HTML', { exact: true })).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('button', { name: 'HTML' })
+        .or(page.getByText('HTML', { exact: true }))
+        .first(),
+    ).toBeVisible();
     await expectChipWhole(page, 'schema-chip', 'events-changed.binpb');
     await expectChipWhole(page, 'savepoint-chip', 'flink-1.20-hashmap-canonical-savepoint');
     await page.locator('.topbar').screenshot({ path: `/tmp/shots/polish-topbar-demo-${width}.png` });

@@ -20,11 +20,17 @@ async function openBench(page: Page): Promise<void> {
 
 test.describe('a long step', () => {
   test.beforeAll(() => {
-    execFileSync(path.resolve(process.cwd(), 'node_modules/.bin/tsx'), [path.resolve(process.cwd(), 'bench/generate/main.ts'), BENCH, '256MiB', '2'], { stdio: 'ignore' });
-    execFileSync(path.resolve(process.cwd(), 'node_modules/.bin/buf'), ['build', path.resolve(process.cwd(), 'bench/generate'), '--exclude-source-info', '-o', SCHEMA], {
+    execFileSync(path.resolve(process.cwd(), 'node_modules/.bin/tsx'), [path.resolve(process.cwd(), 'bench/generate/main.ts'), BENCH, '256MiB', '2'], {
       stdio: 'ignore',
-      env: { ...process.env, BUF_CACHE_DIR: path.join(tmpdir(), 'bench-buf-cache') },
     });
+    execFileSync(
+      path.resolve(process.cwd(), 'node_modules/.bin/buf'),
+      ['build', path.resolve(process.cwd(), 'bench/generate'), '--exclude-source-info', '-o', SCHEMA],
+      {
+        stdio: 'ignore',
+        env: { ...process.env, BUF_CACHE_DIR: path.join(tmpdir(), 'bench-buf-cache') },
+      },
+    );
   });
 
   test('opening reads headers only; a state scan is asked for, shows its phase and bytes, can be cancelled, and run again', async ({ page }) => {
@@ -124,7 +130,11 @@ test.describe('a long step', () => {
     const exported = readFileSync((await dl.path())!, 'utf8');
     let cli: string;
     try {
-      cli = execFileSync(path.resolve(process.cwd(), 'node_modules/.bin/tsx'), [path.resolve(process.cwd(), 'src/cli/main.ts'), 'check', path.basename(BENCH), '--descriptors', SCHEMA, '--format', 'json'], { cwd: path.dirname(BENCH), encoding: 'utf8' });
+      cli = execFileSync(
+        path.resolve(process.cwd(), 'node_modules/.bin/tsx'),
+        [path.resolve(process.cwd(), 'src/cli/main.ts'), 'check', path.basename(BENCH), '--descriptors', SCHEMA, '--format', 'json'],
+        { cwd: path.dirname(BENCH), encoding: 'utf8' },
+      );
     } catch (e) {
       // exit code 1 = not compatible; the report is still on stdout
       cli = (e as { stdout: string }).stdout;

@@ -54,7 +54,10 @@ async function openQueryView(page: Page): Promise<void> {
 
 const stateRow = (page: Page, name: string) => page.getByTestId('query-state-row').filter({ has: page.getByRole('cell', { name, exact: true }) });
 
-test('Export state streams the worker\'s chunks into the chosen file (File System Access API) as they are made, and Cancel stops the export and discards the file', async ({ page, baseURL }) => {
+test("Export state streams the worker's chunks into the chosen file (File System Access API) as they are made, and Cancel stops the export and discards the file", async ({
+  page,
+  baseURL,
+}) => {
   const foreign = watchForeignRequests(page, baseURL!);
   await page.addInitScript(PICKER_STUB);
   await page.goto('/');
@@ -94,7 +97,12 @@ test('Export state streams the worker\'s chunks into the chosen file (File Syste
   const cliFile = path.join(dir, 'events-by-name.parquet');
   const operator = table.replace(/^op_([0-9a-f]{8})__.*$/, '$1');
   const metadataOperator = await findOperatorId(operator);
-  expect(await runCli(['export', DEMO, '--operator', metadataOperator, '--state', 'events-by-name', '--format', 'parquet', '--output', cliFile, '--quiet'], { stdout: () => undefined, stderr: () => undefined })).toBe(0);
+  expect(
+    await runCli(['export', DEMO, '--operator', metadataOperator, '--state', 'events-by-name', '--format', 'parquet', '--output', cliFile, '--quiet'], {
+      stdout: () => undefined,
+      stderr: () => undefined,
+    }),
+  ).toBe(0);
   expect(streamed.equals(readFileSync(cliFile))).toBe(true);
 
   // Cancel while a write is pending: the file is aborted, never closed, nothing more is written, and the worker is free again
@@ -125,11 +133,19 @@ test('Export state streams the worker\'s chunks into the chosen file (File Syste
   await expect(page.getByTestId('export-notice')).toContainText(`${table}.jsonl: 24 rows`);
   log = await pickerLog(page);
   expect(log.closed).toBe(true);
-  expect(Buffer.concat(log.chunks.map((c) => Buffer.from(c))).toString().trim().split('\n')).toHaveLength(24);
+  expect(
+    Buffer.concat(log.chunks.map((c) => Buffer.from(c)))
+      .toString()
+      .trim()
+      .split('\n'),
+  ).toHaveLength(24);
   expect(foreign).toEqual([]);
 });
 
-test('Query view: results in the virtualized table and downloadable; a query error and an unknown column show DuckDB\'s message; a state that is not decodable shows its reason', async ({ page, baseURL }) => {
+test("Query view: results in the virtualized table and downloadable; a query error and an unknown column show DuckDB's message; a state that is not decodable shows its reason", async ({
+  page,
+  baseURL,
+}) => {
   const foreign = watchForeignRequests(page, baseURL!);
   await page.goto('/');
   await waitForAppState(page, 'empty');
@@ -150,7 +166,9 @@ test('Query view: results in the virtualized table and downloadable; a query err
   expect(drawn).toBeGreaterThan(0);
   expect(drawn).toBeLessThanOrEqual(24);
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-result').click()]);
-  const lines = readFileSync((await csv.path())!, 'utf8').trim().split(/\r?\n/);
+  const lines = readFileSync((await csv.path())!, 'utf8')
+    .trim()
+    .split(/\r?\n/);
   expect(lines[0]).toBe('key,element_index,id');
   expect(lines).toHaveLength(25);
   // event 0's id is proto3's default: not set, so NULL (sorted last), as parquet-protobuf writes it
@@ -189,7 +207,9 @@ test('Query view: results in the virtualized table and downloadable; a query err
   await waitForAppState(page, 'ready');
   await openQueryView(page);
   const lastEvent = stateRow(page, 'last-event');
-  await expect(lastEvent.getByTestId('query-state-status')).toHaveText('not readable: unknown serializer snapshot io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshoX v1');
+  await expect(lastEvent.getByTestId('query-state-status')).toHaveText(
+    'not readable: unknown serializer snapshot io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshoX v1',
+  );
   await expect(lastEvent.getByTestId('export-state')).toBeDisabled();
   await page.getByTestId('load-tables').click();
   // the readable states (the timers) become tables; the undecodable ones do not, and a query on one says so
@@ -201,7 +221,9 @@ test('Query view: results in the virtualized table and downloadable; a query err
   await page.getByTestId('sql').fill(`SELECT count(*) FROM ${lastTable}`);
   await page.getByTestId('run-sql').click();
   await expect(page.getByTestId('query-error')).toContainText(`Catalog Error: Table with name ${lastTable} does not exist`);
-  await expect(page.getByTestId('query-error')).toContainText(`— ${lastTable} is state "last-event", not readable: unknown serializer snapshot io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshoX v1`);
+  await expect(page.getByTestId('query-error')).toContainText(
+    `— ${lastTable} is state "last-event", not readable: unknown serializer snapshot io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshoX v1`,
+  );
   await page.screenshot({ path: '/tmp/shots/query-not-decodable.png', fullPage: true });
   expect(foreign).toEqual([]);
 });

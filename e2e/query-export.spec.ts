@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from './test';
 import { waitForAppState, watchForeignRequests } from './helpers';
 
-test('the Query view loads the demo states into DuckDB-WASM, runs the example queries, shows DuckDB\'s errors and exports a state', async ({ page, baseURL }) => {
+test("the Query view loads the demo states into DuckDB-WASM, runs the example queries, shows DuckDB's errors and exports a state", async ({
+  page,
+  baseURL,
+}) => {
   const foreign = watchForeignRequests(page, baseURL!);
   const cspViolations: string[] = [];
   page.on('console', (m) => {
@@ -40,7 +43,11 @@ test('the Query view loads the demo states into DuckDB-WASM, runs the example qu
   await expect(page.getByTestId('query-row').first().locator('span').nth(2)).toHaveText(/^\d+$/);
   // every fixture event carries unknown field 100: every row of the examples' table has unknown fields
   const examplesOn = await page.getByTestId('query-example-table').inputValue();
-  const examplesRows = (await page.getByTestId('query-state-row').filter({ has: page.getByRole('cell', { name: examplesOn, exact: true }) }).getByTestId('query-state-status').textContent())!;
+  const examplesRows = (await page
+    .getByTestId('query-state-row')
+    .filter({ has: page.getByRole('cell', { name: examplesOn, exact: true }) })
+    .getByTestId('query-state-status')
+    .textContent())!;
   await page.getByRole('button', { name: 'Values with unknown fields' }).click();
   await expect(page.getByTestId('query-summary')).toContainText(`${examplesRows} in`);
   await page.screenshot({ path: '/tmp/shots/query-unknown-fields.png', fullPage: true });
@@ -64,7 +71,9 @@ test('the Query view loads the demo states into DuckDB-WASM, runs the example qu
   await lastEvent.getByTestId('export-state').click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(`${table}.jsonl`);
-  const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n');
+  const lines = readFileSync((await download.path())!, 'utf8')
+    .trim()
+    .split('\n');
   expect(lines.length).toBe(5);
   expect(JSON.parse(lines[0]!)).toMatchObject({ namespace: 'VoidNamespace', unknownFields: [{ number: 100, wireType: 0 }] });
   await expect(page.getByTestId('export-notice')).toContainText(`${table}.jsonl: 5 rows`);

@@ -23,7 +23,12 @@ test('the Query view brings its result and its errors into view, whatever the nu
 test('the examples run on the table the user picks; an operator-state table counts per subtask, since it has no key group', async ({ page }) => {
   await openDemoQuery(page);
   const tableOf = async (state: string) =>
-    (await page.getByTestId('query-state-row').filter({ has: page.getByRole('cell', { name: state, exact: true }) }).getByRole('cell').first().textContent())!;
+    (await page
+      .getByTestId('query-state-row')
+      .filter({ has: page.getByRole('cell', { name: state, exact: true }) })
+      .getByRole('cell')
+      .first()
+      .textContent())!;
   const rules = await tableOf('rules');
   const byName = await tableOf('events-by-name');
   const picker = page.getByTestId('query-example-table');

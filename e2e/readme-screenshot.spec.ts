@@ -1,7 +1,7 @@
 import { expect, test } from './test';
 import { waitForAppState } from './helpers';
 
-test('the demo\'s values view shows a decoded Protobuf value with its unknown field highlighted', async ({ page }) => {
+test("the demo's values view shows a decoded Protobuf value with its unknown field highlighted", async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 860 });
   await page.goto('/?demo&target=1.x#/values?op=6d821971c3bfd7ae2c972e89d7414f7c&state=last-event&entry=0');
   await waitForAppState(page, 'ready');
@@ -12,7 +12,7 @@ test('the demo\'s values view shows a decoded Protobuf value with its unknown fi
 });
 
 /** Keeps docs/app-screenshot.png current when run with UPDATE_SCREENSHOT=1 (the README shows it). */
-test('the demo\'s compatibility view leads with the value-aware callout and the library-line explanation', async ({ page }) => {
+test("the demo's compatibility view leads with the value-aware callout and the library-line explanation", async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/?demo&target=1.x#/compat?op=6d821971c3bfd7ae2c972e89d7414f7c&state=last-event');
   await waitForAppState(page, 'ready');

@@ -19,7 +19,9 @@ test("a Protobuf state's saved schema downloads as the descriptor set its snapsh
   expect(sha256).toMatch(/^[0-9a-f]{64}$/);
   const button = view.getByTestId('download-saved-schema').first();
   await expect(button).toHaveAccessibleName('Download the saved schema of fixtures.events.Event');
-  await expect(button).toHaveAccessibleDescription(/savepoint-inspector compare <new\.binpb> --against fixtures\.events\.Event\.saved\.binpb --root fixtures\.events\.Event/);
+  await expect(button).toHaveAccessibleDescription(
+    /savepoint-inspector compare <new\.binpb> --against fixtures\.events\.Event\.saved\.binpb --root fixtures\.events\.Event/,
+  );
   await button.scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/shots/state-saved-schema.png' });
   const [dl] = await Promise.all([page.waitForEvent('download'), button.click()]);

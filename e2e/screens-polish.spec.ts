@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect, test } from './test';
 import { HAVE_SHARED_SAVEPOINTS, installContrastHelpers, waitForAppState, type WcagHelpers } from './helpers';
 
-test('the progress bar over the page leaves the views\' menu uncovered', async ({ page }) => {
+test("the progress bar over the page leaves the views' menu uncovered", async ({ page }) => {
   await page.goto('/?demo&target=1.x');
   await waitForAppState(page, 'ready');
   // the app's bar, as drawn while a step runs (its CSS decides where it lies)
@@ -58,7 +58,9 @@ test('a changelog checkpoint: its format read from the state files, its in-memor
   test.skip(!HAVE_SHARED_SAVEPOINTS, 'needs ../shared/real-savepoints-defects');
   await page.goto('/?target=1.x');
   await waitForAppState(page, 'empty');
-  await page.getByTestId('folder-input').setInputFiles(path.resolve(process.cwd(), '../shared/real-savepoints-defects/new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint'));
+  await page
+    .getByTestId('folder-input')
+    .setInputFiles(path.resolve(process.cwd(), '../shared/real-savepoints-defects/new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint'));
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('ov-format')).toHaveText('Formatchangelogfrom the state files; a checkpoint records no savepoint format');
   const row = page.getByTestId('operator-row').filter({ hasText: 'd5c8b168c6cbfe8c507a10f88b325243' });
@@ -71,17 +73,22 @@ test('an incremental RocksDB checkpoint and a Flink 1.12 savepoint: the format r
   test.skip(!HAVE_SHARED_SAVEPOINTS, 'needs ../shared/real-savepoints-defects');
   await page.goto('/?target=1.x');
   await waitForAppState(page, 'empty');
-  await page.getByTestId('folder-input').setInputFiles(path.resolve(process.cwd(), '../shared/real-savepoints-defects/new-stateful-udf-migration-itcase-flink1.18-rocksdb-checkpoint'));
+  await page
+    .getByTestId('folder-input')
+    .setInputFiles(path.resolve(process.cwd(), '../shared/real-savepoints-defects/new-stateful-udf-migration-itcase-flink1.18-rocksdb-checkpoint'));
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('ov-format')).toHaveText('FormatRocksDB nativefrom the state files (SST); a checkpoint records no savepoint format');
   await page.getByRole('button', { name: 'Close' }).click();
   await waitForAppState(page, 'empty');
-  await page.getByTestId('dropzone').getByTestId('folder-input').setInputFiles(path.resolve(process.cwd(), '../shared/real-savepoints-defects/new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint'));
+  await page
+    .getByTestId('dropzone')
+    .getByTestId('folder-input')
+    .setInputFiles(path.resolve(process.cwd(), '../shared/real-savepoints-defects/new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint'));
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('ov-format')).toHaveText('FormatCANONICALfrom the state files (full snapshot); this _metadata records no format');
 });
 
-test('the Schema diff legend\'s swatches stand out from the panel (WCAG 1.4.11: 3:1 for a graphical mark)', async ({ page }) => {
+test("the Schema diff legend's swatches stand out from the panel (WCAG 1.4.11: 3:1 for a graphical mark)", async ({ page }) => {
   await installContrastHelpers(page);
   await page.goto('/?demo&target=1.x#/diff');
   await waitForAppState(page, 'ready');
@@ -105,7 +112,7 @@ test('the Schema diff legend\'s swatches stand out from the panel (WCAG 1.4.11: 
   await legend.screenshot({ path: '/tmp/shots/diff-legend.png' });
 });
 
-test('the header shows the savepoint\'s whole name beside the verdict and the export buttons (1400 px wide)', async ({ page }) => {
+test("the header shows the savepoint's whole name beside the verdict and the export buttons (1400 px wide)", async ({ page }) => {
   await page.goto('/?demo&target=1.x');
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('overall-verdict')).toBeVisible();
@@ -113,6 +120,11 @@ test('the header shows the savepoint\'s whole name beside the verdict and the ex
   await expect(name).toHaveText('flink-1.20-hashmap-canonical-savepoint');
   expect(await name.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
   // the schema's name stays readable too, at least its start
-  expect(await page.getByTestId('schema-chip').locator('.mono').evaluate((e) => e.clientWidth)).toBeGreaterThan(60);
+  expect(
+    await page
+      .getByTestId('schema-chip')
+      .locator('.mono')
+      .evaluate((e) => e.clientWidth),
+  ).toBeGreaterThan(60);
   await page.locator('header.topbar').screenshot({ path: '/tmp/shots/header-names.png' });
 });

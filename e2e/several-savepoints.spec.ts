@@ -17,7 +17,10 @@ let zip: string;
 test.beforeAll(() => {
   const dir = mkdtempSync(path.join(tmpdir(), 'spi-several-'));
   const entries: Record<string, Uint8Array> = {};
-  for (const [folder, name] of [[FIRST, 'hashmap-2.3'], [SECOND, 'rocksdb-1.20']] as const) {
+  for (const [folder, name] of [
+    [FIRST, 'hashmap-2.3'],
+    [SECOND, 'rocksdb-1.20'],
+  ] as const) {
     for (const f of listFiles(folder)) entries[`jobs/${name}/${f}`] = new Uint8Array(readFileSync(path.join(folder, f)));
   }
   zip = path.join(dir, 'two-savepoints.zip');

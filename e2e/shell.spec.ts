@@ -39,7 +39,10 @@ test('a lone descriptor set is taken as the new schema and the app asks for the 
   await expect(page.getByRole('region', { name: 'Recent sessions' }).locator('tbody tr')).toHaveCount(0);
   await page.screenshot({ path: '/tmp/shots/schema-first.png' });
   // the savepoint added next is checked against that schema
-  await page.getByTestId('dropzone').getByTestId('folder-input').setInputFiles(path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint'));
+  await page
+    .getByTestId('dropzone')
+    .getByTestId('folder-input')
+    .setInputFiles(path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint'));
   await waitForAppState(page, 'ready');
   await expect(page.getByTestId('schema-chip')).toContainText('new.binpb');
   await expect(page.getByTestId('overall-verdict')).toHaveText('not restorable');

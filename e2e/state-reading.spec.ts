@@ -35,7 +35,9 @@ test('never silent: every state says how far it was read, on the Overview, in th
   await waitForAppState(page, 'empty');
   await page.getByTestId('file-input').setInputFiles([METADATA]);
   await waitForAppState(page, 'ready');
-  await expect(page.getByTestId('reading-summary-line')).toContainText('5 states: 0 read, 0 partly decoded, 5 not read; 6 subtask streams whose states could not even be listed');
+  await expect(page.getByTestId('reading-summary-line')).toContainText(
+    '5 states: 0 read, 0 partly decoded, 5 not read; 6 subtask streams whose states could not even be listed',
+  );
   await expect(page.getByTestId('streams-not-read').first()).toHaveText(/subtask streams? not listed/);
   await page.screenshot({ path: '/tmp/shots/reading-lone-metadata.png' });
 });

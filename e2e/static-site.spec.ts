@@ -108,7 +108,11 @@ test.describe('the build as a static site, served from a subpath', () => {
     expect(meta, 'a CSP meta in index.html').not.toBeNull();
     expect(meta![1]).toBe(metaContentSecurityPolicy());
     // the header's policy without frame-ancestors (a meta cannot carry it), directive for directive
-    expect(meta![1].split('; ')).toEqual(buildContentSecurityPolicy(null).split('; ').filter((d) => !d.startsWith('frame-ancestors')));
+    expect(meta![1].split('; ')).toEqual(
+      buildContentSecurityPolicy(null)
+        .split('; ')
+        .filter((d) => !d.startsWith('frame-ancestors')),
+    );
     expect(html).not.toMatch(/(src|href)="\/(?!\/)/);
     expect(html).not.toMatch(/["'(]\/assets\//);
     expect(html).toMatch(/src="\.\/assets\//);
@@ -134,7 +138,10 @@ test.describe('the build as a static site, served from a subpath', () => {
       await host.close();
     });
 
-    test('a verdict and the Query view (worker and WebAssembly from the subpath), then offline: the app loads and opens a savepoint', async ({ page, context }) => {
+    test('a verdict and the Query view (worker and WebAssembly from the subpath), then offline: the app loads and opens a savepoint', async ({
+      page,
+      context,
+    }) => {
       const app = `${host.origin}${SUBPATH}`;
       await page.addInitScript(() => {
         const seen: string[] = [];
@@ -149,7 +156,9 @@ test.describe('the build as a static site, served from a subpath', () => {
       // the meta policy holds the app to nothing it does, and is in force without any header
       expect(await violations()).toEqual([]);
       const blocked = await page.evaluate(async () => {
-        const violation = new Promise<string>((resolve) => document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true }));
+        const violation = new Promise<string>((resolve) =>
+          document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true }),
+        );
         await fetch('http://127.0.0.1:9/elsewhere').catch(() => undefined);
         return violation;
       });

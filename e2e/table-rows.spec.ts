@@ -9,7 +9,9 @@ const AGG_OP = '23eaad2bb152dd975bbc63554c2ca61f';
 
 test.skip(!existsSync(GROUP_AGGREGATE), 'needs ../shared/real-savepoints-defects');
 
-test("Table/SQL state: the values table shows a row key and a row value as typed columns, one per field of the RowType, with the row kind", async ({ page }) => {
+test('Table/SQL state: the values table shows a row key and a row value as typed columns, one per field of the RowType, with the row kind', async ({
+  page,
+}) => {
   await page.goto('/?target=1.x');
   await waitForAppState(page, 'empty');
   await page.getByTestId('file-input').setInputFiles([GROUP_AGGREGATE]);
@@ -22,7 +24,10 @@ test("Table/SQL state: the values table shows a row key and a row value as typed
   await expect(table.getByTestId('value-column')).toHaveText(['f0 BIGINT', 'f1 BIGINT', 'f2 BIGINT', 'f3 VARCHAR(2147483647)']);
   const rows = table.getByTestId('entry-row');
   await expect(rows).toHaveCount(2);
-  const cells = async (i: number) => [await rows.nth(i).getByTestId('row-kind').textContent(), ...(await rows.nth(i).getByTestId('row-cell').allTextContents())];
+  const cells = async (i: number) => [
+    await rows.nth(i).getByTestId('row-kind').textContent(),
+    ...(await rows.nth(i).getByTestId('row-cell').allTextContents()),
+  ];
   await expect.poll(() => cells(0)).toEqual(['+I', '2', '2', '4', '2', '"Hello"']);
   await expect.poll(() => cells(1)).toEqual(['+I', '1', '1', '0', '0', '"Hi"']);
   await expect(page.getByTestId('failure')).toHaveCount(0);

@@ -7,7 +7,9 @@ const KRYO_SAVEPOINT = path.resolve(process.cwd(), 'fixtures/kryo-savepoints/fli
 const KRYO_SCHEMA = path.resolve(process.cwd(), 'fixtures/kryo-savepoints/events.binpb');
 const SCHEMA = path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb');
 
-test('a target question whose two answers give the same verdict is not asked: Kryo-held Protobuf shows its verdict, badge and title at once', async ({ page }) => {
+test('a target question whose two answers give the same verdict is not asked: Kryo-held Protobuf shows its verdict, badge and title at once', async ({
+  page,
+}) => {
   await page.goto('/');
   await waitForAppState(page, 'empty');
   await page.getByTestId('folder-input').setInputFiles(KRYO_SAVEPOINT);

@@ -27,7 +27,10 @@ function copyWithoutSstFiles(): string {
   return folder;
 }
 
-test('a RocksDB native savepoint whose SST files are missing never looks complete: the missing files in one sentence on Overview, and "values not read" instead of "No value warnings"', async ({ page, baseURL }) => {
+test('a RocksDB native savepoint whose SST files are missing never looks complete: the missing files in one sentence on Overview, and "values not read" instead of "No value warnings"', async ({
+  page,
+  baseURL,
+}) => {
   const foreign = watchForeignRequests(page, baseURL!);
   await page.goto('/?target=1.x');
   await waitForAppState(page, 'empty');

@@ -4,7 +4,9 @@ import { waitForAppState } from './helpers';
 const NOT_RESTORABLE_REASON =
   'All 9 Protobuf states were written by the 0.x serializer, which the 1.x library cannot read: 1.0.0 removed the 0.x snapshot classes, so Flink fails the restore; start with fresh state or replay the input.';
 
-test('the demo asks which library line the new job runs, keeps the answer in the URL, and leads with the verdict, its reason and what changed', async ({ page }) => {
+test('the demo asks which library line the new job runs, keeps the answer in the URL, and leads with the verdict, its reason and what changed', async ({
+  page,
+}) => {
   await page.goto('/?demo');
   await waitForAppState(page, 'ready');
   // nothing is assumed: the question comes first, each answer previews its verdict, no verdict and no export yet
@@ -60,7 +62,9 @@ test('the demo asks which library line the new job runs, keeps the answer in the
   await expect(compatHeadline.getByTestId('verdict-reason')).toHaveText(
     /^None of the 9 Protobuf states can be restored with the new schema; first, large-event: Normalized descriptor set differs from the saved one \(0\.x accepts only an identical schema\)/,
   );
-  await expect(compatHeadline.getByTestId('schema-change').first()).toHaveText('not identical Field 100 (legacy_score) is added to fixtures.events.Event · 8 of 9 states reach it; not rules');
+  await expect(compatHeadline.getByTestId('schema-change').first()).toHaveText(
+    'not identical Field 100 (legacy_score) is added to fixtures.events.Event · 8 of 9 states reach it; not rules',
+  );
   await page.screenshot({ path: '/tmp/shots/verdict-first-compat-0x.png' });
 });
 

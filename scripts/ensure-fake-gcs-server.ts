@@ -20,14 +20,22 @@ export { hasGo } from './ensure-go-tool';
 
 export const FAKE_GCS_SERVER_VERSION = 'v1.56.1';
 /** a cold build (module download and compile) takes several minutes on a 2-core machine */
-const FAKE_GCS_SERVER: GoTool = { name: 'fake-gcs-server', module: 'github.com/fsouza/fake-gcs-server', version: FAKE_GCS_SERVER_VERSION, binary: 'fake-gcs-server', binEnv: 'FAKE_GCS_SERVER_BIN', buildTimeoutMs: 30 * 60 * 1000 };
+const FAKE_GCS_SERVER: GoTool = {
+  name: 'fake-gcs-server',
+  module: 'github.com/fsouza/fake-gcs-server',
+  version: FAKE_GCS_SERVER_VERSION,
+  binary: 'fake-gcs-server',
+  binEnv: 'FAKE_GCS_SERVER_BIN',
+  buildTimeoutMs: 30 * 60 * 1000,
+};
 
 type Env = Record<string, string | undefined>;
 
 /** The binary, when it is already there (no build). */
 export const findFakeGcsServer = (env: Env = process.env): string | undefined => findGoTool(FAKE_GCS_SERVER, env);
 /** The fake-gcs-server binary: the cached one, or one built now; undefined when there is none and `go` is absent. */
-export const ensureFakeGcsServer = (env: Env = process.env, log?: (line: string) => void): Promise<string | undefined> => ensureGoTool(FAKE_GCS_SERVER, env, log);
+export const ensureFakeGcsServer = (env: Env = process.env, log?: (line: string) => void): Promise<string | undefined> =>
+  ensureGoTool(FAKE_GCS_SERVER, env, log);
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const bin = await ensureFakeGcsServer();

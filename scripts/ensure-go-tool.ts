@@ -57,7 +57,11 @@ export function findGoTool(tool: GoTool, env: Env = process.env): string | undef
  * The tool's binary: the cached one, or one built now with `go install` (GOTOOLCHAIN=local: never a
  * toolchain download). Undefined when there is none and `go` is absent. A failed build throws with Go's output.
  */
-export async function ensureGoTool(tool: GoTool, env: Env = process.env, log = (line: string): void => void process.stderr.write(`${line}\n`)): Promise<string | undefined> {
+export async function ensureGoTool(
+  tool: GoTool,
+  env: Env = process.env,
+  log = (line: string): void => void process.stderr.write(`${line}\n`),
+): Promise<string | undefined> {
   const found = findGoTool(tool, env);
   if (found !== undefined || env[tool.binEnv]) return found;
   if (!hasGo()) return undefined;
@@ -74,7 +78,8 @@ export async function ensureGoTool(tool: GoTool, env: Env = process.env, log = (
       if ((e as { code?: unknown }).code !== 'EEXIST') throw e;
       const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       if (age > staleLockMs) rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() - started > staleLockMs) throw new Error(`waited ${Math.round(staleLockMs / 60000)} min for another build of ${tool.name} (${lock})`, { cause: e });
+      else if (Date.now() - started > staleLockMs)
+        throw new Error(`waited ${Math.round(staleLockMs / 60000)} min for another build of ${tool.name} (${lock})`, { cause: e });
       await new Promise((r) => setTimeout(r, 2000));
       const built = findGoTool(tool, env);
       if (built !== undefined) return built;

@@ -21,7 +21,14 @@ export { hasGo } from './ensure-go-tool';
 export const VERSITYGW_MODULE = 'github.com/versity/versitygw/cmd/versitygw';
 export const VERSITYGW_VERSION = 'v1.8.0';
 /** a cold build (module download and compile) took ~12 minutes on a 2-core machine */
-const VERSITYGW: GoTool = { name: 'versitygw', module: VERSITYGW_MODULE, version: VERSITYGW_VERSION, binary: 'versitygw', binEnv: 'VERSITYGW_BIN', buildTimeoutMs: 30 * 60 * 1000 };
+const VERSITYGW: GoTool = {
+  name: 'versitygw',
+  module: VERSITYGW_MODULE,
+  version: VERSITYGW_VERSION,
+  binary: 'versitygw',
+  binEnv: 'VERSITYGW_BIN',
+  buildTimeoutMs: 30 * 60 * 1000,
+};
 
 type Env = Record<string, string | undefined>;
 

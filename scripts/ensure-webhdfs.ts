@@ -59,7 +59,13 @@ export function findWebHdfs(env: Env = process.env): string | undefined {
   const dir = webHdfsCacheDir(env);
   const jar = path.join(dir, 'launcher.jar');
   if (!existsSync(jar) || !existsSync(path.join(dir, 'lib'))) return undefined;
-  return [jar, ...readdirSync(path.join(dir, 'lib')).filter((n) => n.endsWith('.jar')).sort().map((n) => path.join(dir, 'lib', n))].join(path.delimiter);
+  return [
+    jar,
+    ...readdirSync(path.join(dir, 'lib'))
+      .filter((n) => n.endsWith('.jar'))
+      .sort()
+      .map((n) => path.join(dir, 'lib', n)),
+  ].join(path.delimiter);
 }
 
 /**
@@ -82,7 +88,8 @@ export async function ensureWebHdfs(env: Env = process.env, log = (line: string)
       if ((e as { code?: unknown }).code !== 'EEXIST') throw e;
       const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       if (age > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() - started > STALE_LOCK_MS) throw new Error(`waited ${Math.round(STALE_LOCK_MS / 60000)} min for another build of the WebHDFS server (${lock})`, { cause: e });
+      else if (Date.now() - started > STALE_LOCK_MS)
+        throw new Error(`waited ${Math.round(STALE_LOCK_MS / 60000)} min for another build of the WebHDFS server (${lock})`, { cause: e });
       await new Promise((r) => setTimeout(r, 2000));
       const built = findWebHdfs(env);
       if (built !== undefined) return built;
@@ -95,7 +102,21 @@ export async function ensureWebHdfs(env: Env = process.env, log = (line: string)
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
     log(`building the WebHDFS test server (Hadoop ${HADOOP_VERSION} MiniDFSCluster) with Maven into ${dir} (once per machine; a few minutes)`);
-    await run('mvn', ['-B', '-q', '-f', path.join(PROJECT, 'pom.xml'), `-Dwebhdfs.build.dir=${path.join(tmp, 'target')}`, 'package', 'dependency:copy-dependencies', `-DoutputDirectory=${path.join(tmp, 'lib')}`, '-DincludeScope=runtime'], env);
+    await run(
+      'mvn',
+      [
+        '-B',
+        '-q',
+        '-f',
+        path.join(PROJECT, 'pom.xml'),
+        `-Dwebhdfs.build.dir=${path.join(tmp, 'target')}`,
+        'package',
+        'dependency:copy-dependencies',
+        `-DoutputDirectory=${path.join(tmp, 'lib')}`,
+        '-DincludeScope=runtime',
+      ],
+      env,
+    );
     renameSync(path.join(tmp, 'target', `webhdfs-minicluster-${LAUNCHER_VERSION}.jar`), path.join(tmp, 'launcher.jar'));
     rmSync(path.join(tmp, 'target'), { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });

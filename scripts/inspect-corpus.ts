@@ -19,7 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { checkBundleFreshness } from '../bin/is-bundle-fresh.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const folders = process.argv.length > 2 ? process.argv.slice(2) : ['../shared/flink-savepoints', '../shared/real-savepoints-defects'].map((f) => path.resolve(root, f));
+const folders =
+  process.argv.length > 2 ? process.argv.slice(2) : ['../shared/flink-savepoints', '../shared/real-savepoints-defects'].map((f) => path.resolve(root, f));
 
 /** Every folder under `dir` (itself included) that holds a `_metadata`, sorted. */
 function listSavepoints(dir: string): string[] {
@@ -49,9 +50,15 @@ interface Row {
 const work = mkdtempSync(path.join(tmpdir(), 'inspect-corpus-'));
 // a preload that writes the process's own CPU time (since it started) to a file when it exits
 const preload = path.join(work, 'cpu.cjs');
-writeFileSync(preload, "process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeFileSync(process.env.INSPECT_CORPUS_CPU, String((u.user + u.system) / 1000)); });\n");
+writeFileSync(
+  preload,
+  "process.on('exit', () => { const u = process.cpuUsage(); require('node:fs').writeFileSync(process.env.INSPECT_CORPUS_CPU, String((u.user + u.system) / 1000)); });\n",
+);
 const cli = path.join(root, 'bin', 'savepoint-inspector.mjs');
-const runner = checkBundleFreshness(path.join(root, 'dist-cli', 'savepoint-inspector.cjs'), path.join(root, 'dist-cli'), root) === 'fresh' ? 'the prebuilt CLI bundle' : 'the sources through tsx (run `npm run build:cli` for the bundle)';
+const runner =
+  checkBundleFreshness(path.join(root, 'dist-cli', 'savepoint-inspector.cjs'), path.join(root, 'dist-cli'), root) === 'fresh'
+    ? 'the prebuilt CLI bundle'
+    : 'the sources through tsx (run `npm run build:cli` for the bundle)';
 
 const rows: Row[] = [];
 try {
@@ -59,7 +66,11 @@ try {
     for (const sp of listSavepoints(folder)) {
       const cpuFile = path.join(work, 'cpu.txt');
       rmSync(cpuFile, { force: true });
-      const r = spawnSync(process.execPath, ['--require', preload, cli, 'inspect', sp, '--format', 'json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, INSPECT_CORPUS_CPU: cpuFile } });
+      const r = spawnSync(process.execPath, ['--require', preload, cli, 'inspect', sp, '--format', 'json'], {
+        encoding: 'utf8',
+        maxBuffer: 256 * 1024 * 1024,
+        env: { ...process.env, INSPECT_CORPUS_CPU: cpuFile },
+      });
       const cpuMs = existsSync(cpuFile) ? Number(readFileSync(cpuFile, 'utf8')) : NaN;
       const name = path.relative(path.dirname(folder), sp);
       let summary = { states: 0, decodedFully: 0, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 };
@@ -68,7 +79,17 @@ try {
       } catch {
         process.stderr.write(`${name}: no JSON (exit ${r.status}): ${r.stderr.trim().split('\n')[0]}\n`);
       }
-      rows.push({ savepoint: name, states: summary.states, fully: summary.decodedFully, partly: summary.partlyDecoded, notRead: summary.notRead, notScanned: summary.notScanned, streamsNotRead: summary.streamsNotRead, exit: r.status ?? -1, cpuMs });
+      rows.push({
+        savepoint: name,
+        states: summary.states,
+        fully: summary.decodedFully,
+        partly: summary.partlyDecoded,
+        notRead: summary.notRead,
+        notScanned: summary.notScanned,
+        streamsNotRead: summary.streamsNotRead,
+        exit: r.status ?? -1,
+        cpuMs,
+      });
     }
   }
 } finally {

@@ -72,14 +72,24 @@ async function listCases(): Promise<Case[]> {
     cases.push({ family: 'inspect', name: `inspect ${sp}`, argv: ['inspect', sp, '--format', 'json'] });
     for (const w of ['1', '2']) cases.push({ family: 'stats', name: `stats ${sp} w${w}`, argv: ['stats', sp, '--format', 'json', '--workers', w] });
     for (const set of sets) {
-      for (const target of ['0.x', '1.x']) cases.push({ family: 'check', name: `check ${sp} ${set} ${target}`, argv: ['check', sp, '--descriptors', set, '--target', target, '--format', 'json', '--workers', '1'] });
+      for (const target of ['0.x', '1.x'])
+        cases.push({
+          family: 'check',
+          name: `check ${sp} ${set} ${target}`,
+          argv: ['check', sp, '--descriptors', set, '--target', target, '--format', 'json', '--workers', '1'],
+        });
     }
     // dump every state that inspect names
     const inspected = await run(['inspect', sp, '--format', 'json', '--headers-only']);
     if (inspected.code !== 0) continue;
     const doc = JSON.parse(inspected.stdout) as { operators: { id: string; states: { name: string }[] }[] };
     for (const op of doc.operators) {
-      for (const st of op.states) cases.push({ family: 'dump', name: `dump ${sp} ${op.id} ${st.name}`, argv: ['dump', sp, '--operator', op.id, '--state', st.name, '--format', 'json', '--limit', '50'] });
+      for (const st of op.states)
+        cases.push({
+          family: 'dump',
+          name: `dump ${sp} ${op.id} ${st.name}`,
+          argv: ['dump', sp, '--operator', op.id, '--state', st.name, '--format', 'json', '--limit', '50'],
+        });
     }
   }
   return cases;
@@ -125,7 +135,9 @@ async function main(): Promise<void> {
     return;
   }
   const notRun = Object.keys(recorded).filter((k) => !(k in now) && (only === undefined || k.startsWith(`${only} `))).length;
-  console.log(`${cases.length - differ - missing} identical, ${differ} differ, ${missing} new (not recorded), ${notRun} recorded but not run (inputs absent) — ${counts}`);
+  console.log(
+    `${cases.length - differ - missing} identical, ${differ} differ, ${missing} new (not recorded), ${notRun} recorded but not run (inputs absent) — ${counts}`,
+  );
   if (!existsSync(shared)) console.log('../shared is absent: its savepoints were not run');
   process.exit(differ > 0 ? 1 : 0);
 }

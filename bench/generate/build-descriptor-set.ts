@@ -19,7 +19,10 @@ export function buildDescriptorSet(files: Readonly<Record<string, string>>, out?
       writeFileSync(path.join(src, name), text);
     }
     const target = out ?? path.join(dir, 'out.binpb');
-    execFileSync(BUF_BIN, ['build', src, '--exclude-source-info', '-o', target], { env: { ...process.env, BUF_CACHE_DIR: path.join(tmpdir(), 'bench-buf-cache') }, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(BUF_BIN, ['build', src, '--exclude-source-info', '-o', target], {
+      env: { ...process.env, BUF_CACHE_DIR: path.join(tmpdir(), 'bench-buf-cache') },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     return new Uint8Array(readFileSync(target));
   } finally {
     rmSync(dir, { recursive: true, force: true });

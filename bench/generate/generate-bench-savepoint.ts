@@ -71,7 +71,14 @@ export function ensureBenchSavepoint(options: BenchSavepointOptions): BenchSavep
   const manifestPath = path.join(options.dir, 'bench-manifest.json');
   if (existsSync(manifestPath)) {
     const m = JSON.parse(readFileSync(manifestPath, 'utf8')) as BenchSavepointManifest;
-    if (m.generatorVersion === GENERATOR_VERSION && m.targetBytes === options.targetBytes && m.parallelism === options.parallelism && m.seed === (options.seed ?? 1) && (m.gencodeDescriptors ?? false) === (options.gencodeDescriptors ?? false)) return m;
+    if (
+      m.generatorVersion === GENERATOR_VERSION &&
+      m.targetBytes === options.targetBytes &&
+      m.parallelism === options.parallelism &&
+      m.seed === (options.seed ?? 1) &&
+      (m.gencodeDescriptors ?? false) === (options.gencodeDescriptors ?? false)
+    )
+      return m;
   }
   return generateBenchSavepoint(options);
 }
@@ -173,7 +180,11 @@ function writeKeyGroupBlock(kg: number, keys: readonly number[], pool: readonly 
       const key = new ByteWriter().u8(kg).stringValue(`user-${k}`).u8(0).finish();
       if (i === run.length - 1) key[0] = key[0]! | END_OF_STATE_RUN_FLAG;
       const payload = pool[(k * (stateId + 1)) % pool.length]!;
-      w.i32(key.length).bytes(key).i32(4 + payload.length).i32(payload.length).bytes(payload);
+      w.i32(key.length)
+        .bytes(key)
+        .i32(4 + payload.length)
+        .i32(payload.length)
+        .bytes(payload);
       entries++;
     });
   });

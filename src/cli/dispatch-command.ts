@@ -50,7 +50,11 @@ export async function dispatchCommand(commands: readonly CliCommand[], argv: rea
     }
     await spoolStreamedInputs(command, parsed, io, cleanups);
     // an HTTP input's deadline for all its reads (SAVEPOINT_INSPECTOR_HTTP_DEADLINE) that passed is exit 2, whatever the command made of the failed reads
-    const run = () => command.run({ values: parsed.values, positionals: parsed.positionals, deprecated: deprecated.map((d) => d.spelling), atExit: (c) => cleanups.push(c) }, io);
+    const run = () =>
+      command.run(
+        { values: parsed.values, positionals: parsed.positionals, deprecated: deprecated.map((d) => d.spelling), atExit: (c) => cleanups.push(c) },
+        io,
+      );
     const { result, passed } = await runWithHttpDeadline(run);
     if (passed === undefined) return result;
     io.stderr(`${PROGRAM} ${command.name}: ${describeHttpDeadlinePassed(passed)}\n`);
@@ -98,7 +102,10 @@ async function spoolStreamedInputs(command: CliCommand, parsed: ParsedCommandLin
 function findCommand(commands: readonly CliCommand[], name: string, io: CliIo): CliCommand | undefined {
   const command = commands.find((c) => c.name === name);
   if (command !== undefined) return command;
-  const close = suggestName(name, commands.map((c) => c.name));
+  const close = suggestName(
+    name,
+    commands.map((c) => c.name),
+  );
   io.stderr(`${PROGRAM}: unknown command '${name}'${close === undefined ? '' : `; did you mean '${close}'?`}\nRun '${PROGRAM} help' for the commands.\n`);
   return undefined;
 }
@@ -126,7 +133,8 @@ function rewriteDeprecatedSpellings(command: CliCommand, args: readonly string[]
   const takesJson = command.formats?.includes('json') === true && !('json' in command.options);
   const takesFirst = 'limit' in command.options && !('first' in command.options);
   const note = (spelling: string, instead: string) => {
-    if (!deprecated.some((d) => d.spelling === spelling)) deprecated.push({ spelling, note: `warning: ${spelling} is deprecated, use ${instead} (the old spelling works until the next release)` });
+    if (!deprecated.some((d) => d.spelling === spelling))
+      deprecated.push({ spelling, note: `warning: ${spelling} is deprecated, use ${instead} (the old spelling works until the next release)` });
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -168,14 +176,26 @@ function parseCommandLine(command: CliCommand, args: readonly string[], io: CliI
       const unknown = loose.find((t) => t.kind === 'option' && !(t.name in options));
       const typed = unknown?.kind === 'option' ? unknown.rawName : '?';
       const known = Object.entries(options).flatMap(([n, o]) => [`--${n}`, ...(o.short === undefined ? [] : [`-${o.short}`])]);
-      const close = typed.startsWith('--') ? suggestName(typed, known.filter((k) => k.startsWith('--'))) : undefined;
+      const close = typed.startsWith('--')
+        ? suggestName(
+            typed,
+            known.filter((k) => k.startsWith('--')),
+          )
+        : undefined;
       io.stderr(`${PROGRAM}: unknown option '${typed}' for '${command.name}'${close === undefined ? '' : `; did you mean '${close}'?`}${hint}`);
       return undefined;
     }
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       // a string option without its value, or a value given to a flag (`--quiet=yes`)
-      const bad = loose.find((t) => t.kind === 'option' && t.name in options && (options[t.name]!.type === 'string' ? t.value === undefined : t.value !== undefined));
-      const what = bad?.kind === 'option' ? (options[bad.name]!.type === 'string' ? `option '${bad.rawName}' needs a value` : `option '${bad.rawName}' takes no value`) : 'an option value is missing';
+      const bad = loose.find(
+        (t) => t.kind === 'option' && t.name in options && (options[t.name]!.type === 'string' ? t.value === undefined : t.value !== undefined),
+      );
+      const what =
+        bad?.kind === 'option'
+          ? options[bad.name]!.type === 'string'
+            ? `option '${bad.rawName}' needs a value`
+            : `option '${bad.rawName}' takes no value`
+          : 'an option value is missing';
       io.stderr(`${PROGRAM} ${command.name}: ${what}${hint}`);
       return undefined;
     }

@@ -16,12 +16,14 @@ describe('colour on a terminal only, NO_COLOR and FORCE_COLOR honoured', () => {
     expect(shouldColor({ stdoutIsTTY: true })).toBe(false);
   });
 
-  it('paints verdicts, FAIL and WARNING lines, and inspect\'s status tags and closing line', () => {
+  it("paints verdicts, FAIL and WARNING lines, and inspect's status tags and closing line", () => {
     expect(colorReportText('Verdict: NOT RESTORABLE\n[compatible] a\n[INCOMPATIBLE] b\n  FAIL [X] y\n  WARNING [W] z\n')).toBe(
       'Verdict: \u001b[1m\u001b[31mNOT RESTORABLE\u001b[0m\n\u001b[32m[compatible]\u001b[0m a\n\u001b[31m[INCOMPATIBLE]\u001b[0m b\n  \u001b[31mFAIL\u001b[0m [X] y\n  \u001b[33mWARNING\u001b[0m [W] z\n',
     );
     expect(colorReportText('Schema compatibility: compatible\n')).toBe('Schema compatibility: \u001b[1m\u001b[32mcompatible\u001b[0m\n');
-    expect(colorInspectionText('- s [partly decoded: x]\n\n3 of 4 states decoded fully\n')).toBe('- s \u001b[33m[partly decoded: x]\u001b[0m\n\n\u001b[1m\u001b[33m3 of 4 states decoded fully\u001b[0m\n');
+    expect(colorInspectionText('- s [partly decoded: x]\n\n3 of 4 states decoded fully\n')).toBe(
+      '- s \u001b[33m[partly decoded: x]\u001b[0m\n\n\u001b[1m\u001b[33m3 of 4 states decoded fully\u001b[0m\n',
+    );
   });
 
   it('a terminal gets colour, a pipe (or NO_COLOR) none: the same report otherwise', async () => {

@@ -59,9 +59,13 @@ describe('the config file', () => {
     expect(error('check:\n  target: 2.x\n')).toBe('/r/c.yaml:2:11: expected target 0.x or 1.x, found 2.x');
     expect(error('check:\n  tagret: 1.x\n')).toBe('/r/c.yaml:2:3: unknown key check.tagret: expected target, newSettings, root, roots or ignore');
     expect(error('check:\n  newSettings:\n    maxMessageSize: -1\n')).toBe('/r/c.yaml:3:21: expected maxMessageSize to be a positive 32-bit integer, found -1');
-    expect(error('check:\n  ignore: [FIELD_TYPE_CHANGED]\n')).toBe("/r/c.yaml:2:12: FIELD_TYPE_CHANGED decides a state's verdict (rejected): only warning rules can be ignored (docs/rules.md)");
+    expect(error('check:\n  ignore: [FIELD_TYPE_CHANGED]\n')).toBe(
+      "/r/c.yaml:2:12: FIELD_TYPE_CHANGED decides a state's verdict (rejected): only warning rules can be ignored (docs/rules.md)",
+    );
     expect(error('check:\n  ignore: [NOPE]\n')).toBe("/r/c.yaml:2:12: unknown rule id 'NOPE' (docs/rules.md)");
-    expect(error('check:\n  roots:\n    last-event: X\n')).toBe("/r/c.yaml:3:5: expected a key OPERATOR/STATE (operator id or uid / state name), found 'last-event'");
+    expect(error('check:\n  roots:\n    last-event: X\n')).toBe(
+      "/r/c.yaml:3:5: expected a key OPERATOR/STATE (operator id or uid / state name), found 'last-event'",
+    );
     expect(error('check: [\n')).toMatch(/^\/r\/c\.yaml:\d+:\d+: not valid YAML: /);
     expect(error('version: 2\n')).toBe('/r/c.yaml:1:10: expected version: 1');
   });
@@ -79,7 +83,11 @@ describe('check with the config file', () => {
   const check = async (cwd: string, ...argv: string[]) => {
     let stdout = '';
     let stderr = '';
-    const code = await runCli(['check', SAVEPOINT, '--descriptors', DEMO_SCHEMA, '--format', 'json', ...argv], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd });
+    const code = await runCli(['check', SAVEPOINT, '--descriptors', DEMO_SCHEMA, '--format', 'json', ...argv], {
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+      cwd,
+    });
     return { code, stdout, stderr };
   };
   type Report = { target: string; newSettings: Record<string, unknown>; summary: { warnings: number }; states: { warnings: { ruleId: string }[] }[] };
@@ -108,6 +116,10 @@ describe('check with the config file', () => {
     const repo = path.join(scratch, 'bad');
     mkdirSync(repo, { recursive: true });
     writeFileSync(path.join(repo, 'savepoint-inspector.yaml'), 'check:\n  target: 3.x\n');
-    expect(await check(repo)).toEqual({ code: 2, stdout: '', stderr: `savepoint-inspector check: ${path.join(repo, 'savepoint-inspector.yaml')}:2:11: expected target 0.x or 1.x, found 3.x\n` });
+    expect(await check(repo)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `savepoint-inspector check: ${path.join(repo, 'savepoint-inspector.yaml')}:2:11: expected target 0.x or 1.x, found 3.x\n`,
+    });
   });
 });

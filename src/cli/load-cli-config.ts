@@ -112,7 +112,8 @@ function readCheck(node: Node | null, check: CheckConfig, fail: Fail, at: (n: No
         const kind = SETTINGS[name as keyof typeof SETTINGS];
         if (kind === undefined) fail(at(s.key), `unknown setting '${name}': expected ${Object.keys(SETTINGS).join(', ')}`);
         const v = isScalar(s.value) ? s.value.value : undefined;
-        if (kind === 'int' && !(typeof v === 'number' && Number.isSafeInteger(v) && v > 0 && v <= 2_147_483_647)) fail(at(s.value ?? s.key), `expected ${name} to be a positive 32-bit integer, found ${String(v)}`);
+        if (kind === 'int' && !(typeof v === 'number' && Number.isSafeInteger(v) && v > 0 && v <= 2_147_483_647))
+          fail(at(s.value ?? s.key), `expected ${name} to be a positive 32-bit integer, found ${String(v)}`);
         if (kind === 'bool' && typeof v !== 'boolean') fail(at(s.value ?? s.key), `expected ${name} to be true or false, found ${String(v)}`);
         (check.newSettings as Record<string, unknown>)[name] = v;
       }
@@ -152,7 +153,11 @@ function readCheck(node: Node | null, check: CheckConfig, fail: Fail, at: (n: No
  * The config a command runs with: `--config FILE`, else the file found upward from the working directory,
  * none with `--no-config`. Says on stderr which file it read, unless `--quiet`.
  */
-export async function resolveCliConfig(values: Record<string, unknown>, io: { cwd?: string; stderr(text: string): void }, command: string): Promise<CliConfig | undefined> {
+export async function resolveCliConfig(
+  values: Record<string, unknown>,
+  io: { cwd?: string; stderr(text: string): void },
+  command: string,
+): Promise<CliConfig | undefined> {
   if (values['no-config'] === true) {
     if (values['config'] !== undefined) throw wrongInput('bad-option', 'give either --config FILE or --no-config, not both');
     return undefined;

@@ -9,7 +9,23 @@ import { writeFile } from 'node:fs/promises';
 import { wrongInput, type UsageError } from '../core/io';
 
 /** errno codes of a write the environment refused (the file system, the device, the pipe) */
-const OUTPUT_ERROR_CODES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EACCES', 'EPERM', 'EROFS', 'EPIPE', 'EIO', 'ENXIO', 'EISDIR', 'ENOTDIR', 'ENOENT', 'EEXIST', 'EBADF', 'ECONNRESET']);
+const OUTPUT_ERROR_CODES = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EFBIG',
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'EPIPE',
+  'EIO',
+  'ENXIO',
+  'EISDIR',
+  'ENOTDIR',
+  'ENOENT',
+  'EEXIST',
+  'EBADF',
+  'ECONNRESET',
+]);
 
 /** The UsageError for an errno error met while writing `target`, or undefined when `e` is not one. */
 export function toOutputFailure(e: unknown, target: string): UsageError | undefined {

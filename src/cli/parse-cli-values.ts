@@ -53,12 +53,17 @@ export function pathMapUsage(column: number): string[] {
 }
 
 /** openNodeInput's options from `--metadata` and `--path-map`; with `io`, what an object store is reached with and chose goes to stderr. */
-export function savepointInputOptions(values: Record<string, unknown>, io?: { stderr(text: string): void }): { metadataPath?: string; pathMap?: string[]; notice?: (line: string) => void } {
+export function savepointInputOptions(
+  values: Record<string, unknown>,
+  io?: { stderr(text: string): void },
+): { metadataPath?: string; pathMap?: string[]; notice?: (line: string) => void } {
   const raw = values['metadata'];
   if (raw !== undefined && (typeof raw !== 'string' || raw === '')) throw new CliUsageError('--metadata expects a path inside the savepoint input');
   const maps = values['path-map'];
   const pathMap = Array.isArray(maps) ? maps.map(String) : maps === undefined ? [] : [String(maps)];
-  for (const m of pathMap) if (!/^[^=]+=.+$/.test(m)) throw new CliUsageError(`--path-map expects FROM=TO (e.g. s3://old-bucket/ckpt/=file:///mnt/copy/), found ${m === '' ? 'nothing' : m}`);
+  for (const m of pathMap)
+    if (!/^[^=]+=.+$/.test(m))
+      throw new CliUsageError(`--path-map expects FROM=TO (e.g. s3://old-bucket/ckpt/=file:///mnt/copy/), found ${m === '' ? 'nothing' : m}`);
   return {
     ...(raw === undefined ? {} : { metadataPath: raw as string }),
     ...(pathMap.length > 0 ? { pathMap } : {}),
@@ -72,7 +77,8 @@ export const TEXT_OR_JSON = ['text', 'json'] as const;
 /** `--format`, one of `formats` (the first is the default). */
 export function parseFormat<F extends string>(raw: unknown, formats: readonly F[]): F {
   const format = String(raw ?? formats[0]);
-  if (!(formats as readonly string[]).includes(format)) throw new CliUsageError(`--format must be ${formats.length === 2 ? `${formats[0]} or ${formats[1]}` : `one of ${formats.join(', ')}`}, found ${format}`);
+  if (!(formats as readonly string[]).includes(format))
+    throw new CliUsageError(`--format must be ${formats.length === 2 ? `${formats[0]} or ${formats[1]}` : `one of ${formats.join(', ')}`}, found ${format}`);
   return format as F;
 }
 

@@ -33,7 +33,8 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
   return { code, stdout, stderr, bytes: Buffer.concat(chunks) };
 }
 
-const note = (command: string, old: string, instead: string) => `savepoint-inspector ${command}: warning: ${old} is deprecated, use ${instead} (the old spelling works until the next release)\n`;
+const note = (command: string, old: string, instead: string) =>
+  `savepoint-inspector ${command}: warning: ${old} is deprecated, use ${instead} (the old spelling works until the next release)\n`;
 
 describe('a mistake is one line, with a did-you-mean and where to look', () => {
   it('an unknown option: one line naming it and the command, the closest option, a pointer to help <command>; exit 2', async () => {
@@ -42,17 +43,25 @@ describe('a mistake is one line, with a did-you-mean and where to look', () => {
       stdout: '',
       stderr: "savepoint-inspector: unknown option '--ouput' for 'check'; did you mean '--output'?\nRun 'savepoint-inspector help check' for its options.\n",
     });
-    expect((await run('inspect', '--zzz', SAVEPOINT)).stderr).toBe("savepoint-inspector: unknown option '--zzz' for 'inspect'\nRun 'savepoint-inspector help inspect' for its options.\n");
-    expect((await run('inspect', SAVEPOINT, '--format')).stderr).toBe("savepoint-inspector inspect: option '--format' needs a value\nRun 'savepoint-inspector help inspect' for its options.\n");
+    expect((await run('inspect', '--zzz', SAVEPOINT)).stderr).toBe(
+      "savepoint-inspector: unknown option '--zzz' for 'inspect'\nRun 'savepoint-inspector help inspect' for its options.\n",
+    );
+    expect((await run('inspect', SAVEPOINT, '--format')).stderr).toBe(
+      "savepoint-inspector inspect: option '--format' needs a value\nRun 'savepoint-inspector help inspect' for its options.\n",
+    );
   });
 
   it('a mistyped command: the closest command, exit 2, no page of usage', async () => {
-    expect(await run('chekc', SAVEPOINT)).toMatchObject({ code: 2, stdout: '', stderr: "savepoint-inspector: unknown command 'chekc'; did you mean 'check'?\nRun 'savepoint-inspector help' for the commands.\n" });
+    expect(await run('chekc', SAVEPOINT)).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "savepoint-inspector: unknown command 'chekc'; did you mean 'check'?\nRun 'savepoint-inspector help' for the commands.\n",
+    });
     expect((await run('exprot')).stderr).toContain("did you mean 'export'?");
     expect((await run('frobnicate')).stderr).toBe("savepoint-inspector: unknown command 'frobnicate'\nRun 'savepoint-inspector help' for the commands.\n");
   });
 
-  it('help <command> prints that command\'s help, as <command> --help does; help alone the command list', async () => {
+  it("help <command> prints that command's help, as <command> --help does; help alone the command list", async () => {
     for (const command of COMMANDS) {
       const help = await run('help', command.name);
       expect(help.code).toBe(0);
@@ -96,7 +105,7 @@ describe('--format json everywhere, one schemaVersion on every JSON document', (
     expect((await run('inspect', SAVEPOINT, '--json', '--format', 'text')).stderr).toContain('--json is --format json: give one of them');
   });
 
-  it('inspect\'s document keeps its old documentVersion beside schemaVersion for one release', async () => {
+  it("inspect's document keeps its old documentVersion beside schemaVersion for one release", async () => {
     const doc = JSON.parse((await run('inspect', SAVEPOINT, '--format', 'json')).stdout) as Record<string, unknown>;
     expect(Object.keys(doc).slice(0, 2)).toEqual(['schemaVersion', 'documentVersion']);
   });
@@ -107,7 +116,11 @@ describe('--limit is the first-N option everywhere; --first is its old spelling'
     const stats = await run('stats', SAVEPOINT, '--workers', '1', '--limit', '1');
     expect(stats.code).toBe(0);
     expect(stats.stdout).toContain('SAMPLE (first 1 entries per state)');
-    expect(await run('stats', SAVEPOINT, '--workers', '1', '--first', '1')).toMatchObject({ code: 0, stdout: stats.stdout, stderr: note('stats', '--first', '--limit') });
+    expect(await run('stats', SAVEPOINT, '--workers', '1', '--first', '1')).toMatchObject({
+      code: 0,
+      stdout: stats.stdout,
+      stderr: note('stats', '--first', '--limit'),
+    });
     const exported = await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', '-', '--limit', '1');
     expect(exported.code).toBe(0);
     expect(exported.bytes.toString('utf8').trim().split('\n')).toHaveLength(1);
@@ -133,7 +146,7 @@ describe('--output - is stdout everywhere', () => {
     }
   });
 
-  it('export-schema --output - writes the saved schema\'s bytes to stdout and its note to stderr', async () => {
+  it("export-schema --output - writes the saved schema's bytes to stdout and its note to stderr", async () => {
     const file = path.join(scratch, 'saved.binpb');
     const toFile = await run('export-schema', SAVEPOINT, '--state', 'last-event', '--output', file);
     expect(toFile.code).toBe(0);
@@ -160,12 +173,17 @@ describe('--quiet on every command', () => {
     expect(check.stdout.split('\n')[0]).toBe('Verdict: NOT RESTORABLE');
     expect(check.stdout.split('\n').length).toBeLessThanOrEqual(4);
     // a machine format prints its whole document
-    expect((await run('check', SAVEPOINT, '--descriptors', DEMO_SCHEMA, '--no-values', '--quiet', '--format', 'json')).stdout).toBe((await run('check', SAVEPOINT, '--descriptors', DEMO_SCHEMA, '--no-values', '--format', 'json')).stdout);
+    expect((await run('check', SAVEPOINT, '--descriptors', DEMO_SCHEMA, '--no-values', '--quiet', '--format', 'json')).stdout).toBe(
+      (await run('check', SAVEPOINT, '--descriptors', DEMO_SCHEMA, '--no-values', '--format', 'json')).stdout,
+    );
   });
 
   it('inspect: the closing line; dump: the state and the count; export-schema: the first line', async () => {
     expect(await run('inspect', SAVEPOINT, '--quiet')).toMatchObject({ code: 0, stdout: '17 of 17 states decoded fully\n' });
-    expect(await run('dump', SAVEPOINT, '--operator', 'int-keyed', '--state', 'last-event', '--quiet')).toMatchObject({ code: 0, stdout: 'operator int-keyed, state last-event\n5 entries\n' });
+    expect(await run('dump', SAVEPOINT, '--operator', 'int-keyed', '--state', 'last-event', '--quiet')).toMatchObject({
+      code: 0,
+      stdout: 'operator int-keyed, state last-event\n5 entries\n',
+    });
     const list = await run('export-schema', SAVEPOINT, '-q');
     expect(list.stdout.split('\n')).toHaveLength(2);
     expect(list.stdout).toMatch(/^\d+ Protobuf state\(s\), /);

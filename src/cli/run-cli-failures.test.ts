@@ -16,7 +16,8 @@ import { runCli } from './run-cli';
 import { openNodeInput, walkFolder } from './sources';
 
 const SAVEPOINT = 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint';
-const OPERATORS = '0c80f7e50ab54b30f6a2580946f9e942, 732aacc57f1a1cd4ab51694dd9eed722, 6d821971c3bfd7ae2c972e89d7414f7c, c3919b0b80c770dcaba928458d2e49b0, 69ee92ec1299dfd00071bfb77ad99663, bc8a7c197f2c5342464d83d5fa4660e9, e635e88f2157f1386a91248eacaad37a';
+const OPERATORS =
+  '0c80f7e50ab54b30f6a2580946f9e942, 732aacc57f1a1cd4ab51694dd9eed722, 6d821971c3bfd7ae2c972e89d7414f7c, c3919b0b80c770dcaba928458d2e49b0, 69ee92ec1299dfd00071bfb77ad99663, bc8a7c197f2c5342464d83d5fa4660e9, e635e88f2157f1386a91248eacaad37a';
 
 async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -27,12 +28,16 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
 
 afterEach(() => vi.restoreAllMocks());
 
-describe('runCli: exit 2 for the user\'s input and the network, exit 3 with the stack for a bug', () => {
+describe("runCli: exit 2 for the user's input and the network, exit 3 with the stack for a bug", () => {
   it('an operator the savepoint does not have is a not-found UsageError: exit 2 with its message', async () => {
     const registry = createSnapshotRegistry();
     const entries = readStateEntries(await openNodeInput(SAVEPOINT), registry, { operatorId: 'no-such-uid', state: 'x' });
     const e = await entries.next().catch((x: unknown) => x);
-    expect(isUsageError(e) && [classifyError(e), e.code, e.message]).toEqual(['input', 'not-found', `expected an operator id or uid of this savepoint, found no-such-uid (operators: ${OPERATORS})`]);
+    expect(isUsageError(e) && [classifyError(e), e.code, e.message]).toEqual([
+      'input',
+      'not-found',
+      `expected an operator id or uid of this savepoint, found no-such-uid (operators: ${OPERATORS})`,
+    ]);
     expect(await run('dump', SAVEPOINT, '--operator', 'no-such-uid', '--state', 'x')).toEqual({
       code: 2,
       stdout: '',
@@ -55,7 +60,11 @@ describe('runCli: exit 2 for the user\'s input and the network, exit 3 with the 
       // magic 0x4960672d, version 2, then what a V2 writer puts next (not read)
       writeFileSync(path.join(dir, '_metadata'), Buffer.concat([Buffer.from([0x49, 0x60, 0x67, 0x2d, 0, 0, 0, 2]), Buffer.alloc(32)]));
       const message = `_metadata format version 2 was written by Flink ≤ 1.10, not supported (this reader supports versions 3–7) — at ${path.basename(dir)}/_metadata, offset 4 (0x4)\n`;
-      for (const argv of [['inspect', dir, '--strict', '--format', 'json'], ['stats', dir], ['check', dir, '--no-values', '--descriptors', 'src/ui/demo-schema/events-changed.binpb']]) {
+      for (const argv of [
+        ['inspect', dir, '--strict', '--format', 'json'],
+        ['stats', dir],
+        ['check', dir, '--no-values', '--descriptors', 'src/ui/demo-schema/events-changed.binpb'],
+      ]) {
         expect(await run(...argv)).toEqual({ code: 2, stdout: '', stderr: `savepoint-inspector ${argv[0]}: ${message}` });
       }
     } finally {
@@ -64,7 +73,11 @@ describe('runCli: exit 2 for the user\'s input and the network, exit 3 with the 
   });
 
   it('a path the file system refuses is a bad-path input error: exit 2', async () => {
-    expect(await run('check', SAVEPOINT, '--descriptors', '/nonexistent/new.binpb')).toEqual({ code: 2, stdout: '', stderr: 'savepoint-inspector check: no such file or directory: /nonexistent/new.binpb\n' });
+    expect(await run('check', SAVEPOINT, '--descriptors', '/nonexistent/new.binpb')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'savepoint-inspector check: no such file or directory: /nonexistent/new.binpb\n',
+    });
   });
 
   it('a folder of more files than the walk takes is a too-many-files UsageError', async () => {

@@ -21,7 +21,7 @@ describe('runCli: usage', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: savepoint-inspector <command> [options]');
     expect(help.stdout).toContain('  inspect         list operators, states, serializers and entry counts of a savepoint');
-    expect(help.stdout).toContain('  export-schema   list a savepoint\'s saved Protobuf schemas, or write one as a descriptor set for compare');
+    expect(help.stdout).toContain("  export-schema   list a savepoint's saved Protobuf schemas, or write one as a descriptor set for compare");
     expect((await run()).code).toBe(2);
   });
 
@@ -29,13 +29,17 @@ describe('runCli: usage', () => {
     const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(version).toMatch(/^\d+\.\d+\.\d+/);
     for (const spelling of ['--version', '-v', 'version']) expect(await run(spelling)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
-    expect((await run('--help')).stdout).toContain("Run 'savepoint-inspector help <command>' (or '<command> --help') for a command's options, 'savepoint-inspector --version' for the version.");
+    expect((await run('--help')).stdout).toContain(
+      "Run 'savepoint-inspector help <command>' (or '<command> --help') for a command's options, 'savepoint-inspector --version' for the version.",
+    );
   });
 
   it('serve: a bad --port or an argument is a usage error, exit 2', async () => {
     const badPort = await run('serve', '--port', '70000');
     expect([badPort.code, badPort.stdout]).toEqual([2, '']);
-    expect(badPort.stderr.startsWith("savepoint-inspector serve: --port expects a port number from 0 to 65535, found '70000'\n\nUsage: savepoint-inspector serve")).toBe(true);
+    expect(
+      badPort.stderr.startsWith("savepoint-inspector serve: --port expects a port number from 0 to 65535, found '70000'\n\nUsage: savepoint-inspector serve"),
+    ).toBe(true);
     expect((await run('serve', '--port', '80a')).code).toBe(2);
     expect((await run('serve', 'dist')).stderr.startsWith('savepoint-inspector serve: serve takes no arguments (got dist)\n')).toBe(true);
   });
@@ -69,7 +73,9 @@ describe('runCli: usage', () => {
     const r = await run('inspect', file);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`savepoint-inspector inspect: expected 1 <= parallelism <= max parallelism <= 32768, found parallelism 5 and max parallelism 4 — at ${file}, offset 40 (0x28) [operator 6730ef73…]\n`);
+    expect(r.stderr).toBe(
+      `savepoint-inspector inspect: expected 1 <= parallelism <= max parallelism <= 32768, found parallelism 5 and max parallelism 4 — at ${file}, offset 40 (0x28) [operator 6730ef73…]\n`,
+    );
   });
 
   it('exits 2 for a path that does not exist and for a file that is not a savepoint', async () => {
@@ -83,7 +89,6 @@ describe('runCli: usage', () => {
     expect(json.stderr).toContain('This looks like a JSON document, not a savepoint');
   });
 });
-
 
 describe('inspect: the closing line and --strict', () => {
   const fixture = (p: string) => path.resolve(__dirname, '../../fixtures/savepoints', p);
@@ -99,7 +104,14 @@ describe('inspect: the closing line and --strict', () => {
     expect(native.stdout).toContain('- long-last-event  VALUE (keyed), 4 entries, subtasks 0,1\n');
     const json = await run('inspect', fixture('flink-1.20/rocksdb/native/savepoint'), '--strict', '--format', 'json');
     expect(json.code).toBe(0);
-    expect((JSON.parse(json.stdout) as { summary: unknown }).summary).toEqual({ states: 17, decodedFully: 17, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 });
+    expect((JSON.parse(json.stdout) as { summary: unknown }).summary).toEqual({
+      states: 17,
+      decodedFully: 17,
+      partlyDecoded: 0,
+      notRead: 0,
+      notScanned: 0,
+      streamsNotRead: 0,
+    });
   });
 
   it('with --headers-only: states listed, not scanned; --strict fails only on what the headers show', async () => {
@@ -116,7 +128,12 @@ describe('runCli: inspect --json --handles on a RocksDB native savepoint', () =>
   it('lists each file of an incremental handle: saved name, RocksDB name, size, shared or private', async () => {
     const r = await run('inspect', '--format', 'json', '--handles', path.resolve('fixtures/savepoints/flink-2.3/rocksdb/native/savepoint'));
     expect(r.code).toBe(0);
-    type Handle = { kind: string; sharedFiles: number; privateFiles: number; files: { savedName: string | null; rocksdbName: string; size: number | null; shared: boolean }[] };
+    type Handle = {
+      kind: string;
+      sharedFiles: number;
+      privateFiles: number;
+      files: { savedName: string | null; rocksdbName: string; size: number | null; shared: boolean }[];
+    };
     const doc = JSON.parse(r.stdout) as { operators: { subtasks: { managedKeyedState: Handle | null }[] }[] };
     const handles = doc.operators.flatMap((o) => o.subtasks.map((s) => s.managedKeyedState)).filter((h): h is Handle => h?.kind === 'incremental');
     expect(handles.length).toBeGreaterThan(0);

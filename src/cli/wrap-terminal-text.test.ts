@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { wrapTerminalText } from './wrap-terminal-text';
 
 describe('wrapTerminalText', () => {
-  const reason = '  first incompatibility [TARGET_CANNOT_READ_SNAPSHOT]: io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot (0.x) cannot be read by target 1.x';
+  const reason =
+    '  first incompatibility [TARGET_CANNOT_READ_SNAPSHOT]: io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot (0.x) cannot be read by target 1.x';
 
   it('breaks a wide line at spaces, continuations indented four past the line', () => {
     expect(wrapTerminalText(`${reason}\nshort\n`, 60)).toBe(

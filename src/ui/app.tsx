@@ -30,7 +30,10 @@ export function App() {
   const closeHelp = useCallback(() => setHelp(false), []);
 
   // `metadataPath`: the savepoint picked earlier in an input holding several (Recent sessions reopen it without asking)
-  const openFiles = useCallback((files: InputFile[], replace?: boolean, metadataPath?: string) => void load(files, { replace, ...(metadataPath === undefined ? {} : { metadataPath }) }), [load]);
+  const openFiles = useCallback(
+    (files: InputFile[], replace?: boolean, metadataPath?: string) => void load(files, { replace, ...(metadataPath === undefined ? {} : { metadataPath }) }),
+    [load],
+  );
   const openDemo = useCallback(async () => {
     set({ status: 'loading', failure: null, progress: null });
     try {
@@ -51,7 +54,17 @@ export function App() {
   // Close ends the session: its inputs, its choices and its URL parameters (?demo, ?target, ?savepoint) go
   const close = useCallback(() => {
     clearSessionUrl();
-    set({ session: null, savepointFiles: [], schemaFiles: [], savepointUrl: null, metadataPath: null, pickFrom: null, status: 'empty', failure: null, ...freshSessionChoices() });
+    set({
+      session: null,
+      savepointFiles: [],
+      schemaFiles: [],
+      savepointUrl: null,
+      metadataPath: null,
+      pickFrom: null,
+      status: 'empty',
+      failure: null,
+      ...freshSessionChoices(),
+    });
     void queryClient.invalidateQueries({ queryKey: ['recent-sessions'] });
   }, [queryClient, set]);
 
@@ -85,7 +98,10 @@ export function App() {
     e.preventDefault();
     setDragging(false);
     const pending = readDroppedEntries(e.dataTransfer.items);
-    void pending.then((files) => openFiles(files), (err: unknown) => set({ status: 'failed', failure: toInspectorFailure(err) }));
+    void pending.then(
+      (files) => openFiles(files),
+      (err: unknown) => set({ status: 'failed', failure: toInspectorFailure(err) }),
+    );
   };
 
   // every worker call of the open session is a query under ['session', …]: any of them running shows progress

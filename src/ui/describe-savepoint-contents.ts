@@ -49,7 +49,11 @@ export function describeSavepointContents(inspection: SavepointInspection): Save
     }
     unreadableStates += op.streamsNotRead.length;
   }
-  return { protobufStates, unreadableStates, others: [...others].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count || (a.type < b.type ? -1 : 1)) };
+  return {
+    protobufStates,
+    unreadableStates,
+    others: [...others].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count || (a.type < b.type ? -1 : 1)),
+  };
 }
 
 function holdsProtobuf(s: SerializerSnapshot | undefined, depth = 0): boolean {

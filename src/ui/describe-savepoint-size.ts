@@ -25,7 +25,10 @@ export function describeSavepointSize(inspection: SavepointInspection, session: 
 /** `_metadata 4.9 KiB + state files 233 KiB · archive 120 KiB` */
 export function formatSavepointSizeParts(size: SavepointSize, missingFiles = 0): string {
   const missing = missingFiles > 0 ? ` (${missingFiles} missing, not counted)` : '';
-  const parts = size.metadata === undefined ? `the _metadata and its state files${missing}` : `_metadata ${formatBytes(size.metadata)} + state files ${formatBytes(size.stateFiles ?? 0)}${missing}`;
+  const parts =
+    size.metadata === undefined
+      ? `the _metadata and its state files${missing}`
+      : `_metadata ${formatBytes(size.metadata)} + state files ${formatBytes(size.stateFiles ?? 0)}${missing}`;
   return size.archive === undefined ? parts : `${parts} · archive ${formatBytes(size.archive)}`;
 }
 

@@ -17,14 +17,24 @@ export interface StateReading {
 
 /** Whether a keyed state of a RocksDB native snapshot could not be read from its SST files, in full or in part (missing or corrupt files, a handle without meta data). */
 export function hasUnreadableValues(operator: InspectedOperator, state: InspectedState): boolean {
-  return operator.keyedFormat === 'rocksdb-native' && state.scope === 'keyed' && (state.status === 'unreadable' || state.decoded === 'not-read' || state.decoded === 'partly');
+  return (
+    operator.keyedFormat === 'rocksdb-native' &&
+    state.scope === 'keyed' &&
+    (state.status === 'unreadable' || state.decoded === 'not-read' || state.decoded === 'partly')
+  );
 }
 
 export function describeStateReading(operator: InspectedOperator, state: InspectedState, scanned?: { entries: string; sampled: boolean }): StateReading {
-  if (state.decoded === 'not-read' || state.status === 'unreadable') return { kind: 'not-read', label: 'not read', detail: shortenMissingFile(state.decodedReason ?? state.statusReason ?? 'its header could not be read') };
+  if (state.decoded === 'not-read' || state.status === 'unreadable')
+    return { kind: 'not-read', label: 'not read', detail: shortenMissingFile(state.decodedReason ?? state.statusReason ?? 'its header could not be read') };
   if (state.decoded === 'partly') return { kind: 'partly', label: 'partly decoded', detail: state.decodedReason ?? 'some of it could not be read' };
   if (state.incomplete) return { kind: 'partly', label: 'partly decoded', detail: state.incomplete };
-  if (state.status === 'unknown') return { kind: 'partly', label: 'values not decoded', detail: `values kept as bytes: ${state.statusReason ?? 'a serializer this inspector does not know'}` };
+  if (state.status === 'unknown')
+    return {
+      kind: 'partly',
+      label: 'values not decoded',
+      detail: `values kept as bytes: ${state.statusReason ?? 'a serializer this inspector does not know'}`,
+    };
   if (scanned) return { kind: 'decoded', label: 'decoded', detail: `${scanned.entries} read and decoded${scanned.sampled ? ' (a sample)' : ''}` };
   return { kind: 'header-read', label: 'header read', detail: 'header and serializers read; the values are read when a view needs them' };
 }

@@ -18,5 +18,8 @@ export function listRowColumns(s: SerializerSnapshot | undefined): RowColumn[] |
   if (s?.className !== ROW_DATA_SNAPSHOT) return undefined;
   const fields = s.details?.fields;
   if (!Array.isArray(fields)) return undefined;
-  return fields.map((f: { name?: unknown; type?: unknown }, i) => ({ name: typeof f.name === 'string' ? f.name : `f${i}`, type: typeof f.type === 'string' ? f.type : '' }));
+  return fields.map((f: { name?: unknown; type?: unknown }, i) => ({
+    name: typeof f.name === 'string' ? f.name : `f${i}`,
+    type: typeof f.type === 'string' ? f.type : '',
+  }));
 }

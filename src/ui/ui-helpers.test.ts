@@ -84,7 +84,14 @@ describe('Flink version hint against the committed fixtures', () => {
 
 describe('failure titles by who must act', () => {
   it('calls only an internal error a bug of the inspector; input, network and usage errors are titled as such', () => {
-    const decode = (code: 'not-recognised' | 'truncated' | 'missing-file') => ({ kind: 'input' as const, name: 'DecodeError' as const, code, message: 'm', detail: 'm', path: [] });
+    const decode = (code: 'not-recognised' | 'truncated' | 'missing-file') => ({
+      kind: 'input' as const,
+      name: 'DecodeError' as const,
+      code,
+      message: 'm',
+      detail: 'm',
+      path: [],
+    });
     expect(describeFailureTitle(decode('not-recognised'))).toBe('This input cannot be used here');
     expect(describeFailureTitle(decode('truncated'))).toBe('The input is cut short: it ends before what it holds is complete');
     expect(describeFailureTitle({ ...decode('truncated'), file: '_metadata' })).toBe(
@@ -95,14 +102,20 @@ describe('failure titles by who must act', () => {
     expect(describeFailureKind({ kind: 'network', name: 'DecodeError', code: 'network', message: 'm', detail: 'm', path: [] })).toBe('Network or server');
     expect(describeFailureKind({ kind: 'internal', name: 'TypeError', message: 'm' })).toBe('Bug in the inspector');
     expect(describeFailureTitle({ kind: 'input', name: 'UsageError', code: 'nothing-open', message: 'm', detail: 'm', path: [] })).toBe('More input is needed');
-    expect(describeFailureTitle({ kind: 'input', name: 'UsageError', code: 'bad-url', message: 'm', detail: 'm', path: [] })).toBe('This input cannot be used here');
-    expect(describeFailureTitle({ kind: 'network', name: 'DecodeError', code: 'network', message: 'm', detail: 'm', path: [] })).toBe('The savepoint could not be fetched (a network or server setting)');
-    expect(describeFailureTitle({ kind: 'internal', name: 'TypeError', message: 'm' })).toBe('Internal error (a bug in the inspector; please report it with the diagnostics)');
+    expect(describeFailureTitle({ kind: 'input', name: 'UsageError', code: 'bad-url', message: 'm', detail: 'm', path: [] })).toBe(
+      'This input cannot be used here',
+    );
+    expect(describeFailureTitle({ kind: 'network', name: 'DecodeError', code: 'network', message: 'm', detail: 'm', path: [] })).toBe(
+      'The savepoint could not be fetched (a network or server setting)',
+    );
+    expect(describeFailureTitle({ kind: 'internal', name: 'TypeError', message: 'm' })).toBe(
+      'Internal error (a bug in the inspector; please report it with the diagnostics)',
+    );
   });
 });
 
 describe('loading the demo', () => {
-  it('a request to the app\'s own server that fails is a network failure, not a bug', async () => {
+  it("a request to the app's own server that fails is a network failure, not a bug", async () => {
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
     try {
       const failure = toInspectorFailure(await loadDemoFiles().catch((e: unknown) => e));
@@ -110,8 +123,10 @@ describe('loading the demo', () => {
         kind: 'network',
         name: 'DecodeError',
         code: 'network',
-        message: "expected to fetch /demo/manifest.json from the app's server, found the request failed (Failed to fetch): the app is offline or its server stopped — at /demo/manifest.json",
-        detail: "expected to fetch /demo/manifest.json from the app's server, found the request failed (Failed to fetch): the app is offline or its server stopped",
+        message:
+          "expected to fetch /demo/manifest.json from the app's server, found the request failed (Failed to fetch): the app is offline or its server stopped — at /demo/manifest.json",
+        detail:
+          "expected to fetch /demo/manifest.json from the app's server, found the request failed (Failed to fetch): the app is offline or its server stopped",
         file: '/demo/manifest.json',
         path: [],
       });

@@ -46,7 +46,11 @@ export class ProtobufStatsAccumulator {
       this.options.maxMessageSize = c.settings.maxMessageSize;
       this.options.recursionLimit = c.settings.recursionLimit;
       this.options.root = c.schema.root;
-      this.scan = createProtobufStateScan(this.index, { maxMessageSize: c.settings.maxMessageSize, recursionLimit: c.settings.recursionLimit, root: c.schema.root });
+      this.scan = createProtobufStateScan(this.index, {
+        maxMessageSize: c.settings.maxMessageSize,
+        recursionLimit: c.settings.recursionLimit,
+        root: c.schema.root,
+      });
     }
     this.options.frameLength = f.length;
     scanProtobufPayloadInto(this.out, f.bytes.subarray(f.payloadStart, f.end), this.index!, this.options);
@@ -66,7 +70,8 @@ export class ProtobufStatsAccumulator {
       const message = u.path === '' ? detail.typeName : u.path;
       const k = `${message}|${u.number}|${u.wireType}`;
       let stat = this.unknown.get(k);
-      if (stat === undefined) this.unknown.set(k, (stat = { message, number: u.number, wireType: u.wireType, occurrences: 0, values: 0, bytes: 0, examples: [] }));
+      if (stat === undefined)
+        this.unknown.set(k, (stat = { message, number: u.number, wireType: u.wireType, occurrences: 0, values: 0, bytes: 0, examples: [] }));
       stat.occurrences++;
       stat.bytes += u.length;
       if (!seen.has(k)) {

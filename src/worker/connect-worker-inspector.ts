@@ -24,7 +24,11 @@ export function connectWorkerInspector(): WorkerInspector {
   // a worker that fails to load or crashes would leave every call pending: fail them instead
   const crashed = new Promise<never>((_, reject) => {
     worker.addEventListener('error', (e) => {
-      reject({ kind: 'internal', name: 'WorkerError', message: `the decoding worker stopped: ${e.message || 'it could not be loaded'}` } satisfies InspectorFailure);
+      reject({
+        kind: 'internal',
+        name: 'WorkerError',
+        message: `the decoding worker stopped: ${e.message || 'it could not be loaded'}`,
+      } satisfies InspectorFailure);
     });
   });
   crashed.catch(() => undefined);

@@ -70,14 +70,7 @@ export interface ClassifiedFile {
   note?: string;
 }
 
-export type InspectorPhase =
-  | 'hashing'
-  | 'opening'
-  | 'reading-metadata'
-  | 'reading-state-headers'
-  | 'scanning-values'
-  | 'evaluating'
-  | 'building-report';
+export type InspectorPhase = 'hashing' | 'opening' | 'reading-metadata' | 'reading-state-headers' | 'scanning-values' | 'evaluating' | 'building-report';
 
 export interface InspectorProgress {
   phase: InspectorPhase;

@@ -32,7 +32,10 @@ describe('LocalInspector.exportState', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'inspector-export-'));
     try {
       const out = path.join(dir, `x.${format}`);
-      const code = await runCli(['export', SAVEPOINT, '--operator', operatorId, '--state', 'events-by-name', '--format', format, '--output', out, '--quiet'], { stdout: () => undefined, stderr: () => undefined });
+      const code = await runCli(['export', SAVEPOINT, '--operator', operatorId, '--state', 'events-by-name', '--format', format, '--output', out, '--quiet'], {
+        stdout: () => undefined,
+        stderr: () => undefined,
+      });
       expect(code).toBe(0);
       expect(Buffer.concat(chunks).equals(readFileSync(out))).toBe(true);
     } finally {
@@ -81,7 +84,10 @@ describe('LocalInspector.exportStates', () => {
       const readOneByOne = stateBytesRead() - before;
       const together: Uint8Array[][] = keyed.map(() => []);
       const mark = stateBytesRead();
-      const summaries = await inspector.exportStates({ operatorId, states: keyed.map((state) => ({ state, scope: 'keyed' as const })), format }, (i, c) => void together[i]!.push(c));
+      const summaries = await inspector.exportStates(
+        { operatorId, states: keyed.map((state) => ({ state, scope: 'keyed' as const })), format },
+        (i, c) => void together[i]!.push(c),
+      );
       const readTogether = stateBytesRead() - mark;
       expect(summaries.map((s) => s.rows)).toEqual([24, 24, 5]);
       keyed.forEach((_, i) => expect(Buffer.concat(together[i]!).equals(single[i]!), `${format} ${keyed[i]}`).toBe(true));

@@ -17,11 +17,13 @@ import { toInspectorFailure } from './to-inspector-failure';
 import { MAX_RESULT_DEPTH, toPlainData } from './to-plain-data';
 
 const FIXTURE = path.resolve(process.cwd(), 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint');
-const OPERATORS = '0c80f7e50ab54b30f6a2580946f9e942, 732aacc57f1a1cd4ab51694dd9eed722, 6d821971c3bfd7ae2c972e89d7414f7c, c3919b0b80c770dcaba928458d2e49b0, 69ee92ec1299dfd00071bfb77ad99663, bc8a7c197f2c5342464d83d5fa4660e9, e635e88f2157f1386a91248eacaad37a';
+const OPERATORS =
+  '0c80f7e50ab54b30f6a2580946f9e942, 732aacc57f1a1cd4ab51694dd9eed722, 6d821971c3bfd7ae2c972e89d7414f7c, c3919b0b80c770dcaba928458d2e49b0, 69ee92ec1299dfd00071bfb77ad99663, bc8a7c197f2c5342464d83d5fa4660e9, e635e88f2157f1386a91248eacaad37a';
 
 const file = (p: string, bytes: number[] | Uint8Array): InputFile => ({ path: p, blob: new Blob([new Uint8Array(bytes)]) });
 function fixtureFiles(): InputFile[] {
-  const walk = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(path.join(dir, n)).isDirectory() ? walk(path.join(dir, n)) : [path.join(dir, n)]));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((n) => (statSync(path.join(dir, n)).isDirectory() ? walk(path.join(dir, n)) : [path.join(dir, n)]));
   return walk(FIXTURE).map((f) => ({ path: `sp/${path.relative(FIXTURE, f).split(path.sep).join('/')}`, blob: new Blob([readFileSync(f)]) }));
 }
 
@@ -56,7 +58,10 @@ describe('failures of the app state and of requests are UsageErrors (kind input)
     const schemaOnly = new LocalInspector();
     await schemaOnly.open({ kind: 'files', files: [file('new.binpb', [0x0a, 0x00])] });
     expect(await failureOf(() => schemaOnly.getStateStats({ operatorId: 'x', state: 'y' }))).toEqual(
-      usage('no-savepoint', 'new.binpb is a Protobuf descriptor set (the new schema), not a savepoint: add the savepoint too — its folder, a .zip/.tar/.tar.gz of it, or its _metadata file'),
+      usage(
+        'no-savepoint',
+        'new.binpb is a Protobuf descriptor set (the new schema), not a savepoint: add the savepoint too — its folder, a .zip/.tar/.tar.gz of it, or its _metadata file',
+      ),
     );
     const noSchema = new LocalInspector();
     await noSchema.open({ kind: 'files', files: fixtureFiles() });
@@ -74,7 +79,9 @@ describe('failures of the app state and of requests are UsageErrors (kind input)
     expect(await failureOf(() => inspector.getSavedSchema('abc'))).toEqual(usage('not-found', 'the open savepoint has no saved schema with SHA-256 abc'));
     const inspection = await inspector.getInspection();
     const op = inspection.operators.find((o) => o.states.some((s) => s.name === 'rules'))!;
-    expect(await failureOf(() => inspector.getEntryDetail({ operatorId: op.id, state: 'rules', index: -1 }))).toEqual(usage('not-found', 'entry -1 does not exist: state rules has 6 entries'));
+    expect(await failureOf(() => inspector.getEntryDetail({ operatorId: op.id, state: 'rules', index: -1 }))).toEqual(
+      usage('not-found', 'entry -1 does not exist: state rules has 6 entries'),
+    );
   });
 
   it('a URL that is not http(s) is bad-url', async () => {
@@ -139,14 +146,26 @@ describe('input that is read: DecodeErrors (kind input) with file, offset and pa
   });
 
   it('a dropped file or folder the browser will not read any more is missing-file; a drop of too many files is a UsageError', async () => {
-    const gone = { name: 'state', isFile: true, isDirectory: false, file: (_ok: unknown, fail: (e: Error) => void) => fail(Object.assign(new Error('A requested file or directory could not be found'), { name: 'NotFoundError' })) };
+    const gone = {
+      name: 'state',
+      isFile: true,
+      isDirectory: false,
+      file: (_ok: unknown, fail: (e: Error) => void) =>
+        fail(Object.assign(new Error('A requested file or directory could not be found'), { name: 'NotFoundError' })),
+    };
     const folder = (children: unknown[], name = 'sp') =>
-      ({ name, isFile: false, isDirectory: true, createReader: () => ({ readEntries: (ok: (e: unknown[]) => void) => ok(children.splice(0)) }) }) as unknown as FileSystemEntry;
+      ({
+        name,
+        isFile: false,
+        isDirectory: true,
+        createReader: () => ({ readEntries: (ok: (e: unknown[]) => void) => ok(children.splice(0)) }),
+      }) as unknown as FileSystemEntry;
     expect(await failureOf(() => walkFileSystemEntries([folder([gone])]))).toEqual({
       kind: 'input',
       name: 'DecodeError',
       code: 'missing-file',
-      message: 'expected to read sp/state, found the browser cannot read it (NotFoundError: A requested file or directory could not be found); drop it again — at sp/state',
+      message:
+        'expected to read sp/state, found the browser cannot read it (NotFoundError: A requested file or directory could not be found); drop it again — at sp/state',
       detail: 'expected to read sp/state, found the browser cannot read it (NotFoundError: A requested file or directory could not be found); drop it again',
       file: 'sp/state',
       path: [],
@@ -165,7 +184,11 @@ describe('input that is read: DecodeErrors (kind input) with file, offset and pa
       }
     }
     const detail = 'expected to read new.binpb, found the browser cannot read it any more (The requested file could not be read); pick it again';
-    expect(await failureOf(() => new LocalInspector().open({ kind: 'files', files: [...fixtureFiles(), { path: 'new.binpb', blob: new GoneBlob([new Uint8Array(4)]) }] }))).toEqual({
+    expect(
+      await failureOf(() =>
+        new LocalInspector().open({ kind: 'files', files: [...fixtureFiles(), { path: 'new.binpb', blob: new GoneBlob([new Uint8Array(4)]) }] }),
+      ),
+    ).toEqual({
       kind: 'input',
       name: 'DecodeError',
       code: 'missing-file',
@@ -183,7 +206,10 @@ describe('input that is read: DecodeErrors (kind input) with file, offset and pa
       }
     }
     const inspector = new LocalInspector();
-    await inspector.open({ kind: 'files', files: [...fixtureFiles(), { path: 'new.binpb', blob: new LaterGoneBlob([readFileSync('src/ui/demo-schema/events-changed.binpb')]) }] });
+    await inspector.open({
+      kind: 'files',
+      files: [...fixtureFiles(), { path: 'new.binpb', blob: new LaterGoneBlob([readFileSync('src/ui/demo-schema/events-changed.binpb')]) }],
+    });
     expect(await failureOf(() => inspector.checkHeaders({ target: '1.x', newSettings: {} }))).toMatchObject({ kind: 'input', code: 'missing-file', detail });
   });
 
@@ -195,8 +221,10 @@ describe('input that is read: DecodeErrors (kind input) with file, offset and pa
       kind: 'input',
       name: 'DecodeError',
       code: 'limit-exceeded',
-      message: "expected a result nested at most 200 levels deep (this inspector's cap for what the page shows), found deeper: a value or schema of the input nests too deeply to show",
-      detail: "expected a result nested at most 200 levels deep (this inspector's cap for what the page shows), found deeper: a value or schema of the input nests too deeply to show",
+      message:
+        "expected a result nested at most 200 levels deep (this inspector's cap for what the page shows), found deeper: a value or schema of the input nests too deeply to show",
+      detail:
+        "expected a result nested at most 200 levels deep (this inspector's cap for what the page shows), found deeper: a value or schema of the input nests too deeply to show",
       path: [],
     });
     const cycle: { self?: unknown } = {};
@@ -237,7 +265,11 @@ describe('a savepoint by URL: network failures are their own kind; a folder URL 
       file: 'http://127.0.0.1:1/sp-1/_metadata',
       path: [],
     });
-    expect(await openUrl(`${origin}/broken.zip`)).toMatchObject({ kind: 'network', code: 'network', detail: `expected 206 Partial Content for the range probe of ${origin}/broken.zip, found HTTP 502` });
+    expect(await openUrl(`${origin}/broken.zip`)).toMatchObject({
+      kind: 'network',
+      code: 'network',
+      detail: `expected 206 Partial Content for the range probe of ${origin}/broken.zip, found HTTP 502`,
+    });
   });
 
   it('a folder URL without its trailing slash: the 404 (input) and the listing without ranges (network) both say to add the slash', async () => {
@@ -252,6 +284,10 @@ describe('a savepoint by URL: network failures are their own kind; a folder URL 
       detail: `expected ${origin}/listed?x=1 to answer HTTP Range requests with 206 Partial Content, found 200 OK with the whole file: the server does not support byte ranges (download the file and open it locally); if it is a savepoint folder, give its URL with a trailing slash: ${origin}/listed/?x=1`,
     });
     // a name with an extension is a file: no hint
-    expect(await openUrl(`${origin}/sp-1.zip`)).toMatchObject({ kind: 'input', code: 'missing-file', detail: `expected ${origin}/sp-1.zip to exist, found HTTP 404` });
+    expect(await openUrl(`${origin}/sp-1.zip`)).toMatchObject({
+      kind: 'input',
+      code: 'missing-file',
+      detail: `expected ${origin}/sp-1.zip to exist, found HTTP 404`,
+    });
   });
 });

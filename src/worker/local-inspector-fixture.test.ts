@@ -33,7 +33,7 @@ describe('LocalInspector over the fixture savepoint (flink-1.20/hashmap/canonica
     expect(Buffer.from(await inspector.getSavedSchema(cli!.descriptorSha256)).equals(Buffer.from(cli!.descriptorBytes))).toBe(true);
   });
 
-  it('gives a state\'s saved schema by the digest its snapshot details show, byte for byte the export-schema file', async () => {
+  it("gives a state's saved schema by the digest its snapshot details show, byte for byte the export-schema file", async () => {
     const { inspector, operatorId } = await openFixture();
     const inspection = await inspector.getInspection();
     const state = inspection.operators.find((o) => o.id === operatorId)!.states.find((s) => s.name === 'last-event')!;
@@ -44,14 +44,19 @@ describe('LocalInspector over the fixture savepoint (flink-1.20/hashmap/canonica
     expect(bytes.length).toBe(state.valueSerializer?.details?.['descriptorBytes']);
     const [cli] = await listSavedSchemas(await openNodeInput(SAVEPOINT));
     expect(Buffer.from(bytes).equals(Buffer.from(cli!.descriptorBytes))).toBe(true);
-    await expect(inspector.getSavedSchema('00'.repeat(32))).rejects.toMatchObject({ message: `the open savepoint has no saved schema with SHA-256 ${'00'.repeat(32)}` });
+    await expect(inspector.getSavedSchema('00'.repeat(32))).rejects.toMatchObject({
+      message: `the open savepoint has no saved schema with SHA-256 ${'00'.repeat(32)}`,
+    });
   });
 
   it('scans a state: distribution, unknown fields by number and wire type, payload histogram', async () => {
     const { inspector, operatorId } = await openFixture();
     const stats = await inspector.getStateStats({ operatorId, state: 'last-event' });
     expect(stats.entries).toBe(5);
-    expect(stats.bySubtask.map((b) => [b.id, b.entries])).toEqual([[0, 3], [1, 2]]);
+    expect(stats.bySubtask.map((b) => [b.id, b.entries])).toEqual([
+      [0, 3],
+      [1, 2],
+    ]);
     expect(stats.byKeyGroup.map((b) => b.id)).toEqual([1, 6, 7, 14, 15]);
     expect(stats.protobufDetail?.typeName).toBe('fixtures.events.Event');
     expect(stats.protobufDetail?.unknownFields.map((u) => [u.message, u.number, u.wireType, u.values])).toEqual([
@@ -133,7 +138,11 @@ describe('LocalInspector over the fixture savepoint (flink-1.20/hashmap/canonica
         return super.slice(start, end, contentType);
       }
     }
-    const savepointFiles = () => readdirSync(SAVEPOINT).map((n) => ({ path: `sp/${n}`, blob: new CountingFile([readFileSync(path.join(SAVEPOINT, n))], n, { lastModified: 1_700_000_000_000 }) }));
+    const savepointFiles = () =>
+      readdirSync(SAVEPOINT).map((n) => ({
+        path: `sp/${n}`,
+        blob: new CountingFile([readFileSync(path.join(SAVEPOINT, n))], n, { lastModified: 1_700_000_000_000 }),
+      }));
     const inspector = new LocalInspector();
     const first = await inspector.open({ kind: 'files', files: savepointFiles() });
     const operatorId = (await inspector.getInspection()).operators.find((o) => o.states.some((s) => s.name === 'last-event'))!.id;

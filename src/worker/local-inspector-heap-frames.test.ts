@@ -58,9 +58,10 @@ describe('values of heap state (flink-1.20/hashmap/native)', () => {
       const expected = listMessages(reference[i]!.value);
       expect(expected.length, `${state} entry ${i}`).toBeGreaterThan(0);
       const detail = await inspector.getEntryDetail({ operatorId: op.id, state, index: i });
-      expect(detail.values.map((v) => [v.typeName, v.unknownFields.length, v.json]), `${state} entry ${i}`).toEqual(
-        expected.map((m) => [m.typeName, m.unknownFieldCount, m.json]),
-      );
+      expect(
+        detail.values.map((v) => [v.typeName, v.unknownFields.length, v.json]),
+        `${state} entry ${i}`,
+      ).toEqual(expected.map((m) => [m.typeName, m.unknownFieldCount, m.json]));
     }
   });
 

@@ -19,7 +19,9 @@ describe('LocalInspector over Kryo-held Protobuf (fixtures/kryo-savepoints/flink
   it('shows the Kryo configuration and Protobuf behind Kryo in the inspection', async () => {
     const inspection = await (await open(false)).getInspection();
     const state = inspection.operators.flatMap((o) => o.states).find((s) => s.name === 'last-event')!;
-    expect(getKryoSnapshotDetails(state.valueSerializer!)?.defaultSerializerClasses).toEqual([{ forClass: 'com.google.protobuf.Message', serializerClass: 'com.twitter.chill.protobuf.ProtobufSerializer' }]);
+    expect(getKryoSnapshotDetails(state.valueSerializer!)?.defaultSerializerClasses).toEqual([
+      { forClass: 'com.google.protobuf.Message', serializerClass: 'com.twitter.chill.protobuf.ProtobufSerializer' },
+    ]);
     expect(state.valueSerializer!.details?.['protobuf']).toMatchObject({ kind: 'chill' });
   });
 
@@ -32,6 +34,9 @@ describe('LocalInspector over Kryo-held Protobuf (fixtures/kryo-savepoints/flink
     const stats = await inspector.getStateStats({ operatorId: op.id, state: 'last-event' });
     expect(stats.entries).toBe(3);
     expect(stats.protobufDetail?.typeName).toBe('fixtures.events.Event');
-    expect(stats.protobufDetail?.unknownFields.map((u) => [u.number, u.values])).toEqual([[100, 3], [101, 1]]);
+    expect(stats.protobufDetail?.unknownFields.map((u) => [u.number, u.values])).toEqual([
+      [100, 3],
+      [101, 1],
+    ]);
   });
 });

@@ -48,11 +48,14 @@ describe('page reads of operator state (flink-1.20/hashmap/canonical)', () => {
     expect(inFirstSubtask).toBeGreaterThan(5);
     const decode = vi.spyOn(ProtobufValueCodec.prototype, 'decodeDetailed');
     const page = await inspector.listEntries({ operatorId: OPERATOR, state: STATE, offset: inFirstSubtask - 2, limit: 2 });
-    expect(page.rows.map((r) => [r.index, r.subtask])).toEqual([[inFirstSubtask - 2, 0], [inFirstSubtask - 1, 0]]);
+    expect(page.rows.map((r) => [r.index, r.subtask])).toEqual([
+      [inFirstSubtask - 2, 0],
+      [inFirstSubtask - 1, 0],
+    ]);
     expect(decode).toHaveBeenCalledTimes(2);
   });
 
-  it('reads a subtask\'s operator state header once: a second page of the subtask reads just its rows', async () => {
+  it("reads a subtask's operator state header once: a second page of the subtask reads just its rows", async () => {
     const counter = { bytes: 0 };
     const inspector = new LocalInspector();
     await inspector.open({ kind: 'files', files: countedFiles(counter) });

@@ -34,6 +34,10 @@ describe('values table over the fixture (flink-1.20/hashmap/canonical)', () => {
     expect(detail.values[0]!.unknownFields.map((u) => [u.number, u.wireType])).toEqual([[100, 0]]);
     // the entry crosses the boundary without the JSON (the detail carries it once)
     expect(detail.entry.value).toMatchObject({ kind: 'message', json: null });
-    await expect(inspector.getEntryDetail({ ...query, index: 5 })).rejects.toMatchObject({ name: 'UsageError', code: 'not-found', detail: 'entry 5 does not exist: state last-event has 5 entries' });
+    await expect(inspector.getEntryDetail({ ...query, index: 5 })).rejects.toMatchObject({
+      name: 'UsageError',
+      code: 'not-found',
+      detail: 'entry 5 does not exist: state last-event has 5 entries',
+    });
   });
 });

@@ -37,10 +37,19 @@ function countingFile(bytes: Uint8Array, name: string, counter: { bytes: number 
 function folderFiles(dir: string, prefix: string, counters: { state: { bytes: number }; metadata: { bytes: number } }): InputFile[] {
   return readdirSync(dir)
     .filter((n) => n !== 'bench-manifest.json')
-    .map((n) => ({ path: `${prefix}/${n}`, blob: countingFile(new Uint8Array(readFileSync(path.join(dir, n))), n, n === '_metadata' ? counters.metadata : counters.state) }));
+    .map((n) => ({
+      path: `${prefix}/${n}`,
+      blob: countingFile(new Uint8Array(readFileSync(path.join(dir, n))), n, n === '_metadata' ? counters.metadata : counters.state),
+    }));
 }
 
-async function cliStats(dir: string, extra: string[] = []): Promise<{ states: { operatorId: string; state: string; scope: string; entries: number; valueBytes: number; protobuf?: unknown }[]; coverage?: { keyGroupsRead: number; keyGroupsWithData: number } }> {
+async function cliStats(
+  dir: string,
+  extra: string[] = [],
+): Promise<{
+  states: { operatorId: string; state: string; scope: string; entries: number; valueBytes: number; protobuf?: unknown }[];
+  coverage?: { keyGroupsRead: number; keyGroupsWithData: number };
+}> {
   let out = '';
   const code = await runCli(['stats', dir, '--format', 'json', '--workers', '1', ...extra], { stdout: (t) => void (out += t), stderr: () => undefined });
   expect(code).toBe(0);
@@ -107,7 +116,7 @@ describe('LocalInspector over a generated 4 MiB savepoint (bench/generate)', () 
     expect(counters.state.bytes).toBeGreaterThan(total / 2);
   });
 
-  it('state statistics come from the structural scan and equal the CLI\'s `stats --json`', async () => {
+  it("state statistics come from the structural scan and equal the CLI's `stats --json`", async () => {
     const { inspector } = await open();
     const cli = await cliStats(dir);
     for (const name of ['events', 'last-event']) {
@@ -187,11 +196,14 @@ describe('LocalInspector over the fixture with unknown fields (flink-1.20/hashma
   const open = async () => {
     const counters = { state: { bytes: 0 }, metadata: { bytes: 0 } };
     const inspector = new LocalInspector();
-    await inspector.open({ kind: 'files', files: [...folderFiles(FIXTURE, 'sp', counters), { path: 'events-changed.binpb', blob: new Blob([readFileSync(SCHEMA)]) }] });
+    await inspector.open({
+      kind: 'files',
+      files: [...folderFiles(FIXTURE, 'sp', counters), { path: 'events-changed.binpb', blob: new Blob([readFileSync(SCHEMA)]) }],
+    });
     return { inspector, counters };
   };
 
-  it('unknown-field statistics per (message, number, wire type) agree with the CLI\'s structural counts', async () => {
+  it("unknown-field statistics per (message, number, wire type) agree with the CLI's structural counts", async () => {
     const { inspector } = await open();
     const cli = await cliStats(FIXTURE);
     const inspection = await inspector.getInspection();
@@ -207,7 +219,10 @@ describe('LocalInspector over the fixture with unknown fields (flink-1.20/hashma
         else expect(stats.rows).toBe(stats.entries);
         // the chart per subtask draws every subtask's copy of a broadcast state: each copy holds the counted entries
         if (s.scope === 'broadcast') {
-          expect(stats.bySubtask.map((b) => b.id), `${op.id}/${s.name}`).toEqual(s.subtasks);
+          expect(
+            stats.bySubtask.map((b) => b.id),
+            `${op.id}/${s.name}`,
+          ).toEqual(s.subtasks);
           for (const b of stats.bySubtask) expect([b.entries, b.bytes], `${op.id}/${s.name} subtask ${b.id}`).toEqual([stats.entries, expected.valueBytes]);
         } else expect(sumBuckets(stats)).toBe(expected.valueBytes);
         // one StateStats type: the app's statistics carry the CLI's fields with the CLI's values
@@ -224,7 +239,7 @@ describe('LocalInspector over the fixture with unknown fields (flink-1.20/hashma
     }
   });
 
-  it('the header-only verdict equals the full check\'s verdicts, without its value warnings', async () => {
+  it("the header-only verdict equals the full check's verdicts, without its value warnings", async () => {
     const { inspector } = await open();
     const headers = await inspector.checkHeaders({ target: '0.x', newSettings: {} });
     const full = await inspector.check({ target: '0.x', newSettings: {} });

@@ -41,7 +41,7 @@ const withoutSstFiles = (dir: string): InputFile[] =>
 requireCommitted(path.join(A, '_metadata'), path.join(B, '_metadata'));
 
 describe('a page read while another savepoint is opened', () => {
-  it('listEntries and getEntryDetail started on A give A\'s rows after B is opened', async () => {
+  it("listEntries and getEntryDetail started on A give A's rows after B is opened", async () => {
     const alone = new LocalInspector();
     await alone.open({ kind: 'files', files: plainFiles(A) });
     const expected = await alone.listEntries({ operatorId: OPERATOR, state: STATE, offset: 3, limit: 4 });

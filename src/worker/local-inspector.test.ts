@@ -7,7 +7,7 @@ import { toInspectorFailure } from './to-inspector-failure';
 const file = (path: string, bytes: number[] | Uint8Array): InputFile => ({ path, blob: new Blob([new Uint8Array(bytes)]) });
 
 describe('LocalInspector.open', () => {
-  it('classifies a folder drop and identifies it by _metadata\'s SHA-256 and the (path, size) listing, reading no state file', async () => {
+  it("classifies a folder drop and identifies it by _metadata's SHA-256 and the (path, size) listing, reading no state file", async () => {
     const meta = new Uint8Array([0x49, 0x60, 0x67, 0x2d, 0, 0, 0, 4]);
     const state = new Uint8Array([1, 2, 3]);
     const schema = new Uint8Array([0x0a, 0x00]);
@@ -55,7 +55,7 @@ describe('LocalInspector.open', () => {
     expect(withSchema.inputHash).not.toBe(a.inputHash);
   });
 
-  it('rejects a file that is not a savepoint, with the core\'s content-based message', async () => {
+  it("rejects a file that is not a savepoint, with the core's content-based message", async () => {
     await expect(new LocalInspector().open({ kind: 'files', files: [file('photo.jpg', [0xff, 0xd8, 0xff, 0xe0])] })).rejects.toMatchObject({
       name: 'DecodeError',
       code: 'not-recognised',

@@ -8,16 +8,53 @@
  * `listEntries`/`getEntryDetail` read one key group's block per page; `check` runs the value scan
  * of the CLI's `check` (its report is what the export writes).
  */
-import { computeOperatorId, createSubtaskHeaderCache, inspectSavepoint, openSavepoint, type OpenedSavepoint, type SavepointInspection, type SnapshotRegistry, type StateSample } from '../core/flink';
+import {
+  computeOperatorId,
+  createSubtaskHeaderCache,
+  inspectSavepoint,
+  openSavepoint,
+  type OpenedSavepoint,
+  type SavepointInspection,
+  type SnapshotRegistry,
+  type StateSample,
+} from '../core/flink';
 import { createSavepointRegistry, findProtobufStates, indexDeclarations, loadDescriptorSet } from '../core/compat';
 import { isDecodeError, wrongInput, type SavepointFiles } from '../core/io';
-import { buildReportView, checkSavepoint, evaluateSnapshotVerdicts, formatReport, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type CompatibilityReport, type ValueViewCaps } from '../core/report';
+import {
+  buildReportView,
+  checkSavepoint,
+  evaluateSnapshotVerdicts,
+  formatReport,
+  NO_VALUE_VIEW_CAPS,
+  VALUE_VIEW_CAPS,
+  type CompatibilityReport,
+  type ValueViewCaps,
+} from '../core/report';
 import { exportStates } from '../core/export';
 import { planKryoMigration, type KryoMigrationOperator } from '../core/migration';
 import packageJson from '../../package.json';
 import type { Cancellation } from './cancellation';
 import { createSwitchingStep } from './create-switching-step';
-import type { CheckOptions, EntryDetail, EntryPage, EntryQuery, ExportChunkListener, ExportFormat, IndexedExportChunkListener, StatesExportQuery, Inspector, InspectorInput, OpenedSession, ProgressListener, StateExportQuery, StateExportSummary, StateQuery, StateStatsDetail, SnapshotFindings, ViewedReport } from './inspector';
+import type {
+  CheckOptions,
+  EntryDetail,
+  EntryPage,
+  EntryQuery,
+  ExportChunkListener,
+  ExportFormat,
+  IndexedExportChunkListener,
+  StatesExportQuery,
+  Inspector,
+  InspectorInput,
+  OpenedSession,
+  ProgressListener,
+  StateExportQuery,
+  StateExportSummary,
+  StateQuery,
+  StateStatsDetail,
+  SnapshotFindings,
+  ViewedReport,
+} from './inspector';
 import type { OpenSession, Session } from './inspector-session';
 import { openFileSession } from './open-file-session';
 import { openUrlSession } from './open-url-session';
@@ -65,8 +102,20 @@ export class LocalInspector implements Inspector {
     return this.steps.run('hashing', onProgress, async (cancel, phase, _bytesRead, step) => {
       const session =
         input.kind === 'url'
-          ? await openUrlSession(input.url, input.schemaFiles, { knownDigests: this.knownDigests, step, phase, ...(input.companion === undefined ? {} : { companion: input.companion }) })
-          : await openFileSession(input.files, this.session, { knownDigests: this.knownDigests, step, cancel, phase, onProgress, ...(input.metadataPath === undefined ? {} : { metadataPath: input.metadataPath }) });
+          ? await openUrlSession(input.url, input.schemaFiles, {
+              knownDigests: this.knownDigests,
+              step,
+              phase,
+              ...(input.companion === undefined ? {} : { companion: input.companion }),
+            })
+          : await openFileSession(input.files, this.session, {
+              knownDigests: this.knownDigests,
+              step,
+              cancel,
+              phase,
+              onProgress,
+              ...(input.metadataPath === undefined ? {} : { metadataPath: input.metadataPath }),
+            });
       this.session = session;
       return session.opened;
     });
@@ -123,7 +172,17 @@ export class LocalInspector implements Inspector {
 
   /** Headers read again with the export's own registry (its codecs decode the values), then one decode-mode scan of the state. */
   async exportState(query: StateExportQuery, onChunk: ExportChunkListener, onProgress?: ProgressListener): Promise<StateExportSummary> {
-    const [summary] = await this.runExport({ operatorId: query.operatorId, states: [{ state: query.state, ...(query.scope === undefined ? {} : { scope: query.scope }) }], format: query.format, ...(query.layout === undefined ? {} : { layout: query.layout }) }, query.sample, (_i, chunk) => onChunk(chunk), onProgress);
+    const [summary] = await this.runExport(
+      {
+        operatorId: query.operatorId,
+        states: [{ state: query.state, ...(query.scope === undefined ? {} : { scope: query.scope }) }],
+        format: query.format,
+        ...(query.layout === undefined ? {} : { layout: query.layout }),
+      },
+      query.sample,
+      (_i, chunk) => onChunk(chunk),
+      onProgress,
+    );
     return summary!;
   }
 
@@ -131,7 +190,12 @@ export class LocalInspector implements Inspector {
     return this.runExport(query, query.sample, onChunk, onProgress);
   }
 
-  private async runExport(query: StatesExportQuery, sample: StateSample | undefined, onChunk: IndexedExportChunkListener, onProgress?: ProgressListener): Promise<StateExportSummary[]> {
+  private async runExport(
+    query: StatesExportQuery,
+    sample: StateSample | undefined,
+    onChunk: IndexedExportChunkListener,
+    onProgress?: ProgressListener,
+  ): Promise<StateExportSummary[]> {
     const session = this.requireSavepoint();
     return this.steps.run('reading-state-headers', onProgress, async (cancel, phase, _bytesRead, step) => {
       const registry = createSavepointRegistry({ serializers: 'protobuf' });
@@ -140,18 +204,31 @@ export class LocalInspector implements Inspector {
       const op = inspection.operators.find((o) => o.id === query.operatorId);
       const states = query.states.map(({ state: name, scope }) => {
         const state = op?.states.find((s) => s.name === name && (scope === undefined || s.scope === scope));
-        if (op === undefined || state === undefined) throw wrongInput('not-found', `expected a state of the savepoint, found ${JSON.stringify(name)} of operator ${query.operatorId}`);
+        if (op === undefined || state === undefined)
+          throw wrongInput('not-found', `expected a state of the savepoint, found ${JSON.stringify(name)} of operator ${query.operatorId}`);
         return state;
       });
       phase('scanning-values', op!.stateSize);
       const results = await exportStates(
         opened,
         registry,
-        { operator: op!.id, states, format: query.format, ...(query.layout === undefined ? {} : { layout: query.layout }), ...(sample === undefined ? {} : { sample }), signal: signalOf(cancel) },
+        {
+          operator: op!.id,
+          states,
+          format: query.format,
+          ...(query.layout === undefined ? {} : { layout: query.layout }),
+          ...(sample === undefined ? {} : { sample }),
+          signal: signalOf(cancel),
+        },
         onChunk,
       );
       // values kept as their bytes (not decoded) are said too, as the CLI's export fails on them
-      return results.map((r) => ({ rows: r.rows, entries: r.entries, valueBytes: r.valueBytes, incomplete: r.undecodable > 0 ? [...r.incomplete, r.failures[r.failures.length - 1]!] : r.incomplete }));
+      return results.map((r) => ({
+        rows: r.rows,
+        entries: r.entries,
+        valueBytes: r.valueBytes,
+        incomplete: r.undecodable > 0 ? [...r.incomplete, r.failures[r.failures.length - 1]!] : r.incomplete,
+      }));
     });
   }
 
@@ -180,11 +257,18 @@ export class LocalInspector implements Inspector {
   async listNewSchemaMessages(): Promise<string[]> {
     const session = this.requireSavepoint();
     const schema = session.descriptorSet;
-    if (schema === null) throw wrongInput('no-schema', "no new schema was given: drop the new job's jar (.jar) or a descriptor set (.pb, .binpb, .desc, .protoset) to pick a root message from");
+    if (schema === null)
+      throw wrongInput(
+        'no-schema',
+        "no new schema was given: drop the new job's jar (.jar) or a descriptor set (.pb, .binpb, .desc, .protoset) to pick a root message from",
+      );
     // a jar's embedded descriptors or the descriptor set, as the check reads them
     const { descriptorSet } = await readNewSchema(schema, session.opened.digests);
     const loaded = loadDescriptorSet(descriptorSet.bytes, descriptorSet.name);
-    return [...indexDeclarations(loaded.set).byName].filter(([, d]) => d.kind === 'message').map(([name]) => name).sort();
+    return [...indexDeclarations(loaded.set).byName]
+      .filter(([, d]) => d.kind === 'message')
+      .map(([name]) => name)
+      .sort();
   }
 
   /** Cancels every running step; each rejects with a `cancelled` failure. */
@@ -195,7 +279,11 @@ export class LocalInspector implements Inspector {
   private async runCheck(options: CheckOptions, scanValues: boolean, onProgress?: ProgressListener): Promise<CompatibilityReport> {
     const session = this.requireSavepoint();
     const schema = session.descriptorSet;
-    if (schema === null) throw wrongInput('no-schema', 'no new schema was given: drop the new job\'s jar (.jar) or a descriptor set (.pb, .binpb, .desc, .protoset) to check compatibility');
+    if (schema === null)
+      throw wrongInput(
+        'no-schema',
+        "no new schema was given: drop the new job's jar (.jar) or a descriptor set (.pb, .binpb, .desc, .protoset) to check compatibility",
+      );
     const cache = scanValues ? session.reports : session.headerReports;
     const key = JSON.stringify(options);
     const cached = cache.get(key);
@@ -248,7 +336,15 @@ export class LocalInspector implements Inspector {
   }
 
   /** Reads rows [offset, offset + limit) of a scanned state; page reads of a session run one at a time. */
-  private readPage(session: OpenSession, query: StateQuery, scan: ScannedState, offset: number, limit: number, detail: ValueViewCaps | null, onProgress?: ProgressListener): Promise<ReadEntry[]> {
+  private readPage(
+    session: OpenSession,
+    query: StateQuery,
+    scan: ScannedState,
+    offset: number,
+    limit: number,
+    detail: ValueViewCaps | null,
+    onProgress?: ProgressListener,
+  ): Promise<ReadEntry[]> {
     if (session.pages === null) {
       const registry = createValueRegistry(session);
       registry.catch(() => undefined);

@@ -10,7 +10,8 @@ import type { CompanionManifest } from '../core/io';
 import { openUrlInput } from './open-url-input';
 
 const COMPANION = { origin: 'http://127.0.0.1:4000', token: 'e'.repeat(64) };
-const NEEDED = "s3:// URLs are read through the local companion, which reads the store with this machine's credentials: run `npx savepoint-inspector serve` and open the URL it prints";
+const NEEDED =
+  "s3:// URLs are read through the local companion, which reads the store with this machine's credentials: run `npx savepoint-inspector serve` and open the URL it prints";
 
 const MANIFEST: CompanionManifest = {
   open: 3,
@@ -22,7 +23,12 @@ const MANIFEST: CompanionManifest = {
   metadata: 0,
   files: [0, 1],
   relative: [['state-1', 1]],
-  absolute: [['s3://elsewhere/shared/x', { refused: 'expected the state file s3://elsewhere/shared/x in the store of s3://b/sp, found it elsewhere', name: 's3://elsewhere/shared/x' }]],
+  absolute: [
+    [
+      's3://elsewhere/shared/x',
+      { refused: 'expected the state file s3://elsewhere/shared/x in the store of s3://b/sp, found it elsewhere', name: 's3://elsewhere/shared/x' },
+    ],
+  ],
   unreadable: [],
   warnings: [],
   notices: ['reading s3://b/sp from …'],
@@ -35,12 +41,18 @@ describe('openUrlInput: object-store URLs through the companion', () => {
     const fetchFn = vi.fn();
     vi.stubGlobal('fetch', fetchFn);
     await expect(openUrlInput('s3://b/sp')).rejects.toMatchObject({ code: 'bad-url', message: NEEDED });
-    await expect(openUrlInput('abfss://c@acct.dfs.core.windows.net/sp')).rejects.toMatchObject({ code: 'bad-url', message: NEEDED.replace('s3://', 'abfss://') });
+    await expect(openUrlInput('abfss://c@acct.dfs.core.windows.net/sp')).rejects.toMatchObject({
+      code: 'bad-url',
+      message: NEEDED.replace('s3://', 'abfss://'),
+    });
     expect(fetchFn).not.toHaveBeenCalled();
   });
 
   it('a page origin that is no companion (a static host answering 404 in HTML): the same line', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response('<!doctype html><title>404</title>', { status: 404 }))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response('<!doctype html><title>404</title>', { status: 404 }))),
+    );
     await expect(openUrlInput('s3://b/sp', COMPANION)).rejects.toMatchObject({ code: 'bad-url', message: NEEDED });
   });
 
@@ -56,7 +68,10 @@ describe('openUrlInput: object-store URLs through the companion', () => {
       }),
     );
     const files = await openUrlInput('s3://b/sp', COMPANION);
-    expect(calls[0]).toMatchObject({ url: 'http://127.0.0.1:4000/api/open', init: { method: 'POST', body: JSON.stringify({ url: 's3://b/sp' }), credentials: 'omit' } });
+    expect(calls[0]).toMatchObject({
+      url: 'http://127.0.0.1:4000/api/open',
+      init: { method: 'POST', body: JSON.stringify({ url: 's3://b/sp' }), credentials: 'omit' },
+    });
     expect((calls[0]!.init.headers as Record<string, string>)['authorization']).toBe(`Bearer ${'e'.repeat(64)}`);
     expect(files.metadata.name).toBe('sp/_metadata');
     expect(files.warnings).toEqual([]);
@@ -65,29 +80,55 @@ describe('openUrlInput: object-store URLs through the companion', () => {
     expect(calls[1]!.url).toBe('http://127.0.0.1:4000/api/read?open=3&file=1&offset=20&length=3');
     expect(files.resolveRelative('other')).toBeUndefined();
     const refused = files.resolveAbsolute!('s3://elsewhere/shared/x', 50)!;
-    await expect(refused.source.read(0, 1)).rejects.toMatchObject({ code: 'missing-file', detail: 'expected the state file s3://elsewhere/shared/x in the store of s3://b/sp, found it elsewhere' });
+    await expect(refused.source.read(0, 1)).rejects.toMatchObject({
+      code: 'missing-file',
+      detail: 'expected the state file s3://elsewhere/shared/x in the store of s3://b/sp, found it elsewhere',
+    });
     await expect(state.read(99, 2)).rejects.toMatchObject({ code: 'truncated' });
   });
 
   it("a job's checkpoint directory: the checkpoint read is said", async () => {
-    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(Response.json({ ...MANIFEST, name: 's3://b/ckpt/job/', chosen: 'chk-2', warnings: ['w'] }))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(Response.json({ ...MANIFEST, name: 's3://b/ckpt/job/', chosen: 'chk-2', warnings: ['w'] }))),
+    );
     const files = await openUrlInput('s3://b/ckpt/job/', COMPANION);
     expect(files.warnings).toEqual(['read chk-2, the latest completed checkpoint of s3://b/ckpt/job/', 'w']);
   });
 
   it("the companion's refusal and the store's error keep their message", async () => {
-    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(Response.json({ message: 'forbidden: wrong token (each run of savepoint-inspector serve prints a new one)' }, { status: 403 }))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() =>
+        Promise.resolve(Response.json({ message: 'forbidden: wrong token (each run of savepoint-inspector serve prints a new one)' }, { status: 403 })),
+      ),
+    );
     await expect(openUrlInput('s3://b/sp', COMPANION)).rejects.toMatchObject({
       code: 'network',
-      detail: 'expected the companion at http://127.0.0.1:4000 to read s3://b/sp, found 403: forbidden: wrong token (each run of savepoint-inspector serve prints a new one); open the URL savepoint-inspector serve printed (with its token) again',
+      detail:
+        'expected the companion at http://127.0.0.1:4000 to read s3://b/sp, found 403: forbidden: wrong token (each run of savepoint-inspector serve prints a new one); open the URL savepoint-inspector serve printed (with its token) again',
     });
-    const stored = { name: 'DecodeError', code: 'missing-file', message: 'm', detail: 'expected s3://b/sp (bucket b, key sp; …), found no object with that key or prefix', file: 's3://b/sp', path: [] };
-    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(Response.json({ message: 'm', error: stored }, { status: 422 }))));
+    const stored = {
+      name: 'DecodeError',
+      code: 'missing-file',
+      message: 'm',
+      detail: 'expected s3://b/sp (bucket b, key sp; …), found no object with that key or prefix',
+      file: 's3://b/sp',
+      path: [],
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(Response.json({ message: 'm', error: stored }, { status: 422 }))),
+    );
     await expect(openUrlInput('s3://b/sp', COMPANION)).rejects.toMatchObject({ code: 'missing-file', detail: stored.detail, file: 's3://b/sp' });
-    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     await expect(openUrlInput('s3://b/sp', COMPANION)).rejects.toMatchObject({
       code: 'network',
-      detail: 'expected the companion (savepoint-inspector serve) to answer at http://127.0.0.1:4000, found no answer (Failed to fetch): is it still running? Start it again with `npx savepoint-inspector serve` and open the URL it prints',
+      detail:
+        'expected the companion (savepoint-inspector serve) to answer at http://127.0.0.1:4000, found no answer (Failed to fetch): is it still running? Start it again with `npx savepoint-inspector serve` and open the URL it prints',
     });
   });
 });

@@ -72,7 +72,12 @@ function companionSource(companion: CompanionAccess, open: number, file: number,
       if (!answer.ok) throw await failureOf(answer, companion, name, offset);
       const bytes = new Uint8Array(await answer.arrayBuffer());
       if (bytes.length !== length) {
-        throw new DecodeError({ code: 'network', detail: `expected ${length} bytes from the companion at ${companion.origin}, found ${bytes.length}`, file: name, offset });
+        throw new DecodeError({
+          code: 'network',
+          detail: `expected ${length} bytes from the companion at ${companion.origin}, found ${bytes.length}`,
+          file: name,
+          offset,
+        });
       }
       return bytes;
     },
@@ -94,7 +99,10 @@ async function post(companion: CompanionAccess, path: string, body?: string): Pr
       credentials: 'omit',
     });
   } catch (e) {
-    throw new DecodeError({ code: 'network', detail: `expected the companion (savepoint-inspector serve) to answer at ${companion.origin}, found no answer (${(e as Error).message}): is it still running? Start it again with \`npx savepoint-inspector serve\` and open the URL it prints` });
+    throw new DecodeError({
+      code: 'network',
+      detail: `expected the companion (savepoint-inspector serve) to answer at ${companion.origin}, found no answer (${(e as Error).message}): is it still running? Start it again with \`npx savepoint-inspector serve\` and open the URL it prints`,
+    });
   }
 }
 
@@ -113,8 +121,20 @@ async function failureOf(answer: Response, companion: CompanionAccess, file: str
   const e = body.error;
   if (e?.name === 'UsageError') return wrongInput(e.code, e.detail, e.candidates);
   if (e?.name === 'DecodeError') {
-    return new DecodeError({ code: e.code, detail: e.detail, path: e.path, ...(e.file === undefined ? {} : { file: e.file }), ...(e.offset === undefined ? {} : { offset: e.offset }), ...(e.missingFile === undefined ? {} : { missingFile: e.missingFile }) });
+    return new DecodeError({
+      code: e.code,
+      detail: e.detail,
+      path: e.path,
+      ...(e.file === undefined ? {} : { file: e.file }),
+      ...(e.offset === undefined ? {} : { offset: e.offset }),
+      ...(e.missingFile === undefined ? {} : { missingFile: e.missingFile }),
+    });
   }
   const again = answer.status === 401 || answer.status === 403 ? `; open the URL savepoint-inspector serve printed (with its token) again` : '';
-  return new DecodeError({ code: 'network', detail: `expected the companion at ${companion.origin} to read ${file}, found ${answer.status}: ${body.message}${again}`, file, ...(offset === undefined ? {} : { offset }) });
+  return new DecodeError({
+    code: 'network',
+    detail: `expected the companion at ${companion.origin} to read ${file}, found ${answer.status}: ${body.message}${again}`,
+    file,
+    ...(offset === undefined ? {} : { offset }),
+  });
 }

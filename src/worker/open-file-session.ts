@@ -18,26 +18,42 @@ import { trackSourceReads, type ReadingStep } from './track-source-reads';
 export async function openFileSession(
   files: readonly InputFile[],
   previous: Session | null,
-  ctx: { knownDigests: Map<string, string>; step: ReadingStep; cancel: Cancellation; phase: SetPhase; onProgress: ProgressListener | undefined; metadataPath?: string },
+  ctx: {
+    knownDigests: Map<string, string>;
+    step: ReadingStep;
+    cancel: Cancellation;
+    phase: SetPhase;
+    onProgress: ProgressListener | undefined;
+    metadataPath?: string;
+  },
 ): Promise<Session> {
   if (files.length === 0) {
     throw wrongInput('no-input', 'no files were given: drop a savepoint folder, a .zip/.tar/.tar.gz of one, or a _metadata file');
   }
   const { descriptorSets, savepointFiles } = splitInputFiles(files);
-  const schemaDigests = await hashInputFiles(descriptorSets, (bytesRead, bytesTotal, path) => {
-    ctx.cancel.check();
-    ctx.onProgress?.({ phase: 'hashing', bytesRead, bytesTotal, detail: path });
-  }, ctx.knownDigests);
+  const schemaDigests = await hashInputFiles(
+    descriptorSets,
+    (bytesRead, bytesTotal, path) => {
+      ctx.cancel.check();
+      ctx.onProgress?.({ phase: 'hashing', bytesRead, bytesTotal, detail: path });
+    },
+    ctx.knownDigests,
+  );
   ctx.phase('opening', 0);
   // the same files with another savepoint named in them are another savepoint
   const fileKey = savepointFiles.length > 0 ? listFileKey(savepointFiles, ctx.metadataPath) : null;
   let reuse = previous !== null && previous.savepoint !== null && fileKey !== null && previous.fileKey === fileKey ? previous : null;
   let savepoint: SavepointFiles | null = reuse?.savepoint ?? null;
-  let identity = reuse ? { savepointHash: reuse.opened.savepointHash!, digests: reuse.opened.digests.filter((d) => !descriptorPaths(reuse!).has(d.path)) } : null;
+  let identity = reuse
+    ? { savepointHash: reuse.opened.savepointHash!, digests: reuse.opened.digests.filter((d) => !descriptorPaths(reuse!).has(d.path)) }
+    : null;
   if (!reuse && savepointFiles.length > 0) {
     const tracked = toInputFiles(savepointFiles).map((f) => ({ path: f.path, source: trackSourceReads(f.source, ctx.step) }));
     // several savepoints in the drop and none named: a 'several-savepoints' failure whose candidates the UI offers
-    savepoint = await openSavepointInput({ kind: 'files', name: nameSavepointInput(savepointFiles), files: tracked }, ctx.metadataPath === undefined ? {} : { metadataPath: ctx.metadataPath });
+    savepoint = await openSavepointInput(
+      { kind: 'files', name: nameSavepointInput(savepointFiles), files: tracked },
+      ctx.metadataPath === undefined ? {} : { metadataPath: ctx.metadataPath },
+    );
     identity = await identifySavepoint(savepoint);
     // the same savepoint given again as other file objects: keep its scans
     if (previous?.savepoint && previous.opened.savepointHash === identity.savepointHash) reuse = previous;

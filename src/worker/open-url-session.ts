@@ -9,7 +9,11 @@ import { trackSavepointReads } from './track-savepoint-reads';
 import type { ReadingStep } from './track-source-reads';
 
 /** A savepoint served over HTTP: identified like a folder (`_metadata` + listing), nothing else is fetched. */
-export async function openUrlSession(url: string, schemaFiles: InputFile[], ctx: { knownDigests: Map<string, string>; step: ReadingStep; phase: SetPhase; companion?: CompanionAccess }): Promise<Session> {
+export async function openUrlSession(
+  url: string,
+  schemaFiles: InputFile[],
+  ctx: { knownDigests: Map<string, string>; step: ReadingStep; phase: SetPhase; companion?: CompanionAccess },
+): Promise<Session> {
   ctx.phase('opening', 0);
   const savepoint = await openUrlInput(url, ctx.companion);
   const identity = await identifySavepoint(trackSavepointReads(savepoint, ctx.step));
@@ -18,7 +22,10 @@ export async function openUrlSession(url: string, schemaFiles: InputFile[], ctx:
   const opened: OpenedSession = {
     inputHash: computeInputHash(identity.savepointHash, schemaDigests),
     savepointHash: identity.savepointHash,
-    files: [{ path: url, size: savepoint.metadata.size, role: 'savepoint-metadata' }, ...schemaFiles.map((f) => ({ path: f.path, size: f.blob.size, role: 'descriptor-set' as const }))],
+    files: [
+      { path: url, size: savepoint.metadata.size, role: 'savepoint-metadata' },
+      ...schemaFiles.map((f) => ({ path: f.path, size: f.blob.size, role: 'descriptor-set' as const })),
+    ],
     digests: [...identity.digests, ...schemaDigests],
     savepointName: url,
     descriptorSetName: schema?.path ?? null,

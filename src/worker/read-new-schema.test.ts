@@ -21,11 +21,16 @@ describe('a dropped job jar as the new schema', () => {
     const opened = await inspector.open({ kind: 'files', files });
     expect(opened.descriptorSetName).toBe('added-field-4.36.2.jar');
     const report = await inspector.check({ target: '0.x', newSettings: {} });
-    expect(report.newSchema?.jobJar?.messages.find((m) => m.fullName === 'fixtures.events.Event')?.javaClass).toBe('dev.savepointinspector.fixtures.generated.EventMessages$Event');
+    expect(report.newSchema?.jobJar?.messages.find((m) => m.fullName === 'fixtures.events.Event')?.javaClass).toBe(
+      'dev.savepointinspector.fixtures.generated.EventMessages$Event',
+    );
     expect(report.states.find((s) => s.state === 'last-event')?.firstIncompatibility?.ruleId).toBe('EXACT_SCHEMA_CHANGED');
     for (const format of ['json', 'markdown'] as const) {
       let cli = '';
-      const code = await runCli(['check', SAVEPOINT, '--job-jar', JAR, '--target', '0.x', '--format', format], { stdout: (t) => (cli += t), stderr: () => undefined });
+      const code = await runCli(['check', SAVEPOINT, '--job-jar', JAR, '--target', '0.x', '--format', format], {
+        stdout: (t) => (cli += t),
+        stderr: () => undefined,
+      });
       expect(code).toBe(1);
       expect(await inspector.formatReport({ target: '0.x', newSettings: {} }, format)).toBe(cli);
     }

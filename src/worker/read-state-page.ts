@@ -5,7 +5,16 @@
  * the rows asked for. Nothing is kept after the page is built.
  */
 import { DecodeError } from '../core/io';
-import { scanState, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry, type StateEntry, type SubtaskHeaderCache, type ValueMode } from '../core/flink';
+import {
+  scanState,
+  type CancelSignal,
+  type DecodedValue,
+  type OpenedSavepoint,
+  type SnapshotRegistry,
+  type StateEntry,
+  type SubtaskHeaderCache,
+  type ValueMode,
+} from '../core/flink';
 import { listProtobufValueDetails, type DecodedProtobufValue } from '../core/protobuf';
 import type { ValueViewCaps } from '../core/report';
 import type { EntryProtobufValue, EntryRow, RowCells } from './inspector';
@@ -50,7 +59,12 @@ export async function readStatePage(
     await scanState(
       opened,
       registry,
-      { operatorId: op.id, states: query.state, subtasks: [part.subtask], ...(part.keyGroup < 0 ? { scopes: ['operator'] } : { scopes: ['keyed'], keyGroups: [part.keyGroup] }) },
+      {
+        operatorId: op.id,
+        states: query.state,
+        subtasks: [part.subtask],
+        ...(part.keyGroup < 0 ? { scopes: ['operator'] } : { scopes: ['keyed'], keyGroups: [part.keyGroup] }),
+      },
       {
         part(read) {
           // heap key groups, and a changelog's parts (a heap materialized snapshot, entries held for their changes), decode before they visit
@@ -67,7 +81,11 @@ export async function readStatePage(
     );
     if (k < stop) {
       const where = `subtask ${part.subtask}${part.keyGroup >= 0 ? `, key group ${part.keyGroup}` : ''}`;
-      throw new DecodeError({ code: 'invalid-value', detail: `expected ${part.count} entries of state ${query.state} in ${where} (as its scan counted), found ${k}`, path: [query.state, where] });
+      throw new DecodeError({
+        code: 'invalid-value',
+        detail: `expected ${part.count} entries of state ${query.state} in ${where} (as its scan counted), found ${k}`,
+        path: [query.state, where],
+      });
     }
   }
   return out;

@@ -5,7 +5,10 @@ import { wrongInput } from '../core/io';
 export function requireOperator(opened: OpenedSavepoint, operatorId: string): OperatorState {
   const op = findOperator(opened, operatorId);
   if (!op) {
-    throw wrongInput('not-found', `expected an operator id or uid of this savepoint, found ${operatorId} (operators: ${opened.metadata.operators.map((o) => o.id).join(', ')})`);
+    throw wrongInput(
+      'not-found',
+      `expected an operator id or uid of this savepoint, found ${operatorId} (operators: ${opened.metadata.operators.map((o) => o.id).join(', ')})`,
+    );
   }
   return op;
 }

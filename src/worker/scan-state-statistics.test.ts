@@ -16,7 +16,13 @@ import { scanStateStatistics } from './scan-state-statistics';
 import { requireCommitted } from '../../tests/helpers/committed-data';
 
 // every canonical fixture (RocksDB has no inline variant); committed, so a missing one fails the file
-const FIXTURES = ['flink-1.20', 'flink-2.3'].flatMap((v) => ['hashmap', 'rocksdb'].flatMap((b) => (b === 'rocksdb' ? ['canonical', 'canonical-compressed'] : ['canonical', 'canonical-compressed', 'canonical-inline']).map((k) => path.resolve(process.cwd(), 'fixtures/savepoints', v, b, k, 'savepoint'))));
+const FIXTURES = ['flink-1.20', 'flink-2.3'].flatMap((v) =>
+  ['hashmap', 'rocksdb'].flatMap((b) =>
+    (b === 'rocksdb' ? ['canonical', 'canonical-compressed'] : ['canonical', 'canonical-compressed', 'canonical-inline']).map((k) =>
+      path.resolve(process.cwd(), 'fixtures/savepoints', v, b, k, 'savepoint'),
+    ),
+  ),
+);
 for (const dir of FIXTURES) requireCommitted(path.join(dir, '_metadata'));
 
 /** Statistics of every state with the in-place read on and off; the number of states, and of entries read in place. */
@@ -37,7 +43,12 @@ async function compareStates(dir: string, sample?: StateSample): Promise<{ state
       const run = async (readInPlace: boolean) => {
         const r = createSnapshotRegistry();
         registerProtobufSnapshotReaders(r);
-        return scanStateStatistics(opened, r, { operatorId: op.id, state, ...(sample ? { sample } : {}) }, { signal: { aborted: false }, bytesRead: () => 0, readInPlace });
+        return scanStateStatistics(
+          opened,
+          r,
+          { operatorId: op.id, state, ...(sample ? { sample } : {}) },
+          { signal: { aborted: false }, bytesRead: () => 0, readInPlace },
+        );
       };
       // entries read in place are the ones the in-place run did not decode
       const decodeRow = vi.spyOn(KeyedEntryRun.prototype, 'decodeRow');
@@ -54,7 +65,7 @@ async function compareStates(dir: string, sample?: StateSample): Promise<{ state
   return { states, inPlace: inPlaceRows, rows };
 }
 
-describe('the app\'s state statistics read in place equal those of every entry decoded', () => {
+describe("the app's state statistics read in place equal those of every entry decoded", () => {
   const bench = useGeneratedBenchSavepoint('app-stats-', { targetBytes: 768 * 1024, parallelism: 2 });
 
   it('every state of every canonical fixture savepoint', async () => {

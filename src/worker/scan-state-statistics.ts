@@ -36,7 +36,11 @@ export async function scanStateStatistics(
   opened: OpenedSavepoint,
   registry: SnapshotRegistry,
   query: { operatorId: string; state: string; sample?: StateSample },
-  options: { signal: CancelSignal; bytesRead: () => number; /** false: decode every entry (the reference the in-place read is tested against) */ readInPlace?: boolean },
+  options: {
+    signal: CancelSignal;
+    bytesRead: () => number;
+    /** false: decode every entry (the reference the in-place read is tested against) */ readInPlace?: boolean;
+  },
 ): Promise<ScannedState> {
   if (query.sample) checkStateSample(query.sample);
   const op = requireOperator(opened, query.operatorId);

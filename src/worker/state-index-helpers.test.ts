@@ -31,7 +31,18 @@ describe('findIndexedPart', () => {
 
 describe('Protobuf values inside decoded values', () => {
   const codec = Object.create(ProtobufValueCodec.prototype) as ProtobufValueCodec;
-  const frame = (tag: number, by: ValueCodec = codec): ValueFrame => ({ kind: 'frame', format: 'protobuf', codec: by, bytes: new Uint8Array([0, 0, 0, tag]), start: 0, payloadStart: 4, end: 4, length: tag, offset: 100, file: undefined });
+  const frame = (tag: number, by: ValueCodec = codec): ValueFrame => ({
+    kind: 'frame',
+    format: 'protobuf',
+    codec: by,
+    bytes: new Uint8Array([0, 0, 0, tag]),
+    start: 0,
+    payloadStart: 4,
+    end: 4,
+    length: tag,
+    offset: 100,
+    file: undefined,
+  });
 
   it('finds the frames inside lists, TTL wrappers, tuples, POJOs and maps, in read order, and only those of Protobuf codecs', () => {
     const other: ValueCodec = { decode: () => ({ kind: 'null' }) };
@@ -80,7 +91,12 @@ describe('SizeHistogram', () => {
     // 18 bins [0,1), [1,2), [2,4) … [65536,131072): counts by hand
     const counts: Record<number, number> = { 0: 1, 1: 1, 2: 2, 12: 1, 13: 1, 17: 1 };
     expect(bins.map((b) => b.count)).toEqual(Array.from({ length: 18 }, (_, i) => counts[i] ?? 0));
-    expect(bins.slice(0, 4).map((b) => [b.from, b.to])).toEqual([[0, 1], [1, 2], [2, 4], [4, 8]]);
+    expect(bins.slice(0, 4).map((b) => [b.from, b.to])).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 4],
+      [4, 8],
+    ]);
     expect(bins.every((b, i) => i === 0 || b.from === bins[i - 1]!.to)).toBe(true);
     expect(bins.map((b) => b.count).reduce((a, b) => a + b, 0)).toBe(7);
     expect(bins.find((b) => b.from === 4096)).toEqual({ from: 4096, to: 8192, count: 1 });

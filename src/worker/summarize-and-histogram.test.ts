@@ -4,15 +4,30 @@ import { summarizeDecodedValue } from './summarize-decoded-value';
 
 describe('summarizeDecodedValue', () => {
   it('renders common values as one line', () => {
-    expect(summarizeDecodedValue({ kind: 'tuple', className: 'org.apache.flink.api.java.tuple.Tuple1', fields: [{ kind: 'long', value: '-9223372036854775808' }] })).toBe('(-9223372036854775808)');
+    expect(
+      summarizeDecodedValue({ kind: 'tuple', className: 'org.apache.flink.api.java.tuple.Tuple1', fields: [{ kind: 'long', value: '-9223372036854775808' }] }),
+    ).toBe('(-9223372036854775808)');
     expect(summarizeDecodedValue({ kind: 'string', value: 'a"b' })).toBe('"a\\"b"');
     expect(summarizeDecodedValue(null)).toBe('null');
     expect(summarizeDecodedValue(undefined)).toBe('');
-    expect(summarizeDecodedValue({ kind: 'list', items: [1, 2, 3, 4, 5, 6].map((value) => ({ kind: 'int', type: 'Int', value })) })).toBe('[1, 2, 3, 4, … 2 more]');
-    expect(summarizeDecodedValue({ kind: 'map', entries: [{ key: { kind: 'string', value: 'k' }, value: { kind: 'boolean', value: true } }] })).toBe('{"k": true}');
+    expect(summarizeDecodedValue({ kind: 'list', items: [1, 2, 3, 4, 5, 6].map((value) => ({ kind: 'int', type: 'Int', value })) })).toBe(
+      '[1, 2, 3, 4, … 2 more]',
+    );
+    expect(summarizeDecodedValue({ kind: 'map', entries: [{ key: { kind: 'string', value: 'k' }, value: { kind: 'boolean', value: true } }] })).toBe(
+      '{"k": true}',
+    );
     expect(summarizeDecodedValue({ kind: 'time-window', start: '0', end: '10' })).toBe('TimeWindow[0, 10)');
     // a Table row: its RowKind and named columns
-    expect(summarizeDecodedValue({ kind: 'row', rowKind: '+U', fields: [{ name: 'b', type: 'BIGINT NOT NULL', value: { kind: 'long', value: '2' } }, { name: 'min_c', type: 'VARCHAR(2147483647)', value: { kind: 'string', value: 'Hello' } }] })).toBe('+U(b=2, min_c="Hello")');
+    expect(
+      summarizeDecodedValue({
+        kind: 'row',
+        rowKind: '+U',
+        fields: [
+          { name: 'b', type: 'BIGINT NOT NULL', value: { kind: 'long', value: '2' } },
+          { name: 'min_c', type: 'VARCHAR(2147483647)', value: { kind: 'string', value: 'Hello' } },
+        ],
+      }),
+    ).toBe('+U(b=2, min_c="Hello")');
   });
 
   it('cuts long text with an ellipsis at the limit', () => {

@@ -116,7 +116,8 @@ function listImports(from: string): SourceImport[] {
     // under verbatimModuleSyntax only a whole `import type` is erased: `import { type X }` stays as `import {}` and loads the module
     if (ts.isImportDeclaration(node)) add(node, node.moduleSpecifier, node.importClause?.isTypeOnly === true);
     else if (ts.isExportDeclaration(node)) add(node, node.moduleSpecifier, node.isTypeOnly);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node, node.moduleReference.expression, node.isTypeOnly);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      add(node, node.moduleReference.expression, node.isTypeOnly);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node, node.argument.literal, true);
     else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node, node.arguments[0], false);
     ts.forEachChild(node, visit);
@@ -152,9 +153,15 @@ function checkSubFolderImport(folder: string, from: string, target: string, isTe
   if (layers === undefined) return undefined;
   const sub = coreSubFolderOf(from);
   const targetSub = coreSubFolderOf(target);
-  for (const [rel, one] of [[from, sub], [target, targetSub]] as const) if (one !== undefined && !(one in layers)) return `${rel} is in no sub-folder of core/${folder}'s map (CORE_SUBFOLDER_LAYERS)`;
+  for (const [rel, one] of [
+    [from, sub],
+    [target, targetSub],
+  ] as const)
+    if (one !== undefined && !(one in layers)) return `${rel} is in no sub-folder of core/${folder}'s map (CORE_SUBFOLDER_LAYERS)`;
   if (isTest || sub === undefined || targetSub === undefined || sub === targetSub) return undefined;
-  return layers[sub].includes(targetSub) ? undefined : `core/${folder}/${sub} may not import core/${folder}/${targetSub} (allowed: ${layers[sub].join(', ') || 'none'})`;
+  return layers[sub].includes(targetSub)
+    ? undefined
+    : `core/${folder}/${sub} may not import core/${folder}/${targetSub} (allowed: ${layers[sub].join(', ') || 'none'})`;
 }
 
 const isCoreIndex = (rel: string, folders: readonly string[]) => folders.some((folder) => rel === `src/core/${folder}/index.ts`);
@@ -176,7 +183,8 @@ function checkImport({ from, specifier, target, typeOnly }: SourceImport): strin
     const targetFolder = coreFolderOf(target);
     if (targetFolder === folder) return checkSubFolderImport(folder, from, target, isTest);
     if (targetFolder !== undefined) {
-      if (!CORE_LAYERS[folder].includes(targetFolder)) return `core/${folder} may not import core/${targetFolder} (allowed: ${CORE_LAYERS[folder].join(', ') || 'none'})`;
+      if (!CORE_LAYERS[folder].includes(targetFolder))
+        return `core/${folder} may not import core/${targetFolder} (allowed: ${CORE_LAYERS[folder].join(', ') || 'none'})`;
       return isCoreIndex(target, [targetFolder]) ? undefined : `core/${folder} imports core/${targetFolder} only through its index.ts, not ${target}`;
     }
     if (isTest && target.startsWith('tests/helpers/')) return undefined;
@@ -194,7 +202,9 @@ function checkImport({ from, specifier, target, typeOnly }: SourceImport): strin
       const folders = layer === 'ui' ? UI_CORE_FOLDERS : Object.keys(CORE_LAYERS);
       if (!isCoreIndex(target, folders)) return `src/${layer} imports the core only through the index of ${folders.join(', ')}, not ${target}`;
       // the page shows, the worker computes: what the UI needs of the core comes as data from the worker
-      return layer === 'ui' && typeOnly !== true ? `src/ui imports only types of the core (\`import type\`), not values (${specifier}): the worker computes, the page shows` : undefined;
+      return layer === 'ui' && typeOnly !== true
+        ? `src/ui imports only types of the core (\`import type\`), not values (${specifier}): the worker computes, the page shows`
+        : undefined;
     }
     if (target.startsWith('src/worker/') && layer !== 'worker') {
       if (layer === 'cli') return `src/cli imports nothing of src/worker (${target})`;
@@ -296,7 +306,13 @@ describe('import rules of src/', () => {
   });
 
   it('flags broken rules (the checker itself)', () => {
-    const imp = (from: string, specifier: string, target?: string | null, typeOnly?: boolean): SourceImport => ({ from, specifier, target, line: 1, ...(typeOnly === undefined ? {} : { typeOnly }) });
+    const imp = (from: string, specifier: string, target?: string | null, typeOnly?: boolean): SourceImport => ({
+      from,
+      specifier,
+      target,
+      line: 1,
+      ...(typeOnly === undefined ? {} : { typeOnly }),
+    });
     const broken = [
       imp('src/core/io/a.ts', '../flink', 'src/core/flink/index.ts'),
       imp('src/core/protobuf/a.ts', '../flink/keyed/read-key-group', 'src/core/flink/keyed/read-key-group.ts'),
@@ -343,7 +359,11 @@ describe('import rules of src/', () => {
       imp('src/core/flink/keyed/a.ts', '../cancel-signal', 'src/core/flink/cancel-signal.ts'),
     ];
     expect(allowed.map(checkImport).filter((problem) => problem !== undefined)).toEqual([]);
-    const cycle = findCycles([imp('src/core/io/a.ts', './b', 'src/core/io/b.ts'), imp('src/core/io/b.ts', './c', 'src/core/io/c.ts'), imp('src/core/io/c.ts', './a', 'src/core/io/a.ts')]);
+    const cycle = findCycles([
+      imp('src/core/io/a.ts', './b', 'src/core/io/b.ts'),
+      imp('src/core/io/b.ts', './c', 'src/core/io/c.ts'),
+      imp('src/core/io/c.ts', './a', 'src/core/io/a.ts'),
+    ]);
     expect(cycle).toEqual([['src/core/io/a.ts', 'src/core/io/b.ts', 'src/core/io/c.ts', 'src/core/io/a.ts']]);
   });
 });

@@ -5,7 +5,8 @@ import { regroupIpcStreams, splitIpcStreams } from '../../bench/duckdb-ingest';
 /** Two IPC streams of one schema, concatenated as the Arrow export writes them (one per row group). */
 function concatenatedStreams(): Uint8Array {
   // plain Utf8 (no dictionary), as the export writes its strings
-  const table = (keyGroups: number[], keys: string[]) => new Table({ key_group: vectorFromArray(Int32Array.from(keyGroups)), key: vectorFromArray(keys, new Utf8()) });
+  const table = (keyGroups: number[], keys: string[]) =>
+    new Table({ key_group: vectorFromArray(Int32Array.from(keyGroups)), key: vectorFromArray(keys, new Utf8()) });
   const a = tableToIPC(table([1, 2, 3], ['a', 'b', 'c']), 'stream');
   const b = tableToIPC(table([4, 5], ['d', 'e']), 'stream');
   const out = new Uint8Array(a.length + b.length);
@@ -15,7 +16,10 @@ function concatenatedStreams(): Uint8Array {
 }
 
 /** the rows of one IPC stream (tableFromIPC reads the first stream of its input) */
-const rowsOf = (bytes: Uint8Array) => tableFromIPC(bytes).toArray().map((r: { key_group: number; key: string }) => `${r.key_group}:${r.key}`);
+const rowsOf = (bytes: Uint8Array) =>
+  tableFromIPC(bytes)
+    .toArray()
+    .map((r: { key_group: number; key: string }) => `${r.key_group}:${r.key}`);
 
 describe('bench/duckdb-ingest: the export file split into its IPC streams and joined again', () => {
   it('finds each stream, its schema message and its record batches', () => {

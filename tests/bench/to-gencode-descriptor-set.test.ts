@@ -52,6 +52,10 @@ describe('toGencodeDescriptorSet', () => {
     expect(event.field[1]!.jsonName).toBe('customLabel');
     expect(isFieldSet(event.field[2]!, JSON_NAME)).toBe(false);
     expect(isFieldSet(event.nestedType[0]!.field[0]!, JSON_NAME)).toBe(false);
-    expect(event.field.map((f) => [f.name, f.number])).toEqual([['timestamp_ms', 1], ['label', 2], ['plain', 3]]);
+    expect(event.field.map((f) => [f.name, f.number])).toEqual([
+      ['timestamp_ms', 1],
+      ['label', 2],
+      ['plain', 3],
+    ]);
   });
 });

@@ -43,7 +43,14 @@ describe('the GitHub Action', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'action-'));
     const read = (n: string): string => readFileSync(path.join(DEMO_SCHEMA, n), 'utf8');
     withSourceInfo = path.join(dir, 'events.binpb');
-    writeFileSync(withSourceInfo, await buildDescriptorSet({ 'fixtures/events.proto': read('fixtures/events.proto'), 'fixtures/common.proto': read('fixtures/common.proto'), 'buf.yaml': 'version: v2\n' }));
+    writeFileSync(
+      withSourceInfo,
+      await buildDescriptorSet({
+        'fixtures/events.proto': read('fixtures/events.proto'),
+        'fixtures/common.proto': read('fixtures/common.proto'),
+        'buf.yaml': 'version: v2\n',
+      }),
+    );
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -55,10 +62,25 @@ describe('the GitHub Action', () => {
     const summary = path.join(workspace, '..', `${path.basename(workspace)}-summary`);
     writeFileSync(output, '');
     writeFileSync(summary, '');
-    const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', GITHUB_WORKSPACE: workspace, GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary, INPUT_CLI: CLI, INPUT_SARIF_FILE: 'savepoint-inspector.sarif', INPUT_ANNOTATIONS: 'true' };
+    const env: Record<string, string> = {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      GITHUB_WORKSPACE: workspace,
+      GITHUB_OUTPUT: output,
+      GITHUB_STEP_SUMMARY: summary,
+      INPUT_CLI: CLI,
+      INPUT_SARIF_FILE: 'savepoint-inspector.sarif',
+      INPUT_ANNOTATIONS: 'true',
+    };
     for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`] = value;
     const r = spawnSync(process.execPath, [SCRIPT], { cwd: workspace, env, encoding: 'utf8' });
-    const outputs = Object.fromEntries(readFileSync(output, 'utf8').trim().split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    const outputs = Object.fromEntries(
+      readFileSync(output, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
     return { code: r.status, stdout: r.stdout, stderr: r.stderr, outputs, summary: readFileSync(summary, 'utf8'), workspace };
   };
 
@@ -85,7 +107,10 @@ describe('the GitHub Action', () => {
 
     const located = runAction({ savepoint: SAVEPOINT, descriptors: withSourceInfo, target: '0.x', 'proto-root': 'src/ui/demo-schema' });
     expect(located.code).toBe(1);
-    const eventLine = readFileSync(path.join(DEMO_SCHEMA, 'fixtures/events.proto'), 'utf8').split('\n').findIndex((l) => l.startsWith('message Event {')) + 1;
+    const eventLine =
+      readFileSync(path.join(DEMO_SCHEMA, 'fixtures/events.proto'), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.startsWith('message Event {')) + 1;
     const onEvent = located.stdout.split('\n').filter((l) => l.startsWith(`::error file=src/ui/demo-schema/fixtures/events.proto,line=${eventLine},`));
     expect(onEvent.length).toBeGreaterThan(0);
     // the uploaded log names the repository's file too
@@ -107,7 +132,9 @@ describe('the GitHub Action', () => {
     expect(r.code).toBe(2);
     expect(r.outputs['exit-code']).toBe('2');
     expect(r.outputs['verdict']).toBe('error');
-    const log = JSON.parse(readFileSync(r.outputs['sarif-file']!, 'utf8')) as { runs: { invocations: { executionSuccessful: boolean; toolExecutionNotifications: { message: { text: string } }[] }[] }[] };
+    const log = JSON.parse(readFileSync(r.outputs['sarif-file']!, 'utf8')) as {
+      runs: { invocations: { executionSuccessful: boolean; toolExecutionNotifications: { message: { text: string } }[] }[] }[];
+    };
     const [invocation] = log.runs[0]!.invocations;
     expect(invocation!.executionSuccessful).toBe(false);
     // stderr carries check's own message; the annotation repeats it
@@ -141,7 +168,9 @@ describe('the GitHub Action', () => {
     for (const s of action.runs.steps.filter((x) => x.uses !== undefined)) expect(s.uses, s.uses).toMatch(/@(v\d+\.\d+\.\d+|[0-9a-f]{40})$/);
     // the upload: when asked, after a failing check too, but not the results-less log of unusable input (exit 2)
     const upload = action.runs.steps.find((s) => s.uses?.startsWith('github/codeql-action/upload-sarif@')) as { if: string; with: Record<string, string> };
-    expect(upload.if).toBe("${{ always() && inputs.upload-sarif == 'true' && steps.check.outputs.sarif-file != '' && (steps.check.outputs.exit-code == '0' || steps.check.outputs.exit-code == '1') }}");
+    expect(upload.if).toBe(
+      "${{ always() && inputs.upload-sarif == 'true' && steps.check.outputs.sarif-file != '' && (steps.check.outputs.exit-code == '0' || steps.check.outputs.exit-code == '1') }}",
+    );
     expect(upload.with['sarif_file']).toBe('${{ steps.check.outputs.sarif-file }}');
   });
 });

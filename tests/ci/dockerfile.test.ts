@@ -32,8 +32,12 @@ describe('Dockerfile', () => {
     expect(copy).toEqual([`${tarball} /tmp/`]);
     const install = instructions.filter((i) => i.keyword === 'RUN').map((i) => expandArgs(instructions, i.args));
     expect(install).toHaveLength(1);
-    expect(install[0]).toMatch(new RegExp(`^npm install --global --offline .*/tmp/${tarball.replace(/\./g, '\\.')} && rm /tmp/${tarball.replace(/\./g, '\\.')}`));
-    const ignore = readFileSync(requireCommitted(path.join(ROOT, '.dockerignore')), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+    expect(install[0]).toMatch(
+      new RegExp(`^npm install --global --offline .*/tmp/${tarball.replace(/\./g, '\\.')} && rm /tmp/${tarball.replace(/\./g, '\\.')}`),
+    );
+    const ignore = readFileSync(requireCommitted(path.join(ROOT, '.dockerignore')), 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
     expect(ignore).toEqual(['*', '!savepoint-inspector-*.tgz']);
   });
 

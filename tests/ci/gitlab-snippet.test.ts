@@ -28,7 +28,12 @@ function yamlBlock(title: string): string {
   return block![1]!;
 }
 
-interface Job { image: string; variables: Record<string, string>; script: string[]; artifacts: { when: string; reports: { junit: string } } }
+interface Job {
+  image: string;
+  variables: Record<string, string>;
+  script: string[];
+  artifacts: { when: string; reports: { junit: string } };
+}
 
 describe('the GitLab CI snippet of docs/cli.md', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'gitlab-snippet-'));
@@ -48,13 +53,18 @@ describe('the GitLab CI snippet of docs/cli.md', () => {
   });
 
   it('its script line writes JUnit XML that parses: one test case per state, the incompatible ones failed', () => {
-    const line = job!.script[0]!.replace(`npx --yes savepoint-inspector@${packageJson.version}`, `"${process.execPath}" "${path.join(ROOT, 'bin/savepoint-inspector.mjs')}"`);
+    const line = job!.script[0]!.replace(
+      `npx --yes savepoint-inspector@${packageJson.version}`,
+      `"${process.execPath}" "${path.join(ROOT, 'bin/savepoint-inspector.mjs')}"`,
+    );
     const r = spawnSync('bash', ['-c', line], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...job!.variables, SAVEPOINT, NEW_DESCRIPTORS: CHANGED } });
     // the demo schema changes a type: the 1.x target (default) cannot read the saved 0.x snapshots, so every Protobuf state fails
     expect([r.status, r.stderr]).toEqual([1, '']);
     const xml = readFileSync(path.join(dir, job!.artifacts.reports.junit), 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);
-    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml) as { testsuites: { testsuite: { tests: string; failures: string; testcase: { failure?: unknown }[] } } };
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml) as {
+      testsuites: { testsuite: { tests: string; failures: string; testcase: { failure?: unknown }[] } };
+    };
     const suite = doc.testsuites.testsuite;
     expect(suite.testcase).toHaveLength(Number(suite.tests));
     expect(suite.testcase.filter((c) => c.failure !== undefined)).toHaveLength(Number(suite.failures));

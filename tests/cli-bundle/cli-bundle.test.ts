@@ -38,7 +38,10 @@ describe('the bundled CLI answers like the TypeScript sources', () => {
     const events = await readFile(path.join(PROTO_DIR, 'fixtures/events.proto'), 'utf8');
     const common = await readFile(path.join(PROTO_DIR, 'fixtures/common.proto'), 'utf8');
     descriptors = path.join(dir, 'sint.binpb');
-    writeFileSync(descriptors, await buildDescriptorSet({ 'fixtures/events.proto': events.replace('  int64 id = 1;', '  sint64 id = 1;'), 'fixtures/common.proto': common }));
+    writeFileSync(
+      descriptors,
+      await buildDescriptorSet({ 'fixtures/events.proto': events.replace('  int64 id = 1;', '  sint64 id = 1;'), 'fixtures/common.proto': common }),
+    );
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -56,7 +59,11 @@ describe('the bundled CLI answers like the TypeScript sources', () => {
   // as bin/savepoint-inspector.mjs runs a fresh bundle: through the loader, with the code cache (a file, not -e: worker threads inherit the flags)
   const bundled = (args: string[]): { code: number | null; stdout: string; stderr: string } => {
     const runner = path.join(dir, 'run.mjs');
-    if (!existsSync(runner)) writeFileSync(runner, `import { runCliBundle } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'bin/run-cli-bundle.mjs')).href)};\nawait runCliBundle(${JSON.stringify(out)}, process.argv.slice(2));\n`);
+    if (!existsSync(runner))
+      writeFileSync(
+        runner,
+        `import { runCliBundle } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'bin/run-cli-bundle.mjs')).href)};\nawait runCliBundle(${JSON.stringify(out)}, process.argv.slice(2));\n`,
+      );
     const r = spawnSync(process.execPath, [runner, ...args], { encoding: 'utf8', cwd: ROOT });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
@@ -99,7 +106,8 @@ describe('the bundled CLI answers like the TypeScript sources', () => {
   it('the compare bundle holds compare alone: none of the other commands, nor the savepoint readers', () => {
     const source = readFileSync(path.join(out, 'savepoint-inspector-compare.cjs'), 'utf8');
     expect(source).toContain('// src/cli/commands/compare.ts');
-    for (const absent of ['src/cli/commands/check.ts', 'src/cli/commands/export.ts', 'src/core/flink/', 'hyparquet-writer', 'apache-arrow']) expect(source).not.toContain(`// ${absent}`);
+    for (const absent of ['src/cli/commands/check.ts', 'src/cli/commands/export.ts', 'src/core/flink/', 'hyparquet-writer', 'apache-arrow'])
+      expect(source).not.toContain(`// ${absent}`);
     // only compare is known to it; the launcher never runs it for another command
     const other = bundledAs('compare', ['inspect', SAVEPOINT]);
     expect([other.code, other.stderr.split('\n')[0]]).toEqual([2, "savepoint-inspector: unknown command 'inspect'"]);
@@ -141,7 +149,11 @@ describe('the bundled CLI answers like the TypeScript sources', () => {
       expect([actual.code, actual.stdout, actual.stderr]).toEqual([expected.code, expected.stdout, expected.stderr]);
     }
     // usage errors and --help name the command and its usage as the full CLI does
-    for (const args of [['compare', '--help'], ['compare', '--against'], ['compare', 'x.binpb', '--against', 'y.binpb']]) {
+    for (const args of [
+      ['compare', '--help'],
+      ['compare', '--against'],
+      ['compare', 'x.binpb', '--against', 'y.binpb'],
+    ]) {
       const expected = await inProcessAll(args);
       const actual = bundled(args);
       expect([actual.code, actual.stdout, actual.stderr]).toEqual([expected.code, expected.stdout, expected.stderr]);
@@ -164,7 +176,9 @@ describe('the bundled CLI answers like the TypeScript sources', () => {
     writeFileSync(bundle, source.replace('? "Schema" : "Savepoint"', '? "SCHEMA" : "Savepoint"'));
     expect(cacheState()).toBe('none');
     const pair = (side: string) => path.join(ROOT, 'fixtures/schema-changes/field-renamed', `${side}.binpb`);
-    expect(bundled(['compare', pair('new'), '--against', pair('old'), '--root', 'fixtures.change.Order']).stdout.split('\n')[0]).toBe('SCHEMA compatibility: INCOMPATIBLE');
+    expect(bundled(['compare', pair('new'), '--against', pair('old'), '--root', 'fixtures.change.Order']).stdout.split('\n')[0]).toBe(
+      'SCHEMA compatibility: INCOMPATIBLE',
+    );
     writeFileSync(bundle, source);
     expect(cacheState()).toBe('used');
     // another build replaces the bundle (same length) while a trainer exercises the old one: the cache it writes is the old source's
@@ -181,14 +195,20 @@ describe('the bundled CLI answers like the TypeScript sources', () => {
     );
     execFileSync(process.execPath, [race, out, bundle]);
     expect(cacheState()).toBe('none');
-    expect(bundled(['compare', pair('new'), '--against', pair('old'), '--root', 'fixtures.change.Order']).stdout.split('\n')[0]).toBe('SCHEMA compatibility: INCOMPATIBLE');
+    expect(bundled(['compare', pair('new'), '--against', pair('old'), '--root', 'fixtures.change.Order']).stdout.split('\n')[0]).toBe(
+      'SCHEMA compatibility: INCOMPATIBLE',
+    );
     writeFileSync(bundle, source);
     execFileSync(process.execPath, [path.join(ROOT, 'bin/train-cli-code-cache.mjs'), out]);
     expect(cacheState()).toBe('used');
   };
 
   it('starts with the trained code cache, and never with the cache of another source (each bundle its own)', () => {
-    for (const [kind, name] of [['all', 'savepoint-inspector'], ['compare', 'savepoint-inspector-compare']] as const) checkCacheOf(kind, name);
+    for (const [kind, name] of [
+      ['all', 'savepoint-inspector'],
+      ['compare', 'savepoint-inspector-compare'],
+    ] as const)
+      checkCacheOf(kind, name);
   }, 120_000);
 
   it('stats with 2 worker threads: the bundled worker gives the same statistics', async () => {

@@ -29,7 +29,10 @@ const PAIR = path.resolve(ROOT, 'fixtures/schema-changes/field-type-changed');
 const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 // npm's own variables of an `npm test` run (dry-run, prefix, …) must not reach the npm commands run here
 const engine = findContainerEngine();
-if (engine === undefined) console.log('container test skipped: no container engine (podman) on this machine; the Dockerfile is checked by tests/ci/dockerfile.test.ts and its install step run below');
+if (engine === undefined)
+  console.log(
+    'container test skipped: no container engine (podman) on this machine; the Dockerfile is checked by tests/ci/dockerfile.test.ts and its install step run below',
+  );
 const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 
 describe('the npm package runs with Node alone', () => {
@@ -41,7 +44,10 @@ describe('the npm package runs with Node alone', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'npm-package-'));
     execFileSync('npm', ['pack', '--pack-destination', dir], { cwd: ROOT, stdio: 'pipe', env: cleanEnv });
     tarball = path.join(dir, `${packageJson.name}-${packageJson.version}.tgz`);
-    files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((f) => f.replace(/^package\//, ''));
+    files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((f) => f.replace(/^package\//, ''));
     project = path.join(dir, 'project');
     execFileSync('mkdir', [project]);
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'probe', version: '1.0.0', private: true }));
@@ -62,7 +68,18 @@ describe('the npm package runs with Node alone', () => {
   };
 
   it('packs the built app, the CLI bundle, the README, license, changelog and docs, and nothing else', () => {
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/savepoint-inspector.mjs', 'dist-cli/savepoint-inspector.cjs', 'dist-cli/savepoint-inspector-compare.cjs', 'dist-cli/scan-worker-entry.mjs', 'dist/index.html', 'docs/cli.md']) {
+    for (const needed of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'bin/savepoint-inspector.mjs',
+      'dist-cli/savepoint-inspector.cjs',
+      'dist-cli/savepoint-inspector-compare.cjs',
+      'dist-cli/scan-worker-entry.mjs',
+      'dist/index.html',
+      'docs/cli.md',
+    ]) {
       expect(files).toContain(needed);
     }
     expect(files.filter((f) => /^(src|tests|fixtures|e2e|bench|scripts|vite-plugins)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts'))).toEqual([]);
@@ -72,7 +89,9 @@ describe('the npm package runs with Node alone', () => {
     expect(docLinks.length).toBeGreaterThan(0);
     for (const link of docLinks) expect(files).toContain(link);
     // no runtime dependency to fetch: the bundle holds every library it uses
-    const installed = JSON.parse(readFileSync(path.join(project, 'node_modules/savepoint-inspector/package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const installed = JSON.parse(readFileSync(path.join(project, 'node_modules/savepoint-inspector/package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
     expect(installed.dependencies ?? {}).toEqual({});
     expect(readdirSync(path.join(project, 'node_modules')).filter((n) => !n.startsWith('.'))).toEqual(['savepoint-inspector']);
   });
@@ -98,7 +117,19 @@ describe('the npm package runs with Node alone', () => {
     const expectedCompare = await inProcess(compare);
     expect(expectedCompare.code).toBe(1);
     expect(npx(compare)).toEqual(expectedCompare);
-    const exportTo = (file: string): string[] => ['export', SAVEPOINT, '--operator', 'long-broadcast', '--state', 'long-last-event', '--format', 'jsonl', '--output', file, '--quiet'];
+    const exportTo = (file: string): string[] => [
+      'export',
+      SAVEPOINT,
+      '--operator',
+      'long-broadcast',
+      '--state',
+      'long-last-event',
+      '--format',
+      'jsonl',
+      '--output',
+      file,
+      '--quiet',
+    ];
     const expectedExport = await inProcess(exportTo(path.join(dir, 'sources.jsonl')));
     const actualExport = npx(exportTo(path.join(dir, 'package.jsonl')));
     expect(actualExport.code).toBe(0);
@@ -138,7 +169,11 @@ describe('the npm package runs with Node alone', () => {
       expect((await fetch(`${origin}/`)).status).toBe(403);
       // a port in use: a clear message, exit 2
       const port = new URL(url).port;
-      expect(npx(['serve', '--port', port])).toEqual({ code: 2, stdout: '', stderr: `savepoint-inspector serve: port ${port} on 127.0.0.1 is in use: choose another with --port N, or --port 0 for a free one\n` });
+      expect(npx(['serve', '--port', port])).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `savepoint-inspector serve: port ${port} on 127.0.0.1 is in use: choose another with --port N, or --port 0 for a free one\n`,
+      });
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
@@ -155,7 +190,10 @@ describe('the npm package runs with Node alone', () => {
     execFileSync('mkdir', ['-p', copied]);
     execFileSync('cp', [tarball, copied]);
     const prefix = path.join(dir, 'docker-prefix');
-    const step = expandArgs(instructions, run[0]!.args).replaceAll('/tmp/', `${copied}/`).replace('npm install --global', `npm install --global --prefix ${prefix}`).replace('npm cache clean --force', 'true');
+    const step = expandArgs(instructions, run[0]!.args)
+      .replaceAll('/tmp/', `${copied}/`)
+      .replace('npm install --global', `npm install --global --prefix ${prefix}`)
+      .replace('npm cache clean --force', 'true');
     execFileSync('bash', ['-c', step], { cwd: dir, stdio: 'pipe', env: cleanEnv });
     expect(readdirSync(copied)).toEqual([]);
     const entry = JSON.parse(instructions.find((i) => i.keyword === 'ENTRYPOINT')!.args) as string[];
@@ -169,36 +207,43 @@ describe('the npm package runs with Node alone', () => {
   }, 120_000);
 
   // a container engine on the machine (Debian's podman): the recipe built and run for real
-  it.skipIf(engine === undefined)('the Dockerfile builds into an image whose entry point runs check as the package does, as the non-root user', async () => {
-    const e = engine!;
-    const instructions = parseDockerfile(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
-    const base = ensureBaseImage(e, instructions[0]!.args);
-    if (base.standIn) console.log(`container test: ${instructions[0]!.args} is not in the local image store and no registry is reachable; built on ${base.image} (this machine's Node and Debian files)`);
-    // the build context as .dockerignore leaves it: the recipe and the tarball
-    const context = path.join(dir, 'container-context');
-    execFileSync('mkdir', ['-p', context]);
-    for (const f of ['Dockerfile', '.dockerignore']) execFileSync('cp', [path.join(ROOT, f), context]);
-    execFileSync('cp', [tarball, context]);
-    const image = `localhost/savepoint-inspector-test:${packageJson.version}-${process.pid}`;
-    const built = runEngine(e, ['build', ...e.limits, ...(base.standIn ? ['--from', base.image] : []), '-t', image, context]);
-    expect(built.status, built.stderr).toBe(0);
-    try {
-      const run = (args: string[], options: string[] = []) => {
-        const r = runEngine(e, ['run', '--rm', ...e.limits, ...options, image, ...args]);
-        return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-      };
-      expect(run(['--version'])).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
-      expect(run(['-p', 'process.getuid() + ":" + process.getgid()'], ['--entrypoint', 'node'])).toEqual({ code: 0, stdout: '1000:1000\n', stderr: '' });
-      // the inputs mounted read-only at their own paths, so the report names them as the in-process run does
-      const mounts = [SAVEPOINT, DESCRIPTORS].flatMap((p) => ['-v', `${p}:${p}:ro`]);
-      for (const format of ['text', 'sarif']) {
-        const args = ['check', SAVEPOINT, '--descriptors', DESCRIPTORS, '--target', '0.x', '--format', format];
-        const expected = await inProcess(args);
-        expect(expected.code).toBe(1);
-        expect(run(args, mounts)).toEqual(expected);
+  it.skipIf(engine === undefined)(
+    'the Dockerfile builds into an image whose entry point runs check as the package does, as the non-root user',
+    async () => {
+      const e = engine!;
+      const instructions = parseDockerfile(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
+      const base = ensureBaseImage(e, instructions[0]!.args);
+      if (base.standIn)
+        console.log(
+          `container test: ${instructions[0]!.args} is not in the local image store and no registry is reachable; built on ${base.image} (this machine's Node and Debian files)`,
+        );
+      // the build context as .dockerignore leaves it: the recipe and the tarball
+      const context = path.join(dir, 'container-context');
+      execFileSync('mkdir', ['-p', context]);
+      for (const f of ['Dockerfile', '.dockerignore']) execFileSync('cp', [path.join(ROOT, f), context]);
+      execFileSync('cp', [tarball, context]);
+      const image = `localhost/savepoint-inspector-test:${packageJson.version}-${process.pid}`;
+      const built = runEngine(e, ['build', ...e.limits, ...(base.standIn ? ['--from', base.image] : []), '-t', image, context]);
+      expect(built.status, built.stderr).toBe(0);
+      try {
+        const run = (args: string[], options: string[] = []) => {
+          const r = runEngine(e, ['run', '--rm', ...e.limits, ...options, image, ...args]);
+          return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+        };
+        expect(run(['--version'])).toEqual({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
+        expect(run(['-p', 'process.getuid() + ":" + process.getgid()'], ['--entrypoint', 'node'])).toEqual({ code: 0, stdout: '1000:1000\n', stderr: '' });
+        // the inputs mounted read-only at their own paths, so the report names them as the in-process run does
+        const mounts = [SAVEPOINT, DESCRIPTORS].flatMap((p) => ['-v', `${p}:${p}:ro`]);
+        for (const format of ['text', 'sarif']) {
+          const args = ['check', SAVEPOINT, '--descriptors', DESCRIPTORS, '--target', '0.x', '--format', format];
+          const expected = await inProcess(args);
+          expect(expected.code).toBe(1);
+          expect(run(args, mounts)).toEqual(expected);
+        }
+      } finally {
+        runEngine(e, ['rmi', '--force', image]);
       }
-    } finally {
-      runEngine(e, ['rmi', '--force', image]);
-    }
-  }, 600_000);
+    },
+    600_000,
+  );
 });

@@ -21,7 +21,12 @@ function abortAt(n: number): { readonly aborted: boolean; looks: number } {
 describe('checkSavepoint cancelled during the value scan', () => {
   it('rejects with the cancellation instead of returning a report whose values look "not readable"', async () => {
     const run = async (signal: { readonly aborted: boolean }) =>
-      checkSavepoint({ files: await openNodeInput(SAVEPOINT), descriptorSet: { name: 'events-changed.binpb', bytes: new Uint8Array(readFileSync(SCHEMA)) }, tool: { name: 't', version: '0' }, signal });
+      checkSavepoint({
+        files: await openNodeInput(SAVEPOINT),
+        descriptorSet: { name: 'events-changed.binpb', bytes: new Uint8Array(readFileSync(SCHEMA)) },
+        tool: { name: 't', version: '0' },
+        signal,
+      });
     const counting = abortAt(Infinity);
     const full = await run(counting);
     expect(full.states.some((s) => (s.valuesScanned ?? 0) > 0)).toBe(true);

@@ -10,10 +10,24 @@ import { runCli } from '../../src/cli/run-cli';
 const ROOT = path.resolve(process.cwd(), 'fixtures/kryo-savepoints');
 const SCHEMA = path.join(ROOT, 'events.binpb');
 
-async function check(savepoint: string, extra: string[] = []): Promise<{ code: number; report: { verdict: string; notChecked?: string[]; summary: Record<string, number>; states: { state: string; verdict: string; firstIncompatibility: { ruleId: string; message: string } | null; valuesNotRead?: string; savedRoot?: string }[] } }> {
+async function check(
+  savepoint: string,
+  extra: string[] = [],
+): Promise<{
+  code: number;
+  report: {
+    verdict: string;
+    notChecked?: string[];
+    summary: Record<string, number>;
+    states: { state: string; verdict: string; firstIncompatibility: { ruleId: string; message: string } | null; valuesNotRead?: string; savedRoot?: string }[];
+  };
+}> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(['check', path.join(ROOT, savepoint, 'savepoint'), '--descriptors', SCHEMA, '--format', 'json', ...extra], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  const code = await runCli(['check', path.join(ROOT, savepoint, 'savepoint'), '--descriptors', SCHEMA, '--format', 'json', ...extra], {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+  });
   expect(stderr).toBe('');
   return { code, report: JSON.parse(stdout) };
 }
@@ -49,7 +63,10 @@ describe('check on Kryo-held Protobuf state', () => {
 
   it('says in the text summary that Kryo values were not checked, not that files failed', async () => {
     let stdout = '';
-    await runCli(['check', path.join(ROOT, 'flink-2.3/hashmap/kryo-default', 'savepoint'), '--descriptors', SCHEMA], { stdout: (t) => (stdout += t), stderr: () => {} });
+    await runCli(['check', path.join(ROOT, 'flink-2.3/hashmap/kryo-default', 'savepoint'), '--descriptors', SCHEMA], {
+      stdout: (t) => (stdout += t),
+      stderr: () => {},
+    });
     expect(stdout).toMatch(/the value warnings of \d+ state\(s\) held by Kryo were not checked \(a Kryo snapshot keeps no saved schema\)/);
     expect(stdout).not.toMatch(/missing or unreadable/);
   });
@@ -64,16 +81,31 @@ describe('check on Kryo-held Protobuf state', () => {
     expect(state.savedRoot).toBe('fixtures.events.Event');
     expect(state.firstIncompatibility!.ruleId).toBe('KRYO_PLAIN_PROTOBUF_HAZARD');
     expect(state.firstIncompatibility!.message).toContain("Kryo's FieldSerializer");
-    expect(state.valuesNotRead).toContain("FieldSerializer");
+    expect(state.valuesNotRead).toContain('FieldSerializer');
   });
 
   it('gives native Protobuf state no Kryo rule (the accepting case)', async () => {
     let stdout = '';
-    const code = await runCli(['check', path.resolve('fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint'), '--descriptors', SCHEMA, '--format', 'json', '--target', '0.x', '--no-values'], { stdout: (t) => (stdout += t), stderr: () => {} });
+    const code = await runCli(
+      [
+        'check',
+        path.resolve('fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint'),
+        '--descriptors',
+        SCHEMA,
+        '--format',
+        'json',
+        '--target',
+        '0.x',
+        '--no-values',
+      ],
+      { stdout: (t) => (stdout += t), stderr: () => {} },
+    );
     const report = JSON.parse(stdout) as { verdict: string; states: { firstIncompatibility: { ruleId: string } | null; findings: { ruleId: string }[] }[] };
     expect(code).toBe(0);
     expect(report.verdict).toBe('compatible');
-    expect(report.states.flatMap((s) => [s.firstIncompatibility?.ruleId, ...s.findings.map((f) => f.ruleId)]).filter((id) => id?.startsWith('KRYO_'))).toEqual([]);
+    expect(report.states.flatMap((s) => [s.firstIncompatibility?.ruleId, ...s.findings.map((f) => f.ruleId)]).filter((id) => id?.startsWith('KRYO_'))).toEqual(
+      [],
+    );
   });
 
   it('is not restorable at target 0.x either', async () => {
@@ -86,9 +118,27 @@ describe('check on Kryo-held Protobuf state', () => {
 describe('migration-plan', () => {
   it('plans every Kryo-held Protobuf state of the operator and names what it cannot carry', async () => {
     let stdout = '';
-    const code = await runCli(['migration-plan', path.join(ROOT, 'flink-2.3/rocksdb/kryo-registered/savepoint'), '--descriptors', SCHEMA, '--format', 'json'], { stdout: (t) => (stdout += t), stderr: () => {} });
+    const code = await runCli(['migration-plan', path.join(ROOT, 'flink-2.3/rocksdb/kryo-registered/savepoint'), '--descriptors', SCHEMA, '--format', 'json'], {
+      stdout: (t) => (stdout += t),
+      stderr: () => {},
+    });
     expect(code).toBe(0);
-    const plan = JSON.parse(stdout) as { operators: { uid: string | null; states: { state: string; kind: string; keyType: string | null; valueClass: string; messageType: string | null; kryo: string; action: string; generatedJob: string }[]; notCarried: { state: string; why: string }[] }[] };
+    const plan = JSON.parse(stdout) as {
+      operators: {
+        uid: string | null;
+        states: {
+          state: string;
+          kind: string;
+          keyType: string | null;
+          valueClass: string;
+          messageType: string | null;
+          kryo: string;
+          action: string;
+          generatedJob: string;
+        }[];
+        notCarried: { state: string; why: string }[];
+      }[];
+    };
     expect(plan.operators).toHaveLength(1);
     const op = plan.operators[0]!;
     expect(op.uid).toBe('kryo-keyed');
@@ -114,7 +164,10 @@ describe('migration-plan', () => {
 
   it('exits 1 when there is nothing to migrate', async () => {
     let stdout = '';
-    const code = await runCli(['migration-plan', path.resolve('fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint'), '--descriptors', SCHEMA], { stdout: (t) => (stdout += t), stderr: () => {} });
+    const code = await runCli(['migration-plan', path.resolve('fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint'), '--descriptors', SCHEMA], {
+      stdout: (t) => (stdout += t),
+      stderr: () => {},
+    });
     expect(code).toBe(1);
     expect(stdout).toBe('No Protobuf state held by Kryo: nothing to migrate.\n');
   });

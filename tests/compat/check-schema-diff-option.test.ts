@@ -15,7 +15,13 @@ const SCHEMA = path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.bi
 describe('check without the schema diff', () => {
   it('changes exactly the formats that show the diff (JSON and HTML)', async () => {
     const run = async (schemaDiff: boolean) =>
-      checkSavepoint({ files: await openNodeInput(SAVEPOINT), descriptorSet: { name: 'events-changed.binpb', bytes: new Uint8Array(readFileSync(SCHEMA)) }, tool: { name: 't', version: '0' }, target: '1.x', schemaDiff });
+      checkSavepoint({
+        files: await openNodeInput(SAVEPOINT),
+        descriptorSet: { name: 'events-changed.binpb', bytes: new Uint8Array(readFileSync(SCHEMA)) },
+        tool: { name: 't', version: '0' },
+        target: '1.x',
+        schemaDiff,
+      });
     const withDiff = await run(true);
     const without = await run(false);
     expect(withDiff.states.some((s) => s.diff !== undefined && s.diff.declarations.length > 0)).toBe(true);

@@ -35,16 +35,28 @@ describe('describeNewDeclaration: what the new schema makes of an unknown field 
   });
 
   it('a repeated scalar also takes the packed (length-delimited) form; fixed widths take only theirs', () => {
-    expect(describeNewDeclaration(withNewField(diff, '5', { number: '5', name: 'scores', type: 'SINT64', label: 'repeated' }), ORDER, 5, 2)).toMatchObject({ kind: 'read-as' });
-    expect(describeNewDeclaration(withNewField(diff, '1', { number: '1', name: 'id', type: 'FIXED64', label: 'singular' }), ORDER, 1, 1)).toMatchObject({ kind: 'read-as' });
-    expect(describeNewDeclaration(withNewField(diff, '1', { number: '1', name: 'id', type: 'FIXED64', label: 'singular' }), ORDER, 1, 5)).toMatchObject({ kind: 'wire-type-mismatch' });
-    expect(describeNewDeclaration(withNewField(diff, '1', { number: '1', name: 'id', type: 'FLOAT', label: 'singular' }), ORDER, 1, 5)).toMatchObject({ kind: 'read-as' });
+    expect(describeNewDeclaration(withNewField(diff, '5', { number: '5', name: 'scores', type: 'SINT64', label: 'repeated' }), ORDER, 5, 2)).toMatchObject({
+      kind: 'read-as',
+    });
+    expect(describeNewDeclaration(withNewField(diff, '1', { number: '1', name: 'id', type: 'FIXED64', label: 'singular' }), ORDER, 1, 1)).toMatchObject({
+      kind: 'read-as',
+    });
+    expect(describeNewDeclaration(withNewField(diff, '1', { number: '1', name: 'id', type: 'FIXED64', label: 'singular' }), ORDER, 1, 5)).toMatchObject({
+      kind: 'wire-type-mismatch',
+    });
+    expect(describeNewDeclaration(withNewField(diff, '1', { number: '1', name: 'id', type: 'FLOAT', label: 'singular' }), ORDER, 1, 5)).toMatchObject({
+      kind: 'read-as',
+    });
   });
 
   it('says when the number is not declared, the message is not reached, or the type is one protobuf does not define', () => {
     expect(describeNewDeclaration(diff, ORDER, 11, 0)).toEqual({ kind: 'undeclared' });
     expect(describeNewDeclaration(diff, 'fixtures.change.Unrelated', 1, 0)).toEqual({ kind: 'unknown-message' });
     expect(describeNewDeclaration(undefined, ORDER, 1, 0)).toEqual({ kind: 'unknown-message' });
-    expect(describeNewDeclaration(withNewField(diff, '1', { number: '1', name: 'id', type: 'type 99', label: 'singular' }), ORDER, 1, 0)).toEqual({ kind: 'declared', name: 'id', type: 'type 99' });
+    expect(describeNewDeclaration(withNewField(diff, '1', { number: '1', name: 'id', type: 'type 99', label: 'singular' }), ORDER, 1, 0)).toEqual({
+      kind: 'declared',
+      name: 'id',
+      type: 'type 99',
+    });
   });
 });

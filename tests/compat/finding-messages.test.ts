@@ -11,7 +11,17 @@ import { join } from 'node:path';
 import { clone } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
-import { buildSchemaDiff, DEFAULT_SETTINGS, evaluateStateCompatibility, loadDescriptorSet, type Finding, type LibraryLine, type SerializerSettings, type TypeKind, type ValueWarning } from '../../src/core/compat';
+import {
+  buildSchemaDiff,
+  DEFAULT_SETTINGS,
+  evaluateStateCompatibility,
+  loadDescriptorSet,
+  type Finding,
+  type LibraryLine,
+  type SerializerSettings,
+  type TypeKind,
+  type ValueWarning,
+} from '../../src/core/compat';
 import { evaluateValueWarnings } from '../../src/core/compat/rules/evaluate-value-warnings';
 import { RULES } from '../../src/core/compat/rules/index';
 import { type NewSide, type SavedSide } from '../../src/core/compat/types';
@@ -20,7 +30,11 @@ import { formatRuleMessage } from '../../src/core/compat/rules';
 import { requireCommittedCases } from '../helpers/committed-data';
 
 const CASES_ROOT = join(process.cwd(), 'fixtures/schema-changes');
-const names = existsSync(CASES_ROOT) ? readdirSync(CASES_ROOT).filter((n) => existsSync(join(CASES_ROOT, n, 'expected.json'))).sort() : [];
+const names = existsSync(CASES_ROOT)
+  ? readdirSync(CASES_ROOT)
+      .filter((n) => existsSync(join(CASES_ROOT, n, 'expected.json')))
+      .sort()
+  : [];
 
 interface Side {
   root: string;
@@ -68,8 +82,15 @@ function evaluateCase(name: string): Produced[] {
   if (name === 'unchanged') {
     // what no case of the folder changes: the aliasing setting, and a default value (proto2 files only, as the same schema here)
     const aliasing = (on: boolean) => ({ ...exp.saved.settings, largePayloadAliasing: on });
-    add('aliasing-changed', evaluateStateCompatibility({ ...savedSide('1.x'), savedSettings: aliasing(true) }, { ...newSide('1.x'), newSettings: aliasing(false) }).findings);
-    add('default-changed', evaluateStateCompatibility({ ...savedSide('1.x'), savedSet: withDefault(savedSet, '7') }, { ...newSide('1.x'), newSet: withDefault(newSet, '8') }).findings);
+    add(
+      'aliasing-changed',
+      evaluateStateCompatibility({ ...savedSide('1.x'), savedSettings: aliasing(true) }, { ...newSide('1.x'), newSettings: aliasing(false) }).findings,
+    );
+    add(
+      'default-changed',
+      evaluateStateCompatibility({ ...savedSide('1.x'), savedSet: withDefault(savedSet, '7') }, { ...newSide('1.x'), newSet: withDefault(newSet, '8') })
+        .findings,
+    );
   }
   if (name === 'unchanged') {
     // a new set without the state's root: the state's own finding, no schema walk
@@ -77,7 +98,10 @@ function evaluateCase(name: string): Produced[] {
   }
   const schema = directional.schema;
   if (schema) {
-    add('unreached', buildSchemaDiff(schema).unreached.flatMap((d) => d.findings));
+    add(
+      'unreached',
+      buildSchemaDiff(schema).unreached.flatMap((d) => d.findings),
+    );
     add('values', evaluateValueWarnings(valuesHittingEveryRule(schema.reached), schema, { ...DEFAULT_SETTINGS, maxMessageSize: 4096, recursionLimit: 2 }));
   }
   return out;
@@ -121,7 +145,10 @@ function describeItem(name: string, { scenario, item }: Produced, message: strin
 
 /** `{name}` placeholders of a template, sorted. */
 function placeholders(template: string): string[] {
-  return [...template.matchAll(/\{([a-zA-Z]+)\}/g)].map((m) => m[1]!).filter((n, i, all) => all.indexOf(n) === i).sort();
+  return [...template.matchAll(/\{([a-zA-Z]+)\}/g)]
+    .map((m) => m[1]!)
+    .filter((n, i, all) => all.indexOf(n) === i)
+    .sort();
 }
 
 requireCommittedCases('schema-change case (fixtures/schema-changes/*/expected.json)', names);

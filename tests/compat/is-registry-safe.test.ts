@@ -9,7 +9,18 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { clone, create, createFileRegistry, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { FieldDescriptorProtoSchema, FileDescriptorSetSchema, MessageOptionsSchema, MethodDescriptorProtoSchema, OneofDescriptorProtoSchema, ServiceDescriptorProtoSchema, type DescriptorProto, type FieldDescriptorProto, type FileDescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import {
+  FieldDescriptorProtoSchema,
+  FileDescriptorSetSchema,
+  MessageOptionsSchema,
+  MethodDescriptorProtoSchema,
+  OneofDescriptorProtoSchema,
+  ServiceDescriptorProtoSchema,
+  type DescriptorProto,
+  type FieldDescriptorProto,
+  type FileDescriptorProto,
+  type FileDescriptorSet,
+} from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { isRegistrySafe } from '../../src/core/compat/descriptors/is-registry-safe';
 import { createSeededRandom } from '../robustness/seeded-random';
@@ -28,7 +39,9 @@ const sets = setFiles.map((f) => fromBinary(FileDescriptorSetSchema, new Uint8Ar
 /** Real images (buf build) of public schema histories, when ../shared is there. */
 const BENCH_SCHEMAS = path.resolve(ROOT, '../shared/bench-schemas');
 const benchImages = existsSync(BENCH_SCHEMAS)
-  ? readdirSync(BENCH_SCHEMAS).flatMap((d) => ['old.binpb', 'new.binpb'].map((f) => path.join(BENCH_SCHEMAS, d, f))).filter((f) => existsSync(f))
+  ? readdirSync(BENCH_SCHEMAS)
+      .flatMap((d) => ['old.binpb', 'new.binpb'].map((f) => path.join(BENCH_SCHEMAS, d, f)))
+      .filter((f) => existsSync(f))
   : [];
 /** reads ../shared: skipped when it is absent, and counted by the run's skip report through the tag */
 const NEEDS_BENCH_SCHEMAS = { tags: [NEEDS_SHARED_TAG], skip: benchImages.length === 0 };
@@ -56,10 +69,16 @@ const BAD_NAMES = ['', 'a.b', 'x-y', 'white space', 'ümlaut'];
 
 function mutate(set: FileDescriptorSet, random: () => number): FileDescriptorSet {
   const copy = clone(FileDescriptorSetSchema, set);
-  const pick = <T,>(list: readonly T[]): T | undefined => (list.length === 0 ? undefined : list[Math.floor(random() * list.length)]);
+  const pick = <T>(list: readonly T[]): T | undefined => (list.length === 0 ? undefined : list[Math.floor(random() * list.length)]);
   const messages = listMessages(copy.file);
-  const fields: { field: FieldDescriptorProto; message: DescriptorProto }[] = messages.flatMap(({ message }) => message.field.map((field) => ({ field, message })));
-  const names = [...messages.map((m) => m.fullName), ...copy.file.flatMap((f) => f.enumType.map((e) => (f.package ? `${f.package}.` : '') + e.name)), 'nope.Missing'];
+  const fields: { field: FieldDescriptorProto; message: DescriptorProto }[] = messages.flatMap(({ message }) =>
+    message.field.map((field) => ({ field, message })),
+  );
+  const names = [
+    ...messages.map((m) => m.fullName),
+    ...copy.file.flatMap((f) => f.enumType.map((e) => (f.package ? `${f.package}.` : '') + e.name)),
+    'nope.Missing',
+  ];
   const steps = 1 + Math.floor(random() * 3);
   for (let s = 0; s < steps; s++) {
     const target = pick(fields);
@@ -137,7 +156,8 @@ function mutate(set: FileDescriptorSet, random: () => number): FileDescriptorSet
           const entry = owner.message.nestedType.find((n) => n.options?.mapEntry)!;
           owner.message.nestedType.splice(owner.message.nestedType.indexOf(entry), 1);
           other.messageType.push(entry);
-          for (const f of owner.message.field) if (f.typeName === `.${owner.fullName}.${entry.name}`) f.typeName = `.${other.package ? `${other.package}.` : ''}${entry.name}`;
+          for (const f of owner.message.field)
+            if (f.typeName === `.${owner.fullName}.${entry.name}`) f.typeName = `.${other.package ? `${other.package}.` : ''}${entry.name}`;
           if (!owner.file.dependency.includes(other.name)) owner.file.dependency.push(other.name);
         }
         break;
@@ -199,15 +219,22 @@ describe('isRegistrySafe', () => {
     for (const [i, set] of sets.entries()) expect(isRegistrySafe(orderFilesByImports(set.file)), setFiles[i]).toBe(true);
   });
 
-  it('passes the real images of ../shared/bench-schemas (grpc-proto, opentelemetry-proto: services, custom options), which the registry accepts', NEEDS_BENCH_SCHEMAS, () => {
-    for (const file of benchImages) {
-      const set = fromBinary(FileDescriptorSetSchema, new Uint8Array(readFileSync(file)), { readUnknownFields: true });
-      const ordered = orderFilesByImports(set.file);
-      expect(set.file.some((f) => f.service.length > 0), file).toBe(true);
-      expect(registryAccepts(ordered, set), file).toBe(true);
-      expect(isRegistrySafe(ordered), file).toBe(true);
-    }
-  });
+  it(
+    'passes the real images of ../shared/bench-schemas (grpc-proto, opentelemetry-proto: services, custom options), which the registry accepts',
+    NEEDS_BENCH_SCHEMAS,
+    () => {
+      for (const file of benchImages) {
+        const set = fromBinary(FileDescriptorSetSchema, new Uint8Array(readFileSync(file)), { readUnknownFields: true });
+        const ordered = orderFilesByImports(set.file);
+        expect(
+          set.file.some((f) => f.service.length > 0),
+          file,
+        ).toBe(true);
+        expect(registryAccepts(ordered, set), file).toBe(true);
+        expect(isRegistrySafe(ordered), file).toBe(true);
+      }
+    },
+  );
 
   it('answers true only where createFileRegistry accepts the files (seeded mutations)', () => {
     const random = createSeededRandom(20261130).next;
@@ -247,19 +274,85 @@ describe('isRegistrySafe', () => {
       field: [...extra, { name: 'key', number: 1, label: OPTIONAL, type: STRING }, { name: 'value', number: 2, label: OPTIONAL, type: STRING }],
     });
     const shapes = {
-      extensionNamedLikeMessage: { name: 'a.proto', package: 'p', syntax: 'proto2', messageType: [{ name: 'M', field: [{ name: 'self', number: 1, label: OPTIONAL, type: MESSAGE, typeName: '.p.M' }], extensionRange: [{ start: 100, end: 200 }] }], extension: [{ name: 'M', number: 100, label: OPTIONAL, type: INT32, extendee: '.p.M' }] },
-      extensionNamedLikeExtendee: { name: 'a.proto', package: 'p', syntax: 'proto2', messageType: [{ name: 'M', extensionRange: [{ start: 100, end: 200 }] }], extension: [{ name: 'M', number: 100, label: OPTIONAL, type: INT32, extendee: '.p.M' }, { name: 'x', number: 101, label: OPTIONAL, type: INT32, extendee: '.p.M' }] },
-      mapFieldInsideMapEntry: { name: 'b.proto', package: 'p', syntax: 'proto3', messageType: [{ name: 'M', nestedType: [entry('AEntry', [{ name: 'inner', number: 3, label: REPEATED, type: MESSAGE, typeName: '.p.M.BEntry' }]), entry('BEntry')] }] },
-      mapEntryReferringToItself: { name: 'b.proto', package: 'p', syntax: 'proto3', messageType: [{ name: 'M', nestedType: [entry('AEntry', [{ name: 'inner', number: 3, label: REPEATED, type: MESSAGE, typeName: '.p.M.AEntry' }])] }] },
+      extensionNamedLikeMessage: {
+        name: 'a.proto',
+        package: 'p',
+        syntax: 'proto2',
+        messageType: [
+          { name: 'M', field: [{ name: 'self', number: 1, label: OPTIONAL, type: MESSAGE, typeName: '.p.M' }], extensionRange: [{ start: 100, end: 200 }] },
+        ],
+        extension: [{ name: 'M', number: 100, label: OPTIONAL, type: INT32, extendee: '.p.M' }],
+      },
+      extensionNamedLikeExtendee: {
+        name: 'a.proto',
+        package: 'p',
+        syntax: 'proto2',
+        messageType: [{ name: 'M', extensionRange: [{ start: 100, end: 200 }] }],
+        extension: [
+          { name: 'M', number: 100, label: OPTIONAL, type: INT32, extendee: '.p.M' },
+          { name: 'x', number: 101, label: OPTIONAL, type: INT32, extendee: '.p.M' },
+        ],
+      },
+      mapFieldInsideMapEntry: {
+        name: 'b.proto',
+        package: 'p',
+        syntax: 'proto3',
+        messageType: [
+          {
+            name: 'M',
+            nestedType: [entry('AEntry', [{ name: 'inner', number: 3, label: REPEATED, type: MESSAGE, typeName: '.p.M.BEntry' }]), entry('BEntry')],
+          },
+        ],
+      },
+      mapEntryReferringToItself: {
+        name: 'b.proto',
+        package: 'p',
+        syntax: 'proto3',
+        messageType: [{ name: 'M', nestedType: [entry('AEntry', [{ name: 'inner', number: 3, label: REPEATED, type: MESSAGE, typeName: '.p.M.AEntry' }])] }],
+      },
       // (second review) an unreferenced entry whose own value or key is a map field to an entry built after it
-      entryValueIsMapField: { name: 'c.proto', package: 'p', syntax: 'proto3', messageType: [{ name: 'M', nestedType: [
-        { name: 'AEntry', options: { mapEntry: true }, field: [{ name: 'key', number: 1, label: OPTIONAL, type: STRING }, { name: 'value', number: 2, label: REPEATED, type: MESSAGE, typeName: '.p.M.BEntry' }] },
-        entry('BEntry'),
-      ] }] },
-      entryKeyIsMapField: { name: 'c.proto', package: 'p', syntax: 'proto3', messageType: [{ name: 'M', nestedType: [
-        { name: 'AEntry', options: { mapEntry: true }, field: [{ name: 'key', number: 1, label: REPEATED, type: MESSAGE, typeName: '.p.M.BEntry' }, { name: 'value', number: 2, label: OPTIONAL, type: STRING }] },
-        entry('BEntry'),
-      ] }] },
+      entryValueIsMapField: {
+        name: 'c.proto',
+        package: 'p',
+        syntax: 'proto3',
+        messageType: [
+          {
+            name: 'M',
+            nestedType: [
+              {
+                name: 'AEntry',
+                options: { mapEntry: true },
+                field: [
+                  { name: 'key', number: 1, label: OPTIONAL, type: STRING },
+                  { name: 'value', number: 2, label: REPEATED, type: MESSAGE, typeName: '.p.M.BEntry' },
+                ],
+              },
+              entry('BEntry'),
+            ],
+          },
+        ],
+      },
+      entryKeyIsMapField: {
+        name: 'c.proto',
+        package: 'p',
+        syntax: 'proto3',
+        messageType: [
+          {
+            name: 'M',
+            nestedType: [
+              {
+                name: 'AEntry',
+                options: { mapEntry: true },
+                field: [
+                  { name: 'key', number: 1, label: REPEATED, type: MESSAGE, typeName: '.p.M.BEntry' },
+                  { name: 'value', number: 2, label: OPTIONAL, type: STRING },
+                ],
+              },
+              entry('BEntry'),
+            ],
+          },
+        ],
+      },
     };
     for (const [name, file] of Object.entries(shapes)) {
       const set = create(FileDescriptorSetSchema, { file: [file as never] });
@@ -269,10 +362,38 @@ describe('isRegistrySafe', () => {
   });
 
   it('names a registry failure that came without a reason', () => {
-    const set = create(FileDescriptorSetSchema, { file: [{ name: 'c.proto', package: 'p', syntax: 'proto3', messageType: [{ name: 'M', nestedType: [
-      { name: 'AEntry', options: { mapEntry: true }, field: [{ name: 'key', number: 1, label: 1, type: 9 }, { name: 'value', number: 2, label: 3, type: 11, typeName: '.p.M.BEntry' }] },
-      { name: 'BEntry', options: { mapEntry: true }, field: [{ name: 'key', number: 1, label: 1, type: 9 }, { name: 'value', number: 2, label: 1, type: 9 }] },
-    ] }] } as never] });
+    const set = create(FileDescriptorSetSchema, {
+      file: [
+        {
+          name: 'c.proto',
+          package: 'p',
+          syntax: 'proto3',
+          messageType: [
+            {
+              name: 'M',
+              nestedType: [
+                {
+                  name: 'AEntry',
+                  options: { mapEntry: true },
+                  field: [
+                    { name: 'key', number: 1, label: 1, type: 9 },
+                    { name: 'value', number: 2, label: 3, type: 11, typeName: '.p.M.BEntry' },
+                  ],
+                },
+                {
+                  name: 'BEntry',
+                  options: { mapEntry: true },
+                  field: [
+                    { name: 'key', number: 1, label: 1, type: 9 },
+                    { name: 'value', number: 2, label: 1, type: 9 },
+                  ],
+                },
+              ],
+            },
+          ],
+        } as never,
+      ],
+    });
     expect(() => loadDescriptorSet(toBinary(FileDescriptorSetSchema, set), 'c.binpb')).toThrow(
       'Invalid descriptor set: @bufbuild/protobuf could not build its descriptors and gave no reason (a map entry message that is not exactly a scalar key 1 and a singular value 2 is one cause) — at c.binpb, offset 0 (0x0) [descriptor set]',
     );
@@ -285,7 +406,9 @@ describe('isRegistrySafe', () => {
     field.typeName = '.nope.Missing';
     expect(isRegistrySafe(orderFilesByImports(set.file))).toBe(false);
     expect(() => loadDescriptorSet(toBinary(FileDescriptorSetSchema, set), 'bad.binpb')).toThrow(
-      new RegExp(`^Invalid descriptor set \\(protoc would refuse it\\): Field \\S+\\.${field.name} has type \\.nope\\.Missing, which no file of the set declares — at bad\\.binpb, offset 0 \\(0x0\\) \\[descriptor set / ${set.file[0]!.name} / message `),
+      new RegExp(
+        `^Invalid descriptor set \\(protoc would refuse it\\): Field \\S+\\.${field.name} has type \\.nope\\.Missing, which no file of the set declares — at bad\\.binpb, offset 0 \\(0x0\\) \\[descriptor set / ${set.file[0]!.name} / message `,
+      ),
     );
   });
 });

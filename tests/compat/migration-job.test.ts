@@ -35,10 +35,18 @@ async function generate(savepoint: string, extra: string[] = []) {
 
 const CASES = [
   { line: 'flink-1.20', case: 'hashmap/kryo-registered', config: [`register(kryo, "${EVENT}", "${CHILL}");`, `register(kryo, "${RULE}", null);`] },
-  { line: 'flink-1.20', case: 'hashmap/kryo-default', config: [`register(kryo, "${EVENT}", null);`, `addDefault(kryo, "com.google.protobuf.Message", "${CHILL}");`] },
+  {
+    line: 'flink-1.20',
+    case: 'hashmap/kryo-default',
+    config: [`register(kryo, "${EVENT}", null);`, `addDefault(kryo, "com.google.protobuf.Message", "${CHILL}");`],
+  },
   { line: 'flink-1.20', case: 'rocksdb/kryo-registered', config: [`register(kryo, "${EVENT}", "${CHILL}");`] },
   { line: 'flink-2.3', case: 'hashmap/kryo-registered', config: [`register(kryo, "${EVENT}", "${CHILL}");`, `register(kryo, "${RULE}", null);`] },
-  { line: 'flink-2.3', case: 'hashmap/kryo-default', config: [`register(kryo, "${EVENT}", null);`, `addDefault(kryo, "com.google.protobuf.Message", "${CHILL}");`] },
+  {
+    line: 'flink-2.3',
+    case: 'hashmap/kryo-default',
+    config: [`register(kryo, "${EVENT}", null);`, `addDefault(kryo, "com.google.protobuf.Message", "${CHILL}");`],
+  },
   { line: 'flink-2.3', case: 'rocksdb/kryo-registered', config: [`register(kryo, "${EVENT}", "${CHILL}");`] },
 ];
 
@@ -56,8 +64,16 @@ describe('migration-job over the Kryo fixtures', () => {
       expect(pom).toContain(`<flink.version>${flink1 ? '1.20.5' : '2.3.0'}</flink.version>`);
       expect(pom).toContain(`<flink.state-processor.version>${flink1 ? '1.20.0' : '2.3.0'}</flink.state-processor.version>`);
       expect(pom).toContain(`<chill-protobuf.version>${flink1 ? '0.7.6' : '0.10.0'}</chill-protobuf.version>`);
-      expect(pom).toContain(flink1 ? '<exclusion><groupId>com.esotericsoftware.kryo</groupId><artifactId>kryo</artifactId></exclusion>' : '<exclusion><groupId>com.esotericsoftware</groupId><artifactId>kryo-shaded</artifactId></exclusion>');
-      expect(java).toContain(flink1 ? 'public void open(org.apache.flink.configuration.Configuration parameters)' : 'public void open(org.apache.flink.api.common.functions.OpenContext openContext)');
+      expect(pom).toContain(
+        flink1
+          ? '<exclusion><groupId>com.esotericsoftware.kryo</groupId><artifactId>kryo</artifactId></exclusion>'
+          : '<exclusion><groupId>com.esotericsoftware</groupId><artifactId>kryo-shaded</artifactId></exclusion>',
+      );
+      expect(java).toContain(
+        flink1
+          ? 'public void open(org.apache.flink.configuration.Configuration parameters)'
+          : 'public void open(org.apache.flink.api.common.functions.OpenContext openContext)',
+      );
 
       // the serializer's real coordinates by default
       expect(pom).toContain('<serializer.groupId>io.github.flink-gcp</serializer.groupId>');
@@ -67,7 +83,12 @@ describe('migration-job over the Kryo fixtures', () => {
 
       // the old Kryo configuration, in the snapshot's order, without Flink's own registration
       const configure = java.slice(java.indexOf('static void configureOldKryo'), java.indexOf('static void register('));
-      expect(configure.split('\n').filter((l) => l.includes('register(kryo') || l.includes('addDefault(kryo')).map((l) => l.trim())).toEqual(c.config);
+      expect(
+        configure
+          .split('\n')
+          .filter((l) => l.includes('register(kryo') || l.includes('addDefault(kryo'))
+          .map((l) => l.trim()),
+      ).toEqual(c.config);
       expect(java).not.toContain('DummyAvro');
 
       // the operator: by uid in 2.x, by uid hash in 1.x (its _metadata has no uid)
@@ -100,15 +121,23 @@ describe('migration-job over the Kryo fixtures', () => {
       expect(readme).toMatch(/\| .*2c3360807567b390553b1d6bddbcfc9d.* \| event-holder \| the message is not the whole value \(POJO EventHolder/);
       expect(readme).toMatch(/\| _timer_state\/processing_user-timers \| timers: the State Processor API cannot write timers/);
       expect(readme).toMatch(/\| \(whole operator\) \| none of its states is carried \(SourceReaderState\)/);
-      if (c.case === 'hashmap/kryo-default') expect(readme).toMatch(/\| any-message \| declared as com\.google\.protobuf\.Message: Kryo wrote each value's class by name/);
+      if (c.case === 'hashmap/kryo-default')
+        expect(readme).toMatch(/\| any-message \| declared as com\.google\.protobuf\.Message: Kryo wrote each value's class by name/);
       else expect(readme).not.toContain('any-message');
-      expect(readme).toMatch(/\| [^|]+ \| last-event \| VALUE \(key Integer\) \| fixtures\.events\.Event \(`dev\.savepointinspector\.fixtures\.generated\.EventMessages\.Event`\) \| 16 \|/);
+      expect(readme).toMatch(
+        /\| [^|]+ \| last-event \| VALUE \(key Integer\) \| fixtures\.events\.Event \(`dev\.savepointinspector\.fixtures\.generated\.EventMessages\.Event`\) \| 16 \|/,
+      );
       expect(g.stdout).toContain('event-holder: the message is not the whole value');
       // a run line whose serializer does not resolve says what to do, and how to check the result
-      const coords = c.line === 'flink-1.20' ? 'io.github.flink-gcp:flink-datastream-protobuf:1.0.0-1.20' : 'io.github.flink-gcp:flink-datastream-protobuf:1.0.0';
-      expect(g.stdout).toContain(`If Maven cannot resolve ${coords} (a repository it does not read, or a version not published there): add -Dserializer.version=<version>\n`);
+      const coords =
+        c.line === 'flink-1.20' ? 'io.github.flink-gcp:flink-datastream-protobuf:1.0.0-1.20' : 'io.github.flink-gcp:flink-datastream-protobuf:1.0.0';
+      expect(g.stdout).toContain(
+        `If Maven cannot resolve ${coords} (a repository it does not read, or a version not published there): add -Dserializer.version=<version>\n`,
+      );
       expect(g.stdout).toContain('-Dserializer.repo=/absolute/folder for a folder laid out as a Maven\n');
-      expect(g.stdout).toContain('Then check the migrated savepoint against the new job: savepoint-inspector check <new savepoint> --job-jar <new job.jar> --target 1.x\n');
+      expect(g.stdout).toContain(
+        'Then check the migrated savepoint against the new job: savepoint-inspector check <new savepoint> --job-jar <new job.jar> --target 1.x\n',
+      );
       expect(readme).toContain('`savepoint-inspector check /path/to/new-savepoint --job-jar <new job.jar> --target 1.x`');
       // a descriptor set gives no POJO class, which Flink needs to restore the operator: the README says so
       const classes = readme.slice(readme.indexOf('**Classes of the old job.**'), readme.indexOf('The job runs in a local MiniCluster'));
@@ -137,12 +166,23 @@ describe('migration-job over the Kryo fixtures', () => {
     const g = await generate(path.join(ROOT, 'flink-1.20/hashmap/kryo-plain/savepoint'), ['--descriptors', SCHEMA]);
     expect(g.code).toBe(1);
     expect(g.stdout).toContain('Nothing carried');
-    expect(g.read('README.md')).toMatch(/\| last-event \| plain Kryo \(FieldSerializer\) on dev\.savepointinspector\.fixtures\.generated\.EventMessages\$Event: its bytes are protobuf-java internals/);
+    expect(g.read('README.md')).toMatch(
+      /\| last-event \| plain Kryo \(FieldSerializer\) on dev\.savepointinspector\.fixtures\.generated\.EventMessages\$Event: its bytes are protobuf-java internals/,
+    );
     expect(() => g.read(JAVA)).toThrow();
   });
 
   it('--serializer and --flink-line override the coordinates and the line; --operator selects', async () => {
-    const g = await generate(path.join(ROOT, 'flink-2.3/hashmap/kryo-registered/savepoint'), ['--descriptors', SCHEMA, '--serializer', 'org.example:my-protobuf:9.9', '--flink-line', '1.20', '--operator', 'kryo-keyed']);
+    const g = await generate(path.join(ROOT, 'flink-2.3/hashmap/kryo-registered/savepoint'), [
+      '--descriptors',
+      SCHEMA,
+      '--serializer',
+      'org.example:my-protobuf:9.9',
+      '--flink-line',
+      '1.20',
+      '--operator',
+      'kryo-keyed',
+    ]);
     expect(g.code, g.stderr).toBe(0);
     const pom = g.read('pom.xml');
     expect(pom).toContain('<serializer.groupId>org.example</serializer.groupId>');

@@ -10,7 +10,8 @@ const SAVEPOINT = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/has
 
 /** Fields in one order: the structural scan logs them in its own order, the decoder in the message's. */
 function normalize(v: ScannedValue): ScannedValue {
-  const order = <T extends { message: string; number: number; wireType: number }>(xs: readonly T[]) => [...xs].sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : a.number - b.number || a.wireType - b.wireType));
+  const order = <T extends { message: string; number: number; wireType: number }>(xs: readonly T[]) =>
+    [...xs].sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : a.number - b.number || a.wireType - b.wireType));
   return { ...v, unknownFields: order(v.unknownFields), knownFields: order(v.knownFields) };
 }
 

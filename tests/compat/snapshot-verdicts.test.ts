@@ -22,7 +22,12 @@ async function open(folder: string, withSchema: boolean): Promise<LocalInspector
   return inspector;
 }
 
-const FIXTURES = ['flink-1.20/hashmap/kryo-registered', 'flink-1.20/hashmap/kryo-default', 'flink-2.3/hashmap/kryo-registered', 'flink-2.3/hashmap/kryo-default'];
+const FIXTURES = [
+  'flink-1.20/hashmap/kryo-registered',
+  'flink-1.20/hashmap/kryo-default',
+  'flink-2.3/hashmap/kryo-registered',
+  'flink-2.3/hashmap/kryo-default',
+];
 
 describe('verdicts from the serializer snapshots alone, against check with a schema', () => {
   for (const fixture of FIXTURES) {
@@ -44,7 +49,9 @@ describe('verdicts from the serializer snapshots alone, against check with a sch
         expect(alone!.verdict).toBe('not-restorable');
         expect(alone!.sameOnBothLines).toBe(true);
         expect(alone!.nativeProtobufStates).toBe(0);
-        expect(alone!.states.map((s) => [`${s.operator.id}/${s.state}`, s.compatibility.verdict, s.compatibility.firstIncompatibility!.message]).sort()).toEqual(fromCheck);
+        expect(
+          alone!.states.map((s) => [`${s.operator.id}/${s.state}`, s.compatibility.verdict, s.compatibility.firstIncompatibility!.message]).sort(),
+        ).toEqual(fromCheck);
         const kryoStates = alone!.states.filter((s) => s.heldBy === 'kryo');
         expect(Object.keys(findings.kryoMigrationPlans).sort()).toEqual([...new Set(kryoStates.map((s) => s.operator.id))].sort());
         for (const s of kryoStates) expect(findings.kryoMigrationPlans[s.operator.id]!.states.map((p) => p.state)).toContain(s.state);

@@ -30,7 +30,11 @@ function compare(desc: DescMessage, payload: Uint8Array, recursionLimit: number)
   const w = new ByteWriter();
   writeProtobufFrame(w, payload, 1 << 20);
   const frame = w.finish();
-  const detail = decodeProtobufValue(new ByteReader(frame), { root: desc, javaClass: 'x', settings: { maxMessageSize: 1 << 20, recursionLimit, deterministic: false } });
+  const detail = decodeProtobufValue(new ByteReader(frame), {
+    root: desc,
+    javaClass: 'x',
+    settings: { maxMessageSize: 1 << 20, recursionLimit, deterministic: false },
+  });
   const expected = summarizeProtobufValue('k', detail);
   const fields = listLoggedFields(index, log);
   expect(out.payloadSize).toBe(expected.payloadSize);

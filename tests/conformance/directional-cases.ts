@@ -54,7 +54,25 @@ const rej = (ruleId: RuleId): { ruleId: RuleId; accepted: boolean } => ({ ruleId
 export const DIRECTIONAL_CASES: DirectionalCase[] = [
   {
     name: 'unchanged schema',
-    covers: ['FIELD_TYPE_NAME_CHANGED', 'FIELD_CARDINALITY_CHANGED', 'FIELD_PRESENCE_CHANGED', 'FIELD_RENAMED', 'FIELD_NUMBER_REUSED', 'FIELD_DEFAULT_CHANGED', 'ENUM_VALUE_ORDER_CHANGED', 'MESSAGE_OPTION_CHANGED', 'ENUM_OPTION_CHANGED', 'ENUM_VALUE_OPTION_CHANGED', 'ROOT_RENAMED', 'NEW_ROOT_MISSING', 'FILE_OPTION_CHANGED', 'FILE_NON_JAVA_OPTION_CHANGED', 'FILE_PACKAGE_CHANGED', 'FILE_SYNTAX_CHANGED', 'FIELD_OPTION_CHANGED'],
+    covers: [
+      'FIELD_TYPE_NAME_CHANGED',
+      'FIELD_CARDINALITY_CHANGED',
+      'FIELD_PRESENCE_CHANGED',
+      'FIELD_RENAMED',
+      'FIELD_NUMBER_REUSED',
+      'FIELD_DEFAULT_CHANGED',
+      'ENUM_VALUE_ORDER_CHANGED',
+      'MESSAGE_OPTION_CHANGED',
+      'ENUM_OPTION_CHANGED',
+      'ENUM_VALUE_OPTION_CHANGED',
+      'ROOT_RENAMED',
+      'NEW_ROOT_MISSING',
+      'FILE_OPTION_CHANGED',
+      'FILE_NON_JAVA_OPTION_CHANGED',
+      'FILE_PACKAGE_CHANGED',
+      'FILE_SYNTAX_CHANGED',
+      'FIELD_OPTION_CHANGED',
+    ],
     saved: eventProto(BASE),
     next: eventProto(BASE),
     verdict: 'compatible',
@@ -231,7 +249,8 @@ export const DIRECTIONAL_CASES: DirectionalCase[] = [
     verdict: 'incompatible',
     first: {
       ruleId: 'FIELD_NUMBER_REUSED',
-      message: 'Field 2 (count, INT32) of example.Event is removed and field 2 (label, STRING) is added in its place: the number is reused, so the new parser reads the saved count data as label',
+      message:
+        'Field 2 (count, INT32) of example.Event is removed and field 2 (label, STRING) is added in its place: the number is reused, so the new parser reads the saved count data as label',
     },
     lacks: ['FIELD_RENAMED', 'FIELD_TYPE_CHANGED', 'FIELD_ADDED', 'FIELD_REMOVED_UNRESERVED'],
   },
@@ -358,7 +377,11 @@ export const DIRECTIONAL_CASES: DirectionalCase[] = [
     name: 'syntax proto3 to proto2',
     covers: ['FILE_SYNTAX_CHANGED', 'PAYLOAD_NOT_PROTO3'],
     saved: eventProto(BASE),
-    next: eventProto(BASE.replace(/ (int32|Detail|Kind) /g, ' optional $1 '), DEFAULT_EXTRA.replace('string text', 'optional string text').replace('int32 x', 'optional int32 x'), HEADER.replace('proto3', 'proto2')),
+    next: eventProto(
+      BASE.replace(/ (int32|Detail|Kind) /g, ' optional $1 '),
+      DEFAULT_EXTRA.replace('string text', 'optional string text').replace('int32 x', 'optional int32 x'),
+      HEADER.replace('proto3', 'proto2'),
+    ),
     verdict: 'incompatible',
     first: { ruleId: 'FILE_SYNTAX_CHANGED', message: 'File event.proto changes syntax from proto3 to proto2' },
     has: [rej('PAYLOAD_NOT_PROTO3')],
@@ -369,7 +392,10 @@ export const DIRECTIONAL_CASES: DirectionalCase[] = [
     saved: proto2Event(''),
     next: proto2Event('  extensions 100 to 199;\n'),
     verdict: 'incompatible',
-    first: { ruleId: 'PAYLOAD_NOT_PROTO3', message: 'Message example.Event is declared in proto2 file event.proto; the new type information cannot be constructed' },
+    first: {
+      ruleId: 'PAYLOAD_NOT_PROTO3',
+      message: 'Message example.Event is declared in proto2 file event.proto; the new type information cannot be constructed',
+    },
     has: [rej('PAYLOAD_NOT_PROTO3')],
   },
   {
@@ -402,14 +428,21 @@ export const DIRECTIONAL_CASES: DirectionalCase[] = [
     saved: proto2Event('', '7'),
     next: proto2Event('', '8'),
     verdict: 'incompatible',
-    first: { ruleId: 'PAYLOAD_NOT_PROTO3', message: 'Message example.Event is declared in proto2 file event.proto; the new type information cannot be constructed' },
+    first: {
+      ruleId: 'PAYLOAD_NOT_PROTO3',
+      message: 'Message example.Event is declared in proto2 file event.proto; the new type information cannot be constructed',
+    },
     has: [rej('FIELD_DEFAULT_CHANGED')],
   },
   {
     name: 'oneof options change',
     covers: ['DECLARATION_CHANGED'],
     saved: eventProto(`${BASE}\n  oneof choice {\n    string a = 5;\n  }`),
-    next: eventProto(`${BASE}\n  oneof choice {\n    option (example.tag) = 1;\n    string a = 5;\n  }`, `${DEFAULT_EXTRA}extend google.protobuf.OneofOptions { int32 tag = 50000; }\n`, HEADER + 'import "google/protobuf/descriptor.proto";\n'),
+    next: eventProto(
+      `${BASE}\n  oneof choice {\n    option (example.tag) = 1;\n    string a = 5;\n  }`,
+      `${DEFAULT_EXTRA}extend google.protobuf.OneofOptions { int32 tag = 50000; }\n`,
+      HEADER + 'import "google/protobuf/descriptor.proto";\n',
+    ),
     verdict: 'incompatible',
     first: { ruleId: 'DECLARATION_CHANGED', message: 'Oneof choice of example.Event changes options: (example.tag): unset → 1' },
   },
@@ -476,7 +509,12 @@ export const IDENTITY_CASES: DirectionalCase[] = [
     next: eventProto(BASE),
     newSettings: { maxMessageSize: 134_217_728, recursionLimit: 200, deterministicSerialization: true, largePayloadAliasing: false },
     verdict: 'compatible',
-    has: [acc('MAX_MESSAGE_SIZE_INCREASED'), acc('RECURSION_LIMIT_INCREASED'), acc('DETERMINISTIC_SERIALIZATION_CHANGED'), acc('LARGE_PAYLOAD_ALIASING_CHANGED')],
+    has: [
+      acc('MAX_MESSAGE_SIZE_INCREASED'),
+      acc('RECURSION_LIMIT_INCREASED'),
+      acc('DETERMINISTIC_SERIALIZATION_CHANGED'),
+      acc('LARGE_PAYLOAD_ALIASING_CHANGED'),
+    ],
   },
   {
     name: 'size decreased while depth raised and flags flipped',
@@ -505,7 +543,8 @@ export const IDENTITY_CASES: DirectionalCase[] = [
     verdict: 'not-restorable',
     first: {
       ruleId: 'TARGET_CANNOT_READ_SNAPSHOT',
-      message: 'test.ProtobufSnapshot (0.x) cannot be read by target 1.x: 1.0.0 removed the 0.x snapshot classes, so Flink fails the restore; start with fresh state or replay the input',
+      message:
+        'test.ProtobufSnapshot (0.x) cannot be read by target 1.x: 1.0.0 removed the 0.x snapshot classes, so Flink fails the restore; start with fresh state or replay the input',
     },
   },
   {
@@ -526,7 +565,10 @@ export const IDENTITY_CASES: DirectionalCase[] = [
     savedLine: '0.x',
     target: '0.x',
     verdict: 'incompatible',
-    first: { ruleId: 'EXACT_SCHEMA_CHANGED', message: 'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): Field 5 (label) is added to example.Event' },
+    first: {
+      ruleId: 'EXACT_SCHEMA_CHANGED',
+      message: 'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): Field 5 (label) is added to example.Event',
+    },
   },
 ];
 

@@ -61,7 +61,10 @@ describe('conformance (buf-built descriptor sets; directional unless a case sets
         expect(r.firstIncompatibility).toBeUndefined();
       }
       for (const h of c.has ?? []) {
-        expect(r.findings.some((f) => f.ruleId === h.ruleId && f.accepted === h.accepted), `finding ${h.ruleId} (${h.accepted ? 'accepted' : 'rejected'})`).toBe(true);
+        expect(
+          r.findings.some((f) => f.ruleId === h.ruleId && f.accepted === h.accepted),
+          `finding ${h.ruleId} (${h.accepted ? 'accepted' : 'rejected'})`,
+        ).toBe(true);
       }
       for (const id of c.lacks ?? []) expect(r.findings.map((f) => f.ruleId)).not.toContain(id);
       if (c.noFindings) expect(r.findings).toEqual([]);
@@ -84,7 +87,11 @@ describe('agreement with buf breaking (WIRE rules): no wire break is ever accept
       const reached = new Set((results.get(c.name)!.schema?.reached ?? []).map((p) => p.saved.fullName));
       const found = await runBufBreakingWire(sets.get(c.name)!.saved, sets.get(c.name)!.next);
       // buf names declarations relative to their package (`message "Event"`, `enum "Event.Kind"`)
-      return found.filter((f) => [...reached].some((full) => [full, full.slice(full.indexOf('.') + 1)].some((n) => f.includes(`message "${n}"`) || f.includes(`enum "${n}"`)))).map((f) => `${c.name}: ${f}`);
+      return found
+        .filter((f) =>
+          [...reached].some((full) => [full, full.slice(full.indexOf('.') + 1)].some((n) => f.includes(`message "${n}"`) || f.includes(`enum "${n}"`))),
+        )
+        .map((f) => `${c.name}: ${f}`);
     });
     expect(breaks.flat()).toEqual([]);
   });
@@ -103,15 +110,26 @@ describe('agreement with buf breaking (WIRE rules): no wire break is ever accept
  * a job jar embeds (one file in two versions): tests/job-jar/two-runtimes-job-jar.test.ts holds its rejecting case (a
  * reached file) and its accepting one (a conflict no state's root reaches).
  */
-const SERIALIZER_RULES: readonly string[] = ['KRYO_PROTOBUF_NOT_RESTORABLE', 'KRYO_PLAIN_PROTOBUF_HAZARD', 'PEER_SERDE_STATE_NOT_SUPPORTED', 'JOB_JAR_DESCRIPTOR_CONFLICT'];
+const SERIALIZER_RULES: readonly string[] = [
+  'KRYO_PROTOBUF_NOT_RESTORABLE',
+  'KRYO_PLAIN_PROTOBUF_HAZARD',
+  'PEER_SERDE_STATE_NOT_SUPPORTED',
+  'JOB_JAR_DESCRIPTOR_CONFLICT',
+];
 
 describe('rule registry meta-test', () => {
   const decided = RULES.filter((r) => r.outcome !== 'warning' && !SERIALIZER_RULES.includes(r.id));
   for (const rule of decided) {
     it(`${rule.id} has an accepting and a rejecting conformance case`, () => {
       const cases = DIRECTIONAL_CASES.filter((c) => c.covers.includes(rule.id));
-      expect(cases.some((c) => c.verdict === 'compatible'), 'accepting case').toBe(true);
-      expect(cases.some((c) => c.verdict !== 'compatible'), 'rejecting case').toBe(true);
+      expect(
+        cases.some((c) => c.verdict === 'compatible'),
+        'accepting case',
+      ).toBe(true);
+      expect(
+        cases.some((c) => c.verdict !== 'compatible'),
+        'rejecting case',
+      ).toBe(true);
     });
   }
   it('every registry entry has a unique id and a template', () => {

@@ -43,7 +43,10 @@ let original: FileDescriptorSet;
 let originalBytes: Uint8Array;
 const variants = new Map<string, FileDescriptorSet>();
 
-function evaluate(saved: FileDescriptorSet, opts: { savedSettings?: SerializerSettings; newSettings?: SerializerSettings; savedClass?: string; savedRoot?: string } = {}): StateCompatibility {
+function evaluate(
+  saved: FileDescriptorSet,
+  opts: { savedSettings?: SerializerSettings; newSettings?: SerializerSettings; savedClass?: string; savedRoot?: string } = {},
+): StateCompatibility {
   return evaluateStateCompatibility(
     {
       savedSet: saved,
@@ -99,7 +102,10 @@ describe('0.x exact rule', () => {
   });
   it('B5: a different root full name is incompatible', () => {
     const r = evaluate(variants.get('plain')!, { savedRoot: 'flink.protobuf.snapshot.Envelope.Nested' });
-    expect(r.firstIncompatibility).toMatchObject({ ruleId: 'ROOT_RENAMED', message: `Root message changes from flink.protobuf.snapshot.Envelope.Nested to ${ROOT}` });
+    expect(r.firstIncompatibility).toMatchObject({
+      ruleId: 'ROOT_RENAMED',
+      message: `Root message changes from flink.protobuf.snapshot.Envelope.Nested to ${ROOT}`,
+    });
   });
   it('B7: a dependency file option is incompatible', () => {
     expect(evaluate(variants.get('B7')!).firstIncompatibility?.message).toBe(
@@ -117,7 +123,9 @@ describe('0.x exact rule', () => {
     const r = evaluate(variants.get('B9')!);
     expect(r.verdict).toBe('incompatible');
     expect(r.firstIncompatibility?.ruleId).toBe('EXACT_SCHEMA_CHANGED');
-    expect(r.firstIncompatibility?.message).toBe('Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): Field 1 (id) is added to flink.protobuf.snapshot.Envelope');
+    expect(r.firstIncompatibility?.message).toBe(
+      'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): Field 1 (id) is added to flink.protobuf.snapshot.Envelope',
+    );
   });
   it('B10: an enum value removed by the new schema is incompatible under 0.x', () => {
     const r = evaluate(variants.get('B10')!);
@@ -147,7 +155,15 @@ describe('0.x exact rule', () => {
   });
   it('0.x state with target 1.x is not-restorable, with the directional answer as a planning aid', () => {
     const r = evaluateStateCompatibility(
-      { savedSet: variants.get('B10')!, savedRoot: ROOT, savedJavaClass: CLASS, savedKind: 'generated', savedSettings: s(false, 100, 10), snapshotClass: 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot', savedLine: '0.x' },
+      {
+        savedSet: variants.get('B10')!,
+        savedRoot: ROOT,
+        savedJavaClass: CLASS,
+        savedKind: 'generated',
+        savedSettings: s(false, 100, 10),
+        snapshotClass: 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot',
+        savedLine: '0.x',
+      },
       { newSet: original, newRoot: ROOT, newKind: 'generated', newSettings: s(false, 100, 10), target: '1.x' },
     );
     expect(r.verdict).toBe('not-restorable');

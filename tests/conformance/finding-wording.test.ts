@@ -91,12 +91,17 @@ const CASES: WordingCase[] = [
     name: 'a field renamed with its type kept stays a rename',
     saved: { 'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n  int32 count = 2;\n}\n` },
     next: { 'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n  repeated int32 counts = 2;\n}\n` },
-    findings: ['[FIELD_CARDINALITY_CHANGED] Field 2 (count) of example.Event changes cardinality from singular to repeated', '[FIELD_RENAMED] Field 2 (count) of example.Event is renamed to counts'],
+    findings: [
+      '[FIELD_CARDINALITY_CHANGED] Field 2 (count) of example.Event changes cardinality from singular to repeated',
+      '[FIELD_RENAMED] Field 2 (count) of example.Event is renamed to counts',
+    ],
   },
   {
     name: 'a renamed message type is reported once, not diffed field by field against the new type',
     saved: { 'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n  Detail detail = 3;\n}\nmessage Detail { string text = 1; int32 n = 2; }\n` },
-    next: { 'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n  Info detail = 3;\n}\nmessage Info { int64 text = 1; reserved 2; repeated string tags = 4; }\n` },
+    next: {
+      'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n  Info detail = 3;\n}\nmessage Info { int64 text = 1; reserved 2; repeated string tags = 4; }\n`,
+    },
     findings: ['[FIELD_TYPE_NAME_CHANGED] Field 3 (detail) of example.Event changes type from example.Detail to example.Info'],
   },
   {
@@ -158,7 +163,9 @@ const CASES: WordingCase[] = [
   {
     name: 'options generated Java never reads: rejected, with why and what to do; Java options apart',
     saved: { 'event.proto': `${HEADER}message Event {\n  int32 id = 1;\n}\n` },
-    next: { 'event.proto': `${HEADER}option java_multiple_files = true;\noption csharp_namespace = "Example";\noption objc_class_prefix = "EX";\nmessage Event {\n  int32 id = 1;\n}\n` },
+    next: {
+      'event.proto': `${HEADER}option java_multiple_files = true;\noption csharp_namespace = "Example";\noption objc_class_prefix = "EX";\nmessage Event {\n  int32 id = 1;\n}\n`,
+    },
     findings: [
       '[FILE_OPTION_CHANGED] File event.proto changes options: java_multiple_files: unset → true',
       '[FILE_NON_JAVA_OPTION_CHANGED] File event.proto changes options generated Java code never reads (csharp_namespace: unset → "Example"; objc_class_prefix: unset → "EX"); flink-datastream-protobuf rejects it all the same: its restore check compares the descriptors of every file the root reaches whole, options included, so any option change there fails the restore; revert the change to restore the state',
@@ -182,7 +189,13 @@ describe('finding wording (buf-built descriptor sets, directional rules)', () =>
           snapshotClass: 'test.ProtobufSnapshot',
           savedLine: '1.x',
         },
-        { newSet: c.nextBuild?.excludeImports ? fromBinary(FileDescriptorSetSchema, newBytes) : loadDescriptorSet(newBytes, 'new.binpb').set, newRoot: 'example.Event', newKind: 'dynamic', newSettings: DEFAULT_SETTINGS, target: '1.x' },
+        {
+          newSet: c.nextBuild?.excludeImports ? fromBinary(FileDescriptorSetSchema, newBytes) : loadDescriptorSet(newBytes, 'new.binpb').set,
+          newRoot: 'example.Event',
+          newKind: 'dynamic',
+          newSettings: DEFAULT_SETTINGS,
+          target: '1.x',
+        },
       );
       for (const f of r.findings) expect(f.message, f.ruleId).toBe(formatRuleMessage(f.ruleId, f.params));
       return r.findings.map((f) => `[${f.ruleId}] ${f.message}`);

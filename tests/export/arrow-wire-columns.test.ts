@@ -18,9 +18,24 @@ import { openNodeInput } from '../../src/cli/sources';
 import { ArrowExportWriter } from '../../src/core/export/arrow-export-writer';
 import { exportState } from '../../src/core/export/export-state';
 import { listExportRows, listFramedExportRows } from '../../src/core/export/list-export-rows';
-import { createSnapshotRegistry, encodeBase64, findOperator, inspectSavepoint, openSavepoint, scanState, type DecodedValue, type StateEntry } from '../../src/core/flink';
+import {
+  createSnapshotRegistry,
+  encodeBase64,
+  findOperator,
+  inspectSavepoint,
+  openSavepoint,
+  scanState,
+  type DecodedValue,
+  type StateEntry,
+} from '../../src/core/flink';
 import { ByteReader } from '../../src/core/io';
-import { DEFAULT_PROTOBUF_SETTINGS, ProtobufValueCodec, getProtobufSnapshotContent, registerProtobufSnapshotReaders, type ProtobufSnapshotContent } from '../../src/core/protobuf';
+import {
+  DEFAULT_PROTOBUF_SETTINGS,
+  ProtobufValueCodec,
+  getProtobufSnapshotContent,
+  registerProtobufSnapshotReaders,
+  type ProtobufSnapshotContent,
+} from '../../src/core/protobuf';
 import { buildDescriptorSet } from '../conformance/build-descriptor-set';
 
 /** The rows of an Arrow IPC export (one stream per batch) as plain JSON-able values. */
@@ -52,7 +67,11 @@ function toPlain(v: unknown): unknown {
 }
 
 describe('Arrow export from wire bytes: the fixture savepoints', () => {
-  const savepoints = ['fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint', 'fixtures/savepoints/flink-2.3/rocksdb/canonical/savepoint', 'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint'];
+  const savepoints = [
+    'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint',
+    'fixtures/savepoints/flink-2.3/rocksdb/canonical/savepoint',
+    'fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint',
+  ];
   for (const sp of savepoints) {
     it(`${sp}: every Protobuf state's table equals the decoded path's`, async () => {
       const files = await openNodeInput(sp);
@@ -80,7 +99,16 @@ describe('Arrow export from wire bytes: the fixture savepoints', () => {
             {
               entry: (e) => {
                 for (const row of listExportRows(e, listState)) {
-                  writer ??= new ArrowExportWriter((c) => void decoded.push(c), { key: row.key !== undefined, namespace: row.namespace !== undefined, userKey: row.userKey !== undefined, elementIndex: row.elementIndex !== undefined }, content.schema.root);
+                  writer ??= new ArrowExportWriter(
+                    (c) => void decoded.push(c),
+                    {
+                      key: row.key !== undefined,
+                      namespace: row.namespace !== undefined,
+                      userKey: row.userKey !== undefined,
+                      elementIndex: row.elementIndex !== undefined,
+                    },
+                    content.schema.root,
+                  );
                   writer.add(row);
                 }
               },
@@ -112,7 +140,13 @@ describe('Arrow export from wire bytes: the fixture savepoints', () => {
     const opened = await openSavepoint(files);
     const op = findOperator(opened, 'int-keyed')!;
     const writer = new ArrowExportWriter(() => undefined, { key: true, namespace: true, userKey: false, elementIndex: false }, message);
-    await scanState(opened, registry, { operatorId: op.id, states: 'last-event' }, { entry: (e) => void writer.addEntry(listFramedExportRows(e, false, message)) }, { values: { mode: 'frame' } });
+    await scanState(
+      opened,
+      registry,
+      { operatorId: op.id, states: 'last-event' },
+      { entry: (e) => void writer.addEntry(listFramedExportRows(e, false, message)) },
+      { values: { mode: 'frame' } },
+    );
     writer.finish();
     // the five last events: one has a parent message (a nested Event), all carry root unknown fields 100/101
     expect(writer.counts).toEqual({ wire: 5, decoded: 0 });
@@ -258,7 +292,14 @@ beforeAll(async () => {
 }, 60_000);
 
 function codecFor(root: DescMessage): ProtobufValueCodec {
-  return new ProtobufValueCodec({ javaClass: 'x.Y', rootFullName: root.typeName, settings: { ...DEFAULT_PROTOBUF_SETTINGS }, descriptorBytes: new Uint8Array(0), descriptorSha256: '', schema: { root } } as unknown as ProtobufSnapshotContent);
+  return new ProtobufValueCodec({
+    javaClass: 'x.Y',
+    rootFullName: root.typeName,
+    settings: { ...DEFAULT_PROTOBUF_SETTINGS },
+    descriptorBytes: new Uint8Array(0),
+    descriptorSha256: '',
+    schema: { root },
+  } as unknown as ProtobufSnapshotContent);
 }
 
 /** a state entry of one framed value (the frame as a `frame` scan gives it) */
@@ -267,7 +308,15 @@ function framedEntry(codec: ProtobufValueCodec, payload: Uint8Array, i: number):
   new DataView(bytes.buffer).setInt32(0, payload.length);
   bytes.set(payload, 4);
   const frame = codec.decode(new ByteReader(bytes, { file: 'crafted', baseOffset: 1000 }), 'frame');
-  return { operatorId: 'op', state: 's', subtask: 0, keyGroup: i, key: { kind: 'int', type: 'Int', value: i }, value: frame, valueRange: { offset: 1000, length: bytes.length } } as unknown as StateEntry;
+  return {
+    operatorId: 'op',
+    state: 's',
+    subtask: 0,
+    keyGroup: i,
+    key: { kind: 'int', type: 'Int', value: i },
+    value: frame,
+    valueRange: { offset: 1000, length: bytes.length },
+  } as unknown as StateEntry;
 }
 
 interface Outcome {
@@ -306,7 +355,13 @@ function runBoth(root: DescMessage, payloads: readonly Uint8Array[]): { wire: Ou
       decodedValue = codec.decode(new ByteReader(bytes, { file: 'crafted', baseOffset: 1000 }), 'decode');
     } catch (e) {
       decodedError ??= (e as Error).message;
-      decodedValue = { kind: 'opaque', reason: `value could not be decoded: ${(e as Error).message}`, length: bytes.length, base64: encodeBase64(bytes), decodeFailed: true };
+      decodedValue = {
+        kind: 'opaque',
+        reason: `value could not be decoded: ${(e as Error).message}`,
+        length: bytes.length,
+        base64: encodeBase64(bytes),
+        decodeFailed: true,
+      };
     }
     for (const row of listExportRows({ ...entry, value: decodedValue } as StateEntry, false)) decodedWriter.add(row);
   });
@@ -324,35 +379,66 @@ describe('Arrow export from wire bytes: crafted values', () => {
     const plain = w()
       .str(1, 'héllo ✓ 𝄞')
       .bytes(2, [0, 1, 2, 255])
-      .tag(3, 0).varint(-5)
-      .tag(4, 0).varint(4_000_000_000)
-      .tag(5, 0).varint(zigzag(-3n))
-      .tag(6, 0).varint(-9_000_000_000_000n)
-      .tag(7, 0).varint(18_000_000_000_000_000_000n)
-      .tag(8, 0).varint(zigzag(-9_000_000_000_000n))
+      .tag(3, 0)
+      .varint(-5)
+      .tag(4, 0)
+      .varint(4_000_000_000)
+      .tag(5, 0)
+      .varint(zigzag(-3n))
+      .tag(6, 0)
+      .varint(-9_000_000_000_000n)
+      .tag(7, 0)
+      .varint(18_000_000_000_000_000_000n)
+      .tag(8, 0)
+      .varint(zigzag(-9_000_000_000_000n))
       .fixed32(9, 0xfffffff0)
       .fixed32(10, -2)
       .fixed64(11, 0xfffffffffffffff0n)
       .fixed64(12, -3n)
       .float(13, 1.5)
       .double(14, -2.25)
-      .tag(15, 0).varint(1)
-      .tag(16, 0).varint(2)
+      .tag(15, 0)
+      .varint(1)
+      .tag(16, 0)
+      .varint(2)
       .msg(17, inner)
       .bytes(18, new W().varint(1).varint(-1).varint(300).out)
-      .tag(18, 0).varint(7)
-      .str(19, 'a').str(19, '').str(19, 'c')
-      .msg(20, w().str(1, 'x')).msg(20, w())
-      .msg(21, w().str(1, 'k1').tag(2, 0).varint(5)).msg(21, w().str(1, 'k2').tag(2, 0).varint(-6))
-      .msg(22, w().tag(1, 0).varint(9).msg(2, w().str(1, 'nine'))).msg(22, w().tag(1, 0).varint(-1))
-      .msg(23, w().str(1, 'sky').tag(2, 0).varint(1)).msg(23, w().tag(2, 0).varint(9))
+      .tag(18, 0)
+      .varint(7)
+      .str(19, 'a')
+      .str(19, '')
+      .str(19, 'c')
+      .msg(20, w().str(1, 'x'))
+      .msg(20, w())
+      .msg(21, w().str(1, 'k1').tag(2, 0).varint(5))
+      .msg(21, w().str(1, 'k2').tag(2, 0).varint(-6))
+      .msg(22, w().tag(1, 0).varint(9).msg(2, w().str(1, 'nine')))
+      .msg(22, w().tag(1, 0).varint(-1))
+      .msg(23, w().str(1, 'sky').tag(2, 0).varint(1))
+      .msg(23, w().tag(2, 0).varint(9))
       .str(24, 'chosen')
-      .tag(26, 0).varint(0)
+      .tag(26, 0)
+      .varint(0)
       .bytes(27, new W().varint(1).varint(5).out)
       .bytes(28, [...Buffer.from(new Float64Array([1, -0, Number.NaN]).buffer)])
-      .tag(100, 0).varint(42)
+      .tag(100, 0)
+      .varint(42)
       .str(101, 'extra');
-    const defaults = w().str(1, '').bytes(2, []).tag(3, 0).varint(0).tag(6, 0).varint(0).float(13, 0).double(14, -0).tag(15, 0).varint(0).tag(16, 0).varint(0).tag(25, 0).varint(0);
+    const defaults = w()
+      .str(1, '')
+      .bytes(2, [])
+      .tag(3, 0)
+      .varint(0)
+      .tag(6, 0)
+      .varint(0)
+      .float(13, 0)
+      .double(14, -0)
+      .tag(15, 0)
+      .varint(0)
+      .tag(16, 0)
+      .varint(0)
+      .tag(25, 0)
+      .varint(0);
     const recursive = w().msg(29, w().msg(29, w().str(1, 'deep')));
     const { wire, decoded } = runBoth(value, [plain.payload, defaults.payload, new Uint8Array(0), recursive.payload]);
     expect(decoded.error).toBeUndefined();
@@ -365,7 +451,10 @@ describe('Arrow export from wire bytes: crafted values', () => {
     expect(first.value['u64']).toBe('-446744073709551616n');
     expect(first.value['s64']).toBe('-9000000000000n');
     expect(first.value['color']).toBe('GREEN');
-    expect(first.value['colors']).toEqual([{ key: 'sky', value: 'RED' }, { key: '', value: 'UNKNOWN_ENUM_VALUE_Color_9' }]);
+    expect(first.value['colors']).toEqual([
+      { key: 'sky', value: 'RED' },
+      { key: '', value: 'UNKNOWN_ENUM_VALUE_Color_9' },
+    ]);
     expect(first.value['packed']).toEqual([1, -1, 300, 7]);
     expect(first.value['explicit']).toBe(0);
     expect(first.unknown_fields).toEqual([
@@ -374,7 +463,14 @@ describe('Arrow export from wire bytes: crafted values', () => {
     ]);
     // implicit-presence defaults written on the wire are not set fields; -0.0 is, and so is a oneof's default
     const second = wire.rows[1] as { value: Record<string, unknown> };
-    expect([second.value['s'], second.value['b'], second.value['i32'], second.value['fl'], second.value['bo'], second.value['color']]).toEqual([null, null, null, null, null, null]);
+    expect([second.value['s'], second.value['b'], second.value['i32'], second.value['fl'], second.value['bo'], second.value['color']]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
     expect(second.value['db']).toBe('-0');
     expect(second.value['number_choice']).toBe('0n');
   });
@@ -383,8 +479,19 @@ describe('Arrow export from wire bytes: crafted values', () => {
     ['a singular scalar given twice (last wins)', () => w().tag(3, 0).varint(1).tag(3, 0).varint(2).payload, 'decoded'],
     ['a message given twice (merged)', () => w().msg(17, w().str(1, 'a')).msg(17, w().tag(2, 0).varint(3)).payload, 'decoded'],
     ['two members of a oneof (the last one stays)', () => w().str(24, 'a').tag(25, 0).varint(4).payload, 'decoded'],
-    ['a map key given twice (first place, last value)', () => w().msg(21, w().str(1, 'k').tag(2, 0).varint(1)).msg(21, w().str(1, 'j').tag(2, 0).varint(2)).msg(21, w().str(1, 'k').tag(2, 0).varint(3)).payload, 'decoded'],
-    ['an int map key given twice, once as a ten-byte varint', () => w().msg(22, w().tag(1, 0).varint(5)).msg(22, w().tag(1, 0).raw(0x85, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00)).payload, 'decoded'],
+    [
+      'a map key given twice (first place, last value)',
+      () => w().msg(21, w().str(1, 'k').tag(2, 0).varint(1)).msg(21, w().str(1, 'j').tag(2, 0).varint(2)).msg(21, w().str(1, 'k').tag(2, 0).varint(3)).payload,
+      'decoded',
+    ],
+    [
+      'an int map key given twice, once as a ten-byte varint',
+      () =>
+        w()
+          .msg(22, w().tag(1, 0).varint(5))
+          .msg(22, w().tag(1, 0).raw(0x85, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00)).payload,
+      'decoded',
+    ],
     ['an unknown field inside a nested message', () => w().msg(17, w().str(1, 'a').tag(99, 0).varint(1)).payload, 'decoded'],
     ['a string that is not UTF-8', () => w().bytes(1, [0xc3, 0x28]).payload, 'error'],
     ['a truncated length', () => w().tag(1, 2).varint(10).raw(1, 2).payload, 'error'],
@@ -410,7 +517,7 @@ describe('Arrow export from wire bytes: crafted values', () => {
     });
   }
 
-  it('leaves proto2 cases to the full decoder: a closed enum\'s unknown number, a group field, a missing required field', () => {
+  it("leaves proto2 cases to the full decoder: a closed enum's unknown number, a group field, a missing required field", () => {
     const plain = w().tag(1, 0).varint(7).tag(2, 0).varint(2).str(3, 'n').bytes(4, new W().varint(1).varint(2).out).payload;
     const closedUnknown = w().tag(1, 0).varint(8).tag(2, 0).varint(9).payload;
     const closedUnknownInList = w().tag(1, 0).varint(9).bytes(4, new W().varint(1).varint(7).out).payload;
@@ -435,10 +542,14 @@ describe('Arrow export from wire bytes: crafted values', () => {
     writer.addEntry(listFramedExportRows(entry, true, value));
     writer.finish();
     const rows = readRows(chunks).rows as { element_index: number; value: unknown }[];
-    expect(rows.map((r) => [r.element_index, r.value === null])).toEqual([[0, false], [0, false], [1, false], [2, true]]);
+    expect(rows.map((r) => [r.element_index, r.value === null])).toEqual([
+      [0, false],
+      [0, false],
+      [1, false],
+      [2, true],
+    ]);
   });
 });
-
 
 describe('Arrow export from wire bytes: random payloads (fast-check, seeded)', () => {
   /** one field as it goes on the wire: a number of the schema or an unknown one, any wire type, nested payloads two deep */
@@ -451,7 +562,11 @@ describe('Arrow export from wire bytes: random payloads (fast-check, seeded)', (
         bytes: fc.uint8Array({ maxLength: 12 }),
         text: fc.string({ maxLength: 8, unit: 'grapheme' }),
       })
-      .chain((f) => (depth > 0 && f.kind === 'nested' ? fc.array(field(depth - 1), { maxLength: 4 }).map((inner) => ({ ...f, nested: inner })) : fc.constant({ ...f, nested: [] as W[] })))
+      .chain((f) =>
+        depth > 0 && f.kind === 'nested'
+          ? fc.array(field(depth - 1), { maxLength: 4 }).map((inner) => ({ ...f, nested: inner }))
+          : fc.constant({ ...f, nested: [] as W[] }),
+      )
       .map((f) => {
         const out = w();
         switch (f.kind) {
@@ -468,14 +583,20 @@ describe('Arrow export from wire bytes: random payloads (fast-check, seeded)', (
           case 'packed':
             return out.bytes(f.no, new W().varint(f.v).varint(Number(f.v & 0xffn)).out);
           default:
-            return out.msg(f.no, f.nested.reduce((a, b) => a.raw(...b.out), w()));
+            return out.msg(
+              f.no,
+              f.nested.reduce((a, b) => a.raw(...b.out), w()),
+            );
         }
       });
   const payload = fc
     .record({
       fields: fc.array(field(2), { maxLength: 12 }),
       // sometimes a byte changed or the payload cut short
-      damage: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.record({ at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }), cut: fc.boolean() }) }),
+      damage: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(null) },
+        { weight: 1, arbitrary: fc.record({ at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }), cut: fc.boolean() }) },
+      ),
     })
     .map(({ fields, damage }) => {
       const bytes = fields.reduce((a, b) => a.raw(...b.out), w()).payload;
@@ -487,7 +608,7 @@ describe('Arrow export from wire bytes: random payloads (fast-check, seeded)', (
       return copy;
     });
 
-  it('gives the decoded path\'s rows or its error for every payload, whichever path each value takes', () => {
+  it("gives the decoded path's rows or its error for every payload, whichever path each value takes", () => {
     let wireTaken = 0;
     let decodedTaken = 0;
     let errors = 0;

@@ -94,7 +94,12 @@ describe('export into a slow sink', () => {
     // progress lines, then the summary line, all on stderr
     expect(summary).toMatch(/^savepoint-inspector export: stdout: \d+ rows of state "last-event"/m);
     const file = path.join(path.dirname(sp.dir), 'last-event.jsonl');
-    expect(await runCli(['export', sp.dir, '--operator', op.id, '--state', 'last-event', '--format', 'jsonl', '--output', file, '--quiet'], { stdout: () => undefined, stderr: () => undefined })).toBe(0);
+    expect(
+      await runCli(['export', sp.dir, '--operator', op.id, '--state', 'last-event', '--format', 'jsonl', '--output', file, '--quiet'], {
+        stdout: () => undefined,
+        stderr: () => undefined,
+      }),
+    ).toBe(0);
     expect(stdout.bytes.equals(readFileSync(file))).toBe(true);
     expect(stdout.maxBuffered).toBeLessThanOrEqual(HIGH_WATER_MARK + stdout.maxChunk);
     // the text is handed over in 1 MiB chunks: several of them

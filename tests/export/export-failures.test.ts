@@ -32,31 +32,60 @@ async function run(...argv: string[]): Promise<{ code: number; stdout: string; s
   return { code, stdout, stderr };
 }
 
-const exportArgs = (savepoint: string, format: string, output: string, ...more: string[]) => ['export', savepoint, '--operator', 'int-keyed', '--state', 'processed-events', '--format', format, '--output', output, '--quiet', ...more];
+const exportArgs = (savepoint: string, format: string, output: string, ...more: string[]) => [
+  'export',
+  savepoint,
+  '--operator',
+  'int-keyed',
+  '--state',
+  'processed-events',
+  '--format',
+  format,
+  '--output',
+  output,
+  '--quiet',
+  ...more,
+];
 
-describe('a write the system refuses is the user\'s environment: exit 2 with the path and what the OS said', () => {
+describe("a write the system refuses is the user's environment: exit 2 with the path and what the OS said", () => {
   it('export --output /dev/full, in every format', async () => {
     for (const format of FORMATS) {
-      expect(await run(...exportArgs(SAVEPOINT, format, '/dev/full'))).toEqual({ code: 2, stdout: '', stderr: 'savepoint-inspector export: cannot write /dev/full: no space left on device (ENOSPC)\n' });
+      expect(await run(...exportArgs(SAVEPOINT, format, '/dev/full'))).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'savepoint-inspector export: cannot write /dev/full: no space left on device (ENOSPC)\n',
+      });
     }
   });
 
   it('export into a folder that does not exist names the file asked for, not a temporary name', async () => {
     const target = path.join(dir, 'no-such-folder', 'x.jsonl');
-    expect(await run(...exportArgs(SAVEPOINT, 'jsonl', target))).toEqual({ code: 2, stdout: '', stderr: `savepoint-inspector export: cannot write ${target}: no such file or directory (ENOENT)\n` });
+    expect(await run(...exportArgs(SAVEPOINT, 'jsonl', target))).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `savepoint-inspector export: cannot write ${target}: no such file or directory (ENOENT)\n`,
+    });
   });
 
   it('check, compare and export-schema --output /dev/full', async () => {
     const check = await run('check', SAVEPOINT, '--no-values', '--descriptors', 'src/ui/demo-schema/events-changed.binpb', '--output', '/dev/full');
     expect([check.code, check.stdout, check.stderr]).toEqual([2, '', 'savepoint-inspector check: cannot write /dev/full: no space left on device (ENOSPC)\n']);
     const schema = await run('export-schema', SAVEPOINT, '--operator', 'int-keyed', '--state', 'last-event', '--output', '/dev/full');
-    expect([schema.code, schema.stdout, schema.stderr]).toEqual([2, '', 'savepoint-inspector export-schema: cannot write /dev/full: no space left on device (ENOSPC)\n']);
+    expect([schema.code, schema.stdout, schema.stderr]).toEqual([
+      2,
+      '',
+      'savepoint-inspector export-schema: cannot write /dev/full: no space left on device (ENOSPC)\n',
+    ]);
   });
 
   it('stdout on a full device (`inspect … > /dev/full`, a process): exit 2, no stack', () => {
     const out = openSync('/dev/full', 'w');
     try {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'inspect', SAVEPOINT], { stdio: ['ignore', out, 'pipe'], encoding: 'utf8', timeout: 120_000 });
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'inspect', SAVEPOINT], {
+        stdio: ['ignore', out, 'pipe'],
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
       expect([r.status, r.stderr]).toEqual([2, 'savepoint-inspector inspect: cannot write stdout: no space left on device (ENOSPC)\n']);
     } finally {
       closeSync(out);
@@ -85,7 +114,10 @@ describe('a value that could not be decoded fails the export in every format: ex
       const folder = mkdtempSync(path.join(dir, `keep-${format}-`));
       const target = path.join(folder, `out.${format}`);
       const r = await run(...exportArgs(cutShort, format, target, '--keep-partial'));
-      expect([r.code, r.stdout]).toEqual([1, `${target}.partial: 24 rows of state "processed-events" (24 entries), 1 value not decoded — the export failed: kept as ${target}.partial\n`]);
+      expect([r.code, r.stdout]).toEqual([
+        1,
+        `${target}.partial: 24 rows of state "processed-events" (24 entries), 1 value not decoded — the export failed: kept as ${target}.partial\n`,
+      ]);
       expect(readdirSync(folder)).toEqual([`out.${format}.partial`]);
       const bytes = readFileSync(`${target}.partial`);
       const reason = { rows: 24, reasons: ['1 value could not be decoded (exported as their bytes)'] };
@@ -114,7 +146,11 @@ describe('a value that could not be decoded fails the export in every format: ex
       expect(readdirSync(folder)).toEqual([`out.${format}`]);
       if (format === 'parquet') {
         const bytes = readFileSync(target);
-        expect(parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)).key_value_metadata?.some((kv) => kv.key === 'savepoint-inspector.incomplete')).toBe(false);
+        expect(
+          parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)).key_value_metadata?.some(
+            (kv) => kv.key === 'savepoint-inspector.incomplete',
+          ),
+        ).toBe(false);
       }
     }
   });

@@ -57,9 +57,31 @@ async function loadEventMessage(): Promise<DescMessage> {
 
 /** parquetcheck.WellKnown, built field for field as ParquetCheck.buildWellKnownTypesMessage builds it. */
 const WELL_KNOWN = ((): DescMessage => {
-  const types = ['Timestamp', 'Duration', 'Int64Value', 'Int32Value', 'UInt64Value', 'StringValue', 'BoolValue', 'DoubleValue', 'FloatValue', 'BytesValue', 'Any', 'Struct', 'FieldMask', 'Timestamp'];
+  const types = [
+    'Timestamp',
+    'Duration',
+    'Int64Value',
+    'Int32Value',
+    'UInt64Value',
+    'StringValue',
+    'BoolValue',
+    'DoubleValue',
+    'FloatValue',
+    'BytesValue',
+    'Any',
+    'Struct',
+    'FieldMask',
+    'Timestamp',
+  ];
   const names = ['at', 'took', 'count', 'small', 'unsigned', 'label', 'flag', 'ratio', 'share', 'payload', 'extra', 'attrs', 'mask', 'history'];
-  const deps = [file_google_protobuf_timestamp, file_google_protobuf_duration, file_google_protobuf_wrappers, file_google_protobuf_any, file_google_protobuf_struct, file_google_protobuf_field_mask];
+  const deps = [
+    file_google_protobuf_timestamp,
+    file_google_protobuf_duration,
+    file_google_protobuf_wrappers,
+    file_google_protobuf_any,
+    file_google_protobuf_struct,
+    file_google_protobuf_field_mask,
+  ];
   const file = create(FileDescriptorProtoSchema, {
     name: 'parquetcheck/well_known.proto',
     package: 'parquetcheck',
@@ -68,7 +90,13 @@ const WELL_KNOWN = ((): DescMessage => {
     messageType: [
       {
         name: 'WellKnown',
-        field: names.map((name, i) => ({ name, number: i + 1, typeName: `.google.protobuf.${types[i]}`, type: FieldDescriptorProto_Type.MESSAGE, label: name === 'history' ? FieldDescriptorProto_Label.REPEATED : FieldDescriptorProto_Label.OPTIONAL })),
+        field: names.map((name, i) => ({
+          name,
+          number: i + 1,
+          typeName: `.google.protobuf.${types[i]}`,
+          type: FieldDescriptorProto_Type.MESSAGE,
+          label: name === 'history' ? FieldDescriptorProto_Label.REPEATED : FieldDescriptorProto_Label.OPTIONAL,
+        })),
       },
     ],
   });
@@ -89,7 +117,10 @@ describe('export: JSON Lines of a fixture ValueState', () => {
     const r = await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', out);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${out}: 5 rows of state "last-event" (5 entries)\n`);
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const byKey = new Map(rows.map((row) => [row['key'], row]));
     // ids 0..23 keyed by id % 5: the last event of key k is the largest id with id % 5 == k
     expect([...byKey.keys()].sort()).toEqual([0, 1, 2, 3, 4]);
@@ -119,7 +150,10 @@ describe('export: JSON Lines of a fixture ValueState', () => {
   it('gives list state one row per element with its index', async () => {
     const out = path.join(dir, 'history.jsonl');
     expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'event-history', '--format', 'jsonl', '--output', out)).code).toBe(0);
-    const rows = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { key: number; elementIndex: number; value: { id?: string } });
+    const rows = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { key: number; elementIndex: number; value: { id?: string } });
     expect(rows.length).toBe(24);
     // ProtoJSON leaves out id 0 (proto3 default)
     for (const row of rows) expect(Number(row.value.id ?? 0) % 5).toBe(row.key);
@@ -128,7 +162,7 @@ describe('export: JSON Lines of a fixture ValueState', () => {
 });
 
 describe('export: Parquet against the Java cross-check (fixtures/parquet-check/manifest.json)', () => {
-  it('derives the schema Flink\'s ParquetProtoWriters wrote for Event', async () => {
+  it("derives the schema Flink's ParquetProtoWriters wrote for Event", async () => {
     const files = await openNodeInput(SAVEPOINT);
     const registry = createSnapshotRegistry();
     registerProtobufSnapshotReaders(registry);
@@ -150,7 +184,7 @@ describe('export: Parquet against the Java cross-check (fixtures/parquet-check/m
   });
 });
 
-describe('export: the layout points in the schema Flink\'s ParquetProtoWriters wrote (the manifest of fixtures/parquet-check)', () => {
+describe("export: the layout points in the schema Flink's ParquetProtoWriters wrote (the manifest of fixtures/parquet-check)", () => {
   // parquet-protobuf's defaults, which ParquetProtoWriters keeps (it sets no configuration):
   // writeSpecsCompliant=false (no LIST/MAP wrappers), maxRecursion=5, unwrapProtoWrappers=false
   const text = manifest.referenceSchema;
@@ -182,11 +216,11 @@ describe('export: the layout points in the schema Flink\'s ParquetProtoWriters w
     expect(lines.filter((l) => l === 'optional binary parent = 15;')).toHaveLength(1);
   });
 
-  it('the Java check ran the converter ParquetProtoWriters uses: its defaults give Flink\'s file\'s schema', () => {
+  it("the Java check ran the converter ParquetProtoWriters uses: its defaults give Flink's file's schema", () => {
     expect(manifest.referenceSchemaIsDefaultConverter).toBe(true);
   });
 
-  it('spec layout: our derivation is parquet-protobuf\'s with writeSpecsCompliant=true (LIST of element, MAP of key_value, no ids inside)', async () => {
+  it("spec layout: our derivation is parquet-protobuf's with writeSpecsCompliant=true (LIST of element, MAP of key_value, no ids inside)", async () => {
     const message = await loadEventMessage();
     const ours = formatParquetSchemaText(message.typeName, deriveParquetFields(message, { layout: 'spec' }));
     expect(ours).toBe(manifest.specsCompliantSchema);
@@ -216,7 +250,9 @@ describe('export: the layout points in the schema Flink\'s ParquetProtoWriters w
 describe('export: SQL over a Parquet export (DuckDB)', () => {
   it('answers queries over nested values, unknown fields and key groups', async () => {
     const out = path.join(dir, 'by-name.parquet');
-    expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'events-by-name', '--format', 'parquet', '--output', out, '--quiet')).code).toBe(0);
+    expect(
+      (await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'events-by-name', '--format', 'parquet', '--output', out, '--quiet')).code,
+    ).toBe(0);
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
     const q = async (sql: string) => (await c.runAndReadAll(sql.replace('$F', `read_parquet('${out.replace(/'/g, "''")}')`))).getRowObjectsJson();
@@ -225,7 +261,16 @@ describe('export: SQL over a Parquet export (DuckDB)', () => {
     expect(await q('SELECT count(*) AS n FROM $F WHERE list_contains(list_transform(unknown_fields, u -> u.number), 101)')).toEqual([{ n: '12' }]);
     // field detail is set on ids with id % 4 != 3
     expect(await q('SELECT count(*) AS n FROM $F WHERE value.detail IS NOT NULL')).toEqual([{ n: '18' }]);
-    expect(await q("SELECT user_key, value.kind AS kind, value.counters AS counters FROM $F WHERE value.id = 4")).toEqual([{ user_key: 'event-4', kind: 'UPDATED', counters: [{ key: 'seen', value: 4 }, { key: 'double', value: 8 }] }]);
+    expect(await q('SELECT user_key, value.kind AS kind, value.counters AS counters FROM $F WHERE value.id = 4')).toEqual([
+      {
+        user_key: 'event-4',
+        kind: 'UPDATED',
+        counters: [
+          { key: 'seen', value: 4 },
+          { key: 'double', value: 8 },
+        ],
+      },
+    ]);
     const perKeyGroup = await q('SELECT key_group, count(*) AS n FROM $F GROUP BY key_group ORDER BY key_group');
     expect(perKeyGroup.reduce((n, row) => n + Number(row['n']), 0)).toBe(24);
     c.closeSync();
@@ -236,20 +281,59 @@ describe('export: Parquet spec layout (LIST/MAP wrappers)', () => {
   it('reads in DuckDB as the legacy layout does, with the wrappers in the footer', async () => {
     const legacy = path.join(dir, 'legacy.parquet');
     const spec = path.join(dir, 'spec.parquet');
-    for (const [out, layout] of [[legacy, 'legacy'], [spec, 'spec']] as const) {
-      expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'events-by-name', '--format', 'parquet', '--layout', layout, '--output', out, '--quiet')).code).toBe(0);
+    for (const [out, layout] of [
+      [legacy, 'legacy'],
+      [spec, 'spec'],
+    ] as const) {
+      expect(
+        (
+          await run(
+            'export',
+            SAVEPOINT,
+            '--operator',
+            'int-keyed',
+            '--state',
+            'events-by-name',
+            '--format',
+            'parquet',
+            '--layout',
+            layout,
+            '--output',
+            out,
+            '--quiet',
+          )
+        ).code,
+      ).toBe(0);
     }
     const c = await (await DuckDBInstance.create(':memory:')).connect();
     const q = async (file: string) =>
-      (await c.runAndReadAll(`SELECT user_key, value.tags AS tags, value.counters AS counters, value.details AS details, value.deltas AS deltas, unknown_fields FROM read_parquet('${file}') ORDER BY user_key`)).getRowObjectsJson();
+      (
+        await c.runAndReadAll(
+          `SELECT user_key, value.tags AS tags, value.counters AS counters, value.details AS details, value.deltas AS deltas, unknown_fields FROM read_parquet('${file}') ORDER BY user_key`,
+        )
+      ).getRowObjectsJson();
     const specRows = await q(spec);
     // an empty LIST/MAP is written as null in the spec layout, as an empty repeated field in the legacy one
     const emptyAsNull = (v: unknown): unknown =>
-      Array.isArray(v) ? (v.length === 0 ? null : v.map(emptyAsNull)) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, emptyAsNull(x)])) : v;
+      Array.isArray(v)
+        ? v.length === 0
+          ? null
+          : v.map(emptyAsNull)
+        : v !== null && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, emptyAsNull(x)]))
+          : v;
     expect(emptyAsNull(specRows)).toEqual(emptyAsNull(await q(legacy)));
     expect(specRows.length).toBe(24);
-    const logical = (await c.runAndReadAll(`SELECT name, converted_type FROM parquet_schema('${spec}') WHERE name IN ('tags', 'counters', 'unknown_fields') ORDER BY name`)).getRowObjectsJson();
-    expect(logical).toEqual(expect.arrayContaining([{ name: 'counters', converted_type: 'MAP' }, { name: 'tags', converted_type: 'LIST' }, { name: 'unknown_fields', converted_type: 'LIST' }]));
+    const logical = (
+      await c.runAndReadAll(`SELECT name, converted_type FROM parquet_schema('${spec}') WHERE name IN ('tags', 'counters', 'unknown_fields') ORDER BY name`)
+    ).getRowObjectsJson();
+    expect(logical).toEqual(
+      expect.arrayContaining([
+        { name: 'counters', converted_type: 'MAP' },
+        { name: 'tags', converted_type: 'LIST' },
+        { name: 'unknown_fields', converted_type: 'LIST' },
+      ]),
+    );
     c.closeSync();
   });
 });
@@ -257,9 +341,15 @@ describe('export: Parquet spec layout (LIST/MAP wrappers)', () => {
 describe('export: broadcast state', () => {
   it('gives the broadcast Rule values as nested columns, enums by name, one row per subtask copy', async () => {
     const out = path.join(dir, 'rules.parquet');
-    expect((await run('export', SAVEPOINT, '--operator', 'long-broadcast', '--state', 'rules', '--format', 'parquet', '--output', out, '--quiet')).code).toBe(0);
+    expect((await run('export', SAVEPOINT, '--operator', 'long-broadcast', '--state', 'rules', '--format', 'parquet', '--output', out, '--quiet')).code).toBe(
+      0,
+    );
     const c = await (await DuckDBInstance.create(':memory:')).connect();
-    const rows = (await c.runAndReadAll(`SELECT user_key, value.applies_to AS applies_to, value.patterns AS patterns, count(*) AS copies FROM read_parquet('${out}') GROUP BY ALL ORDER BY user_key`)).getRowObjectsJson();
+    const rows = (
+      await c.runAndReadAll(
+        `SELECT user_key, value.applies_to AS applies_to, value.patterns AS patterns, count(*) AS copies FROM read_parquet('${out}') GROUP BY ALL ORDER BY user_key`,
+      )
+    ).getRowObjectsJson();
     // rule r: appliesTo Kind.forNumber(1 + r % 3), patterns [p<r>, *]; every subtask holds a copy
     expect(rows).toEqual([
       { user_key: 'rule-0', applies_to: 'CREATED', patterns: ['p0', '*'], copies: '2' },
@@ -280,22 +370,29 @@ describe('export: refusals', () => {
       for (const st of op.subtasks) {
         const h = st.managedKeyedState;
         if (h?.kind !== 'incremental') continue;
-        for (const f of [...h.sharedFiles, ...h.privateFiles]) if (f.localPath.endsWith('.sst') && f.handle?.kind === 'relative-file') rmSync(path.join(copy, f.handle.relativePath));
+        for (const f of [...h.sharedFiles, ...h.privateFiles])
+          if (f.localPath.endsWith('.sst') && f.handle?.kind === 'relative-file') rmSync(path.join(copy, f.handle.relativePath));
       }
     }
     const target = path.join(dir, 'native.jsonl');
     const r = await run('export', copy, '--operator', 'int-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', target);
     expect(r.code).toBe(1);
     // the file that holds part of the state is not left looking complete: removed (--keep-partial keeps it as .partial)
-    expect(r.stdout).toBe(`${target}: 0 rows of state "last-event" (0 entries) — the export failed: file removed (--keep-partial keeps it as <file>.partial)\n`);
+    expect(r.stdout).toBe(
+      `${target}: 0 rows of state "last-event" (0 entries) — the export failed: file removed (--keep-partial keeps it as <file>.partial)\n`,
+    );
     expect(existsSync(target)).toBe(false);
-    expect(r.stderr).toMatch(/^savepoint-inspector export: warning: last-event: not the whole state: a stream failed: expected state file "[0-9a-f-]{36}" next to _metadata in \S+, found no such file: the savepoint is incomplete \(copy the whole folder\) — at \S+\/_metadata, offset \d+ \(0x[0-9a-f]+\) \[operator 6d821971… \/ subtask 0 \/ RocksDB table \d+\.sst\]\n/);
+    expect(r.stderr).toMatch(
+      /^savepoint-inspector export: warning: last-event: not the whole state: a stream failed: expected state file "[0-9a-f-]{36}" next to _metadata in \S+, found no such file: the savepoint is incomplete \(copy the whole folder\) — at \S+\/_metadata, offset \d+ \(0x[0-9a-f]+\) \[operator 6d821971… \/ subtask 0 \/ RocksDB table \d+\.sst\]\n/,
+    );
   });
 
-  it('names the operator\'s states for an unknown state and needs --state or --all', async () => {
+  it("names the operator's states for an unknown state and needs --state or --all", async () => {
     const r = await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'nope', '--format', 'jsonl', '--output', path.join(dir, 'x.jsonl'));
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('found "nope" (its states: "_timer_state/event_user-timers", "_timer_state/processing_user-timers", "even-events", "event-history", "events-by-name", "last-event", "processed-events")');
+    expect(r.stderr).toContain(
+      'found "nope" (its states: "_timer_state/event_user-timers", "_timer_state/processing_user-timers", "even-events", "event-history", "events-by-name", "last-event", "processed-events")',
+    );
     const u = await run('export', SAVEPOINT, '--operator', 'int-keyed', '--format', 'jsonl', '--output', path.join(dir, 'x.jsonl'));
     expect(u.code).toBe(2);
     expect(u.stderr).toContain('expected either --state <name> or --all');
@@ -317,7 +414,12 @@ describe('export: refusals', () => {
   it('writes with --all (one read for every state) the bytes one export per state writes', async () => {
     const out = path.join(dir, 'all-jsonl');
     expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--all', '--format', 'jsonl', '--output', out, '--quiet')).code).toBe(0);
-    for (const [state, scope] of [['last-event', 'keyed'], ['events-by-name', 'keyed'], ['event-history', 'keyed'], ['processed-events', 'operator']] as const) {
+    for (const [state, scope] of [
+      ['last-event', 'keyed'],
+      ['events-by-name', 'keyed'],
+      ['event-history', 'keyed'],
+      ['processed-events', 'operator'],
+    ] as const) {
       const one = path.join(dir, `one-${state}.jsonl`);
       expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', state, '--format', 'jsonl', '--output', one, '--quiet')).code).toBe(0);
       const together = readFileSync(path.join(out, `${scope}-${state}.jsonl`));
@@ -327,14 +429,22 @@ describe('export: refusals', () => {
   });
 });
 
-describe('export: Arrow IPC (what the app\'s Query view inserts into DuckDB-WASM)', () => {
+describe("export: Arrow IPC (what the app's Query view inserts into DuckDB-WASM)", () => {
   it('holds the Parquet columns, typed alike, one IPC stream per row group', async () => {
     const { tableFromIPC } = await import('apache-arrow');
     const out = path.join(dir, 'by-name.arrows');
-    expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'events-by-name', '--format', 'arrow', '--output', out, '--quiet')).code).toBe(0);
+    expect((await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'events-by-name', '--format', 'arrow', '--output', out, '--quiet')).code).toBe(
+      0,
+    );
     const table = tableFromIPC(readFileSync(out));
     expect(table.numRows).toBe(24);
-    expect(table.schema.fields.map((f) => `${f.name}: ${String(f.type)}`).slice(0, 5)).toEqual(['key_group: Int32', 'subtask: Int32', 'key: Int32', 'namespace: Utf8', 'user_key: Utf8']);
+    expect(table.schema.fields.map((f) => `${f.name}: ${String(f.type)}`).slice(0, 5)).toEqual([
+      'key_group: Int32',
+      'subtask: Int32',
+      'key: Int32',
+      'namespace: Utf8',
+      'user_key: Utf8',
+    ]);
     const rows = table.toArray().map((r) => r.toJSON() as { user_key: string; value: { toJSON(): { id: bigint; kind: string } } });
     const four = rows.find((r) => r.user_key === 'event-4')!.value.toJSON();
     expect(four.id).toBe(4n);

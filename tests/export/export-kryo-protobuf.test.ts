@@ -22,13 +22,19 @@ afterAll(async () => {
 async function exportLastEvent(extra: string[]): Promise<{ code: number; stderr: string; rows: { key: number; value: Record<string, unknown> }[] }> {
   const output = path.join(dir, `${extra.length}.jsonl`);
   let stderr = '';
-  const code = await runCli(['export', SAVEPOINT, '--operator', 'kryo-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', output, '--quiet', ...extra], { stdout: () => {}, stderr: (t) => (stderr += t) });
-  const rows = (await readFile(output, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { key: number; value: Record<string, unknown> });
+  const code = await runCli(
+    ['export', SAVEPOINT, '--operator', 'kryo-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', output, '--quiet', ...extra],
+    { stdout: () => {}, stderr: (t) => (stderr += t) },
+  );
+  const rows = (await readFile(output, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { key: number; value: Record<string, unknown> });
   return { code, stderr, rows };
 }
 
 describe('export of Protobuf held by Kryo', () => {
-  it('without the job\'s schema: opaque values, and a warning that says how to decode them', async () => {
+  it("without the job's schema: opaque values, and a warning that says how to decode them", async () => {
     const { rows, stderr } = await exportLastEvent([]);
     expect(rows[0]!.value['kind']).toBe('opaque');
     expect(stderr).toBe(

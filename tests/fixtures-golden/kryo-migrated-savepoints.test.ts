@@ -23,11 +23,33 @@ const EVENT_CLASS = 'dev.savepointinspector.fixtures.generated.EventMessages$Eve
 const NATIVE_SNAPSHOT = 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot';
 const CARRIED = ['event-history', 'events-by-name', 'last-event', 'processed-events'];
 
-interface ValueJson { json: unknown; unknownFields: unknown[]; payloadSize: number; payloadSha256: string }
-interface EntryJson { key: number; keyGroup: number; userKey?: string; value?: string; values?: string[] }
-interface StateJson { name: string; kind: string; entries?: EntryJson[]; partitions?: { subtask: number; values: string[] }[] }
-interface Manifest { operators: { uid: string; maxParallelism: number; states: StateJson[] }[]; values: Record<string, ValueJson> }
-interface Migration { source: string; serializer: { coordinates: string; formatVersion: string } }
+interface ValueJson {
+  json: unknown;
+  unknownFields: unknown[];
+  payloadSize: number;
+  payloadSha256: string;
+}
+interface EntryJson {
+  key: number;
+  keyGroup: number;
+  userKey?: string;
+  value?: string;
+  values?: string[];
+}
+interface StateJson {
+  name: string;
+  kind: string;
+  entries?: EntryJson[];
+  partitions?: { subtask: number; values: string[] }[];
+}
+interface Manifest {
+  operators: { uid: string; maxParallelism: number; states: StateJson[] }[];
+  values: Record<string, ValueJson>;
+}
+interface Migration {
+  source: string;
+  serializer: { coordinates: string; formatVersion: string };
+}
 
 function listCases(): { label: string; dir: string; migration: Migration; manifest: Manifest }[] {
   if (!existsSync(ROOT)) return [];
@@ -85,7 +107,11 @@ describe('Kryo fixtures migrated by the generated State Processor API job (real 
         expect(classes, s.name).toContain(NATIVE_SNAPSHOT);
         let content;
         walk(s.valueSerializer!, (x) => (content ??= getProtobufSnapshotContent(x)));
-        expect(content, s.name).toMatchObject({ javaClass: EVENT_CLASS, rootFullName: 'fixtures.events.Event', settings: { deterministic: false, maxMessageSize: 64 * 1024 * 1024, recursionLimit: 100 } });
+        expect(content, s.name).toMatchObject({
+          javaClass: EVENT_CLASS,
+          rootFullName: 'fixtures.events.Event',
+          settings: { deterministic: false, maxMessageSize: 64 * 1024 * 1024, recursionLimit: 100 },
+        });
       }
       expect(op.states.map((s) => s.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
     });
@@ -105,7 +131,13 @@ describe('Kryo fixtures migrated by the generated State Processor API job (real 
           const details = listProtobufValueDetails(e.value);
           expect(details.length, name).toBeGreaterThan(0);
           for (const d of details) expect(d.detail.unknownFields.length >= 0 && d.detail.json !== undefined, name).toBe(true);
-          const id = state.partitions ? 'operator' : JSON.stringify({ key: e.key?.kind === 'int' ? e.key.value : null, keyGroup: e.keyGroup, ...(e.userKey?.kind === 'string' ? { userKey: e.userKey.value } : {}) });
+          const id = state.partitions
+            ? 'operator'
+            : JSON.stringify({
+                key: e.key?.kind === 'int' ? e.key.value : null,
+                keyGroup: e.keyGroup,
+                ...(e.userKey?.kind === 'string' ? { userKey: e.userKey.value } : {}),
+              });
           const list = got.get(id) ?? [];
           list.push(...details.map((d) => valueView(d.detail.json, d.detail.unknownFields.length, d.detail.payloadSize)));
           got.set(id, list);
@@ -113,12 +145,19 @@ describe('Kryo fixtures migrated by the generated State Processor API job (real 
         }
         const expected = new Map<string, string[]>();
         if (state.partitions) {
-          expected.set('operator', state.partitions.flatMap((p) => p.values.map(want)));
+          expected.set(
+            'operator',
+            state.partitions.flatMap((p) => p.values.map(want)),
+          );
           // operator list elements: the same multiset (the bootstrap job's subtasks hold them now)
           expect([...(got.get('operator') ?? [])].sort(), name).toEqual([...expected.get('operator')!].sort());
           continue;
         }
-        for (const e of state.entries!) expected.set(JSON.stringify({ key: e.key, keyGroup: e.keyGroup, ...(e.userKey !== undefined ? { userKey: e.userKey } : {}) }), (e.values ?? [e.value!]).map(want));
+        for (const e of state.entries!)
+          expected.set(
+            JSON.stringify({ key: e.key, keyGroup: e.keyGroup, ...(e.userKey !== undefined ? { userKey: e.userKey } : {}) }),
+            (e.values ?? [e.value!]).map(want),
+          );
         // keyed: the same keys, key groups and user keys, and per key the values in order (list order kept)
         expect([...got.keys()].sort(), name).toEqual([...expected.keys()].sort());
         for (const [k, v] of expected) expect(got.get(k), `${name} ${k}`).toEqual(v);
@@ -129,7 +168,10 @@ describe('Kryo fixtures migrated by the generated State Processor API job (real 
     it(`${c.label}: check passes the new savepoint (exit 0) where the Kryo one exits 1`, async () => {
       const check = async (savepoint: string) => {
         let stdout = '';
-        const code = await runCli(['check', savepoint, '--descriptors', SCHEMA, '--target', '0.x', '--format', 'json'], { stdout: (t) => (stdout += t), stderr: () => {} });
+        const code = await runCli(['check', savepoint, '--descriptors', SCHEMA, '--target', '0.x', '--format', 'json'], {
+          stdout: (t) => (stdout += t),
+          stderr: () => {},
+        });
         return { code, report: JSON.parse(stdout) as { verdict: string; states: { state: string; verdict: string; findings: { ruleId: string }[] }[] } };
       };
       const migrated = await check(path.join(c.dir, 'savepoint'));

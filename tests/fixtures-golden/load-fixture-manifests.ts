@@ -8,7 +8,14 @@ import { join, resolve } from 'node:path';
 export const FIXTURES_ROOT = resolve(process.cwd(), 'fixtures');
 export const SAVEPOINTS_ROOT = join(FIXTURES_ROOT, 'savepoints');
 
-export interface UnknownFieldJson { number: number; wireType: number; varint?: string; fixed32?: string; fixed64?: string; hex?: string }
+export interface UnknownFieldJson {
+  number: number;
+  wireType: number;
+  varint?: string;
+  fixed32?: string;
+  fixed64?: string;
+  hex?: string;
+}
 export interface ValueJson {
   messageType: string;
   json: unknown;
@@ -17,18 +24,41 @@ export interface ValueJson {
   payloadHex?: string;
   payloadSha256: string;
 }
-export interface KeyedEntryJson { key: number | string; keyGroup: number; subtask: number; userKey?: string; value?: string; values?: string[] }
-export interface PartitionJson { subtask: number; values?: string[]; entries?: { userKey: string; value: string }[] }
+export interface KeyedEntryJson {
+  key: number | string;
+  keyGroup: number;
+  subtask: number;
+  userKey?: string;
+  value?: string;
+  values?: string[];
+}
+export interface PartitionJson {
+  subtask: number;
+  values?: string[];
+  entries?: { userKey: string; value: string }[];
+}
 export interface StateJson {
   name: string;
   kind: 'value' | 'map' | 'list' | 'operator-list' | 'operator-union-list' | 'broadcast-map';
   ttl?: boolean;
   mode?: string;
-  valueSerializer: { snapshotClass: string; javaClass: string; messageType: string; settings: { deterministicSerialization: boolean; maxMessageSize: number; recursionLimit: number } };
+  valueSerializer: {
+    snapshotClass: string;
+    javaClass: string;
+    messageType: string;
+    settings: { deterministicSerialization: boolean; maxMessageSize: number; recursionLimit: number };
+  };
   entries?: KeyedEntryJson[];
   partitions?: PartitionJson[];
 }
-export interface OperatorJson { uid: string; parallelism: number; maxParallelism?: number; keyGroupPrefixBytes?: number; keyType?: string; states: StateJson[] }
+export interface OperatorJson {
+  uid: string;
+  parallelism: number;
+  maxParallelism?: number;
+  keyGroupPrefixBytes?: number;
+  keyType?: string;
+  states: StateJson[];
+}
 export interface FixtureManifest {
   manifestVersion: number;
   case: string;
@@ -40,7 +70,11 @@ export interface FixtureManifest {
   operators: OperatorJson[];
   values: Record<string, ValueJson>;
 }
-export interface FixtureCase { label: string; dir: string; manifest: FixtureManifest }
+export interface FixtureCase {
+  label: string;
+  dir: string;
+  manifest: FixtureManifest;
+}
 
 export function listFixtureCases(): FixtureCase[] {
   if (!existsSync(SAVEPOINTS_ROOT)) return [];

@@ -96,7 +96,11 @@ function toExpectedShape(state: string, e: DumpedEntry): ExpectedEntry & { ttl?:
 }
 
 const order = (a: ExpectedEntry, b: ExpectedEntry) =>
-  a.subtask - b.subtask || a.keyGroup - b.keyGroup || a.key.localeCompare(b.key) || (a.userKey ?? '').localeCompare(b.userKey ?? '') || Number(BigInt(a.timestamp ?? '0') - BigInt(b.timestamp ?? '0'));
+  a.subtask - b.subtask ||
+  a.keyGroup - b.keyGroup ||
+  a.key.localeCompare(b.key) ||
+  (a.userKey ?? '').localeCompare(b.userKey ?? '') ||
+  Number(BigInt(a.timestamp ?? '0') - BigInt(b.timestamp ?? '0'));
 
 function sharedFilesOf(handle: { sharedFiles: { localPath: string; handle: StreamHandle | null }[] }): Map<string, string> {
   const out = new Map<string, string>();
@@ -110,10 +114,14 @@ function sharedFilesOf(handle: { sharedFiles: { localPath: string; handle: Strea
 const cases = listCases();
 
 describe('incremental RocksDB checkpoints written by real Flink (fixtures/rocksdb-checkpoints)', () => {
-  it('covers both Flink lines, Flink\'s default compression, ZSTD and LZ4', () => {
+  it("covers both Flink lines, Flink's default compression, ZSTD and LZ4", () => {
     expect(cases.map((c) => `${c.line}/${c.name}`)).toEqual([
-      'flink-1.20/default-compression', 'flink-1.20/lz4', 'flink-1.20/zstd',
-      'flink-2.3/default-compression', 'flink-2.3/lz4', 'flink-2.3/zstd',
+      'flink-1.20/default-compression',
+      'flink-1.20/lz4',
+      'flink-1.20/zstd',
+      'flink-2.3/default-compression',
+      'flink-2.3/lz4',
+      'flink-2.3/zstd',
     ]);
   });
 
@@ -124,7 +132,12 @@ describe('incremental RocksDB checkpoints written by real Flink (fixtures/rocksd
           const dir = join(c.dir, chk.folder);
           const inspected = await cli(['inspect', dir, '--format', 'json']);
           expect([inspected.code, inspected.err]).toEqual([0, '']);
-          const doc = JSON.parse(inspected.out) as { type: string; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: { name: string; entries: number | null; decoded: string }[] }[] };
+          const doc = JSON.parse(inspected.out) as {
+            type: string;
+            errors: unknown[];
+            summary: unknown;
+            operators: { id: string; keyedFormat: string; states: { name: string; entries: number | null; decoded: string }[] }[];
+          };
           expect([doc.type, doc.errors]).toEqual(['checkpoint', []]);
           // a checkpoint names operators by id only: the id Flink derives from the uid
           const op = doc.operators.find((o) => o.id === computeOperatorId(c.manifest.operator.uid))!;
@@ -144,14 +157,19 @@ describe('incremental RocksDB checkpoints written by real Flink (fixtures/rocksd
             const got = entries.map((e) => toExpectedShape(state, e));
             const expected = chk.states[state]!;
             const ttl = got.map(({ ttl }) => ttl);
-            expect(got.map(({ ttl: _ttl, ...rest }) => rest).sort(order), state).toEqual(expected.map(({ ttlTimestampFrom: _f, ttlTimestampTo: _t, ...rest }) => rest).sort(order));
+            expect(got.map(({ ttl: _ttl, ...rest }) => rest).sort(order), state).toEqual(
+              expected.map(({ ttlTimestampFrom: _f, ttlTimestampTo: _t, ...rest }) => rest).sort(order),
+            );
             if (state === 'ttl-last') {
               // the TTL wrapper's timestamp is the wall clock of the update, which the job recorded around it
               const byKey = new Map(expected.map((e) => [e.key, e]));
               got.forEach((g, i) => {
                 const want = byKey.get(g.key)!;
                 const at = BigInt(ttl[i]!);
-                expect(at >= BigInt(want.ttlTimestampFrom!) && at <= BigInt(want.ttlTimestampTo!), `${g.key}: ${at} in [${want.ttlTimestampFrom}, ${want.ttlTimestampTo}]`).toBe(true);
+                expect(
+                  at >= BigInt(want.ttlTimestampFrom!) && at <= BigInt(want.ttlTimestampTo!),
+                  `${g.key}: ${at} in [${want.ttlTimestampFrom}, ${want.ttlTimestampTo}]`,
+                ).toBe(true);
               });
             } else {
               expect(ttl.every((t) => t === undefined)).toBe(true);
@@ -160,9 +178,10 @@ describe('incremental RocksDB checkpoints written by real Flink (fixtures/rocksd
         });
       }
 
-      it('the second checkpoint shares the first one\'s SST files (the same file in both handles) and adds deletions, merges and values of its own', async () => {
+      it("the second checkpoint shares the first one's SST files (the same file in both handles) and adds deletions, merges and values of its own", async () => {
         const [first, second] = await Promise.all(c.manifest.checkpoints.map(async (chk) => openSavepoint(await openNodeInput(join(c.dir, chk.folder)))));
-        const handlesOf = (opened: typeof first) => opened!.metadata.operators.flatMap((o) => o.subtasks.map((s) => s.managedKeyedState)).filter((h) => h?.kind === 'incremental');
+        const handlesOf = (opened: typeof first) =>
+          opened!.metadata.operators.flatMap((o) => o.subtasks.map((s) => s.managedKeyedState)).filter((h) => h?.kind === 'incremental');
         const a = handlesOf(first);
         const b = handlesOf(second);
         expect([a.length, b.length]).toEqual([c.manifest.operator.parallelism, c.manifest.operator.parallelism]);
@@ -178,7 +197,10 @@ describe('incremental RocksDB checkpoints written by real Flink (fixtures/rocksd
               shared.add(base);
               if (local.endsWith('.sst')) reusedSst++;
               // the two copies of the fixture are the same bytes
-              expectSameBytes(readFileSync(join(c.dir, c.manifest.checkpoints[1]!.folder, base)), readFileSync(join(c.dir, c.manifest.checkpoints[0]!.folder, base)));
+              expectSameBytes(
+                readFileSync(join(c.dir, c.manifest.checkpoints[1]!.folder, base)),
+                readFileSync(join(c.dir, c.manifest.checkpoints[0]!.folder, base)),
+              );
             } else if (local.endsWith('.sst')) {
               expect([...before.values()]).not.toContain(path);
               newSst.push(base);

@@ -129,10 +129,16 @@ requireCommittedCases('fixture savepoint (fixtures/savepoints/**/manifest.json)'
 
 describe('fixture savepoints written by Flink (fixtures/savepoints)', () => {
   it('covers both Flink lines, both backends, compressed and uncompressed, canonical and native', () => {
-    const seen = new Set(cases.map((c) => `${c.manifest.versions.flink.split('.')[0]}/${c.manifest.settings.stateBackend}/${c.manifest.settings.savepointFormat}/${c.manifest.settings.snapshotCompression}`));
+    const seen = new Set(
+      cases.map(
+        (c) =>
+          `${c.manifest.versions.flink.split('.')[0]}/${c.manifest.settings.stateBackend}/${c.manifest.settings.savepointFormat}/${c.manifest.settings.snapshotCompression}`,
+      ),
+    );
     for (const major of ['1', '2']) {
       for (const backend of ['hashmap', 'rocksdb']) {
-        for (const key of ['CANONICAL/false', 'CANONICAL/true', 'NATIVE/false']) expect(seen, `${major}/${backend}/${key}`).toContain(`${major}/${backend}/${key}`);
+        for (const key of ['CANONICAL/false', 'CANONICAL/true', 'NATIVE/false'])
+          expect(seen, `${major}/${backend}/${key}`).toContain(`${major}/${backend}/${key}`);
       }
     }
   });

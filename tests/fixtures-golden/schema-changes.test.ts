@@ -10,7 +10,13 @@ import { evaluateStateCompatibility, loadDescriptorSet, type LibraryLine, type S
 import { FIXTURES_ROOT } from './load-fixture-manifests';
 import { requireCommittedCases } from '../helpers/committed-data';
 
-interface Expectation { verdict: string; ruleId: string | null; firstIncompatibility?: string | null; acceptedFindings?: string[]; alsoRejected?: string[] }
+interface Expectation {
+  verdict: string;
+  ruleId: string | null;
+  firstIncompatibility?: string | null;
+  acceptedFindings?: string[];
+  alsoRejected?: string[];
+}
 interface ExpectedCase {
   case: string;
   saved: { root: string; javaClass: string; kind: 'generated' | 'dynamic'; snapshotClass: string; libraryLine: LibraryLine; settings: SerializerSettings };
@@ -20,7 +26,11 @@ interface ExpectedCase {
 }
 
 const CASES_ROOT = join(FIXTURES_ROOT, 'schema-changes');
-const names = existsSync(CASES_ROOT) ? readdirSync(CASES_ROOT).filter((n) => existsSync(join(CASES_ROOT, n, 'expected.json'))).sort() : [];
+const names = existsSync(CASES_ROOT)
+  ? readdirSync(CASES_ROOT)
+      .filter((n) => existsSync(join(CASES_ROOT, n, 'expected.json')))
+      .sort()
+  : [];
 
 function load(dir: string, file: string) {
   return loadDescriptorSet(new Uint8Array(readFileSync(join(dir, file))), file).set;
@@ -41,7 +51,10 @@ function evaluate(dir: string, exp: ExpectedCase, savedLine: LibraryLine, target
   );
 }
 
-function expectDirectional(actual: { verdict: string; findings: { ruleId: string; accepted: boolean }[]; firstIncompatibility?: { ruleId: string; message: string } }, exp: Expectation): void {
+function expectDirectional(
+  actual: { verdict: string; findings: { ruleId: string; accepted: boolean }[]; firstIncompatibility?: { ruleId: string; message: string } },
+  exp: Expectation,
+): void {
   expect(actual.verdict).toBe(exp.verdict);
   expect(actual.firstIncompatibility?.ruleId ?? null).toBe(exp.ruleId);
   if (exp.firstIncompatibility) expect(actual.firstIncompatibility?.message).toBe(exp.firstIncompatibility);

@@ -31,10 +31,29 @@ async function wrapInChangelog(changes: (range: { start: number; end: number }) 
       const h = s.managedKeyedState;
       if (h === null) return s;
       const after = changes(h.range);
-      return { ...s, managedKeyedState: { kind: 'changelog', code: 14, range: h.range, description: '', nested: [h, ...after], materializedCount: 1, materializationId: 1n, checkpointId: 2n, checkpointedSize: 0n, handleId: 'changelog' } };
+      return {
+        ...s,
+        managedKeyedState: {
+          kind: 'changelog',
+          code: 14,
+          range: h.range,
+          description: '',
+          nested: [h, ...after],
+          materializedCount: 1,
+          materializationId: 1n,
+          checkpointId: 2n,
+          checkpointedSize: 0n,
+          handleId: 'changelog',
+        },
+      };
     }),
   });
-  const rewritten = writeCheckpointMetadata({ version: metadata.version, checkpointId: metadata.checkpointId, operators: metadata.operators.map(wrap), trailer: bytes.subarray(metadata.properties!.trailerOffset!) });
+  const rewritten = writeCheckpointMetadata({
+    version: metadata.version,
+    checkpointId: metadata.checkpointId,
+    operators: metadata.operators.map(wrap),
+    trailer: bytes.subarray(metadata.properties!.trailerOffset!),
+  });
   return { ...files, metadata: bytesSource('_metadata', rewritten) };
 }
 
@@ -56,7 +75,18 @@ async function inspectKeyed(files: SavepointFiles) {
 describe('changelog keyed handles (code 14)', () => {
   it('reads the materialized part (a heap key-groups handle) and marks its states incomplete while changes follow it', async () => {
     const changeFile = (range: { start: number; end: number }): KeyedStateHandle[] => [
-      { kind: 'changelog', code: 13, range, description: '', nested: [], files: [{ offset: 0, handle: { kind: 'relative-file', relativePath: 'changes', size: 64 } }], stateSize: 64n, checkpointedSize: 64n, handleId: 'c', storageIdentifier: 'filesystem' },
+      {
+        kind: 'changelog',
+        code: 13,
+        range,
+        description: '',
+        nested: [],
+        files: [{ offset: 0, handle: { kind: 'relative-file', relativePath: 'changes', size: 64 } }],
+        stateSize: 64n,
+        checkpointedSize: 64n,
+        handleId: 'c',
+        storageIdentifier: 'filesystem',
+      },
     ];
     const { inspection, op, keyed } = await inspectKeyed(await wrapInChangelog(changeFile));
     expect(op.keyedFormat).toBe('changelog');
@@ -74,14 +104,40 @@ describe('changelog keyed handles (code 14)', () => {
   });
 
   it('dump prints the materialized entries and warns that they are not the whole state', async () => {
-    const files = await wrapInChangelog((range) => [{ kind: 'changelog', code: 13, range, description: '', nested: [], files: [], stateSize: 0n, checkpointedSize: 0n, handleId: 'c', storageIdentifier: 'filesystem' }]);
+    const files = await wrapInChangelog((range) => [
+      {
+        kind: 'changelog',
+        code: 13,
+        range,
+        description: '',
+        nested: [],
+        files: [],
+        stateSize: 0n,
+        checkpointedSize: 0n,
+        handleId: 'c',
+        storageIdentifier: 'filesystem',
+      },
+    ]);
     // a change handle that lists no change file: nothing pending, no warning
     const dir = mkdtempSync(path.join(tmpdir(), 'spi-changelog-'));
     for (const name of readdirSync(HEAP_NATIVE)) if (name !== '_metadata') copyFileSync(path.join(HEAP_NATIVE, name), path.join(dir, name));
     writeFileSync(path.join(dir, '_metadata'), await files.metadata.read(0, files.metadata.size));
     const clean = await cli(['dump', dir, '--operator', OP, '--state', 'last-event', '--format', 'json']);
     expect([clean.code, clean.err, (JSON.parse(clean.out) as { entries: unknown[] }).entries.length]).toEqual([0, '', 5]);
-    const pending = await wrapInChangelog((range) => [{ kind: 'changelog', code: 13, range, description: '', nested: [], files: [{ offset: 0, handle: { kind: 'relative-file', relativePath: 'changes', size: 1 } }], stateSize: 1n, checkpointedSize: 1n, handleId: 'c', storageIdentifier: 'filesystem' }]);
+    const pending = await wrapInChangelog((range) => [
+      {
+        kind: 'changelog',
+        code: 13,
+        range,
+        description: '',
+        nested: [],
+        files: [{ offset: 0, handle: { kind: 'relative-file', relativePath: 'changes', size: 1 } }],
+        stateSize: 1n,
+        checkpointedSize: 1n,
+        handleId: 'c',
+        storageIdentifier: 'filesystem',
+      },
+    ]);
     writeFileSync(path.join(dir, '_metadata'), await pending.metadata.read(0, pending.metadata.size));
     const warned = await cli(['dump', dir, '--operator', OP, '--state', 'last-event', '--format', 'json']);
     expect([warned.code, (JSON.parse(warned.out) as { entries: unknown[] }).entries.length]).toEqual([0, 5]);
@@ -110,7 +166,13 @@ describe('changelog keyed handles (code 14)', () => {
       const w = new ByteWriter().u8(8).i32(6);
       writeStateMetaInfo(w, spec);
       if (keyValue) w.bool(false).bool(false);
-      return { keyGroup: -1, bytes: w.i16(id).u8(keyValue ? 0 : 3).finish() };
+      return {
+        keyGroup: -1,
+        bytes: w
+          .i16(id)
+          .u8(keyValue ? 0 : 3)
+          .finish(),
+      };
     };
     const kgOf3 = 1; // key 3 lies in key group 1 of subtask 0 (max parallelism 16)
     const changes = (range: { start: number; end: number }): KeyedStateHandle[] =>
@@ -129,14 +191,33 @@ describe('changelog keyed handles (code 14)', () => {
               changeBytes: [
                 metaRecord(valueState('last-event', simple(CLS.int)), 0, true),
                 metaRecord({ ...valueState('events-by-name', map(simple(CLS.string), simple(CLS.int))), options: { KEYED_STATE_TYPE: 'MAP' } }, 1, true),
-                metaRecord({ name: '_timer_state/event_user-timers', type: 3, options: {}, serializers: [['VALUE_SERIALIZER', timer(simple(CLS.int), simple(CLS.voidNs))]] }, 2, false),
+                metaRecord(
+                  {
+                    name: '_timer_state/event_user-timers',
+                    type: 3,
+                    options: {},
+                    serializers: [['VALUE_SERIALIZER', timer(simple(CLS.int), simple(CLS.voidNs))]],
+                  },
+                  2,
+                  false,
+                ),
                 metaRecord(valueState('late-counter', simple(CLS.long)), 3, true),
                 // CLEAR last-event of key 3
                 { keyGroup: kgOf3, bytes: new ByteWriter().u8(0).i16(0).i32(3).u8(0).finish() },
                 // REMOVE_ELEMENT "event-8" from events-by-name of key 3
                 { keyGroup: kgOf3, bytes: new ByteWriter().u8(7).i16(1).i32(3).u8(0).stringValue('event-8').finish() },
                 // ADD_ELEMENT of one event-time timer (timestamp 1000, sign bit flipped) for key 3
-                { keyGroup: kgOf3, bytes: new ByteWriter().u8(5).i16(2).i32(1).i64(1000n ^ (1n << 63n)).i32(3).u8(0).finish() },
+                {
+                  keyGroup: kgOf3,
+                  bytes: new ByteWriter()
+                    .u8(5)
+                    .i16(2)
+                    .i32(1)
+                    .i64(1000n ^ (1n << 63n))
+                    .i32(3)
+                    .u8(0)
+                    .finish(),
+                },
                 // SET late-counter of key 3 to 42
                 { keyGroup: kgOf3, bytes: new ByteWriter().u8(1).i16(3).i32(3).u8(0).i64(42).finish() },
                 // a change of key group 9 lies outside subtask 0's range 0–7: not applied
@@ -160,7 +241,13 @@ describe('changelog keyed handles (code 14)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'spi-changelog-'));
     for (const name of readdirSync(HEAP_NATIVE)) if (name !== '_metadata') copyFileSync(path.join(HEAP_NATIVE, name), path.join(dir, name));
     writeFileSync(path.join(dir, '_metadata'), await files.metadata.read(0, files.metadata.size));
-    type Entry = { subtask: number; keyGroup: number; key: { value: number }; userKey?: { value: string }; value: { kind: string; value?: string; timestamp?: string } };
+    type Entry = {
+      subtask: number;
+      keyGroup: number;
+      key: { value: number };
+      userKey?: { value: string };
+      value: { kind: string; value?: string; timestamp?: string };
+    };
     const dump = async (state: string) => {
       const r = await cli(['dump', dir, '--operator', OP, '--state', state, '--format', 'json']);
       expect([r.code, r.err]).toEqual([0, '']);

@@ -63,15 +63,22 @@ describe("a job's checkpoint folder, as Flink lays it out", () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     // the same entries, every state read, nothing missing
-    const counts = (d: { states: { operatorId: string; state: string; scope: string; entries: number; valueBytes: number }[] }) => d.states.map((s) => `${s.operatorId}/${s.state}/${s.scope}=${s.entries}/${s.valueBytes}`).sort();
+    const counts = (d: { states: { operatorId: string; state: string; scope: string; entries: number; valueBytes: number }[] }) =>
+      d.states.map((s) => `${s.operatorId}/${s.state}/${s.scope}=${s.entries}/${s.valueBytes}`).sort();
     expect(counts(doc).length).toBeGreaterThan(10);
     expect(counts(doc)).toEqual(counts(expected));
     expect(doc.errors).toEqual([]);
     const inspect = JSON.parse((await run('inspect', '--format', 'json', job)).stdout);
     expect(inspect.checkpointId).toBe('10');
     expect(inspect.warnings).toContain(`found 2 _metadata files in ${job}; using 'chk-10/_metadata' (the latest checkpoint) and ignoring 'chk-9/_metadata'`);
-    expect(inspect.warnings).toContain(`${readdirSync(path.join(job, 'shared')).length + readdirSync(path.join(job, 'taskowned')).length + 1} files of ${job} outside the _metadata folder 'chk-10' (Flink's checkpoint layout: shared/, taskowned/) are read where a handle names them by absolute path`);
-    expect(inspect.warnings.some((w: string) => /^absolute path "hdfs:\/\/namenode:8020\/flink\/checkpoints\/7f3a\/shared\/[0-9a-f-]{36}" resolved to 'shared\/[0-9a-f-]{36}' of /.test(w))).toBe(true);
+    expect(inspect.warnings).toContain(
+      `${readdirSync(path.join(job, 'shared')).length + readdirSync(path.join(job, 'taskowned')).length + 1} files of ${job} outside the _metadata folder 'chk-10' (Flink's checkpoint layout: shared/, taskowned/) are read where a handle names them by absolute path`,
+    );
+    expect(
+      inspect.warnings.some((w: string) =>
+        /^absolute path "hdfs:\/\/namenode:8020\/flink\/checkpoints\/7f3a\/shared\/[0-9a-f-]{36}" resolved to 'shared\/[0-9a-f-]{36}' of /.test(w),
+      ),
+    ).toBe(true);
     expect(inspect.errors).toEqual([]);
   });
 

@@ -35,18 +35,30 @@ describe('committed fixture savepoints (Flink 1.20.5)', () => {
     expect(entries.map((e) => [e.subtask, e.keyGroup])).toEqual(entries.map((e) => [e.subtask, e.keyGroup]).sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!));
   });
 
-  it('RocksDB native: reading one key group at a time (the app\'s pages) gives exactly the entries of the whole read', async () => {
+  it("RocksDB native: reading one key group at a time (the app's pages) gives exactly the entries of the whole read", async () => {
     const files = open('rocksdb/native');
     const opened = await openSavepoint(files);
     for (const op of opened.metadata.operators.filter((o) => o.subtasks.some((s) => s.managedKeyedState?.kind === 'incremental'))) {
       const whole: string[] = [];
-      await scanState(opened, registry, { operatorId: op.id, scopes: ['keyed'] }, { entry: (e) => void whole.push(`${e.state}|${e.subtask}|${e.keyGroup}|${e.valueRange.length}`) }, { values: { mode: 'skip' } });
+      await scanState(
+        opened,
+        registry,
+        { operatorId: op.id, scopes: ['keyed'] },
+        { entry: (e) => void whole.push(`${e.state}|${e.subtask}|${e.keyGroup}|${e.valueRange.length}`) },
+        { values: { mode: 'skip' } },
+      );
       expect(whole.length).toBeGreaterThan(0);
       const byKeyGroup: string[] = [];
       for (const st of op.subtasks) {
         const h = st.managedKeyedState!;
         for (let kg = h.range.start; kg <= h.range.end; kg++) {
-          const result = await scanState(opened, registry, { operatorId: op.id, scopes: ['keyed'], subtasks: [st.index], keyGroups: [kg] }, { entry: (e) => void byKeyGroup.push(`${e.state}|${e.subtask}|${e.keyGroup}|${e.valueRange.length}`) }, { values: { mode: 'skip' } });
+          const result = await scanState(
+            opened,
+            registry,
+            { operatorId: op.id, scopes: ['keyed'], subtasks: [st.index], keyGroups: [kg] },
+            { entry: (e) => void byKeyGroup.push(`${e.state}|${e.subtask}|${e.keyGroup}|${e.valueRange.length}`) },
+            { values: { mode: 'skip' } },
+          );
           expect(result.keyGroupsRead).toBe(result.keyGroupsWithData);
         }
       }

@@ -24,7 +24,9 @@ async function keyedStats(dir: string, scopes: readonly string[] = ['keyed']) {
   expect(r.errors).toEqual([]);
   const registry = createSnapshotRegistry();
   registerProtobufSnapshotReaders(registry);
-  const kinds = new Map<string, string>((await inspectSavepoint(files, registry)).operators.flatMap((o) => o.states.map((s) => [`${o.id}/${s.scope}/${s.name}`, s.kind] as const)));
+  const kinds = new Map<string, string>(
+    (await inspectSavepoint(files, registry)).operators.flatMap((o) => o.states.map((s) => [`${o.id}/${s.scope}/${s.name}`, s.kind] as const)),
+  );
   return Object.fromEntries(
     r.states
       .filter((s) => scopes.includes(s.scope))
@@ -105,7 +107,12 @@ describe('check with values: the same value warnings for the native heap savepoi
       target: '1.x',
     });
     return Object.fromEntries(
-      report.states.filter((s) => s.valuesScanned !== undefined).map((s) => [`${s.operatorUid ?? s.operator}/${s.state}`, { values: s.valuesScanned, warnings: s.warnings.map((w) => [w.ruleId, w.count, w.keys.length]) }]),
+      report.states
+        .filter((s) => s.valuesScanned !== undefined)
+        .map((s) => [
+          `${s.operatorUid ?? s.operator}/${s.state}`,
+          { values: s.valuesScanned, warnings: s.warnings.map((w) => [w.ruleId, w.count, w.keys.length]) },
+        ]),
     );
   };
   for (const v of ['flink-1.20', 'flink-2.3']) {

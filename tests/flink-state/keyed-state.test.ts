@@ -23,7 +23,13 @@ function buildStream(header: ByteWriter, blocks: { keyGroup: number; bytes: Uint
   return { bytes: w.finish(), offsets };
 }
 
-async function readAllEntries(bytes: Uint8Array, offsets: number[], range: { start: number; end: number }, maxParallelism: number, heap = false): Promise<{ header: KeyedStateHeader; entries: StateEntry[] }> {
+async function readAllEntries(
+  bytes: Uint8Array,
+  offsets: number[],
+  range: { start: number; end: number },
+  maxParallelism: number,
+  heap = false,
+): Promise<{ header: KeyedStateHeader; entries: StateEntry[] }> {
   const fence = offsets.filter((o) => o > 0).sort((a, b) => a - b)[0] ?? bytes.length;
   const header = readKeyedStateHeader(new ByteReader(bytes.subarray(0, fence), { file: 's' }), registry, { fence });
   const input = { operatorId: 'op', subtask: 0, maxParallelism, source: bytesSource('s', bytes), file: 's', baseOffset: 0, range, offsets };
@@ -42,10 +48,14 @@ const longKey = (prefix: number[], k: number) => new ByteWriter().bytes(prefix).
 
 describe('keyed state header', () => {
   it('reads version 6, compression flag, key serializer and state meta infos', () => {
-    const w = writeKeyedHeader(new ByteWriter(), tuple('org.apache.flink.api.java.tuple.Tuple1', simple(CLS.long)), [valueState('state-name', simple(CLS.long))]);
+    const w = writeKeyedHeader(new ByteWriter(), tuple('org.apache.flink.api.java.tuple.Tuple1', simple(CLS.long)), [
+      valueState('state-name', simple(CLS.long)),
+    ]);
     const h = readKeyedStateHeader(new ByteReader(w.finish()), registry, { fence: w.length });
     expect(h.keySerializer.typeLabel).toBe('Tuple1<Long>');
-    expect(h.states.map((s) => [s.name, s.kind, s.backendStateType, s.serializers.VALUE_SERIALIZER!.typeLabel])).toEqual([['state-name', 'VALUE', 'KEY_VALUE', 'Long']]);
+    expect(h.states.map((s) => [s.name, s.kind, s.backendStateType, s.serializers.VALUE_SERIALIZER!.typeLabel])).toEqual([
+      ['state-name', 'VALUE', 'KEY_VALUE', 'Long'],
+    ]);
     expect([h.end, h.warnings]).toEqual([w.length, []]);
   });
 
@@ -58,7 +68,9 @@ describe('keyed state header', () => {
       }
       throw new Error('no error');
     })();
-    expect(e.message).toBe('expected keyed backend header version 6, found 5 (written by Flink before 1.8; not restorable by Flink ≥ 1.17 either) — at s, offset 0 (0x0)');
+    expect(e.message).toBe(
+      'expected keyed backend header version 6, found 5 (written by Flink before 1.8; not restorable by Flink ≥ 1.17 either) — at s, offset 0 (0x0)',
+    );
   });
 
   it('recovers past an unknown value serializer using the key-group fence and marks that state', () => {
@@ -82,16 +94,31 @@ describe('keyed state header', () => {
   it('recovers when the unknown snapshot is the last thing in the header (the fence itself is where the rest starts), and names the top-level class of a nested unknown one', () => {
     // as Table/SQL operators write it: an unknown key serializer, and a timer queue whose TimerSerializer nests it, last
     const mystery = { raw: CLS.unknown, version: 3, content: (x: ByteWriter) => x.i32(1).bytes([0xac, 0xed, 0, 5]) };
-    const timers: StateSpec = { name: '_timer_state/event_user-timers', type: 3, options: {}, serializers: [['VALUE_SERIALIZER', timer(mystery, simple(CLS.voidNs))]] };
+    const timers: StateSpec = {
+      name: '_timer_state/event_user-timers',
+      type: 3,
+      options: {},
+      serializers: [['VALUE_SERIALIZER', timer(mystery, simple(CLS.voidNs))]],
+    };
     const w = writeKeyedHeader(new ByteWriter(), mystery, [valueState('accState', mystery), timers]);
     const h = readKeyedStateHeader(new ByteReader(w.finish()), registry, { fence: w.length });
     expect(h.keySerializer).toMatchObject({ status: 'unknown', className: CLS.unknown, version: 3 });
     expect(h.states.map((s) => [s.name, s.kind, Object.entries(s.serializers).map(([k, v]) => [k, v.className, v.status])])).toEqual([
-      ['accState', 'VALUE', [['VALUE_SERIALIZER', CLS.unknown, 'unknown'], ['NAMESPACE_SERIALIZER', CLS.voidNs, 'known']]],
+      [
+        'accState',
+        'VALUE',
+        [
+          ['VALUE_SERIALIZER', CLS.unknown, 'unknown'],
+          ['NAMESPACE_SERIALIZER', CLS.voidNs, 'known'],
+        ],
+      ],
       ['_timer_state/event_user-timers', 'PRIORITY_QUEUE', [['VALUE_SERIALIZER', CLS.timer, 'unknown']]],
     ]);
     const timerSerializer = h.states[1]!.serializers.VALUE_SERIALIZER!;
-    expect([timerSerializer.typeLabel, timerSerializer.nested.map((n) => n.className)]).toEqual(['TimerSerializerSnapshot of unknown MysterySerializerSnapshot', [CLS.unknown]]);
+    expect([timerSerializer.typeLabel, timerSerializer.nested.map((n) => n.className)]).toEqual([
+      'TimerSerializerSnapshot of unknown MysterySerializerSnapshot',
+      [CLS.unknown],
+    ]);
   });
 
   it('without a fence an unknown serializer is an unknown-serializer error', () => {
@@ -108,7 +135,10 @@ describe('canonical key-group blocks', () => {
     const block = new ByteWriter().u16(0);
     block.bytes(entry(longKey([2], 0), new ByteWriter().i64(10).finish()).finish());
     block.bytes(entry(flag(longKey([2], 1)), new ByteWriter().i64(11).finish()).finish());
-    block.u16(1).bytes(entry(flag(longKey([2], 5)), new ByteWriter().stringValue('x').finish()).finish()).u16(0xffff);
+    block
+      .u16(1)
+      .bytes(entry(flag(longKey([2], 5)), new ByteWriter().stringValue('x').finish()).finish())
+      .u16(0xffff);
     const range = { start: 0, end: 3 };
     const { bytes, offsets } = buildStream(header, [{ keyGroup: 2, bytes: block.finish() }], range);
     const { entries } = await readAllEntries(bytes, offsets, range, 4);
@@ -125,7 +155,10 @@ describe('canonical key-group blocks', () => {
     const header = writeKeyedHeader(new ByteWriter(), simple(CLS.int), [valueState('l', list(simple(CLS.int)), simple(CLS.voidNs), 'LIST')]);
     const key = new ByteWriter().u16(300).i32(7).u8(0).finish();
     const value = new ByteWriter().i32(1).u8(0x2c).i32(2).u8(0x2c).i32(3).finish();
-    const block = new ByteWriter().u16(0).bytes(entry(flag(key), value).finish()).u16(0xffff);
+    const block = new ByteWriter()
+      .u16(0)
+      .bytes(entry(flag(key), value).finish())
+      .u16(0xffff);
     const range = { start: 256, end: 511 };
     const { bytes, offsets } = buildStream(header, [{ keyGroup: 300, bytes: block.finish() }], range);
     const { entries } = await readAllEntries(bytes, offsets, range, 512);
@@ -135,14 +168,23 @@ describe('canonical key-group blocks', () => {
   });
 
   it('reads MapState user keys and null flags', async () => {
-    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('m', map(simple(CLS.string), simple(CLS.long)), simple(CLS.voidNs), 'MAP')]);
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [
+      valueState('m', map(simple(CLS.string), simple(CLS.long)), simple(CLS.voidNs), 'MAP'),
+    ]);
     const k = (uk: string) => new ByteWriter().u8(1).i64(9).u8(0).stringValue(uk).finish();
-    const block = new ByteWriter().u16(0).bytes(entry(k('a'), new ByteWriter().bool(false).i64(5).finish()).finish()).bytes(entry(flag(k('b')), new Uint8Array([1])).finish()).u16(0xffff);
+    const block = new ByteWriter()
+      .u16(0)
+      .bytes(entry(k('a'), new ByteWriter().bool(false).i64(5).finish()).finish())
+      .bytes(entry(flag(k('b')), new Uint8Array([1])).finish())
+      .u16(0xffff);
     const range = { start: 0, end: 3 };
     const { bytes, offsets } = buildStream(header, [{ keyGroup: 1, bytes: block.finish() }], range);
     const { entries } = await readAllEntries(bytes, offsets, range, 4);
     expect(entries.map((e) => [e.userKey, e.value])).toEqual([
-      [{ kind: 'string', value: 'a' }, { kind: 'long', value: '5' }],
+      [
+        { kind: 'string', value: 'a' },
+        { kind: 'long', value: '5' },
+      ],
       [{ kind: 'string', value: 'b' }, null],
     ]);
   });
@@ -150,29 +192,52 @@ describe('canonical key-group blocks', () => {
   it('skips the ambiguity length suffixes when key and namespace are both variable-length', async () => {
     const header = writeKeyedHeader(new ByteWriter(), simple(CLS.string), [valueState('v', simple(CLS.long), simple(CLS.string))]);
     const key = new ByteWriter().u8(0).stringValue('key').u8(4).stringValue('namespace').u8(10).finish();
-    const block = new ByteWriter().u16(0).bytes(entry(flag(key), new ByteWriter().i64(1).finish()).finish()).u16(0xffff);
+    const block = new ByteWriter()
+      .u16(0)
+      .bytes(entry(flag(key), new ByteWriter().i64(1).finish()).finish())
+      .u16(0xffff);
     const range = { start: 0, end: 0 };
     const { bytes, offsets } = buildStream(header, [{ keyGroup: 0, bytes: block.finish() }], range);
     const { entries } = await readAllEntries(bytes, offsets, range, 1);
-    expect([entries[0]!.key, entries[0]!.namespace, entries[0]!.value]).toEqual([{ kind: 'string', value: 'key' }, { kind: 'string', value: 'namespace' }, { kind: 'long', value: '1' }]);
+    expect([entries[0]!.key, entries[0]!.namespace, entries[0]!.value]).toEqual([
+      { kind: 'string', value: 'key' },
+      { kind: 'string', value: 'namespace' },
+      { kind: 'long', value: '1' },
+    ]);
   });
 
   it('decodes timers from the key bytes (flipped sign bit) with an empty value', async () => {
-    const pq: StateSpec = { name: '_timer_state/event_timer', type: 3, options: {}, serializers: [['VALUE_SERIALIZER', timer(simple(CLS.long), simple(CLS.voidNs))]] };
+    const pq: StateSpec = {
+      name: '_timer_state/event_timer',
+      type: 3,
+      options: {},
+      serializers: [['VALUE_SERIALIZER', timer(simple(CLS.long), simple(CLS.voidNs))]],
+    };
     const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [pq]);
     const ts = BigInt.asIntN(64, (-(2n ** 63n) + 10n) ^ (1n << 63n));
     const key = new ByteWriter().u8(3).i64(ts).i64(42).u8(0).finish();
-    const block = new ByteWriter().u16(0).bytes(entry(flag(key), new Uint8Array(0)).finish()).u16(0xffff);
+    const block = new ByteWriter()
+      .u16(0)
+      .bytes(entry(flag(key), new Uint8Array(0)).finish())
+      .u16(0xffff);
     const range = { start: 0, end: 3 };
     const { bytes, offsets } = buildStream(header, [{ keyGroup: 3, bytes: block.finish() }], range);
     const { entries } = await readAllEntries(bytes, offsets, range, 4);
-    expect(entries[0]!.value).toEqual({ kind: 'timer', timestamp: '-9223372036854775798', key: { kind: 'long', value: '42' }, namespace: { kind: 'void-namespace' } });
+    expect(entries[0]!.value).toEqual({
+      kind: 'timer',
+      timestamp: '-9223372036854775798',
+      key: { kind: 'long', value: '42' },
+      namespace: { kind: 'void-namespace' },
+    });
     expect(entries[0]!.key).toEqual({ kind: 'long', value: '42' });
   });
 
   it('rejects a key whose key-group prefix differs from its block, with the key offset', async () => {
     const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('v', simple(CLS.long))]);
-    const block = new ByteWriter().u16(0).bytes(entry(flag(longKey([1], 0)), new ByteWriter().i64(1).finish()).finish()).u16(0xffff);
+    const block = new ByteWriter()
+      .u16(0)
+      .bytes(entry(flag(longKey([1], 0)), new ByteWriter().i64(1).finish()).finish())
+      .u16(0xffff);
     const range = { start: 0, end: 3 };
     const { bytes, offsets } = buildStream(header, [{ keyGroup: 2, bytes: block.finish() }], range);
     const e = await decodeErrorOfAsync(() => readAllEntries(bytes, offsets, range, 4));
@@ -192,7 +257,12 @@ describe('canonical key-group blocks', () => {
   it('keeps values of unknown serializers as opaque bytes and goes on', async () => {
     const mystery = valueState('m', { raw: CLS.unknown, version: 1, content: () => {} });
     const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [mystery, valueState('v', simple(CLS.long))]);
-    const block = new ByteWriter().u16(0).bytes(entry(flag(longKey([0], 1)), new Uint8Array([9, 9])).finish()).u16(1).bytes(entry(flag(longKey([0], 2)), new ByteWriter().i64(3).finish()).finish()).u16(0xffff);
+    const block = new ByteWriter()
+      .u16(0)
+      .bytes(entry(flag(longKey([0], 1)), new Uint8Array([9, 9])).finish())
+      .u16(1)
+      .bytes(entry(flag(longKey([0], 2)), new ByteWriter().i64(3).finish()).finish())
+      .u16(0xffff);
     const range = { start: 0, end: 0 };
     const { bytes, offsets } = buildStream(header, [{ keyGroup: 0, bytes: block.finish() }], range);
     const { entries } = await readAllEntries(bytes, offsets, range, 1);
@@ -204,12 +274,21 @@ describe('canonical key-group blocks', () => {
 
   it('reads Snappy-compressed blocks (one framed stream per key group)', async () => {
     const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('v', simple(CLS.long))], true);
-    const plain = (kg: number, k: number) => new ByteWriter().u16(0).bytes(entry(flag(longKey([kg], k)), new ByteWriter().i64(k * 10).finish()).finish()).u16(0xffff).finish();
+    const plain = (kg: number, k: number) =>
+      new ByteWriter()
+        .u16(0)
+        .bytes(entry(flag(longKey([kg], k)), new ByteWriter().i64(k * 10).finish()).finish())
+        .u16(0xffff)
+        .finish();
     const range = { start: 0, end: 3 };
-    const { bytes, offsets } = buildStream(header, [
-      { keyGroup: 1, bytes: writeSnappyFramed(plain(1, 4), { chunks: 'compressed' }) },
-      { keyGroup: 3, bytes: writeSnappyFramed(plain(3, 7), { chunks: 'uncompressed' }) },
-    ], range);
+    const { bytes, offsets } = buildStream(
+      header,
+      [
+        { keyGroup: 1, bytes: writeSnappyFramed(plain(1, 4), { chunks: 'compressed' }) },
+        { keyGroup: 3, bytes: writeSnappyFramed(plain(3, 7), { chunks: 'uncompressed' }) },
+      ],
+      range,
+    );
     const { header: h, entries } = await readAllEntries(bytes, offsets, range, 4);
     expect(h.compressed).toBe(true);
     expect(entries.map((e) => [e.keyGroup, e.key, e.value])).toEqual([
@@ -284,17 +363,46 @@ describe('heap snapshot format', () => {
       const w = new ByteWriter().i32(kg);
       w.i16(1).i32(1).u8(0).i64(5).i32(2).stringValue('k').bool(false).i64(6).stringValue('n').bool(true);
       w.i16(0).i32(1).u8(0).i64(5).i32(2).i64(1).i64(2);
-      w.i16(2).i32(1).i64(7n ^ (1n << 63n)).i64(5).u8(0);
+      w.i16(2)
+        .i32(1)
+        .i64(7n ^ (1n << 63n))
+        .i64(5)
+        .u8(0);
       return w.finish();
     };
     const range = { start: 0, end: 1 };
-    const { bytes, offsets } = buildStream(header, [{ keyGroup: 0, bytes: block(0) }, { keyGroup: 1, bytes: new ByteWriter().i32(1).i16(0).i32(0).i16(1).i32(0).i16(2).i32(0).finish() }], range);
+    const { bytes, offsets } = buildStream(
+      header,
+      [
+        { keyGroup: 0, bytes: block(0) },
+        { keyGroup: 1, bytes: new ByteWriter().i32(1).i16(0).i32(0).i16(1).i32(0).i16(2).i32(0).finish() },
+      ],
+      range,
+    );
     const { entries } = await readAllEntries(bytes, offsets, range, 2, true);
     expect(entries.map((e) => [e.state, e.keyGroup, e.key, e.userKey, e.value])).toEqual([
       ['m', 0, { kind: 'long', value: '5' }, { kind: 'string', value: 'k' }, { kind: 'long', value: '6' }],
       ['m', 0, { kind: 'long', value: '5' }, { kind: 'string', value: 'n' }, null],
-      ['l', 0, { kind: 'long', value: '5' }, undefined, { kind: 'list', items: [{ kind: 'long', value: '1' }, { kind: 'long', value: '2' }] }],
-      ['t', 0, { kind: 'long', value: '5' }, undefined, { kind: 'timer', timestamp: '7', key: { kind: 'long', value: '5' }, namespace: { kind: 'void-namespace' } }],
+      [
+        'l',
+        0,
+        { kind: 'long', value: '5' },
+        undefined,
+        {
+          kind: 'list',
+          items: [
+            { kind: 'long', value: '1' },
+            { kind: 'long', value: '2' },
+          ],
+        },
+      ],
+      [
+        't',
+        0,
+        { kind: 'long', value: '5' },
+        undefined,
+        { kind: 'timer', timestamp: '7', key: { kind: 'long', value: '5' }, namespace: { kind: 'void-namespace' } },
+      ],
     ]);
   });
 
@@ -329,13 +437,22 @@ describe('code 3/12 keyed streams: heap or RocksDB full-snapshot layout, decided
     return detectKeyGroupsLayout(input, h, bytes.subarray(fence, fence + measureLayoutProbe(input)));
   };
   // key group 1 of max parallelism 4: key (5L) of state b, then (6L) of state a
-  const fullBlock = new ByteWriter().u16(1).bytes(entry(flag(longKey([1], 5)), new ByteWriter().i64(50).finish()).finish()).u16(0).bytes(entry(flag(longKey([1], 6)), new ByteWriter().i64(60).finish()).finish()).u16(0xffff).finish();
+  const fullBlock = new ByteWriter()
+    .u16(1)
+    .bytes(entry(flag(longKey([1], 5)), new ByteWriter().i64(50).finish()).finish())
+    .u16(0)
+    .bytes(entry(flag(longKey([1], 6)), new ByteWriter().i64(60).finish()).finish())
+    .u16(0xffff)
+    .finish();
   const heapBlock = new ByteWriter().i32(1).i16(1).i32(1).u8(0).i64(5).i64(50).i16(0).i32(0).finish();
 
   it('takes a block of entries with the key-group prefix, ending with FF FF, as the RocksDB full-snapshot layout and reads it with the canonical reader', async () => {
     const range = { start: 0, end: 1 };
     const { bytes, offsets } = buildStream(header(), [{ keyGroup: 1, bytes: fullBlock }], range);
-    expect(decide(bytes, offsets, range, 4)).toEqual({ layout: 'rocksdb-full', evidence: '2 entries of known state ids with key-group prefix 1, ending with FF FF at the block end' });
+    expect(decide(bytes, offsets, range, 4)).toEqual({
+      layout: 'rocksdb-full',
+      evidence: '2 entries of known state ids with key-group prefix 1, ending with FF FF at the block end',
+    });
     const { entries } = await readAllEntries(bytes, offsets, range, 4);
     expect(entries.map((e) => [e.state, e.keyGroup, e.key, e.value])).toEqual([
       ['b', 1, { kind: 'long', value: '5' }, { kind: 'long', value: '50' }],
@@ -345,7 +462,14 @@ describe('code 3/12 keyed streams: heap or RocksDB full-snapshot layout, decided
 
   it('takes a block starting with its key group and a state id as the heap layout', () => {
     const range = { start: 0, end: 1 };
-    const { bytes, offsets } = buildStream(header(), [{ keyGroup: 0, bytes: new ByteWriter().i32(0).i16(0).i32(0).i16(1).i32(0).finish() }, { keyGroup: 1, bytes: heapBlock }], range);
+    const { bytes, offsets } = buildStream(
+      header(),
+      [
+        { keyGroup: 0, bytes: new ByteWriter().i32(0).i16(0).i32(0).i16(1).i32(0).finish() },
+        { keyGroup: 1, bytes: heapBlock },
+      ],
+      range,
+    );
     expect(decide(bytes, offsets, range, 4)).toEqual({ layout: 'heap', evidence: 'i32 key group 0 then state id 0' });
   });
 
@@ -360,7 +484,10 @@ describe('code 3/12 keyed streams: heap or RocksDB full-snapshot layout, decided
   it('takes a stream whose key-group offsets are all 0 as the RocksDB full-snapshot layout (the heap layout writes every key group)', () => {
     const range = { start: 2, end: 3 };
     const { bytes, offsets } = buildStream(header(), [], range);
-    expect(decide(bytes, offsets, range, 4)).toEqual({ layout: 'rocksdb-full', evidence: 'every key-group offset is 0, and the heap layout writes a block for every key group of its range' });
+    expect(decide(bytes, offsets, range, 4)).toEqual({
+      layout: 'rocksdb-full',
+      evidence: 'every key-group offset is 0, and the heap layout writes a block for every key group of its range',
+    });
   });
 
   it('tells compressed blocks apart by where the Snappy stream starts', () => {
@@ -368,7 +495,19 @@ describe('code 3/12 keyed streams: heap or RocksDB full-snapshot layout, decided
     const range = { start: 1, end: 1 };
     const full = buildStream(compressedHeader(), [{ keyGroup: 1, bytes: writeSnappyFramed(fullBlock) }], range);
     expect(decide(full.bytes, full.offsets, range, 4).layout).toBe('rocksdb-full');
-    const heap = buildStream(compressedHeader(), [{ keyGroup: 1, bytes: new ByteWriter().i32(1).bytes(writeSnappyFramed(new ByteWriter().i16(0).i32(0).finish())).finish() }], range);
+    const heap = buildStream(
+      compressedHeader(),
+      [
+        {
+          keyGroup: 1,
+          bytes: new ByteWriter()
+            .i32(1)
+            .bytes(writeSnappyFramed(new ByteWriter().i16(0).i32(0).finish()))
+            .finish(),
+        },
+      ],
+      range,
+    );
     expect(decide(heap.bytes, heap.offsets, range, 4).layout).toBe('heap');
   });
 

@@ -17,7 +17,19 @@ const CHILL = 'com.twitter.chill.protobuf.ProtobufSerializer';
 
 /** A Java serialization stream of a SerializableSerializer wrapping a serializer of class `inner`. */
 function javaSerialized(wrapper: string, inner: string): Uint8Array {
-  const w = new ByteWriter().u16(0xaced).u16(5).u8(0x73).u8(0x72).utf(wrapper).i64(1n).u8(2).u16(1).u8(0x4c).utf('serializer').u8(0x74).utf('Lcom/esotericsoftware/kryo/Serializer;');
+  const w = new ByteWriter()
+    .u16(0xaced)
+    .u16(5)
+    .u8(0x73)
+    .u8(0x72)
+    .utf(wrapper)
+    .i64(1n)
+    .u8(2)
+    .u16(1)
+    .u8(0x4c)
+    .utf('serializer')
+    .u8(0x74)
+    .utf('Lcom/esotericsoftware/kryo/Serializer;');
   w.u8(0x78).u8(0x70).u8(0x73).u8(0x72).utf(inner).i64(2n).u8(2).u16(0).u8(0x78).u8(0x70);
   return w.finish();
 }

@@ -40,7 +40,8 @@ async function readAll(bytes: Uint8Array, states: OperatorStateEntry[], warnings
   const header = readOperatorStateHeader(new ByteReader(bytes.subarray(0, fence), { file: 'op' }), registry, { fence });
   expect(header.warnings).toEqual(warnings);
   const out: StateEntry[] = [];
-  for await (const e of readOperatorStateEntries({ operatorId: 'o', subtask: 1, source: bytesSource('op', bytes), file: 'op', baseOffset: 0, states }, header)) out.push(e);
+  for await (const e of readOperatorStateEntries({ operatorId: 'o', subtask: 1, source: bytesSource('op', bytes), file: 'op', baseOffset: 0, states }, header))
+    out.push(e);
   return out;
 }
 
@@ -89,12 +90,18 @@ describe('operator state', () => {
   });
 
   it('rejects unknown header versions', () => {
-    expect(() => readOperatorStateHeader(new ByteReader(new ByteWriter().i32(7).finish(), { file: 'op' }), registry)).toThrow('expected operator backend header version 5 or 6, found 7 — at op, offset 0 (0x0)');
+    expect(() => readOperatorStateHeader(new ByteReader(new ByteWriter().i32(7).finish(), { file: 'op' }), registry)).toThrow(
+      'expected operator backend header version 5 or 6, found 7 — at op, offset 0 (0x0)',
+    );
   });
 
   it('reads a compressed stream: one framed stream after the header, offsets at chunk starts', async () => {
     const header = writeHeader(6, true, [listState('split', 'SPLIT_DISTRIBUTE')], [broadcastState('bc')]).finish();
-    const segs = [new ByteWriter().stringValue('first').finish(), new ByteWriter().stringValue('second').finish(), new ByteWriter().i32(1).i64(7).stringValue('seven').finish()];
+    const segs = [
+      new ByteWriter().stringValue('first').finish(),
+      new ByteWriter().stringValue('second').finish(),
+      new ByteWriter().i32(1).i64(7).stringValue('seven').finish(),
+    ];
     const { bytes: framed, segmentOffsets } = writeSnappyFramedSegments(segs, { chunks: 'compressed' });
     expect(segmentOffsets[0]).toBe(SNAPPY_STREAM_IDENTIFIER.length);
     const bytes = new ByteWriter().bytes(header).bytes(framed).finish();
@@ -114,9 +121,11 @@ describe('operator state', () => {
     const w = writeHeader(6, false, [listState('m', 'SPLIT_DISTRIBUTE', { raw: CLS.unknown, version: 3, content: (x) => x.utf('cfg') })], []);
     const at = w.length;
     w.bytes([1, 2, 3]);
-    const entries = await readAll(w.finish(), [{ name: 'm', mode: 'SPLIT_DISTRIBUTE', offsets: [at] }], [
-      `state m: unknown serializer snapshot ${CLS.unknown} v3 skipped by resynchronising on the header fence`,
-    ]);
+    const entries = await readAll(
+      w.finish(),
+      [{ name: 'm', mode: 'SPLIT_DISTRIBUTE', offsets: [at] }],
+      [`state m: unknown serializer snapshot ${CLS.unknown} v3 skipped by resynchronising on the header fence`],
+    );
     expect(entries[0]!.value).toEqual({ kind: 'opaque', reason: `unknown serializer snapshot ${CLS.unknown} v3`, length: 3, base64: 'AQID' });
   });
 });

@@ -27,8 +27,17 @@ interface Expected {
 describe('RocksDB databases written by RocksDB (fixtures/rocksdb-databases)', () => {
   it('covers every compression, checksum type, format versions 2–7 and both index types', () => {
     expect(cases).toEqual([
-      'lz4-xxhash64-v4-partitioned', 'lz4-xxhash64-v7', 'lz4hc-crc32c-v3', 'none-crc32c-v5', 'snappy-crc32c-v5-ingested', 'snappy-crc32c-v6-ingested',
-      'snappy-xxh3-v5-compacted', 'zlib-crc32c-v7-partitioned', 'zlib-xxhash-v2', 'zstd-xxh3-v5-partitioned-compacted', 'zstd-xxh3-v6-partitioned-compacted',
+      'lz4-xxhash64-v4-partitioned',
+      'lz4-xxhash64-v7',
+      'lz4hc-crc32c-v3',
+      'none-crc32c-v5',
+      'snappy-crc32c-v5-ingested',
+      'snappy-crc32c-v6-ingested',
+      'snappy-xxh3-v5-compacted',
+      'zlib-crc32c-v7-partitioned',
+      'zlib-xxhash-v2',
+      'zstd-xxh3-v5-partitioned-compacted',
+      'zstd-xxh3-v6-partitioned-compacted',
     ]);
   });
 
@@ -38,7 +47,9 @@ describe('RocksDB databases written by RocksDB (fixtures/rocksdb-databases)', ()
       const expected = JSON.parse(readFileSync(path.join(ROOT, name, 'expected.json'), 'utf8')) as Expected;
       const manifestName = readFileSync(path.join(dir, 'CURRENT'), 'utf8').trim();
       const version = readRocksDbManifest(new Uint8Array(readFileSync(path.join(dir, manifestName))), manifestName);
-      const live = [...version.columnFamilies.values()].flatMap((cf) => [...cf.files.values()].map((f): [string, number, string] => [cf.name, f.level, `${String(f.number).padStart(6, '0')}.sst`]));
+      const live = [...version.columnFamilies.values()].flatMap((cf) =>
+        [...cf.files.values()].map((f): [string, number, string] => [cf.name, f.level, `${String(f.number).padStart(6, '0')}.sst`]),
+      );
       const byFile = (a: [string, number, string], b: [string, number, string]) => (a[2] < b[2] ? -1 : 1);
       expect(live.sort(byFile)).toEqual([...expected.liveFiles].sort(byFile));
       // the dropped column family is gone
@@ -60,7 +71,12 @@ describe('RocksDB databases written by RocksDB (fixtures/rocksdb-databases)', ()
         // with new arrays per block and merged value, and with the blocks and merged values in reused buffers (each entry copied before the merge moves on)
         for (const reuse of [false, true]) {
           const merged: [string, string][] = [];
-          for await (const batch of mergeSstEntries(tables.map((t, i) => t.liveCursor(files[i]!.largestSequence, undefined, { reuseBlocks: reuse })), tables.flatMap((t, i) => t.liveTombstones(files[i]!.largestSequence)), reuse)) for (const m of batch) merged.push([Buffer.from(m.userKey).toString('hex'), Buffer.from(m.value).toString('hex')]);
+          for await (const batch of mergeSstEntries(
+            tables.map((t, i) => t.liveCursor(files[i]!.largestSequence, undefined, { reuseBlocks: reuse })),
+            tables.flatMap((t, i) => t.liveTombstones(files[i]!.largestSequence)),
+            reuse,
+          ))
+            for (const m of batch) merged.push([Buffer.from(m.userKey).toString('hex'), Buffer.from(m.value).toString('hex')]);
           expect(merged, `${cf.name}, reused buffers: ${reuse}`).toEqual(expected.columnFamilies[cf.name]);
         }
       }
@@ -91,23 +107,39 @@ describe('format version 6 footers and context checksums (fixtures/rocksdb-datab
   it('reads the footer: CRC32C, format version 6, the meta-index right before the footer, the index handle from the meta-index', async () => {
     const table = await open(original);
     const metaIndexSize = fixed32(original, footerAt + 13);
-    expect(table.footer).toMatchObject({ formatVersion: 6, checksumType: 1, metaIndex: { offset: footerAt - 5 - metaIndexSize, size: metaIndexSize }, baseContextChecksum: fixed32(original, footerAt + 9) });
+    expect(table.footer).toMatchObject({
+      formatVersion: 6,
+      checksumType: 1,
+      metaIndex: { offset: footerAt - 5 - metaIndexSize, size: metaIndexSize },
+      baseContextChecksum: fixed32(original, footerAt + 9),
+    });
     expect(table.footer.index.offset).toBeGreaterThan(0);
     // the footer's rebuilt checksum is the one RocksDB wrote
-    expectSameBytes(withFooter(() => undefined), original);
+    expectSameBytes(
+      withFooter(() => undefined),
+      original,
+    );
   });
 
   it('refuses a footer whose checksum does not match', async () => {
     const bytes = original.slice();
     bytes[footerAt + 20] ^= 1;
-    await expect(open(bytes)).rejects.toThrow(new RegExp(`^expected the table footer's CRC32C checksum 0x[0-9a-f]{8}, found 0x${hex32(fixed32(original, footerAt + 5))}: the footer is corrupt — at ${FILE}, ${at(footerAt + 5).replace(/[()]/g, '\\$&')}$`));
+    await expect(open(bytes)).rejects.toThrow(
+      new RegExp(
+        `^expected the table footer's CRC32C checksum 0x[0-9a-f]{8}, found 0x${hex32(fixed32(original, footerAt + 5))}: the footer is corrupt — at ${FILE}, ${at(footerAt + 5).replace(/[()]/g, '\\$&')}$`,
+      ),
+    );
   });
 
   it('checks each block against the context of its offset: another base context checksum fails the first block read', async () => {
     const bytes = withFooter((f) => (f[9] ^= 0x10));
     const metaIndexSize = fixed32(original, footerAt + 13);
     const checksumAt = footerAt - 5 + 1;
-    await expect(open(bytes)).rejects.toThrow(new RegExp(`^expected the meta-index block's CRC32C checksum 0x[0-9a-f]{8} \\(of its ${metaIndexSize} bytes and type byte\\), found 0x${hex32(fixed32(original, checksumAt))}: the block is corrupt — at ${FILE}, ${at(checksumAt).replace(/[()]/g, '\\$&')}$`));
+    await expect(open(bytes)).rejects.toThrow(
+      new RegExp(
+        `^expected the meta-index block's CRC32C checksum 0x[0-9a-f]{8} \\(of its ${metaIndexSize} bytes and type byte\\), found 0x${hex32(fixed32(original, checksumAt))}: the block is corrupt — at ${FILE}, ${at(checksumAt).replace(/[()]/g, '\\$&')}$`,
+      ),
+    );
   });
 
   it('every byte of the meta-index, its trailer and the footer changed: a result or a located DecodeError, never a crash', async () => {
@@ -134,8 +166,14 @@ describe('format version 6 footers and context checksums (fixtures/rocksdb-datab
   });
 
   it('refuses the extended magic number missing, a zero base context checksum and reserved bytes in use', async () => {
-    await expect(open(withFooter((f) => (f[2] = 1)))).rejects.toThrow(`expected the extended magic number 3e007a00 of a format version 6 table footer, found 3e017a00 — at ${FILE}, ${at(footerAt + 1)}`);
-    await expect(open(withFooter((f) => f.fill(0, 9, 13)))).rejects.toThrow(`expected a non-zero base context checksum in a format version 6 table footer, found 0 — at ${FILE}, ${at(footerAt + 9)}`);
-    await expect(open(withFooter((f) => (f[40] = 1)))).rejects.toThrow(`expected zero reserved bytes in a format version 6 table footer, found 0000000000000001: the file uses a RocksDB feature newer than this reader — at ${FILE}, ${at(footerAt + 33)}`);
+    await expect(open(withFooter((f) => (f[2] = 1)))).rejects.toThrow(
+      `expected the extended magic number 3e007a00 of a format version 6 table footer, found 3e017a00 — at ${FILE}, ${at(footerAt + 1)}`,
+    );
+    await expect(open(withFooter((f) => f.fill(0, 9, 13)))).rejects.toThrow(
+      `expected a non-zero base context checksum in a format version 6 table footer, found 0 — at ${FILE}, ${at(footerAt + 9)}`,
+    );
+    await expect(open(withFooter((f) => (f[40] = 1)))).rejects.toThrow(
+      `expected zero reserved bytes in a format version 6 table footer, found 0000000000000001: the file uses a RocksDB feature newer than this reader — at ${FILE}, ${at(footerAt + 33)}`,
+    );
   });
 });

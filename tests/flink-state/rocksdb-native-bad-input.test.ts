@@ -37,7 +37,7 @@ function withRecordedSize(manifest: Uint8Array, size: number): Uint8Array {
   expect(size).toBeLessThan(16384);
   const c = manifest.slice();
   // the size follows the file number (14: one byte) at 295
-  expect([c[295], c[296]! | ((c[297]! & 0x7f) << 7)]).toEqual([14, SST_SIZE & 0x7f | (SST_SIZE >> 7) << 7]);
+  expect([c[295], c[296]! | ((c[297]! & 0x7f) << 7)]).toEqual([14, (SST_SIZE & 0x7f) | ((SST_SIZE >> 7) << 7)]);
   c[296] = (size & 0x7f) | 0x80;
   c[297] = size >> 7;
   // the log record holding it: masked CRC32C (4), length (2), type (1), then its payload (records follow each other in the first 32 KiB block)
@@ -142,7 +142,11 @@ async function expectLongLastEventFailure(files: ReturnType<typeof openWith>, me
 
 describe('RocksDB native state over bad SST files', () => {
   it('reads the unchanged fixture in full (the baseline of the cases below)', async () => {
-    const inspection = await inspectSavepoint(openWith((b) => b), registry(), { countEntries: true });
+    const inspection = await inspectSavepoint(
+      openWith((b) => b),
+      registry(),
+      { countEntries: true },
+    );
     const state = inspection.operators.find((o) => o.id === OPERATOR)!.states.find((s) => s.name === 'long-last-event')!;
     expect([state.decoded, state.entries]).toEqual(['fully', 4]);
   });
@@ -171,7 +175,10 @@ describe('RocksDB native state over bad SST files', () => {
     // the meta-index handle from the footer
     const metaOffset = 1158;
     expect(original.length).toBe(1249);
-    await expectLongLastEventFailure(files, `expected a meta-index block of 33 bytes and its 5-byte trailer at offset ${metaOffset}, found a 73-byte file — at savepoint/${SST}, ${at(metaOffset)}`);
+    await expectLongLastEventFailure(
+      files,
+      `expected a meta-index block of 33 bytes and its 5-byte trailer at offset ${metaOffset}, found a 73-byte file — at savepoint/${SST}, ${at(metaOffset)}`,
+    );
   });
 
   it('an unknown compression type (with a checksum that matches it)', async () => {
@@ -183,7 +190,10 @@ describe('RocksDB native state over bad SST files', () => {
       return c;
     });
     const size = firstDataBlockSize(readFileSync(path.join(FOLDER, SST)));
-    await expectLongLastEventFailure(files, `expected a data block compressed with none, Snappy, zlib, LZ4, LZ4HC or ZSTD, found unknown compression type 85 — at savepoint/${SST}, ${at(size)}`);
+    await expectLongLastEventFailure(
+      files,
+      `expected a data block compressed with none, Snappy, zlib, LZ4, LZ4HC or ZSTD, found unknown compression type 85 — at savepoint/${SST}, ${at(size)}`,
+    );
   });
 
   it('a compression type recognised but not read here (BZip2)', async () => {
@@ -198,13 +208,19 @@ describe('RocksDB native state over bad SST files', () => {
   });
 
   it('a plain table and a cuckoo table: recognised by their magic, refused as not block-based', async () => {
-    for (const [magic, kind] of [['6495bf6396224282', 'plain table (magic 0x8242229663bf9564)'], ['7378f1c5d0896792', 'cuckoo table (magic 0x926789d0c5f17873)']] as const) {
+    for (const [magic, kind] of [
+      ['6495bf6396224282', 'plain table (magic 0x8242229663bf9564)'],
+      ['7378f1c5d0896792', 'cuckoo table (magic 0x926789d0c5f17873)'],
+    ] as const) {
       const files = openWith((b) => {
         const c = b.slice();
         c.set(Buffer.from(magic, 'hex'), c.length - 8);
         return c;
       });
-      await expectLongLastEventFailure(files, `expected a RocksDB block-based table, found a ${kind}: only block-based tables are read here — at savepoint/${SST}, ${at(1241)}`);
+      await expectLongLastEventFailure(
+        files,
+        `expected a RocksDB block-based table, found a ${kind}: only block-based tables are read here — at savepoint/${SST}, ${at(1241)}`,
+      );
     }
   });
 
@@ -227,8 +243,11 @@ describe('RocksDB native state over bad SST files', () => {
     await expect(read()).rejects.toThrow(`expected 8 bytes for Long value, found 3 — at savepoint/${SST}, ${at(keyAt + 1)}`);
   });
 
-  it('every SST file missing: the inspection names each of them once (missingFiles), though each subtask\'s read stops at its first', async () => {
-    const isSst = (name: string) => Buffer.from(readFileSync(path.join(FOLDER, name))).subarray(-8).toString('hex') === 'f7cff485b741e288';
+  it("every SST file missing: the inspection names each of them once (missingFiles), though each subtask's read stops at its first", async () => {
+    const isSst = (name: string) =>
+      Buffer.from(readFileSync(path.join(FOLDER, name)))
+        .subarray(-8)
+        .toString('hex') === 'f7cff485b741e288';
     const ssts = readdirSync(FOLDER).filter(isSst).sort();
     const files = locateSavepoint(
       'savepoint',
@@ -243,11 +262,22 @@ describe('RocksDB native state over bad SST files', () => {
     expect(named.size).toBeGreaterThan(0);
     expect(named.size).toBeLessThan(ssts.length);
     // a complete savepoint has none
-    expect((await inspectSavepoint(openWith((b) => b), registry(), { countEntries: true })).missingFiles).toBeUndefined();
+    expect(
+      (
+        await inspectSavepoint(
+          openWith((b) => b),
+          registry(),
+          { countEntries: true },
+        )
+      ).missingFiles,
+    ).toBeUndefined();
   });
 
   it('an SST file the handle names is missing', async () => {
-    await expectLongLastEventFailure(openWith(() => undefined), `expected state file "${SST}" next to _metadata in savepoint, found no such file: the savepoint is incomplete (copy the whole folder) — at savepoint/_metadata, offset 480 (0x1e0) [operator 732aacc5… / subtask 0 / RocksDB table 000014.sst]`);
+    await expectLongLastEventFailure(
+      openWith(() => undefined),
+      `expected state file "${SST}" next to _metadata in savepoint, found no such file: the savepoint is incomplete (copy the whole folder) — at savepoint/_metadata, offset 480 (0x1e0) [operator 732aacc5… / subtask 0 / RocksDB table 000014.sst]`,
+    );
   });
 
   it('an index block with no entries, its checksum valid: the data blocks the properties count are missing, the state partly read', async () => {
@@ -261,7 +291,12 @@ describe('RocksDB native state over bad SST files', () => {
       `expected the 1 data blocks the table's properties count (rocksdb.num.data.blocks), found 0 through its index: the index has lost entries or names blocks that were never written — at savepoint/${SST}, ${at(indexOffset)}`,
     );
     // without the block count, the entry count says it
-    const noBlockCount = writeSstTable(entries, { emptyIndex: true, columnFamily: LONG_LAST_EVENT, properties: { 'rocksdb.num.data.blocks': undefined }, padTo: SST_SIZE });
+    const noBlockCount = writeSstTable(entries, {
+      emptyIndex: true,
+      columnFamily: LONG_LAST_EVENT,
+      properties: { 'rocksdb.num.data.blocks': undefined },
+      padTo: SST_SIZE,
+    });
     await expectLongLastEventFailure(
       openWith(() => noBlockCount),
       `expected the 3 entries the table's properties count (rocksdb.num.entries), found 0 in its 0 data blocks: entries were lost from the blocks or the properties are not this table's — at savepoint/${SST}, ${at(propertyAt(noBlockCount, 'rocksdb.num.entries'))}`,
@@ -270,7 +305,12 @@ describe('RocksDB native state over bad SST files', () => {
 
   it('a data block with no entries and one restart point, the properties saying 14 entries: located at the count, the state partly read', async () => {
     // the fixture's 3 entries, then a data block of none (its restart array: one offset, 0)
-    const table = writeSstTable(await fixtureEntries(), { blockEntries: [3, 0], columnFamily: LONG_LAST_EVENT, properties: { 'rocksdb.num.entries': 14 }, padTo: SST_SIZE });
+    const table = writeSstTable(await fixtureEntries(), {
+      blockEntries: [3, 0],
+      columnFamily: LONG_LAST_EVENT,
+      properties: { 'rocksdb.num.entries': 14 },
+      padTo: SST_SIZE,
+    });
     await expectLongLastEventFailure(
       openWith(() => table),
       `expected the 14 entries the table's properties count (rocksdb.num.entries), found 3 in its 2 data blocks: entries were lost from the blocks or the properties are not this table's — at savepoint/${SST}, ${at(propertyAt(table, 'rocksdb.num.entries'))}`,
@@ -282,9 +322,15 @@ describe('RocksDB native state over bad SST files', () => {
     const keys = entries.reduce((n, e) => n + e.userKey.length + 8, 0);
     const values = entries.reduce((n, e) => n + e.value.length, 0);
     const shortKeys = writeSstTable(entries, { columnFamily: LONG_LAST_EVENT, properties: { 'rocksdb.raw.key.size': keys + 8 }, padTo: SST_SIZE });
-    await expectLongLastEventFailure(openWith(() => shortKeys), `expected ${keys + 8} bytes of internal keys over the table's entries (rocksdb.raw.key.size), found ${keys}: entries were changed or lost though every checksum held, or the properties are not this table's — at savepoint/${SST}, ${at(propertyAt(shortKeys, 'rocksdb.raw.key.size'))}`);
+    await expectLongLastEventFailure(
+      openWith(() => shortKeys),
+      `expected ${keys + 8} bytes of internal keys over the table's entries (rocksdb.raw.key.size), found ${keys}: entries were changed or lost though every checksum held, or the properties are not this table's — at savepoint/${SST}, ${at(propertyAt(shortKeys, 'rocksdb.raw.key.size'))}`,
+    );
     const shortValues = writeSstTable(entries, { columnFamily: LONG_LAST_EVENT, properties: { 'rocksdb.raw.value.size': values - 1 }, padTo: SST_SIZE });
-    await expectLongLastEventFailure(openWith(() => shortValues), `expected ${values - 1} bytes of values over the table's entries (rocksdb.raw.value.size), found ${values}: `);
+    await expectLongLastEventFailure(
+      openWith(() => shortValues),
+      `expected ${values - 1} bytes of values over the table's entries (rocksdb.raw.value.size), found ${values}: `,
+    );
   });
 
   it('an index type not read here is refused by name, an unknown one as RocksDB refuses it', async () => {
@@ -295,7 +341,10 @@ describe('RocksDB native state over bad SST files', () => {
       `expected a table with a binary search (0), two-level partitioned (2) or binary search with first key (3) index (its property rocksdb.block.based.table.index.type), found index type 99, which RocksDB does not know either (its reader fails with "Unrecognized index type: 99") — at savepoint/${SST}, ${at(propertyAt(unknown, 'rocksdb.block.based.table.index.type'))}`,
     );
     const hash = writeSstTable(entries, { columnFamily: LONG_LAST_EVENT, indexType: 1, padTo: SST_SIZE });
-    await expectLongLastEventFailure(openWith(() => hash), `found index type 1, a hash search (kHashSearch) index, which is not read here — at savepoint/${SST}, ${at(propertyAt(hash, 'rocksdb.block.based.table.index.type'))}`);
+    await expectLongLastEventFailure(
+      openWith(() => hash),
+      `found index type 1, a hash search (kHashSearch) index, which is not read here — at savepoint/${SST}, ${at(propertyAt(hash, 'rocksdb.block.based.table.index.type'))}`,
+    );
   });
 
   it("a table file whose size is not the MANIFEST's, or not the handle's: located at the end of the shorter, the table not read", async () => {
@@ -312,7 +361,7 @@ describe('RocksDB native state over bad SST files', () => {
     );
   });
 
-  it("a table of another column family: located at its column family name property", async () => {
+  it('a table of another column family: located at its column family name property', async () => {
     const table = writeSstTable(await fixtureEntries(), { columnFamily: { id: 1, name: 'other-state' }, padTo: SST_SIZE });
     await expectLongLastEventFailure(
       openWith(() => table),
@@ -331,7 +380,10 @@ describe('RocksDB native state over bad SST files', () => {
       () => undefined,
       (e: Error) => e.message,
     );
-    const m = /^expected the RocksDB file MANIFEST-000009 \(the MANIFEST CURRENT names\) among the \d+ files of operator 732aacc5… subtask 0's incremental keyed handle, found none — at savepoint\/([0-9a-f-]{36}), offset 0 \(0x0\)/.exec(error ?? '');
+    const m =
+      /^expected the RocksDB file MANIFEST-000009 \(the MANIFEST CURRENT names\) among the \d+ files of operator 732aacc5… subtask 0's incremental keyed handle, found none — at savepoint\/([0-9a-f-]{36}), offset 0 \(0x0\)/.exec(
+        error ?? '',
+      );
     expect(m, error).not.toBeNull();
     expect(currents).toContain(m![1]);
   });

@@ -28,28 +28,46 @@ describe('scanState', () => {
       const opened = await openSavepoint(open(c));
       const decoded: string[] = [];
       const messages: string[] = [];
-      await scanState(opened, registry, {}, {
-        entry(e) {
-          decoded.push(describeEntry(e, e.valueRange.offset));
-          for (const d of listProtobufValueDetails(e.value)) messages.push(hex(d.frame));
+      await scanState(
+        opened,
+        registry,
+        {},
+        {
+          entry(e) {
+            decoded.push(describeEntry(e, e.valueRange.offset));
+            for (const d of listProtobufValueDetails(e.value)) messages.push(hex(d.frame));
+          },
         },
-      }, { values: { mode: 'decode' } });
+        { values: { mode: 'decode' } },
+      );
       const framed: string[] = [];
       const frames: string[] = [];
       let rows = 0;
-      await scanState(opened, registry, {}, {
-        entry(e) {
-          framed.push(describeEntry(e, e.valueRange.offset));
-          for (const f of listProtobufFrames(e.value)) frames.push(hex(f.bytes.subarray(f.start, f.end)));
+      await scanState(
+        opened,
+        registry,
+        {},
+        {
+          entry(e) {
+            framed.push(describeEntry(e, e.valueRange.offset));
+            for (const f of listProtobufFrames(e.value)) frames.push(hex(f.bytes.subarray(f.start, f.end)));
+          },
+          row(run, i, frame) {
+            rows++;
+            framed.push(describeEntry({ subtask: run.subtask, keyGroup: run.keyGroup, state: run.stateOf(i) }, run.baseOffset + run.valueStart(i)));
+            if (frame) frames.push(hex(frame.bytes.subarray(frame.start, frame.end)));
+          },
         },
-        row(run, i, frame) {
-          rows++;
-          framed.push(describeEntry({ subtask: run.subtask, keyGroup: run.keyGroup, state: run.stateOf(i) }, run.baseOffset + run.valueStart(i)));
-          if (frame) frames.push(hex(frame.bytes.subarray(frame.start, frame.end)));
-        },
-      }, { values: { mode: 'frame' } });
+        { values: { mode: 'frame' } },
+      );
       const skipped: string[] = [];
-      await scanState(opened, registry, {}, { entry: (e) => void skipped.push(describeEntry(e, e.valueRange.offset)) }, { values: { mode: 'skip' as ValueMode } });
+      await scanState(
+        opened,
+        registry,
+        {},
+        { entry: (e) => void skipped.push(describeEntry(e, e.valueRange.offset)) },
+        { values: { mode: 'skip' as ValueMode } },
+      );
       expect(decoded.length).toBeGreaterThan(0);
       expect(framed).toEqual(decoded);
       expect(skipped).toEqual(decoded);

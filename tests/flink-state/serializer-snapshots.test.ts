@@ -29,7 +29,9 @@ describe('serializer snapshot envelope', () => {
     const e = decodeErrorOf(() => readSerializerSnapshot(r, registry));
     expect(e.code).toBe('unsupported-version');
     expect(e.offset).toBe(1);
-    expect(e.message).toBe('expected serializer snapshot proxy version 2, found 1 (a legacy TypeSerializerConfigSnapshot, written before Flink 1.8-era snapshots; Flink ≥ 1.17 cannot restore it either) — at f, offset 1 (0x1)');
+    expect(e.message).toBe(
+      'expected serializer snapshot proxy version 2, found 1 (a legacy TypeSerializerConfigSnapshot, written before Flink 1.8-era snapshots; Flink ≥ 1.17 cannot restore it either) — at f, offset 1 (0x1)',
+    );
   });
 
   it('rejects other proxy versions', () => {
@@ -77,7 +79,10 @@ describe('serializer snapshot envelope', () => {
   it('lets other modules register readers', () => {
     const reg = createSnapshotRegistry({ builtins: false });
     expect(reg.listClassNames()).toEqual([]);
-    reg.register({ classNames: ['x.Y'], read: (_r, version, className) => ({ className, version, typeLabel: 'Y', status: 'known', nested: [], fixedLength: 3 }) });
+    reg.register({
+      classNames: ['x.Y'],
+      read: (_r, version, className) => ({ className, version, typeLabel: 'Y', status: 'known', nested: [], fixedLength: 3 }),
+    });
     const s = readNestedSerializerSnapshot(new ByteReader(new ByteWriter().utf('x.Y').i32(1).finish()), reg);
     expect(s.typeLabel).toBe('Y');
   });
@@ -117,7 +122,10 @@ describe('simple snapshots and their values', () => {
     const bytesSnap = s('org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer$BytePrimitiveArraySerializerSnapshot');
     expect(decode(bytesSnap, new ByteWriter().i32(3).bytes([1, 2, 3]).finish())).toEqual({ kind: 'bytes', length: 3, base64: 'AQID' });
     const strings = s('org.apache.flink.api.common.typeutils.base.array.StringArraySerializer$StringArraySerializerSnapshot');
-    expect(decode(strings, new ByteWriter().i32(2).stringValue('a').stringValue(null).finish())).toEqual({ kind: 'list', items: [{ kind: 'string', value: 'a' }, { kind: 'null' }] });
+    expect(decode(strings, new ByteWriter().i32(2).stringValue('a').stringValue(null).finish())).toEqual({
+      kind: 'list',
+      items: [{ kind: 'string', value: 'a' }, { kind: 'null' }],
+    });
     expect(decode(s(CLS.timeWindow), new ByteWriter().i64(10).i64(20).finish())).toEqual({ kind: 'time-window', start: '10', end: '20' });
   });
 
@@ -137,7 +145,11 @@ describe('composite snapshots', () => {
   it('reads Tuple1<Long> (outer: tuple class) with fixed length 8', () => {
     const { s, r } = read(tuple('org.apache.flink.api.java.tuple.Tuple1', simple(CLS.long)));
     expect([s.typeLabel, s.fixedLength, r.remaining]).toEqual(['Tuple1<Long>', 8, 0]);
-    expect(decode(s, new ByteWriter().i64(5).finish())).toEqual({ kind: 'tuple', className: 'org.apache.flink.api.java.tuple.Tuple1', fields: [{ kind: 'long', value: '5' }] });
+    expect(decode(s, new ByteWriter().i64(5).finish())).toEqual({
+      kind: 'tuple',
+      className: 'org.apache.flink.api.java.tuple.Tuple1',
+      fields: [{ kind: 'long', value: '5' }],
+    });
   });
 
   it('makes a tuple variable-length when a field has length 0 or -1', () => {
@@ -148,7 +160,13 @@ describe('composite snapshots', () => {
   it('reads List, Map (with null flags), TTL and Timer values', () => {
     const l = read(list(simple(CLS.int))).s;
     expect(l.typeLabel).toBe('List<Integer>');
-    expect(decode(l, new ByteWriter().i32(2).i32(7).i32(8).finish())).toEqual({ kind: 'list', items: [{ kind: 'int', type: 'Int', value: 7 }, { kind: 'int', type: 'Int', value: 8 }] });
+    expect(decode(l, new ByteWriter().i32(2).i32(7).i32(8).finish())).toEqual({
+      kind: 'list',
+      items: [
+        { kind: 'int', type: 'Int', value: 7 },
+        { kind: 'int', type: 'Int', value: 8 },
+      ],
+    });
     const m = read(map(simple(CLS.string), simple(CLS.long))).s;
     expect(m.typeLabel).toBe('Map<String, Long>');
     expect(decode(m, new ByteWriter().i32(2).stringValue('a').bool(false).i64(1).stringValue('b').bool(true).finish())).toEqual({
@@ -160,10 +178,23 @@ describe('composite snapshots', () => {
     });
     const ttl = read({ composite: CLS.ttl, outerVersion: 2, nested: [simple(CLS.long), simple(CLS.string)] }).s;
     expect(ttl.typeLabel).toBe('TTL<String>');
-    expect(decode(ttl, new ByteWriter().i64(99).stringValue('x').finish())).toEqual({ kind: 'ttl', lastAccessTimestamp: '99', value: { kind: 'string', value: 'x' } });
+    expect(decode(ttl, new ByteWriter().i64(99).stringValue('x').finish())).toEqual({
+      kind: 'ttl',
+      lastAccessTimestamp: '99',
+      value: { kind: 'string', value: 'x' },
+    });
     const t = read(timer(simple(CLS.long), simple(CLS.voidNs))).s;
     expect([t.typeLabel, t.fixedLength]).toEqual(['Timer<Long, VoidNamespace>', 16]);
-    expect(decode(t, new ByteWriter().i64(10n ^ (1n << 63n)).i64(3).u8(0).finish())).toEqual({ kind: 'timer', timestamp: '10', key: { kind: 'long', value: '3' }, namespace: { kind: 'void-namespace' } });
+    expect(
+      decode(
+        t,
+        new ByteWriter()
+          .i64(10n ^ (1n << 63n))
+          .i64(3)
+          .u8(0)
+          .finish(),
+      ),
+    ).toEqual({ kind: 'timer', timestamp: '10', key: { kind: 'long', value: '3' }, namespace: { kind: 'void-namespace' } });
   });
 
   it('reads the legacy (version ≤ 2) composite layout without composite magic', () => {
@@ -181,16 +212,38 @@ describe('composite snapshots', () => {
 
   it('reads GenericArray, Nullable, Row, Either and ArrayList snapshots', () => {
     const pkg = 'org.apache.flink.api.java.typeutils.runtime.';
-    const arr = read({ composite: 'org.apache.flink.api.common.typeutils.base.GenericArraySerializerSnapshot', outerVersion: 1, outer: (w) => w.utf('java.lang.String'), nested: [simple(CLS.string)] }).s;
+    const arr = read({
+      composite: 'org.apache.flink.api.common.typeutils.base.GenericArraySerializerSnapshot',
+      outerVersion: 1,
+      outer: (w) => w.utf('java.lang.String'),
+      nested: [simple(CLS.string)],
+    }).s;
     expect(arr.typeLabel).toBe('String[]');
-    expect(decode(arr, new ByteWriter().i32(2).bool(true).stringValue('a').bool(false).finish())).toEqual({ kind: 'list', items: [{ kind: 'string', value: 'a' }, { kind: 'null' }] });
-    const nullable = read({ composite: `${pkg}NullableSerializer$NullableSerializerSnapshot`, outerVersion: 2, outer: (w) => w.i32(8), nested: [simple(CLS.long)] }).s;
+    expect(decode(arr, new ByteWriter().i32(2).bool(true).stringValue('a').bool(false).finish())).toEqual({
+      kind: 'list',
+      items: [{ kind: 'string', value: 'a' }, { kind: 'null' }],
+    });
+    const nullable = read({
+      composite: `${pkg}NullableSerializer$NullableSerializerSnapshot`,
+      outerVersion: 2,
+      outer: (w) => w.i32(8),
+      nested: [simple(CLS.long)],
+    }).s;
     expect([nullable.typeLabel, nullable.fixedLength]).toEqual(['Nullable<Long>', 9]);
     expect(decode(nullable, new ByteWriter().bool(true).i64(0).finish())).toEqual({ kind: 'null' });
-    const row = read({ composite: `${pkg}RowSerializer$RowSerializerSnapshot`, outerVersion: 4, outer: (w) => w.bool(true), nested: [simple(CLS.int), simple(CLS.string)] });
+    const row = read({
+      composite: `${pkg}RowSerializer$RowSerializerSnapshot`,
+      outerVersion: 4,
+      outer: (w) => w.bool(true),
+      nested: [simple(CLS.int), simple(CLS.string)],
+    });
     expect([row.s.typeLabel, row.s.status, row.s.codec, row.r.remaining]).toEqual(['Row<Integer, String>', 'opaque', undefined, 0]);
     const either = read({ composite: `${pkg}JavaEitherSerializerSnapshot`, outerVersion: 1, nested: [simple(CLS.int), simple(CLS.string)] }).s;
-    expect(decode(either, new ByteWriter().bool(false).stringValue('r').finish())).toEqual({ kind: 'tuple', className: 'org.apache.flink.types.Either$Right', fields: [{ kind: 'string', value: 'r' }] });
+    expect(decode(either, new ByteWriter().bool(false).stringValue('r').finish())).toEqual({
+      kind: 'tuple',
+      className: 'org.apache.flink.types.Either$Right',
+      fields: [{ kind: 'string', value: 'r' }],
+    });
     const al = read({ composite: 'org.apache.flink.runtime.state.ArrayListSerializerSnapshot', outerVersion: 1, nested: [simple(CLS.long)] }).s;
     expect(al.typeLabel).toBe('ArrayList<Long>');
   });
@@ -211,7 +264,14 @@ describe('POJO, Kryo and Enum snapshots', () => {
   }
 
   it('reads fields and decodes POJO values with null flags', () => {
-    const { s, r } = read({ raw: CLS.pojo, version: 2, content: pojoContent([['privateLong', simple(CLS.long)], ['name', simple(CLS.string)]]) });
+    const { s, r } = read({
+      raw: CLS.pojo,
+      version: 2,
+      content: pojoContent([
+        ['privateLong', simple(CLS.long)],
+        ['name', simple(CLS.string)],
+      ]),
+    });
     expect([s.typeLabel, s.status, r.remaining]).toEqual(['POJO Pojo', 'known', 0]);
     expect(decode(s, new ByteWriter().u8(2).bool(false).i64(1).bool(true).finish())).toEqual({
       kind: 'pojo',
@@ -225,7 +285,9 @@ describe('POJO, Kryo and Enum snapshots', () => {
   });
 
   it('skips an unknown field serializer thanks to the length-prefixed frames', () => {
-    const { s, r } = read({ raw: CLS.pojo, version: 2, content: pojoContent([['x', { raw: CLS.unknown, version: 1, content: (w) => w.i32(42) }]]) }, (w) => w.u8(0xaa));
+    const { s, r } = read({ raw: CLS.pojo, version: 2, content: pojoContent([['x', { raw: CLS.unknown, version: 1, content: (w) => w.i32(42) }]]) }, (w) =>
+      w.u8(0xaa),
+    );
     expect(s.status).toBe('opaque');
     expect(s.codec).toBeUndefined();
     expect(s.nested[0]!.status).toBe('unknown');
@@ -233,7 +295,15 @@ describe('POJO, Kryo and Enum snapshots', () => {
   });
 
   it('skips Kryo snapshots (values opaque) and reads Enum constants', () => {
-    const kryo = read({ raw: CLS.kryo, version: 2, content: (w) => w.utf('com.example.Thing').i64(HEADER).i32(1).utf('reg').bool(false).bool(true).i32(9).utf('reg').i32(0).i64(HEADER).i32(0).i64(HEADER).i32(0) }, (w) => w.u8(0xbb));
+    const kryo = read(
+      {
+        raw: CLS.kryo,
+        version: 2,
+        content: (w) =>
+          w.utf('com.example.Thing').i64(HEADER).i32(1).utf('reg').bool(false).bool(true).i32(9).utf('reg').i32(0).i64(HEADER).i32(0).i64(HEADER).i32(0),
+      },
+      (w) => w.u8(0xbb),
+    );
     expect([kryo.s.typeLabel, kryo.s.status, kryo.r.readU8()]).toEqual(['Kryo Thing', 'opaque', 0xbb]);
     const e = read({ raw: CLS.enumS, version: 3, content: (w) => w.utf('com.example.Color').i32(2).utf('RED').utf('GREEN') }).s;
     expect([e.typeLabel, e.fixedLength]).toEqual(['Enum Color', 4]);

@@ -28,7 +28,11 @@ export interface RunningAzurite {
 export async function startAzurite(): Promise<RunningAzurite> {
   const dir = mkdtempSync(path.join(tmpdir(), 'azurite-'));
   const bin = path.join(process.cwd(), 'node_modules', 'azurite', 'dist', 'src', 'blob', 'main.js');
-  const child = spawn(process.execPath, [bin, '--blobHost', '127.0.0.1', '--blobPort', '0', '--location', dir, '--silent', '--skipApiVersionCheck', '--loose'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [bin, '--blobHost', '127.0.0.1', '--blobPort', '0', '--location', dir, '--silent', '--skipApiVersionCheck', '--loose'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const port = Number((await waitForOutput('azurite-blob', child, /listens on http:\/\/127\.0\.0\.1:(\d+)/))[1]);
   const endpoint = `http://127.0.0.1:${port}/${ACCOUNT}`;
   return {

@@ -15,13 +15,16 @@ function relative(p: string): string {
 export function requireCommitted(first: string, ...more: string[]): string {
   const missing = [first, ...more].filter((p) => !existsSync(p));
   if (missing.length > 0) {
-    throw new Error(`committed test data is missing: ${missing.map(relative).join(', ')} (moved or deleted? a test over committed data fails rather than skips)`);
+    throw new Error(
+      `committed test data is missing: ${missing.map(relative).join(', ')} (moved or deleted? a test over committed data fails rather than skips)`,
+    );
   }
   return first;
 }
 
 /** Throws when a listing of committed cases came out empty; returns the list. */
 export function requireCommittedCases<T>(what: string, cases: readonly T[]): readonly T[] {
-  if (cases.length === 0) throw new Error(`committed test data is missing: no ${what} found (moved or deleted? a test over committed data fails rather than skips)`);
+  if (cases.length === 0)
+    throw new Error(`committed test data is missing: no ${what} found (moved or deleted? a test over committed data fails rather than skips)`);
   return cases;
 }

@@ -66,7 +66,8 @@ export function ensureBaseImage(engine: ContainerEngine, pinned: string): { imag
     };
     const node = process.execPath;
     copyWithLibraries(node);
-    if (node !== '/usr/bin/node' && node !== '/usr/local/bin/node') throw new Error(`the stand-in base expects node in /usr/bin or /usr/local/bin, found ${node}`);
+    if (node !== '/usr/bin/node' && node !== '/usr/local/bin/node')
+      throw new Error(`the stand-in base expects node in /usr/bin or /usr/local/bin, found ${node}`);
     for (const tool of ['/bin/sh', '/bin/rm', '/bin/mkdir', '/usr/bin/env']) copyWithLibraries(tool);
     // npm as Node's installation ships it: <prefix>/lib/node_modules/npm, <prefix>/bin/npm
     const prefix = path.dirname(path.dirname(node));

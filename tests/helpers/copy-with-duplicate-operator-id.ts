@@ -7,7 +7,12 @@ import path from 'node:path';
  * exactly once in the original. Returns which of the two operators is listed first and which last:
  * the last one is what every read of `id` then finds (Flink loads the operators into a map of ids).
  */
-export async function copyWithDuplicateOperatorId(source: string, target: string, id: string, overwritten: string): Promise<{ listedFirst: string; listedLast: string }> {
+export async function copyWithDuplicateOperatorId(
+  source: string,
+  target: string,
+  id: string,
+  overwritten: string,
+): Promise<{ listedFirst: string; listedLast: string }> {
   await cp(source, target, { recursive: true });
   const metadata = new Uint8Array(await readFile(path.join(target, '_metadata')));
   const offsetOf = (hex: string): number => {

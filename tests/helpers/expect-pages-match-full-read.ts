@@ -46,8 +46,19 @@ export async function expectPagesMatchFullRead(dir: string): Promise<number> {
       // the table lists every subtask's copy of a broadcast state; the statistics count one copy
       expect(stats.rows, `${op.id}/${s.name}`).toBe(reference.length);
       const all = await inspector.listEntries({ ...query, offset: 0, limit: reference.length + 10 });
-      expect(all.rows.map((r) => [r.subtask, r.keyGroup, r.key, r.namespace, r.userKey, r.value, r.size]), `${op.id}/${s.name}`).toEqual(
-        reference.map((e) => [e.subtask, e.keyGroup, e.key && summarizeDecodedValue(e.key), e.namespace && summarizeDecodedValue(e.namespace), e.userKey && summarizeDecodedValue(e.userKey), summarizeDecodedValue(e.value), e.valueRange.length]),
+      expect(
+        all.rows.map((r) => [r.subtask, r.keyGroup, r.key, r.namespace, r.userKey, r.value, r.size]),
+        `${op.id}/${s.name}`,
+      ).toEqual(
+        reference.map((e) => [
+          e.subtask,
+          e.keyGroup,
+          e.key && summarizeDecodedValue(e.key),
+          e.namespace && summarizeDecodedValue(e.namespace),
+          e.userKey && summarizeDecodedValue(e.userKey),
+          summarizeDecodedValue(e.value),
+          e.valueRange.length,
+        ]),
       );
       for (let i = 0; i < reference.length; i++) {
         const one = await inspector.listEntries({ ...query, offset: i, limit: 1 });

@@ -15,12 +15,18 @@ describe('describeByteDifference', () => {
     changed[2_097_151] ^= 1;
     changed[2_097_200] ^= 1;
     expect(describeByteDifference(changed, big)).toBe('first difference at offset 2097151 (0x1fffff): 0xfe, expected 0xff (lengths 3145728 and 3145728)');
-    expect(describeByteDifference(Uint8Array.of(1, 2), Uint8Array.of(1, 2, 3))).toBe('first difference at offset 2 (0x2): end, expected 0x03 (lengths 2 and 3)');
-    expect(describeByteDifference(Uint8Array.of(1, 2, 3), Uint8Array.of(1, 2))).toBe('first difference at offset 2 (0x2): 0x03, expected end (lengths 3 and 2)');
+    expect(describeByteDifference(Uint8Array.of(1, 2), Uint8Array.of(1, 2, 3))).toBe(
+      'first difference at offset 2 (0x2): end, expected 0x03 (lengths 2 and 3)',
+    );
+    expect(describeByteDifference(Uint8Array.of(1, 2, 3), Uint8Array.of(1, 2))).toBe(
+      'first difference at offset 2 (0x2): 0x03, expected end (lengths 3 and 2)',
+    );
   });
 
   it('makes expectSameBytes fail with that description', () => {
-    expect(() => expectSameBytes(Uint8Array.of(1, 9), Uint8Array.of(1, 2), 'frame')).toThrow('frame: first difference at offset 1 (0x1): 0x09, expected 0x02 (lengths 2 and 2)');
+    expect(() => expectSameBytes(Uint8Array.of(1, 9), Uint8Array.of(1, 2), 'frame')).toThrow(
+      'frame: first difference at offset 1 (0x1): 0x09, expected 0x02 (lengths 2 and 2)',
+    );
     expect(() => expectSameBytes(Uint8Array.of(1, 2), Uint8Array.of(1, 2))).not.toThrow();
   });
 });

@@ -33,7 +33,26 @@ export async function startFakeGcsServer(): Promise<RunningFakeGcs> {
   const dir = mkdtempSync(path.join(tmpdir(), 'fake-gcs-'));
   const port = await freePort();
   let output = '';
-  const child = spawn(bin, ['-scheme', 'http', '-host', '127.0.0.1', '-port', String(port), '-public-host', `127.0.0.1:${port}`, '-backend', 'memory', '-data', dir, '-log-level', 'error'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    bin,
+    [
+      '-scheme',
+      'http',
+      '-host',
+      '127.0.0.1',
+      '-port',
+      String(port),
+      '-public-host',
+      `127.0.0.1:${port}`,
+      '-backend',
+      'memory',
+      '-data',
+      dir,
+      '-log-level',
+      'error',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   await waitForPort('fake-gcs-server', port, child, () => output);
@@ -50,7 +69,13 @@ export async function putObject(storage: Storage, bucket: string, key: string, b
 }
 
 /** Uploads every file below `dir` to `bucket` under `prefix` (+ its path relative to `dir`, '/'-separated). */
-export async function uploadFolder(storage: Storage, bucket: string, dir: string, prefix: string, rename: (relative: string) => string = (r) => r): Promise<number> {
+export async function uploadFolder(
+  storage: Storage,
+  bucket: string,
+  dir: string,
+  prefix: string,
+  rename: (relative: string) => string = (r) => r,
+): Promise<number> {
   const files = filesBelow(dir);
   for (const f of files) await putObject(storage, bucket, `${prefix}${rename(f.relative)}`, readFileSync(f.file));
   return files.length;
@@ -66,7 +91,8 @@ export function startGcsFaultProxy(upstreamPort: number): Promise<FaultProxy> {
       const m = /\/b\/[^/?]+\/o\/([^?]+)/.exec(url);
       return m === null ? '' : decodeURIComponent(m[1]!);
     },
-    errorBody: (action) => JSON.stringify({ error: { code: action.status, message: action.message, errors: [{ reason: action.code, message: action.message, domain: 'global' }] } }),
+    errorBody: (action) =>
+      JSON.stringify({ error: { code: action.status, message: action.message, errors: [{ reason: action.code, message: action.message, domain: 'global' }] } }),
     contentType: 'application/json',
   });
 }

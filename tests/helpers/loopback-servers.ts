@@ -73,7 +73,10 @@ export async function stopServer(child: ChildProcess, dir: string): Promise<void
 
 /** Every file below `dir`, sorted, with its path relative to `dir` ('/'-separated). */
 export function filesBelow(dir: string): { file: string; relative: string }[] {
-  const walk = (d: string): string[] => readdirSync(d).sort().flatMap((n) => (statSync(path.join(d, n)).isDirectory() ? walk(path.join(d, n)) : [path.join(d, n)]));
+  const walk = (d: string): string[] =>
+    readdirSync(d)
+      .sort()
+      .flatMap((n) => (statSync(path.join(d, n)).isDirectory() ? walk(path.join(d, n)) : [path.join(d, n)]));
   return walk(dir).map((file) => ({ file, relative: path.relative(dir, file).split(path.sep).join('/') }));
 }
 
@@ -81,10 +84,15 @@ export function filesBelow(dir: string): { file: string; relative: string }[] {
  * Passes `req` on to 127.0.0.1:`upstreamPort` as it came (headers kept, so signatures still hold);
  * `answer` writes the upstream's answer to `res` (by default: as it is).
  */
-export function passOn(req: http.IncomingMessage, res: http.ServerResponse, upstreamPort: number, answer: (up: http.IncomingMessage) => void = (up) => {
-  res.writeHead(up.statusCode ?? 502, up.headers);
-  up.pipe(res);
-}): void {
+export function passOn(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  upstreamPort: number,
+  answer: (up: http.IncomingMessage) => void = (up) => {
+    res.writeHead(up.statusCode ?? 502, up.headers);
+    up.pipe(res);
+  },
+): void {
   const upstream = http.request({ host: '127.0.0.1', port: upstreamPort, method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers }, answer);
   upstream.on('error', () => req.socket.destroy());
   req.pipe(upstream);

@@ -9,7 +9,11 @@ import { readHeapKeyedEntryBatches } from '../../src/core/flink/keyed/read-heap-
 import type { KeyedStreamInput } from '../../src/core/flink/keyed/keyed-stream-types';
 import type { KeyedStateHeader } from '../../src/core/flink/savepoint/inspection-types';
 
-export async function* readCanonicalKeyedEntries(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<StateEntry> {
+export async function* readCanonicalKeyedEntries(
+  input: KeyedStreamInput,
+  header: KeyedStateHeader,
+  options: KeyedReadOptions = {},
+): AsyncGenerator<StateEntry> {
   for await (const run of readCanonicalKeyedEntryRuns(input, header, options)) for (const e of run) yield e;
 }
 

@@ -2,7 +2,16 @@
  * A test's independent full read of a state: every entry of it, decoded, through the core's one scan loop
  * (scanState). No command reads whole states into memory, so this lives with the tests, not in src/.
  */
-import { openSavepoint, scanState, type CancelSignal, type OpenedSavepoint, type SnapshotRegistry, type StateEntry, type StateSample, type ValueMode } from '../../src/core/flink';
+import {
+  openSavepoint,
+  scanState,
+  type CancelSignal,
+  type OpenedSavepoint,
+  type SnapshotRegistry,
+  type StateEntry,
+  type StateSample,
+  type ValueMode,
+} from '../../src/core/flink';
 import type { SavepointFiles } from '../../src/core/io';
 
 export interface ReadStateEntriesOptions {

@@ -24,6 +24,8 @@ export default class ReportSharedSkips implements Reporter {
   onTestRunEnd(modules: readonly TestModule[]): void {
     const { tests, files } = countSharedSkips(modules);
     if (tests === 0) return;
-    process.stdout.write(`\n${tests} test${tests === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} skipped: they read data in ${path.dirname(SHARED_SAVEPOINTS)} (NEEDS_SHARED), which is absent\n`);
+    process.stdout.write(
+      `\n${tests} test${tests === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} skipped: they read data in ${path.dirname(SHARED_SAVEPOINTS)} (NEEDS_SHARED), which is absent\n`,
+    );
   }
 }

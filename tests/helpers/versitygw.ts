@@ -37,7 +37,9 @@ export async function startVersitygw(): Promise<RunningGateway> {
   const dir = mkdtempSync(path.join(tmpdir(), 'versitygw-'));
   const port = await freePort();
   let output = '';
-  const child = spawn(bin, ['--access', ACCESS_KEY, '--secret', SECRET_KEY, '--port', `127.0.0.1:${port}`, 'posix', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bin, ['--access', ACCESS_KEY, '--secret', SECRET_KEY, '--port', `127.0.0.1:${port}`, 'posix', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
   await waitForPort('versitygw', port, child, () => output);
@@ -64,7 +66,13 @@ export async function putObject(client: S3Client, bucket: string, key: string, b
 }
 
 /** Uploads every file below `dir` to `bucket` under `prefix` (+ its path relative to `dir`, '/'-separated). */
-export async function uploadFolder(client: S3Client, bucket: string, dir: string, prefix: string, rename: (relative: string) => string = (r) => r): Promise<number> {
+export async function uploadFolder(
+  client: S3Client,
+  bucket: string,
+  dir: string,
+  prefix: string,
+  rename: (relative: string) => string = (r) => r,
+): Promise<number> {
   const files = filesBelow(dir);
   for (const f of files) await putObject(client, bucket, `${prefix}${rename(f.relative)}`, readFileSync(f.file));
   return files.length;
@@ -77,7 +85,8 @@ export async function uploadFolder(client: S3Client, bucket: string, dir: string
 export function startFaultProxy(upstreamPort: number): Promise<FaultProxy> {
   return startFaultProxyOf(upstreamPort, {
     keyOf: (url) => decodeURIComponent(url.replace(/\?.*$/, '').replace(/^\/[^/]*\/?/, '')),
-    errorBody: (action, key) => `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${action.code}</Code><Message>${action.message}</Message><Key>${key}</Key><RequestId>fault-proxy</RequestId></Error>`,
+    errorBody: (action, key) =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${action.code}</Code><Message>${action.message}</Message><Key>${key}</Key><RequestId>fault-proxy</RequestId></Error>`,
     contentType: 'application/xml',
   });
 }

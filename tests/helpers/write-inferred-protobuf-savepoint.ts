@@ -93,7 +93,9 @@ export function writeInferredSnapshotContent(layout: InferredLayout): Uint8Array
 
 export function writeInferredProtobufSavepoint(dir: string, className: string, layout: InferredLayout): void {
   const content = writeInferredSnapshotContent(layout);
-  const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('v', { raw: className, version: 1, content: (w) => w.bytes(content) })]).finish();
+  const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [
+    valueState('v', { raw: className, version: 1, content: (w) => w.bytes(content) }),
+  ]).finish();
   const block = new ByteWriter().u16(0);
   VALUES.forEach((v, i) => {
     const key = new ByteWriter().u8(0).i64(BigInt(v.key)).u8(0).finish();
@@ -105,4 +107,3 @@ export function writeInferredProtobufSavepoint(dir: string, className: string, l
   const state = new ByteWriter().bytes(header).bytes(block.finish()).finish();
   writeOneKeyedSavepoint(dir, { operatorId: 'b'.repeat(32), maxParallelism: 1, keyGroupOffset: header.length, state });
 }
-

@@ -20,7 +20,8 @@ export const LARGE_ROCKSDB_OPERATOR = '732aacc57f1a1cd4ab51694dd9eed722';
 const SST = '2457a376-14ff-4c20-860f-1590b4d13ca6';
 const MANIFEST = '8e74bc23-f804-4b7f-9569-e9afe27aca59';
 /** the fixture's first event of subtask 0 (key group 0), its protobuf payload without the 4-byte length frame */
-const EVENT = '081712086576656e742d323318032a0274302a02743152120900000000008037401100000000004037c058026208171717171717171772032d2e017a0a08161206706172656e7481010000000000404140a00663';
+const EVENT =
+  '081712086576656e742d323318032a0274302a02743152120900000000008037401100000000004037c058026208171717171717171772032d2e017a0a08161206706172656e7481010000000000404140a00663';
 
 export interface LargeRocksDbOptions {
   entries: number;
@@ -86,7 +87,12 @@ export function writeLargeRocksDbSavepoint(to: string, options: LargeRocksDbOpti
   const fd = openSync(path.join(to, SST), 'w');
   let size: number;
   try {
-    size = writeSstTableTo(entriesOf(options), (chunk) => void writeSync(fd, chunk), { blockEntries: perBlock, restartInterval: 16, compression: options.compression ?? 0, columnFamily: { id: 1, name: 'long-last-event' } });
+    size = writeSstTableTo(entriesOf(options), (chunk) => void writeSync(fd, chunk), {
+      blockEntries: perBlock,
+      restartInterval: 16,
+      compression: options.compression ?? 0,
+      columnFamily: { id: 1, name: 'long-last-event' },
+    });
   } finally {
     closeSync(fd);
   }

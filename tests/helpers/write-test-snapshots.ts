@@ -49,7 +49,12 @@ export function writeTopLevel(w: ByteWriter, s: SnapshotSpec): ByteWriter {
 }
 
 export const simple = (c: string): SnapshotSpec => ({ simple: c });
-export const tuple = (tupleClass: string, ...fields: SnapshotSpec[]): SnapshotSpec => ({ composite: CLS.tuple, outerVersion: 2, outer: (w) => w.utf(tupleClass), nested: fields });
+export const tuple = (tupleClass: string, ...fields: SnapshotSpec[]): SnapshotSpec => ({
+  composite: CLS.tuple,
+  outerVersion: 2,
+  outer: (w) => w.utf(tupleClass),
+  nested: fields,
+});
 export const list = (e: SnapshotSpec): SnapshotSpec => ({ composite: CLS.list, outerVersion: 1, nested: [e] });
 export const map = (k: SnapshotSpec, v: SnapshotSpec): SnapshotSpec => ({ composite: CLS.map, outerVersion: 1, nested: [k, v] });
 export const timer = (k: SnapshotSpec, n: SnapshotSpec): SnapshotSpec => ({ composite: CLS.timer, outerVersion: 2, nested: [k, n] });

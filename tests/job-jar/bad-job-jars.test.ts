@@ -18,7 +18,10 @@ const GENERATED = 'dev/savepointinspector/fixtures/generated/';
 async function compare(jar: string, against: string, root: string, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(['compare', '--job-jar', jar, '--against', against, '--root', root, ...extra], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  const code = await runCli(['compare', '--job-jar', jar, '--against', against, '--root', root, ...extra], {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+  });
   return { code, stdout, stderr };
 }
 
@@ -50,7 +53,11 @@ describe('bad job jars: one exact message each, exit 2', () => {
   });
 
   it('a truncated jar (the thin fixture jar cut after 3,000 bytes)', async () => {
-    const r = await compare(write('cut.jar', new Uint8Array(readFileSync(path.join(JARS, 'thin-4.36.2.jar'))).subarray(0, 3000)), thinSet, 'fixtures.events.Event');
+    const r = await compare(
+      write('cut.jar', new Uint8Array(readFileSync(path.join(JARS, 'thin-4.36.2.jar'))).subarray(0, 3000)),
+      thinSet,
+      'fixtures.events.Event',
+    );
     expect([r.code, r.stdout, r.stderr]).toEqual([
       2,
       '',
@@ -98,7 +105,12 @@ describe('bad job jars: one exact message each, exit 2', () => {
         'com.google.protobuf.TimestampProto, found it in none of the jars read (wkt-thin-4.36.2.jar): pass the jar that holds it with --with ' +
         '(a well-known type: the protobuf-java jar the cluster provides, when the job does not bundle it) — at wkt-thin-4.36.2.jar [job jar]\n',
     ]);
-    const withJar = await compare(path.join(JARS, 'wkt-thin-4.36.2.jar'), path.join(JARS, 'wkt-thin-4.36.2.binpb'), 'fixtures.stamped.Stamped', ['--with', path.join(JARS, 'wkt-shaded-4.36.2.jar'), '--target', '1.x']);
+    const withJar = await compare(path.join(JARS, 'wkt-thin-4.36.2.jar'), path.join(JARS, 'wkt-thin-4.36.2.binpb'), 'fixtures.stamped.Stamped', [
+      '--with',
+      path.join(JARS, 'wkt-shaded-4.36.2.jar'),
+      '--target',
+      '1.x',
+    ]);
     expect([withJar.code, withJar.stderr]).toEqual([0, '']);
   });
 

@@ -30,7 +30,14 @@ interface JsonReport {
   verdict: string;
   inputs: { role: string; name: string }[];
   newSchema: { source: string; cannotSee: string[]; jobJar?: { library?: { line: string }; targetFromJar: boolean; gencodeVersions: string[] } };
-  states: { state: string; verdict: string; ruleSet?: string; firstIncompatibility: { ruleId: string; message: string } | null; findings: { ruleId: string; accepted: boolean; message: string }[]; planningAid?: { verdict: string; findings: { ruleId: string; accepted: boolean; message: string }[] } }[];
+  states: {
+    state: string;
+    verdict: string;
+    ruleSet?: string;
+    firstIncompatibility: { ruleId: string; message: string } | null;
+    findings: { ruleId: string; accepted: boolean; message: string }[];
+    planningAid?: { verdict: string; findings: { ruleId: string; accepted: boolean; message: string }[] };
+  }[];
 }
 
 describe('check --job-jar', () => {
@@ -65,37 +72,59 @@ describe('check --job-jar', () => {
     expect(last1.verdict).toBe('not-restorable');
     expect(last1.firstIncompatibility?.ruleId).toBe('TARGET_CANNOT_READ_SNAPSHOT');
     expect(last1.planningAid?.verdict).toBe('compatible');
-    expect(last1.planningAid?.findings.filter((f) => f.ruleId === 'FIELD_ADDED')).toEqual([{ ruleId: 'FIELD_ADDED', accepted: true, path: 'fixtures.events.Event.note (17)', message: 'Field 17 (note) is added to fixtures.events.Event' }]);
+    expect(last1.planningAid?.findings.filter((f) => f.ruleId === 'FIELD_ADDED')).toEqual([
+      { ruleId: 'FIELD_ADDED', accepted: true, path: 'fixtures.events.Event.note (17)', message: 'Field 17 (note) is added to fixtures.events.Event' },
+    ]);
   });
 
   it('a descriptor-set input says what it cannot see and recommends the jar', async () => {
     const r = await run(['check', SAVEPOINT, '--descriptors', jar('thin-4.36.2.binpb'), '--no-values', '--target', '0.x']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('new schema from a descriptor set, which cannot show an explicit json_name equal to the derived one');
-    expect(r.stdout).toContain('pass the new job\'s jar (--job-jar)');
+    expect(r.stdout).toContain("pass the new job's jar (--job-jar)");
   });
 
   it('usage: --job-jar or --descriptors, not both; --with needs --job-jar', async () => {
     const both = await run(['check', SAVEPOINT, '--job-jar', jar('thin-4.36.2.jar'), '--descriptors', jar('thin-4.36.2.binpb')]);
     expect([both.code, both.stderr.split('\n')[0]]).toEqual([2, 'savepoint-inspector check: give either --job-jar or --descriptors, not both']);
     const neither = await run(['check', SAVEPOINT]);
-    expect([neither.code, neither.stderr.split('\n')[0]]).toEqual([2, 'savepoint-inspector check: --job-jar <new.jar> or --descriptors <new.binpb> is required']);
+    expect([neither.code, neither.stderr.split('\n')[0]]).toEqual([
+      2,
+      'savepoint-inspector check: --job-jar <new.jar> or --descriptors <new.binpb> is required',
+    ]);
     const withOnly = await run(['check', SAVEPOINT, '--descriptors', jar('thin-4.36.2.binpb'), '--with', jar('wkt-shaded-4.36.2.jar')]);
-    expect([withOnly.code, withOnly.stderr.split('\n')[0]]).toEqual([2, "savepoint-inspector check: --with needs --job-jar (it adds jars the job jar's classes need)"]);
+    expect([withOnly.code, withOnly.stderr.split('\n')[0]]).toEqual([
+      2,
+      "savepoint-inspector check: --with needs --job-jar (it adds jars the job jar's classes need)",
+    ]);
   });
 });
 
 describe('compare --job-jar: an explicit json_name removed', () => {
-  const args = ['compare', '--job-jar', jar('thin-4.36.2.jar'), '--against', jar('json-name-4.36.2.jar'), '--root', 'fixtures.events.Event', '--format', 'json'];
+  const args = [
+    'compare',
+    '--job-jar',
+    jar('thin-4.36.2.jar'),
+    '--against',
+    jar('json-name-4.36.2.jar'),
+    '--root',
+    'fixtures.events.Event',
+    '--format',
+    'json',
+  ];
 
   it('is a 0.x rejection and FIELD_JSON_NAME_CHANGED under 1.x, read from the two jars', async () => {
     const exact = await run([...args, '--target', '0.x']);
     expect(exact.code).toBe(1);
     const r0 = JSON.parse(exact.stdout) as JsonReport;
-    expect(r0.inputs.map((i) => [i.role, i.name])).toEqual([['saved-job-jar', 'json-name-4.36.2.jar'], ['job-jar', 'thin-4.36.2.jar']]);
+    expect(r0.inputs.map((i) => [i.role, i.name])).toEqual([
+      ['saved-job-jar', 'json-name-4.36.2.jar'],
+      ['job-jar', 'thin-4.36.2.jar'],
+    ]);
     expect(r0.states[0]!.firstIncompatibility).toEqual({
       ruleId: 'EXACT_SCHEMA_CHANGED',
-      message: 'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): Field 2 (name) of fixtures.events.Event changes json_name from "name" to none',
+      message:
+        'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): Field 2 (name) of fixtures.events.Event changes json_name from "name" to none',
     });
     const directional = await run([...args, '--target', '1.x']);
     expect(directional.code).toBe(1);
@@ -107,18 +136,43 @@ describe('compare --job-jar: an explicit json_name removed', () => {
 
   it('is invisible in the protoc descriptor sets of the same .proto files (byte-identical), and the report says so', async () => {
     expect(readFileSync(jar('thin-4.36.2.binpb'))).toEqual(readFileSync(jar('json-name-4.36.2.binpb')));
-    const r = await run(['compare', jar('thin-4.36.2.binpb'), '--against', jar('json-name-4.36.2.binpb'), '--root', 'fixtures.events.Event', '--format', 'json', '--target', '0.x']);
+    const r = await run([
+      'compare',
+      jar('thin-4.36.2.binpb'),
+      '--against',
+      jar('json-name-4.36.2.binpb'),
+      '--root',
+      'fixtures.events.Event',
+      '--format',
+      'json',
+      '--target',
+      '0.x',
+    ]);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as JsonReport;
     expect(report.newSchema.source).toBe('descriptor-set');
     expect(report.newSchema.cannotSee[0]).toMatch(/^an explicit json_name equal to the derived one/);
     // a jar against the old descriptor set: the old side still cannot show it
-    const mixed = JSON.parse((await run(['compare', '--job-jar', jar('thin-4.36.2.jar'), '--against', jar('json-name-4.36.2.binpb'), '--root', 'fixtures.events.Event', '--format', 'json'])).stdout) as JsonReport;
+    const mixed = JSON.parse(
+      (
+        await run([
+          'compare',
+          '--job-jar',
+          jar('thin-4.36.2.jar'),
+          '--against',
+          jar('json-name-4.36.2.binpb'),
+          '--root',
+          'fixtures.events.Event',
+          '--format',
+          'json',
+        ])
+      ).stdout,
+    ) as JsonReport;
     expect(mixed.newSchema.cannotSee[0]).toMatch(/^\(in the old application's descriptor set\) an explicit json_name/);
   });
 });
 
-describe('compare with two jars: what each side\'s jar tells', () => {
+describe("compare with two jars: what each side's jar tells", () => {
   // the old job: 4.36.2 gencode calling a relocated runtime; the new one: 3.25.9 gencode on com.google.protobuf
   const args = ['compare', '--job-jar', jar('shaded-3.25.9.jar'), '--against', jar('relocated-4.36.2.jar'), '--root', 'fixtures.events.Event'];
   interface JarFacts {
@@ -157,11 +211,25 @@ describe('compare with two jars: what each side\'s jar tells', () => {
       expect(side.messages).toContainEqual({ fullName: 'fixtures.events.Event', javaClass: 'dev.savepointinspector.fixtures.generated.EventMessages$Event' });
     }
     // a descriptor set as --against: no savedSchema
-    const mixed = JSON.parse((await run(['compare', '--job-jar', jar('thin-4.36.2.jar'), '--against', jar('thin-4.36.2.binpb'), '--root', 'fixtures.events.Event', '--format', 'json'])).stdout) as Record<string, unknown>;
+    const mixed = JSON.parse(
+      (
+        await run([
+          'compare',
+          '--job-jar',
+          jar('thin-4.36.2.jar'),
+          '--against',
+          jar('thin-4.36.2.binpb'),
+          '--root',
+          'fixtures.events.Event',
+          '--format',
+          'json',
+        ])
+      ).stdout,
+    ) as Record<string, unknown>;
     expect('savedSchema' in mixed).toBe(false);
   });
 
-  it('text and HTML: the old jar\'s lines, then the new jar\'s', async () => {
+  it("text and HTML: the old jar's lines, then the new jar's", async () => {
     const text = await run(args);
     const lines = text.stdout.split('\n');
     const from = lines.findIndex((l) => l.startsWith('old schema from the job jar'));
@@ -183,7 +251,9 @@ describe('compare with two jars: what each side\'s jar tells', () => {
 
 describe('check --job-jar: the state-mapping heuristic', () => {
   it('finds every saved uid and state name in the fixture job jar (its StateNames constants)', async () => {
-    const r = JSON.parse((await run(['check', SAVEPOINT, '--job-jar', jar('thin-4.36.2.jar'), '--no-values', '--format', 'json'])).stdout) as { newSchema: { jobJar: { stateMapping: { heuristic: boolean; operatorsNotFound: unknown[]; statesNotFound: unknown[]; method: string } } } };
+    const r = JSON.parse((await run(['check', SAVEPOINT, '--job-jar', jar('thin-4.36.2.jar'), '--no-values', '--format', 'json'])).stdout) as {
+      newSchema: { jobJar: { stateMapping: { heuristic: boolean; operatorsNotFound: unknown[]; statesNotFound: unknown[]; method: string } } };
+    };
     const mapping = r.newSchema.jobJar.stateMapping;
     expect(mapping.heuristic).toBe(true);
     expect(mapping.method).toMatch(/^string constants of 1 application class\(es\) of the job jar/);
@@ -221,7 +291,9 @@ describe('check --job-jar: the state-mapping heuristic', () => {
       const lines = r.stdout.split('\n');
       const at = lines.findIndex((l) => l.startsWith('state mapping (heuristic: string constants of 0 application class(es) of the job jar'));
       expect(at).toBeGreaterThan(0);
-      expect(lines[at + 1]).toBe('  no application class of the jar was read, so no mapping was possible: nothing here says whether Flink would drop any state');
+      expect(lines[at + 1]).toBe(
+        '  no application class of the jar was read, so no mapping was possible: nothing here says whether Flink would drop any state',
+      );
       expect(r.stdout).not.toContain('Flink drops it');
     } finally {
       await rm(dir, { recursive: true });

@@ -16,7 +16,7 @@ const source = (name: string) => bytesSource(name, new Uint8Array(readFileSync(p
 const RUNTIME_4 = 'shaded-4.36.2.jar';
 
 describe('protobuf-java 3.25.9 → 4.36.2 and a schema importing descriptor.proto', () => {
-  it('0.x rejects (descriptor.proto is in the root\'s import closure); 1.x accepts (none of it is reached)', async () => {
+  it("0.x rejects (descriptor.proto is in the root's import closure); 1.x accepts (none of it is reached)", async () => {
     const old = await extractJobJarSchema(source('options-thin-3.25.9.jar'), [source('shaded-3.25.9.jar')]);
     const next = await extractJobJarSchema(source('options-thin-4.36.2.jar'), [source(RUNTIME_4)]);
     const descriptor = (s: typeof old) => s.files.find((f) => f.name === 'google/protobuf/descriptor.proto')!;

@@ -90,6 +90,8 @@ describe('the fixture job jars as the schema', () => {
     ]);
     // the well-known file is the one protoc compiled from the same protobuf-java's timestamp.proto
     const protoc = parseDescriptorSet(new Uint8Array(readFileSync(path.join(JARS, 'wkt-thin-4.36.2.binpb'))));
-    expect(normalizeDescriptorSet(parseDescriptorSet(schema.descriptorSet), 'fixtures.stamped.Stamped').fileNames).toEqual(normalizeDescriptorSet(protoc, 'fixtures.stamped.Stamped').fileNames);
+    expect(normalizeDescriptorSet(parseDescriptorSet(schema.descriptorSet), 'fixtures.stamped.Stamped').fileNames).toEqual(
+      normalizeDescriptorSet(protoc, 'fixtures.stamped.Stamped').fileNames,
+    );
   });
 });

@@ -21,7 +21,9 @@ describe('--job-jar for Kryo-held Protobuf', () => {
   it('inspect maps the Kryo-held class to its message', async () => {
     const { code, stdout } = await cli(['inspect', SAVEPOINT, '--headers-only', '--job-jar', JAR]);
     expect(code).toBe(0);
-    expect(stdout).toContain('value     Protobuf fixtures.events.Event via Kryo (chill-protobuf)  (org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializerSnapshot)');
+    expect(stdout).toContain(
+      'value     Protobuf fixtures.events.Event via Kryo (chill-protobuf)  (org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializerSnapshot)',
+    );
   });
 
   it('dump decodes the values', async () => {

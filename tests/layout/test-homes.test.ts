@@ -30,7 +30,9 @@ function listFiles(dir: string): string[] {
 /** The module a test file beside the sources is named after: `x.test.ts` → x, `x-aspect.test.ts` → x, if x is a module of the folder. */
 export function testedModule(testFile: string, siblings: readonly string[]): string | undefined {
   const base = path.basename(testFile, '.test.ts');
-  const modules = new Set(siblings.filter((n) => /\.(ts|tsx|mjs)$/.test(n) && !n.endsWith('.test.ts') && !n.endsWith('.d.ts')).map((n) => n.replace(/\.(ts|tsx|mjs)$/, '')));
+  const modules = new Set(
+    siblings.filter((n) => /\.(ts|tsx|mjs)$/.test(n) && !n.endsWith('.test.ts') && !n.endsWith('.d.ts')).map((n) => n.replace(/\.(ts|tsx|mjs)$/, '')),
+  );
   for (let name = base; name !== ''; name = name.includes('-') ? name.slice(0, name.lastIndexOf('-')) : '') {
     if (modules.has(name)) return name;
   }
@@ -48,7 +50,9 @@ describe('where tests live', () => {
   });
 
   it('no test beside the sources reads ../shared', () => {
-    const readers = besideSources.filter((f) => /shared\/flink-savepoints['/`]|helpers\/shared-savepoints'|NEEDS_SHARED/.test(readFileSync(path.join(ROOT, f), 'utf8')));
+    const readers = besideSources.filter((f) =>
+      /shared\/flink-savepoints['/`]|helpers\/shared-savepoints'|NEEDS_SHARED/.test(readFileSync(path.join(ROOT, f), 'utf8')),
+    );
     expect(readers, 'tests over ../shared live under tests/ (tests/README.md)').toEqual([]);
   });
 
@@ -73,7 +77,9 @@ describe('where tests live', () => {
         .split('\n')
         .some((line) => /\.(skipIf|runIf)\(|\b(describe|it|test)\.skip\(|[{,]\s*skip: /.test(line) && !/tags: \[NEEDS_SHARED_TAG\], skip: /.test(line));
     });
-    expect(skipping, 'require committed data with requireCommitted (tests/helpers/committed-data.ts); skip only ../shared readers, with NEEDS_SHARED').toEqual([]);
+    expect(skipping, 'require committed data with requireCommitted (tests/helpers/committed-data.ts); skip only ../shared readers, with NEEDS_SHARED').toEqual(
+      [],
+    );
     for (const f of TOOL_SKIPS) expect(readFileSync(path.join(ROOT, f), 'utf8'), f).toMatch(/\.skipIf\(/);
   });
 

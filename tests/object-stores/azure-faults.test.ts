@@ -55,16 +55,19 @@ describe('Azure inputs when the store fails', () => {
     await putBlob(azurite.client, CONTAINER, stateBlob, bytes);
   };
 
-  beforeAll(async () => {
-    azurite = await startAzurite();
-    proxy = await startCountingProxy(azurite.port);
-    scratch = mkdtempSync(path.join(tmpdir(), 'azure-faults-'));
-    await azurite.client.getContainerClient(CONTAINER).create();
-    await uploadFolder(azurite.client, CONTAINER, path.join(ROOT, HASHMAP), 'sp/savepoint/');
-    const local = await run(['inspect', HASHMAP, '--format', 'json', '--handles']);
-    const files = [...local.stdout.matchAll(/"path": "([0-9a-f-]{36})",\s*"size": (\d+)/g)].map((m) => ({ name: m[1]!, size: Number(m[2]) }));
-    stateBlob = `sp/savepoint/${files.sort((a, b) => b.size - a.size)[0]!.name}`;
-  }, 5 * 60 * 1000);
+  beforeAll(
+    async () => {
+      azurite = await startAzurite();
+      proxy = await startCountingProxy(azurite.port);
+      scratch = mkdtempSync(path.join(tmpdir(), 'azure-faults-'));
+      await azurite.client.getContainerClient(CONTAINER).create();
+      await uploadFolder(azurite.client, CONTAINER, path.join(ROOT, HASHMAP), 'sp/savepoint/');
+      const local = await run(['inspect', HASHMAP, '--format', 'json', '--handles']);
+      const files = [...local.stdout.matchAll(/"path": "([0-9a-f-]{36})",\s*"size": (\d+)/g)].map((m) => ({ name: m[1]!, size: Number(m[2]) }));
+      stateBlob = `sp/savepoint/${files.sort((a, b) => b.size - a.size)[0]!.name}`;
+    },
+    5 * 60 * 1000,
+  );
 
   beforeEach(() => {
     useEnv({ AZURE_STORAGE_KEY: ACCOUNT_KEY });
@@ -155,20 +158,29 @@ describe('Azure inputs when the store fails', () => {
     expect(fullListings).toBeGreaterThanOrEqual(2);
     expect(r.code, r.stdout + r.stderr).toBe(2);
     const line = errorLine(r.stderr);
-    expect(line).toContain(`expected abfss://${CONTAINER}@${ACCOUNT}.dfs.core.windows.net/${stateBlob} (container ${CONTAINER}, blob ${stateBlob}, account ${ACCOUNT}; ${proxy.endpoint} (AZURE_STORAGE_BLOB_ENDPOINT)) to keep the ETag`);
+    expect(line).toContain(
+      `expected abfss://${CONTAINER}@${ACCOUNT}.dfs.core.windows.net/${stateBlob} (container ${CONTAINER}, blob ${stateBlob}, account ${ACCOUNT}; ${proxy.endpoint} (AZURE_STORAGE_BLOB_ENDPOINT)) to keep the ETag`,
+    );
     expect(line).toContain('it changed between reads (a mixed read is never used)');
   });
 
   it('no credentials: no key, SAS or connection string and DefaultAzureCredential finding none; nothing is sent', async () => {
     // DefaultAzureCredential's environment, workload identity and managed identity find nothing here; the developer tools (az, azd, pwsh) are not on PATH
-    useEnv({ PATH: path.join(scratch, 'empty-path'), IDENTITY_ENDPOINT: 'http://127.0.0.1:9/no-identity', IDENTITY_HEADER: 'none', AZURE_POD_IDENTITY_AUTHORITY_HOST: 'http://127.0.0.1:9' });
+    useEnv({
+      PATH: path.join(scratch, 'empty-path'),
+      IDENTITY_ENDPOINT: 'http://127.0.0.1:9/no-identity',
+      IDENTITY_HEADER: 'none',
+      AZURE_POD_IDENTITY_AUTHORITY_HOST: 'http://127.0.0.1:9',
+    });
     const pathBefore = saved['PATH'];
     proxy.requests.length = 0;
     try {
       const r = await run(['inspect', URL]);
       expect(r.code, r.stderr).toBe(2);
       const line = errorLine(r.stderr);
-      expect(line).toContain(`expected Azure credentials to read ${URL} (container ${CONTAINER}, blob sp/savepoint, account ${ACCOUNT}; ${proxy.endpoint} (AZURE_STORAGE_BLOB_ENDPOINT)), found none: no AZURE_STORAGE_CONNECTION_STRING, AZURE_STORAGE_KEY or AZURE_STORAGE_SAS_TOKEN in the environment, and DefaultAzureCredential`);
+      expect(line).toContain(
+        `expected Azure credentials to read ${URL} (container ${CONTAINER}, blob sp/savepoint, account ${ACCOUNT}; ${proxy.endpoint} (AZURE_STORAGE_BLOB_ENDPOINT)), found none: no AZURE_STORAGE_CONNECTION_STRING, AZURE_STORAGE_KEY or AZURE_STORAGE_SAS_TOKEN in the environment, and DefaultAzureCredential`,
+      );
       expect(proxy.requests).toEqual([]);
     } finally {
       process.env['PATH'] = pathBefore;

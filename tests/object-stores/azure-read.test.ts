@@ -58,31 +58,34 @@ describe('Azure inputs against Azurite', () => {
   };
   const useKey = () => useEnv({ AZURE_STORAGE_BLOB_ENDPOINT: proxy.endpoint, AZURE_STORAGE_KEY: ACCOUNT_KEY });
 
-  beforeAll(async () => {
-    azurite = await startAzurite();
-    // requests go through a pass-through proxy that counts them
-    proxy = await startCountingProxy(azurite.port);
-    await azurite.client.getContainerClient(CONTAINER).create();
-    await uploadFolder(azurite.client, CONTAINER, path.join(ROOT, HASHMAP), 'hashmap/savepoint/');
-    await uploadFolder(azurite.client, CONTAINER, path.join(ROOT, ROCKSDB), 'rocksdb/savepoint-7/');
-    await putBlob(azurite.client, CONTAINER, 'archives/savepoint.zip', readFileSync(path.join(ROOT, ZIP)));
-    // the incremental checkpoint as Flink writes it: <job>/chk-N/ with its own files, <job>/shared/ the files absolute handles name,
-    // and a chk-3 still in progress (no _metadata); locally the same layout (chk-2 and shared/) for the comparison
-    localJob = mkdtempSync(path.join(tmpdir(), 'azure-read-job-'));
-    for (const chk of ['chk-1', 'chk-2']) {
-      const { own, shared } = flinkLayout(chk);
-      for (const n of own) await putBlob(azurite.client, CONTAINER, `ckpt/${JOB_ID}/${chk}/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
-      for (const n of shared) await putBlob(azurite.client, CONTAINER, `ckpt/${JOB_ID}/shared/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
-      mkdirSync(path.join(localJob, JOB_ID, 'shared'), { recursive: true });
-      for (const n of shared) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, 'shared', n));
-      if (chk === 'chk-2') {
-        mkdirSync(path.join(localJob, JOB_ID, chk), { recursive: true });
-        for (const n of own) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, chk, n));
+  beforeAll(
+    async () => {
+      azurite = await startAzurite();
+      // requests go through a pass-through proxy that counts them
+      proxy = await startCountingProxy(azurite.port);
+      await azurite.client.getContainerClient(CONTAINER).create();
+      await uploadFolder(azurite.client, CONTAINER, path.join(ROOT, HASHMAP), 'hashmap/savepoint/');
+      await uploadFolder(azurite.client, CONTAINER, path.join(ROOT, ROCKSDB), 'rocksdb/savepoint-7/');
+      await putBlob(azurite.client, CONTAINER, 'archives/savepoint.zip', readFileSync(path.join(ROOT, ZIP)));
+      // the incremental checkpoint as Flink writes it: <job>/chk-N/ with its own files, <job>/shared/ the files absolute handles name,
+      // and a chk-3 still in progress (no _metadata); locally the same layout (chk-2 and shared/) for the comparison
+      localJob = mkdtempSync(path.join(tmpdir(), 'azure-read-job-'));
+      for (const chk of ['chk-1', 'chk-2']) {
+        const { own, shared } = flinkLayout(chk);
+        for (const n of own) await putBlob(azurite.client, CONTAINER, `ckpt/${JOB_ID}/${chk}/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
+        for (const n of shared) await putBlob(azurite.client, CONTAINER, `ckpt/${JOB_ID}/shared/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
+        mkdirSync(path.join(localJob, JOB_ID, 'shared'), { recursive: true });
+        for (const n of shared) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, 'shared', n));
+        if (chk === 'chk-2') {
+          mkdirSync(path.join(localJob, JOB_ID, chk), { recursive: true });
+          for (const n of own) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, chk, n));
+        }
       }
-    }
-    await putBlob(azurite.client, CONTAINER, `ckpt/${JOB_ID}/chk-3/in-progress`, new Uint8Array([1, 2, 3]));
-    useKey();
-  }, 5 * 60 * 1000);
+      await putBlob(azurite.client, CONTAINER, `ckpt/${JOB_ID}/chk-3/in-progress`, new Uint8Array([1, 2, 3]));
+      useKey();
+    },
+    5 * 60 * 1000,
+  );
 
   afterAll(async () => {
     process.env = saved;
@@ -102,20 +105,24 @@ describe('Azure inputs against Azurite', () => {
     return remote;
   }
 
-  it('inspect (text and JSON), check, stats and dump of a savepoint folder give the local copy\'s stdout', async () => {
+  it("inspect (text and JSON), check, stats and dump of a savepoint folder give the local copy's stdout", async () => {
     const url = `${ABFSS}/hashmap/savepoint`;
     await expectSameAsLocal((i) => ['inspect', i], url, HASHMAP, { code: 0 });
     await expectSameAsLocal((i) => ['inspect', i, '--format', 'json'], url, HASHMAP, { code: 0 });
     await expectSameAsLocal((i) => ['check', i, '--job-jar', THIN_JAR], url, HASHMAP, { code: 0 });
     await expectSameAsLocal((i) => ['check', i, '--job-jar', ADDED_FIELD_JAR, '--format', 'json'], url, HASHMAP, { code: 1 });
     await expectSameAsLocal((i) => ['stats', i, '--workers', '2'], url, HASHMAP, { code: 0 });
-    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as { operators: { id: string; states: { name: string }[] }[] };
+    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as {
+      operators: { id: string; states: { name: string }[] }[];
+    };
     const op = inspected.operators.find((o) => o.states.some((s) => s.name === 'last-event'))!;
     await expectSameAsLocal((i) => ['dump', i, '--operator', op.id, '--state', 'last-event', '--format', 'json', '--limit', '20'], url, HASHMAP, { code: 0 });
   });
 
   it('export writes the same file, byte for byte (JSON Lines and Parquet)', async () => {
-    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as { operators: { id: string; states: { name: string }[] }[] };
+    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as {
+      operators: { id: string; states: { name: string }[] }[];
+    };
     const op = inspected.operators.find((o) => o.states.some((s) => s.name === 'last-event'))!;
     const url = `${WASBS}/hashmap/savepoint/`;
     for (const format of ['jsonl', 'parquet']) {
@@ -148,13 +155,17 @@ describe('Azure inputs against Azurite', () => {
     await expectSameAsLocal((i) => ['stats', i, '--workers', '1'], url, ZIP, { code: 0 });
   });
 
-  it('a job\'s checkpoint directory: the latest completed chk-N is read (said on stderr), its absolute handles from the job\'s shared/', async () => {
+  it("a job's checkpoint directory: the latest completed chk-N is read (said on stderr), its absolute handles from the job's shared/", async () => {
     const url = `${ABFSS}/ckpt/${JOB_ID}/`;
     const local = path.join(localJob, JOB_ID);
     const remote = await expectSameAsLocal((i) => (i === url ? ['inspect', i] : ['inspect', i, '--metadata', 'chk-2']), url, local, { code: 0 });
-    expect(remote.stderr).toContain(`using chk-2, the latest completed checkpoint of ${url} (chk-3 holds no _metadata: not completed); --metadata chk-N reads another`);
+    expect(remote.stderr).toContain(
+      `using chk-2, the latest completed checkpoint of ${url} (chk-3 holds no _metadata: not completed); --metadata chk-N reads another`,
+    );
     expect(remote.stdout).toContain('7 of 7 states decoded fully');
-    await expectSameAsLocal((i) => (i === url ? ['stats', i, '--workers', '2'] : ['stats', i, '--workers', '2', '--metadata', 'chk-2']), url, local, { code: 0 });
+    await expectSameAsLocal((i) => (i === url ? ['stats', i, '--workers', '2'] : ['stats', i, '--workers', '2', '--metadata', 'chk-2']), url, local, {
+      code: 0,
+    });
     const older = await run(['inspect', url, '--metadata', 'chk-1']);
     expect(older.code).toBe(0);
     expect(older.stdout).toContain('checkpoint id 1');
@@ -175,14 +186,18 @@ describe('Azure inputs against Azurite', () => {
     expect(states(mapped)).toEqual(states(plain));
   });
 
-  it('a connection string\'s account key and BlobEndpoint', async () => {
-    useEnv({ AZURE_STORAGE_CONNECTION_STRING: `DefaultEndpointsProtocol=http;AccountName=${ACCOUNT};AccountKey=${ACCOUNT_KEY};BlobEndpoint=${proxy.endpoint};` });
+  it("a connection string's account key and BlobEndpoint", async () => {
+    useEnv({
+      AZURE_STORAGE_CONNECTION_STRING: `DefaultEndpointsProtocol=http;AccountName=${ACCOUNT};AccountKey=${ACCOUNT_KEY};BlobEndpoint=${proxy.endpoint};`,
+    });
     try {
       const r = await run(['inspect', `${ABFSS}/hashmap/savepoint`]);
       const local = await run(['inspect', HASHMAP]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.split(`${ABFSS}/hashmap/savepoint`).join(HASHMAP)).toBe(local.stdout);
-      expect(r.stderr).toContain(`from ${proxy.endpoint} (BlobEndpoint of AZURE_STORAGE_CONNECTION_STRING), credentials from account key of AZURE_STORAGE_CONNECTION_STRING (account ${ACCOUNT})`);
+      expect(r.stderr).toContain(
+        `from ${proxy.endpoint} (BlobEndpoint of AZURE_STORAGE_CONNECTION_STRING), credentials from account key of AZURE_STORAGE_CONNECTION_STRING (account ${ACCOUNT})`,
+      );
     } finally {
       useKey();
     }

@@ -18,7 +18,10 @@ import { expectSameBytes } from '../helpers/expect-same-bytes';
 import { canRunVersitygw, createBucket, putObject, startVersitygw, uploadFolder, type RunningGateway } from '../helpers/versitygw';
 
 const RUN = canRunVersitygw();
-if (!RUN) console.warn('tests/object-stores/companion-s3.test.ts: SKIPPED — no versitygw binary and no `go` to build it (scripts/ensure-versitygw.ts): the companion API over S3 is not tested');
+if (!RUN)
+  console.warn(
+    'tests/object-stores/companion-s3.test.ts: SKIPPED — no versitygw binary and no `go` to build it (scripts/ensure-versitygw.ts): the companion API over S3 is not tested',
+  );
 
 const ROOT = process.cwd();
 const HASHMAP = 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint';
@@ -33,33 +36,36 @@ describe.skipIf(!RUN)('serve: the companion API over versitygw', () => {
   let dir = '';
   const saved = { ...process.env };
 
-  beforeAll(async () => {
-    gw = await startVersitygw();
-    await createBucket(gw.client, BUCKET);
-    await uploadFolder(gw.client, BUCKET, path.join(ROOT, HASHMAP), 'hashmap/savepoint/');
-    // the incremental checkpoint as Flink writes it: <job>/chk-N/ with its own files, <job>/shared/ those absolute handles name
-    for (const chk of ['chk-1', 'chk-2']) {
-      const metadata = readFileSync(path.join(ROOT, INCREMENTAL, chk, '_metadata')).toString('latin1');
-      for (const n of readdirSync(path.join(ROOT, INCREMENTAL, chk))) {
-        const shared = n !== '_metadata' && metadata.includes(`/shared/${n}`);
-        await putObject(gw.client, BUCKET, `ckpt/${JOB_ID}/${shared ? 'shared' : chk}/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
+  beforeAll(
+    async () => {
+      gw = await startVersitygw();
+      await createBucket(gw.client, BUCKET);
+      await uploadFolder(gw.client, BUCKET, path.join(ROOT, HASHMAP), 'hashmap/savepoint/');
+      // the incremental checkpoint as Flink writes it: <job>/chk-N/ with its own files, <job>/shared/ those absolute handles name
+      for (const chk of ['chk-1', 'chk-2']) {
+        const metadata = readFileSync(path.join(ROOT, INCREMENTAL, chk, '_metadata')).toString('latin1');
+        for (const n of readdirSync(path.join(ROOT, INCREMENTAL, chk))) {
+          const shared = n !== '_metadata' && metadata.includes(`/shared/${n}`);
+          await putObject(gw.client, BUCKET, `ckpt/${JOB_ID}/${shared ? 'shared' : chk}/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
+        }
       }
-    }
-    dir = mkdtempSync(path.join(tmpdir(), 'companion-s3-'));
-    mkdirSync(path.join(dir, 'dist'));
-    writeFileSync(path.join(dir, 'dist', 'index.html'), '<!doctype html><title>app</title>');
-    for (const k of Object.keys(process.env)) if (k.startsWith('AWS_')) delete process.env[k];
-    Object.assign(process.env, {
-      AWS_ACCESS_KEY_ID: 'inspector-test-access',
-      AWS_SECRET_ACCESS_KEY: 'inspector-test-secret-key',
-      AWS_ENDPOINT_URL_S3: gw.endpoint,
-      AWS_CONFIG_FILE: path.join(dir, 'no-aws-config'),
-      AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'no-aws-credentials'),
-      AWS_EC2_METADATA_DISABLED: 'true',
-    });
-    // the CLI's own opening of object-store URLs (no openObjectStore given)
-    server = await startAppServer({ appDir: path.join(dir, 'dist'), port: 0, token: TOKEN });
-  }, 40 * 60 * 1000);
+      dir = mkdtempSync(path.join(tmpdir(), 'companion-s3-'));
+      mkdirSync(path.join(dir, 'dist'));
+      writeFileSync(path.join(dir, 'dist', 'index.html'), '<!doctype html><title>app</title>');
+      for (const k of Object.keys(process.env)) if (k.startsWith('AWS_')) delete process.env[k];
+      Object.assign(process.env, {
+        AWS_ACCESS_KEY_ID: 'inspector-test-access',
+        AWS_SECRET_ACCESS_KEY: 'inspector-test-secret-key',
+        AWS_ENDPOINT_URL_S3: gw.endpoint,
+        AWS_CONFIG_FILE: path.join(dir, 'no-aws-config'),
+        AWS_SHARED_CREDENTIALS_FILE: path.join(dir, 'no-aws-credentials'),
+        AWS_EC2_METADATA_DISABLED: 'true',
+      });
+      // the CLI's own opening of object-store URLs (no openObjectStore given)
+      server = await startAppServer({ appDir: path.join(dir, 'dist'), port: 0, token: TOKEN });
+    },
+    40 * 60 * 1000,
+  );
 
   afterAll(async () => {
     process.env = saved;
@@ -68,7 +74,11 @@ describe.skipIf(!RUN)('serve: the companion API over versitygw', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const headers = (): Record<string, string> => ({ origin: `http://127.0.0.1:${server.port}`, authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' });
+  const headers = (): Record<string, string> => ({
+    origin: `http://127.0.0.1:${server.port}`,
+    authorization: `Bearer ${TOKEN}`,
+    'content-type': 'application/json',
+  });
 
   async function open(url: string): Promise<CompanionManifest> {
     const answer = await fetch(`http://127.0.0.1:${server.port}/api/open`, { method: 'POST', headers: headers(), body: JSON.stringify({ url }) });
@@ -77,15 +87,20 @@ describe.skipIf(!RUN)('serve: the companion API over versitygw', () => {
   }
 
   async function read(manifest: CompanionManifest, file: number, offset: number, length: number): Promise<Uint8Array> {
-    const answer = await fetch(`http://127.0.0.1:${server.port}/api/read?open=${manifest.open}&file=${file}&offset=${offset}&length=${length}`, { method: 'POST', headers: headers() });
+    const answer = await fetch(`http://127.0.0.1:${server.port}/api/read?open=${manifest.open}&file=${file}&offset=${offset}&length=${length}`, {
+      method: 'POST',
+      headers: headers(),
+    });
     expect(answer.status).toBe(200);
     return new Uint8Array(await answer.arrayBuffer());
   }
 
-  it('a savepoint folder: its files\' bytes, whole and by range, are the local files\'', async () => {
+  it("a savepoint folder: its files' bytes, whole and by range, are the local files'", async () => {
     const url = `s3://${BUCKET}/hashmap/savepoint`;
     const manifest = await open(url);
-    expect(manifest.notices).toEqual([`reading ${url} from ${gw.endpoint} (AWS_ENDPOINT_URL_S3, path-style), credentials from environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)`]);
+    expect(manifest.notices).toEqual([
+      `reading ${url} from ${gw.endpoint} (AWS_ENDPOINT_URL_S3, path-style), credentials from environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)`,
+    ]);
     expect(manifest.chosen).toBeUndefined();
     const names = readdirSync(path.join(ROOT, HASHMAP)).sort();
     expect(manifest.files.map((n) => manifest.sources[n]!.name).sort()).toEqual(names.map((n) => `savepoint/${n}`));
@@ -98,12 +113,15 @@ describe.skipIf(!RUN)('serve: the companion API over versitygw', () => {
     }
   });
 
-  it('a job\'s checkpoint directory: the latest chk-N, and the shared/ files its absolute handles name', async () => {
+  it("a job's checkpoint directory: the latest chk-N, and the shared/ files its absolute handles name", async () => {
     const url = `s3://${BUCKET}/ckpt/${JOB_ID}/`;
     const manifest = await open(url);
     expect(manifest.notices).toContain(`using chk-2, the latest completed checkpoint of ${url}; --metadata chk-N reads another`);
     expect(manifest.chosen).toBe('chk-2');
-    expectSameBytes(await read(manifest, manifest.metadata, 0, manifest.sources[manifest.metadata]!.size), readFileSync(path.join(ROOT, INCREMENTAL, 'chk-2', '_metadata')));
+    expectSameBytes(
+      await read(manifest, manifest.metadata, 0, manifest.sources[manifest.metadata]!.size),
+      readFileSync(path.join(ROOT, INCREMENTAL, 'chk-2', '_metadata')),
+    );
     expect(manifest.absolute.length).toBeGreaterThan(0);
     for (const [, resolved] of manifest.absolute) {
       if (!('file' in resolved)) throw new Error(`refused: ${resolved.refused}`);

@@ -22,7 +22,10 @@ import { canRunFakeGcsServer, putObject, startFakeGcsServer, startGcsFaultProxy,
 import type { FaultAction, FaultProxy } from '../helpers/loopback-servers';
 
 const RUN = canRunFakeGcsServer();
-if (!RUN) console.warn('tests/object-stores/gcs-faults.test.ts: SKIPPED — no fake-gcs-server binary and no `go` to build it (scripts/ensure-fake-gcs-server.ts): the GCS failure cases are not tested');
+if (!RUN)
+  console.warn(
+    'tests/object-stores/gcs-faults.test.ts: SKIPPED — no fake-gcs-server binary and no `go` to build it (scripts/ensure-fake-gcs-server.ts): the GCS failure cases are not tested',
+  );
 
 const ROOT = process.cwd();
 const HASHMAP = 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint';
@@ -60,16 +63,19 @@ describe.skipIf(!RUN)('gs:// inputs when the store fails', () => {
     await putObject(gcs.storage, BUCKET, stateKey, bytes);
   };
 
-  beforeAll(async () => {
-    gcs = await startFakeGcsServer();
-    proxy = await startGcsFaultProxy(gcs.port);
-    scratch = mkdtempSync(path.join(tmpdir(), 'gcs-faults-'));
-    await gcs.storage.createBucket(BUCKET);
-    await uploadFolder(gcs.storage, BUCKET, path.join(ROOT, HASHMAP), 'sp/savepoint/');
-    const local = await run(['inspect', HASHMAP, '--format', 'json', '--handles']);
-    const files = [...local.stdout.matchAll(/"path": "([0-9a-f-]{36})",\s*"size": (\d+)/g)].map((m) => ({ name: m[1]!, size: Number(m[2]) }));
-    stateKey = `sp/savepoint/${files.sort((a, b) => b.size - a.size)[0]!.name}`;
-  }, 40 * 60 * 1000);
+  beforeAll(
+    async () => {
+      gcs = await startFakeGcsServer();
+      proxy = await startGcsFaultProxy(gcs.port);
+      scratch = mkdtempSync(path.join(tmpdir(), 'gcs-faults-'));
+      await gcs.storage.createBucket(BUCKET);
+      await uploadFolder(gcs.storage, BUCKET, path.join(ROOT, HASHMAP), 'sp/savepoint/');
+      const local = await run(['inspect', HASHMAP, '--format', 'json', '--handles']);
+      const files = [...local.stdout.matchAll(/"path": "([0-9a-f-]{36})",\s*"size": (\d+)/g)].map((m) => ({ name: m[1]!, size: Number(m[2]) }));
+      stateKey = `sp/savepoint/${files.sort((a, b) => b.size - a.size)[0]!.name}`;
+    },
+    40 * 60 * 1000,
+  );
 
   beforeEach(() => {
     process.env['STORAGE_EMULATOR_HOST'] = proxy.endpoint;
@@ -99,7 +105,9 @@ describe.skipIf(!RUN)('gs:// inputs when the store fails', () => {
       const r = await run(['inspect', URL]);
       expect(r.code, r.stderr).toBe(2);
       const line = errorLine(r.stderr);
-      expect(line).toContain(`expected Google credentials to read ${URL} (bucket ${BUCKET}, object sp/savepoint; Google Cloud Storage (https://storage.googleapis.com)), found none usable in Application Default Credentials`);
+      expect(line).toContain(
+        `expected Google credentials to read ${URL} (bucket ${BUCKET}, object sp/savepoint; Google Cloud Storage (https://storage.googleapis.com)), found none usable in Application Default Credentials`,
+      );
       expect(proxy.requests).toEqual([]);
     } finally {
       // key by key: process.env stays the environment object worker threads are started with
@@ -113,10 +121,14 @@ describe.skipIf(!RUN)('gs:// inputs when the store fails', () => {
   it('a missing bucket, object and prefix: exit 2', async () => {
     const bucket = await run(['inspect', 'gs://no-such-bucket/sp/savepoint/']);
     expect(bucket.code).toBe(2);
-    expect(errorLine(bucket.stderr)).toContain(`(bucket no-such-bucket, object sp/savepoint/; ${proxy.endpoint} (STORAGE_EMULATOR_HOST); ${EMULATOR_SOURCE}), found no bucket "no-such-bucket" (404`);
+    expect(errorLine(bucket.stderr)).toContain(
+      `(bucket no-such-bucket, object sp/savepoint/; ${proxy.endpoint} (STORAGE_EMULATOR_HOST); ${EMULATOR_SOURCE}), found no bucket "no-such-bucket" (404`,
+    );
     const object = await run(['inspect', `gs://${BUCKET}/sp/elsewhere/_metadata`]);
     expect(object.code).toBe(2);
-    expect(errorLine(object.stderr)).toContain(`expected gs://${BUCKET}/sp/elsewhere/_metadata (bucket ${BUCKET}, object sp/elsewhere/_metadata; ${proxy.endpoint} (STORAGE_EMULATOR_HOST); ${EMULATOR_SOURCE}), found no such object (404)`);
+    expect(errorLine(object.stderr)).toContain(
+      `expected gs://${BUCKET}/sp/elsewhere/_metadata (bucket ${BUCKET}, object sp/elsewhere/_metadata; ${proxy.endpoint} (STORAGE_EMULATOR_HOST); ${EMULATOR_SOURCE}), found no such object (404)`,
+    );
     const missingInBucket = await run(['inspect', 'gs://no-such-bucket/sp/_metadata']);
     expect(errorLine(missingInBucket.stderr)).toContain('found no bucket "no-such-bucket" (404');
     const prefix = await run(['inspect', `gs://${BUCKET}/nothing-here/`]);
@@ -125,11 +137,17 @@ describe.skipIf(!RUN)('gs:// inputs when the store fails', () => {
   });
 
   it('403 on _metadata: exit 2; on one state file: that state is not read, check exits 1', async () => {
-    const denied = { status: 403, code: 'forbidden', message: 'reader@example.iam.gserviceaccount.com does not have storage.objects.get access to the Google Cloud Storage object.' };
+    const denied = {
+      status: 403,
+      code: 'forbidden',
+      message: 'reader@example.iam.gserviceaccount.com does not have storage.objects.get access to the Google Cloud Storage object.',
+    };
     proxy.setRule(({ method, key, url }) => (method === 'GET' && key === 'sp/savepoint/_metadata' && url.includes('alt=media') ? denied : 'pass'));
     const r = await run(['inspect', URL]);
     expect(r.code).toBe(2);
-    expect(errorLine(r.stderr)).toContain(`expected to read gs://${BUCKET}/sp/savepoint/_metadata (bucket ${BUCKET}, object sp/savepoint/_metadata; ${proxy.endpoint} (STORAGE_EMULATOR_HOST); ${EMULATOR_SOURCE}), found access denied (403`);
+    expect(errorLine(r.stderr)).toContain(
+      `expected to read gs://${BUCKET}/sp/savepoint/_metadata (bucket ${BUCKET}, object sp/savepoint/_metadata; ${proxy.endpoint} (STORAGE_EMULATOR_HOST); ${EMULATOR_SOURCE}), found access denied (403`,
+    );
     expect(errorLine(r.stderr)).toContain('these credentials may not read it');
 
     proxy.setRule(({ method, key, url }) => (method === 'GET' && key === stateKey && url.includes('alt=media') ? denied : 'pass'));
@@ -203,7 +221,9 @@ describe.skipIf(!RUN)('gs:// inputs when the store fails', () => {
     await putObject(gcs.storage, BUCKET, stateKey, original());
     expect(fullListings).toBeGreaterThanOrEqual(2);
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(errorLine(r.stderr)).toContain(`expected gs://${BUCKET}/${stateKey} (bucket ${BUCKET}, object ${stateKey}; ${proxy.endpoint} (STORAGE_EMULATOR_HOST)) to keep the generation`);
+    expect(errorLine(r.stderr)).toContain(
+      `expected gs://${BUCKET}/${stateKey} (bucket ${BUCKET}, object ${stateKey}; ${proxy.endpoint} (STORAGE_EMULATOR_HOST)) to keep the generation`,
+    );
     expect(errorLine(r.stderr)).toContain('it changed between reads (a mixed read is never used)');
   });
 });

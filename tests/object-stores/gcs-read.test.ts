@@ -19,7 +19,10 @@ import { canRunFakeGcsServer, putObject, startFakeGcsServer, startGcsFaultProxy,
 import type { FaultProxy } from '../helpers/loopback-servers';
 
 const RUN = canRunFakeGcsServer();
-if (!RUN) console.warn('tests/object-stores/gcs-read.test.ts: SKIPPED — no fake-gcs-server binary and no `go` to build it (scripts/ensure-fake-gcs-server.ts): the gs:// inputs are not tested');
+if (!RUN)
+  console.warn(
+    'tests/object-stores/gcs-read.test.ts: SKIPPED — no fake-gcs-server binary and no `go` to build it (scripts/ensure-fake-gcs-server.ts): the gs:// inputs are not tested',
+  );
 
 const ROOT = process.cwd();
 const HASHMAP = 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint';
@@ -54,31 +57,34 @@ describe.skipIf(!RUN)('gs:// inputs against fake-gcs-server', () => {
   let localJob: string;
   const saved = { ...process.env };
 
-  beforeAll(async () => {
-    gw = await startFakeGcsServer();
-    // requests go through a pass-through proxy that counts them
-    proxy = await startGcsFaultProxy(gw.port);
-    await gw.storage.createBucket(BUCKET);
-    await uploadFolder(gw.storage, BUCKET, path.join(ROOT, HASHMAP), 'hashmap/savepoint/');
-    await uploadFolder(gw.storage, BUCKET, path.join(ROOT, ROCKSDB), 'rocksdb/savepoint-7/');
-    await putObject(gw.storage, BUCKET, 'archives/savepoint.zip', readFileSync(path.join(ROOT, ZIP)));
-    // the incremental checkpoint as Flink writes it to GCS: <job>/chk-N/ with its own files, <job>/shared/ the files absolute handles name,
-    // and a chk-3 still in progress (no _metadata); locally the same layout (chk-2 and shared/) for the comparison
-    localJob = mkdtempSync(path.join(tmpdir(), 'gcs-read-job-'));
-    for (const chk of ['chk-1', 'chk-2']) {
-      const { own, shared } = flinkLayout(chk);
-      for (const n of own) await putObject(gw.storage, BUCKET, `ckpt/${JOB_ID}/${chk}/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
-      for (const n of shared) await putObject(gw.storage, BUCKET, `ckpt/${JOB_ID}/shared/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
-      mkdirSync(path.join(localJob, JOB_ID, 'shared'), { recursive: true });
-      for (const n of shared) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, 'shared', n));
-      if (chk === 'chk-2') {
-        mkdirSync(path.join(localJob, JOB_ID, chk), { recursive: true });
-        for (const n of own) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, chk, n));
+  beforeAll(
+    async () => {
+      gw = await startFakeGcsServer();
+      // requests go through a pass-through proxy that counts them
+      proxy = await startGcsFaultProxy(gw.port);
+      await gw.storage.createBucket(BUCKET);
+      await uploadFolder(gw.storage, BUCKET, path.join(ROOT, HASHMAP), 'hashmap/savepoint/');
+      await uploadFolder(gw.storage, BUCKET, path.join(ROOT, ROCKSDB), 'rocksdb/savepoint-7/');
+      await putObject(gw.storage, BUCKET, 'archives/savepoint.zip', readFileSync(path.join(ROOT, ZIP)));
+      // the incremental checkpoint as Flink writes it to GCS: <job>/chk-N/ with its own files, <job>/shared/ the files absolute handles name,
+      // and a chk-3 still in progress (no _metadata); locally the same layout (chk-2 and shared/) for the comparison
+      localJob = mkdtempSync(path.join(tmpdir(), 'gcs-read-job-'));
+      for (const chk of ['chk-1', 'chk-2']) {
+        const { own, shared } = flinkLayout(chk);
+        for (const n of own) await putObject(gw.storage, BUCKET, `ckpt/${JOB_ID}/${chk}/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
+        for (const n of shared) await putObject(gw.storage, BUCKET, `ckpt/${JOB_ID}/shared/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
+        mkdirSync(path.join(localJob, JOB_ID, 'shared'), { recursive: true });
+        for (const n of shared) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, 'shared', n));
+        if (chk === 'chk-2') {
+          mkdirSync(path.join(localJob, JOB_ID, chk), { recursive: true });
+          for (const n of own) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, chk, n));
+        }
       }
-    }
-    await putObject(gw.storage, BUCKET, `ckpt/${JOB_ID}/chk-3/in-progress`, new Uint8Array([1, 2, 3]));
-    process.env['STORAGE_EMULATOR_HOST'] = proxy.endpoint;
-  }, 40 * 60 * 1000);
+      await putObject(gw.storage, BUCKET, `ckpt/${JOB_ID}/chk-3/in-progress`, new Uint8Array([1, 2, 3]));
+      process.env['STORAGE_EMULATOR_HOST'] = proxy.endpoint;
+    },
+    40 * 60 * 1000,
+  );
 
   afterAll(async () => {
     process.env = saved;
@@ -96,29 +102,46 @@ describe.skipIf(!RUN)('gs:// inputs against fake-gcs-server', () => {
     expect(stdout).toBe(here.stdout);
     expect(remote.code).toBe(here.code);
     if (extra.code !== undefined) expect(remote.code).toBe(extra.code);
-    expect(remote.stderr).toContain(`reading ${url} from ${proxy.endpoint} (STORAGE_EMULATOR_HOST), credentials from none: STORAGE_EMULATOR_HOST names an emulator (no credentials sent)`);
+    expect(remote.stderr).toContain(
+      `reading ${url} from ${proxy.endpoint} (STORAGE_EMULATOR_HOST), credentials from none: STORAGE_EMULATOR_HOST names an emulator (no credentials sent)`,
+    );
     return remote;
   }
 
-  it('inspect (text and JSON), check, stats and dump of a savepoint folder give the local copy\'s stdout', async () => {
+  it("inspect (text and JSON), check, stats and dump of a savepoint folder give the local copy's stdout", async () => {
     const url = `gs://${BUCKET}/hashmap/savepoint`;
     await expectSameAsLocal((i) => ['inspect', i], url, HASHMAP, { code: 0 });
     await expectSameAsLocal((i) => ['inspect', i, '--format', 'json'], url, HASHMAP, { code: 0 });
     await expectSameAsLocal((i) => ['check', i, '--job-jar', THIN_JAR], url, HASHMAP, { code: 0 });
     await expectSameAsLocal((i) => ['check', i, '--job-jar', ADDED_FIELD_JAR, '--format', 'json'], url, HASHMAP, { code: 1 });
     await expectSameAsLocal((i) => ['stats', i, '--workers', '2'], url, HASHMAP, { code: 0 });
-    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as { operators: { id: string; states: { name: string }[] }[] };
+    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as {
+      operators: { id: string; states: { name: string }[] }[];
+    };
     const op = inspected.operators.find((o) => o.states.some((s) => s.name === 'last-event'))!;
     await expectSameAsLocal((i) => ['dump', i, '--operator', op.id, '--state', 'last-event', '--format', 'json', '--limit', '20'], url, HASHMAP, { code: 0 });
   });
 
   it('export writes the same file, byte for byte (JSON Lines and Parquet)', async () => {
-    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as { operators: { id: string; states: { name: string }[] }[] };
+    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as {
+      operators: { id: string; states: { name: string }[] }[];
+    };
     const op = inspected.operators.find((o) => o.states.some((s) => s.name === 'last-event'))!;
     for (const format of ['jsonl', 'parquet']) {
       const remoteFile = path.join(localJob, `remote.${format}`);
       const localFile = path.join(localJob, `local.${format}`);
-      const remote = await run(['export', `gs://${BUCKET}/hashmap/savepoint/`, '--operator', op.id, '--state', 'last-event', '--format', format, '--output', remoteFile]);
+      const remote = await run([
+        'export',
+        `gs://${BUCKET}/hashmap/savepoint/`,
+        '--operator',
+        op.id,
+        '--state',
+        'last-event',
+        '--format',
+        format,
+        '--output',
+        remoteFile,
+      ]);
       const here = await run(['export', HASHMAP, '--operator', op.id, '--state', 'last-event', '--format', format, '--output', localFile]);
       expect([remote.code, here.code], remote.stderr).toEqual([0, 0]);
       expectSameBytes(readFileSync(remoteFile), readFileSync(localFile));
@@ -139,13 +162,17 @@ describe.skipIf(!RUN)('gs:// inputs against fake-gcs-server', () => {
     await expectSameAsLocal((i) => ['stats', i, '--workers', '1'], url, ZIP, { code: 0 });
   });
 
-  it('a job\'s checkpoint directory: the latest completed chk-N is read (said on stderr), its absolute handles from the job\'s shared/', async () => {
+  it("a job's checkpoint directory: the latest completed chk-N is read (said on stderr), its absolute handles from the job's shared/", async () => {
     const url = `gs://${BUCKET}/ckpt/${JOB_ID}/`;
     const local = path.join(localJob, JOB_ID);
     const remote = await expectSameAsLocal((i) => (i === url ? ['inspect', i] : ['inspect', i, '--metadata', 'chk-2']), url, local, { code: 0 });
-    expect(remote.stderr).toContain(`using chk-2, the latest completed checkpoint of ${url} (chk-3 holds no _metadata: not completed); --metadata chk-N reads another`);
+    expect(remote.stderr).toContain(
+      `using chk-2, the latest completed checkpoint of ${url} (chk-3 holds no _metadata: not completed); --metadata chk-N reads another`,
+    );
     expect(remote.stdout).toContain('7 of 7 states decoded fully');
-    await expectSameAsLocal((i) => (i === url ? ['stats', i, '--workers', '2'] : ['stats', i, '--workers', '2', '--metadata', 'chk-2']), url, local, { code: 0 });
+    await expectSameAsLocal((i) => (i === url ? ['stats', i, '--workers', '2'] : ['stats', i, '--workers', '2', '--metadata', 'chk-2']), url, local, {
+      code: 0,
+    });
     // --metadata picks another checkpoint
     const older = await run(['inspect', url, '--metadata', 'chk-1']);
     expect(older.code).toBe(0);

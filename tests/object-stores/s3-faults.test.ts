@@ -17,10 +17,25 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
-import { ACCESS_KEY, canRunVersitygw, createBucket, putObject, SECRET_KEY, startFaultProxy, startVersitygw, uploadFolder, type FaultAction, type FaultProxy, type RunningGateway } from '../helpers/versitygw';
+import {
+  ACCESS_KEY,
+  canRunVersitygw,
+  createBucket,
+  putObject,
+  SECRET_KEY,
+  startFaultProxy,
+  startVersitygw,
+  uploadFolder,
+  type FaultAction,
+  type FaultProxy,
+  type RunningGateway,
+} from '../helpers/versitygw';
 
 const RUN = canRunVersitygw();
-if (!RUN) console.warn('tests/object-stores/s3-faults.test.ts: SKIPPED — no versitygw binary and no `go` to build it (scripts/ensure-versitygw.ts): the S3 failure cases are not tested');
+if (!RUN)
+  console.warn(
+    'tests/object-stores/s3-faults.test.ts: SKIPPED — no versitygw binary and no `go` to build it (scripts/ensure-versitygw.ts): the S3 failure cases are not tested',
+  );
 
 const ROOT = process.cwd();
 const HASHMAP = 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint';
@@ -62,16 +77,19 @@ describe.skipIf(!RUN)('s3:// inputs when the store fails', () => {
     });
   };
 
-  beforeAll(async () => {
-    gw = await startVersitygw();
-    proxy = await startFaultProxy(gw.port);
-    scratch = mkdtempSync(path.join(tmpdir(), 's3-faults-'));
-    await createBucket(gw.client, BUCKET);
-    await uploadFolder(gw.client, BUCKET, path.join(ROOT, HASHMAP), 'sp/savepoint/');
-    const local = await run(['inspect', HASHMAP, '--format', 'json', '--handles']);
-    const files = [...local.stdout.matchAll(/"path": "([0-9a-f-]{36})",\s*"size": (\d+)/g)].map((m) => ({ name: m[1]!, size: Number(m[2]) }));
-    stateKey = `sp/savepoint/${files.sort((a, b) => b.size - a.size)[0]!.name}`;
-  }, 40 * 60 * 1000);
+  beforeAll(
+    async () => {
+      gw = await startVersitygw();
+      proxy = await startFaultProxy(gw.port);
+      scratch = mkdtempSync(path.join(tmpdir(), 's3-faults-'));
+      await createBucket(gw.client, BUCKET);
+      await uploadFolder(gw.client, BUCKET, path.join(ROOT, HASHMAP), 'sp/savepoint/');
+      const local = await run(['inspect', HASHMAP, '--format', 'json', '--handles']);
+      const files = [...local.stdout.matchAll(/"path": "([0-9a-f-]{36})",\s*"size": (\d+)/g)].map((m) => ({ name: m[1]!, size: Number(m[2]) }));
+      stateKey = `sp/savepoint/${files.sort((a, b) => b.size - a.size)[0]!.name}`;
+    },
+    40 * 60 * 1000,
+  );
 
   beforeEach(() => {
     useEnv({ AWS_ACCESS_KEY_ID: ACCESS_KEY, AWS_SECRET_ACCESS_KEY: SECRET_KEY, AWS_MAX_ATTEMPTS: '3' });
@@ -91,7 +109,9 @@ describe.skipIf(!RUN)('s3:// inputs when the store fails', () => {
     const r = await run(['inspect', URL]);
     expect(r.code).toBe(2);
     const line = errorLine(r.stderr);
-    expect(line).toContain(`expected AWS credentials to read ${URL} (bucket ${BUCKET}, key sp/savepoint; ${proxy.endpoint} (AWS_ENDPOINT_URL_S3, path-style)), found none in the default chain`);
+    expect(line).toContain(
+      `expected AWS credentials to read ${URL} (bucket ${BUCKET}, key sp/savepoint; ${proxy.endpoint} (AWS_ENDPOINT_URL_S3, path-style)), found none in the default chain`,
+    );
     // nothing was sent unsigned
     expect(proxy.requests).toEqual([]);
   });
@@ -110,10 +130,14 @@ describe.skipIf(!RUN)('s3:// inputs when the store fails', () => {
   });
 
   it('403 AccessDenied on _metadata: exit 2', async () => {
-    proxy.setRule(({ method, key }) => (method === 'GET' && key === 'sp/savepoint/_metadata' ? { status: 403, code: 'AccessDenied', message: 'Access Denied' } : 'pass'));
+    proxy.setRule(({ method, key }) =>
+      method === 'GET' && key === 'sp/savepoint/_metadata' ? { status: 403, code: 'AccessDenied', message: 'Access Denied' } : 'pass',
+    );
     const r = await run(['inspect', URL]);
     expect(r.code).toBe(2);
-    expect(errorLine(r.stderr)).toContain(`expected to read s3://${BUCKET}/sp/savepoint/_metadata (bucket ${BUCKET}, key sp/savepoint/_metadata; ${proxy.endpoint} (AWS_ENDPOINT_URL_S3, path-style); ${ENV_SOURCE}), found access denied (403 AccessDenied: Access Denied): these credentials may not read it`);
+    expect(errorLine(r.stderr)).toContain(
+      `expected to read s3://${BUCKET}/sp/savepoint/_metadata (bucket ${BUCKET}, key sp/savepoint/_metadata; ${proxy.endpoint} (AWS_ENDPOINT_URL_S3, path-style); ${ENV_SOURCE}), found access denied (403 AccessDenied: Access Denied): these credentials may not read it`,
+    );
   });
 
   it('403 AccessDenied on one state file: that state is not read, check exits 1', async () => {
@@ -152,11 +176,15 @@ describe.skipIf(!RUN)('s3:// inputs when the store fails', () => {
     expect([once.code, once.stdout]).toEqual([0, clean.stdout]);
     expect(seen.get(stateKey)).toBeGreaterThanOrEqual(3);
 
-    proxy.setRule(({ method, key }) => (method === 'GET' && key === stateKey ? { status: 503, code: 'SlowDown', message: 'Please reduce your request rate.' } : 'pass'));
+    proxy.setRule(({ method, key }) =>
+      method === 'GET' && key === stateKey ? { status: 503, code: 'SlowDown', message: 'Please reduce your request rate.' } : 'pass',
+    );
     const always = await run(['check', URL, '--job-jar', THIN_JAR]);
     expect(always.code).toBe(1);
     expect(always.stdout).toContain('found throttling (503 SlowDown: Please reduce your request rate.) after 3 attempts, retried with backoff and jitter');
-    proxy.setRule(({ method, key }) => (method === 'GET' && key === 'sp/savepoint/_metadata' ? { status: 503, code: 'SlowDown', message: 'Please reduce your request rate.' } : 'pass'));
+    proxy.setRule(({ method, key }) =>
+      method === 'GET' && key === 'sp/savepoint/_metadata' ? { status: 503, code: 'SlowDown', message: 'Please reduce your request rate.' } : 'pass',
+    );
     const metadata = await run(['inspect', URL]);
     expect(metadata.code).toBe(2);
     expect(errorLine(metadata.stderr)).toContain(`(bucket ${BUCKET}, key sp/savepoint/_metadata;`);
@@ -206,7 +234,14 @@ describe.skipIf(!RUN)('s3:// inputs when the store fails', () => {
     let fullListings = 0;
     proxy.setRule(async ({ method, url }): Promise<FaultAction> => {
       // the main thread lists the folder once (besides a 1-key probe and a one-level listing); each worker lists it again: overwrite before the first worker's listing
-      if (method === 'GET' && url.includes('list-type=2') && !url.includes('delimiter=') && !url.includes('max-keys=1&') && !url.endsWith('max-keys=1') && ++fullListings === 2) {
+      if (
+        method === 'GET' &&
+        url.includes('list-type=2') &&
+        !url.includes('delimiter=') &&
+        !url.includes('max-keys=1&') &&
+        !url.endsWith('max-keys=1') &&
+        ++fullListings === 2
+      ) {
         const bytes = new Uint8Array(readFileSync(path.join(ROOT, HASHMAP, path.basename(stateKey))));
         bytes[bytes.length - 1] ^= 0xff;
         await putObject(gw.client, BUCKET, stateKey, bytes);
@@ -217,7 +252,9 @@ describe.skipIf(!RUN)('s3:// inputs when the store fails', () => {
     await putObject(gw.client, BUCKET, stateKey, readFileSync(path.join(ROOT, HASHMAP, path.basename(stateKey))));
     expect(fullListings).toBeGreaterThanOrEqual(2);
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(errorLine(r.stderr)).toContain(`expected s3://${BUCKET}/${stateKey} (bucket ${BUCKET}, key ${stateKey}; ${proxy.endpoint} (AWS_ENDPOINT_URL_S3, path-style)) to keep the ETag`);
+    expect(errorLine(r.stderr)).toContain(
+      `expected s3://${BUCKET}/${stateKey} (bucket ${BUCKET}, key ${stateKey}; ${proxy.endpoint} (AWS_ENDPOINT_URL_S3, path-style)) to keep the ETag`,
+    );
     expect(errorLine(r.stderr)).toContain('it changed between reads (a mixed read is never used)');
   });
 });

@@ -15,10 +15,22 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
 import { expectSameBytes } from '../helpers/expect-same-bytes';
-import { canRunVersitygw, createBucket, putObject, startFaultProxy, startVersitygw, uploadFolder, type FaultProxy, type RunningGateway } from '../helpers/versitygw';
+import {
+  canRunVersitygw,
+  createBucket,
+  putObject,
+  startFaultProxy,
+  startVersitygw,
+  uploadFolder,
+  type FaultProxy,
+  type RunningGateway,
+} from '../helpers/versitygw';
 
 const RUN = canRunVersitygw();
-if (!RUN) console.warn('tests/object-stores/s3-read.test.ts: SKIPPED — no versitygw binary and no `go` to build it (scripts/ensure-versitygw.ts): the s3:// inputs are not tested');
+if (!RUN)
+  console.warn(
+    'tests/object-stores/s3-read.test.ts: SKIPPED — no versitygw binary and no `go` to build it (scripts/ensure-versitygw.ts): the s3:// inputs are not tested',
+  );
 
 const ROOT = process.cwd();
 const HASHMAP = 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint';
@@ -53,40 +65,43 @@ describe.skipIf(!RUN)('s3:// inputs against versitygw', () => {
   let localJob: string;
   const saved = { ...process.env };
 
-  beforeAll(async () => {
-    gw = await startVersitygw();
-    // requests go through a pass-through proxy that counts them
-    proxy = await startFaultProxy(gw.port);
-    await createBucket(gw.client, BUCKET);
-    await uploadFolder(gw.client, BUCKET, path.join(ROOT, HASHMAP), 'hashmap/savepoint/');
-    await uploadFolder(gw.client, BUCKET, path.join(ROOT, ROCKSDB), 'rocksdb/savepoint-7/');
-    await putObject(gw.client, BUCKET, 'archives/savepoint.zip', readFileSync(path.join(ROOT, ZIP)));
-    // the incremental checkpoint as Flink writes it to S3: <job>/chk-N/ with its own files, <job>/shared/ the files absolute handles name,
-    // and a chk-3 still in progress (no _metadata); locally the same layout (chk-2 and shared/) for the comparison
-    localJob = mkdtempSync(path.join(tmpdir(), 's3-read-job-'));
-    for (const chk of ['chk-1', 'chk-2']) {
-      const { own, shared } = flinkLayout(chk);
-      for (const n of own) await putObject(gw.client, BUCKET, `ckpt/${JOB_ID}/${chk}/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
-      for (const n of shared) await putObject(gw.client, BUCKET, `ckpt/${JOB_ID}/shared/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
-      mkdirSync(path.join(localJob, JOB_ID, 'shared'), { recursive: true });
-      for (const n of shared) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, 'shared', n));
-      if (chk === 'chk-2') {
-        mkdirSync(path.join(localJob, JOB_ID, chk), { recursive: true });
-        for (const n of own) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, chk, n));
+  beforeAll(
+    async () => {
+      gw = await startVersitygw();
+      // requests go through a pass-through proxy that counts them
+      proxy = await startFaultProxy(gw.port);
+      await createBucket(gw.client, BUCKET);
+      await uploadFolder(gw.client, BUCKET, path.join(ROOT, HASHMAP), 'hashmap/savepoint/');
+      await uploadFolder(gw.client, BUCKET, path.join(ROOT, ROCKSDB), 'rocksdb/savepoint-7/');
+      await putObject(gw.client, BUCKET, 'archives/savepoint.zip', readFileSync(path.join(ROOT, ZIP)));
+      // the incremental checkpoint as Flink writes it to S3: <job>/chk-N/ with its own files, <job>/shared/ the files absolute handles name,
+      // and a chk-3 still in progress (no _metadata); locally the same layout (chk-2 and shared/) for the comparison
+      localJob = mkdtempSync(path.join(tmpdir(), 's3-read-job-'));
+      for (const chk of ['chk-1', 'chk-2']) {
+        const { own, shared } = flinkLayout(chk);
+        for (const n of own) await putObject(gw.client, BUCKET, `ckpt/${JOB_ID}/${chk}/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
+        for (const n of shared) await putObject(gw.client, BUCKET, `ckpt/${JOB_ID}/shared/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
+        mkdirSync(path.join(localJob, JOB_ID, 'shared'), { recursive: true });
+        for (const n of shared) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, 'shared', n));
+        if (chk === 'chk-2') {
+          mkdirSync(path.join(localJob, JOB_ID, chk), { recursive: true });
+          for (const n of own) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, chk, n));
+        }
       }
-    }
-    await putObject(gw.client, BUCKET, `ckpt/${JOB_ID}/chk-3/in-progress`, new Uint8Array([1, 2, 3]));
-    for (const k of Object.keys(process.env)) if (k.startsWith('AWS_')) delete process.env[k];
-    Object.assign(process.env, {
-      AWS_ACCESS_KEY_ID: 'inspector-test-access',
-      AWS_SECRET_ACCESS_KEY: 'inspector-test-secret-key',
-      AWS_ENDPOINT_URL_S3: proxy.endpoint,
-      // nothing of the machine's own AWS set-up is read, and no instance metadata is asked for
-      AWS_CONFIG_FILE: path.join(localJob, 'no-aws-config'),
-      AWS_SHARED_CREDENTIALS_FILE: path.join(localJob, 'no-aws-credentials'),
-      AWS_EC2_METADATA_DISABLED: 'true',
-    });
-  }, 40 * 60 * 1000);
+      await putObject(gw.client, BUCKET, `ckpt/${JOB_ID}/chk-3/in-progress`, new Uint8Array([1, 2, 3]));
+      for (const k of Object.keys(process.env)) if (k.startsWith('AWS_')) delete process.env[k];
+      Object.assign(process.env, {
+        AWS_ACCESS_KEY_ID: 'inspector-test-access',
+        AWS_SECRET_ACCESS_KEY: 'inspector-test-secret-key',
+        AWS_ENDPOINT_URL_S3: proxy.endpoint,
+        // nothing of the machine's own AWS set-up is read, and no instance metadata is asked for
+        AWS_CONFIG_FILE: path.join(localJob, 'no-aws-config'),
+        AWS_SHARED_CREDENTIALS_FILE: path.join(localJob, 'no-aws-credentials'),
+        AWS_EC2_METADATA_DISABLED: 'true',
+      });
+    },
+    40 * 60 * 1000,
+  );
 
   afterAll(async () => {
     process.env = saved;
@@ -104,29 +119,46 @@ describe.skipIf(!RUN)('s3:// inputs against versitygw', () => {
     expect(stdout).toBe(here.stdout);
     expect(remote.code).toBe(here.code);
     if (extra.code !== undefined) expect(remote.code).toBe(extra.code);
-    expect(remote.stderr).toContain(`reading ${url} from ${proxy.endpoint} (AWS_ENDPOINT_URL_S3, path-style), credentials from environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)`);
+    expect(remote.stderr).toContain(
+      `reading ${url} from ${proxy.endpoint} (AWS_ENDPOINT_URL_S3, path-style), credentials from environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)`,
+    );
     return remote;
   }
 
-  it('inspect (text and JSON), check, stats and dump of a savepoint folder give the local copy\'s stdout', async () => {
+  it("inspect (text and JSON), check, stats and dump of a savepoint folder give the local copy's stdout", async () => {
     const url = `s3://${BUCKET}/hashmap/savepoint`;
     await expectSameAsLocal((i) => ['inspect', i], url, HASHMAP, { code: 0 });
     await expectSameAsLocal((i) => ['inspect', i, '--format', 'json'], url, HASHMAP, { code: 0 });
     await expectSameAsLocal((i) => ['check', i, '--job-jar', THIN_JAR], url, HASHMAP, { code: 0 });
     await expectSameAsLocal((i) => ['check', i, '--job-jar', ADDED_FIELD_JAR, '--format', 'json'], url, HASHMAP, { code: 1 });
     await expectSameAsLocal((i) => ['stats', i, '--workers', '2'], url, HASHMAP, { code: 0 });
-    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as { operators: { id: string; states: { name: string }[] }[] };
+    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as {
+      operators: { id: string; states: { name: string }[] }[];
+    };
     const op = inspected.operators.find((o) => o.states.some((s) => s.name === 'last-event'))!;
     await expectSameAsLocal((i) => ['dump', i, '--operator', op.id, '--state', 'last-event', '--format', 'json', '--limit', '20'], url, HASHMAP, { code: 0 });
   });
 
   it('export writes the same file, byte for byte (JSON Lines and Parquet)', async () => {
-    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as { operators: { id: string; states: { name: string }[] }[] };
+    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as {
+      operators: { id: string; states: { name: string }[] }[];
+    };
     const op = inspected.operators.find((o) => o.states.some((s) => s.name === 'last-event'))!;
     for (const format of ['jsonl', 'parquet']) {
       const remoteFile = path.join(localJob, `remote.${format}`);
       const localFile = path.join(localJob, `local.${format}`);
-      const remote = await run(['export', `s3://${BUCKET}/hashmap/savepoint/`, '--operator', op.id, '--state', 'last-event', '--format', format, '--output', remoteFile]);
+      const remote = await run([
+        'export',
+        `s3://${BUCKET}/hashmap/savepoint/`,
+        '--operator',
+        op.id,
+        '--state',
+        'last-event',
+        '--format',
+        format,
+        '--output',
+        remoteFile,
+      ]);
       const here = await run(['export', HASHMAP, '--operator', op.id, '--state', 'last-event', '--format', format, '--output', localFile]);
       expect([remote.code, here.code], remote.stderr).toEqual([0, 0]);
       expectSameBytes(readFileSync(remoteFile), readFileSync(localFile));
@@ -147,13 +179,17 @@ describe.skipIf(!RUN)('s3:// inputs against versitygw', () => {
     await expectSameAsLocal((i) => ['stats', i, '--workers', '1'], url, ZIP, { code: 0 });
   });
 
-  it('a job\'s checkpoint directory: the latest completed chk-N is read (said on stderr), its absolute handles from the job\'s shared/', async () => {
+  it("a job's checkpoint directory: the latest completed chk-N is read (said on stderr), its absolute handles from the job's shared/", async () => {
     const url = `s3://${BUCKET}/ckpt/${JOB_ID}/`;
     const local = path.join(localJob, JOB_ID);
     const remote = await expectSameAsLocal((i) => (i === url ? ['inspect', i] : ['inspect', i, '--metadata', 'chk-2']), url, local, { code: 0 });
-    expect(remote.stderr).toContain(`using chk-2, the latest completed checkpoint of ${url} (chk-3 holds no _metadata: not completed); --metadata chk-N reads another`);
+    expect(remote.stderr).toContain(
+      `using chk-2, the latest completed checkpoint of ${url} (chk-3 holds no _metadata: not completed); --metadata chk-N reads another`,
+    );
     expect(remote.stdout).toContain('7 of 7 states decoded fully');
-    await expectSameAsLocal((i) => (i === url ? ['stats', i, '--workers', '2'] : ['stats', i, '--workers', '2', '--metadata', 'chk-2']), url, local, { code: 0 });
+    await expectSameAsLocal((i) => (i === url ? ['stats', i, '--workers', '2'] : ['stats', i, '--workers', '2', '--metadata', 'chk-2']), url, local, {
+      code: 0,
+    });
     // --metadata picks another checkpoint
     const older = await run(['inspect', url, '--metadata', 'chk-1']);
     expect(older.code).toBe(0);

@@ -16,10 +16,24 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
-import { canRunWebHdfs, putFile, READER, setPermission, startHdfsFaultProxy, startWebHdfs, uploadFolder, type HdfsFaultAction, type HdfsFaultProxy, type RunningHdfs } from '../helpers/webhdfs';
+import {
+  canRunWebHdfs,
+  putFile,
+  READER,
+  setPermission,
+  startHdfsFaultProxy,
+  startWebHdfs,
+  uploadFolder,
+  type HdfsFaultAction,
+  type HdfsFaultProxy,
+  type RunningHdfs,
+} from '../helpers/webhdfs';
 
 const RUN = canRunWebHdfs();
-if (!RUN) console.warn('tests/object-stores/webhdfs-faults.test.ts: SKIPPED — no java, or no built WebHDFS server and no mvn to build it (scripts/ensure-webhdfs.ts): the WebHDFS failure cases are not tested');
+if (!RUN)
+  console.warn(
+    'tests/object-stores/webhdfs-faults.test.ts: SKIPPED — no java, or no built WebHDFS server and no mvn to build it (scripts/ensure-webhdfs.ts): the WebHDFS failure cases are not tested',
+  );
 
 const ROOT = process.cwd();
 const HASHMAP = 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint';
@@ -48,18 +62,22 @@ describe.skipIf(!RUN)('webhdfs:// inputs when HDFS fails', () => {
   let by: (file: string) => string;
   const saved = { ...process.env };
 
-  beforeAll(async () => {
-    hdfs = await startWebHdfs();
-    proxy = await startHdfsFaultProxy(hdfs.port);
-    base = `webhdfs://${proxy.endpoint.slice('http://'.length)}`;
-    by = (file) => `(path ${file}; WebHDFS ${proxy.endpoint} (the webhdfs:// URL); credentials from HADOOP_USER_NAME (WebHDFS user ${READER}))`;
-    for (const folder of ['ok', 'denied-metadata', 'denied-state', 'changed', 'changed-workers']) await uploadFolder(hdfs.endpoint, path.join(ROOT, HASHMAP), `/${folder}/savepoint/`);
-    const local = await run(['inspect', HASHMAP, '--format', 'json', '--handles']);
-    const files = [...local.stdout.matchAll(/"path": "([0-9a-f-]{36})",\s*"size": (\d+)/g)].map((m) => ({ name: m[1]!, size: Number(m[2]) }));
-    stateName = files.sort((a, b) => b.size - a.size)[0]!.name;
-    await setPermission(hdfs.endpoint, '/denied-metadata/savepoint/_metadata', '000');
-    await setPermission(hdfs.endpoint, `/denied-state/savepoint/${stateName}`, '000');
-  }, 15 * 60 * 1000);
+  beforeAll(
+    async () => {
+      hdfs = await startWebHdfs();
+      proxy = await startHdfsFaultProxy(hdfs.port);
+      base = `webhdfs://${proxy.endpoint.slice('http://'.length)}`;
+      by = (file) => `(path ${file}; WebHDFS ${proxy.endpoint} (the webhdfs:// URL); credentials from HADOOP_USER_NAME (WebHDFS user ${READER}))`;
+      for (const folder of ['ok', 'denied-metadata', 'denied-state', 'changed', 'changed-workers'])
+        await uploadFolder(hdfs.endpoint, path.join(ROOT, HASHMAP), `/${folder}/savepoint/`);
+      const local = await run(['inspect', HASHMAP, '--format', 'json', '--handles']);
+      const files = [...local.stdout.matchAll(/"path": "([0-9a-f-]{36})",\s*"size": (\d+)/g)].map((m) => ({ name: m[1]!, size: Number(m[2]) }));
+      stateName = files.sort((a, b) => b.size - a.size)[0]!.name;
+      await setPermission(hdfs.endpoint, '/denied-metadata/savepoint/_metadata', '000');
+      await setPermission(hdfs.endpoint, `/denied-state/savepoint/${stateName}`, '000');
+    },
+    15 * 60 * 1000,
+  );
 
   beforeEach(() => {
     process.env['HADOOP_USER_NAME'] = READER;
@@ -76,22 +94,30 @@ describe.skipIf(!RUN)('webhdfs:// inputs when HDFS fails', () => {
   it('a missing folder and a missing _metadata: exit 2, 404 FileNotFoundException named', async () => {
     const folder = await run(['inspect', `${base}/nowhere/savepoint`]);
     expect(folder.code).toBe(2);
-    expect(errorLine(folder.stderr)).toContain(`expected a savepoint folder, a _metadata, an archive or a job's checkpoint directory at ${base}/nowhere/savepoint ${by('/nowhere/savepoint')}, found no file with that path or prefix`);
+    expect(errorLine(folder.stderr)).toContain(
+      `expected a savepoint folder, a _metadata, an archive or a job's checkpoint directory at ${base}/nowhere/savepoint ${by('/nowhere/savepoint')}, found no file with that path or prefix`,
+    );
     const metadata = await run(['check', `${base}/ok/nothing-here/_metadata`, '--job-jar', THIN_JAR]);
     expect(metadata.code).toBe(2);
-    expect(errorLine(metadata.stderr)).toContain(`expected ${base}/ok/nothing-here/_metadata ${by('/ok/nothing-here/_metadata')}, found no such file (404 FileNotFoundException)`);
+    expect(errorLine(metadata.stderr)).toContain(
+      `expected ${base}/ok/nothing-here/_metadata ${by('/ok/nothing-here/_metadata')}, found no such file (404 FileNotFoundException)`,
+    );
   });
 
   it('permission denied on _metadata (mode 000, another owner): exit 2, naming the user and where it came from', async () => {
     const r = await run(['inspect', `${base}/denied-metadata/savepoint`]);
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(errorLine(r.stderr)).toContain(`expected to read ${base}/denied-metadata/savepoint/_metadata ${by('/denied-metadata/savepoint/_metadata')}, found permission denied (403 AccessControlException: Permission denied: user=${READER}, access=READ, inode="/denied-metadata/savepoint/_metadata":sp-admin:supergroup:----------): user ${READER} may not read it`);
+    expect(errorLine(r.stderr)).toContain(
+      `expected to read ${base}/denied-metadata/savepoint/_metadata ${by('/denied-metadata/savepoint/_metadata')}, found permission denied (403 AccessControlException: Permission denied: user=${READER}, access=READ, inode="/denied-metadata/savepoint/_metadata":sp-admin:supergroup:----------): user ${READER} may not read it`,
+    );
   });
 
   it('permission denied on one state file: that state is not read, check exits 1', async () => {
     const r = await run(['check', `${base}/denied-state/savepoint`, '--job-jar', THIN_JAR]);
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    expect(r.stdout).toContain(`found permission denied (403 AccessControlException: Permission denied: user=${READER}, access=READ, inode="/denied-state/savepoint/${stateName}"`);
+    expect(r.stdout).toContain(
+      `found permission denied (403 AccessControlException: Permission denied: user=${READER}, access=READ, inode="/denied-state/savepoint/${stateName}"`,
+    );
     // the superuser may read it: the same command as sp-admin reads everything
     process.env['HADOOP_USER_NAME'] = 'sp-admin';
     const admin = await run(['check', `${base}/denied-state/savepoint`, '--job-jar', THIN_JAR]);
@@ -112,7 +138,9 @@ describe.skipIf(!RUN)('webhdfs:// inputs when HDFS fails', () => {
     proxy.setRule((q) => (isState(q) ? 'reset-mid-body' : 'pass'));
     const always = await run(['check', url, '--job-jar', THIN_JAR]);
     expect(always.code, always.stdout + always.stderr).toBe(1);
-    expect(always.stdout).toMatch(/found the connection was (reset \(ECONNRESET\)|closed \(UND_ERR_SOCKET\)|closed \(EPIPE\)|cut mid-body \(fewer bytes than its Content-Length\) \(UND_ERR_RES_CONTENT_LENGTH_MISMATCH\)) after 3 attempts/);
+    expect(always.stdout).toMatch(
+      /found the connection was (reset \(ECONNRESET\)|closed \(UND_ERR_SOCKET\)|closed \(EPIPE\)|cut mid-body \(fewer bytes than its Content-Length\) \(UND_ERR_RES_CONTENT_LENGTH_MISMATCH\)) after 3 attempts/,
+    );
     expect(always.stdout).toContain(`${base}/ok/savepoint/${stateName}`);
   });
 
@@ -131,7 +159,9 @@ describe.skipIf(!RUN)('webhdfs:// inputs when HDFS fails', () => {
     const r = await run(['check', `${base}/changed/savepoint`, '--job-jar', THIN_JAR]);
     expect(overwritten).toBe(true);
     expect(r.code, r.stdout + r.stderr).toBe(1);
-    expect(r.stdout).toContain(`expected to read ${base}/changed/savepoint/${stateName} ${by(`/changed/savepoint/${stateName}`)} as it was when first read (fileId:length:modificationTime `);
+    expect(r.stdout).toContain(
+      `expected to read ${base}/changed/savepoint/${stateName} ${by(`/changed/savepoint/${stateName}`)} as it was when first read (fileId:length:modificationTime `,
+    );
     expect(r.stdout).toContain('found the file changed between reads');
     expect(r.stdout).toContain('(a mixed read is never used)');
   });
@@ -153,7 +183,9 @@ describe.skipIf(!RUN)('webhdfs:// inputs when HDFS fails', () => {
     const r = await run(['stats', url, '--workers', '2', '--format', 'json']);
     expect(listings).toBeGreaterThanOrEqual(3);
     expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(errorLine(r.stderr)).toContain(`expected ${base}/changed-workers/savepoint/${stateName} (path /changed-workers/savepoint/${stateName}; WebHDFS ${proxy.endpoint} (the webhdfs:// URL)) to keep the status (fileId:length:modificationTime) `);
+    expect(errorLine(r.stderr)).toContain(
+      `expected ${base}/changed-workers/savepoint/${stateName} (path /changed-workers/savepoint/${stateName}; WebHDFS ${proxy.endpoint} (the webhdfs:// URL)) to keep the status (fileId:length:modificationTime) `,
+    );
     expect(errorLine(r.stderr)).toContain('it changed between reads (a mixed read is never used)');
   });
 });

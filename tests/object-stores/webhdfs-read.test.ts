@@ -20,7 +20,10 @@ import { expectSameBytes } from '../helpers/expect-same-bytes';
 import { canRunWebHdfs, putFile, READER, startHdfsFaultProxy, startWebHdfs, uploadFolder, type HdfsFaultProxy, type RunningHdfs } from '../helpers/webhdfs';
 
 const RUN = canRunWebHdfs();
-if (!RUN) console.warn('tests/object-stores/webhdfs-read.test.ts: SKIPPED — no java, or no built WebHDFS server and no mvn to build it (scripts/ensure-webhdfs.ts): the hdfs:// and webhdfs:// inputs are not tested');
+if (!RUN)
+  console.warn(
+    'tests/object-stores/webhdfs-read.test.ts: SKIPPED — no java, or no built WebHDFS server and no mvn to build it (scripts/ensure-webhdfs.ts): the hdfs:// and webhdfs:// inputs are not tested',
+  );
 
 const ROOT = process.cwd();
 const HASHMAP = 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint';
@@ -53,29 +56,32 @@ describe.skipIf(!RUN)('hdfs:// and webhdfs:// inputs against MiniDFSCluster', ()
   let base: string;
   const saved = { ...process.env };
 
-  beforeAll(async () => {
-    hdfs = await startWebHdfs();
-    proxy = await startHdfsFaultProxy(hdfs.port);
-    base = `webhdfs://${proxy.endpoint.slice('http://'.length)}`;
-    await uploadFolder(hdfs.endpoint, path.join(ROOT, HASHMAP), '/sp/hashmap/savepoint/');
-    await uploadFolder(hdfs.endpoint, path.join(ROOT, ROCKSDB), '/sp/rocksdb/savepoint-7/');
-    await putFile(hdfs.endpoint, '/archives/savepoint.zip', readFileSync(path.join(ROOT, ZIP)));
-    localJob = mkdtempSync(path.join(tmpdir(), 'webhdfs-read-job-'));
-    for (const chk of ['chk-1', 'chk-2']) {
-      const { own, shared } = flinkLayout(chk);
-      for (const n of own) await putFile(hdfs.endpoint, `/ckpt/${JOB_ID}/${chk}/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
-      for (const n of shared) await putFile(hdfs.endpoint, `/ckpt/${JOB_ID}/shared/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
-      mkdirSync(path.join(localJob, JOB_ID, 'shared'), { recursive: true });
-      for (const n of shared) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, 'shared', n));
-      if (chk === 'chk-2') {
-        mkdirSync(path.join(localJob, JOB_ID, chk), { recursive: true });
-        for (const n of own) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, chk, n));
+  beforeAll(
+    async () => {
+      hdfs = await startWebHdfs();
+      proxy = await startHdfsFaultProxy(hdfs.port);
+      base = `webhdfs://${proxy.endpoint.slice('http://'.length)}`;
+      await uploadFolder(hdfs.endpoint, path.join(ROOT, HASHMAP), '/sp/hashmap/savepoint/');
+      await uploadFolder(hdfs.endpoint, path.join(ROOT, ROCKSDB), '/sp/rocksdb/savepoint-7/');
+      await putFile(hdfs.endpoint, '/archives/savepoint.zip', readFileSync(path.join(ROOT, ZIP)));
+      localJob = mkdtempSync(path.join(tmpdir(), 'webhdfs-read-job-'));
+      for (const chk of ['chk-1', 'chk-2']) {
+        const { own, shared } = flinkLayout(chk);
+        for (const n of own) await putFile(hdfs.endpoint, `/ckpt/${JOB_ID}/${chk}/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
+        for (const n of shared) await putFile(hdfs.endpoint, `/ckpt/${JOB_ID}/shared/${n}`, readFileSync(path.join(ROOT, INCREMENTAL, chk, n)));
+        mkdirSync(path.join(localJob, JOB_ID, 'shared'), { recursive: true });
+        for (const n of shared) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, 'shared', n));
+        if (chk === 'chk-2') {
+          mkdirSync(path.join(localJob, JOB_ID, chk), { recursive: true });
+          for (const n of own) cpSync(path.join(ROOT, INCREMENTAL, chk, n), path.join(localJob, JOB_ID, chk, n));
+        }
       }
-    }
-    await putFile(hdfs.endpoint, `/ckpt/${JOB_ID}/chk-3/in-progress`, new Uint8Array([1, 2, 3]));
-    process.env['HADOOP_USER_NAME'] = READER;
-    delete process.env['SAVEPOINT_INSPECTOR_WEBHDFS_ENDPOINT'];
-  }, 15 * 60 * 1000);
+      await putFile(hdfs.endpoint, `/ckpt/${JOB_ID}/chk-3/in-progress`, new Uint8Array([1, 2, 3]));
+      process.env['HADOOP_USER_NAME'] = READER;
+      delete process.env['SAVEPOINT_INSPECTOR_WEBHDFS_ENDPOINT'];
+    },
+    15 * 60 * 1000,
+  );
 
   afterAll(async () => {
     process.env = saved;
@@ -90,7 +96,9 @@ describe.skipIf(!RUN)('hdfs:// and webhdfs:// inputs against MiniDFSCluster', ()
     expect(remote.stdout.split(url).join(local)).toBe(here.stdout);
     expect(remote.code, remote.stderr).toBe(here.code);
     if (extra.code !== undefined) expect(remote.code).toBe(extra.code);
-    expect(remote.stderr).toContain(`reading ${url} from WebHDFS ${proxy.endpoint} (the webhdfs:// URL), credentials from HADOOP_USER_NAME (WebHDFS user ${READER})`);
+    expect(remote.stderr).toContain(
+      `reading ${url} from WebHDFS ${proxy.endpoint} (the webhdfs:// URL), credentials from HADOOP_USER_NAME (WebHDFS user ${READER})`,
+    );
     return remote;
   }
 
@@ -101,13 +109,17 @@ describe.skipIf(!RUN)('hdfs:// and webhdfs:// inputs against MiniDFSCluster', ()
     await expectSameAsLocal((i) => ['check', i, '--job-jar', THIN_JAR], url, HASHMAP, { code: 0 });
     await expectSameAsLocal((i) => ['check', i, '--job-jar', ADDED_FIELD_JAR, '--format', 'json'], url, HASHMAP, { code: 1 });
     await expectSameAsLocal((i) => ['stats', i, '--workers', '2'], url, HASHMAP, { code: 0 });
-    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as { operators: { id: string; states: { name: string }[] }[] };
+    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as {
+      operators: { id: string; states: { name: string }[] }[];
+    };
     const op = inspected.operators.find((o) => o.states.some((s) => s.name === 'last-event'))!;
     await expectSameAsLocal((i) => ['dump', i, '--operator', op.id, '--state', 'last-event', '--format', 'json', '--limit', '20'], url, HASHMAP, { code: 0 });
   });
 
   it('export writes the same file, byte for byte (JSON Lines and Parquet)', async () => {
-    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as { operators: { id: string; states: { name: string }[] }[] };
+    const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as {
+      operators: { id: string; states: { name: string }[] }[];
+    };
     const op = inspected.operators.find((o) => o.states.some((s) => s.name === 'last-event'))!;
     const url = `${base}/sp/hashmap/savepoint/`;
     for (const format of ['jsonl', 'parquet']) {
@@ -130,7 +142,9 @@ describe.skipIf(!RUN)('hdfs:// and webhdfs:// inputs against MiniDFSCluster', ()
       const remote = await run(['inspect', url]);
       const here = await run(['inspect', ROCKSDB]);
       expect([remote.code, remote.stdout.split(url).join(ROCKSDB)]).toEqual([0, here.stdout]);
-      expect(remote.stderr).toContain(`reading ${url} from WebHDFS ${proxy.endpoint} (SAVEPOINT_INSPECTOR_WEBHDFS_ENDPOINT), credentials from HADOOP_USER_NAME (WebHDFS user ${READER})`);
+      expect(remote.stderr).toContain(
+        `reading ${url} from WebHDFS ${proxy.endpoint} (SAVEPOINT_INSPECTOR_WEBHDFS_ENDPOINT), credentials from HADOOP_USER_NAME (WebHDFS user ${READER})`,
+      );
     } finally {
       delete process.env['SAVEPOINT_INSPECTOR_WEBHDFS_ENDPOINT'];
     }
@@ -146,9 +160,13 @@ describe.skipIf(!RUN)('hdfs:// and webhdfs:// inputs against MiniDFSCluster', ()
     const url = `${base}/ckpt/${JOB_ID}/`;
     const local = path.join(localJob, JOB_ID);
     const remote = await expectSameAsLocal((i) => (i === url ? ['inspect', i] : ['inspect', i, '--metadata', 'chk-2']), url, local, { code: 0 });
-    expect(remote.stderr).toContain(`using chk-2, the latest completed checkpoint of ${url} (chk-3 holds no _metadata: not completed); --metadata chk-N reads another`);
+    expect(remote.stderr).toContain(
+      `using chk-2, the latest completed checkpoint of ${url} (chk-3 holds no _metadata: not completed); --metadata chk-N reads another`,
+    );
     expect(remote.stdout).toContain('7 of 7 states decoded fully');
-    await expectSameAsLocal((i) => (i === url ? ['stats', i, '--workers', '2'] : ['stats', i, '--workers', '2', '--metadata', 'chk-2']), url, local, { code: 0 });
+    await expectSameAsLocal((i) => (i === url ? ['stats', i, '--workers', '2'] : ['stats', i, '--workers', '2', '--metadata', 'chk-2']), url, local, {
+      code: 0,
+    });
     const older = await run(['inspect', url, '--metadata', 'chk-1']);
     expect(older.code).toBe(0);
     expect(older.stdout).toContain('checkpoint id 1');

@@ -6,13 +6,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readCheckpointMetadata } from '../../src/core/flink/metadata/read-checkpoint-metadata';
-import type { ChannelStateHandle, KeyedStateHandle, OperatorState, OperatorStateHandle, StreamHandle, SubtaskState } from '../../src/core/flink/metadata/metadata-types';
+import type {
+  ChannelStateHandle,
+  KeyedStateHandle,
+  OperatorState,
+  OperatorStateHandle,
+  StreamHandle,
+  SubtaskState,
+} from '../../src/core/flink/metadata/metadata-types';
 import { writeCheckpointMetadata } from '../../src/core/flink/metadata/write-checkpoint-metadata';
 
 const TRAILER_CHECKPOINT = Uint8Array.from(
   // a minimal Java serialization stream: a CheckpointProperties object whose checkpointType is null
-  ('aced0005737200386f72672e6170616368652e666c696e6b2e72756e74696d652e636865636b706f696e742e436865636b706f696e7450726f706572746965730000000000000002020001' +
-    '4c000e636865636b706f696e74547970657400124c6a6176612f6c616e672f4f626a6563743b787070')
+  (
+    'aced0005737200386f72672e6170616368652e666c696e6b2e72756e74696d652e636865636b706f696e742e436865636b706f696e7450726f706572746965730000000000000002020001' +
+    '4c000e636865636b706f696e74547970657400124c6a6176612f6c616e672f4f626a6563743b787070'
+  )
     .match(/../g)!
     .map((b) => parseInt(b, 16)),
 );
@@ -26,7 +35,14 @@ const leafStream: fc.Arbitrary<StreamHandle> = fc.oneof(
   fc.uint8Array({ maxLength: 8 }).chain((data) => text.map((name): StreamHandle => ({ kind: 'inline', name, size: data.length, offset: 0, data }))),
   fc.record({ kind: fc.constant('file' as const), path: text, size }),
   fc.record({ kind: fc.constant('relative-file' as const), relativePath: text, size }),
-  fc.record({ kind: fc.constant('segment-file' as const), physicalPath: text, logicalFileId: text, start: nonNegative, size: nonNegative, scope: fc.constantFrom('EXCLUSIVE' as const, 'SHARED' as const) }),
+  fc.record({
+    kind: fc.constant('segment-file' as const),
+    physicalPath: text,
+    logicalFileId: text,
+    start: nonNegative,
+    size: nonNegative,
+    scope: fc.constantFrom('EXCLUSIVE' as const, 'SHARED' as const),
+  }),
   fc.constant<StreamHandle>({ kind: 'empty-segment' }),
 );
 const range = fc.tuple(fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 6 })).map(([start, n]) => ({ start, end: start + n - 1 }));
@@ -38,7 +54,14 @@ const ownOffsets = (n: number) => fc.array(nonNegative, { minLength: n, maxLengt
 const streamHandle: fc.Arbitrary<StreamHandle | null> = fc.oneof(
   fc.constant(null),
   leafStream,
-  range.chain((r) => fc.record({ kind: fc.constant('legacy-key-groups' as const), range: fc.constant(r), offsets: ownOffsets(r.end - r.start + 1), delegate: fc.option(leafStream, { nil: null }) })),
+  range.chain((r) =>
+    fc.record({
+      kind: fc.constant('legacy-key-groups' as const),
+      range: fc.constant(r),
+      offsets: ownOffsets(r.end - r.start + 1),
+      delegate: fc.option(leafStream, { nil: null }),
+    }),
+  ),
 );
 const fileList = fc.array(fc.record({ localPath: text, handle: streamHandle }), { maxLength: 3 });
 
@@ -80,7 +103,13 @@ const fileChangelog: fc.Arbitrary<KeyedStateHandle> = fc.constantFrom(10 as cons
   }),
 );
 const backendChangelog: fc.Arbitrary<KeyedStateHandle> = fc
-  .tuple(fc.constantFrom(8 as const, 14 as const), fc.array(fc.oneof(keyGroupsHandle, incrementalHandle), { maxLength: 2 }), fc.array(fileChangelog, { maxLength: 2 }), big, big)
+  .tuple(
+    fc.constantFrom(8 as const, 14 as const),
+    fc.array(fc.oneof(keyGroupsHandle, incrementalHandle), { maxLength: 2 }),
+    fc.array(fileChangelog, { maxLength: 2 }),
+    big,
+    big,
+  )
   .chain(([code, materialized, rest, materializationId, checkpointId]) =>
     fc.record({
       kind: fc.constant('changelog' as const),
@@ -104,7 +133,14 @@ const operatorHandle: fc.Arbitrary<OperatorStateHandle | null> = fc.oneof(
     code: fc.constant(4 as const),
     // offsets distinct across the states of the handle (state j, element k: index 3j + k)
     states: fc
-      .array(fc.record({ name: text, mode: fc.constantFrom('SPLIT_DISTRIBUTE' as const, 'UNION' as const, 'BROADCAST' as const), offsets: fc.array(nonNegative, { maxLength: 3 }) }), { maxLength: 3 })
+      .array(
+        fc.record({
+          name: text,
+          mode: fc.constantFrom('SPLIT_DISTRIBUTE' as const, 'UNION' as const, 'BROADCAST' as const),
+          offsets: fc.array(nonNegative, { maxLength: 3 }),
+        }),
+        { maxLength: 3 },
+      )
       .map((states) => states.map((e, j) => ({ ...e, offsets: e.offsets.map((o, k) => o * 16 + 3 * j + k) }))),
     delegate: streamHandle,
   }),
@@ -112,7 +148,10 @@ const operatorHandle: fc.Arbitrary<OperatorStateHandle | null> = fc.oneof(
     kind: fc.constant('operator' as const),
     code: fc.constant(17 as const),
     states: fc.constant<OperatorStateHandle['states']>([]),
-    delegate: fc.oneof(leafStream.filter((h) => h.kind === 'segment-file'), fc.constant<StreamHandle>({ kind: 'empty-segment' })),
+    delegate: fc.oneof(
+      leafStream.filter((h) => h.kind === 'segment-file'),
+      fc.constant<StreamHandle>({ kind: 'empty-segment' }),
+    ),
     taskOwnedDirectory: text,
     sharedDirectory: text,
     emptyPlaceholder: fc.boolean(),
@@ -120,16 +159,46 @@ const operatorHandle: fc.Arbitrary<OperatorStateHandle | null> = fc.oneof(
 );
 
 function channelHandle(version: number, input: boolean): fc.Arbitrary<ChannelStateHandle> {
-  const v1 = fc.record({ kind: fc.constant(input ? ('input-channel' as const) : ('result-subpartition' as const)), subtaskIndex: fc.nat(9), info: fc.tuple(fc.nat(9), fc.nat(9)), offsets: fc.array(nonNegative, { maxLength: 2 }), stateSize: big, delegate: streamHandle });
+  const v1 = fc.record({
+    kind: fc.constant(input ? ('input-channel' as const) : ('result-subpartition' as const)),
+    subtaskIndex: fc.nat(9),
+    info: fc.tuple(fc.nat(9), fc.nat(9)),
+    offsets: fc.array(nonNegative, { maxLength: 2 }),
+    stateSize: big,
+    delegate: streamHandle,
+  });
   if (version < 6) return v1;
-  const merged = fc.record({ kind: fc.constant(input ? ('merged-input-channel' as const) : ('merged-result-subpartition' as const)), subtaskIndex: fc.nat(9), stateSize: big, delegate: streamHandle, serializedOffsetsLength: fc.nat(4) });
+  const merged = fc.record({
+    kind: fc.constant(input ? ('merged-input-channel' as const) : ('merged-result-subpartition' as const)),
+    subtaskIndex: fc.nat(9),
+    stateSize: big,
+    delegate: streamHandle,
+    serializedOffsetsLength: fc.nat(4),
+  });
   return fc.oneof(v1, merged);
 }
 
 function subtaskState(version: number, index: number): fc.Arbitrary<SubtaskState> {
-  const finished: SubtaskState = { index, finished: true, managedOperatorState: null, rawOperatorState: null, managedKeyedState: null, rawKeyedState: null, inputChannelStateCount: 0, resultSubpartitionStateCount: 0 };
+  const finished: SubtaskState = {
+    index,
+    finished: true,
+    managedOperatorState: null,
+    rawOperatorState: null,
+    managedKeyedState: null,
+    rawKeyedState: null,
+    inputChannelStateCount: 0,
+    resultSubpartitionStateCount: 0,
+  };
   const running = fc
-    .record({ mo: operatorHandle, ro: operatorHandle, mk: keyedHandle, rk: keyedHandle, inputs: fc.array(channelHandle(version, true), { maxLength: 1 }), outputs: fc.array(channelHandle(version, false), { maxLength: 1 }), ref: fc.option(big, { nil: undefined }) })
+    .record({
+      mo: operatorHandle,
+      ro: operatorHandle,
+      mk: keyedHandle,
+      rk: keyedHandle,
+      inputs: fc.array(channelHandle(version, true), { maxLength: 1 }),
+      outputs: fc.array(channelHandle(version, false), { maxLength: 1 }),
+      ref: fc.option(big, { nil: undefined }),
+    })
     .map(({ mo, ro, mk, rk, inputs, outputs, ref }): SubtaskState => ({
       index,
       finished: false,
@@ -148,7 +217,18 @@ function subtaskState(version: number, index: number): fc.Arbitrary<SubtaskState
 
 function operatorState(version: number): fc.Arbitrary<OperatorState> {
   return fc
-    .record({ id: fc.uint8Array({ minLength: 16, maxLength: 16 }), parallelism: fc.integer({ min: 1, max: 4 }), extra: fc.nat(200), name: text, uid: text, finished: fc.boolean(), coordinator: fc.option(leafStream.filter((h) => h.kind === 'inline'), { nil: null }) })
+    .record({
+      id: fc.uint8Array({ minLength: 16, maxLength: 16 }),
+      parallelism: fc.integer({ min: 1, max: 4 }),
+      extra: fc.nat(200),
+      name: text,
+      uid: text,
+      finished: fc.boolean(),
+      coordinator: fc.option(
+        leafStream.filter((h) => h.kind === 'inline'),
+        { nil: null },
+      ),
+    })
     .chain(({ id, parallelism, extra, name, uid, finished, coordinator }) =>
       fc.subarray([...Array(parallelism).keys()]).chain((indexes) =>
         fc.tuple(...indexes.map((i) => subtaskState(version, i))).map((subtasks): OperatorState => {
@@ -186,14 +266,18 @@ describe('writeCheckpointMetadata → readCheckpointMetadata', () => {
   for (const version of [3, 4, 5, 6, 7]) {
     it(`round-trips random V${version} models`, () => {
       fc.assert(
-        fc.property(fc.array(operatorState(version), { maxLength: 3 }), big.filter((b) => b >= 0n), (operators, checkpointId) => {
-          const bytes = writeCheckpointMetadata({ version, checkpointId, operators, ...(version >= 4 ? { trailer: TRAILER_CHECKPOINT } : {}) });
-          const m = readCheckpointMetadata(bytes);
-          expect(m.version).toBe(version);
-          expect(m.checkpointId).toBe(checkpointId);
-          expect(normalize(m.operators)).toEqual(normalize(operators));
-          if (version >= 4) expect(m.properties?.warning).toBe('checkpoint properties without a checkpointType object (found null)');
-        }),
+        fc.property(
+          fc.array(operatorState(version), { maxLength: 3 }),
+          big.filter((b) => b >= 0n),
+          (operators, checkpointId) => {
+            const bytes = writeCheckpointMetadata({ version, checkpointId, operators, ...(version >= 4 ? { trailer: TRAILER_CHECKPOINT } : {}) });
+            const m = readCheckpointMetadata(bytes);
+            expect(m.version).toBe(version);
+            expect(m.checkpointId).toBe(checkpointId);
+            expect(normalize(m.operators)).toEqual(normalize(operators));
+            if (version >= 4) expect(m.properties?.warning).toBe('checkpoint properties without a checkpointType object (found null)');
+          },
+        ),
         { numRuns: 150, seed: 4242 + version },
       );
     });

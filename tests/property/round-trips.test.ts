@@ -19,7 +19,14 @@ const SEED = 20_260_429;
 const run = (p: fc.IProperty<unknown> | fc.IAsyncProperty<unknown>, numRuns = 300) => fc.assert(p as fc.IProperty<unknown>, { seed: SEED, numRuns });
 
 /** Any JS string, including lone surrogates and U+0000 (both special in modified UTF-8). */
-const anyString = fc.string({ unit: fc.oneof(fc.constant('\u0000'), fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), fc.string({ unit: 'binary', maxLength: 1 })), maxLength: 200 });
+const anyString = fc.string({
+  unit: fc.oneof(
+    fc.constant('\u0000'),
+    fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)),
+    fc.string({ unit: 'binary', maxLength: 1 }),
+  ),
+  maxLength: 200,
+});
 
 describe('Java DataOutput primitives', () => {
   it('i8/i16/u16/i32/u32/i64/f32/f64/bool read back exactly, in order', () => {
@@ -35,10 +42,30 @@ describe('Java DataOutput primitives', () => {
         fc.double({ noNaN: true }),
         fc.boolean(),
         (i8, i16, u16, i32, u32, i64, f32, f64, b) => {
-          const bytes = new ByteWriter().u8(i8 & 0xff).i16(i16).u16(u16).i32(i32).u32(u32).i64(i64).f32(f32).f64(f64).bool(b).finish();
+          const bytes = new ByteWriter()
+            .u8(i8 & 0xff)
+            .i16(i16)
+            .u16(u16)
+            .i32(i32)
+            .u32(u32)
+            .i64(i64)
+            .f32(f32)
+            .f64(f64)
+            .bool(b)
+            .finish();
           expect(bytes.length).toBe(1 + 2 + 2 + 4 + 4 + 8 + 4 + 8 + 1);
           const r = new ByteReader(bytes);
-          expect([r.readI8(), r.readI16(), r.readU16(), r.readI32(), r.readU32(), r.readI64(), r.readF32(), r.readF64(), r.readBool()]).toEqual([i8, i16, u16, i32, u32, i64, f32, f64, b]);
+          expect([r.readI8(), r.readI16(), r.readU16(), r.readI32(), r.readU32(), r.readI64(), r.readF32(), r.readF64(), r.readBool()]).toEqual([
+            i8,
+            i16,
+            u16,
+            i32,
+            u32,
+            i64,
+            f32,
+            f64,
+            b,
+          ]);
           expect(r.atEnd).toBe(true);
         },
       ),
@@ -100,7 +127,13 @@ function descriptorSet(pkg: string, root: string, fields: { name: string; number
     FileDescriptorSetSchema,
     create(FileDescriptorSetSchema, {
       file: [
-        { name: `${pkg}/root.proto`, package: pkg, syntax: 'proto3', dependency: [`${pkg}/kinds.proto`], messageType: [{ name: root, field: fields.map((f) => ({ name: f.name, number: f.number, label: 1, type: f.string ? 9 : 5, jsonName: f.name })) }] },
+        {
+          name: `${pkg}/root.proto`,
+          package: pkg,
+          syntax: 'proto3',
+          dependency: [`${pkg}/kinds.proto`],
+          messageType: [{ name: root, field: fields.map((f) => ({ name: f.name, number: f.number, label: 1, type: f.string ? 9 : 5, jsonName: f.name })) }],
+        },
         { name: `${pkg}/kinds.proto`, package: pkg, syntax: 'proto3', enumType: [{ name: 'Kind', value: [{ name: 'KIND_UNSPECIFIED', number: 0 }] }] },
       ],
     }),
@@ -111,10 +144,12 @@ const ident = fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/);
 const schemaArb = fc.record({
   pkg: ident,
   root: ident.map((s) => `M${s}`),
-  fields: fc.uniqueArray(fc.record({ name: ident, number: fc.integer({ min: 1, max: 18_999 }), string: fc.boolean() }), { selector: (f) => f.number, maxLength: 12 }).map((fs) => {
-    const names = new Set<string>();
-    return fs.filter((f) => !names.has(f.name) && names.add(f.name));
-  }),
+  fields: fc
+    .uniqueArray(fc.record({ name: ident, number: fc.integer({ min: 1, max: 18_999 }), string: fc.boolean() }), { selector: (f) => f.number, maxLength: 12 })
+    .map((fs) => {
+      const names = new Set<string>();
+      return fs.filter((f) => !names.has(f.name) && names.add(f.name));
+    }),
 });
 
 describe('Protobuf serializer snapshot', () => {
@@ -136,7 +171,11 @@ describe('Protobuf serializer snapshot', () => {
           const r = new ByteReader(w.finish(), { file: 'snap' });
           const content = getProtobufSnapshotContent(readNestedSerializerSnapshot(r, registry))!;
           expect(r.atEnd).toBe(true);
-          expect([content.javaClass, content.rootFullName, content.settings]).toEqual([javaClass, rootFullName, { deterministic, maxMessageSize, recursionLimit }]);
+          expect([content.javaClass, content.rootFullName, content.settings]).toEqual([
+            javaClass,
+            rootFullName,
+            { deterministic, maxMessageSize, recursionLimit },
+          ]);
           expect(content.descriptorBytes).toEqual(normalizeSnapshotDescriptors(set, rootFullName));
           expect(content.schema.root.fields.map((f) => f.number).sort((a, b) => a - b)).toEqual(schema.fields.map((f) => f.number).sort((a, b) => a - b));
         },

@@ -17,7 +17,12 @@ import { createSnapshotRegistry } from '../../src/core/flink';
 import { readKeyedStateHeader } from '../../src/core/flink/headers/read-keyed-state-header';
 import { ByteReader, ByteWriter } from '../../src/core/io';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
-import { INFERRED_SAVED_SET, writeInferredProtobufSavepoint, writeInferredSnapshotContent, type InferredLayout } from '../helpers/write-inferred-protobuf-savepoint';
+import {
+  INFERRED_SAVED_SET,
+  writeInferredProtobufSavepoint,
+  writeInferredSnapshotContent,
+  type InferredLayout,
+} from '../helpers/write-inferred-protobuf-savepoint';
 import { CLS, list, simple, valueState, writeKeyedHeader } from '../helpers/write-test-snapshots';
 
 const OPERATOR = 'b'.repeat(32);
@@ -45,7 +50,13 @@ interface InspectedJson {
       valueSerializer: string;
       valueType: string;
       valueSerializerStatus: string;
-      protobuf: { javaClass: string | null; settings: unknown; inferred?: { read: { what: string; offset: number; length: number; encoding?: string }[]; notRead: string[] } }[] | null;
+      protobuf:
+        | {
+            javaClass: string | null;
+            settings: unknown;
+            inferred?: { read: { what: string; offset: number; length: number; encoding?: string }[]; notRead: string[] };
+          }[]
+        | null;
     }[];
     warnings: string[];
   }[];
@@ -66,7 +77,15 @@ beforeAll(async () => {
             package: 'p',
             syntax: 'proto3',
             options: { javaPackage: 'p', javaOuterClassname: 'V' },
-            messageType: [{ name: 'Val', field: [{ name: 'n', number: 1, label: 1, type: 9, jsonName: 'n' }, { name: 's', number: 2, label: 1, type: 9, jsonName: 's' }] }],
+            messageType: [
+              {
+                name: 'Val',
+                field: [
+                  { name: 'n', number: 1, label: 1, type: 9, jsonName: 'n' },
+                  { name: 's', number: 2, label: 1, type: 9, jsonName: 's' },
+                ],
+              },
+            ],
           },
         ],
       }),
@@ -85,7 +104,11 @@ describe('a snapshot class not yet seen, read by structure', () => {
     expect(code).toBe(0);
     const doc = JSON.parse(stdout) as InspectedJson;
     const state = doc.operators[0]!.states[0]!;
-    expect([state.valueSerializer, state.valueSerializerStatus, state.valueType]).toEqual([V1_CLASS, 'known', 'Protobuf p.Val (inferred from unknown ProtobufSerializerSnapshot)']);
+    expect([state.valueSerializer, state.valueSerializerStatus, state.valueType]).toEqual([
+      V1_CLASS,
+      'known',
+      'Protobuf p.Val (inferred from unknown ProtobufSerializerSnapshot)',
+    ]);
     expect([state.protobuf![0]!.javaClass, state.protobuf![0]!.settings]).toEqual(['p.V$Val', null]);
     const inferred = state.protobuf![0]!.inferred!;
     // the envelope (proxy version 4 + class name 2+59 + version 4) ends at 69 after the state header's prefix
@@ -104,9 +127,13 @@ describe('a snapshot class not yet seen, read by structure', () => {
       'the value framing: assumed to be the 0.1.0 one (4-byte big-endian length + payload); a value that does not fit it is shown as bytes',
     ]);
     expect(state.status).toBe('ok');
-    expect(doc.operators[0]!.warnings).toEqual([`state v: unknown serializer snapshot ${V1_CLASS} v1 read by structure (inferred, not exact: see the snapshot's inferred details)`]);
+    expect(doc.operators[0]!.warnings).toEqual([
+      `state v: unknown serializer snapshot ${V1_CLASS} v1 read by structure (inferred, not exact: see the snapshot's inferred details)`,
+    ]);
     const text = await cli(['inspect', sp]);
-    expect(text.stdout).toContain('protobuf (INFERRED by structure: a modified-UTF-8 root name and a length-prefixed descriptor set in the bytes of unknown snapshot class io.github.flink.gcp.protobuf.v1.ProtobufSerializerSnapshot v1; not exact)');
+    expect(text.stdout).toContain(
+      'protobuf (INFERRED by structure: a modified-UTF-8 root name and a length-prefixed descriptor set in the bytes of unknown snapshot class io.github.flink.gcp.protobuf.v1.ProtobufSerializerSnapshot v1; not exact)',
+    );
   });
 
   it('its values decode with the 0.1.0 framing, each labelled inferred', async () => {
@@ -123,9 +150,30 @@ describe('a snapshot class not yet seen, read by structure', () => {
   it('check: the directional rules run on the schema found; compatible is inferred and still exits 1, the limit rules not checked', async () => {
     const sp = await savepoint('v010-check', V1_CLASS, { kind: 'v010' });
     // a lower maxMessageSize would be MAX_MESSAGE_SIZE_DECREASED against a read snapshot: here the settings were not read
-    const { code, stdout } = await cli(['check', sp, '--descriptors', path.join(dir, 'same.binpb'), '--target', '1.x', '--max-message-size', '1024', '--format', 'json']);
+    const { code, stdout } = await cli([
+      'check',
+      sp,
+      '--descriptors',
+      path.join(dir, 'same.binpb'),
+      '--target',
+      '1.x',
+      '--max-message-size',
+      '1024',
+      '--format',
+      'json',
+    ]);
     expect(code).toBe(1);
-    const report = JSON.parse(stdout) as { verdict: string; summary: Record<string, number>; states: { verdict: string; ruleSet: string; findings: { ruleId: string }[]; inferred?: { notChecked: string[]; read: unknown[] }; valuesScanned?: number }[] };
+    const report = JSON.parse(stdout) as {
+      verdict: string;
+      summary: Record<string, number>;
+      states: {
+        verdict: string;
+        ruleSet: string;
+        findings: { ruleId: string }[];
+        inferred?: { notChecked: string[]; read: unknown[] };
+        valuesScanned?: number;
+      }[];
+    };
     expect(report.summary).toMatchObject({ protobufStates: 1, compatible: 1, inferred: 1 });
     const state = report.states[0]!;
     expect([state.verdict, state.ruleSet, state.valuesScanned]).toEqual(['compatible', 'directional', 2]);
@@ -165,7 +213,9 @@ describe('a snapshot class not yet seen, read by structure', () => {
       ['descriptor set (1 file, 65 bytes)', 'length as varint'],
     ]);
     const set = inferred.read[2]!;
-    expect(inferred.notRead.at(-1)).toBe(`9 bytes at offset ${set.offset + set.length} (after the recognised structure, before the header goes on) not read: their meaning is not known`);
+    expect(inferred.notRead.at(-1)).toBe(
+      `9 bytes at offset ${set.offset + set.length} (after the recognised structure, before the header goes on) not read: their meaning is not known`,
+    );
     const dump = await cli(['dump', sp, '--operator', OPERATOR, '--state', 'v']);
     expect(dump.stdout).toContain('value: {"n":"42","s":"hi"}');
   });
@@ -179,7 +229,9 @@ describe('a snapshot class not yet seen, read by structure', () => {
     expect(doc.operators[0]!.states[0]!.protobuf![0]!.javaClass).toBeNull();
     const { code, stdout } = await cli(['check', sp, '--descriptors', path.join(dir, 'same.binpb'), '--target', '1.x', '--format', 'json']);
     expect(code).toBe(1);
-    const state = (JSON.parse(stdout) as { states: { verdict: string; savedJavaClass?: string; findings: { ruleId: string }[]; inferred: { notChecked: string[] } }[] }).states[0]!;
+    const state = (
+      JSON.parse(stdout) as { states: { verdict: string; savedJavaClass?: string; findings: { ruleId: string }[]; inferred: { notChecked: string[] } }[] }
+    ).states[0]!;
     expect([state.verdict, state.savedJavaClass]).toEqual(['compatible', undefined]);
     expect(state.inferred.notChecked).toContain('the Java class: none was found, so the state is taken as a DynamicMessage one (type kind dynamic)');
   });
@@ -188,7 +240,12 @@ describe('a snapshot class not yet seen, read by structure', () => {
     const sp = await savepoint('fake', 'com.example.FakeSnapshot', { kind: 'fake-set' });
     const doc = JSON.parse((await cli(['inspect', sp, '--format', 'json'])).stdout) as InspectedJson;
     const state = doc.operators[0]!.states[0]!;
-    expect([state.status, state.valueSerializer, state.valueSerializerStatus, state.protobuf]).toEqual(['unknown', 'com.example.FakeSnapshot', 'unknown', null]);
+    expect([state.status, state.valueSerializer, state.valueSerializerStatus, state.protobuf]).toEqual([
+      'unknown',
+      'com.example.FakeSnapshot',
+      'unknown',
+      null,
+    ]);
     const dump = await cli(['dump', sp, '--operator', OPERATOR, '--state', 'v']);
     expect(dump.stdout).toContain('value: opaque(6 bytes: unknown serializer snapshot com.example.FakeSnapshot v1)');
   });
@@ -197,11 +254,19 @@ describe('a snapshot class not yet seen, read by structure', () => {
     const registry = createSnapshotRegistry();
     registerProtobufSnapshotReaders(registry);
     const content = writeInferredSnapshotContent({ kind: 'v010' });
-    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [valueState('events', list({ raw: V1_CLASS, version: 1, content: (w) => w.bytes(content) }), simple(CLS.voidNs), 'LIST')]).finish();
+    const header = writeKeyedHeader(new ByteWriter(), simple(CLS.long), [
+      valueState('events', list({ raw: V1_CLASS, version: 1, content: (w) => w.bytes(content) }), simple(CLS.voidNs), 'LIST'),
+    ]).finish();
     const h = readKeyedStateHeader(new ByteReader(header, { file: 's' }), registry, { fence: header.length });
     const value = h.states[0]!.serializers.VALUE_SERIALIZER!;
-    expect([value.className, value.status, value.typeLabel]).toEqual([CLS.list, 'known', 'List<Protobuf p.Val (inferred from unknown ProtobufSerializerSnapshot)>']);
+    expect([value.className, value.status, value.typeLabel]).toEqual([
+      CLS.list,
+      'known',
+      'List<Protobuf p.Val (inferred from unknown ProtobufSerializerSnapshot)>',
+    ]);
     expect(value.nested[0]!.details?.['inferred']).toBeDefined();
-    expect(h.warnings).toEqual([`state events: unknown serializer snapshot ${V1_CLASS} v1 read by structure (inferred, not exact: see the snapshot's inferred details)`]);
+    expect(h.warnings).toEqual([
+      `state events: unknown serializer snapshot ${V1_CLASS} v1 read by structure (inferred, not exact: see the snapshot's inferred details)`,
+    ]);
   });
 });

@@ -17,7 +17,10 @@ let dir = '';
 async function dump(descriptors: string): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(['dump', SAVEPOINT, '--operator', 'kryo-keyed', '--state', 'last-event', '--limit', '1', '--descriptors', descriptors], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  const code = await runCli(['dump', SAVEPOINT, '--operator', 'kryo-keyed', '--state', 'last-event', '--limit', '1', '--descriptors', descriptors], {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+  });
   return { code, stdout, stderr };
 }
 
@@ -59,6 +62,8 @@ describe('Kryo-held Protobuf with a wrong schema', () => {
   it('a set without the Java class: the values stay opaque, the class named', async () => {
     const { code, stdout } = await dump(path.join(dir, 'other-class.binpb'));
     expect(code).toBe(0);
-    expect(stdout).toContain('opaque(53 bytes: value serializer Protobuf dev.savepointinspector.fixtures.generated.EventMessages$Event via Kryo (chill-protobuf); other-class.binpb has no message of this Java class');
+    expect(stdout).toContain(
+      'opaque(53 bytes: value serializer Protobuf dev.savepointinspector.fixtures.generated.EventMessages$Event via Kryo (chill-protobuf); other-class.binpb has no message of this Java class',
+    );
   });
 });

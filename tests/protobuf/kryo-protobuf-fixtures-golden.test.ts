@@ -18,19 +18,44 @@ const ROOT = path.resolve('fixtures/kryo-savepoints');
 const SCHEMA = path.join(ROOT, 'events.binpb');
 const EVENT_CLASS = 'dev.savepointinspector.fixtures.generated.EventMessages$Event';
 
-interface ValueJson { json: unknown; unknownFields: unknown[]; payloadSize: number }
-interface EntryJson { key: number; keyGroup: number; subtask: number; userKey?: string; value?: string; values?: string[]; pojo?: { count: number; event: string; label: string } }
-interface StateJson { name: string; kind: string; entries?: EntryJson[]; partitions?: { subtask: number; values: string[] }[] }
-interface Manifest { case: string; kryo: { registration: string }; operators: { uid: string; states: StateJson[] }[]; values: Record<string, ValueJson> }
+interface ValueJson {
+  json: unknown;
+  unknownFields: unknown[];
+  payloadSize: number;
+}
+interface EntryJson {
+  key: number;
+  keyGroup: number;
+  subtask: number;
+  userKey?: string;
+  value?: string;
+  values?: string[];
+  pojo?: { count: number; event: string; label: string };
+}
+interface StateJson {
+  name: string;
+  kind: string;
+  entries?: EntryJson[];
+  partitions?: { subtask: number; values: string[] }[];
+}
+interface Manifest {
+  case: string;
+  kryo: { registration: string };
+  operators: { uid: string; states: StateJson[] }[];
+  values: Record<string, ValueJson>;
+}
 
 function listCases(): { label: string; dir: string; manifest: Manifest }[] {
   if (!existsSync(ROOT)) return [];
   const out = [];
-  for (const line of readdirSync(ROOT).filter((d) => d.startsWith('flink-')).sort()) {
+  for (const line of readdirSync(ROOT)
+    .filter((d) => d.startsWith('flink-'))
+    .sort()) {
     for (const backend of readdirSync(path.join(ROOT, line)).sort()) {
       for (const name of readdirSync(path.join(ROOT, line, backend)).sort()) {
         const dir = path.join(ROOT, line, backend, name);
-        if (existsSync(path.join(dir, 'manifest.json'))) out.push({ label: `${line}/${backend}/${name}`, dir, manifest: JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest });
+        if (existsSync(path.join(dir, 'manifest.json')))
+          out.push({ label: `${line}/${backend}/${name}`, dir, manifest: JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest });
       }
     }
   }
@@ -78,7 +103,8 @@ describe('Kryo-held Protobuf fixtures', () => {
             expect(fields).toEqual(['count', 'event', 'label']);
           }
           got.push(...messagesOf(e.value));
-          if (e.key && e.key.kind === 'int') keys.push({ key: e.key.value, subtask: e.subtask, keyGroup: e.keyGroup, ...(e.userKey?.kind === 'string' ? { userKey: e.userKey.value } : {}) });
+          if (e.key && e.key.kind === 'int')
+            keys.push({ key: e.key.value, subtask: e.subtask, keyGroup: e.keyGroup, ...(e.userKey?.kind === 'string' ? { userKey: e.userKey.value } : {}) });
         }
         let want: { json: unknown; unknown: number; size: number }[];
         if (state.partitions) {
@@ -87,7 +113,12 @@ describe('Kryo-held Protobuf fixtures', () => {
           const entries = state.entries!;
           want = entries.flatMap((e) => (e.values ?? [e.pojo ? e.pojo.event : e.value!]).map((id) => expected(c.manifest, id)));
           const sortKey = (k: unknown) => JSON.stringify(k);
-          const wantKeys = entries.map((e) => ({ key: e.key, subtask: e.subtask, keyGroup: e.keyGroup, ...(e.userKey !== undefined ? { userKey: e.userKey } : {}) }));
+          const wantKeys = entries.map((e) => ({
+            key: e.key,
+            subtask: e.subtask,
+            keyGroup: e.keyGroup,
+            ...(e.userKey !== undefined ? { userKey: e.userKey } : {}),
+          }));
           expect(keys.map(sortKey).sort(), state.name).toEqual(wantKeys.map(sortKey).sort());
         }
         const canon = (xs: typeof got) => xs.map((x) => JSON.stringify(x)).sort();
@@ -111,13 +142,24 @@ describe('Kryo-held Protobuf fixtures', () => {
       expect(first.registeredClass).toBe(EVENT_CLASS);
       if (registration === 'config-default') {
         expect(first.kind).toBe('UNSPECIFIED');
-        expect(kryo.defaultSerializerClasses).toEqual([{ forClass: 'com.google.protobuf.Message', serializerClass: 'com.twitter.chill.protobuf.ProtobufSerializer' }]);
+        expect(kryo.defaultSerializerClasses).toEqual([
+          { forClass: 'com.google.protobuf.Message', serializerClass: 'com.twitter.chill.protobuf.ProtobufSerializer' },
+        ]);
       } else {
-        expect(first).toEqual({ name: EVENT_CLASS, registeredClass: EVENT_CLASS, kind: 'CLASS', serializerClass: 'com.twitter.chill.protobuf.ProtobufSerializer' });
+        expect(first).toEqual({
+          name: EVENT_CLASS,
+          registeredClass: EVENT_CLASS,
+          kind: 'CLASS',
+          serializerClass: 'com.twitter.chill.protobuf.ProtobufSerializer',
+        });
         expect(kryo.defaultSerializerClasses).toEqual([]);
       }
       if (registration === 'api-registered') {
-        expect(kryo.registrations[1]).toEqual({ name: 'dev.savepointinspector.fixtures.generated.EventMessages$Rule', registeredClass: 'dev.savepointinspector.fixtures.generated.EventMessages$Rule', kind: 'UNSPECIFIED' });
+        expect(kryo.registrations[1]).toEqual({
+          name: 'dev.savepointinspector.fixtures.generated.EventMessages$Rule',
+          registeredClass: 'dev.savepointinspector.fixtures.generated.EventMessages$Rule',
+          kind: 'UNSPECIFIED',
+        });
       }
       expect(kryo.defaultSerializers).toEqual([]);
       const holder = op.states.find((s) => s.name === 'event-holder')!.valueSerializer!;
@@ -135,7 +177,14 @@ describe('inspect on Kryo-held Protobuf', () => {
   };
 
   it('lists each Kryo snapshot of a state in the JSON document, the POJO field one included', async () => {
-    const { code, stdout } = await run(['inspect', path.join(ROOT, 'flink-2.3/hashmap/kryo-registered/savepoint'), '--format', 'json', '--descriptors', SCHEMA]);
+    const { code, stdout } = await run([
+      'inspect',
+      path.join(ROOT, 'flink-2.3/hashmap/kryo-registered/savepoint'),
+      '--format',
+      'json',
+      '--descriptors',
+      SCHEMA,
+    ]);
     expect(code).toBe(0);
     const doc = JSON.parse(stdout) as { operators: { states: { name: string; valueType: string; kryo: unknown }[] }[] };
     const states = doc.operators.flatMap((o) => o.states);
@@ -146,12 +195,23 @@ describe('inspect on Kryo-held Protobuf', () => {
         typeClass: EVENT_CLASS,
         registrations: [
           { name: EVENT_CLASS, registeredClass: EVENT_CLASS, kind: 'CLASS', serializerClass: 'com.twitter.chill.protobuf.ProtobufSerializer' },
-          { name: 'dev.savepointinspector.fixtures.generated.EventMessages$Rule', registeredClass: 'dev.savepointinspector.fixtures.generated.EventMessages$Rule', kind: 'UNSPECIFIED', serializerClass: null },
+          {
+            name: 'dev.savepointinspector.fixtures.generated.EventMessages$Rule',
+            registeredClass: 'dev.savepointinspector.fixtures.generated.EventMessages$Rule',
+            kind: 'UNSPECIFIED',
+            serializerClass: null,
+          },
           expect.objectContaining({ kind: 'CLASS' }),
         ],
         defaultSerializers: [],
         defaultSerializerClasses: [],
-        protobuf: { kind: 'chill', how: `${EVENT_CLASS} registered with com.twitter.chill.protobuf.ProtobufSerializer (CLASS)`, serializerClass: 'com.twitter.chill.protobuf.ProtobufSerializer', messageType: 'fixtures.events.Event', decodable: true },
+        protobuf: {
+          kind: 'chill',
+          how: `${EVENT_CLASS} registered with com.twitter.chill.protobuf.ProtobufSerializer (CLASS)`,
+          serializerClass: 'com.twitter.chill.protobuf.ProtobufSerializer',
+          messageType: 'fixtures.events.Event',
+          decodable: true,
+        },
       },
     ]);
     expect(states.find((s) => s.name === 'last-event')!.valueType).toBe('Protobuf fixtures.events.Event via Kryo (chill-protobuf)');
@@ -166,23 +226,32 @@ describe('inspect on Kryo-held Protobuf', () => {
 });
 
 describe('stats and frame scans of Kryo-held Protobuf', () => {
-  it('frames a value whose class Kryo wrote by name with that class\'s message', async () => {
+  it("frames a value whose class Kryo wrote by name with that class's message", async () => {
     const registry = createKryoFixtureRegistry();
     const files = openFolderSavepoint(path.join(ROOT, 'flink-1.20/hashmap/kryo-default/savepoint'));
     const roots: string[] = [];
     const opened = await openSavepoint(files);
     const op = opened.totals.operators.find((o) => o.id === '2c3360807567b390553b1d6bddbcfc9d')!;
-    await scanState(opened, registry, { operatorId: op.id, states: 'any-message' }, {
-      entry: (e) => void roots.push(...listProtobufFrames(e.value).map((f) => f.codec.content.rootFullName)),
-      row: (_run, _i, frame) => void (frame && roots.push(asProtobufFrame(frame)!.codec.content.rootFullName)),
-    }, { values: { mode: 'frame' } });
+    await scanState(
+      opened,
+      registry,
+      { operatorId: op.id, states: 'any-message' },
+      {
+        entry: (e) => void roots.push(...listProtobufFrames(e.value).map((f) => f.codec.content.rootFullName)),
+        row: (_run, _i, frame) => void (frame && roots.push(asProtobufFrame(frame)!.codec.content.rootFullName)),
+      },
+      { values: { mode: 'frame' } },
+    );
     expect(roots).toEqual(['fixtures.events.Event', 'fixtures.events.Event', 'fixtures.events.Event']);
   });
 
   for (const workers of ['1', '2']) {
     it(`stats --descriptors scans every Kryo-held value like native Protobuf state (${workers} worker(s))`, async () => {
       let stdout = '';
-      const code = await runCli(['stats', path.join(ROOT, 'flink-2.3/hashmap/kryo-default/savepoint'), '--descriptors', SCHEMA, '--format', 'json', '--workers', workers], { stdout: (t) => (stdout += t), stderr: () => {} });
+      const code = await runCli(
+        ['stats', path.join(ROOT, 'flink-2.3/hashmap/kryo-default/savepoint'), '--descriptors', SCHEMA, '--format', 'json', '--workers', workers],
+        { stdout: (t) => (stdout += t), stderr: () => {} },
+      );
       expect(code).toBe(0);
       const doc = JSON.parse(stdout) as { states: { state: string; protobuf?: { values: number; unreadableValues: number; unknownFields: number } }[] };
       const byName = new Map(doc.states.map((s) => [s.state, s.protobuf]));

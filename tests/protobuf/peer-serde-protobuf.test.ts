@@ -42,8 +42,12 @@ describe('flink-protobuf-serde state', () => {
     const { code, stdout } = await cli(['inspect', sp]);
     expect(code).toBe(0);
     expect(stdout).toContain(`value     flink-protobuf-serde ProtoSerializer (${JAVA_CLASS}); values not decoded  (${PEER_CLASS})`);
-    expect(stdout).toContain("peer      HAZARD: flink-protobuf-serde declares keyed and operator state and schema evolution out of its scope ('Keyed/operator state, schema evolution are out-of-scope of this project. Do not use Protobuf for Flink state.')");
-    expect(stdout).toContain(`values not decoded: the message class: class names found (${JAVA_CLASS}); give the job's schema (--descriptors or --job-jar) to map it to a message`);
+    expect(stdout).toContain(
+      "peer      HAZARD: flink-protobuf-serde declares keyed and operator state and schema evolution out of its scope ('Keyed/operator state, schema evolution are out-of-scope of this project. Do not use Protobuf for Flink state.')",
+    );
+    expect(stdout).toContain(
+      `values not decoded: the message class: class names found (${JAVA_CLASS}); give the job's schema (--descriptors or --job-jar) to map it to a message`,
+    );
   });
 
   it('dump with the schema: the values decode, labelled inferred', async () => {
@@ -51,18 +55,26 @@ describe('flink-protobuf-serde state', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('value: {"n":"7"}');
     expect(stdout).toContain('value: {"n":"42","s":"hi"}');
-    expect(stdout).toContain('protobuf: p.Val, 6 payload bytes, depth 0, 0 unknown fields (INFERRED: flink-protobuf-serde framing (4-byte length + message bytes) read with schema.binpb)');
+    expect(stdout).toContain(
+      'protobuf: p.Val, 6 payload bytes, depth 0, 0 unknown fields (INFERRED: flink-protobuf-serde framing (4-byte length + message bytes) read with schema.binpb)',
+    );
   });
 
   it('check names the documented hazard as a finding and exits 1', async () => {
     const { code, stdout } = await cli(['check', sp, '--descriptors', schema, '--format', 'json']);
     expect(code).toBe(1);
-    const state = (JSON.parse(stdout) as { states: { verdict: string; savedRoot: string; firstIncompatibility: { ruleId: string; message: string }; valuesNotRead: string }[] }).states[0]!;
+    const state = (
+      JSON.parse(stdout) as {
+        states: { verdict: string; savedRoot: string; firstIncompatibility: { ruleId: string; message: string }; valuesNotRead: string }[];
+      }
+    ).states[0]!;
     expect([state.verdict, state.savedRoot, state.firstIncompatibility.ruleId]).toEqual(['not-restorable', 'p.Val', 'PEER_SERDE_STATE_NOT_SUPPORTED']);
     expect(state.firstIncompatibility.message).toBe(
       `${JAVA_CLASS} is written by flink-protobuf-serde's ProtoSerializer (${PEER_CLASS}), whose project declares keyed and operator state and schema evolution out of its scope ('Do not use Protobuf for Flink state'); flink-datastream-protobuf 1.x cannot restore it: the saved snapshot is not the native serializer's, so Flink rejects the restore, and there is no in-place migration (rewrite the state with the State Processor API)`,
     );
-    expect(state.valuesNotRead).toBe('values written by flink-protobuf-serde: check does not scan them for value warnings (dump and stats decode them with the schema, in an inferred framing)');
+    expect(state.valuesNotRead).toBe(
+      'values written by flink-protobuf-serde: check does not scan them for value warnings (dump and stats decode them with the schema, in an inferred framing)',
+    );
   });
 
   it('a schema without the message class: the finding still, the values not decodable with the class named', async () => {
@@ -72,6 +84,10 @@ describe('flink-protobuf-serde state', () => {
     const { code, stdout } = await cli(['check', sp, '--descriptors', other, '--format', 'json']);
     expect(code).toBe(1);
     const state = (JSON.parse(stdout) as { states: { verdict: string; firstIncompatibility: { ruleId: string }; valuesNotRead: string }[] }).states[0]!;
-    expect([state.verdict, state.firstIncompatibility.ruleId, state.valuesNotRead]).toEqual(['not-restorable', 'PEER_SERDE_STATE_NOT_SUPPORTED', `values written by flink-protobuf-serde: not decodable with this schema (no message whose Java class is ${JAVA_CLASS})`]);
+    expect([state.verdict, state.firstIncompatibility.ruleId, state.valuesNotRead]).toEqual([
+      'not-restorable',
+      'PEER_SERDE_STATE_NOT_SUPPORTED',
+      `values written by flink-protobuf-serde: not decodable with this schema (no message whose Java class is ${JAVA_CLASS})`,
+    ]);
   });
 });

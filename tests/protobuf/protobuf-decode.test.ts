@@ -147,7 +147,11 @@ describe('JSON view of well-known types (ProtoJSON forms)', () => {
       ...ld(0x12, 0x08, 0x01, 0x10, ...varint(1000)), // took: 1 s + 1000 ns
       ...ld(0x1a, 0x08, 0x07), // count: 7
       ...ld(0x22, ...str(0x0a, 'x')), // label
-      ...ld(0x2a, ...ld(0x0a, ...str(0x0a, 'a'), ...ld(0x12, ...double15)), ...ld(0x0a, ...str(0x0a, 'b'), ...ld(0x12, ...ld(0x2a, ...ld(0x0a, ...str(0x0a, ''), ...ld(0x12, ...str(0x1a, 'z'))))))),
+      ...ld(
+        0x2a,
+        ...ld(0x0a, ...str(0x0a, 'a'), ...ld(0x12, ...double15)),
+        ...ld(0x0a, ...str(0x0a, 'b'), ...ld(0x12, ...ld(0x2a, ...ld(0x0a, ...str(0x0a, ''), ...ld(0x12, ...str(0x1a, 'z')))))),
+      ),
       ...ld(0x32, ...str(0x0a, 'type/x.Y'), ...ld(0x12, 0x01)), // extra
       ...ld(0x3a, ...str(0x0a, 'foo_bar.bz')), // mask
       ...ld(0x42), // nothing

@@ -23,9 +23,13 @@ import { requireCommittedCases } from '../helpers/committed-data';
 
 const FIXTURES = path.resolve(process.cwd(), 'fixtures/savepoints');
 const manifests = existsSync(FIXTURES)
-  ? readdirSync(FIXTURES).flatMap((f) => readdirSync(path.join(FIXTURES, f)).flatMap((b) => readdirSync(path.join(FIXTURES, f, b)).map((c) => path.join(FIXTURES, f, b, c))))
+  ? readdirSync(FIXTURES).flatMap((f) =>
+      readdirSync(path.join(FIXTURES, f)).flatMap((b) => readdirSync(path.join(FIXTURES, f, b)).map((c) => path.join(FIXTURES, f, b, c))),
+    )
   : [];
-const readable = manifests.filter((dir) => existsSync(path.join(dir, 'manifest.json')) && JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')).readableByInspector === true);
+const readable = manifests.filter(
+  (dir) => existsSync(path.join(dir, 'manifest.json')) && JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')).readableByInspector === true,
+);
 if (readable.length === 0) console.warn(`skipping Protobuf fixture golden tests: no readable fixture savepoints under ${FIXTURES}`);
 
 interface ManifestValue {
@@ -64,7 +68,8 @@ describe('Protobuf values of the fixture savepoints', () => {
         if (state.valueSerializer?.snapshotClass !== 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot') continue;
         const details: ProtobufValueDetail[] = [];
         // each decoded message carries the decoder's detail
-        for await (const entry of readStateEntries(files, registry, { operatorId: op.uid, state: state.name })) details.push(...listProtobufValueDetails(entry.value).map((v) => v.detail));
+        for await (const entry of readStateEntries(files, registry, { operatorId: op.uid, state: state.name }))
+          details.push(...listProtobufValueDetails(entry.value).map((v) => v.detail));
         const hashes = details.map((d) => formatHex(computeSha256(d.payload))).sort();
         expect(hashes, `${op.uid}/${state.name}`).toEqual(expectedHashes(state));
         for (const d of details) {

@@ -41,7 +41,12 @@ describe('Protobuf value frame: the invalid frames', () => {
     { name: 'frame(1, 0c): top-level END_GROUP', input: frame(1, 0x0c), detail: invalid(M.invalidEndTag), offset: 4 },
     { name: 'frame(2, 0a 7f): length-delimited overruns', input: frame(2, 0x0a, 0x7f), detail: invalid(M.truncated), offset: 6 },
     { name: 'frame(1, 0f): wire type 7', input: frame(1, 0x0f), detail: invalid(M.invalidWireType), offset: 4 },
-    { name: 'frame(3, 28 01): ends on a field boundary, shorter than declared', input: frame(3, 0x28, 0x01), detail: invalid('Truncated Protobuf payload; missing 1 bytes'), offset: 6 },
+    {
+      name: 'frame(3, 28 01): ends on a field boundary, shorter than declared',
+      input: frame(3, 0x28, 0x01),
+      detail: invalid('Truncated Protobuf payload; missing 1 bytes'),
+      offset: 6,
+    },
     {
       name: 'RequiredMessage frame(0): missing required field',
       input: frame(0),
@@ -102,7 +107,7 @@ describe('Protobuf value frame: the invalid frames', () => {
   });
 });
 
-describe('Protobuf value frame: the serializer\'s published example', () => {
+describe("Protobuf value frame: the serializer's published example", () => {
   const example = hex('00 00 00 1e 08 2a 12 07 0a 05 73 61 76 65 64 1a 02 08 07 20 01 2a 08 0a 06 6e 65 73 74 65 64 a0 06 63');
 
   it('decodes to Envelope{id=42, detail, child, kind=READY, nested} with unknown field 100 = varint 99', () => {

@@ -40,7 +40,10 @@ function hasInvalidProto2String(msg: PbMessage): boolean {
   walkMessages(msg, '', (m) => {
     for (const fv of m.fields.values()) {
       const field = fv.field;
-      const isString = field.fieldKind === 'scalar' ? field.scalar === ScalarType.STRING : field.fieldKind === 'list' && field.listKind === 'scalar' && field.scalar === ScalarType.STRING;
+      const isString =
+        field.fieldKind === 'scalar'
+          ? field.scalar === ScalarType.STRING
+          : field.fieldKind === 'list' && field.listKind === 'scalar' && field.scalar === ScalarType.STRING;
       if (!isString || field.utf8Validation) continue;
       const values = fv.kind === 'singular' ? [fv.value] : fv.kind === 'list' ? fv.values : [];
       for (const v of values) if (v instanceof Uint8Array && decodeUtf8(v) === undefined) found = true;
@@ -50,12 +53,26 @@ function hasInvalidProto2String(msg: PbMessage): boolean {
 }
 
 const cases: { dir: string; root: string; seeds: string[] }[] = [
-  { dir: 'snapshot', root: 'flink.protobuf.snapshot.Envelope', seeds: ['082a12070a0573617665641a02080720012a080a066e6573746564a00663', '1a061a041a0212000a020801', 'a306080100a406'] },
-  { dir: 'legacy', root: 'flink.protobuf.legacy.LegacyMessage', seeds: ['0a0261283b08053c400540014a030107004809480 1'.replace(/ /g, ''), '3ba3060801a4063c4a00'] },
+  {
+    dir: 'snapshot',
+    root: 'flink.protobuf.snapshot.Envelope',
+    seeds: ['082a12070a0573617665641a02080720012a080a066e6573746564a00663', '1a061a041a0212000a020801', 'a306080100a406'],
+  },
+  {
+    dir: 'legacy',
+    root: 'flink.protobuf.legacy.LegacyMessage',
+    seeds: ['0a0261283b08053c400540014a030107004809480 1'.replace(/ /g, ''), '3ba3060801a4063c4a00'],
+  },
   {
     dir: 'serializer',
     root: 'flink.protobuf.serializer.FlatMessage',
-    seeds: ['0a052a03010203320201023201093a0201023804', '42016152017848055a0aff', '8a0110010000000000000002000000000000009201020102900103', '71000000000000f87f6801580a', '0a040a020a00120212001200'],
+    seeds: [
+      '0a052a03010203320201023201093a0201023804',
+      '42016152017848055a0aff',
+      '8a0110010000000000000002000000000000009201020102900103',
+      '71000000000000f87f6801580a',
+      '0a040a020a00120212001200',
+    ],
   },
 ];
 
@@ -131,11 +148,33 @@ const generatedCases: { dir: string; root: string; javaClass: string; seeds: str
     dir: 'serializer',
     root: 'flink.protobuf.serializer.RecursiveMessage',
     javaClass: 'flink.protobuf.serializer.Serializer$RecursiveMessage',
-    seeds: ['1a070a016b12020a00', '22050a016b1001220a0a016b1002', '22050a016b1005220b0a016b10021801', '0a052a03010203320201023201093a020102', '42016152017848055a0aff', '1a0a0a016b12050a0312010a'],
+    seeds: [
+      '1a070a016b12020a00',
+      '22050a016b1001220a0a016b1002',
+      '22050a016b1005220b0a016b10021801',
+      '0a052a03010203320201023201093a020102',
+      '42016152017848055a0aff',
+      '1a0a0a016b12050a0312010a',
+    ],
   },
-  { dir: 'snapshot', root: 'flink.protobuf.snapshot.Envelope', javaClass: 'io.github.flink.gcp.protobuf.snapshotgenerated.SnapshotMessages$Envelope', seeds: ['082a12070a0573617665641a02080720012a080a066e6573746564a00663', '1a061a041a0212000a020801'] },
-  { dir: 'legacy', root: 'flink.protobuf.legacy.LegacyMessage', javaClass: 'flink.protobuf.legacy.Legacy$LegacyMessage', seeds: ['0a02c3283b08053c400540014a0301070048094801', '3ba3060801a4063c4a00'] },
-  { dir: 'legacy', root: 'flink.protobuf.legacy.RequiredMessage', javaClass: 'flink.protobuf.legacy.Legacy$RequiredMessage', seeds: ['0801', '08011203080201', '120208011202'] },
+  {
+    dir: 'snapshot',
+    root: 'flink.protobuf.snapshot.Envelope',
+    javaClass: 'io.github.flink.gcp.protobuf.snapshotgenerated.SnapshotMessages$Envelope',
+    seeds: ['082a12070a0573617665641a02080720012a080a066e6573746564a00663', '1a061a041a0212000a020801'],
+  },
+  {
+    dir: 'legacy',
+    root: 'flink.protobuf.legacy.LegacyMessage',
+    javaClass: 'flink.protobuf.legacy.Legacy$LegacyMessage',
+    seeds: ['0a02c3283b08053c400540014a0301070048094801', '3ba3060801a4063c4a00'],
+  },
+  {
+    dir: 'legacy',
+    root: 'flink.protobuf.legacy.RequiredMessage',
+    javaClass: 'flink.protobuf.legacy.Legacy$RequiredMessage',
+    seeds: ['0801', '08011203080201', '120208011202'],
+  },
 ];
 
 describe.skipIf(!generatedReady)('decodeProtobufPayload against protoc-generated protobuf-java 4.36.2 classes', () => {
@@ -146,16 +185,48 @@ describe.skipIf(!generatedReady)('decodeProtobufPayload against protoc-generated
     chmodSync(protoc, 0o755);
     const testdata = path.resolve(process.cwd(), 'src/core/protobuf/testdata');
     mkdirSync(path.join(work, 'java'));
-    execFileSync(protoc, ['-I', `${testdata}/serializer`, '-I', `${testdata}/legacy`, '-I', `${testdata}/snapshot`, `--java_out=${path.join(work, 'java')}`, 'serializer.proto', 'legacy.proto', 'snapshot.proto', 'snapshot_dependency.proto']);
-    const sources = ['flink/protobuf/serializer/Serializer.java', 'flink/protobuf/legacy/Legacy.java', 'io/github/flink/gcp/protobuf/snapshotgenerated/SnapshotMessages.java', 'io/github/flink/gcp/protobuf/snapshotgenerated/SnapshotDependencies.java'];
-    execFileSync('javac', ['-nowarn', '-cp', JAR, '-d', path.join(work, 'classes'), ...sources.map((f) => path.join(work, 'java', f)), path.resolve(process.cwd(), 'tests/protobuf/java-oracle/ProtobufJavaGeneratedOracle.java')], { stdio: 'ignore' });
+    execFileSync(protoc, [
+      '-I',
+      `${testdata}/serializer`,
+      '-I',
+      `${testdata}/legacy`,
+      '-I',
+      `${testdata}/snapshot`,
+      `--java_out=${path.join(work, 'java')}`,
+      'serializer.proto',
+      'legacy.proto',
+      'snapshot.proto',
+      'snapshot_dependency.proto',
+    ]);
+    const sources = [
+      'flink/protobuf/serializer/Serializer.java',
+      'flink/protobuf/legacy/Legacy.java',
+      'io/github/flink/gcp/protobuf/snapshotgenerated/SnapshotMessages.java',
+      'io/github/flink/gcp/protobuf/snapshotgenerated/SnapshotDependencies.java',
+    ];
+    execFileSync(
+      'javac',
+      [
+        '-nowarn',
+        '-cp',
+        JAR,
+        '-d',
+        path.join(work, 'classes'),
+        ...sources.map((f) => path.join(work, 'java', f)),
+        path.resolve(process.cwd(), 'tests/protobuf/java-oracle/ProtobufJavaGeneratedOracle.java'),
+      ],
+      { stdio: 'ignore' },
+    );
   });
 
   it.each(generatedCases)('$root', ({ dir, root, javaClass, seeds }) => {
     const desc = normalizeDescriptorSet(parseDescriptorSet(buildTestDescriptorSet(dir)), root).root;
     const samples = samplePayloads(seeds);
     const input = samples.map(([p, limit]) => `${limit} ${formatHex(p)}`).join('\n') + '\n';
-    const java = execFileSync('java', ['-cp', `${JAR}${path.delimiter}${path.join(work, 'classes')}`, 'ProtobufJavaGeneratedOracle', javaClass, '1000'], { input, maxBuffer: 1 << 26 })
+    const java = execFileSync('java', ['-cp', `${JAR}${path.delimiter}${path.join(work, 'classes')}`, 'ProtobufJavaGeneratedOracle', javaClass, '1000'], {
+      input,
+      maxBuffer: 1 << 26,
+    })
       .toString()
       .trim()
       .split('\n');

@@ -54,7 +54,9 @@ describe('hostile Protobuf input', () => {
   it('mutated frames fail only with DecodeErrors', () => {
     const target = { root, javaClass: ENVELOPE_CLASS, settings: DEFAULT_PROTOBUF_SETTINGS };
     fc.assert(
-      fc.property(fc.oneof(mutate(example), fc.uint8Array({ maxLength: 64 })), (bytes) => onlyDecodeErrors(() => decodeProtobufValue(new ByteReader(bytes), target))),
+      fc.property(fc.oneof(mutate(example), fc.uint8Array({ maxLength: 64 })), (bytes) =>
+        onlyDecodeErrors(() => decodeProtobufValue(new ByteReader(bytes), target)),
+      ),
       { numRuns: 2000, seed: 13 },
     );
   });

@@ -81,7 +81,10 @@ describe('scanProtobufPayload: the structural scan', () => {
     expect(decodeProtobufPayload(payload, recursive, limits).message.fields.get(8)!.ranges).toHaveLength(2);
     expect(scanProtobufPayload(hex('58 01 42 01 61'), recursiveIndex, limits).reusedDeclaredNumbers).toBe(1);
     // a second member of a oneof (a = 9, then b = 10, in field order) can only come from the unknown set
-    expect(scanProtobufPayload(hex('48 05 52 01 78'), recursiveIndex, limits).reuseExample).toEqual({ typeName: 'flink.protobuf.serializer.RecursiveMessage', number: 10 });
+    expect(scanProtobufPayload(hex('48 05 52 01 78'), recursiveIndex, limits).reuseExample).toEqual({
+      typeName: 'flink.protobuf.serializer.RecursiveMessage',
+      number: 10,
+    });
     // in order, repeated unpacked elements and map entries are fine
     expect(scanProtobufPayload(hex('38 01 38 02 42 01 61 a0 06 01'), recursiveIndex, limits).reusedDeclaredNumbers).toBe(0);
   });
@@ -177,7 +180,7 @@ describe('scanProtobufPayload: the structural scan', () => {
     expect(s.error).toBeUndefined();
   });
 
-  it('reports protobuf-java\'s exact error for malformed payloads, via the full decoder', () => {
+  it("reports protobuf-java's exact error for malformed payloads, via the full decoder", () => {
     expect(scanProtobufPayload(hex('0a 06 0a 04 0a 02 0a 00'), recursiveIndex, { ...limits, recursionLimit: 3, root: recursive }).error).toEqual({
       message: M.recursionLimit,
       offset: 6,
@@ -230,7 +233,12 @@ describe('scanProtobufPayload: the structural scan', () => {
 
 describe('createProtobufStateScan: per-state statistics and value-warning findings', () => {
   it('aggregates sizes, aliasing on/off and counts findings with example keys', () => {
-    const scan = createProtobufStateScan(recursiveIndex, { ...limits, root: recursive, newLimits: { maxMessageSize: 4000, recursionLimit: 1 }, maxExamples: 2 });
+    const scan = createProtobufStateScan(recursiveIndex, {
+      ...limits,
+      root: recursive,
+      newLimits: { maxMessageSize: 4000, recursionLimit: 1 },
+      maxExamples: 2,
+    });
     const large = Uint8Array.from(lenField(0x2a, new Array(5000).fill(7)));
     scan.addPayload(large, 'key 1');
     scan.addPayload(hex('0a 02 0a 00'), 'key 2'); // depth 2 > new limit 1
@@ -257,9 +265,15 @@ describe('createProtobufStateScan: per-state statistics and value-warning findin
       { kind: 'reused-number', number: 8, typeName: 'flink.protobuf.serializer.RecursiveMessage' },
     ]);
     expect(s.findings.map(describeScanFinding).map((f) => [f.id, f.detail])).toEqual([
-      ['ALIASING_RETENTION', `a ${large.length}-byte payload shares its array with 1 bytes/unknown length-delimited field(s) (5000 bytes); a retained one keeps all ${large.length} bytes alive`],
+      [
+        'ALIASING_RETENTION',
+        `a ${large.length}-byte payload shares its array with 1 bytes/unknown length-delimited field(s) (5000 bytes); a retained one keeps all ${large.length} bytes alive`,
+      ],
       ['VALUE_EXCEEDS_NEW_LIMIT', `a ${large.length}-byte payload exceeds the new maxMessageSize 4000`],
-      ['UNKNOWN_REUSES_DECLARED_NUMBER', 'field 8 of flink.protobuf.serializer.RecursiveMessage is written after unknown fields or out of field-number order, as only an unknown field reusing that declared number is written'],
+      [
+        'UNKNOWN_REUSES_DECLARED_NUMBER',
+        'field 8 of flink.protobuf.serializer.RecursiveMessage is written after unknown fields or out of field-number order, as only an unknown field reusing that declared number is written',
+      ],
     ]);
   });
 
@@ -278,7 +292,13 @@ describe('createProtobufStateScan: per-state statistics and value-warning findin
     expect(s.findings.map((f) => [f.check, f.count, f.exampleKeys])).toEqual([['reused-number', 2, ['first reuse']]]);
     expect(s.errors).toEqual([{ key: 'broken', message: M.truncated, offset: 1 }]);
     const eager = createProtobufStateScan(recursiveIndex, { ...limits, root: recursive, maxExamples: 1 });
-    for (const [p, k] of [[hex('0a 00'), 'plain'], [reuse, 'first reuse'], [reuse, 'second reuse'], [hex('08'), 'broken']] as const) eager.addPayload(p, k);
+    for (const [p, k] of [
+      [hex('0a 00'), 'plain'],
+      [reuse, 'first reuse'],
+      [reuse, 'second reuse'],
+      [hex('08'), 'broken'],
+    ] as const)
+      eager.addPayload(p, k);
     expect(eager.finish()).toEqual(s);
   });
 });

@@ -48,7 +48,12 @@ describe('fixture writer snapshots (protobuf-0.1.0-snapshots.json)', () => {
     });
     const content = getProtobufSnapshotContent(snapshot)!;
     const w = new ByteWriter();
-    writeProtobufSnapshot(w, { javaClass: content.javaClass, rootFullName: content.rootFullName, settings: content.settings, descriptorSet: content.descriptorBytes });
+    writeProtobufSnapshot(w, {
+      javaClass: content.javaClass,
+      rootFullName: content.rootFullName,
+      settings: content.settings,
+      descriptorSet: content.descriptorBytes,
+    });
     expect(formatHex(w.finish())).toBe(s.hex);
   });
 });

@@ -4,7 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter, formatHex, isDecodeError, type DecodeError } from '../../src/core/io';
 import { createSnapshotRegistry, type SerializerSnapshot } from '../../src/core/flink';
 import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/read-serializer-snapshot';
-import { computeSha256, DEFAULT_PROTOBUF_SETTINGS, describeProtobufSnapshots, formatProtobufSnapshotSummary, getProtobufSnapshotContent, normalizeDescriptorSet, normalizeSnapshotDescriptors, parseDescriptorSet, PROTOBUF_SNAPSHOT_CLASS, registerProtobufSnapshotReaders, writeProtobufSnapshotParts } from '../../src/core/protobuf';
+import {
+  computeSha256,
+  DEFAULT_PROTOBUF_SETTINGS,
+  describeProtobufSnapshots,
+  formatProtobufSnapshotSummary,
+  getProtobufSnapshotContent,
+  normalizeDescriptorSet,
+  normalizeSnapshotDescriptors,
+  parseDescriptorSet,
+  PROTOBUF_SNAPSHOT_CLASS,
+  registerProtobufSnapshotReaders,
+  writeProtobufSnapshotParts,
+} from '../../src/core/protobuf';
 import { JAVA_PARSE_MESSAGES as M } from '../../src/core/protobuf/protobuf-errors';
 import { orderDescriptorFiles } from '../../src/core/protobuf/normalize-descriptor-set';
 import { readProtobufSnapshotContent } from '../../src/core/protobuf/read-protobuf-snapshot';
@@ -148,11 +160,23 @@ describe('ProtobufTypeSerializerSnapshot v1: reader', () => {
     expect(content.schema.root.typeName).toBe(ENVELOPE_NAME);
     // round trip: writing the read content again gives the same bytes
     const w = new ByteWriter();
-    writeProtobufSnapshot(w, { javaClass: content.javaClass, rootFullName: content.rootFullName, settings: content.settings, descriptorSet: content.descriptorBytes });
+    writeProtobufSnapshot(w, {
+      javaClass: content.javaClass,
+      rootFullName: content.rootFullName,
+      settings: content.settings,
+      descriptorSet: content.descriptorBytes,
+    });
     expect(formatHex(w.finish())).toBe(formatHex(bytes));
     // the codec decodes the published example with the embedded descriptors
     const value = s.codec!.decode(new ByteReader(hex('00 00 00 1e 08 2a 12 07 0a 05 73 61 76 65 64 1a 02 08 07 20 01 2a 08 0a 06 6e 65 73 74 65 64 a0 06 63')));
-    expect(value).toMatchObject({ kind: 'message', typeName: ENVELOPE_NAME, payloadSize: 30, unknownFieldCount: 1, depth: 1, frame: { offset: 0, length: 34 } });
+    expect(value).toMatchObject({
+      kind: 'message',
+      typeName: ENVELOPE_NAME,
+      payloadSize: 30,
+      unknownFieldCount: 1,
+      depth: 1,
+      frame: { offset: 0, length: 34 },
+    });
   });
 
   it('is found inside a MapSerializerSnapshot composite (MapState<String, Envelope>)', () => {
@@ -191,7 +215,11 @@ describe('ProtobufTypeSerializerSnapshot v1: reader', () => {
   });
 
   const cases: { name: string; parts: PayloadParts; detail: string; offset?: number }[] = [
-    { name: 'B14 content changed, old fingerprint kept', parts: { descriptors: editSet((s) => (s.file[0]!.package = 'x')), digest: computeSha256(gencode) }, detail: cannot('Descriptor SHA-256 fingerprint mismatch') },
+    {
+      name: 'B14 content changed, old fingerprint kept',
+      parts: { descriptors: editSet((s) => (s.file[0]!.package = 'x')), digest: computeSha256(gencode) },
+      detail: cannot('Descriptor SHA-256 fingerprint mismatch'),
+    },
     ...[-1, 0, 2, 2147483647].flatMap((v) => [
       { name: `B18 snapshot version ${v}`, parts: { version: v }, detail: cannot(`Unsupported Protobuf snapshot version: ${v}`), offset: 65 },
       { name: `B18 framing version ${v}`, parts: { framing: v }, detail: cannot(`Unsupported Protobuf framing version: ${v}`), offset: 65 },
@@ -211,15 +239,31 @@ describe('ProtobufTypeSerializerSnapshot v1: reader', () => {
       offset: 190,
     })),
     { name: 'B20 descriptor bytes 0a 0a 01', parts: { descriptors: hex('0a 0a 01') }, detail: cannot(M.invalidTag), offset: 196 },
-    { name: 'B20 empty set', parts: { descriptors: hex('9a 01 00') /* only an unknown field 19 */ }, detail: cannot('Missing root message: flink.protobuf.snapshot.Envelope') },
-    { name: 'B20 dependency file missing', parts: { descriptors: editSet((s) => s.file.splice(0, 1)) }, detail: cannot('Unresolved descriptor import: snapshot.proto -> snapshot_dependency.proto') },
+    {
+      name: 'B20 empty set',
+      parts: { descriptors: hex('9a 01 00') /* only an unknown field 19 */ },
+      detail: cannot('Missing root message: flink.protobuf.snapshot.Envelope'),
+    },
+    {
+      name: 'B20 dependency file missing',
+      parts: { descriptors: editSet((s) => s.file.splice(0, 1)) },
+      detail: cannot('Unresolved descriptor import: snapshot.proto -> snapshot_dependency.proto'),
+    },
     {
       name: 'B20 conflicting duplicate',
       parts: { descriptors: editSet((s) => s.file.push(create(FileDescriptorProtoSchema, { ...s.file[0]!, package: 'other' }))) },
       detail: cannot('Conflicting descriptor file: snapshot_dependency.proto'),
     },
-    { name: 'B20 dependency cycle', parts: { descriptors: editSet((s) => s.file[0]!.dependency.push('snapshot.proto')) }, detail: cannot('Cyclic descriptor file imports') },
-    { name: 'B20 weak dependency index 3', parts: { descriptors: editSet((s) => s.file[1]!.weakDependency.push(3)) }, detail: cannot('Invalid weak dependency index: snapshot.proto') },
+    {
+      name: 'B20 dependency cycle',
+      parts: { descriptors: editSet((s) => s.file[0]!.dependency.push('snapshot.proto')) },
+      detail: cannot('Cyclic descriptor file imports'),
+    },
+    {
+      name: 'B20 weak dependency index 3',
+      parts: { descriptors: editSet((s) => s.file[1]!.weakDependency.push(3)) },
+      detail: cannot('Invalid weak dependency index: snapshot.proto'),
+    },
     {
       name: 'B20 public dependency index -1',
       parts: { descriptors: editSet((s) => s.file[1]!.publicDependency.push(-1)) },
@@ -237,7 +281,12 @@ describe('ProtobufTypeSerializerSnapshot v1: reader', () => {
     },
     { name: 'B21 fullName missing.Root', parts: { fullName: 'missing.Root' }, detail: cannot('Missing root message: missing.Root') },
     { name: 'B22 descriptors followed by 0c', parts: { descriptors: new Uint8Array([...gencode, 0x0c]) }, detail: cannot(M.invalidEndTag), offset: 194 + 598 },
-    { name: 'B22 descriptors followed by 0c 00', parts: { descriptors: new Uint8Array([...gencode, 0x0c, 0x00]) }, detail: cannot(M.invalidEndTag), offset: 194 + 598 },
+    {
+      name: 'B22 descriptors followed by 0c 00',
+      parts: { descriptors: new Uint8Array([...gencode, 0x0c, 0x00]) },
+      detail: cannot(M.invalidEndTag),
+      offset: 194 + 598,
+    },
   ];
   it.each(cases)('$name', ({ parts, detail, offset }) => {
     const e = readError(snapshotBytes(parts));

@@ -24,12 +24,30 @@ function schema(dir: string, root: string): DescMessage {
 /** A seeded source of random choices (fast-check shrinks the seed). */
 function chooser(seed: number) {
   let s = seed >>> 0 || 1;
-  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T,>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
+  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
 }
 type Chooser = ReturnType<typeof chooser>;
 
-const TEXTS = ['', 'a', '__proto__', 'constructor', '0', '7', '10', '2', '01', '-1', '4294967294', '4294967295', 'quote"back\\slash', 'tab\tnew\nline\u0001', 'é日本😀', '\u2028\u2029', 'toString'];
+const TEXTS = [
+  '',
+  'a',
+  '__proto__',
+  'constructor',
+  '0',
+  '7',
+  '10',
+  '2',
+  '01',
+  '-1',
+  '4294967294',
+  '4294967295',
+  'quote"back\\slash',
+  'tab\tnew\nline\u0001',
+  'é日本😀',
+  '\u2028\u2029',
+  'toString',
+];
 
 function varint(out: number[], v: bigint): void {
   let x = BigInt.asUintN(64, v);
@@ -102,7 +120,11 @@ function payload(c: Chooser, desc: DescMessage, depth: number): number[] {
 
 function field(c: Chooser, out: number[], f: DescField, depth: number): void {
   const element = (kind: 'message' | 'enum' | 'scalar', message: DescMessage | undefined, type: ScalarType | undefined): { wire: number; bytes: number[] } =>
-    kind === 'message' ? { wire: 2, bytes: depth > 1 ? [] : payload(c, message!, depth + 1) } : kind === 'enum' ? scalar(c, ScalarType.INT32) : scalar(c, type!, !f.utf8Validation);
+    kind === 'message'
+      ? { wire: 2, bytes: depth > 1 ? [] : payload(c, message!, depth + 1) }
+      : kind === 'enum'
+        ? scalar(c, ScalarType.INT32)
+        : scalar(c, type!, !f.utf8Validation);
   if (f.fieldKind === 'map') {
     const entry: number[] = [];
     occurrence(c, entry, 1, scalar(c, f.mapKey, !f.utf8Validation));
@@ -125,7 +147,11 @@ function decode(desc: DescMessage, bytes: number[]): PbMessage | undefined {
 }
 
 describe('renderProtobufJson', () => {
-  const roots = [schema('json', 'flink.protobuf.json.Everything'), schema('serializer', 'flink.protobuf.serializer.RecursiveMessage'), schema('wkt', 'flink.protobuf.wkt.Holder')];
+  const roots = [
+    schema('json', 'flink.protobuf.json.Everything'),
+    schema('serializer', 'flink.protobuf.serializer.RecursiveMessage'),
+    schema('wkt', 'flink.protobuf.wkt.Holder'),
+  ];
 
   it('writes JSON.stringify(formatProtobufJson(msg)) with measureJsonLength of that object, over random valid payloads', () => {
     let decoded = 0;

@@ -5,7 +5,13 @@
  * continuation bytes, so an over-read would change what a failing scan counted).
  */
 import { describe, expect, it } from 'vitest';
-import { buildProtobufScanIndex, createEmptyScan, createProtobufFieldLog, scanProtobufPayloadInto, scanProtobufPayloadRangeInto } from '../../src/core/protobuf';
+import {
+  buildProtobufScanIndex,
+  createEmptyScan,
+  createProtobufFieldLog,
+  scanProtobufPayloadInto,
+  scanProtobufPayloadRangeInto,
+} from '../../src/core/protobuf';
 import { createRandom, encodeValuePool, loadBenchSchema } from '../../bench/generate/bench-values';
 
 describe('scanProtobufPayloadRangeInto', () => {

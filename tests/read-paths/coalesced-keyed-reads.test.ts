@@ -11,7 +11,16 @@ import { DecodeError, isDecodeError, sliceSource, type ByteSource } from '../../
 import { createSnapshotRegistry, openSavepoint, type StateEntry } from '../../src/core/flink';
 import { KeyedReadBuffers } from '../../src/core/flink/keyed/keyed-read-buffers';
 import { countStateEntries } from '../../src/core/flink/scan/count-state-entries';
-import { FIRST_KEYED_SLICE_BYTES, groupKeyGroupSlices, KEYED_BLOCK_WINDOW_BYTES, KEYED_READ_AHEAD_BYTES, KEYED_SCAN_WINDOW_BYTES, listKeyGroupBlocks, MAX_KEYED_SLICE_BYTES, readCanonicalKeyedEntryRuns } from '../../src/core/flink/keyed/read-canonical-keyed-entries';
+import {
+  FIRST_KEYED_SLICE_BYTES,
+  groupKeyGroupSlices,
+  KEYED_BLOCK_WINDOW_BYTES,
+  KEYED_READ_AHEAD_BYTES,
+  KEYED_SCAN_WINDOW_BYTES,
+  listKeyGroupBlocks,
+  MAX_KEYED_SLICE_BYTES,
+  readCanonicalKeyedEntryRuns,
+} from '../../src/core/flink/keyed/read-canonical-keyed-entries';
 import { readCanonicalKeyedEntries } from '../helpers/read-keyed-entries';
 import { readSubtaskKeyedStream } from '../../src/core/flink/headers/read-subtask-state-headers';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
@@ -97,11 +106,13 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
       },
     };
     // what a whole-state tally keeps of each entry (nothing that points into the buffers)
-    const describe = (e: StateEntry) => JSON.stringify([e.keyGroup, e.key, e.namespace, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    const describe = (e: StateEntry) =>
+      JSON.stringify([e.keyGroup, e.key, e.namespace, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
     const expected: string[] = [];
     for await (const e of readCanonicalKeyedEntries(input, keyed!.header!)) expected.push(describe(e));
     const got: string[] = [];
-    for await (const run of readCanonicalKeyedEntryRuns({ ...input, source }, keyed!.header!, { reuseReadBuffers: true })) for (const e of run) got.push(describe(e));
+    for await (const run of readCanonicalKeyedEntryRuns({ ...input, source }, keyed!.header!, { reuseReadBuffers: true }))
+      for (const e of run) got.push(describe(e));
     expect(got).toEqual(expected);
     const slices = groupKeyGroupSlices(listKeyGroupBlocks(input));
     expect(slices.length).toBeGreaterThan(3);
@@ -192,9 +203,11 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
     expect(stopped).toBe(true);
     expect(inFlightAtStop).toBe(0);
     // the same buffers again, read to the end: the entries of a fresh read
-    const describe = (e: StateEntry) => JSON.stringify([e.keyGroup, e.state, e.key, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    const describe = (e: StateEntry) =>
+      JSON.stringify([e.keyGroup, e.state, e.key, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
     const again: string[] = [];
-    for await (const run of readCanonicalKeyedEntryRuns({ ...input, source: slow }, keyed!.header!, { reuseReadBuffers: true, readBuffers })) for (const e of run) again.push(describe(e));
+    for await (const run of readCanonicalKeyedEntryRuns({ ...input, source: slow }, keyed!.header!, { reuseReadBuffers: true, readBuffers }))
+      for (const e of run) again.push(describe(e));
     const fresh: string[] = [];
     for await (const e of readCanonicalKeyedEntries(input, keyed!.header!)) fresh.push(describe(e));
     expect(again).toEqual(fresh);
@@ -207,7 +220,8 @@ describe('large key-group blocks (4 key groups of ~1.5 MiB) are streamed in wind
   it('streams blocks above the window size in windows: the same entries for any window, even one smaller than an entry', async () => {
     const keyed = await openFirstKeyedStream(sp.dir);
     const input = keyed!.input!;
-    const describe = (e: StateEntry) => JSON.stringify([e.keyGroup, e.state, e.key, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    const describe = (e: StateEntry) =>
+      JSON.stringify([e.keyGroup, e.state, e.key, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
     const expected: string[] = [];
     for await (const e of readCanonicalKeyedEntries(input, keyed!.header!)) expected.push(describe(e));
     const blocks = listKeyGroupBlocks(input);
@@ -217,7 +231,11 @@ describe('large key-group blocks (4 key groups of ~1.5 MiB) are streamed in wind
     // 100 bytes is below most values (~1 KiB): windows double until an entry fits
     for (const window of [100, 4096, Math.floor(largest / 3)]) {
       const reads: number[] = [];
-      const source: ByteSource = { name: input.source.name, size: input.source.size, read: (offset, length) => (reads.push(length), input.source.read(offset, length)) };
+      const source: ByteSource = {
+        name: input.source.name,
+        size: input.source.size,
+        read: (offset, length) => (reads.push(length), input.source.read(offset, length)),
+      };
       const got: string[] = [];
       let runs = 0;
       for await (const run of readCanonicalKeyedEntryRuns({ ...input, source }, keyed!.header!, { blockWindowBytes: window })) {
@@ -233,7 +251,8 @@ describe('large key-group blocks (4 key groups of ~1.5 MiB) are streamed in wind
   it('with reused buffers (a whole-state scan): the same entries, and the next window (of this block or the next) read while a run is consumed', async () => {
     const keyed = await openFirstKeyedStream(sp.dir);
     const input = keyed!.input!;
-    const describe = (e: StateEntry) => JSON.stringify([e.keyGroup, e.state, e.key, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    const describe = (e: StateEntry) =>
+      JSON.stringify([e.keyGroup, e.state, e.key, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
     const expected: string[] = [];
     for await (const e of readCanonicalKeyedEntries(input, keyed!.header!)) expected.push(describe(e));
     // 100 bytes: windows double until an entry fits; 4096: several entries per window
@@ -330,11 +349,12 @@ describe('large key-group blocks (4 key groups of ~1.5 MiB) are streamed in wind
     expect(whole).toMatch(/^expected \d+ bytes? for (value bytes|key bytes|value length|key length|kv-state id or end-of-key-group mark), found \d+/);
     expect(await fail({ blockWindowBytes: 512 })).toBe(whole);
   });
-
 });
 
 describe('Snappy-compressed key-group blocks are streamed too (committed compressed fixtures)', () => {
-  const fixtures = ['flink-1.20/hashmap', 'flink-1.20/rocksdb', 'flink-2.3/hashmap', 'flink-2.3/rocksdb'].map((v) => path.resolve(process.cwd(), `fixtures/savepoints/${v}/canonical-compressed/savepoint`));
+  const fixtures = ['flink-1.20/hashmap', 'flink-1.20/rocksdb', 'flink-2.3/hashmap', 'flink-2.3/rocksdb'].map((v) =>
+    path.resolve(process.cwd(), `fixtures/savepoints/${v}/canonical-compressed/savepoint`),
+  );
 
   it('gives every keyed stream the same entries, offsets and file labels for any window, with reused buffers or not', async () => {
     let compressedStreams = 0;
@@ -349,13 +369,22 @@ describe('Snappy-compressed key-group blocks are streamed too (committed compres
           if (!keyed?.input || !keyed.header || keyed.format !== 'canonical') continue;
           expect(keyed.header.compressed).toBe(true);
           compressedStreams++;
-          const describe = (e: StateEntry) => JSON.stringify([e.keyGroup, e.state, e.file, e.key, e.userKey, e.namespace, e.keyRange, e.valueRange, e.value], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+          const describe = (e: StateEntry) =>
+            JSON.stringify([e.keyGroup, e.state, e.file, e.key, e.userKey, e.namespace, e.keyRange, e.valueRange, e.value], (_k, v: unknown) =>
+              typeof v === 'bigint' ? String(v) : v,
+            );
           const expected: string[] = [];
           for await (const e of readCanonicalKeyedEntries(keyed.input, keyed.header)) expected.push(describe(e));
           streamedBlocks += listKeyGroupBlocks(keyed.input).filter((b) => b.end - b.offset > 16).length;
-          for (const [window, reuse] of [[16, false], [16, true], [200, false], [1 << 20, false]] as const) {
+          for (const [window, reuse] of [
+            [16, false],
+            [16, true],
+            [200, false],
+            [1 << 20, false],
+          ] as const) {
             const got: string[] = [];
-            for await (const run of readCanonicalKeyedEntryRuns(keyed.input, keyed.header, { blockWindowBytes: window, reuseReadBuffers: reuse })) for (const e of run) got.push(describe(e));
+            for await (const run of readCanonicalKeyedEntryRuns(keyed.input, keyed.header, { blockWindowBytes: window, reuseReadBuffers: reuse }))
+              for (const e of run) got.push(describe(e));
             expect(got, `${dir} ${op.id} subtask ${subtask.index} window ${window}`).toEqual(expected);
           }
         }
@@ -379,7 +408,11 @@ describe('Snappy-compressed key-group blocks are streamed too (committed compres
     const input = keyed!.input!;
     const block = listKeyGroupBlocks(input)[0]!;
     // the stream ends in the middle of the first block's Snappy data
-    const cut = { ...input, offsets: input.offsets.map((o) => (o === block.offset ? o : 0)), source: sliceSource(input.source, 0, block.offset + Math.floor((block.end - block.offset) / 2), input.source.name) };
+    const cut = {
+      ...input,
+      offsets: input.offsets.map((o) => (o === block.offset ? o : 0)),
+      source: sliceSource(input.source, 0, block.offset + Math.floor((block.end - block.offset) / 2), input.source.name),
+    };
     const outcome = async (options: { blockWindowBytes?: number }) => {
       try {
         for await (const run of readCanonicalKeyedEntryRuns(cut, keyed!.header!, options)) for (const _ of run);

@@ -38,7 +38,8 @@ function wrapFiles(inner: SavepointFiles, slow: ReadonlySet<string>, broken: Rea
       log.maxOpen = Math.max(log.maxOpen, log.open);
       try {
         if (slow.has(p)) await new Promise((resolve) => setTimeout(resolve, 50));
-        if (broken.has(p)) throw new DecodeError({ code: 'invalid-value', file: s.name, offset, detail: `expected readable bytes, found a test failure (${p})` });
+        if (broken.has(p))
+          throw new DecodeError({ code: 'invalid-value', file: s.name, offset, detail: `expected readable bytes, found a test failure (${p})` });
         return await s.read(offset, length);
       } finally {
         log.open--;
@@ -78,7 +79,10 @@ describe('entry count: subtasks read a bounded number at once, merged in scan or
     expect(slowLog.maxOpen).toBeLessThanOrEqual(COUNT_READ_AHEAD);
     expect(slow).toEqual(plain);
     // the early subtask's error first, though the late one's failure ended first
-    expect(slow.errors.map((e) => e.detail)).toEqual([`expected readable bytes, found a test failure (${early})`, `expected readable bytes, found a test failure (${late})`]);
+    expect(slow.errors.map((e) => e.detail)).toEqual([
+      `expected readable bytes, found a test failure (${early})`,
+      `expected readable bytes, found a test failure (${late})`,
+    ]);
     const failed = slow.gaps.filter((g) => g.kind === 'failed');
     expect(failed.map((g) => [g.operatorId, g.subtask, g.scope])).toEqual([
       [units[0]![0].id, units[0]![1].index, 'keyed'],

@@ -13,7 +13,9 @@ import { openNodeInput } from '../../src/cli/sources';
 import { requireCommitted } from '../helpers/committed-data';
 import { recordSavepointReads } from '../helpers/record-savepoint-reads';
 
-const SAVEPOINTS = ['flink-2.3/hashmap/canonical', 'flink-1.20/hashmap/canonical', 'flink-1.20/rocksdb/canonical'].map((name) => [name, requireCommitted(path.resolve(process.cwd(), `fixtures/savepoints/${name}/savepoint`))] as const);
+const SAVEPOINTS = ['flink-2.3/hashmap/canonical', 'flink-1.20/hashmap/canonical', 'flink-1.20/rocksdb/canonical'].map(
+  (name) => [name, requireCommitted(path.resolve(process.cwd(), `fixtures/savepoints/${name}/savepoint`))] as const,
+);
 
 const repeated = (reads: readonly [string, number, number][]) => {
   const seen = new Set<string>();

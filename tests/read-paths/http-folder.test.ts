@@ -55,7 +55,15 @@ describe('HTTP savepoint folder', () => {
         id: o.id,
         stateSize: o.stateSize,
         keyedFormat: o.keyedFormat,
-        states: o.states.map((s) => ({ name: s.name, scope: s.scope, kind: s.kind, subtasks: s.subtasks, status: s.status, value: s.valueSerializer?.typeLabel, key: s.keySerializer?.typeLabel })),
+        states: o.states.map((s) => ({
+          name: s.name,
+          scope: s.scope,
+          kind: s.kind,
+          subtasks: s.subtasks,
+          status: s.status,
+          value: s.valueSerializer?.typeLabel,
+          key: s.keySerializer?.typeLabel,
+        })),
       }));
     expect(summarize(remote)).toEqual(summarize(local));
     expect(summarize(remote)[0]!.states.map((s) => [s.name, s.value, s.key, s.subtasks.length])).toEqual([
@@ -67,7 +75,9 @@ describe('HTTP savepoint folder', () => {
     const { readCheckpointMetadata } = await import('../../src/core/flink');
     const { readFileSync } = await import('node:fs');
     const md = readCheckpointMetadata(new Uint8Array(readFileSync(path.join(root, 'sp', '_metadata'))));
-    const headerBytes = md.operators[0]!.subtasks.map((s) => (s.managedKeyedState?.kind === 'key-groups' ? Math.min(...s.managedKeyedState.offsets.filter((o) => o > 0)) : NaN));
+    const headerBytes = md.operators[0]!.subtasks.map((s) =>
+      s.managedKeyedState?.kind === 'key-groups' ? Math.min(...s.managedKeyedState.offsets.filter((o) => o > 0)) : NaN,
+    );
     expect(headerBytes.every((n) => n > 1000 && n < 4000)).toBe(true);
     const expected = 1 + manifest.metadataBytes + headerBytes.reduce((s, n) => s + 1 + n, 0);
     expect(served.stats.bytes).toBe(expected);

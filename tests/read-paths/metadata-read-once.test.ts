@@ -66,7 +66,19 @@ describe('_metadata is read once per command', () => {
   });
 
   it('export', async () => {
-    const r = await run('export', SAVEPOINT, '--operator', 'int-keyed', '--state', 'last-event', '--format', 'jsonl', '--output', path.join(dir, 'last-event.jsonl'), '--quiet');
+    const r = await run(
+      'export',
+      SAVEPOINT,
+      '--operator',
+      'int-keyed',
+      '--state',
+      'last-event',
+      '--format',
+      'jsonl',
+      '--output',
+      path.join(dir, 'last-event.jsonl'),
+      '--quiet',
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(reads.metadataSize).toBeGreaterThan(0);

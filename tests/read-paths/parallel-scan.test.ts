@@ -59,7 +59,10 @@ describe('parallel statistics scan', () => {
 
   it('splits subtasks over workers largest first to the least loaded', () => {
     const u = (subtask: number, bytes: number) => ({ operatorId: 'a', subtask, bytes });
-    expect(splitUnits([u(0, 10), u(1, 70), u(2, 30), u(3, 40)], 2)).toEqual([[u(1, 70), u(0, 10)], [u(3, 40), u(2, 30)]]);
+    expect(splitUnits([u(0, 10), u(1, 70), u(2, 30), u(3, 40)], 2)).toEqual([
+      [u(1, 70), u(0, 10)],
+      [u(3, 40), u(2, 30)],
+    ]);
     expect(splitUnits([u(0, 5)], 2)).toEqual([[u(0, 5)]]);
   });
 

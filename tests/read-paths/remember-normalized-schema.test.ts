@@ -11,7 +11,13 @@ import { describe, expect, it } from 'vitest';
 import { ByteReader, ByteWriter, isDecodeError } from '../../src/core/io';
 import { createSnapshotRegistry } from '../../src/core/flink';
 import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/read-serializer-snapshot';
-import { computeSha256, getProtobufSnapshotContent, PROTOBUF_SNAPSHOT_CLASS, registerProtobufSnapshotReaders, type ProtobufSnapshotContent } from '../../src/core/protobuf';
+import {
+  computeSha256,
+  getProtobufSnapshotContent,
+  PROTOBUF_SNAPSHOT_CLASS,
+  registerProtobufSnapshotReaders,
+  type ProtobufSnapshotContent,
+} from '../../src/core/protobuf';
 
 const registry = createSnapshotRegistry();
 registerProtobufSnapshotReaders(registry);

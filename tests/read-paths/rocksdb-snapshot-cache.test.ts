@@ -10,7 +10,15 @@ import { describe, expect, it } from 'vitest';
 import { recordSavepointReads } from '../helpers/record-savepoint-reads';
 import { openNodeInput } from '../../src/cli/sources';
 import { bytesSource, ByteWriter, type SavepointFiles } from '../../src/core/io';
-import { createSnapshotRegistry, createSubtaskHeaderCache, openSavepoint, readCheckpointMetadata, scanState, writeCheckpointMetadata, type SubtaskHeaderCache } from '../../src/core/flink';
+import {
+  createSnapshotRegistry,
+  createSubtaskHeaderCache,
+  openSavepoint,
+  readCheckpointMetadata,
+  scanState,
+  writeCheckpointMetadata,
+  type SubtaskHeaderCache,
+} from '../../src/core/flink';
 import type { KeyedStateHandle } from '../../src/core/flink/metadata/metadata-types';
 import { CLS, simple, valueState, writeStateMetaInfo } from '../helpers/write-test-snapshots';
 
@@ -51,8 +59,16 @@ async function wrapInChangelog(files: SavepointFiles): Promise<SavepointFiles> {
     checkpointedSize: 0n,
     handleId: 'changelog',
   });
-  const operators = metadata.operators.map((op) => ({ ...op, subtasks: op.subtasks.map((s) => (s.managedKeyedState === null ? s : { ...s, managedKeyedState: wrap(s.managedKeyedState) })) }));
-  const rewritten = writeCheckpointMetadata({ version: metadata.version, checkpointId: metadata.checkpointId, operators, trailer: bytes.subarray(metadata.properties!.trailerOffset!) });
+  const operators = metadata.operators.map((op) => ({
+    ...op,
+    subtasks: op.subtasks.map((s) => (s.managedKeyedState === null ? s : { ...s, managedKeyedState: wrap(s.managedKeyedState) })),
+  }));
+  const rewritten = writeCheckpointMetadata({
+    version: metadata.version,
+    checkpointId: metadata.checkpointId,
+    operators,
+    trailer: bytes.subarray(metadata.properties!.trailerOffset!),
+  });
   return { ...files, metadata: bytesSource('_metadata', rewritten) };
 }
 
@@ -67,8 +83,18 @@ describe('the RocksDB snapshot of a subtask, cached per opened savepoint', () =>
     const scan = async (headers: SubtaskHeaderCache | undefined, state: string) => {
       reads.length = 0;
       const keys: string[] = [];
-      await scanState(opened, registry, { operatorId: 'incremental', states: state, scopes: ['keyed'] }, { entry: (e) => void keys.push(`${e.subtask}/${e.keyGroup}/${JSON.stringify(e.key)}`) }, { values: { mode: 'decode' }, ...(headers ? { headers } : {}) });
-      return { keys, metaReads: reads.filter(([p]) => meta.has(p)).length, footerReads: reads.filter(([p, offset, length]) => tables.has(p) && offset + length === tables.get(p)).length };
+      await scanState(
+        opened,
+        registry,
+        { operatorId: 'incremental', states: state, scopes: ['keyed'] },
+        { entry: (e) => void keys.push(`${e.subtask}/${e.keyGroup}/${JSON.stringify(e.key)}`) },
+        { values: { mode: 'decode' }, ...(headers ? { headers } : {}) },
+      );
+      return {
+        keys,
+        metaReads: reads.filter(([p]) => meta.has(p)).length,
+        footerReads: reads.filter(([p, offset, length]) => tables.has(p) && offset + length === tables.get(p)).length,
+      };
     };
     const cache = createSubtaskHeaderCache();
     const first = await scan(cache, 'history');
@@ -102,7 +128,12 @@ describe('the RocksDB snapshot of a subtask, cached per opened savepoint', () =>
         { part: (p) => void formats.add(p.format), entry: (e) => void keys.push(`${e.subtask}/${e.keyGroup}/${JSON.stringify(e.key)}`) },
         { values: { mode: 'decode' }, headers },
       );
-      return { formats: [...formats], keys, metaReads: reads.filter(([p]) => meta.has(p)).length, footerReads: reads.filter(([p, offset, length]) => tables.has(p) && offset + length === tables.get(p)).length };
+      return {
+        formats: [...formats],
+        keys,
+        metaReads: reads.filter(([p]) => meta.has(p)).length,
+        footerReads: reads.filter(([p, offset, length]) => tables.has(p) && offset + length === tables.get(p)).length,
+      };
     };
     const cache = createSubtaskHeaderCache();
     const first = await scan(cache);

@@ -34,7 +34,16 @@ async function openCounted(): Promise<{ files: SavepointFiles; read: { bytes: nu
       return s.read(offset, length);
     },
   });
-  return { files: { ...inner, resolveRelative: (p) => { const s = inner.resolveRelative(p); return s && wrap(s); } }, read };
+  return {
+    files: {
+      ...inner,
+      resolveRelative: (p) => {
+        const s = inner.resolveRelative(p);
+        return s && wrap(s);
+      },
+    },
+    read,
+  };
 }
 
 /** Entries per state among the keys of key groups that are multiples of `every` (from the generator's key scheme). */
@@ -62,7 +71,10 @@ function expectedBytes(every: number): number {
     const h = s.managedKeyedState!;
     if (h.kind !== 'key-groups' || h.delegate?.kind !== 'relative-file') throw new Error('unexpected handle');
     const fileSize = h.delegate.size;
-    const blocks = h.offsets.map((o, i) => ({ kg: h.range.start + i, o })).filter((b) => b.o > 0).sort((a, b) => a.o - b.o);
+    const blocks = h.offsets
+      .map((o, i) => ({ kg: h.range.start + i, o }))
+      .filter((b) => b.o > 0)
+      .sort((a, b) => a.o - b.o);
     total += blocks[0]!.o;
     blocks.forEach((b, i) => {
       if (b.kg % every === 0) total += (i + 1 < blocks.length ? blocks[i + 1]!.o : fileSize) - b.o;
@@ -113,7 +125,12 @@ describe('sampling state entries', () => {
     const coverage = { keyGroupsRead: 0, keyGroupsWithData: 0 };
     const groups = new Set<number>();
     let n = 0;
-    for await (const e of readStateEntries(await openNodeInput(sp.dir), registry(), { operatorId: 'bench-events', state: 'last-event', sample: { kind: 'key-groups', every: 8 }, coverage })) {
+    for await (const e of readStateEntries(await openNodeInput(sp.dir), registry(), {
+      operatorId: 'bench-events',
+      state: 'last-event',
+      sample: { kind: 'key-groups', every: 8 },
+      coverage,
+    })) {
       groups.add(e.keyGroup!);
       n++;
     }
@@ -126,12 +143,22 @@ describe('sampling state entries', () => {
 
   it('readStateEntries with first-entries stops at N', async () => {
     let n = 0;
-    for await (const _ of readStateEntries(await openNodeInput(sp.dir), registry(), { operatorId: 'bench-events', state: 'events', sample: { kind: 'first-entries', count: 7 }, limit: 100 })) n++;
+    for await (const _ of readStateEntries(await openNodeInput(sp.dir), registry(), {
+      operatorId: 'bench-events',
+      state: 'events',
+      sample: { kind: 'first-entries', count: 7 },
+      limit: 100,
+    }))
+      n++;
     expect(n).toBe(7);
   });
 
   it('rejects a sampling interval below 1 with the expected text', async () => {
-    await expect(countStateEntries(await openNodeInput(sp.dir), registry(), { sample: { kind: 'key-groups', every: 0 } })).rejects.toThrow('expected a key-group sampling interval of at least 1, found 0');
-    await expect(countStateEntries(await openNodeInput(sp.dir), registry(), { sample: { kind: 'first-entries', count: 1.5 } })).rejects.toThrow('expected a per-state entry count of at least 1, found 1.5');
+    await expect(countStateEntries(await openNodeInput(sp.dir), registry(), { sample: { kind: 'key-groups', every: 0 } })).rejects.toThrow(
+      'expected a key-group sampling interval of at least 1, found 0',
+    );
+    await expect(countStateEntries(await openNodeInput(sp.dir), registry(), { sample: { kind: 'first-entries', count: 1.5 } })).rejects.toThrow(
+      'expected a per-state entry count of at least 1, found 1.5',
+    );
   });
 });

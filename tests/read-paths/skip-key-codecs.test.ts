@@ -28,7 +28,12 @@ function randomString(rnd: () => number): string {
   let s = '';
   for (let i = 0; i < n; i++) {
     const k = rnd();
-    s += k < 0.7 ? String.fromCharCode(32 + Math.floor(rnd() * 95)) : k < 0.85 ? String.fromCharCode(0x80 + Math.floor(rnd() * 0x780)) : String.fromCharCode(0x800 + Math.floor(rnd() * 0xf000));
+    s +=
+      k < 0.7
+        ? String.fromCharCode(32 + Math.floor(rnd() * 95))
+        : k < 0.85
+          ? String.fromCharCode(0x80 + Math.floor(rnd() * 0x780))
+          : String.fromCharCode(0x800 + Math.floor(rnd() * 0xf000));
   }
   return s;
 }
@@ -38,7 +43,8 @@ function inputs(seed: number, count: number): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (let i = 0; i < count; i++) {
     const w = new ByteWriter();
-    if (rnd() < 0.1) w.u8(0); // the null string
+    if (rnd() < 0.1)
+      w.u8(0); // the null string
     else w.stringValue(randomString(rnd));
     const bytes = [...w.finish()];
     const mode = rnd();

@@ -34,6 +34,8 @@ describe('readStringValue one-byte fast path', () => {
 
   it('a unit above 0xFFFF and an over-long varint keep their texts and offsets', () => {
     expect(errorOf([3, 0x61, 0x80, 0x80, 0x04])).toBe('invalid-value @105: expected a UTF-16 code unit in key, found 65536 — at f, offset 105 (0x69)');
-    expect(errorOf([3, 0x61, 0x80, 0x80, 0x80, 0x80, 0x80])).toBe('invalid-value @107: expected a varint of at most 5 bytes for the character 1 of key, found a longer one — at f, offset 107 (0x6b)');
+    expect(errorOf([3, 0x61, 0x80, 0x80, 0x80, 0x80, 0x80])).toBe(
+      'invalid-value @107: expected a varint of at most 5 bytes for the character 1 of key, found a longer one — at f, offset 107 (0x6b)',
+    );
   });
 });

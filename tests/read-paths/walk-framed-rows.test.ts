@@ -21,14 +21,18 @@ import { openNodeInput } from '../../src/cli/sources';
 import { useGeneratedBenchSavepoint } from '../helpers/use-generated-bench-savepoint';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/savepoints');
-const CANONICAL = ['flink-1.20', 'flink-2.3'].flatMap((v) => ['hashmap', 'rocksdb'].flatMap((b) => ['canonical', 'canonical-compressed', 'canonical-inline'].map((k) => path.join(FIXTURES, v, b, k, 'savepoint')))).filter((d) => {
-  try {
-    readFileSync(path.join(d, '_metadata'));
-    return true;
-  } catch {
-    return false;
-  }
-});
+const CANONICAL = ['flink-1.20', 'flink-2.3']
+  .flatMap((v) =>
+    ['hashmap', 'rocksdb'].flatMap((b) => ['canonical', 'canonical-compressed', 'canonical-inline'].map((k) => path.join(FIXTURES, v, b, k, 'savepoint'))),
+  )
+  .filter((d) => {
+    try {
+      readFileSync(path.join(d, '_metadata'));
+      return true;
+    } catch {
+      return false;
+    }
+  });
 
 interface Seen {
   records: string[];
@@ -75,7 +79,9 @@ async function readAll(streams: Stream[], walk: boolean, options: KeyedReadOptio
             (i, frame) => {
               seen.fast++;
               const key = run.decodeRowKey(i);
-              seen.records.push(`${run.stateOf(i)} ${run.valueEnd(i) - run.valueStart(i)} [${frame ? frameText(frame) : ''}] ${describeEntryKey(key.key, key.userKey)}`);
+              seen.records.push(
+                `${run.stateOf(i)} ${run.valueEnd(i) - run.valueStart(i)} [${frame ? frameText(frame) : ''}] ${describeEntryKey(key.key, key.userKey)}`,
+              );
             },
           );
         }
@@ -106,7 +112,9 @@ function patchSource(source: ByteSource, at: number, value: number): ByteSource 
     name: source.name,
     size: source.size,
     read: async (offset, length) => fix(offset, await source.read(offset, length)),
-    ...(source.readInto ? { readInto: async (offset: number, length: number, target: Uint8Array) => fix(offset, await source.readInto!(offset, length, target)) } : {}),
+    ...(source.readInto
+      ? { readInto: async (offset: number, length: number, target: Uint8Array) => fix(offset, await source.readInto!(offset, length, target)) }
+      : {}),
   };
 }
 
@@ -138,7 +146,9 @@ describe('walkFramedRows sees what iterating the run sees', () => {
 
   it('corrupt keys (the same entries before the same error) and corrupt value frames', async () => {
     // every key-group prefix wrong: numbering the key groups one higher
-    const shifted = await compare(bench.dir, {}, (streams) => streams.map((s) => ({ ...s, input: { ...s.input, range: { ...s.input.range, start: s.input.range.start + 1 } } })));
+    const shifted = await compare(bench.dir, {}, (streams) =>
+      streams.map((s) => ({ ...s, input: { ...s.input, range: { ...s.input.range, start: s.input.range.start + 1 } } })),
+    );
     expect(shifted.iterated.error).toMatch(/expected the key-group prefix of key group \d+, found \d+/);
     expect(shifted.walked).toEqual({ ...shifted.iterated, fast: 0 });
 
@@ -151,7 +161,9 @@ describe('walkFramedRows sees what iterating the run sees', () => {
       if (tenth) break;
     }
     const at = tenth!.keyRange!.offset - first!.input.baseOffset + 1; // after the one-byte key-group prefix
-    const cut = await compare(bench.dir, {}, (streams) => streams.map((s, i) => (i === 0 ? { ...s, input: { ...s.input, source: patchSource(s.input.source, at, 0x7f) } } : s)));
+    const cut = await compare(bench.dir, {}, (streams) =>
+      streams.map((s, i) => (i === 0 ? { ...s, input: { ...s.input, source: patchSource(s.input.source, at, 0x7f) } } : s)),
+    );
     expect(cut.iterated.error).toMatch(/^truncated .*expected 126 characters for String value, found only \d+ bytes/);
     expect(cut.iterated.records.length).toBe(9);
     expect(cut.walked).toEqual({ ...cut.iterated, fast: 9 });
@@ -165,7 +177,9 @@ describe('walkFramedRows sees what iterating the run sees', () => {
       return undefined;
     })();
     const values = await compare(bench.dir, {}, (streams) =>
-      streams.map((s, i) => (i === 0 ? { ...s, input: { ...s.input, source: patchSource(patchSource(s.input.source, valueAt(tenth!) + 1, 0x01), valueAt(eleventh!), 0x80) } } : s)),
+      streams.map((s, i) =>
+        i === 0 ? { ...s, input: { ...s.input, source: patchSource(patchSource(s.input.source, valueAt(tenth!) + 1, 0x01), valueAt(eleventh!), 0x80) } } : s,
+      ),
     );
     expect(values.iterated.error).toBeUndefined();
     expect(values.iterated.records[9]).toMatch(/^\S+ \d+ \[\d+\+\d{5,}:[0-9a-f]+\] /);

@@ -13,7 +13,11 @@ import { compareDescriptorSets, formatReport, REPORT_FORMATS } from '../../src/c
 import { requireCommittedCases } from '../helpers/committed-data';
 
 const ROOT = path.resolve(process.cwd(), 'fixtures/schema-changes');
-const cases = existsSync(ROOT) ? readdirSync(ROOT).filter((d) => existsSync(path.join(ROOT, d, 'expected.json'))).sort() : [];
+const cases = existsSync(ROOT)
+  ? readdirSync(ROOT)
+      .filter((d) => existsSync(path.join(ROOT, d, 'expected.json')))
+      .sort()
+  : [];
 
 interface Expected {
   saved: { root: string; javaClass?: string; kind: string; settings: SerializerSettings };
@@ -23,7 +27,10 @@ interface Expected {
 }
 
 const TOOL = { name: 'test', version: '0' };
-const isDefault = (s: SerializerSettings) => s.maxMessageSize === DEFAULT_SETTINGS.maxMessageSize && s.recursionLimit === DEFAULT_SETTINGS.recursionLimit && s.deterministicSerialization === DEFAULT_SETTINGS.deterministicSerialization;
+const isDefault = (s: SerializerSettings) =>
+  s.maxMessageSize === DEFAULT_SETTINGS.maxMessageSize &&
+  s.recursionLimit === DEFAULT_SETTINGS.recursionLimit &&
+  s.deterministicSerialization === DEFAULT_SETTINGS.deterministicSerialization;
 const read = (dir: string, file: string) => ({ name: file, bytes: new Uint8Array(readFileSync(path.join(dir, file))) });
 
 function load(name: string): { dir: string; exp: Expected } {
@@ -42,7 +49,12 @@ requireCommittedCases('schema-change case (fixtures/schema-changes/*/expected.js
 describe('compareDescriptorSets on the schema-change fixtures', () => {
   it('covers the schema cases (all but the settings and kind cases)', () => {
     expect(schemaCases.length).toBeGreaterThanOrEqual(30);
-    expect(cases.filter((c) => !schemaCases.includes(c))).toEqual(['max-message-size-decreased', 'recursion-limit-decreased', 'settings-raised', 'type-kind-changed']);
+    expect(cases.filter((c) => !schemaCases.includes(c))).toEqual([
+      'max-message-size-decreased',
+      'recursion-limit-decreased',
+      'settings-raised',
+      'type-kind-changed',
+    ]);
   });
 
   for (const name of schemaCases) {
@@ -121,7 +133,10 @@ describe('compare report', () => {
   it('is titled as a schema comparison in every format', () => {
     const report = compareDescriptorSets({ ...base, roots: [{ savedRoot: 'fixtures.change.Order' }] });
     const text = Object.fromEntries(REPORT_FORMATS.map((f) => [f, formatReport(report, f)]));
-    expect(text['text']!.split('\n').slice(0, 2)).toEqual(['Schema compatibility: INCOMPATIBLE', '1 root message(s): 0 compatible, 1 incompatible, 0 not restorable']);
+    expect(text['text']!.split('\n').slice(0, 2)).toEqual([
+      'Schema compatibility: INCOMPATIBLE',
+      '1 root message(s): 0 compatible, 1 incompatible, 0 not restorable',
+    ]);
     expect(text['text']).toContain('[INCOMPATIBLE] root fixtures.change.Order (schema, descriptor set)');
     expect(text['markdown']).toContain('# Schema compatibility: INCOMPATIBLE');
     expect(text['markdown']).toContain('| root message | verdict | first incompatibility | warnings |');
@@ -129,7 +144,9 @@ describe('compare report', () => {
     expect(text['junit']).toContain('<testsuites name="schema compatibility"');
     expect(text['junit']).toContain('<testsuite name="compare (target 1.x)"');
     expect(text['junit']).toContain('<testcase classname="schema" name="fixtures.change.Order (schema)">');
-    expect(text['github']).toMatch(/^::error file=new\.binpb,title=root fixtures\.change\.Order%3A INCOMPATIBLE::Field 2 \(note\) of fixtures\.change\.Order is renamed to comment \(FIELD_RENAMED\)/);
+    expect(text['github']).toMatch(
+      /^::error file=new\.binpb,title=root fixtures\.change\.Order%3A INCOMPATIBLE::Field 2 \(note\) of fixtures\.change\.Order is renamed to comment \(FIELD_RENAMED\)/,
+    );
     expect(text['github']).toContain('::notice title=Schema compatibility%3A INCOMPATIBLE::1 root message(s)');
     expect(JSON.parse(text['json']!).subject).toBe('descriptor-sets');
   });

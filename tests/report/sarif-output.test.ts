@@ -35,12 +35,29 @@ addFormats(ajv);
 const validate = ajv.compile(JSON.parse(readFileSync(SCHEMA, 'utf8')) as object);
 const schemaErrors = (log: unknown): string[] => (validate(log) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`));
 
-interface Region { startLine: number; startColumn: number; endLine: number; endColumn: number }
-interface Location { physicalLocation?: { artifactLocation: { uri: string }; region?: Region }; logicalLocations: { name: string; fullyQualifiedName: string; kind: string }[] }
+interface Region {
+  startLine: number;
+  startColumn: number;
+  endLine: number;
+  endColumn: number;
+}
+interface Location {
+  physicalLocation?: { artifactLocation: { uri: string }; region?: Region };
+  logicalLocations: { name: string; fullyQualifiedName: string; kind: string }[];
+}
 interface Log {
   runs: {
     tool: { driver: { rules?: { id: string; helpUri: string }[] } };
-    invocations: { executionSuccessful: boolean; exitCode?: number; toolExecutionNotifications?: { level: string; descriptor: { id: string }; message: { text: string }; locations?: { physicalLocation: { artifactLocation: { uri: string }; region?: { byteOffset: number } } }[] }[] }[];
+    invocations: {
+      executionSuccessful: boolean;
+      exitCode?: number;
+      toolExecutionNotifications?: {
+        level: string;
+        descriptor: { id: string };
+        message: { text: string };
+        locations?: { physicalLocation: { artifactLocation: { uri: string }; region?: { byteOffset: number } } }[];
+      }[];
+    }[];
     results?: { ruleId: string; level: string; message: { text: string }; locations: Location[] }[];
   }[];
 }
@@ -54,7 +71,9 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
 
 /** 1-based line of the first line of `file` that contains `text` */
 function lineOf(file: string, text: string): number {
-  const at = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(text));
+  const at = readFileSync(file, 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes(text));
   expect(at, text).toBeGreaterThanOrEqual(0);
   return at + 1;
 }
@@ -79,17 +98,26 @@ describe('SARIF 2.1.0 output, validated against the published schema', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'sarif-output-'));
     // the demo schema's .proto files and the field-type-changed case's new side, with source info (buf's default)
-    const read = (folder: string, names: string[]): Record<string, string> => Object.fromEntries(names.map((n) => [n, readFileSync(path.join(folder, n), 'utf8')]));
+    const read = (folder: string, names: string[]): Record<string, string> =>
+      Object.fromEntries(names.map((n) => [n, readFileSync(path.join(folder, n), 'utf8')]));
     withSourceInfo = path.join(dir, 'events-with-source-info.binpb');
-    writeFileSync(withSourceInfo, await buildDescriptorSet({ ...read(DEMO_SCHEMA, ['fixtures/events.proto', 'fixtures/common.proto']), 'buf.yaml': 'version: v2\n' }));
+    writeFileSync(
+      withSourceInfo,
+      await buildDescriptorSet({ ...read(DEMO_SCHEMA, ['fixtures/events.proto', 'fixtures/common.proto']), 'buf.yaml': 'version: v2\n' }),
+    );
     newWithSourceInfo = path.join(dir, 'order-with-source-info.binpb');
     writeFileSync(newWithSourceInfo, await buildDescriptorSet({ ...read(path.join(PAIR, 'new'), ['order.proto']), 'buf.yaml': 'version: v2\n' }));
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('the validator rejects what the schema forbids (a wrong level, a result without a message)', () => {
-    const log = { version: '2.1.0', runs: [{ tool: { driver: { name: 't' } }, results: [{ ruleId: 'R', level: 'fatal', message: { text: 'x' } }, { ruleId: 'R' }] }] };
-    expect(schemaErrors(log)).toEqual(expect.arrayContaining(['/runs/0/results/0/level must be equal to one of the allowed values', "/runs/0/results/1 must have required property 'message'"]));
+    const log = {
+      version: '2.1.0',
+      runs: [{ tool: { driver: { name: 't' } }, results: [{ ruleId: 'R', level: 'fatal', message: { text: 'x' } }, { ruleId: 'R' }] }],
+    };
+    expect(schemaErrors(log)).toEqual(
+      expect.arrayContaining(['/runs/0/results/0/level must be equal to one of the allowed values', "/runs/0/results/1 must have required property 'message'"]),
+    );
   });
 
   it('check, a descriptor set without source info: valid, each rule documented, located in the descriptor set, the state as logical location', async () => {
@@ -136,13 +164,28 @@ describe('SARIF 2.1.0 output, validated against the published schema', () => {
       expect(r.locations[0]!.physicalLocation!.region).toMatchObject({ startLine: lineOf(events, 'legacy_score = 100'), startColumn: 3 });
     }
     // a state's verdict (0.x: the exact rule) on its new root message's declaration
-    const exact = results.filter((r) => r.ruleId === 'EXACT_SCHEMA_CHANGED' && r.locations[0]!.logicalLocations[0]!.fullyQualifiedName.includes('/last-event/'));
+    const exact = results.filter(
+      (r) => r.ruleId === 'EXACT_SCHEMA_CHANGED' && r.locations[0]!.logicalLocations[0]!.fullyQualifiedName.includes('/last-event/'),
+    );
     expect(exact.length).toBeGreaterThan(0);
-    for (const r of exact) expect(r.locations[0]!.physicalLocation).toMatchObject({ artifactLocation: { uri: 'fixtures/events.proto' }, region: { startLine: lineOf(events, 'message Event {'), startColumn: 1 } });
+    for (const r of exact)
+      expect(r.locations[0]!.physicalLocation).toMatchObject({
+        artifactLocation: { uri: 'fixtures/events.proto' },
+        region: { startLine: lineOf(events, 'message Event {'), startColumn: 1 },
+      });
   }, 120_000);
 
   it('compare with source info: the changed field on its line of the new .proto; without: the new descriptor set', async () => {
-    const args = (next: string): string[] => ['compare', next, '--against', path.join(PAIR, 'old.binpb'), '--root', 'fixtures.change.Order', '--format', 'sarif'];
+    const args = (next: string): string[] => [
+      'compare',
+      next,
+      '--against',
+      path.join(PAIR, 'old.binpb'),
+      '--root',
+      'fixtures.change.Order',
+      '--format',
+      'sarif',
+    ];
     const located = await cli(args(newWithSourceInfo));
     expect(located.code).toBe(1);
     const log = JSON.parse(located.stdout) as Log;
@@ -153,13 +196,18 @@ describe('SARIF 2.1.0 output, validated against the published schema', () => {
     const line = lineOf(path.join(PAIR, 'new/order.proto'), 'int64 id = 1;');
     expect(changed[0]!.locations).toEqual([
       {
-        physicalLocation: { artifactLocation: { uri: 'order.proto' }, region: { startLine: line, startColumn: 3, endLine: line, endColumn: 3 + 'int64 id = 1;'.length } },
+        physicalLocation: {
+          artifactLocation: { uri: 'order.proto' },
+          region: { startLine: line, startColumn: 3, endLine: line, endColumn: 3 + 'int64 id = 1;'.length },
+        },
         logicalLocations: [{ name: 'fixtures.change.Order.id (1)', fullyQualifiedName: 'fixtures.change.Order/fixtures.change.Order.id (1)', kind: 'member' }],
       },
     ]);
     const plain = JSON.parse((await cli(args(path.join(PAIR, 'new.binpb')))).stdout) as Log;
     expect(schemaErrors(plain)).toEqual([]);
-    expect(plain.runs[0]!.results!.map((r) => r.locations[0]!.physicalLocation)).toEqual(plain.runs[0]!.results!.map(() => ({ artifactLocation: { uri: 'new.binpb' } })));
+    expect(plain.runs[0]!.results!.map((r) => r.locations[0]!.physicalLocation)).toEqual(
+      plain.runs[0]!.results!.map(() => ({ artifactLocation: { uri: 'new.binpb' } })),
+    );
   }, 120_000);
 
   it('unusable input (exit 2): a log of an unsuccessful run with the error as its notification, on stdout or in --output', async () => {
@@ -178,7 +226,18 @@ describe('SARIF 2.1.0 output, validated against the published schema', () => {
 
     // a missing file, the log written to --output
     const out = path.join(dir, 'missing.sarif');
-    const missing = await cli(['compare', path.join(dir, 'nope.binpb'), '--against', path.join(PAIR, 'old.binpb'), '--root', 'fixtures.change.Order', '--format', 'sarif', '--output', out]);
+    const missing = await cli([
+      'compare',
+      path.join(dir, 'nope.binpb'),
+      '--against',
+      path.join(PAIR, 'old.binpb'),
+      '--root',
+      'fixtures.change.Order',
+      '--format',
+      'sarif',
+      '--output',
+      out,
+    ]);
     expect([missing.code, missing.stdout]).toEqual([2, '']);
     const written = JSON.parse(readFileSync(out, 'utf8')) as Log;
     expect(schemaErrors(written)).toEqual([]);

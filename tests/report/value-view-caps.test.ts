@@ -14,9 +14,19 @@ import { DEFAULT_PROTOBUF_SETTINGS, ProtobufValueCodec, stringifyWithMessageView
 import { fitsJsonLimit, fitsValueJsonLimit } from '../../src/core/report';
 import { requireCommitted } from '../helpers/committed-data';
 
-const set = fromBinary(FileDescriptorSetSchema, new Uint8Array(readFileSync(requireCommitted(path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb')))));
+const set = fromBinary(
+  FileDescriptorSetSchema,
+  new Uint8Array(readFileSync(requireCommitted(path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb')))),
+);
 const root = createFileRegistry(set).getMessage('fixtures.events.Event')!;
-const codec = new ProtobufValueCodec({ javaClass: 'x.Event', rootFullName: root.typeName, settings: { ...DEFAULT_PROTOBUF_SETTINGS }, descriptorBytes: new Uint8Array(0), descriptorSha256: '', schema: { root } } as unknown as ProtobufSnapshotContent);
+const codec = new ProtobufValueCodec({
+  javaClass: 'x.Event',
+  rootFullName: root.typeName,
+  settings: { ...DEFAULT_PROTOBUF_SETTINGS },
+  descriptorBytes: new Uint8Array(0),
+  descriptorSha256: '',
+  schema: { root },
+} as unknown as ProtobufSnapshotContent);
 
 /** A decoded Event whose `map<string, int32> counters = 6` has `n` entries ("k0000000" → i), and how often its JSON view was read. */
 function eventWithCounters(n: number): { value: DecodedValue; jsonReads: () => number } {
@@ -41,7 +51,13 @@ function eventWithCounters(n: number): { value: DecodedValue; jsonReads: () => n
 
 describe('fitsValueJsonLimit', () => {
   it('answers as fitsJsonLimit', () => {
-    for (const [n, limit] of [[10, 1000], [100, 1000], [100, 10_000], [2000, 50_000], [2000, 10_000]] as const) {
+    for (const [n, limit] of [
+      [10, 1000],
+      [100, 1000],
+      [100, 10_000],
+      [2000, 50_000],
+      [2000, 10_000],
+    ] as const) {
       expect(fitsValueJsonLimit(eventWithCounters(n).value, limit), `${n} entries, ${limit} characters`).toBe(fitsJsonLimit(eventWithCounters(n).value, limit));
     }
   });
@@ -63,7 +79,12 @@ describe('stringifyWithMessageViews', () => {
     const one = eventWithCounters(3);
     const two = eventWithCounters(0);
     const three = eventWithCounters(2);
-    const doc = { subtask: 0, key: { kind: 'string', value: `${'\u0000'}json-view-0-0` }, value: one.value, list: { kind: 'list', items: [two.value, three.value] } };
+    const doc = {
+      subtask: 0,
+      key: { kind: 'string', value: `${'\u0000'}json-view-0-0` },
+      value: one.value,
+      list: { kind: 'list', items: [two.value, three.value] },
+    };
     const text = stringifyWithMessageViews(doc, '    ');
     expect([one.jsonReads(), two.jsonReads(), three.jsonReads()]).toEqual([0, 0, 0]);
     expect(text).toBe(JSON.stringify(doc, null, 2).replace(/\n/g, '\n    '));

@@ -13,7 +13,8 @@ import type { SavepointFiles } from '../../src/core/io';
 
 const fixture = (v: string, f: string) => path.resolve(process.cwd(), `fixtures/savepoints/${v}/${f}/savepoint`);
 const SCHEMA = path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb');
-const NOT_READ = /^expected state file "[0-9a-f-]{36}" next to _metadata in \/\S+\/savepoint, found no such file: the savepoint is incomplete \(copy the whole folder\)$/;
+const NOT_READ =
+  /^expected state file "[0-9a-f-]{36}" next to _metadata in \/\S+\/savepoint, found no such file: the savepoint is incomplete \(copy the whole folder\)$/;
 
 /** The savepoint without the SST files its incremental keyed handles name. */
 async function withoutSstFiles(files: SavepointFiles): Promise<SavepointFiles> {
@@ -23,15 +24,27 @@ async function withoutSstFiles(files: SavepointFiles): Promise<SavepointFiles> {
     for (const st of op.subtasks) {
       const h = st.managedKeyedState;
       if (h?.kind !== 'incremental') continue;
-      for (const f of [...h.sharedFiles, ...h.privateFiles]) if (f.localPath.endsWith('.sst') && f.handle?.kind === 'relative-file') hidden.add(f.handle.relativePath);
+      for (const f of [...h.sharedFiles, ...h.privateFiles])
+        if (f.localPath.endsWith('.sst') && f.handle?.kind === 'relative-file') hidden.add(f.handle.relativePath);
     }
   }
-  return { ...files, name: files.name, metadata: files.metadata, files: files.files, warnings: files.warnings, resolveRelative: (p) => (hidden.has(p) ? undefined : files.resolveRelative(p)) };
+  return {
+    ...files,
+    name: files.name,
+    metadata: files.metadata,
+    files: files.files,
+    warnings: files.warnings,
+    resolveRelative: (p) => (hidden.has(p) ? undefined : files.resolveRelative(p)),
+  };
 }
 
 async function check(dir: string, hideSst = false) {
   const files = await openNodeInput(dir);
-  return checkSavepoint({ files: hideSst ? await withoutSstFiles(files) : files, descriptorSet: { name: 'events-changed.binpb', bytes: new Uint8Array(readFileSync(SCHEMA)) }, tool: { name: 'savepoint-inspector', version: 'test' } });
+  return checkSavepoint({
+    files: hideSst ? await withoutSstFiles(files) : files,
+    descriptorSet: { name: 'events-changed.binpb', bytes: new Uint8Array(readFileSync(SCHEMA)) },
+    tool: { name: 'savepoint-inspector', version: 'test' },
+  });
 }
 
 describe('values not read', () => {

@@ -40,7 +40,7 @@ describe('verdict → exit code: one table', () => {
     ]);
   });
 
-  it.each(['docs/cli.md', 'docs/report-schema.md'])('%s has the code\'s table', (file) => {
+  it.each(['docs/cli.md', 'docs/report-schema.md'])("%s has the code's table", (file) => {
     expect(readDocTable(file)).toEqual(code);
   });
 

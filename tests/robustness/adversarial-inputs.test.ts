@@ -63,9 +63,13 @@ describe('archive bombs', () => {
   });
 
   it('a gzip stream expanding past 200:1 is stopped while inflating', async () => {
-    const e = await decodeErrorOf(() => openSavepointInput({ kind: 'source', source: bytesSource('bomb.tar.gz', gzipSync(new Uint8Array(8 * 1024 * 1024), { level: 9 })) }));
+    const e = await decodeErrorOf(() =>
+      openSavepointInput({ kind: 'source', source: bytesSource('bomb.tar.gz', gzipSync(new Uint8Array(8 * 1024 * 1024), { level: 9 })) }),
+    );
     expect(e.code).toBe('limit-exceeded');
-    expect(e.message).toMatch(/^expected the gzip stream to expand at most 200:1, found \d+ bytes from \d+ compressed bytes: refusing a possible gzip bomb — at bomb\.tar\.gz, offset \d+ \(0x[0-9a-f]+\)$/);
+    expect(e.message).toMatch(
+      /^expected the gzip stream to expand at most 200:1, found \d+ bytes from \d+ compressed bytes: refusing a possible gzip bomb — at bomb\.tar\.gz, offset \d+ \(0x[0-9a-f]+\)$/,
+    );
   });
 });
 
@@ -86,8 +90,13 @@ describe('archive entries with .. or absolute paths are listed as warnings and n
   });
 
   it('a savepoint whose only _metadata sits outside the archive root is not found, and the escape is not followed', async () => {
-    const e = await decodeErrorOf(() => openSavepointInput({ kind: 'source', source: bytesSource('escape.zip', zipSync({ '../sp/_metadata': new Uint8Array(METADATA_HEAD) })) }));
-    expect([e.code, e.message]).toEqual(['not-recognised', 'expected a savepoint (a file named _metadata) in escape.zip, found no files — at escape.zip, offset 0 (0x0)']);
+    const e = await decodeErrorOf(() =>
+      openSavepointInput({ kind: 'source', source: bytesSource('escape.zip', zipSync({ '../sp/_metadata': new Uint8Array(METADATA_HEAD) })) }),
+    );
+    expect([e.code, e.message]).toEqual([
+      'not-recognised',
+      'expected a savepoint (a file named _metadata) in escape.zip, found no files — at escape.zip, offset 0 (0x0)',
+    ]);
   });
 });
 
@@ -105,7 +114,10 @@ describe('Snappy', () => {
       }
       throw new Error('expected a DecodeError');
     })();
-    expect(isDecodeError(e) && [e.code, e.message]).toEqual(['corrupt-compression', expect.stringMatching(/^expected the Snappy block to expand to its declared 80 bytes, found it expands past that — at state, offset \d+/)]);
+    expect(isDecodeError(e) && [e.code, e.message]).toEqual([
+      'corrupt-compression',
+      expect.stringMatching(/^expected the Snappy block to expand to its declared 80 bytes, found it expands past that — at state, offset \d+/),
+    ]);
   });
 });
 
@@ -152,6 +164,9 @@ describe('wrong kind of file', () => {
       'This looks like a Protobuf descriptor set, not a savepoint: give it as the new schema, and as the savepoint a savepoint folder, its _metadata file, or a .zip/.tar/.tar.gz of the folder — at schema.binpb, offset 0 (0x0)',
     ]);
     const r = await decodeErrorOf(() => loadDescriptorSet(new Uint8Array([...METADATA_HEAD, 0, 0, 0, 0]), '_metadata'));
-    expect([r.code, r.message]).toEqual(['not-recognised', 'Expected a binary FileDescriptorSet (first byte 0x0a), found bytes 49 60 67 2d 00 00 00 04 — at _metadata, offset 0 (0x0) [descriptor set]']);
+    expect([r.code, r.message]).toEqual([
+      'not-recognised',
+      'Expected a binary FileDescriptorSet (first byte 0x0a), found bytes 49 60 67 2d 00 00 00 04 — at _metadata, offset 0 (0x0) [descriptor set]',
+    ]);
   });
 });

@@ -62,7 +62,10 @@ describe('descriptor sets given as the new schema', () => {
 
   it('a truncated set names the byte where it ends', () => {
     const e = load([0x0a, 0x10, 0x0a, 0x07, ...ascii('a.proto')]);
-    expect(isDecodeError(e) && [e.code, e.message]).toEqual(['invalid-value', 'Recognised as a FileDescriptorSet but corrupt: premature EOF — at set.binpb, offset 11 (0xb) [descriptor set]']);
+    expect(isDecodeError(e) && [e.code, e.message]).toEqual([
+      'invalid-value',
+      'Recognised as a FileDescriptorSet but corrupt: premature EOF — at set.binpb, offset 11 (0xb) [descriptor set]',
+    ]);
   });
 
   it('a missing import and a duplicate file name point at the file entry', () => {
@@ -78,7 +81,14 @@ describe('Protobuf values nested 100,000 deep', () => {
   const nodeSet = toBinary(
     FileDescriptorSetSchema,
     create(FileDescriptorSetSchema, {
-      file: [{ name: 'node.proto', package: 'deep', syntax: 'proto3', messageType: [{ name: 'Node', field: [{ name: 'child', number: 1, label: 1, type: 11, typeName: '.deep.Node', jsonName: 'child' }] }] }],
+      file: [
+        {
+          name: 'node.proto',
+          package: 'deep',
+          syntax: 'proto3',
+          messageType: [{ name: 'Node', field: [{ name: 'child', number: 1, label: 1, type: 11, typeName: '.deep.Node', jsonName: 'child' }] }],
+        },
+      ],
     }),
   );
   const varintSize = (v: number) => (v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x200000 ? 3 : 4);
@@ -102,12 +112,21 @@ describe('Protobuf values nested 100,000 deep', () => {
 
   /** A frame of `depth` nested unknown groups (field 2): start-group tags, then end-group tags. */
   function nestedGroupsFrame(depth: number): Uint8Array {
-    return new ByteWriter().i32(2 * depth).bytes(new Uint8Array(depth).fill(0x13)).bytes(new Uint8Array(depth).fill(0x14)).finish();
+    return new ByteWriter()
+      .i32(2 * depth)
+      .bytes(new Uint8Array(depth).fill(0x13))
+      .bytes(new Uint8Array(depth).fill(0x14))
+      .finish();
   }
 
   function decodeWith(recursionLimit: number, frame = nestedFrame(100_000)): unknown {
     const w = new ByteWriter();
-    writeProtobufSnapshot(w, { javaClass: 'deep.NodeOuterClass$Node', rootFullName: 'deep.Node', settings: { ...DEFAULT_PROTOBUF_SETTINGS, recursionLimit }, descriptorSet: nodeSet });
+    writeProtobufSnapshot(w, {
+      javaClass: 'deep.NodeOuterClass$Node',
+      rootFullName: 'deep.Node',
+      settings: { ...DEFAULT_PROTOBUF_SETTINGS, recursionLimit },
+      descriptorSet: nodeSet,
+    });
     const registry = createSnapshotRegistry();
     registerProtobufSnapshotReaders(registry);
     const snapshot = readNestedSerializerSnapshot(new ByteReader(w.finish(), { file: 'snap' }), registry);
@@ -121,7 +140,9 @@ describe('Protobuf values nested 100,000 deep', () => {
   it("the snapshot's recursionLimit (100) applies, in protobuf-java's words", () => {
     const e = decodeWith(100);
     expect(isDecodeError(e) && [e.code, e.file]).toEqual(['protobuf', 'state']);
-    expect((e as Error).message).toBe(`Invalid Protobuf frame for deep.NodeOuterClass$Node: ${JAVA_PARSE_MESSAGES.recursionLimit} — at state, offset 404 (0x194)`);
+    expect((e as Error).message).toBe(
+      `Invalid Protobuf frame for deep.NodeOuterClass$Node: ${JAVA_PARSE_MESSAGES.recursionLimit} — at state, offset 404 (0x194)`,
+    );
   });
 
   it('a snapshot recording recursionLimit 2^31-1 still meets the reader’s own depth cap', () => {
@@ -132,7 +153,10 @@ describe('Protobuf values nested 100,000 deep', () => {
   });
 
   it('100,000 nested unknown groups meet the same limits', () => {
-    for (const [limit, code] of [[100, 'protobuf'], [0x7fffffff, 'limit-exceeded']] as const) {
+    for (const [limit, code] of [
+      [100, 'protobuf'],
+      [0x7fffffff, 'limit-exceeded'],
+    ] as const) {
       const e = decodeWith(limit, nestedGroupsFrame(100_000));
       expect(isDecodeError(e) && [e.code, e.file]).toEqual([code, 'state']);
     }
@@ -184,7 +208,10 @@ describe('descriptor sets with import cycles or millions of declared fields', ()
       }
       return undefined;
     })();
-    expect(isDecodeError(e) && [e.code, e.message]).toEqual(['invalid-value', 'Invalid descriptor set: Cyclic descriptor file imports: a.proto → b.proto → a.proto — at cycle.binpb, offset 0 (0x0) [descriptor set]']);
+    expect(isDecodeError(e) && [e.code, e.message]).toEqual([
+      'invalid-value',
+      'Invalid descriptor set: Cyclic descriptor file imports: a.proto → b.proto → a.proto — at cycle.binpb, offset 0 (0x0) [descriptor set]',
+    ]);
     const s = readSnapshotWithDescriptors(cycle);
     expect(isDecodeError(s) && [s.code, s.detail, s.offset]).toEqual(['protobuf', 'Cannot read Protobuf snapshot: Cyclic descriptor file imports', 105]);
   });
@@ -232,6 +259,8 @@ describe('descriptor sets with import cycles or millions of declared fields', ()
     const set = lengthDelimited(new ByteWriter(), 0x0a, file.finish()).finish();
     expect(loadDescriptorSet(set, 'ok.binpb').set.file[0]!.messageType[0]!.field).toHaveLength(1000);
     // the degenerate shape (every field named f, numbered 0, untyped) is counted the same, and refused as protoc would
-    expect(() => loadDescriptorSet(millionFieldSet(1000), 'bad.binpb')).toThrow('Invalid descriptor set (protoc would refuse it): a.M.f is declared twice as a field');
+    expect(() => loadDescriptorSet(millionFieldSet(1000), 'bad.binpb')).toThrow(
+      'Invalid descriptor set (protoc would refuse it): a.M.f is declared twice as a field',
+    );
   });
 });

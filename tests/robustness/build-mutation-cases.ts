@@ -124,7 +124,13 @@ export function buildDescriptorSetCases(inputs: readonly DescriptorSetInput[], s
       cases.push({
         input: input.name,
         mutation: `${input.file.path} ${m.label}`,
-        run: () => runDescriptorSetPipeline({ file: { path: input.file.path, bytes: m.apply(input.file.bytes) }, root: input.root, partner: input.partner, partnerRoot: input.partnerRoot }),
+        run: () =>
+          runDescriptorSetPipeline({
+            file: { path: input.file.path, bytes: m.apply(input.file.bytes) },
+            root: input.root,
+            partner: input.partner,
+            partnerRoot: input.partnerRoot,
+          }),
       });
     }
   }

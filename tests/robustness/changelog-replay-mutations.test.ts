@@ -22,13 +22,27 @@ describe('changelog replay under mutation', NEEDS_DEFECTS, () => {
   it('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint: a mutated change record gives an inspection or a DecodeError', async () => {
     const original = new Uint8Array(readFileSync(path.join(DIR, '_metadata')));
     // the byte range of the in-memory changes (code 9 handles): where the mutations land
-    const changes = readCheckpointMetadata(original, '_metadata').operators.flatMap((op) => op.subtasks.flatMap((s) => (s.managedKeyedState?.kind === 'changelog' ? s.managedKeyedState.nested.flatMap((n) => ('changes' in n ? (n.changes ?? []) : [])) : [])));
+    const changes = readCheckpointMetadata(original, '_metadata').operators.flatMap((op) =>
+      op.subtasks.flatMap((s) =>
+        s.managedKeyedState?.kind === 'changelog' ? s.managedKeyedState.nested.flatMap((n) => ('changes' in n ? (n.changes ?? []) : [])) : [],
+      ),
+    );
     const from = Math.min(...changes.map((c) => c.offset));
     const to = Math.max(...changes.map((c) => c.offset + c.length));
     const at = fc.integer({ min: from, max: to - 1 });
     const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
-      { weight: 6, arbitrary: fc.record({ kind: fc.constant('set' as const), at, value: fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0, 1, 5, 7, 8, 9, 0x7f, 0x80, 0xff)) }) },
-      { weight: 1, arbitrary: fc.record({ kind: fc.constant('insert' as const), at, bytes: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 4 }) }) },
+      {
+        weight: 6,
+        arbitrary: fc.record({
+          kind: fc.constant('set' as const),
+          at,
+          value: fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0, 1, 5, 7, 8, 9, 0x7f, 0x80, 0xff)),
+        }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.record({ kind: fc.constant('insert' as const), at, bytes: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 4 }) }),
+      },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), at, n: fc.integer({ min: 1, max: 4 }) }) },
     );
     const files = openFolderSavepoint(DIR);

@@ -19,7 +19,11 @@ const FOLDERS = [
   'new-stateful-udf-migration-itcase-flink2.0-rocksdb-savepoint',
 ];
 
-type Mutation = { kind: 'set'; at: number; value: number } | { kind: 'cut'; at: number } | { kind: 'insert'; at: number; bytes: number[] } | { kind: 'delete'; at: number; n: number };
+type Mutation =
+  | { kind: 'set'; at: number; value: number }
+  | { kind: 'cut'; at: number }
+  | { kind: 'insert'; at: number; bytes: number[] }
+  | { kind: 'delete'; at: number; n: number };
 
 function mutate(bytes: Uint8Array, mutations: Mutation[]): Uint8Array {
   let out = Uint8Array.from(bytes);
@@ -34,9 +38,23 @@ function mutate(bytes: Uint8Array, mutations: Mutation[]): Uint8Array {
 }
 
 const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0, 0x7f, 0x80, 0xff)) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('set' as const),
+      at: fc.nat(),
+      value: fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0, 0x7f, 0x80, 0xff)),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 8 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('insert' as const),
+      at: fc.nat(),
+      bytes: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 8 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), n: fc.integer({ min: 1, max: 8 }) }) },
 );
 

@@ -56,7 +56,11 @@ describe('fuzz: archive checksums', () => {
         cases.push({
           name: `checksums #${index} (seed ${SEED}): STORED ${entry}, a bit of byte ${at} flipped`,
           prepare: () => (writeFileSync(input, damaged), savepointCommand(index, input)),
-          judge: (run) => judgeBadInputRun(run, /expected CRC-32 0x[0-9a-f]{8} for '[^']*sp\/_metadata', found 0x[0-9a-f]{8}: the entry is damaged — at [^\n]*\.zip, offset \d+/),
+          judge: (run) =>
+            judgeBadInputRun(
+              run,
+              /expected CRC-32 0x[0-9a-f]{8} for '[^']*sp\/_metadata', found 0x[0-9a-f]{8}: the entry is damaged — at [^\n]*\.zip, offset \d+/,
+            ),
         });
       }
       for (let k = 0; k < PER_KIND; k++, i++) {
@@ -104,7 +108,13 @@ describe('fuzz: archive checksums', () => {
           name: `checksums #${index} (seed ${SEED}): .tar.gz, ${label}`,
           prepare: () => (writeFileSync(input, damaged), savepointCommand(index, input)),
           // a flipped bit in the DEFLATE data may also break the stream itself (corrupt data) before the trailer is reached
-          judge: (run) => judgeBadInputRun(run, how === 3 ? /gzip member #\d+[^\n]*— at [^\n]*offset \d+|tar[^\n]*offset \d+/ : /expected gzip member #1 \(from offset 0\) to end with [^\n]* — at [^\n]*\.tgz, offset \d+/),
+          judge: (run) =>
+            judgeBadInputRun(
+              run,
+              how === 3
+                ? /gzip member #\d+[^\n]*— at [^\n]*offset \d+|tar[^\n]*offset \d+/
+                : /expected gzip member #1 \(from offset 0\) to end with [^\n]* — at [^\n]*\.tgz, offset \d+/,
+            ),
         });
       }
       const summary = await runFuzzCases(cases);

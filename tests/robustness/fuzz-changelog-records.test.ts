@@ -78,7 +78,9 @@ interface InspectJson {
 function viewInspectAgainst(baseline: { operator: string; name: string; status: string; decoded?: string; entries?: number }[] | undefined): ViewAnswer {
   return (run: CliRun): AnswerView => {
     const parsed = JSON.parse(run.stdout) as InspectJson;
-    const states = parsed.operators.flatMap((op) => op.states.map((s) => ({ operator: op.id, name: s.name, status: s.status, decoded: s.decoded, entries: s.entries })));
+    const states = parsed.operators.flatMap((op) =>
+      op.states.map((s) => ({ operator: op.id, name: s.name, status: s.status, decoded: s.decoded, entries: s.entries })),
+    );
     if (parsed.errors.length > 0) return { answer: states, flagged: `${parsed.errors.length} error(s)` };
     if (parsed.summary.streamsNotRead > 0) return { answer: states, flagged: `${parsed.summary.streamsNotRead} stream(s) not read` };
     const changed = states.find((s, i) => !isDeepStrictEqual(s, baseline?.[i]) && (s.status !== 'ok' || s.decoded !== 'fully'));
@@ -94,7 +96,9 @@ describe('fuzz: changelog operation records of a changelog checkpoint', NEEDS_CH
       cpSync(SOURCE, cp, { recursive: true });
       const meta = readFileSync(path.join(cp, '_metadata'));
       const changes: Change[] = readCheckpointMetadata(new Uint8Array(meta), '_metadata').operators.flatMap((op) =>
-        op.subtasks.flatMap((s) => (s.managedKeyedState?.kind === 'changelog' ? s.managedKeyedState.nested.flatMap((n) => ('changes' in n ? (n.changes ?? []) : [])) : [])),
+        op.subtasks.flatMap((s) =>
+          s.managedKeyedState?.kind === 'changelog' ? s.managedKeyedState.nested.flatMap((n) => ('changes' in n ? (n.changes ?? []) : [])) : [],
+        ),
       );
       expect(changes.length).toBeGreaterThanOrEqual(10);
       for (const c of changes) expect(meta.readInt32BE(c.offset - 4)).toBe(c.length);
@@ -165,20 +169,35 @@ describe('fuzz: changelog operation records of a changelog checkpoint', NEEDS_CH
       writeFileSync(path.join(cp, '_metadata'), bytes);
       const run = await runner.run(['inspect', cp, '--format', 'json'], 60_000);
       expect(run.code).toBe(0);
-      const parsed = JSON.parse(run.stdout) as { operators: { id: string; states: { name: string; status: string; decoded: string; statusReason?: string; reason?: string }[] }[] };
+      const parsed = JSON.parse(run.stdout) as {
+        operators: { id: string; states: { name: string; status: string; decoded: string; statusReason?: string; reason?: string }[] }[];
+      };
       const state = parsed.operators.find((o) => o.id === REPLAYED)!.states.find((s) => s.name === 'state-name')!;
       expect(state.decoded).not.toBe('fully');
-      expect(JSON.stringify(state)).toContain(`names state id ${meta.readInt16BE(idAt)}, which no META record before it defines — at chk/_metadata, offset ${dataChange.offset + 1} `);
+      expect(JSON.stringify(state)).toContain(
+        `names state id ${meta.readInt16BE(idAt)}, which no META record before it defines — at chk/_metadata, offset ${dataChange.offset + 1} `,
+      );
       // the META record itself unreadable (its version overwritten): it names no state, so the subtask's keyed stream is not read whole
       const unread = Buffer.from(meta);
       unread.writeInt16BE(0x7fff, record.offset + 1);
       writeFileSync(path.join(cp, '_metadata'), unread);
       const again = await runner.run(['inspect', cp, '--format', 'json'], 60_000);
       expect(again.code).toBe(0);
-      const reread = JSON.parse(again.stdout) as { summary: { streamsNotRead: number }; operators: { id: string; streamsNotRead: { subtask: number; scope: string; reason: string }[] }[] };
+      const reread = JSON.parse(again.stdout) as {
+        summary: { streamsNotRead: number };
+        operators: { id: string; streamsNotRead: { subtask: number; scope: string; reason: string }[] }[];
+      };
       expect(reread.summary.streamsNotRead).toBe(1);
       expect(reread.operators.find((o) => o.id === REPLAYED)!.streamsNotRead).toEqual([
-        { subtask: subtask.index, scope: 'keyed', reason: expect.stringMatching(new RegExp(`^subtask ${subtask.index}: a state's changelog META record could not be read: expected state meta info version 6 or 7 in a changelog META record, found \\d+ — at chk/_metadata, offset ${record.offset + 1} `)) },
+        {
+          subtask: subtask.index,
+          scope: 'keyed',
+          reason: expect.stringMatching(
+            new RegExp(
+              `^subtask ${subtask.index}: a state's changelog META record could not be read: expected state meta info version 6 or 7 in a changelog META record, found \\d+ — at chk/_metadata, offset ${record.offset + 1} `,
+            ),
+          ),
+        },
       ]);
     } finally {
       await runner.close();

@@ -9,7 +9,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeSummary, FULL, makeScratchDir, runFuzzCases, type FuzzCase } from './fuzz-workspace';
-import { DESCRIPTOR_DEFECTS, DESCRIPTOR_GROWTHS, generateGrownDescriptorSets, generateImportChainSet, generateInvalidDescriptorSet } from './generate-descriptor-sets';
+import {
+  DESCRIPTOR_DEFECTS,
+  DESCRIPTOR_GROWTHS,
+  generateGrownDescriptorSets,
+  generateImportChainSet,
+  generateInvalidDescriptorSet,
+} from './generate-descriptor-sets';
 import { REPO_ROOT } from './list-robustness-inputs';
 import { judgeBadInputRun, judgeNoInternalError } from './run-cli-cases';
 import { createSeededRandom } from './seeded-random';
@@ -48,7 +54,9 @@ describe('fuzz: large descriptor sets in compare', () => {
               writeFileSync(next, g.next);
               return ['compare', next, '--against', saved, '--root', ROOT, '--format', format, '--output', path.join(scratch.dir, 'report')];
             },
-            judge: (run) => judgeNoInternalError(run, n > 50_000 ? LARGE_REPORT_RSS : undefined) ?? (run.code === 0 || run.code === 1 ? undefined : `exit ${run.code} for valid sets: ${run.stderr.slice(0, 300)}`),
+            judge: (run) =>
+              judgeNoInternalError(run, n > 50_000 ? LARGE_REPORT_RSS : undefined) ??
+              (run.code === 0 || run.code === 1 ? undefined : `exit ${run.code} for valid sets: ${run.stderr.slice(0, 300)}`),
           });
         }
       }
@@ -81,7 +89,9 @@ describe('fuzz: large descriptor sets in compare', () => {
             },
             judge: (run) =>
               judgeBadInputRun(run) ??
-              (run.stderr.includes('Invalid descriptor set (protoc would refuse it): ') && run.stderr.includes(` / ${g.element}]`) ? undefined : `not refused as invalid at ${g.element}: ${run.stderr.slice(0, 300)}`),
+              (run.stderr.includes('Invalid descriptor set (protoc would refuse it): ') && run.stderr.includes(` / ${g.element}]`)
+                ? undefined
+                : `not refused as invalid at ${g.element}: ${run.stderr.slice(0, 300)}`),
           });
         }
       }

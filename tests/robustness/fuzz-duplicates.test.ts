@@ -51,7 +51,8 @@ describe('fuzz: duplicated structures in _metadata', () => {
         if (run.code !== 0) return `exit ${run.code}: ${run.stderr.slice(0, 300)}`;
         const doc = JSON.parse(run.stdout) as Counted;
         if (!doc.warnings.some((w) => DUPLICATE_WARNING.test(w))) return `no warning about the duplicate: ${JSON.stringify(doc.warnings).slice(0, 300)}`;
-        for (const [key, n] of countsOf(doc)) if (n > (baseline.get(key) ?? 0)) return `${key}: ${n} entries, the intact savepoint has ${baseline.get(key) ?? 0}`;
+        for (const [key, n] of countsOf(doc))
+          if (n > (baseline.get(key) ?? 0)) return `${key}: ${n} entries, the intact savepoint has ${baseline.get(key) ?? 0}`;
         return undefined;
       };
       // stats reads the same savepoint: it says so too, and counts nothing twice
@@ -60,8 +61,10 @@ describe('fuzz: duplicated structures in _metadata', () => {
         if (why) return why;
         if (run.code !== 0) return `exit ${run.code}: ${run.stderr.slice(0, 300)}`;
         const doc = JSON.parse(run.stdout) as StatsCounted;
-        if (!(doc.warnings ?? []).some((w) => DUPLICATE_WARNING.test(w))) return `stats: no warning about the duplicate: ${JSON.stringify(doc.warnings).slice(0, 300)}`;
-        for (const [key, n] of statsCountsOf(doc)) if (n > (statsBaseline.get(key) ?? 0)) return `stats ${key}: ${n} entries, the intact savepoint has ${statsBaseline.get(key) ?? 0}`;
+        if (!(doc.warnings ?? []).some((w) => DUPLICATE_WARNING.test(w)))
+          return `stats: no warning about the duplicate: ${JSON.stringify(doc.warnings).slice(0, 300)}`;
+        for (const [key, n] of statsCountsOf(doc))
+          if (n > (statsBaseline.get(key) ?? 0)) return `stats ${key}: ${n} entries, the intact savepoint has ${statsBaseline.get(key) ?? 0}`;
         return undefined;
       };
       const rnd = createSeededRandom(SEED);

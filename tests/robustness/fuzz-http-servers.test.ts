@@ -32,7 +32,15 @@ describe('fuzz: misbehaving HTTP servers', () => {
     const rnd = createSeededRandom(SEED);
     const cases: FuzzCase[] = [];
     let server: LoopbackServer | undefined;
-    const serveCase = (name: string, served: ReadonlyMap<string, Uint8Array>, misbehaviour: Misbehaviour | undefined, from: number, url: string, index: number, judge: (run: CliRun) => string | undefined): FuzzCase => ({
+    const serveCase = (
+      name: string,
+      served: ReadonlyMap<string, Uint8Array>,
+      misbehaviour: Misbehaviour | undefined,
+      from: number,
+      url: string,
+      index: number,
+      judge: (run: CliRun) => string | undefined,
+    ): FuzzCase => ({
       name,
       prepare: async () => {
         await server?.close();
@@ -49,13 +57,16 @@ describe('fuzz: misbehaving HTTP servers', () => {
         const from = rnd.int(3) === 0 ? 0 : 1 + rnd.int(6);
         const located = (run: CliRun) => judgeBadInputRun(run, /https?:\/\/127\.0\.0\.1:\d+\//);
         // a redirect loop is named as one, not as a network or CORS problem
-        const named = (run: CliRun) => located(run) ?? (run.stderr.includes('found the server redirects in a loop') ? undefined : `not named a redirect loop: ${run.stderr.slice(0, 300)}`);
+        const named = (run: CliRun) =>
+          located(run) ?? (run.stderr.includes('found the server redirects in a loop') ? undefined : `not named a redirect loop: ${run.stderr.slice(0, 300)}`);
         const judge = from === 0 ? (misbehaviour === 'redirect-loop' ? named : located) : judgeNoInternalError;
         cases.push(serveCase(`http #${i} (seed ${SEED}): ${misbehaviour} from request ${from} for ${url}`, files, misbehaviour, from, url, i, judge));
       }
     }
     // a tar of 100,000 members over a server that behaves: readable, in a bounded number of requests
-    const sp = readdirSync(FIXTURE_SAVEPOINT).sort().map((name) => ({ path: name, bytes: folder.get(`/sp/${name}`)! }));
+    const sp = readdirSync(FIXTURE_SAVEPOINT)
+      .sort()
+      .map((name) => ({ path: name, bytes: folder.get(`/sp/${name}`)! }));
     for (let k = 0; k < 2; k++, i++) {
       let tar = generateTarArchive(sp, 'same-name', rnd, 100_000);
       while (!tar.readable || tar.label.endsWith('gzipped')) tar = generateTarArchive(sp, 'same-name', rnd, 100_000);

@@ -33,7 +33,8 @@ describe('fuzz: odd kinds of input paths', () => {
       await new Promise<void>((resolve) => socketServer!.listen(at('socket'), resolve));
       const odd = [at('fifo'), '/dev/zero', '/dev/urandom', '/dev/null', at('zero-link'), at('socket')];
       const cases: FuzzCase[] = [];
-      const push = (name: string, argv: string[], where: RegExp) => cases.push({ name, prepare: () => argv, judge: (run) => judgeBadInputRun(run, where), boundMs: 10_000 });
+      const push = (name: string, argv: string[], where: RegExp) =>
+        cases.push({ name, prepare: () => argv, judge: (run) => judgeBadInputRun(run, where), boundMs: 10_000 });
       // the path, or (descriptor-set errors name the file as the report does) its base name
       const named = (p: string) => new RegExp(path.basename(p).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
       for (const p of [...odd, at('empty')]) {
@@ -74,10 +75,27 @@ describe('fuzz: odd kinds of input paths', () => {
       const stateFile = readdirSync(FIXTURE_SAVEPOINT).find((n) => n !== '_metadata')!;
       const cases: FuzzCase[] = [];
       const expectRefusal = (name: string, folder: string, message: RegExp) =>
-        cases.push({ name, prepare: () => ['inspect', folder], judge: (run) => judgeBadInputRun(run) ?? (message.test(run.stderr) ? undefined : `says: ${run.stderr.slice(0, 300)}`), boundMs: 10_000 });
-      expectRefusal('_metadata is a FIFO', copyWith('fifo-metadata', '_metadata', (p) => execFileSync('mkfifo', [p])), /expected the savepoint's _metadata to be a regular file, found a FIFO \(named pipe\): '_metadata' in /);
-      expectRefusal('_metadata is a folder', copyWith('folder-metadata', '_metadata', (p) => mkdirSync(p)), /expected the savepoint's _metadata to be a regular file, found a folder: '_metadata' in /);
-      expectRefusal('_metadata links to /dev/zero', copyWith('device-metadata', '_metadata', (p) => symlinkSync('/dev/zero', p)), /found a symbolic link to a character device: '_metadata'/);
+        cases.push({
+          name,
+          prepare: () => ['inspect', folder],
+          judge: (run) => judgeBadInputRun(run) ?? (message.test(run.stderr) ? undefined : `says: ${run.stderr.slice(0, 300)}`),
+          boundMs: 10_000,
+        });
+      expectRefusal(
+        '_metadata is a FIFO',
+        copyWith('fifo-metadata', '_metadata', (p) => execFileSync('mkfifo', [p])),
+        /expected the savepoint's _metadata to be a regular file, found a FIFO \(named pipe\): '_metadata' in /,
+      );
+      expectRefusal(
+        '_metadata is a folder',
+        copyWith('folder-metadata', '_metadata', (p) => mkdirSync(p)),
+        /expected the savepoint's _metadata to be a regular file, found a folder: '_metadata' in /,
+      );
+      expectRefusal(
+        '_metadata links to /dev/zero',
+        copyWith('device-metadata', '_metadata', (p) => symlinkSync('/dev/zero', p)),
+        /found a symbolic link to a character device: '_metadata'/,
+      );
       let deep = at('deep');
       for (let i = 0; i < 40; i++) deep = path.join(deep, 'd');
       mkdirSync(deep, { recursive: true });
@@ -88,12 +106,21 @@ describe('fuzz: odd kinds of input paths', () => {
       cases.push({
         name: 'a state file is a FIFO',
         prepare: () => ['inspect', fifoState],
-        judge: (run) => judgeNoInternalError(run) ?? (run.stdout.includes(`expected state file "${stateFile}" next to _metadata in ${fifoState}, found a FIFO (named pipe), not a regular file — at `) ? undefined : `says: ${run.stdout.slice(0, 400)}`),
+        judge: (run) =>
+          judgeNoInternalError(run) ??
+          (run.stdout.includes(`expected state file "${stateFile}" next to _metadata in ${fifoState}, found a FIFO (named pipe), not a regular file — at `)
+            ? undefined
+            : `says: ${run.stdout.slice(0, 400)}`),
         boundMs: 10_000,
       });
       // a link to a regular file is that file
       const linked = copyWith('linked-state', stateFile, (p) => symlinkSync(path.join(FIXTURE_SAVEPOINT, stateFile), p));
-      cases.push({ name: 'a state file is a link to a regular file', prepare: () => ['inspect', '--strict', linked], judge: (run) => (run.code === 0 ? undefined : `exit ${run.code}: ${run.stderr.slice(0, 300)}${run.stdout.slice(0, 300)}`), boundMs: 10_000 });
+      cases.push({
+        name: 'a state file is a link to a regular file',
+        prepare: () => ['inspect', '--strict', linked],
+        judge: (run) => (run.code === 0 ? undefined : `exit ${run.code}: ${run.stderr.slice(0, 300)}${run.stdout.slice(0, 300)}`),
+        boundMs: 10_000,
+      });
       const summary = await runFuzzCases(cases);
       console.log(describeSummary('savepoint-folder kinds', summary));
       expect(summary.failures).toEqual([]);

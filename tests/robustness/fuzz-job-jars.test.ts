@@ -198,7 +198,10 @@ describe('fuzz: constant pools and <clinit> of job jars, through compare --job-j
       const layouts = CLASSES.map((name) => ({ name, bytes: entries[name]!, layout: layoutOf(entries[name]!) }));
       for (const c of layouts) {
         expect(c.layout.instructions.filter((x) => x.op === AASTORE).length, c.name).toBeGreaterThan(0);
-        expect(c.layout.instructions.some((x) => x.op === ANEWARRAY), c.name).toBe(true);
+        expect(
+          c.layout.instructions.some((x) => x.op === ANEWARRAY),
+          c.name,
+        ).toBe(true);
       }
       const mutated = path.join(scratch.dir, 'mutated.jar');
       mkdirSync(scratch.dir, { recursive: true });

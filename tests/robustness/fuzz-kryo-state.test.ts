@@ -123,7 +123,10 @@ function mutateRegistrations(meta: Buffer, maps: RegistrationsMap[], rnd: Seeded
       const i = rnd.int(m.entries.length - 1);
       const x = m.entries[i]!;
       const y = m.entries[i + 1]!;
-      return [Buffer.concat([b.subarray(0, x.start), b.subarray(y.start, y.end), b.subarray(x.start, x.end), b.subarray(y.end)]), `registrations ${i} and ${i + 1} swapped (Kryo ids ${85 + i} ↔ ${86 + i})`];
+      return [
+        Buffer.concat([b.subarray(0, x.start), b.subarray(y.start, y.end), b.subarray(x.start, x.end), b.subarray(y.end)]),
+        `registrations ${i} and ${i + 1} swapped (Kryo ids ${85 + i} ↔ ${86 + i})`,
+      ];
     }
     case 2: {
       const k = m.entries.find((x) => x.kindAt !== undefined)!;
@@ -179,7 +182,10 @@ function mutateFrame(file: Buffer, frame: Frame, rnd: SeededRandom): [Buffer, st
     }
     case 3:
       // the same class id in a 5-byte varint: Kryo reads it; the frame is 4 bytes longer
-      return [splice(file, at, afterClass - at, [0x80 | (classId & 0x7f), 0x80 | ((classId >>> 7) & 0x7f), 0x80, 0x80, 0x00]), `class id ${classId} as an overlong varint`];
+      return [
+        splice(file, at, afterClass - at, [0x80 | (classId & 0x7f), 0x80 | ((classId >>> 7) & 0x7f), 0x80, 0x80, 0x00]),
+        `class id ${classId} as an overlong varint`,
+      ];
     case 4:
       return [splice(file, afterLength, 0, [0x08, 0x01]), `two bytes inserted before a payload of ${length}`];
     default:
@@ -272,7 +278,9 @@ describe('fuzz: Kryo registrations and chill frames of Kryo-held Protobuf state'
       const sp = path.join(scratch.dir, 'sp');
       cpSync(SOURCE, sp, { recursive: true });
       const argv = ['dump', sp, '--operator', 'kryo-keyed', '--state', 'events-by-name', '--descriptors', SCHEMA, '--format', 'json'];
-      const before = JSON.parse((await runner.run(argv, 60_000)).stdout) as { entries: { userKey: unknown; file: string; valueOffset: number; value: unknown }[] };
+      const before = JSON.parse((await runner.run(argv, 60_000)).stdout) as {
+        entries: { userKey: unknown; file: string; valueOffset: number; value: unknown }[];
+      };
       const entry = before.entries.find((e) => JSON.stringify(e.userKey).includes('event-1'))!;
       const file = path.join(sp, path.basename(entry.file));
       const bytes = readFileSync(file);
@@ -282,9 +290,16 @@ describe('fuzz: Kryo registrations and chill frames of Kryo-held Protobuf state'
       const run = await runner.run(argv, 60_000);
       expect(run.code).toBe(0);
       const after = JSON.parse(run.stdout) as typeof before;
-      const value = after.entries.find((e) => JSON.stringify(e.userKey).includes('event-1'))!.value as { kind: string; decodeFailed?: boolean; reason?: string; length?: number };
+      const value = after.entries.find((e) => JSON.stringify(e.userKey).includes('event-1'))!.value as {
+        kind: string;
+        decodeFailed?: boolean;
+        reason?: string;
+        length?: number;
+      };
       expect(value).toMatchObject({ kind: 'opaque', decodeFailed: true, length: 91 });
-      expect(value.reason).toMatch(/^map value could not be decoded: expected nothing after the map value's null flag \(set\), found 90 bytes — at .*offset \d+/);
+      expect(value.reason).toMatch(
+        /^map value could not be decoded: expected nothing after the map value's null flag \(set\), found 90 bytes — at .*offset \d+/,
+      );
     } finally {
       await runner.close();
       scratch.remove();

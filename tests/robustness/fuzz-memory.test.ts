@@ -67,7 +67,13 @@ function writeSparseTar(file: string, size: number): void {
   put(148, '        ');
   h[156] = 0x30;
   put(257, 'ustar\u000000');
-  put(148, `${h.reduce((a, b) => a + b, 0).toString(8).padStart(6, '0')}\0 `);
+  put(
+    148,
+    `${h
+      .reduce((a, b) => a + b, 0)
+      .toString(8)
+      .padStart(6, '0')}\0 `,
+  );
   writeSparse(file, 512 + Math.ceil(size / 512) * 512 + 1024, h);
 }
 
@@ -83,7 +89,13 @@ function tarGzWithLargeMember(size: number): Uint8Array {
     put(148, '        ');
     h[156] = 0x30;
     put(257, 'ustar\u000000');
-    put(148, `${h.reduce((a, b) => a + b, 0).toString(8).padStart(6, '0')}\0 `);
+    put(
+      148,
+      `${h
+        .reduce((a, b) => a + b, 0)
+        .toString(8)
+        .padStart(6, '0')}\0 `,
+    );
     parts.push(h, data, new Uint8Array((512 - (data.length % 512)) % 512));
   };
   member('sp/large-attachment', new Uint8Array(randomBytes(size)));
@@ -117,10 +129,19 @@ describe('fuzz: memory bounds', () => {
       writeSparseTar(tar, OVER);
       const cases: FuzzCase[] = [];
       let i = 0;
-      for (const [label, input] of [['folder', folder], ['lone _metadata', path.join(folder, '_metadata')], ['stored zip', zip], ['tar', tar]] as const) {
+      for (const [label, input] of [
+        ['folder', folder],
+        ['lone _metadata', path.join(folder, '_metadata')],
+        ['stored zip', zip],
+        ['tar', tar],
+      ] as const) {
         for (let k = 0; k < 5; k++, i++) {
           const index = i;
-          cases.push({ name: `memory #${index}: ${label} with a _metadata of ${OVER} bytes`, prepare: () => savepointCommand(index, input), judge: (run) => judgeBadInputRun(run, limitMessage, REFUSED_RSS) });
+          cases.push({
+            name: `memory #${index}: ${label} with a _metadata of ${OVER} bytes`,
+            prepare: () => savepointCommand(index, input),
+            judge: (run) => judgeBadInputRun(run, limitMessage, REFUSED_RSS),
+          });
         }
       }
       const overHttp = new Uint8Array(OVER);

@@ -64,17 +64,25 @@ function manyOperatorOffsets(sp: string, model: CheckpointMetadata, trailer: Uin
     name: `handles: ${n} distinct operator-state offsets`,
     prepare: () => {
       const m = structuredClone(model);
-      const h = m.operators.flatMap((op) => op.subtasks).map((s) => s.managedOperatorState).find((o) => o?.delegate?.kind === 'relative-file' && o.states.some((e) => e.mode === 'SPLIT_DISTRIBUTE' && e.offsets.length > 0))!;
+      const h = m.operators
+        .flatMap((op) => op.subtasks)
+        .map((s) => s.managedOperatorState)
+        .find((o) => o?.delegate?.kind === 'relative-file' && o.states.some((e) => e.mode === 'SPLIT_DISTRIBUTE' && e.offsets.length > 0))!;
       const file = h.delegate as { kind: 'relative-file'; relativePath: string; size: number };
       const base = file.size;
       appendFileSync(path.join(sp, file.relativePath), new Uint8Array(n));
       file.size += n;
       h.states.find((e) => e.mode === 'SPLIT_DISTRIBUTE' && e.offsets.length > 0)!.offsets = Array.from({ length: n }, (_, k) => base + k);
-      writeFileSync(path.join(sp, '_metadata'), writeCheckpointMetadata({ version: m.version, checkpointId: m.checkpointId, masterStates: m.masterStates, operators: m.operators, trailer }));
+      writeFileSync(
+        path.join(sp, '_metadata'),
+        writeCheckpointMetadata({ version: m.version, checkpointId: m.checkpointId, masterStates: m.masterStates, operators: m.operators, trailer }),
+      );
       return ['inspect', sp, '--format', 'json'];
     },
     // about 3 s alone and near 15 s on a busy 2-core machine; a quadratic count (9·10^10 steps) would not end in hours
     boundMs: 90_000,
-    judge: (run) => judgeNoInternalError(run) ?? (run.code === 0 && /"entries": 3000\d\d\b/.test(run.stdout) ? undefined : `expected exit 0 and the ${n} elements counted, found exit ${run.code}`),
+    judge: (run) =>
+      judgeNoInternalError(run) ??
+      (run.code === 0 && /"entries": 3000\d\d\b/.test(run.stdout) ? undefined : `expected exit 0 and the ${n} elements counted, found exit ${run.code}`),
   };
 }

@@ -20,7 +20,8 @@ const SOURCE = path.resolve(process.cwd(), 'fixtures/savepoints/flink-2.3/rocksd
 function kindOf(bytes: Uint8Array): 'sst' | 'manifest' | 'current' | undefined {
   if (bytes.length >= 8 && Buffer.from(bytes.subarray(bytes.length - 8)).toString('hex') === 'f7cff485b741e288') return 'sst';
   if (bytes.length === 16 && Buffer.from(bytes).toString('latin1').startsWith('MANIFEST-')) return 'current';
-  if (bytes.length > 7 && bytes.length < 4096 && bytes[6] === 1 && Buffer.from(bytes).toString('latin1').includes('leveldb.BytewiseComparator')) return 'manifest';
+  if (bytes.length > 7 && bytes.length < 4096 && bytes[6] === 1 && Buffer.from(bytes).toString('latin1').includes('leveldb.BytewiseComparator'))
+    return 'manifest';
   return undefined;
 }
 

@@ -110,7 +110,13 @@ describe('fuzz: BinaryRowData null bits, RowKind and offsets of Table state', NE
           for (const e of (JSON.parse(run.stdout) as { entries: { valueOffset: number; value: { fields: { type: string }[] } }[] }).entries) {
             const fields = e.value.fields;
             const inlineStrings = fields.flatMap((_, i) => ((meta[e.valueOffset + 4 + 8 + 8 * i + 7]! & 0x80) !== 0 ? [i] : []));
-            rows.push({ at: e.valueOffset, size: meta.readInt32BE(e.valueOffset), arity: fields.length, notNull: sink ? fields.flatMap((f, i) => (/NOT NULL/.test(f.type) ? [i] : [])) : [], inlineStrings });
+            rows.push({
+              at: e.valueOffset,
+              size: meta.readInt32BE(e.valueOffset),
+              arity: fields.length,
+              notNull: sink ? fields.flatMap((f, i) => (/NOT NULL/.test(f.type) ? [i] : [])) : [],
+              inlineStrings,
+            });
           }
         }
       } finally {
@@ -124,7 +130,7 @@ describe('fuzz: BinaryRowData null bits, RowKind and offsets of Table state', NE
       for (let i = 0; i < CASES; i++) {
         const which = i % commands.length;
         // the dumps mutate their own state's rows; inspect any row
-        const pool = which === 2 ? rows : rows.filter((r) => (r.notNull.length > 0) === (which === 1));
+        const pool = which === 2 ? rows : rows.filter((r) => r.notNull.length > 0 === (which === 1));
         const row = pool[rnd.int(pool.length)]!;
         const [bytes, what] = mutateRow(meta, row, rnd);
         cases.push({

@@ -19,7 +19,9 @@ describe('fuzz: hostile tar archives', () => {
   it(`${TAR_SHAPES.length * PER_SHAPE} cases: readable ones answer in time, the others without an internal error`, async () => {
     const scratch = makeScratchDir('tar');
     try {
-      const files = readdirSync(FIXTURE_SAVEPOINT).sort().map((name) => ({ path: name, bytes: new Uint8Array(readFileSync(path.join(FIXTURE_SAVEPOINT, name))) }));
+      const files = readdirSync(FIXTURE_SAVEPOINT)
+        .sort()
+        .map((name) => ({ path: name, bytes: new Uint8Array(readFileSync(path.join(FIXTURE_SAVEPOINT, name))) }));
       const rnd = createSeededRandom(SEED);
       const cases: FuzzCase[] = [];
       let i = 0;
@@ -36,7 +38,9 @@ describe('fuzz: hostile tar archives', () => {
               writeFileSync(input, generated.bytes);
               return savepointCommand(index, input);
             },
-            judge: (run) => judgeNoInternalError(run) ?? (!generated.readable || run.code === 0 || run.code === 1 ? undefined : `exit ${run.code} for a readable archive: ${run.stderr.slice(0, 300)}`),
+            judge: (run) =>
+              judgeNoInternalError(run) ??
+              (!generated.readable || run.code === 0 || run.code === 1 ? undefined : `exit ${run.code} for a readable archive: ${run.stderr.slice(0, 300)}`),
           });
         }
       }

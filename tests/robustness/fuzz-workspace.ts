@@ -79,7 +79,11 @@ export async function runFuzzCases(cases: readonly FuzzCase[], env: Record<strin
       const why = (c.judge ?? judgeBadInputRun)(run);
       // ROBUSTNESS_SHOW=<file> appends what every case ended in to that file, to read the messages
       const show = process.env['ROBUSTNESS_SHOW'];
-      if (show) appendFileSync(show, `${c.name}\n    exit ${run.code} in ${Math.round(run.ms)} ms: ${(run.stderr || run.stdout.split('\n').find((l) => /error/.test(l)) || '').split('\n')[0]!.slice(0, 600)}\n`);
+      if (show)
+        appendFileSync(
+          show,
+          `${c.name}\n    exit ${run.code} in ${Math.round(run.ms)} ms: ${(run.stderr || run.stdout.split('\n').find((l) => /error/.test(l)) || '').split('\n')[0]!.slice(0, 600)}\n`,
+        );
       if (why) failures.push(`${c.name}: ${why}\n    argv: ${argv.join(' ')}`);
     }
   } finally {

@@ -6,7 +6,15 @@
  * or both. These sets are valid: `compare` must answer (exit 0 or 1) in time linear in their size.
  */
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { DescriptorProto_ReservedRangeSchema, EnumDescriptorProto_EnumReservedRangeSchema, EnumDescriptorProtoSchema, FileDescriptorProtoSchema, FileDescriptorSetSchema, type DescriptorProto, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
+import {
+  DescriptorProto_ReservedRangeSchema,
+  EnumDescriptorProto_EnumReservedRangeSchema,
+  EnumDescriptorProtoSchema,
+  FileDescriptorProtoSchema,
+  FileDescriptorSetSchema,
+  type DescriptorProto,
+  type FileDescriptorSet,
+} from '@bufbuild/protobuf/wkt';
 import type { SeededRandom } from './seeded-random';
 
 export const DESCRIPTOR_GROWTHS = ['reserved-ranges', 'reserved-names', 'enum-reserved-ranges'] as const;
@@ -26,8 +34,10 @@ function findMessage(set: FileDescriptorSet, fullName: string): DescriptorProto 
 function ranges(rnd: SeededRandom, n: number, shape: number): [number, number][] {
   const out: [number, number][] = [];
   for (let i = 0; i < n; i++) {
-    if (shape === 0) out.push([FIRST_FREE + 2 * i, FIRST_FREE + 2 * i + 1]); // distinct single numbers
-    else if (shape === 1) out.push([FIRST_FREE + i, FIRST_FREE + i + 1 + rnd.int(50)]); // overlapping
+    if (shape === 0)
+      out.push([FIRST_FREE + 2 * i, FIRST_FREE + 2 * i + 1]); // distinct single numbers
+    else if (shape === 1)
+      out.push([FIRST_FREE + i, FIRST_FREE + i + 1 + rnd.int(50)]); // overlapping
     else out.push([FIRST_FREE, FIRST_FREE + n - i]); // nested
   }
   // shuffled: the order in the file is not the numeric order
@@ -42,7 +52,13 @@ function ranges(rnd: SeededRandom, n: number, shape: number): [number, number][]
  * The saved and new sets for one case: `base` (a fixture's set) grown on one or both sides.
  * `n` is the number of ranges or names added per grown side.
  */
-export function generateGrownDescriptorSets(base: Uint8Array, root: string, growth: DescriptorGrowth, n: number, rnd: SeededRandom): { saved: Uint8Array; next: Uint8Array; label: string } {
+export function generateGrownDescriptorSets(
+  base: Uint8Array,
+  root: string,
+  growth: DescriptorGrowth,
+  n: number,
+  rnd: SeededRandom,
+): { saved: Uint8Array; next: Uint8Array; label: string } {
   const sides = ['saved', 'new', 'both'][rnd.int(3)]!;
   const shape = rnd.int(3);
   const grow = (set: FileDescriptorSet, merged: boolean) => {
@@ -143,7 +159,9 @@ export function generateInvalidDescriptorSet(baseBytes: Uint8Array, defect: Desc
       element = `message ${message.name}`;
       break;
     case 'message-and-enum-same-name':
-      file.enumType.push(create(EnumDescriptorProtoSchema, { name: message.name, value: [{ name: `${message.name.toUpperCase()}_ZERO_${rnd.int(1000)}`, number: 0 }] }));
+      file.enumType.push(
+        create(EnumDescriptorProtoSchema, { name: message.name, value: [{ name: `${message.name.toUpperCase()}_ZERO_${rnd.int(1000)}`, number: 0 }] }),
+      );
       element = `enum ${message.name}`;
       break;
     case 'enum-as-message-type': {

@@ -35,7 +35,13 @@ class JavaStream {
     return this.assign('string');
   }
   /** a class descriptor: fields `[type, name, signature?]`; `annotate` and `superClass` write what follows */
-  classDesc(name: string, flags: number, fields: [string, string, string?][], superClass: (self: number) => void, annotate: (self: number) => void = () => undefined): number {
+  classDesc(
+    name: string,
+    flags: number,
+    fields: [string, string, string?][],
+    superClass: (self: number) => void,
+    annotate: (self: number) => void = () => undefined,
+  ): number {
     this.w.u8(0x72).utf(name).i64(0x1234n);
     const self = this.assign('desc');
     this.w.u8(flags).i16(fields.length);
@@ -65,7 +71,14 @@ class JavaStream {
   }
 }
 
-export const TRAILER_FAULTS = ['self-superclass', 'superclass-cycle', 'value-as-descriptor', 'descriptor-as-value', 'dangling-handle', 'enum-refers-to-itself'] as const;
+export const TRAILER_FAULTS = [
+  'self-superclass',
+  'superclass-cycle',
+  'value-as-descriptor',
+  'descriptor-as-value',
+  'dangling-handle',
+  'enum-refers-to-itself',
+] as const;
 export type TrailerFault = (typeof TRAILER_FAULTS)[number];
 
 /** Where a fault goes: the descriptor of CheckpointProperties, of SavepointType, of the enum, or java.lang.Enum. */
@@ -127,7 +140,13 @@ export function generateHostileTrailer(fault: TrailerFault, rnd: SeededRandom): 
     chain(cycleLength - 1);
   };
 
-  const javaLangEnum = () => s.classDesc('java.lang.Enum', SC_SERIALIZABLE | SC_ENUM, [], superOf('java-lang-enum', () => s.nul()));
+  const javaLangEnum = () =>
+    s.classDesc(
+      'java.lang.Enum',
+      SC_SERIALIZABLE | SC_ENUM,
+      [],
+      superOf('java-lang-enum', () => s.nul()),
+    );
   const formatEnumDesc = () =>
     s.classDesc('org.apache.flink.core.execution.SavepointFormatType', SC_SERIALIZABLE | SC_ENUM, [], superOf('format-enum', javaLangEnum));
   const savepointTypeDesc = () =>

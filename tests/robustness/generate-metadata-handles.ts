@@ -49,7 +49,8 @@ function keyedSlots(h: KeyedStateHandle | null, where: string, out: Slot[]): voi
 
 function operatorSlots(h: OperatorStateHandle | null, where: string, out: Slot[]): void {
   if (h === null) return;
-  for (const s of h.states) s.offsets.forEach((_, i) => out.push({ label: `${where} state ${s.name} element ${i} offset`, get: () => s.offsets[i]!, set: (v) => (s.offsets[i] = v) }));
+  for (const s of h.states)
+    s.offsets.forEach((_, i) => out.push({ label: `${where} state ${s.name} element ${i} offset`, get: () => s.offsets[i]!, set: (v) => (s.offsets[i] = v) }));
   streamSlots(h.delegate, `${where} data`, out);
 }
 
@@ -71,12 +72,18 @@ function varyStreamKinds(m: CheckpointMetadata, rnd: SeededRandom): void {
 
 function hugeValue(rnd: SeededRandom, current: number): number {
   switch (rnd.int(6)) {
-    case 0: return TWO_53 - 1;
-    case 1: return TWO_53 - 1 - rnd.int(1 << 20);
-    case 2: return 2 ** 32 + rnd.int(1000);
-    case 3: return 2 ** 31 - 1;
-    case 4: return current + 1 + rnd.int(3);
-    default: return Math.max(0, TWO_53 - 1 - current);
+    case 0:
+      return TWO_53 - 1;
+    case 1:
+      return TWO_53 - 1 - rnd.int(1 << 20);
+    case 2:
+      return 2 ** 32 + rnd.int(1000);
+    case 3:
+      return 2 ** 31 - 1;
+    case 4:
+      return current + 1 + rnd.int(3);
+    default:
+      return Math.max(0, TWO_53 - 1 - current);
   }
 }
 
@@ -84,7 +91,12 @@ function hugeValue(rnd: SeededRandom, current: number): number {
  * One hostile `_metadata`: the model with `fault` planted, written with `trailer`. `label` says
  * what was changed, for the case name. Undefined when the model has no place for this fault.
  */
-export function generateHostileHandles(model: CheckpointMetadata, trailer: Uint8Array | undefined, fault: HandleFault, rnd: SeededRandom): { bytes: Uint8Array; label: string } | undefined {
+export function generateHostileHandles(
+  model: CheckpointMetadata,
+  trailer: Uint8Array | undefined,
+  fault: HandleFault,
+  rnd: SeededRandom,
+): { bytes: Uint8Array; label: string } | undefined {
   const m = cloneModel(model);
   const labels: string[] = [];
   if (fault === 'huge') {
@@ -105,7 +117,11 @@ export function generateHostileHandles(model: CheckpointMetadata, trailer: Uint8
       labels.push(`${slot.label} = ${v}`);
     }
   } else if (fault === 'repeated-operator-offsets') {
-    const handles = m.operators.flatMap((op) => op.subtasks.flatMap((s) => (s.managedOperatorState && s.managedOperatorState.states.some((e) => e.offsets.length > 0) ? [{ op, h: s.managedOperatorState }] : [])));
+    const handles = m.operators.flatMap((op) =>
+      op.subtasks.flatMap((s) =>
+        s.managedOperatorState && s.managedOperatorState.states.some((e) => e.offsets.length > 0) ? [{ op, h: s.managedOperatorState }] : [],
+      ),
+    );
     if (handles.length === 0) return undefined;
     const { op, h } = handles[rnd.int(handles.length)]!;
     const withOffsets = h.states.filter((e) => e.offsets.length > 0);
@@ -121,7 +137,11 @@ export function generateHostileHandles(model: CheckpointMetadata, trailer: Uint8
       labels.push(`${op.id.slice(0, 8)} state ${state.name}: one offset ${n} times`);
     }
   } else {
-    const handles = m.operators.flatMap((op) => op.subtasks.flatMap((s) => (s.managedKeyedState?.kind === 'key-groups' && s.managedKeyedState.offsets.some((o) => o !== 0) ? [{ op, h: s.managedKeyedState }] : [])));
+    const handles = m.operators.flatMap((op) =>
+      op.subtasks.flatMap((s) =>
+        s.managedKeyedState?.kind === 'key-groups' && s.managedKeyedState.offsets.some((o) => o !== 0) ? [{ op, h: s.managedKeyedState }] : [],
+      ),
+    );
     if (handles.length === 0) return undefined;
     const { op, h } = handles[rnd.int(handles.length)]!;
     if (h.kind !== 'key-groups') return undefined;
@@ -141,7 +161,13 @@ export function generateHostileHandles(model: CheckpointMetadata, trailer: Uint8
       labels.push(`${op.id.slice(0, 8)}: key group offset ${repeated} twice`);
     }
   }
-  const bytes = writeCheckpointMetadata({ version: m.version, checkpointId: m.checkpointId, masterStates: m.masterStates, operators: m.operators, ...(trailer ? { trailer } : {}) });
+  const bytes = writeCheckpointMetadata({
+    version: m.version,
+    checkpointId: m.checkpointId,
+    masterStates: m.masterStates,
+    operators: m.operators,
+    ...(trailer ? { trailer } : {}),
+  });
   return { bytes, label: `${fault}: ${labels.join('; ')}` };
 }
 
@@ -154,7 +180,12 @@ export type Duplication = (typeof DUPLICATIONS)[number];
  * a subtask's keyed or operator state handle replaced by a copy of another subtask's. Undefined
  * when the model has no place for it.
  */
-export function generateDuplicatedStructures(model: CheckpointMetadata, trailer: Uint8Array | undefined, kind: Duplication, rnd: SeededRandom): { bytes: Uint8Array; label: string } | undefined {
+export function generateDuplicatedStructures(
+  model: CheckpointMetadata,
+  trailer: Uint8Array | undefined,
+  kind: Duplication,
+  rnd: SeededRandom,
+): { bytes: Uint8Array; label: string } | undefined {
   const m = cloneModel(model);
   let label: string;
   const fits = (op: OperatorState): boolean => {
@@ -183,7 +214,12 @@ export function generateDuplicatedStructures(model: CheckpointMetadata, trailer:
     h.states.splice(h.states.indexOf(e) + 1 + rnd.int(h.states.length - h.states.indexOf(e)), 0, second);
     label = `${op.id.slice(0, 8)}: state ${e.name} listed twice (${cut} + ${second.offsets.length} elements)`;
   } else {
-    const slot = kind === 'copied-keyed-handle' ? 'managedKeyedState' : op.subtasks.some((s) => s.managedOperatorState?.states.some((e) => e.offsets.length > 0)) ? 'managedOperatorState' : 'managedKeyedState';
+    const slot =
+      kind === 'copied-keyed-handle'
+        ? 'managedKeyedState'
+        : op.subtasks.some((s) => s.managedOperatorState?.states.some((e) => e.offsets.length > 0))
+          ? 'managedOperatorState'
+          : 'managedKeyedState';
     // a handle that reads data (a copy of one that reads nothing could not be counted twice)
     const readsData = (h: KeyedStateHandle | OperatorStateHandle | null) =>
       h !== null && (h.kind === 'key-groups' ? h.offsets.some((o) => o !== 0) : h.kind === 'operator' ? h.states.some((e) => e.offsets.length > 0) : false);
@@ -194,6 +230,12 @@ export function generateDuplicatedStructures(model: CheckpointMetadata, trailer:
     (to as Record<typeof slot, unknown>)[slot] = structuredClone(from[slot]);
     label = `${op.id.slice(0, 8)}: subtask ${to.index}'s ${slot} replaced by a copy of subtask ${from.index}'s`;
   }
-  const bytes = writeCheckpointMetadata({ version: m.version, checkpointId: m.checkpointId, masterStates: m.masterStates, operators: m.operators, ...(trailer ? { trailer } : {}) });
+  const bytes = writeCheckpointMetadata({
+    version: m.version,
+    checkpointId: m.checkpointId,
+    masterStates: m.masterStates,
+    operators: m.operators,
+    ...(trailer ? { trailer } : {}),
+  });
   return { bytes, label: `${kind}: ${label}` };
 }

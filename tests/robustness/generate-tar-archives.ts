@@ -90,7 +90,10 @@ export function generateTarArchive(files: readonly { path: string; bytes: Uint8A
   };
   let label: string = shape;
   let readable = true;
-  const order = files.map((f) => ({ f, key: rnd.next() })).sort((a, b) => a.key - b.key).map((x) => x.f);
+  const order = files
+    .map((f) => ({ f, key: rnd.next() }))
+    .sort((a, b) => a.key - b.key)
+    .map((x) => x.f);
   const planted = (where: string) => {
     if (shape === 'same-name') {
       const copy = files[rnd.int(files.length)]!;

@@ -35,7 +35,9 @@ describe('HTTP: a deadline for the whole command', () => {
     );
     // what was read is shown, the rest named as not read, with the deadline as the reason
     expect(run.stdout).toContain(`Savepoint inspection of ${server.base}/sp\n`);
-    expect(run.stdout).toContain('found no answer in time (the deadline of 1.5 s for all HTTP requests together passed (SAVEPOINT_INSPECTOR_HTTP_DEADLINE), after ');
+    expect(run.stdout).toContain(
+      'found no answer in time (the deadline of 1.5 s for all HTTP requests together passed (SAVEPOINT_INSPECTOR_HTTP_DEADLINE), after ',
+    );
     // far fewer requests than the ~30 a full inspection makes: the later ones were never sent
     expect(server.requests).toBeLessThan(15);
   });

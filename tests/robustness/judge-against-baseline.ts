@@ -88,9 +88,12 @@ export const viewInspect: ViewAnswer = (run) => {
   const parsed = JSON.parse(run.stdout) as InspectJson;
   // of the Kryo details, what is derived (the Protobuf recognition); the registrations are listed as the snapshot has them
   const kryo = (k: InspectKryo[] | null | undefined) => (k ? k.map((x) => ({ path: x.path, typeClass: x.typeClass, protobuf: x.protobuf })) : null);
-  const states = parsed.operators.flatMap((op) => op.states.map((s) => ({ operator: op.uid ?? op.id, name: s.name, status: s.status, decoded: s.decoded, entries: s.entries, kryo: kryo(s.kryo) })));
+  const states = parsed.operators.flatMap((op) =>
+    op.states.map((s) => ({ operator: op.uid ?? op.id, name: s.name, status: s.status, decoded: s.decoded, entries: s.entries, kryo: kryo(s.kryo) })),
+  );
   const notWhole = states.find((s) => s.status !== 'ok' || s.decoded !== 'fully');
-  const flagged = parsed.errors.length > 0 ? `${parsed.errors.length} error(s)` : notWhole ? `${notWhole.name}: ${notWhole.status}/${notWhole.decoded}` : undefined;
+  const flagged =
+    parsed.errors.length > 0 ? `${parsed.errors.length} error(s)` : notWhole ? `${notWhole.name}: ${notWhole.status}/${notWhole.decoded}` : undefined;
   return { answer: states, flagged };
 };
 

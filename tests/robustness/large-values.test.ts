@@ -30,7 +30,9 @@ describe('a 60 MB value through every value-printing command, under a 512 MiB he
     const outcomes: string[] = [];
     const expectRun = async (argv: string[], check?: (stdout: string) => void) => {
       const run = await runner.run(argv, 300_000);
-      outcomes.push(`${argv[0]} ${argv.slice(2).join(' ')}: exit ${run.code}${run.crashed === undefined ? '' : `, crashed: ${run.crashed.slice(0, 200)}`}${run.hung ? ', hung' : ''}`);
+      outcomes.push(
+        `${argv[0]} ${argv.slice(2).join(' ')}: exit ${run.code}${run.crashed === undefined ? '' : `, crashed: ${run.crashed.slice(0, 200)}`}${run.hung ? ', hung' : ''}`,
+      );
       if (run.code === 0) check?.(run.stdout);
     };
     await expectRun(['inspect', sp], (out) => expect(out).toContain('processed-events  OPERATOR_LIST (operator), 24 entries, subtasks 0,1\n'));
@@ -38,7 +40,9 @@ describe('a 60 MB value through every value-printing command, under a 512 MiB he
     await expectRun(['dump', sp, ...state, '--format', 'json']);
     for (const format of ['jsonl', 'csv', 'parquet', 'arrow']) {
       const out = path.join(scratch.dir, `out.${format}`);
-      await expectRun(['export', sp, ...state, '--format', format, '--output', out], (stdout) => expect(stdout).toBe(`${out}: 24 rows of state "processed-events" (24 entries)\n`));
+      await expectRun(['export', sp, ...state, '--format', format, '--output', out], (stdout) =>
+        expect(stdout).toBe(`${out}: 24 rows of state "processed-events" (24 entries)\n`),
+      );
     }
     expect(outcomes).toEqual([
       'inspect : exit 0',
@@ -47,7 +51,9 @@ describe('a 60 MB value through every value-printing command, under a 512 MiB he
       ...['jsonl', 'csv', 'parquet', 'arrow'].map((f) => `export ${state.join(' ')} --format ${f} --output ${path.join(scratch.dir, `out.${f}`)}: exit 0`),
     ]);
     // the JSON Lines row holds the whole field: its base64 (80,000,000 characters) in the value
-    const line = readFileSync(path.join(scratch.dir, 'out.jsonl'), 'utf8').split('\n').find((l) => l.length > BLOB)!;
+    const line = readFileSync(path.join(scratch.dir, 'out.jsonl'), 'utf8')
+      .split('\n')
+      .find((l) => l.length > BLOB)!;
     expect((JSON.parse(line) as { value: { blob: string } }).value.blob).toHaveLength((BLOB / 3) * 4);
   });
 });
@@ -94,10 +100,14 @@ describe('a value of a million unknown fields, and one of 300,000 map entries, u
     for (const format of ['jsonl', 'csv', 'parquet', 'arrow']) {
       const out = path.join(scratch.dir, `unknown.${format}`);
       const run = await runner.run(['export', sp, ...state, '--format', format, '--output', out, '--quiet'], 300_000);
-      outcomes.push(`${format}: exit ${run.code}${run.crashed === undefined ? '' : `, crashed: ${run.crashed.slice(0, 200)}`}${run.rssGrowth > LARGE_VALUE_RSS_GROWTH ? `, RSS grew by ${mib(run.rssGrowth)} MiB` : ''}`);
+      outcomes.push(
+        `${format}: exit ${run.code}${run.crashed === undefined ? '' : `, crashed: ${run.crashed.slice(0, 200)}`}${run.rssGrowth > LARGE_VALUE_RSS_GROWTH ? `, RSS grew by ${mib(run.rssGrowth)} MiB` : ''}`,
+      );
     }
     expect(outcomes).toEqual(['jsonl: exit 0', 'csv: exit 0', 'parquet: exit 0', 'arrow: exit 0']);
-    const line = readFileSync(path.join(scratch.dir, 'unknown.jsonl'), 'utf8').split('\n').find((l) => l.includes('unknownFieldsOmitted'))!;
+    const line = readFileSync(path.join(scratch.dir, 'unknown.jsonl'), 'utf8')
+      .split('\n')
+      .find((l) => l.includes('unknownFieldsOmitted'))!;
     const row = JSON.parse(line) as { unknownFields: { number: number; bytes: string }[]; unknownFieldsOmitted: number };
     expect(row.unknownFields).toHaveLength(EXPORT_UNKNOWN_FIELDS_PER_VALUE);
     // the fixture's value has an unknown field 100 of its own, then come the million
@@ -113,7 +123,9 @@ describe('a value of a million unknown fields, and one of 300,000 map entries, u
     // its own thread: the growth is measured from a fresh heap, not one the exports above left large
     const fresh = new CliCaseRunner();
     const run = await fresh.run(['dump', sp, ...state, '--format', 'json'], 300_000).finally(() => fresh.close());
-    expect(`exit ${run.code}${run.crashed === undefined ? '' : `, crashed: ${run.crashed.slice(0, 200)}`}, RSS grew by ${run.rssGrowth > LARGE_VALUE_RSS_GROWTH ? `${mib(run.rssGrowth)} MiB` : 'less than the bound'}`).toBe('exit 0, RSS grew by less than the bound');
+    expect(
+      `exit ${run.code}${run.crashed === undefined ? '' : `, crashed: ${run.crashed.slice(0, 200)}`}, RSS grew by ${run.rssGrowth > LARGE_VALUE_RSS_GROWTH ? `${mib(run.rssGrowth)} MiB` : 'less than the bound'}`,
+    ).toBe('exit 0, RSS grew by less than the bound');
     console.log(`dump --json of 300,000 map entries: RSS grew by ${mib(run.rssGrowth)} MiB`);
   });
 });

@@ -77,7 +77,10 @@ export function listSavepointInputs(): (SavepointFolderInput | SavepointArchiveI
   const folders = [...findSavepointFolders(fixtures), ...findSavepointFolders(SHARED_SAVEPOINTS)];
   const inputs: (SavepointFolderInput | SavepointArchiveInput)[] = folders.map((dir) => {
     // named relative to the repository or to ../shared, never by the checkout's own folder name: the name seeds the sampled mutations
-    const name = dir.startsWith(`${SHARED_SAVEPOINTS}${path.sep}`) || dir === SHARED_SAVEPOINTS ? `shared/flink-savepoints/${path.relative(SHARED_SAVEPOINTS, dir)}` : path.relative(REPO_ROOT, dir);
+    const name =
+      dir.startsWith(`${SHARED_SAVEPOINTS}${path.sep}`) || dir === SHARED_SAVEPOINTS
+        ? `shared/flink-savepoints/${path.relative(SHARED_SAVEPOINTS, dir)}`
+        : path.relative(REPO_ROOT, dir);
     return { kind: 'folder', name, files: walkFiles(dir).map((f) => ({ path: `${path.basename(dir)}/${f.path}`, bytes: f.bytes })) };
   });
   for (const archive of findArchives(fixtures)) {
@@ -101,7 +104,10 @@ export function listDescriptorSetInputs(): DescriptorSetInput[] {
   for (const name of readdirSync(root).sort()) {
     const expectedFile = path.join(root, name, 'expected.json');
     if (!existsSync(expectedFile)) continue;
-    const exp = JSON.parse(readFileSync(expectedFile, 'utf8')) as { saved: { descriptorSet: string; root: string }; new: { descriptorSet: string; root: string } };
+    const exp = JSON.parse(readFileSync(expectedFile, 'utf8')) as {
+      saved: { descriptorSet: string; root: string };
+      new: { descriptorSet: string; root: string };
+    };
     const read = (f: string): NamedBytes => ({ path: `${name}/${f}`, bytes: new Uint8Array(readFileSync(path.join(root, name, f))) });
     const saved = read(exp.saved.descriptorSet);
     const next = read(exp.new.descriptorSet);

@@ -46,7 +46,12 @@ export interface LoopbackServer {
  * Serves `files` (path → bytes, e.g. `/sp.zip`, `/sp/_metadata`) correctly for requests before
  * `from` (0: every request misbehaves), then as `misbehaviour`.
  */
-export async function startLoopbackServer(files: ReadonlyMap<string, Uint8Array>, misbehaviour: Misbehaviour | undefined, from = 0, delayMs = 500): Promise<LoopbackServer> {
+export async function startLoopbackServer(
+  files: ReadonlyMap<string, Uint8Array>,
+  misbehaviour: Misbehaviour | undefined,
+  from = 0,
+  delayMs = 500,
+): Promise<LoopbackServer> {
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
@@ -137,7 +142,13 @@ function serve(files: ReadonlyMap<string, Uint8Array>, req: IncomingMessage, res
   if (req.method !== 'HEAD') served(body.length);
 }
 
-function misbehave(kind: Misbehaviour, files: ReadonlyMap<string, Uint8Array>, req: IncomingMessage, res: ServerResponse, later: (ms: number, fn: () => void) => void): void {
+function misbehave(
+  kind: Misbehaviour,
+  files: ReadonlyMap<string, Uint8Array>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  later: (ms: number, fn: () => void) => void,
+): void {
   const bytes = files.get(decodeURIComponent((req.url ?? '/').replace(/[?#].*$/, ''))) ?? new Uint8Array(100);
   const range = rangeOf(req, bytes.length) ?? { start: 0, end: bytes.length - 1 };
   const body = bytes.subarray(range.start, range.end + 1);
@@ -203,11 +214,17 @@ function misbehave(kind: Misbehaviour, files: ReadonlyMap<string, Uint8Array>, r
       return;
     case 'huge-content-length':
       res.writeHead(206, { ...partial, 'content-length': '10000000000' });
-      endless((z) => res.write(z), () => socket.destroy());
+      endless(
+        (z) => res.write(z),
+        () => socket.destroy(),
+      );
       return;
     case 'endless-chunked':
       res.writeHead(206, partial);
-      endless((z) => res.write(z), () => res.end());
+      endless(
+        (z) => res.write(z),
+        () => res.end(),
+      );
       return;
     case 'wrong-content-range':
       res.writeHead(206, { 'content-range': `bytes ${range.start + 1}-${range.end + 1}/${bytes.length + 1}`, 'content-length': body.length });
@@ -215,7 +232,10 @@ function misbehave(kind: Misbehaviour, files: ReadonlyMap<string, Uint8Array>, r
       return;
     case 'ignores-range':
       res.writeHead(200);
-      endless((z) => res.write(z), () => res.end());
+      endless(
+        (z) => res.write(z),
+        () => res.end(),
+      );
       return;
     case 'redirect-loop':
       res.writeHead(302, { location: req.url ?? '/' }).end();

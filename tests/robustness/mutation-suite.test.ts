@@ -26,7 +26,8 @@ const size = process.env['ROBUSTNESS_CASES'] === 'full' ? FULL_SIZE : DEFAULT_SI
 
 function buildAllCases(): MutationCase[] {
   const cases: MutationCase[] = [];
-  for (const input of listSavepointInputs()) cases.push(...(input.kind === 'folder' ? buildSavepointFolderCases(input, size) : buildSavepointArchiveCases(input, size)));
+  for (const input of listSavepointInputs())
+    cases.push(...(input.kind === 'folder' ? buildSavepointFolderCases(input, size) : buildSavepointArchiveCases(input, size)));
   for (const input of listSnapshotInputs()) cases.push(...buildSnapshotCases(input, size));
   cases.push(...buildDescriptorSetCases(listDescriptorSetInputs(), size));
   return cases;
@@ -61,7 +62,10 @@ const isShared = (c: MutationCase) => c.input.startsWith('shared/');
 
 describe('mutation suite', () => {
   it(`every mutated committed input ends in success or a located DecodeError (${size.name} size)`, async () => {
-    await runCases(buildAllCases().filter((c) => !isShared(c)), 'committed inputs');
+    await runCases(
+      buildAllCases().filter((c) => !isShared(c)),
+      'committed inputs',
+    );
   });
 
   it(`every mutated shared real savepoint (${SHARED_SAVEPOINTS}) ends in success or a located DecodeError (${size.name} size)`, NEEDS_SHARED, async () => {

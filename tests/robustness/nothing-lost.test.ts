@@ -86,7 +86,10 @@ describe('nothing lost', () => {
     const states = inspection.operators.flatMap((o) => o.states.filter((s) => s.status === 'ok').map((s) => ({ op: o.id, name: s.name })));
     // truncate the largest state file: some states fail, the rest must read exactly as from the clean input
     const biggest = input.files.reduce((a, f, i) => (!f.path.endsWith('_metadata') && f.bytes.length > input.files[a]!.bytes.length ? i : a), 0);
-    const damaged = await open({ ...input, files: input.files.map((f, i) => (i === biggest ? { path: f.path, bytes: f.bytes.subarray(0, f.bytes.length >> 1) } : f)) });
+    const damaged = await open({
+      ...input,
+      files: input.files.map((f, i) => (i === biggest ? { path: f.path, bytes: f.bytes.subarray(0, f.bytes.length >> 1) } : f)),
+    });
     let failed = 0;
     let same = 0;
     for (const s of states) {
@@ -111,19 +114,52 @@ describe('nothing lost', () => {
         for (const s of op.states) {
           const content = s.valueSerializer ? getProtobufSnapshotContent(s.valueSerializer) : undefined;
           if (!content) {
-            states.push({ kind: 'other', operator: { id: op.id, uid: '<img src=x onerror=alert(1)>' }, state: `${s.name}<img src=x onerror=alert(1)>`, role: 'VALUE_SERIALIZER', snapshotClass: s.valueSerializer?.className ?? '?', reason: '<script>alert(1)</script>' });
+            states.push({
+              kind: 'other',
+              operator: { id: op.id, uid: '<img src=x onerror=alert(1)>' },
+              state: `${s.name}<img src=x onerror=alert(1)>`,
+              role: 'VALUE_SERIALIZER',
+              snapshotClass: s.valueSerializer?.className ?? '?',
+              reason: '<script>alert(1)</script>',
+            });
             continue;
           }
           const set = loadDescriptorSet(content.descriptorBytes, 'saved').set;
-          const settings = { deterministicSerialization: content.settings.deterministic, maxMessageSize: content.settings.maxMessageSize, recursionLimit: content.settings.recursionLimit };
+          const settings = {
+            deterministicSerialization: content.settings.deterministic,
+            maxMessageSize: content.settings.maxMessageSize,
+            recursionLimit: content.settings.recursionLimit,
+          };
           const compatibility = evaluateStateCompatibility(
-            { savedSet: set, savedRoot: content.rootFullName, savedJavaClass: content.javaClass, savedKind: 'generated', savedSettings: settings, snapshotClass: s.valueSerializer!.className, savedLine: '0.x' },
+            {
+              savedSet: set,
+              savedRoot: content.rootFullName,
+              savedJavaClass: content.javaClass,
+              savedKind: 'generated',
+              savedSettings: settings,
+              snapshotClass: s.valueSerializer!.className,
+              savedLine: '0.x',
+            },
             { newSet: set, newRoot: content.rootFullName, newKind: 'generated', newSettings: settings, target: '0.x' },
           );
-          states.push({ kind: 'protobuf', operator: { id: op.id }, state: s.name, role: 'VALUE_SERIALIZER', snapshotClass: s.valueSerializer!.className, compatibility, warnings: [] });
+          states.push({
+            kind: 'protobuf',
+            operator: { id: op.id },
+            state: s.name,
+            role: 'VALUE_SERIALIZER',
+            snapshotClass: s.valueSerializer!.className,
+            compatibility,
+            warnings: [],
+          });
         }
       }
-      const report = buildReport({ tool: { name: 'savepoint-inspector', version: '0.1.0' }, inputs: [{ role: 'savepoint', name: 'sp', size: 1, sha256: '0'.repeat(64) }], target: '0.x', newSettings: { deterministicSerialization: false, maxMessageSize: 67_108_864, recursionLimit: 100 }, states });
+      const report = buildReport({
+        tool: { name: 'savepoint-inspector', version: '0.1.0' },
+        inputs: [{ role: 'savepoint', name: 'sp', size: 1, sha256: '0'.repeat(64) }],
+        target: '0.x',
+        newSettings: { deterministicSerialization: false, maxMessageSize: 67_108_864, recursionLimit: 100 },
+        states,
+      });
       return REPORT_FORMATS.map((f) => formatReport(report, f));
     };
     const first = await build();

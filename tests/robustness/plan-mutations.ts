@@ -73,12 +73,18 @@ export function planFileMutations(bytes: Uint8Array, budget: MutationBudget, rng
   const size = bytes.length;
   const out: ByteMutation[] = [];
   if (size === 0) return out;
-  const cuts = size <= budget.truncateAllUpTo ? rng.sample(size, size) : [...new Set([0, Math.min(4, size - 1), size - 1, ...rng.sample(size, budget.truncations)])].sort((a, b) => a - b);
+  const cuts =
+    size <= budget.truncateAllUpTo
+      ? rng.sample(size, size)
+      : [...new Set([0, Math.min(4, size - 1), size - 1, ...rng.sample(size, budget.truncations)])].sort((a, b) => a - b);
   for (const c of cuts) out.push(truncateAt(c));
   for (const p of rng.sample(size * 8, budget.bitFlips)) out.push(flipBit(p >> 3, p & 7));
   const fields = findLengthLikeFields(bytes);
   for (const i of rng.sample(fields.length, budget.lengthFields)) {
-    const values = budget.valuesPerField >= HOSTILE_I32.length ? HOSTILE_I32 : Array.from({ length: budget.valuesPerField }, () => HOSTILE_I32[rng.int(HOSTILE_I32.length)]!);
+    const values =
+      budget.valuesPerField >= HOSTILE_I32.length
+        ? HOSTILE_I32
+        : Array.from({ length: budget.valuesPerField }, () => HOSTILE_I32[rng.int(HOSTILE_I32.length)]!);
     for (const v of new Set(values)) out.push(overwriteI32(fields[i]!, v));
   }
   return out;

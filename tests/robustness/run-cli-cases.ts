@@ -89,7 +89,17 @@ export class CliCaseRunner {
     const rssGrowth = Math.max(rssPeak, process.memoryUsage().rss) - rssStart;
     if (outcome.kind !== 'reply') {
       await this.close();
-      return { argv, code: undefined, stdout: '', stderr: '', stdoutLength: 0, ms, rssGrowth, hung: outcome.kind === 'timeout', ...(outcome.kind === 'crash' ? { crashed: outcome.why } : {}) };
+      return {
+        argv,
+        code: undefined,
+        stdout: '',
+        stderr: '',
+        stdoutLength: 0,
+        ms,
+        rssGrowth,
+        hung: outcome.kind === 'timeout',
+        ...(outcome.kind === 'crash' ? { crashed: outcome.why } : {}),
+      };
     }
     const { reply } = outcome;
     return { argv, code: reply.code, stdout: reply.stdout.text, stderr: reply.stderr.text, stdoutLength: reply.stdout.length, ms, rssGrowth, hung: false };

@@ -16,12 +16,7 @@ import { readNestedSerializerSnapshot } from '../../src/core/flink/snapshots/rea
 import { readStateEntries } from '../helpers/read-state-entries';
 import { ByteReader, ByteWriter, bytesSource, isDecodeError, openSavepointInput, DecodeError } from '../../src/core/io';
 import { type SavepointInput } from '../../src/core/io/open-savepoint-input';
-import {
-  DEFAULT_PROTOBUF_SETTINGS,
-  getProtobufSnapshotContent,
-  registerProtobufSnapshotReaders,
-  writeProtobufSnapshotParts,
-} from '../../src/core/protobuf';
+import { DEFAULT_PROTOBUF_SETTINGS, getProtobufSnapshotContent, registerProtobufSnapshotReaders, writeProtobufSnapshotParts } from '../../src/core/protobuf';
 
 /** A DecodeError as the user sees it: thrown, or recorded as JSON in an inspection's `errors`. */
 export interface ReportedError {
@@ -90,21 +85,34 @@ export async function runSavepointPipeline(input: SavepointCaseInput, extraSchem
       for (const state of op.states) {
         // as the app: keyed states marked unreadable (a RocksDB native handle without meta data) are not read
         const nativeKeyed = op.keyedFormat === 'rocksdb-native' && state.scope === 'keyed' && state.status === 'unreadable';
-        if (!nativeKeyed) await collecting(outcome, async () => {
-          for await (const entry of readStateEntries(files, registry, { operatorId: op.id, state: state.name, opened })) {
-            JSON.stringify(entry, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-            outcome.produced++;
-          }
-        });
+        if (!nativeKeyed)
+          await collecting(outcome, async () => {
+            for await (const entry of readStateEntries(files, registry, { operatorId: op.id, state: state.name, opened })) {
+              JSON.stringify(entry, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+              outcome.produced++;
+            }
+          });
         for (const root of [state.keySerializer, state.namespaceSerializer, state.valueSerializer]) {
           walkSnapshots(root, (s) => {
             const content = getProtobufSnapshotContent(s);
             if (!content) return;
             const saved = loadDescriptorSet(content.descriptorBytes, `${op.id}/${state.name} snapshot descriptors`);
-            const savedSettings = { deterministicSerialization: content.settings.deterministic, maxMessageSize: content.settings.maxMessageSize, recursionLimit: content.settings.recursionLimit };
+            const savedSettings = {
+              deterministicSerialization: content.settings.deterministic,
+              maxMessageSize: content.settings.maxMessageSize,
+              recursionLimit: content.settings.recursionLimit,
+            };
             for (const next of extraSchema ? [saved, extraSchema] : [saved]) {
               evaluateStateCompatibility(
-                { savedSet: saved.set, savedRoot: content.rootFullName, savedJavaClass: content.javaClass, savedKind: 'generated', savedSettings, snapshotClass: s.className, savedLine: '0.x' },
+                {
+                  savedSet: saved.set,
+                  savedRoot: content.rootFullName,
+                  savedJavaClass: content.javaClass,
+                  savedKind: 'generated',
+                  savedSettings,
+                  snapshotClass: s.className,
+                  savedLine: '0.x',
+                },
                 { newSet: next.set, newRoot: content.rootFullName, newKind: 'generated', newSettings: savedSettings, target: '0.x' },
               );
               outcome.produced++;
@@ -145,7 +153,13 @@ export async function runDescriptorSetPipeline(input: DescriptorPairInput): Prom
     const partner = loadDescriptorSet(input.partner.bytes, input.partner.path);
     // this pipeline treats a set without the root as an input error named by file (check gives that state NEW_ROOT_MISSING instead)
     if (indexDeclarations(loaded.set).byName.get(input.root)?.kind !== 'message') {
-      throw new DecodeError({ code: 'invalid-value', detail: `The new descriptor set has no message ${input.root}`, file: input.file.path, offset: 0, path: ['descriptor set'] });
+      throw new DecodeError({
+        code: 'invalid-value',
+        detail: `The new descriptor set has no message ${input.root}`,
+        file: input.file.path,
+        offset: 0,
+        path: ['descriptor set'],
+      });
     }
     const settings = { deterministicSerialization: false, maxMessageSize: 67_108_864, recursionLimit: 100 };
     evaluateStateCompatibility(
@@ -155,12 +169,13 @@ export async function runDescriptorSetPipeline(input: DescriptorPairInput): Prom
     outcome.produced++;
   });
   // the writer refuses empty descriptor bytes before anything is read; nothing to normalize then
-  if (input.file.bytes.length > 0) await collecting(outcome, () => {
-    // the serializer's normalization runs where saved descriptor bytes are read: inside a snapshot
-    const w = new ByteWriter();
-    writeProtobufSnapshotParts(w, 'robustness.Mutated', input.root, DEFAULT_PROTOBUF_SETTINGS, input.file.bytes);
-    readNestedSerializerSnapshot(new ByteReader(w.finish(), { file: input.file.path }), createRegistry());
-    outcome.produced++;
-  });
+  if (input.file.bytes.length > 0)
+    await collecting(outcome, () => {
+      // the serializer's normalization runs where saved descriptor bytes are read: inside a snapshot
+      const w = new ByteWriter();
+      writeProtobufSnapshotParts(w, 'robustness.Mutated', input.root, DEFAULT_PROTOBUF_SETTINGS, input.file.bytes);
+      readNestedSerializerSnapshot(new ByteReader(w.finish(), { file: input.file.path }), createRegistry());
+      outcome.produced++;
+    });
   return outcome;
 }

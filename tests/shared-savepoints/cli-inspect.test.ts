@@ -57,7 +57,20 @@ function stateOf(doc: InspectJson, opId: string, name: string): InspectJsonOpera
 describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
   it('--json: header fields, operators and stable key order', async () => {
     const doc = await inspectJson('new-stateful-udf-migration-itcase-flink1.20-hashmap-savepoint');
-    expect(Object.keys(doc)).toEqual(['schemaVersion', 'documentVersion', 'input', 'metadataVersion', 'checkpointId', 'type', 'format', 'totalSize', 'operators', 'warnings', 'errors', 'summary']);
+    expect(Object.keys(doc)).toEqual([
+      'schemaVersion',
+      'documentVersion',
+      'input',
+      'metadataVersion',
+      'checkpointId',
+      'type',
+      'format',
+      'totalSize',
+      'operators',
+      'warnings',
+      'errors',
+      'summary',
+    ]);
     expect([doc.metadataVersion, doc.checkpointId, doc.type, doc.format, doc.totalSize]).toEqual([4, '2', 'savepoint', 'CANONICAL', 18068]);
     expect(doc.operators.map((o) => [o.id, o.parallelism, o.maxParallelism])).toEqual([
       ['1f2b5df5a66154aca61fcb26193792be', 1, 4],
@@ -69,7 +82,20 @@ describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
       ['4b818c7923a927796d24b727201ba34d', 4, 4],
       ['69f32d314b97c6f7f9ed7873983167f2', 1, 4],
     ]);
-    expect(Object.keys(doc.operators[0])).toEqual(['id', 'name', 'uid', 'parallelism', 'maxParallelism', 'fullyFinished', 'subtaskCount', 'stateSize', 'keyedFormat', 'states', 'warnings', 'streamsNotRead']);
+    expect(Object.keys(doc.operators[0])).toEqual([
+      'id',
+      'name',
+      'uid',
+      'parallelism',
+      'maxParallelism',
+      'fullyFinished',
+      'subtaskCount',
+      'stateSize',
+      'keyedFormat',
+      'states',
+      'warnings',
+      'streamsNotRead',
+    ]);
     const source = stateOf(doc, '1f2b5df5a66154aca61fcb26193792be', 'source-state');
     expect(source).toMatchObject({ kind: 'OPERATOR_UNION', scope: 'operator', valueType: 'String', entries: 4, subtasks: [0] });
     expect(source.valueSerializer).toBe('org.apache.flink.api.common.typeutils.base.StringSerializer$StringSerializerSnapshot');
@@ -102,10 +128,20 @@ describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
     expect(doc.checkpointId).toBe('382');
     const second = operatorOf(doc, '6730ef7375fb60f9d9bbdfdfd174d803');
     expect(second.subtasks.map((s) => s.index)).toEqual([0, 1, 2, 3]);
-    expect(second.subtasks[0].managedOperatorState).toMatchObject({ code: 4, states: [{ name: '_default_', mode: 'SPLIT_DISTRIBUTE', offsets: [180] }], data: { code: 1, kind: 'inline', size: 194 } });
+    expect(second.subtasks[0].managedOperatorState).toMatchObject({
+      code: 4,
+      states: [{ name: '_default_', mode: 'SPLIT_DISTRIBUTE', offsets: [180] }],
+      data: { code: 1, kind: 'inline', size: 194 },
+    });
     const window = operatorOf(doc, '01203aa9a12dc1ec725e03853dd7c8f2');
     expect(window.subtasks[2].managedKeyedState).toMatchObject({ code: 7, kind: 'key-groups', keyGroups: { start: 64, end: 95 }, data: { code: 1 } });
-    expect(window.states.map((s) => s.name)).toEqual(['_timer_state/event_window-timers', '_timer_state/processing_window-timers', 'count', 'values', 'window-contents']);
+    expect(window.states.map((s) => s.name)).toEqual([
+      '_timer_state/event_window-timers',
+      '_timer_state/processing_window-timers',
+      'count',
+      'values',
+      'window-contents',
+    ]);
     expect(operatorOf(doc, 'bc764cd8ddf7a0cff126f51c16239658').subtasks).toEqual([]);
   });
 
@@ -124,7 +160,12 @@ describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
     const a = await run('inspect', '--format', 'json', folder);
     const b = await run('inspect', '--format', 'json', folder);
     expect(a.stdout).toBe(b.stdout);
-    expect(stateOf(JSON.parse(a.stdout), '12d7d939fd56473cac7cff0603179a41', 'broadcast-state-1')).toMatchObject({ kind: 'BROADCAST', scope: 'broadcast', subtasks: [0, 1, 2, 3], entries: 4 }); // 4 entries; each of the 4 subtasks holds a copy, counted once
+    expect(stateOf(JSON.parse(a.stdout), '12d7d939fd56473cac7cff0603179a41', 'broadcast-state-1')).toMatchObject({
+      kind: 'BROADCAST',
+      scope: 'broadcast',
+      subtasks: [0, 1, 2, 3],
+      entries: 4,
+    }); // 4 entries; each of the 4 subtasks holds a copy, counted once
   });
 
   it('text summary names the savepoint, operators and states', async () => {
@@ -147,7 +188,9 @@ describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
     const doc = JSON.parse(r.stdout) as InspectJson;
     const missing = doc.errors.filter((e) => e.code === 'missing-file');
     expect(missing.length).toBeGreaterThan(0);
-    expect(missing[0]!.message).toContain(`expected state file "${removed}" next to _metadata in ${dir}, found no such file: the savepoint is incomplete (copy the whole folder) — at`);
+    expect(missing[0]!.message).toContain(
+      `expected state file "${removed}" next to _metadata in ${dir}, found no such file: the savepoint is incomplete (copy the whole folder) — at`,
+    );
     expect(missing[0]!.message).toMatch(/\/_metadata, offset \d+ \(0x[0-9a-f]+\) \[operator d5c8b168… \/ subtask 1 \/ managed keyed state\]$/);
     // the offset points at the handle's path string in `_metadata` (a u16 length, then the file name)
     const at = (missing[0] as { offset?: number }).offset;

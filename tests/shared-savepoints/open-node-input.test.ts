@@ -52,14 +52,17 @@ describe('openNodeInput over the real savepoints in ../shared/flink-savepoints',
     await expectSameFiles(sp, folderFiles(dir));
   });
 
-  it.each(['operatorstate/complexKeyed-flink1.20', 'operatorstate/nonKeyed-flink1.20'])('single self-contained _metadata %s (as file and as folder)', async (folder) => {
-    const path = join(SHARED, folder, '_metadata');
-    const single = await openNodeInput(path);
-    expect(single.metadata.size).toBe(statSync(path).size);
-    expect((await detectInputKind(single.metadata)).kind).toBe('flink-metadata');
-    const viaFolder = await openNodeInput(join(SHARED, folder));
-    expect(viaFolder.files.map((f) => f.name)).toEqual([`${folder.split('/')[1]}/_metadata`]);
-  });
+  it.each(['operatorstate/complexKeyed-flink1.20', 'operatorstate/nonKeyed-flink1.20'])(
+    'single self-contained _metadata %s (as file and as folder)',
+    async (folder) => {
+      const path = join(SHARED, folder, '_metadata');
+      const single = await openNodeInput(path);
+      expect(single.metadata.size).toBe(statSync(path).size);
+      expect((await detectInputKind(single.metadata)).kind).toBe('flink-metadata');
+      const viaFolder = await openNodeInput(join(SHARED, folder));
+      expect(viaFolder.files.map((f) => f.name)).toEqual([`${folder.split('/')[1]}/_metadata`]);
+    },
+  );
 
   it('the parent folder of several savepoints is refused, listing them; --metadata names one', async () => {
     await expect(openNodeInput(join(SHARED, 'operatorstate'))).rejects.toThrow(

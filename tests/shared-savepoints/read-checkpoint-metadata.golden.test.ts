@@ -64,7 +64,12 @@ describe('golden: the six real savepoints', NEEDS_SHARED, () => {
     for (const [folder, version, id, operators] of expected) {
       const { m } = read(folder);
       expect([m.version, m.checkpointId, m.operators.length, m.masterStates.length], folder).toEqual([version, id, operators, 0]);
-      expect(m.properties, folder).toMatchObject({ type: 'savepoint', formatType: 'CANONICAL', name: 'Savepoint', snapshotTypeClass: 'org.apache.flink.runtime.checkpoint.SavepointType' });
+      expect(m.properties, folder).toMatchObject({
+        type: 'savepoint',
+        formatType: 'CANONICAL',
+        name: 'Savepoint',
+        snapshotTypeClass: 'org.apache.flink.runtime.checkpoint.SavepointType',
+      });
       expect(m.properties!.warning, folder).toBeUndefined();
       expect([745].includes(m.properties!.trailerSize), folder).toBe(true);
     }
@@ -142,7 +147,9 @@ describe('golden: the six real savepoints', NEEDS_SHARED, () => {
       const src2 = op(m, MIGRATION_JOB.CheckpointingSource2!);
       expect(src2.parallelism).toBe(1);
       expect(src2.subtasks[0]!.managedOperatorState?.states).toEqual([{ name: 'source-state', mode: 'UNION', offsets: [188, 205, 227, 253] }]);
-      expect(op(m, MIGRATION_JOB.CheckpointingSource1!).subtasks[0]!.managedOperatorState?.states).toEqual([{ name: 'source-state', mode: 'SPLIT_DISTRIBUTE', offsets: [199, 216, 238, 264] }]);
+      expect(op(m, MIGRATION_JOB.CheckpointingSource1!).subtasks[0]!.managedOperatorState?.states).toEqual([
+        { name: 'source-state', mode: 'SPLIT_DISTRIBUTE', offsets: [199, 216, 238, 264] },
+      ]);
       const flatMap = op(m, MIGRATION_JOB.CheckpointingKeyedStateFlatMap1!);
       expect(flatMap.subtasks.map((s) => s.index).sort()).toEqual([1, 2, 3]);
       for (const s of flatMap.subtasks) {
@@ -151,7 +158,12 @@ describe('golden: the six real savepoints', NEEDS_SHARED, () => {
         expect(h.range).toEqual({ start: s.index, end: s.index });
       }
       // keys 0,1 → key group 2; 2 → 3; 3 → 1 (Tuple1<Long>, m = 4)
-      for (const [k, kg] of [[0n, 2], [1n, 2], [2n, 3], [3n, 1]] as const) {
+      for (const [k, kg] of [
+        [0n, 2],
+        [1n, 2],
+        [2n, 3],
+        [3n, 1],
+      ] as const) {
         expect(computeKeyGroup({ kind: 'tuple', fields: [{ kind: 'long', value: k }] }, 4)).toBe(kg);
         expect(flatMap.subtasks.some((s) => s.index === computeOwningSubtask(kg, 4, 4))).toBe(true);
       }

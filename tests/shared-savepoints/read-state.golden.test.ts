@@ -46,7 +46,11 @@ function state(ins: SavepointInspection, op: string, name: string) {
   return s;
 }
 
-const UDF = ['new-stateful-udf-migration-itcase-flink1.20-hashmap-savepoint', 'new-stateful-udf-migration-itcase-flink1.20-rocksdb-savepoint', 'new-stateful-udf-migration-itcase-flink2.0-rocksdb-savepoint'];
+const UDF = [
+  'new-stateful-udf-migration-itcase-flink1.20-hashmap-savepoint',
+  'new-stateful-udf-migration-itcase-flink1.20-rocksdb-savepoint',
+  'new-stateful-udf-migration-itcase-flink2.0-rocksdb-savepoint',
+];
 const DRAGONS = ['"Here be dragons!"', '"Here be more dragons!"', '"Here be yet more dragons!"', '"Here be the mostest dragons!"'];
 
 describe('golden: the six shared Flink savepoints', NEEDS_SHARED, () => {
@@ -55,14 +59,28 @@ describe('golden: the six shared Flink savepoints', NEEDS_SHARED, () => {
     const ins = await inspectSavepoint(open(name), registry, { countEntries: true });
     expect(ins.errors).toEqual([]);
     const values = state(ins, '01203aa9a12dc1ec725e03853dd7c8f2', 'values');
-    expect([values.kind, values.keySerializer?.typeLabel, values.namespaceSerializer?.typeLabel, values.valueSerializer?.typeLabel, values.entries, values.subtasks]).toEqual(['LIST', 'Tuple1<Integer>', 'VoidNamespace', 'List<Integer>', 10, [0, 1, 2, 3]]);
+    expect([
+      values.kind,
+      values.keySerializer?.typeLabel,
+      values.namespaceSerializer?.typeLabel,
+      values.valueSerializer?.typeLabel,
+      values.entries,
+      values.subtasks,
+    ]).toEqual(['LIST', 'Tuple1<Integer>', 'VoidNamespace', 'List<Integer>', 10, [0, 1, 2, 3]]);
     expect(state(ins, '01203aa9a12dc1ec725e03853dd7c8f2', 'count')).toMatchObject({ kind: 'REDUCING', entries: 0 });
     expect(state(ins, '01203aa9a12dc1ec725e03853dd7c8f2', 'count').namespaceSerializer?.typeLabel).toBe('GlobalWindow');
-    expect(state(ins, '01203aa9a12dc1ec725e03853dd7c8f2', '_timer_state/event_window-timers').valueSerializer?.typeLabel).toBe('Timer<Tuple1<Integer>, GlobalWindow>');
+    expect(state(ins, '01203aa9a12dc1ec725e03853dd7c8f2', '_timer_state/event_window-timers').valueSerializer?.typeLabel).toBe(
+      'Timer<Tuple1<Integer>, GlobalWindow>',
+    );
     const kg = [94, 86, 127, 113, 7, 126, 18, 113, 15, 51];
-    const got = (await entries(name, '01203aa9a12dc1ec725e03853dd7c8f2', 'values')).map((e) => `${e.keyGroup}|${show(e.key)}|${show(e.namespace)}|${show(e.value)}`).sort();
+    const got = (await entries(name, '01203aa9a12dc1ec725e03853dd7c8f2', 'values'))
+      .map((e) => `${e.keyGroup}|${show(e.key)}|${show(e.namespace)}|${show(e.value)}`)
+      .sort();
     expect(got).toEqual(kg.map((g, k) => `${g}|(${k})|void|[${k}]`).sort());
-    for (const [op, prefix] of [['6730ef7375fb60f9d9bbdfdfd174d803', 'second'], ['adf090656b210b1609ad3203d4ee7329', 'first']] as const) {
+    for (const [op, prefix] of [
+      ['6730ef7375fb60f9d9bbdfdfd174d803', 'second'],
+      ['adf090656b210b1609ad3203d4ee7329', 'first'],
+    ] as const) {
       expect(state(ins, op, '_default_')).toMatchObject({ scope: 'operator', kind: 'OPERATOR_LIST', entries: 4 });
       expect((await entries(name, op, '_default_')).map(row)).toEqual([0, 1, 2, 3].map((i) => `${i}|-1|undefined|undefined|undefined|java:${prefix}${i}`));
     }
@@ -70,7 +88,11 @@ describe('golden: the six shared Flink savepoints', NEEDS_SHARED, () => {
 
   it('nonKeyed-flink1.20: _default_ Java-serialized strings first0…third3', async () => {
     const name = 'operatorstate/nonKeyed-flink1.20';
-    for (const [op, prefix] of [['adf090656b210b1609ad3203d4ee7329', 'first'], ['6730ef7375fb60f9d9bbdfdfd174d803', 'second'], ['013ef814c76e319e5fe9a82a3ba14933', 'third']] as const) {
+    for (const [op, prefix] of [
+      ['adf090656b210b1609ad3203d4ee7329', 'first'],
+      ['6730ef7375fb60f9d9bbdfdfd174d803', 'second'],
+      ['013ef814c76e319e5fe9a82a3ba14933', 'third'],
+    ] as const) {
       expect((await entries(name, op, '_default_')).map((e) => show(e.value))).toEqual([0, 1, 2, 3].map((i) => `java:${prefix}${i}`));
     }
   });
@@ -85,15 +107,36 @@ describe('golden: the six shared Flink savepoints', NEEDS_SHARED, () => {
       expect((await entries(name, '1f2b5df5a66154aca61fcb26193792be', 'source-state')).map((e) => show(e.value))).toEqual(DRAGONS);
       for (const op of ['d5c8b168c6cbfe8c507a10f88b325243', 'dab25811652d3d4983a30c6e4afacb1c']) {
         const s = state(ins, op, 'state-name');
-        expect([s.keySerializer?.typeLabel, s.namespaceSerializer?.typeLabel, s.valueSerializer?.typeLabel, s.subtasks, s.entries]).toEqual(['Tuple1<Long>', 'VoidNamespace', 'Long', [1, 2, 3], 4]);
-        expect((await entries(name, op, 'state-name')).map(row).sort()).toEqual(['1|1|(3)|void|undefined|3', '2|2|(0)|void|undefined|0', '2|2|(1)|void|undefined|1', '3|3|(2)|void|undefined|2']);
+        expect([s.keySerializer?.typeLabel, s.namespaceSerializer?.typeLabel, s.valueSerializer?.typeLabel, s.subtasks, s.entries]).toEqual([
+          'Tuple1<Long>',
+          'VoidNamespace',
+          'Long',
+          [1, 2, 3],
+          4,
+        ]);
+        expect((await entries(name, op, 'state-name')).map(row).sort()).toEqual([
+          '1|1|(3)|void|undefined|3',
+          '2|2|(0)|void|undefined|0',
+          '2|2|(1)|void|undefined|1',
+          '3|3|(2)|void|undefined|2',
+        ]);
       }
       for (const op of ['4b818c7923a927796d24b727201ba34d', '41e91aae0bee218c44306cf7d21940ad']) {
         expect(state(ins, op, 'state-name').namespaceSerializer?.typeLabel).toBe('Long');
-        expect((await entries(name, op, 'state-name')).map(row).sort()).toEqual(['1|1|(3)|3|undefined|3', '2|2|(0)|0|undefined|0', '2|2|(1)|1|undefined|1', '3|3|(2)|2|undefined|2']);
+        expect((await entries(name, op, 'state-name')).map(row).sort()).toEqual([
+          '1|1|(3)|3|undefined|3',
+          '2|2|(0)|0|undefined|0',
+          '2|2|(1)|1|undefined|1',
+          '3|3|(2)|2|undefined|2',
+        ]);
         expect(state(ins, op, '_timer_state/event_timer').valueSerializer?.typeLabel).toBe('Timer<Tuple1<Long>, Long>');
         const events = (await entries(name, op, '_timer_state/event_timer')).map((e) => `${e.keyGroup}|${show(e.value)}`).sort();
-        expect(events).toEqual(['1|timer@-9223372036854775798:(3)/3', '2|timer@-9223372036854775798:(0)/0', '2|timer@-9223372036854775798:(1)/1', '3|timer@-9223372036854775798:(2)/2']);
+        expect(events).toEqual([
+          '1|timer@-9223372036854775798:(3)/3',
+          '2|timer@-9223372036854775798:(0)/0',
+          '2|timer@-9223372036854775798:(1)/1',
+          '3|timer@-9223372036854775798:(2)/2',
+        ]);
         const processing = await entries(name, op, '_timer_state/processing_timer');
         expect(processing).toHaveLength(4);
         for (const p of processing) {

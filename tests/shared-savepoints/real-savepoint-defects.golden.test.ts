@@ -24,14 +24,32 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     const inspected = await cli(['inspect', at('state-processor-api/table-state-nulls'), '--format', 'json']);
     expect(inspected.err).toBe('');
     expect(inspected.code).toBe(0);
-    const doc = JSON.parse(inspected.out) as { metadataVersion: number; type: string; format: string; operators: { uid: string | null; states: { name: string; entries: number | null }[] }[] };
+    const doc = JSON.parse(inspected.out) as {
+      metadataVersion: number;
+      type: string;
+      format: string;
+      operators: { uid: string | null; states: { name: string; entries: number | null }[] }[];
+    };
     expect([doc.metadataVersion, doc.type, doc.format, doc.operators.length]).toEqual([5, 'unknown', 'unknown', 8]);
     const keyed = doc.operators.find((o) => o.uid === 'keyed-state-process-uid-null')!;
     expect(keyed.states.map((s) => [s.name, s.entries])).toEqual([['total', 5]]);
     // the values, nulls included, as the job wrote them (key i → PojoData{i, i}; keys 2 and 3 null fields)
-    const dumped = await cli(['dump', at('state-processor-api/table-state-nulls'), '--operator', 'keyed-state-process-uid-null', '--state', 'total', '--format', 'json']);
+    const dumped = await cli([
+      'dump',
+      at('state-processor-api/table-state-nulls'),
+      '--operator',
+      'keyed-state-process-uid-null',
+      '--state',
+      'total',
+      '--format',
+      'json',
+    ]);
     expect(dumped.code).toBe(0);
-    const entries = (JSON.parse(dumped.out) as { entries: { keyGroup: number; key: { value: string }; value: { fields: { name: string; value: { kind: string; value?: string } }[] } }[] }).entries;
+    const entries = (
+      JSON.parse(dumped.out) as {
+        entries: { keyGroup: number; key: { value: string }; value: { fields: { name: string; value: { kind: string; value?: string } }[] } }[];
+      }
+    ).entries;
     expect(entries.map((e) => [e.keyGroup, e.key.value, e.value.fields.map((f) => (f.value.kind === 'null' ? null : f.value.value))])).toEqual([
       [7, '4', ['4', '4']],
       [86, '1', ['1', '1']],
@@ -45,22 +63,57 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     const sp = at('new-stateful-udf-migration-itcase-flink1.12-rocksdb-savepoint');
     const inspected = await cli(['inspect', sp, '--format', 'json']);
     expect([inspected.code, inspected.err]).toEqual([0, '']);
-    const doc = JSON.parse(inspected.out) as { metadataVersion: number; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: { name: string; scope: string; entries: number | null; subtasks: number[] }[] }[] };
+    const doc = JSON.parse(inspected.out) as {
+      metadataVersion: number;
+      errors: unknown[];
+      summary: unknown;
+      operators: { id: string; keyedFormat: string; states: { name: string; scope: string; entries: number | null; subtasks: number[] }[] }[];
+    };
     expect([doc.metadataVersion, doc.errors]).toEqual([3, []]);
     expect(doc.summary).toEqual({ states: 10, decodedFully: 10, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 });
     expect((await cli(['inspect', sp, '--strict'])).out.endsWith('\n10 of 10 states decoded fully\n')).toBe(true);
     const keyed = doc.operators.filter((o) => o.keyedFormat !== 'none');
     expect(keyed.map((o) => [o.id, o.keyedFormat, o.states.map((s) => [s.name, s.entries, s.subtasks.join(',')])])).toEqual([
       ['d5c8b168c6cbfe8c507a10f88b325243', 'rocksdb-full', [['state-name', 4, '1,2,3']]],
-      ['41e91aae0bee218c44306cf7d21940ad', 'rocksdb-full', [['_timer_state/event_timer', 4, '0,1,2,3'], ['_timer_state/processing_timer', 4, '0,1,2,3'], ['state-name', 4, '1,2,3']]],
+      [
+        '41e91aae0bee218c44306cf7d21940ad',
+        'rocksdb-full',
+        [
+          ['_timer_state/event_timer', 4, '0,1,2,3'],
+          ['_timer_state/processing_timer', 4, '0,1,2,3'],
+          ['state-name', 4, '1,2,3'],
+        ],
+      ],
       ['dab25811652d3d4983a30c6e4afacb1c', 'rocksdb-full', [['state-name', 4, '1,2,3']]],
-      ['4b818c7923a927796d24b727201ba34d', 'rocksdb-full', [['_timer_state/event_timer', 4, '0,1,2,3'], ['_timer_state/processing_timer', 4, '0,1,2,3'], ['state-name', 4, '1,2,3']]],
+      [
+        '4b818c7923a927796d24b727201ba34d',
+        'rocksdb-full',
+        [
+          ['_timer_state/event_timer', 4, '0,1,2,3'],
+          ['_timer_state/processing_timer', 4, '0,1,2,3'],
+          ['state-name', 4, '1,2,3'],
+        ],
+      ],
     ]);
-    type Dumped = { entries: { subtask: number; keyGroup: number; key: { fields: { value: string }[] }; namespace: { kind: string; value?: string }; value: { kind: string; value?: string; timestamp?: string } }[] };
+    type Dumped = {
+      entries: {
+        subtask: number;
+        keyGroup: number;
+        key: { fields: { value: string }[] };
+        namespace: { kind: string; value?: string };
+        value: { kind: string; value?: string; timestamp?: string };
+      }[];
+    };
     const dump = async (operator: string, state: string) => {
       const r = await cli(['dump', sp, '--operator', operator, '--state', state, '--format', 'json']);
       expect([r.code, r.err]).toEqual([0, '']);
-      return (JSON.parse(r.out) as Dumped).entries.map((e) => [e.subtask, e.keyGroup, e.key.fields[0]!.value, e.namespace.value ?? e.namespace.kind, e.value.timestamp ?? e.value.value]);
+      return (JSON.parse(r.out) as Dumped).entries.map((e) => [
+        e.subtask,
+        e.keyGroup,
+        e.key.fields[0]!.value,
+        e.namespace.value ?? e.namespace.kind,
+        e.value.timestamp ?? e.value.value,
+      ]);
     };
     // keys 0…3 (Tuple1<Long>) in key groups 2, 2, 3, 1 of max parallelism 4; each value equals its key
     expect(await dump('d5c8b168c6cbfe8c507a10f88b325243', 'state-name')).toEqual([
@@ -83,29 +136,70 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
       [2, 2, '1', '1', '1613800469242'],
       [3, 3, '2', '2', '1613800469242'],
     ]);
-    expect((await dump('4b818c7923a927796d24b727201ba34d', '_timer_state/event_timer')).map((e) => e[4])).toEqual(['-9223372036854775798', '-9223372036854775798', '-9223372036854775798', '-9223372036854775798']);
+    expect((await dump('4b818c7923a927796d24b727201ba34d', '_timer_state/event_timer')).map((e) => e[4])).toEqual([
+      '-9223372036854775798',
+      '-9223372036854775798',
+      '-9223372036854775798',
+      '-9223372036854775798',
+    ]);
   });
 
   it('new-stateful-udf-migration-itcase-flink1.18-rocksdb-checkpoint: an incremental RocksDB checkpoint is read from its SST files, completely', async () => {
     const sp = at('new-stateful-udf-migration-itcase-flink1.18-rocksdb-checkpoint');
     const inspected = await cli(['inspect', sp, '--format', 'json']);
     expect([inspected.code, inspected.err]).toEqual([0, '']);
-    const doc = JSON.parse(inspected.out) as { metadataVersion: number; type: string; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: { name: string; entries: number | null; subtasks: number[]; decoded: string }[] }[] };
+    const doc = JSON.parse(inspected.out) as {
+      metadataVersion: number;
+      type: string;
+      errors: unknown[];
+      summary: unknown;
+      operators: { id: string; keyedFormat: string; states: { name: string; entries: number | null; subtasks: number[]; decoded: string }[] }[];
+    };
     expect([doc.metadataVersion, doc.type, doc.errors]).toEqual([4, 'checkpoint', []]);
     expect(doc.summary).toEqual({ states: 10, decodedFully: 10, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 });
     expect((await cli(['inspect', sp, '--strict'])).out.endsWith('\n10 of 10 states decoded fully\n')).toBe(true);
     const keyed = doc.operators.filter((o) => o.keyedFormat !== 'none');
     expect(keyed.map((o) => [o.id, o.keyedFormat, o.states.map((s) => [s.name, s.entries, s.subtasks.join(','), s.decoded])])).toEqual([
       ['d5c8b168c6cbfe8c507a10f88b325243', 'rocksdb-native', [['state-name', 4, '1,2,3', 'fully']]],
-      ['41e91aae0bee218c44306cf7d21940ad', 'rocksdb-native', [['_timer_state/event_timer', 4, '0,1,2,3', 'fully'], ['_timer_state/processing_timer', 4, '0,1,2,3', 'fully'], ['state-name', 4, '1,2,3', 'fully']]],
+      [
+        '41e91aae0bee218c44306cf7d21940ad',
+        'rocksdb-native',
+        [
+          ['_timer_state/event_timer', 4, '0,1,2,3', 'fully'],
+          ['_timer_state/processing_timer', 4, '0,1,2,3', 'fully'],
+          ['state-name', 4, '1,2,3', 'fully'],
+        ],
+      ],
       ['dab25811652d3d4983a30c6e4afacb1c', 'rocksdb-native', [['state-name', 4, '1,2,3', 'fully']]],
-      ['4b818c7923a927796d24b727201ba34d', 'rocksdb-native', [['_timer_state/event_timer', 4, '0,1,2,3', 'fully'], ['_timer_state/processing_timer', 4, '0,1,2,3', 'fully'], ['state-name', 4, '1,2,3', 'fully']]],
+      [
+        '4b818c7923a927796d24b727201ba34d',
+        'rocksdb-native',
+        [
+          ['_timer_state/event_timer', 4, '0,1,2,3', 'fully'],
+          ['_timer_state/processing_timer', 4, '0,1,2,3', 'fully'],
+          ['state-name', 4, '1,2,3', 'fully'],
+        ],
+      ],
     ]);
-    type Dumped = { entries: { subtask: number; keyGroup: number; key: { fields: { value: string }[] }; namespace: { kind: string; value?: string }; value: { kind: string; value?: string; timestamp?: string } }[] };
+    type Dumped = {
+      entries: {
+        subtask: number;
+        keyGroup: number;
+        key: { fields: { value: string }[] };
+        namespace: { kind: string; value?: string };
+        value: { kind: string; value?: string; timestamp?: string };
+      }[];
+    };
     const dump = async (operator: string, state: string) => {
       const r = await cli(['dump', sp, '--operator', operator, '--state', state, '--format', 'json']);
       expect([r.code, r.err]).toEqual([0, '']);
-      return (JSON.parse(r.out) as Dumped).entries.map((e) => [e.subtask, e.keyGroup, e.key.fields[0]!.value, e.namespace.value ?? e.namespace.kind, e.value.timestamp ?? e.value.value]);
+      return (JSON.parse(r.out) as Dumped).entries.map((e) => [
+        e.subtask,
+        e.keyGroup,
+        e.key.fields[0]!.value,
+        e.namespace.value ?? e.namespace.kind,
+        e.value.timestamp ?? e.value.value,
+      ]);
     };
     // the same job as the 1.12 savepoint above: keys 0…3 (Tuple1<Long>) in key groups 2, 2, 3, 1 of max parallelism 4, each value its key
     for (const op of ['d5c8b168c6cbfe8c507a10f88b325243', 'dab25811652d3d4983a30c6e4afacb1c']) {
@@ -124,9 +218,19 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
         [3, 3, '2', '2', '2'],
       ]);
       // event-time timers at the initial watermark + 10, one processing-time timer per key (2023-11-14)
-      expect((await dump(op, '_timer_state/event_timer')).map((e) => [e[2], e[4]])).toEqual([['3', '-9223372036854775798'], ['0', '-9223372036854775798'], ['1', '-9223372036854775798'], ['2', '-9223372036854775798']]);
+      expect((await dump(op, '_timer_state/event_timer')).map((e) => [e[2], e[4]])).toEqual([
+        ['3', '-9223372036854775798'],
+        ['0', '-9223372036854775798'],
+        ['1', '-9223372036854775798'],
+        ['2', '-9223372036854775798'],
+      ]);
       const processing = await dump(op, '_timer_state/processing_timer');
-      expect(processing.map((e) => [e[0], e[1], e[2], e[3]])).toEqual([[1, 1, '3', '3'], [2, 2, '0', '0'], [2, 2, '1', '1'], [3, 3, '2', '2']]);
+      expect(processing.map((e) => [e[0], e[1], e[2], e[3]])).toEqual([
+        [1, 1, '3', '3'],
+        [2, 2, '0', '0'],
+        [2, 2, '1', '1'],
+        [3, 3, '2', '2'],
+      ]);
       for (const e of processing) expect(new Date(Number(e[4])).toISOString().slice(0, 10)).toBe('2023-11-14');
     }
     // stats over worker threads read the same entries
@@ -139,8 +243,20 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     const sp = at('table-restore/group-aggregate-simple');
     const inspected = await cli(['inspect', sp, '--format', 'json']);
     expect([inspected.code, inspected.err]).toEqual([0, '']);
-    type State = { name: string; kind: string; status: string; keySerializer: string | null; namespaceSerializer: string | null; valueSerializer: string | null; entries: number | null };
-    const doc = JSON.parse(inspected.out) as { errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: (State & { decoded: string })[] }[] };
+    type State = {
+      name: string;
+      kind: string;
+      status: string;
+      keySerializer: string | null;
+      namespaceSerializer: string | null;
+      valueSerializer: string | null;
+      entries: number | null;
+    };
+    const doc = JSON.parse(inspected.out) as {
+      errors: unknown[];
+      summary: unknown;
+      operators: { id: string; keyedFormat: string; states: (State & { decoded: string })[] }[];
+    };
     expect(doc.errors).toEqual([]);
     expect(doc.summary).toEqual({ states: 5, decodedFully: 5, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 });
     const strict = await cli(['inspect', sp, '--strict']);
@@ -162,17 +278,38 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     const sp = at('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint');
     const inspected = await cli(['inspect', sp, '--format', 'json']);
     expect([inspected.code, inspected.err]).toEqual([0, '']);
-    type State = { name: string; scope: string; kind: string; status: string; keyType: string | null; namespaceType: string | null; valueType: string | null; subtasks: number[]; entries: number | null; decoded: string; decodedReason?: string };
-    const doc = JSON.parse(inspected.out) as { type: string; errors: unknown[]; summary: unknown; operators: { id: string; keyedFormat: string; states: State[] }[] };
+    type State = {
+      name: string;
+      scope: string;
+      kind: string;
+      status: string;
+      keyType: string | null;
+      namespaceType: string | null;
+      valueType: string | null;
+      subtasks: number[];
+      entries: number | null;
+      decoded: string;
+      decodedReason?: string;
+    };
+    const doc = JSON.parse(inspected.out) as {
+      type: string;
+      errors: unknown[];
+      summary: unknown;
+      operators: { id: string; keyedFormat: string; states: State[] }[];
+    };
     expect([doc.type, doc.errors]).toEqual(['checkpoint', []]);
     // the flat maps' keys stay bytes (nothing in their subtasks names the key serializer): partly decoded, said so
     expect(doc.summary).toEqual({ states: 10, decodedFully: 8, partlyDecoded: 2, notRead: 0, notScanned: 0, streamsNotRead: 0 });
     expect((await cli(['inspect', sp, '--strict', '--format', 'json'])).code).toBe(1);
     const summary = (id: string) => {
       const op = doc.operators.find((o) => o.id === id)!;
-      return [op.keyedFormat, op.states.map((s) => [s.name, s.kind, s.status, s.keyType, s.namespaceType, s.valueType, s.subtasks.join(','), s.entries, s.decoded])];
+      return [
+        op.keyedFormat,
+        op.states.map((s) => [s.name, s.kind, s.status, s.keyType, s.namespaceType, s.valueType, s.subtasks.join(','), s.entries, s.decoded]),
+      ];
     };
-    const RAW_KEYS = 'keys shown as their bytes: the changelog does not record the key serializer, and the subtask has no materialized snapshot or timer queue whose serializer names it';
+    const RAW_KEYS =
+      'keys shown as their bytes: the changelog does not record the key serializer, and the subtask has no materialized snapshot or timer queue whose serializer names it';
     const valueState = ['changelog', [['state-name', 'VALUE', 'ok', null, 'VoidNamespace', 'Long', '1,2,3', 4, 'partly']]];
     expect(summary('d5c8b168c6cbfe8c507a10f88b325243')).toEqual(valueState);
     expect(summary('dab25811652d3d4983a30c6e4afacb1c')).toEqual(valueState);
@@ -188,7 +325,13 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     ];
     expect(summary('41e91aae0bee218c44306cf7d21940ad')).toEqual(timely);
     expect(summary('4b818c7923a927796d24b727201ba34d')).toEqual(timely);
-    type Entry = { subtask: number; keyGroup: number; key: { kind: string; fields?: { value: string }[]; base64?: string }; namespace: { kind: string; value?: string }; value: { kind: string; value?: string; timestamp?: string } };
+    type Entry = {
+      subtask: number;
+      keyGroup: number;
+      key: { kind: string; fields?: { value: string }[]; base64?: string };
+      namespace: { kind: string; value?: string };
+      value: { kind: string; value?: string; timestamp?: string };
+    };
     const dump = async (op: string, state: string) => {
       const r = await cli(['dump', sp, '--operator', op, '--state', state, '--format', 'json']);
       expect(r.code).toBe(0);
@@ -224,7 +367,9 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
       ]);
       const [processing] = await dump(op, '_timer_state/processing_timer');
       expect(processing.map((e) => e.key.fields![0]!.value)).toEqual(['3', '0', '1', '2']);
-      expect(processing.every((e) => e.value.kind === 'timer' && BigInt(e.value.timestamp!) > 1_681_000_000_000n && BigInt(e.value.timestamp!) < 1_682_000_000_000n)).toBe(true);
+      expect(
+        processing.every((e) => e.value.kind === 'timer' && BigInt(e.value.timestamp!) > 1_681_000_000_000n && BigInt(e.value.timestamp!) < 1_682_000_000_000n),
+      ).toBe(true);
     }
     // stats and check list the same states with their status
     const stats = await cli(['stats', sp, '--format', 'json']);
@@ -270,7 +415,12 @@ describe('real savepoints that exposed reader defects', NEEDS_DEFECTS, () => {
     // the changelog checkpoint: all of its state is inline in _metadata, and those bytes are counted as read
     const changelog = await stats(at('new-stateful-udf-migration-itcase-flink1.17-hashmap-checkpoint'));
     expect(changelog.states).toHaveLength(10);
-    expect(changelog.states.filter((s) => s.partly !== undefined).map((s) => s.operatorId).sort()).toEqual(['d5c8b168c6cbfe8c507a10f88b325243', 'dab25811652d3d4983a30c6e4afacb1c']);
+    expect(
+      changelog.states
+        .filter((s) => s.partly !== undefined)
+        .map((s) => s.operatorId)
+        .sort(),
+    ).toEqual(['d5c8b168c6cbfe8c507a10f88b325243', 'dab25811652d3d4983a30c6e4afacb1c']);
     expect(changelog.bytesRead).toBeGreaterThan(0);
   });
 });

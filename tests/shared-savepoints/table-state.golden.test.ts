@@ -48,7 +48,17 @@ async function dump(sp: string, operator: string, state: string): Promise<Entry[
   return (JSON.parse(r.out) as { entries: Entry[] }).entries;
 }
 
-type State = { name: string; kind: string; status: string; keySerializer: string | null; keyType: string | null; valueSerializer: string | null; valueType: string | null; entries: number | null; decoded: string };
+type State = {
+  name: string;
+  kind: string;
+  status: string;
+  keySerializer: string | null;
+  keyType: string | null;
+  valueSerializer: string | null;
+  valueType: string | null;
+  entries: number | null;
+  decoded: string;
+};
 async function inspect(sp: string): Promise<{ summary: unknown; errors: unknown[]; warnings: unknown[]; operators: { id: string; states: State[] }[] }> {
   const r = await cli(['inspect', sp, '--format', 'json', '--strict']);
   // --strict: exit 0 only when every state is decoded fully
@@ -59,11 +69,33 @@ async function inspect(sp: string): Promise<{ summary: unknown; errors: unknown[
 describe('Table/SQL state of real savepoints', NEEDS_TABLE, () => {
   it('group-aggregate-simple: RowData keys and accumulators, the sink rows of ExternalSerializer, all decoded fully', async () => {
     const doc = await inspect(SIMPLE);
-    expect([doc.summary, doc.errors, doc.warnings]).toEqual([{ states: 5, decodedFully: 5, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 }, [], []]);
+    expect([doc.summary, doc.errors, doc.warnings]).toEqual([
+      { states: 5, decodedFully: 5, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 },
+      [],
+      [],
+    ]);
     const agg = doc.operators.find((o) => o.id === '23eaad2bb152dd975bbc63554c2ca61f')!;
     expect(agg.states.map((s) => [s.name, s.status, s.keySerializer, s.keyType, s.valueSerializer, s.valueType, s.entries, s.decoded])).toEqual([
-      ['_timer_state/event_user-timers', 'ok', ROW_DATA, 'Row<f0 BIGINT>', 'org.apache.flink.streaming.api.operators.TimerSerializerSnapshot', 'Timer<Row<f0 BIGINT>, VoidNamespace>', 0, 'fully'],
-      ['_timer_state/processing_user-timers', 'ok', ROW_DATA, 'Row<f0 BIGINT>', 'org.apache.flink.streaming.api.operators.TimerSerializerSnapshot', 'Timer<Row<f0 BIGINT>, VoidNamespace>', 0, 'fully'],
+      [
+        '_timer_state/event_user-timers',
+        'ok',
+        ROW_DATA,
+        'Row<f0 BIGINT>',
+        'org.apache.flink.streaming.api.operators.TimerSerializerSnapshot',
+        'Timer<Row<f0 BIGINT>, VoidNamespace>',
+        0,
+        'fully',
+      ],
+      [
+        '_timer_state/processing_user-timers',
+        'ok',
+        ROW_DATA,
+        'Row<f0 BIGINT>',
+        'org.apache.flink.streaming.api.operators.TimerSerializerSnapshot',
+        'Timer<Row<f0 BIGINT>, VoidNamespace>',
+        0,
+        'fully',
+      ],
       ['accState', 'ok', ROW_DATA, 'Row<f0 BIGINT>', ROW_DATA, 'Row<f0 BIGINT, f1 BIGINT, f2 BIGINT, f3 VARCHAR(2147483647)>', 2, 'fully'],
     ]);
     // SELECT b, COUNT(*) cnt, AVG(a) FILTER (WHERE a > 1) avg_a, MIN(c) min_c … GROUP BY b: per group key b
@@ -88,39 +120,92 @@ describe('Table/SQL state of real savepoints', NEEDS_TABLE, () => {
     ]);
     // the text dump shows the same typed columns
     const text = await cli(['dump', SIMPLE, '--operator', '23eaad2bb152dd975bbc63554c2ca61f', '--state', 'accState']);
-    expect(text.out).toContain('key +I(f0 BIGINT=2)  namespace VoidNamespace\n  value: +I(f0 BIGINT=2, f1 BIGINT=4, f2 BIGINT=2, f3 VARCHAR(2147483647)="Hello")');
+    expect(text.out).toContain(
+      'key +I(f0 BIGINT=2)  namespace VoidNamespace\n  value: +I(f0 BIGINT=2, f1 BIGINT=4, f2 BIGINT=2, f3 VARCHAR(2147483647)="Hello")',
+    );
   });
 
   it('group-aggregate-distinct: accumulators with MapView (RAW) fields, the distinct MapStates of ExternalSerializer keys, all decoded fully', async () => {
     const doc = await inspect(DISTINCT);
-    expect([doc.summary, doc.errors, doc.warnings]).toEqual([{ states: 11, decodedFully: 11, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 }, [], []]);
+    expect([doc.summary, doc.errors, doc.warnings]).toEqual([
+      { states: 11, decodedFully: 11, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 },
+      [],
+      [],
+    ]);
     const agg = doc.operators.find((o) => o.id === 'fd970eaa00fa5e59244acc8d122a40ff')!;
     const byName = new Map(agg.states.map((s) => [s.name, s]));
-    expect(['distinctAcc_0', 'distinctAcc_1', 'distinctAcc_2', 'distinctAcc_0_null_state', 'accState'].map((n) => [n, byName.get(n)!.valueSerializer, byName.get(n)!.valueType, byName.get(n)!.entries])).toEqual([
+    expect(
+      ['distinctAcc_0', 'distinctAcc_1', 'distinctAcc_2', 'distinctAcc_0_null_state', 'accState'].map((n) => [
+        n,
+        byName.get(n)!.valueSerializer,
+        byName.get(n)!.valueType,
+        byName.get(n)!.entries,
+      ]),
+    ).toEqual([
       ['distinctAcc_0', MAP, 'Map<External INT, External BIGINT NOT NULL>', 10],
       ['distinctAcc_1', MAP, 'Map<External BIGINT, External BIGINT NOT NULL>', 15],
       ['distinctAcc_2', MAP, 'Map<External VARCHAR(2147483647), External BIGINT NOT NULL>', 15],
       ['distinctAcc_0_null_state', EXTERNAL, 'External BIGINT NOT NULL', 0],
-      ['accState', ROW_DATA, 'Row<f0 BIGINT, f1 BIGINT, f2 INT, f3 BIGINT, f4 BIGINT, f5 BIGINT, f6 BIGINT, f7 RAW(org.apache.flink.table.api.dataview.MapView), f8 RAW(org.apache.flink.table.api.dataview.MapView), f9 RAW(org.apache.flink.table.api.dataview.MapView)>', 3],
+      [
+        'accState',
+        ROW_DATA,
+        'Row<f0 BIGINT, f1 BIGINT, f2 INT, f3 BIGINT, f4 BIGINT, f5 BIGINT, f6 BIGINT, f7 RAW(org.apache.flink.table.api.dataview.MapView), f8 RAW(org.apache.flink.table.api.dataview.MapView), f9 RAW(org.apache.flink.table.api.dataview.MapView)>',
+        3,
+      ],
     ]);
     // the MapView fields are state-backed: their RAW bytes are NullSerializer's one byte, read as NULL
     const acc = await dump(DISTINCT, 'fd970eaa00fa5e59244acc8d122a40ff', 'accState');
-    expect(acc.map((e) => [e.keyGroup, show(e.key), (show(e.value) as string[]).slice(0, 8), (show(e.value) as string[]).slice(8).every((f) => f.endsWith('=null'))])).toEqual([
-      [93, ['+I', 'f0 BIGINT="2"'], ['+I', 'f0 BIGINT="1"', 'f1 BIGINT="4"', 'f2 INT=14', 'f3 BIGINT="57"', 'f4 BIGINT="57"', 'f5 BIGINT="7"', 'f6 BIGINT="7"'], true],
-      [94, ['+I', 'f0 BIGINT="1"'], ['+I', 'f0 BIGINT="1"', 'f1 BIGINT="4"', 'f2 INT=12', 'f3 BIGINT="32"', 'f4 BIGINT="32"', 'f5 BIGINT="5"', 'f6 BIGINT="5"'], true],
-      [112, ['+I', 'f0 BIGINT="3"'], ['+I', 'f0 BIGINT="1"', 'f1 BIGINT="2"', 'f2 INT=8', 'f3 BIGINT="31"', 'f4 BIGINT="31"', 'f5 BIGINT="3"', 'f6 BIGINT="3"'], true],
+    expect(
+      acc.map((e) => [
+        e.keyGroup,
+        show(e.key),
+        (show(e.value) as string[]).slice(0, 8),
+        (show(e.value) as string[]).slice(8).every((f) => f.endsWith('=null')),
+      ]),
+    ).toEqual([
+      [
+        93,
+        ['+I', 'f0 BIGINT="2"'],
+        ['+I', 'f0 BIGINT="1"', 'f1 BIGINT="4"', 'f2 INT=14', 'f3 BIGINT="57"', 'f4 BIGINT="57"', 'f5 BIGINT="7"', 'f6 BIGINT="7"'],
+        true,
+      ],
+      [
+        94,
+        ['+I', 'f0 BIGINT="1"'],
+        ['+I', 'f0 BIGINT="1"', 'f1 BIGINT="4"', 'f2 INT=12', 'f3 BIGINT="32"', 'f4 BIGINT="32"', 'f5 BIGINT="5"', 'f6 BIGINT="5"'],
+        true,
+      ],
+      [
+        112,
+        ['+I', 'f0 BIGINT="3"'],
+        ['+I', 'f0 BIGINT="1"', 'f1 BIGINT="2"', 'f2 INT=8', 'f3 BIGINT="31"', 'f4 BIGINT="31"', 'f5 BIGINT="3"', 'f6 BIGINT="3"'],
+        true,
+      ],
     ]);
     // COUNT(DISTINCT c) per group: the distinct strings of group 2 map to their count
     const strings = await dump(DISTINCT, 'fd970eaa00fa5e59244acc8d122a40ff', 'distinctAcc_2');
     expect(strings.length).toBe(15);
-    expect(strings.filter((e) => e.keyGroup === 93).map((e) => [show(e.key), e.userKey?.value, show(e.value)])).toContainEqual([['+I', 'f0 BIGINT="2"'], 'Hello World Its nice', '1']);
+    expect(strings.filter((e) => e.keyGroup === 93).map((e) => [show(e.key), e.userKey?.value, show(e.value)])).toContainEqual([
+      ['+I', 'f0 BIGINT="2"'],
+      'Hello World Its nice',
+      '1',
+    ]);
     expect(new Set(strings.map((e) => show(e.value)))).toEqual(new Set(['1']));
     const ints = await dump(DISTINCT, 'fd970eaa00fa5e59244acc8d122a40ff', 'distinctAcc_0');
     expect(ints.map((e) => e.userKey?.kind)).toEqual(Array(10).fill('int'));
     // the sink's 15 changelog rows end with group 3's last update
     const sink = await dump(DISTINCT, '12f8fb02701e61b49edd11255bf1b6ac', 'sink-results');
     expect(sink.length).toBe(15);
-    expect(show(sink[14]!.value)).toEqual(['+U', 'e BIGINT NOT NULL="3"', 'cnt_a1 BIGINT="1"', 'cnt_a2 BIGINT="2"', 'sum_a BIGINT="8"', 'sum_b BIGINT="31"', 'avg_b DOUBLE=10', 'cnt_d BIGINT="3"']);
+    expect(show(sink[14]!.value)).toEqual([
+      '+U',
+      'e BIGINT NOT NULL="3"',
+      'cnt_a1 BIGINT="1"',
+      'cnt_a2 BIGINT="2"',
+      'sum_a BIGINT="8"',
+      'sum_b BIGINT="31"',
+      'avg_b DOUBLE=10',
+      'cnt_d BIGINT="3"',
+    ]);
   });
 
   it('export gives Table rows as their columns, with the change kind, in JSON Lines', async () => {
@@ -129,13 +214,25 @@ describe('Table/SQL state of real savepoints', NEEDS_TABLE, () => {
       const rows = async (operator: string, state: string) => {
         const out = path.join(dir, `${state}.jsonl`);
         let stderr = '';
-        const code = await runCli(['export', SIMPLE, '--operator', operator, '--state', state, '--format', 'jsonl', '--output', out, '--quiet'], { stdout: () => undefined, stderr: (t) => (stderr += t) });
+        const code = await runCli(['export', SIMPLE, '--operator', operator, '--state', state, '--format', 'jsonl', '--output', out, '--quiet'], {
+          stdout: () => undefined,
+          stderr: (t) => (stderr += t),
+        });
         expect([code, stderr]).toEqual([0, '']);
-        return readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { key?: unknown; value: unknown });
+        return readFileSync(out, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { key?: unknown; value: unknown });
       };
       expect((await rows('23eaad2bb152dd975bbc63554c2ca61f', 'accState')).map((r) => [r.key, r.value])).toEqual([
-        [{ rowKind: '+I', f0: '2' }, { rowKind: '+I', f0: '2', f1: '4', f2: '2', f3: 'Hello' }],
-        [{ rowKind: '+I', f0: '1' }, { rowKind: '+I', f0: '1', f1: '0', f2: '0', f3: 'Hi' }],
+        [
+          { rowKind: '+I', f0: '2' },
+          { rowKind: '+I', f0: '2', f1: '4', f2: '2', f3: 'Hello' },
+        ],
+        [
+          { rowKind: '+I', f0: '1' },
+          { rowKind: '+I', f0: '1', f1: '0', f2: '0', f3: 'Hi' },
+        ],
       ]);
       // the sink's ExternalSerializer rows carry their column names; SQL NULL is null
       expect((await rows('271cb45db5f81667865cd63a43794900', 'sink-results')).map((r) => r.value)).toEqual([
@@ -153,7 +250,11 @@ describe('Table/SQL state of real savepoints', NEEDS_TABLE, () => {
       const r = await cli(['stats', DISTINCT, '--workers', workers, '--format', 'json']);
       expect(r.code).toBe(0);
       const doc = JSON.parse(r.out) as { bytesRead: number; states: { operatorId: string; state: string; entries: number; valueBytes: number }[] };
-      return { bytesRead: doc.bytesRead, states: doc.states.map((s) => `${s.operatorId} ${s.state} ${s.entries} ${s.valueBytes}`).sort(), valueBytes: doc.states.reduce((n, s) => n + s.valueBytes, 0) };
+      return {
+        bytesRead: doc.bytesRead,
+        states: doc.states.map((s) => `${s.operatorId} ${s.state} ${s.entries} ${s.valueBytes}`).sort(),
+        valueBytes: doc.states.reduce((n, s) => n + s.valueBytes, 0),
+      };
     };
     const one = await counts('1');
     expect(one.states).toContain('fd970eaa00fa5e59244acc8d122a40ff accState 3 348');

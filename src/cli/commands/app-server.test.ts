@@ -115,7 +115,15 @@ describe('serve: the app server', () => {
   });
 
   it('refuses every path out of the app folder', async () => {
-    for (const raw of ['/../secret.txt', '/assets/../../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt', '/assets/link.txt', '/%00index.html']) {
+    for (const raw of [
+      '/../secret.txt',
+      '/assets/../../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/assets/link.txt',
+      '/%00index.html',
+    ]) {
       const answer = await get(server.port, `${raw}?token=${token}`);
       expect({ raw, status: answer.status, body: answer.body }).toEqual({ raw, status: 403, body: 'forbidden: the path leaves the app folder\n' });
     }

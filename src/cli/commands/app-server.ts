@@ -127,7 +127,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, { root, token, 
     res.setHeader('Allow', 'GET, HEAD');
     return respond(res, 405, 'method not allowed');
   }
-  if (url.pathname === SERVICE_WORKER_PATH) return respond(res, 404, 'not found: the offline copy (service-worker.js) is for static hosts; serve runs on this machine');
+  if (url.pathname === SERVICE_WORKER_PATH)
+    return respond(res, 404, 'not found: the offline copy (service-worker.js) is for static hosts; serve runs on this machine');
   // the path as sent: the URL parser would resolve `..` away, hiding the attempt
   const file = await resolveFile(root, (req.url ?? '/').split(/[?#]/, 1)[0] ?? '/');
   if (file === 'refused') return respond(res, 403, 'forbidden: the path leaves the app folder');

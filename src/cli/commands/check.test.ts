@@ -57,7 +57,13 @@ describe('check CLI on a savepoint with Protobuf state', () => {
     expect(report.verdict).toBe('compatible');
     expect(report.summary).toMatchObject({ protobufStates: 9, compatible: 9, incompatible: 0, notRestorable: 0 });
     const state = report.states.find((s: { state: string }) => s.state === 'processed-events');
-    expect(state).toMatchObject({ operatorUid: 'int-keyed', verdict: 'compatible', firstIncompatibility: null, ruleSet: 'exact', savedRoot: 'fixtures.events.Event' });
+    expect(state).toMatchObject({
+      operatorUid: 'int-keyed',
+      verdict: 'compatible',
+      firstIncompatibility: null,
+      ruleSet: 'exact',
+      savedRoot: 'fixtures.events.Event',
+    });
     expect(report.inputs.map((i: { role: string; name: string }) => [i.role, i.name])).toEqual([
       ['savepoint', 'savepoint'],
       ['descriptors', 'same.binpb'],
@@ -95,7 +101,8 @@ describe('check CLI on a savepoint with Protobuf state', () => {
     const s0 = JSON.parse(exact.stdout).states.find((s: { state: string }) => s.state === 'last-event');
     expect(s0.firstIncompatibility).toEqual({
       ruleId: 'EXACT_SCHEMA_CHANGED',
-      message: 'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): Field 1 (id) of fixtures.events.Event changes type from INT64 to SINT64',
+      message:
+        'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): Field 1 (id) of fixtures.events.Event changes type from INT64 to SINT64',
     });
     expect(s0.failureText).toBe(
       // 0.x: restoreSerializer of the saved snapshot requires the saved schema
@@ -103,7 +110,10 @@ describe('check CLI on a savepoint with Protobuf state', () => {
     );
     const directional = await run([SAVEPOINT, '--descriptors', sets.sint!, '--format', 'json', '--no-values']);
     const s1 = JSON.parse(directional.stdout).states.find((s: { state: string }) => s.state === 'last-event');
-    expect(s1.planningAid.firstIncompatibility).toEqual({ ruleId: 'FIELD_TYPE_CHANGED', message: 'Field 1 (id) of fixtures.events.Event changes type from INT64 to SINT64' });
+    expect(s1.planningAid.firstIncompatibility).toEqual({
+      ruleId: 'FIELD_TYPE_CHANGED',
+      message: 'Field 1 (id) of fixtures.events.Event changes type from INT64 to SINT64',
+    });
   });
 
   it('renders every format, and --output writes the file', async () => {
@@ -132,7 +142,20 @@ describe('check CLI on a savepoint with Protobuf state', () => {
   });
 
   it('--kind dynamic and --root OP/STATE=NAME pick the new type per state', async () => {
-    const r = await run([SAVEPOINT, '--descriptors', sets.same!, '--target', '0.x', '--format', 'json', '--no-values', '--kind', 'dynamic', '--root', 'int-keyed/last-event=fixtures.events.Rule']);
+    const r = await run([
+      SAVEPOINT,
+      '--descriptors',
+      sets.same!,
+      '--target',
+      '0.x',
+      '--format',
+      'json',
+      '--no-values',
+      '--kind',
+      'dynamic',
+      '--root',
+      'int-keyed/last-event=fixtures.events.Rule',
+    ]);
     expect(r.code).toBe(1);
     const states = JSON.parse(r.stdout).states;
     const last = states.find((s: { state: string }) => s.state === 'last-event');
@@ -143,13 +166,17 @@ describe('check CLI on a savepoint with Protobuf state', () => {
     expect(other.firstIncompatibility.message).toBe('Saved generated state cannot be restored as dynamic');
   });
 
-  it('a new set without one state\'s root: that state is incompatible (NEW_ROOT_MISSING), the others get their own verdicts, exit 1', async () => {
+  it("a new set without one state's root: that state is incompatible (NEW_ROOT_MISSING), the others get their own verdicts, exit 1", async () => {
     const r = await run([SAVEPOINT, '--descriptors', sets.noRule!, '--target', '0.x', '--format', 'json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
     const rules = report.states.find((s: { state: string }) => s.state === 'rules');
-    expect(rules).toMatchObject({ verdict: 'incompatible', newRoot: 'fixtures.events.Rule', firstIncompatibility: { ruleId: 'NEW_ROOT_MISSING', message: 'The new schema has no message fixtures.events.Rule' } });
+    expect(rules).toMatchObject({
+      verdict: 'incompatible',
+      newRoot: 'fixtures.events.Rule',
+      firstIncompatibility: { ruleId: 'NEW_ROOT_MISSING', message: 'The new schema has no message fixtures.events.Rule' },
+    });
     expect(rules.failureText).toBeUndefined();
     expect(rules.valuesNotRead).toBe('the new schema has no message fixtures.events.Rule to compare them with');
     // Event is unchanged, but its file lost a declaration: the exact rule decides the other states one by one
@@ -160,10 +187,23 @@ describe('check CLI on a savepoint with Protobuf state', () => {
     expect(directional.code).toBe(1);
     expect(directional.stdout).toContain('The new schema has no message fixtures.events.Rule');
     // a --root that no state's type has: each state gets the finding, still exit 1 (a verdict, not unusable input)
-    const noRoot = await run([SAVEPOINT, '--descriptors', sets.same!, '--target', '0.x', '--root', 'fixtures.events.Missing', '--format', 'json', '--no-values']);
+    const noRoot = await run([
+      SAVEPOINT,
+      '--descriptors',
+      sets.same!,
+      '--target',
+      '0.x',
+      '--root',
+      'fixtures.events.Missing',
+      '--format',
+      'json',
+      '--no-values',
+    ]);
     expect(noRoot.code).toBe(1);
     const all = JSON.parse(noRoot.stdout).states.filter((s: { ruleSet?: string }) => s.ruleSet !== undefined);
-    expect(all.map((s: { firstIncompatibility: { message: string } | null }) => s.firstIncompatibility?.message)).toEqual(Array(9).fill('The new schema has no message fixtures.events.Missing'));
+    expect(all.map((s: { firstIncompatibility: { message: string } | null }) => s.firstIncompatibility?.message)).toEqual(
+      Array(9).fill('The new schema has no message fixtures.events.Missing'),
+    );
   });
 
   it('unusable input exits 2 with the reason on stderr', async () => {
@@ -178,7 +218,6 @@ describe('check CLI on a savepoint with Protobuf state', () => {
   });
 });
 
-
 describe('check on an input holding several savepoints', () => {
   const ALL = path.resolve(process.cwd(), 'fixtures/savepoints');
   const JAR = path.resolve(process.cwd(), 'fixtures/job-jars/jars/thin-4.36.2.jar');
@@ -190,7 +229,17 @@ describe('check on an input holding several savepoints', () => {
     expect(r.stderr).toBe(
       `savepoint-inspector check: expected one savepoint in ${ALL}, found 14 _metadata files: ` +
         ['1.20', '2.3']
-          .flatMap((v) => ['hashmap/canonical-compressed', 'hashmap/canonical-inline', 'hashmap/canonical', 'hashmap/native', 'rocksdb/canonical-compressed', 'rocksdb/canonical', 'rocksdb/native'].map((s) => `'flink-${v}/${s}/savepoint/_metadata'`))
+          .flatMap((v) =>
+            [
+              'hashmap/canonical-compressed',
+              'hashmap/canonical-inline',
+              'hashmap/canonical',
+              'hashmap/native',
+              'rocksdb/canonical-compressed',
+              'rocksdb/canonical',
+              'rocksdb/native',
+            ].map((s) => `'flink-${v}/${s}/savepoint/_metadata'`),
+          )
           .join(', ') +
         '; name the one to read with --metadata PATH (one of these), or point at its folder\n',
     );
@@ -203,7 +252,9 @@ describe('check on an input holding several savepoints', () => {
     expect(r.code).toBe(0);
     const wrong = await run([ALL, '--metadata', 'flink-2.3', '--job-jar', JAR]);
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toMatch(/^savepoint-inspector check: expected a savepoint at 'flink-2\.3' in .*, found _metadata only at 'flink-1\.20\/hashmap\/canonical-compressed\/savepoint\/_metadata', /);
+    expect(wrong.stderr).toMatch(
+      /^savepoint-inspector check: expected a savepoint at 'flink-2\.3' in .*, found _metadata only at 'flink-1\.20\/hashmap\/canonical-compressed\/savepoint\/_metadata', /,
+    );
   });
 });
 

@@ -7,14 +7,33 @@
  */
 import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import path from 'node:path';
-import { checkSavepoint, computeExitCode, createProtoSourceLocator, REPORT_FORMATS, type CompatibilityReport, describeJobJarSchema, formatExitCodeLines, formatReport, formatShowsSchemaDiff } from '../../core/report';
+import {
+  checkSavepoint,
+  computeExitCode,
+  createProtoSourceLocator,
+  REPORT_FORMATS,
+  type CompatibilityReport,
+  describeJobJarSchema,
+  formatExitCodeLines,
+  formatReport,
+  formatShowsSchemaDiff,
+} from '../../core/report';
 import { withSarifOnFailure } from './sarif-on-failure';
 import { CliUsageError, type CliCommand } from '../cli-types';
 import { quietReportText, writeReport } from '../write-report';
 import { CONFIG_FILE_NAME, CONFIG_OPTIONS, CONFIG_USAGE, resolveCliConfig } from '../load-cli-config';
 import { colorReportText, shouldColor } from '../format-color';
 import { wrapTerminalText } from '../wrap-terminal-text';
-import { METADATA_OPTION, pathMapUsage, parseReportFormat, parseTarget, parseTypeKind, parseWith, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
+import {
+  METADATA_OPTION,
+  pathMapUsage,
+  parseReportFormat,
+  parseTarget,
+  parseTypeKind,
+  parseWith,
+  savepointInputOptions,
+  takeOnePositional,
+} from '../parse-cli-values';
 import { countScanWorkers, createParallelValueScanner, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
 import packageJson from '../../../package.json' with { type: 'json' };
@@ -26,18 +45,18 @@ export const checkCommand: CliCommand = {
     'Usage: savepoint-inspector check <savepoint folder | _metadata | .zip/.tar/.tar.gz | http(s), s3://, abfss:// / wasbs:// or gs:// URL> (--job-jar <new.jar> | --descriptors <new.binpb>) [options]',
     '',
     'Options:',
-    '  --job-jar FILE           the new job\'s JAR: the exact schema its protoc-generated classes embed (preferred)',
+    "  --job-jar FILE           the new job's JAR: the exact schema its protoc-generated classes embed (preferred)",
     '  --with FILE              a jar the cluster provides that the job jar needs (e.g. protobuf-java); repeatable',
-    '  --descriptors FILE       the new application\'s FileDescriptorSet (protoc --include_imports --descriptor_set_out, buf build -o);',
+    "  --descriptors FILE       the new application's FileDescriptorSet (protoc --include_imports --descriptor_set_out, buf build -o);",
     '                           it cannot show an explicit json_name equal to the derived one being added or removed',
-    '  --target 0.x|1.x         library line of the new application (default: the jar\'s bundled flink-datastream-protobuf, else 1.x)',
+    "  --target 0.x|1.x         library line of the new application (default: the jar's bundled flink-datastream-protobuf, else 1.x)",
     '  --max-message-size N     new maxMessageSize (default 67108864)',
     '  --recursion-limit N      new recursionLimit (default 100)',
     '  --deterministic BOOL     new deterministicSerialization (default false)',
     '  --aliasing BOOL          new largePayloadAliasing (default true)',
     '  --root NAME              new root message for every Protobuf state (default: the saved root)',
     '  --root OP/STATE=NAME     new root message for one state (operator id or uid / state name); repeatable',
-    '  --java-class NAME        new Java binary class (default: derived from the new descriptor\'s java options)',
+    "  --java-class NAME        new Java binary class (default: derived from the new descriptor's java options)",
     '  --kind generated|dynamic type kind of the new state type (default: the saved kind)',
     '  --format FORMAT          text (default), json, markdown, html, junit, github or sarif (SARIF 2.1.0)',
     '  --output FILE            write the report to FILE instead of stdout (- is stdout)',
@@ -51,12 +70,13 @@ export const checkCommand: CliCommand = {
     `${CONFIG_FILE_NAME} (found upward from the working directory) sets target, newSettings, root, roots and the warning`,
     'rules to ignore for a repository; flags override it (docs/cli.md).',
     '',
-    'Exit codes (by the report\'s overall verdict; only compatible passes):',
+    "Exit codes (by the report's overall verdict; only compatible passes):",
     ...formatExitCodeLines(),
   ].join('\n'),
   formats: REPORT_FORMATS,
   inputs: { positionals: true, options: ['descriptors', 'job-jar', 'with'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
-  quiet: 'text: nothing when the verdict is compatible, else its verdict and summary lines; other formats print their whole document; the exit code is the verdict\'s',
+  quiet:
+    "text: nothing when the verdict is compatible, else its verdict and summary lines; other formats print their whole document; the exit code is the verdict's",
   options: {
     ...METADATA_OPTION,
     descriptors: { type: 'string' },
@@ -76,77 +96,82 @@ export const checkCommand: CliCommand = {
     workers: { type: 'string' },
     ...CONFIG_OPTIONS,
   },
-  run: ({ values, positionals }, io) => withSarifOnFailure(values, io, async () => {
-    const savepoint = takeOnePositional(positionals, 'expected a savepoint to check');
-    const descriptors = values['descriptors'];
-    const jobJarPath = values['job-jar'];
-    const withPaths = parseWith(values['with']);
-    if (typeof descriptors === 'string' && typeof jobJarPath === 'string') throw new CliUsageError('give either --job-jar or --descriptors, not both');
-    if (typeof descriptors !== 'string' && typeof jobJarPath !== 'string') throw new CliUsageError('--job-jar <new.jar> or --descriptors <new.binpb> is required');
-    if (withPaths.length > 0 && typeof jobJarPath !== 'string') throw new CliUsageError('--with needs --job-jar (it adds jars the job jar\'s classes need)');
-    const format = parseReportFormat(values['format']);
-    // the repository's config file (savepoint-inspector.yaml): flags override it key by key
-    const config = (await resolveCliConfig(values, io, 'check'))?.check;
-    const flagRoots = parseRoots(values['root']);
-    const newRoot = flagRoots.newRoot ?? config?.root;
-    const newRoots = { ...config?.roots, ...flagRoots.newRoots };
-    const newSettings = {
-      ...config?.newSettings,
-      ...optionalInt(values['max-message-size'], '--max-message-size', 'maxMessageSize'),
-      ...optionalInt(values['recursion-limit'], '--recursion-limit', 'recursionLimit'),
-      ...optionalBool(values['deterministic'], '--deterministic', 'deterministicSerialization'),
-      ...optionalBool(values['aliasing'], '--aliasing', 'largePayloadAliasing'),
-    };
-    const jar = typeof jobJarPath === 'string' ? await readJobJar(jobJarPath, withPaths, 'job-jar', { stringLiterals: true }) : undefined;
-    const jarLine = jar?.schema.library?.line;
-    const targetGiven = values['target'] ?? config?.target;
-    const target = targetGiven === undefined && jarLine !== undefined ? jarLine : parseTarget(targetGiven);
-    const bytes = jar ? jar.schema.descriptorSet : await readDescriptorSetFile(descriptors as string);
-    const files = await openNodeInput(savepoint, savepointInputOptions(values, io));
-    const javaClass = values['java-class'];
-    const kind = parseTypeKind(values['kind']);
-    const { workers } = optionalInt(values['workers'], '--workers', 'workers');
-    if (workers !== undefined && workers > MAX_SCAN_WORKERS) throw new CliUsageError(`--workers must be at most ${MAX_SCAN_WORKERS}, found ${workers}`);
-    const check: WorkerCheckInput = {
-      descriptorSet: { name: jar ? `${path.basename(jobJarPath as string)} (embedded descriptors)` : path.basename(descriptors as string), bytes },
-      ...(jar
-        ? {
-            jobJar: {
-              schema: describeJobJarSchema(jar.schema, { targetFromJar: targetGiven === undefined && jarLine !== undefined }),
-              files: jar.files,
-              ...(jar.schema.stringLiterals ? { stringLiterals: jar.schema.stringLiterals } : {}),
-            },
-          }
-        : {}),
-      savepointName: nameSavepoint(savepoint, values['metadata']),
-      tool: { name: 'savepoint-inspector', version: packageJson.version },
-      target,
-      newSettings,
-      ...(newRoot ? { newRoot } : {}),
-      newRoots,
-      ...(typeof javaClass === 'string' ? { newJavaClass: javaClass } : {}),
-      scanValues: values['no-values'] !== true,
-      // only the JSON and HTML reports show the schema diff: the other formats do not pay for it
-      schemaDiff: formatShowsSchemaDiff(format),
-      ...(kind === 'generated' || kind === 'dynamic' ? { newKind: kind } : {}),
-    };
-    // the value scan of a larger savepoint runs in worker threads, a share of the subtasks each (same report)
-    const scanWorkers = check.scanValues ? await countScanWorkers(savepoint, workers ?? 2) : 1;
-    const checked = await checkSavepoint({ ...check, files, valueScanner: createParallelValueScanner(savepoint, check, { workers: scanWorkers, ...savepointInputOptions(values) }) });
-    // the config's ignored warning rules: their warnings leave the report (no verdict rests on a warning)
-    const report = config === undefined || config.ignore.length === 0 ? checked : withoutWarnings(checked, config.ignore);
-    // SARIF places each result on its line of the new schema's .proto files when the set carries source info
-    const sources = format === 'sarif' ? createProtoSourceLocator(bytes) : undefined;
-    const full = formatReport(report, format, sources ? { sources } : {});
-    const text = values['quiet'] === true && format === 'text' ? quietReportText(report, full) : full;
-    const toStdout = values['output'] === undefined || values['output'] === '-';
-    // on a terminal: wrapped to its width (wrap-terminal-text.ts), coloured unless NO_COLOR (format-color.ts)
-    const shown = format === 'text' && toStdout ? wrapTerminalText(text, io.stdoutColumns) : text;
-    await writeReport(values['output'], format === 'text' && toStdout && shouldColor(io) ? colorReportText(shown) : shown, io);
-    return computeExitCode(report);
-  }),
+  run: ({ values, positionals }, io) =>
+    withSarifOnFailure(values, io, async () => {
+      const savepoint = takeOnePositional(positionals, 'expected a savepoint to check');
+      const descriptors = values['descriptors'];
+      const jobJarPath = values['job-jar'];
+      const withPaths = parseWith(values['with']);
+      if (typeof descriptors === 'string' && typeof jobJarPath === 'string') throw new CliUsageError('give either --job-jar or --descriptors, not both');
+      if (typeof descriptors !== 'string' && typeof jobJarPath !== 'string')
+        throw new CliUsageError('--job-jar <new.jar> or --descriptors <new.binpb> is required');
+      if (withPaths.length > 0 && typeof jobJarPath !== 'string') throw new CliUsageError("--with needs --job-jar (it adds jars the job jar's classes need)");
+      const format = parseReportFormat(values['format']);
+      // the repository's config file (savepoint-inspector.yaml): flags override it key by key
+      const config = (await resolveCliConfig(values, io, 'check'))?.check;
+      const flagRoots = parseRoots(values['root']);
+      const newRoot = flagRoots.newRoot ?? config?.root;
+      const newRoots = { ...config?.roots, ...flagRoots.newRoots };
+      const newSettings = {
+        ...config?.newSettings,
+        ...optionalInt(values['max-message-size'], '--max-message-size', 'maxMessageSize'),
+        ...optionalInt(values['recursion-limit'], '--recursion-limit', 'recursionLimit'),
+        ...optionalBool(values['deterministic'], '--deterministic', 'deterministicSerialization'),
+        ...optionalBool(values['aliasing'], '--aliasing', 'largePayloadAliasing'),
+      };
+      const jar = typeof jobJarPath === 'string' ? await readJobJar(jobJarPath, withPaths, 'job-jar', { stringLiterals: true }) : undefined;
+      const jarLine = jar?.schema.library?.line;
+      const targetGiven = values['target'] ?? config?.target;
+      const target = targetGiven === undefined && jarLine !== undefined ? jarLine : parseTarget(targetGiven);
+      const bytes = jar ? jar.schema.descriptorSet : await readDescriptorSetFile(descriptors as string);
+      const files = await openNodeInput(savepoint, savepointInputOptions(values, io));
+      const javaClass = values['java-class'];
+      const kind = parseTypeKind(values['kind']);
+      const { workers } = optionalInt(values['workers'], '--workers', 'workers');
+      if (workers !== undefined && workers > MAX_SCAN_WORKERS) throw new CliUsageError(`--workers must be at most ${MAX_SCAN_WORKERS}, found ${workers}`);
+      const check: WorkerCheckInput = {
+        descriptorSet: { name: jar ? `${path.basename(jobJarPath as string)} (embedded descriptors)` : path.basename(descriptors as string), bytes },
+        ...(jar
+          ? {
+              jobJar: {
+                schema: describeJobJarSchema(jar.schema, { targetFromJar: targetGiven === undefined && jarLine !== undefined }),
+                files: jar.files,
+                ...(jar.schema.stringLiterals ? { stringLiterals: jar.schema.stringLiterals } : {}),
+              },
+            }
+          : {}),
+        savepointName: nameSavepoint(savepoint, values['metadata']),
+        tool: { name: 'savepoint-inspector', version: packageJson.version },
+        target,
+        newSettings,
+        ...(newRoot ? { newRoot } : {}),
+        newRoots,
+        ...(typeof javaClass === 'string' ? { newJavaClass: javaClass } : {}),
+        scanValues: values['no-values'] !== true,
+        // only the JSON and HTML reports show the schema diff: the other formats do not pay for it
+        schemaDiff: formatShowsSchemaDiff(format),
+        ...(kind === 'generated' || kind === 'dynamic' ? { newKind: kind } : {}),
+      };
+      // the value scan of a larger savepoint runs in worker threads, a share of the subtasks each (same report)
+      const scanWorkers = check.scanValues ? await countScanWorkers(savepoint, workers ?? 2) : 1;
+      const checked = await checkSavepoint({
+        ...check,
+        files,
+        valueScanner: createParallelValueScanner(savepoint, check, { workers: scanWorkers, ...savepointInputOptions(values) }),
+      });
+      // the config's ignored warning rules: their warnings leave the report (no verdict rests on a warning)
+      const report = config === undefined || config.ignore.length === 0 ? checked : withoutWarnings(checked, config.ignore);
+      // SARIF places each result on its line of the new schema's .proto files when the set carries source info
+      const sources = format === 'sarif' ? createProtoSourceLocator(bytes) : undefined;
+      const full = formatReport(report, format, sources ? { sources } : {});
+      const text = values['quiet'] === true && format === 'text' ? quietReportText(report, full) : full;
+      const toStdout = values['output'] === undefined || values['output'] === '-';
+      // on a terminal: wrapped to its width (wrap-terminal-text.ts), coloured unless NO_COLOR (format-color.ts)
+      const shown = format === 'text' && toStdout ? wrapTerminalText(text, io.stdoutColumns) : text;
+      await writeReport(values['output'], format === 'text' && toStdout && shouldColor(io) ? colorReportText(shown) : shown, io);
+      return computeExitCode(report);
+    }),
 };
-
 
 /** The report without the warnings of the ignored rules, its warning count recounted. */
 function withoutWarnings(report: CompatibilityReport, ignore: readonly string[]): CompatibilityReport {

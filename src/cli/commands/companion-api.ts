@@ -86,9 +86,12 @@ export function createCompanionApi(open: OpenObjectStoreInput = (url, notice) =>
         } catch {
           target = undefined;
         }
-        if (typeof target !== 'string') return send(res, 400, { message: `bad request: expected a JSON body {"url": "s3://…"} of at most ${MAX_BODY_BYTES} bytes` });
+        if (typeof target !== 'string')
+          return send(res, 400, { message: `bad request: expected a JSON body {"url": "s3://…"} of at most ${MAX_BODY_BYTES} bytes` });
         if (!isObjectStoreInput(target)) {
-          return send(res, 400, { message: `bad request: expected an object-store URL (s3://, s3a://, s3p://, gs://, abfs://, abfss://, wasb://, wasbs://, hdfs://, webhdfs://, swebhdfs://), found ${JSON.stringify(target)}: the companion opens object stores only (the app opens local files and http(s) URLs itself)` });
+          return send(res, 400, {
+            message: `bad request: expected an object-store URL (s3://, s3a://, s3p://, gs://, abfs://, abfss://, wasb://, wasbs://, hdfs://, webhdfs://, swebhdfs://), found ${JSON.stringify(target)}: the companion opens object stores only (the app opens local files and http(s) URLs itself)`,
+          });
         }
         const notices: string[] = [];
         let files: SavepointFiles;
@@ -109,10 +112,13 @@ export function createCompanionApi(open: OpenObjectStoreInput = (url, notice) =>
           return send(res, 400, { message: 'bad request: expected open, file, offset and length, each a non-negative integer' });
         }
         const opening = openings.get(openId);
-        if (opening === undefined) return send(res, 404, { message: `not found: no opening ${openId} in this run of savepoint-inspector serve (open the URL again)` });
+        if (opening === undefined)
+          return send(res, 404, { message: `not found: no opening ${openId} in this run of savepoint-inspector serve (open the URL again)` });
         const source = opening.sources[file];
         if (source === undefined) {
-          return send(res, 403, { message: `forbidden: opening ${openId} has no file ${file}: only the objects under the URL opened, and those its _metadata names in the same bucket, are read` });
+          return send(res, 403, {
+            message: `forbidden: opening ${openId} has no file ${file}: only the objects under the URL opened, and those its _metadata names in the same bucket, are read`,
+          });
         }
         if (length > MAX_READ_BYTES) return send(res, 400, { message: `bad request: expected at most ${MAX_READ_BYTES} bytes in one read, found ${length}` });
         let bytes: Uint8Array;
@@ -137,11 +143,15 @@ function refuse(req: IncomingMessage, host: string, token: string): { status: nu
   if (req.method !== 'POST') return { status: 405, message: 'method not allowed: the companion API takes POST only' };
   const origin = req.headers.origin;
   if (origin !== `http://${host}`) {
-    return { status: 403, message: `forbidden: the companion API answers only its own page (Origin http://${host}), found ${origin === undefined ? 'no Origin' : `Origin ${origin}`}` };
+    return {
+      status: 403,
+      message: `forbidden: the companion API answers only its own page (Origin http://${host}), found ${origin === undefined ? 'no Origin' : `Origin ${origin}`}`,
+    };
   }
   const auth = req.headers.authorization;
   const given = auth?.startsWith('Bearer ') === true ? auth.slice('Bearer '.length) : undefined;
-  if (given === undefined) return { status: 401, message: 'unauthorized: the companion API needs the token savepoint-inspector serve printed (Authorization: Bearer <token>)' };
+  if (given === undefined)
+    return { status: 401, message: 'unauthorized: the companion API needs the token savepoint-inspector serve printed (Authorization: Bearer <token>)' };
   if (!sameToken(given, token)) return { status: 403, message: 'forbidden: wrong token (each run of savepoint-inspector serve prints a new one)' };
   return undefined;
 }
@@ -185,7 +195,10 @@ async function buildManifest(id: number, url: string, files: SavepointFiles, not
       if (found === undefined) return undefined;
       // read from a store (not found in the opened input): only in the opened URL's bucket
       if ((isS3Url(found.path) || isAzureUrl(found.path)) && !sameStore(found.path)) {
-        absolute.set(path, { refused: `expected the state file ${found.path} in the store of ${url}, found it elsewhere: the companion reads only objects in the bucket (container) of the URL opened; open it with the CLI`, name: found.path });
+        absolute.set(path, {
+          refused: `expected the state file ${found.path} in the store of ${url}, found it elsewhere: the companion reads only objects in the bucket (container) of the URL opened; open it with the CLI`,
+          name: found.path,
+        });
         return undefined;
       }
       absolute.set(path, { file: number(found.source), path: found.path });
@@ -262,7 +275,9 @@ function sendError(res: ServerResponse, e: unknown): void {
   if (isUsageError(e)) return send(res, 422, { message: e.message, error: e.toJSON() });
   if (isDecodeError(e)) return send(res, e.code === 'network' ? 502 : 422, { message: e.message, error: e.toJSON() });
   const code = (e as NodeJS.ErrnoException).code;
-  return send(res, 502, { message: `the store could not be read: ${code === undefined ? String((e as Error).message ?? e) : `${code}: ${(e as Error).message}`}` });
+  return send(res, 502, {
+    message: `the store could not be read: ${code === undefined ? String((e as Error).message ?? e) : `${code}: ${(e as Error).message}`}`,
+  });
 }
 
 function send(res: ServerResponse, status: number, body: CompanionErrorBody | CompanionManifest): void {

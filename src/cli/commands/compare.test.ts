@@ -26,8 +26,12 @@ describe('compare CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('Schema compatibility: compatible');
     // two image.binpb inputs are told apart by side, not by the JSON's role names
-    expect(r.stdout.split('\n').filter((l) => l.startsWith('input ')).map((l) => l.slice(0, l.indexOf(' ('))))
-      .toEqual(['input old descriptor set: old.binpb', 'input new descriptor set: new.binpb']);
+    expect(
+      r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('input '))
+        .map((l) => l.slice(0, l.indexOf(' ('))),
+    ).toEqual(['input old descriptor set: old.binpb', 'input new descriptor set: new.binpb']);
     expect(r.stdout).toMatch(/ok {3}\[FIELD_ADDED\] Field \d+ \(\w+\) is added to fixtures\.change\.Order/);
   });
 
@@ -42,13 +46,31 @@ describe('compare CLI', () => {
   });
 
   it('--root OLD=NEW follows a renamed root; the JSON report holds the inputs and the diff', async () => {
-    const r = await run([set('root-renamed', 'new'), '--against', set('root-renamed', 'old'), '--root', 'fixtures.change.Order=fixtures.change.Purchase', '--format', 'json']);
+    const r = await run([
+      set('root-renamed', 'new'),
+      '--against',
+      set('root-renamed', 'old'),
+      '--root',
+      'fixtures.change.Order=fixtures.change.Purchase',
+      '--format',
+      'json',
+    ]);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
     expect(report.subject).toBe('descriptor-sets');
     const oldBytes = await readFile(set('root-renamed', 'old'));
-    expect(report.inputs[0]).toEqual({ role: 'saved-descriptors', name: 'old.binpb', size: oldBytes.length, sha256: createHash('sha256').update(oldBytes).digest('hex') });
-    expect(report.states[0]).toMatchObject({ state: 'fixtures.change.Order', savedRoot: 'fixtures.change.Order', newRoot: 'fixtures.change.Purchase', firstIncompatibility: { ruleId: 'JAVA_CLASS_CHANGED' } });
+    expect(report.inputs[0]).toEqual({
+      role: 'saved-descriptors',
+      name: 'old.binpb',
+      size: oldBytes.length,
+      sha256: createHash('sha256').update(oldBytes).digest('hex'),
+    });
+    expect(report.states[0]).toMatchObject({
+      state: 'fixtures.change.Order',
+      savedRoot: 'fixtures.change.Order',
+      newRoot: 'fixtures.change.Purchase',
+      firstIncompatibility: { ruleId: 'JAVA_CLASS_CHANGED' },
+    });
     expect(report.states[0].diff.savedRoot).toBe('fixtures.change.Order');
   });
 
@@ -56,7 +78,17 @@ describe('compare CLI', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'compare-'));
     try {
       const out = path.join(dir, 'report.md');
-      const r = await run([set('unchanged', 'new'), '--against', set('unchanged', 'old'), '--root', 'fixtures.change.Order', '--format', 'markdown', '--output', out]);
+      const r = await run([
+        set('unchanged', 'new'),
+        '--against',
+        set('unchanged', 'old'),
+        '--root',
+        'fixtures.change.Order',
+        '--format',
+        'markdown',
+        '--output',
+        out,
+      ]);
       expect([r.code, r.stdout]).toEqual([0, '']);
       expect((await readFile(out, 'utf8')).split('\n')[0]).toBe('# Schema compatibility: compatible');
     } finally {
@@ -82,7 +114,10 @@ describe('compare CLI', () => {
       expect(r.stderr.slice(0, first.length)).toBe(first);
     }
     const missing = await run([n, '--against', o, '--root', 'Order']);
-    expect([missing.code, missing.stderr]).toEqual([2, 'savepoint-inspector compare: The old descriptor set has no message Order (did you mean fixtures.change.Order?) — at old.binpb [descriptor set]\n']);
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      'savepoint-inspector compare: The old descriptor set has no message Order (did you mean fixtures.change.Order?) — at old.binpb [descriptor set]\n',
+    ]);
     const notASet = await run([path.join(CASES, 'unchanged', 'expected.json'), '--against', o, '--root', 'fixtures.change.Order']);
     expect(notASet.code).toBe(2);
     expect(notASet.stderr).toMatch(/^savepoint-inspector compare: Expected a binary FileDescriptorSet \(first byte 0x0a\), found JSON text: 7b/);

@@ -18,7 +18,9 @@ async function script(shell: string): Promise<{ code: number; stdout: string; st
 function completeInBash(bashScript: string, words: string[]): string[] {
   const quoted = words.map((w) => `'${w}'`).join(' ');
   const program = `${bashScript}\nCOMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _savepoint_inspector; printf '%s\\n' "\${COMPREPLY[@]}"`;
-  return execFileSync('bash', ['--norc', '--noprofile', '-c', program], { encoding: 'utf8', cwd: '/' }).split('\n').filter((l) => l !== '');
+  return execFileSync('bash', ['--norc', '--noprofile', '-c', program], { encoding: 'utf8', cwd: '/' })
+    .split('\n')
+    .filter((l) => l !== '');
 }
 
 describe('completion', () => {
@@ -35,7 +37,10 @@ describe('completion', () => {
     expect(completeInBash(bash.stdout, ['savepoint-inspector', 'help', 'mi'])).toEqual(['migration-plan', 'migration-job']);
     // every command of the table, and every option of each
     expect(completeInBash(bash.stdout, ['savepoint-inspector', ''])).toEqual(expect.arrayContaining(COMMANDS.map((c) => c.name)));
-    for (const c of COMMANDS) expect(completeInBash(bash.stdout, ['savepoint-inspector', c.name, '--']).sort()).toEqual([...Object.keys(c.options), 'help', 'quiet'].map((o) => `--${o}`).sort());
+    for (const c of COMMANDS)
+      expect(completeInBash(bash.stdout, ['savepoint-inspector', c.name, '--']).sort()).toEqual(
+        [...Object.keys(c.options), 'help', 'quiet'].map((o) => `--${o}`).sort(),
+      );
   });
 
   it('zsh loads the bash script through bashcompinit; fish gets one line per command and option', async () => {
@@ -44,8 +49,12 @@ describe('completion', () => {
     expect(zsh.stdout).toContain('bashcompinit');
     expect(zsh.stdout).toContain('complete -o filenames -F _savepoint_inspector savepoint-inspector');
     const fish = (await script('fish')).stdout;
-    expect(fish).toContain("complete -c savepoint-inspector -n '__fish_use_subcommand' -a check -d 'check whether the Protobuf state of a savepoint restores with a new schema'");
-    expect(fish).toContain("complete -c savepoint-inspector -n '__fish_seen_subcommand_from check' -l format -x -a 'text json markdown html junit github sarif'");
+    expect(fish).toContain(
+      "complete -c savepoint-inspector -n '__fish_use_subcommand' -a check -d 'check whether the Protobuf state of a savepoint restores with a new schema'",
+    );
+    expect(fish).toContain(
+      "complete -c savepoint-inspector -n '__fish_seen_subcommand_from check' -l format -x -a 'text json markdown html junit github sarif'",
+    );
     expect(fish).toContain("complete -c savepoint-inspector -n '__fish_seen_subcommand_from dump' -l quiet -s q");
   });
 

@@ -21,7 +21,21 @@ const OPTION_VALUES: Record<string, readonly string[]> = {
 };
 
 /** Options whose value is not a path: no file names offered. */
-const NOT_A_PATH = new Set(['operator', 'state', 'role', 'root', 'java-class', 'max-message-size', 'recursion-limit', 'workers', 'limit', 'every-key-group', 'port', 'serializer', 'metadata']);
+const NOT_A_PATH = new Set([
+  'operator',
+  'state',
+  'role',
+  'root',
+  'java-class',
+  'max-message-size',
+  'recursion-limit',
+  'workers',
+  'limit',
+  'every-key-group',
+  'port',
+  'serializer',
+  'metadata',
+]);
 
 export function createCompletionCommand(listCommands: () => readonly CliCommand[]): CliCommand {
   return {
@@ -42,7 +56,8 @@ export function createCompletionCommand(listCommands: () => readonly CliCommand[
     options: {},
     async run({ positionals }, io) {
       const shell = positionals[0];
-      if (positionals.length !== 1 || !(SHELLS as readonly string[]).includes(shell!)) throw new CliUsageError(`expected one shell: bash, zsh or fish${positionals.length > 0 ? `, found ${positionals.join(' ')}` : ''}`);
+      if (positionals.length !== 1 || !(SHELLS as readonly string[]).includes(shell!))
+        throw new CliUsageError(`expected one shell: bash, zsh or fish${positionals.length > 0 ? `, found ${positionals.join(' ')}` : ''}`);
       const commands = listCommands();
       io.stdout(shell === 'fish' ? formatFishCompletion(commands) : shell === 'zsh' ? formatZshCompletion(commands) : formatBashCompletion(commands));
       return EXIT_OK;
@@ -61,7 +76,13 @@ interface CompletedOption {
 function listCompletedOptions(command: CliCommand): CompletedOption[] {
   return Object.entries(listCommandOptions(command)).map(([name, o]) => {
     const values = name === 'format' ? command.formats : OPTION_VALUES[name];
-    return { name, ...(o.short === undefined ? {} : { short: o.short }), takesValue: o.type === 'string', ...(values === undefined ? {} : { values }), path: o.type === 'string' && values === undefined && !NOT_A_PATH.has(name) };
+    return {
+      name,
+      ...(o.short === undefined ? {} : { short: o.short }),
+      takesValue: o.type === 'string',
+      ...(values === undefined ? {} : { values }),
+      path: o.type === 'string' && values === undefined && !NOT_A_PATH.has(name),
+    };
   });
 }
 
@@ -74,7 +95,10 @@ export function formatBashCompletion(commands: readonly CliCommand[]): string {
     const options = listCompletedOptions(c);
     const valueCases = options
       .filter((o) => o.takesValue)
-      .map((o) => `        --${o.name}) ${o.values ? `COMPREPLY=( $(compgen -W '${words(o.values)}' -- "$cur") )` : o.path ? 'COMPREPLY=( $(compgen -f -- "$cur") )' : 'COMPREPLY=()'}; return ;;`);
+      .map(
+        (o) =>
+          `        --${o.name}) ${o.values ? `COMPREPLY=( $(compgen -W '${words(o.values)}' -- "$cur") )` : o.path ? 'COMPREPLY=( $(compgen -f -- "$cur") )' : 'COMPREPLY=()'}; return ;;`,
+      );
     // completion's argument is a shell, not a file
     const extra = c.name === 'completion' ? `\n      [[ "$cur" == -* ]] || { COMPREPLY=( $(compgen -W '${words(SHELLS)}' -- "$cur") ); return; } ;;` : '';
     return [

@@ -76,7 +76,9 @@ describe('dump over a fixture savepoint', () => {
       expect(text).toContain(', 200005 bytes: ');
       expect(text).toContain(' … (the first 256 of 200005 bytes; --full-values prints all)');
       expect(text).toContain('    … 502 more unknown fields not listed (--full-values lists all)');
-      const full = JSON.parse((await run('dump', sp, '--operator', 'int-keyed', '--state', 'processed-events', '--limit', '1', '--format', 'json', '--full-values')).stdout);
+      const full = JSON.parse(
+        (await run('dump', sp, '--operator', 'int-keyed', '--state', 'processed-events', '--limit', '1', '--format', 'json', '--full-values')).stdout,
+      );
       expect(full.entries[0].protobuf[0].unknownFields).toHaveLength(1502);
       expect(full.entries[0].protobuf[0].unknownFields.find((u: DumpUnknownField) => u.number === 200).hex).toHaveLength(2 * (5 + 200_000));
       expect(full.entries[0].value.kind).toBe('message');
@@ -125,7 +127,11 @@ describe('dump of a HashMap NATIVE savepoint (heap key groups decode whole state
   const details = async (format: string, state: string) => {
     const r = await run('dump', SAVEPOINT.replace('/canonical/', `/${format}/`), '--operator', 'int-keyed', '--state', state, '--format', 'json');
     expect(r.code).toBe(0);
-    const entries = JSON.parse(r.stdout).entries as { key: unknown; userKey?: unknown; protobuf: { typeName: string; payloadSize: number; depth: number; unknownFields: { number: number }[] }[] }[];
+    const entries = JSON.parse(r.stdout).entries as {
+      key: unknown;
+      userKey?: unknown;
+      protobuf: { typeName: string; payloadSize: number; depth: number; unknownFields: { number: number }[] }[];
+    }[];
     return entries
       .map((e) => JSON.stringify([e.key, e.userKey ?? null, e.protobuf.map((p) => [p.typeName, p.payloadSize, p.depth, p.unknownFields.map((u) => u.number)])]))
       .sort();

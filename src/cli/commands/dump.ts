@@ -10,7 +10,13 @@
  */
 import { findOperator, openSavepointSession, scanState, type DecodedValue, type SavepointSession, type ScanPart, type StateEntry } from '../../core/flink';
 import { wrongInput, formatHex } from '../../core/io';
-import { formatMessageJsonText, listProtobufValueDetails, MAX_DESCRIPTOR_BYTES, stringifyWithMessageViews, type DecodedProtobufValue } from '../../core/protobuf';
+import {
+  formatMessageJsonText,
+  listProtobufValueDetails,
+  MAX_DESCRIPTOR_BYTES,
+  stringifyWithMessageViews,
+  type DecodedProtobufValue,
+} from '../../core/protobuf';
 import { fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { JSON_SCHEMA_VERSION, METADATA_OPTION, pathMapUsage, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
@@ -41,7 +47,7 @@ export const dumpCommand: CliCommand = {
   ].join('\n'),
   formats: TEXT_OR_JSON,
   inputs: { positionals: true, options: ['descriptors', 'job-jar', 'with'], limits: { descriptors: MAX_DESCRIPTOR_BYTES } },
-  quiet: 'text: the state\'s line and the count of entries, not the entries',
+  quiet: "text: the state's line and the count of entries, not the entries",
   options: {
     ...METADATA_OPTION,
     operator: { type: 'string' },
@@ -60,7 +66,8 @@ export const dumpCommand: CliCommand = {
     const limitText = values['limit'];
     let limit: number | undefined;
     if (limitText !== undefined) {
-      if (typeof limitText !== 'string' || !/^\d+$/.test(limitText)) throw new CliUsageError(`expected --limit to be a non-negative integer, found ${String(limitText)}`);
+      if (typeof limitText !== 'string' || !/^\d+$/.test(limitText))
+        throw new CliUsageError(`expected --limit to be a non-negative integer, found ${String(limitText)}`);
       limit = Number(limitText);
     }
     const format = parseFormat(values['format'], TEXT_OR_JSON);
@@ -72,7 +79,9 @@ export const dumpCommand: CliCommand = {
     const quiet = values['quiet'] === true && format === 'text';
     const printer = format === 'json' ? createJsonPrinter(output.write, operator, state) : createTextPrinter(output.write, operator, state, quiet);
     // decoded values carry the Protobuf decoder's details (unknown fields with their bytes); each is printed and dropped
-    const visit = quiet ? () => printer.entry(undefined) : (entry: StateEntry) => printer.entry(toDumpEntry(entry, listProtobufValueDetails(entry.value), caps));
+    const visit = quiet
+      ? () => printer.entry(undefined)
+      : (entry: StateEntry) => printer.entry(toDumpEntry(entry, listProtobufValueDetails(entry.value), caps));
     // `_metadata` read once: the scan and the states listed for a wrong name come from one session
     const session = await openSavepointSession(files, createSavepointRegistry({ schema: userSchema }));
     const { opened, registry } = session;
@@ -91,7 +100,13 @@ export const dumpCommand: CliCommand = {
       if (stream !== undefined) await waitForDrain(stream);
     };
     try {
-      await scanState(opened, registry, { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) }, { part, entry: visit, drain }, { values: { mode: 'decode' }, headers: session.headers });
+      await scanState(
+        opened,
+        registry,
+        { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) },
+        { part, entry: visit, drain },
+        { values: { mode: 'decode' }, headers: session.headers },
+      );
       // a state no header of the operator names is a wrong name, not an empty state
       if (!named) {
         await requireNamedState(session, operator, state);
@@ -137,7 +152,10 @@ async function requireNamedState(session: SavepointSession, operator: string, st
   const inspection = await session.inspect();
   const states = [...new Set(inspection.operators.find((o) => o.id === op.id)?.states.map((s) => s.name) ?? [])].sort();
   if (states.includes(state)) return;
-  throw wrongInput('not-found', `expected a state of operator ${op.id}, found ${JSON.stringify(state)} (its states: ${states.length === 0 ? 'none' : states.map((s) => JSON.stringify(s)).join(', ')})`);
+  throw wrongInput(
+    'not-found',
+    `expected a state of operator ${op.id}, found ${JSON.stringify(state)} (its states: ${states.length === 0 ? 'none' : states.map((s) => JSON.stringify(s)).join(', ')})`,
+  );
 }
 
 export interface DumpUnknownField {
@@ -168,7 +186,14 @@ export interface DumpEntry {
   valueOffset: number;
   valueLength: number;
   /** per Protobuf message in the value (one for ValueState/MapState, one per element for lists) */
-  protobuf: { typeName: string; /** the snapshot was read by structure: schema and framing inferred, not exact */ inferred?: string; payloadSize: number; depth: number; unknownFields: DumpUnknownField[]; /** unknown fields past MAX_UNKNOWN_FIELDS, not listed */ unknownFieldsOmitted?: number }[];
+  protobuf: {
+    typeName: string;
+    /** the snapshot was read by structure: schema and framing inferred, not exact */ inferred?: string;
+    payloadSize: number;
+    depth: number;
+    unknownFields: DumpUnknownField[];
+    /** unknown fields past MAX_UNKNOWN_FIELDS, not listed */ unknownFieldsOmitted?: number;
+  }[];
 }
 
 function toDumpEntry(e: StateEntry, values: DecodedProtobufValue[], caps: ValueViewCaps): DumpEntry {

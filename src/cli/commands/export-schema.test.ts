@@ -15,7 +15,9 @@ import { runCli } from '../run-cli';
 import { writeKeyedByProtobufSavepoint } from '../../../tests/helpers/write-keyed-by-protobuf-savepoint';
 import { requireCommitted } from '../../../tests/helpers/committed-data';
 
-const SAVEPOINTS = ['flink-2.3/hashmap/canonical', 'flink-1.20/rocksdb/canonical'].map((p) => path.resolve(process.cwd(), 'fixtures/savepoints', p, 'savepoint'));
+const SAVEPOINTS = ['flink-2.3/hashmap/canonical', 'flink-1.20/rocksdb/canonical'].map((p) =>
+  path.resolve(process.cwd(), 'fixtures/savepoints', p, 'savepoint'),
+);
 const NEW_SCHEMA = path.resolve(process.cwd(), 'src/ui/demo-schema/events-changed.binpb');
 
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -78,7 +80,9 @@ describe('export-schema', () => {
     const bytes = readFileSync(out);
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(states[5]!.sha256);
     expect(bytes.length).toBe(states[5]!.size);
-    expect(written.stdout.split('\n')[1]).toBe(`check a new schema against it: savepoint-inspector compare <new.binpb> --against ${out} --root fixtures.events.Event`);
+    expect(written.stdout.split('\n')[1]).toBe(
+      `check a new schema against it: savepoint-inspector compare <new.binpb> --against ${out} --root fixtures.events.Event`,
+    );
   });
 
   it('compare against the exported schema finds what check finds against the savepoint, per state and target', async () => {
@@ -87,18 +91,23 @@ describe('export-schema', () => {
       const states = JSON.parse((await run(['export-schema', savepoint, '--json'])).stdout) as Listed[];
       expect(states.length).toBeGreaterThan(0);
       for (const target of ['0.x', '1.x']) {
-        const check = JSON.parse((await run(['check', savepoint, '--descriptors', NEW_SCHEMA, '--no-values', '--target', target, '--format', 'json'])).stdout) as { states: ReportState[] };
+        const check = JSON.parse(
+          (await run(['check', savepoint, '--descriptors', NEW_SCHEMA, '--no-values', '--target', target, '--format', 'json'])).stdout,
+        ) as { states: ReportState[] };
         for (const s of states) {
           const out = path.join(dir, `${s.sha256}.binpb`);
           await run(['export-schema', savepoint, '--operator', s.operator, '--state', s.state, '--output', out]);
-          const compared = JSON.parse((await run(['compare', NEW_SCHEMA, '--against', out, '--root', s.root, '--target', target, '--format', 'json'])).stdout) as { states: ReportState[] };
+          const compared = JSON.parse(
+            (await run(['compare', NEW_SCHEMA, '--against', out, '--root', s.root, '--target', target, '--format', 'json'])).stdout,
+          ) as { states: ReportState[] };
           const checked = check.states.find((c) => c.operator === s.operator && c.state === s.state && c.role === s.role)!;
           const schemaOnly = (list: Finding[]) => list.filter((f) => !f.path.startsWith('settings.'));
           const expected = schemaOnly(target === '0.x' ? checked.findings : checked.planningAid!.findings);
           comparedFindings += expected.length;
           expect(schemaOnly(compared.states[0]!.findings), `${path.basename(path.dirname(savepoint))} ${s.state} ${target}`).toEqual(expected);
           // settings findings only where the snapshot recorded other settings than the defaults compare assumes
-          if (compared.states[0]!.findings.length !== checked.findings.length && target === '0.x') expect(s.settings).not.toEqual({ deterministicSerialization: false, maxMessageSize: 67108864, recursionLimit: 100 });
+          if (compared.states[0]!.findings.length !== checked.findings.length && target === '0.x')
+            expect(s.settings).not.toEqual({ deterministicSerialization: false, maxMessageSize: 67108864, recursionLimit: 100 });
           // the Java class compare derives from the exported set is the one the snapshot recorded
           expect(compared.states[0]!.savedJavaClass).toBe(s.javaClass);
         }
@@ -114,7 +123,17 @@ describe('export-schema', () => {
     expect(byUid.code).toBe(0);
     const [listed] = JSON.parse(byUid.stdout) as Listed[];
     expect([listed!.operator, listed!.operatorUid, listed!.role]).toEqual(['6d821971c3bfd7ae2c972e89d7414f7c', undefined, 'VALUE_SERIALIZER/1']);
-    const byUpperId = await run(['export-schema', flink120, '--operator', listed!.operator.toUpperCase(), '--state', 'events-by-name', '--role', 'VALUE_SERIALIZER/1', '--json']);
+    const byUpperId = await run([
+      'export-schema',
+      flink120,
+      '--operator',
+      listed!.operator.toUpperCase(),
+      '--state',
+      'events-by-name',
+      '--role',
+      'VALUE_SERIALIZER/1',
+      '--json',
+    ]);
     expect(JSON.parse(byUpperId.stdout)).toEqual([listed]);
     const header = (await run(['export-schema', flink120])).stdout.split('\n')[0];
     expect(header).toMatch(/^\d+ Protobuf state\(s\), \d+ serializer\(s\) with a Protobuf type, 1 saved schema\(s\):$/);
@@ -132,7 +151,10 @@ describe('export-schema', () => {
     ]);
     expect(existsSync(path.join(dir, 'none.binpb'))).toBe(false);
     const listed = JSON.parse((await run(['export-schema', sp, '--json'])).stdout) as Listed[];
-    for (const [option, value, root] of [['--role', 'KEY_SERIALIZER', 'p.Key'], ['--root', 'p.Val', 'p.Val']] as const) {
+    for (const [option, value, root] of [
+      ['--role', 'KEY_SERIALIZER', 'p.Key'],
+      ['--root', 'p.Val', 'p.Val'],
+    ] as const) {
       const out = path.join(dir, `${root}.binpb`);
       const one = await run(['export-schema', sp, option, value, '--output', out]);
       expect([one.code, one.stderr]).toEqual([0, '']);
@@ -152,6 +174,9 @@ describe('export-schema', () => {
     ]);
     expect(existsSync(path.join(dir, 'x.binpb'))).toBe(false);
     const usage = await run(['export-schema', SAVEPOINTS[0]!, '--format', 'json', '--output', path.join(dir, 'x.binpb')]);
-    expect([usage.code, usage.stderr.split('\n')[0]]).toEqual([2, 'savepoint-inspector export-schema: --format json lists the schemas; it cannot be combined with --output']);
+    expect([usage.code, usage.stderr.split('\n')[0]]).toEqual([
+      2,
+      'savepoint-inspector export-schema: --format json lists the schemas; it cannot be combined with --output',
+    ]);
   });
 });

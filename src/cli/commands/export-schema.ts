@@ -37,7 +37,7 @@ export const exportSchemaCommand: CliCommand = {
   ].join('\n'),
   formats: TEXT_OR_JSON,
   inputs: { positionals: true },
-  quiet: 'the list\'s first line (how many states and schemas); with --output, nothing',
+  quiet: "the list's first line (how many states and schemas); with --output, nothing",
   options: {
     ...METADATA_OPTION,
     operator: { type: 'string' },
@@ -62,17 +62,32 @@ export const exportSchemaCommand: CliCommand = {
     const all = await listSavedSchemas(await openNodeInput(savepoint, savepointInputOptions(values, io)));
     const selected = selectSavedSchemas(all, selection);
     if (selected.kind === 'none') {
-      const given = Object.entries(selection).map(([k, v]) => ` --${k} ${v}`).join('');
-      return fail(io, all.length === 0 ? 'the savepoint has no Protobuf state' : `no Protobuf state matches${given}; its Protobuf states:\n${all.map(describeState).join('\n')}`);
+      const given = Object.entries(selection)
+        .map(([k, v]) => ` --${k} ${v}`)
+        .join('');
+      return fail(
+        io,
+        all.length === 0
+          ? 'the savepoint has no Protobuf state'
+          : `no Protobuf state matches${given}; its Protobuf states:\n${all.map(describeState).join('\n')}`,
+      );
     }
     if (typeof output !== 'string') {
       // the old --json printed a bare array: kept for one release, as it was
-      if (format === 'json') io.stdout(deprecated.includes('--json') ? `${JSON.stringify(selected.states.map(toJson), null, 2)}\n` : formatJsonDocument({ schemas: selected.states.map(toJson) }));
+      if (format === 'json')
+        io.stdout(
+          deprecated.includes('--json')
+            ? `${JSON.stringify(selected.states.map(toJson), null, 2)}\n`
+            : formatJsonDocument({ schemas: selected.states.map(toJson) }),
+        );
       else io.stdout(values['quiet'] === true ? `${formatList(selected.states).split('\n')[0]!}\n` : formatList(selected.states));
       return EXIT_OK;
     }
     if (selected.kind === 'several') {
-      return fail(io, `the selection holds ${selected.schemas} different saved schemas; narrow it with --operator, --state, --role or --root:\n${selected.states.map(describeState).join('\n')}`);
+      return fail(
+        io,
+        `the selection holds ${selected.schemas} different saved schemas; narrow it with --operator, --state, --role or --root:\n${selected.states.map(describeState).join('\n')}`,
+      );
     }
     const chosen = selected.schema;
     if (output === '-') await writeBytesToStdout(io.stdoutStream!, chosen.descriptorBytes);
@@ -121,7 +136,10 @@ function formatList(list: readonly SavedSchema[]): string {
 
 function describeSettings(s: SavedSchema): string {
   const t = s.settings;
-  const defaults = t.maxMessageSize === DEFAULT_SETTINGS.maxMessageSize && t.recursionLimit === DEFAULT_SETTINGS.recursionLimit && t.deterministicSerialization === DEFAULT_SETTINGS.deterministicSerialization;
+  const defaults =
+    t.maxMessageSize === DEFAULT_SETTINGS.maxMessageSize &&
+    t.recursionLimit === DEFAULT_SETTINGS.recursionLimit &&
+    t.deterministicSerialization === DEFAULT_SETTINGS.deterministicSerialization;
   return `maxMessageSize ${t.maxMessageSize}, recursionLimit ${t.recursionLimit}, deterministicSerialization ${t.deterministicSerialization}${defaults ? ' (the defaults)' : ' (not the defaults: compare assumes the defaults, check reads these)'}`;
 }
 

@@ -37,7 +37,7 @@ export const exportCommand: CliCommand = {
     '  --all                 every state of the operator, one file each (--output is a folder)',
     '  --format <f>          jsonl (Protobuf values as ProtoJSON), csv, parquet (nested columns as parquet-protobuf derives them), arrow (Arrow IPC stream, the Parquet columns)',
     '  --output <path>       the file (or with --all the folder) to write; - for stdout (then the summary goes to stderr)',
-    '  --layout <l>          parquet: legacy (bare repeated fields, as Flink\'s ParquetProtoWriters writes; default) or spec (LIST/MAP wrappers)',
+    "  --layout <l>          parquet: legacy (bare repeated fields, as Flink's ParquetProtoWriters writes; default) or spec (LIST/MAP wrappers)",
     '  --every-key-group N   sample: read only key groups 0, N, 2N, … of keyed state',
     '  --limit N             sample: only the first N entries of each state (was --first)',
     '  --keep-partial        when the export fails, keep what was written as <file>.partial (the reason in its metadata) instead of removing it',
@@ -71,7 +71,8 @@ export const exportCommand: CliCommand = {
     const output = values['output'];
     if (typeof operator !== 'string' || operator === '') throw new CliUsageError('expected --operator <id|uid>');
     if (all === (typeof stateName === 'string')) throw new CliUsageError('expected either --state <name> or --all');
-    if (typeof format !== 'string' || !FORMATS.includes(format as ExportFormat)) throw new CliUsageError(`expected --format jsonl, csv, parquet or arrow, found ${JSON.stringify(format ?? null)}`);
+    if (typeof format !== 'string' || !FORMATS.includes(format as ExportFormat))
+      throw new CliUsageError(`expected --format jsonl, csv, parquet or arrow, found ${JSON.stringify(format ?? null)}`);
     if (typeof output !== 'string' || output === '') throw new CliUsageError('expected --output <path>');
     const toStdout = output === '-';
     if (toStdout && all) throw new CliUsageError('--all writes one file per state: --output must be a folder, not -');
@@ -81,7 +82,8 @@ export const exportCommand: CliCommand = {
     const every = parsePositive(values['every-key-group'], '--every-key-group');
     const first = parsePositive(values['limit'], '--limit');
     if (every !== undefined && first !== undefined) throw new CliUsageError('use either --every-key-group or --limit, not both');
-    const sample: StateSample | undefined = every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
+    const sample: StateSample | undefined =
+      every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
 
     // the job's schema decodes Protobuf held by Kryo or flink-protobuf-serde (no snapshot of theirs embeds one), as dump and stats do
     const userSchema = await readUserSchema(values);
@@ -100,14 +102,24 @@ export const exportCommand: CliCommand = {
       mkdirSync(output, { recursive: true });
     } else {
       chosen = states.filter((s) => s.name === stateName);
-      if (chosen.length === 0) throw wrongInput('not-found', `expected a state of operator ${op.id}, found ${JSON.stringify(stateName)} (its states: ${names.length === 0 ? 'none' : names.map((n) => JSON.stringify(n)).join(', ')})`);
+      if (chosen.length === 0)
+        throw wrongInput(
+          'not-found',
+          `expected a state of operator ${op.id}, found ${JSON.stringify(stateName)} (its states: ${names.length === 0 ? 'none' : names.map((n) => JSON.stringify(n)).join(', ')})`,
+        );
       chosen = chosen.slice(0, 1);
     }
     const quiet = values['quiet'] === true;
     const keepPartial = values['keep-partial'] === true;
     let partial = false;
     // every chosen state in one read of the operator's state files (exportStates), each into its own file
-    const targets = chosen.map((state) => (toStdout ? 'stdout' : all ? path.join(output, `${state.scope}-${state.name.replace(/[^A-Za-z0-9._-]/g, '_')}.${EXTENSIONS[format as ExportFormat]}`) : output));
+    const targets = chosen.map((state) =>
+      toStdout
+        ? 'stdout'
+        : all
+          ? path.join(output, `${state.scope}-${state.name.replace(/[^A-Za-z0-9._-]/g, '_')}.${EXTENSIONS[format as ExportFormat]}`)
+          : output,
+    );
     // opened here, so a path the file system refuses fails at once with its own message; a regular file is
     // written under a temporary name beside it and renamed only when its export succeeded
     const outputs = toStdout ? [{ target: 'stdout', out: io.stdoutStream!, temp: undefined }] : targets.map(openOutputFile);
@@ -160,7 +172,9 @@ export const exportCommand: CliCommand = {
       const state = chosen[i]!;
       // Protobuf behind Kryo without the job's schema: its values are written as opaque bytes — say how to decode them
       if (userSchema === undefined && holdsUndecodedKryoProtobuf(state.valueSerializer)) {
-        io.stderr(`savepoint-inspector export: warning: ${state.name}: its values are Protobuf held by Kryo, written as opaque bytes: give the job's schema (--descriptors or --job-jar) to decode them\n`);
+        io.stderr(
+          `savepoint-inspector export: warning: ${state.name}: its values are Protobuf held by Kryo, written as opaque bytes: give the job's schema (--descriptors or --job-jar) to decode them\n`,
+        );
       }
       const { target, temp } = outputs[toStdout ? 0 : i]!;
       // part of the state could not be read or decoded (a stream failed, a part not readable here, values kept as bytes): the file is partial
@@ -186,7 +200,9 @@ export const exportCommand: CliCommand = {
       if (result.undecodable > 0) io.stderr(`savepoint-inspector export: warning: ${state.name}: ${result.failures[result.failures.length - 1]}\n`);
       const capped = result.unknownFieldsCapped;
       if (capped.rows > 0) {
-        io.stderr(`savepoint-inspector export: warning: ${state.name}: ${capped.rows} value${capped.rows === 1 ? ' has' : 's have'} more than ${EXPORT_UNKNOWN_FIELDS_PER_VALUE} unknown fields: the first ${EXPORT_UNKNOWN_FIELDS_PER_VALUE} of each are written, ${capped.omitted} left out (counted in each row)\n`);
+        io.stderr(
+          `savepoint-inspector export: warning: ${state.name}: ${capped.rows} value${capped.rows === 1 ? ' has' : 's have'} more than ${EXPORT_UNKNOWN_FIELDS_PER_VALUE} unknown fields: the first ${EXPORT_UNKNOWN_FIELDS_PER_VALUE} of each are written, ${capped.omitted} left out (counted in each row)\n`,
+        );
       }
     });
     return partial ? EXIT_FINDINGS : EXIT_OK;

@@ -66,7 +66,10 @@ export const migrationJobCommand: CliCommand = {
     const { kryo, inspection } = await inspectProtobufStates(files, { kryoSchema: { name, bytes, set } });
     const only = parseWith(values['operator']);
     const unknown = only.filter((o) => !inspection.operators.some((op) => op.id === o || op.uid === o));
-    if (unknown.length > 0) throw new CliUsageError(`--operator ${unknown.join(', ')}: no such operator uid or id in the savepoint (found ${inspection.operators.map((o) => o.uid ?? o.id).join(', ')})`);
+    if (unknown.length > 0)
+      throw new CliUsageError(
+        `--operator ${unknown.join(', ')}: no such operator uid or id in the savepoint (found ${inspection.operators.map((o) => o.uid ?? o.id).join(', ')})`,
+      );
     const job = generateKryoMigrationJob({
       savepointName: /^https?:\/\//i.test(savepoint) ? savepoint : path.basename(path.resolve(savepoint)),
       metadataVersion: inspection.metadataVersion,
@@ -74,7 +77,12 @@ export const migrationJobCommand: CliCommand = {
       found: kryo,
       schema: jar
         ? { kind: 'job-jar', jarPath: path.resolve(jobJar as string) }
-        : { kind: 'descriptors', fileName: path.basename(descriptors as string), bytes, protoFiles: set.file.map((f) => f.name).filter((f) => !f.startsWith('google/protobuf/')) },
+        : {
+            kind: 'descriptors',
+            fileName: path.basename(descriptors as string),
+            bytes,
+            protoFiles: set.file.map((f) => f.name).filter((f) => !f.startsWith('google/protobuf/')),
+          },
       ...(line ? { flinkLine: line } : {}),
       ...(serializer ? { serializer } : {}),
       ...(only.length > 0 ? { onlyOperators: only } : {}),
@@ -93,7 +101,8 @@ export const migrationJobCommand: CliCommand = {
 function parseSerializer(raw: unknown): { groupId: string; artifactId: string; version: string } | undefined {
   if (raw === undefined) return undefined;
   const parts = String(raw).split(':');
-  if (parts.length !== 3 || parts.some((p) => !/^[\w.-]+$/.test(p))) throw new CliUsageError(`--serializer expects groupId:artifactId:version, found ${String(raw)}`);
+  if (parts.length !== 3 || parts.some((p) => !/^[\w.-]+$/.test(p)))
+    throw new CliUsageError(`--serializer expects groupId:artifactId:version, found ${String(raw)}`);
   return { groupId: parts[0]!, artifactId: parts[1]!, version: parts[2]! };
 }
 
@@ -111,9 +120,16 @@ async function checkOutputDir(dir: string): Promise<void> {
 }
 
 function formatSummary(job: KryoMigrationJob, output: string): string {
-  const out = [`Wrote a State Processor API project to ${output} (Flink ${job.line} line, Flink ${job.versions.flink}; serializer ${job.serializer.groupId}:${job.serializer.artifactId}:${job.serializer.version}):`];
+  const out = [
+    `Wrote a State Processor API project to ${output} (Flink ${job.line} line, Flink ${job.versions.flink}; serializer ${job.serializer.groupId}:${job.serializer.artifactId}:${job.serializer.version}):`,
+  ];
   for (const f of job.files) out.push(`  ${f.path}`);
-  out.push('', job.carried.length > 0 ? 'Carried (read with the old Kryo configuration, written with ProtobufTypeInformation):' : 'Nothing carried: no Protobuf state held by Kryo that the job can move.');
+  out.push(
+    '',
+    job.carried.length > 0
+      ? 'Carried (read with the old Kryo configuration, written with ProtobufTypeInformation):'
+      : 'Nothing carried: no Protobuf state held by Kryo that the job can move.',
+  );
   for (const o of job.carried) for (const s of o.states) out.push(`  ${o.operator}  ${s.name}  ${s.kind}  ${s.messageClass}`);
   if (job.notCarried.length > 0) {
     out.push('', 'Not carried (not in the new savepoint):');

@@ -57,13 +57,18 @@ function formatPlanCount(plan: readonly KryoMigrationOperator[]): string {
 
 function formatPlan(plan: readonly KryoMigrationOperator[]): string {
   if (plan.length === 0) return 'No Protobuf state held by Kryo: nothing to migrate.\n';
-  const out = ['Migration of Protobuf state held by Kryo to flink-datastream-protobuf (State Processor API: read with the old Kryo configuration, write with ProtobufTypeInformation):', ''];
+  const out = [
+    'Migration of Protobuf state held by Kryo to flink-datastream-protobuf (State Processor API: read with the old Kryo configuration, write with ProtobufTypeInformation):',
+    '',
+  ];
   for (const op of plan) {
     out.push(`Operator ${op.uid ? `${op.uid} (${op.operatorId})` : op.operatorId}`);
     for (const s of op.states) {
       out.push(`  - ${s.state}  ${s.kind}${s.keyType ? `, key ${s.keyType}` : ''}, value ${s.valueType}`);
       out.push(`      class ${s.valueClass}${s.messageType ? ` = message ${s.messageType}` : ''}; ${s.kryo}`);
-      out.push(`      Kryo registrations: ${s.registrations.length > 0 ? s.registrations.join(', ') : 'none'}${s.defaults.length > 0 ? `; defaults: ${s.defaults.join(', ')}` : ''}`);
+      out.push(
+        `      Kryo registrations: ${s.registrations.length > 0 ? s.registrations.join(', ') : 'none'}${s.defaults.length > 0 ? `; defaults: ${s.defaults.join(', ')}` : ''}`,
+      );
       out.push(`      do: ${s.action}`);
       out.push(`      job: ${s.generatedJob}`);
     }

@@ -9,7 +9,7 @@ import { readDescriptorSetFile, readJobJar } from '../sources';
 
 export const USER_SCHEMA_USAGE = [
   "  --descriptors FILE   the job's descriptor set: maps Kryo-held and flink-protobuf-serde classes to",
-  '                       Protobuf messages (protoc\'s Java naming rules) and decodes their values',
+  "                       Protobuf messages (protoc's Java naming rules) and decodes their values",
   "  --job-jar FILE       the job's JAR instead: the descriptors its generated classes embed",
   '  --with FILE          with --job-jar: a jar its classes need (repeatable)',
 ];

@@ -42,12 +42,21 @@ export async function withSarifOnFailure(values: Record<string, unknown>, io: Cl
 function describeInputFailure(e: unknown): { message: string; code: string; file?: string; offset?: number } | undefined {
   if (isDecodeError(e)) {
     if (classifyError(e) === 'cancelled') return undefined;
-    return { message: e.message, code: e.code, ...(e.file === undefined ? {} : { file: e.file }), ...(e.file !== undefined && e.offset !== undefined ? { offset: e.offset } : {}) };
+    return {
+      message: e.message,
+      code: e.code,
+      ...(e.file === undefined ? {} : { file: e.file }),
+      ...(e.file !== undefined && e.offset !== undefined ? { offset: e.offset } : {}),
+    };
   }
   if (isUsageError(e)) return { message: e.message, code: e.code };
   const { code, path } = (typeof e === 'object' && e !== null ? e : {}) as { code?: unknown; path?: unknown };
   if (typeof code === 'string' && PATH_ERRORS[code] !== undefined) {
-    return { message: `${PATH_ERRORS[code]}: ${typeof path === 'string' ? path : 'input'}`, code: 'bad-path', ...(typeof path === 'string' ? { file: path } : {}) };
+    return {
+      message: `${PATH_ERRORS[code]}: ${typeof path === 'string' ? path : 'input'}`,
+      code: 'bad-path',
+      ...(typeof path === 'string' ? { file: path } : {}),
+    };
   }
   return undefined;
 }

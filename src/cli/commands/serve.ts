@@ -20,8 +20,8 @@ export const serveCommand: CliCommand = {
     '',
     'Serves the built app on 127.0.0.1 only (never another interface) and prints its URL, which carries',
     'a random token: requests without it are refused (403). Savepoints are read in the browser tab;',
-    'nothing leaves the machine. As the app\'s companion it also reads object-store URLs typed in the',
-    'app (s3://, abfss://, wasbs://, as the CLI reads them, with this machine\'s credentials): only byte',
+    "nothing leaves the machine. As the app's companion it also reads object-store URLs typed in the",
+    "app (s3://, abfss://, wasbs://, as the CLI reads them, with this machine's credentials): only byte",
     'ranges of the objects under the URLs opened, only for that page. Runs until interrupted (Ctrl-C).',
     '',
     'Options:',
@@ -39,7 +39,9 @@ export const serveCommand: CliCommand = {
     const port = parsePort(values['port']);
     const appDir = findAppDir();
     if (appDir === undefined) {
-      io.stderr('savepoint-inspector serve: the built app (dist/index.html) is missing next to the CLI: run `npm run build` in the repository, or install the package\n');
+      io.stderr(
+        'savepoint-inspector serve: the built app (dist/index.html) is missing next to the CLI: run `npm run build` in the repository, or install the package\n',
+      );
       return EXIT_BAD_INPUT;
     }
     let server: AppServer;
@@ -57,7 +59,9 @@ export const serveCommand: CliCommand = {
       }
       throw e;
     }
-    io.stdout(values['quiet'] === true ? `${server.url}\n` : `Savepoint Inspector: ${server.url}\n(127.0.0.1 only; the URL's token is required. Ctrl-C stops it.)\n`);
+    io.stdout(
+      values['quiet'] === true ? `${server.url}\n` : `Savepoint Inspector: ${server.url}\n(127.0.0.1 only; the URL's token is required. Ctrl-C stops it.)\n`,
+    );
     if (values['open'] === true) openInBrowser(server.url, io);
     await new Promise<void>((resolve) => {
       const stop = (): void => {

@@ -2,7 +2,16 @@
  * The stable JSON document of `inspect --json` (documented in docs/cli.md): fixed key order,
  * 64-bit numbers as decimal strings, serializers as their snapshot class plus a readable type.
  */
-import { getKryoSnapshotDetails, type CheckpointMetadata, type InspectedOperator, type InspectedState, type SavepointInspection, type SerializerSnapshot, type SubtaskState, type StreamHandle } from '../../core/flink';
+import {
+  getKryoSnapshotDetails,
+  type CheckpointMetadata,
+  type InspectedOperator,
+  type InspectedState,
+  type SavepointInspection,
+  type SerializerSnapshot,
+  type SubtaskState,
+  type StreamHandle,
+} from '../../core/flink';
 import { describeProtobufSnapshots, DYNAMIC_MESSAGE_CLASS } from '../../core/protobuf';
 
 export const INSPECT_DOCUMENT_VERSION = 1;
@@ -87,7 +96,9 @@ function describeProtobuf(s: InspectedState): Record<string, unknown>[] | null {
   return found.map((p) => ({
     javaClass: p.inferred && p.javaClass === DYNAMIC_MESSAGE_CLASS ? null : p.javaClass,
     rootFullName: p.rootFullName,
-    settings: p.inferred ? null : { deterministic: p.settings.deterministic, maxMessageSize: p.settings.maxMessageSize, recursionLimit: p.settings.recursionLimit },
+    settings: p.inferred
+      ? null
+      : { deterministic: p.settings.deterministic, maxMessageSize: p.settings.maxMessageSize, recursionLimit: p.settings.recursionLimit },
     descriptorFiles: [...p.descriptorFiles],
     descriptorSha256: p.descriptorSha256,
     ...(p.inferred ? { inferred: { by: p.inferred.by, read: p.inferred.read.map((r) => ({ ...r })), notRead: [...p.inferred.notRead] } } : {}),
@@ -108,10 +119,23 @@ function describeKryo(root: SerializerSnapshot | undefined): Record<string, unkn
       out.push({
         path,
         typeClass: kryo.typeClass,
-        registrations: kryo.registrations.map((r) => ({ name: r.name, registeredClass: r.registeredClass ?? null, kind: r.kind ?? null, serializerClass: r.serializerClass ?? null })),
+        registrations: kryo.registrations.map((r) => ({
+          name: r.name,
+          registeredClass: r.registeredClass ?? null,
+          kind: r.kind ?? null,
+          serializerClass: r.serializerClass ?? null,
+        })),
         defaultSerializers: kryo.defaultSerializers.map((d) => ({ forClass: d.forClass, serializerClass: d.serializerClass ?? null })),
         defaultSerializerClasses: kryo.defaultSerializerClasses.map((d) => ({ forClass: d.forClass, serializerClass: d.serializerClass ?? null })),
-        protobuf: protobuf ? { kind: protobuf.kind, how: protobuf.how, serializerClass: protobuf.serializerClass ?? null, messageType: protobuf.messageType ?? null, decodable: s.codec !== undefined } : null,
+        protobuf: protobuf
+          ? {
+              kind: protobuf.kind,
+              how: protobuf.how,
+              serializerClass: protobuf.serializerClass ?? null,
+              messageType: protobuf.messageType ?? null,
+              decodable: s.codec !== undefined,
+            }
+          : null,
       });
     }
     if (depth < 64) s.nested.forEach((n, i) => visit(n, `${path}/${i}`, depth + 1));
@@ -126,13 +150,20 @@ function serializerStatus(s: SerializerSnapshot | undefined): string | null {
 
 function describeSubtask(s: SubtaskState): Record<string, unknown> {
   const operatorHandle = (h: SubtaskState['managedOperatorState']) =>
-    h === null ? null : { code: h.code, states: h.states.map((e) => ({ name: e.name, mode: e.mode, offsets: [...e.offsets] })), data: describeStreamHandle(h.delegate) };
+    h === null
+      ? null
+      : { code: h.code, states: h.states.map((e) => ({ name: e.name, mode: e.mode, offsets: [...e.offsets] })), data: describeStreamHandle(h.delegate) };
   const keyedHandle = (h: SubtaskState['managedKeyedState']) => {
     if (h === null) return null;
     const range = { start: h.range.start, end: h.range.end };
     if (h.kind === 'key-groups') return { code: h.code, kind: h.kind, keyGroups: range, data: describeStreamHandle(h.delegate) };
     if (h.kind === 'incremental') {
-      const file = (f: { localPath: string; handle: StreamHandle | null }, shared: boolean) => ({ savedName: nameSavedFile(f.handle), rocksdbName: f.localPath, size: handleSize(f.handle), shared });
+      const file = (f: { localPath: string; handle: StreamHandle | null }, shared: boolean) => ({
+        savedName: nameSavedFile(f.handle),
+        rocksdbName: f.localPath,
+        size: handleSize(f.handle),
+        shared,
+      });
       return {
         code: h.code,
         kind: h.kind,

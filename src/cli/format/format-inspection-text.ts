@@ -1,5 +1,12 @@
 /** The readable summary printed by `inspect` without --json. */
-import { getKryoSnapshotDetails, type InspectedOperator, type InspectedState, type InspectionSummary, type SavepointInspection, type SerializerSnapshot } from '../../core/flink';
+import {
+  getKryoSnapshotDetails,
+  type InspectedOperator,
+  type InspectedState,
+  type InspectionSummary,
+  type SavepointInspection,
+  type SerializerSnapshot,
+} from '../../core/flink';
 import { describeProtobufSnapshots, formatProtobufSnapshotSummary } from '../../core/protobuf';
 
 export function formatInspectionText(inspection: SavepointInspection): string {
@@ -30,7 +37,9 @@ function formatOperator(op: InspectedOperator): string[] {
   const label = [op.name ? `"${op.name}"` : '', op.uid ? `uid ${op.uid}` : ''].filter(Boolean).join(' ');
   const out = [`Operator ${op.id}${label ? `  ${label}` : ''}`];
   const finished = op.fullyFinished ? ', fully finished' : '';
-  out.push(`  parallelism ${op.parallelism}, max parallelism ${op.maxParallelism}, ${op.subtaskCount} subtask state${op.subtaskCount === 1 ? '' : 's'}, state ${formatBytes(op.stateSize)}${op.keyedFormat === 'none' ? '' : `, keyed format ${op.keyedFormat}`}${finished}`);
+  out.push(
+    `  parallelism ${op.parallelism}, max parallelism ${op.maxParallelism}, ${op.subtaskCount} subtask state${op.subtaskCount === 1 ? '' : 's'}, state ${formatBytes(op.stateSize)}${op.keyedFormat === 'none' ? '' : `, keyed format ${op.keyedFormat}`}${finished}`,
+  );
   if (op.states.length === 0 && op.streamsNotRead.length === 0) out.push('  (no state)');
   for (const s of op.states) for (const line of formatState(s)) out.push(line);
   for (const n of op.streamsNotRead) out.push(`  - ${n.scope} state of subtask ${n.subtask}: not read, its states unknown [${n.reason}]`);
@@ -71,14 +80,22 @@ function formatKryoSnapshots(s: SerializerSnapshot, depth: number): string[] {
   const out: string[] = [];
   const kryo = getKryoSnapshotDetails(s);
   if (kryo) {
-    const regs = kryo.registrations.map((r) => `${r.registeredClass ?? r.name} ${r.kind ?? '(not loadable when written)'}${r.serializerClass ? ` ${r.serializerClass}` : ''}`);
+    const regs = kryo.registrations.map(
+      (r) => `${r.registeredClass ?? r.name} ${r.kind ?? '(not loadable when written)'}${r.serializerClass ? ` ${r.serializerClass}` : ''}`,
+    );
     out.push(`      kryo      ${kryo.typeClass}: registrations ${regs.length === 0 ? 'none' : regs.join(', ')}`);
-    if (kryo.defaultSerializers.length > 0) out.push(`                default serializers ${kryo.defaultSerializers.map((d) => `${d.forClass} -> ${d.serializerClass ?? '?'}`).join(', ')}`);
-    if (kryo.defaultSerializerClasses.length > 0) out.push(`                default serializer classes ${kryo.defaultSerializerClasses.map((d) => `${d.forClass} -> ${d.serializerClass ?? '?'}`).join(', ')}`);
+    if (kryo.defaultSerializers.length > 0)
+      out.push(`                default serializers ${kryo.defaultSerializers.map((d) => `${d.forClass} -> ${d.serializerClass ?? '?'}`).join(', ')}`);
+    if (kryo.defaultSerializerClasses.length > 0)
+      out.push(
+        `                default serializer classes ${kryo.defaultSerializerClasses.map((d) => `${d.forClass} -> ${d.serializerClass ?? '?'}`).join(', ')}`,
+      );
     const protobuf = s.details?.['protobuf'] as { kind: string; how: string; messageType?: string } | undefined;
     if (protobuf) {
-      const what = protobuf.kind === 'chill' ? 'Protobuf behind Kryo (chill-protobuf)' : "HAZARD: a Protobuf class held by plain Kryo (FieldSerializer)";
-      out.push(`                ${what}: ${protobuf.how}${protobuf.messageType ? `; message ${protobuf.messageType}` : ''}${protobuf.kind === 'chill' && s.codec === undefined ? '; values not decoded (give the schema: --descriptors)' : ''}`);
+      const what = protobuf.kind === 'chill' ? 'Protobuf behind Kryo (chill-protobuf)' : 'HAZARD: a Protobuf class held by plain Kryo (FieldSerializer)';
+      out.push(
+        `                ${what}: ${protobuf.how}${protobuf.messageType ? `; message ${protobuf.messageType}` : ''}${protobuf.kind === 'chill' && s.codec === undefined ? '; values not decoded (give the schema: --descriptors)' : ''}`,
+      );
     }
   }
   if (depth < 64) for (const n of s.nested) out.push(...formatKryoSnapshots(n, depth + 1));
@@ -91,7 +108,8 @@ function formatStateStatus(s: InspectedState): string {
   const decoded = s.decoded === 'partly' ? 'partly decoded' : 'not read';
   // what the header status already said is not repeated
   const said = s.statusReason;
-  const rest = s.decodedReason === undefined || s.decodedReason === said ? '' : said === undefined ? s.decodedReason : s.decodedReason.split(`: ${said}`).join('');
+  const rest =
+    s.decodedReason === undefined || s.decodedReason === said ? '' : said === undefined ? s.decodedReason : s.decodedReason.split(`: ${said}`).join('');
   const reason = rest === '' ? '' : `: ${rest}`;
   return `${header} [${decoded}${reason}]`;
 }

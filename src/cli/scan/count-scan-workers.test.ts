@@ -39,7 +39,10 @@ describe('countScanWorkers', () => {
   });
 
   it('reads one small range of an HTTP input to tell (not a range probe plus the 520 bytes of a full detection)', async () => {
-    for (const [name, expected] of [['savepoint.tar.gz', 1], ['savepoint.zip', 4]] as const) {
+    for (const [name, expected] of [
+      ['savepoint.tar.gz', 1],
+      ['savepoint.zip', 4],
+    ] as const) {
       const before = { requests: served.stats.requests, bytes: served.stats.bytes };
       expect(await countScanWorkers(`${served.base}/${name}`, 4)).toBe(expected);
       expect([served.stats.requests - before.requests, served.stats.bytes - before.bytes], name).toEqual([1, 2]);
@@ -64,7 +67,9 @@ describe('countScanWorkers', () => {
   it('stats checks all of its options before reading the input to count its workers', async () => {
     const before = served.stats.requests;
     let err = '';
-    expect(await runCli(['stats', `${served.base}/savepoint.tar.gz`, '--every-key-group', '0'], { stdout: () => undefined, stderr: (t) => void (err += t) })).toBe(2);
+    expect(
+      await runCli(['stats', `${served.base}/savepoint.tar.gz`, '--every-key-group', '0'], { stdout: () => undefined, stderr: (t) => void (err += t) }),
+    ).toBe(2);
     expect(err).toContain("--every-key-group expects a whole number of at least 1, found '0'");
     expect(served.stats.requests - before).toBe(0);
   });
@@ -77,7 +82,12 @@ describe('countScanWorkers', () => {
     expect(await runCli(['stats', SAVEPOINT, '--workers', '65'], { stdout: () => undefined, stderr: (t) => void (err += t) })).toBe(2);
     expect(err).toContain('--workers must be at most 64, found 65');
     err = '';
-    expect(await runCli(['check', SAVEPOINT, '--descriptors', 'src/ui/demo-schema/events-changed.binpb', '--workers', '65'], { stdout: () => undefined, stderr: (t) => void (err += t) })).toBe(2);
+    expect(
+      await runCli(['check', SAVEPOINT, '--descriptors', 'src/ui/demo-schema/events-changed.binpb', '--workers', '65'], {
+        stdout: () => undefined,
+        stderr: (t) => void (err += t),
+      }),
+    ).toBe(2);
     expect(err).toContain('--workers must be at most 64, found 65');
   });
 });

@@ -20,7 +20,9 @@ export function formatStatsText(input: string, r: ParallelScanResult, { quiet = 
     lines.push(`  ${s.operatorId} ${s.scope} ${s.state}: ${s.entries} entries, ${s.valueBytes} value bytes${partly ? ` (partly decoded: ${partly})` : ''}`);
     const p = s.protobuf;
     if (p && !quiet) {
-      lines.push(`    Protobuf: ${p.values} values, ${p.totalPayloadBytes} payload bytes (max ${p.maxPayloadSize}), max depth ${p.maxDepth}, ${p.valuesWithUnknownFields} values with ${p.unknownFields} unknown fields, ${p.largeValues} large / ${p.aliasedValues} aliased, ${p.unreadableValues} unreadable`);
+      lines.push(
+        `    Protobuf: ${p.values} values, ${p.totalPayloadBytes} payload bytes (max ${p.maxPayloadSize}), max depth ${p.maxDepth}, ${p.valuesWithUnknownFields} values with ${p.unknownFields} unknown fields, ${p.largeValues} large / ${p.aliasedValues} aliased, ${p.unreadableValues} unreadable`,
+      );
       for (const f of p.findings.map(describeScanFinding)) lines.push(`    ${f.id}: ${f.count} value(s), e.g. ${f.exampleKeys.join(', ')} — ${f.detail}`);
       for (const e of p.errors) lines.push(`    unreadable ${e.key}: ${e.message} (payload offset ${e.offset})`);
     }

@@ -19,7 +19,11 @@ describe('runParallelScan', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'stats-duplicate-id-'));
     // SECOND's id becomes FIRST's: the operator listed last of the two is the one read, as Flink reads it (a map of ids)
     const { listedLast } = await copyWithDuplicateOperatorId(SAVEPOINT, dir, FIRST, SECOND);
-    const entriesOf = (r: Awaited<ReturnType<typeof runParallelScan>>, id: string) => r.states.filter((s) => s.operatorId === id).map((s) => `${s.scope}|${s.state}|${s.entries}|${s.valueBytes}`).sort();
+    const entriesOf = (r: Awaited<ReturnType<typeof runParallelScan>>, id: string) =>
+      r.states
+        .filter((s) => s.operatorId === id)
+        .map((s) => `${s.scope}|${s.state}|${s.entries}|${s.valueBytes}`)
+        .sort();
     const original = entriesOf(await runParallelScan(SAVEPOINT, { workers: 1 }), listedLast);
     expect(original.length).toBeGreaterThan(0);
     expect(entriesOf(await runParallelScan(dir, { workers: 1 }), FIRST)).toEqual(original);

@@ -31,11 +31,22 @@ export interface ParallelScanResult extends SavepointStats {
 }
 
 export async function runParallelScan(input: string, options: ParallelScanOptions = {}): Promise<ParallelScanResult> {
-  const inputOptions: NodeInputOptions = { ...(options.metadataPath === undefined ? {} : { metadataPath: options.metadataPath }), ...(options.pathMap ? { pathMap: options.pathMap } : {}), ...(options.notice ? { notice: options.notice } : {}) };
+  const inputOptions: NodeInputOptions = {
+    ...(options.metadataPath === undefined ? {} : { metadataPath: options.metadataPath }),
+    ...(options.pathMap ? { pathMap: options.pathMap } : {}),
+    ...(options.notice ? { notice: options.notice } : {}),
+  };
   const files = await openNodeInput(input, inputOptions);
   const opened = await openSavepoint(files);
-  const units = listScanUnits(opened, opened.totals.operators.map((o) => o.id));
-  const scanOptions: ScanOptions = { ...(options.sample ? { sample: options.sample } : {}), ...(options.newLimits ? { newLimits: options.newLimits } : {}), ...(options.kryoSchema ? { kryoSchema: options.kryoSchema } : {}) };
+  const units = listScanUnits(
+    opened,
+    opened.totals.operators.map((o) => o.id),
+  );
+  const scanOptions: ScanOptions = {
+    ...(options.sample ? { sample: options.sample } : {}),
+    ...(options.newLimits ? { newLimits: options.newLimits } : {}),
+    ...(options.kryoSchema ? { kryoSchema: options.kryoSchema } : {}),
+  };
   // the first N entries of each state are those of its subtasks in index order: one scan reads them (a worker per share would cap each share)
   const workers = options.sample?.kind === 'first-entries' ? 1 : Math.max(1, Math.min(options.workers ?? 2, units.length));
   let parts: UnitsScanResult[];
@@ -70,5 +81,9 @@ export function splitUnits(units: readonly ScanUnit[], shares: number): ScanUnit
 function runWorkers(input: string, inputOptions: ReopenOptions, shares: ScanUnit[][], options: ScanOptions): Promise<UnitsScanResult[]> {
   // a small young generation per worker: the scan's garbage is short-lived (entry objects, views of the
   // read buffers), and V8's default lets each worker hold ~35 MB more of it (2 workers over 2 GiB: ~410 -> ~330 MB RSS, same speed)
-  return runWorkerThreads<UnitsScanResult>(new URL('./scan-worker-entry.mjs', import.meta.url), shares.map((units) => ({ input, ...inputOptions, units, options })), { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
+  return runWorkerThreads<UnitsScanResult>(
+    new URL('./scan-worker-entry.mjs', import.meta.url),
+    shares.map((units) => ({ input, ...inputOptions, units, options })),
+    { resourceLimits: { maxYoungGenerationSizeMb: 12 } },
+  );
 }

@@ -24,7 +24,13 @@ const PROTO_DIR = path.resolve(process.cwd(), 'fixtures/flink-writer/src/main/pr
 
 // the storage variants, and both Flink versions, each once: canonical states with the unknown field
 // (warnings), RocksDB native (SST files), heap native key groups, Snappy and state inline in _metadata
-const VARIANTS = ['flink-2.3/hashmap/canonical', 'flink-1.20/rocksdb/native', 'flink-1.20/hashmap/native', 'flink-2.3/rocksdb/canonical-compressed', 'flink-1.20/hashmap/canonical-inline'];
+const VARIANTS = [
+  'flink-2.3/hashmap/canonical',
+  'flink-1.20/rocksdb/native',
+  'flink-1.20/hashmap/native',
+  'flink-2.3/rocksdb/canonical-compressed',
+  'flink-1.20/hashmap/canonical-inline',
+];
 
 let dir = '';
 let added100: Uint8Array;
@@ -37,7 +43,10 @@ describe('check value scan in worker threads', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'parallel-values-'));
     const events = await readFile(path.join(PROTO_DIR, 'fixtures/events.proto'), 'utf8');
     const common = await readFile(path.join(PROTO_DIR, 'fixtures/common.proto'), 'utf8');
-    added100 = await buildDescriptorSet({ 'fixtures/events.proto': events.replace('  double score = 16;', '  double score = 16;\n  int64 added = 100;'), 'fixtures/common.proto': common });
+    added100 = await buildDescriptorSet({
+      'fixtures/events.proto': events.replace('  double score = 16;', '  double score = 16;\n  int64 added = 100;'),
+      'fixtures/common.proto': common,
+    });
     for (const variant of VARIANTS) savepoints.push(path.join(FIXTURES, variant, 'savepoint'));
   });
   afterAll(async () => {
@@ -49,11 +58,21 @@ describe('check value scan in worker threads', () => {
     let warned = 0;
     let scannedNative = 0;
     for (const savepoint of savepoints) {
-      const check: WorkerCheckInput = { descriptorSet: { name: 'added100.binpb', bytes: added100 }, savepointName: 'savepoint', tool: { name: 'test', version: '0' }, target: '1.x', generatedAt: '2026-01-01T00:00:00Z' };
+      const check: WorkerCheckInput = {
+        descriptorSet: { name: 'added100.binpb', bytes: added100 },
+        savepointName: 'savepoint',
+        tool: { name: 'test', version: '0' },
+        target: '1.x',
+        generatedAt: '2026-01-01T00:00:00Z',
+      };
       const inThread = await checkSavepoint({ ...check, files: await openNodeInput(savepoint) });
       const files = await openNodeInput(savepoint);
       const plans: { workers: number; subtasks: number }[] = [];
-      const parallel = await checkSavepoint({ ...check, files, valueScanner: createParallelValueScanner(savepoint, check, { workers: 2, minParallelBytes: 0, onPlan: (p) => plans.push(p) }) });
+      const parallel = await checkSavepoint({
+        ...check,
+        files,
+        valueScanner: createParallelValueScanner(savepoint, check, { workers: 2, minParallelBytes: 0, onPlan: (p) => plans.push(p) }),
+      });
       expect(plans, savepoint).toEqual([{ workers: 2, subtasks: expect.any(Number) as number }]);
       expect(formatJson(parallel), savepoint).toBe(formatJson(inThread));
       for (const s of inThread.states) {
@@ -71,13 +90,22 @@ describe('check value scan in worker threads', () => {
   it('scans each subtask once when _metadata lists an operator id twice (as the in-thread read: the last operator with the id)', async () => {
     // two operators with Protobuf state, parallelism 2 each; the second one's id bytes overwritten with the first one's
     const copy = path.join(dir, 'duplicate-operator-id');
-    await copyWithDuplicateOperatorId(path.join(FIXTURES, 'flink-2.3/hashmap/canonical/savepoint'), copy, '6d821971c3bfd7ae2c972e89d7414f7c', '732aacc57f1a1cd4ab51694dd9eed722');
+    await copyWithDuplicateOperatorId(
+      path.join(FIXTURES, 'flink-2.3/hashmap/canonical/savepoint'),
+      copy,
+      '6d821971c3bfd7ae2c972e89d7414f7c',
+      '732aacc57f1a1cd4ab51694dd9eed722',
+    );
     const check: WorkerCheckInput = { descriptorSet: { name: 'added100.binpb', bytes: added100 }, tool: { name: 'test', version: '0' } };
     const inThread = await checkSavepoint({ ...check, files: await openNodeInput(copy) });
     expect(inThread.states.filter((s) => s.operator === '6d821971c3bfd7ae2c972e89d7414f7c' && (s.valuesScanned ?? 0) > 0).length).toBeGreaterThan(0);
     const files = await openNodeInput(copy);
     const plans: { workers: number; subtasks: number }[] = [];
-    const parallel = await checkSavepoint({ ...check, files, valueScanner: createParallelValueScanner(copy, check, { workers: 2, minParallelBytes: 0, onPlan: (p) => plans.push(p) }) });
+    const parallel = await checkSavepoint({
+      ...check,
+      files,
+      valueScanner: createParallelValueScanner(copy, check, { workers: 2, minParallelBytes: 0, onPlan: (p) => plans.push(p) }),
+    });
     expect(plans.map((p) => p.workers)).toEqual([2]);
     expect(formatJson(parallel)).toBe(formatJson(inThread));
   });
@@ -88,7 +116,11 @@ describe('check value scan in worker threads', () => {
     const files = await openNodeInput(savepoint);
     const plans: { workers: number; subtasks: number }[] = [];
     await checkSavepoint({ ...check, files, valueScanner: createParallelValueScanner(savepoint, check, { onPlan: (p) => plans.push(p) }) });
-    await checkSavepoint({ ...check, files, valueScanner: createParallelValueScanner(savepoint, check, { workers: 1, minParallelBytes: 0, onPlan: (p) => plans.push(p) }) });
+    await checkSavepoint({
+      ...check,
+      files,
+      valueScanner: createParallelValueScanner(savepoint, check, { workers: 1, minParallelBytes: 0, onPlan: (p) => plans.push(p) }),
+    });
     expect(plans.map((p) => p.workers)).toEqual([0, 0]);
   });
 });

@@ -8,7 +8,14 @@
  * subtasks), one worker or one subtask: scanned in this thread.
  */
 import { reopenOptions, type ReopenOptions } from '../sources';
-import { IN_THREAD_VALUE_SCANNER, mergeStateValueTallies, type CheckSavepointInput, type StateValuesNotRead, type StateValueTally, type ValueScanner } from '../../core/report';
+import {
+  IN_THREAD_VALUE_SCANNER,
+  mergeStateValueTallies,
+  type CheckSavepointInput,
+  type StateValuesNotRead,
+  type StateValueTally,
+  type ValueScanner,
+} from '../../core/report';
 import { listScanUnits } from './list-scan-units';
 import { splitUnits } from './run-parallel-scan';
 import { runWorkerThreads } from './run-worker-threads';
@@ -46,7 +53,10 @@ export function createParallelValueScanner(input: string, check: WorkerCheckInpu
   const scanValues: ValueScanner['scanValues'] = async (evaluated, signal) => {
     // the savepoint as the check opened it: `_metadata` is not read again
     const opened = evaluated.opened;
-    const units = listScanUnits(opened, evaluated.protobuf.map((s) => s.found.operator.id));
+    const units = listScanUnits(
+      opened,
+      evaluated.protobuf.map((s) => s.found.operator.id),
+    );
     const bytes = units.reduce((sum, u) => sum + u.bytes, 0);
     const workers = Math.max(1, Math.min(options.workers ?? 2, units.length));
     const inThread = workers === 1 || bytes < (options.minParallelBytes ?? DEFAULT_MIN_PARALLEL_BYTES);
@@ -59,7 +69,9 @@ export function createParallelValueScanner(input: string, check: WorkerCheckInpu
       const mine = parts.filter((p) => p.state === i).sort((a, b) => a.subtask - b.subtask);
       for (const p of mine) {
         if (p.operatorId !== state.found.operator.id || p.stateName !== state.found.state.name) {
-          throw new Error(`value scan worker evaluated state ${i} as ${p.operatorId}/${p.stateName}, this thread as ${state.found.operator.id}/${state.found.state.name}`);
+          throw new Error(
+            `value scan worker evaluated state ${i} as ${p.operatorId}/${p.stateName}, this thread as ${state.found.operator.id}/${state.found.state.name}`,
+          );
         }
       }
       return mergeStateValueTallies(mine.map((p) => p.result));
@@ -70,5 +82,9 @@ export function createParallelValueScanner(input: string, check: WorkerCheckInpu
 
 function runWorkers(input: string, reopen: ReopenOptions, check: WorkerCheckInput, shares: ScanUnit[][]): Promise<SubtaskValueTally[][]> {
   // as the stats workers: a small young generation (the scan's garbage is short-lived)
-  return runWorkerThreads<SubtaskValueTally[]>(new URL('./scan-worker-entry.mjs', import.meta.url), shares.map((units) => ({ kind: 'check-values', input, ...reopen, check, units })), { resourceLimits: { maxYoungGenerationSizeMb: 12 } });
+  return runWorkerThreads<SubtaskValueTally[]>(
+    new URL('./scan-worker-entry.mjs', import.meta.url),
+    shares.map((units) => ({ kind: 'check-values', input, ...reopen, check, units })),
+    { resourceLimits: { maxYoungGenerationSizeMb: 12 } },
+  );
 }

@@ -20,10 +20,12 @@ export async function runWorkerThreads<T>(entry: URL, jobs: readonly unknown[], 
     for (const workerData of jobs) running.push(startWorker<T>(entry, workerData, options));
     return await Promise.all(running.map((r) => r.result));
   } catch (e) {
-    await Promise.all(running.map(async (r) => {
-      await r.worker.terminate();
-      await r.exited;
-    }));
+    await Promise.all(
+      running.map(async (r) => {
+        await r.worker.terminate();
+        await r.exited;
+      }),
+    );
     throw e;
   }
 }

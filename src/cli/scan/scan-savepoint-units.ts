@@ -19,12 +19,22 @@ export interface UnitsScanResult {
 }
 
 /** `input`: the savepoint already opened (the caller's: `_metadata` is not read again), or its files (a worker thread's: opened here). */
-export async function scanSavepointUnits(input: SavepointFiles | OpenedSavepoint, units: readonly Pick<ScanUnit, 'operatorId' | 'subtask'>[], options: ScanOptions & { signal?: CancelSignal } = {}): Promise<UnitsScanResult> {
+export async function scanSavepointUnits(
+  input: SavepointFiles | OpenedSavepoint,
+  units: readonly Pick<ScanUnit, 'operatorId' | 'subtask'>[],
+  options: ScanOptions & { signal?: CancelSignal } = {},
+): Promise<UnitsScanResult> {
   const counter = { bytes: 0 };
   const registry = createSavepointRegistry({ schema: options.kryoSchema });
   const opened = countStateReads('resolveStreamHandle' in input ? input : await openSavepoint(input), counter);
   // every state the headers name gets its statistics, 0 entries when it has none
-  const tallies = new StateTallies<StateStats & { scan?: ProtobufStateScan }>((operatorId, state, scope) => ({ operatorId, state, scope, entries: 0, valueBytes: 0 }));
+  const tallies = new StateTallies<StateStats & { scan?: ProtobufStateScan }>((operatorId, state, scope) => ({
+    operatorId,
+    state,
+    scope,
+    entries: 0,
+    valueBytes: 0,
+  }));
   const errors: DecodeErrorJson[] = [];
   const statistics = createStatisticsVisitor<StateStats & { scan?: ProtobufStateScan }>({
     admit(part, state, _subtask, _keyGroup, valueBytes) {
@@ -51,7 +61,8 @@ export async function scanSavepointUnits(input: SavepointFiles | OpenedSavepoint
     {
       part(part) {
         tallies.startPart(part);
-        if (part.incomplete !== undefined) for (const name of part.states) tallies.get(part.operator.id, name, part.kind === 'keyed' ? 'keyed' : 'operator').partly ??= part.incomplete;
+        if (part.incomplete !== undefined)
+          for (const name of part.states) tallies.get(part.operator.id, name, part.kind === 'keyed' ? 'keyed' : 'operator').partly ??= part.incomplete;
       },
       ...statistics,
       streamError: (e) => void errors.push(e.toJSON()),
@@ -63,7 +74,9 @@ export async function scanSavepointUnits(input: SavepointFiles | OpenedSavepoint
     // one set of read buffers for every keyed stream of the scan (read one after the other)
     { values: { mode: 'frame' }, reuseReadBuffers: true, ...(options.signal ? { signal: options.signal } : {}) },
   );
-  const coverage: SampleCoverage | undefined = options.sample ? { sample: options.sample, keyGroupsRead: covered.keyGroupsRead, keyGroupsWithData: covered.keyGroupsWithData } : undefined;
+  const coverage: SampleCoverage | undefined = options.sample
+    ? { sample: options.sample, keyGroupsRead: covered.keyGroupsRead, keyGroupsWithData: covered.keyGroupsWithData }
+    : undefined;
   const states = [...tallies.byState.values()].map(({ scan, ...st }) => (scan ? { ...st, protobuf: scan.finish() } : st));
   return { states, errors, ...(coverage ? { coverage } : {}), bytesRead: counter.bytes };
 }

@@ -6,9 +6,17 @@ import type { WorkerCheckInput } from './run-parallel-value-scan';
 import { tallySubtaskValues } from './tally-subtask-values';
 import type { ScanOptions, ScanUnit } from './state-stats-types';
 
-const job = workerData as ({ kind?: 'stats'; input: string; units: ScanUnit[]; options: ScanOptions } | { kind: 'check-values'; input: string; units: ScanUnit[]; check: WorkerCheckInput }) & ReopenOptions;
+const job = workerData as (
+  | { kind?: 'stats'; input: string; units: ScanUnit[]; options: ScanOptions }
+  | { kind: 'check-values'; input: string; units: ScanUnit[]; check: WorkerCheckInput }
+) &
+  ReopenOptions;
 // the main thread's --metadata (or the checkpoint it chose), --path-map and an object store's pinned ETags
-const inputOptions: ReopenOptions = { ...(job.metadataPath === undefined ? {} : { metadataPath: job.metadataPath }), ...(job.pathMap ? { pathMap: job.pathMap } : {}), ...(job.pins ? { pins: job.pins } : {}) };
+const inputOptions: ReopenOptions = {
+  ...(job.metadataPath === undefined ? {} : { metadataPath: job.metadataPath }),
+  ...(job.pathMap ? { pathMap: job.pathMap } : {}),
+  ...(job.pins ? { pins: job.pins } : {}),
+};
 if (job.kind === 'check-values') {
   parentPort!.postMessage(await tallySubtaskValues(job.input, job.check, job.units, inputOptions));
 } else {

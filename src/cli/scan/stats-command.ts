@@ -51,9 +51,15 @@ export const statsCommand: CliCommand = {
     const format = parseFormat(values['format'], TEXT_OR_JSON);
     // after every option is checked: a usage error reads nothing
     const workers = await countScanWorkers(savepoint, requested);
-    const sample: StateSample | undefined = every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
+    const sample: StateSample | undefined =
+      every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
     const kryoSchema = await readUserSchema(values);
-    const stats = await runParallelScan(savepoint, { ...savepointInputOptions(values, io), workers, ...(sample ? { sample } : {}), ...(kryoSchema ? { kryoSchema } : {}) });
+    const stats = await runParallelScan(savepoint, {
+      ...savepointInputOptions(values, io),
+      workers,
+      ...(sample ? { sample } : {}),
+      ...(kryoSchema ? { kryoSchema } : {}),
+    });
     io.stdout(format === 'json' ? formatJsonDocument(describeStats(stats)) : formatStatsText(savepoint, stats, { quiet: values['quiet'] === true }));
     return EXIT_OK;
   },

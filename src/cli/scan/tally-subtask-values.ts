@@ -9,7 +9,12 @@ import { openNodeInput, type ReopenOptions } from '../sources';
 import type { SubtaskValueTally, WorkerCheckInput } from './run-parallel-value-scan';
 import type { ScanUnit } from './state-stats-types';
 
-export async function tallySubtaskValues(input: string, check: WorkerCheckInput, units: readonly ScanUnit[], inputOptions: ReopenOptions = {}): Promise<SubtaskValueTally[]> {
+export async function tallySubtaskValues(
+  input: string,
+  check: WorkerCheckInput,
+  units: readonly ScanUnit[],
+  inputOptions: ReopenOptions = {},
+): Promise<SubtaskValueTally[]> {
   const files = await openNodeInput(input, inputOptions);
   const evaluated = await evaluateSavepointStates({ ...check, files });
   const scanner = createStateValueScanner(evaluated);
@@ -19,7 +24,10 @@ export async function tallySubtaskValues(input: string, check: WorkerCheckInput,
     // the operator's states in one pass over this subtask's streams
     const indexes = byOperator.get(unit.operatorId);
     if (indexes === undefined) continue;
-    const tallies = await scanner.scanOperator(indexes.map((i) => evaluated.protobuf[i]!), [unit.subtask]);
+    const tallies = await scanner.scanOperator(
+      indexes.map((i) => evaluated.protobuf[i]!),
+      [unit.subtask],
+    );
     indexes.forEach((i, k) => {
       const state = evaluated.protobuf[i]!;
       out.push({ state: i, operatorId: state.found.operator.id, stateName: state.found.state.name, subtask: unit.subtask, result: tallies[k] });

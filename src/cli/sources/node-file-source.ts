@@ -30,7 +30,12 @@ export async function openNodeFileSource(path: string, name = path): Promise<Byt
         got += bytesRead;
       }
       if (got < length) {
-        throw new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found ${got}: the file shrank while it was read`, file: name, offset });
+        throw new DecodeError({
+          code: 'truncated',
+          detail: `expected ${length} bytes at offset ${offset}, found ${got}: the file shrank while it was read`,
+          file: name,
+          offset,
+        });
       }
     } finally {
       lease.release();

@@ -40,7 +40,9 @@ describe('createNodeRangeFetch', () => {
     let requests = 0;
     const base = await serve(() => void requests++);
     const fetchFn = createNodeRangeFetch(fast);
-    expect(await failure(openHttpRangeSource(`${base}/a.zip`, fetchFn))).toBe(`expected to reach ${base}/a.zip, found no answer in time (no response headers within 0.2 s) — at ${base}/a.zip`);
+    expect(await failure(openHttpRangeSource(`${base}/a.zip`, fetchFn))).toBe(
+      `expected to reach ${base}/a.zip, found no answer in time (no response headers within 0.2 s) — at ${base}/a.zip`,
+    );
     expect(await failure(openHttpRangeSource(`${base}/b.zip`, fetchFn))).toBe(
       `expected to reach ${base}/b.zip, found no answer in time (no response headers within 0.2 s on an earlier request to ${base}; not asked again) — at ${base}/b.zip`,
     );
@@ -61,11 +63,19 @@ describe('createNodeRangeFetch', () => {
       }
     });
     const src = await openHttpRangeSource(`${base}/a.zip`, createNodeRangeFetch({ headersMs: 2000, idleMs: 300, retries: 0 }));
-    expect(await failure(src.read(0, 100000))).toBe(`expected bytes 0–99999 of ${base}/a.zip (100000 bytes), found the transfer stopped after 1 bytes (no body data for 0.3 s) — at ${base}/a.zip, offset 0 (0x0)`);
-    expect(await failure(createNodeRangeFetch({ headersMs: 1000, idleMs: 1000, retries: 0 })(`${base}/a.zip`, { method: 'GET', headers: { Range: 'bytes=0-8191' } }).then(async (r) => {
-      const reader = r.body!.getReader!();
-      for (;;) if ((await reader.read()).done) return;
-    }))).toMatchObject({ name: 'TimeoutError', message: 'the body arrived slower than 16 KiB/s (8192 bytes not complete after 1.5 s)' });
+    expect(await failure(src.read(0, 100000))).toBe(
+      `expected bytes 0–99999 of ${base}/a.zip (100000 bytes), found the transfer stopped after 1 bytes (no body data for 0.3 s) — at ${base}/a.zip, offset 0 (0x0)`,
+    );
+    expect(
+      await failure(
+        createNodeRangeFetch({ headersMs: 1000, idleMs: 1000, retries: 0 })(`${base}/a.zip`, { method: 'GET', headers: { Range: 'bytes=0-8191' } }).then(
+          async (r) => {
+            const reader = r.body!.getReader!();
+            for (;;) if ((await reader.read()).done) return;
+          },
+        ),
+      ),
+    ).toMatchObject({ name: 'TimeoutError', message: 'the body arrived slower than 16 KiB/s (8192 bytes not complete after 1.5 s)' });
   });
 
   it('a refused connection is retried the configured number of times, then reported', async () => {
@@ -81,10 +91,30 @@ describe('createNodeRangeFetch', () => {
   });
 
   it('reads its bounds from the environment', () => {
-    expect(httpOptionsFromEnv({})).toEqual({ headersMs: 10_000, idleMs: 10_000, retries: 2, totalMs: 300_000, totalSetting: 'SAVEPOINT_INSPECTOR_HTTP_DEADLINE' });
-    expect(httpOptionsFromEnv({ SAVEPOINT_INSPECTOR_HTTP_TIMEOUT: '0.5', SAVEPOINT_INSPECTOR_HTTP_RETRIES: '0' })).toEqual({ headersMs: 500, idleMs: 500, retries: 0, totalMs: 300_000, totalSetting: 'SAVEPOINT_INSPECTOR_HTTP_DEADLINE' });
-    expect(httpOptionsFromEnv({ SAVEPOINT_INSPECTOR_HTTP_DEADLINE: '1.5' })).toEqual({ headersMs: 10_000, idleMs: 10_000, retries: 2, totalMs: 1500, totalSetting: 'SAVEPOINT_INSPECTOR_HTTP_DEADLINE' });
+    expect(httpOptionsFromEnv({})).toEqual({
+      headersMs: 10_000,
+      idleMs: 10_000,
+      retries: 2,
+      totalMs: 300_000,
+      totalSetting: 'SAVEPOINT_INSPECTOR_HTTP_DEADLINE',
+    });
+    expect(httpOptionsFromEnv({ SAVEPOINT_INSPECTOR_HTTP_TIMEOUT: '0.5', SAVEPOINT_INSPECTOR_HTTP_RETRIES: '0' })).toEqual({
+      headersMs: 500,
+      idleMs: 500,
+      retries: 0,
+      totalMs: 300_000,
+      totalSetting: 'SAVEPOINT_INSPECTOR_HTTP_DEADLINE',
+    });
+    expect(httpOptionsFromEnv({ SAVEPOINT_INSPECTOR_HTTP_DEADLINE: '1.5' })).toEqual({
+      headersMs: 10_000,
+      idleMs: 10_000,
+      retries: 2,
+      totalMs: 1500,
+      totalSetting: 'SAVEPOINT_INSPECTOR_HTTP_DEADLINE',
+    });
     expect(httpOptionsFromEnv({ SAVEPOINT_INSPECTOR_HTTP_DEADLINE: '0' })).toEqual({ headersMs: 10_000, idleMs: 10_000, retries: 2 });
-    expect(httpOptionsFromEnv({ SAVEPOINT_INSPECTOR_HTTP_TIMEOUT: 'soon', SAVEPOINT_INSPECTOR_HTTP_RETRIES: '-1', SAVEPOINT_INSPECTOR_HTTP_DEADLINE: 'never' })).toEqual({ headersMs: 10_000, idleMs: 10_000, retries: 2, totalMs: 300_000, totalSetting: 'SAVEPOINT_INSPECTOR_HTTP_DEADLINE' });
+    expect(
+      httpOptionsFromEnv({ SAVEPOINT_INSPECTOR_HTTP_TIMEOUT: 'soon', SAVEPOINT_INSPECTOR_HTTP_RETRIES: '-1', SAVEPOINT_INSPECTOR_HTTP_DEADLINE: 'never' }),
+    ).toEqual({ headersMs: 10_000, idleMs: 10_000, retries: 2, totalMs: 300_000, totalSetting: 'SAVEPOINT_INSPECTOR_HTTP_DEADLINE' });
   });
 });

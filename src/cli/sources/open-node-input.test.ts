@@ -17,7 +17,10 @@ describe('openNodeFileSource', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sp-src-'));
     try {
       const p = join(dir, 'f');
-      writeFileSync(p, Uint8Array.from({ length: 100 }, (_, i) => i));
+      writeFileSync(
+        p,
+        Uint8Array.from({ length: 100 }, (_, i) => i),
+      );
       const src = await openNodeFileSource(p, 'sp/f');
       expect(src.size).toBe(100);
       expect([...(await src.read(10, 3))]).toEqual([10, 11, 12]);
@@ -45,7 +48,10 @@ describe('openNodeFileSource', () => {
       const sources = [];
       for (let f = 0; f < 3 * MAX_OPEN_FILES; f++) {
         const p = join(dir, `f${f}`);
-        writeFileSync(p, Uint8Array.from({ length: 64 }, (_, i) => (i + f) & 0xff));
+        writeFileSync(
+          p,
+          Uint8Array.from({ length: 64 }, (_, i) => (i + f) & 0xff),
+        );
         sources.push(await openNodeFileSource(p, `sp/f${f}`));
       }
       // interleaved and concurrent ranges over every file, twice
@@ -80,7 +86,10 @@ describe('openNodeFileSource', () => {
 });
 
 describe('HTTP range sources (Node fetch against a local server)', () => {
-  const body = zipSync({ 'sp/_metadata': [Uint8Array.from([0x49, 0x60, 0x67, 0x2d, 0, 0, 0, 4]), { level: 0 }], 'sp/uuid': [new Uint8Array(3000).fill(7), { level: 6 }] });
+  const body = zipSync({
+    'sp/_metadata': [Uint8Array.from([0x49, 0x60, 0x67, 0x2d, 0, 0, 0, 4]), { level: 0 }],
+    'sp/uuid': [new Uint8Array(3000).fill(7), { level: 6 }],
+  });
   let server: Server;
   let base = '';
   const ranges: string[] = [];
@@ -88,7 +97,8 @@ describe('HTTP range sources (Node fetch against a local server)', () => {
     server = createServer((req, res) => {
       if (req.url === '/missing.zip') return void res.writeHead(404).end();
       const range = req.headers.range;
-      if (req.url === '/norange.zip' || !range) return void res.writeHead(200, { 'content-length': body.length }).end(req.method === 'HEAD' ? undefined : Buffer.from(body));
+      if (req.url === '/norange.zip' || !range)
+        return void res.writeHead(200, { 'content-length': body.length }).end(req.method === 'HEAD' ? undefined : Buffer.from(body));
       ranges.push(range);
       const m = /bytes=(\d+)-(\d+)/.exec(range)!;
       const start = Number(m[1]);
@@ -119,6 +129,8 @@ describe('HTTP range sources (Node fetch against a local server)', () => {
   it('an unreachable server is a network error, not a missing file', async () => {
     const e = await openNodeInput('http://127.0.0.1:1/sp.zip').catch((x: unknown) => x as Error);
     expect(isDecodeError(e) && e.code).toBe('network');
-    expect((e as Error).message).toMatch(/^expected to reach http:\/\/127\.0\.0\.1:1\/sp\.zip, found the request failed \(fetch failed: bad port\): a network error, or a cross-origin request/);
+    expect((e as Error).message).toMatch(
+      /^expected to reach http:\/\/127\.0\.0\.1:1\/sp\.zip, found the request failed \(fetch failed: bad port\): a network error, or a cross-origin request/,
+    );
   });
 });

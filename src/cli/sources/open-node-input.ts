@@ -1,6 +1,15 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { openSavepointInput, parsePathMapping, unsupportedStoreError, wrongInput, type ArchiveLimits, type InputFile, type SavepointFiles, type SkippedEntry } from '../../core/io';
+import {
+  openSavepointInput,
+  parsePathMapping,
+  unsupportedStoreError,
+  wrongInput,
+  type ArchiveLimits,
+  type InputFile,
+  type SavepointFiles,
+  type SkippedEntry,
+} from '../../core/io';
 import { createObjectStores, type ObjectStores } from './object-stores';
 import { openObjectStoreInput } from './open-object-store-input';
 import { readAbsoluteHandles } from './read-absolute-handles';
@@ -154,7 +163,11 @@ export async function walkFolder(root: string, maxFiles = MAX_FILES, skipped: Sk
         skipped.push({ path: relativePath(full), what: info ? describeFileKind(info) : 'an entry that cannot be read' });
         continue;
       }
-      if (out.length >= maxFiles) throw wrongInput('too-many-files', `expected a savepoint folder of at most ${maxFiles} files, found ${root} holding more: point at the savepoint folder itself`);
+      if (out.length >= maxFiles)
+        throw wrongInput(
+          'too-many-files',
+          `expected a savepoint folder of at most ${maxFiles} files, found ${root} holding more: point at the savepoint folder itself`,
+        );
       const rel = relativePath(full);
       out.push({ path: rel, source: await openNodeFileSource(full, join(basename(root), rel).split(sep).join('/')) });
     }

@@ -39,7 +39,10 @@ export async function openObjectStoreInput(url: string, bucket: ObjectBucket, ke
   const words = bucket.words;
   const credentials = await bucket.credentialSource(key);
   options.notice?.(`reading ${url} from ${bucket.endpoint}, credentials from ${credentials}`);
-  const inputOptions = { ...(options.limits ? { limits: options.limits } : {}), ...(options.metadataPath === undefined ? {} : { metadataPath: options.metadataPath }) };
+  const inputOptions = {
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.metadataPath === undefined ? {} : { metadataPath: options.metadataPath }),
+  };
   if (baseNameOf(key) === '_metadata') {
     if ((await bucket.head(key)) === undefined) {
       throw new DecodeError({ code: 'missing-file', file: url, detail: `expected ${url} (${bucket.where(key, credentials)}), found ${words.missing}` });
@@ -64,13 +67,20 @@ export async function openObjectStoreInput(url: string, bucket: ObjectBucket, ke
   if (checkpoints.length > 0) {
     const chosen = options.metadataPath === undefined ? await latestCompleted(bucket, checkpoints) : undefined;
     if (options.metadataPath === undefined && chosen === undefined) {
-      throw new DecodeError({ code: 'not-recognised', file: url, detail: `expected a completed checkpoint (chk-N/_metadata) in the job's checkpoint directory ${url}, found ${checkpoints.length} chk-N folder${checkpoints.length === 1 ? '' : 's'} without _metadata (in progress or failed)` });
+      throw new DecodeError({
+        code: 'not-recognised',
+        file: url,
+        detail: `expected a completed checkpoint (chk-N/_metadata) in the job's checkpoint directory ${url}, found ${checkpoints.length} chk-N folder${checkpoints.length === 1 ? '' : 's'} without _metadata (in progress or failed)`,
+      });
     }
-    const folders = chosen === undefined ? level.prefixes : [chosen.prefix, ...level.prefixes.filter((p) => /^(shared|taskowned)\/$/.test(p.slice(prefix.length)))];
+    const folders =
+      chosen === undefined ? level.prefixes : [chosen.prefix, ...level.prefixes.filter((p) => /^(shared|taskowned)\/$/.test(p.slice(prefix.length)))];
     if (chosen !== undefined) {
       options.onChosen?.(`chk-${chosen.n}`);
       const older = checkpoints.filter((c) => Number(c.n) > Number(chosen.n)).map((c) => `chk-${c.n}`);
-      options.notice?.(`using chk-${chosen.n}, the latest completed checkpoint of ${url}${older.length > 0 ? ` (${older.join(', ')} hold${older.length === 1 ? 's' : ''} no _metadata: not completed)` : ''}; --metadata chk-N reads another`);
+      options.notice?.(
+        `using chk-${chosen.n}, the latest completed checkpoint of ${url}${older.length > 0 ? ` (${older.join(', ')} hold${older.length === 1 ? 's' : ''} no _metadata: not completed)` : ''}; --metadata chk-N reads another`,
+      );
     }
     const files: InputFile[] = [];
     for (const folder of folders) {
@@ -81,25 +91,42 @@ export async function openObjectStoreInput(url: string, bucket: ObjectBucket, ke
     return openSavepointInput({ kind: 'files', name: url, files }, { ...inputOptions, metadataPath: options.metadataPath ?? `chk-${chosen!.n}` });
   }
   if (level.objects.length === 0 && level.prefixes.length === 0) {
-    throw new DecodeError({ code: 'missing-file', file: url, detail: `expected a savepoint folder, a _metadata, an archive or a job's checkpoint directory at ${url} (${bucket.where(key, credentials)}), found no ${words.object} with that ${words.key} or prefix` });
+    throw new DecodeError({
+      code: 'missing-file',
+      file: url,
+      detail: `expected a savepoint folder, a _metadata, an archive or a job's checkpoint directory at ${url} (${bucket.where(key, credentials)}), found no ${words.object} with that ${words.key} or prefix`,
+    });
   }
   // something else: a folder of savepoints, or the savepoint deeper down: locate _metadata as a local folder walk does
   return openFolder(url, bucket, prefix, inputOptions, options.pins);
 }
 
-async function latestCompleted(bucket: ObjectBucket, checkpoints: readonly { prefix: string; n: string }[]): Promise<{ prefix: string; n: string } | undefined> {
+async function latestCompleted(
+  bucket: ObjectBucket,
+  checkpoints: readonly { prefix: string; n: string }[],
+): Promise<{ prefix: string; n: string } | undefined> {
   for (const c of checkpoints) {
     if ((await bucket.head(`${c.prefix}_metadata`)) !== undefined) return c;
   }
   return undefined;
 }
 
-async function openFolder(url: string, bucket: ObjectBucket, prefix: string, options: { limits?: Partial<ArchiveLimits>; metadataPath?: string }, pins: Map<string, string> | undefined): Promise<SavepointFiles> {
+async function openFolder(
+  url: string,
+  bucket: ObjectBucket,
+  prefix: string,
+  options: { limits?: Partial<ArchiveLimits>; metadataPath?: string },
+  pins: Map<string, string> | undefined,
+): Promise<SavepointFiles> {
   const listed = await bucket.list(prefix, { maxObjects: MAX_FILES + 1 });
   if (listed.objects.length > MAX_FILES) throw tooManyFiles(url, bucket.words.object);
   const files = listed.objects.filter((o) => !o.key.endsWith('/')).map((o) => listedFile(bucket, prefix, o, pins));
   if (files.length === 0) {
-    throw new DecodeError({ code: 'missing-file', file: url, detail: `expected a savepoint folder at ${bucket.urlOf(prefix)} (${bucket.where(prefix, await bucket.credentialSource(prefix), 'folder')}), found no ${bucket.words.object} below it` });
+    throw new DecodeError({
+      code: 'missing-file',
+      file: url,
+      detail: `expected a savepoint folder at ${bucket.urlOf(prefix)} (${bucket.where(prefix, await bucket.credentialSource(prefix), 'folder')}), found no ${bucket.words.object} below it`,
+    });
   }
   return openSavepointInput({ kind: 'files', name: url, files }, options);
 }
@@ -113,7 +140,10 @@ function listedFile(bucket: ObjectBucket, prefix: string, o: StoredObjectInfo, p
   checkPin(bucket, o, pins);
   const path = o.key.slice(prefix.length);
   const folder = prefix.replace(/\/+$/, '').split('/').pop() || bucket.name;
-  return { path, source: openPinnedObjectSource(objectIn(bucket, o.key), { known: o, name: `${folder}/${path}`, cacheWhole: baseNameOf(o.key) === '_metadata' }) };
+  return {
+    path,
+    source: openPinnedObjectSource(objectIn(bucket, o.key), { known: o, name: `${folder}/${path}`, cacheWhole: baseNameOf(o.key) === '_metadata' }),
+  };
 }
 
 /** An object listed again (by a worker thread) must have the pin the first listing pinned. */
@@ -126,10 +156,17 @@ function checkPin(bucket: ObjectBucket, o: StoredObjectInfo, pins: Map<string, s
     return;
   }
   if (pinned !== o.pin) {
-    throw new DecodeError({ code: 'network', file: id, detail: `expected ${id} (${bucket.where(o.key)}) to keep the ${bucket.words.pin} ${pinned} it had when the command opened it, found ${o.pin}: it changed between reads (a mixed read is never used)` });
+    throw new DecodeError({
+      code: 'network',
+      file: id,
+      detail: `expected ${id} (${bucket.where(o.key)}) to keep the ${bucket.words.pin} ${pinned} it had when the command opened it, found ${o.pin}: it changed between reads (a mixed read is never used)`,
+    });
   }
 }
 
 function tooManyFiles(url: string, object: string) {
-  return wrongInput('too-many-files', `expected a savepoint folder of at most ${MAX_FILES} ${object}s, found ${url} holding more: point at the savepoint folder itself`);
+  return wrongInput(
+    'too-many-files',
+    `expected a savepoint folder of at most ${MAX_FILES} ${object}s, found ${url} holding more: point at the savepoint folder itself`,
+  );
 }

@@ -12,7 +12,10 @@ import type { PinnedObject } from './object-store';
  * holds at least `declaredSize` bytes and pins its version; a failed HEAD is remembered and rethrown.
  * `cacheWhole`: a read of the whole object is made once (a `_metadata` is read whole several times).
  */
-export function openPinnedObjectSource(object: PinnedObject, init: { known?: { size: number; pin: string }; declaredSize?: number; name?: string; cacheWhole?: boolean }): ByteSource {
+export function openPinnedObjectSource(
+  object: PinnedObject,
+  init: { known?: { size: number; pin: string }; declaredSize?: number; name?: string; cacheWhole?: boolean },
+): ByteSource {
   const url = object.url;
   const name = init.name ?? url;
   const size = init.known?.size ?? init.declaredSize ?? 0;
@@ -23,7 +26,12 @@ export function openPinnedObjectSource(object: PinnedObject, init: { known?: { s
       const info = await object.head();
       if (info === undefined) throw new DecodeError({ code: 'missing-file', file: name, detail: `expected ${url}${await object.missing()}` });
       if (info.size < size) {
-        throw new DecodeError({ code: 'truncated', file: name, offset: info.size, detail: `expected ${url} to hold the ${size} bytes its state handle records, found ${info.size} bytes` });
+        throw new DecodeError({
+          code: 'truncated',
+          file: name,
+          offset: info.size,
+          detail: `expected ${url} to hold the ${size} bytes its state handle records, found ${info.size} bytes`,
+        });
       }
       return info.pin;
     })();
@@ -38,7 +46,11 @@ export function openPinnedObjectSource(object: PinnedObject, init: { known?: { s
       }
       const version = await pin();
       if (length === 0) return new Uint8Array(0);
-      if (init.cacheWhole === true && offset === 0 && length === size) return (whole ??= object.readRange(0, size, version).catch((e: unknown) => { whole = undefined; throw e; }));
+      if (init.cacheWhole === true && offset === 0 && length === size)
+        return (whole ??= object.readRange(0, size, version).catch((e: unknown) => {
+          whole = undefined;
+          throw e;
+        }));
       try {
         return await object.readRange(offset, length, version);
       } catch (e) {

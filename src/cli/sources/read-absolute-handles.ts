@@ -57,7 +57,8 @@ function openTarget(target: string, stores: ObjectStores): GrowingSource | undef
       const bucket = await at.bucket();
       const object = objectIn(bucket, at.key);
       const info = await object.head();
-      if (info === undefined) throw new DecodeError({ code: 'missing-file', file: target, detail: `expected the state file ${target}${await object.missing()}` });
+      if (info === undefined)
+        throw new DecodeError({ code: 'missing-file', file: target, detail: `expected the state file ${target}${await object.missing()}` });
       return openPinnedObjectSource(object, { known: info, name: target });
     };
   } else {
@@ -66,7 +67,12 @@ function openTarget(target: string, stores: ObjectStores): GrowingSource | undef
     open = () =>
       openNodeFileSource(local, target).catch((e: unknown) => {
         const code = (e as { code?: unknown }).code;
-        throw new DecodeError({ code: 'missing-file', file: target, detail: `expected the state file ${local} (mapped by --path-map), found ${code === 'ENOENT' ? 'no such file' : String((e as Error).message)}`, cause: e });
+        throw new DecodeError({
+          code: 'missing-file',
+          file: target,
+          detail: `expected the state file ${local} (mapped by --path-map), found ${code === 'ENOENT' ? 'no such file' : String((e as Error).message)}`,
+          cause: e,
+        });
       });
   }
   let size = 0;
@@ -85,7 +91,12 @@ function openTarget(target: string, stores: ObjectStores): GrowingSource | undef
       }
       const real = await (source ??= open());
       if (offset + length > real.size) {
-        throw new DecodeError({ code: 'truncated', file: target, offset: real.size, detail: `expected ${target} to hold the ${size} bytes its state handle records, found ${real.size} bytes` });
+        throw new DecodeError({
+          code: 'truncated',
+          file: target,
+          offset: real.size,
+          detail: `expected ${target} to hold the ${size} bytes its state handle records, found ${real.size} bytes`,
+        });
       }
       return real.read(offset, length);
     },

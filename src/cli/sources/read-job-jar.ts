@@ -18,7 +18,12 @@ export interface ReadJobJar {
   files: ReportInputFile[];
 }
 
-export async function readJobJar(jarPath: string, withPaths: readonly string[], role: 'job-jar' | 'saved-job-jar' = 'job-jar', options: { stringLiterals?: boolean } = {}): Promise<ReadJobJar> {
+export async function readJobJar(
+  jarPath: string,
+  withPaths: readonly string[],
+  role: 'job-jar' | 'saved-job-jar' = 'job-jar',
+  options: { stringLiterals?: boolean } = {},
+): Promise<ReadJobJar> {
   const all = [jarPath, ...withPaths];
   for (const p of all) checkRegularFile(await stat(p), p, 'a jar');
   const sources = await Promise.all(all.map((p) => openNodeFileSource(p, path.basename(p))));

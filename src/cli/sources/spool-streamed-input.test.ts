@@ -13,7 +13,8 @@ import { isStreamedInput, spoolStreamedInput } from './spool-streamed-input';
 const scratch = mkdtempSync(path.join(tmpdir(), 'spi-spool-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const chunks = (total: number, size: number) => Array.from({ length: Math.ceil(total / size) }, (_, i) => Buffer.alloc(Math.min(size, total - i * size), i % 251));
+const chunks = (total: number, size: number) =>
+  Array.from({ length: Math.ceil(total / size) }, (_, i) => Buffer.alloc(Math.min(size, total - i * size), i % 251));
 
 describe('spoolStreamedInput', () => {
   it('stdin (-) is written to a temporary file chunk by chunk, which remove() deletes', async () => {
@@ -45,6 +46,8 @@ describe('spoolStreamedInput', () => {
     expect(await isStreamedInput('-')).toBe(true);
     expect(await isStreamedInput(scratch)).toBe(false);
     expect(await isStreamedInput('https://example.com/x')).toBe(false);
-    await expect(spoolStreamedInput(fifo, undefined)).rejects.toThrow(`expected data on the FIFO (named pipe) ${fifo}, found none: nothing held it open for writing when the command started, or its writer wrote nothing`);
+    await expect(spoolStreamedInput(fifo, undefined)).rejects.toThrow(
+      `expected data on the FIFO (named pipe) ${fifo}, found none: nothing held it open for writing when the command started, or its writer wrote nothing`,
+    );
   });
 });

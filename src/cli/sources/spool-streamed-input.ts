@@ -58,7 +58,11 @@ export async function spoolStreamedInput(arg: string, stdin: (() => Readable) | 
       },
       createWriteStream(file),
     );
-    if (bytes === 0) throw wrongInput('bad-path', `expected data on ${what}, found none${arg === '-' ? '' : ': nothing held it open for writing when the command started, or its writer wrote nothing'}`);
+    if (bytes === 0)
+      throw wrongInput(
+        'bad-path',
+        `expected data on ${what}, found none${arg === '-' ? '' : ': nothing held it open for writing when the command started, or its writer wrote nothing'}`,
+      );
     return { path: file, remove };
   } catch (e) {
     source.destroy();
@@ -70,7 +74,11 @@ export async function spoolStreamedInput(arg: string, stdin: (() => Readable) | 
 function openStdin(stdin: (() => Readable) | undefined): Readable {
   if (stdin === undefined) throw wrongInput('bad-path', '- reads stdin, which this caller does not give');
   const stream = stdin();
-  if ((stream as { isTTY?: boolean }).isTTY === true) throw wrongInput('bad-path', 'expected a savepoint or a file piped or redirected into stdin (-), found a terminal: e.g. savepoint-inspector inspect - < savepoint.zip');
+  if ((stream as { isTTY?: boolean }).isTTY === true)
+    throw wrongInput(
+      'bad-path',
+      'expected a savepoint or a file piped or redirected into stdin (-), found a terminal: e.g. savepoint-inspector inspect - < savepoint.zip',
+    );
   return stream;
 }
 

@@ -3,16 +3,19 @@
  * messages), identity rules, Java class derivation, json_name derivation, value warnings and the diff.
  */
 import { create, toBinary } from '@bufbuild/protobuf';
-import {
-  FieldDescriptorProto_Label as L,
-  FieldDescriptorProto_Type as T,
-  FileDescriptorSetSchema,
-  type FileDescriptorSet,
-} from '@bufbuild/protobuf/wkt';
+import { FieldDescriptorProto_Label as L, FieldDescriptorProto_Type as T, FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, isDecodeError } from '../io';
-import { buildSchemaDiff, DEFAULT_SETTINGS, deriveJavaClassName, evaluateStateCompatibility, createValueWarningCollector, finishValueWarnings, loadDescriptorSet } from '.';
+import {
+  buildSchemaDiff,
+  DEFAULT_SETTINGS,
+  deriveJavaClassName,
+  evaluateStateCompatibility,
+  createValueWarningCollector,
+  finishValueWarnings,
+  loadDescriptorSet,
+} from '.';
 import { deriveJsonName } from './descriptors/normalize-for-comparison';
 import { evaluateIdentityRules } from './rules/evaluate-identity-rules';
 import { evaluateSchemaChange } from './rules/evaluate-schema-change';
@@ -21,7 +24,14 @@ import { type ScannedValue } from './value-scan-types';
 
 function set(files: { name: string; pkg?: string; deps?: string[]; options?: Record<string, unknown>; messages?: unknown[] }[]): FileDescriptorSet {
   return create(FileDescriptorSetSchema, {
-    file: files.map((f) => ({ name: f.name, package: f.pkg ?? 'example', dependency: f.deps ?? [], syntax: 'proto3', options: f.options, messageType: f.messages ?? [] })),
+    file: files.map((f) => ({
+      name: f.name,
+      package: f.pkg ?? 'example',
+      dependency: f.deps ?? [],
+      syntax: 'proto3',
+      options: f.options,
+      messageType: f.messages ?? [],
+    })),
   } as never);
 }
 
@@ -29,7 +39,14 @@ const EVENT_V1 = set([
   {
     name: 'event.proto',
     messages: [
-      { name: 'Event', field: [{ name: 'id', number: 1, type: T.INT32, label: L.OPTIONAL }, { name: 'payload', number: 3, type: T.BYTES, label: L.OPTIONAL }], reservedRange: [] },
+      {
+        name: 'Event',
+        field: [
+          { name: 'id', number: 1, type: T.INT32, label: L.OPTIONAL },
+          { name: 'payload', number: 3, type: T.BYTES, label: L.OPTIONAL },
+        ],
+        reservedRange: [],
+      },
       { name: 'Unused', field: [{ name: 'x', number: 1, type: T.INT32, label: L.OPTIONAL }] },
     ],
   },
@@ -40,7 +57,10 @@ const EVENT_V2 = set([
     messages: [
       {
         name: 'Event',
-        field: [{ name: 'id', number: 1, type: T.INT32, label: L.OPTIONAL }, { name: 'label', number: 2, type: T.STRING, label: L.OPTIONAL }],
+        field: [
+          { name: 'id', number: 1, type: T.INT32, label: L.OPTIONAL },
+          { name: 'label', number: 2, type: T.STRING, label: L.OPTIONAL },
+        ],
         reservedRange: [{ start: 3, end: 4 }],
       },
       { name: 'Unused', field: [{ name: 'x', number: 1, type: T.INT64, label: L.OPTIONAL }] },
@@ -63,7 +83,8 @@ describe('loadDescriptorSet', () => {
     const proto = new TextEncoder().encode('syntax = "proto3";\nmessage A {}\n');
     expect(errorOf(() => loadDescriptorSet(proto, 'a.proto'))).toEqual({
       code: 'not-recognised',
-      message: 'Expected a binary FileDescriptorSet (first byte 0x0a), found Protobuf source text (compile it with buf build -o x.binpb): 73 79 6e 74 61 78 20 3d — at a.proto, offset 0 (0x0) [descriptor set]',
+      message:
+        'Expected a binary FileDescriptorSet (first byte 0x0a), found Protobuf source text (compile it with buf build -o x.binpb): 73 79 6e 74 61 78 20 3d — at a.proto, offset 0 (0x0) [descriptor set]',
     });
     expect(errorOf(() => loadDescriptorSet(new Uint8Array(), 'empty.binpb')).message).toBe(
       'Expected a binary FileDescriptorSet, found an empty file — at empty.binpb, offset 0 (0x0) [descriptor set]',
@@ -77,7 +98,9 @@ describe('loadDescriptorSet', () => {
   });
   it('names a missing import and its importer', () => {
     const bytes = toBinary(FileDescriptorSetSchema, set([{ name: 'a.proto', deps: ['b.proto'] }]));
-    expect(errorOf(() => loadDescriptorSet(bytes, 'new.binpb')).message).toBe('Cannot find b.proto, imported by a.proto — at new.binpb, offset 0 (0x0) [descriptor set]');
+    expect(errorOf(() => loadDescriptorSet(bytes, 'new.binpb')).message).toBe(
+      'Cannot find b.proto, imported by a.proto — at new.binpb, offset 0 (0x0) [descriptor set]',
+    );
   });
   it('loads a set whose imports are listed after their importer', () => {
     const bytes = toBinary(FileDescriptorSetSchema, set([{ name: 'a.proto', deps: ['b.proto'] }, { name: 'b.proto' }]));
@@ -115,7 +138,15 @@ describe('identity and settings rules', () => {
 describe('target line', () => {
   it('a 1.x snapshot with target 0.x is not-restorable (downgrade)', () => {
     const r = evaluateStateCompatibility(
-      { savedSet: EVENT_V1, savedRoot: 'example.Event', savedJavaClass: 'a.B', savedKind: 'generated', savedSettings: DEFAULT_SETTINGS, snapshotClass: 'x.V1Snapshot', savedLine: '1.x' },
+      {
+        savedSet: EVENT_V1,
+        savedRoot: 'example.Event',
+        savedJavaClass: 'a.B',
+        savedKind: 'generated',
+        savedSettings: DEFAULT_SETTINGS,
+        snapshotClass: 'x.V1Snapshot',
+        savedLine: '1.x',
+      },
       { newSet: EVENT_V1, newRoot: 'example.Event', newKind: 'generated', newJavaClass: 'a.B', newSettings: DEFAULT_SETTINGS, target: '0.x' },
     );
     expect(r.verdict).toBe('not-restorable');
@@ -127,18 +158,44 @@ describe('target line', () => {
       { name: 'extra.proto', pkg: 'other', messages: [{ name: 'Extra' }] },
       { name: 'event.proto', deps: ['extra.proto'], messages: [{ name: 'Event', field: [{ name: 'id', number: 1, type: T.INT32, label: L.OPTIONAL }] }] },
     ]);
-    const side = { savedRoot: 'example.Event', savedJavaClass: 'a.B', savedKind: 'generated', savedSettings: DEFAULT_SETTINGS, snapshotClass: 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot', savedLine: '0.x' } as const;
+    const side = {
+      savedRoot: 'example.Event',
+      savedJavaClass: 'a.B',
+      savedKind: 'generated',
+      savedSettings: DEFAULT_SETTINGS,
+      snapshotClass: 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot',
+      savedLine: '0.x',
+    } as const;
     const newSide = { newRoot: 'example.Event', newKind: 'generated', newJavaClass: 'a.B', newSettings: DEFAULT_SETTINGS, target: '0.x' } as const;
     const added = evaluateStateCompatibility({ ...side, savedSet: saved }, { ...newSide, newSet: withImport });
     expect(added.verdict).toBe('incompatible');
-    expect(added.firstIncompatibility?.message).toBe('Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): the root now also reaches extra.proto');
+    expect(added.firstIncompatibility?.message).toBe(
+      'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): the root now also reaches extra.proto',
+    );
     const dropped = evaluateStateCompatibility({ ...side, savedSet: withImport }, { ...newSide, newSet: saved });
-    expect(dropped.firstIncompatibility?.message).toBe('Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): the root no longer reaches extra.proto');
+    expect(dropped.firstIncompatibility?.message).toBe(
+      'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema): the root no longer reaches extra.proto',
+    );
   });
   it('limit decreases fail with a reasonless StateMigrationException in Flink; the text names the limit', () => {
     const r = evaluateStateCompatibility(
-      { savedSet: EVENT_V1, savedRoot: 'example.Event', savedJavaClass: 'a.B', savedKind: 'generated', savedSettings: DEFAULT_SETTINGS, snapshotClass: 'x.V1Snapshot', savedLine: '1.x' },
-      { newSet: EVENT_V1, newRoot: 'example.Event', newKind: 'generated', newJavaClass: 'a.B', newSettings: { ...DEFAULT_SETTINGS, recursionLimit: 50 }, target: '1.x' },
+      {
+        savedSet: EVENT_V1,
+        savedRoot: 'example.Event',
+        savedJavaClass: 'a.B',
+        savedKind: 'generated',
+        savedSettings: DEFAULT_SETTINGS,
+        snapshotClass: 'x.V1Snapshot',
+        savedLine: '1.x',
+      },
+      {
+        newSet: EVENT_V1,
+        newRoot: 'example.Event',
+        newKind: 'generated',
+        newJavaClass: 'a.B',
+        newSettings: { ...DEFAULT_SETTINGS, recursionLimit: 50 },
+        target: '1.x',
+      },
     );
     expect(r.failureText).toBe(
       'StateMigrationException: the new state serializer is incompatible with the old state serializer (Flink names no reason; the inspector found: recursionLimit decreases from 100 to 50)',
@@ -149,12 +206,17 @@ describe('target line', () => {
 describe('deriveJavaClassName and deriveJsonName', () => {
   it('follows protoc: outer class from options or file name, $ for nesting, OuterClass on conflict', () => {
     const nested = [{ name: 'Event', nestedType: [{ name: 'Inner' }] }];
-    expect(deriveJavaClassName(set([{ name: 'x/events.proto', options: { javaPackage: 'io.example', javaOuterClassname: 'Events' }, messages: nested }]), 'example.Event.Inner')).toBe(
-      'io.example.Events$Event$Inner',
-    );
+    expect(
+      deriveJavaClassName(
+        set([{ name: 'x/events.proto', options: { javaPackage: 'io.example', javaOuterClassname: 'Events' }, messages: nested }]),
+        'example.Event.Inner',
+      ),
+    ).toBe('io.example.Events$Event$Inner');
     expect(deriveJavaClassName(set([{ name: 'my_event-v2.proto', messages: nested }]), 'example.Event')).toBe('example.MyEventV2$Event');
     expect(deriveJavaClassName(set([{ name: 'event.proto', messages: nested }]), 'example.Event')).toBe('example.EventOuterClass$Event');
-    expect(deriveJavaClassName(set([{ name: 'event.proto', options: { javaMultipleFiles: true, javaPackage: 'io.x' }, messages: nested }]), 'example.Event.Inner')).toBe('io.x.Event$Inner');
+    expect(
+      deriveJavaClassName(set([{ name: 'event.proto', options: { javaMultipleFiles: true, javaPackage: 'io.x' }, messages: nested }]), 'example.Event.Inner'),
+    ).toBe('io.x.Event$Inner');
   });
   it('derives json_name like protoc', () => {
     expect(deriveJsonName('user_name')).toBe('userName');
@@ -169,12 +231,19 @@ describe('value warnings', () => {
     const values: ScannedValue[] = [
       { key: 'k1', payloadSize: 10, depth: 0, unknownFields: [{ message: 'example.Event', number: 2, wireType: 2 }], knownFields: [] },
       { key: 'k2', payloadSize: 10, depth: 0, unknownFields: [{ message: 'example.Event', number: 2, wireType: 0 }], knownFields: [] },
-      { key: 'k3', payloadSize: 10, depth: 0, unknownFields: [{ message: 'example.Event', number: 2, wireType: 2 }], knownFields: [{ message: 'example.Event', number: 3, wireType: 2, bytes: true }] },
+      {
+        key: 'k3',
+        payloadSize: 10,
+        depth: 0,
+        unknownFields: [{ message: 'example.Event', number: 2, wireType: 2 }],
+        knownFields: [{ message: 'example.Event', number: 3, wireType: 2, bytes: true }],
+      },
     ];
     const warnings = evaluateValueWarnings(values, schema, DEFAULT_SETTINGS);
     expect(warnings[0]).toEqual({
       ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD',
-      message: '2 saved value(s) carry unknown field 2 in example.Event, which the new schema declares as label: the new parser reads the retained bytes as that field',
+      message:
+        '2 saved value(s) carry unknown field 2 in example.Event, which the new schema declares as label: the new parser reads the retained bytes as that field',
       params: { count: 2, number: 2, message: 'example.Event', name: 'label' },
       count: 2,
       keys: ['k1', 'k3'],
@@ -191,7 +260,8 @@ describe('value warnings', () => {
     expect(evaluateValueWarnings(values, schema, DEFAULT_SETTINGS)).toEqual([
       {
         ruleId: 'UNKNOWN_REUSES_DECLARED_NUMBER',
-        message: '1 saved value(s) carry unknown field 1 (VARINT) in example.Event, whose declared field id accepts that wire type: the serializer rejects such a value on write',
+        message:
+          '1 saved value(s) carry unknown field 1 (VARINT) in example.Event, whose declared field id accepts that wire type: the serializer rejects such a value on write',
         params: { count: 1, number: 1, wireType: 'VARINT', message: 'example.Event', name: 'id' },
         count: 1,
         keys: ['a'],
@@ -200,7 +270,13 @@ describe('value warnings', () => {
     ]);
   });
   it('reports values over the new limits and large aliased payloads', () => {
-    const big: ScannedValue = { key: 'big', payloadSize: 5000, depth: 7, unknownFields: [{ message: 'example.Event', number: 600_000_000, wireType: 2 }], knownFields: [] };
+    const big: ScannedValue = {
+      key: 'big',
+      payloadSize: 5000,
+      depth: 7,
+      unknownFields: [{ message: 'example.Event', number: 600_000_000, wireType: 2 }],
+      knownFields: [],
+    };
     const warnings = evaluateValueWarnings([big], schema, { ...DEFAULT_SETTINGS, maxMessageSize: 4999, recursionLimit: 5 });
     expect(warnings.map((w) => w.message)).toEqual([
       '1 saved value(s) carry unknown field number 600000000 in example.Event, above 536,870,911: rejected on write',
@@ -245,7 +321,13 @@ describe('value warning tallies (check scans subtasks in parallel and merges the
     );
   });
   it('keeps the first 20 keys in scan order across tallies', () => {
-    const hit = (key: string): ScannedValue => ({ key, payloadSize: 10, depth: 0, unknownFields: [{ message: 'example.Event', number: 2, wireType: 2 }], knownFields: [] });
+    const hit = (key: string): ScannedValue => ({
+      key,
+      payloadSize: 10,
+      depth: 0,
+      unknownFields: [{ message: 'example.Event', number: 2, wireType: 2 }],
+      knownFields: [],
+    });
     const first = createValueWarningCollector(schema, DEFAULT_SETTINGS);
     const second = createValueWarningCollector(schema, DEFAULT_SETTINGS);
     for (let i = 0; i < 15; i++) first.add(hit(`a${i}`));
@@ -270,6 +352,10 @@ describe('schema diff', () => {
     });
     expect(diff.unreached).toHaveLength(1);
     expect(diff.unreached[0]).toMatchObject({ savedName: 'example.Unused', affectsVerdict: false, status: 'changed' });
-    expect(diff.unreached[0].findings[0]).toMatchObject({ ruleId: 'FIELD_TYPE_CHANGED', unreached: true, message: 'Field 1 (x) of example.Unused changes type from INT32 to INT64' });
+    expect(diff.unreached[0].findings[0]).toMatchObject({
+      ruleId: 'FIELD_TYPE_CHANGED',
+      unreached: true,
+      message: 'Field 1 (x) of example.Unused changes type from INT32 to INT64',
+    });
   });
 });

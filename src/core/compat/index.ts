@@ -10,7 +10,13 @@ export { addJobJarConflictFindings } from './rules/evaluate-job-jar-conflicts';
 export { type ValueWarningTally, createValueWarningCollector, finishValueWarnings } from './rules/evaluate-value-warnings';
 export { evaluateKryoProtobufState } from './rules/evaluate-kryo-protobuf-state';
 export { evaluatePeerSerdeState } from './rules/evaluate-peer-serde-state';
-export { type FoundKryoProtobufState, type FoundOtherState, type FoundPeerSerdeState, type FoundProtobufState, findProtobufStates } from './serializers/find-protobuf-states';
+export {
+  type FoundKryoProtobufState,
+  type FoundOtherState,
+  type FoundPeerSerdeState,
+  type FoundProtobufState,
+  findProtobufStates,
+} from './serializers/find-protobuf-states';
 export { identifyProtobufSchema } from './value-scan/identify-protobuf-schema';
 export { type DeclarationIndex, indexDeclarations } from './descriptors/index-declarations';
 export { createSavepointRegistry } from './serializers/create-savepoint-registry';
@@ -22,6 +28,15 @@ export { readSavedSettings } from './serializers/read-saved-settings';
 export { PROTOBUF_SUPERTYPES } from './serializers/recognize-kryo-protobuf';
 export { getRule, splitRuleMessage, type RuleParams, type ValueRuleId } from './rules/index';
 export { describeEntryKey, scanProtobufStateValues } from './value-scan/scan-protobuf-state-values';
-export { DEFAULT_SETTINGS, type Finding, type FindingRuleId, type InferredEvaluation, type LibraryLine, type SerializerSettings, type TypeKind, type Verdict } from './types';
+export {
+  DEFAULT_SETTINGS,
+  type Finding,
+  type FindingRuleId,
+  type InferredEvaluation,
+  type LibraryLine,
+  type SerializerSettings,
+  type TypeKind,
+  type Verdict,
+} from './types';
 export { type ValueWarning } from './value-scan-types';
 export { orderFilesByImports } from './descriptors/order-files-by-imports';

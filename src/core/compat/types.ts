@@ -88,4 +88,3 @@ export interface FindingOf<Id extends FindingRuleId> {
 
 /** A finding of any rule: narrowing `ruleId` types `params`. */
 export type Finding = { [Id in FindingRuleId]: FindingOf<Id> }[FindingRuleId];
-

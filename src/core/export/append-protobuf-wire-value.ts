@@ -15,9 +15,26 @@
  */
 import { ScalarType, type DescMessage } from '@bufbuild/protobuf';
 import { decodeUtf8 } from '../protobuf';
-import { BoolColumnBuilder, BytesColumnBuilder, NumberColumnBuilder, Int64ColumnBuilder, ListColumnBuilder, StructColumnBuilder, type ColumnBuilder } from './arrow-column-builders';
+import {
+  BoolColumnBuilder,
+  BytesColumnBuilder,
+  NumberColumnBuilder,
+  Int64ColumnBuilder,
+  ListColumnBuilder,
+  StructColumnBuilder,
+  type ColumnBuilder,
+} from './arrow-column-builders';
 import type { ParquetNode } from './parquet-schema-types';
-import { appendScalarDefault, compileMessagePlan, DENSE_NUMBERS, enumName, wireTypeOf, type EnumNames, type FieldPlan, type MessagePlan } from './compile-wire-append-plan';
+import {
+  appendScalarDefault,
+  compileMessagePlan,
+  DENSE_NUMBERS,
+  enumName,
+  wireTypeOf,
+  type EnumNames,
+  type FieldPlan,
+  type MessagePlan,
+} from './compile-wire-append-plan';
 
 /** A root unknown field: bytes[start, end) of the value given to append (tag included), with its number and wire type. */
 export interface WireUnknownField {
@@ -205,12 +222,15 @@ export class ProtobufWireAppender {
         (element as StructColumnBuilder).appendValid();
       } else if (fp.field.fieldKind === 'list' && fp.field.listKind === 'message') {
         throw FALLBACK;
-      } else if (wt === 2 && (fp.enumNames !== undefined || fp.scalar !== ScalarType.STRING && fp.scalar !== ScalarType.BYTES)) {
+      } else if (wt === 2 && (fp.enumNames !== undefined || (fp.scalar !== ScalarType.STRING && fp.scalar !== ScalarType.BYTES))) {
         // packed
         let p = this.varint(pos, end);
         const stop = p + this.lo;
         while (p < stop) {
-          p = fp.enumNames !== undefined ? this.appendEnumAt(element as BytesColumnBuilder, fp.enumNames, p, stop, false) : this.appendScalarAt(element, fp.scalar!, p, stop, false);
+          p =
+            fp.enumNames !== undefined
+              ? this.appendEnumAt(element as BytesColumnBuilder, fp.enumNames, p, stop, false)
+              : this.appendScalarAt(element, fp.scalar!, p, stop, false);
         }
         if (p !== stop) throw FALLBACK;
       } else if (fp.enumNames !== undefined) {
@@ -294,11 +314,11 @@ export class ProtobufWireAppender {
       }
       case ScalarType.FIXED32:
       case ScalarType.SFIXED32:
-        return at < 0 || at + 4 > end ? '0' : String((b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) | 0);
+        return at < 0 || at + 4 > end ? '0' : String(b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24) | 0);
       case ScalarType.FIXED64:
       case ScalarType.SFIXED64:
         if (at < 0 || at + 8 > end) return '0:0';
-        return `${(b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) | 0}:${(b[at + 4]! | (b[at + 5]! << 8) | (b[at + 6]! << 16) | (b[at + 7]! << 24)) | 0}`;
+        return `${b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24) | 0}:${b[at + 4]! | (b[at + 5]! << 8) | (b[at + 6]! << 16) | (b[at + 7]! << 24) | 0}`;
       default: {
         if (at < 0) return '0:0';
         this.varint(at, end);

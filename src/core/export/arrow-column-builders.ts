@@ -55,13 +55,13 @@ export abstract class ColumnBuilder {
     const i = this.length;
     if (valid) {
       if (this.nullCount !== 0) {
-        if ((i >> 3) >= this.validity.length) this.validity = grow(this.validity, (i >> 3) + 1);
+        if (i >> 3 >= this.validity.length) this.validity = grow(this.validity, (i >> 3) + 1);
         this.validity[i >> 3]! |= 1 << (i & 7);
       }
       this.length = i + 1;
       return;
     }
-    if ((i >> 3) >= this.validity.length) this.validity = grow(this.validity, (i >> 3) + 1);
+    if (i >> 3 >= this.validity.length) this.validity = grow(this.validity, (i >> 3) + 1);
     if (this.nullCount === 0) {
       this.validity.fill(0xff, 0, i >> 3);
       this.validity[i >> 3] = (1 << (i & 7)) - 1;
@@ -115,7 +115,13 @@ export class Int64ColumnBuilder extends ColumnBuilder {
     this.appendWords(Number(b & 0xffffffffn) | 0, Number(b >> 32n) | 0);
   }
   finish(): Data {
-    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: new BigInt64Array(this.words.buffer, 0, this.length) } as never);
+    const data = makeData({
+      type: this.type as never,
+      length: this.length,
+      nullCount: this.nullCount,
+      nullBitmap: this.takeValidity(),
+      data: new BigInt64Array(this.words.buffer, 0, this.length),
+    } as never);
     this.resetCounts();
     return data;
   }
@@ -143,7 +149,13 @@ export class NumberColumnBuilder extends ColumnBuilder {
     else this.appendNumber(Number(v));
   }
   finish(): Data {
-    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: this.values.subarray(0, this.length) } as never);
+    const data = makeData({
+      type: this.type as never,
+      length: this.length,
+      nullCount: this.nullCount,
+      nullBitmap: this.takeValidity(),
+      data: this.values.subarray(0, this.length),
+    } as never);
     this.resetCounts();
     return data;
   }
@@ -153,7 +165,7 @@ export class BoolColumnBuilder extends ColumnBuilder {
   private bits = new Uint8Array(64);
   appendBool(v: boolean): void {
     const i = this.length;
-    if ((i >> 3) >= this.bits.length) this.bits = grow(this.bits, (i >> 3) + 1);
+    if (i >> 3 >= this.bits.length) this.bits = grow(this.bits, (i >> 3) + 1);
     if (v) this.bits[i >> 3]! |= 1 << (i & 7);
     else this.bits[i >> 3]! &= ~(1 << (i & 7));
     this.pushValidity(true);
@@ -168,7 +180,13 @@ export class BoolColumnBuilder extends ColumnBuilder {
     else this.appendBool(v === true);
   }
   finish(): Data {
-    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), data: this.bits.subarray(0, (this.length + 7) >> 3) } as never);
+    const data = makeData({
+      type: this.type as never,
+      length: this.length,
+      nullCount: this.nullCount,
+      nullBitmap: this.takeValidity(),
+      data: this.bits.subarray(0, (this.length + 7) >> 3),
+    } as never);
     this.resetCounts();
     return data;
   }
@@ -265,7 +283,14 @@ export class BytesColumnBuilder extends ColumnBuilder {
   }
 
   finish(): Data {
-    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), valueOffsets: this.offsets.subarray(0, this.length + 1), data: this.data.subarray(0, this.size) } as never);
+    const data = makeData({
+      type: this.type as never,
+      length: this.length,
+      nullCount: this.nullCount,
+      nullBitmap: this.takeValidity(),
+      valueOffsets: this.offsets.subarray(0, this.length + 1),
+      data: this.data.subarray(0, this.size),
+    } as never);
     this.resetCounts();
     this.size = 0;
     return data;
@@ -299,7 +324,13 @@ export class StructColumnBuilder extends ColumnBuilder {
     for (const c of this.children) c.collect(out);
   }
   finish(): Data {
-    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), children: this.children.map((c) => c.finish()) } as never);
+    const data = makeData({
+      type: this.type as never,
+      length: this.length,
+      nullCount: this.nullCount,
+      nullBitmap: this.takeValidity(),
+      children: this.children.map((c) => c.finish()),
+    } as never);
     this.resetCounts();
     return data;
   }
@@ -335,7 +366,14 @@ export class ListColumnBuilder extends ColumnBuilder {
     this.element.collect(out);
   }
   finish(): Data {
-    const data = makeData({ type: this.type as never, length: this.length, nullCount: this.nullCount, nullBitmap: this.takeValidity(), valueOffsets: this.offsets.subarray(0, this.length + 1), child: this.element.finish() } as never);
+    const data = makeData({
+      type: this.type as never,
+      length: this.length,
+      nullCount: this.nullCount,
+      nullBitmap: this.takeValidity(),
+      valueOffsets: this.offsets.subarray(0, this.length + 1),
+      child: this.element.finish(),
+    } as never);
     this.resetCounts();
     return data;
   }

@@ -5,14 +5,41 @@
  * export's (parquet-export-writer.ts), typed alike: groups → Struct, repeated nodes → List,
  * INT32/INT64/FLOAT/DOUBLE/BOOLEAN → the same Arrow types, STRING/ENUM → Utf8, bytes → Binary.
  */
-import { Binary, Bool, DataType, Field, Float32, Float64, Int32, Int64, List, Precision, RecordBatch, Schema, Struct, Table, Utf8, makeData, tableToIPC } from 'apache-arrow';
+import {
+  Binary,
+  Bool,
+  DataType,
+  Field,
+  Float32,
+  Float64,
+  Int32,
+  Int64,
+  List,
+  Precision,
+  RecordBatch,
+  Schema,
+  Struct,
+  Table,
+  Utf8,
+  makeData,
+  tableToIPC,
+} from 'apache-arrow';
 import type { DescMessage } from '@bufbuild/protobuf';
 import { EXPORT_UNKNOWN_FIELDS_PER_VALUE, type ExportEmit, type ExportRow } from './export-types';
 import type { ExportColumns } from './format-export-rows-text';
 import { buildExportSchema, chooseKeyType, shapeExportColumn, type ShapeContext } from './parquet-export-writer';
 import type { ParquetNode } from './parquet-schema-types';
 import type { ValueFrame } from '../flink';
-import { BoolColumnBuilder, BytesColumnBuilder, ColumnTreeMark, NumberColumnBuilder, Int64ColumnBuilder, ListColumnBuilder, StructColumnBuilder, type ColumnBuilder } from './arrow-column-builders';
+import {
+  BoolColumnBuilder,
+  BytesColumnBuilder,
+  ColumnTreeMark,
+  NumberColumnBuilder,
+  Int64ColumnBuilder,
+  ListColumnBuilder,
+  StructColumnBuilder,
+  type ColumnBuilder,
+} from './arrow-column-builders';
 import { ProtobufWireAppender } from './append-protobuf-wire-value';
 
 export const ARROW_BATCH_ROWS = 10_000;
@@ -186,7 +213,11 @@ const EMPTY = new Uint8Array(0);
 
 /** The builder of an Arrow type (the export's types only). */
 function createColumnBuilder(type: DataType): ColumnBuilder {
-  if (DataType.isStruct(type)) return new StructColumnBuilder(type, type.children.map((f) => createColumnBuilder(f.type as DataType)));
+  if (DataType.isStruct(type))
+    return new StructColumnBuilder(
+      type,
+      type.children.map((f) => createColumnBuilder(f.type as DataType)),
+    );
   if (DataType.isList(type)) return new ListColumnBuilder(type, createColumnBuilder(type.children[0]!.type as DataType));
   if (DataType.isInt(type)) return type.bitWidth === 64 ? new Int64ColumnBuilder(type) : new NumberColumnBuilder(type, 'int32');
   if (DataType.isFloat(type)) return new NumberColumnBuilder(type, type.precision === Precision.DOUBLE ? 'float64' : 'float32');

@@ -105,7 +105,15 @@ export function wireTypeOf(scalar: ScalarType): number {
 
 export function compileMessagePlan(desc: DescMessage, nodes: readonly ParquetNode[], builder: StructColumnBuilder): MessagePlan {
   const oneofs = desc.oneofs;
-  const fields: FieldPlan[] = desc.fields.map((field, index) => compileFieldPlan(field, index, nodes[index]!, builder.children[index]!, oneofs.findIndex((o) => o === field.oneof)));
+  const fields: FieldPlan[] = desc.fields.map((field, index) =>
+    compileFieldPlan(
+      field,
+      index,
+      nodes[index]!,
+      builder.children[index]!,
+      oneofs.findIndex((o) => o === field.oneof),
+    ),
+  );
   const n = fields.length;
   return {
     fields,

@@ -42,7 +42,12 @@ function convertField(field: DescField, seen: readonly string[], layout: Parquet
   if (!isMessage) {
     const leaf = leafType(field);
     if (field.fieldKind === 'list' && layout === 'spec') {
-      return { name, repetition: 'OPTIONAL', logical: 'LIST', children: [{ name: 'list', repetition: 'REPEATED', children: [{ name: 'element', repetition: 'REQUIRED', ...leaf }] }] };
+      return {
+        name,
+        repetition: 'OPTIONAL',
+        logical: 'LIST',
+        children: [{ name: 'list', repetition: 'REPEATED', children: [{ name: 'element', repetition: 'REQUIRED', ...leaf }] }],
+      };
     }
     return { name, repetition: repetitionOf(field), ...leaf };
   }
@@ -53,18 +58,35 @@ function convertField(field: DescField, seen: readonly string[], layout: Parquet
   }
   if (field.fieldKind === 'map' && layout === 'spec') {
     const value = mapValueNode(field, seen, layout, maxRecursion);
-    return { name, repetition: 'OPTIONAL', logical: 'MAP', children: [{ name: 'key_value', repetition: 'REPEATED', children: [{ name: 'key', repetition: 'REQUIRED', ...scalarLeaf(field.mapKey) }, value] }] };
+    return {
+      name,
+      repetition: 'OPTIONAL',
+      logical: 'MAP',
+      children: [{ name: 'key_value', repetition: 'REPEATED', children: [{ name: 'key', repetition: 'REQUIRED', ...scalarLeaf(field.mapKey) }, value] }],
+    };
   }
   const inner = typeName === undefined ? seen : [...seen, typeName];
   if (field.fieldKind === 'map') {
     // legacy: the entry message (key = 1, value = 2, both optional) as a repeated group
-    return { name, repetition: 'REPEATED', children: [{ name: 'key', repetition: 'OPTIONAL', fieldId: 1, ...scalarLeaf(field.mapKey) }, { ...mapValueNode(field, inner, layout, maxRecursion), fieldId: 2 }] };
+    return {
+      name,
+      repetition: 'REPEATED',
+      children: [
+        { name: 'key', repetition: 'OPTIONAL', fieldId: 1, ...scalarLeaf(field.mapKey) },
+        { ...mapValueNode(field, inner, layout, maxRecursion), fieldId: 2 },
+      ],
+    };
   }
   const message = field.fieldKind === 'message' ? field.message : field.fieldKind === 'list' && field.listKind === 'message' ? field.message : undefined;
   if (message === undefined) throw new Error(`field ${field.name} holds no message`);
   const children = convertFields(message, inner, layout, maxRecursion);
   if (field.fieldKind === 'list' && layout === 'spec') {
-    return { name, repetition: 'OPTIONAL', logical: 'LIST', children: [{ name: 'list', repetition: 'REPEATED', children: [{ name: 'element', repetition: 'OPTIONAL', children }] }] };
+    return {
+      name,
+      repetition: 'OPTIONAL',
+      logical: 'LIST',
+      children: [{ name: 'list', repetition: 'REPEATED', children: [{ name: 'element', repetition: 'OPTIONAL', children }] }],
+    };
   }
   return { name, repetition: repetitionOf(field), children };
 }

@@ -9,11 +9,27 @@
  * front with its reason; entries that are not the whole state (a changelog's
  * changes, a sample, a stream that failed) are reported in the result, never passed over in silence.
  */
-import type { CancelSignal, DecodedValue, InspectedState, OpenedSavepoint, SerializerSnapshot, SnapshotRegistry, StateSample, SubtaskHeaderCache } from '../flink';
+import type {
+  CancelSignal,
+  DecodedValue,
+  InspectedState,
+  OpenedSavepoint,
+  SerializerSnapshot,
+  SnapshotRegistry,
+  StateSample,
+  SubtaskHeaderCache,
+} from '../flink';
 import { findOperator, scanState, type ScanPart, type StateEntry } from '../flink';
 import { DecodeError, wrongInput, type DecodeErrorJson } from '../io';
 import { encodeUtf8, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
-import { EXPORT_UNKNOWN_FIELDS_PER_VALUE, type ExportFormat, type ExportProgress, type ExportRow, type ExportSink, type ParquetListLayout } from './export-types';
+import {
+  EXPORT_UNKNOWN_FIELDS_PER_VALUE,
+  type ExportFormat,
+  type ExportProgress,
+  type ExportRow,
+  type ExportSink,
+  type ParquetListLayout,
+} from './export-types';
 import { formatCsvHeader, formatCsvRowPieces, formatJsonLinePieces, listExportColumns, type ExportColumns } from './format-export-rows-text';
 import { listExportRows, listFramedExportRows } from './list-export-rows';
 import { ParquetExportWriter } from './parquet-export-writer';
@@ -69,7 +85,6 @@ export interface ExportStateResult {
   unknownFieldsCapped: { rows: number; omitted: number };
 }
 
-
 /** Several states of one operator, each into its own sink, in one read of the savepoint. */
 export interface ExportStatesRequest {
   operator: string;
@@ -91,9 +106,19 @@ export interface ExportStatesRequest {
 /** The bytes of state `index`, in order; a returned promise is awaited before the scan reads on (back pressure). */
 export type IndexedExportSink = (index: number, chunk: Uint8Array) => void | Promise<void>;
 
-export async function exportState(opened: OpenedSavepoint, registry: SnapshotRegistry, request: ExportStateRequest, sink: ExportSink): Promise<ExportStateResult> {
+export async function exportState(
+  opened: OpenedSavepoint,
+  registry: SnapshotRegistry,
+  request: ExportStateRequest,
+  sink: ExportSink,
+): Promise<ExportStateResult> {
   const { state, progress, ...rest } = request;
-  const [result] = await exportStates(opened, registry, { ...rest, states: [state], ...(progress === undefined ? {} : { progress: (_i, p) => progress(p) }) }, (_i, chunk) => sink(chunk));
+  const [result] = await exportStates(
+    opened,
+    registry,
+    { ...rest, states: [state], ...(progress === undefined ? {} : { progress: (_i, p) => progress(p) }) },
+    (_i, chunk) => sink(chunk),
+  );
   return result!;
 }
 
@@ -102,7 +127,12 @@ export async function exportState(opened: OpenedSavepoint, registry: SnapshotReg
  * are read from their frames and some decoded: Arrow of Protobuf values, and everything else), so
  * loading every state of an operator reads its state files once, not once per state.
  */
-export async function exportStates(opened: OpenedSavepoint, registry: SnapshotRegistry, request: ExportStatesRequest, sink: IndexedExportSink): Promise<ExportStateResult[]> {
+export async function exportStates(
+  opened: OpenedSavepoint,
+  registry: SnapshotRegistry,
+  request: ExportStatesRequest,
+  sink: IndexedExportSink,
+): Promise<ExportStateResult[]> {
   for (const state of request.states) {
     if (state.status !== 'ok') {
       throw new DecodeError({
@@ -130,7 +160,15 @@ export async function exportStates(opened: OpenedSavepoint, registry: SnapshotRe
 }
 
 /** One scan over the jobs' states: each entry to the job of its state, the sinks drained between reads. */
-async function scanJobs(opened: OpenedSavepoint, registry: SnapshotRegistry, operatorId: string, jobs: readonly StateExportJob[], framed: boolean, request: ExportStatesRequest, sink: IndexedExportSink): Promise<void> {
+async function scanJobs(
+  opened: OpenedSavepoint,
+  registry: SnapshotRegistry,
+  operatorId: string,
+  jobs: readonly StateExportJob[],
+  framed: boolean,
+  request: ExportStatesRequest,
+  sink: IndexedExportSink,
+): Promise<void> {
   const byKey = new Map<string, StateExportJob[]>();
   for (const job of jobs) byKey.set(job.key, [...(byKey.get(job.key) ?? []), job]);
   const kindOf = (kind: 'operator' | 'keyed') => (kind === 'keyed' ? 'keyed' : 'operator');
@@ -170,7 +208,12 @@ async function scanJobs(opened: OpenedSavepoint, registry: SnapshotRegistry, ope
       },
     },
     // every row is shaped, formatted or copied into the writers while its entry is visited (no entry outlives its visit): the read buffers are reused and the next window read ahead
-    { values: { mode: framed ? 'frame' : 'decode' }, reuseReadBuffers: true, ...(request.signal === undefined ? {} : { signal: request.signal }), ...(request.headers === undefined ? {} : { headers: request.headers }) },
+    {
+      values: { mode: framed ? 'frame' : 'decode' },
+      reuseReadBuffers: true,
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      ...(request.headers === undefined ? {} : { headers: request.headers }),
+    },
   );
 }
 
@@ -179,7 +222,16 @@ async function scanJobs(opened: OpenedSavepoint, registry: SnapshotRegistry, ope
  * the encoded bytes queued for its sink until the scan drains them.
  */
 class StateExportJob {
-  readonly result: ExportStateResult = { rows: 0, entries: 0, valueBytes: 0, incomplete: [], errors: [], undecodable: 0, failures: [], unknownFieldsCapped: { rows: 0, omitted: 0 } };
+  readonly result: ExportStateResult = {
+    rows: 0,
+    entries: 0,
+    valueBytes: 0,
+    incomplete: [],
+    errors: [],
+    undecodable: 0,
+    failures: [],
+    unknownFieldsCapped: { rows: 0, omitted: 0 },
+  };
   private readonly unreadableReasons: string[] = [];
   /** Arrow of Protobuf values: read from the frames (ArrowExportWriter.addEntry) */
   readonly framed: boolean;
@@ -207,7 +259,12 @@ class StateExportJob {
     this.kind = state.scope === 'keyed' ? 'keyed' : 'operator';
     this.key = `${this.kind}:${state.name}`;
     const sample = request.sample;
-    if (sample !== undefined) this.result.incomplete.push(sample.kind === 'first-entries' ? `a sample: the first ${sample.count} entries of each state` : `a sample: one key group in every ${sample.every} (key groups 0, ${sample.every}, ${2 * sample.every}, …)`);
+    if (sample !== undefined)
+      this.result.incomplete.push(
+        sample.kind === 'first-entries'
+          ? `a sample: the first ${sample.count} entries of each state`
+          : `a sample: one key group in every ${sample.every} (key groups 0, ${sample.every}, ${2 * sample.every}, …)`,
+      );
   }
 
   get queued(): boolean {
@@ -232,8 +289,7 @@ class StateExportJob {
         },
       }));
       this.writeFramedEntry(sources);
-    }
-    else for (const row of listExportRows(e, this.listState)) this.writeRow(row);
+    } else for (const row of listExportRows(e, this.listState)) this.writeRow(row);
   }
 
   streamError(error: DecodeError): void {
@@ -253,7 +309,8 @@ class StateExportJob {
     if (limit !== undefined && result.entries >= limit) result.incomplete.push(`limited to the first ${limit} entries`);
     for (const e of result.errors) result.failures.push(`a stream failed: ${e.message}`);
     for (const why of this.unreadableReasons) result.failures.push(`not readable here: ${why}`);
-    if (result.undecodable > 0) result.failures.push(`${result.undecodable} value${result.undecodable === 1 ? '' : 's'} could not be decoded (exported as their bytes)`);
+    if (result.undecodable > 0)
+      result.failures.push(`${result.undecodable} value${result.undecodable === 1 ? '' : 's'} could not be decoded (exported as their bytes)`);
     this.ensureColumns(undefined);
     if (this.writer instanceof ArrowExportWriter) {
       result.unknownFieldsCapped.rows += this.writer.unknownFieldsCapped.rows;
@@ -263,12 +320,19 @@ class StateExportJob {
     if (this.writer instanceof ParquetExportWriter) {
       this.writer.finish([
         ...(result.failures.length === 0 ? [] : [{ key: INCOMPLETE_METADATA_KEY, value: JSON.stringify({ rows: result.rows, reasons: result.failures }) }]),
-        ...(capped.rows === 0 ? [] : [{ key: UNKNOWN_FIELDS_CAPPED_METADATA_KEY, value: JSON.stringify({ perValue: EXPORT_UNKNOWN_FIELDS_PER_VALUE, rows: capped.rows, omitted: capped.omitted }) }]),
+        ...(capped.rows === 0
+          ? []
+          : [
+              {
+                key: UNKNOWN_FIELDS_CAPPED_METADATA_KEY,
+                value: JSON.stringify({ perValue: EXPORT_UNKNOWN_FIELDS_PER_VALUE, rows: capped.rows, omitted: capped.omitted }),
+              },
+            ]),
       ]);
-    }
-    else if (this.writer !== undefined) this.writer.finish();
+    } else if (this.writer !== undefined) this.writer.finish();
     else {
-      if (result.failures.length > 0 && this.request.format === 'jsonl') this.pending.push(`${JSON.stringify({ exportIncomplete: { rows: result.rows, reasons: result.failures } })}\n`);
+      if (result.failures.length > 0 && this.request.format === 'jsonl')
+        this.pending.push(`${JSON.stringify({ exportIncomplete: { rows: result.rows, reasons: result.failures } })}\n`);
       this.flushText();
     }
   }
@@ -283,9 +347,18 @@ class StateExportJob {
   private ensureColumns(row: ExportRow | undefined): ExportColumns {
     if (this.columns !== undefined) return this.columns;
     const { state, request, content } = this;
-    const columns = row !== undefined ? listExportColumns(row) : { key: state.scope === 'keyed', namespace: state.scope === 'keyed', userKey: state.kind === 'MAP' || state.scope === 'broadcast', elementIndex: this.listState };
+    const columns =
+      row !== undefined
+        ? listExportColumns(row)
+        : {
+            key: state.scope === 'keyed',
+            namespace: state.scope === 'keyed',
+            userKey: state.kind === 'MAP' || state.scope === 'broadcast',
+            elementIndex: this.listState,
+          };
     this.columns = columns;
-    if (request.format === 'arrow') this.writer = new ArrowExportWriter(this.emit, columns, content?.schema.root, request.rowGroupRows, content?.settings.recursionLimit);
+    if (request.format === 'arrow')
+      this.writer = new ArrowExportWriter(this.emit, columns, content?.schema.root, request.rowGroupRows, content?.settings.recursionLimit);
     if (request.format === 'parquet') {
       this.writer = new ParquetExportWriter(this.emit, columns, {
         layout: request.layout ?? 'legacy',
@@ -306,7 +379,7 @@ class StateExportJob {
       return;
     }
     this.flushText();
-    for (let start = 0; start < piece.length; ) {
+    for (let start = 0; start < piece.length;) {
       let end = Math.min(piece.length, start + chunk);
       // a surrogate pair stays in one slice
       const last = piece.charCodeAt(end - 1);

@@ -18,7 +18,12 @@ export interface ExportColumns {
 }
 
 export function listExportColumns(row: ExportRow): ExportColumns {
-  return { key: row.key !== undefined, namespace: row.namespace !== undefined, userKey: row.userKey !== undefined, elementIndex: row.elementIndex !== undefined };
+  return {
+    key: row.key !== undefined,
+    namespace: row.namespace !== undefined,
+    userKey: row.userKey !== undefined,
+    elementIndex: row.elementIndex !== undefined,
+  };
 }
 
 function toJsonObject(row: ExportRow, columns: ExportColumns, format: 'jsonl' | 'csv'): { [name: string]: PlainValue } {

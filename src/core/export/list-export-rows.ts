@@ -57,7 +57,8 @@ function collectCappedUnknownFields(details: readonly DecodedProtobufValue[], ca
     const { payload } = detail;
     const add = (list: PbMessage['unknown'], path: string): void => {
       for (const u of list) {
-        if (fields.length < cap) fields.push({ path, number: u.number, wireType: u.wireType, bytes: payload.slice(u.range.offset, u.range.offset + u.range.length) });
+        if (fields.length < cap)
+          fields.push({ path, number: u.number, wireType: u.wireType, bytes: payload.slice(u.range.offset, u.range.offset + u.range.length) });
         else omitted++;
         if (u.wireType === 3) add(u.value, path === '' ? String(u.number) : `${path}.${u.number}`);
       }
@@ -107,7 +108,10 @@ function describeUndecodableFrames(value: DecodedValue | null, reason: string): 
 /** The decoder's results of the value's Protobuf frames, as a `decode`-mode scan has them (a bad payload throws the decoder's DecodeError). */
 function decodeFrameDetails(value: DecodedValue | null): DecodedProtobufValue[] {
   return listProtobufFrames(value).flatMap((frame) => {
-    const reader = new ByteReader(frame.bytes.subarray(frame.start, frame.end), { ...(frame.file === undefined ? {} : { file: frame.file }), baseOffset: frame.offset });
+    const reader = new ByteReader(frame.bytes.subarray(frame.start, frame.end), {
+      ...(frame.file === undefined ? {} : { file: frame.file }),
+      baseOffset: frame.offset,
+    });
     return listProtobufValueDetails(frame.codec.decode(reader, 'decode'));
   });
 }

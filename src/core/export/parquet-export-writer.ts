@@ -96,7 +96,12 @@ export class ParquetExportWriter {
     if (this.options.message !== undefined) kv.push({ key: 'parquet.proto.descriptor.root', value: this.options.message.typeName });
     if (this.options.javaClass !== undefined) kv.push({ key: 'parquet.proto.class', value: this.options.javaClass });
     this.writer = new ParquetWriter({ writer: this.bytes, schema: toSchemaElements(this.root), kvMetadata: kv, createdBy: CREATED_BY });
-    this.ctx = { keyType: this.keyType, userKeyType: this.userKeyType, layout: this.options.layout, valueNodes: this.options.message === undefined ? undefined : this.root.children!.find((c) => c.name === 'value')!.children! };
+    this.ctx = {
+      keyType: this.keyType,
+      userKeyType: this.userKeyType,
+      layout: this.options.layout,
+      valueNodes: this.options.message === undefined ? undefined : this.root.children!.find((c) => c.name === 'value')!.children!,
+    };
   }
 
   private flushRowGroup(): void {
@@ -117,8 +122,23 @@ export class ParquetExportWriter {
         const element = leaf.repetition_type === 'REPEATED' ? { ...leaf, repetition_type: 'OPTIONAL' as const } : leaf;
         const result = writeColumn({
           writer: byteWriter,
-          column: { columnName: leafPath.map((n) => n.name).join('.'), element, schemaPath, codec: 'SNAPPY', compressors: writer.compressors, stats: true, pageSize: 1 << 20, columnIndex: false, offsetIndex: true },
-          pageData: { values: shredded.values as never, definitionLevels: shredded.definitionLevels, repetitionLevels: shredded.maxRepetitionLevel === 0 ? [] : shredded.repetitionLevels, maxDefinitionLevel: shredded.maxDefinitionLevel },
+          column: {
+            columnName: leafPath.map((n) => n.name).join('.'),
+            element,
+            schemaPath,
+            codec: 'SNAPPY',
+            compressors: writer.compressors,
+            stats: true,
+            pageSize: 1 << 20,
+            columnIndex: false,
+            offsetIndex: true,
+          },
+          pageData: {
+            values: shredded.values as never,
+            definitionLevels: shredded.definitionLevels,
+            repetitionLevels: shredded.maxRepetitionLevel === 0 ? [] : shredded.repetitionLevels,
+            maxDefinitionLevel: shredded.maxDefinitionLevel,
+          },
         });
         chunks.push(result.chunk);
         writer.pendingIndexes.push(result);
@@ -126,7 +146,12 @@ export class ParquetExportWriter {
     }
     let total = 0n;
     for (const c of chunks) total += c.meta_data?.total_uncompressed_size ?? 0n;
-    writer.row_groups.push({ columns: chunks, total_byte_size: total, num_rows: BigInt(rows.length), total_compressed_size: BigInt(byteWriter.offset - groupStart) });
+    writer.row_groups.push({
+      columns: chunks,
+      total_byte_size: total,
+      num_rows: BigInt(rows.length),
+      total_compressed_size: BigInt(byteWriter.offset - groupStart),
+    });
     writer.num_rows += BigInt(rows.length);
     this.drain();
   }
@@ -186,7 +211,11 @@ export function buildExportSchema(columns: ExportColumns, keyType: KeyType, user
   if (columns.namespace) children.push({ name: 'namespace', repetition: 'OPTIONAL', type: 'BYTE_ARRAY', logical: 'STRING' });
   if (columns.userKey) children.push(keyNode('user_key', userKeyType));
   if (columns.elementIndex) children.push({ name: 'element_index', repetition: 'OPTIONAL', type: 'INT32' });
-  children.push(options.message === undefined ? { name: 'value', repetition: 'OPTIONAL', type: 'BYTE_ARRAY', logical: 'STRING' } : { name: 'value', repetition: 'OPTIONAL', children: deriveParquetFields(options.message, { layout: options.layout }) });
+  children.push(
+    options.message === undefined
+      ? { name: 'value', repetition: 'OPTIONAL', type: 'BYTE_ARRAY', logical: 'STRING' }
+      : { name: 'value', repetition: 'OPTIONAL', children: deriveParquetFields(options.message, { layout: options.layout }) },
+  );
   children.push({ name: 'value_size', repetition: 'REQUIRED', type: 'INT64' });
   const unknown: ParquetNode[] = [
     { name: 'path', repetition: 'REQUIRED', type: 'BYTE_ARRAY', logical: 'STRING' },
@@ -196,7 +225,12 @@ export function buildExportSchema(columns: ExportColumns, keyType: KeyType, user
   ];
   children.push(
     options.layout === 'spec'
-      ? { name: 'unknown_fields', repetition: 'OPTIONAL', logical: 'LIST', children: [{ name: 'list', repetition: 'REPEATED', children: [{ name: 'element', repetition: 'REQUIRED', children: unknown }] }] }
+      ? {
+          name: 'unknown_fields',
+          repetition: 'OPTIONAL',
+          logical: 'LIST',
+          children: [{ name: 'list', repetition: 'REPEATED', children: [{ name: 'element', repetition: 'REQUIRED', children: unknown }] }],
+        }
       : { name: 'unknown_fields', repetition: 'REPEATED', children: unknown },
   );
   return { name: 'savepoint_state', repetition: 'REQUIRED', children };

@@ -9,7 +9,7 @@ const attributes: ParquetNode = { name: 'attributes', repetition: 'REPEATED', ch
 const deltas: ParquetNode = { name: 'deltas', repetition: 'REPEATED', type: 'INT64' };
 const value: ParquetNode = { name: 'value', repetition: 'OPTIONAL', children: [attributes, deltas] };
 
-describe('shredParquetColumn (Dremel levels of parquet-protobuf\'s bare repeated fields)', () => {
+describe("shredParquetColumn (Dremel levels of parquet-protobuf's bare repeated fields)", () => {
   it('gives repetition and definition levels of a leaf inside a repeated group', () => {
     const rows: ParquetValue[] = [{ attributes: [{ key: 'a' }, { key: null }, {}], deltas: [] }, null, { attributes: [] }, { attributes: [{ key: 'b' }] }];
     const col = shredParquetColumn([value, attributes, key], rows);

@@ -54,7 +54,8 @@ export function toParquetMessageValue(msg: PbMessage, nodes: readonly ParquetNod
 
 function toMapValue(field: DescField, value: PbElement, node: ParquetNode): ParquetValue {
   if (field.fieldKind !== 'map') throw new Error(`field ${field.name} is not a map`);
-  if (field.mapKind === 'message') return node.children === undefined ? encodeProtobufMessage(value as PbMessage) : toParquetMessageValue(value as PbMessage, node.children);
+  if (field.mapKind === 'message')
+    return node.children === undefined ? encodeProtobufMessage(value as PbMessage) : toParquetMessageValue(value as PbMessage, node.children);
   if (field.mapKind === 'enum') return enumName(field, value as number);
   return toScalar(field.scalar, value as PbScalar);
 }
@@ -72,7 +73,14 @@ function isMessageField(field: DescField): boolean {
 }
 
 function enumName(field: DescField, n: number): string {
-  const e = field.fieldKind === 'enum' ? field.enum : field.fieldKind === 'list' && field.listKind === 'enum' ? field.enum : field.fieldKind === 'map' && field.mapKind === 'enum' ? field.enum : undefined;
+  const e =
+    field.fieldKind === 'enum'
+      ? field.enum
+      : field.fieldKind === 'list' && field.listKind === 'enum'
+        ? field.enum
+        : field.fieldKind === 'map' && field.mapKind === 'enum'
+          ? field.enum
+          : undefined;
   if (e === undefined) throw new Error(`field ${field.name} is not an enum`);
   return e.values.find((v) => v.number === n)?.name ?? `UNKNOWN_ENUM_VALUE_${e.name}_${n}`;
 }

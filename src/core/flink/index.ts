@@ -14,7 +14,14 @@ export { END as SST_END, NEED_BLOCK as SST_NEED_BLOCK } from './rocksdb/sst-tabl
 export { openSstTable, TYPE_VALUE } from './rocksdb/open-sst-table';
 export { type WrittenEntry, writeSstTable } from './rocksdb/write-rocksdb-files';
 export { inspectSavepoint } from './inspection/inspect-savepoint';
-export { type InspectedOperator, type InspectedState, type InspectionSummary, type SavepointInspection, type StateEntry, type StateScope } from './savepoint/inspection-types';
+export {
+  type InspectedOperator,
+  type InspectedState,
+  type InspectionSummary,
+  type SavepointInspection,
+  type StateEntry,
+  type StateScope,
+} from './savepoint/inspection-types';
 export { openHttpSavepointFolder } from './savepoint/open-http-savepoint-folder';
 export { type OpenedSavepoint, openSavepoint } from './savepoint/open-savepoint';
 export { type SavepointSession, openSavepointSession } from './inspection/savepoint-session';
@@ -23,5 +30,18 @@ export { StateTallies } from './scan/state-tallies';
 export { findNestedValues } from './snapshots/find-nested-values';
 export { type KryoSnapshotDetails, getKryoSnapshotDetails, KRYO_SNAPSHOT_CLASS, kryoSnapshotReader } from './snapshots/kryo-snapshot';
 export { createSnapshotRegistry } from './snapshots/snapshot-registry';
-export { type DecodedValue, getInferredSnapshotNote, type InferredSnapshot, type InferredSnapshotNote, SKIPPED_VALUE, type SerializerSnapshot, type SnapshotInferrer, type SnapshotReader, type SnapshotRegistry, type ValueCodec, type ValueFrame, type ValueMode } from './snapshots/snapshot-types';
+export {
+  type DecodedValue,
+  getInferredSnapshotNote,
+  type InferredSnapshot,
+  type InferredSnapshotNote,
+  SKIPPED_VALUE,
+  type SerializerSnapshot,
+  type SnapshotInferrer,
+  type SnapshotReader,
+  type SnapshotRegistry,
+  type ValueCodec,
+  type ValueFrame,
+  type ValueMode,
+} from './snapshots/snapshot-types';
 export { encodeBase64 } from './values/encode-base64';

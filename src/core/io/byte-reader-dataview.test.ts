@@ -88,11 +88,14 @@ describe('ByteReader reads against DataView', () => {
     const four = new Uint8Array(4);
     const view4 = new DataView(four.buffer);
     const edges = [0, 1, 0x7f, 0x80, 0xfe, 0xff];
-    for (const a of edges) for (const b of edges) for (const c of edges) for (const d of edges) {
-      four.set([a, b, c, d]);
-      expect(Object.is(new ByteReader(four).readI32(), view4.getInt32(0))).toBe(true);
-      expect(new ByteReader(four).readU32()).toBe(view4.getUint32(0));
-    }
+    for (const a of edges)
+      for (const b of edges)
+        for (const c of edges)
+          for (const d of edges) {
+            four.set([a, b, c, d]);
+            expect(Object.is(new ByteReader(four).readI32(), view4.getInt32(0))).toBe(true);
+            expect(new ByteReader(four).readU32()).toBe(view4.getUint32(0));
+          }
   });
 
   it('still reads 64-bit and floating-point values after 8- to 32-bit reads, and through subReader and seek', () => {

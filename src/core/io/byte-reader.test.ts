@@ -3,7 +3,18 @@ import { ByteReader, ByteWriter, isDecodeError } from './index';
 
 describe('ByteReader', () => {
   it('round-trips the DataOutput primitives written by ByteWriter', () => {
-    const w = new ByteWriter().u8(0xfe).bool(true).i16(-2).u16(65535).i32(-123456).i64(-(2n ** 63n)).f64(1.5).utf('a\u0000€😀').stringValue('Here be dragons!').stringValue(null).stringValue('€');
+    const w = new ByteWriter()
+      .u8(0xfe)
+      .bool(true)
+      .i16(-2)
+      .u16(65535)
+      .i32(-123456)
+      .i64(-(2n ** 63n))
+      .f64(1.5)
+      .utf('a\u0000€😀')
+      .stringValue('Here be dragons!')
+      .stringValue(null)
+      .stringValue('€');
     const r = new ByteReader(w.finish(), { file: 'x' });
     expect(r.readU8()).toBe(0xfe);
     expect(r.readBool()).toBe(true);

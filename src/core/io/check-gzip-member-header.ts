@@ -23,7 +23,10 @@ export async function checkGzipMemberHeader(gz: ByteSource, start: number, index
   const fixed = await gz.read(start, Math.min(10, gz.size - start));
   if (fixed.length < 2 || fixed[0] !== 0x1f || fixed[1] !== 0x8b) {
     if (index > 1) {
-      return fail(`expected another gzip member (1f 8b) or the end of the file after member #${index - 1}, found ${gz.size - start} bytes of trailing data starting ${formatHex(fixed.subarray(0, 4), ' ')}`, start);
+      return fail(
+        `expected another gzip member (1f 8b) or the end of the file after member #${index - 1}, found ${gz.size - start} bytes of trailing data starting ${formatHex(fixed.subarray(0, 4), ' ')}`,
+        start,
+      );
     }
     return fail(`expected a gzip header (1f 8b), found ${formatHex(fixed.subarray(0, 4), ' ')}`, start);
   }
@@ -37,11 +40,17 @@ export async function checkGzipMemberHeader(gz: ByteSource, start: number, index
     if (xlen.length < 2) return fail(`expected the extra-field length (FEXTRA) of ${what}, found the file ends`, at);
     const length = xlen[0]! | (xlen[1]! << 8);
     if (at + 2 + length > gz.size) {
-      return fail(`expected an extra field (FEXTRA) of ${length} bytes in the header of ${what}, found the file ends ${gz.size - at - 2} bytes after its length`, at);
+      return fail(
+        `expected an extra field (FEXTRA) of ${length} bytes in the header of ${what}, found the file ends ${gz.size - at - 2} bytes after its length`,
+        at,
+      );
     }
     at += 2 + length;
   }
-  for (const [flag, name] of [[FNAME, 'file name (FNAME)'], [FCOMMENT, 'comment (FCOMMENT)']] as const) {
+  for (const [flag, name] of [
+    [FNAME, 'file name (FNAME)'],
+    [FCOMMENT, 'comment (FCOMMENT)'],
+  ] as const) {
     if ((flags & flag) === 0) continue;
     const end = await findNul(gz, at);
     if (end === undefined) {
@@ -53,13 +62,14 @@ export async function checkGzipMemberHeader(gz: ByteSource, start: number, index
   }
   if ((flags & FHCRC) !== 0) at += 2;
   // the smallest DEFLATE body (an empty final block) and the 8-byte trailer
-  if (at + 2 + 8 > gz.size) return fail(`expected the compressed data and trailer of ${what} after its header, found the file ends at offset ${gz.size}`, Math.min(at, gz.size));
+  if (at + 2 + 8 > gz.size)
+    return fail(`expected the compressed data and trailer of ${what} after its header, found the file ends at offset ${gz.size}`, Math.min(at, gz.size));
   return undefined;
 }
 
 async function findNul(gz: ByteSource, from: number): Promise<number | undefined> {
   const limit = Math.min(gz.size, from + MAX_HEADER_TEXT);
-  for (let at = from; at < limit; ) {
+  for (let at = from; at < limit;) {
     const chunk = await gz.read(at, Math.min(64 * 1024, limit - at));
     const i = chunk.indexOf(0);
     if (i >= 0) return at + i;

@@ -18,7 +18,13 @@ describe('classifyError: who must act on an error', () => {
     const e = wrongInput('bad-url', 'expected an http(s) URL, found x');
     expect(e).toBeInstanceOf(UsageError);
     expect([e.name, e.code, e.message, e.detail]).toEqual(['UsageError', 'bad-url', 'expected an http(s) URL, found x', 'expected an http(s) URL, found x']);
-    expect(e.toJSON()).toEqual({ name: 'UsageError', code: 'bad-url', message: 'expected an http(s) URL, found x', detail: 'expected an http(s) URL, found x', path: [] });
+    expect(e.toJSON()).toEqual({
+      name: 'UsageError',
+      code: 'bad-url',
+      message: 'expected an http(s) URL, found x',
+      detail: 'expected an http(s) URL, found x',
+      path: [],
+    });
     const copied = { ...e, message: e.message };
     expect(isUsageError(copied)).toBe(true);
     expect(classifyError(copied)).toBe('input');

@@ -180,7 +180,14 @@ function boundBody(
     const overall =
       deadlineMs === undefined
         ? undefined
-        : platform.setTimer(() => stop(`the body arrived slower than ${MIN_BYTES_PER_SECOND / 1024} KiB/s (${expected} bytes not complete after ${Math.round(deadlineMs / 100) / 10} s)`), deadlineMs, true);
+        : platform.setTimer(
+            () =>
+              stop(
+                `the body arrived slower than ${MIN_BYTES_PER_SECOND / 1024} KiB/s (${expected} bytes not complete after ${Math.round(deadlineMs / 100) / 10} s)`,
+              ),
+            deadlineMs,
+            true,
+          );
     const done = () => {
       if (overall !== undefined) platform.clearTimer(overall);
       untrack();

@@ -39,11 +39,21 @@ export function readSnappyChunkLength(bytes: Uint8Array, at: number, end: number
   if (type === 0x00 || type === 0x01) {
     const maxLen = type === 0x00 ? SNAPPY_MAX_COMPRESSED_CHUNK : SNAPPY_MAX_CHUNK_DATA + 4;
     if (body > maxLen) {
-      throw new DecodeError({ code: 'limit-exceeded', detail: `expected a Snappy ${type === 0 ? 'compressed' : 'uncompressed'} chunk of at most ${maxLen} bytes, found length ${body}`, file, offset });
+      throw new DecodeError({
+        code: 'limit-exceeded',
+        detail: `expected a Snappy ${type === 0 ? 'compressed' : 'uncompressed'} chunk of at most ${maxLen} bytes, found length ${body}`,
+        file,
+        offset,
+      });
     }
   }
   if (4 + body > end - at) {
-    throw new DecodeError({ code: 'truncated', detail: `expected ${4 + body} bytes for a Snappy chunk of type 0x${formatHex([type])}, found ${end - at}`, file, offset });
+    throw new DecodeError({
+      code: 'truncated',
+      detail: `expected ${4 + body} bytes for a Snappy chunk of type 0x${formatHex([type])}, found ${end - at}`,
+      file,
+      offset,
+    });
   }
   return 4 + body;
 }
@@ -62,13 +72,19 @@ export function decodeSnappyChunk(bytes: Uint8Array, at: number, offset: number,
   if (type === 0xff) {
     const want = SNAPPY_STREAM_IDENTIFIER.slice(4);
     if (len !== 6 || want.some((b, i) => body[i] !== b)) {
-      throw fail('bad-magic', `expected the Snappy stream identifier chunk ${formatHex(SNAPPY_STREAM_IDENTIFIER, ' ')}, found ${formatHex(bytes.subarray(at, at + Math.min(4 + len, 10)), ' ')}`);
+      throw fail(
+        'bad-magic',
+        `expected the Snappy stream identifier chunk ${formatHex(SNAPPY_STREAM_IDENTIFIER, ' ')}, found ${formatHex(bytes.subarray(at, at + Math.min(4 + len, 10)), ' ')}`,
+      );
     }
     return { type, length: 4 + len };
   }
   if (type === 0xfe || (type >= 0x80 && type <= 0xfd)) return { type, length: 4 + len };
   if (type !== 0x00 && type !== 0x01) {
-    throw fail('corrupt-compression', `expected a Snappy chunk of type 0x00 (compressed), 0x01 (uncompressed), 0x80–0xfe (skippable) or 0xff (identifier), found reserved unskippable type 0x${formatHex([type])}`);
+    throw fail(
+      'corrupt-compression',
+      `expected a Snappy chunk of type 0x00 (compressed), 0x01 (uncompressed), 0x80–0xfe (skippable) or 0xff (identifier), found reserved unskippable type 0x${formatHex([type])}`,
+    );
   }
   if (len < 4) throw fail('corrupt-compression', `expected a Snappy data chunk of at least 4 bytes (its checksum), found length ${len}`);
   const expectedCrc = readU32LE(body, 0);
@@ -77,7 +93,11 @@ export function decodeSnappyChunk(bytes: Uint8Array, at: number, offset: number,
   if (ctx.checksums !== 'ignore') {
     const crc = computeMaskedCrc32c(data);
     if (crc !== expectedCrc) {
-      const err = fail('corrupt-compression', `expected masked CRC-32C 0x${hex8(expectedCrc)} for the chunk's ${data.length} uncompressed bytes, found 0x${hex8(crc)}`, 4);
+      const err = fail(
+        'corrupt-compression',
+        `expected masked CRC-32C 0x${hex8(expectedCrc)} for the chunk's ${data.length} uncompressed bytes, found 0x${hex8(crc)}`,
+        4,
+      );
       if (ctx.checksums === 'verify') throw err;
       ctx.warnings.push(err);
     }

@@ -92,7 +92,8 @@ function classify(h: Uint8Array, tail: Uint8Array, size: number): InputKind {
   if (text !== undefined) {
     const t = text.trimStart();
     if (t.startsWith('{') || t.startsWith('[')) return 'json';
-    if (/^\s*(\/\/.*\n\s*|\/\*[\s\S]*?\*\/\s*)*(syntax|edition|package)\s*=?\s*/.test(text) && /\b(message|syntax|edition)\b/.test(text)) return 'protobuf-source';
+    if (/^\s*(\/\/.*\n\s*|\/\*[\s\S]*?\*\/\s*)*(syntax|edition|package)\s*=?\s*/.test(text) && /\b(message|syntax|edition)\b/.test(text))
+      return 'protobuf-source';
   }
   return 'unknown';
 }

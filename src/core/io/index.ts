@@ -14,7 +14,24 @@ export { haveSameBytes } from './have-same-bytes';
 export { type ArchiveLimits, type InputFile, type SkippedEntry } from './input-file';
 export { decodeModifiedUtf8, encodeModifiedUtf8, isModifiedUtf8StringAt } from './modified-utf8';
 export { baseNameOf } from './normalize-entry-path';
-export { formatAzureUrl, formatGcsUrl, formatHdfsUrl, formatS3Url, isAzureUrl, isGcsUrl, isHdfsUrl, isObjectStoreUrl, isS3Url, parseAzureUrl, parseGcsUrl, parseHdfsUrl, parseS3Url, unsupportedStoreError, type AzureLocation, type HdfsLocation } from './object-store-url';
+export {
+  formatAzureUrl,
+  formatGcsUrl,
+  formatHdfsUrl,
+  formatS3Url,
+  isAzureUrl,
+  isGcsUrl,
+  isHdfsUrl,
+  isObjectStoreUrl,
+  isS3Url,
+  parseAzureUrl,
+  parseGcsUrl,
+  parseHdfsUrl,
+  parseS3Url,
+  unsupportedStoreError,
+  type AzureLocation,
+  type HdfsLocation,
+} from './object-store-url';
 export { applyPathMap, localPathOf, parsePathMapping, type PathMapping } from './path-map';
 export { createHttpFolderFiles, openHttpFolderMetadata } from './open-http-folder';
 export { type RangeFetch, openHttpRangeSource } from './open-http-range-source';

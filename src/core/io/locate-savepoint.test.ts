@@ -27,7 +27,9 @@ describe('locateSavepoint', () => {
       thrown = e;
     }
     expect(isUsageError(thrown) && thrown.code).toBe('several-savepoints');
-    expect((thrown as Error).message).toBe("expected one savepoint in drop, found 3 _metadata files: 'c/_metadata', 'z/_metadata', 'a/b/_metadata'; name the one to read");
+    expect((thrown as Error).message).toBe(
+      "expected one savepoint in drop, found 3 _metadata files: 'c/_metadata', 'z/_metadata', 'a/b/_metadata'; name the one to read",
+    );
     expect((thrown as UsageError).toJSON().candidates).toEqual(['c/_metadata', 'z/_metadata', 'a/b/_metadata']);
   });
 
@@ -36,10 +38,12 @@ describe('locateSavepoint', () => {
     const byFolder = locateSavepoint('drop', files, [], [], 'a/b');
     expect(byFolder.metadata.name).toBe('drop/a/b/_metadata');
     expect(byFolder.resolveRelative('s')?.name).toBe('drop/a/b/s');
-    expect(byFolder.warnings).toEqual(['3 files of drop outside the _metadata folder \'a/b\' are ignored']);
+    expect(byFolder.warnings).toEqual(["3 files of drop outside the _metadata folder 'a/b' are ignored"]);
     expect(locateSavepoint('drop', files, [], [], 'z/_metadata').metadata.name).toBe('drop/z/_metadata');
     expect(locateSavepoint('drop', files, [], [], 'c/').metadata.name).toBe('drop/c/_metadata');
-    expect(() => locateSavepoint('drop', files, [], [], 'a')).toThrow("expected a savepoint at 'a' in drop, found _metadata only at 'c/_metadata', 'z/_metadata', 'a/b/_metadata'");
+    expect(() => locateSavepoint('drop', files, [], [], 'a')).toThrow(
+      "expected a savepoint at 'a' in drop, found _metadata only at 'c/_metadata', 'z/_metadata', 'a/b/_metadata'",
+    );
   });
 
   it("a job folder's retained checkpoints (chk-N side by side) are Flink's layout: the latest is read, with a warning", () => {
@@ -103,7 +107,9 @@ describe('detectInputKind and openSavepointInput on wrong inputs', () => {
     expect(await detectInputKind(src)).toEqual({ kind: 'protobuf-descriptor-set', label: 'a Protobuf descriptor set' });
     const e = await openSavepointInput({ kind: 'source', source: src }).catch((x: unknown) => x as Error);
     expect(isDecodeError(e) && e.code).toBe('wrong-file-kind');
-    expect((e as Error).message).toBe('This looks like a Protobuf descriptor set, not a savepoint: give it as the new schema, and as the savepoint a savepoint folder, its _metadata file, or a .zip/.tar/.tar.gz of the folder — at schema.binpb, offset 0 (0x0)');
+    expect((e as Error).message).toBe(
+      'This looks like a Protobuf descriptor set, not a savepoint: give it as the new schema, and as the savepoint a savepoint folder, its _metadata file, or a .zip/.tar/.tar.gz of the folder — at schema.binpb, offset 0 (0x0)',
+    );
     const dropped = await openSavepointInput({ kind: 'files', name: 'drop', files: [{ path: 'schema.binpb', source: src }] }).catch((x: unknown) => x as Error);
     expect((dropped as Error).message).toMatch(/^This looks like a Protobuf descriptor set, not a savepoint/);
   });

@@ -16,7 +16,13 @@ const LISTED = 12;
  * none → DecodeError 'not-recognised' listing what was found. Paths are normalized; entries with '..' or
  * absolute paths are dropped with a warning, and resolveRelative never resolves outside the `_metadata` folder.
  */
-export function locateSavepoint(name: string, input: readonly InputFile[], earlierWarnings: readonly string[] = [], skipped: readonly SkippedEntry[] = [], metadataPath?: string): SavepointFiles {
+export function locateSavepoint(
+  name: string,
+  input: readonly InputFile[],
+  earlierWarnings: readonly string[] = [],
+  skipped: readonly SkippedEntry[] = [],
+  metadataPath?: string,
+): SavepointFiles {
   const warnings = [...earlierWarnings];
   const byPath = new Map<string, InputFile>();
   for (const f of input) {
@@ -32,7 +38,9 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
     byPath.set(norm.path, { path: norm.path, source: f.source });
   }
   // by depth; among a job folder's retained checkpoints (chk-N/_metadata side by side), the latest first
-  const candidates = [...byPath.keys()].filter((p) => baseNameOf(p) === METADATA).sort((a, b) => depth(a) - depth(b) || checkpointNumber(b) - checkpointNumber(a) || (a < b ? -1 : a > b ? 1 : 0));
+  const candidates = [...byPath.keys()]
+    .filter((p) => baseNameOf(p) === METADATA)
+    .sort((a, b) => depth(a) - depth(b) || checkpointNumber(b) - checkpointNumber(a) || (a < b ? -1 : a > b ? 1 : 0));
   const chosen = metadataPath === undefined || candidates.length === 0 ? candidates[0] : selectCandidate(name, candidates, metadataPath);
   if (chosen === undefined) {
     // a _metadata that is there but not a regular file is named as what it is
@@ -46,9 +54,15 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
       });
     }
     const deep = skipped.filter((s) => s.tooDeep === true);
-    const notWalked = deep.length === 0 ? '' : `; ${deep.length} folder${deep.length === 1 ? ' lies' : 's lie'} deeper than the walk goes and ${deep.length === 1 ? 'was' : 'were'} not read ('${deep[0]!.path}'): point at the savepoint folder itself`;
+    const notWalked =
+      deep.length === 0
+        ? ''
+        : `; ${deep.length} folder${deep.length === 1 ? ' lies' : 's lie'} deeper than the walk goes and ${deep.length === 1 ? 'was' : 'were'} not read ('${deep[0]!.path}'): point at the savepoint folder itself`;
     const paths = [...byPath.keys()].sort();
-    const shown = paths.slice(0, LISTED).map((p) => `'${p}'`).join(', ');
+    const shown = paths
+      .slice(0, LISTED)
+      .map((p) => `'${p}'`)
+      .join(', ');
     const more = paths.length > LISTED ? ` and ${paths.length - LISTED} more` : '';
     throw new DecodeError({
       code: 'not-recognised',
@@ -66,7 +80,12 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
       );
     }
     // a job folder's retained checkpoints (chk-N side by side): the latest
-    warnings.push(`found ${candidates.length} _metadata files in ${name}; using '${chosen}' (the latest checkpoint) and ignoring ${candidates.slice(1).map((c) => `'${c}'`).join(', ')}`);
+    warnings.push(
+      `found ${candidates.length} _metadata files in ${name}; using '${chosen}' (the latest checkpoint) and ignoring ${candidates
+        .slice(1)
+        .map((c) => `'${c}'`)
+        .join(', ')}`,
+    );
   }
   const dir = chosen.slice(0, chosen.length - METADATA.length);
   const inFolder = new Map<string, InputFile>();
@@ -79,7 +98,11 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
     const where = `${outside} file${outside === 1 ? '' : 's'} of ${name} outside the _metadata folder ${dir === '' ? '(the root)' : `'${dir.slice(0, -1)}'`}`;
     // Flink's checkpoint layout keeps a checkpoint's shared and task-owned files beside its chk-N folder
     const flinkLayout = checkpointNumber(chosen) >= 0 && [...byPath.keys()].some((p) => !p.startsWith(dir) && /(?:^|\/)(?:shared|taskowned)\//.test(p));
-    warnings.push(flinkLayout ? `${where} (Flink's checkpoint layout: shared/, taskowned/) ${outside === 1 ? 'is' : 'are'} read where a handle names ${outside === 1 ? 'it' : 'them'} by absolute path` : `${where} ${outside === 1 ? 'is' : 'are'} ignored`);
+    warnings.push(
+      flinkLayout
+        ? `${where} (Flink's checkpoint layout: shared/, taskowned/) ${outside === 1 ? 'is' : 'are'} read where a handle names ${outside === 1 ? 'it' : 'them'} by absolute path`
+        : `${where} ${outside === 1 ? 'is' : 'are'} ignored`,
+    );
   }
   // absolute handle paths are matched against every file of the input by their trailing segments
   const byTail = new Map<string, string[]>();
@@ -99,7 +122,10 @@ export function locateSavepoint(name: string, input: readonly InputFile[], earli
       return norm.kind === 'ok' ? inFolder.get(norm.path)?.source : undefined;
     },
     resolveAbsolute(absolutePath: string) {
-      const segments = absolutePath.replace(/^[a-z][a-z0-9+.-]*:/i, '').split(/[/\\]+/).filter((x) => x !== '' && x !== '.');
+      const segments = absolutePath
+        .replace(/^[a-z][a-z0-9+.-]*:/i, '')
+        .split(/[/\\]+/)
+        .filter((x) => x !== '' && x !== '.');
       const key = tailKey(segments);
       let best: { path: string; matched: number } | undefined;
       for (const p of (key === undefined ? undefined : byTail.get(key)) ?? []) {

@@ -23,7 +23,8 @@ export function decodeModifiedUtf8(bytes: Uint8Array, start = 0, end = bytes.len
       if (i + 2 >= end) return { error: 'partial 3-byte character at end of string', at: i };
       const b = bytes[i + 1]!;
       const c = bytes[i + 2]!;
-      if ((b & 0xc0) !== 0x80 || (c & 0xc0) !== 0x80) return { error: `malformed 3-byte character 0x${formatHex([a])} 0x${formatHex([b])} 0x${formatHex([c])}`, at: i };
+      if ((b & 0xc0) !== 0x80 || (c & 0xc0) !== 0x80)
+        return { error: `malformed 3-byte character 0x${formatHex([a])} 0x${formatHex([b])} 0x${formatHex([c])}`, at: i };
       units.push(((a & 0x0f) << 12) | ((b & 0x3f) << 6) | (c & 0x3f));
       i += 3;
     } else {
@@ -81,4 +82,3 @@ export function modifiedUtf8Length(s: string): number {
   }
   return n;
 }
-

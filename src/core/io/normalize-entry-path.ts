@@ -43,7 +43,10 @@ function isPlainPath(raw: string): boolean {
 
 /** The last segment of a '/'-, '\\'- or URI-separated path. */
 export function baseNameOf(path: string): string {
-  const cleaned = path.replace(/\\/g, '/').replace(/[?#].*$/, '').replace(/\/+$/, '');
+  const cleaned = path
+    .replace(/\\/g, '/')
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '');
   const i = cleaned.lastIndexOf('/');
   return i < 0 ? cleaned : cleaned.slice(i + 1);
 }

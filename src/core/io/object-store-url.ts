@@ -60,7 +60,10 @@ export function formatS3Url(bucket: string, key: string): string {
 export function unsupportedStoreError(url: string): ReturnType<typeof wrongInput> | undefined {
   const m = OTHER_STORES.exec(url);
   if (m === null) return undefined;
-  return wrongInput('bad-url', `expected a savepoint on local disk, over http(s), in S3 (s3://, s3a://, s3p://), in Azure, in GCS or in HDFS, found a ${m[1]!.toLowerCase()}:// URL: only S3, Azure (abfs://, abfss://, wasb://, wasbs://), GCS (gs://) and HDFS (hdfs://, webhdfs://, through WebHDFS) are read directly; this store is not read directly yet; copy the savepoint locally (or serve it over http(s)) and open the copy`);
+  return wrongInput(
+    'bad-url',
+    `expected a savepoint on local disk, over http(s), in S3 (s3://, s3a://, s3p://), in Azure, in GCS or in HDFS, found a ${m[1]!.toLowerCase()}:// URL: only S3, Azure (abfs://, abfss://, wasb://, wasbs://), GCS (gs://) and HDFS (hdfs://, webhdfs://, through WebHDFS) are read directly; this store is not read directly yet; copy the savepoint locally (or serve it over http(s)) and open the copy`,
+  );
 }
 
 /** An Azure blob or prefix: `blob` has no leading '/', and is '' for the container's root. */
@@ -89,18 +92,28 @@ export function isAzureUrl(s: string): boolean {
 export function parseAzureUrl(url: string): AzureLocation {
   const m = AZURE_URL.exec(url);
   if (m === null) {
-    if (isAzureUrl(url)) throw wrongInput('bad-url', `expected an Azure URL abfss://CONTAINER@ACCOUNT.dfs.core.windows.net/PATH (or wasbs://CONTAINER@ACCOUNT.blob.core.windows.net/PATH) without ? or #, found ${url}`);
+    if (isAzureUrl(url))
+      throw wrongInput(
+        'bad-url',
+        `expected an Azure URL abfss://CONTAINER@ACCOUNT.dfs.core.windows.net/PATH (or wasbs://CONTAINER@ACCOUNT.blob.core.windows.net/PATH) without ? or #, found ${url}`,
+      );
     throw wrongInput('bad-url', `expected an Azure URL (abfs://, abfss://, wasb:// or wasbs://), found ${url}`);
   }
   const container = m[2]!;
   const host = m[3]!;
   // Azure's rules: containers 3–63 lowercase letters, digits and single hyphens; accounts 3–24 lowercase letters and digits
   if (!/^(?=.{3,63}$)[a-z0-9]+(-[a-z0-9]+)*$/.test(container) && container !== '$root') {
-    throw wrongInput('bad-url', `expected a container name in ${url} (3 to 63 lowercase letters, digits and '-'), found ${container === '' ? 'none' : `"${container}"`}`);
+    throw wrongInput(
+      'bad-url',
+      `expected a container name in ${url} (3 to 63 lowercase letters, digits and '-'), found ${container === '' ? 'none' : `"${container}"`}`,
+    );
   }
   const account = host.split('.')[0]!;
   if (!/^[a-z0-9]{3,24}$/.test(account)) {
-    throw wrongInput('bad-url', `expected a storage account in ${url} (CONTAINER@ACCOUNT.dfs.core.windows.net, the account 3 to 24 lowercase letters and digits), found ${host === '' ? 'none' : `"${host}"`}`);
+    throw wrongInput(
+      'bad-url',
+      `expected a storage account in ${url} (CONTAINER@ACCOUNT.dfs.core.windows.net, the account 3 to 24 lowercase letters and digits), found ${host === '' ? 'none' : `"${host}"`}`,
+    );
   }
   return { scheme: m[1]!.toLowerCase() as AzureLocation['scheme'], container, account, host, blob: (m[4] ?? '').replace(/^\/+/, '') };
 }
@@ -139,8 +152,10 @@ export function parseHdfsUrl(url: string): HdfsLocation {
   }
   const scheme = m[1]!.toLowerCase() as HdfsLocation['scheme'];
   const authority = m[2]!;
-  if (scheme !== 'hdfs' && authority === '') throw wrongInput('bad-url', `expected the NameNode's HTTP address in ${url} (${scheme}://HOST:PORT/PATH), found none`);
-  if (authority !== '' && !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?$/.test(authority)) throw wrongInput('bad-url', `expected HOST or HOST:PORT in ${url}, found "${authority}"`);
+  if (scheme !== 'hdfs' && authority === '')
+    throw wrongInput('bad-url', `expected the NameNode's HTTP address in ${url} (${scheme}://HOST:PORT/PATH), found none`);
+  if (authority !== '' && !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?$/.test(authority))
+    throw wrongInput('bad-url', `expected HOST or HOST:PORT in ${url}, found "${authority}"`);
   return { scheme, authority, path: `/${(m[3] ?? '').replace(/\/{2,}/g, '/').replace(/^\/+/, '')}` };
 }
 
@@ -175,7 +190,10 @@ export function parseGcsUrl(url: string): GcsLocation {
   const bucket = m[1]!;
   // GCS's rule for bucket names: 3–63 lowercase letters, digits, '-', '_' and '.' (up to 222 with dots), starting and ending with a letter or digit
   if (!/^[a-z0-9](?:[a-z0-9._-]{1,220}[a-z0-9])$/.test(bucket)) {
-    throw wrongInput('bad-url', `expected a bucket name in ${url} (3 to 63 lowercase letters, digits, '-', '_' or '.'), found ${bucket === '' ? 'none' : `"${bucket}"`}`);
+    throw wrongInput(
+      'bad-url',
+      `expected a bucket name in ${url} (3 to 63 lowercase letters, digits, '-', '_' or '.'), found ${bucket === '' ? 'none' : `"${bucket}"`}`,
+    );
   }
   return { bucket, key: (m[2] ?? '').replace(/^\/+/, '') };
 }

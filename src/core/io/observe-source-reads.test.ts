@@ -10,7 +10,14 @@ describe('observeSourceReads', () => {
     const target = new Uint8Array(8);
     if (source.readInto) expect([...(await source.readInto(0, 2, target))]).toEqual([1, 2]);
     await expect(source.read(4, 9)).rejects.toThrow();
-    expect(told).toEqual(source.readInto ? [[3, 'f'], [2, 'f']] : [[3, 'f']]);
+    expect(told).toEqual(
+      source.readInto
+        ? [
+            [3, 'f'],
+            [2, 'f'],
+          ]
+        : [[3, 'f']],
+    );
   });
 
   it('rejects a read when beforeRead throws, without reading or telling it', async () => {

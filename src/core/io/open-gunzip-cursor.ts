@@ -59,7 +59,12 @@ export function openGunzipCursor(gz: ByteSource, limits: ArchiveLimits): GunzipC
     const what = `gzip member #${member.index} (from offset ${member.start})`;
     // the smallest member: a 10-byte header, an empty DEFLATE block (2 bytes), the trailer
     if (at < member.start + 12) {
-      throw new DecodeError({ code: 'corrupt-compression', detail: `expected ${what} to end with its CRC-32 and size (8 bytes), found the stream ends after ${end - member.start} bytes: its trailer is missing`, file: gz.name, offset: end });
+      throw new DecodeError({
+        code: 'corrupt-compression',
+        detail: `expected ${what} to end with its CRC-32 and size (8 bytes), found the stream ends after ${end - member.start} bytes: its trailer is missing`,
+        file: gz.name,
+        offset: end,
+      });
     }
     const crc = readU32(at);
     const size = readU32(at + 4);
@@ -175,7 +180,13 @@ export function openGunzipCursor(gz: ByteSource, limits: ArchiveLimits): GunzipC
       }
     }
     if (/unexpected EOF/i.test(e.message)) {
-      return new DecodeError({ code: 'truncated', detail: `expected the rest of ${what}, found the file ends at offset ${gz.size}: the archive is truncated`, file: gz.name, offset: gz.size, cause: e });
+      return new DecodeError({
+        code: 'truncated',
+        detail: `expected the rest of ${what}, found the file ends at offset ${gz.size}: the archive is truncated`,
+        file: gz.name,
+        offset: gz.size,
+        cause: e,
+      });
     }
     return new DecodeError({
       code: 'corrupt-compression',

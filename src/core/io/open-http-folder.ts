@@ -4,7 +4,6 @@ import { openHttpRangeSource, type RangeFetch } from './open-http-range-source';
 import { openLazyHttpSource } from './open-lazy-http-source';
 import { checkMetadataSize, type SavepointFiles } from './savepoint-files';
 
-
 export interface HttpFolderInit {
   /** the folder URL (with or without a trailing '/'); `_metadata` is `<baseUrl>/_metadata` */
   baseUrl: string;

@@ -48,7 +48,11 @@ export async function openHttpRangeSource(url: string, fetchFn: RangeFetch, name
       if (head.status >= 200 && head.status < 300 && len !== null && /^\d+$/.test(len)) size = Number(len);
     }
     if (size === undefined) {
-      throw new DecodeError({ code: 'network', file: name, detail: `expected the size of ${url} in a Content-Range or Content-Length header, found neither (for a cross-origin server, add Access-Control-Expose-Headers: Content-Range, Content-Length)` });
+      throw new DecodeError({
+        code: 'network',
+        file: name,
+        detail: `expected the size of ${url} in a Content-Range or Content-Length header, found neither (for a cross-origin server, add Access-Control-Expose-Headers: Content-Range, Content-Length)`,
+      });
     }
   } else {
     await probe.body?.cancel().catch(() => undefined);
@@ -81,13 +85,20 @@ export async function openHttpRangeSource(url: string, fetchFn: RangeFetch, name
 async function readRangeBody(res: RangeFetchResponse, url: string, name: string, offset: number, length: number): Promise<Uint8Array> {
   const range = `bytes ${offset}–${offset + length - 1}`;
   const fail = (found: string, cause?: unknown) =>
-    new DecodeError({ code: 'network', file: name, offset, detail: `expected ${range} of ${url} (${length} bytes), found ${found}`, ...(cause === undefined ? {} : { cause }) });
+    new DecodeError({
+      code: 'network',
+      file: name,
+      offset,
+      detail: `expected ${range} of ${url} (${length} bytes), found ${found}`,
+      ...(cause === undefined ? {} : { cause }),
+    });
   const refuse = async (found: string) => {
     await cancelBody(res);
     return fail(found);
   };
   const encoding = res.headers.get('content-encoding');
-  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity') throw await refuse(`the range sent with Content-Encoding: ${encoding} (a byte range must be sent as stored)`);
+  if (encoding !== null && encoding.trim().toLowerCase() !== 'identity')
+    throw await refuse(`the range sent with Content-Encoding: ${encoding} (a byte range must be sent as stored)`);
   const placed = parseContentRange(res.headers.get('content-range'));
   if (placed !== undefined && (placed.start !== offset || placed.end !== offset + length - 1)) {
     throw await refuse(`Content-Range: bytes ${placed.start}-${placed.end}: the server answered another range`);
@@ -113,7 +124,10 @@ async function readRangeBody(res: RangeFetchResponse, url: string, name: string,
       chunk = await reader.read();
     } catch (e) {
       await reader.cancel().catch(() => undefined);
-      throw fail(`${e instanceof Error && e.name === 'TimeoutError' ? 'the transfer stopped' : 'the transfer failed'} after ${got} bytes (${describeCause(e)})`, e);
+      throw fail(
+        `${e instanceof Error && e.name === 'TimeoutError' ? 'the transfer stopped' : 'the transfer failed'} after ${got} bytes (${describeCause(e)})`,
+        e,
+      );
     }
     if (chunk.done) break;
     const value = chunk.value ?? new Uint8Array(0);
@@ -185,7 +199,12 @@ function statusError(url: string, name: string, status: number, what: string, of
   const at = offset === undefined ? {} : { offset };
   if (status === 200) {
     const asked = offset === undefined ? '' : ` (asked for ${what})`;
-    return new DecodeError({ code: 'network', file: name, ...at, detail: `expected ${url} to answer HTTP Range requests with 206 Partial Content, found 200 OK with the whole file${asked}: the server does not support byte ranges (download the file and open it locally)` });
+    return new DecodeError({
+      code: 'network',
+      file: name,
+      ...at,
+      detail: `expected ${url} to answer HTTP Range requests with 206 Partial Content, found 200 OK with the whole file${asked}: the server does not support byte ranges (download the file and open it locally)`,
+    });
   }
   if (status === 404 || status === 410) {
     return new DecodeError({ code: 'missing-file', file: name, ...at, detail: `expected ${url} to exist, found HTTP ${status}` });

@@ -42,26 +42,27 @@ export function openInflatedSource(init: InflatedSourceInit): ByteSource {
   let queue: Promise<unknown> = Promise.resolve();
 
   let inflaterMade: Inflate | undefined;
-  const makeInflater = (): Inflate => new Inflate((chunk, final) => {
-    if (produced + chunk.length > uncompressedSize) {
-      throw new DecodeError({
-        code: 'limit-exceeded',
-        detail: `expected '${name}' to inflate to its declared ${uncompressedSize} bytes, found it expands past that (at least ${produced + chunk.length} bytes): refusing a possible zip bomb`,
-        file: container.name,
-        ...(start === undefined ? {} : { offset: start + consumed }),
-      });
-    }
-    if (produced + chunk.length > out.length) {
-      let cap = out.length * 2 || 1024;
-      while (cap < produced + chunk.length) cap *= 2;
-      const next = new Uint8Array(Math.min(cap, uncompressedSize));
-      next.set(out.subarray(0, produced));
-      out = next;
-    }
-    out.set(chunk, produced);
-    produced += chunk.length;
-    if (final) ended = true;
-  });
+  const makeInflater = (): Inflate =>
+    new Inflate((chunk, final) => {
+      if (produced + chunk.length > uncompressedSize) {
+        throw new DecodeError({
+          code: 'limit-exceeded',
+          detail: `expected '${name}' to inflate to its declared ${uncompressedSize} bytes, found it expands past that (at least ${produced + chunk.length} bytes): refusing a possible zip bomb`,
+          file: container.name,
+          ...(start === undefined ? {} : { offset: start + consumed }),
+        });
+      }
+      if (produced + chunk.length > out.length) {
+        let cap = out.length * 2 || 1024;
+        while (cap < produced + chunk.length) cap *= 2;
+        const next = new Uint8Array(Math.min(cap, uncompressedSize));
+        next.set(out.subarray(0, produced));
+        out = next;
+      }
+      out.set(chunk, produced);
+      produced += chunk.length;
+      if (final) ended = true;
+    });
 
   async function inflateUpTo(target: number): Promise<void> {
     if (start === undefined) start = await init.dataStart();
@@ -121,7 +122,12 @@ export function openInflatedSource(init: InflatedSourceInit): ByteSource {
     read(offset, length) {
       if (offset < 0 || length < 0 || offset + length > uncompressedSize) {
         return Promise.reject(
-          new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found a ${uncompressedSize}-byte file`, file: name, offset }),
+          new DecodeError({
+            code: 'truncated',
+            detail: `expected ${length} bytes at offset ${offset}, found a ${uncompressedSize}-byte file`,
+            file: name,
+            offset,
+          }),
         );
       }
       const run = queue.then(async () => {

@@ -14,7 +14,12 @@ export function openLazyHttpSource(url: string, fetchFn: RangeFetch, declaredSiz
   const open = async (): Promise<ByteSource> => {
     const source = await openHttpRangeSource(url, fetchFn, name);
     if (source.size < declaredSize) {
-      throw new DecodeError({ code: 'truncated', file: name, offset: source.size, detail: `expected ${url} to hold the ${declaredSize} bytes its state handle records, found ${source.size} bytes` });
+      throw new DecodeError({
+        code: 'truncated',
+        file: name,
+        offset: source.size,
+        detail: `expected ${url} to hold the ${declaredSize} bytes its state handle records, found ${source.size} bytes`,
+      });
     }
     return source;
   };
@@ -23,7 +28,12 @@ export function openLazyHttpSource(url: string, fetchFn: RangeFetch, declaredSiz
     size: declaredSize,
     async read(offset, length) {
       if (offset < 0 || length < 0 || offset + length > declaredSize) {
-        throw new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found a ${declaredSize}-byte file`, file: name, offset });
+        throw new DecodeError({
+          code: 'truncated',
+          detail: `expected ${length} bytes at offset ${offset}, found a ${declaredSize}-byte file`,
+          file: name,
+          offset,
+        });
       }
       opened ??= open();
       const source = await opened;

@@ -36,7 +36,10 @@ export async function openSavepointInput(input: SavepointInput, options: OpenSav
     for (const f of input.files) if (isArchive((await detectInputKind(f.source)).kind)) archives.push(f);
     if (archives.length === 1) {
       const files = await openSingleSource(archives[0]!.source, options);
-      return { ...files, warnings: [`using the archive '${archives[0]!.path}'; the ${input.files.length - 1} other dropped file(s) are ignored`, ...files.warnings] };
+      return {
+        ...files,
+        warnings: [`using the archive '${archives[0]!.path}'; the ${input.files.length - 1} other dropped file(s) are ignored`, ...files.warnings],
+      };
     }
   }
   return locateSavepoint(input.name, input.files, [], input.skipped, options.metadataPath);
@@ -79,13 +82,33 @@ function describeUnusableFile(source: ByteSource, detected: DetectedInput, hex: 
   const file = source.name;
   switch (detected.kind) {
     case 'protobuf-descriptor-set':
-      return new DecodeError({ code: 'wrong-file-kind', file, offset: 0, detail: `This looks like a Protobuf descriptor set, not a savepoint: give it as the new schema, and as the savepoint ${EXPECTED.slice(9)}` });
+      return new DecodeError({
+        code: 'wrong-file-kind',
+        file,
+        offset: 0,
+        detail: `This looks like a Protobuf descriptor set, not a savepoint: give it as the new schema, and as the savepoint ${EXPECTED.slice(9)}`,
+      });
     case 'protobuf-source':
-      return new DecodeError({ code: 'wrong-file-kind', file, offset: 0, detail: `This looks like a .proto source file, not a savepoint: compile it to a descriptor set (buf build -o schema.binpb) for the new schema; ${EXPECTED}` });
+      return new DecodeError({
+        code: 'wrong-file-kind',
+        file,
+        offset: 0,
+        detail: `This looks like a .proto source file, not a savepoint: compile it to a descriptor set (buf build -o schema.binpb) for the new schema; ${EXPECTED}`,
+      });
     case 'flink-state-file':
-      return new DecodeError({ code: 'wrong-file-kind', file, offset: 0, detail: `This looks like a Flink state file, not the savepoint's _metadata: ${EXPECTED}` });
+      return new DecodeError({
+        code: 'wrong-file-kind',
+        file,
+        offset: 0,
+        detail: `This looks like a Flink state file, not the savepoint's _metadata: ${EXPECTED}`,
+      });
     case 'rocksdb-sst':
-      return new DecodeError({ code: 'wrong-file-kind', file, offset: 0, detail: `This looks like a RocksDB SST file (native RocksDB state), not a savepoint: ${EXPECTED}` });
+      return new DecodeError({
+        code: 'wrong-file-kind',
+        file,
+        offset: 0,
+        detail: `This looks like a RocksDB SST file (native RocksDB state), not a savepoint: ${EXPECTED}`,
+      });
     case 'empty':
       return new DecodeError({ code: 'not-recognised', file, offset: 0, detail: `${EXPECTED}, found an empty file` });
     case 'unknown':

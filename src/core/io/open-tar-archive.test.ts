@@ -96,23 +96,37 @@ describe('openTarArchive', () => {
       { name: 'sp/after', data: text('after') },
     ]);
     const listing = await openTarArchive(bytesSource('sp.tar', tar));
-    expect(listing.files.map((f) => [f.path, f.source.size])).toEqual([['sp/_metadata', 4], ['sp/state', 1500], ['sp/after', 5]]);
+    expect(listing.files.map((f) => [f.path, f.source.size])).toEqual([
+      ['sp/_metadata', 4],
+      ['sp/state', 1500],
+      ['sp/after', 5],
+    ]);
     expect(await readAll(listing.files[1]!.source)).toEqual(state);
     expect(await readAll(listing.files[2]!.source)).toEqual(text('after'));
-    const bad = buildTar([{ name: 'PaxHeaders/s', type: 'x', data: pax({ size: '12x' }) }, { name: 'sp/_metadata', data: text('meta') }]);
+    const bad = buildTar([
+      { name: 'PaxHeaders/s', type: 'x', data: pax({ size: '12x' }) },
+      { name: 'sp/_metadata', data: text('meta') },
+    ]);
     const e = (await openTarArchive(bytesSource('bad.tar', bad)).catch((x: unknown) => x)) as Error;
     expect(e.message).toBe('expected a pax size record of decimal digits, found "12x" — at bad.tar, offset 512 (0x200)');
   });
 
   it('members are range sources into the tar: reads touch only the requested bytes', async () => {
     const payload = new Uint8Array(3000).map((_, i) => i % 251);
-    const tar = buildTar([{ name: 'a/_metadata', data: text('m') }, { name: 'a/s', data: payload }]);
+    const tar = buildTar([
+      { name: 'a/_metadata', data: text('m') },
+      { name: 'a/s', data: payload },
+    ]);
     const inner = bytesSource('a.tar', tar);
     const reads: [number, number][] = [];
     const counting: ByteSource = { name: 'a.tar', size: inner.size, read: (o, l) => (reads.push([o, l]), inner.read(o, l)) };
     const listing = await openTarArchive(counting);
     // a header right after the previous read doubles the read-ahead; one past a larger member starts again at 512
-    expect(reads).toEqual([[0, 512], [1024, 1024], [1024 + 512 + 3072, 512]]);
+    expect(reads).toEqual([
+      [0, 512],
+      [1024, 1024],
+      [1024 + 512 + 3072, 512],
+    ]);
     reads.length = 0;
     expect(await listing.files[1]!.source.read(100, 5)).toEqual(payload.subarray(100, 105));
     expect(reads).toEqual([[1536 + 100, 5]]);
@@ -133,23 +147,36 @@ describe('openTarArchive', () => {
   });
 
   it('drops members with .. or absolute paths with a warning', async () => {
-    const tar = buildTar([{ name: '../../etc/cron', data: text('x') }, { name: '/abs', data: text('y') }, { name: 'ok', data: text('z') }]);
+    const tar = buildTar([
+      { name: '../../etc/cron', data: text('x') },
+      { name: '/abs', data: text('y') },
+      { name: 'ok', data: text('z') },
+    ]);
     const listing = await openTarArchive(bytesSource('t.tar', tar));
     expect(listing.files.map((f) => f.path)).toEqual(['ok']);
     expect(listing.warnings).toEqual(["ignored tar member '../../etc/cron': it contains a '..' segment", "ignored tar member '/abs': it is an absolute path"]);
   });
 
   it('reports a damaged header by its checksum, and a member running past the end', async () => {
-    const tar = buildTar([{ name: 'a', data: text('abc') }, { name: 'b', data: text('def') }]);
+    const tar = buildTar([
+      { name: 'a', data: text('abc') },
+      { name: 'b', data: text('def') },
+    ]);
     tar[1024 + 1] = 0x41;
     const e = await openTarArchive(bytesSource('bad.tar', tar)).catch((x: unknown) => x as Error);
     expect(isDecodeError(e) && e.code).toBe('corrupt-archive');
-    expect((e as Error).message).toBe('expected tar header checksum 3203 (the sum of its bytes), found 3138 in its checksum field: the tar is damaged or this is not a tar header — at bad.tar, offset 1024 (0x400)');
+    expect((e as Error).message).toBe(
+      'expected tar header checksum 3203 (the sum of its bytes), found 3138 in its checksum field: the tar is damaged or this is not a tar header — at bad.tar, offset 1024 (0x400)',
+    );
 
     const cut = buildTar([{ name: 'a', data: new Uint8Array(2000) }], { end: false }).subarray(0, 1000);
-    await expect(openTarArchive(bytesSource('cut.tar', cut))).rejects.toThrow("expected cut.tar!/a (2000 bytes at offset 512) inside the 1000-byte cut.tar, found it runs past the end — at cut.tar, offset 512 (0x200)");
+    await expect(openTarArchive(bytesSource('cut.tar', cut))).rejects.toThrow(
+      'expected cut.tar!/a (2000 bytes at offset 512) inside the 1000-byte cut.tar, found it runs past the end — at cut.tar, offset 512 (0x200)',
+    );
     const half = buildTar([{ name: 'a', data: text('x') }]).subarray(0, 1024 + 100);
-    await expect(openTarArchive(bytesSource('half.tar', half))).rejects.toThrow('expected a 512-byte tar header, found 100 bytes — at half.tar, offset 1024 (0x400)');
+    await expect(openTarArchive(bytesSource('half.tar', half))).rejects.toThrow(
+      'expected a 512-byte tar header, found 100 bytes — at half.tar, offset 1024 (0x400)',
+    );
   });
 
   it('warns about a tar without end-of-archive blocks', async () => {
@@ -161,7 +188,10 @@ describe('openTarArchive', () => {
 
 describe('openTarGzArchive', () => {
   it('gunzips as a stream and lists the same members; keeps them in memory within the budget', async () => {
-    const tar = buildTar([{ name: 'sp/_metadata', data: text('meta') }, { name: 'sp/s1', data: text('state one') }]);
+    const tar = buildTar([
+      { name: 'sp/_metadata', data: text('meta') },
+      { name: 'sp/s1', data: text('state one') },
+    ]);
     const listing = await openTarGzArchive(bytesSource('sp.tgz', gzipSync(tar)));
     expect(listing.kind).toBe('tar.gz');
     expect(await Promise.all(listing.files.map(async (f) => [f.path, new TextDecoder().decode(await readAll(f.source))]))).toEqual([
@@ -173,35 +203,52 @@ describe('openTarGzArchive', () => {
 
   it('past the memory budget, members are re-read from the gzip stream on demand (with a warning)', async () => {
     const payload = new Uint8Array(5000).map((_, i) => (i * 7) % 256);
-    const tar = buildTar([{ name: 'sp/_metadata', data: text('meta') }, { name: 'sp/big', data: payload }]);
+    const tar = buildTar([
+      { name: 'sp/_metadata', data: text('meta') },
+      { name: 'sp/big', data: payload },
+    ]);
     const listing = await openTarGzArchive(bytesSource('sp.tgz', gzipSync(tar)), { maxBufferedBytes: 100 });
     expect(await listing.files[1]!.source.read(4000, 10)).toEqual(payload.subarray(4000, 4010));
-    expect(listing.warnings).toEqual(['sp.tgz holds more than 100 bytes; 1 member(s) are re-read from the start of the gzip stream on demand (slow): extract the archive or use a zip for large savepoints']);
+    expect(listing.warnings).toEqual([
+      'sp.tgz holds more than 100 bytes; 1 member(s) are re-read from the start of the gzip stream on demand (slow): extract the archive or use a zip for large savepoints',
+    ]);
   });
 
   it('refuses a gzip bomb by its expansion ratio and by its total size', async () => {
     const bomb = gzipSync(new Uint8Array(4 * 1024 * 1024));
     const e = await openTarGzArchive(bytesSource('bomb.tgz', bomb)).catch((x: unknown) => x as Error);
     expect(isDecodeError(e) && e.code).toBe('limit-exceeded');
-    expect((e as Error).message).toMatch(/^expected the gzip stream to expand at most 200:1, found \d+ bytes from \d+ compressed bytes: refusing a possible gzip bomb — at bomb\.tgz, offset \d+/);
+    expect((e as Error).message).toMatch(
+      /^expected the gzip stream to expand at most 200:1, found \d+ bytes from \d+ compressed bytes: refusing a possible gzip bomb — at bomb\.tgz, offset \d+/,
+    );
     const tar = buildTar([{ name: 'a', data: new Uint8Array(4000).map((_, i) => i % 256) }]);
-    await expect(openTarGzArchive(bytesSource('t.tgz', gzipSync(tar)), { maxTotalBytes: 2048 })).rejects.toThrow(/^expected the gzip stream to expand to at most 2048 bytes, found more: refusing a possible gzip bomb/);
+    await expect(openTarGzArchive(bytesSource('t.tgz', gzipSync(tar)), { maxTotalBytes: 2048 })).rejects.toThrow(
+      /^expected the gzip stream to expand to at most 2048 bytes, found more: refusing a possible gzip bomb/,
+    );
   });
 
   it("checks each gzip member's trailer (CRC-32 and size), which fflate does not: a damaged member, a wrong size, a missing trailer", async () => {
-    const tar = buildTar([{ name: 'sp/_metadata', data: text('meta') }, { name: 'sp/s1', data: new Uint8Array(3000).map((_, i) => (i * 13) % 256) }]);
+    const tar = buildTar([
+      { name: 'sp/_metadata', data: text('meta') },
+      { name: 'sp/s1', data: new Uint8Array(3000).map((_, i) => (i * 13) % 256) },
+    ]);
     const gz = gzipSync(tar);
-    const open = (bytes: Uint8Array) => openTarGzArchive(bytesSource('sp.tgz', bytes)).catch((x: unknown) => (isDecodeError(x) ? `${x.code}: ${x.message}` : x));
+    const open = (bytes: Uint8Array) =>
+      openTarGzArchive(bytesSource('sp.tgz', bytes)).catch((x: unknown) => (isDecodeError(x) ? `${x.code}: ${x.message}` : x));
     // two members (as pigz or a concatenation writes them) are fine
     const two = Uint8Array.from([...gzipSync(tar.subarray(0, 1024)), ...gzipSync(tar.subarray(1024))]);
     expect((await openTarGzArchive(bytesSource('two.tgz', two))).files.map((f) => f.path)).toEqual(['sp/_metadata', 'sp/s1']);
     const crc = gz.slice();
     crc[crc.length - 8] ^= 0x01;
-    expect(await open(crc)).toMatch(/^corrupt-compression: expected gzip member #1 \(from offset 0\) to end with the CRC-32 0x[0-9a-f]{8} and size 5632 of what it inflates to, found CRC-32 0x[0-9a-f]{8} and size 5632: the member is damaged or its trailer is missing — at sp\.tgz, offset \d+/);
+    expect(await open(crc)).toMatch(
+      /^corrupt-compression: expected gzip member #1 \(from offset 0\) to end with the CRC-32 0x[0-9a-f]{8} and size 5632 of what it inflates to, found CRC-32 0x[0-9a-f]{8} and size 5632: the member is damaged or its trailer is missing — at sp\.tgz, offset \d+/,
+    );
     const size = gz.slice();
     size[size.length - 4] ^= 0x01;
     expect(await open(size)).toMatch(/found CRC-32 0x[0-9a-f]{8} and size 5633: the member is damaged or its trailer is missing/);
-    expect(await open(gz.subarray(0, gz.length - 8))).toMatch(/^corrupt-compression: expected gzip member #1 \(from offset 0\) to end with the CRC-32 .*: the member is damaged or its trailer is missing/);
+    expect(await open(gz.subarray(0, gz.length - 8))).toMatch(
+      /^corrupt-compression: expected gzip member #1 \(from offset 0\) to end with the CRC-32 .*: the member is damaged or its trailer is missing/,
+    );
     const firstOfTwo = two.slice();
     firstOfTwo[gzipSync(tar.subarray(0, 1024)).length - 7] ^= 0x01;
     expect(await open(firstOfTwo)).toMatch(/^corrupt-compression: expected gzip member #1 \(from offset 0\) to end with the CRC-32/);
@@ -212,7 +259,9 @@ describe('openTarGzArchive', () => {
     gz.fill(0xff, 12, 20);
     const e = await openTarGzArchive(bytesSource('bad.tgz', gz)).catch((x: unknown) => x as Error);
     expect(isDecodeError(e) && e.code).toBe('corrupt-compression');
-    expect((e as Error).message).toMatch(/^expected DEFLATE data in gzip member #1 \(from offset 0\), found data that does not inflate \(.+\) in compressed bytes 0–\d+ — at bad\.tgz, offset 0 \(0x0\)$/);
+    expect((e as Error).message).toMatch(
+      /^expected DEFLATE data in gzip member #1 \(from offset 0\), found data that does not inflate \(.+\) in compressed bytes 0–\d+ — at bad\.tgz, offset 0 \(0x0\)$/,
+    );
   });
 
   it('says what is wrong with a gzip header, trailing data and a truncated stream, and where', async () => {
@@ -240,11 +289,17 @@ describe('openTarGzArchive', () => {
       `expected another gzip member (1f 8b) or the end of the file after gzip member #1 (from offset 0), which ends at offset ${gz.length}, found 8 bytes of trailing data starting 67 61 72 62 — at sp.tgz, offset ${gz.length} (0x${gz.length.toString(16)})`,
     );
     const half = gz.length >> 1;
-    expect(await message(gz.subarray(0, half))).toBe(`expected the rest of gzip member #1 (from offset 0), found the file ends at offset ${half}: the archive is truncated — at sp.tgz, offset ${half} (0x${half.toString(16)})`);
+    expect(await message(gz.subarray(0, half))).toBe(
+      `expected the rest of gzip member #1 (from offset 0), found the file ends at offset ${half}: the archive is truncated — at sp.tgz, offset ${half} (0x${half.toString(16)})`,
+    );
   });
 
   it('openSavepointInput detects tar.gz by its magic bytes and roots the savepoint at _metadata', async () => {
-    const tar = buildTar([{ name: 'outer/sp/_metadata', data: text('meta') }, { name: 'outer/sp/uuid-1', data: text('s') }, { name: 'outer/readme', data: text('r') }]);
+    const tar = buildTar([
+      { name: 'outer/sp/_metadata', data: text('meta') },
+      { name: 'outer/sp/uuid-1', data: text('s') },
+      { name: 'outer/readme', data: text('r') },
+    ]);
     const files = await openSavepointInput({ kind: 'source', source: bytesSource('upload.bin', gzipSync(tar)) });
     expect(files.metadata.name).toBe('upload.bin!/outer/sp/_metadata');
     expect(files.resolveRelative('uuid-1')?.name).toBe('upload.bin!/outer/sp/uuid-1');

@@ -39,12 +39,22 @@ export async function openTarGzArchive(gz: ByteSource, limitsIn?: Partial<Archiv
     const name = `${gz.name}!/${path}`;
     if (item.size > limits.maxEntryBytes) {
       // offsets of a .tar.gz are those of its uncompressed tar stream, as the walker's own errors give them
-      throw new DecodeError({ code: 'limit-exceeded', detail: `tar member '${path}' declares ${item.size} bytes, above the limit of ${limits.maxEntryBytes} bytes per entry`, file: gz.name, offset: item.headerOffset + 124 });
+      throw new DecodeError({
+        code: 'limit-exceeded',
+        detail: `tar member '${path}' declares ${item.size} bytes, above the limit of ${limits.maxEntryBytes} bytes per entry`,
+        file: gz.name,
+        offset: item.headerOffset + 124,
+      });
     }
     if (kept + item.size <= limits.maxBufferedBytes) {
       const data = await cursor.read(item.dataOffset, item.size);
       if (data.length < item.size) {
-        throw new DecodeError({ code: 'truncated', detail: `expected ${item.size} bytes of tar member '${path}', found ${data.length}: the archive is truncated`, file: gz.name, offset: item.dataOffset + data.length });
+        throw new DecodeError({
+          code: 'truncated',
+          detail: `expected ${item.size} bytes of tar member '${path}', found ${data.length}: the archive is truncated`,
+          file: gz.name,
+          offset: item.dataOffset + data.length,
+        });
       }
       kept += item.size;
       files.set(path, { path, source: bytesSource(name, data) });
@@ -56,7 +66,9 @@ export async function openTarGzArchive(gz: ByteSource, limitsIn?: Partial<Archiv
   // the rest of the stream (tar padding, more members): inflated and dropped, so every member's trailer is checked
   await cursor.finish();
   if (spilled > 0) {
-    warnings.push(`${gz.name} holds more than ${limits.maxBufferedBytes} bytes; ${spilled} member(s) are re-read from the start of the gzip stream on demand (slow): extract the archive or use a zip for large savepoints`);
+    warnings.push(
+      `${gz.name} holds more than ${limits.maxBufferedBytes} bytes; ${spilled} member(s) are re-read from the start of the gzip stream on demand (slow): extract the archive or use a zip for large savepoints`,
+    );
   }
   return { kind: 'tar.gz', name: gz.name, files: [...files.values()], warnings };
 }
@@ -71,7 +83,12 @@ function openReplayedMemberSource(gz: ByteSource, limits: ArchiveLimits, name: s
       }
       const bytes = await openGunzipCursor(gz, limits).read(dataOffset + offset, length);
       if (bytes.length < length) {
-        throw new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found the archive ends after ${bytes.length}`, file: name, offset });
+        throw new DecodeError({
+          code: 'truncated',
+          detail: `expected ${length} bytes at offset ${offset}, found the archive ends after ${bytes.length}`,
+          file: name,
+          offset,
+        });
       }
       return bytes;
     },

@@ -48,17 +48,51 @@ function buildZip(entries: HandEntry[], { zip64 = false } = {}): Uint8Array {
   entries.forEach((e, i) => {
     offsets.push(w.length);
     const name = strToU8(e.name);
-    w.u32(0x04034b50).u16(45).u16(e.flags ?? 0).u16(e.method ?? 0).u16(0).u16(0).u32(e.crc ?? computeCrc32(e.data));
-    w.u32(stored[i]!.length).u32(e.uncompressedSize ?? e.data.length).u16(name.length).u16(0).raw(name).raw(stored[i]!);
+    w.u32(0x04034b50)
+      .u16(45)
+      .u16(e.flags ?? 0)
+      .u16(e.method ?? 0)
+      .u16(0)
+      .u16(0)
+      .u32(e.crc ?? computeCrc32(e.data));
+    w.u32(stored[i]!.length)
+      .u32(e.uncompressedSize ?? e.data.length)
+      .u16(name.length)
+      .u16(0)
+      .raw(name)
+      .raw(stored[i]!);
   });
   const cdOffset = w.length;
   entries.forEach((e, i) => {
     const name = strToU8(e.name);
-    const extra = zip64 ? new Le().u16(1).u16(24).u64(e.uncompressedSize ?? e.data.length).u64(stored[i]!.length).u64(offsets[i]!).finish() : new Uint8Array(0);
-    w.u32(0x02014b50).u16(45).u16(45).u16(e.flags ?? 0).u16(e.method ?? 0).u16(0).u16(0).u32(e.crc ?? computeCrc32(e.data));
+    const extra = zip64
+      ? new Le()
+          .u16(1)
+          .u16(24)
+          .u64(e.uncompressedSize ?? e.data.length)
+          .u64(stored[i]!.length)
+          .u64(offsets[i]!)
+          .finish()
+      : new Uint8Array(0);
+    w.u32(0x02014b50)
+      .u16(45)
+      .u16(45)
+      .u16(e.flags ?? 0)
+      .u16(e.method ?? 0)
+      .u16(0)
+      .u16(0)
+      .u32(e.crc ?? computeCrc32(e.data));
     if (zip64) w.u32(0xffffffff).u32(0xffffffff);
     else w.u32(stored[i]!.length).u32(e.uncompressedSize ?? e.data.length);
-    w.u16(name.length).u16(extra.length).u16(0).u16(0).u16(0).u32(0).u32(zip64 ? 0xffffffff : offsets[i]!).raw(name).raw(extra);
+    w.u16(name.length)
+      .u16(extra.length)
+      .u16(0)
+      .u16(0)
+      .u16(0)
+      .u32(0)
+      .u32(zip64 ? 0xffffffff : offsets[i]!)
+      .raw(name)
+      .raw(extra);
   });
   const cdSize = w.length - cdOffset;
   if (zip64) {
@@ -136,7 +170,13 @@ describe('openZipArchive', () => {
   });
 
   it('reads a Zip64 archive (Zip64 EOCD record + locator, sizes and offsets in Zip64 extra fields)', async () => {
-    const zip = buildZip([{ name: 'sp/_metadata', data: text('hello') }, { name: 'sp/x', data: text('dragons '.repeat(50)), method: 8 }], { zip64: true });
+    const zip = buildZip(
+      [
+        { name: 'sp/_metadata', data: text('hello') },
+        { name: 'sp/x', data: text('dragons '.repeat(50)), method: 8 },
+      ],
+      { zip64: true },
+    );
     const listing = await openZipArchive(bytesSource('z64.zip', zip));
     expect(listing.files.map((f) => f.path)).toEqual(['sp/_metadata', 'sp/x']);
     expect(await readAll(listing.files[0]!.source)).toEqual(text('hello'));
@@ -148,12 +188,16 @@ describe('openZipArchive', () => {
     const cut = zip.subarray(0, zip.length - 10);
     const e = await errorOf(openZipArchive(bytesSource('cut.zip', cut)));
     expect(isDecodeError(e) && e.code).toBe('truncated');
-    expect(e.message).toBe(`expected 22 bytes for the zip end-of-central-directory record, found 12 — at cut.zip, offset ${cut.length - 12} (0x${(cut.length - 12).toString(16)})`);
+    expect(e.message).toBe(
+      `expected 22 bytes for the zip end-of-central-directory record, found 12 — at cut.zip, offset ${cut.length - 12} (0x${(cut.length - 12).toString(16)})`,
+    );
   });
 
   it('reports a zip without end-of-central-directory record', async () => {
     const e = await errorOf(openZipArchive(bytesSource('junk.zip', new Uint8Array([0x50, 0x4b, 3, 4, 0, 0, 0, 0]))));
-    expect(e.message).toBe('expected a zip end-of-central-directory record (PK\\x05\\x06) in the last 8 bytes, found none: the zip is truncated or damaged — at junk.zip, offset 0 (0x0)');
+    expect(e.message).toBe(
+      'expected a zip end-of-central-directory record (PK\\x05\\x06) in the last 8 bytes, found none: the zip is truncated or damaged — at junk.zip, offset 0 (0x0)',
+    );
   });
 
   it('reports a bad local header signature when the entry is read', async () => {
@@ -172,7 +216,9 @@ describe('openZipArchive', () => {
     zip.set([0xe8, 0x03, 0, 0], cd + 20);
     zip.set([0xe8, 0x03, 0, 0], cd + 24);
     const e = await errorOf(openZipArchive(bytesSource('short.zip', zip)));
-    expect(e.message).toBe(`expected zip entry 'a.txt' (1000 bytes after a local header at offset 0) inside the ${zip.length}-byte zip, found it runs past the end — at short.zip, offset ${cd} (0x${cd.toString(16)})`);
+    expect(e.message).toBe(
+      `expected zip entry 'a.txt' (1000 bytes after a local header at offset 0) inside the ${zip.length}-byte zip, found it runs past the end — at short.zip, offset ${cd} (0x${cd.toString(16)})`,
+    );
   });
 
   it('refuses a zip bomb by its declared ratio, and output past the declared size', async () => {
@@ -189,13 +235,17 @@ describe('openZipArchive', () => {
     const listing = await openZipArchive(bytesSource('liar.zip', liar));
     const e2 = await errorOf(listing.files[0]!.source.read(0, 10));
     expect(isDecodeError(e2) && e2.code).toBe('limit-exceeded');
-    expect(e2.message).toMatch(/^expected 'liar\.zip!\/liar' to inflate to its declared 100 bytes, found it expands past that \(at least \d+ bytes\): refusing a possible zip bomb — at liar\.zip, offset \d+/);
+    expect(e2.message).toMatch(
+      /^expected 'liar\.zip!\/liar' to inflate to its declared 100 bytes, found it expands past that \(at least \d+ bytes\): refusing a possible zip bomb — at liar\.zip, offset \d+/,
+    );
   });
 
   it('enforces the per-entry size limit on the declared size', async () => {
     const zip = buildZip([{ name: 'big', data: text('x'.repeat(100)) }]);
     const e = await errorOf(openZipArchive(bytesSource('big.zip', zip), { maxEntryBytes: 50 }));
-    expect(e.message).toBe("zip entry 'big' declares 100 bytes, above the limit of 50 bytes per entry: refusing a possible zip bomb — at big.zip, offset 133 (0x85)");
+    expect(e.message).toBe(
+      "zip entry 'big' declares 100 bytes, above the limit of 50 bytes per entry: refusing a possible zip bomb — at big.zip, offset 133 (0x85)",
+    );
   });
 
   it('finds the end record even when the zip comment contains its signature', async () => {
@@ -210,15 +260,25 @@ describe('openZipArchive', () => {
   });
 
   it('enforces the overall expansion ratio of the archive', async () => {
-    const zip = buildZip([{ name: 'a', data: new Uint8Array(3000), method: 8 }, { name: 'b', data: new Uint8Array(3000), method: 8 }]);
-    await expect(openZipArchive(bytesSource('r.zip', zip), { ratioFloor: 1000, maxRatio: 20 })).rejects.toThrow(/^zip entry 'a' declares 3000 bytes from \d+ compressed bytes/);
+    const zip = buildZip([
+      { name: 'a', data: new Uint8Array(3000), method: 8 },
+      { name: 'b', data: new Uint8Array(3000), method: 8 },
+    ]);
+    await expect(openZipArchive(bytesSource('r.zip', zip), { ratioFloor: 1000, maxRatio: 20 })).rejects.toThrow(
+      /^zip entry 'a' declares 3000 bytes from \d+ compressed bytes/,
+    );
     await expect(openZipArchive(bytesSource('r.zip', zip), { ratioFloor: 4000, maxRatio: 20 })).rejects.toThrow(
       `expected the zip to expand at most 20:1, found 6000 declared bytes in a ${zip.length}-byte zip: refusing a possible zip bomb — at r.zip`,
     );
   });
 
   it('drops entries with .. or absolute paths with a warning', async () => {
-    const zip = buildZip([{ name: 'sp/_metadata', data: text('m') }, { name: '../evil', data: text('x') }, { name: '/etc/passwd', data: text('y') }, { name: 'sp/./ok', data: text('z') }]);
+    const zip = buildZip([
+      { name: 'sp/_metadata', data: text('m') },
+      { name: '../evil', data: text('x') },
+      { name: '/etc/passwd', data: text('y') },
+      { name: 'sp/./ok', data: text('z') },
+    ]);
     const listing = await openZipArchive(bytesSource('t.zip', zip));
     expect(listing.files.map((f) => f.path)).toEqual(['sp/_metadata', 'sp/ok']);
     expect(listing.warnings).toEqual(["ignored zip entry '../evil': it contains a '..' segment", "ignored zip entry '/etc/passwd': it is an absolute path"]);
@@ -228,15 +288,21 @@ describe('openZipArchive', () => {
     const enc = buildZip([{ name: 'secret', data: text('x'), flags: 1 }]);
     const e = await errorOf(openZipArchive(bytesSource('enc.zip', enc)));
     expect(isDecodeError(e) && e.code).toBe('unsupported-format');
-    expect(e.message).toBe("zip entry 'secret' is encrypted; encrypted zips are not supported: extract it or re-zip without a password — at enc.zip, offset 37 (0x25)");
+    expect(e.message).toBe(
+      "zip entry 'secret' is encrypted; encrypted zips are not supported: extract it or re-zip without a password — at enc.zip, offset 37 (0x25)",
+    );
     const bz = buildZip([{ name: 'b', data: text('x'), method: 12 }]);
-    await expect(openZipArchive(bytesSource('bz.zip', bz))).rejects.toThrow("zip entry 'b' uses compression method 12 (bzip2); only STORED (0) and DEFLATE (8) are supported — at bz.zip, offset 32 (0x20)");
+    await expect(openZipArchive(bytesSource('bz.zip', bz))).rejects.toThrow(
+      "zip entry 'b' uses compression method 12 (bzip2); only STORED (0) and DEFLATE (8) are supported — at bz.zip, offset 32 (0x20)",
+    );
   });
 
   it('reports a CRC-32 mismatch of a deflated entry once it is fully inflated', async () => {
     const zip = buildZip([{ name: 'c', data: text('abcdef'), method: 8, crc: 1234 }]);
     const listing = await openZipArchive(bytesSource('crc.zip', zip));
-    await expect(readAll(listing.files[0]!.source)).rejects.toThrow(`expected CRC-32 0x000004d2 for 'crc.zip!/c', found 0x${computeCrc32(text('abcdef')).toString(16).padStart(8, '0')}: the entry is damaged — at crc.zip, offset 31 (0x1f)`);
+    await expect(readAll(listing.files[0]!.source)).rejects.toThrow(
+      `expected CRC-32 0x000004d2 for 'crc.zip!/c', found 0x${computeCrc32(text('abcdef')).toString(16).padStart(8, '0')}: the entry is damaged — at crc.zip, offset 31 (0x1f)`,
+    );
   });
 
   it('checks the CRC-32 of a STORED entry as it is read from its start on; a read past a gap is not checked', async () => {

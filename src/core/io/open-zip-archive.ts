@@ -9,7 +9,17 @@ import { readZipCentralDirectory, type ZipEntryRecord } from './read-zip-central
 import { sliceSource } from './slice-source';
 
 const LOCAL_SIG = 0x04034b50;
-const METHOD_NAMES: Record<number, string> = { 1: 'Shrink', 6: 'Implode', 9: 'Deflate64', 12: 'bzip2', 14: 'LZMA', 93: 'Zstandard', 95: 'xz', 98: 'PPMd', 99: 'AES encryption' };
+const METHOD_NAMES: Record<number, string> = {
+  1: 'Shrink',
+  6: 'Implode',
+  9: 'Deflate64',
+  12: 'bzip2',
+  14: 'LZMA',
+  93: 'Zstandard',
+  95: 'xz',
+  98: 'PPMd',
+  99: 'AES encryption',
+};
 
 /**
  * Lists a zip (including Zip64) by random access over a ByteSource and turns each file entry into a
@@ -87,17 +97,29 @@ function checkEntry(zip: ByteSource, e: ZipEntryRecord, limits: ArchiveLimits): 
     throw fail('unsupported-format', `zip entry '${e.rawName}' uses compression method ${e.method}${label}; only STORED (0) and DEFLATE (8) are supported`);
   }
   if (e.method === 0 && e.compressedSize !== e.uncompressedSize) {
-    throw fail('corrupt-archive', `expected STORED zip entry '${e.rawName}' to have equal compressed and uncompressed sizes, found ${e.compressedSize} and ${e.uncompressedSize}`);
+    throw fail(
+      'corrupt-archive',
+      `expected STORED zip entry '${e.rawName}' to have equal compressed and uncompressed sizes, found ${e.compressedSize} and ${e.uncompressedSize}`,
+    );
   }
   if (e.uncompressedSize > limits.maxEntryBytes) {
-    throw fail('limit-exceeded', `zip entry '${e.rawName}' declares ${e.uncompressedSize} bytes, above the limit of ${limits.maxEntryBytes} bytes per entry: refusing a possible zip bomb`);
+    throw fail(
+      'limit-exceeded',
+      `zip entry '${e.rawName}' declares ${e.uncompressedSize} bytes, above the limit of ${limits.maxEntryBytes} bytes per entry: refusing a possible zip bomb`,
+    );
   }
   if (e.uncompressedSize > limits.ratioFloor && e.uncompressedSize / Math.max(1, e.compressedSize) > limits.maxRatio) {
     const ratio = Math.floor(e.uncompressedSize / Math.max(1, e.compressedSize));
-    throw fail('limit-exceeded', `zip entry '${e.rawName}' declares ${e.uncompressedSize} bytes from ${e.compressedSize} compressed bytes (ratio ${ratio}:1), above the limit of ${limits.maxRatio}:1: refusing a possible zip bomb`);
+    throw fail(
+      'limit-exceeded',
+      `zip entry '${e.rawName}' declares ${e.uncompressedSize} bytes from ${e.compressedSize} compressed bytes (ratio ${ratio}:1), above the limit of ${limits.maxRatio}:1: refusing a possible zip bomb`,
+    );
   }
   if (e.localHeaderOffset + 30 + e.compressedSize > zip.size) {
-    throw fail('truncated', `expected zip entry '${e.rawName}' (${e.compressedSize} bytes after a local header at offset ${e.localHeaderOffset}) inside the ${zip.size}-byte zip, found it runs past the end`);
+    throw fail(
+      'truncated',
+      `expected zip entry '${e.rawName}' (${e.compressedSize} bytes after a local header at offset ${e.localHeaderOffset}) inside the ${zip.size}-byte zip, found it runs past the end`,
+    );
   }
 }
 
@@ -120,7 +142,12 @@ function openEntrySource(zip: ByteSource, e: ZipEntryRecord, path: string): Byte
     size: e.uncompressedSize,
     async read(offset, length) {
       if (offset < 0 || length < 0 || offset + length > e.uncompressedSize) {
-        throw new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found a ${e.uncompressedSize}-byte file`, file: name, offset });
+        throw new DecodeError({
+          code: 'truncated',
+          detail: `expected ${length} bytes at offset ${offset}, found a ${e.uncompressedSize}-byte file`,
+          file: name,
+          offset,
+        });
       }
       if (damaged) throw damaged;
       const start = await dataStart();

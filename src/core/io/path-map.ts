@@ -20,7 +20,8 @@ export function parsePathMapping(raw: string): PathMapping {
   const at = raw.indexOf('=');
   const from = at < 0 ? '' : raw.slice(0, at);
   const to = at < 0 ? '' : raw.slice(at + 1);
-  if (from === '' || to === '') throw wrongInput('bad-option', `--path-map expects FROM=TO (e.g. s3://old-bucket/ckpt/=file:///mnt/copy/), found ${raw === '' ? 'nothing' : raw}`);
+  if (from === '' || to === '')
+    throw wrongInput('bad-option', `--path-map expects FROM=TO (e.g. s3://old-bucket/ckpt/=file:///mnt/copy/), found ${raw === '' ? 'nothing' : raw}`);
   return { from, to };
 }
 

@@ -60,10 +60,15 @@ describe('Snappy framing: round trips', () => {
 
   it('round-trips arbitrary data with any chunk size and mode (property)', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 3000 }), fc.integer({ min: 1, max: 700 }), fc.constantFrom('auto', 'compressed', 'uncompressed'), (data, chunkSize, chunks) => {
-        const framed = writeSnappyFramed(data, { chunkSize, chunks });
-        expect(decodeSnappyFramed(framed, { identifier: 'required', checksums: 'verify' }).data).toEqual(data);
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.integer({ min: 1, max: 700 }),
+        fc.constantFrom('auto', 'compressed', 'uncompressed'),
+        (data, chunkSize, chunks) => {
+          const framed = writeSnappyFramed(data, { chunkSize, chunks });
+          expect(decodeSnappyFramed(framed, { identifier: 'required', checksums: 'verify' }).data).toEqual(data);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -88,7 +93,9 @@ describe('Snappy framing: round trips', () => {
     expect(await r.readU16('end mark')).toBe(0xffff);
     expect(r.position).toBe(data.length);
     expect(await r.atEnd()).toBe(true);
-    await expect(r.readBytes(1, 'state id')).rejects.toThrow('expected 1 bytes for state id in the Snappy stream, found it ends after 0 — at kg, offset ' + (5 + framed.length));
+    await expect(r.readBytes(1, 'state id')).rejects.toThrow(
+      'expected 1 bytes for state id in the Snappy stream, found it ends after 0 — at kg, offset ' + (5 + framed.length),
+    );
   });
 
   it('operator-state layout: segments start on fresh chunks; reading at a segment offset needs no identifier', async () => {
@@ -101,7 +108,9 @@ describe('Snappy framing: round trips', () => {
     const r = new SnappyFramedReader(bytesSource('op', file), { offset: header.length + segmentOffsets[1]! });
     expect(await r.readBytes(200)).toEqual(b);
     expect(r.chunkOffset).toBeGreaterThanOrEqual(header.length + segmentOffsets[1]!);
-    await expect(new SnappyFramedReader(bytesSource('op', file), { offset: header.length + segmentOffsets[1]!, identifier: 'required' }).readBytes(1)).rejects.toThrow(
+    await expect(
+      new SnappyFramedReader(bytesSource('op', file), { offset: header.length + segmentOffsets[1]!, identifier: 'required' }).readBytes(1),
+    ).rejects.toThrow(
       `expected a Snappy framed stream starting with the stream identifier chunk (type 0xff), found a chunk of type 0x01 — at op, offset ${header.length + segmentOffsets[1]!}`,
     );
   });
@@ -117,7 +126,9 @@ describe('Snappy framing: corrupt input', () => {
   it('rejects a wrong stream identifier with its bytes', () => {
     const bad = cat([0xff, 0x06, 0x00, 0x00, 0x73, 0x4e, 0x61, 0x50, 0x70, 0x58]);
     const e = catchError(() => decodeSnappyFramed(bad, { file: 'kg' }));
-    expect(e.message).toBe('expected the Snappy stream identifier chunk ff 06 00 00 73 4e 61 50 70 59, found ff 06 00 00 73 4e 61 50 70 58 — at kg, offset 0 (0x0)');
+    expect(e.message).toBe(
+      'expected the Snappy stream identifier chunk ff 06 00 00 73 4e 61 50 70 59, found ff 06 00 00 73 4e 61 50 70 58 — at kg, offset 0 (0x0)',
+    );
   });
 
   it('rejects a compressed chunk that declares more than 64 KiB before decompressing', () => {
@@ -131,21 +142,29 @@ describe('Snappy framing: corrupt input', () => {
 
   it('rejects a chunk whose length field is longer than any 64 KiB chunk can be', () => {
     const framed = cat(ID, [0x01, 0x10, 0x00, 0x02]); // length 0x020010 = 131088
-    expect(() => decodeSnappyFramed(framed, { file: 'kg' })).toThrow('expected a Snappy uncompressed chunk of at most 65540 bytes, found length 131088 — at kg, offset 10 (0xa)');
+    expect(() => decodeSnappyFramed(framed, { file: 'kg' })).toThrow(
+      'expected a Snappy uncompressed chunk of at most 65540 bytes, found length 131088 — at kg, offset 10 (0xa)',
+    );
   });
 
   it('rejects a block that expands past its declared size', () => {
     // declares 3 bytes, holds a 5-byte literal
     const block = new Uint8Array([0x03, 0x10, 1, 2, 3, 4, 5]);
     const framed = cat(ID, chunk(0x00, block, new Uint8Array([1, 2, 3])));
-    expect(() => decodeSnappyFramed(framed, { file: 'kg' })).toThrow('expected the Snappy block to expand to its declared 3 bytes, found it expands past that — at kg, offset 19 (0x13)');
+    expect(() => decodeSnappyFramed(framed, { file: 'kg' })).toThrow(
+      'expected the Snappy block to expand to its declared 3 bytes, found it expands past that — at kg, offset 19 (0x13)',
+    );
   });
 
   it('rejects a block that ends short of its declared size, and a copy reaching before the start', () => {
     const short = cat(ID, chunk(0x00, new Uint8Array([0x05, 0x04, 1, 2]), new Uint8Array([1, 2])));
-    expect(() => decodeSnappyFramed(short, { file: 'kg' })).toThrow('expected the Snappy block to expand to its declared 5 bytes, found 2 — at kg, offset 22 (0x16)');
+    expect(() => decodeSnappyFramed(short, { file: 'kg' })).toThrow(
+      'expected the Snappy block to expand to its declared 5 bytes, found 2 — at kg, offset 22 (0x16)',
+    );
     const back = cat(ID, chunk(0x00, new Uint8Array([0x08, 0x00, 0x41, 0x11, 0x05]), new Uint8Array(8)));
-    expect(() => decodeSnappyFramed(back, { file: 'kg' })).toThrow('expected a Snappy copy offset within the 1 bytes decoded so far, found 5 — at kg, offset 21 (0x15)');
+    expect(() => decodeSnappyFramed(back, { file: 'kg' })).toThrow(
+      'expected a Snappy copy offset within the 1 bytes decoded so far, found 5 — at kg, offset 21 (0x15)',
+    );
   });
 
   it('rejects reserved unskippable chunk types', () => {
@@ -158,7 +177,9 @@ describe('Snappy framing: corrupt input', () => {
   it('reports a truncated chunk', async () => {
     const framed = writeSnappyFramed(pseudoRandom(100)).subarray(0, 60);
     expect(() => decodeSnappyFramed(framed, { file: 'kg' })).toThrow('expected 108 bytes for a Snappy chunk of type 0x01, found 50 — at kg, offset 10 (0xa)');
-    await expect(new SnappyFramedReader(bytesSource('kg', framed)).readBytes(10)).rejects.toThrow('expected 108 bytes for a Snappy chunk of type 0x01, found 50 — at kg, offset 10 (0xa)');
+    await expect(new SnappyFramedReader(bytesSource('kg', framed)).readBytes(10)).rejects.toThrow(
+      'expected 108 bytes for a Snappy chunk of type 0x01, found 50 — at kg, offset 10 (0xa)',
+    );
   });
 
   it("CRC-32C mismatches are warnings by default (Flink doesn't verify) and errors with checksums: 'verify'", async () => {
@@ -166,7 +187,11 @@ describe('Snappy framing: corrupt input', () => {
     const framed = cat(ID, chunk(0x01, data, new Uint8Array([9])));
     const { data: back, warnings } = decodeSnappyFramed(framed, { file: 'kg' });
     expect(back).toEqual(data);
-    expect(warnings.map((w) => w.message)).toEqual([`expected masked CRC-32C 0x${computeMaskedCrc32c(new Uint8Array([9])).toString(16).padStart(8, '0')} for the chunk's 40 uncompressed bytes, found 0x${computeMaskedCrc32c(data).toString(16).padStart(8, '0')} — at kg, offset 14 (0xe)`]);
+    expect(warnings.map((w) => w.message)).toEqual([
+      `expected masked CRC-32C 0x${computeMaskedCrc32c(new Uint8Array([9]))
+        .toString(16)
+        .padStart(8, '0')} for the chunk's 40 uncompressed bytes, found 0x${computeMaskedCrc32c(data).toString(16).padStart(8, '0')} — at kg, offset 14 (0xe)`,
+    ]);
     expect(() => decodeSnappyFramed(framed, { file: 'kg', checksums: 'verify' })).toThrow(/^expected masked CRC-32C/);
     expect(decodeSnappyFramed(framed, { checksums: 'ignore' }).warnings).toEqual([]);
     const r = new SnappyFramedReader(bytesSource('kg', framed));
@@ -176,7 +201,9 @@ describe('Snappy framing: corrupt input', () => {
 
   it('enforces the total output limit', () => {
     const framed = writeSnappyFramed(compressible(5000));
-    expect(() => decodeSnappyFramed(framed, { file: 'kg', maxOutputBytes: 4096 })).toThrow('expected a Snappy stream of at most 4096 decompressed bytes, found more — at kg, offset 10 (0xa)');
+    expect(() => decodeSnappyFramed(framed, { file: 'kg', maxOutputBytes: 4096 })).toThrow(
+      'expected a Snappy stream of at most 4096 decompressed bytes, found more — at kg, offset 10 (0xa)',
+    );
   });
 
   it('the incremental reader reads the source in windows, not all at once', async () => {

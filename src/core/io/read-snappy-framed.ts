@@ -83,7 +83,10 @@ export class SnappyFramedReader {
   private first = true;
   private currentChunk: number;
 
-  constructor(private readonly source: ByteSource, private readonly options: SnappyFramedOptions = {}) {
+  constructor(
+    private readonly source: ByteSource,
+    private readonly options: SnappyFramedOptions = {},
+  ) {
     this.rawPos = options.offset ?? 0;
     this.currentChunk = this.rawPos;
     this.end = Math.min(options.end ?? source.size, source.size);

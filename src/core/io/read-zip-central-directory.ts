@@ -56,7 +56,11 @@ export async function readZipCentralDirectory(zip: ByteSource, maxEntries: numbe
     }
   }
   if (eocdAt < 0) {
-    throw fail('corrupt-archive', `expected a zip end-of-central-directory record (PK\\x05\\x06) in the last ${tailLen} bytes, found none: the zip is truncated or damaged`, tailStart);
+    throw fail(
+      'corrupt-archive',
+      `expected a zip end-of-central-directory record (PK\\x05\\x06) in the last ${tailLen} bytes, found none: the zip is truncated or damaged`,
+      tailStart,
+    );
   }
   const eocdOffset = tailStart + eocdAt;
   if (tail.length - eocdAt < EOCD_SIZE) {
@@ -80,11 +84,19 @@ export async function readZipCentralDirectory(zip: ByteSource, maxEntries: numbe
       zip64 = true;
       const recOffset = readU64LE(loc, 8);
       if (recOffset === undefined || recOffset + 56 > locatorOffset) {
-        throw fail('corrupt-archive', `expected the Zip64 end-of-central-directory record before the locator (offset < ${locatorOffset}), found offset ${recOffset ?? 'beyond 2^53'}`, locatorOffset + 8);
+        throw fail(
+          'corrupt-archive',
+          `expected the Zip64 end-of-central-directory record before the locator (offset < ${locatorOffset}), found offset ${recOffset ?? 'beyond 2^53'}`,
+          locatorOffset + 8,
+        );
       }
       const rec = await zip.read(recOffset, 56);
       if (readU32LE(rec, 0) !== ZIP64_EOCD_SIG) {
-        throw fail('bad-magic', `expected the Zip64 end-of-central-directory signature PK\\x06\\x06, found 0x${readU32LE(rec, 0).toString(16).padStart(8, '0')}`, recOffset);
+        throw fail(
+          'bad-magic',
+          `expected the Zip64 end-of-central-directory signature PK\\x06\\x06, found 0x${readU32LE(rec, 0).toString(16).padStart(8, '0')}`,
+          recOffset,
+        );
       }
       const c64 = readU64LE(rec, 32);
       const s64 = readU64LE(rec, 40);
@@ -96,13 +108,21 @@ export async function readZipCentralDirectory(zip: ByteSource, maxEntries: numbe
       cdSize = s64;
       cdOffset = o64;
     } else if (mayBeZip64) {
-      throw fail('corrupt-archive', 'expected a Zip64 end-of-central-directory locator (the record holds 0xFFFF/0xFFFFFFFF placeholders), found none', locatorOffset);
+      throw fail(
+        'corrupt-archive',
+        'expected a Zip64 end-of-central-directory locator (the record holds 0xFFFF/0xFFFFFFFF placeholders), found none',
+        locatorOffset,
+      );
     }
   }
 
   const cdEnd = zip64 ? locatorOffset : eocdOffset;
   if (cdOffset + cdSize > cdEnd) {
-    throw fail('truncated', `expected the central directory (${cdSize} bytes at offset ${cdOffset}) before offset ${cdEnd}, found it runs past it: the zip is truncated or damaged`, eocdOffset);
+    throw fail(
+      'truncated',
+      `expected the central directory (${cdSize} bytes at offset ${cdOffset}) before offset ${cdEnd}, found it runs past it: the zip is truncated or damaged`,
+      eocdOffset,
+    );
   }
   if (cdSize > MAX_CENTRAL_DIRECTORY_BYTES) {
     throw fail('limit-exceeded', `expected a central directory of at most ${MAX_CENTRAL_DIRECTORY_BYTES} bytes, found ${cdSize}`, eocdOffset);
@@ -120,12 +140,18 @@ export async function readZipCentralDirectory(zip: ByteSource, maxEntries: numbe
     const at = cdOffset + p;
     if (cd.length - p < 46) throw fail('truncated', `expected 46 bytes for central-directory record ${i + 1} of ${count}, found ${cd.length - p}`, at);
     const sig = readU32LE(cd, p);
-    if (sig !== CD_SIG) throw fail('bad-magic', `expected central-directory record ${i + 1} of ${count} (signature PK\\x01\\x02), found 0x${sig.toString(16).padStart(8, '0')}`, at);
+    if (sig !== CD_SIG)
+      throw fail(
+        'bad-magic',
+        `expected central-directory record ${i + 1} of ${count} (signature PK\\x01\\x02), found 0x${sig.toString(16).padStart(8, '0')}`,
+        at,
+      );
     const nameLen = readU16LE(cd, p + 28);
     const extraLen = readU16LE(cd, p + 30);
     const commentLen = readU16LE(cd, p + 32);
     const recLen = 46 + nameLen + extraLen + commentLen;
-    if (cd.length - p < recLen) throw fail('truncated', `expected ${recLen} bytes for central-directory record ${i + 1} of ${count}, found ${cd.length - p}`, at);
+    if (cd.length - p < recLen)
+      throw fail('truncated', `expected ${recLen} bytes for central-directory record ${i + 1} of ${count}, found ${cd.length - p}`, at);
     const flags = readU16LE(cd, p + 8);
     const nameBytes = cd.subarray(p + 46, p + 46 + nameLen);
     const rawName = isAscii(nameBytes) ? decodeAscii(nameBytes) : strFromU8(nameBytes, (flags & 0x800) === 0 && !isUtf8Compatible(nameBytes));
@@ -136,7 +162,11 @@ export async function readZipCentralDirectory(zip: ByteSource, maxEntries: numbe
     if (needs.u || needs.c || needs.o) {
       const z = readZip64Extra(cd.subarray(p + 46 + nameLen, p + 46 + nameLen + extraLen), needs);
       if (z === undefined) {
-        throw fail('corrupt-archive', `expected a Zip64 extra field with the sizes/offset of '${rawName}' (its record holds 0xFFFFFFFF placeholders), found none or a short one`, at);
+        throw fail(
+          'corrupt-archive',
+          `expected a Zip64 extra field with the sizes/offset of '${rawName}' (its record holds 0xFFFFFFFF placeholders), found none or a short one`,
+          at,
+        );
       }
       uncompressedSize = z.u ?? uncompressedSize;
       compressedSize = z.c ?? compressedSize;

@@ -46,7 +46,14 @@ export class UsageError extends Error {
   }
 
   toJSON(): UsageErrorJson {
-    return { name: 'UsageError', code: this.code, message: this.message, detail: this.detail, path: [], ...(this.candidates ? { candidates: [...this.candidates] } : {}) };
+    return {
+      name: 'UsageError',
+      code: this.code,
+      message: this.message,
+      detail: this.detail,
+      path: [],
+      ...(this.candidates ? { candidates: [...this.candidates] } : {}),
+    };
   }
 }
 

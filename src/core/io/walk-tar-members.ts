@@ -43,7 +43,11 @@ export async function* walkTarMembers(cursor: TarCursor, maxEntries: number): As
     const stored = readOctal(header, 148, 8);
     const actual = checksumOf(header);
     if (stored !== actual) {
-      throw fail('corrupt-archive', `expected tar header checksum ${actual} (the sum of its bytes), found ${stored === undefined ? 'an unreadable value' : stored} in its checksum field: the tar is damaged or this is not a tar header`, pos);
+      throw fail(
+        'corrupt-archive',
+        `expected tar header checksum ${actual} (the sum of its bytes), found ${stored === undefined ? 'an unreadable value' : stored} in its checksum field: the tar is damaged or this is not a tar header`,
+        pos,
+      );
     }
     const type = String.fromCharCode(header[156]!);
     const ustar = strFromU8(header.subarray(257, 263), true) === 'ustar\u0000';
@@ -52,7 +56,11 @@ export async function* walkTarMembers(cursor: TarCursor, maxEntries: number): As
     if (prefix) name = `${prefix}/${name}`;
     const headerSize = readSize(header);
     if (headerSize === undefined && (paxSize === undefined || type === 'L' || type === 'x')) {
-      throw fail('corrupt-archive', `expected an octal size for tar member '${name}', found ${JSON.stringify(strFromU8(header.subarray(124, 136), true))}`, pos + 124);
+      throw fail(
+        'corrupt-archive',
+        `expected an octal size for tar member '${name}', found ${JSON.stringify(strFromU8(header.subarray(124, 136), true))}`,
+        pos + 124,
+      );
     }
     // a pax `size` record applies to the member that follows the pax header
     const size = type === 'L' || type === 'x' ? headerSize! : (paxSize ?? headerSize!);
@@ -61,9 +69,11 @@ export async function* walkTarMembers(cursor: TarCursor, maxEntries: number): As
 
     if (type === 'L' || type === 'x') {
       const limit = type === 'L' ? MAX_LONG_NAME : MAX_PAX;
-      if (size > limit) throw fail('limit-exceeded', `expected a ${type === 'L' ? 'GNU long name' : 'pax header'} of at most ${limit} bytes, found ${size}`, pos + 124);
+      if (size > limit)
+        throw fail('limit-exceeded', `expected a ${type === 'L' ? 'GNU long name' : 'pax header'} of at most ${limit} bytes, found ${size}`, pos + 124);
       const data = await cursor.read(dataOffset, size);
-      if (data.length < size) throw fail('truncated', `expected ${size} bytes of ${type === 'L' ? 'GNU long name' : 'pax header'}, found ${data.length}`, dataOffset);
+      if (data.length < size)
+        throw fail('truncated', `expected ${size} bytes of ${type === 'L' ? 'GNU long name' : 'pax header'}, found ${data.length}`, dataOffset);
       if (type === 'L') longName = cString(data, 0, data.length);
       else {
         const records = parsePaxRecords(data, cursor.name, dataOffset);
@@ -96,8 +106,11 @@ function cString(bytes: Uint8Array, at: number, len: number): string {
 }
 
 function readOctal(bytes: Uint8Array, at: number, len: number): number | undefined {
-  // eslint-disable-next-line no-control-regex -- tar pads numeric fields with NUL bytes and spaces
-  const text = strFromU8(bytes.subarray(at, at + len), true).replace(/[\u0000 ]+$/g, '').replace(/^[ ]+/, '');
+  // tar pads numeric fields with NUL bytes and spaces
+  const text = strFromU8(bytes.subarray(at, at + len), true)
+    // eslint-disable-next-line no-control-regex -- the NUL padding above
+    .replace(/[\u0000 ]+$/g, '')
+    .replace(/^[ ]+/, '');
   if (!/^[0-7]+$/.test(text)) return text === '' ? 0 : undefined;
   return parseInt(text, 8);
 }
@@ -129,7 +142,12 @@ function parsePaxRecords(data: Uint8Array, file: string, baseOffset: number): { 
     const len = parseInt(strFromU8(data.subarray(p, q), true), 10);
     if (!Number.isInteger(len) || len <= q - p || p + len > data.length || data[p + len - 1] !== 0x0a) {
       if (data.subarray(p).every((b) => b === 0)) break;
-      throw new DecodeError({ code: 'corrupt-archive', detail: 'expected pax records "<length> <key>=<value>\\n", found a malformed record', file, offset: baseOffset + p });
+      throw new DecodeError({
+        code: 'corrupt-archive',
+        detail: 'expected pax records "<length> <key>=<value>\\n", found a malformed record',
+        file,
+        offset: baseOffset + p,
+      });
     }
     const record = strFromU8(data.subarray(q + 1, p + len - 1));
     const eq = record.indexOf('=');
@@ -139,7 +157,12 @@ function parsePaxRecords(data: Uint8Array, file: string, baseOffset: number): { 
       const value = record.slice(eq + 1);
       size = /^[0-9]{1,16}$/.test(value) ? Number(value) : NaN;
       if (!Number.isSafeInteger(size)) {
-        throw new DecodeError({ code: 'corrupt-archive', detail: `expected a pax size record of decimal digits, found ${JSON.stringify(value.slice(0, 40))}`, file, offset: baseOffset + p });
+        throw new DecodeError({
+          code: 'corrupt-archive',
+          detail: `expected a pax size record of decimal digits, found ${JSON.stringify(value.slice(0, 40))}`,
+          file,
+          offset: baseOffset + p,
+        });
       }
     }
     p += len;

@@ -28,7 +28,10 @@ export function writeSnappyFramed(data: Uint8Array, options: SnappyFramedWriteOp
  * Flink's operator-state writer flushes before recording an offset). Returns the stream and the
  * offset of each segment's first chunk (relative to the start of the returned bytes).
  */
-export function writeSnappyFramedSegments(segments: readonly Uint8Array[], options: SnappyFramedWriteOptions = {}): { bytes: Uint8Array; segmentOffsets: number[] } {
+export function writeSnappyFramedSegments(
+  segments: readonly Uint8Array[],
+  options: SnappyFramedWriteOptions = {},
+): { bytes: Uint8Array; segmentOffsets: number[] } {
   const size = options.chunkSize ?? SNAPPY_MAX_CHUNK_DATA;
   if (!Number.isInteger(size) || size < 1 || size > SNAPPY_MAX_CHUNK_DATA) throw new RangeError(`chunkSize must be 1…${SNAPPY_MAX_CHUNK_DATA}, got ${size}`);
   const parts: Uint8Array[] = [];

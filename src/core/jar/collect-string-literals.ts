@@ -14,10 +14,41 @@ import { listInstructions } from './list-instructions';
 import { CP, readClassFile, type ClassFile } from './read-class-file';
 
 const LIBRARY_PREFIXES = [
-  'java/', 'javax/', 'jakarta/', 'jdk/', 'sun/', 'kotlin/', 'scala/', 'akka/', 'org/apache/', 'com/google/', 'io/netty/', 'org/slf4j/',
-  'com/fasterxml/', 'org/objenesis/', 'com/esotericsoftware/', 'org/xerial/', 'net/jpountz/', 'org/lz4/', 'org/rocksdb/', 'org/jboss/',
-  'org/codehaus/', 'com/twitter/', 'org/yaml/', 'org/json/', 'com/typesafe/', 'io/grpc/', 'software/amazon/', 'com/amazonaws/',
-  'org/joda/', 'io/confluent/', 'org/checkerframework/', 'org/intellij/', 'org/jetbrains/', 'org/osgi/', 'io/github/flink/gcp/protobuf/',
+  'java/',
+  'javax/',
+  'jakarta/',
+  'jdk/',
+  'sun/',
+  'kotlin/',
+  'scala/',
+  'akka/',
+  'org/apache/',
+  'com/google/',
+  'io/netty/',
+  'org/slf4j/',
+  'com/fasterxml/',
+  'org/objenesis/',
+  'com/esotericsoftware/',
+  'org/xerial/',
+  'net/jpountz/',
+  'org/lz4/',
+  'org/rocksdb/',
+  'org/jboss/',
+  'org/codehaus/',
+  'com/twitter/',
+  'org/yaml/',
+  'org/json/',
+  'com/typesafe/',
+  'io/grpc/',
+  'software/amazon/',
+  'com/amazonaws/',
+  'org/joda/',
+  'io/confluent/',
+  'org/checkerframework/',
+  'org/intellij/',
+  'org/jetbrains/',
+  'org/osgi/',
+  'io/github/flink/gcp/protobuf/',
 ];
 const MAX_CLASSES = 20_000;
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -34,10 +65,15 @@ export interface JarStringLiterals {
   classesRead: number;
 }
 
-export async function collectStringLiterals(files: readonly InputFile[], generatedDirs: ReadonlySet<string>, runtimePackages: readonly string[] = []): Promise<JarStringLiterals> {
+export async function collectStringLiterals(
+  files: readonly InputFile[],
+  generatedDirs: ReadonlySet<string>,
+  runtimePackages: readonly string[] = [],
+): Promise<JarStringLiterals> {
   // the protobuf runtime's own packages (bundled as com.google.protobuf, or relocated) are a library, never the application
   const runtimeDirs = runtimePackages.map((p) => `${p.replaceAll('.', '/')}/`);
-  const isLibrary = (path: string): boolean => LIBRARY_PREFIXES.some((p) => path.startsWith(p)) || /(^|\/)shaded\//.test(path) || runtimeDirs.some((r) => path.startsWith(r));
+  const isLibrary = (path: string): boolean =>
+    LIBRARY_PREFIXES.some((p) => path.startsWith(p)) || /(^|\/)shaded\//.test(path) || runtimeDirs.some((r) => path.startsWith(r));
   const outside = files.filter((f) => {
     if (!f.path.endsWith('.class') || f.path.startsWith('META-INF/')) return false;
     if (isLibrary(f.path)) return false;
@@ -70,7 +106,10 @@ export async function collectStringLiterals(files: readonly InputFile[], generat
     }
   }
   const cut = read < classes.length ? `; read only the first ${read} of ${classes.length} (a bound of ${MAX_CLASSES} classes and ${MAX_BYTES} bytes)` : '';
-  const damaged = unreadable.length > 0 ? `; ${unreadable.length} class file(s) could not be read (${unreadable.slice(0, 3).join(', ')}${unreadable.length > 3 ? ', …' : ''})` : '';
+  const damaged =
+    unreadable.length > 0
+      ? `; ${unreadable.length} class file(s) could not be read (${unreadable.slice(0, 3).join(', ')}${unreadable.length > 3 ? ', …' : ''})`
+      : '';
   return {
     values: [...values].sort(),
     uids: [...uids].sort(),

@@ -14,7 +14,19 @@
  */
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema, type DescriptorProto, type FileDescriptorProto } from '@bufbuild/protobuf/wkt';
-import { DecodeError, formatHex, haveSameBytes, isDecodeError, measureVarint, openZipArchive, withDecodePathAsync, writeVarintAt, type ArchiveLimits, type ByteSource, type InputFile } from '../io';
+import {
+  DecodeError,
+  formatHex,
+  haveSameBytes,
+  isDecodeError,
+  measureVarint,
+  openZipArchive,
+  withDecodePathAsync,
+  writeVarintAt,
+  type ArchiveLimits,
+  type ByteSource,
+  type InputFile,
+} from '../io';
 import { orderFilesByImports } from '../compat';
 import { BUILD_METHOD, findDescriptorBuilds, type DescriptorBuild, type GencodeVersion } from './find-descriptor-builds';
 import type { DescriptorConflict, EmbeddedFile, JarMessageClass, JobJarSchema } from './job-jar-types';
@@ -44,7 +56,11 @@ export interface ExtractJobJarOptions {
   stringLiterals?: boolean;
 }
 
-export async function extractJobJarSchema(jarSource: ByteSource, withSources: readonly ByteSource[] = [], options: ExtractJobJarOptions = {}): Promise<JobJarSchema> {
+export async function extractJobJarSchema(
+  jarSource: ByteSource,
+  withSources: readonly ByteSource[] = [],
+  options: ExtractJobJarOptions = {},
+): Promise<JobJarSchema> {
   const jar = await openJar(jarSource, options);
   const withJars: OpenedJar[] = [];
   for (const source of withSources) withJars.push(await openJar(source, options));
@@ -68,7 +84,9 @@ export async function extractJobJarSchema(jarSource: ByteSource, withSources: re
       const simple = f.path.slice(slash + 1);
       // protobuf-java's own packages and their subpackages (com/google/protobuf/compiler/ of each runtime, relocated too) are
       // never the job's: their files are read only when a job file imports them, through the class its bytecode names
-      return builderDirs.has(dir) && !isInRuntime(dir, runtimeDirs) && !simple.includes('$') && simple !== 'package-info.class' && simple !== 'module-info.class';
+      return (
+        builderDirs.has(dir) && !isInRuntime(dir, runtimeDirs) && !simple.includes('$') && simple !== 'package-info.class' && simple !== 'module-info.class'
+      );
     })
     .map((f) => f.path)
     .sort();
@@ -84,7 +102,12 @@ export async function extractJobJarSchema(jarSource: ByteSource, withSources: re
     if (owner === undefined) return undefined;
     const entry = owner.byPath.get(path)!;
     if (entry.source.size > MAX_CLASS_BYTES) {
-      throw new DecodeError({ code: 'limit-exceeded', detail: `expected a class file of at most ${MAX_CLASS_BYTES} bytes, found ${entry.source.size}`, file: entry.source.name, offset: 0 });
+      throw new DecodeError({
+        code: 'limit-exceeded',
+        detail: `expected a class file of at most ${MAX_CLASS_BYTES} bytes, found ${entry.source.size}`,
+        file: entry.source.name,
+        offset: 0,
+      });
     }
     classesRead++;
     const bytes = await entry.source.read(0, entry.source.size);
@@ -128,7 +151,7 @@ export async function extractJobJarSchema(jarSource: ByteSource, withSources: re
       detail:
         `expected protoc-generated Java classes (an outer class whose static initializer calls Descriptors.FileDescriptor.${BUILD_METHOD}) in the job jar, ` +
         `found none among its ${classes} classes (${candidates.length} candidate${candidates.length === 1 ? '' : 's'} in packages with *OrBuilder classes): ` +
-        'pass the jar that holds the job\'s generated Protobuf classes (protoc --java_out; lite classes have no descriptors)',
+        "pass the jar that holds the job's generated Protobuf classes (protoc --java_out; lite classes have no descriptors)",
       file: jar.name,
       path: ['job jar'],
     });
@@ -224,7 +247,12 @@ async function openJar(source: ByteSource, options: ExtractJobJarOptions): Promi
     const head = source.size >= 4 ? await source.read(0, 4) : new Uint8Array(0);
     if (head.length < 4 || head[0] !== ZIP_MAGIC[0] || head[1] !== ZIP_MAGIC[1]) {
       const hex = formatHex(head, ' ');
-      throw new DecodeError({ code: 'not-recognised', detail: `expected a jar (a zip archive, PK\\x03\\x04), found ${source.size === 0 ? 'an empty file' : `bytes ${hex}`}`, file: source.name, offset: 0 });
+      throw new DecodeError({
+        code: 'not-recognised',
+        detail: `expected a jar (a zip archive, PK\\x03\\x04), found ${source.size === 0 ? 'an empty file' : `bytes ${hex}`}`,
+        file: source.name,
+        offset: 0,
+      });
     }
     const listing = await openZipArchive(source, options.limits);
     const byPath = new Map<string, InputFile>();
@@ -237,7 +265,10 @@ function missingImport(file: EmbeddedFile, importName: string | undefined, depCl
   const cls = depClass?.replaceAll('/', '.');
   const names = jars.map((j) => j.name).join(', ');
   const what = importName === undefined ? `an import` : `the import ${importName}`;
-  const wkt = cls?.includes('.google.protobuf.') || importName?.startsWith('google/protobuf/') ? ' (a well-known type: the protobuf-java jar the cluster provides, when the job does not bundle it)' : '';
+  const wkt =
+    cls?.includes('.google.protobuf.') || importName?.startsWith('google/protobuf/')
+      ? ' (a well-known type: the protobuf-java jar the cluster provides, when the job does not bundle it)'
+      : '';
   return new DecodeError({
     code: 'missing-file',
     detail:
@@ -282,13 +313,23 @@ function listMessageClasses(proto: FileDescriptorProto, outerClass: string, out:
 function orderDependencyFirst(byName: ReadonlyMap<string, EmbeddedFile>): EmbeddedFile[] {
   for (const file of byName.values()) {
     for (const d of file.dependencies) {
-      if (!byName.has(d)) throw new DecodeError({ code: 'invalid-value', detail: `expected the embedded descriptor ${d}, imported by ${file.name}, among the jar's descriptors, found none`, path: ['job jar'] });
+      if (!byName.has(d))
+        throw new DecodeError({
+          code: 'invalid-value',
+          detail: `expected the embedded descriptor ${d}, imported by ${file.name}, among the jar's descriptors, found none`,
+          path: ['job jar'],
+        });
     }
   }
   try {
     return orderFilesByImports([...byName.values()].map((f) => ({ name: f.name, dependency: f.dependencies, file: f }))).map((o) => o.file);
   } catch (e) {
-    if (isDecodeError(e)) throw new DecodeError({ code: 'invalid-value', detail: `expected acyclic imports among the embedded descriptors, found a cycle (${e.detail})`, path: ['job jar'] });
+    if (isDecodeError(e))
+      throw new DecodeError({
+        code: 'invalid-value',
+        detail: `expected acyclic imports among the embedded descriptors, found a cycle (${e.detail})`,
+        path: ['job jar'],
+      });
     throw e;
   }
 }

@@ -7,12 +7,22 @@ import { readClassFile } from './read-class-file';
 import { ConstantPoolWriter, u2, writeClassFile, writeGencodeClass } from './write-class-file';
 
 /** a descriptor with every byte value, so the ISO-8859-1 round trip is exercised */
-const DESCRIPTOR = toBinary(FileDescriptorProtoSchema, create(FileDescriptorProtoSchema, { name: 'a/b.proto', package: Array.from({ length: 256 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('') }));
+const DESCRIPTOR = toBinary(
+  FileDescriptorProtoSchema,
+  create(FileDescriptorProtoSchema, { name: 'a/b.proto', package: Array.from({ length: 256 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('') }),
+);
 const ALL_BYTES = Uint8Array.from({ length: 512 }, (_, i) => i % 256);
 
 describe('findDescriptorBuilds', () => {
   it('reads the parts in array-index order (not constant-pool order), ldc_w past 255 entries, the dependencies and the gencode version', () => {
-    const bytes = writeGencodeClass({ name: 'com/x/Outer', descriptor: ALL_BYTES, partSize: 1, reversePool: true, dependencies: ['com/x/DepA', 'com/y/DepB'], gencodeVersion: [4, 36, 2] });
+    const bytes = writeGencodeClass({
+      name: 'com/x/Outer',
+      descriptor: ALL_BYTES,
+      partSize: 1,
+      reversePool: true,
+      dependencies: ['com/x/DepA', 'com/y/DepB'],
+      gencodeVersion: [4, 36, 2],
+    });
     const found = findDescriptorBuilds(readClassFile(bytes, 'Outer.class'));
     expect(found.gencodeVersion).toEqual({ major: 4, minor: 36, patch: 2, suffix: '' });
     expect(found.builds.length).toBe(1);
@@ -34,31 +44,55 @@ describe('findDescriptorBuilds', () => {
   it('reads the reflective overload: dependency class names and file names as String[] literals', () => {
     const pool = new ConstantPoolWriter();
     const fd = 'com/google/protobuf/Descriptors$FileDescriptor';
-    const strings = (values: string[]): number[] => [0x03 + values.length, 0xbd, ...u2(pool.classRef('java/lang/String')), ...values.flatMap((v, i) => [0x59, 0x03 + i, 0x12, pool.string(v), 0x53])];
+    const strings = (values: string[]): number[] => [
+      0x03 + values.length,
+      0xbd,
+      ...u2(pool.classRef('java/lang/String')),
+      ...values.flatMap((v, i) => [0x59, 0x03 + i, 0x12, pool.string(v), 0x53]),
+    ];
     const code = [
       ...strings(['\n\ta/b.proto']),
-      0x12, pool.classRef('com/x/Outer'),
+      0x12,
+      pool.classRef('com/x/Outer'),
       ...strings(['com.google.protobuf.TimestampProto']),
       ...strings(['google/protobuf/timestamp.proto']),
-      0xb8, ...u2(pool.methodRef(fd, 'internalBuildGeneratedFileFrom', `([Ljava/lang/String;Ljava/lang/Class;[Ljava/lang/String;[Ljava/lang/String;)L${fd};`)),
-      0xb3, ...u2(pool.fieldRef('com/x/Outer', 'descriptor', `L${fd};`)),
+      0xb8,
+      ...u2(pool.methodRef(fd, 'internalBuildGeneratedFileFrom', `([Ljava/lang/String;Ljava/lang/Class;[Ljava/lang/String;[Ljava/lang/String;)L${fd};`)),
+      0xb3,
+      ...u2(pool.fieldRef('com/x/Outer', 'descriptor', `L${fd};`)),
       0xb1,
     ];
     const found = findDescriptorBuilds(readClassFile(writeClassFile(pool, 'com/x/Outer', [{ name: '<clinit>', descriptor: '()V', code }]), 'Outer.class'));
-    expect(found.builds[0]).toMatchObject({ parts: ['\n\ta/b.proto'], dependencyClasses: ['com/google/protobuf/TimestampProto'], dependencyFiles: ['google/protobuf/timestamp.proto'] });
+    expect(found.builds[0]).toMatchObject({
+      parts: ['\n\ta/b.proto'],
+      dependencyClasses: ['com/google/protobuf/TimestampProto'],
+      dependencyFiles: ['google/protobuf/timestamp.proto'],
+    });
   });
 
   it('does not guess across code it does not model: a part computed at run time is not the pattern', () => {
     const pool = new ConstantPoolWriter();
     const fd = 'com/google/protobuf/Descriptors$FileDescriptor';
     const code = [
-      0x04, 0xbd, ...u2(pool.classRef('java/lang/String')),
-      0x59, 0x03, 0xb8, ...u2(pool.methodRef('com/x/Secret', 'part', '()Ljava/lang/String;')), 0x53,
-      0x03, 0xbd, ...u2(pool.classRef(fd)),
-      0xb8, ...u2(pool.methodRef(fd, 'internalBuildGeneratedFileFrom', `([Ljava/lang/String;[L${fd};)L${fd};`)),
-      0x57, 0xb1,
+      0x04,
+      0xbd,
+      ...u2(pool.classRef('java/lang/String')),
+      0x59,
+      0x03,
+      0xb8,
+      ...u2(pool.methodRef('com/x/Secret', 'part', '()Ljava/lang/String;')),
+      0x53,
+      0x03,
+      0xbd,
+      ...u2(pool.classRef(fd)),
+      0xb8,
+      ...u2(pool.methodRef(fd, 'internalBuildGeneratedFileFrom', `([Ljava/lang/String;[L${fd};)L${fd};`)),
+      0x57,
+      0xb1,
     ];
-    expect(() => findDescriptorBuilds(readClassFile(writeClassFile(pool, 'com/x/Outer', [{ name: '<clinit>', descriptor: '()V', code }]), 'Outer.class'))).toThrow(
+    expect(() =>
+      findDescriptorBuilds(readClassFile(writeClassFile(pool, 'com/x/Outer', [{ name: '<clinit>', descriptor: '()V', code }]), 'Outer.class')),
+    ).toThrow(
       "expected protoc's generated-code pattern before internalBuildGeneratedFileFrom in the static initializer of com.x.Outer, found descriptor part 0 that is not a string constant",
     );
   });
@@ -69,7 +103,7 @@ describe('findDescriptorBuilds', () => {
     );
   });
 
-  it('counts a method descriptor\'s parameters', () => {
+  it("counts a method descriptor's parameters", () => {
     expect(parseMethodDescriptor('([Ljava/lang/String;[Lcom/x/Y;JDI)Lcom/x/Y;')).toEqual({ params: 5, returns: true });
     expect(parseMethodDescriptor('()V')).toEqual({ params: 0, returns: false });
   });

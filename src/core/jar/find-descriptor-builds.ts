@@ -75,17 +75,24 @@ export function findDescriptorBuilds(cls: ClassFile): ClassDescriptorBuilds {
     else if (op === 0x11) stack.push({ kind: 'int', value: (u16(pc + 1) << 16) >> 16 });
     else if (op === 0x12) stack.push(constant(code[pc + 1]!));
     else if (op === 0x13) stack.push(constant(u16(pc + 1)));
-    else if (op === 0x01 || op === 0x14 || op === 0xbb) stack.push(UNKNOWN); // aconst_null, ldc2_w, new
-    else if (op === 0x19) stack.push(locals.get(code[pc + 1]!) ?? UNKNOWN); // aload
-    else if (op >= 0x2a && op <= 0x2d) stack.push(locals.get(op - 0x2a) ?? UNKNOWN); // aload_n
-    else if (op === 0x3a) locals.set(code[pc + 1]!, pop()); // astore
-    else if (op >= 0x4b && op <= 0x4e) locals.set(op - 0x4b, pop()); // astore_n
+    else if (op === 0x01 || op === 0x14 || op === 0xbb)
+      stack.push(UNKNOWN); // aconst_null, ldc2_w, new
+    else if (op === 0x19)
+      stack.push(locals.get(code[pc + 1]!) ?? UNKNOWN); // aload
+    else if (op >= 0x2a && op <= 0x2d)
+      stack.push(locals.get(op - 0x2a) ?? UNKNOWN); // aload_n
+    else if (op === 0x3a)
+      locals.set(code[pc + 1]!, pop()); // astore
+    else if (op >= 0x4b && op <= 0x4e)
+      locals.set(op - 0x4b, pop()); // astore_n
     else if (op === 0xc4 && (code[pc + 1] === 0x19 || code[pc + 1] === 0x3a)) {
       // wide aload / astore
       if (code[pc + 1] === 0x19) stack.push(locals.get(u16(pc + 2)) ?? UNKNOWN);
       else locals.set(u16(pc + 2), pop());
-    } else if (op === 0x59) stack.push(stack[stack.length - 1] ?? UNKNOWN); // dup
-    else if (op === 0x57) pop(); // pop
+    } else if (op === 0x59)
+      stack.push(stack[stack.length - 1] ?? UNKNOWN); // dup
+    else if (op === 0x57)
+      pop(); // pop
     else if (op === 0x53) {
       // aastore: array, index, value
       const value = pop();
@@ -97,8 +104,10 @@ export function findDescriptorBuilds(cls: ClassFile): ClassDescriptorBuilds {
       stack.push({ kind: 'array', element: cls.classNameAt(u16(pc + 1)), length: count.kind === 'int' ? count.value : undefined, items: new Map() });
     } else if (op === 0xc0) {
       // checkcast keeps the value
-    } else if (op === 0xb2) stack.push(UNKNOWN); // getstatic
-    else if (op === 0xb3) pop(); // putstatic
+    } else if (op === 0xb2)
+      stack.push(UNKNOWN); // getstatic
+    else if (op === 0xb3)
+      pop(); // putstatic
     else if (op >= 0xb6 && op <= 0xb9) {
       const ref = cls.memberAt(u16(pc + 1));
       const { params, returns } = parseMethodDescriptor(ref.descriptor);
@@ -127,7 +136,13 @@ export function findDescriptorBuilds(cls: ClassFile): ClassDescriptorBuilds {
 
 function readBuildCall(cls: ClassFile, owner: string, args: Value[], offset: number): DescriptorBuild {
   const fail = (detail: string): never => {
-    throw new DecodeError({ code: 'not-recognised', detail: `expected protoc's generated-code pattern before ${BUILD_METHOD} in the static initializer of ${cls.thisClass.replaceAll('/', '.')}, found ${detail}`, file: cls.file, offset, path: ['class file', '<clinit>'] });
+    throw new DecodeError({
+      code: 'not-recognised',
+      detail: `expected protoc's generated-code pattern before ${BUILD_METHOD} in the static initializer of ${cls.thisClass.replaceAll('/', '.')}, found ${detail}`,
+      file: cls.file,
+      offset,
+      path: ['class file', '<clinit>'],
+    });
   };
   const data = args[0];
   if (data?.kind !== 'array' || data.element !== 'java/lang/String') return fail('no String[] literal as its first argument');
@@ -135,7 +150,9 @@ function readBuildCall(cls: ClassFile, owner: string, args: Value[], offset: num
   const runtimePackage = owner.slice(0, owner.lastIndexOf('/'));
   const depArray = args.find((a, i) => i > 0 && a.kind === 'array' && a.element.endsWith('Descriptors$FileDescriptor'));
   if (depArray?.kind === 'array') {
-    const dependencyClasses = readItems(depArray, fail).map((item, i) => (item.kind === 'descriptor-of' ? item.owner : fail(`dependency ${i} not given by a getDescriptor() call`)));
+    const dependencyClasses = readItems(depArray, fail).map((item, i) =>
+      item.kind === 'descriptor-of' ? item.owner : fail(`dependency ${i} not given by a getDescriptor() call`),
+    );
     return { parts, dependencyClasses, runtimePackage, offset };
   }
   // the reflective overload: (String[] parts, Class<?> outer, String[] dependencyClassNames, String[] dependencyFileNames)

@@ -53,10 +53,22 @@ export function listInstructions(code: Uint8Array, codeOffset: number, file: str
     const op = code[pc]!;
     const length = instructionLength(code, pc, op);
     if (length < 0) {
-      throw new DecodeError({ code: 'invalid-value', detail: `expected a JVM instruction at code offset ${pc}, found ${op === 0xaa || op === 0xab ? `a ${op === 0xaa ? 'tableswitch' : 'lookupswitch'} with a negative case count` : `0x${op.toString(16).padStart(2, '0')}, which is no opcode`}`, file, offset: codeOffset + pc, path: ['class file', 'code'] });
+      throw new DecodeError({
+        code: 'invalid-value',
+        detail: `expected a JVM instruction at code offset ${pc}, found ${op === 0xaa || op === 0xab ? `a ${op === 0xaa ? 'tableswitch' : 'lookupswitch'} with a negative case count` : `0x${op.toString(16).padStart(2, '0')}, which is no opcode`}`,
+        file,
+        offset: codeOffset + pc,
+        path: ['class file', 'code'],
+      });
     }
     if (pc + length > code.length) {
-      throw new DecodeError({ code: 'truncated', detail: `expected ${length} bytes for the instruction 0x${op.toString(16).padStart(2, '0')} at code offset ${pc}, found ${code.length - pc}`, file, offset: codeOffset + pc, path: ['class file', 'code'] });
+      throw new DecodeError({
+        code: 'truncated',
+        detail: `expected ${length} bytes for the instruction 0x${op.toString(16).padStart(2, '0')} at code offset ${pc}, found ${code.length - pc}`,
+        file,
+        offset: codeOffset + pc,
+        path: ['class file', 'code'],
+      });
     }
     visit(op, pc);
     pc += length;
@@ -68,7 +80,7 @@ function instructionLength(code: Uint8Array, pc: number, op: number): number {
   if (fixed !== 0) return fixed;
   if (op === 0xc4) return code[pc + 1] === 0x84 ? 6 : 4; // wide iinc / wide load, store, ret
   const base = pc + 1 + ((4 - ((pc + 1) % 4)) % 4);
-  const s32 = (at: number): number => (at + 4 <= code.length ? ((code[at]! << 24) | (code[at + 1]! << 16) | (code[at + 2]! << 8) | code[at + 3]!) : Number.NaN);
+  const s32 = (at: number): number => (at + 4 <= code.length ? (code[at]! << 24) | (code[at + 1]! << 16) | (code[at + 2]! << 8) | code[at + 3]! : Number.NaN);
   if (op === 0xaa) {
     const low = s32(base + 4);
     const high = s32(base + 8);

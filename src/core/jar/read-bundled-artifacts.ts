@@ -46,19 +46,36 @@ export async function readBundledArtifacts(files: readonly InputFile[]): Promise
   const libraryArtifact = artifacts.find((a) => a.artifactId === LIBRARY_ARTIFACT);
   let library: JarLibrary | undefined;
   if (paths.has(LIBRARY_0X_SNAPSHOT)) {
-    library = { line: '0.x', evidence: `snapshot class ${toBinaryName(LIBRARY_0X_SNAPSHOT)} (0.x milestones)`, ...(libraryArtifact ? { version: libraryArtifact.version } : {}) };
+    library = {
+      line: '0.x',
+      evidence: `snapshot class ${toBinaryName(LIBRARY_0X_SNAPSHOT)} (0.x milestones)`,
+      ...(libraryArtifact ? { version: libraryArtifact.version } : {}),
+    };
   } else {
     const other = [...paths].filter((p) => p.startsWith(LIBRARY_PACKAGE) && p.endsWith('SerializerSnapshot.class')).sort()[0];
-    if (other !== undefined) library = { line: '1.x', evidence: `snapshot class ${toBinaryName(other)} (not a 0.x snapshot class)`, ...(libraryArtifact ? { version: libraryArtifact.version } : {}) };
+    if (other !== undefined)
+      library = {
+        line: '1.x',
+        evidence: `snapshot class ${toBinaryName(other)} (not a 0.x snapshot class)`,
+        ...(libraryArtifact ? { version: libraryArtifact.version } : {}),
+      };
     else if (libraryArtifact) {
-      library = { line: /^0\./.test(libraryArtifact.version) ? '0.x' : '1.x', evidence: `${libraryArtifact.path} (version ${libraryArtifact.version})`, version: libraryArtifact.version };
+      library = {
+        line: /^0\./.test(libraryArtifact.version) ? '0.x' : '1.x',
+        evidence: `${libraryArtifact.path} (version ${libraryArtifact.version})`,
+        version: libraryArtifact.version,
+      };
     }
   }
   const flinkArtifacts = artifacts.filter((a) => a.groupId === 'org.apache.flink');
-  const core = flinkArtifacts.find((a) => a.artifactId === 'flink-core') ?? flinkArtifacts.find((a) => /^flink-(runtime|streaming-java|dist)/.test(a.artifactId)) ?? flinkArtifacts[0];
+  const core =
+    flinkArtifacts.find((a) => a.artifactId === 'flink-core') ??
+    flinkArtifacts.find((a) => /^flink-(runtime|streaming-java|dist)/.test(a.artifactId)) ??
+    flinkArtifacts[0];
   let flink: BundledContents['flink'];
   if (core) flink = { version: core.version, evidence: `${core.path}` };
-  else if (paths.has('org/apache/flink/api/common/typeutils/TypeSerializer.class')) flink = { evidence: 'org.apache.flink.api.common.typeutils.TypeSerializer (no pom.properties tells the version)' };
+  else if (paths.has('org/apache/flink/api/common/typeutils/TypeSerializer.class'))
+    flink = { evidence: 'org.apache.flink.api.common.typeutils.TypeSerializer (no pom.properties tells the version)' };
   return { artifacts, ...(library ? { library } : {}), ...(flink ? { flink } : {}), warnings };
 }
 

@@ -33,7 +33,13 @@ describe('readClassFile', () => {
     pool.raw([CP.invokeDynamic, ...u2(0), ...u2(nt)]);
     pool.raw([CP.module, ...u2(pool.utf8('app'))]);
     pool.raw([CP.package, ...u2(pool.utf8('com/x'))]);
-    const cls = readClassFile(writeClassFile(pool, 'com/x/Outer', [{ name: '<clinit>', descriptor: '()V', code: [0xb1] }, { name: 'abstractOne', descriptor: '()V' }]), FILE);
+    const cls = readClassFile(
+      writeClassFile(pool, 'com/x/Outer', [
+        { name: '<clinit>', descriptor: '()V', code: [0xb1] },
+        { name: 'abstractOne', descriptor: '()V' },
+      ]),
+      FILE,
+    );
     expect(cls.thisClass).toBe('com/x/Outer');
     expect(cls.stringAt(hello)).toBe('hello');
     expect(cls.integerAt(answer)).toBe(42);
@@ -45,7 +51,10 @@ describe('readClassFile', () => {
     expect(cls.listStrings()).toEqual(['hello', 'after long', 'after double']);
     expect(cls.hasUtf8('getDescriptor')).toBe(true);
     expect(cls.hasUtf8('getDescriptors')).toBe(false);
-    expect(cls.methods.map((m) => [m.name, m.code?.code.length])).toEqual([['<clinit>', 1], ['abstractOne', undefined]]);
+    expect(cls.methods.map((m) => [m.name, m.code?.code.length])).toEqual([
+      ['<clinit>', 1],
+      ['abstractOne', undefined],
+    ]);
   });
 
   it('names a broken constant pool, a bad index, a wrong magic and a truncated class exactly', () => {
@@ -58,12 +67,18 @@ describe('readClassFile', () => {
     const bad = new ConstantPoolWriter();
     const utf = bad.utf8('com/x/Outer');
     const cls = readClassFile(writeClassFile(bad, 'com/x/Outer', []), FILE);
-    expect(catchMessage(() => cls.stringAt(utf))).toBe(`expected a String entry at constant pool index ${utf}, found an entry of tag 1: the constant pool is broken — at app.jar!/com/x/Outer.class, offset 10 (0xa) [class file / constant pool]`);
+    expect(catchMessage(() => cls.stringAt(utf))).toBe(
+      `expected a String entry at constant pool index ${utf}, found an entry of tag 1: the constant pool is broken — at app.jar!/com/x/Outer.class, offset 10 (0xa) [class file / constant pool]`,
+    );
     const bytes = writeClassFile(new ConstantPoolWriter(), 'com/x/Outer', []);
     bytes[0] = 0xca;
     bytes[3] = 0x00;
-    expect(catchMessage(() => readClassFile(bytes, FILE))).toBe('expected a class file (magic 0xCAFEBABE), found 0xcafeba00 — at app.jar!/com/x/Outer.class, offset 0 (0x0)');
+    expect(catchMessage(() => readClassFile(bytes, FILE))).toBe(
+      'expected a class file (magic 0xCAFEBABE), found 0xcafeba00 — at app.jar!/com/x/Outer.class, offset 0 (0x0)',
+    );
     const whole = writeClassFile(new ConstantPoolWriter(), 'com/x/Outer', []);
-    expect(catchMessage(() => readClassFile(whole.subarray(0, 20), FILE))).toBe('expected 11 bytes for constant pool entry 1 (11 bytes of modified UTF-8), found 7 — at app.jar!/com/x/Outer.class, offset 13 (0xd) [class file]');
+    expect(catchMessage(() => readClassFile(whole.subarray(0, 20), FILE))).toBe(
+      'expected 11 bytes for constant pool entry 1 (11 bytes of modified UTF-8), found 7 — at app.jar!/com/x/Outer.class, offset 13 (0xd) [class file]',
+    );
   });
 });

@@ -100,7 +100,12 @@ export function readClassFile(bytes: Uint8Array, file: string): ClassFile {
   const r = new ByteReader(bytes, { file, path: ['class file'] });
   const magic = r.readU32('class file magic');
   if (magic !== CLASS_MAGIC) {
-    throw new DecodeError({ code: 'bad-magic', detail: `expected a class file (magic 0xCAFEBABE), found 0x${magic.toString(16).padStart(8, '0')}`, file, offset: 0 });
+    throw new DecodeError({
+      code: 'bad-magic',
+      detail: `expected a class file (magic 0xCAFEBABE), found 0x${magic.toString(16).padStart(8, '0')}`,
+      file,
+      offset: 0,
+    });
   }
   r.readU16('minor version');
   const majorVersion = r.readU16('major version');
@@ -118,14 +123,20 @@ export function readClassFile(bytes: Uint8Array, file: string): ClassFile {
       r.skip(n, `constant pool entry ${i} (${n} bytes of modified UTF-8)`);
     } else {
       const size = FIXED_SIZES[tag];
-      if (size === undefined) throw r.error('invalid-value', `expected a constant pool tag (1, 3–12, 15–20) for entry ${i} of ${count - 1}, found ${tag}: the constant pool is broken`, at);
+      if (size === undefined)
+        throw r.error(
+          'invalid-value',
+          `expected a constant pool tag (1, 3–12, 15–20) for entry ${i} of ${count - 1}, found ${tag}: the constant pool is broken`,
+          at,
+        );
       r.skip(size, `constant pool entry ${i}`);
       // long and double take two slots (JVMS §4.4.5)
       if (tag === CP.long || tag === CP.double) i++;
     }
   }
   const utf8Cache = new Map<number, string>();
-  const fail = (detail: string, at: number): DecodeError => new DecodeError({ code: 'invalid-value', detail: `${detail}: the constant pool is broken`, file, offset: at, path: ['class file', 'constant pool'] });
+  const fail = (detail: string, at: number): DecodeError =>
+    new DecodeError({ code: 'invalid-value', detail: `${detail}: the constant pool is broken`, file, offset: at, path: ['class file', 'constant pool'] });
   const expectTag = (index: number, tag: number, what: string, at: number): number => {
     if (!Number.isInteger(index) || index < 1 || index >= count || tags[index] !== tag) {
       const found = index >= 1 && index < count ? `an entry of tag ${tags[index]}` : 'no entry';
@@ -158,12 +169,15 @@ export function readClassFile(bytes: Uint8Array, file: string): ClassFile {
     stringAt: (index) => utf8At(u16(expectTag(index, CP.string, 'a String entry', entryOffset(index))), offsets[index]!),
     integerAt: (index) => {
       const at = expectTag(index, CP.integer, 'an Integer entry', entryOffset(index));
-      return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) | 0;
+      return (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]! | 0;
     },
     memberAt: (index) => {
       const tag = tags[index];
       if (tag !== CP.fieldref && tag !== CP.methodref && tag !== CP.interfaceMethodref) {
-        throw fail(`expected a Fieldref/Methodref/InterfaceMethodref entry at constant pool index ${index}, found ${index >= 1 && index < count ? `an entry of tag ${tag}` : 'no entry'}`, entryOffset(index));
+        throw fail(
+          `expected a Fieldref/Methodref/InterfaceMethodref entry at constant pool index ${index}, found ${index >= 1 && index < count ? `an entry of tag ${tag}` : 'no entry'}`,
+          entryOffset(index),
+        );
       }
       const at = offsets[index]!;
       const nat = expectTag(u16(at + 2), CP.nameAndType, 'a NameAndType entry', at);
@@ -218,7 +232,11 @@ export function readClassFile(bytes: Uint8Array, file: string): ClassFile {
         const codeLength = body.readU32('code_length');
         // JVMS §4.7.3: 0 < code_length < 65536; an empty <clinit> is a broken class, never one that builds no descriptor
         if (codeLength === 0 || codeLength >= 65536) {
-          throw body.error('invalid-value', `expected a code_length of 1 to 65535 bytes for method ${name} (JVMS §4.7.3), found ${codeLength}: the class file is broken`, lengthAt);
+          throw body.error(
+            'invalid-value',
+            `expected a code_length of 1 to 65535 bytes for method ${name} (JVMS §4.7.3), found ${codeLength}: the class file is broken`,
+            lengthAt,
+          );
         }
         const codeOffset = body.absolutePosition;
         code = { code: body.readBytes(codeLength, `code of method ${name}`), codeOffset };

@@ -80,10 +80,24 @@ export function writeClassFile(pool: ConstantPoolWriter, thisClass: string, meth
   const methodBytes = methods.flatMap((m) => {
     const name = pool.utf8(m.name);
     const descriptor = pool.utf8(m.descriptor);
-    const attrs = m.code === undefined ? [] : [...u2(codeName), ...u4(12 + m.code.length), ...u2(16), ...u2(16), ...u4(m.code.length), ...m.code, ...u2(0), ...u2(0)];
+    const attrs =
+      m.code === undefined ? [] : [...u2(codeName), ...u4(12 + m.code.length), ...u2(16), ...u2(16), ...u4(m.code.length), ...m.code, ...u2(0), ...u2(0)];
     return [...u2(0x0008), ...u2(name), ...u2(descriptor), ...u2(m.code === undefined ? 0 : 1), ...attrs];
   });
-  const out = [...u4(CLASS_MAGIC), ...u2(0), ...u2(61), ...pool.toBytes(), ...u2(0x0021), ...u2(self), ...u2(superClass), ...u2(0), ...u2(0), ...u2(methods.length), ...methodBytes, ...u2(0)];
+  const out = [
+    ...u4(CLASS_MAGIC),
+    ...u2(0),
+    ...u2(61),
+    ...pool.toBytes(),
+    ...u2(0x0021),
+    ...u2(self),
+    ...u2(superClass),
+    ...u2(0),
+    ...u2(0),
+    ...u2(methods.length),
+    ...methodBytes,
+    ...u2(0),
+  ];
   return Uint8Array.from(out);
 }
 
@@ -135,7 +149,16 @@ export function writeGencodeClass(init: GencodeClassInit): Uint8Array {
     push(patch);
     ldc(pool.string(''));
     ldc(pool.string(init.name.slice(init.name.lastIndexOf('/') + 1)));
-    code.push(0xb8, ...u2(pool.methodRef(`${runtime}/RuntimeVersion`, 'validateProtobufGencodeVersion', `(L${runtime}/RuntimeVersion$RuntimeDomain;IIILjava/lang/String;Ljava/lang/String;)V`)));
+    code.push(
+      0xb8,
+      ...u2(
+        pool.methodRef(
+          `${runtime}/RuntimeVersion`,
+          'validateProtobufGencodeVersion',
+          `(L${runtime}/RuntimeVersion$RuntimeDomain;IIILjava/lang/String;Ljava/lang/String;)V`,
+        ),
+      ),
+    );
   }
   const size = init.partSize ?? 400;
   const parts: string[] = [];

@@ -39,4 +39,3 @@ export function formatKryoConfigEntry(e: KryoConfigEntry): string {
   if (!e.serializer) return `registerKryoType(${e.type})`;
   return `${e.type}: {type: kryo, kryo-type: ${e.kind}, class: ${e.serializer}}`;
 }
-

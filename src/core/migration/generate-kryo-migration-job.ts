@@ -6,7 +6,15 @@
  */
 import { getKryoSnapshotDetails, type InspectedOperator } from '../flink';
 import { PROTOBUF_SUPERTYPES, type FoundKryoProtobufState } from '../compat';
-import { defaultSerializerCoordinates, defaultVersions, renderPom, renderReadme, type MigrationCoordinates, type MigrationFlinkLine, type MigrationVersions } from './kryo-migration-job-templates';
+import {
+  defaultSerializerCoordinates,
+  defaultVersions,
+  renderPom,
+  renderReadme,
+  type MigrationCoordinates,
+  type MigrationFlinkLine,
+  type MigrationVersions,
+} from './kryo-migration-job-templates';
 import { javaSourceName, MIGRATION_CLASS, MIGRATION_PACKAGE, renderMigrationJava } from './render-kryo-migration-java';
 import { selectKryoMigrationStates, type NotCarried } from './select-kryo-migration-states';
 import { describeKryoConfig, formatKryoConfigEntry, type KryoConfigEntry } from './describe-kryo-config';
@@ -16,7 +24,8 @@ export interface GeneratedFile {
   content: string | Uint8Array;
 }
 
-export type KryoMigrationSchemaSource = { kind: 'descriptors'; fileName: string; bytes: Uint8Array; protoFiles: readonly string[] } | { kind: 'job-jar'; jarPath: string };
+export type KryoMigrationSchemaSource =
+  { kind: 'descriptors'; fileName: string; bytes: Uint8Array; protoFiles: readonly string[] } | { kind: 'job-jar'; jarPath: string };
 
 export interface KryoMigrationJobInput {
   savepointName: string;
@@ -91,7 +100,10 @@ export function generateKryoMigrationJob(input: KryoMigrationJobInput): KryoMigr
         versions,
         serializer,
         mainClass,
-        schema: input.schema.kind === 'descriptors' ? { kind: 'descriptors', setPath, protoFiles: [...input.schema.protoFiles] } : { kind: 'job-jar', jarPath: input.schema.jarPath },
+        schema:
+          input.schema.kind === 'descriptors'
+            ? { kind: 'descriptors', setPath, protoFiles: [...input.schema.protoFiles] }
+            : { kind: 'job-jar', jarPath: input.schema.jarPath },
       }),
     },
     {
@@ -109,14 +121,22 @@ export function generateKryoMigrationJob(input: KryoMigrationJobInput): KryoMigr
           operator: label(o.operator),
           maxParallelism: o.operator.maxParallelism,
           key: o.key?.javaType ?? null,
-          states: [...o.keyed, ...o.operatorStates].map((s) => ({ name: s.name, kind: s.kind, message: `${s.messageType ?? '?'} (\`${javaSourceName(s.messageClass)}\`)` })),
+          states: [...o.keyed, ...o.operatorStates].map((s) => ({
+            name: s.name,
+            kind: s.kind,
+            message: `${s.messageType ?? '?'} (\`${javaSourceName(s.messageClass)}\`)`,
+          })),
         })),
         notCarried: selection.notCarried,
-        needClasses: listClassDependentStates(selection.operators.map((o) => o.operator), new Set(selection.operators.flatMap((o) => [...o.keyed, ...o.operatorStates].map((s) => `${o.operator.id}/${s.name}`)))),
+        needClasses: listClassDependentStates(
+          selection.operators.map((o) => o.operator),
+          new Set(selection.operators.flatMap((o) => [...o.keyed, ...o.operatorStates].map((s) => `${o.operator.id}/${s.name}`))),
+        ),
       }),
     },
   ];
-  if (selection.operators.length > 0) files.push({ path: mainClassFile, content: renderMigrationJava({ line, savepointName: input.savepointName, operators: selection.operators, kryoConfig }) });
+  if (selection.operators.length > 0)
+    files.push({ path: mainClassFile, content: renderMigrationJava({ line, savepointName: input.savepointName, operators: selection.operators, kryoConfig }) });
   if (input.schema.kind === 'descriptors') files.push({ path: setPath, content: input.schema.bytes });
   return {
     line,
@@ -124,7 +144,10 @@ export function generateKryoMigrationJob(input: KryoMigrationJobInput): KryoMigr
     serializer,
     mainClass,
     files,
-    carried: selection.operators.map((o) => ({ operator: label(o.operator), states: [...o.keyed, ...o.operatorStates].map((s) => ({ name: s.name, kind: s.kind, messageClass: s.messageClass })) })),
+    carried: selection.operators.map((o) => ({
+      operator: label(o.operator),
+      states: [...o.keyed, ...o.operatorStates].map((s) => ({ name: s.name, kind: s.kind, messageClass: s.messageClass })),
+    })),
     notCarried: selection.notCarried,
     kryoConfig,
   };

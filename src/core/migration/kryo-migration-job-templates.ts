@@ -35,7 +35,22 @@ function xml(s: string): string {
 }
 
 /** Flink's own Java 17 flags (env.java.opts.all of its default configuration). */
-const ADD_OPENS = ['java.lang', 'java.lang.reflect', 'java.lang.invoke', 'java.math', 'java.io', 'java.net', 'java.nio', 'sun.nio.ch', 'java.text', 'java.time', 'java.util', 'java.util.concurrent', 'java.util.concurrent.atomic', 'java.util.concurrent.locks'];
+const ADD_OPENS = [
+  'java.lang',
+  'java.lang.reflect',
+  'java.lang.invoke',
+  'java.math',
+  'java.io',
+  'java.net',
+  'java.nio',
+  'sun.nio.ch',
+  'java.text',
+  'java.time',
+  'java.util',
+  'java.util.concurrent',
+  'java.util.concurrent.atomic',
+  'java.util.concurrent.locks',
+];
 
 export interface PomInput {
   line: MigrationFlinkLine;
@@ -275,7 +290,10 @@ export interface ReadmeInput {
 
 export function renderReadme(r: ReadmeInput): string {
   const carried = r.carried.flatMap((o) =>
-    o.states.map((s) => `| ${o.operator} | ${s.name} | ${s.kind}${o.key && !s.kind.startsWith('OPERATOR') ? ` (key ${o.key})` : ''} | ${s.message} | ${o.maxParallelism} |`),
+    o.states.map(
+      (s) =>
+        `| ${o.operator} | ${s.name} | ${s.kind}${o.key && !s.kind.startsWith('OPERATOR') ? ` (key ${o.key})` : ''} | ${s.message} | ${o.maxParallelism} |`,
+    ),
   );
   const notCarried = r.notCarried.map((n) => `| ${n.operator} | ${n.state ?? '(whole operator)'} | ${n.why.replace(/\|/g, '\\|')} |`);
   return `# Migration of Protobuf state held by Kryo to flink-datastream-protobuf
@@ -303,16 +321,16 @@ Java 17 and Maven; the first build downloads Flink ${r.versions.flink}, the Stat
 ${r.versions.stateProcessor}${r.line === '1.20' ? ' (the only 1.20 release of `flink-state-processor-api` on Maven Central)' : ''}, chill-protobuf
 ${r.versions.chillProtobuf} and protobuf-java ${r.versions.protobufJava}${r.schema.kind === 'descriptors' ? ` and protoc ${r.versions.protobufJava}, which generates the message classes from \`${r.schema.setPath}\` (the descriptor set given to migration-job; protoc keeps the \`java_package\` / \`java_outer_classname\` options, so the class names are the old job's)` : ` and uses the job's classes from \`${r.schema.jarPath}\` (\`-Djob.jar=…\` to change)`}.
 ${
-    r.schema.kind === 'descriptors' && r.needClasses.length > 0
-      ? `\n**Classes of the old job.** Flink's heap backend restores every state of an operator the job reads, so every class
+  r.schema.kind === 'descriptors' && r.needClasses.length > 0
+    ? `\n**Classes of the old job.** Flink's heap backend restores every state of an operator the job reads, so every class
 their serializer snapshots name must be on the class path, and a descriptor set gives only the message classes.
 ${r.needClasses.map((n) => `- ${n.operator} / \`${n.state}\`: ${n.type}`).join('\n')}
 
 Add the old job's jar (\`migration-job --job-jar\`, or a dependency in \`pom.xml\`), or the read fails with
 \`ClassNotFoundException\`.
 `
-      : ''
-  }
+    : ''
+}
 The job runs in a local MiniCluster (BATCH mode) and writes the new savepoint with the HashMap state backend
 (canonical format: any backend restores it). Set the versions in \`pom.xml\` (\`flink.version\`,
 \`protobuf.version\`) to the new job's.

@@ -38,11 +38,14 @@ export interface KryoMigrationOperator {
 }
 
 function actionFor(kind: StateKind, role: string, plain: boolean): string {
-  if (plain) return "read with the old job's classes and Kryo configuration (FieldSerializer: the values are protobuf-java internals; reading them back may fail as a restore does), rewrite with ProtobufTypeInformation";
+  if (plain)
+    return "read with the old job's classes and Kryo configuration (FieldSerializer: the values are protobuf-java internals; reading them back may fail as a restore does), rewrite with ProtobufTypeInformation";
   const nested = role !== 'VALUE_SERIALIZER';
   switch (kind) {
     case 'VALUE':
-      return nested ? 'keyed ValueState of a composite (POJO/tuple) holding the message: read with the old TypeInformation, write the composite with the message field as ProtobufTypeInformation' : 'keyed ValueState: readKeyedState → ValueState<message> with ProtobufTypeInformation';
+      return nested
+        ? 'keyed ValueState of a composite (POJO/tuple) holding the message: read with the old TypeInformation, write the composite with the message field as ProtobufTypeInformation'
+        : 'keyed ValueState: readKeyedState → ValueState<message> with ProtobufTypeInformation';
     case 'MAP':
       return 'keyed MapState: read the map, write MapState<user key, message> with ProtobufTypeInformation for the values';
     case 'LIST':
@@ -81,7 +84,9 @@ export function planKryoMigration(found: readonly FoundKryoProtobufState[]): Kry
       valueClass: f.kryo.typeClass,
       messageType: f.recognition.messageType ?? null,
       kryo: f.recognition.how,
-      registrations: f.kryo.registrations.map((r) => `${r.registeredClass ?? r.name} ${r.kind ?? '(not loadable when written)'}${r.serializerClass ? ` ${r.serializerClass}` : ''}`),
+      registrations: f.kryo.registrations.map(
+        (r) => `${r.registeredClass ?? r.name} ${r.kind ?? '(not loadable when written)'}${r.serializerClass ? ` ${r.serializerClass}` : ''}`,
+      ),
       defaults: [...f.kryo.defaultSerializers, ...f.kryo.defaultSerializerClasses].map((d) => `${d.forClass} -> ${d.serializerClass ?? '?'}`),
       action: actionFor(f.state.kind, f.role, f.recognition.kind === 'plain'),
       generatedJob: generatedJob(f),
@@ -95,7 +100,10 @@ export function planKryoMigration(found: readonly FoundKryoProtobufState[]): Kry
         .filter((s) => !carried.has(s.name))
         .map((s) => ({
           state: s.name,
-          why: s.kind === 'PRIORITY_QUEUE' ? 'timers: the State Processor API cannot write timers; register them anew in the job' : `not Protobuf behind Kryo (${s.valueSerializer?.typeLabel ?? 'unknown serializer'}): carry it with its own serializer in the same job, or it is lost`,
+          why:
+            s.kind === 'PRIORITY_QUEUE'
+              ? 'timers: the State Processor API cannot write timers; register them anew in the job'
+              : `not Protobuf behind Kryo (${s.valueSerializer?.typeLabel ?? 'unknown serializer'}): carry it with its own serializer in the same job, or it is lost`,
         }));
       return { operatorId: operator.id, uid: operator.uid ?? null, states: states.sort((a, b) => (a.state < b.state ? -1 : 1)), notCarried };
     });

@@ -19,7 +19,11 @@ export function javaString(s: string): string {
     if (ch === '"' || ch === '\\') out += `\\${ch}`;
     else if (c >= 0x20 && c < 0x7f) out += ch;
     else if (c <= 0xffff) out += `\\u${c.toString(16).padStart(4, '0')}`;
-    else out += ch.split('').map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    else
+      out += ch
+        .split('')
+        .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`)
+        .join('');
   }
   return `${out}"`;
 }
@@ -30,7 +34,9 @@ export function javaSourceName(binaryName: string): string {
 }
 
 function openSignature(line: MigrationFlinkLine): string {
-  return line === '1.20' ? 'public void open(org.apache.flink.configuration.Configuration parameters)' : 'public void open(org.apache.flink.api.common.functions.OpenContext openContext)';
+  return line === '1.20'
+    ? 'public void open(org.apache.flink.configuration.Configuration parameters)'
+    : 'public void open(org.apache.flink.api.common.functions.OpenContext openContext)';
 }
 
 const FIRST_STATE_FIELD = 3;
@@ -117,10 +123,15 @@ function renderWriter(op: CarriedOperator, n: number, line: MigrationFlinkLine):
   const key = op.key?.javaType ?? 'Integer';
   const fields = [
     ...op.keyed.map((s, i) => `    private transient ${stateJavaType(s)} s${i}; // ${s.name}`),
-    ...op.operatorStates.map((s, j) => `    private transient ListState<${javaSourceName(s.messageClass)}> o${j}; // ${s.name} (${s.kind})\n    private transient List<${javaSourceName(s.messageClass)}> o${j}Elements;`),
+    ...op.operatorStates.map(
+      (s, j) =>
+        `    private transient ListState<${javaSourceName(s.messageClass)}> o${j}; // ${s.name} (${s.kind})\n    private transient List<${javaSourceName(s.messageClass)}> o${j}Elements;`,
+    ),
   ].join('\n');
   const opens = op.keyed.map((s, i) => `      s${i} = getRuntimeContext().${getter(s)}(${descriptor(s, newType(s))});`).join('\n');
-  const operatorCases = op.operatorStates.map((s, j) => `        case ${j}: o${j}Elements.add(${javaSourceName(s.messageClass)}.parseFrom((byte[]) row.getField(2))); return;`).join('\n');
+  const operatorCases = op.operatorStates
+    .map((s, j) => `        case ${j}: o${j}Elements.add(${javaSourceName(s.messageClass)}.parseFrom((byte[]) row.getField(2))); return;`)
+    .join('\n');
   const writes = op.keyed
     .map((s, i) => {
       const m = javaSourceName(s.messageClass);

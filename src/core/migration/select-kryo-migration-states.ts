@@ -22,7 +22,11 @@ const BASIC_TYPES: Readonly<Record<string, MigrationBasicType>> = {
   'org.apache.flink.api.common.typeutils.base.StringSerializer$StringSerializerSnapshot': { javaType: 'String', typeInfo: 'Types.STRING', literal: '""' },
   'org.apache.flink.api.common.typeutils.base.ShortSerializer$ShortSerializerSnapshot': { javaType: 'Short', typeInfo: 'Types.SHORT', literal: '(short) 0' },
   'org.apache.flink.api.common.typeutils.base.ByteSerializer$ByteSerializerSnapshot': { javaType: 'Byte', typeInfo: 'Types.BYTE', literal: '(byte) 0' },
-  'org.apache.flink.api.common.typeutils.base.BooleanSerializer$BooleanSerializerSnapshot': { javaType: 'Boolean', typeInfo: 'Types.BOOLEAN', literal: 'false' },
+  'org.apache.flink.api.common.typeutils.base.BooleanSerializer$BooleanSerializerSnapshot': {
+    javaType: 'Boolean',
+    typeInfo: 'Types.BOOLEAN',
+    literal: 'false',
+  },
   'org.apache.flink.api.common.typeutils.base.DoubleSerializer$DoubleSerializerSnapshot': { javaType: 'Double', typeInfo: 'Types.DOUBLE', literal: '0.0d' },
   'org.apache.flink.api.common.typeutils.base.FloatSerializer$FloatSerializerSnapshot': { javaType: 'Float', typeInfo: 'Types.FLOAT', literal: '0.0f' },
   'org.apache.flink.api.common.typeutils.base.CharSerializer$CharSerializerSnapshot': { javaType: 'Character', typeInfo: 'Types.CHAR', literal: "'\\0'" },
@@ -84,7 +88,8 @@ function whyNotCarried(f: FoundKryoProtobufState): string | undefined {
     return `declared as ${f.kryo.typeClass}: Kryo wrote each value's class by name, and ProtobufTypeInformation needs one concrete generated class; split it into one state per message class in the job, then migrate`;
   const role = DIRECT_ROLE[f.state.kind];
   if (role === undefined) {
-    if (f.state.kind === 'BROADCAST') return 'broadcast state: the generated job does not write broadcast state (BroadcastStateBootstrapFunction); not in the new savepoint';
+    if (f.state.kind === 'BROADCAST')
+      return 'broadcast state: the generated job does not write broadcast state (BroadcastStateBootstrapFunction); not in the new savepoint';
     return `${f.state.kind} state: the generated job carries keyed Value/Map/List and operator list/union state only`;
   }
   if (f.role !== role)
@@ -111,19 +116,33 @@ export function selectKryoMigrationStates(found: readonly FoundKryoProtobufState
     const keyed = f.state.scope === 'keyed';
     const key = keyed ? findMigrationBasicType(f.state.keySerializer) : undefined;
     if (keyed && !key) {
-      notCarried.push({ operator: operatorLabel(f.operator), state: f.state.name, why: `key type ${f.state.keySerializer?.typeLabel ?? 'unknown'} is not a Flink basic type the generated job can name; write its TypeInformation into the job by hand` });
+      notCarried.push({
+        operator: operatorLabel(f.operator),
+        state: f.state.name,
+        why: `key type ${f.state.keySerializer?.typeLabel ?? 'unknown'} is not a Flink basic type the generated job can name; write its TypeInformation into the job by hand`,
+      });
       continue;
     }
     const userKey = f.state.kind === 'MAP' ? findMigrationBasicType(f.state.valueSerializer?.nested[0]) : undefined;
     if (f.state.kind === 'MAP' && !userKey) {
-      notCarried.push({ operator: operatorLabel(f.operator), state: f.state.name, why: `map user key ${f.state.valueSerializer?.nested[0]?.typeLabel ?? 'unknown'} is not a Flink basic type the generated job can name` });
+      notCarried.push({
+        operator: operatorLabel(f.operator),
+        state: f.state.name,
+        why: `map user key ${f.state.valueSerializer?.nested[0]?.typeLabel ?? 'unknown'} is not a Flink basic type the generated job can name`,
+      });
       continue;
     }
     let op = byOperator.get(f.operator.id);
     if (!op) byOperator.set(f.operator.id, (op = { operator: f.operator, keyed: [], operatorStates: [] }));
     if (key) op.key = key;
     kryo ??= f.kryo;
-    const state: CarriedState = { name: f.state.name, kind: f.state.kind as CarriedKind, messageClass: f.kryo.typeClass, messageType: f.recognition.messageType ?? null, ...(userKey ? { userKey } : {}) };
+    const state: CarriedState = {
+      name: f.state.name,
+      kind: f.state.kind as CarriedKind,
+      messageClass: f.kryo.typeClass,
+      messageType: f.recognition.messageType ?? null,
+      ...(userKey ? { userKey } : {}),
+    };
     (keyed ? op.keyed : op.operatorStates).push(state);
     let names = carriedNames.get(f.operator.id);
     if (!names) carriedNames.set(f.operator.id, (names = new Set()));

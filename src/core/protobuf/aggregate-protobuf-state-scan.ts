@@ -108,7 +108,11 @@ export function createProtobufStateScan(index: ProtobufScanIndex, options: Proto
     aliasedValues: 0,
     aliasableFields: 0,
     aliasableBytes: 0,
-    aliasing: { on: { retainedArrayBytes: 0, copiedBytes: 0, extraWireBytes: 0 }, off: { retainedArrayBytes: 0, copiedBytes: 0, extraWireBytes: 0 }, thresholdBytes: ALIASING_THRESHOLD_BYTES },
+    aliasing: {
+      on: { retainedArrayBytes: 0, copiedBytes: 0, extraWireBytes: 0 },
+      off: { retainedArrayBytes: 0, copiedBytes: 0, extraWireBytes: 0 },
+      thresholdBytes: ALIASING_THRESHOLD_BYTES,
+    },
     findings: [],
   };
   const findings = new Map<ProtobufValueCheck, ProtobufValueFinding>();
@@ -158,7 +162,12 @@ export function createProtobufStateScan(index: ProtobufScanIndex, options: Proto
       s.aliasedValues++;
       s.aliasing.on.retainedArrayBytes += v.keptAliveBytes;
       s.aliasing.on.extraWireBytes += v.extraWireBytes;
-      note('aliased-payload', () => ({ kind: 'aliased-payload', payloadSize: v.payloadSize, aliasableFields: v.aliasableFields, aliasableBytes: v.aliasableBytes }));
+      note('aliased-payload', () => ({
+        kind: 'aliased-payload',
+        payloadSize: v.payloadSize,
+        aliasableFields: v.aliasableFields,
+        aliasableBytes: v.aliasableBytes,
+      }));
     } else {
       s.aliasing.on.copiedBytes += v.aliasableBytes;
     }

@@ -102,13 +102,23 @@ function describeField(field: DescField, add: (d: DescMessage) => number, messag
       if (field.listKind === 'scalar' && field.scalar === ScalarType.STRING && field.utf8Validation) v |= SCAN_STRING;
       return v;
     case 'map': {
-      const entry: ScanMessageInfo = { typeName: `${field.parent.typeName}.${field.name}[entry]`, small: new Int32Array(3), large: new Map(), mapEntry: true, closedEnums: new Map() };
+      const entry: ScanMessageInfo = {
+        typeName: `${field.parent.typeName}.${field.name}[entry]`,
+        small: new Int32Array(3),
+        large: new Map(),
+        mapEntry: true,
+        closedEnums: new Map(),
+      };
       const entryIndex = messages.length;
       messages.push(entry);
       entry.small[1] = (1 << getScalarWireType(field.mapKey)) | (field.mapKey === ScalarType.STRING && field.utf8Validation ? SCAN_STRING : 0);
       if (field.mapKind === 'message') entry.small[2] = (1 << 2) | ((add(field.message) + 1) << SCAN_CHILD_SHIFT);
       else if (field.mapKind === 'enum') entry.small[2] = 1 << 0;
-      else entry.small[2] = (1 << getScalarWireType(field.scalar)) | (field.scalar === ScalarType.BYTES ? SCAN_BYTES : 0) | (field.scalar === ScalarType.STRING && field.utf8Validation ? SCAN_STRING : 0);
+      else
+        entry.small[2] =
+          (1 << getScalarWireType(field.scalar)) |
+          (field.scalar === ScalarType.BYTES ? SCAN_BYTES : 0) |
+          (field.scalar === ScalarType.STRING && field.utf8Validation ? SCAN_STRING : 0);
       return v | SCAN_REPEATED | ((entryIndex + 1) << SCAN_CHILD_SHIFT);
     }
   }

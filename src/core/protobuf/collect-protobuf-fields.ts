@@ -19,7 +19,8 @@ export function collectProtobufFieldRanges(msg: PbMessage, base = 0): PbFieldRan
       const name = join(path, fv.field.name);
       for (const r of fv.ranges) out.push({ path: name, number: fv.field.number, known: true, offset: base + r.offset, length: r.length });
     }
-    for (const u of m.unknown) out.push({ path: join(path, String(u.number)), number: u.number, known: false, offset: base + u.range.offset, length: u.range.length });
+    for (const u of m.unknown)
+      out.push({ path: join(path, String(u.number)), number: u.number, known: false, offset: base + u.range.offset, length: u.range.length });
   });
   return out.sort((a, b) => a.offset - b.offset);
 }

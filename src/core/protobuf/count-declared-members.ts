@@ -50,15 +50,19 @@ export function countDeclaredMembers(bytes: Uint8Array, stopAbove: number): numb
   const walkMessage: Walker = (b, s, e, depth) => {
     if (depth > MAX_NESTING) return;
     eachLengthDelimited(s, e, (n, fs, fe) => {
-      if (n === 2 || n === 6) count++; // field, extension
-      else if (n === 3) walkMessage(b, fs, fe, depth + 1); // nested_type
+      if (n === 2 || n === 6)
+        count++; // field, extension
+      else if (n === 3)
+        walkMessage(b, fs, fe, depth + 1); // nested_type
       else if (n === 4) walkEnum(b, fs, fe, depth); // enum_type
     });
   };
   const walkFile: Walker = (b, s, e) =>
     eachLengthDelimited(s, e, (n, fs, fe) => {
-      if (n === 4) walkMessage(b, fs, fe, 0); // message_type
-      else if (n === 5) walkEnum(b, fs, fe, 0); // enum_type
+      if (n === 4)
+        walkMessage(b, fs, fe, 0); // message_type
+      else if (n === 5)
+        walkEnum(b, fs, fe, 0); // enum_type
       else if (n === 7) count++; // extension
     });
   eachLengthDelimited(0, bytes.length, (n, fs, fe) => n === 1 && walkFile(bytes, fs, fe, 0));

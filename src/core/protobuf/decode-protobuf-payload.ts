@@ -161,10 +161,20 @@ function readMapEntry(input: WireInput, msg: PbMessage, field: DescField & { fie
   input.popLimit(old);
   key ??= getScalarDefault(field.mapKey);
   if (value === undefined) {
-    value = field.mapKind === 'message' ? createPbMessage(field.message) : field.mapKind === 'enum' ? (field.enum.values[0]?.number ?? 0) : getScalarDefault(field.scalar);
+    value =
+      field.mapKind === 'message'
+        ? createPbMessage(field.message)
+        : field.mapKind === 'enum'
+          ? (field.enum.values[0]?.number ?? 0)
+          : getScalarDefault(field.scalar);
   }
   if (field.mapKind === 'enum' && !field.enum.open && field.enum.value[value as number] === undefined) {
-    msg.unknown.push({ number: field.number, wireType: WIRE_LEN, value: input.buf.subarray(entryStart, entryStart + length), range: { offset: start, length: input.pos - start } });
+    msg.unknown.push({
+      number: field.number,
+      wireType: WIRE_LEN,
+      value: input.buf.subarray(entryStart, entryStart + length),
+      range: { offset: start, length: input.pos - start },
+    });
     return;
   }
   let map = msg.fields.get(field.number);

@@ -37,7 +37,11 @@ export function formatProtobufJson(msg: PbMessage): { [key: string]: JsonValue }
       const obj: { [key: string]: JsonValue } = {};
       for (const { key, value } of fv.entries.values()) {
         const k = formatScalar(field.mapKey, key);
-        const valueJson = isPbMessage(value) ? formatMessage(value) : field.mapKind === 'enum' ? formatEnum(field, value as number) : formatScalar(field.scalar!, value as PbScalar);
+        const valueJson = isPbMessage(value)
+          ? formatMessage(value)
+          : field.mapKind === 'enum'
+            ? formatEnum(field, value as number)
+            : formatScalar(field.scalar!, value as PbScalar);
         setJsonMember(obj, String(k), valueJson);
       }
       out[getJsonName(field)] = obj;

@@ -12,7 +12,11 @@ import { setJsonMember } from './set-json-member';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const WRAPPERS = new Set(['DoubleValue', 'FloatValue', 'Int64Value', 'UInt64Value', 'Int32Value', 'UInt32Value', 'BoolValue', 'StringValue', 'BytesValue'].map((n) => `google.protobuf.${n}`));
+const WRAPPERS = new Set(
+  ['DoubleValue', 'FloatValue', 'Int64Value', 'UInt64Value', 'Int32Value', 'UInt32Value', 'BoolValue', 'StringValue', 'BytesValue'].map(
+    (n) => `google.protobuf.${n}`,
+  ),
+);
 
 /** The ProtoJSON value of a well-known type, or undefined for other messages (or out-of-range values). */
 export function formatWellKnownJson(msg: PbMessage, formatScalarField: (msg: PbMessage, no: number) => Json | undefined): Json | undefined {

@@ -4,7 +4,13 @@
  * decoding of saved values (JSON view, unknown fields, byte ranges), the structural scan with the
  * aliasing memory model, and the value-level compatibility checks.
  */
-export { type AliasingMemory, type ProtobufStateScan, type ProtobufStateScanSummary, type ProtobufValueFinding, createProtobufStateScan } from './aggregate-protobuf-state-scan';
+export {
+  type AliasingMemory,
+  type ProtobufStateScan,
+  type ProtobufStateScanSummary,
+  type ProtobufValueFinding,
+  createProtobufStateScan,
+} from './aggregate-protobuf-state-scan';
 export { type ProtobufScanIndex, buildProtobufScanIndex, getProtobufScanIndex } from './build-protobuf-scan-index';
 export { walkMessages } from './collect-protobuf-fields';
 export { computeSha256 } from './compute-sha256';
@@ -16,11 +22,28 @@ export { DYNAMIC_MESSAGE_CLASS } from './infer-protobuf-snapshot';
 export { listLoggedFields } from './list-logged-fields';
 export { normalizeDescriptorSet } from './normalize-descriptor-set';
 export { parseDescriptorSet } from './parse-descriptor-set';
-export { ALIASING_THRESHOLD_BYTES, DEFAULT_PROTOBUF_SETTINGS, MAX_DECLARED_MEMBERS, MAX_DESCRIPTOR_BYTES, PROTOBUF_SNAPSHOT_CLASS, type ProtobufSettings } from './protobuf-constants';
+export {
+  ALIASING_THRESHOLD_BYTES,
+  DEFAULT_PROTOBUF_SETTINGS,
+  MAX_DECLARED_MEMBERS,
+  MAX_DESCRIPTOR_BYTES,
+  PROTOBUF_SNAPSHOT_CLASS,
+  type ProtobufSettings,
+} from './protobuf-constants';
 export { isProtobufParseError } from './protobuf-errors';
 export { type ProtobufScanOptions, createEmptyScan, createProtobufFieldLog } from './protobuf-payload-scan-types';
 export { type ProtobufSnapshotContent } from './protobuf-snapshot-types';
-export { type DecodedProtobufValue, type ProtobufFrameValue, ProtobufValueCodec, asProtobufFrame, formatMessageJsonText, listProtobufFrames, listProtobufValueDetails, measureDecodedValueJson, stringifyWithMessageViews } from './protobuf-value-codec';
+export {
+  type DecodedProtobufValue,
+  type ProtobufFrameValue,
+  ProtobufValueCodec,
+  asProtobufFrame,
+  formatMessageJsonText,
+  listProtobufFrames,
+  listProtobufValueDetails,
+  measureDecodedValueJson,
+  stringifyWithMessageViews,
+} from './protobuf-value-codec';
 export { measureJsonLength } from './measure-json-length';
 export { getKryoProtobufCodec, getProtobufSnapshotContent, registerProtobufSnapshotReaders } from './register-protobuf-snapshot-readers';
 export { FLINK_FIRST_KRYO_REGISTRATION_ID } from './read-kryo-protobuf-frame';

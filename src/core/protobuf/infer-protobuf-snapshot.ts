@@ -111,16 +111,33 @@ function describe(r: ByteReader, className: string, version: number, found: Loca
   const setEnd = set.start + set.length;
   const digestFollows = setEnd + 32 <= found.limit && equalBytes(r.bytes.subarray(setEnd, setEnd + 32), sha);
   const simpleName = root.value.slice(root.value.lastIndexOf('.') + 1);
-  const javaClass = found.strings.find((s) => s !== root && s.value !== className && isJavaBinaryName(s.value) && lastJavaSegment(s.value) === simpleName && (s.value !== root.value || s.at !== root.at));
+  const javaClass = found.strings.find(
+    (s) =>
+      s !== root &&
+      s.value !== className &&
+      isJavaBinaryName(s.value) &&
+      lastJavaSegment(s.value) === simpleName &&
+      (s.value !== root.value || s.at !== root.at),
+  );
   const read: InferredSnapshotNote['read'] = [];
   const used: [number, number][] = [];
   if (javaClass) {
-    read.push({ what: `Java class ${javaClass.value}`, offset: base + javaClass.at, length: javaClass.end - javaClass.at, encoding: 'modified UTF-8 (writeUTF)' });
+    read.push({
+      what: `Java class ${javaClass.value}`,
+      offset: base + javaClass.at,
+      length: javaClass.end - javaClass.at,
+      encoding: 'modified UTF-8 (writeUTF)',
+    });
     used.push([javaClass.at, javaClass.end]);
   }
   read.push({ what: `root message ${root.value}`, offset: base + root.at, length: root.end - root.at, encoding: 'modified UTF-8 (writeUTF)' });
   used.push([root.at, root.end]);
-  read.push({ what: `descriptor set (${schema.fileNames.length} file${schema.fileNames.length === 1 ? '' : 's'}, ${set.length} bytes)`, offset: base + set.prefixAt, length: setEnd - set.prefixAt, encoding: `length as ${set.encoding}` });
+  read.push({
+    what: `descriptor set (${schema.fileNames.length} file${schema.fileNames.length === 1 ? '' : 's'}, ${set.length} bytes)`,
+    offset: base + set.prefixAt,
+    length: setEnd - set.prefixAt,
+    encoding: `length as ${set.encoding}`,
+  });
   used.push([set.prefixAt, setEnd]);
   let recognisedEnd = Math.max(root.end, setEnd, javaClass?.end ?? 0);
   if (digestFollows) {
@@ -129,10 +146,16 @@ function describe(r: ByteReader, className: string, version: number, found: Loca
     recognisedEnd = Math.max(recognisedEnd, setEnd + 32);
   }
   const notRead = listGaps(used, start, recognisedEnd).map(([a, b]) => `${b - a} byte${b - a === 1 ? '' : 's'} at offset ${base + a}: not recognised`);
-  notRead.push('the serializer settings (deterministic, maxMessageSize, recursionLimit, largePayloadAliasing): not located, so the limit rules are not checked; values are read with the defaults');
+  notRead.push(
+    'the serializer settings (deterministic, maxMessageSize, recursionLimit, largePayloadAliasing): not located, so the limit rules are not checked; values are read with the defaults',
+  );
   if (!javaClass) notRead.push('no Java class name: taken as a DynamicMessage state');
-  notRead.push("the value framing: assumed to be the 0.1.0 one (4-byte big-endian length + payload); a value that does not fit it is shown as bytes");
-  const note: InferredSnapshotNote = { by: `structure: a modified-UTF-8 root name and a length-prefixed descriptor set in the bytes of unknown snapshot class ${className} v${version}`, read, notRead };
+  notRead.push('the value framing: assumed to be the 0.1.0 one (4-byte big-endian length + payload); a value that does not fit it is shown as bytes');
+  const note: InferredSnapshotNote = {
+    by: `structure: a modified-UTF-8 root name and a length-prefixed descriptor set in the bytes of unknown snapshot class ${className} v${version}`,
+    read,
+    notRead,
+  };
   const descriptorSha256 = formatHex(sha);
   const content = {
     javaClass: javaClass?.value ?? DYNAMIC_MESSAGE_CLASS,

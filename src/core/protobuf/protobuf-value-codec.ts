@@ -36,14 +36,18 @@ export class ProtobufValueCodec implements ValueCodec {
     if (!this.kryo) return decodeProtobufValue(r, { root: this.content.schema.root, javaClass: this.content.javaClass, settings: this.content.settings });
     const offset = r.absolutePosition;
     const frame = readKryoProtobufFrame(r, this.kryo, this.content.settings.maxMessageSize);
-    if (frame === null) throw createProtobufError(`Kryo value of ${this.kryo.javaClass}: expected a message, found null`, { file: r.file, offset, path: r.path });
+    if (frame === null)
+      throw createProtobufError(`Kryo value of ${this.kryo.javaClass}: expected a message, found null`, { file: r.file, offset, path: r.path });
     return this.decodeKryoFrame(r, frame, offset);
   }
 
   private decodeKryoFrame(r: ByteReader, frame: ProtobufFrame & { javaClass: string }, offset: number): ProtobufValueDetail {
     const codec = this.codecFor(frame.javaClass);
     if (codec === undefined) {
-      throw createProtobufError(`Kryo value of class ${frame.javaClass}: the descriptor set has no message whose Java class (protoc's naming rules) is ${frame.javaClass}`, { file: r.file, offset, path: r.path });
+      throw createProtobufError(
+        `Kryo value of class ${frame.javaClass}: the descriptor set has no message whose Java class (protoc's naming rules) is ${frame.javaClass}`,
+        { file: r.file, offset, path: r.path },
+      );
     }
     return decodeProtobufFrame(r, frame, { root: codec.content.schema.root, javaClass: frame.javaClass, settings: this.content.settings });
   }
@@ -69,7 +73,10 @@ export class ProtobufValueCodec implements ValueCodec {
       if (mode === 'skip') return SKIPPED_VALUE;
       const codec = this.codecFor(frame.javaClass);
       if (codec === undefined) {
-        throw createProtobufError(`Kryo value of class ${frame.javaClass}: the descriptor set has no message whose Java class (protoc's naming rules) is ${frame.javaClass}`, { file: r.file, offset, path: r.path });
+        throw createProtobufError(
+          `Kryo value of class ${frame.javaClass}: the descriptor set has no message whose Java class (protoc's naming rules) is ${frame.javaClass}`,
+          { file: r.file, offset, path: r.path },
+        );
       }
       const payloadStart = start + (frame.payloadOffset - offset);
       return { kind: 'frame', format: 'protobuf', codec, bytes: r.bytes, start, payloadStart, end: r.position, length: frame.length, offset, file: r.file };
@@ -86,13 +93,26 @@ export class ProtobufValueCodec implements ValueCodec {
         detail = this.decodeDetailed(r);
       }
       const value = toMessageValue(detail);
-      Object.defineProperty(value, DETAIL, { value: { detail, frame: r.bytes.subarray(start, r.position), ...(this.inferred ? { inferred: this.inferred } : {}) } satisfies DecodedProtobufValue });
+      Object.defineProperty(value, DETAIL, {
+        value: { detail, frame: r.bytes.subarray(start, r.position), ...(this.inferred ? { inferred: this.inferred } : {}) } satisfies DecodedProtobufValue,
+      });
       return value;
     }
     const offset = r.absolutePosition;
     const frame = readProtobufFrame(r, this.content.settings.maxMessageSize);
     if (mode === 'skip') return SKIPPED_VALUE;
-    return { kind: 'frame', format: 'protobuf', codec: this, bytes: r.bytes, start, payloadStart: start + 4, end: r.position, length: frame.length, offset, file: r.file };
+    return {
+      kind: 'frame',
+      format: 'protobuf',
+      codec: this,
+      bytes: r.bytes,
+      start,
+      payloadStart: start + 4,
+      end: r.position,
+      length: frame.length,
+      offset,
+      file: r.file,
+    };
   }
 
   frameInPlace(bytes: Uint8Array, start: number, end: number, out: ValueFrame): boolean {
@@ -192,7 +212,8 @@ export function stringifyWithMessageViews(value: unknown, indent: string): strin
     const lineStart = skeleton.lastIndexOf('\n', at) + 1;
     let spaces = lineStart;
     while (skeleton.charCodeAt(spaces) === 32) spaces++;
-    out += skeleton.slice(from, at) + renderProtobufJson(views[Number(skeleton.slice(at + mark.length, end))]!, Infinity, skeleton.slice(lineStart, spaces))!.text;
+    out +=
+      skeleton.slice(from, at) + renderProtobufJson(views[Number(skeleton.slice(at + mark.length, end))]!, Infinity, skeleton.slice(lineStart, spaces))!.text;
     from = end + 1;
   }
   return out + skeleton.slice(from);

@@ -75,8 +75,8 @@ function readKryoString(bytes: Uint8Array, pos: number, end: number): [string, n
     if (pos >= end) return undefined;
     const c = bytes[pos++]!;
     if (c < 0x80) s += String.fromCharCode(c);
-    else if ((c >> 5) === 0x06 && pos < end) s += String.fromCharCode(((c & 0x1f) << 6) | (bytes[pos++]! & 0x3f));
-    else if ((c >> 4) === 0x0e && pos + 1 < end) {
+    else if (c >> 5 === 0x06 && pos < end) s += String.fromCharCode(((c & 0x1f) << 6) | (bytes[pos++]! & 0x3f));
+    else if (c >> 4 === 0x0e && pos + 1 < end) {
       s += String.fromCharCode(((c & 0x0f) << 12) | ((bytes[pos]! & 0x3f) << 6) | (bytes[pos + 1]! & 0x3f));
       pos += 2;
     } else return undefined;
@@ -89,7 +89,13 @@ function readKryoString(bytes: Uint8Array, pos: number, end: number): [string, n
  * state holds. Returns the header, or a message saying what was expected and found (and at which offset
  * relative to `start`), never throws.
  */
-export function readKryoFrameHeader(bytes: Uint8Array, start: number, end: number, expect: KryoClassExpectation, maxMessageSize: number): KryoFrameHeader | { kind: 'error'; at: number; message: string } {
+export function readKryoFrameHeader(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  expect: KryoClassExpectation,
+  maxMessageSize: number,
+): KryoFrameHeader | { kind: 'error'; at: number; message: string } {
   const cls = readVarint(bytes, start, end);
   if (!cls) return { kind: 'error', at: start, message: 'expected a Kryo class id (varint), found the end of the value' };
   let pos = cls[1];
@@ -105,7 +111,10 @@ export function readKryoFrameHeader(bytes: Uint8Array, start: number, end: numbe
   } else {
     const id = cls[0] - 2;
     if (expect.registrationId === undefined || id !== expect.registrationId) {
-      const wanted = expect.registrationId === undefined ? `${expect.javaClass} written by name (class id 1)` : `Kryo registration id ${expect.registrationId} of ${expect.javaClass}${expect.registrationNote ? ` (${expect.registrationNote})` : ''}`;
+      const wanted =
+        expect.registrationId === undefined
+          ? `${expect.javaClass} written by name (class id 1)`
+          : `Kryo registration id ${expect.registrationId} of ${expect.javaClass}${expect.registrationNote ? ` (${expect.registrationNote})` : ''}`;
       return { kind: 'error', at: start, message: `expected ${wanted}, found Kryo registration id ${id}` };
     }
   }
@@ -139,4 +148,3 @@ export function readKryoProtobufFrame(r: ByteReader, expect: KryoClassExpectatio
   const payload = r.readBytes(available, 'Protobuf payload (chill-protobuf)');
   return { frameOffset: base + start, payloadOffset, length: header.length, payload, missing: header.length - available, javaClass: header.javaClass };
 }
-

@@ -54,7 +54,11 @@ export function readProtobufFrameLength(bytes: Uint8Array, start: number, end: n
 export function copyProtobufFrame(r: ByteReader, maxMessageSize: number): Uint8Array {
   const frame = readProtobufFrame(r, maxMessageSize);
   if (frame.missing > 0) {
-    throw createProtobufError('Truncated Protobuf frame during stream copy', { file: r.file, offset: frame.payloadOffset + frame.payload.length, path: r.path });
+    throw createProtobufError('Truncated Protobuf frame during stream copy', {
+      file: r.file,
+      offset: frame.payloadOffset + frame.payload.length,
+      path: r.path,
+    });
   }
   const out = new Uint8Array(4 + frame.length);
   new DataView(out.buffer).setInt32(0, frame.length);

@@ -63,7 +63,11 @@ export function readProtobufSnapshotContent(r: ByteReader, readVersion: number):
     // the same bytes and root normalize to the same schema: states sharing a snapshot pay once
     const schema = rememberNormalizedSchema(sha256, rootFullName, descriptorBytes.length, () => {
       if (countDeclaredMembers(descriptorBytes, MAX_DECLARED_MEMBERS) > MAX_DECLARED_MEMBERS) {
-        throw new ProtobufParseError(`expected a descriptor set declaring at most ${MAX_DECLARED_MEMBERS} fields and enum values (this reader's cap), found more`, 0, 'limit-exceeded');
+        throw new ProtobufParseError(
+          `expected a descriptor set declaring at most ${MAX_DECLARED_MEMBERS} fields and enum values (this reader's cap), found more`,
+          0,
+          'limit-exceeded',
+        );
       }
       return normalizeDescriptorSet(parseDescriptorSet(descriptorBytes), rootFullName);
     });

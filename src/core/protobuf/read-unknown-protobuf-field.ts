@@ -25,7 +25,8 @@ export function skipField(input: WireInput, tag: number, groupDepth: number): bo
       input.skip(input.readLength());
       return true;
     case 3: {
-      if (groupDepth >= MAX_DECODER_DEPTH) throw new ProtobufParseError(`expected at most ${MAX_DECODER_DEPTH} nested groups in a map entry, found more`, input.tagStart, 'limit-exceeded');
+      if (groupDepth >= MAX_DECODER_DEPTH)
+        throw new ProtobufParseError(`expected at most ${MAX_DECODER_DEPTH} nested groups in a map entry, found more`, input.tagStart, 'limit-exceeded');
       for (;;) {
         const t = input.readTag();
         if (t === 0) break;

@@ -15,7 +15,12 @@ const remembered = new Map<string, { schema: NormalizedDescriptorSet; size: numb
 let rememberedBytes = 0;
 
 /** The schema for (sha256, root): the remembered one (most recently used last), else `normalize()` remembered. */
-export function rememberNormalizedSchema(sha256Hex: string, rootFullName: string, descriptorSize: number, normalize: () => NormalizedDescriptorSet): NormalizedDescriptorSet {
+export function rememberNormalizedSchema(
+  sha256Hex: string,
+  rootFullName: string,
+  descriptorSize: number,
+  normalize: () => NormalizedDescriptorSet,
+): NormalizedDescriptorSet {
   const key = `${sha256Hex}\n${rootFullName}`;
   const hit = remembered.get(key);
   if (hit !== undefined) {

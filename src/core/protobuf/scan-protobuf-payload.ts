@@ -62,7 +62,14 @@ export function scanProtobufPayloadInto(out: ProtobufPayloadScan, bytes: Uint8Ar
  * default end − start, is the declared length), without a view of them: a scan straight from a read
  * buffer. Error offsets are relative to `start`, as for the payload alone.
  */
-export function scanProtobufPayloadRangeInto(out: ProtobufPayloadScan, bytes: Uint8Array, start: number, end: number, index: ProtobufScanIndex, options: ProtobufScanOptions): void {
+export function scanProtobufPayloadRangeInto(
+  out: ProtobufPayloadScan,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  index: ProtobufScanIndex,
+  options: ProtobufScanOptions,
+): void {
   sharedScanner.scanRangeInto(out, bytes, start, end, index, options);
 }
 
@@ -113,7 +120,8 @@ export class ProtobufPayloadScanner {
 
   /** scanProtobufPayloadRangeInto with this scanner. */
   scanRangeInto(out: ProtobufPayloadScan, bytes: Uint8Array, start: number, end: number, index: ProtobufScanIndex, options: ProtobufScanOptions): void {
-    if (!(start >= 0 && start <= end && end <= bytes.length)) throw new RangeError(`expected a range within the ${bytes.length} bytes, found [${start}, ${end})`);
+    if (!(start >= 0 && start <= end && end <= bytes.length))
+      throw new RangeError(`expected a range within the ${bytes.length} bytes, found [${start}, ${end})`);
     const frameLength = options.frameLength ?? end - start;
     if (this.viewBytes !== bytes) this.view = undefined;
     this.buf = bytes;
@@ -128,7 +136,10 @@ export class ProtobufPayloadScanner {
       log.known.length = 0;
       log.needsFullDecode = false;
     }
-    const ok = end - start >= frameLength && frameLength <= options.maxMessageSize && this.scanMessage(start, start + frameLength, index.root, 0, -1) === start + frameLength;
+    const ok =
+      end - start >= frameLength &&
+      frameLength <= options.maxMessageSize &&
+      this.scanMessage(start, start + frameLength, index.root, 0, -1) === start + frameLength;
     // a malformed payload may have been read past `end` (the scan fails on any such read, but what it
     // counted before failing could depend on the bytes there): scan it alone, as a view, for results
     // that are the payload's own
@@ -322,6 +333,6 @@ export class ProtobufPayloadScanner {
     for (let i = tagEnd - 1; i >= tagStart; i--) v = (v << 7n) | BigInt(this.buf[i]! & 0x7f);
     this.tooLargeExample = String(v >> 3n);
   }
-  }
+}
 
 const sharedScanner = new ProtobufPayloadScanner();

@@ -9,7 +9,6 @@ export const FAIL = -1;
 /** side results: where the last length varint ended; undeclared closed-enum values just scanned */
 export const scanCursor = { lengthEnd: 0, closedUnknown: 0 };
 
-
 /** A closed enum value (wire type 0) or packed values (2): sets closedUnknown to the undeclared count. */
 export function scanClosedEnum(buf: Uint8Array, pos: number, end: number, wt: number, declared: Set<number>): number {
   scanCursor.closedUnknown = 0;
@@ -98,7 +97,16 @@ export function readLength(buf: Uint8Array, pos: number): number {
  * CodedInputStream.skipField inside map entries (nothing kept): fields inside skipped groups are
  * checked against the recursion limit with messageDepth + groupDepth, as protobuf-java 4.36.2 does.
  */
-export function skipField(buf: Uint8Array, pos: number, end: number, wt: number, no: number, groupDepth: number, messageDepth: number, recursionLimit: number): number {
+export function skipField(
+  buf: Uint8Array,
+  pos: number,
+  end: number,
+  wt: number,
+  no: number,
+  groupDepth: number,
+  messageDepth: number,
+  recursionLimit: number,
+): number {
   if (wt === 0) {
     const s = pos;
     while (buf[pos++]! & 0x80) if (pos - s >= 10) return FAIL;

@@ -49,7 +49,13 @@ export function writeProtobufSnapshot(w: ByteWriter, input: ProtobufSnapshotInpu
 }
 
 /** Writes envelope + payload from already normalized descriptor bytes (all checks first). */
-export function writeProtobufSnapshotParts(w: ByteWriter, javaClass: string, rootFullName: string, settings: ProtobufSettings, descriptorBytes: Uint8Array): void {
+export function writeProtobufSnapshotParts(
+  w: ByteWriter,
+  javaClass: string,
+  rootFullName: string,
+  settings: ProtobufSettings,
+  descriptorBytes: Uint8Array,
+): void {
   if (javaClass === '') throw createProtobufError('Empty Java binary class name');
   if (rootFullName === '') throw createProtobufError('Empty Protobuf message full name');
   const classBytes = encodeModifiedUtf8(javaClass);
@@ -66,7 +72,9 @@ export function writeProtobufSnapshotParts(w: ByteWriter, javaClass: string, roo
   w.i32(PROTOBUF_FRAMING_VERSION).i32(PROTOBUF_NORMALIZATION_VERSION);
   w.u16(classBytes.length).bytes(classBytes);
   w.u16(nameBytes.length).bytes(nameBytes);
-  w.u8(settings.deterministic ? 1 : 0).i32(settings.maxMessageSize).i32(settings.recursionLimit);
+  w.u8(settings.deterministic ? 1 : 0)
+    .i32(settings.maxMessageSize)
+    .i32(settings.recursionLimit);
   w.i32(length).bytes(descriptorBytes).bytes(computeSha256(descriptorBytes));
 }
 

@@ -25,7 +25,13 @@ function state(name: string, extra: Partial<ReportState> = {}): ReportState {
       unreached: [],
       declarations: [
         {
-          kind: 'message', savedName: 'fixtures.events.Event', newName: 'fixtures.events.Event', reached: true, affectsVerdict: true, status: 'changed', findings: [],
+          kind: 'message',
+          savedName: 'fixtures.events.Event',
+          newName: 'fixtures.events.Event',
+          reached: true,
+          affectsVerdict: true,
+          status: 'changed',
+          findings: [],
           rows: [
             { kind: 'field', key: '100', new: { number: '100', name: 'legacy_score', type: 'INT64', label: 'singular' } },
             { kind: 'field', key: '7', new: { number: '7', name: 'tags', type: 'STRING', label: 'repeated' } },
@@ -39,7 +45,10 @@ function state(name: string, extra: Partial<ReportState> = {}): ReportState {
 
 function report(states: ReportState[]): CompatibilityReport {
   return {
-    schemaVersion: 1, tool: { name: 't', version: '0' }, inputs: [], target: '1.x',
+    schemaVersion: 1,
+    tool: { name: 't', version: '0' },
+    inputs: [],
+    target: '1.x',
     newSettings: { maxMessageSize: 1, recursionLimit: 1, deterministicSerialization: false, largePayloadAliasing: true } as CompatibilityReport['newSettings'],
     verdict: 'compatible',
     summary: { protobufStates: states.length, compatible: 0, incompatible: 0, notRestorable: 0, unknown: 0, otherStates: 0, warnings: 0 },
@@ -52,7 +61,10 @@ describe('collectValueAlerts', () => {
     const limitParams = { count: 1, limit: 'maxMessageSize', value: 10, largest: 300 };
     const limit = '1 saved value(s) exceed the new maxMessageSize of 10 (largest: 300): the new reader fails on them';
     const r = report([
-      state('a', { operatorUid: 'my-op', warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: becomes(3), params: becomesParams(3), count: 3, keys: ['k1', 'k2', 'k3'] }] }),
+      state('a', {
+        operatorUid: 'my-op',
+        warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: becomes(3), params: becomesParams(3), count: 3, keys: ['k1', 'k2', 'k3'] }],
+      }),
       state('b', {
         warnings: [
           { ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: becomes(2), params: becomesParams(2), count: 2, keys: ['k9'] },
@@ -63,27 +75,55 @@ describe('collectValueAlerts', () => {
     const alerts = collectValueAlerts(r);
     expect(alerts.becomesField).toEqual([
       {
-        kind: 'becomes-field', message: 'fixtures.events.Event', number: 100, newName: 'legacy_score', newType: 'INT64', total: 5,
+        kind: 'becomes-field',
+        message: 'fixtures.events.Event',
+        number: 100,
+        newName: 'legacy_score',
+        newType: 'INT64',
+        total: 5,
         states: [
           { operator: 'op1', operatorLabel: 'my-op', state: 'a', count: 3, keys: ['k1', 'k2', 'k3'] },
           { operator: 'op1', state: 'b', count: 2, keys: ['k9'] },
         ],
       },
     ]);
-    expect(alerts.exceedsLimit).toEqual([{ kind: 'exceeds-limit', limit: 'maxMessageSize', value: '10', total: 1, largest: 300, states: [{ operator: 'op1', state: 'b', count: 1, keys: ['k9'] }] }]);
+    expect(alerts.exceedsLimit).toEqual([
+      {
+        kind: 'exceeds-limit',
+        limit: 'maxMessageSize',
+        value: '10',
+        total: 1,
+        largest: 300,
+        states: [{ operator: 'op1', state: 'b', count: 1, keys: ['k9'] }],
+      },
+    ]);
   });
 
-  it('reads the warnings\' params, not their messages', () => {
+  it("reads the warnings' params, not their messages", () => {
     const r = report([
       state('a', {
         warnings: [
-          { ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: 'worded otherwise', params: { count: 1, number: 7, message: 'fixtures.events.Event', name: 'tags' }, count: 1, keys: [] },
-          { ruleId: 'VALUE_EXCEEDS_NEW_LIMIT', message: 'worded otherwise', params: { count: 1, limit: 'recursionLimit', value: 3, largest: 9 }, count: 1, keys: [] },
+          {
+            ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD',
+            message: 'worded otherwise',
+            params: { count: 1, number: 7, message: 'fixtures.events.Event', name: 'tags' },
+            count: 1,
+            keys: [],
+          },
+          {
+            ruleId: 'VALUE_EXCEEDS_NEW_LIMIT',
+            message: 'worded otherwise',
+            params: { count: 1, limit: 'recursionLimit', value: 3, largest: 9 },
+            count: 1,
+            keys: [],
+          },
         ],
       }),
     ]);
     const alerts = collectValueAlerts(r);
-    expect(alerts.becomesField).toMatchObject([{ message: 'fixtures.events.Event', number: 7, newName: 'tags', newType: 'STRING', newLabel: 'repeated', total: 1 }]);
+    expect(alerts.becomesField).toMatchObject([
+      { message: 'fixtures.events.Event', number: 7, newName: 'tags', newType: 'STRING', newLabel: 'repeated', total: 1 },
+    ]);
     expect(alerts.exceedsLimit).toMatchObject([{ limit: 'recursionLimit', value: '3', largest: 9 }]);
   });
 });
@@ -111,7 +151,7 @@ describe('buildReportView', () => {
     expect(lookup(0, 'fixtures.events.Event', 100, 2)).toEqual({ kind: 'wire-type-mismatch', name: 'legacy_score', type: 'INT64' });
   });
 
-  it('words each state\'s findings and their shared notes as the text report does', () => {
+  it("words each state's findings and their shared notes as the text report does", () => {
     const view = buildReportView(report([state('a')]));
     expect(view.states[0]!.findings).toEqual({ findings: [], notes: [] });
     expect(view.states[0]!.inferredLines).toEqual([]);

@@ -65,7 +65,9 @@ function describeFindings(findings: readonly ReportFinding[]): DescribedStateFin
 }
 
 function listNewFieldDeclarations(s: ReportState): NewFieldDeclarations {
-  const messages = (s.diff?.declarations ?? []).flatMap((d) => (d.kind === 'message' && d.savedName !== undefined ? [{ savedName: d.savedName, rows: d.rows }] : []));
+  const messages = (s.diff?.declarations ?? []).flatMap((d) =>
+    d.kind === 'message' && d.savedName !== undefined ? [{ savedName: d.savedName, rows: d.rows }] : [],
+  );
   const fields: NewFieldDeclarations['fields'] = [];
   for (const d of messages) {
     for (const row of d.rows) {

@@ -4,7 +4,14 @@ import { buildReport } from './build-report';
 import { computeExitCode } from './verdict-exit-codes';
 
 const base = { tool: { name: 't', version: '0' }, inputs: [], target: '1.x' as const, newSettings: DEFAULT_SETTINGS };
-const other = { kind: 'other' as const, operator: { id: 'ab' }, state: 's', role: 'VALUE_SERIALIZER', snapshotClass: 'x.LongSerializer', reason: 'not a Protobuf state: Long' };
+const other = {
+  kind: 'other' as const,
+  operator: { id: 'ab' },
+  state: 's',
+  role: 'VALUE_SERIALIZER',
+  snapshotClass: 'x.LongSerializer',
+  reason: 'not a Protobuf state: Long',
+};
 
 const compatible = {
   kind: 'protobuf' as const,
@@ -18,7 +25,13 @@ const compatible = {
 
 describe('computeExitCode', () => {
   it('never passes a Protobuf state that could not be checked', () => {
-    const unchecked = { ...other, state: 'p', snapshotClass: 'io.github.flink.gcp.protobuf.NewSnapshot', reason: 'Protobuf state not checked: …', uncheckedProtobuf: true as const };
+    const unchecked = {
+      ...other,
+      state: 'p',
+      snapshotClass: 'io.github.flink.gcp.protobuf.NewSnapshot',
+      reason: 'Protobuf state not checked: …',
+      uncheckedProtobuf: true as const,
+    };
     const report = buildReport({ ...base, states: [other, unchecked] });
     expect(report.summary).toMatchObject({ protobufStates: 1, unknown: 1, otherStates: 1 });
     expect(report.verdict).toBe('unknown');

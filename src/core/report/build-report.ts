@@ -1,7 +1,16 @@
 /** Builds the report model from evaluated states, in a stable order (operator id, state, role). */
 import { DEFAULT_SETTINGS, type Finding, type ValueWarning, type Verdict } from '../compat';
 import { KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
-import { REPORT_SCHEMA_VERSION, type CompatibilityReport, type ReportFinding, type ReportFirstIncompatibility, type ReportInput, type ReportState, type ReportStateInput, type ReportWarning } from './report-types';
+import {
+  REPORT_SCHEMA_VERSION,
+  type CompatibilityReport,
+  type ReportFinding,
+  type ReportFirstIncompatibility,
+  type ReportInput,
+  type ReportState,
+  type ReportStateInput,
+  type ReportWarning,
+} from './report-types';
 
 export function buildReport(input: ReportInput): CompatibilityReport {
   const states = input.states.map(toReportState).sort(compareStates);
@@ -19,7 +28,12 @@ export function buildReport(input: ReportInput): CompatibilityReport {
   const valuesNotRead = states.filter((s) => s.valuesNotRead !== undefined).length;
   const inferred = states.filter((s) => s.inferred !== undefined).length;
   const headersNotRead = states.filter((s) => s.headerNotRead === true).length;
-  const counted = { ...summary, ...(valuesNotRead > 0 ? { valuesNotRead } : {}), ...(inferred > 0 ? { inferred } : {}), ...(headersNotRead > 0 ? { headersNotRead } : {}) };
+  const counted = {
+    ...summary,
+    ...(valuesNotRead > 0 ? { valuesNotRead } : {}),
+    ...(inferred > 0 ? { inferred } : {}),
+    ...(headersNotRead > 0 ? { headersNotRead } : {}),
+  };
   const kryoValues = states.filter((s) => s.valuesNotRead === KRYO_VALUES_NEED_SAVED_SCHEMA).length;
   const notChecked = listNotChecked(counted, kryoValues, input.subject === 'descriptor-sets');
   return {
@@ -51,12 +65,17 @@ function overallVerdict(s: CompatibilityReport['summary'], notChecked: readonly 
 function listNotChecked(s: CompatibilityReport['summary'], kryoValues: number, descriptorSets: boolean): string[] {
   const states = (n: number) => `${n} ${descriptorSets ? 'root message' : 'Protobuf state'}${n === 1 ? '' : 's'}`;
   const out: string[] = [];
-  if (s.protobufStates === 0) out.push(descriptorSets ? 'no root message was compared: nothing was checked' : 'the savepoint holds no Protobuf state: nothing was checked');
+  if (s.protobufStates === 0)
+    out.push(descriptorSets ? 'no root message was compared: nothing was checked' : 'the savepoint holds no Protobuf state: nothing was checked');
   if (s.unknown > 0) out.push(`${states(s.unknown)} could not be checked (verdict unknown)`);
   const headers = s.headersNotRead ?? 0;
-  if (headers > 0) out.push(`the header of ${headers} state${headers === 1 ? '' : 's'} could not be read, so whether ${headers === 1 ? 'it holds' : 'they hold'} Protobuf is not known`);
+  if (headers > 0)
+    out.push(
+      `the header of ${headers} state${headers === 1 ? '' : 's'} could not be read, so whether ${headers === 1 ? 'it holds' : 'they hold'} Protobuf is not known`,
+    );
   // Kryo-held values are readable: they are left unchecked because a Kryo snapshot keeps no saved schema, not because a file failed
-  if (kryoValues > 0) out.push(`the value warnings of ${states(kryoValues)} held by Kryo were not checked: they need the saved schema, which a Kryo snapshot does not keep`);
+  if (kryoValues > 0)
+    out.push(`the value warnings of ${states(kryoValues)} held by Kryo were not checked: they need the saved schema, which a Kryo snapshot does not keep`);
   const values = (s.valuesNotRead ?? 0) - kryoValues;
   if (values > 0) out.push(`the saved values of ${states(values)} were not read (each state says why), so their value warnings were not checked`);
   const inferred = s.inferred ?? 0;
@@ -87,8 +106,19 @@ function toReportState(input: ReportStateInput): ReportState {
     serializer: input.snapshotClass,
   };
   if (input.kind === 'other') {
-    if (input.headerNotRead) return { ...op, verdict: 'unknown', reason: input.reason, firstIncompatibility: null, findings: [], warnings: [], headerNotRead: true };
-    if (input.uncheckedProtobuf) return { ...op, verdict: 'unknown', reason: input.reason, ruleSet: 'none', firstIncompatibility: null, findings: [], warnings: [], valuesNotRead: input.reason };
+    if (input.headerNotRead)
+      return { ...op, verdict: 'unknown', reason: input.reason, firstIncompatibility: null, findings: [], warnings: [], headerNotRead: true };
+    if (input.uncheckedProtobuf)
+      return {
+        ...op,
+        verdict: 'unknown',
+        reason: input.reason,
+        ruleSet: 'none',
+        firstIncompatibility: null,
+        findings: [],
+        warnings: [],
+        valuesNotRead: input.reason,
+      };
     return { ...op, verdict: 'unknown', reason: input.reason, firstIncompatibility: null, findings: [], warnings: [] };
   }
   const c = input.compatibility;
@@ -108,7 +138,13 @@ function toReportState(input: ReportStateInput): ReportState {
     ...(input.valuesScanned !== undefined ? { valuesScanned: input.valuesScanned } : {}),
     ...(input.valuesNotRead !== undefined ? { valuesNotRead: input.valuesNotRead } : {}),
     ...(c.planningAid
-      ? { planningAid: { verdict: c.planningAid.verdict, firstIncompatibility: first(c.planningAid.firstIncompatibility), findings: c.planningAid.findings.map(toFinding) } }
+      ? {
+          planningAid: {
+            verdict: c.planningAid.verdict,
+            firstIncompatibility: first(c.planningAid.firstIncompatibility),
+            findings: c.planningAid.findings.map(toFinding),
+          },
+        }
       : {}),
     ...(input.diff ? { diff: input.diff } : {}),
     ...(c.inferred ? { inferred: c.inferred } : {}),

@@ -1,4 +1,14 @@
-import type { LibraryLine, SerializerSettings, StateCompatibility, TypeKind, FoundKryoProtobufState, FoundPeerSerdeState, FoundProtobufState, FoundOtherState, ValueWarningTally } from '../compat';
+import type {
+  LibraryLine,
+  SerializerSettings,
+  StateCompatibility,
+  TypeKind,
+  FoundKryoProtobufState,
+  FoundPeerSerdeState,
+  FoundProtobufState,
+  FoundOtherState,
+  ValueWarningTally,
+} from '../compat';
 import type { CancelSignal, OpenedSavepoint } from '../flink';
 import type { SavepointFiles } from '../io';
 import type { NewSchemaReport, ReportInputFile } from './report-types';

@@ -39,7 +39,9 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
       ...(scanned ? { valuesScanned: scanned.valuesScanned } : {}),
       ...(result !== undefined && 'notRead' in result ? { valuesNotRead: result.notRead } : {}),
       // no new type to compare the values with (NEW_ROOT_MISSING): their value warnings were not checked
-      ...(!compatibility.schema && input.scanValues !== false ? { valuesNotRead: `the new schema has no message ${compatibility.newRoot} to compare them with` } : {}),
+      ...(!compatibility.schema && input.scanValues !== false
+        ? { valuesNotRead: `the new schema has no message ${compatibility.newRoot} to compare them with` }
+        : {}),
       ...(compatibility.schema && input.schemaDiff !== false ? { diff: buildSchemaDiff(compatibility.schema) } : {}),
     });
   }
@@ -88,7 +90,14 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
       { role: 'savepoint', name: input.savepointName ?? input.files.name, size: metadataBytes.length, sha256: formatHex(computeSha256(metadataBytes)) },
       ...(input.jobJar
         ? input.jobJar.files
-        : [{ role: 'descriptors' as const, name: input.descriptorSet.name, size: input.descriptorSet.bytes.length, sha256: formatHex(computeSha256(input.descriptorSet.bytes)) }]),
+        : [
+            {
+              role: 'descriptors' as const,
+              name: input.descriptorSet.name,
+              size: input.descriptorSet.bytes.length,
+              sha256: formatHex(computeSha256(input.descriptorSet.bytes)),
+            },
+          ]),
     ],
     target: evaluated.target,
     newSettings: evaluated.newSettings,
@@ -108,11 +117,19 @@ function toUnscannedState(
   compatibility: EvaluatedSavepoint['kryo'][number]['compatibility'],
   valuesNotRead: string,
 ): ReportStateInput {
-  return { kind: 'protobuf', operator: toReportOperator(found.operator), state: found.state.name, role: found.role, snapshotClass: found.snapshot.className, compatibility, warnings: [], valuesNotRead };
+  return {
+    kind: 'protobuf',
+    operator: toReportOperator(found.operator),
+    state: found.state.name,
+    role: found.role,
+    snapshotClass: found.snapshot.className,
+    compatibility,
+    warnings: [],
+    valuesNotRead,
+  };
 }
 
 /** A state's operator as the report names it: id, and uid and name when the savepoint has them. */
 function toReportOperator(op: { id: string; uid?: string | undefined; name?: string | undefined }): ReportStateInput['operator'] {
   return { id: op.id, ...(op.uid ? { uid: op.uid } : {}), ...(op.name ? { name: op.name } : {}) };
 }
-

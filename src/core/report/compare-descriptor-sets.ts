@@ -9,7 +9,19 @@
  * target and the library's default reader settings; both sides' Java classes are derived from
  * their sets' java options (generated-class state) unless the kind is `dynamic`.
  */
-import { buildSchemaDiff, createDescriptorFileCache, DEFAULT_SETTINGS, deriveJavaClassName, evaluateStateCompatibility, indexDeclarations, loadDescriptorSet, normalizeForComparison, type DeclarationIndex, type LibraryLine, type TypeKind } from '../compat';
+import {
+  buildSchemaDiff,
+  createDescriptorFileCache,
+  DEFAULT_SETTINGS,
+  deriveJavaClassName,
+  evaluateStateCompatibility,
+  indexDeclarations,
+  loadDescriptorSet,
+  normalizeForComparison,
+  type DeclarationIndex,
+  type LibraryLine,
+  type TypeKind,
+} from '../compat';
 import { DecodeError, formatHex } from '../io';
 import { computeSha256 } from '../protobuf';
 import { buildReport } from './build-report';
@@ -94,8 +106,22 @@ export function compareDescriptorSets(input: CompareDescriptorSetsInput): Compat
     subject: 'descriptor-sets',
     tool: input.tool,
     inputs: [
-      ...(input.saved.jar?.files ?? [{ role: 'saved-descriptors' as const, name: input.saved.name, size: input.saved.bytes.length, sha256: input.saved.sha256 ?? formatHex(computeSha256(input.saved.bytes)) }]),
-      ...(input.next.jar?.files ?? [{ role: 'descriptors' as const, name: input.next.name, size: input.next.bytes.length, sha256: input.next.sha256 ?? formatHex(computeSha256(input.next.bytes)) }]),
+      ...(input.saved.jar?.files ?? [
+        {
+          role: 'saved-descriptors' as const,
+          name: input.saved.name,
+          size: input.saved.bytes.length,
+          sha256: input.saved.sha256 ?? formatHex(computeSha256(input.saved.bytes)),
+        },
+      ]),
+      ...(input.next.jar?.files ?? [
+        {
+          role: 'descriptors' as const,
+          name: input.next.name,
+          size: input.next.bytes.length,
+          sha256: input.next.sha256 ?? formatHex(computeSha256(input.next.bytes)),
+        },
+      ]),
     ],
     target,
     newSettings: DEFAULT_SETTINGS,
@@ -109,7 +135,8 @@ export function compareDescriptorSets(input: CompareDescriptorSetsInput): Compat
 /** A jar's report, and what a descriptor-set side (new or old) cannot show. */
 function describeCompareSchema(saved: DescriptorSetFile, next: DescriptorSetFile): NewSchemaReport {
   const base = next.jar?.schema ?? describeDescriptorSetSchema();
-  if (next.jar !== undefined && saved.jar === undefined) return { ...base, cannotSee: [`(in the old application's descriptor set) ${DESCRIPTOR_SET_BLIND_SPOT}`] };
+  if (next.jar !== undefined && saved.jar === undefined)
+    return { ...base, cannotSee: [`(in the old application's descriptor set) ${DESCRIPTOR_SET_BLIND_SPOT}`] };
   return base;
 }
 

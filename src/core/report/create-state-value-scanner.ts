@@ -28,9 +28,16 @@ export function createStateValueScanner(evaluated: EvaluatedSavepoint, signal?: 
   const savepoint = evaluated.opened;
 
   /** One pass over the states' operator; throws what the read throws. */
-  const tallyInOnePass = async (states: readonly EvaluatedProtobufState[], subtasks: readonly number[] | undefined): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> => {
+  const tallyInOnePass = async (
+    states: readonly EvaluatedProtobufState[],
+    subtasks: readonly number[] | undefined,
+  ): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> => {
     // a state may hold several Protobuf types (key and value serializers): each serializer gets only the values read with its type
-    const slots = states.map((s) => (s.compatibility.schema ? { collector: createValueWarningCollector(s.compatibility.schema, evaluated.newSettings), values: 0, schema: identifyProtobufSchema(s.found.content) } : undefined));
+    const slots = states.map((s) =>
+      s.compatibility.schema
+        ? { collector: createValueWarningCollector(s.compatibility.schema, evaluated.newSettings), values: 0, schema: identifyProtobufSchema(s.found.content) }
+        : undefined,
+    );
     const byState = new Map<string, NonNullable<(typeof slots)[number]>[]>();
     states.forEach((s, i) => {
       const slot = slots[i];

@@ -12,7 +12,7 @@ const MAX_JAVA_CLASS_LINES = 20;
 /** What a protoc/buf descriptor set cannot show, said once in every report made from one. */
 export const DESCRIPTOR_SET_BLIND_SPOT =
   'an explicit json_name equal to the derived one: protoc and buf write a json_name on every field, so adding or removing such a json_name ' +
-  '(a rejection by the 0.x exact rule and by FIELD_JSON_NAME_CHANGED) is not visible in a descriptor set; pass the new job\'s jar (--job-jar) to compare the exact descriptors its generated classes embed';
+  "(a rejection by the 0.x exact rule and by FIELD_JSON_NAME_CHANGED) is not visible in a descriptor set; pass the new job's jar (--job-jar) to compare the exact descriptors its generated classes embed";
 
 export function describeDescriptorSetSchema(): NewSchemaReport {
   return { source: 'descriptor-set', cannotSee: [DESCRIPTOR_SET_BLIND_SPOT] };
@@ -57,8 +57,10 @@ export function listNewSchemaLines(schema: NewSchemaReport, saved?: SavedSchemaR
       out.push(`  ${mapping.notPossible}`);
       return out;
     }
-    for (const o of mapping.operatorsNotFound) out.push(`  operator ${o.uid ?? o.operator} not found in the jar: its state needs --allowNonRestoredState, and Flink drops it`);
-    for (const s of mapping.statesNotFound) out.push(`  state ${s.uid ?? s.operator}/${s.state} not found in the jar: it needs --allowNonRestoredState, and Flink drops it`);
+    for (const o of mapping.operatorsNotFound)
+      out.push(`  operator ${o.uid ?? o.operator} not found in the jar: its state needs --allowNonRestoredState, and Flink drops it`);
+    for (const s of mapping.statesNotFound)
+      out.push(`  state ${s.uid ?? s.operator}/${s.state} not found in the jar: it needs --allowNonRestoredState, and Flink drops it`);
     if (mapping.operatorsNotFound.length === 0 && mapping.statesNotFound.length === 0) out.push('  every saved operator uid and state name occurs in the jar');
     for (const uid of mapping.newUidsWithoutState) out.push(`  uid ${uid} of the new job has no state in the savepoint: that operator starts empty`);
   }
@@ -68,21 +70,27 @@ export function listNewSchemaLines(schema: NewSchemaReport, saved?: SavedSchemaR
 /** One jar's facts; the old side's lines say `old` and do not claim the target. */
 function listJobJarLines(jar: JobJarReport, side: 'old' | 'new', out: string[], javaClasses = true): void {
   const of = side === 'old' ? 'old jar ' : '';
-  out.push(`${side} schema from the job jar ${jar.name}${jar.with.length > 0 ? ` with ${jar.with.join(', ')}` : ''}: ${jar.files.length} embedded .proto file(s), exact as the generated classes embed them`);
-  out.push(`${of}protobuf-java gencode: ${jar.gencodeVersions.join(', ')}; runtime: ${jar.runtimePackages.map((r) => `${r.name}${r.relocated ? ' (relocated)' : ''}`).join(', ')}`);
+  out.push(
+    `${side} schema from the job jar ${jar.name}${jar.with.length > 0 ? ` with ${jar.with.join(', ')}` : ''}: ${jar.files.length} embedded .proto file(s), exact as the generated classes embed them`,
+  );
+  out.push(
+    `${of}protobuf-java gencode: ${jar.gencodeVersions.join(', ')}; runtime: ${jar.runtimePackages.map((r) => `${r.name}${r.relocated ? ' (relocated)' : ''}`).join(', ')}`,
+  );
   out.push(
     jar.library
       ? `${of}flink-datastream-protobuf: ${jar.library.line}${jar.library.version ? ` ${jar.library.version}` : ''} (${jar.library.evidence})${jar.targetFromJar ? '; the target line is taken from it' : ''}`
       : side === 'old'
         ? 'old jar flink-datastream-protobuf: not bundled'
-        : 'flink-datastream-protobuf: not bundled (the cluster must provide it; the target line is --target\'s)',
+        : "flink-datastream-protobuf: not bundled (the cluster must provide it; the target line is --target's)",
   );
   out.push(jar.flink ? `${of}Flink bundled: ${jar.flink.version ?? 'version unknown'} (${jar.flink.evidence})` : `${of}Flink bundled: no`);
   for (const a of jar.artifacts) out.push(`${of}bundled artifact ${a.groupId}:${a.artifactId}:${a.version}`);
   const shown = jar.messages.slice(0, MAX_JAVA_CLASS_LINES);
   const more = jar.messages.length - shown.length;
   if (javaClasses && shown.length > 0) {
-    out.push(`${of}Java classes: ${shown.map((m) => `${m.fullName} → ${m.javaClass}`).join(', ')}${more > 0 ? `, and ${more} more (the JSON report lists all)` : ''}`);
+    out.push(
+      `${of}Java classes: ${shown.map((m) => `${m.fullName} → ${m.javaClass}`).join(', ')}${more > 0 ? `, and ${more} more (the JSON report lists all)` : ''}`,
+    );
   }
   for (const w of jar.warnings) out.push(`${side === 'old' ? 'old ' : ''}job jar warning: ${w}`);
 }

@@ -13,7 +13,10 @@ export interface StateFindingNote {
   note: string;
 }
 
-export function describeStateFindings(findings: readonly ReportFinding[]): { findings: { finding: ReportFinding; statement: string }[]; notes: StateFindingNote[] } {
+export function describeStateFindings(findings: readonly ReportFinding[]): {
+  findings: { finding: ReportFinding; statement: string }[];
+  notes: StateFindingNote[];
+} {
   const notes = new Map<ReportFinding['ruleId'], StateFindingNote>();
   const listed = findings.map((finding) => {
     const { statement, note } = splitRuleMessage(finding.ruleId, finding.message);

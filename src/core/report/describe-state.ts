@@ -40,7 +40,9 @@ export function describeSummary(report: CompatibilityReport): string {
     `; ${s.otherStates} other state(s) not checked; ${s.warnings} value warning(s)` +
     (unread > 0 ? `; the values of ${unread} state(s) were not read, so their value warnings were not checked` : '') +
     (kryo > 0 ? `; the value warnings of ${kryo} state(s) held by Kryo were not checked (a Kryo snapshot keeps no saved schema)` : '') +
-    (s.inferred ? `; the verdict of ${s.inferred} state(s) is INFERRED from a snapshot class no reader knows (read by structure, not exact), which fails check` : '')
+    (s.inferred
+      ? `; the verdict of ${s.inferred} state(s) is INFERRED from a snapshot class no reader knows (read by structure, not exact), which fails check`
+      : '')
   );
 }
 

@@ -7,7 +7,20 @@
  */
 import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
-import { addJobJarConflictFindings, DEFAULT_SETTINGS, evaluateKryoProtobufState, evaluatePeerSerdeState, evaluateStateCompatibility, inspectProtobufStates, loadDescriptorSet, readSavedSettings, type InferredEvaluation, type LibraryLine, type SerializerSettings, type TypeKind } from '../compat';
+import {
+  addJobJarConflictFindings,
+  DEFAULT_SETTINGS,
+  evaluateKryoProtobufState,
+  evaluatePeerSerdeState,
+  evaluateStateCompatibility,
+  inspectProtobufStates,
+  loadDescriptorSet,
+  readSavedSettings,
+  type InferredEvaluation,
+  type LibraryLine,
+  type SerializerSettings,
+  type TypeKind,
+} from '../compat';
 import { getInferredSnapshotNote, openSavepoint, type SerializerSnapshot } from '../flink';
 import { PROTOBUF_SNAPSHOT_CLASS } from '../protobuf';
 import type { CheckSavepointInput, EvaluatedProtobufState, EvaluatedSavepoint } from './check-savepoint-types';
@@ -56,7 +69,11 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
     const newRoot = input.newRoots?.[stateKey] ?? (uidKey ? input.newRoots?.[uidKey] : undefined) ?? input.newRoot ?? found.content.rootFullName;
     // a snapshot read by structure: its Java class only when one was found (none: a DynamicMessage state), its settings never
     const inferredJavaClass = found.snapshot.details?.['javaClass'];
-    const javaClass = getInferredSnapshotNote(found.snapshot) ? (typeof inferredJavaClass === 'string' ? inferredJavaClass : undefined) : found.content.javaClass;
+    const javaClass = getInferredSnapshotNote(found.snapshot)
+      ? typeof inferredJavaClass === 'string'
+        ? inferredJavaClass
+        : undefined
+      : found.content.javaClass;
     const inferred = describeInferredEvaluation(found.snapshot, javaClass);
     const savedKind: TypeKind = javaClass === undefined ? 'dynamic' : 'generated';
     const compatibility = evaluateStateCompatibility(

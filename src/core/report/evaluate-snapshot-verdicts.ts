@@ -34,8 +34,20 @@ export function evaluateSnapshotVerdicts(inspection: SavepointInspection, chosen
   const found = findProtobufStates(inspection);
   const evaluate = (target: LibraryLine): SnapshotStateVerdict[] => [
     // a Kryo snapshot without the user's schema is recognised only when chill-protobuf holds the class (plain Kryo needs the schema to be told)
-    ...found.kryo.map((k) => ({ heldBy: 'kryo' as const, operator: k.operator, state: k.state.name, role: k.role, compatibility: evaluateKryoProtobufState(k.kryo.typeClass, k.recognition, target, undefined) })),
-    ...found.peer.map((p) => ({ heldBy: 'peer' as const, operator: p.operator, state: p.state.name, role: p.role, compatibility: evaluatePeerSerdeState(p.snapshot.className, p.peer, target, undefined) })),
+    ...found.kryo.map((k) => ({
+      heldBy: 'kryo' as const,
+      operator: k.operator,
+      state: k.state.name,
+      role: k.role,
+      compatibility: evaluateKryoProtobufState(k.kryo.typeClass, k.recognition, target, undefined),
+    })),
+    ...found.peer.map((p) => ({
+      heldBy: 'peer' as const,
+      operator: p.operator,
+      state: p.state.name,
+      role: p.role,
+      compatibility: evaluatePeerSerdeState(p.snapshot.className, p.peer, target, undefined),
+    })),
   ];
   const target = chosen ?? '1.x';
   const states = evaluate(target);

@@ -20,16 +20,27 @@ export function formatGithub(report: CompatibilityReport): string {
   for (const s of report.states) {
     const title = escapeGithubProperty(`${describeStateTitle(s)}: ${describeVerdict(s)}`);
     if (s.verdict === 'incompatible' || s.verdict === 'not-restorable' || s.inferred !== undefined) {
-      const text = [s.firstIncompatibility ? `${s.firstIncompatibility.message} (${s.firstIncompatibility.ruleId})` : (s.reason ?? s.verdict), s.failureText ?? '', ...listInferredLines(s)].filter(Boolean).join('\n');
+      const text = [
+        s.firstIncompatibility ? `${s.firstIncompatibility.message} (${s.firstIncompatibility.ruleId})` : (s.reason ?? s.verdict),
+        s.failureText ?? '',
+        ...listInferredLines(s),
+      ]
+        .filter(Boolean)
+        .join('\n');
       out.push(`::error ${fileProp}title=${title}::${escapeGithubData(text)}`);
     }
-    if (s.valuesNotRead !== undefined) out.push(`::warning ${fileProp}title=${escapeGithubProperty(`${describeStateTitle(s)}: values not read`)}::${escapeGithubData(`${s.valuesNotRead}. No value warning was checked for this state.`)}`);
+    if (s.valuesNotRead !== undefined)
+      out.push(
+        `::warning ${fileProp}title=${escapeGithubProperty(`${describeStateTitle(s)}: values not read`)}::${escapeGithubData(`${s.valuesNotRead}. No value warning was checked for this state.`)}`,
+      );
     for (const w of s.warnings) {
       const keys = w.keys.length > 0 ? ` Keys: ${w.keys.join(', ')}` : '';
       out.push(`::warning ${fileProp}title=${escapeGithubProperty(`${describeStateTitle(s)}: ${w.ruleId}`)}::${escapeGithubData(w.message + keys)}`);
     }
   }
   const notChecked = describeNotChecked(report);
-  out.push(`::notice title=${escapeGithubProperty(describeReportTitle(report))}::${escapeGithubData(notChecked ? `${describeSummary(report)} ${notChecked}` : describeSummary(report))}`);
+  out.push(
+    `::notice title=${escapeGithubProperty(describeReportTitle(report))}::${escapeGithubData(notChecked ? `${describeSummary(report)} ${notChecked}` : describeSummary(report))}`,
+  );
   return `${out.join('\n')}\n`;
 }

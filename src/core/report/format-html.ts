@@ -4,7 +4,17 @@
  */
 import { listNewSchemaLines } from './describe-new-schema';
 import type { DiffDeclaration } from '../compat';
-import { describeEntryHeading, describeInputRole, describeNotChecked, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
+import {
+  describeEntryHeading,
+  describeInputRole,
+  describeNotChecked,
+  describeReportTitle,
+  describeSettings,
+  describeStateTitle,
+  describeSummary,
+  describeVerdict,
+  listInferredLines,
+} from './describe-state';
 import { describeNoteScope, describeStateFindings } from './describe-state-findings';
 import type { CompatibilityReport, ReportState } from './report-types';
 
@@ -34,7 +44,9 @@ export function formatHtml(report: CompatibilityReport): string {
     '<table><tr><th>input</th><th>file</th><th>bytes</th><th>SHA-256</th></tr>',
     ...report.inputs.map((f) => `<tr><td>${e(describeInputRole(f.role))}</td><td>${e(f.name)}</td><td>${f.size}</td><td><code>${e(f.sha256)}</code></td></tr>`),
     '</table>',
-    ...(report.newSchema ? ['<ul class="new-schema">', ...listNewSchemaLines(report.newSchema, report.savedSchema).map((line) => `<li>${e(line.trim())}</li>`), '</ul>'] : []),
+    ...(report.newSchema
+      ? ['<ul class="new-schema">', ...listNewSchemaLines(report.newSchema, report.savedSchema).map((line) => `<li>${e(line.trim())}</li>`), '</ul>']
+      : []),
     `<table><tr><th>${describeEntryHeading(report)}</th><th>verdict</th><th>first incompatibility</th><th>warnings</th></tr>`,
     ...report.states.map(
       (s) =>
@@ -52,11 +64,20 @@ function formatState(s: ReportState): string[] {
   const e = escapeHtml;
   const out = [`<section><h2>${e(describeStateTitle(s))}: <span class="v-${e(s.verdict)}">${e(describeVerdict(s))}</span></h2>`];
   const inferred = listInferredLines(s);
-  if (inferred.length > 0) out.push(`<div class="warning"><strong>${e(inferred[0]!)}</strong><ul>${inferred.slice(1).map((line) => `<li>${e(line)}</li>`).join('')}</ul></div>`);
-  out.push(`<p>Serializer ${e(s.serializer)} (${e(s.role)})${s.savedRoot ? `; root ${e(s.savedRoot)} → ${e(s.newRoot ?? '')}` : ''}${s.savedJavaClass ? `; Java class ${e(s.savedJavaClass)} → ${e(s.newJavaClass ?? '?')}` : ''}</p>`);
+  if (inferred.length > 0)
+    out.push(
+      `<div class="warning"><strong>${e(inferred[0]!)}</strong><ul>${inferred
+        .slice(1)
+        .map((line) => `<li>${e(line)}</li>`)
+        .join('')}</ul></div>`,
+    );
+  out.push(
+    `<p>Serializer ${e(s.serializer)} (${e(s.role)})${s.savedRoot ? `; root ${e(s.savedRoot)} → ${e(s.newRoot ?? '')}` : ''}${s.savedJavaClass ? `; Java class ${e(s.savedJavaClass)} → ${e(s.newJavaClass ?? '?')}` : ''}</p>`,
+  );
   if (s.reason) out.push(`<p>${e(s.reason)}</p>`);
   if (s.failureText) out.push(`<p>Flink would fail the restore with:</p><pre>${e(s.failureText)}</pre>`);
-  if (s.valuesNotRead !== undefined) out.push(`<div class="warning"><strong>Values not read</strong>: ${e(s.valuesNotRead)}. No value warning was checked for this state.</div>`);
+  if (s.valuesNotRead !== undefined)
+    out.push(`<div class="warning"><strong>Values not read</strong>: ${e(s.valuesNotRead)}. No value warning was checked for this state.</div>`);
   for (const w of s.warnings) {
     out.push(`<div class="warning"><strong>${e(w.ruleId)}</strong>: ${e(w.message)}${w.keys.length > 0 ? `<br>Keys: ${w.keys.map(e).join(', ')}` : ''}</div>`);
   }
@@ -71,7 +92,9 @@ function formatState(s: ReportState): string[] {
     for (const note of notes) out.push(`<p class="note">Note on ${e(note.ruleId)} ${describeNoteScope(note)}: ${e(note.note)}</p>`);
   }
   if (s.planningAid) {
-    out.push(`<p>Planning aid (what the 1.x rules would say if the snapshot could be read): ${e(s.planningAid.verdict)}${s.planningAid.firstIncompatibility ? ` — ${e(s.planningAid.firstIncompatibility.message)}` : ''}</p>`);
+    out.push(
+      `<p>Planning aid (what the 1.x rules would say if the snapshot could be read): ${e(s.planningAid.verdict)}${s.planningAid.firstIncompatibility ? ` — ${e(s.planningAid.firstIncompatibility.message)}` : ''}</p>`,
+    );
   }
   if (s.diff) {
     out.push('<h3>Schema diff (reached declarations)</h3>');
@@ -88,14 +111,22 @@ function formatState(s: ReportState): string[] {
 function formatDeclaration(d: DiffDeclaration): string[] {
   const e = escapeHtml;
   const name = d.savedName && d.newName && d.savedName !== d.newName ? `${d.savedName} → ${d.newName}` : (d.savedName ?? d.newName ?? '');
-  const out = [`<details${d.status === 'changed' && d.affectsVerdict ? ' open' : ''} class="${d.affectsVerdict ? '' : 'unreached'}"><summary>${e(d.kind)} ${e(name)} (${e(d.status)})</summary>`];
+  const out = [
+    `<details${d.status === 'changed' && d.affectsVerdict ? ' open' : ''} class="${d.affectsVerdict ? '' : 'unreached'}"><summary>${e(d.kind)} ${e(name)} (${e(d.status)})</summary>`,
+  ];
   out.push('<table><tr><th>member</th><th>saved</th><th>new</th></tr>');
   for (const r of d.rows) {
-    const side = (m: Record<string, string> | undefined): string => (m ? Object.entries(m).map(([k, v]) => `${e(k)}: ${e(v)}`).join('<br>') : '—');
+    const side = (m: Record<string, string> | undefined): string =>
+      m
+        ? Object.entries(m)
+            .map(([k, v]) => `${e(k)}: ${e(v)}`)
+            .join('<br>')
+        : '—';
     out.push(`<tr><td>${e(r.kind)} ${e(r.key)}</td><td>${side(r.saved)}</td><td>${side(r.new)}</td></tr>`);
   }
   out.push('</table>');
-  if (d.findings.length > 0) out.push(`<ul>${d.findings.map((f) => `<li class="${f.accepted ? 'accepted' : 'rejected'}">${e(f.ruleId)}: ${e(f.message)}</li>`).join('')}</ul>`);
+  if (d.findings.length > 0)
+    out.push(`<ul>${d.findings.map((f) => `<li class="${f.accepted ? 'accepted' : 'rejected'}">${e(f.ruleId)}: ${e(f.message)}</li>`).join('')}</ul>`);
   out.push('</details>');
   return out;
 }

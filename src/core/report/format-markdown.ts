@@ -1,5 +1,15 @@
 /** Markdown rendering (PR comments, wikis): summary table, then per state its findings and warnings. */
-import { describeEntryHeading, describeInputRole, describeNotChecked, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines } from './describe-state';
+import {
+  describeEntryHeading,
+  describeInputRole,
+  describeNotChecked,
+  describeReportTitle,
+  describeSettings,
+  describeStateTitle,
+  describeSummary,
+  describeVerdict,
+  listInferredLines,
+} from './describe-state';
 import { listNewSchemaLines } from './describe-new-schema';
 import { describeNoteScope, describeStateFindings } from './describe-state-findings';
 import type { CompatibilityReport, ReportState } from './report-types';
@@ -17,7 +27,8 @@ export function formatMarkdown(report: CompatibilityReport): string {
   out.push(e(describeSummary(report)), '', ...(notChecked ? [e(notChecked), ''] : []), e(describeSettings(report)), '');
   out.push('| input | file | bytes | SHA-256 |', '| --- | --- | ---: | --- |');
   for (const f of report.inputs) out.push(`| ${describeInputRole(f.role)} | ${e(f.name)} | ${f.size} | \`${f.sha256}\` |`);
-  if (report.newSchema) out.push('', ...listNewSchemaLines(report.newSchema, report.savedSchema).map((line) => (line.startsWith('  ') ? `  - ${e(line.trim())}` : `- ${e(line)}`)));
+  if (report.newSchema)
+    out.push('', ...listNewSchemaLines(report.newSchema, report.savedSchema).map((line) => (line.startsWith('  ') ? `  - ${e(line.trim())}` : `- ${e(line)}`)));
   out.push('', `| ${describeEntryHeading(report)} | verdict | first incompatibility | warnings |`, '| --- | --- | --- | ---: |');
   for (const s of report.states) {
     const first = s.firstIncompatibility ? `${e(s.firstIncompatibility.message)} (${s.firstIncompatibility.ruleId})` : e(s.reason ?? '');
@@ -34,7 +45,11 @@ function formatState(s: ReportState): string[] {
   const inferred = listInferredLines(s);
   if (inferred.length > 0) out.push('', `**${e(inferred[0]!)}**`, '', ...inferred.slice(1).map((line) => `- ${e(line)}`));
   if (s.reason) out.push('', `Reason: ${e(s.reason)}`);
-  if (s.savedRoot) out.push('', `Root: ${e(s.savedRoot)} → ${e(s.newRoot ?? '')}${s.savedJavaClass ? `; Java class ${e(s.savedJavaClass)} → ${e(s.newJavaClass ?? '?')}` : ''}`);
+  if (s.savedRoot)
+    out.push(
+      '',
+      `Root: ${e(s.savedRoot)} → ${e(s.newRoot ?? '')}${s.savedJavaClass ? `; Java class ${e(s.savedJavaClass)} → ${e(s.newJavaClass ?? '?')}` : ''}`,
+    );
   if (s.failureText) out.push('', 'Flink would fail the restore with:', '', '```text', s.failureText.replace(/```/g, '` ` `'), '```');
   if (s.valuesNotRead !== undefined) out.push('', `**Values not read**: ${e(s.valuesNotRead)}. No value warning was checked for this state.`);
   if (s.warnings.length > 0) {
@@ -49,7 +64,8 @@ function formatState(s: ReportState): string[] {
   }
   if (s.planningAid) {
     out.push('', `Planning aid (what the 1.x rules would say if the snapshot could be read): ${s.planningAid.verdict}`);
-    if (s.planningAid.firstIncompatibility) out.push('', `First incompatibility: ${e(s.planningAid.firstIncompatibility.message)} (${s.planningAid.firstIncompatibility.ruleId})`);
+    if (s.planningAid.firstIncompatibility)
+      out.push('', `First incompatibility: ${e(s.planningAid.firstIncompatibility.message)} (${s.planningAid.firstIncompatibility.ruleId})`);
   }
   return out;
 }

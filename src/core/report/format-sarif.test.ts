@@ -18,10 +18,31 @@ const TYPE_CHANGED = {
   message: 'Field 2 (count) of example.Event changes type from INT32 to SINT32',
   params: { number: 2, name: 'count', message: 'example.Event', from: 'INT32', to: 'SINT32' },
 } as const;
-const ADDED = { ruleId: 'FIELD_ADDED', accepted: true, path: 'example.Event.label (5)', message: 'Field 5 (label) is added to example.Event', params: { number: 5, name: 'label', message: 'example.Event' } } as const;
+const ADDED = {
+  ruleId: 'FIELD_ADDED',
+  accepted: true,
+  path: 'example.Event.label (5)',
+  message: 'Field 5 (label) is added to example.Event',
+  params: { number: 5, name: 'label', message: 'example.Event' },
+} as const;
 
-const incompatible: StateCompatibility = { verdict: 'incompatible', target: '1.x', ruleSet: 'directional', savedRoot: 'example.Event', newRoot: 'example.Event', findings: [ADDED, TYPE_CHANGED], firstIncompatibility: TYPE_CHANGED };
-const compatible: StateCompatibility = { verdict: 'compatible', target: '1.x', ruleSet: 'directional', savedRoot: 'example.Event', newRoot: 'example.Event', findings: [ADDED] };
+const incompatible: StateCompatibility = {
+  verdict: 'incompatible',
+  target: '1.x',
+  ruleSet: 'directional',
+  savedRoot: 'example.Event',
+  newRoot: 'example.Event',
+  findings: [ADDED, TYPE_CHANGED],
+  firstIncompatibility: TYPE_CHANGED,
+};
+const compatible: StateCompatibility = {
+  verdict: 'compatible',
+  target: '1.x',
+  ruleSet: 'directional',
+  savedRoot: 'example.Event',
+  newRoot: 'example.Event',
+  findings: [ADDED],
+};
 const SNAPSHOT = 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot';
 
 const REPORT_INPUT: ReportInput = {
@@ -33,15 +54,48 @@ const REPORT_INPUT: ReportInput = {
   target: '1.x',
   newSettings: DEFAULT_SETTINGS,
   states: [
-    { kind: 'protobuf', operator: { id: 'aaaa', uid: 'events' }, state: 'last-event', role: 'VALUE_SERIALIZER', snapshotClass: SNAPSHOT, compatibility: incompatible, warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: '2 saved values carry unknown field 9', params: { count: 2, number: 9, message: 'example.Event', name: 'extra' }, count: 2, keys: ['k1', 'k2'] }] },
+    {
+      kind: 'protobuf',
+      operator: { id: 'aaaa', uid: 'events' },
+      state: 'last-event',
+      role: 'VALUE_SERIALIZER',
+      snapshotClass: SNAPSHOT,
+      compatibility: incompatible,
+      warnings: [
+        {
+          ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD',
+          message: '2 saved values carry unknown field 9',
+          params: { count: 2, number: 9, message: 'example.Event', name: 'extra' },
+          count: 2,
+          keys: ['k1', 'k2'],
+        },
+      ],
+    },
     { kind: 'protobuf', operator: { id: 'bbbb' }, state: 'ok', role: 'VALUE_SERIALIZER', snapshotClass: SNAPSHOT, compatibility: compatible, warnings: [] },
-    { kind: 'other', operator: { id: 'cccc' }, state: 'odd', role: 'VALUE_SERIALIZER', snapshotClass: 'x.Unknown', reason: 'an unknown Protobuf snapshot class x.Unknown', uncheckedProtobuf: true },
-    { kind: 'other', operator: { id: 'dddd' }, state: 'count', role: 'VALUE_SERIALIZER', snapshotClass: 'x.LongSerializer', reason: 'not a Protobuf state: Long' },
+    {
+      kind: 'other',
+      operator: { id: 'cccc' },
+      state: 'odd',
+      role: 'VALUE_SERIALIZER',
+      snapshotClass: 'x.Unknown',
+      reason: 'an unknown Protobuf snapshot class x.Unknown',
+      uncheckedProtobuf: true,
+    },
+    {
+      kind: 'other',
+      operator: { id: 'dddd' },
+      state: 'count',
+      role: 'VALUE_SERIALIZER',
+      snapshotClass: 'x.LongSerializer',
+      reason: 'not a Protobuf state: Long',
+    },
   ],
 };
 
 // located in the new schema (its descriptor set: no source info here); the savepoint state is the logical location
-const at = (logical: { name: string; fullyQualifiedName: string; kind: string }) => [{ physicalLocation: { artifactLocation: { uri: 'new.binpb' } }, logicalLocations: [logical] }];
+const at = (logical: { name: string; fullyQualifiedName: string; kind: string }) => [
+  { physicalLocation: { artifactLocation: { uri: 'new.binpb' } }, logicalLocations: [logical] },
+];
 const help = (id: string) => `https://unpkg.com/savepoint-inspector@9.9.9/docs/rules.md#${id}`;
 
 /**
@@ -68,7 +122,13 @@ function sarifViolations(log: unknown): string[] {
     const ids = rules.map((rule) => (isObject(rule) ? rule['id'] : undefined));
     if (ids.some((id) => typeof id !== 'string')) out.push(`runs[${r}]: a rule without an id`);
     if (new Set(ids).size !== ids.length) out.push(`runs[${r}]: rule ids not unique`);
-    for (const [i, rule] of rules.entries()) if (isObject(rule) && rule['shortDescription'] !== undefined && !(isObject(rule['shortDescription']) && typeof rule['shortDescription']['text'] === 'string')) out.push(`rules[${i}].shortDescription has no text`);
+    for (const [i, rule] of rules.entries())
+      if (
+        isObject(rule) &&
+        rule['shortDescription'] !== undefined &&
+        !(isObject(rule['shortDescription']) && typeof rule['shortDescription']['text'] === 'string')
+      )
+        out.push(`rules[${i}].shortDescription has no text`);
     for (const [i, result] of ((run['results'] ?? []) as unknown[]).entries()) {
       const where = `runs[${r}].results[${i}]`;
       if (!isObject(result)) {
@@ -77,7 +137,8 @@ function sarifViolations(log: unknown): string[] {
       }
       if (!isObject(result['message']) || typeof result['message']['text'] !== 'string') out.push(`${where}.message.text missing`);
       const index = result['ruleIndex'];
-      if (index !== undefined && (typeof index !== 'number' || ids[index] !== result['ruleId'])) out.push(`${where}.ruleIndex does not name rule ${String(result['ruleId'])}`);
+      if (index !== undefined && (typeof index !== 'number' || ids[index] !== result['ruleId']))
+        out.push(`${where}.ruleIndex does not name rule ${String(result['ruleId'])}`);
       const level = result['level'] ?? 'warning';
       const kind = result['kind'] ?? 'fail';
       if (!['none', 'note', 'warning', 'error'].includes(level as string)) out.push(`${where}.level ${String(level)}`);
@@ -89,9 +150,11 @@ function sarifViolations(log: unknown): string[] {
         if (physical !== undefined) {
           const uri = isObject(physical) && isObject(physical['artifactLocation']) ? physical['artifactLocation']['uri'] : undefined;
           // a URI reference (RFC 3986): no space, no backslash, no character outside the URI set unescaped
-          if (typeof uri !== 'string' || !/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/.test(uri) || /%(?![0-9A-Fa-f]{2})/.test(uri)) out.push(`${where}: artifactLocation.uri ${String(uri)} is not a URI reference`);
+          if (typeof uri !== 'string' || !/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/.test(uri) || /%(?![0-9A-Fa-f]{2})/.test(uri))
+            out.push(`${where}: artifactLocation.uri ${String(uri)} is not a URI reference`);
         }
-        for (const logical of (location['logicalLocations'] ?? []) as unknown[]) if (!isObject(logical) || typeof logical['fullyQualifiedName'] !== 'string') out.push(`${where}: a logical location without fullyQualifiedName`);
+        for (const logical of (location['logicalLocations'] ?? []) as unknown[])
+          if (!isObject(logical) || typeof logical['fullyQualifiedName'] !== 'string') out.push(`${where}: a logical location without fullyQualifiedName`);
       }
     }
   }
@@ -119,24 +182,50 @@ describe('SARIF 2.1.0 (check --format sarif)', () => {
               name: 'savepoint-inspector',
               version: '9.9.9',
               rules: [
-                { id: 'FIELD_TYPE_CHANGED', shortDescription: { text: "a retained field's type changes (including int32→int64, int32→sint32, string↔bytes)" }, helpUri: help('FIELD_TYPE_CHANGED') },
-                { id: 'UNKNOWN_NUMBER_BECOMES_FIELD', shortDescription: { text: 'saved values carry an unknown field whose number the new schema declares (added field)' }, helpUri: help('UNKNOWN_NUMBER_BECOMES_FIELD') },
+                {
+                  id: 'FIELD_TYPE_CHANGED',
+                  shortDescription: { text: "a retained field's type changes (including int32→int64, int32→sint32, string↔bytes)" },
+                  helpUri: help('FIELD_TYPE_CHANGED'),
+                },
+                {
+                  id: 'UNKNOWN_NUMBER_BECOMES_FIELD',
+                  shortDescription: { text: 'saved values carry an unknown field whose number the new schema declares (added field)' },
+                  helpUri: help('UNKNOWN_NUMBER_BECOMES_FIELD'),
+                },
                 { id: 'STATE_COMPATIBLE', shortDescription: { text: 'the state restores with the new schema' }, helpUri: help('STATE_COMPATIBLE') },
-                { id: 'STATE_NOT_CHECKED', shortDescription: { text: 'a Protobuf state whose serializer nothing here could read: its compatibility was not checked, which fails check' }, helpUri: help('STATE_NOT_CHECKED') },
-                { id: 'STATE_NOT_PROTOBUF', shortDescription: { text: 'not a Protobuf state: out of the compatibility check' }, helpUri: help('STATE_NOT_PROTOBUF') },
+                {
+                  id: 'STATE_NOT_CHECKED',
+                  shortDescription: { text: 'a Protobuf state whose serializer nothing here could read: its compatibility was not checked, which fails check' },
+                  helpUri: help('STATE_NOT_CHECKED'),
+                },
+                {
+                  id: 'STATE_NOT_PROTOBUF',
+                  shortDescription: { text: 'not a Protobuf state: out of the compatibility check' },
+                  helpUri: help('STATE_NOT_PROTOBUF'),
+                },
               ],
             },
           },
           invocations: [{ executionSuccessful: true }],
-          properties: { target: '1.x', verdict: 'incompatible', summary: { protobufStates: 3, compatible: 1, incompatible: 1, notRestorable: 0, unknown: 1, otherStates: 1, warnings: 1, valuesNotRead: 1 } },
+          properties: {
+            target: '1.x',
+            verdict: 'incompatible',
+            summary: { protobufStates: 3, compatible: 1, incompatible: 1, notRestorable: 0, unknown: 1, otherStates: 1, warnings: 1, valuesNotRead: 1 },
+          },
           results: [
             {
               ruleId: 'FIELD_TYPE_CHANGED',
               ruleIndex: 0,
               kind: 'fail',
               level: 'error',
-              message: { text: 'events (aaaa) / last-event (VALUE_SERIALIZER): INCOMPATIBLE: Field 2 (count) of example.Event changes type from INT32 to SINT32' },
-              locations: at({ name: 'example.Event.count (2)', fullyQualifiedName: 'events/last-event/VALUE_SERIALIZER/example.Event.count (2)', kind: 'member' }),
+              message: {
+                text: 'events (aaaa) / last-event (VALUE_SERIALIZER): INCOMPATIBLE: Field 2 (count) of example.Event changes type from INT32 to SINT32',
+              },
+              locations: at({
+                name: 'example.Event.count (2)',
+                fullyQualifiedName: 'events/last-event/VALUE_SERIALIZER/example.Event.count (2)',
+                kind: 'member',
+              }),
             },
             {
               ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD',
@@ -179,7 +268,10 @@ describe('SARIF 2.1.0 (check --format sarif)', () => {
 
   it('meets the SARIF 2.1.0 structural requirements, and the check sees a broken log', () => {
     expect(sarifViolations(JSON.parse(text))).toEqual([]);
-    const broken = JSON.parse(text) as { version: string; runs: { results: { ruleIndex: number; kind: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
+    const broken = JSON.parse(text) as {
+      version: string;
+      runs: { results: { ruleIndex: number; kind: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[];
+    };
     broken.version = '2.0.0';
     broken.runs[0]!.results[0]!.ruleIndex = 2;
     broken.runs[0]!.results[2]!.kind = 'fail-ish';
@@ -193,7 +285,12 @@ describe('SARIF 2.1.0 (check --format sarif)', () => {
   });
 
   it('a compare report: the root messages, located in the new descriptor set', () => {
-    const compare = buildReport({ ...REPORT_INPUT, subject: 'descriptor-sets', inputs: [REPORT_INPUT.inputs[1]!], states: [{ kind: 'protobuf', operator: { id: '' }, state: 'example.Event', role: 'root', snapshotClass: '', compatibility: incompatible, warnings: [] }] });
+    const compare = buildReport({
+      ...REPORT_INPUT,
+      subject: 'descriptor-sets',
+      inputs: [REPORT_INPUT.inputs[1]!],
+      states: [{ kind: 'protobuf', operator: { id: '' }, state: 'example.Event', role: 'root', snapshotClass: '', compatibility: incompatible, warnings: [] }],
+    });
     const log = JSON.parse(formatSarif(compare)) as { runs: { results: unknown[] }[] };
     expect(log.runs[0]!.results).toEqual([
       {
@@ -202,7 +299,12 @@ describe('SARIF 2.1.0 (check --format sarif)', () => {
         kind: 'fail',
         level: 'error',
         message: { text: 'root example.Event (root): INCOMPATIBLE: Field 2 (count) of example.Event changes type from INT32 to SINT32' },
-        locations: [{ physicalLocation: { artifactLocation: { uri: 'new.binpb' } }, logicalLocations: [{ name: 'example.Event.count (2)', fullyQualifiedName: 'example.Event/example.Event.count (2)', kind: 'member' }] }],
+        locations: [
+          {
+            physicalLocation: { artifactLocation: { uri: 'new.binpb' } },
+            logicalLocations: [{ name: 'example.Event.count (2)', fullyQualifiedName: 'example.Event/example.Event.count (2)', kind: 'member' }],
+          },
+        ],
       },
     ]);
     expect(sarifViolations(log)).toEqual([]);

@@ -77,7 +77,10 @@ export function formatSarif(report: CompatibilityReport, options: SarifOptions =
     const logical = logicalName(s);
     const region = sources ? locateResult(sources, s, params) : undefined;
     const physicalLocation: PhysicalLocation | undefined = region
-      ? { artifactLocation: { uri: toUri(region.file) }, region: { startLine: region.startLine, startColumn: region.startColumn, endLine: region.endLine, endColumn: region.endColumn } }
+      ? {
+          artifactLocation: { uri: toUri(region.file) },
+          region: { startLine: region.startLine, startColumn: region.startColumn, endLine: region.endLine, endColumn: region.endColumn },
+        }
       : input
         ? { artifactLocation: { uri: toUri(input.name) } }
         : undefined;
@@ -104,7 +107,15 @@ export function formatSarif(report: CompatibilityReport, options: SarifOptions =
       for (const f of rejected) add(s, f.ruleId, 'fail', 'error', `${title}: ${f.message}`, f.path || undefined, f.params);
       if (rejected.length === 0) {
         const text = [s.firstIncompatibility?.message ?? s.reason ?? s.verdict, s.failureText ?? ''].filter(Boolean).join('\n');
-        add(s, s.firstIncompatibility?.ruleId ?? (s.verdict === 'incompatible' ? 'STATE_INCOMPATIBLE' : 'STATE_NOT_RESTORABLE'), 'fail', 'error', `${title}: ${text}`, undefined, s.firstIncompatibility?.params);
+        add(
+          s,
+          s.firstIncompatibility?.ruleId ?? (s.verdict === 'incompatible' ? 'STATE_INCOMPATIBLE' : 'STATE_NOT_RESTORABLE'),
+          'fail',
+          'error',
+          `${title}: ${text}`,
+          undefined,
+          s.firstIncompatibility?.params,
+        );
       }
       told = true;
     }
@@ -119,11 +130,25 @@ export function formatSarif(report: CompatibilityReport, options: SarifOptions =
       told = true;
     }
     if (s.valuesNotRead !== undefined && !unchecked) {
-      add(s, 'VALUES_NOT_READ', 'fail', 'warning', `${describeStateTitle(s)} (${s.role}): values not read: ${s.valuesNotRead}. No value warning was checked for this state.`);
+      add(
+        s,
+        'VALUES_NOT_READ',
+        'fail',
+        'warning',
+        `${describeStateTitle(s)} (${s.role}): values not read: ${s.valuesNotRead}. No value warning was checked for this state.`,
+      );
       told = true;
     }
     for (const w of s.warnings) {
-      add(s, w.ruleId, 'fail', 'warning', `${describeStateTitle(s)} (${s.role}): ${w.message}${w.keys.length > 0 ? ` Keys: ${w.keys.join(', ')}` : ''}`, undefined, w.params);
+      add(
+        s,
+        w.ruleId,
+        'fail',
+        'warning',
+        `${describeStateTitle(s)} (${s.role}): ${w.message}${w.keys.length > 0 ? ` Keys: ${w.keys.join(', ')}` : ''}`,
+        undefined,
+        w.params,
+      );
       told = true;
     }
     if (!told) {
@@ -172,7 +197,15 @@ export interface SarifFailure {
  * reads as a run that found nothing.
  */
 export function formatSarifFailure(failure: SarifFailure): string {
-  const location = failure.file === undefined ? undefined : { physicalLocation: { artifactLocation: { uri: toUri(failure.file) }, ...(failure.offset === undefined ? {} : { region: { byteOffset: failure.offset } }) } };
+  const location =
+    failure.file === undefined
+      ? undefined
+      : {
+          physicalLocation: {
+            artifactLocation: { uri: toUri(failure.file) },
+            ...(failure.offset === undefined ? {} : { region: { byteOffset: failure.offset } }),
+          },
+        };
   const log = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
@@ -183,7 +216,9 @@ export function formatSarifFailure(failure: SarifFailure): string {
           {
             executionSuccessful: false,
             exitCode: failure.exitCode,
-            toolExecutionNotifications: [{ level: 'error', descriptor: { id: failure.code }, message: { text: failure.message }, ...(location ? { locations: [location] } : {}) }],
+            toolExecutionNotifications: [
+              { level: 'error', descriptor: { id: failure.code }, message: { text: failure.message }, ...(location ? { locations: [location] } : {}) },
+            ],
           },
         ],
       },

@@ -1,12 +1,26 @@
 /** Plain-text rendering for the terminal. */
-import { describeInputRole, describeNotChecked, describeReportTitle, describeSettings, describeStateTitle, describeSummary, describeVerdict, listInferredLines, VERDICT_LABEL } from './describe-state';
+import {
+  describeInputRole,
+  describeNotChecked,
+  describeReportTitle,
+  describeSettings,
+  describeStateTitle,
+  describeSummary,
+  describeVerdict,
+  listInferredLines,
+  VERDICT_LABEL,
+} from './describe-state';
 import { listNewSchemaLines } from './describe-new-schema';
 import { describeNoteScope, describeStateFindings } from './describe-state-findings';
 import type { CompatibilityReport } from './report-types';
 
 export function formatText(report: CompatibilityReport): string {
   const out: string[] = [];
-  out.push(report.subject === 'descriptor-sets' ? describeReportTitle(report) : `Verdict: ${VERDICT_LABEL[report.verdict]}${report.summary.inferred ? ` (INFERRED for ${report.summary.inferred} state(s): not exact, check exits 1)` : ''}`);
+  out.push(
+    report.subject === 'descriptor-sets'
+      ? describeReportTitle(report)
+      : `Verdict: ${VERDICT_LABEL[report.verdict]}${report.summary.inferred ? ` (INFERRED for ${report.summary.inferred} state(s): not exact, check exits 1)` : ''}`,
+  );
   out.push(describeSummary(report));
   const notChecked = describeNotChecked(report);
   if (notChecked) out.push(notChecked);
@@ -25,11 +39,14 @@ export function formatText(report: CompatibilityReport): string {
     for (const w of s.warnings) out.push(`  WARNING [${w.ruleId}] ${w.message}${w.keys.length > 0 ? ` (keys: ${w.keys.join(', ')})` : ''}`);
     // the first incompatibility was given whole above, its rule's note with it
     const { findings, notes } = describeStateFindings(s.findings);
-    for (const { finding: f, statement } of findings.filter((x) => x.finding.message !== s.firstIncompatibility?.message)) out.push(`  ${f.accepted ? 'ok  ' : 'FAIL'} [${f.ruleId}] ${statement}`);
-    for (const note of notes.filter((n) => n.ruleId !== s.firstIncompatibility?.ruleId)) out.push(`  note on ${note.ruleId} ${describeNoteScope(note)}: ${note.note}`);
+    for (const { finding: f, statement } of findings.filter((x) => x.finding.message !== s.firstIncompatibility?.message))
+      out.push(`  ${f.accepted ? 'ok  ' : 'FAIL'} [${f.ruleId}] ${statement}`);
+    for (const note of notes.filter((n) => n.ruleId !== s.firstIncompatibility?.ruleId))
+      out.push(`  note on ${note.ruleId} ${describeNoteScope(note)}: ${note.note}`);
     if (s.planningAid) {
       out.push(`  planning aid (what the 1.x rules would say): ${s.planningAid.verdict}`);
-      if (s.planningAid.firstIncompatibility) out.push(`    first incompatibility [${s.planningAid.firstIncompatibility.ruleId}]: ${s.planningAid.firstIncompatibility.message}`);
+      if (s.planningAid.firstIncompatibility)
+        out.push(`    first incompatibility [${s.planningAid.firstIncompatibility.ruleId}]: ${s.planningAid.firstIncompatibility.message}`);
     }
   }
   return `${out.join('\n')}\n`;

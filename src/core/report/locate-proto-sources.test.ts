@@ -22,11 +22,22 @@ function setBytes(withSourceInfo: boolean): Uint8Array {
           messageType: [
             {
               name: 'Event',
-              field: [{ name: 'id', number: 1, type: 'TYPE_INT64', label: 'LABEL_OPTIONAL', jsonName: 'id' }, { name: 'count', number: 7, type: 'TYPE_INT32', label: 'LABEL_OPTIONAL', jsonName: 'count' }],
+              field: [
+                { name: 'id', number: 1, type: 'TYPE_INT64', label: 'LABEL_OPTIONAL', jsonName: 'id' },
+                { name: 'count', number: 7, type: 'TYPE_INT32', label: 'LABEL_OPTIONAL', jsonName: 'count' },
+              ],
               nestedType: [{ name: 'Inner', field: [{ name: 'x', number: 3, type: 'TYPE_STRING', label: 'LABEL_OPTIONAL', jsonName: 'x' }] }],
             },
           ],
-          enumType: [{ name: 'Kind', value: [{ name: 'KIND_UNKNOWN', number: 0 }, { name: 'KIND_DONE', number: 2 }] }],
+          enumType: [
+            {
+              name: 'Kind',
+              value: [
+                { name: 'KIND_UNKNOWN', number: 0 },
+                { name: 'KIND_DONE', number: 2 },
+              ],
+            },
+          ],
           ...(withSourceInfo
             ? {
                 sourceCodeInfo: {
@@ -52,7 +63,13 @@ describe('createProtoSourceLocator', () => {
   const sources = createProtoSourceLocator(setBytes(true))!;
 
   it('places messages, fields, nested types and enum values on their 1-based lines and columns', () => {
-    const at = (startLine: number, startColumn: number, endLine: number, endColumn: number) => ({ file: 'example/event.proto', startLine, startColumn, endLine, endColumn });
+    const at = (startLine: number, startColumn: number, endLine: number, endColumn: number) => ({
+      file: 'example/event.proto',
+      startLine,
+      startColumn,
+      endLine,
+      endColumn,
+    });
     expect(sources.declaration('example.Event')).toEqual(at(5, 1, 12, 2));
     expect(sources.declaration('.example.Event')).toEqual(at(5, 1, 12, 2));
     expect(sources.member('example.Event', 7)).toEqual(at(7, 3, 7, 19));

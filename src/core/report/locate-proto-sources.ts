@@ -59,7 +59,13 @@ export function createProtoSourceLocator(bytes: Uint8Array): ProtoSourceLocator 
       if (span === undefined) return undefined;
       // [startLine, startColumn, endLine, endColumn], or [line, startColumn, endColumn] on one line, all 0-based
       const [startLine, startColumn, a, b] = span as [number, number, number, number | undefined];
-      return { file: file.name, startLine: startLine + 1, startColumn: startColumn + 1, endLine: (b === undefined ? startLine : a) + 1, endColumn: (b === undefined ? a : b) + 1 };
+      return {
+        file: file.name,
+        startLine: startLine + 1,
+        startColumn: startColumn + 1,
+        endLine: (b === undefined ? startLine : a) + 1,
+        endColumn: (b === undefined ? a : b) + 1,
+      };
     };
     files.set(file.name, { file: file.name, startLine: 1, startColumn: 1, endLine: 1, endColumn: 1 });
     const prefix = file.package ? `${file.package}.` : '';

@@ -12,10 +12,20 @@ import type { ReportState, StateMappingReport } from './report-types';
 /** operator state names Flink's own operators use (SourceOperator's reader state) */
 const FLINK_STATE_NAMES = new Set(['SourceReaderState']);
 
-export function mapStatesToJar(states: readonly ReportState[], literals: { values: readonly string[]; uids: readonly string[]; method: string; classesRead: number }): StateMappingReport {
+export function mapStatesToJar(
+  states: readonly ReportState[],
+  literals: { values: readonly string[]; uids: readonly string[]; method: string; classesRead: number },
+): StateMappingReport {
   // nothing scanned is no evidence: never report every operator as dropped
   if (literals.classesRead === 0) {
-    return { heuristic: true, method: literals.method, notPossible: 'no application class of the jar was read, so no mapping was possible: nothing here says whether Flink would drop any state', operatorsNotFound: [], statesNotFound: [], newUidsWithoutState: [] };
+    return {
+      heuristic: true,
+      method: literals.method,
+      notPossible: 'no application class of the jar was read, so no mapping was possible: nothing here says whether Flink would drop any state',
+      operatorsNotFound: [],
+      statesNotFound: [],
+      newUidsWithoutState: [],
+    };
   }
   const strings = new Set(literals.values);
   let hashed: Set<string> | undefined;
@@ -35,7 +45,8 @@ export function mapStatesToJar(states: readonly ReportState[], literals: { value
   const statesNotFound: StateMappingReport['statesNotFound'] = [];
   for (const s of states) {
     const key = `${s.operator}/${s.state}`;
-    if (seen.has(key) || s.state.startsWith('_timer_state/') || FLINK_STATE_NAMES.has(s.state) || !operators.get(s.operator)!.found || strings.has(s.state)) continue;
+    if (seen.has(key) || s.state.startsWith('_timer_state/') || FLINK_STATE_NAMES.has(s.state) || !operators.get(s.operator)!.found || strings.has(s.state))
+      continue;
     seen.add(key);
     statesNotFound.push({ operator: s.operator, ...(s.operatorUid !== undefined ? { uid: s.operatorUid } : {}), state: s.state });
   }

@@ -32,7 +32,13 @@ const compat: StateCompatibility = {
   savedRoot: 'example.Event',
   newRoot: 'example.Event',
   findings: [
-    { ruleId: 'FIELD_ADDED', accepted: true, path: 'example.Event.label (5)', message: 'Field 5 (label) is added to example.Event', params: { number: 5, name: 'label', message: 'example.Event' } },
+    {
+      ruleId: 'FIELD_ADDED',
+      accepted: true,
+      path: 'example.Event.label (5)',
+      message: 'Field 5 (label) is added to example.Event',
+      params: { number: 5, name: 'label', message: 'example.Event' },
+    },
     TYPE_CHANGED,
   ],
   firstIncompatibility: TYPE_CHANGED,
@@ -50,7 +56,14 @@ function input(states: ReportInput['states']): ReportInput {
 }
 
 const STATES: ReportInput['states'] = [
-  { kind: 'other', operator: { id: 'ffff' }, state: 'z-state', role: 'VALUE_SERIALIZER', snapshotClass: 'x.LongSerializer', reason: 'not a Protobuf state: Long' },
+  {
+    kind: 'other',
+    operator: { id: 'ffff' },
+    state: 'z-state',
+    role: 'VALUE_SERIALIZER',
+    snapshotClass: 'x.LongSerializer',
+    reason: 'not a Protobuf state: Long',
+  },
   {
     kind: 'protobuf',
     operator: { id: 'aaaa', uid: 'my-uid' },
@@ -58,7 +71,15 @@ const STATES: ReportInput['states'] = [
     role: 'VALUE_SERIALIZER',
     snapshotClass: 'io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshot',
     compatibility: compat,
-    warnings: [{ ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD', message: 'w <b>', params: { count: 2, number: 9, message: 'example.Event', name: 'w <b>' }, count: 2, keys: ['k<1>', 'k2'] }],
+    warnings: [
+      {
+        ruleId: 'UNKNOWN_NUMBER_BECOMES_FIELD',
+        message: 'w <b>',
+        params: { count: 2, number: 9, message: 'example.Event', name: 'w <b>' },
+        count: 2,
+        keys: ['k<1>', 'k2'],
+      },
+    ],
   },
 ];
 
@@ -78,7 +99,11 @@ function nonJavaOptionFinding(file: string) {
 }
 
 describe('a rule note shared by several findings of a state is said once per state', () => {
-  const [a, b, c] = ['a.proto', 'b.proto', 'c.proto'].map(nonJavaOptionFinding) as [ReturnType<typeof nonJavaOptionFinding>, ReturnType<typeof nonJavaOptionFinding>, ReturnType<typeof nonJavaOptionFinding>];
+  const [a, b, c] = ['a.proto', 'b.proto', 'c.proto'].map(nonJavaOptionFinding) as [
+    ReturnType<typeof nonJavaOptionFinding>,
+    ReturnType<typeof nonJavaOptionFinding>,
+    ReturnType<typeof nonJavaOptionFinding>,
+  ];
   const state = (findings: StateCompatibility['findings']): ReportInput['states'][number] => ({
     kind: 'protobuf',
     operator: { id: 'aaaa' },
@@ -93,8 +118,12 @@ describe('a rule note shared by several findings of a state is said once per sta
     const text = formatText(buildReport(input([state([a, b, c])])));
     expect(text.split(NON_JAVA_NOTE)).toHaveLength(2);
     expect(text).toContain(`  first incompatibility [FILE_NON_JAVA_OPTION_CHANGED]: ${a.message}\n`);
-    expect(text).toContain('  FAIL [FILE_NON_JAVA_OPTION_CHANGED] File b.proto changes options generated Java code never reads (go_package: unset → "example.com/x")\n');
-    expect(text).toContain('  FAIL [FILE_NON_JAVA_OPTION_CHANGED] File c.proto changes options generated Java code never reads (go_package: unset → "example.com/x")\n');
+    expect(text).toContain(
+      '  FAIL [FILE_NON_JAVA_OPTION_CHANGED] File b.proto changes options generated Java code never reads (go_package: unset → "example.com/x")\n',
+    );
+    expect(text).toContain(
+      '  FAIL [FILE_NON_JAVA_OPTION_CHANGED] File c.proto changes options generated Java code never reads (go_package: unset → "example.com/x")\n',
+    );
   });
 
   it('text: when the first incompatibility is of another rule, the note follows the findings once', () => {
@@ -107,7 +136,12 @@ describe('a rule note shared by several findings of a state is said once per sta
     const report = buildReport(input([state([TYPE_CHANGED, b, c])]));
     const md = formatMarkdown(report);
     expect(md.split(escapeMarkdown(NON_JAVA_NOTE))).toHaveLength(2);
-    expect(md).toContain('| FILE\\_NON\\_JAVA\\_OPTION\\_CHANGED | rejected | file b.proto | File b.proto changes options generated Java code never reads (go\\_package: unset → "example.com/x") |'.replace('FILE\\_NON\\_JAVA\\_OPTION\\_CHANGED', 'FILE_NON_JAVA_OPTION_CHANGED'));
+    expect(md).toContain(
+      '| FILE\\_NON\\_JAVA\\_OPTION\\_CHANGED | rejected | file b.proto | File b.proto changes options generated Java code never reads (go\\_package: unset → "example.com/x") |'.replace(
+        'FILE\\_NON\\_JAVA\\_OPTION\\_CHANGED',
+        'FILE_NON_JAVA_OPTION_CHANGED',
+      ),
+    );
     expect(md).toContain(`Note on FILE_NON_JAVA_OPTION_CHANGED (2 findings above): ${escapeMarkdown(NON_JAVA_NOTE)}`);
     const html = formatHtml(report);
     expect(html.split('flink-datastream-protobuf rejects it all the same')).toHaveLength(2);
@@ -122,7 +156,11 @@ describe('a rule note shared by several findings of a state is said once per sta
   it('the app and the formats split a finding the same way: statement and note from one helper', () => {
     const report = buildReport(input([state([TYPE_CHANGED, b, c])]));
     const { findings, notes } = describeStateFindings(report.states[0]!.findings);
-    expect(findings.map((f) => f.statement)).toEqual([TYPE_CHANGED.message, b.message.replace(`; ${NON_JAVA_NOTE}`, ''), c.message.replace(`; ${NON_JAVA_NOTE}`, '')]);
+    expect(findings.map((f) => f.statement)).toEqual([
+      TYPE_CHANGED.message,
+      b.message.replace(`; ${NON_JAVA_NOTE}`, ''),
+      c.message.replace(`; ${NON_JAVA_NOTE}`, ''),
+    ]);
     expect(notes).toEqual([{ ruleId: 'FILE_NON_JAVA_OPTION_CHANGED', count: 2, note: NON_JAVA_NOTE }]);
   });
 });
@@ -152,7 +190,14 @@ describe('report model and formats', () => {
   });
 
   it('keeps the rule parameters of findings, first incompatibilities and warnings in memory; the JSON leaves them out', () => {
-    const withDiff = buildReport(input([{ ...(STATES[1] as Extract<ReportInput['states'][number], { kind: 'protobuf' }>), diff: { savedRoot: 'example.Event', newRoot: 'example.Event', otherFindings: [TYPE_CHANGED], declarations: [], unreached: [] } }]));
+    const withDiff = buildReport(
+      input([
+        {
+          ...(STATES[1] as Extract<ReportInput['states'][number], { kind: 'protobuf' }>),
+          diff: { savedRoot: 'example.Event', newRoot: 'example.Event', otherFindings: [TYPE_CHANGED], declarations: [], unreached: [] },
+        },
+      ]),
+    );
     const s = withDiff.states[0]!;
     expect(s.findings.map((f) => f.params)).toEqual([{ number: 5, name: 'label', message: 'example.Event' }, TYPE_CHANGED.params]);
     expect(s.firstIncompatibility?.params).toEqual(TYPE_CHANGED.params);
@@ -163,7 +208,9 @@ describe('report model and formats', () => {
     expect(Object.keys(parsed.states[0]!.firstIncompatibility as object)).toEqual(['ruleId', 'message']);
     expect(Object.keys((parsed.states[0]!.findings as object[])[0]!)).toEqual(['ruleId', 'accepted', 'path', 'message']);
     expect(Object.keys((parsed.states[0]!.warnings as object[])[0]!)).toEqual(['ruleId', 'message', 'count', 'keys']);
-    expect((parsed.states[0]!.diff as { otherFindings: unknown[] }).otherFindings).toEqual([{ ruleId: 'FIELD_TYPE_CHANGED', accepted: false, path: 'example.Event.count (2)', message: TYPE_CHANGED.message }]);
+    expect((parsed.states[0]!.diff as { otherFindings: unknown[] }).otherFindings).toEqual([
+      { ruleId: 'FIELD_TYPE_CHANGED', accepted: false, path: 'example.Event.count (2)', message: TYPE_CHANGED.message },
+    ]);
   });
 
   it('HTML escapes every string, has its own CSP and no script', () => {
@@ -192,7 +239,7 @@ describe('report model and formats', () => {
   it('GitHub annotations escape %, newlines, and : , in properties', () => {
     const lines = formatGithub(report).trimEnd().split('\n');
     expect(lines[0]).toBe(
-      "::error file=new.binpb,title=my-uid (aaaa) / <script>alert(\"x\")</script> | 50%25 & 'q'%0Aline2%3A INCOMPATIBLE::Field 2 (count) of example.Event changes type from INT32 to SINT32 (FIELD_TYPE_CHANGED)%0ACannot restore …",
+      '::error file=new.binpb,title=my-uid (aaaa) / <script>alert("x")</script> | 50%25 & \'q\'%0Aline2%3A INCOMPATIBLE::Field 2 (count) of example.Event changes type from INT32 to SINT32 (FIELD_TYPE_CHANGED)%0ACannot restore …',
     );
     expect(lines[1]).toMatch(/^::warning file=new\.binpb,title=.*%3A UNKNOWN_NUMBER_BECOMES_FIELD::w <b> Keys: k<1>, k2$/);
     expect(lines.at(-1)).toMatch(/^::notice title=Savepoint compatibility%3A INCOMPATIBLE::1 Protobuf state\(s\)/);

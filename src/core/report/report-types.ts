@@ -2,7 +2,18 @@
  * The report model (docs/report-schema.md): one model, rendered as JSON, Markdown, HTML, JUnit XML,
  * GitHub Actions annotations and text. Deterministic: no timestamps unless passed in, stable order.
  */
-import type { FindingRuleId, InferredEvaluation, LibraryLine, RuleParams, SchemaDiff, SerializerSettings, StateCompatibility, ValueRuleId, ValueWarning, Verdict } from '../compat';
+import type {
+  FindingRuleId,
+  InferredEvaluation,
+  LibraryLine,
+  RuleParams,
+  SchemaDiff,
+  SerializerSettings,
+  StateCompatibility,
+  ValueRuleId,
+  ValueWarning,
+  Verdict,
+} from '../compat';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -191,7 +202,18 @@ export interface CompatibilityReport {
    * is inferred from a snapshot read by structure; `headersNotRead`: states whose header could not be read (each
    * present only when there are some)
    */
-  summary: { protobufStates: number; compatible: number; incompatible: number; notRestorable: number; unknown: number; otherStates: number; warnings: number; valuesNotRead?: number; inferred?: number; headersNotRead?: number };
+  summary: {
+    protobufStates: number;
+    compatible: number;
+    incompatible: number;
+    notRestorable: number;
+    unknown: number;
+    otherStates: number;
+    warnings: number;
+    valuesNotRead?: number;
+    inferred?: number;
+    headersNotRead?: number;
+  };
   /**
    * What was not checked, one sentence each (no Protobuf state, states of verdict unknown, headers not read, values
    * not read, inferred verdicts); present when there is any. Any of them makes a verdict that would be `compatible`

@@ -7,7 +7,10 @@ export const IN_THREAD_VALUE_SCANNER: ValueScanner = {
   scanValues: (evaluated, signal) => scanValuesByOperator(createStateValueScanner(evaluated, signal), evaluated),
 };
 
-export async function scanValuesByOperator(scanner: StateValueScanner, evaluated: EvaluatedSavepoint): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
+export async function scanValuesByOperator(
+  scanner: StateValueScanner,
+  evaluated: EvaluatedSavepoint,
+): Promise<(StateValueTally | StateValuesNotRead | undefined)[]> {
   const out = new Array<StateValueTally | StateValuesNotRead | undefined>(evaluated.protobuf.length);
   for (const indexes of groupStatesByOperator(evaluated).values()) {
     const tallies = await scanner.scanOperator(indexes.map((i) => evaluated.protobuf[i]!));

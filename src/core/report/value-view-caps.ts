@@ -22,7 +22,13 @@ import { listProtobufValueDetails, measureDecodedValueJson, measureJsonLength, t
 const MiB = 1024 * 1024;
 
 export const VALUE_VIEW_CAPS: Readonly<ValueViewCaps> = { valueChars: MiB, unknownFields: 1000, unknownFieldBytes: 256, frameBytes: MiB, fieldRanges: 10_000 };
-export const NO_VALUE_VIEW_CAPS: Readonly<ValueViewCaps> = { valueChars: Infinity, unknownFields: Infinity, unknownFieldBytes: Infinity, frameBytes: Infinity, fieldRanges: Infinity };
+export const NO_VALUE_VIEW_CAPS: Readonly<ValueViewCaps> = {
+  valueChars: Infinity,
+  unknownFields: Infinity,
+  unknownFieldBytes: Infinity,
+  frameBytes: Infinity,
+  fieldRanges: Infinity,
+};
 
 /** Whether v's JSON rendering fits in `limit` characters; a huge value is measured only up to just past the limit, never rendered. */
 export function fitsJsonLimit(v: unknown, limit: number): boolean {

@@ -17,7 +17,11 @@ export interface VerdictExitCode {
 export const VERDICT_EXIT_CODES: readonly VerdictExitCode[] = [
   { verdict: 'compatible', exitCode: 0, meaning: 'every Protobuf state was checked exactly and restores with the new schema' },
   { verdict: 'incompatible', exitCode: 1, meaning: 'a Protobuf state does not restore with the new schema (a new root the new schema lacks included)' },
-  { verdict: 'not-restorable', exitCode: 1, meaning: 'a Protobuf state cannot be restored by the target serializer whatever the schema (another library line, Protobuf held by Kryo)' },
+  {
+    verdict: 'not-restorable',
+    exitCode: 1,
+    meaning: 'a Protobuf state cannot be restored by the target serializer whatever the schema (another library line, Protobuf held by Kryo)',
+  },
   {
     verdict: 'unknown',
     exitCode: 1,

@@ -77,7 +77,15 @@ export function BarChart({
 }
 
 /** Horizontal comparison bars (e.g. memory with aliasing on vs off). */
-export function CompareBars({ rows, formatValue, ariaLabel }: { rows: readonly { label: string; value: number; tone?: Bar['tone'] }[]; formatValue: (v: number) => string; ariaLabel: string }) {
+export function CompareBars({
+  rows,
+  formatValue,
+  ariaLabel,
+}: {
+  rows: readonly { label: string; value: number; tone?: Bar['tone'] }[];
+  formatValue: (v: number) => string;
+  ariaLabel: string;
+}) {
   const max = Math.max(1, ...rows.map((r) => r.value));
   return (
     <div className="compare-bars" role="img" aria-label={ariaLabel}>

@@ -23,7 +23,11 @@ export function CompatControls({ targetShown }: { targetShown: boolean }) {
     <div className="controls" role="group" aria-label="New application">
       <label>
         New job&apos;s library line
-        <select value={targetChosen ? options.target : ''} onChange={(e) => chooseTargetLine(e.currentTarget.value as CheckOptions['target'])} data-testid="target-select">
+        <select
+          value={targetChosen ? options.target : ''}
+          onChange={(e) => chooseTargetLine(e.currentTarget.value as CheckOptions['target'])}
+          data-testid="target-select"
+        >
           {targetChosen ? null : (
             <option value="" disabled>
               not chosen yet
@@ -33,17 +37,47 @@ export function CompatControls({ targetShown }: { targetShown: boolean }) {
           <option value="0.x">0.x (exact rule)</option>
         </select>
       </label>
-      <NumberSetting label="maxMessageSize" value={settings.maxMessageSize} fallback={DEFAULT_SETTINGS.maxMessageSize} onCommit={(v) => setSetting('maxMessageSize', v)} />
-      <NumberSetting label="recursionLimit" value={settings.recursionLimit} fallback={DEFAULT_SETTINGS.recursionLimit} onCommit={(v) => setSetting('recursionLimit', v)} />
-      <BoolSetting label="deterministicSerialization" value={settings.deterministicSerialization} fallback={DEFAULT_SETTINGS.deterministicSerialization} onChange={(v) => setSetting('deterministicSerialization', v)} />
-      <BoolSetting label="largePayloadAliasing" value={settings.largePayloadAliasing} fallback={DEFAULT_SETTINGS.largePayloadAliasing} onChange={(v) => setSetting('largePayloadAliasing', v)} />
+      <NumberSetting
+        label="maxMessageSize"
+        value={settings.maxMessageSize}
+        fallback={DEFAULT_SETTINGS.maxMessageSize}
+        onCommit={(v) => setSetting('maxMessageSize', v)}
+      />
+      <NumberSetting
+        label="recursionLimit"
+        value={settings.recursionLimit}
+        fallback={DEFAULT_SETTINGS.recursionLimit}
+        onCommit={(v) => setSetting('recursionLimit', v)}
+      />
+      <BoolSetting
+        label="deterministicSerialization"
+        value={settings.deterministicSerialization}
+        fallback={DEFAULT_SETTINGS.deterministicSerialization}
+        onChange={(v) => setSetting('deterministicSerialization', v)}
+      />
+      <BoolSetting
+        label="largePayloadAliasing"
+        value={settings.largePayloadAliasing}
+        fallback={DEFAULT_SETTINGS.largePayloadAliasing}
+        onChange={(v) => setSetting('largePayloadAliasing', v)}
+      />
       <RootSetting value={options.newRoot} onCommit={(newRoot) => update({ newRoot })} />
     </div>
   );
 }
 
 /** Commits on Enter or blur, so typing a number does not re-run the check per keystroke. */
-function NumberSetting({ label, value, fallback, onCommit }: { label: string; value: number | undefined; fallback: number; onCommit: (v: number | undefined) => void }) {
+function NumberSetting({
+  label,
+  value,
+  fallback,
+  onCommit,
+}: {
+  label: string;
+  value: number | undefined;
+  fallback: number;
+  onCommit: (v: number | undefined) => void;
+}) {
   const [text, setText] = useState(value === undefined ? '' : String(value));
   const [error, setError] = useState<string | null>(null);
   const commit = () => {
@@ -102,7 +136,17 @@ function RootSetting({ value, onCommit }: { value: string | undefined; onCommit:
   );
 }
 
-function BoolSetting({ label, value, fallback, onChange }: { label: string; value: boolean | undefined; fallback: boolean; onChange: (v: boolean | undefined) => void }) {
+function BoolSetting({
+  label,
+  value,
+  fallback,
+  onChange,
+}: {
+  label: string;
+  value: boolean | undefined;
+  fallback: boolean;
+  onChange: (v: boolean | undefined) => void;
+}) {
   return (
     <label>
       {label}

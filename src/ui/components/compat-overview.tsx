@@ -31,7 +31,8 @@ export function CompatOverview() {
           against <span className="mono">{schema}</span>: {sm.protobufStates} Protobuf states, {sm.compatible} compatible, {sm.incompatible} incompatible,{' '}
           {sm.notRestorable} not restorable, {sm.unknown} unknown · {check.values.status === 'done' ? `${sm.warnings} value warnings` : 'values not scanned'}
           {unread > 0 ? ` · values of ${unread} state${unread === 1 ? '' : 's'} not read` : ''}
-          {kryo > 0 ? ` · values of ${kryo} Kryo state${kryo === 1 ? '' : 's'} not checked (no saved schema)` : ''} · <a href={formatHashRoute('compat', {})}>Compatibility details</a>
+          {kryo > 0 ? ` · values of ${kryo} Kryo state${kryo === 1 ? '' : 's'} not checked (no saved schema)` : ''} ·{' '}
+          <a href={formatHashRoute('compat', {})}>Compatibility details</a>
         </p>
       </VerdictHeadline>
       <ValueCheckNote values={check.values} />

@@ -30,13 +30,26 @@ export function ExportButtons({ values }: { values: CheckResult['values'] }) {
     }
   };
   const waiting = values.status !== 'done';
-  const why = values.status === 'running' ? 'waits for the value scan' : values.status === 'failed' ? 'the value scan failed: run it again' : 'scan the values first (Compatibility)';
+  const why =
+    values.status === 'running'
+      ? 'waits for the value scan'
+      : values.status === 'failed'
+        ? 'the value scan failed: run it again'
+        : 'scan the values first (Compatibility)';
   return (
     <span className={`export${waiting ? ' waiting' : ''}`} role="group" aria-label="Export the report" aria-describedby={waiting ? 'export-why' : undefined}>
       <span className="chip-label">export</span>
       {(['json', 'markdown', 'html'] as const).map((f) => (
-        <button key={f} type="button" className="btn small" disabled={busy !== null || values.status !== 'done'}
-          title={values.status === 'done' ? undefined : 'The report includes the value warnings: scan the values first'} onClick={() => void download(f)} data-testid={`export-${f}`} aria-label={`Download the report as ${f}`}>
+        <button
+          key={f}
+          type="button"
+          className="btn small"
+          disabled={busy !== null || values.status !== 'done'}
+          title={values.status === 'done' ? undefined : 'The report includes the value warnings: scan the values first'}
+          onClick={() => void download(f)}
+          data-testid={`export-${f}`}
+          aria-label={`Download the report as ${f}`}
+        >
           {f === 'markdown' ? 'MD' : f.toUpperCase()}
         </button>
       ))}

@@ -3,13 +3,19 @@ import type { InspectorFailure } from '../../worker';
 import { describeFailureKind, describeFailureTitle } from '../describe-failure-title';
 
 /** A failure with everything needed to act on it: message, file, offset, path, and copyable diagnostics. */
-export function FailurePanel({ failure, context, onDismiss, onRetry }: { failure: InspectorFailure; context?: string; onDismiss?: () => void; onRetry?: () => void }) {
+export function FailurePanel({
+  failure,
+  context,
+  onDismiss,
+  onRetry,
+}: {
+  failure: InspectorFailure;
+  context?: string;
+  onDismiss?: () => void;
+  onRetry?: () => void;
+}) {
   const [copied, setCopied] = useState<string | null>(null);
-  const diagnostics = JSON.stringify(
-    { tool: 'savepoint-inspector', userAgent: navigator.userAgent, context: context ?? null, failure },
-    null,
-    2,
-  );
+  const diagnostics = JSON.stringify({ tool: 'savepoint-inspector', userAgent: navigator.userAgent, context: context ?? null, failure }, null, 2);
   const title = describeFailureTitle(failure);
   // input and network failures carry a code and a logical path; a DecodeError also its file and offset
   const located = failure.kind === 'input' || failure.kind === 'network' ? failure : null;
@@ -47,7 +53,9 @@ export function FailurePanel({ failure, context, onDismiss, onRetry }: { failure
           {inFile?.file !== undefined ? (
             <>
               <dt>file</dt>
-              <dd className="mono" data-testid="failure-file">{inFile.file}</dd>
+              <dd className="mono" data-testid="failure-file">
+                {inFile.file}
+              </dd>
             </>
           ) : null}
           {inFile?.offset !== undefined ? (
@@ -61,7 +69,9 @@ export function FailurePanel({ failure, context, onDismiss, onRetry }: { failure
           {located.path.length > 0 ? (
             <>
               <dt>path</dt>
-              <dd className="mono" data-testid="failure-path">{located.path.join(' / ')}</dd>
+              <dd className="mono" data-testid="failure-path">
+                {located.path.join(' / ')}
+              </dd>
             </>
           ) : null}
         </dl>

@@ -59,13 +59,34 @@ export function HexView({
     onHoverPath(b < 4 || i < 0 ? null : ranges[i]!.path);
   };
   return (
-    <div className="hex" role="table" aria-label="Value bytes" onMouseOver={onOver} onMouseLeave={() => onHoverPath(null)} data-testid="hex-view" ref={scrollRef}>
+    <div
+      className="hex"
+      role="table"
+      aria-label="Value bytes"
+      onMouseOver={onOver}
+      onMouseLeave={() => onHoverPath(null)}
+      data-testid="hex-view"
+      ref={scrollRef}
+    >
       <div className="hex-space" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => (
-          <HexLine key={item.index} at={item.index * ROW} top={item.start} shown={shown} baseOffset={baseOffset} owner={owner} ranges={ranges} hoverPath={hoverPath} />
+          <HexLine
+            key={item.index}
+            at={item.index * ROW}
+            top={item.start}
+            shown={shown}
+            baseOffset={baseOffset}
+            owner={owner}
+            ranges={ranges}
+            hoverPath={hoverPath}
+          />
         ))}
       </div>
-      {bytes.length > shown.length ? <div className="muted small">showing the first {MAX_HEX_BYTES} of {bytes.length} bytes</div> : null}
+      {bytes.length > shown.length ? (
+        <div className="muted small">
+          showing the first {MAX_HEX_BYTES} of {bytes.length} bytes
+        </div>
+      ) : null}
     </div>
   );
 }
@@ -105,7 +126,12 @@ const HexLine = memo(function HexLine({
           const b = at + k;
           const i = owner[b] ?? -1;
           return (
-            <span key={k} className={`hx ${classOf(b)}`} data-offset={b} title={b < 4 ? 'frame length (4-byte big-endian)' : i >= 0 ? `${ranges[i]!.path} @ ${b}` : `byte ${b}`}>
+            <span
+              key={k}
+              className={`hx ${classOf(b)}`}
+              data-offset={b}
+              title={b < 4 ? 'frame length (4-byte big-endian)' : i >= 0 ? `${ranges[i]!.path} @ ${b}` : `byte ${b}`}
+            >
               {formatHex([v])}
             </span>
           );

@@ -18,7 +18,19 @@ export function JsonTree({ value, hoverPath, onHoverPath }: { value: unknown; ho
   );
 }
 
-function Node({ value, path, depth, hoverPath, onHoverPath }: { value: unknown; path: string; depth: number; hoverPath: string | null; onHoverPath: (p: string | null) => void }) {
+function Node({
+  value,
+  path,
+  depth,
+  hoverPath,
+  onHoverPath,
+}: {
+  value: unknown;
+  path: string;
+  depth: number;
+  hoverPath: string | null;
+  onHoverPath: (p: string | null) => void;
+}) {
   if (depth > MAX_DEPTH) return <span className="muted">…</span>;
   if (Array.isArray(value)) {
     return (

@@ -18,7 +18,14 @@ export function KeyboardHelp({ onClose }: { onClose: () => void }) {
   }, [onClose]);
   return (
     <div className="modal-backdrop" onClick={onClose}>
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="keyboard-help-title" data-testid="keyboard-help" onClick={(e) => e.stopPropagation()}>
+      <div
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="keyboard-help-title"
+        data-testid="keyboard-help"
+        onClick={(e) => e.stopPropagation()}
+      >
         <header className="panel-head">
           <h2 id="keyboard-help-title">Keyboard</h2>
           <button type="button" className="btn small" onClick={onClose} ref={closeRef}>

@@ -14,14 +14,22 @@ interface KryoProtobuf {
 export function KryoDetails({ kryo, protobuf, decodable }: { kryo: KryoSnapshotDetails; protobuf?: KryoProtobuf; decodable: boolean }) {
   // the inspection reads headers without the schema: with one dropped, the Values view decodes what it maps
   const schema = useAppStore((s) => s.session?.descriptorSetName ?? null);
-  const defaults = [...kryo.defaultSerializers.map((d) => ({ ...d, what: 'instance' })), ...kryo.defaultSerializerClasses.map((d) => ({ ...d, what: 'class' }))];
+  const defaults = [
+    ...kryo.defaultSerializers.map((d) => ({ ...d, what: 'instance' })),
+    ...kryo.defaultSerializerClasses.map((d) => ({ ...d, what: 'class' })),
+  ];
   return (
     <div className="kryo-details scroll-x" data-testid="kryo-details">
       {protobuf ? (
         <p className={protobuf.kind === 'plain' ? 'tag bad' : 'tag warn'} data-testid="kryo-protobuf">
-          {protobuf.kind === 'chill' ? 'Protobuf behind Kryo (chill-protobuf)' : 'Hazard: a Protobuf class held by plain Kryo (FieldSerializer)'}: {protobuf.how}
+          {protobuf.kind === 'chill' ? 'Protobuf behind Kryo (chill-protobuf)' : 'Hazard: a Protobuf class held by plain Kryo (FieldSerializer)'}:{' '}
+          {protobuf.how}
           {protobuf.messageType ? `; message ${protobuf.messageType}` : ''}
-          {protobuf.kind === 'chill' && !decodable ? (schema ? `; the Values view decodes them with ${schema} where it has a message of this class` : '; drop the job’s descriptor set to decode the values') : ''}
+          {protobuf.kind === 'chill' && !decodable
+            ? schema
+              ? `; the Values view decodes them with ${schema} where it has a message of this class`
+              : '; drop the job’s descriptor set to decode the values'
+            : ''}
         </p>
       ) : null}
       <table className="grid">

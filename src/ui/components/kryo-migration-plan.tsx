@@ -22,9 +22,9 @@ export function KryoMigrationPlan({ operator, state }: { operator: InspectedOper
       </header>
       <div className="panel-body">
         <p>
-          This state is Protobuf held by Kryo: flink-datastream-protobuf cannot restore it in place. A State Processor API job reads it with the old Kryo configuration and
-          writes a new savepoint whose state uses <span className="mono">ProtobufTypeInformation</span> (<span className="mono">savepoint-inspector migration-plan</span> prints the same
-          plan for every operator).
+          This state is Protobuf held by Kryo: flink-datastream-protobuf cannot restore it in place. A State Processor API job reads it with the old Kryo
+          configuration and writes a new savepoint whose state uses <span className="mono">ProtobufTypeInformation</span> (
+          <span className="mono">savepoint-inspector migration-plan</span> prints the same plan for every operator).
         </p>
         <dl className="kv">
           <div className="kv-row">

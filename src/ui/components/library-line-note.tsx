@@ -21,8 +21,8 @@ export function LibraryLineNote({ report }: { report: CompatibilityReport }) {
       {block.savedLine === '0.x' ? (
         <p>
           This savepoint was written by the 0.x development serializer (<span className="mono">{cls}</span>). The {block.target} library cannot read it: restore
-          fails with the text below. Switch the target to 0.x to check the exact rule, or read the {block.target} planning aid: what the {block.target} rules would
-          say about this schema change.
+          fails with the text below. Switch the target to 0.x to check the exact rule, or read the {block.target} planning aid: what the {block.target} rules
+          would say about this schema change.
         </p>
       ) : (
         <p>

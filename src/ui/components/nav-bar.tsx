@@ -14,7 +14,9 @@ export function NavBar({ current, params }: { current: ViewId; params: Record<st
               aria-current={v.id === current ? 'page' : undefined}
               data-testid={`nav-${v.id}`}
             >
-              <span className="nav-key mono" aria-hidden="true">{v.key}</span>
+              <span className="nav-key mono" aria-hidden="true">
+                {v.key}
+              </span>
               {v.label}
             </a>
           </li>

@@ -16,7 +16,17 @@ const PHASE_LABELS: Record<InspectorProgress['phase'], string> = {
  * before and beside the worker's phase, so the bar and the text never say two things. `inline`: drawn
  * in a view's flow (the Query view) rather than over the top of the page's main area.
  */
-export function ProgressBar({ progress, onCancel, what, inline = false }: { progress: InspectorProgress | null; onCancel: () => void; what?: string; inline?: boolean }) {
+export function ProgressBar({
+  progress,
+  onCancel,
+  what,
+  inline = false,
+}: {
+  progress: InspectorProgress | null;
+  onCancel: () => void;
+  what?: string;
+  inline?: boolean;
+}) {
   const total = progress?.bytesTotal ?? 0;
   const read = progress?.bytesRead ?? 0;
   const pct = total > 0 ? Math.min(100, (read / total) * 100) : undefined;
@@ -28,9 +38,7 @@ export function ProgressBar({ progress, onCancel, what, inline = false }: { prog
         <span className="progress-phase">{label}</span>
         {what !== undefined && phase !== undefined ? <span className="progress-detail">{phase}</span> : null}
         {progress?.detail ? <span className="progress-detail mono">{progress.detail}</span> : null}
-        <span className="progress-bytes mono">
-          {total > 0 ? `${formatBytes(read)} / ${formatBytes(total)}` : read > 0 ? formatBytes(read) : ''}
-        </span>
+        <span className="progress-bytes mono">{total > 0 ? `${formatBytes(read)} / ${formatBytes(total)}` : read > 0 ? formatBytes(read) : ''}</span>
         <button type="button" className="btn small" onClick={onCancel} aria-label="Cancel the running step">
           Cancel
         </button>

@@ -36,8 +36,8 @@ export function RootPicker({ state }: { state: ReportState }) {
     <div className={`callout ${missing ? 'bad' : ''} root-picker`} data-testid="root-picker">
       {missing ? (
         <p>
-          The new schema has no message <span className="mono">{state.newRoot}</span>, so this state has nothing to be restored into. If the new job keeps it
-          in another message, pick that message; otherwise add the type back to the schema.
+          The new schema has no message <span className="mono">{state.newRoot}</span>, so this state has nothing to be restored into. If the new job keeps it in
+          another message, pick that message; otherwise add the type back to the schema.
         </p>
       ) : (
         <p>Checked with the new root message you picked for this state.</p>
@@ -45,7 +45,15 @@ export function RootPicker({ state }: { state: ReportState }) {
       <label>
         New root message of <span className="mono">{state.state}</span>{' '}
         <select value={options.newRoots?.[key] ?? ''} onChange={(e) => pick(e.currentTarget.value)} disabled={!messages.data} data-testid="root-picker-select">
-          <option value="">{picked !== undefined ? `the saved root (${state.savedRoot})` : messages.data ? `choose one of ${messages.data.length} messages` : messages.isError ? 'the messages could not be listed' : 'listing the messages…'}</option>
+          <option value="">
+            {picked !== undefined
+              ? `the saved root (${state.savedRoot})`
+              : messages.data
+                ? `choose one of ${messages.data.length} messages`
+                : messages.isError
+                  ? 'the messages could not be listed'
+                  : 'listing the messages…'}
+          </option>
           {(messages.data ?? []).map((m) => (
             <option key={m} value={m}>
               {m}

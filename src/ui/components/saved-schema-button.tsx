@@ -27,14 +27,23 @@ export function SavedSchemaButton({ sha256, root }: { sha256: string; root: stri
   };
   return (
     <div className="saved-schema">
-      <button type="button" className="btn small" disabled={busy} onClick={() => void download()} data-testid="download-saved-schema"
-        aria-label={`Download the saved schema of ${root}`} aria-describedby={hintId}>
+      <button
+        type="button"
+        className="btn small"
+        disabled={busy}
+        onClick={() => void download()}
+        data-testid="download-saved-schema"
+        aria-label={`Download the saved schema of ${root}`}
+        aria-describedby={hintId}
+      >
         Download saved schema
       </button>
       <span className="muted small" id={hintId}>
         {' '}
         {fileName}: the descriptor set this snapshot embeds. Check a new schema against it without the savepoint:{' '}
-        <code>savepoint-inspector compare &lt;new.binpb&gt; --against {fileName} --root {root}</code>
+        <code>
+          savepoint-inspector compare &lt;new.binpb&gt; --against {fileName} --root {root}
+        </code>
       </span>
     </div>
   );

@@ -3,7 +3,15 @@
  * as whichever comes first: the worker refuses it (UsageError `several-savepoints`, with the candidates) and
  * this panel lets the user pick the one to open.
  */
-export function SavepointPicker({ candidates, onPick, onDismiss }: { candidates: readonly string[]; onPick: (metadataPath: string) => void; onDismiss: () => void }) {
+export function SavepointPicker({
+  candidates,
+  onPick,
+  onDismiss,
+}: {
+  candidates: readonly string[];
+  onPick: (metadataPath: string) => void;
+  onDismiss: () => void;
+}) {
   return (
     <section className="failure failure-input savepoint-picker" aria-labelledby="savepoint-picker-title" data-testid="savepoint-picker">
       <header>
@@ -13,8 +21,8 @@ export function SavepointPicker({ candidates, onPick, onDismiss }: { candidates:
         </button>
       </header>
       <p className="failure-message">
-        This input holds {candidates.length} savepoints or checkpoints (one <span className="mono">_metadata</span> file each). Nothing was opened: choose the one to
-        inspect.
+        This input holds {candidates.length} savepoints or checkpoints (one <span className="mono">_metadata</span> file each). Nothing was opened: choose the
+        one to inspect.
       </p>
       <ul className="savepoint-candidates">
         {candidates.map((c) => (

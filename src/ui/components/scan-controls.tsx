@@ -20,8 +20,11 @@ function choiceOf(sample: StateSample | null): string {
 export function describeScanCoverage(stats: Pick<StateStats, 'sample' | 'entries'>): string {
   const s = stats.sample;
   if (!s) return 'all entries';
-  if (s.sample.kind === 'key-groups') return `sampled: ${formatCount(s.keyGroupsRead)} of ${formatCount(s.keyGroupsWithData)} key groups (every ${s.sample.every}th)`;
-  return s.limited ? `first ${formatCount(s.sample.count)} entries` : `first ${formatCount(s.sample.count)} entries: the whole state (${formatCount(stats.entries)})`;
+  if (s.sample.kind === 'key-groups')
+    return `sampled: ${formatCount(s.keyGroupsRead)} of ${formatCount(s.keyGroupsWithData)} key groups (every ${s.sample.every}th)`;
+  return s.limited
+    ? `first ${formatCount(s.sample.count)} entries`
+    : `first ${formatCount(s.sample.count)} entries: the whole state (${formatCount(stats.entries)})`;
 }
 
 /** The scan mode (whole state or a sample) of the statistics views and the values table, and what the last scan covered. */

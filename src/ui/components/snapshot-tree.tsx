@@ -24,7 +24,9 @@ export function SnapshotTree({ snapshot, depth = 0 }: { snapshot: SerializerSnap
         <span className="muted"> v{snapshot.version}</span>
         {snapshot.fixedLength >= 0 ? <span className="muted"> · {snapshot.fixedLength} bytes fixed</span> : null}
       </div>
-      <div className="snapshot-class mono" title="Snapshot class">{snapshot.className}</div>
+      <div className="snapshot-class mono" title="Snapshot class">
+        {snapshot.className}
+      </div>
       {snapshot.range ? (
         <div className="muted small mono">
           {snapshot.file ?? ''} @ {snapshot.range.offset} (+{snapshot.range.length} bytes)
@@ -37,7 +39,9 @@ export function SnapshotTree({ snapshot, depth = 0 }: { snapshot: SerializerSnap
       ) : null}
       {snapshot.nested.length > 0 ? (
         depth >= MAX_DEPTH ? (
-          <div className="muted">… {snapshot.nested.length} nested snapshots (deeper than {MAX_DEPTH} levels)</div>
+          <div className="muted">
+            … {snapshot.nested.length} nested snapshots (deeper than {MAX_DEPTH} levels)
+          </div>
         ) : (
           <div className="snapshot-nested">
             {snapshot.nested.map((n, i) => (

@@ -10,7 +10,17 @@ import { FilePickers } from './file-pickers';
 import { OpenUrlForm } from './open-url-form';
 
 /** `schemaName`: a new schema given first, waiting for its savepoint (what is dropped or picked next joins it). */
-export function StartPage({ onFiles, onDemo, onUrl, schemaName = null }: { onFiles: (files: InputFile[], replace?: boolean, metadataPath?: string) => void; onDemo: () => void; onUrl?: (url: string) => void; schemaName?: string | null }) {
+export function StartPage({
+  onFiles,
+  onDemo,
+  onUrl,
+  schemaName = null,
+}: {
+  onFiles: (files: InputFile[], replace?: boolean, metadataPath?: string) => void;
+  onDemo: () => void;
+  onUrl?: (url: string) => void;
+  schemaName?: string | null;
+}) {
   return (
     <div className="start" data-testid="start-page">
       <div className="dropzone" data-testid="dropzone">
@@ -21,8 +31,8 @@ export function StartPage({ onFiles, onDemo, onUrl, schemaName = null }: { onFil
           </p>
         ) : null}
         <p>
-          A savepoint folder, a <code>.zip</code>, <code>.tar</code> or <code>.tar.gz</code> of one, or a lone <code>_metadata</code> — together
-          with (or after) the new schema: the new job&apos;s <code>.jar</code>, or a descriptor set (<code>.pb</code>, <code>.binpb</code>, <code>.desc</code>,{' '}
+          A savepoint folder, a <code>.zip</code>, <code>.tar</code> or <code>.tar.gz</code> of one, or a lone <code>_metadata</code> — together with (or after)
+          the new schema: the new job&apos;s <code>.jar</code>, or a descriptor set (<code>.pb</code>, <code>.binpb</code>, <code>.desc</code>,{' '}
           <code>.protoset</code>).
         </p>
         <div className="start-actions">
@@ -52,8 +62,7 @@ function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: b
         if (s.target !== undefined) chooseTargetLine(s.target);
         // an input holding several savepoints opens the one picked before, not the picker again
         onFiles([...files.savepointFiles, ...files.schemaFiles], true, s.metadataPath);
-      }
-      else set({ storageError: `the files of ${s.savepointName ?? s.inputHash} were not kept; open them again` });
+      } else set({ storageError: `the files of ${s.savepointName ?? s.inputHash} were not kept; open them again` });
     } catch (e) {
       set({ storageError: describeStorageError(e) });
     }
@@ -83,7 +92,9 @@ function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: b
             <tr>
               <th>Savepoint</th>
               <th>Schema</th>
-              <th className="num" title="_metadata + the state files it references">Savepoint size</th>
+              <th className="num" title="_metadata + the state files it references">
+                Savepoint size
+              </th>
               <th>Input hash</th>
               <th>Verdict</th>
               <th>Opened</th>
@@ -95,14 +106,31 @@ function RecentSessions({ onFiles }: { onFiles: (files: InputFile[], replace?: b
               <tr key={s.inputHash}>
                 <td className="mono recent-name" title={s.savepointName ?? undefined}>
                   {s.savepointName ?? '—'}
-                  {s.metadataPath !== undefined ? <span className="muted" title="the savepoint picked in this input (it holds several)"> › {s.metadataPath}</span> : null}
+                  {s.metadataPath !== undefined ? (
+                    <span className="muted" title="the savepoint picked in this input (it holds several)">
+                      {' '}
+                      › {s.metadataPath}
+                    </span>
+                  ) : null}
                 </td>
-                <td className="mono" title={s.descriptorSetName ?? undefined}>{s.descriptorSetName ?? '—'}</td>
+                <td className="mono" title={s.descriptorSetName ?? undefined}>
+                  {s.descriptorSetName ?? '—'}
+                </td>
                 <td className="num" data-testid="recent-size">
-                  {s.savepointSize !== undefined ? formatBytes(s.savepointSize) : <span className="muted" title="files given; the savepoint was not inspected">{formatBytes(s.totalSize)} given</span>}
+                  {s.savepointSize !== undefined ? (
+                    formatBytes(s.savepointSize)
+                  ) : (
+                    <span className="muted" title="files given; the savepoint was not inspected">
+                      {formatBytes(s.totalSize)} given
+                    </span>
+                  )}
                 </td>
-                <td className="mono" title={s.inputHash}>{shortHash(s.inputHash)}</td>
-                <td>{s.verdict !== null && s.verdict in VERDICT_WORDS ? VERDICT_WORDS[s.verdict as Verdict] : s.verdict ?? <span className="muted">—</span>}</td>
+                <td className="mono" title={s.inputHash}>
+                  {shortHash(s.inputHash)}
+                </td>
+                <td>
+                  {s.verdict !== null && s.verdict in VERDICT_WORDS ? VERDICT_WORDS[s.verdict as Verdict] : (s.verdict ?? <span className="muted">—</span>)}
+                </td>
                 <td className="nowrap">{new Date(s.openedAt).toLocaleString()}</td>
                 <td className="actions">
                   {s.filesKept ? (

@@ -29,7 +29,10 @@ export function StateDistribution({ operator, state: inspected }: { operator: In
             <p className="muted">Scanning entries…</p>
           ) : (
             <p>
-              <span className="muted">Not scanned: the operator holds {formatBytes(operator.stateSize)} of state. Entry counts, the distribution and the value statistics need a scan of the values.</span>{' '}
+              <span className="muted">
+                Not scanned: the operator holds {formatBytes(operator.stateSize)} of state. Entry counts, the distribution and the value statistics need a scan
+                of the values.
+              </span>{' '}
               <button type="button" className="btn small" onClick={() => setAsked(true)} data-testid="scan-values">
                 Scan values
               </button>
@@ -49,9 +52,14 @@ export function StateDistribution({ operator, state: inspected }: { operator: In
       groups.push({ label: String(g), value: b?.entries ?? 0, title: `key group ${g}: ${b?.entries ?? 0} entries, ${formatBytes(b?.bytes ?? 0)}` });
     }
   } else if (keyed) {
-    for (const b of s.byKeyGroup) groups.push({ label: String(b.id), value: b.entries, title: `key group ${b.id}: ${b.entries} entries, ${formatBytes(b.bytes)}` });
+    for (const b of s.byKeyGroup)
+      groups.push({ label: String(b.id), value: b.entries, title: `key group ${b.id}: ${b.entries} entries, ${formatBytes(b.bytes)}` });
   }
-  const subtasks: Bar[] = s.bySubtask.map((b) => ({ label: String(b.id), value: b.entries, title: `subtask ${b.id}: ${b.entries} entries, ${formatBytes(b.bytes)}` }));
+  const subtasks: Bar[] = s.bySubtask.map((b) => ({
+    label: String(b.id),
+    value: b.entries,
+    title: `subtask ${b.id}: ${b.entries} entries, ${formatBytes(b.bytes)}`,
+  }));
   return (
     <section className="panel" data-testid="distribution">
       <header className="panel-head">

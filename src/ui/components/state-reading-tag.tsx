@@ -9,7 +9,11 @@ const CLASS: Record<string, string> = { 'not-read': 'bad', partly: 'warn', decod
 export function StateReadingTag({ operator, state, withDetail }: { operator: InspectedOperator; state: InspectedState; withDetail?: boolean }) {
   // a scan that is already there (never started here)
   const scanned = useStateStats(operator.id, state.name, { enabled: false }).data;
-  const r = describeStateReading(operator, state, scanned ? { entries: describeEntryCount(state, { entries: scanned.entries, rows: scanned.rows }), sampled: scanned.sample !== undefined } : undefined);
+  const r = describeStateReading(
+    operator,
+    state,
+    scanned ? { entries: describeEntryCount(state, { entries: scanned.entries, rows: scanned.rows }), sampled: scanned.sample !== undefined } : undefined,
+  );
   return (
     <span className="state-reading" data-testid="state-reading" data-reading={r.kind}>
       <span className={`tag ${CLASS[r.kind]}`} title={r.detail}>

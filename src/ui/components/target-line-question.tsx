@@ -30,8 +30,8 @@ export function TargetLineQuestion() {
     <section className="callout question" data-testid="target-question" aria-labelledby="target-question-title">
       <h2 id="target-question-title">Which flink-datastream-protobuf line will the new job run?</h2>
       <p className="muted">
-        The verdict depends on it: the library decides on restore whether the saved state can be read with the new schema, and its two lines decide
-        differently. Pick the version in the new job&apos;s build (Maven/Gradle dependency <span className="mono">flink-datastream-protobuf</span>).
+        The verdict depends on it: the library decides on restore whether the saved state can be read with the new schema, and its two lines decide differently.
+        Pick the version in the new job&apos;s build (Maven/Gradle dependency <span className="mono">flink-datastream-protobuf</span>).
       </p>
       <div className="target-choices">
         {LINES.map((l) => (
@@ -90,13 +90,7 @@ export function TargetLineAnswer({ target }: { target: LibraryLine }) {
       <p className="target-answer" data-testid="target-answer">
         Checked for a new job on <span className="mono">flink-datastream-protobuf</span> <strong>{target}</strong>{' '}
         <span className="muted">({LINES.find((l) => l.line === target)!.explain})</span>
-        {fromJar?.line === target ? (
-          <span data-testid="target-from-jar">
-            {' '}
-            — the line the new job&apos;s jar bundles: {fromJar.evidence}
-          </span>
-        ) : null}
-        .{' '}
+        {fromJar?.line === target ? <span data-testid="target-from-jar"> — the line the new job&apos;s jar bundles: {fromJar.evidence}</span> : null}.{' '}
         <button type="button" className="btn small link" onClick={() => chooseTargetLine(other)} data-testid="change-target">
           It runs {other}
         </button>
@@ -104,9 +98,11 @@ export function TargetLineAnswer({ target }: { target: LibraryLine }) {
       {fromJar && fromJar.line !== target ? (
         // never silent: the verdict is for the line the user chose, not for the one the jar would run
         <p className="callout warn" role="status" data-testid="target-contradicts-jar">
-          <strong>The jar bundles {fromJar.line}; you chose {target}.</strong>{' '}
-          This verdict is for {target}, but the new job&apos;s jar as built runs flink-datastream-protobuf {fromJar.line} — {fromJar.evidence}. <em>It runs {other}</em> above
-          checks that line.
+          <strong>
+            The jar bundles {fromJar.line}; you chose {target}.
+          </strong>{' '}
+          This verdict is for {target}, but the new job&apos;s jar as built runs flink-datastream-protobuf {fromJar.line} — {fromJar.evidence}.{' '}
+          <em>It runs {other}</em> above checks that line.
         </p>
       ) : null}
     </>

@@ -12,7 +12,17 @@ import { FilePickers } from './file-pickers';
 import { VERDICT_WORDS, VerdictBadge } from './verdict-badge';
 import { describeVerdictLabel } from '../report/describe-verdict-reason';
 
-export function TopBar({ onFiles, onDemo, onClose, onHelp }: { onFiles: (files: InputFile[]) => void; onDemo: () => void; onClose: () => void; onHelp: () => void }) {
+export function TopBar({
+  onFiles,
+  onDemo,
+  onClose,
+  onHelp,
+}: {
+  onFiles: (files: InputFile[]) => void;
+  onDemo: () => void;
+  onClose: () => void;
+  onHelp: () => void;
+}) {
   const session = useAppStore((s) => s.session);
   const metadataPath = useAppStore((s) => s.metadataPath);
   const inspection = useInspection().data;
@@ -39,12 +49,16 @@ export function TopBar({ onFiles, onDemo, onClose, onHelp }: { onFiles: (files: 
   // Recent sessions show the same savepoint size as here and the Overview
   const total = size?.total;
   useEffect(() => {
-    if (hash && total !== undefined) setRecentSavepointSize(hash, total).catch((e: unknown) => useAppStore.getState().set({ storageError: describeStorageError(e) }));
+    if (hash && total !== undefined)
+      setRecentSavepointSize(hash, total).catch((e: unknown) => useAppStore.getState().set({ storageError: describeStorageError(e) }));
   }, [hash, total]);
   return (
     <header className="topbar">
       <a className="brand" href="#/overview" aria-label="Savepoint Inspector, overview">
-        <span className="brand-mark" aria-hidden="true">◧</span> <span className="brand-name">Savepoint Inspector</span>
+        <span className="brand-mark" aria-hidden="true">
+          ◧
+        </span>{' '}
+        <span className="brand-name">Savepoint Inspector</span>
       </a>
       <div className="inputs" aria-label="Current input">
         {session ? (

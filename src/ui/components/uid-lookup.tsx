@@ -10,7 +10,13 @@ export function UidLookup({ operatorIds }: { operatorIds: readonly string[] }) {
   const [uid, setUid] = useState('');
   const inspector = useInspector();
   // computed in the worker (murmur3_128 lives in the core); the id shows once it is back
-  const operatorId = useQuery({ queryKey: ['operator-id', uid], enabled: uid !== '', staleTime: Infinity, retry: false, queryFn: () => inspector.computeOperatorId(uid) });
+  const operatorId = useQuery({
+    queryKey: ['operator-id', uid],
+    enabled: uid !== '',
+    staleTime: Infinity,
+    retry: false,
+    queryFn: () => inspector.computeOperatorId(uid),
+  });
   const computed = uid === '' ? null : (operatorId.data ?? null);
   const present = computed !== null && operatorIds.includes(computed);
   return (
@@ -30,7 +36,9 @@ export function UidLookup({ operatorIds }: { operatorIds: readonly string[] }) {
         />
         {computed === null ? null : (
           <>
-            <span className="mono" data-testid="uid-operator-id">{computed}</span>
+            <span className="mono" data-testid="uid-operator-id">
+              {computed}
+            </span>
             <span className={present ? 'tag ok' : 'tag muted'} data-testid="uid-present">
               {present ? 'in this savepoint' : 'not in this savepoint'}
             </span>

@@ -35,8 +35,8 @@ function BecomesFieldCallout({ alert: a, restorable }: { alert: BecomesFieldAler
       <header>
         <span className="mono tag warn">UNKNOWN_NUMBER_BECOMES_FIELD</span>
         <strong>
-          {formatCount(a.total)} saved value{a.total === 1 ? '' : 's'} carry unknown field {a.number} of <span className="mono">{a.message}</span>, which the new
-          schema declares as <span className="mono">{a.newName}</span>
+          {formatCount(a.total)} saved value{a.total === 1 ? '' : 's'} carry unknown field {a.number} of <span className="mono">{a.message}</span>, which the
+          new schema declares as <span className="mono">{a.newName}</span>
           {a.newType ? (
             <>
               {' '}

@@ -15,7 +15,9 @@ export function ValueCheckNote({ values }: { values: CheckResult['values'] }) {
         <>
           <span>
             Verdicts from _metadata and the state headers only.{' '}
-            {values.status === 'failed' ? 'The value scan failed or was cancelled.' : `The value warnings need a scan of every value (${formatBytes(values.savepointBytes)}).`}
+            {values.status === 'failed'
+              ? 'The value scan failed or was cancelled.'
+              : `The value warnings need a scan of every value (${formatBytes(values.savepointBytes)}).`}
           </span>{' '}
           <button type="button" className="btn small" onClick={values.request} data-testid="scan-values-check">
             {values.status === 'failed' ? 'Scan values again' : 'Scan values'}

@@ -1,5 +1,12 @@
 import type { CompatibilityReport } from '../../core/report';
-import { countUnreachedChanges, describeChangeReach, describeVerdictLabel, describeVerdictReason, listSchemaChanges, listSettingsChanges } from '../report/describe-verdict-reason';
+import {
+  countUnreachedChanges,
+  describeChangeReach,
+  describeVerdictLabel,
+  describeVerdictReason,
+  listSchemaChanges,
+  listSettingsChanges,
+} from '../report/describe-verdict-reason';
 import { formatHashRoute } from '../state/use-hash-route';
 import { useInspection } from '../state/use-inspection';
 import { listMissingStateFiles } from '../describe-savepoint-contents';
@@ -32,7 +39,10 @@ export function VerdictHeadline({ report, children }: { report: CompatibilityRep
         <div className="schema-changes" data-testid="schema-changes">
           <h3>What changed in the schema</h3>
           {changes.length === 0 ? (
-            <p className="muted">Nothing in the declarations the states reach{unreached > 0 ? ` (${unreached} declaration${unreached === 1 ? '' : 's'} that no state reaches changed)` : ''}.</p>
+            <p className="muted">
+              Nothing in the declarations the states reach
+              {unreached > 0 ? ` (${unreached} declaration${unreached === 1 ? '' : 's'} that no state reaches changed)` : ''}.
+            </p>
           ) : (
             <>
               <ul>

@@ -27,7 +27,11 @@ async function fetchDemo(url: string): Promise<Response> {
   try {
     return await fetch(url);
   } catch (e) {
-    throw networkFailure(url, `expected to fetch ${url} from the app's server, found the request failed (${e instanceof Error ? e.message : String(e)}): the app is offline or its server stopped`, e);
+    throw networkFailure(
+      url,
+      `expected to fetch ${url} from the app's server, found the request failed (${e instanceof Error ? e.message : String(e)}): the app is offline or its server stopped`,
+      e,
+    );
   }
 }
 

@@ -44,14 +44,23 @@ export function useLoadInput(): (added: InputFile[], opts?: { replace?: boolean;
         // results that failed before (e.g. cancelled) are computed again for the new input
         queryClient.removeQueries({ queryKey: ['session'], predicate: (q) => q.state.status === 'error' });
         if (newSession) clearSessionUrl();
-        useAppStore.getState().set({ ...merged, ...(newSession ? freshSessionChoices() : {}), savepointUrl: byUrl ? url : null, metadataPath: byUrl ? null : metadataPath, session, status: 'ready', progress: null });
+        useAppStore.getState().set({
+          ...merged,
+          ...(newSession ? freshSessionChoices() : {}),
+          savepointUrl: byUrl ? url : null,
+          metadataPath: byUrl ? null : metadataPath,
+          session,
+          status: 'ready',
+          progress: null,
+        });
         // a schema alone is no session to reopen: it waits on the start page for its savepoint
-        if (session.savepointName !== null) try {
-          const { note } = await recordRecentSession(session, merged, useAppStore.getState().keepFiles && !byUrl, null, byUrl ? null : metadataPath);
-          useAppStore.getState().set({ storageError: note });
-        } catch (e) {
-          useAppStore.getState().set({ storageError: describeStorageError(e) });
-        }
+        if (session.savepointName !== null)
+          try {
+            const { note } = await recordRecentSession(session, merged, useAppStore.getState().keepFiles && !byUrl, null, byUrl ? null : metadataPath);
+            useAppStore.getState().set({ storageError: note });
+          } catch (e) {
+            useAppStore.getState().set({ storageError: describeStorageError(e) });
+          }
         await queryClient.invalidateQueries({ queryKey: ['recent-sessions'] });
       } catch (e) {
         if (mine !== generation) return;

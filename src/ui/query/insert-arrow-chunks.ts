@@ -20,7 +20,11 @@ export interface ArrowChunkInserter {
 
 export const MAX_QUEUED_INSERTS = 2;
 
-export function createArrowChunkInserter(conn: Pick<AsyncDuckDBConnection, 'insertArrowFromIPCStream'>, table: string, maxQueued = MAX_QUEUED_INSERTS): ArrowChunkInserter {
+export function createArrowChunkInserter(
+  conn: Pick<AsyncDuckDBConnection, 'insertArrowFromIPCStream'>,
+  table: string,
+  maxQueued = MAX_QUEUED_INSERTS,
+): ArrowChunkInserter {
   if (!(maxQueued >= 1)) throw new Error(`maxQueued must be at least 1, was ${maxQueued}`);
   // unsettled inserts, oldest first (they settle in this order); each already caught, its error kept in `failure`
   const queue: Promise<void>[] = [];

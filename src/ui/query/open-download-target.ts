@@ -54,7 +54,11 @@ export async function openDownloadTarget(fileName: string, type: string): Promis
       bytes += chunk.length;
       if (bytes > FALLBACK_MAX_BYTES) {
         parts.length = 0;
-        return Promise.reject(new Error(`this browser cannot stream a download to disk (no File System Access API), so the page would hold the whole file: stopped past ${FALLBACK_MAX_BYTES / 1024 / 1024} MiB — export this state in Chromium, Edge or with the CLI (savepoint-inspector export)`));
+        return Promise.reject(
+          new Error(
+            `this browser cannot stream a download to disk (no File System Access API), so the page would hold the whole file: stopped past ${FALLBACK_MAX_BYTES / 1024 / 1024} MiB — export this state in Chromium, Edge or with the CLI (savepoint-inspector export)`,
+          ),
+        );
       }
       parts.push(chunk);
       return Promise.resolve();

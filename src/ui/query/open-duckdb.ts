@@ -24,7 +24,7 @@ export function openDuckDb(): Promise<QueryEngine> {
     const db = new AsyncDuckDB(new VoidLogger(), worker);
     await db.instantiate(new URL(wasmUrl, window.location.href).href);
     const conn = await db.connect();
-    await conn.query("SET autoinstall_known_extensions = false; SET autoload_known_extensions = false;");
+    await conn.query('SET autoinstall_known_extensions = false; SET autoload_known_extensions = false;');
     return { db, conn };
   })();
   engine.catch(() => {

@@ -18,7 +18,7 @@ describe('formatCell', () => {
     expect(formatCell(v.get(1), 0)).toBe('-1');
   });
 
-  it('places a DECIMAL\'s point by its scale, for small and negative values too', () => {
+  it("places a DECIMAL's point by its scale, for small and negative values too", () => {
     const v = decimals(2, [12345, 0, 0, 0, 5, 0, 0, 0, 0xffffffff - 1233, 0xffffffff, 0xffffffff, 0xffffffff]);
     expect([0, 1, 2].map((i) => formatCell(v.get(i), 2))).toEqual(['123.45', '0.05', '-12.34']);
   });
@@ -33,15 +33,17 @@ describe('formatCell', () => {
 });
 
 describe('formatCell of nested values', () => {
-  it('writes a list of structs (the unknown_fields column) with the struct\'s field names, not as bare arrays', () => {
-    const type = new List(new Field('item', new Struct([new Field('path', new Utf8()), new Field('number', new Int32()), new Field('wire_type', new Int32())]), true));
+  it("writes a list of structs (the unknown_fields column) with the struct's field names, not as bare arrays", () => {
+    const type = new List(
+      new Field('item', new Struct([new Field('path', new Utf8()), new Field('number', new Int32()), new Field('wire_type', new Int32())]), true),
+    );
     const v = vectorFromArray([[{ path: '', number: 100, wire_type: 0 }]], type);
     expect(formatCell(v.get(0))).toBe('[{"path":"","number":100,"wire_type":0}]');
   });
 });
 
 describe('tidyDuckDbMessage', () => {
-  it('says DuckDB\'s parser error and its pointer once (DuckDB-WASM repeats the pointer block)', () => {
+  it("says DuckDB's parser error and its pointer once (DuckDB-WASM repeats the pointer block)", () => {
     const raw = 'Parser Error: syntax error at or near "SELEC"\n\nLINE 1: SELEC 1\n        ^\n\nLINE 1: SELEC 1\n        ^';
     expect(tidyDuckDbMessage(raw)).toBe('Parser Error: syntax error at or near "SELEC"\n\nLINE 1: SELEC 1\n        ^');
     expect(tidyDuckDbMessage('Catalog Error: Table with name x does not exist!')).toBe('Catalog Error: Table with name x does not exist!');

@@ -31,7 +31,14 @@ export async function runSql(engine: QueryEngine, sql: string): Promise<SqlResul
   const vectors = columns.map((_, i) => table.getChildAt(i));
   // a DECIMAL column's scale places its point (DuckDB gives sum() of BIGINT as HUGEINT: Decimal128 with scale 0)
   const scales = vectors.map((v) => (v !== null && DataType.isDecimal(v.type) ? v.type.scale : undefined));
-  return { sql, columns, shown: Math.min(total, MAX_RESULT_ROWS), total, millis: performance.now() - started, cell: (r, c) => formatCell(vectors[c]?.get(r), scales[c]) };
+  return {
+    sql,
+    columns,
+    shown: Math.min(total, MAX_RESULT_ROWS),
+    total,
+    millis: performance.now() - started,
+    cell: (r, c) => formatCell(vectors[c]?.get(r), scales[c]),
+  };
 }
 
 /**

@@ -21,7 +21,14 @@ export function describeLibraryLine(report: CompatibilityReport): LibraryLineBlo
     const first = s.firstIncompatibility;
     if (s.verdict !== 'not-restorable' || first?.ruleId !== 'TARGET_CANNOT_READ_SNAPSHOT') continue;
     const p = first.params;
-    if (!block) block = { snapshotClass: String(p.snapshotClass), savedLine: String(p.savedLine), target: String(p.target), ...(s.failureText ? { failureText: s.failureText } : {}), states: [] };
+    if (!block)
+      block = {
+        snapshotClass: String(p.snapshotClass),
+        savedLine: String(p.savedLine),
+        target: String(p.target),
+        ...(s.failureText ? { failureText: s.failureText } : {}),
+        states: [],
+      };
     block.states.push(s);
   }
   return block;

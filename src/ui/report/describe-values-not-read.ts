@@ -11,7 +11,7 @@ export function describeValuesNotRead(reason: string): { label: string; sentence
     return {
       label: 'values not checked: no saved schema (Kryo)',
       sentence:
-        'Values not checked: these values are held by Kryo, and a value warning compares each saved value with the change from the saved schema to the new one; a Kryo snapshot keeps no saved schema, so no value warning was checked for this state (check says the same). The Values view decodes them with the new schema, as the CLI\'s dump does; the savepoint the migration job writes (native state) is checked value by value.',
+        "Values not checked: these values are held by Kryo, and a value warning compares each saved value with the change from the saved schema to the new one; a Kryo snapshot keeps no saved schema, so no value warning was checked for this state (check says the same). The Values view decodes them with the new schema, as the CLI's dump does; the savepoint the migration job writes (native state) is checked value by value.",
     };
   }
   return { label: 'values not read', sentence: `Values not read: ${reason}. No value warning was checked for this state.` };

@@ -28,7 +28,8 @@ function describeExactVerdictReason(report: CompatibilityReport, missingStateFil
     const unreadable = listUnreadableStates(report);
     if (unreadable.length === 0) return describeNothingToCheck(inputType);
     const states = `${unreadable.length} state${unreadable.length === 1 ? '' : 's'}`;
-    if (missingStateFiles > 0) return `Nothing was checked: ${missingStateFiles} state file${missingStateFiles === 1 ? ' is' : 's are'} missing, so the serializers of ${states} could not be read: open the whole folder.`;
+    if (missingStateFiles > 0)
+      return `Nothing was checked: ${missingStateFiles} state file${missingStateFiles === 1 ? ' is' : 's are'} missing, so the serializers of ${states} could not be read: open the whole folder.`;
     return `No Protobuf state was found, but the headers of ${unreadable.length} state${unreadable.length === 1 ? '' : 's'} could not be read, so there may be some: ${unreadable[0]!.reason ?? 'no reason recorded'}`;
   }
   const of = (k: number) => (k === n ? `${n === 1 ? 'The' : `All ${n}`} Protobuf state${n === 1 ? '' : 's'}` : `${k} of ${n} Protobuf states`);
@@ -52,9 +53,16 @@ function describeExactVerdictReason(report: CompatibilityReport, missingStateFil
     const messages = new Set(failing.map((s) => s.firstIncompatibility?.message ?? ''));
     const first = failing[0]!;
     const message = first.firstIncompatibility?.message ?? first.reason ?? 'no reason recorded';
-    const who = failing.length === n ? (n === 1 ? 'The Protobuf state cannot' : `None of the ${n} Protobuf states can`) : `${failing.length} of ${n} Protobuf states cannot`;
+    const who =
+      failing.length === n
+        ? n === 1
+          ? 'The Protobuf state cannot'
+          : `None of the ${n} Protobuf states can`
+        : `${failing.length} of ${n} Protobuf states cannot`;
     // a settings change (maxMessageSize, recursionLimit, …) is a settings change, never called a schema change
-    const withWhat = isSettingsFinding(first.firstIncompatibility?.ruleId ?? '') ? 'the new serializer settings (a settings change, not a schema change)' : 'the new schema';
+    const withWhat = isSettingsFinding(first.firstIncompatibility?.ruleId ?? '')
+      ? 'the new serializer settings (a settings change, not a schema change)'
+      : 'the new schema';
     return messages.size === 1 ? `${who} be restored with ${withWhat}: ${message}` : `${who} be restored with ${withWhat}; first, ${first.state}: ${message}`;
   }
   if (report.verdict === 'compatible') return `${of(n)} can be restored with the new schema.`;
@@ -68,10 +76,20 @@ function describeExactVerdictReason(report: CompatibilityReport, missingStateFil
  * Protobuf state held by Kryo (chill-protobuf) or written by flink-protobuf-serde, which no new schema makes restorable:
  * one sentence, the same with the savepoint open alone (the serializer snapshots' verdict) and with a new schema (the check's).
  */
-export function describeHeldByVerdict(held: { kryo: number; peer: number; protobufStates?: number }, lines: { target: string; sameOnBothLines: boolean }): string {
+export function describeHeldByVerdict(
+  held: { kryo: number; peer: number; protobufStates?: number },
+  lines: { target: string; sameOnBothLines: boolean },
+): string {
   const k = held.kryo + held.peer;
-  const by = [held.kryo > 0 ? 'Kryo (chill-protobuf)' : null, held.peer > 0 ? "flink-protobuf-serde's ProtoSerializer" : null].filter((x) => x !== null).join(' or ');
-  const who = held.protobufStates !== undefined && held.protobufStates > k ? `${k} of ${held.protobufStates} Protobuf states are` : k === 1 ? '1 Protobuf state is' : `${k} Protobuf states are`;
+  const by = [held.kryo > 0 ? 'Kryo (chill-protobuf)' : null, held.peer > 0 ? "flink-protobuf-serde's ProtoSerializer" : null]
+    .filter((x) => x !== null)
+    .join(' or ');
+  const who =
+    held.protobufStates !== undefined && held.protobufStates > k
+      ? `${k} of ${held.protobufStates} Protobuf states are`
+      : k === 1
+        ? '1 Protobuf state is'
+        : `${k} Protobuf states are`;
   const can = lines.sameOnBothLines ? 'neither flink-datastream-protobuf 0.x nor 1.x can' : `flink-datastream-protobuf ${lines.target} cannot`;
   return `${who} held by ${by}: ${can} restore ${k === 1 ? 'it' : 'them'}, whatever the new schema.`;
 }

@@ -12,7 +12,12 @@ describe('withoutSessionParams', () => {
 
 describe('freshSessionChoices', () => {
   it('asks for the target again and keeps no setting, root, sample or value scan of the last session', () => {
-    expect(freshSessionChoices()).toEqual({ checkOptions: { target: '1.x', newSettings: {} }, targetChosen: false, sample: null, valueCheckFor: null, operatorFilter: '' });
+    expect(freshSessionChoices()).toEqual({
+      checkOptions: { target: '1.x', newSettings: {} },
+      targetChosen: false,
+      sample: null,
+      valueCheckFor: null,
+      operatorFilter: '',
+    });
   });
 });
-

@@ -13,7 +13,10 @@ export function useEntryPages(operatorId: string, state: string, visible: { from
   const key = (page: number) => ['session', hash, 'entries', operatorId, state, sample, page];
   const fetchPage = (page: number) => async () => {
     try {
-      return await inspector.listEntries({ operatorId, state, offset: page * ENTRY_PAGE_SIZE, limit: ENTRY_PAGE_SIZE, ...(sample ? { sample } : {}) }, (progress) => useAppStore.getState().set({ progress }));
+      return await inspector.listEntries(
+        { operatorId, state, offset: page * ENTRY_PAGE_SIZE, limit: ENTRY_PAGE_SIZE, ...(sample ? { sample } : {}) },
+        (progress) => useAppStore.getState().set({ progress }),
+      );
     } finally {
       useAppStore.getState().set({ progress: null });
     }

@@ -18,7 +18,9 @@ export function useStateStats(operatorId: string | undefined, state: string | un
     retry: false,
     queryFn: async () => {
       try {
-        return await inspector.getStateStats({ operatorId: operatorId!, state: state!, ...(sample ? { sample } : {}) }, (progress) => useAppStore.getState().set({ progress }));
+        return await inspector.getStateStats({ operatorId: operatorId!, state: state!, ...(sample ? { sample } : {}) }, (progress) =>
+          useAppStore.getState().set({ progress }),
+        );
       } finally {
         useAppStore.getState().set({ progress: null });
       }

@@ -14,7 +14,9 @@ export function AliasingView({ inspection, params }: { inspection: SavepointInsp
   return (
     <div className="view split" data-testid="aliasing-view">
       <StateList inspection={inspection} view="aliasing" selected={found ? { op: found.operator.id, state: found.state.name } : null} />
-      <div className="split-main">{found ? <Aliasing operatorId={found.operator.id} state={found.state.name} /> : <p className="muted">Pick a state on the left.</p>}</div>
+      <div className="split-main">
+        {found ? <Aliasing operatorId={found.operator.id} state={found.state.name} /> : <p className="muted">Pick a state on the left.</p>}
+      </div>
     </div>
   );
 }
@@ -54,16 +56,26 @@ function Aliasing({ operatorId, state }: { operatorId: string; state: string }) 
       <h1>Aliasing memory · {state}</h1>
       <ScanControls stats={stats.data} />
       <p className="lead">
-        With <span className="mono">largePayloadAliasing</span> on (the 1.x default{aliasingSetting === false ? '; your new settings turn it off' : ''}), a payload above{' '}
-        {formatBytes(threshold)} is read into its own array, and its <span className="mono">bytes</span> fields and unknown length-delimited fields are views into
-        that array: keeping one small field alive keeps the whole payload alive.
+        With <span className="mono">largePayloadAliasing</span> on (the 1.x default{aliasingSetting === false ? '; your new settings turn it off' : ''}), a
+        payload above {formatBytes(threshold)} is read into its own array, and its <span className="mono">bytes</span> fields and unknown length-delimited
+        fields are views into that array: keeping one small field alive keeps the whole payload alive.
       </p>
       <div className="stat-grid" data-testid="aliasing-stats">
         <Stat label="Values" value={formatCount(sm.values)} testId="al-values" />
         <Stat label={`Payloads above ${formatBytes(threshold)}`} value={formatCount(sm.largeValues)} testId="al-large" />
         <Stat label="Values that would alias" value={formatCount(sm.aliasedValues)} testId="al-aliased" />
-        <Stat label="Largest payload" value={formatBytes(sm.maxPayloadSize)} sub={`${formatCount(sm.maxPayloadSize)} bytes, the largest of ${allValues(sm.values)}`} testId="al-max" />
-        <Stat label="Bytes/unknown LEN fields" value={formatCount(sm.aliasableFields)} sub={`in ${allValues(sm.values)}: ${formatBytes(sm.aliasableBytes)}`} testId="al-fields" />
+        <Stat
+          label="Largest payload"
+          value={formatBytes(sm.maxPayloadSize)}
+          sub={`${formatCount(sm.maxPayloadSize)} bytes, the largest of ${allValues(sm.values)}`}
+          testId="al-max"
+        />
+        <Stat
+          label="Bytes/unknown LEN fields"
+          value={formatCount(sm.aliasableFields)}
+          sub={`in ${allValues(sm.values)}: ${formatBytes(sm.aliasableBytes)}`}
+          testId="al-fields"
+        />
       </div>
       <section className="panel">
         <header className="panel-head">
@@ -71,7 +83,13 @@ function Aliasing({ operatorId, state }: { operatorId: string; state: string }) 
           <span className="muted small">power-of-two bins; the dashed line is the {formatBytes(threshold)} threshold</span>
         </header>
         <div className="chart-row">
-          <BarChart bars={bars} ariaLabel="Payload size histogram" formatValue={formatCount} markerAfter={markerAfter >= 0 ? markerAfter : undefined} markerLabel="4 KiB" />
+          <BarChart
+            bars={bars}
+            ariaLabel="Payload size histogram"
+            formatValue={formatCount}
+            markerAfter={markerAfter >= 0 ? markerAfter : undefined}
+            markerLabel="4 KiB"
+          />
         </div>
       </section>
       <section className="panel" data-testid="aliasing-memory">

@@ -30,8 +30,8 @@ export function CompatView({ params }: { params: Record<string, string> }) {
         <>
           {snapshotVerdicts ? <SnapshotVerdictsSection verdicts={snapshotVerdicts} /> : null}
           <p className="hint" data-testid="need-schema">
-            Drop the new job&apos;s jar (<code>.jar</code>: the exact descriptors its generated classes embed) or a descriptor set
-            (<code>.pb</code>, <code>.binpb</code>, <code>.desc</code>, <code>.protoset</code>) to check whether each state can be restored with it.
+            Drop the new job&apos;s jar (<code>.jar</code>: the exact descriptors its generated classes embed) or a descriptor set (<code>.pb</code>,{' '}
+            <code>.binpb</code>, <code>.desc</code>, <code>.protoset</code>) to check whether each state can be restored with it.
           </p>
         </>
       ) : (
@@ -53,7 +53,8 @@ function stateKey(s: ReportState): string {
 }
 
 function Report({ report, params, valuesScanned }: { report: ViewedReport; params: Record<string, string>; valuesScanned: boolean }) {
-  const selected = report.states.find((s) => s.operator === params.op && s.state === params.state) ?? report.states.find((s) => s.verdict !== 'unknown') ?? report.states[0];
+  const selected =
+    report.states.find((s) => s.operator === params.op && s.state === params.state) ?? report.states.find((s) => s.verdict !== 'unknown') ?? report.states[0];
   const sm = report.summary;
   // Protobuf states carry a verdict of their own; the others are listed apart, each in report order
   const protobuf = report.states.filter((s) => s.ruleSet !== undefined);
@@ -61,21 +62,37 @@ function Report({ report, params, valuesScanned }: { report: ViewedReport; param
   return (
     <>
       <VerdictHeadline report={report} />
-      {protobuf.length === 0 ? null : <div className="summary-bar" data-testid="compat-summary">
-        <span>
-          {sm.protobufStates} Protobuf states: {sm.compatible} compatible, {sm.incompatible} incompatible, {sm.notRestorable} not restorable, {sm.unknown} unknown
-        </span>
-        <span className="muted">
-          · {sm.otherStates} other states · {valuesScanned ? `${sm.warnings} value warnings` : 'values not scanned'}
-          {sm.inferred ? <span data-testid="summary-inferred"> · {sm.inferred} verdict{sm.inferred === 1 ? '' : 's'} inferred (snapshot read by structure)</span> : null}
-          {sm.valuesNotRead ? <span data-testid="summary-values-not-read"> · values of {sm.valuesNotRead} state{sm.valuesNotRead === 1 ? '' : 's'} not read</span> : null} · target {report.target}
-        </span>
-      </div>}
+      {protobuf.length === 0 ? null : (
+        <div className="summary-bar" data-testid="compat-summary">
+          <span>
+            {sm.protobufStates} Protobuf states: {sm.compatible} compatible, {sm.incompatible} incompatible, {sm.notRestorable} not restorable, {sm.unknown}{' '}
+            unknown
+          </span>
+          <span className="muted">
+            · {sm.otherStates} other states · {valuesScanned ? `${sm.warnings} value warnings` : 'values not scanned'}
+            {sm.inferred ? (
+              <span data-testid="summary-inferred">
+                {' '}
+                · {sm.inferred} verdict{sm.inferred === 1 ? '' : 's'} inferred (snapshot read by structure)
+              </span>
+            ) : null}
+            {sm.valuesNotRead ? (
+              <span data-testid="summary-values-not-read">
+                {' '}
+                · values of {sm.valuesNotRead} state{sm.valuesNotRead === 1 ? '' : 's'} not read
+              </span>
+            ) : null}{' '}
+            · target {report.target}
+          </span>
+        </div>
+      )}
       <LibraryLineNote report={report} />
       <ValueAlertCallouts report={report} />
       {report.newSchema ? (
         <details className="panel new-schema" data-testid="new-schema" open={report.newSchema.source === 'job-jar'}>
-          <summary>{report.newSchema.source === 'job-jar' ? `New schema from the job jar ${report.newSchema.jobJar?.name ?? ''}` : 'New schema from a descriptor set'}</summary>
+          <summary>
+            {report.newSchema.source === 'job-jar' ? `New schema from the job jar ${report.newSchema.jobJar?.name ?? ''}` : 'New schema from a descriptor set'}
+          </summary>
           <ul>
             {/* the jar's message → Java class pairs are the table below, not one more (long) line here */}
             {report.view.newSchemaLines.map((line, i) => (
@@ -130,8 +147,12 @@ function StatesTable({ states, selected, testId }: { states: readonly ReportStat
           <th>State</th>
           <th>Verdict</th>
           <th>{withAid ? 'Reason' : 'First incompatibility / reason'}</th>
-          {withAid ? <th title="what the target's rules would say, had it been able to read the snapshot: not the verdict">Planning aid (not the verdict)</th> : null}
-          <th className="num" title="value warnings of the state: the same count as the summary and the exported report">Value warnings</th>
+          {withAid ? (
+            <th title="what the target's rules would say, had it been able to read the snapshot: not the verdict">Planning aid (not the verdict)</th>
+          ) : null}
+          <th className="num" title="value warnings of the state: the same count as the summary and the exported report">
+            Value warnings
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -162,7 +183,10 @@ function StatesTable({ states, selected, testId }: { states: readonly ReportStat
                   {describeValuesNotRead(s.valuesNotRead).label}
                 </span>
               ) : s.warnings.length > 0 ? (
-                <span title={`${s.warnings.length} value warning${s.warnings.length === 1 ? '' : 's'} over ${s.warnings.reduce((n, w) => n + w.count, 0)} saved values`} data-testid="row-warnings">
+                <span
+                  title={`${s.warnings.length} value warning${s.warnings.length === 1 ? '' : 's'} over ${s.warnings.reduce((n, w) => n + w.count, 0)} saved values`}
+                  data-testid="row-warnings"
+                >
                   {s.warnings.length}
                 </span>
               ) : (
@@ -222,7 +246,7 @@ function StateReport({ state, view }: { state: ReportState; view: ReportStateVie
             <>
               <dt>Java class</dt>
               <dd className="mono">
-                {state.savedJavaClass} → {state.newJavaClass ?? "—"}
+                {state.savedJavaClass} → {state.newJavaClass ?? '—'}
               </dd>
             </>
           ) : null}
@@ -237,11 +261,9 @@ function StateReport({ state, view }: { state: ReportState; view: ReportStateVie
           <div className="callout warn" data-testid="inferred-note">
             <strong>{view.inferredLines[0]}</strong>
             <ul>
-              {view.inferredLines
-                .slice(1)
-                .map((line, i) => (
-                  <li key={i}>{line}</li>
-                ))}
+              {view.inferredLines.slice(1).map((line, i) => (
+                <li key={i}>{line}</li>
+              ))}
             </ul>
           </div>
         ) : null}
@@ -258,13 +280,16 @@ function StateReport({ state, view }: { state: ReportState; view: ReportStateVie
         {state.failureText ? (
           <div className="first-incompatibility">
             <div className="label">What Flink prints on restore</div>
-            <pre className="flink-text" data-testid="failure-text">{state.failureText}</pre>
+            <pre className="flink-text" data-testid="failure-text">
+              {state.failureText}
+            </pre>
           </div>
         ) : null}
         {state.planningAid ? (
           <div className="planning-aid" data-testid="planning-aid">
             <div className="label">
-              Planning aid, not the verdict: what the {state.ruleSet === 'none' && state.findings[0] ? describeTargetLine(state) : 'target'} rules would say about this schema change
+              Planning aid, not the verdict: what the {state.ruleSet === 'none' && state.findings[0] ? describeTargetLine(state) : 'target'} rules would say
+              about this schema change
             </div>
             <p>
               <PlanningAidSummary aid={state.planningAid} testId="planning-first-incompatibility" />

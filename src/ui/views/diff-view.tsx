@@ -69,7 +69,8 @@ export function DiffView({ params }: { params: Record<string, string> }) {
               </span>
             ) : (
               <span className="legend" data-testid="diff-legend">
-                <span className="swatch accepted" /> accepted change <span className="swatch rejected" /> rejected change <span className="swatch changed" /> changed (no rule)
+                <span className="swatch accepted" /> accepted change <span className="swatch rejected" /> rejected change <span className="swatch changed" />{' '}
+                changed (no rule)
               </span>
             )}
           </div>
@@ -100,8 +101,16 @@ function SchemaDiffPanel({ diff, changesOnly, exact }: { diff: SchemaDiff; chang
         <DeclarationDiff key={`${d.savedName ?? d.newName}`} decl={d} changesOnly={changesOnly} exact={exact} />
       ))}
       {shown.length === 0 ? <p className="muted">No reached declaration changed.</p> : null}
-      <h3>{exact ? 'Unreached changes (0.x compares whole files: a change in a file the root\'s file imports counts too)' : 'Unreached changes (do not affect the verdict)'}</h3>
-      {diff.unreached.length === 0 ? <p className="muted">None.</p> : diff.unreached.map((d) => <DeclarationDiff key={`u:${d.savedName ?? d.newName}`} decl={d} changesOnly={changesOnly} exact={false} />)}
+      <h3>
+        {exact
+          ? "Unreached changes (0.x compares whole files: a change in a file the root's file imports counts too)"
+          : 'Unreached changes (do not affect the verdict)'}
+      </h3>
+      {diff.unreached.length === 0 ? (
+        <p className="muted">None.</p>
+      ) : (
+        diff.unreached.map((d) => <DeclarationDiff key={`u:${d.savedName ?? d.newName}`} decl={d} changesOnly={changesOnly} exact={false} />)
+      )}
     </>
   );
 }
@@ -131,14 +140,16 @@ function DeclarationDiff({ decl, changesOnly, exact }: { decl: DiffDeclaration; 
             const { status, findings } = rowStatus(r, decl.findings, exact);
             return (
               <tr key={`${r.kind}|${r.key}`} className={`diff-${status}`} data-testid="diff-row" data-status={status}>
-                <td className="mono">
-                  {r.kind === 'options' ? 'options' : `${r.kind} ${r.key}`}
-                </td>
+                <td className="mono">{r.kind === 'options' ? 'options' : `${r.kind} ${r.key}`}</td>
                 <td className="mono">{describeMember(r.saved)}</td>
                 <td className="mono">{describeMember(r.new)}</td>
                 <td>
                   {findings.map((f, i) => (
-                    <span key={i} className={`tag ${f.accepted && !exact ? 'ok' : 'bad'} mono`} title={exact ? `${f.message} (rejected: 0.x accepts no change)` : f.message}>
+                    <span
+                      key={i}
+                      className={`tag ${f.accepted && !exact ? 'ok' : 'bad'} mono`}
+                      title={exact ? `${f.message} (rejected: 0.x accepts no change)` : f.message}
+                    >
                       {f.ruleId}
                     </span>
                   ))}
@@ -165,7 +176,11 @@ function FindingChips({ findings, exact = false }: { findings: readonly Finding[
 }
 
 /** A member row's findings are those whose path ends in its number, e.g. `fixtures.common.Detail.code (2)`. */
-function rowStatus(r: MemberRow, findings: readonly Finding[], exact: boolean): { status: 'unchanged' | 'accepted' | 'rejected' | 'changed'; findings: Finding[] } {
+function rowStatus(
+  r: MemberRow,
+  findings: readonly Finding[],
+  exact: boolean,
+): { status: 'unchanged' | 'accepted' | 'rejected' | 'changed'; findings: Finding[] } {
   const mine = r.kind === 'field' || r.kind === 'enum-value' ? findings.filter((f) => f.path.endsWith(`(${r.key})`)) : [];
   const same = JSON.stringify(r.saved ?? null) === JSON.stringify(r.new ?? null);
   // 0.x: any difference is a rejection of the exact rule
@@ -178,7 +193,12 @@ function rowStatus(r: MemberRow, findings: readonly Finding[], exact: boolean): 
 function describeMember(m: Record<string, string> | undefined): string {
   if (!m) return '—';
   if (m.type !== undefined && m.name !== undefined) {
-    const extra = [m.oneof ? `oneof ${m.oneof}` : '', m.jsonName ? `json_name=${m.jsonName}` : '', m.default ? `default=${m.default}` : '', m.options ? `[${m.options}]` : '']
+    const extra = [
+      m.oneof ? `oneof ${m.oneof}` : '',
+      m.jsonName ? `json_name=${m.jsonName}` : '',
+      m.default ? `default=${m.default}` : '',
+      m.options ? `[${m.options}]` : '',
+    ]
       .filter(Boolean)
       .join(' ');
     return `${m.label === 'singular' ? '' : `${m.label} `}${m.type} ${m.name} = ${m.number}${extra ? ` ${extra}` : ''}`;

@@ -48,7 +48,8 @@ export function EntryDetailPane({ operatorId, state, index }: { operatorId: stri
         </dl>
         {cut ? (
           <p className="callout warn small" data-testid="value-cut" role="note">
-            This value is large: it is shown cut, as <code>dump</code> prints it (the JSON up to 1 MiB of text, 1,000 unknown fields, the first 1 MiB of bytes); each part says where it stops.{' '}
+            This value is large: it is shown cut, as <code>dump</code> prints it (the JSON up to 1 MiB of text, 1,000 unknown fields, the first 1 MiB of bytes);
+            each part says where it stops.{' '}
             <button type="button" className="btn small" onClick={() => setWholeOf(entryKey)} data-testid="show-whole-value">
               Show the whole value
             </button>
@@ -57,7 +58,9 @@ export function EntryDetailPane({ operatorId, state, index }: { operatorId: stri
         {values.length === 0 ? (
           <>
             <h3>Value</h3>
-            <pre className="mono value-text" data-testid="plain-value">{row.value}</pre>
+            <pre className="mono value-text" data-testid="plain-value">
+              {row.value}
+            </pre>
           </>
         ) : (
           values.map((v, i) => <ProtobufValue key={i} value={v} label={values.length > 1 ? `Element ${i}` : 'Value'} />)
@@ -131,7 +134,10 @@ function ProtobufValue({ value, label }: { value: EntryProtobufValue; label: str
                   <td className="num mono">{u.number}</td>
                   <td className="mono">{WIRE_TYPE_NAMES[u.wireType] ?? u.wireType}</td>
                   <td className="num">{u.length}</td>
-                  <td className="mono">{formatHex(u.head, ' ')}{u.length > u.head.length ? ' …' : ''}</td>
+                  <td className="mono">
+                    {formatHex(u.head, ' ')}
+                    {u.length > u.head.length ? ' …' : ''}
+                  </td>
                 </tr>
               );
             })}

@@ -28,9 +28,9 @@ function ValuesNotReadBanner({ inspection }: { inspection: SavepointInspection }
   return (
     <div className="notice banner" role="status" data-testid="banner-values-not-read">
       <span>
-        <strong>Values not read:</strong> {unread.length} keyed state{unread.length === 1 ? '' : 's'} of {operators} operator{operators === 1 ? '' : 's'} in RocksDB&apos;s native format (SST
-        files) {unread.length === 1 ? 'was' : 'were'} not read in full{reason ? `: ${reason}` : ''}. Their verdicts come from the serializer snapshots; their value warnings,
-        unknown fields, aliasing figures, statistics and values are incomplete.
+        <strong>Values not read:</strong> {unread.length} keyed state{unread.length === 1 ? '' : 's'} of {operators} operator{operators === 1 ? '' : 's'} in
+        RocksDB&apos;s native format (SST files) {unread.length === 1 ? 'was' : 'were'} not read in full{reason ? `: ${reason}` : ''}. Their verdicts come from
+        the serializer snapshots; their value warnings, unknown fields, aliasing figures, statistics and values are incomplete.
       </span>
     </div>
   );
@@ -74,7 +74,8 @@ function NoProtobufStateNote({ inspection }: { inspection: SavepointInspection }
           'It holds no state at all.'
         ) : (
           <span data-testid="no-protobuf-holds">
-            It holds {total} state{total === 1 ? '' : 's'} of other types: {contents.others.map((o) => `${o.type}${o.count > 1 ? ` × ${o.count}` : ''}`).join(', ')}.
+            It holds {total} state{total === 1 ? '' : 's'} of other types:{' '}
+            {contents.others.map((o) => `${o.type}${o.count > 1 ? ` × ${o.count}` : ''}`).join(', ')}.
           </span>
         )}
       </span>
@@ -85,7 +86,9 @@ function NoProtobufStateNote({ inspection }: { inspection: SavepointInspection }
 /** Like the CLI's closing line: how many states were not read or only partly, with the reasons listed. */
 function ReadingSummaryLine({ inspection }: { inspection: SavepointInspection }) {
   const sm = summarizeStateReading(inspection);
-  const flagged = inspection.operators.flatMap((o) => o.states.map((s) => ({ o, s, r: describeStateReading(o, s) }))).filter(({ r }) => r.kind === 'not-read' || r.kind === 'partly');
+  const flagged = inspection.operators
+    .flatMap((o) => o.states.map((s) => ({ o, s, r: describeStateReading(o, s) })))
+    .filter(({ r }) => r.kind === 'not-read' || r.kind === 'partly');
   const ok = sm.states - sm.notRead - sm.partly;
   return (
     <section className={`reading-summary${flagged.length > 0 || sm.streamsNotRead > 0 ? ' has-gaps' : ''}`} data-testid="reading-summary">
@@ -94,10 +97,7 @@ function ReadingSummaryLine({ inspection }: { inspection: SavepointInspection })
           {sm.states} state{sm.states === 1 ? '' : 's'}: {ok} read, {sm.partly} partly decoded, {sm.notRead} not read
         </strong>
         {sm.streamsNotRead > 0 ? `; ${sm.streamsNotRead} subtask stream${sm.streamsNotRead === 1 ? '' : 's'} whose states could not even be listed` : ''}
-        <span className="muted">
-          {' '}
-          · “read”: header and serializers read at once; values are read when a view needs them (State, Values, Compatibility)
-        </span>
+        <span className="muted"> · “read”: header and serializers read at once; values are read when a view needs them (State, Values, Compatibility)</span>
       </p>
       {flagged.length > 0 ? (
         <details open={flagged.length <= 6}>
@@ -108,7 +108,8 @@ function ReadingSummaryLine({ inspection }: { inspection: SavepointInspection })
                 <a className="mono" href={formatHashRoute('state', { op: o.id, state: s.name })}>
                   {s.name}
                 </a>{' '}
-                <span className="muted">({o.uid ?? o.name ?? `${o.id.slice(0, 12)}…`})</span>: <span className={`tag ${r.kind === 'not-read' ? 'bad' : 'warn'}`}>{r.label}</span> {r.detail}
+                <span className="muted">({o.uid ?? o.name ?? `${o.id.slice(0, 12)}…`})</span>:{' '}
+                <span className={`tag ${r.kind === 'not-read' ? 'bad' : 'warn'}`}>{r.label}</span> {r.detail}
               </li>
             ))}
           </ul>
@@ -127,13 +128,14 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
   const operators = useMemo(() => {
     const q = filter.trim().toLowerCase();
     if (!q) return inspection.operators;
-    return inspection.operators.filter((o) =>
-      [o.id, o.uid ?? '', o.name ?? '', ...o.states.map((s) => s.name)].some((t) => t.toLowerCase().includes(q)),
-    );
+    return inspection.operators.filter((o) => [o.id, o.uid ?? '', o.name ?? '', ...o.states.map((s) => s.name)].some((t) => t.toLowerCase().includes(q)));
   }, [filter, inspection.operators]);
   const stateCount = inspection.operators.reduce((n, o) => n + o.states.length, 0);
   const missing = listMissingStateFiles(inspection);
-  const size = describeSavepointSize(inspection, useAppStore((st) => st.session));
+  const size = describeSavepointSize(
+    inspection,
+    useAppStore((st) => st.session),
+  );
   const notes = omitMissingFileNotes(inspection, missing);
   const snapshotVerdicts = useSnapshotVerdicts();
   return (
@@ -154,7 +156,12 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
           sub={describeFlinkVersionHint(inspection.metadataVersion)}
           testId="ov-version"
         />
-        <Card label={nameInputType(inspection) === 'checkpoint' ? 'Checkpoint size' : 'Savepoint size'} value={formatBytes(size.total)} sub={`${formatCount(size.total)} bytes: ${formatSavepointSizeParts(size, missing.length)}`} testId="ov-size" />
+        <Card
+          label={nameInputType(inspection) === 'checkpoint' ? 'Checkpoint size' : 'Savepoint size'}
+          value={formatBytes(size.total)}
+          sub={`${formatCount(size.total)} bytes: ${formatSavepointSizeParts(size, missing.length)}`}
+          testId="ov-size"
+        />
         <Card label="Operators" value={String(inspection.operators.length)} sub={`${stateCount} states`} testId="ov-operators" />
       </div>
       <MissingFilesNote missing={missing} />
@@ -182,9 +189,7 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
       {notes.errors.length > 0 ? (
         <ul className="errors" aria-label="Decode errors">
           {notes.errors.map((e, i) => (
-            <li key={i}>
-              {e.message}
-            </li>
+            <li key={i}>{e.message}</li>
           ))}
         </ul>
       ) : null}
@@ -225,7 +230,11 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
                 <td className="num">{o.maxParallelism}</td>
                 <td>
                   {o.streamsNotRead.length > 0 ? (
-                    <span className="tag bad" data-testid="streams-not-read" title={o.streamsNotRead.map((n) => `subtask ${n.subtask} ${n.scope}: ${n.reason}`).join('\n')}>
+                    <span
+                      className="tag bad"
+                      data-testid="streams-not-read"
+                      title={o.streamsNotRead.map((n) => `subtask ${n.subtask} ${n.scope}: ${n.reason}`).join('\n')}
+                    >
                       {o.streamsNotRead.length} subtask stream{o.streamsNotRead.length === 1 ? '' : 's'} not listed
                     </span>
                   ) : null}{' '}
@@ -235,8 +244,14 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
                     o.states.map((s) => {
                       const r = describeStateReading(o, s);
                       return (
-                        <a key={`${s.scope}:${s.name}`} className={`chip reading-${r.kind}`} href={formatHashRoute('state', { op: o.id, state: s.name })} title={`${r.label}: ${r.detail}`}
-                          data-testid="state-chip" data-reading={r.kind}>
+                        <a
+                          key={`${s.scope}:${s.name}`}
+                          className={`chip reading-${r.kind}`}
+                          href={formatHashRoute('state', { op: o.id, state: s.name })}
+                          title={`${r.label}: ${r.detail}`}
+                          data-testid="state-chip"
+                          data-reading={r.kind}
+                        >
                           {s.name}
                           {r.kind === 'not-read' || r.kind === 'partly' ? <span className="chip-flag"> · {r.label}</span> : null}
                         </a>
@@ -246,7 +261,11 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
                 </td>
                 {o.keyedFormat === 'changelog' && o.stateSize === 0 && o.states.length > 0 ? (
                   // an in-memory changelog: its changes are bytes of _metadata, no state file holds them
-                  <td className="num muted" title="This changelog keeps its changes in _metadata (an in-memory changelog): no state file holds them" data-testid="operator-size">
+                  <td
+                    className="num muted"
+                    title="This changelog keeps its changes in _metadata (an in-memory changelog): no state file holds them"
+                    data-testid="operator-size"
+                  >
                     in _metadata
                   </td>
                 ) : (
@@ -275,7 +294,9 @@ function Card({ label, value, sub, mono, wide, testId }: { label: string; value:
   return (
     <div className={`card${wide ? ' wide' : ''}`} data-testid={testId}>
       <div className="card-label">{label}</div>
-      <div className={`card-value${mono ? ' mono' : ''}`} title={value}>{value}</div>
+      <div className={`card-value${mono ? ' mono' : ''}`} title={value}>
+        {value}
+      </div>
       {sub ? <div className="card-sub">{sub}</div> : null}
     </div>
   );

@@ -105,7 +105,9 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
         firstProtobuf = t;
         setExampleTable((current) => (current === null || current === replaces ? table : current));
         setField((f) => (replaces === null && f !== '' ? f : names[0]!));
-        setSql((q) => (q === '' || (replaces !== null && q.includes(`FROM ${replaces} `)) ? `SELECT * EXCLUDE (value) FROM ${table} ORDER BY value_size DESC LIMIT 20` : q));
+        setSql((q) =>
+          q === '' || (replaces !== null && q.includes(`FROM ${replaces} `)) ? `SELECT * EXCLUDE (value) FROM ${table} ORDER BY value_size DESC LIMIT 20` : q,
+        );
         setExampleTable((t) => t ?? table);
         setField((f) => f || names[0]!);
         setSql((q) => q || `SELECT * EXCLUDE (value) FROM ${table} ORDER BY value_size DESC LIMIT 20`);
@@ -134,7 +136,12 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
         const inserters = tables.map((t) => createArrowChunkInserter(engine.conn, t.table));
         try {
           summaries = await inspector.exportStates(
-            { operatorId: op.id, states: tables.map((t) => ({ state: t.state.name, scope: t.state.scope })), format: 'arrow', ...(sample === undefined ? {} : { sample }) },
+            {
+              operatorId: op.id,
+              states: tables.map((t) => ({ state: t.state.name, scope: t.state.scope })),
+              format: 'arrow',
+              ...(sample === undefined ? {} : { sample }),
+            },
             (index, chunk) => inserters[index]!.add(chunk),
             (p) => showProgress({ what: `Loading ${label}`, progress: p }),
           );
@@ -143,11 +150,19 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
           setRunning(null);
         }
         const loaded = summaries;
-        setStatus((s) => ({ ...s, ...Object.fromEntries(tables.map((t, i) => [t.table, { kind: 'loaded', rows: loaded[i]!.rows, incomplete: loaded[i]!.incomplete } satisfies TableStatus])) }));
+        setStatus((s) => ({
+          ...s,
+          ...Object.fromEntries(
+            tables.map((t, i) => [t.table, { kind: 'loaded', rows: loaded[i]!.rows, incomplete: loaded[i]!.incomplete } satisfies TableStatus]),
+          ),
+        }));
         for (const t of tables) await probeFields(t);
       } catch (e) {
         const failure = e as InspectorFailure;
-        setStatus((s) => ({ ...s, ...Object.fromEntries(tables.map((t) => [t.table, { kind: 'failed', message: failureText(failure) } satisfies TableStatus])) }));
+        setStatus((s) => ({
+          ...s,
+          ...Object.fromEntries(tables.map((t) => [t.table, { kind: 'failed', message: failureText(failure) } satisfies TableStatus])),
+        }));
         if (failure.kind === 'cancelled') break;
       }
     }
@@ -226,10 +241,13 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
       if (cancelled) throw new Error('the export was cancelled');
       await target.close();
       const partial = summary.incomplete.length > 0 ? ` — not the whole state: ${summary.incomplete.join('; ')}` : '';
-      setNotice(`${fileName}: ${summary.rows} row${summary.rows === 1 ? '' : 's'}, ${formatBytes(written)}${target.kind === 'file' ? ', written to the chosen file as it was made' : ', downloaded'}${partial}`);
+      setNotice(
+        `${fileName}: ${summary.rows} row${summary.rows === 1 ? '' : 's'}, ${formatBytes(written)}${target.kind === 'file' ? ', written to the chosen file as it was made' : ', downloaded'}${partial}`,
+      );
     } catch (e) {
       await target.abort().catch(() => undefined);
-      if (cancelled || (e as InspectorFailure).kind === 'cancelled') setNotice(`Export of ${t.state.name} cancelled after ${formatBytes(written)}: the file was discarded`);
+      if (cancelled || (e as InspectorFailure).kind === 'cancelled')
+        setNotice(`Export of ${t.state.name} cancelled after ${formatBytes(written)}: the file was discarded`);
       else setError(`export of ${t.state.name} failed: ${failureText(e)}`);
     } finally {
       cancelRef.current = null;
@@ -272,12 +290,17 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
     <div className="view" data-testid="query-view">
       <h1>Query</h1>
       <p className="muted">
-        SQL over the states with DuckDB, in this browser: each state is a table of its entries (key group, subtask, key, namespace, user key,
-        element index, the value — Protobuf as nested columns —, value size, unknown fields). Nothing leaves the machine.
+        SQL over the states with DuckDB, in this browser: each state is a table of its entries (key group, subtask, key, namespace, user key, element index, the
+        value — Protobuf as nested columns —, value size, unknown fields). Nothing leaves the machine.
       </p>
       {running ? (
         <div data-testid="query-running">
-          <ProgressBar inline what={running.what} progress={running.progress} onCancel={() => (cancelRef.current ? cancelRef.current() : void inspector.cancel())} />
+          <ProgressBar
+            inline
+            what={running.what}
+            progress={running.progress}
+            onCancel={() => (cancelRef.current ? cancelRef.current() : void inspector.cancel())}
+          />
         </div>
       ) : null}
       {loadNotice !== null ? (
@@ -321,7 +344,13 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
                 </td>
                 {readableAny ? (
                   <td>
-                    <button type="button" className="btn small" disabled={t.state.status !== 'ok' || running !== null} onClick={() => void exportFile(t)} data-testid="export-state">
+                    <button
+                      type="button"
+                      className="btn small"
+                      disabled={t.state.status !== 'ok' || running !== null}
+                      onClick={() => void exportFile(t)}
+                      data-testid="export-state"
+                    >
                       Export
                     </button>
                   </td>
@@ -366,22 +395,35 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
                 Largest values
               </button>
               {picked.state.scope === 'keyed' ? (
-                <button type="button" className="btn small" onClick={() => example(`SELECT key_group, count(*) AS entries, sum(value_size) AS bytes FROM ${T} GROUP BY key_group ORDER BY key_group`)}>
+                <button
+                  type="button"
+                  className="btn small"
+                  onClick={() => example(`SELECT key_group, count(*) AS entries, sum(value_size) AS bytes FROM ${T} GROUP BY key_group ORDER BY key_group`)}
+                >
                   Counts per key group
                 </button>
               ) : (
                 <span>
-                  <button type="button" className="btn small" onClick={() => example(`SELECT subtask, count(*) AS entries, sum(value_size) AS bytes FROM ${T} GROUP BY subtask ORDER BY subtask`)}>
+                  <button
+                    type="button"
+                    className="btn small"
+                    onClick={() => example(`SELECT subtask, count(*) AS entries, sum(value_size) AS bytes FROM ${T} GROUP BY subtask ORDER BY subtask`)}
+                  >
                     Counts per subtask
                   </button>{' '}
                   <span className="muted small" data-testid="query-no-key-group">
-                    ({picked.state.scope === 'broadcast' ? 'broadcast state is operator state: it' : 'operator state'} has no key group, key_group is -1 in every row)
+                    ({picked.state.scope === 'broadcast' ? 'broadcast state is operator state: it' : 'operator state'} has no key group, key_group is -1 in
+                    every row)
                   </span>
                 </span>
               )}
               {pickedFields.length > 0 ? (
                 <span>
-                  <button type="button" className="btn small" onClick={() => example(`SELECT * EXCLUDE (value), value.${field} FROM ${T} WHERE value.${field} IS NOT NULL LIMIT 100`)}>
+                  <button
+                    type="button"
+                    className="btn small"
+                    onClick={() => example(`SELECT * EXCLUDE (value), value.${field} FROM ${T} WHERE value.${field} IS NOT NULL LIMIT 100`)}
+                  >
                     Values whose field is set:
                   </button>{' '}
                   <select value={field} onChange={(e) => setField(e.target.value)} aria-label="Field" data-testid="query-field">
@@ -427,8 +469,8 @@ export function QueryView({ inspection }: { inspection: SavepointInspection }) {
       ) : (
         <p className="callout" data-testid="query-nothing-readable">
           None of the {states.length} states could be read
-          {listMissingStateFiles(inspection).length > 0 ? ' (their state files were not given: open the whole savepoint folder)' : ''}, so there is nothing to load as
-          tables or to export.
+          {listMissingStateFiles(inspection).length > 0 ? ' (their state files were not given: open the whole savepoint folder)' : ''}, so there is nothing to
+          load as tables or to export.
         </p>
       )}
     </div>
@@ -456,7 +498,13 @@ function ResultTable({ result }: { result: SqlResult }) {
         <div className="vbody" ref={scrollRef} style={{ height: Math.min(420, Math.max(1, result.shown) * ROW_HEIGHT + 2) }}>
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((it) => (
-              <div key={it.key} role="row" className="vrow qrow" style={{ ...grid, position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${it.start}px)` }} data-testid="query-row">
+              <div
+                key={it.key}
+                role="row"
+                className="vrow qrow"
+                style={{ ...grid, position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${it.start}px)` }}
+                data-testid="query-row"
+              >
                 {result.columns.map((_, i) => {
                   const cell = result.cell(it.index, i);
                   return (

@@ -79,11 +79,7 @@ export function StateView({ inspection, params }: { inspection: SavepointInspect
     <div className="view split" data-testid="state-view">
       <StateList inspection={inspection} view="state" selected={found ? { op: found.operator.id, state: found.state.name } : null} />
       <div className="split-main">
-        {found === null ? (
-          <p className="muted">Pick a state on the left.</p>
-        ) : (
-          <StateDetails operator={found.operator} state={found.state} />
-        )}
+        {found === null ? <p className="muted">Pick a state on the left.</p> : <StateDetails operator={found.operator} state={found.state} />}
       </div>
     </div>
   );
@@ -120,7 +116,11 @@ function StateDetails({ operator, state }: { operator: InspectedOperator; state:
         </dd>
         <dt>entries</dt>
         <dd data-testid="state-entries">
-          {entries === undefined ? <span className="muted">not scanned</span> : describeEntryCount(state, { entries, ...(state.entries === undefined && scanned ? { rows: scanned.rows } : {}) })}
+          {entries === undefined ? (
+            <span className="muted">not scanned</span>
+          ) : (
+            describeEntryCount(state, { entries, ...(state.entries === undefined && scanned ? { rows: scanned.rows } : {}) })
+          )}
           {state.entries === undefined && scanned?.sample ? <span className="muted"> in the sample</span> : null}
         </dd>
         <dt>subtasks</dt>

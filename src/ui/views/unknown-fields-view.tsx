@@ -16,7 +16,18 @@ export function UnknownFieldsView({ inspection, params }: { inspection: Savepoin
   return (
     <div className="view split" data-testid="unknown-view">
       <StateList inspection={inspection} view="unknown" selected={found ? { op: found.operator.id, state: found.state.name } : null} />
-      <div className="split-main">{found ? <UnknownFields operatorId={found.operator.id} state={found.state.name} copies={found.state.scope === 'broadcast' ? found.state.subtasks.length : 1} keyed={found.state.scope === 'keyed'} /> : <p className="muted">Pick a state on the left.</p>}</div>
+      <div className="split-main">
+        {found ? (
+          <UnknownFields
+            operatorId={found.operator.id}
+            state={found.state.name}
+            copies={found.state.scope === 'broadcast' ? found.state.subtasks.length : 1}
+            keyed={found.state.scope === 'keyed'}
+          />
+        ) : (
+          <p className="muted">Pick a state on the left.</p>
+        )}
+      </div>
     </div>
   );
 }
@@ -40,8 +51,8 @@ function UnknownFields({ operatorId, state, copies, keyed }: { operatorId: strin
         <>
           <p className="lead">
             <strong>{formatCount(pb.valuesWithUnknownFields)}</strong> of {formatCount(pb.values)} <span className="mono">{pb.typeName}</span> values (
-            {formatPercent(pb.valuesWithUnknownFields, pb.values)}) carry unknown fields: numbers the saved schema does not declare. They are kept and written back
-            by every later savepoint.
+            {formatPercent(pb.valuesWithUnknownFields, pb.values)}) carry unknown fields: numbers the saved schema does not declare. They are kept and written
+            back by every later savepoint.
             {copies > 1 ? (
               <span data-testid="broadcast-counting">
                 {' '}
@@ -98,7 +109,9 @@ function UnknownFields({ operatorId, state, copies, keyed }: { operatorId: strin
                       <td className="num">{formatCount(u.occurrences)}</td>
                       <td className="num">{formatBytes(u.bytes)}</td>
                       {/* an operator list's entries have no key: said once, with why, not one "(no key)" per example (a broadcast state's map keys show) */}
-                      <td className="mono examples">{[...new Set(u.examples)].map((k) => (!keyed && k === '(no key)' ? '(no key: operator state has no key)' : k)).join(', ')}</td>
+                      <td className="mono examples">
+                        {[...new Set(u.examples)].map((k) => (!keyed && k === '(no key)' ? '(no key: operator state has no key)' : k)).join(', ')}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

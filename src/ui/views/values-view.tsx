@@ -46,7 +46,8 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
   // the same scan the pages are read with (one per state and sample in the worker): its coverage is shown
   const stats = useStateStats(operatorId, state);
   const sampled = useAppStore((s) => s.sample !== null);
-  if (probe.first.isError) return <FailurePanel failure={probe.first.error} context={`reading the entries of ${state}`} onRetry={() => void probe.first.refetch()} />;
+  if (probe.first.isError)
+    return <FailurePanel failure={probe.first.error} context={`reading the entries of ${state}`} onRetry={() => void probe.first.refetch()} />;
   const select = (i: number) => updateRouteParams({ entry: String(i) });
   // Table/SQL state: a row key or value is shown as typed columns, one per field of its RowType
   const keyColumns = listRowColumns(inspected.keySerializer);
@@ -79,11 +80,7 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
       <div className="vtable" role="grid" aria-label={`Entries of ${state}`} aria-rowcount={probe.total} data-testid="entries-table">
         <div className="vrow vhead" role="row" style={rowStyle}>
           <span role="columnheader">#</span>
-          {keyColumns ? (
-            keyColumns.map((c) => <TypedColumnHeader key={`k-${c.name}`} role="key" column={c} />)
-          ) : (
-            <span role="columnheader">Key</span>
-          )}
+          {keyColumns ? keyColumns.map((c) => <TypedColumnHeader key={`k-${c.name}`} role="key" column={c} />) : <span role="columnheader">Key</span>}
           <span role="columnheader">Key group</span>
           <span role="columnheader">Subtask</span>
           <span role="columnheader">Namespace</span>
@@ -100,10 +97,21 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
           ) : (
             <span role="columnheader">Value</span>
           )}
-          <span role="columnheader" className="num">Size</span>
-          <span role="columnheader" className="num">Unknown</span>
+          <span role="columnheader" className="num">
+            Size
+          </span>
+          <span role="columnheader" className="num">
+            Unknown
+          </span>
         </div>
-        <div className="vbody" ref={scrollRef} tabIndex={0} onKeyDown={onKeyDown} aria-label="Entries; arrow keys move the selection" style={{ height: Math.min(420, Math.max(1, probe.total) * ROW_HEIGHT + 2) }}>
+        <div
+          className="vbody"
+          ref={scrollRef}
+          tabIndex={0}
+          onKeyDown={onKeyDown}
+          aria-label="Entries; arrow keys move the selection"
+          style={{ height: Math.min(420, Math.max(1, probe.total) * ROW_HEIGHT + 2) }}
+        >
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((it) => {
               const row = rowAt(it.index);
@@ -155,7 +163,9 @@ function EntriesTable({ operatorId, state, inspected, selected }: { operatorId: 
         <EntryDetailPane operatorId={operatorId} state={state} index={selected} />
       ) : probe.first.isSuccess && probe.total === 0 ? (
         <p className="muted" data-testid="no-entries">
-          {sampled ? 'The sample read holds no entry of this state: read all entries (above) to see whether it has any.' : 'This state holds no entries in this savepoint: there is no row to select.'}
+          {sampled
+            ? 'The sample read holds no entry of this state: read all entries (above) to see whether it has any.'
+            : 'This state holds no entries in this savepoint: there is no row to select.'}
         </p>
       ) : (
         <p className="muted">Select a row to see its decoded value and bytes.</p>

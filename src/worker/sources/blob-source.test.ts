@@ -79,12 +79,15 @@ describe.each([
     expect(counts).toEqual({ slices: 1, streams: 2 });
   });
 
-  it('any reads, in any order, several at once: the Blob\'s bytes of each range', async () => {
+  it("any reads, in any order, several at once: the Blob's bytes of each range", async () => {
     const read = fc.record({
       offset: fc.oneof(fc.integer({ min: 0, max: SIZE }), fc.constantFrom(0, SIZE - 1, SIZE)),
       length: fc.oneof(fc.integer({ min: 0, max: 64 }), fc.integer({ min: 0, max: 2 * 1024 * 1024 })),
       into: fc.boolean(),
-      relative: fc.option(fc.oneof(fc.integer({ min: -BYOB_TAIL_BYTES - 5000, max: 5000 }), fc.integer({ min: -BLOB_STREAM_RETAIN_BYTES - 5000, max: 2 * 1024 * 1024 })), { nil: undefined }),
+      relative: fc.option(
+        fc.oneof(fc.integer({ min: -BYOB_TAIL_BYTES - 5000, max: 5000 }), fc.integer({ min: -BLOB_STREAM_RETAIN_BYTES - 5000, max: 2 * 1024 * 1024 })),
+        { nil: undefined },
+      ),
     });
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(read, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 6 }), async (batches) => {
@@ -110,7 +113,7 @@ describe.each([
     );
   });
 
-  it('a stream that fails, or ends before the Blob\'s size, fails the reads it was to serve with a located DecodeError', async () => {
+  it("a stream that fails, or ends before the Blob's size, fails the reads it was to serve with a located DecodeError", async () => {
     const failing = (bytes: Uint8Array, fail: 'error' | 'short'): Blob => {
       const blob = new Blob([bytes as Uint8Array<ArrayBuffer>]);
       return new Proxy(blob, {

@@ -32,7 +32,11 @@ const IDLE_MS = 2000;
  * the stream's chunks straight into the caller's buffer (the core's whole-state scans reuse their
  * read buffers and read the next window ahead).
  */
-export function blobSource(blob: Blob, name: string, options: { /** read streams chunk by chunk even where BYOB readers exist (tests) */ chunks?: boolean } = {}): ByteSource {
+export function blobSource(
+  blob: Blob,
+  name: string,
+  options: { /** read streams chunk by chunk even where BYOB readers exist (tests) */ chunks?: boolean } = {},
+): ByteSource {
   const streams: BlobStream[] = [];
   const check = (offset: number, length: number) => {
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > blob.size) {
@@ -95,11 +99,22 @@ async function readSlice(blob: Blob, name: string, offset: number, length: numbe
 
 // e.g. NotReadableError when the file changed or was removed after it was picked
 function unreadable(name: string, offset: number, e: unknown): DecodeError {
-  return new DecodeError({ code: 'missing-file', detail: `expected to read ${name}, found the browser cannot read it any more (${e instanceof Error ? e.message : String(e)}); pick it again`, file: name, offset, cause: e });
+  return new DecodeError({
+    code: 'missing-file',
+    detail: `expected to read ${name}, found the browser cannot read it any more (${e instanceof Error ? e.message : String(e)}); pick it again`,
+    file: name,
+    offset,
+    cause: e,
+  });
 }
 
 function changed(name: string, offset: number, length: number, found: number): DecodeError {
-  return new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found ${found}: the file changed after it was picked`, file: name, offset });
+  return new DecodeError({
+    code: 'truncated',
+    detail: `expected ${length} bytes at offset ${offset}, found ${found}: the file changed after it was picked`,
+    file: name,
+    offset,
+  });
 }
 
 /**

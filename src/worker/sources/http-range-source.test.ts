@@ -27,7 +27,10 @@ describe('openBrowserHttpSource', () => {
     const url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/sp.zip`;
     const fetchFn = createBrowserRangeFetch(200);
     const e = await openBrowserHttpSource(url, 'sp.zip', fetchFn).catch((x: unknown) => x);
-    expect(isDecodeError(e) && [e.code, e.message]).toEqual(['network', `expected to reach ${url}, found no answer in time (no response headers within 0.2 s) — at sp.zip`]);
+    expect(isDecodeError(e) && [e.code, e.message]).toEqual([
+      'network',
+      `expected to reach ${url}, found no answer in time (no response headers within 0.2 s) — at sp.zip`,
+    ]);
     // the origin is not waited for again
     const again = await openBrowserHttpSource(url, 'sp.zip', fetchFn).catch((x: unknown) => x);
     expect(isDecodeError(again) && again.message).toContain('not asked again');

@@ -46,7 +46,11 @@ export function readPickedFiles(files: FileList | readonly File[]): DroppedFile[
 }
 
 async function walkEntry(entry: FileSystemEntry, path: string, depth: number, out: DroppedFile[]): Promise<void> {
-  if (out.length >= MAX_FILES) throw wrongInput('too-many-files', `expected a savepoint folder of at most ${MAX_FILES} files, found a drop holding more: drop the savepoint folder itself`);
+  if (out.length >= MAX_FILES)
+    throw wrongInput(
+      'too-many-files',
+      `expected a savepoint folder of at most ${MAX_FILES} files, found a drop holding more: drop the savepoint folder itself`,
+    );
   if (entry.isFile) {
     const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, (e) => reject(unreadable(path, 'read', e))));
     out.push({ path, blob: file });
@@ -64,5 +68,10 @@ async function walkEntry(entry: FileSystemEntry, path: string, depth: number, ou
 /** A dropped file or folder the browser will not hand over (moved, deleted or not permitted since the drop): the user's input, told as such. */
 function unreadable(path: string, what: 'read' | 'list', e: unknown): DecodeError {
   const reason = typeof e === 'object' && e !== null && 'name' in e && 'message' in e ? `${String(e.name)}: ${String(e.message)}` : String(e);
-  return new DecodeError({ code: 'missing-file', file: path, detail: `expected to ${what} ${path}, found the browser cannot ${what} it (${reason}); drop it again`, cause: e });
+  return new DecodeError({
+    code: 'missing-file',
+    file: path,
+    detail: `expected to ${what} ${path}, found the browser cannot ${what} it (${reason}); drop it again`,
+    cause: e,
+  });
 }

@@ -53,7 +53,8 @@ export interface AzureStore {
 
 export type AzureEnv = Record<string, string | undefined>;
 
-const DEFAULT_CREDENTIAL = 'DefaultAzureCredential (environment service principal, workload identity, managed identity, Azure CLI, Azure Developer CLI or Azure PowerShell)';
+const DEFAULT_CREDENTIAL =
+  'DefaultAzureCredential (environment service principal, workload identity, managed identity, Azure CLI, Azure Developer CLI or Azure PowerShell)';
 
 /** The fields of a storage connection string (`Key=Value;…`, a value may hold '='). */
 export function parseConnectionString(s: string): Record<string, string> {
@@ -66,9 +67,7 @@ export function parseConnectionString(s: string): Record<string, string> {
 }
 
 export type AzureAuth =
-  | { kind: 'key'; account: string; key: string; source: string }
-  | { kind: 'sas'; sas: string; source: string }
-  | { kind: 'default'; source: string };
+  { kind: 'key'; account: string; key: string; source: string } | { kind: 'sas'; sas: string; source: string } | { kind: 'default'; source: string };
 
 /**
  * The Blob endpoint and the credentials the environment gives for `account` (whose URLs name `host`):
@@ -104,7 +103,12 @@ export function resolveAzureSetup(account: string, host: string, env: AzureEnv):
     auth = { kind: 'sas', sas: cs['SharedAccessSignature'], source: 'SAS token of AZURE_STORAGE_CONNECTION_STRING' };
   } else if (env['AZURE_STORAGE_KEY']) {
     const name = env['AZURE_STORAGE_ACCOUNT'] || account;
-    auth = { kind: 'key', account: name, key: env['AZURE_STORAGE_KEY'], source: `account key (AZURE_STORAGE_KEY, account ${name}${env['AZURE_STORAGE_ACCOUNT'] ? ' from AZURE_STORAGE_ACCOUNT' : ''})` };
+    auth = {
+      kind: 'key',
+      account: name,
+      key: env['AZURE_STORAGE_KEY'],
+      source: `account key (AZURE_STORAGE_KEY, account ${name}${env['AZURE_STORAGE_ACCOUNT'] ? ' from AZURE_STORAGE_ACCOUNT' : ''})`,
+    };
   } else if (env['AZURE_STORAGE_SAS_TOKEN']) {
     auth = { kind: 'sas', sas: env['AZURE_STORAGE_SAS_TOKEN'], source: 'SAS token (AZURE_STORAGE_SAS_TOKEN)' };
   } else {
@@ -183,7 +187,10 @@ export async function createAzureStore(account: string, host: string, env: Azure
         ? container.listBlobsByHierarchy(opts.delimiter, { prefix, includeMetadata: true }).byPage({ maxPageSize: pageSize })
         : container.listBlobsFlat({ prefix, includeMetadata: true }).byPage({ maxPageSize: pageSize });
       for await (const page of pages) {
-        const segment = page.segment as { blobItems: { name: string; metadata?: Record<string, string>; properties: { contentLength?: number; etag?: string } }[]; blobPrefixes?: { name: string }[] };
+        const segment = page.segment as {
+          blobItems: { name: string; metadata?: Record<string, string>; properties: { contentLength?: number; etag?: string } }[];
+          blobPrefixes?: { name: string }[];
+        };
         for (const item of segment.blobItems) {
           if (isMarker(item.metadata)) continue;
           blobs.push({ blob: item.name, size: item.properties.contentLength ?? 0, etag: quoted(item.properties.etag) });
@@ -233,14 +240,27 @@ export async function createAzureStore(account: string, host: string, env: Azure
         if (r.statusCode === 412) {
           // overwritten or deleted since its ETag was pinned: the blob as it is now tells which
           const now = await client.getProperties().catch((h: unknown) => ((h as { statusCode?: number }).statusCode === 404 ? null : undefined));
-          if (now === null) return fail('GET', at, blob, Object.assign(new Error('The specified blob does not exist.'), { statusCode: 404, details: { errorCode: 'BlobNotFound' }, deleted: true }), { offset });
+          if (now === null)
+            return fail(
+              'GET',
+              at,
+              blob,
+              Object.assign(new Error('The specified blob does not exist.'), { statusCode: 404, details: { errorCode: 'BlobNotFound' }, deleted: true }),
+              { offset },
+            );
           if (now !== undefined) Object.assign(e as object, { found: quoted(now.etag) });
         }
         return fail('GET', at, blob, e, { offset });
       }
       if (etag !== '' && out.etag !== undefined && quoted(out.etag) !== etag) {
         (out.readableStreamBody as { destroy?: () => void } | undefined)?.destroy?.();
-        return fail('GET', at, blob, Object.assign(new Error('changed'), { statusCode: 412, details: { errorCode: 'ConditionNotMet' }, found: quoted(out.etag) }), { offset });
+        return fail(
+          'GET',
+          at,
+          blob,
+          Object.assign(new Error('changed'), { statusCode: 412, details: { errorCode: 'ConditionNotMet' }, found: quoted(out.etag) }),
+          { offset },
+        );
       }
       try {
         return await readBody(out.readableStreamBody, out.contentLength, length, range);

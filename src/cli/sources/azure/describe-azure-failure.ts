@@ -36,7 +36,15 @@ interface RestErrorShape {
 
 /** `container C, blob B, account A; endpoint; credentials from X`: what every Azure message names. */
 export function azureWhere(at: Pick<AzureLocation, 'container' | 'account'>, blob: string, endpoint: string, credentialSource?: string): string {
-  return storeWhere([['container', at.container], ['blob', blob === '' ? '(none)' : blob], ['account', at.account]], endpoint, credentialSource);
+  return storeWhere(
+    [
+      ['container', at.container],
+      ['blob', blob === '' ? '(none)' : blob],
+      ['account', at.account],
+    ],
+    endpoint,
+    credentialSource,
+  );
 }
 
 export function describeAzureFailure(init: AzureFailureInit): DecodeError {

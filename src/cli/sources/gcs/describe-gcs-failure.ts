@@ -40,7 +40,14 @@ interface ApiErrorShape {
 
 /** `bucket B, object K; ENDPOINT[; credentials from C]`: what every GCS message names. */
 export function gcsWhere(bucket: string, key: string, endpoint: string, credentials?: string): string {
-  return storeWhere([['bucket', bucket], ['object', key === '' ? '(none)' : key]], endpoint, credentials);
+  return storeWhere(
+    [
+      ['bucket', bucket],
+      ['object', key === '' ? '(none)' : key],
+    ],
+    endpoint,
+    credentials,
+  );
 }
 
 export function describeGcsFailure(init: GcsFailureInit): DecodeError {
@@ -55,7 +62,7 @@ export function describeGcsFailure(init: GcsFailureInit): DecodeError {
   const said = (e.message ?? '').split('\n')[0]!.trim();
   const with_ = said ? `: ${said}` : '';
   const at = { file: url, ...(init.offset === undefined ? {} : { offset: init.offset }) };
-  const netCode = typeof e.code === 'string' && NETWORK_CODES[e.code] !== undefined ? e.code : e.cause?.code ?? /\b(E[A-Z]{3,})\b/.exec(e.message ?? '')?.[1];
+  const netCode = typeof e.code === 'string' && NETWORK_CODES[e.code] !== undefined ? e.code : (e.cause?.code ?? /\b(E[A-Z]{3,})\b/.exec(e.message ?? '')?.[1]);
   let found: string;
   let code: 'missing-file' | 'network' = 'network';
   if (status === 404 && /bucket/i.test(said) && !/no such object/i.test(said)) {

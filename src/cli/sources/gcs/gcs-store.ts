@@ -92,7 +92,13 @@ export async function createGcsStore(env: GcsEnv = process.env): Promise<GcsStor
       ...(emulator === undefined ? {} : { apiEndpoint: emulator, projectId: env['GOOGLE_CLOUD_PROJECT'] ?? 'savepoint-inspector' }),
       timeout: timeoutMs,
       // the client's retries: exponential backoff with jitter, for 429, 5xx and connection failures
-      retryOptions: { autoRetry: true, maxRetries: maxAttempts - 1, retryDelayMultiplier: 2, maxRetryDelay: 2, totalTimeout: Math.max(60, (timeoutMs / 1000) * 6) },
+      retryOptions: {
+        autoRetry: true,
+        maxRetries: maxAttempts - 1,
+        retryDelayMultiplier: 2,
+        maxRetryDelay: 2,
+        totalTimeout: Math.max(60, (timeoutMs / 1000) * 6),
+      },
     });
   } finally {
     if (given !== undefined) process.env['STORAGE_EMULATOR_HOST'] = given;
@@ -109,7 +115,12 @@ export async function createGcsStore(env: GcsEnv = process.env): Promise<GcsStor
     } catch (e) {
       const url = formatGcsUrl(bucket, key);
       const said = e instanceof Error ? e.message.split('\n')[0]! : String(e);
-      throw new DecodeError({ code: 'network', file: url, detail: `expected Google credentials to read ${url} (${gcsWhere(bucket, key, where)}), found none usable in Application Default Credentials (${ADC_CHAIN}): ${said}`, cause: e });
+      throw new DecodeError({
+        code: 'network',
+        file: url,
+        detail: `expected Google credentials to read ${url} (${gcsWhere(bucket, key, where)}), found none usable in Application Default Credentials (${ADC_CHAIN}): ${said}`,
+        cause: e,
+      });
     }
     return source;
   };
@@ -126,7 +137,10 @@ export async function createGcsStore(env: GcsEnv = process.env): Promise<GcsStor
 
   /** a 404 on an object: a missing object, or its whole bucket missing (which the bucket tells) */
   const bucketMissing = async (bucket: string, key: string, e: unknown, op: GcsOperation): Promise<void> => {
-    const [exists] = await storage.bucket(bucket).exists().catch((b: unknown) => fail(op, bucket, key, b));
+    const [exists] = await storage
+      .bucket(bucket)
+      .exists()
+      .catch((b: unknown) => fail(op, bucket, key, b));
     if (!exists) fail(op, bucket, key, Object.assign(new Error('The specified bucket does not exist.'), { code: 404, cause: e }));
   };
 
@@ -141,7 +155,13 @@ export async function createGcsStore(env: GcsEnv = process.env): Promise<GcsStor
       let next: { pageToken?: string } | null;
       let raw: { prefixes?: string[] } | undefined;
       try {
-        [files, next, raw] = (await storage.bucket(bucket).getFiles({ prefix, autoPaginate: false, maxResults: Math.min(1000, Number.isFinite(max) ? Math.max(1, max - objects.length) : 1000), ...(options.delimiter ? { delimiter: options.delimiter } : {}), ...(pageToken ? { pageToken } : {}) })) as unknown as [File[], { pageToken?: string } | null, { prefixes?: string[] }];
+        [files, next, raw] = (await storage.bucket(bucket).getFiles({
+          prefix,
+          autoPaginate: false,
+          maxResults: Math.min(1000, Number.isFinite(max) ? Math.max(1, max - objects.length) : 1000),
+          ...(options.delimiter ? { delimiter: options.delimiter } : {}),
+          ...(pageToken ? { pageToken } : {}),
+        })) as unknown as [File[], { pageToken?: string } | null, { prefixes?: string[] }];
       } catch (e) {
         if (statusOf(e) === 404) return fail('LIST', bucket, prefix, Object.assign(e as object, { message: 'The specified bucket does not exist.' }));
         return fail('LIST', bucket, prefix, e);
@@ -157,11 +177,22 @@ export async function createGcsStore(env: GcsEnv = process.env): Promise<GcsStor
   const readOnce = async (bucket: string, key: string, offset: number, length: number, generation: string, attempt: number): Promise<Uint8Array> => {
     const file = storage.bucket(bucket).file(key, generation === '' ? {} : { generation: Number(generation) });
     try {
-      return await readStream(file.createReadStream({ start: offset, end: offset + length - 1, validation: false, decompress: false }), length, `bytes ${offset}–${offset + length - 1}`);
+      return await readStream(
+        file.createReadStream({ start: offset, end: offset + length - 1, validation: false, decompress: false }),
+        length,
+        `bytes ${offset}–${offset + length - 1}`,
+      );
     } catch (e) {
       if (statusOf(e) === 404 && generation !== '') {
         // that generation is gone: the object was overwritten (it has another now) or deleted
-        const now = await storage.bucket(bucket).file(key).getMetadata().then(([m]) => String(m.generation), (h: unknown) => (statusOf(h) === 404 ? null : undefined));
+        const now = await storage
+          .bucket(bucket)
+          .file(key)
+          .getMetadata()
+          .then(
+            ([m]) => String(m.generation),
+            (h: unknown) => (statusOf(h) === 404 ? null : undefined),
+          );
         if (now === null) {
           await bucketMissing(bucket, key, e, 'GET');
           return fail('GET', bucket, key, Object.assign(e as object, { deleted: true }), { offset });
@@ -209,7 +240,13 @@ function isBrokenTransfer(e: unknown): boolean {
   const cause = (e as { cause?: { code?: unknown; name?: string; cause?: { code?: string } } }).cause;
   if (!isDecodeError(e) || cause === undefined) return false;
   const code = typeof cause.code === 'string' ? cause.code : cause.cause?.code;
-  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || cause.name === 'ShortRange' || /premature close|socket hang up|aborted/i.test((cause as { message?: string }).message ?? '');
+  return (
+    code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    cause.name === 'ShortRange' ||
+    /premature close|socket hang up|aborted/i.test((cause as { message?: string }).message ?? '')
+  );
 }
 
 /** The body of a range answer, into a buffer of exactly `length` bytes: more, fewer or a failed transfer is an error. */

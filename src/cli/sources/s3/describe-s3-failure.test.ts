@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { describeS3Failure } from './describe-s3-failure';
 
-const base = { bucket: 'flink-state', key: 'sp/_metadata', credentialSource: 'environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)', endpoint: 'AWS S3 (region eu-west-1)' };
-const sdkError = (name: string, status: number, message: string, attempts = 1) => Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status, attempts } });
+const base = {
+  bucket: 'flink-state',
+  key: 'sp/_metadata',
+  credentialSource: 'environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)',
+  endpoint: 'AWS S3 (region eu-west-1)',
+};
+const sdkError = (name: string, status: number, message: string, attempts = 1) =>
+  Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status, attempts } });
 
 describe('one line per S3 failure', () => {
   it('names the bucket, key, endpoint and credential source, and what the store answered', () => {
@@ -23,8 +29,14 @@ describe('one line per S3 failure', () => {
     expect(slow.detail).toContain('found throttling (503 SlowDown: Please reduce your request rate.) after 3 attempts, retried with backoff and jitter');
     const many = describeS3Failure({ ...base, op: 'GET', error: sdkError('TooManyRequestsException', 429, 'Too Many Requests', 3) });
     expect(many.detail).toContain('found throttling (429 TooManyRequestsException: Too Many Requests) after 3 attempts');
-    const moved = describeS3Failure({ ...base, op: 'HEAD', error: sdkError('PermanentRedirect', 301, 'The bucket you are attempting to access must be addressed using the specified endpoint.') });
-    expect(moved.detail).toContain('found a redirect to another region (301 PermanentRedirect: The bucket you are attempting to access must be addressed using the specified endpoint.): set AWS_REGION to the bucket\'s region');
+    const moved = describeS3Failure({
+      ...base,
+      op: 'HEAD',
+      error: sdkError('PermanentRedirect', 301, 'The bucket you are attempting to access must be addressed using the specified endpoint.'),
+    });
+    expect(moved.detail).toContain(
+      "found a redirect to another region (301 PermanentRedirect: The bucket you are attempting to access must be addressed using the specified endpoint.): set AWS_REGION to the bucket's region",
+    );
     const late = describeS3Failure({ ...base, op: 'GET', error: Object.assign(new Error('Connection timed out after 10000 ms'), { name: 'TimeoutError' }) });
     expect(late.detail).toContain('found no answer in time (Connection timed out after 10000 ms): SAVEPOINT_INSPECTOR_HTTP_TIMEOUT sets the seconds');
     const reset = describeS3Failure({ ...base, op: 'GET', error: Object.assign(new Error('aborted'), { code: 'ECONNRESET', $metadata: { attempts: 3 } }) });
@@ -32,7 +44,15 @@ describe('one line per S3 failure', () => {
   });
 
   it('an object changed between reads is never taken as a mixed read', () => {
-    const e = describeS3Failure({ ...base, op: 'GET', offset: 4096, error: Object.assign(new Error('At least one of the pre-conditions you specified did not hold'), { name: 'PreconditionFailed', $metadata: { httpStatusCode: 412 } }) });
+    const e = describeS3Failure({
+      ...base,
+      op: 'GET',
+      offset: 4096,
+      error: Object.assign(new Error('At least one of the pre-conditions you specified did not hold'), {
+        name: 'PreconditionFailed',
+        $metadata: { httpStatusCode: 412 },
+      }),
+    });
     expect(e.detail).toContain('found the object changed between reads (its ETag is now another; 412 PreconditionFailed on If-Match)');
     expect(e.offset).toBe(4096);
   });

@@ -33,7 +33,16 @@ interface SdkErrorShape {
 
 /** `bucket B, key K; ENDPOINT[; credentials from C]`: what every S3 message names. */
 export function s3Where(bucket: string, key: string | undefined, endpoint: string, credentials?: string): string {
-  return storeWhere(key === undefined ? [['bucket', bucket]] : [['bucket', bucket], ['key', key === '' ? '(none)' : key]], endpoint, credentials);
+  return storeWhere(
+    key === undefined
+      ? [['bucket', bucket]]
+      : [
+          ['bucket', bucket],
+          ['key', key === '' ? '(none)' : key],
+        ],
+    endpoint,
+    credentials,
+  );
 }
 
 export function describeS3Failure(init: S3FailureInit): DecodeError {
@@ -59,7 +68,12 @@ export function describeS3Failure(init: S3FailureInit): DecodeError {
   } else if (name === 'PreconditionFailed' || status === 412) {
     found = `the object changed between reads (its ETag is now ${e.found ?? 'another'}; 412 PreconditionFailed on If-Match): it was overwritten while it was read — read it again once it no longer changes (a mixed read is never used)`;
   } else if (name === 'SignatureDoesNotMatch' || name === 'InvalidAccessKeyId' || name === 'AccessDenied' || name === 'Forbidden' || status === 403) {
-    const why = name === 'SignatureDoesNotMatch' ? ': the secret key does not match the access key' : name === 'InvalidAccessKeyId' ? ': the store does not know the access key' : ': these credentials may not read it';
+    const why =
+      name === 'SignatureDoesNotMatch'
+        ? ': the secret key does not match the access key'
+        : name === 'InvalidAccessKeyId'
+          ? ': the store does not know the access key'
+          : ': these credentials may not read it';
     found = `access denied (${status ?? 403} ${name}${said ? `: ${said}` : ''})${why}`;
   } else if (name === 'SlowDown' || name === 'ThrottlingException' || name === 'TooManyRequestsException' || status === 503 || status === 429) {
     found = `throttling (${status ?? 503} ${name}${said ? `: ${said}` : ''})${tries}, retried with backoff and jitter (AWS_MAX_ATTEMPTS sets the attempts)`;

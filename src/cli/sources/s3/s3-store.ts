@@ -62,7 +62,8 @@ export function resolveS3Endpoint(env: S3Env): { url?: string; setting?: string;
 export function nameCredentialSource(marks: Record<string, unknown> | undefined, env: S3Env): string {
   const has = (prefix: string) => Object.keys(marks ?? {}).some((k) => k.startsWith(prefix));
   const profile = `profile "${env['AWS_PROFILE'] ?? 'default'}"`;
-  if (has('CREDENTIALS_ENV_VARS_STS_WEB_ID_TOKEN') || has('CREDENTIALS_STS_ASSUME_ROLE_WEB_ID')) return 'web identity token (AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN)';
+  if (has('CREDENTIALS_ENV_VARS_STS_WEB_ID_TOKEN') || has('CREDENTIALS_STS_ASSUME_ROLE_WEB_ID'))
+    return 'web identity token (AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN)';
   if (has('CREDENTIALS_ENV_VARS')) return 'environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)';
   if (has('CREDENTIALS_SSO') || has('CREDENTIALS_PROFILE_SSO')) return `SSO of shared config ${profile}`;
   if (has('CREDENTIALS_PROFILE_PROCESS') || has('CREDENTIALS_PROCESS')) return `credential_process of shared config ${profile}`;
@@ -101,7 +102,8 @@ export async function createS3Store(env: S3Env = process.env): Promise<S3Store> 
     client = makeClient('us-east-1');
   }
   const regionName = await client.config.region().catch(() => 'us-east-1');
-  const where = endpoint.url === undefined ? `AWS S3 (region ${regionName})` : `${endpoint.url} (${endpoint.setting}${endpoint.pathStyle ? ', path-style' : ''})`;
+  const where =
+    endpoint.url === undefined ? `AWS S3 (region ${regionName})` : `${endpoint.url} (${endpoint.setting}${endpoint.pathStyle ? ', path-style' : ''})`;
 
   let credentials: Promise<string> | undefined;
   const credentialSource = (): Promise<string> => {
@@ -144,7 +146,15 @@ export async function createS3Store(env: S3Env = process.env): Promise<S3Store> 
     do {
       let page;
       try {
-        page = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(options.delimiter ? { Delimiter: options.delimiter } : {}), ...(token ? { ContinuationToken: token } : {}), MaxKeys: Math.min(1000, Number.isFinite(max) ? Math.max(1, max - objects.length) : 1000) }));
+        page = await client.send(
+          new sdk.ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: prefix,
+            ...(options.delimiter ? { Delimiter: options.delimiter } : {}),
+            ...(token ? { ContinuationToken: token } : {}),
+            MaxKeys: Math.min(1000, Number.isFinite(max) ? Math.max(1, max - objects.length) : 1000),
+          }),
+        );
       } catch (e) {
         return fail('LIST', bucket, prefix, e);
       }
@@ -171,7 +181,13 @@ export async function createS3Store(env: S3Env = process.env): Promise<S3Store> 
     }
     if (etag !== '' && out.ETag !== undefined && out.ETag !== etag) {
       await destroyBody(out);
-      return fail('GET', bucket, key, Object.assign(new Error('changed'), { name: 'PreconditionFailed', $metadata: { httpStatusCode: 412 }, found: out.ETag }), { offset });
+      return fail(
+        'GET',
+        bucket,
+        key,
+        Object.assign(new Error('changed'), { name: 'PreconditionFailed', $metadata: { httpStatusCode: 412 }, found: out.ETag }),
+        { offset },
+      );
     }
     try {
       return await readBody(out, length, `bytes ${offset}–${offset + length - 1}`);

@@ -88,14 +88,21 @@ export function resolveWebHdfsEndpoint(at: Pick<HdfsLocation, 'scheme' | 'author
     } catch {
       throw wrongInput('bad-url', `expected ${WEBHDFS_ENDPOINT_ENV} to be the NameNode's WebHDFS address http(s)://HOST:PORT, found "${set}"`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw wrongInput('bad-url', `expected ${WEBHDFS_ENDPOINT_ENV} to be the NameNode's WebHDFS address http(s)://HOST:PORT, found "${set}"`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw wrongInput('bad-url', `expected ${WEBHDFS_ENDPOINT_ENV} to be the NameNode's WebHDFS address http(s)://HOST:PORT, found "${set}"`);
     return { url: `${url.protocol}//${url.host}`, setting: WEBHDFS_ENDPOINT_ENV };
   }
   if (at.authority === '') {
-    throw wrongInput('bad-url', `expected the NameNode's WebHDFS address for an hdfs:/// URL (it names no NameNode: the cluster's fs.defaultFS), found none: set ${WEBHDFS_ENDPOINT_ENV}=http://NAMENODE:9870`);
+    throw wrongInput(
+      'bad-url',
+      `expected the NameNode's WebHDFS address for an hdfs:/// URL (it names no NameNode: the cluster's fs.defaultFS), found none: set ${WEBHDFS_ENDPOINT_ENV}=http://NAMENODE:9870`,
+    );
   }
   const [host] = splitAuthority(at.authority);
-  return { url: `http://${host}:${DEFAULT_WEBHDFS_HTTP_PORT}`, setting: `Hadoop's default HTTP port for hdfs://${at.authority}; ${WEBHDFS_ENDPOINT_ENV} sets another` };
+  return {
+    url: `http://${host}:${DEFAULT_WEBHDFS_HTTP_PORT}`,
+    setting: `Hadoop's default HTTP port for hdfs://${at.authority}; ${WEBHDFS_ENDPOINT_ENV} sets another`,
+  };
 }
 
 function splitAuthority(authority: string): [string, string | undefined] {
@@ -134,7 +141,10 @@ export function createWebHdfsStore(at: Pick<HdfsLocation, 'scheme' | 'authority'
   const { url: base, setting } = resolveWebHdfsEndpoint(at, env);
   const user = resolveWebHdfsUser(env);
   const where = `WebHDFS ${base} (${setting})`;
-  const credentials = user.source === 'HADOOP_USER_NAME' ? `HADOOP_USER_NAME (WebHDFS user ${user.name})` : `the OS user (WebHDFS user ${user.name}; HADOOP_USER_NAME is not set)`;
+  const credentials =
+    user.source === 'HADOOP_USER_NAME'
+      ? `HADOOP_USER_NAME (WebHDFS user ${user.name})`
+      : `the OS user (WebHDFS user ${user.name}; HADOOP_USER_NAME is not set)`;
   const seconds = Number(env['SAVEPOINT_INSPECTOR_HTTP_TIMEOUT'] ?? 10);
   const timeoutMs = Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : 10_000;
   const retries = Number(env['SAVEPOINT_INSPECTOR_HTTP_RETRIES'] ?? 2);
@@ -312,7 +322,8 @@ function toInfo(path: string, s: FileStatus): HdfsFileInfo {
 function networkFailure(e: unknown): WebHdfsFailure {
   if (e instanceof WebHdfsFailure) return e;
   const err = e as { name?: string; message?: string; code?: string; cause?: { code?: string; message?: string } };
-  if (err.name === 'TimeoutError') return new WebHdfsFailure(undefined, undefined, 'no answer in time (SAVEPOINT_INSPECTOR_HTTP_TIMEOUT sets the seconds)', 'ETIMEDOUT');
+  if (err.name === 'TimeoutError')
+    return new WebHdfsFailure(undefined, undefined, 'no answer in time (SAVEPOINT_INSPECTOR_HTTP_TIMEOUT sets the seconds)', 'ETIMEDOUT');
   const code = err.code ?? err.cause?.code;
   return new WebHdfsFailure(undefined, undefined, err.cause?.message ?? err.message ?? String(e), code);
 }

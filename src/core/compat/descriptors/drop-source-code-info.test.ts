@@ -7,24 +7,28 @@ import { dropSourceCodeInfo } from './drop-source-code-info';
 function makeSet(withSourceInfo: boolean): FileDescriptorSet {
   const location = (path: number[], comment: string) => ({ path, span: [1, 2, 30], leadingComments: comment, leadingDetachedComments: ['x'] });
   const file = (name: string, pkg: string): MessageInitShape<typeof FileDescriptorProtoSchema> => ({
-      name,
-      package: pkg,
-      syntax: 'proto3',
-      messageType: [{ name: 'Event', field: [{ name: 'id', number: 1, type: 5, label: 1, jsonName: 'id' }] }],
-      options: { javaPackage: 'io.example' },
-      ...(withSourceInfo ? { sourceCodeInfo: { location: [location([4, 0], ' An event.\n'), location([4, 0, 2, 0], ' ü '.repeat(50))] } } : {}),
-    });
+    name,
+    package: pkg,
+    syntax: 'proto3',
+    messageType: [{ name: 'Event', field: [{ name: 'id', number: 1, type: 5, label: 1, jsonName: 'id' }] }],
+    options: { javaPackage: 'io.example' },
+    ...(withSourceInfo ? { sourceCodeInfo: { location: [location([4, 0], ' An event.\n'), location([4, 0, 2, 0], ' ü '.repeat(50))] } } : {}),
+  });
   return create(FileDescriptorSetSchema, { file: [file('a.proto', 'a'), file('b.proto', 'b'), file('c.proto', 'c')] });
 }
 
 describe('dropSourceCodeInfo', () => {
-  it('removes every file\'s source info and nothing else', () => {
+  it("removes every file's source info and nothing else", () => {
     const bytes = toBinary(FileDescriptorSetSchema, makeSet(true));
     const dropped = dropSourceCodeInfo(bytes);
     expect(dropped.length).toBeLessThan(bytes.length);
     expect(dropped).toEqual(toBinary(FileDescriptorSetSchema, makeSet(false)));
     const decoded = fromBinary(FileDescriptorSetSchema, dropped);
-    expect(decoded.file.map((f) => [f.name, f.sourceCodeInfo])).toEqual([['a.proto', undefined], ['b.proto', undefined], ['c.proto', undefined]]);
+    expect(decoded.file.map((f) => [f.name, f.sourceCodeInfo])).toEqual([
+      ['a.proto', undefined],
+      ['b.proto', undefined],
+      ['c.proto', undefined],
+    ]);
   });
 
   it('returns a set without source info as it is', () => {

@@ -28,7 +28,7 @@ export function dropSourceCodeInfo(bytes: Uint8Array): Uint8Array {
     const fileStart = varintCursor.next;
     if (length < 0 || fileStart + length > bytes.length) return bytes;
     const fileEnd = fileStart + length;
-    for (let p = fileStart; p < fileEnd; ) {
+    for (let p = fileStart; p < fileEnd;) {
       const fieldStart = p;
       const tag = readVarint(bytes, p, fileEnd);
       if (tag < 0) return bytes;
@@ -57,7 +57,7 @@ function isWellFramedSourceInfo(bytes: Uint8Array, start: number, end: number): 
     const locationStart = varintCursor.next;
     if (length < 0 || locationStart + length > end) return false;
     const locationEnd = locationStart + length;
-    for (let p = locationStart; p < locationEnd; ) {
+    for (let p = locationStart; p < locationEnd;) {
       const tag = readVarint(bytes, p, locationEnd);
       if (tag < 0) return false;
       const no = tag >>> 3;
@@ -112,7 +112,7 @@ function rewrite(bytes: Uint8Array, drops: readonly number[]): Uint8Array {
     out.set(bytes.subarray(from, to), at);
     at += to - from;
   };
-  for (let i = 0; i < drops.length; ) {
+  for (let i = 0; i < drops.length;) {
     const lengthAt = drops[i]!;
     const fileStart = drops[i + 1]!;
     const fileEnd = drops[i + 2]!;

@@ -74,7 +74,8 @@ export function isRegistrySafe(orderedFiles: readonly FileDescriptorProto[]): bo
       // a map entry as protoc writes it: key and value, nothing nested (the registry builds the entries' fields in
       // turn, so a map field inside an entry would look up another entry's fields before they exist)
       // (every entry is built, referenced or not: its key and value must have that shape, neither a map field itself)
-      if (mapEntry && (m.nestedType.length > 0 || m.enumType.length > 0 || m.oneofDecl.length > 0 || m.extension.length > 0 || !hasMapEntryShape(m))) return false;
+      if (mapEntry && (m.nestedType.length > 0 || m.enumType.length > 0 || m.oneofDecl.length > 0 || m.extension.length > 0 || !hasMapEntryShape(m)))
+        return false;
       if (!addExtensions(m.extension, `${fullName}.`)) return false;
       if (!declare(fullName, mapEntry ? 'map-entry' : 'message')) return false;
       if (mapEntry) mapEntryFiles.set(fullName, file);

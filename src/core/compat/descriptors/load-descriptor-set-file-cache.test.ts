@@ -19,7 +19,11 @@ describe('loadDescriptorSet with a file cache', () => {
     const next = loadDescriptorSet(setBytes(file('a.proto', 'x'), file('b.proto', 'z'), file('c.proto', 'w')), 'new.binpb', cache).set;
     expect(next.file[0]).toBe(old.file[0]);
     expect(next.file[1]).not.toBe(old.file[1]);
-    expect(next.file.map((f) => [f.name, f.messageType[0]!.field[0]!.name])).toEqual([['a.proto', 'x'], ['b.proto', 'z'], ['c.proto', 'w']]);
+    expect(next.file.map((f) => [f.name, f.messageType[0]!.field[0]!.name])).toEqual([
+      ['a.proto', 'x'],
+      ['b.proto', 'z'],
+      ['c.proto', 'w'],
+    ]);
     expect(next).toEqual(loadDescriptorSet(setBytes(file('a.proto', 'x'), file('b.proto', 'z'), file('c.proto', 'w')), 'new.binpb').set);
   });
 

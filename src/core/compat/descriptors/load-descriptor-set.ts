@@ -50,7 +50,11 @@ export function loadDescriptorSet(bytes: Uint8Array, fileName: string, shared?: 
   let entryOffsets: number[] | undefined;
   const offsetOf = (fileIndex: number): number => (entryOffsets ??= listFileEntryOffsets(entriesOf(bytes)))[fileIndex] ?? 0;
   if (countDeclaredMembers(decoded, MAX_DECLARED_MEMBERS) > MAX_DECLARED_MEMBERS) {
-    fail('limit-exceeded', `Expected a FileDescriptorSet declaring at most ${MAX_DECLARED_MEMBERS} fields and enum values (this inspector's cap), found more`, 0);
+    fail(
+      'limit-exceeded',
+      `Expected a FileDescriptorSet declaring at most ${MAX_DECLARED_MEMBERS} fields and enum values (this inspector's cap), found more`,
+      0,
+    );
   }
   let set: FileDescriptorSet;
   try {
@@ -160,7 +164,9 @@ function listFileEntries(bytes: Uint8Array, { entries, complete }: SetEntries): 
 /** The registry's reason; some of its consistency checks throw without one (e.g. a map field whose entry is not a key and a value). */
 function describeRegistryFailure(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
-  return message !== '' ? message : '@bufbuild/protobuf could not build its descriptors and gave no reason (a map entry message that is not exactly a scalar key 1 and a singular value 2 is one cause)';
+  return message !== ''
+    ? message
+    : '@bufbuild/protobuf could not build its descriptors and gave no reason (a map entry message that is not exactly a scalar key 1 and a singular value 2 is one cause)';
 }
 
 /** Where the set stops parsing under protobuf-java's rules (0 when only @bufbuild's reader objects). */

@@ -50,7 +50,7 @@ class NameHeap {
   push(name: string): void {
     const a = this.items;
     a.push(name);
-    for (let i = a.length - 1; i > 0; ) {
+    for (let i = a.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (a[parent]! <= a[i]!) break;
       [a[parent], a[i]] = [a[i]!, a[parent]!];
@@ -65,7 +65,7 @@ class NameHeap {
     const last = a.pop()!;
     if (a.length > 0) {
       a[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;

@@ -39,7 +39,15 @@ function buildSet(edit: (file: FileDescriptorProto) => void = () => {}): FileDes
             reservedName: ['legacy'],
           },
         ],
-        enumType: [{ name: 'Status', value: [{ name: 'STATUS_UNKNOWN', number: 0 }, { name: 'STATUS_OPEN', number: 1 }] }],
+        enumType: [
+          {
+            name: 'Status',
+            value: [
+              { name: 'STATUS_UNKNOWN', number: 0 },
+              { name: 'STATUS_OPEN', number: 1 },
+            ],
+          },
+        ],
       },
     ],
   });
@@ -79,11 +87,15 @@ describe('validateDescriptorSet: what protoc would refuse', () => {
 
   it('a number or name the message reserves', () => {
     expect(refusal(buildSet((f) => (order(f).field[1]!.number = 15)))).toContain('Field demo.Order.note uses number 15, which demo.Order reserves');
-    expect(refusal(buildSet((f) => (order(f).field[1]!.name = 'legacy')))).toContain('Field demo.Order.legacy uses the name "legacy", which demo.Order reserves');
+    expect(refusal(buildSet((f) => (order(f).field[1]!.name = 'legacy')))).toContain(
+      'Field demo.Order.legacy uses the name "legacy", which demo.Order reserves',
+    );
   });
 
   it('two fields with one number, or one name', () => {
-    expect(refusal(buildSet((f) => (order(f).field[1]!.number = 1)))).toContain('Fields id and note of demo.Order both have number 1 — at new.binpb, offset 0 (0x0) [descriptor set / demo/order.proto / message Order / field note]');
+    expect(refusal(buildSet((f) => (order(f).field[1]!.number = 1)))).toContain(
+      'Fields id and note of demo.Order both have number 1 — at new.binpb, offset 0 (0x0) [descriptor set / demo/order.proto / message Order / field note]',
+    );
     expect(refusal(buildSet((f) => (order(f).field[1]!.name = 'id')))).toContain(
       'demo.Order.id is declared twice as a field, in demo/order.proto; protoc requires every full name to be declared once',
     );
@@ -91,7 +103,10 @@ describe('validateDescriptorSet: what protoc would refuse', () => {
 
   it('types and labels outside their enums, written as numbers', () => {
     // protobuf-es keeps a closed-enum value it does not know among the unknown fields; written as such, it is read back so
-    for (const [type, shown] of [[19, 'type 19'], [255, 'type 255']] as const) {
+    for (const [type, shown] of [
+      [19, 'type 19'],
+      [255, 'type 255'],
+    ] as const) {
       expect(refusal(buildSet((f) => (order(f).field[0]!.type = type as FieldDescriptorProto_Type)))).toContain(
         `Field demo.Order.id has ${shown}; expected a FieldDescriptorProto.Type from 1 to 18, as protoc and buf write it`,
       );
@@ -106,8 +121,12 @@ describe('validateDescriptorSet: what protoc would refuse', () => {
     expect(refusal(buildSet((f) => (order(f).field[3]!.typeName = '.demo.Status')))).toContain(
       'Field demo.Order.item has TYPE_MESSAGE, but .demo.Status is an enum (declared in demo/order.proto), not a message — at new.binpb, offset 0 (0x0) [descriptor set / demo/order.proto / message Order / field item]',
     );
-    expect(refusal(buildSet((f) => (order(f).field[2]!.typeName = '.demo.Order')))).toContain('Field demo.Order.status has TYPE_ENUM, but .demo.Order is a message');
-    expect(refusal(buildSet((f) => (order(f).field[3]!.typeName = '.demo.Nothing')))).toContain('Field demo.Order.item has type .demo.Nothing, which no file of the set declares');
+    expect(refusal(buildSet((f) => (order(f).field[2]!.typeName = '.demo.Order')))).toContain(
+      'Field demo.Order.status has TYPE_ENUM, but .demo.Order is a message',
+    );
+    expect(refusal(buildSet((f) => (order(f).field[3]!.typeName = '.demo.Nothing')))).toContain(
+      'Field demo.Order.item has type .demo.Nothing, which no file of the set declares',
+    );
     expect(refusal(buildSet((f) => (order(f).field[3]!.typeName = '')))).toContain('Field demo.Order.item has TYPE_MESSAGE but an empty type name');
     expect(refusal(buildSet((f) => (order(f).field[3]!.typeName = 'Order.Item')))).toContain('has the relative type name "Order.Item"');
   });
@@ -117,7 +136,9 @@ describe('validateDescriptorSet: what protoc would refuse', () => {
       'demo.Order is declared as a message and as an enum, in demo/order.proto; protoc requires every full name to be declared once — at new.binpb, offset 0 (0x0) [descriptor set / demo/order.proto / enum Order]',
     );
     expect(refusal(buildSet((f) => f.messageType.push(order(f))))).toContain('demo.Order is declared twice as a message');
-    expect(refusal(buildSet((f) => f.enumType.push(create(EnumDescriptorProtoSchema, { name: 'Other', value: [{ name: 'STATUS_UNKNOWN', number: 0 }] }))))).toContain(
+    expect(
+      refusal(buildSet((f) => f.enumType.push(create(EnumDescriptorProtoSchema, { name: 'Other', value: [{ name: 'STATUS_UNKNOWN', number: 0 }] })))),
+    ).toContain(
       'demo.STATUS_UNKNOWN is declared twice as an enum value, in demo/order.proto; protoc requires every full name to be declared once; enum values are scoped like C++ enumerators',
     );
   });
@@ -125,27 +146,50 @@ describe('validateDescriptorSet: what protoc would refuse', () => {
   it('enums: no values, a proto3 first value other than 0, an alias without allow_alias', () => {
     expect(refusal(buildSet((f) => (f.enumType[0]!.value = [])))).toContain('Enum demo.Status has no values; protoc requires at least one');
     expect(refusal(buildSet((f) => (f.enumType[0]!.value[0]!.number = 5)))).toContain('The first value of enum demo.Status is 5; proto3 requires it to be 0');
-    expect(refusal(buildSet((f) => (f.enumType[0]!.value[1]!.number = 0)))).toContain('Enum demo.Status gives number 0 to both STATUS_UNKNOWN and STATUS_OPEN without allow_alias');
+    expect(refusal(buildSet((f) => (f.enumType[0]!.value[1]!.number = 0)))).toContain(
+      'Enum demo.Status gives number 0 to both STATUS_UNKNOWN and STATUS_OPEN without allow_alias',
+    );
   });
 
   it('names, oneof indexes and ranges', () => {
-    expect(refusal(buildSet((f) => (order(f).field[0]!.name = 'bad-name')))).toContain('The field name "bad-name" in demo.Order is not made of letters, digits and underscores only');
-    expect(refusal(buildSet((f) => (order(f).field[0]!.oneofIndex = 2)))).toContain('Field demo.Order.id has oneof index 2, but demo.Order declares 0 oneof(s)');
-    expect(refusal(buildSet((f) => (order(f).reservedRange = [create(DescriptorProto_ReservedRangeSchema, { start: 30, end: 30 })])))).toContain('Reserved range 30 to 29 of demo.Order is not within 1 to 536,870,911');
+    expect(refusal(buildSet((f) => (order(f).field[0]!.name = 'bad-name')))).toContain(
+      'The field name "bad-name" in demo.Order is not made of letters, digits and underscores only',
+    );
+    expect(refusal(buildSet((f) => (order(f).field[0]!.oneofIndex = 2)))).toContain(
+      'Field demo.Order.id has oneof index 2, but demo.Order declares 0 oneof(s)',
+    );
+    expect(refusal(buildSet((f) => (order(f).reservedRange = [create(DescriptorProto_ReservedRangeSchema, { start: 30, end: 30 })])))).toContain(
+      'Reserved range 30 to 29 of demo.Order is not within 1 to 536,870,911',
+    );
   });
 
   it('locates a problem in a later file at that file entry', () => {
     const set = buildSet();
-    set.file.push(create(FileDescriptorSetSchema, { file: [{ name: 'demo/more.proto', package: 'demo', syntax: 'proto3', messageType: [{ name: 'More', field: [{ name: 'x', number: 0, type: INT32, label: OPTIONAL }] }] }] }).file[0]!);
+    set.file.push(
+      create(FileDescriptorSetSchema, {
+        file: [
+          {
+            name: 'demo/more.proto',
+            package: 'demo',
+            syntax: 'proto3',
+            messageType: [{ name: 'More', field: [{ name: 'x', number: 0, type: INT32, label: OPTIONAL }] }],
+          },
+        ],
+      }).file[0]!,
+    );
     const firstFileLength = toBinary(FileDescriptorSetSchema, create(FileDescriptorSetSchema, { file: [set.file[0]!] })).length;
-    expect(refusal(set)).toContain(`Field demo.More.x has number 0; protoc requires field numbers from 1 to 536,870,911 — at new.binpb, offset ${firstFileLength} (0x${firstFileLength.toString(16)}) [descriptor set / demo/more.proto / message More / field x]`);
+    expect(refusal(set)).toContain(
+      `Field demo.More.x has number 0; protoc requires field numbers from 1 to 536,870,911 — at new.binpb, offset ${firstFileLength} (0x${firstFileLength.toString(16)}) [descriptor set / demo/more.proto / message More / field x]`,
+    );
   });
 
   it('stays linear with many reserved ranges and fields', () => {
     const set = buildSet((f) => {
       const m = order(f);
       m.reservedRange = Array.from({ length: 100_000 }, (_, i) => create(DescriptorProto_ReservedRangeSchema, { start: 20_000 + 2 * i, end: 20_001 + 2 * i }));
-      m.field = Array.from({ length: 100_000 }, (_, i) => Object.assign(clone(FieldDescriptorProtoSchema, m.field[0]!), { name: `f${i}`, number: 20_001 + 2 * i }));
+      m.field = Array.from({ length: 100_000 }, (_, i) =>
+        Object.assign(clone(FieldDescriptorProtoSchema, m.field[0]!), { name: `f${i}`, number: 20_001 + 2 * i }),
+      );
     });
     expect(validateDescriptorSet(set)).toBeUndefined();
     set.file[0]!.messageType[0]!.field[99_999]!.number = 20_000 + 2 * 99_999;

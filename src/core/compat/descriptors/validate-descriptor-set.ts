@@ -15,13 +15,7 @@
  *
  * Linear in the set: one pass declares every symbol, a second resolves field types by map lookups.
  */
-import type {
-  DescriptorProto,
-  EnumDescriptorProto,
-  FieldDescriptorProto,
-  FileDescriptorProto,
-  FileDescriptorSet,
-} from '@bufbuild/protobuf/wkt';
+import type { DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 
 export interface DescriptorProblem {
   /** index of the file in the set */
@@ -85,7 +79,13 @@ function declareFile(file: FileDescriptorProto, fileIndex: number, symbols: Map<
   const prefix = file.package ? `${file.package}.` : '';
   const declare = (name: string, scope: string, kind: SymbolKind, path: string[] | [string[], string], note = ''): string => {
     if (!SYMBOL.test(name)) {
-      fail(fileIndex, path, name === '' ? `A ${kind} in ${scope || file.name} has an empty name` : `The ${kind} name "${name}" in ${scope || file.name} is not made of letters, digits and underscores only`);
+      fail(
+        fileIndex,
+        path,
+        name === ''
+          ? `A ${kind} in ${scope || file.name} has an empty name`
+          : `The ${kind} name "${name}" in ${scope || file.name} is not made of letters, digits and underscores only`,
+      );
     }
     const fullName = scope ? `${scope}.${name}` : name;
     const before = symbols.get(fullName);
@@ -150,7 +150,11 @@ function checkFile(file: FileDescriptorProto, fileIndex: number, symbols: Map<st
     // and keeps a number outside the closed enum among the unknown fields
     const type = Object.hasOwn(f, 'type') ? (f.type as number) : readUnknownEnum(f, FIELD_TYPE_NUMBER);
     if (type === undefined || type < 1 || type > TYPE_MAX) {
-      fail(fileIndex, fieldPath, `Field ${fullName} has ${type === undefined ? 'no type' : `type ${type}`}; expected a FieldDescriptorProto.Type from 1 to 18, as protoc and buf write it`);
+      fail(
+        fileIndex,
+        fieldPath,
+        `Field ${fullName} has ${type === undefined ? 'no type' : `type ${type}`}; expected a FieldDescriptorProto.Type from 1 to 18, as protoc and buf write it`,
+      );
     }
     const label = Object.hasOwn(f, 'label') ? (f.label as number) : readUnknownEnum(f, FIELD_LABEL_NUMBER);
     if (label !== undefined && (label < 1 || label > LABEL_MAX)) {
@@ -161,13 +165,21 @@ function checkFile(file: FileDescriptorProto, fileIndex: number, symbols: Map<st
       const typeLabel = type === TYPE_ENUM ? 'TYPE_ENUM' : type === TYPE_GROUP ? 'TYPE_GROUP' : 'TYPE_MESSAGE';
       if (f.typeName === '') fail(fileIndex, fieldPath, `Field ${fullName} has ${typeLabel} but an empty type name`);
       if (!f.typeName.startsWith('.')) {
-        fail(fileIndex, fieldPath, `Field ${fullName} has the relative type name "${f.typeName}"; expected a fully-qualified name with a leading "." as protoc and buf write it`);
+        fail(
+          fileIndex,
+          fieldPath,
+          `Field ${fullName} has the relative type name "${f.typeName}"; expected a fully-qualified name with a leading "." as protoc and buf write it`,
+        );
       }
       const target = symbols.get(f.typeName.slice(1));
       if (!target) fail(fileIndex, fieldPath, `Field ${fullName} has type ${f.typeName}, which no file of the set declares`);
       const wanted = type === TYPE_ENUM ? 'enum' : 'message';
       if (target.kind !== wanted) {
-        fail(fileIndex, fieldPath, `Field ${fullName} has ${typeLabel}, but ${f.typeName} is ${article(target.kind)} ${target.kind} (declared in ${target.file}), not ${article(wanted)} ${wanted}`);
+        fail(
+          fileIndex,
+          fieldPath,
+          `Field ${fullName} has ${typeLabel}, but ${f.typeName} is ${article(target.kind)} ${target.kind} (declared in ${target.file}), not ${article(wanted)} ${wanted}`,
+        );
       }
     }
     if (f.extendee !== '') {
@@ -176,7 +188,11 @@ function checkFile(file: FileDescriptorProto, fileIndex: number, symbols: Map<st
       }
       const target = symbols.get(f.extendee.slice(1));
       if (!target || target.kind !== 'message') {
-        fail(fileIndex, fieldPath, `Extension ${fullName} extends ${f.extendee}, which ${target ? `is ${article(target.kind)} ${target.kind}, not a message` : 'no file of the set declares'}`);
+        fail(
+          fileIndex,
+          fieldPath,
+          `Extension ${fullName} extends ${f.extendee}, which ${target ? `is ${article(target.kind)} ${target.kind}, not a message` : 'no file of the set declares'}`,
+        );
       }
     }
   };

@@ -56,10 +56,23 @@ export function buildSchemaDiff(schema: SchemaChangeResult, extraFindings: reado
     const findings = byDecl.get(pair.saved.fullName) ?? [];
     return entry(pair.saved, pair.next, true, findings, findings.length > 0 || pair.saved.fullName !== pair.next.fullName ? 'changed' : 'unchanged', finders);
   });
-  return { savedRoot: schema.reached[0]?.saved.fullName ?? '', newRoot: schema.reached[0]?.next.fullName ?? '', otherFindings: other, declarations, unreached: diffUnreached(schema, finders) };
+  return {
+    savedRoot: schema.reached[0]?.saved.fullName ?? '',
+    newRoot: schema.reached[0]?.next.fullName ?? '',
+    otherFindings: other,
+    declarations,
+    unreached: diffUnreached(schema, finders),
+  };
 }
 
-function entry(saved: Declaration | undefined, next: Declaration | undefined, reached: boolean, findings: Finding[], status: DiffDeclaration['status'], finders: OptionFinders): DiffDeclaration {
+function entry(
+  saved: Declaration | undefined,
+  next: Declaration | undefined,
+  reached: boolean,
+  findings: Finding[],
+  status: DiffDeclaration['status'],
+  finders: OptionFinders,
+): DiffDeclaration {
   return {
     kind: (saved ?? next)!.kind,
     ...(saved ? { savedName: saved.fullName, savedFile: saved.file.name } : {}),

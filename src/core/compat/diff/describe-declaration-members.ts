@@ -35,7 +35,10 @@ export function describeDeclarationMembers(saved: Declaration | undefined, next:
   };
   // most reached declarations are unchanged: describe such a pair once and show the same summaries on both sides
   const same = saved !== undefined && next !== undefined && saved.kind === next.kind && haveSameContent(saved.proto, next.proto);
-  for (const [side, decl] of [['saved', saved], ['new', next]] as const) {
+  for (const [side, decl] of [
+    ['saved', saved],
+    ['new', next],
+  ] as const) {
     if (!decl) continue;
     const find = side === 'saved' ? finders?.saved : finders?.next;
     if (same && side === 'new') {
@@ -69,7 +72,14 @@ function summarizeField(f: FieldDescriptorProto, oneofs: readonly string[], find
     number: String(f.number),
     name: f.name,
     type: f.typeName ? `${describeFieldType(f)} ${resolveTypeName(f.typeName)}` : describeFieldType(f),
-    label: f.label === FieldDescriptorProto_Label.REPEATED ? 'repeated' : f.label === FieldDescriptorProto_Label.REQUIRED ? 'required' : f.proto3Optional ? 'optional' : 'singular',
+    label:
+      f.label === FieldDescriptorProto_Label.REPEATED
+        ? 'repeated'
+        : f.label === FieldDescriptorProto_Label.REQUIRED
+          ? 'required'
+          : f.proto3Optional
+            ? 'optional'
+            : 'singular',
     ...(oneof ? { oneof } : {}),
     ...(isSet(f, 'jsonName') ? { jsonName: describeOptional(f.jsonName) } : {}),
     ...(isSet(f, 'defaultValue') ? { default: describeOptional(f.defaultValue) } : {}),
@@ -78,6 +88,7 @@ function summarizeField(f: FieldDescriptorProto, oneofs: readonly string[], find
 }
 
 function describeOptions(decl: Declaration, find: OptionExtensionFinder | undefined): string {
-  const entries = decl.kind === 'message' ? flattenMessage(MessageOptionsSchema, decl.proto.options, find) : flattenMessage(EnumOptionsSchema, decl.proto.options, find);
+  const entries =
+    decl.kind === 'message' ? flattenMessage(MessageOptionsSchema, decl.proto.options, find) : flattenMessage(EnumOptionsSchema, decl.proto.options, find);
   return [...entries].map(([k, v]) => `${k}=${v}`).join(', ');
 }

@@ -49,7 +49,10 @@ function compareDeclaringFile(ctx: WalkContext, saved: FileDescriptorProto, next
   const savedUnknown = unknownOnly(saved);
   const nextUnknown = unknownOnly(next);
   if (savedUnknown !== nextUnknown) {
-    addFinding(ctx, 'DECLARATION_CHANGED', path, { declaration: `File ${file}`, what: `unknown fields from ${savedUnknown || 'none'} to ${nextUnknown || 'none'}` });
+    addFinding(ctx, 'DECLARATION_CHANGED', path, {
+      declaration: `File ${file}`,
+      what: `unknown fields from ${savedUnknown || 'none'} to ${nextUnknown || 'none'}`,
+    });
   }
 }
 
@@ -87,7 +90,5 @@ function splitFileOptions(options: FileOptions | undefined): [FileOptions | unde
 
 /** Unknown fields of the FileDescriptorProto itself (normalization already removed buf's 8042). */
 function unknownOnly(file: FileDescriptorProto): string {
-  return (file.$unknown ?? [])
-    .map((u) => `#${u.no} ${describeUnknownField(u)}`)
-    .join(', ');
+  return (file.$unknown ?? []).map((u) => `#${u.no} ${describeUnknownField(u)}`).join(', ');
 }

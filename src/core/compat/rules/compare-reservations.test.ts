@@ -4,7 +4,11 @@ import type { DeclarationIndex } from '../descriptors/index-declarations';
 import { createWalkContext } from './walk-context';
 
 const none = {} as DeclarationIndex;
-const message = (ranges: [number, number][], names: string[] = []): Reservations => ({ ranges: ranges.map(([start, end]) => ({ start, end })), names, endExclusive: true });
+const message = (ranges: [number, number][], names: string[] = []): Reservations => ({
+  ranges: ranges.map(([start, end]) => ({ start, end })),
+  names,
+  endExclusive: true,
+});
 
 function compare(saved: Reservations, next: Reservations): string[] {
   const ctx = createWalkContext(none, none);
@@ -14,23 +18,55 @@ function compare(saved: Reservations, next: Reservations): string[] {
 
 describe('compareReservations', () => {
   it('a range split on one side and merged (overlapping, adjacent, nested, in any order) on the other is the same reservation', () => {
-    const split = message([[9, 12], [5, 7], [7, 9], [6, 8]]);
-    const merged = message([[5, 12], [6, 7]]);
+    const split = message([
+      [9, 12],
+      [5, 7],
+      [7, 9],
+      [6, 8],
+    ]);
+    const merged = message([
+      [5, 12],
+      [6, 7],
+    ]);
     expect(compare(split, merged)).toEqual([]);
     expect(compare(merged, split)).toEqual([]);
   });
 
   it('a gap is a removed (or added) reservation; names are compared as sets', () => {
-    expect(compare(message([[5, 12]], ['a', 'b']), message([[5, 8], [9, 12]], ['b']))).toEqual([
-      'RESERVATION_REMOVED Reserved range 5 to 11 of example.Event is removed',
-      'RESERVATION_REMOVED Reserved name "a" of example.Event is removed',
-    ]);
-    expect(compare(message([[5, 8]]), message([[5, 8], [20, 21]]))).toEqual(['RESERVATION_ADDED Reserved number 20 is added to example.Event']);
+    expect(
+      compare(
+        message([[5, 12]], ['a', 'b']),
+        message(
+          [
+            [5, 8],
+            [9, 12],
+          ],
+          ['b'],
+        ),
+      ),
+    ).toEqual(['RESERVATION_REMOVED Reserved range 5 to 11 of example.Event is removed', 'RESERVATION_REMOVED Reserved name "a" of example.Event is removed']);
+    expect(
+      compare(
+        message([[5, 8]]),
+        message([
+          [5, 8],
+          [20, 21],
+        ]),
+      ),
+    ).toEqual(['RESERVATION_ADDED Reserved number 20 is added to example.Event']);
   });
 
   it('enum ranges are inclusive', () => {
     const e = (ranges: [number, number][]): Reservations => ({ ranges: ranges.map(([start, end]) => ({ start, end })), names: [], endExclusive: false });
-    expect(compare(e([[1, 3]]), e([[1, 1], [2, 3]]))).toEqual([]);
+    expect(
+      compare(
+        e([[1, 3]]),
+        e([
+          [1, 1],
+          [2, 3],
+        ]),
+      ),
+    ).toEqual([]);
     expect(isNumberReserved(3, e([[1, 3]]))).toBe(true);
     expect(isNumberReserved(3, message([[1, 3]]))).toBe(false);
   });

@@ -13,13 +13,15 @@ export function compareReservations(ctx: WalkContext, declaration: string, saved
   const savedIndex = indexOf(saved);
   const nextIndex = indexOf(next);
   for (const r of saved.ranges) {
-    if (!isCovered(r, saved.endExclusive, nextIndex)) addFinding(ctx, 'RESERVATION_REMOVED', declaration, { declaration, what: describeWhat(r, saved.endExclusive) });
+    if (!isCovered(r, saved.endExclusive, nextIndex))
+      addFinding(ctx, 'RESERVATION_REMOVED', declaration, { declaration, what: describeWhat(r, saved.endExclusive) });
   }
   for (const name of saved.names) {
     if (!nextIndex.names.has(name)) addFinding(ctx, 'RESERVATION_REMOVED', declaration, { declaration, what: `name ${JSON.stringify(name)}` });
   }
   for (const r of next.ranges) {
-    if (!isCovered(r, next.endExclusive, savedIndex)) addFinding(ctx, 'RESERVATION_ADDED', declaration, { declaration, what: describeWhat(r, next.endExclusive) });
+    if (!isCovered(r, next.endExclusive, savedIndex))
+      addFinding(ctx, 'RESERVATION_ADDED', declaration, { declaration, what: describeWhat(r, next.endExclusive) });
   }
   for (const name of next.names) {
     if (!savedIndex.names.has(name)) addFinding(ctx, 'RESERVATION_ADDED', declaration, { declaration, what: `name ${JSON.stringify(name)}` });

@@ -64,7 +64,9 @@ export function compareRetainedField(ctx: WalkContext, pair: FieldPair): void {
   }
   const optionChanges = describeMessageChanges(FieldOptionsSchema, s.options, n.options, ctx.options);
   if (optionChanges) addFinding(ctx, 'FIELD_OPTION_CHANGED', path, { ...base, changes: optionChanges });
-  const rest = mayDifferElsewhere(s, n) ? describeMessageChanges(FieldDescriptorProtoSchema, remainder(s, fromCardinality !== toCardinality), remainder(n, fromCardinality !== toCardinality)) : undefined;
+  const rest = mayDifferElsewhere(s, n)
+    ? describeMessageChanges(FieldDescriptorProtoSchema, remainder(s, fromCardinality !== toCardinality), remainder(n, fromCardinality !== toCardinality))
+    : undefined;
   if (rest) addFinding(ctx, 'DECLARATION_CHANGED', path, { declaration: `Field ${s.number} (${s.name}) of ${message}`, what: rest });
 }
 

@@ -1,11 +1,5 @@
 /** Readable names for descriptor parts used in messages: types, cardinality, syntax, ranges. */
-import {
-  Edition,
-  FieldDescriptorProto_Label,
-  FieldDescriptorProto_Type,
-  type FieldDescriptorProto,
-  type FileDescriptorProto,
-} from '@bufbuild/protobuf/wkt';
+import { Edition, FieldDescriptorProto_Label, FieldDescriptorProto_Type, type FieldDescriptorProto, type FileDescriptorProto } from '@bufbuild/protobuf/wkt';
 import { isSet } from '../descriptors/normalize-for-comparison';
 import { resolveTypeName, type DeclarationIndex } from '../descriptors/index-declarations';
 

@@ -27,7 +27,11 @@ export interface OptionFinders {
 }
 
 /** Flattens a message into `name → value text`: known fields by proto name, custom options by name or as `#<number>`. */
-export function flattenMessage<Desc extends DescMessage>(schema: Desc, message: MessageShape<Desc> | undefined, findExtension?: OptionExtensionFinder): Map<string, string> {
+export function flattenMessage<Desc extends DescMessage>(
+  schema: Desc,
+  message: MessageShape<Desc> | undefined,
+  findExtension?: OptionExtensionFinder,
+): Map<string, string> {
   const out = new Map<string, string>();
   if (message === undefined) return out;
   const json = toJson(schema, message, { useProtoFieldName: true }) as Record<string, unknown>;

@@ -75,7 +75,13 @@ function computeExactForm(set: FileDescriptorSet, root: string, options: Normali
 }
 
 /** undefined when equal; otherwise the first difference in words. */
-function findExactDifference(savedSet: FileDescriptorSet, savedRoot: string, newSet: FileDescriptorSet, newRoot: string, options: NormalizeOptions): string | undefined {
+function findExactDifference(
+  savedSet: FileDescriptorSet,
+  savedRoot: string,
+  newSet: FileDescriptorSet,
+  newRoot: string,
+  options: NormalizeOptions,
+): string | undefined {
   const a = normalizeForExactRule(savedSet, savedRoot, options);
   const b = normalizeForExactRule(newSet, newRoot, options);
   // the walk (usually already done by the directional evaluation, and remembered) comes first: a finding

@@ -16,7 +16,6 @@ export interface IdentityInput {
   newSettings: SerializerSettings;
 }
 
-
 export function evaluateIdentityRules(input: IdentityInput): Finding[] {
   const empty = indexDeclarations({ file: [] } as never);
   const ctx = createWalkContext(empty, empty);

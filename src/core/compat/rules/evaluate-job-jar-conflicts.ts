@@ -18,12 +18,24 @@ export interface JobJarConflict {
 
 const indexes = new WeakMap<FileDescriptorSet, DeclarationIndex>();
 
-export function addJobJarConflictFindings(compatibility: StateCompatibility, newSet: FileDescriptorSet, conflicts: readonly JobJarConflict[]): StateCompatibility {
+export function addJobJarConflictFindings(
+  compatibility: StateCompatibility,
+  newSet: FileDescriptorSet,
+  conflicts: readonly JobJarConflict[],
+): StateCompatibility {
   if (conflicts.length === 0) return compatibility;
   const reached = listReachedFiles(newSet, compatibility.newRoot);
   const findings = conflicts
     .filter((c) => reached.has(c.file))
-    .map((c) => createFinding('JOB_JAR_DESCRIPTOR_CONFLICT', `file ${c.file}`, { file: c.file, kept: c.kept.outerClass, keptJar: c.kept.jar, other: c.other.outerClass, otherJar: c.other.jar }));
+    .map((c) =>
+      createFinding('JOB_JAR_DESCRIPTOR_CONFLICT', `file ${c.file}`, {
+        file: c.file,
+        kept: c.kept.outerClass,
+        keptJar: c.kept.jar,
+        other: c.other.outerClass,
+        otherJar: c.other.jar,
+      }),
+    );
   if (findings.length === 0) return compatibility;
   const passed = compatibility.verdict === 'compatible';
   return {

@@ -8,7 +8,12 @@ describe('evaluateKryoProtobufState', () => {
   for (const target of ['0.x', '1.x'] as const) {
     it(`chill-protobuf (target ${target}): not-restorable, rule set none, KRYO_PROTOBUF_NOT_RESTORABLE first`, () => {
       const how = `${JAVA_CLASS} registered with ${CHILL_PROTOBUF_SERIALIZER} (CLASS)`;
-      const c = evaluateKryoProtobufState(JAVA_CLASS, { kind: 'chill', how, serializerClass: CHILL_PROTOBUF_SERIALIZER, messageType: 'fixtures.events.Event' }, target, undefined);
+      const c = evaluateKryoProtobufState(
+        JAVA_CLASS,
+        { kind: 'chill', how, serializerClass: CHILL_PROTOBUF_SERIALIZER, messageType: 'fixtures.events.Event' },
+        target,
+        undefined,
+      );
       expect(c.verdict).toBe('not-restorable');
       expect(c.ruleSet).toBe('none');
       expect(c.target).toBe(target);

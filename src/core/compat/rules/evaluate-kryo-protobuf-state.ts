@@ -9,11 +9,21 @@ import type { StateCompatibility } from './evaluate-state-compatibility';
 import type { KryoProtobufRecognition } from '../serializers/recognize-kryo-protobuf';
 import type { LibraryLine } from '../types';
 
-export function evaluateKryoProtobufState(javaClass: string, found: KryoProtobufRecognition, target: LibraryLine, newRoot: string | undefined): StateCompatibility {
+export function evaluateKryoProtobufState(
+  javaClass: string,
+  found: KryoProtobufRecognition,
+  target: LibraryLine,
+  newRoot: string | undefined,
+): StateCompatibility {
   const finding =
     found.kind === 'chill'
       ? createFinding('KRYO_PROTOBUF_NOT_RESTORABLE', 'snapshot', { javaClass, how: found.how, target })
-      : createFinding('KRYO_PLAIN_PROTOBUF_HAZARD', 'snapshot', { javaClass, messageType: found.messageType ?? '(not in the descriptor set)', how: found.how, target });
+      : createFinding('KRYO_PLAIN_PROTOBUF_HAZARD', 'snapshot', {
+          javaClass,
+          messageType: found.messageType ?? '(not in the descriptor set)',
+          how: found.how,
+          target,
+        });
   const savedRoot = found.messageType ?? javaClass;
   return {
     verdict: 'not-restorable',

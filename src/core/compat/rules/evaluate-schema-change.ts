@@ -34,7 +34,13 @@ export interface SchemaChangeResult {
 const results = new WeakMap<FileDescriptorSet, WeakMap<FileDescriptorSet, Map<string, SchemaChangeResult>>>();
 
 /** Remembered per pair of (normalized) sets and roots: the result is shared and must not be mutated. */
-export function evaluateSchemaChange(savedSet: FileDescriptorSet, savedRoot: string, newSet: FileDescriptorSet, newRoot: string, options: NormalizeOptions = {}): SchemaChangeResult {
+export function evaluateSchemaChange(
+  savedSet: FileDescriptorSet,
+  savedRoot: string,
+  newSet: FileDescriptorSet,
+  newRoot: string,
+  options: NormalizeOptions = {},
+): SchemaChangeResult {
   const savedNormalized = normalizeForComparison(savedSet, options);
   const nextNormalized = normalizeForComparison(newSet, options);
   let bySaved = results.get(savedNormalized);
@@ -60,8 +66,10 @@ function walkSchemaChange(savedIndex: DeclarationIndex, savedRoot: string, nextI
   const savedRootDecl = savedIndex.byName.get(savedRoot);
   const nextRootDecl = nextIndex.byName.get(newRoot);
   // callers check the roots first and name the file (check-savepoint.ts); this is the core's own guard
-  if (savedRootDecl?.kind !== 'message') throw new DecodeError({ code: 'invalid-value', detail: `The saved descriptor set has no message ${savedRoot}`, path: ['saved descriptor set'] });
-  if (nextRootDecl?.kind !== 'message') throw new DecodeError({ code: 'invalid-value', detail: `The new descriptor set has no message ${newRoot}`, path: ['new descriptor set'] });
+  if (savedRootDecl?.kind !== 'message')
+    throw new DecodeError({ code: 'invalid-value', detail: `The saved descriptor set has no message ${savedRoot}`, path: ['saved descriptor set'] });
+  if (nextRootDecl?.kind !== 'message')
+    throw new DecodeError({ code: 'invalid-value', detail: `The new descriptor set has no message ${newRoot}`, path: ['new descriptor set'] });
   const reached = walkReached(ctx, { saved: savedRootDecl, next: nextRootDecl });
   checkNewOnlyPayload(ctx, nextRootDecl.fullName, new Set(reached.map((p) => p.next.fullName)));
   const findings = ctx.findings;

@@ -65,7 +65,13 @@ export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): Sta
   const normalize = { keepJsonNames: next.keepJsonNames === true };
   const schema = rootMissing ? undefined : evaluateSchemaChange(saved.savedSet, saved.savedRoot, next.newSet, next.newRoot, normalize);
   // without the new type there is no new Java class to compare either: the missing root comes first
-  const identityFindings = () => (schema ? evaluateIdentityRules(identity) : [createFinding('NEW_ROOT_MISSING', 'root', { root: next.newRoot }), ...evaluateIdentityRules(identity).filter((f) => f.ruleId !== 'JAVA_CLASS_CHANGED')]);
+  const identityFindings = () =>
+    schema
+      ? evaluateIdentityRules(identity)
+      : [
+          createFinding('NEW_ROOT_MISSING', 'root', { root: next.newRoot }),
+          ...evaluateIdentityRules(identity).filter((f) => f.ruleId !== 'JAVA_CLASS_CHANGED'),
+        ];
   const directional = [...identityFindings(), ...(schema ? schema.findings : [])];
   const directionalFirst = directional.find((f) => !f.accepted);
 
@@ -74,7 +80,12 @@ export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): Sta
       saved.savedLine === '0.x'
         ? '1.0.0 removed the 0.x snapshot classes, so Flink fails the restore; start with fresh state or replay the input'
         : 'downgrades are not supported';
-    const finding = createFinding('TARGET_CANNOT_READ_SNAPSHOT', 'snapshot', { snapshotClass: saved.snapshotClass, savedLine: saved.savedLine, target: next.target, reason });
+    const finding = createFinding('TARGET_CANNOT_READ_SNAPSHOT', 'snapshot', {
+      snapshotClass: saved.snapshotClass,
+      savedLine: saved.savedLine,
+      target: next.target,
+      reason,
+    });
     return {
       ...base,
       verdict: 'not-restorable',
@@ -120,7 +131,11 @@ export function evaluateStateCompatibility(saved: SavedSide, next: NewSide): Sta
  */
 export function describeRestoreFailure(saved: SavedSide, first: Finding, target: '0.x' | '1.x' = '1.x'): string {
   const group = getRule(first.ruleId).group;
-  if (saved.savedKind === 'generated' && target === '0.x' && (first.ruleId === 'EXACT_SCHEMA_CHANGED' || first.ruleId === 'ROOT_RENAMED' || first.ruleId === 'JAVA_CLASS_CHANGED')) {
+  if (
+    saved.savedKind === 'generated' &&
+    target === '0.x' &&
+    (first.ruleId === 'EXACT_SCHEMA_CHANGED' || first.ruleId === 'ROOT_RENAMED' || first.ruleId === 'JAVA_CLASS_CHANGED')
+  ) {
     return (
       `Cannot restore Protobuf serializer for ${saved.savedJavaClass ?? '(unknown class)'} (${saved.savedRoot}): ` +
       "supply a supported generated class with the saved schema through Flink's user-code classloader. " +

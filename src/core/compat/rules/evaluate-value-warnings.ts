@@ -117,7 +117,11 @@ export function createValueWarningCollector(schema: SchemaChangeResult, newSetti
     for (const u of value.unknownFields) {
       const declared = nextBySaved.get(u.message)?.get(u.number);
       if (u.number > MAX_FIELD_NUMBER) {
-        once(`large|${u.message}|${u.number}`, () => ({ ruleId: 'UNKNOWN_NUMBER_TOO_LARGE', params: { number: u.number, message: u.message }, location: { message: u.message, number: u.number } }));
+        once(`large|${u.message}|${u.number}`, () => ({
+          ruleId: 'UNKNOWN_NUMBER_TOO_LARGE',
+          params: { number: u.number, message: u.message },
+          location: { message: u.message, number: u.number },
+        }));
       } else if (declared && acceptsWireType(declared, u.wireType)) {
         const wasDeclared = savedFields.get(u.message)?.has(u.number) ?? false;
         const ruleId = wasDeclared ? 'UNKNOWN_REUSES_DECLARED_NUMBER' : 'UNKNOWN_NUMBER_BECOMES_FIELD';
@@ -132,7 +136,11 @@ export function createValueWarningCollector(schema: SchemaChangeResult, newSetti
       for (const k of value.knownFields) {
         if (isRemovedReserved(k.message, k.number)) {
           const name = savedFields.get(k.message)?.get(k.number)?.name ?? '';
-          once(`removed|${k.message}|${k.number}`, () => ({ ruleId: 'REMOVED_FIELD_RETAINED', params: { number: k.number, name, message: k.message }, location: { message: k.message, number: k.number } }));
+          once(`removed|${k.message}|${k.number}`, () => ({
+            ruleId: 'REMOVED_FIELD_RETAINED',
+            params: { number: k.number, name, message: k.message },
+            location: { message: k.message, number: k.number },
+          }));
         }
       }
     }
@@ -142,7 +150,11 @@ export function createValueWarningCollector(schema: SchemaChangeResult, newSetti
     if (value.depth > newSettings.recursionLimit) {
       once('depth', () => ({ ruleId: 'VALUE_EXCEEDS_NEW_LIMIT', params: { limit: 'recursionLimit', value: newSettings.recursionLimit } }), value.depth);
     }
-    if (aliasing && value.payloadSize > ALIASING_THRESHOLD_BYTES && (value.knownFields.some((k) => k.bytes) || value.unknownFields.some((u) => u.wireType === 2))) {
+    if (
+      aliasing &&
+      value.payloadSize > ALIASING_THRESHOLD_BYTES &&
+      (value.knownFields.some((k) => k.bytes) || value.unknownFields.some((u) => u.wireType === 2))
+    ) {
       once('aliasing', () => ({ ruleId: 'ALIASING_RETENTION', params: {} }), value.payloadSize);
     }
   };
@@ -164,8 +176,14 @@ function compareBuckets(a: Bucket, b: Bucket): number {
 }
 
 const VARINT_TYPES = new Set([
-  FieldDescriptorProto_Type.INT32, FieldDescriptorProto_Type.INT64, FieldDescriptorProto_Type.UINT32, FieldDescriptorProto_Type.UINT64,
-  FieldDescriptorProto_Type.SINT32, FieldDescriptorProto_Type.SINT64, FieldDescriptorProto_Type.BOOL, FieldDescriptorProto_Type.ENUM,
+  FieldDescriptorProto_Type.INT32,
+  FieldDescriptorProto_Type.INT64,
+  FieldDescriptorProto_Type.UINT32,
+  FieldDescriptorProto_Type.UINT64,
+  FieldDescriptorProto_Type.SINT32,
+  FieldDescriptorProto_Type.SINT64,
+  FieldDescriptorProto_Type.BOOL,
+  FieldDescriptorProto_Type.ENUM,
 ]);
 const FIXED64_TYPES = new Set([FieldDescriptorProto_Type.FIXED64, FieldDescriptorProto_Type.SFIXED64, FieldDescriptorProto_Type.DOUBLE]);
 const FIXED32_TYPES = new Set([FieldDescriptorProto_Type.FIXED32, FieldDescriptorProto_Type.SFIXED32, FieldDescriptorProto_Type.FLOAT]);

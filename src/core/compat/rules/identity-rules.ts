@@ -14,21 +14,24 @@ export const TARGET_RULES = [
     outcome: 'rejected',
     group: 'target',
     summary: 'Protobuf state held by Kryo (chill-protobuf) restored with flink-datastream-protobuf (not-restorable)',
-    template: '{javaClass} is held by Kryo ({how}); flink-datastream-protobuf {target} cannot restore it: the saved KryoSerializerSnapshot is not the native serializer\'s, so Flink rejects the restore, and there is no in-place migration (rewrite the state with the State Processor API)',
+    template:
+      "{javaClass} is held by Kryo ({how}); flink-datastream-protobuf {target} cannot restore it: the saved KryoSerializerSnapshot is not the native serializer's, so Flink rejects the restore, and there is no in-place migration (rewrite the state with the State Processor API)",
   },
   {
     id: 'KRYO_PLAIN_PROTOBUF_HAZARD',
     outcome: 'rejected',
     group: 'target',
-    summary: "Protobuf class held by plain Kryo (FieldSerializer, no chill-protobuf): protobuf-java internals in state (not-restorable)",
-    template: "{javaClass} ({messageType}) is written by Kryo's FieldSerializer ({how}): the bytes are protobuf-java's internal fields, not Protobuf; Flink 1.x fails to restore such state (UnsupportedOperationException), Flink 2.x cannot take the savepoint, and flink-datastream-protobuf {target} cannot restore it",
+    summary: 'Protobuf class held by plain Kryo (FieldSerializer, no chill-protobuf): protobuf-java internals in state (not-restorable)',
+    template:
+      "{javaClass} ({messageType}) is written by Kryo's FieldSerializer ({how}): the bytes are protobuf-java's internal fields, not Protobuf; Flink 1.x fails to restore such state (UnsupportedOperationException), Flink 2.x cannot take the savepoint, and flink-datastream-protobuf {target} cannot restore it",
   },
   {
     id: 'PEER_SERDE_STATE_NOT_SUPPORTED',
     outcome: 'rejected',
     group: 'target',
     summary: 'Protobuf state written by the peer serializer flink-protobuf-serde, which declares state out of its scope (not-restorable)',
-    template: "{javaClass} is written by flink-protobuf-serde's ProtoSerializer ({snapshotClass}), whose project declares keyed and operator state and schema evolution out of its scope ('Do not use Protobuf for Flink state'); flink-datastream-protobuf {target} cannot restore it: the saved snapshot is not the native serializer's, so Flink rejects the restore, and there is no in-place migration (rewrite the state with the State Processor API)",
+    template:
+      "{javaClass} is written by flink-protobuf-serde's ProtoSerializer ({snapshotClass}), whose project declares keyed and operator state and schema evolution out of its scope ('Do not use Protobuf for Flink state'); flink-datastream-protobuf {target} cannot restore it: the saved snapshot is not the native serializer's, so Flink rejects the restore, and there is no in-place migration (rewrite the state with the State Processor API)",
   },
   {
     id: 'EXACT_SCHEMA_CHANGED',
@@ -65,14 +68,15 @@ export const IDENTITY_RULES = [
     id: 'NEW_ROOT_MISSING',
     outcome: 'rejected',
     group: 'identity',
-    summary: 'the new descriptor set has no message of the state\'s new root name (pick the new root, or add the type)',
+    summary: "the new descriptor set has no message of the state's new root name (pick the new root, or add the type)",
     template: 'The new schema has no message {root}',
   },
   {
     id: 'JOB_JAR_DESCRIPTOR_CONFLICT',
     outcome: 'rejected',
     group: 'identity',
-    summary: 'the job jar embeds a file the state\'s new root reaches in two different versions (two protobuf runtimes, or two copies): the check cannot tell which one the state\'s classes build',
+    summary:
+      "the job jar embeds a file the state's new root reaches in two different versions (two protobuf runtimes, or two copies): the check cannot tell which one the state's classes build",
     template:
       "{file}, which the root reaches, is embedded in two different versions in the job jar: by {kept} ({keptJar}) and by {other} ({otherJar}); the check used the first, and the state's generated classes may build the other at run time, so this state is not passed: bundle one version of the file (exclude or relocate the other copy)",
   },

@@ -16,7 +16,9 @@ export type ValueRuleId = (typeof VALUE_RULES)[number]['id'];
  * The parameters of a finding of rule `Id`: one per placeholder of its template (a number or a text,
  * as the message shows it). For a union of ids, the union of their parameter objects.
  */
-export type RuleParams<Id extends RuleId> = Id extends RuleId ? { readonly [Name in TemplatePlaceholders<Extract<(typeof RULES)[number], { id: Id }>['template']>]: string | number } : never;
+export type RuleParams<Id extends RuleId> = Id extends RuleId
+  ? { readonly [Name in TemplatePlaceholders<Extract<(typeof RULES)[number], { id: Id }>['template']>]: string | number }
+  : never;
 
 const BY_ID: ReadonlyMap<string, RuleDefinition> = new Map(RULES.map((rule) => [rule.id, rule as RuleDefinition]));
 

@@ -14,8 +14,14 @@ describe('findProtobufStates', () => {
   it('marks an unknown snapshot of a Protobuf serializer package, nested or not, as Protobuf not checked', () => {
     const direct = findProtobufStates(inspection(snapshot('io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshotV2'))).other[0]!;
     expect(direct.uncheckedProtobuf).toBe(true);
-    expect(direct.reason).toBe('Protobuf state not checked: io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshotV2 is a flink-datastream-protobuf snapshot class this inspector does not know (its layout is not published)');
-    const peer = findProtobufStates(inspection(snapshot('org.apache.flink.api.common.typeutils.base.ListSerializerSnapshot', [snapshot('com.michalklempa.flink.protobuf.ProtoSerializerSnapshot')]))).other[0]!;
+    expect(direct.reason).toBe(
+      'Protobuf state not checked: io.github.flink.gcp.protobuf.ProtobufTypeSerializerSnapshotV2 is a flink-datastream-protobuf snapshot class this inspector does not know (its layout is not published)',
+    );
+    const peer = findProtobufStates(
+      inspection(
+        snapshot('org.apache.flink.api.common.typeutils.base.ListSerializerSnapshot', [snapshot('com.michalklempa.flink.protobuf.ProtoSerializerSnapshot')]),
+      ),
+    ).other[0]!;
     expect(peer.uncheckedProtobuf).toBe(true);
     expect(peer.reason).toContain('flink-protobuf-serde');
   });

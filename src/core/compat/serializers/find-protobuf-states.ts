@@ -2,7 +2,14 @@
  * Finds every state whose serializers contain a Protobuf snapshot (at top level or nested in
  * Map/List/TTL composite snapshots), and every other state, from an inspection.
  */
-import { getKryoSnapshotDetails, type InspectedOperator, type InspectedState, type KryoSnapshotDetails, type SavepointInspection, type SerializerSnapshot } from '../../flink';
+import {
+  getKryoSnapshotDetails,
+  type InspectedOperator,
+  type InspectedState,
+  type KryoSnapshotDetails,
+  type SavepointInspection,
+  type SerializerSnapshot,
+} from '../../flink';
 import { getKryoProtobufCodec, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../../protobuf';
 import type { KryoProtobufRecognition } from './recognize-kryo-protobuf';
 import type { PeerSerdeDetails } from './register-peer-serde-readers';
@@ -77,7 +84,12 @@ function findUncheckedProtobuf(s: SerializerSnapshot, depth = 0): string | undef
 
 const MAX_NESTING = 64;
 
-export function findProtobufStates(inspection: SavepointInspection): { protobuf: FoundProtobufState[]; kryo: FoundKryoProtobufState[]; peer: FoundPeerSerdeState[]; other: FoundOtherState[] } {
+export function findProtobufStates(inspection: SavepointInspection): {
+  protobuf: FoundProtobufState[];
+  kryo: FoundKryoProtobufState[];
+  peer: FoundPeerSerdeState[];
+  other: FoundOtherState[];
+} {
   const protobuf: FoundProtobufState[] = [];
   const kryo: FoundKryoProtobufState[] = [];
   const peer: FoundPeerSerdeState[] = [];
@@ -124,7 +136,14 @@ export function findProtobufStates(inspection: SavepointInspection): { protobuf:
           state.status === 'ok'
             ? `not a Protobuf state: ${state.valueSerializer?.typeLabel ?? 'no value serializer'}`
             : `state header not decided: ${state.statusReason ?? state.status}`;
-        other.push({ operator, state, role: 'VALUE_SERIALIZER', snapshotClass, reason, ...(state.valueSerializer === undefined && state.status !== 'ok' ? { headerNotRead: true as const } : {}) });
+        other.push({
+          operator,
+          state,
+          role: 'VALUE_SERIALIZER',
+          snapshotClass,
+          reason,
+          ...(state.valueSerializer === undefined && state.status !== 'ok' ? { headerNotRead: true as const } : {}),
+        });
       }
     }
   }

@@ -6,14 +6,26 @@
 import { inspectSavepoint, type CancelSignal, type OpenedSavepoint, type SavepointInspection } from '../../flink';
 import type { SavepointFiles } from '../../io';
 import { createSavepointRegistry } from './create-savepoint-registry';
-import { findProtobufStates, type FoundKryoProtobufState, type FoundOtherState, type FoundPeerSerdeState, type FoundProtobufState } from './find-protobuf-states';
+import {
+  findProtobufStates,
+  type FoundKryoProtobufState,
+  type FoundOtherState,
+  type FoundPeerSerdeState,
+  type FoundProtobufState,
+} from './find-protobuf-states';
 import type { KryoProtobufSchema } from './register-kryo-protobuf-readers';
 
 /** `input`: the savepoint, opened or not (inspectSavepoint); `kryoSchema`: the user's descriptor set, for Protobuf held by Kryo (its snapshot embeds no schema). */
 export async function inspectProtobufStates(
   input: SavepointFiles | OpenedSavepoint,
   options: { signal?: CancelSignal; kryoSchema?: KryoProtobufSchema } = {},
-): Promise<{ protobuf: FoundProtobufState[]; kryo: FoundKryoProtobufState[]; peer: FoundPeerSerdeState[]; other: FoundOtherState[]; inspection: SavepointInspection }> {
+): Promise<{
+  protobuf: FoundProtobufState[];
+  kryo: FoundKryoProtobufState[];
+  peer: FoundPeerSerdeState[];
+  other: FoundOtherState[];
+  inspection: SavepointInspection;
+}> {
   const registry = createSavepointRegistry({ schema: options.kryoSchema });
   const inspection = await inspectSavepoint(input, registry, options.signal ? { signal: options.signal } : {});
   return { ...findProtobufStates(inspection), inspection };

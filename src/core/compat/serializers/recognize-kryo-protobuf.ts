@@ -33,14 +33,26 @@ export function recognizeKryoProtobuf(kryo: KryoSnapshotDetails, messagesByJavaC
   const messageType = messagesByJavaClass.get(kryo.typeClass);
   const withType = messageType ? { messageType } : {};
   const registration = kryo.registrations.find((r) => (r.registeredClass ?? r.name) === kryo.typeClass && r.serializerClass === CHILL_PROTOBUF_SERIALIZER);
-  if (registration) return { kind: 'chill', how: `${kryo.typeClass} registered with ${CHILL_PROTOBUF_SERIALIZER} (${registration.kind})`, serializerClass: CHILL_PROTOBUF_SERIALIZER, ...withType };
+  if (registration)
+    return {
+      kind: 'chill',
+      how: `${kryo.typeClass} registered with ${CHILL_PROTOBUF_SERIALIZER} (${registration.kind})`,
+      serializerClass: CHILL_PROTOBUF_SERIALIZER,
+      ...withType,
+    };
   const applies = (forClass: string) => forClass === kryo.typeClass || PROTOBUF_SUPERTYPES.includes(forClass);
   for (const [list, what] of [
     [kryo.defaultSerializerClasses, 'default serializer class'],
     [kryo.defaultSerializers, 'default serializer instance'],
   ] as const) {
     const d = list.find((x) => x.serializerClass === CHILL_PROTOBUF_SERIALIZER && applies(x.forClass));
-    if (d) return { kind: 'chill', how: `${CHILL_PROTOBUF_SERIALIZER} as the Kryo ${what} for ${d.forClass}`, serializerClass: CHILL_PROTOBUF_SERIALIZER, ...withType };
+    if (d)
+      return {
+        kind: 'chill',
+        how: `${CHILL_PROTOBUF_SERIALIZER} as the Kryo ${what} for ${d.forClass}`,
+        serializerClass: CHILL_PROTOBUF_SERIALIZER,
+        ...withType,
+      };
   }
   if (messageType) return { kind: 'plain', how: `no Kryo serializer is registered or defaulted for ${kryo.typeClass}`, messageType };
   return undefined;

@@ -6,7 +6,14 @@
  */
 import type { FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { getKryoSnapshotDetails, kryoSnapshotReader, type SerializerSnapshot, type SnapshotRegistry } from '../../flink';
-import { computeSha256, DEFAULT_PROTOBUF_SETTINGS, FLINK_FIRST_KRYO_REGISTRATION_ID, normalizeDescriptorSet, parseDescriptorSet, ProtobufValueCodec } from '../../protobuf';
+import {
+  computeSha256,
+  DEFAULT_PROTOBUF_SETTINGS,
+  FLINK_FIRST_KRYO_REGISTRATION_ID,
+  normalizeDescriptorSet,
+  parseDescriptorSet,
+  ProtobufValueCodec,
+} from '../../protobuf';
 import { deriveJavaClassName } from '../descriptors/derive-java-class-name';
 import { indexDeclarations } from '../descriptors/index-declarations';
 import { PROTOBUF_SUPERTYPES, recognizeKryoProtobuf } from './recognize-kryo-protobuf';
@@ -71,7 +78,9 @@ export function registerKryoProtobufReaders(registry: SnapshotRegistry, schema?:
       const contentFor = (javaClass: string) => {
         const name = classes.get(javaClass);
         const set = name === undefined ? undefined : normalized(name);
-        return name === undefined || set === undefined ? undefined : { javaClass, rootFullName: name, settings, descriptorBytes: schema.bytes, descriptorSha256: sha256, schema: set };
+        return name === undefined || set === undefined
+          ? undefined
+          : { javaClass, rootFullName: name, settings, descriptorBytes: schema.bytes, descriptorSha256: sha256, schema: set };
       };
       const codec = new ProtobufValueCodec(
         {
@@ -85,7 +94,10 @@ export function registerKryoProtobufReaders(registry: SnapshotRegistry, schema?:
         {
           javaClass: kryo.typeClass,
           ...(index >= 0
-            ? { registrationId: FLINK_FIRST_KRYO_REGISTRATION_ID + index, registrationNote: `registration ${index + 1} of ${kryo.registrations.length}; Flink's own come first, ids 0–${FLINK_FIRST_KRYO_REGISTRATION_ID - 1}` }
+            ? {
+                registrationId: FLINK_FIRST_KRYO_REGISTRATION_ID + index,
+                registrationNote: `registration ${index + 1} of ${kryo.registrations.length}; Flink's own come first, ids 0–${FLINK_FIRST_KRYO_REGISTRATION_ID - 1}`,
+              }
             : {}),
           contentFor,
         },

@@ -66,7 +66,9 @@ function createPeerSerdeInferrer(schema: PeerSerdeSchema | undefined): SnapshotI
       const strings = findJavaClassStrings(r.bytes, start, limit).filter((s) => s.value !== className && !s.value.startsWith(PEER_SERDE_PACKAGE));
       const mapped = strings.find((s) => messageOf(s.value) !== undefined);
       const base = r.baseOffset;
-      const read: InferredSnapshotNote['read'] = mapped ? [{ what: `message class ${mapped.value}`, offset: base + mapped.at, length: mapped.end - mapped.at, encoding: 'modified UTF-8 (writeUTF)' }] : [];
+      const read: InferredSnapshotNote['read'] = mapped
+        ? [{ what: `message class ${mapped.value}`, offset: base + mapped.at, length: mapped.end - mapped.at, encoding: 'modified UTF-8 (writeUTF)' }]
+        : [];
       const notRead: string[] = [];
       if (mapped && mapped.at > start) notRead.push(`${mapped.at - start} bytes at offset ${base + start}: not recognised`);
       if (!mapped) {
@@ -76,13 +78,28 @@ function createPeerSerdeInferrer(schema: PeerSerdeSchema | undefined): SnapshotI
             : `the message class: ${schema.name} has no message whose Java class is ${strings.length === 0 ? 'named in the snapshot (no Java class name found)' : strings.map((s) => s.value).join(' or ')}`,
         );
       }
-      notRead.push('the snapshot layout and the value framing of flink-protobuf-serde are not published: the values are read as a 4-byte big-endian length + the message bytes; a value that does not fit is shown as bytes');
-      const peerSerde: PeerSerdeDetails = { hazard: PEER_SERDE_HAZARD, classesFound: strings.map((s) => s.value), ...(mapped ? { javaClass: mapped.value, messageType: messageOf(mapped.value)! } : {}) };
-      const note: InferredSnapshotNote = { by: `structure: the message class as a modified-UTF-8 string in the bytes of flink-protobuf-serde snapshot ${className} v${version}`, read, notRead };
+      notRead.push(
+        'the snapshot layout and the value framing of flink-protobuf-serde are not published: the values are read as a 4-byte big-endian length + the message bytes; a value that does not fit is shown as bytes',
+      );
+      const peerSerde: PeerSerdeDetails = {
+        hazard: PEER_SERDE_HAZARD,
+        classesFound: strings.map((s) => s.value),
+        ...(mapped ? { javaClass: mapped.value, messageType: messageOf(mapped.value)! } : {}),
+      };
+      const note: InferredSnapshotNote = {
+        by: `structure: the message class as a modified-UTF-8 string in the bytes of flink-protobuf-serde snapshot ${className} v${version}`,
+        read,
+        notRead,
+      };
       const base0 = { className, version, nested: [], fixedLength: -1 };
       const recognisedEnd = mapped ? mapped.end : start;
       if (!mapped || schema === undefined) {
-        const snapshot: SerializerSnapshot = { ...base0, typeLabel: `flink-protobuf-serde ProtoSerializer${strings[0] ? ` (${strings[0].value})` : ''}; values not decoded`, status: 'opaque', details: { peerSerde, inferred: note } };
+        const snapshot: SerializerSnapshot = {
+          ...base0,
+          typeLabel: `flink-protobuf-serde ProtoSerializer${strings[0] ? ` (${strings[0].value})` : ''}; values not decoded`,
+          status: 'opaque',
+          details: { peerSerde, inferred: note },
+        };
         return { snapshot, end: recognisedEnd };
       }
       const messageType = messageOf(mapped.value)!;
@@ -91,7 +108,12 @@ function createPeerSerdeInferrer(schema: PeerSerdeSchema | undefined): SnapshotI
         normalized = normalizeDescriptorSet(parseDescriptorSet(schema.bytes), messageType);
       } catch (e) {
         if (!(e instanceof Error) || (e.name !== 'DescriptorSchemaError' && e.name !== 'ProtobufParseError')) throw e;
-        const snapshot: SerializerSnapshot = { ...base0, typeLabel: `flink-protobuf-serde ProtoSerializer (${mapped.value}); values not decoded: ${e.message}`, status: 'opaque', details: { peerSerde, inferred: note } };
+        const snapshot: SerializerSnapshot = {
+          ...base0,
+          typeLabel: `flink-protobuf-serde ProtoSerializer (${mapped.value}); values not decoded: ${e.message}`,
+          status: 'opaque',
+          details: { peerSerde, inferred: note },
+        };
         return { snapshot, end: recognisedEnd };
       }
       const content = {
@@ -127,7 +149,8 @@ function findJavaClassStrings(bytes: Uint8Array, start: number, limit: number): 
     const n = (bytes[p]! << 8) | bytes[p + 1]!;
     if (n < 3 || n > MAX_NAME_BYTES || p + 2 + n > limit || !isModifiedUtf8StringAt(bytes, p, limit)) continue;
     const decoded = decodeModifiedUtf8(bytes, p + 2, p + 2 + n);
-    if ('value' in decoded && /^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)+$/.test(decoded.value)) out.push({ at: p, end: p + 2 + n, value: decoded.value });
+    if ('value' in decoded && /^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)+$/.test(decoded.value))
+      out.push({ at: p, end: p + 2 + n, value: decoded.value });
   }
   return out;
 }

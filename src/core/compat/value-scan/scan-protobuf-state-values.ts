@@ -106,7 +106,14 @@ function createValueSummarizer(read: 'scan' | 'decode'): (frame: ProtobufFrameVa
       const root = content.schema.root;
       let scan = byRoot.get(root);
       if (scan === undefined) byRoot.set(root, (scan = { index: buildProtobufScanIndex(root), exact: read === 'scan' && !hasClosedEnums(root) }));
-      perCodec.set(codec, (c = { ...scan, schema: identifyProtobufSchema(content), options: { maxMessageSize: content.settings.maxMessageSize, recursionLimit: content.settings.recursionLimit, fieldLog: log } }));
+      perCodec.set(
+        codec,
+        (c = {
+          ...scan,
+          schema: identifyProtobufSchema(content),
+          options: { maxMessageSize: content.settings.maxMessageSize, recursionLimit: content.settings.recursionLimit, fieldLog: log },
+        }),
+      );
     }
     if (c.exact) {
       c.options.frameLength = frame.length;
@@ -118,7 +125,9 @@ function createValueSummarizer(read: 'scan' | 'decode'): (frame: ProtobufFrameVa
     }
     let detail: ProtobufValueDetail;
     try {
-      detail = codec.decodeDetailed(new ByteReader(frame.bytes.subarray(frame.start, frame.end), { ...(frame.file !== undefined ? { file: frame.file } : {}), baseOffset: frame.offset }));
+      detail = codec.decodeDetailed(
+        new ByteReader(frame.bytes.subarray(frame.start, frame.end), { ...(frame.file !== undefined ? { file: frame.file } : {}), baseOffset: frame.offset }),
+      );
     } catch (e) {
       if (isDecodeError(e)) return undefined;
       throw e;
@@ -148,9 +157,15 @@ function hasClosedEnums(root: DescMessage): boolean {
   const queue = [root];
   for (let i = 0; i < queue.length; i++) {
     for (const f of queue[i]!.fields) {
-      const closed = (f.fieldKind === 'enum' || (f.fieldKind === 'list' && f.listKind === 'enum') || (f.fieldKind === 'map' && f.mapKind === 'enum')) && f.enum !== undefined && !f.enum.open;
+      const closed =
+        (f.fieldKind === 'enum' || (f.fieldKind === 'list' && f.listKind === 'enum') || (f.fieldKind === 'map' && f.mapKind === 'enum')) &&
+        f.enum !== undefined &&
+        !f.enum.open;
       if (closed) return true;
-      const child = f.fieldKind === 'message' || (f.fieldKind === 'list' && f.listKind === 'message') || (f.fieldKind === 'map' && f.mapKind === 'message') ? f.message : undefined;
+      const child =
+        f.fieldKind === 'message' || (f.fieldKind === 'list' && f.listKind === 'message') || (f.fieldKind === 'map' && f.mapKind === 'message')
+          ? f.message
+          : undefined;
       if (child !== undefined && !seen.has(child)) {
         seen.add(child);
         queue.push(child);

@@ -45,7 +45,15 @@ export interface ChangelogPart {
 }
 
 export async function readChangelogPart(opened: OpenedSavepoint, handles: readonly KeyedStateHandle[], registry: SnapshotRegistry): Promise<ChangelogPart> {
-  const part: ChangelogPart = { dataChanges: 0, changeFiles: 0, states: [], records: [], metadataOperation: CHANGELOG_METADATA_OPERATION, foreignHandles: 0, warnings: [] };
+  const part: ChangelogPart = {
+    dataChanges: 0,
+    changeFiles: 0,
+    states: [],
+    records: [],
+    metadataOperation: CHANGELOG_METADATA_OPERATION,
+    foreignHandles: 0,
+    warnings: [],
+  };
   const metadata = opened.files.metadata;
   for (const h of handles) {
     if (h.kind !== 'changelog') {
@@ -67,19 +75,32 @@ export async function readChangelogPart(opened: OpenedSavepoint, handles: readon
         const meta = readMetaRecord(r, registry, name);
         if (!meta) {
           // only META records are written to the META key group: another operation there is a lost META record
-          const e = r.error('invalid-value', `expected the METADATA operation (${CHANGELOG_METADATA_OPERATION}, or ${CHANGELOG_LEGACY_METADATA_OPERATION} before Flink 1.15) in a record of the changelog's META key group, found ${bytes[0]}`, 0);
+          const e = r.error(
+            'invalid-value',
+            `expected the METADATA operation (${CHANGELOG_METADATA_OPERATION}, or ${CHANGELOG_LEGACY_METADATA_OPERATION} before Flink 1.15) in a record of the changelog's META key group, found ${bytes[0]}`,
+            0,
+          );
           part.warnings.push(`a changelog META record could not be read: ${e.message}`);
           part.records.push({ kind: 'bad-meta', reason: `its changelog META record could not be read: ${e.message}` });
           continue;
         }
         part.metadataOperation = meta.operation;
-        if (meta.unknown) part.records.push({ kind: 'bad-meta', name: meta.state.name, reason: `its changelog META record names an unknown serializer (${meta.unknown.message}), so its state id and changes cannot be read` });
+        if (meta.unknown)
+          part.records.push({
+            kind: 'bad-meta',
+            name: meta.state.name,
+            reason: `its changelog META record names an unknown serializer (${meta.unknown.message}), so its state id and changes cannot be read`,
+          });
         else part.records.push({ kind: 'meta', stateId: meta.stateId, state: meta.state, backendStateType: meta.backendStateType, ttl: meta.ttl });
         if (!part.states.some((s) => s.name === meta.state.name)) part.states.push(meta.state);
       } catch (e) {
         if (!isDecodeError(e)) throw e;
         part.warnings.push(`a changelog META record could not be read: ${e.message}`);
-        part.records.push({ kind: 'bad-meta', ...(name.value === undefined ? {} : { name: name.value }), reason: `its changelog META record could not be read: ${e.message}` });
+        part.records.push({
+          kind: 'bad-meta',
+          ...(name.value === undefined ? {} : { name: name.value }),
+          reason: `its changelog META record could not be read: ${e.message}`,
+        });
       }
     }
   }
@@ -100,7 +121,8 @@ function readMetaRecord(r: ByteReader, registry: SnapshotRegistry, name: { value
   if (operation !== CHANGELOG_METADATA_OPERATION && operation !== CHANGELOG_LEGACY_METADATA_OPERATION) return undefined;
   const versionAt = r.position;
   const version = r.readI32('state meta info version');
-  if (version < 6 || version > 7) throw r.error('unsupported-version', `expected state meta info version 6 or 7 in a changelog META record, found ${version}`, versionAt);
+  if (version < 6 || version > 7)
+    throw r.error('unsupported-version', `expected state meta info version 6 or 7 in a changelog META record, found ${version}`, versionAt);
   const prefix = readStateMetaInfoPrefix(r);
   name.value = prefix.name;
   const serializers: Record<string, SerializerSnapshot> = {};
@@ -126,7 +148,11 @@ function readMetaRecord(r: ByteReader, registry: SnapshotRegistry, name: { value
     if (ttl) readJavaSerializedObject(r, `the TTL configuration of state ${prefix.name}`);
     if (r.readBool(`default value flag of state ${prefix.name}`)) {
       const codec = serializers.VALUE_SERIALIZER?.status === 'unknown' ? undefined : serializers.VALUE_SERIALIZER?.codec;
-      if (!codec) throw r.error('unsupported-format', `expected a value serializer that can read the default value of state ${prefix.name}, found ${serializers.VALUE_SERIALIZER?.typeLabel ?? 'none'}`);
+      if (!codec)
+        throw r.error(
+          'unsupported-format',
+          `expected a value serializer that can read the default value of state ${prefix.name}, found ${serializers.VALUE_SERIALIZER?.typeLabel ?? 'none'}`,
+        );
       codec.decode(r, 'skip');
     }
   }

@@ -55,7 +55,10 @@ export function readKeyedStateHeader(r: ByteReader, registry: SnapshotRegistry, 
     const inferred = inferUnknownTopLevelSnapshot(r, registry, keyAt, resumedAt, unknown.className);
     r.seek(headerEnd);
     if (inferred !== undefined) keySerializer = inferred;
-    const how = inferred !== undefined ? "read by structure (inferred, not exact: see the snapshot's inferred details)" : 'skipped by resynchronising on the key-group fence';
+    const how =
+      inferred !== undefined
+        ? "read by structure (inferred, not exact: see the snapshot's inferred details)"
+        : 'skipped by resynchronising on the key-group fence';
     warnings.push(`key serializer: ${unknown.className} v${unknown.version} is an unknown serializer snapshot, ${how}`, ...rest.warnings);
     return { version, compressed, keySerializer, states: rest.sections[0] ?? [], end: r.absolutePosition, warnings };
   }
@@ -67,4 +70,3 @@ export function readKeyedStateHeader(r: ByteReader, registry: SnapshotRegistry, 
   }
   return { version, compressed, keySerializer, states, end: r.absolutePosition, warnings };
 }
-

@@ -140,7 +140,9 @@ class SectionsParser {
           if (meta !== undefined) {
             meta.serializers[key] = inferred;
             const skipped = this.warnings.findIndex((w) => w.startsWith(`state ${partial.prefix.name}: `) && w.includes(unknown.className));
-            if (skipped >= 0) this.warnings[skipped] = `state ${partial.prefix.name}: ${(e as DecodeError).detail} read by structure (inferred, not exact: see the snapshot's inferred details)`;
+            if (skipped >= 0)
+              this.warnings[skipped] =
+                `state ${partial.prefix.name}: ${(e as DecodeError).detail} read by structure (inferred, not exact: see the snapshot's inferred details)`;
           }
         }
         return false;
@@ -163,14 +165,21 @@ class SectionsParser {
     this.resyncDepth++;
     let resumedAt = -1;
     try {
-      const found = resyncToFence(this.r, at + 12, this.fence!, () => {
-        resumedAt = this.r.position;
-        this.sections = saved.map((s) => s.slice());
-        this.warnings = savedWarnings.slice();
-        const copy: Partial = { prefix: partial.prefix, serializers: { ...partial.serializers } };
-        if (this.parseSerializers(section, n, i, copy, nextSerializer)) this.parseStates(section, n, i + 1);
-        return true;
-      }, this.failedStartsOf(`${section}|${n}|${i}|${partial.prefix.serializerCount}|${nextSerializer}`), nextSerializer < partial.prefix.serializerCount || i + 1 < n);
+      const found = resyncToFence(
+        this.r,
+        at + 12,
+        this.fence!,
+        () => {
+          resumedAt = this.r.position;
+          this.sections = saved.map((s) => s.slice());
+          this.warnings = savedWarnings.slice();
+          const copy: Partial = { prefix: partial.prefix, serializers: { ...partial.serializers } };
+          if (this.parseSerializers(section, n, i, copy, nextSerializer)) this.parseStates(section, n, i + 1);
+          return true;
+        },
+        this.failedStartsOf(`${section}|${n}|${i}|${partial.prefix.serializerCount}|${nextSerializer}`),
+        nextSerializer < partial.prefix.serializerCount || i + 1 < n,
+      );
       if (!found) throw error;
       this.warnings.unshift(`state ${partial.prefix.name}: ${error.detail} skipped by resynchronising on the header fence`);
       return resumedAt;

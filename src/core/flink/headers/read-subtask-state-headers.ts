@@ -72,7 +72,12 @@ export interface SubtaskOperatorStream {
  * changelog handle (code 8/14) gives its materialized part's stream, plus the states that only its
  * changelog names. Returns undefined when the subtask has no managed keyed state.
  */
-export async function readSubtaskKeyedStream(opened: OpenedSavepoint, op: OperatorState, subtask: SubtaskState, registry: SnapshotRegistry): Promise<SubtaskKeyedStream | undefined> {
+export async function readSubtaskKeyedStream(
+  opened: OpenedSavepoint,
+  op: OperatorState,
+  subtask: SubtaskState,
+  registry: SnapshotRegistry,
+): Promise<SubtaskKeyedStream | undefined> {
   const handle = subtask.managedKeyedState;
   if (!handle) return undefined;
   return withStreamPath([formatOperatorPathSegment(op.id), `subtask ${subtask.index}`, 'managed keyed state'], async () => {
@@ -82,7 +87,13 @@ export async function readSubtaskKeyedStream(opened: OpenedSavepoint, op: Operat
 }
 
 /** The stream of one key-groups or incremental handle. */
-async function readKeyedHandleStream(opened: OpenedSavepoint, op: OperatorState, subtask: number, handle: Exclude<KeyedStateHandle, { kind: 'changelog' }>, registry: SnapshotRegistry): Promise<SubtaskKeyedStream | undefined> {
+async function readKeyedHandleStream(
+  opened: OpenedSavepoint,
+  op: OperatorState,
+  subtask: number,
+  handle: Exclude<KeyedStateHandle, { kind: 'changelog' }>,
+  registry: SnapshotRegistry,
+): Promise<SubtaskKeyedStream | undefined> {
   const context = { operatorId: op.id, subtask, role: 'managed keyed state' };
   if (handle.kind === 'incremental') {
     if (!handle.metaData) {
@@ -91,7 +102,9 @@ async function readKeyedHandleStream(opened: OpenedSavepoint, op: OperatorState,
     }
     const resolved = opened.resolveStreamHandle(handle.metaData, { ...context, role: 'managed keyed state meta data' });
     const bytes = await resolved.source.read(0, resolved.source.size);
-    const header = readKeyedStateHeader(new ByteReader(bytes, { file: resolved.file, baseOffset: resolved.baseOffset }), registry, { fence: resolved.baseOffset + bytes.length });
+    const header = readKeyedStateHeader(new ByteReader(bytes, { file: resolved.file, baseOffset: resolved.baseOffset }), registry, {
+      fence: resolved.baseOffset + bytes.length,
+    });
     const rocksdb = { handle, operatorId: op.id, subtask, maxParallelism: op.maxParallelism };
     return { format: 'rocksdb-native' as const, header, rocksdb, warnings: [...resolved.warnings, ...header.warnings] };
   }
@@ -112,7 +125,9 @@ async function readKeyedHandleStream(opened: OpenedSavepoint, op: OperatorState,
   // the first block, read with the header
   const probe = handle.code === 7 ? 0 : measureLayoutProbe(input);
   const bytes = await resolved.source.read(0, fence + probe);
-  const header = readKeyedStateHeader(new ByteReader(bytes.subarray(0, fence), { file: resolved.file, baseOffset: resolved.baseOffset }), registry, { fence: resolved.baseOffset + fence });
+  const header = readKeyedStateHeader(new ByteReader(bytes.subarray(0, fence), { file: resolved.file, baseOffset: resolved.baseOffset }), registry, {
+    fence: resolved.baseOffset + fence,
+  });
   const warnings = [...resolved.warnings, ...header.warnings];
   if (handle.code === 7) return { format: 'canonical' as const, input, header, warnings };
   try {
@@ -129,13 +144,23 @@ async function readKeyedHandleStream(opened: OpenedSavepoint, op: OperatorState,
  * part (state changes after that snapshot), which is not applied here: the stream's `changelog` says
  * so, and lists the states only the changelog names.
  */
-async function readChangelogKeyedStream(opened: OpenedSavepoint, op: OperatorState, subtask: number, handle: Extract<KeyedStateHandle, { kind: 'changelog' }>, registry: SnapshotRegistry): Promise<SubtaskKeyedStream> {
+async function readChangelogKeyedStream(
+  opened: OpenedSavepoint,
+  op: OperatorState,
+  subtask: number,
+  handle: Extract<KeyedStateHandle, { kind: 'changelog' }>,
+  registry: SnapshotRegistry,
+): Promise<SubtaskKeyedStream> {
   const backend = handle.code === 8 || handle.code === 14;
   const materializedCount = backend ? (handle.materializedCount ?? 0) : 0;
   const materialized = handle.nested.slice(0, materializedCount);
   const changes = backend ? handle.nested.slice(materializedCount) : [handle];
   if (materialized.length > 1) {
-    throw new DecodeError({ code: 'unsupported-format', detail: `expected at most one materialized keyed handle in changelog handle code ${handle.code}, found ${materialized.length}`, path: [] });
+    throw new DecodeError({
+      code: 'unsupported-format',
+      detail: `expected at most one materialized keyed handle in changelog handle code ${handle.code}, found ${materialized.length}`,
+      path: [],
+    });
   }
   const nested = materialized[0];
   const nestedChangelog = `a changelog handle (code ${nested?.code}) as the materialized part of another is not read here`;
@@ -143,11 +168,21 @@ async function readChangelogKeyedStream(opened: OpenedSavepoint, op: OperatorSta
     nested === undefined
       ? undefined
       : nested.kind === 'changelog'
-        ? { format: 'changelog', unreadable: nestedChangelog, unreadableError: new DecodeError({ code: 'unsupported-format', detail: nestedChangelog, file: opened.metadataFile }), warnings: [] }
+        ? {
+            format: 'changelog',
+            unreadable: nestedChangelog,
+            unreadableError: new DecodeError({ code: 'unsupported-format', detail: nestedChangelog, file: opened.metadataFile }),
+            warnings: [],
+          }
         : await readKeyedHandleStream(opened, op, subtask, nested, registry);
   const part = await readChangelogPart(opened, changes, registry);
   const pending = part.dataChanges + part.changeFiles;
-  const what = [part.dataChanges > 0 ? `${part.dataChanges} state change${part.dataChanges === 1 ? '' : 's'}` : '', part.changeFiles > 0 ? `${part.changeFiles} change file${part.changeFiles === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+  const what = [
+    part.dataChanges > 0 ? `${part.dataChanges} state change${part.dataChanges === 1 ? '' : 's'}` : '',
+    part.changeFiles > 0 ? `${part.changeFiles} change file${part.changeFiles === 1 ? '' : 's'}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   const after = nested === undefined ? 'with no materialized snapshot' : 'after the materialized snapshot';
   const reason =
     pending > 0
@@ -157,13 +192,16 @@ async function readChangelogKeyedStream(opened: OpenedSavepoint, op: OperatorSta
   const only = part.states.filter((s) => !named.has(s.name));
   const replay = await planChangelogReplay(opened, op, subtask, handle, stream, part);
   const warnings = [...(stream?.warnings ?? []), ...part.warnings];
-  if (part.changeFiles > 0 && stream?.header === undefined) warnings.push(`subtask ${subtask}: the states named only in changelog files are not listed (change files are not opened)`);
+  if (part.changeFiles > 0 && stream?.header === undefined)
+    warnings.push(`subtask ${subtask}: the states named only in changelog files are not listed (change files are not opened)`);
   return {
     ...(stream ?? {}),
     format: 'changelog',
     ...(stream ? { materializedFormat: stream.format } : {}),
     ...(pending > 0 || only.length > 0 ? { changelog: { reason, states: only, ...(replay ? { replay } : {}) } } : {}),
-    ...(stream === undefined && only.length === 0 && pending > 0 ? { unreadable: `${reason}, and no materialized snapshot or META record names its states` } : {}),
+    ...(stream === undefined && only.length === 0 && pending > 0
+      ? { unreadable: `${reason}, and no materialized snapshot or META record names its states` }
+      : {}),
     warnings,
   };
 }
@@ -190,7 +228,9 @@ async function planChangelogReplay(
   const header = stream?.header;
   let key: ChangelogKeySource | undefined = header ? { serializer: header.keySerializer, source: "the materialized snapshot's header" } : undefined;
   if (!key) {
-    const timers = part.states.find((s) => s.kind === 'PRIORITY_QUEUE' && s.serializers.VALUE_SERIALIZER?.className === TIMER_SNAPSHOT && s.serializers.VALUE_SERIALIZER.nested[0]);
+    const timers = part.states.find(
+      (s) => s.kind === 'PRIORITY_QUEUE' && s.serializers.VALUE_SERIALIZER?.className === TIMER_SNAPSHOT && s.serializers.VALUE_SERIALIZER.nested[0],
+    );
     if (timers) key = { serializer: timers.serializers.VALUE_SERIALIZER!.nested[0]!, source: `the TimerSerializer snapshot of timer queue ${timers.name}` };
   }
   const input: ChangelogReplayInput = {
@@ -207,23 +247,44 @@ async function planChangelogReplay(
   };
   const outcomes = new Map<string, ChangelogReplayOutcome>();
   for (const [name, c] of await decodeChangelogChanges(input, 'skip')) {
-    outcomes.set(name, c.kind === 'unreadable' ? { kind: 'unreadable', reason: c.reason } : c.rawKeys !== undefined ? { kind: 'partial', reason: c.rawKeys } : { kind: 'replayed' });
+    outcomes.set(
+      name,
+      c.kind === 'unreadable'
+        ? { kind: 'unreadable', reason: c.reason }
+        : c.rawKeys !== undefined
+          ? { kind: 'partial', reason: c.rawKeys }
+          : { kind: 'replayed' },
+    );
   }
   const lost = part.records.find((r) => r.kind === 'bad-meta' && r.name === undefined);
   return { input, outcomes, ...(lost?.kind === 'bad-meta' ? { failure: `subtask ${subtask}: a state's ${lost.reason.replace(/^its /, '')}` } : {}) };
 }
 
 /** Reads the managed operator state header of a subtask (up to the handle's smallest offset). */
-export async function readSubtaskOperatorStream(opened: OpenedSavepoint, op: OperatorState, subtask: SubtaskState, registry: SnapshotRegistry): Promise<SubtaskOperatorStream | undefined> {
+export async function readSubtaskOperatorStream(
+  opened: OpenedSavepoint,
+  op: OperatorState,
+  subtask: SubtaskState,
+  registry: SnapshotRegistry,
+): Promise<SubtaskOperatorStream | undefined> {
   const handle = subtask.managedOperatorState;
   if (!handle?.delegate) return undefined;
   const delegate = handle.delegate;
   return withStreamPath([formatOperatorPathSegment(op.id), `subtask ${subtask.index}`, 'managed operator state'], async () => {
     const resolved = opened.resolveStreamHandle(delegate, { operatorId: op.id, subtask: subtask.index, role: 'managed operator state' });
-    const input: OperatorStreamInput = { operatorId: op.id, subtask: subtask.index, source: resolved.source, file: resolved.file, baseOffset: resolved.baseOffset, states: handle.states };
+    const input: OperatorStreamInput = {
+      operatorId: op.id,
+      subtask: subtask.index,
+      source: resolved.source,
+      file: resolved.file,
+      baseOffset: resolved.baseOffset,
+      states: handle.states,
+    };
     const fence = computeOperatorHeaderFence(input);
     const bytes = await resolved.source.read(0, fence);
-    const header = readOperatorStateHeader(new ByteReader(bytes, { file: resolved.file, baseOffset: resolved.baseOffset }), registry, { fence: resolved.baseOffset + fence });
+    const header = readOperatorStateHeader(new ByteReader(bytes, { file: resolved.file, baseOffset: resolved.baseOffset }), registry, {
+      fence: resolved.baseOffset + fence,
+    });
     return { input, header, warnings: [...resolved.warnings, ...header.warnings] };
   });
 }

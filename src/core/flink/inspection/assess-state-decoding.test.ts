@@ -10,7 +10,18 @@ function state(name: string, extra: Partial<InspectedState> = {}): InspectedStat
 }
 
 function operator(states: InspectedState[], streamsNotRead: InspectedOperator['streamsNotRead'] = []): InspectedOperator {
-  return { id: OP, parallelism: 2, maxParallelism: 4, fullyFinished: false, subtaskCount: 2, stateSize: 0, keyedFormat: 'canonical', states, streamsNotRead, warnings: [] };
+  return {
+    id: OP,
+    parallelism: 2,
+    maxParallelism: 4,
+    fullyFinished: false,
+    subtaskCount: 2,
+    stateSize: 0,
+    keyedFormat: 'canonical',
+    states,
+    streamsNotRead,
+    warnings: [],
+  };
 }
 
 const gap = (g: Partial<StateReadGap> & Pick<StateReadGap, 'kind' | 'reason'>): StateReadGap => ({ operatorId: OP, subtask: 1, scope: 'keyed', ...g });
@@ -53,7 +64,12 @@ describe('assessStateDecoding', () => {
   });
 
   it('without a scan marks only what the headers show unreadable, and counts the rest as not scanned', () => {
-    const ops = [operator([state('a', { entries: undefined }), state('native', { status: 'unreadable', statusReason: 'SST files', entries: undefined })], [{ subtask: 1, scope: 'keyed', reason: 'header failed' }])];
+    const ops = [
+      operator(
+        [state('a', { entries: undefined }), state('native', { status: 'unreadable', statusReason: 'SST files', entries: undefined })],
+        [{ subtask: 1, scope: 'keyed', reason: 'header failed' }],
+      ),
+    ];
     assessStateDecoding(ops, undefined);
     expect(ops[0]!.states.map(outcome)).toEqual([
       ['a', undefined, null],

@@ -23,7 +23,12 @@ export function assessStateDecoding(operators: readonly InspectedOperator[], gap
         if (s.status === 'unreadable') Object.assign(s, { decoded: 'not-read', decodedReason: s.statusReason ?? 'its header could not be read' });
         continue;
       }
-      const mine = gaps.filter((g) => g.operatorId === op.id && (g.scope === 'keyed') === (s.scope === 'keyed') && (g.states === undefined ? s.subtasks.includes(g.subtask) : g.states.includes(s.name)));
+      const mine = gaps.filter(
+        (g) =>
+          g.operatorId === op.id &&
+          (g.scope === 'keyed') === (s.scope === 'keyed') &&
+          (g.states === undefined ? s.subtasks.includes(g.subtask) : g.states.includes(s.name)),
+      );
       // something of the state was not read / what was read is not all of it
       const missing: string[] = [];
       const partial: string[] = [];
@@ -37,7 +42,8 @@ export function assessStateDecoding(operators: readonly InspectedOperator[], gap
       if (s.status === 'unknown' && entries > 0) partial.push(`values not decoded: ${s.statusReason ?? 'an unknown serializer'}`);
       const reasons = [...new Set([...missing, ...partial])];
       if (reasons.length === 0) Object.assign(s, { decoded: 'fully' });
-      else Object.assign(s, { decoded: missing.length > 0 && partial.length === 0 && entries === 0 ? 'not-read' : 'partly', decodedReason: reasons.join('; ') });
+      else
+        Object.assign(s, { decoded: missing.length > 0 && partial.length === 0 && entries === 0 ? 'not-read' : 'partly', decodedReason: reasons.join('; ') });
     }
   }
 }
@@ -45,7 +51,12 @@ export function assessStateDecoding(operators: readonly InspectedOperator[], gap
 /** The counts of the closing line of `inspect` and of its JSON `summary`. */
 export function summarizeStateDecoding(operators: readonly InspectedOperator[]): InspectionSummary {
   const summary: InspectionSummary = { states: 0, decodedFully: 0, partlyDecoded: 0, notRead: 0, notScanned: 0, streamsNotRead: 0 };
-  const tally: Record<NonNullable<InspectedState['decoded']> | 'none', keyof InspectionSummary> = { fully: 'decodedFully', partly: 'partlyDecoded', 'not-read': 'notRead', none: 'notScanned' };
+  const tally: Record<NonNullable<InspectedState['decoded']> | 'none', keyof InspectionSummary> = {
+    fully: 'decodedFully',
+    partly: 'partlyDecoded',
+    'not-read': 'notRead',
+    none: 'notScanned',
+  };
   for (const op of operators) {
     summary.streamsNotRead += op.streamsNotRead.length;
     for (const s of op.states) {

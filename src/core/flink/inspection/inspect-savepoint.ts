@@ -33,7 +33,11 @@ export interface InspectSavepointOptions {
  * `errors` entries (the rest goes on); nothing here throws for bad state files. `input`: the savepoint
  * already opened (a SavepointSession's: `_metadata` is not read again), or its files (opened here).
  */
-export async function inspectSavepoint(input: SavepointFiles | OpenedSavepoint, registry: SnapshotRegistry, options: InspectSavepointOptions = {}): Promise<SavepointInspection> {
+export async function inspectSavepoint(
+  input: SavepointFiles | OpenedSavepoint,
+  registry: SnapshotRegistry,
+  options: InspectSavepointOptions = {},
+): Promise<SavepointInspection> {
   const opened = isOpened(input) ? input : await openSavepoint(input);
   const files = opened.files;
   const errors: DecodeErrorJson[] = [];
@@ -57,7 +61,11 @@ export async function inspectSavepoint(input: SavepointFiles | OpenedSavepoint, 
   }
   let gaps: StateReadGap[] | undefined;
   if (options.countEntries) {
-    const counts = await countStateEntries(files, registry, { ...(options.signal ? { signal: options.signal } : {}), ...(options.headers ? { headers: options.headers } : {}), opened });
+    const counts = await countStateEntries(files, registry, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.headers ? { headers: options.headers } : {}),
+      opened,
+    });
     for (const c of counts.counts) {
       const state = operators.find((o) => o.id === c.operatorId)?.states.find((s) => s.name === c.state && s.scope === c.scope);
       if (state) state.entries = c.entries;
@@ -104,7 +112,13 @@ async function settle<T>(fn: () => Promise<T>): Promise<Settled<T>> {
   }
 }
 
-async function readSubtaskStreams(opened: OpenedSavepoint, op: OperatorState, subtask: SubtaskState, registry: SnapshotRegistry, headers: SubtaskHeaderCache | undefined): Promise<SubtaskStreams> {
+async function readSubtaskStreams(
+  opened: OpenedSavepoint,
+  op: OperatorState,
+  subtask: SubtaskState,
+  registry: SnapshotRegistry,
+  headers: SubtaskHeaderCache | undefined,
+): Promise<SubtaskStreams> {
   const operator = await settle(() => readCachedOperatorStream(headers, opened, op, subtask, registry));
   if (!operator.ok && !isDecodeError(operator.error)) return { subtask, operator };
   return { subtask, operator, keyed: await settle(() => readCachedKeyedStream(headers, opened, op, subtask, registry)) };
@@ -136,7 +150,10 @@ function inspectOperator(opened: OpenedSavepoint, op: OperatorState, read: reado
         const scope = s.mode === 'BROADCAST' ? 'broadcast' : 'operator';
         const kind = s.mode === 'BROADCAST' ? 'BROADCAST' : s.mode === 'UNION' ? 'OPERATOR_UNION' : 'OPERATOR_LIST';
         const meta: StateMetaInfo = { name: s.name, backendStateType: s.mode === 'BROADCAST' ? 'BROADCAST' : 'OPERATOR', kind, options: {}, serializers: {} };
-        mergeInspectedState(states, warnings, scope, meta, subtask.index, undefined, { status: 'unreadable', statusReason: isDecodeError(e) ? e.message : String(e) });
+        mergeInspectedState(states, warnings, scope, meta, subtask.index, undefined, {
+          status: 'unreadable',
+          statusReason: isDecodeError(e) ? e.message : String(e),
+        });
       }
     }
     try {
@@ -158,11 +175,17 @@ function inspectOperator(opened: OpenedSavepoint, op: OperatorState, read: reado
           }
           if (replay.failure !== undefined) streamsNotRead.push({ subtask: subtask.index, scope: 'keyed', reason: replay.failure });
         } else {
-          for (const meta of keyed.header?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header!.keySerializer, override, changelog?.reason);
+          for (const meta of keyed.header?.states ?? [])
+            mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header!.keySerializer, override, changelog?.reason);
           // the states only a changelog names: listed, not read
-          for (const meta of changelog?.states ?? []) mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header?.keySerializer, { status: 'unreadable', statusReason: changelog!.reason });
+          for (const meta of changelog?.states ?? [])
+            mergeInspectedState(states, warnings, 'keyed', meta, subtask.index, keyed.header?.keySerializer, {
+              status: 'unreadable',
+              statusReason: changelog!.reason,
+            });
         }
-        if (keyed.header === undefined && keyed.unreadable !== undefined && (changelog?.states.length ?? 0) === 0) streamsNotRead.push({ subtask: subtask.index, scope: 'keyed', reason: keyed.unreadable });
+        if (keyed.header === undefined && keyed.unreadable !== undefined && (changelog?.states.length ?? 0) === 0)
+          streamsNotRead.push({ subtask: subtask.index, scope: 'keyed', reason: keyed.unreadable });
       }
     } catch (e) {
       record(e);

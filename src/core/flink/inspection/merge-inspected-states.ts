@@ -40,10 +40,13 @@ export function mergeInspectedState(
   if (existing) {
     if (!existing.subtasks.includes(subtask)) existing.subtasks.push(subtask);
     // what one subtask could not read holds for the state (the first such reason is kept)
-    if (override && override.status !== 'ok' && existing.status !== 'unreadable') Object.assign(existing, override.status === 'unreadable' || existing.status === 'ok' ? override : {});
+    if (override && override.status !== 'ok' && existing.status !== 'unreadable')
+      Object.assign(existing, override.status === 'unreadable' || existing.status === 'ok' ? override : {});
     if (incomplete !== undefined) existing.incomplete ??= incomplete;
     if (valueSerializer && existing.valueSerializer && existing.valueSerializer.className !== valueSerializer.className) {
-      warnings.push(`state ${meta.name}: subtask ${subtask} records value serializer ${valueSerializer.className}, another subtask ${existing.valueSerializer.className}`);
+      warnings.push(
+        `state ${meta.name}: subtask ${subtask} records value serializer ${valueSerializer.className}, another subtask ${existing.valueSerializer.className}`,
+      );
     }
     return;
   }

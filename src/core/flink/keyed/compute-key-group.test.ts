@@ -69,7 +69,15 @@ describe('computeJavaHashCode (values from Java 17)', () => {
     expect(computeJavaHashCode({ kind: 'float', value: NaN })).toBe(2143289344);
   });
   it('folds tuples as Flink TupleN.hashCode: 31 * h + f_i, null fields hash to 0', () => {
-    expect(computeJavaHashCode({ kind: 'tuple', fields: [{ kind: 'string', value: 'a' }, { kind: 'long', value: 7n }] })).toBe(3014);
+    expect(
+      computeJavaHashCode({
+        kind: 'tuple',
+        fields: [
+          { kind: 'string', value: 'a' },
+          { kind: 'long', value: 7n },
+        ],
+      }),
+    ).toBe(3014);
     expect(computeJavaHashCode({ kind: 'tuple', fields: [{ kind: 'int', value: 5 }, null, { kind: 'string', value: 'z' }] })).toBe(4927);
   });
   it('converts decoded key values (Tuple1<Long>) and refuses types without a known hashCode', () => {

@@ -95,7 +95,7 @@ export async function decodeChangelogChanges(input: ChangelogReplayInput, mode: 
   const fail = (name: string, state: StateMetaInfo | undefined, reason: string) => {
     const prior = out.get(name);
     if (prior?.kind === 'unreadable') return;
-    out.set(name, { kind: 'unreadable', ...(state ?? prior?.state ? { state: (state ?? prior!.state)! } : {}), reason });
+    out.set(name, { kind: 'unreadable', ...((state ?? prior?.state) ? { state: (state ?? prior!.state)! } : {}), reason });
   };
   // set once nothing of the subtask's changelog can be trusted: every state fails, also those named later
   let subtaskFailure: string | undefined;
@@ -145,7 +145,11 @@ export async function decodeChangelogChanges(input: ChangelogReplayInput, mode: 
         throw r.error('unsupported-format', `expected a changelog operation that can be replayed, found ${what}`, opAt);
       }
       const change = decodeChange(r, plan, operation, record.keyGroup, mode);
-      if (r.remaining > 0) throw r.error('invalid-value', `expected the ${operation} change of state ${state.name} to end after ${r.position} of its ${record.length} bytes, found ${r.remaining} bytes more`);
+      if (r.remaining > 0)
+        throw r.error(
+          'invalid-value',
+          `expected the ${operation} change of state ${state.name} to end after ${r.position} of its ${record.length} bytes, found ${r.remaining} bytes more`,
+        );
       slot.changes.push(change);
       if (plan.rawKeys !== undefined) slot.rawKeys = plan.rawKeys;
     } catch (e) {
@@ -191,16 +195,22 @@ function planChanges(state: StateMetaInfo, input: ChangelogReplayInput, ttl: boo
     if (!codecOf(decode.value)) plan.unreadable = `${where}: the queue's element serializer ${decode.value?.typeLabel ?? '(none)'} cannot decode its changes`;
     return plan;
   }
-  const missing = [!codecOf(decode.namespace) ? 'namespace' : '', !codecOf(decode.value) ? 'value' : '', state.kind === 'MAP' && !codecOf(decode.userKey) ? 'user key' : ''].filter(Boolean);
+  const missing = [
+    !codecOf(decode.namespace) ? 'namespace' : '',
+    !codecOf(decode.value) ? 'value' : '',
+    state.kind === 'MAP' && !codecOf(decode.userKey) ? 'user key' : '',
+  ].filter(Boolean);
   if (missing.length > 0) {
     plan.unreadable = `${where}: its changes cannot be decoded: no decoder for the ${missing.join(' and ')} serializer`;
     return plan;
   }
   const key = keySerializer ? codecOf(keySerializer) : undefined;
   if (key) plan.key = key;
-  else if (keySerializer) plan.unreadable = `${where}: the key serializer ${keySerializer.typeLabel} (${input.key!.source}) cannot decode the keys of its changes`;
+  else if (keySerializer)
+    plan.unreadable = `${where}: the key serializer ${keySerializer.typeLabel} (${input.key!.source}) cannot decode the keys of its changes`;
   else
-    plan.rawKeys = 'keys shown as their bytes: the changelog does not record the key serializer, and the subtask has no materialized snapshot or timer queue whose serializer names it';
+    plan.rawKeys =
+      'keys shown as their bytes: the changelog does not record the key serializer, and the subtask has no materialized snapshot or timer queue whose serializer names it';
   return plan;
 }
 
@@ -252,7 +262,11 @@ function decodeChange(r: ByteReader, plan: ChangePlan, operation: ChangeOperatio
     const payload = payloadLength(plan, operation);
     const ns = writtenLength(plan.decode.namespace!);
     const keyLength = payload < 0 || ns < 0 ? -1 : r.remaining - ns - payload;
-    if (keyLength < 0) throw r.error('unsupported-format', `expected a ${operation} change whose key length follows from fixed-length namespace and payload (the key serializer is not recorded), found ${ns < 0 ? 'a variable-length namespace' : 'a variable-length payload'}`);
+    if (keyLength < 0)
+      throw r.error(
+        'unsupported-format',
+        `expected a ${operation} change whose key length follows from fixed-length namespace and payload (the key serializer is not recorded), found ${ns < 0 ? 'a variable-length namespace' : 'a variable-length payload'}`,
+      );
     change.key = describeOpaque(r.readBytes(keyLength, 'key bytes'), 'the key serializer is not recorded in the changelog');
   }
   const namespace = codecOf(plan.decode.namespace)!;
@@ -283,10 +297,15 @@ function decodeChange(r: ByteReader, plan: ChangePlan, operation: ChangeOperatio
       return change;
     case 'MERGE_NS': {
       if (kind !== 'LIST') {
-        throw r.error('unsupported-format', `expected no MERGE_NS in a ${kind} state (merging its namespaces runs the job's ${kind === 'REDUCING' ? 'reduce' : 'aggregate'} function, which is not in the checkpoint), found one`, 0);
+        throw r.error(
+          'unsupported-format',
+          `expected no MERGE_NS in a ${kind} state (merging its namespaces runs the job's ${kind === 'REDUCING' ? 'reduce' : 'aggregate'} function, which is not in the checkpoint), found one`,
+          0,
+        );
       }
       const target = namespace.decode(r);
-      if (JSON.stringify(target) !== JSON.stringify(change.namespace)) throw r.error('invalid-value', 'expected the MERGE_NS target namespace to repeat the change\'s namespace, found another');
+      if (JSON.stringify(target) !== JSON.stringify(change.namespace))
+        throw r.error('invalid-value', "expected the MERGE_NS target namespace to repeat the change's namespace, found another");
       const n = r.readCount('merged namespaces', 1);
       change.sources = [];
       for (let i = 0; i < n; i++) change.sources.push(namespace.decode(r));

@@ -100,7 +100,14 @@ export function decodeKeyedEntry(plan: KeyedDecodePlan, key: ByteReader, value: 
  * decodeKeyedEntry writing into `base` (its own properties first, then keyGroup, value, key,
  * namespace, userKey as decodeKeyedEntry orders them), so a stream builds one object per entry.
  */
-export function decodeKeyedEntryInto<T extends object>(base: T, plan: KeyedDecodePlan, key: ByteReader, value: ByteReader, keyGroup: number, mode?: ValueMode): T & DecodedKeyedEntry {
+export function decodeKeyedEntryInto<T extends object>(
+  base: T,
+  plan: KeyedDecodePlan,
+  key: ByteReader,
+  value: ByteReader,
+  keyGroup: number,
+  mode?: ValueMode,
+): T & DecodedKeyedEntry {
   const out = decodeKeyedEntryKeyInto(base, plan, key, keyGroup);
   if (plan.state.kind !== 'PRIORITY_QUEUE') out.value = decodeValue(plan, value, mode);
   return out;
@@ -132,9 +139,10 @@ export function decodeKeyedEntryKeyInto<T extends object>(base: T, plan: KeyedDe
   }
   if (!decodeCompositeKey(plan, key, out)) return out;
   if (plan.userKey) out.userKey = decodeOrOpaque(plan.userKey, 'user key', key, true);
-  else if (plan.state.kind === 'MAP') out.userKey = describeOpaque(key.readBytes(key.remaining), `user key: ${noCodecReason(plan.state.serializers.VALUE_SERIALIZER, 'map state')}`);
+  else if (plan.state.kind === 'MAP')
+    out.userKey = describeOpaque(key.readBytes(key.remaining), `user key: ${noCodecReason(plan.state.serializers.VALUE_SERIALIZER, 'map state')}`);
   else if (key.remaining > 0) {
-    out.userKey = describeOpaque(key.readBytes(key.remaining), "unexpected bytes after the namespace");
+    out.userKey = describeOpaque(key.readBytes(key.remaining), 'unexpected bytes after the namespace');
   }
   return out;
 }
@@ -214,7 +222,8 @@ function decodeDelimitedList(element: SerializerSnapshot | undefined, r: ByteRea
       if (r.remaining > 0) {
         const at = r.position;
         const d = r.readU8('list delimiter');
-        if (d !== LIST_DELIMITER) throw r.error('invalid-value', `expected the list delimiter 0x2c after element ${items.length - 1}, found 0x${formatHex([d])}`, at);
+        if (d !== LIST_DELIMITER)
+          throw r.error('invalid-value', `expected the list delimiter 0x2c after element ${items.length - 1}, found 0x${formatHex([d])}`, at);
       }
     }
   } catch (e) {

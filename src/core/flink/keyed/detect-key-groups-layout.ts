@@ -91,14 +91,26 @@ function testHeapLayout(bytes: Uint8Array, keyGroup: number, stateCount: number,
       ? { fits: true, evidence: `i32 key group ${keyGroup} then a Snappy-framed state chunk` }
       : { fits: false, evidence: `i32 key group ${keyGroup}, but no Snappy stream identifier after it` };
   }
-  if (bytes.length < 6) return stateCount === 0 ? { fits: true, evidence: `i32 key group ${keyGroup} and no states` } : { fits: false, evidence: 'no state id after the key group' };
+  if (bytes.length < 6)
+    return stateCount === 0
+      ? { fits: true, evidence: `i32 key group ${keyGroup} and no states` }
+      : { fits: false, evidence: 'no state id after the key group' };
   const id = ((bytes[4]! << 24) >> 16) | bytes[5]!;
   if (id < 0 || id >= stateCount) return { fits: false, evidence: `i32 key group ${keyGroup}, then state id ${id} (expected below ${stateCount})` };
   return { fits: true, evidence: `i32 key group ${keyGroup} then state id ${id}` };
 }
 
 /** The RocksDB full-snapshot layout: framed entries of known states whose keys all carry the offset's key group as prefix. */
-function testFullLayout(bytes: Uint8Array, keyGroup: number, stateCount: number, compressed: boolean, prefixBytes: number, whole: boolean, file: string, absolute: number): LayoutTest {
+function testFullLayout(
+  bytes: Uint8Array,
+  keyGroup: number,
+  stateCount: number,
+  compressed: boolean,
+  prefixBytes: number,
+  whole: boolean,
+  file: string,
+  absolute: number,
+): LayoutTest {
   if (compressed) {
     // each block is its own Snappy framed stream (the heap layout puts the i32 key group first, whose first byte is 0)
     return startsWithSnappyIdentifier(bytes, 0)
@@ -121,7 +133,8 @@ function testFullLayout(bytes: Uint8Array, keyGroup: number, stateCount: number,
     const id = (bytes[0]! << 8) | bytes[1]!;
     const keyLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(2);
     const prefix = prefixBytes === 1 ? bytes[6]! & 0x7f : ((bytes[6]! & 0x7f) << 8) | (bytes[7] ?? 0);
-    if (id >= stateCount || keyLength < prefixBytes || prefix !== keyGroup) return { fits: false, evidence: `state id ${id}, key length ${keyLength}, key-group prefix ${prefix} at the block start` };
+    if (id >= stateCount || keyLength < prefixBytes || prefix !== keyGroup)
+      return { fits: false, evidence: `state id ${id}, key length ${keyLength}, key-group prefix ${prefix} at the block start` };
     return { fits: true, evidence: `state id ${id} and a first key with key-group prefix ${keyGroup}, its entry longer than the ${bytes.length} bytes tested` };
   }
   for (let i = 0; i < entries; i++) {
@@ -130,6 +143,16 @@ function testFullLayout(bytes: Uint8Array, keyGroup: number, stateCount: number,
     if (prefix !== keyGroup) return { fits: false, evidence: `entry ${i + 1} of the block has key-group prefix ${prefix}, expected ${keyGroup}` };
   }
   const exact = whole && cursor.done && r.position === bytes.length;
-  if (whole && !exact) return { fits: false, evidence: cursor.done ? `the end mark FF FF at block byte ${r.position - 2}, ${bytes.length - r.position} bytes before the block ends` : 'no end mark FF FF at the block end' };
-  return { fits: true, evidence: `${entries} entries of known state ids with key-group prefix ${keyGroup}${exact ? ', ending with FF FF at the block end' : ` in the first ${bytes.length} bytes`}`, exact };
+  if (whole && !exact)
+    return {
+      fits: false,
+      evidence: cursor.done
+        ? `the end mark FF FF at block byte ${r.position - 2}, ${bytes.length - r.position} bytes before the block ends`
+        : 'no end mark FF FF at the block end',
+    };
+  return {
+    fits: true,
+    evidence: `${entries} entries of known state ids with key-group prefix ${keyGroup}${exact ? ', ending with FF FF at the block end' : ` in the first ${bytes.length} bytes`}`,
+    exact,
+  };
 }

@@ -123,7 +123,11 @@ export class KeyedEntryRun implements Iterable<StateEntry> {
    * goes to `onRow`, every other row is decoded (decodeRow) and goes to `onEntry`. Either returns false
    * to stop; walkRows then returns false. Same rows, order and errors as iterating the run.
    */
-  walkRows<R>(readerOf: (codec: ValueCodec | undefined) => R | undefined, onEntry: (e: StateEntry) => boolean | void, onRow: (i: number, reader: R) => boolean | void): boolean {
+  walkRows<R>(
+    readerOf: (codec: ValueCodec | undefined) => R | undefined,
+    onEntry: (e: StateEntry) => boolean | void,
+    onRow: (i: number, reader: R) => boolean | void,
+  ): boolean {
     let lastStateId = -1;
     let reader: R | undefined;
     for (let i = 0; i < this.rowCount; i++) {

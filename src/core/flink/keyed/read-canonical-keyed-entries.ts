@@ -9,7 +9,6 @@ import { streamKeyGroupBlock, streamSnappyKeyGroupBlock } from './stream-key-gro
 import { isWantedState } from '../is-wanted-state';
 import type { ValueModeSource } from '../snapshots/snapshot-types';
 
-
 export interface KeyedReadOptions {
   /** only this state's entries, or these states' (in stream order) */
   state?: string | ReadonlySet<string>;
@@ -127,11 +126,23 @@ export function groupKeyGroupSlices(
  * reuseReadBuffers the row table and the window buffers are reused too, and a streamed block's next
  * window is read while the current run is consumed.
  */
-export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<KeyedEntryRun> {
+export async function* readCanonicalKeyedEntryRuns(
+  input: KeyedStreamInput,
+  header: KeyedStateHeader,
+  options: KeyedReadOptions = {},
+): AsyncGenerator<KeyedEntryRun> {
   const wanted = listWantedStateIds(header, options.state);
   if (wanted?.size === 0) return;
   const buffers = options.reuseReadBuffers ? (options.readBuffers ?? new KeyedReadBuffers()) : undefined;
-  const decoding: KeyedBlockDecoding = { input, header, plans: new Map(), wanted, prefixBytes: input.maxParallelism > 128 ? 2 : 1, buffers, values: options.values };
+  const decoding: KeyedBlockDecoding = {
+    input,
+    header,
+    plans: new Map(),
+    wanted,
+    prefixBytes: input.maxParallelism > 128 ? 2 : 1,
+    buffers,
+    values: options.values,
+  };
   const slices = groupKeyGroupSlices(listKeyGroupBlocks(input));
   // two buffers in turn: slice i is decoded from one while slice i + 1 is read ahead into the other
   const readInto = buffers !== undefined ? input.source.readInto?.bind(input.source) : undefined;
@@ -158,7 +169,15 @@ export async function* readCanonicalKeyedEntryRuns(input: KeyedStreamInput, head
         if (header.compressed) yield* streamSnappyKeyGroupBlock(decoding, slice.blocks[0]!, windowBytes, options.signal);
         else {
           const next = slices[i + 1];
-          yield* streamKeyGroupBlock(decoding, slice.blocks[0]!, windowBytes, KEYED_BLOCK_WINDOW_BYTES, readInto, options.signal, next !== undefined && streamed(next) ? next : undefined);
+          yield* streamKeyGroupBlock(
+            decoding,
+            slice.blocks[0]!,
+            windowBytes,
+            KEYED_BLOCK_WINDOW_BYTES,
+            readInto,
+            options.signal,
+            next !== undefined && streamed(next) ? next : undefined,
+          );
         }
         continue;
       }
@@ -186,7 +205,10 @@ function decodeBlockEntries(d: KeyedBlockDecoding, bytes: Uint8Array, block: { k
   const { input, header, prefixBytes } = d;
   const absolute = input.baseOffset + block.offset;
   const r = header.compressed
-    ? new ByteReader(decodeSnappyFramed(bytes, { identifier: 'required', file: input.file }).data, { file: `${input.file} (Snappy block at ${absolute})`, baseOffset: 0 })
+    ? new ByteReader(decodeSnappyFramed(bytes, { identifier: 'required', file: input.file }).data, {
+        file: `${input.file} (Snappy block at ${absolute})`,
+        baseOffset: 0,
+      })
     : new ByteReader(bytes, { file: input.file, baseOffset: absolute });
   const rows = takeKeyedEntryRows(d);
   readKeyGroupBlockPart(r, createKeyGroupBlockCursor(), header.states.length, prefixBytes, rows, false);

@@ -13,7 +13,11 @@ import type { SerializerSnapshot, ValueCodec, ValueMode } from '../snapshots/sna
  * state must be decodable; otherwise its key group cannot be read past that state. The entries come
  * in batches: one per state chunk of a key group with entries of a wanted state (a chunk is decoded whole before any of its entries is given).
  */
-export async function* readHeapKeyedEntryBatches(input: KeyedStreamInput, header: KeyedStateHeader, options: KeyedReadOptions = {}): AsyncGenerator<StateEntry[]> {
+export async function* readHeapKeyedEntryBatches(
+  input: KeyedStreamInput,
+  header: KeyedStateHeader,
+  options: KeyedReadOptions = {},
+): AsyncGenerator<StateEntry[]> {
   for (const block of listKeyGroupBlocks(input)) {
     throwIfCancelled(options.signal);
     const raw = await input.source.read(block.offset, block.end - block.offset);
@@ -44,7 +48,10 @@ type ChunkEntry = Pick<StateEntry, 'key' | 'namespace' | 'userKey' | 'value' | '
 function requireCodec(r: ByteReader, s: SerializerSnapshot | undefined, role: string, state: string): ValueCodec {
   if (s?.codec && s.status !== 'unknown') return s.codec;
   const why = !s ? 'is missing' : s.status === 'unknown' ? `is an unknown snapshot (${s.className} v${s.version})` : `(${s.typeLabel}) has no value decoder`;
-  throw r.error('unsupported-format', `expected a decodable ${role} serializer for heap state ${state}, found it ${why}; heap snapshot entries have no lengths, so this key group cannot be read further`);
+  throw r.error(
+    'unsupported-format',
+    `expected a decodable ${role} serializer for heap state ${state}, found it ${why}; heap snapshot entries have no lengths, so this key group cannot be read further`,
+  );
 }
 
 function readStateChunk(r: ByteReader, state: StateMetaInfo, keySerializer: SerializerSnapshot, mode: ValueMode | undefined): ChunkEntry[] {
@@ -56,7 +63,11 @@ function readStateChunk(r: ByteReader, state: StateMetaInfo, keySerializer: Seri
       const at = r.absolutePosition;
       const element = value.decode(r);
       const range = { offset: at, length: r.absolutePosition - at };
-      out.push(element.kind === 'timer' ? { key: element.key, namespace: element.namespace, value: element, valueRange: range } : { value: element, valueRange: range });
+      out.push(
+        element.kind === 'timer'
+          ? { key: element.key, namespace: element.namespace, value: element, valueRange: range }
+          : { value: element, valueRange: range },
+      );
     }
     return out;
   }
@@ -72,7 +83,9 @@ function readStateChunk(r: ByteReader, state: StateMetaInfo, keySerializer: Seri
     const valueRange = { offset: at, length: r.absolutePosition - at };
     if (state.kind === 'MAP' && v.kind === 'map') {
       const ranges = withRanges?.entryRanges;
-      v.entries.forEach((m, j) => out.push({ key: k, namespace, userKey: m.key, value: m.value.kind === 'null' ? null : m.value, valueRange: ranges?.[j] ?? valueRange }));
+      v.entries.forEach((m, j) =>
+        out.push({ key: k, namespace, userKey: m.key, value: m.value.kind === 'null' ? null : m.value, valueRange: ranges?.[j] ?? valueRange }),
+      );
     } else {
       out.push({ key: k, namespace, value: v, valueRange });
     }
@@ -108,4 +121,3 @@ function splitSnappyStreams(r: ByteReader, count: number): ByteReader[] {
     }
   });
 }
-

@@ -60,7 +60,14 @@ export function createKeyGroupBlockCursor(): KeyGroupBlockCursor {
  * part instead of failing; the caller reads the next window from the returned position. Without it,
  * every error is the whole block's, with the same text and offset.
  */
-export function readKeyGroupBlockPart(r: ByteReader, cursor: KeyGroupBlockCursor, stateCount: number, keyGroupPrefixBytes: number, out: KeyedEntryRows, more: boolean): number {
+export function readKeyGroupBlockPart(
+  r: ByteReader,
+  cursor: KeyGroupBlockCursor,
+  stateCount: number,
+  keyGroupPrefixBytes: number,
+  out: KeyedEntryRows,
+  more: boolean,
+): number {
   let committed = r.position;
   try {
     for (;;) {

@@ -51,11 +51,21 @@ const listOf = (e: SerializerSnapshot): SerializerSnapshot => ({
 });
 
 function meta(name: string, kind: StateKind, namespace: SerializerSnapshot, value: SerializerSnapshot): StateMetaInfo {
-  return { name, backendStateType: 'KEY_VALUE', kind, options: { KEYED_STATE_TYPE: kind }, serializers: { NAMESPACE_SERIALIZER: namespace, VALUE_SERIALIZER: value } };
+  return {
+    name,
+    backendStateType: 'KEY_VALUE',
+    kind,
+    options: { KEYED_STATE_TYPE: kind },
+    serializers: { NAMESPACE_SERIALIZER: namespace, VALUE_SERIALIZER: value },
+  };
 }
 
 /** The in-memory changes written one after the other into one `_metadata`-like buffer. */
-function changelog(states: { id: number; state: StateMetaInfo }[], changes: { keyGroup: number; write: (w: ByteWriter) => void }[], options: { key?: SerializerSnapshot; metadataOperation?: number } = {}): ChangelogReplayInput {
+function changelog(
+  states: { id: number; state: StateMetaInfo }[],
+  changes: { keyGroup: number; write: (w: ByteWriter) => void }[],
+  options: { key?: SerializerSnapshot; metadataOperation?: number } = {},
+): ChangelogReplayInput {
   const w = new ByteWriter();
   const records: ChangelogRecord[] = states.map(({ id, state }) => ({ kind: 'meta', stateId: id, state, backendStateType: 0, ttl: false }));
   for (const c of changes) {
@@ -98,7 +108,10 @@ async function replay(input: ChangelogReplayInput, materialized: StateEntry[] = 
   const changes = await decodeChangelogChanges(input, 'decode');
   const out: [string, number, string, string, string][] = [];
   for await (const e of replayChangelogEntries(each(materialized), changes, { operatorId: 'op', subtask: 0, file: '_metadata' })) {
-    const show = (v: DecodedValue | null | undefined) => (v === undefined ? '-' : JSON.stringify(v === null ? null : 'value' in v ? v.value : 'items' in v ? v.items.map((i) => ('value' in i ? i.value : i.kind)) : v.kind));
+    const show = (v: DecodedValue | null | undefined) =>
+      v === undefined
+        ? '-'
+        : JSON.stringify(v === null ? null : 'value' in v ? v.value : 'items' in v ? v.items.map((i) => ('value' in i ? i.value : i.kind)) : v.kind);
     out.push([e.state, e.keyGroup, show(e.key), show(e.userKey ?? e.namespace), show(e.value)]);
   }
   return { out, changes };
@@ -119,7 +132,11 @@ describe('replaying a changelog over its materialized snapshot', () => {
       ],
       { key: long },
     );
-    const materialized = [entry('v', 3, 30, { kind: 'void-namespace' }, L(1)), entry('v', 3, 32, { kind: 'void-namespace' }, L(2)), entry('v', 5, 50, { kind: 'void-namespace' }, L(3))];
+    const materialized = [
+      entry('v', 3, 30, { kind: 'void-namespace' }, L(1)),
+      entry('v', 3, 32, { kind: 'void-namespace' }, L(2)),
+      entry('v', 5, 50, { kind: 'void-namespace' }, L(3)),
+    ];
     expect((await replay(input, materialized)).out).toEqual([
       ['v', 1, '"10"', '"void-namespace"', '"5"'],
       ['v', 3, '"30"', '"void-namespace"', '"7"'],
@@ -152,7 +169,10 @@ describe('replaying a changelog over its materialized snapshot', () => {
       backendStateType: 'KEY_VALUE',
       kind: 'MAP',
       options: { KEYED_STATE_TYPE: 'MAP' },
-      serializers: { NAMESPACE_SERIALIZER: voidNs, VALUE_SERIALIZER: { ...listOf(long), className: 'org.apache.flink.api.common.typeutils.base.MapSerializerSnapshot', nested: [string, long] } },
+      serializers: {
+        NAMESPACE_SERIALIZER: voidNs,
+        VALUE_SERIALIZER: { ...listOf(long), className: 'org.apache.flink.api.common.typeutils.base.MapSerializerSnapshot', nested: [string, long] },
+      },
     };
     const scope = (w: ByteWriter, op: number) => w.u8(op).i16(1).i64(1).u8(0);
     const input = changelog(
@@ -164,7 +184,10 @@ describe('replaying a changelog over its materialized snapshot', () => {
       ],
       { key: long },
     );
-    const materialized = [entry('m', 0, 1, { kind: 'void-namespace' }, L(1), { kind: 'string', value: 'a' }), entry('m', 0, 1, { kind: 'void-namespace' }, L(2), { kind: 'string', value: 'b' })];
+    const materialized = [
+      entry('m', 0, 1, { kind: 'void-namespace' }, L(1), { kind: 'string', value: 'a' }),
+      entry('m', 0, 1, { kind: 'void-namespace' }, L(2), { kind: 'string', value: 'b' }),
+    ];
     expect((await replay(input, materialized)).out).toEqual([
       ['m', 0, '"1"', '"a"', '"10"'],
       ['m', 0, '"1"', '"c"', '"3"'],
@@ -172,7 +195,7 @@ describe('replaying a changelog over its materialized snapshot', () => {
     ]);
   });
 
-  it('a MERGE_NS of an AGGREGATING state needs the job\'s function: the state is not replayed, with the reason; the other states are', async () => {
+  it("a MERGE_NS of an AGGREGATING state needs the job's function: the state is not replayed, with the reason; the other states are", async () => {
     const agg = meta('agg', 'AGGREGATING', long, long);
     const value = meta('v', 'VALUE', voidNs, long);
     const input = changelog(
@@ -212,15 +235,30 @@ describe('replaying a changelog over its materialized snapshot', () => {
     const { out, changes } = await replay(input);
     expect(out).toEqual([['v', 0, '"opaque"', '"void-namespace"', '"9"']]);
     const v = changes.get('v');
-    expect(v?.kind === 'changes' && v.changes[0]!.key).toEqual({ kind: 'opaque', reason: 'the key serializer is not recorded in the changelog', length: 4, base64: 'AAAABw==' });
-    expect(v?.kind === 'changes' && v.rawKeys).toBe('keys shown as their bytes: the changelog does not record the key serializer, and the subtask has no materialized snapshot or timer queue whose serializer names it');
+    expect(v?.kind === 'changes' && v.changes[0]!.key).toEqual({
+      kind: 'opaque',
+      reason: 'the key serializer is not recorded in the changelog',
+      length: 4,
+      base64: 'AAAABw==',
+    });
+    expect(v?.kind === 'changes' && v.rawKeys).toBe(
+      'keys shown as their bytes: the changelog does not record the key serializer, and the subtask has no materialized snapshot or timer queue whose serializer names it',
+    );
     expect(changes.get('l')?.kind === 'unreadable' && changes.get('l')).toMatchObject({
-      reason: expect.stringContaining('expected a SET change whose key length follows from fixed-length namespace and payload (the key serializer is not recorded), found a variable-length payload') as unknown,
+      reason: expect.stringContaining(
+        'expected a SET change whose key length follows from fixed-length namespace and payload (the key serializer is not recorded), found a variable-length payload',
+      ) as unknown,
     });
   });
 
   it('a writer before Flink 1.15 (METADATA = 9): its operation 8 is a queue poll, not replayed; changes outside the key-group range are not applied', async () => {
-    const timers: StateMetaInfo = { name: 't', backendStateType: 'PRIORITY_QUEUE', kind: 'PRIORITY_QUEUE', options: {}, serializers: { VALUE_SERIALIZER: long } };
+    const timers: StateMetaInfo = {
+      name: 't',
+      backendStateType: 'PRIORITY_QUEUE',
+      kind: 'PRIORITY_QUEUE',
+      options: {},
+      serializers: { VALUE_SERIALIZER: long },
+    };
     const value = meta('v', 'VALUE', voidNs, long);
     const input = changelog(
       [
@@ -235,12 +273,21 @@ describe('replaying a changelog over its materialized snapshot', () => {
       { key: long, metadataOperation: 9 },
     );
     const { out, changes } = await replay(input);
-    expect(changes.get('t')).toMatchObject({ kind: 'unreadable', reason: expect.stringContaining('found REMOVE_FIRST_ELEMENT (a queue poll, whose element a pre-1.15 writer does not record)') as unknown });
+    expect(changes.get('t')).toMatchObject({
+      kind: 'unreadable',
+      reason: expect.stringContaining('found REMOVE_FIRST_ELEMENT (a queue poll, whose element a pre-1.15 writer does not record)') as unknown,
+    });
     expect(out).toEqual([]);
   });
 
   it('PRIORITY_QUEUE: ADD_ELEMENT adds each element once, REMOVE_ELEMENT removes it', async () => {
-    const timers: StateMetaInfo = { name: 't', backendStateType: 'PRIORITY_QUEUE', kind: 'PRIORITY_QUEUE', options: {}, serializers: { VALUE_SERIALIZER: long } };
+    const timers: StateMetaInfo = {
+      name: 't',
+      backendStateType: 'PRIORITY_QUEUE',
+      kind: 'PRIORITY_QUEUE',
+      options: {},
+      serializers: { VALUE_SERIALIZER: long },
+    };
     const input = changelog(
       [{ id: 0, state: timers }],
       [

@@ -28,7 +28,11 @@ export interface ReplayContext {
 }
 
 /** The entries of the subtask after its changes, for the states in `changes` and those of `materialized`. */
-export async function* replayChangelogEntries(materialized: AsyncIterable<StateEntry> | undefined, changes: ReadonlyMap<string, StateChanges>, ctx: ReplayContext): AsyncGenerator<StateEntry> {
+export async function* replayChangelogEntries(
+  materialized: AsyncIterable<StateEntry> | undefined,
+  changes: ReadonlyMap<string, StateChanges>,
+  ctx: ReplayContext,
+): AsyncGenerator<StateEntry> {
   const wantedGroup = ctx.keyGroup ?? (() => true);
   const byState = new Map<string, { kind: string; groups: Map<number, DecodedChange[]>; order: number[] }>();
   for (const [name, c] of changes) {
@@ -77,7 +81,8 @@ export async function* replayChangelogEntries(materialized: AsyncIterable<StateE
       }
       yield* flushBefore(e.state, e.keyGroup);
       // a broken invariant, not bad bytes: every reader gives a state's entries in ascending key groups
-      if (emitted.get(e.state)?.has(e.keyGroup)) throw new Error(`changelog replay: an entry of state ${e.state} in key group ${e.keyGroup} came after that key group was replayed`);
+      if (emitted.get(e.state)?.has(e.keyGroup))
+        throw new Error(`changelog replay: an entry of state ${e.state} in key group ${e.keyGroup} came after that key group was replayed`);
       if (s.groups.has(e.keyGroup)) {
         const held = pending.get(e.state);
         if (held) held.entries.push(e);
@@ -98,7 +103,14 @@ function scopeOf(key: DecodedValue | undefined, namespace: DecodedValue | undefi
 }
 
 /** The state's entries of one key group after its changes. */
-function applyChanges(kind: string, state: string, keyGroup: number, base: readonly StateEntry[], changes: readonly DecodedChange[], ctx: ReplayContext): StateEntry[] {
+function applyChanges(
+  kind: string,
+  state: string,
+  keyGroup: number,
+  base: readonly StateEntry[],
+  changes: readonly DecodedChange[],
+  ctx: ReplayContext,
+): StateEntry[] {
   const make = (ch: DecodedChange, value: DecodedValue | null, extra: Partial<StateEntry> = {}): StateEntry => ({
     operatorId: ctx.operatorId,
     state,
@@ -191,7 +203,13 @@ function applyChanges(kind: string, state: string, keyGroup: number, base: reado
 function listItems(e: StateEntry | undefined): DecodedValue[] {
   if (!e || e.value === null) return [];
   if (e.value.kind !== 'list') {
-    throw new DecodeError({ code: 'invalid-value', file: e.file, offset: e.valueRange.offset, path: [`subtask ${e.subtask}`, e.state], detail: `expected a list to append the changelog's elements to, found a ${e.value.kind} value` });
+    throw new DecodeError({
+      code: 'invalid-value',
+      file: e.file,
+      offset: e.valueRange.offset,
+      path: [`subtask ${e.subtask}`, e.state],
+      detail: `expected a list to append the changelog's elements to, found a ${e.value.kind} value`,
+    });
   }
   return e.value.items;
 }

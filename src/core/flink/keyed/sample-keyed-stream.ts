@@ -28,7 +28,10 @@ export function checkStateSample(sample: StateSample): void {
 }
 
 /** Key groups with data in the stream, and the sub-streams to read under the sample (one per chosen key group). */
-export function listSampledKeyedInputs(input: KeyedStreamInput, sample: StateSample | undefined): { inputs: KeyedStreamInput[]; keyGroupsWithData: number; keyGroupsRead: number } {
+export function listSampledKeyedInputs(
+  input: KeyedStreamInput,
+  sample: StateSample | undefined,
+): { inputs: KeyedStreamInput[]; keyGroupsWithData: number; keyGroupsRead: number } {
   const blocks = listKeyGroupBlocks(input);
   if (sample?.kind !== 'key-groups') return { inputs: [input], keyGroupsWithData: blocks.length, keyGroupsRead: blocks.length };
   const chosen = blocks.filter((b) => b.keyGroup % sample.every === 0);
@@ -43,7 +46,10 @@ export function narrowKeyedInputToKeyGroup(input: KeyedStreamInput, keyGroup: nu
 }
 
 /** The stream narrowed to some key groups (those with data), in block order. */
-export function narrowKeyedInputToKeyGroups(input: KeyedStreamInput, keyGroups: Iterable<number>): { inputs: KeyedStreamInput[]; keyGroupsWithData: number; keyGroupsRead: number } {
+export function narrowKeyedInputToKeyGroups(
+  input: KeyedStreamInput,
+  keyGroups: Iterable<number>,
+): { inputs: KeyedStreamInput[]; keyGroupsWithData: number; keyGroupsRead: number } {
   const inputs = [...new Set(keyGroups)].flatMap((kg) => narrowKeyedInputToKeyGroup(input, kg) ?? []);
   const offsetOf = (i: KeyedStreamInput) => Math.max(...i.offsets);
   inputs.sort((a, b) => offsetOf(a) - offsetOf(b));

@@ -8,7 +8,6 @@ import { throwIfCancelled, type CancelSignal } from '../cancel-signal';
 import { KeyedEntryRun, takeKeyedEntryRows, type KeyedBlockDecoding } from './keyed-entry-run';
 import { createKeyGroupBlockCursor, readKeyGroupBlockPart } from './read-key-group-block';
 
-
 /**
  * One large uncompressed block in windows: each window's complete entries become one run (framed
  * before the run is yielded; with `readInto`, the reused-buffer whole-state scan, the next window is
@@ -111,7 +110,12 @@ export async function* streamSnappyKeyGroupBlock(
   const reuse = shared !== undefined;
   const { input, header, prefixBytes } = d;
   const file = `${input.file} (Snappy block at ${input.baseOffset + block.offset})`;
-  const reader = new SnappyFramedReader(input.source, { offset: block.offset, end: block.end, identifier: 'required', maxOutputBytes: Number.MAX_SAFE_INTEGER });
+  const reader = new SnappyFramedReader(input.source, {
+    offset: block.offset,
+    end: block.end,
+    identifier: 'required',
+    maxOutputBytes: Number.MAX_SAFE_INTEGER,
+  });
   const cursor = createKeyGroupBlockCursor();
   let window = shared?.windows[0] !== undefined && shared.windows[0].length >= windowBytes ? shared.windows[0] : new Uint8Array(windowBytes);
   let filled = 0;
@@ -158,4 +162,3 @@ export async function* streamSnappyKeyGroupBlock(
   // kept for the stream's next block unless it grew for one large entry
   if (shared !== undefined && window.length <= windowBytes) shared.windows[0] = window;
 }
-

@@ -71,7 +71,10 @@ function readLittleEndian64(data: Uint8Array, at: number, n: number): bigint {
 }
 function toLittleEndianHex(v: bigint): string {
   let s = '';
-  for (let i = 0; i < 8; i++) s += Number((v >> BigInt(8 * i)) & 0xffn).toString(16).padStart(2, '0');
+  for (let i = 0; i < 8; i++)
+    s += Number((v >> BigInt(8 * i)) & 0xffn)
+      .toString(16)
+      .padStart(2, '0');
   return s;
 }
 

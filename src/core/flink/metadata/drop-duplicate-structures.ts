@@ -57,7 +57,12 @@ function keepLastOperators(operators: readonly OperatorState[], warnings: string
 }
 
 type Slot = 'managedKeyedState' | 'rawKeyedState' | 'managedOperatorState' | 'rawOperatorState';
-const SLOT_LABEL: Record<Slot, string> = { managedKeyedState: 'managed keyed', rawKeyedState: 'raw keyed', managedOperatorState: 'managed operator', rawOperatorState: 'raw operator' };
+const SLOT_LABEL: Record<Slot, string> = {
+  managedKeyedState: 'managed keyed',
+  rawKeyedState: 'raw keyed',
+  managedOperatorState: 'managed operator',
+  rawOperatorState: 'raw operator',
+};
 
 /** A handle that repeats one of another subtask (or slot) of the operator is dropped from the later subtask. */
 function dropCopiedHandles(op: OperatorState, label: string, warnings: string[]): OperatorState {
@@ -95,8 +100,12 @@ function dropCopiedHandles(op: OperatorState, label: string, warnings: string[])
 function handleKey(h: KeyedStateHandle | OperatorStateHandle): string | undefined {
   const d = h.kind === 'key-groups' || h.kind === 'operator' ? h.delegate : null;
   if (d === null || d.kind === 'empty-segment') return undefined;
-  if (h.kind === 'key-groups') return h.offsets.some((o) => o !== 0) ? `k|${streamKey(d)}|${h.range.start}-${h.range.end}|${hashNumbers(h.offsets)}` : undefined;
-  if (h.kind === 'operator') return h.states.some((e) => e.offsets.length > 0) ? `o|${streamKey(d)}|${h.states.map((e) => `${e.name}:${e.mode}:${hashNumbers(e.offsets)}`).join('|')}` : undefined;
+  if (h.kind === 'key-groups')
+    return h.offsets.some((o) => o !== 0) ? `k|${streamKey(d)}|${h.range.start}-${h.range.end}|${hashNumbers(h.offsets)}` : undefined;
+  if (h.kind === 'operator')
+    return h.states.some((e) => e.offsets.length > 0)
+      ? `o|${streamKey(d)}|${h.states.map((e) => `${e.name}:${e.mode}:${hashNumbers(e.offsets)}`).join('|')}`
+      : undefined;
   return undefined;
 }
 
@@ -121,7 +130,11 @@ function streamKey(d: StreamHandle | null): string {
 function sameHandle(a: KeyedStateHandle | OperatorStateHandle, b: KeyedStateHandle | OperatorStateHandle): boolean {
   if (a.kind === 'key-groups' && b.kind === 'key-groups') return sameStream(a.delegate, b.delegate) && sameNumbers(a.offsets, b.offsets);
   if (a.kind === 'operator' && b.kind === 'operator') {
-    return sameStream(a.delegate, b.delegate) && a.states.length === b.states.length && a.states.every((e, i) => e.name === b.states[i]!.name && sameNumbers(e.offsets, b.states[i]!.offsets));
+    return (
+      sameStream(a.delegate, b.delegate) &&
+      a.states.length === b.states.length &&
+      a.states.every((e, i) => e.name === b.states[i]!.name && sameNumbers(e.offsets, b.states[i]!.offsets))
+    );
   }
   return false;
 }

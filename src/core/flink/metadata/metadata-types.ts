@@ -6,9 +6,22 @@
 /** A handle's bytes: inline in `_metadata` or a file next to it. */
 export type StreamHandle =
   | { kind: 'inline'; name: string; size: number; /** absolute offset of the data inside `_metadata` */ offset: number; data: Uint8Array }
-  | { kind: 'relative-file'; relativePath: string; size: number; /** absolute offset in `_metadata` of the path string (absent for handles not read from bytes) */ pathOffset?: number }
+  | {
+      kind: 'relative-file';
+      relativePath: string;
+      size: number;
+      /** absolute offset in `_metadata` of the path string (absent for handles not read from bytes) */ pathOffset?: number;
+    }
   | { kind: 'file'; path: string; size: number; /** absolute offset in `_metadata` of the path string */ pathOffset?: number }
-  | { kind: 'segment-file'; physicalPath: string; logicalFileId: string; start: number; size: number; scope: 'EXCLUSIVE' | 'SHARED'; /** absolute offset in `_metadata` of the physical path string */ pathOffset?: number }
+  | {
+      kind: 'segment-file';
+      physicalPath: string;
+      logicalFileId: string;
+      start: number;
+      size: number;
+      scope: 'EXCLUSIVE' | 'SHARED';
+      /** absolute offset in `_metadata` of the physical path string */ pathOffset?: number;
+    }
   | { kind: 'empty-segment' }
   | { kind: 'legacy-key-groups'; range: KeyGroupRange; offsets: number[]; delegate: StreamHandle | null };
 

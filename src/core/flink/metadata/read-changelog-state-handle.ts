@@ -77,5 +77,16 @@ function readFileIncrementHandle(r: ByteReader, code: 10 | 13, range: { start: n
   const checkpointedSize = r.readI64('changelog checkpointed size');
   const handleId = r.readUtf('state handle id');
   const storageIdentifier = code === 13 ? r.readUtf('changelog storage identifier') : 'filesystem';
-  return { kind: 'changelog', code, range, description: `changelog files: ${n} streams in ${storageIdentifier}`, nested: [], files, stateSize, checkpointedSize, handleId, storageIdentifier };
+  return {
+    kind: 'changelog',
+    code,
+    range,
+    description: `changelog files: ${n} streams in ${storageIdentifier}`,
+    nested: [],
+    files,
+    stateSize,
+    checkpointedSize,
+    handleId,
+    storageIdentifier,
+  };
 }

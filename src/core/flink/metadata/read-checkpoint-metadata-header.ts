@@ -25,10 +25,18 @@ export function readCheckpointMetadataHeader(r: ByteReader): number {
   const versionAt = r.position;
   const version = r.readI32('metadata format version');
   if (version === 1 || version === 2) {
-    throw r.error('unsupported-version', `_metadata format version ${version} was written by Flink ≤ 1.10, not supported (this reader supports versions ${MIN_METADATA_VERSION}–${MAX_METADATA_VERSION})`, versionAt);
+    throw r.error(
+      'unsupported-version',
+      `_metadata format version ${version} was written by Flink ≤ 1.10, not supported (this reader supports versions ${MIN_METADATA_VERSION}–${MAX_METADATA_VERSION})`,
+      versionAt,
+    );
   }
   if (version < MIN_METADATA_VERSION || version > MAX_METADATA_VERSION) {
-    throw r.error('unsupported-version', `unsupported _metadata format version ${version}: this reader supports versions ${MIN_METADATA_VERSION}–${MAX_METADATA_VERSION} (Flink 1.11 to 2.x)`, versionAt);
+    throw r.error(
+      'unsupported-version',
+      `unsupported _metadata format version ${version}: this reader supports versions ${MIN_METADATA_VERSION}–${MAX_METADATA_VERSION} (Flink 1.11 to 2.x)`,
+      versionAt,
+    );
   }
   return version;
 }

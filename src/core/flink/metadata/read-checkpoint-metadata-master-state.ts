@@ -24,7 +24,10 @@ export function readCheckpointMetadataMasterState(r: ByteReader): MasterState {
   if (dataLength < 0) throw payload.error('invalid-value', `expected a non-negative master state data length, found ${dataLength}`, dataLengthAt);
   const data = payload.readBytes(dataLength, 'master state data');
   if (!payload.atEnd) {
-    throw payload.error('invalid-value', `expected the master state "${name}" to end after its data, found ${payload.remaining} more bytes inside its declared length ${length}`);
+    throw payload.error(
+      'invalid-value',
+      `expected the master state "${name}" to end after its data, found ${payload.remaining} more bytes inside its declared length ${length}`,
+    );
   }
   return { name, version, data };
 }

@@ -28,7 +28,11 @@ export function readCheckpointMetadataOperator(r: ByteReader, version: number, o
     const parallelism = r.readI32('operator parallelism');
     const maxParallelism = r.readI32('operator max parallelism');
     if (parallelism < 1 || maxParallelism < parallelism || maxParallelism > MAX_KEY_GROUPS) {
-      throw r.error('invalid-value', `expected 1 <= parallelism <= max parallelism <= ${MAX_KEY_GROUPS}, found parallelism ${parallelism} and max parallelism ${maxParallelism}`, parallelismAt);
+      throw r.error(
+        'invalid-value',
+        `expected 1 <= parallelism <= max parallelism <= ${MAX_KEY_GROUPS}, found parallelism ${parallelism} and max parallelism ${maxParallelism}`,
+        parallelismAt,
+      );
     }
     const coordinatorAt = r.position;
     const coordinatorState = withDecodePath('coordinator state', () => readStreamHandle(r));

@@ -11,7 +11,6 @@ const TRAILER = Uint8Array.from(
 );
 const OP_ID = [0x67, 0x30, 0xef, 0x73, 0x75, 0xfb, 0x60, 0xf9, 0xd9, 0xbb, 0xdf, 0xdf, 0xd1, 0x74, 0xd8, 0x03];
 
-
 /** One operator `6730ef73…` (p 2, max p 128) with subtask 0 holding operator state and a code-7 keyed handle. */
 function buildMetadata(version: number, opts: { trailer?: boolean } = {}): Uint8Array {
   const w = new ByteWriter().u32(0x4960672d).i32(version).i64(382).i32(0).i32(1);
@@ -89,8 +88,14 @@ describe('readCheckpointMetadata: header', () => {
       [withMagic(0x50, 0x4b, 0x03, 0x04), 'found 0x504b0304; the bytes look like a zip archive (open the archive instead of a file inside it)'],
       [withMagic(0x1f, 0x8b, 0x08, 0x00), 'found 0x1f8b0800; the bytes look like a gzip-compressed file (e.g. a .tar.gz archive)'],
       [withMagic(0xac, 0xed, 0x00, 0x05), 'found 0xaced0005; the bytes look like a Java serialization stream'],
-      [new Uint8Array([0x0a, 0x10, 0x0a, 0x0b, ...[...'order.proto'].map((c) => c.charCodeAt(0)), 0x12, 0x01, 0x78]), 'found 0x0a100a0b; the bytes look like a Protobuf descriptor set (FileDescriptorSet)'],
-      [new Uint8Array([...new Array(60).fill(1), 0xf7, 0xcf, 0xf4, 0x85, 0xb7, 0x41, 0xe2, 0x88]), 'found 0x01010101; the bytes look like a RocksDB SST file (a state file of a native savepoint or checkpoint)'],
+      [
+        new Uint8Array([0x0a, 0x10, 0x0a, 0x0b, ...[...'order.proto'].map((c) => c.charCodeAt(0)), 0x12, 0x01, 0x78]),
+        'found 0x0a100a0b; the bytes look like a Protobuf descriptor set (FileDescriptorSet)',
+      ],
+      [
+        new Uint8Array([...new Array(60).fill(1), 0xf7, 0xcf, 0xf4, 0x85, 0xb7, 0x41, 0xe2, 0x88]),
+        'found 0x01010101; the bytes look like a RocksDB SST file (a state file of a native savepoint or checkpoint)',
+      ],
     ];
     for (const [bytes, found] of cases) {
       const e = decodeErrorOf(() => readCheckpointMetadata(bytes, 'x/_metadata'));
@@ -98,26 +103,39 @@ describe('readCheckpointMetadata: header', () => {
       expect(e.message).toBe(`not a Flink _metadata file: expected the magic number 0x4960672d, ${found} — at x/_metadata, offset 0 (0x0)`);
     }
     const tar = new Uint8Array(1024);
-    tar.set([...'ustar'].map((c) => c.charCodeAt(0)), 257);
+    tar.set(
+      [...'ustar'].map((c) => c.charCodeAt(0)),
+      257,
+    );
     tar[0] = 0x61;
-    expect(decodeErrorOf(() => readCheckpointMetadata(tar)).message).toBe('not a Flink _metadata file: expected the magic number 0x4960672d, found 0x61000000; the bytes look like a tar archive — at _metadata, offset 0 (0x0)');
+    expect(decodeErrorOf(() => readCheckpointMetadata(tar)).message).toBe(
+      'not a Flink _metadata file: expected the magic number 0x4960672d, found 0x61000000; the bytes look like a tar archive — at _metadata, offset 0 (0x0)',
+    );
   });
 
   it('says "not recognised" for unknown bytes and for empty or tiny files', () => {
     const e = decodeErrorOf(() => readCheckpointMetadata(new Uint8Array([1, 2, 3, 4, 5])));
     expect(e.code).toBe('not-recognised');
     expect(e.message).toBe('not a Flink _metadata file: expected the magic number 0x4960672d, found 0x01020304 — at _metadata, offset 0 (0x0)');
-    expect(decodeErrorOf(() => readCheckpointMetadata(new Uint8Array(0))).message).toBe('not a Flink _metadata file: expected the magic number 0x4960672d, found an empty file — at _metadata, offset 0 (0x0)');
-    expect(decodeErrorOf(() => readCheckpointMetadata(new Uint8Array([0x49, 0x60]))).message).toBe('not a Flink _metadata file: expected the magic number 0x4960672d, found only 2 bytes — at _metadata, offset 0 (0x0)');
+    expect(decodeErrorOf(() => readCheckpointMetadata(new Uint8Array(0))).message).toBe(
+      'not a Flink _metadata file: expected the magic number 0x4960672d, found an empty file — at _metadata, offset 0 (0x0)',
+    );
+    expect(decodeErrorOf(() => readCheckpointMetadata(new Uint8Array([0x49, 0x60]))).message).toBe(
+      'not a Flink _metadata file: expected the magic number 0x4960672d, found only 2 bytes — at _metadata, offset 0 (0x0)',
+    );
   });
 
   it('rejects versions 1/2 as Flink ≤ 1.10 and other versions as unsupported', () => {
     const v = (n: number) => new ByteWriter().u32(0x4960672d).i32(n).i64(0).finish();
     const old = decodeErrorOf(() => readCheckpointMetadata(v(2)));
     expect(old.code).toBe('unsupported-version');
-    expect(old.message).toBe('_metadata format version 2 was written by Flink ≤ 1.10, not supported (this reader supports versions 3–7) — at _metadata, offset 4 (0x4)');
+    expect(old.message).toBe(
+      '_metadata format version 2 was written by Flink ≤ 1.10, not supported (this reader supports versions 3–7) — at _metadata, offset 4 (0x4)',
+    );
     expect(decodeErrorOf(() => readCheckpointMetadata(v(1))).message).toContain('_metadata format version 1 was written by Flink ≤ 1.10, not supported');
-    expect(decodeErrorOf(() => readCheckpointMetadata(v(8))).message).toBe('unsupported _metadata format version 8: this reader supports versions 3–7 (Flink 1.11 to 2.x) — at _metadata, offset 4 (0x4)');
+    expect(decodeErrorOf(() => readCheckpointMetadata(v(8))).message).toBe(
+      'unsupported _metadata format version 8: this reader supports versions 3–7 (Flink 1.11 to 2.x) — at _metadata, offset 4 (0x4)',
+    );
     expect(decodeErrorOf(() => readCheckpointMetadata(v(0))).code).toBe('unsupported-version');
   });
 
@@ -162,7 +180,14 @@ describe('readCheckpointMetadata: operators and subtasks', () => {
 
   it('reads a fully finished operator (subtask count -1)', () => {
     const m = readCheckpointMetadata(op(3, 128).u8(0).i32(-1).finish());
-    expect(m.operators[0]).toEqual({ id: '6730ef7375fb60f9d9bbdfdfd174d803', parallelism: 3, maxParallelism: 128, coordinatorState: null, fullyFinished: true, subtasks: [] });
+    expect(m.operators[0]).toEqual({
+      id: '6730ef7375fb60f9d9bbdfdfd174d803',
+      parallelism: 3,
+      maxParallelism: 128,
+      coordinatorState: null,
+      fullyFinished: true,
+      subtasks: [],
+    });
   });
 
   it('rejects a coordinator state on a fully finished operator and a non-inline coordinator state', () => {
@@ -193,7 +218,9 @@ describe('readCheckpointMetadata: operators and subtasks', () => {
     const bytes = op(2, 4).u8(0).i32(1).i32(1).i32(0).i32(0).u8(7).i32(0).i32(1).i64(0).u8(99).finish();
     const e = decodeErrorOf(() => readCheckpointMetadata(bytes));
     expect(e.path).toEqual(['operator 6730ef73…', 'subtask 1', 'managed keyed state']);
-    expect(e.message).toBe('expected a stream state handle type code (0, 1, 2, 3, 6, 15 or 16), found 99 — at _metadata, offset 82 (0x52) [operator 6730ef73… / subtask 1 / managed keyed state]');
+    expect(e.message).toBe(
+      'expected a stream state handle type code (0, 1, 2, 3, 6, 15 or 16), found 99 — at _metadata, offset 82 (0x52) [operator 6730ef73… / subtask 1 / managed keyed state]',
+    );
   });
 
   it('rejects an operator-state presence flag other than 0/1', () => {
@@ -237,7 +264,10 @@ describe('readCheckpointMetadata: truncation at every byte', () => {
       [79, `expected 1 byte for operator state handle type code, found 0 — at _metadata, offset 79 (0x4f) ${sub('managed operator state')}`],
       [82, `expected 4 bytes for number of operator state entries, found 2 — at _metadata, offset 80 (0x50) ${sub('managed operator state')}`],
       [90, `expected 1 operator state entries (at least 7 bytes), found 6 bytes left — at _metadata, offset 80 (0x50) ${sub('managed operator state')}`],
-      [91, `expected 9 bytes for name of operator state entry #0 (9 bytes of modified UTF-8), found 5 — at _metadata, offset 86 (0x56) ${sub('managed operator state')}`],
+      [
+        91,
+        `expected 9 bytes for name of operator state entry #0 (9 bytes of modified UTF-8), found 5 — at _metadata, offset 86 (0x56) ${sub('managed operator state')}`,
+      ],
       [95, `expected 1 byte for distribution mode of state "_default_", found 0 — at _metadata, offset 95 (0x5f) ${sub('managed operator state')}`],
       [98, `expected 4 bytes for number of offsets of state "_default_", found 2 — at _metadata, offset 96 (0x60) ${sub('managed operator state')}`],
       [104, `expected 1 offsets of state "_default_" (at least 8 bytes), found 4 bytes left — at _metadata, offset 96 (0x60) ${sub('managed operator state')}`],
@@ -249,13 +279,19 @@ describe('readCheckpointMetadata: truncation at every byte', () => {
       [128, `expected 1 byte for keyed state handle type code, found 0 — at _metadata, offset 128 (0x80) ${sub('managed keyed state')}`],
       [131, `expected 4 bytes for start key group of key-group range, found 2 — at _metadata, offset 129 (0x81) ${sub('managed keyed state')}`],
       [140, `expected 2 key-group offsets (at least 16 bytes), found 3 bytes left — at _metadata, offset 137 (0x89) ${sub('managed keyed state')}`],
-      [156, `expected 2 bytes for relative file handle path (2 bytes of modified UTF-8), found 0 — at _metadata, offset 156 (0x9c) ${sub('managed keyed state')}`],
+      [
+        156,
+        `expected 2 bytes for relative file handle path (2 bytes of modified UTF-8), found 0 — at _metadata, offset 156 (0x9c) ${sub('managed keyed state')}`,
+      ],
       [160, `expected 8 bytes for relative file handle state size, found 2 — at _metadata, offset 158 (0x9e) ${sub('managed keyed state')}`],
       [166, `expected 1 byte for keyed state handle type code, found 0 — at _metadata, offset 166 (0xa6) ${sub('raw keyed state')}`],
       [169, `expected 4 bytes for number of input channel state handles, found 2 — at _metadata, offset 167 (0xa7) ${sub('input channel state')}`],
       [173, `expected 4 bytes for number of result subpartition state handles, found 2 — at _metadata, offset 171 (0xab) ${sub('result subpartition state')}`],
       [177, `expected 4 bytes for subtask index of subtask entry #1, found 2 — at _metadata, offset 175 (0xaf) ${op}`],
-      [179, 'expected the checkpoint properties (a Java serialization stream) after the operator states, found the end of the file — at _metadata, offset 179 (0xb3) [checkpoint properties]'],
+      [
+        179,
+        'expected the checkpoint properties (a Java serialization stream) after the operator states, found the end of the file — at _metadata, offset 179 (0xb3) [checkpoint properties]',
+      ],
     ];
     for (const [cut, message] of table) expect(at(cut), `cut at ${cut}`).toBe(message);
   });

@@ -36,7 +36,9 @@ describe('readCheckpointProperties', () => {
     const bytes = hex(FULL_CHECKPOINT).subarray(0, 600);
     const e = decodeErrorOf(() => readCheckpointProperties(bytes, '_metadata', 2000));
     expect(e.code).toBe('truncated');
-    expect(e.message).toBe('expected 10 bytes for Java string (10 bytes of modified UTF-8), found 3 — at _metadata, offset 2597 (0xa25) [checkpoint properties]');
+    expect(e.message).toBe(
+      'expected 10 bytes for Java string (10 bytes of modified UTF-8), found 3 — at _metadata, offset 2597 (0xa25) [checkpoint properties]',
+    );
   });
 
   it('reports an empty trailer and a trailer that is not Java serialization', () => {
@@ -82,7 +84,9 @@ describe('readCheckpointProperties', () => {
   it('rejects a stream whose object is not CheckpointProperties', () => {
     // TC_STRING "x"
     const e = decodeErrorOf(() => readCheckpointProperties(new Uint8Array([0xac, 0xed, 0, 5, 0x74, 0, 1, 0x78])));
-    expect(e.message).toBe('expected a org.apache.flink.runtime.checkpoint.CheckpointProperties object, found a string — at _metadata, offset 0 (0x0) [checkpoint properties]');
+    expect(e.message).toBe(
+      'expected a org.apache.flink.runtime.checkpoint.CheckpointProperties object, found a string — at _metadata, offset 0 (0x0) [checkpoint properties]',
+    );
   });
 
   it('scan finds savepoint type, format and name in plain bytes', () => {

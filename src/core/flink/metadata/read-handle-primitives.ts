@@ -59,7 +59,12 @@ export function checkOffsetsTaken(r: ByteReader, offsets: readonly number[], at:
     const v = offsets[i]!;
     if (v === 0 && zeroIsEmpty) continue;
     const first = taken.get(v);
-    if (first !== undefined) throw r.error('invalid-value', `expected ${what} #${i} to start at an offset of its own, found ${v}, where ${first} already starts: a repeated offset would read the same bytes twice`, at + 8 * i);
+    if (first !== undefined)
+      throw r.error(
+        'invalid-value',
+        `expected ${what} #${i} to start at an offset of its own, found ${v}, where ${first} already starts: a repeated offset would read the same bytes twice`,
+        at + 8 * i,
+      );
     taken.set(v, `${what} #${i}`);
   }
 }

@@ -41,7 +41,14 @@ describe('readKeyedStateHandle', () => {
 
   it('code 12: heap key groups followed by the state handle id; code 3: old writer without id', () => {
     const w12 = new ByteWriter().u8(12).i32(0).i32(1).i64(5).u8(0).utf('id-1');
-    expect(readKeyedStateHandle(reader(w12))).toEqual({ kind: 'key-groups', code: 12, range: { start: 0, end: 0 }, offsets: [5], delegate: null, handleId: 'id-1' });
+    expect(readKeyedStateHandle(reader(w12))).toEqual({
+      kind: 'key-groups',
+      code: 12,
+      range: { start: 0, end: 0 },
+      offsets: [5],
+      delegate: null,
+      handleId: 'id-1',
+    });
     const w3 = new ByteWriter().u8(3).i32(0).i32(0).u8(0);
     expect(readKeyedStateHandle(reader(w3))).toEqual({ kind: 'key-groups', code: 3, range: { start: 0, end: -1 }, offsets: [], delegate: null });
   });
@@ -76,7 +83,16 @@ describe('readKeyedStateHandle', () => {
   it('code 5: old incremental handle without checkpointed size and handle id', () => {
     const w = new ByteWriter().u8(5).i64(3).utf('b').i32(0).i32(4).u8(0).i32(0).i32(0);
     const r = reader(w);
-    expect(readKeyedStateHandle(r)).toEqual({ kind: 'incremental', code: 5, checkpointId: 3n, backendId: 'b', range: { start: 0, end: 3 }, metaData: null, sharedFiles: [], privateFiles: [] });
+    expect(readKeyedStateHandle(r)).toEqual({
+      kind: 'incremental',
+      code: 5,
+      checkpointId: 3n,
+      backendId: 'b',
+      range: { start: 0, end: 3 },
+      metaData: null,
+      sharedFiles: [],
+      privateFiles: [],
+    });
     expect(r.atEnd).toBe(true);
   });
 
@@ -87,7 +103,16 @@ describe('readKeyedStateHandle', () => {
     writeInMemoryChangelogHandle(w, { start: 0, end: 3 }, 1n, 2n, [{ keyGroup: 2, bytes: new Uint8Array([1, 2, 3]) }], 'mem');
     w.i64(5).i64(6).utf('cl');
     const h = readKeyedStateHandle(reader(w));
-    expect(h).toMatchObject({ kind: 'changelog', code: 14, range: { start: 0, end: 3 }, checkpointedSize: 77n, materializedCount: 1, materializationId: 5n, checkpointId: 6n, handleId: 'cl' });
+    expect(h).toMatchObject({
+      kind: 'changelog',
+      code: 14,
+      range: { start: 0, end: 3 },
+      checkpointedSize: 77n,
+      materializedCount: 1,
+      materializationId: 5n,
+      checkpointId: 6n,
+      handleId: 'cl',
+    });
     if (h?.kind !== 'changelog') throw new Error('not changelog');
     expect(h.nested.map((n) => n.code)).toEqual([7, 9]);
     expect(h.nested[1]).toMatchObject({ code: 9, fromSequence: 1n, toSequence: 2n, changes: [{ keyGroup: 2, length: 3 }], handleId: 'mem' });
@@ -102,7 +127,13 @@ describe('readKeyedStateHandle', () => {
     const w10 = new ByteWriter().u8(10).i32(0).i32(1).i32(1).i64(16);
     relative(w10, 'cl-file', 64);
     w10.i64(48).i64(48).utf('h10');
-    expect(readKeyedStateHandle(reader(w10))).toMatchObject({ code: 10, files: [{ offset: 16, handle: { kind: 'relative-file', relativePath: 'cl-file' } }], stateSize: 48n, storageIdentifier: 'filesystem', handleId: 'h10' });
+    expect(readKeyedStateHandle(reader(w10))).toMatchObject({
+      code: 10,
+      files: [{ offset: 16, handle: { kind: 'relative-file', relativePath: 'cl-file' } }],
+      stateSize: 48n,
+      storageIdentifier: 'filesystem',
+      handleId: 'h10',
+    });
     const w13 = new ByteWriter().u8(13).i32(0).i32(1).i32(0).i64(0).i64(0).utf('h13').utf('memory');
     expect(readKeyedStateHandle(reader(w13))).toMatchObject({ code: 13, files: [], storageIdentifier: 'memory' });
   });

@@ -39,7 +39,12 @@ export function readKeyedStateHandle(r: ByteReader, depth = 0): KeyedStateHandle
     case 14:
       return readChangelogStateHandle(r, code, depth, readKeyedStateHandle);
     default: {
-      const hint = code === 1 || code === 2 || code === 6 || code === 15 || code === 16 ? ', which is a stream handle code' : code === 4 || code === 17 ? ', which is an operator handle code' : '';
+      const hint =
+        code === 1 || code === 2 || code === 6 || code === 15 || code === 16
+          ? ', which is a stream handle code'
+          : code === 4 || code === 17
+            ? ', which is an operator handle code'
+            : '';
       throw r.error('invalid-value', `expected a keyed state handle type code (${KEYED_CODES}), found ${code}${hint}`, at);
     }
   }

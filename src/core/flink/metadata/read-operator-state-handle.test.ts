@@ -30,7 +30,15 @@ describe('readOperatorStateHandle', () => {
 
   it('code 17: file-merging handle with directories, empty flag and a segment delegate', () => {
     const w = new ByteWriter().u8(17).i32(0).utf('/task-owned').utf('/shared').bool(true).u8(16);
-    expect(readOperatorStateHandle(reader(w))).toEqual({ kind: 'operator', code: 17, states: [], delegate: { kind: 'empty-segment' }, taskOwnedDirectory: '/task-owned', sharedDirectory: '/shared', emptyPlaceholder: true });
+    expect(readOperatorStateHandle(reader(w))).toEqual({
+      kind: 'operator',
+      code: 17,
+      states: [],
+      delegate: { kind: 'empty-segment' },
+      taskOwnedDirectory: '/task-owned',
+      sharedDirectory: '/shared',
+      emptyPlaceholder: true,
+    });
   });
 
   it('code 17 with a non-segment delegate is rejected', () => {

@@ -27,7 +27,8 @@ export function readOperatorStateHandle(r: ByteReader, depth = 0): OperatorState
   // every element Flink reads (the last list of each name) starts at an offset of its own
   const last = new Map(read.map((x) => [x.entry.name, x.entry]));
   const taken: TakenOffsets = new Map();
-  for (const { entry, offsetsAt } of read) if (last.get(entry.name) === entry) checkOffsetsTaken(r, entry.offsets, offsetsAt, `offsets of state "${entry.name}"`, taken);
+  for (const { entry, offsetsAt } of read)
+    if (last.get(entry.name) === entry) checkOffsetsTaken(r, entry.offsets, offsetsAt, `offsets of state "${entry.name}"`, taken);
   const states = read.map((x) => x.entry);
   if (code === 4) return { kind: 'operator', code, states, delegate: readStreamHandle(r, depth + 1) };
   const taskOwnedDirectory = r.readUtf('task-owned directory');
@@ -36,7 +37,11 @@ export function readOperatorStateHandle(r: ByteReader, depth = 0): OperatorState
   const delegateAt = r.position;
   const delegate = readStreamHandle(r, depth + 1);
   if (delegate === null || (delegate.kind !== 'segment-file' && delegate.kind !== 'empty-segment')) {
-    throw r.error('invalid-value', `expected a segment file handle (code 15 or 16) in a file-merging operator handle, found ${delegate === null ? 'a null handle' : `a ${delegate.kind} handle`}`, delegateAt);
+    throw r.error(
+      'invalid-value',
+      `expected a segment file handle (code 15 or 16) in a file-merging operator handle, found ${delegate === null ? 'a null handle' : `a ${delegate.kind} handle`}`,
+      delegateAt,
+    );
   }
   return { kind: 'operator', code, states, delegate, taskOwnedDirectory, sharedDirectory, emptyPlaceholder };
 }

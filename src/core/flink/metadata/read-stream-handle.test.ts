@@ -45,7 +45,15 @@ describe('readStreamHandle', () => {
 
   it('code 15: segment of a physical file; code 16: empty segment', () => {
     const r = readerAt100(new ByteWriter().u8(15).i64(10).i64(20).i32(1).utf('/chk/merged-1').utf('lf-1').u8(16));
-    expect(readStreamHandle(r)).toEqual({ kind: 'segment-file', start: 10, size: 20, scope: 'SHARED', physicalPath: '/chk/merged-1', logicalFileId: 'lf-1', pathOffset: 100 + 1 + 8 + 8 + 4 });
+    expect(readStreamHandle(r)).toEqual({
+      kind: 'segment-file',
+      start: 10,
+      size: 20,
+      scope: 'SHARED',
+      physicalPath: '/chk/merged-1',
+      logicalFileId: 'lf-1',
+      pathOffset: 100 + 1 + 8 + 8 + 4,
+    });
     expect(readStreamHandle(r)).toEqual({ kind: 'empty-segment' });
     expect(r.atEnd).toBe(true);
   });
@@ -56,7 +64,9 @@ describe('readStreamHandle', () => {
     const e2 = decodeErrorOf(() => readStreamHandle(r));
     expect(e2.code).toBe('invalid-value');
     expect(e2.offset).toBe(101);
-    expect(e2.message).toBe('expected a stream state handle type code (0, 1, 2, 3, 6, 15 or 16), found 7, which is a keyed or operator handle code — at _metadata, offset 101 (0x65)');
+    expect(e2.message).toBe(
+      'expected a stream state handle type code (0, 1, 2, 3, 6, 15 or 16), found 7, which is a keyed or operator handle code — at _metadata, offset 101 (0x65)',
+    );
   });
 
   it('rejects an unknown code', () => {

@@ -63,7 +63,11 @@ export function readStreamHandle(r: ByteReader, depth = 0): StreamHandle | null 
       return { kind: 'empty-segment' };
     default:
       if (KEYED_OR_OPERATOR_CODES.has(code)) {
-        throw r.error('invalid-value', `expected a stream state handle type code (${STREAM_CODES}), found ${code}, which is a keyed or operator handle code`, at);
+        throw r.error(
+          'invalid-value',
+          `expected a stream state handle type code (${STREAM_CODES}), found ${code}, which is a keyed or operator handle code`,
+          at,
+        );
       }
       throw r.error('invalid-value', `expected a stream state handle type code (${STREAM_CODES}), found ${code}`, at);
   }

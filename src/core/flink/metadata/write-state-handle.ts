@@ -20,7 +20,9 @@ export function writeStreamHandle(w: ByteWriter, h: StreamHandle | null): void {
       w.u8(2).i64(h.size).utf(h.path);
       return;
     case 'legacy-key-groups':
-      w.u8(3).i32(h.range.start).i32(h.range.end - h.range.start + 1);
+      w.u8(3)
+        .i32(h.range.start)
+        .i32(h.range.end - h.range.start + 1);
       for (const o of h.offsets) w.i64(o);
       writeStreamHandle(w, h.delegate);
       return;
@@ -28,7 +30,12 @@ export function writeStreamHandle(w: ByteWriter, h: StreamHandle | null): void {
       w.u8(6).utf(h.relativePath).i64(h.size);
       return;
     case 'segment-file':
-      w.u8(15).i64(h.start).i64(h.size).i32(h.scope === 'EXCLUSIVE' ? 0 : 1).utf(h.physicalPath).utf(h.logicalFileId);
+      w.u8(15)
+        .i64(h.start)
+        .i64(h.size)
+        .i32(h.scope === 'EXCLUSIVE' ? 0 : 1)
+        .utf(h.physicalPath)
+        .utf(h.logicalFileId);
       return;
     case 'empty-segment':
       w.u8(16);
@@ -75,7 +82,9 @@ export function writeKeyedStateHandle(w: ByteWriter, h: KeyedStateHandle | null)
     w.utf(h.handleId ?? '');
   } else if (h.code === 9) {
     if (!h.changeBytes) throw new Error('writeKeyedStateHandle: code 9 needs the change bytes (changeBytes); or use writeInMemoryChangelogHandle');
-    w.i64(h.fromSequence ?? 0n).i64(h.toSequence ?? 0n).i32(h.changeBytes.length);
+    w.i64(h.fromSequence ?? 0n)
+      .i64(h.toSequence ?? 0n)
+      .i32(h.changeBytes.length);
     for (const c of h.changeBytes) w.i32(c.keyGroup).i32(c.bytes.length).bytes(c.bytes);
     w.utf(h.handleId ?? '');
   } else {
@@ -85,14 +94,28 @@ export function writeKeyedStateHandle(w: ByteWriter, h: KeyedStateHandle | null)
       w.i64(f.offset);
       writeStreamHandle(w, f.handle);
     }
-    w.i64(h.stateSize ?? 0n).i64(h.checkpointedSize ?? 0n).utf(h.handleId ?? '');
+    w.i64(h.stateSize ?? 0n)
+      .i64(h.checkpointedSize ?? 0n)
+      .utf(h.handleId ?? '');
     if (h.code === 13) w.utf(h.storageIdentifier ?? 'filesystem');
   }
 }
 
 /** Code 9 with explicit change bytes. */
-export function writeInMemoryChangelogHandle(w: ByteWriter, range: { start: number; end: number }, from: bigint, to: bigint, changes: { keyGroup: number; bytes: Uint8Array }[], handleId: string): void {
-  w.u8(9).i32(range.start).i32(range.end - range.start + 1).i64(from).i64(to).i32(changes.length);
+export function writeInMemoryChangelogHandle(
+  w: ByteWriter,
+  range: { start: number; end: number },
+  from: bigint,
+  to: bigint,
+  changes: { keyGroup: number; bytes: Uint8Array }[],
+  handleId: string,
+): void {
+  w.u8(9)
+    .i32(range.start)
+    .i32(range.end - range.start + 1)
+    .i64(from)
+    .i64(to)
+    .i32(changes.length);
   for (const c of changes) w.i32(c.keyGroup).i32(c.bytes.length).bytes(c.bytes);
   w.utf(handleId);
 }
@@ -107,14 +130,19 @@ export function writeOperatorStateHandle(w: ByteWriter, h: OperatorStateHandle |
     w.utf(s.name).u8(MODE_ORDINAL[s.mode]).i32(s.offsets.length);
     for (const o of s.offsets) w.i64(o);
   }
-  if (h.code === 17) w.utf(h.taskOwnedDirectory ?? '').utf(h.sharedDirectory ?? '').bool(h.emptyPlaceholder ?? false);
+  if (h.code === 17)
+    w.utf(h.taskOwnedDirectory ?? '')
+      .utf(h.sharedDirectory ?? '')
+      .bool(h.emptyPlaceholder ?? false);
   writeStreamHandle(w, h.delegate);
 }
 
 export function writeChannelStateHandle(w: ByteWriter, h: ChannelStateHandle, metadataVersion: number): void {
   const input = h.kind === 'input-channel' || h.kind === 'merged-input-channel';
   if (!('info' in h)) {
-    w.u8(input ? 3 : 4).i32(h.subtaskIndex).i64(h.stateSize);
+    w.u8(input ? 3 : 4)
+      .i32(h.subtaskIndex)
+      .i64(h.stateSize);
     writeStreamHandle(w, h.delegate);
     w.i32(h.serializedOffsetsLength).bytes(new Uint8Array(h.serializedOffsetsLength));
     return;

@@ -32,7 +32,11 @@ export function computeOperatorHeaderFence(input: Pick<OperatorStreamInput, 'sta
 export async function* readOperatorStateEntries(
   input: OperatorStreamInput,
   header: OperatorStateHeader,
-  options: { state?: string | ReadonlySet<string>; signal?: CancelSignal; /** the value mode, looked up per value (default decode) */ values?: ValueModeSource } = {},
+  options: {
+    state?: string | ReadonlySet<string>;
+    signal?: CancelSignal;
+    /** the value mode, looked up per value (default decode) */ values?: ValueModeSource;
+  } = {},
 ): AsyncGenerator<StateEntry> {
   checkOffsetsInside(input);
   const endOf = listElementEnds(input);
@@ -100,7 +104,11 @@ export const ELEMENT_RUN_BYTES = 1024 * 1024;
  * elements: 45 s of reads before). Each element is scanned into a run at most once: the work
  * stays linear in the number of elements.
  */
-function readElementBytes(input: OperatorStreamInput, offsets: readonly number[], endOf: (offset: number) => number): { next(offset: number): Promise<Uint8Array> } {
+function readElementBytes(
+  input: OperatorStreamInput,
+  offsets: readonly number[],
+  endOf: (offset: number) => number,
+): { next(offset: number): Promise<Uint8Array> } {
   let index = 0;
   let window: { start: number; bytes: Uint8Array } | undefined;
   let runLimit = 0;
@@ -136,7 +144,11 @@ function openElement(input: OperatorStreamInput, compressed: boolean, offset: nu
 function decodeElement(r: ByteReader, meta: StateMetaInfo | undefined, name: string, mode: ValueMode | undefined) {
   const s = meta?.serializers.VALUE_SERIALIZER;
   if (!s) return describeOpaque(r.readBytes(r.remaining), `state ${name} is not in the operator state header`);
-  if (!s.codec || s.status === 'unknown') return describeOpaque(r.readBytes(r.remaining), s.status === 'unknown' ? `unknown serializer snapshot ${s.className} v${s.version}` : `element serializer ${s.typeLabel} has no value decoder`);
+  if (!s.codec || s.status === 'unknown')
+    return describeOpaque(
+      r.readBytes(r.remaining),
+      s.status === 'unknown' ? `unknown serializer snapshot ${s.className} v${s.version}` : `element serializer ${s.typeLabel} has no value decoder`,
+    );
   const start = r.position;
   try {
     return s.codec.decode(r, mode);
@@ -147,13 +159,20 @@ function decodeElement(r: ByteReader, meta: StateMetaInfo | undefined, name: str
   }
 }
 
-function* readBroadcastMap(r: ByteReader, meta: StateMetaInfo | undefined, name: string, values: ValueModeSource | undefined): Generator<Pick<StateEntry, 'userKey' | 'value' | 'valueRange'>> {
+function* readBroadcastMap(
+  r: ByteReader,
+  meta: StateMetaInfo | undefined,
+  name: string,
+  values: ValueModeSource | undefined,
+): Generator<Pick<StateEntry, 'userKey' | 'value' | 'valueRange'>> {
   const k = meta?.serializers.KEY_SERIALIZER;
   const v = meta?.serializers.VALUE_SERIALIZER;
   if (!k?.codec || !v?.codec || k.status === 'unknown' || v.status === 'unknown') {
     const at = r.absolutePosition;
     const bytes = r.readBytes(r.remaining);
-    const why = !meta ? 'is not in the operator state header' : `has serializers ${k?.typeLabel ?? 'none'} → ${v?.typeLabel ?? 'none'} that cannot all be decoded`;
+    const why = !meta
+      ? 'is not in the operator state header'
+      : `has serializers ${k?.typeLabel ?? 'none'} → ${v?.typeLabel ?? 'none'} that cannot all be decoded`;
     yield { value: describeOpaque(bytes, `broadcast state ${name} ${why}`), valueRange: { offset: at, length: bytes.length } };
     return;
   }

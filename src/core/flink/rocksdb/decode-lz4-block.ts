@@ -44,7 +44,7 @@ export function decodeLz4Block(src: Uint8Array, size: number): Uint8Array | stri
     }
     match += 4;
     if (d + match > size) return `more than the declared ${size} decompressed bytes`;
-    for (let i = d - offset, n = i + match; i < n; ) dst[d++] = dst[i++]!;
+    for (let i = d - offset, n = i + match; i < n;) dst[d++] = dst[i++]!;
   }
   if (d !== size) return `${d} decompressed bytes where the block declares ${size}`;
   return dst;

@@ -40,7 +40,8 @@ export function readBlockLayout(c: RocksDbCursor, what: string): BlockLayout {
   for (let i = 0; i < numRestarts; i++) {
     const at = r.pos;
     const off = r.readFixed32(`${what} restart offset`);
-    if (off > restartsStart || (i > 0 && off < restarts[i - 1]!)) throw r.error('invalid-value', `expected ${what} restart offset #${i} between ${restarts[i - 1] ?? 0} and ${restartsStart}, found ${off}`, at);
+    if (off > restartsStart || (i > 0 && off < restarts[i - 1]!))
+      throw r.error('invalid-value', `expected ${what} restart offset #${i} between ${restarts[i - 1] ?? 0} and ${restartsStart}, found ${off}`, at);
     restarts.push(off);
   }
   return { entriesEnd: restartsStart, restarts };
@@ -93,7 +94,15 @@ export interface IndexEntry {
  * restart points are binary searched for the first entry that may reach the target, and entries
  * whose key (at least their block's last key) lies below it are passed over.
  */
-export function* iterateIndexEntries(bytes: Uint8Array, file: string, base: number, what: string, deltaValues: boolean, firstKey: boolean, seek?: IndexSeek): Generator<IndexEntry> {
+export function* iterateIndexEntries(
+  bytes: Uint8Array,
+  file: string,
+  base: number,
+  what: string,
+  deltaValues: boolean,
+  firstKey: boolean,
+  seek?: IndexSeek,
+): Generator<IndexEntry> {
   const layout = readBlockLayout(new RocksDbCursor(bytes, file, base), what);
   let restart = seek === undefined ? 0 : findRestartBefore(bytes, file, base, layout, what, deltaValues, seek);
   if (seek !== undefined && restart > 0) seek.skipped = true;
@@ -159,7 +168,8 @@ function findRestartBefore(bytes: Uint8Array, file: string, base: number, layout
 
 function rebuildKey(c: RocksDbCursor, prev: Uint8Array, shared: number, unshared: number, isRestart: boolean, what: string, at: number): Uint8Array {
   if (isRestart && shared !== 0) throw c.error('invalid-value', `expected a ${what} entry at a restart point to share no key bytes, found ${shared}`, at);
-  if (shared > prev.length) throw c.error('invalid-value', `expected a ${what} entry to share at most ${prev.length} key bytes with the one before, found ${shared}`, at);
+  if (shared > prev.length)
+    throw c.error('invalid-value', `expected a ${what} entry to share at most ${prev.length} key bytes with the one before, found ${shared}`, at);
   const rest = c.readBytes(unshared, `${what} entry key`);
   const key = new Uint8Array(shared + unshared);
   key.set(prev.subarray(0, shared), 0);

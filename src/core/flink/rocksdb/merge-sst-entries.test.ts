@@ -8,15 +8,28 @@ const text = (s: string) => Uint8Array.from([...s].map((c) => c.charCodeAt(0)));
 const e = (k: string, sequence: number, type: number, v = ''): WrittenEntry => ({ userKey: text(k), sequence, type, value: text(v) });
 
 async function merged(files: WrittenEntry[][], options: SstWriteOptions[] = []) {
-  const tables = await Promise.all(files.map((f, i) => openSstTable(bytesSource(`00000${i}.sst`, writeSstTable(f, { blockEntries: 2, ...options[i] })), `00000${i}.sst`)));
+  const tables = await Promise.all(
+    files.map((f, i) => openSstTable(bytesSource(`00000${i}.sst`, writeSstTable(f, { blockEntries: 2, ...options[i] })), `00000${i}.sst`)),
+  );
   const out: string[] = [];
-  for await (const b of mergeSstEntries(tables.map((t) => t.cursor()), tables.flatMap((t) => t.rangeTombstones))) for (const m of b) out.push(`${String.fromCharCode(...m.userKey)}=${String.fromCharCode(...m.value)}`);
+  for await (const b of mergeSstEntries(
+    tables.map((t) => t.cursor()),
+    tables.flatMap((t) => t.rangeTombstones),
+  ))
+    for (const m of b) out.push(`${String.fromCharCode(...m.userKey)}=${String.fromCharCode(...m.value)}`);
   return out;
 }
 
 describe('mergeSstEntries', () => {
   it('newest sequence wins across files; deletions and single deletions remove; merge operands append with "," as Flink\'s ListState writes them', async () => {
-    const older = [e('a', 1, TYPE_VALUE, 'a1'), e('b', 2, TYPE_VALUE, 'b1'), e('c', 3, TYPE_VALUE, 'c1'), e('d', 4, TYPE_VALUE, 'x'), e('f', 5, TYPE_MERGE, 'f1'), e('g', 6, TYPE_VALUE, 'g1')];
+    const older = [
+      e('a', 1, TYPE_VALUE, 'a1'),
+      e('b', 2, TYPE_VALUE, 'b1'),
+      e('c', 3, TYPE_VALUE, 'c1'),
+      e('d', 4, TYPE_VALUE, 'x'),
+      e('f', 5, TYPE_MERGE, 'f1'),
+      e('g', 6, TYPE_VALUE, 'g1'),
+    ];
     const newer = [
       e('a', 10, TYPE_VALUE, 'a2'),
       e('b', 11, TYPE_DELETION),
@@ -42,7 +55,9 @@ describe('mergeSstEntries', () => {
   });
 
   it('refuses a value type Flink does not write (a blob index), located', async () => {
-    await expect(merged([[e('a', 1, 0x11, 'x')]])).rejects.toThrow(/^expected a value, merge operand or deletion in an SST file of Flink's state, found a blob index — at 000000\.sst, offset 12 \(0xc\)$/);
+    await expect(merged([[e('a', 1, 0x11, 'x')]])).rejects.toThrow(
+      /^expected a value, merge operand or deletion in an SST file of Flink's state, found a blob index — at 000000\.sst, offset 12 \(0xc\)$/,
+    );
   });
 });
 
@@ -65,7 +80,14 @@ describe('SstMerge over cursors (randomized against a model of newest-wins and l
         versions.set(key, [...(versions.get(key) ?? []), v]);
         files[rand(3)]!.push(e(key, v.sequence, v.type, v.value));
       }
-      for (const f of files) f.sort((a, b) => (String.fromCharCode(...a.userKey) < String.fromCharCode(...b.userKey) ? -1 : String.fromCharCode(...a.userKey) > String.fromCharCode(...b.userKey) ? 1 : b.sequence - a.sequence));
+      for (const f of files)
+        f.sort((a, b) =>
+          String.fromCharCode(...a.userKey) < String.fromCharCode(...b.userKey)
+            ? -1
+            : String.fromCharCode(...a.userKey) > String.fromCharCode(...b.userKey)
+              ? 1
+              : b.sequence - a.sequence,
+        );
       const expected: string[] = [];
       for (const key of [...versions.keys()].sort()) {
         const newestFirst = [...versions.get(key)!].sort((a, b) => b.sequence - a.sequence);
@@ -83,9 +105,21 @@ describe('SstMerge over cursors (randomized against a model of newest-wins and l
       }
       const nonEmpty = files.filter((f) => f.length > 0);
       for (const reuse of [false, true]) {
-        const tables = await Promise.all(nonEmpty.map((f, i) => openSstTable(bytesSource(`00000${i}.sst`, writeSstTable(f, { blockEntries: 1 + (round % 3), compression: round % 2 === 0 ? 1 : 0 })), `00000${i}.sst`)));
+        const tables = await Promise.all(
+          nonEmpty.map((f, i) =>
+            openSstTable(
+              bytesSource(`00000${i}.sst`, writeSstTable(f, { blockEntries: 1 + (round % 3), compression: round % 2 === 0 ? 1 : 0 })),
+              `00000${i}.sst`,
+            ),
+          ),
+        );
         const out: string[] = [];
-        for await (const b of mergeSstEntries(tables.map((t) => t.cursor(undefined, { reuseBlocks: reuse })), [], reuse)) for (const m of b) out.push(`${String.fromCharCode(...m.userKey)}=${String.fromCharCode(...m.value)}`);
+        for await (const b of mergeSstEntries(
+          tables.map((t) => t.cursor(undefined, { reuseBlocks: reuse })),
+          [],
+          reuse,
+        ))
+          for (const m of b) out.push(`${String.fromCharCode(...m.userKey)}=${String.fromCharCode(...m.value)}`);
         expect(out, `round ${round}, reused buffers: ${reuse}`).toEqual(expected);
       }
     }

@@ -7,7 +7,15 @@
  */
 import { DecodeError } from '../../io';
 import { compareBytes } from './rocksdb-cursor';
-import { describeValueType, TYPE_DELETION, TYPE_DELETION_WITH_TIMESTAMP, TYPE_MERGE, TYPE_SINGLE_DELETION, TYPE_VALUE, type RangeTombstone } from './open-sst-table';
+import {
+  describeValueType,
+  TYPE_DELETION,
+  TYPE_DELETION_WITH_TIMESTAMP,
+  TYPE_MERGE,
+  TYPE_SINGLE_DELETION,
+  TYPE_VALUE,
+  type RangeTombstone,
+} from './open-sst-table';
 import { compareUserKeys, END, ENTRY, NEED_BLOCK, type SstTableCursor } from './sst-table-cursor';
 
 /** Flink's merge operator: RocksDB's StringAppendTESTOperator with ',' (RocksDBKeyedStateBackend's MERGE_OPERATOR_NAME). */
@@ -179,7 +187,12 @@ export class SstMerge {
       }
       if (c.type === TYPE_VALUE) base = c.value();
       else if (c.type !== TYPE_DELETION && c.type !== TYPE_SINGLE_DELETION && c.type !== TYPE_DELETION_WITH_TIMESTAMP) {
-        throw new DecodeError({ code: 'unsupported-format', detail: `expected a value, merge operand or deletion in an SST file of Flink's state, found a ${describeValueType(c.type)}`, file: c.file, offset: c.valueOffset });
+        throw new DecodeError({
+          code: 'unsupported-format',
+          detail: `expected a value, merge operand or deletion in an SST file of Flink's state, found a ${describeValueType(c.type)}`,
+          file: c.file,
+          offset: c.valueOffset,
+        });
       }
       break;
     }
@@ -226,7 +239,14 @@ export async function* mergeSstEntries(cursors: SstTableCursor[], tombstones: re
       continue;
     }
     if (r === END) break;
-    out.push({ userKey: merge.key.slice(0, merge.keyLength), value: merge.value.slice(merge.valueStart, merge.valueEnd), file: merge.file, valueOffset: merge.valueOffset, keyOffset: merge.keyOffset, versions: merge.versions });
+    out.push({
+      userKey: merge.key.slice(0, merge.keyLength),
+      value: merge.value.slice(merge.valueStart, merge.valueEnd),
+      file: merge.file,
+      valueOffset: merge.valueOffset,
+      keyOffset: merge.keyOffset,
+      versions: merge.versions,
+    });
     if (out.length >= OUT_BATCH) {
       yield out;
       out = [];

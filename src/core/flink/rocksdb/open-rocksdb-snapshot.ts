@@ -36,7 +36,9 @@ export async function openRocksDbSnapshot(opened: OpenedSavepoint, handle: Incre
   const where = `${context.operatorId === undefined ? '' : `operator ${context.operatorId.slice(0, 8)}… `}subtask ${context.subtask ?? '?'}`;
   // where the handle sits in _metadata (its first file's path), for what only the handle can locate
   const handleAt = [handle.metaData, ...handle.sharedFiles.map((f) => f.handle), ...handle.privateFiles.map((f) => f.handle)]
-    .map((h) => (h !== null && (h.kind === 'relative-file' || h.kind === 'file' || h.kind === 'segment-file') ? h.pathOffset : h?.kind === 'inline' ? h.offset : undefined))
+    .map((h) =>
+      h !== null && (h.kind === 'relative-file' || h.kind === 'file' || h.kind === 'segment-file') ? h.pathOffset : h?.kind === 'inline' ? h.offset : undefined,
+    )
     .find((o) => o !== undefined);
   /** a file the handle should hold; `at`: the file and offset that name it (CURRENT, the MANIFEST), else the handle in _metadata */
   const missing = (name: string, why: string, at?: { file: string; offset: number }) =>
@@ -60,7 +62,12 @@ export async function openRocksDbSnapshot(opened: OpenedSavepoint, handle: Incre
     const text = decodeUtf8(await current.source.read(0, Math.min(current.source.size, 4096)));
     manifestName = text.replace(/\r?\n$/, '');
     if (!/^MANIFEST-\d+$/.test(manifestName)) {
-      throw new DecodeError({ code: 'invalid-value', detail: `expected RocksDB's CURRENT to name a MANIFEST-NNNNNN file, found ${JSON.stringify(text.slice(0, 64))}`, file: current.file, offset: 0 });
+      throw new DecodeError({
+        code: 'invalid-value',
+        detail: `expected RocksDB's CURRENT to name a MANIFEST-NNNNNN file, found ${JSON.stringify(text.slice(0, 64))}`,
+        file: current.file,
+        offset: 0,
+      });
     }
   } else {
     const manifests = [...byPath.keys()].filter((p) => p.startsWith('MANIFEST-'));
@@ -70,7 +77,12 @@ export async function openRocksDbSnapshot(opened: OpenedSavepoint, handle: Incre
   const manifest = resolve(manifestName, 'RocksDB MANIFEST');
   if (!manifest) throw missing(manifestName, 'the MANIFEST CURRENT names', current ? { file: current.file, offset: 0 } : undefined);
   if (manifest.source.size > MAX_MANIFEST_BYTES) {
-    throw new DecodeError({ code: 'limit-exceeded', detail: `expected a MANIFEST of at most ${MAX_MANIFEST_BYTES} bytes, found ${manifest.source.size}`, file: manifest.file, offset: 0 });
+    throw new DecodeError({
+      code: 'limit-exceeded',
+      detail: `expected a MANIFEST of at most ${MAX_MANIFEST_BYTES} bytes, found ${manifest.source.size}`,
+      file: manifest.file,
+      offset: 0,
+    });
   }
   const manifestBytes = await manifest.source.read(0, manifest.source.size);
   const version = readRocksDbManifest(manifestBytes, manifest.source.name);
@@ -83,7 +95,12 @@ export async function openRocksDbSnapshot(opened: OpenedSavepoint, handle: Incre
       const name = `${String(number).padStart(6, '0')}.sst`;
       const r = resolve(name, `RocksDB table ${name}`) ?? resolve(name.replace(/\.sst$/, '.ldb'), `RocksDB table ${name}`);
       const live = findLiveFile(version, number);
-      if (!r) throw missing(name, `a live table file of column family "${columnFamily}" in ${manifestName}`, live ? { file: manifest.source.name, offset: live.at } : undefined);
+      if (!r)
+        throw missing(
+          name,
+          `a live table file of column family "${columnFamily}" in ${manifestName}`,
+          live ? { file: manifest.source.name, offset: live.at } : undefined,
+        );
       return { source: r.source, file: r.source.name, ...(r.recorded === undefined ? {} : { recordedSize: r.recorded }) };
     },
     openTable(number, columnFamily) {

@@ -8,7 +8,12 @@ const value = (k: number) => Uint8Array.from({ length: 10 + (k % 7) }, (_, i) =>
 
 /** 100 keys in order, every 10th a deletion, every 7th a merge operand. */
 function entries(): WrittenEntry[] {
-  return Array.from({ length: 100 }, (_, k) => ({ userKey: key(k >> 4, k), sequence: 1000 - k, type: k % 10 === 0 ? TYPE_DELETION : k % 7 === 0 ? TYPE_MERGE : TYPE_VALUE, value: k % 10 === 0 ? new Uint8Array(0) : value(k) }));
+  return Array.from({ length: 100 }, (_, k) => ({
+    userKey: key(k >> 4, k),
+    sequence: 1000 - k,
+    type: k % 10 === 0 ? TYPE_DELETION : k % 7 === 0 ? TYPE_MERGE : TYPE_VALUE,
+    value: k % 10 === 0 ? new Uint8Array(0) : value(k),
+  }));
 }
 
 async function readAll(options: SstWriteOptions): Promise<{ entries: InternalEntry[]; table: Awaited<ReturnType<typeof openSstTable>> }> {
@@ -20,7 +25,8 @@ async function readAll(options: SstWriteOptions): Promise<{ entries: InternalEnt
 }
 
 const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-const summary = (es: readonly { userKey: Uint8Array; sequence: number; type: number; value: Uint8Array }[]) => es.map((e) => `${hex(e.userKey)}/${e.sequence}/${e.type}/${hex(e.value)}`);
+const summary = (es: readonly { userKey: Uint8Array; sequence: number; type: number; value: Uint8Array }[]) =>
+  es.map((e) => `${hex(e.userKey)}/${e.sequence}/${e.type}/${hex(e.value)}`);
 
 describe('openSstTable', () => {
   it.each<[string, SstWriteOptions]>([
@@ -42,7 +48,15 @@ describe('openSstTable', () => {
     const bytes = writeSstTable(entries(), options);
     const table = await openSstTable(bytesSource('t.sst', bytes), 't.sst');
     const all = entries();
-    for (const [from, to] of [[0, 1], [1, 3], [2, 2], [5, 7], [6, 7], [3, undefined], [undefined, 2]] as const) {
+    for (const [from, to] of [
+      [0, 1],
+      [1, 3],
+      [2, 2],
+      [5, 7],
+      [6, 7],
+      [3, undefined],
+      [undefined, 2],
+    ] as const) {
       const range = { ...(from === undefined ? {} : { from: Uint8Array.of(from) }), ...(to === undefined ? {} : { to: Uint8Array.of(to) }) };
       const got: InternalEntry[] = [];
       for await (const e of table.entries(range)) got.push(e);
@@ -52,7 +66,12 @@ describe('openSstTable', () => {
   });
 
   it('reads a range with only the bytes of the blocks that may hold it (index search, windowed reads)', async () => {
-    const big: WrittenEntry[] = Array.from({ length: 6000 }, (_, k) => ({ userKey: key(k % 16, k), sequence: k + 1, type: TYPE_VALUE, value: value(k * 13).fill(k & 0xff) }));
+    const big: WrittenEntry[] = Array.from({ length: 6000 }, (_, k) => ({
+      userKey: key(k % 16, k),
+      sequence: k + 1,
+      type: TYPE_VALUE,
+      value: value(k * 13).fill(k & 0xff),
+    }));
     big.sort((a, b) => (hex(a.userKey) < hex(b.userKey) ? -1 : hex(a.userKey) > hex(b.userKey) ? 1 : 0));
     const bytes = writeSstTable(big, { blockEntries: 40 });
     let read = 0;
@@ -75,7 +94,16 @@ describe('openSstTable', () => {
     const start = key(2, 0);
     const end = key(3, 0);
     const { table } = await readAll({ columnFamily: { id: 4, name: 'last-event' }, rangeDeletions: [{ start, end, sequence: 2000 }] });
-    expect(table.properties).toMatchObject({ columnFamilyId: 4, columnFamilyName: 'last-event', comparator: 'leveldb.BytewiseComparator', entries: 101, rangeDeletions: 1, dataBlocks: 7, indexValueIsDeltaEncoded: true, indexType: 0 });
+    expect(table.properties).toMatchObject({
+      columnFamilyId: 4,
+      columnFamilyName: 'last-event',
+      comparator: 'leveldb.BytewiseComparator',
+      entries: 101,
+      rangeDeletions: 1,
+      dataBlocks: 7,
+      indexValueIsDeltaEncoded: true,
+      indexType: 0,
+    });
     expect(table.footer).toMatchObject({ formatVersion: 5, checksumType: 1 });
     expect(table.rangeTombstones.map((t) => [hex(t.start), hex(t.end), t.sequence])).toEqual([['020000000000', '030000000000', 2000]]);
   });
@@ -110,17 +138,25 @@ describe('openSstTable', () => {
   });
 
   it('refuses a file too short for a footer, a wrong magic and an unknown format version', async () => {
-    await expect(openSstTable(bytesSource('t.sst', new Uint8Array(20)), 't.sst')).rejects.toThrow('expected a RocksDB table file of at least 48 bytes (its footer), found 20 bytes — at t.sst, offset 0 (0x0)');
+    await expect(openSstTable(bytesSource('t.sst', new Uint8Array(20)), 't.sst')).rejects.toThrow(
+      'expected a RocksDB table file of at least 48 bytes (its footer), found 20 bytes — at t.sst, offset 0 (0x0)',
+    );
     const bytes = writeSstTable(entries());
     const wrong = bytes.slice();
     wrong[wrong.length - 1] = 0;
-    await expect(openSstTable(bytesSource('t.sst', wrong), 't.sst')).rejects.toThrow(/^expected the RocksDB block-based table magic 0x88e241b785f4cff7 at the end of an SST file, found 0x(e241b785f4cff7) — at t\.sst/);
+    await expect(openSstTable(bytesSource('t.sst', wrong), 't.sst')).rejects.toThrow(
+      /^expected the RocksDB block-based table magic 0x88e241b785f4cff7 at the end of an SST file, found 0x(e241b785f4cff7) — at t\.sst/,
+    );
     const v8 = bytes.slice();
     v8[v8.length - 12] = 8;
-    await expect(openSstTable(bytesSource('t.sst', v8), 't.sst')).rejects.toThrow(`expected a block-based table format version 1–7, found 8 — at t.sst, offset ${v8.length - 12}`);
+    await expect(openSstTable(bytesSource('t.sst', v8), 't.sst')).rejects.toThrow(
+      `expected a block-based table format version 1–7, found 8 — at t.sst, offset ${v8.length - 12}`,
+    );
     // a format version 1–5 footer read as 6: no extended magic where 6 has it
     const v6 = bytes.slice();
     v6[v6.length - 12] = 6;
-    await expect(openSstTable(bytesSource('t.sst', v6), 't.sst')).rejects.toThrow(/^expected the extended magic number 3e007a00 of a format version 6 table footer, found [0-9a-f]{8} — at t\.sst, offset /);
+    await expect(openSstTable(bytesSource('t.sst', v6), 't.sst')).rejects.toThrow(
+      /^expected the extended magic number 3e007a00 of a format version 6 table footer, found [0-9a-f]{8} — at t\.sst, offset /,
+    );
   });
 });

@@ -129,14 +129,24 @@ export async function openSstTable(source: ByteSource, file: string, options: Ss
   // format version 6+: the meta-index names the index block
   const index = read.index ?? meta.get('rocksdb.index');
   if (!index) {
-    throw new DecodeError({ code: 'invalid-value', detail: `expected the meta-index of a format version ${read.formatVersion} table to name its index block (rocksdb.index), found ${meta.size === 0 ? 'no entries' : [...meta.keys()].join(', ')}`, file, offset: read.metaIndex.offset });
+    throw new DecodeError({
+      code: 'invalid-value',
+      detail: `expected the meta-index of a format version ${read.formatVersion} table to name its index block (rocksdb.index), found ${meta.size === 0 ? 'no entries' : [...meta.keys()].join(', ')}`,
+      file,
+      offset: read.metaIndex.offset,
+    });
   }
   const footer: TableFooter = { ...read, index };
   const propsHandle = meta.get('rocksdb.properties');
-  const properties = propsHandle ? await readProperties(source, file, footer, propsHandle) : { indexKeyIsUserKey: false, indexValueIsDeltaEncoded: false, indexType: 0, at: {} };
+  const properties = propsHandle
+    ? await readProperties(source, file, footer, propsHandle)
+    : { indexKeyIsUserKey: false, indexValueIsDeltaEncoded: false, indexType: 0, at: {} };
   const indexType = INDEX_TYPES[properties.indexType];
   if (indexType === undefined || !indexType.read) {
-    const found = indexType === undefined ? `index type ${properties.indexType}, which RocksDB does not know either (its reader fails with "Unrecognized index type: ${properties.indexType}")` : `index type ${properties.indexType}, a ${indexType.name} index, which is not read here`;
+    const found =
+      indexType === undefined
+        ? `index type ${properties.indexType}, which RocksDB does not know either (its reader fails with "Unrecognized index type: ${properties.indexType}")`
+        : `index type ${properties.indexType}, a ${indexType.name} index, which is not read here`;
     throw new DecodeError({
       code: indexType === undefined ? 'invalid-value' : 'unsupported-format',
       detail: `expected a table with a binary search (0), two-level partitioned (2) or binary search with first key (3) index (its property rocksdb.block.based.table.index.type), found ${found}`,
@@ -145,11 +155,21 @@ export async function openSstTable(source: ByteSource, file: string, options: Ss
     });
   }
   if (properties.comparator !== undefined && properties.comparator !== BYTEWISE) {
-    throw new DecodeError({ code: 'unsupported-format', detail: `expected an SST file ordered by ${BYTEWISE} (as Flink writes them), found comparator ${properties.comparator}`, file, offset: propsHandle?.offset });
+    throw new DecodeError({
+      code: 'unsupported-format',
+      detail: `expected an SST file ordered by ${BYTEWISE} (as Flink writes them), found comparator ${properties.comparator}`,
+      file,
+      offset: propsHandle?.offset,
+    });
   }
   const dict = meta.get('rocksdb.compression_dict');
   if (dict && dict.size > 0) {
-    throw new DecodeError({ code: 'unsupported-format', detail: `expected blocks compressed without a dictionary, found a ${dict.size}-byte compression dictionary: dictionary compression is not read here`, file, offset: dict.offset });
+    throw new DecodeError({
+      code: 'unsupported-format',
+      detail: `expected blocks compressed without a dictionary, found a ${dict.size}-byte compression dictionary: dictionary compression is not read here`,
+      file,
+      offset: dict.offset,
+    });
   }
   const rangeDel = meta.get('rocksdb.range_del');
   const rangeTombstones: RangeTombstone[] = [];
@@ -165,11 +185,17 @@ export async function openSstTable(source: ByteSource, file: string, options: Ss
   }
   checkTableSize(source, file, options.expectedSizes ?? []);
   const table: TableRead = { source, file, footer, props: properties, rangeDeletions: rangeTombstones.length, rangeDeletionBytes };
-  return { file, footer, properties, rangeTombstones, entries: (range?: UserKeyRange) => flattenBatches(cursorBatches(tableCursor(table, range, undefined))),
+  return {
+    file,
+    footer,
+    properties,
+    rangeTombstones,
+    entries: (range?: UserKeyRange) => flattenBatches(cursorBatches(tableCursor(table, range, undefined))),
     batches: (range?: UserKeyRange) => cursorBatches(tableCursor(table, range, undefined)),
     liveBatches: (largestSequence: number, range?: UserKeyRange) => cursorBatches(tableCursor(table, range, globalSequenceOf(properties, largestSequence))),
     cursor: (range?: UserKeyRange, options?: CursorOptions) => tableCursor(table, range, undefined, options),
-    liveCursor: (largestSequence: number, range?: UserKeyRange, options?: CursorOptions) => tableCursor(table, range, globalSequenceOf(properties, largestSequence), options),
+    liveCursor: (largestSequence: number, range?: UserKeyRange, options?: CursorOptions) =>
+      tableCursor(table, range, globalSequenceOf(properties, largestSequence), options),
     liveTombstones(largestSequence: number) {
       const global = globalSequenceOf(properties, largestSequence);
       return global === undefined ? rangeTombstones : rangeTombstones.map((t) => ({ ...t, sequence: global }));
@@ -211,7 +237,10 @@ function tableBlocks(table: TableRead, range: UserKeyRange | undefined, reuse: b
   const firstKey = props.indexType === 3;
   const from = range?.from;
   // index keys are internal keys, or user keys when the table says so (format version 3+)
-  const seek: IndexSeek | undefined = from === undefined ? undefined : { compare: (k: Uint8Array) => compareBytes(props.indexKeyIsUserKey || k.length < 8 ? k : k.subarray(0, k.length - 8), from) };
+  const seek: IndexSeek | undefined =
+    from === undefined
+      ? undefined
+      : { compare: (k: Uint8Array) => compareBytes(props.indexKeyIsUserKey || k.length < 8 ? k : k.subarray(0, k.length - 8), from) };
   const scratch: BlockScratch | undefined = reuse ? { buffer: new Uint8Array(0) } : undefined;
   let indexOffset = footer.index.offset;
   const blocks = async function* (): AsyncGenerator<SstBlock> {
@@ -235,7 +264,8 @@ function tableBlocks(table: TableRead, range: UserKeyRange | undefined, reuse: b
         window = Math.min(MAX_WINDOW, window * 2);
         const start = group[0]!.offset;
         const bytes = await source.read(start, end - start);
-        for (const h of group) yield decodeSstBlock(bytes.subarray(h.offset - start, h.offset - start + h.size + BLOCK_TRAILER_SIZE), file, footer, h, 'data block', scratch);
+        for (const h of group)
+          yield decodeSstBlock(bytes.subarray(h.offset - start, h.offset - start + h.size + BLOCK_TRAILER_SIZE), file, footer, h, 'data block', scratch);
       }
     };
     if (props.indexType !== 2) {
@@ -271,7 +301,15 @@ async function* cursorBatches(cursor: SstTableCursor): AsyncGenerator<InternalEn
   for (;;) {
     const r = cursor.next();
     if (r === ENTRY) {
-      out.push({ userKey: cursor.userKey().slice(), sequence: cursor.sequence, type: cursor.type, value: cursor.value(), valueOffset: cursor.valueOffset, keyOffset: cursor.keyOffset, file: cursor.file });
+      out.push({
+        userKey: cursor.userKey().slice(),
+        sequence: cursor.sequence,
+        type: cursor.type,
+        value: cursor.value(),
+        valueOffset: cursor.valueOffset,
+        keyOffset: cursor.keyOffset,
+        file: cursor.file,
+      });
       continue;
     }
     if (out.length > 0) yield out;
@@ -336,7 +374,13 @@ function checkTableTally(table: TableRead, tally: ReadTally, indexOffset: number
 
 /** User key and the 8-byte little-endian trailer: sequence number << 8 | value type. */
 export function splitInternalKey(key: Uint8Array, file: string, offset: number, what: string): { userKey: Uint8Array; sequence: number; type: number } {
-  if (key.length < 8) throw new DecodeError({ code: 'invalid-value', detail: `expected a ${what} key of at least 8 bytes (user key, sequence number and type), found ${key.length} bytes`, file, offset });
+  if (key.length < 8)
+    throw new DecodeError({
+      code: 'invalid-value',
+      detail: `expected a ${what} key of at least 8 bytes (user key, sequence number and type), found ${key.length} bytes`,
+      file,
+      offset,
+    });
   const n = key.length - 8;
   const type = key[n]!;
   const lo = (key[n + 1]! | (key[n + 2]! << 8) | (key[n + 3]! << 16)) >>> 0;

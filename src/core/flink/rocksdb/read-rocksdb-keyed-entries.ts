@@ -54,7 +54,11 @@ const MAX_BATCH_VALUE_BYTES = 64 * 1024;
 const MAX_BATCH_ENTRIES = 512;
 
 /** The entries in batches (of at most MAX_BATCH_ENTRIES, or fewer when their values are large): no await per entry. */
-export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header: KeyedStateHeader, options: RocksDbReadOptions = {}): AsyncGenerator<StateEntry[]> {
+export async function* readRocksDbKeyedEntries(
+  input: RocksDbKeyedInput,
+  header: KeyedStateHeader,
+  options: RocksDbReadOptions = {},
+): AsyncGenerator<StateEntry[]> {
   const { snapshot } = input;
   const byName = new Map([...snapshot.version.columnFamilies.values()].map((cf) => [cf.name, cf]));
   const prefixBytes = input.maxParallelism > 128 ? 2 : 1;
@@ -79,7 +83,12 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
       const table = await snapshot.openTable(f.number, cf.name);
       const file = table.file;
       if (table.properties.columnFamilyName !== undefined && table.properties.columnFamilyName !== cf.name) {
-        throw new DecodeError({ code: 'invalid-value', detail: `expected table file ${String(f.number).padStart(6, '0')}.sst of column family "${cf.name}" (as ${snapshot.manifest} says), found one of column family "${table.properties.columnFamilyName}"`, file, offset: table.properties.at['rocksdb.column.family.name'] ?? 0 });
+        throw new DecodeError({
+          code: 'invalid-value',
+          detail: `expected table file ${String(f.number).padStart(6, '0')}.sst of column family "${cf.name}" (as ${snapshot.manifest} says), found one of column family "${table.properties.columnFamilyName}"`,
+          file,
+          offset: table.properties.at['rocksdb.column.family.name'] ?? 0,
+        });
       }
       // an ingested file's keys all carry its global sequence number
       tables.push((range: UserKeyRange) => table.liveCursor(f.largestSequence, range));
@@ -88,7 +97,10 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
     const range = keyRange(prefixBytes, input.range, options.keyGroupRange);
     // the merge over the files' cursors: no await but once per data block, nothing allocated per entry but the decoded entry and
     // its key (a copy); its value is a view into a block that is not reused (or a merged value of its own), so a batch outlives the blocks' reads
-    const merge = new SstMerge(tables.map((cursor) => cursor(range)), tombstones);
+    const merge = new SstMerge(
+      tables.map((cursor) => cursor(range)),
+      tombstones,
+    );
     let out: StateEntry[] = [];
     let held = 0;
     for (;;) {
@@ -101,7 +113,12 @@ export async function* readRocksDbKeyedEntries(input: RocksDbKeyedInput, header:
       if (r === END) break;
       const keyLength = merge.keyLength;
       if (keyLength < prefixBytes) {
-        throw new DecodeError({ code: 'invalid-value', detail: `expected a key of state "${state.name}" with its ${prefixBytes}-byte key-group prefix, found ${keyLength} bytes`, file: merge.file, offset: merge.keyOffset });
+        throw new DecodeError({
+          code: 'invalid-value',
+          detail: `expected a key of state "${state.name}" with its ${prefixBytes}-byte key-group prefix, found ${keyLength} bytes`,
+          file: merge.file,
+          offset: merge.keyOffset,
+        });
       }
       const k = merge.key;
       const kg = prefixBytes === 2 ? (k[0]! << 8) | k[1]! : k[0]!;
@@ -144,4 +161,3 @@ function keyRange(prefixBytes: number, handle: KeyGroupRange, wanted: { start: n
   const max = prefixBytes === 2 ? 0xffff : 0xff;
   return { from: prefix(start), ...(end + 1 <= max ? { to: prefix(end + 1) } : {}) };
 }
-

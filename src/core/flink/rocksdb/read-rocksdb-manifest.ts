@@ -50,7 +50,12 @@ export function* readLogRecords(bytes: Uint8Array, file: string): Generator<{ da
       continue;
     }
     if (bytes.length - pos < HEADER) {
-      throw new DecodeError({ code: 'truncated', detail: `expected a ${HEADER}-byte log record header, found ${bytes.length - pos} bytes at the end of the MANIFEST`, file, offset: pos });
+      throw new DecodeError({
+        code: 'truncated',
+        detail: `expected a ${HEADER}-byte log record header, found ${bytes.length - pos} bytes at the end of the MANIFEST`,
+        file,
+        offset: pos,
+      });
     }
     const c = new RocksDbCursor(bytes, file, 0, pos);
     const crc = c.readFixed32('log record checksum');
@@ -63,29 +68,59 @@ export function* readLogRecords(bytes: Uint8Array, file: string): Generator<{ da
     }
     const recyclable = type >= 5 && type <= 8;
     const header = recyclable ? RECYCLABLE_HEADER : HEADER;
-    if (type < 1 || type > 8) throw new DecodeError({ code: 'invalid-value', detail: `expected a log record type 1–8 (full, first, middle, last), found ${type}`, file, offset: pos + 6 });
+    if (type < 1 || type > 8)
+      throw new DecodeError({
+        code: 'invalid-value',
+        detail: `expected a log record type 1–8 (full, first, middle, last), found ${type}`,
+        file,
+        offset: pos + 6,
+      });
     if (pos + header + length > bytes.length || header + length > blockLeft) {
-      throw new DecodeError({ code: 'truncated', detail: `expected a ${length}-byte log record fragment within its 32 KiB block, found it running past ${pos + header + length > bytes.length ? 'the end of the file' : 'the block'}`, file, offset: pos });
+      throw new DecodeError({
+        code: 'truncated',
+        detail: `expected a ${length}-byte log record fragment within its 32 KiB block, found it running past ${pos + header + length > bytes.length ? 'the end of the file' : 'the block'}`,
+        file,
+        offset: pos,
+      });
     }
     const computed = computeMaskedCrc32c(bytes.subarray(pos + 6, pos + header + length));
     if (computed !== crc) {
-      throw new DecodeError({ code: 'invalid-value', detail: `expected the log record checksum 0x${computed.toString(16).padStart(8, '0')}, found 0x${crc.toString(16).padStart(8, '0')}: the MANIFEST is corrupt`, file, offset: pos });
+      throw new DecodeError({
+        code: 'invalid-value',
+        detail: `expected the log record checksum 0x${computed.toString(16).padStart(8, '0')}, found 0x${crc.toString(16).padStart(8, '0')}: the MANIFEST is corrupt`,
+        file,
+        offset: pos,
+      });
     }
     const payload = bytes.subarray(pos + header, pos + header + length);
     const kind = recyclable ? type - 4 : type;
     if (kind === 1) {
-      if (parts) throw new DecodeError({ code: 'invalid-value', detail: 'expected a middle or last log record fragment, found a full record', file, offset: pos });
+      if (parts)
+        throw new DecodeError({ code: 'invalid-value', detail: 'expected a middle or last log record fragment, found a full record', file, offset: pos });
       yield { data: payload, offset: pos + header };
     } else if (kind === 2) {
-      if (parts) throw new DecodeError({ code: 'invalid-value', detail: 'expected a middle or last log record fragment, found a first one', file, offset: pos });
+      if (parts)
+        throw new DecodeError({ code: 'invalid-value', detail: 'expected a middle or last log record fragment, found a first one', file, offset: pos });
       parts = [payload];
       partsBytes = payload.length;
       start = pos + header;
     } else {
-      if (!parts) throw new DecodeError({ code: 'invalid-value', detail: `expected a full or first log record fragment, found a ${kind === 3 ? 'middle' : 'last'} one`, file, offset: pos });
+      if (!parts)
+        throw new DecodeError({
+          code: 'invalid-value',
+          detail: `expected a full or first log record fragment, found a ${kind === 3 ? 'middle' : 'last'} one`,
+          file,
+          offset: pos,
+        });
       parts.push(payload);
       partsBytes += payload.length;
-      if (partsBytes > MAX_RECORD_BYTES) throw new DecodeError({ code: 'limit-exceeded', detail: `expected a MANIFEST record of at most ${MAX_RECORD_BYTES} bytes, found more`, file, offset: start });
+      if (partsBytes > MAX_RECORD_BYTES)
+        throw new DecodeError({
+          code: 'limit-exceeded',
+          detail: `expected a MANIFEST record of at most ${MAX_RECORD_BYTES} bytes, found more`,
+          file,
+          offset: start,
+        });
       if (kind === 4) {
         const data = new Uint8Array(partsBytes);
         let o = 0;
@@ -99,7 +134,8 @@ export function* readLogRecords(bytes: Uint8Array, file: string): Generator<{ da
     }
     pos += header + length;
   }
-  if (parts) throw new DecodeError({ code: 'truncated', detail: 'expected the last fragment of a log record, found the end of the MANIFEST', file, offset: start });
+  if (parts)
+    throw new DecodeError({ code: 'truncated', detail: 'expected the last fragment of a log record, found the end of the MANIFEST', file, offset: start });
 }
 
 const TAG_SAFE_IGNORE = 1 << 13;
@@ -171,7 +207,11 @@ function applyVersionEdit(version: RocksDbVersion, data: Uint8Array, file: strin
           c.readSlice(`VersionEdit field ${tag}`);
           break;
         }
-        throw c.error('unsupported-format', `expected a VersionEdit tag Flink's RocksDB writes (comparator, log and file numbers, sequence numbers, files, column families), found tag ${tag}${tag === 400 || tag === 401 ? ' (blob files: BlobDB is not read here)' : ''}`, tagAt);
+        throw c.error(
+          'unsupported-format',
+          `expected a VersionEdit tag Flink's RocksDB writes (comparator, log and file numbers, sequence numbers, files, column families), found tag ${tag}${tag === 400 || tag === 401 ? ' (blob files: BlobDB is not read here)' : ''}`,
+          tagAt,
+        );
     }
   }
   if (addName !== undefined) {
@@ -185,7 +225,12 @@ function applyVersionEdit(version: RocksDbVersion, data: Uint8Array, file: strin
   const family = version.columnFamilies.get(cf);
   if (!family) {
     if (added.length === 0 && deleted.length === 0) return;
-    throw new DecodeError({ code: 'invalid-value', detail: `expected a VersionEdit of a live column family, found one of column family ${cf}, which is not added or was dropped`, file, offset });
+    throw new DecodeError({
+      code: 'invalid-value',
+      detail: `expected a VersionEdit of a live column family, found one of column family ${cf}, which is not added or was dropped`,
+      file,
+      offset,
+    });
   }
   for (const d of deleted) family.files.delete(d.number);
   for (const a of added) family.files.set(a.number, a);

@@ -12,7 +12,13 @@ const LZ4 = 'cf666c696e6b207374617465200c00d1f019000102030405060708090a0b0c0d0e0
 const ZSTD = '28b52ffd601800e501004403666c696e6b20737461746520000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20212223242526270100e1532509';
 
 const hex = (h: string) => Uint8Array.from(h.match(/../g)!.map((b) => parseInt(b, 16)));
-const footer = (checksumType: number, formatVersion = 5): SstFooter => ({ formatVersion, checksumType, metaIndex: { offset: 0, size: 0 }, index: { offset: 0, size: 0 }, baseContextChecksum: 0 });
+const footer = (checksumType: number, formatVersion = 5): SstFooter => ({
+  formatVersion,
+  checksumType,
+  metaIndex: { offset: 0, size: 0 },
+  index: { offset: 0, size: 0 },
+  baseContextChecksum: 0,
+});
 
 function varint(n: number): number[] {
   const out: number[] = [];
@@ -61,7 +67,9 @@ describe('readSstBlock', () => {
     f.bytes[10] = f.bytes[10]! ^ 1;
     const names = ['', 'CRC32C', 'xxHash', 'xxHash64', 'XXH3'];
     await expect(readSstBlock(bytesSource('t.sst', f.bytes), 't.sst', footer(checksumType), { offset: 7, size: f.size }, 'data block')).rejects.toThrow(
-      new RegExp(`^expected the data block's ${names[checksumType]} checksum 0x[0-9a-f]{8} \\(of its 280 bytes and type byte\\), found 0x[0-9a-f]{8}: the block is corrupt — at t\\.sst, offset 288 \\(0x120\\)$`),
+      new RegExp(
+        `^expected the data block's ${names[checksumType]} checksum 0x[0-9a-f]{8} \\(of its 280 bytes and type byte\\), found 0x[0-9a-f]{8}: the block is corrupt — at t\\.sst, offset 288 \\(0x120\\)$`,
+      ),
     );
   });
 
@@ -69,12 +77,18 @@ describe('readSstBlock', () => {
     const bad = hex(LZ4);
     bad[13] = 0xff; // the first match offset now points before the output
     bad[14] = 0x7f;
-    await expect(read(prefixed(bad), 4)).rejects.toThrow('expected a LZ4 compressed data block, found a match offset 32767 before the start of the output (at output byte 12) — at t.sst, offset 7 (0x7)');
-    await expect(read(Uint8Array.from([...varint(500), ...hex(LZ4)]), 4)).rejects.toThrow('expected a LZ4 compressed data block, found 280 decompressed bytes where the block declares 500');
+    await expect(read(prefixed(bad), 4)).rejects.toThrow(
+      'expected a LZ4 compressed data block, found a match offset 32767 before the start of the output (at output byte 12) — at t.sst, offset 7 (0x7)',
+    );
+    await expect(read(Uint8Array.from([...varint(500), ...hex(LZ4)]), 4)).rejects.toThrow(
+      'expected a LZ4 compressed data block, found 280 decompressed bytes where the block declares 500',
+    );
   });
 
   it('refuses corrupt Snappy and ZSTD blocks, and a block past the end of the file', async () => {
-    await expect(read(Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2]), 1)).rejects.toThrow(/^expected a Snappy compressed data block, found bytes Snappy cannot decompress/);
+    await expect(read(Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2]), 1)).rejects.toThrow(
+      /^expected a Snappy compressed data block, found bytes Snappy cannot decompress/,
+    );
     await expect(read(prefixed(hex(ZSTD).subarray(0, 20)), 7)).rejects.toThrow(/^expected a ZSTD compressed data block, found bytes that do not decompress/);
     await expect(readSstBlock(bytesSource('t.sst', new Uint8Array(20)), 't.sst', footer(1), { offset: 7, size: 10 }, 'index block')).rejects.toThrow(
       'expected a index block of 10 bytes and its 5-byte trailer at offset 7, found a 20-byte file — at t.sst, offset 7 (0x7)',

@@ -19,7 +19,17 @@ export const BLOCK_TRAILER_SIZE = 5;
 /** a block larger than this is refused before it is read (RocksDB's blocks are KiB; partitions and properties stay far below) */
 export const MAX_BLOCK_BYTES = 64 * 1024 * 1024;
 
-const COMPRESSION_NAMES: Record<number, string> = { 0: 'none', 1: 'Snappy', 2: 'zlib', 3: 'BZip2', 4: 'LZ4', 5: 'LZ4HC', 6: 'XPRESS', 7: 'ZSTD', 0x40: 'ZSTD (not final)' };
+const COMPRESSION_NAMES: Record<number, string> = {
+  0: 'none',
+  1: 'Snappy',
+  2: 'zlib',
+  3: 'BZip2',
+  4: 'LZ4',
+  5: 'LZ4HC',
+  6: 'XPRESS',
+  7: 'ZSTD',
+  0x40: 'ZSTD (not final)',
+};
 
 export interface SstBlock {
   /** the decompressed contents */
@@ -39,10 +49,20 @@ export async function readSstBlock(source: ByteSource, file: string, footer: Sst
 /** Refuses a handle over the size limit or past the end of the file, before anything is read. */
 export function checkBlockHandle(source: ByteSource, file: string, handle: BlockHandle, what: string): void {
   if (handle.size > MAX_BLOCK_BYTES) {
-    throw new DecodeError({ code: 'limit-exceeded', detail: `expected a ${what} of at most ${MAX_BLOCK_BYTES} bytes, found a handle of ${handle.size} bytes`, file, offset: handle.offset });
+    throw new DecodeError({
+      code: 'limit-exceeded',
+      detail: `expected a ${what} of at most ${MAX_BLOCK_BYTES} bytes, found a handle of ${handle.size} bytes`,
+      file,
+      offset: handle.offset,
+    });
   }
   if (handle.offset + handle.size + BLOCK_TRAILER_SIZE > source.size) {
-    throw new DecodeError({ code: 'truncated', detail: `expected a ${what} of ${handle.size} bytes and its 5-byte trailer at offset ${handle.offset}, found a ${source.size}-byte file`, file, offset: handle.offset });
+    throw new DecodeError({
+      code: 'truncated',
+      detail: `expected a ${what} of ${handle.size} bytes and its 5-byte trailer at offset ${handle.offset}, found a ${source.size}-byte file`,
+      file,
+      offset: handle.offset,
+    });
   }
 }
 
@@ -61,7 +81,8 @@ export function decodeSstBlock(raw: Uint8Array, file: string, footer: SstFooter,
   const stored = new RocksDbCursor(raw, file, handle.offset, handle.size + 1).readFixed32('block checksum');
   if (footer.checksumType !== 0) {
     // format version 6+: plus the context of the block's offset (a block moved or copied from another file fails)
-    const computed = (computeBlockChecksum(footer.checksumType, raw.subarray(0, handle.size + 1)) + computeContextModifier(footer.baseContextChecksum, handle.offset)) >>> 0;
+    const computed =
+      (computeBlockChecksum(footer.checksumType, raw.subarray(0, handle.size + 1)) + computeContextModifier(footer.baseContextChecksum, handle.offset)) >>> 0;
     if (computed !== stored) {
       throw new DecodeError({
         code: 'invalid-value',
@@ -76,15 +97,29 @@ export function decodeSstBlock(raw: Uint8Array, file: string, footer: SstFooter,
   return { bytes: decompressBlock(type, body, footer, file, handle, what, scratch), offset: handle.offset, stored: false };
 }
 
-function decompressBlock(type: number, body: Uint8Array, footer: SstFooter, file: string, handle: BlockHandle, what: string, scratch: BlockScratch | undefined): Uint8Array {
+function decompressBlock(
+  type: number,
+  body: Uint8Array,
+  footer: SstFooter,
+  file: string,
+  handle: BlockHandle,
+  what: string,
+  scratch: BlockScratch | undefined,
+): Uint8Array {
   const name = COMPRESSION_NAMES[type];
-  const fail = (detail: string) => new DecodeError({ code: 'corrupt-compression', detail: `expected a ${name} compressed ${what}, found ${detail}`, file, offset: handle.offset });
+  const fail = (detail: string) =>
+    new DecodeError({ code: 'corrupt-compression', detail: `expected a ${name} compressed ${what}, found ${detail}`, file, offset: handle.offset });
   if (type === 1) {
     return decompressSnappy(body, scratch, fail);
   }
   if (type !== 2 && type !== 4 && type !== 5 && type !== 7 && type !== 0x40) {
     const known = name === undefined ? `unknown compression type ${type}` : `compression type ${type} (${name}), which is not read here`;
-    throw new DecodeError({ code: name === undefined ? 'invalid-value' : 'unsupported-format', detail: `expected a ${what} compressed with none, Snappy, zlib, LZ4, LZ4HC or ZSTD, found ${known}`, file, offset: handle.offset + handle.size });
+    throw new DecodeError({
+      code: name === undefined ? 'invalid-value' : 'unsupported-format',
+      detail: `expected a ${what} compressed with none, Snappy, zlib, LZ4, LZ4HC or ZSTD, found ${known}`,
+      file,
+      offset: handle.offset + handle.size,
+    });
   }
   // format version 2+: the decompressed size as a varint32 prefix
   let input = body;
@@ -92,12 +127,24 @@ function decompressBlock(type: number, body: Uint8Array, footer: SstFooter, file
   if (footer.formatVersion >= 2) {
     const c = new RocksDbCursor(body, file, handle.offset);
     size = c.readVarint32(`decompressed size of the ${what}`);
-    if (size > MAX_BLOCK_BYTES) throw new DecodeError({ code: 'limit-exceeded', detail: `expected a ${what} of at most ${MAX_BLOCK_BYTES} decompressed bytes, found ${size}`, file, offset: handle.offset });
+    if (size > MAX_BLOCK_BYTES)
+      throw new DecodeError({
+        code: 'limit-exceeded',
+        detail: `expected a ${what} of at most ${MAX_BLOCK_BYTES} decompressed bytes, found ${size}`,
+        file,
+        offset: handle.offset,
+      });
     input = body.subarray(c.pos);
   }
   let out: Uint8Array;
   if (type === 4 || type === 5) {
-    if (size === undefined) throw new DecodeError({ code: 'unsupported-format', detail: `expected an LZ4 ${what} with its size prefix (format version 2+), found format version ${footer.formatVersion}`, file, offset: handle.offset });
+    if (size === undefined)
+      throw new DecodeError({
+        code: 'unsupported-format',
+        detail: `expected an LZ4 ${what} with its size prefix (format version 2+), found format version ${footer.formatVersion}`,
+        file,
+        offset: handle.offset,
+      });
     const decoded = decodeLz4Block(input, size);
     if (typeof decoded === 'string') throw fail(decoded);
     return decoded;
@@ -116,7 +163,8 @@ function decompressSnappy(body: Uint8Array, scratch: BlockScratch | undefined, f
   const d = new SnappyDecompressor(body);
   const length = d.readUncompressedLength();
   if (length === -1) throw fail('bytes Snappy cannot decompress (Invalid Snappy bitstream)');
-  if (length > MAX_BLOCK_BYTES) throw fail(`bytes Snappy cannot decompress (The uncompressed length of ${length} is too big, expect at most ${MAX_BLOCK_BYTES})`);
+  if (length > MAX_BLOCK_BYTES)
+    throw fail(`bytes Snappy cannot decompress (The uncompressed length of ${length} is too big, expect at most ${MAX_BLOCK_BYTES})`);
   let out: Uint8Array;
   if (scratch === undefined) out = new Uint8Array(length);
   else {

@@ -48,14 +48,24 @@ export function readBlockHandle(c: RocksDbCursor, what: string): BlockHandle {
 export function readSstFooter(tail: Uint8Array, file: string, fileSize: number): SstFooter {
   const base = fileSize - tail.length;
   if (tail.length < LEGACY_FOOTER_SIZE) {
-    throw new DecodeError({ code: 'truncated', detail: `expected a RocksDB table file of at least ${LEGACY_FOOTER_SIZE} bytes (its footer), found ${fileSize} bytes`, file, offset: 0 });
+    throw new DecodeError({
+      code: 'truncated',
+      detail: `expected a RocksDB table file of at least ${LEGACY_FOOTER_SIZE} bytes (its footer), found ${fileSize} bytes`,
+      file,
+      offset: 0,
+    });
   }
   const magicCursor = new RocksDbCursor(tail, file, base, tail.length - 8);
   const magic = magicCursor.readFixed64('table magic number');
   const magicAt = fileSize - 8;
   if (magic === PLAIN_MAGIC || magic === LEGACY_PLAIN_MAGIC || magic === CUCKOO_MAGIC) {
     const kind = magic === CUCKOO_MAGIC ? 'cuckoo table' : 'plain table';
-    throw new DecodeError({ code: 'unsupported-format', detail: `expected a RocksDB block-based table, found a ${kind} (magic 0x${magic.toString(16)}): only block-based tables are read here`, file, offset: magicAt });
+    throw new DecodeError({
+      code: 'unsupported-format',
+      detail: `expected a RocksDB block-based table, found a ${kind} (magic 0x${magic.toString(16)}): only block-based tables are read here`,
+      file,
+      offset: magicAt,
+    });
   }
   if (magic === LEGACY_BLOCK_BASED_MAGIC) {
     const c = new RocksDbCursor(tail, file, base, tail.length - LEGACY_FOOTER_SIZE);
@@ -64,7 +74,12 @@ export function readSstFooter(tail: Uint8Array, file: string, fileSize: number):
     return { formatVersion: 0, checksumType: 1, metaIndex, index, baseContextChecksum: 0 };
   }
   if (magic !== BLOCK_BASED_MAGIC) {
-    throw new DecodeError({ code: 'bad-magic', detail: `expected the RocksDB block-based table magic 0x${BLOCK_BASED_MAGIC.toString(16)} at the end of an SST file, found 0x${magic.toString(16)}`, file, offset: magicAt });
+    throw new DecodeError({
+      code: 'bad-magic',
+      detail: `expected the RocksDB block-based table magic 0x${BLOCK_BASED_MAGIC.toString(16)} at the end of an SST file, found 0x${magic.toString(16)}`,
+      file,
+      offset: magicAt,
+    });
   }
   if (tail.length < NEW_FOOTER_SIZE) {
     throw new DecodeError({ code: 'truncated', detail: `expected a ${NEW_FOOTER_SIZE}-byte table footer, found a ${fileSize}-byte file`, file, offset: 0 });
@@ -72,7 +87,12 @@ export function readSstFooter(tail: Uint8Array, file: string, fileSize: number):
   const versionCursor = new RocksDbCursor(tail, file, base, tail.length - 12);
   const formatVersion = versionCursor.readFixed32('table format version');
   if (formatVersion < 1 || formatVersion > MAX_FORMAT_VERSION) {
-    throw new DecodeError({ code: 'unsupported-version', detail: `expected a block-based table format version 1–${MAX_FORMAT_VERSION}, found ${formatVersion}`, file, offset: fileSize - 12 });
+    throw new DecodeError({
+      code: 'unsupported-version',
+      detail: `expected a block-based table format version 1–${MAX_FORMAT_VERSION}, found ${formatVersion}`,
+      file,
+      offset: fileSize - 12,
+    });
   }
   const c = new RocksDbCursor(tail, file, base, tail.length - NEW_FOOTER_SIZE);
   const checksumType = c.readU8('checksum type');
@@ -89,12 +109,22 @@ function readExtendedFooter(footer: Uint8Array, file: string, fileSize: number, 
   const c = new RocksDbCursor(footer, file, at, 1);
   const magic = c.readBytes(4, 'extended magic number');
   if (magic.some((b, i) => b !== EXTENDED_MAGIC[i])) {
-    throw new DecodeError({ code: 'bad-magic', detail: `expected the extended magic number 3e007a00 of a format version ${formatVersion} table footer, found ${hex(magic)}`, file, offset: at + 1 });
+    throw new DecodeError({
+      code: 'bad-magic',
+      detail: `expected the extended magic number 3e007a00 of a format version ${formatVersion} table footer, found ${hex(magic)}`,
+      file,
+      offset: at + 1,
+    });
   }
   const stored = c.readFixed32('footer checksum');
   const baseContextChecksum = c.readFixed32('base context checksum');
   if (baseContextChecksum === 0) {
-    throw new DecodeError({ code: 'invalid-value', detail: `expected a non-zero base context checksum in a format version ${formatVersion} table footer, found 0`, file, offset: at + 9 });
+    throw new DecodeError({
+      code: 'invalid-value',
+      detail: `expected a non-zero base context checksum in a format version ${formatVersion} table footer, found 0`,
+      file,
+      offset: at + 9,
+    });
   }
   if (checksumType !== 0) {
     // the footer's checksum: of its 53 bytes with the checksum field zeroed, plus the context of its offset
@@ -102,18 +132,33 @@ function readExtendedFooter(footer: Uint8Array, file: string, fileSize: number, 
     copy.fill(0, 5, 9);
     const computed = (computeBlockChecksum(checksumType, copy) + computeContextModifier(baseContextChecksum, at)) >>> 0;
     if (computed !== stored) {
-      throw new DecodeError({ code: 'invalid-value', detail: `expected the table footer's ${CHECKSUM_NAMES[checksumType]} checksum 0x${hex32(computed)}, found 0x${hex32(stored)}: the footer is corrupt`, file, offset: at + 5 });
+      throw new DecodeError({
+        code: 'invalid-value',
+        detail: `expected the table footer's ${CHECKSUM_NAMES[checksumType]} checksum 0x${hex32(computed)}, found 0x${hex32(stored)}: the footer is corrupt`,
+        file,
+        offset: at + 5,
+      });
     }
   }
   const metaIndexSize = c.readFixed32('meta-index size');
   // 16 bytes of unchecked padding, then 8 reserved bytes that must be zero
   const reserved = footer.subarray(33, 41);
   if (reserved.some((b) => b !== 0)) {
-    throw new DecodeError({ code: 'unsupported-format', detail: `expected zero reserved bytes in a format version ${formatVersion} table footer, found ${hex(reserved)}: the file uses a RocksDB feature newer than this reader`, file, offset: at + 33 });
+    throw new DecodeError({
+      code: 'unsupported-format',
+      detail: `expected zero reserved bytes in a format version ${formatVersion} table footer, found ${hex(reserved)}: the file uses a RocksDB feature newer than this reader`,
+      file,
+      offset: at + 33,
+    });
   }
   const metaIndexOffset = at - 5 - metaIndexSize;
   if (metaIndexOffset < 0) {
-    throw new DecodeError({ code: 'truncated', detail: `expected a ${metaIndexSize}-byte meta-index block and its trailer before the footer, found a ${fileSize}-byte file`, file, offset: at + 13 });
+    throw new DecodeError({
+      code: 'truncated',
+      detail: `expected a ${metaIndexSize}-byte meta-index block and its trailer before the footer, found a ${fileSize}-byte file`,
+      file,
+      offset: at + 13,
+    });
   }
   return { formatVersion, checksumType, metaIndex: { offset: metaIndexOffset, size: metaIndexSize }, index: null, baseContextChecksum };
 }

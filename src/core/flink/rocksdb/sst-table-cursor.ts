@@ -152,8 +152,10 @@ export class SstTableCursor {
     const old = this.key;
     const oldLength = this.keyLength;
     if (isRestart && shared !== 0) throw ce.error('invalid-value', `expected a data block entry at a restart point to share no key bytes, found ${shared}`, at);
-    if (shared > oldLength) throw ce.error('invalid-value', `expected a data block entry to share at most ${oldLength} key bytes with the one before, found ${shared}`, at);
-    if (ce.pos + unshared > this.entriesEnd) throw ce.error('truncated', `expected ${unshared} bytes of data block entry key, found ${this.entriesEnd - ce.pos}`);
+    if (shared > oldLength)
+      throw ce.error('invalid-value', `expected a data block entry to share at most ${oldLength} key bytes with the one before, found ${shared}`, at);
+    if (ce.pos + unshared > this.entriesEnd)
+      throw ce.error('truncated', `expected ${unshared} bytes of data block entry key, found ${this.entriesEnd - ce.pos}`);
     const length = shared + unshared;
     let key = this.prev;
     if (key.length < length) key = new Uint8Array(Math.max(length, key.length * 2));
@@ -163,11 +165,18 @@ export class SstTableCursor {
     else key.set(bytes.subarray(src, src + unshared), shared);
     this.keyAt = src - shared;
     ce.pos = src + unshared;
-    if (ce.pos + valueLength > this.entriesEnd) throw ce.error('truncated', `expected ${valueLength} bytes of data block entry value, found ${this.entriesEnd - ce.pos}`);
+    if (ce.pos + valueLength > this.entriesEnd)
+      throw ce.error('truncated', `expected ${valueLength} bytes of data block entry value, found ${this.entriesEnd - ce.pos}`);
     this.valueStart = ce.pos;
     this.valueEnd = ce.pos + valueLength;
     ce.pos += valueLength;
-    if (length < 8) throw new DecodeError({ code: 'invalid-value', detail: `expected a data block entry key of at least 8 bytes (user key, sequence number and type), found ${length} bytes`, file: this.file, offset: this.blockOffset });
+    if (length < 8)
+      throw new DecodeError({
+        code: 'invalid-value',
+        detail: `expected a data block entry key of at least 8 bytes (user key, sequence number and type), found ${length} bytes`,
+        file: this.file,
+        offset: this.blockOffset,
+      });
     const n = length - 8;
     const type = key[n]!;
     const lo = (key[n + 1]! | (key[n + 2]! << 8) | (key[n + 3]! << 16)) >>> 0;
@@ -176,7 +185,13 @@ export class SstTableCursor {
     // the key after the one before in internal-key order (user key ascending, then sequence descending): the shared prefix is equal
     if (this.tally.entries > 0) {
       const c = compareUserKeys(key, n, old, this.userKeyLength, Math.min(shared, n, this.userKeyLength)) || this.sequence - sequence;
-      if (c < 0) throw new DecodeError({ code: 'invalid-value', detail: 'expected the entries of an SST file in ascending internal-key order, found a key after a larger one', file: this.file, offset: this.keyOffset });
+      if (c < 0)
+        throw new DecodeError({
+          code: 'invalid-value',
+          detail: 'expected the entries of an SST file in ascending internal-key order, found a key after a larger one',
+          file: this.file,
+          offset: this.keyOffset,
+        });
     }
     this.prev = old;
     this.key = key;

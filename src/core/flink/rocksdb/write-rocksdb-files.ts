@@ -235,13 +235,23 @@ export function writeSstTableTo(entries: Iterable<WrittenEntry>, write: (chunk: 
     ['rocksdb.raw.key.size', new Bytes().varint(rawKeySize).done()],
     ['rocksdb.raw.value.size', new Bytes().varint(rawValueSize).done()],
   ]);
-  if (options.columnFamily) props.set('rocksdb.column.family.id', new Bytes().varint(options.columnFamily.id).done()).set('rocksdb.column.family.name', utf8(options.columnFamily.name));
+  if (options.columnFamily)
+    props
+      .set('rocksdb.column.family.id', new Bytes().varint(options.columnFamily.id).done())
+      .set('rocksdb.column.family.name', utf8(options.columnFamily.name));
   for (const [name, value] of Object.entries(options.properties ?? {})) {
     if (value === undefined) props.delete(name);
     else props.set(name, typeof value === 'number' ? new Bytes().varint(value).done() : value);
   }
   const sorted = [...props].sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  const properties = writeBlock(buildBlock(sorted.map(([k, v]) => ({ key: utf8(k), value: () => v })), 1, true), false);
+  const properties = writeBlock(
+    buildBlock(
+      sorted.map(([k, v]) => ({ key: utf8(k), value: () => v })),
+      1,
+      true,
+    ),
+    false,
+  );
   // index
   let indexHandle: { offset: number; size: number };
   if (options.indexType === 2) {
@@ -257,7 +267,12 @@ export function writeSstTableTo(entries: Iterable<WrittenEntry>, write: (chunk: 
   }
   const meta: [string, { offset: number; size: number }][] = [['rocksdb.properties', properties]];
   if (rangeDel) meta.push(['rocksdb.range_del', rangeDel]);
-  const metaIndexOf = (entries: typeof meta) => buildBlock(entries.map(([k, h]) => ({ key: utf8(k), value: () => handleBytes(h) })), 1, true);
+  const metaIndexOf = (entries: typeof meta) =>
+    buildBlock(
+      entries.map(([k, h]) => ({ key: utf8(k), value: () => handleBytes(h) })),
+      1,
+      true,
+    );
   if (options.padTo !== undefined) {
     // a meta block no reader asks for, sized so that the file ends at padTo (the handle's varints depend on its size: settle it)
     let pad = 0;
@@ -285,7 +300,7 @@ const FOOTER_SIZE = 53;
 
 function zigzag(n: number): bigint {
   const v = BigInt(n);
-  return v >= 0n ? v << 1n : ((-v) << 1n) - 1n;
+  return v >= 0n ? v << 1n : (-v << 1n) - 1n;
 }
 
 export type VersionEditField =
@@ -294,7 +309,16 @@ export type VersionEditField =
   | { kind: 'column-family'; id: number }
   | { kind: 'add-column-family'; name: string }
   | { kind: 'drop-column-family' }
-  | { kind: 'new-file'; level: number; number: number; size: number; smallest: Uint8Array; largest: Uint8Array; smallestSequence: number; largestSequence: number }
+  | {
+      kind: 'new-file';
+      level: number;
+      number: number;
+      size: number;
+      smallest: Uint8Array;
+      largest: Uint8Array;
+      smallestSequence: number;
+      largestSequence: number;
+    }
   | { kind: 'deleted-file'; level: number; number: number }
   | { kind: 'ignorable'; tag: number; bytes: Uint8Array };
 
@@ -350,7 +374,12 @@ export function writeLogFile(records: readonly Uint8Array[], blockSize = 32768):
       const end = n === left.length;
       const type = first && end ? 1 : first ? 2 : end ? 4 : 3;
       const payload = left.subarray(0, n);
-      out.fixed32(computeMaskedCrc32c(Uint8Array.from([type, ...payload]))).u8(n & 0xff).u8(n >>> 8).u8(type).bytes(payload);
+      out
+        .fixed32(computeMaskedCrc32c(Uint8Array.from([type, ...payload])))
+        .u8(n & 0xff)
+        .u8(n >>> 8)
+        .u8(type)
+        .bytes(payload);
       left = left.subarray(n);
       first = false;
     } while (left.length > 0);

@@ -10,17 +10,7 @@ export type BackendStateType = 'KEY_VALUE' | 'OPERATOR' | 'BROADCAST' | 'PRIORIT
 
 /** What a user calls the state. Keyed kinds from the KEYED_STATE_TYPE option; operator kinds from the distribution mode. */
 export type StateKind =
-  | 'VALUE'
-  | 'LIST'
-  | 'MAP'
-  | 'REDUCING'
-  | 'AGGREGATING'
-  | 'FOLDING'
-  | 'PRIORITY_QUEUE'
-  | 'OPERATOR_LIST'
-  | 'OPERATOR_UNION'
-  | 'BROADCAST'
-  | 'UNKNOWN';
+  'VALUE' | 'LIST' | 'MAP' | 'REDUCING' | 'AGGREGATING' | 'FOLDING' | 'PRIORITY_QUEUE' | 'OPERATOR_LIST' | 'OPERATOR_UNION' | 'BROADCAST' | 'UNKNOWN';
 
 /** One state meta info entry of a keyed or operator backend header. */
 export interface StateMetaInfo {

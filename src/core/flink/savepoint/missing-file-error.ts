@@ -9,9 +9,10 @@ import { DecodeError, describeAbsentFile, type SavepointFiles } from '../../io';
  */
 export function createMissingFileError(files: SavepointFiles, what: string, name: string, path: readonly string[], pathOffset?: number): DecodeError {
   const lone = /(^|\/)_metadata$/.test(files.name);
-  const absent = lone && files.unreadable?.get(name) === undefined
-    ? "no such file: only the _metadata file was opened (open the savepoint's folder, or an archive of it, to read its state files)"
-    : describeAbsentFile(files, name);
+  const absent =
+    lone && files.unreadable?.get(name) === undefined
+      ? "no such file: only the _metadata file was opened (open the savepoint's folder, or an archive of it, to read its state files)"
+      : describeAbsentFile(files, name);
   return new DecodeError({
     code: 'missing-file',
     detail: `expected ${what} next to ${lone ? files.name : `_metadata in ${files.name}`}, found ${absent}`,

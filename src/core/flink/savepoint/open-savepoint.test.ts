@@ -7,7 +7,17 @@ import { writeCheckpointMetadata } from '../metadata/write-checkpoint-metadata';
 const OP = '6730ef7375fb60f9d9bbdfdfd174d803';
 
 function subtask(index: number, partial: Partial<SubtaskState>): SubtaskState {
-  return { index, finished: false, managedOperatorState: null, rawOperatorState: null, managedKeyedState: null, rawKeyedState: null, inputChannelStateCount: 0, resultSubpartitionStateCount: 0, ...partial };
+  return {
+    index,
+    finished: false,
+    managedOperatorState: null,
+    rawOperatorState: null,
+    managedKeyedState: null,
+    rawKeyedState: null,
+    inputChannelStateCount: 0,
+    resultSubpartitionStateCount: 0,
+    ...partial,
+  };
 }
 function savepoint(operators: OperatorState[], files: Record<string, Uint8Array>): SavepointFiles {
   const metadata = bytesSource('sp/_metadata', writeCheckpointMetadata({ version: 3, checkpointId: 5n, operators }));
@@ -27,7 +37,19 @@ const keyedOn = (delegate: StreamHandle): KeyedStateHandle => ({ kind: 'key-grou
 
 describe('openSavepoint', () => {
   it('reports a missing relative file with its name, operator, subtask and role', async () => {
-    const files = savepoint([{ id: OP, parallelism: 4, maxParallelism: 4, coordinatorState: null, fullyFinished: false, subtasks: [subtask(2, { managedKeyedState: keyedOn({ kind: 'relative-file', relativePath: 'abc-uuid', size: 10 }) })] }], {});
+    const files = savepoint(
+      [
+        {
+          id: OP,
+          parallelism: 4,
+          maxParallelism: 4,
+          coordinatorState: null,
+          fullyFinished: false,
+          subtasks: [subtask(2, { managedKeyedState: keyedOn({ kind: 'relative-file', relativePath: 'abc-uuid', size: 10 }) })],
+        },
+      ],
+      {},
+    );
     const opened = await openSavepoint(files);
     expect(opened.totals.missingFiles).toEqual([{ name: 'abc-uuid', referencedBy: [`operator ${OP} subtask 2 managed keyed state`] }]);
     const h = opened.metadata.operators[0]!.subtasks[0]!.managedKeyedState;
@@ -49,25 +71,57 @@ describe('openSavepoint', () => {
   });
 
   it('words a missing file for a lone _metadata opened as the input: no "next to _metadata in _metadata"', async () => {
-    const metadata = bytesSource('_metadata', writeCheckpointMetadata({ version: 3, checkpointId: 5n, operators: [{ id: OP, parallelism: 4, maxParallelism: 4, coordinatorState: null, fullyFinished: false, subtasks: [subtask(2, { managedKeyedState: keyedOn({ kind: 'relative-file', relativePath: 'abc-uuid', size: 10 }) })] }] }));
+    const metadata = bytesSource(
+      '_metadata',
+      writeCheckpointMetadata({
+        version: 3,
+        checkpointId: 5n,
+        operators: [
+          {
+            id: OP,
+            parallelism: 4,
+            maxParallelism: 4,
+            coordinatorState: null,
+            fullyFinished: false,
+            subtasks: [subtask(2, { managedKeyedState: keyedOn({ kind: 'relative-file', relativePath: 'abc-uuid', size: 10 }) })],
+          },
+        ],
+      }),
+    );
     const files: SavepointFiles = { name: '_metadata', metadata, files: [metadata], resolveRelative: () => undefined, warnings: [] };
     const opened = await openSavepoint(files);
     const h = opened.metadata.operators[0]!.subtasks[0]!.managedKeyedState;
     if (h?.kind !== 'key-groups' || !h.delegate) throw new Error('no handle');
-    const e = await rejection(Promise.resolve().then(() => opened.resolveStreamHandle(h.delegate!, { operatorId: OP, subtask: 2, role: 'managed keyed state' })));
+    const e = await rejection(
+      Promise.resolve().then(() => opened.resolveStreamHandle(h.delegate!, { operatorId: OP, subtask: 2, role: 'managed keyed state' })),
+    );
     expect(e.message).toBe(
       'expected state file "abc-uuid" next to _metadata, found no such file: only the _metadata file was opened (open the savepoint\'s folder, or an archive of it, to read its state files) — at _metadata, offset 83 (0x53) [operator 6730ef73… / subtask 2 / managed keyed state]',
     );
     // a _metadata opened by its path (the CLI's `inspect path/to/_metadata`) is worded the same, naming the path once
     const byPath: SavepointFiles = { ...files, name: 'jobs/sp/_metadata' };
     const opened2 = await openSavepoint(byPath);
-    const e2 = await rejection(Promise.resolve().then(() => opened2.resolveStreamHandle(h.delegate!, { operatorId: OP, subtask: 2, role: 'managed keyed state' })));
+    const e2 = await rejection(
+      Promise.resolve().then(() => opened2.resolveStreamHandle(h.delegate!, { operatorId: OP, subtask: 2, role: 'managed keyed state' })),
+    );
     expect(e2.message).toMatch(/^expected state file "abc-uuid" next to jobs\/sp\/_metadata, found no such file: only the _metadata file was opened /);
   });
 
   it('resolves an absolute path (code 2) by base name, with a warning', async () => {
     const data = new Uint8Array([1, 2, 3, 4, 5]);
-    const files = savepoint([{ id: OP, parallelism: 1, maxParallelism: 1, coordinatorState: null, fullyFinished: false, subtasks: [subtask(0, { managedKeyedState: keyedOn({ kind: 'file', path: 's3://bucket/chk-17/f-uuid', size: 5 }) })] }], { 'f-uuid': data });
+    const files = savepoint(
+      [
+        {
+          id: OP,
+          parallelism: 1,
+          maxParallelism: 1,
+          coordinatorState: null,
+          fullyFinished: false,
+          subtasks: [subtask(0, { managedKeyedState: keyedOn({ kind: 'file', path: 's3://bucket/chk-17/f-uuid', size: 5 }) })],
+        },
+      ],
+      { 'f-uuid': data },
+    );
     const opened = await openSavepoint(files);
     expect(opened.warnings).toEqual(['absolute path "s3://bucket/chk-17/f-uuid" resolved by base name "f-uuid" next to _metadata']);
     expect(opened.totals.referencedFiles).toEqual([{ name: 'sp/f-uuid', size: 5, referencedBy: [`operator ${OP} subtask 0 managed keyed state`] }]);
@@ -95,7 +149,14 @@ describe('openSavepoint', () => {
 
   it('resolves legacy key-groups handles through their delegate and empty segments to no bytes', async () => {
     const files = savepoint([], { f: new Uint8Array(3) });
-    expect(resolveStreamHandle(files, { kind: 'legacy-key-groups', range: { start: 0, end: 0 }, offsets: [0], delegate: { kind: 'relative-file', relativePath: 'f', size: 3 } }).source.name).toBe('sp/f');
+    expect(
+      resolveStreamHandle(files, {
+        kind: 'legacy-key-groups',
+        range: { start: 0, end: 0 },
+        offsets: [0],
+        delegate: { kind: 'relative-file', relativePath: 'f', size: 3 },
+      }).source.name,
+    ).toBe('sp/f');
     expect(resolveStreamHandle(files, { kind: 'empty-segment' }).source.size).toBe(0);
   });
 
@@ -110,20 +171,42 @@ describe('openSavepoint', () => {
           fullyFinished: false,
           subtasks: [
             subtask(0, { managedKeyedState: keyedOn({ kind: 'relative-file', relativePath: 'a', size: -1 }) }),
-            subtask(1, { managedOperatorState: { kind: 'operator', code: 4, states: [], delegate: { kind: 'inline', name: 'x', size: 3, offset: 0, data: new Uint8Array(3) } } }),
+            subtask(1, {
+              managedOperatorState: {
+                kind: 'operator',
+                code: 4,
+                states: [],
+                delegate: { kind: 'inline', name: 'x', size: 3, offset: 0, data: new Uint8Array(3) },
+              },
+            }),
           ],
         },
       ],
       { a: new Uint8Array(7), stray: new Uint8Array(1) },
     );
     const { totals } = await openSavepoint(files);
-    expect(totals.operators).toEqual([{ id: OP, stateSize: 12, subtasks: [{ index: 0, stateSize: 7, handles: 1 }, { index: 1, stateSize: 3, handles: 1 }] }]);
+    expect(totals.operators).toEqual([
+      {
+        id: OP,
+        stateSize: 12,
+        subtasks: [
+          { index: 0, stateSize: 7, handles: 1 },
+          { index: 1, stateSize: 3, handles: 1 },
+        ],
+      },
+    ]);
     expect([totals.stateSize, totals.inlineSize]).toEqual([12, 5]);
     expect(totals.unreferencedFiles).toEqual(['sp/stray']);
   });
 
   it('passes _metadata decode errors through with the source name as file', async () => {
-    const bad: SavepointFiles = { name: 'x', metadata: bytesSource('x/_metadata', new Uint8Array([0x50, 0x4b, 3, 4, 0, 0])), files: [], resolveRelative: () => undefined, warnings: [] };
+    const bad: SavepointFiles = {
+      name: 'x',
+      metadata: bytesSource('x/_metadata', new Uint8Array([0x50, 0x4b, 3, 4, 0, 0])),
+      files: [],
+      resolveRelative: () => undefined,
+      warnings: [],
+    };
     const e = await rejection(openSavepoint(bad));
     expect(e.code).toBe('wrong-file-kind');
     expect(e.file).toBe('x/_metadata');

@@ -13,7 +13,6 @@ import { readCheckpointMetadata } from '../metadata/read-checkpoint-metadata';
 import type { CheckpointMetadata, StreamHandle } from '../metadata/metadata-types';
 import type { ResolvedStreamHandle, StreamHandleContext } from './stream-handle-types';
 
-
 export interface OpenedSavepoint {
   files: SavepointFiles;
   metadata: CheckpointMetadata;
@@ -36,7 +35,15 @@ export async function openSavepoint(files: SavepointFiles): Promise<OpenedSavepo
   const metadata = dropDuplicateStructures(readCheckpointMetadata(metadataBytes, source.name));
   const resolve = (handle: StreamHandle, context: StreamHandleContext = {}) => resolveStreamHandle(files, handle, context);
   const totals = computeSavepointTotals(metadata, files, resolve);
-  return { files, metadata, metadataFile: source.name, metadataBytes, totals, warnings: [...files.warnings, ...(metadata.warnings ?? []), ...totals.warnings], resolveStreamHandle: resolve };
+  return {
+    files,
+    metadata,
+    metadataFile: source.name,
+    metadataBytes,
+    totals,
+    warnings: [...files.warnings, ...(metadata.warnings ?? []), ...totals.warnings],
+    resolveStreamHandle: resolve,
+  };
 }
 
 export function resolveStreamHandle(files: SavepointFiles, handle: StreamHandle, context: StreamHandleContext = {}): ResolvedStreamHandle {
@@ -55,7 +62,13 @@ export function resolveStreamHandle(files: SavepointFiles, handle: StreamHandle,
     case 'segment-file': {
       const { source, warning } = resolveByBaseName(files, handle.physicalPath, context, handle.pathOffset, handle.start + handle.size);
       if (handle.start + handle.size > source.size) {
-        throw new DecodeError({ code: 'truncated', detail: `expected a ${handle.size}-byte segment at offset ${handle.start} of ${source.name}, found a ${source.size}-byte file`, file: source.name, offset: handle.start, path: contextPath(context) });
+        throw new DecodeError({
+          code: 'truncated',
+          detail: `expected a ${handle.size}-byte segment at offset ${handle.start} of ${source.name}, found a ${source.size}-byte file`,
+          file: source.name,
+          offset: handle.start,
+          path: contextPath(context),
+        });
       }
       return { source: rangeSource(source, handle.start, handle.size), file: source.name, baseOffset: handle.start, warnings: [warning] };
     }
@@ -63,7 +76,12 @@ export function resolveStreamHandle(files: SavepointFiles, handle: StreamHandle,
       return { source: bytesSource('(empty segment)', new Uint8Array(0)), file: '(empty segment)', baseOffset: 0, warnings: [] };
     case 'legacy-key-groups':
       if (handle.delegate === null) {
-        throw new DecodeError({ code: 'invalid-value', detail: 'expected a legacy key-groups handle with a data handle, found none', file: files.metadata.name, path: contextPath(context) });
+        throw new DecodeError({
+          code: 'invalid-value',
+          detail: 'expected a legacy key-groups handle with a data handle, found none',
+          file: files.metadata.name,
+          path: contextPath(context),
+        });
       }
       return resolveStreamHandle(files, handle.delegate, context);
   }
@@ -78,8 +96,18 @@ export function contextPath(context: StreamHandleContext): string[] {
   return path;
 }
 
-function resolveByBaseName(files: SavepointFiles, path: string, context: StreamHandleContext, pathOffset: number | undefined, recordedSize: number): { source: ByteSource; warning: string } {
-  const base = path.replace(/[/\\]+$/, '').split(/[/\\]/).pop() ?? '';
+function resolveByBaseName(
+  files: SavepointFiles,
+  path: string,
+  context: StreamHandleContext,
+  pathOffset: number | undefined,
+  recordedSize: number,
+): { source: ByteSource; warning: string } {
+  const base =
+    path
+      .replace(/[/\\]+$/, '')
+      .split(/[/\\]/)
+      .pop() ?? '';
   const source = base === '' ? undefined : files.resolveRelative(base);
   if (source) return { source, warning: `absolute path "${path}" resolved by base name "${base}" next to _metadata` };
   // Flink's checkpoint layout: chk-N/_metadata, its shared and task-owned files in folders beside it
@@ -100,7 +128,14 @@ function rangeSource(parent: ByteSource, start: number, size: number): ByteSourc
   const name = `${parent.name}[${start}..${start + size})`;
   const read = (offset: number, length: number): Promise<Uint8Array> => {
     if (offset < 0 || length < 0 || offset + length > size) {
-      return Promise.reject(new DecodeError({ code: 'truncated', detail: `expected ${length} bytes at offset ${offset}, found a ${size}-byte segment`, file: parent.name, offset: start + offset }));
+      return Promise.reject(
+        new DecodeError({
+          code: 'truncated',
+          detail: `expected ${length} bytes at offset ${offset}, found a ${size}-byte segment`,
+          file: parent.name,
+          offset: start + offset,
+        }),
+      );
     }
     return parent.read(start + offset, length);
   };

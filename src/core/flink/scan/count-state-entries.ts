@@ -82,8 +82,17 @@ export async function countStateEntries(
 ): Promise<CountStateEntriesResult> {
   const sample = options.sample;
   const opened = options.opened ?? (await openSavepoint(files));
-  const selection: StateScanSelection = { ...(options.operatorId !== undefined ? { operatorId: options.operatorId } : {}), ...(sample ? { sample } : {}), broadcastCopies: 'counted' };
-  const scanOptions: StateScanOptions = { values: { mode: 'decode' }, ...(options.signal ? { signal: options.signal } : {}), ...(options.headers ? { headers: options.headers } : {}), reuseReadBuffers: true };
+  const selection: StateScanSelection = {
+    ...(options.operatorId !== undefined ? { operatorId: options.operatorId } : {}),
+    ...(sample ? { sample } : {}),
+    broadcastCopies: 'counted',
+  };
+  const scanOptions: StateScanOptions = {
+    values: { mode: 'decode' },
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.headers ? { headers: options.headers } : {}),
+    reuseReadBuffers: true,
+  };
   const total = createTally();
   if (sample?.kind === 'first-entries') {
     // the first N entries of each state are those of its subtasks in index order: one scan reads them (a scan per subtask would cap each)
@@ -94,7 +103,9 @@ export async function countStateEntries(
     if (sample) checkStateSample(sample);
     const units = listStateScanUnits(opened, selection).map(([op, subtask]) => ({ operatorId: op.id, subtask: subtask.index }));
     const unitSelection: StateScanSelection = { ...(sample ? { sample } : {}), broadcastCopies: 'counted' };
-    const reads = readAheadInOrder(units, COUNT_READ_AHEAD, (unit) => settle(() => countUnits(opened, registry, { ...unitSelection, units: [unit] }, scanOptions, sample)));
+    const reads = readAheadInOrder(units, COUNT_READ_AHEAD, (unit) =>
+      settle(() => countUnits(opened, registry, { ...unitSelection, units: [unit] }, scanOptions, sample)),
+    );
     for await (const read of reads) {
       if (!read.ok) throw read.error;
       mergeTally(total, read.value);
@@ -102,7 +113,10 @@ export async function countStateEntries(
   }
   const { counts, errors, gaps, undecodable } = total;
   for (const { gap, count } of undecodable.values()) {
-    gaps.push({ ...gap, reason: `subtask ${gap.subtask}: ${count} ${count === 1 ? 'entry' : 'entries'} read whose values could not be decoded (the first: ${gap.reason})` });
+    gaps.push({
+      ...gap,
+      reason: `subtask ${gap.subtask}: ${count} ${count === 1 ? 'entry' : 'entries'} read whose values could not be decoded (the first: ${gap.reason})`,
+    });
   }
   const coverage: SampleCoverage | undefined = sample ? { sample, keyGroupsRead: total.keyGroupsRead, keyGroupsWithData: total.keyGroupsWithData } : undefined;
   return { counts: [...counts.values()], errors, gaps, ...(coverage ? { coverage } : {}) };
@@ -153,9 +167,21 @@ async function settle<T>(fn: () => Promise<T>): Promise<Settled<T>> {
 }
 
 /** One scan over the selection's subtasks, counting what it reads (a stream error is counted as a gap; anything else is thrown). */
-async function countUnits(opened: OpenedSavepoint, registry: SnapshotRegistry, selection: StateScanSelection, scanOptions: StateScanOptions, sample: StateSample | undefined): Promise<CountTally> {
+async function countUnits(
+  opened: OpenedSavepoint,
+  registry: SnapshotRegistry,
+  selection: StateScanSelection,
+  scanOptions: StateScanOptions,
+  sample: StateSample | undefined,
+): Promise<CountTally> {
   // every state the headers name is counted, 0 when it has no entries
-  const tallies = new StateTallies<StateEntryCount>((operatorId, state, scope) => ({ operatorId, state, scope, entries: 0, ...(sample ? { sampled: true as const } : {}) }));
+  const tallies = new StateTallies<StateEntryCount>((operatorId, state, scope) => ({
+    operatorId,
+    state,
+    scope,
+    entries: 0,
+    ...(sample ? { sampled: true as const } : {}),
+  }));
   const tally = createTally(tallies.byState);
   const { errors, gaps, undecodable } = tally;
   // the part under way: a stream error names the states of the part it stopped (none when its header failed)
@@ -166,7 +192,11 @@ async function countUnits(opened: OpenedSavepoint, registry: SnapshotRegistry, s
     const k = `${part.operator.id}\u0000${part.subtask}\u0000${scope}\u0000${e.state}`;
     const seen = undecodable.get(k);
     if (seen) seen.count++;
-    else undecodable.set(k, { gap: { operatorId: part.operator.id, subtask: part.subtask, scope: part.kind, states: [e.state], kind: 'undecodable', reason: failed }, count: 1 });
+    else
+      undecodable.set(k, {
+        gap: { operatorId: part.operator.id, subtask: part.subtask, scope: part.kind, states: [e.state], kind: 'undecodable', reason: failed },
+        count: 1,
+      });
   };
   const covered = await scanState(
     opened,
@@ -175,7 +205,15 @@ async function countUnits(opened: OpenedSavepoint, registry: SnapshotRegistry, s
     {
       part(part) {
         current = part;
-        if (part.incomplete !== undefined) gaps.push({ operatorId: part.operator.id, subtask: part.subtask, scope: part.kind, states: part.states, kind: 'incomplete', reason: part.incomplete });
+        if (part.incomplete !== undefined)
+          gaps.push({
+            operatorId: part.operator.id,
+            subtask: part.subtask,
+            scope: part.kind,
+            states: part.states,
+            kind: 'incomplete',
+            reason: part.incomplete,
+          });
         tallies.startPart(part);
       },
       entry(e, part) {
@@ -185,8 +223,18 @@ async function countUnits(opened: OpenedSavepoint, registry: SnapshotRegistry, s
       },
       streamError(e, where) {
         errors.push(e.toJSON());
-        const part = current !== undefined && current.operator.id === where.operator.id && current.subtask === where.subtask && current.kind === where.kind ? current : undefined;
-        gaps.push({ operatorId: where.operator.id, subtask: where.subtask, scope: where.kind, ...(part ? { states: [...part.states, ...part.broadcastStates] } : {}), kind: 'failed', reason: e.message });
+        const part =
+          current !== undefined && current.operator.id === where.operator.id && current.subtask === where.subtask && current.kind === where.kind
+            ? current
+            : undefined;
+        gaps.push({
+          operatorId: where.operator.id,
+          subtask: where.subtask,
+          scope: where.kind,
+          ...(part ? { states: [...part.states, ...part.broadcastStates] } : {}),
+          kind: 'failed',
+          reason: e.message,
+        });
       },
       // keyed state not readable here (RocksDB native, a changelog's states): absent from the counts, listed as a gap
       unreadable(part, reason) {

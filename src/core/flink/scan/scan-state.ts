@@ -39,13 +39,20 @@ export function findOperator(opened: OpenedSavepoint, idOrUid: string): Operator
   return ops.find((o) => o.id === lower) ?? ops.find((o) => o.uid === idOrUid) ?? ops.find((o) => o.id === computeOperatorId(idOrUid));
 }
 
-export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegistry, selection: StateScanSelection, visitor: StateScanVisitor, options: StateScanOptions): Promise<StateScanResult> {
+export async function scanState(
+  opened: OpenedSavepoint,
+  registry: SnapshotRegistry,
+  selection: StateScanSelection,
+  visitor: StateScanVisitor,
+  options: StateScanOptions,
+): Promise<StateScanResult> {
   const result: StateScanResult = { keyGroupsWithData: 0, keyGroupsRead: 0 };
   const sample = selection.sample;
   if (sample) checkStateSample(sample);
   const cap = Math.min(selection.limit ?? Infinity, sample?.kind === 'first-entries' ? sample.count : Infinity);
   if (cap <= 0) return result;
-  const names: string | ReadonlySet<string> | undefined = selection.states === undefined ? undefined : typeof selection.states === 'string' ? selection.states : new Set(selection.states);
+  const names: string | ReadonlySet<string> | undefined =
+    selection.states === undefined ? undefined : typeof selection.states === 'string' ? selection.states : new Set(selection.states);
   const wanted = (name: string): boolean => names === undefined || isWantedState(names, name);
   const signal = options.signal;
   const values = options.values;
@@ -139,7 +146,12 @@ export async function scanState(opened: OpenedSavepoint, registry: SnapshotRegis
   function slotsOf(part: ScanPart): PartSlots {
     const operatorId = part.operator.id;
     const scope = part.kind === 'operator' ? 'operator' : 'keyed';
-    const keys = capped ? [...part.states.filter(wanted).map((n) => slotKey(operatorId, scope, n)), ...part.broadcastStates.filter(wanted).map((n) => slotKey(operatorId, 'broadcast', n))] : [];
+    const keys = capped
+      ? [
+          ...part.states.filter(wanted).map((n) => slotKey(operatorId, scope, n)),
+          ...part.broadcastStates.filter(wanted).map((n) => slotKey(operatorId, 'broadcast', n)),
+        ]
+      : [];
     return { operatorId, scope, broadcast: part.broadcastStates.length > 0 ? new Set(part.broadcastStates) : undefined, keys };
   }
 
@@ -289,15 +301,35 @@ export function listStateScanUnits(opened: OpenedSavepoint, selection: StateScan
   let ops = opened.metadata.operators;
   if (selection.operatorId !== undefined) {
     const op = findOperator(opened, selection.operatorId);
-    if (!op) throw wrongInput('not-found', `expected an operator id or uid of this savepoint, found ${selection.operatorId} (operators: ${ops.map((o) => o.id).join(', ')})`);
+    if (!op)
+      throw wrongInput(
+        'not-found',
+        `expected an operator id or uid of this savepoint, found ${selection.operatorId} (operators: ${ops.map((o) => o.id).join(', ')})`,
+      );
     ops = [op];
   }
-  return ops.flatMap((op) => [...op.subtasks].filter((s) => only === undefined || only.has(s.index)).sort(bySubtask).map((s): [OperatorState, SubtaskState] => [op, s]));
+  return ops.flatMap((op) =>
+    [...op.subtasks]
+      .filter((s) => only === undefined || only.has(s.index))
+      .sort(bySubtask)
+      .map((s): [OperatorState, SubtaskState] => [op, s]),
+  );
 }
 
 const EMPTY = new Uint8Array(0);
 
 /** The frame walkFramedRows fills for each row read in place (one per scan). */
 function createScratchFrame(): ValueFrame {
-  return { kind: 'frame', format: '', codec: { decode: () => ({ kind: 'null' }) }, bytes: EMPTY, start: 0, payloadStart: 0, end: 0, length: 0, offset: 0, file: undefined };
+  return {
+    kind: 'frame',
+    format: '',
+    codec: { decode: () => ({ kind: 'null' }) },
+    bytes: EMPTY,
+    start: 0,
+    payloadStart: 0,
+    end: 0,
+    length: 0,
+    offset: 0,
+    file: undefined,
+  };
 }

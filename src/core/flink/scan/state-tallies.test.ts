@@ -20,7 +20,14 @@ describe('StateTallies', () => {
     tallies.startPart(part('a', 'keyed', ['count']));
     tallies.startPart(part('b', 'keyed', ['count']));
     tallies.startPart(part('a', 'keyed', ['count', 'late']));
-    expect([...tallies.byState.values()].map((t) => `${t.operatorId}/${t.scope}/${t.state}`)).toEqual(['a/operator/list', 'a/operator/rules', 'a/broadcast/rules', 'a/keyed/count', 'b/keyed/count', 'a/keyed/late']);
+    expect([...tallies.byState.values()].map((t) => `${t.operatorId}/${t.scope}/${t.state}`)).toEqual([
+      'a/operator/list',
+      'a/operator/rules',
+      'a/broadcast/rules',
+      'a/keyed/count',
+      'b/keyed/count',
+      'a/keyed/late',
+    ]);
   });
 
   it("gives an entry the tally of its state and scope in the part under way: a broadcast state's by its name among the part's broadcast states", () => {

@@ -58,7 +58,11 @@ function decodeGenericArray(r: ByteReader, [component]: ValueCodec[], mode: Valu
   return { kind: 'list', items };
 }
 
-function singleElementReader(className: string, label: (e: string) => string, decode: (r: ByteReader, c: ValueCodec[], mode: ValueMode | undefined) => DecodedValue): SnapshotReader {
+function singleElementReader(
+  className: string,
+  label: (e: string) => string,
+  decode: (r: ByteReader, c: ValueCodec[], mode: ValueMode | undefined) => DecodedValue,
+): SnapshotReader {
   return {
     classNames: [className],
     read(r, version, name, ctx) {

@@ -12,7 +12,13 @@ import type { InferredSnapshot, InferredSnapshotNote, SerializerSnapshot, Snapsh
 /** Upper bound on candidate ends tried for an inferred snapshot nested in a composite one. */
 const MAX_END_ATTEMPTS = 4096;
 
-export function inferUnknownTopLevelSnapshot(r: ByteReader, registry: SnapshotRegistry, at: number, end: number, unknownClass: string): SerializerSnapshot | undefined {
+export function inferUnknownTopLevelSnapshot(
+  r: ByteReader,
+  registry: SnapshotRegistry,
+  at: number,
+  end: number,
+  unknownClass: string,
+): SerializerSnapshot | undefined {
   const inferrers = registry.listInferrers();
   if (inferrers.length === 0 || end <= at) return undefined;
   const saved = r.position;
@@ -35,7 +41,8 @@ export function inferUnknownTopLevelSnapshot(r: ByteReader, registry: SnapshotRe
       const found = inferred.get(start);
       if (found === undefined) throw inner.error('unknown-serializer', `unknown serializer snapshot ${className} v${version}`, start);
       const stop = choose(found.end);
-      if (stop < found.end || stop > end) throw inner.error('invalid-value', `expected the inferred snapshot to end between ${found.end} and ${end}, found ${stop}`, start);
+      if (stop < found.end || stop > end)
+        throw inner.error('invalid-value', `expected the inferred snapshot to end between ${found.end} and ${end}, found ${stop}`, start);
       inner.seek(stop);
       return stop === found.end ? found.snapshot : withTrailingBytes(found.snapshot, inner.baseOffset + found.end, stop - found.end);
     },
@@ -82,5 +89,11 @@ export function inferUnknownTopLevelSnapshot(r: ByteReader, registry: SnapshotRe
 function withTrailingBytes(snapshot: SerializerSnapshot, offset: number, length: number): SerializerSnapshot {
   const note = snapshot.details?.['inferred'] as InferredSnapshotNote | undefined;
   const tail = `${length} byte${length === 1 ? '' : 's'} at offset ${offset} (after the recognised structure, before the header goes on) not read: their meaning is not known`;
-  return { ...snapshot, details: { ...snapshot.details, inferred: { by: note?.by ?? 'structure', read: note?.read ?? [], notRead: [...(note?.notRead ?? []), tail] } satisfies InferredSnapshotNote } };
+  return {
+    ...snapshot,
+    details: {
+      ...snapshot.details,
+      inferred: { by: note?.by ?? 'structure', read: note?.read ?? [], notRead: [...(note?.notRead ?? []), tail] } satisfies InferredSnapshotNote,
+    },
+  };
 }

@@ -44,7 +44,10 @@ function simpleName(c: string): string {
 }
 
 /** The wrappers Flink serializes a Kryo serializer instance in (1.x: ExecutionConfig's nested class; 2.x: its own class). */
-const SERIALIZABLE_WRAPPERS = new Set(['org.apache.flink.api.common.ExecutionConfig$SerializableSerializer', 'org.apache.flink.api.common.SerializableSerializer']);
+const SERIALIZABLE_WRAPPERS = new Set([
+  'org.apache.flink.api.common.ExecutionConfig$SerializableSerializer',
+  'org.apache.flink.api.common.SerializableSerializer',
+]);
 
 /**
  * The class of the Kryo serializer inside a Java-serialized SerializableSerializer: the first class descriptor
@@ -95,7 +98,9 @@ function readDefault(e: LinkedOptionalMapEntry, instance: boolean): KryoDefaultS
   const out: KryoDefaultSerializer = { forClass: e.key ? e.key.readUtf('Kryo default serializer type') : e.name };
   const v = e.value;
   if (!v) return out;
-  const serializerClass = instance ? findJavaSerializedClass(v.readBytes(v.remaining, 'Java-serialized Kryo serializer instance')) : v.readUtf('Kryo default serializer class');
+  const serializerClass = instance
+    ? findJavaSerializedClass(v.readBytes(v.remaining, 'Java-serialized Kryo serializer instance'))
+    : v.readUtf('Kryo default serializer class');
   if (serializerClass) out.serializerClass = serializerClass;
   return out;
 }

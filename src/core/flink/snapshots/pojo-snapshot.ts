@@ -50,8 +50,14 @@ export const pojoSnapshotReader: SnapshotReader = {
     if (version !== 2) throw r.error('unsupported-version', `expected ${className} version 2, found ${version}`);
     const pojoClass = r.readUtf('POJO class name');
     const fields = readLinkedOptionalMap(r, 'POJO field serializers').map((e) => readField(e, ctx));
-    const registered = readLinkedOptionalMap(r, 'POJO registered subclass serializers').map((e) => ({ name: e.name, serializer: readFrameSnapshot(e.value, ctx) }));
-    const nonRegistered = readLinkedOptionalMap(r, 'POJO non-registered subclass serializers').map((e) => ({ name: e.name, serializer: readFrameSnapshot(e.value, ctx) }));
+    const registered = readLinkedOptionalMap(r, 'POJO registered subclass serializers').map((e) => ({
+      name: e.name,
+      serializer: readFrameSnapshot(e.value, ctx),
+    }));
+    const nonRegistered = readLinkedOptionalMap(r, 'POJO non-registered subclass serializers').map((e) => ({
+      name: e.name,
+      serializer: readFrameSnapshot(e.value, ctx),
+    }));
     const nested = fields.map((f) => f.serializer).filter((s): s is SerializerSnapshot => s !== undefined);
     const codecs = fields.map((f) => (f.serializer?.status === 'known' ? f.serializer.codec : undefined));
     const decodable = codecs.every((c) => c !== undefined);
@@ -70,7 +76,12 @@ export const pojoSnapshotReader: SnapshotReader = {
         nonRegisteredSubclasses: nonRegistered.map((s) => s.name),
       },
     };
-    if (decodable) snapshot.codec = createPojoCodec(pojoClass, fields.map((f) => f.name), codecs as ValueCodec[]);
+    if (decodable)
+      snapshot.codec = createPojoCodec(
+        pojoClass,
+        fields.map((f) => f.name),
+        codecs as ValueCodec[],
+      );
     return snapshot;
   },
 };
@@ -86,7 +97,10 @@ function createPojoCodec(pojoClass: string, names: string[], codecs: ValueCodec[
         throw r.error('unsupported-format', `expected a ${pojoClass} value of the exact class, found a ${sub} (subclass values are not decodable here)`, at);
       }
       if (!(flags & NO_SUBCLASS)) throw r.error('invalid-value', `expected POJO flags 0x01, 0x02, 0x04 or 0x08, found 0x${formatHex([flags])}`, at);
-      const fields = names.map((name, i) => ({ name, value: r.readBool(`null flag of field ${name}`) ? ({ kind: 'null' } as DecodedValue) : codecs[i]!.decode(r, mode) }));
+      const fields = names.map((name, i) => ({
+        name,
+        value: r.readBool(`null flag of field ${name}`) ? ({ kind: 'null' } as DecodedValue) : codecs[i]!.decode(r, mode),
+      }));
       return { kind: 'pojo', className: pojoClass, fields };
     },
   };

@@ -19,7 +19,11 @@ export function readLinkedOptionalMap(r: ByteReader, what: string): LinkedOption
   const at = r.position;
   const header = r.readI64(`${what} header`);
   if (header !== LINKED_OPTIONAL_MAP_HEADER) {
-    throw r.error('bad-magic', `expected linked optional map header 0x000004f2c69a3d70 for ${what}, found 0x${BigInt.asUintN(64, header).toString(16).padStart(16, '0')}`, at);
+    throw r.error(
+      'bad-magic',
+      `expected linked optional map header 0x000004f2c69a3d70 for ${what}, found 0x${BigInt.asUintN(64, header).toString(16).padStart(16, '0')}`,
+      at,
+    );
   }
   const n = r.readCount(`${what} entries`, 4);
   const out: LinkedOptionalMapEntry[] = [];

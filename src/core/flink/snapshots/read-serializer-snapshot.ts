@@ -84,7 +84,12 @@ export function createUnknownSnapshot(className: string, version: number): Seria
  * else the top-level class as the header names it (e.g. a TimerSerializerSnapshot), status unknown, with
  * the unknown class as its one nested snapshot. Leaves the reader's position where it was.
  */
-export function createUnknownTopLevelSnapshot(r: ByteReader, at: number, error: DecodeError, unknown: { className: string; version: number }): SerializerSnapshot {
+export function createUnknownTopLevelSnapshot(
+  r: ByteReader,
+  at: number,
+  error: DecodeError,
+  unknown: { className: string; version: number },
+): SerializerSnapshot {
   const inner = createUnknownSnapshot(unknown.className, unknown.version);
   if (error.offset === r.baseOffset + at + 4) return inner;
   const saved = r.position;
@@ -92,7 +97,14 @@ export function createUnknownTopLevelSnapshot(r: ByteReader, at: number, error: 
     r.seek(at + 4);
     const className = r.readUtf('serializer snapshot class name');
     const version = r.readI32(`version of ${className}`);
-    return { className, version, typeLabel: `${shortClassName(className)} of unknown ${shortClassName(unknown.className)}`, status: 'unknown', nested: [inner], fixedLength: -1 };
+    return {
+      className,
+      version,
+      typeLabel: `${shortClassName(className)} of unknown ${shortClassName(unknown.className)}`,
+      status: 'unknown',
+      nested: [inner],
+      fixedLength: -1,
+    };
   } catch (e) {
     if (!isDecodeError(e)) throw e;
     return inner;

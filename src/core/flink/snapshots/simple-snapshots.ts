@@ -91,10 +91,22 @@ export const SIMPLE_TYPES: ReadonlyMap<string, SimpleType> = new Map<string, Sim
   [array('DoublePrimitiveArray'), { label: 'double[]', fixedLength: -1, codec: v.doublePrimitiveArrayCodec }],
   [array('BooleanPrimitiveArray'), { label: 'boolean[]', fixedLength: -1, codec: v.booleanPrimitiveArrayCodec }],
   [array('StringArray'), { label: 'String[]', fixedLength: -1, codec: v.stringArrayCodec }],
-  ['org.apache.flink.runtime.state.VoidNamespaceSerializer$VoidNamespaceSerializerSnapshot', { label: 'VoidNamespace', fixedLength: 0, codec: voidNamespaceCodec }],
-  ['org.apache.flink.runtime.state.JavaSerializer$JavaSerializerSnapshot', { label: 'Java serialization', fixedLength: -1, codec: v.javaSerializedCodec, status: 'opaque' }],
-  ['org.apache.flink.streaming.api.windowing.windows.TimeWindow$Serializer$TimeWindowSerializerSnapshot', { label: 'TimeWindow', fixedLength: 16, codec: timeWindowCodec }],
-  ['org.apache.flink.streaming.api.windowing.windows.GlobalWindow$Serializer$GlobalWindowSerializerSnapshot', { label: 'GlobalWindow', fixedLength: 1, codec: globalWindowCodec }],
+  [
+    'org.apache.flink.runtime.state.VoidNamespaceSerializer$VoidNamespaceSerializerSnapshot',
+    { label: 'VoidNamespace', fixedLength: 0, codec: voidNamespaceCodec },
+  ],
+  [
+    'org.apache.flink.runtime.state.JavaSerializer$JavaSerializerSnapshot',
+    { label: 'Java serialization', fixedLength: -1, codec: v.javaSerializedCodec, status: 'opaque' },
+  ],
+  [
+    'org.apache.flink.streaming.api.windowing.windows.TimeWindow$Serializer$TimeWindowSerializerSnapshot',
+    { label: 'TimeWindow', fixedLength: 16, codec: timeWindowCodec },
+  ],
+  [
+    'org.apache.flink.streaming.api.windowing.windows.GlobalWindow$Serializer$GlobalWindowSerializerSnapshot',
+    { label: 'GlobalWindow', fixedLength: 1, codec: globalWindowCodec },
+  ],
   ['org.apache.flink.api.java.typeutils.runtime.Tuple0SerializerSnapshot', { label: 'Tuple0', fixedLength: 1, codec: tuple0Codec }],
 ]);
 

@@ -1,7 +1,6 @@
 import type { SnapshotInferrer, SnapshotReader, SnapshotRegistry } from './snapshot-types';
 import { registerBuiltinSnapshotReaders } from './builtin-snapshot-readers';
 
-
 export interface CreateSnapshotRegistryOptions {
   /** register the built-in Flink snapshot readers (default true) */
   builtins?: boolean;

@@ -7,7 +7,15 @@
 import type { ByteReader } from '../../io';
 import type { ByteRange, ValueCodec } from '../values/value-types';
 
-export { SKIPPED_VALUE, type ByteRange, type DecodedValue, type ValueCodec, type ValueFrame, type ValueMode, type ValueModeSource } from '../values/value-types';
+export {
+  SKIPPED_VALUE,
+  type ByteRange,
+  type DecodedValue,
+  type ValueCodec,
+  type ValueFrame,
+  type ValueMode,
+  type ValueModeSource,
+} from '../values/value-types';
 
 export interface SerializerSnapshot {
   /** binary Java class name of the snapshot, e.g. `org.apache.flink.api.common.typeutils.base.LongSerializer$LongSerializerSnapshot` */

@@ -11,10 +11,18 @@ export const tupleSnapshotReader: SnapshotReader = {
     const { outer: tupleClass, nested } = readCompositeSnapshot(r, version, ctx, (o) => o.readUtf('tuple class'));
     const simple = tupleClass.slice(tupleClass.lastIndexOf('.') + 1);
     const label = `${simple}<${nested.map((n) => n.typeLabel).join(', ')}>`;
-    return makeComposite(name, version, nested, label, sumFixedLengths(nested, false), (vr, codecs, mode): DecodedValue => ({
-      kind: 'tuple',
-      className: tupleClass,
-      fields: codecs.map((c) => c.decode(vr, mode)),
-    }), { tupleClass });
+    return makeComposite(
+      name,
+      version,
+      nested,
+      label,
+      sumFixedLengths(nested, false),
+      (vr, codecs, mode): DecodedValue => ({
+        kind: 'tuple',
+        className: tupleClass,
+        fields: codecs.map((c) => c.decode(vr, mode)),
+      }),
+      { tupleClass },
+    );
   },
 };

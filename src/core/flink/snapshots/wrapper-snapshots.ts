@@ -35,7 +35,7 @@ export const timerSnapshotReader: SnapshotReader = {
     const { outerVersion, nested } = readCompositeSnapshot(r, version, ctx, noOuter);
     if (version >= 3) checkOuterVersion(r, name, outerVersion, [1, 2]);
     expectNestedCount(r, name, nested, 2, at);
-    const [key, ns] = nested as [typeof nested[0], typeof nested[0]];
+    const [key, ns] = nested as [(typeof nested)[0], (typeof nested)[0]];
     const fixed = key!.fixedLength >= 0 && ns!.fixedLength >= 0 ? 8 + key!.fixedLength + ns!.fixedLength : -1;
     return makeComposite(name, version, nested, `Timer<${joinLabels(nested)}>`, fixed, (vr, [k, n]): DecodedValue => {
       const raw = vr.readI64('timer timestamp');
@@ -56,13 +56,21 @@ export const nullableSnapshotReader: SnapshotReader = {
       return p;
     });
     expectNestedCount(r, name, nested, 1, at);
-    return makeComposite(name, version, nested, `Nullable<${nested[0]!.typeLabel}>`, padding > 0 ? 1 + padding : -1, (vr, [inner], mode): DecodedValue => {
-      if (vr.readBool('null flag')) {
-        vr.skip(padding, 'null padding');
-        return { kind: 'null' };
-      }
-      return inner!.decode(vr, mode);
-    }, { nullPaddingLength: padding });
+    return makeComposite(
+      name,
+      version,
+      nested,
+      `Nullable<${nested[0]!.typeLabel}>`,
+      padding > 0 ? 1 + padding : -1,
+      (vr, [inner], mode): DecodedValue => {
+        if (vr.readBool('null flag')) {
+          vr.skip(padding, 'null padding');
+          return { kind: 'null' };
+        }
+        return inner!.decode(vr, mode);
+      },
+      { nullPaddingLength: padding },
+    );
   },
 };
 
@@ -73,14 +81,21 @@ export const eitherSnapshotReader: SnapshotReader = {
     const at = r.position;
     const { nested } = readCompositeSnapshot(r, version, ctx, noOuter);
     expectNestedCount(r, name, nested, 2, at);
-    return makeComposite(name, version, nested, `Either<${joinLabels(nested)}>`, -1, (vr: ByteReader, [left, right]: ValueCodec[], mode: ValueMode | undefined): DecodedValue => {
-      const isLeft = vr.readBool('Either side flag');
-      return {
-        kind: 'tuple',
-        className: isLeft ? 'org.apache.flink.types.Either$Left' : 'org.apache.flink.types.Either$Right',
-        fields: [isLeft ? left!.decode(vr, mode) : right!.decode(vr, mode)],
-      };
-    });
+    return makeComposite(
+      name,
+      version,
+      nested,
+      `Either<${joinLabels(nested)}>`,
+      -1,
+      (vr: ByteReader, [left, right]: ValueCodec[], mode: ValueMode | undefined): DecodedValue => {
+        const isLeft = vr.readBool('Either side flag');
+        return {
+          kind: 'tuple',
+          className: isLeft ? 'org.apache.flink.types.Either$Left' : 'org.apache.flink.types.Either$Right',
+          fields: [isLeft ? left!.decode(vr, mode) : right!.decode(vr, mode)],
+        };
+      },
+    );
   },
 };
 

@@ -31,7 +31,22 @@ interface ClassDesc {
   superClass: ClassDesc | null;
 }
 
-const TC = { NULL: 0x70, REFERENCE: 0x71, CLASSDESC: 0x72, OBJECT: 0x73, STRING: 0x74, ARRAY: 0x75, CLASS: 0x76, BLOCKDATA: 0x77, ENDBLOCKDATA: 0x78, RESET: 0x79, BLOCKDATALONG: 0x7a, LONGSTRING: 0x7c, PROXYCLASSDESC: 0x7d, ENUM: 0x7e } as const;
+const TC = {
+  NULL: 0x70,
+  REFERENCE: 0x71,
+  CLASSDESC: 0x72,
+  OBJECT: 0x73,
+  STRING: 0x74,
+  ARRAY: 0x75,
+  CLASS: 0x76,
+  BLOCKDATA: 0x77,
+  ENDBLOCKDATA: 0x78,
+  RESET: 0x79,
+  BLOCKDATALONG: 0x7a,
+  LONGSTRING: 0x7c,
+  PROXYCLASSDESC: 0x7d,
+  ENUM: 0x7e,
+} as const;
 const BASE_HANDLE = 0x7e0000;
 const MAX_DEPTH = 128;
 /** Java class hierarchies are far shallower; a longer superclass chain is refused (limit-exceeded). */
@@ -59,7 +74,10 @@ type Handle = { kind: 'desc'; desc: ClassDesc } | { kind: 'value'; value: JavaVa
 
 class JavaStreamReader {
   private readonly handles: Handle[] = [];
-  constructor(private readonly r: ByteReader, private readonly purpose: string) {}
+  constructor(
+    private readonly r: ByteReader,
+    private readonly purpose: string,
+  ) {}
 
   readContent(depth: number): JavaValue {
     const r = this.r;
@@ -75,7 +93,12 @@ class JavaStreamReader {
         return this.newValue({ kind: 'string', value: r.readUtf('Java string') });
       case TC.LONGSTRING: {
         const n = r.readI64('Java long string length');
-        if (n < 0n || n > BigInt(r.remaining)) throw r.error('limit-exceeded', `expected a Java string in ${this.purpose} within the ${r.remaining} bytes left, found a long string of ${n} bytes`, at);
+        if (n < 0n || n > BigInt(r.remaining))
+          throw r.error(
+            'limit-exceeded',
+            `expected a Java string in ${this.purpose} within the ${r.remaining} bytes left, found a long string of ${n} bytes`,
+            at,
+          );
         const bytes = r.readBytes(Number(n), 'Java long string');
         const text = decodeModifiedUtf8(bytes);
         if ('error' in text) throw r.error('invalid-value', `expected a modified UTF-8 Java string, found ${text.error}`, at);
@@ -85,7 +108,8 @@ class JavaStreamReader {
         const desc = this.readClassDesc(depth + 1);
         const slot = this.reserve();
         const constant = this.readContent(depth + 1);
-        if (constant.kind !== 'string') throw r.error('invalid-value', `expected the enum constant name of ${desc?.name ?? 'an enum'} as a string, found ${constant.kind}`, at);
+        if (constant.kind !== 'string')
+          throw r.error('invalid-value', `expected the enum constant name of ${desc?.name ?? 'an enum'} as a string, found ${constant.kind}`, at);
         return this.fill(slot, { kind: 'enum', className: desc?.name ?? '?', constant: constant.value });
       }
       case TC.OBJECT:
@@ -139,15 +163,24 @@ class JavaStreamReader {
   private readFieldValue(type: string, depth: number): JavaValue {
     const r = this.r;
     switch (type) {
-      case 'B': return { kind: 'primitive', type, value: r.readI8('Java byte field') };
-      case 'C': return { kind: 'primitive', type, value: r.readU16('Java char field') };
-      case 'D': return { kind: 'primitive', type, value: r.readF64('Java double field') };
-      case 'F': return { kind: 'primitive', type, value: r.readF32('Java float field') };
-      case 'I': return { kind: 'primitive', type, value: r.readI32('Java int field') };
-      case 'J': return { kind: 'primitive', type, value: r.readI64('Java long field') };
-      case 'S': return { kind: 'primitive', type, value: r.readI16('Java short field') };
-      case 'Z': return { kind: 'primitive', type, value: r.readBool('Java boolean field') };
-      default: return this.readContent(depth);
+      case 'B':
+        return { kind: 'primitive', type, value: r.readI8('Java byte field') };
+      case 'C':
+        return { kind: 'primitive', type, value: r.readU16('Java char field') };
+      case 'D':
+        return { kind: 'primitive', type, value: r.readF64('Java double field') };
+      case 'F':
+        return { kind: 'primitive', type, value: r.readF32('Java float field') };
+      case 'I':
+        return { kind: 'primitive', type, value: r.readI32('Java int field') };
+      case 'J':
+        return { kind: 'primitive', type, value: r.readI64('Java long field') };
+      case 'S':
+        return { kind: 'primitive', type, value: r.readI16('Java short field') };
+      case 'Z':
+        return { kind: 'primitive', type, value: r.readBool('Java boolean field') };
+      default:
+        return this.readContent(depth);
     }
   }
 
@@ -170,8 +203,10 @@ class JavaStreamReader {
     for (let i = 0; i < n; i++) {
       const type = String.fromCharCode(r.readU8('Java field type code'));
       const fieldName = r.readUtf('Java field name');
-      if (type === 'L' || type === '[') this.readContent(depth + 1); // the field's type signature string
-      else if (!'BCDFIJSZ'.includes(type)) throw r.error('invalid-value', `expected a Java field type code, found '${type}' for field ${fieldName}`, r.position - fieldName.length - 3);
+      if (type === 'L' || type === '[')
+        this.readContent(depth + 1); // the field's type signature string
+      else if (!'BCDFIJSZ'.includes(type))
+        throw r.error('invalid-value', `expected a Java field type code, found '${type}' for field ${fieldName}`, r.position - fieldName.length - 3);
       desc.fields.push({ type, name: fieldName });
     }
     this.readAnnotation(depth + 1);
@@ -201,14 +236,25 @@ class JavaStreamReader {
   }
   private resolveValue(at: number): JavaValue {
     const h = this.resolve(at, 'an object');
-    if (h.kind !== 'value') throw this.r.error('invalid-value', `expected a back-reference to an object, found one to the class descriptor of ${h.desc.name}`, at);
+    if (h.kind !== 'value')
+      throw this.r.error('invalid-value', `expected a back-reference to an object, found one to the class descriptor of ${h.desc.name}`, at);
     return h.value;
   }
   private resolve(at: number, what: string): NonNullable<Handle> {
     const h = this.r.readI32('Java back-reference handle');
     const v = this.handles[h - BASE_HANDLE];
-    if (v === null) throw this.r.error('invalid-value', `expected a back-reference to ${what}, found one to handle 0x${(h >>> 0).toString(16)}, the enum or array still being read`, at);
-    if (v === undefined) throw this.r.error('invalid-value', `expected a back-reference to ${what} (handle 0x7e0000–0x${(BASE_HANDLE + this.handles.length - 1).toString(16)}), found 0x${(h >>> 0).toString(16)}`, at);
+    if (v === null)
+      throw this.r.error(
+        'invalid-value',
+        `expected a back-reference to ${what}, found one to handle 0x${(h >>> 0).toString(16)}, the enum or array still being read`,
+        at,
+      );
+    if (v === undefined)
+      throw this.r.error(
+        'invalid-value',
+        `expected a back-reference to ${what} (handle 0x7e0000–0x${(BASE_HANDLE + this.handles.length - 1).toString(16)}), found 0x${(h >>> 0).toString(16)}`,
+        at,
+      );
     return v;
   }
   private newValue<T extends JavaValue>(v: T): T {
@@ -229,22 +275,38 @@ class JavaStreamReader {
 function checkSuperclassChain(r: ByteReader, desc: ClassDesc, superClass: ClassDesc | null, at: number): void {
   let length = 1;
   for (let d = superClass; d !== null; d = d.superClass) {
-    if (d === desc) throw r.error('invalid-value', `expected the superclass chain of ${desc.name} to end, found it refers back to ${desc.name} (a cycle of ${length} class descriptor${length === 1 ? '' : 's'})`, at);
-    if (++length > MAX_SUPERCLASS_CHAIN) throw r.error('limit-exceeded', `expected a superclass chain of at most ${MAX_SUPERCLASS_CHAIN} classes below ${desc.name}, found a longer one`, at);
+    if (d === desc)
+      throw r.error(
+        'invalid-value',
+        `expected the superclass chain of ${desc.name} to end, found it refers back to ${desc.name} (a cycle of ${length} class descriptor${length === 1 ? '' : 's'})`,
+        at,
+      );
+    if (++length > MAX_SUPERCLASS_CHAIN)
+      throw r.error('limit-exceeded', `expected a superclass chain of at most ${MAX_SUPERCLASS_CHAIN} classes below ${desc.name}, found a longer one`, at);
   }
 }
 
 function describeValue(v: JavaValue): string {
   switch (v.kind) {
-    case 'string': return `a string ("${v.value.length > 40 ? `${v.value.slice(0, 40)}…` : v.value}")`;
-    case 'object': return `an object of ${v.className}`;
-    case 'enum': return `an enum constant ${v.className}.${v.constant}`;
-    case 'array': return `an array ${v.className}`;
-    case 'class': return `the class object of ${v.className}`;
-    default: return `a ${v.kind}`;
+    case 'string':
+      return `a string ("${v.value.length > 40 ? `${v.value.slice(0, 40)}…` : v.value}")`;
+    case 'object':
+      return `an object of ${v.className}`;
+    case 'enum':
+      return `an enum constant ${v.className}.${v.constant}`;
+    case 'array':
+      return `an array ${v.className}`;
+    case 'class':
+      return `the class object of ${v.className}`;
+    default:
+      return `a ${v.kind}`;
   }
 }
 
 function hex4(v: number): string {
-  return v.toString(16).toUpperCase().padStart(4, '0').replace(/(..)(..)/, '$1 $2');
+  return v
+    .toString(16)
+    .toUpperCase()
+    .padStart(4, '0')
+    .replace(/(..)(..)/, '$1 $2');
 }

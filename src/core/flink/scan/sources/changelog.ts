@@ -21,11 +21,18 @@ import { isEntryBatch, type EntryRun, type ScanContext, type SourcePart } from '
  * states in two parts: fully decoded, and those whose keys are kept as bytes (`incomplete`: why).
  * Entries are the materialized snapshot's with the changes applied.
  */
-export async function* readChangelogReplayParts(ctx: ScanContext, op: OperatorState, subtask: number, keyed: SubtaskKeyedStream, replay: ChangelogReplay): AsyncGenerator<SourcePart> {
+export async function* readChangelogReplayParts(
+  ctx: ScanContext,
+  op: OperatorState,
+  subtask: number,
+  keyed: SubtaskKeyedStream,
+  replay: ChangelogReplay,
+): AsyncGenerator<SourcePart> {
   const { opened, values, sample } = ctx;
   const header = keyed.header;
   // a lost META record may have been any state's: the subtask's keyed stream is not read (reported as its error)
-  if (replay.failure !== undefined) throw new DecodeError({ code: 'invalid-value', detail: replay.failure, file: opened.metadataFile, path: [`subtask ${subtask}`] });
+  if (replay.failure !== undefined)
+    throw new DecodeError({ code: 'invalid-value', detail: replay.failure, file: opened.metadataFile, path: [`subtask ${subtask}`] });
   const names = [...new Set([...(header?.states ?? []), ...keyed.changelog!.states].map((s) => s.name))].filter((n) => ctx.wanted(n));
   if (names.length === 0) return;
   const outcome = (n: string) => replay.outcomes.get(n) ?? { kind: 'replayed' as const };
@@ -33,7 +40,11 @@ export async function* readChangelogReplayParts(ctx: ScanContext, op: OperatorSt
     const o = outcome(n);
     if (o.kind !== 'unreadable') continue;
     const part: ScanPart = { operator: op, subtask, kind: 'keyed', format: 'changelog', states: [n], broadcastStates: [] };
-    yield { part, unreadable: o.reason, error: () => new DecodeError({ code: 'unsupported-format', detail: o.reason, file: opened.metadataFile, path: [`subtask ${subtask}`, n] }) };
+    yield {
+      part,
+      unreadable: o.reason,
+      error: () => new DecodeError({ code: 'unsupported-format', detail: o.reason, file: opened.metadataFile, path: [`subtask ${subtask}`, n] }),
+    };
   }
   const full = names.filter((n) => outcome(n).kind === 'replayed');
   const partial = names.filter((n) => outcome(n).kind === 'partial');
@@ -50,9 +61,18 @@ export async function* readChangelogReplayParts(ctx: ScanContext, op: OperatorSt
     [partial, partial.length > 0 ? (outcome(partial[0]!) as { reason: string }).reason : undefined],
   ] as const) {
     if (group.length === 0) continue;
-    const part: ScanPart = { operator: op, subtask, kind: 'keyed', format: 'changelog', states: group, broadcastStates: [], ...(incomplete === undefined ? {} : { incomplete }) };
+    const part: ScanPart = {
+      operator: op,
+      subtask,
+      kind: 'keyed',
+      format: 'changelog',
+      states: group,
+      broadcastStates: [],
+      ...(incomplete === undefined ? {} : { incomplete }),
+    };
     const states = new Set(group);
-    const materialized = header && group.some((n) => header.states.some((s) => s.name === n)) ? readLayoutRuns(ctx, op, subtask, keyed, { states, values: held }) : undefined;
+    const materialized =
+      header && group.some((n) => header.states.some((s) => s.name === n)) ? readLayoutRuns(ctx, op, subtask, keyed, { states, values: held }) : undefined;
     const seen = new Set<number>();
     const runs = replayEntries(ctx, replay, states, materialized, { operatorId: op.id, subtask, file: opened.metadataFile, keyGroup }, seen);
     const done = () => {
@@ -69,7 +89,14 @@ export async function* readChangelogReplayParts(ctx: ScanContext, op: OperatorSt
  * (after the visitor saw the part), in the mode of that moment; a page that steps over values first still
  * shows its rows decoded.
  */
-async function* replayEntries(ctx: ScanContext, replay: ChangelogReplay, states: ReadonlySet<string>, materialized: AsyncIterable<EntryRun> | undefined, replayCtx: ReplayContext, seen: Set<number>): AsyncGenerator<StateEntry> {
+async function* replayEntries(
+  ctx: ScanContext,
+  replay: ChangelogReplay,
+  states: ReadonlySet<string>,
+  materialized: AsyncIterable<EntryRun> | undefined,
+  replayCtx: ReplayContext,
+  seen: Set<number>,
+): AsyncGenerator<StateEntry> {
   const changes = await decodeChangelogChanges(replay.input, ctx.values.mode === 'skip' ? 'decode' : ctx.values.mode);
   for (const n of changes.keys()) if (!states.has(n)) changes.delete(n);
   for await (const e of replayChangelogEntries(materialized && flattenRuns(materialized), changes, replayCtx)) {

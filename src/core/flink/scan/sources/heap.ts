@@ -9,7 +9,12 @@ import { listLayoutInputs, type LayoutRead, type ScanContext } from './scan-cont
  * have no lengths): the selection's key groups, or under a scan the sample's; a scan stops before a
  * stream (a key group's, when narrowed) once the part's states are full.
  */
-export async function* readHeapRuns(ctx: ScanContext, input: KeyedStreamInput, header: KeyedStateHeader, read: LayoutRead): AsyncGenerator<readonly StateEntry[]> {
+export async function* readHeapRuns(
+  ctx: ScanContext,
+  input: KeyedStreamInput,
+  header: KeyedStateHeader,
+  read: LayoutRead,
+): AsyncGenerator<readonly StateEntry[]> {
   const inputs = listLayoutInputs(ctx, input, read);
   const filter = { ...(read.states === undefined ? {} : { state: read.states }), ...(ctx.signal ? { signal: ctx.signal } : {}), values: read.values };
   for (const one of inputs) {

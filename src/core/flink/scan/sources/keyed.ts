@@ -23,7 +23,15 @@ export async function* readKeyedParts(ctx: ScanContext, op: OperatorState, subta
   }
   if (header && header.states.some((s) => ctx.wanted(s.name))) {
     const incomplete = keyed.changelog?.reason;
-    const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'keyed', format: keyed.format, states: header.states.map((s) => s.name), broadcastStates: [], ...(incomplete === undefined ? {} : { incomplete }) };
+    const part: ScanPart = {
+      operator: op,
+      subtask: subtask.index,
+      kind: 'keyed',
+      format: keyed.format,
+      states: header.states.map((s) => s.name),
+      broadcastStates: [],
+      ...(incomplete === undefined ? {} : { incomplete }),
+    };
     const unreadable = keyed.unreadable;
     if (unreadable !== undefined) {
       const error = () => {
@@ -39,10 +47,22 @@ export async function* readKeyedParts(ctx: ScanContext, op: OperatorState, subta
   // the states only a changelog names: not read here
   const changelog = keyed.changelog;
   if (changelog && changelog.states.some((s) => ctx.wanted(s.name))) {
-    const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'keyed', format: 'changelog', states: changelog.states.map((s) => s.name), broadcastStates: [] };
+    const part: ScanPart = {
+      operator: op,
+      subtask: subtask.index,
+      kind: 'keyed',
+      format: 'changelog',
+      states: changelog.states.map((s) => s.name),
+      broadcastStates: [],
+    };
     const error = () => {
       const first = changelog.states.find((s) => ctx.wanted(s.name))!;
-      return new DecodeError({ code: 'unsupported-format', detail: changelog.reason, file: ctx.opened.metadataFile, path: [`subtask ${subtask.index}`, first.name] });
+      return new DecodeError({
+        code: 'unsupported-format',
+        detail: changelog.reason,
+        file: ctx.opened.metadataFile,
+        path: [`subtask ${subtask.index}`, first.name],
+      });
     };
     yield { part, unreadable: changelog.reason, error };
   }

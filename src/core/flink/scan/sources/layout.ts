@@ -11,7 +11,13 @@ import type { EntryRun, LayoutRead, ScanContext } from './scan-context';
  * reads the canonical, RocksDB full-snapshot, heap and RocksDB native layouts; a changelog's
  * materialized part is read as heap, RocksDB native, or else in the canonical block layout.
  */
-export function readLayoutRuns(ctx: ScanContext, op: OperatorState, subtask: number, keyed: SubtaskKeyedStream, read: LayoutRead): AsyncIterable<EntryRun> | undefined {
+export function readLayoutRuns(
+  ctx: ScanContext,
+  op: OperatorState,
+  subtask: number,
+  keyed: SubtaskKeyedStream,
+  read: LayoutRead,
+): AsyncIterable<EntryRun> | undefined {
   const layout = keyed.materializedFormat ?? keyed.format;
   const header = keyed.header;
   if (header === undefined) return undefined;

@@ -14,9 +14,18 @@ export async function* readOperatorParts(ctx: ScanContext, op: OperatorState, su
   const stream = await readOperatorStream(ctx, op, subtask);
   if (!stream) return;
   const broadcast = new Set(stream.header.broadcastStates.map((s) => s.name));
-  const part: ScanPart = { operator: op, subtask: subtask.index, kind: 'operator', format: 'operator', states: stream.header.states.map((s) => s.name), broadcastStates: [...broadcast] };
+  const part: ScanPart = {
+    operator: op,
+    subtask: subtask.index,
+    kind: 'operator',
+    format: 'operator',
+    states: stream.header.states.map((s) => s.name),
+    broadcastStates: [...broadcast],
+  };
   const filter = { ...(ctx.names === undefined ? {} : { state: ctx.names }), ...(ctx.signal ? { signal: ctx.signal } : {}), values: ctx.values };
   // (generators: nothing is read before the scan asks for the first entry)
-  const runs = counted ? readCountedOperatorStateEntries(op, subtask.index, stream.input, stream.header, filter) : readOperatorStateEntries(stream.input, stream.header, filter);
+  const runs = counted
+    ? readCountedOperatorStateEntries(op, subtask.index, stream.input, stream.header, filter)
+    : readOperatorStateEntries(stream.input, stream.header, filter);
   yield { part, runs, unlessFull: true };
 }

@@ -11,7 +11,14 @@ import { openRocksDbSnapshotOf, type LayoutRead, type ScanContext } from './scan
  * else under a scan the sample's. A scan counts the key groups with data and those read, also when it
  * stops early or fails.
  */
-export async function* readRocksDbRuns(ctx: ScanContext, op: OperatorState, subtask: number, rocksdb: NonNullable<SubtaskKeyedStream['rocksdb']>, header: KeyedStateHeader, read: LayoutRead): AsyncGenerator<readonly StateEntry[]> {
+export async function* readRocksDbRuns(
+  ctx: ScanContext,
+  op: OperatorState,
+  subtask: number,
+  rocksdb: NonNullable<SubtaskKeyedStream['rocksdb']>,
+  header: KeyedStateHeader,
+  read: LayoutRead,
+): AsyncGenerator<readonly StateEntry[]> {
   const snapshot = await openRocksDbSnapshotOf(ctx, op, subtask, rocksdb.handle);
   const input = { operatorId: op.id, subtask, maxParallelism: rocksdb.maxParallelism, range: rocksdb.handle.range, snapshot };
   const only = ctx.keyGroups;
@@ -31,7 +38,12 @@ export async function* readRocksDbRuns(ctx: ScanContext, op: OperatorState, subt
   // selected key groups (a page of the app): each table's index is searched for the first, reading stops past the last
   const keyGroupRange = only === undefined || only.size === 0 ? undefined : { start: Math.min(...only), end: Math.max(...only) };
   try {
-    yield* readRocksDbKeyedEntries(input, header, { ...filter, ...(keyGroupRange ? { keyGroupRange } : {}), keyGroup, onKeyGroup: (kg: number) => void (only === undefined || only.has(kg) ? seen.add(kg) : undefined) });
+    yield* readRocksDbKeyedEntries(input, header, {
+      ...filter,
+      ...(keyGroupRange ? { keyGroupRange } : {}),
+      keyGroup,
+      onKeyGroup: (kg: number) => void (only === undefined || only.has(kg) ? seen.add(kg) : undefined),
+    });
   } finally {
     ctx.result.keyGroupsWithData += seen.size;
     ctx.result.keyGroupsRead += taken.size;

@@ -5,7 +5,12 @@
  */
 import type { DecodeError } from '../../../io';
 import type { CancelSignal } from '../../cancel-signal';
-import { readSubtaskKeyedStream, readSubtaskOperatorStream, type SubtaskKeyedStream, type SubtaskOperatorStream } from '../../headers/read-subtask-state-headers';
+import {
+  readSubtaskKeyedStream,
+  readSubtaskOperatorStream,
+  type SubtaskKeyedStream,
+  type SubtaskOperatorStream,
+} from '../../headers/read-subtask-state-headers';
 import type { KeyedEntryRun } from '../../keyed/keyed-entry-run';
 import type { KeyedReadBuffers } from '../../keyed/keyed-read-buffers';
 import type { KeyedStreamInput } from '../../keyed/keyed-stream-types';
@@ -106,13 +111,25 @@ export function readKeyedStream(ctx: ScanContext, op: OperatorState, subtask: Su
 }
 
 /** The subtask's operator stream header, read once per cache (`headers`; none: read now). The inspection reads through it too. */
-export function readCachedOperatorStream(headers: SubtaskHeaderCache | undefined, opened: OpenedSavepoint, op: OperatorState, subtask: SubtaskState, registry: SnapshotRegistry): Promise<SubtaskOperatorStream | undefined> {
+export function readCachedOperatorStream(
+  headers: SubtaskHeaderCache | undefined,
+  opened: OpenedSavepoint,
+  op: OperatorState,
+  subtask: SubtaskState,
+  registry: SnapshotRegistry,
+): Promise<SubtaskOperatorStream | undefined> {
   const read = () => readSubtaskOperatorStream(opened, op, subtask, registry);
   return headers === undefined ? read() : remember(headers.operator, `${op.id}\u0000${subtask.index}`, read);
 }
 
 /** The subtask's keyed stream header, read once per cache (`headers`; none: read now). */
-export function readCachedKeyedStream(headers: SubtaskHeaderCache | undefined, opened: OpenedSavepoint, op: OperatorState, subtask: SubtaskState, registry: SnapshotRegistry): Promise<SubtaskKeyedStream | undefined> {
+export function readCachedKeyedStream(
+  headers: SubtaskHeaderCache | undefined,
+  opened: OpenedSavepoint,
+  op: OperatorState,
+  subtask: SubtaskState,
+  registry: SnapshotRegistry,
+): Promise<SubtaskKeyedStream | undefined> {
   const read = () => readSubtaskKeyedStream(opened, op, subtask, registry);
   return headers === undefined ? read() : remember(headers.keyed, `${op.id}\u0000${subtask.index}`, read);
 }

@@ -62,7 +62,12 @@ class BinaryDecoder {
     const arity = types.length;
     const nullBytes = Math.floor((arity + 63 + 8) / 64) * 8;
     const fixed = nullBytes + 8 * arity;
-    if (size < fixed) throw this.r.error('invalid-value', `expected a binary row of ${arity} field${arity === 1 ? '' : 's'} to have at least ${fixed} bytes (null bits and slots), found ${size}`, start);
+    if (size < fixed)
+      throw this.r.error(
+        'invalid-value',
+        `expected a binary row of ${arity} field${arity === 1 ? '' : 's'} to have at least ${fixed} bytes (null bits and slots), found ${size}`,
+        start,
+      );
     const kindByte = this.r.bytes[start]!;
     const rowKind = ROW_KINDS[kindByte];
     if (rowKind === undefined) throw this.r.error('invalid-value', `expected a RowKind byte 0–3 at the start of a binary row, found ${kindByte}`, start);
@@ -72,7 +77,8 @@ class BinaryDecoder {
       const nullByte = start + ((i + 8) >>> 3);
       const isNull = (this.r.bytes[nullByte]! & (1 << ((i + 8) & 7))) !== 0;
       // a NULL in a NOT NULL column is a corrupt row, never a value to show
-      if (isNull && !type.nullable) throw this.r.error('invalid-value', `expected no null bit for column ${names[i] ?? `f${i}`} of type ${columnLabel(type)}, found it set`, nullByte);
+      if (isNull && !type.nullable)
+        throw this.r.error('invalid-value', `expected no null bit for column ${names[i] ?? `f${i}`} of type ${columnLabel(type)}, found it set`, nullByte);
       const slot = start + nullBytes + 8 * i;
       const value = isNull ? { kind: 'null' as const } : this.slot(type, start, size, slot, raw === undefined ? undefined : () => raw(i), depth);
       fields.push({ name: names[i] ?? `f${i}`, type: columnLabel(type), value });
@@ -128,8 +134,10 @@ class BinaryDecoder {
         const offsetAndNanos = v.getBigInt64(slot, true);
         const offset = Number(offsetAndNanos >> 32n);
         const nanos = Number(BigInt.asIntN(32, offsetAndNanos));
-        if (offset < 0 || offset + 8 > size) throw this.r.error('invalid-value', `expected the millis of a ${label} inside the ${size}-byte structure, found offset ${offset}`, slot);
-        if (nanos < 0 || nanos > 999_999) throw this.r.error('invalid-value', `expected the nanos of the millisecond of a ${label} (0–999999), found ${nanos}`, slot);
+        if (offset < 0 || offset + 8 > size)
+          throw this.r.error('invalid-value', `expected the millis of a ${label} inside the ${size}-byte structure, found offset ${offset}`, slot);
+        if (nanos < 0 || nanos > 999_999)
+          throw this.r.error('invalid-value', `expected the nanos of the millisecond of a ${label} (0–999999), found ${nanos}`, slot);
         return { kind: 'other', type: label, text: formatTimestamp(v.getBigInt64(base + offset, true), nanos, precision, local) };
       }
       case 'CHAR':
@@ -157,7 +165,11 @@ class BinaryDecoder {
       default:
         break;
     }
-    throw this.r.error('unsupported-format', `expected a logical type of Flink's binary row format, found ${formatLogicalType(type)} (${type.className}), which this reader does not decode`, slot);
+    throw this.r.error(
+      'unsupported-format',
+      `expected a logical type of Flink's binary row format, found ${formatLogicalType(type)} (${type.className}), which this reader does not decode`,
+      slot,
+    );
   }
 
   collection(type: LogicalType, at: number, size: number, depth: number): DecodedValue {
@@ -166,7 +178,14 @@ class BinaryDecoder {
       case 'ROW':
       case 'STRUCTURED_TYPE': {
         const fields = type.fields ?? [];
-        return this.row(at, size, fields.map((f) => f.type), fields.map((f) => f.name), undefined, depth);
+        return this.row(
+          at,
+          size,
+          fields.map((f) => f.type),
+          fields.map((f) => f.name),
+          undefined,
+          depth,
+        );
       }
       case 'ARRAY':
         return { kind: 'list', items: this.array(at, size, type.element, depth) };
@@ -176,10 +195,12 @@ class BinaryDecoder {
         const valueType = type.root === 'MAP' ? type.value : MULTISET_COUNT;
         if (size < 4) throw this.r.error('invalid-value', `expected a binary map of at least 4 bytes, found ${size}`, at);
         const keyBytes = this.view.getInt32(at, true);
-        if (keyBytes < 0 || keyBytes > size - 4) throw this.r.error('invalid-value', `expected the key array of a binary map within its ${size} bytes, found a size of ${keyBytes}`, at);
+        if (keyBytes < 0 || keyBytes > size - 4)
+          throw this.r.error('invalid-value', `expected the key array of a binary map within its ${size} bytes, found a size of ${keyBytes}`, at);
         const keys = this.array(at + 4, keyBytes, keyType, depth + 1);
         const values = this.array(at + 4 + keyBytes, size - 4 - keyBytes, valueType, depth + 1);
-        if (keys.length !== values.length) throw this.r.error('invalid-value', `expected as many values as keys in a binary map, found ${keys.length} keys and ${values.length} values`, at);
+        if (keys.length !== values.length)
+          throw this.r.error('invalid-value', `expected as many values as keys in a binary map, found ${keys.length} keys and ${values.length} values`, at);
         return { kind: 'map', entries: keys.map((key, i) => ({ key, value: values[i]! })) };
       }
       default:
@@ -194,7 +215,8 @@ class BinaryDecoder {
     const n = this.view.getInt32(at, true);
     const header = 4 + Math.floor((n + 31) / 32) * 4;
     const width = elementWidth(element);
-    if (n < 0 || header + n * width > size) throw this.r.error('invalid-value', `expected ${n} elements of ${width} byte${width === 1 ? '' : 's'} within a ${size}-byte binary array`, at);
+    if (n < 0 || header + n * width > size)
+      throw this.r.error('invalid-value', `expected ${n} elements of ${width} byte${width === 1 ? '' : 's'} within a ${size}-byte binary array`, at);
     const items: DecodedValue[] = [];
     const v = this.view;
     for (let i = 0; i < n; i++) {
@@ -208,14 +230,29 @@ class BinaryDecoder {
         continue;
       }
       switch (element.root) {
-        case 'BOOLEAN': items.push({ kind: 'boolean', value: v.getUint8(p) !== 0 }); break;
-        case 'TINYINT': items.push({ kind: 'int', type: 'Byte', value: v.getInt8(p) }); break;
-        case 'SMALLINT': items.push({ kind: 'int', type: 'Short', value: v.getInt16(p, true) }); break;
-        case 'INTEGER': items.push({ kind: 'int', type: 'Int', value: v.getInt32(p, true) }); break;
-        case 'FLOAT': items.push(floatValue('Float', v.getFloat32(p, true))); break;
-        case 'DATE': items.push({ kind: 'other', type: 'DATE', text: formatDate(v.getInt32(p, true)) }); break;
-        case 'TIME_WITHOUT_TIME_ZONE': items.push({ kind: 'other', type: typeLabel(element), text: formatTimeOfDay(v.getInt32(p, true)) }); break;
-        default: items.push({ kind: 'other', type: 'INTERVAL_YEAR_MONTH', text: `${v.getInt32(p, true)} months` });
+        case 'BOOLEAN':
+          items.push({ kind: 'boolean', value: v.getUint8(p) !== 0 });
+          break;
+        case 'TINYINT':
+          items.push({ kind: 'int', type: 'Byte', value: v.getInt8(p) });
+          break;
+        case 'SMALLINT':
+          items.push({ kind: 'int', type: 'Short', value: v.getInt16(p, true) });
+          break;
+        case 'INTEGER':
+          items.push({ kind: 'int', type: 'Int', value: v.getInt32(p, true) });
+          break;
+        case 'FLOAT':
+          items.push(floatValue('Float', v.getFloat32(p, true)));
+          break;
+        case 'DATE':
+          items.push({ kind: 'other', type: 'DATE', text: formatDate(v.getInt32(p, true)) });
+          break;
+        case 'TIME_WITHOUT_TIME_ZONE':
+          items.push({ kind: 'other', type: typeLabel(element), text: formatTimeOfDay(v.getInt32(p, true)) });
+          break;
+        default:
+          items.push({ kind: 'other', type: 'INTERVAL_YEAR_MONTH', text: `${v.getInt32(p, true)} months` });
       }
     }
     return items;
@@ -225,7 +262,12 @@ class BinaryDecoder {
     const word = this.view.getBigUint64(slot, true);
     const offset = Number(word >> 32n);
     const length = Number(word & 0xffffffffn);
-    if (offset + length > size) throw this.r.error('invalid-value', `expected the ${length} bytes of a ${what} at offset ${offset} inside the ${size}-byte structure, found them past its end`, slot);
+    if (offset + length > size)
+      throw this.r.error(
+        'invalid-value',
+        `expected the ${length} bytes of a ${what} at offset ${offset} inside the ${size}-byte structure, found them past its end`,
+        slot,
+      );
     return { offset, length };
   }
 
@@ -244,17 +286,28 @@ class BinaryDecoder {
   private rawValue(type: LogicalType, bytes: Uint8Array, slot: number, serializer: ReturnType<RawCodecLookup>): DecodedValue {
     const label = formatLogicalType(type);
     if (serializer?.codec === undefined) {
-      return { kind: 'opaque', reason: `${label} serialized by ${serializer?.label ?? 'a serializer the snapshot does not name'}`, length: bytes.length, base64: encodeBase64(bytes) };
+      return {
+        kind: 'opaque',
+        reason: `${label} serialized by ${serializer?.label ?? 'a serializer the snapshot does not name'}`,
+        length: bytes.length,
+        base64: encodeBase64(bytes),
+      };
     }
     const offset = bytes.byteOffset - this.r.bytes.byteOffset;
-    const sub = new ByteReader(bytes, { ...(this.r.file === undefined ? {} : { file: this.r.file }), baseOffset: this.r.baseOffset + offset, path: this.r.path });
+    const sub = new ByteReader(bytes, {
+      ...(this.r.file === undefined ? {} : { file: this.r.file }),
+      baseOffset: this.r.baseOffset + offset,
+      path: this.r.path,
+    });
     const value = serializer.codec.decode(sub);
-    if (!sub.atEnd) throw this.r.error('invalid-value', `expected the ${label} value to fill its ${bytes.length} bytes, found ${sub.remaining} left after it`, slot);
+    if (!sub.atEnd)
+      throw this.r.error('invalid-value', `expected the ${label} value to fill its ${bytes.length} bytes, found ${sub.remaining} left after it`, slot);
     return value;
   }
 
   private depthCheck(depth: number, at: number): void {
-    if (depth > MAX_NESTING) throw this.r.error('limit-exceeded', `expected binary rows, arrays and maps nested at most ${MAX_NESTING} deep, found deeper nesting`, at);
+    if (depth > MAX_NESTING)
+      throw this.r.error('limit-exceeded', `expected binary rows, arrays and maps nested at most ${MAX_NESTING} deep, found deeper nesting`, at);
   }
 }
 

@@ -95,7 +95,8 @@ function toLogicalType(r: ByteReader, v: JavaValue, at: number, depth: number): 
       if (item.kind !== 'object') throw r.error('invalid-value', `expected a row field object of ${v.className}, found ${describe(item)}`, at);
       const name = item.fields['name'];
       const type = item.fields['type'];
-      if (name?.kind !== 'string' || type === undefined) throw r.error('invalid-value', `expected a row field with a name and a type, found an object of ${item.className}`, at);
+      if (name?.kind !== 'string' || type === undefined)
+        throw r.error('invalid-value', `expected a row field with a name and a type, found an object of ${item.className}`, at);
       return { name: name.value, type: toLogicalType(r, type, at, depth + 1) };
     });
   }
@@ -125,7 +126,15 @@ export function formatLogicalType(t: LogicalType): string {
 }
 
 const ROOT_NAMES: Record<string, string> = {
-  TINYINT: 'TINYINT', SMALLINT: 'SMALLINT', INTEGER: 'INT', BIGINT: 'BIGINT', FLOAT: 'FLOAT', DOUBLE: 'DOUBLE', BOOLEAN: 'BOOLEAN', DATE: 'DATE', NULL: 'NULL',
+  TINYINT: 'TINYINT',
+  SMALLINT: 'SMALLINT',
+  INTEGER: 'INT',
+  BIGINT: 'BIGINT',
+  FLOAT: 'FLOAT',
+  DOUBLE: 'DOUBLE',
+  BOOLEAN: 'BOOLEAN',
+  DATE: 'DATE',
+  NULL: 'NULL',
 };
 
 function formatBare(t: LogicalType): string {

@@ -31,7 +31,11 @@ function classDesc(w: ByteWriter, chain: JClass[]): void {
     w.u8(0x70);
     return;
   }
-  w.u8(0x72).utf(c.name).i64(1n).u8(c.flags ?? 0x02).i16(c.fields.length);
+  w.u8(0x72)
+    .utf(c.name)
+    .i64(1n)
+    .u8(c.flags ?? 0x02)
+    .i16(c.fields.length);
   for (const f of c.fields) {
     w.u8(f.type.charCodeAt(0)).utf(f.name);
     if (f.type === 'L') w.u8(0x74).utf(f.sig);
@@ -59,7 +63,10 @@ function object(w: ByteWriter, chain: JClass[]): void {
 
 function enumConstant(w: ByteWriter, className: string, constant: string): void {
   w.u8(0x7e);
-  classDesc(w, [{ name: className, flags: 0x12, fields: [] }, { name: 'java.lang.Enum', flags: 0x12, fields: [] }]);
+  classDesc(w, [
+    { name: className, flags: 0x12, fields: [] },
+    { name: 'java.lang.Enum', flags: 0x12, fields: [] },
+  ]);
   w.u8(0x74).utf(constant);
 }
 
@@ -72,7 +79,12 @@ function logicalType(w: ByteWriter, t: TypeSpec): void {
       name: `${LOGICAL}LogicalType`,
       fields: [
         { type: 'Z', name: 'isNullable', value: t.nullable ?? true },
-        { type: 'L', name: 'typeRoot', sig: `L${LOGICAL.replace(/\./g, '/')}LogicalTypeRoot;`, value: (x) => enumConstant(x, `${LOGICAL}LogicalTypeRoot`, t.root) },
+        {
+          type: 'L',
+          name: 'typeRoot',
+          sig: `L${LOGICAL.replace(/\./g, '/')}LogicalTypeRoot;`,
+          value: (x) => enumConstant(x, `${LOGICAL}LogicalTypeRoot`, t.root),
+        },
       ],
     },
   ]);
@@ -113,8 +125,14 @@ const T = {
         // Collections.unmodifiableList(new ArrayList<>(fields)): the wrapper's `c` and `list` name the same ArrayList (written twice here, without back-references)
         value: (w: ByteWriter) =>
           object(w, [
-            { name: 'java.util.Collections$UnmodifiableList', fields: [{ type: 'L', name: 'list', sig: 'Ljava/util/List;', value: (x) => arrayList(x, fields) }] },
-            { name: 'java.util.Collections$UnmodifiableCollection', fields: [{ type: 'L', name: 'c', sig: 'Ljava/util/Collection;', value: (x) => arrayList(x, fields) }] },
+            {
+              name: 'java.util.Collections$UnmodifiableList',
+              fields: [{ type: 'L', name: 'list', sig: 'Ljava/util/List;', value: (x) => arrayList(x, fields) }],
+            },
+            {
+              name: 'java.util.Collections$UnmodifiableCollection',
+              fields: [{ type: 'L', name: 'c', sig: 'Ljava/util/Collection;', value: (x) => arrayList(x, fields) }],
+            },
           ]),
       },
     ],
@@ -271,9 +289,24 @@ function errorOf(f: () => unknown): DecodeError {
 
 describe('RowDataSerializerSnapshot', () => {
   it('reads the field types from their Java serialization streams (v3: unnamed columns f0, f1, …)', () => {
-    const s = readSnapshot(rowSnapshot([T.bigint, T.varchar(2147483647), T.decimal(10, 2), T.timestamp(3), T.array(T.int), T.map(T.varchar(10), T.double), T.row([['x', T.int], ['y', T.varchar(5)]])]));
+    const s = readSnapshot(
+      rowSnapshot([
+        T.bigint,
+        T.varchar(2147483647),
+        T.decimal(10, 2),
+        T.timestamp(3),
+        T.array(T.int),
+        T.map(T.varchar(10), T.double),
+        T.row([
+          ['x', T.int],
+          ['y', T.varchar(5)],
+        ]),
+      ]),
+    );
     expect([s.status, s.version, s.nested.length, s.fixedLength]).toEqual(['known', 3, 7, -1]);
-    expect(s.typeLabel).toBe('Row<f0 BIGINT NOT NULL, f1 VARCHAR(2147483647), f2 DECIMAL(10, 2), f3 TIMESTAMP(3), f4 ARRAY<INT>, f5 MAP<VARCHAR(10), DOUBLE>, f6 ROW<x INT, y VARCHAR(5)>>');
+    expect(s.typeLabel).toBe(
+      'Row<f0 BIGINT NOT NULL, f1 VARCHAR(2147483647), f2 DECIMAL(10, 2), f3 TIMESTAMP(3), f4 ARRAY<INT>, f5 MAP<VARCHAR(10), DOUBLE>, f6 ROW<x INT, y VARCHAR(5)>>',
+    );
   });
 
   it('v4 carries the field names', () => {
@@ -329,7 +362,7 @@ describe('RowDataSerializerSnapshot', () => {
     const types = [T.char(3), T.varchar(100), T.varbinary(10), T.varbinary(100), T.decimal(38, 2), T.decimal(20, 0), T.timestamp(9), T.ltz(6), T.varchar(1)];
     const s = readSnapshot(rowSnapshot(types));
     const unscaled = -(10n ** 30n) - 5n; // two's complement, big-endian, as BigInteger.toByteArray
-    const hex = (BigInt.asUintN(104, unscaled)).toString(16).padStart(26, '0');
+    const hex = BigInt.asUintN(104, unscaled).toString(16).padStart(26, '0');
     const decimalBytes = hex.match(/../g)!.map((h) => parseInt(h, 16));
     const row = Binary.row(types.length)
       .data(0, utf8('äb'))
@@ -357,11 +390,25 @@ describe('RowDataSerializerSnapshot', () => {
   });
 
   it('decodes ARRAY (with null elements), MAP, MULTISET and nested ROW', () => {
-    const types = [T.array(T.int), T.array(T.varchar(20)), T.map(T.varchar(5), T.bigint), T.multiset(T.varchar(5)), T.row([['x', T.int], ['y', T.varchar(5)]])];
+    const types = [
+      T.array(T.int),
+      T.array(T.varchar(20)),
+      T.map(T.varchar(5), T.bigint),
+      T.multiset(T.varchar(5)),
+      T.row([
+        ['x', T.int],
+        ['y', T.varchar(5)],
+      ]),
+    ];
     const s = readSnapshot(rowSnapshot(types));
     const ints = Binary.array(3, 4).fixedValue(0, 10, 4).null(1, false).fixedValue(2, -1, 4).finish();
     const strings = Binary.array(2, 8).data(0, utf8('short')).data(1, utf8('not so short')).finish();
-    const mapBytes = (keys: Uint8Array, values: Uint8Array) => new ByteWriter().bytes(new Uint8Array(new Int32Array([keys.length]).buffer)).bytes(keys).bytes(values).finish();
+    const mapBytes = (keys: Uint8Array, values: Uint8Array) =>
+      new ByteWriter()
+        .bytes(new Uint8Array(new Int32Array([keys.length]).buffer))
+        .bytes(keys)
+        .bytes(values)
+        .finish();
     const keys = Binary.array(2, 8).data(0, utf8('a')).data(1, utf8('b')).finish();
     const longs = Binary.array(2, 8).fixedValue(0, 1).fixedValue(1, 2).finish();
     const counts = Binary.array(2, 4).fixedValue(0, 3, 4).fixedValue(1, 1, 4).finish();
@@ -377,8 +424,22 @@ describe('RowDataSerializerSnapshot', () => {
       '+I',
       ['f0', 'ARRAY<INT>', [10, null, -1]],
       ['f1', 'ARRAY<VARCHAR(20)>', ['short', 'not so short']],
-      ['f2', 'MAP<VARCHAR(5), BIGINT NOT NULL>', [['a', '1'], ['b', '2']]],
-      ['f3', 'MULTISET<VARCHAR(5)>', [['a', 3], ['b', 1]]],
+      [
+        'f2',
+        'MAP<VARCHAR(5), BIGINT NOT NULL>',
+        [
+          ['a', '1'],
+          ['b', '2'],
+        ],
+      ],
+      [
+        'f3',
+        'MULTISET<VARCHAR(5)>',
+        [
+          ['a', 3],
+          ['b', 1],
+        ],
+      ],
       ['f4', 'ROW<x INT, y VARCHAR(5)>', ['+I', ['x', 'INT', 42], ['y', 'VARCHAR(5)', 'in']]],
     ]);
   });
@@ -387,9 +448,15 @@ describe('RowDataSerializerSnapshot', () => {
     const s = readSnapshot(rowSnapshot([T.varchar(10)]));
     const kind = errorOf(() => decodeValue(s, lengthPrefixed(Binary.row(1, 9).finish())));
     expect(kind.message).toBe('expected a RowKind byte 0–3 at the start of a binary row, found 9 — at v, offset 4 (0x4)');
-    const past = Binary.row(1).fixedValue(0, (64n << 32n) | 3n).finish();
-    expect(errorOf(() => decodeValue(s, lengthPrefixed(past))).message).toBe('expected the 3 bytes of a VARCHAR(10) at offset 64 inside the 16-byte structure, found them past its end — at v, offset 12 (0xc)');
-    expect(errorOf(() => decodeValue(s, lengthPrefixed(new Uint8Array(8)))).message).toBe('expected a binary row of 1 field to have at least 16 bytes (null bits and slots), found 8 — at v, offset 4 (0x4)');
+    const past = Binary.row(1)
+      .fixedValue(0, (64n << 32n) | 3n)
+      .finish();
+    expect(errorOf(() => decodeValue(s, lengthPrefixed(past))).message).toBe(
+      'expected the 3 bytes of a VARCHAR(10) at offset 64 inside the 16-byte structure, found them past its end — at v, offset 12 (0xc)',
+    );
+    expect(errorOf(() => decodeValue(s, lengthPrefixed(new Uint8Array(8)))).message).toBe(
+      'expected a binary row of 1 field to have at least 16 bytes (null bits and slots), found 8 — at v, offset 4 (0x4)',
+    );
     const zoned = readSnapshot(rowSnapshot([T.zoned]));
     expect(errorOf(() => decodeValue(zoned, lengthPrefixed(Binary.row(1).finish()))).detail).toBe(
       "expected a logical type of Flink's binary row format, found TIMESTAMP(3) WITH TIME ZONE (org.apache.flink.table.types.logical.ZonedTimestampType), which this reader does not decode",
@@ -418,7 +485,11 @@ describe("the Table runtime's other serializers", () => {
     const wide = snapshot(`${TYPEUTILS}DecimalDataSerializer$DecimalSerializerSnapshot`, (w) => w.i32(30).i32(1));
     expect(decodeValue(wide, new ByteWriter().i32(2).bytes([0x01, 0x00]).finish())).toEqual({ kind: 'other', type: 'DECIMAL(30, 1)', text: '25.6' });
     const ts = snapshot(`${TYPEUTILS}TimestampDataSerializer$TimestampDataSerializerSnapshot`, (w) => w.i32(6));
-    expect(decodeValue(ts, new ByteWriter().i64(1_001n).i32(500_000).finish())).toEqual({ kind: 'other', type: 'TIMESTAMP(6)', text: '1970-01-01T00:00:01.001500' });
+    expect(decodeValue(ts, new ByteWriter().i64(1_001n).i32(500_000).finish())).toEqual({
+      kind: 'other',
+      type: 'TIMESTAMP(6)',
+      text: '1970-01-01T00:00:01.001500',
+    });
   });
 
   it('StreamElement: records with and without timestamp, watermarks; an unknown tag is refused', () => {
@@ -427,9 +498,24 @@ describe("the Table runtime's other serializers", () => {
     const s = readSnapshot(w.finish());
     expect(s.typeLabel).toBe('StreamElement<Long>');
     const record = 'org.apache.flink.streaming.runtime.streamrecord.StreamRecord';
-    expect(decodeValue(s, new ByteWriter().u8(0).i64(99n).i64(7n).finish())).toEqual({ kind: 'pojo', className: record, fields: [{ name: 'timestamp', value: { kind: 'long', value: '99' } }, { name: 'value', value: { kind: 'long', value: '7' } }] });
-    expect(decodeValue(s, new ByteWriter().u8(1).i64(8n).finish())).toEqual({ kind: 'pojo', className: record, fields: [{ name: 'value', value: { kind: 'long', value: '8' } }] });
-    expect(decodeValue(s, new ByteWriter().u8(2).i64(5n).finish())).toEqual({ kind: 'pojo', className: 'org.apache.flink.streaming.api.watermark.Watermark', fields: [{ name: 'timestamp', value: { kind: 'long', value: '5' } }] });
+    expect(decodeValue(s, new ByteWriter().u8(0).i64(99n).i64(7n).finish())).toEqual({
+      kind: 'pojo',
+      className: record,
+      fields: [
+        { name: 'timestamp', value: { kind: 'long', value: '99' } },
+        { name: 'value', value: { kind: 'long', value: '7' } },
+      ],
+    });
+    expect(decodeValue(s, new ByteWriter().u8(1).i64(8n).finish())).toEqual({
+      kind: 'pojo',
+      className: record,
+      fields: [{ name: 'value', value: { kind: 'long', value: '8' } }],
+    });
+    expect(decodeValue(s, new ByteWriter().u8(2).i64(5n).finish())).toEqual({
+      kind: 'pojo',
+      className: 'org.apache.flink.streaming.api.watermark.Watermark',
+      fields: [{ name: 'timestamp', value: { kind: 'long', value: '5' } }],
+    });
     expect(errorOf(() => decodeValue(s, new ByteWriter().u8(9).finish())).detail).toBe(
       'expected a StreamElement tag 0–6 (record with timestamp, record, watermark, latency marker, watermark status, record attributes, internal watermark), found 9',
     );
@@ -437,17 +523,31 @@ describe("the Table runtime's other serializers", () => {
 
   it('SortedMap (retracting Top-N): the comparator stream read to its end, entries with null flags', () => {
     const w = new ByteWriter().i32(2).utf(`${TYPEUTILS}SortedMapSerializerSnapshot`).i32(3).u16(0xaced).u16(5);
-    object(w, [{ name: 'org.apache.flink.table.runtime.operators.rank.ComparatorCodeGenerator$Wrapper', fields: [{ type: 'L', name: 'code', sig: 'Ljava/lang/String;', value: (x) => x.u8(0x74).utf('int compare(…)') }] }]);
+    object(w, [
+      {
+        name: 'org.apache.flink.table.runtime.operators.rank.ComparatorCodeGenerator$Wrapper',
+        fields: [{ type: 'L', name: 'code', sig: 'Ljava/lang/String;', value: (x) => x.u8(0x74).utf('int compare(…)') }],
+      },
+    ]);
     w.i32(1333245).i32(1).i32(2).utf(LONG_SNAPSHOT).i32(3).utf(LONG_SNAPSHOT).i32(3);
     const s = readSnapshot(w.finish());
-    expect([s.typeLabel, s.details]).toEqual(['SortedMap<Long, Long>', { comparator: 'org.apache.flink.table.runtime.operators.rank.ComparatorCodeGenerator$Wrapper' }]);
-    expect(columns(decodeValue(s, new ByteWriter().i32(2).i64(1n).bool(false).i64(10n).i64(2n).bool(true).finish()))).toEqual([['1', '10'], ['2', null]]);
+    expect([s.typeLabel, s.details]).toEqual([
+      'SortedMap<Long, Long>',
+      { comparator: 'org.apache.flink.table.runtime.operators.rank.ComparatorCodeGenerator$Wrapper' },
+    ]);
+    expect(columns(decodeValue(s, new ByteWriter().i32(2).i64(1n).bool(false).i64(10n).i64(2n).bool(true).finish()))).toEqual([
+      ['1', '10'],
+      ['2', null],
+    ]);
   });
 
   it('ArrayData and MapData: Java-serialized types and serializers (read to their ends), binary array and map values', () => {
     const javaSerializer = (w: ByteWriter, name: string) => {
       w.u16(0xaced).u16(5);
-      object(w, [{ name, fields: [] }, { name: 'org.apache.flink.api.common.typeutils.TypeSerializer', fields: [] }]);
+      object(w, [
+        { name, fields: [] },
+        { name: 'org.apache.flink.api.common.typeutils.TypeSerializer', fields: [] },
+      ]);
     };
     const arrayBytes = new ByteWriter().i32(2).utf(`${TYPEUTILS}ArrayDataSerializer$ArrayDataSerializerSnapshot`).i32(3).u16(0xaced).u16(5);
     logicalType(arrayBytes, T.int);
@@ -466,7 +566,11 @@ describe("the Table runtime's other serializers", () => {
     expect(map.typeLabel).toBe('MAP<VARCHAR(3), BIGINT NOT NULL>');
     const keys = Binary.array(1, 8).data(0, utf8('k')).finish();
     const values = Binary.array(1, 8).fixedValue(0, 9).finish();
-    const body = new ByteWriter().bytes(new Uint8Array(new Int32Array([keys.length]).buffer)).bytes(keys).bytes(values).finish();
+    const body = new ByteWriter()
+      .bytes(new Uint8Array(new Int32Array([keys.length]).buffer))
+      .bytes(keys)
+      .bytes(values)
+      .finish();
     expect(columns(decodeValue(map, lengthPrefixed(body)))).toEqual([['k', '9']]);
   });
 
@@ -489,6 +593,11 @@ describe("the Table runtime's other serializers", () => {
   it('BinaryRowData without types: delimited, shown as its bytes with the reason', () => {
     const s = snapshot(`${TYPEUTILS}BinaryRowDataSerializer$BinaryRowDataSerializerSnapshot`, (w) => w.i32(2));
     expect([s.status, s.typeLabel]).toEqual(['opaque', 'BinaryRow(2 fields)']);
-    expect(decodeValue(s, lengthPrefixed(Binary.row(2).finish()))).toEqual({ kind: 'opaque', reason: 'BinaryRowDataSerializer saves the field count (2), not the field types', length: 24, base64: 'A'.repeat(32) });
+    expect(decodeValue(s, lengthPrefixed(Binary.row(2).finish()))).toEqual({
+      kind: 'opaque',
+      reason: 'BinaryRowDataSerializer saves the field count (2), not the field types',
+      length: 24,
+      base64: 'A'.repeat(32),
+    });
   });
 });

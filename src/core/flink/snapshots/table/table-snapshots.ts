@@ -158,7 +158,13 @@ export const binaryRowDataSnapshotReader: SnapshotReader = {
     const arity = r.readCount('binary row fields', 0, MAX_ROW_FIELDS);
     const reason = `BinaryRowDataSerializer saves the field count (${arity}), not the field types`;
     const codec: ValueCodec = {
-      decode: (vr) => readLengthPrefixed(vr, 'binary row', (start, size) => ({ kind: 'opaque', reason, length: size, base64: encodeBase64(vr.bytes.subarray(start, start + size)) })),
+      decode: (vr) =>
+        readLengthPrefixed(vr, 'binary row', (start, size) => ({
+          kind: 'opaque',
+          reason,
+          length: size,
+          base64: encodeBase64(vr.bytes.subarray(start, start + size)),
+        })),
     };
     return { className, version, typeLabel: `BinaryRow(${arity} fields)`, status: 'opaque', nested: [], fixedLength: -1, details: { arity }, codec };
   },
@@ -195,7 +201,6 @@ export const externalSnapshotReader: SnapshotReader = {
   },
 };
 
-
 const stringDataCodec: ValueCodec = {
   decode: (r) => readLengthPrefixed(r, 'StringData', (start, size) => ({ kind: 'string', value: strFromU8(r.bytes.subarray(start, start + size)) })),
 };
@@ -218,7 +223,11 @@ export const tableTimeWindowSnapshotReader = simple(TABLE_TIME_WINDOW, 'TimeWind
   },
 });
 export const tableCountWindowSnapshotReader = simple(TABLE_COUNT_WINDOW, 'CountWindow', 8, {
-  decode: (r) => ({ kind: 'pojo', className: 'org.apache.flink.table.runtime.operators.window.CountWindow', fields: [{ name: 'id', value: { kind: 'long', value: r.readI64('CountWindow id').toString() } }] }),
+  decode: (r) => ({
+    kind: 'pojo',
+    className: 'org.apache.flink.table.runtime.operators.window.CountWindow',
+    fields: [{ name: 'id', value: { kind: 'long', value: r.readI64('CountWindow id').toString() } }],
+  }),
 });
 
 /** RawValueDataSerializer: `i32` length + the bytes the wrapped serializer wrote (decoded by it when known). */
@@ -232,10 +241,17 @@ export const rawValueSnapshotReader: SnapshotReader = {
     const codec: ValueCodec = {
       decode: (vr) =>
         readLengthPrefixed(vr, 'RAW value', (start, size) => {
-          if (inner.codec === undefined) return { kind: 'opaque', reason: `RAW value serialized by ${inner.typeLabel}`, length: size, base64: encodeBase64(vr.bytes.subarray(start, start + size)) };
+          if (inner.codec === undefined)
+            return {
+              kind: 'opaque',
+              reason: `RAW value serialized by ${inner.typeLabel}`,
+              length: size,
+              base64: encodeBase64(vr.bytes.subarray(start, start + size)),
+            };
           const sub = vr.subReader(size, 'RAW value');
           const value = inner.codec.decode(sub);
-          if (!sub.atEnd) throw sub.error('invalid-value', `expected the RAW value of ${inner.typeLabel} to fill its ${size} bytes, found ${sub.remaining} left after it`);
+          if (!sub.atEnd)
+            throw sub.error('invalid-value', `expected the RAW value of ${inner.typeLabel} to fill its ${size} bytes, found ${sub.remaining} left after it`);
           return value;
         }),
     };
@@ -253,7 +269,11 @@ export const decimalDataSnapshotReader: SnapshotReader = {
     const codec: ValueCodec = {
       decode(vr): DecodedValue {
         if (precision <= 18) return { kind: 'other', type: label, text: formatBigDecimal(vr.readI64('compact decimal'), scale) };
-        return readLengthPrefixed(vr, 'decimal bytes', (start, size) => ({ kind: 'other', type: label, text: formatBigDecimal(bigIntFromTwosComplement(vr.bytes.subarray(start, start + size)), scale) }));
+        return readLengthPrefixed(vr, 'decimal bytes', (start, size) => ({
+          kind: 'other',
+          type: label,
+          text: formatBigDecimal(bigIntFromTwosComplement(vr.bytes.subarray(start, start + size)), scale),
+        }));
       },
     };
     return { className, version, typeLabel: label, status: 'known', nested: [], fixedLength: precision <= 18 ? 8 : -1, details: { precision, scale }, codec };
@@ -284,7 +304,16 @@ export const arrayDataSnapshotReader: SnapshotReader = {
     const [element] = readTypes(r, 1, className);
     const elementSerializer = readJavaSerializer(r, className);
     const type: LogicalType = { root: 'ARRAY', nullable: true, className: 'org.apache.flink.table.types.logical.ArrayType', element: element! };
-    return { className, version, typeLabel: formatLogicalType(type), status: 'known', nested: [], fixedLength: -1, details: { elementSerializer }, codec: collectionCodec(type, 'binary array') };
+    return {
+      className,
+      version,
+      typeLabel: formatLogicalType(type),
+      status: 'known',
+      nested: [],
+      fixedLength: -1,
+      details: { elementSerializer },
+      codec: collectionCodec(type, 'binary array'),
+    };
   },
 };
 
@@ -296,7 +325,16 @@ export const mapDataSnapshotReader: SnapshotReader = {
     const keySerializer = readJavaSerializer(r, className);
     const valueSerializer = readJavaSerializer(r, className);
     const type: LogicalType = { root: 'MAP', nullable: true, className: 'org.apache.flink.table.types.logical.MapType', key: key!, value: value! };
-    return { className, version, typeLabel: formatLogicalType(type), status: 'known', nested: [], fixedLength: -1, details: { keySerializer, valueSerializer }, codec: collectionCodec(type, 'binary map') };
+    return {
+      className,
+      version,
+      typeLabel: formatLogicalType(type),
+      status: 'known',
+      nested: [],
+      fixedLength: -1,
+      details: { keySerializer, valueSerializer },
+      codec: collectionCodec(type, 'binary map'),
+    };
   },
 };
 
@@ -309,15 +347,23 @@ export const sortedMapSnapshotReader: SnapshotReader = {
     const nested = readNestedSnapshots(r, ctx);
     expectNestedCount(r, className, nested, 2, at);
     const comparatorClass = comparator.kind === 'object' ? comparator.className : comparator.kind;
-    return makeComposite(className, version, nested, `SortedMap<${nested[0]!.typeLabel}, ${nested[1]!.typeLabel}>`, -1, (vr, [key, value], mode): DecodedValue => {
-      const n = vr.readCount('sorted map entries', 2);
-      const entries: { key: DecodedValue; value: DecodedValue }[] = [];
-      for (let i = 0; i < n; i++) {
-        const k = key!.decode(vr, mode);
-        entries.push({ key: k, value: vr.readBool('sorted map value null flag') ? { kind: 'null' } : value!.decode(vr, mode) });
-      }
-      return { kind: 'map', entries };
-    }, { comparator: comparatorClass });
+    return makeComposite(
+      className,
+      version,
+      nested,
+      `SortedMap<${nested[0]!.typeLabel}, ${nested[1]!.typeLabel}>`,
+      -1,
+      (vr, [key, value], mode): DecodedValue => {
+        const n = vr.readCount('sorted map entries', 2);
+        const entries: { key: DecodedValue; value: DecodedValue }[] = [];
+        for (let i = 0; i < n; i++) {
+          const k = key!.decode(vr, mode);
+          entries.push({ key: k, value: vr.readBool('sorted map value null flag') ? { kind: 'null' } : value!.decode(vr, mode) });
+        }
+        return { kind: 'map', entries };
+      },
+      { comparator: comparatorClass },
+    );
   },
 };
 
@@ -326,15 +372,26 @@ export const linkedListSnapshotReader: SnapshotReader = {
   classNames: [LINKED_LIST],
   read(r, version, className, ctx) {
     const at = r.position;
-    const { outer: hasNullMask, nested } = readCompositeSnapshot(r, version, ctx, (o, outerVersion) => (outerVersion < 2 ? false : outerVersion === 2 ? true : o.readBool('has null mask')));
+    const { outer: hasNullMask, nested } = readCompositeSnapshot(r, version, ctx, (o, outerVersion) =>
+      outerVersion < 2 ? false : outerVersion === 2 ? true : o.readBool('has null mask'),
+    );
     expectNestedCount(r, className, nested, 1, at);
-    return makeComposite(className, version, nested, `LinkedList<${nested[0]!.typeLabel}>`, -1, (vr, [element], mode): DecodedValue => {
-      const n = vr.readCount('linked list elements', hasNullMask ? 0 : 1);
-      const mask = hasNullMask ? vr.readBytes(Math.ceil(n / 8), 'linked list null mask') : undefined;
-      const items: DecodedValue[] = [];
-      for (let i = 0; i < n; i++) items.push(mask !== undefined && (mask[i >>> 3]! & (0x80 >>> (i & 7))) !== 0 ? { kind: 'null' } : element!.decode(vr, mode));
-      return { kind: 'list', items };
-    }, { hasNullMask });
+    return makeComposite(
+      className,
+      version,
+      nested,
+      `LinkedList<${nested[0]!.typeLabel}>`,
+      -1,
+      (vr, [element], mode): DecodedValue => {
+        const n = vr.readCount('linked list elements', hasNullMask ? 0 : 1);
+        const mask = hasNullMask ? vr.readBytes(Math.ceil(n / 8), 'linked list null mask') : undefined;
+        const items: DecodedValue[] = [];
+        for (let i = 0; i < n; i++)
+          items.push(mask !== undefined && (mask[i >>> 3]! & (0x80 >>> (i & 7))) !== 0 ? { kind: 'null' } : element!.decode(vr, mode));
+        return { kind: 'list', items };
+      },
+      { hasNullMask },
+    );
   },
 };
 
@@ -355,26 +412,61 @@ export const streamElementSnapshotReader: SnapshotReader = {
       switch (tag) {
         case 0: {
           const timestamp = long('record timestamp');
-          return { kind: 'pojo', className: STREAM_RECORD, fields: [{ name: 'timestamp', value: timestamp }, { name: 'value', value: record!.decode(vr, mode) }] };
+          return {
+            kind: 'pojo',
+            className: STREAM_RECORD,
+            fields: [
+              { name: 'timestamp', value: timestamp },
+              { name: 'value', value: record!.decode(vr, mode) },
+            ],
+          };
         }
         case 1:
           return { kind: 'pojo', className: STREAM_RECORD, fields: [{ name: 'value', value: record!.decode(vr, mode) }] };
         case 2:
-          return { kind: 'pojo', className: 'org.apache.flink.streaming.api.watermark.Watermark', fields: [{ name: 'timestamp', value: long('watermark timestamp') }] };
+          return {
+            kind: 'pojo',
+            className: 'org.apache.flink.streaming.api.watermark.Watermark',
+            fields: [{ name: 'timestamp', value: long('watermark timestamp') }],
+          };
         case 3: {
           const markedTime = long('latency marker time');
           const lower = long('operator id lower part');
           const upper = long('operator id upper part');
           const subtask: DecodedValue = { kind: 'int', type: 'Int', value: vr.readI32('latency marker subtask') };
-          return { kind: 'pojo', className: 'org.apache.flink.streaming.runtime.streamrecord.LatencyMarker', fields: [{ name: 'markedTime', value: markedTime }, { name: 'operatorIdLower', value: lower }, { name: 'operatorIdUpper', value: upper }, { name: 'subtaskIndex', value: subtask }] };
+          return {
+            kind: 'pojo',
+            className: 'org.apache.flink.streaming.runtime.streamrecord.LatencyMarker',
+            fields: [
+              { name: 'markedTime', value: markedTime },
+              { name: 'operatorIdLower', value: lower },
+              { name: 'operatorIdUpper', value: upper },
+              { name: 'subtaskIndex', value: subtask },
+            ],
+          };
         }
         case 4:
-          return { kind: 'pojo', className: 'org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus', fields: [{ name: 'status', value: { kind: 'int', type: 'Int', value: vr.readI32('watermark status') } }] };
+          return {
+            kind: 'pojo',
+            className: 'org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus',
+            fields: [{ name: 'status', value: { kind: 'int', type: 'Int', value: vr.readI32('watermark status') } }],
+          };
         case 5:
-          return { kind: 'pojo', className: 'org.apache.flink.streaming.runtime.streamrecord.RecordAttributes', fields: [{ name: 'backlog', value: { kind: 'boolean', value: vr.readBool('backlog flag') } }] };
+          return {
+            kind: 'pojo',
+            className: 'org.apache.flink.streaming.runtime.streamrecord.RecordAttributes',
+            fields: [{ name: 'backlog', value: { kind: 'boolean', value: vr.readBool('backlog flag') } }],
+          };
         case 6: {
           const subpartition: DecodedValue = { kind: 'int', type: 'Int', value: vr.readI32('internal watermark subpartition') };
-          return { kind: 'pojo', className: 'org.apache.flink.streaming.runtime.watermark.InternalWatermark', fields: [{ name: 'subpartitionIndex', value: subpartition }, { name: 'timestamp', value: long('watermark timestamp') }] };
+          return {
+            kind: 'pojo',
+            className: 'org.apache.flink.streaming.runtime.watermark.InternalWatermark',
+            fields: [
+              { name: 'subpartitionIndex', value: subpartition },
+              { name: 'timestamp', value: long('watermark timestamp') },
+            ],
+          };
         }
         default:
           throw vr.error('invalid-value', `expected a StreamElement tag 0–6 (${TAGS.join(', ')}), found ${tag}`, tagAt);
