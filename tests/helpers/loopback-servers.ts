@@ -112,13 +112,16 @@ export async function listenOnLoopback(server: http.Server): Promise<{ port: num
   };
 }
 
-/** What the fault proxy does with one request: pass it on, answer it itself, or break the answer mid-body. */
-export type FaultAction = 'pass' | 'reset-mid-body' | { status: number; code: string; message: string };
+/**
+ * What the fault proxy does with one request: pass it on, answer it itself (with extra response headers, such
+ * as S3's x-amz-bucket-region or a Retry-After), or break the answer mid-body.
+ */
+export type FaultAction = 'pass' | 'reset-mid-body' | { status: number; code: string; message: string; headers?: Record<string, string> };
 
 export interface FaultProxy {
   endpoint: string;
-  /** every request that reached the proxy: method, path (with the query) and Range header */
-  readonly requests: { method: string; url: string; range?: string }[];
+  /** every request that reached the proxy: method, path (with the query), Range header and when it came (performance.now(), ms) */
+  readonly requests: { method: string; url: string; range?: string; at: number }[];
   setRule(rule: (req: { method: string; url: string; key: string }) => FaultAction | Promise<FaultAction>): void;
   close(): Promise<void>;
 }
@@ -136,18 +139,18 @@ export interface FaultProxyDialect {
  */
 export async function startFaultProxy(upstreamPort: number, dialect: FaultProxyDialect): Promise<FaultProxy> {
   let rule: (req: { method: string; url: string; key: string }) => FaultAction | Promise<FaultAction> = () => 'pass';
-  const requests: { method: string; url: string; range?: string }[] = [];
+  const requests: { method: string; url: string; range?: string; at: number }[] = [];
   const server = http.createServer((req, res) => {
     void (async () => {
       const url = req.url ?? '/';
       const method = req.method ?? 'GET';
-      requests.push({ method, url, ...(req.headers.range === undefined ? {} : { range: req.headers.range }) });
+      requests.push({ method, url, ...(req.headers.range === undefined ? {} : { range: req.headers.range }), at: performance.now() });
       const key = dialect.keyOf(url);
       const action = await rule({ method, url, key });
       if (typeof action === 'object') {
         req.resume();
         const body = method === 'HEAD' ? '' : dialect.errorBody(action, key);
-        res.writeHead(action.status, { 'Content-Type': dialect.contentType, 'Content-Length': Buffer.byteLength(body) });
+        res.writeHead(action.status, { ...action.headers, 'Content-Type': dialect.contentType, 'Content-Length': Buffer.byteLength(body) });
         res.end(body);
         return;
       }

@@ -5,9 +5,10 @@
  *
  * Made for real by versitygw: a wrong secret (403 SignatureDoesNotMatch), a missing bucket or object, an
  * object overwritten between the listing that pinned its ETag and its read (412 on If-Match). Injected by
- * a loopback proxy in front of it (what versitygw does not do): throttling (503 SlowDown) and a connection
- * reset mid-body, each once (retried, then the same answer as without the fault) and always (reported), and
- * a 403 AccessDenied on `_metadata` or on one state file. No credentials at all: an empty default chain
+ * a loopback proxy in front of it (what versitygw does not do): throttling (503 SlowDown, 429 TooManyRequests
+ * with a Retry-After) and a connection reset mid-body, each once (retried, then the same answer as without the
+ * fault) and always (reported), a 403 AccessDenied and a 301 PermanentRedirect to another region (with
+ * x-amz-bucket-region) on `_metadata` or on one state file. No credentials at all: an empty default chain
  * (no environment keys, no config files, instance metadata disabled).
  *
  * Skipped, and said so, only where neither a built versitygw nor `go` (to build it) is present.
@@ -189,6 +190,80 @@ describe.skipIf(!RUN)('s3:// inputs when the store fails', () => {
     expect(metadata.code).toBe(2);
     expect(errorLine(metadata.stderr)).toContain(`(bucket ${BUCKET}, key sp/savepoint/_metadata;`);
     expect(errorLine(metadata.stderr)).toContain('found throttling (503 SlowDown: Please reduce your request rate.) after 3 attempts');
+  });
+
+  it('throttling (429 TooManyRequests) once: retried after the Retry-After it asked for, the same answer; always: reported after the attempts', async () => {
+    const clean = await run(['check', URL, '--job-jar', THIN_JAR]);
+    expect(clean.code).toBe(0);
+    const tooMany = { status: 429, code: 'TooManyRequests', message: 'Please reduce your request rate.', headers: { 'Retry-After': '1' } };
+    let n = 0;
+    proxy.setRule(({ method, key }) => (method === 'GET' && key === stateKey && n++ === 0 ? tooMany : 'pass'));
+    proxy.requests.length = 0;
+    const once = await run(['check', URL, '--job-jar', THIN_JAR]);
+    expect([once.code, once.stdout]).toEqual([0, clean.stdout]);
+    // the SDK asked again, and waited: the Retry-After of 1 s (at least; a busy machine only waits longer) before the retry
+    const reads = proxy.requests.filter((r) => r.method === 'GET' && r.url.startsWith(`/${BUCKET}/${stateKey}`));
+    expect(reads.length, JSON.stringify(reads)).toBeGreaterThanOrEqual(2);
+    expect(reads[1]!.at - reads[0]!.at).toBeGreaterThanOrEqual(900);
+
+    proxy.setRule(({ method, key }) =>
+      method === 'GET' && key === stateKey ? { status: 429, code: 'TooManyRequests', message: 'Please reduce your request rate.' } : 'pass',
+    );
+    proxy.requests.length = 0;
+    const always = await run(['check', URL, '--job-jar', THIN_JAR]);
+    expect(always.code, always.stdout + always.stderr).toBe(1);
+    expect(always.stdout).toContain(
+      'found throttling (429 TooManyRequests: Please reduce your request rate.) after 3 attempts, retried with backoff and jitter',
+    );
+    expect(always.stdout).toContain(`key ${stateKey}`);
+    // AWS_MAX_ATTEMPTS=3: each read of the state file was sent 3 times, not more
+    const tries = proxy.requests.filter((r) => r.method === 'GET' && r.url.startsWith(`/${BUCKET}/${stateKey}`));
+    expect(tries.length % 3, JSON.stringify(tries)).toBe(0);
+    expect(tries.length).toBeGreaterThanOrEqual(3);
+
+    proxy.setRule(({ method, key }) =>
+      method === 'GET' && key === 'sp/savepoint/_metadata' ? { status: 429, code: 'TooManyRequests', message: 'Please reduce your request rate.' } : 'pass',
+    );
+    const metadata = await run(['inspect', URL]);
+    expect(metadata.code).toBe(2);
+    expect(errorLine(metadata.stderr)).toContain(`(bucket ${BUCKET}, key sp/savepoint/_metadata;`);
+    expect(errorLine(metadata.stderr)).toContain('found throttling (429 TooManyRequests: Please reduce your request rate.) after 3 attempts');
+  }, 180_000);
+
+  it('a redirect to another region (301 PermanentRedirect, x-amz-bucket-region) on _metadata: exit 2, telling the region to set', async () => {
+    const moved = {
+      status: 301,
+      code: 'PermanentRedirect',
+      message: 'The bucket you are attempting to access must be addressed using the specified endpoint. Please send all future requests to this endpoint.',
+      headers: { 'x-amz-bucket-region': 'ap-southeast-2' },
+    };
+    proxy.setRule(({ key }) => (key === 'sp/savepoint/_metadata' ? moved : 'pass'));
+    proxy.requests.length = 0;
+    const r = await run(['inspect', URL]);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    const line = errorLine(r.stderr);
+    expect(line).toContain(`(bucket ${BUCKET}, key sp/savepoint/_metadata; ${proxy.endpoint} (AWS_ENDPOINT_URL_S3, path-style); ${ENV_SOURCE})`);
+    expect(line).toMatch(
+      /found a redirect to another region \(301 PermanentRedirect: The bucket you are attempting to access must be addressed using the specified endpoint\./,
+    );
+    expect(line).toContain('the bucket is in ap-southeast-2 (x-amz-bucket-region) — set AWS_REGION=ap-southeast-2');
+  });
+
+  it('a redirect to another region on one state file: that state is not read, check exits 1', async () => {
+    const moved = {
+      status: 301,
+      code: 'PermanentRedirect',
+      message: 'The bucket you are attempting to access must be addressed using the specified endpoint.',
+      headers: { 'x-amz-bucket-region': 'ap-southeast-2' },
+    };
+    proxy.setRule(({ key }) => (key === stateKey ? moved : 'pass'));
+    const r = await run(['check', URL, '--job-jar', THIN_JAR]);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain(`key ${stateKey}`);
+    expect(r.stdout).toContain(
+      'found a redirect to another region (301 PermanentRedirect: The bucket you are attempting to access must be addressed using the specified endpoint.)',
+    );
+    expect(r.stdout).toContain('the bucket is in ap-southeast-2 (x-amz-bucket-region) — set AWS_REGION=ap-southeast-2');
   });
 
   it('a connection reset mid-body once: retried, the same answer; always: the state not read, exit 1', async () => {

@@ -37,6 +37,45 @@ describe('one line per S3 failure', () => {
     expect(moved.detail).toContain(
       "found a redirect to another region (301 PermanentRedirect: The bucket you are attempting to access must be addressed using the specified endpoint.): set AWS_REGION to the bucket's region",
     );
+    // the region the store named: its x-amz-bucket-region header, the <Region> of its error body, or "expecting 'R'" in its message
+    const named = describeS3Failure({
+      ...base,
+      op: 'GET',
+      error: Object.assign(sdkError('PermanentRedirect', 301, 'The bucket you are attempting to access must be addressed using the specified endpoint.', 2), {
+        $response: { statusCode: 301, headers: { 'x-amz-bucket-region': 'ap-southeast-2' } },
+      }),
+    });
+    expect(named.detail).toContain(
+      'found a redirect to another region (301 PermanentRedirect: The bucket you are attempting to access must be addressed using the specified endpoint.) after 2 attempts: the bucket is in ap-southeast-2 (x-amz-bucket-region) — set AWS_REGION=ap-southeast-2',
+    );
+    const malformed = describeS3Failure({
+      ...base,
+      op: 'HEAD',
+      error: Object.assign(
+        sdkError('AuthorizationHeaderMalformed', 400, "The authorization header is malformed; the region 'eu-west-1' is wrong; expecting 'us-west-2'"),
+        { Region: 'us-west-2' },
+      ),
+    });
+    expect(malformed.detail).toContain(
+      "found a redirect to another region (400 AuthorizationHeaderMalformed: The authorization header is malformed; the region 'eu-west-1' is wrong; expecting 'us-west-2'): the bucket is in us-west-2 (the store's answer) — set AWS_REGION=us-west-2",
+    );
+    const constraint = describeS3Failure({
+      ...base,
+      op: 'LIST',
+      key: 'sp/',
+      error: Object.assign(
+        sdkError(
+          'IllegalLocationConstraintException',
+          400,
+          'The eu-central-1 location constraint is incompatible for the region specific endpoint this request was sent to.',
+        ),
+        {
+          $response: { statusCode: 400, headers: { 'x-amz-bucket-region': 'eu-central-1' } },
+        },
+      ),
+    });
+    expect(constraint.detail).toContain('found a redirect to another region (400 IllegalLocationConstraintException: ');
+    expect(constraint.detail).toContain('the bucket is in eu-central-1 (x-amz-bucket-region) — set AWS_REGION=eu-central-1');
     const late = describeS3Failure({ ...base, op: 'GET', error: Object.assign(new Error('Connection timed out after 10000 ms'), { name: 'TimeoutError' }) });
     expect(late.detail).toContain('found no answer in time (Connection timed out after 10000 ms): SAVEPOINT_INSPECTOR_HTTP_TIMEOUT sets the seconds');
     const reset = describeS3Failure({ ...base, op: 'GET', error: Object.assign(new Error('aborted'), { code: 'ECONNRESET', $metadata: { attempts: 3 } }) });

@@ -2,8 +2,8 @@
  * One line for every way an S3 request can fail, naming the bucket and key, the endpoint, the credential
  * source and what the store answered (its HTTP status, error code and message, and how many attempts the
  * SDK's retries made): a DecodeError with code `missing-file` for a missing bucket or object, `network`
- * for everything else (access denied, a bad signature, throttling after the retries, a connection reset, a
- * timeout, an object that changed between reads).
+ * for everything else (access denied, a bad signature, throttling after the retries, a redirect to the region the
+ * store names, a connection reset, a timeout, an object that changed between reads).
  */
 import { DecodeError, formatS3Url } from '../../../core/io';
 import { NETWORK_CODES, storeWhere } from '../object-store';
@@ -27,7 +27,10 @@ interface SdkErrorShape {
   code?: string;
   Code?: string;
   found?: string;
+  /** AuthorizationHeaderMalformed's error body names the region the store expects */
+  Region?: string;
   $metadata?: { httpStatusCode?: number; attempts?: number; totalRetryDelay?: number };
+  $response?: { headers?: Record<string, string | undefined> };
   cause?: { code?: string; message?: string };
 }
 
@@ -57,6 +60,7 @@ export function describeS3Failure(init: S3FailureInit): DecodeError {
   const said = cleanMessage(e.message);
   const at = { file: url, ...(init.offset === undefined ? {} : { offset: init.offset }) };
   const netCode = e.code ?? e.cause?.code;
+  const region = namedRegion(e, name, said);
   let found: string;
   let code: 'missing-file' | 'network' = 'network';
   if (name === 'NoSuchBucket') {
@@ -77,8 +81,10 @@ export function describeS3Failure(init: S3FailureInit): DecodeError {
     found = `access denied (${status ?? 403} ${name}${said ? `: ${said}` : ''})${why}`;
   } else if (name === 'SlowDown' || name === 'ThrottlingException' || name === 'TooManyRequestsException' || status === 503 || status === 429) {
     found = `throttling (${status ?? 503} ${name}${said ? `: ${said}` : ''})${tries}, retried with backoff and jitter (AWS_MAX_ATTEMPTS sets the attempts)`;
-  } else if (name === 'PermanentRedirect' || status === 301) {
-    found = `a redirect to another region (${status ?? 301} ${name}${said ? `: ${said}` : ''}): set AWS_REGION to the bucket's region`;
+  } else if (name === 'PermanentRedirect' || status === 301 || (region !== undefined && REGION_ERRORS.has(name))) {
+    found = `a redirect to another region (${status ?? 301} ${name}${said ? `: ${said}` : ''})${tries}: ${
+      region === undefined ? "set AWS_REGION to the bucket's region" : `the bucket is in ${region.region} (${region.from}) — set AWS_REGION=${region.region}`
+    }`;
   } else if (name === 'TimeoutError' || /timeout/i.test(name)) {
     found = `no answer in time (${said || name})${tries}: SAVEPOINT_INSPECTOR_HTTP_TIMEOUT sets the seconds`;
   } else if (name === 'ShortRange') {
@@ -91,6 +97,23 @@ export function describeS3Failure(init: S3FailureInit): DecodeError {
     found = `the request failed (${name}${said ? `: ${said}` : ''})${tries}`;
   }
   return new DecodeError({ code, detail: `expected ${what} ${by}, found ${found}`, ...at, cause: init.error });
+}
+
+/** The 400 answers that mean the request went to the wrong region, when they name the right one. */
+const REGION_ERRORS = new Set(['AuthorizationHeaderMalformed', 'IllegalLocationConstraint', 'IllegalLocationConstraintException']);
+
+/**
+ * The region the store named for the bucket: its `x-amz-bucket-region` header (a 301 PermanentRedirect, a
+ * 400 IllegalLocationConstraint), else the `<Region>` of its error body or "expecting 'R'" in its message
+ * (400 AuthorizationHeaderMalformed).
+ */
+function namedRegion(e: SdkErrorShape, name: string, said: string): { region: string; from: string } | undefined {
+  const header = e.$response?.headers?.['x-amz-bucket-region'];
+  if (typeof header === 'string' && header !== '') return { region: header, from: 'x-amz-bucket-region' };
+  if (name !== 'PermanentRedirect' && !REGION_ERRORS.has(name)) return undefined;
+  if (typeof e.Region === 'string' && e.Region !== '') return { region: e.Region, from: "the store's answer" };
+  const expecting = /expecting '([a-z0-9-]+)'/.exec(said)?.[1];
+  return expecting === undefined ? undefined : { region: expecting, from: "the store's answer" };
 }
 
 function cleanMessage(message: string | undefined): string {
