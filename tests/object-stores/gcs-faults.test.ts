@@ -7,7 +7,7 @@
  * listing that pinned its generation and its read (its generation gone: the read of `generation=N` fails),
  * also in a `stats` worker thread that lists the folder again. Injected by a loopback proxy in front of it
  * (fake-gcs-server checks no credentials, so it never answers 403 itself): 403 on `_metadata` and on one
- * state file, 503 throttling (retried, then reported) and a connection reset mid-body (once: retried;
+ * state file, 503 and 429 throttling (retried after a backoff, then reported) and a connection reset mid-body (once: retried;
  * always: reported). No credentials at all: Application Default Credentials finding none (no
  * GOOGLE_APPLICATION_CREDENTIALS, no gcloud file, the metadata server unreachable), nothing sent.
  *
@@ -171,6 +171,28 @@ describe.skipIf(!RUN)('gs:// inputs when the store fails', () => {
     const always = await run(['check', URL, '--job-jar', THIN_JAR]);
     expect(always.code, always.stdout + always.stderr).toBe(1);
     expect(always.stdout).toContain('found throttling (503');
+    expect(always.stdout).toContain(`object ${stateKey}`);
+  }, 180_000);
+
+  it('throttling (429 rateLimitExceeded) once: retried after the backoff, the same answer; always: reported after the retries', async () => {
+    const clean = await run(['check', URL, '--job-jar', THIN_JAR]);
+    expect(clean.code).toBe(0);
+    const tooMany = { status: 429, code: 'rateLimitExceeded', message: 'The object exceeded the rate limit for object mutation operations.' };
+    let n = 0;
+    proxy.setRule(({ method, key, url }) => (method === 'GET' && key === stateKey && url.includes('alt=media') && n++ < 1 ? tooMany : 'pass'));
+    proxy.requests.length = 0;
+    const once = await run(['check', URL, '--job-jar', THIN_JAR]);
+    expect([once.code, once.stdout]).toEqual([0, clean.stdout]);
+    // the client asked again, after its backoff (at least 1 s before the first retry: a busy machine only waits longer)
+    const reads = proxy.requests.filter((r) => r.method === 'GET' && r.url.includes('alt=media') && r.url.includes(`/o/${encodeURIComponent(stateKey)}`));
+    expect(reads.length, JSON.stringify(reads)).toBeGreaterThanOrEqual(2);
+    expect(reads[1]!.at - reads[0]!.at).toBeGreaterThanOrEqual(900);
+
+    proxy.setRule(({ method, key, url }) => (method === 'GET' && key === stateKey && url.includes('alt=media') ? tooMany : 'pass'));
+    const always = await run(['check', URL, '--job-jar', THIN_JAR]);
+    expect(always.code, always.stdout + always.stderr).toBe(1);
+    expect(always.stdout).toContain('found throttling (429: The object exceeded the rate limit for object mutation operations.)');
+    expect(always.stdout).toContain('retried with backoff by the client');
     expect(always.stdout).toContain(`object ${stateKey}`);
   }, 180_000);
 

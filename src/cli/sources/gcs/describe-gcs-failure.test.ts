@@ -62,6 +62,16 @@ describe('describeGcsFailure', () => {
       error: apiError(429, 'rateLimitExceeded', 'The rate of change requests to the object is too high.'),
     });
     expect(slow.message).toContain('found throttling (429: The rate of change requests to the object is too high.), retried with backoff by the client');
+    // a ranged read's error carries GCS's JSON error body as its message: its message is what GCS said
+    const body = JSON.stringify({
+      error: {
+        code: 429,
+        message: 'The object exceeded the rate limit.',
+        errors: [{ reason: 'rateLimitExceeded', message: 'The object exceeded the rate limit.' }],
+      },
+    });
+    const json = describeGcsFailure({ ...base, op: 'GET', error: Object.assign(new Error(body), { code: 429 }) });
+    expect(json.message).toContain('found throttling (429: The object exceeded the rate limit.), retried with backoff by the client');
     const reset = describeGcsFailure({ ...base, op: 'GET', error: Object.assign(new Error('aborted'), { code: 'ECONNRESET', attempts: 3 }) });
     expect(reset.message).toContain('found the connection was reset (ECONNRESET) after 3 attempts');
     const late = describeGcsFailure({

@@ -59,7 +59,7 @@ export function describeGcsFailure(init: GcsFailureInit): DecodeError {
   const url = formatGcsUrl(init.bucket, init.key);
   const what = init.op === 'LIST' ? `to list ${url}*` : `to read ${url}`;
   const by = `(${gcsWhere(init.bucket, init.key, init.endpoint, init.credentialSource)})`;
-  const said = (e.message ?? '').split('\n')[0]!.trim();
+  const said = jsonErrorMessage((e.message ?? '').split('\n')[0]!.trim());
   const with_ = said ? `: ${said}` : '';
   const at = { file: url, ...(init.offset === undefined ? {} : { offset: init.offset }) };
   const netCode = typeof e.code === 'string' && NETWORK_CODES[e.code] !== undefined ? e.code : (e.cause?.code ?? /\b(E[A-Z]{3,})\b/.exec(e.message ?? '')?.[1]);
@@ -94,4 +94,15 @@ export function describeGcsFailure(init: GcsFailureInit): DecodeError {
     found = `the request failed (${name}${with_})${tries}`;
   }
   return new DecodeError({ code, detail: `expected ${what} ${by}, found ${found}`, ...at, cause: init.error });
+}
+
+/** A ranged read's error carries GCS's JSON error body (`{"error":{"message":…}}`) as its message: what GCS said is its message. */
+function jsonErrorMessage(line: string): string {
+  if (!line.startsWith('{')) return line;
+  try {
+    const m = (JSON.parse(line) as { error?: { message?: unknown } }).error?.message;
+    return typeof m === 'string' && m !== '' ? m : line;
+  } catch {
+    return line;
+  }
 }
