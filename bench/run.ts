@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: generates (or reuses) 0.5 GiB and 2 GiB canonical savepoints in
- * $BENCH_DIR (default /tmp/bench-savepoints), measures figures 1–4 and 7–10, prints
+ * $BENCH_DIR (default /tmp/bench-savepoints), measures figures 1–4 and 7–11, prints
  * each as "value (ratio vs its reference from this run; goal)", and writes them to docs/benchmarks.md.
  * Figures 5 (headless Chromium app scan of a 1 GiB zip) and 6 (Flink State Processor API vs our CLI) run over
  * a 1 GiB savepoint (bench/figures-browser-and-flink.ts); each is skipped with its reason when its tool is absent.
@@ -9,6 +9,7 @@
  * native savepoint against the canonical savepoint of the same state, with peak RSS; (8d, bench/figure-rocksdb-peer.ts)
  * the same read path against RocksDB's own iterator (rocksdict) on one subtask's files. Figure 9
  * (bench/figure-job-jar.ts): the job jar as the schema. Figure 10 (bench/figure-export.ts): export throughput and memory.
+ * Figure 11 (bench/figure-s3.ts): the 2 GiB savepoint read from S3 (versitygw on loopback; skipped with its reason without it).
  * `--keep` keeps the 2 GiB savepoint (deleted by default, the disk is shared).
  */
 import { execFileSync } from 'node:child_process';
@@ -31,6 +32,7 @@ import { measureRocksDbScan } from './figure-rocksdb-scan';
 import { measureRocksDbPeer } from './figure-rocksdb-peer';
 import { measureLargeSst } from './figure-large-sst';
 import { measureJobJar } from './figure-job-jar';
+import { measureS3 } from './figure-s3';
 
 async function main(): Promise<void> {
   const root = process.env['BENCH_DIR'] ?? '/tmp/bench-savepoints';
@@ -84,6 +86,8 @@ async function main(): Promise<void> {
   show(fiveSix.figures);
   log('figure 9: the job jar as the schema (100 MiB fat jar) …');
   show(await measureJobJar(root));
+  log("figure 11: the 2 GiB savepoint from S3 (versitygw on loopback): the verdict's requests and bytes, `stats` vs local …");
+  show(await measureS3(largeDir, newDescriptors, log));
 
   const bufVersion = execFileSync(BUF_BIN, ['--version'], { encoding: 'utf8' }).trim();
   const environment = [
