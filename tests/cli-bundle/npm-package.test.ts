@@ -156,7 +156,8 @@ describe('the npm package runs with Node alone', () => {
       expect(page.status).toBe(200);
       const html = await page.text();
       expect(html).toBe(readFileSync(path.join(project, 'node_modules/savepoint-inspector/dist/index.html'), 'utf8'));
-      expect(page.headers.get('content-security-policy')).toBe(buildContentSecurityPolicy(null));
+      // connect-src names the companion's own loopback origin (its object-store API), nothing else
+      expect(page.headers.get('content-security-policy')).toBe(buildContentSecurityPolicy(null, new URL(url).origin));
       const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
       const script = /src="(?:\.?\/)?(assets\/[^"]+\.js)"/.exec(html)![1]!;
       const origin = new URL(url).origin;
