@@ -12,7 +12,7 @@
  * `npx tsx bench/figure-s3.ts [savepoint dir] [descriptor set] [runs]` runs it alone.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,13 +32,15 @@ interface Gateway {
 
 async function startGateway(bin: string, dir: string): Promise<Gateway> {
   const port = await freePort();
-  let output = '';
+  // its log goes to a file, not a pipe: the stats runs are timed with spawnSync, which blocks this process's event
+  // loop, and a pipe nobody drains fills at 64 KiB — versitygw then blocks on its own log and the scan seems to hang
+  const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'versitygw-log-')), 'versitygw.log');
+  const log = openSync(logFile, 'w');
   const child = spawn(bin, ['--access', ACCESS_KEY, '--secret', SECRET_KEY, '--port', `127.0.0.1:${port}`, 'posix', dir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log, log],
   });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  await waitForPort('versitygw', port, child, () => output);
+  closeSync(log);
+  await waitForPort('versitygw', port, child, () => readFileSync(logFile, 'utf8'));
   return {
     port,
     child,
