@@ -6,7 +6,7 @@
  * fflate), LZ4 and LZ4HC (decode-lz4-block.ts), ZSTD (fzstd). From format version 2 on, every codec
  * but Snappy prefixes its output's size as a varint32.
  */
-import { SnappyDecompressor } from 'snappyjs/snappy_decompressor';
+import { SnappyDecompressor } from 'snappyjs/snappy_decompressor.js';
 import { inflateSync } from 'fflate';
 import { decompress as decompressZstd } from 'fzstd';
 import { DecodeError, type ByteSource } from '../../io';

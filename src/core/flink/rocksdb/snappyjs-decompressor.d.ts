@@ -1,5 +1,5 @@
 // snappyjs 0.7.0 ships no type declarations; its decompressor class, which decompresses into a buffer given to it.
-declare module 'snappyjs/snappy_decompressor' {
+declare module 'snappyjs/snappy_decompressor.js' {
   export class SnappyDecompressor {
     constructor(compressed: Uint8Array);
     /** the declared uncompressed length, -1 when the varint is bad */
