@@ -7,23 +7,11 @@
  */
 import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import path from 'node:path';
-import {
-  checkSavepoint,
-  computeExitCode,
-  createProtoSourceLocator,
-  REPORT_FORMATS,
-  type CompatibilityReport,
-  describeJobJarSchema,
-  formatExitCodeLines,
-  formatReport,
-  formatShowsSchemaDiff,
-} from '../../core/report';
+import { checkSavepoint, REPORT_FORMATS, type CompatibilityReport, describeJobJarSchema, formatExitCodeLines, formatShowsSchemaDiff } from '../../core/report';
 import { withSarifOnFailure } from './sarif-on-failure';
 import { CliUsageError, type CliCommand } from '../cli-types';
-import { quietReportText, writeReport } from '../write-report';
+import { writeCompatibilityReport } from '../write-report';
 import { CONFIG_FILE_NAME, CONFIG_OPTIONS, CONFIG_USAGE, resolveCliConfig } from '../load-cli-config';
-import { colorReportText, shouldColor } from '../format-color';
-import { wrapTerminalText } from '../wrap-terminal-text';
 import {
   METADATA_OPTION,
   pathMapUsage,
@@ -161,15 +149,7 @@ export const checkCommand: CliCommand = {
       });
       // the config's ignored warning rules: their warnings leave the report (no verdict rests on a warning)
       const report = config === undefined || config.ignore.length === 0 ? checked : withoutWarnings(checked, config.ignore);
-      // SARIF places each result on its line of the new schema's .proto files when the set carries source info
-      const sources = format === 'sarif' ? createProtoSourceLocator(bytes) : undefined;
-      const full = formatReport(report, format, sources ? { sources } : {});
-      const text = values['quiet'] === true && format === 'text' ? quietReportText(report, full) : full;
-      const toStdout = values['output'] === undefined || values['output'] === '-';
-      // on a terminal: wrapped to its width (wrap-terminal-text.ts), coloured unless NO_COLOR (format-color.ts)
-      const shown = format === 'text' && toStdout ? wrapTerminalText(text, io.stdoutColumns) : text;
-      await writeReport(values['output'], format === 'text' && toStdout && shouldColor(io) ? colorReportText(shown) : shown, io);
-      return computeExitCode(report);
+      return writeCompatibilityReport(report, format, bytes, { output: values['output'], quiet: values['quiet'] }, io);
     }),
 };
 

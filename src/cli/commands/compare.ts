@@ -7,21 +7,10 @@
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  compareDescriptorSets,
-  computeExitCode,
-  createProtoSourceLocator,
-  REPORT_FORMATS,
-  describeJobJarSchema,
-  formatExitCodeLines,
-  formatReport,
-  formatShowsSchemaDiff,
-} from '../../core/report';
+import { compareDescriptorSets, REPORT_FORMATS, describeJobJarSchema, formatExitCodeLines, formatShowsSchemaDiff } from '../../core/report';
 import { withSarifOnFailure } from './sarif-on-failure';
 import { CliUsageError, type CliCommand } from '../cli-types';
-import { quietReportText, writeReport } from '../write-report';
-import { colorReportText, shouldColor } from '../format-color';
-import { wrapTerminalText } from '../wrap-terminal-text';
+import { writeCompatibilityReport } from '../write-report';
 import { looksLikeJar, readDescriptorSetFile, readJobJar } from '../sources';
 import { parseReportFormat, parseTarget, parseTypeKind, parseWith, takeOnePositional } from '../parse-cli-values';
 import packageJson from '../../../package.json' with { type: 'json' };
@@ -113,15 +102,7 @@ export const compareCommand: CliCommand = {
         // only the JSON and HTML reports show the schema diff: the other formats do not pay for it
         schemaDiff: formatShowsSchemaDiff(format),
       });
-      // SARIF places each result on its line of the new schema's .proto files when the set carries source info
-      const sources = format === 'sarif' ? createProtoSourceLocator(newBytes) : undefined;
-      const full = formatReport(report, format, sources ? { sources } : {});
-      const text = values['quiet'] === true && format === 'text' ? quietReportText(report, full) : full;
-      const toStdout = values['output'] === undefined || values['output'] === '-';
-      // on a terminal: wrapped to its width (wrap-terminal-text.ts), coloured unless NO_COLOR (format-color.ts)
-      const shown = format === 'text' && toStdout ? wrapTerminalText(text, io.stdoutColumns) : text;
-      await writeReport(values['output'], format === 'text' && toStdout && shouldColor(io) ? colorReportText(shown) : shown, io);
-      return computeExitCode(report);
+      return writeCompatibilityReport(report, format, newBytes, { output: values['output'], quiet: values['quiet'] }, io);
     }),
 };
 
