@@ -10,4 +10,4 @@ export { formatHex, isObjectStoreUrl } from '../core/io';
 /** constants of the core the UI shows or compares plain data with (it imports no value of the core: tests/architecture/import-rules.test.ts) */
 export { DEFAULT_SETTINGS } from '../core/compat';
 export { KRYO_SNAPSHOT_CLASS } from '../core/flink';
-export { KRYO_VALUES_NEED_SAVED_SCHEMA } from '../core/report';
+export { countValuesNotChecked, KRYO_VALUES_NEED_SAVED_SCHEMA } from '../core/report';

@@ -1,6 +1,6 @@
 /** Builds the report model from evaluated states, in a stable order (operator id, state, role). */
 import { DEFAULT_SETTINGS, type Finding, type ValueWarning, type Verdict } from '../compat';
-import { KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
+import { countValuesNotChecked } from './values-not-read-reasons';
 import {
   REPORT_SCHEMA_VERSION,
   type CompatibilityReport,
@@ -34,8 +34,7 @@ export function buildReport(input: ReportInput): CompatibilityReport {
     ...(inferred > 0 ? { inferred } : {}),
     ...(headersNotRead > 0 ? { headersNotRead } : {}),
   };
-  const kryoValues = states.filter((s) => s.valuesNotRead === KRYO_VALUES_NEED_SAVED_SCHEMA).length;
-  const notChecked = listNotChecked(counted, kryoValues, input.subject === 'descriptor-sets');
+  const notChecked = listNotChecked(counted, countValuesNotChecked(states), input.subject === 'descriptor-sets');
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     ...(input.subject ? { subject: input.subject } : {}),
@@ -62,7 +61,7 @@ function overallVerdict(s: CompatibilityReport['summary'], notChecked: readonly 
 }
 
 /** What was not checked, one sentence each: any of them keeps the verdict from `compatible`. */
-function listNotChecked(s: CompatibilityReport['summary'], kryoValues: number, descriptorSets: boolean): string[] {
+function listNotChecked(s: CompatibilityReport['summary'], values: { kryo: number; unread: number }, descriptorSets: boolean): string[] {
   const states = (n: number) => `${n} ${descriptorSets ? 'root message' : 'Protobuf state'}${n === 1 ? '' : 's'}`;
   const out: string[] = [];
   if (s.protobufStates === 0)
@@ -74,10 +73,9 @@ function listNotChecked(s: CompatibilityReport['summary'], kryoValues: number, d
       `the header of ${headers} state${headers === 1 ? '' : 's'} could not be read, so whether ${headers === 1 ? 'it holds' : 'they hold'} Protobuf is not known`,
     );
   // Kryo-held values are readable: they are left unchecked because a Kryo snapshot keeps no saved schema, not because a file failed
-  if (kryoValues > 0)
-    out.push(`the value warnings of ${states(kryoValues)} held by Kryo were not checked: they need the saved schema, which a Kryo snapshot does not keep`);
-  const values = (s.valuesNotRead ?? 0) - kryoValues;
-  if (values > 0) out.push(`the saved values of ${states(values)} were not read (each state says why), so their value warnings were not checked`);
+  if (values.kryo > 0)
+    out.push(`the value warnings of ${states(values.kryo)} held by Kryo were not checked: they need the saved schema, which a Kryo snapshot does not keep`);
+  if (values.unread > 0) out.push(`the saved values of ${states(values.unread)} were not read (each state says why), so their value warnings were not checked`);
   const inferred = s.inferred ?? 0;
   if (inferred > 0) out.push(`the verdict of ${states(inferred)} is inferred from a snapshot read by structure, not exact`);
   return out;

@@ -1,6 +1,6 @@
 /** Shared wording of the human formats: verdict labels, state titles, counts. */
 import type { CompatibilityReport, ReportInputFile, ReportState } from './report-types';
-import { KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
+import { countValuesNotChecked } from './values-not-read-reasons';
 
 export const VERDICT_LABEL: Record<string, string> = {
   compatible: 'compatible',
@@ -32,8 +32,7 @@ export function describeSummary(report: CompatibilityReport): string {
     return `${s.protobufStates} root message(s): ${s.compatible} compatible, ${s.incompatible} incompatible, ${s.notRestorable} not restorable`;
   }
   // Kryo-held values are not unread: they are unchecked because the snapshot keeps no saved schema (values-not-read-reasons)
-  const kryo = report.states.filter((st) => st.valuesNotRead === KRYO_VALUES_NEED_SAVED_SCHEMA).length;
-  const unread = (s.valuesNotRead ?? 0) - kryo;
+  const { kryo, unread } = countValuesNotChecked(report.states);
   return (
     `${s.protobufStates} Protobuf state(s): ${s.compatible} compatible, ${s.incompatible} incompatible, ${s.notRestorable} not restorable` +
     (s.unknown > 0 ? `, ${s.unknown} unknown` : '') +

@@ -4,7 +4,7 @@ export { type AlertState, type BecomesFieldAlert, type ExceedsLimitAlert } from 
 export { evaluateSnapshotVerdicts, type SnapshotStateVerdict, type SnapshotVerdicts } from './evaluate-snapshot-verdicts';
 export { type CheckSavepointInput, type StateValuesNotRead, type StateValueTally, type ValueScanner } from './check-savepoint-types';
 export { checkSavepoint } from './check-savepoint';
-export { KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
+export { countValuesNotChecked, KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
 export { compareDescriptorSets } from './compare-descriptor-sets';
 export { createStatisticsVisitor } from './create-statistics-visitor';
 export { createStateValueScanner } from './create-state-value-scanner';

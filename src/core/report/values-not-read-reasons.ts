@@ -5,3 +5,18 @@
  */
 export const KRYO_VALUES_NEED_SAVED_SCHEMA =
   'values held by Kryo: their value warnings need the saved schema, which a Kryo snapshot does not keep; check the savepoint migration-job writes (native state, every value checked); dump and stats decode them here with --descriptors or --job-jar';
+
+/**
+ * The report's states whose value warnings were not checked, split by why: `kryo`, Protobuf held by Kryo (readable, but
+ * with no saved schema to compare with), and `unread`, every other reason (each state says which). The summary sentences
+ * of `notChecked`, the formats' summary line and the app's Overview count them apart.
+ */
+export function countValuesNotChecked(states: readonly { valuesNotRead?: string | undefined }[]): { kryo: number; unread: number } {
+  let kryo = 0;
+  let unread = 0;
+  for (const s of states) {
+    if (s.valuesNotRead === KRYO_VALUES_NEED_SAVED_SCHEMA) kryo++;
+    else if (s.valuesNotRead !== undefined) unread++;
+  }
+  return { kryo, unread };
+}

@@ -1,4 +1,4 @@
-import { KRYO_VALUES_NEED_SAVED_SCHEMA } from '../../worker';
+import { countValuesNotChecked } from '../../worker';
 import { useAppStore } from '../state/app-store';
 import { useCheck } from '../state/use-check';
 import { formatHashRoute } from '../state/use-hash-route';
@@ -21,8 +21,7 @@ export function CompatOverview() {
   const r = check.data;
   const sm = r.summary;
   // Kryo-held values are readable but unchecked (no saved schema), not "not read": the two are counted apart
-  const kryo = r.states.filter((s) => s.valuesNotRead === KRYO_VALUES_NEED_SAVED_SCHEMA).length;
-  const unread = (sm.valuesNotRead ?? 0) - kryo;
+  const { kryo, unread } = countValuesNotChecked(r.states);
   return (
     <section className="compat-overview" data-testid="overview-compat">
       <VerdictHeadline report={r}>
