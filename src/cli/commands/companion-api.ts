@@ -88,7 +88,8 @@ export function createCompanionApi(open: OpenObjectStoreInput = (url, notice) =>
         }
         if (typeof target !== 'string')
           return send(res, 400, { message: `bad request: expected a JSON body {"url": "s3://…"} of at most ${MAX_BODY_BYTES} bytes` });
-        if (!isObjectStoreInput(target)) {
+        // only what the CLI reads as an object store (or names as one it does not read yet): never a local path or http(s)
+        if (!isObjectStoreUrl(target)) {
           return send(res, 400, {
             message: `bad request: expected an object-store URL (s3://, s3a://, s3p://, gs://, abfs://, abfss://, wasb://, wasbs://, hdfs://, webhdfs://, swebhdfs://), found ${JSON.stringify(target)}: the companion opens object stores only (the app opens local files and http(s) URLs itself)`,
           });
@@ -154,11 +155,6 @@ function refuse(req: IncomingMessage, host: string, token: string): { status: nu
     return { status: 401, message: 'unauthorized: the companion API needs the token savepoint-inspector serve printed (Authorization: Bearer <token>)' };
   if (!sameToken(given, token)) return { status: 403, message: 'forbidden: wrong token (each run of savepoint-inspector serve prints a new one)' };
   return undefined;
-}
-
-/** What the CLI reads directly as an object store (or names as a store it does not read yet): never a local path or http(s). */
-function isObjectStoreInput(url: string): boolean {
-  return isObjectStoreUrl(url);
 }
 
 /**
