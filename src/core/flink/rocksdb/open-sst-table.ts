@@ -10,32 +10,7 @@ import { iterateBlockEntries, iterateIndexEntries, type IndexSeek } from './deco
 import { readBlockHandle, readSstFooter, NEW_FOOTER_SIZE, type BlockHandle, type SstFooter } from './read-sst-footer';
 import { BLOCK_TRAILER_SIZE, checkBlockHandle, decodeSstBlock, readSstBlock, type BlockScratch, type SstBlock } from './read-sst-block';
 import { ENTRY, END, SstTableCursor, type CursorBlocks, type ReadTally } from './sst-table-cursor';
-
-export interface SstProperties {
-  columnFamilyId?: number;
-  columnFamilyName?: string;
-  comparator?: string;
-  compression?: string;
-  mergeOperator?: string;
-  /** rocksdb.num.entries: every entry the table builder added (values, deletions, merge operands and range deletions) */
-  entries?: number;
-  rangeDeletions?: number;
-  /** rocksdb.num.data.blocks */
-  dataBlocks?: number;
-  /** rocksdb.raw.key.size / raw.value.size: the internal keys' and the values' bytes over every entry (range deletions included), before compression */
-  rawKeySize?: number;
-  rawValueSize?: number;
-  /** where each property read here has its value (absolute file offsets), to locate what disagrees with it */
-  at: Record<string, number>;
-  indexKeyIsUserKey: boolean;
-  indexValueIsDeltaEncoded: boolean;
-  /** 0 binary search, 2 two-level (partitioned), 3 binary search with first key (the others are refused when the table is opened) */
-  indexType: number;
-  formatVersion?: number;
-  /** a file made by SstFileWriter and ingested (version 2+: every key takes the file's global sequence number) */
-  externalFileVersion?: number;
-  externalGlobalSequence?: number;
-}
+import { readSstProperties, type SstProperties } from './read-sst-properties';
 
 /** Value types of internal keys (db/dbformat.h) read here. */
 export const TYPE_DELETION = 0x0;
@@ -139,7 +114,7 @@ export async function openSstTable(source: ByteSource, file: string, options: Ss
   const footer: TableFooter = { ...read, index };
   const propsHandle = meta.get('rocksdb.properties');
   const properties = propsHandle
-    ? await readProperties(source, file, footer, propsHandle)
+    ? await readSstProperties(source, file, footer, propsHandle)
     : { indexKeyIsUserKey: false, indexValueIsDeltaEncoded: false, indexType: 0, at: {} };
   const indexType = INDEX_TYPES[properties.indexType];
   if (indexType === undefined || !indexType.read) {
@@ -390,68 +365,4 @@ export function splitInternalKey(key: Uint8Array, file: string, offset: number, 
 
 export function describeValueType(type: number): string {
   return VALUE_TYPE_NAMES[type] ?? `value type 0x${type.toString(16)}`;
-}
-
-async function readProperties(source: ByteSource, file: string, footer: SstFooter, handle: BlockHandle): Promise<SstProperties> {
-  const block = await readSstBlock(source, file, footer, handle, 'properties block');
-  const out: SstProperties = { indexKeyIsUserKey: false, indexValueIsDeltaEncoded: false, indexType: 0, at: {} };
-  for (const e of iterateBlockEntries(block.bytes, file, block.offset, 'properties block')) {
-    const name = decodeUtf8(e.key);
-    out.at[name] = block.stored ? block.offset + e.valueAt : block.offset;
-    // the property's value, read where it stands in the block (errors located at its offset)
-    const value = () => new RocksDbCursor(block.bytes, file, block.offset, e.valueAt, e.valueAt + e.value.length);
-    const num = () => value().readVarint64(`property ${name}`);
-    switch (name) {
-      case 'rocksdb.column.family.id':
-        out.columnFamilyId = num();
-        break;
-      case 'rocksdb.column.family.name':
-        out.columnFamilyName = decodeUtf8(e.value);
-        break;
-      case 'rocksdb.comparator':
-        out.comparator = decodeUtf8(e.value);
-        break;
-      case 'rocksdb.compression':
-        out.compression = decodeUtf8(e.value);
-        break;
-      case 'rocksdb.merge.operator':
-        out.mergeOperator = decodeUtf8(e.value);
-        break;
-      case 'rocksdb.num.entries':
-        out.entries = num();
-        break;
-      case 'rocksdb.num.range-deletions':
-        out.rangeDeletions = num();
-        break;
-      case 'rocksdb.num.data.blocks':
-        out.dataBlocks = num();
-        break;
-      case 'rocksdb.raw.key.size':
-        out.rawKeySize = num();
-        break;
-      case 'rocksdb.raw.value.size':
-        out.rawValueSize = num();
-        break;
-      case 'rocksdb.index.key.is.user.key':
-        out.indexKeyIsUserKey = num() !== 0;
-        break;
-      case 'rocksdb.index.value.is.delta.encoded':
-        out.indexValueIsDeltaEncoded = num() !== 0;
-        break;
-      case 'rocksdb.format.version':
-        out.formatVersion = num();
-        break;
-      case 'rocksdb.external_sst_file.version':
-        out.externalFileVersion = value().readFixed32('external file version property');
-        break;
-      case 'rocksdb.external_sst_file.global_seqno':
-        out.externalGlobalSequence = Number(value().readFixed64('external file global sequence number property'));
-        break;
-      case 'rocksdb.block.based.table.index.type':
-        // a fixed32 in the value
-        out.indexType = value().readFixed32('index type property');
-        break;
-    }
-  }
-  return out;
 }

@@ -1,7 +1,7 @@
 /**
  * The serializer snapshots of Flink's Table runtime (`org.apache.flink.table.runtime.typeutils`,
- * `org.apache.flink.table.dataview`, and the `StreamElementSerializer` that operators buffering
- * records use), and the codecs of their values. Facts from Flink's sources (docs/flink-formats.md):
+ * `org.apache.flink.table.dataview`; with the `StreamElementSerializer` of stream-element-snapshot.ts
+ * that operators buffering records use), and the codecs of their values. Facts from Flink's sources (docs/flink-formats.md):
  *
  * - `RowDataSerializer$RowDataSerializerSnapshot` v3: `i32` field count, one Java serialization
  *   stream per field `LogicalType`, the nested-serializer delegate (one per field); v4 adds, after
@@ -16,9 +16,6 @@
  *   values: `i64` epoch millis, and (precision > 3) `i32` nanos of the millisecond.
  * - `ArrayDataSerializer` / `MapDataSerializer`: the element (key, value) types, then the element (key, value)
  *   serializers, each a Java serialization stream; values: `i32` length + BinaryArrayData / BinaryMapData.
- * - `StreamElementSerializer`: composite of the record serializer; values: a tag byte (0 record with
- *   `i64` timestamp, 1 record, 2 watermark `i64`, 3 latency marker, 4 watermark status `i32`,
- *   5 record attributes `bool`, 6 internal watermark `i32` + `i64`).
  * - `SortedMapSerializerSnapshot` (retracting Top-N): the Java-serialized comparator, then the key and value
  *   serializers; values `i32` size, then per entry the key, a `bool` null flag and (unless null) the value.
  * - `LinkedListSerializer` (composite; outer version 1: no null mask, 2: a mask, ≥ 3: `bool` has-null-mask):
@@ -37,6 +34,7 @@ import { formatBigDecimal } from '../../values/string-codecs';
 import { decodeBinaryCollection, decodeBinaryRow, formatTimestamp, type RowShape } from './decode-binary-row';
 import { formatLogicalType, readDataTypeStream, readLogicalOrDataTypeStream, readLogicalTypeStream, type LogicalType } from './read-logical-type';
 import { bigIntFromTwosComplement } from '../../values/big-int-from-twos-complement';
+import { streamElementSnapshotReader } from './stream-element-snapshot';
 
 const TYPEUTILS = 'org.apache.flink.table.runtime.typeutils.';
 const ROW_DATA = `${TYPEUTILS}RowDataSerializer$RowDataSerializerSnapshot`;
@@ -49,7 +47,6 @@ const TIMESTAMP = `${TYPEUTILS}TimestampDataSerializer$TimestampDataSerializerSn
 const ARRAY = `${TYPEUTILS}ArrayDataSerializer$ArrayDataSerializerSnapshot`;
 const MAP = `${TYPEUTILS}MapDataSerializer$BaseMapSerializerSnapshot`;
 const NULL = 'org.apache.flink.table.dataview.NullSerializer$NullSerializerSnapshot';
-const STREAM_ELEMENT = 'org.apache.flink.streaming.runtime.streamrecord.StreamElementSerializer$StreamElementSerializerSnapshot';
 const SORTED_MAP = `${TYPEUTILS}SortedMapSerializerSnapshot`;
 const LINKED_LIST = `${TYPEUTILS}LinkedListSerializer$LinkedListSerializerSnapshot`;
 const TABLE_TIME_WINDOW = 'org.apache.flink.table.runtime.operators.window.TimeWindow$Serializer$TimeWindowSerializerSnapshot';
@@ -392,86 +389,6 @@ export const linkedListSnapshotReader: SnapshotReader = {
       },
       { hasNullMask },
     );
-  },
-};
-
-const TAGS = ['record with timestamp', 'record', 'watermark', 'latency marker', 'watermark status', 'record attributes', 'internal watermark'];
-const STREAM_RECORD = 'org.apache.flink.streaming.runtime.streamrecord.StreamRecord';
-
-/** StreamElementSerializer: a tag byte, then a record (with its timestamp) or a watermark, status, marker. */
-export const streamElementSnapshotReader: SnapshotReader = {
-  classNames: [STREAM_ELEMENT],
-  read(r, version, className, ctx) {
-    const at = r.position;
-    const { nested } = readCompositeSnapshot(r, version, ctx, () => undefined);
-    expectNestedCount(r, className, nested, 1, at);
-    return makeComposite(className, version, nested, `StreamElement<${nested[0]!.typeLabel}>`, -1, (vr, [record], mode): DecodedValue => {
-      const tagAt = vr.position;
-      const tag = vr.readU8('StreamElement tag');
-      const long = (what: string): DecodedValue => ({ kind: 'long', value: vr.readI64(what).toString() });
-      switch (tag) {
-        case 0: {
-          const timestamp = long('record timestamp');
-          return {
-            kind: 'pojo',
-            className: STREAM_RECORD,
-            fields: [
-              { name: 'timestamp', value: timestamp },
-              { name: 'value', value: record!.decode(vr, mode) },
-            ],
-          };
-        }
-        case 1:
-          return { kind: 'pojo', className: STREAM_RECORD, fields: [{ name: 'value', value: record!.decode(vr, mode) }] };
-        case 2:
-          return {
-            kind: 'pojo',
-            className: 'org.apache.flink.streaming.api.watermark.Watermark',
-            fields: [{ name: 'timestamp', value: long('watermark timestamp') }],
-          };
-        case 3: {
-          const markedTime = long('latency marker time');
-          const lower = long('operator id lower part');
-          const upper = long('operator id upper part');
-          const subtask: DecodedValue = { kind: 'int', type: 'Int', value: vr.readI32('latency marker subtask') };
-          return {
-            kind: 'pojo',
-            className: 'org.apache.flink.streaming.runtime.streamrecord.LatencyMarker',
-            fields: [
-              { name: 'markedTime', value: markedTime },
-              { name: 'operatorIdLower', value: lower },
-              { name: 'operatorIdUpper', value: upper },
-              { name: 'subtaskIndex', value: subtask },
-            ],
-          };
-        }
-        case 4:
-          return {
-            kind: 'pojo',
-            className: 'org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus',
-            fields: [{ name: 'status', value: { kind: 'int', type: 'Int', value: vr.readI32('watermark status') } }],
-          };
-        case 5:
-          return {
-            kind: 'pojo',
-            className: 'org.apache.flink.streaming.runtime.streamrecord.RecordAttributes',
-            fields: [{ name: 'backlog', value: { kind: 'boolean', value: vr.readBool('backlog flag') } }],
-          };
-        case 6: {
-          const subpartition: DecodedValue = { kind: 'int', type: 'Int', value: vr.readI32('internal watermark subpartition') };
-          return {
-            kind: 'pojo',
-            className: 'org.apache.flink.streaming.runtime.watermark.InternalWatermark',
-            fields: [
-              { name: 'subpartitionIndex', value: subpartition },
-              { name: 'timestamp', value: long('watermark timestamp') },
-            ],
-          };
-        }
-        default:
-          throw vr.error('invalid-value', `expected a StreamElement tag 0–6 (${TAGS.join(', ')}), found ${tag}`, tagAt);
-      }
-    });
   },
 };
 
