@@ -39,6 +39,9 @@ export default defineConfig({
     }),
   ],
   worker: { format: 'es' },
+  // snappy-wasm finds its .wasm beside its module (new URL(…, import.meta.url)): the dev server's dependency
+  // pre-bundling would move the module away from it; the build emits it as an asset either way
+  optimizeDeps: { exclude: ['snappy-wasm'] },
   build: { target: 'es2022', sourcemap: true },
   // never open a browser: npm start runs on machines without one (xdg-open absent), and the README gives the URL
   server: { port: 5173, open: false },

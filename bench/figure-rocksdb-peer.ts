@@ -21,6 +21,7 @@ import path from 'node:path';
 import { openNodeInput } from '../src/cli/sources';
 import { openRocksDbSnapshot, openSavepoint, SST_END, SST_NEED_BLOCK, SstMerge, type OpenedSavepoint } from '../src/core/flink';
 import { fmtBytes, fmtMs, median, type Figure } from './measure';
+import { installSnappyWasm } from '../src/cli/install-snappy-wasm';
 
 type Counts = Record<string, [number, number, number]>;
 type Incremental = Extract<NonNullable<OpenedSavepoint['metadata']['operators'][number]['subtasks'][number]['managedKeyedState']>, { kind: 'incremental' }>;
@@ -172,6 +173,7 @@ export async function measureRocksDbPeer(root: string): Promise<Figure> {
 }
 
 if (process.argv[1]?.endsWith('figure-rocksdb-peer.ts')) {
+  installSnappyWasm();
   const root = process.argv[2] ?? process.env['BENCH_DIR'] ?? '/tmp/bench-savepoints';
   const f = await measureRocksDbPeer(root);
   console.log(`${f.id} ${f.name}: ${f.value} (${f.ratio})`);

@@ -19,6 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
+import { installSnappyWasm } from '../src/cli/install-snappy-wasm';
 import { openNodeFileSource } from '../src/cli/sources';
 import { openSstTable, SST_END, SST_NEED_BLOCK, SstMerge, TYPE_VALUE, writeSstTable, type WrittenEntry } from '../src/core/flink';
 import { fmtBytes, fmtMs, median, MiB, timeAsync, timeProcessesAlternated, type Figure } from './measure';
@@ -131,10 +132,20 @@ async function runChild(files: readonly string[]): Promise<ScanChild> {
 export async function measureRocksDbScan(root: string): Promise<Figure[]> {
   const files = ensureTables(path.join(root, 'rocksdb-sst'));
   const tsx = path.resolve(process.cwd(), 'node_modules/.bin/tsx');
-  const child = spawnSync(tsx, [path.resolve(process.cwd(), 'bench/figure-rocksdb-scan.ts'), '--child', ...files], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  if (child.status !== 0) throw new Error(`the figure 8 child process failed: ${child.stderr}`);
-  const run = JSON.parse(child.stdout) as ScanChild;
-  if (run.keys !== KEYS) throw new Error(`expected ${KEYS} merged keys, found ${run.keys}`);
+  // the scan as the CLI runs it (Snappy by snappy-wasm), then with snappyjs (BENCH_SNAPPY=js), each in a child of its own
+  const runChildProcess = (snappy: 'wasm' | 'js'): ScanChild => {
+    const child = spawnSync(tsx, [path.resolve(process.cwd(), 'bench/figure-rocksdb-scan.ts'), '--child', ...files], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+      env: { ...process.env, BENCH_SNAPPY: snappy },
+    });
+    if (child.status !== 0) throw new Error(`the figure 8 child process failed: ${child.stderr}`);
+    const run = JSON.parse(child.stdout) as ScanChild;
+    if (run.keys !== KEYS) throw new Error(`expected ${KEYS} merged keys, found ${run.keys}`);
+    return run;
+  };
+  const run = runChildProcess('wasm');
+  const withSnappyJs = runChildProcess('js');
   const readMs = median(run.reads);
   const scanMs = median(run.scans);
   const bytes = run.bytes;
@@ -144,7 +155,7 @@ export async function measureRocksDbScan(root: string): Promise<Figure[]> {
     {
       id: '8',
       name: `RocksDB native SST scan (${files.length} overlapping Snappy tables, ${fmtBytes(bytes)}, ${KEYS} keys merged)`,
-      value: `${fmtMs(scanMs)} = ${rate(scanMs)} (CPU ${fmtMs(median(run.scanCpu))}), peak RSS ${fmtBytes(run.maxRssKiB * 1024)} (its process's start-up alone ${fmtBytes(run.baselineKiB * 1024)})`,
+      value: `${fmtMs(scanMs)} = ${rate(scanMs)} (CPU ${fmtMs(median(run.scanCpu))}; with snappyjs instead of snappy-wasm ${fmtMs(median(withSnappyJs.scans))}, CPU ${fmtMs(median(withSnappyJs.scanCpu))}), peak RSS ${fmtBytes(run.maxRssKiB * 1024)} (its process's start-up alone ${fmtBytes(run.baselineKiB * 1024)})`,
       ratio: `${ratio.toFixed(1)}× a plain read + copy of the same bytes (${fmtMs(readMs)} = ${rate(readMs)})`,
       goal: 'within 10× of read + copy (issue #31)',
       met: ratio <= 10,
@@ -199,6 +210,7 @@ export function measureAgainstCanonical(root: string): Figure {
 }
 
 if (process.argv[1]?.endsWith('figure-rocksdb-scan.ts') && process.argv[2] === '--child') {
+  if (process.env['BENCH_SNAPPY'] !== 'js') installSnappyWasm();
   process.stdout.write(JSON.stringify(await runChild(process.argv.slice(3))));
 } else if (process.argv[1]?.endsWith('figure-rocksdb-scan.ts')) {
   const root = process.argv[2] ?? process.env['BENCH_DIR'] ?? '/tmp/bench-savepoints';

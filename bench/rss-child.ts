@@ -2,7 +2,11 @@
  * Child process of figure 3: scans every state of a savepoint as `stats --workers 1` does (one thread,
  * structural scan) and prints its peak RSS (process.resourceUsage().maxRSS), time and bytes read as JSON.
  */
+import { installSnappyWasm } from '../src/cli/install-snappy-wasm';
 import { runParallelScan } from '../src/cli/scan';
+
+// as the CLI runs (run-main.ts): RocksDB's Snappy blocks by snappy-wasm
+installSnappyWasm();
 
 async function main(): Promise<void> {
   const dir = process.argv[2]!;

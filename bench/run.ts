@@ -33,6 +33,10 @@ import { measureRocksDbPeer } from './figure-rocksdb-peer';
 import { measureLargeSst } from './figure-large-sst';
 import { measureJobJar } from './figure-job-jar';
 import { measureS3 } from './figure-s3';
+import { installSnappyWasm } from '../src/cli/install-snappy-wasm';
+
+// the core's readers as the CLI runs them (run-main.ts): RocksDB's Snappy blocks by snappy-wasm
+installSnappyWasm();
 
 async function main(): Promise<void> {
   const root = process.env['BENCH_DIR'] ?? '/tmp/bench-savepoints';

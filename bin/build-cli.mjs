@@ -11,7 +11,7 @@
 // runs a bundle only while none of its sources is newer than it.
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -91,11 +91,13 @@ const sourcesOf = (list) => {
   const sources = [...inputs].filter((p) => !p.includes('node_modules/')).sort();
   return [...new Set([...sources, 'package.json', 'package-lock.json', 'bin/build-cli.mjs', 'bin/run-cli-bundle.mjs', 'bin/train-cli-code-cache.mjs'])];
 };
+// snappy-wasm's module, which the CLI (src/cli/install-snappy-wasm.ts) and its worker threads instantiate from beside the bundle
+copyFileSync(path.join(root, 'node_modules/snappy-wasm/es/snappy_bg.wasm'), path.join(outdir, 'snappy_bg.wasm'));
 const sources = sourcesOf(results);
 writeFileSync(path.join(outdir, 'inputs.json'), JSON.stringify({ sources }, null, 1) + '\n');
 writeFileSync(path.join(outdir, 'compare-inputs.json'), JSON.stringify({ sources: sourcesOf([results[1]]) }, null, 1) + '\n');
 console.log(
-  `${path.relative(root, outdir) || '.'}/: savepoint-inspector.cjs, savepoint-inspector-compare.cjs, scan-worker-entry.mjs (${sources.length} source files)`,
+  `${path.relative(root, outdir) || '.'}/: savepoint-inspector.cjs, savepoint-inspector-compare.cjs, scan-worker-entry.mjs, snappy_bg.wasm (${sources.length} source files)`,
 );
 // the separate manifest of earlier builds (the digest now heads the cache file)
 rmSync(path.join(outdir, 'savepoint-inspector.code-cache.json'), { force: true });

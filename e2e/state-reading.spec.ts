@@ -21,7 +21,10 @@ test('never silent: every state says how far it was read, on the Overview, in th
 
   // RocksDB native: the keyed states are read from their SST files, so none is said to be unread
   // (e2e/values-not-read.spec.ts removes the SST files and sees each state say so)
+  // (its Snappy blocks decompressed by snappy-wasm, whose module the worker fetches from the build's assets)
+  const snappyWasm = page.waitForResponse((r) => /\/assets\/snappy_bg-[\w-]+\.wasm$/.test(r.url()));
   await page.goto('/?target=1.x');
+  expect((await snappyWasm).status()).toBe(200);
   await waitForAppState(page, 'empty');
   await page.getByTestId('folder-input').setInputFiles(NATIVE);
   await waitForAppState(page, 'ready');

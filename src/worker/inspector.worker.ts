@@ -4,11 +4,16 @@
  * InspectorFailure data before it crosses, because Comlink would keep only the message of an Error.
  */
 import { expose, transfer } from 'comlink';
+import { initSnappyWasm } from '../core/flink';
 import type { Inspector } from './inspector';
 import { LocalInspector } from './local-inspector';
 import { toInspectorFailure } from './to-inspector-failure';
 
 const local = new LocalInspector();
+// RocksDB's Snappy blocks are decompressed by WebAssembly once its module (an asset of the build) is
+// instantiated, in the background; until then, or if it cannot be (a host whose policy forbids compiling
+// WebAssembly), by snappyjs: the same bytes, slower.
+void initSnappyWasm().catch(() => undefined);
 
 function guard<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A) => {

@@ -63,7 +63,7 @@ const CORE_SUBFOLDER_LAYERS: Readonly<Record<string, Readonly<Record<string, rea
   },
 };
 /** The packages the core's source may import. */
-const CORE_PACKAGES = ['@bufbuild/protobuf', '@noble/hashes', 'fflate', 'fzstd', 'snappyjs', 'hyparquet-writer', 'apache-arrow'];
+const CORE_PACKAGES = ['@bufbuild/protobuf', '@noble/hashes', 'fflate', 'fzstd', 'snappyjs', 'snappy-wasm', 'hyparquet-writer', 'apache-arrow'];
 /** What a test file (`*.test.ts`) beside the core's source may import besides. */
 const CORE_TEST_PACKAGES = ['vitest', 'fast-check'];
 /** The core folders whose index the UI may import. */

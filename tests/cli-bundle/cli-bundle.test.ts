@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findSnappyWasm } from '../../src/cli/install-snappy-wasm';
 import { runCli } from '../../src/cli/run-cli';
 import { buildDescriptorSet } from '../conformance/build-descriptor-set';
 import { requireCommitted } from '../helpers/committed-data';
@@ -123,6 +124,21 @@ describe('the bundled CLI answers like the TypeScript sources', () => {
         expect(actual.code).toBe(expected.code);
         expect(withoutTimestamp(actual.stdout)).toEqual(withoutTimestamp(expected.stdout));
       }
+    }
+  }, 60_000);
+
+  it("RocksDB native state: the bundle decompresses Snappy blocks with snappy-wasm's module from beside it, to the same dump and stats", async () => {
+    expect(existsSync(path.join(out, 'snappy_bg.wasm'))).toBe(true);
+    expect(findSnappyWasm(pathToFileURL(path.join(out, 'savepoint-inspector.cjs')).href)).toBe(path.join(out, 'snappy_bg.wasm'));
+    const native = path.join(ROOT, 'fixtures/savepoints/flink-1.20/rocksdb/native/savepoint');
+    for (const args of [
+      ['dump', native, '--operator', '6d821971c3bfd7ae2c972e89d7414f7c', '--state', 'events-by-name'],
+      ['stats', native, '--workers', '2', '--json'],
+    ]) {
+      const expected = await inProcessAll(args);
+      expect(expected.code).toBe(0);
+      const actual = bundled(args);
+      expect([actual.code, actual.stdout, actual.stderr]).toEqual([expected.code, expected.stdout, expected.stderr]);
     }
   }, 60_000);
 

@@ -77,6 +77,7 @@ describe('the npm package runs with Node alone', () => {
       'dist-cli/savepoint-inspector.cjs',
       'dist-cli/savepoint-inspector-compare.cjs',
       'dist-cli/scan-worker-entry.mjs',
+      'dist-cli/snappy_bg.wasm',
       'dist/index.html',
       'docs/cli.md',
     ]) {

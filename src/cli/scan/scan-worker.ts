@@ -1,5 +1,6 @@
 /** Worker thread entry of the parallel scans: opens the input itself and scans its share of subtasks (`stats`, or `check`'s value warnings). */
 import { parentPort, workerData } from 'node:worker_threads';
+import { installSnappyWasm } from '../install-snappy-wasm';
 import { openNodeInput, type ReopenOptions } from '../sources';
 import { scanSavepointUnits } from './scan-savepoint-units';
 import type { WorkerCheckInput } from './run-parallel-value-scan';
@@ -17,6 +18,7 @@ const inputOptions: ReopenOptions = {
   ...(job.pathMap ? { pathMap: job.pathMap } : {}),
   ...(job.pins ? { pins: job.pins } : {}),
 };
+installSnappyWasm();
 if (job.kind === 'check-values') {
   parentPort!.postMessage(await tallySubtaskValues(job.input, job.check, job.units, inputOptions));
 } else {

@@ -8,6 +8,7 @@ export { type CheckpointMetadata, type OperatorState, type StreamHandle, type Su
 export { readCheckpointMetadata } from './metadata/read-checkpoint-metadata';
 export { writeCheckpointMetadata } from './metadata/write-checkpoint-metadata';
 export { isCountedBroadcastCopy } from './operator/select-broadcast-copy';
+export { initSnappyWasm, setSnappyWasmLoader } from './rocksdb/decompress-snappy';
 export { SstMerge } from './rocksdb/merge-sst-entries';
 export { openRocksDbSnapshot } from './rocksdb/open-rocksdb-snapshot';
 export { END as SST_END, NEED_BLOCK as SST_NEED_BLOCK } from './rocksdb/sst-table-cursor';

@@ -2,16 +2,16 @@
  * One block of a block-based table (table/format.cc, block_based/reader_common.cc): the block's bytes,
  * then a 5-byte trailer (compression type, checksum of the bytes and the type byte). The checksum is
  * verified as the footer says (from format version 6 on with the context of the block's offset), then
- * the block is decompressed: Snappy (snappyjs's decompressor, into a buffer the caller may reuse), zlib (raw deflate,
+ * the block is decompressed: Snappy (decompress-snappy.ts: WebAssembly where the platform installed it, else snappyjs), zlib (raw deflate,
  * fflate), LZ4 and LZ4HC (decode-lz4-block.ts), ZSTD (fzstd). From format version 2 on, every codec
  * but Snappy prefixes its output's size as a varint32.
  */
-import { SnappyDecompressor } from 'snappyjs/snappy_decompressor.js';
 import { inflateSync } from 'fflate';
 import { decompress as decompressZstd } from 'fzstd';
 import { DecodeError, type ByteSource } from '../../io';
 import { computeBlockChecksum, CHECKSUM_NAMES } from './compute-block-checksum';
 import { decodeLz4Block } from './decode-lz4-block';
+import { decompressSnappy, type BlockScratch } from './decompress-snappy';
 import { RocksDbCursor } from './rocksdb-cursor';
 import { computeContextModifier, type BlockHandle, type SstFooter } from './read-sst-footer';
 
@@ -66,10 +66,7 @@ export function checkBlockHandle(source: ByteSource, file: string, handle: Block
   }
 }
 
-/** A buffer Snappy blocks are decompressed into (grown when a block needs more), so a read of many blocks allocates none per block. */
-export interface BlockScratch {
-  buffer: Uint8Array;
-}
+export type { BlockScratch };
 
 /**
  * Verifies and decompresses a block from its stored bytes and trailer (`raw`: handle.size + 5 bytes).
@@ -110,7 +107,7 @@ function decompressBlock(
   const fail = (detail: string) =>
     new DecodeError({ code: 'corrupt-compression', detail: `expected a ${name} compressed ${what}, found ${detail}`, file, offset: handle.offset });
   if (type === 1) {
-    return decompressSnappy(body, scratch, fail);
+    return decompressSnappy(body, scratch, MAX_BLOCK_BYTES, fail);
   }
   if (type !== 2 && type !== 4 && type !== 5 && type !== 7 && type !== 0x40) {
     const known = name === undefined ? `unknown compression type ${type}` : `compression type ${type} (${name}), which is not read here`;
@@ -159,22 +156,6 @@ function decompressBlock(
 }
 
 /** A raw Snappy block (its varint length first), into the scratch buffer when one is given (snappyjs's messages, as its uncompress gives them). */
-function decompressSnappy(body: Uint8Array, scratch: BlockScratch | undefined, fail: (detail: string) => DecodeError): Uint8Array {
-  const d = new SnappyDecompressor(body);
-  const length = d.readUncompressedLength();
-  if (length === -1) throw fail('bytes Snappy cannot decompress (Invalid Snappy bitstream)');
-  if (length > MAX_BLOCK_BYTES)
-    throw fail(`bytes Snappy cannot decompress (The uncompressed length of ${length} is too big, expect at most ${MAX_BLOCK_BYTES})`);
-  let out: Uint8Array;
-  if (scratch === undefined) out = new Uint8Array(length);
-  else {
-    if (scratch.buffer.length < length) scratch.buffer = new Uint8Array(Math.max(length, scratch.buffer.length * 2));
-    out = scratch.buffer.subarray(0, length);
-  }
-  if (!d.uncompressToBuffer(out)) throw fail('bytes Snappy cannot decompress (Invalid Snappy bitstream)');
-  return out;
-}
-
 function hex32(n: number): string {
   return n.toString(16).padStart(8, '0');
 }
