@@ -14,7 +14,7 @@
  * (tests/export/arrow-wire-columns.test.ts compares both on every fixture state and on crafted values).
  */
 import { ScalarType, type DescMessage } from '@bufbuild/protobuf';
-import { decodeUtf8 } from '../protobuf';
+import { decodeUtf8, WireCursor } from '../protobuf';
 import {
   BoolColumnBuilder,
   BytesColumnBuilder,
@@ -54,10 +54,10 @@ export class ProtobufWireAppender {
   private occWt = new Uint8Array(1024);
   private occNext = new Int32Array(1024);
   private top = 0;
-  /** the last varint read: its low and high 32 bits */
-  private lo = 0;
-  private hi = 0;
-  private bytes: Uint8Array = new Uint8Array(0);
+  /** the wire reader over the value's bytes: any read it cannot make gives the value to the full decoder */
+  private readonly w = new WireCursor(() => {
+    throw FALLBACK;
+  });
   private readonly maxDepth: number;
   /** the root's unknown fields of the last value appended */
   readonly unknown: WireUnknownField[] = [];
@@ -73,7 +73,7 @@ export class ProtobufWireAppender {
    * the cells appended so far must be rolled back.
    */
   append(bytes: Uint8Array, start: number, end: number): boolean {
-    this.bytes = bytes;
+    this.w.reset(bytes, start, end);
     this.top = 0;
     this.unknown.length = 0;
     try {
@@ -83,57 +83,13 @@ export class ProtobufWireAppender {
       if (e === FALLBACK) return false;
       throw e;
     } finally {
-      this.bytes = EMPTY;
-    }
-  }
-
-  /** reads a varint at p: its position after, the value in lo/hi */
-  private varint(p: number, end: number): number {
-    const b = this.bytes;
-    let lo = 0;
-    let hi = 0;
-    for (let i = 0; i < 10; i++) {
-      if (p >= end) throw FALLBACK;
-      const x = b[p++]!;
-      const v = x & 0x7f;
-      if (i < 4) lo |= v << (7 * i);
-      else if (i === 4) {
-        lo |= (v & 0x0f) << 28;
-        hi |= v >>> 4;
-      } else hi |= v << (7 * i - 32);
-      if ((x & 0x80) === 0) {
-        this.lo = lo;
-        this.hi = hi;
-        return p;
-      }
-    }
-    throw FALLBACK;
-  }
-
-  /** position after the value of wire type wt starting at p (groups and bad wire types: fallback) */
-  private skipValue(p: number, wt: number, end: number): number {
-    switch (wt) {
-      case 0:
-        return this.varint(p, end);
-      case 1:
-        if (p + 8 > end) throw FALLBACK;
-        return p + 8;
-      case 2: {
-        p = this.varint(p, end);
-        const n = this.lo;
-        if (this.hi !== 0 || n < 0 || n > end - p) throw FALLBACK;
-        return p + n;
-      }
-      case 5:
-        if (p + 4 > end) throw FALLBACK;
-        return p + 4;
-      default:
-        throw FALLBACK;
+      this.w.release();
     }
   }
 
   private appendMessage(plan: MessagePlan, start: number, end: number, depth: number): void {
     if (depth > this.maxDepth) throw FALLBACK;
+    const w = this.w;
     const base = this.top;
     const { first, last, count, oneofSet } = plan;
     count.fill(0);
@@ -141,16 +97,16 @@ export class ProtobufWireAppender {
     let p = start;
     while (p < end) {
       const tagStart = p;
-      p = this.varint(p, end);
-      if (this.hi !== 0 || this.lo <= 0) throw FALLBACK;
-      const tag = this.lo;
+      // a tag of field number 0 or over 32 bits: the decoder's invalid-tag error
+      w.pos = p;
+      w.end = end;
+      const tag = w.readTag();
+      p = w.pos;
       const no = tag >>> 3;
       const wt = tag & 7;
-      // field number 0: the decoder's invalid-tag error
-      if (no === 0) throw FALLBACK;
       const fp = no < DENSE_NUMBERS ? plan.dense[no] : plan.byNumber.get(no);
       const valueStart = p;
-      p = this.skipValue(p, wt, end);
+      p = w.skipValueAt(p, wt, end);
       if (fp === undefined || (fp.accepts & (1 << wt)) === 0) {
         if (depth > 0) throw FALLBACK;
         this.unknown.push({ number: no, wireType: wt, start: tagStart, end: p });
@@ -192,9 +148,9 @@ export class ProtobufWireAppender {
           break;
         case 'message': {
           if (fp.child === undefined) throw FALLBACK;
-          const at = this.varint(this.occPos[first[f]!]!, end);
+          const stop = w.lengthDelimitedAt(this.occPos[first[f]!]!, end);
           const struct = fp.builder as StructColumnBuilder;
-          this.appendMessage(fp.child, at, at + this.lo, depth + 1);
+          this.appendMessage(fp.child, w.pos, stop, depth + 1);
           struct.appendValid();
           break;
         }
@@ -217,15 +173,15 @@ export class ProtobufWireAppender {
       const pos = this.occPos[o]!;
       const wt = this.occWt[o]!;
       if (fp.child !== undefined) {
-        const at = this.varint(pos, end);
-        this.appendMessage(fp.child, at, at + this.lo, depth + 1);
+        const stop = this.w.lengthDelimitedAt(pos, end);
+        this.appendMessage(fp.child, this.w.pos, stop, depth + 1);
         (element as StructColumnBuilder).appendValid();
       } else if (fp.field.fieldKind === 'list' && fp.field.listKind === 'message') {
         throw FALLBACK;
       } else if (wt === 2 && (fp.enumNames !== undefined || (fp.scalar !== ScalarType.STRING && fp.scalar !== ScalarType.BYTES))) {
         // packed
-        let p = this.varint(pos, end);
-        const stop = p + this.lo;
+        const stop = this.w.lengthDelimitedAt(pos, end);
+        let p = this.w.pos;
         while (p < stop) {
           p =
             fp.enumNames !== undefined
@@ -252,18 +208,18 @@ export class ProtobufWireAppender {
     const valueTag = (2 << 3) | (fp.mapKind === 'scalar' ? wireTypeOf(fp.scalar!) : fp.mapKind === 'enum' ? 0 : 2);
     // a key given twice: the decoder keeps the first place and the last value (the full decoder's case)
     const seen = count > 1 ? new Set<string>() : undefined;
+    const w = this.w;
     for (let o = firstOcc; o >= 0; o = this.occNext[o]!) {
-      let p = this.varint(this.occPos[o]!, end);
-      const stop = p + this.lo;
+      const stop = w.lengthDelimitedAt(this.occPos[o]!, end);
+      let p = w.pos;
       let keyAt = -1;
       let valueAt = -1;
       while (p < stop) {
-        p = this.varint(p, stop);
-        if (this.hi !== 0 || this.lo <= 0) throw FALLBACK;
-        const tag = this.lo;
-        if (tag >>> 3 === 0) throw FALLBACK;
-        const at = p;
-        p = this.skipValue(p, tag & 7, stop);
+        w.pos = p;
+        w.end = stop;
+        const tag = w.readTag();
+        const at = w.pos;
+        p = w.skipValueAt(at, tag & 7, stop);
         if (tag === keyTag) keyAt = at;
         else if (tag === valueTag) {
           if (fp.mapKind === 'message' && valueAt >= 0) throw FALLBACK;
@@ -282,8 +238,8 @@ export class ProtobufWireAppender {
         if (fp.child === undefined) throw FALLBACK;
         if (valueAt < 0) this.appendMessage(fp.child, 0, 0, depth + 2);
         else {
-          const at = this.varint(valueAt, stop);
-          this.appendMessage(fp.child, at, at + this.lo, depth + 2);
+          const valueEnd = w.lengthDelimitedAt(valueAt, stop);
+          this.appendMessage(fp.child, w.pos, valueEnd, depth + 2);
         }
         (valueBuilder as StructColumnBuilder).appendValid();
       } else if (fp.mapKind === 'enum') {
@@ -303,13 +259,14 @@ export class ProtobufWireAppender {
 
   /** a map key's identity as the decoder's map tells keys apart (absent: the type's default) */
   private identifyKey(scalar: ScalarType, at: number, end: number): string {
-    const b = this.bytes;
+    const w = this.w;
+    const b = w.buf;
     switch (scalar) {
       case ScalarType.STRING: {
         if (at < 0) return '';
-        const p = this.varint(at, end);
+        const stop = w.lengthDelimitedAt(at, end);
         let id = '';
-        for (let i = p; i < p + this.lo; i++) id += String.fromCharCode(b[i]!);
+        for (let i = w.pos; i < stop; i++) id += String.fromCharCode(b[i]!);
         return id;
       }
       case ScalarType.FIXED32:
@@ -321,24 +278,25 @@ export class ProtobufWireAppender {
         return `${b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24) | 0}:${b[at + 4]! | (b[at + 5]! << 8) | (b[at + 6]! << 16) | (b[at + 7]! << 24) | 0}`;
       default: {
         if (at < 0) return '0:0';
-        this.varint(at, end);
-        if (scalar === ScalarType.BOOL) return this.lo !== 0 || this.hi !== 0 ? '1:0' : '0:0';
+        w.skipVarintAt(at, end);
+        if (scalar === ScalarType.BOOL) return w.lo !== 0 || w.hi !== 0 ? '1:0' : '0:0';
         // 32-bit keys: the decoder keeps the low 32 bits
-        if (scalar === ScalarType.INT32 || scalar === ScalarType.UINT32 || scalar === ScalarType.SINT32) return `${this.lo | 0}:0`;
-        return `${this.lo | 0}:${this.hi | 0}`;
+        if (scalar === ScalarType.INT32 || scalar === ScalarType.UINT32 || scalar === ScalarType.SINT32) return `${w.lo | 0}:0`;
+        return `${w.lo | 0}:${w.hi | 0}`;
       }
     }
   }
 
   /** one scalar at pos into builder (implicit: a default value is a null cell); the position after it */
   private appendScalarAt(builder: ColumnBuilder, scalar: ScalarType, pos: number, end: number, implicit: boolean): number {
-    const b = this.bytes;
+    const w = this.w;
+    const b = w.buf;
     switch (scalar) {
       case ScalarType.STRING:
       case ScalarType.BYTES: {
-        const p = this.varint(pos, end);
-        const n = this.lo;
-        if (this.hi !== 0 || n < 0 || n > end - p) throw FALLBACK;
+        const valueEnd = w.lengthDelimitedAt(pos, end);
+        const p = w.pos;
+        const n = valueEnd - p;
         if (implicit && n === 0) builder.appendNull();
         else if (scalar === ScalarType.BYTES) (builder as BytesColumnBuilder).appendBytes(b, p, p + n);
         // a string: copied while its bytes are checked for ASCII; anything else must be valid UTF-8 (the cell is rolled back with the value if not)
@@ -347,29 +305,29 @@ export class ProtobufWireAppender {
       }
       case ScalarType.INT32:
       case ScalarType.UINT32: {
-        const p = this.varint(pos, end);
-        if (implicit && this.lo === 0) builder.appendNull();
-        else (builder as NumberColumnBuilder).appendNumber(this.lo | 0);
+        const p = w.skipVarintAt(pos, end);
+        if (implicit && w.lo === 0) builder.appendNull();
+        else (builder as NumberColumnBuilder).appendNumber(w.lo | 0);
         return p;
       }
       case ScalarType.SINT32: {
-        const p = this.varint(pos, end);
-        const n = this.lo;
+        const p = w.skipVarintAt(pos, end);
+        const n = w.lo;
         if (implicit && n === 0) builder.appendNull();
         else (builder as NumberColumnBuilder).appendNumber((n >>> 1) ^ -(n & 1));
         return p;
       }
       case ScalarType.INT64:
       case ScalarType.UINT64: {
-        const p = this.varint(pos, end);
-        if (implicit && this.lo === 0 && this.hi === 0) builder.appendNull();
-        else (builder as Int64ColumnBuilder).appendWords(this.lo, this.hi);
+        const p = w.skipVarintAt(pos, end);
+        if (implicit && w.lo === 0 && w.hi === 0) builder.appendNull();
+        else (builder as Int64ColumnBuilder).appendWords(w.lo, w.hi);
         return p;
       }
       case ScalarType.SINT64: {
-        const p = this.varint(pos, end);
-        const lo = this.lo;
-        const hi = this.hi;
+        const p = w.skipVarintAt(pos, end);
+        const lo = w.lo;
+        const hi = w.hi;
         if (implicit && lo === 0 && hi === 0) builder.appendNull();
         else {
           let l = (lo >>> 1) | (hi << 31);
@@ -383,8 +341,8 @@ export class ProtobufWireAppender {
         return p;
       }
       case ScalarType.BOOL: {
-        const p = this.varint(pos, end);
-        const v = this.lo !== 0 || this.hi !== 0;
+        const p = w.skipVarintAt(pos, end);
+        const v = w.lo !== 0 || w.hi !== 0;
         if (implicit && !v) builder.appendNull();
         else (builder as BoolColumnBuilder).appendBool(v);
         return p;
@@ -419,8 +377,8 @@ export class ProtobufWireAppender {
   }
 
   private appendEnumAt(builder: BytesColumnBuilder, names: EnumNames, pos: number, end: number, implicit: boolean): number {
-    const p = this.varint(pos, end);
-    const n = this.lo | 0;
+    const p = this.w.skipVarintAt(pos, end);
+    const n = this.w.lo | 0;
     if (implicit && n === 0) {
       builder.appendNull();
       return p;
@@ -444,7 +402,6 @@ export class ProtobufWireAppender {
   }
 }
 
-const EMPTY = new Uint8Array(0);
 const SCRATCH = new ArrayBuffer(8);
 const SCRATCH_U32 = new Uint32Array(SCRATCH);
 const SCRATCH_F32 = new Float32Array(SCRATCH);

@@ -9,19 +9,10 @@
  * front with its reason; entries that are not the whole state (a changelog's
  * changes, a sample, a stream that failed) are reported in the result, never passed over in silence.
  */
-import type {
-  CancelSignal,
-  DecodedValue,
-  InspectedState,
-  OpenedSavepoint,
-  SerializerSnapshot,
-  SnapshotRegistry,
-  StateSample,
-  SubtaskHeaderCache,
-} from '../flink';
+import type { CancelSignal, InspectedState, OpenedSavepoint, SnapshotRegistry, StateSample, SubtaskHeaderCache } from '../flink';
 import { findOperator, scanState, type ScanPart, type StateEntry } from '../flink';
 import { DecodeError, wrongInput, type DecodeErrorJson } from '../io';
-import { encodeUtf8, getProtobufSnapshotContent, type ProtobufSnapshotContent } from '../protobuf';
+import { encodeUtf8, type ProtobufSnapshotContent } from '../protobuf';
 import {
   EXPORT_UNKNOWN_FIELDS_PER_VALUE,
   type ExportFormat,
@@ -34,6 +25,7 @@ import { formatCsvHeader, formatCsvRowPieces, formatJsonLinePieces, listExportCo
 import { listExportRows, listFramedExportRows } from './list-export-rows';
 import { ParquetExportWriter } from './parquet-export-writer';
 import { ArrowExportWriter, type FramedExportRowSource } from './arrow-export-writer';
+import { countUndecodable, findValueProtobufContent } from './describe-export-state-values';
 
 export interface ExportStateRequest {
   /** the state as inspectSavepoint describes it (scope, kind, serializers, status) */
@@ -435,63 +427,4 @@ class StateExportJob {
     this.lastProgress = result.rows;
     this.request.progress?.(this.index, { rows: result.rows, valueBytes: result.valueBytes });
   }
-}
-
-/** The row's key, namespace, user key and value parts (list elements, map entries, fields) that their serializer could not decode. */
-function countUndecodable(row: ExportRow): number {
-  let n = 0;
-  const walk = (v: DecodedValue | null | undefined): void => {
-    if (v === null || v === undefined) return;
-    switch (v.kind) {
-      case 'opaque':
-        if (v.decodeFailed === true) n++;
-        return;
-      case 'list':
-        v.items.forEach(walk);
-        return;
-      case 'map':
-        for (const e of v.entries) {
-          walk(e.key);
-          walk(e.value);
-        }
-        return;
-      case 'tuple':
-        v.fields.forEach(walk);
-        return;
-      case 'pojo':
-      case 'row':
-        for (const f of v.fields) walk(f.value);
-        return;
-      case 'ttl':
-        walk(v.value);
-        return;
-      default:
-        return;
-    }
-  };
-  walk(row.key);
-  walk(row.namespace);
-  walk(row.userKey);
-  walk(row.value);
-  return n;
-}
-
-/**
- * The Protobuf snapshot of the state's row values: the value serializer itself, a list state's
- * element serializer, a map state's value serializer, or the one Protobuf serializer inside a wrapper
- * (TTL); undefined when there is none or more than one (the value is then exported as JSON text).
- */
-function findValueProtobufContent(state: InspectedState): ProtobufSnapshotContent | undefined {
-  const s = state.valueSerializer;
-  if (s === undefined) return undefined;
-  // a map (MapState, broadcast state as a map) holds its key serializer first: not the rows' values
-  const start = getProtobufSnapshotContent(s) === undefined && (state.kind === 'MAP' || state.scope === 'broadcast') ? s.nested.slice(1) : [s];
-  const found: ProtobufSnapshotContent[] = [];
-  const walk = (x: SerializerSnapshot) => {
-    const c = getProtobufSnapshotContent(x);
-    if (c !== undefined) found.push(c);
-    else x.nested.forEach(walk);
-  };
-  start.forEach(walk);
-  return found.length === 1 ? found[0] : undefined;
 }

@@ -25,7 +25,7 @@ export {
 } from './savepoint/inspection-types';
 export { openHttpSavepointFolder } from './savepoint/open-http-savepoint-folder';
 export { type OpenedSavepoint, openSavepoint } from './savepoint/open-savepoint';
-export { type SavepointSession, openSavepointSession } from './inspection/savepoint-session';
+export { type SavepointSession, createSavepointSession, openSavepointSession } from './inspection/savepoint-session';
 export { type ScanPart, type StateScanVisitor, type SubtaskHeaderCache, createSubtaskHeaderCache, findOperator, scanState } from './scan/scan-state';
 export { StateTallies } from './scan/state-tallies';
 export { findNestedValues } from './snapshots/find-nested-values';

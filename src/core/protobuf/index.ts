@@ -51,6 +51,7 @@ export { scanProtobufPayload, scanProtobufPayloadInto, scanProtobufPayloadRangeI
 export { stripDerivedJsonNames } from './strip-derived-json-names';
 export { normalizeSnapshotDescriptors, writeProtobufSnapshotParts } from './write-protobuf-snapshot';
 export { decodeUtf8, encodeUtf8 } from './decode-utf8';
+export { unreachableWireFailure, WireCursor } from './wire-cursor';
 export { encodeProtobufMessage, isSingularPresent } from './encode-protobuf-message';
 export { type PbElement, type PbMessage, type PbScalar } from './protobuf-message-types';
 export { getAcceptedWireTypes } from './protobuf-field-wire';

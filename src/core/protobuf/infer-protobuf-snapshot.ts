@@ -16,6 +16,7 @@ import { computeSha256 } from './compute-sha256';
 import { normalizeDescriptorSet, type NormalizedDescriptorSet } from './normalize-descriptor-set';
 import { parseDescriptorSet } from './parse-descriptor-set';
 import { DEFAULT_PROTOBUF_SETTINGS, MAX_DESCRIPTOR_BYTES } from './protobuf-constants';
+import { unreachableWireFailure, WireCursor } from './wire-cursor';
 import { DescriptorSchemaError, isProtobufParseError } from './protobuf-errors';
 import { ProtobufValueCodec } from './protobuf-value-codec';
 
@@ -249,15 +250,15 @@ function readLengths(bytes: Uint8Array, p: number, limit: number): { start: numb
   return out;
 }
 
+/** A varint of at most 5 bytes (unsigned, up to 35 bits) ending before `limit`. */
 function readVarint32(bytes: Uint8Array, p: number, limit: number): { value: number; end: number } | undefined {
-  let value = 0;
-  for (let i = 0; i < 5 && p + i < limit; i++) {
-    const b = bytes[p + i]!;
-    value += (b & 0x7f) * 2 ** (7 * i);
-    if ((b & 0x80) === 0) return { value, end: p + i + 1 };
-  }
-  return undefined;
+  const end = lengthWire.varintAt(bytes, p, limit);
+  if (end < 0 || end - p > 5) return undefined;
+  return { value: lengthWire.hi * 2 ** 32 + (lengthWire.lo >>> 0), end };
 }
+
+/** Reads the candidate lengths (never fails: varintAt only). */
+const lengthWire = new WireCursor(unreachableWireFailure);
 
 /** Field 1 (tag 0x0a), each with a varint length, back to back, ending exactly at `end`. */
 function hasFileSetShape(bytes: Uint8Array, start: number, end: number): boolean {

@@ -1,10 +1,18 @@
 /**
  * Wire helpers of the structural scan for the less frequent paths: long lengths, packed values,
- * closed enums, and fields that map entries skip. Results beyond the position go in scanCursor.
+ * closed enums, and fields that map entries skip, read with the one wire reader (wire-cursor.ts) whose
+ * failures become the scan's FAIL. Results beyond the position go in scanCursor.
  */
 import { MAX_DECODER_DEPTH } from './protobuf-constants';
+import { WireCursor } from './wire-cursor';
 
 export const FAIL = -1;
+
+/** Thrown by the helpers' wire reader, caught by the helper that called it: the scan's FAIL. */
+const SCAN_FAILED = Symbol('scan failed');
+const wire = new WireCursor(() => {
+  throw SCAN_FAILED;
+});
 
 /** side results: where the last length varint ended; undeclared closed-enum values just scanned */
 export const scanCursor = { lengthEnd: 0, closedUnknown: 0 };
@@ -12,27 +20,25 @@ export const scanCursor = { lengthEnd: 0, closedUnknown: 0 };
 /** A closed enum value (wire type 0) or packed values (2): sets closedUnknown to the undeclared count. */
 export function scanClosedEnum(buf: Uint8Array, pos: number, end: number, wt: number, declared: Set<number>): number {
   scanCursor.closedUnknown = 0;
-  let stop = end;
-  if (wt === 2) {
-    const len = readLength(buf, pos);
-    if (len < 0) return FAIL;
-    pos = scanCursor.lengthEnd;
-    stop = pos + len;
-    if (stop > end) return FAIL;
+  wire.buf = buf;
+  try {
+    if (wt !== 2) return readClosedEnumValue(pos, end, declared);
+    const stop = wire.lengthDelimitedAt(pos, end);
+    for (let p = wire.pos; p < stop;) p = readClosedEnumValue(p, stop, declared);
+    return stop;
+  } catch (e) {
+    if (e === SCAN_FAILED) return FAIL;
+    throw e;
+  } finally {
+    wire.release();
   }
-  const single = wt !== 2;
-  while (single || pos < stop) {
-    let v = 0;
-    for (let i = 0; ; i++) {
-      if (i >= 10 || pos >= stop) return FAIL;
-      const b = buf[pos++]!;
-      if (i < 5) v |= (b & 0x7f) << (7 * i);
-      if ((b & 0x80) === 0) break;
-    }
-    if (!declared.has(v | 0)) scanCursor.closedUnknown++;
-    if (single) break;
-  }
-  return pos;
+}
+
+/** One enum value at p (protobuf-java keeps its low 32 bits), counted when undeclared; the position after it. */
+function readClosedEnumValue(p: number, end: number, declared: Set<number>): number {
+  const next = wire.skipVarintAt(p, end);
+  if (!declared.has(wire.lo | 0)) scanCursor.closedUnknown++;
+  return next;
 }
 
 /** For an 8-bit mask of high bits (bit k: byte k of eight), how many bytes in a row from the first, and up to the last, have it set. */
@@ -80,17 +86,11 @@ export function checkPacked(buf: Uint8Array, dv: DataView, pos: number, end: num
 
 /** A varint32 length (protobuf-java readRawVarint32); -1 when negative or malformed. Sets scanCursor.lengthEnd. */
 export function readLength(buf: Uint8Array, pos: number): number {
-  let result = 0;
-  for (let i = 0; i < 10; i++) {
-    const b = buf[pos++];
-    if (b === undefined) return -1;
-    if (i < 5) result |= (b & 0x7f) << (7 * i);
-    if ((b & 0x80) === 0) {
-      scanCursor.lengthEnd = pos;
-      return result;
-    }
-  }
-  return -1;
+  const next = wire.varintAt(buf, pos, buf.length);
+  const n = wire.lo | 0;
+  if (next < 0 || n < 0) return -1;
+  scanCursor.lengthEnd = next;
+  return n;
 }
 
 /**
@@ -107,32 +107,14 @@ export function skipField(
   messageDepth: number,
   recursionLimit: number,
 ): number {
-  if (wt === 0) {
-    const s = pos;
-    while (buf[pos++]! & 0x80) if (pos - s >= 10) return FAIL;
-  } else if (wt === 1) pos += 8;
-  else if (wt === 5) pos += 4;
-  else if (wt === 2) {
-    const len = readLength(buf, pos);
-    if (len < 0) return FAIL;
-    pos = scanCursor.lengthEnd + len;
-  } else if (wt === 3) {
-    if (groupDepth > MAX_DECODER_DEPTH) return FAIL;
-    for (;;) {
-      if (pos >= end) return FAIL;
-      const len = readLength(buf, pos);
-      if (len <= 0) return FAIL;
-      pos = scanCursor.lengthEnd;
-      const t = len >>> 3;
-      const w = len & 7;
-      if (w === 4) {
-        if (t !== no) return FAIL;
-        break;
-      }
-      if (t === 0 || messageDepth + groupDepth >= recursionLimit) return FAIL;
-      pos = skipField(buf, pos, end, w, t, groupDepth + 1, messageDepth, recursionLimit);
-      if (pos === FAIL) return FAIL;
-    }
-  } else return FAIL;
-  return pos > end ? FAIL : pos;
+  wire.reset(buf, pos, end);
+  try {
+    wire.skipField((no << 3) | wt, MAX_DECODER_DEPTH, recursionLimit - messageDepth, groupDepth);
+    return wire.pos;
+  } catch (e) {
+    if (e === SCAN_FAILED) return FAIL;
+    throw e;
+  } finally {
+    wire.release();
+  }
 }

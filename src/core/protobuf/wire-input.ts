@@ -2,10 +2,15 @@
  * A cursor over one Protobuf payload that reproduces protobuf-java's CodedInputStream limits as
  * the serializer configures it: the payload is a stream bounded to N
  * bytes of which only `available` may be present, `sizeLimit` is maxMessageSize, sub-messages push
- * limits. Failures throw ProtobufParseError with protobuf-java's text and a payload offset.
+ * limits. Failures throw ProtobufParseError with protobuf-java's text and a payload offset. Varints are
+ * read with the one wire reader's loop (wire-cursor.ts).
  */
 import { MAX_DECODER_DEPTH } from './protobuf-constants';
 import { JAVA_PARSE_MESSAGES as M, ProtobufParseError } from './protobuf-errors';
+import { unreachableWireFailure, VARINT_MALFORMED, WireCursor } from './wire-cursor';
+
+/** The words of the varint just read (the positional reads of the one wire reader; this cursor never fails). */
+const words = new WireCursor(unreachableWireFailure);
 
 export const WIRE_VARINT = 0;
 export const WIRE_FIXED64 = 1;
@@ -76,40 +81,33 @@ export class WireInput {
 
   /** readRawVarint32: up to 10 bytes, the low 32 bits as a signed int. */
   readVarint32(): number {
-    const start = this.pos;
-    let result = 0;
-    for (let i = 0; i < 10; i++) {
-      if (this.pos >= this.limit || this.pos >= this.buf.length || this.pos >= this.frameLength) this.fail(1);
-      const b = this.buf[this.pos++]!;
-      if (i < 5) result |= (b & 0x7f) << (7 * i);
-      if ((b & 0x80) === 0) return result | 0;
-    }
-    throw new ProtobufParseError(M.malformedVarint, start);
+    this.readRawVarint();
+    return words.lo | 0;
   }
 
   /**
    * readRawVarint64: returns the low 32 bits (unsigned) and leaves the high 32 bits in `hi`.
-   * Also reports in `tagOverflow` whether the value did not fit 32 bits (for tags).
    */
   readVarint64(): number {
+    this.readRawVarint();
+    this.hi = words.hi >>> 0;
+    return words.lo >>> 0;
+  }
+
+  /** The varint at pos with the one wire reader (its words in `words`), failing as protobuf-java does. */
+  private readRawVarint(): void {
     const start = this.pos;
-    let lo = 0;
-    let hi = 0;
-    for (let i = 0; i < 10; i++) {
-      if (this.pos >= this.limit || this.pos >= this.buf.length || this.pos >= this.frameLength) this.fail(1);
-      const b = this.buf[this.pos++]!;
-      const v = b & 0x7f;
-      if (i < 4) lo |= v << (7 * i);
-      else if (i === 4) {
-        lo |= (v & 0x0f) << 28;
-        hi |= v >>> 4;
-      } else hi |= v << (7 * i - 32);
-      if ((b & 0x80) === 0) {
-        this.hi = hi >>> 0;
-        return lo >>> 0;
-      }
+    const buf = this.buf;
+    let end = this.limit < this.frameLength ? this.limit : this.frameLength;
+    if (buf.length < end) end = buf.length;
+    const next = words.varintAt(buf, start, end);
+    if (next === VARINT_MALFORMED) throw new ProtobufParseError(M.malformedVarint, start);
+    if (next < 0) {
+      // the first byte not there
+      this.pos = start > end ? start : end;
+      this.fail(1);
     }
-    throw new ProtobufParseError(M.malformedVarint, start);
+    this.pos = next;
   }
 
   readFixed32(): number {

@@ -9,7 +9,7 @@ import type {
   FoundOtherState,
   ValueWarningTally,
 } from '../compat';
-import type { CancelSignal, OpenedSavepoint } from '../flink';
+import type { CancelSignal, OpenedSavepoint, SavepointSession } from '../flink';
 import type { SavepointFiles } from '../io';
 import type { NewSchemaReport, ReportInputFile } from './report-types';
 
@@ -68,6 +68,8 @@ export interface EvaluatedProtobufState {
 export interface EvaluatedSavepoint {
   /** the savepoint as the evaluation opened it (or as `opened` gave it): the value scan reads it, not `_metadata` again */
   opened: OpenedSavepoint;
+  /** the session the evaluation inspected `opened` in: the value scan reads with its registry and its stream headers (each read once per check) */
+  session: SavepointSession;
   newSettings: Required<SerializerSettings>;
   target: LibraryLine;
   protobuf: EvaluatedProtobufState[];

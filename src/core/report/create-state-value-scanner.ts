@@ -6,7 +6,7 @@
  * (mergeStateValueTallies), equal the tally of one whole read. scanOperator reads the states of one
  * operator in one pass over its streams (a read of one state frames every state's entries anyway).
  */
-import { createSavepointRegistry, createValueWarningCollector, identifyProtobufSchema, scanProtobufStateValues } from '../compat';
+import { createValueWarningCollector, identifyProtobufSchema, scanProtobufStateValues } from '../compat';
 import type { CancelSignal } from '../flink';
 import { isDecodeError, type DecodeError } from '../io';
 import type { EvaluatedProtobufState, EvaluatedSavepoint, StateValuesNotRead, StateValueTally } from './check-savepoint-types';
@@ -22,10 +22,9 @@ export interface StateValueScanner {
   scanOperator(states: readonly EvaluatedProtobufState[], subtasks?: readonly number[]): Promise<(StateValueTally | StateValuesNotRead | undefined)[]>;
 }
 
-/** Reads the savepoint the evaluation opened (`evaluated.opened`): `_metadata` is not read again. */
+/** Reads with the evaluation's session (`evaluated.session`): neither `_metadata` nor a stream header it read is read again. */
 export function createStateValueScanner(evaluated: EvaluatedSavepoint, signal?: CancelSignal): StateValueScanner {
-  const registry = createSavepointRegistry({ serializers: 'protobuf' });
-  const savepoint = evaluated.opened;
+  const { opened: savepoint, registry, headers } = evaluated.session;
 
   /** One pass over the states' operator; throws what the read throws. */
   const tallyInOnePass = async (
@@ -57,6 +56,7 @@ export function createStateValueScanner(evaluated: EvaluatedSavepoint, signal?: 
       },
       ...(subtasks ? { subtasks } : {}),
       ...(signal ? { signal } : {}),
+      headers,
     });
     return slots.map((slot) => (slot ? { tally: slot.collector.tally(), valuesScanned: slot.values } : undefined));
   };

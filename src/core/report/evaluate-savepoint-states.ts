@@ -9,11 +9,12 @@ import { fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import {
   addJobJarConflictFindings,
+  createSavepointRegistry,
   DEFAULT_SETTINGS,
   evaluateKryoProtobufState,
   evaluatePeerSerdeState,
   evaluateStateCompatibility,
-  inspectProtobufStates,
+  findProtobufStates,
   loadDescriptorSet,
   readSavedSettings,
   type InferredEvaluation,
@@ -21,7 +22,7 @@ import {
   type SerializerSettings,
   type TypeKind,
 } from '../compat';
-import { getInferredSnapshotNote, openSavepoint, type SerializerSnapshot } from '../flink';
+import { createSavepointSession, getInferredSnapshotNote, openSavepoint, type SerializerSnapshot } from '../flink';
 import { PROTOBUF_SNAPSHOT_CLASS } from '../protobuf';
 import type { CheckSavepointInput, EvaluatedProtobufState, EvaluatedSavepoint } from './check-savepoint-types';
 
@@ -55,9 +56,10 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
   const target = input.target ?? '1.x';
   const newSettings: Required<SerializerSettings> = { ...DEFAULT_SETTINGS, ...input.newSettings };
   const kryoSchema = { name: input.descriptorSet.name, bytes: input.descriptorSet.bytes, set: loaded.set };
-  // opened once (after the new set loaded, as before): the value scan reads the same opened savepoint
+  // opened once (after the new set loaded, as before), in one session: the value scan reads with its registry and the headers the inspection read
   const opened = input.opened ?? (await openSavepoint(input.files));
-  const { protobuf, kryo, peer, other } = await inspectProtobufStates(opened, { kryoSchema, ...(input.signal ? { signal: input.signal } : {}) });
+  const session = createSavepointSession(opened, createSavepointRegistry({ schema: kryoSchema }));
+  const { protobuf, kryo, peer, other } = findProtobufStates(await session.inspect(input.signal ? { signal: input.signal } : {}));
 
   // states usually share one saved schema: parse it once per descriptor SHA-256 (the compat engine also remembers its work per set object)
   const savedSets = new Map<string, FileDescriptorSet>();
@@ -113,7 +115,7 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
     const newRoot = input.newRoots?.[stateKey] ?? (uidKey ? input.newRoots?.[uidKey] : undefined) ?? input.newRoot;
     return { found, compatibility: evaluatePeerSerdeState(found.snapshot.className, found.peer, target, newRoot) };
   });
-  return { opened, newSettings, target, protobuf: evaluated, kryo: kryoStates, peer: peerStates, other };
+  return { opened, session, newSettings, target, protobuf: evaluated, kryo: kryoStates, peer: peerStates, other };
 }
 
 function parseSavedSet(sets: Map<string, FileDescriptorSet>, sha256: string, bytes: Uint8Array): FileDescriptorSet {

@@ -15,6 +15,7 @@
  *
  * Linear in the set: one pass declares every symbol, a second resolves field types by map lookups.
  */
+import { unreachableWireFailure, WireCursor } from '../../protobuf';
 import type { DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto, FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 
 export interface DescriptorProblem {
@@ -253,18 +254,16 @@ function checkFile(file: FileDescriptorProto, fileIndex: number, symbols: Map<st
   for (const x of file.extension) checkField(x, scope, where, true);
 }
 
+/** Reads the unknown enum varints (never fails: varintAt only). */
+const enumWire = new WireCursor(unreachableWireFailure);
+
 /** The last value of a closed-enum field that protobuf-es kept among the unknown fields (a varint outside the enum). */
 function readUnknownEnum(f: FieldDescriptorProto, fieldNumber: number): number | undefined {
   let value: number | undefined;
   for (const u of f.$unknown ?? []) {
     if (u.no !== fieldNumber || u.data.length === 0) continue;
-    let v = 0;
-    for (let i = 0, shift = 0; i < u.data.length && shift < 35; i++, shift += 7) {
-      v += (u.data[i]! & 0x7f) * 2 ** shift;
-      if (u.data[i]! < 0x80) break;
-    }
     // an int32 enum written negative is a 10-byte varint: its low 32 bits
-    value = v | 0;
+    if (enumWire.varintAt(u.data, 0, u.data.length) >= 0) value = enumWire.lo | 0;
   }
   return value;
 }

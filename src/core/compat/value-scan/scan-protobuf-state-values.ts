@@ -8,7 +8,7 @@
  * the structural summaries are tested against).
  */
 import { ScalarType, type DescMessage } from '@bufbuild/protobuf';
-import { scanState, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry } from '../../flink';
+import { scanState, type CancelSignal, type DecodedValue, type OpenedSavepoint, type SnapshotRegistry, type SubtaskHeaderCache } from '../../flink';
 import { ByteReader, isDecodeError } from '../../io';
 import {
   buildProtobufScanIndex,
@@ -40,6 +40,8 @@ export interface ScanStateOptions {
   read?: 'scan' | 'decode';
   /** receives every scanned value instead of the result keeping them all (bounded memory); `schema`: identifyProtobufSchema of the type it was read with */
   onValue?: (value: ScannedValue, state: string, schema: string) => void;
+  /** stream headers already read with `registry` (a SavepointSession's `headers`): not read again */
+  headers?: SubtaskHeaderCache;
 }
 
 export interface ScanResult {
@@ -84,7 +86,7 @@ export async function scanProtobufStateValues(opened: OpenedSavepoint, registry:
         }
       },
     },
-    { values: { mode: 'frame' }, ...(options.signal ? { signal: options.signal } : {}) },
+    { values: { mode: 'frame' }, ...(options.signal ? { signal: options.signal } : {}), ...(options.headers ? { headers: options.headers } : {}) },
   );
   return { values, scannedValues, entries };
 }
