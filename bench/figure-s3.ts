@@ -212,7 +212,8 @@ export async function measureS3(savepointDir: string, newDescriptors: string, lo
       const l = timeStats([cli, 'stats', dir], process.env, undefined)!;
       local.push(l);
       // a stalled S3 scan is killed after 10× the local scan (at least 2 min) and reported, the bench goes on
-      const limit = Math.max(120_000, 10 * l.ms);
+      // (whole milliseconds: spawnSync refuses a fractional timeout, which a local scan above 12 s made)
+      const limit = Math.max(120_000, Math.round(10 * l.ms));
       const r = timeStats([cli, 'stats', url], env, gw, limit);
       if (r === undefined) stalledAfterMs = limit;
       else remote.push(r);

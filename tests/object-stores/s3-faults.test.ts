@@ -281,6 +281,35 @@ describe.skipIf(!RUN)('s3:// inputs when the store fails', () => {
     expect(always.stdout).toContain(`key ${stateKey}`);
   });
 
+  it('stats streams each state file: a connection reset mid-body once is asked for again from where it broke, the same answer; always: reported after the attempts', async () => {
+    const stateReads = () => proxy.requests.filter((r) => r.method === 'GET' && r.url.startsWith(`/${BUCKET}/${stateKey}`)).map((r) => r.range ?? '');
+    const bytesOf = (range: string) => Number(/-(\d+)$/.exec(range)?.[1]) - Number(/^bytes=(\d+)-/.exec(range)?.[1]) + 1;
+    proxy.requests.length = 0;
+    const clean = await run(['stats', URL, '--workers', '1', '--format', 'json']);
+    expect(clean.code, clean.stderr).toBe(0);
+    // the state file's headers are read by range first; the scan's streamed read is the longest
+    const cleanReads = stateReads();
+    const streamed = cleanReads.indexOf(cleanReads.reduce((a, b) => (bytesOf(b) > bytesOf(a) ? b : a)));
+    let n = 0;
+    proxy.setRule(({ method, key }) => (method === 'GET' && key === stateKey && n++ === streamed ? 'reset-mid-body' : 'pass'));
+    proxy.requests.length = 0;
+    const once = await run(['stats', URL, '--workers', '1', '--format', 'json']);
+    expect([once.code, once.stdout]).toEqual([0, clean.stdout]);
+    // the scan's read of the state file and its resumption: the second asks from the first byte the first did not deliver
+    const reads = stateReads().slice(streamed);
+    const starts = reads.map((r) => Number(/^bytes=(\d+)-/.exec(r)?.[1]));
+    const ends = reads.map((r) => Number(/-(\d+)$/.exec(r)?.[1]));
+    expect(reads.length, JSON.stringify([cleanReads, reads])).toBeGreaterThanOrEqual(2);
+    expect(starts[1], JSON.stringify([cleanReads, reads])).toBeGreaterThan(starts[0]!);
+    expect(ends[1], JSON.stringify([cleanReads, reads])).toBe(ends[0]);
+
+    proxy.setRule(({ method, key }) => (method === 'GET' && key === stateKey ? 'reset-mid-body' : 'pass'));
+    // (stats lists a state file it could not read among its errors, and exits 0 as it does for a local one)
+    const always = await run(['stats', URL, '--workers', '1', '--format', 'json']);
+    expect(always.stdout + always.stderr).toMatch(/found the connection was reset \(ECONNRESET\) after 3 attempts|found a broken answer/);
+    expect(always.stdout + always.stderr).toContain(`key ${stateKey}`);
+  });
+
   it('an object overwritten after the listing pinned its ETag: 412 on If-Match, never a mixed read', async () => {
     let overwritten = false;
     proxy.setRule(async ({ method, key }): Promise<FaultAction> => {

@@ -57,8 +57,26 @@ export interface ObjectBucket {
   head(key: string): Promise<StoredObjectInfo | undefined>;
   /** exactly [offset, offset + length) of the object as it was when `pin` was read; a changed object is an error */
   readRange(key: string, offset: number, length: number, pin: string): Promise<Uint8Array>;
+  /** optional (a store without it is read by readRange alone): the same bytes as one streamed answer, for a whole-state scan (RangeStream) */
+  streamRange?(key: string, offset: number, length: number, pin: string): RangeStream;
   /** the objects below `prefix` (all of them, or with `delimiter: '/'` one level), at most `maxObjects` */
   list(prefix: string, options?: { delimiter?: string; maxObjects?: number }): Promise<ObjectListing>;
+}
+
+/**
+ * [offset, offset + length) of one object version as one streamed answer (one request, not one per read), its
+ * chunks handed on as the client receives them: nothing is asked for before the first `next`, and the client
+ * reads no further ahead than its socket buffers (backpressure). A transfer broken mid-body (a reset, a short
+ * answer) is asked for again from where it broke, within the store's attempts; a changed object, a refusal or
+ * the last broken attempt is the store's one-line DecodeError, thrown by `next`.
+ */
+export interface RangeStream {
+  /** the next chunk, in order (its bytes are not reused: a chunk may be kept); undefined after the last byte */
+  next(): Promise<Uint8Array | undefined>;
+  /** `false` while nobody waits for a chunk: the open connection then does not keep the process alive */
+  hold(active: boolean): void;
+  /** ends the answer (its connection) where it is; `next` is not called after */
+  close(): void;
 }
 
 /**
@@ -69,6 +87,8 @@ export interface PinnedObject {
   readonly url: string;
   head(): Promise<{ size: number; pin: string } | undefined>;
   readRange(offset: number, length: number, pin: string): Promise<Uint8Array>;
+  /** where the store streams (ObjectBucket.streamRange) */
+  streamRange?(offset: number, length: number, pin: string): RangeStream;
   /** what follows the URL in the message for a missing object: ` (WHERE; credentials from C), found no such object (…)` */
   missing(): Promise<string>;
 }
@@ -79,6 +99,9 @@ export function objectIn(bucket: ObjectBucket, key: string): PinnedObject {
     url: bucket.urlOf(key),
     head: () => bucket.head(key),
     readRange: (offset, length, pin) => bucket.readRange(key, offset, length, pin),
+    ...(bucket.streamRange === undefined
+      ? {}
+      : { streamRange: (offset: number, length: number, pin: string) => bucket.streamRange!(key, offset, length, pin) }),
     missing: async () => ` (${bucket.where(key, await bucket.credentialSource(key))}), found ${bucket.words.missing}`,
   };
 }

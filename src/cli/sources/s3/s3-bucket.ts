@@ -20,6 +20,7 @@ export function s3Bucket(store: S3Store, bucket: string): ObjectBucket {
       return info === undefined ? undefined : { key: info.key, size: info.size, pin: info.etag };
     },
     readRange: (key, offset, length, pin) => store.readRange(bucket, key, offset, length, pin),
+    streamRange: (key, offset, length, pin) => store.streamRange(bucket, key, offset, length, pin),
     list: async (prefix, options) => {
       const listed = await store.list(bucket, prefix, options);
       return { objects: listed.objects.map((o) => ({ key: o.key, size: o.size, pin: o.etag })), prefixes: listed.prefixes };

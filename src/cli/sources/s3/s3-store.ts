@@ -13,6 +13,7 @@
  */
 import type { GetObjectCommandOutput, S3Client } from '@aws-sdk/client-s3';
 import { DecodeError, formatS3Url, isDecodeError } from '../../../core/io';
+import type { RangeStream } from '../object-store';
 import { describeS3Failure, type S3Operation } from './describe-s3-failure';
 
 export interface S3ObjectInfo {
@@ -37,6 +38,8 @@ export interface S3Store {
   head(bucket: string, key: string): Promise<S3ObjectInfo | undefined>;
   /** exactly [offset, offset + length) of the object as it was when `etag` was read; a changed object is an error */
   readRange(bucket: string, key: string, offset: number, length: number, etag: string): Promise<Uint8Array>;
+  /** the same bytes as one streamed GET (a whole-state scan: object-store.ts RangeStream), resumed where a broken transfer broke */
+  streamRange(bucket: string, key: string, offset: number, length: number, etag: string): RangeStream;
   /** the objects below `prefix` (all of them, or with `delimiter: '/'` one level), at most `maxObjects` */
   list(bucket: string, prefix: string, options?: { delimiter?: string; maxObjects?: number }): Promise<S3Listing>;
 }
@@ -170,8 +173,8 @@ export async function createS3Store(env: S3Env = process.env): Promise<S3Store> 
 
   const maxAttempts = Math.max(1, Math.min(10, Number(env['AWS_MAX_ATTEMPTS'] ?? 3) || 3));
 
-  /** One ranged GET; a failure is the one-line DecodeError (its cause the SDK's or the stream's error, for isBrokenTransfer). */
-  const readOnce = async (bucket: string, key: string, offset: number, length: number, etag: string, attempt = 1): Promise<Uint8Array> => {
+  /** Sends one ranged GET and checks its ETag; a failure is the one-line DecodeError. */
+  const sendGet = async (bucket: string, key: string, offset: number, length: number, etag: string): Promise<GetObjectCommandOutput> => {
     const range = `bytes=${offset}-${offset + length - 1}`;
     let out: GetObjectCommandOutput;
     try {
@@ -189,11 +192,105 @@ export async function createS3Store(env: S3Env = process.env): Promise<S3Store> 
         { offset },
       );
     }
+    return out;
+  };
+
+  /** A transfer that broke after its answer began, as the one-line DecodeError (its cause the stream's error, for isBrokenTransfer). */
+  const failTransfer = (bucket: string, key: string, offset: number, e: unknown, attempt: number): Promise<never> =>
+    fail('GET', bucket, key, attempt > 1 ? Object.assign(e as object, { $metadata: { attempts: attempt } }) : e, { offset });
+
+  /** One ranged GET; a failure is the one-line DecodeError (its cause the SDK's or the stream's error, for isBrokenTransfer). */
+  const readOnce = async (bucket: string, key: string, offset: number, length: number, etag: string, attempt = 1): Promise<Uint8Array> => {
+    const out = await sendGet(bucket, key, offset, length, etag);
     try {
       return await readBody(out, length, `bytes ${offset}–${offset + length - 1}`);
     } catch (e) {
-      return fail('GET', bucket, key, attempt > 1 ? Object.assign(e as object, { $metadata: { attempts: attempt } }) : e, { offset });
+      return failTransfer(bucket, key, offset, e, attempt);
     }
+  };
+
+  /**
+   * One streamed GET of [offset, offset + length): its body's chunks as they arrive. A transfer that breaks is
+   * asked for again from the first byte not yet handed on, after the same backoff as readRange's, until the
+   * attempts (AWS_MAX_ATTEMPTS, counted over the whole stream) are used up.
+   */
+  const streamRange = (bucket: string, key: string, offset: number, length: number, etag: string): RangeStream => {
+    const end = offset + length;
+    let at = offset;
+    let attempt = 1;
+    let out: GetObjectCommandOutput | undefined;
+    let chunks: AsyncIterator<Uint8Array> | undefined;
+    let held = true;
+    let closed = false;
+    const socketOf = (o: GetObjectCommandOutput | undefined) =>
+      (o?.Body as { socket?: { ref(): void; unref(): void } | null } | undefined)?.socket ?? undefined;
+    const drop = () => {
+      if (out !== undefined) void destroyBody(out);
+      out = undefined;
+      chunks = undefined;
+    };
+    return {
+      async next() {
+        for (;;) {
+          if (closed || at >= end) return undefined;
+          try {
+            if (chunks === undefined) {
+              await requireCredentials(bucket, key);
+              const opened = await sendGet(bucket, key, at, end - at, etag);
+              if (closed) {
+                void destroyBody(opened);
+                return undefined;
+              }
+              out = opened;
+              const body = out.Body as (AsyncIterable<Uint8Array> & { destroy?: () => void }) | undefined;
+              if (body === undefined) throw Object.assign(new Error(`no body for bytes ${at}–${end - 1}`), { name: 'ShortRange' });
+              if (out.ContentLength !== undefined && out.ContentLength !== end - at)
+                throw Object.assign(new Error(`the store answered ${out.ContentLength} bytes for bytes ${at}–${end - 1} (${end - at} asked)`), {
+                  name: 'ShortRange',
+                });
+              if (!held) socketOf(out)?.unref();
+              chunks = body[Symbol.asyncIterator]();
+            }
+            const step = await chunks.next();
+            if (step.done === true)
+              throw Object.assign(new Error(`the answer ended after ${at - offset} of the ${length} bytes of bytes ${offset}–${end - 1}`), {
+                name: 'ShortRange',
+              });
+            const chunk = step.value;
+            if (at + chunk.length > end)
+              throw Object.assign(new Error(`the store sent more than the ${length} bytes of bytes ${offset}–${end - 1}`), { name: 'ShortRange' });
+            at += chunk.length;
+            if (at === end) {
+              // the answer's end is read too, so its connection goes back to the client's pool (neither destroyed nor left
+              // open); a break after the last byte loses nothing, and more bytes than its Content-Length the client refuses
+              const last = out;
+              const rest = chunks;
+              out = undefined;
+              chunks = undefined;
+              const after = await rest.next().catch(() => undefined);
+              if (after?.done !== true && last !== undefined) void destroyBody(last);
+            }
+            return chunk;
+          } catch (e) {
+            drop();
+            const failure = isDecodeError(e) ? e : await failTransfer(bucket, key, at, e, attempt).catch((described: unknown) => described);
+            if (!isBrokenTransfer(failure) || attempt >= maxAttempts) throw failure;
+            attempt++;
+            await sleep(backoffMs(attempt - 1));
+          }
+        }
+      },
+      hold(active) {
+        held = active;
+        const socket = socketOf(out);
+        if (active) socket?.ref();
+        else socket?.unref();
+      },
+      close() {
+        closed = true;
+        drop();
+      },
+    };
   };
 
   return {
@@ -235,6 +332,7 @@ export async function createS3Store(env: S3Env = process.env): Promise<S3Store> 
         }
       }
     },
+    streamRange,
     list,
   };
 }
