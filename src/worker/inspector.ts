@@ -103,6 +103,8 @@ export interface OpenedSession {
   /** display name of the new schema (descriptor set), null when none was given */
   descriptorSetName: string | null;
   warnings: string[];
+  /** an object-store URL read through the companion: how the companion reached the store (endpoint, credential source) */
+  store?: { endpoint: string; credentials: string };
 }
 
 /** One state, optionally read as a sample (every n-th key group, or the first N entries). */

@@ -32,6 +32,13 @@ export function describeCompanionNeeded(url: string): string {
   return `${scheme}:// URLs are read through the local companion, which reads the store with this machine's credentials: run \`npx savepoint-inspector serve\` and open the URL it prints`;
 }
 
+const stores = new WeakMap<SavepointFiles, NonNullable<CompanionManifest['store']>>();
+
+/** How the companion reached the store of an input it opened: endpoint and credential source (undefined for any other input). */
+export function companionStoreOf(files: SavepointFiles): CompanionManifest['store'] {
+  return stores.get(files);
+}
+
 export async function openCompanionInput(url: string, companion: CompanionAccess): Promise<SavepointFiles> {
   const answer = await post(companion, COMPANION_OPEN_PATH, JSON.stringify({ url }));
   if (!answer.ok) throw await failureOf(answer, companion, url);
@@ -39,7 +46,7 @@ export async function openCompanionInput(url: string, companion: CompanionAccess
   const sources = manifest.sources.map((f, n) => companionSource(companion, manifest.open, n, f.name, f.size));
   const relative = new Map(manifest.relative);
   const absolute = new Map(manifest.absolute);
-  return {
+  const files: SavepointFiles = {
     name: manifest.name,
     metadata: sources[manifest.metadata]!,
     files: manifest.files.map((n) => sources[n]!),
@@ -57,6 +64,9 @@ export async function openCompanionInput(url: string, companion: CompanionAccess
     // a job's checkpoint directory: which checkpoint was read is said, as the CLI says it
     warnings: [...(manifest.chosen === undefined ? [] : [`read ${manifest.chosen}, the latest completed checkpoint of ${url}`]), ...manifest.warnings],
   };
+  const store = manifest.store;
+  if (store !== undefined && typeof store.endpoint === 'string' && typeof store.credentials === 'string') stores.set(files, store);
+  return files;
 }
 
 function companionSource(companion: CompanionAccess, open: number, file: number, name: string, size: number): ByteSource {

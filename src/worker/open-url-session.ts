@@ -2,7 +2,7 @@ import { hashInputFiles } from './hash-input-files';
 import { computeInputHash, identifySavepoint } from './identify-savepoint';
 import type { InputFile, OpenedSession } from './inspector';
 import { createSession, type Session } from './inspector-session';
-import type { CompanionAccess } from './open-companion-input';
+import { companionStoreOf, type CompanionAccess } from './open-companion-input';
 import { openUrlInput } from './open-url-input';
 import type { SetPhase } from './step-runner';
 import { trackSavepointReads } from './track-savepoint-reads';
@@ -30,6 +30,12 @@ export async function openUrlSession(
     savepointName: url,
     descriptorSetName: schema?.path ?? null,
     warnings: [...savepoint.warnings],
+    ...storeOf(savepoint),
   };
   return createSession(opened, savepoint, schema, null);
+}
+
+function storeOf(savepoint: Parameters<typeof companionStoreOf>[0]): Pick<OpenedSession, 'store'> {
+  const store = companionStoreOf(savepoint);
+  return store === undefined ? {} : { store: { endpoint: store.endpoint, credentials: store.credentials } };
 }

@@ -2,7 +2,8 @@
  * A real Azure Blob endpoint for the object-store tests: Azurite (Microsoft's emulator, the `azurite`
  * devDependency) serving a temporary folder on 127.0.0.1 at a port the system picks, checking every
  * request's shared-key signature against the development account. Also a client of the test's own, to
- * create containers and upload the fixtures, and a loopback proxy in front of it that counts requests.
+ * create containers and upload the fixtures, a loopback proxy in front of it that counts requests, and
+ * the fault proxy (loopback-servers.ts) speaking Azure's errors.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
-import { filesBelow, listenOnLoopback, passOn, stopServer, waitForOutput } from './loopback-servers';
+import { filesBelow, listenOnLoopback, passOn, startFaultProxy, stopServer, waitForOutput, type FaultProxy } from './loopback-servers';
 
 /** The development storage account and key, as Microsoft publishes them for Azurite and the emulator. */
 export const ACCOUNT = 'devstoreaccount1';
@@ -73,7 +74,14 @@ export async function startCountingProxy(upstreamPort: number): Promise<Counting
       const method = req.method ?? 'GET';
       const range = req.headers['x-ms-range'] ?? req.headers.range;
       requests.push({ method, url, ...(range === undefined ? {} : { range: String(range) }) });
-      await hook({ method, url });
+      try {
+        await hook({ method, url });
+      } catch (e) {
+        // a hook that fails (e.g. its own upload) answers 502 with why, so the test sees it: never an unhandled rejection
+        req.resume();
+        res.writeHead(502, { 'content-type': 'text/plain' }).end(`counting proxy hook failed: ${String(e)}`);
+        return;
+      }
       passOn(req, res, upstreamPort);
     })();
   });
@@ -86,4 +94,23 @@ export async function startCountingProxy(upstreamPort: number): Promise<Counting
     },
     close,
   };
+}
+
+/**
+ * The fault proxy (loopback-servers.ts) in front of Azurite: its `endpoint` is the Blob endpoint with the
+ * account in its path, the rule's `key` the blob's name (without the container; '' for a container's
+ * listing), an error answered as Azure answers it (an XML body and the x-ms-error-code header).
+ */
+export async function startAzureFaultProxy(upstreamPort: number): Promise<FaultProxy> {
+  const proxy = await startFaultProxy(upstreamPort, {
+    keyOf: (url) => {
+      const m = new RegExp(`^/${ACCOUNT}/[^/?]+/([^?]+)`).exec(url);
+      return m === null ? '' : decodeURIComponent(m[1]!);
+    },
+    errorBody: (action) =>
+      `<?xml version="1.0" encoding="utf-8"?><Error><Code>${action.code}</Code><Message>${action.message}\nRequestId:00000000-0000-0000-0000-000000000000\nTime:2026-01-01T00:00:00.0000000Z</Message></Error>`,
+    errorHeaders: (action) => ({ 'x-ms-error-code': action.code }),
+    contentType: 'application/xml',
+  });
+  return { ...proxy, endpoint: `${proxy.endpoint}/${ACCOUNT}`, setRule: proxy.setRule, close: proxy.close };
 }

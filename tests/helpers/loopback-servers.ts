@@ -120,7 +120,7 @@ export type FaultAction = 'pass' | 'reset-mid-body' | { status: number; code: st
 
 export interface FaultProxy {
   endpoint: string;
-  /** every request that reached the proxy: method, path (with the query), Range header and when it came (performance.now(), ms) */
+  /** every request that reached the proxy: method, path (with the query), Range (or x-ms-range) header and when it came (performance.now(), ms) */
   readonly requests: { method: string; url: string; range?: string; at: number }[];
   setRule(rule: (req: { method: string; url: string; key: string }) => FaultAction | Promise<FaultAction>): void;
   close(): Promise<void>;
@@ -130,6 +130,8 @@ export interface FaultProxy {
 export interface FaultProxyDialect {
   keyOf(url: string): string;
   errorBody(action: { status: number; code: string; message: string }, key: string): string;
+  /** headers every error answer carries (Azure's x-ms-error-code: a HEAD's only way to say its code) */
+  errorHeaders?(action: { status: number; code: string; message: string }): Record<string, string>;
   contentType: string;
 }
 
@@ -144,13 +146,27 @@ export async function startFaultProxy(upstreamPort: number, dialect: FaultProxyD
     void (async () => {
       const url = req.url ?? '/';
       const method = req.method ?? 'GET';
-      requests.push({ method, url, ...(req.headers.range === undefined ? {} : { range: req.headers.range }), at: performance.now() });
+      const range = req.headers.range ?? req.headers['x-ms-range'];
+      requests.push({ method, url, ...(range === undefined ? {} : { range: String(range) }), at: performance.now() });
       const key = dialect.keyOf(url);
-      const action = await rule({ method, url, key });
+      let action: FaultAction;
+      try {
+        action = await rule({ method, url, key });
+      } catch (e) {
+        // a rule that fails (e.g. its own upload) answers 502 with why, so the test sees it: never an unhandled rejection
+        req.resume();
+        res.writeHead(502, { 'content-type': 'text/plain' }).end(`fault proxy rule failed: ${String(e)}`);
+        return;
+      }
       if (typeof action === 'object') {
         req.resume();
         const body = method === 'HEAD' ? '' : dialect.errorBody(action, key);
-        res.writeHead(action.status, { ...action.headers, 'Content-Type': dialect.contentType, 'Content-Length': Buffer.byteLength(body) });
+        res.writeHead(action.status, {
+          ...dialect.errorHeaders?.(action),
+          ...action.headers,
+          'Content-Type': dialect.contentType,
+          'Content-Length': Buffer.byteLength(body),
+        });
         res.end(body);
         return;
       }

@@ -46,7 +46,7 @@ import {
   type CompanionManifest,
   type SavepointFiles,
 } from '../../core/io';
-import { openNodeInput, reopenOptions } from '../sources';
+import { openNodeInput, reopenOptions, storeReachedBy } from '../sources';
 import { sameToken } from './same-token';
 
 /** The longest read one request may ask for: `_metadata`'s limit (it is read whole). */
@@ -218,8 +218,15 @@ async function buildManifest(id: number, url: string, files: SavepointFiles, not
       warnings: [...files.warnings],
       notices,
       ...chosenOf(files),
+      ...reachedStoreOf(files),
     },
   };
+}
+
+/** How the store was reached: its endpoint and the credential source used (the CLI says them on stderr), for the app to show. */
+function reachedStoreOf(files: SavepointFiles): { store?: { endpoint: string; credentials: string } } {
+  const store = storeReachedBy(files);
+  return store === undefined ? {} : { store };
 }
 
 /** The checkpoint of a job's checkpoint directory the opening chose (what the CLI says on stderr). */

@@ -43,6 +43,12 @@ export interface ReopenOptions {
 }
 
 const reopening = new WeakMap<SavepointFiles, ReopenOptions>();
+const reached = new WeakMap<SavepointFiles, { endpoint: string; credentials: string }>();
+
+/** How an object-store input was reached: the store's endpoint and the credential source used (undefined for local files and http(s)). */
+export function storeReachedBy(files: SavepointFiles): { endpoint: string; credentials: string } | undefined {
+  return reached.get(files);
+}
 
 /**
  * The options under which a worker thread opens `files`' input again and reads the same bytes: the same
@@ -71,26 +77,35 @@ export function reopenOptions(files: SavepointFiles, options: Pick<NodeInputOpti
 export async function openNodeInput(pathOrUrl: string, options: NodeInputOptions = {}): Promise<SavepointFiles> {
   const pathMap = (options.pathMap ?? []).map(parsePathMapping);
   const stores = createObjectStores({ input: pathOrUrl });
-  const record: ReopenOptions = {};
+  const record: ReopenOptions & { store?: { endpoint: string; credentials: string } } = {};
   const files = await openInput(pathOrUrl, options, stores, record);
   const opened = readAbsoluteHandles(files, pathMap, stores);
   reopening.set(opened, record);
+  if (record.store !== undefined) reached.set(opened, record.store);
   return opened;
 }
 
-async function openInput(pathOrUrl: string, options: NodeInputOptions, stores: ObjectStores, record: ReopenOptions): Promise<SavepointFiles> {
+async function openInput(
+  pathOrUrl: string,
+  options: NodeInputOptions,
+  stores: ObjectStores,
+  record: ReopenOptions & { store?: { endpoint: string; credentials: string } },
+): Promise<SavepointFiles> {
   const unsupported = unsupportedStoreError(pathOrUrl);
   if (unsupported) throw unsupported;
   const at = stores.locate(pathOrUrl);
   if (at !== undefined) {
     const pins = new Map(Object.entries(options.pins ?? {}));
-    const files = await openObjectStoreInput(pathOrUrl, await at.bucket(), at.key, {
+    const bucket = await at.bucket();
+    const files = await openObjectStoreInput(pathOrUrl, bucket, at.key, {
       ...inputOptions(options),
       ...(options.notice ? { notice: options.notice } : {}),
       pins,
       onChosen: (metadataPath) => (record.metadataPath = metadataPath),
     });
     record.pins = Object.fromEntries(pins);
+    // the credential source was resolved (once) before the first request: asking again sends nothing
+    record.store = { endpoint: bucket.endpoint, credentials: await bucket.credentialSource(at.key) };
     return files;
   }
   if (/^https?:\/\//i.test(pathOrUrl)) {

@@ -42,6 +42,15 @@ export interface CompanionManifest {
   readonly notices: readonly string[];
   /** a job's checkpoint directory: the checkpoint read (`chk-N`, the latest completed one) */
   readonly chosen?: string;
+  /** how the companion reached the store: its endpoint and the credential source it used (what the CLI names) */
+  readonly store?: CompanionStore;
+}
+
+export interface CompanionStore {
+  /** `AWS S3 (region eu-west-1)`, `http://127.0.0.1:10000/devstoreaccount1 (AZURE_STORAGE_BLOB_ENDPOINT)` */
+  readonly endpoint: string;
+  /** `environment (AWS_ACCESS_KEY_ID)`, `account key (AZURE_STORAGE_KEY, account acct)` */
+  readonly credentials: string;
 }
 
 /** A refused or failed request's body (JSON). `error` is the opening's or the read's own error, when there is one. */

@@ -132,10 +132,8 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
   }, [filter, inspection.operators]);
   const stateCount = inspection.operators.reduce((n, o) => n + o.states.length, 0);
   const missing = listMissingStateFiles(inspection);
-  const size = describeSavepointSize(
-    inspection,
-    useAppStore((st) => st.session),
-  );
+  const session = useAppStore((st) => st.session);
+  const size = describeSavepointSize(inspection, session);
   const notes = omitMissingFileNotes(inspection, missing);
   const snapshotVerdicts = useSnapshotVerdicts();
   return (
@@ -146,7 +144,15 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
       {snapshotVerdicts ? <SnapshotVerdictsSection verdicts={snapshotVerdicts} /> : null}
       <CompatOverview />
       <div className="cards">
-        <Card label="Input" value={inspection.input} mono wide testId="ov-input" />
+        <Card
+          label="Input"
+          value={inspection.input}
+          // an object-store URL read through the companion: the credential source it used, as the CLI names it
+          {...(session?.store ? { sub: `read through the local companion, credentials from ${session.store.credentials}` } : {})}
+          mono
+          wide
+          testId="ov-input"
+        />
         <Card label="Type" value={inspection.type} testId="ov-type" />
         <Card label="Format" {...describeSavepointFormat(inspection)} testId="ov-format" />
         <Card label="Checkpoint id" value={inspection.checkpointId} mono testId="ov-checkpoint" />

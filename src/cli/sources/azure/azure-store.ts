@@ -11,14 +11,18 @@
  *
  * `AZURE_STORAGE_BLOB_ENDPOINT` (or the connection string's BlobEndpoint, or UseDevelopmentStorage=true)
  * points it at another endpoint, an emulator such as Azurite (`http://127.0.0.1:10000/devstoreaccount1`).
- * The SDK's retry policy retries throttling and transient failures with exponential backoff (3 tries); a
- * download broken mid-body is resumed from where it broke, with the ETag still required. Every failure
- * becomes a one-line DecodeError naming container, blob, account, credential source and answer.
+ * Throttling (503 ServerBusy, 429) and transient failures are retried with exponential backoff and jitter,
+ * 3 attempts (azure-retry-policy.ts, in the client's pipeline: the SDK's own policy waits nothing before its
+ * first retry and never retries 429); a download broken mid-body is read again the same way, with the ETag
+ * still required. Every failure becomes a one-line DecodeError naming container, blob, account, credential
+ * source and answer.
  *
  * The SDK is imported when the first Azure URL is opened, so other commands never load it.
  */
 import type { BlobServiceClient, ContainerClient } from '@azure/storage-blob';
 import { DecodeError, formatAzureUrl, isDecodeError, type AzureLocation } from '../../../core/io';
+import { backoffMs, sleep } from '../backoff';
+import { azureRetryPolicy } from './azure-retry-policy';
 import { azureWhere, describeAzureFailure, type AzureOperation } from './describe-azure-failure';
 
 export interface AzureBlobInfo {
@@ -127,19 +131,24 @@ export async function createAzureStore(account: string, host: string, env: Azure
   const seconds = Number(env['SAVEPOINT_INSPECTOR_HTTP_TIMEOUT'] ?? 10);
   const timeoutMs = Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : 10_000;
   const maxTries = 3;
-  const options = { retryOptions: { maxTries, retryDelayInMs: 100, maxRetryDelayInMs: 2000, tryTimeoutInMs: Math.max(60_000, timeoutMs * 6) } };
+  // the SDK's own retry policy gets one try: azureRetryPolicy, outside it, retries with backoff and jitter (429 too)
+  const pipelineOf = (credential: Parameters<typeof sdk.newPipeline>[0]) => {
+    const pipeline = sdk.newPipeline(credential, { retryOptions: { maxTries: 1, tryTimeoutInMs: Math.max(60_000, timeoutMs * 6) } });
+    pipeline.factories.push(azureRetryPolicy({ maxTries }));
+    return pipeline;
+  };
   const auth = setup.auth;
   let service: BlobServiceClient;
   /** DefaultAzureCredential: one token asked for before the first request, so that having none is said as such */
   let tokenCheck: (() => Promise<void>) | undefined;
   if (auth.kind === 'key') {
-    service = new sdk.BlobServiceClient(setup.url, new sdk.StorageSharedKeyCredential(auth.account, auth.key), options);
+    service = new sdk.BlobServiceClient(setup.url, pipelineOf(new sdk.StorageSharedKeyCredential(auth.account, auth.key)));
   } else if (auth.kind === 'sas') {
-    service = new sdk.BlobServiceClient(`${setup.url}?${auth.sas.replace(/^\?/, '')}`, new sdk.AnonymousCredential(), options);
+    service = new sdk.BlobServiceClient(`${setup.url}?${auth.sas.replace(/^\?/, '')}`, pipelineOf(new sdk.AnonymousCredential()));
   } else {
     const identity = await import('@azure/identity');
     const credential = new identity.DefaultAzureCredential();
-    service = new sdk.BlobServiceClient(setup.url, credential, options);
+    service = new sdk.BlobServiceClient(setup.url, pipelineOf(credential));
     let checked: Promise<void> | undefined;
     tokenCheck = () => (checked ??= credential.getToken('https://storage.azure.com/.default').then(() => undefined));
   }
@@ -170,7 +179,17 @@ export async function createAzureStore(account: string, host: string, env: Azure
 
   const fail = (op: AzureOperation, at: AzureAt, blob: string, e: unknown, extra: { offset?: number } = {}): never => {
     if (isDecodeError(e)) throw e;
-    throw describeAzureFailure({ op, at, blob, error: e, credentialSource: auth.source, endpoint: where, ...extra });
+    const attempts = (e as { attempts?: unknown } | undefined)?.attempts;
+    throw describeAzureFailure({
+      op,
+      at,
+      blob,
+      error: e,
+      credentialSource: auth.source,
+      endpoint: where,
+      ...extra,
+      ...(typeof attempts === 'number' ? { attempts } : {}),
+    });
   };
 
   const isMarker = (metadata: Record<string, string> | undefined): boolean => /^true$/i.test(metadata?.['hdi_isfolder'] ?? '');
@@ -204,6 +223,48 @@ export async function createAzureStore(account: string, host: string, env: Azure
     return { blobs, prefixes };
   };
 
+  /** One ranged GET pinned to `etag`; a failure is the one-line DecodeError (its cause the SDK's or the body's error, for isBrokenTransfer). */
+  const readOnce = async (at: AzureAt, blob: string, offset: number, length: number, etag: string, attempt: number): Promise<Uint8Array> => {
+    const client = containerOf(at).getBlobClient(blob);
+    const range = `bytes ${offset}–${offset + length - 1}`;
+    let out;
+    try {
+      // no resuming inside the SDK (its stream reports a reset as an abort): a broken body is read again by readRange
+      out = await client.download(offset, length, { ...(etag === '' ? {} : { conditions: { ifMatch: etag } }), maxRetryRequests: 0 });
+    } catch (e) {
+      const r = e as { statusCode?: number; details?: { errorCode?: string } };
+      if (r.statusCode === 412) {
+        // overwritten or deleted since its ETag was pinned: the blob as it is now tells which
+        const now = await client.getProperties().catch((h: unknown) => ((h as { statusCode?: number }).statusCode === 404 ? null : undefined));
+        if (now === null)
+          return fail(
+            'GET',
+            at,
+            blob,
+            Object.assign(new Error('The specified blob does not exist.'), { statusCode: 404, details: { errorCode: 'BlobNotFound' }, deleted: true }),
+            { offset },
+          );
+        if (now !== undefined) Object.assign(e as object, { found: quoted(now.etag) });
+      }
+      return fail('GET', at, blob, e, { offset });
+    }
+    if (etag !== '' && out.etag !== undefined && quoted(out.etag) !== etag) {
+      (out.readableStreamBody as { destroy?: () => void } | undefined)?.destroy?.();
+      return fail(
+        'GET',
+        at,
+        blob,
+        Object.assign(new Error('changed'), { statusCode: 412, details: { errorCode: 'ConditionNotMet' }, found: quoted(out.etag) }),
+        { offset },
+      );
+    }
+    try {
+      return await readBody(out.readableStreamBody, out.contentLength, length, range);
+    } catch (e) {
+      return fail('GET', at, blob, attempt > 1 ? Object.assign(e as object, { attempts: attempt }) : e, { offset });
+    }
+  };
+
   return {
     endpoint: where,
     credentialSource: requireCredentials,
@@ -230,42 +291,14 @@ export async function createAzureStore(account: string, host: string, env: Azure
     },
     async readRange(at, blob, offset, length, etag) {
       await requireCredentials(at, blob);
-      const client = containerOf(at).getBlobClient(blob);
-      const range = `bytes ${offset}–${offset + length - 1}`;
-      let out;
-      try {
-        out = await client.download(offset, length, { ...(etag === '' ? {} : { conditions: { ifMatch: etag } }), maxRetryRequests: maxTries });
-      } catch (e) {
-        const r = e as { statusCode?: number; details?: { errorCode?: string } };
-        if (r.statusCode === 412) {
-          // overwritten or deleted since its ETag was pinned: the blob as it is now tells which
-          const now = await client.getProperties().catch((h: unknown) => ((h as { statusCode?: number }).statusCode === 404 ? null : undefined));
-          if (now === null)
-            return fail(
-              'GET',
-              at,
-              blob,
-              Object.assign(new Error('The specified blob does not exist.'), { statusCode: 404, details: { errorCode: 'BlobNotFound' }, deleted: true }),
-              { offset },
-            );
-          if (now !== undefined) Object.assign(e as object, { found: quoted(now.etag) });
+      // the pipeline retries a request that fails before its answer; a transfer broken mid-body is read again here, with the same backoff
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await readOnce(at, blob, offset, length, etag, attempt);
+        } catch (e) {
+          if (!isBrokenTransfer(e) || attempt >= maxTries) throw e;
+          await sleep(backoffMs(attempt));
         }
-        return fail('GET', at, blob, e, { offset });
-      }
-      if (etag !== '' && out.etag !== undefined && quoted(out.etag) !== etag) {
-        (out.readableStreamBody as { destroy?: () => void } | undefined)?.destroy?.();
-        return fail(
-          'GET',
-          at,
-          blob,
-          Object.assign(new Error('changed'), { statusCode: 412, details: { errorCode: 'ConditionNotMet' }, found: quoted(out.etag) }),
-          { offset },
-        );
-      }
-      try {
-        return await readBody(out.readableStreamBody, out.contentLength, length, range);
-      } catch (e) {
-        return fail('GET', at, blob, e, { offset });
       }
     },
     list,
@@ -282,14 +315,26 @@ async function readBody(body: NodeJS.ReadableStream | undefined, contentLength: 
   if (stream === undefined) throw Object.assign(new Error(`no body for ${range}`), { name: 'ShortRange' });
   const bytes = new Uint8Array(length);
   let got = 0;
-  for await (const chunk of stream) {
-    if (got + chunk.length > length) {
-      stream.destroy?.();
-      throw Object.assign(new Error(`the store sent more than the ${length} bytes of ${range}`), { name: 'ShortRange' });
+  try {
+    for await (const chunk of stream) {
+      if (got + chunk.length > length) {
+        stream.destroy?.();
+        throw Object.assign(new Error(`the store sent more than the ${length} bytes of ${range}`), { name: 'ShortRange' });
+      }
+      bytes.set(chunk, got);
+      got += chunk.length;
     }
-    bytes.set(chunk, got);
-    got += chunk.length;
+  } catch (e) {
+    if ((e as { name?: string }).name === 'ShortRange') throw e;
+    // the SDK's stream says a connection closed mid-body as "aborted" (an AbortError) or "received less data": a reset, not a timeout
+    throw Object.assign(new Error(`read ECONNRESET after ${got} of the ${length} bytes of ${range}`), { code: 'ECONNRESET', cause: e });
   }
   if (got < length) throw Object.assign(new Error(`the answer ended after ${got} of the ${length} bytes of ${range}`), { name: 'ShortRange' });
   return bytes;
+}
+
+/** A GET whose answer began and then broke (reset, short): worth another try. */
+function isBrokenTransfer(e: unknown): boolean {
+  const cause = (e as { cause?: { code?: unknown; name?: string } }).cause;
+  return isDecodeError(e) && cause !== undefined && (cause.code === 'ECONNRESET' || cause.name === 'ShortRange');
 }

@@ -51,7 +51,7 @@ describe('one line per Azure failure', () => {
     });
     expect(role.detail).toContain('the identity may not read blobs (it needs the Storage Blob Data Reader role on the container or account)');
     const busy = describeAzureFailure({ ...base, op: 'GET', attempts: 3, error: restError('ServerBusy', 503, 'The server is busy.') });
-    expect(busy.detail).toContain('found throttling (503 ServerBusy: The server is busy.) after 3 attempts, retried with backoff by the SDK');
+    expect(busy.detail).toContain('found throttling (503 ServerBusy: The server is busy.) after 3 attempts, retried with backoff and jitter');
     const changed = describeAzureFailure({
       ...base,
       op: 'GET',

@@ -77,7 +77,7 @@ export function describeAzureFailure(init: AzureFailureInit): DecodeError {
   } else if (name === 'AuthorizationFailure' || name === 'InsufficientAccountPermissions' || status === 403) {
     found = `access denied (${status ?? 403} ${name}${with_}): these credentials may not read it`;
   } else if (name === 'ServerBusy' || name === 'OperationTimedOut' || status === 503 || status === 429) {
-    found = `throttling (${status ?? 503} ${name}${with_})${tries}, retried with backoff by the SDK`;
+    found = `throttling (${status ?? 503} ${name}${with_})${tries}, retried with backoff and jitter`;
   } else if (name === 'CredentialUnavailableError' || name === 'AuthenticationRequiredError' || name === 'AuthenticationError') {
     found = `no token from the credential (${name}${with_})`;
   } else if (name === 'TimeoutError' || name === 'AbortError' || /timeout/i.test(name)) {
