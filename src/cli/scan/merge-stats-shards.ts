@@ -16,8 +16,20 @@ import { describeSavepointIdentity, TOOL_VERSION, type KeyGroupRange, type Savep
 import type { ScanPosition, StateStats } from './state-stats-types';
 import type { DecodeErrorJson } from '../../core/io';
 
-/** The shard part of a shard file: what the merge checks. */
-export interface ShardHeader {
+/** What every shard file says of itself (stats and check's value scans): what a merge checks. */
+export interface ShardHeaderBase {
+  toolVersion: string;
+  savepoint: SavepointIdentity;
+  /** SHA-256 of the schema the values were scanned with (stats: `--descriptors`; check: the new schema and its options), or null */
+  schemaSha256: string | null;
+  keyGroups: KeyGroupRange;
+  maxParallelism: number;
+  operatorState: boolean;
+  sample?: StateSample | null;
+}
+
+/** The shard part of a stats shard file. */
+export interface ShardHeader extends ShardHeaderBase {
   kind: 'stats';
   toolVersion: string;
   savepoint: SavepointIdentity;
@@ -66,7 +78,7 @@ export function buildStatsShard(stats: ParallelScanResult, scope: ShardScope, sc
 }
 
 /** A named shard: the file it came from, for the messages. */
-export interface NamedShard<H extends Omit<ShardHeader, 'kind'> = ShardHeader> {
+export interface NamedShard<H extends ShardHeaderBase = ShardHeader> {
   name: string;
   header: H;
 }
@@ -76,7 +88,7 @@ export interface NamedShard<H extends Omit<ShardHeader, 'kind'> = ShardHeader> {
  * version, another savepoint, another schema or sample, key groups missing or read twice, operator
  * state read by no shard or by several. Returns the shards in key-group order.
  */
-export function checkShardsMakeWhole<H extends Omit<ShardHeader, 'kind'> & { sample?: unknown }>(shards: readonly NamedShard<H>[]): NamedShard<H>[] {
+export function checkShardsMakeWhole<H extends ShardHeaderBase>(shards: readonly NamedShard<H>[]): NamedShard<H>[] {
   if (shards.length === 0) throw wrongInput('no-input', 'expected shard files to merge, found none');
   for (const s of shards) {
     if (s.header.toolVersion !== TOOL_VERSION)
@@ -144,7 +156,7 @@ function formatRange(a: number, b: number): string {
 }
 
 function describeSchema(sha: string | null): string {
-  return sha === null ? 'no --descriptors' : `--descriptors sha256 ${sha.slice(0, 12)}`;
+  return sha === null ? 'no --descriptors' : `schema sha256 ${sha.slice(0, 12)}`;
 }
 
 function describeSample(sample: unknown): string {

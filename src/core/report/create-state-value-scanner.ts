@@ -22,8 +22,16 @@ export interface StateValueScanner {
   scanOperator(states: readonly EvaluatedProtobufState[], subtasks?: readonly number[]): Promise<(StateValueTally | StateValuesNotRead | undefined)[]>;
 }
 
-/** Reads the savepoint the evaluation opened (`evaluated.opened`): `_metadata` is not read again. */
-export function createStateValueScanner(evaluated: EvaluatedSavepoint, signal?: CancelSignal): StateValueScanner {
+/**
+ * Reads the savepoint the evaluation opened (`evaluated.opened`): `_metadata` is not read again. With
+ * `shard`, only a key-group shard of it (StateScanSelection.keyGroupRange): the shards' tallies of a
+ * state, merged in key-group order, equal the whole read's.
+ */
+export function createStateValueScanner(
+  evaluated: EvaluatedSavepoint,
+  signal?: CancelSignal,
+  shard?: { keyGroupRange: { start: number; end: number }; operatorState?: boolean },
+): StateValueScanner {
   const registry = createSavepointRegistry({ serializers: 'protobuf' });
   const savepoint = evaluated.opened;
 
@@ -57,6 +65,7 @@ export function createStateValueScanner(evaluated: EvaluatedSavepoint, signal?: 
       },
       ...(subtasks ? { subtasks } : {}),
       ...(signal ? { signal } : {}),
+      ...(shard ? { keyGroupRange: shard.keyGroupRange, ...(shard.operatorState === undefined ? {} : { operatorState: shard.operatorState }) } : {}),
     });
     return slots.map((slot) => (slot ? { tally: slot.collector.tally(), valuesScanned: slot.values } : undefined));
   };
