@@ -10,7 +10,6 @@ import path from 'node:path';
 import { checkSavepoint, REPORT_FORMATS, type CompatibilityReport, describeJobJarSchema, formatExitCodeLines, formatShowsSchemaDiff } from '../../core/report';
 import { withSarifOnFailure } from './sarif-on-failure';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
-import { parseKeyGroupRange, parseOperatorStateFlag, type KeyGroupRange } from '../scan/shard-identity';
 import { createShardFilesValueScanner, writeValueScanShard } from './value-scan-shards';
 import { writeCompatibilityReport } from '../write-report';
 import { CONFIG_FILE_NAME, CONFIG_OPTIONS, CONFIG_USAGE, resolveCliConfig } from '../load-cli-config';
@@ -24,7 +23,15 @@ import {
   savepointInputOptions,
   takeOnePositional,
 } from '../parse-cli-values';
-import { countScanWorkers, createParallelValueScanner, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
+import {
+  countScanWorkers,
+  createParallelValueScanner,
+  MAX_SCAN_WORKERS,
+  parseKeyGroupRange,
+  parseOperatorStateFlag,
+  type KeyGroupRange,
+  type WorkerCheckInput,
+} from '../scan';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
 import packageJson from '../../../package.json' with { type: 'json' };
 

@@ -21,9 +21,18 @@ import {
 import { wrongInput, type SavepointFiles } from '../../core/io';
 import { formatJsonDocument } from '../parse-cli-values';
 import { writeOutputFile } from '../output-failure';
-import type { WorkerCheckInput } from '../scan';
-import { checkShardsMakeWhole, type NamedShard, type ShardHeaderBase } from '../scan/merge-stats-shards';
-import { checkShardRange, describeSavepointIdentity, identifySavepoint, sha256Hex, TOOL_VERSION, type KeyGroupRange } from '../scan/shard-identity';
+import {
+  checkShardRange,
+  checkShardsMakeWhole,
+  describeSavepointIdentity,
+  identifySavepoint,
+  sha256Hex,
+  TOOL_VERSION,
+  type KeyGroupRange,
+  type NamedShard,
+  type ShardHeaderBase,
+  type WorkerCheckInput,
+} from '../scan';
 
 interface ValueScanHeader extends ShardHeaderBase {
   kind: 'value-scan';
