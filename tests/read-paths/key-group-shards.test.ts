@@ -96,6 +96,34 @@ describe('key-group shards of stats merge into the whole run', () => {
   });
 });
 
+describe('key-group shards of dump', () => {
+  for (const [kind, rel] of Object.entries(FIXTURES)) {
+    it(`${kind}: the entries of three shards, in key-group order, are the whole dump's`, async () => {
+      const input = requireCommitted(rel);
+      const stats = JSON.parse((await cli(['stats', input, '--format', 'json', '--workers', '1'])).stdout) as {
+        states: { operatorId: string; state: string; scope: string; entries: number }[];
+      };
+      const keyed = stats.states.filter((s) => s.scope === 'keyed').sort((x, y) => y.entries - x.entries)[0]!;
+      const dump = async (extra: string[]) => {
+        const r = await cli(['dump', input, '--operator', keyed.operatorId, '--state', keyed.state, '--format', 'json', ...extra]);
+        expect(r.code, r.stderr).toBe(0);
+        return (JSON.parse(r.stdout) as { entries: unknown[] }).entries;
+      };
+      const whole = await dump([]);
+      expect(whole.length).toBe(keyed.entries);
+      const max = await maxParallelismOf(input);
+      const a = Math.floor(max / 3);
+      const b = Math.floor((2 * max) / 3) + 1;
+      const parts = [
+        ...(await dump(['--key-groups', `0-${a - 1}`])),
+        ...(await dump(['--key-groups', `${a}-${b - 1}`])),
+        ...(await dump(['--key-groups', `${b}-${max - 1}`])),
+      ];
+      expect(parts).toEqual(whole);
+    });
+  }
+});
+
 describe('key-group shards: bad input', () => {
   const input = FIXTURES['hashmap native'];
 
