@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSnapshotRegistry, openSavepoint, scanState } from '../../src/core/flink';
+import type { StateScanSelection } from '../../src/core/flink/scan/scan-types';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
 import { runCli } from '../../src/cli/run-cli';
@@ -93,6 +94,29 @@ describe('key-group shards of stats merge into the whole run', () => {
     expect(reads.length).toBeGreaterThan(0);
     for (const [file] of reads) expect(keyedFiles.has(file), file).toBe(true);
     expect(entries).toBeGreaterThan(0);
+  });
+});
+
+describe('key-group shards of RocksDB native state', () => {
+  it('a shard opens no SST table whose keys (by the MANIFEST key bounds) lie outside its key groups', async () => {
+    const input = requireCommitted(FIXTURES['rocksdb native']);
+    const files = await openNodeInput(input);
+    const read = async (selection: StateScanSelection) => {
+      const reads: [string, number, number][] = [];
+      const opened = await openSavepoint(recordSavepointReads(files, reads));
+      const registry = createSnapshotRegistry();
+      registerProtobufSnapshotReaders(registry);
+      const keyGroups = new Set<number>();
+      await scanState(opened, registry, selection, { entry: (e) => void keyGroups.add(e.keyGroup!) }, { values: { mode: 'skip' } });
+      return { files: new Set(reads.map((r) => r[0])), keyGroups };
+    };
+    // key group 0 is every operator's subtask 0: the shard 0-0, and the same key group selected as the app's pages select it (every table of the subtask opened)
+    const shard = await read({ keyGroupRange: { start: 0, end: 0 }, operatorState: false });
+    const page = await read({ keyGroups: [0], subtasks: [0], scopes: ['keyed'] });
+    expect([...shard.keyGroups]).toEqual([0]);
+    expect([...page.keyGroups]).toEqual([0]);
+    for (const f of shard.files) expect(page.files.has(f), f).toBe(true);
+    expect(shard.files.size).toBeLessThan(page.files.size);
   });
 });
 
