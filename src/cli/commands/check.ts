@@ -9,7 +9,8 @@ import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import path from 'node:path';
 import { checkSavepoint, REPORT_FORMATS, type CompatibilityReport, describeJobJarSchema, formatExitCodeLines, formatShowsSchemaDiff } from '../../core/report';
 import { withSarifOnFailure } from './sarif-on-failure';
-import { CliUsageError, type CliCommand } from '../cli-types';
+import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
+import { createShardFilesValueScanner, writeValueScanShard } from './value-scan-shards';
 import { writeCompatibilityReport } from '../write-report';
 import { CONFIG_FILE_NAME, CONFIG_OPTIONS, CONFIG_USAGE, resolveCliConfig } from '../load-cli-config';
 import {
@@ -22,7 +23,15 @@ import {
   savepointInputOptions,
   takeOnePositional,
 } from '../parse-cli-values';
-import { countScanWorkers, createParallelValueScanner, MAX_SCAN_WORKERS, type WorkerCheckInput } from '../scan';
+import {
+  countScanWorkers,
+  createParallelValueScanner,
+  MAX_SCAN_WORKERS,
+  parseKeyGroupRange,
+  parseOperatorStateFlag,
+  type KeyGroupRange,
+  type WorkerCheckInput,
+} from '../scan';
 import { openNodeInput, readDescriptorSetFile, readJobJar } from '../sources';
 import packageJson from '../../../package.json' with { type: 'json' };
 
@@ -50,6 +59,10 @@ export const checkCommand: CliCommand = {
     '  --output FILE            write the report to FILE instead of stdout (- is stdout)',
     '  --no-values              do not scan saved values (no value warnings)',
     '  --workers N              worker threads for the value scan of larger savepoints (default 2, at most 64; .tar.gz: 1)',
+    '  --values-only            write only the value scan (a shard file for --value-scans) to --output FILE, no report',
+    '  --key-groups A-B         with --values-only: scan only these key groups (inclusive) of keyed state',
+    '  --operator-state yes|no  with --key-groups: read the operator state in this shard (default: yes for key group 0)',
+    '  --value-scans DIR        take the value scan from the shard files in DIR (check --values-only) instead of reading values',
     '  --metadata PATH          which savepoint of an input holding several (its _metadata path in it, or its folder)',
     ...pathMapUsage(27),
     ...CONFIG_USAGE,
@@ -82,6 +95,10 @@ export const checkCommand: CliCommand = {
     output: { type: 'string' },
     'no-values': { type: 'boolean' },
     workers: { type: 'string' },
+    'values-only': { type: 'boolean' },
+    'key-groups': { type: 'string' },
+    'operator-state': { type: 'string' },
+    'value-scans': { type: 'string' },
     ...CONFIG_OPTIONS,
   },
   run: ({ values, positionals }, io) =>
@@ -95,6 +112,7 @@ export const checkCommand: CliCommand = {
         throw new CliUsageError('--job-jar <new.jar> or --descriptors <new.binpb> is required');
       if (withPaths.length > 0 && typeof jobJarPath !== 'string') throw new CliUsageError("--with needs --job-jar (it adds jars the job jar's classes need)");
       const format = parseReportFormat(values['format']);
+      const shard = parseValueScanShardOptions(values);
       // the repository's config file (savepoint-inspector.yaml): flags override it key by key
       const config = (await resolveCliConfig(values, io, 'check'))?.check;
       const flagRoots = parseRoots(values['root']);
@@ -140,18 +158,52 @@ export const checkCommand: CliCommand = {
         schemaDiff: formatShowsSchemaDiff(format),
         ...(kind === 'generated' || kind === 'dynamic' ? { newKind: kind } : {}),
       };
-      // the value scan of a larger savepoint runs in worker threads, a share of the subtasks each (same report)
-      const scanWorkers = check.scanValues ? await countScanWorkers(savepoint, workers ?? 2) : 1;
+      if (shard.valuesOnly) {
+        // one key-group shard's value scan, for check --value-scans DIR
+        await writeValueScanShard(files, check, shard.keyGroupRange, shard.operatorState, values['output'] as string);
+        return EXIT_OK;
+      }
+      // the value scan of a larger savepoint runs in worker threads, a share of the subtasks each (same report); or it is the shards' (--value-scans)
+      const scanWorkers = check.scanValues && shard.valueScans === undefined ? await countScanWorkers(savepoint, workers ?? 2) : 1;
       const checked = await checkSavepoint({
         ...check,
         files,
-        valueScanner: createParallelValueScanner(savepoint, check, { workers: scanWorkers, ...savepointInputOptions(values) }),
+        valueScanner:
+          shard.valueScans !== undefined
+            ? createShardFilesValueScanner(shard.valueScans, check)
+            : createParallelValueScanner(savepoint, check, { workers: scanWorkers, ...savepointInputOptions(values) }),
       });
       // the config's ignored warning rules: their warnings leave the report (no verdict rests on a warning)
       const report = config === undefined || config.ignore.length === 0 ? checked : withoutWarnings(checked, config.ignore);
       return writeCompatibilityReport(report, format, bytes, { output: values['output'], quiet: values['quiet'] }, io);
     }),
 };
+
+/** `--values-only`, `--key-groups`, `--operator-state` and `--value-scans`, checked against each other. */
+function parseValueScanShardOptions(values: Record<string, unknown>): {
+  valuesOnly: boolean;
+  keyGroupRange?: KeyGroupRange;
+  operatorState?: boolean;
+  valueScans?: string;
+} {
+  const valuesOnly = values['values-only'] === true;
+  const keyGroupRange = parseKeyGroupRange(values['key-groups']);
+  const operatorState = parseOperatorStateFlag(values['operator-state']);
+  const valueScans = values['value-scans'];
+  if (keyGroupRange !== undefined && !valuesOnly)
+    throw new CliUsageError("--key-groups needs --values-only (a report covers the whole savepoint: merge the shards' value scans with --value-scans DIR)");
+  if (operatorState !== undefined && keyGroupRange === undefined) throw new CliUsageError('--operator-state needs --key-groups A-B');
+  if (valuesOnly && (typeof values['output'] !== 'string' || values['output'] === '-')) throw new CliUsageError('--values-only needs --output FILE');
+  if (valuesOnly && values['no-values'] === true) throw new CliUsageError('give either --values-only or --no-values, not both');
+  if (valueScans !== undefined && (valuesOnly || values['no-values'] === true))
+    throw new CliUsageError('--value-scans DIR makes the report from the shards: not with --values-only or --no-values');
+  return {
+    valuesOnly,
+    ...(keyGroupRange ? { keyGroupRange } : {}),
+    ...(operatorState === undefined ? {} : { operatorState }),
+    ...(typeof valueScans === 'string' ? { valueScans } : {}),
+  };
+}
 
 /** The report without the warnings of the ignored rules, its warning count recounted. */
 function withoutWarnings(report: CompatibilityReport, ignore: readonly string[]): CompatibilityReport {

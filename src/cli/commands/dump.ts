@@ -21,6 +21,7 @@ import { fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueView
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { JSON_SCHEMA_VERSION, METADATA_OPTION, pathMapUsage, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
+import { checkShardRange, parseKeyGroupRange, parseOperatorStateFlag } from '../scan';
 import { waitForDrain } from '../write-to-writable';
 import { createSavepointRegistry } from '../../core/compat';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
@@ -37,6 +38,8 @@ export const dumpCommand: CliCommand = {
     '  --operator <id|uid>  the operator: 32-hex operator id or its uid',
     '  --state <name>       the state name',
     '  --limit <N>          print at most N entries (default: all)',
+    '  --key-groups A-B     a key-group shard (inclusive): only these key groups of keyed state',
+    '  --operator-state yes|no  with --key-groups: print operator state in this shard (default: yes for key group 0)',
     '  --format F           text (default) or json: one JSON document {schemaVersion, operator, state, entries: [...]}',
     ...USER_SCHEMA_USAGE,
     '  --full-values        print every value whole (by default one value prints at most 1 MiB,',
@@ -54,6 +57,8 @@ export const dumpCommand: CliCommand = {
     state: { type: 'string' },
     limit: { type: 'string' },
     format: { type: 'string' },
+    'key-groups': { type: 'string' },
+    'operator-state': { type: 'string' },
     ...USER_SCHEMA_OPTIONS,
     'full-values': { type: 'boolean' },
   },
@@ -71,6 +76,9 @@ export const dumpCommand: CliCommand = {
       limit = Number(limitText);
     }
     const format = parseFormat(values['format'], TEXT_OR_JSON);
+    const keyGroupRange = parseKeyGroupRange(values['key-groups']);
+    const operatorState = parseOperatorStateFlag(values['operator-state']);
+    if (operatorState !== undefined && keyGroupRange === undefined) throw new CliUsageError('--operator-state needs --key-groups A-B');
     const userSchema = await readUserSchema(values);
     const files = await openNodeInput(savepoint, savepointInputOptions(values, io));
     const caps = values['full-values'] === true ? NO_VALUE_VIEW_CAPS : VALUE_VIEW_CAPS;
@@ -85,6 +93,7 @@ export const dumpCommand: CliCommand = {
     // `_metadata` read once: the scan and the states listed for a wrong name come from one session
     const session = await openSavepointSession(files, createSavepointRegistry({ schema: userSchema }));
     const { opened, registry } = session;
+    if (keyGroupRange !== undefined) checkShardRange(opened, keyGroupRange);
     let named = false;
     // entries that are not the whole state (a changelog's changes after its materialized part) are said so
     const incomplete = new Set<string>();
@@ -103,7 +112,12 @@ export const dumpCommand: CliCommand = {
       await scanState(
         opened,
         registry,
-        { operatorId: operator, states: state, ...(limit === undefined ? {} : { limit }) },
+        {
+          operatorId: operator,
+          states: state,
+          ...(limit === undefined ? {} : { limit }),
+          ...(keyGroupRange === undefined ? {} : { keyGroupRange, ...(operatorState === undefined ? {} : { operatorState }) }),
+        },
         { part, entry: visit, drain },
         { values: { mode: 'decode' }, headers: session.headers },
       );

@@ -17,6 +17,7 @@ import { wrongInput } from '../../core/io';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand, type CliIo } from '../cli-types';
 import { METADATA_OPTION, pathMapUsage, savepointInputOptions, takeOnePositional } from '../parse-cli-values';
 import { openNodeInput } from '../sources';
+import { checkShardRange, parseKeyGroupRange, parseOperatorStateFlag } from '../scan';
 import { rethrowAsOutputFailure } from '../output-failure';
 import { endWritable, flushWritable, writeToWritable } from '../write-to-writable';
 import { createSavepointRegistry } from '../../core/compat';
@@ -40,6 +41,8 @@ export const exportCommand: CliCommand = {
     "  --layout <l>          parquet: legacy (bare repeated fields, as Flink's ParquetProtoWriters writes; default) or spec (LIST/MAP wrappers)",
     '  --every-key-group N   sample: read only key groups 0, N, 2N, … of keyed state',
     '  --limit N             sample: only the first N entries of each state (was --first)',
+    '  --key-groups A-B      a key-group shard (inclusive): --output is a folder, the rows go to part-A-B.<ext> in it (--all: in <scope>-<state>/)',
+    '  --operator-state yes|no  with --key-groups: export operator state in this shard (default: yes for key group 0)',
     '  --keep-partial        when the export fails, keep what was written as <file>.partial (the reason in its metadata) instead of removing it',
     ...USER_SCHEMA_USAGE,
     '  --metadata PATH       which savepoint of an input holding several (its _metadata path in it, or its folder)',
@@ -60,6 +63,8 @@ export const exportCommand: CliCommand = {
     'every-key-group': { type: 'string' },
     limit: { type: 'string' },
     'keep-partial': { type: 'boolean' },
+    'key-groups': { type: 'string' },
+    'operator-state': { type: 'string' },
     ...USER_SCHEMA_OPTIONS,
   },
   async run({ values, positionals }, io) {
@@ -84,6 +89,13 @@ export const exportCommand: CliCommand = {
     if (every !== undefined && first !== undefined) throw new CliUsageError('use either --every-key-group or --limit, not both');
     const sample: StateSample | undefined =
       every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
+    // a key-group shard: --output is the folder of the state's part files (part-A-B.<ext>), one table for a reader of the folder
+    const keyGroupRange = parseKeyGroupRange(values['key-groups']);
+    const operatorState = parseOperatorStateFlag(values['operator-state']);
+    if (operatorState !== undefined && keyGroupRange === undefined) throw new CliUsageError('--operator-state needs --key-groups A-B');
+    if (keyGroupRange !== undefined && toStdout) throw new CliUsageError('--key-groups writes a part file into the folder --output names, not to -');
+    if (keyGroupRange !== undefined && first !== undefined)
+      throw new CliUsageError('use either --key-groups or --limit, not both (the first N entries of a state are not split by key group)');
 
     // the job's schema decodes Protobuf held by Kryo or flink-protobuf-serde (no snapshot of theirs embeds one), as dump and stats do
     const userSchema = await readUserSchema(values);
@@ -91,6 +103,7 @@ export const exportCommand: CliCommand = {
     // `_metadata` read once: the operator, the inspection and the export come from one session
     const session = await openSavepointSession(files, createSavepointRegistry({ schema: userSchema }));
     const { opened, registry } = session;
+    if (keyGroupRange !== undefined) checkShardRange(opened, keyGroupRange);
     const op = findOperator(opened, operator);
     if (op === undefined) throw wrongInput('not-found', `expected an operator of the savepoint (id or uid), found ${JSON.stringify(operator)}`);
     const inspection = await session.inspect();
@@ -109,17 +122,24 @@ export const exportCommand: CliCommand = {
         );
       chosen = chosen.slice(0, 1);
     }
+    if (keyGroupRange !== undefined) mkdirSync(output, { recursive: true });
     const quiet = values['quiet'] === true;
     const keepPartial = values['keep-partial'] === true;
     let partial = false;
     // every chosen state in one read of the operator's state files (exportStates), each into its own file
-    const targets = chosen.map((state) =>
-      toStdout
-        ? 'stdout'
-        : all
-          ? path.join(output, `${state.scope}-${state.name.replace(/[^A-Za-z0-9._-]/g, '_')}.${EXTENSIONS[format as ExportFormat]}`)
-          : output,
-    );
+    const extension = EXTENSIONS[format as ExportFormat];
+    const stateFile = (state: InspectedState) => `${state.scope}-${state.name.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+    const part = keyGroupRange === undefined ? '' : `part-${keyGroupRange.start}-${keyGroupRange.end}.${extension}`;
+    const targets = chosen.map((state) => {
+      if (toStdout) return 'stdout';
+      if (keyGroupRange !== undefined) {
+        // --all: a folder per state, each holding its part files
+        if (!all) return path.join(output, part);
+        mkdirSync(path.join(output, stateFile(state)), { recursive: true });
+        return path.join(output, stateFile(state), part);
+      }
+      return all ? path.join(output, `${stateFile(state)}.${extension}`) : output;
+    });
     // opened here, so a path the file system refuses fails at once with its own message; a regular file is
     // written under a temporary name beside it and renamed only when its export succeeded
     const outputs = toStdout ? [{ target: 'stdout', out: io.stdoutStream!, temp: undefined }] : targets.map(openOutputFile);
@@ -147,6 +167,7 @@ export const exportCommand: CliCommand = {
           layout: layoutText as ParquetListLayout,
           headers: session.headers,
           ...(sample === undefined ? {} : { sample }),
+          ...(keyGroupRange === undefined ? {} : { keyGroupRange, ...(operatorState === undefined ? {} : { operatorState }) }),
           ...(progress === undefined ? {} : { progress: (i: number, p: ExportProgress) => progress[i]!(p) }),
         },
         (i, chunk) => sinks[i]!(chunk),

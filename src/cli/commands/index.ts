@@ -11,7 +11,7 @@ import { dumpCommand } from './dump';
 import { exportCommand } from './export';
 import { migrationPlanCommand } from './migration-plan';
 import { migrationJobCommand } from './migration-job';
-import { statsCommand } from '../scan';
+import { mergeStatsCommand, statsCommand } from '../scan';
 import { serveCommand } from './serve';
 import { createCompletionCommand } from './completion';
 
@@ -23,6 +23,7 @@ export const COMMANDS: readonly CliCommand[] = [
   exportSchemaCommand,
   exportCommand,
   statsCommand,
+  mergeStatsCommand,
   migrationPlanCommand,
   migrationJobCommand,
   serveCommand,

@@ -10,6 +10,7 @@ import { listScanUnits } from './list-scan-units';
 import { mergeCoverage, mergeStateStats } from './merge-state-stats';
 import { runWorkerThreads } from './run-worker-threads';
 import { scanSavepointUnits, type UnitsScanResult } from './scan-savepoint-units';
+import { checkShardRange, identifySavepoint, type SavepointIdentity } from './shard-identity';
 import type { SavepointStats, ScanOptions, ScanUnit } from './state-stats-types';
 
 export interface ParallelScanOptions extends ScanOptions {
@@ -28,6 +29,17 @@ export interface ParallelScanResult extends SavepointStats {
   units: number;
   /** what opening the savepoint warned about (duplicated structures read once, absolute paths resolved by base name, …); present when there is any */
   warnings?: string[];
+  /** a key-group shard's scan (`keyGroupRange`): what it covered, and the savepoint it read */
+  shard?: ShardScope;
+}
+
+/** What a key-group shard covered of which savepoint (written into its shard file, checked by the merge). */
+export interface ShardScope {
+  keyGroups: { start: number; end: number };
+  /** the largest max parallelism of the savepoint's operators with keyed state: the shards of a split cover [0, maxParallelism) */
+  maxParallelism: number;
+  operatorState: boolean;
+  savepoint: SavepointIdentity;
 }
 
 export async function runParallelScan(input: string, options: ParallelScanOptions = {}): Promise<ParallelScanResult> {
@@ -42,10 +54,27 @@ export async function runParallelScan(input: string, options: ParallelScanOption
     opened,
     opened.totals.operators.map((o) => o.id),
   );
+  const range = options.keyGroupRange;
+  const shard: ShardScope | undefined =
+    range === undefined
+      ? undefined
+      : {
+          keyGroups: range,
+          maxParallelism: checkShardRange(opened, range),
+          operatorState: options.operatorState ?? range.start === 0,
+          savepoint: identifySavepoint(opened),
+        };
   const scanOptions: ScanOptions = {
     ...(options.sample ? { sample: options.sample } : {}),
     ...(options.newLimits ? { newLimits: options.newLimits } : {}),
     ...(options.kryoSchema ? { kryoSchema: options.kryoSchema } : {}),
+    ...(shard
+      ? {
+          keyGroupRange: shard.keyGroups,
+          operatorState: shard.operatorState,
+          positions: new Map(units.map((u, i) => [`${u.operatorId}\u0000${u.subtask}`, i])),
+        }
+      : {}),
   };
   // the first N entries of each state are those of its subtasks in index order: one scan reads them (a worker per share would cap each share)
   const workers = options.sample?.kind === 'first-entries' ? 1 : Math.max(1, Math.min(options.workers ?? 2, units.length));
@@ -53,18 +82,38 @@ export async function runParallelScan(input: string, options: ParallelScanOption
   if (workers === 1) {
     parts = [await scanSavepointUnits(opened, units, scanOptions)];
   } else {
-    parts = await runWorkers(input, reopenOptions(files, inputOptions), splitUnits(units, workers), scanOptions);
+    // a shard's workers take runs of units in scan order, so their results join in that order (examples, errors)
+    const shares = shard ? splitUnitsInOrder(units, workers) : splitUnits(units, workers);
+    parts = await runWorkers(input, reopenOptions(files, inputOptions), shares, scanOptions);
   }
   const coverage = mergeCoverage(parts.map((p) => p.coverage));
   return {
     states: mergeStateStats(parts.map((p) => p.states)),
     errors: parts.flatMap((p) => p.errors),
+    ...(shard ? { errorsAt: parts.flatMap((p) => p.errorsAt ?? []) } : {}),
     ...(coverage ? { coverage } : {}),
     bytesRead: parts.reduce((s, p) => s + p.bytesRead, 0),
     workers,
     units: units.length,
     ...(opened.warnings.length > 0 ? { warnings: [...opened.warnings] } : {}),
+    ...(shard ? { shard } : {}),
   };
+}
+
+/** Units in scan order cut into `shares` runs of about equal bytes. */
+export function splitUnitsInOrder(units: readonly ScanUnit[], shares: number): ScanUnit[][] {
+  const total = units.reduce((s, u) => s + u.bytes, 0);
+  const out: ScanUnit[][] = [[]];
+  let load = 0;
+  units.forEach((u, i) => {
+    const left = units.length - i;
+    const open = shares - out.length;
+    // a new run once this one has its share of the bytes (or when every remaining unit must start one)
+    if (out[out.length - 1]!.length > 0 && open > 0 && (load >= (total * out.length) / shares || left <= open)) out.push([]);
+    out[out.length - 1]!.push(u);
+    load += u.bytes;
+  });
+  return out;
 }
 
 /** Largest unit first to the least loaded share. */

@@ -9,11 +9,13 @@ import { createSavepointRegistry } from '../../core/compat';
 import { observeSourceReads, type ByteSource, type DecodeErrorJson, type SavepointFiles } from '../../core/io';
 import { createProtobufStateScan, getProtobufScanIndex, type ProtobufStateScan } from '../../core/protobuf';
 import { createStatisticsVisitor } from '../../core/report';
-import type { ScanOptions, ScanUnit, StateStats } from './state-stats-types';
+import type { ScanPart, StateScope } from '../../core/flink';
+import type { ScanOptions, ScanPosition, ScanUnit, StateStats } from './state-stats-types';
 
 export interface UnitsScanResult {
-  states: StateStats[];
+  states: (StateStats & { at?: ScanPosition })[];
   errors: DecodeErrorJson[];
+  errorsAt?: ScanPosition[];
   coverage?: SampleCoverage;
   bytesRead: number;
 }
@@ -27,15 +29,46 @@ export async function scanSavepointUnits(
   const counter = { bytes: 0 };
   const registry = createSavepointRegistry({ schema: options.kryoSchema });
   const opened = countStateReads('resolveStreamHandle' in input ? input : await openSavepoint(input), counter);
+  // a shard's scan: where the whole scan first meets each state (placePart), so a merge orders them as one scan does
+  const positions = options.positions;
+  let pending: ScanPosition | undefined;
+  let unitAt = -1;
+  let keyedParts = 0;
   // every state the headers name gets its statistics, 0 entries when it has none
-  const tallies = new StateTallies<StateStats & { scan?: ProtobufStateScan }>((operatorId, state, scope) => ({
+  const tallies = new StateTallies<StateStats & { scan?: ProtobufStateScan; at?: ScanPosition }>((operatorId, state, scope) => ({
     operatorId,
     state,
     scope,
     entries: 0,
     valueBytes: 0,
+    ...(pending === undefined ? {} : { at: pending }),
   }));
   const errors: DecodeErrorJson[] = [];
+  const errorsAt: ScanPosition[] = [];
+  const unitOf = (operatorId: string, subtask: number): number => {
+    const u = positions?.get(`${operatorId}\u0000${subtask}`) ?? -1;
+    if (u !== unitAt) {
+      unitAt = u;
+      keyedParts = 0;
+    }
+    return u;
+  };
+  /** The part's states made in order, each with its place in the whole scan. */
+  const placePart = (part: ScanPart): void => {
+    if (positions === undefined) return;
+    const u = unitOf(part.operator.id, part.subtask);
+    const p = part.kind === 'operator' ? 0 : ++keyedParts;
+    const scope = part.kind === 'keyed' ? 'keyed' : 'operator';
+    const names: [string, StateScope][] = [
+      ...part.states.map((n): [string, StateScope] => [n, scope]),
+      ...part.broadcastStates.map((n): [string, StateScope] => [n, 'broadcast']),
+    ];
+    names.forEach(([name, sc], i) => {
+      pending = [u, p, i];
+      tallies.get(part.operator.id, name, sc);
+    });
+    pending = undefined;
+  };
   const statistics = createStatisticsVisitor<StateStats & { scan?: ProtobufStateScan }>({
     admit(part, state, _subtask, _keyGroup, valueBytes) {
       const t = tallies.ofEntry(part, state);
@@ -57,17 +90,28 @@ export async function scanSavepointUnits(
   const covered = await scanState(
     opened,
     registry,
-    { units, broadcastCopies: 'counted', ...(options.sample ? { sample: options.sample } : {}) },
+    {
+      units,
+      broadcastCopies: 'counted',
+      ...(options.sample ? { sample: options.sample } : {}),
+      ...(options.keyGroupRange ? { keyGroupRange: options.keyGroupRange } : {}),
+      ...(options.operatorState === undefined ? {} : { operatorState: options.operatorState }),
+    },
     {
       part(part) {
+        placePart(part);
         tallies.startPart(part);
         if (part.incomplete !== undefined)
           for (const name of part.states) tallies.get(part.operator.id, name, part.kind === 'keyed' ? 'keyed' : 'operator').partly ??= part.incomplete;
       },
       ...statistics,
-      streamError: (e) => void errors.push(e.toJSON()),
+      streamError(e, where) {
+        errors.push(e.toJSON());
+        if (positions !== undefined) errorsAt.push([unitOf(where.operator.id, where.subtask), where.kind === 'operator' ? 0 : 1, 0]);
+      },
       // a part that cannot be read (a RocksDB native handle without meta data, missing SST files, …): its states are listed as not read, with the reason
       unreadable(part, reason) {
+        placePart(part);
         for (const name of part.states) tallies.get(part.operator.id, name, 'keyed').notRead = reason;
       },
     },
@@ -78,7 +122,7 @@ export async function scanSavepointUnits(
     ? { sample: options.sample, keyGroupsRead: covered.keyGroupsRead, keyGroupsWithData: covered.keyGroupsWithData }
     : undefined;
   const states = [...tallies.byState.values()].map(({ scan, ...st }) => (scan ? { ...st, protobuf: scan.finish() } : st));
-  return { states, errors, ...(coverage ? { coverage } : {}), bytesRead: counter.bytes };
+  return { states, errors, ...(positions ? { errorsAt } : {}), ...(coverage ? { coverage } : {}), bytesRead: counter.bytes };
 }
 
 /**

@@ -12,7 +12,9 @@ import { formatJsonDocument, METADATA_OPTION, pathMapUsage, parseFormat, savepoi
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from '../commands/read-user-schema';
 import { countScanWorkers, MAX_SCAN_WORKERS } from './count-scan-workers';
 import { formatStatsText } from './format-stats-text';
+import { buildStatsShard } from './merge-stats-shards';
 import { runParallelScan, type ParallelScanResult } from './run-parallel-scan';
+import { parseKeyGroupRange, parseOperatorStateFlag, sha256Hex } from './shard-identity';
 
 export const statsCommand: CliCommand = {
   name: 'stats',
@@ -25,6 +27,8 @@ export const statsCommand: CliCommand = {
     '  --every-key-group N  sample: read only key groups 0, N, 2N, … of keyed state',
     '  --limit N            sample: only the first N entries of each state (was --first)',
     '  --format F           text (default) or json: the statistics as {schemaVersion, …}',
+    '  --key-groups A-B     a key-group shard (inclusive): only these key groups of keyed state; json: a shard file for merge-stats',
+    '  --operator-state yes|no  with --key-groups: read the operator state in this shard (default: yes for the shard of key group 0)',
     ...USER_SCHEMA_USAGE,
     '  --metadata PATH      which savepoint of an input holding several (its _metadata path in it, or its folder)',
     ...pathMapUsage(23),
@@ -39,6 +43,8 @@ export const statsCommand: CliCommand = {
     'every-key-group': { type: 'string' },
     limit: { type: 'string' },
     format: { type: 'string' },
+    'key-groups': { type: 'string' },
+    'operator-state': { type: 'string' },
     ...USER_SCHEMA_OPTIONS,
   },
   async run({ values, positionals }, io) {
@@ -49,6 +55,11 @@ export const statsCommand: CliCommand = {
     const first = parsePositive(values['limit'], '--limit');
     if (every !== undefined && first !== undefined) throw new CliUsageError('use either --every-key-group or --limit, not both');
     const format = parseFormat(values['format'], TEXT_OR_JSON);
+    const keyGroupRange = parseKeyGroupRange(values['key-groups']);
+    const operatorState = parseOperatorStateFlag(values['operator-state']);
+    if (operatorState !== undefined && keyGroupRange === undefined) throw new CliUsageError('--operator-state needs --key-groups A-B');
+    if (keyGroupRange !== undefined && first !== undefined)
+      throw new CliUsageError('use either --key-groups or --limit, not both (the first N entries of a state are not split by key group)');
     // after every option is checked: a usage error reads nothing
     const workers = await countScanWorkers(savepoint, requested);
     const sample: StateSample | undefined =
@@ -59,14 +70,22 @@ export const statsCommand: CliCommand = {
       workers,
       ...(sample ? { sample } : {}),
       ...(kryoSchema ? { kryoSchema } : {}),
+      ...(keyGroupRange ? { keyGroupRange } : {}),
+      ...(operatorState === undefined ? {} : { operatorState }),
     });
+    if (format === 'json' && stats.shard) {
+      // a shard file: the raw statistics and what merge-stats checks and orders by
+      const schema = kryoSchema ? sha256Hex(kryoSchema.bytes) : null;
+      io.stdout(formatJsonDocument({ ...buildStatsShard(stats, stats.shard, schema, sample) }));
+      return EXIT_OK;
+    }
     io.stdout(format === 'json' ? formatJsonDocument(describeStats(stats)) : formatStatsText(savepoint, stats, { quiet: values['quiet'] === true }));
     return EXIT_OK;
   },
 };
 
 /** The statistics with the scan's value findings worded by compat's registry, as the text words them. */
-function describeStats(stats: ParallelScanResult) {
+export function describeStats(stats: ParallelScanResult) {
   return { ...stats, states: stats.states.map((s) => (s.protobuf ? { ...s, protobuf: describeProtobufStateScan(s.protobuf) } : s)) };
 }
 

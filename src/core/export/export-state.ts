@@ -86,6 +86,9 @@ export interface ExportStatesRequest {
   layout?: ParquetListLayout;
   sample?: StateSample;
   limit?: number;
+  /** a key-group shard (StateScanSelection.keyGroupRange): only these key groups of keyed state, operator state as `operatorState` says */
+  keyGroupRange?: { start: number; end: number };
+  operatorState?: boolean;
   signal?: CancelSignal;
   /** stream headers already read with `registry` (a SavepointSession's `headers`): not read again */
   headers?: SubtaskHeaderCache;
@@ -181,6 +184,8 @@ async function scanJobs(
       states: [...new Set(jobs.map((j) => j.state.name))],
       ...(request.sample === undefined ? {} : { sample: request.sample }),
       ...(request.limit === undefined ? {} : { limit: request.limit }),
+      ...(request.keyGroupRange === undefined ? {} : { keyGroupRange: request.keyGroupRange }),
+      ...(request.operatorState === undefined ? {} : { operatorState: request.operatorState }),
       scopes: [...new Set(jobs.map((j) => j.kind))],
     },
     {

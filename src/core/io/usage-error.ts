@@ -16,6 +16,7 @@ export type UsageErrorCode =
   | 'cannot-write' // an output file or stdout the operating system refused to write (a full disk, no permission, a closed pipe)
   | 'bad-option' // a command-line option or argument
   | 'too-many-files' // a folder with more files than this inspector walks
+  | 'shards-mismatch' // key-group shards that do not make one whole (missing or doubled key groups, other savepoints, schemas or tool versions)
   | 'several-savepoints'; // the input holds several savepoints (`_metadata` files) and none was named: `candidates` lists them
 
 export interface UsageErrorJson {

@@ -22,8 +22,16 @@ export interface StateValueScanner {
   scanOperator(states: readonly EvaluatedProtobufState[], subtasks?: readonly number[]): Promise<(StateValueTally | StateValuesNotRead | undefined)[]>;
 }
 
-/** Reads with the evaluation's session (`evaluated.session`): neither `_metadata` nor a stream header it read is read again. */
-export function createStateValueScanner(evaluated: EvaluatedSavepoint, signal?: CancelSignal): StateValueScanner {
+/**
+ * Reads with the evaluation's session (`evaluated.session`): neither `_metadata` nor a stream header it read is
+ * read again. With `shard`, only a key-group shard of it (StateScanSelection.keyGroupRange): the shards' tallies
+ * of a state, merged in key-group order, equal the whole read's.
+ */
+export function createStateValueScanner(
+  evaluated: EvaluatedSavepoint,
+  signal?: CancelSignal,
+  shard?: { keyGroupRange: { start: number; end: number }; operatorState?: boolean },
+): StateValueScanner {
   const { opened: savepoint, registry, headers } = evaluated.session;
 
   /** One pass over the states' operator; throws what the read throws. */
@@ -57,6 +65,7 @@ export function createStateValueScanner(evaluated: EvaluatedSavepoint, signal?: 
       ...(subtasks ? { subtasks } : {}),
       ...(signal ? { signal } : {}),
       headers,
+      ...(shard ? { keyGroupRange: shard.keyGroupRange, ...(shard.operatorState === undefined ? {} : { operatorState: shard.operatorState }) } : {}),
     });
     return slots.map((slot) => (slot ? { tally: slot.collector.tally(), valuesScanned: slot.values } : undefined));
   };

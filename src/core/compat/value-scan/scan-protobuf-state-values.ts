@@ -36,6 +36,9 @@ export interface ScanStateOptions {
   signal?: CancelSignal;
   /** scan only these subtasks (by index) */
   subtasks?: readonly number[];
+  /** a key-group shard: only these key groups of keyed state, operator state as `operatorState` says (StateScanSelection) */
+  keyGroupRange?: { start: number; end: number };
+  operatorState?: boolean;
   /** `scan` (default): the structural scan where it is exact; `decode`: the full decoder for every value */
   read?: 'scan' | 'decode';
   /** receives every scanned value instead of the result keeping them all (bounded memory); `schema`: identifyProtobufSchema of the type it was read with */
@@ -68,6 +71,8 @@ export async function scanProtobufStateValues(opened: OpenedSavepoint, registry:
       states: options.state,
       ...(options.limit !== undefined ? { limit: options.limit } : {}),
       ...(options.subtasks ? { subtasks: options.subtasks } : {}),
+      ...(options.keyGroupRange ? { keyGroupRange: options.keyGroupRange } : {}),
+      ...(options.operatorState === undefined ? {} : { operatorState: options.operatorState }),
     },
     {
       entry(entry) {

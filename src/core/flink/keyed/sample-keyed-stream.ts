@@ -56,6 +56,38 @@ export function narrowKeyedInputToKeyGroups(
   return { inputs, keyGroupsWithData: inputs.length, keyGroupsRead: inputs.length };
 }
 
+/**
+ * The stream narrowed to a key-group shard (inclusive), under a key-group sample when given: the
+ * shard's blocks with data only, counted as the key groups with data (so the counts of a split add up
+ * to the whole stream's). Blocks next to each other in the stream are read as one range (the offsets
+ * outside the shard zeroed, the source cut after the shard's last block); a shard whose blocks are not
+ * contiguous in the stream is read block by block.
+ */
+export function narrowKeyedInputToKeyGroupRange(
+  input: KeyedStreamInput,
+  range: { start: number; end: number },
+  sample: StateSample | undefined,
+): { inputs: KeyedStreamInput[]; keyGroupsWithData: number; keyGroupsRead: number } {
+  const all = listKeyGroupBlocks(input);
+  const inRange = (kg: number) => kg >= range.start && kg <= range.end;
+  const first = all.findIndex((b) => inRange(b.keyGroup));
+  const blocks = all.filter((b) => inRange(b.keyGroup));
+  if (blocks.length === 0) return { inputs: [], keyGroupsWithData: 0, keyGroupsRead: 0 };
+  if (sample?.kind === 'key-groups') {
+    const chosen = blocks.filter((b) => b.keyGroup % sample.every === 0);
+    return { inputs: chosen.map((b) => narrowToBlock(input, b)), keyGroupsWithData: blocks.length, keyGroupsRead: chosen.length };
+  }
+  const contiguous = blocks.every((b, i) => all[first + i] === b);
+  if (!contiguous) return { inputs: blocks.map((b) => narrowToBlock(input, b)), keyGroupsWithData: blocks.length, keyGroupsRead: blocks.length };
+  const last = blocks[blocks.length - 1]!;
+  const narrowed: KeyedStreamInput = {
+    ...input,
+    source: last.end === input.source.size ? input.source : sliceSource(input.source, 0, last.end, input.source.name),
+    offsets: input.offsets.map((o, i) => (inRange(input.range.start + i) ? o : 0)),
+  };
+  return { inputs: [narrowed], keyGroupsWithData: blocks.length, keyGroupsRead: blocks.length };
+}
+
 function narrowToBlock(input: KeyedStreamInput, block: { keyGroup: number; end: number }): KeyedStreamInput {
   return {
     ...input,

@@ -38,6 +38,8 @@ export interface RocksDbReadOptions {
   keyGroup?: (kg: number) => boolean;
   /** the key groups to seek to (the tables' indexes are searched for the first; reading stops past the last); default the handle's range */
   keyGroupRange?: { start: number; end: number };
+  /** with keyGroupRange: the tables whose smallest and largest keys (in the MANIFEST) show all their keys outside it are not opened (a key-group shard) */
+  skipTablesOutside?: boolean;
   /** called once per key group with data (in the subtask's range), before its first entry is filtered */
   onKeyGroup?: (kg: number) => void;
 }
@@ -79,7 +81,9 @@ export async function* readRocksDbKeyedEntries(
     const files = [...cf.files.values()].sort((a, b) => a.level - b.level || b.number - a.number);
     const tables: ((range: UserKeyRange) => SstTableCursor)[] = [];
     const tombstones: RangeTombstone[] = [];
+    const only = options.skipTablesOutside === true ? options.keyGroupRange : undefined;
     for (const f of files) {
+      if (only !== undefined && isTableOutside(f.smallestKeyPrefix, f.largestKeyPrefix, prefixBytes, only)) continue;
       const table = await snapshot.openTable(f.number, cf.name);
       const file = table.file;
       if (table.properties.columnFamilyName !== undefined && table.properties.columnFamilyName !== cf.name) {
@@ -160,4 +164,20 @@ function keyRange(prefixBytes: number, handle: KeyGroupRange, wanted: { start: n
   if (end < start) return { from: prefix(Math.max(0, start)), to: prefix(Math.max(0, start)) };
   const max = prefixBytes === 2 ? 0xffff : 0xff;
   return { from: prefix(start), ...(end + 1 <= max ? { to: prefix(end + 1) } : {}) };
+}
+
+/**
+ * Whether every key of a table lies outside the key groups `range` (by the key-group prefixes of its
+ * smallest and largest user keys, as the MANIFEST records them; a range tombstone's bounds are within
+ * them). A key shorter than its prefix tells nothing: the table is read.
+ */
+function isTableOutside(
+  smallest: Uint8Array | undefined,
+  largest: Uint8Array | undefined,
+  prefixBytes: number,
+  range: { start: number; end: number },
+): boolean {
+  if (smallest === undefined || largest === undefined || smallest.length < prefixBytes || largest.length < prefixBytes) return false;
+  const kg = (k: Uint8Array) => (prefixBytes === 2 ? (k[0]! << 8) | k[1]! : k[0]!);
+  return kg(largest) < range.start || kg(smallest) > range.end;
 }

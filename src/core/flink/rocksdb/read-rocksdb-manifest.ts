@@ -15,6 +15,9 @@ export interface LiveTableFile {
   at: number;
   smallestSequence: number;
   largestSequence: number;
+  /** the first (up to) 2 bytes of the file's smallest and largest user keys: their key-group prefix, for passing over a file outside a key-group shard */
+  smallestKeyPrefix?: Uint8Array;
+  largestKeyPrefix?: Uint8Array;
 }
 
 export interface ColumnFamilyVersion {
@@ -247,8 +250,8 @@ function readNewFile(c: RocksDbCursor, tag: number): LiveTableFile {
   const number = readFileNumber(c, 'new file number');
   if (tag === 102) c.readVarint32('new file path id');
   const size = c.readVarint64('new file size');
-  c.readSlice('smallest key');
-  c.readSlice('largest key');
+  const smallestKeyPrefix = userKeyPrefix(c.readSlice('smallest key'));
+  const largestKeyPrefix = userKeyPrefix(c.readSlice('largest key'));
   let smallestSequence = 0;
   let largestSequence = 0;
   if (tag !== 7) {
@@ -263,5 +266,10 @@ function readNewFile(c: RocksDbCursor, tag: number): LiveTableFile {
       c.readSlice(`new file custom field ${field}`);
     }
   }
-  return { number, level, size, at, smallestSequence, largestSequence };
+  return { number, level, size, at, smallestSequence, largestSequence, smallestKeyPrefix, largestKeyPrefix };
+}
+
+/** The first (up to) 2 bytes of an internal key's user key (the key without its 8-byte sequence and type trailer), copied. */
+function userKeyPrefix(internalKey: Uint8Array): Uint8Array {
+  return internalKey.slice(0, Math.max(0, Math.min(2, internalKey.length - 8)));
 }

@@ -13,7 +13,7 @@
  * Order: operators (one, `units`, or all in `_metadata` order), subtasks by index; in each subtask the
  * operator state, then the keyed state key group by key group (block order).
  */
-import { isDecodeError, wrongInput } from '../../io';
+import { DecodeError, isDecodeError, wrongInput } from '../../io';
 import { throwIfCancelled } from '../cancel-signal';
 import { isWantedState } from '../is-wanted-state';
 import { computeOperatorId } from '../metadata/compute-operator-id';
@@ -70,6 +70,10 @@ export async function scanState(
   const isFull = (slots: PartSlots): boolean => capped && slots.keys.length > 0 && slots.keys.every((k) => (taken.get(k) ?? 0) >= cap);
 
   const scopes = new Set(selection.scopes ?? ['operator', 'keyed']);
+  // a key-group shard: operator state read by one shard only (by default the one of key group 0), keyed streams of the subtasks it meets
+  const range = selection.keyGroupRange;
+  if (range !== undefined) checkKeyGroupRange(range);
+  if (range !== undefined && !(selection.operatorState ?? range.start === 0)) scopes.delete('operator');
   const ctx: ScanContext = {
     opened,
     registry,
@@ -82,6 +86,7 @@ export async function scanState(
     wanted,
     sample,
     keyGroups: selection.keyGroups === undefined ? undefined : new Set(selection.keyGroups),
+    keyGroupRange: range,
     capped,
     isPartFull: (part) => capped && isFull(slotsOf(part)),
     result,
@@ -95,6 +100,7 @@ export async function scanState(
       if (stopped || selectionFull(op.id)) return result;
     }
     if (!scopes.has('keyed')) continue;
+    if (range !== undefined && !meetsKeyGroupRange(subtask, range)) continue;
     await visitParts(readKeyedParts(ctx, op, subtask), op, subtask, 'keyed');
     if (stopped || selectionFull(op.id)) return result;
   }
@@ -317,6 +323,17 @@ export function listStateScanUnits(opened: OpenedSavepoint, selection: StateScan
 }
 
 const EMPTY = new Uint8Array(0);
+
+function checkKeyGroupRange(range: { start: number; end: number }): void {
+  if (!Number.isSafeInteger(range.start) || !Number.isSafeInteger(range.end) || range.start < 0 || range.end < range.start)
+    throw new DecodeError({ code: 'invalid-value', detail: `expected a key-group range A-B with 0 <= A <= B, found ${range.start}-${range.end}` });
+}
+
+/** Whether the subtask's keyed state (its managed keyed handle's key-group range) meets the shard: a subtask that does not is not opened. */
+export function meetsKeyGroupRange(subtask: SubtaskState, range: { start: number; end: number }): boolean {
+  const own = subtask.managedKeyedState?.range;
+  return own !== undefined && own.end >= own.start && own.start <= range.end && own.end >= range.start;
+}
 
 /** The frame walkFramedRows fills for each row read in place (one per scan). */
 function createScratchFrame(): ValueFrame {

@@ -28,6 +28,15 @@ export interface StateScanSelection {
   scopes?: readonly ('operator' | 'keyed')[];
   /** only these key groups of the keyed streams (each read with exactly its block's byte range) */
   keyGroups?: readonly number[];
+  /**
+   * A key-group shard (inclusive, as Flink's KeyGroupRange): only these key groups' bytes of the keyed
+   * streams are read; a subtask whose keyed handle's range does not meet it has its keyed stream left
+   * unopened. Operator state is then read only when `operatorState` says so (default: when the range
+   * starts at key group 0, so exactly one shard of a split reads it).
+   */
+  keyGroupRange?: { start: number; end: number };
+  /** with `keyGroupRange`: whether this shard reads the operator state (default: the range starts at 0) */
+  operatorState?: boolean;
 }
 
 /**

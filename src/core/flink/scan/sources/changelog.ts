@@ -49,7 +49,15 @@ export async function* readChangelogReplayParts(
   const full = names.filter((n) => outcome(n).kind === 'replayed');
   const partial = names.filter((n) => outcome(n).kind === 'partial');
   const only = ctx.keyGroups;
-  const keyGroup = (kg: number) => (only !== undefined ? only.has(kg) : sample?.kind === 'key-groups' ? kg % sample.every === 0 : true);
+  const shard = ctx.keyGroupRange;
+  const keyGroup = (kg: number) =>
+    shard !== undefined && (kg < shard.start || kg > shard.end)
+      ? false
+      : only !== undefined
+        ? only.has(kg)
+        : sample?.kind === 'key-groups'
+          ? kg % sample.every === 0
+          : true;
   // entries of a key group with changes are held before they are visited: read them decoded, not stepped over
   const held: ValueModeSource = {
     get mode() {

@@ -14,7 +14,7 @@ import {
 import type { KeyedEntryRun } from '../../keyed/keyed-entry-run';
 import type { KeyedReadBuffers } from '../../keyed/keyed-read-buffers';
 import type { KeyedStreamInput } from '../../keyed/keyed-stream-types';
-import { listSampledKeyedInputs, narrowKeyedInputToKeyGroups, type StateSample } from '../../keyed/sample-keyed-stream';
+import { listSampledKeyedInputs, narrowKeyedInputToKeyGroupRange, narrowKeyedInputToKeyGroups, type StateSample } from '../../keyed/sample-keyed-stream';
 import type { OperatorState, SubtaskState } from '../../metadata/metadata-types';
 import { openRocksDbSnapshot, type IncrementalHandle, type RocksDbSnapshot } from '../../rocksdb/open-rocksdb-snapshot';
 import type { StateEntry } from '../../savepoint/inspection-types';
@@ -62,6 +62,8 @@ export interface ScanContext {
   sample: StateSample | undefined;
   /** the selection's key groups (undefined: every key group) */
   keyGroups: ReadonlySet<number> | undefined;
+  /** the selection's key-group shard (undefined: every key group) */
+  keyGroupRange: { start: number; end: number } | undefined;
   /** whether each state's entries are capped (a limit or a first-entries sample) */
   capped: boolean;
   /** every wanted state of the part has its cap of entries */
@@ -83,10 +85,16 @@ export interface LayoutRead {
   scan?: ScanPart;
 }
 
-/** The streams a keyed source reads of the subtask's stream: narrowed to the selection's key groups (block order), else under a scan's sample. */
+/** The streams a keyed source reads of the subtask's stream: narrowed to the selection's key groups (block order) or its key-group shard, and under a scan's sample. */
 export function listLayoutInputs(ctx: ScanContext, input: KeyedStreamInput, read: LayoutRead): KeyedStreamInput[] {
-  if (ctx.keyGroups === undefined && read.scan === undefined) return [input];
-  const sampled = ctx.keyGroups !== undefined ? narrowKeyedInputToKeyGroups(input, ctx.keyGroups) : listSampledKeyedInputs(input, ctx.sample);
+  const range = ctx.keyGroupRange;
+  if (ctx.keyGroups === undefined && range === undefined && read.scan === undefined) return [input];
+  const sampled =
+    ctx.keyGroups !== undefined
+      ? narrowKeyedInputToKeyGroups(input, range === undefined ? ctx.keyGroups : [...ctx.keyGroups].filter((kg) => kg >= range.start && kg <= range.end))
+      : range !== undefined
+        ? narrowKeyedInputToKeyGroupRange(input, range, read.scan === undefined ? undefined : ctx.sample)
+        : listSampledKeyedInputs(input, ctx.sample);
   if (read.scan !== undefined) {
     ctx.result.keyGroupsWithData += sampled.keyGroupsWithData;
     ctx.result.keyGroupsRead += sampled.keyGroupsRead;
