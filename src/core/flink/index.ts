@@ -45,3 +45,4 @@ export {
   type ValueMode,
 } from './snapshots/snapshot-types';
 export { encodeBase64 } from './values/encode-base64';
+export { type ConnectorProblem, type KafkaSplitView, type SourcesAndSinks } from './savepoint/connector-types';
