@@ -48,7 +48,7 @@ export const SINK_COMMITTER_STATE = 'streaming_committer_raw_states';
 const CONNECTOR_STATES = [SOURCE_READER_STATE, LEGACY_KAFKA_OFFSETS_STATE, SINK_WRITER_STATE, SINK_COMMITTER_STATE];
 
 /** One element of a connector state, its bytes and where they lie (offset of the first byte, in `file`). */
-interface Element {
+export interface Element {
   subtask: number;
   index: number;
   bytes: Uint8Array;
@@ -74,7 +74,7 @@ export async function readSourcesAndSinks(
         : await readElements(opened, registry, op, [...names], options);
     const ref = { operatorId: op.id, uid: info?.uid ?? op.uid ?? null, name: info?.name ?? op.name ?? null, parallelism: op.parallelism };
     if (names.has(SOURCE_READER_STATE) || coordinator) {
-      const source = buildSource(ref, read.elements.get(SOURCE_READER_STATE) ?? [], coordinator, read.problems.get(SOURCE_READER_STATE) ?? []);
+      const source = buildSourceView(ref, read.elements.get(SOURCE_READER_STATE) ?? [], coordinator, read.problems.get(SOURCE_READER_STATE) ?? []);
       if (source) out.sources.push(source);
     }
     if (names.has(LEGACY_KAFKA_OFFSETS_STATE)) {
@@ -85,7 +85,7 @@ export async function readSourcesAndSinks(
     }
     if (names.has(SINK_WRITER_STATE) || names.has(SINK_COMMITTER_STATE)) {
       out.sinks.push(
-        buildSink(ref, read.elements.get(SINK_WRITER_STATE) ?? [], read.elements.get(SINK_COMMITTER_STATE), [
+        buildSinkView(ref, read.elements.get(SINK_WRITER_STATE) ?? [], read.elements.get(SINK_COMMITTER_STATE), [
           ...(read.problems.get(SINK_WRITER_STATE) ?? []),
           ...(read.problems.get(SINK_COMMITTER_STATE) ?? []),
         ]),
@@ -159,9 +159,10 @@ function readerOf(el: Element): ByteReader {
   return new ByteReader(el.bytes, { file: el.file, baseOffset: el.offset });
 }
 
-type OperatorRef = Pick<SourceOperatorView, 'operatorId' | 'uid' | 'name' | 'parallelism'>;
+export type OperatorRef = Pick<SourceOperatorView, 'operatorId' | 'uid' | 'name' | 'parallelism'>;
 
-function buildSource(
+/** The view of one source operator from its reader state's elements and its coordinator state (exported for byte-level tests). */
+export function buildSourceView(
   ref: OperatorRef,
   elements: Element[],
   coordinator: Extract<OperatorState['coordinatorState'], { kind: 'inline' }> | undefined,
@@ -209,7 +210,7 @@ function buildSource(
   for (const p of parsed) {
     const where = `split #${p.el.index} of subtask ${p.el.subtask}`;
     if (p.error) {
-      problems.push(problem('corrupt', SOURCE_READER_STATE, p.el.subtask, p.el.index, `${where}: ${p.error.message}`, p.error));
+      problems.push(problem('corrupt', SOURCE_READER_STATE, p.el.subtask, p.el.index, p.error.message, p.error));
       continue;
     }
     if (!isKafka) {
@@ -273,7 +274,13 @@ function buildLegacy(ref: OperatorRef, elements: Element[], typeLabel: string, r
   return { ...ref, offsets, problems };
 }
 
-function buildSink(ref: OperatorRef, writerElements: Element[], committerElements: Element[] | undefined, readProblems: ConnectorProblem[]): KafkaSinkView {
+/** The view of one Sink V2 operator from its writer (and committer) state elements (exported for byte-level tests). */
+export function buildSinkView(
+  ref: OperatorRef,
+  writerElements: Element[],
+  committerElements: Element[] | undefined,
+  readProblems: ConnectorProblem[],
+): KafkaSinkView {
   const problems = [...readProblems];
   const parsed = writerElements.map((el) => {
     try {
@@ -289,7 +296,7 @@ function buildSink(ref: OperatorRef, writerElements: Element[], committerElement
   for (const p of parsed) {
     const where = `writer state #${p.el.index} of subtask ${p.el.subtask}`;
     if (p.error) {
-      problems.push(problem('corrupt', SINK_WRITER_STATE, p.el.subtask, p.el.index, `${where}: ${p.error.message}`, p.error));
+      problems.push(problem('corrupt', SINK_WRITER_STATE, p.el.subtask, p.el.index, p.error.message, p.error));
       continue;
     }
     if (!isKafka) {
