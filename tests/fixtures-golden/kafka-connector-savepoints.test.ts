@@ -123,3 +123,15 @@ describe.each(cases)('fixtures/kafka-savepoints/$line', ({ dir }) => {
     );
   });
 });
+
+describe('savepoints without Kafka state', () => {
+  it("a FLIP-27 source of another connector (the fixtures' CountingSource) gives no Sources and sinks: inspect prints what it printed before", async () => {
+    const sp = requireCommitted(path.resolve('fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint'));
+    const inspection = await inspectSavepoint(openFolderSavepoint(sp), createSnapshotRegistry(), { countEntries: true });
+    expect(inspection.operators.some((o) => o.states.some((s) => s.name === 'SourceReaderState'))).toBe(true);
+    expect(inspection.sourcesAndSinks).toBeUndefined();
+    const text = await cli(['inspect', sp]);
+    expect(text.stdout).not.toContain('Sources and sinks');
+    expect(JSON.parse((await cli(['inspect', sp, '--format', 'json'])).stdout)).not.toHaveProperty('sourcesAndSinks');
+  });
+});

@@ -10,7 +10,9 @@
  * Reads only these operator states (one scan of the operators that hold them). Which layout a source's bytes
  * follow is not written in the savepoint: an element is a Kafka split when it has exactly that shape, and an
  * operator with any Kafka element (or a Kafka enumerator) is a Kafka source, whose other bytes are then
- * `corrupt` where they break the layout; an operator without any is `not-recognised`.
+ * `corrupt` where they break the layout; an operator without any is `not-recognised` and left out of the views (its
+ * state stays listed with its serializer, as every state is): the views are Kafka's, and the savepoints of other
+ * connectors show what they showed before.
  */
 import { ByteReader, isDecodeError, type DecodeError, type DecodeErrorJson } from '../../io';
 import type { CancelSignal } from '../cancel-signal';
@@ -75,7 +77,8 @@ export async function readSourcesAndSinks(
     const ref = { operatorId: op.id, uid: info?.uid ?? op.uid ?? null, name: info?.name ?? op.name ?? null, parallelism: op.parallelism };
     if (names.has(SOURCE_READER_STATE) || coordinator) {
       const source = buildSourceView(ref, read.elements.get(SOURCE_READER_STATE) ?? [], coordinator, read.problems.get(SOURCE_READER_STATE) ?? []);
-      if (source) out.sources.push(source);
+      // only Kafka sources are views: another connector's source state stays listed with its serializer (byte[]) in the operators
+      if (source?.connector === 'kafka') out.sources.push(source);
     }
     if (names.has(LEGACY_KAFKA_OFFSETS_STATE)) {
       const typeLabel = info?.states.find((s) => s.name === LEGACY_KAFKA_OFFSETS_STATE)?.valueSerializer?.typeLabel ?? 'unknown';
@@ -92,6 +95,9 @@ export async function readSourcesAndSinks(
       );
     }
   }
+  // sink operators: Kafka writers; a committer (its state does not say whose) only beside a Kafka writer
+  const kafkaWriter = out.sinks.some((k) => k.connector === 'kafka');
+  out.sinks = out.sinks.filter((k) => k.connector === 'kafka' || (k.connector === 'committer' && kafkaWriter));
   return out;
 }
 
