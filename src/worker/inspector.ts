@@ -6,7 +6,7 @@
  * instances, so nothing is lost at the worker boundary).
  */
 import type { DecodeErrorJson, UsageErrorJson } from '../core/io';
-import type { SavepointInspection, StateEntry, StateSample } from '../core/flink';
+import type { SavepointInspection, SourcesAndSinks, StateEntry, StateSample } from '../core/flink';
 import type { DescribedScanFinding, LibraryLine, SerializerSettings } from '../core/compat';
 import type { KryoMigrationOperator } from '../core/migration';
 import type { CompatibilityReport, ReportView, SnapshotVerdicts, StateStats } from '../core/report';
@@ -322,6 +322,8 @@ export interface Inspector {
   getInspection(onProgress?: ProgressListener): Promise<SavepointInspection>;
   /** The verdicts and Kryo migration plans the serializer snapshots give alone (from the inspection; read once per session). */
   getSnapshotFindings(onProgress?: ProgressListener): Promise<SnapshotFindings>;
+  /** The connectors' state as views (Kafka source splits and enumerator, legacy consumer offsets, sink writers): reads only those operator states. */
+  getSourcesAndSinks(onProgress?: ProgressListener): Promise<SourcesAndSinks>;
   /** The operator id Flink derives from a uid (murmur3_128, as Flink 1.x/2.x hash user-specified uids). */
   computeOperatorId(uid: string): Promise<string>;
   /** A page of the values table: needs the state's scan (getStateStats, run first when missing); decodes only the page's rows. */

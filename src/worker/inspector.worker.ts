@@ -29,6 +29,7 @@ const exposed: Inspector = {
   open: guard((input, onProgress) => local.open(input, onProgress)),
   getInspection: guard((onProgress) => local.getInspection(onProgress)),
   getSnapshotFindings: guard((onProgress) => local.getSnapshotFindings(onProgress)),
+  getSourcesAndSinks: guard((onProgress) => local.getSourcesAndSinks(onProgress)),
   computeOperatorId: guard((uid) => local.computeOperatorId(uid)),
   listEntries: guard((query, onProgress) => local.listEntries(query, onProgress)),
   getEntryDetail: guard((query) => local.getEntryDetail(query)),

@@ -13,7 +13,9 @@ import {
   createSubtaskHeaderCache,
   inspectSavepoint,
   openSavepoint,
+  readSourcesAndSinks,
   type OpenedSavepoint,
+  type SourcesAndSinks,
   type SavepointInspection,
   type SnapshotRegistry,
   type StateSample,
@@ -133,6 +135,19 @@ export class LocalInspector implements Inspector {
       const plain = toPlainData(inspection);
       this.snapshotFindings.set(session, findSnapshotFindings(plain));
       return plain;
+    });
+  }
+
+  /** The connectors' state as views: the state headers, then only the connector states' elements (core/flink readSourcesAndSinks). */
+  async getSourcesAndSinks(onProgress?: ProgressListener): Promise<SourcesAndSinks> {
+    const session = this.requireSavepoint();
+    return this.steps.run('reading-metadata', onProgress, async (cancel, phase, _bytesRead, step) => {
+      const opened = trackOpenedSavepointReads(await this.openMetadata(session), step);
+      phase('reading-state-headers', 0);
+      const headers = createSubtaskHeaderCache();
+      const inspection = await inspectSavepoint(opened, this.registry, { signal: signalOf(cancel), headers });
+      phase('scanning-values', 0);
+      return toPlainData(await readSourcesAndSinks(opened, this.registry, inspection.operators, { signal: signalOf(cancel), headers }));
     });
   }
 

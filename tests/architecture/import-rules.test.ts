@@ -59,7 +59,8 @@ const CORE_SUBFOLDER_LAYERS: Readonly<Record<string, Readonly<Record<string, rea
     rocksdb: ['values', 'snapshots', 'metadata', 'savepoint', 'keyed'],
     headers: ['values', 'snapshots', 'metadata', 'savepoint', 'keyed', 'operator', 'rocksdb'],
     scan: ['values', 'snapshots', 'metadata', 'savepoint', 'keyed', 'operator', 'rocksdb', 'headers'],
-    inspection: ['values', 'snapshots', 'metadata', 'savepoint', 'keyed', 'operator', 'rocksdb', 'headers', 'scan'],
+    connectors: ['values', 'snapshots', 'metadata', 'savepoint', 'keyed', 'operator', 'rocksdb', 'headers', 'scan'],
+    inspection: ['values', 'snapshots', 'metadata', 'savepoint', 'keyed', 'operator', 'rocksdb', 'headers', 'scan', 'connectors'],
   },
 };
 /** The packages the core's source may import. */

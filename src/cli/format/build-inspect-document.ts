@@ -37,6 +37,8 @@ export function buildInspectDocument(inspection: SavepointInspection, options: I
     warnings: [...inspection.warnings],
     errors: inspection.errors.map((e) => ({ code: e.code, message: e.message, file: e.file ?? null, offset: e.offset ?? null, path: [...e.path] })),
     summary: { ...inspection.summary },
+    // only when the savepoint holds connector state (issue #36): the documents of other savepoints are unchanged
+    ...(inspection.sourcesAndSinks ? { sourcesAndSinks: inspection.sourcesAndSinks } : {}),
   };
 }
 

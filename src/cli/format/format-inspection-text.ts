@@ -1,4 +1,5 @@
 /** The readable summary printed by `inspect` without --json. */
+import { describeSourcesAndSinks } from '../../core/report';
 import {
   getKryoSnapshotDetails,
   type InspectedOperator,
@@ -15,6 +16,7 @@ export function formatInspectionText(inspection: SavepointInspection): string {
   lines.push(`  ${inspection.type}, format ${inspection.format}, _metadata version ${inspection.metadataVersion}, checkpoint id ${inspection.checkpointId}`);
   lines.push(`  total size ${formatBytes(inspection.totalSize)}, ${inspection.operators.length} operator${inspection.operators.length === 1 ? '' : 's'}`);
   for (const op of inspection.operators) lines.push('', ...formatOperator(op));
+  if (inspection.sourcesAndSinks) lines.push('', 'Sources and sinks', ...describeSourcesAndSinks(inspection.sourcesAndSinks));
   if (inspection.warnings.length > 0) lines.push('', 'Warnings:', ...inspection.warnings.map((w) => `  - ${w}`));
   if (inspection.errors.length > 0) lines.push('', 'Errors:', ...inspection.errors.map((e) => `  - ${e.message}`));
   lines.push('', formatSummaryLine(inspection.summary));

@@ -46,3 +46,5 @@ export {
   type ValueMode,
 } from './snapshots/snapshot-types';
 export { encodeBase64 } from './values/encode-base64';
+export { type ConnectorProblem, type KafkaSplitView, type SourcesAndSinks } from './savepoint/connector-types';
+export { readSourcesAndSinks } from './connectors/read-sources-and-sinks';

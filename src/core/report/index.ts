@@ -9,6 +9,7 @@ export { compareDescriptorSets } from './compare-descriptor-sets';
 export { createStatisticsVisitor } from './create-statistics-visitor';
 export { createStateValueScanner } from './create-state-value-scanner';
 export { describeJobJarSchema } from './describe-new-schema';
+export { describeSourcesAndSinks } from './describe-sources-and-sinks';
 export { evaluateSavepointStates } from './evaluate-savepoint-states';
 export { REPORT_FORMATS, type ReportFormat, formatReport, formatShowsSchemaDiff } from './format-report';
 export { formatSarifFailure } from './format-sarif';

@@ -9,6 +9,7 @@ import { formatBytes, formatCount } from '../format';
 import { useAppStore } from '../state/app-store';
 import { formatHashRoute } from '../state/use-hash-route';
 import { UidLookup } from '../components/uid-lookup';
+import { SourcesAndSinksSection } from '../components/sources-and-sinks';
 import { CompatOverview } from '../components/compat-overview';
 import { SnapshotVerdictsSection } from '../components/snapshot-verdicts';
 import { useSnapshotVerdicts } from '../state/use-snapshot-verdicts';
@@ -291,6 +292,7 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
           </tbody>
         </table>
       </section>
+      <SourcesAndSinksSection />
       <UidLookup operatorIds={inspection.operators.map((o) => o.id)} />
     </div>
   );

@@ -11,6 +11,7 @@ import type { SubtaskHeaderCache } from '../scan/scan-types';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { OperatorState, SubtaskState } from '../metadata/metadata-types';
 import { readAheadInOrder } from '../savepoint/read-ahead-in-order';
+import { hasSourcesAndSinks, readSourcesAndSinks } from '../connectors/read-sources-and-sinks';
 
 /**
  * How many subtasks' state headers are read at once (each subtask reads its files one after another,
@@ -73,6 +74,13 @@ export async function inspectSavepoint(
     errors.push(...counts.errors);
     gaps = counts.gaps;
   }
+  // connector state as views (issue #36): read with the entries (a headers-only inspection reads no element)
+  const sourcesAndSinks = options.countEntries
+    ? await readSourcesAndSinks(opened, registry, operators, {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.headers ? { headers: options.headers } : {}),
+      })
+    : undefined;
   assessStateDecoding(operators, gaps);
   const props = opened.metadata.properties;
   return {
@@ -87,6 +95,7 @@ export async function inspectSavepoint(
     warnings: [...opened.warnings],
     errors,
     ...(opened.totals.missingFiles.length === 0 ? {} : { missingFiles: opened.totals.missingFiles.map((f) => f.name) }),
+    ...(sourcesAndSinks && hasSourcesAndSinks(sourcesAndSinks) ? { sourcesAndSinks } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
  * per operator and per state, built from `_metadata` plus the state-file headers. Values are
  * streamed separately as StateEntry records.
  */
+import type { SourcesAndSinks } from './connector-types';
 import type { DecodeErrorJson } from '../../io';
 import type { ByteRange, DecodedValue, SerializerSnapshot } from '../snapshots/snapshot-types';
 
@@ -113,6 +114,8 @@ export interface SavepointInspection {
    * read reached: a RocksDB snapshot's read stops at its first missing SST file); absent when none is
    */
   missingFiles?: string[];
+  /** the connectors' state as views (Kafka sources, legacy consumers, sinks), after an entry scan; absent when the savepoint has none */
+  sourcesAndSinks?: SourcesAndSinks;
 }
 
 /** The states of a savepoint by how completely they were decoded. */

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from './test';
+import { waitForAppState } from './helpers';
+
+// a savepoint written by real Flink 1.20 with the real Kafka connector against Kafka's own broker (fixtures/kafka-writer)
+const CASE = path.resolve(process.cwd(), 'fixtures/kafka-savepoints/flink-1.20');
+const manifest = JSON.parse(readFileSync(path.join(CASE, 'manifest.json'), 'utf8')) as {
+  kafkaSource: { splits: { topic: string; partition: number; startingOffset: number; stoppingOffset: number; subtask: number }[] };
+  kafkaSink: { transactionalIdPrefix: string };
+};
+
+test('the Overview shows the Kafka source splits, the enumerator, the legacy consumer and the sink transactional id prefix', async ({ page }) => {
+  await page.goto('/');
+  await waitForAppState(page, 'empty');
+  await page.getByTestId('folder-input').setInputFiles(path.join(CASE, 'savepoint'));
+  await waitForAppState(page, 'ready');
+  const section = page.getByTestId('sources-and-sinks');
+  await expect(section).toBeVisible();
+  const rows = section.getByTestId('kafka-split');
+  const splits = [...manifest.kafkaSource.splits].sort((a, b) => a.subtask - b.subtask || a.partition - b.partition);
+  await expect(rows).toHaveCount(splits.length);
+  for (const [i, s] of splits.entries()) {
+    await expect(rows.nth(i).locator('td')).toHaveText([String(s.subtask), s.topic, String(s.partition), String(s.startingOffset), String(s.stoppingOffset)]);
+  }
+  await expect(section.getByTestId('kafka-enumerator')).toHaveText('Enumerator: assigned orders-0, orders-1, orders-2; initial discovery finished');
+  await expect(section.getByTestId('legacy-kafka-consumer').locator('tbody tr')).toHaveCount(3);
+  await expect(section.getByTestId('kafka-sink-writers').locator('li')).toHaveText([
+    `subtask 0: transactional id prefix ${manifest.kafkaSink.transactionalIdPrefix}`,
+    `subtask 1: transactional id prefix ${manifest.kafkaSink.transactionalIdPrefix}`,
+  ]);
+  // the committer's state is named as not decoded, never shown as empty
+  await expect(section.getByTestId('connector-problem')).toHaveText([/^not decoded streaming_committer_raw_states: /]);
+  await section.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/shots/sources-and-sinks-overview.png', fullPage: true });
+});

@@ -1,0 +1,107 @@
+/**
+ * Connector state as views (issue #36): what a Kafka source will resume from, what the enumerator had
+ * assigned, what a legacy FlinkKafkaConsumer saved, which transactional ids a Kafka sink uses. Built by
+ * readSourcesAndSinks from the operator states and coordinator states of a savepoint; every state the
+ * views read is either shown or named in `problems` (never dropped).
+ * 64-bit offsets are exact decimal strings.
+ */
+import type { DecodeErrorJson } from '../../io';
+
+export interface KafkaTopicPartitionRef {
+  topic: string;
+  partition: number;
+}
+
+/** One KafkaPartitionSplit of a source reader (operator list state `SourceReaderState`). */
+export interface KafkaSplitView extends KafkaTopicPartitionRef {
+  subtask: number;
+  /** the offset the restored reader starts from (the next record to read), or a marker (see startingOffsetMarker) */
+  startingOffset: string;
+  /** `earliest` (-2), `latest` (-1), `committed` (-3) when startingOffset is such a marker */
+  startingOffsetMarker?: 'earliest' | 'latest' | 'committed';
+  /** where a bounded split stops (exclusive), or null when unbounded (Long.MIN_VALUE) */
+  stoppingOffset: string | null;
+  stoppingOffsetMarker?: 'latest' | 'committed';
+}
+
+/** The Kafka source enumerator's checkpoint (KafkaSourceEnumStateSerializer) inside the operator's coordinator state. */
+export interface KafkaEnumeratorView {
+  /** the SourceCoordinator's own serde version (0: Flink 1.11–1.13, with the split assignment after; 1: since) */
+  coordinatorSerdeVersion: number;
+  /** KafkaSourceEnumStateSerializer version (1: assigned partitions; 2: with assignment status and initial discovery) */
+  enumStateVersion: number;
+  assignedPartitions: KafkaTopicPartitionRef[];
+  /** discovered before the first assignment, not yet assigned (version 2) */
+  unassignedInitialPartitions: KafkaTopicPartitionRef[];
+  /** version 2; null for version 1 (the connector then assumes true) */
+  initialDiscoveryFinished: boolean | null;
+}
+
+/**
+ * Why a connector state (or one element of it) is not shown:
+ * - `corrupt`: recognised as the connector's layout (its envelope, or the operator's other state), but these bytes break it;
+ * - `not-recognised`: not a layout this reader knows (another connector's source or sink);
+ * - `unsupported-version`: the connector's layout, in a version this reader does not decode;
+ * - `not-decoded`: a state known by name whose layout this reader does not decode (the sink committer's).
+ */
+export interface ConnectorProblem {
+  kind: 'corrupt' | 'not-recognised' | 'unsupported-version' | 'not-decoded';
+  /** `SourceReaderState`, `coordinator state`, … */
+  state: string;
+  subtask: number | null;
+  /** the element's index in its subtask's list, when one element */
+  element: number | null;
+  message: string;
+  error: DecodeErrorJson | null;
+}
+
+interface ConnectorOperatorRef {
+  operatorId: string;
+  uid: string | null;
+  name: string | null;
+  parallelism: number;
+}
+
+/** An operator of the FLIP-27 Source API (it has `SourceReaderState`, or a source coordinator's state). */
+export interface SourceOperatorView extends ConnectorOperatorRef {
+  /** `kafka` when its splits or enumerator are Kafka's layouts, else `not-recognised` */
+  connector: 'kafka' | 'not-recognised';
+  /** by subtask, then topic and partition */
+  splits: KafkaSplitView[];
+  /** how many split elements the reader state holds (decoded or not) */
+  splitElements: number;
+  enumerator: KafkaEnumeratorView | null;
+  problems: ConnectorProblem[];
+}
+
+/** A legacy FlinkKafkaConsumer (union list state `topic-partition-offset-states`). */
+export interface LegacyKafkaConsumerView extends ConnectorOperatorRef {
+  /** the union state: every subtask's partitions (a restored job gives every subtask all of them) */
+  offsets: (KafkaTopicPartitionRef & {
+    subtask: number;
+    /** the offset of the last record emitted (the consumer resumes after it), or a marker */
+    offset: string;
+    offsetMarker?: 'not-set' | 'earliest' | 'latest' | 'group-offsets';
+  })[];
+  problems: ConnectorProblem[];
+}
+
+/** A Sink V2 operator: a KafkaSink's writer (operator list state `writer_raw_states`, KafkaWriterStateSerializer), or its committer. */
+export interface KafkaSinkView extends ConnectorOperatorRef {
+  /** `kafka` when its writer states are KafkaWriterStates; `committer` for a committer operator (no writer state); else `not-recognised` */
+  connector: 'kafka' | 'committer' | 'not-recognised';
+  writers: {
+    subtask: number;
+    stateVersion: number;
+    transactionalIdPrefix: string;
+    /** version 2 (connector 4.x): transactions still open at the checkpoint */
+    ongoingTransactions: { transactionalId: string; checkpointId: string }[];
+  }[];
+  problems: ConnectorProblem[];
+}
+
+export interface SourcesAndSinks {
+  sources: SourceOperatorView[];
+  legacyKafkaConsumers: LegacyKafkaConsumerView[];
+  sinks: KafkaSinkView[];
+}

@@ -1,0 +1,74 @@
+/**
+ * The "Sources and sinks" lines of a savepoint (issue #36): per Kafka source operator each split's topic,
+ * partition, starting and stopping offset and subtask, the enumerator's assigned partitions; the legacy
+ * FlinkKafkaConsumer's offsets; each sink writer's transactional id prefix; and every problem by kind. One
+ * text for `inspect`'s text output and the reports; the app shows the same model in its Overview.
+ */
+import type { ConnectorProblem, KafkaSplitView, SourcesAndSinks } from '../flink';
+
+const PROBLEM_LABEL: Record<ConnectorProblem['kind'], string> = {
+  corrupt: 'corrupt',
+  'not-recognised': 'not recognised',
+  'unsupported-version': 'unsupported version',
+  'not-decoded': 'not decoded',
+};
+
+export function describeSourcesAndSinks(s: SourcesAndSinks): string[] {
+  const out: string[] = [];
+  for (const src of s.sources) {
+    const what = src.connector === 'kafka' ? 'Kafka source' : 'Source (not recognised)';
+    out.push(
+      `  ${what} ${operatorLabel(src)}, parallelism ${src.parallelism}: ${src.splits.length} of ${src.splitElements} split${src.splitElements === 1 ? '' : 's'} decoded`,
+    );
+    for (const sp of src.splits)
+      out.push(`    subtask ${sp.subtask}  ${sp.topic}-${sp.partition}  starting offset ${startingOffset(sp)}  stopping offset ${stoppingOffset(sp)}`);
+    const e = src.enumerator;
+    if (e) {
+      const parts = [`assigned ${e.assignedPartitions.length === 0 ? 'none' : e.assignedPartitions.map((p) => `${p.topic}-${p.partition}`).join(', ')}`];
+      if (e.unassignedInitialPartitions.length > 0)
+        parts.push(`unassigned initial ${e.unassignedInitialPartitions.map((p) => `${p.topic}-${p.partition}`).join(', ')}`);
+      if (e.initialDiscoveryFinished !== null) parts.push(`initial discovery ${e.initialDiscoveryFinished ? 'finished' : 'not finished'}`);
+      out.push(`    enumerator: ${parts.join('; ')} (enumerator state v${e.enumStateVersion}, coordinator serde v${e.coordinatorSerdeVersion})`);
+    }
+    out.push(...src.problems.map(problemLine));
+  }
+  for (const c of s.legacyKafkaConsumers) {
+    out.push(
+      `  Legacy FlinkKafkaConsumer ${operatorLabel(c)}, parallelism ${c.parallelism}: ${c.offsets.length} partition offset${c.offsets.length === 1 ? '' : 's'} (union state)`,
+    );
+    for (const o of c.offsets) {
+      const offset = o.offsetMarker ? `${o.offsetMarker} (${o.offset})` : `${o.offset} (last record emitted)`;
+      out.push(`    subtask ${o.subtask}  ${o.topic}-${o.partition}  offset ${offset}`);
+    }
+    out.push(...c.problems.map(problemLine));
+  }
+  for (const k of s.sinks) {
+    const what = k.connector === 'kafka' ? 'Kafka sink writer' : k.connector === 'committer' ? 'Sink committer' : 'Sink writer (not recognised)';
+    out.push(
+      `  ${what} ${operatorLabel(k)}, parallelism ${k.parallelism}${k.writers.length > 0 ? `: ${k.writers.length} writer state${k.writers.length === 1 ? '' : 's'}` : ''}`,
+    );
+    for (const w of k.writers) {
+      out.push(`    subtask ${w.subtask}  transactional id prefix ${JSON.stringify(w.transactionalIdPrefix)} (writer state v${w.stateVersion})`);
+      for (const t of w.ongoingTransactions) out.push(`      ongoing transaction ${JSON.stringify(t.transactionalId)} of checkpoint ${t.checkpointId}`);
+    }
+    out.push(...k.problems.map(problemLine));
+  }
+  return out;
+}
+
+function operatorLabel(op: { operatorId: string; uid: string | null; name: string | null }): string {
+  return `${op.operatorId}${op.uid ? ` (uid ${op.uid})` : op.name ? ` (${op.name})` : ''}`;
+}
+
+function startingOffset(sp: KafkaSplitView): string {
+  return sp.startingOffsetMarker ? `${sp.startingOffsetMarker} (${sp.startingOffset})` : sp.startingOffset;
+}
+
+function stoppingOffset(sp: KafkaSplitView): string {
+  if (sp.stoppingOffset === null) return 'none (unbounded)';
+  return sp.stoppingOffsetMarker ? `${sp.stoppingOffsetMarker} (${sp.stoppingOffset})` : sp.stoppingOffset;
+}
+
+function problemLine(p: ConnectorProblem): string {
+  return `    [${PROBLEM_LABEL[p.kind]}] ${p.state}: ${p.message}`;
+}

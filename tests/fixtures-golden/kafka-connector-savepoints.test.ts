@@ -1,0 +1,137 @@
+/**
+ * Golden over fixtures/kafka-savepoints: savepoints written by real Flink with the real Kafka connector against
+ * Kafka's own broker (fixtures/kafka-writer). The "Sources and sinks" views equal the manifest: every split's
+ * topic, partition, starting and stopping offset and subtask; the enumerator's assigned partitions; the legacy
+ * FlinkKafkaConsumer's offsets; the sink writers' transactional id prefix. `inspect` shows them in text and JSON.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { computeOperatorId, createSnapshotRegistry, inspectSavepoint, type SourcesAndSinks } from '../../src/core/flink';
+import { runCli } from '../../src/cli/run-cli';
+import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
+import { requireCommitted, requireCommittedCases } from '../helpers/committed-data';
+
+const ROOT = requireCommitted(path.resolve('fixtures/kafka-savepoints'));
+
+interface Manifest {
+  versions: { flink: string; flinkConnectorKafka: string; kafkaBroker: string };
+  topic: string;
+  kafkaSource: {
+    uid: string;
+    parallelism: number;
+    splits: { topic: string; partition: number; startingOffset: number; stoppingOffset: number; subtask: number }[];
+    enumerator: { assignedPartitions: { topic: string; partition: number }[]; initialDiscoveryFinished: boolean };
+  };
+  legacyConsumer: { uid: string; parallelism: number; offsets: { topic: string; partition: number; offset: number }[] };
+  kafkaSink: { uid: string; parallelism: number; transactionalIdPrefix: string };
+}
+
+const cases = requireCommittedCases(
+  'Kafka connector savepoints',
+  readdirSync(ROOT).map((line) => ({ line, dir: path.join(ROOT, line) })),
+);
+
+async function cli(argv: string[]): Promise<{ exitCode: number; stdout: string }> {
+  let stdout = '';
+  const exitCode = await runCli(argv, { stdout: (t) => (stdout += t), stderr: () => {} });
+  return { exitCode, stdout };
+}
+
+async function views(dir: string): Promise<SourcesAndSinks> {
+  const inspection = await inspectSavepoint(openFolderSavepoint(path.join(dir, 'savepoint')), createSnapshotRegistry(), { countEntries: true });
+  expect(inspection.sourcesAndSinks).toBeDefined();
+  return inspection.sourcesAndSinks!;
+}
+
+describe.each(cases)('fixtures/kafka-savepoints/$line', ({ dir }) => {
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+
+  it('the Kafka source: every split and the enumerator equal the manifest', async () => {
+    const s = await views(dir);
+    const source = s.sources.find((o) => o.operatorId === computeOperatorId(manifest.kafkaSource.uid));
+    expect(source).toBeDefined();
+    expect(source!.connector).toBe('kafka');
+    expect(source!.problems).toEqual([]);
+    expect(source!.parallelism).toBe(manifest.kafkaSource.parallelism);
+    const expected = manifest.kafkaSource.splits
+      .map((sp) => ({
+        topic: sp.topic,
+        partition: sp.partition,
+        subtask: sp.subtask,
+        startingOffset: String(sp.startingOffset),
+        stoppingOffset: String(sp.stoppingOffset),
+      }))
+      .sort((a, b) => a.subtask - b.subtask || a.partition - b.partition);
+    expect(source!.splits).toEqual(expected);
+    expect(source!.splitElements).toBe(expected.length);
+    expect(source!.enumerator).toEqual({
+      coordinatorSerdeVersion: 1,
+      enumStateVersion: 2,
+      assignedPartitions: manifest.kafkaSource.enumerator.assignedPartitions,
+      unassignedInitialPartitions: [],
+      initialDiscoveryFinished: manifest.kafkaSource.enumerator.initialDiscoveryFinished,
+    });
+    expect(s.sources).toHaveLength(1);
+  });
+
+  it('the legacy FlinkKafkaConsumer: the union state offsets equal the manifest', async () => {
+    const s = await views(dir);
+    expect(s.legacyKafkaConsumers).toHaveLength(1);
+    const legacy = s.legacyKafkaConsumers[0]!;
+    expect(legacy.operatorId).toBe(computeOperatorId(manifest.legacyConsumer.uid));
+    expect(legacy.problems).toEqual([]);
+    expect(legacy.offsets.map(({ topic, partition, offset }) => ({ topic, partition, offset: Number(offset) }))).toEqual(manifest.legacyConsumer.offsets);
+    // every partition saved by exactly one of the consumer's subtasks
+    expect(legacy.offsets.every((o) => o.subtask >= 0 && o.subtask < manifest.legacyConsumer.parallelism)).toBe(true);
+  });
+
+  it('the KafkaSink writer: every subtask holds the transactional id prefix; the committer is named, not decoded', async () => {
+    const s = await views(dir);
+    const writer = s.sinks.find((o) => o.operatorId === computeOperatorId(manifest.kafkaSink.uid));
+    expect(writer).toBeDefined();
+    expect(writer!.connector).toBe('kafka');
+    expect(writer!.problems).toEqual([]);
+    expect(writer!.writers).toEqual(
+      Array.from({ length: manifest.kafkaSink.parallelism }, (_, subtask) => ({
+        subtask,
+        stateVersion: 1,
+        transactionalIdPrefix: manifest.kafkaSink.transactionalIdPrefix,
+        ongoingTransactions: [],
+      })),
+    );
+    const committer = s.sinks.find((o) => o.connector === 'committer');
+    expect(committer?.problems.map((p) => [p.kind, p.state])).toEqual([['not-decoded', 'streaming_committer_raw_states']]);
+  });
+
+  it('inspect shows the sources and sinks in text and JSON', async () => {
+    const sp = path.join(dir, 'savepoint');
+    const text = await cli(['inspect', sp]);
+    expect(text.exitCode).toBe(0);
+    const src = computeOperatorId(manifest.kafkaSource.uid);
+    expect(text.stdout).toContain(`\nSources and sinks\n  Kafka source ${src}, parallelism 2: 3 of 3 splits decoded\n`);
+    for (const split of manifest.kafkaSource.splits) {
+      expect(text.stdout).toContain(
+        `    subtask ${split.subtask}  ${split.topic}-${split.partition}  starting offset ${split.startingOffset}  stopping offset ${split.stoppingOffset}\n`,
+      );
+    }
+    expect(text.stdout).toContain(`transactional id prefix "${manifest.kafkaSink.transactionalIdPrefix}" (writer state v1)`);
+    const json = await cli(['inspect', sp, '--format', 'json']);
+    const doc = JSON.parse(json.stdout) as { sourcesAndSinks: SourcesAndSinks };
+    expect(doc.sourcesAndSinks.sources[0]!.splits.map((x) => x.startingOffset)).toEqual(
+      [...manifest.kafkaSource.splits].sort((a, b) => a.subtask - b.subtask || a.partition - b.partition).map((x) => String(x.startingOffset)),
+    );
+  });
+});
+
+describe('savepoints without Kafka state', () => {
+  it("a FLIP-27 source of another connector (the fixtures' CountingSource) gives no Sources and sinks: inspect prints what it printed before", async () => {
+    const sp = requireCommitted(path.resolve('fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint'));
+    const inspection = await inspectSavepoint(openFolderSavepoint(sp), createSnapshotRegistry(), { countEntries: true });
+    expect(inspection.operators.some((o) => o.states.some((s) => s.name === 'SourceReaderState'))).toBe(true);
+    expect(inspection.sourcesAndSinks).toBeUndefined();
+    const text = await cli(['inspect', sp]);
+    expect(text.stdout).not.toContain('Sources and sinks');
+    expect(JSON.parse((await cli(['inspect', sp, '--format', 'json'])).stdout)).not.toHaveProperty('sourcesAndSinks');
+  });
+});
