@@ -118,6 +118,28 @@ describe('Avro-state fixture savepoints (flink-avro AvroSerializer)', () => {
         ]);
       });
 
+      it('inspect shows the writer schema of each Avro state (JSON avro[], text avro line) and says evolution is not checked', async () => {
+        const json = JSON.parse((await cli(['inspect', savepoint, '--format', 'json'])).out) as {
+          operators: {
+            id: string;
+            states: { name: string; avro: { path: string; record: string; runtimeType: string; schema: string; schemaEvolution: string }[] | null }[];
+          }[];
+        };
+        const states = json.operators.find((o) => o.id === computeOperatorId(op.uid))!.states;
+        const schema = JSON.stringify(c.manifest.serializer.schema);
+        const avroOf = (name: string) => states.find((x) => x.name === name)!.avro;
+        expect(avroOf('last-reading')).toEqual([
+          { path: 'VALUE_SERIALIZER', record, runtimeType: c.manifest.serializer.runtimeType, schema, schemaEvolution: 'not checked' },
+        ]);
+        expect(avroOf('by-id')!.map((a) => a.path)).toEqual(['VALUE_SERIALIZER/1']);
+        expect(avroOf('readings')!.map((a) => a.path)).toEqual(['VALUE_SERIALIZER/0']);
+        expect(avroOf('_timer_state/event_user-timers')).toBeNull();
+        const text = (await cli(['inspect', savepoint])).out;
+        expect(text).toContain(
+          `      avro      ${record}: generic records (${c.manifest.serializer.runtimeType}), writer schema as saved; Avro schema evolution not checked\n                schema ${schema}\n`,
+        );
+      });
+
       it('check says each Avro state is Avro and not checked (schema evolution out of scope), and never passes', async () => {
         const r = await cli(['check', savepoint, '--no-values', '--descriptors', 'src/ui/demo-schema/events-changed.binpb', '--format', 'json']);
         expect(r.code).toBe(1);

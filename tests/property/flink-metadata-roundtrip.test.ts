@@ -196,8 +196,8 @@ function subtaskState(version: number, index: number): fc.Arbitrary<SubtaskState
       mk: keyedHandle,
       rk: keyedHandle,
       // V2 (Flink 1.3–1.10) has no channel state
-      inputs: version === 2 ? fc.constant([]) : fc.array(channelHandle(version, true), { maxLength: 1 }),
-      outputs: version === 2 ? fc.constant([]) : fc.array(channelHandle(version, false), { maxLength: 1 }),
+      inputs: version === 2 ? fc.constant<ChannelStateHandle[]>([]) : fc.array(channelHandle(version, true), { maxLength: 1 }),
+      outputs: version === 2 ? fc.constant<ChannelStateHandle[]>([]) : fc.array(channelHandle(version, false), { maxLength: 1 }),
       ref: fc.option(big, { nil: undefined }),
     })
     .map(({ mo, ro, mk, rk, inputs, outputs, ref }): SubtaskState => ({

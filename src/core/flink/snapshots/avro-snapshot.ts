@@ -46,6 +46,7 @@ export const avroSnapshotReader: SnapshotReader = {
       fixedLength: -1,
       details: {
         format: 'avro',
+        recordName: name,
         runtimeType: runtimeType ?? null,
         record: generic ? 'generic' : 'specific or reflect',
         schema: schemaText,
