@@ -5,7 +5,8 @@
  * must give exactly the manifest's records (every Avro type of the schema: long, string, double, boolean, enum,
  * array, map, nullable string, nullable nested record, a named-type reference, bytes, fixed, timestamp-millis, int).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
@@ -138,6 +139,31 @@ describe('Avro-state fixture savepoints (flink-avro AvroSerializer)', () => {
         expect(text).toContain(
           `      avro      ${record}: generic records (${c.manifest.serializer.runtimeType}), writer schema as saved; Avro schema evolution not checked\n                schema ${schema}\n`,
         );
+      });
+
+      it('export --format jsonl writes each record as JSON, like other typed values', async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'avro-export-'));
+        const file = join(dir, 'last-reading.jsonl');
+        let text: string;
+        try {
+          const r = await cli(['export', savepoint, '--operator', op.uid, '--state', 'last-reading', '--format', 'jsonl', '--output', file, '--quiet']);
+          expect(r.err).toBe('');
+          expect(r.code).toBe(0);
+          text = readFileSync(file, 'utf8');
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+        // maps export as [{key, value}] lists, as for every typed map value
+        const lines = text
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { key: string; value: Record<string, unknown> })
+          .map((l) => ({
+            key: l.key,
+            value: { ...l.value, attrs: Object.fromEntries((l.value.attrs as { key: string; value: number }[]).map((e) => [e.key, e.value])) },
+          }));
+        const expected = op.states[0]!.entries!.map((e) => ({ key: e.key, value: e.value }));
+        expect(lines.sort((a, b) => a.key.localeCompare(b.key))).toEqual(expected.sort((a, b) => a.key.localeCompare(b.key)));
       });
 
       it('check says each Avro state is Avro and not checked (schema evolution out of scope), and never passes', async () => {
