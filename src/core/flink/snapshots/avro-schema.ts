@@ -20,7 +20,7 @@ export function parseAvroSchema(text: string): AvroType {
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new Error(`the saved Avro schema is not JSON (${(e as Error).message})`);
+    throw new Error(`the saved Avro schema is not JSON (${(e as Error).message})`, { cause: e });
   }
   const named = new Map<string, AvroType>();
   return parse(json, '', named, 'schema');
