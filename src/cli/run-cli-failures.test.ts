@@ -54,12 +54,12 @@ describe("runCli: exit 2 for the user's input and the network, exit 3 with the s
     });
   });
 
-  it('a _metadata of format version 2 (Flink ≤ 1.10) is refused clearly by every command, with --strict and --json too: exit 2, nothing on stdout', async () => {
+  it('a _metadata of format version 1 (Flink ≤ 1.2) is refused clearly by every command, with --strict and --json too: exit 2, nothing on stdout', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'spi-v2-'));
     try {
-      // magic 0x4960672d, version 2, then what a V2 writer puts next (not read)
-      writeFileSync(path.join(dir, '_metadata'), Buffer.concat([Buffer.from([0x49, 0x60, 0x67, 0x2d, 0, 0, 0, 2]), Buffer.alloc(32)]));
-      const message = `_metadata format version 2 was written by Flink ≤ 1.10, not supported (this reader supports versions 3–7) — at ${path.basename(dir)}/_metadata, offset 4 (0x4)\n`;
+      // magic 0x4960672d, version 1, then what a V1 writer puts next (not read)
+      writeFileSync(path.join(dir, '_metadata'), Buffer.concat([Buffer.from([0x49, 0x60, 0x67, 0x2d, 0, 0, 0, 1]), Buffer.alloc(32)]));
+      const message = `_metadata format version 1 was written by Flink ≤ 1.2, not supported (this reader supports versions 2–7) — at ${path.basename(dir)}/_metadata, offset 4 (0x4)\n`;
       for (const argv of [
         ['inspect', dir, '--strict', '--format', 'json'],
         ['stats', dir],

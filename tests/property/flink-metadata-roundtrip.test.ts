@@ -1,5 +1,5 @@
 /**
- * Property: any `_metadata` model (versions 3–7, every stream/keyed/operator/channel handle code
+ * Property: any `_metadata` model (versions 2–7, every stream/keyed/operator/channel handle code
  * except the in-memory changelog 9, which has its own byte-level test) written with
  * writeCheckpointMetadata reads back to the same model.
  */
@@ -195,8 +195,9 @@ function subtaskState(version: number, index: number): fc.Arbitrary<SubtaskState
       ro: operatorHandle,
       mk: keyedHandle,
       rk: keyedHandle,
-      inputs: fc.array(channelHandle(version, true), { maxLength: 1 }),
-      outputs: fc.array(channelHandle(version, false), { maxLength: 1 }),
+      // V2 (Flink 1.3–1.10) has no channel state
+      inputs: version === 2 ? fc.constant<ChannelStateHandle[]>([]) : fc.array(channelHandle(version, true), { maxLength: 1 }),
+      outputs: version === 2 ? fc.constant<ChannelStateHandle[]>([]) : fc.array(channelHandle(version, false), { maxLength: 1 }),
       ref: fc.option(big, { nil: undefined }),
     })
     .map(({ mo, ro, mk, rk, inputs, outputs, ref }): SubtaskState => ({
@@ -212,7 +213,8 @@ function subtaskState(version: number, index: number): fc.Arbitrary<SubtaskState
       resultSubpartitionStates: outputs,
       ...(version >= 7 && ref !== undefined ? { referenceCheckpointId: ref } : {}),
     }));
-  return fc.oneof({ weight: 1, arbitrary: fc.constant(finished) }, { weight: 4, arbitrary: running });
+  // V2 has no finished-subtask marker
+  return version === 2 ? running : fc.oneof({ weight: 1, arbitrary: fc.constant(finished) }, { weight: 4, arbitrary: running });
 }
 
 function operatorState(version: number): fc.Arbitrary<OperatorState> {
@@ -236,9 +238,10 @@ function operatorState(version: number): fc.Arbitrary<OperatorState> {
             id: [...id].map((b) => b.toString(16).padStart(2, '0')).join(''),
             parallelism,
             maxParallelism: parallelism + extra,
-            coordinatorState: finished ? null : coordinator,
-            fullyFinished: finished,
-            subtasks: finished ? [] : subtasks,
+            // V2 has neither coordinator state nor fully finished operators
+            coordinatorState: finished || version === 2 ? null : coordinator,
+            fullyFinished: finished && version !== 2,
+            subtasks: finished && version !== 2 ? [] : subtasks,
           };
           if (version >= 5 && name) op.name = name;
           if (version >= 5 && uid) op.uid = uid;
@@ -263,7 +266,7 @@ function normalize(v: unknown): unknown {
 }
 
 describe('writeCheckpointMetadata → readCheckpointMetadata', () => {
-  for (const version of [3, 4, 5, 6, 7]) {
+  for (const version of [2, 3, 4, 5, 6, 7]) {
     it(`round-trips random V${version} models`, () => {
       fc.assert(
         fc.property(

@@ -84,6 +84,7 @@ function describeState(s: InspectedState): Record<string, unknown> {
     entries: s.entries ?? null,
     protobuf: describeProtobuf(s),
     kryo: describeKryo(s.valueSerializer),
+    avro: describeAvro(s.valueSerializer),
     decoded: s.decoded ?? null,
     decodedReason: s.decodedReason ?? null,
     incomplete: s.incomplete ?? null,
@@ -140,6 +141,27 @@ function describeKryo(root: SerializerSnapshot | undefined): Record<string, unkn
           : null,
       });
     }
+    if (depth < 64) s.nested.forEach((n, i) => visit(n, `${path}/${i}`, depth + 1));
+  };
+  if (root) visit(root, 'VALUE_SERIALIZER', 0);
+  return out.length > 0 ? out : null;
+}
+
+/**
+ * The Avro serializer snapshots (flink-avro) of a state's value serializer, directly or nested, null when none: the
+ * writer schema as saved, its record (or type) name, the runtime class; Avro schema evolution is not checked.
+ */
+function describeAvro(root: SerializerSnapshot | undefined): Record<string, unknown>[] | null {
+  const out: Record<string, unknown>[] = [];
+  const visit = (s: SerializerSnapshot, path: string, depth: number) => {
+    if (s.details?.['format'] === 'avro')
+      out.push({
+        path,
+        record: s.details['recordName'] ?? null,
+        runtimeType: s.details['runtimeType'] ?? null,
+        schema: s.details['schema'] ?? null,
+        schemaEvolution: 'not checked',
+      });
     if (depth < 64) s.nested.forEach((n, i) => visit(n, `${path}/${i}`, depth + 1));
   };
   if (root) visit(root, 'VALUE_SERIALIZER', 0);

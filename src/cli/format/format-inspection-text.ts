@@ -57,7 +57,25 @@ function formatState(s: InspectedState): string[] {
   if (s.namespaceSerializer) out.push(`      namespace ${s.namespaceSerializer.typeLabel}  (${s.namespaceSerializer.className})`);
   if (s.valueSerializer) out.push(`      value     ${s.valueSerializer.typeLabel}  (${s.valueSerializer.className})`);
   for (const p of describeProtobufSnapshots(s.valueSerializer)) out.push(`      ${formatProtobufSnapshotSummary(p)}`);
-  if (s.valueSerializer) out.push(...formatKryoSnapshots(s.valueSerializer, 0), ...formatPeerSerdeSnapshots(s.valueSerializer, 0));
+  if (s.valueSerializer)
+    out.push(...formatKryoSnapshots(s.valueSerializer, 0), ...formatPeerSerdeSnapshots(s.valueSerializer, 0), ...formatAvroSnapshots(s.valueSerializer, 0));
+  return out;
+}
+
+/** Every flink-avro snapshot of the value serializer: the record, generic or not, the writer schema as saved; evolution not checked. */
+function formatAvroSnapshots(s: SerializerSnapshot, depth: number): string[] {
+  const out: string[] = [];
+  const d = s.details;
+  if (d?.['format'] === 'avro') {
+    const runtime = d['runtimeType'] as string | null;
+    const kind = d['record'] === 'generic' ? 'generic records' : 'specific or reflect records';
+    out.push(
+      `      avro      ${String(d['recordName'])}: ${kind}${runtime ? ` (${runtime})` : ''}, writer schema as saved; Avro schema evolution not checked`,
+      `                schema ${String(d['schema'])}`,
+    );
+    if (d['schemaError']) out.push(`                values not decoded: ${String(d['schemaError'])}`);
+  }
+  if (depth < 64) for (const n of s.nested) out.push(...formatAvroSnapshots(n, depth + 1));
   return out;
 }
 

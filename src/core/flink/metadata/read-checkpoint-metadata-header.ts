@@ -5,7 +5,7 @@
 import type { ByteReader } from '../../io';
 
 export const METADATA_MAGIC = 0x4960672d;
-export const MIN_METADATA_VERSION = 3;
+export const MIN_METADATA_VERSION = 2;
 export const MAX_METADATA_VERSION = 7;
 
 export function readCheckpointMetadataHeader(r: ByteReader): number {
@@ -24,17 +24,17 @@ export function readCheckpointMetadataHeader(r: ByteReader): number {
   }
   const versionAt = r.position;
   const version = r.readI32('metadata format version');
-  if (version === 1 || version === 2) {
+  if (version === 1) {
     throw r.error(
       'unsupported-version',
-      `_metadata format version ${version} was written by Flink ≤ 1.10, not supported (this reader supports versions ${MIN_METADATA_VERSION}–${MAX_METADATA_VERSION})`,
+      `_metadata format version ${version} was written by Flink ≤ 1.2, not supported (this reader supports versions ${MIN_METADATA_VERSION}–${MAX_METADATA_VERSION})`,
       versionAt,
     );
   }
   if (version < MIN_METADATA_VERSION || version > MAX_METADATA_VERSION) {
     throw r.error(
       'unsupported-version',
-      `unsupported _metadata format version ${version}: this reader supports versions ${MIN_METADATA_VERSION}–${MAX_METADATA_VERSION} (Flink 1.11 to 2.x)`,
+      `unsupported _metadata format version ${version}: this reader supports versions ${MIN_METADATA_VERSION}–${MAX_METADATA_VERSION} (Flink 1.3 to 2.x)`,
       versionAt,
     );
   }

@@ -1,6 +1,7 @@
 /**
  * Reads one operator state of `_metadata`: V5+ name/uid, the 16-byte operator id,
- * parallelism, max parallelism, coordinator state, then the subtask entries.
+ * parallelism, max parallelism, coordinator state (V3+) or the unused "chain length" 1 (V2, Flink 1.3–1.10:
+ * MetadataV2Serializer / SavepointV2Serializer), then the subtask entries.
  */
 import { type ByteReader, withDecodePath, formatHex } from '../../io';
 import { MAX_KEY_GROUPS } from './read-handle-primitives';
@@ -35,7 +36,8 @@ export function readCheckpointMetadataOperator(r: ByteReader, version: number, o
       );
     }
     const coordinatorAt = r.position;
-    const coordinatorState = withDecodePath('coordinator state', () => readStreamHandle(r));
+    if (version === 2) readChainLength(r);
+    const coordinatorState = version === 2 ? null : withDecodePath('coordinator state', () => readStreamHandle(r));
     if (coordinatorState !== null && coordinatorState.kind !== 'inline') {
       throw r.error('invalid-value', `expected the coordinator state to be null or inline (code 1), found a ${coordinatorState.kind} handle`, coordinatorAt);
     }
@@ -44,7 +46,7 @@ export function readCheckpointMetadataOperator(r: ByteReader, version: number, o
     const op: OperatorState = { id, parallelism, maxParallelism, coordinatorState, fullyFinished: false, subtasks: [] };
     if (name) op.name = name;
     if (uid) op.uid = uid;
-    if (count < 0) {
+    if (count < 0 && version > 2) {
       if (coordinatorState !== null) {
         throw r.error('invalid-value', 'expected no coordinator state for a fully finished operator (subtask count -1), found one', coordinatorAt);
       }
@@ -57,6 +59,19 @@ export function readCheckpointMetadataOperator(r: ByteReader, version: number, o
   });
 }
 
+/** V2: the "chain length" of pre-1.3 savepoints, always written as 1 since. */
+function readChainLength(r: ByteReader): void {
+  const at = r.position;
+  const chainLength = r.readI32('chain length');
+  if (chainLength !== 1) {
+    throw r.error(
+      'invalid-value',
+      `expected the unused chain length 1 of a version 2 operator state, found ${chainLength} (a pre-Flink-1.3 chained operator state)`,
+      at,
+    );
+  }
+}
+
 function readOperatorId(r: ByteReader): string {
   return formatHex(r.readBytes(16, 'operator id (16 bytes)'));
 }
@@ -67,7 +82,7 @@ function readSubtasks(r: ByteReader, version: number, count: number, parallelism
   for (let i = 0; i < count; i++) {
     const at = r.position;
     const stored = r.readI32(`subtask index of subtask entry #${i}`);
-    const finished = stored < 0;
+    const finished = stored < 0 && version > 2;
     const index = finished ? -stored - 1 : stored;
     if (index >= parallelism || seen.has(index)) {
       const why = index >= parallelism ? `below the parallelism ${parallelism}` : 'not seen before';

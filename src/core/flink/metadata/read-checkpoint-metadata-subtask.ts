@@ -1,6 +1,7 @@
 /**
- * Reads one subtask state body of `_metadata`: operator handles behind i32 presence
- * flags, the two keyed handles, the channel state lists and (V7) the reference-checkpoint marker.
+ * Reads one subtask state body of `_metadata`: (V2) the unused duration and legacy task state count,
+ * operator handles behind i32 presence flags, the two keyed handles, the channel state lists (V3+) and
+ * (V7) the reference-checkpoint marker.
  */
 import { type ByteReader, withDecodePath } from '../../io';
 import { readChannelStateHandle, type ChannelDirection } from './read-channel-state-handle';
@@ -9,12 +10,13 @@ import { readOperatorStateHandle } from './read-operator-state-handle';
 import type { ChannelStateHandle, OperatorStateHandle, SubtaskState } from './metadata-types';
 
 export function readCheckpointMetadataSubtask(r: ByteReader, version: number, index: number): SubtaskState {
+  if (version === 2) readLegacyFields(r);
   const managedOperatorState = withDecodePath('managed operator state', () => readOptionalOperatorHandle(r, 'managed operator state'));
   const rawOperatorState = withDecodePath('raw operator state', () => readOptionalOperatorHandle(r, 'raw operator state'));
   const managedKeyedState = withDecodePath('managed keyed state', () => readKeyedStateHandle(r));
   const rawKeyedState = withDecodePath('raw keyed state', () => readKeyedStateHandle(r));
-  const inputChannelStates = withDecodePath('input channel state', () => readChannelList(r, version, 'input'));
-  const resultSubpartitionStates = withDecodePath('result subpartition state', () => readChannelList(r, version, 'output'));
+  const inputChannelStates = version === 2 ? [] : withDecodePath('input channel state', () => readChannelList(r, version, 'input'));
+  const resultSubpartitionStates = version === 2 ? [] : withDecodePath('result subpartition state', () => readChannelList(r, version, 'output'));
   const subtask: SubtaskState = {
     index,
     finished: false,
@@ -34,6 +36,20 @@ export function readCheckpointMetadataSubtask(r: ByteReader, version: number, in
     if (marker === 1) subtask.referenceCheckpointId = r.readI64('reference checkpoint id');
   }
   return subtask;
+}
+
+/** V2: "duration" (written as -1, unused) and the number of legacy task states (0; Flink ≤ 1.1's `Checkpointed`). */
+function readLegacyFields(r: ByteReader): void {
+  r.readI64('unused duration');
+  const at = r.position;
+  const legacy = r.readI32('number of legacy task states');
+  if (legacy !== 0) {
+    throw r.error(
+      'unsupported-version',
+      `expected 0 legacy task states in a version 2 subtask state, found ${legacy} (state of Flink ≤ 1.1's Checkpointed interface, which Flink no longer restores)`,
+      at,
+    );
+  }
 }
 
 function readOptionalOperatorHandle(r: ByteReader, what: string): OperatorStateHandle | null {

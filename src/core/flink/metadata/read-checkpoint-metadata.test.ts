@@ -15,26 +15,35 @@ const OP_ID = [0x67, 0x30, 0xef, 0x73, 0x75, 0xfb, 0x60, 0xf9, 0xd9, 0xbb, 0xdf,
 function buildMetadata(version: number, opts: { trailer?: boolean } = {}): Uint8Array {
   const w = new ByteWriter().u32(0x4960672d).i32(version).i64(382).i32(0).i32(1);
   if (version >= 5) w.utf('Flat Map').utf('second');
-  w.bytes(OP_ID).i32(2).i32(128).u8(0).i32(2);
+  w.bytes(OP_ID).i32(2).i32(128);
+  if (version === 2)
+    w.i32(1); // the unused "chain length" of V2
+  else w.u8(0); // no coordinator state (V3+)
+  w.i32(2);
   w.i32(0); // subtask 0
+  if (version === 2) w.i64(-1).i32(0); // V2: unused "duration", no legacy task states
   w.i32(1).u8(4).i32(1).utf('_default_').u8(0).i32(1).i64(180).u8(1).utf('op-file').i32(2).bytes([0xaa, 0xbb]);
   w.i32(0); // no raw operator state
   w.u8(7).i32(0).i32(2).i64(0).i64(10).u8(6).utf('kf').i64(64);
   w.u8(0); // no raw keyed state
-  if (version >= 6) {
+  if (version === 2) {
+    // V2 has no channel state lists
+  } else if (version >= 6) {
     w.i32(1).u8(1).i32(0).i32(0).i32(1).i32(0).i64(0).u8(0); // one input channel handle (V2 serializer)
   } else {
     w.i32(0);
   }
-  w.i32(0);
+  if (version !== 2) w.i32(0);
   if (version >= 7) w.u8(1).i64(381);
-  w.i32(-2); // subtask 1, finished
+  if (version === 2)
+    w.i32(1).i64(-1).i32(0).i32(0).i32(0).u8(0).u8(0); // subtask 1, empty (V2 has no finished marker)
+  else w.i32(-2); // subtask 1, finished
   if (version >= 4 && opts.trailer !== false) w.bytes(TRAILER);
   return w.finish();
 }
 
 describe('readCheckpointMetadata: versions', () => {
-  for (const version of [3, 4, 5, 6, 7]) {
+  for (const version of [2, 3, 4, 5, 6, 7]) {
     it(`reads a version ${version} file`, () => {
       const m = readCheckpointMetadata(buildMetadata(version));
       expect(m.version).toBe(version);
@@ -52,7 +61,8 @@ describe('readCheckpointMetadata: versions', () => {
       expect(s0!.managedKeyedState).toMatchObject({ kind: 'key-groups', code: 7, range: { start: 0, end: 1 }, offsets: [0, 10] });
       expect(s0!.inputChannelStateCount).toBe(version >= 6 ? 1 : 0);
       expect(s0!.referenceCheckpointId).toBe(version >= 7 ? 381n : undefined);
-      expect(s1).toMatchObject({ index: 1, finished: true, managedKeyedState: null });
+      expect(s1).toMatchObject({ index: 1, finished: version !== 2, managedKeyedState: null });
+      expect(op.coordinatorState).toBeNull();
       if (version >= 4) expect(m.properties).toMatchObject({ type: 'checkpoint', name: 'Full Checkpoint', trailerSize: TRAILER.length });
       else expect(m.properties).toBeNull();
     });
@@ -125,18 +135,29 @@ describe('readCheckpointMetadata: header', () => {
     );
   });
 
-  it('rejects versions 1/2 as Flink ≤ 1.10 and other versions as unsupported', () => {
+  it('rejects version 1 as Flink ≤ 1.2 and other versions as unsupported', () => {
     const v = (n: number) => new ByteWriter().u32(0x4960672d).i32(n).i64(0).finish();
-    const old = decodeErrorOf(() => readCheckpointMetadata(v(2)));
+    const old = decodeErrorOf(() => readCheckpointMetadata(v(1)));
     expect(old.code).toBe('unsupported-version');
     expect(old.message).toBe(
-      '_metadata format version 2 was written by Flink ≤ 1.10, not supported (this reader supports versions 3–7) — at _metadata, offset 4 (0x4)',
+      '_metadata format version 1 was written by Flink ≤ 1.2, not supported (this reader supports versions 2–7) — at _metadata, offset 4 (0x4)',
     );
-    expect(decodeErrorOf(() => readCheckpointMetadata(v(1))).message).toContain('_metadata format version 1 was written by Flink ≤ 1.10, not supported');
     expect(decodeErrorOf(() => readCheckpointMetadata(v(8))).message).toBe(
-      'unsupported _metadata format version 8: this reader supports versions 3–7 (Flink 1.11 to 2.x) — at _metadata, offset 4 (0x4)',
+      'unsupported _metadata format version 8: this reader supports versions 2–7 (Flink 1.3 to 2.x) — at _metadata, offset 4 (0x4)',
     );
     expect(decodeErrorOf(() => readCheckpointMetadata(v(0))).code).toBe('unsupported-version');
+  });
+
+  it('V2: a chain length other than 1 and legacy task states (Flink ≤ 1.1 Checkpointed) are named', () => {
+    const head = () => new ByteWriter().u32(0x4960672d).i32(2).i64(7).i32(0).i32(1).bytes(OP_ID).i32(1).i32(1);
+    const chain = head().i32(2).i32(0).finish();
+    expect(decodeErrorOf(() => readCheckpointMetadata(chain)).message).toBe(
+      'expected the unused chain length 1 of a version 2 operator state, found 2 (a pre-Flink-1.3 chained operator state) — at _metadata, offset 48 (0x30) [operator 6730ef73…]',
+    );
+    const legacy = head().i32(1).i32(1).i32(0).i64(-1).i32(1).finish();
+    expect(decodeErrorOf(() => readCheckpointMetadata(legacy)).message).toBe(
+      "expected 0 legacy task states in a version 2 subtask state, found 1 (state of Flink ≤ 1.1's Checkpointed interface, which Flink no longer restores) — at _metadata, offset 68 (0x44) [operator 6730ef73… / subtask 0]",
+    );
   });
 
   it('rejects a negative checkpoint id', () => {

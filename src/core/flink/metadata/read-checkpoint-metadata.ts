@@ -1,5 +1,5 @@
 /**
- * Reads a Flink checkpoint/savepoint `_metadata` file, versions 3–7: header, master
+ * Reads a Flink checkpoint/savepoint `_metadata` file, versions 2–7: header, master
  * states, operator states with their subtask handles, and the V4+ checkpoint-properties trailer.
  * Every error is a DecodeError with file, absolute offset and a logical path such as
  * `operator 6730ef73… / subtask 2 / managed keyed state`.
@@ -11,7 +11,7 @@ import { readCheckpointMetadataOperator } from './read-checkpoint-metadata-opera
 import { readCheckpointProperties } from './read-checkpoint-properties';
 import type { CheckpointMetadata, MasterState, OperatorState } from './metadata-types';
 
-/** Smallest operator state: V3/V4 id 16 + parallelism 8 + coordinator 1 + subtask count 4. */
+/** Smallest operator state: V3/V4 id 16 + parallelism 8 + coordinator 1 + subtask count 4 (V2: chain length 4). */
 const MIN_OPERATOR_BYTES = 29;
 
 export function readCheckpointMetadata(bytes: Uint8Array, file = '_metadata'): CheckpointMetadata {
@@ -27,7 +27,7 @@ export function readCheckpointMetadata(bytes: Uint8Array, file = '_metadata'): C
     masterStates.push(withDecodePath(`master state #${i}`, () => readCheckpointMetadataMasterState(r)));
   }
 
-  const operatorCount = r.readCount('operator states', version >= 5 ? MIN_OPERATOR_BYTES + 4 : MIN_OPERATOR_BYTES);
+  const operatorCount = r.readCount('operator states', version >= 5 ? MIN_OPERATOR_BYTES + 4 : version === 2 ? MIN_OPERATOR_BYTES + 3 : MIN_OPERATOR_BYTES);
   const operators: OperatorState[] = [];
   for (let i = 0; i < operatorCount; i++) operators.push(readCheckpointMetadataOperator(r, version, i));
 

@@ -37,7 +37,9 @@ function writeOperator(w: ByteWriter, op: OperatorState, version: number): void 
   if (version >= 5) w.utf(op.name ?? '').utf(op.uid ?? '');
   for (let i = 0; i < 32; i += 2) w.u8(parseInt(op.id.slice(i, i + 2), 16));
   w.i32(op.parallelism).i32(op.maxParallelism);
-  writeStreamHandle(w, op.coordinatorState);
+  if (version === 2)
+    w.i32(1); // the unused chain length
+  else writeStreamHandle(w, op.coordinatorState);
   if (op.fullyFinished) {
     w.i32(-1);
     return;
@@ -54,13 +56,14 @@ function writeOperator(w: ByteWriter, op: OperatorState, version: number): void 
 }
 
 function writeSubtask(w: ByteWriter, s: SubtaskState, version: number): void {
+  if (version === 2) w.i64(-1).i32(0); // unused duration, no legacy task states
   for (const h of [s.managedOperatorState, s.rawOperatorState]) {
     w.i32(h === null ? 0 : 1);
     if (h !== null) writeOperatorStateHandle(w, h);
   }
   writeKeyedStateHandle(w, s.managedKeyedState);
   writeKeyedStateHandle(w, s.rawKeyedState);
-  for (const list of [s.inputChannelStates ?? [], s.resultSubpartitionStates ?? []]) {
+  for (const list of version === 2 ? [] : [s.inputChannelStates ?? [], s.resultSubpartitionStates ?? []]) {
     w.i32(list.length);
     for (const h of list) writeChannelStateHandle(w, h, version);
   }

@@ -7,6 +7,7 @@ import { pojoSnapshotReader } from './pojo-snapshot';
 import { genericTypeSnapshotReader } from './opaque-type-snapshots';
 import { kryoSnapshotReader } from './kryo-snapshot';
 import { enumSnapshotReader } from './enum-snapshot';
+import { avroSnapshotReader } from './avro-snapshot';
 import { TABLE_SNAPSHOT_READERS } from './table/table-snapshots';
 
 export { SIMPLE_TYPES } from './simple-snapshots';
@@ -30,6 +31,7 @@ export const BUILTIN_SNAPSHOT_READERS: readonly SnapshotReader[] = [
   kryoSnapshotReader,
   genericTypeSnapshotReader,
   enumSnapshotReader,
+  avroSnapshotReader,
   ...TABLE_SNAPSHOT_READERS,
 ];
 
