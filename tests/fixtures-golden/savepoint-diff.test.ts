@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
 import type { SavepointDiff, DiffFailure } from '../../src/core/report';
 import { requireCommitted } from '../helpers/committed-data';
+import { computeOperatorId } from '../../src/core/flink';
 
 const SP = 'fixtures/savepoints';
 const V120 = requireCommitted(`${SP}/flink-1.20/hashmap/canonical/savepoint`);
@@ -18,6 +19,25 @@ const V23 = requireCommitted(`${SP}/flink-2.3/hashmap/canonical/savepoint`);
 const CHK = requireCommitted('fixtures/rocksdb-checkpoints/flink-1.20/zstd');
 const KRYO = requireCommitted('fixtures/kryo-savepoints/flink-1.20/hashmap/kryo-registered/savepoint');
 const MIGRATED = requireCommitted('fixtures/kryo-migrated/flink-1.20/hashmap/kryo-registered/savepoint');
+const PAIRS = 'fixtures/diff-pairs/flink-1.20/hashmap';
+const MORE = requireCommitted(`${PAIRS}/more-records`);
+const UID_CHANGED = requireCommitted(`${PAIRS}/uid-changed`);
+
+interface PairManifest {
+  diffPairOf: string;
+  settings: { records: number };
+  operators: { uid: string; states: { name: string; entries?: unknown[]; partitions?: { subtask: number; values?: unknown[]; entries?: unknown[] }[] }[] }[];
+}
+function readManifest(dir: string): PairManifest {
+  return JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as PairManifest;
+}
+/** entries of a state as the manifest expects them: keyed entries, list elements; a broadcast state's one copy (every subtask holds it whole) */
+function countExpected(s: PairManifest['operators'][number]['states'][number], broadcast: boolean): number {
+  if (s.entries) return s.entries.length;
+  const parts = s.partitions ?? [];
+  const count = (p: (typeof parts)[number]) => (p.values ?? p.entries ?? []).length;
+  return broadcast ? count(parts[0]!) : parts.reduce((n, p) => n + count(p), 0);
+}
 
 async function diff(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -165,6 +185,85 @@ describe('diff: the Kryo savepoint and the savepoint its generated migration job
       'state keyed/_timer_state/event_user-timers of 2c3360807567b390553b1d6bddbcfc9d was removed',
       'operator c3919b0b80c770dcaba928458d2e49b0 and its 1 state(s) were removed',
     ]);
+  });
+});
+
+describe('diff --values: the same job after 24 and after 48 records (fixtures/diff-pairs/more-records)', () => {
+  const older = readManifest(path.dirname(V120));
+  const newer = readManifest(MORE);
+  let result: Awaited<ReturnType<typeof diffJson>>;
+  beforeAll(async () => {
+    result = await diffJson(V120, path.join(MORE, 'savepoint'), '--values');
+  });
+
+  it('pairs with the committed hashmap/canonical savepoint', () => {
+    expect(newer.diffPairOf).toBe('savepoints/flink-1.20/hashmap/canonical');
+    expect([older.settings.records, newer.settings.records]).toEqual([24, 48]);
+  });
+
+  it('counts every state entry of both sides as the manifests expect them', () => {
+    const counted: Record<string, [number, number]> = {};
+    const expected: Record<string, [number, number]> = {};
+    for (const op of result.diff.operators)
+      for (const s of op.states)
+        if (!s.name.startsWith('_timer_state/') && s.name !== 'SourceReaderState') counted[s.name] = [s.values!.entries.older, s.values!.entries.newer];
+    for (const op of older.operators)
+      for (const s of op.states) {
+        const n = newer.operators.find((o) => o.uid === op.uid)!.states.find((x) => x.name === s.name)!;
+        expected[s.name] = [countExpected(s, s.name === 'rules'), countExpected(n, s.name === 'rules')];
+      }
+    expect(counted).toEqual(expected);
+    expect(counted['events-by-name']).toEqual([24, 48]);
+    expect(counted['processed-events']).toEqual([24, 48]);
+  });
+
+  it('sizes the operator states from their offsets, per subtask, and the keyed state per operator', () => {
+    const op = result.diff.operators.find((o) => o.states.some((s) => s.name === 'processed-events'))!;
+    const processed = op.states.find((s) => s.name === 'processed-events')!;
+    // a list state's bytes are its elements' bytes (each element's frame) in the operator-state stream
+    expect(processed.size!.newer).toBe(processed.values!.valueBytes.newer);
+    expect(processed.size!.older).toBe(processed.values!.valueBytes.older);
+    expect(processed.subtaskSizes!.map((s) => s.subtask)).toEqual([0, 1]);
+    expect(processed.subtaskSizes!.reduce((n, s) => n + s.newer, 0)).toBe(processed.size!.newer);
+    expect(op.keyedSize!.growth).toBeGreaterThan(1);
+    expect(result.diff.operators.flatMap((o) => o.states.flatMap((s) => s.serializers))).toEqual([]);
+  });
+
+  it('--fail-on-growth 100% fails on exactly the states that more than doubled', async () => {
+    const r = await diffJson(V120, path.join(MORE, 'savepoint'), '--values', '--fail-on-growth', '100%');
+    expect(r.code).toBe(1);
+    const grown = r.failures.map((f) => f.message.replace(/ of [0-9a-f]{32} grew .*/, ''));
+    expect(grown).toEqual([
+      'keyed state',
+      'value bytes of state long-last-event',
+      'keyed state',
+      'state processed-events',
+      'state even-events',
+      'value bytes of state event-history',
+      'value bytes of state last-event',
+      'value bytes of state events-by-name',
+      'value bytes of state ttl-last-event',
+    ]);
+  });
+});
+
+describe('diff: the same job after a uid change (fixtures/diff-pairs/uid-changed)', () => {
+  it('matches the operator under its new id as renamed, with the same states', async () => {
+    const manifest = readManifest(UID_CHANGED);
+    expect(manifest.operators.map((o) => o.uid)).toContain('int-keyed-v2');
+    const r = await diffJson(V120, path.join(UID_CHANGED, 'savepoint'));
+    expect(r.code).toBe(0);
+    expect(r.diff.relation).toBe('same-job');
+    const renamed = r.diff.operators.filter((o) => o.match === 'renamed');
+    expect(renamed.map((o) => [o.older.id, o.newer.id])).toEqual([[computeOperatorId('int-keyed'), computeOperatorId('int-keyed-v2')]]);
+    expect(renamed[0]!.older.states).toEqual(renamed[0]!.newer.states);
+    expect(renamed[0]!.statesAdded).toEqual([]);
+    expect(renamed[0]!.statesRemoved).toEqual([]);
+    expect(r.diff.operatorsAdded).toEqual([]);
+    expect(r.diff.operatorsRemoved).toEqual([]);
+    const text = await diff(V120, path.join(UID_CHANGED, 'savepoint'));
+    expect(text.stdout).toContain(`Operator renamed: ${computeOperatorId('int-keyed')} → ${computeOperatorId('int-keyed-v2')}`);
+    expect(text.stdout).toContain('5 operators compared (1 renamed); 0 added, 0 removed; 0 of 17 common states changed, 0 added, 0 removed');
   });
 });
 
