@@ -87,7 +87,7 @@ function DiffResult({ diff }: { diff: SavepointDiff }) {
       <div className="cards">
         <SideCard label="Older" side={diff.older} testId="compare-older" />
         <SideCard label="Newer" side={diff.newer} testId="compare-newer" />
-        <div className="card" data-testid="compare-total">
+        <div className="card wide" data-testid="compare-total">
           <div className="card-label">Total size</div>
           <div className="card-value">
             <ChangeText change={diff.size} />
@@ -305,7 +305,7 @@ function OperatorChanges({ op }: { op: OperatorDiff }) {
           <tbody>
             {states.map((s) => (
               <tr key={`${s.scope}/${s.name}`}>
-                <td>
+                <td className="compare-state-name">
                   <span className="mono">{s.name}</span> <span className="muted">{s.scope}</span>
                 </td>
                 <td>
@@ -349,7 +349,7 @@ function StateChanges({ state }: { state: StateDiff }) {
         {c.firstIncompatibility ? ` ${c.firstIncompatibility}` : ''}
       </span>,
     );
-  if (items.length === 0) return <span className="muted">size or entries only</span>;
+  if (items.length === 0) return <span className="muted">same serializers and schema</span>;
   return (
     <ul className="plain-list">
       {items.map((it, i) => (
