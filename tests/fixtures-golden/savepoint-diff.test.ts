@@ -9,7 +9,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
-import type { SavepointDiff, DiffFailure } from '../../src/core/report';
+import type { SavepointDiff } from '../../src/core/report';
+
+interface DiffFailure {
+  condition: string;
+  message: string;
+}
 import { requireCommitted } from '../helpers/committed-data';
 import { computeOperatorId } from '../../src/core/flink';
 
