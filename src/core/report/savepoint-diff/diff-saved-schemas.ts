@@ -4,7 +4,15 @@
  * saved schema as the saved side and the newer one's as the new side (would the older state restore
  * under the newer schema), and the schema diff of the two (compat's buildSchemaDiff).
  */
-import { buildSchemaDiff, evaluateStateCompatibility, listSavedSchemas, loadDescriptorSet, type LibraryLine, type SavedSchema } from '../../compat';
+import {
+  buildSchemaDiff,
+  evaluateStateCompatibility,
+  listSavedSchemas,
+  loadDescriptorSet,
+  type Finding,
+  type LibraryLine,
+  type SavedSchema,
+} from '../../compat';
 import type { CancelSignal, OpenedSavepoint } from '../../flink';
 import { PROTOBUF_SNAPSHOT_CLASS } from '../../protobuf';
 import type { SavedSchemaChange } from './savepoint-diff-types';
@@ -55,13 +63,18 @@ export function diffSavedSchemas(older: readonly SavedSchema[], newer: readonly 
       newerSha256: n.descriptorSha256,
       verdict: compatibility.verdict,
       ...(compatibility.firstIncompatibility ? { firstIncompatibility: compatibility.firstIncompatibility.message } : {}),
-      findings: compatibility.findings.map((f) => ({ ruleId: f.ruleId, accepted: f.accepted, path: f.path, message: f.message })),
+      findings: compatibility.findings.map(describeFinding),
+      changes: (compatibility.schema?.findings ?? []).map(describeFinding),
       changedDeclarations: (diff?.declarations ?? [])
         .filter((d) => d.status !== 'unchanged')
         .map((d) => ({ name: d.newName ?? d.savedName ?? '', status: d.status as 'changed' | 'added' | 'removed' })),
     });
   }
   return changes;
+}
+
+function describeFinding(f: Finding): SavedSchemaChange['findings'][number] {
+  return { ruleId: f.ruleId, accepted: f.accepted, path: f.path, message: f.message };
 }
 
 function sameSettings(a: SavedSchema, b: SavedSchema): boolean {

@@ -96,13 +96,15 @@ export async function diffSavepoints(input: DiffSavepointsInput): Promise<Savepo
     } else removed.push(op);
   }
   const matchedWithState = pairs.filter(([o, n]) => stateful(o) || stateful(n));
-  const relation: SavepointDiff['relation'] = same
-    ? 'same-savepoint'
-    : matchedWithState.length === 0 && (older.inspection.operators.some(stateful) || newer.inspection.operators.some(stateful))
-      ? 'different-jobs'
-      : 'same-job';
+  const operators = matchedWithState.map(([o, n, match]) => diffOperator(older, newer, o, n, match));
+  // the same `_metadata` bytes name the same state files: the same savepoint, unless what was read of them differs (files replaced under the same names)
+  const relation: SavepointDiff['relation'] =
+    same && operators.every((op) => op.states.every((s) => !isStateChanged(s)))
+      ? 'same-savepoint'
+      : matchedWithState.length === 0 && (older.inspection.operators.some(stateful) || newer.inspection.operators.some(stateful))
+        ? 'different-jobs'
+        : 'same-job';
 
-  const operators = pairs.filter(([o, n]) => stateful(o) || stateful(n)).map(([o, n, match]) => diffOperator(older, newer, o, n, match));
   return {
     older: describeSide(older),
     newer: describeSide(newer),
@@ -116,6 +118,19 @@ export async function diffSavepoints(input: DiffSavepointsInput): Promise<Savepo
     notCompared,
     warnings,
   };
+}
+
+/** whether anything read of a state differs between the two sides (its serializers, saved schemas, kind, sizes or values) */
+function isStateChanged(s: StateDiff): boolean {
+  const v = s.values;
+  return (
+    s.kind !== undefined ||
+    s.serializers.length > 0 ||
+    s.savedSchemas.length > 0 ||
+    s.notCompared !== undefined ||
+    (s.size !== undefined && s.size.older !== s.size.newer) ||
+    (v !== undefined && (v.entries.older !== v.entries.newer || v.valueBytes.older !== v.valueBytes.newer))
+  );
 }
 
 function describeSide(side: Side): DiffSide {

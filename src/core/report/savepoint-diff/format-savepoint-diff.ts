@@ -137,7 +137,9 @@ function describeState(s: StateDiff): string[] {
     lines.push(
       `saved schema (${c.role}) ${root} changed (sha256 ${c.olderSha256.slice(0, 12)}… → ${c.newerSha256.slice(0, 12)}…): older state under the newer schema: ${c.verdict}${c.firstIncompatibility ? ` — ${c.firstIncompatibility}` : ''}`,
     );
-    for (const f of c.findings) lines.push(`  ${f.accepted ? 'accepted' : 'rejected'} ${f.ruleId} at ${f.path}: ${f.message}`);
+    const said = new Set(c.changes.map((f) => `${f.ruleId} ${f.path}`));
+    for (const f of [...c.findings.filter((x) => !said.has(`${x.ruleId} ${x.path}`)), ...c.changes])
+      lines.push(`  ${f.accepted ? 'accepted' : 'rejected'} ${f.ruleId} at ${f.path}: ${f.message}`);
   }
   if (s.size && s.size.older !== s.size.newer) {
     lines.push(`size ${describeChange(s.size)}`);

@@ -64,8 +64,10 @@ export interface SavedSchemaChange {
   /** would the older savepoint's state restore under the newer one's schema (the rules of `check`, older saved schema as the saved side) */
   verdict: Verdict;
   firstIncompatibility?: string;
-  /** every finding, accepted or not */
+  /** the verdict's findings, accepted or not (on the 0.x line the exact rule: any change of the saved schema) */
   findings: Pick<Finding, 'ruleId' | 'accepted' | 'path' | 'message'>[];
+  /** what changed in the schema, declaration by declaration (the directional rules' findings of the schema diff, whatever the line) */
+  changes: Pick<Finding, 'ruleId' | 'accepted' | 'path' | 'message'>[];
   /** declarations of the reached schema that changed (added, removed, changed), by name */
   changedDeclarations: { name: string; status: 'changed' | 'added' | 'removed' }[];
 }
