@@ -347,6 +347,15 @@ function StateChanges({ state }: { state: StateDiff }) {
       <span>
         saved schema of {c.newerRoot} changed: <span className={`tag ${c.verdict === 'compatible' ? 'ok' : 'bad'}`}>{c.verdict}</span>
         {c.firstIncompatibility ? ` ${c.firstIncompatibility}` : ''}
+        {c.changes.length > 0 ? (
+          <ul className="plain-list">
+            {c.changes.map((f, i) => (
+              <li key={i} className={f.accepted ? 'muted' : 'bad-text'}>
+                {f.ruleId}: {f.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
       </span>,
     );
   if (items.length === 0) return <span className="muted">same serializers and schema</span>;
