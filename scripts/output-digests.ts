@@ -3,11 +3,13 @@
  * and ../shared hold (folders, archives, lone `_metadata` files) and records a SHA-256 of each command's
  * exit code, stdout and stderr:
  * - `check --format json` against every descriptor set of fixtures/ and the demo schema, at both target lines;
- * - `inspect --json`, `stats --json` (1 and 2 workers) and `dump --json` of every state of every input.
+ * - `inspect --json`, `stats --json` (1 and 2 workers) and `dump --json` of every state of every input;
+ * - `diff --format json --values` of each fixture savepoint of Flink 1.20 against the same case of Flink 2.3, and of
+ *   each fixtures/diff-pairs case against the savepoint it pairs with.
  *
  *   npm run digests -- verify            compare with scripts/output-digests.json (exit 1 on a difference)
  *   npm run digests -- record            write scripts/output-digests.json anew (after an intended change)
- *   npm run digests -- verify --only stats   one family (check, inspect, stats, dump)
+ *   npm run digests -- verify --only stats   one family (check, inspect, stats, dump, diff)
  *
  * ../shared/real-savepoints-defects is left out: those inputs show open reader defects whose output is meant to
  * change (one of them takes minutes to inspect). Cases whose inputs are absent (no ../shared) are skipped and counted. Refactors that promise identical
@@ -24,7 +26,7 @@ const digestFile = join(root, 'scripts/output-digests.json');
 const shared = resolve(root, '../shared');
 
 interface Case {
-  family: 'check' | 'inspect' | 'stats' | 'dump';
+  family: 'check' | 'inspect' | 'stats' | 'dump' | 'diff';
   name: string;
   argv: string[];
 }
@@ -92,6 +94,29 @@ async function listCases(): Promise<Case[]> {
         });
     }
   }
+  cases.push(...listDiffCases());
+  return cases;
+}
+
+/** `diff` pairs: the same case written by Flink 1.20 and 2.3, and each diff-pairs case against the savepoint it pairs with (its manifest's diffPairOf). */
+function listDiffCases(): Case[] {
+  const cases: Case[] = [];
+  const diff = (older: string, newer: string): Case => ({
+    family: 'diff',
+    name: `diff ${older} ${newer}`,
+    argv: ['diff', older, newer, '--format', 'json', '--values'],
+  });
+  for (const f of walk(join(root, 'fixtures/savepoints/flink-1.20'))) {
+    if (!f.endsWith('/_metadata')) continue;
+    const older = relative(root, dirname(f));
+    const newer = older.replace('/flink-1.20/', '/flink-2.3/');
+    if (existsSync(join(root, newer, '_metadata'))) cases.push(diff(older, newer));
+  }
+  for (const f of walk(join(root, 'fixtures/diff-pairs'))) {
+    if (!f.endsWith('/manifest.json')) continue;
+    const pairOf = (JSON.parse(readFileSync(f, 'utf8')) as { diffPairOf?: string }).diffPairOf;
+    if (pairOf !== undefined) cases.push(diff(join('fixtures', pairOf, 'savepoint'), relative(root, join(dirname(f), 'savepoint'))));
+  }
   return cases;
 }
 
@@ -100,7 +125,7 @@ async function main(): Promise<void> {
   const mode = args[0];
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
   if (mode !== 'record' && mode !== 'verify') {
-    console.error('usage: output-digests (record|verify) [--only check|inspect|stats|dump]');
+    console.error('usage: output-digests (record|verify) [--only check|inspect|stats|dump|diff]');
     process.exit(2);
   }
   process.chdir(root);

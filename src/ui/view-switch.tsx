@@ -3,6 +3,7 @@ import type { SavepointInspection } from '../core/flink';
 import type { InspectorFailure } from '../worker';
 import { FailurePanel } from './components/failure-panel';
 import { AliasingView } from './views/aliasing-view';
+import { CompareView } from './views/compare-view';
 import { CompatView } from './views/compat-view';
 import { DiffView } from './views/diff-view';
 import { UnknownFieldsView } from './views/unknown-fields-view';
@@ -33,5 +34,7 @@ export function ViewSwitch({ route, inspection }: { route: HashRoute; inspection
       return <AliasingView inspection={data} params={route.params} />;
     case 'query':
       return <QueryView inspection={data} />;
+    case 'compare':
+      return <CompareView />;
   }
 }

@@ -55,6 +55,7 @@ export function connectWorkerInspector(): WorkerInspector {
     formatReport: (options, format) => call(remote.formatReport(options, format)),
     getSavedSchema: (sha256) => call(remote.getSavedSchema(sha256)),
     listNewSchemaMessages: () => call(remote.listNewSchemaMessages()),
+    compareWith: (input, options, onProgress) => call(remote.compareWith(input, options, listen(onProgress))),
     cancel: () => call(remote.cancel()),
   };
   return {

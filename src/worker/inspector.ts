@@ -9,10 +9,11 @@ import type { DecodeErrorJson, UsageErrorJson } from '../core/io';
 import type { SavepointInspection, SourcesAndSinks, StateEntry, StateSample } from '../core/flink';
 import type { DescribedScanFinding, LibraryLine, SerializerSettings } from '../core/compat';
 import type { KryoMigrationOperator } from '../core/migration';
-import type { CompatibilityReport, ReportView, SnapshotVerdicts, StateStats } from '../core/report';
+import type { CompatibilityReport, ReportView, SavepointDiff, SnapshotVerdicts, StateStats } from '../core/report';
 import type { CompanionAccess } from './open-companion-input';
 
 export type { StateStats };
+export type { SavepointDiff };
 
 /** What `check` is asked: the target library line of the new application and its settings. */
 export interface CheckOptions {
@@ -22,6 +23,14 @@ export interface CheckOptions {
   newRoot?: string;
   /** per state `<operator id>/<state name>` → its new root message; wins over newRoot (the CLI's `--root OP/STATE=NAME`) */
   newRoots?: Readonly<Record<string, string>>;
+}
+
+/** How the app's Compare view asks for a diff. */
+export interface CompareOptions {
+  /** which side the open savepoint is (default `newer`: the other one is the older, e.g. the previous savepoint) */
+  openIs?: 'older' | 'newer';
+  /** also scan the entries of both: entries, value bytes and key-group skew per state */
+  values?: boolean;
 }
 
 export type ExportFormat = 'json' | 'markdown' | 'html';
@@ -347,6 +356,11 @@ export interface Inspector {
   getSavedSchema(descriptorSha256: string): Promise<Uint8Array>;
   /** The message full names the new schema declares, sorted (the app's root picker for a state whose root the new schema lacks). */
   listNewSchemaMessages(): Promise<string[]>;
+  /**
+   * The open savepoint compared with another (core/report diffSavepoints, as `diff` prints it): the other input is
+   * opened beside the open one, which stays open. `_metadata` and the state headers only unless `values`.
+   */
+  compareWith(input: InspectorInput, options: CompareOptions, onProgress?: ProgressListener): Promise<SavepointDiff>;
   /** Cancels the running long step; it rejects with a `cancelled` failure. */
   cancel(): Promise<void>;
 }

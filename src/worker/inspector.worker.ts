@@ -42,6 +42,7 @@ const exposed: Inspector = {
   formatReport: guard((options, format) => local.formatReport(options, format)),
   getSavedSchema: guard((sha256) => local.getSavedSchema(sha256)),
   listNewSchemaMessages: guard(() => local.listNewSchemaMessages()),
+  compareWith: guard((input, options, onProgress) => local.compareWith(input, options, onProgress)),
   cancel: guard(() => local.cancel()),
 };
 

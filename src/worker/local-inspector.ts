@@ -14,6 +14,7 @@ import {
   inspectSavepoint,
   openSavepoint,
   readSourcesAndSinks,
+  openSavepointSession,
   type OpenedSavepoint,
   type SourcesAndSinks,
   type SavepointInspection,
@@ -25,6 +26,7 @@ import { isDecodeError, wrongInput, type SavepointFiles } from '../core/io';
 import {
   buildReportView,
   checkSavepoint,
+  diffSavepoints,
   evaluateSnapshotVerdicts,
   formatReport,
   NO_VALUE_VIEW_CAPS,
@@ -39,6 +41,7 @@ import type { Cancellation } from './cancellation';
 import { createSwitchingStep } from './create-switching-step';
 import type {
   CheckOptions,
+  CompareOptions,
   EntryDetail,
   EntryPage,
   EntryQuery,
@@ -54,6 +57,7 @@ import type {
   StateExportSummary,
   StateQuery,
   StateStatsDetail,
+  SavepointDiff,
   SnapshotFindings,
   ViewedReport,
 } from './inspector';
@@ -380,6 +384,37 @@ export class LocalInspector implements Inspector {
   }
 
   /** `_metadata` of the session, read once; a failed or cancelled read is not kept. */
+  async compareWith(input: InspectorInput, options: CompareOptions, onProgress?: ProgressListener): Promise<SavepointDiff> {
+    const session = this.requireSavepoint();
+    return this.steps.run('opening', onProgress, async (cancel, phase, _bytesRead, step) => {
+      // the other savepoint is opened beside the open one (no session of its own: the open one stays open)
+      const other =
+        input.kind === 'url'
+          ? await openUrlSession(input.url, [], {
+              knownDigests: this.knownDigests,
+              step,
+              phase,
+              ...(input.companion === undefined ? {} : { companion: input.companion }),
+            })
+          : await openFileSession(input.files, null, {
+              knownDigests: this.knownDigests,
+              step,
+              cancel,
+              phase,
+              onProgress,
+              ...(input.metadataPath === undefined ? {} : { metadataPath: input.metadataPath }),
+            });
+      if (other.savepoint === null)
+        throw wrongInput('no-savepoint', 'the files to compare with hold no savepoint: give its folder, a .zip/.tar/.tar.gz of one, or its _metadata');
+      phase('reading-state-headers', 0);
+      const open = await openSavepointSession(session.savepoint, createSavepointRegistry());
+      const given = await openSavepointSession(other.savepoint, createSavepointRegistry());
+      const [older, newer] = options.openIs === 'older' ? [open, given] : [given, open];
+      if (options.values === true) phase('scanning-values', 0);
+      return toPlainData(await diffSavepoints({ older, newer, values: options.values === true, signal: signalOf(cancel) }));
+    });
+  }
+
   private openMetadata(session: OpenSession): Promise<OpenedSavepoint> {
     if (session.metadata === undefined) {
       const pending = openSavepoint(session.savepoint);

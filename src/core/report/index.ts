@@ -20,3 +20,7 @@ export { groupStatesByOperator, IN_THREAD_VALUE_SCANNER } from './scan-values-by
 export { type StateStats } from './state-stats';
 export { computeExitCode, formatExitCodeLines } from './verdict-exit-codes';
 export { fitsJsonLimit, fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from './value-view-caps';
+export { diffSavepoints } from './savepoint-diff/diff-savepoints';
+export { evaluateDiffFailures } from './savepoint-diff/evaluate-diff-failures';
+export { formatSavepointDiffMarkdown, formatSavepointDiffText } from './savepoint-diff/format-savepoint-diff';
+export type { Change, DiffOperatorRef, OperatorDiff, SavepointDiff, StateDiff } from './savepoint-diff/savepoint-diff-types';

@@ -2,7 +2,8 @@ import { useRef } from 'react';
 import { readPickedFiles, type InputFile } from '../../worker';
 
 /** Pickers for those who do not drag: files (archives, _metadata, descriptor sets) and a folder. */
-export function FilePickers({ onFiles, compact }: { onFiles: (files: InputFile[]) => void; compact?: boolean }) {
+/** `testIdPrefix`: a second pair of pickers on one page (the Compare view's) gets test ids of its own */
+export function FilePickers({ onFiles, compact, testIdPrefix = '' }: { onFiles: (files: InputFile[]) => void; compact?: boolean; testIdPrefix?: string }) {
   const filesRef = useRef<HTMLInputElement>(null);
   const folderRef = useRef<HTMLInputElement>(null);
   const take = (input: HTMLInputElement) => {
@@ -25,7 +26,7 @@ export function FilePickers({ onFiles, compact }: { onFiles: (files: InputFile[]
         type="file"
         multiple
         hidden
-        data-testid="file-input"
+        data-testid={`${testIdPrefix}file-input`}
         aria-label="Savepoint archive, _metadata or descriptor set files"
         onChange={(e) => take(e.currentTarget)}
       />
@@ -38,7 +39,7 @@ export function FilePickers({ onFiles, compact }: { onFiles: (files: InputFile[]
         type="file"
         multiple
         hidden
-        data-testid="folder-input"
+        data-testid={`${testIdPrefix}folder-input`}
         aria-label="Savepoint folder"
         onChange={(e) => take(e.currentTarget)}
       />

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-export type ViewId = 'overview' | 'state' | 'compat' | 'diff' | 'values' | 'unknown' | 'aliasing' | 'query';
+export type ViewId = 'overview' | 'state' | 'compat' | 'diff' | 'values' | 'unknown' | 'aliasing' | 'query' | 'compare';
 
 export const VIEWS: readonly { id: ViewId; label: string; key: string }[] = [
   { id: 'overview', label: 'Overview', key: '1' },
@@ -11,6 +11,7 @@ export const VIEWS: readonly { id: ViewId; label: string; key: string }[] = [
   { id: 'unknown', label: 'Unknown fields', key: '6' },
   { id: 'aliasing', label: 'Aliasing memory', key: '7' },
   { id: 'query', label: 'Query', key: '8' },
+  { id: 'compare', label: 'Compare', key: '9' },
 ];
 
 export interface HashRoute {

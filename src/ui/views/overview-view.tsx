@@ -171,6 +171,12 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
         />
         <Card label="Operators" value={String(inspection.operators.length)} sub={`${stateCount} states`} testId="ov-operators" />
       </div>
+      <p className="compare-link">
+        <a className="btn small" href={formatHashRoute('compare')} data-testid="compare-with">
+          Compare with…
+        </a>{' '}
+        <span className="muted">another savepoint of this job: what grew, what was added, removed or renamed</span>
+      </p>
       <MissingFilesNote missing={missing} />
       <ReadingSummaryLine inspection={inspection} />
       {notes.warnings.length > 0 ? (
