@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSavepointRegistry } from '../../src/core/compat';
 import { openSavepointSession } from '../../src/core/flink';
-import { buildSizeBreakdown, type SizeBreakdown } from '../../src/core/report';
+import { buildSizeBreakdown, sizedStatesOf, type SizeBreakdown } from '../../src/core/report';
 import { requireCommitted, requireCommittedCases } from '../helpers/committed-data';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 
@@ -22,7 +22,10 @@ const CASES = requireCommittedCases(
 
 async function breakdownOf(folder: string): Promise<{ breakdown: SizeBreakdown; stateSize: number }> {
   const session = await openSavepointSession(openFolderSavepoint(folder), createSavepointRegistry({}));
-  return { breakdown: buildSizeBreakdown(session.opened.metadata, await session.inspect({ countEntries: false })), stateSize: session.opened.totals.stateSize };
+  return {
+    breakdown: buildSizeBreakdown(session.opened.metadata, sizedStatesOf(await session.inspect({ countEntries: false }))),
+    stateSize: session.opened.totals.stateSize,
+  };
 }
 
 /** Bytes of the files next to `_metadata` (the state files; none is referenced twice in these fixtures). */
@@ -92,7 +95,7 @@ describe('buildSizeBreakdown over the fixture savepoints', () => {
     expect(size('a46a03e4-fe91-478b-bc0f-4f505daa43ba')).toBe(5830 + 14029);
     expect(size('6c098ece-1145-4ecd-82fb-ae89337cfb6b')).toBe(5830 + 23783);
     expect(part('keyed state header')).toMatchObject({ attribution: 'header', bytes: 11660 });
-    expect(part('keyed state shared by 5 states')).toMatchObject({
+    expect(part('keyed state of 5 states (shared)')).toMatchObject({
       attribution: 'shared',
       kind: 'keyed',
       states: ['event-history', 'last-event', 'events-by-name', '_timer_state/processing_user-timers', '_timer_state/event_user-timers'],
@@ -109,7 +112,7 @@ describe('buildSizeBreakdown over the fixture savepoints', () => {
 
   it("flink-1.20 rocksdb native: a subtask's RocksDB files are one part shared by its keyed states, never split", async () => {
     const { breakdown } = await breakdownOf(path.join(ROOT, 'flink-1.20/rocksdb/native/savepoint'));
-    const shared = breakdown.operators.flatMap((o) => o.parts).filter((p) => p.label.startsWith('keyed state (RocksDB files)'));
+    const shared = breakdown.operators.flatMap((o) => o.parts).filter((p) => p.label.startsWith('RocksDB files'));
     expect(shared.length).toBeGreaterThan(0);
     for (const p of shared) expect(p.attribution === 'shared' || p.states.length === 1).toBe(true);
     expect(breakdown.operators.every((o) => o.keyGroups === undefined || o.parts.some((p) => p.label === 'keyed state header'))).toBe(true);

@@ -2,6 +2,7 @@
  * The stable JSON document of `inspect --json` (documented in docs/cli.md): fixed key order,
  * 64-bit numbers as decimal strings, serializers as their snapshot class plus a readable type.
  */
+import type { SizeBreakdown } from '../../core/report';
 import {
   getKryoSnapshotDetails,
   type CheckpointMetadata,
@@ -19,6 +20,8 @@ export const INSPECT_DOCUMENT_VERSION = 1;
 export interface InspectDocumentOptions {
   /** when given, each operator gets `subtasks` with its state handles from this `_metadata` */
   metadata?: CheckpointMetadata;
+  /** where the bytes are (core/report's size breakdown), as `sizes` */
+  sizes?: SizeBreakdown;
 }
 
 export function buildInspectDocument(inspection: SavepointInspection, options: InspectDocumentOptions = {}): Record<string, unknown> {
@@ -37,6 +40,7 @@ export function buildInspectDocument(inspection: SavepointInspection, options: I
     warnings: [...inspection.warnings],
     errors: inspection.errors.map((e) => ({ code: e.code, message: e.message, file: e.file ?? null, offset: e.offset ?? null, path: [...e.path] })),
     summary: { ...inspection.summary },
+    ...(options.sizes ? { sizes: options.sizes } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
  * the results are merged. With one worker (or one subtask) it scans in this thread.
  */
 import { openSavepoint } from '../../core/flink';
+import { buildSizeBreakdown, countTimersByOperator, finishValueSizes, sizedStatesOfStats, type SizeBreakdown } from '../../core/report';
 import { openNodeInput, reopenOptions, type NodeInputOptions, type ReopenOptions } from '../sources';
 import { listScanUnits } from './list-scan-units';
 import { mergeCoverage, mergeStateStats } from './merge-state-stats';
@@ -26,6 +27,10 @@ export interface ParallelScanOptions extends ScanOptions {
 export interface ParallelScanResult extends SavepointStats {
   workers: number;
   units: number;
+  /** where the bytes are, from `_metadata`'s handles (not the scan's reads) */
+  sizes: SizeBreakdown;
+  /** timers per operator with timer state (the entries of its `_timer_state/…` queues counted) */
+  timers: { operatorId: string; timers: number }[];
   /** what opening the savepoint warned about (duplicated structures read once, absolute paths resolved by base name, …); present when there is any */
   warnings?: string[];
 }
@@ -56,13 +61,16 @@ export async function runParallelScan(input: string, options: ParallelScanOption
     parts = await runWorkers(input, reopenOptions(files, inputOptions), splitUnits(units, workers), scanOptions);
   }
   const coverage = mergeCoverage(parts.map((p) => p.coverage));
+  const states = mergeStateStats(parts.map((p) => p.states)).map(finishValueSizes);
   return {
-    states: mergeStateStats(parts.map((p) => p.states)),
+    states,
     errors: parts.flatMap((p) => p.errors),
     ...(coverage ? { coverage } : {}),
     bytesRead: parts.reduce((s, p) => s + p.bytesRead, 0),
     workers,
     units: units.length,
+    sizes: buildSizeBreakdown(opened.metadata, sizedStatesOfStats(states)),
+    timers: countTimersByOperator(states),
     ...(opened.warnings.length > 0 ? { warnings: [...opened.warnings] } : {}),
   };
 }

@@ -14,7 +14,7 @@
  *   (an SST file's column family is not in the handles);
  * - the coordinator's state: a part of its own.
  */
-import type { CheckpointMetadata, InspectedState, KeyedStateHandle, OperatorState, SavepointInspection, StreamHandle } from '../flink';
+import type { CheckpointMetadata, InspectedState, KeyedStateHandle, OperatorState, SavepointInspection, StateScope, StreamHandle } from '../flink';
 import { describeProtobufSnapshots } from '../protobuf';
 
 /** What a part holds, for its colour: keyed state, operator (or broadcast, or coordinator) state, timers, values of the Protobuf serializer. */
@@ -42,7 +42,7 @@ export interface OperatorSizes {
 }
 
 export interface SizePart {
-  /** the state's name, or what the shared part is (`keyed state shared by 4 states`, `operator state header`, …) */
+  /** the state's name, or what the shared part is (`keyed state of 4 states (shared)`, `operator state header`, …) */
   label: string;
   /** the states whose bytes these are: one for a state's own part, several for a shared part or header */
   states: string[];
@@ -64,11 +64,30 @@ export interface KeyGroupSizes {
   skew: number;
 }
 
-export function buildSizeBreakdown(metadata: CheckpointMetadata, inspection: SavepointInspection): SizeBreakdown {
+/** A state the breakdown gives bytes to: from the inspection (sizedStatesOf), or from `stats`' scan. */
+export interface SizedState {
+  operatorId: string;
+  name: string;
+  scope: StateScope;
+  kind: SizeKind;
+  /** the subtasks whose streams hold it (undefined: every subtask of its operator) */
+  subtasks?: readonly number[];
+}
+
+/** The inspection's states, with their kinds. */
+export function sizedStatesOf(inspection: SavepointInspection): SizedState[] {
+  return inspection.operators.flatMap((op) =>
+    op.states.map((s) => ({ operatorId: op.id, name: s.name, scope: s.scope, kind: sizeKindOf(s), subtasks: s.subtasks })),
+  );
+}
+
+export function buildSizeBreakdown(metadata: CheckpointMetadata, states: readonly SizedState[]): SizeBreakdown {
   const operators: OperatorSizes[] = [];
   for (const op of metadata.operators) {
-    const states = inspection.operators.find((o) => o.id === op.id)?.states ?? [];
-    const sizes = sizeOperator(op, states);
+    const sizes = sizeOperator(
+      op,
+      states.filter((s) => s.operatorId === op.id),
+    );
     if (sizes.bytes > 0) operators.push(sizes);
   }
   operators.sort((a, b) => b.bytes - a.bytes || a.operatorId.localeCompare(b.operatorId));
@@ -98,7 +117,7 @@ class Parts {
   }
 }
 
-function sizeOperator(op: OperatorState, states: readonly InspectedState[]): OperatorSizes {
+function sizeOperator(op: OperatorState, states: readonly SizedState[]): OperatorSizes {
   const parts = new Parts();
   const keyGroupBytes: number[] = [];
   const keyGroupIds: number[] = [];
@@ -110,7 +129,7 @@ function sizeOperator(op: OperatorState, states: readonly InspectedState[]): Ope
       handleBytes(op.coordinatorState),
     );
   }
-  const kindOf = new Map(states.map((s) => [`${s.scope === 'keyed' ? 'keyed' : 'operator'}\u0000${s.name}`, sizeKindOf(s)]));
+  const kindOf = new Map(states.map((s) => [`${s.scope === 'keyed' ? 'keyed' : 'operator'}\u0000${s.name}`, s.kind]));
   const kindOfSet = (scope: 'keyed' | 'operator', names: readonly string[]): SizeKind => {
     const kinds = new Set(names.map((n) => kindOf.get(`${scope}\u0000${n}`) ?? scope));
     return kinds.size === 1 ? [...kinds][0]! : scope;
@@ -143,7 +162,7 @@ function sizeOperator(op: OperatorState, states: readonly InspectedState[]): Ope
         );
       });
     }
-    const keyedNames = states.filter((st) => st.scope === 'keyed' && st.subtasks.includes(s.index)).map((st) => st.name);
+    const keyedNames = states.filter((st) => st.scope === 'keyed' && (st.subtasks === undefined || st.subtasks.includes(s.index))).map((st) => st.name);
     for (const [raw, h] of [
       [false, s.managedKeyedState],
       [true, s.rawKeyedState],
@@ -198,8 +217,8 @@ function addKeyedData(
     );
     return;
   }
-  const what = how === 'rocksdb' ? ' (RocksDB files)' : how === 'changelog' ? ' (changelog)' : '';
-  const label = held.length === 0 ? `${prefix}${what}` : `${prefix}${what} shared by ${held.length} states`;
+  const what = how === 'rocksdb' ? `${prefix === 'keyed state' ? '' : 'raw '}RocksDB files` : how === 'changelog' ? `${prefix} changelog` : prefix;
+  const label = held.length === 0 ? what : `${what} of ${held.length} states (shared)`;
   parts.add(
     `${prefix}\u0000shared\u0000${held.join('\u0000')}${what}`,
     { label, states: [...held], scope: 'keyed', kind: kindOfSet('keyed', held), attribution: 'shared' },
