@@ -43,6 +43,7 @@ export function connectWorkerInspector(): WorkerInspector {
     open: (input, onProgress) => call(remote.open(input, listen(onProgress))),
     getInspection: (onProgress) => call(remote.getInspection(listen(onProgress))),
     getSnapshotFindings: (onProgress) => call(remote.getSnapshotFindings(listen(onProgress))),
+    getSizeBreakdown: (onProgress) => call(remote.getSizeBreakdown(listen(onProgress))),
     computeOperatorId: (uid) => call(remote.computeOperatorId(uid)),
     listEntries: (query, onProgress) => call(remote.listEntries(query, listen(onProgress))),
     getEntryDetail: (query) => call(remote.getEntryDetail(query)),

@@ -9,10 +9,12 @@ import type { DecodeErrorJson, UsageErrorJson } from '../core/io';
 import type { SavepointInspection, StateEntry, StateSample } from '../core/flink';
 import type { DescribedScanFinding, LibraryLine, SerializerSettings } from '../core/compat';
 import type { KryoMigrationOperator } from '../core/migration';
-import type { CompatibilityReport, ReportView, SnapshotVerdicts, StateStats } from '../core/report';
+import type { CompatibilityReport, KeyGroupSizes, ReportView, SizeBreakdown, SizeKind, SizePart, SnapshotVerdicts, StateStats } from '../core/report';
 import type { CompanionAccess } from './open-companion-input';
 
 export type { StateStats };
+/** where the bytes are, by operator → state → subtask (core/report's size breakdown, plain data) */
+export type { KeyGroupSizes, SizeBreakdown, SizeKind, SizePart };
 
 /** What `check` is asked: the target library line of the new application and its settings. */
 export interface CheckOptions {
@@ -320,6 +322,8 @@ export interface Inspector {
   getInspection(onProgress?: ProgressListener): Promise<SavepointInspection>;
   /** The verdicts and Kryo migration plans the serializer snapshots give alone (from the inspection; read once per session). */
   getSnapshotFindings(onProgress?: ProgressListener): Promise<SnapshotFindings>;
+  /** Where the bytes are, by operator → state → subtask, from the handles and the inspection's states (read first when there is none); no state byte read. */
+  getSizeBreakdown(onProgress?: ProgressListener): Promise<SizeBreakdown>;
   /** The operator id Flink derives from a uid (murmur3_128, as Flink 1.x/2.x hash user-specified uids). */
   computeOperatorId(uid: string): Promise<string>;
   /** A page of the values table: needs the state's scan (getStateStats, run first when missing); decodes only the page's rows. */

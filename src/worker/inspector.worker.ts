@@ -24,6 +24,7 @@ const exposed: Inspector = {
   open: guard((input, onProgress) => local.open(input, onProgress)),
   getInspection: guard((onProgress) => local.getInspection(onProgress)),
   getSnapshotFindings: guard((onProgress) => local.getSnapshotFindings(onProgress)),
+  getSizeBreakdown: guard((onProgress) => local.getSizeBreakdown(onProgress)),
   computeOperatorId: guard((uid) => local.computeOperatorId(uid)),
   listEntries: guard((query, onProgress) => local.listEntries(query, onProgress)),
   getEntryDetail: guard((query) => local.getEntryDetail(query)),

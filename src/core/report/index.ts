@@ -19,6 +19,6 @@ export { groupStatesByOperator, IN_THREAD_VALUE_SCANNER } from './scan-values-by
 export { type StateStats } from './state-stats';
 export { computeExitCode, formatExitCodeLines } from './verdict-exit-codes';
 export { fitsJsonLimit, fitsValueJsonLimit, NO_VALUE_VIEW_CAPS, VALUE_VIEW_CAPS, type ValueViewCaps } from './value-view-caps';
-export { buildSizeBreakdown, sizedStatesOf, type SizeBreakdown, type SizeKind, type SizePart } from './size-breakdown';
+export { buildSizeBreakdown, type KeyGroupSizes, sizedStatesOf, type SizeBreakdown, type SizeKind, type SizePart } from './size-breakdown';
 export { countTimersByOperator, finishValueSizes, sizedStatesOfStats } from './state-stats';
 export { addValueSize, createValueSizeTally, type KeyGroupSkew, type LargestValue, mergeValueSizeTallies } from './value-size-tally';
