@@ -137,7 +137,8 @@ export class LocalInspector implements Inspector {
       this.savedSchemas.set(session, new Map(findProtobufStates(inspection).protobuf.map((f) => [f.content.descriptorSha256, f.content.descriptorBytes])));
       const plain = toPlainData(inspection);
       this.snapshotFindings.set(session, findSnapshotFindings(plain));
-      this.sizeBreakdowns.set(session, buildSizeBreakdown(opened.metadata, sizedStatesOf(plain)));
+      // from the inspection itself: its serializer snapshots still carry their Protobuf content (the plain copy does not)
+      this.sizeBreakdowns.set(session, buildSizeBreakdown(opened.metadata, sizedStatesOf(inspection)));
       return plain;
     });
   }

@@ -112,7 +112,7 @@ function PartRow({ part, scale }: { part: SizePart; scale: number }) {
     <li className="size-row" data-testid="size-part" data-kind={kind} data-attribution={part.attribution}>
       <span className="size-label" title={what}>
         {part.label}
-        <span className="muted small"> · {shared ? 'shared' : KIND_LABEL[kind]}</span>
+        {shared ? null : <span className="muted small"> · {KIND_LABEL[kind]}</span>}
       </span>
       <span className="size-track" role="presentation">
         {part.subtasks.length > 0 ? (
