@@ -44,6 +44,7 @@ export function connectWorkerInspector(): WorkerInspector {
     getInspection: (onProgress) => call(remote.getInspection(listen(onProgress))),
     getSnapshotFindings: (onProgress) => call(remote.getSnapshotFindings(listen(onProgress))),
     getSourcesAndSinks: (onProgress) => call(remote.getSourcesAndSinks(listen(onProgress))),
+    getSizeBreakdown: (onProgress) => call(remote.getSizeBreakdown(listen(onProgress))),
     computeOperatorId: (uid) => call(remote.computeOperatorId(uid)),
     listEntries: (query, onProgress) => call(remote.listEntries(query, listen(onProgress))),
     getEntryDetail: (query) => call(remote.getEntryDetail(query)),

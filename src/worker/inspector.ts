@@ -9,11 +9,23 @@ import type { DecodeErrorJson, UsageErrorJson } from '../core/io';
 import type { SavepointInspection, SourcesAndSinks, StateEntry, StateSample } from '../core/flink';
 import type { DescribedScanFinding, LibraryLine, SerializerSettings } from '../core/compat';
 import type { KryoMigrationOperator } from '../core/migration';
-import type { CompatibilityReport, ReportView, SavepointDiff, SnapshotVerdicts, StateStats } from '../core/report';
+import type {
+  CompatibilityReport,
+  KeyGroupSizes,
+  ReportView,
+  SavepointDiff,
+  SizeBreakdown,
+  SizeKind,
+  SizePart,
+  SnapshotVerdicts,
+  StateStats,
+} from '../core/report';
 import type { CompanionAccess } from './open-companion-input';
 
 export type { StateStats };
 export type { SavepointDiff };
+/** where the bytes are, by operator → state → subtask (core/report's size breakdown, plain data) */
+export type { KeyGroupSizes, SizeBreakdown, SizeKind, SizePart };
 
 /** What `check` is asked: the target library line of the new application and its settings. */
 export interface CheckOptions {
@@ -333,6 +345,8 @@ export interface Inspector {
   getSnapshotFindings(onProgress?: ProgressListener): Promise<SnapshotFindings>;
   /** The connectors' state as views (Kafka source splits and enumerator, legacy consumer offsets, sink writers): reads only those operator states. */
   getSourcesAndSinks(onProgress?: ProgressListener): Promise<SourcesAndSinks>;
+  /** Where the bytes are, by operator → state → subtask, from the handles and the inspection's states (read first when there is none); no state byte read. */
+  getSizeBreakdown(onProgress?: ProgressListener): Promise<SizeBreakdown>;
   /** The operator id Flink derives from a uid (murmur3_128, as Flink 1.x/2.x hash user-specified uids). */
   computeOperatorId(uid: string): Promise<string>;
   /** A page of the values table: needs the state's scan (getStateStats, run first when missing); decodes only the page's rows. */

@@ -30,6 +30,7 @@ const exposed: Inspector = {
   getInspection: guard((onProgress) => local.getInspection(onProgress)),
   getSnapshotFindings: guard((onProgress) => local.getSnapshotFindings(onProgress)),
   getSourcesAndSinks: guard((onProgress) => local.getSourcesAndSinks(onProgress)),
+  getSizeBreakdown: guard((onProgress) => local.getSizeBreakdown(onProgress)),
   computeOperatorId: guard((uid) => local.computeOperatorId(uid)),
   listEntries: guard((query, onProgress) => local.listEntries(query, onProgress)),
   getEntryDetail: guard((query) => local.getEntryDetail(query)),

@@ -25,13 +25,16 @@ import { createSavepointRegistry, findProtobufStates, indexDeclarations, loadDes
 import { isDecodeError, wrongInput, type SavepointFiles } from '../core/io';
 import {
   buildReportView,
+  buildSizeBreakdown,
   checkSavepoint,
   diffSavepoints,
   evaluateSnapshotVerdicts,
   formatReport,
   NO_VALUE_VIEW_CAPS,
+  sizedStatesOf,
   VALUE_VIEW_CAPS,
   type CompatibilityReport,
+  type SizeBreakdown,
   type ValueViewCaps,
 } from '../core/report';
 import { exportStates } from '../core/export';
@@ -103,6 +106,8 @@ export class LocalInspector implements Inspector {
   private readonly savedSchemas = new WeakMap<Session, Map<string, Uint8Array>>();
   /** per session, what its serializer snapshots tell alone (getSnapshotFindings) */
   private readonly snapshotFindings = new WeakMap<Session, SnapshotFindings>();
+  /** per session, where its bytes are (getSizeBreakdown) */
+  private readonly sizeBreakdowns = new WeakMap<Session, SizeBreakdown>();
 
   async open(input: InspectorInput, onProgress?: ProgressListener): Promise<OpenedSession> {
     return this.steps.run('hashing', onProgress, async (cancel, phase, _bytesRead, step) => {
@@ -138,6 +143,8 @@ export class LocalInspector implements Inspector {
       this.savedSchemas.set(session, new Map(findProtobufStates(inspection).protobuf.map((f) => [f.content.descriptorSha256, f.content.descriptorBytes])));
       const plain = toPlainData(inspection);
       this.snapshotFindings.set(session, findSnapshotFindings(plain));
+      // from the inspection itself: its serializer snapshots still carry their Protobuf content (the plain copy does not)
+      this.sizeBreakdowns.set(session, buildSizeBreakdown(opened.metadata, sizedStatesOf(inspection)));
       return plain;
     });
   }
@@ -160,6 +167,13 @@ export class LocalInspector implements Inspector {
     const session = this.requireSavepoint();
     if (!this.snapshotFindings.has(session)) await this.getInspection(onProgress);
     return this.snapshotFindings.get(session)!;
+  }
+
+  /** From the session's handles and inspection (read once, with its progress and cancel, when there is none yet). */
+  async getSizeBreakdown(onProgress?: ProgressListener): Promise<SizeBreakdown> {
+    const session = this.requireSavepoint();
+    if (!this.sizeBreakdowns.has(session)) await this.getInspection(onProgress);
+    return this.sizeBreakdowns.get(session)!;
   }
 
   async computeOperatorId(uid: string): Promise<string> {

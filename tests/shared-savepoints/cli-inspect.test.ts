@@ -70,6 +70,7 @@ describe('runCli inspect: real savepoints', NEEDS_SHARED, () => {
       'warnings',
       'errors',
       'summary',
+      'sizes',
     ]);
     expect([doc.metadataVersion, doc.checkpointId, doc.type, doc.format, doc.totalSize]).toEqual([4, '2', 'savepoint', 'CANONICAL', 18068]);
     expect(doc.operators.map((o) => [o.id, o.parallelism, o.maxParallelism])).toEqual([

@@ -12,6 +12,7 @@ import { formatInspectionText } from '../format/format-inspection-text';
 import { openNodeInput } from '../sources';
 import { colorInspectionText, shouldColor } from '../format-color';
 import { createSavepointRegistry } from '../../core/compat';
+import { buildSizeBreakdown, sizedStatesOf } from '../../core/report';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from './read-user-schema';
 
 export const inspectCommand: CliCommand = {
@@ -51,11 +52,13 @@ export const inspectCommand: CliCommand = {
     // `_metadata` read once: the inspection and --handles come from one session
     const session = await openSavepointSession(files, createSavepointRegistry({ schema: userSchema }));
     const inspection = await session.inspect({ countEntries: values['headers-only'] !== true });
+    // where the bytes are: from the handles and the states listed, nothing more read
+    const sizes = buildSizeBreakdown(session.opened.metadata, sizedStatesOf(inspection));
     if (format === 'json') {
-      const doc = buildInspectDocument(inspection, values['handles'] === true ? { metadata: session.opened.metadata } : {});
+      const doc = buildInspectDocument(inspection, { sizes, ...(values['handles'] === true ? { metadata: session.opened.metadata } : {}) });
       io.stdout(`${JSON.stringify(doc, null, 2)}\n`);
     } else {
-      const text = formatInspectionText(inspection);
+      const text = formatInspectionText(inspection, sizes);
       // --quiet: the closing line alone (the last one)
       const shown = values['quiet'] === true ? `${text.trimEnd().split('\n').pop()!}\n` : text;
       io.stdout(shouldColor(io) ? colorInspectionText(shown) : shown);

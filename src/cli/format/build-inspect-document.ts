@@ -2,6 +2,7 @@
  * The stable JSON document of `inspect --json` (documented in docs/cli.md): fixed key order,
  * 64-bit numbers as decimal strings, serializers as their snapshot class plus a readable type.
  */
+import type { SizeBreakdown } from '../../core/report';
 import {
   getKryoSnapshotDetails,
   type CheckpointMetadata,
@@ -19,6 +20,8 @@ export const INSPECT_DOCUMENT_VERSION = 1;
 export interface InspectDocumentOptions {
   /** when given, each operator gets `subtasks` with its state handles from this `_metadata` */
   metadata?: CheckpointMetadata;
+  /** where the bytes are (core/report's size breakdown), as `sizes` */
+  sizes?: SizeBreakdown;
 }
 
 export function buildInspectDocument(inspection: SavepointInspection, options: InspectDocumentOptions = {}): Record<string, unknown> {
@@ -39,6 +42,7 @@ export function buildInspectDocument(inspection: SavepointInspection, options: I
     summary: { ...inspection.summary },
     // only when the savepoint holds connector state (issue #36): the documents of other savepoints are unchanged
     ...(inspection.sourcesAndSinks ? { sourcesAndSinks: inspection.sourcesAndSinks } : {}),
+    ...(options.sizes ? { sizes: options.sizes } : {}),
   };
 }
 

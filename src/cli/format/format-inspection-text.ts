@@ -9,14 +9,18 @@ import {
   type SerializerSnapshot,
 } from '../../core/flink';
 import { describeProtobufSnapshots, formatProtobufSnapshotSummary } from '../../core/protobuf';
+import type { SizeBreakdown } from '../../core/report';
+import { formatSizeBreakdown } from './format-size-breakdown';
 
-export function formatInspectionText(inspection: SavepointInspection): string {
+/** `sizes`: the "where the bytes are" section, after the operators. */
+export function formatInspectionText(inspection: SavepointInspection, sizes?: SizeBreakdown): string {
   const lines: string[] = [];
   lines.push(`Savepoint inspection of ${inspection.input}`);
   lines.push(`  ${inspection.type}, format ${inspection.format}, _metadata version ${inspection.metadataVersion}, checkpoint id ${inspection.checkpointId}`);
   lines.push(`  total size ${formatBytes(inspection.totalSize)}, ${inspection.operators.length} operator${inspection.operators.length === 1 ? '' : 's'}`);
   for (const op of inspection.operators) lines.push('', ...formatOperator(op));
   if (inspection.sourcesAndSinks) lines.push('', 'Sources and sinks', ...describeSourcesAndSinks(inspection.sourcesAndSinks));
+  if (sizes) lines.push('', ...formatSizeBreakdown(sizes));
   if (inspection.warnings.length > 0) lines.push('', 'Warnings:', ...inspection.warnings.map((w) => `  - ${w}`));
   if (inspection.errors.length > 0) lines.push('', 'Errors:', ...inspection.errors.map((e) => `  - ${e.message}`));
   lines.push('', formatSummaryLine(inspection.summary));

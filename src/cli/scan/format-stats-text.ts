@@ -1,5 +1,6 @@
 import { describeScanFinding } from '../../core/compat';
 import type { ParallelScanResult } from './run-parallel-scan';
+import { formatSizeBreakdown, formatValueSizes } from '../format/format-size-breakdown';
 
 /** Text form of the `stats` command; `quiet` keeps the first and sample lines and what was not read in whole, errors and warnings. */
 export function formatStatsText(input: string, r: ParallelScanResult, { quiet = false }: { quiet?: boolean } = {}): string {
@@ -26,6 +27,12 @@ export function formatStatsText(input: string, r: ParallelScanResult, { quiet = 
       for (const f of p.findings.map(describeScanFinding)) lines.push(`    ${f.id}: ${f.count} value(s), e.g. ${f.exampleKeys.join(', ')} — ${f.detail}`);
       for (const e of p.errors) lines.push(`    unreadable ${e.key}: ${e.message} (payload offset ${e.offset})`);
     }
+  }
+  if (!quiet) {
+    const values = formatValueSizes(r.states, r.timers);
+    const valueBytes = new Map(r.states.map((s) => [`${s.operatorId}\u0000${s.state}`, s.valueBytes]));
+    const sizes = formatSizeBreakdown(r.sizes, (operatorId, state) => valueBytes.get(`${operatorId}\u0000${state}`));
+    lines.push(...[...sizes, ...values].map((l) => `  ${l}`));
   }
   for (const e of r.errors) lines.push(`  error: ${e.message}`);
   for (const w of r.warnings ?? []) lines.push(`  warning: ${w}`);

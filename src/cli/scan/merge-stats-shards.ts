@@ -10,9 +10,11 @@
  */
 import { wrongInput } from '../../core/io';
 import type { StateSample } from '../../core/flink';
+import { buildSizeBreakdown, countTimersByOperator, finishValueSizes, sizedStatesOfStats } from '../../core/report';
+import { readSavepointMetadata } from '../../core/flink';
 import { mergeCoverage, mergeStateStats } from './merge-state-stats';
 import type { ParallelScanResult, ShardScope } from './run-parallel-scan';
-import { describeSavepointIdentity, TOOL_VERSION, type KeyGroupRange, type SavepointIdentity } from './shard-identity';
+import { describeSavepointIdentity, sha256Hex, TOOL_VERSION, type KeyGroupRange, type SavepointIdentity } from './shard-identity';
 import type { ScanPosition, StateStats } from './state-stats-types';
 import type { DecodeErrorJson } from '../../core/io';
 
@@ -43,6 +45,8 @@ export interface ShardHeader extends ShardHeaderBase {
 
 export interface StatsShardFile {
   shard: ShardHeader;
+  /** the savepoint's `_metadata`, base64: the merge builds the sizes from it (its SHA-256 is the shard header's savepoint identity) */
+  metadata: string;
   states: (StateStats & { at?: ScanPosition })[];
   errors: DecodeErrorJson[];
   errorsAt: ScanPosition[];
@@ -66,6 +70,7 @@ export function buildStatsShard(stats: ParallelScanResult, scope: ShardScope, sc
       operatorState: scope.operatorState,
       sample: sample ?? null,
     },
+    metadata: Buffer.from(stats.metadataBytes ?? new Uint8Array(0)).toString('base64'),
     states: stats.states,
     errors: stats.errors,
     errorsAt: stats.errorsAt ?? [],
@@ -207,13 +212,22 @@ export function mergeStatsShards(shards: readonly NamedShard[], files: ReadonlyM
   errors.sort((a, b) => comparePositions(a.at, b.at));
   const coverage = mergeCoverage(docs.map((d) => d.coverage));
   const warnings = docs[0]!.warnings;
+  const states = merged.map(({ s }) => finishValueSizes(orderStateKeys(s)));
+  const metadataBytes = new Uint8Array(Buffer.from(docs[0]!.metadata, 'base64'));
+  if (sha256Hex(metadataBytes) !== docs[0]!.shard.savepoint.metadataSha256)
+    throw wrongInput(
+      'shards-mismatch',
+      `expected ${shards[0]!.name}'s _metadata to have the SHA-256 its header names, found other bytes: the shard file was changed`,
+    );
   return {
-    states: merged.map(({ s }) => orderStateKeys(s)),
+    states,
     errors: errors.map((e) => e.error),
     ...(coverage ? { coverage } : {}),
     bytesRead: docs.reduce((n, d) => n + d.bytesRead, 0),
     workers: Math.max(...docs.map((d) => d.workers)),
     units: docs[0]!.units,
+    sizes: buildSizeBreakdown(readSavepointMetadata(metadataBytes, '_metadata'), sizedStatesOfStats(states)),
+    timers: countTimersByOperator(states),
     ...(warnings ? { warnings } : {}),
   };
 }
@@ -228,7 +242,7 @@ function comparePositions(a: ScanPosition, b: ScanPosition): number {
 
 /** A state's statistics with its keys in the order a scan writes them (and without its place). */
 function orderStateKeys(s: StateStats & { at?: ScanPosition }): StateStats {
-  const { operatorId, state, scope, entries, valueBytes, partly, notRead, protobuf } = s;
+  const { operatorId, state, scope, entries, valueBytes, partly, notRead, protobuf, valueSizes } = s;
   return {
     operatorId,
     state,
@@ -238,5 +252,6 @@ function orderStateKeys(s: StateStats & { at?: ScanPosition }): StateStats {
     ...(partly === undefined ? {} : { partly }),
     ...(notRead === undefined ? {} : { notRead }),
     ...(protobuf === undefined ? {} : { protobuf }),
+    ...(valueSizes === undefined ? {} : { valueSizes }),
   };
 }

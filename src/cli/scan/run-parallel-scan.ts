@@ -5,6 +5,7 @@
  * the results are merged. With one worker (or one subtask) it scans in this thread.
  */
 import { openSavepoint } from '../../core/flink';
+import { buildSizeBreakdown, countTimersByOperator, finishValueSizes, sizedStatesOfStats, type SizeBreakdown } from '../../core/report';
 import { openNodeInput, reopenOptions, type NodeInputOptions, type ReopenOptions } from '../sources';
 import { listScanUnits } from './list-scan-units';
 import { mergeCoverage, mergeStateStats } from './merge-state-stats';
@@ -27,10 +28,16 @@ export interface ParallelScanOptions extends ScanOptions {
 export interface ParallelScanResult extends SavepointStats {
   workers: number;
   units: number;
+  /** where the bytes are, from `_metadata`'s handles (not the scan's reads) */
+  sizes: SizeBreakdown;
+  /** timers per operator with timer state (the entries of its `_timer_state/…` queues counted) */
+  timers: { operatorId: string; timers: number }[];
   /** what opening the savepoint warned about (duplicated structures read once, absolute paths resolved by base name, …); present when there is any */
   warnings?: string[];
   /** a key-group shard's scan (`keyGroupRange`): what it covered, and the savepoint it read */
   shard?: ShardScope;
+  /** a shard's: the savepoint's `_metadata` as read, which its shard file carries so that merge-stats places the sizes without the savepoint */
+  metadataBytes?: Uint8Array;
 }
 
 /** What a key-group shard covered of which savepoint (written into its shard file, checked by the merge). */
@@ -87,16 +94,21 @@ export async function runParallelScan(input: string, options: ParallelScanOption
     parts = await runWorkers(input, reopenOptions(files, inputOptions), shares, scanOptions);
   }
   const coverage = mergeCoverage(parts.map((p) => p.coverage));
+  // a shard keeps each state's value-size tally whole (largest values, bytes per key group): merge-stats adds the shards' tallies, then finishes them
+  const merged = mergeStateStats(parts.map((p) => p.states));
+  const states = shard ? merged : merged.map(finishValueSizes);
   return {
-    states: mergeStateStats(parts.map((p) => p.states)),
+    states,
     errors: parts.flatMap((p) => p.errors),
     ...(shard ? { errorsAt: parts.flatMap((p) => p.errorsAt ?? []) } : {}),
     ...(coverage ? { coverage } : {}),
     bytesRead: parts.reduce((s, p) => s + p.bytesRead, 0),
     workers,
     units: units.length,
+    sizes: buildSizeBreakdown(opened.metadata, sizedStatesOfStats(states)),
+    timers: countTimersByOperator(states),
     ...(opened.warnings.length > 0 ? { warnings: [...opened.warnings] } : {}),
-    ...(shard ? { shard } : {}),
+    ...(shard ? { shard, metadataBytes: opened.metadataBytes } : {}),
   };
 }
 

@@ -8,7 +8,7 @@ import { openSavepoint, scanState, StateTallies, type CancelSignal, type OpenedS
 import { createSavepointRegistry } from '../../core/compat';
 import { observeSourceReads, type ByteSource, type DecodeErrorJson, type SavepointFiles } from '../../core/io';
 import { createProtobufStateScan, getProtobufScanIndex, type ProtobufStateScan } from '../../core/protobuf';
-import { createStatisticsVisitor } from '../../core/report';
+import { addValueSize, createStatisticsVisitor, createValueSizeTally } from '../../core/report';
 import type { ScanPart, StateScope } from '../../core/flink';
 import type { ScanOptions, ScanPosition, ScanUnit, StateStats } from './state-stats-types';
 
@@ -35,7 +35,7 @@ export async function scanSavepointUnits(
   let unitAt = -1;
   let keyedParts = 0;
   // every state the headers name gets its statistics, 0 entries when it has none
-  const tallies = new StateTallies<StateStats & { scan?: ProtobufStateScan; at?: ScanPosition }>((operatorId, state, scope) => ({
+  const tallies = new StateTallies<StateStats & { scan?: ProtobufStateScan; slots?: Map<number, number>; at?: ScanPosition }>((operatorId, state, scope) => ({
     operatorId,
     state,
     scope,
@@ -69,11 +69,13 @@ export async function scanSavepointUnits(
     });
     pending = undefined;
   };
-  const statistics = createStatisticsVisitor<StateStats & { scan?: ProtobufStateScan }>({
-    admit(part, state, _subtask, _keyGroup, valueBytes) {
+  const statistics = createStatisticsVisitor<StateStats & { scan?: ProtobufStateScan; slots?: Map<number, number> }>({
+    admit(part, state, subtask, keyGroup, valueBytes, key) {
       const t = tallies.ofEntry(part, state);
       t.entries++;
       t.valueBytes += valueBytes;
+      // the largest values and the bytes per key group (operator state: no key group)
+      addValueSize((t.valueSizes ??= createValueSizeTally()), (t.slots ??= new Map()), part.kind === 'keyed' ? keyGroup : -1, subtask, valueBytes, key);
       return t;
     },
     protobuf(t, f, key) {
@@ -121,7 +123,7 @@ export async function scanSavepointUnits(
   const coverage: SampleCoverage | undefined = options.sample
     ? { sample: options.sample, keyGroupsRead: covered.keyGroupsRead, keyGroupsWithData: covered.keyGroupsWithData }
     : undefined;
-  const states = [...tallies.byState.values()].map(({ scan, ...st }) => (scan ? { ...st, protobuf: scan.finish() } : st));
+  const states = [...tallies.byState.values()].map(({ scan, slots: _slots, ...st }) => (scan ? { ...st, protobuf: scan.finish() } : st));
   return { states, errors, ...(positions ? { errorsAt } : {}), ...(coverage ? { coverage } : {}), bytesRead: counter.bytes };
 }
 

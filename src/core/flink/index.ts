@@ -4,7 +4,7 @@ export { computeKeyGroup, computeKeyGroupRangeForSubtask } from './keyed/compute
 export { KeyedEntryRun } from './keyed/keyed-entry-run';
 export { type SampleCoverage, type StateSample, checkStateSample } from './keyed/sample-keyed-stream';
 export { computeOperatorId } from './metadata/compute-operator-id';
-export { type CheckpointMetadata, type OperatorState, type StreamHandle, type SubtaskState } from './metadata/metadata-types';
+export { type CheckpointMetadata, type KeyedStateHandle, type OperatorState, type StreamHandle, type SubtaskState } from './metadata/metadata-types';
 export { readCheckpointMetadata } from './metadata/read-checkpoint-metadata';
 export { writeCheckpointMetadata } from './metadata/write-checkpoint-metadata';
 export { isCountedBroadcastCopy } from './operator/select-broadcast-copy';
@@ -24,7 +24,7 @@ export {
   type StateScope,
 } from './savepoint/inspection-types';
 export { openHttpSavepointFolder } from './savepoint/open-http-savepoint-folder';
-export { type OpenedSavepoint, openSavepoint } from './savepoint/open-savepoint';
+export { type OpenedSavepoint, openSavepoint, readSavepointMetadata } from './savepoint/open-savepoint';
 export { type SavepointSession, createSavepointSession, openSavepointSession } from './inspection/savepoint-session';
 export { type ScanPart, type StateScanVisitor, type SubtaskHeaderCache, createSubtaskHeaderCache, findOperator, scanState } from './scan/scan-state';
 export { StateTallies } from './scan/state-tallies';

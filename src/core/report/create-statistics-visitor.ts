@@ -14,9 +14,10 @@ export interface StatisticsTallies<T> {
   /**
    * Where one entry of the part counts: its tally; `undefined` when it is listed, not counted (its
    * values are not scanned); `null` to stop the scan before it. `subtask` and `keyGroup` are the
-   * entry's, `valueBytes` the length of its serialized value.
+   * entry's, `valueBytes` the length of its serialized value; `key` formats the entry's key when called
+   * (during the call only: the largest values' keys).
    */
-  admit(part: ScanPart, state: string, subtask: number, keyGroup: number, valueBytes: number): T | undefined | null;
+  admit(part: ScanPart, state: string, subtask: number, keyGroup: number, valueBytes: number, key: () => string): T | undefined | null;
   /** One Protobuf value of a counted entry (its bytes valid only during the call); `key` formats the entry's key when called. */
   protobuf(tally: T, frame: ProtobufFrameValue, key: () => string): void;
 }
@@ -27,23 +28,23 @@ export function createStatisticsVisitor<T>(tallies: StatisticsTallies<T>): Requi
   const rowKey = createRowKeyText();
   return {
     entry(e, part) {
-      const t = tallies.admit(part, e.state, e.subtask, e.keyGroup, e.valueRange.length);
+      let text: string | undefined;
+      const key = () => (text ??= describeEntryKey(e.key, e.userKey));
+      const t = tallies.admit(part, e.state, e.subtask, e.keyGroup, e.valueRange.length, key);
       if (t === null) return false;
       if (t === undefined) return true;
       const frames = listProtobufFrames(e.value);
       if (frames.length === 0) return true;
-      let text: string | undefined;
-      const key = () => (text ??= describeEntryKey(e.key, e.userKey));
       for (const f of frames) tallies.protobuf(t, f, key);
       return true;
     },
     row(run, i, frame, part) {
-      const t = tallies.admit(part, run.stateOf(i), run.subtask, run.keyGroup, run.valueEnd(i) - run.valueStart(i));
+      rowKey.at(run, i);
+      const t = tallies.admit(part, run.stateOf(i), run.subtask, run.keyGroup, run.valueEnd(i) - run.valueStart(i), rowKey.text);
       if (t === null) return false;
       if (t === undefined || frame === undefined) return true;
       const f = asProtobufFrame(frame);
       if (f === undefined) return true;
-      rowKey.at(run, i);
       tallies.protobuf(t, f, rowKey.text);
       return true;
     },

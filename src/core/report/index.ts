@@ -24,3 +24,6 @@ export { diffSavepoints } from './savepoint-diff/diff-savepoints';
 export { evaluateDiffFailures } from './savepoint-diff/evaluate-diff-failures';
 export { formatSavepointDiffMarkdown, formatSavepointDiffText } from './savepoint-diff/format-savepoint-diff';
 export type { Change, DiffOperatorRef, OperatorDiff, SavepointDiff, StateDiff } from './savepoint-diff/savepoint-diff-types';
+export { buildSizeBreakdown, type KeyGroupSizes, sizedStatesOf, type SizeBreakdown, type SizeKind, type SizePart } from './size-breakdown';
+export { countTimersByOperator, finishValueSizes, sizedStatesOfStats } from './state-stats';
+export { addValueSize, createValueSizeTally, type KeyGroupSkew, type LargestValue, mergeValueSizeTallies } from './value-size-tally';

@@ -1,5 +1,7 @@
 import type { StateScope } from '../flink';
+import type { SizedState } from './size-breakdown';
 import type { ProtobufStateScanSummary } from '../protobuf';
+import { describeKeyGroupSkew, type KeyGroupSkew, type LargestValue, type ValueSizeTally } from './value-size-tally';
 
 /**
  * One state's value statistics over a scan (all of it or a sample): what `stats` prints per state and
@@ -20,4 +22,44 @@ export interface StateStats {
   partly?: string;
   /** structural scan of the Protobuf values (states whose value serializer is the Protobuf one) */
   protobuf?: ProtobufStateScanSummary;
+  /** the largest values counted (top N by serialized value size, largest first), with their key and key group */
+  largestValues?: LargestValue[];
+  /** keyed state: its largest key group by value bytes against the median of those with entries */
+  keyGroupSkew?: KeyGroupSkew;
+  /** the raw tally the two above are made of, while a scan's shares are merged (finishValueSizes removes it) */
+  valueSizes?: ValueSizeTally;
+}
+
+/** The statistics with their value-size tally described: the largest values and the key-group skew in its place. */
+export function finishValueSizes(s: StateStats): StateStats {
+  const { valueSizes, ...rest } = s;
+  if (valueSizes === undefined) return rest;
+  const skew = describeKeyGroupSkew(valueSizes);
+  return {
+    ...rest,
+    ...(valueSizes.largest.length > 0 ? { largestValues: valueSizes.largest } : {}),
+    ...(skew ? { keyGroupSkew: skew } : {}),
+  };
+}
+
+/** Whether a state is a timer queue (Flink names them `_timer_state/…`). */
+export function isTimerState(name: string): boolean {
+  return name.startsWith('_timer_state/');
+}
+
+/** The states of a scan as the size breakdown takes them: timers by name, Protobuf when its values were scanned as Protobuf. */
+export function sizedStatesOfStats(states: readonly StateStats[]): SizedState[] {
+  return states.map((s) => ({
+    operatorId: s.operatorId,
+    name: s.state,
+    scope: s.scope,
+    kind: isTimerState(s.state) ? 'timers' : s.protobuf ? 'protobuf' : s.scope === 'keyed' ? 'keyed' : 'operator',
+  }));
+}
+
+/** Timers per operator that has timer state: the entries of its timer queues (operators without timer state left out). */
+export function countTimersByOperator(states: readonly StateStats[]): { operatorId: string; timers: number }[] {
+  const out = new Map<string, number>();
+  for (const s of states) if (isTimerState(s.state)) out.set(s.operatorId, (out.get(s.operatorId) ?? 0) + s.entries);
+  return [...out].map(([operatorId, timers]) => ({ operatorId, timers }));
 }

@@ -14,6 +14,8 @@ import { CompatOverview } from '../components/compat-overview';
 import { SnapshotVerdictsSection } from '../components/snapshot-verdicts';
 import { useSnapshotVerdicts } from '../state/use-snapshot-verdicts';
 import { describeNothingToCheck } from '../report/describe-verdict-reason';
+import { SizeChart } from '../components/size-chart';
+import { useSizeBreakdown } from '../state/use-size-breakdown';
 
 /**
  * A savepoint whose keyed state is in RocksDB's native format is read from its SST files; where some of
@@ -137,6 +139,7 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
   const size = describeSavepointSize(inspection, session);
   const notes = omitMissingFileNotes(inspection, missing);
   const snapshotVerdicts = useSnapshotVerdicts();
+  const sizes = useSizeBreakdown().data;
   return (
     <div className="view" data-testid="overview">
       <h1>Overview</h1>
@@ -206,6 +209,7 @@ export function OverviewView({ inspection }: { inspection: SavepointInspection }
           ))}
         </ul>
       ) : null}
+      {sizes ? <SizeChart breakdown={sizes} /> : null}
       <section className="panel">
         <header className="panel-head">
           <h2>Operators</h2>

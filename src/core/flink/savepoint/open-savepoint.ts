@@ -26,13 +26,18 @@ export interface OpenedSavepoint {
   resolveStreamHandle(handle: StreamHandle, context?: StreamHandleContext): ResolvedStreamHandle;
 }
 
+/** `_metadata`'s bytes read as openSavepoint reads them (an operator, state list or handle held twice: once, with a warning). */
+export function readSavepointMetadata(bytes: Uint8Array, name: string): CheckpointMetadata {
+  return dropDuplicateStructures(readCheckpointMetadata(bytes, name));
+}
+
 export async function openSavepoint(files: SavepointFiles): Promise<OpenedSavepoint> {
   const source = files.metadata;
   // `_metadata` is read whole: above MAX_METADATA_BYTES it is refused first
   checkMetadataSize(source);
   // an operator, a state list or a handle `_metadata` holds twice is read once, with a warning
   const metadataBytes = await readAll(source);
-  const metadata = dropDuplicateStructures(readCheckpointMetadata(metadataBytes, source.name));
+  const metadata = readSavepointMetadata(metadataBytes, source.name);
   const resolve = (handle: StreamHandle, context: StreamHandleContext = {}) => resolveStreamHandle(files, handle, context);
   const totals = computeSavepointTotals(metadata, files, resolve);
   return {
