@@ -132,6 +132,9 @@ describe.skipIf(!RUN)('s3:// inputs against versitygw', () => {
     await expectSameAsLocal((i) => ['check', i, '--job-jar', THIN_JAR], url, HASHMAP, { code: 0 });
     await expectSameAsLocal((i) => ['check', i, '--job-jar', ADDED_FIELD_JAR, '--format', 'json'], url, HASHMAP, { code: 1 });
     await expectSameAsLocal((i) => ['stats', i, '--workers', '2'], url, HASHMAP, { code: 0 });
+    // diff with one side in S3: the same savepoint twice (headers only, and with the values scanned)
+    await expectSameAsLocal((i) => ['diff', i, HASHMAP, '--format', 'json'], url, HASHMAP, { code: 0 });
+    await expectSameAsLocal((i) => ['diff', HASHMAP, i, '--values'], url, HASHMAP, { code: 0 });
     const inspected = JSON.parse((await run(['inspect', HASHMAP, '--format', 'json', '--headers-only'])).stdout) as {
       operators: { id: string; states: { name: string }[] }[];
     };
