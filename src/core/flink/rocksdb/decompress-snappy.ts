@@ -6,7 +6,7 @@
  * blocks (its per-call cost) and would tie the CLI to a native addon. The core stays synchronous and free of
  * any platform: which WebAssembly bytes to instantiate, and how they are fetched, is the caller's business.
  *
- * Both give the same bytes for every valid block (decompress-snappy.test.ts reads every Snappy table RocksDB
+ * Both give the same bytes for every valid block (tests/flink-state/decompress-snappy.test.ts reads every Snappy table RocksDB
  * wrote in the fixtures with each). They differ on corrupt blocks: snappyjs does not check that a block fills
  * the length it declares (it leaves the rest of the output as it was: zeros, or a reused buffer's last block)
  * nor every read past its input, where `snap` refuses with its reason. Blocks are checksummed, so this matters

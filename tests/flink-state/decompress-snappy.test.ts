@@ -8,9 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compress as compressSnappy } from 'snappyjs';
 import { describe, expect, it, vi } from 'vitest';
-import { bytesSource } from '../../io';
-import { decompressSnappy, isSnappyWasmInstalled, setSnappyWasmLoader } from './decompress-snappy';
-import { openSstTable } from './open-sst-table';
+import { bytesSource } from '../../src/core/io';
+import { decompressSnappy, isSnappyWasmInstalled, setSnappyWasmLoader } from '../../src/core/flink/rocksdb/decompress-snappy';
+import { openSstTable } from '../../src/core/flink/rocksdb/open-sst-table';
 
 const ROOT = path.resolve(process.cwd(), 'fixtures/rocksdb-databases');
 const WASM = path.resolve(process.cwd(), 'node_modules/snappy-wasm/es/snappy_bg.wasm');
@@ -86,7 +86,7 @@ describe('Snappy blocks: snappyjs and snappy-wasm', () => {
     expect(isSnappyWasmInstalled()).toBe(true);
     // a process whose loader fails: snappyjs decompresses, and says so
     vi.resetModules();
-    const fresh = await import('./decompress-snappy');
+    const fresh = await import('../../src/core/flink/rocksdb/decompress-snappy');
     fresh.setSnappyWasmLoader(() => {
       throw new Error('no such file');
     });
