@@ -27,6 +27,18 @@ async function shoot(page: Page, name: string): Promise<void> {
   if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
 }
 
+/** Opens the local copy of the savepoint and the jar in the same app: the operators and verdict shown equal `remote`'s. */
+async function expectSameAsLocalCopy(page: Page, remote: { rows: string[]; verdict: string }): Promise<void> {
+  await page.getByTestId('folder-input').setInputFiles(SAVEPOINT);
+  await waitForAppState(page, 'ready');
+  await page.getByTestId('file-input').setInputFiles(JAR);
+  await waitForAppState(page, 'ready');
+  await expect(page.getByTestId('overall-verdict')).toBeVisible();
+  const local = await shown(page);
+  expect(remote.rows.length).toBeGreaterThan(0);
+  expect(remote).toEqual(local);
+}
+
 /** What the overview shows of a savepoint: its operator rows' text, and the verdict. */
 async function shown(page: Page): Promise<{ rows: string[]; verdict: string }> {
   const rows = await page.getByTestId('operator-row').allTextContents();
@@ -96,14 +108,7 @@ test.describe('the companion: s3:// read through savepoint-inspector serve', () 
     expect(requests.some((r) => r === `POST http://127.0.0.1:${server.port}/api/read`)).toBe(true);
 
     // the local copy, in the same app
-    await page.getByTestId('folder-input').setInputFiles(SAVEPOINT);
-    await waitForAppState(page, 'ready');
-    await page.getByTestId('file-input').setInputFiles(JAR);
-    await waitForAppState(page, 'ready');
-    await expect(page.getByTestId('overall-verdict')).toBeVisible();
-    const local = await shown(page);
-    expect(remote.rows.length).toBeGreaterThan(0);
-    expect(remote).toEqual(local);
+    await expectSameAsLocalCopy(page, remote);
     // a local folder was not read through the companion: no credential source beside its name
     await expect(page.getByTestId('ov-input')).not.toContainText('credentials from');
   });
@@ -160,14 +165,7 @@ test.describe('the companion: abfss:// read from Azurite through savepoint-inspe
     const remote = await shown(page);
     await shoot(page, 'companion-azure.png');
 
-    await page.getByTestId('folder-input').setInputFiles(SAVEPOINT);
-    await waitForAppState(page, 'ready');
-    await page.getByTestId('file-input').setInputFiles(JAR);
-    await waitForAppState(page, 'ready');
-    await expect(page.getByTestId('overall-verdict')).toBeVisible();
-    const local = await shown(page);
-    expect(remote.rows.length).toBeGreaterThan(0);
-    expect(remote).toEqual(local);
+    await expectSameAsLocalCopy(page, remote);
   });
 });
 
