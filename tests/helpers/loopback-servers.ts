@@ -61,12 +61,16 @@ export function waitForOutput(name: string, child: ChildProcess, said: RegExp): 
   });
 }
 
-/** Stops `child` (SIGTERM, waiting for it to exit) and removes the folder it served. */
+/** Stops `child` (SIGTERM, then SIGKILL after 5 s, waiting for it to exit) and removes the folder it served. */
 export async function stopServer(child: ChildProcess, dir: string): Promise<void> {
   if (child.exitCode === null) {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
+    // a server that shuts down gracefully waits for the keep-alive connections its clients still hold (Azurite does,
+    // for the Azure SDK's pooled sockets in this process): past a grace period it is killed
+    const grace = setTimeout(() => child.kill('SIGKILL'), 5_000);
     await exited;
+    clearTimeout(grace);
   }
   rmSync(dir, { recursive: true, force: true });
 }
