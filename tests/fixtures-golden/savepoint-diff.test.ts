@@ -3,7 +3,8 @@
  * across Flink 1.20 → 2.3, two consecutive incremental RocksDB checkpoints of one running job (growth, with
  * the values: every entry count from the checkpoints' manifest), the Kryo savepoint and the one its generated
  * migration job wrote (serializer change, parallelism change, states removed), the same job before and after a
- * Protobuf schema change (the saved schemas compared), two savepoints of different
+ * Protobuf schema change (the saved schemas compared), a Flink 1.20 savepoint and the one the same job wrote on
+ * Flink 2.3 after restoring from it, two savepoints of different
  * jobs, the same savepoint twice, and a side whose state files are missing. Exact content and exit codes.
  */
 import { readFileSync } from 'node:fs';
@@ -29,6 +30,7 @@ const PAIRS = 'fixtures/diff-pairs/flink-1.20/hashmap';
 const MORE = requireCommitted(`${PAIRS}/more-records`);
 const UID_CHANGED = requireCommitted(`${PAIRS}/uid-changed`);
 const SCHEMA_CHANGED = requireCommitted(`${PAIRS}/schema-changed`);
+const UPGRADED = requireCommitted('fixtures/diff-pairs/flink-2.3/hashmap/upgraded-from-1.20');
 
 interface PairManifest {
   diffPairOf: string;
@@ -371,6 +373,72 @@ describe('diff: the same job before and after a schema change (fixtures/diff-pai
       ].join('\n'),
     );
     expect(r.stdout).toContain('5 operators compared; 0 added, 0 removed; 9 of 17 common states changed, 0 added, 0 removed');
+  });
+});
+
+describe('diff: the Flink 1.20 savepoint and the savepoint of the same job restored from it on Flink 2.3 (fixtures/diff-pairs/flink-2.3/upgraded-from-1.20)', () => {
+  const newer = path.join(UPGRADED, 'savepoint');
+  const manifest = JSON.parse(readFileSync(path.join(UPGRADED, 'manifest.json'), 'utf8')) as PairManifest & {
+    versions: { flink: string };
+    restoredFrom: { from: string; flink: string; records: number };
+    values: unknown;
+  };
+  let result: Awaited<ReturnType<typeof diffJson>>;
+  beforeAll(async () => {
+    result = await diffJson(V120, newer, '--values');
+  });
+
+  it('was restored from the committed 1.20 savepoint and holds the state the 1.20 job holds after 48 records', () => {
+    expect(manifest.diffPairOf).toBe('savepoints/flink-1.20/hashmap/canonical');
+    expect(manifest.versions.flink).toBe('2.3.0');
+    expect(manifest.restoredFrom).toMatchObject({ from: manifest.diffPairOf, flink: '1.20.5', records: 24 });
+    expect(manifest.settings.records).toBe(48);
+    // the restored job's expected contents (checked against its bytes in savepoints.test.ts) are more-records' contents
+    const more = JSON.parse(readFileSync(path.join(MORE, 'manifest.json'), 'utf8')) as typeof manifest;
+    expect(manifest.operators).toEqual(more.operators);
+    expect(manifest.values).toEqual(more.values);
+  });
+
+  it('matches every operator by id; no serializer or saved schema changed across Flink 1.20 → 2.3; the metadata version did', () => {
+    const d = result.diff;
+    expect(result.code).toBe(0);
+    expect(d.relation).toBe('same-job');
+    expect([d.older.metadataVersion, d.newer.metadataVersion]).toEqual([4, 6]);
+    expect([d.older.checkpointId, d.newer.checkpointId]).toEqual(['1', '2']);
+    expect(d.operators.map((o) => o.match)).toEqual(['id', 'id', 'id', 'id', 'id']);
+    expect(d.operators.map((o) => o.newer.uid)).toEqual(['long-broadcast', 'int-keyed', 'input', 'string-keyed', 'rules-input']);
+    expect(d.operators.flatMap((o) => [...o.statesAdded, ...o.statesRemoved])).toEqual([]);
+    expect(d.operators.flatMap((o) => o.states.flatMap((s) => [...s.serializers, ...s.savedSchemas]))).toEqual([]);
+    expect(d.operators.filter((o) => o.parallelism || o.maxParallelism)).toEqual([]);
+    expect(d.notCompared).toEqual([]);
+  });
+
+  it('reports the growth the restored job added: the same entries and value bytes as the 1.20 job after 48 records', async () => {
+    const more = await diffJson(V120, path.join(MORE, 'savepoint'), '--values');
+    const values = (r: typeof result) =>
+      Object.fromEntries(
+        r.diff.operators.flatMap((o) => o.states.map((s) => [`${o.older.id}/${s.scope}/${s.name}`, [s.values!.entries, s.values!.valueBytes]])),
+      );
+    expect(values(result)).toEqual(values(more));
+    const states = result.diff.operators.flatMap((o) => o.states);
+    expect(states.find((s) => s.name === 'events-by-name')!.values!.entries).toEqual({ older: 24, newer: 48, growth: 1 });
+    expect(states.find((s) => s.name === 'processed-events')!.values!.entries).toEqual({ older: 24, newer: 48, growth: 1 });
+  });
+
+  it('headers only: does not call a keyed state unchanged whose bytes were not measured', async () => {
+    const r = await diff(V120, newer);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('_metadata version 4, 120.6 KiB');
+    expect(r.stdout).toContain('_metadata version 6, 218.0 KiB');
+    expect(r.stdout).toContain(
+      [
+        'Operator uid long-broadcast',
+        '  size 8.5 KiB → 13.6 KiB (+60.8%); keyed state (all keyed states together) 5.1 KiB → 10.3 KiB (+100.3%)',
+        '  subtasks: #0 4.4 KiB → 9.5 KiB (+117.9%), #1 4.1 KiB → 4.1 KiB (+0.3%)',
+        '  1 state unchanged',
+        '  3 keyed states: same serializers and saved schemas; their entries and bytes were not read (--values)',
+      ].join('\n'),
+    );
   });
 });
 
