@@ -1,5 +1,6 @@
 /**
- * Finds the committed fixture savepoints (fixtures/savepoints/flink-<line>/<backend>/<case>/manifest.json) and
+ * Finds the committed fixture savepoints (fixtures/savepoints/flink-<line>/<backend>/<case>/manifest.json, and the
+ * newer sides of the `diff` pairs under fixtures/diff-pairs) and
  * types their manifests, as written by fixtures/flink-writer (Manifest.java, ExpectedState.java).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -7,6 +8,7 @@ import { join, resolve } from 'node:path';
 
 export const FIXTURES_ROOT = resolve(process.cwd(), 'fixtures');
 export const SAVEPOINTS_ROOT = join(FIXTURES_ROOT, 'savepoints');
+export const DIFF_PAIRS_ROOT = join(FIXTURES_ROOT, 'diff-pairs');
 
 export interface UnknownFieldJson {
   number: number;
@@ -77,15 +79,24 @@ export interface FixtureCase {
 }
 
 export function listFixtureCases(): FixtureCase[] {
-  if (!existsSync(SAVEPOINTS_ROOT)) return [];
+  return listCases(SAVEPOINTS_ROOT, '');
+}
+
+/** The newer sides of the `diff` golden pairs (fixtures/diff-pairs/flink-<line>/<backend>/<case>/manifest.json), manifests of the same shape. */
+export function listDiffPairCases(): FixtureCase[] {
+  return listCases(DIFF_PAIRS_ROOT, 'diff-pairs/');
+}
+
+function listCases(root: string, labelPrefix: string): FixtureCase[] {
+  if (!existsSync(root)) return [];
   const cases: FixtureCase[] = [];
-  for (const line of readdirSync(SAVEPOINTS_ROOT).sort()) {
-    for (const backend of readdirSync(join(SAVEPOINTS_ROOT, line)).sort()) {
-      for (const name of readdirSync(join(SAVEPOINTS_ROOT, line, backend)).sort()) {
-        const dir = join(SAVEPOINTS_ROOT, line, backend, name);
+  for (const line of readdirSync(root).sort()) {
+    for (const backend of readdirSync(join(root, line)).sort()) {
+      for (const name of readdirSync(join(root, line, backend)).sort()) {
+        const dir = join(root, line, backend, name);
         const file = join(dir, 'manifest.json');
         if (!existsSync(file)) continue;
-        cases.push({ label: `${line}/${backend}/${name}`, dir, manifest: JSON.parse(readFileSync(file, 'utf8')) as FixtureManifest });
+        cases.push({ label: `${labelPrefix}${line}/${backend}/${name}`, dir, manifest: JSON.parse(readFileSync(file, 'utf8')) as FixtureManifest });
       }
     }
   }

@@ -2,7 +2,9 @@
  * Golden `diff` over pairs of fixture savepoints written by real Flink (fixtures/README.md): the same job
  * across Flink 1.20 → 2.3, two consecutive incremental RocksDB checkpoints of one running job (growth, with
  * the values: every entry count from the checkpoints' manifest), the Kryo savepoint and the one its generated
- * migration job wrote (serializer change, parallelism change, states removed), two savepoints of different
+ * migration job wrote (serializer change, parallelism change, states removed), the same job before and after a
+ * Protobuf schema change (the saved schemas compared), a Flink 1.20 savepoint and the one the same job wrote on
+ * Flink 2.3 after restoring from it, two savepoints of different
  * jobs, the same savepoint twice, and a side whose state files are missing. Exact content and exit codes.
  */
 import { readFileSync } from 'node:fs';
@@ -27,6 +29,8 @@ const MIGRATED = requireCommitted('fixtures/kryo-migrated/flink-1.20/hashmap/kry
 const PAIRS = 'fixtures/diff-pairs/flink-1.20/hashmap';
 const MORE = requireCommitted(`${PAIRS}/more-records`);
 const UID_CHANGED = requireCommitted(`${PAIRS}/uid-changed`);
+const SCHEMA_CHANGED = requireCommitted(`${PAIRS}/schema-changed`);
+const UPGRADED = requireCommitted('fixtures/diff-pairs/flink-2.3/hashmap/upgraded-from-1.20');
 
 interface PairManifest {
   diffPairOf: string;
@@ -269,6 +273,172 @@ describe('diff: the same job after a uid change (fixtures/diff-pairs/uid-changed
     const text = await diff(V120, path.join(UID_CHANGED, 'savepoint'));
     expect(text.stdout).toContain(`Operator renamed: ${computeOperatorId('int-keyed')} → ${computeOperatorId('int-keyed-v2')}`);
     expect(text.stdout).toContain('5 operators compared (1 renamed); 0 added, 0 removed; 0 of 17 common states changed, 0 added, 0 removed');
+  });
+});
+
+describe('diff: the same job before and after a schema change (fixtures/diff-pairs/schema-changed)', () => {
+  const newer = path.join(SCHEMA_CHANGED, 'savepoint');
+  const manifest = JSON.parse(readFileSync(path.join(SCHEMA_CHANGED, 'manifest.json'), 'utf8')) as {
+    diffPairOf: string;
+    schemaChange: { changes: string[] };
+    restoreAttempt: { from: string; causes: string[] };
+  };
+  const OLD_SHA = 'ffe146abec159555bdfaf2330c2996bb587af19281043200b453fdda1b7c45e1';
+  const NEW_SHA = 'c298572e9ea683f022dc9171d8bdc81851754ba300541a8f8e62a09428457f00';
+  const TYPE_CHANGED = 'Field 11 (priority) of fixtures.events.Event changes type from INT32 to INT64';
+  const EXACT = 'Normalized descriptor set differs from the saved one (0.x accepts only an identical schema)';
+  let result: Awaited<ReturnType<typeof diffJson>>;
+  beforeAll(async () => {
+    result = await diffJson(V120, newer);
+  });
+
+  it('pairs with the committed hashmap/canonical savepoint, whose restore Flink refused under the changed schema', () => {
+    expect(manifest.diffPairOf).toBe('savepoints/flink-1.20/hashmap/canonical');
+    expect(manifest.schemaChange.changes).toEqual([
+      'fixtures.events.Event field 11 priority: int32 -> int64',
+      'fixtures.events.Event field 17 note (string) added',
+    ]);
+    expect(manifest.restoreAttempt.from).toBe(manifest.diffPairOf);
+    expect(manifest.restoreAttempt.causes.at(-1)).toBe('java.lang.IllegalStateException: Generated class has a different Protobuf schema');
+  });
+
+  it('names the saved schema change of every Protobuf state, and no serializer class change', () => {
+    const d = result.diff;
+    expect(result.code).toBe(0);
+    expect(d.relation).toBe('same-job');
+    expect(d.operators.map((o) => o.match)).toEqual(['id', 'id', 'id', 'id', 'id']);
+    expect(d.operators.flatMap((o) => o.states.flatMap((s) => s.serializers))).toEqual([]);
+    const changed = d.operators.flatMap((o) => o.states.filter((s) => s.savedSchemas.length > 0).map((s) => `${s.scope}/${s.name}`));
+    expect(changed).toEqual([
+      'broadcast/rules',
+      'keyed/long-last-event',
+      'operator/processed-events',
+      'operator/even-events',
+      'keyed/event-history',
+      'keyed/last-event',
+      'keyed/events-by-name',
+      'keyed/ttl-last-event',
+      'keyed/large-event',
+    ]);
+    const states = d.operators.flatMap((o) => o.states);
+    const eventChange = (role: string) => ({
+      role,
+      olderRoot: 'fixtures.events.Event',
+      newerRoot: 'fixtures.events.Event',
+      olderSha256: OLD_SHA,
+      newerSha256: NEW_SHA,
+      verdict: 'incompatible',
+      firstIncompatibility: `${EXACT}: ${TYPE_CHANGED}`,
+      findings: [{ ruleId: 'EXACT_SCHEMA_CHANGED', accepted: false, path: 'descriptor set', message: `${EXACT}: ${TYPE_CHANGED}` }],
+      changes: [
+        { ruleId: 'FIELD_TYPE_CHANGED', accepted: false, path: 'fixtures.events.Event.priority (11)', message: TYPE_CHANGED },
+        { ruleId: 'FIELD_ADDED', accepted: true, path: 'fixtures.events.Event.note (17)', message: 'Field 17 (note) is added to fixtures.events.Event' },
+      ],
+      changedDeclarations: [{ name: 'fixtures.events.Event', status: 'changed' }],
+    });
+    expect(states.find((s) => s.name === 'last-event')!.savedSchemas).toEqual([eventChange('VALUE_SERIALIZER')]);
+    expect(states.find((s) => s.name === 'event-history')!.savedSchemas).toEqual([eventChange('VALUE_SERIALIZER/0')]);
+    expect(states.find((s) => s.name === 'events-by-name')!.savedSchemas).toEqual([eventChange('VALUE_SERIALIZER/1')]);
+    expect(states.find((s) => s.name === 'ttl-last-event')!.savedSchemas).toEqual([eventChange('VALUE_SERIALIZER/1')]);
+    // Rule reaches only Event.Kind of the changed file: the file changed, nothing Rule reaches did; 0.x still refuses it
+    const outside = `${EXACT}: file fixtures/events.proto differs outside the declarations the root reaches`;
+    expect(states.find((s) => s.name === 'rules')!.savedSchemas).toEqual([
+      {
+        role: 'VALUE_SERIALIZER',
+        olderRoot: 'fixtures.events.Rule',
+        newerRoot: 'fixtures.events.Rule',
+        olderSha256: OLD_SHA,
+        newerSha256: NEW_SHA,
+        verdict: 'incompatible',
+        firstIncompatibility: outside,
+        findings: [{ ruleId: 'EXACT_SCHEMA_CHANGED', accepted: false, path: 'descriptor set', message: outside }],
+        changes: [],
+        changedDeclarations: [],
+      },
+    ]);
+    expect(d.notCompared).toEqual([]);
+  });
+
+  it('says the schema change in the text, state by state', async () => {
+    const r = await diff(V120, newer);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      [
+        '  state keyed/last-event:',
+        `    saved schema (VALUE_SERIALIZER) fixtures.events.Event changed (sha256 ffe146abec15… → c298572e9ea6…): older state under the newer schema: incompatible — ${EXACT}: ${TYPE_CHANGED}`,
+        `      rejected EXACT_SCHEMA_CHANGED at descriptor set: ${EXACT}: ${TYPE_CHANGED}`,
+        `      rejected FIELD_TYPE_CHANGED at fixtures.events.Event.priority (11): ${TYPE_CHANGED}`,
+        '      accepted FIELD_ADDED at fixtures.events.Event.note (17): Field 17 (note) is added to fixtures.events.Event',
+        '  state keyed/events-by-name:',
+      ].join('\n'),
+    );
+    expect(r.stdout).toContain('5 operators compared; 0 added, 0 removed; 9 of 17 common states changed, 0 added, 0 removed');
+  });
+});
+
+describe('diff: the Flink 1.20 savepoint and the savepoint of the same job restored from it on Flink 2.3 (fixtures/diff-pairs/flink-2.3/upgraded-from-1.20)', () => {
+  const newer = path.join(UPGRADED, 'savepoint');
+  const manifest = JSON.parse(readFileSync(path.join(UPGRADED, 'manifest.json'), 'utf8')) as PairManifest & {
+    versions: { flink: string };
+    restoredFrom: { from: string; flink: string; records: number };
+    values: unknown;
+  };
+  let result: Awaited<ReturnType<typeof diffJson>>;
+  beforeAll(async () => {
+    result = await diffJson(V120, newer, '--values');
+  });
+
+  it('was restored from the committed 1.20 savepoint and holds the state the 1.20 job holds after 48 records', () => {
+    expect(manifest.diffPairOf).toBe('savepoints/flink-1.20/hashmap/canonical');
+    expect(manifest.versions.flink).toBe('2.3.0');
+    expect(manifest.restoredFrom).toMatchObject({ from: manifest.diffPairOf, flink: '1.20.5', records: 24 });
+    expect(manifest.settings.records).toBe(48);
+    // the restored job's expected contents (checked against its bytes in savepoints.test.ts) are more-records' contents
+    const more = JSON.parse(readFileSync(path.join(MORE, 'manifest.json'), 'utf8')) as typeof manifest;
+    expect(manifest.operators).toEqual(more.operators);
+    expect(manifest.values).toEqual(more.values);
+  });
+
+  it('matches every operator by id; no serializer or saved schema changed across Flink 1.20 → 2.3; the metadata version did', () => {
+    const d = result.diff;
+    expect(result.code).toBe(0);
+    expect(d.relation).toBe('same-job');
+    expect([d.older.metadataVersion, d.newer.metadataVersion]).toEqual([4, 6]);
+    expect([d.older.checkpointId, d.newer.checkpointId]).toEqual(['1', '2']);
+    expect(d.operators.map((o) => o.match)).toEqual(['id', 'id', 'id', 'id', 'id']);
+    expect(d.operators.map((o) => o.newer.uid)).toEqual(['long-broadcast', 'int-keyed', 'input', 'string-keyed', 'rules-input']);
+    expect(d.operators.flatMap((o) => [...o.statesAdded, ...o.statesRemoved])).toEqual([]);
+    expect(d.operators.flatMap((o) => o.states.flatMap((s) => [...s.serializers, ...s.savedSchemas]))).toEqual([]);
+    expect(d.operators.filter((o) => o.parallelism || o.maxParallelism)).toEqual([]);
+    expect(d.notCompared).toEqual([]);
+  });
+
+  it('reports the growth the restored job added: the same entries and value bytes as the 1.20 job after 48 records', async () => {
+    const more = await diffJson(V120, path.join(MORE, 'savepoint'), '--values');
+    const values = (r: typeof result) =>
+      Object.fromEntries(
+        r.diff.operators.flatMap((o) => o.states.map((s) => [`${o.older.id}/${s.scope}/${s.name}`, [s.values!.entries, s.values!.valueBytes]])),
+      );
+    expect(values(result)).toEqual(values(more));
+    const states = result.diff.operators.flatMap((o) => o.states);
+    expect(states.find((s) => s.name === 'events-by-name')!.values!.entries).toEqual({ older: 24, newer: 48, growth: 1 });
+    expect(states.find((s) => s.name === 'processed-events')!.values!.entries).toEqual({ older: 24, newer: 48, growth: 1 });
+  });
+
+  it('headers only: does not call a keyed state unchanged whose bytes were not measured', async () => {
+    const r = await diff(V120, newer);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('_metadata version 4, 120.6 KiB');
+    expect(r.stdout).toContain('_metadata version 6, 218.0 KiB');
+    expect(r.stdout).toContain(
+      [
+        'Operator uid long-broadcast',
+        '  size 8.5 KiB → 13.6 KiB (+60.8%); keyed state (all keyed states together) 5.1 KiB → 10.3 KiB (+100.3%)',
+        '  subtasks: #0 4.4 KiB → 9.5 KiB (+117.9%), #1 4.1 KiB → 4.1 KiB (+0.3%)',
+        '  1 state unchanged',
+        '  3 keyed states: same serializers and saved schemas; their entries and bytes were not read (--values)',
+      ].join('\n'),
+    );
   });
 });
 

@@ -13,10 +13,12 @@ import { readStateEntries } from '../helpers/read-state-entries';
 import type { DecodedValue, SnapshotRegistry, StateEntry } from '../../src/core/flink';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import type { SavepointFiles } from '../../src/core/io';
-import { listFixtureCases, type FixtureCase, type StateJson, type ValueJson } from './load-fixture-manifests';
+import { listDiffPairCases, listFixtureCases, type FixtureCase, type StateJson, type ValueJson } from './load-fixture-manifests';
 import { requireCommittedCases } from '../helpers/committed-data';
 
 const cases = listFixtureCases();
+// the newer sides of the `diff` pairs (fixtures/diff-pairs): their manifests are checked the same way
+const diffPairCases = listDiffPairCases();
 const SCOPE_AND_KIND: Record<StateJson['kind'], [string, string]> = {
   value: ['keyed', 'VALUE'],
   map: ['keyed', 'MAP'],
@@ -126,8 +128,9 @@ function expectedCount(state: StateJson): number {
 }
 
 requireCommittedCases('fixture savepoint (fixtures/savepoints/**/manifest.json)', cases);
+requireCommittedCases('diff pair savepoint (fixtures/diff-pairs/**/manifest.json)', diffPairCases);
 
-describe('fixture savepoints written by Flink (fixtures/savepoints)', () => {
+describe('fixture savepoints written by Flink (fixtures/savepoints, fixtures/diff-pairs)', () => {
   it('covers both Flink lines, both backends, compressed and uncompressed, canonical and native', () => {
     const seen = new Set(
       cases.map(
@@ -143,7 +146,7 @@ describe('fixture savepoints written by Flink (fixtures/savepoints)', () => {
     }
   });
 
-  for (const fx of cases) {
+  for (const fx of [...cases, ...diffPairCases]) {
     const m = fx.manifest;
     const stateful = m.operators.filter((o) => o.states.length > 0);
     const nativeRocks = m.settings.stateBackend === 'rocksdb' && m.settings.savepointFormat === 'NATIVE';

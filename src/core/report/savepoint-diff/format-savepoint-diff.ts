@@ -113,13 +113,20 @@ function describeOperator(op: OperatorDiff): string[] {
   for (const s of op.statesAdded) lines.push(`+ state ${s} (added)`);
   for (const s of op.statesRemoved) lines.push(`- state ${s} (removed)`);
   let unchanged = 0;
+  // keyed states read from their headers only: no size of their own (that needs --values), so not "unchanged"
+  let unmeasured = 0;
   for (const s of op.states) {
     const stateLines = describeState(s);
-    if (stateLines.length === 0) unchanged++;
-    else lines.push(`state ${s.scope}/${s.name}:`, ...stateLines.map((l) => `  ${l}`));
+    if (stateLines.length > 0) lines.push(`state ${s.scope}/${s.name}:`, ...stateLines.map((l) => `  ${l}`));
+    else if (s.scope === 'keyed' && s.size === undefined && s.values === undefined) unmeasured++;
+    else unchanged++;
   }
   if (lines.length === 0) return [];
   if (unchanged > 0) lines.push(`${unchanged} state${unchanged === 1 ? '' : 's'} unchanged`);
+  if (unmeasured > 0)
+    lines.push(
+      `${unmeasured} keyed state${unmeasured === 1 ? '' : 's'}: same serializers and saved schemas; ${unmeasured === 1 ? 'its' : 'their'} entries and bytes were not read (--values)`,
+    );
   return lines;
 }
 
