@@ -46,8 +46,9 @@ export function addTtlEntry(t: TtlTally, value: DecodedValue, expiry: TtlExpiry 
   const items = value.kind === 'list' ? value.items : [value];
   let expired = 0;
   for (const item of items) {
-    if (item.kind !== 'ttl') continue;
-    const at = Number(item.lastAccessTimestamp);
+    const at = item.kind === 'ttl' ? Number(item.lastAccessTimestamp) : NaN;
+    // a timestamp that is not a long (its serializer not Flink's LongSerializer) is not an access time
+    if (!Number.isFinite(at)) continue;
     t.values++;
     if (t.oldestAccess === null || at < t.oldestAccess) t.oldestAccess = at;
     if (t.newestAccess === null || at > t.newestAccess) t.newestAccess = at;
