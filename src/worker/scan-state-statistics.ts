@@ -5,7 +5,7 @@
  * No entry, value or frame is kept: memory is O(key groups + histogram + examples).
  */
 import { checkStateSample, scanState, type CancelSignal, type OpenedSavepoint, type SnapshotRegistry, type StateSample, type StateScope } from '../core/flink';
-import { createStatisticsVisitor } from '../core/report';
+import { addValueSize, createStatisticsVisitor, createValueSizeTally, finishValueSizes } from '../core/report';
 import { ProtobufStatsAccumulator } from './accumulate-protobuf-stats';
 import type { DistributionBucket, StateStatsDetail } from './inspector';
 import { isCountedOperatorPart } from './is-counted-operator-part';
@@ -61,6 +61,9 @@ export async function scanStateStatistics(
   let scoped = false;
   /** bytes of the counted entries' values */
   let valueBytes = 0;
+  // the largest values and the value bytes per key group: the tally `stats` keeps (core/report), so the app names what the CLI names
+  const valueSizes = createValueSizeTally();
+  const valueSizeSlots = new Map<number, number>();
   /** numbers the next entry: STOP at the sample's limit, LISTED when statistics skip it (a broadcast copy), else COUNTED */
   const admit = (subtask: number, keyGroup: number): Admission => {
     if (total >= limit) {
@@ -75,12 +78,13 @@ export async function scanStateStatistics(
     return COUNTED;
   };
   const statistics = createStatisticsVisitor<ProtobufStatsAccumulator>({
-    admit(part, _state, subtask, keyGroup, size) {
+    admit(part, _state, subtask, keyGroup, size, key) {
       const a = admit(part.subtask, part.kind === 'operator' ? -1 : keyGroup);
       // every subtask's copy of a broadcast state is drawn per subtask; only one copy counts in the statistics
       if (a === LISTED) bump(bySubtask, subtask, size);
       if (a !== COUNTED) return a === STOP ? null : undefined;
       valueBytes += size;
+      addValueSize(valueSizes, valueSizeSlots, part.kind === 'keyed' ? keyGroup : -1, subtask, size, key);
       bump(byKeyGroup, keyGroup, size);
       bump(bySubtask, subtask, size);
       return proto;
@@ -110,6 +114,14 @@ export async function scanStateStatistics(
   );
   const sorted = (m: Map<number, DistributionBucket>) => [...m.values()].sort((a, b) => a.id - b.id);
   const protobuf = proto.finish();
+  const { largestValues, keyGroupSkew } = finishValueSizes({
+    operatorId: query.operatorId,
+    state: query.state,
+    scope,
+    entries: counted,
+    valueBytes,
+    valueSizes,
+  });
   const stats: StateStatsDetail = {
     operatorId: query.operatorId,
     state: query.state,
@@ -124,6 +136,8 @@ export async function scanStateStatistics(
     // every subtask that holds entries, broadcast copies included (their sum is `rows`, not `entries`)
     bySubtask: sorted(bySubtask),
     ...(protobuf ? { protobuf: protobuf.summary } : {}),
+    ...(largestValues ? { largestValues } : {}),
+    ...(keyGroupSkew ? { keyGroupSkew } : {}),
     protobufDetail: protobuf?.detail ?? null,
   };
   return { stats, index: { total, parts } };

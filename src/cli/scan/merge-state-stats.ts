@@ -1,6 +1,6 @@
 /** Merges the per-worker statistics of the same states (sums, maxima, examples up to a cap). */
 import type { SampleCoverage } from '../../core/flink';
-import { mergeValueSizeTallies } from '../../core/report';
+import { mergeTtlTallies, mergeValueSizeTallies } from '../../core/report';
 import type { AliasingMemory, ProtobufStateScanSummary, ProtobufValueFinding } from '../../core/protobuf';
 import type { StateStats } from './state-stats-types';
 
@@ -21,6 +21,7 @@ export function mergeStateStats(parts: readonly (readonly StateStats[])[]): Stat
       have.entries += s.entries;
       have.valueBytes += s.valueBytes;
       if (s.protobuf) have.protobuf = have.protobuf ? mergeProtobufSummaries(have.protobuf, s.protobuf) : structuredClone(s.protobuf);
+      if (s.ttl) have.ttl = have.ttl ? mergeTtlTallies(have.ttl, s.ttl) : { ...s.ttl };
       if (s.valueSizes) have.valueSizes = have.valueSizes ? mergeValueSizeTallies([have.valueSizes, s.valueSizes]) : structuredClone(s.valueSizes);
     }
   }

@@ -41,6 +41,8 @@ export interface ShardHeader extends ShardHeaderBase {
   maxParallelism: number;
   operatorState: boolean;
   sample: StateSample | null;
+  /** `--ttl` with `--ttl-at` (a shard needs the time given): every shard's TTL values judged against the same; absent without `--ttl` */
+  ttlExpiry?: { ttlMs: number; atMs: number };
 }
 
 export interface StatsShardFile {
@@ -69,6 +71,7 @@ export function buildStatsShard(stats: ParallelScanResult, scope: ShardScope, sc
       maxParallelism: scope.maxParallelism,
       operatorState: scope.operatorState,
       sample: sample ?? null,
+      ...(stats.ttlExpiry && stats.ttlExpiry.atMs !== null ? { ttlExpiry: { ttlMs: stats.ttlExpiry.ttlMs, atMs: stats.ttlExpiry.atMs } } : {}),
     },
     metadata: Buffer.from(stats.metadataBytes ?? new Uint8Array(0)).toString('base64'),
     states: stats.states,
@@ -93,7 +96,9 @@ export interface NamedShard<H extends ShardHeaderBase = ShardHeader> {
  * version, another savepoint, another schema or sample, key groups missing or read twice, operator
  * state read by no shard or by several. Returns the shards in key-group order.
  */
-export function checkShardsMakeWhole<H extends ShardHeaderBase>(shards: readonly NamedShard<H>[]): NamedShard<H>[] {
+export function checkShardsMakeWhole<H extends ShardHeaderBase & { ttlExpiry?: { ttlMs: number; atMs: number } }>(
+  shards: readonly NamedShard<H>[],
+): NamedShard<H>[] {
   if (shards.length === 0) throw wrongInput('no-input', 'expected shard files to merge, found none');
   for (const s of shards) {
     if (s.header.toolVersion !== TOOL_VERSION)
@@ -120,6 +125,11 @@ export function checkShardsMakeWhole<H extends ShardHeaderBase>(shards: readonly
       throw wrongInput(
         'shards-mismatch',
         `expected shards of one sample, found two: ${first.name} (${describeSample(first.header.sample)}) and ${s.name} (${describeSample(s.header.sample)})`,
+      );
+    if (JSON.stringify(first.header.ttlExpiry ?? null) !== JSON.stringify(s.header.ttlExpiry ?? null))
+      throw wrongInput(
+        'shards-mismatch',
+        `expected shards of one --ttl and --ttl-at, found two: ${first.name} (${describeTtl(first.header.ttlExpiry)}) and ${s.name} (${describeTtl(s.header.ttlExpiry)})`,
       );
   }
   const max = first.header.maxParallelism;
@@ -162,6 +172,10 @@ function formatRange(a: number, b: number): string {
 
 function describeSchema(sha: string | null): string {
   return sha === null ? 'no --descriptors' : `schema sha256 ${sha.slice(0, 12)}`;
+}
+
+function describeTtl(e: { ttlMs: number; atMs: number } | undefined): string {
+  return e === undefined ? 'no --ttl' : `--ttl ${e.ttlMs} ms at ${new Date(e.atMs).toISOString()}`;
 }
 
 function describeSample(sample: unknown): string {
@@ -229,6 +243,7 @@ export function mergeStatsShards(shards: readonly NamedShard[], files: ReadonlyM
     sizes: buildSizeBreakdown(readSavepointMetadata(metadataBytes, '_metadata'), sizedStatesOfStats(states)),
     timers: countTimersByOperator(states),
     ...(warnings ? { warnings } : {}),
+    ...(docs[0]!.shard.ttlExpiry ? { ttlExpiry: { ...docs[0]!.shard.ttlExpiry, at: 'given' as const } } : {}),
   };
 }
 
@@ -242,7 +257,7 @@ function comparePositions(a: ScanPosition, b: ScanPosition): number {
 
 /** A state's statistics with its keys in the order a scan writes them (and without its place). */
 function orderStateKeys(s: StateStats & { at?: ScanPosition }): StateStats {
-  const { operatorId, state, scope, entries, valueBytes, partly, notRead, protobuf, valueSizes } = s;
+  const { operatorId, state, scope, entries, valueBytes, partly, notRead, protobuf, valueSizes, ttl } = s;
   return {
     operatorId,
     state,
@@ -253,5 +268,6 @@ function orderStateKeys(s: StateStats & { at?: ScanPosition }): StateStats {
     ...(notRead === undefined ? {} : { notRead }),
     ...(protobuf === undefined ? {} : { protobuf }),
     ...(valueSizes === undefined ? {} : { valueSizes }),
+    ...(ttl === undefined ? {} : { ttl }),
   };
 }

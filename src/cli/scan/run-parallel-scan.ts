@@ -36,6 +36,8 @@ export interface ParallelScanResult extends SavepointStats {
   warnings?: string[];
   /** a key-group shard's scan (`keyGroupRange`): what it covered, and the savepoint it read */
   shard?: ShardScope;
+  /** `--ttl`: the TTL and the time the TTL values were judged at (`given` by --ttl-at, or the savepoint's newest access time; null: no TTL value) */
+  ttlExpiry?: { ttlMs: number; atMs: number | null; at: 'given' | 'newest-access' };
   /** a shard's: the savepoint's `_metadata` as read, which its shard file carries so that merge-stats places the sizes without the savepoint */
   metadataBytes?: Uint8Array;
 }
@@ -75,6 +77,7 @@ export async function runParallelScan(input: string, options: ParallelScanOption
     ...(options.sample ? { sample: options.sample } : {}),
     ...(options.newLimits ? { newLimits: options.newLimits } : {}),
     ...(options.kryoSchema ? { kryoSchema: options.kryoSchema } : {}),
+    ...(options.ttlExpiry ? { ttlExpiry: options.ttlExpiry } : {}),
     ...(shard
       ? {
           keyGroupRange: shard.keyGroups,

@@ -8,7 +8,7 @@ import { openSavepoint, scanState, StateTallies, type CancelSignal, type OpenedS
 import { createSavepointRegistry } from '../../core/compat';
 import { observeSourceReads, type ByteSource, type DecodeErrorJson, type SavepointFiles } from '../../core/io';
 import { createProtobufStateScan, getProtobufScanIndex, type ProtobufStateScan } from '../../core/protobuf';
-import { addValueSize, createStatisticsVisitor, createValueSizeTally } from '../../core/report';
+import { addTtlEntry, addValueSize, createStatisticsVisitor, createTtlTally, createValueSizeTally, isTtlValue } from '../../core/report';
 import type { ScanPart, StateScope } from '../../core/flink';
 import type { ScanOptions, ScanPosition, ScanUnit, StateStats } from './state-stats-types';
 
@@ -87,6 +87,10 @@ export async function scanSavepointUnits(
         ...(options.newLimits ? { newLimits: options.newLimits } : {}),
       });
       t.scan.addPayloadRange(f.bytes, f.payloadStart, f.end, key, f.length);
+    },
+    // a state with time-to-live: its values' last-access times (and, given a TTL and a time, which had expired)
+    value(t, v) {
+      if (v !== null && isTtlValue(v)) addTtlEntry((t.ttl ??= createTtlTally(options.ttlExpiry)), v, options.ttlExpiry);
     },
   });
   const covered = await scanState(

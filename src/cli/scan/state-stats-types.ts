@@ -1,6 +1,6 @@
 import type { SampleCoverage, StateSample } from '../../core/flink';
 import type { DecodeErrorJson } from '../../core/io';
-import type { StateStats } from '../../core/report';
+import type { StateStats, TtlExpiry } from '../../core/report';
 
 /** One subtask of one operator: the unit of work a scan worker takes. */
 export interface ScanUnit {
@@ -22,6 +22,8 @@ export interface ScanOptions {
   /** a key-group shard (`--key-groups A-B`): only these key groups of keyed state, operator state as `operatorState` says (scanState) */
   keyGroupRange?: { start: number; end: number };
   operatorState?: boolean;
+  /** `--ttl` with a time: the TTL values expired at `atMs` counted (last access + `ttlMs` ≤ `atMs`) */
+  ttlExpiry?: TtlExpiry;
   /** a shard's scan: each unit's place in the whole scan's order (`operatorId \0 subtask` → index), for each state's and error's `at` (ScanPosition) */
   positions?: ReadonlyMap<string, number>;
 }

@@ -7,6 +7,7 @@
 import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { describeProtobufStateScan } from '../../core/compat';
 import type { StateSample } from '../../core/flink';
+import { newestTtlAccess, type TtlExpiry } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { formatJsonDocument, METADATA_OPTION, pathMapUsage, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from '../commands/read-user-schema';
@@ -29,6 +30,9 @@ export const statsCommand: CliCommand = {
     '  --format F           text (default) or json: the statistics as {schemaVersion, …}',
     '  --key-groups A-B     a key-group shard (inclusive): only these key groups of keyed state; json: a shard file for merge-stats',
     '  --operator-state yes|no  with --key-groups: read the operator state in this shard (default: yes for the shard of key group 0)',
+    "  --ttl DURATION       the states' time-to-live (not in the savepoint), e.g. 7d, 12h, 30m, 45s, 500ms: count the TTL values expired",
+    '  --ttl-at TIME        with --ttl: the time they are judged at, ISO 8601 (2026-12-01T00:00:00Z) or epoch ms (default: the newest',
+    "                       access time of the savepoint's TTL values, read in a first pass; a --key-groups shard needs it given)",
     ...USER_SCHEMA_USAGE,
     '  --metadata PATH      which savepoint of an input holding several (its _metadata path in it, or its folder)',
     ...pathMapUsage(23),
@@ -45,6 +49,8 @@ export const statsCommand: CliCommand = {
     format: { type: 'string' },
     'key-groups': { type: 'string' },
     'operator-state': { type: 'string' },
+    ttl: { type: 'string' },
+    'ttl-at': { type: 'string' },
     ...USER_SCHEMA_OPTIONS,
   },
   async run({ values, positionals }, io) {
@@ -60,19 +66,30 @@ export const statsCommand: CliCommand = {
     if (operatorState !== undefined && keyGroupRange === undefined) throw new CliUsageError('--operator-state needs --key-groups A-B');
     if (keyGroupRange !== undefined && first !== undefined)
       throw new CliUsageError('use either --key-groups or --limit, not both (the first N entries of a state are not split by key group)');
+    const ttlMs = values['ttl'] === undefined ? undefined : parseTtlDuration(values['ttl']);
+    const ttlAt = values['ttl-at'] === undefined ? undefined : parseTtlAt(values['ttl-at']);
+    if (ttlAt !== undefined && ttlMs === undefined) throw new CliUsageError('--ttl-at needs --ttl DURATION (the time-to-live is not in the savepoint)');
+    if (ttlMs !== undefined && ttlAt === undefined && keyGroupRange !== undefined)
+      throw new CliUsageError(
+        "--ttl with --key-groups needs --ttl-at: the default, the newest access time of the whole savepoint's TTL values, is known only after every shard (give every shard the same --ttl-at)",
+      );
     // after every option is checked: a usage error reads nothing
     const workers = await countScanWorkers(savepoint, requested);
     const sample: StateSample | undefined =
       every !== undefined ? { kind: 'key-groups', every } : first !== undefined ? { kind: 'first-entries', count: first } : undefined;
     const kryoSchema = await readUserSchema(values);
-    const stats = await runParallelScan(savepoint, {
-      ...savepointInputOptions(values, io),
-      workers,
-      ...(sample ? { sample } : {}),
-      ...(kryoSchema ? { kryoSchema } : {}),
-      ...(keyGroupRange ? { keyGroupRange } : {}),
-      ...(operatorState === undefined ? {} : { operatorState }),
-    });
+    const scan = (ttlExpiry: TtlExpiry | undefined) =>
+      runParallelScan(savepoint, {
+        ...savepointInputOptions(values, io),
+        workers,
+        ...(sample ? { sample } : {}),
+        ...(kryoSchema ? { kryoSchema } : {}),
+        ...(keyGroupRange ? { keyGroupRange } : {}),
+        ...(operatorState === undefined ? {} : { operatorState }),
+        ...(ttlExpiry ? { ttlExpiry } : {}),
+      });
+    let stats: ParallelScanResult = await scan(ttlMs !== undefined && ttlAt !== undefined ? { ttlMs, atMs: ttlAt } : undefined);
+    if (ttlMs !== undefined) stats = await judgeTtlExpiry(stats, ttlMs, ttlAt, scan);
     if (format === 'json' && stats.shard) {
       // a shard file: the raw statistics and what merge-stats checks and orders by
       const schema = kryoSchema ? sha256Hex(kryoSchema.bytes) : null;
@@ -87,6 +104,48 @@ export const statsCommand: CliCommand = {
 /** The statistics with the scan's value findings worded by compat's registry, as the text words them. */
 export function describeStats(stats: ParallelScanResult) {
   return { ...stats, states: stats.states.map((s) => (s.protobuf ? { ...s, protobuf: describeProtobufStateScan(s.protobuf) } : s)) };
+}
+
+/**
+ * The statistics with `ttlExpiry` said. Without `--ttl-at` the time is the newest access time of any TTL
+ * value (Flink stamps values with the wall clock, so the savepoint was taken at or after it; `_metadata`
+ * records no time): known only after a first scan, so the savepoint is scanned again against it (the
+ * expired counts of one pass could not be exact over several workers). `bytesRead` adds both passes.
+ */
+async function judgeTtlExpiry(
+  first: ParallelScanResult,
+  ttlMs: number,
+  given: number | undefined,
+  scan: (e: TtlExpiry) => Promise<ParallelScanResult>,
+): Promise<ParallelScanResult> {
+  if (given !== undefined) return { ...first, ttlExpiry: { ttlMs, atMs: given, at: 'given' } };
+  const newest = newestTtlAccess(first.states);
+  if (newest === null) return { ...first, ttlExpiry: { ttlMs, atMs: null, at: 'newest-access' } };
+  const second = await scan({ ttlMs, atMs: newest });
+  return { ...second, bytesRead: first.bytesRead + second.bytesRead, ttlExpiry: { ttlMs, atMs: newest, at: 'newest-access' } };
+}
+
+/** the largest time a JavaScript Date holds (±100,000,000 days from the epoch) */
+const MAX_DATE_MS = 8.64e15;
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `--ttl`: a whole number with a unit (ms, s, m or min, h, d; none: ms, as Flink's TimeUtils.parseDuration). */
+export function parseTtlDuration(v: unknown): number {
+  const m = typeof v === 'string' ? /^(\d+)\s*(ms|s|min|m|h|d)?$/.exec(v.trim()) : null;
+  const n = m ? Number(m[1]) * DURATION_UNITS[m[2] ?? 'ms']! : NaN;
+  if (!m || !Number.isSafeInteger(n) || n < 1)
+    throw new CliUsageError(`--ttl expects a time-to-live such as 7d, 12h, 30m, 45s or 500ms (at least 1 ms), found '${String(v)}'`);
+  return n;
+}
+
+/** `--ttl-at`: epoch milliseconds, or an ISO 8601 date-time with its zone (Z or ±hh:mm). */
+export function parseTtlAt(v: unknown): number {
+  const s = typeof v === 'string' ? v.trim() : '';
+  const n = /^-?\d+$/.test(s) ? Number(s) : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) ? Date.parse(s) : NaN;
+  if (!Number.isSafeInteger(n) || Math.abs(n) > MAX_DATE_MS)
+    throw new CliUsageError(`--ttl-at expects an ISO 8601 time with its zone (2026-12-01T00:00:00Z) or epoch milliseconds, found '${String(v)}'`);
+  return n;
 }
 
 function parsePositive(v: unknown, flag: string): number | undefined {

@@ -7,7 +7,7 @@
  * Protobuf details.
  */
 import { createRowKeyText, describeEntryKey } from '../compat';
-import type { ScanPart, StateScanVisitor } from '../flink';
+import type { DecodedValue, ScanPart, StateScanVisitor } from '../flink';
 import { asProtobufFrame, listProtobufFrames, type ProtobufFrameValue } from '../protobuf';
 
 export interface StatisticsTallies<T> {
@@ -20,6 +20,8 @@ export interface StatisticsTallies<T> {
   admit(part: ScanPart, state: string, subtask: number, keyGroup: number, valueBytes: number, key: () => string): T | undefined | null;
   /** One Protobuf value of a counted entry (its bytes valid only during the call); `key` formats the entry's key when called. */
   protobuf(tally: T, frame: ProtobufFrameValue, key: () => string): void;
+  /** Optional: the decoded value of a counted entry (a frame scan's: Protobuf values as frames), e.g. its TTL timestamps. Rows read in place (one Protobuf frame each) are not handed over. */
+  value?(tally: T, value: DecodedValue | null): void;
 }
 
 /** The entry and row hooks of a StateScanVisitor that count entries into `tallies` and hand over their Protobuf values. */
@@ -33,6 +35,7 @@ export function createStatisticsVisitor<T>(tallies: StatisticsTallies<T>): Requi
       const t = tallies.admit(part, e.state, e.subtask, e.keyGroup, e.valueRange.length, key);
       if (t === null) return false;
       if (t === undefined) return true;
+      tallies.value?.(t, e.value);
       const frames = listProtobufFrames(e.value);
       if (frames.length === 0) return true;
       for (const f of frames) tallies.protobuf(t, f, key);

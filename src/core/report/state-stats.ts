@@ -1,6 +1,7 @@
 import type { StateScope } from '../flink';
 import type { SizedState } from './size-breakdown';
 import type { ProtobufStateScanSummary } from '../protobuf';
+import type { TtlTally } from './ttl-tally';
 import { describeKeyGroupSkew, type KeyGroupSkew, type LargestValue, type ValueSizeTally } from './value-size-tally';
 
 /**
@@ -26,19 +27,21 @@ export interface StateStats {
   largestValues?: LargestValue[];
   /** keyed state: its largest key group by value bytes against the median of those with entries */
   keyGroupSkew?: KeyGroupSkew;
+  /** a state with time-to-live (its values TtlValues): their count, access times and, given a TTL and a time, how many had expired */
+  ttl?: TtlTally;
   /** the raw tally the two above are made of, while a scan's shares are merged (finishValueSizes removes it) */
   valueSizes?: ValueSizeTally;
 }
 
-/** The statistics with their value-size tally described: the largest values and the key-group skew in its place. */
+/** The statistics with their value-size tally described: the largest values and the key-group skew in its place; the TTL tally last. */
 export function finishValueSizes(s: StateStats): StateStats {
-  const { valueSizes, ...rest } = s;
-  if (valueSizes === undefined) return rest;
-  const skew = describeKeyGroupSkew(valueSizes);
+  const { valueSizes, ttl, ...rest } = s;
+  const skew = valueSizes && describeKeyGroupSkew(valueSizes);
   return {
     ...rest,
-    ...(valueSizes.largest.length > 0 ? { largestValues: valueSizes.largest } : {}),
+    ...(valueSizes && valueSizes.largest.length > 0 ? { largestValues: valueSizes.largest } : {}),
     ...(skew ? { keyGroupSkew: skew } : {}),
+    ...(ttl ? { ttl } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { useStateStats } from '../state/use-state-stats';
 import { ScanControls, describeScanCoverage } from './scan-controls';
 import { BarChart, type Bar } from './bar-chart';
 import { FailurePanel } from './failure-panel';
+import { LargestValues } from './largest-values';
 
 /**
  * Entries per key group and per subtask, from the structural scan of the state: run at once when
@@ -90,6 +91,7 @@ export function StateDistribution({ operator, state: inspected }: { operator: In
           </figure>
         </div>
       )}
+      <LargestValues stats={s} />
     </section>
   );
 }
