@@ -2,6 +2,7 @@
  * Child process of figure 10: exports state `last-event` of a bench savepoint with `export` (the CLI's
  * command in-process, one thread) in the given format to a temporary file and prints its peak RSS
  * (process.resourceUsage().maxRSS), wall and CPU time, rows and the bytes of values exported as JSON.
+ * An optional third argument limits the export to that many entries (`--limit`, for A/Bs on a busy machine).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,7 @@ import path from 'node:path';
 import { runCli } from '../src/cli/run-cli';
 
 async function main(): Promise<void> {
-  const [dir, format] = [process.argv[2]!, process.argv[3]!];
+  const [dir, format, limit] = [process.argv[2]!, process.argv[3]!, process.argv[4]];
   const out = mkdtempSync(path.join(tmpdir(), 'bench-export-'));
   try {
     const file = path.join(out, `last-event.${format}`);
@@ -18,10 +19,25 @@ async function main(): Promise<void> {
     let stdout = '';
     let stderr = '';
     const t0 = performance.now();
-    const code = await runCli(['export', dir, '--operator', 'bench-events', '--state', 'last-event', '--format', format, '--output', file], {
-      stdout: (t) => (stdout += t),
-      stderr: (t) => (stderr += t),
-    });
+    const code = await runCli(
+      [
+        'export',
+        dir,
+        '--operator',
+        'bench-events',
+        '--state',
+        'last-event',
+        '--format',
+        format,
+        '--output',
+        file,
+        ...(limit === undefined ? [] : ['--limit', limit]),
+      ],
+      {
+        stdout: (t) => (stdout += t),
+        stderr: (t) => (stderr += t),
+      },
+    );
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     if (code !== 0) throw new Error(stderr);

@@ -51,6 +51,8 @@ export type FramedExportRow = Omit<ExportRow, 'message' | 'unknownFields' | 'val
 export interface FramedExportRowSource {
   row: FramedExportRow;
   frame: ValueFrame | undefined;
+  /** the row's value is that frame itself (not one inside a TTL wrapper or another value): its JSON is the message's */
+  whole: boolean;
   decode: () => ExportRow;
 }
 

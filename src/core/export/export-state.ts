@@ -19,6 +19,7 @@ import {
   type ExportProgress,
   type ExportRow,
   type ExportSink,
+  type ExportUnknownField,
   type ParquetListLayout,
 } from './export-types';
 import { formatCsvHeader, formatCsvRowPieces, formatJsonLinePieces, listExportColumns, type ExportColumns } from './format-export-rows-text';
@@ -26,6 +27,7 @@ import { listExportRows, listFramedExportRows } from './list-export-rows';
 import { ParquetExportWriter } from './parquet-export-writer';
 import { ArrowExportWriter, type FramedExportRowSource } from './arrow-export-writer';
 import { countUndecodable, findValueProtobufContent } from './describe-export-state-values';
+import { ProtobufWireJsonWriter } from './write-protobuf-wire-json';
 
 export interface ExportStateRequest {
   /** the state as inspectSavepoint describes it (scope, kind, serializers, status) */
@@ -230,8 +232,10 @@ class StateExportJob {
     unknownFieldsCapped: { rows: 0, omitted: 0 },
   };
   private readonly unreadableReasons: string[] = [];
-  /** Arrow of Protobuf values: read from the frames (ArrowExportWriter.addEntry) */
+  /** Protobuf values in Arrow, JSON Lines or CSV: read from the frames (ArrowExportWriter.addEntry, ProtobufWireJsonWriter) */
   readonly framed: boolean;
+  /** JSON Lines and CSV of Protobuf values: the value's JSON text from its wire bytes */
+  private readonly wireJson: ProtobufWireJsonWriter | undefined;
   /** `operator` (operator and broadcast state) or `keyed`, and the state's name: how entries find their job */
   readonly kind: 'operator' | 'keyed';
   readonly key: string;
@@ -252,7 +256,11 @@ class StateExportJob {
   ) {
     this.content = findValueProtobufContent(state);
     this.listState = state.kind === 'LIST';
-    this.framed = request.format === 'arrow' && this.content !== undefined;
+    this.framed = this.content !== undefined && request.format !== 'parquet';
+    this.wireJson =
+      this.content !== undefined && (request.format === 'jsonl' || request.format === 'csv')
+        ? new ProtobufWireJsonWriter(this.content.schema.root, this.content.settings.recursionLimit)
+        : undefined;
     this.kind = state.scope === 'keyed' ? 'keyed' : 'operator';
     this.key = `${this.kind}:${state.name}`;
     const sample = request.sample;
@@ -274,7 +282,9 @@ class StateExportJob {
 
   entry(e: StateEntry): void {
     this.result.entries++;
-    if (this.framed) {
+    if (this.wireJson !== undefined) {
+      for (const source of listFramedExportRows(e, this.listState, this.content!.schema.root)) this.writeFramedTextRow(source, this.wireJson);
+    } else if (this.framed) {
       // a row the Arrow writer decodes (not the plain wire case) may hold a value its decoder refused: counted as in a decode scan
       const sources = listFramedExportRows(e, this.listState, this.content!.schema.root).map((s) => ({
         ...s,
@@ -401,7 +411,36 @@ class StateExportJob {
     this.result.unknownFieldsCapped.omitted += row.unknownFieldsOmitted;
   }
 
-  private writeRow(row: ExportRow): void {
+  /** one row of a `frame`-mode scan as text: its value's JSON from the wire bytes where the plain case holds, else the row decoded */
+  private writeFramedTextRow(source: FramedExportRowSource, wireJson: ProtobufWireJsonWriter): void {
+    const frame = source.frame;
+    const json =
+      frame !== undefined && source.whole && frame.end - frame.payloadStart === frame.length
+        ? wireJson.write(frame.bytes, frame.payloadStart, frame.end)
+        : undefined;
+    if (frame === undefined || json === undefined) {
+      this.writeRow(source.decode());
+      return;
+    }
+    // the root's unknown fields, as many as a decoded row holds (the rest counted)
+    const unknown = wireJson.unknown;
+    const shown = Math.min(unknown.length, EXPORT_UNKNOWN_FIELDS_PER_VALUE);
+    const unknownFields: ExportUnknownField[] = [];
+    for (let k = 0; k < shown; k++) {
+      const u = unknown[k]!;
+      unknownFields.push({ path: '', number: u.number, wireType: u.wireType, bytes: frame.bytes.slice(u.start, u.end) });
+    }
+    const row: ExportRow = {
+      ...(source.row as ExportRow),
+      value: null,
+      valueSize: frame.length,
+      unknownFields,
+      ...(shown < unknown.length ? { unknownFieldsOmitted: unknown.length - shown } : {}),
+    };
+    this.writeRow(row, json);
+  }
+
+  private writeRow(row: ExportRow, valueJson?: string): void {
     const cols = this.ensureColumns(row);
     const { result, request } = this;
     result.rows++;
@@ -412,7 +451,8 @@ class StateExportJob {
       this.writer.add(row);
     } else {
       if (result.rows === 1 && request.format === 'csv') this.pushText(formatCsvHeader(cols));
-      for (const piece of request.format === 'csv' ? formatCsvRowPieces(row, cols) : formatJsonLinePieces(row, cols)) this.pushText(piece);
+      for (const piece of request.format === 'csv' ? formatCsvRowPieces(row, cols, valueJson) : formatJsonLinePieces(row, cols, valueJson))
+        this.pushText(piece);
     }
     this.reportProgress();
   }

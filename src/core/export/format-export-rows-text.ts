@@ -26,13 +26,20 @@ export function listExportColumns(row: ExportRow): ExportColumns {
   };
 }
 
-function toJsonObject(row: ExportRow, columns: ExportColumns, format: 'jsonl' | 'csv'): { [name: string]: PlainValue } {
-  const out: { [name: string]: PlainValue } = { keyGroup: row.keyGroup, subtask: row.subtask };
+/** JSON text written as it is: a value's ProtoJSON text made from its wire bytes (write-protobuf-wire-json.ts) */
+class JsonText {
+  constructor(readonly text: string) {}
+}
+
+type RowMember = PlainValue | JsonText;
+
+function toJsonObject(row: ExportRow, columns: ExportColumns, format: 'jsonl' | 'csv', valueJson: string | undefined): { [name: string]: RowMember } {
+  const out: { [name: string]: RowMember } = { keyGroup: row.keyGroup, subtask: row.subtask };
   if (columns.key) out['key'] = toPlainValue(row.key);
   if (columns.namespace) out['namespace'] = toPlainValue(row.namespace);
   if (columns.userKey) out['userKey'] = toPlainValue(row.userKey);
   if (columns.elementIndex) out['elementIndex'] = row.elementIndex ?? null;
-  out['value'] = toPlainValue(row.value);
+  out['value'] = valueJson === undefined ? toPlainValue(row.value) : new JsonText(valueJson);
   out['valueSize'] = row.valueSize;
   const unknown: PlainValue[] = row.unknownFields.map((u) => ({ path: u.path, number: u.number, wireType: u.wireType, bytes: encodeBase64(u.bytes) }));
   out['unknownFields'] = unknown;
@@ -48,11 +55,12 @@ function toJsonObject(row: ExportRow, columns: ExportColumns, format: 'jsonl' | 
 /**
  * One JSON line as pieces whose concatenation is the line (what JSON.stringify gives): a large string
  * that needs no escaping (a bytes field's base64: a 60 MB field is an 80 MB string) is a piece of its own,
- * never copied into the line, so the line is encoded and written a slice at a time.
+ * never copied into the line, so the line is encoded and written a slice at a time. `valueJson`: the value's
+ * JSON text made from its wire bytes, written in place of the row's (null) value.
  */
-export function formatJsonLinePieces(row: ExportRow, columns: ExportColumns): string[] {
+export function formatJsonLinePieces(row: ExportRow, columns: ExportColumns, valueJson?: string): string[] {
   const pieces: string[] = [];
-  pushJson(toJsonObject(row, columns, 'jsonl'), pieces);
+  pushJson(toJsonObject(row, columns, 'jsonl', valueJson), pieces);
   pieces.push('\n');
   return pieces;
 }
@@ -65,6 +73,10 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** The pieces of JSON.stringify(v) (v a plain value: no toJSON, cycles or bigints). */
 function pushJson(v: unknown, out: string[]): void {
+  if (v instanceof JsonText) {
+    out.push(v.text);
+    return;
+  }
   if (typeof v === 'string') {
     if (v.length >= LARGE_STRING && !NEEDS_ESCAPE.test(v)) out.push('"', v, '"');
     else out.push(JSON.stringify(v));
@@ -107,8 +119,8 @@ export function formatCsvHeader(columns: ExportColumns): string {
 }
 
 /** One CSV row as pieces whose concatenation is the row: a large cell (or a large string inside a JSON cell) is never copied into a row string. */
-export function formatCsvRowPieces(row: ExportRow, columns: ExportColumns): string[] {
-  const o = toJsonObject(row, columns, 'csv');
+export function formatCsvRowPieces(row: ExportRow, columns: ExportColumns, valueJson?: string): string[] {
+  const o = toJsonObject(row, columns, 'csv', valueJson);
   const pieces: string[] = [];
   for (const v of Object.values(o)) {
     if (pieces.length > 0) pieces.push(',');

@@ -80,17 +80,19 @@ export function listFramedExportRows(entry: StateEntry, listState: boolean, root
     const frames = unit !== null && unit.kind === 'frame' ? [unit] : listProtobufFrames(unit);
     const only = frames.length === 1 && asProtobufFrame(frames[0]!)?.codec.content.schema.root === root ? frames[0] : undefined;
     const decode = (): ExportRow => {
-      let details: DecodedProtobufValue[];
+      let decoded: DecodedValue[];
       try {
-        details = decodeFrameDetails(unit);
+        decoded = decodeFrames(unit);
       } catch (e) {
         // as a `decode` scan keeps a value its serializer refuses: its bytes, `decodeFailed`, with the reason
         if (!isDecodeError(e)) throw e;
         return { ...row, ...describeValue(describeUndecodableFrames(unit, e.message), serializedLength) };
       }
-      return { ...row, ...describeDetails(unit, details, serializedLength) };
+      // the value as a `decode` scan gives it: each frame replaced by its decoded message (JSON Lines and CSV write the value itself)
+      const value = withDecodedFrames(unit, decoded, { next: 0 }, 0);
+      return { ...row, ...describeDetails(value, decoded.flatMap(listProtobufValueDetails), serializedLength) };
     };
-    return { row, frame: only, decode };
+    return { row, frame: only, whole: only !== undefined && unit === only, decode };
   };
   if (listState && entry.value !== null && entry.value.kind === 'list') {
     return entry.value.items.map((item, i) => source({ ...base, elementIndex: i }, item, undefined));
@@ -105,13 +107,40 @@ function describeUndecodableFrames(value: DecodedValue | null, reason: string): 
   return { kind: 'opaque', reason: `value could not be decoded: ${reason}`, length: bytes.length, base64: encodeBase64(bytes), decodeFailed: true };
 }
 
-/** The decoder's results of the value's Protobuf frames, as a `decode`-mode scan has them (a bad payload throws the decoder's DecodeError). */
-function decodeFrameDetails(value: DecodedValue | null): DecodedProtobufValue[] {
-  return listProtobufFrames(value).flatMap((frame) => {
+/** The value's Protobuf frames decoded, in read order, as a `decode`-mode scan has them (a bad payload throws the decoder's DecodeError). */
+function decodeFrames(value: DecodedValue | null): DecodedValue[] {
+  return listProtobufFrames(value).map((frame) => {
     const reader = new ByteReader(frame.bytes.subarray(frame.start, frame.end), {
       ...(frame.file === undefined ? {} : { file: frame.file }),
       baseOffset: frame.offset,
     });
-    return listProtobufValueDetails(frame.codec.decode(reader, 'decode'));
+    return frame.codec.decode(reader, 'decode');
   });
+}
+
+/** as deep as findNestedValues looks for frames */
+const MAX_VALUE_DEPTH = 64;
+
+/** The value with its Protobuf frames replaced by their decoded values (in listProtobufFrames' order: the same walk). */
+function withDecodedFrames(v: DecodedValue | null, decoded: readonly DecodedValue[], at: { next: number }, depth: number): DecodedValue | null {
+  if (v === null) return null;
+  if (v.kind === 'frame' && asProtobufFrame(v) !== undefined) return decoded[at.next++]!;
+  if (depth >= MAX_VALUE_DEPTH) return v;
+  const inner = (x: DecodedValue) => withDecodedFrames(x, decoded, at, depth + 1)!;
+  switch (v.kind) {
+    case 'list':
+      return { ...v, items: v.items.map(inner) };
+    case 'ttl':
+      return { ...v, value: inner(v.value) };
+    case 'tuple':
+      return { ...v, fields: v.fields.map(inner) };
+    case 'pojo':
+      return { ...v, fields: v.fields.map((f) => ({ ...f, value: inner(f.value) })) };
+    case 'row':
+      return { ...v, fields: v.fields.map((f) => ({ ...f, value: inner(f.value) })) };
+    case 'map':
+      return { ...v, entries: v.entries.map((e) => ({ ...e, key: inner(e.key), value: inner(e.value) })) };
+    default:
+      return v;
+  }
 }

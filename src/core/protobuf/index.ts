@@ -45,6 +45,7 @@ export {
   stringifyWithMessageViews,
 } from './protobuf-value-codec';
 export { measureJsonLength } from './measure-json-length';
+export { getJsonName } from './format-protobuf-json';
 export { getKryoProtobufCodec, getProtobufSnapshotContent, registerProtobufSnapshotReaders } from './register-protobuf-snapshot-readers';
 export { FLINK_FIRST_KRYO_REGISTRATION_ID } from './read-kryo-protobuf-frame';
 export { scanProtobufPayload, scanProtobufPayloadInto, scanProtobufPayloadRangeInto } from './scan-protobuf-payload';
