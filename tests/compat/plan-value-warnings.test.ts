@@ -40,11 +40,19 @@ function applyPlan(plan: ValueWarningPlan, values: readonly ScannedValue[]): Val
       const w = plan.warnings[i]!;
       if (seen.has(w.key)) return;
       seen.add(w.key);
-      let b = buckets.get(w.key);
-      if (!b) {
-        b = { key: w.key, ruleId: w.ruleId, params: w.params, ...(w.location ? { location: w.location } : {}), count: 0, keys: [], largest: 0 } as typeof b;
-        buckets.set(w.key, b);
-      }
+      const b =
+        buckets.get(w.key) ??
+        buckets
+          .set(w.key, {
+            key: w.key,
+            ruleId: w.ruleId,
+            params: w.params,
+            ...(w.location ? { location: w.location } : {}),
+            count: 0,
+            keys: [],
+            largest: 0,
+          } as never)
+          .get(w.key)!;
       b.count++;
       b.largest = Math.max(b.largest, size);
       if (b.keys.length < plan.maxWarningKeys) b.keys.push(v.key);

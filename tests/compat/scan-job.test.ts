@@ -7,15 +7,27 @@
  * differential check). No Java here: the run's output is committed with its manifest.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
-import { requireCommitted } from '../helpers/committed-data';
+import { requireCommitted, requireCommittedCases } from '../helpers/committed-data';
 
 const ROOT = 'fixtures/scan-job';
-const CASES = ['flink-1.20/rocksdb/native'];
+/** every committed run: <line>/<backend>/<case> with a manifest.json */
+const CASES = requireCommittedCases(
+  'scan-job run (fixtures/scan-job/<line>/<backend>/<case>/manifest.json)',
+  existsSync(ROOT)
+    ? readdirSync(ROOT)
+        .filter((line) => line.startsWith('flink-'))
+        .flatMap((line) =>
+          readdirSync(path.join(ROOT, line)).flatMap((backend) => readdirSync(path.join(ROOT, line, backend)).map((c) => `${line}/${backend}/${c}`)),
+        )
+        .filter((c) => existsSync(path.join(ROOT, c, 'manifest.json')))
+        .sort()
+    : [],
+);
 
 const work = mkdtempSync(path.join(tmpdir(), 'scan-job-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -214,19 +214,28 @@ public final class ProtobufValueScanJob {
       String text = ValueScan.describeKey(key);
       switch (kind) {
         case "VALUE" -> {
-          byte[] v = value.value();
-          if (v != null) summarizer.add(v, text, hits);
+          Object v = ((ValueState) value).value();
+          if (v != null) summarizer.add(payloadOf(v), text, hits);
         }
         case "LIST" -> {
-          Iterable<byte[]> values = list.get();
-          if (values != null) for (byte[] v : values) summarizer.add(v, text, hits);
+          Iterable<?> values = ((ListState<?>) list).get();
+          if (values != null) for (Object v : values) summarizer.add(payloadOf(v), text, hits);
         }
         default -> {
-          for (Map.Entry<Object, byte[]> e : map.entries()) if (e.getValue() != null) summarizer.add(e.getValue(), text + " / " + ValueScan.describeKey(e.getKey()), hits);
+          for (Map.Entry<Object, Object> e : ((MapState<Object, Object>) (MapState) map).entries())
+            if (e.getValue() != null) summarizer.add(payloadOf(e.getValue()), text + " / " + ValueScan.describeKey(e.getKey()), hits);
         }
       }
       if (hits.values > 0) out.collect(hits);
     }
+  }
+
+  /**
+   * The payload of a value: RocksDB hands the stored bytes to FrameSerializer; the heap backend deserialized every
+   * value with the saved serializer while restoring and holds the message object, whose protobuf-java bytes are taken.
+   */
+  static byte[] payloadOf(Object value) {
+    return value instanceof byte[] bytes ? bytes : ((com.google.protobuf.MessageLite) value).toByteArray();
   }
 
   /** One warning's tally in one shard: counts add, the largest is the maximum, the first keys in scan order. */

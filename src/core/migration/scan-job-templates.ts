@@ -320,6 +320,9 @@ with \`DynamicMessage\` over the same saved descriptors.
 
 The keyed state is restored with the **${r.stateBackend === 'rocksdb' ? 'EmbeddedRocksDBStateBackend' : 'HashMapStateBackend'}** (as the savepoint was written: \`scan-job --state-backend\`
 changes it), so keys come in the order the savepoint holds them and each warning's example keys are the ones \`check\` lists.
+The HashMapStateBackend deserializes every value with the saved serializer while restoring (the heap holds message
+objects): the job then takes the message's protobuf-java bytes, the saved bytes for any value protobuf-java wrote
+(a value encoded otherwise, e.g. with non-minimal varints, can differ in size). RocksDB hands over the stored bytes.
 
 ## States scanned
 
