@@ -211,7 +211,7 @@ function withoutWarnings(report: CompatibilityReport, ignore: readonly string[])
   return { ...report, summary: { ...report.summary, warnings: states.reduce((n, s) => n + s.warnings.length, 0) }, states };
 }
 
-function parseRoots(raw: unknown): { newRoot?: string; newRoots: Record<string, string> } {
+export function parseRoots(raw: unknown): { newRoot?: string; newRoots: Record<string, string> } {
   const list = Array.isArray(raw) ? raw.map(String) : raw === undefined ? [] : [String(raw)];
   const newRoots: Record<string, string> = {};
   let newRoot: string | undefined;
@@ -229,7 +229,7 @@ function parseRoots(raw: unknown): { newRoot?: string; newRoots: Record<string, 
   return { ...(newRoot ? { newRoot } : {}), newRoots };
 }
 
-function optionalInt<K extends string>(raw: unknown, flag: string, key: K): Partial<Record<K, number>> {
+export function optionalInt<K extends string>(raw: unknown, flag: string, key: K): Partial<Record<K, number>> {
   if (raw === undefined) return {};
   const text = String(raw);
   const n = Number(text);
@@ -239,7 +239,7 @@ function optionalInt<K extends string>(raw: unknown, flag: string, key: K): Part
   return { [key]: n } as Partial<Record<K, number>>;
 }
 
-function optionalBool<K extends string>(raw: unknown, flag: string, key: K): Partial<Record<K, boolean>> {
+export function optionalBool<K extends string>(raw: unknown, flag: string, key: K): Partial<Record<K, boolean>> {
   if (raw === undefined) return {};
   if (raw !== 'true' && raw !== 'false') throw new CliUsageError(`${flag} must be true or false, found ${String(raw)}`);
   return { [key]: raw === 'true' } as Partial<Record<K, boolean>>;

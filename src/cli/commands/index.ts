@@ -12,6 +12,7 @@ import { dumpCommand } from './dump';
 import { exportCommand } from './export';
 import { migrationPlanCommand } from './migration-plan';
 import { migrationJobCommand } from './migration-job';
+import { scanJobCommand } from './scan-job';
 import { mergeStatsCommand, statsCommand } from '../scan';
 import { serveCommand } from './serve';
 import { createCompletionCommand } from './completion';
@@ -28,6 +29,7 @@ export const COMMANDS: readonly CliCommand[] = [
   mergeStatsCommand,
   migrationPlanCommand,
   migrationJobCommand,
+  scanJobCommand,
   serveCommand,
   // `completion bash|zsh|fish`, generated from this table
   createCompletionCommand(() => COMMANDS),

@@ -8,6 +8,7 @@ export { type DescribedScanFinding, describeProtobufStateScan, describeScanFindi
 export { type StateCompatibility, evaluateStateCompatibility } from './rules/evaluate-state-compatibility';
 export { addJobJarConflictFindings } from './rules/evaluate-job-jar-conflicts';
 export { type ValueWarningTally, createValueWarningCollector, finishValueWarnings } from './rules/evaluate-value-warnings';
+export { type ValueWarningPlan, planValueWarnings } from './rules/plan-value-warnings';
 export { evaluateKryoProtobufState } from './rules/evaluate-kryo-protobuf-state';
 export { evaluatePeerSerdeState } from './rules/evaluate-peer-serde-state';
 export {

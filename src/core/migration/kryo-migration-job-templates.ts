@@ -30,12 +30,12 @@ export function defaultVersions(line: MigrationFlinkLine): MigrationVersions {
     : { flink: '2.3.0', stateProcessor: '2.3.0', chillProtobuf: '0.10.0', protobufJava: '4.36.2' };
 }
 
-function xml(s: string): string {
+export function xml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Flink's own Java 17 flags (env.java.opts.all of its default configuration). */
-const ADD_OPENS = [
+export const ADD_OPENS = [
   'java.lang',
   'java.lang.reflect',
   'java.lang.invoke',

@@ -2,7 +2,13 @@
 export { type DescribedStateFindings, type NewFieldDeclarations, type ReportStateView, type ReportView, buildReportView } from './build-report-view';
 export { type AlertState, type BecomesFieldAlert, type ExceedsLimitAlert } from './collect-value-alerts';
 export { evaluateSnapshotVerdicts, type SnapshotStateVerdict, type SnapshotVerdicts } from './evaluate-snapshot-verdicts';
-export { type CheckSavepointInput, type StateValuesNotRead, type StateValueTally, type ValueScanner } from './check-savepoint-types';
+export {
+  type CheckSavepointInput,
+  type EvaluatedProtobufState,
+  type StateValuesNotRead,
+  type StateValueTally,
+  type ValueScanner,
+} from './check-savepoint-types';
 export { checkSavepoint } from './check-savepoint';
 export { countValuesNotChecked, KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
 export { compareDescriptorSets } from './compare-descriptor-sets';

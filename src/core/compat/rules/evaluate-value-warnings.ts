@@ -202,6 +202,6 @@ export function acceptsWireTypeOf(type: FieldDescriptorProto_Type, repeated: boo
   return wireType === 2;
 }
 
-function describeWireType(wireType: number): string {
+export function describeWireType(wireType: number): string {
   return ['VARINT', 'I64', 'LEN', 'SGROUP', 'EGROUP', 'I32'][wireType] ?? `wire type ${wireType}`;
 }

@@ -1,0 +1,126 @@
+/**
+ * `scan-job` (issue #30) over the committed runs of fixtures/scan-job/<line>/<backend>/<case>/ (written by
+ * fixtures/scan-job/run.mjs: the generated project built and run for real, on a local MiniCluster, on a fixture
+ * savepoint): the generator's output for that savepoint is the committed project byte for byte (the one that ran);
+ * the job's value-scan files are, byte for byte, what `check --values-only --key-groups A-B` writes for the same
+ * ranges; and `check --value-scans <the job's output>` gives the single-machine `check` report byte for byte (the
+ * differential check). No Java here: the run's output is committed with its manifest.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli';
+import { requireCommitted, requireCommittedCases } from '../helpers/committed-data';
+
+const ROOT = 'fixtures/scan-job';
+/** every committed run: <line>/<backend>/<case> with a manifest.json */
+const CASES = requireCommittedCases(
+  'scan-job run (fixtures/scan-job/<line>/<backend>/<case>/manifest.json)',
+  existsSync(ROOT)
+    ? readdirSync(ROOT)
+        .filter((line) => line.startsWith('flink-'))
+        .flatMap((line) =>
+          readdirSync(path.join(ROOT, line)).flatMap((backend) => readdirSync(path.join(ROOT, line, backend)).map((c) => `${line}/${backend}/${c}`)),
+        )
+        .filter((c) => existsSync(path.join(ROOT, c, 'manifest.json')))
+        .sort()
+    : [],
+);
+
+const work = mkdtempSync(path.join(tmpdir(), 'scan-job-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+function listFiles(dir: string, base = dir): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name), base) : [path.relative(base, path.join(dir, e.name))]))
+    .sort();
+}
+
+interface Manifest {
+  source: string;
+  schema: string;
+  command: string;
+  files: Record<string, string>;
+}
+
+describe('scan-job over the committed runs', () => {
+  for (const c of CASES) {
+    const dir = path.join(ROOT, c);
+    const read = () => {
+      requireCommitted(path.join(dir, 'manifest.json'), path.join(dir, 'project'), path.join(dir, 'value-scans'));
+      const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+      return { manifest, savepoint: path.join('fixtures/savepoints', c, 'savepoint'), scans: path.join(dir, 'value-scans') };
+    };
+
+    it(`${c}: the generator writes the committed project, the one that ran`, async () => {
+      const { manifest } = read();
+      const args = manifest.command.replace(/^savepoint-inspector /, '').split(' ');
+      const out = path.join(work, c.replace(/\//g, '-'));
+      args[args.indexOf('--output') + 1] = out;
+      const r = await cli(args);
+      expect(r.code, r.stderr).toBe(0);
+      const committed = path.join(dir, 'project');
+      expect(listFiles(out)).toEqual(listFiles(committed));
+      for (const f of listFiles(committed)) expect(readFileSync(path.join(out, f)), f).toEqual(readFileSync(path.join(committed, f)));
+    });
+
+    it(`${c}: the job wrote the files check --values-only --key-groups writes for its shards, as the manifest records`, async () => {
+      const { manifest, savepoint, scans } = read();
+      const names = listFiles(scans);
+      expect(names).toEqual(Object.keys(manifest.files).sort());
+      expect(names.length).toBeGreaterThan(1);
+      for (const name of names) {
+        const bytes = readFileSync(path.join(scans, name));
+        expect(createHash('sha256').update(bytes).digest('hex'), name).toBe(manifest.files[name]);
+        const range = /^part-(\d+-\d+)\.json$/.exec(name)?.[1];
+        expect(range, name).toBeDefined();
+        const mine = path.join(work, `${c.replace(/\//g, '-')}-${name}`);
+        const r = await cli(['check', savepoint, '--descriptors', manifest.schema, '--values-only', '--key-groups', range!, '--output', mine]);
+        expect(r.code, r.stderr).toBe(0);
+        expect(bytes.toString('utf8'), name).toBe(readFileSync(mine, 'utf8'));
+      }
+    });
+
+    for (const format of ['json', 'text']) {
+      it(`${c}: check --value-scans <the job's output> --format ${format} is the single-machine check byte for byte`, async () => {
+        const { manifest, savepoint, scans } = read();
+        const whole = await cli(['check', savepoint, '--descriptors', manifest.schema, '--format', format, '--workers', '1']);
+        const merged = await cli(['check', savepoint, '--descriptors', manifest.schema, '--format', format, '--value-scans', scans]);
+        expect(merged.stderr).toBe(whole.stderr);
+        expect(merged.code).toBe(whole.code);
+        expect(merged.stdout).toBe(whole.stdout);
+        // the values were read and hit warnings (not a report without values)
+        if (format === 'json') {
+          expect(whole.stdout).toContain('"valuesScanned"');
+          expect(whole.stdout).toContain('UNKNOWN_NUMBER_BECOMES_FIELD');
+          expect(whole.stdout).toContain('ALIASING_RETENTION');
+        }
+      });
+    }
+  }
+
+  it('refuses a folder that is not empty, and needs --descriptors', async () => {
+    const { code, stderr } = await cli(['scan-job', 'fixtures/savepoints/flink-1.20/rocksdb/native/savepoint', '--output', work]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--descriptors <new.binpb> is required');
+    const full = await cli([
+      'scan-job',
+      'fixtures/savepoints/flink-1.20/rocksdb/native/savepoint',
+      '--descriptors',
+      'src/ui/demo-schema/events-changed.binpb',
+      '--output',
+      ROOT,
+    ]);
+    expect(full.code).toBe(2);
+    expect(full.stderr).toContain(`--output ${ROOT} is not empty: give a new or empty folder`);
+  });
+});
