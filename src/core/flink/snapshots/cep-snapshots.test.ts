@@ -155,6 +155,49 @@ describe('CEP serializer snapshots (NFA state and shared buffer)', () => {
     );
   });
 
+  it('NFAState outer version 2 (Flink 1.20): a `bool` says each ComputationState holds its previous timestamp after the start timestamp', () => {
+    const head = (outerVersion: number, outer: number[]) =>
+      new ByteWriter().utf(CLS.nfaState).i32(3).i32(911108).i32(outerVersion).bytes(outer).i32(1333245).i32(1).i32(3);
+    const v2 = head(2, [1]);
+    dewey(v2);
+    nodeId(v2);
+    eventId(v2);
+    const s = read(v2.finish());
+    expect(s.details).toEqual({ supportsPreviousTimestamp: true });
+    const v = new ByteWriter().i32(1);
+    str(v, 'start');
+    v.u8(0);
+    deweyValue(v, 3);
+    v.i64(-1n).i64(42n).u8(0).i32(0);
+    expect(decode(s, v.finish())).toEqual(
+      pojo(`${NFA}NFAState`, {
+        partialMatches: {
+          kind: 'list',
+          items: [
+            pojo(`${NFA}ComputationState`, {
+              currentStateName: { kind: 'string', value: 'start' },
+              previousBufferEntry: { kind: 'null' },
+              version: dn('3'),
+              startTimestamp: long('-1'),
+              previousTimestamp: long('42'),
+              startEventId: { kind: 'null' },
+            }),
+          ],
+        },
+        completedMatches: { kind: 'list', items: [] },
+      }),
+    );
+    const e = (() => {
+      try {
+        read(head(3, []).finish());
+      } catch (err) {
+        return isDecodeError(err) ? `${err.code} @${err.offset}: ${err.detail}` : String(err);
+      }
+      return 'no error';
+    })();
+    expect(e).toBe(`unsupported-version @${2 + CLS.nfaState.length + 12}: expected NFAStateSerializerSnapshot outer version 1 or 2, found 3`);
+  });
+
   it('says where truncated or corrupt values end', () => {
     const s = read(composite(new ByteWriter(), CLS.nfaState, dewey, nodeId, eventId).finish());
     expect(errorOf(s, new ByteWriter().i32(1).finish())).toBe('truncated @0: expected 1 partial matches (at least 15 bytes), found 0 bytes left');

@@ -16,7 +16,8 @@
  *   ListSerializer of Lockable edges, whose values are the same bytes;
  *   `NFAStateSerializerSnapshot` (DeweyNumber, NodeId, EventId): the partial matches, then the completed matches,
  *   each an `i32` count of ComputationStates: the state name (StringValue.writeString), the previous buffer entry
- *   (NodeId), the version (DeweyNumber), the `i64` start timestamp, a byte (1: a start EventId follows, else none).
+ *   (NodeId), the version (DeweyNumber), the `i64` start timestamp, (outer version 2 with its `bool` set, as Flink
+ *   1.20 writes it) the `i64` previous timestamp, a byte (1: a start EventId follows, else none).
  *
  * The legacy config snapshots of Flink ≤ 1.6 (`NFAStateSerializerConfigSnapshot`, `LockableSerializerConfigSnapshot`,
  * Java-serialized) are not registered: they stay named as unknown snapshots.
@@ -158,14 +159,15 @@ export const sharedBufferNodeV1SnapshotReader = composite(
   (r, [edges]) => pojo(`${SB}SharedBufferNode`, [['edges', edges!.decode(r)]]),
 );
 
-function readComputationStates(r: ByteReader, what: string, [dewey, nodeId, eventId]: ValueCodec[]): DecodedValue {
-  const n = r.readCount(what, 15);
+function readComputationStates(r: ByteReader, what: string, [dewey, nodeId, eventId]: ValueCodec[], previousTimestamp: boolean): DecodedValue {
+  const n = r.readCount(what, previousTimestamp ? 23 : 15);
   const items: DecodedValue[] = [];
   for (let i = 0; i < n; i++) {
     const name = stringCodec.decode(r);
     const previous = nodeId!.decode(r);
     const version = dewey!.decode(r);
     const startTimestamp = r.readI64('ComputationState start timestamp').toString();
+    const previousTs = previousTimestamp ? r.readI64('ComputationState previous timestamp').toString() : undefined;
     // Flink reads a start event only when the flag is 1
     const start = r.readU8('ComputationState start event flag') === 1 ? eventId!.decode(r) : { kind: 'null' as const };
     items.push(
@@ -174,6 +176,7 @@ function readComputationStates(r: ByteReader, what: string, [dewey, nodeId, even
         ['previousBufferEntry', previous],
         ['version', version],
         ['startTimestamp', { kind: 'long', value: startTimestamp }],
+        ...(previousTs === undefined ? [] : [['previousTimestamp', { kind: 'long', value: previousTs }] as [string, DecodedValue]]),
         ['startEventId', start],
       ]),
     );
@@ -181,16 +184,32 @@ function readComputationStates(r: ByteReader, what: string, [dewey, nodeId, even
   return { kind: 'list', items };
 }
 
-export const nfaStateSnapshotReader = composite(
-  [NFA_STATE],
-  3,
-  () => 'NFAState',
-  (r, codecs) =>
-    pojo(`${NFA}NFAState`, [
-      ['partialMatches', readComputationStates(r, 'partial matches', codecs)],
-      ['completedMatches', readComputationStates(r, 'completed matches', codecs)],
-    ]),
-);
+/** NFAStateSerializer: outer version 1 has no outer content; version 2 a `bool` (whether each ComputationState holds its previous timestamp). */
+export const nfaStateSnapshotReader: SnapshotReader = {
+  classNames: [NFA_STATE],
+  read(r, version, className, ctx) {
+    const at = r.position;
+    const { outer: previousTimestamp, nested } = readCompositeSnapshot(r, version, ctx, (o, outerVersion) => {
+      if (outerVersion < 1 || outerVersion > 2)
+        throw o.error('unsupported-version', `expected NFAStateSerializerSnapshot outer version 1 or 2, found ${outerVersion}`);
+      return outerVersion >= 2 && o.readBool('supports previous timestamp');
+    });
+    expectNestedCount(r, className, nested, 3, at);
+    return makeComposite(
+      className,
+      version,
+      nested,
+      'NFAState',
+      -1,
+      (vr, codecs) =>
+        pojo(`${NFA}NFAState`, [
+          ['partialMatches', readComputationStates(vr, 'partial matches', codecs, previousTimestamp)],
+          ['completedMatches', readComputationStates(vr, 'completed matches', codecs, previousTimestamp)],
+        ]),
+      { supportsPreviousTimestamp: previousTimestamp },
+    );
+  },
+};
 
 export const CEP_SNAPSHOT_READERS: readonly SnapshotReader[] = [
   eventIdSnapshotReader,
