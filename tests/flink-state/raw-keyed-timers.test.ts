@@ -79,6 +79,22 @@ describe('timers in raw keyed state (Flink 1.8 RocksDB savepoint, key group 7 wi
     ]);
   });
 
+  it('a key-group sample reads only its key groups of the raw keyed state and counts every key group with data', async () => {
+    const files = savepointWith(keyGroup7([[4, 19_000n]], []));
+    const coverage = { keyGroupsRead: 0, keyGroupsWithData: 0 };
+    const got = [];
+    for await (const e of readStateEntries(files, registry, {
+      operatorId: OPERATOR,
+      state: '_timer_state/event_user-timers',
+      sample: { kind: 'key-groups', every: 7 },
+      coverage,
+    }))
+      got.push([e.keyGroup, e.value]);
+    // key groups 0, 7 and 14 of the 16 (two subtasks of 8) are read; only 7 holds a timer
+    expect(got.map(([kg]) => kg)).toEqual([7]);
+    expect(coverage).toEqual({ keyGroupsRead: 3, keyGroupsWithData: 16 });
+  });
+
   it('a truncated key group is a located error: the timer states are not read (no timer before the error), the managed states are not touched', async () => {
     const whole = keyGroup7([[4, 19_000n]], []);
     const inspection = await inspectSavepoint(savepointWith(whole.subarray(0, whole.length - 6)), registry, { countEntries: true });

@@ -124,6 +124,8 @@ export interface SubtaskRawTimers {
   keyGroups(): AsyncGenerator<{ keyGroup: number; entries: StateEntry[] }>;
   /** the file errors name */
   file: string;
+  /** the key groups with data (in the handle's order) */
+  keyGroupsWithData: readonly number[];
 }
 
 /**
@@ -174,6 +176,7 @@ export async function readSubtaskRawTimers(
   const make = (wanted: (kg: number) => boolean): SubtaskRawTimers => ({
     states,
     file: resolved.file,
+    keyGroupsWithData: blocks.map((b) => b.keyGroup),
     async *keyGroups() {
       for (const b of blocks) {
         if (!wanted(b.keyGroup)) continue;

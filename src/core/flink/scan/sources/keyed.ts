@@ -46,17 +46,15 @@ async function* readRawTimerParts(ctx: ScanContext, op: OperatorState, subtask: 
   };
   const range = ctx.keyGroupRange;
   const sample = ctx.sample;
-  const timers = raw.only(
-    (kg) =>
-      (ctx.keyGroups === undefined || ctx.keyGroups.has(kg)) &&
-      (range === undefined || (kg >= range.start && kg <= range.end)) &&
-      (sample?.kind !== 'key-groups' || kg % sample.every === 0),
-  );
+  const selected = (kg: number) => (ctx.keyGroups === undefined || ctx.keyGroups.has(kg)) && (range === undefined || (kg >= range.start && kg <= range.end));
+  const sampled = (kg: number) => selected(kg) && (sample?.kind !== 'key-groups' || kg % sample.every === 0);
+  const timers = raw.only(sampled);
+  // as the managed keyed sources count them: the selection's key groups with data, and those the sample reads
+  ctx.result.keyGroupsWithData += raw.keyGroupsWithData.filter(selected).length;
+  ctx.result.keyGroupsRead += raw.keyGroupsWithData.filter(sampled).length;
   async function* runs() {
     for await (const { entries } of timers.keyGroups()) {
       if (ctx.isPartFull(part)) return;
-      ctx.result.keyGroupsWithData++;
-      ctx.result.keyGroupsRead++;
       yield entries.filter((e) => ctx.wanted(e.state));
     }
   }
