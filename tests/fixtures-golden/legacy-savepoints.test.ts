@@ -90,6 +90,33 @@ describe('legacy (Flink 1.8 and 1.10, _metadata version 2) fixture savepoints', 
     ]);
   });
 
+  it("Flink 1.8 RocksDB: the raw keyed state's timer services are listed as the heap backend's managed timer states are", async () => {
+    type Doc = { operators: { states: { name: string; kind: string; subtasks: number[]; keyType: string; valueType: string; valueSerializer: string }[] }[] };
+    const timersOf = async (backend: string) => {
+      const r = await cli(['inspect', join(ROOT, 'flink-1.8', backend, 'savepoint'), '--format', 'json']);
+      expect(r.code).toBe(0);
+      return (JSON.parse(r.out) as Doc).operators[0]!.states.filter((s) => s.name.startsWith('_timer_state/'))
+        .map((s) => ({
+          name: s.name,
+          kind: s.kind,
+          subtasks: s.subtasks,
+          key: s.keyType,
+          value: s.valueType,
+          serializer: s.valueSerializer.replace(/^.*\./, ''),
+        }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+    };
+    const raw = await timersOf('rocksdb');
+    const timer = { kind: 'PRIORITY_QUEUE', subtasks: [0, 1], key: 'Integer', value: 'Timer<Integer, VoidNamespace>' };
+    expect(raw).toEqual([
+      { name: '_timer_state/event_user-timers', ...timer, serializer: 'InternalTimersSnapshotReaderWriters$LegacyTimerSerializer' },
+      { name: '_timer_state/processing_user-timers', ...timer, serializer: 'InternalTimersSnapshotReaderWriters$LegacyTimerSerializer' },
+    ]);
+    // the heap backend's twin: the same states, written with the managed TimerSerializer
+    expect((await timersOf('filesystem')).map((t) => ({ ...t, serializer: 'InternalTimersSnapshotReaderWriters$LegacyTimerSerializer' }))).toEqual(raw);
+    expect((await timersOf('filesystem')).map((t) => t.serializer)).toEqual(['TimerSerializerSnapshot', 'TimerSerializerSnapshot']);
+  });
+
   for (const c of cases) {
     describe(c.name, () => {
       const savepoint = join(c.dir, 'savepoint');
@@ -112,11 +139,19 @@ describe('legacy (Flink 1.8 and 1.10, _metadata version 2) fixture savepoints', 
           expect({ name: s.name, decoded: got?.decoded, entries: got?.entries }).toEqual({ name: s.name, decoded: 'fully', entries: count });
         }
         // the timer queues of the process function, empty; Flink 1.8's RocksDB backend writes its (heap) timers into
-        // raw keyed state (the legacy timer service format), not as states of the managed keyed state
-        const timers = c.name === 'flink-1.8/rocksdb' ? [] : ['_timer_state/event_user-timers', '_timer_state/processing_user-timers'];
+        // raw keyed state (InternalTimerServiceSerializationProxy per key group), listed under the same names
+        const timers = ['_timer_state/event_user-timers', '_timer_state/processing_user-timers'];
         expect(inspected!.states.filter((x) => !op.states.some((s) => s.name === x.name)).map((x) => [x.name, x.decoded, x.entries])).toEqual(
           timers.map((t) => [t, 'fully', 0]),
         );
+      });
+
+      it('dump of the timer states reads every key group and gives no timer (the job left none pending)', async () => {
+        for (const t of ['_timer_state/event_user-timers', '_timer_state/processing_user-timers']) {
+          const r = await cli(['dump', savepoint, '--operator', op.uid, '--state', t, '--format', 'json']);
+          expect({ err: r.err, code: r.code }).toEqual({ err: '', code: 0 });
+          expect((JSON.parse(r.out) as { entries: unknown[] }).entries).toEqual([]);
+        }
       });
 
       for (const s of op.states) {

@@ -12,6 +12,7 @@ import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { OperatorState, SubtaskState } from '../metadata/metadata-types';
 import { readAheadInOrder } from '../savepoint/read-ahead-in-order';
 import { hasSourcesAndSinks, readSourcesAndSinks } from '../connectors/read-sources-and-sinks';
+import { readSubtaskRawTimers, type SubtaskRawTimers } from '../keyed/read-raw-keyed-timers';
 
 /**
  * How many subtasks' state headers are read at once (each subtask reads its files one after another,
@@ -111,6 +112,8 @@ interface SubtaskStreams {
   operator: Settled<SubtaskOperatorStream | undefined>;
   /** absent when the operator stream failed with something other than a DecodeError (rethrown when merged, as before) */
   keyed?: Settled<SubtaskKeyedStream | undefined>;
+  /** the timers of the subtask's raw keyed state (Flink 1.8–1.9 heap timers), when the keyed stream was read */
+  rawTimers?: Settled<SubtaskRawTimers | undefined>;
 }
 
 async function settle<T>(fn: () => Promise<T>): Promise<Settled<T>> {
@@ -130,7 +133,8 @@ async function readSubtaskStreams(
 ): Promise<SubtaskStreams> {
   const operator = await settle(() => readCachedOperatorStream(headers, opened, op, subtask, registry));
   if (!operator.ok && !isDecodeError(operator.error)) return { subtask, operator };
-  return { subtask, operator, keyed: await settle(() => readCachedKeyedStream(headers, opened, op, subtask, registry)) };
+  const keyed = await settle(() => readCachedKeyedStream(headers, opened, op, subtask, registry));
+  return { subtask, operator, keyed, rawTimers: await settle(() => readSubtaskRawTimers(opened, op, subtask, registry)) };
 }
 
 /** Merges an operator's subtasks' headers (`read`, in subtask order) into its inspected states. */
@@ -144,7 +148,7 @@ function inspectOperator(opened: OpenedSavepoint, op: OperatorState, read: reado
     errors.push(e.toJSON());
     warnings.push(e.message);
   };
-  for (const { subtask, operator, keyed: keyedRead } of read) {
+  for (const { subtask, operator, keyed: keyedRead, rawTimers } of read) {
     try {
       if (!operator.ok) throw operator.error;
       const operatorStream = operator.value;
@@ -199,6 +203,14 @@ function inspectOperator(opened: OpenedSavepoint, op: OperatorState, read: reado
     } catch (e) {
       record(e);
       streamsNotRead.push({ subtask: subtask.index, scope: 'keyed', reason: isDecodeError(e) ? e.message : String(e) });
+    }
+    // timers of the raw keyed state, listed as the managed heap timer states are (their entries are the scan's)
+    if (rawTimers !== undefined) {
+      if (!rawTimers.ok) {
+        record(rawTimers.error);
+        const reason = isDecodeError(rawTimers.error) ? rawTimers.error.message : String(rawTimers.error);
+        streamsNotRead.push({ subtask: subtask.index, scope: 'keyed', reason: `raw keyed state (timers): ${reason}` });
+      } else for (const t of rawTimers.value?.states ?? []) mergeInspectedState(states, warnings, 'keyed', t.meta, subtask.index, t.keySerializer);
     }
   }
   for (const s of states) s.subtasks.sort((a, b) => a - b);

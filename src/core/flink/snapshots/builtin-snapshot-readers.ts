@@ -9,6 +9,7 @@ import { kryoSnapshotReader } from './kryo-snapshot';
 import { enumSnapshotReader } from './enum-snapshot';
 import { avroSnapshotReader } from './avro-snapshot';
 import { TABLE_SNAPSHOT_READERS } from './table/table-snapshots';
+import { CEP_SNAPSHOT_READERS } from './cep-snapshots';
 
 export { SIMPLE_TYPES } from './simple-snapshots';
 export { COMPOSITE_MAGIC, NESTED_DELEGATE_MAGIC } from './read-composite-snapshot';
@@ -33,6 +34,7 @@ export const BUILTIN_SNAPSHOT_READERS: readonly SnapshotReader[] = [
   enumSnapshotReader,
   avroSnapshotReader,
   ...TABLE_SNAPSHOT_READERS,
+  ...CEP_SNAPSHOT_READERS,
 ];
 
 export function registerBuiltinSnapshotReaders(registry: { register(reader: SnapshotReader): void }): void {

@@ -14,7 +14,8 @@
  * - `DecimalDataSerializer`: `i32` precision, `i32` scale; values: the unscaled `i64` (precision ≤ 18)
  *   or `i32` length + big-endian two's-complement bytes. `TimestampDataSerializer`: `i32` precision;
  *   values: `i64` epoch millis, and (precision > 3) `i32` nanos of the millisecond.
- * - `ArrayDataSerializer` / `MapDataSerializer`: the element (key, value) types, then the element (key, value)
+ * - `ArrayDataSerializer` / `MapDataSerializer` (snapshot `BaseMapSerializerSnapshot`, in newer versions
+ *   `MapDataSerializerSnapshot`): the element (key, value) types, then the element (key, value)
  *   serializers, each a Java serialization stream; values: `i32` length + BinaryArrayData / BinaryMapData.
  * - `SortedMapSerializerSnapshot` (retracting Top-N): the Java-serialized comparator, then the key and value
  *   serializers; values `i32` size, then per entry the key, a `bool` null flag and (unless null) the value.
@@ -46,6 +47,8 @@ const DECIMAL = `${TYPEUTILS}DecimalDataSerializer$DecimalSerializerSnapshot`;
 const TIMESTAMP = `${TYPEUTILS}TimestampDataSerializer$TimestampDataSerializerSnapshot`;
 const ARRAY = `${TYPEUTILS}ArrayDataSerializer$ArrayDataSerializerSnapshot`;
 const MAP = `${TYPEUTILS}MapDataSerializer$BaseMapSerializerSnapshot`;
+/** the same snapshot under the name newer Flink versions give it */
+const MAP_DATA = `${TYPEUTILS}MapDataSerializer$MapDataSerializerSnapshot`;
 const NULL = 'org.apache.flink.table.dataview.NullSerializer$NullSerializerSnapshot';
 const SORTED_MAP = `${TYPEUTILS}SortedMapSerializerSnapshot`;
 const LINKED_LIST = `${TYPEUTILS}LinkedListSerializer$LinkedListSerializerSnapshot`;
@@ -316,7 +319,7 @@ export const arrayDataSnapshotReader: SnapshotReader = {
 
 /** MapDataSerializer: key and value types, then key and value serializers, all Java-serialized; values are BinaryMapData. */
 export const mapDataSnapshotReader: SnapshotReader = {
-  classNames: [MAP],
+  classNames: [MAP, MAP_DATA],
   read(r, version, className) {
     const [key, value] = readTypes(r, 2, className);
     const keySerializer = readJavaSerializer(r, className);
