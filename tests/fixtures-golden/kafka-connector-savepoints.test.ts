@@ -11,6 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeOperatorId, createSnapshotRegistry, inspectSavepoint, type SourcesAndSinks } from '../../src/core/flink';
 import { runCli } from '../../src/cli/run-cli';
+import { describeSourcesAndSinks } from '../../src/core/report';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 import { requireCommitted, requireCommittedCases } from '../helpers/committed-data';
 
@@ -178,6 +179,31 @@ describe.each(cases)('fixtures/kafka-savepoints/$line', ({ dir }) => {
   });
 });
 
+describe.each(cases)('fixtures/kafka-savepoints/$line: the check report carries the same views', ({ dir }) => {
+  const sp = path.join(dir, 'savepoint');
+  // the savepoints hold no Protobuf state: any descriptor set lets check run (every state "not Protobuf")
+  const descriptors = path.resolve('fixtures/kryo-savepoints/events.binpb');
+
+  it('check --format json has the sourcesAndSinks of inspect --format json, and text, Markdown and HTML show its lines', async () => {
+    const inspected = JSON.parse((await cli(['inspect', sp, '--format', 'json'])).stdout) as { sourcesAndSinks: SourcesAndSinks };
+    const json = await cli(['check', sp, '--descriptors', descriptors, '--format', 'json']);
+    const report = JSON.parse(json.stdout) as { sourcesAndSinks?: SourcesAndSinks };
+    expect(report.sourcesAndSinks).toEqual(inspected.sourcesAndSinks);
+    const lines = describeSourcesAndSinks(inspected.sourcesAndSinks);
+    expect((await cli(['check', sp, '--descriptors', descriptors])).stdout).toContain(`\nSources and sinks\n${lines.join('\n')}\n`);
+    expect((await cli(['check', sp, '--descriptors', descriptors, '--format', 'markdown'])).stdout).toContain(
+      `\n## Sources and sinks\n\n\`\`\`text\n${lines.join('\n')}\n\`\`\`\n`,
+    );
+    const html = (await cli(['check', sp, '--descriptors', descriptors, '--format', 'html'])).stdout;
+    expect(html).toContain('<h2>Sources and sinks</h2>');
+    for (const t of report.sourcesAndSinks!.sinks.flatMap((k) => k.pendingTransactions))
+      expect(html).toContain(`transactional id &quot;${t.transactionalId}&quot;`);
+    // --no-values reads the state headers only: no views (as inspect --headers-only)
+    const headersOnly = JSON.parse((await cli(['check', sp, '--descriptors', descriptors, '--format', 'json', '--no-values'])).stdout) as object;
+    expect(headersOnly).not.toHaveProperty('sourcesAndSinks');
+  });
+});
+
 describe('savepoints without Kafka state', () => {
   it("a FLIP-27 source of another connector (the fixtures' CountingSource) gives no Sources and sinks: inspect prints what it printed before", async () => {
     const sp = requireCommitted(path.resolve('fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint'));
@@ -187,5 +213,7 @@ describe('savepoints without Kafka state', () => {
     const text = await cli(['inspect', sp]);
     expect(text.stdout).not.toContain('Sources and sinks');
     expect(JSON.parse((await cli(['inspect', sp, '--format', 'json'])).stdout)).not.toHaveProperty('sourcesAndSinks');
+    const report = await cli(['check', sp, '--descriptors', path.resolve('fixtures/kryo-savepoints/events.binpb'), '--format', 'json', '--no-values']);
+    expect(JSON.parse(report.stdout)).not.toHaveProperty('sourcesAndSinks');
   });
 });
