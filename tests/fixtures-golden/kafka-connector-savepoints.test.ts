@@ -3,8 +3,8 @@
  * Kafka's own broker (fixtures/kafka-writer). The "Sources and sinks" views equal the manifest: every split's
  * topic, partition, starting and stopping offset and subtask; the enumerator's assigned partitions; the legacy
  * FlinkKafkaConsumer's offsets (Flink 1.x only: 2.x has no FlinkKafkaConsumer); the sink writers' transactional id
- * prefix; the committer's pending transactions (transactional id, producer id, epoch per subtask), which the Flink 2.x
- * writer read from the broker just before the savepoint. `inspect` shows them in text and JSON.
+ * prefix; the committer's pending transactions (transactional id, producer id, epoch per subtask), which the fixture
+ * writers read from the broker just before the savepoint. `inspect` shows them in text and JSON.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,7 +31,7 @@ interface Manifest {
     uid: string;
     parallelism: number;
     transactionalIdPrefix: string;
-    pendingTransactions?: { subtask: number; transactionalId: string; producerId: number; epoch: number }[];
+    pendingTransactions: { subtask: number; transactionalId: string; producerId: number; epoch: number }[];
   };
 }
 
@@ -105,7 +105,7 @@ describe.each(cases)('fixtures/kafka-savepoints/$line', ({ dir }) => {
     expect(writer).toBeDefined();
     expect(writer!.connector).toBe('kafka');
     expect(writer!.problems).toEqual([]);
-    const pending = manifest.kafkaSink.pendingTransactions ?? [];
+    const pending = manifest.kafkaSink.pendingTransactions;
     // connector 3.x writes writer state v1 (the prefix); 4.0/5.0 v2
     const v2 = !manifest.versions.flinkConnectorKafka.startsWith('3.');
     expect(writer!.writers).toEqual(
@@ -131,26 +131,16 @@ describe.each(cases)('fixtures/kafka-savepoints/$line', ({ dir }) => {
     expect(committers).toHaveLength(1);
     const committer = committers[0]!;
     expect(committer.problems).toEqual([]);
-    const pending = manifest.kafkaSink.pendingTransactions;
-    if (pending) {
-      expect(
-        committer.pendingTransactions.map(({ subtask, transactionalId, producerId, epoch, state, checkpointId }) => ({
-          subtask,
-          transactionalId,
-          producerId: Number(producerId),
-          epoch,
-          state,
-          checkpointId,
-        })),
-      ).toEqual(pending.map((t) => ({ ...t, state: 'received', checkpointId: '1' })));
-    } else {
-      // the Flink 1.20 manifest predates the broker's view: every pending transaction is the sink's own, of the savepoint's checkpoint
-      expect(committer.pendingTransactions.length).toBeGreaterThan(0);
-      for (const t of committer.pendingTransactions) {
-        expect(t.transactionalId).toBe(`${manifest.kafkaSink.transactionalIdPrefix}-${t.subtask}-1`);
-        expect([t.state, t.checkpointId, t.recordedSubtaskId]).toEqual(['received', '1', t.subtask]);
-      }
-    }
+    expect(
+      committer.pendingTransactions.map(({ subtask, transactionalId, producerId, epoch, state, checkpointId }) => ({
+        subtask,
+        transactionalId,
+        producerId: Number(producerId),
+        epoch,
+        state,
+        checkpointId,
+      })),
+    ).toEqual(manifest.kafkaSink.pendingTransactions.map((t) => ({ ...t, state: 'received', checkpointId: '1' })));
   });
 
   it('inspect shows the sources and sinks in text and JSON', async () => {
@@ -168,7 +158,7 @@ describe.each(cases)('fixtures/kafka-savepoints/$line', ({ dir }) => {
       );
     }
     expect(text.stdout).toContain(`transactional id prefix "${manifest.kafkaSink.transactionalIdPrefix}" (writer state v`);
-    for (const t of manifest.kafkaSink.pendingTransactions ?? []) {
+    for (const t of manifest.kafkaSink.pendingTransactions) {
       expect(text.stdout).toContain(
         `    subtask ${t.subtask}  transactional id "${t.transactionalId}"  producer id ${t.producerId}  epoch ${t.epoch}  checkpoint 1\n`,
       );
