@@ -10,7 +10,9 @@ const manifest = JSON.parse(readFileSync(path.join(CASE, 'manifest.json'), 'utf8
   kafkaSink: { transactionalIdPrefix: string };
 };
 
-test('the Overview shows the Kafka source splits, the enumerator, the legacy consumer and the sink transactional id prefix', async ({ page }) => {
+test('the Overview shows the Kafka source splits, the enumerator, the legacy consumer, the sink transactional id prefix and its pending transaction', async ({
+  page,
+}) => {
   await page.goto('/');
   await waitForAppState(page, 'empty');
   await page.getByTestId('folder-input').setInputFiles(path.join(CASE, 'savepoint'));
@@ -29,8 +31,16 @@ test('the Overview shows the Kafka source splits, the enumerator, the legacy con
     `subtask 0: transactional id prefix ${manifest.kafkaSink.transactionalIdPrefix}`,
     `subtask 1: transactional id prefix ${manifest.kafkaSink.transactionalIdPrefix}`,
   ]);
-  // the committer's state is named as not decoded, never shown as empty
-  await expect(section.getByTestId('connector-problem')).toHaveText([/^not decoded streaming_committer_raw_states: /]);
+  // the committer's pending transaction (the savepoint's checkpoint 1; only sink subtask 1 had records), and no problem
+  await expect(section.getByTestId('kafka-pending-transaction').locator('td')).toHaveText([
+    '1',
+    `${manifest.kafkaSink.transactionalIdPrefix}-1-1`,
+    /^\d+$/,
+    /^\d+$/,
+    '1',
+    'received',
+  ]);
+  await expect(section.getByTestId('connector-problem')).toHaveCount(0);
   await section.scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/shots/sources-and-sinks-overview.png', fullPage: true });
 });

@@ -2,13 +2,16 @@
  * Golden over fixtures/kafka-savepoints: savepoints written by real Flink with the real Kafka connector against
  * Kafka's own broker (fixtures/kafka-writer). The "Sources and sinks" views equal the manifest: every split's
  * topic, partition, starting and stopping offset and subtask; the enumerator's assigned partitions; the legacy
- * FlinkKafkaConsumer's offsets; the sink writers' transactional id prefix. `inspect` shows them in text and JSON.
+ * FlinkKafkaConsumer's offsets (Flink 1.x only: 2.x has no FlinkKafkaConsumer); the sink writers' transactional id
+ * prefix; the committer's pending transactions (transactional id, producer id, epoch per subtask), which the fixture
+ * writers read from the broker just before the savepoint. `inspect` shows them in text and JSON.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeOperatorId, createSnapshotRegistry, inspectSavepoint, type SourcesAndSinks } from '../../src/core/flink';
 import { runCli } from '../../src/cli/run-cli';
+import { describeSourcesAndSinks } from '../../src/core/report';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 import { requireCommitted, requireCommittedCases } from '../helpers/committed-data';
 
@@ -23,8 +26,13 @@ interface Manifest {
     splits: { topic: string; partition: number; startingOffset: number; stoppingOffset: number; subtask: number }[];
     enumerator: { assignedPartitions: { topic: string; partition: number }[]; initialDiscoveryFinished: boolean };
   };
-  legacyConsumer: { uid: string; parallelism: number; offsets: { topic: string; partition: number; offset: number }[] };
-  kafkaSink: { uid: string; parallelism: number; transactionalIdPrefix: string };
+  legacyConsumer?: { uid: string; parallelism: number; offsets: { topic: string; partition: number; offset: number }[] };
+  kafkaSink: {
+    uid: string;
+    parallelism: number;
+    transactionalIdPrefix: string;
+    pendingTransactions: { subtask: number; transactionalId: string; producerId: number; epoch: number }[];
+  };
 }
 
 const cases = requireCommittedCases(
@@ -67,7 +75,8 @@ describe.each(cases)('fixtures/kafka-savepoints/$line', ({ dir }) => {
     expect(source!.splitElements).toBe(expected.length);
     expect(source!.enumerator).toEqual({
       coordinatorSerdeVersion: 1,
-      enumStateVersion: 2,
+      // connector 3.x writes version 2; connector 5.0 version 3 (whole splits)
+      enumStateVersion: manifest.versions.flinkConnectorKafka.startsWith('5.') ? 3 : 2,
       assignedPartitions: manifest.kafkaSource.enumerator.assignedPartitions,
       unassignedInitialPartitions: [],
       initialDiscoveryFinished: manifest.kafkaSource.enumerator.initialDiscoveryFinished,
@@ -75,33 +84,63 @@ describe.each(cases)('fixtures/kafka-savepoints/$line', ({ dir }) => {
     expect(s.sources).toHaveLength(1);
   });
 
-  it('the legacy FlinkKafkaConsumer: the union state offsets equal the manifest', async () => {
+  it('the legacy FlinkKafkaConsumer: the union state offsets equal the manifest (none in a savepoint without one)', async () => {
     const s = await views(dir);
+    if (!manifest.legacyConsumer) {
+      expect(s.legacyKafkaConsumers).toEqual([]);
+      return;
+    }
     expect(s.legacyKafkaConsumers).toHaveLength(1);
     const legacy = s.legacyKafkaConsumers[0]!;
     expect(legacy.operatorId).toBe(computeOperatorId(manifest.legacyConsumer.uid));
     expect(legacy.problems).toEqual([]);
     expect(legacy.offsets.map(({ topic, partition, offset }) => ({ topic, partition, offset: Number(offset) }))).toEqual(manifest.legacyConsumer.offsets);
     // every partition saved by exactly one of the consumer's subtasks
-    expect(legacy.offsets.every((o) => o.subtask >= 0 && o.subtask < manifest.legacyConsumer.parallelism)).toBe(true);
+    expect(legacy.offsets.every((o) => o.subtask >= 0 && o.subtask < manifest.legacyConsumer!.parallelism)).toBe(true);
   });
 
-  it('the KafkaSink writer: every subtask holds the transactional id prefix; the committer is named, not decoded', async () => {
+  it('the KafkaSink writer: every subtask holds the transactional id prefix (and, v2, its own subtask and precommitted transactions)', async () => {
     const s = await views(dir);
     const writer = s.sinks.find((o) => o.operatorId === computeOperatorId(manifest.kafkaSink.uid));
     expect(writer).toBeDefined();
     expect(writer!.connector).toBe('kafka');
     expect(writer!.problems).toEqual([]);
+    const pending = manifest.kafkaSink.pendingTransactions;
+    // connector 3.x writes writer state v1 (the prefix); 4.0/5.0 v2
+    const v2 = !manifest.versions.flinkConnectorKafka.startsWith('3.');
     expect(writer!.writers).toEqual(
-      Array.from({ length: manifest.kafkaSink.parallelism }, (_, subtask) => ({
-        subtask,
-        stateVersion: 1,
-        transactionalIdPrefix: manifest.kafkaSink.transactionalIdPrefix,
-        ongoingTransactions: [],
-      })),
+      Array.from({ length: manifest.kafkaSink.parallelism }, (_, subtask) =>
+        v2
+          ? {
+              subtask,
+              stateVersion: 2,
+              transactionalIdPrefix: manifest.kafkaSink.transactionalIdPrefix,
+              ownedSubtaskId: subtask,
+              totalNumberOfOwnedSubtasks: manifest.kafkaSink.parallelism,
+              transactionOwnership: 'implicit-by-subtask-id',
+              ongoingTransactions: pending.filter((t) => t.subtask === subtask).map((t) => ({ transactionalId: t.transactionalId, checkpointId: '1' })),
+            }
+          : { subtask, stateVersion: 1, transactionalIdPrefix: manifest.kafkaSink.transactionalIdPrefix, ongoingTransactions: [] },
+      ),
     );
-    const committer = s.sinks.find((o) => o.connector === 'committer');
-    expect(committer?.problems.map((p) => [p.kind, p.state])).toEqual([['not-decoded', 'streaming_committer_raw_states']]);
+  });
+
+  it("the KafkaSink committer: the pending transactions of the savepoint's checkpoint, as the broker had them open", async () => {
+    const s = await views(dir);
+    const committers = s.sinks.filter((o) => o.connector === 'committer');
+    expect(committers).toHaveLength(1);
+    const committer = committers[0]!;
+    expect(committer.problems).toEqual([]);
+    expect(
+      committer.pendingTransactions.map(({ subtask, transactionalId, producerId, epoch, state, checkpointId }) => ({
+        subtask,
+        transactionalId,
+        producerId: Number(producerId),
+        epoch,
+        state,
+        checkpointId,
+      })),
+    ).toEqual(manifest.kafkaSink.pendingTransactions.map((t) => ({ ...t, state: 'received', checkpointId: '1' })));
   });
 
   it('inspect shows the sources and sinks in text and JSON', async () => {
@@ -109,18 +148,51 @@ describe.each(cases)('fixtures/kafka-savepoints/$line', ({ dir }) => {
     const text = await cli(['inspect', sp]);
     expect(text.exitCode).toBe(0);
     const src = computeOperatorId(manifest.kafkaSource.uid);
-    expect(text.stdout).toContain(`\nSources and sinks\n  Kafka source ${src}, parallelism 2: 3 of 3 splits decoded\n`);
+    // Flink 2.x records the uid in the savepoint; 1.20 does not
+    expect(text.stdout).toMatch(
+      new RegExp(`\\nSources and sinks\\n  Kafka source ${src}( \\(uid ${manifest.kafkaSource.uid}\\))?, parallelism 2: 3 of 3 splits decoded\\n`),
+    );
     for (const split of manifest.kafkaSource.splits) {
       expect(text.stdout).toContain(
         `    subtask ${split.subtask}  ${split.topic}-${split.partition}  starting offset ${split.startingOffset}  stopping offset ${split.stoppingOffset}\n`,
       );
     }
-    expect(text.stdout).toContain(`transactional id prefix "${manifest.kafkaSink.transactionalIdPrefix}" (writer state v1)`);
+    expect(text.stdout).toContain(`transactional id prefix "${manifest.kafkaSink.transactionalIdPrefix}" (writer state v`);
+    for (const t of manifest.kafkaSink.pendingTransactions) {
+      expect(text.stdout).toContain(
+        `    subtask ${t.subtask}  transactional id "${t.transactionalId}"  producer id ${t.producerId}  epoch ${t.epoch}  checkpoint 1\n`,
+      );
+    }
     const json = await cli(['inspect', sp, '--format', 'json']);
     const doc = JSON.parse(json.stdout) as { sourcesAndSinks: SourcesAndSinks };
     expect(doc.sourcesAndSinks.sources[0]!.splits.map((x) => x.startingOffset)).toEqual(
       [...manifest.kafkaSource.splits].sort((a, b) => a.subtask - b.subtask || a.partition - b.partition).map((x) => String(x.startingOffset)),
     );
+  });
+});
+
+describe.each(cases)('fixtures/kafka-savepoints/$line: the check report carries the same views', ({ dir }) => {
+  const sp = path.join(dir, 'savepoint');
+  // the savepoints hold no Protobuf state: any descriptor set lets check run (every state "not Protobuf")
+  const descriptors = path.resolve('fixtures/kryo-savepoints/events.binpb');
+
+  it('check --format json has the sourcesAndSinks of inspect --format json, and text, Markdown and HTML show its lines', async () => {
+    const inspected = JSON.parse((await cli(['inspect', sp, '--format', 'json'])).stdout) as { sourcesAndSinks: SourcesAndSinks };
+    const json = await cli(['check', sp, '--descriptors', descriptors, '--format', 'json']);
+    const report = JSON.parse(json.stdout) as { sourcesAndSinks?: SourcesAndSinks };
+    expect(report.sourcesAndSinks).toEqual(inspected.sourcesAndSinks);
+    const lines = describeSourcesAndSinks(inspected.sourcesAndSinks);
+    expect((await cli(['check', sp, '--descriptors', descriptors])).stdout).toContain(`\nSources and sinks\n${lines.join('\n')}\n`);
+    expect((await cli(['check', sp, '--descriptors', descriptors, '--format', 'markdown'])).stdout).toContain(
+      `\n## Sources and sinks\n\n\`\`\`text\n${lines.join('\n')}\n\`\`\`\n`,
+    );
+    const html = (await cli(['check', sp, '--descriptors', descriptors, '--format', 'html'])).stdout;
+    expect(html).toContain('<h2>Sources and sinks</h2>');
+    for (const t of report.sourcesAndSinks!.sinks.flatMap((k) => k.pendingTransactions))
+      expect(html).toContain(`transactional id &quot;${t.transactionalId}&quot;`);
+    // --no-values reads the state headers only: no views (as inspect --headers-only)
+    const headersOnly = JSON.parse((await cli(['check', sp, '--descriptors', descriptors, '--format', 'json', '--no-values'])).stdout) as object;
+    expect(headersOnly).not.toHaveProperty('sourcesAndSinks');
   });
 });
 
@@ -133,5 +205,7 @@ describe('savepoints without Kafka state', () => {
     const text = await cli(['inspect', sp]);
     expect(text.stdout).not.toContain('Sources and sinks');
     expect(JSON.parse((await cli(['inspect', sp, '--format', 'json'])).stdout)).not.toHaveProperty('sourcesAndSinks');
+    const report = await cli(['check', sp, '--descriptors', path.resolve('fixtures/kryo-savepoints/events.binpb'), '--format', 'json', '--no-values']);
+    expect(JSON.parse(report.stdout)).not.toHaveProperty('sourcesAndSinks');
   });
 });

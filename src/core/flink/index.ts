@@ -47,4 +47,4 @@ export {
 } from './snapshots/snapshot-types';
 export { encodeBase64 } from './values/encode-base64';
 export { type ConnectorProblem, type KafkaSplitView, type SourcesAndSinks } from './savepoint/connector-types';
-export { readSourcesAndSinks } from './connectors/read-sources-and-sinks';
+export { hasSourcesAndSinks, readSourcesAndSinks } from './connectors/read-sources-and-sinks';

@@ -48,6 +48,7 @@ export function buildReport(input: ReportInput): CompatibilityReport {
     ...(notChecked.length > 0 ? { notChecked } : {}),
     ...(input.newSchema ? { newSchema: input.newSchema } : {}),
     ...(input.savedSchema ? { savedSchema: input.savedSchema } : {}),
+    ...(input.sourcesAndSinks ? { sourcesAndSinks: input.sourcesAndSinks } : {}),
     states,
   };
 }

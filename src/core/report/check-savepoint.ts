@@ -6,6 +6,7 @@
  * report model.
  */
 import { buildSchemaDiff, finishValueWarnings, type ValueWarning } from '../compat';
+import { hasSourcesAndSinks, readSourcesAndSinks } from '../flink';
 import { formatHex } from '../io';
 import { computeSha256 } from '../protobuf';
 import { buildReport } from './build-report';
@@ -82,6 +83,16 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
       ...(o.headerNotRead ? { headerNotRead: true as const } : {}),
     });
   }
+  // the connector views inspect shows, from the evaluation's inspection and headers (reads only the connector states'
+  // elements); not with --no-values, which reads the headers only (as inspect --headers-only has no views)
+  const signal = input.signal ? { signal: input.signal } : {};
+  const sourcesAndSinks =
+    input.scanValues === false
+      ? undefined
+      : await readSourcesAndSinks(evaluated.opened, evaluated.session.registry, (await evaluated.session.inspect(signal)).operators, {
+          ...signal,
+          headers: evaluated.session.headers,
+        });
   // the bytes the evaluation's one read of `_metadata` gave (no second read for the digest)
   const metadataBytes = evaluated.opened.metadataBytes;
   const report = buildReport({
@@ -103,6 +114,7 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
     newSettings: evaluated.newSettings,
     states,
     newSchema: input.jobJar ? input.jobJar.schema : describeDescriptorSetSchema(),
+    ...(sourcesAndSinks && hasSourcesAndSinks(sourcesAndSinks) ? { sourcesAndSinks } : {}),
     ...(input.generatedAt ? { generatedAt: input.generatedAt } : {}),
   });
   const literals = input.jobJar?.stringLiterals;

@@ -1,7 +1,8 @@
 /**
  * The "Sources and sinks" lines of a savepoint (issue #36): per Kafka source operator each split's topic,
  * partition, starting and stopping offset and subtask, the enumerator's assigned partitions; the legacy
- * FlinkKafkaConsumer's offsets; each sink writer's transactional id prefix; and every problem by kind. One
+ * FlinkKafkaConsumer's offsets; each sink writer's transactional id prefix; the committer's pending transactions;
+ * and every problem by kind. One
  * text for `inspect`'s text output and the reports; the app shows the same model in its Overview.
  */
 import type { ConnectorProblem, KafkaSplitView, SourcesAndSinks } from '../flink';
@@ -48,8 +49,20 @@ export function describeSourcesAndSinks(s: SourcesAndSinks): string[] {
       `  ${what} ${operatorLabel(k)}, parallelism ${k.parallelism}${k.writers.length > 0 ? `: ${k.writers.length} writer state${k.writers.length === 1 ? '' : 's'}` : ''}`,
     );
     for (const w of k.writers) {
-      out.push(`    subtask ${w.subtask}  transactional id prefix ${JSON.stringify(w.transactionalIdPrefix)} (writer state v${w.stateVersion})`);
-      for (const t of w.ongoingTransactions) out.push(`      ongoing transaction ${JSON.stringify(t.transactionalId)} of checkpoint ${t.checkpointId}`);
+      const owned =
+        w.ownedSubtaskId !== undefined ? `, owns subtask ${w.ownedSubtaskId} of ${w.totalNumberOfOwnedSubtasks}, ownership ${w.transactionOwnership}` : '';
+      out.push(`    subtask ${w.subtask}  transactional id prefix ${JSON.stringify(w.transactionalIdPrefix)} (writer state v${w.stateVersion}${owned})`);
+      for (const t of w.ongoingTransactions) out.push(`      precommitted transaction ${JSON.stringify(t.transactionalId)} of checkpoint ${t.checkpointId}`);
+    }
+    if (k.pendingTransactions.length > 0) {
+      const n = k.pendingTransactions.length;
+      out.push(`    ${n} pending transaction${n === 1 ? '' : 's'} (committables a restore commits):`);
+    }
+    for (const t of k.pendingTransactions) {
+      const state = t.state === 'received' ? '' : `, ${t.state}${t.retries > 0 ? ` after ${t.retries} retries` : ''}`;
+      out.push(
+        `    subtask ${t.subtask}  transactional id ${JSON.stringify(t.transactionalId)}  producer id ${t.producerId}  epoch ${t.epoch}  checkpoint ${t.checkpointId}${state}`,
+      );
     }
     out.push(...k.problems.map(problemLine));
   }

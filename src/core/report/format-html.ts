@@ -2,6 +2,7 @@
  * A self-contained HTML page: inline CSS, no script, its own Content-Security-Policy meta (nothing
  * may load; inline styles only), every string escaped. Includes the schema diff of each state.
  */
+import { describeSourcesAndSinks } from './describe-sources-and-sinks';
 import { listNewSchemaLines } from './describe-new-schema';
 import type { DiffDeclaration } from '../compat';
 import {
@@ -56,6 +57,8 @@ export function formatHtml(report: CompatibilityReport): string {
   ];
   // appended one by one: a spread of one state's 100,000 finding rows would overflow the call stack
   for (const s of report.states) for (const line of formatState(s)) out.push(line);
+  if (report.sourcesAndSinks)
+    out.push('<h2>Sources and sinks</h2>', `<pre>${describeSourcesAndSinks(report.sourcesAndSinks).map(escapeHtml).join('\n')}</pre>`);
   out.push('</body></html>');
   return `${out.join('\n')}\n`;
 }

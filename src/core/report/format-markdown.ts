@@ -10,6 +10,7 @@ import {
   describeVerdict,
   listInferredLines,
 } from './describe-state';
+import { describeSourcesAndSinks } from './describe-sources-and-sinks';
 import { listNewSchemaLines } from './describe-new-schema';
 import { describeNoteScope, describeStateFindings } from './describe-state-findings';
 import type { CompatibilityReport, ReportState } from './report-types';
@@ -35,6 +36,9 @@ export function formatMarkdown(report: CompatibilityReport): string {
     out.push(`| ${e(describeStateTitle(s))} | ${describeVerdict(s)} | ${first} | ${s.valuesNotRead !== undefined ? 'values not read' : s.warnings.length} |`);
   }
   for (const s of report.states) out.push('', ...formatState(s));
+  // the lines inspect prints, verbatim (names and ids are data: a code block keeps them from being read as Markdown)
+  if (report.sourcesAndSinks)
+    out.push('', '## Sources and sinks', '', '```text', ...describeSourcesAndSinks(report.sourcesAndSinks).map((l) => l.replace(/```/g, '` ` `')), '```');
   return `${out.join('\n')}\n`;
 }
 

@@ -12,6 +12,7 @@ import {
 } from './describe-state';
 import { listNewSchemaLines } from './describe-new-schema';
 import { describeNoteScope, describeStateFindings } from './describe-state-findings';
+import { describeSourcesAndSinks } from './describe-sources-and-sinks';
 import type { CompatibilityReport } from './report-types';
 
 export function formatText(report: CompatibilityReport): string {
@@ -49,5 +50,6 @@ export function formatText(report: CompatibilityReport): string {
         out.push(`    first incompatibility [${s.planningAid.firstIncompatibility.ruleId}]: ${s.planningAid.firstIncompatibility.message}`);
     }
   }
+  if (report.sourcesAndSinks) out.push('', 'Sources and sinks', ...describeSourcesAndSinks(report.sourcesAndSinks));
   return `${out.join('\n')}\n`;
 }

@@ -14,6 +14,7 @@ import type {
   ValueWarning,
   Verdict,
 } from '../compat';
+import type { SourcesAndSinks } from '../flink';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -137,6 +138,8 @@ export interface ReportInput {
   states: readonly ReportStateInput[];
   newSchema?: NewSchemaReport;
   savedSchema?: SavedSchemaReport;
+  /** the savepoint's connector views (readSourcesAndSinks, as `inspect` builds them), when it has connector state */
+  sourcesAndSinks?: SourcesAndSinks;
   /** ISO time, only when the caller passes one (never read from a clock here) */
   generatedAt?: string;
 }
@@ -224,5 +227,11 @@ export interface CompatibilityReport {
   newSchema?: NewSchemaReport;
   /** `compare` with a jar as `--against`: what the old application's jar tells */
   savedSchema?: SavedSchemaReport;
+  /**
+   * `check` of a savepoint with connector state: the "Sources and sinks" views `inspect` shows (Kafka splits with
+   * offsets per topic, partition and subtask, the enumerator, legacy consumer offsets, sink transactional id prefixes
+   * and pending transactions, every problem); built by the same core function (readSourcesAndSinks). Absent otherwise.
+   */
+  sourcesAndSinks?: SourcesAndSinks;
   states: ReportState[];
 }

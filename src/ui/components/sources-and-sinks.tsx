@@ -57,6 +57,36 @@ function SplitsTable({ splits }: { splits: readonly KafkaSplitView[] }) {
   );
 }
 
+function PendingTransactionsTable({ transactions }: { transactions: SourcesAndSinks['sinks'][number]['pendingTransactions'] }) {
+  return (
+    <table className="grid" data-testid="kafka-pending-transactions">
+      <caption>Pending transactions (committables a restore commits)</caption>
+      <thead>
+        <tr>
+          <th>Subtask</th>
+          <th>Transactional id</th>
+          <th className="num">Producer id</th>
+          <th className="num">Epoch</th>
+          <th className="num">Checkpoint</th>
+          <th>State</th>
+        </tr>
+      </thead>
+      <tbody>
+        {transactions.map((t) => (
+          <tr key={`${t.subtask}/${t.checkpointId}/${t.transactionalId}`} data-testid="kafka-pending-transaction">
+            <td className="num">{t.subtask}</td>
+            <td className="mono">{t.transactionalId}</td>
+            <td className="num mono">{t.producerId}</td>
+            <td className="num">{t.epoch}</td>
+            <td className="num mono">{t.checkpointId}</td>
+            <td>{t.state}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** The Overview's "Sources and sinks": what the worker decoded of the connectors' state (nothing here is computed but labels). */
 export function SourcesAndSinksView({ views }: { views: SourcesAndSinks }) {
   return (
@@ -134,12 +164,13 @@ export function SourcesAndSinksView({ views }: { views: SourcesAndSinks }) {
                   <li key={w.subtask}>
                     subtask {w.subtask}: transactional id prefix <span className="mono">{w.transactionalIdPrefix}</span>
                     {w.ongoingTransactions.length > 0
-                      ? `, ongoing ${w.ongoingTransactions.map((t) => `${t.transactionalId} (checkpoint ${t.checkpointId})`).join(', ')}`
+                      ? `, precommitted ${w.ongoingTransactions.map((t) => `${t.transactionalId} (checkpoint ${t.checkpointId})`).join(', ')}`
                       : ''}
                   </li>
                 ))}
               </ul>
             ) : null}
+            {k.pendingTransactions.length > 0 ? <PendingTransactionsTable transactions={k.pendingTransactions} /> : null}
             <Problems problems={k.problems} />
           </div>
         ))}

@@ -8,7 +8,9 @@
  *   version, int32 length, the enumerator's bytes (version 0 then holds the split assignment, not read here);
  * - KafkaSourceEnumStateSerializer v1: int32 count, (UTF topic, int32 partition)*; v2: int32 count, (UTF
  *   topic, int32 partition, int32 status: 0 assigned, 1 unassigned-initial)*, boolean initial discovery finished;
- * - KafkaWriterStateSerializer v1: UTF transactional id prefix; v2: then int32 count, (UTF id, int64 checkpoint)*.
+ *   v3 (connector 5.0): int32 count, int32 split serializer version, (int32 length, split v0, int32 status)*, boolean;
+ * - KafkaWriterStateSerializer v1: UTF transactional id prefix; v2 (4.0.x, 5.0.x): then int32 owned subtask id,
+ *   int32 total owned subtasks, int32 TransactionOwnership ordinal, int32 count, (UTF id, int64 checkpoint)*.
  * Every reader reads exactly its bytes: a layout that ends early or leaves bytes over is an error.
  */
 import { ByteReader, DecodeError } from '../../io';
@@ -100,17 +102,39 @@ export function readSourceCoordinatorEnvelope(r: ByteReader): { coordinatorSerde
   return { coordinatorSerdeVersion, enumVersion, enumerator };
 }
 
-/** KafkaSourceEnumStateSerializer versions 1 and 2 (version 0, the per-reader split assignment of connector ≤ 1.13, is not decoded). */
+/** KafkaSourceEnumStateSerializer versions 1, 2 and 3 (version 0, the per-reader split assignment of connector ≤ 1.13, is not decoded). */
 export function readKafkaEnumState(r: ByteReader, version: number, coordinatorSerdeVersion: number): KafkaEnumeratorView {
-  if (version !== 1 && version !== 2) {
-    throw r.error('unsupported-version', `expected KafkaSourceEnumStateSerializer version 1 or 2, found version ${version}`);
+  if (version !== 1 && version !== 2 && version !== 3) {
+    throw r.error('unsupported-version', `expected KafkaSourceEnumStateSerializer version 1, 2 or 3, found version ${version}`);
   }
-  const count = r.readCount('partitions of the Kafka enumerator state', version === 2 ? 10 : 6);
+  const count = r.readCount('partitions of the Kafka enumerator state', version === 1 ? 6 : 10);
+  const splitVersionAt = r.position;
+  const splitVersion = version === 3 ? r.readI32('split serializer version of the Kafka enumerator state') : 0;
+  if (splitVersion !== 0) {
+    throw r.error(
+      'unsupported-version',
+      `expected KafkaPartitionSplitSerializer version 0 in the enumerator state, found version ${splitVersion}`,
+      splitVersionAt,
+    );
+  }
   const assigned: KafkaTopicPartitionRef[] = [];
   const unassigned: KafkaTopicPartitionRef[] = [];
   for (let i = 0; i < count; i++) {
-    const topic = r.readUtf(`topic of partition #${i}`);
-    const partition = r.readI32(`partition #${i}`);
+    let topic: string;
+    let partition: number;
+    if (version === 3) {
+      // a whole split (its offsets are where the enumerator would start a reader it assigns it to)
+      const at = r.position;
+      const length = r.readI32(`length of split #${i}`);
+      if (length < 0 || length > r.remaining)
+        throw r.error('invalid-value', `expected a length of split #${i} between 0 and the ${r.remaining} bytes left, found ${length}`, at);
+      const split = readKafkaSplit(r.subReader(length, `split #${i}`), 0, -1);
+      topic = split.topic;
+      partition = split.partition;
+    } else {
+      topic = r.readUtf(`topic of partition #${i}`);
+      partition = r.readI32(`partition #${i}`);
+    }
     if (version === 1) {
       assigned.push({ topic, partition });
       continue;
@@ -122,7 +146,7 @@ export function readKafkaEnumState(r: ByteReader, version: number, coordinatorSe
     else throw r.error('invalid-value', `expected assignment status 0 (assigned) or 1 (unassigned initial) of ${topic}-${partition}, found ${status}`, at);
   }
   let initialDiscoveryFinished: boolean | null = null;
-  if (version === 2) {
+  if (version >= 2) {
     const at = r.position;
     const flag = r.readU8('initial discovery finished flag');
     if (flag > 1) throw r.error('invalid-value', `expected the initial discovery flag 0 or 1, found ${flag}`, at);
@@ -144,7 +168,7 @@ function compareTopicPartitions(a: KafkaTopicPartitionRef, b: KafkaTopicPartitio
   return a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition;
 }
 
-/** Whether the writer state has the shape of a KafkaWriterState (v1: one UTF string; v2: UTF, count, (UTF, long)*). */
+/** Whether the writer state has the shape of a KafkaWriterState (v1: one UTF string; v2: UTF, 3 ints, count, (UTF, long)*). */
 export function hasKafkaWriterShape(payload: ByteReader, version: number): boolean {
   if (version !== 1 && version !== 2) return false;
   const start = payload.position;
@@ -159,22 +183,40 @@ export function hasKafkaWriterShape(payload: ByteReader, version: number): boole
   }
 }
 
-export function readKafkaWriterState(
-  r: ByteReader,
-  version: number,
-): { transactionalIdPrefix: string; ongoingTransactions: { transactionalId: string; checkpointId: string }[] } {
+export interface KafkaWriterStateView {
+  transactionalIdPrefix: string;
+  ownedSubtaskId?: number;
+  totalNumberOfOwnedSubtasks?: number;
+  transactionOwnership?: 'implicit-by-subtask-id' | 'explicit-by-writer-state';
+  ongoingTransactions: { transactionalId: string; checkpointId: string }[];
+}
+
+const TRANSACTION_OWNERSHIP = ['implicit-by-subtask-id', 'explicit-by-writer-state'] as const;
+
+/** KafkaWriterStateSerializer v1 (connector ≤ 3.x) and v2 (4.0.x and 5.0.x, as released). */
+export function readKafkaWriterState(r: ByteReader, version: number): KafkaWriterStateView {
   if (version !== 1 && version !== 2) throw r.error('unsupported-version', `expected KafkaWriterStateSerializer version 1 or 2, found version ${version}`);
   const transactionalIdPrefix = r.readUtf('transactional id prefix');
-  const ongoingTransactions: { transactionalId: string; checkpointId: string }[] = [];
-  if (version === 2) {
-    const count = r.readCount('ongoing transactions', 10);
-    for (let i = 0; i < count; i++) {
-      const transactionalId = r.readUtf(`transactional id #${i}`);
-      ongoingTransactions.push({ transactionalId, checkpointId: r.readI64(`checkpoint id of transaction #${i}`).toString() });
-    }
+  if (version === 1) {
+    expectEnd(r, 'the Kafka writer state (version 1)');
+    return { transactionalIdPrefix, ongoingTransactions: [] };
   }
-  expectEnd(r, `the Kafka writer state (version ${version})`);
-  return { transactionalIdPrefix, ongoingTransactions };
+  const ownedSubtaskId = r.readI32('owned subtask id');
+  const totalNumberOfOwnedSubtasks = r.readI32('total number of owned subtasks');
+  const at = r.position;
+  const ordinal = r.readI32('transaction ownership');
+  const transactionOwnership = TRANSACTION_OWNERSHIP[ordinal];
+  if (transactionOwnership === undefined) {
+    throw r.error('invalid-value', `expected transaction ownership 0 (implicit by subtask id) or 1 (explicit by writer state), found ${ordinal}`, at);
+  }
+  const ongoingTransactions: { transactionalId: string; checkpointId: string }[] = [];
+  const count = r.readCount('precommitted transactions', 10);
+  for (let i = 0; i < count; i++) {
+    const transactionalId = r.readUtf(`transactional id #${i}`);
+    ongoingTransactions.push({ transactionalId, checkpointId: r.readI64(`checkpoint id of transaction #${i}`).toString() });
+  }
+  expectEnd(r, 'the Kafka writer state (version 2)');
+  return { transactionalIdPrefix, ownedSubtaskId, totalNumberOfOwnedSubtasks, transactionOwnership, ongoingTransactions };
 }
 
 /** The legacy consumer's offset sentinels (KafkaTopicPartitionStateSentinel). */

@@ -115,15 +115,34 @@ describe('buildSourceView: Kafka splits and the enumerator', () => {
 });
 
 describe('buildSinkView: KafkaWriterState', () => {
-  it('decodes version 1 and 2 writer states', () => {
+  it('decodes version 1 and 2 writer states (v2 as connector 4.0.x/5.0.x write it: owned subtask, their number, ownership, precommitted ids)', () => {
     const v1 = new ByteWriter().utf('tx').finish();
-    const v2 = new ByteWriter().utf('tx').i32(1).utf('tx-1-3').i64(3n).finish();
+    const v2 = new ByteWriter().utf('tx').i32(1).i32(2).i32(1).i32(1).utf('tx-1-3').i64(3n).finish();
     const v = buildSinkView(REF, [element(0, 0, envelope(1, v1)), element(1, 0, envelope(2, v2))], undefined, []);
     expect(v.connector).toBe('kafka');
+    expect(v.problems).toEqual([]);
     expect(v.writers).toEqual([
       { subtask: 0, stateVersion: 1, transactionalIdPrefix: 'tx', ongoingTransactions: [] },
-      { subtask: 1, stateVersion: 2, transactionalIdPrefix: 'tx', ongoingTransactions: [{ transactionalId: 'tx-1-3', checkpointId: '3' }] },
+      {
+        subtask: 1,
+        stateVersion: 2,
+        transactionalIdPrefix: 'tx',
+        ownedSubtaskId: 1,
+        totalNumberOfOwnedSubtasks: 2,
+        transactionOwnership: 'explicit-by-writer-state',
+        ongoingTransactions: [{ transactionalId: 'tx-1-3', checkpointId: '3' }],
+      },
     ]);
+  });
+
+  it('a version 2 writer state with an unknown ownership is corrupt beside a Kafka one, with the exact message', () => {
+    const good = element(0, 0, envelope(1, new ByteWriter().utf('tx').finish()));
+    const bad = element(1, 0, envelope(2, new ByteWriter().utf('tx').i32(1).i32(2).i32(7).i32(0).finish()));
+    const v = buildSinkView(REF, [good, bad], undefined, []);
+    expect(v.problems.map((p) => p.kind)).toEqual(['corrupt']);
+    expect(v.problems[0]!.message).toBe(
+      'writer state #0 of subtask 1: expected transaction ownership 0 (implicit by subtask id) or 1 (explicit by writer state), found 7 — at state, offset 120 (0x78)',
+    );
   });
 
   it('a writer state with bytes left over beside a Kafka one is corrupt; a lone unknown one is not recognised', () => {
@@ -135,5 +154,109 @@ describe('buildSinkView: KafkaWriterState', () => {
     const lone = buildSinkView(REF, [extra], undefined, []);
     expect(lone.connector).toBe('not-recognised');
     expect(lone.problems.map((p) => p.kind)).toEqual(['not-recognised']);
+  });
+});
+
+/** A KafkaCommittable v1 in a commit request (v0): envelope, retries, state. */
+function request(epoch: number, producerId: bigint, id: string, state = 0, version = 1): Uint8Array {
+  const c = new ByteWriter().i16(epoch).i64(producerId).utf(id).finish();
+  return new ByteWriter().i32(version).i32(c.length).bytes(c).i32(0).i32(state).finish();
+}
+
+/** SimpleVersionedSerialization's list: version, count, (length, bytes)*. */
+function list(version: number, items: Uint8Array[]): Uint8Array {
+  const w = new ByteWriter().i32(version).i32(items.length);
+  for (const it of items) w.i32(it.length).bytes(it);
+  return w.finish();
+}
+
+/** A CommittableCollector v2 of one checkpoint: Flink 1.20's layout (checkpoint v1, subtask v1) or Flink 2.x's (subtask v2). */
+function collector(flink: '1.20' | '2.x', checkpointId: bigint, subtaskId: number, requests: Uint8Array[]): Uint8Array {
+  const sub = new ByteWriter().i32(subtaskId).bytes(list(0, requests)).i32(requests.length);
+  const subtask = (flink === '1.20' ? sub.i32(0).i32(0) : sub.i32(0)).finish();
+  const checkpoint = new ByteWriter()
+    .i64(checkpointId)
+    .i32(2)
+    .bytes(list(flink === '1.20' ? 1 : 2, [subtask]))
+    .finish();
+  return new ByteWriter()
+    .i32(0xb91f252c | 0)
+    .bytes(list(1, [checkpoint]))
+    .finish();
+}
+
+describe('buildSinkView: the committer state (pending KafkaCommittables)', () => {
+  it("decodes Flink 1.20's and Flink 2.x's committer layouts: transactional id, producer id, epoch per subtask", () => {
+    const v = buildSinkView(
+      REF,
+      [],
+      [
+        element(1, 0, envelope(2, collector('2.x', 4n, 1, [request(3, 1001n, 'tx-1-4')]))),
+        element(0, 0, envelope(2, collector('1.20', 4n, 0, [request(0, 7n, 'tx-0-4'), request(2, 8n, 'tx-0-5', 1)]))),
+      ],
+      [],
+    );
+    expect(v.connector).toBe('committer');
+    expect(v.problems).toEqual([]);
+    expect(v.pendingTransactions).toEqual([
+      { subtask: 0, recordedSubtaskId: 0, checkpointId: '4', transactionalId: 'tx-0-4', producerId: '7', epoch: 0, state: 'received', retries: 0 },
+      { subtask: 0, recordedSubtaskId: 0, checkpointId: '4', transactionalId: 'tx-0-5', producerId: '8', epoch: 2, state: 'retry', retries: 0 },
+      { subtask: 1, recordedSubtaskId: 1, checkpointId: '4', transactionalId: 'tx-1-4', producerId: '1001', epoch: 3, state: 'received', retries: 0 },
+    ]);
+  });
+
+  it('a committer state with a wrong magic number is corrupt, with the exact message', () => {
+    const bytes = collector('2.x', 4n, 1, [request(3, 1001n, 'tx-1-4')]);
+    bytes[0] = 0;
+    const v = buildSinkView(REF, [], [element(1, 0, envelope(2, bytes))], []);
+    expect(v.pendingTransactions).toEqual([]);
+    expect(v.problems.map((p) => [p.kind, p.state, p.subtask])).toEqual([['corrupt', 'streaming_committer_raw_states', 1]]);
+    expect(v.problems[0]!.message).toBe(
+      "committer state #0 of subtask 1: expected the committer state's magic number B91F252C, found 001F252C — at state, offset 108 (0x6c)",
+    );
+  });
+
+  it("another sink's committables are not recognised; the Sink V1 layout (version 1) is an unsupported version", () => {
+    const foreign = new ByteWriter()
+      .i32(3)
+      .i32(5)
+      .bytes(new Uint8Array([1, 2, 3, 4, 5]))
+      .i32(0)
+      .i32(0)
+      .finish();
+    const v = buildSinkView(REF, [], [element(0, 0, envelope(2, collector('2.x', 1n, 0, [foreign])))], []);
+    expect(v.problems.map((p) => p.kind)).toEqual(['not-recognised']);
+    expect(v.problems[0]!.message).toBe(
+      'committer state #0 of subtask 0: 1 of 1 committables (serializer version 3, 5 bytes) are not KafkaCommittables (expected version 1: int16 epoch, int64 producer id, UTF transactional id): not decoded',
+    );
+    const legacy = buildSinkView(REF, [], [element(0, 0, envelope(1, new ByteWriter().i32(0).finish()))], []);
+    expect(legacy.problems.map((p) => p.kind)).toEqual(['unsupported-version']);
+    expect(legacy.problems[0]!.message).toContain(
+      'expected CommittableCollectorSerializer version 2, found version 1 (the Sink V1 committer state of Flink ≤ 1.14)',
+    );
+  });
+});
+
+describe('buildSourceView: the connector 5.0 enumerator state (version 3: whole splits)', () => {
+  it('decodes the assigned and unassigned partitions from the splits', () => {
+    const e = new ByteWriter().i32(2).i32(0);
+    for (const [p, status] of [
+      [1, 0],
+      [0, 1],
+    ] as const) {
+      const split = kafkaSplit('orders', p, 5n, 70n);
+      e.i32(split.length).bytes(split).i32(status);
+    }
+    const enumBytes = e.bool(true).finish();
+    const data = new ByteWriter().i32(1).i32(3).i32(enumBytes.length).bytes(enumBytes).finish();
+    const v = buildSourceView(REF, [], { kind: 'inline', name: 'coordinator', size: data.length, offset: 40, data }, [])!;
+    expect(v.problems).toEqual([]);
+    expect(v.enumerator).toEqual({
+      coordinatorSerdeVersion: 1,
+      enumStateVersion: 3,
+      assignedPartitions: [{ topic: 'orders', partition: 1 }],
+      unassignedInitialPartitions: [{ topic: 'orders', partition: 0 }],
+      initialDiscoveryFinished: true,
+    });
   });
 });

@@ -6,7 +6,7 @@
  * - `topic-partition-offset-states` (FlinkKafkaConsumer's union list state of Tuple2<KafkaTopicPartition, Long>,
  *   the partition written by Kryo);
  * - `writer_raw_states` (the sink writer operator's list state of byte[]: the writer's state in the envelope),
- *   and `streaming_committer_raw_states` (the committer's, named but not decoded).
+ *   and `streaming_committer_raw_states` (the committer's CommittableCollector: the pending KafkaCommittables).
  * Reads only these operator states (one scan of the operators that hold them). Which layout a source's bytes
  * follow is not written in the savepoint: an element is a Kafka split when it has exactly that shape, and an
  * operator with any Kafka element (or a Kafka enumerator) is a Kafka source, whose other bytes are then
@@ -25,6 +25,7 @@ import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import { decodeBase64 } from '../values/decode-base64';
 import type {
   ConnectorProblem,
+  KafkaPendingTransaction,
   KafkaSinkView,
   KafkaSplitView,
   LegacyKafkaConsumerView,
@@ -42,6 +43,7 @@ import {
   readVersionedEnvelope,
 } from './kafka-layouts';
 import { readLegacyKafkaOffset } from './read-legacy-kafka-offset';
+import { hasKafkaCommittableShape, readCommittableCollector, readKafkaCommittable, type CommitRequest } from './committer-layouts';
 
 export const SOURCE_READER_STATE = 'SourceReaderState';
 export const LEGACY_KAFKA_OFFSETS_STATE = 'topic-partition-offset-states';
@@ -328,16 +330,62 @@ export function buildSinkView(
     }
   }
   writers.sort((a, b) => a.subtask - b.subtask);
-  if (committerElements && committerElements.length > 0) {
-    problems.push(
-      problem(
-        'not-decoded',
-        SINK_COMMITTER_STATE,
-        null,
-        null,
-        `the sink committer's state (${committerElements.length} elements, Flink's CommittableCollector layout) is not decoded: its pending committables are not shown`,
-      ),
-    );
+  const pendingTransactions = readPendingTransactions(committerElements ?? [], problems);
+  return { ...ref, connector: writerElements.length === 0 ? 'committer' : isKafka ? 'kafka' : 'not-recognised', writers, pendingTransactions, problems };
+}
+
+/**
+ * The committer's pending committables: each element is one subtask's CommittableCollector; each of its commit
+ * requests a KafkaCommittable when it has exactly that shape. A committable of another shape makes the element's
+ * requests `not-recognised` (another sink's committer); a layout that breaks is `corrupt`.
+ */
+function readPendingTransactions(elements: Element[], problems: ConnectorProblem[]): KafkaPendingTransaction[] {
+  const out: KafkaPendingTransaction[] = [];
+  for (const el of elements) {
+    const where = `committer state #${el.index} of subtask ${el.subtask}`;
+    let requests: CommitRequest[];
+    try {
+      const env = readVersionedEnvelope(readerOf(el), where);
+      requests = readCommittableCollector(env.payload, env.version);
+    } catch (e) {
+      if (!isDecodeError(e)) throw e;
+      problems.push(
+        problem(e.code === 'unsupported-version' ? 'unsupported-version' : 'corrupt', SINK_COMMITTER_STATE, el.subtask, el.index, `${where}: ${e.message}`, e),
+      );
+      continue;
+    }
+    const foreign = requests.filter((rq) => !hasKafkaCommittableShape(rq.committable, rq.committableVersion));
+    if (foreign.length > 0) {
+      const f = foreign[0]!;
+      problems.push(
+        problem(
+          'not-recognised',
+          SINK_COMMITTER_STATE,
+          el.subtask,
+          el.index,
+          `${where}: ${foreign.length} of ${requests.length} committables (serializer version ${f.committableVersion}, ${f.committable.remaining} bytes) are not KafkaCommittables (expected version 1: int16 epoch, int64 producer id, UTF transactional id): not decoded`,
+        ),
+      );
+      continue;
+    }
+    for (const rq of requests) {
+      const c = readKafkaCommittable(rq.committable, rq.committableVersion);
+      out.push({
+        subtask: el.subtask,
+        recordedSubtaskId: rq.subtaskId,
+        checkpointId: rq.checkpointId,
+        transactionalId: c.transactionalId,
+        producerId: c.producerId,
+        epoch: c.epoch,
+        state: rq.state,
+        retries: rq.retries,
+      });
+    }
   }
-  return { ...ref, connector: writerElements.length === 0 ? 'committer' : isKafka ? 'kafka' : 'not-recognised', writers, problems };
+  return out.sort(
+    (a, b) =>
+      a.subtask - b.subtask ||
+      Number(BigInt(a.checkpointId) - BigInt(b.checkpointId)) ||
+      (a.transactionalId < b.transactionalId ? -1 : a.transactionalId > b.transactionalId ? 1 : 0),
+  );
 }

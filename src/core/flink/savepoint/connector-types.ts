@@ -28,12 +28,12 @@ export interface KafkaSplitView extends KafkaTopicPartitionRef {
 export interface KafkaEnumeratorView {
   /** the SourceCoordinator's own serde version (0: Flink 1.11–1.13, with the split assignment after; 1: since) */
   coordinatorSerdeVersion: number;
-  /** KafkaSourceEnumStateSerializer version (1: assigned partitions; 2: with assignment status and initial discovery) */
+  /** KafkaSourceEnumStateSerializer version (1: assigned partitions; 2: with assignment status and initial discovery; 3 (connector 5.0): whole splits) */
   enumStateVersion: number;
   assignedPartitions: KafkaTopicPartitionRef[];
   /** discovered before the first assignment, not yet assigned (version 2) */
   unassignedInitialPartitions: KafkaTopicPartitionRef[];
-  /** version 2; null for version 1 (the connector then assumes true) */
+  /** versions 2 and 3; null for version 1 (the connector then assumes true) */
   initialDiscoveryFinished: boolean | null;
 }
 
@@ -88,16 +88,42 @@ export interface LegacyKafkaConsumerView extends ConnectorOperatorRef {
 
 /** A Sink V2 operator: a KafkaSink's writer (operator list state `writer_raw_states`, KafkaWriterStateSerializer), or its committer. */
 export interface KafkaSinkView extends ConnectorOperatorRef {
-  /** `kafka` when its writer states are KafkaWriterStates; `committer` for a committer operator (no writer state); else `not-recognised` */
+  /** `kafka` when its writer states are KafkaWriterStates; `committer` for a committer operator (no writer state; its committables then in `pendingTransactions`); else `not-recognised` */
   connector: 'kafka' | 'committer' | 'not-recognised';
   writers: {
     subtask: number;
     stateVersion: number;
     transactionalIdPrefix: string;
-    /** version 2 (connector 4.x): transactions still open at the checkpoint */
+    /** version 2 (connector 4.x/5.x): the subtask whose transactional ids this state owns, and of how many */
+    ownedSubtaskId?: number;
+    totalNumberOfOwnedSubtasks?: number;
+    /** version 2: how ownership of transactional ids is told (the INCREMENTING naming strategy: by subtask id; POOLING: by writer state) */
+    transactionOwnership?: 'implicit-by-subtask-id' | 'explicit-by-writer-state';
+    /** version 2: the precommitted transactions the writer still owns (the POOLING naming strategy's), with their checkpoint */
     ongoingTransactions: { transactionalId: string; checkpointId: string }[];
   }[];
+  /**
+   * The committer's pending committables (state `streaming_committer_raw_states`, Flink's CommittableCollector of
+   * KafkaCommittables): the transactions prepared at the checkpoint that a restore commits; by subtask, then checkpoint.
+   */
+  pendingTransactions: KafkaPendingTransaction[];
   problems: ConnectorProblem[];
+}
+
+/** One KafkaCommittable the committer holds: a transaction prepared for a checkpoint, not yet committed when the savepoint was taken. */
+export interface KafkaPendingTransaction {
+  /** the committer subtask whose state holds it */
+  subtask: number;
+  /** the subtask id the committer recorded with it (Flink 1.19+), else null */
+  recordedSubtaskId: number | null;
+  checkpointId: string;
+  transactionalId: string;
+  /** Kafka's producer id (int64, exact decimal) and epoch of the transaction */
+  producerId: string;
+  epoch: number;
+  /** the commit request's state: `received` (not yet committed), `retry`, `failed`, or `committed` */
+  state: 'received' | 'retry' | 'failed' | 'committed';
+  retries: number;
 }
 
 export interface SourcesAndSinks {
