@@ -11,3 +11,5 @@ export { formatHex, isObjectStoreUrl } from '../core/io';
 export { DEFAULT_SETTINGS } from '../core/compat';
 export { KRYO_SNAPSHOT_CLASS } from '../core/flink';
 export { countValuesNotChecked, KRYO_VALUES_NEED_SAVED_SCHEMA } from '../core/report';
+/** a TTL state's expired values under the TTL and time the user types, parsed and counted as `stats --ttl`/`--ttl-at` do */
+export { countTtlExpired, parseTtlAt, parseTtlDuration, type TtlExpiredCounts } from '../core/report';

@@ -19,6 +19,7 @@ import type {
   SizePart,
   SnapshotVerdicts,
   StateStats,
+  TtlAccessHistogram,
 } from '../core/report';
 import type { CompanionAccess } from './open-companion-input';
 
@@ -281,6 +282,8 @@ export interface StateStatsDetail extends StateStats {
   bySubtask: DistributionBucket[];
   /** null when the state holds no Protobuf value */
   protobufDetail: ProtobufStateDetail | null;
+  /** with `ttl` (a state with time-to-live): its values' access times, for countTtlExpired under the TTL and time the user gives */
+  ttlAccess?: TtlAccessHistogram;
 }
 
 /**

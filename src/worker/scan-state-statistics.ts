@@ -2,10 +2,21 @@
  * One pass over a state (or a sample of it) with scanState in `frame` mode: entry counts per key group
  * and subtask, the Protobuf statistics (accumulate-protobuf-stats), and the entry index the values
  * table pages with (one record per key group: where its entries start in the state's numbering).
- * No entry, value or frame is kept: memory is O(key groups + histogram + examples).
+ * No entry, value or frame is kept: memory is O(key groups + histogram + examples), and for a TTL state
+ * O(MAX_TTL_BUCKETS) of access times (core/report's TtlAccessCounter).
  */
 import { checkStateSample, scanState, type CancelSignal, type OpenedSavepoint, type SnapshotRegistry, type StateSample, type StateScope } from '../core/flink';
-import { addValueSize, createStatisticsVisitor, createValueSizeTally, finishValueSizes } from '../core/report';
+import {
+  addTtlEntry,
+  addValueSize,
+  createStatisticsVisitor,
+  createTtlTally,
+  createValueSizeTally,
+  finishValueSizes,
+  isTtlValue,
+  TtlAccessCounter,
+  type TtlTally,
+} from '../core/report';
 import { ProtobufStatsAccumulator } from './accumulate-protobuf-stats';
 import type { DistributionBucket, StateStatsDetail } from './inspector';
 import { isCountedOperatorPart } from './is-counted-operator-part';
@@ -64,6 +75,9 @@ export async function scanStateStatistics(
   // the largest values and the value bytes per key group: the tally `stats` keeps (core/report), so the app names what the CLI names
   const valueSizes = createValueSizeTally();
   const valueSizeSlots = new Map<number, number>();
+  // a state with time-to-live: the TTL tally `stats` keeps, and its values' access times (bounded), to count the expired under any TTL the user types
+  let ttl: TtlTally | undefined;
+  const ttlAccess = new TtlAccessCounter();
   /** numbers the next entry: STOP at the sample's limit, LISTED when statistics skip it (a broadcast copy), else COUNTED */
   const admit = (subtask: number, keyGroup: number): Admission => {
     if (total >= limit) {
@@ -90,6 +104,11 @@ export async function scanStateStatistics(
       return proto;
     },
     protobuf: (p, f, key) => p.add(f, key, total - 1),
+    value(_p, v) {
+      if (v === null || !isTtlValue(v)) return;
+      addTtlEntry((ttl ??= createTtlTally(undefined)), v, undefined);
+      ttlAccess.add(v);
+    },
   });
   const covered = await scanState(
     opened,
@@ -138,6 +157,7 @@ export async function scanStateStatistics(
     ...(protobuf ? { protobuf: protobuf.summary } : {}),
     ...(largestValues ? { largestValues } : {}),
     ...(keyGroupSkew ? { keyGroupSkew } : {}),
+    ...(ttl ? { ttl, ttlAccess: ttlAccess.finish() } : {}),
     protobufDetail: protobuf?.detail ?? null,
   };
   return { stats, index: { total, parts } };

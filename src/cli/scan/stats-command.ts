@@ -7,7 +7,7 @@
 import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { describeProtobufStateScan } from '../../core/compat';
 import type { StateSample } from '../../core/flink';
-import { newestTtlAccess, type TtlExpiry } from '../../core/report';
+import { newestTtlAccess, parseTtlAt as parseTtlAtValue, parseTtlDuration as parseTtlDurationValue, type TtlExpiry } from '../../core/report';
 import { CliUsageError, EXIT_OK, type CliCommand } from '../cli-types';
 import { formatJsonDocument, METADATA_OPTION, pathMapUsage, parseFormat, savepointInputOptions, takeOnePositional, TEXT_OR_JSON } from '../parse-cli-values';
 import { readUserSchema, USER_SCHEMA_OPTIONS, USER_SCHEMA_USAGE } from '../commands/read-user-schema';
@@ -125,26 +125,17 @@ async function judgeTtlExpiry(
   return { ...second, bytesRead: first.bytesRead + second.bytesRead, ttlExpiry: { ttlMs, atMs: newest, at: 'newest-access' } };
 }
 
-/** the largest time a JavaScript Date holds (±100,000,000 days from the epoch) */
-const MAX_DATE_MS = 8.64e15;
-
-const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `--ttl`: a whole number with a unit (ms, s, m or min, h, d; none: ms, as Flink's TimeUtils.parseDuration). */
+/** `--ttl`: core/report's parseTtlDuration (the app's TTL input takes the same). */
 export function parseTtlDuration(v: unknown): number {
-  const m = typeof v === 'string' ? /^(\d+)\s*(ms|s|min|m|h|d)?$/.exec(v.trim()) : null;
-  const n = m ? Number(m[1]) * DURATION_UNITS[m[2] ?? 'ms']! : NaN;
-  if (!m || !Number.isSafeInteger(n) || n < 1)
-    throw new CliUsageError(`--ttl expects a time-to-live such as 7d, 12h, 30m, 45s or 500ms (at least 1 ms), found '${String(v)}'`);
+  const n = parseTtlDurationValue(v);
+  if (n === null) throw new CliUsageError(`--ttl expects a time-to-live such as 7d, 12h, 30m, 45s or 500ms (at least 1 ms), found '${String(v)}'`);
   return n;
 }
 
-/** `--ttl-at`: epoch milliseconds, or an ISO 8601 date-time with its zone (Z or ±hh:mm). */
+/** `--ttl-at`: core/report's parseTtlAt, epoch milliseconds or an ISO 8601 date-time with its zone (Z or ±hh:mm). */
 export function parseTtlAt(v: unknown): number {
-  const s = typeof v === 'string' ? v.trim() : '';
-  const n = /^-?\d+$/.test(s) ? Number(s) : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) ? Date.parse(s) : NaN;
-  if (!Number.isSafeInteger(n) || Math.abs(n) > MAX_DATE_MS)
-    throw new CliUsageError(`--ttl-at expects an ISO 8601 time with its zone (2026-12-01T00:00:00Z) or epoch milliseconds, found '${String(v)}'`);
+  const n = parseTtlAtValue(v);
+  if (n === null) throw new CliUsageError(`--ttl-at expects an ISO 8601 time with its zone (2026-12-01T00:00:00Z) or epoch milliseconds, found '${String(v)}'`);
   return n;
 }
 

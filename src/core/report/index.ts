@@ -32,5 +32,16 @@ export { formatSavepointDiffMarkdown, formatSavepointDiffText } from './savepoin
 export type { Change, DiffOperatorRef, OperatorDiff, SavepointDiff, StateDiff } from './savepoint-diff/savepoint-diff-types';
 export { buildSizeBreakdown, type KeyGroupSizes, sizedStatesOf, type SizeBreakdown, type SizeKind, type SizePart } from './size-breakdown';
 export { countTimersByOperator, finishValueSizes, sizedStatesOfStats } from './state-stats';
-export { addTtlEntry, createTtlTally, isTtlValue, mergeTtlTallies, newestTtlAccess, type TtlExpiry, type TtlTally } from './ttl-tally';
+export {
+  addTtlEntry,
+  createTtlTally,
+  isTtlValue,
+  mergeTtlTallies,
+  newestTtlAccess,
+  parseTtlAt,
+  parseTtlDuration,
+  type TtlExpiry,
+  type TtlTally,
+} from './ttl-tally';
+export { countTtlExpired, type TtlAccessHistogram, TtlAccessCounter, type TtlExpiredCounts } from './ttl-access-histogram';
 export { addValueSize, createValueSizeTally, type KeyGroupSkew, type LargestValue, mergeValueSizeTallies } from './value-size-tally';

@@ -84,3 +84,22 @@ export function newestTtlAccess(states: readonly { ttl?: TtlTally }[]): number |
   }
   return newest;
 }
+
+/** the largest time a JavaScript Date holds (±100,000,000 days from the epoch) */
+const MAX_DATE_MS = 8.64e15;
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A time-to-live as `stats --ttl` and the app take it: a whole number with a unit (ms, s, m or min, h, d; none: ms, as Flink's TimeUtils.parseDuration), in ms; null when it is not one (or under 1 ms). */
+export function parseTtlDuration(v: unknown): number | null {
+  const m = typeof v === 'string' ? /^(\d+)\s*(ms|s|min|m|h|d)?$/.exec(v.trim()) : null;
+  const n = m ? Number(m[1]) * DURATION_UNITS[m[2] ?? 'ms']! : NaN;
+  return m && Number.isSafeInteger(n) && n >= 1 ? n : null;
+}
+
+/** A time to judge TTL values at, as `stats --ttl-at` and the app take it: epoch milliseconds, or an ISO 8601 date-time with its zone (Z or ±hh:mm); null when it is neither. */
+export function parseTtlAt(v: unknown): number | null {
+  const s = typeof v === 'string' ? v.trim() : '';
+  const n = /^-?\d+$/.test(s) ? Number(s) : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) ? Date.parse(s) : NaN;
+  return Number.isSafeInteger(n) && Math.abs(n) <= MAX_DATE_MS ? n : null;
+}

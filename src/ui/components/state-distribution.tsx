@@ -8,6 +8,7 @@ import { ScanControls, describeScanCoverage } from './scan-controls';
 import { BarChart, type Bar } from './bar-chart';
 import { FailurePanel } from './failure-panel';
 import { LargestValues } from './largest-values';
+import { TtlValues } from './ttl-values';
 
 /**
  * Entries per key group and per subtask, from the structural scan of the state: run at once when
@@ -92,6 +93,7 @@ export function StateDistribution({ operator, state: inspected }: { operator: In
         </div>
       )}
       <LargestValues stats={s} />
+      <TtlValues stats={s} />
     </section>
   );
 }
