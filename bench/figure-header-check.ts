@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { createSavepointRegistry } from '../src/core/compat';
-import { inspectSavepoint } from '../src/core/flink';
+import { inspectSavepoint, openSavepoint } from '../src/core/flink';
 import { runCli } from '../src/cli/run-cli';
 import { openNodeInput } from '../src/cli/sources';
 import { serveFolder } from '../tests/helpers/serve-folder';
@@ -16,7 +16,7 @@ export async function measureHeaderCheck(dir: string, manifest: BenchSavepointMa
   const counter = { bytes: 0, reads: 0 };
   // the Protobuf serializer's readers only, as before (the bench savepoint holds no Kryo or flink-protobuf-serde state)
   const registry = createSavepointRegistry({ serializers: 'protobuf' });
-  const inspect = await timeAsync(async () => inspectSavepoint(countReads(await openNodeInput(dir), counter), registry));
+  const inspect = await timeAsync(async () => inspectSavepoint(await openSavepoint(countReads(await openNodeInput(dir), counter)), registry));
   if (inspect.result.errors.length > 0) throw new Error(`header-only inspection failed: ${inspect.result.errors[0]!.message}`);
   const quiet = { stdout: () => undefined, stderr: (t: string) => void process.stderr.write(t) };
   const check = await timeAsync(() => runCli(['check', dir, '--descriptors', newDescriptors, '--no-values', '--target', '0.x', '--format', 'json'], quiet));

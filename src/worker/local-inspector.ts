@@ -10,6 +10,7 @@
  */
 import {
   computeOperatorId,
+  createSavepointSession,
   createSubtaskHeaderCache,
   inspectSavepoint,
   openSavepoint,
@@ -421,7 +422,8 @@ export class LocalInspector implements Inspector {
       if (other.savepoint === null)
         throw wrongInput('no-savepoint', 'the files to compare with hold no savepoint: give its folder, a .zip/.tar/.tar.gz of one, or its _metadata');
       phase('reading-state-headers', 0);
-      const open = await openSavepointSession(session.savepoint, createSavepointRegistry());
+      // the open savepoint's `_metadata` as this session read it (openMetadata), not read again
+      const open = createSavepointSession(await this.openMetadata(session), createSavepointRegistry());
       const given = await openSavepointSession(other.savepoint, createSavepointRegistry());
       const [older, newer] = options.openIs === 'older' ? [open, given] : [given, open];
       if (options.values === true) phase('scanning-values', 0);

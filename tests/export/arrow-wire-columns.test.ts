@@ -73,7 +73,7 @@ describe('Arrow export from wire bytes: the fixture savepoints', () => {
       const registry = createSnapshotRegistry();
       registerProtobufSnapshotReaders(registry);
       const opened = await openSavepoint(files);
-      const inspection = await inspectSavepoint(files, registry);
+      const inspection = await inspectSavepoint(opened, registry);
       let compared = 0;
       let wireRows = 0;
       for (const op of inspection.operators) {
@@ -151,7 +151,7 @@ describe('Arrow export from wire bytes: the fixture savepoints', () => {
 async function loadFixtureEvent(): Promise<DescMessage> {
   const registry = createSnapshotRegistry();
   registerProtobufSnapshotReaders(registry);
-  const inspection = await inspectSavepoint(await openNodeInput('fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint'), registry);
+  const inspection = await inspectSavepoint(await openSavepoint(await openNodeInput('fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint')), registry);
   const state = inspection.operators.flatMap((o) => o.states).find((s) => s.name === 'last-event')!;
   return getProtobufSnapshotContent(state.valueSerializer!)!.schema.root;
 }

@@ -51,7 +51,7 @@ describe('export into a slow sink', () => {
     const registry = createSnapshotRegistry();
     registerProtobufSnapshotReaders(registry);
     const opened = await openSavepoint(files);
-    const inspection = await inspectSavepoint(files, registry);
+    const inspection = await inspectSavepoint(await openSavepoint(files), registry);
     const op = inspection.operators[0]!;
     const state = op.states.find((s) => s.name === 'last-event')!;
     return { opened, registry, op, state };

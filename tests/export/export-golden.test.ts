@@ -50,7 +50,7 @@ const manifest = JSON.parse(readFileSync('fixtures/parquet-check/manifest.json',
 async function loadEventMessage(): Promise<DescMessage> {
   const registry = createSnapshotRegistry();
   registerProtobufSnapshotReaders(registry);
-  const inspection = await inspectSavepoint(await openNodeInput(SAVEPOINT), registry);
+  const inspection = await inspectSavepoint(await openSavepoint(await openNodeInput(SAVEPOINT)), registry);
   const state = inspection.operators.flatMap((o) => o.states).find((s) => s.name === 'last-event')!;
   return getProtobufSnapshotContent(state.valueSerializer!)!.schema.root;
 }
@@ -166,7 +166,7 @@ describe('export: Parquet against the Java cross-check (fixtures/parquet-check/m
     const files = await openNodeInput(SAVEPOINT);
     const registry = createSnapshotRegistry();
     registerProtobufSnapshotReaders(registry);
-    const inspection = await inspectSavepoint(files, registry);
+    const inspection = await inspectSavepoint(await openSavepoint(files), registry);
     const state = inspection.operators.flatMap((o) => o.states).find((s) => s.name === 'last-event')!;
     const root = getProtobufSnapshotContent(state.valueSerializer!)!.schema.root;
     expect(formatParquetSchemaText(root.typeName, deriveParquetFields(root, { layout: 'legacy' }))).toBe(manifest.referenceSchema);

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { computeOperatorId, createSnapshotRegistry, inspectSavepoint, type SourcesAndSinks } from '../../src/core/flink';
+import { computeOperatorId, createSnapshotRegistry, inspectSavepoint, openSavepoint, type SourcesAndSinks } from '../../src/core/flink';
 import { runCli } from '../../src/cli/run-cli';
 import { describeSourcesAndSinks } from '../../src/core/report';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
@@ -47,7 +47,9 @@ async function cli(argv: string[]): Promise<{ exitCode: number; stdout: string }
 }
 
 async function views(dir: string): Promise<SourcesAndSinks> {
-  const inspection = await inspectSavepoint(openFolderSavepoint(path.join(dir, 'savepoint')), createSnapshotRegistry(), { countEntries: true });
+  const inspection = await inspectSavepoint(await openSavepoint(openFolderSavepoint(path.join(dir, 'savepoint'))), createSnapshotRegistry(), {
+    countEntries: true,
+  });
   expect(inspection.sourcesAndSinks).toBeDefined();
   return inspection.sourcesAndSinks!;
 }
@@ -199,7 +201,7 @@ describe.each(cases)('fixtures/kafka-savepoints/$line: the check report carries 
 describe('savepoints without Kafka state', () => {
   it("a FLIP-27 source of another connector (the fixtures' CountingSource) gives no Sources and sinks: inspect prints what it printed before", async () => {
     const sp = requireCommitted(path.resolve('fixtures/savepoints/flink-1.20/hashmap/canonical/savepoint'));
-    const inspection = await inspectSavepoint(openFolderSavepoint(sp), createSnapshotRegistry(), { countEntries: true });
+    const inspection = await inspectSavepoint(await openSavepoint(openFolderSavepoint(sp)), createSnapshotRegistry(), { countEntries: true });
     expect(inspection.operators.some((o) => o.states.some((s) => s.name === 'SourceReaderState'))).toBe(true);
     expect(inspection.sourcesAndSinks).toBeUndefined();
     const text = await cli(['inspect', sp]);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createKryoFixtureRegistry } from '../helpers/create-kryo-fixture-registry';
 import { runCli } from '../../src/cli/run-cli';
-import { getKryoSnapshotDetails, inspectSavepoint, type SerializerSnapshot } from '../../src/core/flink';
+import { getKryoSnapshotDetails, inspectSavepoint, openSavepoint, type SerializerSnapshot } from '../../src/core/flink';
 import { readStateEntries } from '../helpers/read-state-entries';
 import { getProtobufSnapshotContent, listProtobufValueDetails } from '../../src/core/protobuf';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
@@ -92,7 +92,7 @@ describe('Kryo fixtures migrated by the generated State Processor API job (real 
 
   for (const c of CASES) {
     it(`${c.label}: the carried states hold the native serializer's snapshot, no Kryo`, async () => {
-      const ins = await inspectSavepoint(openFolderSavepoint(path.join(c.dir, 'savepoint')), createKryoFixtureRegistry());
+      const ins = await inspectSavepoint(await openSavepoint(openFolderSavepoint(path.join(c.dir, 'savepoint'))), createKryoFixtureRegistry());
       const old = c.manifest.operators[0]!;
       expect(ins.operators).toHaveLength(1);
       const op = ins.operators[0]!;

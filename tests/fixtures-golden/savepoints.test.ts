@@ -8,7 +8,7 @@ import { existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openNodeInput } from '../../src/cli/sources';
-import { computeOperatorId, createSnapshotRegistry, inspectSavepoint } from '../../src/core/flink';
+import { computeOperatorId, createSnapshotRegistry, inspectSavepoint, openSavepoint } from '../../src/core/flink';
 import { readStateEntries } from '../helpers/read-state-entries';
 import type { DecodedValue, SnapshotRegistry, StateEntry } from '../../src/core/flink';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
@@ -157,7 +157,7 @@ describe('fixture savepoints written by Flink (fixtures/savepoints, fixtures/dif
       describe(`${fx.label} (${inputKind}, Flink ${m.versions.flink})`, () => {
         it('inspects every operator and state the manifest lists', async () => {
           const files = await openNodeInput(inputPath);
-          const inspection = await inspectSavepoint(files, createRegistry(), { countEntries: true });
+          const inspection = await inspectSavepoint(await openSavepoint(files), createRegistry(), { countEntries: true });
           expect(inspection.format).toBe(m.settings.savepointFormat);
           for (const op of stateful) {
             const inspected = inspection.operators.find((o) => o.id === computeOperatorId(op.uid));

@@ -9,7 +9,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
 import { bytesSource, type SavepointFiles } from '../../src/core/io';
-import { createSnapshotRegistry, inspectSavepoint, readCheckpointMetadata, writeCheckpointMetadata, type OperatorState } from '../../src/core/flink';
+import {
+  createSnapshotRegistry,
+  inspectSavepoint,
+  openSavepoint,
+  readCheckpointMetadata,
+  writeCheckpointMetadata,
+  type OperatorState,
+} from '../../src/core/flink';
 import type { KeyedStateHandle } from '../../src/core/flink/metadata/metadata-types';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
@@ -67,7 +74,7 @@ async function cli(argv: string[]): Promise<{ code: number; out: string; err: st
 async function inspectKeyed(files: SavepointFiles) {
   const registry = createSnapshotRegistry();
   registerProtobufSnapshotReaders(registry);
-  const inspection = await inspectSavepoint(files, registry, { countEntries: true });
+  const inspection = await inspectSavepoint(await openSavepoint(files), registry, { countEntries: true });
   const op = inspection.operators.find((o) => o.id === OP)!;
   return { inspection, op, keyed: op.states.filter((s) => s.scope === 'keyed').map((s) => [s.name, s.status, s.entries, s.incomplete ?? null]) };
 }

@@ -18,13 +18,13 @@ requireCommitted(path.join(ROOT, 'rocksdb/native/savepoint/_metadata'));
 
 describe('committed fixture savepoints (Flink 1.20.5)', () => {
   it('RocksDB native: keyed states read from their SST files count what the canonical savepoint of the same job counts', async () => {
-    const ins = await inspectSavepoint(open('rocksdb/native'), registry);
+    const ins = await inspectSavepoint(await openSavepoint(open('rocksdb/native')), registry);
     const keyed = ins.operators.flatMap((o) => o.states.filter((s) => s.scope === 'keyed'));
     expect(keyed.length).toBe(12);
     for (const s of keyed) expect(s.status).not.toBe('unreadable');
     expect(ins.operators.filter((o) => o.states.some((s) => s.scope === 'keyed')).every((o) => o.keyedFormat === 'rocksdb-native')).toBe(true);
     const counts = async (c: string) => {
-      const r = await countStateEntries(open(`rocksdb/${c}`), registry);
+      const r = await countStateEntries(await openSavepoint(open(`rocksdb/${c}`)), registry);
       expect(r.errors).toEqual([]);
       return r.counts.map((x) => `${x.operatorId}|${x.scope}|${x.state}|${x.entries}`).sort();
     };
@@ -69,7 +69,7 @@ describe('committed fixture savepoints (Flink 1.20.5)', () => {
   it('compressed canonical savepoints count the same entries per state as uncompressed ones', async () => {
     for (const backend of ['hashmap', 'rocksdb']) {
       const counts = async (c: string) => {
-        const r = await countStateEntries(open(`${backend}/${c}`), registry);
+        const r = await countStateEntries(await openSavepoint(open(`${backend}/${c}`)), registry);
         expect(r.errors).toEqual([]);
         return r.counts.map((x) => `${x.operatorId}|${x.scope}|${x.state}|${x.entries}`).sort();
       };
@@ -80,7 +80,7 @@ describe('committed fixture savepoints (Flink 1.20.5)', () => {
   });
 
   it('hashmap native (heap format, code 12) is recognised as heap', async () => {
-    const ins = await inspectSavepoint(open('hashmap/native'), registry);
+    const ins = await inspectSavepoint(await openSavepoint(open('hashmap/native')), registry);
     expect(ins.format).toBe('NATIVE');
     expect(ins.operators.some((o) => o.keyedFormat === 'heap')).toBe(true);
   });

@@ -13,6 +13,7 @@ import { readStateEntries } from '../helpers/read-state-entries';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { openNodeInput } from '../../src/cli/sources';
 import { scanSavepointUnits } from '../../src/cli/scan/scan-savepoint-units';
+import { createSavepointRegistry } from '../../src/core/compat';
 
 const root = (v: string, f: string, backend = 'hashmap') => path.resolve(process.cwd(), `fixtures/savepoints/${v}/${backend}/${f}/savepoint`);
 
@@ -20,12 +21,12 @@ async function keyedStats(dir: string, scopes: readonly string[] = ['keyed']) {
   const files = await openNodeInput(dir);
   const opened = await openSavepoint(files);
   const units = opened.metadata.operators.flatMap((o) => o.subtasks.map((s) => ({ operatorId: o.id, subtask: s.index })));
-  const r = await scanSavepointUnits(files, units);
+  const r = await scanSavepointUnits(opened, createSavepointRegistry(), units);
   expect(r.errors).toEqual([]);
   const registry = createSnapshotRegistry();
   registerProtobufSnapshotReaders(registry);
   const kinds = new Map<string, string>(
-    (await inspectSavepoint(files, registry)).operators.flatMap((o) => o.states.map((s) => [`${o.id}/${s.scope}/${s.name}`, s.kind] as const)),
+    (await inspectSavepoint(opened, registry)).operators.flatMap((o) => o.states.map((s) => [`${o.id}/${s.scope}/${s.name}`, s.kind] as const)),
   );
   return Object.fromEntries(
     r.states
@@ -49,7 +50,7 @@ describe('RocksDB native state is read from its SST files', () => {
       const files = await openNodeInput(root(v, 'native', 'rocksdb'));
       const opened = await openSavepoint(files);
       const units = opened.metadata.operators.flatMap((o) => o.subtasks.map((s) => ({ operatorId: o.id, subtask: s.index })));
-      expect((await scanSavepointUnits(files, units)).states.filter((s) => s.notRead !== undefined)).toEqual([]);
+      expect((await scanSavepointUnits(opened, createSavepointRegistry(), units)).states.filter((s) => s.notRead !== undefined)).toEqual([]);
     });
   }
 });

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSnapshotRegistry, inspectSavepoint, openSstTable, TYPE_VALUE, writeSstTable, type WrittenEntry } from '../../src/core/flink';
+import { createSnapshotRegistry, inspectSavepoint, openSavepoint, openSstTable, TYPE_VALUE, writeSstTable, type WrittenEntry } from '../../src/core/flink';
 import { readStateEntries } from '../helpers/read-state-entries';
 import { computeMaskedCrc32c, bytesSource, type InputFile } from '../../src/core/io';
 import { locateSavepoint } from '../../src/core/io/locate-savepoint';
@@ -132,7 +132,7 @@ async function expectLongLastEventFailure(files: ReturnType<typeof openWith>, me
     for await (const _ of readStateEntries(files, registry(), { operatorId: OPERATOR, state: 'long-last-event' })) void _;
   };
   await expect(read()).rejects.toThrow(message);
-  const inspection = await inspectSavepoint(files, registry(), { countEntries: true });
+  const inspection = await inspectSavepoint(await openSavepoint(files), registry(), { countEntries: true });
   const state = inspection.operators.find((o) => o.id === OPERATOR)!.states.find((s) => s.name === 'long-last-event')!;
   // subtask 1's entry is read, subtask 0's three are not: partly, with the located error as the reason
   expect([state.decoded, state.entries]).toEqual(['partly', 1]);
@@ -142,11 +142,7 @@ async function expectLongLastEventFailure(files: ReturnType<typeof openWith>, me
 
 describe('RocksDB native state over bad SST files', () => {
   it('reads the unchanged fixture in full (the baseline of the cases below)', async () => {
-    const inspection = await inspectSavepoint(
-      openWith((b) => b),
-      registry(),
-      { countEntries: true },
-    );
+    const inspection = await inspectSavepoint(await openSavepoint(openWith((b) => b)), registry(), { countEntries: true });
     const state = inspection.operators.find((o) => o.id === OPERATOR)!.states.find((s) => s.name === 'long-last-event')!;
     expect([state.decoded, state.entries]).toEqual(['fully', 4]);
   });
@@ -255,22 +251,14 @@ describe('RocksDB native state over bad SST files', () => {
         .filter((n) => !isSst(n))
         .map((n) => ({ path: `savepoint/${n}`, source: bytesSource(`savepoint/${n}`, new Uint8Array(readFileSync(path.join(FOLDER, n)))) })),
     );
-    const inspection = await inspectSavepoint(files, registry(), { countEntries: true });
+    const inspection = await inspectSavepoint(await openSavepoint(files), registry(), { countEntries: true });
     expect([...inspection.missingFiles!].sort()).toEqual(ssts);
     // the reads that failed name fewer: one per subtask whose snapshot was opened
     const named = new Set(inspection.errors.filter((e) => e.code === 'missing-file').map((e) => e.missingFile));
     expect(named.size).toBeGreaterThan(0);
     expect(named.size).toBeLessThan(ssts.length);
     // a complete savepoint has none
-    expect(
-      (
-        await inspectSavepoint(
-          openWith((b) => b),
-          registry(),
-          { countEntries: true },
-        )
-      ).missingFiles,
-    ).toBeUndefined();
+    expect((await inspectSavepoint(await openSavepoint(openWith((b) => b)), registry(), { countEntries: true })).missingFiles).toBeUndefined();
   });
 
   it('an SST file the handle names is missing', async () => {

@@ -75,7 +75,7 @@ describe('scanState', () => {
       expect(messages.length).toBeGreaterThan(0);
       if (c !== 'hashmap/native') expect(rows).toBeGreaterThan(0);
 
-      const ins = await inspectSavepoint(open(c), registry);
+      const ins = await inspectSavepoint(await openSavepoint(open(c)), registry);
       for (const op of ins.operators) {
         for (const s of op.states.filter((x) => x.status === 'ok')) {
           const options = { operatorId: op.id, state: s.name };

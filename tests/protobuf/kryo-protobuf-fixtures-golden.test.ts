@@ -130,7 +130,7 @@ describe('Kryo-held Protobuf fixtures', () => {
     });
 
     it(`${c.label}: the Kryo snapshot's registrations, kinds and default serializers`, async () => {
-      const ins = await inspectSavepoint(openFolderSavepoint(path.join(c.dir, 'savepoint')), createKryoFixtureRegistry());
+      const ins = await inspectSavepoint(await openSavepoint(openFolderSavepoint(path.join(c.dir, 'savepoint'))), createKryoFixtureRegistry());
       const op = ins.operators.find((o) => o.states.some((s) => s.name === 'last-event'))!;
       const last = op.states.find((s) => s.name === 'last-event')!.valueSerializer!;
       const kryo = getKryoSnapshotDetails(last)!;

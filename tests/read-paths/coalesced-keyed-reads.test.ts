@@ -68,7 +68,7 @@ describe('coalesced keyed reads on a generated savepoint (128 key groups of ~24 
     registerProtobufSnapshotReaders(registry);
     const reads: [string, number, number][] = [];
     const files = recordSavepointReads(await openNodeInput(sp.dir), reads);
-    const result = await countStateEntries(files, registry);
+    const result = await countStateEntries(await openSavepoint(files), registry);
     expect(result.errors).toEqual([]);
     expect(result.counts.reduce((s, c) => s + c.entries, 0)).toBe(sp.manifest.entries);
     const opened = await openSavepoint(await openNodeInput(sp.dir));

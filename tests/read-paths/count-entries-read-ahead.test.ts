@@ -71,9 +71,9 @@ describe('entry count: subtasks read a bounded number at once, merged in scan or
     const broken = new Set([early, late]);
 
     const plainLog: ReadLog = { open: 0, maxOpen: 0 };
-    const plain = await countStateEntries(wrapFiles(inner, new Set(), broken, plainLog), registry());
+    const plain = await countStateEntries(await openSavepoint(wrapFiles(inner, new Set(), broken, plainLog)), registry());
     const slowLog: ReadLog = { open: 0, maxOpen: 0 };
-    const slow = await countStateEntries(wrapFiles(inner, new Set([early]), broken, slowLog), registry());
+    const slow = await countStateEntries(await openSavepoint(wrapFiles(inner, new Set([early]), broken, slowLog)), registry());
 
     expect(slowLog.maxOpen).toBeGreaterThan(1);
     expect(slowLog.maxOpen).toBeLessThanOrEqual(COUNT_READ_AHEAD);

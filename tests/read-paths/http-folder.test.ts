@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSnapshotRegistry, inspectSavepoint, type SnapshotRegistry } from '../../src/core/flink';
+import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type SnapshotRegistry } from '../../src/core/flink';
 import { readStateEntries } from '../helpers/read-state-entries';
 import { createHttpFolderFiles, bytesSource } from '../../src/core/io';
 import { resolveHttpFolderUrl } from '../../src/core/io/open-http-folder';
@@ -45,10 +45,10 @@ function reset(): void {
 
 describe('HTTP savepoint folder', () => {
   it('a header-only inspection downloads only _metadata and the state headers', async () => {
-    const local = await inspectSavepoint(await openNodeInput(path.join(root, 'sp')), registry());
+    const local = await inspectSavepoint(await openSavepoint(await openNodeInput(path.join(root, 'sp'))), registry());
     reset();
     const files = await openNodeInput(`${served.base}/sp/`);
-    const remote = await inspectSavepoint(files, registry());
+    const remote = await inspectSavepoint(await openSavepoint(files), registry());
     expect(remote.errors).toEqual([]);
     const summarize = (i: typeof local) =>
       i.operators.map((o) => ({
@@ -111,7 +111,7 @@ describe('HTTP savepoint folder', () => {
     cpSync(path.join(root, 'sp'), copy, { recursive: true });
     const gone = manifest.files[1]!.name;
     rmSync(path.join(copy, gone));
-    const inspection = await inspectSavepoint(await openNodeInput(`${served.base}/sp-missing/`), registry());
+    const inspection = await inspectSavepoint(await openSavepoint(await openNodeInput(`${served.base}/sp-missing/`)), registry());
     expect(inspection.errors.map((e) => e.message)).toEqual([
       `expected ${served.base}/sp-missing/${gone} to exist, found HTTP 404 — at ${served.base}/sp-missing/${gone} [operator ${manifest.operatorId.slice(0, 8)}… / subtask 1 / managed keyed state]`,
     ]);
@@ -126,7 +126,7 @@ describe('HTTP savepoint folder', () => {
     cpSync(path.join(root, 'sp'), copy, { recursive: true });
     const f = manifest.files[0]!;
     truncateSync(path.join(copy, f.name), 100);
-    const inspection = await inspectSavepoint(await openNodeInput(`${served.base}/sp-short/`), registry());
+    const inspection = await inspectSavepoint(await openSavepoint(await openNodeInput(`${served.base}/sp-short/`)), registry());
     expect(inspection.errors.map((e) => e.message)).toEqual([
       `expected ${served.base}/sp-short/${f.name} to hold the ${f.size} bytes its state handle records, found 100 bytes — at ${served.base}/sp-short/${f.name}, offset 100 (0x64) [operator ${manifest.operatorId.slice(0, 8)}… / subtask 0 / managed keyed state]`,
     ]);

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSnapshotRegistry } from '../../src/core/flink';
+import { createSnapshotRegistry, openSavepoint } from '../../src/core/flink';
 import { countStateEntries } from '../../src/core/flink/scan/count-state-entries';
 import { readStateEntries } from '../helpers/read-state-entries';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
@@ -40,7 +40,7 @@ describe('parallel statistics scan', () => {
     expect(stats.errors).toEqual([]);
     const registry = createSnapshotRegistry();
     registerProtobufSnapshotReaders(registry);
-    const counts = await countStateEntries(await openNodeInput(FIXTURE), registry);
+    const counts = await countStateEntries(await openSavepoint(await openNodeInput(FIXTURE)), registry);
     const byKey = (x: { operatorId: string; scope: string; state: string }) => `${x.operatorId}/${x.scope}/${x.state}`;
     expect(Object.fromEntries(stats.states.map((s) => [byKey(s), s.entries]))).toEqual(Object.fromEntries(counts.counts.map((c) => [byKey(c), c.entries])));
     const keyed = stats.states.find((s) => s.state === 'last-event')!;

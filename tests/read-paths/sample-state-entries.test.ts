@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { computeKeyGroup, createSnapshotRegistry, readCheckpointMetadata, type SnapshotRegistry } from '../../src/core/flink';
+import { computeKeyGroup, createSnapshotRegistry, openSavepoint, readCheckpointMetadata, type SnapshotRegistry } from '../../src/core/flink';
 import { countStateEntries } from '../../src/core/flink/scan/count-state-entries';
 import { readStateEntries } from '../helpers/read-state-entries';
 import type { ByteSource, SavepointFiles } from '../../src/core/io';
@@ -86,7 +86,7 @@ function expectedBytes(every: number): number {
 describe('sampling state entries', () => {
   it('counts every 4th key group exactly, reports the coverage, and reads only those blocks', async () => {
     const { files, read } = await openCounted();
-    const result = await countStateEntries(files, registry(), { sample: { kind: 'key-groups', every: 4 } });
+    const result = await countStateEntries(await openSavepoint(files), registry(), { sample: { kind: 'key-groups', every: 4 } });
     const want = expectedSample(4);
     expect(result.errors).toEqual([]);
     expect(result.counts).toEqual([
@@ -101,7 +101,7 @@ describe('sampling state entries', () => {
   });
 
   it('without a sample counts everything and reports no coverage', async () => {
-    const result = await countStateEntries(await openNodeInput(sp.dir), registry());
+    const result = await countStateEntries(await openSavepoint(await openNodeInput(sp.dir)), registry());
     expect(result.coverage).toBeUndefined();
     expect(result.counts.map((c) => [c.state, c.entries, c.sampled])).toEqual([
       ['events', sp.manifest.keys, undefined],
@@ -111,7 +111,7 @@ describe('sampling state entries', () => {
 
   it('first N entries per state: each state counts N and reading stops early', async () => {
     const { files, read } = await openCounted();
-    const result = await countStateEntries(files, registry(), { sample: { kind: 'first-entries', count: 50 } });
+    const result = await countStateEntries(await openSavepoint(files), registry(), { sample: { kind: 'first-entries', count: 50 } });
     expect(result.counts.map((c) => [c.state, c.entries, c.sampled])).toEqual([
       ['events', 50, true],
       ['last-event', 50, true],
@@ -154,11 +154,11 @@ describe('sampling state entries', () => {
   });
 
   it('rejects a sampling interval below 1 with the expected text', async () => {
-    await expect(countStateEntries(await openNodeInput(sp.dir), registry(), { sample: { kind: 'key-groups', every: 0 } })).rejects.toThrow(
+    await expect(countStateEntries(await openSavepoint(await openNodeInput(sp.dir)), registry(), { sample: { kind: 'key-groups', every: 0 } })).rejects.toThrow(
       'expected a key-group sampling interval of at least 1, found 0',
     );
-    await expect(countStateEntries(await openNodeInput(sp.dir), registry(), { sample: { kind: 'first-entries', count: 1.5 } })).rejects.toThrow(
-      'expected a per-state entry count of at least 1, found 1.5',
-    );
+    await expect(
+      countStateEntries(await openSavepoint(await openNodeInput(sp.dir)), registry(), { sample: { kind: 'first-entries', count: 1.5 } }),
+    ).rejects.toThrow('expected a per-state entry count of at least 1, found 1.5');
   });
 });

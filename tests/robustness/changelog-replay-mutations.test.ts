@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSnapshotRegistry, inspectSavepoint, readCheckpointMetadata } from '../../src/core/flink';
+import { createSnapshotRegistry, inspectSavepoint, openSavepoint, readCheckpointMetadata } from '../../src/core/flink';
 import { bytesSource, isDecodeError } from '../../src/core/io';
 import { registerProtobufSnapshotReaders } from '../../src/core/protobuf';
 import { NEEDS_SHARED_TAG } from '../helpers/shared-savepoints';
@@ -58,7 +58,9 @@ describe('changelog replay under mutation', NEEDS_DEFECTS, () => {
           else bytes = Uint8Array.from([...bytes.subarray(0, m.at), ...bytes.subarray(m.at + m.n)]);
         }
         try {
-          const inspection = await inspectSavepoint({ ...files, metadata: bytesSource('_metadata', bytes) }, registry, { countEntries: true });
+          const inspection = await inspectSavepoint(await openSavepoint({ ...files, metadata: bytesSource('_metadata', bytes) }), registry, {
+            countEntries: true,
+          });
           outcomes.inspected++;
           // never silent: every state has an outcome
           const states = inspection.operators.flatMap((o) => o.states);

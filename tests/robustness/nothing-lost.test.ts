@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateStateCompatibility, loadDescriptorSet } from '../../src/core/compat';
-import { createSnapshotRegistry, inspectSavepoint, type CancelSignal, type StateEntry } from '../../src/core/flink';
+import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type CancelSignal, type StateEntry } from '../../src/core/flink';
 import { readStateEntries } from '../helpers/read-state-entries';
 import { bytesSource, isDecodeError, openSavepointInput, type SavepointFiles } from '../../src/core/io';
 import { getProtobufSnapshotContent, registerProtobufSnapshotReaders } from '../../src/core/protobuf';
@@ -63,7 +63,7 @@ describe('nothing lost', () => {
 
   it('a cancelled scan ends in a cancelled DecodeError and the same opened input then reads everything', async () => {
     const files = await open(fixtureInput());
-    const inspection = await inspectSavepoint(files, registry());
+    const inspection = await inspectSavepoint(await openSavepoint(files), registry());
     const op = inspection.operators.find((o) => o.states.some((s) => s.scope === 'keyed' && s.status === 'ok'))!;
     const state = op.states.find((s) => s.scope === 'keyed' && s.status === 'ok')!;
     const reference = await collect(await open(fixtureInput()), op.id, state.name);
@@ -82,7 +82,7 @@ describe('nothing lost', () => {
   it('a state that fails to decode leaves the other states of the same input readable, with identical results', async () => {
     const input = fixtureInput();
     const clean = await open(input);
-    const inspection = await inspectSavepoint(clean, registry());
+    const inspection = await inspectSavepoint(await openSavepoint(clean), registry());
     const states = inspection.operators.flatMap((o) => o.states.filter((s) => s.status === 'ok').map((s) => ({ op: o.id, name: s.name })));
     // truncate the largest state file: some states fail, the rest must read exactly as from the clean input
     const biggest = input.files.reduce((a, f, i) => (!f.path.endsWith('_metadata') && f.bytes.length > input.files[a]!.bytes.length ? i : a), 0);
@@ -108,7 +108,7 @@ describe('nothing lost', () => {
   it('exporting the same inputs twice gives identical bytes in every format; HTML escapes names and carries its own CSP', async () => {
     const build = async () => {
       const files = await open(fixtureInput());
-      const inspection = await inspectSavepoint(files, registry());
+      const inspection = await inspectSavepoint(await openSavepoint(files), registry());
       const states: ReportStateInput[] = [];
       for (const op of inspection.operators) {
         for (const s of op.states) {

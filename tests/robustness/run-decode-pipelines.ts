@@ -78,7 +78,7 @@ export async function runSavepointPipeline(input: SavepointCaseInput, extraSchem
   await collecting(outcome, async () => {
     const files = await openSavepointInput(toSavepointInput(input));
     const registry = createRegistry();
-    const inspection = await inspectSavepoint(files, registry);
+    const inspection = await inspectSavepoint(await openSavepoint(files), registry);
     outcome.errors.push(...inspection.errors);
     const opened = await openSavepoint(files);
     for (const op of inspection.operators) {

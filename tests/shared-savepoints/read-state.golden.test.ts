@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSnapshotRegistry, inspectSavepoint, type DecodedValue, type SavepointInspection, type StateEntry } from '../../src/core/flink';
+import { createSnapshotRegistry, inspectSavepoint, openSavepoint, type DecodedValue, type SavepointInspection, type StateEntry } from '../../src/core/flink';
 import { readStateEntries } from '../helpers/read-state-entries';
 import { openFolderSavepoint } from '../helpers/open-folder-savepoint';
 import { NEEDS_SHARED, SHARED_SAVEPOINTS } from '../helpers/shared-savepoints';
@@ -56,7 +56,7 @@ const DRAGONS = ['"Here be dragons!"', '"Here be more dragons!"', '"Here be yet 
 describe('golden: the six shared Flink savepoints', NEEDS_SHARED, () => {
   it('complexKeyed-flink1.20: ListState values [k] for key (k) in the documented key groups, Java strings, serializers', async () => {
     const name = 'operatorstate/complexKeyed-flink1.20';
-    const ins = await inspectSavepoint(open(name), registry, { countEntries: true });
+    const ins = await inspectSavepoint(await openSavepoint(open(name)), registry, { countEntries: true });
     expect(ins.errors).toEqual([]);
     const values = state(ins, '01203aa9a12dc1ec725e03853dd7c8f2', 'values');
     expect([
@@ -99,7 +99,7 @@ describe('golden: the six shared Flink savepoints', NEEDS_SHARED, () => {
 
   for (const name of UDF) {
     it(`${name}: source strings, ValueState<Long> k→k, Long namespaces, timers`, async () => {
-      const ins = await inspectSavepoint(open(name), registry, { countEntries: true });
+      const ins = await inspectSavepoint(await openSavepoint(open(name)), registry, { countEntries: true });
       expect(ins.errors).toEqual([]);
       expect((await entries(name, '69f32d314b97c6f7f9ed7873983167f2', 'source-state')).map((e) => show(e.value))).toEqual(DRAGONS);
       expect(state(ins, '69f32d314b97c6f7f9ed7873983167f2', 'source-state').kind).toBe('OPERATOR_LIST');
@@ -148,7 +148,7 @@ describe('golden: the six shared Flink savepoints', NEEDS_SHARED, () => {
   }
 
   it('flink2.0 rocksdb: operator uids from metadata V5', async () => {
-    const ins = await inspectSavepoint(open(UDF[2]!), registry);
+    const ins = await inspectSavepoint(await openSavepoint(open(UDF[2]!)), registry);
     expect(ins.metadataVersion).toBe(5);
     expect(ins.operators.find((o) => o.id === '1f2b5df5a66154aca61fcb26193792be')?.uid).toBe('CheckpointingSource2');
   });
@@ -156,7 +156,7 @@ describe('golden: the six shared Flink savepoints', NEEDS_SHARED, () => {
   it('heap and RocksDB canonical savepoints decode to the same entries (as sets; processing timers compared by key)', async () => {
     const collect = async (name: string) => {
       const files = open(name);
-      const ins = await inspectSavepoint(files, registry);
+      const ins = await inspectSavepoint(await openSavepoint(files), registry);
       const rows: string[] = [];
       for (const op of ins.operators)
         for (const s of op.states)
@@ -171,7 +171,7 @@ describe('golden: the six shared Flink savepoints', NEEDS_SHARED, () => {
 
   it('broadcast-1.20 hashmap: broadcast-state-1/2/3 maps in every subtask and header-only keyed files', async () => {
     const name = 'new-stateful-broadcast-udf-migration-itcase-flink1.20-hashmap-savepoint';
-    const ins = await inspectSavepoint(open(name), registry, { countEntries: true });
+    const ins = await inspectSavepoint(await openSavepoint(open(name)), registry, { countEntries: true });
     expect(ins.errors).toEqual([]);
     const p1 = '12d7d939fd56473cac7cff0603179a41';
     const p2 = '56a26c4c54bda3adf3700194db4afe93';

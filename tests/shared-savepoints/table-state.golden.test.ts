@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli';
 import { openNodeInput } from '../../src/cli/sources';
-import { createSnapshotRegistry, inspectSavepoint } from '../../src/core/flink';
+import { createSnapshotRegistry, inspectSavepoint, openSavepoint } from '../../src/core/flink';
 import { BUILTIN_SNAPSHOT_READERS } from '../../src/core/flink/snapshots/builtin-snapshot-readers';
 import { TABLE_SNAPSHOT_READERS } from '../../src/core/flink/snapshots/table/table-snapshots';
 import { NEEDS_SHARED_TAG } from '../helpers/shared-savepoints';
@@ -293,7 +293,7 @@ describe('Table/SQL state of real savepoints', NEEDS_TABLE, () => {
   it('without the Table readers, every state of the keyed header is still listed, as unknown with the serializer class', async () => {
     const registry = createSnapshotRegistry({ builtins: false });
     for (const reader of BUILTIN_SNAPSHOT_READERS) if (!TABLE_SNAPSHOT_READERS.includes(reader)) registry.register(reader);
-    const inspection = await inspectSavepoint(await openNodeInput(SIMPLE), registry, { countEntries: true });
+    const inspection = await inspectSavepoint(await openSavepoint(await openNodeInput(SIMPLE)), registry, { countEntries: true });
     const agg = inspection.operators.find((o) => o.id === '23eaad2bb152dd975bbc63554c2ca61f')!;
     expect(agg.states.map((s) => [s.name, s.status, s.statusReason, s.entries, s.decoded]).sort()).toEqual([
       ['_timer_state/event_user-timers', 'unknown', `unknown serializer snapshot ${ROW_DATA} v3`, 0, 'fully'],

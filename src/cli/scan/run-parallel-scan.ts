@@ -4,6 +4,7 @@
  * least loaded), each worker opens the input itself and scans its share (scanSavepointUnits), and
  * the results are merged. With one worker (or one subtask) it scans in this thread.
  */
+import { createSavepointRegistry } from '../../core/compat';
 import { openSavepoint } from '../../core/flink';
 import { buildSizeBreakdown, countTimersByOperator, finishValueSizes, sizedStatesOfStats, type SizeBreakdown } from '../../core/report';
 import { openNodeInput, reopenOptions, type NodeInputOptions, type ReopenOptions } from '../sources';
@@ -90,7 +91,7 @@ export async function runParallelScan(input: string, options: ParallelScanOption
   const workers = options.sample?.kind === 'first-entries' ? 1 : Math.max(1, Math.min(options.workers ?? 2, units.length));
   let parts: UnitsScanResult[];
   if (workers === 1) {
-    parts = [await scanSavepointUnits(opened, units, scanOptions)];
+    parts = [await scanSavepointUnits(opened, createSavepointRegistry({ schema: options.kryoSchema }), units, scanOptions)];
   } else {
     // a shard's workers take runs of units in scan order, so their results join in that order (examples, errors)
     const shares = shard ? splitUnitsInOrder(units, workers) : splitUnits(units, workers);

@@ -4,8 +4,7 @@
  * value bytes and running the Protobuf structural scan on every Protobuf value where it lies in the
  * read buffer — never the full decoder. Memory is bounded by the read buffers (reused across streams).
  */
-import { openSavepoint, scanState, StateTallies, type CancelSignal, type OpenedSavepoint, type SampleCoverage } from '../../core/flink';
-import { createSavepointRegistry } from '../../core/compat';
+import { scanState, StateTallies, type CancelSignal, type OpenedSavepoint, type SampleCoverage, type SnapshotRegistry } from '../../core/flink';
 import { observeSourceReads, type ByteSource, type DecodeErrorJson, type SavepointFiles } from '../../core/io';
 import { createProtobufStateScan, getProtobufScanIndex, type ProtobufStateScan } from '../../core/protobuf';
 import { addTtlEntry, addValueSize, createStatisticsVisitor, createTtlTally, createValueSizeTally, isTtlValue } from '../../core/report';
@@ -20,15 +19,18 @@ export interface UnitsScanResult {
   bytesRead: number;
 }
 
-/** `input`: the savepoint already opened (the caller's: `_metadata` is not read again), or its files (a worker thread's: opened here). */
+/**
+ * `opened`: the savepoint as the caller opened it (stats' main thread, or a worker thread's session: each opens it
+ * once; `_metadata` is not read here); `registry`: made with the scan's `kryoSchema` (createSavepointRegistry).
+ */
 export async function scanSavepointUnits(
-  input: SavepointFiles | OpenedSavepoint,
+  input: OpenedSavepoint,
+  registry: SnapshotRegistry,
   units: readonly Pick<ScanUnit, 'operatorId' | 'subtask'>[],
   options: ScanOptions & { signal?: CancelSignal } = {},
 ): Promise<UnitsScanResult> {
   const counter = { bytes: 0 };
-  const registry = createSavepointRegistry({ schema: options.kryoSchema });
-  const opened = countStateReads('resolveStreamHandle' in input ? input : await openSavepoint(input), counter);
+  const opened = countStateReads(input, counter);
   // a shard's scan: where the whole scan first meets each state (placePart), so a merge orders them as one scan does
   const positions = options.positions;
   let pending: ScanPosition | undefined;

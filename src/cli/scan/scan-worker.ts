@@ -1,5 +1,7 @@
 /** Worker thread entry of the parallel scans: opens the input itself and scans its share of subtasks (`stats`, or `check`'s value warnings). */
 import { parentPort, workerData } from 'node:worker_threads';
+import { createSavepointRegistry } from '../../core/compat';
+import { openSavepointSession } from '../../core/flink';
 import { installSnappyWasm } from '../install-snappy-wasm';
 import { openNodeInput, type ReopenOptions } from '../sources';
 import { scanSavepointUnits } from './scan-savepoint-units';
@@ -23,5 +25,6 @@ if (job.kind === 'check-values') {
   parentPort!.postMessage(await tallySubtaskValues(job.input, job.check, job.units, inputOptions));
 } else {
   const files = await openNodeInput(job.input, inputOptions);
-  parentPort!.postMessage(await scanSavepointUnits(files, job.units, job.options));
+  const session = await openSavepointSession(files, createSavepointRegistry({ schema: job.options.kryoSchema }));
+  parentPort!.postMessage(await scanSavepointUnits(session.opened, session.registry, job.units, job.options));
 }

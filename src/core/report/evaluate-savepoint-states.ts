@@ -22,7 +22,7 @@ import {
   type SerializerSettings,
   type TypeKind,
 } from '../compat';
-import { createSavepointSession, getInferredSnapshotNote, openSavepoint, type SerializerSnapshot } from '../flink';
+import { createSavepointSession, getInferredSnapshotNote, openSavepointSession, type SerializerSnapshot } from '../flink';
 import { PROTOBUF_SNAPSHOT_CLASS } from '../protobuf';
 import type { CheckSavepointInput, EvaluatedProtobufState, EvaluatedSavepoint } from './check-savepoint-types';
 
@@ -57,8 +57,9 @@ export async function evaluateSavepointStates(input: CheckSavepointInput): Promi
   const newSettings: Required<SerializerSettings> = { ...DEFAULT_SETTINGS, ...input.newSettings };
   const kryoSchema = { name: input.descriptorSet.name, bytes: input.descriptorSet.bytes, set: loaded.set };
   // opened once (after the new set loaded, as before), in one session: the value scan reads with its registry and the headers the inspection read
-  const opened = input.opened ?? (await openSavepoint(input.files));
-  const session = createSavepointSession(opened, createSavepointRegistry({ schema: kryoSchema }));
+  const registry = createSavepointRegistry({ schema: kryoSchema });
+  const session = input.opened ? createSavepointSession(input.opened, registry) : await openSavepointSession(input.files, registry);
+  const opened = session.opened;
   const { protobuf, kryo, peer, other } = findProtobufStates(await session.inspect(input.signal ? { signal: input.signal } : {}));
 
   // states usually share one saved schema: parse it once per descriptor SHA-256 (the compat engine also remembers its work per set object)

@@ -3,7 +3,7 @@
  * returns the Protobuf states and the others (findProtobufStates): what `check` evaluates and
  * `export-schema` lists.
  */
-import { inspectSavepoint, type CancelSignal, type OpenedSavepoint, type SavepointInspection } from '../../flink';
+import { createSavepointSession, openSavepointSession, type CancelSignal, type OpenedSavepoint, type SavepointInspection } from '../../flink';
 import type { SavepointFiles } from '../../io';
 import { createSavepointRegistry } from './create-savepoint-registry';
 import {
@@ -27,6 +27,8 @@ export async function inspectProtobufStates(
   inspection: SavepointInspection;
 }> {
   const registry = createSavepointRegistry({ schema: options.kryoSchema });
-  const inspection = await inspectSavepoint(input, registry, options.signal ? { signal: options.signal } : {});
+  // a savepoint given by its files is opened here, once, as a session (the commands that list states: migration-job, migration-plan, export-schema)
+  const session = 'resolveStreamHandle' in input ? createSavepointSession(input, registry) : await openSavepointSession(input, registry);
+  const inspection = await session.inspect(options.signal ? { signal: options.signal } : {});
   return { ...findProtobufStates(inspection), inspection };
 }

@@ -1,10 +1,10 @@
-import { isDecodeError, type DecodeErrorJson, type SavepointFiles } from '../../io';
+import { isDecodeError, type DecodeErrorJson } from '../../io';
 import type { CancelSignal } from '../cancel-signal';
 import { countStateEntries, type StateReadGap } from '../scan/count-state-entries';
 import { assessStateDecoding, summarizeStateDecoding } from './assess-state-decoding';
 import type { InspectedOperator, InspectedState, SavepointInspection, StateMetaInfo } from '../savepoint/inspection-types';
 import { mergeInspectedState } from './merge-inspected-states';
-import { openSavepoint, type OpenedSavepoint } from '../savepoint/open-savepoint';
+import type { OpenedSavepoint } from '../savepoint/open-savepoint';
 import type { SubtaskKeyedStream, SubtaskOperatorStream } from '../headers/read-subtask-state-headers';
 import { readCachedKeyedStream, readCachedOperatorStream } from '../scan/sources/scan-context';
 import type { SubtaskHeaderCache } from '../scan/scan-types';
@@ -32,15 +32,14 @@ export interface InspectSavepointOptions {
 /**
  * Inspects a savepoint: `_metadata` plus only the header bytes of each state file, merged into
  * per-operator, per-state records (scope, kind, serializers, subtasks). Header failures become
- * `errors` entries (the rest goes on); nothing here throws for bad state files. `input`: the savepoint
- * already opened (a SavepointSession's: `_metadata` is not read again), or its files (opened here).
+ * `errors` entries (the rest goes on); nothing here throws for bad state files. `opened`: the savepoint as its
+ * caller opened it (a SavepointSession's, openSavepointSession): `_metadata` is not read here.
  */
 export async function inspectSavepoint(
-  input: SavepointFiles | OpenedSavepoint,
+  opened: OpenedSavepoint,
   registry: SnapshotRegistry,
   options: InspectSavepointOptions = {},
 ): Promise<SavepointInspection> {
-  const opened = isOpened(input) ? input : await openSavepoint(input);
   const files = opened.files;
   const errors: DecodeErrorJson[] = [];
   const operators: InspectedOperator[] = [];
@@ -63,10 +62,9 @@ export async function inspectSavepoint(
   }
   let gaps: StateReadGap[] | undefined;
   if (options.countEntries) {
-    const counts = await countStateEntries(files, registry, {
+    const counts = await countStateEntries(opened, registry, {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.headers ? { headers: options.headers } : {}),
-      opened,
     });
     for (const c of counts.counts) {
       const state = operators.find((o) => o.id === c.operatorId)?.states.find((s) => s.name === c.state && s.scope === c.scope);
@@ -98,10 +96,6 @@ export async function inspectSavepoint(
     ...(opened.totals.missingFiles.length === 0 ? {} : { missingFiles: opened.totals.missingFiles.map((f) => f.name) }),
     ...(sourcesAndSinks && hasSourcesAndSinks(sourcesAndSinks) ? { sourcesAndSinks } : {}),
   };
-}
-
-function isOpened(input: SavepointFiles | OpenedSavepoint): input is OpenedSavepoint {
-  return 'resolveStreamHandle' in input;
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };

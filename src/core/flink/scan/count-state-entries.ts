@@ -1,7 +1,7 @@
-import type { DecodeErrorJson, SavepointFiles } from '../../io';
+import type { DecodeErrorJson } from '../../io';
 import type { CancelSignal } from '../cancel-signal';
 import type { StateScope } from '../savepoint/inspection-types';
-import { openSavepoint, type OpenedSavepoint } from '../savepoint/open-savepoint';
+import type { OpenedSavepoint } from '../savepoint/open-savepoint';
 import { checkStateSample, type SampleCoverage, type StateSample } from '../keyed/sample-keyed-stream';
 import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import type { StateEntry } from '../savepoint/inspection-types';
@@ -76,12 +76,11 @@ export const COUNT_READ_AHEAD = 4;
  * scan of one subtask after another gives, from the same reads.
  */
 export async function countStateEntries(
-  files: SavepointFiles,
+  opened: OpenedSavepoint,
   registry: SnapshotRegistry,
-  options: { operatorId?: string; signal?: CancelSignal; opened?: OpenedSavepoint; sample?: StateSample; headers?: SubtaskHeaderCache } = {},
+  options: { operatorId?: string; signal?: CancelSignal; sample?: StateSample; headers?: SubtaskHeaderCache } = {},
 ): Promise<CountStateEntriesResult> {
   const sample = options.sample;
-  const opened = options.opened ?? (await openSavepoint(files));
   const selection: StateScanSelection = {
     ...(options.operatorId !== undefined ? { operatorId: options.operatorId } : {}),
     ...(sample ? { sample } : {}),
