@@ -43,7 +43,7 @@ describe('JSON Lines and CSV from wire bytes: the fixture savepoints', () => {
       const registry = createSnapshotRegistry();
       registerProtobufSnapshotReaders(registry);
       const opened = await openSavepoint(files);
-      const inspection = await inspectSavepoint(files, registry);
+      const inspection = await inspectSavepoint(opened, registry);
       let compared = 0;
       for (const op of inspection.operators) {
         for (const state of op.states) {
@@ -86,7 +86,7 @@ describe('JSON Lines and CSV from wire bytes: the fixture savepoints', () => {
     const files = await openNodeInput(sp);
     const registry = createSnapshotRegistry();
     registerProtobufSnapshotReaders(registry);
-    const inspection = await inspectSavepoint(files, registry);
+    const inspection = await inspectSavepoint(await openSavepoint(files), registry);
     const state = inspection.operators.flatMap((o) => o.states).find((s) => s.name === 'last-event')!;
     const content = getProtobufSnapshotContent(state.valueSerializer!)!;
     const writer = new ProtobufWireJsonWriter(content.schema.root, content.settings.recursionLimit);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, bytesSource, type InputFile } from '../../src/core/io';
 import { locateSavepoint } from '../../src/core/io/locate-savepoint';
-import { computeOperatorId, createSnapshotRegistry, inspectSavepoint } from '../../src/core/flink';
+import { computeOperatorId, createSnapshotRegistry, inspectSavepoint, openSavepoint } from '../../src/core/flink';
 import { requireCommitted } from '../helpers/committed-data';
 import { readStateEntries } from '../helpers/read-state-entries';
 import { CLS } from '../helpers/write-test-snapshots';
@@ -58,7 +58,7 @@ describe('timers in raw keyed state (Flink 1.8 RocksDB savepoint, key group 7 wi
         [[4, 1_700_000_000_000n]],
       ),
     );
-    const inspection = await inspectSavepoint(files, registry, { countEntries: true });
+    const inspection = await inspectSavepoint(await openSavepoint(files), registry, { countEntries: true });
     const states = inspection.operators[0]!.states.filter((s) => s.name.startsWith('_timer_state/'));
     expect(states.map((s) => [s.name, s.entries, s.decoded])).toEqual([
       ['_timer_state/event_user-timers', 2, 'fully'],
@@ -97,7 +97,7 @@ describe('timers in raw keyed state (Flink 1.8 RocksDB savepoint, key group 7 wi
 
   it('a truncated key group is a located error: the timer states are not read (no timer before the error), the managed states are not touched', async () => {
     const whole = keyGroup7([[4, 19_000n]], []);
-    const inspection = await inspectSavepoint(savepointWith(whole.subarray(0, whole.length - 6)), registry, { countEntries: true });
+    const inspection = await inspectSavepoint(await openSavepoint(savepointWith(whole.subarray(0, whole.length - 6))), registry, { countEntries: true });
     expect(inspection.errors.map((e) => [e.code, e.offset, e.detail])).toEqual([
       ['truncated', KEY_GROUP_7 + whole.length - 12, 'expected 8 bytes for event-time timer timestamp, found 6'],
     ]);
@@ -116,7 +116,7 @@ describe('timers in raw keyed state (Flink 1.8 RocksDB savepoint, key group 7 wi
       if (name === RAW_SUBTASK_0) bytes = new Uint8Array([0, 0, 0, 42, ...bytes.subarray(4)]);
       return { path: name, source: bytesSource(name, bytes) };
     });
-    const inspection = await inspectSavepoint(locateSavepoint('savepoint', other), registry, { countEntries: true });
+    const inspection = await inspectSavepoint(await openSavepoint(locateSavepoint('savepoint', other)), registry, { countEntries: true });
     const op = inspection.operators[0]!;
     expect(op.streamsNotRead).toEqual([
       {
