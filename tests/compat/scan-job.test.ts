@@ -4,13 +4,16 @@
  * savepoint): the generator's output for that savepoint is the committed project byte for byte (the one that ran);
  * the job's value-scan files are, byte for byte, what `check --values-only --key-groups A-B` writes for the same
  * ranges; and `check --value-scans <the job's output>` gives the single-machine `check` report byte for byte (the
- * differential check). No Java here: the run's output is committed with its manifest.
+ * differential check). fixtures/scan-job/<case>/cluster/ (fixtures/scan-job/run-cluster.mjs): the same job on a
+ * standalone session cluster of separate JVMs wrote the same files byte for byte, on 2 TaskManagers. A job output of
+ * another tool version is refused. No Java here: the runs' output is committed with its manifests.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import packageJson from '../../package.json' with { type: 'json' };
 import { runCli } from '../../src/cli/run-cli';
 import { requireCommitted, requireCommittedCases } from '../helpers/committed-data';
 
@@ -122,5 +125,80 @@ describe('scan-job over the committed runs', () => {
     ]);
     expect(full.code).toBe(2);
     expect(full.stderr).toContain(`--output ${ROOT} is not empty: give a new or empty folder`);
+  });
+});
+
+/** fixtures/scan-job/<case>/cluster/manifest.json: what fixtures/scan-job/run-cluster.mjs recorded of its run. */
+interface ClusterManifest {
+  processes: { name: string; mainClass: string }[];
+  taskManagers: { id: string; slots: number }[];
+  job: { state: string; vertices: { name: string; parallelism: number; subtasks: { subtask: number; status: string; taskManagerId: string | null }[] }[] };
+  files: Record<string, string>;
+}
+
+describe('scan-job on a standalone session cluster of separate JVMs (fixtures/scan-job/run-cluster.mjs)', () => {
+  const CLUSTER_CASES = requireCommittedCases(
+    'scan-job cluster run (fixtures/scan-job/<case>/cluster/manifest.json)',
+    CASES.filter((c) => existsSync(path.join(ROOT, c, 'cluster', 'manifest.json'))),
+  );
+  it('ran for both Flink lines and both backends', () => {
+    expect(CLUSTER_CASES).toEqual(expect.arrayContaining(['flink-1.20/rocksdb/native', 'flink-1.20/hashmap/canonical', 'flink-2.3/rocksdb/native']));
+  });
+  for (const c of CLUSTER_CASES) {
+    it(`${c}: a JobManager and 2 TaskManagers, each its own process, ran the job's subtasks, and its files are the single-JVM run's byte for byte`, () => {
+      const dir = path.join(ROOT, c, 'cluster');
+      requireCommitted(path.join(dir, 'manifest.json'), path.join(dir, 'value-scans'));
+      const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as ClusterManifest;
+      expect(manifest.processes.map((p) => p.mainClass)).toEqual([
+        'org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint',
+        'org.apache.flink.runtime.taskexecutor.TaskManagerRunner',
+        'org.apache.flink.runtime.taskexecutor.TaskManagerRunner',
+      ]);
+      expect(manifest.taskManagers).toHaveLength(2);
+      expect(manifest.job.state).toBe('FINISHED');
+      const ran = new Set(manifest.job.vertices.flatMap((v) => v.subtasks.map((s) => s.taskManagerId)));
+      expect([...ran].sort()).toEqual(manifest.taskManagers.map((t) => t.id).sort());
+      for (const v of manifest.job.vertices) for (const s of v.subtasks) expect(s.status, `${v.name} #${s.subtask}`).toBe('FINISHED');
+      // the shard files were written on both TaskManagers (writer subtask i writes the shards s with s % 2 = i)
+      const writer = manifest.job.vertices.find((v) => v.name.includes('Writer'));
+      expect(new Set(writer?.subtasks.map((s) => s.taskManagerId)).size).toBe(2);
+      // the cluster's output: as recorded, and the single-JVM run's (value-scans/, checked above against check --values-only) byte for byte
+      const single = path.join(ROOT, c, 'value-scans');
+      const names = listFiles(path.join(dir, 'value-scans'));
+      expect(names).toEqual(Object.keys(manifest.files).sort());
+      expect(names).toEqual(listFiles(single));
+      for (const name of names) {
+        const bytes = readFileSync(path.join(dir, 'value-scans', name));
+        expect(createHash('sha256').update(bytes).digest('hex'), name).toBe(manifest.files[name]);
+        expect(bytes.equals(readFileSync(path.join(single, name))), name).toBe(true);
+      }
+    });
+  }
+});
+
+describe('scan-job output of another tool version', () => {
+  it('check --value-scans refuses it, naming both versions (exit 2)', async () => {
+    const c = 'flink-1.20/rocksdb/native';
+    const scans = path.join(ROOT, c, 'value-scans');
+    requireCommitted(scans);
+    const edited = path.join(work, 'other-version');
+    cpSync(scans, edited, { recursive: true });
+    const name = listFiles(edited)[1]!;
+    const file = path.join(edited, name);
+    const text = readFileSync(file, 'utf8');
+    const field = `"toolVersion": "${packageJson.version}"`;
+    expect(text).toContain(field);
+    writeFileSync(file, text.replace(field, '"toolVersion": "0.0.9"'));
+    const r = await cli([
+      'check',
+      path.join('fixtures/savepoints', c, 'savepoint'),
+      '--descriptors',
+      'src/ui/demo-schema/events-changed.binpb',
+      '--value-scans',
+      edited,
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${file} was written by savepoint-inspector 0.0.9, this is ${packageJson.version}`);
   });
 });
