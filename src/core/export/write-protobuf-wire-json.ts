@@ -18,9 +18,7 @@ import { FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
 import { encodeBase64 } from '../flink';
 import { decodeUtf8, getAcceptedWireTypes, getJsonName, WireCursor } from '../protobuf';
 import type { WireUnknownField } from './append-protobuf-wire-value';
-
-/** Thrown inside, caught at the root: the value goes to the full decoder. */
-const FALLBACK = Symbol('fallback');
+import { FALLBACK, float32Json, float64Json, int64Text, isArrayIndex, scalarDefaultJson, scalarDefaultKey, stringJson, wireTypeOf } from './wire-json-scalars';
 
 /** field numbers looked up in an array (below) or a Map (above) */
 const DENSE_NUMBERS = 128;
@@ -409,8 +407,7 @@ export class ProtobufWireJsonWriter {
         if (implicit && bits === 0) return undefined;
         if (scalar === ScalarType.FIXED32) return String(bits >>> 0);
         if (scalar === ScalarType.SFIXED32) return String(bits | 0);
-        SCRATCH_U32[0] = bits;
-        return numberJson(SCRATCH_F32[0]!);
+        return float32Json(bits);
       }
       case ScalarType.FIXED64:
       case ScalarType.SFIXED64:
@@ -421,9 +418,7 @@ export class ProtobufWireJsonWriter {
         const hi = b[pos + 4]! | (b[pos + 5]! << 8) | (b[pos + 6]! << 16) | (b[pos + 7]! << 24);
         if (implicit && lo === 0 && hi === 0) return undefined;
         if (scalar !== ScalarType.DOUBLE) return `"${int64Text(lo, hi, scalar === ScalarType.SFIXED64)}"`;
-        SCRATCH_U32[0] = lo;
-        SCRATCH_U32[1] = hi;
-        return numberJson(SCRATCH_F64[0]!);
+        return float64Json(lo, hi);
       }
     }
   }
@@ -440,97 +435,4 @@ export class ProtobufWireJsonWriter {
     this.occWt = wt;
     this.occNext = next;
   }
-}
-
-const SCRATCH = new ArrayBuffer(8);
-const SCRATCH_U32 = new Uint32Array(SCRATCH);
-const SCRATCH_F32 = new Float32Array(SCRATCH);
-const SCRATCH_F64 = new Float64Array(SCRATCH);
-const TWO_32 = 4294967296;
-/** |high word| below this: the value is a safe integer */
-const SAFE_HIGH = 1 << 21;
-
-/** a 64-bit integer's decimal digits from its two words (signed: two's complement) */
-function int64Text(lo: number, hi: number, signed: boolean): string {
-  if (signed) {
-    const h = hi | 0;
-    if (h >= -SAFE_HIGH && h < SAFE_HIGH) return String(h * TWO_32 + (lo >>> 0));
-    return BigInt.asIntN(64, (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0)).toString();
-  }
-  const h = hi >>> 0;
-  if (h < SAFE_HIGH) return String(h * TWO_32 + (lo >>> 0));
-  return ((BigInt(h) << 32n) | BigInt(lo >>> 0)).toString();
-}
-
-/** formatScalar's number: NaN and the infinities as strings, else JSON's number */
-function numberJson(v: number): string {
-  if (Number.isNaN(v)) return '"NaN"';
-  if (v === Number.POSITIVE_INFINITY) return '"Infinity"';
-  if (v === Number.NEGATIVE_INFINITY) return '"-Infinity"';
-  return JSON.stringify(v);
-}
-
-/** a proto string's JSON text: plain ASCII (nothing to escape) read as it lies, anything else decoded (not valid UTF-8: the full decoder's case) */
-function stringJson(b: Uint8Array, p: number, stop: number): string {
-  let plain = true;
-  for (let i = p; i < stop; i++) {
-    const c = b[i]!;
-    if (c >= 0x80 || c < 0x20 || c === 0x22 || c === 0x5c) {
-      plain = false;
-      break;
-    }
-  }
-  if (plain) return `"${stop - p > 64 ? ASCII.decode(b.subarray(p, stop)) : String.fromCharCode.apply(null, b.subarray(p, stop) as unknown as number[])}"`;
-  const text = decodeUtf8(b, p, stop, true);
-  if (text === undefined) throw FALLBACK;
-  return JSON.stringify(text);
-}
-
-const ASCII = new TextDecoder();
-
-function wireTypeOf(scalar: ScalarType): number {
-  switch (scalar) {
-    case ScalarType.DOUBLE:
-    case ScalarType.FIXED64:
-    case ScalarType.SFIXED64:
-      return 1;
-    case ScalarType.FLOAT:
-    case ScalarType.FIXED32:
-    case ScalarType.SFIXED32:
-      return 5;
-    case ScalarType.STRING:
-    case ScalarType.BYTES:
-      return 2;
-    default:
-      return 0;
-  }
-}
-
-/** a map's missing key as its member name */
-function scalarDefaultKey(scalar: ScalarType): string {
-  return scalar === ScalarType.STRING ? '' : scalar === ScalarType.BOOL ? 'false' : '0';
-}
-
-/** a map's missing scalar value: the type's default, as JSON */
-function scalarDefaultJson(scalar: ScalarType): string {
-  switch (scalar) {
-    case ScalarType.STRING:
-    case ScalarType.BYTES:
-      return '""';
-    case ScalarType.BOOL:
-      return 'false';
-    case ScalarType.INT64:
-    case ScalarType.UINT64:
-    case ScalarType.SINT64:
-    case ScalarType.FIXED64:
-    case ScalarType.SFIXED64:
-      return '"0"';
-    default:
-      return '0';
-  }
-}
-
-/** A canonical array index (0 … 2³² − 2): JavaScript orders such keys first. */
-function isArrayIndex(key: string): boolean {
-  return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) <= 4294967294;
 }
