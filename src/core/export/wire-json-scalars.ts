@@ -55,24 +55,6 @@ export function stringJson(b: Uint8Array, p: number, stop: number): string {
 
 export const ASCII = new TextDecoder();
 
-export function wireTypeOf(scalar: ScalarType): number {
-  switch (scalar) {
-    case ScalarType.DOUBLE:
-    case ScalarType.FIXED64:
-    case ScalarType.SFIXED64:
-      return 1;
-    case ScalarType.FLOAT:
-    case ScalarType.FIXED32:
-    case ScalarType.SFIXED32:
-      return 5;
-    case ScalarType.STRING:
-    case ScalarType.BYTES:
-      return 2;
-    default:
-      return 0;
-  }
-}
-
 /** a map's missing key as its member name */
 export function scalarDefaultKey(scalar: ScalarType): string {
   return scalar === ScalarType.STRING ? '' : scalar === ScalarType.BOOL ? 'false' : '0';

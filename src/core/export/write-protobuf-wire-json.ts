@@ -18,7 +18,8 @@ import { FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
 import { encodeBase64 } from '../flink';
 import { decodeUtf8, getAcceptedWireTypes, getJsonName, WireCursor } from '../protobuf';
 import type { WireUnknownField } from './append-protobuf-wire-value';
-import { FALLBACK, float32Json, float64Json, int64Text, isArrayIndex, scalarDefaultJson, scalarDefaultKey, stringJson, wireTypeOf } from './wire-json-scalars';
+import { FALLBACK, float32Json, float64Json, int64Text, isArrayIndex, scalarDefaultJson, scalarDefaultKey, stringJson } from './wire-json-scalars';
+import { wireTypeOf } from './compile-wire-append-plan';
 
 /** field numbers looked up in an array (below) or a Map (above) */
 const DENSE_NUMBERS = 128;
