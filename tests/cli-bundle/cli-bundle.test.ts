@@ -20,13 +20,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findSnappyWasm } from '../../src/cli/install-snappy-wasm';
 import { runCli } from '../../src/cli/run-cli';
 import { buildDescriptorSet } from '../conformance/build-descriptor-set';
+import { ACCOUNT as AZURE_ACCOUNT, ACCOUNT_KEY as AZURE_KEY, startAzurite, uploadFolder as uploadAzureFolder } from '../helpers/azurite';
 import { requireCommitted } from '../helpers/committed-data';
+import { canRunFakeGcsServer, startFakeGcsServer, uploadFolder as uploadGcsFolder } from '../helpers/fake-gcs-server';
+import { ACCESS_KEY, canRunVersitygw, createBucket, SECRET_KEY, startVersitygw, uploadFolder as uploadS3Folder } from '../helpers/versitygw';
 
 const ROOT = process.cwd();
 const SAVEPOINT = path.resolve(ROOT, 'fixtures/savepoints/flink-2.3/hashmap/canonical/savepoint');
 const PROTO_DIR = path.resolve(ROOT, 'fixtures/flink-writer/src/main/proto');
 
 requireCommitted(SAVEPOINT, PROTO_DIR);
+
+// the object-store servers are built from their Go modules (tests/helpers/versitygw.ts, fake-gcs-server.ts); Azurite comes from npm
+const STORES = canRunVersitygw() && canRunFakeGcsServer();
+if (!STORES)
+  console.warn('tests/cli-bundle/cli-bundle.test.ts: the object-store case is SKIPPED — no versitygw/fake-gcs-server binary and no `go` to build them');
 
 describe('the bundled CLI answers like the TypeScript sources', () => {
   let dir = '';
@@ -58,14 +66,14 @@ describe('the bundled CLI answers like the TypeScript sources', () => {
     return { code, stdout, stderr };
   };
   // as bin/savepoint-inspector.mjs runs a fresh bundle: through the loader, with the code cache (a file, not -e: worker threads inherit the flags)
-  const bundled = (args: string[]): { code: number | null; stdout: string; stderr: string } => {
+  const bundled = (args: string[], env: NodeJS.ProcessEnv = process.env): { code: number | null; stdout: string; stderr: string } => {
     const runner = path.join(dir, 'run.mjs');
     if (!existsSync(runner))
       writeFileSync(
         runner,
         `import { runCliBundle } from ${JSON.stringify(pathToFileURL(path.join(ROOT, 'bin/run-cli-bundle.mjs')).href)};\nawait runCliBundle(${JSON.stringify(out)}, process.argv.slice(2));\n`,
       );
-    const r = spawnSync(process.execPath, [runner, ...args], { encoding: 'utf8', cwd: ROOT });
+    const r = spawnSync(process.execPath, [runner, ...args], { encoding: 'utf8', cwd: ROOT, env });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   // the bundle run directly: no code cache
@@ -238,4 +246,71 @@ describe('the bundled CLI answers like the TypeScript sources', () => {
     expect(parsed.errors).toEqual([]);
     expect(parsed).toEqual(JSON.parse(expected.stdout));
   }, 60_000);
+
+  it.skipIf(!STORES)(
+    "object-store URLs: each store's SDK is a bundle of its own beside the CLI's, loaded on the first URL of that store by the CLI and by its worker threads",
+    async () => {
+      // none of the SDKs is in the CLI's bundle or its worker's: a command that opens no URL neither parses nor holds them
+      const cli = readFileSync(path.join(out, 'savepoint-inspector.cjs'), 'utf8');
+      const worker = readFileSync(path.join(out, 'scan-worker-entry.mjs'), 'utf8');
+      for (const pkg of ['@aws-sdk/client-s3', '@azure/storage-blob', '@azure/identity', '@google-cloud/storage', '@smithy/', '@azure/core-rest-pipeline']) {
+        expect(cli).not.toContain(`// node_modules/${pkg}`);
+        expect(worker).not.toContain(`// node_modules/${pkg}`);
+      }
+      for (const [file, pkg] of [
+        ['sdk-aws-s3.cjs', '@aws-sdk/client-s3'],
+        ['sdk-azure.cjs', '@azure/storage-blob'],
+        ['sdk-azure.cjs', '@azure/identity'],
+        ['sdk-gcs.cjs', '@google-cloud/storage'],
+      ] as const)
+        expect([file, pkg, readFileSync(path.join(out, file), 'utf8').includes(`node_modules/${pkg}/`)]).toEqual([file, pkg, true]);
+
+      // and each is found and used: the same savepoint from versitygw, Azurite and fake-gcs-server, through the bundle and
+      // through the sources, `inspect` in the CLI's process and `stats` in two worker threads
+      const gw = await startVersitygw();
+      const azurite = await startAzurite();
+      const gcs = await startFakeGcsServer();
+      const scratch = mkdtempSync(path.join(tmpdir(), 'cli-bundle-stores-'));
+      const saved = { ...process.env };
+      try {
+        await createBucket(gw.client, 'savepoints');
+        await uploadS3Folder(gw.client, 'savepoints', SAVEPOINT, 'sp/');
+        await azurite.client.getContainerClient('savepoints').create();
+        await uploadAzureFolder(azurite.client, 'savepoints', SAVEPOINT, 'sp/');
+        await gcs.storage.createBucket('savepoints');
+        await uploadGcsFolder(gcs.storage, 'savepoints', SAVEPOINT, 'sp/');
+        const env: NodeJS.ProcessEnv = {
+          AWS_ACCESS_KEY_ID: ACCESS_KEY,
+          AWS_SECRET_ACCESS_KEY: SECRET_KEY,
+          AWS_ENDPOINT_URL_S3: gw.endpoint,
+          AWS_CONFIG_FILE: path.join(scratch, 'no-aws-config'),
+          AWS_SHARED_CREDENTIALS_FILE: path.join(scratch, 'no-aws-credentials'),
+          AWS_EC2_METADATA_DISABLED: 'true',
+          AZURE_STORAGE_BLOB_ENDPOINT: azurite.endpoint,
+          AZURE_STORAGE_KEY: AZURE_KEY,
+          STORAGE_EMULATOR_HOST: gcs.endpoint,
+        };
+        for (const k of Object.keys(process.env)) if (/^(AWS_|AZURE_|STORAGE_EMULATOR_HOST|GOOGLE_)/.test(k)) delete process.env[k];
+        Object.assign(process.env, env);
+        for (const url of ['s3://savepoints/sp', `abfss://savepoints@${AZURE_ACCOUNT}.dfs.core.windows.net/sp`, 'gs://savepoints/sp']) {
+          for (const args of [
+            ['inspect', url],
+            ['stats', url, '--workers', '2', '--format', 'json'],
+          ]) {
+            const expected = await inProcessAll(args);
+            expect([url, args[0], expected.code]).toEqual([url, args[0], 0]);
+            const actual = bundled(args, { ...process.env });
+            expect([url, args[0], actual.code, actual.stderr]).toEqual([url, args[0], 0, expected.stderr]);
+            expect(actual.stdout).toBe(expected.stdout);
+          }
+        }
+      } finally {
+        for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+        Object.assign(process.env, saved);
+        rmSync(scratch, { recursive: true, force: true });
+        await Promise.all([gw.stop(), azurite.stop(), gcs.stop()]);
+      }
+    },
+    300_000,
+  );
 });

@@ -78,6 +78,9 @@ describe('the npm package runs with Node alone', () => {
       'dist-cli/savepoint-inspector-compare.cjs',
       'dist-cli/scan-worker-entry.mjs',
       'dist-cli/snappy_bg.wasm',
+      'dist-cli/sdk-aws-s3.cjs',
+      'dist-cli/sdk-azure.cjs',
+      'dist-cli/sdk-gcs.cjs',
       'dist/index.html',
       'docs/cli.md',
     ]) {
