@@ -44,3 +44,25 @@ test('the Overview shows the Kafka source splits, the enumerator, the legacy con
   await section.scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/shots/sources-and-sinks-overview.png', fullPage: true });
 });
+
+// Flink 2.2 with connector 5.0 (fixtures/kafka-writer-flink2): enumerator state v3 stores whole splits
+const CASE_2 = path.resolve(process.cwd(), 'fixtures/kafka-savepoints/flink-2.x');
+const manifest2 = JSON.parse(readFileSync(path.join(CASE_2, 'manifest.json'), 'utf8')) as {
+  kafkaSource: { enumerator: { splits: { topic: string; partition: number; startingOffset: number; stoppingOffset: number; status: string }[] } };
+};
+
+test('the Overview shows what enumerator state v3 stores per split: status, starting and stopping offset', async ({ page }) => {
+  await page.goto('/');
+  await waitForAppState(page, 'empty');
+  await page.getByTestId('folder-input').setInputFiles(path.join(CASE_2, 'savepoint'));
+  await waitForAppState(page, 'ready');
+  const section = page.getByTestId('sources-and-sinks');
+  const rows = section.getByTestId('kafka-enumerator-split');
+  const splits = manifest2.kafkaSource.enumerator.splits;
+  await expect(rows).toHaveCount(splits.length);
+  for (const [i, s] of splits.entries()) {
+    await expect(rows.nth(i).locator('td')).toHaveText([s.topic, String(s.partition), s.status, String(s.startingOffset), String(s.stoppingOffset)]);
+  }
+  await section.getByTestId('kafka-enumerator-splits').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/shots/sources-and-sinks-enumerator-v3.png', fullPage: true });
+});

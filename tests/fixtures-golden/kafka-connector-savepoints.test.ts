@@ -24,7 +24,12 @@ interface Manifest {
     uid: string;
     parallelism: number;
     splits: { topic: string; partition: number; startingOffset: number; stoppingOffset: number; subtask: number }[];
-    enumerator: { assignedPartitions: { topic: string; partition: number }[]; initialDiscoveryFinished: boolean };
+    enumerator: {
+      assignedPartitions: { topic: string; partition: number }[];
+      initialDiscoveryFinished: boolean;
+      /** enumerator state v3 (connector 5.0): each split as the enumerator assigned it */
+      splits?: { topic: string; partition: number; startingOffset: number; stoppingOffset: number; status: 'assigned' | 'unassigned-initial' }[];
+    };
   };
   legacyConsumer?: { uid: string; parallelism: number; offsets: { topic: string; partition: number; offset: number }[] };
   kafkaSink: {
@@ -82,6 +87,18 @@ describe.each(cases)('fixtures/kafka-savepoints/$line', ({ dir }) => {
       assignedPartitions: manifest.kafkaSource.enumerator.assignedPartitions,
       unassignedInitialPartitions: [],
       initialDiscoveryFinished: manifest.kafkaSource.enumerator.initialDiscoveryFinished,
+      // version 3 stores whole splits: their starting and stopping offsets and assignment status are shown
+      ...(manifest.kafkaSource.enumerator.splits
+        ? {
+            splits: manifest.kafkaSource.enumerator.splits.map((sp) => ({
+              topic: sp.topic,
+              partition: sp.partition,
+              startingOffset: String(sp.startingOffset),
+              stoppingOffset: String(sp.stoppingOffset),
+              status: sp.status,
+            })),
+          }
+        : {}),
     });
     expect(s.sources).toHaveLength(1);
   });
@@ -159,6 +176,11 @@ describe.each(cases)('fixtures/kafka-savepoints/$line', ({ dir }) => {
         `    subtask ${split.subtask}  ${split.topic}-${split.partition}  starting offset ${split.startingOffset}  stopping offset ${split.stoppingOffset}\n`,
       );
     }
+    for (const sp of manifest.kafkaSource.enumerator.splits ?? []) {
+      expect(text.stdout).toContain(
+        `      ${sp.topic}-${sp.partition}  ${sp.status}  starting offset ${sp.startingOffset}  stopping offset ${sp.stoppingOffset}\n`,
+      );
+    }
     expect(text.stdout).toContain(`transactional id prefix "${manifest.kafkaSink.transactionalIdPrefix}" (writer state v`);
     for (const t of manifest.kafkaSink.pendingTransactions) {
       expect(text.stdout).toContain(
@@ -190,6 +212,8 @@ describe.each(cases)('fixtures/kafka-savepoints/$line: the check report carries 
     );
     const html = (await cli(['check', sp, '--descriptors', descriptors, '--format', 'html'])).stdout;
     expect(html).toContain('<h2>Sources and sinks</h2>');
+    for (const sp of report.sourcesAndSinks!.sources.flatMap((src) => src.enumerator?.splits ?? []))
+      expect(html).toContain(`${sp.topic}-${sp.partition}  ${sp.status}  starting offset ${sp.startingOffset}  stopping offset ${sp.stoppingOffset}`);
     for (const t of report.sourcesAndSinks!.sinks.flatMap((k) => k.pendingTransactions))
       expect(html).toContain(`transactional id &quot;${t.transactionalId}&quot;`);
     // --no-values reads the state headers only: no views (as inspect --headers-only)

@@ -46,5 +46,5 @@ export {
   type ValueMode,
 } from './snapshots/snapshot-types';
 export { encodeBase64 } from './values/encode-base64';
-export { type ConnectorProblem, type KafkaSplitView, type SourcesAndSinks } from './savepoint/connector-types';
+export { type ConnectorProblem, type KafkaEnumeratorSplitView, type KafkaSplitView, type SourcesAndSinks } from './savepoint/connector-types';
 export { hasSourcesAndSinks, readSourcesAndSinks } from './connectors/read-sources-and-sinks';

@@ -5,7 +5,7 @@
  * and every problem by kind. One
  * text for `inspect`'s text output and the reports; the app shows the same model in its Overview.
  */
-import type { ConnectorProblem, KafkaSplitView, SourcesAndSinks } from '../flink';
+import type { ConnectorProblem, KafkaEnumeratorSplitView, KafkaSplitView, SourcesAndSinks } from '../flink';
 
 const PROBLEM_LABEL: Record<ConnectorProblem['kind'], string> = {
   corrupt: 'corrupt',
@@ -30,6 +30,7 @@ export function describeSourcesAndSinks(s: SourcesAndSinks): string[] {
         parts.push(`unassigned initial ${e.unassignedInitialPartitions.map((p) => `${p.topic}-${p.partition}`).join(', ')}`);
       if (e.initialDiscoveryFinished !== null) parts.push(`initial discovery ${e.initialDiscoveryFinished ? 'finished' : 'not finished'}`);
       out.push(`    enumerator: ${parts.join('; ')} (enumerator state v${e.enumStateVersion}, coordinator serde v${e.coordinatorSerdeVersion})`);
+      out.push(...enumeratorSplitLines(e.splits));
     }
     out.push(...src.problems.map(problemLine));
   }
@@ -69,15 +70,24 @@ export function describeSourcesAndSinks(s: SourcesAndSinks): string[] {
   return out;
 }
 
+/** Enumerator state v3: each split as the enumerator assigned it (its offsets are the job's initial ones, not a reader's progress). */
+function enumeratorSplitLines(splits: readonly KafkaEnumeratorSplitView[] | undefined): string[] {
+  if (!splits || splits.length === 0) return [];
+  return [
+    `    enumerator splits (as assigned, ${splits.length}):`,
+    ...splits.map((sp) => `      ${sp.topic}-${sp.partition}  ${sp.status}  starting offset ${startingOffset(sp)}  stopping offset ${stoppingOffset(sp)}`),
+  ];
+}
+
 function operatorLabel(op: { operatorId: string; uid: string | null; name: string | null }): string {
   return `${op.operatorId}${op.uid ? ` (uid ${op.uid})` : op.name ? ` (${op.name})` : ''}`;
 }
 
-function startingOffset(sp: KafkaSplitView): string {
+function startingOffset(sp: Omit<KafkaSplitView, 'subtask'>): string {
   return sp.startingOffsetMarker ? `${sp.startingOffsetMarker} (${sp.startingOffset})` : sp.startingOffset;
 }
 
-function stoppingOffset(sp: KafkaSplitView): string {
+function stoppingOffset(sp: Omit<KafkaSplitView, 'subtask'>): string {
   if (sp.stoppingOffset === null) return 'none (unbounded)';
   return sp.stoppingOffsetMarker ? `${sp.stoppingOffsetMarker} (${sp.stoppingOffset})` : sp.stoppingOffset;
 }

@@ -1,4 +1,4 @@
-import type { ConnectorProblem, KafkaSplitView, SourcesAndSinks } from '../../core/flink';
+import type { ConnectorProblem, KafkaEnumeratorSplitView, KafkaSplitView, SourcesAndSinks } from '../../core/flink';
 import { useSourcesAndSinks } from '../state/use-sources-and-sinks';
 
 const PROBLEM_LABEL: Record<ConnectorProblem['kind'], string> = {
@@ -48,6 +48,35 @@ function SplitsTable({ splits }: { splits: readonly KafkaSplitView[] }) {
             <td className="num">{s.subtask}</td>
             <td className="mono">{s.topic}</td>
             <td className="num">{s.partition}</td>
+            <td className="num mono">{offsetText(s.startingOffset, s.startingOffsetMarker, '')}</td>
+            <td className="num mono">{offsetText(s.stoppingOffset, s.stoppingOffsetMarker, 'none (unbounded)')}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Enumerator state v3 (connector 5.0): each split as the enumerator assigned it, with its assignment status. */
+function EnumeratorSplitsTable({ splits }: { splits: readonly KafkaEnumeratorSplitView[] }) {
+  return (
+    <table className="grid" data-testid="kafka-enumerator-splits">
+      <caption>Enumerator splits (as assigned: the job&apos;s initial offsets, not a reader&apos;s progress)</caption>
+      <thead>
+        <tr>
+          <th>Topic</th>
+          <th className="num">Partition</th>
+          <th>Status</th>
+          <th className="num">Starting offset</th>
+          <th className="num">Stopping offset</th>
+        </tr>
+      </thead>
+      <tbody>
+        {splits.map((s) => (
+          <tr key={`${s.topic}/${s.partition}`} data-testid="kafka-enumerator-split">
+            <td className="mono">{s.topic}</td>
+            <td className="num">{s.partition}</td>
+            <td>{s.status}</td>
             <td className="num mono">{offsetText(s.startingOffset, s.startingOffsetMarker, '')}</td>
             <td className="num mono">{offsetText(s.stoppingOffset, s.stoppingOffsetMarker, 'none (unbounded)')}</td>
           </tr>
@@ -120,6 +149,7 @@ export function SourcesAndSinksView({ views }: { views: SourcesAndSinks }) {
                   : `; initial discovery ${src.enumerator.initialDiscoveryFinished ? 'finished' : 'not finished'}`}
               </p>
             ) : null}
+            {src.enumerator?.splits && src.enumerator.splits.length > 0 ? <EnumeratorSplitsTable splits={src.enumerator.splits} /> : null}
             <Problems problems={src.problems} />
           </div>
         ))}

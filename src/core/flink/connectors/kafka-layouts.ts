@@ -14,7 +14,7 @@
  * Every reader reads exactly its bytes: a layout that ends early or leaves bytes over is an error.
  */
 import { ByteReader, DecodeError } from '../../io';
-import type { KafkaEnumeratorView, KafkaSplitView, KafkaTopicPartitionRef } from '../savepoint/connector-types';
+import type { KafkaEnumeratorSplitView, KafkaEnumeratorView, KafkaSplitView, KafkaTopicPartitionRef } from '../savepoint/connector-types';
 
 const LONG_MIN = -(2n ** 63n);
 
@@ -119,16 +119,19 @@ export function readKafkaEnumState(r: ByteReader, version: number, coordinatorSe
   }
   const assigned: KafkaTopicPartitionRef[] = [];
   const unassigned: KafkaTopicPartitionRef[] = [];
+  const splits: KafkaEnumeratorSplitView[] = [];
   for (let i = 0; i < count; i++) {
     let topic: string;
     let partition: number;
+    let split: Omit<KafkaSplitView, 'subtask'> | undefined;
     if (version === 3) {
       // a whole split (its offsets are where the enumerator would start a reader it assigns it to)
       const at = r.position;
       const length = r.readI32(`length of split #${i}`);
       if (length < 0 || length > r.remaining)
         throw r.error('invalid-value', `expected a length of split #${i} between 0 and the ${r.remaining} bytes left, found ${length}`, at);
-      const split = readKafkaSplit(r.subReader(length, `split #${i}`), 0, -1);
+      const { subtask: _none, ...rest } = readKafkaSplit(r.subReader(length, `split #${i}`), 0, -1);
+      split = rest;
       topic = split.topic;
       partition = split.partition;
     } else {
@@ -144,6 +147,7 @@ export function readKafkaEnumState(r: ByteReader, version: number, coordinatorSe
     if (status === 0) assigned.push({ topic, partition });
     else if (status === 1) unassigned.push({ topic, partition });
     else throw r.error('invalid-value', `expected assignment status 0 (assigned) or 1 (unassigned initial) of ${topic}-${partition}, found ${status}`, at);
+    if (split) splits.push({ ...split, status: status === 0 ? 'assigned' : 'unassigned-initial' });
   }
   let initialDiscoveryFinished: boolean | null = null;
   if (version >= 2) {
@@ -161,6 +165,7 @@ export function readKafkaEnumState(r: ByteReader, version: number, coordinatorSe
     assignedPartitions: assigned,
     unassignedInitialPartitions: unassigned,
     initialDiscoveryFinished,
+    ...(version === 3 ? { splits: splits.sort(compareTopicPartitions) } : {}),
   };
 }
 

@@ -238,13 +238,13 @@ describe('buildSinkView: the committer state (pending KafkaCommittables)', () =>
 });
 
 describe('buildSourceView: the connector 5.0 enumerator state (version 3: whole splits)', () => {
-  it('decodes the assigned and unassigned partitions from the splits', () => {
+  it('decodes the assigned and unassigned partitions from the splits, and each split with its offsets and status', () => {
     const e = new ByteWriter().i32(2).i32(0);
-    for (const [p, status] of [
-      [1, 0],
-      [0, 1],
+    for (const [p, status, start] of [
+      [1, 0, 5n],
+      [0, 1, -2n],
     ] as const) {
-      const split = kafkaSplit('orders', p, 5n, 70n);
+      const split = kafkaSplit('orders', p, start, 70n);
       e.i32(split.length).bytes(split).i32(status);
     }
     const enumBytes = e.bool(true).finish();
@@ -257,6 +257,10 @@ describe('buildSourceView: the connector 5.0 enumerator state (version 3: whole 
       assignedPartitions: [{ topic: 'orders', partition: 1 }],
       unassignedInitialPartitions: [{ topic: 'orders', partition: 0 }],
       initialDiscoveryFinished: true,
+      splits: [
+        { topic: 'orders', partition: 0, status: 'unassigned-initial', startingOffset: '-2', startingOffsetMarker: 'earliest', stoppingOffset: '70' },
+        { topic: 'orders', partition: 1, status: 'assigned', startingOffset: '5', stoppingOffset: '70' },
+      ],
     });
   });
 });

@@ -35,6 +35,18 @@ export interface KafkaEnumeratorView {
   unassignedInitialPartitions: KafkaTopicPartitionRef[];
   /** versions 2 and 3; null for version 1 (the connector then assumes true) */
   initialDiscoveryFinished: boolean | null;
+  /** version 3 only: every split the enumerator keeps, by topic and partition (absent for versions 1 and 2, which store no offsets) */
+  splits?: KafkaEnumeratorSplitView[];
+}
+
+/**
+ * One split of the enumerator state v3 (connector 5.0): the split as the enumerator assigned it (the offsets the
+ * job's OffsetsInitializers resolved, not a reader's progress: that is in the SourceReaderState splits) and its
+ * assignment status.
+ */
+export interface KafkaEnumeratorSplitView extends Omit<KafkaSplitView, 'subtask'> {
+  /** status code 0 (`assigned`) or 1 (`unassigned-initial`: discovered before the first assignment, not yet assigned) */
+  status: 'assigned' | 'unassigned-initial';
 }
 
 /**
