@@ -6,6 +6,7 @@
  * 64-bit offsets are exact decimal strings.
  */
 import type { DecodeErrorJson } from '../../io';
+import type { FileSinkView, FileSourceView } from './file-connector-types';
 
 export interface KafkaTopicPartitionRef {
   topic: string;
@@ -130,4 +131,8 @@ export interface SourcesAndSinks {
   sources: SourceOperatorView[];
   legacyKafkaConsumers: LegacyKafkaConsumerView[];
   sinks: KafkaSinkView[];
+  /** FileSource operators (file-connector-types.ts); present only when the savepoint has one */
+  fileSources?: FileSourceView[];
+  /** FileSink writer and committer operators; present only when the savepoint has one */
+  fileSinks?: FileSinkView[];
 }
