@@ -21,7 +21,7 @@
  * Every reader reads exactly its bytes: a layout that ends early or leaves bytes over is an error.
  */
 import type { ByteReader } from '../../io';
-import type { FileRecoverableView, FileSourceSplitView } from '../savepoint/file-connector-types';
+import type { FileRecoverableView, FileSourceSplitView } from '../savepoint/connector-types';
 import { readVersionedEnvelope } from './kafka-layouts';
 
 export const PENDING_SPLITS_MAGIC = 0xdeadbeef | 0;

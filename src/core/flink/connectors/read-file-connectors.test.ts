@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteWriter } from '../../io';
-import { buildFileSinkView, buildFileSourceView } from './read-file-connectors';
-import type { Element, OperatorRef } from './read-sources-and-sinks';
+import { buildFileSinkView, buildFileSourceView, type Element, type OperatorRef } from './read-file-connectors';
 
 const REF: OperatorRef = { operatorId: 'b'.repeat(32), uid: null, name: null, parallelism: 2 };
 const utf8 = new TextEncoder();

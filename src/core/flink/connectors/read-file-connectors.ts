@@ -1,5 +1,5 @@
 /**
- * The FileSource and FileSink views (file-connector-types.ts) from the same connector states the Kafka views read
+ * The FileSource and FileSink views (connector-types.ts, FileSourceView / FileSinkView) from the same connector states the Kafka views read
  * (read-sources-and-sinks.ts): a source's `SourceReaderState` elements and coordinator state, a sink writer's
  * `writer_raw_states` and a committer's `streaming_committer_raw_states`. Which layout an operator's bytes follow is
  * not written in the savepoint: an operator is a FileSource when one of its splits has FileSourceSplit v1's exact
@@ -10,8 +10,7 @@
  */
 import { ByteReader, isDecodeError, type DecodeError, type DecodeErrorJson } from '../../io';
 import type { OperatorState } from '../metadata/metadata-types';
-import type { ConnectorProblem } from '../savepoint/connector-types';
-import type { FileEnumeratorView, FileSinkView, FileSourceSplitView, FileSourceView } from '../savepoint/file-connector-types';
+import type { ConnectorProblem, FileEnumeratorView, FileSinkView, FileSourceSplitView, FileSourceView } from '../savepoint/connector-types';
 import { readCommittableCollector, type CommitRequest } from './committer-layouts';
 import {
   BUCKET_STATE_MAGIC,
@@ -24,7 +23,17 @@ import {
   readPendingSplitsCheckpoint,
 } from './file-layouts';
 import { readSourceCoordinatorEnvelope, readVersionedEnvelope } from './kafka-layouts';
-import type { Element, OperatorRef } from './read-sources-and-sinks';
+
+/** One element of a connector state (as read-sources-and-sinks.ts reads them; declared here so the two files do not import each other). */
+export interface Element {
+  subtask: number;
+  index: number;
+  bytes: Uint8Array;
+  file: string;
+  offset: number;
+}
+
+export type OperatorRef = Pick<FileSourceView, 'operatorId' | 'uid' | 'name' | 'parallelism'>;
 
 const READER_STATE = 'SourceReaderState';
 const WRITER_STATE = 'writer_raw_states';

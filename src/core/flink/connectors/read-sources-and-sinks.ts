@@ -25,6 +25,7 @@ import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import { decodeBase64 } from '../values/decode-base64';
 import type {
   ConnectorProblem,
+  FileSourceView,
   KafkaPendingTransaction,
   KafkaSinkView,
   KafkaSplitView,
@@ -32,7 +33,6 @@ import type {
   SourceOperatorView,
   SourcesAndSinks,
 } from '../savepoint/connector-types';
-import type { FileSourceView } from '../savepoint/file-connector-types';
 import {
   hasKafkaSplitShape,
   hasKafkaWriterShape,
