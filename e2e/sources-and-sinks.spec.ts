@@ -66,3 +66,46 @@ test('the Overview shows what enumerator state v3 stores per split: status, star
   await section.getByTestId('kafka-enumerator-splits').scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/shots/sources-and-sinks-enumerator-v3.png', fullPage: true });
 });
+
+// a savepoint written by real Flink 1.20 with flink-connector-files (fixtures/file-writer)
+const FILE_CASE = path.resolve(process.cwd(), 'fixtures/file-savepoints/flink-1.20');
+const fileManifest = JSON.parse(readFileSync(path.join(FILE_CASE, 'manifest.json'), 'utf8')) as {
+  fileSource: {
+    readerSplits: { subtask: number; path: string; length: number; position: { recordsAfterOffset: number } }[];
+    enumerator: { pendingSplits: { path: string }[]; alreadyProcessedPaths: string[] };
+  };
+  fileSink: { parts: { subtask: number; bucketId: string; state: string; size: number; targetFile: string }[] };
+};
+
+test('the Overview shows the FileSource splits and pending splits, the FileSink buckets and the pending committables', async ({ page }) => {
+  await page.goto('/');
+  await waitForAppState(page, 'empty');
+  await page.getByTestId('folder-input').setInputFiles(path.join(FILE_CASE, 'savepoint'));
+  await waitForAppState(page, 'ready');
+  const section = page.getByTestId('sources-and-sinks');
+  await expect(section).toBeVisible();
+  const splits = [...fileManifest.fileSource.readerSplits].sort((a, b) => a.subtask - b.subtask);
+  const rows = section.getByTestId('file-split');
+  await expect(rows).toHaveCount(splits.length);
+  for (const [i, s] of splits.entries()) {
+    await expect(rows.nth(i).locator('td')).toHaveText([
+      String(s.subtask),
+      s.path,
+      `0+${s.length}`,
+      String(s.length),
+      `after ${s.position.recordsAfterOffset} records`,
+    ]);
+  }
+  await expect(section.getByTestId('file-pending-split')).toHaveCount(fileManifest.fileSource.enumerator.pendingSplits.length);
+  await expect(section.getByTestId('file-enumerator').locator('summary')).toHaveText(
+    `Enumerator: ${fileManifest.fileSource.enumerator.pendingSplits.length} pending splits, ${fileManifest.fileSource.enumerator.alreadyProcessedPaths.length} processed paths`,
+  );
+  const parts = fileManifest.fileSink.parts;
+  await expect(section.getByTestId('file-bucket')).toHaveCount(parts.filter((p) => p.state === 'in-progress').length);
+  const committables = section.getByTestId('file-committable');
+  await expect(committables).toHaveCount(parts.filter((p) => p.state === 'pending').length);
+  for (const p of parts.filter((x) => x.state === 'pending')) await expect(section.getByText(`commit file:${p.targetFile}`)).toBeVisible();
+  await expect(section.getByTestId('connector-problem')).toHaveCount(0);
+  await section.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/shots/file-connectors-overview.png', fullPage: true });
+});

@@ -47,4 +47,5 @@ export {
 } from './snapshots/snapshot-types';
 export { encodeBase64 } from './values/encode-base64';
 export { type ConnectorProblem, type KafkaEnumeratorSplitView, type KafkaSplitView, type SourcesAndSinks } from './savepoint/connector-types';
+export type { FileSourceSplitView, FileRecoverableView } from './savepoint/connector-types';
 export { hasSourcesAndSinks, readSourcesAndSinks } from './connectors/read-sources-and-sinks';

@@ -6,6 +6,7 @@
  * text for `inspect`'s text output and the reports; the app shows the same model in its Overview.
  */
 import type { ConnectorProblem, KafkaEnumeratorSplitView, KafkaSplitView, SourcesAndSinks } from '../flink';
+import { describeFileConnectors } from './describe-file-connectors';
 
 const PROBLEM_LABEL: Record<ConnectorProblem['kind'], string> = {
   corrupt: 'corrupt',
@@ -67,6 +68,7 @@ export function describeSourcesAndSinks(s: SourcesAndSinks): string[] {
     }
     out.push(...k.problems.map(problemLine));
   }
+  out.push(...describeFileConnectors(s));
   return out;
 }
 

@@ -1,5 +1,6 @@
 import type { ConnectorProblem, KafkaEnumeratorSplitView, KafkaSplitView, SourcesAndSinks } from '../../core/flink';
 import { useSourcesAndSinks } from '../state/use-sources-and-sinks';
+import { FileConnectorsView } from './file-connectors';
 
 const PROBLEM_LABEL: Record<ConnectorProblem['kind'], string> = {
   corrupt: 'corrupt',
@@ -204,6 +205,7 @@ export function SourcesAndSinksView({ views }: { views: SourcesAndSinks }) {
             <Problems problems={k.problems} />
           </div>
         ))}
+        <FileConnectorsView views={views} />
       </div>
     </section>
   );
@@ -222,6 +224,7 @@ export function SourcesAndSinksSection() {
     );
   }
   const views = query.data;
-  if (!views || views.sources.length + views.legacyKafkaConsumers.length + views.sinks.length === 0) return null;
+  const fileViews = (views?.fileSources?.length ?? 0) + (views?.fileSinks?.length ?? 0);
+  if (!views || views.sources.length + views.legacyKafkaConsumers.length + views.sinks.length + fileViews === 0) return null;
   return <SourcesAndSinksView views={views} />;
 }

@@ -25,6 +25,7 @@ import type { SnapshotRegistry } from '../snapshots/snapshot-types';
 import { decodeBase64 } from '../values/decode-base64';
 import type {
   ConnectorProblem,
+  FileSourceView,
   KafkaPendingTransaction,
   KafkaSinkView,
   KafkaSplitView,
@@ -43,6 +44,7 @@ import {
   readVersionedEnvelope,
 } from './kafka-layouts';
 import { readLegacyKafkaOffset } from './read-legacy-kafka-offset';
+import { buildFileSinkView, buildFileSourceView } from './read-file-connectors';
 import { hasKafkaCommittableShape, readCommittableCollector, readKafkaCommittable, type CommitRequest } from './committer-layouts';
 
 export const SOURCE_READER_STATE = 'SourceReaderState';
@@ -81,6 +83,8 @@ export async function readSourcesAndSinks(
       const source = buildSourceView(ref, read.elements.get(SOURCE_READER_STATE) ?? [], coordinator, read.problems.get(SOURCE_READER_STATE) ?? []);
       // only Kafka sources are views: another connector's source state stays listed with its serializer (byte[]) in the operators
       if (source?.connector === 'kafka') out.sources.push(source);
+      else
+        addFileSource(out, buildFileSourceView(ref, read.elements.get(SOURCE_READER_STATE) ?? [], coordinator, read.problems.get(SOURCE_READER_STATE) ?? []));
     }
     if (names.has(LEGACY_KAFKA_OFFSETS_STATE)) {
       const typeLabel = info?.states.find((s) => s.name === LEGACY_KAFKA_OFFSETS_STATE)?.valueSerializer?.typeLabel ?? 'unknown';
@@ -88,7 +92,15 @@ export async function readSourcesAndSinks(
         buildLegacy(ref, read.elements.get(LEGACY_KAFKA_OFFSETS_STATE) ?? [], typeLabel, read.problems.get(LEGACY_KAFKA_OFFSETS_STATE) ?? []),
       );
     }
-    if (names.has(SINK_WRITER_STATE) || names.has(SINK_COMMITTER_STATE)) {
+    const fileSink =
+      names.has(SINK_WRITER_STATE) || names.has(SINK_COMMITTER_STATE)
+        ? buildFileSinkView(ref, read.elements.get(SINK_WRITER_STATE) ?? [], read.elements.get(SINK_COMMITTER_STATE) ?? [], [
+            ...(read.problems.get(SINK_WRITER_STATE) ?? []),
+            ...(read.problems.get(SINK_COMMITTER_STATE) ?? []),
+          ])
+        : undefined;
+    if (fileSink) (out.fileSinks ??= []).push(fileSink);
+    else if (names.has(SINK_WRITER_STATE) || names.has(SINK_COMMITTER_STATE)) {
       out.sinks.push(
         buildSinkView(ref, read.elements.get(SINK_WRITER_STATE) ?? [], read.elements.get(SINK_COMMITTER_STATE), [
           ...(read.problems.get(SINK_WRITER_STATE) ?? []),
@@ -103,9 +115,13 @@ export async function readSourcesAndSinks(
   return out;
 }
 
+function addFileSource(out: SourcesAndSinks, view: FileSourceView | undefined): void {
+  if (view) (out.fileSources ??= []).push(view);
+}
+
 /** Whether a savepoint's views hold anything to show. */
 export function hasSourcesAndSinks(s: SourcesAndSinks): boolean {
-  return s.sources.length + s.legacyKafkaConsumers.length + s.sinks.length > 0;
+  return s.sources.length + s.legacyKafkaConsumers.length + s.sinks.length + (s.fileSources?.length ?? 0) + (s.fileSinks?.length ?? 0) > 0;
 }
 
 async function readElements(
