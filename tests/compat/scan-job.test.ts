@@ -111,6 +111,33 @@ describe('scan-job over the committed runs', () => {
     }
   }
 
+  it("names the Protobuf states Kryo holds as not scanned, with check's reason, and builds without protoc when no saved schema is left", async () => {
+    const out = path.join(work, 'kryo-only');
+    const r = await cli([
+      'scan-job',
+      'fixtures/kryo-savepoints/flink-1.20/hashmap/kryo-registered/savepoint',
+      '--descriptors',
+      'src/ui/demo-schema/events-changed.binpb',
+      '--output',
+      out,
+    ]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('Nothing scanned: no Protobuf state the job can read.');
+    expect(r.stdout).toContain('Not scanned (check --value-scans reports their values as not read):');
+    expect(r.stdout).toContain('  2c3360807567b390553b1d6bddbcfc9d  last-event: values held by Kryo');
+    expect(r.stdout).toContain('values held by Kryo: their value warnings need the saved schema, which a Kryo snapshot does not keep');
+    const readme = readFileSync(path.join(out, 'README.md'), 'utf8');
+    expect(readme).not.toContain('nothing: every Protobuf state is scanned');
+    expect(readme).toContain('values held by Kryo: their value warnings need the saved schema');
+    // protoc refuses to run without an input file: no saved schema, no protoc step
+    const pom = readFileSync(path.join(out, 'pom.xml'), 'utf8');
+    expect(pom).not.toContain('<id>protoc-java</id>');
+    expect(pom).not.toContain('<id>fetch-protoc</id>');
+    // the plan (and so every file the job writes) holds check's value-scan states only: none here, as check --values-only writes
+    const plan = JSON.parse(readFileSync(path.join(out, 'src/main/resources/scan-plan.json'), 'utf8')) as { states: unknown[] };
+    expect(plan.states).toEqual([]);
+  });
+
   it('refuses a folder that is not empty, and needs --descriptors', async () => {
     const { code, stderr } = await cli(['scan-job', 'fixtures/savepoints/flink-1.20/rocksdb/native/savepoint', '--output', work]);
     expect(code).toBe(2);
