@@ -3,7 +3,8 @@
  * API, Flink 2.3, HashMapStateBackend as the savepoint was written, the fixtures' 0.1.0 serializer built from
  * fixtures/flink-writer as fixtures/scan-job/run.mjs builds it) run on a MiniCluster of 1 and of 2 TaskManagers
  * (fixtures/scan-job/MiniClusterRun.java: MiniClusterConfiguration numTaskManagers N, one slot each, parallelism N, N
- * shards) against the CLI's `stats` over the same savepoint (prebuilt bundle, one worker), and the CLI split into 2
+ * shards) against the CLI's `stats` over the same savepoint (the 2 GiB bench state written with gencode descriptors,
+ * `sp-2g-gencode`, removed after the figure unless `--keep`; prebuilt bundle, one worker), and the CLI split into 2
  * key-group shards in 2 concurrent processes (`stats --key-groups 0-63` and `64-127`) against 1 process: whole processes,
  * a ratio per doubling, and on paper what N machines give (t(N) = a + b/N fitted through the 1 and 2 measurements: a the
  * part that does not split — JVM and cluster start, `_metadata`, the headers —, b the part that does). Every run must
@@ -197,14 +198,25 @@ export function onPaper(t1: number, t2: number, ns: readonly number[]): { a: num
   return { a, b, at: ns.map((n) => ({ n, ms: a + b / n })) };
 }
 
-export async function measureScanJob(root: string, descriptors: string, log: (s: string) => void, targetBytes = 2 * GiB): Promise<Figure[]> {
+export async function measureScanJob(root: string, descriptors: string, log: (s: string) => void, targetBytes = 2 * GiB, keep = false): Promise<Figure[]> {
   const tools = findScanJobTools();
   if ('skip' in tools) {
     log(`figure 12 skipped: ${tools.skip}`);
     return [skippedScanJobFigure(tools.skip)];
   }
-  const dir = path.join(root, targetBytes === 2 * GiB ? 'sp-2g' : `sp-scan-job-${targetBytes}`);
-  const manifest: BenchSavepointManifest = ensureBenchSavepoint({ dir, targetBytes, parallelism: 16 });
+  // the 2 GiB savepoint's state, with the descriptors as protoc's Java gencode embeds them: the HashMapStateBackend restores
+  // every value with the saved 0.x serializer, which refuses a message class whose schema differs from the saved one
+  // ("Generated class has a different Protobuf schema" with sp-2g's buf-built descriptors)
+  const dir = path.join(root, targetBytes === 2 * GiB ? 'sp-2g-gencode' : `sp-scan-job-${targetBytes}`);
+  const manifest: BenchSavepointManifest = ensureBenchSavepoint({ dir, targetBytes, parallelism: 16, gencodeDescriptors: true });
+  try {
+    return await measureOn(dir, manifest, root, descriptors, log);
+  } finally {
+    if (!keep && targetBytes === 2 * GiB) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measureOn(dir: string, manifest: BenchSavepointManifest, root: string, descriptors: string, log: (s: string) => void): Promise<Figure[]> {
   const work = path.join(root, 'scan-job');
   mkdirSync(work, { recursive: true });
   log('  building the fixtures serializer, the generated project and the MiniCluster launcher (not timed) …');
