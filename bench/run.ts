@@ -10,6 +10,7 @@
  * the same read path against RocksDB's own iterator (rocksdict) on one subtask's files. Figure 9
  * (bench/figure-job-jar.ts): the job jar as the schema. Figure 10 (bench/figure-export.ts): export throughput and memory.
  * Figure 11 (bench/figure-s3.ts): the 2 GiB savepoint read from S3 (versitygw on loopback; skipped with its reason without it).
+ * Figure 12 (bench/figure-scan-job.ts): the generated scan-job on 1 and 2 TaskManagers vs `stats` in 1 and 2 processes (skipped without java/mvn).
  * `--keep` keeps the 2 GiB savepoint (deleted by default, the disk is shared).
  */
 import { execFileSync } from 'node:child_process';
@@ -33,6 +34,7 @@ import { measureRocksDbPeer } from './figure-rocksdb-peer';
 import { measureLargeSst } from './figure-large-sst';
 import { measureJobJar } from './figure-job-jar';
 import { measureS3 } from './figure-s3';
+import { measureScanJob } from './figure-scan-job';
 import { installSnappyWasm } from '../src/cli/install-snappy-wasm';
 
 // the core's readers as the CLI runs them (run-main.ts): RocksDB's Snappy blocks by snappy-wasm
@@ -92,6 +94,8 @@ async function main(): Promise<void> {
   show(await measureJobJar(root));
   log("figure 11: the 2 GiB savepoint from S3 (versitygw on loopback): the verdict's requests and bytes, `stats` vs local …");
   show(await measureS3(largeDir, newDescriptors, log));
+  log('figure 12: the generated scan-job (State Processor API) on 1 and 2 TaskManagers vs `stats` in 1 and 2 processes (2 GiB savepoint) …');
+  show(await measureScanJob(root, newDescriptors, log, 2 * GiB, keep));
 
   const bufVersion = execFileSync(BUF_BIN, ['--version'], { encoding: 'utf8' }).trim();
   const environment = [
@@ -111,6 +115,7 @@ async function main(): Promise<void> {
     'Figure 7 times whole processes in alternation (median of 9, wall and CPU = user + system from GNU time) on the image pairs of `../shared/bench-schemas/` (`buf build` images of grpc/grpc-proto and open-telemetry/opentelemetry-proto at consecutive versions, imports and source info included): `node bin/savepoint-inspector.mjs compare new.binpb --against old.binpb --root R …` with every root of the pair\'s roots.txt (text report) vs `buf breaking new.binpb --against old.binpb` with the WIRE category only (`--config \'{"version":"v2","breaking":{"use":["WIRE"]}}\'`); the JSON report, and one root with the JSON report (the command the pair\'s README measured: 0.68 s wall / 0.46 s CPU against buf\'s 0.58 / 0.33 s before #19), for information. The npm package\'s `buf` is a Node launcher of the Go binary, as a user of `@bufbuild/buf` runs it. `npx tsx bench/figure-real-schemas.ts [runs]` runs this figure alone.',
     "Figure 9 (bench/figure-job-jar.ts, also standalone: `npx tsx bench/figure-job-jar.ts`) writes a ~100 MiB fat jar with ~26,600 entries outside the repo (the relocated fixture job jar plus 26,000 incompressible filler classes in a library package) and reads its schema: the central directory, then only the candidate classes (top-level classes of packages with `*OrBuilder` classes, outside protobuf-java's runtime packages) and the classes they name; 9b/9c time `compare --job-jar` and `check --job-jar` as whole processes of the prebuilt CLI bundle (alternated, median of 5, wall and CPU from GNU time), each hashing the whole jar (streamed) for the report's inputs; 9d drops the fixture savepoint zip with the fat jar on the app in headless Chromium (a build of its own under the bench folder) and waits for the Overview to name the line the jar bundles (the header check has read the jar in the worker), alternated with the same drop with the 20 KiB relocated fixture jar (median of 3), with the worker thread's CPU from /proc.",
     'Figure 11 (bench/figure-s3.ts, also standalone: `npx tsx bench/figure-s3.ts [dir] [descriptor set] [runs]`) starts versitygw (scripts/ensure-versitygw.ts) on 127.0.0.1 with its posix backend over a scratch root holding one link, `bench` → the bench folder, so the 2 GiB savepoint is `s3://bench/sp-2g/` without an upload; 11a runs `check s3://bench/sp-2g/ --descriptors new.binpb --no-values --target 0.x --format json` (prebuilt bundle) through a loopback pass-through proxy counting requests and response-body bytes; 11b alternates `stats <local folder>` and `stats s3://bench/sp-2g/` (straight to versitygw), median of 3, CPU of the CLI from GNU time and of versitygw from /proc; skipped with its reason when versitygw is neither cached nor buildable.',
+    "Figure 12 (bench/figure-scan-job.ts, also standalone: `npx tsx bench/figure-scan-job.ts [dir] [size]`) generates the value-scan job with `scan-job` on the 2 GiB savepoint's state written with gencode descriptors (`sp-2g-gencode`: the HashMapStateBackend restores every value with the saved 0.x serializer, which refuses `sp-2g`'s buf-built descriptors; removed after the figure unless `--keep`) (the fixtures' 0.1.0 serializer built from fixtures/flink-writer into a folder repository, as fixtures/scan-job/run.mjs does; not timed), compiles it and runs it with fixtures/scan-job/MiniClusterRun.java on a MiniCluster of 1 TaskManager (parallelism 1, 1 shard) and of 2 (parallelism 2, 2 shards) in one JVM (HashMapStateBackend, as the savepoint was written: the heap holds the restored values), then `stats --workers 1` of the prebuilt bundle in 1 process and in 2 concurrent processes of one key-group shard each (`--key-groups 0-63`, `64-127`); whole processes, once each; every run must count the generator's values. \"On paper\" fits t(N) = a + b/N through the 1 and 2 measurements (a: what does not split — JVM and MiniCluster start-up, `_metadata`, headers; b: what does): N machines of this one's speed, each with its own cores and disk. On this 2-core machine the 2 TaskManagers or processes share the 2 cores with everything else running, so one doubling here is a lower bound of what two machines give. Skipped with its reason when java or mvn is absent.",
   ];
   writeBenchmarksDoc(path.resolve(process.cwd(), 'docs/benchmarks.md'), environment, figures, notes);
   log('wrote docs/benchmarks.md');

@@ -50,8 +50,15 @@ function listFiles(dir: string, base = dir): string[] {
 
 interface Manifest {
   source: string;
+  /** the savepoint or retained checkpoint the job ran on */
+  savepoint: string;
   schema: string;
   command: string;
+  /** the states the job scans (0: Kryo-held or no Protobuf state; check scans none either) */
+  statesScanned: number;
+  execution: string;
+  taskManagers: { id: string; slots: number }[];
+  job: { state: string; vertices: { name: string; parallelism: number; subtasks: { subtask: number; status: string; taskManagerId: string | null }[] }[] };
   files: Record<string, string>;
 }
 
@@ -61,7 +68,7 @@ describe('scan-job over the committed runs', () => {
     const read = () => {
       requireCommitted(path.join(dir, 'manifest.json'), path.join(dir, 'project'), path.join(dir, 'value-scans'));
       const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
-      return { manifest, savepoint: path.join('fixtures/savepoints', c, 'savepoint'), scans: path.join(dir, 'value-scans') };
+      return { manifest, savepoint: manifest.savepoint, scans: path.join(dir, 'value-scans') };
     };
 
     it(`${c}: the generator writes the committed project, the one that ran`, async () => {
@@ -70,7 +77,8 @@ describe('scan-job over the committed runs', () => {
       const out = path.join(work, c.replace(/\//g, '-'));
       args[args.indexOf('--output') + 1] = out;
       const r = await cli(args);
-      expect(r.code, r.stderr).toBe(0);
+      // exit 1: nothing to scan (Kryo-held Protobuf, no Protobuf state); the project is written all the same
+      expect(r.code, r.stderr).toBe(manifest.statesScanned > 0 ? 0 : 1);
       const committed = path.join(dir, 'project');
       expect(listFiles(out)).toEqual(listFiles(committed));
       for (const f of listFiles(committed)) expect(readFileSync(path.join(out, f)), f).toEqual(readFileSync(path.join(committed, f)));
@@ -102,13 +110,70 @@ describe('scan-job over the committed runs', () => {
         expect(merged.code).toBe(whole.code);
         expect(merged.stdout).toBe(whole.stdout);
         // the values were read and hit warnings (not a report without values)
-        if (format === 'json') {
+        if (format === 'json' && manifest.statesScanned > 0) {
           expect(whole.stdout).toContain('"valuesScanned"');
           expect(whole.stdout).toContain('UNKNOWN_NUMBER_BECOMES_FIELD');
           expect(whole.stdout).toContain('ALIASING_RETENTION');
         }
       });
     }
+  }
+
+  it("names the Protobuf states Kryo holds as not scanned, with check's reason, and builds without protoc when no saved schema is left", async () => {
+    const out = path.join(work, 'kryo-only');
+    const r = await cli([
+      'scan-job',
+      'fixtures/kryo-savepoints/flink-1.20/hashmap/kryo-registered/savepoint',
+      '--descriptors',
+      'src/ui/demo-schema/events-changed.binpb',
+      '--output',
+      out,
+    ]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('Nothing scanned: no Protobuf state the job can read.');
+    expect(r.stdout).toContain('Not scanned (check --value-scans reports their values as not read):');
+    expect(r.stdout).toContain('  2c3360807567b390553b1d6bddbcfc9d  last-event: values held by Kryo');
+    expect(r.stdout).toContain('values held by Kryo: their value warnings need the saved schema, which a Kryo snapshot does not keep');
+    const readme = readFileSync(path.join(out, 'README.md'), 'utf8');
+    expect(readme).not.toContain('nothing: every Protobuf state is scanned');
+    expect(readme).toContain('values held by Kryo: their value warnings need the saved schema');
+    // protoc refuses to run without an input file: no saved schema, no protoc step
+    const pom = readFileSync(path.join(out, 'pom.xml'), 'utf8');
+    expect(pom).not.toContain('<id>protoc-java</id>');
+    expect(pom).not.toContain('<id>fetch-protoc</id>');
+    // the plan (and so every file the job writes) holds check's value-scan states only: none here, as check --values-only writes
+    const plan = JSON.parse(readFileSync(path.join(out, 'src/main/resources/scan-plan.json'), 'utf8')) as { states: unknown[] };
+    expect(plan.states).toEqual([]);
+  });
+
+  it('ran on canonical and RocksDB native savepoints, a retained incremental checkpoint and Kryo-held Protobuf, on both Flink lines', () => {
+    expect(CASES).toEqual(
+      expect.arrayContaining([
+        'flink-1.20/hashmap/canonical',
+        'flink-1.20/rocksdb/native',
+        'flink-1.20/rocksdb/incremental',
+        'flink-1.20/hashmap/kryo-registered',
+        'flink-1.20/rocksdb/kryo-registered',
+        'flink-2.3/rocksdb/native',
+        'flink-2.3/rocksdb/incremental',
+        'flink-2.3/hashmap/kryo-registered',
+        'flink-2.3/rocksdb/kryo-registered',
+      ]),
+    );
+  });
+
+  for (const c of CASES) {
+    it(`${c}: the job ran on a MiniCluster of 2 TaskManagers, and both ran its subtasks (the shard writer's too)`, () => {
+      const manifest = JSON.parse(readFileSync(path.join(ROOT, c, 'manifest.json'), 'utf8')) as Manifest;
+      expect(manifest.execution).toContain('MiniClusterConfiguration numTaskManagers 2');
+      expect(manifest.taskManagers).toHaveLength(2);
+      expect(manifest.job.state).toBe('FINISHED');
+      for (const v of manifest.job.vertices) for (const s of v.subtasks) expect(s.status, `${v.name} #${s.subtask}`).toBe('FINISHED');
+      const ran = new Set(manifest.job.vertices.flatMap((v) => v.subtasks.map((s) => s.taskManagerId)));
+      expect([...ran].sort()).toEqual(manifest.taskManagers.map((t) => t.id).sort());
+      const writer = manifest.job.vertices.find((v) => v.name.includes('Writer'));
+      expect(new Set(writer?.subtasks.map((s) => s.taskManagerId)).size).toBe(2);
+    });
   }
 
   it('refuses a folder that is not empty, and needs --descriptors', async () => {

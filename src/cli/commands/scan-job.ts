@@ -9,7 +9,7 @@ import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_DESCRIPTOR_BYTES } from '../../core/protobuf';
 import { planValueWarnings } from '../../core/compat';
-import { evaluateSavepointStates, type EvaluatedProtobufState } from '../../core/report';
+import { evaluateSavepointStates, kryoValuesNotRead, peerValuesNotRead, type EvaluatedProtobufState } from '../../core/report';
 import { generateScanJob, type ScanJob, type ScanJobState } from '../../core/migration';
 import type { SerializerSnapshot } from '../../core/flink';
 import { CliUsageError, EXIT_FINDINGS, EXIT_OK, type CliCommand } from '../cli-types';
@@ -109,6 +109,20 @@ export const scanJobCommand: CliCommand = {
       states: evaluated.protobuf.map((s) => describeScanJobState(s, evaluated.newSettings)),
       ...(line ? { flinkLine: line } : {}),
       ...(serializer ? { serializer } : {}),
+      unscanned: [
+        ...evaluated.kryo.map(({ found }) => ({
+          operatorId: found.operator.id,
+          uid: found.operator.uid ?? null,
+          state: found.state.name,
+          why: kryoValuesNotRead(found),
+        })),
+        ...evaluated.peer.map(({ found }) => ({
+          operatorId: found.operator.id,
+          uid: found.operator.uid ?? null,
+          state: found.state.name,
+          why: peerValuesNotRead(found),
+        })),
+      ],
     });
     for (const f of job.files) {
       const target = path.join(output, ...f.path.split('/'));
@@ -212,7 +226,7 @@ function formatSummary(job: ScanJob, output: string): string {
   );
   for (const s of job.scanned) out.push(`  ${s.operator}  ${s.state}  ${s.kind}  ${s.root}`);
   if (job.notScanned.length > 0) {
-    out.push('', 'Not scanned (their results say so in every file):');
+    out.push('', 'Not scanned (check --value-scans reports their values as not read):');
     for (const n of job.notScanned) out.push(`  ${n.operator}  ${n.state}: ${n.why}`);
   }
   out.push(

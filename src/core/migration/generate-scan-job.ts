@@ -17,7 +17,7 @@ import {
   type MigrationVersions,
 } from './kryo-migration-job-templates';
 import { detectFlinkLine, type GeneratedFile } from './generate-kryo-migration-job';
-import { renderScanJobPom, renderScanJobReadme } from './scan-job-templates';
+import { renderScanJobPom, renderScanJobReadme, UNSCANNED_SUFFIX } from './scan-job-templates';
 import { SCAN_JOB_JAVA } from './scan-job-java-job';
 import { FRAME_SERIALIZER_JAVA, VALUE_SCAN_JAVA } from './scan-job-java-scan';
 
@@ -58,6 +58,8 @@ export interface ScanJobInput {
   states: readonly ScanJobState[];
   flinkLine?: MigrationFlinkLine;
   serializer?: MigrationCoordinates;
+  /** Protobuf states whose values check does not scan (Kryo, flink-protobuf-serde): not in the plan, named in the README with check's reason */
+  unscanned?: readonly { operatorId: string; uid: string | null; state: string; why: string }[];
 }
 
 export interface ScanJob {
@@ -105,13 +107,14 @@ export function generateScanJob(input: ScanJobInput): ScanJob {
   const versions = defaultVersions(line);
   const serializer = input.serializer ?? defaultSerializerCoordinates(line);
   const mainClass = `${SCAN_JOB_PACKAGE}.${SCAN_JOB_CLASS}`;
-  const label = (s: ScanJobState) => (s.uid ? `${s.uid} (${s.operatorId})` : s.operatorId);
+  const label = (s: { uid: string | null; operatorId: string }) => (s.uid ? `${s.uid} (${s.operatorId})` : s.operatorId);
   const scanned = input.states
     .filter((s) => s.plan !== null && s.notRead === undefined)
     .map((s) => ({ operator: label(s), state: s.state, kind: s.kind, root: s.root }));
   const notScanned = input.states
     .filter((s) => s.plan === null || s.notRead !== undefined)
-    .map((s) => ({ operator: label(s), state: s.state, why: s.notRead ?? 'no schema to check its values against (check writes null for it too)' }));
+    .map((s) => ({ operator: label(s), state: s.state, why: s.notRead ?? 'no schema to check its values against (check writes null for it too)' }))
+    .concat((input.unscanned ?? []).map((u) => ({ operator: label(u), state: u.state, why: `${u.why} ${UNSCANNED_SUFFIX}` })));
   const plan = {
     schemaVersion: input.schemaVersion,
     toolVersion: input.toolVersion,

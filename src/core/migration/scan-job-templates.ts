@@ -164,7 +164,7 @@ ${flinkDependency('flink-statebackend-rocksdb')}
   </dependencies>
 
   <build>
-    <plugins>${renderProtocPlugins(p.saved)}
+    <plugins>${p.saved.protoFiles.length > 0 ? renderProtocPlugins(p.saved) : ''}
       <plugin>
         <groupId>org.apache.maven.plugins</groupId>
         <artifactId>maven-compiler-plugin</artifactId>
@@ -221,6 +221,9 @@ ${ADD_OPENS.map((o) => `            <argument>--add-opens=java.base/${o}=ALL-UNN
 </project>
 `;
 }
+
+/** the end of the reason of a state the plan leaves out (generate-scan-job.ts: Kryo, flink-protobuf-serde) */
+export const UNSCANNED_SUFFIX = '(not in the value-scan files: check scans none of its values either)';
 
 export interface ScanJobReadmeInput {
   savepointName: string;
@@ -337,6 +340,12 @@ ${scanned.length > 0 ? scanned.join('\n') : '| – | – | – | – |'}
 ${notScanned.length > 0 ? notScanned.join('\n') : '| – | – | nothing: every Protobuf state is scanned |'}
 
 Each of these has \`"result": {"notRead": …}\` (or \`null\`, as \`check\` writes for a state without a schema to check
-values against) in every file, so \`check --value-scans\` reports its values as not read, never as clean.
+values against) in every file, so \`check --value-scans\` reports its values as not read, never as clean.${
+    r.notScanned.some((n) => n.why.endsWith(UNSCANNED_SUFFIX))
+      ? `
+A state Kryo or flink-protobuf-serde holds is in no file (as in the files of \`check --values-only\`): \`check\` reports its
+values as not read, with the reason above, whether or not the files are given.`
+      : ''
+  }
 `;
 }

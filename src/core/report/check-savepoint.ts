@@ -10,7 +10,7 @@ import { hasSourcesAndSinks, readSourcesAndSinks } from '../flink';
 import { formatHex } from '../io';
 import { computeSha256 } from '../protobuf';
 import { buildReport } from './build-report';
-import { KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
+import { kryoValuesNotRead, peerValuesNotRead } from './values-not-read-reasons';
 import type { CheckSavepointInput, EvaluatedSavepoint } from './check-savepoint-types';
 import { describeDescriptorSetSchema } from './describe-new-schema';
 import { mapStatesToJar } from './map-states-to-jar';
@@ -46,31 +46,8 @@ export async function checkSavepoint(input: CheckSavepointInput): Promise<Compat
       ...(compatibility.schema && input.schemaDiff !== false ? { diff: buildSchemaDiff(compatibility.schema) } : {}),
     });
   }
-  for (const { found, compatibility } of evaluated.kryo) {
-    states.push(
-      toUnscannedState(
-        found,
-        compatibility,
-        found.recognition.kind === 'plain'
-          ? "values written by Kryo's FieldSerializer: they hold protobuf-java's internal fields, not Protobuf bytes"
-          : found.decodable
-            ? // value warnings compare saved values with the change from the saved to the new schema; a Kryo snapshot saves no schema
-              KRYO_VALUES_NEED_SAVED_SCHEMA
-            : `values held by Kryo: not decodable with this descriptor set (no message whose Java class is ${found.kryo.typeClass})`,
-      ),
-    );
-  }
-  for (const { found, compatibility } of evaluated.peer) {
-    states.push(
-      toUnscannedState(
-        found,
-        compatibility,
-        found.decodable
-          ? 'values written by flink-protobuf-serde: check does not scan them for value warnings (dump and stats decode them with the schema, in an inferred framing)'
-          : `values written by flink-protobuf-serde: not decodable with this schema (${found.peer.classesFound.length === 0 ? 'no message class found in the snapshot' : `no message whose Java class is ${found.peer.classesFound.join(' or ')}`})`,
-      ),
-    );
-  }
+  for (const { found, compatibility } of evaluated.kryo) states.push(toUnscannedState(found, compatibility, kryoValuesNotRead(found)));
+  for (const { found, compatibility } of evaluated.peer) states.push(toUnscannedState(found, compatibility, peerValuesNotRead(found)));
   for (const o of evaluated.other) {
     states.push({
       kind: 'other',

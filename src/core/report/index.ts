@@ -10,7 +10,7 @@ export {
   type ValueScanner,
 } from './check-savepoint-types';
 export { checkSavepoint } from './check-savepoint';
-export { countValuesNotChecked, KRYO_VALUES_NEED_SAVED_SCHEMA } from './values-not-read-reasons';
+export { countValuesNotChecked, KRYO_VALUES_NEED_SAVED_SCHEMA, kryoValuesNotRead, peerValuesNotRead } from './values-not-read-reasons';
 export { compareDescriptorSets } from './compare-descriptor-sets';
 export { createStatisticsVisitor } from './create-statistics-visitor';
 export { createStateValueScanner } from './create-state-value-scanner';
