@@ -231,7 +231,7 @@ function formatSummary(job: ScanJob, output: string): string {
   }
   out.push(
     '',
-    `Run: cd ${output} && mvn -q compile exec:exec -Dscan.savepoint=<savepoint> -Dscan.output=<folder> (or mvn package, then flink run -c ${job.mainClass}: README.md)`,
+    `Run: cd ${output} && mvn -q compile exec:exec -Dscan.savepoint=<savepoint> -Dscan.output=<folder> -Dscan.parquet=<folder> (or mvn package, then flink run -c ${job.mainClass}: README.md)`,
     'Then: savepoint-inspector check <savepoint> --descriptors <new.binpb> [the same schema options] --value-scans <folder>',
   );
   return `${out.join('\n')}\n`;

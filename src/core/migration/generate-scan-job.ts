@@ -20,6 +20,7 @@ import { detectFlinkLine, type GeneratedFile } from './generate-kryo-migration-j
 import { renderScanJobPom, renderScanJobReadme, UNSCANNED_SUFFIX } from './scan-job-templates';
 import { SCAN_JOB_JAVA } from './scan-job-java-job';
 import { FRAME_SERIALIZER_JAVA, VALUE_SCAN_JAVA } from './scan-job-java-scan';
+import { PARQUET_ROWS_JAVA } from './scan-job-java-parquet';
 
 /** One Protobuf state of `check`'s value scan, in `check`'s order, with what the job needs to read it. */
 export interface ScanJobState {
@@ -164,6 +165,7 @@ export function generateScanJob(input: ScanJobInput): ScanJob {
     { path: `${javaDir}/${SCAN_JOB_CLASS}.java`, content: renderScanJobJava(line, input.stateBackend) },
     { path: `${javaDir}/ValueScan.java`, content: VALUE_SCAN_JAVA },
     { path: `${javaDir}/FrameSerializer.java`, content: FRAME_SERIALIZER_JAVA },
+    { path: `${javaDir}/ParquetRows.java`, content: PARQUET_ROWS_JAVA },
     { path: SAVED_SET_PATH, content: saved.bytes },
     { path: 'src/main/resources/scan-plan.json', content: `${JSON.stringify(plan, null, 2)}\n` },
   ];

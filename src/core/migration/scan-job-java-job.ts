@@ -61,7 +61,7 @@ import org.apache.flink.util.Collector;
  * "savepoint-inspector check --values-only --key-groups A-B --output FILE" writes, so that
  * "savepoint-inspector check <savepoint> --descriptors <new schema> --value-scans <output>" takes them.
  *
- * Arguments: --savepoint PATH --output DIR [--shards N] [--parallelism N] (shards: default the parallelism) (PATH and DIR: any Flink file system, e.g. s3://…).
+ * Arguments: --savepoint PATH --output DIR [--parquet DIR] [--shards N] [--parallelism N] (shards: default the parallelism; --parquet: the values as the rows of "export --format parquet", ParquetRows) (PATH and DIRs: any Flink file system, e.g. s3://…).
  */
 public final class ProtobufValueScanJob {
   private ProtobufValueScanJob() {}
@@ -71,8 +71,9 @@ public final class ProtobufValueScanJob {
     for (int i = 0; i + 1 < args.length; i += 2) a.put(args[i].replaceFirst("^--", ""), args[i + 1]);
     String savepoint = a.get("savepoint");
     String output = a.get("output");
+    ParquetRows.Target parquet = a.containsKey("parquet") ? ParquetRows.Target.of(savepoint, a.get("parquet")) : null;
     if (savepoint == null || output == null) {
-      System.err.println("usage: ProtobufValueScanJob --savepoint PATH --output DIR [--shards N] [--parallelism N]");
+      System.err.println("usage: ProtobufValueScanJob --savepoint PATH --output DIR [--parquet DIR] [--shards N] [--parallelism N]");
       System.exit(2);
     }
     JsonNode plan = ValueScan.plan();
@@ -94,19 +95,19 @@ public final class ProtobufValueScanJob {
       JsonNode s = states.get(i);
       if (s.get("plan").isNull() || !s.get("keyed").asBoolean()) continue;
       OperatorIdentifier id = s.get("uid").isNull() ? OperatorIdentifier.forUidHash(s.get("operatorId").asText()) : OperatorIdentifier.forUid(s.get("uid").asText());
-      all = all.union(readKeyed(reader, id, s, i, shards, maxParallelism));
+      all = all.union(readKeyed(reader, id, s, i, shards, maxParallelism, parquet));
     }
     all.partitionCustom((shard, n) -> shard % n, h -> h.shard)
-        .process(new ShardWriter(savepoint, output, shards))
+        .process(new ShardWriter(savepoint, output, shards, parquet))
         .returns(Void.class)
         .sinkTo(new DiscardingSink<>());
     env.execute("savepoint-inspector scan-job: Protobuf value scan");
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private static DataStream<ValueScan.Hits> readKeyed(SavepointReader reader, OperatorIdentifier id, JsonNode s, int index, int shards, int maxParallelism) throws Exception {
+  private static DataStream<ValueScan.Hits> readKeyed(SavepointReader reader, OperatorIdentifier id, JsonNode s, int index, int shards, int maxParallelism, ParquetRows.Target parquet) throws Exception {
     TypeInformation keyType = typeOf(s.get("keyType").asText());
-    return reader.readKeyedState(id, new StateReader(index, shards, maxParallelism), keyType, TypeInformation.of(ValueScan.Hits.class));
+    return reader.readKeyedState(id, new StateReader(index, shards, maxParallelism, parquet), keyType, TypeInformation.of(ValueScan.Hits.class));
   }
 
   static TypeInformation<?> typeOf(String type) {
@@ -163,6 +164,9 @@ public final class ProtobufValueScanJob {
     private final int index;
     private final int shards;
     private final int maxParallelism;
+    private final ParquetRows.Target parquet;
+    private transient ParquetRows rows;
+    private transient int parts;
     private transient ValueScan.Summarizer summarizer;
     private transient String kind;
     private transient int operatorMaxParallelism;
@@ -171,10 +175,11 @@ public final class ProtobufValueScanJob {
     private transient MapState<Object, byte[]> map;
     private transient long seq;
 
-    StateReader(int index, int shards, int maxParallelism) {
+    StateReader(int index, int shards, int maxParallelism, ParquetRows.Target parquet) {
       this.index = index;
       this.shards = shards;
       this.maxParallelism = maxParallelism;
+      this.parquet = parquet;
     }
 
     @Override
@@ -183,6 +188,7 @@ public final class ProtobufValueScanJob {
       summarizer = new ValueScan.Summarizer(s);
       kind = s.get("kind").asText();
       operatorMaxParallelism = s.get("maxParallelism").asInt();
+      if (parquet != null) rows = parquet.open(s, summarizer.root, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), parts++);
       String name = s.get("state").asText();
       FrameSerializer frames = new FrameSerializer(s.get("snapshotClass").asText());
       StateDescriptor<?, ?> descriptor =
@@ -215,27 +221,30 @@ public final class ProtobufValueScanJob {
       switch (kind) {
         case "VALUE" -> {
           Object v = ((ValueState) value).value();
-          if (v != null) summarizer.add(payloadOf(v), text, hits);
+          if (v != null) add(v, text, hits, key, null, -1);
         }
         case "LIST" -> {
           Iterable<?> values = ((ListState<?>) list).get();
-          if (values != null) for (Object v : values) summarizer.add(payloadOf(v), text, hits);
+          int element = 0;
+          if (values != null) for (Object v : values) add(v, text, hits, key, null, element++);
         }
         default -> {
           for (Map.Entry<Object, Object> e : ((MapState<Object, Object>) (MapState) map).entries())
-            if (e.getValue() != null) summarizer.add(payloadOf(e.getValue()), text + " / " + ValueScan.describeKey(e.getKey()), hits);
+            if (e.getValue() != null) add(e.getValue(), text + " / " + ValueScan.describeKey(e.getKey()), hits, key, e.getKey(), -1);
         }
       }
       if (hits.values > 0) out.collect(hits);
     }
-  }
 
-  /**
-   * The payload of a value: RocksDB hands the stored bytes to FrameSerializer; the heap backend deserialized every
-   * value with the saved serializer while restoring and holds the message object, whose protobuf-java bytes are taken.
-   */
-  static byte[] payloadOf(Object value) {
-    return value instanceof byte[] bytes ? bytes : ((com.google.protobuf.MessageLite) value).toByteArray();
+    private void add(Object v, String text, ValueScan.Hits hits, Object key, Object userKey, int element) throws Exception {
+      summarizer.add(ValueScan.payloadOf(v), text, hits);
+      if (rows != null) rows.addKeyed(hits.keyGroup, key, userKey, element, ValueScan.payloadOf(v));
+    }
+
+    @Override
+    public void close() throws Exception {
+      if (rows != null) rows.close();
+    }
   }
 
   /** One warning's tally in one shard: counts add, the largest is the maximum, the first keys in scan order. */
@@ -257,14 +266,16 @@ public final class ProtobufValueScanJob {
     private final String savepoint;
     private final String output;
     private final int shards;
+    private final ParquetRows.Target parquet;
     private transient Map<Integer, long[]> values;
     private transient Map<Integer, List<Map<String, Bucket>>> buckets;
     private transient int maxWarningKeys;
 
-    ShardWriter(String savepoint, String output, int shards) {
+    ShardWriter(String savepoint, String output, int shards, ParquetRows.Target parquet) {
       this.savepoint = savepoint;
       this.output = output;
       this.shards = shards;
+      this.parquet = parquet;
     }
 
     @Override
@@ -338,6 +349,7 @@ public final class ProtobufValueScanJob {
         TypeSerializer<?> keys = broadcast ? serializerOf(s.get("userKeyType").asText()) : null;
         FrameSerializer frames = new FrameSerializer(s.get("snapshotClass").asText());
         long seq = 0;
+        ParquetRows rows = parquet == null ? null : parquet.open(s, summarizer.root, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), 0);
         for (OperatorState op : metadata.getOperatorStates()) {
           if (!op.getOperatorID().toHexString().equals(s.get("operatorId").asText())) continue;
           for (int subtask = 0; subtask < op.getParallelism(); subtask++) {
@@ -356,13 +368,13 @@ public final class ProtobufValueScanJob {
                     for (int e = 0; e < size; e++) {
                       Object key = keys.deserialize(view);
                       ValueScan.Hits hits = new ValueScan.Hits(0, i, 0, seq++);
-                      summarizer.add(frames.deserialize(view), ValueScan.describeKey(key), hits);
+                      summarizer.add(ParquetRows.row(rows, subtask, key, frames.deserialize(view)), ValueScan.describeKey(key), hits);
                       counts[i] += hits.values;
                       count(hits, perState.get(i));
                     }
                   } else {
                     ValueScan.Hits hits = new ValueScan.Hits(0, i, 0, seq++);
-                    summarizer.add(frames.deserialize(view), "subtask " + subtask + " element " + element++, hits);
+                    summarizer.add(ParquetRows.row(rows, subtask, null, frames.deserialize(view)), "subtask " + subtask + " element " + element++, hits);
                     counts[i] += hits.values;
                     count(hits, perState.get(i));
                   }
@@ -371,6 +383,7 @@ public final class ProtobufValueScanJob {
             }
           }
         }
+        if (rows != null) rows.close();
       }
     }
 

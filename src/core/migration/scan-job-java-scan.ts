@@ -76,6 +76,14 @@ public final class ValueScan {
     }
   }
 
+  /**
+   * The payload of a value: RocksDB hands the stored bytes to FrameSerializer; the heap backend deserialized every
+   * value with the saved serializer while restoring and holds the message object, whose protobuf-java bytes are taken.
+   */
+  public static byte[] payloadOf(Object value) {
+    return value instanceof byte[] bytes ? bytes : ((com.google.protobuf.MessageLite) value).toByteArray();
+  }
+
   /** Display text of a key, as the CLI writes it: numbers and booleans as they are, strings as JSON strings. */
   public static String describeKey(Object key) {
     return key instanceof String s ? jsonString(s) : String.valueOf(key);
@@ -83,7 +91,8 @@ public final class ValueScan {
 
   /** Counts one state's values into Hits: the CLI's ValueWarningCollector.add, with the warnings looked up in the plan. */
   public static final class Summarizer {
-    private final Descriptor root;
+    /** the saved root message of the state's values */
+    final Descriptor root;
     private final int savedRecursionLimit;
     private final String[] warningKeys;
     private final Map<String, Integer> unknown = new HashMap<>();

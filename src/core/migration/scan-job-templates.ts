@@ -81,7 +81,22 @@ ${saved.protoFiles.map((f) => `                  <arg value="${xml(f)}"/>`).join
       </plugin>`;
 }
 
+/**
+ * flink-parquet (ParquetWriterFactory) of the job's Flink line: Maven Central serves it for 1.20 only up to 1.20.1; the
+ * Parquet libraries are pinned for both lines to parquet-protobuf 1.15.2 (flink-parquet 2.3.0's, the one
+ * fixtures/parquet-check cross-checks the CLI's export against), with Hadoop's client (parquet-hadoop's Configuration).
+ */
+export function scanJobParquetVersions(line: MigrationFlinkLine, versions: MigrationVersions): { flinkParquet: string; parquet: string; hadoop: string } {
+  return { flinkParquet: line === '1.20' ? '1.20.1' : versions.flink, parquet: '1.15.2', hadoop: '3.4.2' };
+}
+
 export function renderScanJobPom(p: ScanJobPomInput): string {
+  const parquet = scanJobParquetVersions(p.line, p.versions);
+  const dependency = (groupId: string, artifactId: string, version: string) => `    <dependency>
+      <groupId>${groupId}</groupId>
+      <artifactId>${artifactId}</artifactId>
+      <version>${version}</version>
+    </dependency>`;
   const flinkDependency = (artifactId: string, version = '${flink.version}') => `    <dependency>
       <groupId>org.apache.flink</groupId>
       <artifactId>${artifactId}</artifactId>
@@ -107,6 +122,10 @@ export function renderScanJobPom(p: ScanJobPomInput): string {
     <flink.state-processor.version>${p.versions.stateProcessor}</flink.state-processor.version>
     <protobuf.version>${p.versions.protobufJava}</protobuf.version>
     <protoc.classifier>linux-x86_64</protoc.classifier>
+    <!-- the values as Parquet (ParquetRows): flink-parquet's writer factory, parquet-protobuf's write support -->
+    <flink-parquet.version>${parquet.flinkParquet}</flink-parquet.version>
+    <parquet.version>${parquet.parquet}</parquet.version>
+    <hadoop.version>${parquet.hadoop}</hadoop.version>
     <!-- the serializer that wrote the states: its snapshot classes restore the state meta data -->
     <serializer.groupId>${xml(p.serializer.groupId)}</serializer.groupId>
     <serializer.artifactId>${xml(p.serializer.artifactId)}</serializer.artifactId>
@@ -114,6 +133,7 @@ export function renderScanJobPom(p: ScanJobPomInput): string {
     <!-- mvn compile exec:exec -Dscan.savepoint=… -Dscan.output=… (README "Run") -->
     <scan.savepoint>\${project.basedir}/savepoint</scan.savepoint>
     <scan.output>\${project.basedir}/value-scans</scan.output>
+    <scan.parquet>\${project.basedir}/parquet</scan.parquet>
     <scan.parallelism>2</scan.parallelism>
     <scan.shards>2</scan.shards>
   </properties>
@@ -155,6 +175,14 @@ ${flinkDependency('flink-statebackend-rocksdb')}
       <artifactId>\${serializer.artifactId}</artifactId>
       <version>\${serializer.version}</version>
     </dependency>
+    <!-- packed too: flink-parquet is not part of flink-dist, nor Hadoop's client classes parquet-hadoop needs
+         (parquet-jackson: a runtime dependency of parquet-hadoop, named so that exec:exec's compile class path has it) -->
+${dependency('org.apache.flink', 'flink-parquet', '${flink-parquet.version}')}
+${dependency('org.apache.parquet', 'parquet-hadoop', '${parquet.version}')}
+${dependency('org.apache.parquet', 'parquet-protobuf', '${parquet.version}')}
+${dependency('org.apache.parquet', 'parquet-jackson', '${parquet.version}')}
+${dependency('org.apache.hadoop', 'hadoop-client-api', '${hadoop.version}')}
+${dependency('org.apache.hadoop', 'hadoop-client-runtime', '${hadoop.version}')}
     <dependency>
       <groupId>org.slf4j</groupId>
       <artifactId>slf4j-simple</artifactId>
@@ -209,6 +237,8 @@ ${ADD_OPENS.map((o) => `            <argument>--add-opens=java.base/${o}=ALL-UNN
             <argument>\${scan.savepoint}</argument>
             <argument>--output</argument>
             <argument>\${scan.output}</argument>
+            <argument>--parquet</argument>
+            <argument>\${scan.parquet}</argument>
             <argument>--parallelism</argument>
             <argument>\${scan.parallelism}</argument>
             <argument>--shards</argument>
@@ -260,6 +290,12 @@ gives the report of \`savepoint-inspector check <savepoint> --descriptors ${r.sc
 \`check\` the same schema options as \`scan-job\`: they are part of the files' \`schemaSha256\`, and a merge of other
 options is refused). The job refuses a savepoint other than the one it was generated for (\`_metadata\` SHA-256).
 
+With \`--parquet DIR\` it also writes the values as Parquet: per state a folder \`<operator>/<scope>-<state>/\` of part
+files \`part-<subtask>-<n>.parquet\`, the rows and columns \`savepoint-inspector export --format parquet\` writes
+(key group, subtask, key, namespace, map key, list index, the value as parquet-protobuf's schema, its size, its unknown
+fields), written by flink-parquet's \`ParquetWriterFactory\` (\`ParquetRows.java\`). DuckDB, Spark or pandas read a folder
+as one table, e.g. \`duckdb -c "SELECT count(*) FROM '<DIR>/<operator>/keyed-<state>/*.parquet'"\`.
+
 Each value is parsed with protobuf-java's \`DynamicMessage\` over the descriptors the state's serializer snapshot
 saved; its unknown fields (\`UnknownFieldSet\`), present known fields, depth and size are looked up in
 \`src/main/resources/scan-plan.json\`: the value warnings the new schema gives (unknown numbers the new schema
@@ -273,14 +309,14 @@ Java 17 and Maven; Flink ${r.versions.flink}, the State Processor API ${r.versio
 **Locally** (a MiniCluster in one JVM):
 
 \`\`\`sh
-mvn -q compile exec:exec -Dscan.savepoint=/path/to/savepoint -Dscan.output=/path/to/value-scans -Dscan.parallelism=2 -Dscan.shards=2
+mvn -q compile exec:exec -Dscan.savepoint=/path/to/savepoint -Dscan.output=/path/to/value-scans -Dscan.parquet=/path/to/parquet -Dscan.parallelism=2 -Dscan.shards=2
 \`\`\`
 
 **On a Flink session cluster** (${r.line === '1.20' ? 'Flink 1.20' : 'Flink 2.x'}): \`mvn -q package\` builds \`${jar}\` (the State Processor API,
 protobuf-java and the serializer packed in; Flink itself is provided by the cluster), then
 
 \`\`\`sh
-flink run -p 8 -c ${r.mainClass} ${jar} --savepoint s3://bucket/savepoints/savepoint-1a2b3c --output s3://bucket/value-scans/run-1 --shards 8
+flink run -p 8 -c ${r.mainClass} ${jar} --savepoint s3://bucket/savepoints/savepoint-1a2b3c --output s3://bucket/value-scans/run-1 --parquet s3://bucket/parquet/run-1 --shards 8
 \`\`\`
 
 \`--shards N\` (default: the job's parallelism, at most the savepoint's max parallelism ${r.maxParallelism}) splits the key groups
