@@ -73,6 +73,11 @@ export interface ObjectBucket {
 export interface RangeStream {
   /** the next chunk, in order (its bytes are not reused: a chunk may be kept); undefined after the last byte */
   next(): Promise<Uint8Array | undefined>;
+  /**
+   * optional: the next chunk if it is received already, without waiting (undefined: none is ready, `next` waits);
+   * a scan takes a window's chunks this way, one promise per window instead of one per chunk
+   */
+  take?(): Uint8Array | undefined;
   /** `false` while nobody waits for a chunk: the open connection then does not keep the process alive */
   hold(active: boolean): void;
   /** ends the answer (its connection) where it is; `next` is not called after */

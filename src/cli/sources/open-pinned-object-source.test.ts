@@ -8,11 +8,11 @@ const MiB = 1024 * 1024;
 const PIN = '"etag-1"';
 
 /** An object of `size` bytes (byte i = i * 7 mod 251) whose store records every request and streams in 64 KiB chunks. */
-function fakeObject(size: number, options: { failStreamAt?: number } = {}) {
+function fakeObject(size: number, options: { failStreamAt?: number; ready?: boolean } = {}) {
   const bytes = new Uint8Array(size);
   for (let i = 0; i < size; i++) bytes[i] = (i * 7) % 251;
   const ranged: [number, number][] = [];
-  const streams: { offset: number; length: number; closed: boolean; held: boolean; pulled: number }[] = [];
+  const streams: { offset: number; length: number; closed: boolean; held: boolean; pulled: number; waited: number }[] = [];
   const object: PinnedObject = {
     url: 's3://b/state',
     head: () => Promise.resolve({ size, pin: PIN }),
@@ -24,20 +24,40 @@ function fakeObject(size: number, options: { failStreamAt?: number } = {}) {
     },
     streamRange(offset, length, pin): RangeStream {
       expect(pin).toBe(PIN);
-      const s = { offset, length, closed: false, held: true, pulled: 0 };
+      const s = { offset, length, closed: false, held: true, pulled: 0, waited: 0 };
       streams.push(s);
+      const chunk = (): Uint8Array | undefined => {
+        const at = offset + s.pulled;
+        if (options.failStreamAt !== undefined && at >= options.failStreamAt && at - options.failStreamAt < 64 * 1024) {
+          throw new DecodeError({ code: 'network', file: 's3://b/state', offset: at, detail: 'expected the bytes, found a reset' });
+        }
+        const n = Math.min(64 * 1024, length - s.pulled);
+        s.pulled += n;
+        return bytes.slice(at, at + n);
+      };
       return {
         next() {
           expect(s.closed).toBe(false);
+          s.waited++;
           if (s.pulled >= length) return Promise.resolve(undefined);
-          const at = offset + s.pulled;
-          if (options.failStreamAt !== undefined && at >= options.failStreamAt && at - options.failStreamAt < 64 * 1024) {
-            return Promise.reject(new DecodeError({ code: 'network', file: 's3://b/state', offset: at, detail: 'expected the bytes, found a reset' }));
+          try {
+            return Promise.resolve(chunk());
+          } catch (e) {
+            return Promise.reject(e as Error);
           }
-          const n = Math.min(64 * 1024, length - s.pulled);
-          s.pulled += n;
-          return Promise.resolve(bytes.slice(at, at + n));
         },
+        // with `ready`: the chunks of 1 MiB are received at once (as a store's are, in bursts), taken without waiting
+        ...(options.ready === true
+          ? {
+              take() {
+                expect(s.closed).toBe(false);
+                if (s.pulled >= length || s.pulled % MiB === 0) return undefined;
+                const at = offset + s.pulled;
+                if (options.failStreamAt !== undefined && at >= options.failStreamAt && at - options.failStreamAt < 64 * 1024) return undefined;
+                return chunk();
+              },
+            }
+          : {}),
         hold(active) {
           s.held = active;
         },
@@ -87,6 +107,20 @@ describe('openPinnedObjectSource', () => {
       [100 + STREAM_FIRST_SPAN_BYTES, size - 100 - STREAM_FIRST_SPAN_BYTES],
     ]);
     expect(ranged).toEqual([]);
+  });
+
+  it('chunks already received are taken without waiting: about one wait per window, not one per chunk', async () => {
+    const size = 20 * MiB;
+    const { bytes, object, streams } = fakeObject(size, { ready: true });
+    const readInto = readIntoOf(openPinnedObjectSource(object, { known: { size, pin: PIN } }));
+    const buffers = [new Uint8Array(MiB), new Uint8Array(MiB)];
+    let turn = 0;
+    for (let at = 0; at < size; at += MiB) {
+      const got = await readInto(at, MiB, buffers[(turn ^= 1)]!);
+      expect(Buffer.compare(got, bytes.subarray(at, at + MiB)), `window at ${at}`).toBe(0);
+    }
+    // 320 chunks of 64 KiB in 20 windows: one wait at each MiB the fake receives
+    expect(streams.reduce((n, s) => n + s.waited, 0)).toBeLessThanOrEqual(22);
   });
 
   it('read (a verdict, a header) stays one ranged request of exactly the bytes asked for, and opens no stream', async () => {

@@ -103,7 +103,7 @@ export function streamObjectReads(
           streamEnd = pulledEnd + asked;
           span = Math.min(span * 2, STREAM_MAX_SPAN_BYTES);
         }
-        const chunk = await stream.next();
+        const chunk = stream.take?.() ?? (await stream.next());
         // (a store's stream ends only after every byte it was asked for, or throws)
         if (chunk === undefined) throw new Error(`the stream of [${pulledEnd}, ${streamEnd}) ended early`);
         if (chunk.length === 0) continue;

@@ -13,7 +13,9 @@
  */
 import type { GetObjectCommandOutput, S3Client } from '@aws-sdk/client-s3';
 import { DecodeError, formatS3Url, isDecodeError } from '../../../core/io';
+import type { Readable } from 'node:stream';
 import type { RangeStream } from '../object-store';
+import { BodyChunks } from '../receive-body-chunks';
 import { describeS3Failure, type S3Operation } from './describe-s3-failure';
 
 export interface S3ObjectInfo {
@@ -210,30 +212,66 @@ export async function createS3Store(env: S3Env = process.env): Promise<S3Store> 
   };
 
   /**
-   * One streamed GET of [offset, offset + length): its body's chunks as they arrive. A transfer that breaks is
-   * asked for again from the first byte not yet handed on, after the same backoff as readRange's, until the
-   * attempts (AWS_MAX_ATTEMPTS, counted over the whole stream) are used up.
+   * One streamed GET of [offset, offset + length): its body's chunks as they arrive (receive-body-chunks.ts: from
+   * the body's `data` events into a bounded queue, handed on by `take` without a promise per chunk). A transfer
+   * that breaks is asked for again from the first byte not yet received, after the same backoff as readRange's,
+   * until the attempts (AWS_MAX_ATTEMPTS, counted over the whole stream) are used up; the bytes received before the
+   * break are handed on first.
    */
   const streamRange = (bucket: string, key: string, offset: number, length: number, etag: string): RangeStream => {
     const end = offset + length;
+    /** the first byte not yet handed on */
     let at = offset;
     let attempt = 1;
     let out: GetObjectCommandOutput | undefined;
-    let chunks: AsyncIterator<Uint8Array> | undefined;
+    let chunks: BodyChunks | undefined;
     let held = true;
     let closed = false;
+    /** a failure `take` found, for `next` to report (and retry) */
+    let broken: unknown;
     const socketOf = (o: GetObjectCommandOutput | undefined) =>
       (o?.Body as { socket?: { ref(): void; unref(): void } | null } | undefined)?.socket ?? undefined;
     const drop = () => {
+      chunks?.destroy();
       if (out !== undefined) void destroyBody(out);
       out = undefined;
       chunks = undefined;
     };
+    /** the next chunk received, checked against the range asked for; undefined when none is ready */
+    const take = (): Uint8Array | undefined => {
+      const chunk = chunks?.take();
+      if (chunk === undefined) return undefined;
+      if (at + chunk.length > end) {
+        drop();
+        throw Object.assign(new Error(`the store sent more than the ${length} bytes of bytes ${offset}–${end - 1}`), { name: 'ShortRange' });
+      }
+      at += chunk.length;
+      // the answer's last byte: its end comes by itself (the body flows), and its connection goes back to the client's pool
+      if (at === end) {
+        out = undefined;
+        chunks = undefined;
+      }
+      return chunk;
+    };
     return {
+      take() {
+        if (closed) return undefined;
+        try {
+          return take();
+        } catch (e) {
+          broken = e; // (next reports it, described)
+          return undefined;
+        }
+      },
       async next() {
         for (;;) {
           if (closed || at >= end) return undefined;
           try {
+            if (broken !== undefined) {
+              const e = broken;
+              broken = undefined;
+              throw e;
+            }
             if (chunks === undefined) {
               await requireCredentials(bucket, key);
               const opened = await sendGet(bucket, key, at, end - at, etag);
@@ -242,35 +280,24 @@ export async function createS3Store(env: S3Env = process.env): Promise<S3Store> 
                 return undefined;
               }
               out = opened;
-              const body = out.Body as (AsyncIterable<Uint8Array> & { destroy?: () => void }) | undefined;
+              const body = out.Body as Readable | undefined;
               if (body === undefined) throw Object.assign(new Error(`no body for bytes ${at}–${end - 1}`), { name: 'ShortRange' });
               if (out.ContentLength !== undefined && out.ContentLength !== end - at)
                 throw Object.assign(new Error(`the store answered ${out.ContentLength} bytes for bytes ${at}–${end - 1} (${end - at} asked)`), {
                   name: 'ShortRange',
                 });
               if (!held) socketOf(out)?.unref();
-              chunks = body[Symbol.asyncIterator]();
+              chunks = new BodyChunks(body, end - at);
             }
-            const step = await chunks.next();
-            if (step.done === true)
+            const ready = take();
+            if (ready !== undefined) return ready;
+            const receiving = chunks!;
+            if (receiving.failure !== undefined) throw receiving.failure;
+            if (receiving.ended)
               throw Object.assign(new Error(`the answer ended after ${at - offset} of the ${length} bytes of bytes ${offset}–${end - 1}`), {
                 name: 'ShortRange',
               });
-            const chunk = step.value;
-            if (at + chunk.length > end)
-              throw Object.assign(new Error(`the store sent more than the ${length} bytes of bytes ${offset}–${end - 1}`), { name: 'ShortRange' });
-            at += chunk.length;
-            if (at === end) {
-              // the answer's end is read too, so its connection goes back to the client's pool (neither destroyed nor left
-              // open); a break after the last byte loses nothing, and more bytes than its Content-Length the client refuses
-              const last = out;
-              const rest = chunks;
-              out = undefined;
-              chunks = undefined;
-              const after = await rest.next().catch(() => undefined);
-              if (after?.done !== true && last !== undefined) void destroyBody(last);
-            }
-            return chunk;
+            await receiving.wait();
           } catch (e) {
             drop();
             const failure = isDecodeError(e) ? e : await failTransfer(bucket, key, at, e, attempt).catch((described: unknown) => described);

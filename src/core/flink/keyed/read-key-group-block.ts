@@ -72,6 +72,8 @@ export function readKeyGroupBlockPart(
   try {
     for (;;) {
       if (cursor.expect !== 'entry') {
+        // the window ends before the state id: the next window starts here (no error built and caught per window)
+        if (more && r.bytes.length - r.position < 2) return committed;
         const next = readStateId(r, stateCount, cursor.expect === 'first-state');
         if (next === END_OF_KEY_GROUP_MARK && cursor.expect === 'next-state') {
           cursor.done = true;
@@ -96,6 +98,9 @@ export function readKeyGroupBlockPart(
           continue;
         }
       }
+      // the window ends inside this entry, its lengths sane so far: the next window starts at it (the checked
+      // reads below would throw `truncated` for the same cut; they stay for the errors of a bad length)
+      if (more && (p + 4 > b.length || (keyEnd - p - 4 >= keyGroupPrefixBytes && endsPastWindow(b, keyEnd)))) return committed;
       const keyLenAt = r.position;
       const keyLen = r.readI32('key length');
       if (keyLen < keyGroupPrefixBytes) {
@@ -118,6 +123,13 @@ export function readKeyGroupBlockPart(
     if (more && isDecodeError(e) && e.code === 'truncated') return committed;
     throw e;
   }
+}
+
+/** Whether the entry whose key ends at `keyEnd` runs past the window: its value length, or its value (a sane length), is cut off. */
+function endsPastWindow(b: Uint8Array, keyEnd: number): boolean {
+  if (keyEnd + 4 > b.length) return true;
+  const valueLength = (b[keyEnd]! << 24) | (b[keyEnd + 1]! << 16) | (b[keyEnd + 2]! << 8) | b[keyEnd + 3]!;
+  return valueLength >= 0 && keyEnd + 4 + valueLength > b.length;
 }
 
 function readStateId(r: ByteReader, stateCount: number, first: boolean): number {
