@@ -13,9 +13,15 @@ import type { DescMessage } from '@bufbuild/protobuf';
 import { ByteWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
 import { writeColumn } from 'hyparquet-writer/src/column.js';
 import type { DecodedValue, ValueFrame } from '../flink';
-import type { FramedExportRow } from './arrow-export-writer';
 import { deriveParquetFields } from './derive-parquet-schema';
-import { EXPORT_UNKNOWN_FIELDS_PER_VALUE, type ExportEmit, type ExportRow, type ExportUnknownField, type ParquetListLayout } from './export-types';
+import {
+  EXPORT_UNKNOWN_FIELDS_PER_VALUE,
+  type ExportEmit,
+  type ExportRow,
+  type ExportUnknownField,
+  type FramedExportRow,
+  type ParquetListLayout,
+} from './export-types';
 import type { ExportColumns } from './format-export-rows-text';
 import type { ParquetNode, ParquetPhysicalType } from './parquet-schema-types';
 import { ParquetLeafColumn } from './shred-parquet-column';
