@@ -12,9 +12,11 @@
  * recursion, a truncated or malformed payload (the decoder then gives the exact error), depth near
  * the recursion limit. What it accepts, it writes exactly as the full path does
  * (tests/export/arrow-wire-columns.test.ts compares both on every fixture state and on crafted values).
+ * The walk (occurrences, map entries, key identities) and the plan compiler are the three wire paths'
+ * one (walk-protobuf-wire.ts).
  */
 import { ScalarType, type DescMessage } from '@bufbuild/protobuf';
-import { decodeUtf8, WireCursor } from '../protobuf';
+import { decodeUtf8 } from '../protobuf';
 import {
   BoolColumnBuilder,
   BytesColumnBuilder,
@@ -25,44 +27,17 @@ import {
   type ColumnBuilder,
 } from './arrow-column-builders';
 import type { ParquetNode } from './parquet-schema-types';
-import {
-  appendScalarDefault,
-  compileMessagePlan,
-  DENSE_NUMBERS,
-  enumName,
-  wireTypeOf,
-  type EnumNames,
-  type FieldPlan,
-  type MessagePlan,
-} from './compile-wire-append-plan';
+import { appendScalarDefault, compileMessagePlan, enumName, type EnumNames, type FieldPlan, type MessagePlan } from './compile-wire-append-plan';
+import { ProtobufWireWalk, WIRE_FALLBACK as FALLBACK } from './walk-protobuf-wire';
 
-/** A root unknown field: bytes[start, end) of the value given to append (tag included), with its number and wire type. */
-export interface WireUnknownField {
-  number: number;
-  wireType: number;
-  start: number;
-  end: number;
-}
+export type { WireUnknownField } from './walk-protobuf-wire';
 
-/** Thrown inside, caught at the root: the value goes to the full decoder. */
-const FALLBACK = Symbol('fallback');
-
-export class ProtobufWireAppender {
+export class ProtobufWireAppender extends ProtobufWireWalk {
   private readonly root: MessagePlan;
-  /** occurrence stack: value start (after the tag), wire type, next occurrence of the same field */
-  private occPos = new Int32Array(1024);
-  private occWt = new Uint8Array(1024);
-  private occNext = new Int32Array(1024);
-  private top = 0;
-  /** the wire reader over the value's bytes: any read it cannot make gives the value to the full decoder */
-  private readonly w = new WireCursor(() => {
-    throw FALLBACK;
-  });
   private readonly maxDepth: number;
-  /** the root's unknown fields of the last value appended */
-  readonly unknown: WireUnknownField[] = [];
 
   constructor(desc: DescMessage, nodes: readonly ParquetNode[], builder: StructColumnBuilder, recursionLimit: number) {
+    super();
     this.root = compileMessagePlan(desc, nodes, builder);
     this.maxDepth = recursionLimit - 2;
   }
@@ -73,9 +48,7 @@ export class ProtobufWireAppender {
    * the cells appended so far must be rolled back.
    */
   append(bytes: Uint8Array, start: number, end: number): boolean {
-    this.w.reset(bytes, start, end);
-    this.top = 0;
-    this.unknown.length = 0;
+    this.begin(bytes, start, end);
     try {
       this.appendMessage(this.root, start, end, 0);
       return true;
@@ -91,44 +64,8 @@ export class ProtobufWireAppender {
     if (depth > this.maxDepth) throw FALLBACK;
     const w = this.w;
     const base = this.top;
-    const { first, last, count, oneofSet } = plan;
-    count.fill(0);
-    if (plan.hasOneofs) oneofSet.fill(-1);
-    let p = start;
-    while (p < end) {
-      const tagStart = p;
-      // a tag of field number 0 or over 32 bits: the decoder's invalid-tag error
-      w.pos = p;
-      w.end = end;
-      const tag = w.readTag();
-      p = w.pos;
-      const no = tag >>> 3;
-      const wt = tag & 7;
-      const fp = no < DENSE_NUMBERS ? plan.dense[no] : plan.byNumber.get(no);
-      const valueStart = p;
-      p = w.skipValueAt(p, wt, end);
-      if (fp === undefined || (fp.accepts & (1 << wt)) === 0) {
-        if (depth > 0) throw FALLBACK;
-        this.unknown.push({ number: no, wireType: wt, start: tagStart, end: p });
-        continue;
-      }
-      const i = fp.index;
-      if (fp.kind !== 'list' && fp.kind !== 'map' && count[i]! > 0) throw FALLBACK;
-      if (fp.oneof >= 0) {
-        if (oneofSet[fp.oneof]! >= 0 && oneofSet[fp.oneof] !== i) throw FALLBACK;
-        oneofSet[fp.oneof] = i;
-      }
-      const o = this.top++;
-      if (o >= this.occPos.length) this.growOccurrences();
-      this.occPos[o] = valueStart;
-      this.occWt[o] = wt;
-      this.occNext[o] = -1;
-      if (count[i] === 0) first[i] = o;
-      else this.occNext[last[i]!] = o;
-      last[i] = o;
-      count[i]!++;
-    }
-    if (p !== end) throw FALLBACK;
+    this.scanFields(plan, start, end, depth);
+    const { first, count } = plan;
     // the occurrences are read before any nested message reuses the plan's scratch (a plan is never nested in itself)
     const fields = plan.fields;
     for (let f = 0; f < fields.length; f++) {
@@ -204,29 +141,13 @@ export class ProtobufWireAppender {
     const entry = fp.element as StructColumnBuilder;
     const keyBuilder = entry.children[0]!;
     const valueBuilder = entry.children[1]!;
-    const keyTag = (1 << 3) | wireTypeOf(fp.mapKey!);
-    const valueTag = (2 << 3) | (fp.mapKind === 'scalar' ? wireTypeOf(fp.scalar!) : fp.mapKind === 'enum' ? 0 : 2);
     // a key given twice: the decoder keeps the first place and the last value (the full decoder's case)
     const seen = count > 1 ? new Set<string>() : undefined;
     const w = this.w;
     for (let o = firstOcc; o >= 0; o = this.occNext[o]!) {
-      const stop = w.lengthDelimitedAt(this.occPos[o]!, end);
-      let p = w.pos;
-      let keyAt = -1;
-      let valueAt = -1;
-      while (p < stop) {
-        w.pos = p;
-        w.end = stop;
-        const tag = w.readTag();
-        const at = w.pos;
-        p = w.skipValueAt(at, tag & 7, stop);
-        if (tag === keyTag) keyAt = at;
-        else if (tag === valueTag) {
-          if (fp.mapKind === 'message' && valueAt >= 0) throw FALLBACK;
-          valueAt = at;
-        }
-      }
-      if (p !== stop) throw FALLBACK;
+      const stop = this.scanEntry(fp, o, end);
+      const keyAt = this.keyAt;
+      const valueAt = this.valueAt;
       if (seen !== undefined) {
         const id = this.identifyKey(fp.mapKey!, keyAt, stop);
         if (seen.has(id)) throw FALLBACK;
@@ -255,36 +176,6 @@ export class ProtobufWireAppender {
       entry.appendValid();
     }
     list.endList(true);
-  }
-
-  /** a map key's identity as the decoder's map tells keys apart (absent: the type's default) */
-  private identifyKey(scalar: ScalarType, at: number, end: number): string {
-    const w = this.w;
-    const b = w.buf;
-    switch (scalar) {
-      case ScalarType.STRING: {
-        if (at < 0) return '';
-        const stop = w.lengthDelimitedAt(at, end);
-        let id = '';
-        for (let i = w.pos; i < stop; i++) id += String.fromCharCode(b[i]!);
-        return id;
-      }
-      case ScalarType.FIXED32:
-      case ScalarType.SFIXED32:
-        return at < 0 || at + 4 > end ? '0' : String(b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24) | 0);
-      case ScalarType.FIXED64:
-      case ScalarType.SFIXED64:
-        if (at < 0 || at + 8 > end) return '0:0';
-        return `${b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24) | 0}:${b[at + 4]! | (b[at + 5]! << 8) | (b[at + 6]! << 16) | (b[at + 7]! << 24) | 0}`;
-      default: {
-        if (at < 0) return '0:0';
-        w.skipVarintAt(at, end);
-        if (scalar === ScalarType.BOOL) return w.lo !== 0 || w.hi !== 0 ? '1:0' : '0:0';
-        // 32-bit keys: the decoder keeps the low 32 bits
-        if (scalar === ScalarType.INT32 || scalar === ScalarType.UINT32 || scalar === ScalarType.SINT32) return `${w.lo | 0}:0`;
-        return `${w.lo | 0}:${w.hi | 0}`;
-      }
-    }
   }
 
   /** one scalar at pos into builder (implicit: a default value is a null cell); the position after it */
@@ -386,19 +277,6 @@ export class ProtobufWireAppender {
     if (names.closed && !names.names.has(n)) throw FALLBACK;
     builder.appendBytes(...enumName(names, n));
     return p;
-  }
-
-  private growOccurrences(): void {
-    const n = this.occPos.length * 2;
-    const pos = new Int32Array(n);
-    pos.set(this.occPos);
-    const wt = new Uint8Array(n);
-    wt.set(this.occWt);
-    const next = new Int32Array(n);
-    next.set(this.occNext);
-    this.occPos = pos;
-    this.occWt = wt;
-    this.occNext = next;
   }
 }
 

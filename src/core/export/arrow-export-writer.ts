@@ -25,7 +25,7 @@ import {
   tableToIPC,
 } from 'apache-arrow';
 import type { DescMessage } from '@bufbuild/protobuf';
-import { EXPORT_UNKNOWN_FIELDS_PER_VALUE, type ExportEmit, type ExportRow } from './export-types';
+import { EXPORT_UNKNOWN_FIELDS_PER_VALUE, type ExportEmit, type ExportRow, type FramedExportRow, type FramedExportRowSource } from './export-types';
 import type { ExportColumns } from './format-export-rows-text';
 import { buildExportSchema, chooseKeyType, shapeExportColumn, type ShapeContext } from './parquet-export-writer';
 import type { ParquetNode } from './parquet-schema-types';
@@ -44,17 +44,7 @@ import { ProtobufWireAppender } from './append-protobuf-wire-value';
 
 export const ARROW_BATCH_ROWS = 10_000;
 
-/** A row whose Protobuf value is still its frame: the writer decodes it into the value columns. */
-export type FramedExportRow = Omit<ExportRow, 'message' | 'unknownFields' | 'valueSize' | 'value'>;
-
-/** A row of a `frame`-mode scan: its one Protobuf frame (of the writer's message), if it has one, and the row decoded as listExportRows gives it. */
-export interface FramedExportRowSource {
-  row: FramedExportRow;
-  frame: ValueFrame | undefined;
-  /** the row's value is that frame itself (not one inside a TTL wrapper or another value): its JSON is the message's */
-  whole: boolean;
-  decode: () => ExportRow;
-}
+export type { FramedExportRow, FramedExportRowSource } from './export-types';
 
 export class ArrowExportWriter {
   private root?: ParquetNode;

@@ -159,7 +159,7 @@ class StateExportJob {
     unknownFieldsCapped: { rows: 0, omitted: 0 },
   };
   private readonly unreadableReasons: string[] = [];
-  /** Protobuf values in Arrow, JSON Lines or CSV: read from the frames (ArrowExportWriter.addEntry, ProtobufWireJsonWriter) */
+  /** Protobuf values: read from the frames (ArrowExportWriter.addEntry, ProtobufWireJsonWriter, ParquetExportWriter.addFramed) */
   readonly framed: boolean;
   /** JSON Lines and CSV of Protobuf values: the value's JSON text from its wire bytes */
   private readonly wireJson: ProtobufWireJsonWriter | undefined;
@@ -183,7 +183,7 @@ class StateExportJob {
   ) {
     this.content = findValueProtobufContent(state);
     this.listState = state.kind === 'LIST';
-    this.framed = this.content !== undefined && request.format !== 'parquet';
+    this.framed = this.content !== undefined;
     this.wireJson =
       this.content !== undefined && (request.format === 'jsonl' || request.format === 'csv')
         ? new ProtobufWireJsonWriter(this.content.schema.root, this.content.settings.recursionLimit)
@@ -211,6 +211,8 @@ class StateExportJob {
     this.result.entries++;
     if (this.wireJson !== undefined) {
       for (const source of listFramedExportRows(e, this.listState, this.content!.schema.root)) this.writeFramedTextRow(source, this.wireJson);
+    } else if (this.framed && this.request.format === 'parquet') {
+      for (const source of listFramedExportRows(e, this.listState, this.content!.schema.root)) this.writeFramedParquetRow(source);
     } else if (this.framed) {
       // a row the Arrow writer decodes (not the plain wire case) may hold a value its decoder refused: counted as in a decode scan
       const sources = listFramedExportRows(e, this.listState, this.content!.schema.root).map((s) => ({
@@ -296,7 +298,7 @@ class StateExportJob {
     if (request.format === 'parquet') {
       this.writer = new ParquetExportWriter(this.emit, columns, {
         layout: request.layout ?? 'legacy',
-        ...(content === undefined ? {} : { message: content.schema.root, javaClass: content.javaClass }),
+        ...(content === undefined ? {} : { message: content.schema.root, javaClass: content.javaClass, recursionLimit: content.settings.recursionLimit }),
         ...(request.rowGroupRows === undefined ? {} : { rowGroupRows: request.rowGroupRows }),
       });
     }
@@ -365,6 +367,21 @@ class StateExportJob {
       ...(shown < unknown.length ? { unknownFieldsOmitted: unknown.length - shown } : {}),
     };
     this.writeRow(row, json);
+  }
+
+  /** one row of a `frame`-mode scan into Parquet: its value shredded from the wire bytes where the plain case holds, else the row decoded */
+  private writeFramedParquetRow(source: FramedExportRowSource): void {
+    const frame = source.frame;
+    this.ensureColumns(source.row as ExportRow);
+    const row = frame === undefined ? undefined : (this.writer as ParquetExportWriter).addFramed(source.row, frame);
+    if (row === undefined) {
+      this.writeRow(source.decode());
+      return;
+    }
+    this.result.rows++;
+    this.result.valueBytes += row.valueSize;
+    this.countCapped(row);
+    this.reportProgress();
   }
 
   private writeRow(row: ExportRow, valueJson?: string): void {

@@ -3,7 +3,7 @@
  * entry's place (subtask, key group), its key, namespace and user key, the value, its size and the
  * unknown fields of its Protobuf message. JSON Lines, CSV and Parquet are renderings of it.
  */
-import type { DecodedValue } from '../flink';
+import type { DecodedValue, ValueFrame } from '../flink';
 import type { PbMessage } from '../protobuf';
 
 /** `arrow`: an Arrow IPC stream per row group (the app's Query view; see arrow-export-writer.ts) */
@@ -41,6 +41,18 @@ export interface ExportRow {
   unknownFields: ExportUnknownField[];
   /** the value's unknown fields past EXPORT_UNKNOWN_FIELDS_PER_VALUE, not written (absent when none were left out) */
   unknownFieldsOmitted?: number;
+}
+
+/** A row whose Protobuf value is still its frame: the writer decodes it into the value columns. */
+export type FramedExportRow = Omit<ExportRow, 'message' | 'unknownFields' | 'valueSize' | 'value'>;
+
+/** A row of a `frame`-mode scan: its one Protobuf frame (of the writer's message), if it has one, and the row decoded as listExportRows gives it. */
+export interface FramedExportRowSource {
+  row: FramedExportRow;
+  frame: ValueFrame | undefined;
+  /** the row's value is that frame itself (not one inside a TTL wrapper or another value): its JSON is the message's */
+  whole: boolean;
+  decode: () => ExportRow;
 }
 
 /**

@@ -3,7 +3,8 @@
  * a row group, not by the state), then shredded (shred-parquet-column.ts) and encoded with
  * hyparquet-writer's column writer (pages, dictionary, Snappy, statistics, footer) and handed to the
  * export (ExportEmit: synchronous; exportState hands the bytes to the sink between the scan's reads,
- * awaiting it). Columns: key_group, subtask, key (typed by the first row: INT32, INT64, STRING, BOOLEAN,
+ * awaiting it). A Protobuf value given as its frame (addFramed) is shredded straight from its wire bytes
+ * where the plain case holds (shred-protobuf-wire-parquet.ts), else decoded and shaped. Columns: key_group, subtask, key (typed by the first row: INT32, INT64, STRING, BOOLEAN,
  * FLOAT, DOUBLE; other keys as JSON text), namespace (text), user_key (typed like key),
  * element_index, value (a Protobuf value: its message's group as parquet-protobuf derives it; other
  * values: JSON text), value_size, unknown_fields (path, number, wire_type, bytes).
@@ -11,12 +12,20 @@
 import type { DescMessage } from '@bufbuild/protobuf';
 import { ByteWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
 import { writeColumn } from 'hyparquet-writer/src/column.js';
-import type { DecodedValue } from '../flink';
+import type { DecodedValue, ValueFrame } from '../flink';
 import { deriveParquetFields } from './derive-parquet-schema';
-import type { ExportEmit, ExportRow, ParquetListLayout } from './export-types';
+import {
+  EXPORT_UNKNOWN_FIELDS_PER_VALUE,
+  type ExportEmit,
+  type ExportRow,
+  type ExportUnknownField,
+  type FramedExportRow,
+  type ParquetListLayout,
+} from './export-types';
 import type { ExportColumns } from './format-export-rows-text';
 import type { ParquetNode, ParquetPhysicalType } from './parquet-schema-types';
-import { shredParquetColumn } from './shred-parquet-column';
+import { ParquetLeafColumn } from './shred-parquet-column';
+import { ProtobufWireParquetShredder } from './shred-protobuf-wire-parquet';
 import { toParquetMessageValue, type ParquetValue } from './to-parquet-message-value';
 import { formatPlainText, toPlainValue } from './to-plain-value';
 
@@ -30,6 +39,8 @@ export interface ParquetExportOptions {
   /** the generated Java class, for parquet-protobuf's reader (`parquet.proto.class`) */
   javaClass?: string;
   rowGroupRows?: number;
+  /** the value's decoding limits (recursion), for the wire shredder */
+  recursionLimit?: number;
 }
 
 export type KeyType = { type: ParquetPhysicalType; logical?: 'STRING' } | 'json';
@@ -43,15 +54,19 @@ export interface ShapeContext {
 }
 
 export class ParquetExportWriter {
-  /** the row group's rows, each already shaped into its top-level column values (no entry, message or read buffer is kept) */
-  private readonly buffered: ParquetValue[][] = [];
+  /** the row group's slots so far, per top-level column its leaf columns (no entry, message or read buffer is kept) */
+  private leaves: ParquetLeafColumn[][] = [];
+  private names: string[] = [];
+  private valueIndex = -1;
+  private rows = 0;
   private ctx?: ShapeContext;
   private writer?: ParquetWriter;
   private bytes?: ByteWriter;
   private root?: ParquetNode;
-  private keyType?: KeyType;
-  private userKeyType?: KeyType;
+  private wire?: ProtobufWireParquetShredder;
   private readonly rowGroupRows: number;
+  /** rows whose value the wire shredder took, and those shaped from a decoded row */
+  readonly counts = { wire: 0, decoded: 0 };
 
   constructor(
     private readonly emit: ExportEmit,
@@ -63,11 +78,48 @@ export class ParquetExportWriter {
 
   private readonly kvMetadata: { key: string; value: string }[] = [];
 
-  /** Shapes the row into its column values; a full row group is encoded and emitted. */
+  /** Shapes the row into its column values and shreds them; a full row group is encoded and emitted. */
   add(row: ExportRow): void {
     this.start(row);
-    this.buffered.push(this.root!.children!.map((top) => shapeExportColumn(top.name, row, this.ctx!)));
-    if (this.buffered.length >= this.rowGroupRows) this.flushRowGroup();
+    for (let i = 0; i < this.names.length; i++) this.addColumn(i, shapeExportColumn(this.names[i]!, row, this.ctx!));
+    this.counts.decoded++;
+    this.endRow();
+  }
+
+  /**
+   * One row whose Protobuf value (of this writer's message) is given as its frame, its value shredded
+   * from the wire bytes: the row as written (no value, its size and root unknown fields), or undefined
+   * when the value is not the plain case (nothing written: decode the row and `add` it).
+   */
+  addFramed(row: FramedExportRow, frame: ValueFrame): ExportRow | undefined {
+    this.start(row as ExportRow);
+    const wire = this.wire;
+    if (wire === undefined || frame.end - frame.payloadStart !== frame.length) return undefined;
+    const valueLeaves = this.leaves[this.valueIndex]!;
+    for (const leaf of valueLeaves) leaf.mark();
+    if (!wire.shred(frame.bytes, frame.payloadStart, frame.end)) {
+      for (const leaf of valueLeaves) leaf.rollback();
+      return undefined;
+    }
+    // the root's unknown fields, as many as a decoded row holds (the rest counted)
+    const unknown = wire.unknown;
+    const shown = Math.min(unknown.length, EXPORT_UNKNOWN_FIELDS_PER_VALUE);
+    const unknownFields: ExportUnknownField[] = [];
+    for (let k = 0; k < shown; k++) {
+      const u = unknown[k]!;
+      unknownFields.push({ path: '', number: u.number, wireType: u.wireType, bytes: frame.bytes.slice(u.start, u.end) });
+    }
+    const written: ExportRow = {
+      ...(row as ExportRow),
+      value: null,
+      valueSize: frame.length,
+      unknownFields,
+      ...(shown < unknown.length ? { unknownFieldsOmitted: unknown.length - shown } : {}),
+    };
+    for (let i = 0; i < this.names.length; i++) if (i !== this.valueIndex) this.addColumn(i, shapeExportColumn(this.names[i]!, written, this.ctx!));
+    this.counts.wire++;
+    this.endRow();
+    return written;
   }
 
   /** The last row group and the footer, with `extraMetadata` added to its key-value metadata (a failed export's reasons). */
@@ -85,37 +137,60 @@ export class ParquetExportWriter {
     return this.root;
   }
 
+  private addColumn(i: number, value: ParquetValue): void {
+    const leaves = this.leaves[i]!;
+    for (let k = 0; k < leaves.length; k++) leaves[k]!.add(value);
+  }
+
+  private endRow(): void {
+    if (++this.rows >= this.rowGroupRows) this.flushRowGroup();
+  }
+
   private start(first?: ExportRow): void {
     if (this.writer !== undefined) return;
-    this.keyType = chooseKeyType(first?.key);
-    this.userKeyType = chooseKeyType(first?.userKey);
-    this.root = buildExportSchema(this.columns, this.keyType, this.userKeyType, this.options);
+    const keyType = chooseKeyType(first?.key);
+    const userKeyType = chooseKeyType(first?.userKey);
+    const root = buildExportSchema(this.columns, keyType, userKeyType, this.options);
+    this.root = root;
     this.bytes = new ByteWriter();
     const kv = this.kvMetadata;
     kv.push({ key: 'savepoint-inspector.layout', value: this.options.layout });
     if (this.options.message !== undefined) kv.push({ key: 'parquet.proto.descriptor.root', value: this.options.message.typeName });
     if (this.options.javaClass !== undefined) kv.push({ key: 'parquet.proto.class', value: this.options.javaClass });
-    this.writer = new ParquetWriter({ writer: this.bytes, schema: toSchemaElements(this.root), kvMetadata: kv, createdBy: CREATED_BY });
-    this.ctx = {
-      keyType: this.keyType,
-      userKeyType: this.userKeyType,
-      layout: this.options.layout,
-      valueNodes: this.options.message === undefined ? undefined : this.root.children!.find((c) => c.name === 'value')!.children!,
-    };
+    this.writer = new ParquetWriter({ writer: this.bytes, schema: toSchemaElements(root), kvMetadata: kv, createdBy: CREATED_BY });
+    const tops = root.children!;
+    this.names = tops.map((c) => c.name);
+    this.valueIndex = this.names.indexOf('value');
+    this.leaves = tops.map((top) => listLeafPaths([top]).map((path) => new ParquetLeafColumn(path)));
+    const valueNode = tops[this.valueIndex]!;
+    this.ctx = { keyType, userKeyType, layout: this.options.layout, valueNodes: this.options.message === undefined ? undefined : valueNode.children! };
+    if (this.options.message !== undefined) {
+      const byNode = new Map(this.leaves[this.valueIndex]!.map((leaf) => [leaf.path[leaf.path.length - 1]!, leaf]));
+      // the value group's children are present at definition level 1 (the optional `value` column)
+      this.wire = new ProtobufWireParquetShredder(
+        this.options.message,
+        valueNode.children!,
+        1,
+        this.options.layout,
+        (node) => byNode.get(node)!,
+        this.options.recursionLimit ?? 100,
+      );
+    }
   }
 
   private flushRowGroup(): void {
     this.start();
-    const rows = this.buffered.splice(0, this.buffered.length);
-    if (rows.length === 0) return;
+    const rows = this.rows;
+    if (rows === 0) return;
+    this.rows = 0;
     const writer = this.writer!;
     const byteWriter = this.bytes!;
     const groupStart = byteWriter.offset;
     const chunks = [];
-    for (const [i, top] of this.root!.children!.entries()) {
-      const values = rows.map((r) => r[i]!);
-      for (const leafPath of listLeafPaths([top])) {
-        const shredded = shredParquetColumn(leafPath, values);
+    for (const leaves of this.leaves) {
+      for (const column of leaves) {
+        const leafPath = column.path;
+        const shredded = column.take();
         const schemaPath = [toElement(this.root!), ...leafPath.map(toElement)];
         const leaf = schemaPath[schemaPath.length - 1]!;
         // hyparquet's page writer refuses a REPEATED leaf; the levels carry the repetition (the footer keeps REPEATED)
@@ -149,10 +224,10 @@ export class ParquetExportWriter {
     writer.row_groups.push({
       columns: chunks,
       total_byte_size: total,
-      num_rows: BigInt(rows.length),
+      num_rows: BigInt(rows),
       total_compressed_size: BigInt(byteWriter.offset - groupStart),
     });
-    writer.num_rows += BigInt(rows.length);
+    writer.num_rows += BigInt(rows);
     this.drain();
   }
 

@@ -6,8 +6,10 @@
 import { ScalarType } from '@bufbuild/protobuf';
 import { decodeUtf8 } from '../protobuf';
 
-/** Thrown inside, caught at the root: the value goes to the full decoder. */
-export const FALLBACK = Symbol('fallback');
+import { WIRE_FALLBACK as FALLBACK } from './walk-protobuf-wire';
+
+/** Thrown inside, caught at the root: the value goes to the full decoder (the wire paths' one). */
+export { FALLBACK };
 
 const SCRATCH = new ArrayBuffer(8);
 const SCRATCH_U32 = new Uint32Array(SCRATCH);

@@ -12,84 +12,47 @@
  * `__proto__`, a truncated or malformed payload (the decoder then gives the exact error), depth near the
  * recursion limit. What it accepts, it writes exactly as the full path does
  * (tests/export/text-wire-json.test.ts compares both on every fixture state and on crafted values).
+ * The walk and the plan compiler are the three wire paths' one (walk-protobuf-wire.ts); a message's
+ * plan is made when first needed and may nest in itself (its occurrences' scratch is per depth).
  */
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
-import { FeatureSet_FieldPresence } from '@bufbuild/protobuf/wkt';
 import { encodeBase64 } from '../flink';
-import { decodeUtf8, getAcceptedWireTypes, getJsonName, WireCursor } from '../protobuf';
-import type { WireUnknownField } from './append-protobuf-wire-value';
+import { decodeUtf8, getJsonName } from '../protobuf';
 import { FALLBACK, float32Json, float64Json, int64Text, isArrayIndex, scalarDefaultJson, scalarDefaultKey, stringJson } from './wire-json-scalars';
-import { wireTypeOf } from './compile-wire-append-plan';
+import { compileWirePlan, ProtobufWireWalk, type WireField, type WireMessagePlan, type WireScratch } from './walk-protobuf-wire';
 
-/** field numbers looked up in an array (below) or a Map (above) */
-const DENSE_NUMBERS = 128;
-
-interface JsonFieldPlan {
-  /** index in the message plan's fields (ascending field numbers) */
-  index: number;
-  field: DescField;
-  kind: DescField['fieldKind'];
+interface JsonFieldPlan extends WireField {
   /** `"jsonName":` */
   key: string;
-  /** scalar, list of scalars, map value scalar */
-  scalar: ScalarType | undefined;
-  accepts: number;
-  implicit: boolean;
-  required: boolean;
-  oneof: number;
   /** enum, list of enums, map of enums: each declared number's JSON text (its name as formatProtobufJson picks it) */
   enumText: Map<number, string> | undefined;
   closedEnum: boolean;
-  /** message, list of messages, map of messages: the nested message (its plan made when first needed) */
-  message: DescMessage | undefined;
-  mapKey: ScalarType | undefined;
-  mapKind: 'scalar' | 'enum' | 'message' | undefined;
 }
 
-interface JsonMessagePlan {
-  fields: JsonFieldPlan[];
-  dense: (JsonFieldPlan | undefined)[];
-  byNumber: Map<number, JsonFieldPlan>;
-  oneofs: number;
+interface JsonMessagePlan extends WireMessagePlan<JsonFieldPlan> {
+  /** the fields' indices in field-number order (the order formatProtobufJson writes them) */
+  order: number[];
   wellKnown: boolean;
 }
 
-/** per nesting depth: a message's first and last occurrence (index into the occurrence stack) and count per field, the field set per oneof */
-interface DepthScratch {
-  first: Int32Array;
-  last: Int32Array;
-  count: Int32Array;
-  oneofSet: Int32Array;
-}
-
-export class ProtobufWireJsonWriter {
+export class ProtobufWireJsonWriter extends ProtobufWireWalk {
   private readonly plans = new Map<DescMessage, JsonMessagePlan>();
   private readonly root: JsonMessagePlan;
-  private readonly scratch: DepthScratch[] = [];
-  /** occurrence stack: value start (after the tag), wire type, next occurrence of the same field */
-  private occPos = new Int32Array(1024);
-  private occWt = new Uint8Array(1024);
-  private occNext = new Int32Array(1024);
-  private top = 0;
+  /** per nesting depth (a message's plan may nest in itself): the occurrences' scratch */
+  private readonly scratch: WireScratch[] = [];
   /** the position after the last scalar read */
   private next = 0;
-  private readonly w = new WireCursor(() => {
-    throw FALLBACK;
-  });
   private readonly maxDepth: number;
-  /** the root's unknown fields of the last value written */
-  readonly unknown: WireUnknownField[] = [];
 
   constructor(desc: DescMessage, recursionLimit: number) {
+    super();
     this.root = this.planOf(desc);
     this.maxDepth = recursionLimit - 2;
   }
 
   /** The message in bytes[start, end) as compact ProtoJSON text; undefined: not the plain case (the full decoder's). */
   write(bytes: Uint8Array, start: number, end: number): string | undefined {
-    this.w.reset(bytes, start, end);
-    this.top = 0;
-    this.unknown.length = 0;
+    this.begin(bytes, start, end);
     try {
       return this.message(this.root, start, end, 0);
     } catch (e) {
@@ -103,47 +66,26 @@ export class ProtobufWireJsonWriter {
   private planOf(desc: DescMessage): JsonMessagePlan {
     let plan = this.plans.get(desc);
     if (plan !== undefined) return plan;
-    const fields = [...desc.fields]
-      .sort((a, b) => a.number - b.number)
-      .map((field, index): JsonFieldPlan => {
-        const e = field.fieldKind === 'enum' ? field.enum : field.fieldKind === 'list' && field.listKind === 'enum' ? field.enum : undefined;
-        const mapEnum = field.fieldKind === 'map' && field.mapKind === 'enum' ? field.enum : undefined;
-        const en = e ?? mapEnum;
-        let enumText: Map<number, string> | undefined;
-        if (en !== undefined) {
-          enumText = new Map();
-          // formatProtobufJson's name: the enum's value record by number
-          for (const v of en.values) enumText.set(v.number, JSON.stringify(en.value[v.number]!.name));
-        }
-        return {
-          index,
-          field,
-          kind: field.fieldKind,
-          key: `${JSON.stringify(getJsonName(field))}:`,
-          scalar: field.fieldKind === 'scalar' || field.fieldKind === 'list' || field.fieldKind === 'map' ? (field.scalar ?? undefined) : undefined,
-          accepts: getAcceptedWireTypes(field),
-          implicit: field.oneof === undefined && field.presence === FeatureSet_FieldPresence.IMPLICIT,
-          required: field.proto.label === 2,
-          oneof: field.oneof === undefined ? -1 : desc.oneofs.indexOf(field.oneof),
-          enumText,
-          closedEnum: en !== undefined && !en.open,
-          message: field.message,
-          mapKey: field.fieldKind === 'map' ? field.mapKey : undefined,
-          mapKind: field.fieldKind === 'map' ? field.mapKind : undefined,
-        };
-      });
+    const fields = compileWirePlan(desc, (base): JsonFieldPlan => {
+      const en = base.enumDesc;
+      let enumText: Map<number, string> | undefined;
+      if (en !== undefined) {
+        enumText = new Map();
+        // formatProtobufJson's name: the enum's value record by number
+        for (const v of en.values) enumText.set(v.number, JSON.stringify(en.value[v.number]!.name));
+      }
+      return { ...base, key: `${JSON.stringify(getJsonName(base.field))}:`, enumText, closedEnum: en !== undefined && !en.open };
+    });
     plan = {
-      fields,
-      dense: Array.from({ length: DENSE_NUMBERS }, (_, no) => fields.find((f) => f.field.number === no)),
-      byNumber: new Map(fields.map((f) => [f.field.number, f])),
-      oneofs: desc.oneofs.length,
+      ...fields,
+      order: fields.fields.map((f) => f.index).sort((a, b) => fields.fields[a]!.field.number - fields.fields[b]!.field.number),
       wellKnown: desc.typeName.startsWith('google.protobuf.'),
     };
     this.plans.set(desc, plan);
     return plan;
   }
 
-  private scratchAt(depth: number, fields: number, oneofs: number): DepthScratch {
+  private scratchAt(depth: number, fields: number, oneofs: number): WireScratch {
     let s = this.scratch[depth];
     if (s === undefined || s.first.length < fields || s.oneofSet.length < oneofs) {
       const n = Math.max(fields, s?.first.length ?? 0, 8);
@@ -159,48 +101,14 @@ export class ProtobufWireJsonWriter {
     const w = this.w;
     const base = this.top;
     const nFields = plan.fields.length;
-    const { first, last, count, oneofSet } = this.scratchAt(depth, nFields, plan.oneofs);
-    count.fill(0, 0, nFields);
-    if (plan.oneofs > 0) oneofSet.fill(-1, 0, plan.oneofs);
-    let p = start;
-    while (p < end) {
-      const tagStart = p;
-      w.pos = p;
-      w.end = end;
-      const tag = w.readTag();
-      p = w.pos;
-      const no = tag >>> 3;
-      const wt = tag & 7;
-      const fp = no < DENSE_NUMBERS ? plan.dense[no] : plan.byNumber.get(no);
-      const valueStart = p;
-      // a group (wire type 3) fails here: the full decoder's case
-      p = w.skipValueAt(p, wt, end);
-      if (fp === undefined || (fp.accepts & (1 << wt)) === 0) {
-        if (depth > 0) throw FALLBACK;
-        this.unknown.push({ number: no, wireType: wt, start: tagStart, end: p });
-        continue;
-      }
-      const i = fp.index;
-      if (fp.kind !== 'list' && fp.kind !== 'map' && count[i]! > 0) throw FALLBACK;
-      if (fp.oneof >= 0) {
-        if (oneofSet[fp.oneof]! >= 0 && oneofSet[fp.oneof] !== i) throw FALLBACK;
-        oneofSet[fp.oneof] = i;
-      }
-      const o = this.top++;
-      if (o >= this.occPos.length) this.growOccurrences();
-      this.occPos[o] = valueStart;
-      this.occWt[o] = wt;
-      this.occNext[o] = -1;
-      if (count[i] === 0) first[i] = o;
-      else this.occNext[last[i]!] = o;
-      last[i] = o;
-      count[i]!++;
-    }
-    if (p !== end) throw FALLBACK;
+    const scratch = this.scratchAt(depth, nFields, plan.oneofs);
+    this.scanFields(plan, start, end, depth, scratch);
+    const { first, count } = scratch;
     // the first occurrences are taken before any nested message reuses the scratch of a deeper level
     let out = '{';
     let members = 0;
-    for (let f = 0; f < nFields; f++) {
+    for (let k = 0; k < nFields; k++) {
+      const f = plan.order[k]!;
       const n = count[f]!;
       const fp = plan.fields[f]!;
       if (n === 0) {
@@ -270,30 +178,14 @@ export class ProtobufWireJsonWriter {
   private map(fp: JsonFieldPlan, firstOcc: number, count: number, end: number, depth: number): string {
     if (depth + 1 > this.maxDepth) throw FALLBACK;
     const w = this.w;
-    const keyTag = (1 << 3) | wireTypeOf(fp.mapKey!);
-    const valueTag = (2 << 3) | (fp.mapKind === 'scalar' ? wireTypeOf(fp.scalar!) : fp.mapKind === 'enum' ? 0 : 2);
     const child = fp.mapKind === 'message' ? this.planOf(fp.message!) : undefined;
     const keys: string[] = [];
     const values: string[] = [];
     let indexKeys = false;
     for (let o = firstOcc; o >= 0; o = this.occNext[o]!) {
-      const stop = w.lengthDelimitedAt(this.occPos[o]!, end);
-      let p = w.pos;
-      let keyAt = -1;
-      let valueAt = -1;
-      while (p < stop) {
-        w.pos = p;
-        w.end = stop;
-        const tag = w.readTag();
-        const at = w.pos;
-        p = w.skipValueAt(at, tag & 7, stop);
-        if (tag === keyTag) keyAt = at;
-        else if (tag === valueTag) {
-          if (fp.mapKind === 'message' && valueAt >= 0) throw FALLBACK;
-          valueAt = at;
-        }
-      }
-      if (p !== stop) throw FALLBACK;
+      const stop = this.scanEntry(fp, o, end);
+      const keyAt = this.keyAt;
+      const valueAt = this.valueAt;
       const key = keyAt < 0 ? scalarDefaultKey(fp.mapKey!) : this.mapKeyAt(fp.mapKey!, keyAt, stop);
       if (key === '__proto__') throw FALLBACK;
       if (!indexKeys && isArrayIndex(key)) indexKeys = true;
@@ -422,18 +314,5 @@ export class ProtobufWireJsonWriter {
         return float64Json(lo, hi);
       }
     }
-  }
-
-  private growOccurrences(): void {
-    const n = this.occPos.length * 2;
-    const pos = new Int32Array(n);
-    pos.set(this.occPos);
-    const wt = new Uint8Array(n);
-    wt.set(this.occWt);
-    const next = new Int32Array(n);
-    next.set(this.occNext);
-    this.occPos = pos;
-    this.occWt = wt;
-    this.occNext = next;
   }
 }
