@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { measureVarint, readVarintAt, varintCursor, writeVarintAt } from './varint';
+import { measureVarint, readVarint64At, readVarintAt, VARINT_TOO_LONG, VARINT_TRUNCATED, varintCursor, writeVarintAt } from './varint';
 
 describe('varint', () => {
   it('writes and reads back values of 1 to 8 bytes, measuring each', () => {
@@ -18,14 +18,37 @@ describe('varint', () => {
     expect([...out.subarray(0, 2)]).toEqual([0xac, 0x02]);
   });
 
-  it('is -1 when the varint does not end before `end` or within maxBytes', () => {
+  it('tells a varint cut off by `end` (VARINT_TRUNCATED) from one longer than maxBytes (VARINT_TOO_LONG)', () => {
     const bytes = Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80, 0x01);
-    expect(readVarintAt(bytes, 0, 6, 5)).toBe(-1);
-    expect(readVarintAt(bytes, 0, 5)).toBe(-1);
+    expect(readVarintAt(bytes, 0, 6, 5)).toBe(VARINT_TOO_LONG);
+    expect(readVarintAt(bytes, 0, 5, 5)).toBe(VARINT_TOO_LONG); // all five bytes there, each saying more follows
+    expect(readVarintAt(bytes, 0, 4, 5)).toBe(VARINT_TRUNCATED);
+    expect(readVarintAt(bytes, 0, 5)).toBe(VARINT_TRUNCATED);
     expect(readVarintAt(bytes, 0)).toBe(2 ** 35);
     expect(varintCursor.next).toBe(6);
-    expect(readVarintAt(bytes, 6)).toBe(-1);
-    expect(readVarintAt(new Uint8Array(11).fill(0xff), 0)).toBe(-1);
+    expect(readVarintAt(bytes, 6)).toBe(VARINT_TRUNCATED);
+    expect(readVarintAt(new Uint8Array(11).fill(0xff), 0)).toBe(VARINT_TOO_LONG);
+  });
+
+  it('with lastWhole, ends at the last allowed byte whatever its high bit (Kryo)', () => {
+    const bytes = Uint8Array.of(0x81, 0x82, 0x83, 0x84, 0x85);
+    expect(readVarintAt(bytes, 0, 5, 4, true)).toBe(1 + 2 * 128 + 3 * 128 ** 2 + 4 * 128 ** 3);
+    expect(varintCursor.next).toBe(4);
+    expect(readVarintAt(bytes, 0, 3, 4, true)).toBe(VARINT_TRUNCATED);
+    expect(readVarintAt(Uint8Array.of(0x81, 0x02), 0, 2, 4, true)).toBe(1 + 2 * 128);
+    expect(varintCursor.next).toBe(2);
+  });
+
+  it('readVarint64At: the low 64 bits as two words, 10 bytes at most', () => {
+    const minusOne = Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01);
+    expect(readVarint64At(minusOne, 0, 10)).toBe(10);
+    expect([varintCursor.lo | 0, varintCursor.hi | 0]).toEqual([-1, -1]);
+    expect(readVarint64At(minusOne, 0, 9)).toBe(VARINT_TRUNCATED);
+    expect(readVarint64At(Uint8Array.of(...minusOne.subarray(0, 9), 0x80, 0x01), 0, 11)).toBe(VARINT_TOO_LONG);
+    const out = new Uint8Array(10);
+    const end = writeVarintAt(out, 0, 2 ** 40 + 5);
+    expect(readVarint64At(out, 0, out.length)).toBe(end);
+    expect([varintCursor.lo >>> 0, varintCursor.hi >>> 0]).toEqual([5, 2 ** 8]);
   });
 
   it('reads a 10-byte varint (a negative int32 on the wire) as a number above 2^53', () => {
