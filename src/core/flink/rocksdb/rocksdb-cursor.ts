@@ -3,7 +3,7 @@
  * length-prefixed slices), whose errors are DecodeErrors located in the file: `base` is the absolute
  * offset of bytes[0] (a block's offset in its SST file, a record's in the MANIFEST).
  */
-import { DecodeError, type DecodeErrorCode } from '../../io';
+import { DecodeError, type DecodeErrorCode, readVarint64At, readVarintAt, VARINT_TRUNCATED, varintCursor } from '../../io';
 
 export class RocksDbCursor {
   pos: number;
@@ -54,16 +54,13 @@ export class RocksDbCursor {
   /** A varint of at most 32 bits. */
   readVarint32(what: string): number {
     const at = this.pos;
-    let result = 0;
-    for (let shift = 0; shift <= 28; shift += 7) {
-      if (this.pos >= this.end) throw this.error('truncated', `expected a varint (${what}), found the end of the bytes`, at);
-      const b = this.bytes[this.pos++]!;
-      result += (b & 0x7f) * 2 ** shift;
-      if ((b & 0x80) === 0) {
-        if (result > 0xffffffff) break;
-        return result;
-      }
+    const result = readVarintAt(this.bytes, at, this.end, 5);
+    if (result >= 0 && result <= 0xffffffff) {
+      this.pos = varintCursor.next;
+      return result;
     }
+    if (result === VARINT_TRUNCATED) throw this.truncatedVarint(what, at);
+    this.pos = result >= 0 ? varintCursor.next : at + 5;
     throw this.error('invalid-value', `expected a 32-bit varint (${what}), found more than 32 bits`, at);
   }
 
@@ -77,14 +74,20 @@ export class RocksDbCursor {
 
   readVarint64Big(what: string): bigint {
     const at = this.pos;
-    let result = 0n;
-    for (let shift = 0n; shift <= 63n; shift += 7n) {
-      if (this.pos >= this.end) throw this.error('truncated', `expected a varint (${what}), found the end of the bytes`, at);
-      const b = this.bytes[this.pos++]!;
-      result |= BigInt(b & 0x7f) << shift;
-      if ((b & 0x80) === 0) return result & 0xffffffffffffffffn;
+    const next = readVarint64At(this.bytes, at, this.end);
+    if (next >= 0) {
+      this.pos = next;
+      return (BigInt(varintCursor.hi >>> 0) << 32n) | BigInt(varintCursor.lo >>> 0);
     }
+    if (next === VARINT_TRUNCATED) throw this.truncatedVarint(what, at);
+    this.pos = at + 10;
     throw this.error('invalid-value', `expected a 64-bit varint (${what}), found more than 10 bytes`, at);
+  }
+
+  /** A varint at `at` cut off by the end (the position moved there). */
+  private truncatedVarint(what: string, at: number): DecodeError {
+    this.pos = this.end;
+    return this.error('truncated', `expected a varint (${what}), found the end of the bytes`, at);
   }
 
   /** A zigzag-free signed varint (RocksDB's varsignedint64: zigzag-encoded). */
