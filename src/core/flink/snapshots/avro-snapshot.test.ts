@@ -77,7 +77,7 @@ describe('AvroSerializerSnapshot', () => {
   });
 
   it('names a block count cut off, longer than 10 bytes, or above the bytes left', () => {
-    const codec = createAvroCodec({ type: 'array', items: 'int' });
+    const codec = createAvroCodec({ type: 'array', items: { type: 'int' } });
     const decode = (bytes: number[]) => decodeErrorOf(() => codec.decode(new ByteReader(Uint8Array.from(bytes), { file: 'v' }))).message;
     expect(decode([0x80, 0x80])).toBe('expected 1 byte for block count of an Avro array, found 0 — at v, offset 2 (0x2)');
     expect(decode(new Array<number>(11).fill(0x80))).toBe(
