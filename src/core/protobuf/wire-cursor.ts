@@ -20,11 +20,6 @@ export type WireFailure = 'truncated' | 'malformed-varint' | 'invalid-tag' | 'ba
 export { VARINT_TRUNCATED };
 /** varintAt's result when the varint is longer than 10 bytes (io's VARINT_TOO_LONG) */
 export const VARINT_MALFORMED = VARINT_TOO_LONG;
-/** The try-forms' (tagAt, lengthEndAt, valueEndAt) failure codes besides the two above: code -k is WIRE_FAILURES[k - 1]. */
-const INVALID_TAG = -3;
-const BAD_LENGTH = -4;
-const BAD_WIRE_TYPE = -5;
-const WIRE_FAILURES: readonly WireFailure[] = ['truncated', 'malformed-varint', 'invalid-tag', 'bad-length', 'bad-wire-type'];
 
 const EMPTY = new Uint8Array(0);
 
@@ -95,18 +90,8 @@ export class WireCursor {
   /** The varint at p within `end` (words in lo/hi), failing as the cursor fails; the position after it. */
   skipVarintAt(p: number, end: number): number {
     const next = this.varintAt(this.buf, p, end);
-    return next >= 0 ? next : this.failWith(next, p, end);
-  }
-
-  /**
-   * The tag at p within `end`, as readTag reads it, in lo: the position after it, or (never failing) a
-   * failure code below 0 — the try-form of readTag for a walk that must not throw.
-   */
-  tagAt(p: number, end: number): number {
-    const next = this.varintAt(this.buf, p, end);
-    if (next < 0) return next;
-    const tag = this.lo;
-    return this.hi !== 0 || tag <= 0 || tag >>> 3 === 0 ? INVALID_TAG : next;
+    if (next < 0) this.fail(next === VARINT_TRUNCATED ? 'truncated' : 'malformed-varint', next === VARINT_TRUNCATED ? end : p);
+    return next;
   }
 
   /**
@@ -115,20 +100,10 @@ export class WireCursor {
    */
   readTag(): number {
     const at = this.pos;
-    const next = this.tagAt(at, this.end);
-    this.pos = next >= 0 ? next : this.failWith(next, at, this.end);
-    return this.lo;
-  }
-
-  /** lengthDelimitedAt's try-form: the value's end with pos at its first byte, or (never failing) a failure code below 0. */
-  lengthEndAt(p: number, end: number): number {
-    const start = this.varintAt(this.buf, p, end);
-    if (start < 0) return start;
-    const n = this.lo | 0;
-    if (n < 0) return BAD_LENGTH;
-    if (n > end - start) return VARINT_TRUNCATED;
-    this.pos = start;
-    return start + n;
+    this.pos = this.skipVarintAt(at, this.end);
+    const tag = this.lo;
+    if (this.hi !== 0 || tag <= 0 || tag >>> 3 === 0) this.fail('invalid-tag', at);
+    return tag;
   }
 
   /**
@@ -137,35 +112,30 @@ export class WireCursor {
    * runs past `end`.
    */
   lengthDelimitedAt(p: number, end: number): number {
-    const valueEnd = this.lengthEndAt(p, end);
-    return valueEnd >= 0 ? valueEnd : this.failWith(valueEnd, p, end);
-  }
-
-  /** skipValueAt's try-form: the position after the value (a length-delimited one: pos at its first byte), or (never failing) a failure code below 0. */
-  valueEndAt(p: number, wt: number, end: number): number {
-    switch (wt) {
-      case 0:
-        return this.varintAt(this.buf, p, end);
-      case 1:
-        return p + 8 > end ? VARINT_TRUNCATED : p + 8;
-      case 2:
-        return this.lengthEndAt(p, end);
-      case 5:
-        return p + 4 > end ? VARINT_TRUNCATED : p + 4;
-      default:
-        return BAD_WIRE_TYPE;
-    }
+    const start = this.skipVarintAt(p, end);
+    const n = this.lo | 0;
+    if (n < 0) this.fail('bad-length', p);
+    if (n > end - start) this.fail('truncated', end);
+    this.pos = start;
+    return start + n;
   }
 
   /** Position after the value of wire type wt at p within `end` (0, 1, 2, 5; a group or wire type 6/7: 'bad-wire-type'). */
   skipValueAt(p: number, wt: number, end: number): number {
-    const next = this.valueEndAt(p, wt, end);
-    return next >= 0 ? next : this.failWith(next, p, end);
-  }
-
-  /** Fails with the failure of a try-form's code (below 0) of a read at p within `end`: a truncation at `end`, any other at p. */
-  private failWith(code: number, p: number, end: number): never {
-    return this.fail(WIRE_FAILURES[-code - 1]!, code === VARINT_TRUNCATED ? end : p);
+    switch (wt) {
+      case 0:
+        return this.skipVarintAt(p, end);
+      case 1:
+        if (p + 8 > end) this.fail('truncated', end);
+        return p + 8;
+      case 2:
+        return this.lengthDelimitedAt(p, end);
+      case 5:
+        if (p + 4 > end) this.fail('truncated', end);
+        return p + 4;
+      default:
+        return this.fail('bad-wire-type', p);
+    }
   }
 
   /**

@@ -5,26 +5,33 @@
  * grpc-proto image of ../shared/bench-schemas), and decoding it was a third of `compare`'s time.
  *
  * Only a set whose framing is well formed — the files, each file's fields, and in source info each
- * location and each location's fields (tags, wire types, lengths), read by the one wire reader (WireCursor's
- * never-failing try-forms) as the decoders read them — is rewritten; anything else is returned as it is,
+ * location and each location's fields (tags, wire types, lengths), read by the one wire reader (WireCursor; its failure
+ * ends the walk) as the decoders read them — is rewritten; anything else is returned as it is,
  * so decoding it fails exactly as before, with the same message. What lies inside a
  * location's fields (path and span numbers, comment text) is not read: nothing reads it (descriptor.proto
  * is proto2, so decoding would not have validated its text as UTF-8 either).
  */
 import { writeVarintAt } from '../../io';
-import { unreachableWireFailure, WireCursor } from '../../protobuf';
+import { WireCursor } from '../../protobuf';
 
 const FILE_TAG = (1 << 3) | 2; // FileDescriptorSet.file, length-delimited
 const SOURCE_CODE_INFO_TAG = (9 << 3) | 2; // FileDescriptorProto.source_code_info
 const LOCATION_TAG = (1 << 3) | 2; // SourceCodeInfo.location
 
-/** The one wire reader in its try-forms only (tagAt, valueEndAt: never failing), framing as the decoders do. */
-const wire = new WireCursor(unreachableWireFailure);
+/** Thrown by the walk's cursor where the framing fails (caught below: the set is left as it is). */
+const NOT_FRAMED = new Error('not well framed');
+/** The one wire reader, framing as the decoders do; a failure ends the walk, not the load. */
+const wire = new WireCursor(() => {
+  throw NOT_FRAMED;
+});
 
 /** The set's bytes without source info, or `bytes` itself when it has none or is not well framed. */
 export function dropSourceCodeInfo(bytes: Uint8Array): Uint8Array {
   try {
     return drop(wire.reset(bytes, 0, bytes.length), bytes);
+  } catch (e) {
+    if (e === NOT_FRAMED) return bytes;
+    throw e;
   } finally {
     wire.release();
   }
@@ -33,51 +40,43 @@ export function dropSourceCodeInfo(bytes: Uint8Array): Uint8Array {
 function drop(w: WireCursor, bytes: Uint8Array): Uint8Array {
   // [fileLengthAt, fileLengthEnd, fileEnd, dropStart, dropEnd, …] per dropped field
   const drops: number[] = [];
-  let pos = 0;
-  while (pos < bytes.length) {
-    const lengthAt = w.tagAt(pos, bytes.length);
-    if (lengthAt < 0 || w.lo !== FILE_TAG) return bytes;
-    const fileEnd = w.valueEndAt(lengthAt, 2, bytes.length);
-    if (fileEnd < 0) return bytes;
+  while (w.pos < bytes.length) {
+    if (w.readTag() !== FILE_TAG) return bytes;
+    const lengthAt = w.pos;
+    const fileEnd = w.lengthDelimitedAt(lengthAt, bytes.length);
     const fileStart = w.pos;
     for (let p = fileStart; p < fileEnd;) {
-      const fieldStart = p;
-      const valueAt = w.tagAt(p, fileEnd);
-      if (valueAt < 0) return bytes;
-      const tag = w.lo;
-      const next = w.valueEndAt(valueAt, tag & 7, fileEnd);
-      if (next < 0) return bytes;
+      w.reset(bytes, p, fileEnd);
+      const tag = w.readTag();
+      const next = w.skipValueAt(w.pos, tag & 7, fileEnd);
       if (tag === SOURCE_CODE_INFO_TAG) {
         if (!isWellFramedSourceInfo(w, w.pos, next)) return bytes; // w.pos: the content's start, after its length
-        drops.push(lengthAt, fileStart, fileEnd, fieldStart, next);
+        drops.push(lengthAt, fileStart, fileEnd, p, next);
       } else if (tag >>> 3 === 9) {
         return bytes; // source_code_info of another wire type: decoding decides
       }
       p = next;
     }
-    pos = fileEnd;
+    w.reset(bytes, fileEnd, bytes.length);
   }
   return drops.length === 0 ? bytes : rewrite(bytes, drops);
 }
 
 /** SourceCodeInfo holds locations (field 1) only, each a well-framed message. */
 function isWellFramedSourceInfo(w: WireCursor, start: number, end: number): boolean {
-  let pos = start;
-  while (pos < end) {
-    const lengthAt = w.tagAt(pos, end);
-    if (lengthAt < 0 || w.lo !== LOCATION_TAG) return false;
-    const locationEnd = w.valueEndAt(lengthAt, 2, end);
-    if (locationEnd < 0) return false;
+  for (let pos = start; pos < end;) {
+    w.reset(w.buf, pos, end);
+    if (w.readTag() !== LOCATION_TAG) return false;
+    const locationEnd = w.lengthDelimitedAt(w.pos, end);
     for (let p = w.pos; p < locationEnd;) {
-      const valueAt = w.tagAt(p, locationEnd);
-      if (valueAt < 0) return false;
-      const no = w.lo >>> 3;
-      const wireType = w.lo & 7;
+      w.reset(w.buf, p, locationEnd);
+      const tag = w.readTag();
+      const no = tag >>> 3;
+      const wireType = tag & 7;
       // path (1), span (2): varints, packed or not; comments (3, 4, 6): text
       if ((no === 1 || no === 2) && wireType !== 0 && wireType !== 2) return false;
       if ((no === 3 || no === 4 || no === 6) && wireType !== 2) return false;
-      p = w.valueEndAt(valueAt, wireType, locationEnd);
-      if (p < 0) return false;
+      p = w.skipValueAt(w.pos, wireType, locationEnd);
     }
     pos = locationEnd;
   }
