@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { measureVarint, readVarint64At, readVarintAt, VARINT_TOO_LONG, VARINT_TRUNCATED, varintCursor, writeVarintAt } from './varint';
+import { measureVarint, readVarintAt, VARINT_TOO_LONG, VARINT_TRUNCATED, varintCursor, writeVarintAt } from './varint';
 
 describe('varint', () => {
   it('writes and reads back values of 1 to 8 bytes, measuring each', () => {
@@ -37,18 +37,6 @@ describe('varint', () => {
     expect(readVarintAt(bytes, 0, 3, 4, true)).toBe(VARINT_TRUNCATED);
     expect(readVarintAt(Uint8Array.of(0x81, 0x02), 0, 2, 4, true)).toBe(1 + 2 * 128);
     expect(varintCursor.next).toBe(2);
-  });
-
-  it('readVarint64At: the low 64 bits as two words, 10 bytes at most', () => {
-    const minusOne = Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01);
-    expect(readVarint64At(minusOne, 0, 10)).toBe(10);
-    expect([varintCursor.lo | 0, varintCursor.hi | 0]).toEqual([-1, -1]);
-    expect(readVarint64At(minusOne, 0, 9)).toBe(VARINT_TRUNCATED);
-    expect(readVarint64At(Uint8Array.of(...minusOne.subarray(0, 9), 0x80, 0x01), 0, 11)).toBe(VARINT_TOO_LONG);
-    const out = new Uint8Array(10);
-    const end = writeVarintAt(out, 0, 2 ** 40 + 5);
-    expect(readVarint64At(out, 0, out.length)).toBe(end);
-    expect([varintCursor.lo >>> 0, varintCursor.hi >>> 0]).toEqual([5, 2 ** 8]);
   });
 
   it('reads a 10-byte varint (a negative int32 on the wire) as a number above 2^53', () => {

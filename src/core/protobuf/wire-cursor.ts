@@ -6,20 +6,18 @@
  * the export's wire path gives up to the full decoder, the structural scan returns a failure position,
  * the decoder (wire-input.ts) throws protobuf-java's error, the descriptor tools leave the bytes as they are.
  *
- * `varintAt` is the Protobuf readers' one way to a varint: one and two bytes in place, longer ones by io's
- * readVarint64At (the loop RocksDB's 64-bit varints share); the structural scan's hot loop keeps its tag
+ * `varintAt` is the one varint loop of the Protobuf readers; the structural scan's hot loop keeps its tag
  * and one-byte-length cases unrolled in place (scan-protobuf-payload.ts: the same rule, measured faster)
  * and comes here for everything longer.
  */
-import { readVarint64At, VARINT_TOO_LONG, VARINT_TRUNCATED, varintCursor } from '../io';
 
 /** Why a read failed: a value runs past `end`, a varint is longer than 10 bytes, a tag or length is not one, a wire type cannot be skipped. */
 export type WireFailure = 'truncated' | 'malformed-varint' | 'invalid-tag' | 'bad-length' | 'bad-wire-type';
 
-/** varintAt's result when the varint runs past `end` (io's) */
-export { VARINT_TRUNCATED };
-/** varintAt's result when the varint is longer than 10 bytes (io's VARINT_TOO_LONG) */
-export const VARINT_MALFORMED = VARINT_TOO_LONG;
+/** varintAt's result when the varint runs past `end` */
+export const VARINT_TRUNCATED = -1;
+/** varintAt's result when the varint is longer than 10 bytes */
+export const VARINT_MALFORMED = -2;
 
 const EMPTY = new Uint8Array(0);
 
@@ -79,12 +77,24 @@ export class WireCursor {
         return p + 2;
       }
     }
-    const next = readVarint64At(b, p, end);
-    if (next >= 0) {
-      this.lo = varintCursor.lo;
-      this.hi = varintCursor.hi;
+    let lo = 0;
+    let hi = 0;
+    for (let i = 0; i < 10; i++) {
+      if (p >= end) return VARINT_TRUNCATED;
+      const x = b[p++]!;
+      const v = x & 0x7f;
+      if (i < 4) lo |= v << (7 * i);
+      else if (i === 4) {
+        lo |= (v & 0x0f) << 28;
+        hi |= v >>> 4;
+      } else hi |= v << (7 * i - 32);
+      if (x < 0x80) {
+        this.lo = lo;
+        this.hi = hi;
+        return p;
+      }
     }
-    return next;
+    return VARINT_MALFORMED;
   }
 
   /** The varint at p within `end` (words in lo/hi), failing as the cursor fails; the position after it. */

@@ -3,7 +3,7 @@
  * length-prefixed slices), whose errors are DecodeErrors located in the file: `base` is the absolute
  * offset of bytes[0] (a block's offset in its SST file, a record's in the MANIFEST).
  */
-import { DecodeError, type DecodeErrorCode, readVarint64At, readVarintAt, VARINT_TRUNCATED, varintCursor } from '../../io';
+import { DecodeError, type DecodeErrorCode, readVarintAt, VARINT_TOO_LONG, varintCursor } from '../../io';
 
 export class RocksDbCursor {
   pos: number;
@@ -59,7 +59,7 @@ export class RocksDbCursor {
       this.pos = varintCursor.next;
       return result;
     }
-    if (result === VARINT_TRUNCATED) throw this.truncatedVarint(what, at);
+    if (result < 0 && result !== VARINT_TOO_LONG) throw this.truncatedVarint(what, at);
     this.pos = result >= 0 ? varintCursor.next : at + 5;
     throw this.error('invalid-value', `expected a 32-bit varint (${what}), found more than 32 bits`, at);
   }
@@ -74,12 +74,17 @@ export class RocksDbCursor {
 
   readVarint64Big(what: string): bigint {
     const at = this.pos;
-    const next = readVarint64At(this.bytes, at, this.end);
-    if (next >= 0) {
+    const v = readVarintAt(this.bytes, at, this.end, 10);
+    if (v >= 0) {
+      const next = varintCursor.next;
       this.pos = next;
-      return (BigInt(varintCursor.hi >>> 0) << 32n) | BigInt(varintCursor.lo >>> 0);
+      if (next - at <= 7) return BigInt(v); // below 2^49: exact
+      // 8 to 10 bytes: the first 7 (49 bits, exact) and the rest, the low 64 bits kept
+      const low = readVarintAt(this.bytes, at, next, 7, true);
+      const high = readVarintAt(this.bytes, at + 7, next, 3);
+      return BigInt.asUintN(64, BigInt(low) + (BigInt(high) << 49n));
     }
-    if (next === VARINT_TRUNCATED) throw this.truncatedVarint(what, at);
+    if (v !== VARINT_TOO_LONG) throw this.truncatedVarint(what, at);
     this.pos = at + 10;
     throw this.error('invalid-value', `expected a 64-bit varint (${what}), found more than 10 bytes`, at);
   }
