@@ -10,7 +10,7 @@
  * values named by the record's full name, enums by symbol, unions as the branch's value. Schema evolution (a new
  * Avro schema) is not checked.
  */
-import { type ByteReader, VARINT_TOO_LONG } from '../../io';
+import type { ByteReader } from '../../io';
 import { encodeBase64 } from '../values/encode-base64';
 import { describeAvroType, parseAvroSchema, type AvroType } from './avro-schema';
 import type { DecodedValue, SerializerSnapshot, SnapshotReader, ValueCodec } from './snapshot-types';
@@ -66,10 +66,18 @@ export function createAvroCodec(schema: AvroType): ValueCodec {
 }
 
 function readBlockCount(r: ByteReader, what: string): number {
-  const result = r.readVarint(`block count of ${what}`, 10);
-  if (result === VARINT_TOO_LONG) throw r.error('invalid-value', `expected a block count of ${what} of at most 10 bytes, found a longer one`);
-  if (result > r.remaining) throw r.error('invalid-value', `expected at most ${r.remaining} items in a block of ${what}, found a count of ${result}`);
-  return result;
+  let result = 0;
+  let shift = 0;
+  for (let i = 0; i < 10; i++) {
+    const b = r.readU8(`block count of ${what}`);
+    result += (b & 0x7f) * 2 ** shift;
+    if ((b & 0x80) === 0) {
+      if (result > r.remaining) throw r.error('invalid-value', `expected at most ${r.remaining} items in a block of ${what}, found a count of ${result}`);
+      return result;
+    }
+    shift += 7;
+  }
+  throw r.error('invalid-value', `expected a block count of ${what} of at most 10 bytes, found a longer one`);
 }
 
 function readLengthPrefixed(r: ByteReader, what: string): Uint8Array {
