@@ -19,7 +19,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { openNodeInput } from '../src/cli/sources';
-import { openRocksDbSnapshot, openSavepoint, SST_END, SST_NEED_BLOCK, SstMerge, type OpenedSavepoint } from '../src/core/flink';
+import { openRocksDbSnapshot, openSavepoint, SstMerge, type OpenedSavepoint } from '../src/core/flink';
+import { drainSstMerge } from './drain-sst-merge';
 import { fmtBytes, fmtMs, median, type Figure } from './measure';
 import { installSnappyWasm } from '../src/cli/install-snappy-wasm';
 
@@ -74,19 +75,13 @@ async function scanOurs(opened: OpenedSavepoint, handle: Incremental, operatorId
     let keyBytes = 0;
     let valueBytes = 0;
     let touch = 0;
-    for (;;) {
-      const r = merge.next();
-      if (r === SST_NEED_BLOCK) {
-        await merge.load();
-        continue;
-      }
-      if (r === SST_END) break;
+    await drainSstMerge(merge, (m) => {
       entries++;
-      keyBytes += merge.keyLength;
-      valueBytes += merge.valueEnd - merge.valueStart;
+      keyBytes += m.keyLength;
+      valueBytes += m.valueEnd - m.valueStart;
       // touch the key and value (their first and last bytes), as the peer's fetch does
-      touch ^= merge.key[0]! ^ (merge.valueEnd > merge.valueStart ? merge.value[merge.valueStart]! ^ merge.value[merge.valueEnd - 1]! : 0);
-    }
+      touch ^= m.key[0]! ^ (m.valueEnd > m.valueStart ? m.value[m.valueStart]! ^ m.value[m.valueEnd - 1]! : 0);
+    });
     if (touch === -1) throw new Error('unreachable');
     out[cf.name] = [entries, keyBytes, valueBytes];
   }

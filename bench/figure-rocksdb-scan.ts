@@ -21,7 +21,8 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { installSnappyWasm } from '../src/cli/install-snappy-wasm';
 import { openNodeFileSource } from '../src/cli/sources';
-import { openSstTable, SST_END, SST_NEED_BLOCK, SstMerge, TYPE_VALUE, writeSstTable, type WrittenEntry } from '../src/core/flink';
+import { openSstTable, SstMerge, TYPE_VALUE, writeSstTable, type WrittenEntry } from '../src/core/flink';
+import { drainSstMerge } from './drain-sst-merge';
 import { fmtBytes, fmtMs, median, MiB, timeAsync, timeProcessesAlternated, type Figure } from './measure';
 
 const KEYS = 150_000;
@@ -84,16 +85,10 @@ async function scan(files: readonly string[]): Promise<number> {
   );
   let keys = 0;
   let touch = 0;
-  for (;;) {
-    const r = merge.next();
-    if (r === SST_NEED_BLOCK) {
-      await merge.load();
-      continue;
-    }
-    if (r === SST_END) break;
-    touch ^= merge.key[merge.keyLength - 1]! ^ merge.value[merge.valueEnd - 1]!;
-    keys += merge.valueEnd > merge.valueStart ? 1 : 0;
-  }
+  await drainSstMerge(merge, (m) => {
+    touch ^= m.key[m.keyLength - 1]! ^ m.value[m.valueEnd - 1]!;
+    keys += m.valueEnd > m.valueStart ? 1 : 0;
+  });
   return keys + (touch & 0);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteReader, ByteWriter, isDecodeError } from './index';
+import { ByteReader, ByteWriter, isDecodeError, VARINT_TOO_LONG } from './index';
 
 describe('ByteReader', () => {
   it('round-trips the DataOutput primitives written by ByteWriter', () => {
@@ -62,5 +62,18 @@ describe('ByteReader', () => {
   it('rejects malformed modified UTF-8 with its offset', () => {
     const r = new ByteReader(new Uint8Array([0, 2, 0xc3, 0x28]), { file: 'f' });
     expect(() => r.readUtf('state name')).toThrow('expected modified UTF-8 for state name, found malformed 2-byte character 0xc3 0x28 — at f, offset 2 (0x2)');
+  });
+
+  it("readVarint: io's varint with the reader's truncation error; a longer one is the caller's to word", () => {
+    const r = new ByteReader(Uint8Array.from([0xac, 0x02, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80]), { file: 'f', baseOffset: 10 });
+    expect(r.readVarint('a', 5)).toBe(300);
+    expect(r.position).toBe(2);
+    expect(r.readVarint('b', 5)).toBe(VARINT_TOO_LONG);
+    expect(r.position).toBe(7);
+    expect(() => r.readVarint('c', 5)).toThrow('expected 1 byte for c, found 0 — at f, offset 18 (0x12)');
+    expect(new ByteReader(Uint8Array.from([0x81, 0x82, 0x83, 0x84])).readVarint('kryo', 4, true)).toBe(1 + 2 * 128 + 3 * 128 ** 2 + 4 * 128 ** 3);
+    expect(() => new ByteReader(Uint8Array.from([0x80, 0x80, 0x80, 0x80, 0x80]), { file: 'f' }).readStringValueVarint('length of s')).toThrow(
+      'expected a varint of at most 5 bytes for the length of s, found a longer one — at f, offset 5 (0x5)',
+    );
   });
 });

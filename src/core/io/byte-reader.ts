@@ -1,5 +1,6 @@
 import { DecodeError, type DecodeErrorCode } from './decode-error';
 import { decodeModifiedUtf8 } from './modified-utf8';
+import { readVarintAt, VARINT_TOO_LONG, VARINT_TRUNCATED, varintCursor } from './varint';
 
 export interface ByteReaderOptions {
   /** File name used in errors. */
@@ -223,15 +224,25 @@ export class ByteReader {
 
   /** One varint of Flink's StringValue (a length or a UTF-16 unit): at most 5 bytes. */
   readStringValueVarint(what: string): number {
-    let result = 0;
-    let shift = 0;
-    for (let i = 0; i < 5; i++) {
-      const b = this.readU8(what);
-      result += (b & 0x7f) * 2 ** shift;
-      if ((b & 0x80) === 0) return result;
-      shift += 7;
-    }
-    throw this.error('invalid-value', `expected a varint of at most 5 bytes for the ${what}, found a longer one`, this.pos);
+    const v = this.readVarint(what, 5);
+    if (v === VARINT_TOO_LONG) throw this.error('invalid-value', `expected a varint of at most 5 bytes for the ${what}, found a longer one`, this.pos);
+    return v;
+  }
+
+  /**
+   * The unsigned varint at the position (io's readVarintAt), of at most `maxBytes` bytes (`lastWhole`: the
+   * last of them ends it, as in Kryo): its value, the position after it; cut off by the end, the error
+   * readU8(`what`) gives there; longer, VARINT_TOO_LONG with the position after the `maxBytes` bytes (the
+   * caller words that failure: a format's limit is its own).
+   */
+  readVarint(what: string, maxBytes: number, lastWhole = false): number {
+    const v = readVarintAt(this.bytes, this.pos, this.bytes.length, maxBytes, lastWhole);
+    if (v >= 0) this.pos = varintCursor.next;
+    else if (v === VARINT_TRUNCATED) {
+      this.pos = this.bytes.length;
+      this.require(1, what);
+    } else this.pos += maxBytes;
+    return v;
   }
 
   /**

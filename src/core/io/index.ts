@@ -42,4 +42,4 @@ export { SnappyFramedReader, decodeSnappyFramed } from './read-snappy-framed';
 export { checkMetadataSize, describeAbsentFile, type SavepointFiles } from './savepoint-files';
 export { forwardReadInto, sliceSource } from './slice-source';
 export { isUsageError, UsageError, type UsageErrorJson, wrongInput } from './usage-error';
-export { measureVarint, readVarintAt, varintCursor, writeVarintAt } from './varint';
+export { measureVarint, readVarintAt, VARINT_TOO_LONG, varintCursor, writeVarintAt } from './varint';

@@ -58,6 +58,31 @@ describe('readKryoFrameHeader', () => {
       message: 'expected a.Event written by name (class id 1), found Kryo registration id 85',
     });
   });
+
+  it('reads its varints as Kryo writes them: at most 5 bytes and 32 bits; a UTF-8 name length of at most 4 more bytes, the last whole', () => {
+    const tooLong = [0x80, 0x80, 0x80, 0x80, 0x80, 0x01];
+    const endOfValue = 'expected a Kryo class id (varint), found the end of the value';
+    expect(readKryoFrameHeader(Uint8Array.from(tooLong), 0, 6, EXPECT, 100)).toEqual({ kind: 'error', at: 0, message: endOfValue });
+    expect(readKryoFrameHeader(Uint8Array.from([0x80, 0x80, 0x80, 0x80, 0x10]), 0, 5, EXPECT, 100)).toEqual({ kind: 'error', at: 0, message: endOfValue });
+    expect(readKryoFrameHeader(Uint8Array.from([0x57, 0x01, 0xff, 0xff, 0xff, 0xff, 0x0f]), 0, 7, EXPECT, 2 ** 32)).toMatchObject({
+      kind: 'frame',
+      length: 2 ** 32 - 1,
+      payloadStart: 7,
+    });
+    // class 1 (by name), name id 1, a UTF-8 name of 1 char (count + 1 = 2 = 0x02 + 0 * 64) whose length's next 4 bytes are 0x80: the fourth ends it
+    const utf = [0x01, 0x01, 0xc2, 0x80, 0x80, 0x80, 0x80, 0x41, 0x01, 0x00];
+    expect(readKryoFrameHeader(Uint8Array.from(utf), 0, utf.length, { javaClass: 'A', contentFor: () => undefined }, 100)).toEqual({
+      kind: 'frame',
+      payloadStart: 10,
+      length: 0,
+      javaClass: 'A',
+    });
+    expect(readKryoFrameHeader(Uint8Array.from(utf), 0, 5, { javaClass: 'A' }, 100)).toEqual({
+      kind: 'error',
+      at: 2,
+      message: 'expected a Kryo class name (string), found bytes that are not one',
+    });
+  });
 });
 
 describe('readKryoProtobufFrame', () => {

@@ -10,7 +10,7 @@
  * Flink registers the job's classes in the snapshot's registration order after the 85 serializers of its
  * FlinkChillPackageRegistrar (flink-java 1.x, flink-streaming-java 2.x: `getNextRegistrationId()` is 85 in both).
  */
-import type { ByteReader } from '../io';
+import { type ByteReader, readVarintAt, varintCursor } from '../io';
 import { createProtobufError } from './protobuf-errors';
 import type { ProtobufFrame } from './read-protobuf-frame';
 import type { ProtobufSnapshotContent } from './protobuf-snapshot-types';
@@ -32,16 +32,10 @@ export interface KryoClassExpectation {
 /** What precedes the payload: where it starts and how long it is, or that the value is null. */
 export type KryoFrameHeader = { kind: 'null'; end: number } | { kind: 'frame'; payloadStart: number; length: number; javaClass: string };
 
-/** Reads a Kryo positive varint at bytes[pos]; returns [value, next] or undefined when it runs past `end` or is longer than 5 bytes. */
+/** Reads a Kryo positive varint at bytes[pos]; returns [value, next] or undefined when it runs past `end`, is longer than 5 bytes or above 32 bits. */
 function readVarint(bytes: Uint8Array, pos: number, end: number): [number, number] | undefined {
-  let result = 0;
-  for (let shift = 0, i = 0; i < 5; i++, shift += 7) {
-    if (pos >= end) return undefined;
-    const b = bytes[pos++]!;
-    result += (b & 0x7f) * 2 ** shift;
-    if ((b & 0x80) === 0) return result > 0xffffffff ? undefined : [result >>> 0, pos];
-  }
-  return undefined;
+  const result = readVarintAt(bytes, pos, end, 5);
+  return result < 0 || result > 0xffffffff ? undefined : [result, varintCursor.next];
 }
 
 /** Kryo's `Input.readString`: ASCII (last byte | 0x80) or a UTF-8 char count + 1 with the 0x80 flag. */
@@ -61,13 +55,11 @@ function readKryoString(bytes: Uint8Array, pos: number, end: number): [string, n
   pos++;
   let count = b & 0x3f;
   if (b & 0x40) {
-    let shift = 6;
-    for (let i = 0; i < 4; i++, shift += 7) {
-      if (pos >= end) return undefined;
-      b = bytes[pos++]!;
-      count += (b & 0x7f) * 2 ** shift;
-      if ((b & 0x80) === 0) break;
-    }
+    // the rest of Kryo's readUtf8Length: at most 4 bytes, the last whole
+    const rest = readVarintAt(bytes, pos, end, 4, true);
+    if (rest < 0) return undefined;
+    count += rest * 64;
+    pos = varintCursor.next;
   }
   if (count === 0) return undefined;
   let s = '';

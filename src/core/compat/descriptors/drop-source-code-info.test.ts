@@ -1,5 +1,6 @@
 /** dropSourceCodeInfo: the set decodes as before without source_code_info, and anything not well framed is left as it is. */
 import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema, type FileDescriptorSet } from '@bufbuild/protobuf/wkt';
 import { describe, expect, it } from 'vitest';
 import { dropSourceCodeInfo } from './drop-source-code-info';
@@ -48,5 +49,18 @@ describe('dropSourceCodeInfo', () => {
     expect(dropSourceCodeInfo(bad)).toBe(bad);
     const notASet = new Uint8Array([0x12, 0x00]);
     expect(dropSourceCodeInfo(notASet)).toBe(notASet);
+  });
+
+  it('frames varints as the decoders do (the one wire reader): a 10-byte varint in a location is a value like any other', () => {
+    // file { name: "a.proto", source_code_info { location { 7: -1 (an int64 varint of 10 bytes, above 2^53) } } }
+    const location = new BinaryWriter().tag(7, WireType.Varint).int64(-1).finish();
+    const sourceInfo = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(location).finish();
+    const withInfo = new BinaryWriter().tag(1, WireType.LengthDelimited).string('a.proto').tag(9, WireType.LengthDelimited).bytes(sourceInfo).finish();
+    const without = new BinaryWriter().tag(1, WireType.LengthDelimited).string('a.proto').finish();
+    const set = (file: Uint8Array) => new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(file).finish();
+    expect(dropSourceCodeInfo(set(withInfo))).toEqual(set(without));
+    // the same varint cut off is not framed: the set stays as it is
+    const cut = set(withInfo).subarray(0, set(withInfo).length - 1);
+    expect(dropSourceCodeInfo(cut)).toBe(cut);
   });
 });

@@ -5,102 +5,82 @@
  * grpc-proto image of ../shared/bench-schemas), and decoding it was a third of `compare`'s time.
  *
  * Only a set whose framing is well formed — the files, each file's fields, and in source info each
- * location and each location's fields (tags, wire types, lengths) — is rewritten; anything else is
- * returned as it is, so decoding it fails exactly as before, with the same message. What lies inside a
+ * location and each location's fields (tags, wire types, lengths), read by the one wire reader (WireCursor; its failure
+ * ends the walk) as the decoders read them — is rewritten; anything else is returned as it is,
+ * so decoding it fails exactly as before, with the same message. What lies inside a
  * location's fields (path and span numbers, comment text) is not read: nothing reads it (descriptor.proto
  * is proto2, so decoding would not have validated its text as UTF-8 either).
  */
-import { readVarintAt, varintCursor, writeVarintAt } from '../../io';
+import { writeVarintAt } from '../../io';
+import { WireCursor } from '../../protobuf';
 
 const FILE_TAG = (1 << 3) | 2; // FileDescriptorSet.file, length-delimited
 const SOURCE_CODE_INFO_TAG = (9 << 3) | 2; // FileDescriptorProto.source_code_info
 const LOCATION_TAG = (1 << 3) | 2; // SourceCodeInfo.location
 
+/** Thrown by the walk's cursor where the framing fails (caught below: the set is left as it is). */
+const NOT_FRAMED = new Error('not well framed');
+/** The one wire reader, framing as the decoders do; a failure ends the walk, not the load. */
+const wire = new WireCursor(() => {
+  throw NOT_FRAMED;
+});
+
 /** The set's bytes without source info, or `bytes` itself when it has none or is not well framed. */
 export function dropSourceCodeInfo(bytes: Uint8Array): Uint8Array {
+  try {
+    return drop(wire.reset(bytes, 0, bytes.length), bytes);
+  } catch (e) {
+    if (e === NOT_FRAMED) return bytes;
+    throw e;
+  } finally {
+    wire.release();
+  }
+}
+
+function drop(w: WireCursor, bytes: Uint8Array): Uint8Array {
   // [fileLengthAt, fileLengthEnd, fileEnd, dropStart, dropEnd, …] per dropped field
   const drops: number[] = [];
-  let pos = 0;
-  while (pos < bytes.length) {
-    if (readVarint(bytes, pos, bytes.length) !== FILE_TAG) return bytes;
-    const lengthAt = varintCursor.next;
-    const length = readVarint(bytes, lengthAt, bytes.length);
-    const fileStart = varintCursor.next;
-    if (length < 0 || fileStart + length > bytes.length) return bytes;
-    const fileEnd = fileStart + length;
+  while (w.pos < bytes.length) {
+    if (w.readTag() !== FILE_TAG) return bytes;
+    const lengthAt = w.pos;
+    const fileEnd = w.lengthDelimitedAt(lengthAt, bytes.length);
+    const fileStart = w.pos;
     for (let p = fileStart; p < fileEnd;) {
-      const fieldStart = p;
-      const tag = readVarint(bytes, p, fileEnd);
-      if (tag < 0) return bytes;
-      const next = skipValue(bytes, tag, varintCursor.next, fileEnd);
-      if (next < 0) return bytes;
+      w.reset(bytes, p, fileEnd);
+      const tag = w.readTag();
+      const next = w.skipValueAt(w.pos, tag & 7, fileEnd);
       if (tag === SOURCE_CODE_INFO_TAG) {
-        readVarint(bytes, skipTag(bytes, fieldStart), fileEnd); // its length (checked by skipValue): content starts after it
-        if (!isWellFramedSourceInfo(bytes, varintCursor.next, next)) return bytes;
-        drops.push(lengthAt, fileStart, fileEnd, fieldStart, next);
+        if (!isWellFramedSourceInfo(w, w.pos, next)) return bytes; // w.pos: the content's start, after its length
+        drops.push(lengthAt, fileStart, fileEnd, p, next);
       } else if (tag >>> 3 === 9) {
         return bytes; // source_code_info of another wire type: decoding decides
       }
       p = next;
     }
-    pos = fileEnd;
+    w.reset(bytes, fileEnd, bytes.length);
   }
   return drops.length === 0 ? bytes : rewrite(bytes, drops);
 }
 
 /** SourceCodeInfo holds locations (field 1) only, each a well-framed message. */
-function isWellFramedSourceInfo(bytes: Uint8Array, start: number, end: number): boolean {
-  let pos = start;
-  while (pos < end) {
-    if (readVarint(bytes, pos, end) !== LOCATION_TAG) return false;
-    const length = readVarint(bytes, varintCursor.next, end);
-    const locationStart = varintCursor.next;
-    if (length < 0 || locationStart + length > end) return false;
-    const locationEnd = locationStart + length;
-    for (let p = locationStart; p < locationEnd;) {
-      const tag = readVarint(bytes, p, locationEnd);
-      if (tag < 0) return false;
+function isWellFramedSourceInfo(w: WireCursor, start: number, end: number): boolean {
+  for (let pos = start; pos < end;) {
+    w.reset(w.buf, pos, end);
+    if (w.readTag() !== LOCATION_TAG) return false;
+    const locationEnd = w.lengthDelimitedAt(w.pos, end);
+    for (let p = w.pos; p < locationEnd;) {
+      w.reset(w.buf, p, locationEnd);
+      const tag = w.readTag();
       const no = tag >>> 3;
       const wireType = tag & 7;
       // path (1), span (2): varints, packed or not; comments (3, 4, 6): text
       if ((no === 1 || no === 2) && wireType !== 0 && wireType !== 2) return false;
       if ((no === 3 || no === 4 || no === 6) && wireType !== 2) return false;
-      p = skipValue(bytes, tag, varintCursor.next, locationEnd);
-      if (p < 0) return false;
+      p = w.skipValueAt(w.pos, wireType, locationEnd);
     }
     pos = locationEnd;
   }
   return true;
-}
-
-/** The offset after a field's value of wire type 0, 1, 2 or 5 within `end`; -1 otherwise (groups included). */
-function skipValue(bytes: Uint8Array, tag: number, pos: number, end: number): number {
-  if (tag >>> 3 === 0) return -1;
-  switch (tag & 7) {
-    case 0:
-      return readVarint(bytes, pos, end) < 0 ? -1 : varintCursor.next;
-    case 1:
-      return pos + 8 <= end ? pos + 8 : -1;
-    case 2: {
-      const length = readVarint(bytes, pos, end);
-      return length >= 0 && varintCursor.next + length <= end ? varintCursor.next + length : -1;
-    }
-    case 5:
-      return pos + 4 <= end ? pos + 4 : -1;
-    default:
-      return -1;
-  }
-}
-
-function skipTag(bytes: Uint8Array, pos: number): number {
-  readVarint(bytes, pos, bytes.length);
-  return varintCursor.next;
-}
-
-/** A varint of at most 10 bytes ending before `end` (its end in varintCursor.next), or -1; values above 2^53 count as malformed. */
-function readVarint(bytes: Uint8Array, pos: number, end: number): number {
-  const value = readVarintAt(bytes, pos, end);
-  return value <= Number.MAX_SAFE_INTEGER ? value : -1;
 }
 
 /** Copies the set with the dropped fields left out and each touched file's length rewritten. */

@@ -23,4 +23,19 @@ describe('readLegacyKafkaOffset', () => {
       'expected 8 bytes for offset, found 5 — at f, offset 15 (0xf)',
     );
   });
+
+  it('names a varint longer than 5 bytes at its start, and one cut off where it ends', () => {
+    const long = Uint8Array.from([0xd7, 0x80, 0x80, 0x80, 0x80, 0x01]);
+    expect(() => readLegacyKafkaOffset(new ByteReader(long, { file: 'f' }))).toThrow(
+      'expected a varint of at most 5 bytes for Kryo class id of the KafkaTopicPartition, found more — at f, offset 0 (0x0)',
+    );
+    expect(() => readLegacyKafkaOffset(new ByteReader(REAL.subarray(0, 4), { file: 'f' }))).toThrow(
+      'expected 1 byte for cachedHash of the KafkaTopicPartition, found 0 — at f, offset 4 (0x4)',
+    );
+    // a topic as a UTF-8 string whose length (2: count + 1) is cut off after its first byte
+    const cut = Uint8Array.from([...REAL.subarray(0, 9), 0xc2, 0x80]);
+    expect(() => readLegacyKafkaOffset(new ByteReader(cut, { file: 'f' }))).toThrow(
+      'expected 1 byte for length of topic of the KafkaTopicPartition, found 0 — at f, offset 11 (0xb)',
+    );
+  });
 });

@@ -7,7 +7,7 @@
  *   (IntField, `writeInt(v, false)`), `topic` as a String field (reference marker 1, then a Kryo string);
  * - the offset: int64 big-endian (the last record emitted, or a KafkaTopicPartitionStateSentinel).
  */
-import type { ByteReader } from '../../io';
+import { type ByteReader, VARINT_TOO_LONG } from '../../io';
 
 const KAFKA_TOPIC_PARTITION = 'org.apache.flink.streaming.connectors.kafka.internals.KafkaTopicPartition';
 
@@ -36,13 +36,9 @@ export function readLegacyKafkaOffset(r: ByteReader): { topic: string; partition
 
 function readVarint(r: ByteReader, what: string): number {
   const at = r.position;
-  let result = 0;
-  for (let shift = 0, i = 0; i < 5; i++, shift += 7) {
-    const b = r.readU8(what);
-    result += (b & 0x7f) * 2 ** shift;
-    if ((b & 0x80) === 0) return result >>> 0;
-  }
-  throw r.error('invalid-value', `expected a varint of at most 5 bytes for ${what}, found more`, at);
+  const result = r.readVarint(what, 5);
+  if (result === VARINT_TOO_LONG) throw r.error('invalid-value', `expected a varint of at most 5 bytes for ${what}, found more`, at);
+  return result >>> 0;
 }
 
 function readZigZag(r: ByteReader, what: string): number {
@@ -69,14 +65,7 @@ function readKryoString(r: ByteReader, what: string): string {
     return s;
   }
   let count = b & 0x3f;
-  if (b & 0x40) {
-    let shift = 6;
-    for (let i = 0; i < 4; i++, shift += 7) {
-      b = r.readU8(`length of ${what}`);
-      count += (b & 0x7f) * 2 ** shift;
-      if ((b & 0x80) === 0) break;
-    }
-  }
+  if (b & 0x40) count += r.readVarint(`length of ${what}`, 4, true) * 64; // the rest of Kryo's readUtf8Length: at most 4 bytes, the last whole
   if (count === 0) throw r.error('invalid-value', `expected ${what}, found a null string`, at);
   let s = '';
   for (let i = 0; i < count - 1; i++) {

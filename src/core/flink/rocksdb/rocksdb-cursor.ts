@@ -3,7 +3,7 @@
  * length-prefixed slices), whose errors are DecodeErrors located in the file: `base` is the absolute
  * offset of bytes[0] (a block's offset in its SST file, a record's in the MANIFEST).
  */
-import { DecodeError, type DecodeErrorCode } from '../../io';
+import { DecodeError, type DecodeErrorCode, readVarintAt, VARINT_TOO_LONG, varintCursor } from '../../io';
 
 export class RocksDbCursor {
   pos: number;
@@ -54,16 +54,13 @@ export class RocksDbCursor {
   /** A varint of at most 32 bits. */
   readVarint32(what: string): number {
     const at = this.pos;
-    let result = 0;
-    for (let shift = 0; shift <= 28; shift += 7) {
-      if (this.pos >= this.end) throw this.error('truncated', `expected a varint (${what}), found the end of the bytes`, at);
-      const b = this.bytes[this.pos++]!;
-      result += (b & 0x7f) * 2 ** shift;
-      if ((b & 0x80) === 0) {
-        if (result > 0xffffffff) break;
-        return result;
-      }
+    const result = readVarintAt(this.bytes, at, this.end, 5);
+    if (result >= 0 && result <= 0xffffffff) {
+      this.pos = varintCursor.next;
+      return result;
     }
+    if (result < 0 && result !== VARINT_TOO_LONG) throw this.truncatedVarint(what, at);
+    this.pos = result >= 0 ? varintCursor.next : at + 5;
     throw this.error('invalid-value', `expected a 32-bit varint (${what}), found more than 32 bits`, at);
   }
 
@@ -77,14 +74,25 @@ export class RocksDbCursor {
 
   readVarint64Big(what: string): bigint {
     const at = this.pos;
-    let result = 0n;
-    for (let shift = 0n; shift <= 63n; shift += 7n) {
-      if (this.pos >= this.end) throw this.error('truncated', `expected a varint (${what}), found the end of the bytes`, at);
-      const b = this.bytes[this.pos++]!;
-      result |= BigInt(b & 0x7f) << shift;
-      if ((b & 0x80) === 0) return result & 0xffffffffffffffffn;
+    const v = readVarintAt(this.bytes, at, this.end, 10);
+    if (v >= 0) {
+      const next = varintCursor.next;
+      this.pos = next;
+      if (next - at <= 7) return BigInt(v); // below 2^49: exact
+      // 8 to 10 bytes: the first 7 (49 bits, exact) and the rest, the low 64 bits kept
+      const low = readVarintAt(this.bytes, at, next, 7, true);
+      const high = readVarintAt(this.bytes, at + 7, next, 3);
+      return BigInt.asUintN(64, BigInt(low) + (BigInt(high) << 49n));
     }
+    if (v !== VARINT_TOO_LONG) throw this.truncatedVarint(what, at);
+    this.pos = at + 10;
     throw this.error('invalid-value', `expected a 64-bit varint (${what}), found more than 10 bytes`, at);
+  }
+
+  /** A varint at `at` cut off by the end (the position moved there). */
+  private truncatedVarint(what: string, at: number): DecodeError {
+    this.pos = this.end;
+    return this.error('truncated', `expected a varint (${what}), found the end of the bytes`, at);
   }
 
   /** A zigzag-free signed varint (RocksDB's varsignedint64: zigzag-encoded). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeErrorOf } from '../../../../tests/helpers/decode-error-of';
 import { ByteReader, ByteWriter } from '../../io';
-import { AVRO_SNAPSHOT, avroSnapshotReader } from './avro-snapshot';
+import { AVRO_SNAPSHOT, avroSnapshotReader, createAvroCodec } from './avro-snapshot';
 import type { SnapshotReadContext } from './snapshot-types';
 
 const ctx: SnapshotReadContext = {
@@ -74,5 +74,15 @@ describe('AvroSerializerSnapshot', () => {
     const broken = read(1, new ByteWriter().utf('{"type": rec').finish());
     expect([broken.status, broken.codec, broken.typeLabel]).toEqual(['opaque', undefined, 'Avro unparsed schema']);
     expect(String(broken.details?.['schemaError'])).toMatch(/^the saved Avro schema is not JSON/);
+  });
+
+  it('names a block count cut off, longer than 10 bytes, or above the bytes left', () => {
+    const codec = createAvroCodec({ type: 'array', items: { type: 'int' } });
+    const decode = (bytes: number[]) => decodeErrorOf(() => codec.decode(new ByteReader(Uint8Array.from(bytes), { file: 'v' }))).message;
+    expect(decode([0x80, 0x80])).toBe('expected 1 byte for block count of an Avro array, found 0 — at v, offset 2 (0x2)');
+    expect(decode(new Array<number>(11).fill(0x80))).toBe(
+      'expected a block count of an Avro array of at most 10 bytes, found a longer one — at v, offset 10 (0xa)',
+    );
+    expect(decode([0x96, 0x01, 0x00])).toBe('expected at most 1 items in a block of an Avro array, found a count of 150 — at v, offset 2 (0x2)');
   });
 });
