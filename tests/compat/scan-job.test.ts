@@ -188,6 +188,14 @@ describe('scan-job over the committed runs', () => {
     it(`${c}: the job's Parquet folders hold the rows of the CLI's export of each state (read by DuckDB)`, async () => {
       const { manifest, savepoint } = read();
       const parquet = path.join(dir, 'parquet');
+      const plan = JSON.parse(readFileSync(path.join(dir, 'project/src/main/resources/scan-plan.json'), 'utf8')) as { states: PlanState[] };
+      const scanned = plan.states.filter((s) => s.plan !== null && s.notRead === undefined);
+      if (scanned.length === 0) {
+        // a savepoint whose job scans no state (a checkpoint without Protobuf state, Protobuf only under Kryo): the job writes
+        // no Parquet at all, and the run recorded none (scan-job names those states as not scanned; check --value-scans reports their values as not read)
+        expect([existsSync(parquet), manifest.parquetFiles]).toEqual([false, {}]);
+        return;
+      }
       requireCommitted(parquet);
       const names = listFiles(parquet);
       expect(names).toEqual(Object.keys(manifest.parquetFiles ?? {}).sort());
@@ -198,10 +206,7 @@ describe('scan-job over the committed runs', () => {
             .digest('hex'),
           name,
         ).toBe(manifest.parquetFiles![name]);
-      const plan = JSON.parse(readFileSync(path.join(dir, 'project/src/main/resources/scan-plan.json'), 'utf8')) as { states: PlanState[] };
-      const scanned = plan.states.filter((s) => s.plan !== null && s.notRead === undefined);
       const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, readFileSync(path.join(dir, 'project/src/main/descriptors/saved.binpb'))));
-      expect(scanned.length).toBeGreaterThan(0);
       // every folder is a scanned state's, and every scanned state has one
       expect([...new Set(names.map((n) => path.dirname(n)))].sort()).toEqual(scanned.map(parquetFolder).sort());
       let rows = 0;
