@@ -62,6 +62,7 @@ describe('where tests live', () => {
     const TOOL_SKIPS = [
       'tests/protobuf/protobuf-java-differential.test.ts', // needs java, javac and protobuf-java in ~/.m2
       'tests/cli-bundle/npm-package.test.ts', // its container case needs podman
+      'tests/cli-bundle/cli-bundle.test.ts', // its object-store case needs versitygw and fake-gcs-server, or go to build them
       'tests/object-stores/s3-read.test.ts', // needs versitygw, or go to build it
       'tests/object-stores/companion-s3.test.ts', // needs versitygw, or go to build it
       'tests/object-stores/s3-faults.test.ts',
