@@ -8,7 +8,8 @@
  * FileSinkCommittable's. Then every other byte of that operator's state is `corrupt` where it breaks the layout, or
  * `unsupported-version`; an operator with none of these marks is not a file connector (undefined).
  */
-import { ByteReader, isDecodeError, type DecodeError, type DecodeErrorJson } from '../../io';
+import { ByteReader, isDecodeError, type DecodeError } from '../../io';
+import { connectorProblem } from './connector-problem';
 import type { OperatorState } from '../metadata/metadata-types';
 import type { ConnectorProblem, FileEnumeratorView, FileSinkView, FileSourceSplitView, FileSourceView } from '../savepoint/connector-types';
 import { readCommittableCollector, type CommitRequest } from './committer-layouts';
@@ -39,19 +40,8 @@ const READER_STATE = 'SourceReaderState';
 const WRITER_STATE = 'writer_raw_states';
 const COMMITTER_STATE = 'streaming_committer_raw_states';
 
-function problem(
-  kind: ConnectorProblem['kind'],
-  state: string,
-  subtask: number | null,
-  element: number | null,
-  message: string,
-  error?: DecodeError,
-): ConnectorProblem {
-  return { kind, state, subtask, element, message, error: error ? (error.toJSON() as DecodeErrorJson) : null };
-}
-
 function fromError(state: string, subtask: number | null, element: number | null, where: string, e: DecodeError): ConnectorProblem {
-  return problem(e.code === 'unsupported-version' ? 'unsupported-version' : 'corrupt', state, subtask, element, `${where}: ${e.message}`, e);
+  return connectorProblem(e.code === 'unsupported-version' ? 'unsupported-version' : 'corrupt', state, subtask, element, `${where}: ${e.message}`, e);
 }
 
 function readerOf(el: Element): ByteReader {
@@ -106,7 +96,7 @@ export function buildFileSourceView(
   for (const p of parsed) {
     const where = `split #${p.el.index} of subtask ${p.el.subtask}`;
     if (p.error) {
-      problems.push(problem('corrupt', READER_STATE, p.el.subtask, p.el.index, p.error.message, p.error));
+      problems.push(connectorProblem('corrupt', READER_STATE, p.el.subtask, p.el.index, p.error.message, p.error));
       continue;
     }
     const split = attempt(
@@ -177,7 +167,7 @@ export function buildFileSinkView(
   for (const w of writers) {
     const where = `writer state #${w.el.index} of subtask ${w.el.subtask}`;
     if (w.error) {
-      problems.push(problem('corrupt', WRITER_STATE, w.el.subtask, w.el.index, w.error.message, w.error));
+      problems.push(connectorProblem('corrupt', WRITER_STATE, w.el.subtask, w.el.index, w.error.message, w.error));
       continue;
     }
     const b = attempt(

@@ -14,7 +14,8 @@
  * state stays listed with its serializer, as every state is): the views are Kafka's, and the savepoints of other
  * connectors show what they showed before.
  */
-import { ByteReader, isDecodeError, type DecodeError, type DecodeErrorJson } from '../../io';
+import { ByteReader, isDecodeError, type DecodeError } from '../../io';
+import { connectorProblem } from './connector-problem';
 import type { CancelSignal } from '../cancel-signal';
 import type { OperatorState } from '../metadata/metadata-types';
 import type { InspectedOperator, StateEntry } from '../savepoint/inspection-types';
@@ -144,7 +145,10 @@ async function readElements(
         const index = list.filter((x) => x.subtask === e.subtask).length;
         const bytes = rawBytes(e);
         if (!bytes) {
-          addProblem(e.state, problem('not-recognised', e.state, e.subtask, index, `expected a byte array element, found a ${e.value?.kind ?? 'null'} value`));
+          addProblem(
+            e.state,
+            connectorProblem('not-recognised', e.state, e.subtask, index, `expected a byte array element, found a ${e.value?.kind ?? 'null'} value`),
+          );
           return;
         }
         // a byte[] element carries BytePrimitiveArraySerializer's int32 length before its bytes
@@ -154,7 +158,7 @@ async function readElements(
       },
       streamError(error, where) {
         for (const s of states)
-          addProblem(s, problem('corrupt', s, where.subtask, null, `the operator state stream could not be read: ${error.message}`, error));
+          addProblem(s, connectorProblem('corrupt', s, where.subtask, null, `the operator state stream could not be read: ${error.message}`, error));
       },
     },
     { values: { mode: 'decode' }, ...(options.signal ? { signal: options.signal } : {}), ...(options.headers ? { headers: options.headers } : {}) },
@@ -166,17 +170,6 @@ function rawBytes(e: StateEntry): Uint8Array | undefined {
   const v = e.value;
   if (v?.kind === 'bytes' || v?.kind === 'opaque') return decodeBase64(v.base64);
   return undefined;
-}
-
-function problem(
-  kind: ConnectorProblem['kind'],
-  state: string,
-  subtask: number | null,
-  element: number | null,
-  message: string,
-  error?: DecodeError,
-): ConnectorProblem {
-  return { kind, state, subtask, element, message, error: error ? (error.toJSON() as DecodeErrorJson) : null };
 }
 
 function readerOf(el: Element): ByteReader {
@@ -220,7 +213,7 @@ export function buildSourceView(
     } catch (e) {
       if (!isDecodeError(e)) throw e;
       if (elements.length === 0) return undefined; // another kind of coordinator, of an operator without reader state: not a source
-      problems.push(problem(e.code === 'not-recognised' ? 'not-recognised' : 'corrupt', 'coordinator state', null, null, e.message, e));
+      problems.push(connectorProblem(e.code === 'not-recognised' ? 'not-recognised' : 'corrupt', 'coordinator state', null, null, e.message, e));
     }
   }
   if (elements.length === 0 && !coordinatorIsSource) return undefined;
@@ -228,18 +221,18 @@ export function buildSourceView(
   if (enumFailure) {
     const kind = !isKafka ? 'not-recognised' : enumFailure.code === 'unsupported-version' ? 'unsupported-version' : 'corrupt';
     const message = isKafka ? `Kafka enumerator state: ${enumFailure.message}` : `the enumerator state is not a Kafka enumerator's: ${enumFailure.message}`;
-    problems.push(problem(kind, 'coordinator state', null, null, message, enumFailure));
+    problems.push(connectorProblem(kind, 'coordinator state', null, null, message, enumFailure));
   }
   const splits: KafkaSplitView[] = [];
   for (const p of parsed) {
     const where = `split #${p.el.index} of subtask ${p.el.subtask}`;
     if (p.error) {
-      problems.push(problem('corrupt', SOURCE_READER_STATE, p.el.subtask, p.el.index, p.error.message, p.error));
+      problems.push(connectorProblem('corrupt', SOURCE_READER_STATE, p.el.subtask, p.el.index, p.error.message, p.error));
       continue;
     }
     if (!isKafka) {
       problems.push(
-        problem(
+        connectorProblem(
           'not-recognised',
           SOURCE_READER_STATE,
           p.el.subtask,
@@ -254,7 +247,7 @@ export function buildSourceView(
     } catch (e) {
       if (!isDecodeError(e)) throw e;
       problems.push(
-        problem(
+        connectorProblem(
           e.code === 'unsupported-version' ? 'unsupported-version' : 'corrupt',
           SOURCE_READER_STATE,
           p.el.subtask,
@@ -274,7 +267,7 @@ function buildLegacy(ref: OperatorRef, elements: Element[], typeLabel: string, r
   const offsets: LegacyKafkaConsumerView['offsets'] = [];
   if (typeLabel !== 'Tuple2<Kryo KafkaTopicPartition, Long>') {
     problems.push(
-      problem(
+      connectorProblem(
         'not-recognised',
         LEGACY_KAFKA_OFFSETS_STATE,
         null,
@@ -291,7 +284,9 @@ function buildLegacy(ref: OperatorRef, elements: Element[], typeLabel: string, r
       offsets.push({ topic: o.topic, partition: o.partition, subtask: el.subtask, offset: o.offset.toString(), ...(marker ? { offsetMarker: marker } : {}) });
     } catch (e) {
       if (!isDecodeError(e)) throw e;
-      problems.push(problem('corrupt', LEGACY_KAFKA_OFFSETS_STATE, el.subtask, el.index, `element #${el.index} of subtask ${el.subtask}: ${e.message}`, e));
+      problems.push(
+        connectorProblem('corrupt', LEGACY_KAFKA_OFFSETS_STATE, el.subtask, el.index, `element #${el.index} of subtask ${el.subtask}: ${e.message}`, e),
+      );
     }
   }
   offsets.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition || a.subtask - b.subtask));
@@ -320,12 +315,12 @@ export function buildSinkView(
   for (const p of parsed) {
     const where = `writer state #${p.el.index} of subtask ${p.el.subtask}`;
     if (p.error) {
-      problems.push(problem('corrupt', SINK_WRITER_STATE, p.el.subtask, p.el.index, p.error.message, p.error));
+      problems.push(connectorProblem('corrupt', SINK_WRITER_STATE, p.el.subtask, p.el.index, p.error.message, p.error));
       continue;
     }
     if (!isKafka) {
       problems.push(
-        problem(
+        connectorProblem(
           'not-recognised',
           SINK_WRITER_STATE,
           p.el.subtask,
@@ -341,7 +336,14 @@ export function buildSinkView(
     } catch (e) {
       if (!isDecodeError(e)) throw e;
       problems.push(
-        problem(e.code === 'unsupported-version' ? 'unsupported-version' : 'corrupt', SINK_WRITER_STATE, p.el.subtask, p.el.index, `${where}: ${e.message}`, e),
+        connectorProblem(
+          e.code === 'unsupported-version' ? 'unsupported-version' : 'corrupt',
+          SINK_WRITER_STATE,
+          p.el.subtask,
+          p.el.index,
+          `${where}: ${e.message}`,
+          e,
+        ),
       );
     }
   }
@@ -366,7 +368,14 @@ function readPendingTransactions(elements: Element[], problems: ConnectorProblem
     } catch (e) {
       if (!isDecodeError(e)) throw e;
       problems.push(
-        problem(e.code === 'unsupported-version' ? 'unsupported-version' : 'corrupt', SINK_COMMITTER_STATE, el.subtask, el.index, `${where}: ${e.message}`, e),
+        connectorProblem(
+          e.code === 'unsupported-version' ? 'unsupported-version' : 'corrupt',
+          SINK_COMMITTER_STATE,
+          el.subtask,
+          el.index,
+          `${where}: ${e.message}`,
+          e,
+        ),
       );
       continue;
     }
@@ -374,7 +383,7 @@ function readPendingTransactions(elements: Element[], problems: ConnectorProblem
     if (foreign.length > 0) {
       const f = foreign[0]!;
       problems.push(
-        problem(
+        connectorProblem(
           'not-recognised',
           SINK_COMMITTER_STATE,
           el.subtask,
